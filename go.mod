@@ -1,0 +1,12 @@
+module github.com/contentapi/cms
+
+go 1.24
+
+require (
+	github.com/google/go-querystring v1.2.0 // indirect
+	github.com/hashicorp/go-cleanhttp v0.5.2 // indirect
+	github.com/hashicorp/go-retryablehttp v0.7.8 // indirect
+	github.com/jarcoal/httpmock v1.4.2 // indirect
+	github.com/stretchr/testify v1.12.1 // indirect
+	golang.org/x/oauth2 v0.35.0 // indirect
+)
