@@ -1,0 +1,250 @@
+// Package transport wires go-retryablehttp for the SDK: which requests are
+// retried, how long to wait (Retry-After, jittered exponential backoff), how
+// request bodies are replayed without buffering, and log redaction.
+package transport
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"net/http"
+	"time"
+
+	"github.com/hashicorp/go-retryablehttp"
+)
+
+// Policy says how often and how long to retry.
+type Policy struct {
+	// MaxRetries is the number of retries after the first attempt (0 = none).
+	MaxRetries int
+	// MinBackoff and MaxBackoff bound the jittered exponential backoff.
+	MinBackoff, MaxBackoff time.Duration
+	// MaxRetryAfter caps a server's Retry-After. A longer Retry-After ends the
+	// retries and returns the response.
+	MaxRetryAfter time.Duration
+}
+
+// DefaultPolicy is 4 retries, backoff from 0.5 s to 30 s, Retry-After up to 60 s.
+func DefaultPolicy() Policy {
+	return Policy{MaxRetries: 4, MinBackoff: 500 * time.Millisecond, MaxBackoff: 30 * time.Second, MaxRetryAfter: 60 * time.Second}
+}
+
+// Validate reports a policy that cannot work.
+func (p Policy) Validate() error {
+	switch {
+	case p.MaxRetries < 0:
+		return errors.New("MaxRetries must not be negative")
+	case p.MinBackoff < 0 || p.MaxBackoff < 0 || p.MaxRetryAfter < 0:
+		return errors.New("durations must not be negative")
+	case p.MaxBackoff < p.MinBackoff:
+		return errors.New("MaxBackoff must not be below MinBackoff")
+	}
+	return nil
+}
+
+type ctxKey int
+
+const (
+	idempotentKey ctxKey = iota
+	policyKey
+)
+
+// WithIdempotent marks the requests sent with ctx as safe to repeat, so they
+// are retried on 5xx and network errors like GET and PUT are.
+func WithIdempotent(ctx context.Context) context.Context {
+	return context.WithValue(ctx, idempotentKey, true)
+}
+
+// IsIdempotent reports whether ctx was marked by WithIdempotent.
+func IsIdempotent(ctx context.Context) bool {
+	v, _ := ctx.Value(idempotentKey).(bool)
+	return v
+}
+
+// WithPolicy overrides the client's retry policy for requests sent with ctx.
+func WithPolicy(ctx context.Context, p Policy) context.Context {
+	return context.WithValue(ctx, policyKey, p)
+}
+
+// PolicyFrom returns the policy set by WithPolicy, if any.
+func PolicyFrom(ctx context.Context) (Policy, bool) {
+	p, ok := ctx.Value(policyKey).(Policy)
+	return p, ok
+}
+
+// IdempotentMethod reports whether HTTP defines method as idempotent.
+func IdempotentMethod(method string) bool {
+	switch method {
+	case http.MethodGet, http.MethodHead, http.MethodPut, http.MethodDelete, http.MethodOptions:
+		return true
+	}
+	return false
+}
+
+// Body produces a fresh request body for each attempt. Replayable bodies can
+// be produced any number of times; others only once.
+type Body struct {
+	Open          func() (io.ReadCloser, error)
+	ContentLength int64 // -1 when unknown
+	Replayable    bool
+}
+
+// Doer sends requests with retries. It is safe for concurrent use.
+type Doer struct {
+	HTTPClient *http.Client // carries authentication; must not follow redirects
+	Policy     Policy
+	Logger     *slog.Logger // nil = no logs
+	// Rand returns a float in [0,1) for jitter; nil uses math/rand/v2.
+	Rand func() float64
+}
+
+// attemptState carries one call's retry decisions from CheckRetry to Backoff.
+type attemptState struct {
+	policy     Policy
+	idempotent bool
+	replayable bool
+	retries    int
+	nextWait   time.Duration
+	rand       func() float64
+}
+
+// Do sends req, retrying as the policy allows. req must not have a body:
+// body (may be nil) is opened for every attempt. The last response, whatever
+// its status, is returned without its body being read; a non-nil error means
+// no usable response (the body of any response is then already closed).
+func (d *Doer) Do(req *http.Request, body *Body) (*http.Response, error) {
+	ctx := req.Context()
+	policy := d.Policy
+	if p, ok := PolicyFrom(ctx); ok {
+		policy = p
+	}
+	st := &attemptState{
+		policy:     policy,
+		idempotent: IdempotentMethod(req.Method) || IsIdempotent(ctx),
+		replayable: body == nil || body.Replayable,
+		rand:       d.Rand,
+	}
+	if st.rand == nil {
+		st.rand = rand.Float64
+	}
+	rreq, err := retryablehttp.NewRequestWithContext(ctx, req.Method, req.URL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+	rreq.Header = req.Header
+	rreq.Host = req.Host
+	setBody := func(r *http.Request) error {
+		if body == nil {
+			return nil
+		}
+		rc, err := body.Open()
+		if err != nil {
+			return err
+		}
+		r.Body = rc
+		r.ContentLength = body.ContentLength
+		if body.ContentLength == 0 {
+			r.Body = http.NoBody
+		}
+		return nil
+	}
+	if err := setBody(rreq.Request); err != nil {
+		return nil, err
+	}
+	rc := &retryablehttp.Client{
+		HTTPClient:   d.HTTPClient,
+		RetryMax:     policy.MaxRetries,
+		RetryWaitMin: policy.MinBackoff,
+		RetryWaitMax: policy.MaxBackoff,
+		CheckRetry:   st.checkRetry,
+		Backoff:      func(_, _ time.Duration, _ int, _ *http.Response) time.Duration { return st.nextWait },
+		ErrorHandler: retryablehttp.PassthroughErrorHandler,
+		PrepareRetry: setBody,
+	}
+	if d.Logger != nil {
+		rc.Logger = leveled{d.Logger}
+	}
+	resp, err := rc.Do(rreq)
+	if err != nil {
+		if resp != nil {
+			resp.Body.Close()
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, err
+	}
+	return resp, nil
+}
+
+// checkRetry decides whether to try again and, if so, how long to wait first.
+func (st *attemptState) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
+	if ctx.Err() != nil {
+		return false, ctx.Err()
+	}
+	if st.retries >= st.policy.MaxRetries || !st.replayable || !Retryable(resp, err, st.idempotent) {
+		return false, nil
+	}
+	wait, ok := Wait(st.policy, st.retries, resp, st.rand)
+	if !ok {
+		return false, nil // Retry-After beyond the cap: hand the response back
+	}
+	if deadline, has := ctx.Deadline(); has && time.Until(deadline) < wait {
+		return false, nil // the wait would outlive the caller: hand the response back
+	}
+	st.retries++
+	st.nextWait = wait
+	return true, nil
+}
+
+// Retryable reports whether a response or transport error is worth another
+// attempt. 429 is always retried (the request was not processed); 502, 503,
+// 504 and network errors only for idempotent requests.
+func Retryable(resp *http.Response, err error, idempotent bool) bool {
+	if err != nil {
+		if !idempotent {
+			return false
+		}
+		// retryablehttp's policy knows which transport errors are final
+		// (TLS, scheme, redirect loops, invalid headers).
+		retry, _ := retryablehttp.DefaultRetryPolicy(context.Background(), nil, err)
+		return retry
+	}
+	switch resp.StatusCode {
+	case http.StatusTooManyRequests:
+		return true
+	case http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		return idempotent
+	}
+	return false
+}
+
+// Wait returns how long to wait before retry number n (0-based): the
+// response's Retry-After if it has one (ok=false when it exceeds
+// MaxRetryAfter), otherwise jittered exponential backoff ("full jitter" above
+// MinBackoff, capped at MaxBackoff).
+func Wait(p Policy, n int, resp *http.Response, rnd func() float64) (time.Duration, bool) {
+	if resp != nil {
+		if d, ok := ParseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
+			if d > p.MaxRetryAfter {
+				return 0, false
+			}
+			return d, true
+		}
+	}
+	if p.MaxBackoff <= 0 {
+		return 0, true
+	}
+	exp := p.MinBackoff
+	for i := 0; i < n && exp < p.MaxBackoff; i++ {
+		exp *= 2
+	}
+	if exp <= 0 {
+		exp = p.MinBackoff
+	}
+	exp = min(exp, p.MaxBackoff)
+	jitter := time.Duration(rnd() * float64(exp-p.MinBackoff))
+	return p.MinBackoff + jitter, true
+}

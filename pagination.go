@@ -1,0 +1,237 @@
+package cms
+
+import (
+	"context"
+	"encoding/json"
+	"iter"
+	"strconv"
+)
+
+// Order is one sort key of a list response.
+type Order struct {
+	By        string `json:"by"`
+	Direction string `json:"direction"`
+}
+
+// MarkerPage is one page of a marker-paged list.
+type MarkerPage[T any] struct {
+	Entries []T `json:"entries"`
+	Limit   int `json:"limit,omitzero"`
+	// NextMarker fetches the next page; "" on the last page.
+	NextMarker string  `json:"next_marker,omitzero"`
+	PrevMarker string  `json:"prev_marker,omitzero"`
+	Order      []Order `json:"order,omitzero"`
+}
+
+// UnmarshalJSON decodes markers leniently: the service sends them as
+// strings, numbers or null depending on the endpoint.
+func (p *MarkerPage[T]) UnmarshalJSON(b []byte) error {
+	var w struct {
+		Entries    []T        `json:"entries"`
+		Limit      flexInt    `json:"limit"`
+		NextMarker flexString `json:"next_marker"`
+		PrevMarker flexString `json:"prev_marker"`
+		Order      []Order    `json:"order"`
+	}
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	*p = MarkerPage[T]{Entries: w.Entries, Limit: int(w.Limit), NextMarker: string(w.NextMarker), PrevMarker: string(w.PrevMarker), Order: w.Order}
+	return nil
+}
+
+// OffsetPage is one page of an offset-paged list.
+type OffsetPage[T any] struct {
+	Entries    []T     `json:"entries"`
+	Limit      int     `json:"limit"`
+	Offset     int     `json:"offset"`
+	TotalCount int     `json:"total_count"`
+	Order      []Order `json:"order,omitzero"`
+}
+
+// flexString decodes a JSON string, number or null.
+type flexString string
+
+func (s *flexString) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*s = ""
+		return nil
+	}
+	var str string
+	if err := json.Unmarshal(b, &str); err == nil {
+		*s = flexString(str)
+		return nil
+	}
+	var n json.Number
+	if err := json.Unmarshal(b, &n); err != nil {
+		return err
+	}
+	*s = flexString(n.String())
+	return nil
+}
+
+// flexInt decodes a JSON number, numeric string or null.
+type flexInt int
+
+func (i *flexInt) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*i = 0
+		return nil
+	}
+	var s flexString
+	if err := s.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	n, err := strconv.Atoi(string(s))
+	if err != nil {
+		return err
+	}
+	*i = flexInt(n)
+	return nil
+}
+
+// markerPageFunc fetches the page that starts at marker ("" = first).
+type markerPageFunc[T any] func(ctx context.Context, marker string) (*MarkerPage[T], *Response, error)
+
+// offsetPageFunc fetches the page that starts at offset.
+type offsetPageFunc[T any] func(ctx context.Context, offset int) (*OffsetPage[T], *Response, error)
+
+// markerSeq lazily yields every entry from marker on. It stops on an empty
+// or repeated next marker, yields (zero, err) once on error, checks ctx
+// before each page and honours early break.
+func markerSeq[T any](ctx context.Context, marker string, fetch markerPageFunc[T]) iter.Seq2[T, error] {
+	return func(yield func(T, error) bool) {
+		p := newMarkerPaginator(marker, fetch)
+		for p.HasMorePages() {
+			page, _, err := p.NextPage(ctx)
+			if err != nil {
+				var zero T
+				yield(zero, err)
+				return
+			}
+			for _, e := range page.Entries {
+				if !yield(e, nil) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// offsetSeq lazily yields every entry from offset on. It stops on an empty
+// or short page, or when the offset reaches total_count.
+func offsetSeq[T any](ctx context.Context, offset int, fetch offsetPageFunc[T]) iter.Seq2[T, error] {
+	return func(yield func(T, error) bool) {
+		p := newOffsetPaginator(offset, fetch)
+		for p.HasMorePages() {
+			page, _, err := p.NextPage(ctx)
+			if err != nil {
+				var zero T
+				yield(zero, err)
+				return
+			}
+			for _, e := range page.Entries {
+				if !yield(e, nil) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// MarkerPaginator walks a marker-paged list one page at a time.
+type MarkerPaginator[T any] struct {
+	fetch  markerPageFunc[T]
+	marker string
+	first  bool
+	done   bool
+	seen   map[string]bool
+}
+
+// HasMorePages reports whether NextPage has a page to fetch.
+func (p *MarkerPaginator[T]) HasMorePages() bool { return !p.done && (p.first || p.marker != "") }
+
+// NextMarker returns the marker NextPage will send; keep it to resume later.
+func (p *MarkerPaginator[T]) NextMarker() string { return p.marker }
+
+// NextPage fetches the next page. After an error the paginator can be asked
+// again: it retries the same page.
+func (p *MarkerPaginator[T]) NextPage(ctx context.Context) (*MarkerPage[T], *Response, error) {
+	if !p.HasMorePages() {
+		return &MarkerPage[T]{}, nil, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	page, resp, err := p.fetch(ctx, p.marker)
+	if err != nil {
+		return nil, resp, err
+	}
+	p.first = false
+	if p.marker != "" {
+		p.seen[p.marker] = true
+	}
+	next := page.NextMarker
+	if resp != nil {
+		resp.NextMarker = next
+	}
+	if next == "" || p.seen[next] || len(page.Entries) == 0 {
+		p.done = true
+	}
+	p.marker = next
+	return page, resp, nil
+}
+
+// OffsetPaginator walks an offset-paged list one page at a time.
+type OffsetPaginator[T any] struct {
+	fetch  offsetPageFunc[T]
+	offset int
+	more   bool
+}
+
+// HasMorePages reports whether NextPage has a page to fetch.
+func (p *OffsetPaginator[T]) HasMorePages() bool { return p.more }
+
+// NextOffset returns the offset NextPage will send.
+func (p *OffsetPaginator[T]) NextOffset() int { return p.offset }
+
+// NextPage fetches the next page. After an error the paginator can be asked
+// again: it retries the same page.
+func (p *OffsetPaginator[T]) NextPage(ctx context.Context) (*OffsetPage[T], *Response, error) {
+	if !p.more {
+		return &OffsetPage[T]{}, nil, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	page, resp, err := p.fetch(ctx, p.offset)
+	if err != nil {
+		return nil, resp, err
+	}
+	step := page.Limit
+	if step <= 0 {
+		step = len(page.Entries)
+	}
+	next := page.Offset + step
+	if page.Offset == 0 && p.offset > 0 {
+		next = p.offset + step // a server that does not echo offset
+	}
+	switch {
+	case len(page.Entries) == 0, step <= 0,
+		page.Limit > 0 && len(page.Entries) < page.Limit,
+		next >= page.TotalCount:
+		p.more = false
+	}
+	p.offset = next
+	return page, resp, nil
+}
+
+// newMarkerPaginator and newOffsetPaginator build paginators for the
+// services' NewXPaginator methods.
+func newMarkerPaginator[T any](marker string, fetch markerPageFunc[T]) *MarkerPaginator[T] {
+	return &MarkerPaginator[T]{fetch: fetch, marker: marker, first: true, seen: map[string]bool{}}
+}
+
+func newOffsetPaginator[T any](offset int, fetch offsetPageFunc[T]) *OffsetPaginator[T] {
+	return &OffsetPaginator[T]{fetch: fetch, offset: offset, more: true}
+}

@@ -1,0 +1,5 @@
+package cms
+
+// UploadsService handles upload sessions (/files/upload_sessions) and the
+// chunked uploader.
+type UploadsService service
