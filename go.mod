@@ -8,4 +8,8 @@ require (
 	golang.org/x/oauth2 v0.35.0
 )
 
-require github.com/hashicorp/go-cleanhttp v0.5.2 // indirect
+require (
+	github.com/hashicorp/go-cleanhttp v0.5.2 // indirect
+	github.com/jarcoal/httpmock v1.4.2 // indirect
+	github.com/stretchr/testify v1.12.1 // indirect
+)
