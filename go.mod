@@ -11,5 +11,6 @@ require (
 
 require (
 	github.com/hashicorp/go-cleanhttp v0.5.2 // indirect
+	github.com/jarcoal/httpmock v1.4.2 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 )
