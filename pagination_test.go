@@ -90,6 +90,7 @@ func TestMarkerSeq(t *testing.T) {
 	t.Run("cancelled ctx stops before the next page", func(t *testing.T) {
 		var calls []string
 		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
 		f := cannedMarker(map[string]*MarkerPage[int]{"": {Entries: []int{1}, NextMarker: "m"}, "m": {Entries: []int{2}}}, &calls)
 		var err error
 		for _, e := range markerSeq(ctx, "", f) {
