@@ -297,6 +297,9 @@ func (run *uploadRun) produceFromReader(ctx context.Context, r io.Reader, fileHa
 		part := buf[:n]
 		if got, err := io.ReadFull(r, part); err != nil {
 			pool.put(buf)
+			if errors.Is(err, io.EOF) {
+				err = io.ErrUnexpectedEOF // the source ended before size
+			}
 			return fmt.Errorf("reading part at %d: got %d of %d bytes: %w", off, got, n, err)
 		}
 		sum := sha1.Sum(part)
