@@ -294,7 +294,7 @@ func (s *Server) Handler() http.Handler {
 			writeError(w, errf(http.StatusNotFound, codeNotFound, "unknown host %q", r.Host))
 			return
 		}
-		s.handlers[role].ServeHTTP(w, r)
+		s.roleHandler(role).ServeHTTP(w, r)
 	})
 }
 
