@@ -208,7 +208,7 @@ func (s *FilesService) Upload(ctx context.Context, folderID, name string, r io.R
 		threshold = DefaultChunkedThreshold
 	}
 	if size > threshold {
-		return s.client.Uploads.uploadChunked(ctx, folderID, name, r, size, opts.Chunked)
+		return s.client.Uploads.UploadChunked(ctx, folderID, name, r, size, opts.Chunked)
 	}
 	f, _, err := s.UploadFile(ctx, folderID, name, r, size, opts.File)
 	return f, err

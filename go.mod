@@ -5,12 +5,12 @@ go 1.24.0
 require (
 	github.com/google/go-querystring v1.2.0
 	github.com/hashicorp/go-retryablehttp v0.7.8
+	github.com/jarcoal/httpmock v1.4.2
 	github.com/stretchr/testify v1.12.1
 	golang.org/x/oauth2 v0.35.0
 )
 
 require (
 	github.com/hashicorp/go-cleanhttp v0.5.2 // indirect
-	github.com/jarcoal/httpmock v1.4.2 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 )
