@@ -189,24 +189,26 @@ func (s *FilesService) downloadOnce(ctx context.Context, fileID string, opts *Do
 	if opts.Range != nil {
 		r.header.Set("Range", opts.Range.String())
 	}
+	r.acceptRedirect = true
 	resp, err := c.send(ctx, r)
-	var loc *url.URL
-	var apiErr *APIError
-	switch {
-	case err == nil && !fetch && resp.StatusCode != http.StatusAccepted:
-		resp.Body.Close()
-		return resp, nil, errors.New("cms: download answered without a redirect; no download URL")
-	case err == nil:
-		return resp, nil, nil // 200/206 content, or 202 not ready
-	case errors.As(err, &apiErr) && isRedirect(apiErr.StatusCode):
-		// The API client never follows redirects: send reports them as
-		// *APIError, with the response (body already closed).
-		loc, err = apiErr.Response.Location()
-		if err != nil {
-			return resp, nil, fmt.Errorf("cms: download redirect (%d) without a valid Location", apiErr.StatusCode)
-		}
-	default:
+	if err != nil {
 		return resp, nil, err
+	}
+	if resp.StatusCode >= 300 && !isRedirect(resp.StatusCode) {
+		return resp, nil, CheckResponse(resp.Response) // e.g. 300: not a download
+	}
+	if !isRedirect(resp.StatusCode) {
+		if !fetch && resp.StatusCode != http.StatusAccepted {
+			resp.Body.Close()
+			return resp, nil, errors.New("cms: download answered without a redirect; no download URL")
+		}
+		return resp, nil, nil // 200/206 content, or 202 not ready
+	}
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	resp.Body.Close()
+	loc, err := resp.Location()
+	if err != nil {
+		return resp, nil, fmt.Errorf("cms: download redirect (%d) without a valid Location", resp.StatusCode)
 	}
 	if !fetch {
 		return resp, loc, nil
