@@ -270,7 +270,9 @@ func TestFoldersListItemsIterators(t *testing.T) {
 		return func(c *Client) func(yield func(*Item, error) bool) { return c.Folders.ListItemsIter(ctx, "0", opts) }
 	}
 	marker := func(opts *ListItemsByMarkerOptions) iterFn {
-		return func(c *Client) func(yield func(*Item, error) bool) { return c.Folders.ListItemsByMarkerIter(ctx, "0", opts) }
+		return func(c *Client) func(yield func(*Item, error) bool) {
+			return c.Folders.ListItemsByMarkerIter(ctx, "0", opts)
+		}
 	}
 	tests := []struct {
 		name      string
