@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -258,7 +259,10 @@ func (s *FilesService) fetchContent(ctx context.Context, loc *url.URL, rng *Byte
 	if rng != nil {
 		req.Header.Set("Range", rng.String())
 	}
-	doer := &transport.Doer{HTTPClient: c.download, Policy: transport.Policy(c.cfg.retry), Logger: c.cfg.logger}
+	// No transport logger: it would log the signed URL. One redacted line
+	// is logged below instead.
+	doer := &transport.Doer{HTTPClient: c.download, Policy: transport.Policy(c.cfg.retry)}
+	start := time.Now()
 	hresp, err := doer.Do(req, nil)
 	if err != nil {
 		if ctxErr := ctx.Err(); ctxErr != nil {
@@ -267,6 +271,11 @@ func (s *FilesService) fetchContent(ctx context.Context, loc *url.URL, rng *Byte
 		return nil, &url.Error{Op: http.MethodGet, URL: redactDownloadURL(loc), Err: unwrapURLError(err)}
 	}
 	resp := newResponse(hresp)
+	if c.cfg.logger != nil {
+		c.cfg.logger.LogAttrs(ctx, slog.LevelDebug, "cms download",
+			slog.String("url", redactDownloadURL(loc)), slog.Int("status", hresp.StatusCode),
+			slog.Duration("elapsed", time.Since(start)))
+	}
 	if err := CheckResponse(hresp); err != nil {
 		var apiErr *APIError
 		if errors.As(err, &apiErr) {

@@ -8,8 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -35,9 +37,9 @@ type downloadEnv struct {
 	retryAfter atomic.Value
 }
 
-func newDownloadEnv(t *testing.T) *downloadEnv {
+func newDownloadEnv(t *testing.T, opts ...Option) *downloadEnv {
 	t.Helper()
-	e := &downloadEnv{filesEnv: newFilesEnv(t), contents: map[string][]byte{
+	e := &downloadEnv{filesEnv: newFilesEnv(t, opts...), contents: map[string][]byte{
 		"1/v1":       []byte("first version"),
 		"1/v2":       []byte("0123456789 second version"),
 		"corrupt/v9": []byte("bytes that rotted"),
@@ -398,4 +400,40 @@ func TestFilesDownloadTransportCounts(t *testing.T) {
 	assert.Equal(t, 1, apiMock.GetTotalCallCount())
 	assert.Equal(t, 2, dlMock.GetTotalCallCount())
 	assert.Equal(t, 1, apiMock.GetCallCountInfo()["GET https://api.example.test/2.0/files/7/content"], fmt.Sprint(apiMock.GetCallCountInfo()))
+}
+
+// TestFilesDownloadLogsNoSecrets: with debug logging on, neither the token,
+// the shared link password nor the signed download URL reach the log.
+func TestFilesDownloadLogsNoSecrets(t *testing.T) {
+	t.Parallel()
+	var buf syncBuffer
+	logger := slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	e := newDownloadEnv(t, WithLogger(logger))
+	ctx := context.Background()
+	var out bytes.Buffer
+	_, _, err := e.client.Files.DownloadTo(ctx, "1", &out, &DownloadOptions{SharedLink: "https://s/l", SharedLinkPassword: "pa55word"})
+	require.NoError(t, err)
+	log := buf.String()
+	assert.Contains(t, log, "cms download")
+	for _, secret := range []string{testToken, "pa55word", "signed-1-v2"} {
+		assert.NotContains(t, log, secret)
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for concurrent writers.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
