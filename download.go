@@ -26,6 +26,7 @@ type ChecksumError struct {
 	Want, Got string // hex SHA-1
 }
 
+// Error names both checksums.
 func (e *ChecksumError) Error() string {
 	return fmt.Sprintf("cms: downloaded content has SHA-1 %s, want %s", e.Got, e.Want)
 }

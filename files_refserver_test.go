@@ -356,3 +356,22 @@ func TestRefserverFolders(t *testing.T) {
 	_, _, err = c.Folders.ListItems(ctx, parent.ID, nil)
 	assert.ErrorIs(t, err, cms.ErrNotFound)
 }
+
+func TestRefserverUploadPicksChunkedAboveThreshold(t *testing.T) {
+	t.Parallel()
+	srv, c := refServer(t, cmstest.Options{ChunkedMinSize: 1, PartSize: 64 << 10})
+	ctx := context.Background()
+	content := bytes.Repeat([]byte("0123456789abcdef"), 200<<10/16)
+	f, err := c.Files.Upload(ctx, "0", "big.bin", bytes.NewReader(content), int64(len(content)),
+		&cms.UploadOptions{ChunkedThreshold: 100 << 10})
+	require.NoError(t, err)
+	assert.Equal(t, hexSHA1(content), f.SHA1)
+	assert.Len(t, records(srv, "upload", http.MethodPost, "/files/upload_sessions"), 2, "create and commit")
+	assert.Empty(t, records(srv, "upload", http.MethodPost, "/files/content"))
+
+	f, err = c.Files.Upload(ctx, "0", "small.bin", bytes.NewReader(content[:1000]), 1000,
+		&cms.UploadOptions{ChunkedThreshold: 100 << 10, File: &cms.UploadFileOptions{Fields: []string{"name", "size"}}})
+	require.NoError(t, err)
+	assert.Equal(t, int64(1000), f.Size)
+	assert.Len(t, records(srv, "upload", http.MethodPost, "/files/content"), 1)
+}
