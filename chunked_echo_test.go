@@ -50,4 +50,3 @@ func TestUploadChunkedRejectsWrongEcho(t *testing.T) {
 	assert.ErrorContains(t, err, "echoed")
 	assert.True(t, aborted)
 }
-
