@@ -21,7 +21,7 @@ set -euo pipefail
 LIMIT_SECONDS=${CMS_CONFORMANCE_TIMEOUT:-300}
 if [[ -z "${CMS_CONFORMANCE_TIMED:-}" ]]; then
 	export CMS_CONFORMANCE_TIMED=1
-	exec timeout --kill-after=10 "$LIMIT_SECONDS" "$0" "$@"
+	exec timeout --kill-after=10 "$LIMIT_SECONDS" bash "$0" "$@"
 fi
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
