@@ -372,32 +372,14 @@ func (run *uploadRun) record(p *UploadPart) {
 func (run *uploadRun) commitWithWaits(ctx context.Context, fileSum []byte) (*File, error) {
 	opts := &CommitOptions{IfMatch: run.opts.IfMatch}
 	for waits := 0; ; waits++ {
-		f, _, err := run.s.commit(ctx, run.sess, run.parts, fileSum, opts)
+		f, resp, err := run.s.commit(ctx, run.sess, run.parts, fileSum, opts)
 		var acc *AcceptedError
 		if !errors.As(err, &acc) {
 			return f, err
 		}
-		if waits >= run.opts.MaxCommitWaits {
+		if err := run.s.client.waitNotReady(ctx, resp, waits, run.opts.MaxCommitWaits); err != nil {
 			return nil, err
 		}
-		if err := sleepCtx(ctx, max(acc.RetryAfter, 100*time.Millisecond)); err != nil {
-			return nil, errors.Join(err, acc)
-		}
-	}
-}
-
-// sleepCtx waits d unless ctx ends first or its deadline comes before d.
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) < d {
-		return context.DeadlineExceeded
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
 	}
 }
 

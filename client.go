@@ -40,8 +40,17 @@ type RetryPolicy struct {
 	// when the response has no Retry-After.
 	MinBackoff, MaxBackoff time.Duration
 	// MaxRetryAfter caps how long a Retry-After is honoured; a longer one
-	// ends the retries with an *APIError whose RetryAfter is set.
+	// ends the retries with an *APIError whose RetryAfter is set. Zero
+	// means the default, 60 s.
 	MaxRetryAfter time.Duration
+}
+
+// withDefaults fills the fields whose zero value means "default".
+func (p RetryPolicy) withDefaults() RetryPolicy {
+	if p.MaxRetryAfter == 0 {
+		p.MaxRetryAfter = transport.DefaultPolicy().MaxRetryAfter
+	}
+	return p
 }
 
 // DefaultRetryPolicy returns 4 retries, 0.5 s to 30 s backoff, Retry-After up to 60 s.
@@ -50,7 +59,7 @@ func DefaultRetryPolicy() RetryPolicy { return RetryPolicy(transport.DefaultPoli
 // WithCallRetryPolicy returns a ctx whose requests use p instead of the
 // client's retry policy.
 func WithCallRetryPolicy(ctx context.Context, p RetryPolicy) context.Context {
-	return transport.WithPolicy(ctx, transport.Policy(p))
+	return transport.WithPolicy(ctx, transport.Policy(p.withDefaults()))
 }
 
 // WithIdempotent returns a ctx whose requests are safe to repeat, so POSTs
@@ -171,7 +180,7 @@ func WithRetryPolicy(p RetryPolicy) Option {
 		if err := transport.Policy(p).Validate(); err != nil {
 			return fmt.Errorf("retry policy: %w", err)
 		}
-		c.retry = p
+		c.retry = p.withDefaults()
 		return nil
 	}
 }
@@ -498,3 +507,34 @@ func (c *Client) do(ctx context.Context, r *request, v any) (*Response, error) {
 
 // Ptr returns a pointer to v, for the optional fields of update requests.
 func Ptr[T any](v T) *T { return &v }
+
+// waitNotReady waits out a 202 + Retry-After (content not ready, commit
+// still processing) before the caller asks again. It returns an
+// *AcceptedError instead of waiting when waits reached maxWaits, the wait
+// exceeds the retry policy's MaxRetryAfter, or it would pass the ctx
+// deadline; ctx.Err() when ctx ends during the wait.
+func (c *Client) waitNotReady(ctx context.Context, resp *Response, waits, maxWaits int) error {
+	wait := resp.RetryAfter
+	if resp.Header.Get("Retry-After") == "" {
+		wait = defaultNotReadyWait
+	}
+	policy := transport.Policy(c.cfg.retry)
+	if p, ok := transport.PolicyFrom(ctx); ok {
+		policy = p
+	}
+	notReady := &AcceptedError{RetryAfter: wait, Response: resp}
+	if waits >= maxWaits || wait > policy.MaxRetryAfter {
+		return notReady
+	}
+	if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) < wait {
+		return notReady
+	}
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}

@@ -106,3 +106,10 @@ func TestNoRedirectFollowingAndNoTokenInLogs(t *testing.T) {
 	assert.NotContains(t, logs.String(), "SECRET-TOKEN")
 	assert.Contains(t, logs.String(), "cms request")
 }
+
+func TestRetryPolicyZeroMaxRetryAfterMeansDefault(t *testing.T) {
+	t.Parallel()
+	c, err := NewClient(WithToken("t"), WithRetryPolicy(RetryPolicy{MaxRetries: 2}))
+	require.NoError(t, err)
+	assert.Equal(t, DefaultRetryPolicy().MaxRetryAfter, c.cfg.retry.MaxRetryAfter)
+}

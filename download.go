@@ -143,36 +143,9 @@ func (s *FilesService) download(ctx context.Context, fileID string, opts *Downlo
 			return resp, loc, err
 		}
 		resp.Body.Close()
-		if err := s.waitNotReady(ctx, resp, waits, maxWaits); err != nil {
+		if err := s.client.waitNotReady(ctx, resp, waits, maxWaits); err != nil {
 			return resp, nil, err
 		}
-	}
-}
-
-// waitNotReady waits out a 202, or says why it will not.
-func (s *FilesService) waitNotReady(ctx context.Context, resp *Response, waits, maxWaits int) error {
-	wait := resp.RetryAfter
-	if resp.Header.Get("Retry-After") == "" {
-		wait = defaultNotReadyWait
-	}
-	policy := transport.Policy(s.client.cfg.retry)
-	if p, ok := transport.PolicyFrom(ctx); ok {
-		policy = p
-	}
-	notReady := &AcceptedError{RetryAfter: wait, Response: resp}
-	if waits >= maxWaits || wait > policy.MaxRetryAfter {
-		return notReady
-	}
-	if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) < wait {
-		return notReady
-	}
-	t := time.NewTimer(wait)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
 	}
 }
 
