@@ -279,11 +279,16 @@ func newClient(cfg config, opts []Option) (*Client, error) {
 	if c.download == nil {
 		c.download = &http.Client{Transport: baseTransport(cfg.httpClient)}
 	}
+	c.initServices()
+	return c, nil
+}
+
+// initServices wires the services to c.
+func (c *Client) initServices() {
 	s := &service{client: c}
 	c.Files = (*FilesService)(s)
 	c.Uploads = (*UploadsService)(s)
 	c.Folders = (*FoldersService)(s)
-	return c, nil
 }
 
 func baseTransport(hc *http.Client) http.RoundTripper {
@@ -300,7 +305,7 @@ func apiHTTPClient(cfg config) *http.Client {
 	if cfg.httpClient != nil {
 		*hc = *cfg.httpClient
 	}
-	hc.Transport = &oauth2.Transport{Source: cfg.tokenSource, Base: baseTransport(cfg.httpClient)}
+	hc.Transport = newAuthTransport(cfg.tokenSource, baseTransport(cfg.httpClient), cfg.logger)
 	hc.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	return hc
 }
@@ -309,6 +314,21 @@ func apiHTTPClient(cfg config) *http.Client {
 // shares nothing mutable with c.
 func (c *Client) Clone(opts ...Option) (*Client, error) {
 	return newClient(c.cfg, opts)
+}
+
+// AsUser returns a client that sends every request with the header
+// "As-User: userID", so an admin or service-account token acts as that
+// user. It shares c's transport, token source and settings: nothing is
+// rebuilt, and c itself is unchanged.
+func (c *Client) AsUser(userID string) (*Client, error) {
+	if err := checkID("user", userID); err != nil {
+		return nil, err
+	}
+	d := &Client{cfg: c.cfg, doer: c.doer, download: c.download}
+	d.cfg.headers = c.cfg.headers.Clone()
+	d.cfg.asUser = userID
+	d.initServices()
+	return d, nil
 }
 
 // BaseURL returns the API root the client sends to.
