@@ -2,6 +2,7 @@ package cms
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/url"
 
@@ -80,11 +81,21 @@ func (g *ccgGrant) fetch(ctx context.Context, cfg *authConfig, _ *oauth2.Token, 
 // withClockExpiry recomputes Expiry from expires_in with the configured
 // clock (x/oauth2 uses the wall clock).
 func withClockExpiry(cfg *authConfig, tok *oauth2.Token) *oauth2.Token {
-	if tok.ExpiresIn > 0 {
-		t := *tok
-		t.Expiry = cfg.clock().Add(secondsDur(tok.ExpiresIn))
-		// Keep Extra: copying the struct keeps the raw field.
-		return &t
+	in := tok.ExpiresIn
+	if in == 0 {
+		// clientcredentials does not fill ExpiresIn; the raw field has it.
+		switch v := tok.Extra("expires_in").(type) {
+		case float64:
+			in = int64(v)
+		case json.Number:
+			in, _ = v.Int64()
+		}
 	}
-	return tok
+	if in <= 0 {
+		return tok
+	}
+	t := *tok // copying keeps the raw fields behind Extra
+	t.ExpiresIn = in
+	t.Expiry = cfg.clock().Add(secondsDur(in))
+	return &t
 }

@@ -108,7 +108,7 @@ func (ts *TokenSource) get(ctx context.Context, stale string, force bool) (*oaut
 		reason := "expiring"
 		switch {
 		case force:
-			reason = "rejected"
+			reason = "forced"
 		case cur == nil:
 			reason = "initial"
 		}
