@@ -373,6 +373,9 @@ type request struct {
 	url    *url.URL
 	header http.Header
 	body   *transport.Body
+	// acceptRedirect lets a 3xx answer through to the caller (downloads
+	// read its Location) instead of turning it into an *APIError.
+	acceptRedirect bool
 }
 
 // newRequest builds a call of method on root (c.cfg.baseURL or
@@ -470,6 +473,9 @@ func (c *Client) send(ctx context.Context, r *request) (*Response, error) {
 			slog.String("method", r.method), slog.String("url", transport.RedactURL(r.url)),
 			slog.Int("status", hresp.StatusCode), slog.String("request_id", resp.RequestID),
 			slog.Duration("elapsed", time.Since(start)))
+	}
+	if r.acceptRedirect && hresp.StatusCode >= 300 && hresp.StatusCode < 400 && hresp.StatusCode != http.StatusNotModified {
+		return resp, nil
 	}
 	if err := CheckResponse(hresp); err != nil {
 		return resp, err

@@ -1,0 +1,307 @@
+package cms_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha1"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/contentapi/cms"
+	"github.com/contentapi/cms/internal/refserver"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const testPartSize = 64 << 10
+
+// uploadServer starts a reference server with small parts and a client of
+// its managed user that retries fast.
+func uploadServer(t *testing.T, opts refserver.Options) (*refserver.Server, *cms.Client) {
+	t.Helper()
+	if opts.PartSize == 0 {
+		opts.PartSize = testPartSize
+	}
+	if opts.ChunkedMinSize == 0 {
+		opts.ChunkedMinSize = 1
+	}
+	srv, err := refserver.Start(opts)
+	require.NoError(t, err)
+	t.Cleanup(func() { srv.Close() })
+	c, err := cms.NewClient(cms.WithToken(srv.UserToken()), cms.WithBaseURL(srv.BaseURL()), cms.WithUploadURL(srv.UploadURL()),
+		cms.WithRetryPolicy(cms.RetryPolicy{MaxRetries: 5, MinBackoff: time.Millisecond, MaxBackoff: 5 * time.Millisecond, MaxRetryAfter: time.Minute}))
+	require.NoError(t, err)
+	return srv, c
+}
+
+// randomContent returns n deterministic pseudo-random bytes and their hex SHA1.
+func randomContent(n int, seed uint64) ([]byte, string) {
+	b := make([]byte, n)
+	r := rand.New(rand.NewPCG(seed, seed))
+	for i := range b {
+		b[i] = byte(r.Uint32())
+	}
+	sum := sha1.Sum(b)
+	return b, hex.EncodeToString(sum[:])
+}
+
+// onlyReader hides every method but Read, so the uploader must stream.
+type onlyReader struct{ r io.Reader }
+
+func (o onlyReader) Read(p []byte) (int, error) { return o.r.Read(p) }
+
+func countRequests(srv *refserver.Server, method, suffix string) int {
+	n := 0
+	for _, r := range srv.Requests() {
+		if r.Method == method && strings.HasSuffix(r.Path, suffix) {
+			n++
+		}
+	}
+	return n
+}
+
+func TestUploadChunked(t *testing.T) {
+	t.Parallel()
+	const size = 10*testPartSize + 1234
+	content, want := randomContent(size, 1)
+	sources := map[string]func() io.Reader{
+		"reader at (sliced in place)": func() io.Reader { return bytes.NewReader(content) },
+		"plain reader (pooled parts)": func() io.Reader { return onlyReader{bytes.NewReader(content)} },
+	}
+	for name, src := range sources {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			srv, c := uploadServer(t, refserver.Options{})
+			var mu sync.Mutex
+			var progress []cms.UploadProgress
+			f, err := c.Uploads.UploadChunked(context.Background(), "0", "big-"+strings.ReplaceAll(name, " ", "-")+".bin", src(), size, &cms.ChunkedUploadOptions{
+				Concurrency: 3,
+				Progress: func(p cms.UploadProgress) {
+					mu.Lock()
+					progress = append(progress, p)
+					mu.Unlock()
+				},
+			})
+			require.NoError(t, err)
+			assert.Equal(t, want, f.SHA1)
+			assert.Equal(t, int64(size), f.Size)
+			require.Len(t, progress, 11)
+			last := progress[len(progress)-1]
+			assert.Equal(t, int64(size), last.BytesSent)
+			assert.Equal(t, 11, last.PartsDone)
+			assert.Equal(t, 11, last.TotalParts)
+			assert.Equal(t, 11, countRequests(srv, http.MethodPut, "/files/upload_sessions/"+last.SessionID))
+			for _, r := range srv.Requests() {
+				if r.Method == http.MethodPut {
+					assert.True(t, strings.HasPrefix(r.Header.Get("Digest"), "sha="), "part Digest header")
+					assert.Regexp(t, fmt.Sprintf(`^bytes \d+-\d+/%d$`, size), r.Header.Get("Content-Range"))
+				}
+			}
+		})
+	}
+}
+
+func TestUploadChunkedNewVersion(t *testing.T) {
+	t.Parallel()
+	_, c := uploadServer(t, refserver.Options{})
+	v1, _ := randomContent(3*testPartSize, 2)
+	f, err := c.Uploads.UploadChunked(context.Background(), "0", "doc.bin", bytes.NewReader(v1), int64(len(v1)), nil)
+	require.NoError(t, err)
+
+	v2, want := randomContent(4*testPartSize+7, 3)
+	_, err = c.Uploads.UploadVersionChunked(context.Background(), f.ID, bytes.NewReader(v2), int64(len(v2)), &cms.ChunkedUploadOptions{IfMatch: "stale-etag"})
+	assert.ErrorIs(t, err, cms.ErrPreconditionFailed, "commit honours if-match")
+
+	g, err := c.Uploads.UploadVersionChunked(context.Background(), f.ID, bytes.NewReader(v2), int64(len(v2)), &cms.ChunkedUploadOptions{IfMatch: f.Etag, FileName: "doc-v2.bin"})
+	require.NoError(t, err)
+	assert.Equal(t, f.ID, g.ID)
+	assert.Equal(t, want, g.SHA1)
+	assert.Equal(t, "doc-v2.bin", g.Name)
+}
+
+func TestUploadChunkedSurvivesFaults(t *testing.T) {
+	t.Parallel()
+	srv, c := uploadServer(t, refserver.Options{})
+	srv.Inject(refserver.Fault{Method: http.MethodPut, Path: "/files/upload_sessions/*", Count: 3, Status: http.StatusServiceUnavailable})
+	srv.Inject(refserver.Fault{Method: http.MethodPut, Path: "/files/upload_sessions/*", Count: 2, Reset: true})
+	srv.Inject(refserver.Fault{Method: http.MethodPut, Path: "/files/upload_sessions/*", Count: 1, Status: http.StatusTooManyRequests, RetryAfter: time.Second})
+	content, want := randomContent(8*testPartSize, 4)
+	f, err := c.Uploads.UploadChunked(context.Background(), "0", "flaky.bin", onlyReader{bytes.NewReader(content)}, int64(len(content)), &cms.ChunkedUploadOptions{Concurrency: 4})
+	require.NoError(t, err)
+	assert.Equal(t, want, f.SHA1)
+}
+
+func TestUploadChunkedFailureAbortsSession(t *testing.T) {
+	t.Parallel()
+	srv, c := uploadServer(t, refserver.Options{})
+	srv.Inject(refserver.Fault{Method: http.MethodPut, Path: "/files/upload_sessions/*", Count: 1000, Status: http.StatusBadRequest})
+	content, _ := randomContent(4*testPartSize, 5)
+	_, err := c.Uploads.UploadChunked(context.Background(), "0", "doomed.bin", bytes.NewReader(content), int64(len(content)), nil)
+	var ue *cms.UploadError
+	require.ErrorAs(t, err, &ue)
+	require.NotEmpty(t, ue.SessionID)
+	assert.ErrorIs(t, err, cms.ErrBadRequest)
+	srv.ClearFaults()
+	_, _, err = c.Uploads.GetSession(context.Background(), ue.SessionID)
+	assert.ErrorIs(t, err, cms.ErrNotFound, "the session was aborted")
+	assert.Equal(t, 1, countRequests(srv, http.MethodDelete, "/files/upload_sessions/"+ue.SessionID))
+}
+
+func TestUploadChunkedCancelledCtxStillAborts(t *testing.T) {
+	t.Parallel()
+	srv, c := uploadServer(t, refserver.Options{})
+	ctx, cancel := context.WithCancel(context.Background())
+	content, _ := randomContent(6*testPartSize, 6)
+	var once sync.Once
+	_, err := c.Uploads.UploadChunked(ctx, "0", "cancelled.bin", bytes.NewReader(content), int64(len(content)), &cms.ChunkedUploadOptions{
+		Concurrency: 1,
+		Progress:    func(cms.UploadProgress) { once.Do(cancel) },
+	})
+	var ue *cms.UploadError
+	require.ErrorAs(t, err, &ue)
+	assert.ErrorIs(t, err, context.Canceled)
+	_, _, err = c.Uploads.GetSession(context.Background(), ue.SessionID)
+	assert.ErrorIs(t, err, cms.ErrNotFound, "aborted with a ctx that was not cancelled")
+	assert.Equal(t, 1, countRequests(srv, http.MethodDelete, "/files/upload_sessions/"+ue.SessionID))
+}
+
+func TestUploadChunkedResume(t *testing.T) {
+	t.Parallel()
+	srv, c := uploadServer(t, refserver.Options{})
+	content, want := randomContent(6*testPartSize+99, 7)
+	// Let three parts through, then fail the rest for good.
+	var sent int
+	var mu sync.Mutex
+	srv.Inject(refserver.Fault{Method: http.MethodPut, Path: "/files/upload_sessions/*", Count: 0})
+	srv.ClearFaults()
+	ctx := context.Background()
+	_, err := c.Uploads.UploadChunked(ctx, "0", "resumable.bin", bytes.NewReader(content), int64(len(content)), &cms.ChunkedUploadOptions{
+		Concurrency:        1,
+		KeepSessionOnError: true,
+		Progress: func(p cms.UploadProgress) {
+			mu.Lock()
+			defer mu.Unlock()
+			sent++
+			if sent == 3 {
+				srv.Inject(refserver.Fault{Method: http.MethodPut, Path: "/files/upload_sessions/*", Count: 1000, Status: http.StatusBadRequest})
+			}
+		},
+	})
+	var ue *cms.UploadError
+	require.ErrorAs(t, err, &ue)
+	srv.ClearFaults()
+	parts, _, err := c.Uploads.ListParts(ctx, ue.SessionID, nil)
+	require.NoError(t, err)
+	require.Len(t, parts.Entries, 3, "the session kept what was stored")
+
+	// Resuming with a different source is refused: the stored parts do not match.
+	other, _ := randomContent(len(content), 8)
+	_, err = c.Uploads.Resume(ctx, ue.SessionID, bytes.NewReader(other), int64(len(other)), nil)
+	require.Error(t, err)
+
+	srv.ResetRequests()
+	f, err := c.Uploads.Resume(ctx, ue.SessionID, onlyReader{bytes.NewReader(content)}, int64(len(content)), nil)
+	require.NoError(t, err)
+	assert.Equal(t, want, f.SHA1)
+	assert.Equal(t, 4, countRequests(srv, http.MethodPut, "/files/upload_sessions/"+ue.SessionID), "only the missing parts are sent")
+}
+
+func TestUploadChunkedArgumentsAndShortSource(t *testing.T) {
+	t.Parallel()
+	srv, c := uploadServer(t, refserver.Options{})
+	ctx := context.Background()
+	_, err := c.Uploads.UploadChunked(ctx, "", "a.bin", strings.NewReader("x"), 1, nil)
+	assert.ErrorIs(t, err, cms.ErrMissingID)
+	_, err = c.Uploads.UploadChunked(ctx, "0", "a.bin", nil, 1, nil)
+	assert.ErrorIs(t, err, cms.ErrInvalidArgument)
+	_, err = c.Uploads.UploadChunked(ctx, "0", "a.bin", strings.NewReader("x"), 1, &cms.ChunkedUploadOptions{Concurrency: -1})
+	assert.ErrorIs(t, err, cms.ErrInvalidArgument)
+	assert.Empty(t, srv.Requests(), "nothing is sent for bad arguments")
+
+	content, _ := randomContent(3*testPartSize, 9)
+	_, err = c.Uploads.UploadChunked(ctx, "0", "short.bin", onlyReader{bytes.NewReader(content)}, int64(len(content))+10, nil)
+	assert.ErrorIs(t, err, io.ErrUnexpectedEOF)
+	_, err = c.Uploads.UploadChunked(ctx, "0", "long.bin", onlyReader{bytes.NewReader(content)}, int64(len(content))-10, nil)
+	assert.ErrorContains(t, err, "longer than the declared size")
+}
+
+// zeroReader yields n generated bytes without holding them.
+type zeroReader struct{ left int64 }
+
+func (z *zeroReader) Read(p []byte) (int, error) {
+	if z.left <= 0 {
+		return 0, io.EOF
+	}
+	n := int(min(int64(len(p)), z.left))
+	for i := range p[:n] {
+		p[i] = byte(z.left - int64(i))
+	}
+	z.left -= int64(n)
+	return n, nil
+}
+
+// TestUploadChunkedMemoryBound uploads 256 MiB from a plain reader with
+// 8 MiB parts and 4 workers: everything the process allocates meanwhile
+// (client and in-process server together) must stay far below the file size,
+// near (Concurrency+1) × part size.
+func TestUploadChunkedMemoryBound(t *testing.T) {
+	const size = 256 << 20
+	const partSize = 8 << 20
+	store, err := refserver.NewDirStore(t.TempDir())
+	require.NoError(t, err)
+	_, c := uploadServer(t, refserver.Options{PartSize: partSize, Store: store})
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	f, err := c.Uploads.UploadChunked(context.Background(), "0", "huge.bin", &zeroReader{left: size}, size, &cms.ChunkedUploadOptions{Concurrency: 4})
+	require.NoError(t, err)
+	runtime.ReadMemStats(&after)
+	assert.Equal(t, int64(size), f.Size)
+	allocated := after.TotalAlloc - before.TotalAlloc
+	bound := uint64(5*partSize + 24<<20) // (4+1) part buffers plus request overhead on both sides
+	t.Logf("allocated %d MiB while uploading %d MiB", allocated>>20, size>>20)
+	assert.Less(t, allocated, bound, "allocations must not grow with the file size")
+}
+
+func TestUploadPartAndCommitByHand(t *testing.T) {
+	t.Parallel()
+	_, c := uploadServer(t, refserver.Options{})
+	ctx := context.Background()
+	content, want := randomContent(2*testPartSize+5, 10)
+	sess, _, err := c.Uploads.CreateSession(ctx, &cms.CreateUploadSessionRequest{FolderID: "0", FileName: "hand.bin", FileSize: int64(len(content))})
+	require.NoError(t, err)
+	assert.Equal(t, int64(testPartSize), sess.PartSize)
+	assert.Equal(t, 3, sess.TotalParts)
+	var parts []*cms.UploadPart
+	for off := int64(0); off < int64(len(content)); off += sess.PartSize {
+		end := min(off+sess.PartSize, int64(len(content)))
+		p, _, err := c.Uploads.UploadPart(ctx, sess.ID, bytes.NewReader(content[off:end]), off, end-off, int64(len(content)))
+		require.NoError(t, err)
+		parts = append(parts, p)
+	}
+	// Parts listed in any order are committed in offset order.
+	parts[0], parts[2] = parts[2], parts[0]
+	sum := sha1.Sum(content)
+	bad := sha1.Sum([]byte("other"))
+	_, _, err = c.Uploads.Commit(ctx, sess.ID, parts, bad[:], nil)
+	assert.ErrorIs(t, err, cms.ErrBadRequest, "whole-file digest is checked")
+	f, _, err := c.Uploads.Commit(ctx, sess.ID, parts, sum[:], nil)
+	require.NoError(t, err)
+	assert.Equal(t, want, f.SHA1)
+	_, _, err = c.Uploads.GetSession(ctx, sess.ID)
+	assert.ErrorIs(t, err, cms.ErrNotFound)
+
+	_, _, err = c.Uploads.UploadPart(ctx, "..", bytes.NewReader(nil), 0, 1, 1)
+	assert.ErrorIs(t, err, cms.ErrInvalidID)
+	_, _, err = c.Uploads.Commit(ctx, "abc", parts, []byte("short"), nil)
+	assert.True(t, errors.Is(err, cms.ErrInvalidArgument))
+}

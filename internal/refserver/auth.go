@@ -1,0 +1,89 @@
+package refserver
+
+import (
+	"crypto/subtle"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// user is an account of the enterprise.
+type user struct {
+	id, name, login, role string
+	createdAt             time.Time
+}
+
+func (u *user) mini() map[string]any {
+	return map[string]any{"type": "user", "id": u.id, "name": u.name, "login": u.login}
+}
+
+// principal is who a token acts for.
+type principal struct {
+	kind  string // "admin", "user" or "app"
+	token string
+	user  *user
+}
+
+// seesAll reports whether the principal may access every item.
+func (p *principal) seesAll() bool { return p.kind == "admin" || p.kind == "app" }
+
+func (s *Server) initPrincipals() error {
+	if s.opts.AdminToken == "" {
+		s.opts.AdminToken = randomHex(20)
+	}
+	if s.opts.UserToken == "" {
+		s.opts.UserToken = randomHex(20)
+	}
+	if s.opts.AppToken == "" {
+		s.opts.AppToken = randomHex(20)
+	}
+	if s.opts.AdminToken == s.opts.UserToken || s.opts.AdminToken == s.opts.AppToken || s.opts.UserToken == s.opts.AppToken {
+		return errString("refserver: the admin, user and app tokens must differ")
+	}
+	now := s.now().UTC().Truncate(time.Second)
+	s.enterpriseID = "1000001"
+	s.admin = &user{id: "2000001", name: "Ada Admin", login: "admin@cms.test", role: "admin", createdAt: now}
+	s.user = &user{id: "2000002", name: "Uma User", login: "user@cms.test", role: "user", createdAt: now}
+	s.app = &user{id: "2000003", name: "Service Account", login: "automation@cms.test", role: "user", createdAt: now}
+	s.principals = map[string]*principal{
+		s.opts.AdminToken: {kind: "admin", token: s.opts.AdminToken, user: s.admin},
+		s.opts.UserToken:  {kind: "user", token: s.opts.UserToken, user: s.user},
+		s.opts.AppToken:   {kind: "app", token: s.opts.AppToken, user: s.app},
+	}
+	return nil
+}
+
+type errString string
+
+func (e errString) Error() string { return string(e) }
+
+// authenticate maps the Authorization header to a principal. A missing or
+// unknown token is 401 unauthorized with a WWW-Authenticate challenge
+// (RFC 6750); the token itself never appears in the answer.
+func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (*principal, *apiError) {
+	h := r.Header.Get("Authorization")
+	if h == "" {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="Service"`)
+		return nil, errf(http.StatusUnauthorized, codeUnauthorized, "Unauthorized: no access token was provided")
+	}
+	scheme, tok, ok := strings.Cut(h, " ")
+	tok = strings.TrimSpace(tok)
+	if ok && strings.EqualFold(scheme, "Bearer") && tok != "" {
+		for t, p := range s.principals {
+			if subtle.ConstantTimeCompare([]byte(t), []byte(tok)) == 1 {
+				return p, nil
+			}
+		}
+	}
+	w.Header().Set("WWW-Authenticate", `Bearer realm="Service", error="invalid_token", error_description="The access token provided is invalid."`)
+	return nil, errf(http.StatusUnauthorized, codeUnauthorized, "Unauthorized: the access token is invalid or expired")
+}
+
+// errAppScope answers a call the app token may not make. The code is
+// insufficient_scope: it is in the spec's ClientError code enum, the spec
+// uses it (403) for "the application does not have the right scope", and
+// RFC 6750 names the same error for a token lacking the scope.
+func errAppScope(w http.ResponseWriter) *apiError {
+	w.Header().Set("WWW-Authenticate", `Bearer realm="Service", error="insufficient_scope", error_description="The request requires higher privileges than provided by the access token."`)
+	return errf(http.StatusForbidden, codeInsufficientScope, "The request requires higher privileges than provided by the access token")
+}

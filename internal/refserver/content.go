@@ -1,0 +1,436 @@
+package refserver
+
+import (
+	"net/http"
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+const rootID = "0"
+
+// item is a folder or a file. Fields are guarded by Server.mu.
+type item struct {
+	typ       string // "folder" or "file"
+	id        string
+	name      string
+	parentID  string
+	owner     *user
+	createdBy *user
+	modBy     *user
+
+	description                         string
+	createdAt, modifiedAt               time.Time
+	contentCreatedAt, contentModifiedAt time.Time
+	seq                                 int // etag and sequence_id
+
+	// folders
+	syncState   string
+	uploadEmail string // folder_upload_email access, "" = none
+
+	// files
+	versions []*version // oldest first; the last is current
+	readyAt  time.Time  // content not downloadable before this
+}
+
+// version is one file version.
+type version struct {
+	id        string
+	blob      BlobInfo
+	createdAt time.Time
+	by        *user
+}
+
+func (it *item) etag() string { return strconv.Itoa(it.seq) }
+
+func (it *item) current() *version { return it.versions[len(it.versions)-1] }
+
+// touch records a modification: new etag and modified_at.
+func (it *item) touch(now time.Time, by *user) {
+	it.seq++
+	it.modifiedAt = now
+	if by != nil {
+		it.modBy = by
+	}
+}
+
+// newID returns a fresh numeric id. Callers hold s.mu.
+func (s *Server) newID() string {
+	s.nextID++
+	return strconv.FormatInt(s.nextID, 10)
+}
+
+// nowSec is the server's clock truncated to seconds, in UTC.
+func (s *Server) nowSec() time.Time { return s.now().UTC().Truncate(time.Second) }
+
+func fmtTime(t time.Time) any {
+	if t.IsZero() {
+		return nil
+	}
+	return t.UTC().Format(time.RFC3339)
+}
+
+// validID reports whether id looks like a file or folder id (decimal digits).
+func validID(id string) bool {
+	if id == "" || len(id) > 20 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		if id[i] < '0' || id[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// checkName applies the service's item name rules: 1..255 characters, no
+// "/" or "\", no non-printable ASCII, no trailing space, not "." or "..".
+func checkName(name string) *apiError {
+	if utf8.RuneCountInString(name) > 255 {
+		return errf(http.StatusBadRequest, codeItemNameTooLong, "Item name too long")
+	}
+	bad := name == "" || name == "." || name == ".." || strings.HasSuffix(name, " ") ||
+		strings.ContainsAny(name, `/\`) || !utf8.ValidString(name)
+	for i := 0; i < len(name) && !bad; i++ {
+		if name[i] < 0x20 || name[i] == 0x7f {
+			bad = true
+		}
+	}
+	if bad {
+		return errf(http.StatusBadRequest, codeItemNameInvalid, "Item name invalid")
+	}
+	return nil
+}
+
+// visible reports whether p may access it. Callers hold s.mu.
+func (s *Server) visible(p *principal, it *item) bool {
+	return p.seesAll() || it.owner == p.user
+}
+
+// lookup returns the item of a type visible to p. Callers hold s.mu.
+func (s *Server) lookup(p *principal, typ, id string) (*item, *apiError) {
+	it, ok := s.items[id]
+	if !ok || it.typ != typ || !s.visible(p, it) {
+		return nil, errNotFound(typ)
+	}
+	return it, nil
+}
+
+// parentFolder checks that folder id exists for p; "0" is p's root. It
+// returns nil for the root. Callers hold s.mu.
+func (s *Server) parentFolder(p *principal, id string) (*item, *apiError) {
+	if id == rootID {
+		return nil, nil
+	}
+	if !validID(id) {
+		return nil, errNotFound("folder")
+	}
+	return s.lookup(p, "folder", id)
+}
+
+// ownerIn is the owner of a new item in parent (nil = p's root).
+func ownerIn(p *principal, parent *item) *user {
+	if parent == nil {
+		return p.user
+	}
+	return parent.owner
+}
+
+// children lists the items in a folder: for the root, the items in "0" owned
+// by rootOwner; otherwise the items whose parent is folderID. Callers hold s.mu.
+func (s *Server) children(folderID string, rootOwner *user) []*item {
+	var out []*item
+	for _, it := range s.items {
+		if it.parentID != folderID {
+			continue
+		}
+		if folderID == rootID && it.owner != rootOwner {
+			continue
+		}
+		out = append(out, it)
+	}
+	return out
+}
+
+// conflict returns the item in the folder whose name equals name ignoring
+// case, except skip. Callers hold s.mu.
+func (s *Server) conflict(folderID string, rootOwner *user, name string, skip *item) *item {
+	for _, it := range s.children(folderID, rootOwner) {
+		if it != skip && strings.EqualFold(it.name, name) {
+			return it
+		}
+	}
+	return nil
+}
+
+// errNameInUse is 409 item_name_in_use with context_info.conflicts.
+func (s *Server) errNameInUse(c *item) *apiError {
+	e := errf(http.StatusConflict, codeItemNameInUse, "Item with the same name already exists")
+	e.ContextInfo = map[string]any{"conflicts": []any{s.mini(c)}}
+	return e
+}
+
+// folderSize sums the current sizes of the files below a folder.
+func (s *Server) folderSize(f *item) int64 {
+	var n int64
+	for _, it := range s.items {
+		if it.parentID != f.id {
+			continue
+		}
+		if it.typ == "file" {
+			n += it.current().blob.Size
+		} else {
+			n += s.folderSize(it)
+		}
+	}
+	return n
+}
+
+// removeTree deletes an item and everything below it and returns the blob ids
+// to delete from the store. Callers hold s.mu.
+func (s *Server) removeTree(it *item) []string {
+	var blobs []string
+	if it.typ == "folder" {
+		for _, c := range s.children(it.id, nil) {
+			blobs = append(blobs, s.removeTree(c)...)
+		}
+	}
+	for _, v := range it.versions {
+		blobs = append(blobs, v.blob.ID)
+	}
+	delete(s.items, it.id)
+	return blobs
+}
+
+// rootMini is the mini record of folder "0".
+func rootMini() map[string]any {
+	return map[string]any{"type": "folder", "id": rootID, "sequence_id": nil, "etag": nil, "name": "All Files"}
+}
+
+// mini is the Folder--Mini or File--Mini record of an item.
+func (s *Server) mini(it *item) map[string]any {
+	m := map[string]any{
+		"type": it.typ, "id": it.id, "etag": it.etag(), "sequence_id": it.etag(), "name": it.name,
+	}
+	if it.typ == "file" {
+		v := it.current()
+		m["sha1"] = v.blob.SHA1
+		m["file_version"] = map[string]any{"type": "file_version", "id": v.id, "sha1": v.blob.SHA1}
+	}
+	return m
+}
+
+// pathCollection lists the folders from "0" down to the parent of it.
+func (s *Server) pathCollection(it *item) map[string]any {
+	var chain []any
+	for pid := it.parentID; pid != "" && pid != rootID; {
+		f, ok := s.items[pid]
+		if !ok {
+			break
+		}
+		chain = append([]any{s.mini(f)}, chain...)
+		pid = f.parentID
+	}
+	chain = append([]any{rootMini()}, chain...)
+	return map[string]any{"total_count": len(chain), "entries": chain}
+}
+
+func (s *Server) parentMini(it *item) any {
+	if it.parentID == rootID {
+		return rootMini()
+	}
+	if f, ok := s.items[it.parentID]; ok {
+		return s.mini(f)
+	}
+	return nil
+}
+
+// standard is the standard (default) representation of an item.
+func (s *Server) standard(it *item) map[string]any {
+	m := s.mini(it)
+	m["description"] = it.description
+	m["path_collection"] = s.pathCollection(it)
+	m["created_at"] = fmtTime(it.createdAt)
+	m["modified_at"] = fmtTime(it.modifiedAt)
+	m["trashed_at"] = nil
+	m["purged_at"] = nil
+	m["content_created_at"] = fmtTime(it.contentCreatedAt)
+	m["content_modified_at"] = fmtTime(it.contentModifiedAt)
+	m["created_by"] = it.createdBy.mini()
+	m["modified_by"] = it.modBy.mini()
+	m["owned_by"] = it.owner.mini()
+	m["shared_link"] = nil
+	m["parent"] = s.parentMini(it)
+	m["item_status"] = "active"
+	if it.typ == "file" {
+		m["size"] = it.current().blob.Size
+	} else {
+		m["size"] = s.folderSize(it)
+		if it.uploadEmail != "" {
+			m["folder_upload_email"] = map[string]any{"access": it.uploadEmail, "email": "upload." + it.id + "@u.cms.test"}
+		} else {
+			m["folder_upload_email"] = nil
+		}
+	}
+	return m
+}
+
+// extra computes a "Full"-only field that appears only when requested.
+// ok is false for fields the server does not know.
+func (s *Server) extra(it *item, field string, p *principal) (any, bool) {
+	perms := map[string]any{
+		"can_delete": true, "can_download": true, "can_invite_collaborator": true, "can_rename": true,
+		"can_set_share_access": true, "can_share": true, "can_upload": true,
+	}
+	switch field {
+	case "permissions":
+		if it.typ == "file" {
+			perms["can_annotate"] = false
+			perms["can_comment"] = true
+			perms["can_preview"] = true
+			perms["can_view_annotations_all"] = false
+			perms["can_view_annotations_self"] = false
+			perms["can_apply_watermark"] = false
+		}
+		return perms, true
+	case "tags":
+		return []string{}, true
+	case "has_collaborations", "is_externally_owned", "is_accessible_via_shared_link":
+		return false, true
+	}
+	if it.typ == "folder" {
+		switch field {
+		case "sync_state":
+			return it.syncState, true
+		case "can_non_owners_invite", "can_non_owners_view_collaborators":
+			return true, true
+		case "is_collaboration_restricted_to_enterprise":
+			return false, true
+		}
+		return nil, false
+	}
+	switch field {
+	case "version_number":
+		return strconv.Itoa(len(it.versions)), true
+	case "comment_count":
+		return 0, true
+	case "lock":
+		return nil, true
+	case "extension":
+		return strings.TrimPrefix(path.Ext(it.name), "."), true
+	case "is_package":
+		return false, true
+	case "expiring_embed_link":
+		return s.embedLink(it, p), true
+	case "uploader_display_name":
+		return it.current().by.name, true
+	case "expires_at", "disposition_at", "classification":
+		return nil, true
+	}
+	return nil, false
+}
+
+// render is the representation of an item for a fields parameter: without
+// fields, the standard representation; with fields, the mini fields plus
+// the requested ones (standard or Full-only). Unknown names are ignored.
+func (s *Server) render(it *item, fields []string, p *principal) map[string]any {
+	std := s.standard(it)
+	if fields == nil {
+		return std
+	}
+	m := s.mini(it)
+	for _, f := range fields {
+		if v, ok := std[f]; ok {
+			m[f] = v
+		} else if v, ok := s.extra(it, f, p); ok {
+			m[f] = v
+		}
+	}
+	return m
+}
+
+// parseFields reads the comma-separated fields query parameter; nil if absent.
+func parseFields(r *http.Request) []string {
+	raw, ok := r.URL.Query()["fields"]
+	if !ok {
+		return nil
+	}
+	out := []string{}
+	for _, v := range raw {
+		for _, f := range strings.Split(v, ",") {
+			if f = strings.TrimSpace(f); f != "" {
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}
+
+// etagMatches compares a request etag header value with an etag; quotes and
+// weak prefixes are ignored, "*" matches anything.
+func etagMatches(header, etag string) bool {
+	for _, v := range strings.Split(header, ",") {
+		v = strings.TrimSpace(v)
+		v = strings.TrimPrefix(v, "W/")
+		v = strings.Trim(v, `"`)
+		if v == "*" || v == etag {
+			return true
+		}
+	}
+	return false
+}
+
+// checkIfMatch answers 412 when an if-match header does not match the etag.
+func checkIfMatch(r *http.Request, etag string) *apiError {
+	h := r.Header.Get("If-Match")
+	if h != "" && !etagMatches(h, etag) {
+		return errf(http.StatusPreconditionFailed, codePreconditionFailed, "The resource has been modified. Please retrieve the resource again and retry")
+	}
+	return nil
+}
+
+// sortItems orders items by type (folders, files, web links), then by key.
+func sortItems(items []*item, key string, desc bool) {
+	typeRank := func(t string) int {
+		switch t {
+		case "folder":
+			return 0
+		case "file":
+			return 1
+		}
+		return 2
+	}
+	size := func(it *item) int64 {
+		if it.typ == "file" {
+			return it.current().blob.Size
+		}
+		return 0
+	}
+	idNum := func(it *item) int64 { n, _ := strconv.ParseInt(it.id, 10, 64); return n }
+	sort.SliceStable(items, func(i, j int) bool {
+		a, b := items[i], items[j]
+		if ra, rb := typeRank(a.typ), typeRank(b.typ); ra != rb {
+			return ra < rb
+		}
+		var less, equal bool
+		switch key {
+		case "name":
+			la, lb := strings.ToLower(a.name), strings.ToLower(b.name)
+			less, equal = la < lb, la == lb
+		case "date":
+			less, equal = a.modifiedAt.Before(b.modifiedAt), a.modifiedAt.Equal(b.modifiedAt)
+		case "size":
+			less, equal = size(a) < size(b), size(a) == size(b)
+		}
+		if key == "id" || equal {
+			less = idNum(a) < idNum(b)
+		}
+		if desc {
+			return !less && idNum(a) != idNum(b)
+		}
+		return less
+	})
+}

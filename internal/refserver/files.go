@@ -1,0 +1,117 @@
+package refserver
+
+import (
+	"net/http"
+)
+
+// fileIDStrict reads {file_id}; a malformed id is 405 as the spec says for
+// get and delete file.
+func fileIDStrict(r *http.Request) (string, *apiError) {
+	id := r.PathValue("file_id")
+	if !validID(id) || id == rootID {
+		return "", errf(http.StatusMethodNotAllowed, codeMethodNotAllowed, "Method Not Allowed: malformed file id")
+	}
+	return id, nil
+}
+
+// fileIDLoose reads {file_id}; a malformed id is 404 (endpoints whose spec
+// lists no 405).
+func fileIDLoose(r *http.Request) (string, *apiError) {
+	id := r.PathValue("file_id")
+	if !validID(id) || id == rootID {
+		return "", errNotFound("file")
+	}
+	return id, nil
+}
+
+// getFile serves GET /files/{file_id}: 200 File--Full (fields rules of
+// WIRE.md §0), 304 on a matching if-none-match.
+func (s *Server) getFile(w http.ResponseWriter, r *http.Request, p *principal) error {
+	id, aerr := fileIDStrict(r)
+	if aerr != nil {
+		return aerr
+	}
+	fields := parseFields(r)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f, aerr := s.lookup(p, "file", id)
+	if aerr != nil {
+		return aerr
+	}
+	if h := r.Header.Get("If-None-Match"); h != "" && etagMatches(h, f.etag()) {
+		w.WriteHeader(http.StatusNotModified)
+		return nil
+	}
+	writeJSON(w, http.StatusOK, s.render(f, fields, p))
+	return nil
+}
+
+// deleteFile serves DELETE /files/{file_id}: 204, 412 on an if-match
+// mismatch. The file and all its versions are gone afterwards (404).
+func (s *Server) deleteFile(w http.ResponseWriter, r *http.Request, p *principal) error {
+	id, aerr := fileIDStrict(r)
+	if aerr != nil {
+		return aerr
+	}
+	s.mu.Lock()
+	f, aerr := s.lookup(p, "file", id)
+	if aerr == nil {
+		aerr = checkIfMatch(r, f.etag())
+	}
+	if aerr != nil {
+		s.mu.Unlock()
+		return aerr
+	}
+	blobs := s.removeTree(f)
+	if parent, ok := s.items[f.parentID]; ok {
+		parent.touch(s.nowSec(), nil)
+	}
+	s.mu.Unlock()
+	s.deleteBlobs(r, blobs)
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+// preflightBody is the body of OPTIONS /files/content.
+type preflightBody struct {
+	Name   *string `json:"name"`
+	Size   *int64  `json:"size"`
+	Parent *struct {
+		ID *string `json:"id"`
+	} `json:"parent"`
+}
+
+// preflightUpload serves OPTIONS /files/content: 200 UploadUrl when an
+// upload would be accepted, 409 ConflictError when the name is taken.
+func (s *Server) preflightUpload(w http.ResponseWriter, r *http.Request, p *principal) error {
+	var body preflightBody
+	if aerr := decodeJSON(r.Body, &body); aerr != nil {
+		return aerr
+	}
+	if body.Name == nil {
+		return errBadRequest("Missing required field: name")
+	}
+	if body.Parent == nil || body.Parent.ID == nil {
+		return errBadRequest("Missing required field: parent.id")
+	}
+	if body.Size != nil && *body.Size < 0 {
+		return errBadRequest("Invalid value for size")
+	}
+	if aerr := checkName(*body.Name); aerr != nil {
+		return aerr
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	parent, aerr := s.parentFolder(p, *body.Parent.ID)
+	if aerr != nil {
+		return aerr
+	}
+	if c := s.conflict(*body.Parent.ID, ownerIn(p, parent), *body.Name, nil); c != nil {
+		return s.errNameInUse(c)
+	}
+	writeJSON(w, http.StatusOK, map[string]any{
+		"upload_url":   s.uploadURL + "/files/content",
+		"upload_token": randomHex(24),
+	})
+	return nil
+}

@@ -1,0 +1,351 @@
+package refserver
+
+import (
+	"context"
+	"net/http"
+	"strings"
+)
+
+// createFolderBody is the body of POST /folders.
+type createFolderBody struct {
+	Name   *string `json:"name"`
+	Parent *struct {
+		ID *string `json:"id"`
+	} `json:"parent"`
+	FolderUploadEmail *struct {
+		Access string `json:"access"`
+	} `json:"folder_upload_email"`
+	SyncState *string `json:"sync_state"`
+}
+
+// createFolder serves POST /folders: 201 Folder--Full.
+func (s *Server) createFolder(w http.ResponseWriter, r *http.Request, p *principal) error {
+	if aerr := requireJSONContentType(r); aerr != nil {
+		return aerr
+	}
+	var body createFolderBody
+	if aerr := decodeJSON(r.Body, &body); aerr != nil {
+		return aerr
+	}
+	if body.Name == nil {
+		return errBadRequest("Missing required field: name")
+	}
+	if body.Parent == nil || body.Parent.ID == nil {
+		return errBadRequest("Missing required field: parent.id")
+	}
+	if aerr := checkName(*body.Name); aerr != nil {
+		return aerr
+	}
+	syncState := "not_synced"
+	if body.SyncState != nil {
+		switch *body.SyncState {
+		case "synced", "not_synced", "partially_synced":
+			syncState = *body.SyncState
+		default:
+			return errBadRequest("Invalid value for sync_state")
+		}
+	}
+	uploadEmail := ""
+	if body.FolderUploadEmail != nil {
+		switch body.FolderUploadEmail.Access {
+		case "open", "collaborators":
+			uploadEmail = body.FolderUploadEmail.Access
+		default:
+			return errBadRequest("Invalid value for folder_upload_email.access")
+		}
+	}
+	fields := parseFields(r)
+
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	parent, aerr := s.parentFolder(p, *body.Parent.ID)
+	if aerr != nil {
+		return aerr
+	}
+	if c := s.conflict(*body.Parent.ID, ownerIn(p, parent), *body.Name, nil); c != nil {
+		return s.errNameInUse(c)
+	}
+	now := s.nowSec()
+	f := &item{
+		typ: "folder", id: s.newID(), name: *body.Name, parentID: *body.Parent.ID,
+		owner: ownerIn(p, parent), createdBy: p.user, modBy: p.user,
+		createdAt: now, modifiedAt: now, contentCreatedAt: now, contentModifiedAt: now,
+		syncState: syncState, uploadEmail: uploadEmail,
+	}
+	s.items[f.id] = f
+	if parent != nil {
+		parent.touch(now, nil)
+	}
+	out := s.render(f, fields, p)
+	s.addItemCollection(out, f, fields, p, collectionQuery{key: "name", limit: 100})
+	writeJSON(w, http.StatusCreated, out)
+	return nil
+}
+
+// folderID reads {folder_id}; a malformed id is 405 as the spec says for
+// the folder endpoints.
+func folderID(r *http.Request) (string, *apiError) {
+	id := r.PathValue("folder_id")
+	if !validID(id) {
+		return "", errf(http.StatusMethodNotAllowed, codeMethodNotAllowed, "Method Not Allowed: malformed folder id")
+	}
+	return id, nil
+}
+
+// collectionQuery is how a listing is sorted and paged.
+type collectionQuery struct {
+	key       string // id, name, date, size
+	desc      bool
+	offset    int64
+	limit     int64
+	useMarker bool
+	marker    int64
+}
+
+func parseCollectionQuery(r *http.Request, allowMarker bool) (collectionQuery, *apiError) {
+	q := collectionQuery{key: "name"}
+	if v := r.URL.Query().Get("sort"); v != "" {
+		switch v {
+		case "id", "name", "date", "size":
+			q.key = v
+		default:
+			return q, errBadRequest("Invalid value for \"sort\"")
+		}
+	}
+	if v := r.URL.Query().Get("direction"); v != "" {
+		switch strings.ToUpper(v) {
+		case "ASC":
+		case "DESC":
+			q.desc = true
+		default:
+			return q, errBadRequest("Invalid value for \"direction\"")
+		}
+	}
+	var aerr *apiError
+	if q.offset, aerr = queryInt(r, "offset", 0); aerr != nil {
+		return q, aerr
+	}
+	if q.limit, aerr = pageLimit(r, 100, 1000); aerr != nil {
+		return q, aerr
+	}
+	if allowMarker {
+		if q.useMarker, aerr = queryBool(r, "usemarker"); aerr != nil {
+			return q, aerr
+		}
+		if m := r.URL.Query().Get("marker"); m != "" {
+			pos, ok := decodeMarker(m)
+			if !ok {
+				return q, errBadRequest("Invalid value for \"marker\"")
+			}
+			q.useMarker, q.marker = true, pos
+		}
+	}
+	return q, nil
+}
+
+// listing pages the items of a folder (f nil = p's root). entryFields nil
+// gives mini entries. Callers hold s.mu.
+func (s *Server) listing(f *item, p *principal, q collectionQuery, entryFields []string) map[string]any {
+	folderID := rootID
+	if f != nil {
+		folderID = f.id
+	}
+	items := s.children(folderID, p.user)
+	sortItems(items, q.key, q.desc)
+	dir := "ASC"
+	if q.desc {
+		dir = "DESC"
+	}
+	order := []any{
+		map[string]any{"by": "type", "direction": "ASC"},
+		map[string]any{"by": q.key, "direction": dir},
+	}
+	total := int64(len(items))
+	start := q.offset
+	if q.useMarker {
+		start = q.marker
+	}
+	start = min(start, total)
+	end := min(start+q.limit, total)
+	entries := make([]any, 0, end-start)
+	for _, it := range items[start:end] {
+		if entryFields == nil {
+			entries = append(entries, s.mini(it))
+		} else {
+			entries = append(entries, s.render(it, entryFields, p))
+		}
+	}
+	out := map[string]any{"entries": entries, "limit": q.limit, "order": order}
+	if q.useMarker {
+		if end < total {
+			out["next_marker"] = encodeMarker(end)
+		} else {
+			out["next_marker"] = nil
+		}
+		if start > 0 {
+			out["prev_marker"] = encodeMarker(max(start-q.limit, 0))
+		} else {
+			out["prev_marker"] = nil
+		}
+		return out
+	}
+	out["total_count"] = total
+	out["offset"] = q.offset
+	return out
+}
+
+// addItemCollection adds item_collection to a folder representation when
+// it is a standard one or the field was requested.
+func (s *Server) addItemCollection(out map[string]any, f *item, fields []string, p *principal, q collectionQuery) {
+	if fields != nil && !contains(fields, "item_collection") {
+		return
+	}
+	out["item_collection"] = s.listing(f, p, q, nil)
+}
+
+func contains(list []string, v string) bool {
+	for _, x := range list {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// rootRepresentation is folder "0" as p sees it. Callers hold s.mu.
+func (s *Server) rootRepresentation(p *principal, fields []string) map[string]any {
+	var size int64
+	for _, it := range s.children(rootID, p.user) {
+		if it.typ == "file" {
+			size += it.current().blob.Size
+		} else {
+			size += s.folderSize(it)
+		}
+	}
+	nobody := map[string]any{"type": "user", "id": "", "name": "", "login": ""}
+	std := rootMini()
+	for k, v := range map[string]any{
+		"description": "", "size": size, "path_collection": map[string]any{"total_count": 0, "entries": []any{}},
+		"created_at": nil, "modified_at": nil, "trashed_at": nil, "purged_at": nil,
+		"content_created_at": nil, "content_modified_at": nil, "created_by": nobody, "modified_by": nobody,
+		"owned_by": p.user.mini(), "shared_link": nil, "folder_upload_email": nil, "parent": nil, "item_status": "active",
+	} {
+		std[k] = v
+	}
+	if fields == nil {
+		return std
+	}
+	m := rootMini()
+	for _, f := range fields {
+		if v, ok := std[f]; ok {
+			m[f] = v
+		}
+	}
+	return m
+}
+
+// getFolder serves GET /folders/{folder_id}: 200 Folder--Full with the first
+// page of items, 304 on a matching if-none-match.
+func (s *Server) getFolder(w http.ResponseWriter, r *http.Request, p *principal) error {
+	id, aerr := folderID(r)
+	if aerr != nil {
+		return aerr
+	}
+	q, aerr := parseCollectionQuery(r, false)
+	if aerr != nil {
+		return aerr
+	}
+	fields := parseFields(r)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if id == rootID {
+		out := s.rootRepresentation(p, fields)
+		s.addItemCollection(out, nil, fields, p, q)
+		writeJSON(w, http.StatusOK, out)
+		return nil
+	}
+	f, aerr := s.lookup(p, "folder", id)
+	if aerr != nil {
+		return aerr
+	}
+	if h := r.Header.Get("If-None-Match"); h != "" && etagMatches(h, f.etag()) {
+		w.WriteHeader(http.StatusNotModified)
+		return nil
+	}
+	out := s.render(f, fields, p)
+	s.addItemCollection(out, f, fields, p, q)
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}
+
+// listFolderItems serves GET /folders/{folder_id}/items with offset or
+// marker paging.
+func (s *Server) listFolderItems(w http.ResponseWriter, r *http.Request, p *principal) error {
+	id, aerr := folderID(r)
+	if aerr != nil {
+		return aerr
+	}
+	q, aerr := parseCollectionQuery(r, true)
+	if aerr != nil {
+		return aerr
+	}
+	fields := parseFields(r)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var f *item
+	if id != rootID {
+		if f, aerr = s.lookup(p, "folder", id); aerr != nil {
+			return aerr
+		}
+	}
+	writeJSON(w, http.StatusOK, s.listing(f, p, q, fields))
+	return nil
+}
+
+// deleteFolder serves DELETE /folders/{folder_id}: 204. A non-empty folder
+// needs recursive=true (else 400 folder_not_empty). Folder "0" cannot be
+// deleted: 403 access_denied_insufficient_permissions (the spec's code for
+// a folder the user may not delete).
+func (s *Server) deleteFolder(w http.ResponseWriter, r *http.Request, p *principal) error {
+	id := r.PathValue("folder_id")
+	if !validID(id) {
+		return errNotFound("folder")
+	}
+	recursive, aerr := queryBool(r, "recursive")
+	if aerr != nil {
+		return aerr
+	}
+	if id == rootID {
+		return errf(http.StatusForbidden, codeAccessDenied, "The root folder cannot be deleted")
+	}
+	s.mu.Lock()
+	f, aerr := s.lookup(p, "folder", id)
+	if aerr == nil {
+		aerr = checkIfMatch(r, f.etag())
+	}
+	if aerr == nil && !recursive && len(s.children(f.id, nil)) > 0 {
+		aerr = errf(http.StatusBadRequest, codeFolderNotEmpty, "Cannot delete - folder not empty")
+	}
+	if aerr != nil {
+		s.mu.Unlock()
+		return aerr
+	}
+	blobs := s.removeTree(f)
+	if parent, ok := s.items[f.parentID]; ok {
+		parent.touch(s.nowSec(), nil)
+	}
+	s.mu.Unlock()
+	s.deleteBlobs(r, blobs)
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+// deleteBlobs removes blobs from the store after the state no longer
+// refers to them.
+func (s *Server) deleteBlobs(r *http.Request, ids []string) {
+	for _, id := range ids {
+		if err := s.store.Delete(context.WithoutCancel(r.Context()), id); err != nil {
+			s.log.Warn("deleting blob", "blob", id, "err", err)
+		}
+	}
+}

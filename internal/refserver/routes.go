@@ -1,0 +1,146 @@
+package refserver
+
+import (
+	"errors"
+	"net/http"
+	"sort"
+	"strings"
+)
+
+// handlerFunc serves one endpoint for an authenticated principal (nil on the
+// content host). A returned *apiError is written as the error body.
+type handlerFunc func(w http.ResponseWriter, r *http.Request, p *principal) error
+
+// endpoint is one method of a route.
+type endpoint struct {
+	h      handlerFunc
+	app    bool // the app token may call it
+	noAuth bool // content host: no token
+}
+
+// route dispatches by method and answers 405 with an error body otherwise.
+func (s *Server) route(methods map[string]endpoint) http.Handler {
+	allow := make([]string, 0, len(methods))
+	for m := range methods {
+		allow = append(allow, m)
+	}
+	sort.Strings(allow)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ep, ok := methods[r.Method]
+		if !ok {
+			w.Header().Set("Allow", strings.Join(allow, ", "))
+			writeError(w, errf(http.StatusMethodNotAllowed, codeMethodNotAllowed, "Method Not Allowed: %s", r.Method))
+			return
+		}
+		var p *principal
+		if !ep.noAuth {
+			var aerr *apiError
+			p, aerr = s.authenticate(w, r)
+			if aerr != nil {
+				drain(r.Body)
+				writeError(w, aerr)
+				return
+			}
+			if p.kind == "app" && !ep.app {
+				drain(r.Body)
+				writeError(w, errAppScope(w))
+				return
+			}
+		}
+		if err := ep.h(w, r, p); err != nil {
+			var ae *apiError
+			if !errors.As(err, &ae) {
+				if r.Context().Err() != nil {
+					return // client went away
+				}
+				s.log.Error("handler failed", "path", r.URL.Path, "err", err)
+				ae = errf(http.StatusInternalServerError, codeInternalServerError, "Internal Server Error")
+			}
+			drain(r.Body)
+			writeError(w, ae)
+		}
+	})
+}
+
+func notFoundHandler() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, errf(http.StatusNotFound, codeNotFound, "Not Found: no route for %s %s", r.Method, r.URL.Path))
+	})
+}
+
+func (s *Server) apiMux() http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("/", notFoundHandler())
+	mux.Handle(apiRoot+"/folders", s.route(map[string]endpoint{
+		http.MethodPost: {h: s.createFolder},
+	}))
+	mux.Handle(apiRoot+"/folders/{folder_id}", s.route(map[string]endpoint{
+		http.MethodGet:    {h: s.getFolder},
+		http.MethodDelete: {h: s.deleteFolder},
+	}))
+	mux.Handle(apiRoot+"/folders/{folder_id}/items", s.route(map[string]endpoint{
+		http.MethodGet: {h: s.listFolderItems},
+	}))
+	mux.Handle(apiRoot+"/files/content", s.route(map[string]endpoint{
+		http.MethodOptions: {h: s.preflightUpload},
+	}))
+	mux.Handle(apiRoot+"/files/{file_id}", s.route(map[string]endpoint{
+		http.MethodGet:    {h: s.getFile, app: true},
+		http.MethodDelete: {h: s.deleteFile, app: true},
+	}))
+	mux.Handle(apiRoot+"/files/{file_id}/content", s.route(map[string]endpoint{
+		http.MethodGet: {h: s.downloadFile, app: true},
+	}))
+	return mux
+}
+
+func (s *Server) uploadMux() http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("/", notFoundHandler())
+	mux.Handle(uploadRoot+"/files/content", s.route(map[string]endpoint{
+		http.MethodPost: {h: s.uploadFile, app: true},
+	}))
+	mux.Handle(uploadRoot+"/files/upload_sessions", s.route(map[string]endpoint{
+		http.MethodPost: {h: s.createUploadSession},
+	}))
+	// "/files/{file_id}/content" and "/files/{file_id}/upload_sessions" would
+	// conflict with "/files/upload_sessions/{id}" as ServeMux patterns, so the
+	// second segment is dispatched here.
+	newVersion := s.route(map[string]endpoint{http.MethodPost: {h: s.uploadNewVersion}})
+	versionSession := s.route(map[string]endpoint{http.MethodPost: {h: s.createVersionUploadSession}})
+	mux.HandleFunc(uploadRoot+"/files/{file_id}/{op}", func(w http.ResponseWriter, r *http.Request) {
+		switch r.PathValue("op") {
+		case "content":
+			newVersion.ServeHTTP(w, r)
+		case "upload_sessions":
+			versionSession.ServeHTTP(w, r)
+		default:
+			notFoundHandler().ServeHTTP(w, r)
+		}
+	})
+	mux.Handle(uploadRoot+"/files/upload_sessions/{session_id}", s.route(map[string]endpoint{
+		http.MethodGet:    {h: s.getUploadSession},
+		http.MethodPut:    {h: s.uploadPart},
+		http.MethodDelete: {h: s.abortUploadSession},
+	}))
+	mux.Handle(uploadRoot+"/files/upload_sessions/{session_id}/parts", s.route(map[string]endpoint{
+		http.MethodGet: {h: s.listParts},
+	}))
+	mux.Handle(uploadRoot+"/files/upload_sessions/{session_id}/commit", s.route(map[string]endpoint{
+		http.MethodPost: {h: s.commitUploadSession},
+	}))
+	return mux
+}
+
+func (s *Server) contentMux() http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("/", notFoundHandler())
+	mux.Handle("/d/{token}", s.route(map[string]endpoint{
+		http.MethodGet:  {h: s.serveContent, noAuth: true},
+		http.MethodHead: {h: s.serveContent, noAuth: true},
+	}))
+	mux.Handle("/embed/{token}", s.route(map[string]endpoint{
+		http.MethodGet: {h: s.serveEmbed, noAuth: true},
+	}))
+	return mux
+}

@@ -1,0 +1,451 @@
+// Package refserver is a strict in-memory reference server for the Content
+// API (wire-compatible with the Box Content API v2.0). It serves three roles
+// on three listeners: the API root (/2.0), the upload root (/api/2.0) and a
+// content host (downloads through short-lived signed URLs, on a different host
+// name). It is what the SDK's tests, the examples and users' tests run against.
+//
+// Ownership rule: every item has an owner. Items created in a user's root
+// folder "0" are owned by the creating user; items created inside a folder are
+// owned by that folder's owner (created_by is still the caller). The
+// enterprise admin and the app token may see and change every item; a managed
+// user sees only items they own, and anything else answers 404. Folder "0"
+// is each principal's own root and lists only items that principal owns.
+package refserver
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+const (
+	headerRequestID = "box-request-id"
+
+	roleAPI     = "api"
+	roleUpload  = "upload"
+	roleContent = "content"
+
+	apiRoot    = "/2.0"
+	uploadRoot = "/api/2.0"
+
+	inProcessAPIHost      = "api.cms.test"
+	inProcessUploadHost   = "upload.cms.test"
+	inProcessDownloadHost = "dl.cms.test"
+
+	defaultChunkedMinSize = 20_000_000
+	defaultPartSize       = 8 << 20
+	defaultSignedURLTTL   = 15 * time.Minute
+	sessionLifetime       = 7 * 24 * time.Hour
+)
+
+// Options configure a Server. The zero value is usable.
+type Options struct {
+	// Addr, UploadAddr and DownloadAddr are the listener addresses of the API
+	// root, the upload root and the content host. "" means 127.0.0.1:0 (a free
+	// port). The content host is advertised under a different host name than
+	// the API (localhost when the API is on 127.0.0.1).
+	Addr, UploadAddr, DownloadAddr string
+	// AdminToken, UserToken and AppToken are the bearer tokens of the three
+	// principals; "" means a random unguessable token.
+	AdminToken, UserToken, AppToken string
+	// ChunkedMinSize is the minimum file_size of an upload session
+	// (default 20 000 000 bytes, like the real service).
+	ChunkedMinSize int64
+	// PartSize is the part_size of upload sessions (default 8 MiB).
+	PartSize int64
+	// ContentNotReady is how long after an upload or commit the download
+	// endpoint answers 202 with Retry-After instead of 302 (default 0).
+	ContentNotReady time.Duration
+	// CommitNotReady is how long after the last part arrives a commit answers
+	// 202 with Retry-After (default 0).
+	CommitNotReady time.Duration
+	// RetryAfter is the Retry-After of those 202 answers (default 1s; sent as
+	// integer seconds, rounded up).
+	RetryAfter time.Duration
+	// SignedURLTTL is the lifetime of content-host URLs (default 15m).
+	SignedURLTTL time.Duration
+	// Store keeps content; nil means NewMemoryStore().
+	Store Store
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+	// Logger receives request logs; nil discards them.
+	Logger *slog.Logger
+}
+
+// RequestRecord is one request the server received, for wire assertions.
+type RequestRecord struct {
+	Method string
+	// Role is "api", "upload" or "content".
+	Role string
+	// Host is the Host header of the request.
+	Host string
+	// Path is the full request path as received (escaped), e.g. "/2.0/files/12".
+	Path string
+	// RawQuery is the raw query string.
+	RawQuery string
+	// Header is a copy of the request headers; an Authorization header is
+	// replaced by "[redacted]".
+	Header http.Header
+	// HasAuthorization reports whether an Authorization header was sent.
+	HasAuthorization bool
+	// RequestID is the box-request-id the server answered with.
+	RequestID string
+}
+
+// Server is a running (or in-process) reference server.
+type Server struct {
+	opts    Options
+	now     func() time.Time
+	log     *slog.Logger
+	store   Store
+	signKey []byte
+
+	baseURL, uploadURL, downloadURL string
+	roleByHost                      map[string]string
+	handlers                        map[string]http.Handler // by role
+	servers                         []*http.Server
+	closeOnce                       sync.Once
+
+	enterpriseID string
+	admin, user  *user
+	app          *user
+	principals   map[string]*principal // by token
+
+	mu       sync.Mutex // guards the state below
+	items    map[string]*item
+	sessions map[string]*session
+	nextID   int64
+
+	faultsMu sync.Mutex
+	faults   []*Fault
+
+	reqMu    sync.Mutex
+	requests []RequestRecord
+	reqSeq   atomic.Uint64
+}
+
+// New returns a server without listeners, for in-process use through
+// Handler(). Its URLs are http://api.cms.test/2.0,
+// http://upload.cms.test/api/2.0 and http://dl.cms.test.
+func New(opts Options) (*Server, error) {
+	s, err := newServer(opts)
+	if err != nil {
+		return nil, err
+	}
+	s.setURLs(inProcessAPIHost, inProcessUploadHost, inProcessDownloadHost)
+	return s, nil
+}
+
+// Start binds the three listeners and serves until Close.
+func Start(opts Options) (*Server, error) {
+	s, err := newServer(opts)
+	if err != nil {
+		return nil, err
+	}
+	addrs := []string{opts.Addr, opts.UploadAddr, opts.DownloadAddr}
+	var lns []net.Listener
+	for _, a := range addrs {
+		if a == "" {
+			a = "127.0.0.1:0"
+		}
+		ln, err := net.Listen("tcp", a)
+		if err != nil {
+			for _, l := range lns {
+				_ = l.Close()
+			}
+			return nil, fmt.Errorf("refserver: listen %s: %w", a, err)
+		}
+		lns = append(lns, ln)
+	}
+	apiHost := advertised(lns[0].Addr().(*net.TCPAddr), "")
+	uploadHost := advertised(lns[1].Addr().(*net.TCPAddr), "")
+	dlHost := advertised(lns[2].Addr().(*net.TCPAddr), otherLoopbackName(apiHost))
+	s.setURLs(apiHost, uploadHost, dlHost)
+	for i, role := range []string{roleAPI, roleUpload, roleContent} {
+		srv := &http.Server{
+			Handler:           s.roleHandler(role),
+			ReadHeaderTimeout: 30 * time.Second,
+			ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelDebug),
+		}
+		s.servers = append(s.servers, srv)
+		go func(ln net.Listener) { _ = srv.Serve(ln) }(lns[i])
+	}
+	return s, nil
+}
+
+// advertised is the host:port clients use for a listener. A loopback or
+// unspecified listener on 127.0.0.1 is advertised as name when name is set.
+func advertised(a *net.TCPAddr, name string) string {
+	host := a.IP.String()
+	if a.IP.IsUnspecified() {
+		host = "127.0.0.1"
+	}
+	if name != "" && (a.IP.IsLoopback() || a.IP.IsUnspecified()) {
+		host = name
+	}
+	return net.JoinHostPort(host, fmt.Sprint(a.Port))
+}
+
+// otherLoopbackName picks the content host's name: a loopback name different
+// from the API's, so that clients see a cross-host redirect.
+func otherLoopbackName(apiHostPort string) string {
+	h, _, _ := net.SplitHostPort(apiHostPort)
+	switch h {
+	case "127.0.0.1":
+		return "localhost"
+	case "localhost":
+		return "127.0.0.1"
+	default:
+		return ""
+	}
+}
+
+func newServer(opts Options) (*Server, error) {
+	if opts.ChunkedMinSize <= 0 {
+		opts.ChunkedMinSize = defaultChunkedMinSize
+	}
+	if opts.PartSize <= 0 {
+		opts.PartSize = defaultPartSize
+	}
+	if opts.RetryAfter <= 0 {
+		opts.RetryAfter = time.Second
+	}
+	if opts.SignedURLTTL <= 0 {
+		opts.SignedURLTTL = defaultSignedURLTTL
+	}
+	if opts.Store == nil {
+		opts.Store = NewMemoryStore()
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	s := &Server{
+		opts:     opts,
+		now:      opts.Now,
+		log:      opts.Logger,
+		store:    opts.Store,
+		signKey:  randomBytes(32),
+		items:    make(map[string]*item),
+		sessions: make(map[string]*session),
+		nextID:   100000000000,
+	}
+	if err := s.initPrincipals(); err != nil {
+		return nil, err
+	}
+	s.handlers = map[string]http.Handler{
+		roleAPI:     s.apiMux(),
+		roleUpload:  s.uploadMux(),
+		roleContent: s.contentMux(),
+	}
+	return s, nil
+}
+
+func (s *Server) setURLs(api, upload, dl string) {
+	s.baseURL = "http://" + api + apiRoot
+	s.uploadURL = "http://" + upload + uploadRoot
+	s.downloadURL = "http://" + dl
+	s.roleByHost = map[string]string{
+		inProcessAPIHost:      roleAPI,
+		inProcessUploadHost:   roleUpload,
+		inProcessDownloadHost: roleContent,
+		api:                   roleAPI,
+		upload:                roleUpload,
+		dl:                    roleContent,
+	}
+}
+
+func randomBytes(n int) []byte {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return b
+}
+
+func randomHex(n int) string { return hex.EncodeToString(randomBytes(n)) }
+
+// Handler returns one handler serving all three roles, chosen by the
+// request's Host (the in-process names api.cms.test, upload.cms.test and
+// dl.cms.test, or the listener addresses). It is for in-process
+// RoundTrippers, e.g. under testing/synctest.
+func (s *Server) Handler() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		role, ok := s.roleByHost[r.Host]
+		if !ok {
+			host := r.Host
+			if h, _, err := net.SplitHostPort(host); err == nil {
+				host = h
+			}
+			role, ok = s.roleByHost[host]
+		}
+		if !ok {
+			w.Header().Set(headerRequestID, s.newRequestID())
+			writeError(w, errf(http.StatusNotFound, codeNotFound, "unknown host %q", r.Host))
+			return
+		}
+		s.roleHandler(role).ServeHTTP(w, r)
+	})
+}
+
+// roleHandler is the entry point of one role: request id, request log,
+// faults, then the role's routes.
+func (s *Server) roleHandler(role string) http.Handler {
+	mux := s.handlers[role]
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id := s.newRequestID()
+		w.Header().Set(headerRequestID, id)
+		s.record(role, id, r)
+		rw := &statusWriter{ResponseWriter: w}
+		defer func() {
+			s.log.LogAttrs(r.Context(), slog.LevelDebug, "request",
+				slog.String("role", role), slog.String("method", r.Method),
+				slog.String("path", r.URL.Path), slog.Int("status", rw.status),
+				slog.String("request_id", id))
+		}()
+		if s.applyFault(rw, r, role) {
+			return
+		}
+		mux.ServeHTTP(rw, r)
+	})
+}
+
+// statusWriter remembers the status for the request log.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController reach the underlying writer (Hijack, Flush).
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+func (s *Server) newRequestID() string {
+	return fmt.Sprintf("%s%06x", randomHex(6), s.reqSeq.Add(1)&0xffffff)
+}
+
+func (s *Server) record(role, id string, r *http.Request) {
+	h := r.Header.Clone()
+	_, hasAuth := h["Authorization"]
+	if hasAuth {
+		h["Authorization"] = []string{"[redacted]"}
+	}
+	rec := RequestRecord{
+		Method: r.Method, Role: role, Host: r.Host, Path: r.URL.EscapedPath(),
+		RawQuery: r.URL.RawQuery, Header: h, HasAuthorization: hasAuth, RequestID: id,
+	}
+	s.reqMu.Lock()
+	s.requests = append(s.requests, rec)
+	s.reqMu.Unlock()
+}
+
+// Requests returns a copy of the log of requests received, oldest first.
+func (s *Server) Requests() []RequestRecord {
+	s.reqMu.Lock()
+	defer s.reqMu.Unlock()
+	out := make([]RequestRecord, len(s.requests))
+	copy(out, s.requests)
+	return out
+}
+
+// ResetRequests empties the request log.
+func (s *Server) ResetRequests() {
+	s.reqMu.Lock()
+	s.requests = nil
+	s.reqMu.Unlock()
+}
+
+// Close stops the listeners (if any), waiting briefly for requests in flight.
+func (s *Server) Close() error {
+	var errs []error
+	s.closeOnce.Do(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		for _, srv := range s.servers {
+			if err := srv.Shutdown(ctx); err != nil {
+				errs = append(errs, err, srv.Close())
+			}
+		}
+	})
+	return errors.Join(errs...)
+}
+
+// BaseURL is the API root, e.g. http://127.0.0.1:PORT/2.0.
+func (s *Server) BaseURL() string { return s.baseURL }
+
+// UploadURL is the upload root, e.g. http://127.0.0.1:PORT/api/2.0.
+func (s *Server) UploadURL() string { return s.uploadURL }
+
+// DownloadURL is the content host, e.g. http://localhost:PORT.
+func (s *Server) DownloadURL() string { return s.downloadURL }
+
+// AdminToken is the bearer token of the enterprise admin.
+func (s *Server) AdminToken() string { return s.opts.AdminToken }
+
+// UserToken is the bearer token of the managed user.
+func (s *Server) UserToken() string { return s.opts.UserToken }
+
+// AppToken is the bearer token of the app principal (a service account that
+// may call only upload, download, get and delete file).
+func (s *Server) AppToken() string { return s.opts.AppToken }
+
+// EnterpriseID is the id of the enterprise.
+func (s *Server) EnterpriseID() string { return s.enterpriseID }
+
+// AdminUserID is the user id of the enterprise admin.
+func (s *Server) AdminUserID() string { return s.admin.id }
+
+// UserID is the user id of the managed user.
+func (s *Server) UserID() string { return s.user.id }
+
+// AppUserID is the user id of the app token's service account.
+func (s *Server) AppUserID() string { return s.app.id }
+
+// belowRoot is the path below the role's root ("/files/1" for
+// "/2.0/files/1"), or "" when the path is not under the root.
+func belowRoot(role, path string) (string, bool) {
+	root := ""
+	switch role {
+	case roleAPI:
+		root = apiRoot
+	case roleUpload:
+		root = uploadRoot
+	}
+	if root == "" {
+		return path, true
+	}
+	if path == root {
+		return "/", true
+	}
+	rest, ok := strings.CutPrefix(path, root+"/")
+	if !ok {
+		return "", false
+	}
+	return "/" + rest, true
+}
+
+// drain reads a little of an unread body so the connection can be reused.
+func drain(r io.Reader) { _, _ = io.CopyN(io.Discard, r, 64<<10) }

@@ -1,0 +1,174 @@
+package refserver
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"crypto/sha1"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+)
+
+// ErrBlobNotFound is returned by a Store for an unknown blob id.
+var ErrBlobNotFound = errors.New("refserver: blob not found")
+
+// BlobInfo describes a stored blob.
+type BlobInfo struct {
+	ID   string // opaque id chosen by the store
+	Size int64  // bytes
+	SHA1 string // lower-case hex SHA1 of the bytes
+}
+
+// Store keeps file content. Blobs are immutable once written. Implementations
+// must be safe for concurrent use.
+type Store interface {
+	// Put streams r into a new blob, hashing it on the way, and returns its
+	// description. On error nothing is kept.
+	Put(ctx context.Context, r io.Reader) (BlobInfo, error)
+	// Open returns a reader over the blob; Seek supports Range requests.
+	// It returns an error wrapping ErrBlobNotFound for an unknown id.
+	Open(ctx context.Context, id string) (io.ReadSeekCloser, error)
+	// Delete removes the blob. Deleting an unknown id is not an error.
+	// Readers opened before Delete may keep reading.
+	Delete(ctx context.Context, id string) error
+}
+
+func newBlobID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// ctxReader fails reads once ctx is done, so a Put stops with its request.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
+}
+
+// memoryStore keeps blobs in memory.
+type memoryStore struct {
+	mu    sync.RWMutex
+	blobs map[string][]byte
+}
+
+// NewMemoryStore returns a Store that keeps blobs in memory.
+func NewMemoryStore() Store { return &memoryStore{blobs: make(map[string][]byte)} }
+
+func (m *memoryStore) Put(ctx context.Context, r io.Reader) (BlobInfo, error) {
+	var buf bytes.Buffer
+	h := sha1.New()
+	n, err := io.Copy(io.MultiWriter(&buf, h), ctxReader{ctx, r})
+	if err != nil {
+		return BlobInfo{}, err
+	}
+	id := newBlobID()
+	m.mu.Lock()
+	m.blobs[id] = buf.Bytes()
+	m.mu.Unlock()
+	return BlobInfo{ID: id, Size: n, SHA1: hex.EncodeToString(h.Sum(nil))}, nil
+}
+
+type nopSeekCloser struct{ *bytes.Reader }
+
+func (nopSeekCloser) Close() error { return nil }
+
+func (m *memoryStore) Open(_ context.Context, id string) (io.ReadSeekCloser, error) {
+	m.mu.RLock()
+	b, ok := m.blobs[id]
+	m.mu.RUnlock()
+	if !ok {
+		return nil, fmt.Errorf("open %q: %w", id, ErrBlobNotFound)
+	}
+	return nopSeekCloser{bytes.NewReader(b)}, nil
+}
+
+func (m *memoryStore) Delete(_ context.Context, id string) error {
+	m.mu.Lock()
+	delete(m.blobs, id)
+	m.mu.Unlock()
+	return nil
+}
+
+// dirStore keeps each blob in a file of a directory.
+type dirStore struct{ dir string }
+
+// NewDirStore returns a Store that keeps blobs as files in dir, creating it
+// if needed. Use it for content too large for memory.
+func NewDirStore(dir string) (Store, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("refserver: dir store: %w", err)
+	}
+	return &dirStore{dir: dir}, nil
+}
+
+func (d *dirStore) path(id string) (string, error) {
+	if len(id) != 32 {
+		return "", fmt.Errorf("blob %q: %w", id, ErrBlobNotFound)
+	}
+	if _, err := hex.DecodeString(id); err != nil {
+		return "", fmt.Errorf("blob %q: %w", id, ErrBlobNotFound)
+	}
+	return filepath.Join(d.dir, id+".blob"), nil
+}
+
+func (d *dirStore) Put(ctx context.Context, r io.Reader) (info BlobInfo, err error) {
+	f, err := os.CreateTemp(d.dir, "put-*.tmp")
+	if err != nil {
+		return BlobInfo{}, err
+	}
+	defer func() {
+		if err != nil {
+			_ = f.Close()
+			_ = os.Remove(f.Name())
+		}
+	}()
+	h := sha1.New()
+	n, err := io.Copy(io.MultiWriter(f, h), ctxReader{ctx, r})
+	if err != nil {
+		return BlobInfo{}, err
+	}
+	if err = f.Close(); err != nil {
+		return BlobInfo{}, err
+	}
+	id := newBlobID()
+	p, _ := d.path(id)
+	if err = os.Rename(f.Name(), p); err != nil {
+		return BlobInfo{}, err
+	}
+	return BlobInfo{ID: id, Size: n, SHA1: hex.EncodeToString(h.Sum(nil))}, nil
+}
+
+func (d *dirStore) Open(_ context.Context, id string) (io.ReadSeekCloser, error) {
+	p, err := d.path(id)
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.Open(p)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("open %q: %w", id, ErrBlobNotFound)
+	}
+	return f, err
+}
+
+func (d *dirStore) Delete(_ context.Context, id string) error {
+	p, err := d.path(id)
+	if err != nil {
+		return nil
+	}
+	if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	return nil
+}
