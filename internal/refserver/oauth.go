@@ -234,6 +234,9 @@ func (o *oauthState) clientApp(form url.Values) (*App, *oauthError) {
 }
 
 func (s *Server) serveToken(w http.ResponseWriter, r *http.Request) {
+	// The Date header comes from the server's clock: clients correct a
+	// JWT's exp with it.
+	w.Header().Set("Date", s.now().UTC().Format(http.TimeFormat))
 	form, oerr := parseOAuthForm(r)
 	if oerr != nil {
 		writeOAuthError(w, oerr)
@@ -402,6 +405,8 @@ func (s *Server) grantClientCredentials(form url.Values) (*tokenResponse, *oauth
 	return s.issue(p, app.ClientID, false), nil
 }
 
+var errUnknownKid = errors.New("unknown kid")
+
 func (s *Server) grantJWT(form url.Values) (*tokenResponse, *oauthError) {
 	app, oerr := s.oauth.clientApp(form)
 	if oerr != nil {
@@ -419,10 +424,10 @@ func (s *Server) grantJWT(form url.Values) (*tokenResponse, *oauthError) {
 			if k := app.PublicKeys[kid]; k != nil {
 				return k, nil
 			}
-			return nil, errors.New("unknown kid")
+			return nil, errUnknownKid
 		})
 	if err != nil || !tok.Valid {
-		if errors.Is(err, jwt.ErrTokenUnverifiable) {
+		if errors.Is(err, errUnknownKid) {
 			return nil, bad("Please check the 'kid' header. The public key id is not registered with the app.")
 		}
 		return nil, bad("Signature verification of the assertion failed. Check the private key and the 'alg' header.")
