@@ -26,6 +26,7 @@ const e2eRedirect = "https://app.example/callback"
 
 type e2e struct {
 	t     *testing.T
+	hc    *http.Client // own connections, closed before the server
 	srv   *refserver.Server
 	clk   *fakeClock
 	app   *AppConfig
@@ -53,17 +54,20 @@ func newE2E(t *testing.T, serverSkew time.Duration) *e2e {
 	if err != nil {
 		t.Fatal(err)
 	}
-	noRed := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	return &e2e{t: t, srv: srv, clk: clk, app: app, reg: reg, noRed: noRed}
+	tr := &http.Transport{}
+	t.Cleanup(tr.CloseIdleConnections) // runs before the server's Close
+	hc := &http.Client{Transport: tr, Timeout: 30 * time.Second}
+	noRed := &http.Client{Transport: tr, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	return &e2e{t: t, hc: hc, srv: srv, clk: clk, app: app, reg: reg, noRed: noRed}
 }
 
 func (e *e2e) authOpts(extra ...AuthOption) []AuthOption {
-	return append([]AuthOption{WithAuthBaseURL(e.srv.BaseURL()), WithAuthorizeURL(e.srv.AuthorizeURL()), WithClock(e.clk.Now)}, extra...)
+	return append([]AuthOption{WithAuthBaseURL(e.srv.BaseURL()), WithAuthorizeURL(e.srv.AuthorizeURL()), WithClock(e.clk.Now), WithAuthHTTPClient(e.hc)}, extra...)
 }
 
 func (e *e2e) client(opts ...Option) *Client {
 	e.t.Helper()
-	c, err := NewClient(append([]Option{WithBaseURL(e.srv.BaseURL()), WithUploadURL(e.srv.UploadURL()), WithoutRetries()}, opts...)...)
+	c, err := NewClient(append([]Option{WithBaseURL(e.srv.BaseURL()), WithUploadURL(e.srv.UploadURL()), WithHTTPClient(e.hc), WithoutRetries()}, opts...)...)
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -94,7 +98,7 @@ func (e *e2e) apiRequests() []refserver.RequestRecord {
 // postToken posts a raw form to the token endpoint and returns the status
 // and the OAuth error.
 func (e *e2e) postToken(form url.Values) (int, string, string) {
-	resp, err := http.PostForm(e.srv.TokenURL(), form)
+	resp, err := e.hc.PostForm(e.srv.TokenURL(), form)
 	if err != nil {
 		e.t.Fatal(err)
 	}
