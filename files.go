@@ -1,5 +1,215 @@
 package cms
 
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+)
+
 // FilesService handles files: /files/{id}, downloads, uploads of new files
 // and versions, embed links.
 type FilesService service
+
+// setSharedLink sets the boxapi header
+// (boxapi: shared_link=<url>[&shared_link_password=<password>]) that gives
+// access to an item through its shared link. The values are secrets: errors
+// name the argument, never its value.
+func setSharedLink(h http.Header, link, password string) error {
+	if link == "" {
+		if password != "" {
+			return invalidArg("shared link password", "set without a shared link")
+		}
+		return nil
+	}
+	if strings.ContainsAny(link, "\r\n\x00") {
+		return invalidArg("shared link", "must be one line")
+	}
+	if strings.ContainsAny(password, "\r\n\x00") {
+		return invalidArg("shared link password", "must be one line")
+	}
+	v := "shared_link=" + link
+	if password != "" {
+		v += "&shared_link_password=" + password
+	}
+	h.Set("Boxapi", v)
+	return nil
+}
+
+// setHeader sets an optional one-line header such as if-match.
+func setHeader(h http.Header, key, arg, value string) error {
+	if value == "" {
+		return nil
+	}
+	if strings.ContainsAny(value, "\r\n\x00") {
+		return invalidArg(arg, "must be one line")
+	}
+	h.Set(key, value)
+	return nil
+}
+
+// GetFileOptions are the options of FilesService.Get.
+type GetFileOptions struct {
+	// Fields selects the fields returned (query fields).
+	Fields []string `url:"fields,comma,omitempty"`
+	// IfNoneMatch is the last etag seen (header if-none-match): when the
+	// file is unchanged the call fails with an *APIError matching
+	// ErrNotModified.
+	IfNoneMatch string `url:"-"`
+	// SharedLink is the shared link URL of the file or a parent folder, to
+	// access the file through it (header boxapi). Never logged.
+	SharedLink string `url:"-"`
+	// SharedLinkPassword is the shared link's password, if it has one.
+	SharedLinkPassword string `url:"-"`
+}
+
+// Get fetches a file (GET /files/{file_id}).
+func (s *FilesService) Get(ctx context.Context, fileID string, opts *GetFileOptions) (*File, *Response, error) {
+	if err := checkID("file", fileID); err != nil {
+		return nil, nil, err
+	}
+	if opts == nil {
+		opts = &GetFileOptions{}
+	}
+	r, err := s.client.newRequest(http.MethodGet, s.client.cfg.baseURL, opts, "files", fileID)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := setHeader(r.header, "If-None-Match", "if-none-match", opts.IfNoneMatch); err != nil {
+		return nil, nil, err
+	}
+	if err := setSharedLink(r.header, opts.SharedLink, opts.SharedLinkPassword); err != nil {
+		return nil, nil, err
+	}
+	f := new(File)
+	resp, err := s.client.do(ctx, r, f)
+	if err != nil {
+		return nil, resp, err
+	}
+	return f, resp, nil
+}
+
+// DeleteFileOptions are the options of FilesService.Delete.
+type DeleteFileOptions struct {
+	// IfMatch is the etag the file must still have (header if-match); on a
+	// mismatch the call fails with an *APIError matching
+	// ErrPreconditionFailed.
+	IfMatch string
+}
+
+// Delete moves a file to the trash or deletes it, as the enterprise settings
+// say (DELETE /files/{file_id}).
+func (s *FilesService) Delete(ctx context.Context, fileID string, opts *DeleteFileOptions) (*Response, error) {
+	if err := checkID("file", fileID); err != nil {
+		return nil, err
+	}
+	if opts == nil {
+		opts = &DeleteFileOptions{}
+	}
+	r, err := s.client.newRequest(http.MethodDelete, s.client.cfg.baseURL, nil, "files", fileID)
+	if err != nil {
+		return nil, err
+	}
+	if err := setHeader(r.header, "If-Match", "if-match", opts.IfMatch); err != nil {
+		return nil, err
+	}
+	return s.client.do(ctx, r, nil)
+}
+
+// GetEmbedLink returns a short-lived link to embed the file's preview
+// (GET /files/{file_id}?fields=expiring_embed_link).
+func (s *FilesService) GetEmbedLink(ctx context.Context, fileID string) (*ExpiringEmbedLink, *Response, error) {
+	f, resp, err := s.Get(ctx, fileID, &GetFileOptions{Fields: []string{"expiring_embed_link"}})
+	if err != nil {
+		return nil, resp, err
+	}
+	if f.ExpiringEmbedLink == nil {
+		return nil, resp, errors.New("cms: response has no expiring_embed_link")
+	}
+	return f.ExpiringEmbedLink, resp, nil
+}
+
+// UploadURL is the answer of an upload preflight check.
+type UploadURL struct {
+	// UploadURL is the URL to upload the file to.
+	UploadURL string `json:"upload_url,omitzero"`
+	// UploadToken is a token for that upload, when the service issues one.
+	UploadToken string `json:"upload_token,omitzero"`
+}
+
+// preflightRequest is the body of OPTIONS /files/content.
+type preflightRequest struct {
+	Name   string     `json:"name"`
+	Size   int64      `json:"size"`
+	Parent parentLink `json:"parent"`
+}
+
+// parentLink is the {id} of a parent folder in request bodies.
+type parentLink struct {
+	ID string `json:"id"`
+}
+
+// PreflightUpload checks that a file of this name and size could be uploaded
+// to the folder, without uploading it (OPTIONS /files/content). A name
+// already taken fails with an *APIError matching ErrConflict whose
+// Conflicts lists the existing file.
+func (s *FilesService) PreflightUpload(ctx context.Context, folderID, name string, size int64) (*UploadURL, *Response, error) {
+	if err := checkID("folder", folderID); err != nil {
+		return nil, nil, err
+	}
+	if name == "" {
+		return nil, nil, invalidArg("name", "empty")
+	}
+	if size < 0 {
+		return nil, nil, invalidArg("size", "negative")
+	}
+	r, err := s.client.newRequest(http.MethodOptions, s.client.cfg.baseURL, nil, "files", "content")
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := r.setJSON(preflightRequest{Name: name, Size: size, Parent: parentLink{ID: folderID}}); err != nil {
+		return nil, nil, err
+	}
+	u := new(UploadURL)
+	resp, err := s.client.do(ctx, r, u)
+	if err != nil {
+		return nil, resp, err
+	}
+	return u, resp, nil
+}
+
+// DefaultChunkedThreshold is the size above which Upload uses an upload
+// session: 50 MB, the smallest file the service accepts in chunks.
+const DefaultChunkedThreshold = 50_000_000
+
+// UploadOptions are the options of FilesService.Upload.
+type UploadOptions struct {
+	// ChunkedThreshold is the size above which the upload goes through an
+	// upload session (default DefaultChunkedThreshold).
+	ChunkedThreshold int64
+	// File are the options of a single-request upload.
+	File *UploadFileOptions
+	// Chunked are the options of a chunked upload.
+	Chunked *ChunkedUploadOptions
+}
+
+// Upload uploads r as a new file named name in the folder: in one request
+// (POST /files/content, see UploadFile) when size is at most
+// opts.ChunkedThreshold or unknown (negative), otherwise in parts through an
+// upload session (POST /files/upload_sessions, see
+// UploadsService.UploadChunked).
+func (s *FilesService) Upload(ctx context.Context, folderID, name string, r io.Reader, size int64, opts *UploadOptions) (*File, error) {
+	if opts == nil {
+		opts = &UploadOptions{}
+	}
+	threshold := opts.ChunkedThreshold
+	if threshold <= 0 {
+		threshold = DefaultChunkedThreshold
+	}
+	if size > threshold {
+		return s.client.Uploads.UploadChunked(ctx, folderID, name, r, size, opts.Chunked)
+	}
+	f, _, err := s.UploadFile(ctx, folderID, name, r, size, opts.File)
+	return f, err
+}

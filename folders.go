@@ -1,4 +1,281 @@
 package cms
 
+import (
+	"context"
+	"iter"
+	"net/http"
+)
+
 // FoldersService handles folders: /folders and /folders/{id}/items.
 type FoldersService service
+
+// CreateFolderRequest is the body of FoldersService.Create.
+type CreateFolderRequest struct {
+	// Name is the new folder's name (1 to 255 characters; no "/", "\",
+	// trailing spaces, "." or "..").
+	Name string `json:"name"`
+	// Parent is the folder to create it in ("0" is the root).
+	Parent FolderRef `json:"parent"`
+	// FolderUploadEmail turns on upload by e-mail.
+	FolderUploadEmail *FolderUploadEmailAccess `json:"folder_upload_email,omitzero"`
+	// SyncState is synced, not_synced or partially_synced.
+	SyncState string `json:"sync_state,omitzero"`
+}
+
+// FolderRef names a folder by id in a request body.
+type FolderRef struct {
+	ID string `json:"id"`
+}
+
+// FolderUploadEmailAccess says who may upload to a folder by e-mail: open or
+// collaborators.
+type FolderUploadEmailAccess struct {
+	Access string `json:"access"`
+}
+
+// Create creates a folder (POST /folders). A name already taken in the
+// parent fails with an *APIError matching ErrConflict.
+func (s *FoldersService) Create(ctx context.Context, body *CreateFolderRequest, opts *FieldsOptions) (*Folder, *Response, error) {
+	if body == nil {
+		return nil, nil, invalidArg("request", "nil")
+	}
+	if body.Name == "" {
+		return nil, nil, invalidArg("name", "empty")
+	}
+	if err := checkID("parent folder", body.Parent.ID); err != nil {
+		return nil, nil, err
+	}
+	r, err := s.client.newRequest(http.MethodPost, s.client.cfg.baseURL, opts, "folders")
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := r.setJSON(body); err != nil {
+		return nil, nil, err
+	}
+	f := new(Folder)
+	resp, err := s.client.do(ctx, r, f)
+	if err != nil {
+		return nil, resp, err
+	}
+	return f, resp, nil
+}
+
+// GetFolderOptions are the options of FoldersService.Get.
+type GetFolderOptions struct {
+	// Fields selects the fields returned (query fields).
+	Fields []string `url:"fields,comma,omitempty"`
+	// Sort, Direction, Offset and Limit shape the item_collection returned
+	// with the folder (queries sort, direction, offset, limit).
+	Sort      string `url:"sort,omitempty"`
+	Direction string `url:"direction,omitempty"`
+	Offset    int    `url:"offset,omitempty"`
+	Limit     int    `url:"limit,omitempty"`
+	// IfNoneMatch is the last etag seen (header if-none-match): when the
+	// folder is unchanged the call fails with an *APIError matching
+	// ErrNotModified.
+	IfNoneMatch string `url:"-"`
+	// SharedLink and SharedLinkPassword access the folder through a shared
+	// link (header boxapi). Never logged.
+	SharedLink         string `url:"-"`
+	SharedLinkPassword string `url:"-"`
+}
+
+// Get fetches a folder, with its first items (GET /folders/{folder_id}).
+func (s *FoldersService) Get(ctx context.Context, folderID string, opts *GetFolderOptions) (*Folder, *Response, error) {
+	if err := checkID("folder", folderID); err != nil {
+		return nil, nil, err
+	}
+	if opts == nil {
+		opts = &GetFolderOptions{}
+	}
+	r, err := s.client.newRequest(http.MethodGet, s.client.cfg.baseURL, opts, "folders", folderID)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := setHeader(r.header, "If-None-Match", "if-none-match", opts.IfNoneMatch); err != nil {
+		return nil, nil, err
+	}
+	if err := setSharedLink(r.header, opts.SharedLink, opts.SharedLinkPassword); err != nil {
+		return nil, nil, err
+	}
+	f := new(Folder)
+	resp, err := s.client.do(ctx, r, f)
+	if err != nil {
+		return nil, resp, err
+	}
+	return f, resp, nil
+}
+
+// DeleteFolderOptions are the options of FoldersService.Delete.
+type DeleteFolderOptions struct {
+	// Recursive deletes a folder that is not empty (query recursive);
+	// without it such a folder fails with 400 folder_not_empty.
+	Recursive bool `url:"recursive,omitempty"`
+	// IfMatch is the etag the folder must still have (header if-match).
+	IfMatch string `url:"-"`
+}
+
+// Delete moves a folder to the trash (DELETE /folders/{folder_id}).
+func (s *FoldersService) Delete(ctx context.Context, folderID string, opts *DeleteFolderOptions) (*Response, error) {
+	if err := checkID("folder", folderID); err != nil {
+		return nil, err
+	}
+	if opts == nil {
+		opts = &DeleteFolderOptions{}
+	}
+	r, err := s.client.newRequest(http.MethodDelete, s.client.cfg.baseURL, opts, "folders", folderID)
+	if err != nil {
+		return nil, err
+	}
+	if err := setHeader(r.header, "If-Match", "if-match", opts.IfMatch); err != nil {
+		return nil, err
+	}
+	return s.client.do(ctx, r, nil)
+}
+
+// ListItemsOptions are the options of the offset-paged FoldersService.ListItems.
+type ListItemsOptions struct {
+	// Fields selects the fields of each item (query fields).
+	Fields []string `url:"fields,comma,omitempty"`
+	// Offset is the position of the first item (query offset).
+	Offset int `url:"offset,omitempty"`
+	// Limit is the page size (query limit, at most 1000).
+	Limit int `url:"limit,omitempty"`
+	// Sort is id, name, date or size (query sort); items stay grouped by type.
+	Sort string `url:"sort,omitempty"`
+	// Direction is ASC or DESC (query direction).
+	Direction string `url:"direction,omitempty"`
+	// SharedLink and SharedLinkPassword access the folder through a shared
+	// link (header boxapi). Never logged.
+	SharedLink         string `url:"-"`
+	SharedLinkPassword string `url:"-"`
+}
+
+// ListItems returns one page of a folder's items, offset-paged
+// (GET /folders/{folder_id}/items).
+func (s *FoldersService) ListItems(ctx context.Context, folderID string, opts *ListItemsOptions) (*OffsetPage[*Item], *Response, error) {
+	if err := checkID("folder", folderID); err != nil {
+		return nil, nil, err
+	}
+	if opts == nil {
+		opts = &ListItemsOptions{}
+	}
+	if opts.Offset < 0 || opts.Limit < 0 {
+		return nil, nil, invalidArg("offset/limit", "negative")
+	}
+	r, err := s.client.newRequest(http.MethodGet, s.client.cfg.baseURL, opts, "folders", folderID, "items")
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := setSharedLink(r.header, opts.SharedLink, opts.SharedLinkPassword); err != nil {
+		return nil, nil, err
+	}
+	page := new(OffsetPage[*Item])
+	resp, err := s.client.do(ctx, r, page)
+	if err != nil {
+		return nil, resp, err
+	}
+	return page, resp, nil
+}
+
+// itemsPageFunc fetches offset pages with a private copy of opts.
+func (s *FoldersService) itemsPageFunc(folderID string, opts *ListItemsOptions) offsetPageFunc[*Item] {
+	var o ListItemsOptions
+	if opts != nil {
+		o = *opts
+		o.Fields = append([]string(nil), opts.Fields...)
+	}
+	return func(ctx context.Context, offset int) (*OffsetPage[*Item], *Response, error) {
+		page := o
+		page.Offset = offset
+		return s.ListItems(ctx, folderID, &page)
+	}
+}
+
+// ListItemsIter yields every item of a folder, fetching offset pages
+// (GET /folders/{folder_id}/items) lazily as the loop advances. It starts at
+// opts.Offset and never changes opts.
+func (s *FoldersService) ListItemsIter(ctx context.Context, folderID string, opts *ListItemsOptions) iter.Seq2[*Item, error] {
+	start := 0
+	if opts != nil {
+		start = opts.Offset
+	}
+	return offsetSeq(ctx, start, s.itemsPageFunc(folderID, opts))
+}
+
+// NewListItemsPaginator walks a folder's items one offset page at a time
+// (GET /folders/{folder_id}/items). It never changes opts.
+func (s *FoldersService) NewListItemsPaginator(folderID string, opts *ListItemsOptions) *OffsetPaginator[*Item] {
+	start := 0
+	if opts != nil {
+		start = opts.Offset
+	}
+	return newOffsetPaginator(start, s.itemsPageFunc(folderID, opts))
+}
+
+// ListItemsByMarkerOptions are the options of the marker-paged
+// FoldersService.ListItemsByMarker.
+type ListItemsByMarkerOptions struct {
+	// Fields selects the fields of each item (query fields).
+	Fields []string `url:"fields,comma,omitempty"`
+	// Marker is the position to start at: a NextMarker of an earlier page
+	// (query marker); empty for the first page.
+	Marker string `url:"marker,omitempty"`
+	// Limit is the page size (query limit, at most 1000).
+	Limit int `url:"limit,omitempty"`
+	// SharedLink and SharedLinkPassword access the folder through a shared
+	// link (header boxapi). Never logged.
+	SharedLink         string `url:"-"`
+	SharedLinkPassword string `url:"-"`
+}
+
+// markerItemsQuery adds usemarker=true to the marker options.
+type markerItemsQuery struct {
+	*ListItemsByMarkerOptions
+	UseMarker bool `url:"usemarker"`
+}
+
+// ListItemsByMarker returns one page of a folder's items, marker-paged
+// (GET /folders/{folder_id}/items?usemarker=true). Response.NextMarker (and
+// the page's NextMarker) fetches the next page.
+func (s *FoldersService) ListItemsByMarker(ctx context.Context, folderID string, opts *ListItemsByMarkerOptions) (*MarkerPage[*Item], *Response, error) {
+	if err := checkID("folder", folderID); err != nil {
+		return nil, nil, err
+	}
+	if opts == nil {
+		opts = &ListItemsByMarkerOptions{}
+	}
+	if opts.Limit < 0 {
+		return nil, nil, invalidArg("limit", "negative")
+	}
+	r, err := s.client.newRequest(http.MethodGet, s.client.cfg.baseURL, markerItemsQuery{opts, true}, "folders", folderID, "items")
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := setSharedLink(r.header, opts.SharedLink, opts.SharedLinkPassword); err != nil {
+		return nil, nil, err
+	}
+	page := new(MarkerPage[*Item])
+	resp, err := s.client.do(ctx, r, page)
+	if err != nil {
+		return nil, resp, err
+	}
+	resp.NextMarker = page.NextMarker
+	return page, resp, nil
+}
+
+// ListItemsByMarkerIter yields every item of a folder, fetching marker pages
+// (GET /folders/{folder_id}/items?usemarker=true) lazily as the loop
+// advances. It starts at opts.Marker and never changes opts.
+func (s *FoldersService) ListItemsByMarkerIter(ctx context.Context, folderID string, opts *ListItemsByMarkerOptions) iter.Seq2[*Item, error] {
+	var o ListItemsByMarkerOptions
+	if opts != nil {
+		o = *opts
+		o.Fields = append([]string(nil), opts.Fields...)
+	}
+	return markerSeq(ctx, o.Marker, func(ctx context.Context, marker string) (*MarkerPage[*Item], *Response, error) {
+		page := o
+		page.Marker = marker
+		return s.ListItemsByMarker(ctx, folderID, &page)
+	})
+}

@@ -13,6 +13,7 @@ package cmstest
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -117,7 +118,17 @@ func (s *Server) Transport() http.RoundTripper { return handlerTransport{s.Handl
 
 type handlerTransport struct{ h http.Handler }
 
-func (t handlerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+func (t handlerTransport) RoundTrip(req *http.Request) (resp *http.Response, err error) {
+	defer func() {
+		// An injected connection reset aborts the handler; to the client it
+		// is a broken connection.
+		if p := recover(); p != nil {
+			if p != http.ErrAbortHandler {
+				panic(p)
+			}
+			resp, err = nil, errors.New("cmstest: connection reset by peer (injected)")
+		}
+	}()
 	if err := req.Context().Err(); err != nil {
 		return nil, err
 	}
@@ -132,7 +143,7 @@ func (t handlerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if req.Body != nil {
 		req.Body.Close()
 	}
-	resp := rec.Result()
+	resp = rec.Result()
 	resp.Request = req
 	resp.Body = io.NopCloser(bytes.NewReader(rec.Body.Bytes()))
 	return resp, nil

@@ -192,7 +192,10 @@ func (e *env) uploadFile(token, parent, name string, data []byte) map[string]any
 
 func sha1Hex(b []byte) string { s := sha1.Sum(b); return hex.EncodeToString(s[:]) }
 
-func digestOf(b []byte) string { s := sha1.Sum(b); return "sha=" + base64.StdEncoding.EncodeToString(s[:]) }
+func digestOf(b []byte) string {
+	s := sha1.Sum(b)
+	return "sha=" + base64.StdEncoding.EncodeToString(s[:])
+}
 
 // snapshot is a fingerprint of the server state, to check that rejected
 // requests change nothing.
@@ -226,3 +229,6 @@ func blobCount(t *testing.T, s *Server) int {
 	defer m.mu.RUnlock()
 	return len(m.blobs)
 }
+
+// jsonEncode writes v as JSON.
+func jsonEncode(w io.Writer, v any) error { return json.NewEncoder(w).Encode(v) }

@@ -1,0 +1,111 @@
+// Command refserver runs the reference server of the Content API on three
+// listeners (API root, upload root, content host), prints one JSON line
+// describing it on standard output, and serves until interrupted.
+//
+//	go run ./cmd/refserver -addr 127.0.0.1:8080 -seed
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/contentapi/cms/internal/refserver"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			os.Exit(0)
+		}
+		fmt.Fprintln(os.Stderr, "refserver:", err)
+		os.Exit(1)
+	}
+}
+
+// startupLine is the one JSON line printed on start; scripts depend on it.
+type startupLine struct {
+	BaseURL      string            `json:"base_url"`
+	UploadURL    string            `json:"upload_url"`
+	DownloadURL  string            `json:"download_url"`
+	EnterpriseID string            `json:"enterprise_id"`
+	Tokens       map[string]string `json:"tokens"`
+	Users        map[string]string `json:"users"`
+}
+
+// run parses args, starts the server, writes the startup line to stdout and
+// serves until ctx is done. Logs go to standard error, only with -v.
+func run(ctx context.Context, args []string, stdout io.Writer) error {
+	stderr := os.Stderr
+	fs := flag.NewFlagSet("refserver", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var (
+		opts    refserver.Options
+		seed    bool
+		dataDir string
+		verbose bool
+	)
+	fs.StringVar(&opts.Addr, "addr", "127.0.0.1:0", "API listener address")
+	fs.StringVar(&opts.UploadAddr, "upload-addr", "", "upload listener address (default: a free port)")
+	fs.StringVar(&opts.DownloadAddr, "download-addr", "", "content host listener address (default: a free port)")
+	fs.StringVar(&opts.AdminToken, "admin-token", "", "bearer token of the enterprise admin (default: random)")
+	fs.StringVar(&opts.UserToken, "user-token", "", "bearer token of the managed user (default: random)")
+	fs.StringVar(&opts.AppToken, "app-token", "", "bearer token of the app (default: random)")
+	fs.BoolVar(&seed, "seed", false, "add demo folders and files")
+	fs.StringVar(&dataDir, "data", "", "store file content in this directory instead of memory")
+	fs.Int64Var(&opts.PartSize, "part-size", 0, "part_size of upload sessions in bytes (default 8388608)")
+	fs.Int64Var(&opts.ChunkedMinSize, "chunked-min-size", 0, "minimum file_size of upload sessions in bytes (default 20000000)")
+	fs.BoolVar(&verbose, "v", false, "log requests to standard error")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments: %v", fs.Args())
+	}
+	if opts.PartSize < 0 || opts.ChunkedMinSize < 0 {
+		return errors.New("-part-size and -chunked-min-size must not be negative")
+	}
+	if verbose {
+		opts.Logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
+	if dataDir != "" {
+		st, err := refserver.NewDirStore(dataDir)
+		if err != nil {
+			return err
+		}
+		opts.Store = st
+	}
+	srv, err := refserver.Start(opts)
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+	if seed {
+		if err := srv.Seed(); err != nil {
+			return err
+		}
+	}
+	line, err := json.Marshal(startupLine{
+		BaseURL: srv.BaseURL(), UploadURL: srv.UploadURL(), DownloadURL: srv.DownloadURL(),
+		EnterpriseID: srv.EnterpriseID(),
+		Tokens:       map[string]string{"admin": srv.AdminToken(), "user": srv.UserToken(), "app": srv.AppToken()},
+		Users:        map[string]string{"admin": srv.AdminUserID(), "user": srv.UserID()},
+	})
+	if err != nil {
+		return err
+	}
+	if _, err := fmt.Fprintf(stdout, "%s\n", line); err != nil {
+		return err
+	}
+	<-ctx.Done()
+	return srv.Close()
+}

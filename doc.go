@@ -1,0 +1,68 @@
+// Package cms is a client for the Content API: files, uploads, folders and
+// the rest of the Content Management Service, on the wire protocol of the
+// Box Content API v2.0.
+//
+// # Client and authentication
+//
+// NewClient takes functional options; each validates its argument:
+//
+//	client, err := cms.NewClient(cms.WithToken(os.Getenv("CMS_TOKEN")))
+//
+// WithToken takes a fixed (developer) token; WithTokenSource takes any
+// golang.org/x/oauth2 TokenSource, which is asked for a token before every
+// attempt of every request. WithBaseURL and WithUploadURL point the client
+// at another deployment, such as the reference server of package cmstest.
+// WithAsUser acts as another user. A *Client is safe for concurrent use;
+// Clone derives a client with other options.
+//
+// # Calls, responses and errors
+//
+// Every call takes a context first and returns the typed record, a
+// *Response (the HTTP response plus the request id and Retry-After) and an
+// error. Arguments are checked before anything is sent: a missing or
+// malformed id is an *ArgError matching ErrMissingID or ErrInvalidID. Any
+// non-2xx answer is an *APIError with the service's status, error code,
+// message, request id and context info; errors.Is maps its status to
+// ErrNotFound, ErrConflict, ErrPreconditionFailed, ErrRateLimited and the
+// other sentinels. Tokens never appear in errors or logs.
+//
+// # Pagination
+//
+// Every list has a method returning one page (MarkerPage or OffsetPage) and
+// an iterator (iter.Seq2) that fetches pages lazily as the caller ranges:
+//
+//	for item, err := range client.Folders.ListItemsIter(ctx, "0", nil) {
+//		if err != nil {
+//			return err
+//		}
+//		fmt.Println(item.Type, item.Name)
+//	}
+//
+// Paginators (HasMorePages, NextPage) give page-at-a-time control, and
+// Response.NextMarker lets a marker listing resume later.
+//
+// # Retries
+//
+// Requests go through go-retryablehttp. 429 is retried for every request;
+// 502, 503, 504 and network errors only for idempotent ones (GET, HEAD,
+// PUT, DELETE, OPTIONS, upload parts, and calls whose ctx went through
+// WithIdempotent), so a create is never sent twice. Retry-After (seconds or
+// an HTTP date) is honoured up to RetryPolicy.MaxRetryAfter, otherwise the
+// wait is jittered exponential backoff. A wait that would outlive the ctx
+// deadline is not started: the last answer is returned as an *APIError with
+// RetryAfter set. Every wait ends when ctx does.
+//
+// # Uploads and downloads
+//
+// FilesService.Upload sends small files in one multipart request and large
+// ones (above 50 MB) through an upload session. UploadsService.UploadChunked
+// sends the parts of a session in parallel with their SHA1 Digest headers,
+// commits them in order with the whole-file digest, waits out 202 answers,
+// and aborts the session if it fails. Memory stays within
+// (Concurrency+1) × part size for any file size; an io.ReaderAt source is
+// read in place. A failed upload can be finished with Resume.
+//
+// Downloads follow the service's redirect to its content host without the
+// access token, stream the body to the caller, and wait out 202 answers;
+// DownloadTo also checks the SHA1.
+package cms

@@ -1,0 +1,330 @@
+package cms
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha1"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"net/textproto"
+	"strings"
+	"time"
+
+	"github.com/contentapi/cms/internal/transport"
+)
+
+// UploadFileOptions are the options of FilesService.UploadFile.
+type UploadFileOptions struct {
+	// ContentCreatedAt and ContentModifiedAt are the content's own
+	// timestamps (attributes content_created_at, content_modified_at);
+	// zero leaves them to the service.
+	ContentCreatedAt  time.Time `url:"-"`
+	ContentModifiedAt time.Time `url:"-"`
+	// SHA1 is the hex SHA-1 of the content, sent as the content-md5 header
+	// so the service rejects corrupted uploads. When empty it is computed
+	// for an io.ReaderAt or io.ReadSeeker source (one extra read); a plain
+	// io.Reader is sent without it.
+	SHA1 string `url:"-"`
+	// Fields selects the fields of the returned file (query fields).
+	Fields []string `url:"fields,comma,omitempty"`
+}
+
+// UploadVersionOptions are the options of FilesService.UploadVersion.
+type UploadVersionOptions struct {
+	// Name renames the file with the new version (attribute name).
+	Name string `url:"-"`
+	// ContentModifiedAt is the content's modification time (attribute
+	// content_modified_at); zero means the upload time.
+	ContentModifiedAt time.Time `url:"-"`
+	// IfMatch is the etag the file must still have (header if-match); on a
+	// mismatch the call fails with an *APIError matching
+	// ErrPreconditionFailed.
+	IfMatch string `url:"-"`
+	// SHA1 is as in UploadFileOptions.
+	SHA1 string `url:"-"`
+	// Fields selects the fields of the returned file (query fields).
+	Fields []string `url:"fields,comma,omitempty"`
+}
+
+// uploadAttributes is the JSON of the attributes part.
+type uploadAttributes struct {
+	Name              string      `json:"name,omitempty"`
+	Parent            *parentLink `json:"parent,omitempty"`
+	ContentCreatedAt  string      `json:"content_created_at,omitempty"`
+	ContentModifiedAt string      `json:"content_modified_at,omitempty"`
+}
+
+func formatTime(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.Format(time.RFC3339)
+}
+
+// UploadFile uploads r as a new file named name in the folder, in one
+// multipart request (POST {upload_url}/files/content). size is the number of
+// bytes read from r, or negative when unknown (the request is then sent
+// chunked). The content is streamed, never held in memory. When r is an
+// io.ReaderAt or io.ReadSeeker the request can be repeated (after a 429);
+// a plain io.Reader is read once and never retried.
+//
+// A name already taken in the folder fails with an *APIError matching
+// ErrConflict whose Conflicts lists the existing file.
+func (s *FilesService) UploadFile(ctx context.Context, folderID, name string, r io.Reader, size int64, opts *UploadFileOptions) (*File, *Response, error) {
+	if err := checkID("folder", folderID); err != nil {
+		return nil, nil, err
+	}
+	if err := checkUploadName(name); err != nil {
+		return nil, nil, err
+	}
+	if opts == nil {
+		opts = &UploadFileOptions{}
+	}
+	attrs := uploadAttributes{
+		Name:              name,
+		Parent:            &parentLink{ID: folderID},
+		ContentCreatedAt:  formatTime(opts.ContentCreatedAt),
+		ContentModifiedAt: formatTime(opts.ContentModifiedAt),
+	}
+	req, err := s.client.newRequest(http.MethodPost, s.client.cfg.uploadURL, opts, "files", "content")
+	if err != nil {
+		return nil, nil, err
+	}
+	return s.uploadMultipart(ctx, req, attrs, name, r, size, opts.SHA1)
+}
+
+// UploadVersion uploads r as a new version of the file
+// (POST {upload_url}/files/{file_id}/content). size and r are as in
+// UploadFile.
+func (s *FilesService) UploadVersion(ctx context.Context, fileID string, r io.Reader, size int64, opts *UploadVersionOptions) (*File, *Response, error) {
+	if err := checkID("file", fileID); err != nil {
+		return nil, nil, err
+	}
+	if opts == nil {
+		opts = &UploadVersionOptions{}
+	}
+	if opts.Name != "" {
+		if err := checkUploadName(opts.Name); err != nil {
+			return nil, nil, err
+		}
+	}
+	attrs := uploadAttributes{Name: opts.Name, ContentModifiedAt: formatTime(opts.ContentModifiedAt)}
+	req, err := s.client.newRequest(http.MethodPost, s.client.cfg.uploadURL, opts, "files", fileID, "content")
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := setHeader(req.header, "If-Match", "if-match", opts.IfMatch); err != nil {
+		return nil, nil, err
+	}
+	filename := opts.Name
+	if filename == "" {
+		filename = "file"
+	}
+	return s.uploadMultipart(ctx, req, attrs, filename, r, size, opts.SHA1)
+}
+
+// checkUploadName rejects names the service would refuse anyway, before the
+// content is read.
+func checkUploadName(name string) error {
+	switch {
+	case name == "":
+		return invalidArg("name", "empty")
+	case strings.ContainsAny(name, "\r\n\x00"):
+		return invalidArg("name", "contains a line break or NUL")
+	}
+	return nil
+}
+
+func (s *FilesService) uploadMultipart(ctx context.Context, req *request, attrs uploadAttributes, filename string, r io.Reader, size int64, sum string) (*File, *Response, error) {
+	if r == nil {
+		return nil, nil, invalidArg("reader", "nil")
+	}
+	if ctx == nil {
+		return nil, nil, errors.New("cms: nil context")
+	}
+	src, err := newUploadSource(r, size)
+	if err != nil {
+		return nil, nil, err
+	}
+	if sum == "" && src.replayable {
+		if sum, err = src.sha1(ctx); err != nil {
+			return nil, nil, err
+		}
+	}
+	if sum != "" {
+		if b, err := hex.DecodeString(sum); err != nil || len(b) != sha1.Size {
+			return nil, nil, invalidArg("SHA1", "not a hex SHA-1")
+		}
+		req.header.Set("Content-Md5", strings.ToLower(sum))
+	}
+	meta, err := json.Marshal(attrs)
+	if err != nil {
+		return nil, nil, fmt.Errorf("cms: encoding attributes: %w", err)
+	}
+	body, contentType, err := multipartBody(meta, filename, src)
+	if err != nil {
+		return nil, nil, err
+	}
+	req.header.Set("Content-Type", contentType)
+	req.body = body
+	var files Files
+	resp, err := s.client.do(ctx, req, &files)
+	if err != nil {
+		return nil, resp, err
+	}
+	if len(files.Entries) == 0 || files.Entries[0] == nil {
+		return nil, resp, errors.New("cms: upload response has no file")
+	}
+	return files.Entries[0], resp, nil
+}
+
+// multipartBody frames the content as multipart/form-data: the attributes
+// part first, then the file part. The framing is built once; each Open
+// streams prefix, content and suffix, so the exact Content-Length is known
+// whenever the content size is.
+func multipartBody(meta []byte, filename string, src *uploadSource) (*transport.Body, string, error) {
+	var buf bytes.Buffer
+	mw := multipart.NewWriter(&buf)
+	ah := textproto.MIMEHeader{}
+	ah.Set("Content-Disposition", `form-data; name="attributes"`)
+	ah.Set("Content-Type", "application/json")
+	pw, err := mw.CreatePart(ah)
+	if err != nil {
+		return nil, "", err
+	}
+	if _, err := pw.Write(meta); err != nil {
+		return nil, "", err
+	}
+	fh := textproto.MIMEHeader{}
+	fh.Set("Content-Disposition", fmt.Sprintf(`form-data; name="file"; filename="%s"`, escapeQuotes(filename)))
+	fh.Set("Content-Type", "application/octet-stream")
+	if _, err := mw.CreatePart(fh); err != nil {
+		return nil, "", err
+	}
+	prefix := bytes.Clone(buf.Bytes())
+	buf.Reset()
+	if err := mw.Close(); err != nil {
+		return nil, "", err
+	}
+	suffix := bytes.Clone(buf.Bytes())
+	length := int64(-1)
+	if src.size >= 0 {
+		length = int64(len(prefix)) + src.size + int64(len(suffix))
+	}
+	body := &transport.Body{
+		ContentLength: length,
+		Replayable:    src.replayable,
+		Open: func() (io.ReadCloser, error) {
+			content, err := src.open()
+			if err != nil {
+				return nil, err
+			}
+			return io.NopCloser(io.MultiReader(bytes.NewReader(prefix), content, bytes.NewReader(suffix))), nil
+		},
+	}
+	return body, mw.FormDataContentType(), nil
+}
+
+var quoteEscaper = strings.NewReplacer("\\", "\\\\", `"`, "\\\"")
+
+func escapeQuotes(s string) string { return quoteEscaper.Replace(s) }
+
+// uploadSource is the content of an upload: replayable when it can be read
+// again from the start (io.ReaderAt or io.ReadSeeker).
+type uploadSource struct {
+	size       int64 // -1 when unknown
+	replayable bool
+	open       func() (io.Reader, error)
+}
+
+// newUploadSource wraps r. An io.ReadSeeker is read from its current
+// position; an io.ReaderAt that is not a seeker from offset 0.
+func newUploadSource(r io.Reader, size int64) (*uploadSource, error) {
+	seeker, isSeeker := r.(io.ReadSeeker)
+	readerAt, isReaderAt := r.(io.ReaderAt)
+	switch {
+	case isSeeker:
+		start, err := seeker.Seek(0, io.SeekCurrent)
+		if err != nil {
+			return nil, fmt.Errorf("cms: upload source: %w", err)
+		}
+		if size < 0 {
+			end, err := seeker.Seek(0, io.SeekEnd)
+			if err != nil {
+				return nil, fmt.Errorf("cms: upload source: %w", err)
+			}
+			if _, err := seeker.Seek(start, io.SeekStart); err != nil {
+				return nil, fmt.Errorf("cms: upload source: %w", err)
+			}
+			size = end - start
+		}
+		src := &uploadSource{size: size, replayable: true}
+		if isReaderAt {
+			// Sections are independent of the seek offset, so an attempt
+			// still being torn down cannot disturb the next one.
+			src.open = func() (io.Reader, error) { return io.NewSectionReader(readerAt, start, size), nil }
+		} else {
+			src.open = func() (io.Reader, error) {
+				if _, err := seeker.Seek(start, io.SeekStart); err != nil {
+					return nil, fmt.Errorf("cms: rewinding upload source: %w", err)
+				}
+				return io.LimitReader(seeker, size), nil
+			}
+		}
+		return src, nil
+	case isReaderAt && size >= 0:
+		return &uploadSource{size: size, replayable: true, open: func() (io.Reader, error) {
+			return io.NewSectionReader(readerAt, 0, size), nil
+		}}, nil
+	}
+	used := false
+	src := &uploadSource{size: size, open: func() (io.Reader, error) {
+		if used {
+			return nil, errors.New("cms: upload source is a plain io.Reader and was already read")
+		}
+		used = true
+		if size >= 0 {
+			return io.LimitReader(r, size), nil
+		}
+		return r, nil
+	}}
+	if size < 0 {
+		src.size = -1
+	}
+	return src, nil
+}
+
+// sha1 reads a replayable source once and returns its hex SHA-1.
+func (src *uploadSource) sha1(ctx context.Context) (string, error) {
+	rd, err := src.open()
+	if err != nil {
+		return "", err
+	}
+	h := sha1.New()
+	n, err := io.Copy(h, ctxReader{ctx, rd})
+	if err != nil {
+		return "", fmt.Errorf("cms: hashing upload source: %w", err)
+	}
+	if n != src.size {
+		return "", fmt.Errorf("cms: upload source has %d bytes, size says %d: %w", n, src.size, io.ErrUnexpectedEOF)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// ctxReader stops reading once ctx is done.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
+}
