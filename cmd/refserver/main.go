@@ -111,11 +111,11 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		}
 	}
 	line, err := json.Marshal(startupLine{
-		ClientID: clientID,
 		BaseURL: srv.BaseURL(), UploadURL: srv.UploadURL(), DownloadURL: srv.DownloadURL(),
 		EnterpriseID: srv.EnterpriseID(),
 		Tokens:       map[string]string{"admin": srv.AdminToken(), "user": srv.UserToken(), "app": srv.AppToken()},
 		Users:        map[string]string{"admin": srv.AdminUserID(), "user": srv.UserID()},
+		ClientID:     clientID,
 	})
 	if err != nil {
 		return err

@@ -104,7 +104,9 @@ func TestRunWritesAppConfigForJWTAndClientCredentials(t *testing.T) {
 
 	for name, mk := range map[string]func() (*cms.TokenSource, error){
 		"jwt": func() (*cms.TokenSource, error) { return cms.NewJWTTokenSource(app, cms.WithAuthBaseURL(got.BaseURL)) },
-		"ccg": func() (*cms.TokenSource, error) { return cms.NewCCGTokenSourceFromConfig(app, cms.WithAuthBaseURL(got.BaseURL)) },
+		"ccg": func() (*cms.TokenSource, error) {
+			return cms.NewCCGTokenSourceFromConfig(app, cms.WithAuthBaseURL(got.BaseURL))
+		},
 	} {
 		ts, err := mk()
 		require.NoError(t, err, name)
