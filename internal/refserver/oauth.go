@@ -121,9 +121,22 @@ func (s *Server) initOAuth() {
 
 // mountOAuth adds the authorization endpoints to the API host's mux.
 func (s *Server) mountOAuth(mux *http.ServeMux) {
-	mux.HandleFunc("POST /oauth2/token", s.serveToken)
-	mux.HandleFunc("POST /oauth2/revoke", s.serveRevoke)
-	mux.HandleFunc("GET "+AuthorizePath, s.serveAuthorize)
+	mux.Handle("/oauth2/token", onlyMethod(http.MethodPost, s.serveToken))
+	mux.Handle("/oauth2/revoke", onlyMethod(http.MethodPost, s.serveRevoke))
+	mux.Handle(AuthorizePath, onlyMethod(http.MethodGet, s.serveAuthorize))
+}
+
+// onlyMethod answers other methods with 405 and the standard error body.
+func onlyMethod(method string, h http.HandlerFunc) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != method {
+			drain(r.Body)
+			w.Header().Set("Allow", method)
+			writeError(w, errf(http.StatusMethodNotAllowed, codeMethodNotAllowed, "Method Not Allowed: %s", r.Method))
+			return
+		}
+		h(w, r)
+	})
 }
 
 // RegisterApp registers an app and returns it with its client id and secret
@@ -364,9 +377,12 @@ func (s *Server) grantRefresh(form url.Values) (*tokenResponse, *oauthError) {
 	if e == nil || e.clientID != app.ClientID {
 		return nil, oauthErr(http.StatusBadRequest, "invalid_grant", "Invalid refresh token")
 	}
-	// Rotation: the refresh token is single use and ends its access token.
+	// Rotation: the refresh token is single use. The access token issued
+	// with it lives on until it expires or is revoked.
 	delete(s.oauth.refresh, rt)
-	delete(s.oauth.access, e.access)
+	if it := s.oauth.access[e.access]; it != nil {
+		it.refresh = ""
+	}
 	return s.issue(s.principalForUser(e.user), app.ClientID, true), nil
 }
 
