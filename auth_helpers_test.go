@@ -115,6 +115,7 @@ type fakeAuth struct {
 	apiCalls int
 	bodies   []string
 	hold     chan struct{} // when set, token answers wait for it
+	arrived  chan struct{} // when set, gets a value per held token request
 	revoked  []string
 
 	tokenCalls atomic.Int64
@@ -173,9 +174,12 @@ func (f *fakeAuth) token(w http.ResponseWriter, r *http.Request) {
 	f.mu.Lock()
 	f.grants[r.PostForm.Get("grant_type")]++
 	f.forms = append(f.forms, r.PostForm)
-	hold := f.hold
+	hold, arrived := f.hold, f.arrived
 	f.mu.Unlock()
 	if hold != nil {
+		if arrived != nil {
+			arrived <- struct{}{}
+		}
 		<-hold
 	}
 	w.Header().Set("Date", f.now().UTC().Format(http.TimeFormat))

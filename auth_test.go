@@ -372,8 +372,8 @@ func TestSingleFlightRefresh(t *testing.T) {
 	// valid: the next requests share one proactive refresh.
 	clk.Advance(56 * time.Minute)
 	f.mu.Lock()
-	f.hold = make(chan struct{})
-	hold := f.hold
+	f.hold, f.arrived = make(chan struct{}), make(chan struct{}, 50)
+	hold, arrived := f.hold, f.arrived
 	f.mu.Unlock()
 	var wg sync.WaitGroup
 	errs := make(chan error, 50)
@@ -381,7 +381,8 @@ func TestSingleFlightRefresh(t *testing.T) {
 		wg.Add(1)
 		go func() { defer wg.Done(); errs <- getFolder(ctx, c) }()
 	}
-	time.AfterFunc(50*time.Millisecond, func() { close(hold) })
+	<-arrived // the one refresh is at the server; the others wait for it or find its token
+	close(hold)
 	wg.Wait()
 	close(errs)
 	for err := range errs {
