@@ -117,6 +117,7 @@ type fakeAuth struct {
 	hold     chan struct{} // when set, token answers wait for it
 	arrived  chan struct{} // when set, gets a value per held token request
 	revoked  []string
+	down     bool // token endpoint answers 503
 
 	tokenCalls atomic.Int64
 }
@@ -174,8 +175,12 @@ func (f *fakeAuth) token(w http.ResponseWriter, r *http.Request) {
 	f.mu.Lock()
 	f.grants[r.PostForm.Get("grant_type")]++
 	f.forms = append(f.forms, r.PostForm)
-	hold, arrived := f.hold, f.arrived
+	hold, arrived, down := f.hold, f.arrived, f.down
 	f.mu.Unlock()
+	if down {
+		oauthErr(w, 503, "temporarily_unavailable", "down")
+		return
+	}
 	if hold != nil {
 		if arrived != nil {
 			arrived <- struct{}{}

@@ -649,3 +649,27 @@ func TestNoSecretsInLogsOrErrors(t *testing.T) {
 type writerFunc func([]byte) (int, error)
 
 func (w writerFunc) Write(p []byte) (int, error) { return w(p) }
+
+func TestProactiveRefreshFailureKeepsUnexpiredToken(t *testing.T) {
+	clk := newFakeClock()
+	f := newFakeAuth(t, clk.Now)
+	ts, _ := NewCCGTokenSource(testClientID, testClientSecret, EnterpriseSubject(testEnterprise),
+		WithAuthBaseURL(f.baseURL()), WithClock(clk.Now), WithRefreshMargin(5*time.Minute))
+	ctx := context.Background()
+	first, err := ts.TokenContext(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.mu.Lock()
+	f.down = true
+	f.mu.Unlock()
+	clk.Advance(58 * time.Minute) // inside the margin, not expired
+	got, err := ts.TokenContext(ctx)
+	if err != nil || got.AccessToken != first.AccessToken {
+		t.Fatalf("got %v, %v; want the unexpired token", got, err)
+	}
+	clk.Advance(2 * time.Minute) // expired
+	if _, err := ts.TokenContext(ctx); !errors.Is(err, ErrServer) {
+		t.Fatalf("expired token and failing endpoint: %v", err)
+	}
+}

@@ -138,6 +138,11 @@ func (ts *TokenSource) get(ctx context.Context, stale string, force bool) (*oaut
 	ts.mu.Unlock()
 	select {
 	case <-f.done:
+		if f.err != nil && !force && cur != nil && cur.AccessToken != "" && ts.cfg.clock().Before(cur.Expiry) {
+			// A proactive refresh failed but the token has not expired
+			// yet: use it; the next call tries again.
+			return cur, nil
+		}
 		return f.tok, f.err
 	case <-ctx.Done():
 		return nil, ctx.Err()

@@ -130,6 +130,8 @@ func WithToken(token string) Option {
 
 // WithTokenSource authenticates with tokens from ts, asked before every
 // attempt of every request (wrap it in oauth2.ReuseTokenSource to cache).
+// A *TokenSource of this package caches and refreshes its tokens, and a
+// 401 makes the client refresh once and resend the request.
 func WithTokenSource(ts oauth2.TokenSource) Option {
 	return func(c *config) error {
 		if ts == nil {
