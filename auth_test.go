@@ -673,3 +673,23 @@ func TestProactiveRefreshFailureKeepsUnexpiredToken(t *testing.T) {
 		t.Fatalf("expired token and failing endpoint: %v", err)
 	}
 }
+
+// TestAppConfigOpenSSLKeys decodes keys encrypted by OpenSSL 3 (test-only
+// keys, passphrase "openssl-pass"): PBES2 with PBKDF2-HMAC-SHA256 (its
+// default) and with PBKDF2-HMAC-SHA1, both AES-256-CBC.
+func TestAppConfigOpenSSLKeys(t *testing.T) {
+	for _, name := range []string{"openssl_pbes2_sha256_aes256.pem", "openssl_pbes2_sha1_aes256.pem"} {
+		pemBytes, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		app := &AppConfig{BoxAppSettings: AppSettings{ClientID: "c", ClientSecret: "s",
+			AppAuth: AppAuth{PublicKeyID: "k", PrivateKey: string(pemBytes), Passphrase: "openssl-pass"}}, EnterpriseID: "1"}
+		if _, err := app.privateKey(); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+		if _, err := NewJWTTokenSource(app); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
