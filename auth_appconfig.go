@@ -127,7 +127,7 @@ func (c *AppConfig) privateKey() (*rsa.PrivateKey, error) {
 		}
 		key, err = x509.ParsePKCS1PrivateKey(block.Bytes)
 	default:
-		return nil, fmt.Errorf("cms: app config: unexpected PEM block type %q", block.Type)
+		return nil, errors.New("cms: app config: appAuth.privateKey is not a private key PEM block")
 	}
 	if err != nil {
 		return nil, errors.New("cms: app config: appAuth.privateKey is not a valid private key")

@@ -693,3 +693,23 @@ func TestAppConfigOpenSSLKeys(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParseAppConfig: no panics, and errors never quote the input's
+// secrets (the seeds mark them with "SECRET").
+func FuzzParseAppConfig(f *testing.F) {
+	f.Add(testAppConfigJSON(f))
+	f.Add([]byte(`{"boxAppSettings":{"clientID":"a","clientSecret":"SECRETSECRET","appAuth":{"privateKey":"SECRET","passphrase":"SECRET"}}}`))
+	f.Add([]byte(`{"boxAppSettings":{"clientID":1,"clientSecret":"SECRET"}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		app, err := ParseAppConfig(data)
+		if err == nil {
+			_, err = app.privateKey()
+			if s := app.String(); strings.Contains(s, "SECRET") && !strings.Contains(app.BoxAppSettings.ClientID+app.EnterpriseID+app.BoxAppSettings.AppAuth.PublicKeyID, "SECRET") {
+				t.Fatalf("String shows a secret: %s", s)
+			}
+		}
+		if err != nil && strings.Contains(err.Error(), "SECRET") {
+			t.Fatalf("error quotes a secret: %v", err)
+		}
+	})
+}
