@@ -50,3 +50,19 @@ func TestUploadChunkedCommitWaitRespectsDeadline(t *testing.T) {
 		require.ErrorAs(t, err, &ue)
 	})
 }
+
+// TestUploadChunkedFailureLeaksNoGoroutines: synctest.Test fails if any
+// goroutine started in the bubble outlives it, so the producer and workers
+// must all end when a part fails permanently.
+func TestUploadChunkedFailureLeaksNoGoroutines(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv := cmstest.NewInProcessServer(t, cmstest.Options{PartSize: 1024, ChunkedMinSize: 1})
+		srv.Inject(cmstest.Fault{Method: http.MethodPut, Path: "/files/upload_sessions/*", Count: 2, Status: http.StatusBadRequest})
+		c := srv.Client(t)
+		content, _ := randomContent(20*1024, 13)
+		_, err := c.Uploads.UploadChunked(context.Background(), "0", "fails.bin", onlyReader{bytes.NewReader(content)}, int64(len(content)), &cms.ChunkedUploadOptions{Concurrency: 4})
+		var ue *cms.UploadError
+		require.ErrorAs(t, err, &ue)
+		assert.ErrorIs(t, err, cms.ErrBadRequest)
+	})
+}

@@ -305,3 +305,26 @@ func TestUploadPartAndCommitByHand(t *testing.T) {
 	_, _, err = c.Uploads.Commit(ctx, "abc", parts, []byte("short"), nil)
 	assert.True(t, errors.Is(err, cms.ErrInvalidArgument))
 }
+
+// BenchmarkUploadChunked uploads 64 MiB in 1 MiB parts at several
+// concurrency levels against a reference server on loopback.
+func BenchmarkUploadChunked(b *testing.B) {
+	const size = 64 << 20
+	for _, conc := range []int{1, 4} {
+		b.Run(fmt.Sprintf("concurrency=%d", conc), func(b *testing.B) {
+			store, err := refserver.NewDirStore(b.TempDir())
+			require.NoError(b, err)
+			srv, err := refserver.Start(refserver.Options{PartSize: 1 << 20, ChunkedMinSize: 1, Store: store})
+			require.NoError(b, err)
+			defer srv.Close()
+			c, err := cms.NewClient(cms.WithToken(srv.UserToken()), cms.WithBaseURL(srv.BaseURL()), cms.WithUploadURL(srv.UploadURL()))
+			require.NoError(b, err)
+			b.SetBytes(size)
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				_, err := c.Uploads.UploadChunked(context.Background(), "0", fmt.Sprintf("b%d.bin", i), &zeroReader{left: size}, size, &cms.ChunkedUploadOptions{Concurrency: conc})
+				require.NoError(b, err)
+			}
+		})
+	}
+}

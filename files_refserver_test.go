@@ -135,6 +135,16 @@ func TestRefserverFileLifecycle(t *testing.T) {
 		assert.Equal(t, v1, got)
 		_, _, err = c.Files.Download(ctx, f.ID, &cms.DownloadOptions{Version: "999999"})
 		assert.ErrorIs(t, err, cms.ErrNotFound)
+
+		// DownloadTo checks an older version against that version's SHA-1
+		// (GET /files/{id}/versions/{version_id}).
+		var buf bytes.Buffer
+		n, _, err := c.Files.DownloadTo(ctx, f.ID, &buf, &cms.DownloadOptions{Version: f.FileVersion.ID})
+		require.NoError(t, err)
+		assert.Equal(t, int64(len(v1)), n)
+		assert.Equal(t, v1, buf.Bytes())
+		_, _, err = c.Files.DownloadTo(ctx, f.ID, &buf, &cms.DownloadOptions{Version: "999999"})
+		assert.ErrorIs(t, err, cms.ErrNotFound)
 	})
 	t.Run("download URL", func(t *testing.T) {
 		u, _, err := c.Files.DownloadURL(ctx, f.ID, nil)

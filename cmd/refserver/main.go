@@ -73,6 +73,8 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	fs.StringVar(&dataDir, "data", "", "store file content in this directory instead of memory")
 	fs.Int64Var(&opts.PartSize, "part-size", 0, "part_size of upload sessions in bytes (default 8388608)")
 	fs.Int64Var(&opts.ChunkedMinSize, "chunked-min-size", 0, "minimum file_size of upload sessions in bytes (default 20000000)")
+	fs.BoolVar(&opts.IgnoreContentAuthorization, "ignore-content-auth", false,
+		"content host ignores an Authorization header, as the real one does (default: refuse it with 400)")
 	fs.BoolVar(&verbose, "v", false, "log requests to standard error")
 	fs.StringVar(&appCfg, "app-config", "", "register an app authorized in the enterprise and write its config.json (client credentials and JWT) to this file")
 	if err := fs.Parse(args); err != nil {

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/contentapi/cms"
-
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -70,6 +69,67 @@ func TestRunRejectsBadFlags(t *testing.T) {
 	require.Error(t, err)
 	err = run(context.Background(), []string{"extra"}, io.Discard)
 	require.Error(t, err)
+}
+
+// -ignore-content-auth makes the content host serve a download URL that is
+// fetched with the API bearer token, as box-node-sdk's getReadStream does.
+func TestRunIgnoreContentAuth(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"-user-token", "usr", "-seed", "-ignore-content-auth"}, pw)
+		pw.Close()
+	}()
+	line, err := bufio.NewReader(pr).ReadString('\n')
+	require.NoError(t, err)
+	go func() { _, _ = io.Copy(io.Discard, pr) }()
+	var got struct {
+		BaseURL string `json:"base_url"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(line), &got))
+
+	get := func(url string) *http.Response {
+		t.Helper()
+		req, err := http.NewRequest("GET", url, nil)
+		require.NoError(t, err)
+		req.Header.Set("Authorization", "Bearer usr")
+		resp, err := http.DefaultTransport.RoundTrip(req) // no redirects
+		require.NoError(t, err)
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp
+	}
+	req, err := http.NewRequest("GET", got.BaseURL+"/folders/0/items", nil)
+	require.NoError(t, err)
+	req.Header.Set("Authorization", "Bearer usr")
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	var items struct {
+		Entries []struct{ ID, Type string } `json:"entries"`
+	}
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&items))
+	resp.Body.Close()
+	var fileID string
+	for _, it := range items.Entries {
+		if it.Type == "file" {
+			fileID = it.ID
+		}
+	}
+	require.NotEmpty(t, fileID, "seeded root has a file")
+	resp = get(got.BaseURL + "/files/" + fileID + "/content")
+	require.Equal(t, http.StatusFound, resp.StatusCode)
+	resp = get(resp.Header.Get("Location"))
+	assert.Equal(t, http.StatusOK, resp.StatusCode, "content host ignores the bearer token")
+
+	cancel()
+	select {
+	case err := <-done:
+		require.NoError(t, err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("run did not stop")
+	}
 }
 
 func TestRunWritesAppConfigForJWTAndClientCredentials(t *testing.T) {

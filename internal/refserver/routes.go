@@ -89,6 +89,9 @@ func (s *Server) apiMux() http.Handler {
 		http.MethodGet:    {h: s.getFile, app: true},
 		http.MethodDelete: {h: s.deleteFile, app: true},
 	}))
+	mux.Handle(apiRoot+"/files/{file_id}/versions/{file_version_id}", s.route(map[string]endpoint{
+		http.MethodGet: {h: s.getFileVersion},
+	}))
 	mux.Handle(apiRoot+"/files/{file_id}/content", s.route(map[string]endpoint{
 		http.MethodGet: {h: s.downloadFile, app: true},
 	}))

@@ -74,6 +74,14 @@ type Options struct {
 	RetryAfter time.Duration
 	// SignedURLTTL is the lifetime of content-host URLs (default 15m).
 	SignedURLTTL time.Duration
+	// IgnoreContentAuthorization makes the content host ignore an
+	// Authorization header instead of refusing the request with 400. The
+	// real content host (dl.boxcloud.com) ignores it: its URLs carry their
+	// own authorization, and the classic box-node-sdk sends the API bearer
+	// token with every download (files.getReadStream). The default stays
+	// strict so that an SDK leaking its token to another host fails a test;
+	// either way Requests() records HasAuthorization.
+	IgnoreContentAuthorization bool
 	// Store keeps content; nil means NewMemoryStore().
 	Store Store
 	// TokenLifetime is the lifetime of access tokens issued by

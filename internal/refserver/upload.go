@@ -44,7 +44,15 @@ func parseTime(name string, v *string) (time.Time, *apiError) {
 // before any file byte is read. The file part is streamed into the store
 // while hashing. The optional content-md5 header (hex SHA1) is checked
 // against the stored bytes. On any failure nothing is kept.
-func (s *Server) readUpload(r *http.Request, attrs any, validate func() *apiError) (BlobInfo, error) {
+//
+// The file part is the part named "file" or, whatever its name, any part
+// that carries a filename in its Content-Disposition: the service takes the
+// part with a filename as the content (box-node-sdk has always sent it as
+// name="content"; the name of the field does not matter to the service).
+// With attrsOptional (new versions), a body with no attributes part at all
+// is accepted and validate runs with attrs left zero; an attributes part
+// after the file part is still metadata_after_file_contents.
+func (s *Server) readUpload(r *http.Request, attrs any, attrsOptional bool, validate func() *apiError) (BlobInfo, error) {
 	ct := r.Header.Get("Content-Type")
 	mt, params, err := mime.ParseMediaType(ct)
 	if err != nil || mt != "multipart/form-data" || params["boundary"] == "" {
@@ -76,7 +84,11 @@ func (s *Server) readUpload(r *http.Request, attrs any, validate func() *apiErro
 			}
 			return fail(errBadRequest("Malformed multipart body"))
 		}
-		switch part.FormName() {
+		name := part.FormName()
+		if name != "attributes" && part.FileName() != "" {
+			name = "file"
+		}
+		switch name {
 		case "attributes":
 			if haveFile {
 				return fail(errf(http.StatusBadRequest, codeMetadataAfterFile, "Metadata must be sent before file contents"))
@@ -92,11 +104,16 @@ func (s *Server) readUpload(r *http.Request, attrs any, validate func() *apiErro
 				return fail(aerr)
 			}
 		case "file":
-			if !haveAttrs {
-				return fail(errf(http.StatusBadRequest, codeMetadataAfterFile, "Metadata must be sent before file contents"))
-			}
 			if haveFile {
 				return fail(errBadRequest("Duplicate file part"))
+			}
+			if !haveAttrs {
+				if !attrsOptional {
+					return fail(errf(http.StatusBadRequest, codeMetadataAfterFile, "Metadata must be sent before file contents"))
+				}
+				if aerr := validate(); aerr != nil {
+					return fail(aerr)
+				}
 			}
 			info, err := s.store.Put(r.Context(), part)
 			if err != nil {
@@ -114,7 +131,7 @@ func (s *Server) readUpload(r *http.Request, attrs any, validate func() *apiErro
 			}
 		}
 	}
-	if !haveAttrs {
+	if !haveAttrs && !attrsOptional {
 		return fail(errBadRequest("Missing attributes part"))
 	}
 	if !haveFile {
@@ -159,7 +176,7 @@ func (s *Server) uploadFile(w http.ResponseWriter, r *http.Request, p *principal
 		}
 		return nil
 	}
-	blob, err := s.readUpload(r, &attrs, validate)
+	blob, err := s.readUpload(r, &attrs, false, validate)
 	if err != nil {
 		return err
 	}
@@ -280,7 +297,7 @@ func (s *Server) uploadNewVersion(w http.ResponseWriter, r *http.Request, p *pri
 		defer s.mu.Unlock()
 		return check(name)
 	}
-	blob, err := s.readUpload(r, &attrs, validate)
+	blob, err := s.readUpload(r, &attrs, true, validate)
 	if err != nil {
 		return err
 	}

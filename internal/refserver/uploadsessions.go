@@ -403,13 +403,26 @@ func (s *Server) listParts(w http.ResponseWriter, r *http.Request, p *principal)
 }
 
 // commitBody is the body of the commit call.
+//
+// attributes is not in the OpenAPI schema, but the service takes it: the
+// classic Box SDKs send it on every commit (box-node-sdk sends
+// "attributes":{} plus any file attributes the caller gives, the classic
+// Python and Java SDKs send file_attributes / content_modified_at there).
 type commitBody struct {
-	Parts []struct {
+	Attributes *commitAttributes `json:"attributes"`
+	Parts      []struct {
 		PartID *string `json:"part_id"`
 		Offset *int64  `json:"offset"`
 		Size   *int64  `json:"size"`
 		SHA1   *string `json:"sha1"`
 	} `json:"parts"`
+}
+
+// commitAttributes are the file attributes a commit may set on the file.
+type commitAttributes struct {
+	Description       *string `json:"description"`
+	ContentCreatedAt  *string `json:"content_created_at"`
+	ContentModifiedAt *string `json:"content_modified_at"`
 }
 
 // checkCommitParts verifies that the listed parts are exactly the uploaded
@@ -488,6 +501,20 @@ func (s *Server) commitUploadSession(w http.ResponseWriter, r *http.Request, p *
 	if body.Parts == nil {
 		return errBadRequest("Missing required field: parts")
 	}
+	var (
+		attrs             commitAttributes
+		created, modified time.Time
+	)
+	if body.Attributes != nil {
+		attrs = *body.Attributes
+		var aerr *apiError
+		if created, aerr = parseTime("content_created_at", attrs.ContentCreatedAt); aerr != nil {
+			return aerr
+		}
+		if modified, aerr = parseTime("content_modified_at", attrs.ContentModifiedAt); aerr != nil {
+			return aerr
+		}
+	}
 	fields := parseFields(r)
 	var parts []*uploadPart
 	var notReady bool
@@ -549,11 +576,14 @@ func (s *Server) commitUploadSession(w http.ResponseWriter, r *http.Request, p *
 			return aerr
 		}
 		if f == nil {
-			if f, aerr = s.createFile(p, ss.folderID, ss.fileName, blob, time.Time{}, time.Time{}); aerr != nil {
+			if f, aerr = s.createFile(p, ss.folderID, ss.fileName, blob, created, modified); aerr != nil {
 				return aerr
 			}
-		} else if aerr = s.addVersion(p, f, ss.fileName, blob, time.Time{}); aerr != nil {
+		} else if aerr = s.addVersion(p, f, ss.fileName, blob, modified); aerr != nil {
 			return aerr
+		}
+		if attrs.Description != nil {
+			f.description = *attrs.Description
 		}
 		delete(s.sessions, ss.id)
 		stale = partBlobs(ss)

@@ -1,0 +1,82 @@
+'use strict';
+// Shared helpers for the official-SDK conformance scripts. Content is
+// generated deterministically so every run uploads the same bytes.
+const crypto = require('crypto');
+
+function env(name) {
+  const v = process.env[name];
+  if (!v) throw new Error(`missing environment variable ${name}`);
+  return v;
+}
+
+function sha1hex(buf) {
+  return crypto.createHash('sha1').update(buf).digest('hex');
+}
+
+// bytes returns n pseudo-random bytes derived from seed (SHA-256 counter mode).
+function bytes(n, seed) {
+  const out = Buffer.allocUnsafe(n);
+  let off = 0;
+  for (let i = 0; off < n; i++) {
+    const block = crypto.createHash('sha256').update(`${seed}:${i}`).digest();
+    off += block.copy(out, off, 0, Math.min(block.length, n - off));
+  }
+  return out;
+}
+
+async function readAll(stream) {
+  const chunks = [];
+  for await (const c of stream) chunks.push(Buffer.isBuffer(c) ? c : Buffer.from(c));
+  return Buffer.concat(chunks);
+}
+
+// describe summarises downloaded bytes for a failure message; a short body
+// is most likely an error document, so it is shown as text.
+function describe(buf) {
+  const text = buf.length <= 2048 && buf.every((b) => b >= 9 && b < 127) ? `: ${buf.toString('utf8')}` : '';
+  return `${buf.length} bytes, sha1 ${sha1hex(buf)}${text}`;
+}
+
+let failures = 0;
+let passes = 0;
+function check(name, cond, detail) {
+  if (cond) {
+    passes++;
+    console.log(`  ok   ${name}`);
+  } else {
+    failures++;
+    console.log(`  FAIL ${name}${detail ? ': ' + detail : ''}`);
+  }
+}
+
+// step runs one named scenario step; an exception counts as a failure and
+// the script goes on with the next independent step.
+async function step(name, fn) {
+  try {
+    return await fn();
+  } catch (err) {
+    failures++;
+    const status = err && (err.statusCode || (err.responseInfo && err.responseInfo.statusCode));
+    const body = err && err.response && err.response.body;
+    console.log(`  FAIL ${name}: ${err && err.message}${status ? ` (HTTP ${status})` : ''}`);
+    if (body) console.log(`       body: ${typeof body === 'string' ? body : JSON.stringify(body)}`.slice(0, 600));
+    if (err && err.responseInfo && err.responseInfo.body) {
+      console.log(`       body: ${JSON.stringify(err.responseInfo.body)}`.slice(0, 600));
+    }
+    return undefined;
+  }
+}
+
+function finish(sdk) {
+  console.log(`${sdk}: ${passes} passed, ${failures} failed`);
+  process.exit(failures ? 1 : 0);
+}
+
+// pkgVersion reads the installed version (the packages' "exports" hide package.json).
+function pkgVersion(name) {
+  const fs = require('fs');
+  const path = require('path');
+  return JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'node_modules', name, 'package.json'), 'utf8')).version;
+}
+
+module.exports = { pkgVersion, env, sha1hex, bytes, readAll, describe, check, step, finish };

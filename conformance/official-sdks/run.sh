@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# Runs Box's official Node SDKs, unchanged, against the reference server:
+# upload, new version, download and a 25 MB chunked upload per SDK.
+#
+#   conformance/official-sdks/run.sh
+#
+# Needs go, node (>= 18) and npm. Exits non-zero on any failure; prints
+# "SKIP: npm registry unreachable" and exits 0 only when the pinned packages
+# cannot be installed because the npm registry cannot be reached.
+#
+# Servers (built from ./cmd/refserver, defaults: part size 8 MiB, chunked
+# minimum 20 000 000 bytes):
+#   - box-typescript-sdk-gen runs against the default, strict server, whose
+#     content host refuses an Authorization header: its download passing
+#     shows that the SDK drops the token on the cross-host redirect.
+#   - box-node-sdk (classic) runs against a server started with
+#     -ignore-content-auth: its files.getReadStream sends the API bearer
+#     token to the download URL, which the real content host ignores.
+set -euo pipefail
+
+LIMIT_SECONDS=${CMS_CONFORMANCE_TIMEOUT:-300}
+if [[ -z "${CMS_CONFORMANCE_TIMED:-}" ]]; then
+	export CMS_CONFORMANCE_TIMED=1
+	exec timeout --kill-after=10 "$LIMIT_SECONDS" bash "$0" "$@"
+fi
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../.." && pwd)
+work=$(mktemp -d)
+pids=()
+
+cleanup() {
+	local pid
+	for pid in "${pids[@]}"; do
+		kill "$pid" 2>/dev/null || true
+	done
+	for pid in "${pids[@]}"; do
+		wait "$pid" 2>/dev/null || true
+	done
+	rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'echo "official-sdks: interrupted" >&2; exit 124' INT TERM
+
+for tool in go node npm; do
+	if ! command -v "$tool" >/dev/null; then
+		echo "official-sdks: $tool is not installed" >&2
+		exit 1
+	fi
+done
+
+# 1. Install the pinned SDKs (package-lock.json) into node_modules. No
+# retries: an unreachable registry must not eat the time budget (npm's
+# default retries take over two minutes to give up).
+cd "$here"
+if ! npm ci --prefer-offline --fetch-retries=0 --fetch-timeout=30000 \
+	--no-audit --no-fund --loglevel=error >"$work/npm.log" 2>&1; then
+	if ! timeout 30 npm ping --fetch-retries=0 --fetch-timeout=10000 >/dev/null 2>&1; then
+		echo "SKIP: npm registry unreachable"
+		exit 0
+	fi
+	cat "$work/npm.log" >&2
+	echo "official-sdks: npm ci failed" >&2
+	exit 1
+fi
+
+# 2. Build the reference server once.
+(cd "$root" && go build -o "$work/refserver" ./cmd/refserver)
+
+# json_get FILE EXPR reads one value from the startup line (jq, else node).
+json_get() {
+	if command -v jq >/dev/null; then
+		jq -er "$2" "$1"
+	else
+		node -e 'const l=require("fs").readFileSync(process.argv[1],"utf8");
+			const v=process.argv[2].split(".").filter(Boolean).reduce((o,k)=>o&&o[k],JSON.parse(l));
+			if(v===undefined||v===null)process.exit(1);console.log(v)' "$1" "$2"
+	fi
+}
+
+# start_server NAME ARGS... starts a server and waits for its JSON line.
+start_server() {
+	local name=$1
+	shift
+	"$work/refserver" -addr 127.0.0.1:0 "$@" >"$work/$name.json" 2>"$work/$name.log" &
+	pids+=("$!")
+	local i
+	for ((i = 0; i < 200; i++)); do
+		if [[ $(wc -l <"$work/$name.json") -ge 1 ]]; then
+			return 0
+		fi
+		if ! kill -0 "${pids[-1]}" 2>/dev/null; then
+			cat "$work/$name.log" >&2
+			echo "official-sdks: refserver ($name) exited" >&2
+			exit 1
+		fi
+		sleep 0.1
+	done
+	echo "official-sdks: refserver ($name) printed no startup line" >&2
+	exit 1
+}
+
+start_server strict
+start_server lenient -ignore-content-auth
+
+# run_sdk SCRIPT SERVER runs one SDK script against one server.
+passed=0
+failed=0
+run_sdk() {
+	local script=$1 server=$2 line="$work/$2.json"
+	echo "== $script (server: $server)"
+	if BASE_URL=$(json_get "$line" .base_url) \
+		UPLOAD_URL=$(json_get "$line" .upload_url) \
+		TOKEN=$(json_get "$line" .tokens.user) \
+		NODE_NO_WARNINGS=1 \
+		node "$here/$script"; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
+	fi
+}
+
+run_sdk box-typescript-sdk-gen.js strict
+run_sdk box-node-sdk.js lenient
+
+echo "official-sdks: $passed passed, $failed failed"
+[[ $failed -eq 0 ]]

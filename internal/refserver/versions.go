@@ -1,0 +1,65 @@
+package refserver
+
+import (
+	"net/http"
+	"strconv"
+)
+
+// getFileVersion serves GET /files/{file_id}/versions/{file_version_id}:
+// one version of a file (FileVersion--Full). The current version is served
+// too. An unknown version of a visible file is 404 not_found.
+func (s *Server) getFileVersion(w http.ResponseWriter, r *http.Request, p *principal) error {
+	id, aerr := fileIDLoose(r)
+	if aerr != nil {
+		return aerr
+	}
+	vid := r.PathValue("file_version_id")
+	if !validID(vid) {
+		return errNotFound("file version")
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f, aerr := s.lookup(p, "file", id)
+	if aerr != nil {
+		return aerr
+	}
+	for n, v := range f.versions {
+		if v.id != vid {
+			continue
+		}
+		rec := map[string]any{
+			"type":           "file_version",
+			"id":             v.id,
+			"sha1":           v.blob.SHA1,
+			"name":           f.name,
+			"size":           v.blob.Size,
+			"created_at":     fmtTime(v.createdAt),
+			"modified_at":    fmtTime(v.createdAt),
+			"trashed_at":     nil,
+			"purged_at":      nil,
+			"version_number": strconv.Itoa(n + 1),
+		}
+		if v.by != nil {
+			rec["modified_by"] = v.by.mini()
+			rec["uploader_display_name"] = v.by.name
+		}
+		writeJSON(w, http.StatusOK, pickFields(rec, parseFields(r), "type", "id", "sha1"))
+		return nil
+	}
+	return errNotFound("file version")
+}
+
+// pickFields keeps only the requested fields plus the always-present ones;
+// no fields requested keeps everything.
+func pickFields(rec map[string]any, fields []string, always ...string) map[string]any {
+	if len(fields) == 0 {
+		return rec
+	}
+	out := map[string]any{}
+	for _, k := range append(always, fields...) {
+		if v, ok := rec[k]; ok {
+			out[k] = v
+		}
+	}
+	return out
+}
