@@ -139,6 +139,8 @@ func WithToken(token string) Option {
 
 // WithTokenSource authenticates with tokens from ts, asked before every
 // attempt of every request (wrap it in oauth2.ReuseTokenSource to cache).
+// A *TokenSource of this package caches and refreshes its tokens, and a
+// 401 makes the client refresh once and resend the request.
 func WithTokenSource(ts oauth2.TokenSource) Option {
 	return func(c *config) error {
 		if ts == nil {
@@ -288,11 +290,16 @@ func newClient(cfg config, opts []Option) (*Client, error) {
 	if c.download == nil {
 		c.download = &http.Client{Transport: baseTransport(cfg.httpClient)}
 	}
+	c.initServices()
+	return c, nil
+}
+
+// initServices wires the services to c.
+func (c *Client) initServices() {
 	s := &service{client: c}
 	c.Files = (*FilesService)(s)
 	c.Uploads = (*UploadsService)(s)
 	c.Folders = (*FoldersService)(s)
-	return c, nil
 }
 
 func baseTransport(hc *http.Client) http.RoundTripper {
@@ -309,7 +316,7 @@ func apiHTTPClient(cfg config) *http.Client {
 	if cfg.httpClient != nil {
 		*hc = *cfg.httpClient
 	}
-	hc.Transport = &oauth2.Transport{Source: cfg.tokenSource, Base: baseTransport(cfg.httpClient)}
+	hc.Transport = newAuthTransport(cfg.tokenSource, baseTransport(cfg.httpClient), cfg.logger)
 	hc.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	return hc
 }
@@ -318,6 +325,21 @@ func apiHTTPClient(cfg config) *http.Client {
 // shares nothing mutable with c.
 func (c *Client) Clone(opts ...Option) (*Client, error) {
 	return newClient(c.cfg, opts)
+}
+
+// AsUser returns a client that sends every request with the header
+// "As-User: userID", so an admin or service-account token acts as that
+// user. It shares c's transport, token source and settings: nothing is
+// rebuilt, and c itself is unchanged.
+func (c *Client) AsUser(userID string) (*Client, error) {
+	if err := checkID("user", userID); err != nil {
+		return nil, err
+	}
+	d := &Client{cfg: c.cfg, doer: c.doer, download: c.download}
+	d.cfg.headers = c.cfg.headers.Clone()
+	d.cfg.asUser = userID
+	d.initServices()
+	return d, nil
 }
 
 // BaseURL returns the API root the client sends to.

@@ -3,6 +3,12 @@
 // describing it on standard output, and serves until interrupted.
 //
 //	go run ./cmd/refserver -addr 127.0.0.1:8080 -seed
+//
+// With -app-config FILE it also registers an app authorized in the
+// enterprise and writes the app's config.json (client id and secret, an
+// encrypted private key with its passphrase and key id, the enterprise id)
+// to FILE before printing the line, which then has the app's "client_id":
+// any SDK can sign in with client credentials or JWT against the server.
 package main
 
 import (
@@ -40,6 +46,8 @@ type startupLine struct {
 	EnterpriseID string            `json:"enterprise_id"`
 	Tokens       map[string]string `json:"tokens"`
 	Users        map[string]string `json:"users"`
+	// ClientID is the app registered by -app-config.
+	ClientID string `json:"client_id,omitempty"`
 }
 
 // run parses args, starts the server, writes the startup line to stdout and
@@ -53,6 +61,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		seed    bool
 		dataDir string
 		verbose bool
+		appCfg  string
 	)
 	fs.StringVar(&opts.Addr, "addr", "127.0.0.1:0", "API listener address")
 	fs.StringVar(&opts.UploadAddr, "upload-addr", "", "upload listener address (default: a free port)")
@@ -67,6 +76,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	fs.BoolVar(&opts.IgnoreContentAuthorization, "ignore-content-auth", false,
 		"content host ignores an Authorization header, as the real one does (default: refuse it with 400)")
 	fs.BoolVar(&verbose, "v", false, "log requests to standard error")
+	fs.StringVar(&appCfg, "app-config", "", "register an app authorized in the enterprise and write its config.json (client credentials and JWT) to this file")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -96,11 +106,18 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 			return err
 		}
 	}
+	clientID := ""
+	if appCfg != "" {
+		if clientID, err = srv.WriteAppConfig(appCfg); err != nil {
+			return err
+		}
+	}
 	line, err := json.Marshal(startupLine{
 		BaseURL: srv.BaseURL(), UploadURL: srv.UploadURL(), DownloadURL: srv.DownloadURL(),
 		EnterpriseID: srv.EnterpriseID(),
 		Tokens:       map[string]string{"admin": srv.AdminToken(), "user": srv.UserToken(), "app": srv.AppToken()},
 		Users:        map[string]string{"admin": srv.AdminUserID(), "user": srv.UserID()},
+		ClientID:     clientID,
 	})
 	if err != nil {
 		return err

@@ -6,9 +6,12 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
+	"github.com/contentapi/cms"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -119,6 +122,59 @@ func TestRunIgnoreContentAuth(t *testing.T) {
 	require.Equal(t, http.StatusFound, resp.StatusCode)
 	resp = get(resp.Header.Get("Location"))
 	assert.Equal(t, http.StatusOK, resp.StatusCode, "content host ignores the bearer token")
+
+	cancel()
+	select {
+	case err := <-done:
+		require.NoError(t, err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("run did not stop")
+	}
+}
+
+func TestRunWritesAppConfigForJWTAndClientCredentials(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	path := filepath.Join(t.TempDir(), "config.json")
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"-app-config", path}, pw)
+		pw.Close()
+	}()
+	line, err := bufio.NewReader(pr).ReadString('\n')
+	require.NoError(t, err)
+	go func() { _, _ = io.Copy(io.Discard, pr) }()
+	var got struct {
+		BaseURL      string `json:"base_url"`
+		EnterpriseID string `json:"enterprise_id"`
+		ClientID     string `json:"client_id"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(line), &got))
+
+	// The file is complete when the line is printed.
+	fi, err := os.Stat(path)
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o600), fi.Mode().Perm())
+	app, err := cms.LoadAppConfig(path)
+	require.NoError(t, err)
+	assert.Equal(t, got.ClientID, app.BoxAppSettings.ClientID)
+	assert.Equal(t, got.EnterpriseID, app.EnterpriseID)
+	assert.Contains(t, app.BoxAppSettings.AppAuth.PrivateKey, "-----BEGIN ENCRYPTED PRIVATE KEY-----")
+
+	for name, mk := range map[string]func() (*cms.TokenSource, error){
+		"jwt": func() (*cms.TokenSource, error) { return cms.NewJWTTokenSource(app, cms.WithAuthBaseURL(got.BaseURL)) },
+		"ccg": func() (*cms.TokenSource, error) {
+			return cms.NewCCGTokenSourceFromConfig(app, cms.WithAuthBaseURL(got.BaseURL))
+		},
+	} {
+		ts, err := mk()
+		require.NoError(t, err, name)
+		c, err := cms.NewClient(cms.WithBaseURL(got.BaseURL), cms.WithTokenSource(ts))
+		require.NoError(t, err, name)
+		_, _, err = c.Folders.Get(ctx, "0", nil)
+		require.NoError(t, err, name)
+	}
 
 	cancel()
 	select {

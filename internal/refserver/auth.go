@@ -22,6 +22,8 @@ type principal struct {
 	kind  string // "admin", "user" or "app"
 	token string
 	user  *user
+	// restrict, when set, limits a downscoped token (see oauth.go).
+	restrict *restriction
 }
 
 // seesAll reports whether the principal may access every item.
@@ -71,8 +73,17 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (*principa
 	if ok && strings.EqualFold(scheme, "Bearer") && tok != "" {
 		for t, p := range s.principals {
 			if subtle.ConstantTimeCompare([]byte(t), []byte(tok)) == 1 {
-				return p, nil
+				return s.asUser(r, p)
 			}
+		}
+		// Tokens issued by POST /oauth2/token (oauth.go).
+		it, expired := s.lookupIssued(tok)
+		if it != nil {
+			return s.asUser(r, it.principalFor())
+		}
+		if expired {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="Service", error="invalid_token", error_description="The access token provided has expired"`)
+			return nil, errf(http.StatusUnauthorized, codeUnauthorized, "Unauthorized: the access token has expired")
 		}
 	}
 	w.Header().Set("WWW-Authenticate", `Bearer realm="Service", error="invalid_token", error_description="The access token provided is invalid."`)
@@ -86,4 +97,22 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (*principa
 func errAppScope(w http.ResponseWriter) *apiError {
 	w.Header().Set("WWW-Authenticate", `Bearer realm="Service", error="insufficient_scope", error_description="The request requires higher privileges than provided by the access token."`)
 	return errf(http.StatusForbidden, codeInsufficientScope, "The request requires higher privileges than provided by the access token")
+}
+
+// asUser applies the As-User header: an admin (or a service account acting
+// with admin permissions) acts as the managed user with that id. Anyone
+// else, and an unknown user, gets 403 access_denied_insufficient_permissions.
+func (s *Server) asUser(r *http.Request, p *principal) (*principal, *apiError) {
+	id := r.Header.Get("As-User")
+	if id == "" {
+		return p, nil
+	}
+	if p.kind != "admin" || p.restrict != nil {
+		return nil, errf(http.StatusForbidden, codeAccessDenied, "The As-User header requires an admin or a service account with permission to act as users")
+	}
+	u := s.managedUser(id)
+	if u == nil {
+		return nil, errf(http.StatusForbidden, codeAccessDenied, "The As-User header names no user of the enterprise")
+	}
+	return s.principalForUser(u), nil
 }

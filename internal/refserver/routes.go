@@ -41,7 +41,7 @@ func (s *Server) route(methods map[string]endpoint) http.Handler {
 				writeError(w, aerr)
 				return
 			}
-			if p.kind == "app" && !ep.app {
+			if p.kind == "app" && !ep.app || p.restrict != nil && !p.restrict.allows(r) {
 				drain(r.Body)
 				writeError(w, errAppScope(w))
 				return
@@ -71,6 +71,7 @@ func notFoundHandler() http.Handler {
 func (s *Server) apiMux() http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/", notFoundHandler())
+	s.mountOAuth(mux)
 	mux.Handle(apiRoot+"/folders", s.route(map[string]endpoint{
 		http.MethodPost: {h: s.createFolder},
 	}))

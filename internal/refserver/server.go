@@ -84,6 +84,9 @@ type Options struct {
 	IgnoreContentAuthorization bool
 	// Store keeps content; nil means NewMemoryStore().
 	Store Store
+	// TokenLifetime is the lifetime of access tokens issued by
+	// POST /oauth2/token (default 1h, like the real service).
+	TokenLifetime time.Duration
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 	// Logger receives request logs; nil discards them.
@@ -128,6 +131,7 @@ type Server struct {
 	admin, user  *user
 	app          *user
 	principals   map[string]*principal // by token
+	oauth        *oauthState           // apps and issued tokens (oauth.go)
 
 	mu       sync.Mutex // guards the state below
 	items    map[string]*item
@@ -253,6 +257,7 @@ func newServer(opts Options) (*Server, error) {
 	if err := s.initPrincipals(); err != nil {
 		return nil, err
 	}
+	s.initOAuth()
 	s.handlers = map[string]http.Handler{
 		roleAPI:     s.apiMux(),
 		roleUpload:  s.uploadMux(),

@@ -145,6 +145,9 @@ func (d *Doer) Do(req *http.Request, body *Body) (*http.Response, error) {
 		}
 		r.Body = rc
 		r.ContentLength = body.ContentLength
+		if body.Replayable {
+			r.GetBody = body.Open // lets the auth layer resend after a 401
+		}
 		if body.ContentLength == 0 {
 			r.Body = http.NoBody
 		}
@@ -199,12 +202,22 @@ func (st *attemptState) checkRetry(ctx context.Context, resp *http.Response, err
 	return true, nil
 }
 
+// PermanentError marks a transport error no retry can fix, such as a token
+// endpoint refusing the credentials.
+type PermanentError struct{ Err error }
+
+func (e *PermanentError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the cause.
+func (e *PermanentError) Unwrap() error { return e.Err }
+
 // Retryable reports whether a response or transport error is worth another
 // attempt. 429 is always retried (the request was not processed); 502, 503,
 // 504 and network errors only for idempotent requests.
 func Retryable(resp *http.Response, err error, idempotent bool) bool {
 	if err != nil {
-		if !idempotent {
+		var pe *PermanentError
+		if !idempotent || errors.As(err, &pe) {
 			return false
 		}
 		// retryablehttp's policy knows which transport errors are final
