@@ -15,6 +15,14 @@
 // WithAsUser acts as another user. A *Client is safe for concurrent use;
 // Clone derives a client with other options.
 //
+// For server applications, NewJWTTokenSource (from the service's app config
+// JSON), NewCCGTokenSource (client credentials) and NewOAuth2Config (the
+// authorization-code flow, with rotating refresh tokens kept in a
+// TokenStore) return a *TokenSource. It refreshes before expiry, shares one
+// refresh among concurrent requests, and on a 401 refreshes and retries the
+// request once. Client.AsUser derives a client that sends As-User on every
+// request without rebuilding the transport. See docs/auth.md.
+//
 // # Calls, responses and errors
 //
 // Every call takes a context first and returns the typed record, a
