@@ -97,24 +97,17 @@ type markerPageFunc[T any] func(ctx context.Context, marker string) (*MarkerPage
 type offsetPageFunc[T any] func(ctx context.Context, offset int) (*OffsetPage[T], *Response, error)
 
 // markerSeq lazily yields every entry from marker on. It stops on an empty
-// or repeated next marker, yields (zero, err) once on error, checks ctx
-// before each page and honours early break.
+// or repeated next marker.
 func markerSeq[T any](ctx context.Context, marker string, fetch markerPageFunc[T]) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
 		p := newMarkerPaginator(marker, fetch)
-		for p.HasMorePages() {
+		drain(ctx, p.HasMorePages, func(ctx context.Context) ([]T, error) {
 			page, _, err := p.NextPage(ctx)
 			if err != nil {
-				var zero T
-				yield(zero, err)
-				return
+				return nil, err
 			}
-			for _, e := range page.Entries {
-				if !yield(e, nil) {
-					return
-				}
-			}
-		}
+			return page.Entries, nil
+		}, yield)
 	}
 }
 
@@ -123,17 +116,30 @@ func markerSeq[T any](ctx context.Context, marker string, fetch markerPageFunc[T
 func offsetSeq[T any](ctx context.Context, offset int, fetch offsetPageFunc[T]) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
 		p := newOffsetPaginator(offset, fetch)
-		for p.HasMorePages() {
+		drain(ctx, p.HasMorePages, func(ctx context.Context) ([]T, error) {
 			page, _, err := p.NextPage(ctx)
 			if err != nil {
-				var zero T
-				yield(zero, err)
-				return
+				return nil, err
 			}
-			for _, e := range page.Entries {
-				if !yield(e, nil) {
-					return
-				}
+			return page.Entries, nil
+		}, yield)
+	}
+}
+
+// drain yields the entries of page after page while more reports there are
+// some. It yields (zero, err) once on error, and stops when yield says so;
+// the paginators check ctx before each page.
+func drain[T any](ctx context.Context, more func() bool, next func(context.Context) ([]T, error), yield func(T, error) bool) {
+	for more() {
+		entries, err := next(ctx)
+		if err != nil {
+			var zero T
+			yield(zero, err)
+			return
+		}
+		for _, e := range entries {
+			if !yield(e, nil) {
+				return
 			}
 		}
 	}

@@ -189,6 +189,17 @@ func (s *Server) folderSize(f *item) int64 {
 	return n
 }
 
+// removeItem deletes an item and everything below it, records the change
+// on its parent (new etag), and returns the blob ids to delete from the
+// store. Callers hold s.mu.
+func (s *Server) removeItem(it *item) []string {
+	blobs := s.removeTree(it)
+	if parent, ok := s.items[it.parentID]; ok {
+		parent.touch(s.nowSec(), nil)
+	}
+	return blobs
+}
+
 // removeTree deletes an item and everything below it and returns the blob ids
 // to delete from the store. Callers hold s.mu.
 func (s *Server) removeTree(it *item) []string {

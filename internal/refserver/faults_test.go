@@ -105,3 +105,21 @@ func TestMatchPath(t *testing.T) {
 		assert.Equal(t, c.want, matchPath(c.pattern, c.path), "%s %s", c.pattern, c.path)
 	}
 }
+
+// TestFaultStatusCodes: an injected status answers with the service's
+// standard error code for it.
+func TestFaultStatusCodes(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, Options{})
+	tok := e.s.UserToken()
+	for status, code := range map[int]string{
+		400: "bad_request", 403: "forbidden", 404: "not_found", 409: "conflict", 412: "precondition_failed",
+		429: "rate_limit_exceeded", 500: "internal_server_error", 502: "bad_gateway", 503: "unavailable",
+	} {
+		e.s.Inject(Fault{Method: "GET", Path: "/folders/0", Status: status})
+		resp, m := e.doJSON("GET", e.api("/folders/0"), tok, nil, nil)
+		requireAPIError(t, resp, m, status, code)
+	}
+	resp, _ := e.doJSON("GET", e.api("/folders/0"), tok, nil, nil)
+	assert.Equal(t, 200, resp.StatusCode, "every fault was spent")
+}

@@ -62,10 +62,7 @@ func (s *Server) deleteFile(w http.ResponseWriter, r *http.Request, p *principal
 		s.mu.Unlock()
 		return aerr
 	}
-	blobs := s.removeTree(f)
-	if parent, ok := s.items[f.parentID]; ok {
-		parent.touch(s.nowSec(), nil)
-	}
+	blobs := s.removeItem(f)
 	s.mu.Unlock()
 	s.deleteBlobs(r, blobs)
 	w.WriteHeader(http.StatusNoContent)
