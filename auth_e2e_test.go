@@ -18,7 +18,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/contentapi/cms/internal/refserver"
+	"github.com/contentapi/cms/refserver"
 	"github.com/golang-jwt/jwt/v5"
 )
 

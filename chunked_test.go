@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/contentapi/cms"
-	"github.com/contentapi/cms/internal/refserver"
+	"github.com/contentapi/cms/refserver"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )

@@ -255,9 +255,26 @@ type Client struct {
 	doer     *transport.Doer
 	download *http.Client
 
-	Files   *FilesService
-	Uploads *UploadsService
-	Folders *FoldersService
+	Files                      *FilesService
+	Uploads                    *UploadsService
+	Folders                    *FoldersService
+	WebLinks                   *WebLinksService
+	Tasks                      *TasksService
+	TaskAssignments            *TaskAssignmentsService
+	Watermarks                 *WatermarksService
+	Trash                      *TrashService
+	MetadataTemplates          *MetadataTemplatesService
+	Metadata                   *MetadataService
+	RetentionPolicies          *RetentionPoliciesService
+	RetentionPolicyAssignments *RetentionPolicyAssignmentsService
+	FileVersionRetentions      *FileVersionRetentionsService
+	LegalHoldPolicies          *LegalHoldPoliciesService
+	LegalHoldPolicyAssignments *LegalHoldPolicyAssignmentsService
+	FileVersionLegalHolds      *FileVersionLegalHoldsService
+	Users                      *UsersService
+	Groups                     *GroupsService
+	GroupMemberships           *GroupMembershipsService
+	DevicePins                 *DevicePinsService
 }
 
 type service struct{ client *Client }
@@ -300,6 +317,23 @@ func (c *Client) initServices() {
 	c.Files = (*FilesService)(s)
 	c.Uploads = (*UploadsService)(s)
 	c.Folders = (*FoldersService)(s)
+	c.WebLinks = (*WebLinksService)(s)
+	c.Tasks = (*TasksService)(s)
+	c.TaskAssignments = (*TaskAssignmentsService)(s)
+	c.Watermarks = (*WatermarksService)(s)
+	c.Trash = (*TrashService)(s)
+	c.MetadataTemplates = (*MetadataTemplatesService)(s)
+	c.Metadata = (*MetadataService)(s)
+	c.RetentionPolicies = (*RetentionPoliciesService)(s)
+	c.RetentionPolicyAssignments = (*RetentionPolicyAssignmentsService)(s)
+	c.FileVersionRetentions = (*FileVersionRetentionsService)(s)
+	c.LegalHoldPolicies = (*LegalHoldPoliciesService)(s)
+	c.LegalHoldPolicyAssignments = (*LegalHoldPolicyAssignmentsService)(s)
+	c.FileVersionLegalHolds = (*FileVersionLegalHoldsService)(s)
+	c.Users = (*UsersService)(s)
+	c.Groups = (*GroupsService)(s)
+	c.GroupMemberships = (*GroupMembershipsService)(s)
+	c.DevicePins = (*DevicePinsService)(s)
 }
 
 func baseTransport(hc *http.Client) http.RoundTripper {

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/contentapi/cms"
-	"github.com/contentapi/cms/internal/refserver"
+	"github.com/contentapi/cms/refserver"
 )
 
 // exampleClient starts a reference server for an example and returns a

@@ -1,7 +1,7 @@
 package cms_test
 
 // Integration tests of FilesService and FoldersService against the
-// reference server (internal/refserver through cmstest), on real sockets:
+// reference server (refserver through cmstest), on real sockets:
 // the content host is another host name than the API.
 
 import (

@@ -20,7 +20,7 @@ import (
 	"testing"
 
 	"github.com/contentapi/cms"
-	"github.com/contentapi/cms/internal/refserver"
+	"github.com/contentapi/cms/refserver"
 )
 
 // Options configure the server: small part sizes and chunked-upload

@@ -26,7 +26,7 @@ import (
 	"time"
 
 	"github.com/contentapi/cms"
-	"github.com/contentapi/cms/internal/refserver"
+	"github.com/contentapi/cms/refserver"
 )
 
 // result is one line of output.

@@ -23,7 +23,7 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/contentapi/cms/internal/refserver"
+	"github.com/contentapi/cms/refserver"
 )
 
 func main() {

@@ -112,6 +112,9 @@ run_sdk() {
 	if BASE_URL=$(json_get "$line" .base_url) \
 		UPLOAD_URL=$(json_get "$line" .upload_url) \
 		TOKEN=$(json_get "$line" .tokens.user) \
+		ADMIN_TOKEN=$(json_get "$line" .tokens.admin) \
+		APP_TOKEN=$(json_get "$line" .tokens.app) \
+		ENTERPRISE_ID=$(json_get "$line" .enterprise_id) \
 		NODE_NO_WARNINGS=1 \
 		node "$here/$script"; then
 		passed=$((passed + 1))
@@ -122,6 +125,17 @@ run_sdk() {
 
 run_sdk box-typescript-sdk-gen.js strict
 run_sdk box-node-sdk.js lenient
+
+# One script per resource and SDK, in resources/: NAME.ts-gen.js runs
+# box-typescript-sdk-gen against the strict server, NAME.node-sdk.js the
+# classic box-node-sdk against the lenient one.
+shopt -s nullglob
+for script in "$here"/resources/*.ts-gen.js; do
+	run_sdk "resources/$(basename "$script")" strict
+done
+for script in "$here"/resources/*.node-sdk.js; do
+	run_sdk "resources/$(basename "$script")" lenient
+done
 
 echo "official-sdks: $passed passed, $failed failed"
 [[ $failed -eq 0 ]]

@@ -23,7 +23,7 @@ import (
 	"time"
 
 	"github.com/contentapi/cms"
-	"github.com/contentapi/cms/internal/refserver"
+	"github.com/contentapi/cms/refserver"
 )
 
 func main() {

@@ -72,6 +72,7 @@ func (s *Server) apiMux() http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/", notFoundHandler())
 	s.mountOAuth(mux)
+	s.mountResources(mux)
 	mux.Handle(apiRoot+"/folders", s.route(map[string]endpoint{
 		http.MethodPost: {h: s.createFolder},
 	}))

@@ -138,6 +138,16 @@ type Server struct {
 	sessions map[string]*session
 	nextID   int64
 
+	// State of the other resources, guarded by mu (one type per resource file).
+	tasks      taskState
+	watermarks watermarkState
+	metadata   metadataState
+	retention  retentionState
+	holds      legalHoldState
+	users      userState
+	groups     groupState
+	pins       devicePinState
+
 	faultsMu sync.Mutex
 	faults   []*Fault
 
@@ -258,6 +268,7 @@ func newServer(opts Options) (*Server, error) {
 		return nil, err
 	}
 	s.initOAuth()
+	s.initResources()
 	s.handlers = map[string]http.Handler{
 		roleAPI:     s.apiMux(),
 		roleUpload:  s.uploadMux(),

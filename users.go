@@ -1,0 +1,4 @@
+package cms
+
+// UsersService handles users (/users).
+type UsersService service

@@ -1,0 +1,4 @@
+package cms
+
+// WebLinksService handles web links (/web_links).
+type WebLinksService service
