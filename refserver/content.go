@@ -213,6 +213,7 @@ func (s *Server) removeTree(it *item) []string {
 		blobs = append(blobs, v.blob.ID)
 	}
 	delete(s.items, it.id)
+	s.itemPurged(it)
 	return blobs
 }
 

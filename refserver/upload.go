@@ -221,6 +221,7 @@ func (s *Server) createFile(p *principal, parentID, name string, blob BlobInfo, 
 		readyAt:  s.now().Add(s.opts.ContentNotReady),
 	}
 	s.items[f.id] = f
+	s.versionAdded(f, f.current())
 	if parent != nil {
 		parent.touch(now, nil)
 	}
@@ -241,6 +242,7 @@ func (s *Server) addVersion(p *principal, f *item, name string, blob BlobInfo, m
 		modified = now
 	}
 	f.versions = append(f.versions, &version{id: s.newID(), blob: blob, createdAt: now, by: p.user})
+	s.versionAdded(f, f.current())
 	f.contentModifiedAt = modified
 	f.readyAt = s.now().Add(s.opts.ContentNotReady)
 	f.touch(now, p.user)
