@@ -92,8 +92,8 @@ func (ts *TokenSource) valid(t *oauth2.Token) bool { return t != nil && validAt(
 // flight. With force, the token whose access token is stale is replaced
 // even when it looks valid; a different current token is returned as is.
 func (ts *TokenSource) get(ctx context.Context, stale string, force bool) (*oauth2.Token, error) {
-	if ctx == nil {
-		return nil, errors.New("cms: nil context")
+	if err := checkCtx(ctx); err != nil {
+		return nil, err
 	}
 	ts.mu.Lock()
 	cur := ts.tok

@@ -1,6 +1,7 @@
 package cms
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -56,6 +57,14 @@ func (e *ArgError) Unwrap() error { return e.Err }
 
 func invalidArg(arg, reason string) error {
 	return &ArgError{Arg: arg, Reason: reason, Err: ErrInvalidArgument}
+}
+
+// checkCtx rejects a nil context before anything is sent.
+func checkCtx(ctx context.Context) error {
+	if ctx == nil {
+		return invalidArg("ctx", "nil context")
+	}
+	return nil
 }
 
 // checkID rejects ids that are empty or could change the request path.

@@ -144,8 +144,8 @@ func (s *FilesService) uploadMultipart(ctx context.Context, req *request, attrs 
 	if r == nil {
 		return nil, nil, invalidArg("reader", "nil")
 	}
-	if ctx == nil {
-		return nil, nil, errors.New("cms: nil context")
+	if err := checkCtx(ctx); err != nil {
+		return nil, nil, err
 	}
 	src, err := newUploadSource(r, size)
 	if err != nil {
