@@ -8,10 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/hashicorp/go-retryablehttp"
