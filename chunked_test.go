@@ -132,6 +132,8 @@ func TestUploadChunkedSurvivesFaults(t *testing.T) {
 	t.Parallel()
 	srv, c := uploadServer(t, refserver.Options{})
 	srv.Inject(refserver.Fault{Method: http.MethodPut, Path: "/files/upload_sessions/*", Count: 3, Status: http.StatusServiceUnavailable})
+	srv.Inject(refserver.Fault{Method: http.MethodPut, Path: "/files/upload_sessions/*", Count: 2, Status: http.StatusInternalServerError})
+	srv.Inject(refserver.Fault{Method: http.MethodPost, Path: "/files/upload_sessions/*/commit", Count: 1, Status: http.StatusBadGateway})
 	srv.Inject(refserver.Fault{Method: http.MethodPut, Path: "/files/upload_sessions/*", Count: 2, Reset: true})
 	srv.Inject(refserver.Fault{Method: http.MethodPut, Path: "/files/upload_sessions/*", Count: 1, Status: http.StatusTooManyRequests, RetryAfter: time.Second})
 	content, want := randomContent(8*testPartSize, 4)
