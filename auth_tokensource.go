@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"golang.org/x/oauth2"
+	"golang.org/x/sync/singleflight"
 )
 
 // grant fetches a new token from POST /oauth2/token. cur is the token the
@@ -38,15 +39,9 @@ type TokenSource struct {
 	clientSecret string
 	store        TokenStore // authorization code only
 
-	mu     sync.Mutex
-	tok    *oauth2.Token
-	flight *flight
-}
-
-type flight struct {
-	done chan struct{}
-	tok  *oauth2.Token
-	err  error
+	mu    sync.Mutex
+	tok   *oauth2.Token
+	fetch singleflight.Group // one POST /oauth2/token at a time, shared by every caller
 }
 
 func newTokenSource(cfg authConfig, g grant, clientID, clientSecret string, store TokenStore) *TokenSource {
@@ -88,62 +83,71 @@ func (ts *TokenSource) refreshRejected(ctx context.Context, rejected string) (*o
 
 func (ts *TokenSource) valid(t *oauth2.Token) bool { return t != nil && validAt(&ts.cfg, t) }
 
+// usable reports whether cur can be handed out: valid, and, when forced,
+// not the stale token being replaced.
+func (ts *TokenSource) usable(cur *oauth2.Token, stale string, force bool) bool {
+	return ts.valid(cur) && (!force || cur.AccessToken != stale)
+}
+
 // get returns the current token or joins (or starts) the one fetch in
-// flight. With force, the token whose access token is stale is replaced
-// even when it looks valid; a different current token is returned as is.
+// flight (golang.org/x/sync/singleflight). With force, the token whose
+// access token is stale is replaced even when it looks valid; a different
+// current token is returned as is.
 func (ts *TokenSource) get(ctx context.Context, stale string, force bool) (*oauth2.Token, error) {
-	if ctx == nil {
-		return nil, errors.New("cms: nil context")
+	if err := checkCtx(ctx); err != nil {
+		return nil, err
 	}
 	ts.mu.Lock()
 	cur := ts.tok
-	if ts.valid(cur) && (!force || cur.AccessToken != stale) {
-		ts.mu.Unlock()
+	ts.mu.Unlock()
+	if ts.usable(cur, stale, force) {
 		return cur, nil
 	}
-	f := ts.flight
-	if f == nil {
-		f = &flight{done: make(chan struct{})}
-		ts.flight = f
+	ch := ts.fetch.DoChan("token", func() (any, error) {
+		// A fetch that ended just before this one started may already
+		// have brought what is needed.
+		ts.mu.Lock()
+		now := ts.tok
+		ts.mu.Unlock()
+		if now != cur && ts.usable(now, stale, force) {
+			return now, nil
+		}
 		reason := "expiring"
 		switch {
 		case force:
 			reason = "forced"
-		case cur == nil:
+		case now == nil:
 			reason = "initial"
 		}
-		// The fetch outlives a caller that gives up: others may wait on it.
+		// The fetch runs in its own goroutine and outlives a caller that
+		// gives up: others may be waiting for it.
 		fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), ts.cfg.fetchTimeout)
-		go func() {
-			defer cancel()
-			tok, err := ts.grant.fetch(fctx, &ts.cfg, cur, force)
-			if err == nil && (tok == nil || tok.AccessToken == "") {
-				err = errors.New("cms: token endpoint returned no access token")
-			}
-			ts.mu.Lock()
-			if err == nil {
-				ts.tok = tok
-			}
-			ts.flight = nil
-			ts.mu.Unlock()
-			f.tok, f.err = tok, err
-			if err != nil {
-				ts.cfg.debug(fctx, "token fetch failed", slog.String("grant", ts.grant.name()), slog.String("reason", reason), slog.String("error", err.Error()))
-			} else {
-				ts.cfg.debug(fctx, "token fetched", slog.String("grant", ts.grant.name()), slog.String("reason", reason), slog.Int64("expires_in", tok.ExpiresIn))
-			}
-			close(f.done)
-		}()
-	}
-	ts.mu.Unlock()
-	select {
-	case <-f.done:
-		if f.err != nil && !force && cur != nil && cur.AccessToken != "" && ts.cfg.clock().Before(cur.Expiry) {
-			// A proactive refresh failed but the token has not expired
-			// yet: use it; the next call tries again.
-			return cur, nil
+		defer cancel()
+		tok, err := ts.grant.fetch(fctx, &ts.cfg, now, force)
+		if err == nil && (tok == nil || tok.AccessToken == "") {
+			err = errors.New("cms: token endpoint returned no access token")
 		}
-		return f.tok, f.err
+		if err != nil {
+			ts.cfg.debug(fctx, "token fetch failed", slog.String("grant", ts.grant.name()), slog.String("reason", reason), slog.String("error", err.Error()))
+			return nil, err
+		}
+		ts.mu.Lock()
+		ts.tok = tok
+		ts.mu.Unlock()
+		ts.cfg.debug(fctx, "token fetched", slog.String("grant", ts.grant.name()), slog.String("reason", reason), slog.Int64("expires_in", tok.ExpiresIn))
+		return tok, nil
+	})
+	select {
+	case res := <-ch:
+		if res.Err != nil {
+			if !force && cur != nil && cur.AccessToken != "" && ts.cfg.clock().Before(cur.Expiry) {
+				// A proactive refresh failed but the token has not expired
+				// yet: use it; the next call tries again.
+				return cur, nil
+			}
+			return nil, res.Err
+		}
+		return res.Val.(*oauth2.Token), nil
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}

@@ -43,7 +43,7 @@ func TestUploadChunkedRejectsWrongEcho(t *testing.T) {
 	defer srv.Close()
 	c, err := cms.NewClient(cms.WithToken("t"), cms.WithBaseURL(srv.URL+"/2.0"), cms.WithUploadURL(srv.URL+"/api/2.0"))
 	require.NoError(t, err)
-	_, err = c.Uploads.UploadChunked(context.Background(), "0", "x.bin", strings.NewReader("abcdefg"), 7, &cms.ChunkedUploadOptions{Concurrency: 1})
+	_, _, err = c.Uploads.UploadChunked(context.Background(), "0", "x.bin", strings.NewReader("abcdefg"), 7, &cms.ChunkedUploadOptions{Concurrency: 1})
 	var ue *cms.UploadError
 	require.ErrorAs(t, err, &ue)
 	assert.Equal(t, "S1", ue.SessionID)

@@ -25,7 +25,7 @@ func TestUploadChunkedWaitsOutCommit202(t *testing.T) {
 		c := srv.Client(t)
 		content, want := randomContent(5000, 11)
 		start := time.Now()
-		f, err := c.Uploads.UploadChunked(context.Background(), "0", "slow.bin", bytes.NewReader(content), int64(len(content)), nil)
+		f, _, err := c.Uploads.UploadChunked(context.Background(), "0", "slow.bin", bytes.NewReader(content), int64(len(content)), nil)
 		require.NoError(t, err)
 		assert.Equal(t, want, f.SHA1)
 		assert.Equal(t, 6*time.Second, time.Since(start), "202 at 0, 2 and 4 s, then 201 at 6 s on the fake clock")
@@ -42,7 +42,7 @@ func TestUploadChunkedCommitWaitRespectsDeadline(t *testing.T) {
 		content, _ := randomContent(3000, 12)
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		_, err := c.Uploads.UploadChunked(ctx, "0", "never.bin", bytes.NewReader(content), int64(len(content)), nil)
+		_, _, err := c.Uploads.UploadChunked(ctx, "0", "never.bin", bytes.NewReader(content), int64(len(content)), nil)
 		var acc *cms.AcceptedError
 		require.ErrorAs(t, err, &acc)
 		assert.Equal(t, 30*time.Second, acc.RetryAfter)
@@ -60,7 +60,7 @@ func TestUploadChunkedFailureLeaksNoGoroutines(t *testing.T) {
 		srv.Inject(cmstest.Fault{Method: http.MethodPut, Path: "/files/upload_sessions/*", Count: 2, Status: http.StatusBadRequest})
 		c := srv.Client(t)
 		content, _ := randomContent(20*1024, 13)
-		_, err := c.Uploads.UploadChunked(context.Background(), "0", "fails.bin", onlyReader{bytes.NewReader(content)}, int64(len(content)), &cms.ChunkedUploadOptions{Concurrency: 4})
+		_, _, err := c.Uploads.UploadChunked(context.Background(), "0", "fails.bin", onlyReader{bytes.NewReader(content)}, int64(len(content)), &cms.ChunkedUploadOptions{Concurrency: 4})
 		var ue *cms.UploadError
 		require.ErrorAs(t, err, &ue)
 		assert.ErrorIs(t, err, cms.ErrBadRequest)

@@ -83,7 +83,7 @@ func TestUploadChunked(t *testing.T) {
 			srv, c := uploadServer(t, refserver.Options{})
 			var mu sync.Mutex
 			var progress []cms.UploadProgress
-			f, err := c.Uploads.UploadChunked(context.Background(), "0", "big-"+strings.ReplaceAll(name, " ", "-")+".bin", src(), size, &cms.ChunkedUploadOptions{
+			f, _, err := c.Uploads.UploadChunked(context.Background(), "0", "big-"+strings.ReplaceAll(name, " ", "-")+".bin", src(), size, &cms.ChunkedUploadOptions{
 				Concurrency: 3,
 				Progress: func(p cms.UploadProgress) {
 					mu.Lock()
@@ -114,14 +114,14 @@ func TestUploadChunkedNewVersion(t *testing.T) {
 	t.Parallel()
 	_, c := uploadServer(t, refserver.Options{})
 	v1, _ := randomContent(3*testPartSize, 2)
-	f, err := c.Uploads.UploadChunked(context.Background(), "0", "doc.bin", bytes.NewReader(v1), int64(len(v1)), nil)
+	f, _, err := c.Uploads.UploadChunked(context.Background(), "0", "doc.bin", bytes.NewReader(v1), int64(len(v1)), nil)
 	require.NoError(t, err)
 
 	v2, want := randomContent(4*testPartSize+7, 3)
-	_, err = c.Uploads.UploadVersionChunked(context.Background(), f.ID, bytes.NewReader(v2), int64(len(v2)), &cms.ChunkedUploadOptions{IfMatch: "stale-etag"})
+	_, _, err = c.Uploads.UploadVersionChunked(context.Background(), f.ID, bytes.NewReader(v2), int64(len(v2)), &cms.ChunkedUploadOptions{IfMatch: "stale-etag"})
 	assert.ErrorIs(t, err, cms.ErrPreconditionFailed, "commit honours if-match")
 
-	g, err := c.Uploads.UploadVersionChunked(context.Background(), f.ID, bytes.NewReader(v2), int64(len(v2)), &cms.ChunkedUploadOptions{IfMatch: f.Etag, FileName: "doc-v2.bin"})
+	g, _, err := c.Uploads.UploadVersionChunked(context.Background(), f.ID, bytes.NewReader(v2), int64(len(v2)), &cms.ChunkedUploadOptions{IfMatch: f.Etag, NewName: "doc-v2.bin"})
 	require.NoError(t, err)
 	assert.Equal(t, f.ID, g.ID)
 	assert.Equal(t, want, g.SHA1)
@@ -132,10 +132,12 @@ func TestUploadChunkedSurvivesFaults(t *testing.T) {
 	t.Parallel()
 	srv, c := uploadServer(t, refserver.Options{})
 	srv.Inject(refserver.Fault{Method: http.MethodPut, Path: "/files/upload_sessions/*", Count: 3, Status: http.StatusServiceUnavailable})
+	srv.Inject(refserver.Fault{Method: http.MethodPut, Path: "/files/upload_sessions/*", Count: 2, Status: http.StatusInternalServerError})
+	srv.Inject(refserver.Fault{Method: http.MethodPost, Path: "/files/upload_sessions/*/commit", Count: 1, Status: http.StatusBadGateway})
 	srv.Inject(refserver.Fault{Method: http.MethodPut, Path: "/files/upload_sessions/*", Count: 2, Reset: true})
 	srv.Inject(refserver.Fault{Method: http.MethodPut, Path: "/files/upload_sessions/*", Count: 1, Status: http.StatusTooManyRequests, RetryAfter: time.Second})
 	content, want := randomContent(8*testPartSize, 4)
-	f, err := c.Uploads.UploadChunked(context.Background(), "0", "flaky.bin", onlyReader{bytes.NewReader(content)}, int64(len(content)), &cms.ChunkedUploadOptions{Concurrency: 4})
+	f, _, err := c.Uploads.UploadChunked(context.Background(), "0", "flaky.bin", onlyReader{bytes.NewReader(content)}, int64(len(content)), &cms.ChunkedUploadOptions{Concurrency: 4})
 	require.NoError(t, err)
 	assert.Equal(t, want, f.SHA1)
 }
@@ -145,7 +147,7 @@ func TestUploadChunkedFailureAbortsSession(t *testing.T) {
 	srv, c := uploadServer(t, refserver.Options{})
 	srv.Inject(refserver.Fault{Method: http.MethodPut, Path: "/files/upload_sessions/*", Count: 1000, Status: http.StatusBadRequest})
 	content, _ := randomContent(4*testPartSize, 5)
-	_, err := c.Uploads.UploadChunked(context.Background(), "0", "doomed.bin", bytes.NewReader(content), int64(len(content)), nil)
+	_, _, err := c.Uploads.UploadChunked(context.Background(), "0", "doomed.bin", bytes.NewReader(content), int64(len(content)), nil)
 	var ue *cms.UploadError
 	require.ErrorAs(t, err, &ue)
 	require.NotEmpty(t, ue.SessionID)
@@ -156,48 +158,63 @@ func TestUploadChunkedFailureAbortsSession(t *testing.T) {
 	assert.Equal(t, 1, countRequests(srv, http.MethodDelete, "/files/upload_sessions/"+ue.SessionID))
 }
 
-func TestUploadChunkedCancelledCtxStillAborts(t *testing.T) {
+func TestUploadChunkedCancelledCtx(t *testing.T) {
 	t.Parallel()
-	srv, c := uploadServer(t, refserver.Options{})
-	ctx, cancel := context.WithCancel(context.Background())
-	content, _ := randomContent(6*testPartSize, 6)
-	var once sync.Once
-	_, err := c.Uploads.UploadChunked(ctx, "0", "cancelled.bin", bytes.NewReader(content), int64(len(content)), &cms.ChunkedUploadOptions{
-		Concurrency: 1,
-		Progress:    func(cms.UploadProgress) { once.Do(cancel) },
-	})
-	var ue *cms.UploadError
-	require.ErrorAs(t, err, &ue)
-	assert.ErrorIs(t, err, context.Canceled)
-	_, _, err = c.Uploads.GetSession(context.Background(), ue.SessionID)
-	assert.ErrorIs(t, err, cms.ErrNotFound, "aborted with a ctx that was not cancelled")
-	assert.Equal(t, 1, countRequests(srv, http.MethodDelete, "/files/upload_sessions/"+ue.SessionID))
+	for _, abort := range []bool{false, true} {
+		t.Run(fmt.Sprintf("AbortOnError=%v", abort), func(t *testing.T) {
+			srv, c := uploadServer(t, refserver.Options{})
+			ctx, cancel := context.WithCancel(context.Background())
+			content, _ := randomContent(6*testPartSize, 6)
+			var once sync.Once
+			_, _, err := c.Uploads.UploadChunked(ctx, "0", "cancelled.bin", bytes.NewReader(content), int64(len(content)), &cms.ChunkedUploadOptions{
+				Concurrency:  1,
+				AbortOnError: abort,
+				Progress:     func(cms.UploadProgress) { once.Do(cancel) },
+			})
+			var ue *cms.UploadError
+			require.ErrorAs(t, err, &ue)
+			assert.ErrorIs(t, err, context.Canceled)
+			assert.Equal(t, !abort, ue.SessionKept)
+			_, _, err = c.Uploads.GetSession(context.Background(), ue.SessionID)
+			if abort {
+				assert.ErrorIs(t, err, cms.ErrNotFound, "aborted with a ctx that was not cancelled")
+				assert.Equal(t, 1, countRequests(srv, http.MethodDelete, "/files/upload_sessions/"+ue.SessionID))
+			} else {
+				assert.NoError(t, err, "a cancelled upload keeps its session for Resume")
+				assert.Contains(t, ue.Error(), "kept for Resume")
+				assert.Zero(t, countRequests(srv, http.MethodDelete, "/files/upload_sessions/"+ue.SessionID))
+			}
+		})
+	}
 }
 
 func TestUploadChunkedResume(t *testing.T) {
 	t.Parallel()
 	srv, c := uploadServer(t, refserver.Options{})
 	content, want := randomContent(6*testPartSize+99, 7)
-	// Let three parts through, then fail the rest for good.
+	// Let three parts through, then fail the rest with 503 beyond the
+	// retries: a transient failure keeps the session.
 	var sent int
 	var mu sync.Mutex
 	srv.Inject(refserver.Fault{Method: http.MethodPut, Path: "/files/upload_sessions/*", Count: 0})
 	srv.ClearFaults()
 	ctx := context.Background()
-	_, err := c.Uploads.UploadChunked(ctx, "0", "resumable.bin", bytes.NewReader(content), int64(len(content)), &cms.ChunkedUploadOptions{
-		Concurrency:        1,
-		KeepSessionOnError: true,
+	_, _, err := c.Uploads.UploadChunked(ctx, "0", "resumable.bin", bytes.NewReader(content), int64(len(content)), &cms.ChunkedUploadOptions{
+		Concurrency: 1,
 		Progress: func(p cms.UploadProgress) {
 			mu.Lock()
 			defer mu.Unlock()
 			sent++
 			if sent == 3 {
-				srv.Inject(refserver.Fault{Method: http.MethodPut, Path: "/files/upload_sessions/*", Count: 1000, Status: http.StatusBadRequest})
+				srv.Inject(refserver.Fault{Method: http.MethodPut, Path: "/files/upload_sessions/*", Count: 1000, Status: http.StatusServiceUnavailable})
 			}
 		},
 	})
 	var ue *cms.UploadError
 	require.ErrorAs(t, err, &ue)
+	assert.True(t, ue.SessionKept)
+	assert.ErrorIs(t, err, cms.ErrServer)
+	assert.Zero(t, countRequests(srv, http.MethodDelete, "/files/upload_sessions/"+ue.SessionID), "not aborted")
 	srv.ClearFaults()
 	parts, _, err := c.Uploads.ListParts(ctx, ue.SessionID, nil)
 	require.NoError(t, err)
@@ -205,11 +222,37 @@ func TestUploadChunkedResume(t *testing.T) {
 
 	// Resuming with a different source is refused: the stored parts do not match.
 	other, _ := randomContent(len(content), 8)
-	_, err = c.Uploads.Resume(ctx, ue.SessionID, bytes.NewReader(other), int64(len(other)), nil)
-	require.Error(t, err)
+	_, _, err = c.Uploads.Resume(ctx, ue.SessionID, bytes.NewReader(other), int64(len(other)), nil)
+	require.ErrorAs(t, err, &ue)
+	assert.True(t, ue.SessionKept, "Resume never aborts unless asked")
+
+	// Resume checks its arguments before any request.
+	srv.ResetRequests()
+	for name, call := range map[string]func() error{
+		"size": func() error {
+			_, _, err := c.Uploads.Resume(ctx, ue.SessionID, bytes.NewReader(content), 0, nil)
+			return err
+		},
+		"reader":     func() error { _, _, err := c.Uploads.Resume(ctx, ue.SessionID, nil, 10, nil); return err },
+		"session id": func() error { _, _, err := c.Uploads.Resume(ctx, "", bytes.NewReader(content), 10, nil); return err },
+		"concurrency": func() error {
+			_, _, err := c.Uploads.Resume(ctx, ue.SessionID, bytes.NewReader(content), 10, &cms.ChunkedUploadOptions{Concurrency: -1})
+			return err
+		},
+		"nil ctx": func() error {
+			_, _, err := c.Uploads.Resume(nil, ue.SessionID, bytes.NewReader(content), 10, nil) //nolint:staticcheck // the point of the test
+			return err
+		},
+	} {
+		var ae *cms.ArgError
+		assert.ErrorAs(t, call(), &ae, name)
+	}
+	assert.Empty(t, srv.Requests(), "no request for bad arguments")
+	_, _, err = c.Uploads.Resume(ctx, ue.SessionID, bytes.NewReader(content), int64(len(content))+int64(testPartSize), nil)
+	assert.ErrorIs(t, err, cms.ErrInvalidArgument, "a size that does not make the session's parts")
 
 	srv.ResetRequests()
-	f, err := c.Uploads.Resume(ctx, ue.SessionID, onlyReader{bytes.NewReader(content)}, int64(len(content)), nil)
+	f, _, err := c.Uploads.Resume(ctx, ue.SessionID, onlyReader{bytes.NewReader(content)}, int64(len(content)), nil)
 	require.NoError(t, err)
 	assert.Equal(t, want, f.SHA1)
 	assert.Equal(t, 4, countRequests(srv, http.MethodPut, "/files/upload_sessions/"+ue.SessionID), "only the missing parts are sent")
@@ -219,19 +262,43 @@ func TestUploadChunkedArgumentsAndShortSource(t *testing.T) {
 	t.Parallel()
 	srv, c := uploadServer(t, refserver.Options{})
 	ctx := context.Background()
-	_, err := c.Uploads.UploadChunked(ctx, "", "a.bin", strings.NewReader("x"), 1, nil)
+	_, _, err := c.Uploads.UploadChunked(ctx, "", "a.bin", strings.NewReader("x"), 1, nil)
 	assert.ErrorIs(t, err, cms.ErrMissingID)
-	_, err = c.Uploads.UploadChunked(ctx, "0", "a.bin", nil, 1, nil)
+	_, _, err = c.Uploads.UploadChunked(ctx, "0", "a.bin", nil, 1, nil)
 	assert.ErrorIs(t, err, cms.ErrInvalidArgument)
-	_, err = c.Uploads.UploadChunked(ctx, "0", "a.bin", strings.NewReader("x"), 1, &cms.ChunkedUploadOptions{Concurrency: -1})
+	_, _, err = c.Uploads.UploadChunked(ctx, "0", "a.bin", strings.NewReader("x"), 1, &cms.ChunkedUploadOptions{Concurrency: -1})
 	assert.ErrorIs(t, err, cms.ErrInvalidArgument)
 	assert.Empty(t, srv.Requests(), "nothing is sent for bad arguments")
 
 	content, _ := randomContent(3*testPartSize, 9)
-	_, err = c.Uploads.UploadChunked(ctx, "0", "short.bin", onlyReader{bytes.NewReader(content)}, int64(len(content))+10, nil)
-	assert.ErrorIs(t, err, io.ErrUnexpectedEOF)
-	_, err = c.Uploads.UploadChunked(ctx, "0", "long.bin", onlyReader{bytes.NewReader(content)}, int64(len(content))-10, nil)
-	assert.ErrorContains(t, err, "longer than the declared size")
+	_, _, err = c.Uploads.UploadChunked(ctx, "0", "short.bin", onlyReader{bytes.NewReader(content)}, int64(len(content))+10, nil)
+	var short *cms.SourceSizeError
+	require.ErrorAs(t, err, &short)
+	assert.Equal(t, int64(len(content)), short.Read, "says how many bytes were read")
+	assert.Equal(t, int64(len(content))+10, short.Size)
+	var ue *cms.UploadError
+	require.ErrorAs(t, err, &ue)
+	assert.False(t, ue.SessionKept, "a short source is permanent: the session is aborted")
+	_, _, err = c.Uploads.UploadChunked(ctx, "0", "long.bin", onlyReader{bytes.NewReader(content)}, int64(len(content))-10, nil)
+	assert.ErrorIs(t, err, cms.ErrSourceSize)
+	assert.ErrorContains(t, err, "longer than the declared")
+}
+
+// TestUploadChunkedBelowMinimumIsUploadError: the service refuses a session
+// below its minimum size (400 file_size_too_small); the uploader says so
+// with an *UploadError that names no session.
+func TestUploadChunkedBelowMinimumIsUploadError(t *testing.T) {
+	t.Parallel()
+	_, c := uploadServer(t, refserver.Options{ChunkedMinSize: 20_000_000})
+	_, _, err := c.Uploads.UploadChunked(context.Background(), "0", "small.bin", strings.NewReader("small"), 5, nil)
+	var ue *cms.UploadError
+	require.ErrorAs(t, err, &ue)
+	assert.Empty(t, ue.SessionID)
+	assert.False(t, ue.SessionKept)
+	var api *cms.APIError
+	require.ErrorAs(t, err, &api)
+	assert.Equal(t, "file_size_too_small", api.Code)
+	assert.EqualValues(t, 20_000_000, cms.DefaultChunkedThreshold, "the threshold is the service's minimum")
 }
 
 // zeroReader yields n generated bytes without holding them.
@@ -262,7 +329,7 @@ func TestUploadChunkedMemoryBound(t *testing.T) {
 	runtime.GC()
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	f, err := c.Uploads.UploadChunked(context.Background(), "0", "huge.bin", &zeroReader{left: size}, size, &cms.ChunkedUploadOptions{Concurrency: 4})
+	f, _, err := c.Uploads.UploadChunked(context.Background(), "0", "huge.bin", &zeroReader{left: size}, size, &cms.ChunkedUploadOptions{Concurrency: 4})
 	require.NoError(t, err)
 	runtime.ReadMemStats(&after)
 	assert.Equal(t, int64(size), f.Size)
@@ -284,26 +351,32 @@ func TestUploadPartAndCommitByHand(t *testing.T) {
 	var parts []*cms.UploadPart
 	for off := int64(0); off < int64(len(content)); off += sess.PartSize {
 		end := min(off+sess.PartSize, int64(len(content)))
-		p, _, err := c.Uploads.UploadPart(ctx, sess.ID, bytes.NewReader(content[off:end]), off, end-off, int64(len(content)))
+		p, _, err := c.Uploads.UploadPart(ctx, sess.ID, bytes.NewReader(content[off:end]), cms.PartRange{Offset: off, Size: end - off, FileSize: int64(len(content))})
 		require.NoError(t, err)
 		parts = append(parts, p)
 	}
 	// Parts listed in any order are committed in offset order.
 	parts[0], parts[2] = parts[2], parts[0]
-	sum := sha1.Sum(content)
-	bad := sha1.Sum([]byte("other"))
-	_, _, err = c.Uploads.Commit(ctx, sess.ID, parts, bad[:], nil)
+	_, _, err = c.Uploads.Commit(ctx, sess.ID, parts, hexSHA1([]byte("other")), nil)
 	assert.ErrorIs(t, err, cms.ErrBadRequest, "whole-file digest is checked")
-	f, _, err := c.Uploads.Commit(ctx, sess.ID, parts, sum[:], nil)
+	f, _, err := c.Uploads.Commit(ctx, sess.ID, parts, want, nil)
 	require.NoError(t, err)
 	assert.Equal(t, want, f.SHA1)
 	_, _, err = c.Uploads.GetSession(ctx, sess.ID)
 	assert.ErrorIs(t, err, cms.ErrNotFound)
 
-	_, _, err = c.Uploads.UploadPart(ctx, "..", bytes.NewReader(nil), 0, 1, 1)
+	_, _, err = c.Uploads.UploadPart(ctx, "..", bytes.NewReader(nil), cms.PartRange{Size: 1, FileSize: 1})
 	assert.ErrorIs(t, err, cms.ErrInvalidID)
-	_, _, err = c.Uploads.Commit(ctx, "abc", parts, []byte("short"), nil)
+	_, _, err = c.Uploads.UploadPart(ctx, "abc", bytes.NewReader(nil), cms.PartRange{})
+	assert.ErrorIs(t, err, cms.ErrInvalidArgument, "PartRange{} is an empty part")
+	_, _, err = c.Uploads.UploadPart(ctx, "abc", bytes.NewReader([]byte("ab")), cms.PartRange{Size: 4, FileSize: 4})
+	var short *cms.SourceSizeError
+	require.ErrorAs(t, err, &short, "a part shorter than its range")
+	assert.Equal(t, int64(2), short.Read)
+	_, _, err = c.Uploads.Commit(ctx, "abc", parts, want[:10], nil)
 	assert.True(t, errors.Is(err, cms.ErrInvalidArgument))
+	_, _, err = c.Uploads.Commit(ctx, "abc", parts, strings.Repeat("zz", 20), nil)
+	assert.ErrorIs(t, err, cms.ErrInvalidArgument, "the SHA1 is hex")
 }
 
 // BenchmarkUploadChunked uploads 64 MiB in 1 MiB parts at several
@@ -322,7 +395,7 @@ func BenchmarkUploadChunked(b *testing.B) {
 			b.SetBytes(size)
 			b.ReportAllocs()
 			for i := 0; b.Loop(); i++ {
-				_, err := c.Uploads.UploadChunked(context.Background(), "0", fmt.Sprintf("b%d.bin", i), &zeroReader{left: size}, size, &cms.ChunkedUploadOptions{Concurrency: conc})
+				_, _, err = c.Uploads.UploadChunked(context.Background(), "0", fmt.Sprintf("b%d.bin", i), &zeroReader{left: size}, size, &cms.ChunkedUploadOptions{Concurrency: conc})
 				require.NoError(b, err)
 			}
 		})

@@ -30,37 +30,67 @@ const (
 const defaultUserAgent = "cms-go/" + Version
 
 // RetryPolicy says how often and how long the client retries a request.
-// Only idempotent requests (GET, HEAD, PUT, DELETE, OPTIONS, upload parts and
-// calls whose ctx went through WithIdempotent) are retried on 502, 503, 504
-// and network errors; every request is retried on 429.
+//
+// Which requests: a status in RetryStatuses (default 429, 500, 502, 503,
+// 504) is retried for idempotent requests (GET, HEAD, PUT, DELETE, OPTIONS,
+// upload parts, upload-session commits, and calls whose ctx went through
+// WithIdempotent); 429 is retried for every request, since the service did
+// not process it. Network errors are retried for idempotent requests only.
+//
+// Zero and negative values follow the package's one rule for options: zero
+// means the documented default, a negative count means "none", and a
+// negative duration is invalid. So RetryPolicy{} is DefaultRetryPolicy(),
+// RetryPolicy{MaxRetries: 3} keeps the default backoff, and
+// RetryPolicy{MaxRetries: -1} never retries.
 type RetryPolicy struct {
-	// MaxRetries is the number of retries after the first attempt.
+	// MaxRetries is the number of retries after the first attempt:
+	// 0 means 4, negative means none.
 	MaxRetries int
 	// MinBackoff and MaxBackoff bound the jittered exponential backoff used
-	// when the response has no Retry-After.
+	// when the response has no Retry-After (0 means 0.5 s and 30 s).
 	MinBackoff, MaxBackoff time.Duration
 	// MaxRetryAfter caps how long a Retry-After is honoured; a longer one
-	// ends the retries with an *APIError whose RetryAfter is set. Zero
-	// means the default, 60 s.
+	// ends the retries with an *APIError whose RetryAfter is set (0 means
+	// 60 s).
 	MaxRetryAfter time.Duration
+	// RetryStatuses are the HTTP statuses retried (each 400-599); nil means
+	// DefaultRetryStatuses, an empty non-nil slice retries no status.
+	RetryStatuses []int
 }
+
+// DefaultRetryStatuses returns the statuses retried by default: 429, 500,
+// 502, 503 and 504.
+func DefaultRetryStatuses() []int { return transport.DefaultRetryStatuses() }
 
 // withDefaults fills the fields whose zero value means "default".
 func (p RetryPolicy) withDefaults() RetryPolicy {
-	if p.MaxRetryAfter == 0 {
-		p.MaxRetryAfter = transport.DefaultPolicy().MaxRetryAfter
-	}
-	return p
+	return RetryPolicy(transport.Policy(p).WithDefaults())
 }
 
-// DefaultRetryPolicy returns 4 retries, 0.5 s to 30 s backoff, Retry-After up to 60 s.
+// validate checks p as WithRetryPolicy does.
+func (p RetryPolicy) validate() error {
+	if err := transport.Policy(p).Validate(); err != nil {
+		return &ArgError{Arg: "retry policy", Reason: err.Error(), Err: ErrInvalidArgument}
+	}
+	return nil
+}
+
+// DefaultRetryPolicy returns 4 retries, 0.5 s to 30 s backoff, Retry-After
+// up to 60 s, on DefaultRetryStatuses.
 func DefaultRetryPolicy() RetryPolicy { return RetryPolicy(transport.DefaultPolicy()) }
 
 // WithCallRetryPolicy returns a ctx whose requests use p instead of the
-// client's retry policy.
+// client's retry policy (zero fields mean the defaults, as in RetryPolicy).
+// An invalid p is reported by the first call made with the ctx, as an
+// *ArgError, before anything is sent.
 func WithCallRetryPolicy(ctx context.Context, p RetryPolicy) context.Context {
+	if err := p.validate(); err != nil {
+		return context.WithValue(ctx, badCallPolicyKey{}, err)
+	}
 	return transport.WithPolicy(ctx, transport.Policy(p.withDefaults()))
 }
+
+type badCallPolicyKey struct{}
 
 // WithIdempotent returns a ctx whose requests are safe to repeat, so POSTs
 // sent with it are retried on 5xx and network errors too. Use it only when
@@ -179,18 +209,19 @@ func WithDownloadHTTPClient(hc *http.Client) Option {
 // WithRetryPolicy sets the client's retry policy.
 func WithRetryPolicy(p RetryPolicy) Option {
 	return func(c *config) error {
-		if err := transport.Policy(p).Validate(); err != nil {
-			return fmt.Errorf("retry policy: %w", err)
+		if err := p.validate(); err != nil {
+			return err
 		}
 		c.retry = p.withDefaults()
 		return nil
 	}
 }
 
-// WithoutRetries turns retries off.
+// WithoutRetries turns retries off (MaxRetries -1).
 func WithoutRetries() Option {
 	return func(c *config) error {
-		c.retry.MaxRetries = 0
+		c.retry.MaxRetries = -1
+		c.retry = c.retry.withDefaults()
 		return nil
 	}
 }
@@ -493,8 +524,11 @@ func (r *request) setBytes(contentType string, buf []byte) {
 // owns resp.Body; on failure the body is closed and the error is an
 // *APIError (or ctx.Err(), or a transport error).
 func (c *Client) send(ctx context.Context, r *request) (*Response, error) {
-	if ctx == nil {
-		return nil, errors.New("cms: nil context")
+	if err := checkCtx(ctx); err != nil {
+		return nil, err
+	}
+	if err, _ := ctx.Value(badCallPolicyKey{}).(error); err != nil {
+		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -560,9 +594,6 @@ func (c *Client) do(ctx context.Context, r *request, v any) (*Response, error) {
 	}
 	return resp, nil
 }
-
-// Ptr returns a pointer to v, for the optional fields of update requests.
-func Ptr[T any](v T) *T { return &v }
 
 // waitNotReady waits out a 202 + Retry-After (content not ready, commit
 // still processing) before the caller asks again. It returns an

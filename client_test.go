@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -22,7 +23,8 @@ func TestNewClientOptionsValidate(t *testing.T) {
 		"ftp upload":        {WithToken("t"), WithUploadURL("ftp://x/api")},
 		"base with query":   {WithToken("t"), WithBaseURL("https://x/2.0?a=b")},
 		"nil http client":   {WithToken("t"), WithHTTPClient(nil)},
-		"negative retries":  {WithToken("t"), WithRetryPolicy(RetryPolicy{MaxRetries: -1})},
+		"negative backoff":  {WithToken("t"), WithRetryPolicy(RetryPolicy{MinBackoff: -1})},
+		"retry on 200":      {WithToken("t"), WithRetryPolicy(RetryPolicy{RetryStatuses: []int{200}})},
 		"backoff inverted":  {WithToken("t"), WithRetryPolicy(RetryPolicy{MinBackoff: 2, MaxBackoff: 1})},
 		"header newline":    {WithToken("t"), WithHeader("X-A", "b\r\nc")},
 		"authorization hdr": {WithToken("t"), WithHeader("authorization", "Bearer x")},
@@ -107,9 +109,41 @@ func TestNoRedirectFollowingAndNoTokenInLogs(t *testing.T) {
 	assert.Contains(t, logs.String(), "cms request")
 }
 
-func TestRetryPolicyZeroMaxRetryAfterMeansDefault(t *testing.T) {
+func TestRetryPolicyZeroMeansDefault(t *testing.T) {
 	t.Parallel()
 	c, err := NewClient(WithToken("t"), WithRetryPolicy(RetryPolicy{MaxRetries: 2}))
 	require.NoError(t, err)
-	assert.Equal(t, DefaultRetryPolicy().MaxRetryAfter, c.cfg.retry.MaxRetryAfter)
+	d := DefaultRetryPolicy()
+	assert.Equal(t, d.MaxRetryAfter, c.cfg.retry.MaxRetryAfter)
+	assert.Equal(t, d.MinBackoff, c.cfg.retry.MinBackoff, "zero backoff means the default, not none")
+	assert.Equal(t, d.MaxBackoff, c.cfg.retry.MaxBackoff)
+	assert.Equal(t, []int{429, 500, 502, 503, 504}, c.cfg.retry.RetryStatuses)
+	assert.Equal(t, 2, c.cfg.retry.MaxRetries)
+
+	n, err := NewClient(WithToken("t"), WithoutRetries())
+	require.NoError(t, err)
+	assert.Negative(t, n.cfg.retry.MaxRetries)
+	m, err := NewClient(WithToken("t"), WithRetryPolicy(RetryPolicy{MaxRetries: -1}))
+	require.NoError(t, err)
+	assert.Negative(t, m.cfg.retry.MaxRetries, "negative means no retries")
+}
+
+func TestCallRetryPolicyValidated(t *testing.T) {
+	t.Parallel()
+	calls := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { calls++ }))
+	defer srv.Close()
+	c, err := NewClient(WithToken("t"), WithBaseURL(srv.URL))
+	require.NoError(t, err)
+	ctx := WithCallRetryPolicy(context.Background(), RetryPolicy{MaxBackoff: -time.Second})
+	_, _, err = c.Files.Get(ctx, "1", nil)
+	var ae *ArgError
+	require.ErrorAs(t, err, &ae)
+	assert.ErrorIs(t, err, ErrInvalidArgument)
+	assert.Zero(t, calls, "nothing was sent")
+
+	//lint:ignore SA1012 the nil context is the point of the test
+	_, _, err = c.Files.Get(nil, "1", nil) //nolint:staticcheck
+	require.ErrorAs(t, err, &ae)
+	assert.Equal(t, "ctx", ae.Arg)
 }

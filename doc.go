@@ -51,24 +51,48 @@
 //
 // # Retries
 //
-// Requests go through go-retryablehttp. 429 is retried for every request;
-// 502, 503, 504 and network errors only for idempotent ones (GET, HEAD,
-// PUT, DELETE, OPTIONS, upload parts, and calls whose ctx went through
-// WithIdempotent), so a create is never sent twice. Retry-After (seconds or
-// an HTTP date) is honoured up to RetryPolicy.MaxRetryAfter, otherwise the
-// wait is jittered exponential backoff. A wait that would outlive the ctx
-// deadline is not started: the last answer is returned as an *APIError with
-// RetryAfter set. Every wait ends when ctx does.
+// Requests go through go-retryablehttp. RetryPolicy.RetryStatuses (default
+// 429, 500, 502, 503, 504) says which answers are retried: 429 for every
+// request, the others, like network errors, only for idempotent ones (GET,
+// HEAD, PUT, DELETE, OPTIONS, upload parts, upload-session commits, and
+// calls whose ctx went through WithIdempotent), so a create is never sent
+// twice. Retry-After (seconds or an HTTP date) is honoured up to
+// RetryPolicy.MaxRetryAfter, otherwise the wait is jittered exponential
+// backoff. A wait that would outlive the ctx deadline is not started: the
+// last answer is returned as an *APIError with RetryAfter set. Every wait
+// ends when ctx does.
+//
+// One rule for zero and negative values holds for every option and policy:
+// zero means the documented default (RetryPolicy{MaxRetries: 3} keeps the
+// default backoff; MaxWaits 0 and MaxCommitWaits 0 mean 10 and 60 waits;
+// ByteRange{} is the whole file), a negative count means "none"
+// (MaxRetries -1 never retries, MaxWaits -1 and MaxCommitWaits -1 never
+// wait), and anything else negative is invalid: an *ArgError before
+// anything is sent.
 //
 // # Uploads and downloads
 //
-// FilesService.Upload sends small files in one multipart request and large
-// ones (above 50 MB) through an upload session. UploadsService.UploadChunked
-// sends the parts of a session in parallel with their SHA1 Digest headers,
-// commits them in order with the whole-file digest, waits out 202 answers,
-// and aborts the session if it fails. Memory stays within
+// FilesService.Upload and FilesService.UploadVersion send a file in one
+// multipart request (UploadInOneRequest, UploadVersionInOneRequest) below
+// DefaultChunkedThreshold (20,000,000 bytes, the service's minimum for
+// upload sessions) and through an upload session (UploadsService.UploadChunked,
+// UploadVersionChunked) from it. Like every call they return the file, the
+// last *Response and an error. The chunked uploader sends the parts of a
+// session in parallel with their SHA1 Digest headers, commits them in order
+// with the whole-file digest and waits out 202 answers. Memory stays within
 // (Concurrency+1) × part size for any file size; an io.ReaderAt source is
-// read in place. A failed upload can be finished with Resume.
+// read in place. Parts and the commit are retried on transient faults (a
+// session commits once, so a repeated commit that finds it consumed
+// resolves to the file the first one created, by name, size and SHA1).
+//
+// Session keeping: when a chunked upload still fails on a transient fault
+// after the retries (a network error, 408, 429, 5xx, a commit still not
+// ready, a cancelled or expired ctx), its session is kept: the
+// *UploadError has SessionKept set and the SessionID to pass to Resume,
+// which sends only the missing parts. A permanent failure (another 4xx, a
+// digest mismatch, a source shorter or longer than its declared size, which
+// is a *SourceSizeError saying how many bytes were read) aborts the session;
+// ChunkedUploadOptions.AbortOnError aborts on any failure.
 //
 // Downloads follow the service's redirect to its content host without the
 // access token, stream the body to the caller, and wait out 202 answers;

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -34,31 +35,34 @@ func (e *ChecksumError) Error() string {
 // Is makes a *ChecksumError match ErrChecksumMismatch.
 func (e *ChecksumError) Is(target error) bool { return target == ErrChecksumMismatch }
 
-// ByteRange is a range of bytes to download (header range: bytes=Start-End).
+// ByteRange is a range of bytes to download (header range). Under the
+// package's rule for zero values, Length 0 means "to the end of the file",
+// so ByteRange{} is the whole file and ByteRange{Start: 100} everything from
+// byte 100; negative values are invalid.
 type ByteRange struct {
 	// Start is the first byte, from 0.
 	Start int64
-	// End is the last byte, inclusive; negative means the end of the file.
-	End int64
+	// Length is how many bytes from Start; 0 means up to the end of the file.
+	Length int64
 }
 
 // RangeFrom returns the range from start to the end of the file.
-func RangeFrom(start int64) *ByteRange { return &ByteRange{Start: start, End: -1} }
+func RangeFrom(start int64) *ByteRange { return &ByteRange{Start: start} }
 
 // String returns the header value, e.g. "bytes=0-99" or "bytes=100-".
 func (r ByteRange) String() string {
-	if r.End < 0 {
+	if r.Length <= 0 {
 		return "bytes=" + strconv.FormatInt(r.Start, 10) + "-"
 	}
-	return "bytes=" + strconv.FormatInt(r.Start, 10) + "-" + strconv.FormatInt(r.End, 10)
+	return "bytes=" + strconv.FormatInt(r.Start, 10) + "-" + strconv.FormatInt(r.Start+r.Length-1, 10)
 }
 
 func (r *ByteRange) check() error {
 	if r == nil {
 		return nil
 	}
-	if r.Start < 0 || (r.End >= 0 && r.End < r.Start) {
-		return invalidArg("range", r.String())
+	if r.Start < 0 || r.Length < 0 || r.Start > math.MaxInt64-r.Length {
+		return invalidArg("range", fmt.Sprintf("start %d length %d", r.Start, r.Length))
 	}
 	return nil
 }

@@ -25,7 +25,7 @@ func TestDownloadWaitsOutContentNotReady(t *testing.T) {
 		srv := cmstest.NewInProcessServer(t, cmstest.Options{ContentNotReady: 5 * time.Second, RetryAfter: 2 * time.Second})
 		c := srv.Client(t)
 		ctx := context.Background()
-		f, _, err := c.Files.UploadFile(ctx, "0", "fresh.txt", bytes.NewReader([]byte("fresh")), 5, nil)
+		f, _, err := c.Files.UploadInOneRequest(ctx, "0", "fresh.txt", bytes.NewReader([]byte("fresh")), 5, nil)
 		require.NoError(t, err)
 		srv.ResetRequests()
 		start := time.Now()
@@ -52,7 +52,7 @@ func TestDownloadNotReadyPastDeadline(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		srv := cmstest.NewInProcessServer(t, cmstest.Options{ContentNotReady: time.Hour, RetryAfter: 30 * time.Second})
 		c := srv.Client(t)
-		f, _, err := c.Files.UploadFile(context.Background(), "0", "slow.txt", bytes.NewReader([]byte("slow")), 4, nil)
+		f, _, err := c.Files.UploadInOneRequest(context.Background(), "0", "slow.txt", bytes.NewReader([]byte("slow")), 4, nil)
 		require.NoError(t, err)
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net/http"
 	"strings"
 	"sync"
@@ -116,7 +117,7 @@ func TestFilesDownloadRedirectCarriesNoAuthorization(t *testing.T) {
 	}{
 		{"current version", nil, "0123456789 second version", http.StatusOK, ""},
 		{"older version", &DownloadOptions{Version: "v1"}, "first version", http.StatusOK, ""},
-		{"range", &DownloadOptions{Range: &ByteRange{Start: 2, End: 5}}, "2345", http.StatusPartialContent, "bytes=2-5"},
+		{"range", &DownloadOptions{Range: &ByteRange{Start: 2, Length: 4}}, "2345", http.StatusPartialContent, "bytes=2-5"},
 		{"open range", &DownloadOptions{Range: RangeFrom(18)}, "version", http.StatusPartialContent, "bytes=18-"},
 	}
 	for _, tt := range tests {
@@ -170,7 +171,7 @@ func TestFilesDownloadSameHostRedirectKeepsAuth(t *testing.T) {
 		w.WriteHeader(http.StatusPartialContent)
 		_, _ = io.WriteString(w, "ok")
 	})
-	body, resp, err := e.client.Files.Download(context.Background(), "5", &DownloadOptions{Range: &ByteRange{0, 1}})
+	body, resp, err := e.client.Files.Download(context.Background(), "5", &DownloadOptions{Range: &ByteRange{Start: 0, Length: 2}})
 	require.NoError(t, err)
 	defer body.Close()
 	b, _ := io.ReadAll(body)
@@ -314,7 +315,7 @@ func TestFilesDownloadTo(t *testing.T) {
 		{"current version verified", "1", nil, "0123456789 second version", nil},
 		{"older version verified", "1", &DownloadOptions{Version: "v1"}, "first version", nil},
 		{"current version named", "1", &DownloadOptions{Version: "v2"}, "0123456789 second version", nil},
-		{"partial range not verified", "corrupt", &DownloadOptions{Range: &ByteRange{0, 4}}, "bytes", nil},
+		{"partial range not verified", "corrupt", &DownloadOptions{Range: &ByteRange{Start: 0, Length: 5}}, "bytes", nil},
 		{"mismatch", "corrupt", nil, "bytes that rotted", ErrChecksumMismatch},
 		{"missing file", "404", nil, "", ErrNotFound},
 	}
@@ -436,4 +437,20 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+func TestByteRangeZeroMeansToTheEnd(t *testing.T) {
+	t.Parallel()
+	for want, r := range map[string]ByteRange{
+		"bytes=0-":    {},
+		"bytes=100-":  {Start: 100},
+		"bytes=0-0":   {Length: 1},
+		"bytes=10-19": {Start: 10, Length: 10},
+	} {
+		assert.Equal(t, want, r.String())
+		assert.NoError(t, r.check())
+	}
+	for _, bad := range []ByteRange{{Start: -1}, {Length: -1}, {Start: math.MaxInt64, Length: 2}} {
+		assert.ErrorIs(t, bad.check(), ErrInvalidArgument)
+	}
 }

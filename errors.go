@@ -1,6 +1,7 @@
 package cms
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -37,6 +38,26 @@ var (
 	ErrInvalidArgument = errors.New("cms: invalid argument")
 )
 
+// ErrSourceSize is matched by a *SourceSizeError.
+var ErrSourceSize = errors.New("cms: source size differs from the declared size")
+
+// SourceSizeError reports an upload source whose length is not the size
+// the caller declared. Nothing more is sent once it is detected.
+type SourceSizeError struct {
+	Size int64 // the declared size
+	Read int64 // bytes read: less than Size when the source ended early, more when it is longer
+}
+
+func (e *SourceSizeError) Error() string {
+	if e.Read > e.Size {
+		return fmt.Sprintf("cms: upload source is longer than the declared %d bytes", e.Size)
+	}
+	return fmt.Sprintf("cms: upload source ended after %d of the declared %d bytes", e.Read, e.Size)
+}
+
+// Is makes a *SourceSizeError match ErrSourceSize.
+func (e *SourceSizeError) Is(target error) bool { return target == ErrSourceSize }
+
 // ArgError reports an argument rejected before any request was sent.
 type ArgError struct {
 	Arg    string // which argument
@@ -56,6 +77,14 @@ func (e *ArgError) Unwrap() error { return e.Err }
 
 func invalidArg(arg, reason string) error {
 	return &ArgError{Arg: arg, Reason: reason, Err: ErrInvalidArgument}
+}
+
+// checkCtx rejects a nil context before anything is sent.
+func checkCtx(ctx context.Context) error {
+	if ctx == nil {
+		return invalidArg("ctx", "nil context")
+	}
+	return nil
 }
 
 // checkID rejects ids that are empty or could change the request path.

@@ -33,14 +33,14 @@ func ExampleFilesService() {
 	ctx := context.Background()
 
 	text := "hello, world\n"
-	f, _, err := client.Files.UploadFile(ctx, "0", "hello.txt", strings.NewReader(text), int64(len(text)), nil)
+	f, _, err := client.Files.UploadInOneRequest(ctx, "0", "hello.txt", strings.NewReader(text), int64(len(text)), nil)
 	if err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println("uploaded", f.Name, f.Size, "bytes")
 
 	// A second upload with the same name is a conflict naming the existing file.
-	_, _, err = client.Files.UploadFile(ctx, "0", "hello.txt", strings.NewReader(text), int64(len(text)), nil)
+	_, _, err = client.Files.UploadInOneRequest(ctx, "0", "hello.txt", strings.NewReader(text), int64(len(text)), nil)
 	var apiErr *cms.APIError
 	if errors.As(err, &apiErr) && errors.Is(err, cms.ErrConflict) {
 		fmt.Println("conflict:", apiErr.Code, apiErr.Conflicts()[0].ID == f.ID)
@@ -67,7 +67,7 @@ func ExampleFoldersService() {
 		log.Fatal(err)
 	}
 	for _, name := range []string{"b.txt", "a.txt"} {
-		if _, _, err := client.Files.UploadFile(ctx, docs.ID, name, strings.NewReader(name), int64(len(name)), nil); err != nil {
+		if _, _, err := client.Files.UploadInOneRequest(ctx, docs.ID, name, strings.NewReader(name), int64(len(name)), nil); err != nil {
 			log.Fatal(err)
 		}
 	}
@@ -94,7 +94,7 @@ func ExampleUploadsService_UploadChunked() {
 	ctx := context.Background()
 
 	content := bytes.Repeat([]byte("0123456789abcdef"), 500) // 8000 bytes: 8 parts
-	f, err := client.Uploads.UploadChunked(ctx, "0", "data.bin", bytes.NewReader(content), int64(len(content)), &cms.ChunkedUploadOptions{
+	f, _, err := client.Uploads.UploadChunked(ctx, "0", "data.bin", bytes.NewReader(content), int64(len(content)), &cms.ChunkedUploadOptions{
 		Concurrency: 2,
 		Progress: func(p cms.UploadProgress) {
 			if p.PartsDone == p.TotalParts {

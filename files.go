@@ -179,37 +179,83 @@ func (s *FilesService) PreflightUpload(ctx context.Context, folderID, name strin
 	return u, resp, nil
 }
 
-// DefaultChunkedThreshold is the size above which Upload uses an upload
-// session: 50 MB, the smallest file the service accepts in chunks.
-const DefaultChunkedThreshold = 50_000_000
+// DefaultChunkedThreshold is the size from which Upload and UploadVersion
+// go through an upload session: 20,000,000 bytes (20 MB), the smallest file
+// the service accepts in chunks (a smaller session is 400
+// file_size_too_small).
+const DefaultChunkedThreshold = 20_000_000
 
 // UploadOptions are the options of FilesService.Upload.
 type UploadOptions struct {
-	// ChunkedThreshold is the size above which the upload goes through an
-	// upload session (default DefaultChunkedThreshold).
+	// ChunkedThreshold is the size from which the upload goes through an
+	// upload session: 0 means DefaultChunkedThreshold; negative is invalid.
+	// A threshold below the service's minimum makes the files between the
+	// two fail with 400 file_size_too_small.
 	ChunkedThreshold int64
-	// File are the options of a single-request upload.
-	File *UploadFileOptions
+	// OneRequest are the options of an upload in one request.
+	OneRequest *OneRequestUploadOptions
 	// Chunked are the options of a chunked upload.
 	Chunked *ChunkedUploadOptions
 }
 
-// Upload uploads r as a new file named name in the folder: in one request
-// (POST /files/content, see UploadFile) when size is at most
-// opts.ChunkedThreshold or unknown (negative), otherwise in parts through an
-// upload session (POST /files/upload_sessions, see
-// UploadsService.UploadChunked).
-func (s *FilesService) Upload(ctx context.Context, folderID, name string, r io.Reader, size int64, opts *UploadOptions) (*File, error) {
+// UploadVersionOptions are the options of FilesService.UploadVersion.
+type UploadVersionOptions struct {
+	// ChunkedThreshold is as in UploadOptions.
+	ChunkedThreshold int64
+	// OneRequest are the options of an upload in one request.
+	OneRequest *OneRequestVersionOptions
+	// Chunked are the options of a chunked upload.
+	Chunked *ChunkedUploadOptions
+}
+
+// chunked reports whether an upload of size bytes goes through a session.
+func chunked(size, threshold int64) (bool, error) {
+	switch {
+	case threshold < 0:
+		return false, invalidArg("ChunkedThreshold", "negative")
+	case threshold == 0:
+		threshold = DefaultChunkedThreshold
+	}
+	return size >= threshold, nil
+}
+
+// Upload uploads r as a new file named name in the folder, the way its
+// size calls for: in one request (POST {upload_url}/files/content, see
+// UploadInOneRequest) when size is below opts.ChunkedThreshold or unknown
+// (negative), otherwise in parts through an upload session
+// (POST {upload_url}/files/upload_sessions, see UploadsService.UploadChunked,
+// whose failures are *UploadError values). The *Response is the last call's
+// (the upload's, or the commit's).
+func (s *FilesService) Upload(ctx context.Context, folderID, name string, r io.Reader, size int64, opts *UploadOptions) (*File, *Response, error) {
 	if opts == nil {
 		opts = &UploadOptions{}
 	}
-	threshold := opts.ChunkedThreshold
-	if threshold <= 0 {
-		threshold = DefaultChunkedThreshold
+	inParts, err := chunked(size, opts.ChunkedThreshold)
+	if err != nil {
+		return nil, nil, err
 	}
-	if size > threshold {
+	if inParts {
 		return s.client.Uploads.UploadChunked(ctx, folderID, name, r, size, opts.Chunked)
 	}
-	f, _, err := s.UploadFile(ctx, folderID, name, r, size, opts.File)
-	return f, err
+	return s.UploadInOneRequest(ctx, folderID, name, r, size, opts.OneRequest)
+}
+
+// UploadVersion uploads r as a new version of the file, the way its size
+// calls for: in one request (POST {upload_url}/files/{file_id}/content, see
+// UploadVersionInOneRequest) below opts.ChunkedThreshold or when size is
+// unknown (negative), otherwise through an upload session
+// (POST {upload_url}/files/{file_id}/upload_sessions, see
+// UploadsService.UploadVersionChunked).
+func (s *FilesService) UploadVersion(ctx context.Context, fileID string, r io.Reader, size int64, opts *UploadVersionOptions) (*File, *Response, error) {
+	if opts == nil {
+		opts = &UploadVersionOptions{}
+	}
+	inParts, err := chunked(size, opts.ChunkedThreshold)
+	if err != nil {
+		return nil, nil, err
+	}
+	if inParts {
+		return s.client.Uploads.UploadVersionChunked(ctx, fileID, r, size, opts.Chunked)
+	}
+	return s.UploadVersionInOneRequest(ctx, fileID, r, size, opts.OneRequest)
 }

@@ -61,8 +61,8 @@ func TestRefserverFileLifecycle(t *testing.T) {
 	assert.Equal(t, http.StatusCreated, resp.StatusCode)
 
 	v1 := []byte("version one of the report")
-	f, resp, err := c.Files.UploadFile(ctx, folder.ID, "report.txt", bytes.NewReader(v1), int64(len(v1)),
-		&cms.UploadFileOptions{ContentModifiedAt: time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC)})
+	f, resp, err := c.Files.UploadInOneRequest(ctx, folder.ID, "report.txt", bytes.NewReader(v1), int64(len(v1)),
+		&cms.OneRequestUploadOptions{ContentModifiedAt: time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC)})
 	require.NoError(t, err)
 	assert.Equal(t, http.StatusCreated, resp.StatusCode)
 	assert.Equal(t, hexSHA1(v1), f.SHA1)
@@ -87,10 +87,10 @@ func TestRefserverFileLifecycle(t *testing.T) {
 	})
 
 	v2 := []byte("version two, renamed")
-	_, _, err = c.Files.UploadVersion(ctx, f.ID, bytes.NewReader(v2), int64(len(v2)), &cms.UploadVersionOptions{IfMatch: "stale-etag"})
+	_, _, err = c.Files.UploadVersionInOneRequest(ctx, f.ID, bytes.NewReader(v2), int64(len(v2)), &cms.OneRequestVersionOptions{IfMatch: "stale-etag"})
 	assert.ErrorIs(t, err, cms.ErrPreconditionFailed)
-	f2, resp, err := c.Files.UploadVersion(ctx, f.ID, bytes.NewReader(v2), int64(len(v2)),
-		&cms.UploadVersionOptions{Name: "report-v2.txt", IfMatch: f.Etag})
+	f2, resp, err := c.Files.UploadVersionInOneRequest(ctx, f.ID, bytes.NewReader(v2), int64(len(v2)),
+		&cms.OneRequestVersionOptions{NewName: "report-v2.txt", IfMatch: f.Etag})
 	require.NoError(t, err)
 	assert.Equal(t, http.StatusOK, resp.StatusCode)
 	assert.Equal(t, "report-v2.txt", f2.Name)
@@ -114,7 +114,7 @@ func TestRefserverFileLifecycle(t *testing.T) {
 		assert.NotEqual(t, api[0].Host, content[0].Host)
 	})
 	t.Run("range", func(t *testing.T) {
-		body, resp, err := c.Files.Download(ctx, f.ID, &cms.DownloadOptions{Range: &cms.ByteRange{Start: 8, End: 10}})
+		body, resp, err := c.Files.Download(ctx, f.ID, &cms.DownloadOptions{Range: &cms.ByteRange{Start: 8, Length: 3}})
 		require.NoError(t, err)
 		defer body.Close()
 		got, _ := io.ReadAll(body)
@@ -158,7 +158,7 @@ func TestRefserverFileLifecycle(t *testing.T) {
 		assert.Equal(t, int64(len(v2)), n)
 		assert.Equal(t, v2, buf.Bytes())
 		buf.Reset()
-		_, _, err = c.Files.DownloadTo(ctx, f.ID, &buf, &cms.DownloadOptions{Range: &cms.ByteRange{Start: 0, End: 6}})
+		_, _, err = c.Files.DownloadTo(ctx, f.ID, &buf, &cms.DownloadOptions{Range: &cms.ByteRange{Start: 0, Length: 7}})
 		require.NoError(t, err)
 		assert.Equal(t, "version", buf.String())
 	})
@@ -182,7 +182,7 @@ func TestRefserverUploadConflictsAndBadNames(t *testing.T) {
 	t.Parallel()
 	srv, c := refServer(t, cmstest.Options{})
 	ctx := context.Background()
-	existing, _, err := c.Files.UploadFile(ctx, "0", "taken.txt", strings.NewReader("x"), 1, nil)
+	existing, _, err := c.Files.UploadInOneRequest(ctx, "0", "taken.txt", strings.NewReader("x"), 1, nil)
 	require.NoError(t, err)
 
 	t.Run("preflight ok", func(t *testing.T) {
@@ -199,7 +199,7 @@ func TestRefserverUploadConflictsAndBadNames(t *testing.T) {
 		assert.Equal(t, existing.ID, apiErr.Conflicts()[0].ID)
 	})
 	t.Run("upload conflict", func(t *testing.T) {
-		_, _, err := c.Files.UploadFile(ctx, "0", "taken.txt", strings.NewReader("y"), 1, nil)
+		_, _, err := c.Files.UploadInOneRequest(ctx, "0", "taken.txt", strings.NewReader("y"), 1, nil)
 		var apiErr *cms.APIError
 		require.ErrorAs(t, err, &apiErr)
 		assert.Equal(t, http.StatusConflict, apiErr.StatusCode)
@@ -209,24 +209,24 @@ func TestRefserverUploadConflictsAndBadNames(t *testing.T) {
 	})
 	for _, name := range []string{"a/b", "..", "trailing "} {
 		t.Run("bad name "+name, func(t *testing.T) {
-			_, _, err := c.Files.UploadFile(ctx, "0", name, strings.NewReader("y"), 1, nil)
+			_, _, err := c.Files.UploadInOneRequest(ctx, "0", name, strings.NewReader("y"), 1, nil)
 			assert.ErrorIs(t, err, cms.ErrBadRequest)
 			_, _, err = c.Folders.Create(ctx, &cms.CreateFolderRequest{Name: name, Parent: cms.FolderRef{ID: "0"}}, nil)
 			assert.ErrorIs(t, err, cms.ErrBadRequest)
 		})
 	}
 	t.Run("missing parent", func(t *testing.T) {
-		_, _, err := c.Files.UploadFile(ctx, "987654321", "a.txt", strings.NewReader("y"), 1, nil)
+		_, _, err := c.Files.UploadInOneRequest(ctx, "987654321", "a.txt", strings.NewReader("y"), 1, nil)
 		assert.ErrorIs(t, err, cms.ErrNotFound)
 	})
 	t.Run("wrong caller SHA-1", func(t *testing.T) {
-		_, _, err := c.Files.UploadFile(ctx, "0", "sum.txt", strings.NewReader("y"), 1,
-			&cms.UploadFileOptions{SHA1: hexSHA1([]byte("z"))})
+		_, _, err := c.Files.UploadInOneRequest(ctx, "0", "sum.txt", strings.NewReader("y"), 1,
+			&cms.OneRequestUploadOptions{SHA1: hexSHA1([]byte("z"))})
 		assert.ErrorIs(t, err, cms.ErrBadRequest)
 	})
 	t.Run("plain reader has no content-md5", func(t *testing.T) {
 		srv.ResetRequests()
-		f, _, err := c.Files.UploadFile(ctx, "0", "plain.txt", plainSource{strings.NewReader("plain")}, -1, nil)
+		f, _, err := c.Files.UploadInOneRequest(ctx, "0", "plain.txt", plainSource{strings.NewReader("plain")}, -1, nil)
 		require.NoError(t, err)
 		assert.Equal(t, hexSHA1([]byte("plain")), f.SHA1)
 		ups := records(srv, "upload", http.MethodPost, "/files/content")
@@ -234,7 +234,7 @@ func TestRefserverUploadConflictsAndBadNames(t *testing.T) {
 		assert.Empty(t, ups[0].Header.Get("Content-Md5"))
 	})
 	t.Run("upload dispatcher", func(t *testing.T) {
-		f, err := c.Files.Upload(ctx, "0", "small.txt", strings.NewReader("small"), 5, nil)
+		f, _, err := c.Files.Upload(ctx, "0", "small.txt", strings.NewReader("small"), 5, nil)
 		require.NoError(t, err)
 		assert.Equal(t, "small.txt", f.Name)
 	})
@@ -245,14 +245,14 @@ func TestRefserverUploadRetriedOn429(t *testing.T) {
 	srv, c := refServer(t, cmstest.Options{})
 	ctx := context.Background()
 	srv.Inject(cmstest.Fault{Method: http.MethodPost, Path: "/files/content", Status: http.StatusTooManyRequests})
-	f, _, err := c.Files.UploadFile(ctx, "0", "retry.txt", strings.NewReader("replayed"), 8, nil)
+	f, _, err := c.Files.UploadInOneRequest(ctx, "0", "retry.txt", strings.NewReader("replayed"), 8, nil)
 	require.NoError(t, err)
 	assert.Equal(t, hexSHA1([]byte("replayed")), f.SHA1)
 	assert.Len(t, records(srv, "upload", http.MethodPost, "/files/content"), 2)
 
 	srv.ResetRequests()
 	srv.Inject(cmstest.Fault{Method: http.MethodPost, Path: "/files/content", Status: http.StatusTooManyRequests})
-	_, _, err = c.Files.UploadFile(ctx, "0", "once.txt", plainSource{strings.NewReader("once")}, 4, nil)
+	_, _, err = c.Files.UploadInOneRequest(ctx, "0", "once.txt", plainSource{strings.NewReader("once")}, 4, nil)
 	assert.ErrorIs(t, err, cms.ErrRateLimited, "a plain reader cannot be sent twice")
 	assert.Len(t, records(srv, "upload", http.MethodPost, "/files/content"), 1)
 }
@@ -261,7 +261,7 @@ func TestRefserverDownloadFaults(t *testing.T) {
 	t.Parallel()
 	srv, c := refServer(t, cmstest.Options{})
 	ctx := context.Background()
-	f, _, err := c.Files.UploadFile(ctx, "0", "a.txt", strings.NewReader("abc"), 3, nil)
+	f, _, err := c.Files.UploadInOneRequest(ctx, "0", "a.txt", strings.NewReader("abc"), 3, nil)
 	require.NoError(t, err)
 
 	srv.Inject(cmstest.Fault{Method: http.MethodGet, Path: "/d/*", Status: http.StatusServiceUnavailable})
@@ -303,7 +303,7 @@ func TestRefserverFolders(t *testing.T) {
 	const n = 7
 	for i := range n {
 		name := string(rune('a'+i)) + ".txt"
-		_, _, err := c.Files.UploadFile(ctx, parent.ID, name, strings.NewReader(name), int64(len(name)), nil)
+		_, _, err := c.Files.UploadInOneRequest(ctx, parent.ID, name, strings.NewReader(name), int64(len(name)), nil)
 		require.NoError(t, err)
 	}
 
@@ -372,16 +372,32 @@ func TestRefserverUploadPicksChunkedAboveThreshold(t *testing.T) {
 	srv, c := refServer(t, cmstest.Options{ChunkedMinSize: 1, PartSize: 64 << 10})
 	ctx := context.Background()
 	content := bytes.Repeat([]byte("0123456789abcdef"), 200<<10/16)
-	f, err := c.Files.Upload(ctx, "0", "big.bin", bytes.NewReader(content), int64(len(content)),
+	f, _, err := c.Files.Upload(ctx, "0", "big.bin", bytes.NewReader(content), int64(len(content)),
 		&cms.UploadOptions{ChunkedThreshold: 100 << 10})
 	require.NoError(t, err)
 	assert.Equal(t, hexSHA1(content), f.SHA1)
 	assert.Len(t, records(srv, "upload", http.MethodPost, "/files/upload_sessions"), 2, "create and commit")
 	assert.Empty(t, records(srv, "upload", http.MethodPost, "/files/content"))
 
-	f, err = c.Files.Upload(ctx, "0", "small.bin", bytes.NewReader(content[:1000]), 1000,
-		&cms.UploadOptions{ChunkedThreshold: 100 << 10, File: &cms.UploadFileOptions{Fields: []string{"name", "size"}}})
+	small, _, err := c.Files.Upload(ctx, "0", "small.bin", bytes.NewReader(content[:1000]), 1000,
+		&cms.UploadOptions{ChunkedThreshold: 100 << 10, OneRequest: &cms.OneRequestUploadOptions{Fields: []string{"name", "size"}}})
 	require.NoError(t, err)
-	assert.Equal(t, int64(1000), f.Size)
+	assert.Equal(t, int64(1000), small.Size)
 	assert.Len(t, records(srv, "upload", http.MethodPost, "/files/content"), 1)
+
+	// UploadVersion picks the same way, and renames with NewName either way.
+	v2 := content[:len(content)-7]
+	g, _, err := c.Files.UploadVersion(ctx, f.ID, bytes.NewReader(v2), int64(len(v2)),
+		&cms.UploadVersionOptions{ChunkedThreshold: 100 << 10, Chunked: &cms.ChunkedUploadOptions{NewName: "big-v2.bin"}})
+	require.NoError(t, err)
+	assert.Equal(t, hexSHA1(v2), g.SHA1)
+	assert.Equal(t, "big-v2.bin", g.Name)
+	assert.Len(t, records(srv, "upload", http.MethodPost, "/files/"+f.ID+"/upload_sessions"), 1)
+	h, _, err := c.Files.UploadVersion(ctx, small.ID, strings.NewReader("tiny"), 4,
+		&cms.UploadVersionOptions{ChunkedThreshold: 100 << 10, OneRequest: &cms.OneRequestVersionOptions{NewName: "tiny.bin"}})
+	require.NoError(t, err)
+	assert.Equal(t, "tiny.bin", h.Name)
+	assert.Len(t, records(srv, "upload", http.MethodPost, "/files/"+small.ID+"/content"), 1)
+	_, _, err = c.Files.Upload(ctx, "0", "neg.bin", strings.NewReader("x"), 1, &cms.UploadOptions{ChunkedThreshold: -1})
+	assert.ErrorIs(t, err, cms.ErrInvalidArgument)
 }

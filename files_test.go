@@ -134,7 +134,7 @@ func TestFileRecordsJSONRoundTrip(t *testing.T) {
 	})
 	t.Run("Files", func(t *testing.T) {
 		t.Parallel()
-		fs := testJSONMarshal[Files](t, "files_upload.json")
+		fs := testJSONMarshal[Collection[*File]](t, "files_upload.json")
 		require.Len(t, fs.Entries, 1)
 		assert.Equal(t, "hello.txt", fs.Entries[0].Name)
 	})
@@ -231,26 +231,29 @@ func TestFilesArgumentsRejectedBeforeSending(t *testing.T) {
 			return err
 		}, ErrInvalidID},
 		{"download bad range", func() error {
-			_, _, err := e.client.Files.Download(ctx, "1", &DownloadOptions{Range: &ByteRange{Start: 10, End: 5}})
+			_, _, err := e.client.Files.Download(ctx, "1", &DownloadOptions{Range: &ByteRange{Start: 10, Length: -5}})
 			return err
 		}, ErrInvalidArgument},
 		{"download url empty id", func() error { _, _, err := e.client.Files.DownloadURL(ctx, "", nil); return err }, ErrMissingID},
 		{"download to nil writer", func() error { _, _, err := e.client.Files.DownloadTo(ctx, "1", nil, nil); return err }, ErrInvalidArgument},
 		{"upload empty folder", func() error {
-			_, _, err := e.client.Files.UploadFile(ctx, "", "a.txt", strings.NewReader("x"), 1, nil)
+			_, _, err := e.client.Files.UploadInOneRequest(ctx, "", "a.txt", strings.NewReader("x"), 1, nil)
 			return err
 		}, ErrMissingID},
 		{"upload empty name", func() error {
-			_, _, err := e.client.Files.UploadFile(ctx, "0", "", strings.NewReader("x"), 1, nil)
+			_, _, err := e.client.Files.UploadInOneRequest(ctx, "0", "", strings.NewReader("x"), 1, nil)
 			return err
 		}, ErrInvalidArgument},
 		{"upload bad sha1", func() error {
-			_, _, err := e.client.Files.UploadFile(ctx, "0", "a.txt", strings.NewReader("x"), 1, &UploadFileOptions{SHA1: "xyz"})
+			_, _, err := e.client.Files.UploadInOneRequest(ctx, "0", "a.txt", strings.NewReader("x"), 1, &OneRequestUploadOptions{SHA1: "xyz"})
 			return err
 		}, ErrInvalidArgument},
-		{"upload nil reader", func() error { _, _, err := e.client.Files.UploadFile(ctx, "0", "a.txt", nil, 1, nil); return err }, ErrInvalidArgument},
+		{"upload nil reader", func() error {
+			_, _, err := e.client.Files.UploadInOneRequest(ctx, "0", "a.txt", nil, 1, nil)
+			return err
+		}, ErrInvalidArgument},
 		{"version empty id", func() error {
-			_, _, err := e.client.Files.UploadVersion(ctx, "", strings.NewReader("x"), 1, nil)
+			_, _, err := e.client.Files.UploadVersionInOneRequest(ctx, "", strings.NewReader("x"), 1, nil)
 			return err
 		}, ErrMissingID},
 		{"preflight empty folder", func() error { _, _, err := e.client.Files.PreflightUpload(ctx, "", "a", 1); return err }, ErrMissingID},
@@ -375,17 +378,17 @@ func TestFilesUploadPicksSingleRequestOrChunked(t *testing.T) {
 		writeJSON(w, http.StatusCreated, golden(t, "files_upload.json"))
 	})
 	ctx := context.Background()
-	f, err := e.client.Files.Upload(ctx, "0", "hello.txt", strings.NewReader("hello world"), 11, nil)
+	f, _, err := e.client.Files.Upload(ctx, "0", "hello.txt", strings.NewReader("hello world"), 11, nil)
 	require.NoError(t, err)
 	assert.Equal(t, "12345", f.ID)
-	f, err = e.client.Files.Upload(ctx, "0", "hello.txt", strings.NewReader("hello world"), -1, &UploadOptions{ChunkedThreshold: 5})
+	f, _, err = e.client.Files.Upload(ctx, "0", "hello.txt", strings.NewReader("hello world"), -1, &UploadOptions{ChunkedThreshold: 5})
 	require.NoError(t, err, "unknown size goes in one request")
 	assert.Equal(t, "12345", f.ID)
 	single := len(e.requests())
 	assert.Equal(t, 2, single)
 
 	// Above the threshold the upload is chunked: it never posts to /files/content.
-	_, err = e.client.Files.Upload(ctx, "0", "big.bin", strings.NewReader("hello world"), 11, &UploadOptions{ChunkedThreshold: 5})
+	_, _, err = e.client.Files.Upload(ctx, "0", "big.bin", strings.NewReader("hello world"), 11, &UploadOptions{ChunkedThreshold: 5})
 	_ = err // the chunked uploader's own tests cover its result
 	for _, r := range e.requests()[single:] {
 		assert.NotEqual(t, "/api/2.0/files/content", r.Path)
@@ -405,7 +408,7 @@ func TestFilesUploadSourceErrorsSurface(t *testing.T) {
 		writeJSON(w, http.StatusCreated, golden(t, "files_upload.json"))
 	})
 	boom := errors.New("disk on fire")
-	_, _, err := e.client.Files.UploadFile(context.Background(), "0", "a.txt", errReader{boom}, 10, nil)
+	_, _, err := e.client.Files.UploadInOneRequest(context.Background(), "0", "a.txt", errReader{boom}, 10, nil)
 	require.Error(t, err)
 	assert.ErrorIs(t, err, boom)
 }

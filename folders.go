@@ -192,15 +192,26 @@ func (s *FoldersService) itemsPageFunc(folderID string, opts *ListItemsOptions) 
 	}
 }
 
-// ListItemsIter yields every item of a folder, fetching offset pages
-// (GET /folders/{folder_id}/items) lazily as the loop advances. It starts at
-// opts.Offset and never changes opts.
+// ListItemsIter yields every item of a folder, fetching pages
+// (GET /folders/{folder_id}/items) lazily as the loop advances. It uses
+// marker paging (usemarker=true), which the service recommends because
+// offset paging is capped (400 past offset 300,000): the same items as
+// ListItemsByMarkerIter with opts' Fields, Limit, Sort, Direction and
+// shared link. It pages by offset instead, from opts.Offset, when opts.Offset
+// is set, or when Sort or Direction is set on the root folder "0" (the
+// service does not sort marker pages of the root). It never changes opts.
 func (s *FoldersService) ListItemsIter(ctx context.Context, folderID string, opts *ListItemsOptions) iter.Seq2[*Item, error] {
-	start := 0
-	if opts != nil {
-		start = opts.Offset
+	if opts != nil && (opts.Offset > 0 || (folderID == "0" && (opts.Sort != "" || opts.Direction != ""))) {
+		return offsetSeq(ctx, opts.Offset, s.itemsPageFunc(folderID, opts))
 	}
-	return offsetSeq(ctx, start, s.itemsPageFunc(folderID, opts))
+	var m *ListItemsByMarkerOptions
+	if opts != nil {
+		m = &ListItemsByMarkerOptions{
+			Fields: opts.Fields, Limit: opts.Limit, Sort: opts.Sort, Direction: opts.Direction,
+			SharedLink: opts.SharedLink, SharedLinkPassword: opts.SharedLinkPassword,
+		}
+	}
+	return s.ListItemsByMarkerIter(ctx, folderID, m)
 }
 
 // NewListItemsPaginator walks a folder's items one offset page at a time
@@ -223,6 +234,11 @@ type ListItemsByMarkerOptions struct {
 	Marker string `url:"marker,omitempty"`
 	// Limit is the page size (query limit, at most 1000).
 	Limit int `url:"limit,omitempty"`
+	// Sort is id, name, date or size (query sort); items stay grouped by
+	// type. The service does not sort marker pages of the root folder "0".
+	Sort string `url:"sort,omitempty"`
+	// Direction is ASC or DESC (query direction).
+	Direction string `url:"direction,omitempty"`
 	// SharedLink and SharedLinkPassword access the folder through a shared
 	// link (header boxapi). Never logged.
 	SharedLink         string `url:"-"`
@@ -268,14 +284,27 @@ func (s *FoldersService) ListItemsByMarker(ctx context.Context, folderID string,
 // (GET /folders/{folder_id}/items?usemarker=true) lazily as the loop
 // advances. It starts at opts.Marker and never changes opts.
 func (s *FoldersService) ListItemsByMarkerIter(ctx context.Context, folderID string, opts *ListItemsByMarkerOptions) iter.Seq2[*Item, error] {
+	start, fetch := s.markerItemsPageFunc(folderID, opts)
+	return markerSeq(ctx, start, fetch)
+}
+
+// NewListItemsByMarkerPaginator walks a folder's items one marker page at a
+// time (GET /folders/{folder_id}/items?usemarker=true), from opts.Marker.
+// It never changes opts.
+func (s *FoldersService) NewListItemsByMarkerPaginator(folderID string, opts *ListItemsByMarkerOptions) *MarkerPaginator[*Item] {
+	return newMarkerPaginator(s.markerItemsPageFunc(folderID, opts))
+}
+
+// markerItemsPageFunc fetches marker pages with a private copy of opts.
+func (s *FoldersService) markerItemsPageFunc(folderID string, opts *ListItemsByMarkerOptions) (string, markerPageFunc[*Item]) {
 	var o ListItemsByMarkerOptions
 	if opts != nil {
 		o = *opts
 		o.Fields = append([]string(nil), opts.Fields...)
 	}
-	return markerSeq(ctx, o.Marker, func(ctx context.Context, marker string) (*MarkerPage[*Item], *Response, error) {
+	return o.Marker, func(ctx context.Context, marker string) (*MarkerPage[*Item], *Response, error) {
 		page := o
 		page.Marker = marker
 		return s.ListItemsByMarker(ctx, folderID, &page)
-	})
+	}
 }

@@ -97,7 +97,8 @@ type markerPageFunc[T any] func(ctx context.Context, marker string) (*MarkerPage
 type offsetPageFunc[T any] func(ctx context.Context, offset int) (*OffsetPage[T], *Response, error)
 
 // markerSeq lazily yields every entry from marker on. It stops on an empty
-// or repeated next marker.
+// or repeated next marker; an empty page that still has a next marker does
+// not end the list.
 func markerSeq[T any](ctx context.Context, marker string, fetch markerPageFunc[T]) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
 		p := newMarkerPaginator(marker, fetch)
@@ -111,8 +112,11 @@ func markerSeq[T any](ctx context.Context, marker string, fetch markerPageFunc[T
 	}
 }
 
-// offsetSeq lazily yields every entry from offset on. It stops on an empty
-// or short page, or when the offset reaches total_count.
+// offsetSeq lazily yields every entry from offset on, following the
+// service's documented rule: the next offset is the previous offset plus the
+// previous limit, a short or empty page does not end the list (items the
+// caller may not see are counted but not returned), and the list ends when
+// the next offset reaches total_count.
 func offsetSeq[T any](ctx context.Context, offset int, fetch offsetPageFunc[T]) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
 		p := newOffsetPaginator(offset, fetch)
@@ -145,7 +149,10 @@ func drain[T any](ctx context.Context, more func() bool, next func(context.Conte
 	}
 }
 
-// MarkerPaginator walks a marker-paged list one page at a time.
+// MarkerPaginator walks a marker-paged list one page at a time. Get one from
+// a service's NewXPaginator method (for example
+// FoldersService.NewListItemsByMarkerPaginator); the zero value is not
+// usable. It stops on an empty or repeated next marker.
 type MarkerPaginator[T any] struct {
 	fetch  markerPageFunc[T]
 	marker string
@@ -181,14 +188,18 @@ func (p *MarkerPaginator[T]) NextPage(ctx context.Context) (*MarkerPage[T], *Res
 	if resp != nil {
 		resp.NextMarker = next
 	}
-	if next == "" || p.seen[next] || len(page.Entries) == 0 {
+	if next == "" || p.seen[next] {
 		p.done = true
 	}
 	p.marker = next
 	return page, resp, nil
 }
 
-// OffsetPaginator walks an offset-paged list one page at a time.
+// OffsetPaginator walks an offset-paged list one page at a time. Get one
+// from a service's NewXPaginator method (for example
+// FoldersService.NewListItemsPaginator); the zero value is not usable. The
+// next offset is the page's offset plus its limit; a short or empty page
+// does not end the list, only reaching total_count does.
 type OffsetPaginator[T any] struct {
 	fetch  offsetPageFunc[T]
 	offset int
@@ -214,18 +225,18 @@ func (p *OffsetPaginator[T]) NextPage(ctx context.Context) (*OffsetPage[T], *Res
 	if err != nil {
 		return nil, resp, err
 	}
+	start := page.Offset
+	if start == 0 && p.offset > 0 {
+		start = p.offset // a server that does not echo offset
+	}
 	step := page.Limit
 	if step <= 0 {
+		// No limit echoed: the page's length is the best guess, and an
+		// empty page then cannot advance.
 		step = len(page.Entries)
 	}
-	next := page.Offset + step
-	if page.Offset == 0 && p.offset > 0 {
-		next = p.offset + step // a server that does not echo offset
-	}
-	switch {
-	case len(page.Entries) == 0, step <= 0,
-		page.Limit > 0 && len(page.Entries) < page.Limit,
-		next >= page.TotalCount:
+	next := start + step
+	if step <= 0 || next >= page.TotalCount {
 		p.more = false
 	}
 	p.offset = next

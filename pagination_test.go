@@ -59,6 +59,18 @@ func TestMarkerSeq(t *testing.T) {
 		assert.Equal(t, []int{1, 2}, got)
 		assert.Len(t, calls, 2)
 	})
+	t.Run("an empty page with a next marker does not end the list", func(t *testing.T) {
+		var calls []string
+		f := cannedMarker(map[string]*MarkerPage[int]{
+			"":   {Entries: []int{1}, NextMarker: "m1"},
+			"m1": {Entries: nil, NextMarker: "m2"},
+			"m2": {Entries: []int{2}},
+		}, &calls)
+		got, err := collect(t, markerSeq(context.Background(), "", f))
+		require.NoError(t, err)
+		assert.Equal(t, []int{1, 2}, got)
+		assert.Equal(t, []string{"", "m1", "m2"}, calls)
+	})
 	t.Run("error mid-stream is yielded once", func(t *testing.T) {
 		var calls []string
 		f := cannedMarker(map[string]*MarkerPage[int]{"": {Entries: []int{1}, NextMarker: "gone"}}, &calls)
@@ -136,7 +148,7 @@ func TestOffsetSeq(t *testing.T) {
 	}{
 		{"exact multiple stops at total_count", 6, 3, 6, 6, []int{0, 3}},
 		{"short last page", 7, 3, 7, 7, []int{0, 3, 6}},
-		{"total_count larger than real count stops on short page", 4, 3, 10, 4, []int{0, 3}},
+		{"short and empty pages do not end the list", 4, 3, 10, 4, []int{0, 3, 6, 9}},
 		{"empty list", 0, 3, 0, 0, []int{0}},
 	}
 	for _, tt := range tests {
@@ -148,6 +160,37 @@ func TestOffsetSeq(t *testing.T) {
 			assert.Equal(t, tt.wantRequests, calls)
 		})
 	}
+	t.Run("hidden entries: short and empty pages in the middle", func(t *testing.T) {
+		// 10 counted entries, of which 1, 3, 4, 5 and 7 are hidden: the
+		// page at 3 is empty, yet 8 and 9 follow.
+		hidden := map[int]bool{1: true, 3: true, 4: true, 5: true, 7: true}
+		var calls []int
+		f := func(_ context.Context, offset int) (*OffsetPage[int], *Response, error) {
+			calls = append(calls, offset)
+			p := &OffsetPage[int]{Limit: 3, Offset: offset, TotalCount: 10}
+			for i := offset; i < min(offset+3, 10); i++ {
+				if !hidden[i] {
+					p.Entries = append(p.Entries, i)
+				}
+			}
+			return p, &Response{}, nil
+		}
+		got, err := collect(t, offsetSeq(context.Background(), 0, f))
+		require.NoError(t, err)
+		assert.Equal(t, []int{0, 2, 6, 8, 9}, got)
+		assert.Equal(t, []int{0, 3, 6, 9}, calls)
+	})
+	t.Run("a page without limit cannot advance past an empty page", func(t *testing.T) {
+		var calls []int
+		f := func(_ context.Context, offset int) (*OffsetPage[int], *Response, error) {
+			calls = append(calls, offset)
+			return &OffsetPage[int]{TotalCount: 5}, &Response{}, nil
+		}
+		got, err := collect(t, offsetSeq(context.Background(), 0, f))
+		require.NoError(t, err)
+		assert.Empty(t, got)
+		assert.Equal(t, []int{0}, calls)
+	})
 	t.Run("error is yielded once and stops", func(t *testing.T) {
 		n := 0
 		f := func(_ context.Context, offset int) (*OffsetPage[int], *Response, error) {

@@ -147,12 +147,6 @@ type File struct {
 	DispositionAt       time.Time                             `json:"disposition_at,omitzero"`
 }
 
-// Files is the result of an upload: the uploaded file in a collection.
-type Files struct {
-	TotalCount int64   `json:"total_count"`
-	Entries    []*File `json:"entries"`
-}
-
 // FolderUploadEmail is a folder's upload-by-e-mail address.
 type FolderUploadEmail struct {
 	Access string `json:"access,omitzero"`

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/contentapi/cms/internal/atomicfile"
 	"golang.org/x/oauth2"
 )
 
@@ -150,34 +151,9 @@ func (f *FileTokenStore) Store(ctx context.Context, tok *oauth2.Token) error {
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	tmp, err := os.CreateTemp(filepath.Dir(f.path), "."+filepath.Base(f.path)+".tmp-*")
-	if err != nil {
+	if err := atomicfile.WriteFile(f.path, b, 0o600); err != nil {
 		return fmt.Errorf("cms: token file: %w", err)
 	}
-	name := tmp.Name()
-	ok := false
-	defer func() {
-		if !ok {
-			_ = tmp.Close()
-			_ = os.Remove(name)
-		}
-	}()
-	if err := tmp.Chmod(0o600); err != nil {
-		return fmt.Errorf("cms: token file: %w", err)
-	}
-	if _, err := tmp.Write(b); err != nil {
-		return fmt.Errorf("cms: token file: %w", err)
-	}
-	if err := tmp.Sync(); err != nil {
-		return fmt.Errorf("cms: token file: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("cms: token file: %w", err)
-	}
-	if err := os.Rename(name, f.path); err != nil {
-		return fmt.Errorf("cms: token file: %w", err)
-	}
-	ok = true
 	return nil
 }
 

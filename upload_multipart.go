@@ -13,13 +13,14 @@ import (
 	"net/http"
 	"net/textproto"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/contentapi/cms/internal/transport"
 )
 
-// UploadFileOptions are the options of FilesService.UploadFile.
-type UploadFileOptions struct {
+// OneRequestUploadOptions are the options of FilesService.UploadInOneRequest.
+type OneRequestUploadOptions struct {
 	// ContentCreatedAt and ContentModifiedAt are the content's own
 	// timestamps (attributes content_created_at, content_modified_at);
 	// zero leaves them to the service.
@@ -34,10 +35,11 @@ type UploadFileOptions struct {
 	Fields []string `url:"fields,comma,omitempty"`
 }
 
-// UploadVersionOptions are the options of FilesService.UploadVersion.
-type UploadVersionOptions struct {
-	// Name renames the file with the new version (attribute name).
-	Name string `url:"-"`
+// OneRequestVersionOptions are the options of
+// FilesService.UploadVersionInOneRequest.
+type OneRequestVersionOptions struct {
+	// NewName renames the file with the new version (attribute name).
+	NewName string `url:"-"`
 	// ContentModifiedAt is the content's modification time (attribute
 	// content_modified_at); zero means the upload time.
 	ContentModifiedAt time.Time `url:"-"`
@@ -45,7 +47,7 @@ type UploadVersionOptions struct {
 	// mismatch the call fails with an *APIError matching
 	// ErrPreconditionFailed.
 	IfMatch string `url:"-"`
-	// SHA1 is as in UploadFileOptions.
+	// SHA1 is as in OneRequestUploadOptions.
 	SHA1 string `url:"-"`
 	// Fields selects the fields of the returned file (query fields).
 	Fields []string `url:"fields,comma,omitempty"`
@@ -66,16 +68,17 @@ func formatTime(t time.Time) string {
 	return t.Format(time.RFC3339)
 }
 
-// UploadFile uploads r as a new file named name in the folder, in one
-// multipart request (POST {upload_url}/files/content). size is the number of
-// bytes read from r, or negative when unknown (the request is then sent
-// chunked). The content is streamed, never held in memory. When r is an
-// io.ReaderAt or io.ReadSeeker the request can be repeated (after a 429);
-// a plain io.Reader is read once and never retried.
+// UploadInOneRequest uploads r as a new file named name in the folder, in
+// one multipart request (POST {upload_url}/files/content). size is the
+// number of bytes read from r, or negative when unknown (the request is then
+// sent with chunked transfer encoding). The content is streamed, never held
+// in memory. When r is an io.ReaderAt or io.ReadSeeker the request can be
+// repeated (after a 429); a plain io.Reader is read once and never retried,
+// and one that ends before size bytes fails with a *SourceSizeError.
 //
 // A name already taken in the folder fails with an *APIError matching
 // ErrConflict whose Conflicts lists the existing file.
-func (s *FilesService) UploadFile(ctx context.Context, folderID, name string, r io.Reader, size int64, opts *UploadFileOptions) (*File, *Response, error) {
+func (s *FilesService) UploadInOneRequest(ctx context.Context, folderID, name string, r io.Reader, size int64, opts *OneRequestUploadOptions) (*File, *Response, error) {
 	if err := checkID("folder", folderID); err != nil {
 		return nil, nil, err
 	}
@@ -83,7 +86,7 @@ func (s *FilesService) UploadFile(ctx context.Context, folderID, name string, r 
 		return nil, nil, err
 	}
 	if opts == nil {
-		opts = &UploadFileOptions{}
+		opts = &OneRequestUploadOptions{}
 	}
 	attrs := uploadAttributes{
 		Name:              name,
@@ -98,22 +101,22 @@ func (s *FilesService) UploadFile(ctx context.Context, folderID, name string, r 
 	return s.uploadMultipart(ctx, req, attrs, name, r, size, opts.SHA1)
 }
 
-// UploadVersion uploads r as a new version of the file
-// (POST {upload_url}/files/{file_id}/content). size and r are as in
-// UploadFile.
-func (s *FilesService) UploadVersion(ctx context.Context, fileID string, r io.Reader, size int64, opts *UploadVersionOptions) (*File, *Response, error) {
+// UploadVersionInOneRequest uploads r as a new version of the file in one
+// multipart request (POST {upload_url}/files/{file_id}/content). size and r
+// are as in UploadInOneRequest.
+func (s *FilesService) UploadVersionInOneRequest(ctx context.Context, fileID string, r io.Reader, size int64, opts *OneRequestVersionOptions) (*File, *Response, error) {
 	if err := checkID("file", fileID); err != nil {
 		return nil, nil, err
 	}
 	if opts == nil {
-		opts = &UploadVersionOptions{}
+		opts = &OneRequestVersionOptions{}
 	}
-	if opts.Name != "" {
-		if err := checkUploadName(opts.Name); err != nil {
+	if opts.NewName != "" {
+		if err := checkUploadName(opts.NewName); err != nil {
 			return nil, nil, err
 		}
 	}
-	attrs := uploadAttributes{Name: opts.Name, ContentModifiedAt: formatTime(opts.ContentModifiedAt)}
+	attrs := uploadAttributes{Name: opts.NewName, ContentModifiedAt: formatTime(opts.ContentModifiedAt)}
 	req, err := s.client.newRequest(http.MethodPost, s.client.cfg.uploadURL, opts, "files", fileID, "content")
 	if err != nil {
 		return nil, nil, err
@@ -121,7 +124,7 @@ func (s *FilesService) UploadVersion(ctx context.Context, fileID string, r io.Re
 	if err := setHeader(req.header, "If-Match", "if-match", opts.IfMatch); err != nil {
 		return nil, nil, err
 	}
-	filename := opts.Name
+	filename := opts.NewName
 	if filename == "" {
 		filename = "file"
 	}
@@ -144,8 +147,8 @@ func (s *FilesService) uploadMultipart(ctx context.Context, req *request, attrs 
 	if r == nil {
 		return nil, nil, invalidArg("reader", "nil")
 	}
-	if ctx == nil {
-		return nil, nil, errors.New("cms: nil context")
+	if err := checkCtx(ctx); err != nil {
+		return nil, nil, err
 	}
 	src, err := newUploadSource(r, size)
 	if err != nil {
@@ -172,8 +175,11 @@ func (s *FilesService) uploadMultipart(ctx context.Context, req *request, attrs 
 	}
 	req.header.Set("Content-Type", contentType)
 	req.body = body
-	var files Files
+	var files Collection[*File]
 	resp, err := s.client.do(ctx, req, &files)
+	if short := src.short(); short != nil {
+		return nil, resp, short // the source ended early: say so, not net/http
+	}
 	if err != nil {
 		return nil, resp, err
 	}
@@ -240,6 +246,51 @@ type uploadSource struct {
 	size       int64 // -1 when unknown
 	replayable bool
 	open       func() (io.Reader, error)
+	shortErr   atomic.Pointer[SourceSizeError] // set when a read ended before size
+}
+
+// short returns the *SourceSizeError of a source that ended before its
+// size, or nil.
+func (src *uploadSource) short() error {
+	if e := src.shortErr.Load(); e != nil {
+		return e
+	}
+	return nil
+}
+
+// sized makes every reader open returns fail with a *SourceSizeError (and
+// record it) when it ends before the declared size, so net/http stops the
+// request with it rather than with its own ContentLength error.
+func (src *uploadSource) sized() *uploadSource {
+	if src.size < 0 {
+		return src
+	}
+	inner := src.open
+	src.open = func() (io.Reader, error) {
+		rd, err := inner()
+		if err != nil {
+			return nil, err
+		}
+		return &sizedReader{r: rd, src: src}, nil
+	}
+	return src
+}
+
+type sizedReader struct {
+	r   io.Reader
+	n   int64
+	src *uploadSource
+}
+
+func (s *sizedReader) Read(p []byte) (int, error) {
+	n, err := s.r.Read(p)
+	s.n += int64(n)
+	if err == io.EOF && s.n < s.src.size {
+		e := &SourceSizeError{Size: s.src.size, Read: s.n}
+		s.src.shortErr.Store(e)
+		return n, e
+	}
+	return n, err
 }
 
 // newUploadSource wraps r. An io.ReadSeeker is read from its current
@@ -264,6 +315,7 @@ func newUploadSource(r io.Reader, size int64) (*uploadSource, error) {
 			size = end - start
 		}
 		src := &uploadSource{size: size, replayable: true}
+		defer src.sized()
 		if isReaderAt {
 			// Sections are independent of the seek offset, so an attempt
 			// still being torn down cannot disturb the next one.
@@ -278,9 +330,10 @@ func newUploadSource(r io.Reader, size int64) (*uploadSource, error) {
 		}
 		return src, nil
 	case isReaderAt && size >= 0:
-		return &uploadSource{size: size, replayable: true, open: func() (io.Reader, error) {
+		src := &uploadSource{size: size, replayable: true, open: func() (io.Reader, error) {
 			return io.NewSectionReader(readerAt, 0, size), nil
-		}}, nil
+		}}
+		return src.sized(), nil
 	}
 	used := false
 	src := &uploadSource{size: size, open: func() (io.Reader, error) {
@@ -296,7 +349,7 @@ func newUploadSource(r io.Reader, size int64) (*uploadSource, error) {
 	if size < 0 {
 		src.size = -1
 	}
-	return src, nil
+	return src.sized(), nil
 }
 
 // sha1 reads a replayable source once and returns its hex SHA-1.
@@ -307,11 +360,15 @@ func (src *uploadSource) sha1(ctx context.Context) (string, error) {
 	}
 	h := sha1.New()
 	n, err := io.Copy(h, ctxReader{ctx, rd})
+	var short *SourceSizeError
+	if errors.As(err, &short) {
+		return "", short
+	}
 	if err != nil {
 		return "", fmt.Errorf("cms: hashing upload source: %w", err)
 	}
 	if n != src.size {
-		return "", fmt.Errorf("cms: upload source has %d bytes, size says %d: %w", n, src.size, io.ErrUnexpectedEOF)
+		return "", &SourceSizeError{Size: src.size, Read: n}
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
 }

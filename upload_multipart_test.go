@@ -159,7 +159,7 @@ func TestFilesUploadFile(t *testing.T) {
 		name        string
 		source      func() io.Reader
 		size        int64
-		opts        *UploadFileOptions
+		opts        *OneRequestUploadOptions
 		wantMD5     string
 		wantChunked bool
 	}{
@@ -172,15 +172,15 @@ func TestFilesUploadFile(t *testing.T) {
 		{"plain reader has no content-md5", func() io.Reader { return plainReader{strings.NewReader(content)} }, int64(len(content)), nil, "", false},
 		{"plain reader of unknown size is chunked", func() io.Reader { return plainReader{strings.NewReader(content)} }, -1, nil, "", true},
 		{"caller's SHA-1 is sent for a plain reader", func() io.Reader { return plainReader{strings.NewReader(content)} }, int64(len(content)),
-			&UploadFileOptions{SHA1: strings.ToUpper(sum)}, sum, false},
+			&OneRequestUploadOptions{SHA1: strings.ToUpper(sum)}, sum, false},
 		{"timestamps and fields", func() io.Reader { return strings.NewReader(content) }, int64(len(content)),
-			&UploadFileOptions{ContentCreatedAt: created, ContentModifiedAt: created.Add(time.Hour), Fields: []string{"name", "sha1"}}, sum, false},
+			&OneRequestUploadOptions{ContentCreatedAt: created, ContentModifiedAt: created.Add(time.Hour), Fields: []string{"name", "sha1"}}, sum, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			e := newUploadEnv(t)
-			f, resp, err := e.client.Files.UploadFile(context.Background(), "0", "new file.txt", tt.source(), tt.size, tt.opts)
+			f, resp, err := e.client.Files.UploadInOneRequest(context.Background(), "0", "new file.txt", tt.source(), tt.size, tt.opts)
 			require.NoError(t, err)
 			assert.Equal(t, http.StatusCreated, resp.StatusCode)
 			assert.Equal(t, "900", f.ID)
@@ -218,7 +218,7 @@ func TestFilesUploadFileFromOffset(t *testing.T) {
 	defer fh.Close()
 	_, err = fh.Seek(6, io.SeekStart)
 	require.NoError(t, err)
-	f, _, err := e.client.Files.UploadFile(context.Background(), "0", "p.bin", fh, -1, nil)
+	f, _, err := e.client.Files.UploadInOneRequest(context.Background(), "0", "p.bin", fh, -1, nil)
 	require.NoError(t, err)
 	assert.Equal(t, int64(7), f.Size)
 	assert.Equal(t, sha1Hex([]byte("payload")), e.uploads()[0].ContentMD5)
@@ -230,7 +230,7 @@ func TestFilesUploadFileErrors(t *testing.T) {
 	ctx := context.Background()
 
 	t.Run("name in use", func(t *testing.T) {
-		_, _, err := e.client.Files.UploadFile(ctx, "0", "hello.txt", strings.NewReader("x"), 1, nil)
+		_, _, err := e.client.Files.UploadInOneRequest(ctx, "0", "hello.txt", strings.NewReader("x"), 1, nil)
 		assert.ErrorIs(t, err, ErrConflict)
 		var apiErr *APIError
 		require.ErrorAs(t, err, &apiErr)
@@ -238,24 +238,44 @@ func TestFilesUploadFileErrors(t *testing.T) {
 		assert.Equal(t, "12345", apiErr.Conflicts()[0].ID)
 	})
 	t.Run("bad name", func(t *testing.T) {
-		_, _, err := e.client.Files.UploadFile(ctx, "0", "a/b", strings.NewReader("x"), 1, nil)
+		_, _, err := e.client.Files.UploadInOneRequest(ctx, "0", "a/b", strings.NewReader("x"), 1, nil)
 		assert.ErrorIs(t, err, ErrBadRequest)
 		var apiErr *APIError
 		require.ErrorAs(t, err, &apiErr)
 		assert.Equal(t, "item_name_invalid", apiErr.Code)
 	})
 	t.Run("wrong caller SHA-1", func(t *testing.T) {
-		_, _, err := e.client.Files.UploadFile(ctx, "0", "a.txt", strings.NewReader("x"), 1,
-			&UploadFileOptions{SHA1: sha1Hex([]byte("y"))})
+		_, _, err := e.client.Files.UploadInOneRequest(ctx, "0", "a.txt", strings.NewReader("x"), 1,
+			&OneRequestUploadOptions{SHA1: sha1Hex([]byte("y"))})
 		assert.ErrorIs(t, err, ErrBadRequest)
 	})
 	t.Run("short source", func(t *testing.T) {
-		_, _, err := e.client.Files.UploadFile(ctx, "0", "a.txt", plainReader{strings.NewReader("abc")}, 10, nil)
-		require.Error(t, err)
+		// A plain reader is streamed: the shortfall shows while sending, and
+		// is reported as such, not as net/http's ContentLength complaint.
+		_, _, err := e.client.Files.UploadInOneRequest(ctx, "0", "a.txt", plainReader{strings.NewReader("abc")}, 10, nil)
+		var short *SourceSizeError
+		require.ErrorAs(t, err, &short)
+		assert.Equal(t, SourceSizeError{Size: 10, Read: 3}, *short)
+		assert.ErrorIs(t, err, ErrSourceSize)
 	})
 	t.Run("short seekable source", func(t *testing.T) {
-		_, _, err := e.client.Files.UploadFile(ctx, "0", "a.txt", strings.NewReader("abc"), 10, nil)
-		assert.ErrorIs(t, err, io.ErrUnexpectedEOF)
+		_, _, err := e.client.Files.UploadInOneRequest(ctx, "0", "a.txt", strings.NewReader("abc"), 10, nil)
+		var short *SourceSizeError
+		require.ErrorAs(t, err, &short)
+		assert.Equal(t, int64(3), short.Read)
+	})
+	t.Run("short seekable source with its SHA1 given", func(t *testing.T) {
+		_, _, err := e.client.Files.UploadInOneRequest(ctx, "0", "a.txt", strings.NewReader("abc"), 10,
+			&OneRequestUploadOptions{SHA1: sha1Hex([]byte("abc"))})
+		var short *SourceSizeError
+		require.ErrorAs(t, err, &short)
+		assert.Equal(t, int64(3), short.Read)
+	})
+	t.Run("nil ctx", func(t *testing.T) {
+		_, _, err := e.client.Files.UploadInOneRequest(nil, "0", "a.txt", strings.NewReader("abc"), 3, nil) //nolint:staticcheck // the point of the test
+		var ae *ArgError
+		require.ErrorAs(t, err, &ae)
+		assert.Equal(t, "ctx", ae.Arg)
 	})
 }
 
@@ -266,7 +286,7 @@ func TestFilesUploadReplayOn429(t *testing.T) {
 		t.Parallel()
 		e := newUploadEnv(t)
 		e.fail429.Store(1)
-		f, _, err := e.client.Files.UploadFile(ctx, "0", "a.txt", strings.NewReader("replay me"), 9, nil)
+		f, _, err := e.client.Files.UploadInOneRequest(ctx, "0", "a.txt", strings.NewReader("replay me"), 9, nil)
 		require.NoError(t, err)
 		assert.Equal(t, "900", f.ID)
 		ups := e.uploads()
@@ -279,7 +299,7 @@ func TestFilesUploadReplayOn429(t *testing.T) {
 		t.Parallel()
 		e := newUploadEnv(t)
 		e.fail429.Store(1)
-		_, _, err := e.client.Files.UploadFile(ctx, "0", "a.txt", plainReader{strings.NewReader("once")}, 4, nil)
+		_, _, err := e.client.Files.UploadInOneRequest(ctx, "0", "a.txt", plainReader{strings.NewReader("once")}, 4, nil)
 		assert.ErrorIs(t, err, ErrRateLimited)
 		assert.Len(t, e.uploads(), 1)
 	})
@@ -292,21 +312,21 @@ func TestFilesUploadVersion(t *testing.T) {
 	tests := []struct {
 		name      string
 		id        string
-		opts      *UploadVersionOptions
+		opts      *OneRequestVersionOptions
 		wantAttrs map[string]any
 		wantErr   error
 	}{
 		{"plain", "5", nil, map[string]any{}, nil},
-		{"rename and modified", "5", &UploadVersionOptions{Name: "v2.txt", ContentModifiedAt: mod, IfMatch: "1"},
+		{"rename and modified", "5", &OneRequestVersionOptions{NewName: "v2.txt", ContentModifiedAt: mod, IfMatch: "1"},
 			map[string]any{"name": "v2.txt", "content_modified_at": "2024-06-01T08:00:00-07:00"}, nil},
-		{"etag changed", "5", &UploadVersionOptions{IfMatch: "2"}, nil, ErrPreconditionFailed},
+		{"etag changed", "5", &OneRequestVersionOptions{IfMatch: "2"}, nil, ErrPreconditionFailed},
 		{"missing file", "404", nil, nil, ErrNotFound},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			e := newUploadEnv(t)
-			f, resp, err := e.client.Files.UploadVersion(ctx, tt.id, strings.NewReader("new content"), 11, tt.opts)
+			f, resp, err := e.client.Files.UploadVersionInOneRequest(ctx, tt.id, strings.NewReader("new content"), 11, tt.opts)
 			if tt.wantErr != nil {
 				assert.ErrorIs(t, err, tt.wantErr)
 				return
@@ -359,7 +379,7 @@ func TestFilesUploadStreamsPlainReader(t *testing.T) {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	f, _, err := e.client.Files.UploadFile(context.Background(), "0", "big.bin", src, size, nil)
+	f, _, err := e.client.Files.UploadInOneRequest(context.Background(), "0", "big.bin", src, size, nil)
 	runtime.ReadMemStats(&after)
 	require.NoError(t, err)
 	assert.Equal(t, int64(size), f.Size)

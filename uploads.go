@@ -168,28 +168,47 @@ func (s *UploadsService) trustedHost(u *url.URL) bool {
 	return false
 }
 
+// PartRange places a part in its file: the part is the Size bytes from
+// Offset of a file of FileSize bytes (the session's file_size). Every part
+// but the last is exactly the session's part size.
+type PartRange struct {
+	Offset, Size, FileSize int64
+}
+
+func (r PartRange) check() error {
+	if r.Offset < 0 || r.Size <= 0 || r.Offset+r.Size > r.FileSize {
+		return invalidArg("part range", fmt.Sprintf("offset %d size %d outside file of %d bytes", r.Offset, r.Size, r.FileSize))
+	}
+	return nil
+}
+
 // UploadPart sends one part of a session
 // (PUT /files/upload_sessions/{upload_session_id}) with its Digest and
-// Content-Range. part holds the bytes from offset to offset+size of a file of
-// fileSize bytes; it is read once to hash it, then rewound to send (and to
-// resend on retries).
-func (s *UploadsService) UploadPart(ctx context.Context, sessionID string, part io.ReadSeeker, offset, size, fileSize int64) (*UploadPart, *Response, error) {
+// Content-Range. part holds the bytes of rng from its current position; it
+// is read once to hash them, then rewound to send (and to resend on
+// retries: a part PUT is idempotent).
+func (s *UploadsService) UploadPart(ctx context.Context, sessionID string, part io.ReadSeeker, rng PartRange) (*UploadPart, *Response, error) {
+	if err := checkCtx(ctx); err != nil {
+		return nil, nil, err
+	}
 	if err := checkID("upload session", sessionID); err != nil {
 		return nil, nil, err
 	}
 	if part == nil {
 		return nil, nil, invalidArg("part", "nil")
 	}
-	if offset < 0 || size <= 0 || offset+size > fileSize {
-		return nil, nil, invalidArg("part range", fmt.Sprintf("offset %d size %d outside file of %d bytes", offset, size, fileSize))
+	if err := rng.check(); err != nil {
+		return nil, nil, err
 	}
 	start, err := part.Seek(0, io.SeekCurrent)
 	if err != nil {
 		return nil, nil, fmt.Errorf("cms: part is not seekable: %w", err)
 	}
 	h := sha1.New()
-	if n, err := io.Copy(h, io.LimitReader(part, size)); err != nil || n != size {
-		return nil, nil, fmt.Errorf("cms: reading part: %d of %d bytes: %w", n, size, err)
+	if n, err := io.Copy(h, io.LimitReader(part, rng.Size)); err != nil {
+		return nil, nil, fmt.Errorf("cms: reading part: %w", err)
+	} else if n != rng.Size {
+		return nil, nil, &SourceSizeError{Size: rng.Size, Read: n}
 	}
 	sum := h.Sum(nil)
 	body := &transport.Body{
@@ -197,23 +216,24 @@ func (s *UploadsService) UploadPart(ctx context.Context, sessionID string, part 
 			if _, err := part.Seek(start, io.SeekStart); err != nil {
 				return nil, err
 			}
-			return io.NopCloser(io.LimitReader(part, size)), nil
+			return io.NopCloser(io.LimitReader(part, rng.Size)), nil
 		},
-		ContentLength: size,
+		ContentLength: rng.Size,
 		Replayable:    true,
 	}
-	return s.putPart(ctx, &UploadSession{ID: sessionID}, body, offset, size, fileSize, sum)
+	return s.putPart(ctx, &UploadSession{ID: sessionID}, body, rng, sum)
 }
 
 // putPart sends one part and checks the echoed record against what was sent.
-func (s *UploadsService) putPart(ctx context.Context, sess *UploadSession, body *transport.Body, offset, size, fileSize int64, sum []byte) (*UploadPart, *Response, error) {
+func (s *UploadsService) putPart(ctx context.Context, sess *UploadSession, body *transport.Body, rng PartRange, sum []byte) (*UploadPart, *Response, error) {
+	offset, size := rng.Offset, rng.Size
 	r, err := s.endpointRequest(http.MethodPut, sess, sess.SessionEndpoints.UploadPart, "")
 	if err != nil {
 		return nil, nil, err
 	}
 	r.header.Set("Content-Type", "application/octet-stream")
 	r.header.Set("Digest", "sha="+base64.StdEncoding.EncodeToString(sum))
-	r.header.Set("Content-Range", fmt.Sprintf("bytes %d-%d/%d", offset, offset+size-1, fileSize))
+	r.header.Set("Content-Range", fmt.Sprintf("bytes %d-%d/%d", offset, offset+size-1, rng.FileSize))
 	r.body = body
 	var out struct {
 		Part *UploadPart `json:"part"`
@@ -224,7 +244,7 @@ func (s *UploadsService) putPart(ctx context.Context, sess *UploadSession, body 
 	}
 	want := hex.EncodeToString(sum)
 	if p := out.Part; p == nil || p.Offset != offset || p.Size != size || (p.SHA1 != "" && p.SHA1 != want) || p.PartID == "" {
-		return nil, resp, fmt.Errorf("cms: part at offset %d: service echoed %+v, sent size %d sha1 %s", offset, out.Part, size, want)
+		return nil, resp, &PartEchoError{Offset: offset, Size: size, SHA1: want, Echoed: out.Part}
 	}
 	return out.Part, resp, nil
 }
@@ -272,21 +292,31 @@ type CommitOptions struct {
 
 // Commit assembles the parts into the file
 // (POST /files/upload_sessions/{upload_session_id}/commit). fileSHA1 is the
-// raw 20-byte SHA1 of the whole file; parts are sent in offset order. When
-// the service has not processed every part yet it answers 202: Commit then
-// returns an *AcceptedError with the Retry-After to wait before committing
-// again (the chunked uploader does this itself).
-func (s *UploadsService) Commit(ctx context.Context, sessionID string, parts []*UploadPart, fileSHA1 []byte, opts *CommitOptions) (*File, *Response, error) {
+// hex SHA1 of the whole file (sent as the Digest header); parts are sent in
+// offset order. When the service has not processed every part yet it
+// answers 202: Commit then returns an *AcceptedError with the Retry-After
+// to wait before committing again (the chunked uploader does this itself).
+//
+// A commit takes effect at most once (the session is consumed), so it is
+// retried like an idempotent call. When an earlier attempt did take effect
+// but its answer was lost, the repeat answers 404 (ErrNotFound): the file
+// exists. The chunked uploader resolves that case itself (it looks the file
+// up by name, size and SHA1).
+func (s *UploadsService) Commit(ctx context.Context, sessionID string, parts []*UploadPart, fileSHA1 string, opts *CommitOptions) (*File, *Response, error) {
+	if err := checkCtx(ctx); err != nil {
+		return nil, nil, err
+	}
 	if err := checkID("upload session", sessionID); err != nil {
 		return nil, nil, err
 	}
-	return s.commit(ctx, &UploadSession{ID: sessionID}, parts, fileSHA1, opts)
+	sum, err := hex.DecodeString(fileSHA1)
+	if err != nil || len(sum) != sha1.Size {
+		return nil, nil, invalidArg("file SHA1", "must be 40 hex digits")
+	}
+	return s.commit(ctx, &UploadSession{ID: sessionID}, parts, sum, opts)
 }
 
 func (s *UploadsService) commit(ctx context.Context, sess *UploadSession, parts []*UploadPart, fileSHA1 []byte, opts *CommitOptions) (*File, *Response, error) {
-	if len(fileSHA1) != sha1.Size {
-		return nil, nil, invalidArg("file SHA1", "must be 20 bytes")
-	}
 	if len(parts) == 0 {
 		return nil, nil, invalidArg("parts", "empty")
 	}
@@ -304,22 +334,24 @@ func (s *UploadsService) commit(ctx context.Context, sess *UploadSession, parts 
 	}
 	r.header.Set("Digest", "sha="+base64.StdEncoding.EncodeToString(fileSHA1))
 	if opts != nil {
-		if opts.IfMatch != "" {
-			r.header.Set("If-Match", opts.IfMatch)
+		if err := setHeader(r.header, "If-Match", "if-match", opts.IfMatch); err != nil {
+			return nil, nil, err
 		}
-		if opts.IfNoneMatch != "" {
-			r.header.Set("If-None-Match", opts.IfNoneMatch)
+		if err := setHeader(r.header, "If-None-Match", "if-none-match", opts.IfNoneMatch); err != nil {
+			return nil, nil, err
 		}
 	}
-	var files Files
-	resp, err := s.client.do(ctx, r, &files)
+	// A session commits once: repeating the commit cannot create a second
+	// file, so it is retried like an idempotent call.
+	var files Collection[*File]
+	resp, err := s.client.do(transport.WithIdempotent(ctx), r, &files)
 	if err != nil {
 		return nil, resp, err
 	}
 	if resp.StatusCode == http.StatusAccepted {
 		return nil, resp, &AcceptedError{RetryAfter: resp.RetryAfter, Response: resp}
 	}
-	if len(files.Entries) == 0 {
+	if len(files.Entries) == 0 || files.Entries[0] == nil {
 		return nil, resp, fmt.Errorf("cms: commit answered %d without a file", resp.StatusCode)
 	}
 	return files.Entries[0], resp, nil

@@ -31,6 +31,10 @@ type item struct {
 	syncState   string
 	uploadEmail string // folder_upload_email access, "" = none
 
+	// hidden: a managed user may not see the item (HideFromUsers), yet it
+	// is counted in its folder's listings.
+	hidden bool
+
 	// files
 	versions []*version // oldest first; the last is current
 	readyAt  time.Time  // content not downloadable before this
@@ -107,7 +111,7 @@ func checkName(name string) *apiError {
 
 // visible reports whether p may access it. Callers hold s.mu.
 func (s *Server) visible(p *principal, it *item) bool {
-	return p.seesAll() || it.owner == p.user
+	return p.seesAll() || (it.owner == p.user && !it.hidden)
 }
 
 // lookup returns the item of a type visible to p. Callers hold s.mu.

@@ -2,6 +2,7 @@ package refserver
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strings"
 )
@@ -92,6 +93,10 @@ func folderID(r *http.Request) (string, *apiError) {
 	return id, nil
 }
 
+// maxFolderOffset is the largest offset a folder listing accepts; the
+// service rejects larger ones with 400 and points to marker paging.
+const maxFolderOffset = 300_000
+
 // collectionQuery is how a listing is sorted and paged.
 type collectionQuery struct {
 	key       string // id, name, date, size
@@ -128,6 +133,10 @@ func parseCollectionQuery(r *http.Request, allowMarker bool) (collectionQuery, *
 	if q.limit, aerr = pageLimit(r, 100, 1000); aerr != nil {
 		return q, aerr
 	}
+	if q.offset > maxFolderOffset && r.URL.Query().Get("usemarker") != "true" {
+		// The service documents the cap but no error code: bad_request.
+		return q, errBadRequest("offset must not exceed %d; use marker-based pagination (usemarker=true)", maxFolderOffset)
+	}
 	if allowMarker {
 		if q.useMarker, aerr = queryBool(r, "usemarker"); aerr != nil {
 			return q, aerr
@@ -145,6 +154,12 @@ func parseCollectionQuery(r *http.Request, allowMarker bool) (collectionQuery, *
 
 // listing pages the items of a folder (f nil = p's root). entryFields nil
 // gives mini entries. Callers hold s.mu.
+//
+// As on the service, items the principal may not see (HideFromUsers) keep
+// their place: they count in total_count and in the offset/limit (or
+// marker) window, but are left out of entries. A page can therefore hold
+// fewer entries than limit, or none, while more items follow; the next page
+// is still at offset + limit, and the listing ends at total_count.
 func (s *Server) listing(f *item, p *principal, q collectionQuery, entryFields []string) map[string]any {
 	folderID := rootID
 	if f != nil {
@@ -169,9 +184,12 @@ func (s *Server) listing(f *item, p *principal, q collectionQuery, entryFields [
 	end := min(start+q.limit, total)
 	entries := make([]any, 0, end-start)
 	for _, it := range items[start:end] {
-		if entryFields == nil {
+		switch {
+		case !s.visible(p, it):
+			continue
+		case entryFields == nil:
 			entries = append(entries, s.mini(it))
-		} else {
+		default:
 			entries = append(entries, s.render(it, entryFields, p))
 		}
 	}
@@ -192,6 +210,26 @@ func (s *Server) listing(f *item, p *principal, q collectionQuery, entryFields [
 	out["total_count"] = total
 	out["offset"] = q.offset
 	return out
+}
+
+// HideFromUsers makes items invisible to the managed user, as the service
+// does for items a user may not see (an access policy, a classification):
+// the user gets 404 for them, yet they still count in their folder's
+// total_count and take their place in its pages, so listings show short or
+// empty pages while more items follow. The admin and the app still see
+// them. It fails when an id is not a file or folder.
+func (s *Server) HideFromUsers(ids ...string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, id := range ids {
+		if _, ok := s.items[id]; !ok {
+			return fmt.Errorf("refserver: no item %q", id)
+		}
+	}
+	for _, id := range ids {
+		s.items[id].hidden = true
+	}
+	return nil
 }
 
 // addItemCollection adds item_collection to a folder representation when

@@ -215,3 +215,60 @@ func TestDeleteFolder(t *testing.T) {
 	resp, _ = e.do("DELETE", e.api("/folders/"+empty["id"].(string)), tok, nil, nil)
 	assert.Equal(t, http.StatusNoContent, resp.StatusCode)
 }
+
+// TestListingHiddenItemsAndOffsetCap: items hidden from the managed user
+// keep their place in offset and marker pages (short and empty pages while
+// more follow, total_count counts them); offsets past 300,000 are 400.
+func TestListingHiddenItemsAndOffsetCap(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, Options{})
+	tok := e.s.UserToken()
+	parent := e.createFolder(tok, "0", "Mixed")["id"].(string)
+	var ids []string
+	for i := range 7 {
+		ids = append(ids, e.createFolder(tok, parent, fmt.Sprintf("f%d", i))["id"].(string))
+	}
+	require.NoError(t, e.s.HideFromUsers(ids[3], ids[4], ids[5]))
+	require.Error(t, e.s.HideFromUsers("999999"))
+
+	names := func(m map[string]any) []string {
+		var out []string
+		for _, x := range m["entries"].([]any) {
+			out = append(out, x.(map[string]any)["name"].(string))
+		}
+		return out
+	}
+	pages := []struct { // f3, f4, f5 hidden
+		offset int
+		want   []string
+	}{{0, []string{"f0", "f1", "f2"}}, {3, nil}, {6, []string{"f6"}}}
+	for _, pg := range pages {
+		resp, m := e.doJSON("GET", e.api(fmt.Sprintf("/folders/%s/items?limit=3&offset=%d", parent, pg.offset)), tok, nil, nil)
+		require.Equal(t, http.StatusOK, resp.StatusCode)
+		assert.Equal(t, pg.want, names(m), "offset %d", pg.offset)
+		assert.EqualValues(t, 7, m["total_count"], "hidden items are counted")
+		assert.EqualValues(t, 3, m["limit"])
+	}
+	resp, m := e.doJSON("GET", e.api(fmt.Sprintf("/folders/%s/items?limit=3&usemarker=true", parent)), tok, nil, nil)
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	marker := m["next_marker"].(string)
+	_, m = e.doJSON("GET", e.api(fmt.Sprintf("/folders/%s/items?limit=3&usemarker=true&marker=%s", parent, marker)), tok, nil, nil)
+	assert.Empty(t, names(m), "an empty marker page")
+	assert.NotEmpty(t, m["next_marker"], "while more follow")
+
+	// The admin sees everything; the user gets 404 for a hidden item.
+	_, m = e.doJSON("GET", e.api(fmt.Sprintf("/folders/%s/items?limit=10", parent)), e.s.AdminToken(), nil, nil)
+	assert.Len(t, m["entries"], 7)
+	resp, m = e.doJSON("GET", e.api("/folders/"+ids[3]), tok, nil, nil)
+	requireAPIError(t, resp, m, http.StatusNotFound, "not_found")
+
+	// Offset cap: 300000 is the last offset accepted; the state is unchanged.
+	before := snapshot(e.s)
+	resp, _ = e.doJSON("GET", e.api(fmt.Sprintf("/folders/%s/items?offset=300000", parent)), tok, nil, nil)
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
+	resp, m = e.doJSON("GET", e.api(fmt.Sprintf("/folders/%s/items?offset=300001", parent)), tok, nil, nil)
+	requireAPIError(t, resp, m, http.StatusBadRequest, "bad_request")
+	resp, _ = e.doJSON("GET", e.api(fmt.Sprintf("/folders/%s/items?offset=300001&usemarker=true", parent)), tok, nil, nil)
+	assert.Equal(t, http.StatusOK, resp.StatusCode, "marker paging ignores offset")
+	assert.Equal(t, before, snapshot(e.s))
+}

@@ -6,9 +6,8 @@ import (
 	"crypto/rsa"
 	"encoding/pem"
 	"fmt"
-	"os"
-	"path/filepath"
 
+	"github.com/contentapi/cms/internal/atomicfile"
 	"github.com/youmark/pkcs8"
 )
 
@@ -58,19 +57,7 @@ func (s *Server) WriteAppConfig(path string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return "", fmt.Errorf("refserver: app config: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(append(b, '\n')); err != nil {
-		tmp.Close()
-		return "", fmt.Errorf("refserver: app config: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return "", fmt.Errorf("refserver: app config: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+	if err := atomicfile.WriteFile(path, append(b, '\n'), 0o600); err != nil {
 		return "", fmt.Errorf("refserver: app config: %w", err)
 	}
 	return app.ClientID, nil

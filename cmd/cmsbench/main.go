@@ -123,7 +123,7 @@ func measure(ctx context.Context, client *cms.Client, name string, size int64, c
 	sampled := make(chan struct{})
 	go samplePeakHeap(&peak, stop, sampled)
 	start := time.Now()
-	f, err := client.Uploads.UploadChunked(ctx, "0", name, &generated{left: size}, size, &cms.ChunkedUploadOptions{Concurrency: concurrency})
+	f, _, err := client.Uploads.UploadChunked(ctx, "0", name, &generated{left: size}, size, &cms.ChunkedUploadOptions{Concurrency: concurrency})
 	elapsed := time.Since(start)
 	close(stop)
 	<-sampled

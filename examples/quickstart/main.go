@@ -66,7 +66,7 @@ func run(ctx context.Context, out io.Writer) error {
 	// 2. A small file in one request; the SDK sends its SHA1 so the service
 	// can reject a corrupted upload.
 	v1 := "Hello from the Go SDK.\n"
-	file, _, err := client.Files.UploadFile(ctx, folder.ID, "hello.txt", strings.NewReader(v1), int64(len(v1)), nil)
+	file, _, err := client.Files.UploadInOneRequest(ctx, folder.ID, "hello.txt", strings.NewReader(v1), int64(len(v1)), nil)
 	if err != nil {
 		return fmt.Errorf("uploading: %w", err)
 	}
@@ -74,14 +74,14 @@ func run(ctx context.Context, out io.Writer) error {
 
 	// 3. A new version, only if nobody changed the file meanwhile (if-match).
 	v2 := v1 + "Second version, with one more line.\n"
-	file, _, err = client.Files.UploadVersion(ctx, file.ID, strings.NewReader(v2), int64(len(v2)), &cms.UploadVersionOptions{IfMatch: file.Etag})
+	file, _, err = client.Files.UploadVersionInOneRequest(ctx, file.ID, strings.NewReader(v2), int64(len(v2)), &cms.OneRequestVersionOptions{IfMatch: file.Etag})
 	if err != nil {
 		return fmt.Errorf("uploading new version: %w", err)
 	}
 	fmt.Fprintf(out, "Uploaded version %s of %q (sha1 %s)\n", file.FileVersion.ID, file.Name, file.SHA1)
 
 	// A stale etag is refused with 412.
-	_, _, err = client.Files.UploadVersion(ctx, file.ID, strings.NewReader("x"), 1, &cms.UploadVersionOptions{IfMatch: "stale"})
+	_, _, err = client.Files.UploadVersionInOneRequest(ctx, file.ID, strings.NewReader("x"), 1, &cms.OneRequestVersionOptions{IfMatch: "stale"})
 	fmt.Fprintf(out, "Upload with a stale etag refused: %v\n", errors.Is(err, cms.ErrPreconditionFailed))
 
 	// 4. Download: the service redirects to its content host, which the SDK
@@ -98,7 +98,7 @@ func run(ctx context.Context, out io.Writer) error {
 	const bigSize = 64 << 20
 	src := newPatternReader(bigSize)
 	start := time.Now()
-	big, err := client.Uploads.UploadChunked(ctx, folder.ID, "big.bin", src, bigSize, &cms.ChunkedUploadOptions{
+	big, _, err := client.Uploads.UploadChunked(ctx, folder.ID, "big.bin", src, bigSize, &cms.ChunkedUploadOptions{
 		Concurrency: 4,
 		Progress: func(p cms.UploadProgress) {
 			fmt.Fprintf(out, "\rChunked upload: part %d/%d, %3d%%", p.PartsDone, p.TotalParts, p.BytesSent*100/p.TotalBytes)

@@ -6,40 +6,89 @@ package transport
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/hashicorp/go-retryablehttp"
 )
 
-// Policy says how often and how long to retry.
+// Policy says how often and how long to retry. Its zero value, and every
+// zero field, means the default (see DefaultPolicy and WithDefaults).
 type Policy struct {
-	// MaxRetries is the number of retries after the first attempt (0 = none).
+	// MaxRetries is the number of retries after the first attempt: 0 means
+	// the default (4), a negative value means no retries.
 	MaxRetries int
-	// MinBackoff and MaxBackoff bound the jittered exponential backoff.
+	// MinBackoff and MaxBackoff bound the jittered exponential backoff
+	// (0 = 0.5 s and 30 s).
 	MinBackoff, MaxBackoff time.Duration
-	// MaxRetryAfter caps a server's Retry-After. A longer Retry-After ends the
-	// retries and returns the response.
+	// MaxRetryAfter caps a server's Retry-After (0 = 60 s). A longer
+	// Retry-After ends the retries and returns the response.
 	MaxRetryAfter time.Duration
+	// RetryStatuses are the statuses retried: 429 for every request, the
+	// others only for idempotent requests. nil means DefaultRetryStatuses;
+	// an empty non-nil slice retries no status (network errors still are).
+	RetryStatuses []int
 }
 
-// DefaultPolicy is 4 retries, backoff from 0.5 s to 30 s, Retry-After up to 60 s.
+// DefaultRetryStatuses are retried unless a policy says otherwise: 429 (the
+// request was not processed) and 500, 502, 503, 504 (the service's error
+// guide: retry with exponential backoff).
+func DefaultRetryStatuses() []int {
+	return []int{http.StatusTooManyRequests, http.StatusInternalServerError, http.StatusBadGateway,
+		http.StatusServiceUnavailable, http.StatusGatewayTimeout}
+}
+
+// DefaultPolicy is 4 retries, backoff from 0.5 s to 30 s, Retry-After up to
+// 60 s, on DefaultRetryStatuses.
 func DefaultPolicy() Policy {
-	return Policy{MaxRetries: 4, MinBackoff: 500 * time.Millisecond, MaxBackoff: 30 * time.Second, MaxRetryAfter: 60 * time.Second}
+	return Policy{MaxRetries: 4, MinBackoff: 500 * time.Millisecond, MaxBackoff: 30 * time.Second,
+		MaxRetryAfter: 60 * time.Second, RetryStatuses: DefaultRetryStatuses()}
 }
 
-// Validate reports a policy that cannot work.
+// WithDefaults returns p with every zero field replaced by its default (a
+// negative MaxRetries stays: no retries). Applying it twice changes nothing.
+// RetryStatuses is copied, so the caller's slice is never shared.
+func (p Policy) WithDefaults() Policy {
+	d := DefaultPolicy()
+	if p.MaxRetries == 0 {
+		p.MaxRetries = d.MaxRetries
+	}
+	if p.MinBackoff == 0 {
+		p.MinBackoff = d.MinBackoff
+	}
+	if p.MaxBackoff == 0 {
+		p.MaxBackoff = max(d.MaxBackoff, p.MinBackoff)
+	}
+	if p.MaxRetryAfter == 0 {
+		p.MaxRetryAfter = d.MaxRetryAfter
+	}
+	if p.RetryStatuses == nil {
+		p.RetryStatuses = d.RetryStatuses
+	} else {
+		p.RetryStatuses = append([]int{}, p.RetryStatuses...)
+	}
+	return p
+}
+
+// Validate reports a policy that cannot work: negative durations, a
+// MaxBackoff below MinBackoff (after defaults), or a retried status that is
+// not an error status (400-599).
 func (p Policy) Validate() error {
 	switch {
-	case p.MaxRetries < 0:
-		return errors.New("MaxRetries must not be negative")
 	case p.MinBackoff < 0 || p.MaxBackoff < 0 || p.MaxRetryAfter < 0:
 		return errors.New("durations must not be negative")
-	case p.MaxBackoff < p.MinBackoff:
+	case p.WithDefaults().MaxBackoff < p.WithDefaults().MinBackoff:
 		return errors.New("MaxBackoff must not be below MinBackoff")
+	}
+	for _, c := range p.RetryStatuses {
+		if c < 400 || c > 599 {
+			return fmt.Errorf("retry status %d is not an error status (400-599)", c)
+		}
 	}
 	return nil
 }
@@ -120,6 +169,7 @@ func (d *Doer) Do(req *http.Request, body *Body) (*http.Response, error) {
 	if p, ok := PolicyFrom(ctx); ok {
 		policy = p
 	}
+	policy = policy.WithDefaults()
 	st := &attemptState{
 		policy:     policy,
 		idempotent: IdempotentMethod(req.Method) || IsIdempotent(ctx),
@@ -158,7 +208,7 @@ func (d *Doer) Do(req *http.Request, body *Body) (*http.Response, error) {
 	}
 	rc := &retryablehttp.Client{
 		HTTPClient:   d.HTTPClient,
-		RetryMax:     policy.MaxRetries,
+		RetryMax:     max(policy.MaxRetries, 0),
 		RetryWaitMin: policy.MinBackoff,
 		RetryWaitMax: policy.MaxBackoff,
 		CheckRetry:   st.checkRetry,
@@ -187,7 +237,7 @@ func (st *attemptState) checkRetry(ctx context.Context, resp *http.Response, err
 	if ctx.Err() != nil {
 		return false, ctx.Err()
 	}
-	if st.retries >= st.policy.MaxRetries || !st.replayable || !Retryable(resp, err, st.idempotent) {
+	if st.retries >= st.policy.MaxRetries || !st.replayable || !Retryable(st.policy.RetryStatuses, resp, err, st.idempotent) {
 		return false, nil
 	}
 	wait, ok := Wait(st.policy, st.retries, resp, st.rand)
@@ -212,9 +262,10 @@ func (e *PermanentError) Error() string { return e.Err.Error() }
 func (e *PermanentError) Unwrap() error { return e.Err }
 
 // Retryable reports whether a response or transport error is worth another
-// attempt. 429 is always retried (the request was not processed); 502, 503,
-// 504 and network errors only for idempotent requests.
-func Retryable(resp *http.Response, err error, idempotent bool) bool {
+// attempt. Of the statuses listed, 429 is retried for every request (the
+// request was not processed), the others only for idempotent requests;
+// network errors only for idempotent requests.
+func Retryable(statuses []int, resp *http.Response, err error, idempotent bool) bool {
 	if err != nil {
 		var pe *PermanentError
 		if !idempotent || errors.As(err, &pe) {
@@ -225,13 +276,10 @@ func Retryable(resp *http.Response, err error, idempotent bool) bool {
 		retry, _ := retryablehttp.DefaultRetryPolicy(context.Background(), nil, err)
 		return retry
 	}
-	switch resp.StatusCode {
-	case http.StatusTooManyRequests:
-		return true
-	case http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
-		return idempotent
+	if !slices.Contains(statuses, resp.StatusCode) {
+		return false
 	}
-	return false
+	return idempotent || resp.StatusCode == http.StatusTooManyRequests
 }
 
 // Wait returns how long to wait before retry number n (0-based): the

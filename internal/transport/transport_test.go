@@ -94,7 +94,9 @@ func TestRetryable(t *testing.T) {
 		{"502 get", status(502), nil, true, true},
 		{"504 get", status(504), nil, true, true},
 		{"503 create", status(503), nil, false, false},
-		{"500 get", status(500), nil, true, false},
+		{"500 get", status(500), nil, true, true},
+		{"500 create", status(500), nil, false, false},
+		{"501 get", status(501), nil, true, false},
 		{"404 get", status(404), nil, true, false},
 		{"200 get", status(200), nil, true, false},
 		{"network get", nil, errors.New("connection reset by peer"), true, true},
@@ -103,9 +105,64 @@ func TestRetryable(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.want, Retryable(tt.resp, tt.err, tt.idempotent))
+			assert.Equal(t, tt.want, Retryable(DefaultRetryStatuses(), tt.resp, tt.err, tt.idempotent))
 		})
 	}
+	t.Run("custom statuses", func(t *testing.T) {
+		assert.True(t, Retryable([]int{409}, status(409), nil, true))
+		assert.False(t, Retryable([]int{409}, status(503), nil, true), "only the listed statuses")
+		assert.False(t, Retryable([]int{}, status(429), nil, false), "an empty list retries no status")
+		assert.True(t, Retryable([]int{}, nil, errors.New("connection reset by peer"), true), "network errors still are")
+	})
+}
+
+func TestPolicyDefaultsAndValidate(t *testing.T) {
+	t.Parallel()
+	d := DefaultPolicy()
+	assert.Equal(t, d, Policy{}.WithDefaults(), "the zero policy is the default")
+	p := Policy{MaxRetries: 3}.WithDefaults()
+	assert.Equal(t, 3, p.MaxRetries)
+	assert.Equal(t, d.MinBackoff, p.MinBackoff, "zero MinBackoff means the default, not no backoff")
+	assert.Equal(t, d.MaxBackoff, p.MaxBackoff)
+	assert.Equal(t, d.MaxRetryAfter, p.MaxRetryAfter)
+	assert.Equal(t, []int{429, 500, 502, 503, 504}, p.RetryStatuses)
+	none := Policy{MaxRetries: -1}.WithDefaults()
+	assert.Equal(t, -1, none.MaxRetries, "negative means none")
+	assert.Equal(t, none, none.WithDefaults(), "applying the defaults twice changes nothing")
+	assert.Equal(t, time.Minute, Policy{MinBackoff: time.Minute}.WithDefaults().MaxBackoff, "a default MaxBackoff is never below MinBackoff")
+	mine := []int{503}
+	q := Policy{RetryStatuses: mine}.WithDefaults()
+	q.RetryStatuses[0] = 1
+	assert.Equal(t, 503, mine[0], "the caller's slice is not shared")
+
+	for name, bad := range map[string]Policy{
+		"negative duration": {MinBackoff: -1},
+		"inverted backoff":  {MinBackoff: 2 * time.Second, MaxBackoff: time.Second},
+		"success status":    {RetryStatuses: []int{200}},
+		"not a status":      {RetryStatuses: []int{1000}},
+	} {
+		assert.Error(t, bad.Validate(), name)
+	}
+	assert.NoError(t, Policy{MaxRetries: -1}.Validate())
+	assert.NoError(t, Policy{}.Validate())
+}
+
+// TestDoerZeroBackoffMeansDefault: a policy that sets only MaxRetries waits
+// the default minimum backoff between attempts, not zero.
+func TestDoerZeroBackoffMeansDefault(t *testing.T) {
+	t.Parallel()
+	mt := httpmock.NewMockTransport()
+	var times []time.Time
+	mt.RegisterResponder("GET", "https://x.test/a", func(*http.Request) (*http.Response, error) {
+		times = append(times, time.Now())
+		return httpmock.NewStringResponse(503, `{}`), nil
+	})
+	d := &Doer{HTTPClient: &http.Client{Transport: mt}, Policy: Policy{MaxRetries: 1}, Rand: func() float64 { return 0 }}
+	resp, err := d.Do(get(t, context.Background(), "GET", "https://x.test/a"), nil)
+	require.NoError(t, err)
+	resp.Body.Close()
+	require.Len(t, times, 2)
+	assert.GreaterOrEqual(t, times[1].Sub(times[0]), 500*time.Millisecond)
 }
 
 // fastPolicy retries quickly without Retry-After.
@@ -145,9 +202,11 @@ func TestDoerAttempts(t *testing.T) {
 		{name: "create not retried on 503", method: "POST", statuses: []int{503}, wantCalls: 1, wantCode: 503},
 		{name: "create retried on 429", method: "POST", statuses: []int{429, 201}, wantCalls: 2, wantCode: 201},
 		{name: "marked idempotent create retried on 503", method: "POST", ctx: WithIdempotent, statuses: []int{503, 201}, wantCalls: 2, wantCode: 201},
-		{name: "500 not retried", method: "GET", statuses: []int{500}, wantCalls: 1, wantCode: 500},
+		{name: "get retried on 500", method: "GET", statuses: []int{500, 200}, wantCalls: 2, wantCode: 200},
+		{name: "create not retried on 500", method: "POST", statuses: []int{500}, wantCalls: 1, wantCode: 500},
+		{name: "501 not retried", method: "GET", statuses: []int{501}, wantCalls: 1, wantCode: 501},
 		{name: "delete retried", method: "DELETE", statuses: []int{503, 204}, wantCalls: 2, wantCode: 204},
-		{name: "per-call policy without retries", method: "GET", ctx: func(c context.Context) context.Context { return WithPolicy(c, Policy{}) }, statuses: []int{503}, wantCalls: 1, wantCode: 503},
+		{name: "per-call policy without retries", method: "GET", ctx: func(c context.Context) context.Context { return WithPolicy(c, Policy{MaxRetries: -1}) }, statuses: []int{503}, wantCalls: 1, wantCode: 503},
 		{name: "network error on get retried", method: "GET", netErr: true, wantCalls: 4},
 		{name: "network error on create not retried", method: "POST", netErr: true, wantCalls: 1},
 	}
