@@ -95,6 +95,7 @@ type Options struct {
 
 // RequestRecord is one request the server received, for wire assertions.
 type RequestRecord struct {
+	// Method is the HTTP method.
 	Method string
 	// Role is "api", "upload" or "content".
 	Role string
@@ -111,6 +112,16 @@ type RequestRecord struct {
 	HasAuthorization bool
 	// RequestID is the box-request-id the server answered with.
 	RequestID string
+	// Status is the status the client was answered with: 0 while the
+	// request is in flight, and when the connection was reset or dropped
+	// without an answer.
+	Status int
+	// Injected reports that a Fault matched the request.
+	Injected bool
+	// HandlerStatus is, for a Fault with After, the status the handler
+	// answered before the fault replaced its answer (the request took
+	// effect when it is a success); 0 otherwise.
+	HandlerStatus int
 }
 
 // Server is a running (or in-process) reference server.
@@ -136,6 +147,7 @@ type Server struct {
 	mu       sync.Mutex // guards the state below
 	items    map[string]*item
 	sessions map[string]*session
+	ended    map[string]UploadSessionInfo // committed and aborted sessions, for UploadSession
 	nextID   int64
 
 	// State of the other resources, guarded by mu (one type per resource file).
@@ -149,10 +161,10 @@ type Server struct {
 	pins       devicePinState
 
 	faultsMu sync.Mutex
-	faults   []*Fault
+	faults   []*fault
 
 	reqMu    sync.Mutex
-	requests []RequestRecord
+	requests []*RequestRecord
 	reqSeq   atomic.Uint64
 }
 
@@ -262,6 +274,7 @@ func newServer(opts Options) (*Server, error) {
 		signKey:  randomBytes(32),
 		items:    make(map[string]*item),
 		sessions: make(map[string]*session),
+		ended:    make(map[string]UploadSessionInfo),
 		nextID:   100000000000,
 	}
 	if err := s.initPrincipals(); err != nil {
@@ -329,25 +342,35 @@ func (s *Server) roleHandler(role string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id := s.newRequestID()
 		w.Header().Set(headerRequestID, id)
-		s.record(role, id, r)
-		rw := &statusWriter{ResponseWriter: w}
+		rec := s.record(role, id, r)
+		rw := &statusWriter{ResponseWriter: w, s: s, rec: rec}
 		defer func() {
+			rw.logOutcome()
 			s.log.LogAttrs(r.Context(), slog.LevelDebug, "request",
 				slog.String("role", role), slog.String("method", r.Method),
 				slog.String("path", r.URL.Path), slog.Int("status", rw.status),
 				slog.String("request_id", id))
 		}()
-		if s.applyFault(rw, r, role) {
-			return
-		}
-		mux.ServeHTTP(rw, r)
+		s.serveWithFaults(rw, r, role, mux)
 	})
 }
 
-// statusWriter remembers the status for the request log.
+// statusWriter remembers the status and what a fault did, for the request
+// log.
 type statusWriter struct {
 	http.ResponseWriter
-	status int
+	status        int
+	injected      bool
+	handlerStatus int
+	s             *Server
+	rec           *RequestRecord
+}
+
+// logOutcome writes the outcome into the request log.
+func (w *statusWriter) logOutcome() {
+	w.s.reqMu.Lock()
+	w.rec.Status, w.rec.Injected, w.rec.HandlerStatus = w.status, w.injected, w.handlerStatus
+	w.s.reqMu.Unlock()
 }
 
 func (w *statusWriter) WriteHeader(code int) {
@@ -371,27 +394,31 @@ func (s *Server) newRequestID() string {
 	return fmt.Sprintf("%s%06x", randomHex(6), s.reqSeq.Add(1)&0xffffff)
 }
 
-func (s *Server) record(role, id string, r *http.Request) {
+func (s *Server) record(role, id string, r *http.Request) *RequestRecord {
 	h := r.Header.Clone()
 	_, hasAuth := h["Authorization"]
 	if hasAuth {
 		h["Authorization"] = []string{"[redacted]"}
 	}
-	rec := RequestRecord{
+	rec := &RequestRecord{
 		Method: r.Method, Role: role, Host: r.Host, Path: r.URL.EscapedPath(),
 		RawQuery: r.URL.RawQuery, Header: h, HasAuthorization: hasAuth, RequestID: id,
 	}
 	s.reqMu.Lock()
 	s.requests = append(s.requests, rec)
 	s.reqMu.Unlock()
+	return rec
 }
 
-// Requests returns a copy of the log of requests received, oldest first.
+// Requests returns a copy of the log of requests received, oldest first,
+// with the status of each answer (0 while a request is in flight).
 func (s *Server) Requests() []RequestRecord {
 	s.reqMu.Lock()
 	defer s.reqMu.Unlock()
 	out := make([]RequestRecord, len(s.requests))
-	copy(out, s.requests)
+	for i, rec := range s.requests {
+		out[i] = *rec
+	}
 	return out
 }
 
