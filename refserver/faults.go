@@ -159,8 +159,12 @@ func (s *Server) serveWithFaults(w *statusWriter, r *http.Request, role string, 
 		select {
 		case <-t.C:
 		case <-r.Context().Done():
-			t.Stop()
-			drain(r.Body)
+		case <-s.life.closed:
+		}
+		if t.Stop() {
+			// Cancelled (client gone, or Close): answer nothing, and do not
+			// read the body, which the client may never send.
+			_ = http.NewResponseController(w).SetReadDeadline(time.Unix(1, 0))
 			return
 		}
 	}

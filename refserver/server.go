@@ -13,10 +13,8 @@
 package refserver
 
 import (
-	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -135,8 +133,7 @@ type Server struct {
 	baseURL, uploadURL, downloadURL string
 	roleByHost                      map[string]string
 	handlers                        map[string]http.Handler // by role
-	servers                         []*http.Server
-	closeOnce                       sync.Once
+	life                            lifecycle               // listeners, connections, Close (lifecycle.go)
 
 	enterpriseID string
 	admin, user  *user
@@ -180,70 +177,6 @@ func New(opts Options) (*Server, error) {
 	return s, nil
 }
 
-// Start binds the three listeners and serves until Close.
-func Start(opts Options) (*Server, error) {
-	s, err := newServer(opts)
-	if err != nil {
-		return nil, err
-	}
-	addrs := []string{opts.Addr, opts.UploadAddr, opts.DownloadAddr}
-	var lns []net.Listener
-	for _, a := range addrs {
-		if a == "" {
-			a = "127.0.0.1:0"
-		}
-		ln, err := net.Listen("tcp", a)
-		if err != nil {
-			for _, l := range lns {
-				_ = l.Close()
-			}
-			return nil, fmt.Errorf("refserver: listen %s: %w", a, err)
-		}
-		lns = append(lns, ln)
-	}
-	apiHost := advertised(lns[0].Addr().(*net.TCPAddr), "")
-	uploadHost := advertised(lns[1].Addr().(*net.TCPAddr), "")
-	dlHost := advertised(lns[2].Addr().(*net.TCPAddr), otherLoopbackName(apiHost))
-	s.setURLs(apiHost, uploadHost, dlHost)
-	for i, role := range []string{roleAPI, roleUpload, roleContent} {
-		srv := &http.Server{
-			Handler:           s.roleHandler(role),
-			ReadHeaderTimeout: 30 * time.Second,
-			ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelDebug),
-		}
-		s.servers = append(s.servers, srv)
-		go func(ln net.Listener) { _ = srv.Serve(ln) }(lns[i])
-	}
-	return s, nil
-}
-
-// advertised is the host:port clients use for a listener. A loopback or
-// unspecified listener on 127.0.0.1 is advertised as name when name is set.
-func advertised(a *net.TCPAddr, name string) string {
-	host := a.IP.String()
-	if a.IP.IsUnspecified() {
-		host = "127.0.0.1"
-	}
-	if name != "" && (a.IP.IsLoopback() || a.IP.IsUnspecified()) {
-		host = name
-	}
-	return net.JoinHostPort(host, fmt.Sprint(a.Port))
-}
-
-// otherLoopbackName picks the content host's name: a loopback name different
-// from the API's, so that clients see a cross-host redirect.
-func otherLoopbackName(apiHostPort string) string {
-	h, _, _ := net.SplitHostPort(apiHostPort)
-	switch h {
-	case "127.0.0.1":
-		return "localhost"
-	case "localhost":
-		return "127.0.0.1"
-	default:
-		return ""
-	}
-}
-
 func newServer(opts Options) (*Server, error) {
 	if opts.ChunkedMinSize <= 0 {
 		opts.ChunkedMinSize = defaultChunkedMinSize
@@ -277,6 +210,7 @@ func newServer(opts Options) (*Server, error) {
 		ended:    make(map[string]UploadSessionInfo),
 		nextID:   100000000000,
 	}
+	s.life.init()
 	if err := s.initPrincipals(); err != nil {
 		return nil, err
 	}
@@ -427,21 +361,6 @@ func (s *Server) ResetRequests() {
 	s.reqMu.Lock()
 	s.requests = nil
 	s.reqMu.Unlock()
-}
-
-// Close stops the listeners (if any), waiting briefly for requests in flight.
-func (s *Server) Close() error {
-	var errs []error
-	s.closeOnce.Do(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		for _, srv := range s.servers {
-			if err := srv.Shutdown(ctx); err != nil {
-				errs = append(errs, err, srv.Close())
-			}
-		}
-	})
-	return errors.Join(errs...)
 }
 
 // BaseURL is the API root, e.g. http://127.0.0.1:PORT/2.0.
