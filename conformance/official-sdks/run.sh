@@ -16,6 +16,9 @@
 #   - box-node-sdk (classic) runs against a server started with
 #     -ignore-content-auth: its files.getReadStream sends the API bearer
 #     token to the download URL, which the real content host ignores.
+# Both servers register an app (-app-config); its config.json is passed to
+# every script as APP_CONFIG, and resources/auth.*.js sign in with each SDK's
+# JWT and client-credentials auth.
 set -euo pipefail
 
 LIMIT_SECONDS=${CMS_CONFORMANCE_TIMEOUT:-300}
@@ -82,7 +85,8 @@ json_get() {
 start_server() {
 	local name=$1
 	shift
-	"$work/refserver" -addr 127.0.0.1:0 "$@" >"$work/$name.json" 2>"$work/$name.log" &
+	"$work/refserver" -addr 127.0.0.1:0 -app-config "$work/$name-app.json" "$@" \
+		>"$work/$name.json" 2>"$work/$name.log" &
 	pids+=("$!")
 	local i
 	for ((i = 0; i < 200; i++)); do
@@ -115,6 +119,7 @@ run_sdk() {
 		ADMIN_TOKEN=$(json_get "$line" .tokens.admin) \
 		APP_TOKEN=$(json_get "$line" .tokens.app) \
 		ENTERPRISE_ID=$(json_get "$line" .enterprise_id) \
+		APP_CONFIG="$work/$server-app.json" \
 		NODE_NO_WARNINGS=1 \
 		node "$here/$script"; then
 		passed=$((passed + 1))
