@@ -277,6 +277,7 @@ func (s *Server) roleHandler(role string) http.Handler {
 		id := s.newRequestID()
 		w.Header().Set(headerRequestID, id)
 		rec := s.record(role, id, r)
+		s.wrapBody(r)
 		rw := &statusWriter{ResponseWriter: w, s: s, rec: rec}
 		defer func() {
 			rw.logOutcome()
@@ -417,5 +418,41 @@ func belowRoot(role, path string) (string, bool) {
 	return "/" + rest, true
 }
 
-// drain reads a little of an unread body so the connection can be reused.
-func drain(r io.Reader) { _, _ = io.CopyN(io.Discard, r, 64<<10) }
+// drainDefault is how much drain reads of a body the server did not wrap.
+const drainDefault = 64 << 10
+
+// requestBody is a request body with the bound of what drain may discard
+// from it (roleHandler wraps every body).
+type requestBody struct {
+	io.ReadCloser
+	discard int64 // how much drain reads; 0 = nothing
+}
+
+// drain reads and discards an unread body before an early answer (an error
+// before the handler read the body), up to a bound: the part size, so that a
+// client that writes the whole body before it reads the answer (Python's
+// http.client, for one) gets the status and error code instead of a broken
+// pipe. It reads nothing when the client waits for "100 Continue": the
+// answer then goes out before any body is sent.
+func drain(r io.Reader) {
+	n := int64(drainDefault)
+	if rb, ok := r.(*requestBody); ok {
+		n = rb.discard
+	}
+	if n > 0 {
+		_, _ = io.CopyN(io.Discard, r, n)
+	}
+}
+
+// wrapBody sets the discard bound of r's body: the larger of the part size
+// and 1 MiB, plus room for multipart framing.
+func (s *Server) wrapBody(r *http.Request) {
+	if r.Body == nil || r.Body == http.NoBody {
+		return
+	}
+	rb := &requestBody{ReadCloser: r.Body, discard: max(s.opts.PartSize, 1<<20) + drainDefault}
+	if strings.EqualFold(r.Header.Get("Expect"), "100-continue") {
+		rb.discard = 0
+	}
+	r.Body = rb
+}
