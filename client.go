@@ -108,6 +108,7 @@ type config struct {
 	asUser             string
 	headers            http.Header
 	logger             *slog.Logger
+	sleep              func(context.Context, time.Duration) error // nil = real timers (sleep.go)
 }
 
 // Option configures a Client. Options validate their arguments.
@@ -333,7 +334,7 @@ func newClient(cfg config, opts []Option) (*Client, error) {
 		return nil, errors.New("cms: no credentials: use WithToken or WithTokenSource")
 	}
 	c := &Client{cfg: cfg}
-	c.doer = &transport.Doer{HTTPClient: apiHTTPClient(cfg), Policy: transport.Policy(cfg.retry), Logger: cfg.logger}
+	c.doer = &transport.Doer{HTTPClient: apiHTTPClient(cfg), Policy: transport.Policy(cfg.retry), Logger: cfg.logger, Sleep: cfg.sleep}
 	c.download = cfg.downloadClient
 	if c.download == nil {
 		c.download = &http.Client{Transport: baseTransport(cfg.httpClient)}
@@ -616,12 +617,5 @@ func (c *Client) waitNotReady(ctx context.Context, resp *Response, waits, maxWai
 	if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) < wait {
 		return notReady
 	}
-	t := time.NewTimer(wait)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
+	return c.sleep(ctx, wait)
 }

@@ -239,7 +239,7 @@ func (s *FilesService) fetchContent(ctx context.Context, loc *url.URL, rng *Byte
 	}
 	// No transport logger: it would log the signed URL. One redacted line
 	// is logged below instead.
-	doer := &transport.Doer{HTTPClient: c.download, Policy: transport.Policy(c.cfg.retry)}
+	doer := &transport.Doer{HTTPClient: c.download, Policy: transport.Policy(c.cfg.retry), Sleep: c.cfg.sleep}
 	start := time.Now()
 	hresp, err := doer.Do(req, nil)
 	if err != nil {

@@ -100,6 +100,9 @@ func TestMatchPath(t *testing.T) {
 		{"/files/upload_sessions/*", "/files/upload_sessions/AB/commit", false},
 		{"/folders/0", "/folders/0", true},
 		{"/folders/0", "/folders/1", false},
+		{"/files/{file_id}/content", "/files/12/content", true},
+		{"/files/{file_id}/content", "/files/12/versions", false},
+		{"/files/{file_id}", "/files/12/", true},
 	}
 	for _, c := range cases {
 		assert.Equal(t, c.want, matchPath(c.pattern, c.path), "%s %s", c.pattern, c.path)

@@ -422,6 +422,11 @@ func (s *Server) grantClientCredentials(form url.Values) (*tokenResponse, *oauth
 
 var errUnknownKid = errors.New("unknown kid")
 
+// serviceTokenURL is the audience the service's documentation gives for JWT
+// assertions, whatever host the token request goes to. Box's generated SDKs
+// always send it, so the server accepts it besides its own TokenURL.
+const serviceTokenURL = "https://api.box.com/oauth2/token"
+
 func (s *Server) grantJWT(form url.Values) (*tokenResponse, *oauthError) {
 	app, oerr := s.oauth.clientApp(form)
 	if oerr != nil {
@@ -435,7 +440,17 @@ func (s *Server) grantJWT(form url.Values) (*tokenResponse, *oauthError) {
 	claims := jwt.MapClaims{}
 	tok, err := jwt.NewParser(jwt.WithValidMethods([]string{"RS256", "RS384", "RS512"}), jwt.WithoutClaimsValidation()).
 		ParseWithClaims(assertion, claims, func(t *jwt.Token) (any, error) {
-			kid, _ := t.Header["kid"].(string)
+			kid, ok := t.Header["kid"].(string)
+			if !ok {
+				// The service makes kid optional: without one, any of the
+				// app's keys may verify the assertion (Box's Node SDKs
+				// sign without kid).
+				var set jwt.VerificationKeySet
+				for _, k := range app.PublicKeys {
+					set.Keys = append(set.Keys, k)
+				}
+				return set, nil
+			}
 			if k := app.PublicKeys[kid]; k != nil {
 				return k, nil
 			}
@@ -450,7 +465,7 @@ func (s *Server) grantJWT(form url.Values) (*tokenResponse, *oauthError) {
 	if iss, _ := claims["iss"].(string); iss != app.ClientID {
 		return nil, bad("Please check the 'iss' claim.")
 	}
-	if aud, _ := claims["aud"].(string); aud != s.TokenURL() {
+	if aud, _ := claims["aud"].(string); aud != s.TokenURL() && aud != serviceTokenURL {
 		return nil, bad("Please check the 'aud' claim.")
 	}
 	exp, err := claims.GetExpirationTime()

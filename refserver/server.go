@@ -13,10 +13,8 @@
 package refserver
 
 import (
-	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -95,6 +93,7 @@ type Options struct {
 
 // RequestRecord is one request the server received, for wire assertions.
 type RequestRecord struct {
+	// Method is the HTTP method.
 	Method string
 	// Role is "api", "upload" or "content".
 	Role string
@@ -111,6 +110,16 @@ type RequestRecord struct {
 	HasAuthorization bool
 	// RequestID is the box-request-id the server answered with.
 	RequestID string
+	// Status is the status the client was answered with: 0 while the
+	// request is in flight, and when the connection was reset or dropped
+	// without an answer.
+	Status int
+	// Injected reports that a Fault matched the request.
+	Injected bool
+	// HandlerStatus is, for a Fault with After, the status the handler
+	// answered before the fault replaced its answer (the request took
+	// effect when it is a success); 0 otherwise.
+	HandlerStatus int
 }
 
 // Server is a running (or in-process) reference server.
@@ -124,8 +133,7 @@ type Server struct {
 	baseURL, uploadURL, downloadURL string
 	roleByHost                      map[string]string
 	handlers                        map[string]http.Handler // by role
-	servers                         []*http.Server
-	closeOnce                       sync.Once
+	life                            lifecycle               // listeners, connections, Close (lifecycle.go)
 
 	enterpriseID string
 	admin, user  *user
@@ -136,6 +144,7 @@ type Server struct {
 	mu       sync.Mutex // guards the state below
 	items    map[string]*item
 	sessions map[string]*session
+	ended    map[string]UploadSessionInfo // committed and aborted sessions, for UploadSession
 	nextID   int64
 
 	// State of the other resources, guarded by mu (one type per resource file).
@@ -149,10 +158,10 @@ type Server struct {
 	pins       devicePinState
 
 	faultsMu sync.Mutex
-	faults   []*Fault
+	faults   []*fault
 
 	reqMu    sync.Mutex
-	requests []RequestRecord
+	requests []*RequestRecord
 	reqSeq   atomic.Uint64
 }
 
@@ -166,70 +175,6 @@ func New(opts Options) (*Server, error) {
 	}
 	s.setURLs(inProcessAPIHost, inProcessUploadHost, inProcessDownloadHost)
 	return s, nil
-}
-
-// Start binds the three listeners and serves until Close.
-func Start(opts Options) (*Server, error) {
-	s, err := newServer(opts)
-	if err != nil {
-		return nil, err
-	}
-	addrs := []string{opts.Addr, opts.UploadAddr, opts.DownloadAddr}
-	var lns []net.Listener
-	for _, a := range addrs {
-		if a == "" {
-			a = "127.0.0.1:0"
-		}
-		ln, err := net.Listen("tcp", a)
-		if err != nil {
-			for _, l := range lns {
-				_ = l.Close()
-			}
-			return nil, fmt.Errorf("refserver: listen %s: %w", a, err)
-		}
-		lns = append(lns, ln)
-	}
-	apiHost := advertised(lns[0].Addr().(*net.TCPAddr), "")
-	uploadHost := advertised(lns[1].Addr().(*net.TCPAddr), "")
-	dlHost := advertised(lns[2].Addr().(*net.TCPAddr), otherLoopbackName(apiHost))
-	s.setURLs(apiHost, uploadHost, dlHost)
-	for i, role := range []string{roleAPI, roleUpload, roleContent} {
-		srv := &http.Server{
-			Handler:           s.roleHandler(role),
-			ReadHeaderTimeout: 30 * time.Second,
-			ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelDebug),
-		}
-		s.servers = append(s.servers, srv)
-		go func(ln net.Listener) { _ = srv.Serve(ln) }(lns[i])
-	}
-	return s, nil
-}
-
-// advertised is the host:port clients use for a listener. A loopback or
-// unspecified listener on 127.0.0.1 is advertised as name when name is set.
-func advertised(a *net.TCPAddr, name string) string {
-	host := a.IP.String()
-	if a.IP.IsUnspecified() {
-		host = "127.0.0.1"
-	}
-	if name != "" && (a.IP.IsLoopback() || a.IP.IsUnspecified()) {
-		host = name
-	}
-	return net.JoinHostPort(host, fmt.Sprint(a.Port))
-}
-
-// otherLoopbackName picks the content host's name: a loopback name different
-// from the API's, so that clients see a cross-host redirect.
-func otherLoopbackName(apiHostPort string) string {
-	h, _, _ := net.SplitHostPort(apiHostPort)
-	switch h {
-	case "127.0.0.1":
-		return "localhost"
-	case "localhost":
-		return "127.0.0.1"
-	default:
-		return ""
-	}
 }
 
 func newServer(opts Options) (*Server, error) {
@@ -262,8 +207,10 @@ func newServer(opts Options) (*Server, error) {
 		signKey:  randomBytes(32),
 		items:    make(map[string]*item),
 		sessions: make(map[string]*session),
+		ended:    make(map[string]UploadSessionInfo),
 		nextID:   100000000000,
 	}
+	s.life.init()
 	if err := s.initPrincipals(); err != nil {
 		return nil, err
 	}
@@ -329,25 +276,36 @@ func (s *Server) roleHandler(role string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id := s.newRequestID()
 		w.Header().Set(headerRequestID, id)
-		s.record(role, id, r)
-		rw := &statusWriter{ResponseWriter: w}
+		rec := s.record(role, id, r)
+		s.wrapBody(r)
+		rw := &statusWriter{ResponseWriter: w, s: s, rec: rec}
 		defer func() {
+			rw.logOutcome()
 			s.log.LogAttrs(r.Context(), slog.LevelDebug, "request",
 				slog.String("role", role), slog.String("method", r.Method),
 				slog.String("path", r.URL.Path), slog.Int("status", rw.status),
 				slog.String("request_id", id))
 		}()
-		if s.applyFault(rw, r, role) {
-			return
-		}
-		mux.ServeHTTP(rw, r)
+		s.serveWithFaults(rw, r, role, mux)
 	})
 }
 
-// statusWriter remembers the status for the request log.
+// statusWriter remembers the status and what a fault did, for the request
+// log.
 type statusWriter struct {
 	http.ResponseWriter
-	status int
+	status        int
+	injected      bool
+	handlerStatus int
+	s             *Server
+	rec           *RequestRecord
+}
+
+// logOutcome writes the outcome into the request log.
+func (w *statusWriter) logOutcome() {
+	w.s.reqMu.Lock()
+	w.rec.Status, w.rec.Injected, w.rec.HandlerStatus = w.status, w.injected, w.handlerStatus
+	w.s.reqMu.Unlock()
 }
 
 func (w *statusWriter) WriteHeader(code int) {
@@ -371,27 +329,31 @@ func (s *Server) newRequestID() string {
 	return fmt.Sprintf("%s%06x", randomHex(6), s.reqSeq.Add(1)&0xffffff)
 }
 
-func (s *Server) record(role, id string, r *http.Request) {
+func (s *Server) record(role, id string, r *http.Request) *RequestRecord {
 	h := r.Header.Clone()
 	_, hasAuth := h["Authorization"]
 	if hasAuth {
 		h["Authorization"] = []string{"[redacted]"}
 	}
-	rec := RequestRecord{
+	rec := &RequestRecord{
 		Method: r.Method, Role: role, Host: r.Host, Path: r.URL.EscapedPath(),
 		RawQuery: r.URL.RawQuery, Header: h, HasAuthorization: hasAuth, RequestID: id,
 	}
 	s.reqMu.Lock()
 	s.requests = append(s.requests, rec)
 	s.reqMu.Unlock()
+	return rec
 }
 
-// Requests returns a copy of the log of requests received, oldest first.
+// Requests returns a copy of the log of requests received, oldest first,
+// with the status of each answer (0 while a request is in flight).
 func (s *Server) Requests() []RequestRecord {
 	s.reqMu.Lock()
 	defer s.reqMu.Unlock()
 	out := make([]RequestRecord, len(s.requests))
-	copy(out, s.requests)
+	for i, rec := range s.requests {
+		out[i] = *rec
+	}
 	return out
 }
 
@@ -400,21 +362,6 @@ func (s *Server) ResetRequests() {
 	s.reqMu.Lock()
 	s.requests = nil
 	s.reqMu.Unlock()
-}
-
-// Close stops the listeners (if any), waiting briefly for requests in flight.
-func (s *Server) Close() error {
-	var errs []error
-	s.closeOnce.Do(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		for _, srv := range s.servers {
-			if err := srv.Shutdown(ctx); err != nil {
-				errs = append(errs, err, srv.Close())
-			}
-		}
-	})
-	return errors.Join(errs...)
 }
 
 // BaseURL is the API root, e.g. http://127.0.0.1:PORT/2.0.
@@ -471,5 +418,41 @@ func belowRoot(role, path string) (string, bool) {
 	return "/" + rest, true
 }
 
-// drain reads a little of an unread body so the connection can be reused.
-func drain(r io.Reader) { _, _ = io.CopyN(io.Discard, r, 64<<10) }
+// drainDefault is how much drain reads of a body the server did not wrap.
+const drainDefault = 64 << 10
+
+// requestBody is a request body with the bound of what drain may discard
+// from it (roleHandler wraps every body).
+type requestBody struct {
+	io.ReadCloser
+	discard int64 // how much drain reads; 0 = nothing
+}
+
+// drain reads and discards an unread body before an early answer (an error
+// before the handler read the body), up to a bound: the part size, so that a
+// client that writes the whole body before it reads the answer (Python's
+// http.client, for one) gets the status and error code instead of a broken
+// pipe. It reads nothing when the client waits for "100 Continue": the
+// answer then goes out before any body is sent.
+func drain(r io.Reader) {
+	n := int64(drainDefault)
+	if rb, ok := r.(*requestBody); ok {
+		n = rb.discard
+	}
+	if n > 0 {
+		_, _ = io.CopyN(io.Discard, r, n)
+	}
+}
+
+// wrapBody sets the discard bound of r's body: the larger of the part size
+// and 1 MiB, plus room for multipart framing.
+func (s *Server) wrapBody(r *http.Request) {
+	if r.Body == nil || r.Body == http.NoBody {
+		return
+	}
+	rb := &requestBody{ReadCloser: r.Body, discard: max(s.opts.PartSize, 1<<20) + drainDefault}
+	if strings.EqualFold(r.Header.Get("Expect"), "100-continue") {
+		rb.discard = 0
+	}
+	r.Body = rb
+}

@@ -231,7 +231,7 @@ func (s *Server) getUploadSession(w http.ResponseWriter, r *http.Request, p *pri
 func (s *Server) abortUploadSession(w http.ResponseWriter, r *http.Request, p *principal) error {
 	var blobs []string
 	if aerr := s.withSession(r, p, func(ss *session) *apiError {
-		delete(s.sessions, ss.id)
+		s.endSession(ss, SessionAborted, "")
 		blobs = partBlobs(ss)
 		return nil
 	}); aerr != nil {
@@ -585,7 +585,7 @@ func (s *Server) commitUploadSession(w http.ResponseWriter, r *http.Request, p *
 		if attrs.Description != nil {
 			f.description = *attrs.Description
 		}
-		delete(s.sessions, ss.id)
+		s.endSession(ss, SessionCommitted, f.id)
 		stale = partBlobs(ss)
 		out = s.render(f, fields, p)
 		discard = false

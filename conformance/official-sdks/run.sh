@@ -1,21 +1,31 @@
 #!/usr/bin/env bash
-# Runs Box's official Node SDKs, unchanged, against the reference server:
-# upload, new version, download and a 25 MB chunked upload per SDK.
+# Runs Box's official SDKs, unchanged, against the reference server: the Node
+# SDKs (box-node-sdk, box-typescript-sdk-gen, from npm) and the Python SDK
+# (boxsdk, module box_sdk_gen, from the Python package index): upload, new
+# version, download and a 25 MB chunked upload per SDK, sign-in with JWT and
+# client credentials, and the per-resource scripts in resources/.
 #
 #   conformance/official-sdks/run.sh
 #
-# Needs go, node (>= 18) and npm. Exits non-zero on any failure; prints
-# "SKIP: npm registry unreachable" and exits 0 only when the pinned packages
-# cannot be installed because the npm registry cannot be reached.
+# Needs go; node (>= 18) and npm for the Node part; python3 (>= 3.8, with
+# venv) for the Python part. Exits non-zero on any failure. A part is
+# skipped with one line, "SKIP: npm registry unreachable" or "SKIP: Python
+# package index unreachable", only when its pinned packages cannot be
+# installed because the registry cannot be reached (or, for the Python part,
+# when python3 or its venv module is missing).
 #
 # Servers (built from ./cmd/refserver, defaults: part size 8 MiB, chunked
 # minimum 20 000 000 bytes):
-#   - box-typescript-sdk-gen runs against the default, strict server, whose
-#     content host refuses an Authorization header: its download passing
-#     shows that the SDK drops the token on the cross-host redirect.
+#   - box-typescript-sdk-gen and the Python SDK run against the default,
+#     strict server, whose content host refuses an Authorization header:
+#     their downloads passing shows that they drop the token on the
+#     cross-host redirect.
 #   - box-node-sdk (classic) runs against a server started with
 #     -ignore-content-auth: its files.getReadStream sends the API bearer
 #     token to the download URL, which the real content host ignores.
+# Both servers register an app (-app-config); its config.json is passed to
+# every script as APP_CONFIG, and resources/auth.*.js and the Python script
+# sign in with each SDK's JWT and client-credentials auth.
 set -euo pipefail
 
 LIMIT_SECONDS=${CMS_CONFORMANCE_TIMEOUT:-300}
@@ -42,26 +52,70 @@ cleanup() {
 trap cleanup EXIT
 trap 'echo "official-sdks: interrupted" >&2; exit 124' INT TERM
 
-for tool in go node npm; do
-	if ! command -v "$tool" >/dev/null; then
-		echo "official-sdks: $tool is not installed" >&2
-		exit 1
-	fi
-done
+if ! command -v go >/dev/null; then
+	echo "official-sdks: go is not installed" >&2
+	exit 1
+fi
 
-# 1. Install the pinned SDKs (package-lock.json) into node_modules. No
+# 1. Install the pinned Node SDKs (package-lock.json) into node_modules. No
 # retries: an unreachable registry must not eat the time budget (npm's
 # default retries take over two minutes to give up).
+node_ok=0
 cd "$here"
-if ! npm ci --prefer-offline --fetch-retries=0 --fetch-timeout=30000 \
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+	echo "SKIP: node/npm not installed"
+elif npm ci --prefer-offline --fetch-retries=0 --fetch-timeout=30000 \
 	--no-audit --no-fund --loglevel=error >"$work/npm.log" 2>&1; then
-	if ! timeout 30 npm ping --fetch-retries=0 --fetch-timeout=10000 >/dev/null 2>&1; then
-		echo "SKIP: npm registry unreachable"
-		exit 0
-	fi
+	node_ok=1
+elif ! timeout 30 npm ping --fetch-retries=0 --fetch-timeout=10000 >/dev/null 2>&1; then
+	echo "SKIP: npm registry unreachable"
+else
 	cat "$work/npm.log" >&2
 	echo "official-sdks: npm ci failed" >&2
 	exit 1
+fi
+
+# 1b. Install the pinned Python SDK (python/requirements.txt) into a venv
+# kept in python/.venv between runs. The index is probed first (a few
+# seconds) so that an unreachable one skips fast instead of waiting on pip.
+py_ok=0
+venv="$here/python/.venv"
+py_installed() {
+	"$venv/bin/python" -c 'import box_sdk_gen' 2>/dev/null &&
+		cmp -s "$here/python/requirements.txt" "$venv/requirements.txt"
+}
+index_reachable() {
+	python3 - "${PIP_INDEX_URL:-https://pypi.org/simple/}" <<'PY'
+import sys, urllib.request
+url = sys.argv[1].rstrip("/") + "/boxsdk/"
+try:
+    urllib.request.urlopen(url, timeout=5).close()
+except Exception:
+    sys.exit(1)
+PY
+}
+if ! command -v python3 >/dev/null || ! python3 -c 'import venv, ensurepip' 2>/dev/null; then
+	echo "SKIP: python3 with venv not installed"
+elif py_installed; then
+	py_ok=1
+elif ! index_reachable; then
+	echo "SKIP: Python package index unreachable"
+else
+	rm -rf "$venv"
+	if python3 -m venv "$venv" >"$work/pip.log" 2>&1 &&
+		"$venv/bin/pip" install --disable-pip-version-check --no-input --retries 1 --timeout 30 \
+			-r "$here/python/requirements.txt" >>"$work/pip.log" 2>&1; then
+		cp "$here/python/requirements.txt" "$venv/requirements.txt"
+		py_ok=1
+	else
+		cat "$work/pip.log" >&2
+		echo "official-sdks: pip install failed" >&2
+		exit 1
+	fi
+fi
+
+if [[ $node_ok -eq 0 && $py_ok -eq 0 ]]; then
+	exit 0
 fi
 
 # 2. Build the reference server once.
@@ -71,6 +125,11 @@ fi
 json_get() {
 	if command -v jq >/dev/null; then
 		jq -er "$2" "$1"
+	elif ! command -v node >/dev/null; then
+		python3 -c 'import functools, json, sys
+v = functools.reduce(lambda o, k: o.get(k) if isinstance(o, dict) else None,
+                     [k for k in sys.argv[2].split(".") if k], json.load(open(sys.argv[1])))
+sys.exit(1) if v is None else print(v)' "$1" "$2"
 	else
 		node -e 'const l=require("fs").readFileSync(process.argv[1],"utf8");
 			const v=process.argv[2].split(".").filter(Boolean).reduce((o,k)=>o&&o[k],JSON.parse(l));
@@ -82,7 +141,8 @@ json_get() {
 start_server() {
 	local name=$1
 	shift
-	"$work/refserver" -addr 127.0.0.1:0 "$@" >"$work/$name.json" 2>"$work/$name.log" &
+	"$work/refserver" -addr 127.0.0.1:0 -app-config "$work/$name-app.json" "$@" \
+		>"$work/$name.json" 2>"$work/$name.log" &
 	pids+=("$!")
 	local i
 	for ((i = 0; i < 200; i++)); do
@@ -107,7 +167,7 @@ start_server lenient -ignore-content-auth
 passed=0
 failed=0
 run_sdk() {
-	local script=$1 server=$2 line="$work/$2.json"
+	local script=$1 server=$2 line="$work/$2.json" interpreter=${3:-node}
 	echo "== $script (server: $server)"
 	if BASE_URL=$(json_get "$line" .base_url) \
 		UPLOAD_URL=$(json_get "$line" .upload_url) \
@@ -115,27 +175,34 @@ run_sdk() {
 		ADMIN_TOKEN=$(json_get "$line" .tokens.admin) \
 		APP_TOKEN=$(json_get "$line" .tokens.app) \
 		ENTERPRISE_ID=$(json_get "$line" .enterprise_id) \
+		APP_CONFIG="$work/$server-app.json" \
 		NODE_NO_WARNINGS=1 \
-		node "$here/$script"; then
+		"$interpreter" "$here/$script"; then
 		passed=$((passed + 1))
 	else
 		failed=$((failed + 1))
 	fi
 }
 
-run_sdk box-typescript-sdk-gen.js strict
-run_sdk box-node-sdk.js lenient
+if [[ $node_ok -eq 1 ]]; then
+	run_sdk box-typescript-sdk-gen.js strict
+	run_sdk box-node-sdk.js lenient
 
-# One script per resource and SDK, in resources/: NAME.ts-gen.js runs
-# box-typescript-sdk-gen against the strict server, NAME.node-sdk.js the
-# classic box-node-sdk against the lenient one.
-shopt -s nullglob
-for script in "$here"/resources/*.ts-gen.js; do
-	run_sdk "resources/$(basename "$script")" strict
-done
-for script in "$here"/resources/*.node-sdk.js; do
-	run_sdk "resources/$(basename "$script")" lenient
-done
+	# One script per resource and SDK, in resources/: NAME.ts-gen.js runs
+	# box-typescript-sdk-gen against the strict server, NAME.node-sdk.js the
+	# classic box-node-sdk against the lenient one.
+	shopt -s nullglob
+	for script in "$here"/resources/*.ts-gen.js; do
+		run_sdk "resources/$(basename "$script")" strict
+	done
+	for script in "$here"/resources/*.node-sdk.js; do
+		run_sdk "resources/$(basename "$script")" lenient
+	done
+fi
+
+if [[ $py_ok -eq 1 ]]; then
+	run_sdk python/box_sdk_gen_conformance.py strict "$venv/bin/python"
+fi
 
 echo "official-sdks: $passed passed, $failed failed"
 [[ $failed -eq 0 ]]

@@ -147,6 +147,9 @@ type Doer struct {
 	Logger     *slog.Logger // nil = no logs
 	// Rand returns a float in [0,1) for jitter; nil uses math/rand/v2.
 	Rand func() float64
+	// Sleep, if set, performs the wait before each retry instead of a
+	// timer (tests use a fake clock); it returns ctx.Err() when ctx ends.
+	Sleep func(ctx context.Context, d time.Duration) error
 }
 
 // attemptState carries one call's retry decisions from CheckRetry to Backoff.
@@ -157,6 +160,7 @@ type attemptState struct {
 	retries    int
 	nextWait   time.Duration
 	rand       func() float64
+	sleep      func(context.Context, time.Duration) error
 }
 
 // Do sends req, retrying as the policy allows. req must not have a body:
@@ -175,6 +179,7 @@ func (d *Doer) Do(req *http.Request, body *Body) (*http.Response, error) {
 		idempotent: IdempotentMethod(req.Method) || IsIdempotent(ctx),
 		replayable: body == nil || body.Replayable,
 		rand:       d.Rand,
+		sleep:      d.Sleep,
 	}
 	if st.rand == nil {
 		st.rand = rand.Float64
@@ -246,6 +251,12 @@ func (st *attemptState) checkRetry(ctx context.Context, resp *http.Response, err
 	}
 	if deadline, has := ctx.Deadline(); has && time.Until(deadline) < wait {
 		return false, nil // the wait would outlive the caller: hand the response back
+	}
+	if st.sleep != nil {
+		if err := st.sleep(ctx, wait); err != nil {
+			return false, err
+		}
+		wait = 0 // waited already
 	}
 	st.retries++
 	st.nextWait = wait

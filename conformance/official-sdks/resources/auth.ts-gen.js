@@ -1,0 +1,65 @@
+'use strict';
+// box-typescript-sdk-gen signs in to the reference server with JWT (its
+// assertion has no 'kid' header and the service's fixed audience) and with
+// client credentials, from the app config written by `refserver
+// -app-config`, then uploads and downloads with each token.
+// Env: BASE_URL, UPLOAD_URL, ENTERPRISE_ID, APP_CONFIG (path of config.json).
+const fs = require('fs');
+const { Readable } = require('stream');
+const { BoxClient, BoxJwtAuth, JwtConfig, BoxCcgAuth, CcgConfig } = require('box-typescript-sdk-gen');
+const { pkgVersion, env, sha1hex, bytes, readAll, describe, check, step, finish } = require('../lib/common');
+
+const RUN = `${process.pid}-${Date.now()}`;
+
+function root(url) {
+  const suffix = '/2.0';
+  if (!url.endsWith(suffix)) throw new Error(`${url} does not end in ${suffix}`);
+  return url.slice(0, -suffix.length);
+}
+
+function clientWith(auth) {
+  return new BoxClient({ auth }).withCustomBaseUrls({
+    baseUrl: root(env('BASE_URL')),
+    uploadUrl: root(env('UPLOAD_URL')),
+    oauth2Url: root(env('BASE_URL')) + '/oauth2',
+  });
+}
+
+// roundTrip uploads a small file into the signed-in account's root and
+// downloads it back.
+async function roundTrip(name, client) {
+  const data = bytes(4_321, `gen-auth-${name}`);
+  const res = await client.uploads.uploadFile({
+    attributes: { name: `generated-auth-${name}-${RUN}.bin`, parent: { id: '0' } },
+    file: Readable.from([data]),
+  });
+  const file = res && res.entries && res.entries[0];
+  check(`${name}: upload returns the file`, file && file.sha1 === sha1hex(data), JSON.stringify(res).slice(0, 300));
+  if (!file) return;
+  const got = await readAll(await client.downloads.downloadFile(file.id));
+  check(`${name}: download returns the bytes`, sha1hex(got) === sha1hex(data), describe(got));
+}
+
+async function main() {
+  console.log(`box-typescript-sdk-gen ${pkgVersion('box-typescript-sdk-gen')} (auth)`);
+  const text = fs.readFileSync(env('APP_CONFIG'), 'utf8');
+  const cfg = JSON.parse(text);
+
+  await step('JWT (enterprise service account)', async () => {
+    const auth = new BoxJwtAuth({ config: JwtConfig.fromConfigJsonString(text) });
+    await roundTrip('jwt', clientWith(auth));
+  });
+
+  await step('client credentials (enterprise service account)', async () => {
+    const auth = new BoxCcgAuth({
+      config: new CcgConfig({
+        clientId: cfg.boxAppSettings.clientID,
+        clientSecret: cfg.boxAppSettings.clientSecret,
+        enterpriseId: env('ENTERPRISE_ID'),
+      }),
+    });
+    await roundTrip('ccg', clientWith(auth));
+  });
+}
+
+main().catch((err) => { check('unexpected error', false, err && err.stack); }).finally(() => finish('box-typescript-sdk-gen auth'));

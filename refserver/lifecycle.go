@@ -1,0 +1,171 @@
+package refserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+)
+
+// closeGrace bounds how long Close lets requests in flight finish before it
+// closes their connections.
+const closeGrace = 2 * time.Second
+
+// lifecycle holds the listeners' servers and their connections, so that
+// Close never waits on a connection that will not finish by itself.
+type lifecycle struct {
+	servers []*http.Server
+	// closed is closed by Close; requests' contexts (through BaseContext)
+	// and fault delays end with it.
+	closed    chan struct{}
+	baseCtx   context.Context
+	cancel    context.CancelFunc
+	closeOnce sync.Once
+
+	mu      sync.Mutex
+	closing bool
+	conns   map[net.Conn]http.ConnState
+}
+
+func (l *lifecycle) init() {
+	l.closed = make(chan struct{})
+	l.baseCtx, l.cancel = context.WithCancel(context.Background())
+	l.conns = make(map[net.Conn]http.ConnState)
+}
+
+// connState tracks connections. Once closing, a connection that has not
+// sent a request is closed, and one that starts a request gets a read
+// deadline in the past, so a handler blocked reading a body returns.
+func (l *lifecycle) connState(c net.Conn, st http.ConnState) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	switch st {
+	case http.StateClosed, http.StateHijacked:
+		delete(l.conns, c)
+		return
+	}
+	l.conns[c] = st
+	if l.closing {
+		stopConn(c, st)
+	}
+}
+
+// stopConn ends a connection's part in the shutdown: never-used ones are
+// closed (http.Server.Shutdown would wait 5 s for them), active ones can no
+// longer read (their requests are cancelled), idle ones are left to
+// Shutdown, which closes them.
+func stopConn(c net.Conn, st http.ConnState) {
+	switch st {
+	case http.StateNew:
+		_ = c.Close()
+	case http.StateActive:
+		_ = c.SetReadDeadline(time.Unix(1, 0))
+	}
+}
+
+// Start binds the three listeners and serves until Close.
+func Start(opts Options) (*Server, error) {
+	s, err := newServer(opts)
+	if err != nil {
+		return nil, err
+	}
+	addrs := []string{opts.Addr, opts.UploadAddr, opts.DownloadAddr}
+	var lns []net.Listener
+	for _, a := range addrs {
+		if a == "" {
+			a = "127.0.0.1:0"
+		}
+		ln, err := net.Listen("tcp", a)
+		if err != nil {
+			for _, l := range lns {
+				_ = l.Close()
+			}
+			return nil, fmt.Errorf("refserver: listen %s: %w", a, err)
+		}
+		lns = append(lns, ln)
+	}
+	apiHost := advertised(lns[0].Addr().(*net.TCPAddr), "")
+	uploadHost := advertised(lns[1].Addr().(*net.TCPAddr), "")
+	dlHost := advertised(lns[2].Addr().(*net.TCPAddr), otherLoopbackName(apiHost))
+	s.setURLs(apiHost, uploadHost, dlHost)
+	for i, role := range []string{roleAPI, roleUpload, roleContent} {
+		srv := &http.Server{
+			Handler:           s.roleHandler(role),
+			ReadHeaderTimeout: 30 * time.Second,
+			ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelDebug),
+			BaseContext:       func(net.Listener) context.Context { return s.life.baseCtx },
+			ConnState:         s.life.connState,
+		}
+		s.life.servers = append(s.life.servers, srv)
+		go func(ln net.Listener) { _ = srv.Serve(ln) }(lns[i])
+	}
+	return s, nil
+}
+
+// Close stops the server and returns promptly. It cancels the requests in
+// flight (their contexts end, fault delays stop, body reads fail), closes
+// connections that never sent a request and idle ones, lets the cancelled
+// handlers return (for at most a couple of seconds, then their connections
+// are closed), and stops the listeners. Safe to call more than once; the
+// later calls return nil at once.
+func (s *Server) Close() error {
+	var errs []error
+	s.life.closeOnce.Do(func() {
+		close(s.life.closed)
+		s.life.cancel()
+		s.life.mu.Lock()
+		s.life.closing = true
+		for c, st := range s.life.conns {
+			stopConn(c, st)
+		}
+		s.life.mu.Unlock()
+		ctx, cancel := context.WithTimeout(context.Background(), closeGrace)
+		defer cancel()
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		for _, srv := range s.life.servers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if err := srv.Shutdown(ctx); err != nil {
+					mu.Lock()
+					errs = append(errs, fmt.Errorf("refserver: shutdown: %w", err), srv.Close())
+					mu.Unlock()
+				}
+			}()
+		}
+		wg.Wait()
+	})
+	return errors.Join(errs...)
+}
+
+// advertised is the host:port clients use for a listener. A loopback or
+// unspecified listener on 127.0.0.1 is advertised as name when name is set.
+func advertised(a *net.TCPAddr, name string) string {
+	host := a.IP.String()
+	if a.IP.IsUnspecified() {
+		host = "127.0.0.1"
+	}
+	if name != "" && (a.IP.IsLoopback() || a.IP.IsUnspecified()) {
+		host = name
+	}
+	return net.JoinHostPort(host, fmt.Sprint(a.Port))
+}
+
+// otherLoopbackName picks the content host's name: a loopback name different
+// from the API's, so that clients see a cross-host redirect.
+func otherLoopbackName(apiHostPort string) string {
+	h, _, _ := net.SplitHostPort(apiHostPort)
+	switch h {
+	case "127.0.0.1":
+		return "localhost"
+	case "localhost":
+		return "127.0.0.1"
+	default:
+		return ""
+	}
+}

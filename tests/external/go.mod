@@ -1,0 +1,22 @@
+module example.com/cmsexternal
+
+go 1.24.0
+
+require (
+	github.com/contentapi/cms v0.0.0
+	github.com/stretchr/testify v1.12.1
+)
+
+require (
+	github.com/golang-jwt/jwt/v5 v5.3.1 // indirect
+	github.com/google/go-querystring v1.2.0 // indirect
+	github.com/hashicorp/go-cleanhttp v0.5.2 // indirect
+	github.com/hashicorp/go-retryablehttp v0.7.8 // indirect
+	github.com/youmark/pkcs8 v0.0.0-20240726163527-a2c0da244d78 // indirect
+	go.yaml.in/yaml/v3 v3.0.5 // indirect
+	golang.org/x/crypto v0.48.0 // indirect
+	golang.org/x/oauth2 v0.35.0 // indirect
+)
+
+// The module is not published yet: depend on the checkout, as a user would.
+replace github.com/contentapi/cms => ../..
