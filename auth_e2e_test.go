@@ -167,7 +167,7 @@ func TestE2EJWT(t *testing.T) {
 		"exp past":      {e.assertion(claims("0123456789abcdef-past", now.Add(-time.Second)), kid), "'exp'"},
 		"unknown kid":   {e.assertion(claims("0123456789abcdef-kid", now.Add(30*time.Second)), "other"), "'kid'"},
 		"short jti":     {e.assertion(claims("short", now.Add(30*time.Second)), kid), "'jti'"},
-		"wrong aud":     {e.assertion(jwt.MapClaims{"iss": e.reg.ClientID, "sub": e.srv.EnterpriseID(), "box_sub_type": "enterprise", "aud": DefaultTokenURL, "jti": "0123456789abcdef-aud", "exp": now.Add(30 * time.Second).Unix()}, kid), "'aud'"},
+		"wrong aud":     {e.assertion(jwt.MapClaims{"iss": e.reg.ClientID, "sub": e.srv.EnterpriseID(), "box_sub_type": "enterprise", "aud": "https://example.com/oauth2/token", "jti": "0123456789abcdef-aud", "exp": now.Add(30 * time.Second).Unix()}, kid), "'aud'"},
 		"wrong sub":     {e.assertion(jwt.MapClaims{"iss": e.reg.ClientID, "sub": "999", "box_sub_type": "enterprise", "aud": e.srv.TokenURL(), "jti": "0123456789abcdef-sub", "exp": now.Add(30 * time.Second).Unix()}, kid), "'sub'"},
 		"tampered":      {e.assertion(claims("0123456789abcdef-tamp", now.Add(30*time.Second)), kid) + "x", "ignature"},
 		"not signed":    {"e30.e30.", "ignature"},

@@ -24,7 +24,7 @@ func TestClockMakesWaitsFree(t *testing.T) {
 	srv := cmstest.NewServer(t, cmstest.Options{Now: clock.Now, ContentNotReady: 20 * time.Second, RetryAfter: 5 * time.Second})
 	client := srv.Client(t, cms.WithSleep(clock.Sleep))
 
-	f, err := client.Files.Upload(ctx, "0", "slow.txt", strings.NewReader("hello"), 5, nil)
+	f, _, err := client.Files.Upload(ctx, "0", "slow.txt", strings.NewReader("hello"), 5, nil)
 	require.NoError(t, err)
 	srv.Inject(cmstest.Fault{Method: http.MethodGet, Path: "/files/{file_id}/content", Count: 2, Status: 429, RetryAfter: 30 * time.Second})
 	srv.ResetRequests()
@@ -45,7 +45,7 @@ func TestClockMakesWaitsFree(t *testing.T) {
 	assert.Equal(t, []int{429, 429, 302}, statuses, "the two 429s outlasted the not-ready window on the fake clock")
 
 	// Without faults the 202 answers are waited out on the clock too.
-	g, err := client.Files.Upload(ctx, "0", "slower.txt", strings.NewReader("world"), 5, nil)
+	g, _, err := client.Files.Upload(ctx, "0", "slower.txt", strings.NewReader("world"), 5, nil)
 	require.NoError(t, err)
 	srv.ResetRequests()
 	buf.Reset()

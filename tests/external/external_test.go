@@ -44,7 +44,7 @@ func startDemo(ctx context.Context, store refserver.Store) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	f, err := client.Files.Upload(ctx, "0", "hello.txt", strings.NewReader("hello"), 5, nil)
+	f, _, err := client.Files.Upload(ctx, "0", "hello.txt", strings.NewReader("hello"), 5, nil)
 	if err != nil {
 		return "", err
 	}
@@ -80,7 +80,7 @@ func TestCmstestFromOutside(t *testing.T) {
 	assert.Equal(t, "/2.0/folders/"+folder.ID, rec[0].Path)
 
 	data := bytes.Repeat([]byte("x"), 5000)
-	f, err := client.Uploads.UploadChunked(ctx, folder.ID, "big.bin", bytes.NewReader(data), int64(len(data)), nil)
+	f, _, err := client.Uploads.UploadChunked(ctx, folder.ID, "big.bin", bytes.NewReader(data), int64(len(data)), nil)
 	require.NoError(t, err)
 	assert.EqualValues(t, len(data), f.Size)
 }
