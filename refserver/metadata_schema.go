@@ -351,11 +351,13 @@ func (s *Server) updateTemplate(w http.ResponseWriter, r *http.Request, p *princ
 	}
 	t.displayName, t.hidden, t.copyOnCopy, t.fields = d.displayName, d.hidden, d.copyOnCopy, d.fields
 	t.version++
-	for _, e := range d.effects {
-		for _, in := range t.bySeq {
-			if in.applyEffect(e) {
-				in.version++
-			}
+	for _, in := range t.bySeq {
+		changed := false
+		for _, e := range d.effects {
+			changed = in.applyEffect(e) || changed
+		}
+		if changed {
+			in.version++
 		}
 	}
 	t.sorted = nil // values or field keys may have changed: rebuilt on demand
