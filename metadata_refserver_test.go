@@ -430,3 +430,25 @@ func TestRefserverMetadataQuery(t *testing.T) {
 	_, _, err = md.Query(ctx, cms.NewMetadataQuery(e.scope, "nosuch", "0"))
 	assert.ErrorIs(t, err, cms.ErrInstanceNotFound)
 }
+
+func TestRefserverMetadataEnterpriseScope(t *testing.T) {
+	t.Parallel()
+	srv, user := refServer(t, cmstest.Options{})
+	ctx := context.Background()
+	scope, resp, err := user.Metadata.EnterpriseScope(ctx)
+	if errors.Is(err, cms.ErrNotFound) && resp != nil && resp.Request.URL.Path == "/2.0/users/me" {
+		t.Skip("GET /users/me is not served on this branch yet (the users issue adds it)")
+	}
+	require.NoError(t, err)
+	assert.Equal(t, cms.EnterpriseScope(srv.EnterpriseID()), scope)
+	resolved, _, err := user.Metadata.ResolveScope(ctx, cms.ScopeEnterprise)
+	require.NoError(t, err)
+	assert.Equal(t, scope, resolved)
+
+	// The resolved scope is what a query's from needs.
+	admin := srv.AdminClient(t)
+	_, _, err = admin.MetadataTemplates.Create(ctx, contractTemplate("contract"))
+	require.NoError(t, err)
+	_, _, err = user.Metadata.Query(ctx, cms.NewMetadataQuery(resolved, "contract", "0"))
+	require.NoError(t, err)
+}
