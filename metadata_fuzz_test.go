@@ -35,6 +35,7 @@ func FuzzMetadataInstance(f *testing.F) {
 			_, _ = m.Number(k)
 			_, _ = m.Time(k)
 			_, _ = m.Strings(k)
+			_, _ = m.Int64(k)
 		}
 		out, err := json.Marshal(m)
 		if err != nil {

@@ -241,6 +241,20 @@ func (m *MetadataInstance) Float64(key string) (float64, error) {
 	return f, nil
 }
 
+// Int64 returns an integer value: the deprecated integer field type, or a
+// float value written without fraction or exponent.
+func (m *MetadataInstance) Int64(key string) (int64, error) {
+	n, err := m.Number(key)
+	if err != nil {
+		return 0, err
+	}
+	i, err := strconv.ParseInt(string(n), 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("cms: metadata value %q: %w", key, err)
+	}
+	return i, nil
+}
+
 // Time returns a date value (RFC 3339).
 func (m *MetadataInstance) Time(key string) (time.Time, error) {
 	s, err := m.String(key)

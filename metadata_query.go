@@ -223,12 +223,14 @@ func (e *MetadataQueryEntry) Metadata(scope MetadataScope, templateKey string) (
 	case e.Folder != nil:
 		md = e.Folder.Metadata
 	}
-	return instanceIn(md, scope, templateKey)
+	return ItemMetadata(md, scope, templateKey)
 }
 
-// instanceIn decodes the instance of scope.templateKey from an item's
-// metadata field.
-func instanceIn(md map[string]map[string]json.RawMessage, scope MetadataScope, templateKey string) (*MetadataInstance, error) {
+// ItemMetadata decodes the instance of scope.templateKey from the Metadata
+// field of a File or Folder (returned when the metadata.<scope>.<key>
+// fields were asked for). ScopeEnterprise matches any enterprise_<id>. An
+// instance that is not there gives an *ArgError.
+func ItemMetadata(md map[string]map[string]json.RawMessage, scope MetadataScope, templateKey string) (*MetadataInstance, error) {
 	for sc, byKey := range md {
 		if MetadataScope(sc) != scope && (scope != ScopeEnterprise || !strings.HasPrefix(sc, "enterprise_")) {
 			continue

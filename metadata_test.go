@@ -59,6 +59,19 @@ func TestMetadataRecordsJSONRoundTrip(t *testing.T) {
 		assert.Equal(t, int64(3), inst.Version)
 		_, err = p.Entries[0].Metadata(ScopeGlobal, "properties")
 		assert.ErrorIs(t, err, ErrInvalidArgument)
+
+		// The same reader serves a File fetched with metadata fields.
+		var f File
+		require.NoError(t, json.Unmarshal([]byte(`{"type":"file","id":"1","metadata":{"global":{"properties":{"$parent":"file_1","k":"v","n":42}}}}`), &f))
+		inst, err = ItemMetadata(f.Metadata, ScopeGlobal, "properties")
+		require.NoError(t, err)
+		n, err := inst.Int64("n")
+		require.NoError(t, err)
+		assert.Equal(t, int64(42), n)
+		_, err = inst.Int64("k")
+		assert.Error(t, err)
+		_, err = ItemMetadata(nil, ScopeGlobal, "properties")
+		assert.ErrorIs(t, err, ErrInvalidArgument)
 	})
 }
 
