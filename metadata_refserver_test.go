@@ -452,3 +452,66 @@ func TestRefserverMetadataEnterpriseScope(t *testing.T) {
 	_, _, err = user.Metadata.Query(ctx, cms.NewMetadataQuery(resolved, "contract", "0"))
 	require.NoError(t, err)
 }
+
+func TestRefserverMetadataFailures(t *testing.T) {
+	t.Parallel()
+	e := newMetadataEnv(t)
+	ctx := e.ctx
+	app := e.srv.AppClient(t)
+	f := cms.OnFile(e.file(t, "0", "x.pdf").ID)
+	for name, c := range map[string]struct {
+		call func() (*cms.Response, error)
+		want error
+	}{
+		"user deletes a template": {func() (*cms.Response, error) {
+			return e.user.MetadataTemplates.Delete(ctx, cms.ScopeEnterprise, "contract")
+		}, cms.ErrForbidden},
+		"admin deletes a global template": {func() (*cms.Response, error) {
+			return e.admin.MetadataTemplates.Delete(ctx, cms.ScopeGlobal, "properties")
+		}, cms.ErrForbidden},
+		"unknown template id": {func() (*cms.Response, error) {
+			_, resp, err := e.user.MetadataTemplates.GetByID(ctx, "00000000-0000-0000-0000-000000000000")
+			return resp, err
+		}, cms.ErrBadRequest},
+		"bad template marker": {func() (*cms.Response, error) {
+			_, resp, err := e.admin.MetadataTemplates.ListEnterprise(ctx, &cms.ListMetadataTemplatesOptions{Marker: "bogus"})
+			return resp, err
+		}, cms.ErrBadRequest},
+		"instance id that is no UUID": {func() (*cms.Response, error) {
+			_, resp, err := e.user.MetadataTemplates.ListByInstance(ctx, "123", nil)
+			return resp, err
+		}, cms.ErrBadRequest},
+		"app lists templates": {func() (*cms.Response, error) {
+			_, resp, err := app.MetadataTemplates.ListGlobal(ctx, nil)
+			return resp, err
+		}, cms.ErrForbidden},
+		"app creates an instance": {func() (*cms.Response, error) {
+			_, resp, err := app.Metadata.Create(ctx, f, cms.ScopeEnterprise, "contract", nil)
+			return resp, err
+		}, cms.ErrForbidden},
+		"unknown file": {func() (*cms.Response, error) {
+			_, resp, err := e.user.Metadata.List(ctx, cms.OnFile("999999999"))
+			return resp, err
+		}, cms.ErrNotFound},
+		"instance on an unknown folder": {func() (*cms.Response, error) {
+			_, resp, err := e.user.Metadata.Get(ctx, cms.OnFolder("999999999"), cms.ScopeEnterprise, "contract")
+			return resp, err
+		}, cms.ErrNotFound},
+	} {
+		resp, err := c.call()
+		assert.ErrorIs(t, err, c.want, name)
+		var ae *cms.APIError
+		if assert.ErrorAs(t, err, &ae, name) {
+			assert.NotNil(t, resp, name)
+			assert.NotEmpty(t, ae.Code, name)
+		}
+	}
+	// Nothing changed.
+	_, _, err := e.user.MetadataTemplates.Get(ctx, cms.ScopeEnterprise, "contract")
+	require.NoError(t, err)
+	_, _, err = e.user.MetadataTemplates.Get(ctx, cms.ScopeGlobal, "properties")
+	require.NoError(t, err)
+	list, _, err := e.user.Metadata.List(ctx, f)
+	require.NoError(t, err)
+	assert.Empty(t, list.Entries)
+}
