@@ -121,6 +121,19 @@ func TestRefserverMetadataTemplates(t *testing.T) {
 	assert.Len(t, keys, 5)
 	assert.Subset(t, keys, []string{"contract", "extra0", "extra1", "extra2", derived.TemplateKey})
 	assert.Equal(t, 2, opts.Limit, "the iterator leaves opts alone")
+	pager := tpls.NewListEnterprisePaginator(opts)
+	var sizes []int
+	for pager.HasMorePages() {
+		page, _, err := pager.NextPage(ctx)
+		require.NoError(t, err)
+		sizes = append(sizes, len(page.Entries))
+	}
+	assert.Equal(t, []int{2, 2, 1}, sizes)
+	gpager := tpls.NewListGlobalPaginator(nil)
+	gp, _, err := gpager.NextPage(ctx)
+	require.NoError(t, err)
+	assert.NotEmpty(t, gp.Entries)
+	assert.False(t, gpager.HasMorePages())
 	assert.Empty(t, opts.Marker)
 
 	var global []string

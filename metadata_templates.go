@@ -268,17 +268,24 @@ func (s *MetadataTemplatesService) list(ctx context.Context, q templatesQuery, p
 	return page, resp, nil
 }
 
-// iter yields every template of the list at path from opts.Marker on.
-func (s *MetadataTemplatesService) iter(ctx context.Context, instanceID string, opts *ListMetadataTemplatesOptions, path ...string) iter.Seq2[*MetadataTemplate, error] {
+// pages returns the start marker and a page function of the list at path,
+// with a private copy of opts.
+func (s *MetadataTemplatesService) pages(instanceID string, opts *ListMetadataTemplatesOptions, path ...string) (string, markerPageFunc[*MetadataTemplate]) {
 	var o ListMetadataTemplatesOptions
 	if opts != nil {
 		o = *opts
 	}
-	return markerSeq(ctx, o.Marker, func(ctx context.Context, marker string) (*MarkerPage[*MetadataTemplate], *Response, error) {
+	return o.Marker, func(ctx context.Context, marker string) (*MarkerPage[*MetadataTemplate], *Response, error) {
 		page := o
 		page.Marker = marker
 		return s.list(ctx, templatesQuery{instanceID, &page}, path...)
-	})
+	}
+}
+
+// iter yields every template of the list at path from opts.Marker on.
+func (s *MetadataTemplatesService) iter(ctx context.Context, instanceID string, opts *ListMetadataTemplatesOptions, path ...string) iter.Seq2[*MetadataTemplate, error] {
+	marker, fetch := s.pages(instanceID, opts, path...)
+	return markerSeq(ctx, marker, fetch)
 }
 
 // ListEnterprise returns one page of the caller's enterprise templates
@@ -293,6 +300,12 @@ func (s *MetadataTemplatesService) ListEnterpriseIter(ctx context.Context, opts 
 	return s.iter(ctx, "", opts, "metadata_templates", "enterprise")
 }
 
+// NewListEnterprisePaginator walks the enterprise templates one marker page
+// at a time (GET /metadata_templates/enterprise). It never changes opts.
+func (s *MetadataTemplatesService) NewListEnterprisePaginator(opts *ListMetadataTemplatesOptions) *MarkerPaginator[*MetadataTemplate] {
+	return newMarkerPaginator(s.pages("", opts, "metadata_templates", "enterprise"))
+}
+
 // ListGlobal returns one page of the global templates
 // (GET /metadata_templates/global).
 func (s *MetadataTemplatesService) ListGlobal(ctx context.Context, opts *ListMetadataTemplatesOptions) (*MarkerPage[*MetadataTemplate], *Response, error) {
@@ -303,6 +316,12 @@ func (s *MetadataTemplatesService) ListGlobal(ctx context.Context, opts *ListMet
 // (GET /metadata_templates/global) as the loop advances.
 func (s *MetadataTemplatesService) ListGlobalIter(ctx context.Context, opts *ListMetadataTemplatesOptions) iter.Seq2[*MetadataTemplate, error] {
 	return s.iter(ctx, "", opts, "metadata_templates", "global")
+}
+
+// NewListGlobalPaginator walks the global templates one marker page at a
+// time (GET /metadata_templates/global). It never changes opts.
+func (s *MetadataTemplatesService) NewListGlobalPaginator(opts *ListMetadataTemplatesOptions) *MarkerPaginator[*MetadataTemplate] {
+	return newMarkerPaginator(s.pages("", opts, "metadata_templates", "global"))
 }
 
 // ListByInstance returns one page of the templates of a metadata instance,
