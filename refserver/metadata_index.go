@@ -4,22 +4,24 @@ import (
 	"cmp"
 	"slices"
 	"sort"
+
+	"github.com/google/btree"
 )
 
 // Query indexes. Every template keeps its instances in creation order
 // (bySeq, the default query order) and, for each template field a query
-// sorted by, a sortIndex: the instances ordered by (value, creation), null
-// values last. An index is built on the first query that needs it
-// (O(n log n)) and kept in step after that by every create, update and
-// delete (a binary search and one slice move: O(log n + n) with a tiny
-// constant), so a sorted page is a binary search to the marker plus a walk
-// of about one page of matching entries. Schema updates drop the indexes
-// of their template; the next query rebuilds them.
+// sorted by, a sortIndex: a B-tree (github.com/google/btree) of the
+// instances ordered by (value, creation), null values last. An index is
+// built on the first query that needs it (O(n log n)) and kept in step
+// after that by every create, update and delete (O(log n)), so a sorted
+// page is a descent to the marker plus a walk of about one page of
+// matching entries. Schema updates drop the indexes of their template; the
+// next query rebuilds them.
 
 // sortIndex orders a template's instances by one field.
 type sortIndex struct {
 	field string
-	list  []*mdInstance
+	tree  *btree.BTreeG[*mdInstance]
 }
 
 // cmpPresent orders two possibly null values: null after every value.
@@ -44,34 +46,49 @@ func (x *sortIndex) cmp(a, b *mdInstance) int {
 	return cmp.Compare(a.seq, b.seq)
 }
 
-// search is the position of in (by its current values) in the index.
-func (x *sortIndex) search(in *mdInstance) int {
-	return sort.Search(len(x.list), func(i int) bool { return x.cmp(x.list[i], in) >= 0 })
-}
-
-func (x *sortIndex) insert(in *mdInstance) {
-	x.list = slices.Insert(x.list, x.search(in), in)
-}
+func (x *sortIndex) insert(in *mdInstance) { x.tree.ReplaceOrInsert(in) }
 
 // remove takes in out of the index; call it before in's values change.
-func (x *sortIndex) remove(in *mdInstance) {
-	if i := x.search(in); i < len(x.list) && x.list[i] == in {
-		x.list = slices.Delete(x.list, i, i+1)
-	}
-}
+func (x *sortIndex) remove(in *mdInstance) { x.tree.Delete(in) }
 
 // index returns the sort index of a template field, building it on first use.
 func (t *mdTemplate) index(field string) *sortIndex {
 	if x := t.sorted[field]; x != nil {
 		return x
 	}
-	x := &sortIndex{field: field, list: slices.Clone(t.bySeq)}
-	slices.SortFunc(x.list, x.cmp)
+	x := &sortIndex{field: field}
+	x.tree = btree.NewG(32, func(a, b *mdInstance) bool { return x.cmp(a, b) < 0 })
+	for _, in := range t.bySeq {
+		x.tree.ReplaceOrInsert(in)
+	}
 	if t.sorted == nil {
 		t.sorted = make(map[string]*sortIndex)
 	}
 	t.sorted[field] = x
 	return x
+}
+
+// walk visits the index in order (reversed when desc) from just after the
+// position after (nil: from the start) until visit returns false.
+func (x *sortIndex) walk(after *position, desc bool, visit func(*mdInstance) bool) {
+	if after == nil {
+		if desc {
+			x.tree.Descend(visit)
+		} else {
+			x.tree.Ascend(visit)
+		}
+		return
+	}
+	pivot := &mdInstance{seq: after.seq, values: map[string]mdVal{}}
+	if after.oks[0] {
+		pivot.values[x.field] = after.vals[0]
+	}
+	skip := func(in *mdInstance) bool { return x.cmp(in, pivot) == 0 || visit(in) }
+	if desc {
+		x.tree.DescendLessOrEqual(pivot, skip)
+	} else {
+		x.tree.AscendGreaterOrEqual(pivot, skip)
+	}
 }
 
 // queryOrder is the order of a query's results: the order_by keys, then
@@ -127,41 +144,45 @@ func (s *Server) cmpInstances(o queryOrder, a, b *mdInstance) int {
 // keys) filter every instance and sort the matches.
 func (s *Server) selectPage(t *mdTemplate, o queryOrder, pred predicate, keep func(*mdInstance) bool, after *position, limit int) ([]*mdInstance, bool) {
 	match := func(in *mdInstance) bool { return keep(in) && pred(in) == triTrue }
-	var list []*mdInstance
+	out := make([]*mdInstance, 0, limit+1)
+	collect := func(in *mdInstance) bool {
+		if match(in) {
+			out = append(out, in)
+		}
+		return len(out) <= limit
+	}
 	switch {
 	case len(o.keys) == 0:
-		list = t.bySeq
+		walkSeq(t.bySeq, after, o.desc, collect)
 	case len(o.keys) == 1 && !o.keys[0].item:
-		list = t.index(o.keys[0].key).list
+		t.index(o.keys[0].key).walk(after, o.desc, collect)
 	default:
 		return s.scanPage(t, o, match, after, limit)
-	}
-	out := make([]*mdInstance, 0, min(limit+1, len(list)))
-	if !o.desc {
-		i := 0
-		if after != nil {
-			i = sort.Search(len(list), func(i int) bool { return s.cmpToPosition(o, list[i], *after) > 0 })
-		}
-		for ; i < len(list) && len(out) <= limit; i++ {
-			if match(list[i]) {
-				out = append(out, list[i])
-			}
-		}
-	} else {
-		i := len(list) - 1
-		if after != nil {
-			i = sort.Search(len(list), func(i int) bool { return s.cmpToPosition(o, list[i], *after) >= 0 }) - 1
-		}
-		for ; i >= 0 && len(out) <= limit; i-- {
-			if match(list[i]) {
-				out = append(out, list[i])
-			}
-		}
 	}
 	if len(out) > limit {
 		return out[:limit], true
 	}
 	return out, false
+}
+
+// walkSeq visits instances in creation order (reversed when desc) from
+// just after the position after until visit returns false.
+func walkSeq(list []*mdInstance, after *position, desc bool, visit func(*mdInstance) bool) {
+	if !desc {
+		i := 0
+		if after != nil {
+			i = sort.Search(len(list), func(i int) bool { return list[i].seq > after.seq })
+		}
+		for ; i < len(list) && visit(list[i]); i++ {
+		}
+		return
+	}
+	i := len(list) - 1
+	if after != nil {
+		i = sort.Search(len(list), func(i int) bool { return list[i].seq >= after.seq }) - 1
+	}
+	for ; i >= 0 && visit(list[i]); i-- {
+	}
 }
 
 func (s *Server) scanPage(t *mdTemplate, o queryOrder, match func(*mdInstance) bool, after *position, limit int) ([]*mdInstance, bool) {
