@@ -5,6 +5,7 @@ package cms_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -388,7 +389,8 @@ func TestRefserverMetadataQuery(t *testing.T) {
 			status = "signed"
 		}
 		_, _, err := md.Create(ctx, cms.OnFile(f.ID), cms.ScopeEnterprise, "contract",
-			contract{Amount: float64(i) * 10, Status: status, Regions: []string{"emea"}, Customer: fmt.Sprintf("Cust_%d%%", i)})
+			contract{Amount: float64(i) * 10, Status: status, Regions: []string{"emea"}, Customer: fmt.Sprintf("Cust_%d%%", i),
+				Expires: time.Date(2027, 1, i+1, 0, 0, 0, 0, time.UTC)})
 		require.NoError(t, err)
 	}
 	outside := e.file(t, "0", "outside.pdf")
@@ -434,6 +436,38 @@ func TestRefserverMetadataQuery(t *testing.T) {
 		n++
 	}
 	assert.Equal(t, 1, n, "only Cust_1%% matches")
+
+	// Each kind of condition the builder makes, as the server reads it.
+	count := func(c cms.QueryCond) int {
+		n := 0
+		for _, err := range md.QueryIter(ctx, cms.NewMetadataQuery(e.scope, "contract", folder.ID).Where(c).Limit(7)) {
+			require.NoError(t, err)
+			n++
+		}
+		return n
+	}
+	for name, c := range map[string]struct {
+		cond cms.QueryCond
+		want int
+	}{
+		"date before":        {cms.QueryField("expires").Lt(time.Date(2027, 1, 6, 0, 0, 0, 0, time.UTC)), 5},
+		"date on or after":   {cms.QueryField("expires").Ge(time.Date(2027, 1, 20, 0, 0, 0, 0, time.UTC)), 6},
+		"in and not":         {cms.QueryAnd(cms.QueryField("status").In("signed"), cms.QueryNot(cms.QueryField("amount").Lt(100))), 8},
+		"not in":             {cms.QueryField("status").NotIn("signed", "void"), 12},
+		"ne":                 {cms.QueryField("status").Ne("signed"), 12},
+		"le and gt":          {cms.QueryAnd(cms.QueryField("amount").Gt(50), cms.QueryField("amount").Le(100)), 5},
+		"is null":            {cms.QueryField("customer").IsNull(), 0},
+		"is not null":        {cms.QueryField("customer").IsNotNull(), 25},
+		"or":                 {cms.QueryOr(cms.QueryField("amount").Eq(0), cms.QueryField("amount").Eq(240)), 2},
+		"not like":           {cms.QueryField("customer").NotLike("Cust\\_1%"), 14},
+		"ilike item name":    {cms.QueryField("item.name").ILike("F0%"), 10},
+		"not ilike":          {cms.QueryField("customer").NotILike("cust%"), 0},
+		"has all":            {cms.QueryField("regions").HasAll("emea", "apac"), 0},
+		"has any one":        {cms.QueryField("regions").HasAny("emea"), 25},
+		"exact float number": {cms.QueryField("amount").Eq(json.Number("120.0")), 1},
+	} {
+		assert.Equal(t, c.want, count(c.cond), name)
+	}
 
 	// The service's own errors.
 	_, _, err = md.Query(ctx, cms.NewMetadataQuery(e.scope, "contract", "0").WhereRaw("amount >>> :a", map[string]any{"a": 1}))
