@@ -104,8 +104,10 @@ func (q *MetadataQuery) WhereRaw(query string, params map[string]any) *MetadataQ
 }
 
 // OrderBy sorts by field keys (string, float or date fields), all in one
-// direction; a later call must use the same direction.
+// direction (QueryAsc or QueryDesc; "asc" and "desc" are read the same); a
+// later call must use the same direction.
 func (q *MetadataQuery) OrderBy(dir QueryDirection, fieldKeys ...string) *MetadataQuery {
+	dir = QueryDirection(strings.ToUpper(string(dir)))
 	if dir != QueryAsc && dir != QueryDesc {
 		return q.fail(invalidArg("order direction", quoteArg(string(dir))))
 	}

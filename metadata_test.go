@@ -409,7 +409,7 @@ func TestMetadataQueryBuilder(t *testing.T) {
 		Where(QueryField("stage").NotIn("lost", "dead")).
 		Where(QueryField("note").IsNull()).
 		Where(QueryField("item.name").Like("Q1%")).
-		OrderBy(QueryDesc, "amount").OrderBy(QueryDesc, "due").
+		OrderBy(QueryDesc, "amount").OrderBy("desc", "due").
 		Limit(50).
 		Fields("name").
 		WithMetadata("amount", "status").
