@@ -409,3 +409,20 @@ func TestMetadataDroppedWithItem(t *testing.T) {
 		assert.Empty(t, tm.instances)
 	}
 }
+
+func TestMetadataInItemFields(t *testing.T) {
+	t.Parallel()
+	e, file, folder := mdItems(t)
+	inst := e.createInstance("file", file, "enterprise", "contract", map[string]any{"customer": "Acme", "amount": 2.5})
+	fi := e.createInstance("folder", folder, "global", "properties", map[string]any{"k": "v"})
+	resp, m := e.doJSON("GET", e.api("/files/"+file+"?fields=name,metadata."+e.scope+".contract,metadata.global.properties,metadata.enterprise.nope"), e.user, nil, nil)
+	require.Equal(t, 200, resp.StatusCode, "%v", m)
+	assert.Equal(t, "deal.pdf", m["name"])
+	assert.Equal(t, map[string]any{e.scope: map[string]any{"contract": inst}}, m["metadata"], "full instance records, nested by scope and key")
+	resp, m = e.doJSON("GET", e.api("/folders/"+folder+"?fields=metadata.global.properties"), e.user, nil, nil)
+	require.Equal(t, 200, resp.StatusCode, "%v", m)
+	assert.Equal(t, map[string]any{"global": map[string]any{"properties": fi}}, m["metadata"])
+	resp, m = e.doJSON("GET", e.api("/files/"+file), e.user, nil, nil)
+	require.Equal(t, 200, resp.StatusCode)
+	assert.NotContains(t, m, "metadata", "only when requested")
+}

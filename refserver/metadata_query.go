@@ -275,18 +275,19 @@ func (s *Server) queryEntry(it *item, fields []string, p *principal) map[string]
 			}
 		}
 	}
-	if md := s.metadataFields(it, fields); md != nil {
+	if md := s.metadataFields(it, fields, false); md != nil {
 		m["metadata"] = md
 	}
 	return m
 }
 
 // metadataFields answers the metadata.<scope>.<key>[.<field>] entries of a
-// fields list for one item: {scope: {key: instance}} with each instance's
-// base record plus the fields named; nil when none is requested or
-// applied. Unknown templates and fields are left out, as unknown fields
-// are. Callers hold s.mu.
-func (s *Server) metadataFields(it *item, fields []string) map[string]any {
+// fields list for one item: {scope: {key: instance}}; nil when none is
+// requested or applied. full (GET /files/{id}, GET /folders/{id}) gives
+// each instance's full record; otherwise (query results) its base record
+// plus the fields named. Unknown templates and fields are left out, as
+// unknown fields are. Callers hold s.mu.
+func (s *Server) metadataFields(it *item, fields []string, full bool) map[string]any {
 	var out map[string]any
 	for _, f := range fields {
 		rest, ok := strings.CutPrefix(f, "metadata.")
@@ -319,7 +320,11 @@ func (s *Server) metadataFields(it *item, fields []string) map[string]any {
 		}
 		rec, _ := byKey[t.key].(map[string]any)
 		if rec == nil {
-			rec = in.base()
+			if full {
+				rec = in.record()
+			} else {
+				rec = in.base()
+			}
 			byKey[t.key] = rec
 		}
 		if len(parts) == 3 {
