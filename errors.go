@@ -58,6 +58,38 @@ func (e *SourceSizeError) Error() string {
 // Is makes a *SourceSizeError match ErrSourceSize.
 func (e *SourceSizeError) Is(target error) bool { return target == ErrSourceSize }
 
+// Sentinels for the service's error codes, matched by an *APIError whose
+// Code is the one named (errors.Is(err, ErrTupleAlreadyExists)). The status
+// sentinels above keep matching the same error by its HTTP status.
+var (
+	// ErrTupleAlreadyExists: 409 tuple_already_exists, the item already has
+	// an instance of the template (update it instead, or use Upsert).
+	ErrTupleAlreadyExists = &codeError{"tuple_already_exists"}
+	// ErrInstanceNotFound: 404 instance_not_found, the item has no instance
+	// of the template (or a metadata query names an unknown template).
+	ErrInstanceNotFound = &codeError{"instance_not_found"}
+	// ErrInstanceTupleNotFound: 404 instance_tuple_not_found, the template
+	// does not exist in that scope.
+	ErrInstanceTupleNotFound = &codeError{"instance_tuple_not_found"}
+	// ErrSchemaValidationFailed: 400 schema_validation_failed, a value does
+	// not fit its template field (type, option key, unknown key).
+	ErrSchemaValidationFailed = &codeError{"schema_validation_failed"}
+	// ErrFailedJSONPatch: 409 failed_json_patch_application, a JSON-Patch
+	// test failed (or an operation could not apply); nothing was changed.
+	ErrFailedJSONPatch = &codeError{"failed_json_patch_application"}
+	// ErrInvalidQuery: 400 invalid_query, a metadata query the service
+	// cannot parse or run.
+	ErrInvalidQuery = &codeError{"invalid_query"}
+	// ErrUnexpectedJSONType: 400 unexpected_json_type, a metadata query
+	// parameter missing from query_params or of the wrong type.
+	ErrUnexpectedJSONType = &codeError{"unexpected_json_type"}
+)
+
+// codeError is a sentinel for one error code of the service.
+type codeError struct{ code string }
+
+func (e *codeError) Error() string { return "cms: " + e.code }
+
 // ArgError reports an argument rejected before any request was sent.
 type ArgError struct {
 	Arg    string // which argument
@@ -141,8 +173,12 @@ func (e *APIError) Error() string {
 	return b.String()
 }
 
-// Is maps the status code to the package's sentinels.
+// Is maps the status code to the package's status sentinels (ErrNotFound,
+// ...) and the error code to the code sentinels (ErrTupleAlreadyExists, ...).
 func (e *APIError) Is(target error) bool {
+	if c, ok := target.(*codeError); ok {
+		return e.Code == c.code
+	}
 	switch target {
 	case ErrBadRequest:
 		return e.StatusCode == http.StatusBadRequest
@@ -207,26 +243,25 @@ func CheckResponse(r *http.Response) error {
 	if d, ok := transport.ParseRetryAfter(r.Header.Get("Retry-After"), time.Now()); ok {
 		e.RetryAfter = d
 	}
-	var wire struct {
-		Code        string          `json:"code"`
-		Message     string          `json:"message"`
-		RequestID   string          `json:"request_id"`
-		HelpURL     string          `json:"help_url"`
-		ContextInfo json.RawMessage `json:"context_info"`
-		// OAuth errors use error / error_description.
-		Error     string `json:"error"`
-		ErrorDesc string `json:"error_description"`
-	}
-	if json.Unmarshal(body, &wire) == nil {
-		e.Code, e.Message, e.HelpURL = wire.Code, wire.Message, wire.HelpURL
-		if wire.RequestID != "" {
-			e.RequestID = wire.RequestID
+	// Fields are read one by one, so a field of an unexpected type loses
+	// only itself; metadata errors come without type and status, which are
+	// taken from HTTP.
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(body, &fields) == nil {
+		str := func(k string) string {
+			var v string
+			_ = json.Unmarshal(fields[k], &v)
+			return v
 		}
-		if len(wire.ContextInfo) > 0 && string(wire.ContextInfo) != "null" {
-			e.ContextInfo = wire.ContextInfo
+		e.Code, e.Message, e.HelpURL = str("code"), str("message"), str("help_url")
+		if id := str("request_id"); id != "" {
+			e.RequestID = id
 		}
-		if e.Code == "" {
-			e.Code, e.Message = wire.Error, wire.ErrorDesc
+		if ci := fields["context_info"]; len(ci) > 0 && string(ci) != "null" {
+			e.ContextInfo = ci
+		}
+		if e.Code == "" && str("error") != "" { // OAuth errors use error / error_description
+			e.Code, e.Message = str("error"), str("error_description")
 		}
 	}
 	if e.Message == "" && e.Code == "" {

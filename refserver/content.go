@@ -365,6 +365,9 @@ func (s *Server) render(it *item, fields []string, p *principal) map[string]any 
 			m[f] = v
 		}
 	}
+	if md := s.metadataFields(it, fields, true); md != nil {
+		m["metadata"] = md // metadata.<scope>.<templateKey> (metadata.go)
+	}
 	return m
 }
 

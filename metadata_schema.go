@@ -1,0 +1,224 @@
+package cms
+
+// TemplateOpKind names a schema operation of MetadataTemplatesService.UpdateSchema.
+type TemplateOpKind string
+
+// The 13 schema operations.
+const (
+	OpEditTemplate              TemplateOpKind = "editTemplate"
+	OpAddField                  TemplateOpKind = "addField"
+	OpReorderFields             TemplateOpKind = "reorderFields"
+	OpAddEnumOption             TemplateOpKind = "addEnumOption"
+	OpReorderEnumOptions        TemplateOpKind = "reorderEnumOptions"
+	OpReorderMultiSelectOptions TemplateOpKind = "reorderMultiSelectOptions"
+	OpAddMultiSelectOption      TemplateOpKind = "addMultiSelectOption"
+	OpEditField                 TemplateOpKind = "editField"
+	OpRemoveField               TemplateOpKind = "removeField"
+	OpEditEnumOption            TemplateOpKind = "editEnumOption"
+	OpRemoveEnumOption          TemplateOpKind = "removeEnumOption"
+	OpEditMultiSelectOption     TemplateOpKind = "editMultiSelectOption"
+	OpRemoveMultiSelectOption   TemplateOpKind = "removeMultiSelectOption"
+)
+
+// TemplateOp is one schema operation. Build it with the constructor of its
+// kind (EditTemplateOp, AddFieldOp, ...), which fills exactly the keys the
+// operation needs; UpdateSchema checks them again before sending.
+type TemplateOp struct {
+	Op                    TemplateOpKind `json:"op"`
+	Data                  any            `json:"data,omitzero"`
+	FieldKey              string         `json:"fieldKey,omitzero"`
+	FieldKeys             []string       `json:"fieldKeys,omitzero"`
+	EnumOptionKey         string         `json:"enumOptionKey,omitzero"`
+	EnumOptionKeys        []string       `json:"enumOptionKeys,omitzero"`
+	MultiSelectOptionKey  string         `json:"multiSelectOptionKey,omitzero"`
+	MultiSelectOptionKeys []string       `json:"multiSelectOptionKeys,omitzero"`
+}
+
+// TemplateChanges are the template properties an editTemplate operation
+// changes; fields left zero are kept.
+type TemplateChanges struct {
+	DisplayName            string         `json:"displayName,omitzero"`
+	TemplateKey            string         `json:"templateKey,omitzero"`
+	Hidden                 Nullable[bool] `json:"hidden,omitzero"`
+	CopyInstanceOnItemCopy Nullable[bool] `json:"copyInstanceOnItemCopy,omitzero"`
+}
+
+// FieldChanges are the field properties an editField operation changes;
+// fields left zero are kept. A new Key moves the existing values to it.
+type FieldChanges struct {
+	Key         string           `json:"key,omitzero"`
+	DisplayName string           `json:"displayName,omitzero"`
+	Description Nullable[string] `json:"description,omitzero"`
+	Hidden      Nullable[bool]   `json:"hidden,omitzero"`
+}
+
+// optionData is the data of the option operations: the option key.
+type optionData struct {
+	Key string `json:"key"`
+}
+
+// EditTemplateOp changes the template's own properties (editTemplate).
+func EditTemplateOp(c TemplateChanges) TemplateOp {
+	return TemplateOp{Op: OpEditTemplate, Data: &c}
+}
+
+// AddFieldOp appends a field (addField).
+func AddFieldOp(f MetadataField) TemplateOp {
+	return TemplateOp{Op: OpAddField, Data: &f}
+}
+
+// ReorderFieldsOp puts the fields in this order; it must name every field
+// once (reorderFields).
+func ReorderFieldsOp(fieldKeys ...string) TemplateOp {
+	return TemplateOp{Op: OpReorderFields, FieldKeys: fieldKeys}
+}
+
+// EditFieldOp changes a field; a new key moves its values (editField).
+func EditFieldOp(fieldKey string, c FieldChanges) TemplateOp {
+	return TemplateOp{Op: OpEditField, FieldKey: fieldKey, Data: &c}
+}
+
+// RemoveFieldOp removes a field and its value from every instance (removeField).
+func RemoveFieldOp(fieldKey string) TemplateOp {
+	return TemplateOp{Op: OpRemoveField, FieldKey: fieldKey}
+}
+
+// AddEnumOptionOp adds an option to an enum field (addEnumOption).
+func AddEnumOptionOp(fieldKey, optionKey string) TemplateOp {
+	return TemplateOp{Op: OpAddEnumOption, FieldKey: fieldKey, Data: &optionData{optionKey}}
+}
+
+// ReorderEnumOptionsOp puts an enum field's options in this order; it
+// cannot add options (reorderEnumOptions).
+func ReorderEnumOptionsOp(fieldKey string, optionKeys ...string) TemplateOp {
+	return TemplateOp{Op: OpReorderEnumOptions, FieldKey: fieldKey, EnumOptionKeys: optionKeys}
+}
+
+// EditEnumOptionOp renames an enum option (editEnumOption).
+func EditEnumOptionOp(fieldKey, optionKey, newKey string) TemplateOp {
+	return TemplateOp{Op: OpEditEnumOption, FieldKey: fieldKey, EnumOptionKey: optionKey, Data: &optionData{newKey}}
+}
+
+// RemoveEnumOptionOp removes an enum option; values that chose it become
+// null (removeEnumOption).
+func RemoveEnumOptionOp(fieldKey, optionKey string) TemplateOp {
+	return TemplateOp{Op: OpRemoveEnumOption, FieldKey: fieldKey, EnumOptionKey: optionKey}
+}
+
+// AddMultiSelectOptionOp adds an option to a multiSelect field
+// (addMultiSelectOption).
+func AddMultiSelectOptionOp(fieldKey, optionKey string) TemplateOp {
+	return TemplateOp{Op: OpAddMultiSelectOption, FieldKey: fieldKey, Data: &optionData{optionKey}}
+}
+
+// ReorderMultiSelectOptionsOp puts a multiSelect field's options in this
+// order (reorderMultiSelectOptions).
+func ReorderMultiSelectOptionsOp(fieldKey string, optionKeys ...string) TemplateOp {
+	return TemplateOp{Op: OpReorderMultiSelectOptions, FieldKey: fieldKey, MultiSelectOptionKeys: optionKeys}
+}
+
+// EditMultiSelectOptionOp renames a multiSelect option (editMultiSelectOption).
+func EditMultiSelectOptionOp(fieldKey, optionKey, newKey string) TemplateOp {
+	return TemplateOp{Op: OpEditMultiSelectOption, FieldKey: fieldKey, MultiSelectOptionKey: optionKey, Data: &optionData{newKey}}
+}
+
+// RemoveMultiSelectOptionOp removes a multiSelect option; it is taken out
+// of every value list (removeMultiSelectOption).
+func RemoveMultiSelectOptionOp(fieldKey, optionKey string) TemplateOp {
+	return TemplateOp{Op: OpRemoveMultiSelectOption, FieldKey: fieldKey, MultiSelectOptionKey: optionKey}
+}
+
+// validate checks the operation carries the keys its kind requires.
+func (op *TemplateOp) validate() error {
+	arg := "operation " + string(op.Op)
+	need := func(name, v string) error {
+		if v == "" {
+			return invalidArg(arg, name+" empty")
+		}
+		return nil
+	}
+	keys := func(name string, vs []string) error {
+		if len(vs) == 0 {
+			return invalidArg(arg, name+" empty")
+		}
+		seen := make(map[string]bool, len(vs))
+		for _, v := range vs {
+			if v == "" || seen[v] {
+				return invalidArg(arg, name+" has an empty or repeated key "+quoteArg(v))
+			}
+			seen[v] = true
+		}
+		return nil
+	}
+	// Data of the SDK's own types is checked; other data (a literal
+	// TemplateOp) only has to be there.
+	optionKey := func() error {
+		if d, ok := op.Data.(*optionData); op.Data == nil || ok && (d == nil || d.Key == "") {
+			return invalidArg(arg, "data.key empty")
+		}
+		return nil
+	}
+	switch op.Op {
+	case OpEditTemplate:
+		c, ok := op.Data.(*TemplateChanges)
+		if op.Data == nil || ok && (c == nil || *c == (TemplateChanges{})) {
+			return invalidArg(arg, "no change")
+		}
+		if ok && c.TemplateKey != "" {
+			return checkTemplateKey(c.TemplateKey)
+		}
+		return nil
+	case OpAddField:
+		if f, ok := op.Data.(*MetadataField); ok || op.Data == nil {
+			return f.validate(arg + " data")
+		}
+		return nil
+	case OpReorderFields:
+		return keys("fieldKeys", op.FieldKeys)
+	case OpEditField:
+		if c, ok := op.Data.(*FieldChanges); op.Data == nil || ok && (c == nil || *c == (FieldChanges{})) {
+			return invalidArg(arg, "no change")
+		}
+		return need("fieldKey", op.FieldKey)
+	case OpRemoveField:
+		return need("fieldKey", op.FieldKey)
+	case OpAddEnumOption, OpAddMultiSelectOption:
+		if err := need("fieldKey", op.FieldKey); err != nil {
+			return err
+		}
+		return optionKey()
+	case OpReorderEnumOptions:
+		if err := need("fieldKey", op.FieldKey); err != nil {
+			return err
+		}
+		return keys("enumOptionKeys", op.EnumOptionKeys)
+	case OpReorderMultiSelectOptions:
+		if err := need("fieldKey", op.FieldKey); err != nil {
+			return err
+		}
+		return keys("multiSelectOptionKeys", op.MultiSelectOptionKeys)
+	case OpEditEnumOption, OpRemoveEnumOption:
+		if err := need("fieldKey", op.FieldKey); err != nil {
+			return err
+		}
+		if err := need("enumOptionKey", op.EnumOptionKey); err != nil {
+			return err
+		}
+		if op.Op == OpEditEnumOption {
+			return optionKey()
+		}
+		return nil
+	case OpEditMultiSelectOption, OpRemoveMultiSelectOption:
+		if err := need("fieldKey", op.FieldKey); err != nil {
+			return err
+		}
+		if err := need("multiSelectOptionKey", op.MultiSelectOptionKey); err != nil {
+			return err
+		}
+		if op.Op == OpEditMultiSelectOption {
+			return optionKey()
+		}
+		return nil
+	}
+	return invalidArg("operation", "unknown op "+quoteArg(string(op.Op)))
+}
