@@ -1,0 +1,63 @@
+package refserver
+
+import "net/http"
+
+// The resources beyond files, folders and upload sessions each live in a
+// file of their own (weblinks.go, tasks.go, metadata.go, ...), which holds
+// their handlers, their state type and its rules. This file wires them in.
+
+// mountResources registers the routes of every such resource on the API mux.
+func (s *Server) mountResources(mux *http.ServeMux) {
+	s.mountWebLinks(mux)
+	s.mountTasks(mux)
+	s.mountWatermarks(mux)
+	s.mountTrash(mux)
+	s.mountMetadata(mux)
+	s.mountRetention(mux)
+	s.mountLegalHolds(mux)
+	s.mountUsers(mux)
+	s.mountGroups(mux)
+	s.mountDevicePins(mux)
+}
+
+// initResources prepares every such resource's state; called by newServer
+// before the server answers a request.
+func (s *Server) initResources() {
+	s.initTasks()
+	s.initWatermarks()
+	s.initMetadata()
+	s.initRetention()
+	s.initLegalHolds()
+	s.initUsers()
+	s.initGroups()
+	s.initDevicePins()
+}
+
+// Cross-resource hooks. The content code (files, folders, uploads, trash)
+// calls these at its choke points; each resource fills in its own part in
+// its own file. All are called with s.mu held.
+
+// versionAdded is called when a file gets a version: its first one
+// (createFile) or a new one (addVersion). Retention and legal holds attach
+// to the new version here.
+func (s *Server) versionAdded(f *item, v *version) {
+	s.retentionVersionAdded(f, v)
+	s.legalHoldVersionAdded(f, v)
+}
+
+// purgeBlocked returns the error that keeps an item (a file, or a folder
+// with everything in it) from being deleted for good now, or nil.
+func (s *Server) purgeBlocked(it *item) *apiError {
+	if e := s.retentionBlocksPurge(it); e != nil {
+		return e
+	}
+	return s.legalHoldBlocksPurge(it)
+}
+
+// itemPurged is called for every item (each one of a folder tree) when it
+// leaves the server for good, so the resources attached to it go too.
+func (s *Server) itemPurged(it *item) {
+	s.metadataItemPurged(it)
+	s.watermarkItemPurged(it)
+	s.tasksItemPurged(it)
+}
