@@ -201,10 +201,10 @@ type updateWebLinkBody struct {
 // sharedLinkBody is the shared_link object of an update. Password is raw to
 // tell null (remove the password) from absent.
 type sharedLinkBody struct {
-	Access      *string         `json:"access"`
-	Password    json.RawMessage `json:"password"`
-	VanityName  *string         `json:"vanity_name"`
-	UnsharedAt  *string         `json:"unshared_at"`
+	Access     *string         `json:"access"`
+	Password   json.RawMessage `json:"password"`
+	VanityName *string         `json:"vanity_name"`
+	UnsharedAt *string         `json:"unshared_at"`
 }
 
 // updateWebLink serves PUT /web_links/{web_link_id}: 200 WebLink. It changes
