@@ -176,12 +176,7 @@ func getTrashed[T any](ctx context.Context, c *Client, k trashKind, id string, o
 	if err != nil {
 		return nil, nil, err
 	}
-	v := new(T)
-	resp, err := c.do(ctx, r, v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
+	return sendJSON[T](ctx, c, r, nil)
 }
 
 // RestoreRequest is the optional body of a restore. Without it the item
@@ -213,15 +208,7 @@ func restoreTrashed[T any](ctx context.Context, c *Client, k trashKind, id strin
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := r.setJSON(body); err != nil {
-		return nil, nil, err
-	}
-	v := new(T)
-	resp, err := c.do(ctx, r, v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
+	return sendJSON[T](ctx, c, r, body)
 }
 
 // purgeTrashed deletes a trashed item of kind k for good (DELETE /{kind}/{id}/trash).

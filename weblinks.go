@@ -63,19 +63,7 @@ func (s *WebLinksService) Create(ctx context.Context, body *CreateWebLinkRequest
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := r.setJSON(body); err != nil {
-		return nil, nil, err
-	}
-	return decodeWebLink(ctx, s.client, r)
-}
-
-func decodeWebLink(ctx context.Context, c *Client, r *request) (*WebLink, *Response, error) {
-	wl := new(WebLink)
-	resp, err := c.do(ctx, r, wl)
-	if err != nil {
-		return nil, resp, err
-	}
-	return wl, resp, nil
+	return sendJSON[WebLink](ctx, s.client, r, body)
 }
 
 // GetWebLinkOptions are the options of WebLinksService.Get.
@@ -104,7 +92,7 @@ func (s *WebLinksService) Get(ctx context.Context, webLinkID string, opts *GetWe
 	if err := setSharedLink(r.header, opts.SharedLink, opts.SharedLinkPassword); err != nil {
 		return nil, nil, err
 	}
-	return decodeWebLink(ctx, s.client, r)
+	return sendJSON[WebLink](ctx, s.client, r, nil)
 }
 
 // SharedLinkRequest sets an item's shared link. Zero fields keep what the
@@ -167,10 +155,7 @@ func (s *WebLinksService) Update(ctx context.Context, webLinkID string, body *Up
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := r.setJSON(body); err != nil {
-		return nil, nil, err
-	}
-	return decodeWebLink(ctx, s.client, r)
+	return sendJSON[WebLink](ctx, s.client, r, body)
 }
 
 // Delete moves a web link to the trash (DELETE /web_links/{web_link_id}).
