@@ -158,17 +158,17 @@ func (s *TrashService) ListItemsByMarkerIter(ctx context.Context, opts *ListTras
 	})
 }
 
-// trashKind names the path and id argument of a trashable item type.
-type trashKind struct{ segment, arg string }
+// itemKind names the path segment and id argument of an item type.
+type itemKind struct{ segment, arg string }
 
 var (
-	trashFile    = trashKind{"files", "file"}
-	trashFolder  = trashKind{"folders", "folder"}
-	trashWebLink = trashKind{"web_links", "web link"}
+	fileKind    = itemKind{"files", "file"}
+	folderKind  = itemKind{"folders", "folder"}
+	webLinkKind = itemKind{"web_links", "web link"}
 )
 
 // getTrashed fetches a trashed item of kind k into a new T.
-func getTrashed[T any](ctx context.Context, c *Client, k trashKind, id string, opts *FieldsOptions) (*T, *Response, error) {
+func getTrashed[T any](ctx context.Context, c *Client, k itemKind, id string, opts *FieldsOptions) (*T, *Response, error) {
 	if err := checkID(k.arg, id); err != nil {
 		return nil, nil, err
 	}
@@ -192,7 +192,7 @@ type RestoreRequest struct {
 }
 
 // restoreTrashed restores a trashed item of kind k (POST /{kind}/{id}).
-func restoreTrashed[T any](ctx context.Context, c *Client, k trashKind, id string, body *RestoreRequest, opts *FieldsOptions) (*T, *Response, error) {
+func restoreTrashed[T any](ctx context.Context, c *Client, k itemKind, id string, body *RestoreRequest, opts *FieldsOptions) (*T, *Response, error) {
 	if err := checkID(k.arg, id); err != nil {
 		return nil, nil, err
 	}
@@ -212,7 +212,7 @@ func restoreTrashed[T any](ctx context.Context, c *Client, k trashKind, id strin
 }
 
 // purgeTrashed deletes a trashed item of kind k for good (DELETE /{kind}/{id}/trash).
-func purgeTrashed(ctx context.Context, c *Client, k trashKind, id string) (*Response, error) {
+func purgeTrashed(ctx context.Context, c *Client, k itemKind, id string) (*Response, error) {
 	if err := checkID(k.arg, id); err != nil {
 		return nil, err
 	}
@@ -226,17 +226,17 @@ func purgeTrashed(ctx context.Context, c *Client, k trashKind, id string) (*Resp
 // GetFile fetches a file in the trash (GET /files/{file_id}/trash). A file
 // trashed with its folder is not found: get the folder.
 func (s *TrashService) GetFile(ctx context.Context, fileID string, opts *FieldsOptions) (*File, *Response, error) {
-	return getTrashed[File](ctx, s.client, trashFile, fileID, opts)
+	return getTrashed[File](ctx, s.client, fileKind, fileID, opts)
 }
 
 // GetFolder fetches a folder in the trash (GET /folders/{folder_id}/trash).
 func (s *TrashService) GetFolder(ctx context.Context, folderID string, opts *FieldsOptions) (*Folder, *Response, error) {
-	return getTrashed[Folder](ctx, s.client, trashFolder, folderID, opts)
+	return getTrashed[Folder](ctx, s.client, folderKind, folderID, opts)
 }
 
 // GetWebLink fetches a web link in the trash (GET /web_links/{web_link_id}/trash).
 func (s *TrashService) GetWebLink(ctx context.Context, webLinkID string, opts *FieldsOptions) (*WebLink, *Response, error) {
-	return getTrashed[WebLink](ctx, s.client, trashWebLink, webLinkID, opts)
+	return getTrashed[WebLink](ctx, s.client, webLinkKind, webLinkID, opts)
 }
 
 // RestoreFile takes a file out of the trash (POST /files/{file_id}); body
@@ -244,36 +244,36 @@ func (s *TrashService) GetWebLink(ctx context.Context, webLinkID string, opts *F
 // ErrConflict (code item_name_in_use); so does a folder that is gone when
 // body names no other parent (code parent_folder_unavailable).
 func (s *TrashService) RestoreFile(ctx context.Context, fileID string, body *RestoreRequest, opts *FieldsOptions) (*File, *Response, error) {
-	return restoreTrashed[File](ctx, s.client, trashFile, fileID, body, opts)
+	return restoreTrashed[File](ctx, s.client, fileKind, fileID, body, opts)
 }
 
 // RestoreFolder takes a folder out of the trash with the content trashed
 // with it (POST /folders/{folder_id}); body may be nil. Conflicts as for
 // RestoreFile.
 func (s *TrashService) RestoreFolder(ctx context.Context, folderID string, body *RestoreRequest, opts *FieldsOptions) (*Folder, *Response, error) {
-	return restoreTrashed[Folder](ctx, s.client, trashFolder, folderID, body, opts)
+	return restoreTrashed[Folder](ctx, s.client, folderKind, folderID, body, opts)
 }
 
 // RestoreWebLink takes a web link out of the trash (POST /web_links/{web_link_id});
 // body may be nil. Conflicts as for RestoreFile.
 func (s *TrashService) RestoreWebLink(ctx context.Context, webLinkID string, body *RestoreRequest, opts *FieldsOptions) (*WebLink, *Response, error) {
-	return restoreTrashed[WebLink](ctx, s.client, trashWebLink, webLinkID, body, opts)
+	return restoreTrashed[WebLink](ctx, s.client, webLinkKind, webLinkID, body, opts)
 }
 
 // DeleteFile deletes a trashed file for good, with all its versions
 // (DELETE /files/{file_id}/trash).
 func (s *TrashService) DeleteFile(ctx context.Context, fileID string) (*Response, error) {
-	return purgeTrashed(ctx, s.client, trashFile, fileID)
+	return purgeTrashed(ctx, s.client, fileKind, fileID)
 }
 
 // DeleteFolder deletes a trashed folder for good, with its content
 // (DELETE /folders/{folder_id}/trash).
 func (s *TrashService) DeleteFolder(ctx context.Context, folderID string) (*Response, error) {
-	return purgeTrashed(ctx, s.client, trashFolder, folderID)
+	return purgeTrashed(ctx, s.client, folderKind, folderID)
 }
 
 // DeleteWebLink deletes a trashed web link for good
 // (DELETE /web_links/{web_link_id}/trash).
 func (s *TrashService) DeleteWebLink(ctx context.Context, webLinkID string) (*Response, error) {
-	return purgeTrashed(ctx, s.client, trashWebLink, webLinkID)
+	return purgeTrashed(ctx, s.client, webLinkKind, webLinkID)
 }

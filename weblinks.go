@@ -174,5 +174,5 @@ func (s *WebLinksService) Delete(ctx context.Context, webLinkID string) (*Respon
 // Restore takes a web link out of the trash (POST /web_links/{web_link_id});
 // body may be nil. It is TrashService.RestoreWebLink.
 func (s *WebLinksService) Restore(ctx context.Context, webLinkID string, body *RestoreRequest, opts *FieldsOptions) (*WebLink, *Response, error) {
-	return restoreTrashed[WebLink](ctx, s.client, trashWebLink, webLinkID, body, opts)
+	return restoreTrashed[WebLink](ctx, s.client, webLinkKind, webLinkID, body, opts)
 }

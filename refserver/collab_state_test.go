@@ -15,5 +15,8 @@ func collabStateLines(s *Server) []string {
 	for _, a := range s.tasks.assignments {
 		lines = append(lines, fmt.Sprintf("assignment %s task=%s to=%s %s %q done=%s", a.id, a.task.id, a.to.id, a.state, a.message, a.completedAt.Format(time.RFC3339)))
 	}
+	for id, wm := range s.watermarks.byItem {
+		lines = append(lines, fmt.Sprintf("watermark %s %s %s", id, wm.createdAt.Format(time.RFC3339), wm.modifiedAt.Format(time.RFC3339)))
+	}
 	return lines
 }

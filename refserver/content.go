@@ -342,6 +342,8 @@ func (s *Server) extra(it *item, field string, p *principal) (any, bool) {
 		return []string{}, true
 	case "has_collaborations", "is_externally_owned", "is_accessible_via_shared_link":
 		return false, true
+	case "watermark_info":
+		return s.watermarkInfo(it), true // watermarks.go
 	}
 	if it.typ == "folder" {
 		switch field {
