@@ -241,7 +241,15 @@ func (s *Server) restoreHandler(typ, pathKey string) handlerFunc {
 		if parent, ok := s.items[target]; ok {
 			parent.touch(now, nil)
 		}
-		writeJSON(w, http.StatusCreated, s.render(it, fields, p))
+		out := s.render(it, fields, p)
+		if _, ok := out["shared_link"]; ok {
+			// The restored records (TrashFileRestored, ...) say shared_link
+			// is null after a restore, "even though the original shared link
+			// does become active again"; box-typescript-sdk-gen rejects an
+			// object there.
+			out["shared_link"] = nil
+		}
+		writeJSON(w, http.StatusCreated, out)
 		return nil
 	}
 }
