@@ -1,7 +1,392 @@
 package cms
 
-// TasksService handles tasks on files (/tasks).
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"time"
+)
+
+// TasksService handles tasks on files (/tasks): a request to review or to
+// complete a file, answered by the users assigned to it
+// (TaskAssignmentsService).
 type TasksService service
 
-// TaskAssignmentsService handles task assignments (/task_assignments).
+// TaskAssignmentsService handles task assignments (/task_assignments): one
+// user's part of a task, with its resolution state.
 type TaskAssignmentsService service
+
+// TaskAction is what a task asks of its assignees.
+type TaskAction string
+
+// Task actions.
+const (
+	// TaskActionReview asks to approve or reject the file.
+	TaskActionReview TaskAction = "review"
+	// TaskActionComplete asks to complete a general task.
+	TaskActionComplete TaskAction = "complete"
+)
+
+// TaskCompletionRule says how many assignees must resolve a task before it
+// is completed.
+type TaskCompletionRule string
+
+// Completion rules.
+const (
+	TaskCompletionAllAssignees TaskCompletionRule = "all_assignees"
+	TaskCompletionAnyAssignee  TaskCompletionRule = "any_assignee"
+)
+
+// ResolutionState is the state of a task assignment. A review task's
+// assignments are incomplete, approved or rejected; a complete task's are
+// incomplete or completed.
+type ResolutionState string
+
+// Resolution states.
+const (
+	ResolutionIncomplete ResolutionState = "incomplete"
+	ResolutionApproved   ResolutionState = "approved"
+	ResolutionRejected   ResolutionState = "rejected"
+	ResolutionCompleted  ResolutionState = "completed"
+)
+
+// States lists the resolution states an action allows (nil for an unknown
+// action).
+func (a TaskAction) States() []ResolutionState {
+	switch a {
+	case TaskActionReview:
+		return []ResolutionState{ResolutionIncomplete, ResolutionApproved, ResolutionRejected}
+	case TaskActionComplete:
+		return []ResolutionState{ResolutionIncomplete, ResolutionCompleted}
+	}
+	return nil
+}
+
+// Allows reports whether an assignment of a task with this action may take
+// state s.
+func (a TaskAction) Allows(s ResolutionState) bool { return slices.Contains(a.States(), s) }
+
+// Resolved reports whether the state answers the assignment (approved,
+// rejected or completed).
+func (s ResolutionState) Resolved() bool {
+	return s == ResolutionApproved || s == ResolutionRejected || s == ResolutionCompleted
+}
+
+// Task is a task on a file.
+type Task struct {
+	ID             string             `json:"id"`
+	Type           string             `json:"type,omitzero"`
+	Item           *FileMini          `json:"item,omitzero"`
+	DueAt          time.Time          `json:"due_at,omitzero"`
+	Action         TaskAction         `json:"action,omitzero"`
+	Message        string             `json:"message,omitzero"`
+	CompletionRule TaskCompletionRule `json:"completion_rule,omitzero"`
+	// IsCompleted follows the completion rule: all assignees (or any one of
+	// them) resolved the task.
+	IsCompleted bool      `json:"is_completed"`
+	CreatedBy   *UserMini `json:"created_by,omitzero"`
+	CreatedAt   time.Time `json:"created_at,omitzero"`
+	// TaskAssignmentCollection holds the task's assignments.
+	TaskAssignmentCollection *Collection[*TaskAssignment] `json:"task_assignment_collection,omitzero"`
+}
+
+// TaskAssignment is one user's part of a task.
+type TaskAssignment struct {
+	ID              string          `json:"id"`
+	Type            string          `json:"type,omitzero"`
+	Item            *FileMini       `json:"item,omitzero"`
+	AssignedTo      *UserMini       `json:"assigned_to,omitzero"`
+	AssignedBy      *UserMini       `json:"assigned_by,omitzero"`
+	Message         string          `json:"message,omitzero"`
+	ResolutionState ResolutionState `json:"resolution_state,omitzero"`
+	AssignedAt      time.Time       `json:"assigned_at,omitzero"`
+	// CompletedAt is when the assignment was resolved; zero while incomplete.
+	CompletedAt time.Time `json:"completed_at,omitzero"`
+	RemindedAt  time.Time `json:"reminded_at,omitzero"`
+}
+
+// checkAction and checkRule reject values the service does not know.
+func checkAction(a TaskAction) error {
+	if a != "" && a.States() == nil {
+		return invalidArg("action", fmt.Sprintf("%q is not review or complete", a))
+	}
+	return nil
+}
+
+func checkRule(r TaskCompletionRule) error {
+	if r != "" && r != TaskCompletionAllAssignees && r != TaskCompletionAnyAssignee {
+		return invalidArg("completion rule", fmt.Sprintf("%q is not all_assignees or any_assignee", r))
+	}
+	return nil
+}
+
+// CreateTaskRequest is the body of TasksService.Create.
+type CreateTaskRequest struct {
+	// FileID is the file the task is about.
+	FileID string
+	// Action is review (the default) or complete.
+	Action TaskAction
+	// Message tells the assignees what to do.
+	Message string
+	// DueAt is when the task is due; zero for none.
+	DueAt time.Time
+	// CompletionRule is all_assignees (the default) or any_assignee.
+	CompletionRule TaskCompletionRule
+}
+
+// MarshalJSON writes the wire body, with the file as item {id, type}.
+func (r CreateTaskRequest) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Item           FileMini           `json:"item"`
+		Action         TaskAction         `json:"action,omitzero"`
+		Message        string             `json:"message,omitzero"`
+		DueAt          time.Time          `json:"due_at,omitzero"`
+		CompletionRule TaskCompletionRule `json:"completion_rule,omitzero"`
+	}{FileMini{ID: r.FileID, Type: "file"}, r.Action, r.Message, r.DueAt, r.CompletionRule})
+}
+
+// Create creates a task on a file, without assignees (POST /tasks); assign
+// users with TaskAssignmentsService.Create.
+func (s *TasksService) Create(ctx context.Context, body *CreateTaskRequest) (*Task, *Response, error) {
+	if body == nil {
+		return nil, nil, invalidArg("request", "nil")
+	}
+	if err := checkID("file", body.FileID); err != nil {
+		return nil, nil, err
+	}
+	if err := checkAction(body.Action); err != nil {
+		return nil, nil, err
+	}
+	if err := checkRule(body.CompletionRule); err != nil {
+		return nil, nil, err
+	}
+	r, err := s.client.newRequest(http.MethodPost, s.client.cfg.baseURL, nil, "tasks")
+	if err != nil {
+		return nil, nil, err
+	}
+	return sendJSON[Task](ctx, s.client, r, body)
+}
+
+// sendJSON sends body as JSON and decodes the answer into a new T.
+func sendJSON[T any](ctx context.Context, c *Client, r *request, body any) (*T, *Response, error) {
+	if body != nil {
+		if err := r.setJSON(body); err != nil {
+			return nil, nil, err
+		}
+	}
+	v := new(T)
+	resp, err := c.do(ctx, r, v)
+	if err != nil {
+		return nil, resp, err
+	}
+	return v, resp, nil
+}
+
+// Get fetches a task with its assignments (GET /tasks/{task_id}).
+func (s *TasksService) Get(ctx context.Context, taskID string) (*Task, *Response, error) {
+	if err := checkID("task", taskID); err != nil {
+		return nil, nil, err
+	}
+	r, err := s.client.newRequest(http.MethodGet, s.client.cfg.baseURL, nil, "tasks", taskID)
+	if err != nil {
+		return nil, nil, err
+	}
+	return sendJSON[Task](ctx, s.client, r, nil)
+}
+
+// UpdateTaskRequest is the body of TasksService.Update. Zero fields are
+// left out and keep their value.
+type UpdateTaskRequest struct {
+	// Action changes what the task asks; the service refuses an action that
+	// does not allow the states the assignments already have.
+	Action TaskAction `json:"action,omitzero"`
+	// Message changes the message; Set("") clears it.
+	Message Nullable[string] `json:"message,omitzero"`
+	// DueAt changes the due date; Null removes it.
+	DueAt Nullable[time.Time] `json:"due_at,omitzero"`
+	// CompletionRule changes the completion rule.
+	CompletionRule TaskCompletionRule `json:"completion_rule,omitzero"`
+}
+
+// Update changes a task (PUT /tasks/{task_id}).
+func (s *TasksService) Update(ctx context.Context, taskID string, body *UpdateTaskRequest) (*Task, *Response, error) {
+	if err := checkID("task", taskID); err != nil {
+		return nil, nil, err
+	}
+	if body == nil {
+		return nil, nil, invalidArg("request", "nil")
+	}
+	if err := checkAction(body.Action); err != nil {
+		return nil, nil, err
+	}
+	if err := checkRule(body.CompletionRule); err != nil {
+		return nil, nil, err
+	}
+	r, err := s.client.newRequest(http.MethodPut, s.client.cfg.baseURL, nil, "tasks", taskID)
+	if err != nil {
+		return nil, nil, err
+	}
+	return sendJSON[Task](ctx, s.client, r, body)
+}
+
+// Delete deletes a task and its assignments (DELETE /tasks/{task_id}).
+func (s *TasksService) Delete(ctx context.Context, taskID string) (*Response, error) {
+	if err := checkID("task", taskID); err != nil {
+		return nil, err
+	}
+	r, err := s.client.newRequest(http.MethodDelete, s.client.cfg.baseURL, nil, "tasks", taskID)
+	if err != nil {
+		return nil, err
+	}
+	return s.client.do(ctx, r, nil)
+}
+
+// ListForFile returns all the tasks of a file (GET /files/{file_id}/tasks).
+// The list is not paged: the service returns it whole.
+func (s *TasksService) ListForFile(ctx context.Context, fileID string) (*Collection[*Task], *Response, error) {
+	if err := checkID("file", fileID); err != nil {
+		return nil, nil, err
+	}
+	r, err := s.client.newRequest(http.MethodGet, s.client.cfg.baseURL, nil, "files", fileID, "tasks")
+	if err != nil {
+		return nil, nil, err
+	}
+	return sendJSON[Collection[*Task]](ctx, s.client, r, nil)
+}
+
+// CreateTaskAssignmentRequest is the body of TaskAssignmentsService.Create:
+// the task, and the user by id or by login (e-mail).
+type CreateTaskAssignmentRequest struct {
+	TaskID string
+	// UserID or UserLogin names the assignee; set one.
+	UserID    string
+	UserLogin string
+}
+
+// MarshalJSON writes the wire body: task {id, type} and assign_to {id | login}.
+func (r CreateTaskAssignmentRequest) MarshalJSON() ([]byte, error) {
+	type assignTo struct {
+		ID    string `json:"id,omitzero"`
+		Login string `json:"login,omitzero"`
+	}
+	type taskRef struct {
+		ID   string `json:"id"`
+		Type string `json:"type"`
+	}
+	return json.Marshal(struct {
+		Task     taskRef  `json:"task"`
+		AssignTo assignTo `json:"assign_to"`
+	}{taskRef{r.TaskID, "task"}, assignTo{r.UserID, r.UserLogin}})
+}
+
+// Create assigns a task to a user (POST /task_assignments). The service
+// answers 403 (code task_completed on the reference server) for a completed
+// task, and 400 task_assignee_not_allowed for a user who cannot be assigned
+// (unknown, or without access to the file).
+func (s *TaskAssignmentsService) Create(ctx context.Context, body *CreateTaskAssignmentRequest) (*TaskAssignment, *Response, error) {
+	if body == nil {
+		return nil, nil, invalidArg("request", "nil")
+	}
+	if err := checkID("task", body.TaskID); err != nil {
+		return nil, nil, err
+	}
+	if body.UserID == "" && body.UserLogin == "" {
+		return nil, nil, invalidArg("assignee", "set UserID or UserLogin")
+	}
+	r, err := s.client.newRequest(http.MethodPost, s.client.cfg.baseURL, nil, "task_assignments")
+	if err != nil {
+		return nil, nil, err
+	}
+	return sendJSON[TaskAssignment](ctx, s.client, r, body)
+}
+
+// Get fetches a task assignment (GET /task_assignments/{task_assignment_id}).
+func (s *TaskAssignmentsService) Get(ctx context.Context, assignmentID string) (*TaskAssignment, *Response, error) {
+	if err := checkID("task assignment", assignmentID); err != nil {
+		return nil, nil, err
+	}
+	r, err := s.client.newRequest(http.MethodGet, s.client.cfg.baseURL, nil, "task_assignments", assignmentID)
+	if err != nil {
+		return nil, nil, err
+	}
+	return sendJSON[TaskAssignment](ctx, s.client, r, nil)
+}
+
+// UpdateTaskAssignmentRequest is the body of TaskAssignmentsService.Update.
+type UpdateTaskAssignmentRequest struct {
+	// Message is the assignee's note.
+	Message string `json:"message,omitzero"`
+	// ResolutionState answers the assignment.
+	ResolutionState ResolutionState `json:"resolution_state,omitzero"`
+	// TaskAction is the action of the assignment's task, when the caller
+	// knows it (Task.Action): the SDK then checks ResolutionState against
+	// it before sending. It is not sent.
+	TaskAction TaskAction `json:"-"`
+}
+
+// Update answers a task assignment (PUT /task_assignments/{task_assignment_id}):
+// its resolution state and message. Only the assignee may. A state that is
+// not one of the four, or that body.TaskAction does not allow, is an
+// *ArgError and nothing is sent; the service answers 400 for a state the
+// task's action does not allow.
+func (s *TaskAssignmentsService) Update(ctx context.Context, assignmentID string, body *UpdateTaskAssignmentRequest) (*TaskAssignment, *Response, error) {
+	if err := checkID("task assignment", assignmentID); err != nil {
+		return nil, nil, err
+	}
+	if body == nil {
+		return nil, nil, invalidArg("request", "nil")
+	}
+	if err := checkAction(body.TaskAction); err != nil {
+		return nil, nil, err
+	}
+	if st := body.ResolutionState; st != "" {
+		if st != ResolutionIncomplete && !st.Resolved() {
+			return nil, nil, invalidArg("resolution state", fmt.Sprintf("%q is not incomplete, approved, rejected or completed", st))
+		}
+		if body.TaskAction != "" && !body.TaskAction.Allows(st) {
+			return nil, nil, invalidArg("resolution state", fmt.Sprintf("a %s task does not take %q (it takes %v)", body.TaskAction, st, body.TaskAction.States()))
+		}
+	}
+	r, err := s.client.newRequest(http.MethodPut, s.client.cfg.baseURL, nil, "task_assignments", assignmentID)
+	if err != nil {
+		return nil, nil, err
+	}
+	return sendJSON[TaskAssignment](ctx, s.client, r, body)
+}
+
+// Resolve sets the state of an assignment of task (PUT
+// /task_assignments/{task_assignment_id}), checking it against the task's
+// action first: it is Update with TaskAction set from task.
+func (s *TaskAssignmentsService) Resolve(ctx context.Context, task *Task, assignmentID string, state ResolutionState, message string) (*TaskAssignment, *Response, error) {
+	if task == nil {
+		return nil, nil, invalidArg("task", "nil")
+	}
+	return s.Update(ctx, assignmentID, &UpdateTaskAssignmentRequest{ResolutionState: state, Message: message, TaskAction: task.Action})
+}
+
+// Delete removes an assignment from its task (DELETE /task_assignments/{task_assignment_id}).
+func (s *TaskAssignmentsService) Delete(ctx context.Context, assignmentID string) (*Response, error) {
+	if err := checkID("task assignment", assignmentID); err != nil {
+		return nil, err
+	}
+	r, err := s.client.newRequest(http.MethodDelete, s.client.cfg.baseURL, nil, "task_assignments", assignmentID)
+	if err != nil {
+		return nil, err
+	}
+	return s.client.do(ctx, r, nil)
+}
+
+// List returns all the assignments of a task (GET /tasks/{task_id}/assignments).
+// The list is not paged: the service returns it whole.
+func (s *TaskAssignmentsService) List(ctx context.Context, taskID string) (*Collection[*TaskAssignment], *Response, error) {
+	if err := checkID("task", taskID); err != nil {
+		return nil, nil, err
+	}
+	r, err := s.client.newRequest(http.MethodGet, s.client.cfg.baseURL, nil, "tasks", taskID, "assignments")
+	if err != nil {
+		return nil, nil, err
+	}
+	return sendJSON[Collection[*TaskAssignment]](ctx, s.client, r, nil)
+}

@@ -1,4 +1,178 @@
 package cms
 
-// WebLinksService handles web links (/web_links).
+import (
+	"context"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// WebLinksService handles web links (/web_links): bookmarks to a URL kept in
+// a folder beside files and folders. They are listed with the folder's items
+// (Item.WebLink), share one name space per folder with files and folders,
+// and go to the trash when deleted.
 type WebLinksService service
+
+// SharedLinkAccess is who may use a shared link.
+type SharedLinkAccess string
+
+// Shared link access levels.
+const (
+	SharedLinkOpen          SharedLinkAccess = "open"
+	SharedLinkCompany       SharedLinkAccess = "company"
+	SharedLinkCollaborators SharedLinkAccess = "collaborators"
+)
+
+// CreateWebLinkRequest is the body of WebLinksService.Create.
+type CreateWebLinkRequest struct {
+	// URL is the address the link points to; it must start with http://
+	// or https://.
+	URL string `json:"url"`
+	// Parent is the folder to create the link in ("0" is the root).
+	Parent FolderRef `json:"parent"`
+	// Name is the link's name; the service uses the URL when it is empty.
+	Name string `json:"name,omitzero"`
+	// Description describes the link.
+	Description string `json:"description,omitzero"`
+}
+
+// checkWebLinkURL applies the service's rule before sending: the URL starts
+// with http:// or https://.
+func checkWebLinkURL(u string) error {
+	l := strings.ToLower(u)
+	if !strings.HasPrefix(l, "http://") && !strings.HasPrefix(l, "https://") {
+		return invalidArg("url", "must start with http:// or https://")
+	}
+	return nil
+}
+
+// Create creates a web link (POST /web_links; the service answers 200). A
+// name already taken in the folder by a file, folder or web link fails with
+// an *APIError matching ErrConflict whose Conflicts names that item.
+func (s *WebLinksService) Create(ctx context.Context, body *CreateWebLinkRequest, opts *FieldsOptions) (*WebLink, *Response, error) {
+	if body == nil {
+		return nil, nil, invalidArg("request", "nil")
+	}
+	if err := checkWebLinkURL(body.URL); err != nil {
+		return nil, nil, err
+	}
+	if err := checkID("parent folder", body.Parent.ID); err != nil {
+		return nil, nil, err
+	}
+	r, err := s.client.newRequest(http.MethodPost, s.client.cfg.baseURL, opts, "web_links")
+	if err != nil {
+		return nil, nil, err
+	}
+	return sendJSON[WebLink](ctx, s.client, r, body)
+}
+
+// GetWebLinkOptions are the options of WebLinksService.Get.
+type GetWebLinkOptions struct {
+	// Fields selects the fields returned (query fields).
+	Fields []string `url:"fields,comma,omitempty"`
+	// SharedLink and SharedLinkPassword access the link through a shared
+	// link (header boxapi). Never logged.
+	SharedLink         string `url:"-"`
+	SharedLinkPassword string `url:"-"`
+}
+
+// Get fetches a web link (GET /web_links/{web_link_id}). A web link in the
+// trash is not found: see TrashService.GetWebLink.
+func (s *WebLinksService) Get(ctx context.Context, webLinkID string, opts *GetWebLinkOptions) (*WebLink, *Response, error) {
+	if err := checkID("web link", webLinkID); err != nil {
+		return nil, nil, err
+	}
+	if opts == nil {
+		opts = &GetWebLinkOptions{}
+	}
+	r, err := s.client.newRequest(http.MethodGet, s.client.cfg.baseURL, opts, "web_links", webLinkID)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := setSharedLink(r.header, opts.SharedLink, opts.SharedLinkPassword); err != nil {
+		return nil, nil, err
+	}
+	return sendJSON[WebLink](ctx, s.client, r, nil)
+}
+
+// SharedLinkRequest sets an item's shared link. Zero fields keep what the
+// link has (or the service's defaults for a new link).
+type SharedLinkRequest struct {
+	// Access is who may use the link.
+	Access SharedLinkAccess `json:"access,omitzero"`
+	// Password protects the link (at least 8 characters with a digit, an
+	// upper-case letter or a symbol; needs Access open); Null removes it.
+	Password Nullable[string] `json:"password,omitzero"`
+	// VanityName gives the link a custom URL (at least 12 characters).
+	VanityName string `json:"vanity_name,omitzero"`
+	// UnsharedAt is when the link stops working (a future time).
+	UnsharedAt time.Time `json:"unshared_at,omitzero"`
+}
+
+// UpdateWebLinkRequest is the body of WebLinksService.Update. Zero fields
+// are left out and keep their value.
+type UpdateWebLinkRequest struct {
+	// URL changes the address (http:// or https://).
+	URL string `json:"url,omitzero"`
+	// Name renames the link.
+	Name string `json:"name,omitzero"`
+	// Description changes the description; Set("") clears it.
+	Description Nullable[string] `json:"description,omitzero"`
+	// Parent moves the link to another folder.
+	Parent *FolderRef `json:"parent,omitzero"`
+	// SharedLink sets the shared link (Set) or removes it (Null).
+	SharedLink Nullable[SharedLinkRequest] `json:"shared_link,omitzero"`
+}
+
+// Update changes a web link (PUT /web_links/{web_link_id}): its URL, name,
+// description, folder (a move) and shared link. A name taken in the
+// destination fails with an *APIError matching ErrConflict.
+func (s *WebLinksService) Update(ctx context.Context, webLinkID string, body *UpdateWebLinkRequest, opts *FieldsOptions) (*WebLink, *Response, error) {
+	if err := checkID("web link", webLinkID); err != nil {
+		return nil, nil, err
+	}
+	if body == nil {
+		return nil, nil, invalidArg("request", "nil")
+	}
+	if body.URL != "" {
+		if err := checkWebLinkURL(body.URL); err != nil {
+			return nil, nil, err
+		}
+	}
+	if body.Parent != nil {
+		if err := checkID("parent folder", body.Parent.ID); err != nil {
+			return nil, nil, err
+		}
+	}
+	if l, ok := body.SharedLink.Get(); ok {
+		switch l.Access {
+		case "", SharedLinkOpen, SharedLinkCompany, SharedLinkCollaborators:
+		default:
+			return nil, nil, invalidArg("shared link access", "must be open, company or collaborators")
+		}
+	}
+	r, err := s.client.newRequest(http.MethodPut, s.client.cfg.baseURL, opts, "web_links", webLinkID)
+	if err != nil {
+		return nil, nil, err
+	}
+	return sendJSON[WebLink](ctx, s.client, r, body)
+}
+
+// Delete moves a web link to the trash (DELETE /web_links/{web_link_id}).
+// Restore brings it back; TrashService.DeleteWebLink deletes it for good.
+func (s *WebLinksService) Delete(ctx context.Context, webLinkID string) (*Response, error) {
+	if err := checkID("web link", webLinkID); err != nil {
+		return nil, err
+	}
+	r, err := s.client.newRequest(http.MethodDelete, s.client.cfg.baseURL, nil, "web_links", webLinkID)
+	if err != nil {
+		return nil, err
+	}
+	return s.client.do(ctx, r, nil)
+}
+
+// Restore takes a web link out of the trash (POST /web_links/{web_link_id});
+// body may be nil. It is TrashService.RestoreWebLink.
+func (s *WebLinksService) Restore(ctx context.Context, webLinkID string, body *RestoreRequest, opts *FieldsOptions) (*WebLink, *Response, error) {
+	return restoreTrashed[WebLink](ctx, s.client, webLinkKind, webLinkID, body, opts)
+}

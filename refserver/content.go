@@ -12,9 +12,9 @@ import (
 
 const rootID = "0"
 
-// item is a folder or a file. Fields are guarded by Server.mu.
+// item is a folder, a file or a web link. Fields are guarded by Server.mu.
 type item struct {
-	typ       string // "folder" or "file"
+	typ       string // "folder", "file" or "web_link"
 	id        string
 	name      string
 	parentID  string
@@ -38,6 +38,17 @@ type item struct {
 	// files
 	versions []*version // oldest first; the last is current
 	readyAt  time.Time  // content not downloadable before this
+
+	// web links (weblinks.go)
+	url  string
+	link *sharedLink // nil = no shared link
+
+	// trash (trash.go): trashedAt is set while the item is in the trash.
+	// trashedWith is the id of the folder whose trashing took the item
+	// along ("" when the item was trashed itself); only items trashed
+	// themselves are listed in, read from and restored from the trash.
+	trashedAt   time.Time
+	trashedWith string
 }
 
 // version is one file version.
@@ -49,6 +60,9 @@ type version struct {
 }
 
 func (it *item) etag() string { return strconv.Itoa(it.seq) }
+
+// trashed reports whether the item is in the trash (itself or with a folder).
+func (it *item) trashed() bool { return !it.trashedAt.IsZero() }
 
 func (it *item) current() *version { return it.versions[len(it.versions)-1] }
 
@@ -114,10 +128,11 @@ func (s *Server) visible(p *principal, it *item) bool {
 	return p.seesAll() || (it.owner == p.user && !it.hidden)
 }
 
-// lookup returns the item of a type visible to p. Callers hold s.mu.
+// lookup returns the item of a type visible to p; an item in the trash is
+// not found. Callers hold s.mu.
 func (s *Server) lookup(p *principal, typ, id string) (*item, *apiError) {
 	it, ok := s.items[id]
-	if !ok || it.typ != typ || !s.visible(p, it) {
+	if !ok || it.typ != typ || it.trashed() || !s.visible(p, it) {
 		return nil, errNotFound(typ)
 	}
 	return it, nil
@@ -143,12 +158,13 @@ func ownerIn(p *principal, parent *item) *user {
 	return parent.owner
 }
 
-// children lists the items in a folder: for the root, the items in "0" owned
-// by rootOwner; otherwise the items whose parent is folderID. Callers hold s.mu.
+// children lists the items in a folder, without those in the trash: for
+// the root, the items in "0" owned by rootOwner; otherwise the items whose
+// parent is folderID. Callers hold s.mu.
 func (s *Server) children(folderID string, rootOwner *user) []*item {
 	var out []*item
 	for _, it := range s.items {
-		if it.parentID != folderID {
+		if it.parentID != folderID || it.trashed() {
 			continue
 		}
 		if folderID == rootID && it.owner != rootOwner {
@@ -181,12 +197,13 @@ func (s *Server) errNameInUse(c *item) *apiError {
 func (s *Server) folderSize(f *item) int64 {
 	var n int64
 	for _, it := range s.items {
-		if it.parentID != f.id {
+		if it.parentID != f.id || it.trashed() {
 			continue
 		}
-		if it.typ == "file" {
+		switch it.typ {
+		case "file":
 			n += it.current().blob.Size
-		} else {
+		case "folder":
 			n += s.folderSize(it)
 		}
 	}
@@ -205,11 +222,15 @@ func (s *Server) removeItem(it *item) []string {
 }
 
 // removeTree deletes an item and everything below it and returns the blob ids
-// to delete from the store. Callers hold s.mu.
+// to delete from the store. Items below it that are in the trash on their
+// own stay there (without their parent). Callers hold s.mu.
 func (s *Server) removeTree(it *item) []string {
 	var blobs []string
 	if it.typ == "folder" {
-		for _, c := range s.children(it.id, nil) {
+		for _, c := range s.subItems(it.id) {
+			if c.trashed() && c.trashedWith == "" {
+				continue
+			}
 			blobs = append(blobs, s.removeTree(c)...)
 		}
 	}
@@ -231,16 +252,23 @@ func (s *Server) mini(it *item) map[string]any {
 	m := map[string]any{
 		"type": it.typ, "id": it.id, "etag": it.etag(), "sequence_id": it.etag(), "name": it.name,
 	}
-	if it.typ == "file" {
+	switch it.typ {
+	case "file":
 		v := it.current()
 		m["sha1"] = v.blob.SHA1
 		m["file_version"] = map[string]any{"type": "file_version", "id": v.id, "sha1": v.blob.SHA1}
+	case "web_link":
+		m["url"] = it.url
 	}
 	return m
 }
 
-// pathCollection lists the folders from "0" down to the parent of it.
+// pathCollection lists the folders from "0" down to the parent of it; for
+// an item in the trash, the trash folder.
 func (s *Server) pathCollection(it *item) map[string]any {
+	if it.trashed() {
+		return trashPathCollection()
+	}
 	var chain []any
 	for pid := it.parentID; pid != "" && pid != rootID; {
 		f, ok := s.items[pid]
@@ -271,8 +299,11 @@ func (s *Server) standard(it *item) map[string]any {
 	m["path_collection"] = s.pathCollection(it)
 	m["created_at"] = fmtTime(it.createdAt)
 	m["modified_at"] = fmtTime(it.modifiedAt)
-	m["trashed_at"] = nil
-	m["purged_at"] = nil
+	s.addTrashState(m, it)
+	if it.typ == "web_link" {
+		s.addWebLinkFields(m, it)
+		return m
+	}
 	m["content_created_at"] = fmtTime(it.contentCreatedAt)
 	m["content_modified_at"] = fmtTime(it.contentModifiedAt)
 	m["created_by"] = it.createdBy.mini()
@@ -280,7 +311,6 @@ func (s *Server) standard(it *item) map[string]any {
 	m["owned_by"] = it.owner.mini()
 	m["shared_link"] = nil
 	m["parent"] = s.parentMini(it)
-	m["item_status"] = "active"
 	if it.typ == "file" {
 		m["size"] = it.current().blob.Size
 	} else {
@@ -316,6 +346,8 @@ func (s *Server) extra(it *item, field string, p *principal) (any, bool) {
 		return []string{}, true
 	case "has_collaborations", "is_externally_owned", "is_accessible_via_shared_link":
 		return false, true
+	case "watermark_info":
+		return s.watermarkInfo(it), true // watermarks.go
 	}
 	if it.typ == "folder" {
 		switch field {

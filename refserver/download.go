@@ -136,6 +136,13 @@ func (s *Server) serveContent(w http.ResponseWriter, r *http.Request, _ *princip
 	case err != nil:
 		return errf(http.StatusForbidden, codeForbidden, "The download URL is not valid")
 	}
+	s.mu.Lock()
+	f, ok := s.items[ref.fileID]
+	gone := !ok || f.trashed()
+	s.mu.Unlock()
+	if gone {
+		return errNotFound("file content") // deleted, or in the trash
+	}
 	rc, err := s.store.Open(r.Context(), ref.blobID)
 	if errors.Is(err, ErrBlobNotFound) {
 		return errNotFound("file content")

@@ -47,7 +47,7 @@ func (s *Server) getFile(w http.ResponseWriter, r *http.Request, p *principal) e
 }
 
 // deleteFile serves DELETE /files/{file_id}: 204, 412 on an if-match
-// mismatch. The file and all its versions are gone afterwards (404).
+// mismatch. The file goes to the trash (trash.go): 404 here afterwards.
 func (s *Server) deleteFile(w http.ResponseWriter, r *http.Request, p *principal) error {
 	id, aerr := fileIDStrict(r)
 	if aerr != nil {
@@ -58,13 +58,13 @@ func (s *Server) deleteFile(w http.ResponseWriter, r *http.Request, p *principal
 	if aerr == nil {
 		aerr = checkIfMatch(r, f.etag())
 	}
+	if aerr == nil {
+		s.trashItem(f)
+	}
+	s.mu.Unlock()
 	if aerr != nil {
-		s.mu.Unlock()
 		return aerr
 	}
-	blobs := s.removeItem(f)
-	s.mu.Unlock()
-	s.deleteBlobs(r, blobs)
 	w.WriteHeader(http.StatusNoContent)
 	return nil
 }

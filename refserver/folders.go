@@ -340,7 +340,8 @@ func (s *Server) listFolderItems(w http.ResponseWriter, r *http.Request, p *prin
 	return nil
 }
 
-// deleteFolder serves DELETE /folders/{folder_id}: 204. A non-empty folder
+// deleteFolder serves DELETE /folders/{folder_id}: 204, the folder goes to
+// the trash with its content. A non-empty folder
 // needs recursive=true (else 400 folder_not_empty). Folder "0" cannot be
 // deleted: 403 access_denied_insufficient_permissions (the spec's code for
 // a folder the user may not delete).
@@ -364,13 +365,13 @@ func (s *Server) deleteFolder(w http.ResponseWriter, r *http.Request, p *princip
 	if aerr == nil && !recursive && len(s.children(f.id, nil)) > 0 {
 		aerr = errf(http.StatusBadRequest, codeFolderNotEmpty, "Cannot delete - folder not empty")
 	}
+	if aerr == nil {
+		s.trashItem(f) // with its content (trash.go)
+	}
+	s.mu.Unlock()
 	if aerr != nil {
-		s.mu.Unlock()
 		return aerr
 	}
-	blobs := s.removeItem(f)
-	s.mu.Unlock()
-	s.deleteBlobs(r, blobs)
 	w.WriteHeader(http.StatusNoContent)
 	return nil
 }

@@ -207,9 +207,12 @@ func TestDeleteFolder(t *testing.T) {
 
 	resp, _ = e.do("DELETE", e.api("/folders/"+id+"?recursive=true"), tok, nil, hdr{"If-Match": fresh["etag"].(string)})
 	require.Equal(t, http.StatusNoContent, resp.StatusCode)
-	assert.Equal(t, blobs-1, blobCount(t, e.s))
+	assert.Equal(t, blobs, blobCount(t, e.s), "a trashed folder keeps its content")
 	resp, m = e.doJSON("GET", e.api("/folders/"+id), tok, nil, nil)
 	requireAPIError(t, resp, m, 404, "not_found")
+	resp, _ = e.do("DELETE", e.api("/folders/"+id+"/trash"), tok, nil, nil)
+	require.Equal(t, http.StatusNoContent, resp.StatusCode)
+	assert.Equal(t, blobs-1, blobCount(t, e.s), "a purged folder frees its content")
 
 	empty := e.createFolder(tok, "0", "E")
 	resp, _ = e.do("DELETE", e.api("/folders/"+empty["id"].(string)), tok, nil, nil)

@@ -400,6 +400,13 @@ func TestMetadataDroppedWithItem(t *testing.T) {
 	e.createInstance("folder", folder, "global", "properties", map[string]any{"a": "b"})
 	resp, _ := e.do("DELETE", e.api("/folders/"+folder+"?recursive=true"), e.user, nil, nil)
 	require.Equal(t, 204, resp.StatusCode)
+	// In the trash the instances stay (a restore brings them back); they go
+	// when the folder is deleted for good.
+	e.s.mu.Lock()
+	require.NotEmpty(t, e.s.metadata.byItem)
+	e.s.mu.Unlock()
+	resp, _ = e.do("DELETE", e.api("/folders/"+folder+"/trash"), e.user, nil, nil)
+	require.Equal(t, 204, resp.StatusCode)
 	e.s.mu.Lock()
 	defer e.s.mu.Unlock()
 	assert.Empty(t, e.s.metadata.byItem)

@@ -79,6 +79,7 @@ func (s *Server) apiMux() http.Handler {
 	mux.Handle(apiRoot+"/folders/{folder_id}", s.route(map[string]endpoint{
 		http.MethodGet:    {h: s.getFolder},
 		http.MethodDelete: {h: s.deleteFolder},
+		http.MethodPost:   {h: s.restoreHandler("folder", "folder_id")}, // trash.go
 	}))
 	mux.Handle(apiRoot+"/folders/{folder_id}/items", s.route(map[string]endpoint{
 		http.MethodGet: {h: s.listFolderItems},
@@ -89,6 +90,7 @@ func (s *Server) apiMux() http.Handler {
 	mux.Handle(apiRoot+"/files/{file_id}", s.route(map[string]endpoint{
 		http.MethodGet:    {h: s.getFile, app: true},
 		http.MethodDelete: {h: s.deleteFile, app: true},
+		http.MethodPost:   {h: s.restoreHandler("file", "file_id")}, // trash.go
 	}))
 	mux.Handle(apiRoot+"/files/{file_id}/versions/{file_version_id}", s.route(map[string]endpoint{
 		http.MethodGet: {h: s.getFileVersion},

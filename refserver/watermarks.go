@@ -1,15 +1,163 @@
 package refserver
 
-import "net/http"
+import (
+	"net/http"
+	"time"
+)
 
-// mountWatermarks registers the routes of watermarks on files and folders.
-func (s *Server) mountWatermarks(mux *http.ServeMux) {}
+// Watermarks: an item has at most one, with the only imprint "default".
+// PUT creates it (201) or updates it (200, new modified_at); GET and DELETE
+// answer 404 when there is none. A watermark on a folder covers what is in
+// it (watermark_info.is_watermark_inherited). It is hidden while its item
+// is in the trash and gone when the item is purged.
+
+// watermark is the watermark of one item.
+type watermark struct {
+	createdAt, modifiedAt time.Time
+}
 
 // watermarkState is the server's state for watermarks on files and folders, guarded by Server.mu.
-type watermarkState struct{}
+type watermarkState struct {
+	byItem map[string]*watermark
+}
 
 // initWatermarks prepares the state of watermarks on files and folders; called once by newServer.
-func (s *Server) initWatermarks() {}
+func (s *Server) initWatermarks() {
+	s.watermarks = watermarkState{byItem: map[string]*watermark{}}
+}
 
 // watermarkItemPurged drops the watermark of an item deleted for good.
-func (s *Server) watermarkItemPurged(it *item) {}
+func (s *Server) watermarkItemPurged(it *item) {
+	delete(s.watermarks.byItem, it.id)
+}
+
+// mountWatermarks registers the routes of watermarks on files and folders.
+func (s *Server) mountWatermarks(mux *http.ServeMux) {
+	for _, typ := range []string{"file", "folder"} {
+		mux.Handle(apiRoot+"/"+typ+"s/{id}/watermark", s.route(map[string]endpoint{
+			http.MethodGet:    {h: s.getWatermark(typ)},
+			http.MethodPut:    {h: s.applyWatermark(typ)},
+			http.MethodDelete: {h: s.removeWatermark(typ)},
+		}))
+	}
+}
+
+// watermarkInfo is the watermark_info field of a file or folder.
+func (s *Server) watermarkInfo(it *item) map[string]any {
+	_, own := s.watermarks.byItem[it.id]
+	inherited := false
+	for pid := it.parentID; !own && !inherited && pid != "" && pid != rootID; {
+		f, ok := s.items[pid]
+		if !ok {
+			break
+		}
+		_, inherited = s.watermarks.byItem[f.id]
+		pid = f.parentID
+	}
+	return map[string]any{
+		"is_watermarked": own || inherited, "is_watermark_inherited": inherited,
+		"is_watermarked_by_access_policy": false,
+	}
+}
+
+func watermarkRecord(wm *watermark) map[string]any {
+	return map[string]any{"watermark": map[string]any{
+		"created_at": fmtTime(wm.createdAt), "modified_at": fmtTime(wm.modifiedAt),
+	}}
+}
+
+// watermarkTarget finds the file or folder of a watermark route: a
+// malformed id, the root folder or an item p cannot see is 404.
+func (s *Server) watermarkTarget(r *http.Request, p *principal, typ string) (*item, *apiError) {
+	id := r.PathValue("id")
+	if !validID(id) || id == rootID {
+		return nil, errNotFound(typ)
+	}
+	return s.lookup(p, typ, id)
+}
+
+// getWatermark serves GET /files/{id}/watermark and /folders/{id}/watermark:
+// 200 Watermark, 404 when the item has none.
+func (s *Server) getWatermark(typ string) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request, p *principal) error {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		it, aerr := s.watermarkTarget(r, p, typ)
+		if aerr != nil {
+			return aerr
+		}
+		wm, ok := s.watermarks.byItem[it.id]
+		if !ok {
+			return errNotFound("watermark")
+		}
+		writeJSON(w, http.StatusOK, watermarkRecord(wm))
+		return nil
+	}
+}
+
+// applyWatermarkBody is the body of PUT .../watermark.
+type applyWatermarkBody struct {
+	Watermark *struct {
+		Imprint *string `json:"imprint"`
+	} `json:"watermark"`
+}
+
+// applyWatermark serves PUT /files/{id}/watermark and /folders/{id}/watermark:
+// 201 when it creates the watermark, 200 when it updates the existing one.
+// The body must be {"watermark":{"imprint":"default"}} (400 bad_request).
+func (s *Server) applyWatermark(typ string) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request, p *principal) error {
+		if aerr := requireJSONContentType(r); aerr != nil {
+			return aerr
+		}
+		var body applyWatermarkBody
+		if aerr := decodeJSON(r.Body, &body); aerr != nil {
+			return aerr
+		}
+		if body.Watermark == nil || body.Watermark.Imprint == nil {
+			return errBadRequest("Missing required field: watermark.imprint")
+		}
+		if *body.Watermark.Imprint != "default" {
+			return errBadRequest("Invalid value for watermark.imprint: default")
+		}
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		it, aerr := s.watermarkTarget(r, p, typ)
+		if aerr != nil {
+			return aerr
+		}
+		now := s.nowSec()
+		status := http.StatusOK
+		wm, ok := s.watermarks.byItem[it.id]
+		if !ok {
+			wm = &watermark{createdAt: now}
+			s.watermarks.byItem[it.id] = wm
+			status = http.StatusCreated
+		}
+		wm.modifiedAt = now
+		writeJSON(w, status, watermarkRecord(wm))
+		return nil
+	}
+}
+
+// removeWatermark serves DELETE /files/{id}/watermark and
+// /folders/{id}/watermark: 204, 404 when the item has none.
+func (s *Server) removeWatermark(typ string) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request, p *principal) error {
+		s.mu.Lock()
+		it, aerr := s.watermarkTarget(r, p, typ)
+		if aerr == nil {
+			if _, ok := s.watermarks.byItem[it.id]; ok {
+				delete(s.watermarks.byItem, it.id)
+			} else {
+				aerr = errNotFound("watermark")
+			}
+		}
+		s.mu.Unlock()
+		if aerr != nil {
+			return aerr
+		}
+		w.WriteHeader(http.StatusNoContent)
+		return nil
+	}
+}

@@ -1,6 +1,424 @@
 package refserver
 
-import "net/http"
+import (
+	"bufio"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Web links are bookmarks stored in folders: items of type "web_link" in
+// s.items beside files and folders, so that listings, name clashes (one
+// name per folder across files, folders and web links) and the trash treat
+// them alike.
+
+// sharedLink is the shared link of an item (web links only, for now).
+type sharedLink struct {
+	token, access, password, vanityName string
+	unsharedAt                          time.Time
+}
 
 // mountWebLinks registers the routes of web links (/web_links).
-func (s *Server) mountWebLinks(mux *http.ServeMux) {}
+func (s *Server) mountWebLinks(mux *http.ServeMux) {
+	mux.Handle(apiRoot+"/web_links", s.route(map[string]endpoint{
+		http.MethodPost: {h: s.createWebLink},
+	}))
+	mux.Handle(apiRoot+"/web_links/{web_link_id}", s.route(map[string]endpoint{
+		http.MethodGet:    {h: s.getWebLink},
+		http.MethodPut:    {h: s.updateWebLink},
+		http.MethodDelete: {h: s.deleteWebLink},
+		http.MethodPost:   {h: s.restoreHandler("web_link", "web_link_id")},
+	}))
+}
+
+// addWebLinkFields completes the standard record of a web link (WebLink).
+func (s *Server) addWebLinkFields(m map[string]any, it *item) {
+	m["created_by"] = it.createdBy.mini()
+	m["modified_by"] = it.modBy.mini()
+	m["owned_by"] = it.owner.mini()
+	m["parent"] = s.parentMini(it)
+	m["shared_link"] = nil
+	if it.link != nil && !it.trashed() {
+		m["shared_link"] = s.sharedLinkRecord(it.link)
+	}
+}
+
+// sharedLinkRecord is the shared_link object of a record.
+func (s *Server) sharedLinkRecord(l *sharedLink) map[string]any {
+	rec := map[string]any{
+		"url": "https://app.cms.test/s/" + l.token, "download_url": nil,
+		"vanity_url": nil, "vanity_name": nil,
+		"access": l.access, "effective_access": l.access, "effective_permission": "can_preview",
+		"unshared_at": fmtTime(l.unsharedAt), "is_password_enabled": l.password != "",
+		"permissions":    map[string]any{"can_download": false, "can_preview": true, "can_edit": false},
+		"download_count": 0, "preview_count": 0,
+	}
+	if l.vanityName != "" {
+		rec["vanity_name"] = l.vanityName
+		rec["vanity_url"] = "https://app.cms.test/v/" + l.vanityName
+	}
+	return rec
+}
+
+// webLinkID reads {web_link_id}; a malformed id is 404.
+func webLinkID(r *http.Request) (string, *apiError) {
+	id := r.PathValue("web_link_id")
+	if !validID(id) || id == rootID {
+		return "", errNotFound("web_link")
+	}
+	return id, nil
+}
+
+// checkWebLinkURL applies the rule of the spec: the url starts with
+// http:// or https://, and names a host. 400 bad_request otherwise.
+func checkWebLinkURL(u string) *apiError {
+	l := strings.ToLower(u)
+	if !strings.HasPrefix(l, "http://") && !strings.HasPrefix(l, "https://") {
+		return errBadRequest("Invalid value for url: it must start with http:// or https://")
+	}
+	parsed, err := url.Parse(u)
+	if err != nil || parsed.Host == "" || !utf8.ValidString(u) {
+		return errBadRequest("Invalid value for url: not a URL with a host")
+	}
+	return nil
+}
+
+// checkWebLinkName applies the name rules to a name given for a web link.
+// A web link's name defaults to its URL, so unlike file and folder names it
+// may hold "/"; the other rules hold.
+func checkWebLinkName(name string) *apiError {
+	return checkName(strings.NewReplacer("/", "_", `\`, "_").Replace(name))
+}
+
+// createWebLinkBody is the body of POST /web_links.
+type createWebLinkBody struct {
+	URL    *string `json:"url"`
+	Parent *struct {
+		ID *string `json:"id"`
+	} `json:"parent"`
+	Name        *string `json:"name"`
+	Description *string `json:"description"`
+}
+
+// createWebLink serves POST /web_links: 200 (not 201, per the spec) WebLink.
+func (s *Server) createWebLink(w http.ResponseWriter, r *http.Request, p *principal) error {
+	if aerr := requireJSONContentType(r); aerr != nil {
+		return aerr
+	}
+	var body createWebLinkBody
+	if aerr := decodeJSON(r.Body, &body); aerr != nil {
+		return aerr
+	}
+	if body.URL == nil {
+		return errBadRequest("Missing required field: url")
+	}
+	if body.Parent == nil || body.Parent.ID == nil {
+		return errBadRequest("Missing required field: parent.id")
+	}
+	if aerr := checkWebLinkURL(*body.URL); aerr != nil {
+		return aerr
+	}
+	name := *body.URL
+	if body.Name != nil && *body.Name != "" {
+		name = *body.Name
+		if aerr := checkWebLinkName(name); aerr != nil {
+			return aerr
+		}
+	}
+	desc := ""
+	if body.Description != nil {
+		desc = *body.Description
+	}
+	if aerr := checkDescription(desc); aerr != nil {
+		return aerr
+	}
+	fields := parseFields(r)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	parent, aerr := s.parentFolder(p, *body.Parent.ID)
+	if aerr != nil {
+		return aerr
+	}
+	if c := s.conflict(*body.Parent.ID, ownerIn(p, parent), name, nil); c != nil {
+		return s.errNameInUse(c)
+	}
+	now := s.nowSec()
+	wl := &item{
+		typ: "web_link", id: s.newID(), name: name, parentID: *body.Parent.ID, url: *body.URL,
+		description: desc, owner: ownerIn(p, parent), createdBy: p.user, modBy: p.user,
+		createdAt: now, modifiedAt: now,
+	}
+	s.items[wl.id] = wl
+	if parent != nil {
+		parent.touch(now, nil)
+	}
+	writeJSON(w, http.StatusOK, s.render(wl, fields, p))
+	return nil
+}
+
+// checkDescription applies the 256-character limit of item descriptions.
+func checkDescription(d string) *apiError {
+	if utf8.RuneCountInString(d) > 256 {
+		return errBadRequest("Invalid value for description: at most 256 characters")
+	}
+	return nil
+}
+
+// getWebLink serves GET /web_links/{web_link_id}: 200 WebLink.
+func (s *Server) getWebLink(w http.ResponseWriter, r *http.Request, p *principal) error {
+	id, aerr := webLinkID(r)
+	if aerr != nil {
+		return aerr
+	}
+	fields := parseFields(r)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	wl, aerr := s.lookup(p, "web_link", id)
+	if aerr != nil {
+		return aerr
+	}
+	writeJSON(w, http.StatusOK, s.render(wl, fields, p))
+	return nil
+}
+
+// updateWebLinkBody is the body of PUT /web_links/{web_link_id}.
+// SharedLink is raw to tell null (remove the link) from absent.
+type updateWebLinkBody struct {
+	URL    *string `json:"url"`
+	Parent *struct {
+		ID     *string `json:"id"`
+		UserID *string `json:"user_id"`
+	} `json:"parent"`
+	Name        *string         `json:"name"`
+	Description *string         `json:"description"`
+	SharedLink  json.RawMessage `json:"shared_link"`
+}
+
+// sharedLinkBody is the shared_link object of an update. Password is raw to
+// tell null (remove the password) from absent.
+type sharedLinkBody struct {
+	Access     *string         `json:"access"`
+	Password   json.RawMessage `json:"password"`
+	VanityName *string         `json:"vanity_name"`
+	UnsharedAt *string         `json:"unshared_at"`
+}
+
+// updateWebLink serves PUT /web_links/{web_link_id}: 200 WebLink. It changes
+// url, name, description, moves the link (parent.id) and sets or removes
+// (shared_link: null) its shared link. Every check runs before any change.
+func (s *Server) updateWebLink(w http.ResponseWriter, r *http.Request, p *principal) error {
+	id, aerr := webLinkID(r)
+	if aerr != nil {
+		return aerr
+	}
+	if aerr := requireJSONContentType(r); aerr != nil {
+		return aerr
+	}
+	var body updateWebLinkBody
+	if aerr := decodeJSON(r.Body, &body); aerr != nil {
+		return aerr
+	}
+	if body.URL != nil {
+		if aerr := checkWebLinkURL(*body.URL); aerr != nil {
+			return aerr
+		}
+	}
+	if body.Name != nil {
+		if aerr := checkWebLinkName(*body.Name); aerr != nil {
+			return aerr
+		}
+	}
+	if body.Description != nil {
+		if aerr := checkDescription(*body.Description); aerr != nil {
+			return aerr
+		}
+	}
+	if body.Parent != nil && (body.Parent.ID == nil || *body.Parent.ID == "") {
+		return errBadRequest("Missing required field: parent.id")
+	}
+	if body.Parent != nil && body.Parent.UserID != nil && *body.Parent.ID != rootID {
+		return errBadRequest("parent.user_id needs parent.id \"0\"")
+	}
+	now := s.nowSec()
+	link, removeLink, aerr := parseSharedLink(body.SharedLink, now)
+	if aerr != nil {
+		return aerr
+	}
+	fields := parseFields(r)
+
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	wl, aerr := s.lookup(p, "web_link", id)
+	if aerr != nil {
+		return aerr
+	}
+	target, owner := wl.parentID, wl.owner
+	if body.Parent != nil && *body.Parent.ID != wl.parentID {
+		target = *body.Parent.ID
+		parent, aerr := s.parentFolder(p, target)
+		if aerr != nil {
+			return aerr
+		}
+		owner = ownerIn(p, parent)
+	}
+	name := wl.name
+	if body.Name != nil {
+		name = *body.Name
+	}
+	if target != wl.parentID || name != wl.name {
+		if c := s.conflict(target, owner, name, wl); c != nil {
+			return s.errNameInUse(c)
+		}
+	}
+	if target != wl.parentID {
+		if old, ok := s.items[wl.parentID]; ok {
+			old.touch(now, nil)
+		}
+		if parent, ok := s.items[target]; ok {
+			parent.touch(now, nil)
+		}
+	}
+	wl.parentID, wl.owner, wl.name = target, owner, name
+	if body.URL != nil {
+		wl.url = *body.URL
+	}
+	if body.Description != nil {
+		wl.description = *body.Description
+	}
+	switch {
+	case removeLink:
+		wl.link = nil
+	case link != nil:
+		wl.link = link.merge(wl.link)
+	}
+	wl.touch(now, p.user)
+	writeJSON(w, http.StatusOK, s.render(wl, fields, p))
+	return nil
+}
+
+// sharedLinkUpdate is a parsed shared_link of an update: nil fields keep
+// the current value.
+type sharedLinkUpdate struct {
+	access, vanityName *string
+	password           *string // "" removes it
+	unsharedAt         *time.Time
+}
+
+// merge applies the update to the current link (nil = none yet).
+func (u *sharedLinkUpdate) merge(cur *sharedLink) *sharedLink {
+	l := &sharedLink{token: randomHex(16), access: "open"}
+	if cur != nil {
+		c := *cur
+		l = &c
+	}
+	if u.access != nil {
+		l.access = *u.access
+	}
+	if u.vanityName != nil {
+		l.vanityName = *u.vanityName
+	}
+	if u.password != nil {
+		l.password = *u.password
+	}
+	if u.unsharedAt != nil {
+		l.unsharedAt = *u.unsharedAt
+	}
+	return l
+}
+
+// parseSharedLink checks the shared_link of an update: null removes the
+// link; an object sets it. access is open, company or collaborators; a
+// password (at least 8 characters with a digit, an upper-case letter or a
+// symbol) needs access open; vanity_name has at least 12 characters;
+// unshared_at is a future date-time. 400 bad_request otherwise.
+func parseSharedLink(raw json.RawMessage, now time.Time) (*sharedLinkUpdate, bool, *apiError) {
+	if raw == nil {
+		return nil, false, nil
+	}
+	if string(raw) == "null" {
+		return nil, true, nil
+	}
+	var b sharedLinkBody
+	if aerr := decodeJSON(strings.NewReader(string(raw)), &b); aerr != nil {
+		return nil, false, aerr
+	}
+	u := &sharedLinkUpdate{access: b.Access, vanityName: b.VanityName}
+	if b.Access != nil {
+		switch *b.Access {
+		case "open", "company", "collaborators":
+		default:
+			return nil, false, errBadRequest("Invalid value for shared_link.access")
+		}
+	}
+	if b.Password != nil {
+		pw := ""
+		if string(b.Password) != "null" {
+			if err := json.Unmarshal(b.Password, &pw); err != nil {
+				return nil, false, errBadRequest("Invalid value for shared_link.password")
+			}
+			if !strongPassword(pw) {
+				return nil, false, errBadRequest("Invalid value for shared_link.password: at least 8 characters with a number, an upper-case letter or a symbol")
+			}
+			if b.Access == nil || *b.Access != "open" {
+				return nil, false, errBadRequest("A shared link password needs access \"open\"")
+			}
+		}
+		u.password = &pw
+	}
+	if b.VanityName != nil && utf8.RuneCountInString(*b.VanityName) < 12 {
+		return nil, false, errBadRequest("Invalid value for shared_link.vanity_name: at least 12 characters")
+	}
+	if b.UnsharedAt != nil {
+		t, err := time.Parse(time.RFC3339, *b.UnsharedAt)
+		if err != nil || !t.After(now) {
+			return nil, false, errBadRequest("Invalid value for shared_link.unshared_at: a future date-time")
+		}
+		t = t.UTC()
+		u.unsharedAt = &t
+	}
+	return u, false, nil
+}
+
+// strongPassword is the service's shared-link password rule.
+func strongPassword(pw string) bool {
+	if utf8.RuneCountInString(pw) < 8 {
+		return false
+	}
+	return strings.ContainsFunc(pw, func(r rune) bool {
+		return r >= '0' && r <= '9' || r >= 'A' && r <= 'Z' || !(r >= 'a' && r <= 'z')
+	})
+}
+
+// deleteWebLink serves DELETE /web_links/{web_link_id}: 204, the web link
+// goes to the trash.
+func (s *Server) deleteWebLink(w http.ResponseWriter, r *http.Request, p *principal) error {
+	id, aerr := webLinkID(r)
+	if aerr != nil {
+		return aerr
+	}
+	s.mu.Lock()
+	wl, aerr := s.lookup(p, "web_link", id)
+	if aerr == nil {
+		s.trashItem(wl)
+	}
+	s.mu.Unlock()
+	if aerr != nil {
+		return aerr
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+// decodeOptionalJSON decodes a JSON body that may be absent (no bytes at
+// all); a body that is present is decoded strictly (decodeJSON).
+func decodeOptionalJSON(r *http.Request, v any) *apiError {
+	br := bufio.NewReader(r.Body)
+	if _, err := br.Peek(1); err == io.EOF {
+		return nil
+	}
+	return decodeJSON(br, v)
+}

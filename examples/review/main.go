@@ -1,0 +1,185 @@
+// Command review runs a review task with two assignees: an author uploads a
+// design document, asks herself and a reviewer to review it, and both
+// answer; the task completes when all of them have.
+//
+// It runs against a reference server started in this process (the managed
+// user is the author, the enterprise admin the reviewer), unless
+// CMS_BASE_URL, CMS_TOKEN (the author), CMS_REVIEWER_TOKEN and
+// CMS_REVIEWER_LOGIN point at a real service (CMS_UPLOAD_URL too, when it
+// is not the public upload root).
+//
+//	go run ./examples/review
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"os/signal"
+	"strings"
+	"time"
+
+	"github.com/contentapi/cms"
+	"github.com/contentapi/cms/refserver"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if err := run(ctx, os.Stdout); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// team is who takes part: the author's and the reviewer's clients.
+type team struct {
+	author, reviewer *cms.Client
+	reviewerLogin    string
+	where            string
+	cleanup          func()
+}
+
+func run(ctx context.Context, out io.Writer) error {
+	tm, err := connect()
+	if err != nil {
+		return err
+	}
+	defer tm.cleanup()
+	fmt.Fprintf(out, "Connected to %s\n", tm.where)
+	author, reviewer := tm.author, tm.reviewer
+
+	folder, _, err := author.Folders.Create(ctx, &cms.CreateFolderRequest{
+		Name: fmt.Sprintf("review-%d", time.Now().UnixNano()), Parent: cms.FolderRef{ID: "0"},
+	}, nil)
+	if err != nil {
+		return fmt.Errorf("creating folder: %w", err)
+	}
+	defer func() {
+		// Delete goes to the trash; delete the folder from the trash too.
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+		defer cancel()
+		_, err := author.Folders.Delete(cctx, folder.ID, &cms.DeleteFolderOptions{Recursive: true})
+		if err == nil {
+			_, err = author.Trash.DeleteFolder(cctx, folder.ID)
+		}
+		if err != nil {
+			fmt.Fprintf(out, "Could not delete folder %s: %v\n", folder.ID, err)
+			return
+		}
+		fmt.Fprintf(out, "Deleted folder %s for good\n", folder.ID)
+	}()
+
+	doc := "# Design\n\nThe service stores files.\n"
+	file, _, err := author.Files.Upload(ctx, folder.ID, "design.md", strings.NewReader(doc), int64(len(doc)), nil)
+	if err != nil {
+		return fmt.Errorf("uploading: %w", err)
+	}
+	fmt.Fprintf(out, "Uploaded %q (id %s)\n", file.Name, file.ID)
+
+	// A review task: every assignee must approve or reject.
+	task, _, err := author.Tasks.Create(ctx, &cms.CreateTaskRequest{
+		FileID: file.ID, Action: cms.TaskActionReview, CompletionRule: cms.TaskCompletionAllAssignees,
+		Message: "Please review the design", DueAt: time.Now().Add(72 * time.Hour),
+	})
+	if err != nil {
+		return fmt.Errorf("creating task: %w", err)
+	}
+	fmt.Fprintf(out, "Created %s task %s: %q\n", task.Action, task.ID, task.Message)
+
+	// Two assignees: the author by user id, the reviewer by login.
+	mine, _, err := author.TaskAssignments.Create(ctx, &cms.CreateTaskAssignmentRequest{TaskID: task.ID, UserID: task.CreatedBy.ID})
+	if err != nil {
+		return fmt.Errorf("assigning the author: %w", err)
+	}
+	theirs, _, err := author.TaskAssignments.Create(ctx, &cms.CreateTaskAssignmentRequest{TaskID: task.ID, UserLogin: tm.reviewerLogin})
+	if err != nil {
+		return fmt.Errorf("assigning the reviewer: %w", err)
+	}
+	fmt.Fprintf(out, "Assigned %s and %s\n", mine.AssignedTo.Login, theirs.AssignedTo.Login)
+
+	// Resolve checks the state against the task's action before sending:
+	// a review is approved or rejected, never "completed".
+	_, _, err = author.TaskAssignments.Resolve(ctx, task, mine.ID, cms.ResolutionCompleted, "")
+	var argErr *cms.ArgError
+	fmt.Fprintf(out, "Completing a review refused before sending: %t\n", errors.As(err, &argErr))
+
+	if _, _, err := author.TaskAssignments.Resolve(ctx, task, mine.ID, cms.ResolutionApproved, "Looks right to me"); err != nil {
+		return fmt.Errorf("approving: %w", err)
+	}
+	if task, _, err = author.Tasks.Get(ctx, task.ID); err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "After the author's approval, completed: %t\n", task.IsCompleted)
+
+	// Each assignee answers with their own client.
+	if _, _, err := reviewer.TaskAssignments.Resolve(ctx, task, theirs.ID, cms.ResolutionRejected, "Needs a diagram"); err != nil {
+		return fmt.Errorf("rejecting: %w", err)
+	}
+	if task, _, err = author.Tasks.Get(ctx, task.ID); err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "After the reviewer's answer, completed: %t\n", task.IsCompleted)
+
+	list, _, err := author.TaskAssignments.List(ctx, task.ID)
+	if err != nil {
+		return err
+	}
+	for _, a := range list.Entries {
+		fmt.Fprintf(out, "  %-20s %-9s %q\n", a.AssignedTo.Login, a.ResolutionState, a.Message)
+	}
+
+	// A completed task takes no new assignee.
+	_, _, err = author.TaskAssignments.Create(ctx, &cms.CreateTaskAssignmentRequest{TaskID: task.ID, UserLogin: tm.reviewerLogin})
+	fmt.Fprintf(out, "New assignee on a completed task refused: %t\n", errors.Is(err, cms.ErrForbidden))
+
+	if _, err := author.Tasks.Delete(ctx, task.ID); err != nil {
+		return fmt.Errorf("deleting task: %w", err)
+	}
+	fmt.Fprintln(out, "Deleted the task")
+	return nil
+}
+
+// connect returns the two clients: of a real service when the environment
+// names one, else of a reference server started here.
+func connect() (*team, error) {
+	if base, token := os.Getenv("CMS_BASE_URL"), os.Getenv("CMS_TOKEN"); base != "" && token != "" {
+		rtoken, login := os.Getenv("CMS_REVIEWER_TOKEN"), os.Getenv("CMS_REVIEWER_LOGIN")
+		if rtoken == "" || login == "" {
+			return nil, errors.New("set CMS_REVIEWER_TOKEN and CMS_REVIEWER_LOGIN for the second assignee")
+		}
+		opts := []cms.Option{cms.WithBaseURL(base)}
+		if up := os.Getenv("CMS_UPLOAD_URL"); up != "" {
+			opts = append(opts, cms.WithUploadURL(up))
+		}
+		author, err := cms.NewClient(append(opts, cms.WithToken(token))...)
+		if err != nil {
+			return nil, err
+		}
+		reviewer, err := cms.NewClient(append(opts, cms.WithToken(rtoken))...)
+		if err != nil {
+			return nil, err
+		}
+		return &team{author: author, reviewer: reviewer, reviewerLogin: login, where: base, cleanup: func() {}}, nil
+	}
+	srv, err := refserver.Start(refserver.Options{})
+	if err != nil {
+		return nil, err
+	}
+	opts := []cms.Option{cms.WithBaseURL(srv.BaseURL()), cms.WithUploadURL(srv.UploadURL())}
+	author, err := cms.NewClient(append(opts, cms.WithToken(srv.UserToken()))...)
+	if err == nil {
+		var reviewer *cms.Client
+		if reviewer, err = cms.NewClient(append(opts, cms.WithToken(srv.AdminToken()))...); err == nil {
+			return &team{
+				author: author, reviewer: reviewer, reviewerLogin: "admin@cms.test",
+				where:   "a reference server at " + srv.BaseURL() + " (set CMS_BASE_URL, CMS_TOKEN, CMS_REVIEWER_TOKEN and CMS_REVIEWER_LOGIN for a real service)",
+				cleanup: func() { srv.Close() },
+			}, nil
+		}
+	}
+	srv.Close()
+	return nil, err
+}
