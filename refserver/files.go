@@ -58,6 +58,9 @@ func (s *Server) deleteFile(w http.ResponseWriter, r *http.Request, p *principal
 	if aerr == nil {
 		aerr = checkIfMatch(r, f.etag())
 	}
+	if aerr == nil {
+		aerr = s.purgeBlocked(f)
+	}
 	if aerr != nil {
 		s.mu.Unlock()
 		return aerr

@@ -326,6 +326,9 @@ func (s *Server) deleteFolder(w http.ResponseWriter, r *http.Request, p *princip
 	if aerr == nil && !recursive && len(s.children(f.id, nil)) > 0 {
 		aerr = errf(http.StatusBadRequest, codeFolderNotEmpty, "Cannot delete - folder not empty")
 	}
+	if aerr == nil {
+		aerr = s.purgeBlocked(f)
+	}
 	if aerr != nil {
 		s.mu.Unlock()
 		return aerr
