@@ -180,15 +180,17 @@ func TestRetentionArgumentsCheckedBeforeSending(t *testing.T) {
 		return r
 	}
 	for name, req := range map[string]*cms.CreateRetentionPolicyRequest{
-		"nil":                nil,
-		"no name":            finite(func(r *cms.CreateRetentionPolicyRequest) { r.PolicyName = "" }),
-		"bad type":           finite(func(r *cms.CreateRetentionPolicyRequest) { r.PolicyType = "forever" }),
-		"bad disposition":    finite(func(r *cms.CreateRetentionPolicyRequest) { r.DispositionAction = "shred" }),
-		"finite no length":   finite(func(r *cms.CreateRetentionPolicyRequest) { r.RetentionLength = cms.RetentionLength{} }),
-		"finite indefinite":  finite(func(r *cms.CreateRetentionPolicyRequest) { r.RetentionLength = cms.RetentionForever }),
-		"indefinite days":    finite(func(r *cms.CreateRetentionPolicyRequest) { r.PolicyType = cms.RetentionPolicyIndefinite }),
-		"long description":   finite(func(r *cms.CreateRetentionPolicyRequest) { r.Description = strings.Repeat("x", 501) }),
-		"extension":          finite(func(r *cms.CreateRetentionPolicyRequest) { r.DispositionAction, r.MaxExtensionLength = cms.DispositionRemoveRetention, cms.ExtensionDays(3) }),
+		"nil":               nil,
+		"no name":           finite(func(r *cms.CreateRetentionPolicyRequest) { r.PolicyName = "" }),
+		"bad type":          finite(func(r *cms.CreateRetentionPolicyRequest) { r.PolicyType = "forever" }),
+		"bad disposition":   finite(func(r *cms.CreateRetentionPolicyRequest) { r.DispositionAction = "shred" }),
+		"finite no length":  finite(func(r *cms.CreateRetentionPolicyRequest) { r.RetentionLength = cms.RetentionLength{} }),
+		"finite indefinite": finite(func(r *cms.CreateRetentionPolicyRequest) { r.RetentionLength = cms.RetentionForever }),
+		"indefinite days":   finite(func(r *cms.CreateRetentionPolicyRequest) { r.PolicyType = cms.RetentionPolicyIndefinite }),
+		"long description":  finite(func(r *cms.CreateRetentionPolicyRequest) { r.Description = strings.Repeat("x", 501) }),
+		"extension": finite(func(r *cms.CreateRetentionPolicyRequest) {
+			r.DispositionAction, r.MaxExtensionLength = cms.DispositionRemoveRetention, cms.ExtensionDays(3)
+		}),
 		"bad retention type": finite(func(r *cms.CreateRetentionPolicyRequest) { r.RetentionType = "frozen" }),
 	} {
 		_, _, err := c.RetentionPolicies.Create(ctx, req)
