@@ -189,7 +189,9 @@ func TestLegalHoldAssignmentsAndHolds(t *testing.T) {
 	require.NoError(t, err)
 	assert.False(t, pending.DeletedAt.IsZero())
 	done := make(chan error, 1)
-	go func() { done <- c.LegalHoldPolicyAssignments.WaitDeleted(ctx, fa.ID, &cms.PollOptions{Interval: time.Millisecond}) }()
+	go func() {
+		done <- c.LegalHoldPolicyAssignments.WaitDeleted(ctx, fa.ID, &cms.PollOptions{Interval: time.Millisecond})
+	}()
 	clock.Advance(time.Minute)
 	require.NoError(t, <-done)
 
