@@ -1,10 +1,218 @@
 package cms
 
-// LegalHoldPoliciesService handles legal hold policies (/legal_hold_policies).
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"iter"
+	"net/http"
+	"time"
+	"unicode/utf8"
+)
+
+// LegalHoldPoliciesService handles legal hold policies
+// (/legal_hold_policies): freezes of content for litigation. Only an
+// enterprise admin may use it.
 type LegalHoldPoliciesService service
 
-// LegalHoldPolicyAssignmentsService handles legal hold policy assignments (/legal_hold_policy_assignments).
-type LegalHoldPolicyAssignmentsService service
+// LegalHoldPolicyStatus is where a policy is in its lifecycle: applying,
+// then active; after Delete, releasing, then released.
+type LegalHoldPolicyStatus string
 
-// FileVersionLegalHoldsService handles file version legal holds (/file_version_legal_holds).
-type FileVersionLegalHoldsService service
+// Legal hold policy statuses.
+const (
+	LegalHoldApplying  LegalHoldPolicyStatus = "applying"
+	LegalHoldActive    LegalHoldPolicyStatus = "active"
+	LegalHoldReleasing LegalHoldPolicyStatus = "releasing"
+	LegalHoldReleased  LegalHoldPolicyStatus = "released"
+)
+
+const (
+	maxLegalHoldName = 254
+	maxLegalHoldText = 500
+)
+
+// LegalHoldAssignmentCounts counts a policy's assignments by target type
+// (User counts "user" custodian assignments).
+type LegalHoldAssignmentCounts struct {
+	User         int `json:"user"`
+	Folder       int `json:"folder"`
+	File         int `json:"file"`
+	FileVersion  int `json:"file_version"`
+	Ownership    int `json:"ownership"`
+	Interactions int `json:"interactions"`
+}
+
+// LegalHoldPolicy is a legal hold policy.
+type LegalHoldPolicy struct {
+	ID               string                     `json:"id"`
+	Type             string                     `json:"type,omitzero"`
+	PolicyName       string                     `json:"policy_name,omitzero"`
+	Description      string                     `json:"description,omitzero"`
+	Status           LegalHoldPolicyStatus      `json:"status,omitzero"`
+	AssignmentCounts *LegalHoldAssignmentCounts `json:"assignment_counts,omitzero"`
+	CreatedBy        *UserMini                  `json:"created_by,omitzero"`
+	CreatedAt        time.Time                  `json:"created_at,omitzero"`
+	ModifiedAt       time.Time                  `json:"modified_at,omitzero"`
+	// DeletedAt is when the release was asked for (zero if it was not).
+	DeletedAt       time.Time `json:"deleted_at,omitzero"`
+	FilterStartedAt time.Time `json:"filter_started_at,omitzero"`
+	FilterEndedAt   time.Time `json:"filter_ended_at,omitzero"`
+	ReleaseNotes    string    `json:"release_notes,omitzero"`
+}
+
+// CreateLegalHoldPolicyRequest is the body of LegalHoldPoliciesService.Create.
+// Either IsOngoing or both filter dates are required.
+type CreateLegalHoldPolicyRequest struct {
+	// PolicyName is required, at most 254 characters, unique (409 otherwise).
+	PolicyName string `json:"policy_name"`
+	// Description is at most 500 characters.
+	Description string `json:"description,omitzero"`
+	// FilterStartedAt and FilterEndedAt limit custodian (user) assignments
+	// to the versions created between them.
+	FilterStartedAt time.Time `json:"filter_started_at,omitzero"`
+	FilterEndedAt   time.Time `json:"filter_ended_at,omitzero"`
+	// IsOngoing keeps holding new versions of what is assigned.
+	IsOngoing bool `json:"is_ongoing,omitzero"`
+}
+
+func (b *CreateLegalHoldPolicyRequest) validate() error {
+	switch {
+	case b == nil:
+		return invalidArg("request", "nil")
+	case b.PolicyName == "":
+		return invalidArg("policy_name", "empty")
+	case utf8.RuneCountInString(b.PolicyName) > maxLegalHoldName:
+		return invalidArg("policy_name", "longer than 254 characters")
+	case utf8.RuneCountInString(b.Description) > maxLegalHoldText:
+		return invalidArg("description", "longer than 500 characters")
+	case b.FilterStartedAt.IsZero() != b.FilterEndedAt.IsZero():
+		return invalidArg("filter dates", "give both or neither")
+	case !b.IsOngoing && b.FilterStartedAt.IsZero():
+		return invalidArg("is_ongoing", "set it, or give both filter dates")
+	case b.FilterEndedAt.Before(b.FilterStartedAt):
+		return invalidArg("filter dates", "start after end")
+	}
+	return nil
+}
+
+// Create creates a legal hold policy (POST /legal_hold_policies). It starts
+// "applying"; WaitForStatus waits until it is active.
+func (s *LegalHoldPoliciesService) Create(ctx context.Context, body *CreateLegalHoldPolicyRequest) (*LegalHoldPolicy, *Response, error) {
+	if err := body.validate(); err != nil {
+		return nil, nil, err
+	}
+	return govSend[LegalHoldPolicy](ctx, s.client, http.MethodPost, body, nil, "legal_hold_policies")
+}
+
+// Get fetches a legal hold policy (GET /legal_hold_policies/{legal_hold_policy_id}).
+func (s *LegalHoldPoliciesService) Get(ctx context.Context, policyID string) (*LegalHoldPolicy, *Response, error) {
+	if err := checkID("legal hold policy", policyID); err != nil {
+		return nil, nil, err
+	}
+	return govGet[LegalHoldPolicy](ctx, s.client, nil, "legal_hold_policies", policyID)
+}
+
+// ListLegalHoldPoliciesOptions are the options of LegalHoldPoliciesService.List.
+type ListLegalHoldPoliciesOptions struct {
+	// PolicyName keeps the policies whose name starts with it (ignoring case).
+	PolicyName string `url:"policy_name,omitempty"`
+	// Fields selects the fields of each policy.
+	Fields []string `url:"fields,comma,omitempty"`
+	// Marker is where to start (a NextMarker); empty for the first page.
+	Marker string `url:"marker,omitempty"`
+	// Limit is the page size (at most 1000).
+	Limit int `url:"limit,omitempty"`
+}
+
+// List returns one page of legal hold policies, marker-paged
+// (GET /legal_hold_policies).
+func (s *LegalHoldPoliciesService) List(ctx context.Context, opts *ListLegalHoldPoliciesOptions) (*MarkerPage[*LegalHoldPolicy], *Response, error) {
+	if opts == nil {
+		opts = &ListLegalHoldPoliciesOptions{}
+	}
+	return govList[*LegalHoldPolicy](ctx, s.client, opts.Limit, opts, "legal_hold_policies")
+}
+
+// ListIter yields every legal hold policy, fetching marker pages
+// (GET /legal_hold_policies) lazily. It never changes opts.
+func (s *LegalHoldPoliciesService) ListIter(ctx context.Context, opts *ListLegalHoldPoliciesOptions) iter.Seq2[*LegalHoldPolicy, error] {
+	var o ListLegalHoldPoliciesOptions
+	if opts != nil {
+		o = *opts
+		o.Fields = append([]string(nil), opts.Fields...)
+	}
+	return markerSeq(ctx, o.Marker, func(ctx context.Context, marker string) (*MarkerPage[*LegalHoldPolicy], *Response, error) {
+		page := o
+		page.Marker = marker
+		return s.List(ctx, &page)
+	})
+}
+
+// UpdateLegalHoldPolicyRequest is the body of LegalHoldPoliciesService.Update;
+// empty fields are not sent.
+type UpdateLegalHoldPolicyRequest struct {
+	PolicyName   string `json:"policy_name,omitzero"`
+	Description  string `json:"description,omitzero"`
+	ReleaseNotes string `json:"release_notes,omitzero"`
+}
+
+// Update changes a policy's name, description or release notes
+// (PUT /legal_hold_policies/{legal_hold_policy_id}).
+func (s *LegalHoldPoliciesService) Update(ctx context.Context, policyID string, body *UpdateLegalHoldPolicyRequest) (*LegalHoldPolicy, *Response, error) {
+	if err := checkID("legal hold policy", policyID); err != nil {
+		return nil, nil, err
+	}
+	switch {
+	case body == nil:
+		return nil, nil, invalidArg("request", "nil")
+	case utf8.RuneCountInString(body.PolicyName) > maxLegalHoldName:
+		return nil, nil, invalidArg("policy_name", "longer than 254 characters")
+	case utf8.RuneCountInString(body.Description) > maxLegalHoldText:
+		return nil, nil, invalidArg("description", "longer than 500 characters")
+	case utf8.RuneCountInString(body.ReleaseNotes) > maxLegalHoldText:
+		return nil, nil, invalidArg("release_notes", "longer than 500 characters")
+	}
+	return govSend[LegalHoldPolicy](ctx, s.client, http.MethodPut, body, nil, "legal_hold_policies", policyID)
+}
+
+// Delete releases a legal hold policy (DELETE
+// /legal_hold_policies/{legal_hold_policy_id}). The service accepts the
+// request (Response.StatusCode 202) and releases it in the background: the
+// status goes releasing, then released, when the holds lift. Use
+// WaitForStatus(ctx, id, LegalHoldReleased, nil) to wait for it.
+func (s *LegalHoldPoliciesService) Delete(ctx context.Context, policyID string) (*Response, error) {
+	if err := checkID("legal hold policy", policyID); err != nil {
+		return nil, err
+	}
+	_, resp, err := govSend[json.RawMessage](ctx, s.client, http.MethodDelete, nil, nil, "legal_hold_policies", policyID)
+	return resp, err
+}
+
+// WaitForStatus reads a policy (GET /legal_hold_policies/{legal_hold_policy_id})
+// every opts.Interval (default 1s) until it has the status want, and
+// returns it. It stops with ctx, with an API error, or with an error
+// matching ErrWaitStopped when want can no longer come (a policy being
+// released never becomes active).
+func (s *LegalHoldPoliciesService) WaitForStatus(ctx context.Context, policyID string, want LegalHoldPolicyStatus, opts *PollOptions) (*LegalHoldPolicy, *Response, error) {
+	var p *LegalHoldPolicy
+	var resp *Response
+	err := poll(ctx, opts, func() (bool, error) {
+		var err error
+		p, resp, err = s.Get(ctx, policyID)
+		if err != nil {
+			return false, err
+		}
+		if p.Status == want {
+			return true, nil
+		}
+		if (want == LegalHoldApplying || want == LegalHoldActive) && (p.Status == LegalHoldReleasing || p.Status == LegalHoldReleased) {
+			return false, fmt.Errorf("%w: policy %s is %s, waiting for %s", ErrWaitStopped, policyID, p.Status, want)
+		}
+		return false, nil
+	})
+	if err != nil {
+		return nil, resp, err
+	}
+	return p, resp, nil
+}

@@ -1,10 +1,363 @@
 package cms
 
-// RetentionPoliciesService handles retention policies (/retention_policies).
+import (
+	"context"
+	"encoding/json"
+	"iter"
+	"net/http"
+	"strconv"
+	"time"
+	"unicode/utf8"
+)
+
+// RetentionPoliciesService handles retention policies (/retention_policies):
+// rules that keep file versions from being deleted for good for a number of
+// days, or indefinitely. Only an enterprise admin may use it.
 type RetentionPoliciesService service
 
-// RetentionPolicyAssignmentsService handles retention policy assignments (/retention_policy_assignments).
-type RetentionPolicyAssignmentsService service
+// RetentionPolicyType says whether a policy retains for a known time.
+type RetentionPolicyType string
 
-// FileVersionRetentionsService handles file version retentions (/file_version_retentions).
-type FileVersionRetentionsService service
+// Retention policy types.
+const (
+	RetentionPolicyFinite     RetentionPolicyType = "finite"
+	RetentionPolicyIndefinite RetentionPolicyType = "indefinite"
+)
+
+// DispositionAction is what happens when retention ends.
+type DispositionAction string
+
+// Disposition actions.
+const (
+	// DispositionPermanentlyDelete deletes the retained content for good.
+	DispositionPermanentlyDelete DispositionAction = "permanently_delete"
+	// DispositionRemoveRetention lifts the retention, so users may delete it.
+	DispositionRemoveRetention DispositionAction = "remove_retention"
+)
+
+// RetentionType says how far a policy may be changed.
+type RetentionType string
+
+// Retention types.
+const (
+	// RetentionModifiable policies may be changed in every way.
+	RetentionModifiable RetentionType = "modifiable"
+	// RetentionNonModifiable policies may only be lengthened, retired, or
+	// have their disposition or notifications changed; neither they nor
+	// their assignments can be deleted, and they never become modifiable.
+	RetentionNonModifiable RetentionType = "non_modifiable"
+)
+
+// RetentionPolicyStatus is active until a policy is retired, for good.
+type RetentionPolicyStatus string
+
+// Retention policy statuses.
+const (
+	RetentionPolicyActive  RetentionPolicyStatus = "active"
+	RetentionPolicyRetired RetentionPolicyStatus = "retired"
+)
+
+const maxRetentionDescription = 500
+
+// RetentionLength is how long a policy retains: a number of days, or
+// indefinitely. The service sends it as a string ("365" or "indefinite")
+// and takes a string or a number; it decodes from all of them. The zero
+// value is "not set".
+type RetentionLength struct {
+	days       int
+	indefinite bool
+}
+
+// RetentionDays is a retention of n days.
+func RetentionDays(n int) RetentionLength { return RetentionLength{days: n} }
+
+// RetentionForever is an indefinite retention ("indefinite" on the wire).
+var RetentionForever = RetentionLength{indefinite: true}
+
+// Days returns the number of days (0 when indefinite or not set).
+func (l RetentionLength) Days() int { return l.days }
+
+// IsIndefinite reports an indefinite retention.
+func (l RetentionLength) IsIndefinite() bool { return l.indefinite }
+
+// IsZero reports a length that is not set (omitted from requests).
+func (l RetentionLength) IsZero() bool { return l.days == 0 && !l.indefinite }
+
+// String is "365" or "indefinite" ("" when not set).
+func (l RetentionLength) String() string {
+	switch {
+	case l.indefinite:
+		return string(RetentionPolicyIndefinite)
+	case l.days == 0:
+		return ""
+	}
+	return strconv.Itoa(l.days)
+}
+
+// MarshalJSON sends days as a number and indefinite as "indefinite".
+func (l RetentionLength) MarshalJSON() ([]byte, error) {
+	if l.indefinite {
+		return []byte(`"indefinite"`), nil
+	}
+	return []byte(strconv.Itoa(l.days)), nil
+}
+
+// UnmarshalJSON reads a number, a string of digits or "indefinite".
+func (l *RetentionLength) UnmarshalJSON(b []byte) error {
+	days, word, err := decodeDays(b, string(RetentionPolicyIndefinite))
+	if err != nil {
+		return err
+	}
+	*l = RetentionLength{days: days, indefinite: word}
+	return nil
+}
+
+// MaxExtensionLength is how many days owners may extend a retention, or
+// "none". The zero value is "not set".
+type MaxExtensionLength struct {
+	days int
+	none bool
+}
+
+// ExtensionDays allows extending a retention by up to n days.
+func ExtensionDays(n int) MaxExtensionLength { return MaxExtensionLength{days: n} }
+
+// NoExtension allows no extension ("none" on the wire).
+var NoExtension = MaxExtensionLength{none: true}
+
+// Days returns the number of days (0 for none or not set).
+func (l MaxExtensionLength) Days() int { return l.days }
+
+// IsNone reports "none".
+func (l MaxExtensionLength) IsNone() bool { return l.none }
+
+// IsZero reports a length that is not set (omitted from requests).
+func (l MaxExtensionLength) IsZero() bool { return l.days == 0 && !l.none }
+
+// MarshalJSON sends days as a number and none as "none".
+func (l MaxExtensionLength) MarshalJSON() ([]byte, error) {
+	if l.none {
+		return []byte(`"none"`), nil
+	}
+	return []byte(strconv.Itoa(l.days)), nil
+}
+
+// UnmarshalJSON reads a number, a string of digits or "none".
+func (l *MaxExtensionLength) UnmarshalJSON(b []byte) error {
+	days, word, err := decodeDays(b, "none")
+	if err != nil {
+		return err
+	}
+	*l = MaxExtensionLength{days: days, none: word}
+	return nil
+}
+
+// RetentionPolicyMini is the short form of a retention policy
+// (RetentionPolicy--Mini).
+type RetentionPolicyMini struct {
+	ID                 string             `json:"id"`
+	Type               string             `json:"type,omitzero"`
+	PolicyName         string             `json:"policy_name,omitzero"`
+	RetentionLength    RetentionLength    `json:"retention_length,omitzero"`
+	DispositionAction  DispositionAction  `json:"disposition_action,omitzero"`
+	MaxExtensionLength MaxExtensionLength `json:"max_extension_length,omitzero"`
+}
+
+// RetentionAssignmentCounts counts a policy's assignments by target type.
+type RetentionAssignmentCounts struct {
+	Enterprise       int `json:"enterprise"`
+	Folder           int `json:"folder"`
+	MetadataTemplate int `json:"metadata_template"`
+}
+
+// RetentionPolicy is a retention policy (RetentionPolicy).
+type RetentionPolicy struct {
+	RetentionPolicyMini
+	Description                  string                     `json:"description,omitzero"`
+	PolicyType                   RetentionPolicyType        `json:"policy_type,omitzero"`
+	RetentionType                RetentionType              `json:"retention_type,omitzero"`
+	Status                       RetentionPolicyStatus      `json:"status,omitzero"`
+	CreatedBy                    *UserMini                  `json:"created_by,omitzero"`
+	CreatedAt                    time.Time                  `json:"created_at,omitzero"`
+	ModifiedAt                   time.Time                  `json:"modified_at,omitzero"`
+	CanOwnerExtendRetention      bool                       `json:"can_owner_extend_retention,omitzero"`
+	AreOwnersNotified            bool                       `json:"are_owners_notified,omitzero"`
+	CustomNotificationRecipients []*UserMini                `json:"custom_notification_recipients,omitzero"`
+	AssignmentCounts             *RetentionAssignmentCounts `json:"assignment_counts,omitzero"`
+}
+
+// CreateRetentionPolicyRequest is the body of RetentionPoliciesService.Create.
+type CreateRetentionPolicyRequest struct {
+	// PolicyName is required and unique in the enterprise (409 otherwise).
+	PolicyName string `json:"policy_name"`
+	// Description is at most 500 characters.
+	Description string `json:"description,omitzero"`
+	// PolicyType is required: finite (with RetentionLength) or indefinite.
+	PolicyType RetentionPolicyType `json:"policy_type"`
+	// DispositionAction is required.
+	DispositionAction DispositionAction `json:"disposition_action"`
+	// RetentionLength is required for a finite policy (RetentionDays);
+	// leave it unset (or RetentionForever) for an indefinite one.
+	RetentionLength RetentionLength `json:"retention_length,omitzero"`
+	// RetentionType is modifiable when unset.
+	RetentionType RetentionType `json:"retention_type,omitzero"`
+	// CanOwnerExtendRetention lets owners extend the retention.
+	CanOwnerExtendRetention bool `json:"can_owner_extend_retention,omitzero"`
+	// MaxExtensionLength is allowed only for a finite policy that deletes.
+	MaxExtensionLength MaxExtensionLength `json:"max_extension_length,omitzero"`
+	// AreOwnersNotified notifies owners when retention nears its end.
+	AreOwnersNotified bool `json:"are_owners_notified,omitzero"`
+	// CustomNotificationRecipients are notified too (only ID is needed).
+	CustomNotificationRecipients []*UserMini `json:"custom_notification_recipients,omitzero"`
+}
+
+func (b *CreateRetentionPolicyRequest) validate() error {
+	switch {
+	case b == nil:
+		return invalidArg("request", "nil")
+	case b.PolicyName == "":
+		return invalidArg("policy_name", "empty")
+	case b.PolicyType != RetentionPolicyFinite && b.PolicyType != RetentionPolicyIndefinite:
+		return invalidArg("policy_type", "must be finite or indefinite")
+	case b.DispositionAction != DispositionPermanentlyDelete && b.DispositionAction != DispositionRemoveRetention:
+		return invalidArg("disposition_action", "must be permanently_delete or remove_retention")
+	case b.PolicyType == RetentionPolicyFinite && (b.RetentionLength.days < 1 || b.RetentionLength.indefinite):
+		return invalidArg("retention_length", "a finite policy needs RetentionDays(n), n >= 1")
+	case b.PolicyType == RetentionPolicyIndefinite && b.RetentionLength.days != 0:
+		return invalidArg("retention_length", "an indefinite policy has no number of days")
+	case b.RetentionType != "" && b.RetentionType != RetentionModifiable && b.RetentionType != RetentionNonModifiable:
+		return invalidArg("retention_type", "must be modifiable or non_modifiable")
+	case utf8.RuneCountInString(b.Description) > maxRetentionDescription:
+		return invalidArg("description", "longer than 500 characters")
+	case b.MaxExtensionLength.days > 0 && (b.PolicyType != RetentionPolicyFinite || b.DispositionAction != DispositionPermanentlyDelete):
+		return invalidArg("max_extension_length", "only for a finite policy with disposition permanently_delete")
+	}
+	return nil
+}
+
+// Create creates a retention policy (POST /retention_policies). A name
+// already used fails with an *APIError matching ErrConflict.
+func (s *RetentionPoliciesService) Create(ctx context.Context, body *CreateRetentionPolicyRequest) (*RetentionPolicy, *Response, error) {
+	if err := body.validate(); err != nil {
+		return nil, nil, err
+	}
+	return govSend[RetentionPolicy](ctx, s.client, http.MethodPost, body, nil, "retention_policies")
+}
+
+// Get fetches a retention policy (GET /retention_policies/{retention_policy_id}).
+func (s *RetentionPoliciesService) Get(ctx context.Context, policyID string, opts *FieldsOptions) (*RetentionPolicy, *Response, error) {
+	if err := checkID("retention policy", policyID); err != nil {
+		return nil, nil, err
+	}
+	return govGet[RetentionPolicy](ctx, s.client, opts, "retention_policies", policyID)
+}
+
+// ListRetentionPoliciesOptions are the options of RetentionPoliciesService.List.
+type ListRetentionPoliciesOptions struct {
+	// PolicyName keeps the policies whose name starts with it (case-sensitive).
+	PolicyName string `url:"policy_name,omitempty"`
+	// PolicyType keeps the policies of one type.
+	PolicyType RetentionPolicyType `url:"policy_type,omitempty"`
+	// CreatedByUserID keeps the policies a user created.
+	CreatedByUserID string `url:"created_by_user_id,omitempty"`
+	// Fields selects the fields of each policy.
+	Fields []string `url:"fields,comma,omitempty"`
+	// Marker is where to start (a NextMarker); empty for the first page.
+	Marker string `url:"marker,omitempty"`
+	// Limit is the page size (at most 1000).
+	Limit int `url:"limit,omitempty"`
+}
+
+// List returns one page of retention policies, marker-paged
+// (GET /retention_policies).
+func (s *RetentionPoliciesService) List(ctx context.Context, opts *ListRetentionPoliciesOptions) (*MarkerPage[*RetentionPolicy], *Response, error) {
+	if opts == nil {
+		opts = &ListRetentionPoliciesOptions{}
+	}
+	return govList[*RetentionPolicy](ctx, s.client, opts.Limit, opts, "retention_policies")
+}
+
+// ListIter yields every retention policy, fetching marker pages
+// (GET /retention_policies) lazily. It starts at opts.Marker and never
+// changes opts.
+func (s *RetentionPoliciesService) ListIter(ctx context.Context, opts *ListRetentionPoliciesOptions) iter.Seq2[*RetentionPolicy, error] {
+	var o ListRetentionPoliciesOptions
+	if opts != nil {
+		o = *opts
+		o.Fields = append([]string(nil), opts.Fields...)
+	}
+	return markerSeq(ctx, o.Marker, func(ctx context.Context, marker string) (*MarkerPage[*RetentionPolicy], *Response, error) {
+		page := o
+		page.Marker = marker
+		return s.List(ctx, &page)
+	})
+}
+
+// UpdateRetentionPolicyRequest is the body of RetentionPoliciesService.Update.
+// Fields left zero are not sent. Null (cms.Null) sends an explicit null:
+// "no change" for most fields, an empty description or recipient list for
+// Description and CustomNotificationRecipients.
+type UpdateRetentionPolicyRequest struct {
+	PolicyName        Nullable[string]            `json:"policy_name,omitzero"`
+	Description       Nullable[string]            `json:"description,omitzero"`
+	DispositionAction Nullable[DispositionAction] `json:"disposition_action,omitzero"`
+	// RetentionType can only be set to RetentionNonModifiable (one-way).
+	RetentionType Nullable[RetentionType] `json:"retention_type,omitzero"`
+	// RetentionLength lengthens or shortens a finite policy (a
+	// non-modifiable one can only be lengthened: 403 otherwise).
+	RetentionLength RetentionLength `json:"retention_length,omitzero"`
+	// Status can only be set to RetentionPolicyRetired (one-way); see Retire.
+	Status                       Nullable[RetentionPolicyStatus] `json:"status,omitzero"`
+	CanOwnerExtendRetention      Nullable[bool]                  `json:"can_owner_extend_retention,omitzero"`
+	MaxExtensionLength           MaxExtensionLength              `json:"max_extension_length,omitzero"`
+	AreOwnersNotified            Nullable[bool]                  `json:"are_owners_notified,omitzero"`
+	CustomNotificationRecipients Nullable[[]*UserMini]           `json:"custom_notification_recipients,omitzero"`
+}
+
+func (b *UpdateRetentionPolicyRequest) validate() error {
+	if b == nil {
+		return invalidArg("request", "nil")
+	}
+	if v, ok := b.RetentionType.Get(); ok && v != RetentionNonModifiable {
+		return invalidArg("retention_type", "can only become non_modifiable")
+	}
+	if v, ok := b.Status.Get(); ok && v != RetentionPolicyRetired {
+		return invalidArg("status", "can only become retired")
+	}
+	if v, ok := b.Description.Get(); ok && utf8.RuneCountInString(v) > maxRetentionDescription {
+		return invalidArg("description", "longer than 500 characters")
+	}
+	if v, ok := b.PolicyName.Get(); ok && v == "" {
+		return invalidArg("policy_name", "empty")
+	}
+	return nil
+}
+
+// Update changes a retention policy (PUT /retention_policies/{retention_policy_id}).
+// The rules of non-modifiable policies answer 403 (ErrForbidden).
+func (s *RetentionPoliciesService) Update(ctx context.Context, policyID string, body *UpdateRetentionPolicyRequest) (*RetentionPolicy, *Response, error) {
+	if err := checkID("retention policy", policyID); err != nil {
+		return nil, nil, err
+	}
+	if err := body.validate(); err != nil {
+		return nil, nil, err
+	}
+	return govSend[RetentionPolicy](ctx, s.client, http.MethodPut, body, nil, "retention_policies", policyID)
+}
+
+// Retire retires a retention policy for good: it applies to no new content
+// (PUT /retention_policies/{retention_policy_id} with status retired).
+func (s *RetentionPoliciesService) Retire(ctx context.Context, policyID string) (*RetentionPolicy, *Response, error) {
+	return s.Update(ctx, policyID, &UpdateRetentionPolicyRequest{Status: Set(RetentionPolicyRetired)})
+}
+
+// Delete deletes a modifiable retention policy and its assignments
+// (DELETE /retention_policies/{retention_policy_id}); a non-modifiable one
+// answers 403 (ErrForbidden).
+func (s *RetentionPoliciesService) Delete(ctx context.Context, policyID string) (*Response, error) {
+	if err := checkID("retention policy", policyID); err != nil {
+		return nil, err
+	}
+	_, resp, err := govSend[json.RawMessage](ctx, s.client, http.MethodDelete, nil, nil, "retention_policies", policyID)
+	return resp, err
+}

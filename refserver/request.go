@@ -117,3 +117,12 @@ func decodeMarker(m string) (int64, bool) {
 	n, err := strconv.ParseInt(string(b[4:]), 10, 64)
 	return n, err == nil && n >= 0
 }
+
+// compareIDs orders numeric ids as numbers (shorter first, then by digits),
+// for lists sorted by id.
+func compareIDs(a, b string) int {
+	if len(a) != len(b) {
+		return len(a) - len(b)
+	}
+	return strings.Compare(a, b)
+}

@@ -85,6 +85,13 @@ type Options struct {
 	// TokenLifetime is the lifetime of access tokens issued by
 	// POST /oauth2/token (default 1h, like the real service).
 	TokenLifetime time.Duration
+	// LegalHoldReleaseDelay is how long, on the server clock, a new legal
+	// hold policy stays "applying" before it is "active", a released one
+	// stays "releasing" before it is "released", and a deleted legal hold
+	// assignment stays listed before it is gone (default 2s; negative means
+	// at once). Statuses move when they are read, so a fake Now needs no
+	// sleeps.
+	LegalHoldReleaseDelay time.Duration
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 	// Logger receives request logs; nil discards them.

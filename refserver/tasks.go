@@ -421,14 +421,6 @@ func (s *Server) listFileTasks(w http.ResponseWriter, r *http.Request, p *princi
 	return nil
 }
 
-// compareIDs orders numeric ids.
-func compareIDs(a, b string) int {
-	if len(a) != len(b) {
-		return len(a) - len(b)
-	}
-	return strings.Compare(a, b)
-}
-
 // listTaskAssignments serves GET /tasks/{task_id}/assignments: 200
 // TaskAssignments, unpaged.
 func (s *Server) listTaskAssignments(w http.ResponseWriter, r *http.Request, p *principal) error {

@@ -24,29 +24,34 @@ func (s *Server) getFileVersion(w http.ResponseWriter, r *http.Request, p *princ
 		return aerr
 	}
 	for n, v := range f.versions {
-		if v.id != vid {
-			continue
+		if v.id == vid {
+			writeJSON(w, http.StatusOK, pickFields(versionRecord(f, n+1, v), parseFields(r), "type", "id", "sha1"))
+			return nil
 		}
-		rec := map[string]any{
-			"type":           "file_version",
-			"id":             v.id,
-			"sha1":           v.blob.SHA1,
-			"name":           f.name,
-			"size":           v.blob.Size,
-			"created_at":     fmtTime(v.createdAt),
-			"modified_at":    fmtTime(v.createdAt),
-			"trashed_at":     nil,
-			"purged_at":      nil,
-			"version_number": strconv.Itoa(n + 1),
-		}
-		if v.by != nil {
-			rec["modified_by"] = v.by.mini()
-			rec["uploader_display_name"] = v.by.name
-		}
-		writeJSON(w, http.StatusOK, pickFields(rec, parseFields(r), "type", "id", "sha1"))
-		return nil
 	}
 	return errNotFound("file version")
+}
+
+// versionRecord is the FileVersion--Full record of v, the n-th (1-based)
+// version of f.
+func versionRecord(f *item, n int, v *version) map[string]any {
+	rec := map[string]any{
+		"type":           "file_version",
+		"id":             v.id,
+		"sha1":           v.blob.SHA1,
+		"name":           f.name,
+		"size":           v.blob.Size,
+		"created_at":     fmtTime(v.createdAt),
+		"modified_at":    fmtTime(v.createdAt),
+		"trashed_at":     nil,
+		"purged_at":      nil,
+		"version_number": strconv.Itoa(n),
+	}
+	if v.by != nil {
+		rec["modified_by"] = v.by.mini()
+		rec["uploader_display_name"] = v.by.name
+	}
+	return rec
 }
 
 // pickFields keeps only the requested fields plus the always-present ones;

@@ -75,6 +75,8 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	fs.Int64Var(&opts.ChunkedMinSize, "chunked-min-size", 0, "minimum file_size of upload sessions in bytes (default 20000000)")
 	fs.BoolVar(&opts.IgnoreContentAuthorization, "ignore-content-auth", false,
 		"content host ignores an Authorization header, as the real one does (default: refuse it with 400)")
+	fs.DurationVar(&opts.LegalHoldReleaseDelay, "legal-hold-delay", 0,
+		"how long legal hold policies stay applying/releasing and deleted assignments stay listed (default 2s; negative: at once)")
 	fs.BoolVar(&verbose, "v", false, "log requests to standard error")
 	fs.StringVar(&appCfg, "app-config", "", "register an app authorized in the enterprise and write its config.json (client credentials and JWT) to this file")
 	if err := fs.Parse(args); err != nil {

@@ -1,0 +1,93 @@
+package cms_test
+
+import (
+	"context"
+	"fmt"
+	"log"
+	"strings"
+	"time"
+
+	"github.com/contentapi/cms"
+	"github.com/contentapi/cms/refserver"
+)
+
+// heldFile uploads a file and puts it on hold.
+func heldFile(ctx context.Context, admin *cms.Client) (*cms.LegalHoldPolicy, *cms.LegalHoldPolicyAssignment) {
+	hold, _, err := admin.LegalHoldPolicies.Create(ctx, &cms.CreateLegalHoldPolicyRequest{PolicyName: "Case 42", IsOngoing: true})
+	if err != nil {
+		log.Fatal(err)
+	}
+	f, _, err := admin.Files.Upload(ctx, "0", "mail.eml", strings.NewReader("evidence"), 8, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	a, _, err := admin.LegalHoldPolicyAssignments.Create(ctx, &cms.CreateLegalHoldPolicyAssignmentRequest{
+		PolicyID: hold.ID, AssignTo: cms.LegalHoldAssignTo{Type: cms.LegalHoldAssignFile, ID: f.ID},
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	return hold, a
+}
+
+func ExampleLegalHoldPoliciesService() {
+	admin, done := exampleAdmin(refserver.Options{LegalHoldReleaseDelay: 50 * time.Millisecond})
+	defer done()
+	ctx := context.Background()
+	hold, _ := heldFile(ctx, admin)
+
+	fmt.Println(hold.PolicyName, hold.Status)
+	resp, err := admin.LegalHoldPolicies.Delete(ctx, hold.ID) // release
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("release accepted:", resp.StatusCode)
+	hold, _, err = admin.LegalHoldPolicies.WaitForStatus(ctx, hold.ID, cms.LegalHoldReleased, &cms.PollOptions{Interval: 10 * time.Millisecond})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(hold.PolicyName, hold.Status)
+	// Output:
+	// Case 42 applying
+	// release accepted: 202
+	// Case 42 released
+}
+
+func ExampleLegalHoldPolicyAssignmentsService() {
+	admin, done := exampleAdmin(refserver.Options{})
+	defer done()
+	ctx := context.Background()
+	hold, a := heldFile(ctx, admin)
+
+	for x, err := range admin.LegalHoldPolicyAssignments.ListIter(ctx, hold.ID, nil) {
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println("assigned to a", x.AssignedTo.Type)
+	}
+	for f, err := range admin.LegalHoldPolicyAssignments.ListFilesOnHoldIter(ctx, a.ID, nil) {
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println("on hold:", f.Name)
+	}
+	// Output:
+	// assigned to a file
+	// on hold: mail.eml
+}
+
+func ExampleFileVersionLegalHoldsService() {
+	admin, done := exampleAdmin(refserver.Options{})
+	defer done()
+	ctx := context.Background()
+	hold, _ := heldFile(ctx, admin)
+
+	for h, err := range admin.FileVersionLegalHolds.ListIter(ctx, hold.ID, nil) {
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(h.Type, h.File.Name, len(h.LegalHoldPolicyAssignments))
+	}
+	// Output:
+	// file_version_legal_hold mail.eml 1
+}

@@ -1,0 +1,144 @@
+package cms
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Machinery shared by the governance services (retention and legal holds).
+
+// GovernancePageOptions page the marker-paged governance lists that have
+// no filter (files and versions under retention or on hold, file version
+// legal holds).
+type GovernancePageOptions struct {
+	// Marker is where to start: a NextMarker of an earlier page (query
+	// marker); empty for the first page.
+	Marker string `url:"marker,omitempty"`
+	// Limit is the page size (query limit, at most 1000).
+	Limit int `url:"limit,omitempty"`
+}
+
+// govGet sends a GET of path (segments) with opts as query and decodes a T.
+func govGet[T any](ctx context.Context, c *Client, opts any, segments ...string) (*T, *Response, error) {
+	r, err := c.newRequest(http.MethodGet, c.cfg.baseURL, opts, segments...)
+	if err != nil {
+		return nil, nil, err
+	}
+	v := new(T)
+	resp, err := c.do(ctx, r, v)
+	if err != nil {
+		return nil, resp, err
+	}
+	return v, resp, nil
+}
+
+// govList fetches one marker page and sets Response.NextMarker.
+func govList[T any](ctx context.Context, c *Client, limit int, opts any, segments ...string) (*MarkerPage[T], *Response, error) {
+	if limit < 0 {
+		return nil, nil, invalidArg("limit", "negative")
+	}
+	page, resp, err := govGet[MarkerPage[T]](ctx, c, opts, segments...)
+	if err != nil {
+		return nil, resp, err
+	}
+	resp.NextMarker = page.NextMarker
+	return page, resp, nil
+}
+
+// govSend sends a JSON body (nil for none) and decodes a T when out is true.
+func govSend[T any](ctx context.Context, c *Client, method string, body any, opts any, segments ...string) (*T, *Response, error) {
+	r, err := c.newRequest(method, c.cfg.baseURL, opts, segments...)
+	if err != nil {
+		return nil, nil, err
+	}
+	if body != nil {
+		if err := r.setJSON(body); err != nil {
+			return nil, nil, err
+		}
+	}
+	v := new(T)
+	resp, err := c.do(ctx, r, v)
+	if err != nil {
+		return nil, resp, err
+	}
+	return v, resp, nil
+}
+
+// pageOpts copies the paging options (nil = first page, default size).
+func pageOpts(opts *GovernancePageOptions) GovernancePageOptions {
+	if opts == nil {
+		return GovernancePageOptions{}
+	}
+	return *opts
+}
+
+// decodeDays reads a number of days sent as a JSON number or a string of
+// digits, or the one word a field allows instead ("indefinite", "none").
+// null and "" read as zero.
+func decodeDays(b []byte, word string) (days int, isWord bool, err error) {
+	s := strings.TrimSpace(string(b))
+	if s == "null" {
+		return 0, false, nil
+	}
+	if strings.HasPrefix(s, `"`) {
+		if err := json.Unmarshal(b, &s); err != nil {
+			return 0, false, err
+		}
+		if s == word {
+			return 0, true, nil
+		}
+		if s == "" {
+			return 0, false, nil
+		}
+	}
+	n, err := strconv.ParseInt(s, 10, 32)
+	if err != nil || n < 0 {
+		return 0, false, fmt.Errorf("cms: %q is not a number of days or %q", truncate(s, 32), word)
+	}
+	return int(n), false, nil
+}
+
+func truncate(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "..."
+	}
+	return s
+}
+
+// PollOptions tune the helpers that wait for an asynchronous change
+// (WaitForStatus, WaitDeleted).
+type PollOptions struct {
+	// Interval is the time between two reads (default 1s).
+	Interval time.Duration
+}
+
+// ErrWaitStopped is matched by the error of a wait helper when the status
+// it waits for can no longer come (a released policy never becomes active).
+var ErrWaitStopped = errors.New("cms: status cannot be reached")
+
+// poll calls check every interval until it reports done, an error, or ctx ends.
+func poll(ctx context.Context, opts *PollOptions, check func() (bool, error)) error {
+	interval := time.Second
+	if opts != nil && opts.Interval > 0 {
+		interval = opts.Interval
+	}
+	for {
+		done, err := check()
+		if err != nil || done {
+			return err
+		}
+		t := time.NewTimer(interval)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return ctx.Err()
+		case <-t.C:
+		}
+	}
+}

@@ -1,0 +1,188 @@
+package refserver
+
+import (
+	"encoding/json"
+	"net/http"
+	"slices"
+	"time"
+)
+
+// Machinery shared by the governance resources (retention.go,
+// retention_assignments.go, legalholds.go, legalhold_assignments.go).
+
+// defaultLegalHoldDelay is how long a legal hold policy stays "applying"
+// after it is created, and "releasing" after its release is asked for (and a
+// deleted assignment stays listed), when Options.LegalHoldReleaseDelay is 0.
+const defaultLegalHoldDelay = 2 * time.Second
+
+// requireGovernanceAdmin lets only the enterprise admin manage retention and
+// legal holds: the managed user gets 403 access_denied_insufficient_permissions
+// (the app token never gets here: its routes answer insufficient_scope).
+func requireGovernanceAdmin(p *principal) *apiError {
+	if p.kind != "admin" {
+		return errf(http.StatusForbidden, codeAccessDenied, "Access denied - insufficient permission")
+	}
+	return nil
+}
+
+// governanceRoute wraps a handler with the admin check.
+func governanceRoute(h handlerFunc) endpoint {
+	return endpoint{h: func(w http.ResponseWriter, r *http.Request, p *principal) error {
+		if aerr := requireGovernanceAdmin(p); aerr != nil {
+			drain(r.Body)
+			return aerr
+		}
+		return h(w, r, p)
+	}}
+}
+
+// markerQuery is the position and size of a marker-paged list.
+type markerQuery struct {
+	start, limit int64
+}
+
+// parseMarkerQuery reads marker (an opaque position) and limit (default
+// 100, at most 1000; larger values are lowered).
+func parseMarkerQuery(r *http.Request) (markerQuery, *apiError) {
+	q := markerQuery{}
+	var aerr *apiError
+	if q.limit, aerr = pageLimit(r, 100, 1000); aerr != nil {
+		return q, aerr
+	}
+	if m := r.URL.Query().Get("marker"); m != "" {
+		pos, ok := decodeMarker(m)
+		if !ok {
+			return q, errBadRequest("Invalid value for \"marker\"")
+		}
+		q.start = pos
+	}
+	return q, nil
+}
+
+// page renders the entries [start, start+limit) of a list of n entries and
+// the marker fields of the answer.
+func (q markerQuery) page(n int, render func(i int) any) map[string]any {
+	total := int64(n)
+	start := min(q.start, total)
+	end := min(start+q.limit, total)
+	entries := make([]any, 0, end-start)
+	for i := start; i < end; i++ {
+		entries = append(entries, render(int(i)))
+	}
+	out := map[string]any{"entries": entries, "limit": q.limit, "next_marker": nil, "prev_marker": nil}
+	if end < total {
+		out["next_marker"] = encodeMarker(end)
+	}
+	if start > 0 {
+		out["prev_marker"] = encodeMarker(max(start-q.limit, 0))
+	}
+	return out
+}
+
+// knownUser returns the enterprise's user with that id, or nil.
+func (s *Server) knownUser(id string) *user {
+	for _, u := range []*user{s.admin, s.user, s.app} {
+		if u.id == id {
+			return u
+		}
+	}
+	return nil
+}
+
+// isUnder reports whether it sits somewhere below folder folderID.
+func (s *Server) isUnder(it *item, folderID string) bool {
+	for pid := it.parentID; pid != "" && pid != rootID; {
+		if pid == folderID {
+			return true
+		}
+		f, ok := s.items[pid]
+		if !ok {
+			return false
+		}
+		pid = f.parentID
+	}
+	return false
+}
+
+// filesUnder lists the files of it: it itself when it is a file, every file
+// below it when it is a folder. Callers hold s.mu.
+func (s *Server) filesUnder(it *item) []*item {
+	if it.typ == "file" {
+		return []*item{it}
+	}
+	var out []*item
+	for _, c := range s.subItems(it.id) {
+		if c.trashed() && c.trashedWith == "" {
+			continue // in the trash on its own: not deleted with it (as removeTree)
+		}
+		out = append(out, s.filesUnder(c)...)
+	}
+	return out
+}
+
+// filesByID lists every file of the server in id (creation) order.
+func (s *Server) filesByID() []*item {
+	var out []*item
+	for _, it := range s.items {
+		if it.typ == "file" {
+			out = append(out, it)
+		}
+	}
+	slices.SortFunc(out, func(a, b *item) int { return compareIDs(a.id, b.id) })
+	return out
+}
+
+// versionNumber is the 1-based position of v among f's versions, or 0.
+func versionNumber(f *item, v *version) int {
+	for i, x := range f.versions {
+		if x == v {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// fileVersionMini is the FileVersion--Mini record of a version.
+func fileVersionMini(v *version) map[string]any {
+	return map[string]any{"type": "file_version", "id": v.id, "sha1": v.blob.SHA1}
+}
+
+// opt is a field of a request body that may be absent, null or a value.
+type opt[T any] struct {
+	set, null bool
+	v         T
+}
+
+// UnmarshalJSON is called only for a field that is present.
+func (o *opt[T]) UnmarshalJSON(b []byte) error {
+	o.set = true
+	if string(b) == "null" {
+		o.null = true
+		return nil
+	}
+	return json.Unmarshal(b, &o.v)
+}
+
+// value reports the value when one is given (not absent, not null).
+func (o opt[T]) value() (T, bool) { return o.v, o.set && !o.null }
+
+// userRef is a user named in a request body (User--Base or User--Mini).
+type userRef struct {
+	ID    string `json:"id"`
+	Type  string `json:"type"`
+	Name  string `json:"name"`
+	Login string `json:"login"`
+}
+
+// parseTimeParam reads an optional date-time query parameter.
+func parseTimeParam(r *http.Request, name string) (time.Time, *apiError) {
+	v := r.URL.Query().Get(name)
+	if v == "" {
+		return time.Time{}, nil
+	}
+	t, err := time.Parse(time.RFC3339, v)
+	if err != nil {
+		return time.Time{}, errBadRequest("Invalid value for %q: not an RFC 3339 date-time", name)
+	}
+	return t, nil
+}

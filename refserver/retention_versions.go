@@ -1,0 +1,180 @@
+package refserver
+
+import (
+	"net/http"
+	"time"
+)
+
+// fileVersionRetention records that a file version is under retention. A
+// version has at most one: every assignment that retains it is a source,
+// with the time it was applied; the winning policy is the source whose
+// disposition comes last (an indefinite policy always wins).
+type fileVersionRetention struct {
+	id      string
+	file    *item
+	version *version
+	sources map[*retentionAssignment]time.Time
+	applied time.Time // when the version first came under retention
+}
+
+// winner is the source that retains the version longest, with its
+// disposition time (zero for an indefinite policy).
+func (fvr *fileVersionRetention) winner() (*retentionAssignment, time.Time) {
+	var best *retentionAssignment
+	var bestAt time.Time
+	for a, at := range fvr.sources {
+		var disp time.Time
+		if a.policy.policyType == retentionFinite {
+			disp = at.AddDate(0, 0, a.policy.days)
+		}
+		better := best == nil
+		if !better {
+			switch {
+			case bestAt.IsZero():
+			case disp.IsZero():
+				better = true
+			case disp.After(bestAt):
+				better = true
+			case disp.Equal(bestAt):
+				better = compareIDs(a.id, best.id) < 0
+			}
+		}
+		if better {
+			best, bestAt = a, disp
+		}
+	}
+	return best, bestAt
+}
+
+// retainedAt reports whether the version may not be deleted for good at now.
+func (fvr *fileVersionRetention) retainedAt(now time.Time) bool {
+	_, disp := fvr.winner()
+	return disp.IsZero() || now.Before(disp)
+}
+
+// retainVersion puts version v of f under assignment a. Callers hold s.mu.
+func (s *Server) retainVersion(f *item, v *version, a *retentionAssignment) {
+	fvr, ok := s.retention.byVersion[v.id]
+	if !ok {
+		fvr = &fileVersionRetention{id: s.newID(), file: f, version: v, sources: map[*retentionAssignment]time.Time{}, applied: s.nowSec()}
+		s.retention.fvrs[fvr.id] = fvr
+		s.retention.byVersion[v.id] = fvr
+		s.retention.fvrOrder = append(s.retention.fvrOrder, fvr)
+	}
+	if _, ok := fvr.sources[a]; !ok {
+		fvr.sources[a] = s.nowSec()
+	}
+}
+
+// retentionVersionAdded applies the retention policies that cover f to its
+// new version v: the assignments of active policies on the enterprise or on
+// a folder above f. Earlier versions keep their own retention.
+func (s *Server) retentionVersionAdded(f *item, v *version) {
+	for _, a := range s.retention.assignOrder {
+		if a.policy.status == retentionStatusActive && s.retentionCovers(a, f) {
+			s.retainVersion(f, v, a)
+		}
+	}
+}
+
+// retentionBlocksPurge returns the error that a retained version under it
+// gives to a permanent delete, or nil: 403
+// access_denied_insufficient_permissions, the answer the service gives to a
+// permanent delete it refuses (box/box-python-sdk#547), with context_info
+// naming the file version retention.
+func (s *Server) retentionBlocksPurge(it *item) *apiError {
+	now := s.now()
+	for _, f := range s.filesUnder(it) {
+		for _, v := range f.versions {
+			fvr, ok := s.retention.byVersion[v.id]
+			if !ok || !fvr.retainedAt(now) {
+				continue
+			}
+			e := errf(http.StatusForbidden, codeAccessDenied, "File version %s of file %s is under retention and cannot be deleted permanently", v.id, f.id)
+			e.ContextInfo = map[string]any{"file_version_retention": map[string]any{"type": "file_version_retention", "id": fvr.id}}
+			return e
+		}
+	}
+	return nil
+}
+
+// fileVersionRetentionRecord is the FileVersionRetention record.
+func (s *Server) fileVersionRetentionRecord(fvr *fileVersionRetention) map[string]any {
+	a, disp := fvr.winner()
+	return map[string]any{
+		"type": "file_version_retention", "id": fvr.id,
+		"file_version":             fileVersionMini(fvr.version),
+		"file":                     s.mini(fvr.file),
+		"applied_at":               fmtTime(fvr.applied),
+		"disposition_at":           fmtTime(disp),
+		"winning_retention_policy": retentionPolicyMini(a.policy),
+	}
+}
+
+// listFileVersionRetentions serves GET /file_version_retentions,
+// marker-paged, with the filters file_id, file_version_id, policy_id (any
+// policy retaining the version), disposition_action (of the winning policy;
+// 400 for another value), disposition_before and disposition_after
+// (RFC 3339; a version retained indefinitely has no disposition date and
+// matches neither).
+func (s *Server) listFileVersionRetentions(w http.ResponseWriter, r *http.Request, p *principal) error {
+	q, aerr := parseMarkerQuery(r)
+	if aerr != nil {
+		return aerr
+	}
+	query := r.URL.Query()
+	fileID, versionID, policyID, action := query.Get("file_id"), query.Get("file_version_id"), query.Get("policy_id"), query.Get("disposition_action")
+	if action != "" && !validDisposition(action) {
+		return errBadRequest("disposition_action must be permanently_delete or remove_retention")
+	}
+	before, aerr := parseTimeParam(r, "disposition_before")
+	if aerr != nil {
+		return aerr
+	}
+	after, aerr := parseTimeParam(r, "disposition_after")
+	if aerr != nil {
+		return aerr
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var list []*fileVersionRetention
+	for _, fvr := range s.retention.fvrOrder {
+		a, disp := fvr.winner()
+		switch {
+		case fileID != "" && fvr.file.id != fileID,
+			versionID != "" && fvr.version.id != versionID,
+			action != "" && a.policy.disposition != action,
+			!before.IsZero() && (disp.IsZero() || !disp.Before(before)),
+			!after.IsZero() && (disp.IsZero() || !disp.After(after)):
+			continue
+		}
+		if policyID != "" && !fvr.retainedBy(policyID) {
+			continue
+		}
+		list = append(list, fvr)
+	}
+	writeJSON(w, http.StatusOK, q.page(len(list), func(i int) any { return s.fileVersionRetentionRecord(list[i]) }))
+	return nil
+}
+
+// retainedBy reports whether a policy is among the sources of fvr.
+func (fvr *fileVersionRetention) retainedBy(policyID string) bool {
+	for a := range fvr.sources {
+		if a.policy.id == policyID {
+			return true
+		}
+	}
+	return false
+}
+
+// getFileVersionRetention serves GET /file_version_retentions/{id}.
+func (s *Server) getFileVersionRetention(w http.ResponseWriter, r *http.Request, p *principal) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	fvr, ok := s.retention.fvrs[r.PathValue("id")]
+	if !ok {
+		return errNotFound("file_version_retention")
+	}
+	writeJSON(w, http.StatusOK, s.fileVersionRetentionRecord(fvr))
+	return nil
+}
