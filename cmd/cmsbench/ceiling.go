@@ -1,0 +1,245 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha1"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"strconv"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// measureCeiling uploads the source file with only the work the protocol
+// requires, done the plainest way, to give the machine's ceiling for a
+// chunked upload: the client reads the file once in order for the
+// whole-file SHA-1, workers hash their part and PUT it over loopback
+// (net/http, the file as body so it can be sent with sendfile); a bare
+// net/http handler writes each part into one file at its offset while
+// hashing it, checks the part digest, and hashes the whole file in offset
+// order as contiguous parts land; the final request compares the two
+// whole-file digests. That is four SHA-1 passes, the loopback transfer and
+// the store write, with no SDK or reference-server logic.
+func measureCeiling(ctx context.Context, t *target, c config, i int, emit func(result) error) error {
+	path, err := sourceFile(c.size)
+	if err != nil {
+		return err
+	}
+	dir, err := os.MkdirTemp("", "cmsbench-ceiling-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	dst, err := os.Create(dir + "/file")
+	if err != nil {
+		return err
+	}
+	defer dst.Close()
+	srv := &ceilingServer{dst: dst, landed: map[int64]int64{}, whole: sha1.New()}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	hs := &http.Server{Handler: srv}
+	go hs.Serve(ln)
+	defer hs.Close()
+	base := "http://" + ln.Addr().String()
+	concurrency := c.levels[0]
+
+	probe := startProbe()
+	start := time.Now()
+	err = ceilingUpload(ctx, base, path, c.size, c.part, concurrency)
+	elapsed := time.Since(start)
+	r := result{Name: "upload_file", Impl: "ceiling", SizeBytes: c.size, PartSize: c.part, Concurrency: concurrency,
+		Seconds: elapsed.Seconds(), MBPerSecond: float64(c.size) / 1e6 / elapsed.Seconds()}
+	probe.end(&r)
+	if err != nil {
+		return err
+	}
+	return emit(r)
+}
+
+func ceilingUpload(ctx context.Context, base, path string, size, part int64, concurrency int) error {
+	src, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	hc := &http.Client{Transport: http.DefaultTransport}
+	type job struct{ off, n int64 }
+	jobs := make(chan job)
+	errc := make(chan error, concurrency+1)
+	var wg sync.WaitGroup
+	for range concurrency {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			buf := make([]byte, 256<<10)
+			for j := range jobs {
+				if err := ceilingPart(ctx, hc, base, path, src, j.off, j.n, buf); err != nil {
+					errc <- err
+					return
+				}
+			}
+		}()
+	}
+	whole := sha1.New()
+	buf := make([]byte, 256<<10)
+	for off := int64(0); off < size; off += part {
+		n := min(part, size-off)
+		if _, err := io.CopyBuffer(whole, io.NewSectionReader(src, off, n), buf); err != nil {
+			return err
+		}
+		select {
+		case jobs <- job{off, n}:
+		case err := <-errc:
+			close(jobs)
+			wg.Wait()
+			return err
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	select {
+	case err := <-errc:
+		return err
+	default:
+	}
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, base+"/commit", nil)
+	req.Header.Set("Digest", "sha="+base64.StdEncoding.EncodeToString(whole.Sum(nil)))
+	resp, err := hc.Do(req)
+	if err != nil {
+		return err
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("ceiling commit: %s", resp.Status)
+	}
+	return nil
+}
+
+// ceilingPart hashes one part and PUTs it with the file as body.
+func ceilingPart(ctx context.Context, hc *http.Client, base, path string, src *os.File, off, n int64, buf []byte) error {
+	h := sha1.New()
+	if _, err := io.CopyBuffer(h, io.NewSectionReader(src, off, n), buf); err != nil {
+		return err
+	}
+	body, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	if _, err := body.Seek(off, io.SeekStart); err != nil {
+		body.Close()
+		return err
+	}
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPut, base+"/part?off="+strconv.FormatInt(off, 10), &sectionBody{body, off + n})
+	req.ContentLength = n
+	req.Header.Set("Digest", "sha="+base64.StdEncoding.EncodeToString(h.Sum(nil)))
+	resp, err := hc.Do(req)
+	if err != nil {
+		return err
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("ceiling part %d: %s", off, resp.Status)
+	}
+	return nil
+}
+
+// sectionBody is a request body of the bytes of a file from its current
+// offset to end. net/http sends a body that exposes its file descriptor
+// (syscall.Conn) with sendfile, which moves the file offset; Read follows
+// the offset too, so both ways end at end.
+type sectionBody struct {
+	f   *os.File
+	end int64
+}
+
+func (b *sectionBody) Read(p []byte) (int, error) {
+	pos, err := b.f.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return 0, err
+	}
+	if pos >= b.end {
+		return 0, io.EOF
+	}
+	return b.f.Read(p[:min(int64(len(p)), b.end-pos)])
+}
+
+func (b *sectionBody) Close() error { return b.f.Close() }
+
+func (b *sectionBody) SyscallConn() (syscall.RawConn, error) { return b.f.SyscallConn() }
+
+// ceilingServer is the bare receiving side of measureCeiling.
+type ceilingServer struct {
+	dst     *os.File
+	mu      sync.Mutex
+	landed  map[int64]int64 // verified parts not hashed into whole yet: offset -> size
+	next    int64           // whole covers [0, next)
+	hashing bool
+	whole   hash.Hash
+}
+
+func (s *ceilingServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	want, _ := base64.StdEncoding.DecodeString(r.Header.Get("Digest")[len("sha="):])
+	if r.URL.Path == "/commit" {
+		s.mu.Lock()
+		ok := !s.hashing && len(s.landed) == 0 && bytes.Equal(s.whole.Sum(nil), want)
+		s.mu.Unlock()
+		if !ok {
+			http.Error(w, "digest mismatch", http.StatusBadRequest)
+		}
+		return
+	}
+	off, _ := strconv.ParseInt(r.URL.Query().Get("off"), 10, 64)
+	h := sha1.New()
+	n, err := io.CopyBuffer(io.MultiWriter(io.NewOffsetWriter(s.dst, off), h), io.LimitReader(r.Body, r.ContentLength), make([]byte, 256<<10))
+	if err != nil || n != r.ContentLength || !bytes.Equal(h.Sum(nil), want) {
+		http.Error(w, "bad part", http.StatusBadRequest)
+		return
+	}
+	s.mu.Lock()
+	s.landed[off] = n
+	run := !s.hashing && off == s.next
+	s.hashing = s.hashing || run
+	s.mu.Unlock()
+	if run {
+		if err := s.hashLanded(); err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+	}
+	w.Write([]byte(`{}`))
+}
+
+// hashLanded feeds the contiguous landed parts to the whole-file hash.
+func (s *ceilingServer) hashLanded() error {
+	buf := make([]byte, 256<<10)
+	for {
+		s.mu.Lock()
+		n, ok := s.landed[s.next]
+		if !ok {
+			s.hashing = false
+			s.mu.Unlock()
+			return nil
+		}
+		delete(s.landed, s.next)
+		off := s.next
+		s.mu.Unlock()
+		if _, err := io.CopyBuffer(s.whole, io.NewSectionReader(s.dst, off, n), buf); err != nil {
+			return errors.Join(errors.New("hashing"), err)
+		}
+		s.mu.Lock()
+		s.next += n
+		s.mu.Unlock()
+	}
+}

@@ -1,0 +1,173 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/contentapi/cms"
+)
+
+// measureList lists a folder of -items files with pages of -page items,
+// through the SDK's iterator and through raw net/http (marker pages,
+// decoding only the marker).
+func measureList(ctx context.Context, t *target, c config, i int, emit func(result) error) error {
+	folderID, err := ensureFolder(ctx, t, fmt.Sprintf("bench-list-%d", c.items), c.items)
+	if err != nil {
+		return err
+	}
+	probe := startProbe()
+	start := time.Now()
+	n := 0
+	opts := &cms.ListItemsOptions{Limit: c.pageSize}
+	for _, err := range listIter(ctx, t, folderID, opts, c.readAhead) {
+		if err != nil {
+			return err
+		}
+		n++
+	}
+	elapsed := time.Since(start)
+	r := result{Name: "list", Impl: "go-sdk", Items: n, PageSize: c.pageSize, Seconds: elapsed.Seconds(), ItemsPerSecond: float64(n) / elapsed.Seconds()}
+	probe.end(&r)
+	if n != c.items {
+		return fmt.Errorf("listed %d items, want %d", n, c.items)
+	}
+	if err := emit(r); err != nil {
+		return err
+	}
+
+	start = time.Now()
+	n, err = rawList(ctx, t, folderID, c.pageSize)
+	if err != nil {
+		return err
+	}
+	elapsed = time.Since(start)
+	if n != c.items {
+		return fmt.Errorf("raw listing found %d items, want %d", n, c.items)
+	}
+	return emit(result{Name: "list", Impl: "net/http", Items: n, PageSize: c.pageSize, Seconds: elapsed.Seconds(), ItemsPerSecond: float64(n) / elapsed.Seconds()})
+}
+
+// rawList pages through a folder with marker paging and counts the entries.
+func rawList(ctx context.Context, t *target, folderID string, pageSize int) (int, error) {
+	n, marker := 0, ""
+	for {
+		q := url.Values{"usemarker": {"true"}, "limit": {strconv.Itoa(pageSize)}}
+		if marker != "" {
+			q.Set("marker", marker)
+		}
+		var page struct {
+			Entries    []json.RawMessage `json:"entries"`
+			NextMarker *string           `json:"next_marker"`
+		}
+		if err := rawJSON(ctx, t, http.MethodGet, t.baseURL+"/folders/"+folderID+"/items?"+q.Encode(), "", &page); err != nil {
+			return n, err
+		}
+		n += len(page.Entries)
+		if page.NextMarker == nil || *page.NextMarker == "" {
+			return n, nil
+		}
+		marker = *page.NextMarker
+	}
+}
+
+// rawJSON sends one request with the bearer token and decodes the answer
+// into out (nil: the body is read and dropped).
+func rawJSON(ctx context.Context, t *target, method, u, body string, out any) error {
+	var rd io.Reader
+	if body != "" {
+		rd = strings.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, u, rd)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Authorization", "Bearer "+t.token)
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := t.raw.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode >= 300 {
+		b, _ := io.ReadAll(resp.Body)
+		return fmt.Errorf("%s %s: %s %s", method, u, resp.Status, b)
+	}
+	if out == nil {
+		_, err = io.Copy(io.Discard, resp.Body)
+		return err
+	}
+	return json.NewDecoder(resp.Body).Decode(out)
+}
+
+// ensureFolder returns the id of a folder in the root holding n small
+// files, creating and filling it the first time (16 uploads at once).
+func ensureFolder(ctx context.Context, t *target, name string, n int) (string, error) {
+	for it, err := range t.client.Folders.ListItemsIter(ctx, "0", nil) {
+		if err != nil {
+			return "", err
+		}
+		if it.Type == "folder" && it.Name == name {
+			page, _, err := t.client.Folders.ListItems(ctx, it.ID, &cms.ListItemsOptions{Limit: 1})
+			if err != nil {
+				return "", err
+			}
+			if page.TotalCount == n {
+				return it.ID, nil
+			}
+			return "", fmt.Errorf("folder %s holds %d items, want %d", name, page.TotalCount, n)
+		}
+	}
+	f, _, err := t.client.Folders.Create(ctx, &cms.CreateFolderRequest{Name: name, Parent: cms.FolderRef{ID: "0"}}, nil)
+	if err != nil {
+		return "", err
+	}
+	next := make(chan int)
+	errs := make(chan error, 16)
+	var wg sync.WaitGroup
+	for range 16 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range next {
+				body := fmt.Sprintf("item %d\n", k)
+				_, _, err := t.client.Files.UploadInOneRequest(ctx, f.ID, fmt.Sprintf("file-%06d.txt", k), strings.NewReader(body), int64(len(body)), nil)
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	var ferr error
+feed:
+	for k := range n {
+		select {
+		case next <- k:
+		case ferr = <-errs:
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	if ferr == nil {
+		select {
+		case ferr = <-errs:
+		default:
+		}
+	}
+	if ferr != nil {
+		return "", errors.Join(errors.New("filling "+name), ferr)
+	}
+	return f.ID, nil
+}
