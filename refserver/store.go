@@ -1,7 +1,6 @@
 package refserver
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/sha1"
@@ -11,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
 	"sync"
 )
 
@@ -57,41 +57,58 @@ func (c ctxReader) Read(p []byte) (int, error) {
 	return c.r.Read(p)
 }
 
-// memoryStore keeps blobs in memory.
+// memoryStore keeps blobs in memory, each as a list of segments: a blob
+// assembled from upload parts keeps the parts' memory without copying it.
 type memoryStore struct {
-	mu    sync.RWMutex
-	blobs map[string][]byte
+	mu      sync.RWMutex
+	blobs   map[string][][]byte
+	pending map[*memAssembly]struct{} // assemblies not finished yet
 }
 
 // NewMemoryStore returns a Store that keeps blobs in memory.
-func NewMemoryStore() Store { return &memoryStore{blobs: make(map[string][]byte)} }
+func NewMemoryStore() Store {
+	return &memoryStore{blobs: make(map[string][][]byte), pending: make(map[*memAssembly]struct{})}
+}
+
+// memSegment is the size of the segments Put reads into: a growing blob is
+// never copied to a larger buffer.
+const memSegment = 1 << 20
 
 func (m *memoryStore) Put(ctx context.Context, r io.Reader) (BlobInfo, error) {
-	var buf bytes.Buffer
 	h := sha1.New()
-	n, err := io.Copy(io.MultiWriter(&buf, h), ctxReader{ctx, r})
-	if err != nil {
-		return BlobInfo{}, err
+	var segs [][]byte
+	var n int64
+	r = ctxReader{ctx, r}
+	for {
+		seg := make([]byte, memSegment)
+		got, err := io.ReadFull(r, seg)
+		if got > 0 {
+			segs = append(segs, seg[:got:got])
+			h.Write(seg[:got])
+			n += int64(got)
+		}
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			break
+		}
+		if err != nil {
+			return BlobInfo{}, err
+		}
 	}
 	id := newBlobID()
 	m.mu.Lock()
-	m.blobs[id] = buf.Bytes()
+	m.blobs[id] = segs
 	m.mu.Unlock()
 	return BlobInfo{ID: id, Size: n, SHA1: hex.EncodeToString(h.Sum(nil))}, nil
 }
 
-type nopSeekCloser struct{ *bytes.Reader }
-
-func (nopSeekCloser) Close() error { return nil }
-
 func (m *memoryStore) Open(_ context.Context, id string) (io.ReadSeekCloser, error) {
 	m.mu.RLock()
-	b, ok := m.blobs[id]
+	segs, ok := m.blobs[id]
 	m.mu.RUnlock()
 	if !ok {
 		return nil, fmt.Errorf("open %q: %w", id, ErrBlobNotFound)
 	}
-	return nopSeekCloser{bytes.NewReader(b)}, nil
+	return newSegmentReader(segs), nil
 }
 
 func (m *memoryStore) Delete(_ context.Context, id string) error {
@@ -100,6 +117,49 @@ func (m *memoryStore) Delete(_ context.Context, id string) error {
 	m.mu.Unlock()
 	return nil
 }
+
+// segmentReader reads a list of byte slices as one stream, with Seek.
+type segmentReader struct {
+	segs      [][]byte
+	starts    []int64 // offset of each segment
+	size, pos int64
+}
+
+func newSegmentReader(segs [][]byte) *segmentReader {
+	r := &segmentReader{segs: segs, starts: make([]int64, len(segs))}
+	for i, s := range segs {
+		r.starts[i] = r.size
+		r.size += int64(len(s))
+	}
+	return r
+}
+
+func (r *segmentReader) Read(p []byte) (int, error) {
+	if r.pos >= r.size {
+		return 0, io.EOF
+	}
+	// The segment holding pos: the last one starting at or before it.
+	i := sort.Search(len(r.starts), func(i int) bool { return r.starts[i] > r.pos }) - 1
+	n := copy(p, r.segs[i][r.pos-r.starts[i]:])
+	r.pos += int64(n)
+	return n, nil
+}
+
+func (r *segmentReader) Seek(offset int64, whence int) (int64, error) {
+	switch whence {
+	case io.SeekCurrent:
+		offset += r.pos
+	case io.SeekEnd:
+		offset += r.size
+	}
+	if offset < 0 {
+		return 0, errors.New("refserver: seek before the start of a blob")
+	}
+	r.pos = offset
+	return offset, nil
+}
+
+func (r *segmentReader) Close() error { return nil }
 
 // dirStore keeps each blob in a file of a directory.
 type dirStore struct{ dir string }

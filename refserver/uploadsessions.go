@@ -1,15 +1,13 @@
 package refserver
 
 import (
-	"context"
+	"crypto/sha1"
 	"encoding/json"
-	"errors"
-	"io"
-	"mime"
+	"hash"
 	"net/http"
 	"sort"
-	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -26,6 +24,18 @@ type session struct {
 	expiresAt  time.Time
 	parts      map[int64]*uploadPart // by offset
 	lastPartAt time.Time
+
+	// The content (uploadparts.go): each part is written into asm at its
+	// offset as it arrives, and whole hashes the file in offset order as
+	// contiguous parts land, so a commit only checks and links.
+	asm      Assembly
+	final    *BlobInfo               // asm finished by a commit that did not complete
+	writing  map[int64]chan struct{} // parts being written, by offset; closed when done
+	whole    hash.Hash
+	hashed   int64         // whole covers the bytes [0, hashed)
+	hashing  chan struct{} // non-nil while a request feeds whole; closed when it stops
+	hashErr  error
+	commitMu *sync.Mutex // one commit of the session at a time
 }
 
 // uploadPart is one uploaded part.
@@ -34,7 +44,6 @@ type uploadPart struct {
 	Offset int64  `json:"offset"`
 	Size   int64  `json:"size"`
 	SHA1   string `json:"sha1"`
-	blobID string
 }
 
 func (s *Server) sessionJSON(ss *session) map[string]any {
@@ -91,13 +100,32 @@ func parseFileName(m json.RawMessage) (string, *apiError) {
 	return name, nil
 }
 
-func (s *Server) newSession(p *principal, folderID, fileID, name string, size int64) *session {
+// newSession makes a session around an assembly of its content. Callers
+// hold s.mu.
+func (s *Server) newSession(p *principal, folderID, fileID, name string, size int64, asm Assembly) *session {
 	ps := s.opts.PartSize
 	return &session{
 		id: strings.ToUpper(randomHex(16)), owner: p.user, folderID: folderID, fileID: fileID,
 		fileName: name, fileSize: size, partSize: ps, totalParts: int((size + ps - 1) / ps),
 		expiresAt: s.nowSec().Add(sessionLifetime), parts: make(map[int64]*uploadPart),
+		asm: asm, writing: make(map[int64]chan struct{}), whole: sha1.New(), commitMu: new(sync.Mutex),
 	}
+}
+
+// startAssembly starts the content of a new session of size bytes; the
+// returned release discards it unless keep was called (the session was
+// created).
+func (s *Server) startAssembly(r *http.Request, size int64) (asm Assembly, keep, release func(), err error) {
+	asm, err = s.newAssembly(r.Context(), size)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	kept := false
+	return asm, func() { kept = true }, func() {
+		if !kept {
+			_ = asm.Discard()
+		}
+	}, nil
 }
 
 // createUploadSession serves POST {upload}/files/upload_sessions: 201
@@ -126,6 +154,11 @@ func (s *Server) createUploadSession(w http.ResponseWriter, r *http.Request, p *
 	if aerr != nil {
 		return aerr
 	}
+	asm, keep, release, err := s.startAssembly(r, size)
+	if err != nil {
+		return err
+	}
+	defer release()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	parent, aerr := s.parentFolder(p, folderID)
@@ -135,8 +168,9 @@ func (s *Server) createUploadSession(w http.ResponseWriter, r *http.Request, p *
 	if c := s.conflict(folderID, ownerIn(p, parent), name, nil); c != nil {
 		return s.errNameInUse(c)
 	}
-	ss := s.newSession(p, folderID, "", name, size)
+	ss := s.newSession(p, folderID, "", name, size, asm)
 	s.sessions[ss.id] = ss
+	keep()
 	writeJSON(w, http.StatusCreated, s.sessionJSON(ss))
 	return nil
 }
@@ -164,6 +198,11 @@ func (s *Server) createVersionUploadSession(w http.ResponseWriter, r *http.Reque
 			return aerr
 		}
 	}
+	asm, keep, release, err := s.startAssembly(r, size)
+	if err != nil {
+		return err
+	}
+	defer release()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	f, aerr := s.lookup(p, "file", id)
@@ -175,33 +214,40 @@ func (s *Server) createVersionUploadSession(w http.ResponseWriter, r *http.Reque
 			return s.errNameInUse(c)
 		}
 	}
-	ss := s.newSession(p, "", f.id, name, size)
+	ss := s.newSession(p, "", f.id, name, size, asm)
 	s.sessions[ss.id] = ss
+	keep()
 	writeJSON(w, http.StatusCreated, s.sessionJSON(ss))
 	return nil
 }
 
 // session returns p's live session. An unknown, expired or foreign session
-// is 404. Callers hold s.mu; expired sessions are dropped and their part
-// blobs returned for deletion.
-func (s *Server) session(p *principal, id string) (*session, []string, *apiError) {
+// is 404. Callers hold s.mu; an expired session is dropped and returned as
+// stale, for dropContent once s.mu is released.
+func (s *Server) session(p *principal, id string) (ss, stale *session, aerr *apiError) {
 	ss, ok := s.sessions[id]
 	if !ok || ss.owner != p.user {
 		return nil, nil, errNotFound("upload session")
 	}
 	if !s.now().Before(ss.expiresAt) {
 		delete(s.sessions, id)
-		return nil, partBlobs(ss), errNotFound("upload session")
+		return nil, ss, errNotFound("upload session")
 	}
 	return ss, nil, nil
 }
 
-func partBlobs(ss *session) []string {
-	var ids []string
-	for _, pt := range ss.parts {
-		ids = append(ids, pt.blobID)
+// dropContent discards the content of a session that ended without a
+// commit. Callers do not hold s.mu.
+func (s *Server) dropContent(r *http.Request, ss *session) {
+	if ss == nil {
+		return
 	}
-	return ids
+	if err := ss.asm.Discard(); err != nil {
+		s.log.Warn("discarding upload session content", "session", ss.id, "err", err)
+	}
+	if ss.final != nil {
+		s.deleteBlobs(r, []string{ss.final.ID})
+	}
 }
 
 // withSession runs fn on p's session under s.mu.
@@ -212,7 +258,7 @@ func (s *Server) withSession(r *http.Request, p *principal, fn func(ss *session)
 		aerr = fn(ss)
 	}
 	s.mu.Unlock()
-	s.deleteBlobs(r, stale)
+	s.dropContent(r, stale)
 	return aerr
 }
 
@@ -229,15 +275,15 @@ func (s *Server) getUploadSession(w http.ResponseWriter, r *http.Request, p *pri
 // abortUploadSession serves DELETE .../upload_sessions/{id}: 204; the parts
 // are discarded and the session is gone.
 func (s *Server) abortUploadSession(w http.ResponseWriter, r *http.Request, p *principal) error {
-	var blobs []string
+	var ended *session
 	if aerr := s.withSession(r, p, func(ss *session) *apiError {
 		s.endSession(ss, SessionAborted, "")
-		blobs = partBlobs(ss)
+		ended = ss
 		return nil
 	}); aerr != nil {
 		return aerr
 	}
-	s.deleteBlobs(r, blobs)
+	s.dropContent(r, ended)
 	w.WriteHeader(http.StatusNoContent)
 	return nil
 }
@@ -259,86 +305,6 @@ func checkPartRange(ss *session, cr contentRange) *apiError {
 	case cr.last != cr.total-1 && size != ss.partSize:
 		return errRange("The part size %d does not match the session's part size %d", size, ss.partSize)
 	}
-	return nil
-}
-
-// uploadPart serves PUT .../upload_sessions/{id}: 200 UploadedPart. The
-// range must fit the session (else 416), the digest must match the body
-// (else 400 bad_digest). Uploading the same part again is idempotent; a
-// different part over an uploaded range is 409 range_overlaps_existing_part.
-func (s *Server) uploadPart(w http.ResponseWriter, r *http.Request, p *principal) error {
-	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/octet-stream" {
-		return errBadRequest("Content-Type must be application/octet-stream")
-	}
-	dg := r.Header.Get("Digest")
-	if dg == "" {
-		return errBadRequest("Missing required header: digest")
-	}
-	wantSHA1, err := parseDigest(dg)
-	if err != nil {
-		return errBadRequest("Malformed digest header: expected sha=<base64 SHA1>")
-	}
-	crh := r.Header.Get("Content-Range")
-	if crh == "" {
-		return errBadRequest("Missing required header: content-range")
-	}
-	cr, err := parseContentRange(crh)
-	if err != nil {
-		return errBadRequest("Malformed content-range header: expected bytes <first>-<last>/<total>")
-	}
-	size := cr.last - cr.first + 1
-	if aerr := s.withSession(r, p, func(ss *session) *apiError {
-		if aerr := checkPartRange(ss, cr); aerr != nil {
-			return aerr
-		}
-		if r.ContentLength >= 0 && r.ContentLength != size {
-			return errRange("The body length %d does not match the content range length %d", r.ContentLength, size)
-		}
-		if old, ok := ss.parts[cr.first]; ok && (old.SHA1 != wantSHA1 || old.Size != size) {
-			return errf(http.StatusConflict, codeRangeOverlaps, "The part overlaps a part already uploaded")
-		}
-		return nil
-	}); aerr != nil {
-		return aerr
-	}
-
-	blob, err := s.store.Put(r.Context(), io.LimitReader(r.Body, size+1))
-	if err != nil {
-		if r.Context().Err() != nil {
-			return r.Context().Err()
-		}
-		return errBadRequest("Reading the part body failed")
-	}
-	discard := true
-	defer func() {
-		if discard {
-			s.deleteBlobs(r, []string{blob.ID})
-		}
-	}()
-	if blob.Size != size {
-		return errRange("The body length does not match the content range length %d", size)
-	}
-	if blob.SHA1 != wantSHA1 {
-		return errf(http.StatusBadRequest, codeBadDigest, "The digest of the part does not match the received bytes")
-	}
-	var part *uploadPart
-	if aerr := s.withSession(r, p, func(ss *session) *apiError {
-		if old, ok := ss.parts[cr.first]; ok {
-			if old.SHA1 != blob.SHA1 || old.Size != size {
-				return errf(http.StatusConflict, codeRangeOverlaps, "The part overlaps a part already uploaded")
-			}
-			part = old // idempotent repeat: keep the first copy
-			return nil
-		}
-		part = &uploadPart{ID: s.newPartID(ss), Offset: cr.first, Size: size, SHA1: blob.SHA1, blobID: blob.ID}
-		ss.parts[cr.first] = part
-		ss.lastPartAt = s.now()
-		discard = false
-		return nil
-	}); aerr != nil {
-		return aerr
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"part": part})
 	return nil
 }
 
@@ -402,218 +368,3 @@ func (s *Server) listParts(w http.ResponseWriter, r *http.Request, p *principal)
 	return nil
 }
 
-// commitBody is the body of the commit call.
-//
-// attributes is not in the OpenAPI schema, but the service takes it: the
-// classic Box SDKs send it on every commit (box-node-sdk sends
-// "attributes":{} plus any file attributes the caller gives, the classic
-// Python and Java SDKs send file_attributes / content_modified_at there).
-type commitBody struct {
-	Attributes *commitAttributes `json:"attributes"`
-	Parts      []struct {
-		PartID *string `json:"part_id"`
-		Offset *int64  `json:"offset"`
-		Size   *int64  `json:"size"`
-		SHA1   *string `json:"sha1"`
-	} `json:"parts"`
-}
-
-// commitAttributes are the file attributes a commit may set on the file.
-type commitAttributes struct {
-	Description       *string `json:"description"`
-	ContentCreatedAt  *string `json:"content_created_at"`
-	ContentModifiedAt *string `json:"content_modified_at"`
-}
-
-// checkCommitParts verifies that the listed parts are exactly the uploaded
-// ones (any order) and that they cover the whole file; else 400
-// parts_mismatch.
-func checkCommitParts(ss *session, body *commitBody) *apiError {
-	mismatch := func(format string, args ...any) *apiError {
-		return errf(http.StatusBadRequest, codePartsMismatch, format, args...)
-	}
-	seen := make(map[int64]bool, len(body.Parts))
-	for _, bp := range body.Parts {
-		if bp.PartID == nil || bp.Offset == nil || bp.Size == nil || bp.SHA1 == nil {
-			return mismatch("Each part needs part_id, offset, size and sha1")
-		}
-		pt, ok := ss.parts[*bp.Offset]
-		if !ok || pt.ID != *bp.PartID || pt.Size != *bp.Size || !strings.EqualFold(pt.SHA1, *bp.SHA1) || seen[pt.Offset] {
-			return mismatch("No matching part found on server for part_id %q at offset %d", *bp.PartID, *bp.Offset)
-		}
-		seen[pt.Offset] = true
-	}
-	if len(seen) != len(ss.parts) {
-		return mismatch("The parts list does not contain every uploaded part")
-	}
-	var covered int64
-	for _, pt := range sortedParts(ss) {
-		if pt.Offset != covered {
-			return mismatch("The parts do not cover the file: missing bytes at offset %d", covered)
-		}
-		covered += pt.Size
-	}
-	if covered != ss.fileSize {
-		return mismatch("The parts cover %d of %d bytes", covered, ss.fileSize)
-	}
-	return nil
-}
-
-// checkCommitConditions applies if-match / if-none-match to a new-version
-// session's file. Callers hold s.mu.
-func (s *Server) checkCommitConditions(r *http.Request, p *principal, ss *session) (*item, *apiError) {
-	if ss.fileID == "" {
-		return nil, nil
-	}
-	f, aerr := s.lookup(p, "file", ss.fileID)
-	if aerr != nil {
-		return nil, aerr
-	}
-	if aerr := checkIfMatch(r, f.etag()); aerr != nil {
-		return nil, aerr
-	}
-	if h := r.Header.Get("If-None-Match"); h != "" && etagMatches(h, f.etag()) {
-		return nil, errf(http.StatusPreconditionFailed, codePreconditionFailed, "The if-none-match condition failed")
-	}
-	return f, nil
-}
-
-// commitUploadSession serves POST .../upload_sessions/{id}/commit: 201
-// Files; 202 + Retry-After within CommitNotReady of the last part; 400
-// parts_mismatch / digest_mismatch; 409 name clash; 412 conditions. The
-// final blob is assembled by streaming the part blobs in order.
-func (s *Server) commitUploadSession(w http.ResponseWriter, r *http.Request, p *principal) error {
-	dg := r.Header.Get("Digest")
-	if dg == "" {
-		return errBadRequest("Missing required header: digest")
-	}
-	wantSHA1, err := parseDigest(dg)
-	if err != nil {
-		return errBadRequest("Malformed digest header: expected sha=<base64 SHA1>")
-	}
-	if aerr := requireJSONContentType(r); aerr != nil {
-		return aerr
-	}
-	var body commitBody
-	if aerr := decodeJSON(r.Body, &body); aerr != nil {
-		return aerr
-	}
-	if body.Parts == nil {
-		return errBadRequest("Missing required field: parts")
-	}
-	var (
-		attrs             commitAttributes
-		created, modified time.Time
-	)
-	if body.Attributes != nil {
-		attrs = *body.Attributes
-		var aerr *apiError
-		if created, aerr = parseTime("content_created_at", attrs.ContentCreatedAt); aerr != nil {
-			return aerr
-		}
-		if modified, aerr = parseTime("content_modified_at", attrs.ContentModifiedAt); aerr != nil {
-			return aerr
-		}
-	}
-	fields := parseFields(r)
-	var parts []*uploadPart
-	var notReady bool
-	if aerr := s.withSession(r, p, func(ss *session) *apiError {
-		if aerr := checkCommitParts(ss, &body); aerr != nil {
-			return aerr
-		}
-		if s.now().Before(ss.lastPartAt.Add(s.opts.CommitNotReady)) {
-			notReady = true
-			return nil
-		}
-		if _, aerr := s.checkCommitConditions(r, p, ss); aerr != nil {
-			return aerr
-		}
-		if ss.fileID == "" {
-			parent, aerr := s.parentFolder(p, ss.folderID)
-			if aerr != nil {
-				return aerr
-			}
-			if c := s.conflict(ss.folderID, ownerIn(p, parent), ss.fileName, nil); c != nil {
-				return s.errNameInUse(c)
-			}
-		}
-		parts = sortedParts(ss)
-		return nil
-	}); aerr != nil {
-		return aerr
-	}
-	if notReady {
-		w.Header().Set("Retry-After", strconv.Itoa(s.retryAfterSeconds()))
-		w.WriteHeader(http.StatusAccepted)
-		return nil
-	}
-
-	blob, err := s.assemble(r.Context(), parts)
-	if errors.Is(err, ErrBlobNotFound) {
-		return errNotFound("upload session") // aborted meanwhile
-	}
-	if err != nil {
-		return err
-	}
-	discard := true
-	defer func() {
-		if discard {
-			s.deleteBlobs(r, []string{blob.ID})
-		}
-	}()
-	if blob.SHA1 != wantSHA1 {
-		return errf(http.StatusBadRequest, codeDigestMismatch, "File digest was incorrect")
-	}
-	var out map[string]any
-	var stale []string
-	if aerr := s.withSession(r, p, func(ss *session) *apiError {
-		if len(ss.parts) != len(parts) {
-			return errf(http.StatusConflict, codeConflict, "The session changed during the commit; retry")
-		}
-		f, aerr := s.checkCommitConditions(r, p, ss)
-		if aerr != nil {
-			return aerr
-		}
-		if f == nil {
-			if f, aerr = s.createFile(p, ss.folderID, ss.fileName, blob, created, modified); aerr != nil {
-				return aerr
-			}
-		} else if aerr = s.addVersion(p, f, ss.fileName, blob, modified); aerr != nil {
-			return aerr
-		}
-		if attrs.Description != nil {
-			f.description = *attrs.Description
-		}
-		s.endSession(ss, SessionCommitted, f.id)
-		stale = partBlobs(ss)
-		out = s.render(f, fields, p)
-		discard = false
-		return nil
-	}); aerr != nil {
-		return aerr
-	}
-	s.deleteBlobs(r, stale)
-	writeJSON(w, http.StatusCreated, map[string]any{"total_count": 1, "entries": []any{out}})
-	return nil
-}
-
-// assemble streams the part blobs, in offset order, into one new blob.
-func (s *Server) assemble(ctx context.Context, parts []*uploadPart) (BlobInfo, error) {
-	readers := make([]io.Reader, 0, len(parts))
-	var closers []io.Closer
-	defer func() {
-		for _, c := range closers {
-			_ = c.Close()
-		}
-	}()
-	for _, pt := range parts {
-		rc, err := s.store.Open(ctx, pt.blobID)
-		if err != nil {
-			return BlobInfo{}, err
-		}
-		closers = append(closers, rc)
-		readers = append(readers, rc)
-	}
-	return s.store.Put(ctx, io.MultiReader(readers...))
-}

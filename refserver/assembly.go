@@ -1,0 +1,358 @@
+package refserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"sort"
+	"sync"
+)
+
+// Assembler is an optional interface of a Store: it builds one blob from
+// the parts of an upload session as they arrive, so that committing the
+// session neither copies nor hashes the content again. Both stores of this
+// package implement it; with a Store that does not, each part is kept as a
+// blob of its own and the parts are concatenated into a new blob at commit.
+type Assembler interface {
+	// NewAssembly starts a blob of size bytes that is written in parts.
+	NewAssembly(ctx context.Context, size int64) (Assembly, error)
+}
+
+// Assembly is a blob being written in parts. WriteAt and ReadAt may be
+// called concurrently for ranges that do not overlap.
+type Assembly interface {
+	// WriteAt stores what r yields, at most n bytes, at offset off of the
+	// blob, and returns how many bytes it stored. It stops at r's EOF.
+	WriteAt(ctx context.Context, r io.Reader, off, n int64) (int64, error)
+	// Drop forgets the part written at off: the server rejected it (a
+	// digest or length that does not match), and a later WriteAt at the
+	// same offset replaces it.
+	Drop(off int64) error
+	// ReadAt reads stored bytes back (io.ReaderAt).
+	ReadAt(p []byte, off int64) (int, error)
+	// Finish makes the written content a blob whose SHA1 (lower-case hex)
+	// the caller computed; the assembly is then used up.
+	Finish(ctx context.Context, sha1 string) (BlobInfo, error)
+	// Discard drops the content; the assembly is then used up.
+	Discard() error
+}
+
+// newAssembly starts an assembly in the server's store.
+func (s *Server) newAssembly(ctx context.Context, size int64) (Assembly, error) {
+	if a, ok := s.store.(Assembler); ok {
+		return a.NewAssembly(ctx, size)
+	}
+	return &partsAssembly{store: s.store, size: size, parts: map[int64]BlobInfo{}}, nil
+}
+
+// memAssembly collects the parts of a blob of the memory store as separate
+// byte slices; Finish makes a blob of them without copying.
+type memAssembly struct {
+	m    *memoryStore
+	size int64
+
+	mu     sync.Mutex
+	chunks map[int64][]byte // by offset
+	done   bool
+}
+
+func (m *memoryStore) NewAssembly(_ context.Context, size int64) (Assembly, error) {
+	a := &memAssembly{m: m, size: size, chunks: map[int64][]byte{}}
+	m.mu.Lock()
+	m.pending[a] = struct{}{}
+	m.mu.Unlock()
+	return a, nil
+}
+
+func (a *memAssembly) WriteAt(ctx context.Context, r io.Reader, off, n int64) (int64, error) {
+	if off < 0 || n < 0 || off+n > a.size {
+		return 0, fmt.Errorf("refserver: write of %d bytes at %d outside a blob of %d", n, off, a.size)
+	}
+	buf := make([]byte, n)
+	got, err := io.ReadFull(ctxReader{ctx, r}, buf)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return int64(got), err
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.done {
+		return int64(got), errAssemblyDone
+	}
+	a.chunks[off] = buf[:got]
+	return int64(got), nil
+}
+
+func (a *memAssembly) Drop(off int64) error {
+	a.mu.Lock()
+	delete(a.chunks, off)
+	a.mu.Unlock()
+	return nil
+}
+
+func (a *memAssembly) ReadAt(p []byte, off int64) (int, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	n := 0
+	for n < len(p) {
+		c, start, ok := a.chunkAt(off + int64(n))
+		if !ok {
+			return n, io.EOF
+		}
+		n += copy(p[n:], c[off+int64(n)-start:])
+	}
+	return n, nil
+}
+
+// chunkAt finds the chunk holding byte pos. Callers hold a.mu.
+func (a *memAssembly) chunkAt(pos int64) ([]byte, int64, bool) {
+	for start, c := range a.chunks {
+		if pos >= start && pos < start+int64(len(c)) {
+			return c, start, true
+		}
+	}
+	return nil, 0, false
+}
+
+func (a *memAssembly) Finish(_ context.Context, sha1 string) (BlobInfo, error) {
+	a.mu.Lock()
+	if a.done {
+		a.mu.Unlock()
+		return BlobInfo{}, errAssemblyDone
+	}
+	a.done = true
+	offsets := make([]int64, 0, len(a.chunks))
+	for off := range a.chunks {
+		offsets = append(offsets, off)
+	}
+	slices.Sort(offsets)
+	var segs [][]byte
+	var size int64
+	for _, off := range offsets {
+		if off != size {
+			a.mu.Unlock()
+			return BlobInfo{}, fmt.Errorf("refserver: assembly has a gap at %d", size)
+		}
+		segs = append(segs, a.chunks[off])
+		size += int64(len(a.chunks[off]))
+	}
+	a.mu.Unlock()
+	id := newBlobID()
+	a.m.mu.Lock()
+	delete(a.m.pending, a)
+	a.m.blobs[id] = segs
+	a.m.mu.Unlock()
+	return BlobInfo{ID: id, Size: size, SHA1: sha1}, nil
+}
+
+func (a *memAssembly) Discard() error {
+	a.mu.Lock()
+	a.done, a.chunks = true, nil
+	a.mu.Unlock()
+	a.m.mu.Lock()
+	delete(a.m.pending, a)
+	a.m.mu.Unlock()
+	return nil
+}
+
+// chunkCount is how many parts the memory store holds in assemblies.
+func (m *memoryStore) chunkCount() int {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	n := 0
+	for a := range m.pending {
+		a.mu.Lock()
+		n += len(a.chunks)
+		a.mu.Unlock()
+	}
+	return n
+}
+
+var errAssemblyDone = errors.New("refserver: assembly already finished or discarded")
+
+// dirAssembly writes the parts of a blob of the directory store into one
+// file at their offsets; Finish renames it into place.
+type dirAssembly struct {
+	d    *dirStore
+	f    *os.File
+	size int64
+}
+
+func (d *dirStore) NewAssembly(_ context.Context, size int64) (Assembly, error) {
+	f, err := os.CreateTemp(d.dir, "assembly-*.tmp")
+	if err != nil {
+		return nil, err
+	}
+	return &dirAssembly{d: d, f: f, size: size}, nil
+}
+
+func (a *dirAssembly) WriteAt(ctx context.Context, r io.Reader, off, n int64) (int64, error) {
+	if off < 0 || n < 0 || off+n > a.size {
+		return 0, fmt.Errorf("refserver: write of %d bytes at %d outside a blob of %d", n, off, a.size)
+	}
+	buf := copyBuffers.Get().(*[]byte)
+	defer copyBuffers.Put(buf)
+	return io.CopyBuffer(io.NewOffsetWriter(a.f, off), io.LimitReader(ctxReader{ctx, r}, n), *buf)
+}
+
+// Drop leaves the bytes in place: nothing reads an offset whose part was
+// rejected, and the next part written there overwrites them.
+func (a *dirAssembly) Drop(int64) error { return nil }
+
+func (a *dirAssembly) ReadAt(p []byte, off int64) (int, error) { return a.f.ReadAt(p, off) }
+
+func (a *dirAssembly) Finish(_ context.Context, sha1 string) (BlobInfo, error) {
+	st, err := a.f.Stat()
+	if err != nil {
+		return BlobInfo{}, err
+	}
+	if err := a.f.Close(); err != nil {
+		_ = os.Remove(a.f.Name())
+		return BlobInfo{}, err
+	}
+	id := newBlobID()
+	p, _ := a.d.path(id)
+	if err := os.Rename(a.f.Name(), p); err != nil {
+		_ = os.Remove(a.f.Name())
+		return BlobInfo{}, err
+	}
+	return BlobInfo{ID: id, Size: st.Size(), SHA1: sha1}, nil
+}
+
+func (a *dirAssembly) Discard() error {
+	_ = a.f.Close()
+	if err := os.Remove(a.f.Name()); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	return nil
+}
+
+// copyBuffers are the buffers of the stores' copies: large enough that a
+// part is written and hashed in few system calls.
+var copyBuffers = sync.Pool{New: func() any { b := make([]byte, 256<<10); return &b }}
+
+// partsAssembly keeps each part as a blob of a Store that is not an
+// Assembler, and concatenates them into a new blob at Finish.
+type partsAssembly struct {
+	store Store
+	size  int64
+
+	mu    sync.Mutex
+	parts map[int64]BlobInfo // by offset
+	done  bool
+}
+
+func (a *partsAssembly) WriteAt(ctx context.Context, r io.Reader, off, n int64) (int64, error) {
+	info, err := a.store.Put(ctx, io.LimitReader(r, n))
+	if err != nil {
+		return 0, err
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	old, had := a.parts[off]
+	if a.done {
+		_ = a.store.Delete(context.WithoutCancel(ctx), info.ID)
+		return info.Size, errAssemblyDone
+	}
+	a.parts[off] = info
+	if had {
+		_ = a.store.Delete(context.WithoutCancel(ctx), old.ID)
+	}
+	return info.Size, nil
+}
+
+func (a *partsAssembly) Drop(off int64) error {
+	a.mu.Lock()
+	info, ok := a.parts[off]
+	delete(a.parts, off)
+	a.mu.Unlock()
+	if !ok {
+		return nil
+	}
+	return a.store.Delete(context.Background(), info.ID)
+}
+
+func (a *partsAssembly) ReadAt(p []byte, off int64) (int, error) {
+	a.mu.Lock()
+	var (
+		start int64
+		info  BlobInfo
+		found bool
+	)
+	for o, pi := range a.parts {
+		if off >= o && off < o+pi.Size {
+			start, info, found = o, pi, true
+			break
+		}
+	}
+	a.mu.Unlock()
+	if !found {
+		return 0, io.EOF
+	}
+	rc, err := a.store.Open(context.Background(), info.ID)
+	if err != nil {
+		return 0, err
+	}
+	defer rc.Close()
+	if _, err := rc.Seek(off-start, io.SeekStart); err != nil {
+		return 0, err
+	}
+	n, err := io.ReadFull(rc, p[:min(int64(len(p)), start+info.Size-off)])
+	if err == nil && n < len(p) {
+		err = io.EOF
+	}
+	return n, err
+}
+
+func (a *partsAssembly) Finish(ctx context.Context, _ string) (BlobInfo, error) {
+	a.mu.Lock()
+	if a.done {
+		a.mu.Unlock()
+		return BlobInfo{}, errAssemblyDone
+	}
+	offsets := make([]int64, 0, len(a.parts))
+	for off := range a.parts {
+		offsets = append(offsets, off)
+	}
+	sort.Slice(offsets, func(i, j int) bool { return offsets[i] < offsets[j] })
+	parts := make([]BlobInfo, len(offsets))
+	for i, off := range offsets {
+		parts[i] = a.parts[off]
+	}
+	a.mu.Unlock()
+	readers := make([]io.Reader, 0, len(parts))
+	var closers []io.Closer
+	defer func() {
+		for _, c := range closers {
+			_ = c.Close()
+		}
+	}()
+	for _, pt := range parts {
+		rc, err := a.store.Open(ctx, pt.ID)
+		if err != nil {
+			return BlobInfo{}, err
+		}
+		closers = append(closers, rc)
+		readers = append(readers, rc)
+	}
+	info, err := a.store.Put(ctx, io.MultiReader(readers...))
+	if err != nil {
+		return BlobInfo{}, err
+	}
+	_ = a.Discard()
+	return info, nil
+}
+
+func (a *partsAssembly) Discard() error {
+	a.mu.Lock()
+	parts := a.parts
+	a.parts, a.done = nil, true
+	a.mu.Unlock()
+	var errs []error
+	for _, pt := range parts {
+		errs = append(errs, a.store.Delete(context.Background(), pt.ID))
+	}
+	return errors.Join(errs...)
+}

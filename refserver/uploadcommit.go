@@ -1,0 +1,228 @@
+package refserver
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// commitBody is the body of the commit call.
+//
+// attributes is not in the OpenAPI schema, but the service takes it: the
+// classic Box SDKs send it on every commit (box-node-sdk sends
+// "attributes":{} plus any file attributes the caller gives, the classic
+// Python and Java SDKs send file_attributes / content_modified_at there).
+type commitBody struct {
+	Attributes *commitAttributes `json:"attributes"`
+	Parts      []struct {
+		PartID *string `json:"part_id"`
+		Offset *int64  `json:"offset"`
+		Size   *int64  `json:"size"`
+		SHA1   *string `json:"sha1"`
+	} `json:"parts"`
+}
+
+// commitAttributes are the file attributes a commit may set on the file.
+type commitAttributes struct {
+	Description       *string `json:"description"`
+	ContentCreatedAt  *string `json:"content_created_at"`
+	ContentModifiedAt *string `json:"content_modified_at"`
+}
+
+// checkCommitParts verifies that the listed parts are exactly the uploaded
+// ones (any order) and that they cover the whole file; else 400
+// parts_mismatch.
+func checkCommitParts(ss *session, body *commitBody) *apiError {
+	mismatch := func(format string, args ...any) *apiError {
+		return errf(http.StatusBadRequest, codePartsMismatch, format, args...)
+	}
+	seen := make(map[int64]bool, len(body.Parts))
+	for _, bp := range body.Parts {
+		if bp.PartID == nil || bp.Offset == nil || bp.Size == nil || bp.SHA1 == nil {
+			return mismatch("Each part needs part_id, offset, size and sha1")
+		}
+		pt, ok := ss.parts[*bp.Offset]
+		if !ok || pt.ID != *bp.PartID || pt.Size != *bp.Size || !strings.EqualFold(pt.SHA1, *bp.SHA1) || seen[pt.Offset] {
+			return mismatch("No matching part found on server for part_id %q at offset %d", *bp.PartID, *bp.Offset)
+		}
+		seen[pt.Offset] = true
+	}
+	if len(seen) != len(ss.parts) {
+		return mismatch("The parts list does not contain every uploaded part")
+	}
+	var covered int64
+	for _, pt := range sortedParts(ss) {
+		if pt.Offset != covered {
+			return mismatch("The parts do not cover the file: missing bytes at offset %d", covered)
+		}
+		covered += pt.Size
+	}
+	if covered != ss.fileSize {
+		return mismatch("The parts cover %d of %d bytes", covered, ss.fileSize)
+	}
+	return nil
+}
+
+// checkCommitConditions applies if-match / if-none-match to a new-version
+// session's file. Callers hold s.mu.
+func (s *Server) checkCommitConditions(r *http.Request, p *principal, ss *session) (*item, *apiError) {
+	if ss.fileID == "" {
+		return nil, nil
+	}
+	f, aerr := s.lookup(p, "file", ss.fileID)
+	if aerr != nil {
+		return nil, aerr
+	}
+	if aerr := checkIfMatch(r, f.etag()); aerr != nil {
+		return nil, aerr
+	}
+	if h := r.Header.Get("If-None-Match"); h != "" && etagMatches(h, f.etag()) {
+		return nil, errf(http.StatusPreconditionFailed, codePreconditionFailed, "The if-none-match condition failed")
+	}
+	return f, nil
+}
+
+// commitUploadSession serves POST .../upload_sessions/{id}/commit: 201
+// Files; 202 + Retry-After within CommitNotReady of the last part; 400
+// parts_mismatch / digest_mismatch; 409 name clash; 412 conditions. The
+// parts were written into the file's content and hashed as they arrived
+// (uploadparts.go), so the commit compares the digest and links the
+// content to the file: it neither reads nor copies it.
+func (s *Server) commitUploadSession(w http.ResponseWriter, r *http.Request, p *principal) error {
+	dg := r.Header.Get("Digest")
+	if dg == "" {
+		return errBadRequest("Missing required header: digest")
+	}
+	wantSHA1, err := parseDigest(dg)
+	if err != nil {
+		return errBadRequest("Malformed digest header: expected sha=<base64 SHA1>")
+	}
+	if aerr := requireJSONContentType(r); aerr != nil {
+		return aerr
+	}
+	var body commitBody
+	if aerr := decodeJSON(r.Body, &body); aerr != nil {
+		return aerr
+	}
+	if body.Parts == nil {
+		return errBadRequest("Missing required field: parts")
+	}
+	var (
+		attrs             commitAttributes
+		created, modified time.Time
+	)
+	if body.Attributes != nil {
+		attrs = *body.Attributes
+		var aerr *apiError
+		if created, aerr = parseTime("content_created_at", attrs.ContentCreatedAt); aerr != nil {
+			return aerr
+		}
+		if modified, aerr = parseTime("content_modified_at", attrs.ContentModifiedAt); aerr != nil {
+			return aerr
+		}
+	}
+	fields := parseFields(r)
+	var (
+		ss       *session
+		notReady bool
+	)
+	if aerr := s.withSession(r, p, func(cur *session) *apiError {
+		if aerr := checkCommitParts(cur, &body); aerr != nil {
+			return aerr
+		}
+		if s.now().Before(cur.lastPartAt.Add(s.opts.CommitNotReady)) {
+			notReady = true
+			return nil
+		}
+		if _, aerr := s.checkCommitConditions(r, p, cur); aerr != nil {
+			return aerr
+		}
+		if cur.fileID == "" {
+			parent, aerr := s.parentFolder(p, cur.folderID)
+			if aerr != nil {
+				return aerr
+			}
+			if c := s.conflict(cur.folderID, ownerIn(p, parent), cur.fileName, nil); c != nil {
+				return s.errNameInUse(c)
+			}
+		}
+		ss = cur
+		return nil
+	}); aerr != nil {
+		return aerr
+	}
+	if notReady {
+		w.Header().Set("Retry-After", strconv.Itoa(s.retryAfterSeconds()))
+		w.WriteHeader(http.StatusAccepted)
+		return nil
+	}
+
+	ss.commitMu.Lock()
+	defer ss.commitMu.Unlock()
+	sum, err := s.wholeSHA1(r, ss)
+	if err != nil {
+		return err
+	}
+	if sum != wantSHA1 {
+		return errf(http.StatusBadRequest, codeDigestMismatch, "File digest was incorrect")
+	}
+	blob, err := s.finishContent(r, ss, sum)
+	if err != nil {
+		return err
+	}
+	var out map[string]any
+	if aerr := s.withSession(r, p, func(cur *session) *apiError {
+		if cur != ss || cur.final == nil {
+			return errf(http.StatusConflict, codeConflict, "The session changed during the commit; retry")
+		}
+		f, aerr := s.checkCommitConditions(r, p, ss)
+		if aerr != nil {
+			return aerr
+		}
+		if f == nil {
+			if f, aerr = s.createFile(p, ss.folderID, ss.fileName, blob, created, modified); aerr != nil {
+				return aerr
+			}
+		} else if aerr = s.addVersion(p, f, ss.fileName, blob, modified); aerr != nil {
+			return aerr
+		}
+		if attrs.Description != nil {
+			f.description = *attrs.Description
+		}
+		s.endSession(ss, SessionCommitted, f.id)
+		out = s.render(f, fields, p)
+		return nil
+	}); aerr != nil {
+		return aerr // the session keeps its finished content for a later commit
+	}
+	writeJSON(w, http.StatusCreated, map[string]any{"total_count": 1, "entries": []any{out}})
+	return nil
+}
+
+// finishContent makes the session's content a blob once (a commit that
+// fails later, on a name clash or a condition, leaves it to the next one).
+// Callers hold ss.commitMu, not s.mu.
+func (s *Server) finishContent(r *http.Request, ss *session, sum string) (BlobInfo, error) {
+	s.mu.Lock()
+	final, asm := ss.final, ss.asm
+	s.mu.Unlock()
+	if final != nil {
+		return *final, nil
+	}
+	blob, err := asm.Finish(r.Context(), sum)
+	if err != nil {
+		return BlobInfo{}, err
+	}
+	s.mu.Lock()
+	_, live := s.sessions[ss.id]
+	if live {
+		ss.final = &blob
+	}
+	s.mu.Unlock()
+	if !live {
+		s.deleteBlobs(r, []string{blob.ID})
+		return BlobInfo{}, errNotFound("upload session") // aborted meanwhile
+	}
+	return blob, nil
+}
