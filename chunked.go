@@ -1,13 +1,12 @@
 package cms
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha1"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"hash"
+
 	"io"
 	"net/http"
 	"strings"
@@ -247,7 +246,8 @@ func checkChunkedArgs(ctx context.Context, r io.Reader, size int64, opts *Chunke
 // partJob is one part handed from the producer to a worker.
 type partJob struct {
 	offset, size int64
-	sum          []byte
+	sum          []byte                           // the part's SHA1; nil: the worker computes it with hash
+	hash         func(buf []byte) ([]byte, error) // hashes the part (buf is the worker's scratch buffer)
 	body         *transport.Body
 	release      func() // returns the part buffer to the pool
 }
@@ -305,9 +305,10 @@ func (s *UploadsService) fail(ctx context.Context, sess *UploadSession, abort bo
 	return &UploadError{SessionID: sess.ID, Err: err}
 }
 
-// sendParts runs the producer (this goroutine: reads and hashes in offset
-// order) and Concurrency workers (PUT the parts). It returns the whole-file
-// SHA1 once every part is stored.
+// sendParts runs the producer (this goroutine: reads the source in offset
+// order and feeds the whole-file SHA1, the only sequential step) and
+// Concurrency workers (each hashes its part, then PUTs it). It returns the
+// whole-file SHA1 once every part is stored.
 func (run *uploadRun) sendParts(ctx context.Context, r io.Reader) ([]byte, error) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -317,8 +318,9 @@ func (run *uploadRun) sendParts(ctx context.Context, r io.Reader) ([]byte, error
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			buf := make([]byte, hashBlock) // scratch for hashing parts read from an io.ReaderAt
 			for job := range jobs {
-				err := run.send(ctx, job)
+				err := run.send(ctx, job, buf)
 				job.release()
 				if err != nil {
 					cancel(err)
@@ -346,118 +348,20 @@ func (run *uploadRun) sendParts(ctx context.Context, r io.Reader) ([]byte, error
 	return fileHash.Sum(nil), nil
 }
 
-// hand gives a job to a worker unless the upload is being cancelled.
-func hand(ctx context.Context, jobs chan<- partJob, job partJob) error {
-	select {
-	case jobs <- job:
-		return nil
-	case <-ctx.Done():
-		job.release()
-		return context.Cause(ctx)
-	}
-}
-
-// produceFromReaderAt hashes each section of ra in order and hands the
-// section itself to a worker: no part is copied into memory.
-func (run *uploadRun) produceFromReaderAt(ctx context.Context, ra io.ReaderAt, fileHash hash.Hash, jobs chan<- partJob) error {
-	buf := make([]byte, 64<<10)
-	for off := int64(0); off < run.size; off += run.sess.PartSize {
-		if err := ctx.Err(); err != nil {
-			return context.Cause(ctx)
-		}
-		n := min(run.sess.PartSize, run.size-off)
-		partHash := sha1.New()
-		got, err := io.CopyBuffer(io.MultiWriter(partHash, fileHash), io.NewSectionReader(ra, off, n), buf)
-		if err != nil {
-			return fmt.Errorf("reading part at %d: %w", off, err)
-		}
-		if got != n {
-			return &SourceSizeError{Size: run.size, Read: off + got}
-		}
-		job := partJob{offset: off, size: n, sum: partHash.Sum(nil), release: func() {}}
-		job.body = &transport.Body{
-			Open:          func() (io.ReadCloser, error) { return io.NopCloser(io.NewSectionReader(ra, off, n)), nil },
-			ContentLength: n,
-			Replayable:    true,
-		}
-		if skip, err := run.alreadyStored(job); skip || err != nil {
-			if err != nil {
-				return err
-			}
-			continue
-		}
-		if err := hand(ctx, jobs, job); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// produceFromReader reads r in order into pooled part buffers (at most
-// Concurrency+1 exist at once), hashes each and hands it to a worker, which
-// returns the buffer when its PUT is done.
-func (run *uploadRun) produceFromReader(ctx context.Context, r io.Reader, fileHash hash.Hash, jobs chan<- partJob) error {
-	pool := newBufferPool(run.opts.Concurrency+1, run.sess.PartSize)
-	for off := int64(0); off < run.size; off += run.sess.PartSize {
-		n := min(run.sess.PartSize, run.size-off)
-		buf, err := pool.get(ctx)
-		if err != nil {
-			return context.Cause(ctx)
-		}
-		part := buf[:n]
-		if got, err := io.ReadFull(r, part); err != nil {
-			pool.put(buf)
-			if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-				return &SourceSizeError{Size: run.size, Read: off + int64(got)} // the source ended before size
-			}
-			return fmt.Errorf("reading part at %d: got %d of %d bytes: %w", off, got, n, err)
-		}
-		sum := sha1.Sum(part)
-		fileHash.Write(part)
-		job := partJob{offset: off, size: n, sum: sum[:], release: func() { pool.put(buf) }}
-		job.body = &transport.Body{
-			Open:          func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(part)), nil },
-			ContentLength: n,
-			Replayable:    true,
-		}
-		if skip, err := run.alreadyStored(job); skip || err != nil {
-			job.release()
-			if err != nil {
-				return err
-			}
-			continue
-		}
-		if err := hand(ctx, jobs, job); err != nil {
-			return err
-		}
-	}
-	var probe [1]byte
-	if n, _ := io.ReadFull(r, probe[:]); n > 0 {
-		return &SourceSizeError{Size: run.size, Read: run.size + int64(n)}
-	}
-	return nil
-}
-
-// alreadyStored reports whether the service has this part (Resume); a
-// stored part whose hash differs means the source changed.
-func (run *uploadRun) alreadyStored(job partJob) (bool, error) {
-	p, ok := run.have[job.offset]
-	if !ok {
-		return false, nil
-	}
-	if p.Size != job.size || (p.SHA1 != "" && p.SHA1 != hex.EncodeToString(job.sum)) {
-		return false, fmt.Errorf("%w: offset %d (size %d/%d, sha1 %s/%x)", errSourceChanged, job.offset, p.Size, job.size, p.SHA1, job.sum)
-	}
-	run.record(p)
-	return true, nil
-}
-
-// send PUTs one part (the transport retries it on its own) and records it.
-func (run *uploadRun) send(ctx context.Context, job partJob) error {
+// send hashes one part unless the producer did, PUTs it (the transport
+// retries it on its own) and records it.
+func (run *uploadRun) send(ctx context.Context, job partJob, buf []byte) error {
 	if err := ctx.Err(); err != nil {
 		return context.Cause(ctx)
 	}
-	p, _, err := run.s.putPart(ctx, run.sess, job.body, PartRange{Offset: job.offset, Size: job.size, FileSize: run.size}, job.sum)
+	sum := job.sum
+	if sum == nil {
+		var err error
+		if sum, err = job.hash(buf); err != nil {
+			return fmt.Errorf("reading part at %d: %w", job.offset, err)
+		}
+	}
+	p, _, err := run.s.putPart(ctx, run.sess, job.body, PartRange{Offset: job.offset, Size: job.size, FileSize: run.size}, sum)
 	if err != nil {
 		return fmt.Errorf("part at offset %d: %w", job.offset, err)
 	}

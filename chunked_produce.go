@@ -1,0 +1,171 @@
+package cms
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha1"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+
+	"github.com/contentapi/cms/internal/transport"
+)
+
+// hashBlock is the block size of the uploader's reads and hashes: small
+// enough that a block is still in the CPU cache when it is hashed, large
+// enough for few system calls.
+const hashBlock = 256 << 10
+
+// hand gives a job to a worker unless the upload is being cancelled.
+func hand(ctx context.Context, jobs chan<- partJob, job partJob) error {
+	select {
+	case jobs <- job:
+		return nil
+	case <-ctx.Done():
+		job.release()
+		return context.Cause(ctx)
+	}
+}
+
+// produceFromReaderAt reads ra in order, in small blocks, for the whole-file
+// SHA1, and hands each part to a worker as a section of ra: the worker
+// hashes the section and sends it (an *os.File with sendfile where the
+// platform allows, see partBody). No part is copied into memory.
+func (run *uploadRun) produceFromReaderAt(ctx context.Context, ra io.ReaderAt, fileHash hash.Hash, jobs chan<- partJob) error {
+	buf := make([]byte, hashBlock)
+	open := sectionOpener(ra)
+	for off := int64(0); off < run.size; off += run.sess.PartSize {
+		if err := ctx.Err(); err != nil {
+			return context.Cause(ctx)
+		}
+		n := min(run.sess.PartSize, run.size-off)
+		job := partJob{offset: off, size: n, release: func() {}}
+		w := io.Writer(fileHash)
+		var partHash hash.Hash
+		if _, stored := run.have[off]; stored {
+			partHash = sha1.New() // Resume: check the stored part here, before anything is sent
+			w = io.MultiWriter(partHash, fileHash)
+		}
+		got, err := io.CopyBuffer(w, io.NewSectionReader(ra, off, n), buf)
+		if err != nil {
+			return fmt.Errorf("reading part at %d: %w", off, err)
+		}
+		if got != n {
+			return &SourceSizeError{Size: run.size, Read: off + got}
+		}
+		if partHash != nil {
+			job.sum = partHash.Sum(nil)
+		}
+		job.hash = func(buf []byte) ([]byte, error) {
+			h := sha1.New()
+			if _, err := io.CopyBuffer(h, io.NewSectionReader(ra, off, n), buf); err != nil {
+				return nil, err
+			}
+			return h.Sum(nil), nil
+		}
+		job.body = &transport.Body{
+			Open:          func() (io.ReadCloser, error) { return open(off, n) },
+			ContentLength: n,
+			Replayable:    true,
+		}
+		if skip, err := run.alreadyStored(job); skip || err != nil {
+			if err != nil {
+				return err
+			}
+			continue
+		}
+		if err := hand(ctx, jobs, job); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// produceFromReader reads r in order into pooled part buffers (at most
+// Concurrency+1 exist at once), in small blocks that feed the whole-file
+// SHA1 while they are still in the CPU cache, and hands each part to a
+// worker, which hashes the part, sends it and returns the buffer.
+func (run *uploadRun) produceFromReader(ctx context.Context, r io.Reader, fileHash hash.Hash, jobs chan<- partJob) error {
+	pool := newBufferPool(run.opts.Concurrency+1, run.sess.PartSize)
+	for off := int64(0); off < run.size; off += run.sess.PartSize {
+		n := min(run.sess.PartSize, run.size-off)
+		buf, err := pool.get(ctx)
+		if err != nil {
+			return context.Cause(ctx)
+		}
+		part := buf[:n]
+		if err := readHashing(r, part, fileHash); err != nil {
+			pool.put(buf)
+			var short *shortRead
+			if errors.As(err, &short) {
+				return &SourceSizeError{Size: run.size, Read: off + short.got} // the source ended before size
+			}
+			return fmt.Errorf("reading part at %d: %w", off, err)
+		}
+		job := partJob{offset: off, size: n, release: func() { pool.put(buf) }}
+		job.hash = func([]byte) ([]byte, error) { sum := sha1.Sum(part); return sum[:], nil }
+		if _, stored := run.have[off]; stored {
+			job.sum, _ = job.hash(nil)
+		}
+		job.body = &transport.Body{
+			Open:          func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(part)), nil },
+			ContentLength: n,
+			Replayable:    true,
+		}
+		if skip, err := run.alreadyStored(job); skip || err != nil {
+			job.release()
+			if err != nil {
+				return err
+			}
+			continue
+		}
+		if err := hand(ctx, jobs, job); err != nil {
+			return err
+		}
+	}
+	var probe [1]byte
+	if n, _ := io.ReadFull(r, probe[:]); n > 0 {
+		return &SourceSizeError{Size: run.size, Read: run.size + int64(n)}
+	}
+	return nil
+}
+
+// shortRead is a source that ended after got bytes of a part.
+type shortRead struct{ got int64 }
+
+func (e *shortRead) Error() string { return fmt.Sprintf("source ended after %d bytes of the part", e.got) }
+
+// readHashing fills part from r block by block, writing each block to h
+// right after it is read.
+func readHashing(r io.Reader, part []byte, h hash.Hash) error {
+	for pos := 0; pos < len(part); {
+		end := min(pos+hashBlock, len(part))
+		got, err := io.ReadFull(r, part[pos:end])
+		h.Write(part[pos : pos+got])
+		pos += got
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			return &shortRead{got: int64(pos)}
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// alreadyStored reports whether the service has this part (Resume); a
+// stored part whose hash differs means the source changed. The producer
+// hashed such parts itself (job.sum).
+func (run *uploadRun) alreadyStored(job partJob) (bool, error) {
+	p, ok := run.have[job.offset]
+	if !ok {
+		return false, nil
+	}
+	if p.Size != job.size || (p.SHA1 != "" && p.SHA1 != hex.EncodeToString(job.sum)) {
+		return false, fmt.Errorf("%w: offset %d (size %d/%d, sha1 %s/%x)", errSourceChanged, job.offset, p.Size, job.size, p.SHA1, job.sum)
+	}
+	run.record(p)
+	return true, nil
+}
