@@ -135,7 +135,9 @@ func (run *uploadRun) produceFromReader(ctx context.Context, r io.Reader, fileHa
 // shortRead is a source that ended after got bytes of a part.
 type shortRead struct{ got int64 }
 
-func (e *shortRead) Error() string { return fmt.Sprintf("source ended after %d bytes of the part", e.got) }
+func (e *shortRead) Error() string {
+	return fmt.Sprintf("source ended after %d bytes of the part", e.got)
+}
 
 // readHashing fills part from r block by block, writing each block to h
 // right after it is read.

@@ -367,4 +367,3 @@ func (s *Server) listParts(w http.ResponseWriter, r *http.Request, p *principal)
 	writeJSON(w, http.StatusOK, out)
 	return nil
 }
-
