@@ -10,6 +10,7 @@ require (
 	github.com/hashicorp/go-retryablehttp v0.7.8
 	github.com/jarcoal/httpmock v1.4.2
 	github.com/stretchr/testify v1.12.1
+	github.com/tidwall/btree v1.8.2
 	github.com/youmark/pkcs8 v0.0.0-20240726163527-a2c0da244d78
 	golang.org/x/oauth2 v0.35.0
 	golang.org/x/sync v0.19.0

@@ -43,6 +43,11 @@ type item struct {
 	url  string
 	link *sharedLink // nil = no shared link
 
+	// listing index (folderindex.go): where the item is filed and under
+	// which keys; index is set once it was filed.
+	slot  itemSlot
+	index *folderIndexes
+
 	// trash (trash.go): trashedAt is set while the item is in the trash.
 	// trashedWith is the id of the folder whose trashing took the item
 	// along ("" when the item was trashed itself); only items trashed
@@ -66,12 +71,17 @@ func (it *item) trashed() bool { return !it.trashedAt.IsZero() }
 
 func (it *item) current() *version { return it.versions[len(it.versions)-1] }
 
-// touch records a modification: new etag and modified_at.
+// touch records a modification: new etag and modified_at. It also files
+// the item anew in the folder indexes, so callers that changed its name,
+// parent, owner or content before touching it need nothing else.
 func (it *item) touch(now time.Time, by *user) {
 	it.seq++
 	it.modifiedAt = now
 	if by != nil {
 		it.modBy = by
+	}
+	if it.index != nil {
+		it.index.sync(it)
 	}
 }
 
@@ -162,28 +172,26 @@ func ownerIn(p *principal, parent *item) *user {
 // the root, the items in "0" owned by rootOwner; otherwise the items whose
 // parent is folderID. Callers hold s.mu.
 func (s *Server) children(folderID string, rootOwner *user) []*item {
-	var out []*item
-	for _, it := range s.items {
-		if it.parentID != folderID || it.trashed() {
-			continue
-		}
-		if folderID == rootID && it.owner != rootOwner {
-			continue
-		}
-		out = append(out, it)
-	}
-	return out
+	return s.folders.index(folderID, rootOwner).all()
 }
 
 // conflict returns the item in the folder whose name equals name ignoring
-// case, except skip. Callers hold s.mu.
+// case, except skip (files, folders and web links share the names of a
+// folder). Callers hold s.mu.
 func (s *Server) conflict(folderID string, rootOwner *user, name string, skip *item) *item {
-	for _, it := range s.children(folderID, rootOwner) {
-		if it != skip && strings.EqualFold(it.name, name) {
+	for _, it := range s.folders.index(folderID, rootOwner).named(name) {
+		if it != skip {
 			return it
 		}
 	}
 	return nil
+}
+
+// addItem adds a new item to the state and to its folder's index. Callers
+// hold s.mu.
+func (s *Server) addItem(it *item) {
+	s.items[it.id] = it
+	s.folders.sync(it)
 }
 
 // errNameInUse is 409 item_name_in_use with context_info.conflicts.
@@ -196,10 +204,7 @@ func (s *Server) errNameInUse(c *item) *apiError {
 // folderSize sums the current sizes of the files below a folder.
 func (s *Server) folderSize(f *item) int64 {
 	var n int64
-	for _, it := range s.items {
-		if it.parentID != f.id || it.trashed() {
-			continue
-		}
+	for _, it := range s.children(f.id, nil) {
 		switch it.typ {
 		case "file":
 			n += it.current().blob.Size
@@ -238,6 +243,7 @@ func (s *Server) removeTree(it *item) []string {
 		blobs = append(blobs, v.blob.ID)
 	}
 	delete(s.items, it.id)
+	s.folders.unindex(it)
 	s.itemPurged(it)
 	return blobs
 }

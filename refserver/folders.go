@@ -73,7 +73,7 @@ func (s *Server) createFolder(w http.ResponseWriter, r *http.Request, p *princip
 		createdAt: now, modifiedAt: now, contentCreatedAt: now, contentModifiedAt: now,
 		syncState: syncState, uploadEmail: uploadEmail,
 	}
-	s.items[f.id] = f
+	s.addItem(f)
 	if parent != nil {
 		parent.touch(now, nil)
 	}
@@ -165,8 +165,7 @@ func (s *Server) listing(f *item, p *principal, q collectionQuery, entryFields [
 	if f != nil {
 		folderID = f.id
 	}
-	items := s.children(folderID, p.user)
-	sortItems(items, q.key, q.desc)
+	fx := s.folders.index(folderID, p.user)
 	dir := "ASC"
 	if q.desc {
 		dir = "DESC"
@@ -175,7 +174,7 @@ func (s *Server) listing(f *item, p *principal, q collectionQuery, entryFields [
 		map[string]any{"by": "type", "direction": "ASC"},
 		map[string]any{"by": q.key, "direction": dir},
 	}
-	total := int64(len(items))
+	total := int64(fx.len())
 	start := q.offset
 	if q.useMarker {
 		start = q.marker
@@ -183,7 +182,7 @@ func (s *Server) listing(f *item, p *principal, q collectionQuery, entryFields [
 	start = min(start, total)
 	end := min(start+q.limit, total)
 	entries := make([]any, 0, end-start)
-	for _, it := range items[start:end] {
+	for _, it := range fx.page(sortKeyIndex(q.key), q.desc, int(start), int(end)) {
 		switch {
 		case !s.visible(p, it):
 			continue

@@ -52,7 +52,7 @@ func (s *Server) seedFolder(p *principal, parentID, name string) (*item, error) 
 		createdAt: now, modifiedAt: now, contentCreatedAt: now, contentModifiedAt: now,
 		syncState: "not_synced",
 	}
-	s.items[f.id] = f
+	s.addItem(f)
 	return f, nil
 }
 

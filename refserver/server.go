@@ -150,6 +150,7 @@ type Server struct {
 
 	mu       sync.Mutex // guards the state below
 	items    map[string]*item
+	folders  folderIndexes // listable items by folder (folderindex.go)
 	sessions map[string]*session
 	ended    map[string]UploadSessionInfo // committed and aborted sessions, for UploadSession
 	nextID   int64
@@ -213,6 +214,7 @@ func newServer(opts Options) (*Server, error) {
 		store:    opts.Store,
 		signKey:  randomBytes(32),
 		items:    make(map[string]*item),
+		folders:  folderIndexes{m: make(map[indexKey]*folderIndex)},
 		sessions: make(map[string]*session),
 		ended:    make(map[string]UploadSessionInfo),
 		nextID:   100000000000,

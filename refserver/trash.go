@@ -78,6 +78,7 @@ func (s *Server) trashItem(it *item) {
 	now := s.nowSec()
 	it.trashedAt, it.trashedWith = now, ""
 	it.seq++
+	s.folders.sync(it) // out of its folder's listings
 	s.setTrashedWith(it.id, now, it.id)
 	if parent, ok := s.items[it.parentID]; ok {
 		parent.touch(now, nil)
@@ -92,6 +93,7 @@ func (s *Server) setTrashedWith(folderID string, now time.Time, root string) {
 			continue
 		}
 		c.trashedAt, c.trashedWith = now, root
+		s.folders.sync(c)
 		s.setTrashedWith(c.id, now, root)
 	}
 }
@@ -99,6 +101,7 @@ func (s *Server) setTrashedWith(folderID string, now time.Time, root string) {
 // untrash takes an item out of the trash with the content trashed with it.
 func (s *Server) untrash(it *item, root string) {
 	it.trashedAt, it.trashedWith = time.Time{}, ""
+	s.folders.sync(it)
 	for _, c := range s.subItems(it.id) {
 		if c.trashed() && c.trashedWith == root {
 			s.untrash(c, root)

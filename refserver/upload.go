@@ -220,7 +220,7 @@ func (s *Server) createFile(p *principal, parentID, name string, blob BlobInfo, 
 		versions: []*version{{id: s.newID(), blob: blob, createdAt: now, by: p.user}},
 		readyAt:  s.now().Add(s.opts.ContentNotReady),
 	}
-	s.items[f.id] = f
+	s.addItem(f)
 	s.versionAdded(f, f.current())
 	if parent != nil {
 		parent.touch(now, nil)

@@ -152,7 +152,7 @@ func (s *Server) createWebLink(w http.ResponseWriter, r *http.Request, p *princi
 		description: desc, owner: ownerIn(p, parent), createdBy: p.user, modBy: p.user,
 		createdAt: now, modifiedAt: now,
 	}
-	s.items[wl.id] = wl
+	s.addItem(wl)
 	if parent != nil {
 		parent.touch(now, nil)
 	}

@@ -1,0 +1,303 @@
+package refserver
+
+import (
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/tidwall/btree"
+)
+
+// The folder indexes keep, for each folder (and for each owner's root "0"),
+// the items a listing shows: everything in the folder that is not in the
+// trash, web links included, items hidden from users included (they are
+// counted and keep their place). Each index has a map from the case-folded
+// name (the name-uniqueness check across files, folders and web links) and,
+// for every sort order the API offers, one counted B-tree per item type
+// (folders, then files, then web links come first whatever the direction),
+// ordered by the sort key and then the id. A page at any offset costs
+// O(log n + page), and an insert, a removal or a key change O(log n).
+//
+// Items keep a snapshot of the keys they are filed under (item.slot), so a
+// change of name, modified_at, size, parent, owner or trash state is
+// applied by folderIndexes.sync: removed under the old keys, filed under
+// the new.
+// item.touch calls it; so does every place that adds, moves, trashes,
+// restores or deletes an item.
+
+// sortKeys are the sort orders of GET /folders/{id}/items, by their index
+// in folderIndex.orders.
+var sortKeys = [...]string{"name", "date", "size", "id"}
+
+// sortKeyIndex returns the position of a sort key in sortKeys.
+func sortKeyIndex(key string) int {
+	for i, k := range sortKeys {
+		if k == key {
+			return i
+		}
+	}
+	return 0
+}
+
+// indexKey names a folder index: a folder id, and the owner for the root
+// "0", which is each principal's own.
+type indexKey struct {
+	folder string
+	owner  *user
+}
+
+// itemSlot is where an item is filed and the keys it is filed under.
+// Guarded by Server.mu.
+type itemSlot struct {
+	home  *folderIndex // nil: not in any index
+	key   indexKey
+	fold  string // case-folded name: uniqueness
+	lower string // lower-cased name: sort by name
+	date  time.Time
+	size  int64
+	id    int64
+	rank  int // 0 folder, 1 file, 2 web link
+}
+
+// folderIndex is the index of one folder. Guarded by Server.mu.
+type folderIndex struct {
+	byName map[string][]*item
+	orders [len(sortKeys)][3]*btree.BTreeG[*item]
+	count  int
+}
+
+// folderIndexes are the server's folder indexes. Guarded by Server.mu.
+type folderIndexes struct {
+	m map[indexKey]*folderIndex
+}
+
+func newFolderIndex() *folderIndex {
+	fx := &folderIndex{byName: map[string][]*item{}}
+	less := [len(sortKeys)]func(a, b *item) bool{
+		func(a, b *item) bool {
+			if a.slot.lower != b.slot.lower {
+				return a.slot.lower < b.slot.lower
+			}
+			return a.slot.id < b.slot.id
+		},
+		func(a, b *item) bool {
+			if !a.slot.date.Equal(b.slot.date) {
+				return a.slot.date.Before(b.slot.date)
+			}
+			return a.slot.id < b.slot.id
+		},
+		func(a, b *item) bool {
+			if a.slot.size != b.slot.size {
+				return a.slot.size < b.slot.size
+			}
+			return a.slot.id < b.slot.id
+		},
+		func(a, b *item) bool { return a.slot.id < b.slot.id },
+	}
+	for k := range fx.orders {
+		for t := range fx.orders[k] {
+			fx.orders[k][t] = btree.NewBTreeGOptions(less[k], btree.Options{NoLocks: true})
+		}
+	}
+	return fx
+}
+
+// placement is the index an item belongs in; ok is false for an item in
+// the trash (itself or with a folder), which no listing shows.
+func placement(it *item) (indexKey, bool) {
+	if it.trashed() || it.parentID == "" {
+		return indexKey{}, false
+	}
+	if it.parentID == rootID {
+		return indexKey{folder: rootID, owner: it.owner}, true
+	}
+	return indexKey{folder: it.parentID}, true
+}
+
+// slotFor computes the keys an item is filed under now.
+func slotFor(it *item, key indexKey) itemSlot {
+	sl := itemSlot{key: key, fold: foldName(it.name), lower: strings.ToLower(it.name), date: it.modifiedAt, rank: typeRank(it.typ)}
+	sl.id, _ = strconv.ParseInt(it.id, 10, 64)
+	if it.typ == "file" && len(it.versions) > 0 {
+		sl.size = it.current().blob.Size
+	}
+	return sl
+}
+
+func typeRank(typ string) int {
+	switch typ {
+	case "folder":
+		return 0
+	case "file":
+		return 1
+	}
+	return 2
+}
+
+// index returns the index of a folder (owner matters for the root only),
+// nil when the folder lists nothing.
+func (x *folderIndexes) index(folderID string, rootOwner *user) *folderIndex {
+	key := indexKey{folder: folderID}
+	if folderID == rootID {
+		key.owner = rootOwner
+	}
+	return x.m[key]
+}
+
+// sync files an item where it belongs now, under its current keys.
+// Callers hold s.mu.
+func (x *folderIndexes) sync(it *item) {
+	key, listed := placement(it)
+	if !listed {
+		x.unindex(it)
+		return
+	}
+	want := slotFor(it, key)
+	if it.slot.home != nil {
+		if it.slot == withHome(want, it.slot.home) {
+			return
+		}
+		x.unindex(it)
+	}
+	fx := x.m[key]
+	if fx == nil {
+		fx = newFolderIndex()
+		x.m[key] = fx
+	}
+	want.home = fx
+	it.slot = want
+	it.index = x
+	fx.byName[want.fold] = append(fx.byName[want.fold], it)
+	for k := range fx.orders {
+		fx.orders[k][want.rank].Set(it)
+	}
+	fx.count++
+}
+
+func withHome(sl itemSlot, home *folderIndex) itemSlot {
+	sl.home = home
+	return sl
+}
+
+// unindex removes an item from its index. Callers hold s.mu.
+func (x *folderIndexes) unindex(it *item) {
+	fx := it.slot.home
+	if fx == nil {
+		return
+	}
+	for k := range fx.orders {
+		fx.orders[k][it.slot.rank].Delete(it)
+	}
+	same := fx.byName[it.slot.fold]
+	for i, o := range same {
+		if o == it {
+			same = append(same[:i], same[i+1:]...)
+			break
+		}
+	}
+	if len(same) == 0 {
+		delete(fx.byName, it.slot.fold)
+	} else {
+		fx.byName[it.slot.fold] = same
+	}
+	fx.count--
+	if fx.count == 0 {
+		delete(x.m, it.slot.key)
+	}
+	it.slot = itemSlot{}
+}
+
+// len is the number of items a listing of the folder counts.
+func (fx *folderIndex) len() int {
+	if fx == nil {
+		return 0
+	}
+	return fx.count
+}
+
+// named returns the items of the index whose name equals name ignoring
+// case (strings.EqualFold).
+func (fx *folderIndex) named(name string) []*item {
+	if fx == nil {
+		return nil
+	}
+	return fx.byName[foldName(name)]
+}
+
+// page returns the items at positions [start, end) of the listing sorted by
+// sortKeys[key], folders first, then files, then web links, each group in
+// the direction asked.
+func (fx *folderIndex) page(key int, desc bool, start, end int) []*item {
+	if fx == nil || start >= end {
+		return nil
+	}
+	out := make([]*item, 0, min(end-start, fx.count))
+	for _, tr := range fx.orders[key] {
+		n := tr.Len()
+		if start >= n {
+			start, end = start-n, end-n
+			continue
+		}
+		take := min(end, n) - start
+		pos := start
+		if desc {
+			pos = n - 1 - start
+		}
+		first, _ := tr.GetAt(pos)
+		iter := tr.Iter()
+		iter.Seek(first)
+		for ok := true; ok && take > 0; take-- {
+			out = append(out, iter.Item())
+			if desc {
+				ok = iter.Prev()
+			} else {
+				ok = iter.Next()
+			}
+		}
+		iter.Release()
+		start, end = 0, end-n
+		if end <= 0 {
+			break
+		}
+	}
+	return out
+}
+
+// all returns every item of the index, in id order within each type.
+func (fx *folderIndex) all() []*item {
+	if fx == nil {
+		return nil
+	}
+	return fx.page(sortKeyIndex("id"), false, 0, fx.count)
+}
+
+// foldName maps a name to a key shared by exactly the names
+// strings.EqualFold finds equal to it: each rune becomes the smallest rune
+// of its simple case-folding orbit.
+func foldName(name string) string {
+	ascii := true
+	for i := 0; i < len(name); i++ {
+		if name[i] >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		// The orbits of ASCII letters hold non-ASCII runes only for k and
+		// s (the Kelvin sign and the long s), all larger than 'K' and 'S':
+		// the upper-case letter is the smallest.
+		return strings.ToUpper(name)
+	}
+	var b strings.Builder
+	b.Grow(len(name))
+	for _, r := range name {
+		least := r
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			least = min(least, f)
+		}
+		b.WriteRune(least)
+	}
+	return b.String()
+}
