@@ -584,12 +584,20 @@ func (c *Client) do(ctx context.Context, r *request, v any) (*Response, error) {
 		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
 		return resp, nil
 	}
-	if err := json.NewDecoder(resp.Body).Decode(v); err != nil {
+	body, err := readBody(resp.Body, resp.ContentLength)
+	if err == nil {
+		if raw, ok := v.(*[]byte); ok { // the caller decodes (iterators reading ahead)
+			*raw = body
+			return resp, nil
+		}
+		if len(bytes.TrimSpace(body)) == 0 {
+			return resp, nil // no body
+		}
+		err = decodeJSON(body, v)
+	}
+	if err != nil {
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return resp, ctxErr
-		}
-		if errors.Is(err, io.EOF) {
-			return resp, nil
 		}
 		return resp, fmt.Errorf("cms: decoding %s response: %w", r.method, err)
 	}

@@ -33,7 +33,7 @@ func (p *MarkerPage[T]) UnmarshalJSON(b []byte) error {
 		PrevMarker flexString `json:"prev_marker"`
 		Order      []Order    `json:"order"`
 	}
-	if err := json.Unmarshal(b, &w); err != nil {
+	if err := decodeJSON(b, &w); err != nil {
 		return err
 	}
 	*p = MarkerPage[T]{Entries: w.Entries, Limit: int(w.Limit), NextMarker: string(w.NextMarker), PrevMarker: string(w.PrevMarker), Order: w.Order}

@@ -201,29 +201,53 @@ type Item struct {
 	WebLink *WebLink
 }
 
-// UnmarshalJSON decodes the entry into the record its type names.
+// UnmarshalJSON decodes the entry into the record its type names. The type
+// is found with a quick look at the top-level keys, so the entry is decoded
+// once, straight into its record.
 func (it *Item) UnmarshalJSON(b []byte) error {
+	typ, ok := topLevelString(b, "type")
+	if !ok { // no type, or one written with escapes
+		var head struct {
+			Type string `json:"type"`
+		}
+		if err := decodeJSON(b, &head); err != nil {
+			return err
+		}
+		typ = head.Type
+	}
+	switch typ {
+	case "file":
+		f := new(File)
+		if err := decodeJSON(b, f); err != nil {
+			return err
+		}
+		*it = Item{Type: typ, ID: f.ID, Name: f.Name, Etag: f.Etag, File: f}
+		return nil
+	case "folder":
+		f := new(Folder)
+		if err := decodeJSON(b, f); err != nil {
+			return err
+		}
+		*it = Item{Type: typ, ID: f.ID, Name: f.Name, Etag: f.Etag, Folder: f}
+		return nil
+	case "web_link":
+		w := new(WebLink)
+		if err := decodeJSON(b, w); err != nil {
+			return err
+		}
+		*it = Item{Type: typ, ID: w.ID, Name: w.Name, Etag: w.Etag, WebLink: w}
+		return nil
+	}
 	var head struct {
 		Type string `json:"type"`
 		ID   string `json:"id"`
 		Name string `json:"name"`
 		Etag string `json:"etag"`
 	}
-	if err := json.Unmarshal(b, &head); err != nil {
+	if err := decodeJSON(b, &head); err != nil {
 		return err
 	}
 	*it = Item{Type: head.Type, ID: head.ID, Name: head.Name, Etag: head.Etag}
-	switch head.Type {
-	case "file":
-		it.File = new(File)
-		return json.Unmarshal(b, it.File)
-	case "folder":
-		it.Folder = new(Folder)
-		return json.Unmarshal(b, it.Folder)
-	case "web_link":
-		it.WebLink = new(WebLink)
-		return json.Unmarshal(b, it.WebLink)
-	}
 	return nil
 }
 
