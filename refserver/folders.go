@@ -187,7 +187,7 @@ func (s *Server) listing(f *item, p *principal, q collectionQuery, entryFields [
 		case !s.visible(p, it):
 			continue
 		case entryFields == nil:
-			entries = append(entries, s.mini(it))
+			entries = append(entries, s.miniJSON(it))
 		default:
 			entries = append(entries, s.render(it, entryFields, p))
 		}
@@ -335,7 +335,7 @@ func (s *Server) listFolderItems(w http.ResponseWriter, r *http.Request, p *prin
 			return aerr
 		}
 	}
-	writeJSON(w, http.StatusOK, s.listing(f, p, q, fields))
+	writePage(w, http.StatusOK, s.listing(f, p, q, fields))
 	return nil
 }
 

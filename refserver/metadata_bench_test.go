@@ -40,7 +40,7 @@ func benchServer(b *testing.B, n int) (*Server, []*item) {
 		it := &item{typ: "file", id: s.newID(), name: fmt.Sprintf("f%05d.pdf", i), parentID: rootID,
 			owner: s.admin, createdBy: s.admin, modBy: s.admin, createdAt: now, modifiedAt: now,
 			versions: []*version{{id: s.newID(), createdAt: now, by: s.admin}}}
-		s.items[it.id] = it
+		s.addItem(it)
 		items[i] = it
 		amount := (i * 7919) % n // a permutation of 0..n-1
 		values, merr := templateValues(t, map[string]any{

@@ -345,7 +345,7 @@ func (s *Server) listTrash(w http.ResponseWriter, r *http.Request, p *principal)
 		}
 	}
 	sortItems(items, q.key, q.desc)
-	writeJSON(w, http.StatusOK, s.trashPage(items, q, fields, p))
+	writePage(w, http.StatusOK, s.trashPage(items, q, fields, p))
 	return nil
 }
 
@@ -363,7 +363,7 @@ func (s *Server) trashPage(items []*item, q collectionQuery, fields []string, p 
 	entries := make([]any, 0, end-start)
 	for _, it := range items[start:end] {
 		if fields == nil {
-			entries = append(entries, s.mini(it))
+			entries = append(entries, s.miniJSON(it))
 		} else {
 			entries = append(entries, s.render(it, fields, p))
 		}

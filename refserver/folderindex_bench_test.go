@@ -1,0 +1,72 @@
+package refserver
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+)
+
+// bigFolder is an in-process server with a folder of n files of the admin.
+func bigFolder(b *testing.B, n int) (*Server, string) {
+	b.Helper()
+	s, err := New(Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	f := &item{typ: "folder", id: s.newID(), name: "big", parentID: rootID, owner: s.admin, createdBy: s.admin, modBy: s.admin, createdAt: now, modifiedAt: now}
+	s.addItem(f)
+	for i := range n {
+		blob := BlobInfo{ID: newBlobID(), Size: int64(i % 1000), SHA1: fmt.Sprintf("%040x", i)}
+		s.addItem(&item{typ: "file", id: s.newID(), name: fmt.Sprintf("file-%06d.txt", (i*7919)%n), parentID: f.id,
+			owner: s.admin, createdBy: s.admin, modBy: s.admin, createdAt: now, modifiedAt: now.Add(time.Duration(i%97) * time.Second),
+			versions: []*version{{id: s.newID(), blob: blob, createdAt: now, by: s.admin}}})
+	}
+	return s, f.id
+}
+
+// BenchmarkListFolderPage serves one page of 1000 entries from a folder of
+// 20,000 files: the last offset page, a marker page in the middle, and a
+// page sorted by size in descending order.
+func BenchmarkListFolderPage(b *testing.B) {
+	s, id := bigFolder(b, 20000)
+	h := s.Handler()
+	for name, query := range map[string]string{
+		"offset_last":   "?limit=1000&offset=19000",
+		"marker_middle": "?limit=1000&usemarker=true&marker=" + encodeMarker(10000),
+		"size_desc":     "?limit=1000&sort=size&direction=DESC&offset=5000",
+	} {
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				benchDo(b, h, http.MethodGet, "/folders/"+id+"/items"+query, s.AdminToken(), "", "")
+			}
+		})
+	}
+}
+
+// BenchmarkCreateInLargeFolder creates folders in a folder of 20,000 files
+// (a name check, an insert into the folder's index, the answer).
+func BenchmarkCreateInLargeFolder(b *testing.B) {
+	s, id := bigFolder(b, 20000)
+	h := s.Handler()
+	i := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		i++
+		body := fmt.Sprintf(`{"name":"new-%d","parent":{"id":%q}}`, i, id)
+		req := httptest.NewRequest(http.MethodPost, "http://"+inProcessAPIHost+apiRoot+"/folders?fields=id,name", strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+s.AdminToken())
+		req.Header.Set("Content-Type", "application/json")
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != http.StatusCreated {
+			b.Fatal(rec.Code, rec.Body.String())
+		}
+	}
+}

@@ -1,0 +1,64 @@
+package refserver
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestMiniJSONMatchesMap: the mini record written directly is byte for
+// byte what json.Marshal gives for s.mini, for files, folders and web links
+// with names full of characters JSON escapes.
+func TestMiniJSONMatchesMap(t *testing.T) {
+	t.Parallel()
+	s, err := New(Options{})
+	require.NoError(t, err)
+	rng := rand.New(rand.NewPCG(3, 4))
+	alphabet := []string{"a", "Z", "\"", "\\", "<", ">", "&", "\n", "\t", "\x01", "\x7f", "é", "\u2028", "\u2029", "😀", "\xff", "\xe2\x82", "/", " "}
+	now := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	for i := range 2000 {
+		name := ""
+		for range rng.IntN(12) {
+			name += alphabet[rng.IntN(len(alphabet))]
+		}
+		it := &item{id: "12" + name[:0], name: name, seq: i, createdAt: now}
+		switch i % 3 {
+		case 0:
+			it.typ = "file"
+			it.versions = []*version{{id: "77", blob: BlobInfo{SHA1: "ab" + name}}}
+		case 1:
+			it.typ = "folder"
+		default:
+			it.typ, it.url = "web_link", "https://x.test/?q="+name
+		}
+		want, err := json.Marshal(s.mini(it))
+		require.NoError(t, err)
+		assert.Equal(t, string(want), string(s.miniJSON(it)), "%q", name)
+	}
+}
+
+// TestWritePageMatchesWriteJSON: a page written by writePage is byte for
+// byte the page writeJSON writes, with raw, map and no entries.
+func TestWritePageMatchesWriteJSON(t *testing.T) {
+	t.Parallel()
+	s, err := New(Options{})
+	require.NoError(t, err)
+	f := &item{typ: "folder", id: "5", name: "<a & b>"}
+	pages := []map[string]any{
+		{"entries": []any{s.miniJSON(f), map[string]any{"id": "7", "type": "file", "name": "x\u2028"}}, "limit": 2, "next_marker": nil, "order": []any{map[string]any{"by": "name"}}},
+		{"entries": []any{}, "limit": 100, "offset": 0, "total_count": 0},
+		{"entries": []any{s.miniJSON(f)}},
+	}
+	for _, page := range pages {
+		a, b := httptest.NewRecorder(), httptest.NewRecorder()
+		writeJSON(a, 200, page)
+		writePage(b, 200, page)
+		assert.Equal(t, a.Body.String(), b.Body.String())
+		assert.Equal(t, a.Header(), b.Header())
+	}
+}
