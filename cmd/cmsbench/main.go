@@ -37,6 +37,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/metrics"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -93,6 +94,7 @@ type config struct {
 	memSize    int64
 	readAhead  bool
 	summarize  string
+	cpuProfile string
 }
 
 func parseArgs(args []string) (config, error) {
@@ -112,6 +114,7 @@ func parseArgs(args []string) (config, error) {
 	memFlag := fs.String("memory-size", "1GiB", "size of the upload whose peak RSS is measured")
 	fs.BoolVar(&c.readAhead, "read-ahead", true, "let the SDK's listing fetch one page ahead")
 	fs.StringVar(&c.summarize, "summarize", "", "print the medians of a JSON-lines results file as a Markdown table and exit")
+	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a CPU profile of the measures to this file")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -226,6 +229,17 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	defer cleanup()
+	if c.cpuProfile != "" {
+		f, err := os.Create(c.cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
 	enc := json.NewEncoder(out)
 	emit := func(r result) error { return enc.Encode(r) }
 	for _, m := range measures {
