@@ -248,6 +248,7 @@ type partJob struct {
 	offset, size int64
 	sum          []byte                           // the part's SHA1; nil: the worker computes it with hash
 	hash         func(buf []byte) ([]byte, error) // hashes the part (buf is the worker's scratch buffer)
+	scratch      bool                             // hash reads the source through buf
 	body         *transport.Body
 	release      func() // returns the part buffer to the pool
 }
@@ -318,8 +319,11 @@ func (run *uploadRun) sendParts(ctx context.Context, r io.Reader) ([]byte, error
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			buf := make([]byte, hashBlock) // scratch for hashing parts read from an io.ReaderAt
+			var buf []byte // scratch for hashing parts read from an io.ReaderAt
 			for job := range jobs {
+				if buf == nil && job.scratch {
+					buf = make([]byte, hashBlock)
+				}
 				err := run.send(ctx, job, buf)
 				job.release()
 				if err != nil {

@@ -41,7 +41,7 @@ func (run *uploadRun) produceFromReaderAt(ctx context.Context, ra io.ReaderAt, f
 			return context.Cause(ctx)
 		}
 		n := min(run.sess.PartSize, run.size-off)
-		job := partJob{offset: off, size: n, release: func() {}}
+		job := partJob{offset: off, size: n, release: func() {}, scratch: true}
 		w := io.Writer(fileHash)
 		var partHash hash.Hash
 		if _, stored := run.have[off]; stored {

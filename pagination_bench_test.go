@@ -36,3 +36,20 @@ func BenchmarkDecodeItemsPage(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkDecodeItemsPageParallel decodes pages of 100 entries from
+// several goroutines at once.
+func BenchmarkDecodeItemsPageParallel(b *testing.B) {
+	page := itemsPage(100)
+	b.SetBytes(int64(len(page)))
+	b.ReportAllocs()
+	b.SetParallelism(8)
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			var p MarkerPage[*Item]
+			if err := decodeJSON(page, &p); err != nil || len(p.Entries) != 100 {
+				b.Fatal(err)
+			}
+		}
+	})
+}

@@ -64,13 +64,24 @@ peer() {
 
 # Set-up (source file, list folder, download file), untimed.
 bench -suite upload_file,download,list >/dev/null
+# Each measure starts with the page cache written back (sync), so that the
+# kernel flushing the previous uploads' data does not compete with it.
 for round in $(seq "$ROUNDS"); do
 	echo "round $round of $ROUNDS" >&2
-	bench -suite ceiling_upload,upload_file,upload_reader,download,list,burst >>"$results"
-	peer upload_file,upload_reader,download,list >>"$results"
+	for m in list download burst; do
+		sync
+		bench -suite "$m" >>"$results"
+		[[ $m == burst ]] || { sync; peer "$m" >>"$results"; }
+	done
+	for m in ceiling_upload upload_file upload_reader; do
+		sync
+		bench -suite "$m" >>"$results"
+		[[ $m == ceiling_upload ]] || { sync; peer "$m" >>"$results"; }
+	done
 done
 # Peak RSS: one process per run, so the high-water mark is the run's own.
 for _ in 1 2 3; do
+	sync
 	bench -suite memory >>"$results"
 	peer memory >>"$results"
 done

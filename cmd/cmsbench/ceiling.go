@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"crypto/sha1"
@@ -12,7 +13,10 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -28,6 +32,10 @@ import (
 // order as contiguous parts land; the final request compares the two
 // whole-file digests. That is four SHA-1 passes, the loopback transfer and
 // the store write, with no SDK or reference-server logic.
+//
+// The receiving side runs in a process of its own (this program, started
+// again with CMSBENCH_CEILING_DIR set), like cmd/refserver for the SDK's
+// measures, so that both share the two cores the same way.
 func measureCeiling(ctx context.Context, t *target, c config, i int, emit func(result) error) error {
 	path, err := sourceFile(c.size)
 	if err != nil {
@@ -38,20 +46,11 @@ func measureCeiling(ctx context.Context, t *target, c config, i int, emit func(r
 		return err
 	}
 	defer os.RemoveAll(dir)
-	dst, err := os.Create(dir + "/file")
+	base, stop, err := startCeilingServer(dir)
 	if err != nil {
 		return err
 	}
-	defer dst.Close()
-	srv := &ceilingServer{dst: dst, landed: map[int64]int64{}, whole: sha1.New()}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return err
-	}
-	hs := &http.Server{Handler: srv}
-	go hs.Serve(ln)
-	defer hs.Close()
-	base := "http://" + ln.Addr().String()
+	defer stop()
 	concurrency := c.levels[0]
 
 	probe := startProbe()
@@ -65,6 +64,51 @@ func measureCeiling(ctx context.Context, t *target, c config, i int, emit func(r
 		return err
 	}
 	return emit(r)
+}
+
+// ceilingDirEnv names the directory of a ceiling server process.
+const ceilingDirEnv = "CMSBENCH_CEILING_DIR"
+
+// startCeilingServer starts this program as a ceiling server writing into
+// dir and returns its base URL.
+func startCeilingServer(dir string) (string, func(), error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return "", nil, err
+	}
+	cmd := exec.Command(exe)
+	cmd.Env = append(os.Environ(), ceilingDirEnv+"="+dir)
+	cmd.Stderr = os.Stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return "", nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return "", nil, err
+	}
+	stop := func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		stop()
+		return "", nil, fmt.Errorf("ceiling server: %w", err)
+	}
+	return strings.TrimSpace(line), stop, nil
+}
+
+// serveCeiling is the ceiling server process: it prints its base URL and
+// serves until it is killed.
+func serveCeiling(dir string) error {
+	dst, err := os.Create(filepath.Join(dir, "file"))
+	if err != nil {
+		return err
+	}
+	defer dst.Close()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	fmt.Println("http://" + ln.Addr().String())
+	return http.Serve(ln, &ceilingServer{dst: dst, landed: map[int64]int64{}, whole: sha1.New()})
 }
 
 func ceilingUpload(ctx context.Context, base, path string, size, part int64, concurrency int) error {

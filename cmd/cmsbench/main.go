@@ -72,6 +72,13 @@ type result struct {
 }
 
 func main() {
+	if dir := os.Getenv(ceilingDirEnv); dir != "" {
+		if err := serveCeiling(dir); err != nil {
+			fmt.Fprintln(os.Stderr, "cmsbench: ceiling server:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(context.Background(), os.Args[1:], os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "cmsbench:", err)
 		os.Exit(1)
