@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -37,4 +40,52 @@ func TestParseBytes(t *testing.T) {
 		_, err := parseBytes(bad)
 		assert.Error(t, err, bad)
 	}
+}
+
+// TestMain lets the test binary serve as the ceiling's receiving process,
+// which measureCeiling starts from os.Executable.
+func TestMain(m *testing.M) {
+	if dir := os.Getenv(ceilingDirEnv); dir != "" {
+		if err := serveCeiling(dir); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		return
+	}
+	os.Exit(m.Run())
+}
+
+// TestReadmeSuiteSmoke runs every measure of the readme suite on tiny
+// sizes and summarizes the results: a smoke test, no timing is checked.
+func TestReadmeSuiteSmoke(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir()) // the source file
+	var out bytes.Buffer
+	args := []string{"-suite", "readme", "-size", "1MiB", "-part", "256KiB", "-memory-size", "1MiB",
+		"-items", "25", "-page", "10", "-requests", "30", "-goroutines", "4"}
+	require.NoError(t, run(context.Background(), args, &out))
+	rs, err := readResults(bytes.NewReader(out.Bytes()))
+	require.NoError(t, err)
+	seen := map[string]bool{}
+	for _, r := range rs {
+		seen[r.Name+"/"+r.Impl] = true
+		assert.Positive(t, r.Seconds, r.Name)
+	}
+	for _, want := range []string{"upload_file/ceiling", "upload_file/go-sdk", "upload_reader/go-sdk", "download/go-sdk", "download/net/http",
+		"list/go-sdk", "list/net/http", "burst/go-sdk", "burst/net/http", "upload_reader_memory/go-sdk"} {
+		assert.True(t, seen[want], want)
+	}
+	for _, r := range rs {
+		if r.Name == "list" {
+			assert.Equal(t, 25, r.Items)
+		}
+	}
+
+	path := filepath.Join(t.TempDir(), "results.jsonl")
+	peer := `{"name":"list","impl":"ts-sdk","items":25,"seconds":1,"items_per_s":5}` + "\n"
+	require.NoError(t, os.WriteFile(path, append(out.Bytes(), peer...), 0o600))
+	var table bytes.Buffer
+	require.NoError(t, run(context.Background(), []string{"-summarize", path}, &table))
+	assert.Contains(t, table.String(), "| list a folder (items/s) |")
+	assert.Contains(t, table.String(), "| 5.00 |", "the peer's median")
+	assert.Contains(t, table.String(), "ceiling")
 }
