@@ -1,4 +1,104 @@
 package cms
 
+import (
+	"context"
+	"iter"
+	"net/http"
+)
+
 // DevicePinsService handles device pins (/device_pinners, /enterprises/{id}/device_pinners).
+// Every call needs an enterprise admin with the "manage enterprise" scope.
 type DevicePinsService service
+
+// DevicePinDirection orders a list of device pins by id.
+type DevicePinDirection string
+
+// Directions of DevicePinsService.List.
+const (
+	DevicePinsAscending  DevicePinDirection = "ASC"
+	DevicePinsDescending DevicePinDirection = "DESC"
+)
+
+// DevicePin is a device a user's account is pinned to (DevicePinner).
+type DevicePin struct {
+	ID          string    `json:"id"`
+	Type        string    `json:"type,omitzero"`
+	OwnedBy     *UserMini `json:"owned_by,omitzero"`
+	ProductName string    `json:"product_name,omitzero"`
+}
+
+// ListDevicePinsOptions are the options of DevicePinsService.List.
+type ListDevicePinsOptions struct {
+	// Marker is a NextMarker of an earlier page; "" for the first page. The
+	// service sends next_marker as a number; MarkerPage carries it as text.
+	Marker string `url:"marker,omitempty"`
+	// Limit is the page size (at most 1000).
+	Limit int `url:"limit,omitempty"`
+	// Direction orders the pins by id: ASC (default) or DESC.
+	Direction DevicePinDirection `url:"direction,omitempty"`
+}
+
+// List returns one marker page of an enterprise's device pins
+// (GET /enterprises/{enterprise_id}/device_pinners). UsersService.GetMe
+// with Fields "enterprise" gives the enterprise id.
+func (s *DevicePinsService) List(ctx context.Context, enterpriseID string, opts *ListDevicePinsOptions) (*MarkerPage[*DevicePin], *Response, error) {
+	if err := checkID("enterprise", enterpriseID); err != nil {
+		return nil, nil, err
+	}
+	if opts == nil {
+		opts = &ListDevicePinsOptions{}
+	}
+	if opts.Limit < 0 {
+		return nil, nil, invalidArg("limit", "negative")
+	}
+	page, resp, err := getJSON[MarkerPage[*DevicePin]](ctx, s.client, opts, "enterprises", enterpriseID, "device_pinners")
+	if err != nil {
+		return nil, resp, err
+	}
+	resp.NextMarker = page.NextMarker
+	return page, resp, nil
+}
+
+func (s *DevicePinsService) pinsPageFunc(enterpriseID string, opts *ListDevicePinsOptions) (string, markerPageFunc[*DevicePin]) {
+	var o ListDevicePinsOptions
+	if opts != nil {
+		o = *opts
+	}
+	return o.Marker, func(ctx context.Context, marker string) (*MarkerPage[*DevicePin], *Response, error) {
+		page := o
+		page.Marker = marker
+		return s.List(ctx, enterpriseID, &page)
+	}
+}
+
+// ListIter yields every device pin of an enterprise, fetching marker pages
+// (GET /enterprises/{enterprise_id}/device_pinners) lazily. It never
+// changes opts.
+func (s *DevicePinsService) ListIter(ctx context.Context, enterpriseID string, opts *ListDevicePinsOptions) iter.Seq2[*DevicePin, error] {
+	marker, fetch := s.pinsPageFunc(enterpriseID, opts)
+	return markerSeq(ctx, marker, fetch)
+}
+
+// NewListPaginator walks an enterprise's device pins one marker page at a
+// time (GET /enterprises/{enterprise_id}/device_pinners); keep NextMarker
+// to resume later.
+func (s *DevicePinsService) NewListPaginator(enterpriseID string, opts *ListDevicePinsOptions) *MarkerPaginator[*DevicePin] {
+	marker, fetch := s.pinsPageFunc(enterpriseID, opts)
+	return newMarkerPaginator(marker, fetch)
+}
+
+// Get fetches a device pin (GET /device_pinners/{device_pinner_id}).
+func (s *DevicePinsService) Get(ctx context.Context, pinID string) (*DevicePin, *Response, error) {
+	if err := checkID("device pin", pinID); err != nil {
+		return nil, nil, err
+	}
+	return sendJSON[DevicePin](ctx, s.client, http.MethodGet, nil, nil, "device_pinners", pinID)
+}
+
+// Delete removes a device pin (DELETE /device_pinners/{device_pinner_id}).
+func (s *DevicePinsService) Delete(ctx context.Context, pinID string) (*Response, error) {
+	if err := checkID("device pin", pinID); err != nil {
+		return nil, err
+	}
+	return deleteByID(ctx, s.client, nil, "device_pinners", pinID)
+}

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"strconv"
 	"strings"
 	"time"
@@ -24,50 +23,17 @@ type GovernancePageOptions struct {
 	Limit int `url:"limit,omitempty"`
 }
 
-// govGet sends a GET of path (segments) with opts as query and decodes a T.
-func govGet[T any](ctx context.Context, c *Client, opts any, segments ...string) (*T, *Response, error) {
-	r, err := c.newRequest(http.MethodGet, c.cfg.baseURL, opts, segments...)
-	if err != nil {
-		return nil, nil, err
-	}
-	v := new(T)
-	resp, err := c.do(ctx, r, v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
 // govList fetches one marker page and sets Response.NextMarker.
 func govList[T any](ctx context.Context, c *Client, limit int, opts any, segments ...string) (*MarkerPage[T], *Response, error) {
 	if limit < 0 {
 		return nil, nil, invalidArg("limit", "negative")
 	}
-	page, resp, err := govGet[MarkerPage[T]](ctx, c, opts, segments...)
+	page, resp, err := getJSON[MarkerPage[T]](ctx, c, opts, segments...)
 	if err != nil {
 		return nil, resp, err
 	}
 	resp.NextMarker = page.NextMarker
 	return page, resp, nil
-}
-
-// govSend sends a JSON body (nil for none) and decodes a T when out is true.
-func govSend[T any](ctx context.Context, c *Client, method string, body any, opts any, segments ...string) (*T, *Response, error) {
-	r, err := c.newRequest(method, c.cfg.baseURL, opts, segments...)
-	if err != nil {
-		return nil, nil, err
-	}
-	if body != nil {
-		if err := r.setJSON(body); err != nil {
-			return nil, nil, err
-		}
-	}
-	v := new(T)
-	resp, err := c.do(ctx, r, v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
 }
 
 // pageOpts copies the paging options (nil = first page, default size).

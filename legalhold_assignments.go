@@ -79,7 +79,7 @@ func (s *LegalHoldPolicyAssignmentsService) Create(ctx context.Context, body *Cr
 	if err := checkID("assign_to", body.AssignTo.ID); err != nil {
 		return nil, nil, err
 	}
-	return govSend[LegalHoldPolicyAssignment](ctx, s.client, http.MethodPost, body, nil, "legal_hold_policy_assignments")
+	return sendJSON[LegalHoldPolicyAssignment](ctx, s.client, http.MethodPost, body, nil, "legal_hold_policy_assignments")
 }
 
 // Get fetches an assignment (GET
@@ -88,7 +88,7 @@ func (s *LegalHoldPolicyAssignmentsService) Get(ctx context.Context, assignmentI
 	if err := checkID("legal hold policy assignment", assignmentID); err != nil {
 		return nil, nil, err
 	}
-	return govGet[LegalHoldPolicyAssignment](ctx, s.client, opts, "legal_hold_policy_assignments", assignmentID)
+	return getJSON[LegalHoldPolicyAssignment](ctx, s.client, opts, "legal_hold_policy_assignments", assignmentID)
 }
 
 // ListLegalHoldPolicyAssignmentsOptions are the options of
@@ -147,7 +147,7 @@ func (s *LegalHoldPolicyAssignmentsService) Delete(ctx context.Context, assignme
 	if err := checkID("legal hold policy assignment", assignmentID); err != nil {
 		return nil, err
 	}
-	_, resp, err := govSend[json.RawMessage](ctx, s.client, http.MethodDelete, nil, nil, "legal_hold_policy_assignments", assignmentID)
+	_, resp, err := sendJSON[json.RawMessage](ctx, s.client, http.MethodDelete, nil, nil, "legal_hold_policy_assignments", assignmentID)
 	return resp, err
 }
 

@@ -57,5 +57,5 @@ func (s *FileVersionLegalHoldsService) Get(ctx context.Context, holdID string) (
 	if err := checkID("file version legal hold", holdID); err != nil {
 		return nil, nil, err
 	}
-	return govGet[FileVersionLegalHold](ctx, s.client, nil, "file_version_legal_holds", holdID)
+	return getJSON[FileVersionLegalHold](ctx, s.client, nil, "file_version_legal_holds", holdID)
 }

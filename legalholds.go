@@ -102,7 +102,7 @@ func (s *LegalHoldPoliciesService) Create(ctx context.Context, body *CreateLegal
 	if err := body.validate(); err != nil {
 		return nil, nil, err
 	}
-	return govSend[LegalHoldPolicy](ctx, s.client, http.MethodPost, body, nil, "legal_hold_policies")
+	return sendJSON[LegalHoldPolicy](ctx, s.client, http.MethodPost, body, nil, "legal_hold_policies")
 }
 
 // Get fetches a legal hold policy (GET /legal_hold_policies/{legal_hold_policy_id}).
@@ -110,7 +110,7 @@ func (s *LegalHoldPoliciesService) Get(ctx context.Context, policyID string) (*L
 	if err := checkID("legal hold policy", policyID); err != nil {
 		return nil, nil, err
 	}
-	return govGet[LegalHoldPolicy](ctx, s.client, nil, "legal_hold_policies", policyID)
+	return getJSON[LegalHoldPolicy](ctx, s.client, nil, "legal_hold_policies", policyID)
 }
 
 // ListLegalHoldPoliciesOptions are the options of LegalHoldPoliciesService.List.
@@ -173,7 +173,7 @@ func (s *LegalHoldPoliciesService) Update(ctx context.Context, policyID string, 
 	case utf8.RuneCountInString(body.ReleaseNotes) > maxLegalHoldText:
 		return nil, nil, invalidArg("release_notes", "longer than 500 characters")
 	}
-	return govSend[LegalHoldPolicy](ctx, s.client, http.MethodPut, body, nil, "legal_hold_policies", policyID)
+	return sendJSON[LegalHoldPolicy](ctx, s.client, http.MethodPut, body, nil, "legal_hold_policies", policyID)
 }
 
 // Delete releases a legal hold policy (DELETE
@@ -185,7 +185,7 @@ func (s *LegalHoldPoliciesService) Delete(ctx context.Context, policyID string) 
 	if err := checkID("legal hold policy", policyID); err != nil {
 		return nil, err
 	}
-	_, resp, err := govSend[json.RawMessage](ctx, s.client, http.MethodDelete, nil, nil, "legal_hold_policies", policyID)
+	_, resp, err := sendJSON[json.RawMessage](ctx, s.client, http.MethodDelete, nil, nil, "legal_hold_policies", policyID)
 	return resp, err
 }
 

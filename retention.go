@@ -241,7 +241,7 @@ func (s *RetentionPoliciesService) Create(ctx context.Context, body *CreateReten
 	if err := body.validate(); err != nil {
 		return nil, nil, err
 	}
-	return govSend[RetentionPolicy](ctx, s.client, http.MethodPost, body, nil, "retention_policies")
+	return sendJSON[RetentionPolicy](ctx, s.client, http.MethodPost, body, nil, "retention_policies")
 }
 
 // Get fetches a retention policy (GET /retention_policies/{retention_policy_id}).
@@ -249,7 +249,7 @@ func (s *RetentionPoliciesService) Get(ctx context.Context, policyID string, opt
 	if err := checkID("retention policy", policyID); err != nil {
 		return nil, nil, err
 	}
-	return govGet[RetentionPolicy](ctx, s.client, opts, "retention_policies", policyID)
+	return getJSON[RetentionPolicy](ctx, s.client, opts, "retention_policies", policyID)
 }
 
 // ListRetentionPoliciesOptions are the options of RetentionPoliciesService.List.
@@ -342,7 +342,7 @@ func (s *RetentionPoliciesService) Update(ctx context.Context, policyID string, 
 	if err := body.validate(); err != nil {
 		return nil, nil, err
 	}
-	return govSend[RetentionPolicy](ctx, s.client, http.MethodPut, body, nil, "retention_policies", policyID)
+	return sendJSON[RetentionPolicy](ctx, s.client, http.MethodPut, body, nil, "retention_policies", policyID)
 }
 
 // Retire retires a retention policy for good: it applies to no new content
@@ -358,6 +358,6 @@ func (s *RetentionPoliciesService) Delete(ctx context.Context, policyID string) 
 	if err := checkID("retention policy", policyID); err != nil {
 		return nil, err
 	}
-	_, resp, err := govSend[json.RawMessage](ctx, s.client, http.MethodDelete, nil, nil, "retention_policies", policyID)
+	_, resp, err := sendJSON[json.RawMessage](ctx, s.client, http.MethodDelete, nil, nil, "retention_policies", policyID)
 	return resp, err
 }

@@ -115,7 +115,7 @@ func (s *RetentionPolicyAssignmentsService) Create(ctx context.Context, body *Cr
 	if err := body.validate(); err != nil {
 		return nil, nil, err
 	}
-	return govSend[RetentionPolicyAssignment](ctx, s.client, http.MethodPost, body, nil, "retention_policy_assignments")
+	return sendJSON[RetentionPolicyAssignment](ctx, s.client, http.MethodPost, body, nil, "retention_policy_assignments")
 }
 
 // Get fetches an assignment
@@ -124,7 +124,7 @@ func (s *RetentionPolicyAssignmentsService) Get(ctx context.Context, assignmentI
 	if err := checkID("retention policy assignment", assignmentID); err != nil {
 		return nil, nil, err
 	}
-	return govGet[RetentionPolicyAssignment](ctx, s.client, opts, "retention_policy_assignments", assignmentID)
+	return getJSON[RetentionPolicyAssignment](ctx, s.client, opts, "retention_policy_assignments", assignmentID)
 }
 
 // Delete removes an assignment of a modifiable policy, lifting the
@@ -135,7 +135,7 @@ func (s *RetentionPolicyAssignmentsService) Delete(ctx context.Context, assignme
 	if err := checkID("retention policy assignment", assignmentID); err != nil {
 		return nil, err
 	}
-	_, resp, err := govSend[json.RawMessage](ctx, s.client, http.MethodDelete, nil, nil, "retention_policy_assignments", assignmentID)
+	_, resp, err := sendJSON[json.RawMessage](ctx, s.client, http.MethodDelete, nil, nil, "retention_policy_assignments", assignmentID)
 	return resp, err
 }
 

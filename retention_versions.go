@@ -73,5 +73,5 @@ func (s *FileVersionRetentionsService) Get(ctx context.Context, retentionID stri
 	if err := checkID("file version retention", retentionID); err != nil {
 		return nil, nil, err
 	}
-	return govGet[FileVersionRetention](ctx, s.client, nil, "file_version_retentions", retentionID)
+	return getJSON[FileVersionRetention](ctx, s.client, nil, "file_version_retentions", retentionID)
 }

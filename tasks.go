@@ -166,22 +166,7 @@ func (s *TasksService) Create(ctx context.Context, body *CreateTaskRequest) (*Ta
 	if err != nil {
 		return nil, nil, err
 	}
-	return sendJSON[Task](ctx, s.client, r, body)
-}
-
-// sendJSON sends body as JSON and decodes the answer into a new T.
-func sendJSON[T any](ctx context.Context, c *Client, r *request, body any) (*T, *Response, error) {
-	if body != nil {
-		if err := r.setJSON(body); err != nil {
-			return nil, nil, err
-		}
-	}
-	v := new(T)
-	resp, err := c.do(ctx, r, v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
+	return sendRecord[Task](ctx, s.client, r, body)
 }
 
 // Get fetches a task with its assignments (GET /tasks/{task_id}).
@@ -193,7 +178,7 @@ func (s *TasksService) Get(ctx context.Context, taskID string) (*Task, *Response
 	if err != nil {
 		return nil, nil, err
 	}
-	return sendJSON[Task](ctx, s.client, r, nil)
+	return sendRecord[Task](ctx, s.client, r, nil)
 }
 
 // UpdateTaskRequest is the body of TasksService.Update. Zero fields are
@@ -228,7 +213,7 @@ func (s *TasksService) Update(ctx context.Context, taskID string, body *UpdateTa
 	if err != nil {
 		return nil, nil, err
 	}
-	return sendJSON[Task](ctx, s.client, r, body)
+	return sendRecord[Task](ctx, s.client, r, body)
 }
 
 // Delete deletes a task and its assignments (DELETE /tasks/{task_id}).
@@ -253,7 +238,7 @@ func (s *TasksService) ListForFile(ctx context.Context, fileID string) (*Collect
 	if err != nil {
 		return nil, nil, err
 	}
-	return sendJSON[Collection[*Task]](ctx, s.client, r, nil)
+	return sendRecord[Collection[*Task]](ctx, s.client, r, nil)
 }
 
 // CreateTaskAssignmentRequest is the body of TaskAssignmentsService.Create:
@@ -299,7 +284,7 @@ func (s *TaskAssignmentsService) Create(ctx context.Context, body *CreateTaskAss
 	if err != nil {
 		return nil, nil, err
 	}
-	return sendJSON[TaskAssignment](ctx, s.client, r, body)
+	return sendRecord[TaskAssignment](ctx, s.client, r, body)
 }
 
 // Get fetches a task assignment (GET /task_assignments/{task_assignment_id}).
@@ -311,7 +296,7 @@ func (s *TaskAssignmentsService) Get(ctx context.Context, assignmentID string) (
 	if err != nil {
 		return nil, nil, err
 	}
-	return sendJSON[TaskAssignment](ctx, s.client, r, nil)
+	return sendRecord[TaskAssignment](ctx, s.client, r, nil)
 }
 
 // UpdateTaskAssignmentRequest is the body of TaskAssignmentsService.Update.
@@ -353,7 +338,7 @@ func (s *TaskAssignmentsService) Update(ctx context.Context, assignmentID string
 	if err != nil {
 		return nil, nil, err
 	}
-	return sendJSON[TaskAssignment](ctx, s.client, r, body)
+	return sendRecord[TaskAssignment](ctx, s.client, r, body)
 }
 
 // Resolve sets the state of an assignment of task (PUT
@@ -388,5 +373,5 @@ func (s *TaskAssignmentsService) List(ctx context.Context, taskID string) (*Coll
 	if err != nil {
 		return nil, nil, err
 	}
-	return sendJSON[Collection[*TaskAssignment]](ctx, s.client, r, nil)
+	return sendRecord[Collection[*TaskAssignment]](ctx, s.client, r, nil)
 }

@@ -176,7 +176,7 @@ func getTrashed[T any](ctx context.Context, c *Client, k itemKind, id string, op
 	if err != nil {
 		return nil, nil, err
 	}
-	return sendJSON[T](ctx, c, r, nil)
+	return sendRecord[T](ctx, c, r, nil)
 }
 
 // RestoreRequest is the optional body of a restore. Without it the item
@@ -208,7 +208,7 @@ func restoreTrashed[T any](ctx context.Context, c *Client, k itemKind, id string
 	if err != nil {
 		return nil, nil, err
 	}
-	return sendJSON[T](ctx, c, r, body)
+	return sendRecord[T](ctx, c, r, body)
 }
 
 // purgeTrashed deletes a trashed item of kind k for good (DELETE /{kind}/{id}/trash).

@@ -54,7 +54,7 @@ func (s *WatermarksService) get(ctx context.Context, k itemKind, id string) (*Wa
 	if err != nil {
 		return nil, nil, err
 	}
-	return sendJSON[Watermark](ctx, s.client, r, nil)
+	return sendRecord[Watermark](ctx, s.client, r, nil)
 }
 
 // applyWatermarkBody is the only body the service takes.
@@ -68,7 +68,7 @@ func (s *WatermarksService) apply(ctx context.Context, k itemKind, id string) (*
 	if err != nil {
 		return nil, nil, err
 	}
-	wm, resp, err := sendJSON[Watermark](ctx, s.client, r, applyWatermarkBody)
+	wm, resp, err := sendRecord[Watermark](ctx, s.client, r, applyWatermarkBody)
 	if err != nil {
 		return nil, resp, err
 	}

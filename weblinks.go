@@ -63,7 +63,7 @@ func (s *WebLinksService) Create(ctx context.Context, body *CreateWebLinkRequest
 	if err != nil {
 		return nil, nil, err
 	}
-	return sendJSON[WebLink](ctx, s.client, r, body)
+	return sendRecord[WebLink](ctx, s.client, r, body)
 }
 
 // GetWebLinkOptions are the options of WebLinksService.Get.
@@ -92,7 +92,7 @@ func (s *WebLinksService) Get(ctx context.Context, webLinkID string, opts *GetWe
 	if err := setSharedLink(r.header, opts.SharedLink, opts.SharedLinkPassword); err != nil {
 		return nil, nil, err
 	}
-	return sendJSON[WebLink](ctx, s.client, r, nil)
+	return sendRecord[WebLink](ctx, s.client, r, nil)
 }
 
 // SharedLinkRequest sets an item's shared link. Zero fields keep what the
@@ -155,7 +155,7 @@ func (s *WebLinksService) Update(ctx context.Context, webLinkID string, body *Up
 	if err != nil {
 		return nil, nil, err
 	}
-	return sendJSON[WebLink](ctx, s.client, r, body)
+	return sendRecord[WebLink](ctx, s.client, r, body)
 }
 
 // Delete moves a web link to the trash (DELETE /web_links/{web_link_id}).

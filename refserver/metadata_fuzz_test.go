@@ -26,11 +26,11 @@ func renderQuery(n *qNode) string {
 	case "and", "or":
 		parts := make([]string, len(n.kids))
 		for i, k := range n.kids {
-			parts[i] = group(k)
+			parts[i] = groupExpr(k)
 		}
 		return strings.Join(parts, " "+strings.ToUpper(n.kind)+" ")
 	case "not":
-		return "NOT " + group(n.kids[0])
+		return "NOT " + groupExpr(n.kids[0])
 	case "cmp":
 		return n.field + " " + n.op + " :" + n.params[0]
 	case "like":
@@ -53,8 +53,8 @@ func renderQuery(n *qNode) string {
 	return "?"
 }
 
-// group renders a sub-expression, in parentheses when it is AND or OR.
-func group(n *qNode) string {
+// groupExpr renders a sub-expression, in parentheses when it is AND or OR.
+func groupExpr(n *qNode) string {
 	if n.kind == "and" || n.kind == "or" {
 		return "(" + renderQuery(n) + ")"
 	}

@@ -338,13 +338,14 @@ func (s *Server) principalForUser(u *user) *principal {
 	}
 }
 
-// managedUser returns the managed (or app) user with id, not the service account.
+// managedUser returns the managed (or app) user of the enterprise with id,
+// not the service account, nor a deleted or rolled-out user (users.go).
+// It takes s.mu: callers may hold s.oauth.mu (never the other way round).
 func (s *Server) managedUser(id string) *user {
-	switch id {
-	case s.admin.id:
-		return s.admin
-	case s.user.id:
-		return s.user
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if u := s.enterpriseUser(id); u != nil && u != s.app {
+		return u
 	}
 	return nil
 }

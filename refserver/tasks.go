@@ -143,16 +143,19 @@ func (s *Server) mountTasks(mux *http.ServeMux) {
 	}))
 }
 
-// taskUser finds a user to assign by id or login (case-insensitive), or
-// nil. The users are those of auth.go: the admin and the managed user.
+// taskUser finds an enterprise user to assign by id or login
+// (case-insensitive), or nil: not the service account, nor a deleted or
+// rolled-out user. Callers hold s.mu.
 func (s *Server) taskUser(id, login string) *user {
-	if id != "" {
-		return s.managedUser(id)
-	}
-	for _, u := range []*user{s.admin, s.user} {
-		if strings.EqualFold(u.login, login) {
-			return u
+	if id == "" {
+		u := s.users.byLogin[strings.ToLower(login)]
+		if u == nil {
+			return nil
 		}
+		id = u.id
+	}
+	if u := s.enterpriseUser(id); u != nil && u != s.app {
+		return u
 	}
 	return nil
 }

@@ -62,6 +62,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		dataDir string
 		verbose bool
 		appCfg  string
+		pins    int
 	)
 	fs.StringVar(&opts.Addr, "addr", "127.0.0.1:0", "API listener address")
 	fs.StringVar(&opts.UploadAddr, "upload-addr", "", "upload listener address (default: a free port)")
@@ -69,7 +70,8 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	fs.StringVar(&opts.AdminToken, "admin-token", "", "bearer token of the enterprise admin (default: random)")
 	fs.StringVar(&opts.UserToken, "user-token", "", "bearer token of the managed user (default: random)")
 	fs.StringVar(&opts.AppToken, "app-token", "", "bearer token of the app (default: random)")
-	fs.BoolVar(&seed, "seed", false, "add demo folders and files")
+	fs.BoolVar(&seed, "seed", false, "add demo folders and files (and device pins)")
+	fs.IntVar(&pins, "device-pins", 0, "pin this many devices to the admin's and the managed user's accounts (the API has no call that creates pins)")
 	fs.StringVar(&dataDir, "data", "", "store file content in this directory instead of memory")
 	fs.Int64Var(&opts.PartSize, "part-size", 0, "part_size of upload sessions in bytes (default 8388608)")
 	fs.Int64Var(&opts.ChunkedMinSize, "chunked-min-size", 0, "minimum file_size of upload sessions in bytes (default 20000000)")
@@ -85,8 +87,8 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments: %v", fs.Args())
 	}
-	if opts.PartSize < 0 || opts.ChunkedMinSize < 0 {
-		return errors.New("-part-size and -chunked-min-size must not be negative")
+	if opts.PartSize < 0 || opts.ChunkedMinSize < 0 || pins < 0 {
+		return errors.New("-part-size, -chunked-min-size and -device-pins must not be negative")
 	}
 	if verbose {
 		opts.Logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
@@ -107,6 +109,9 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		if err := srv.Seed(); err != nil {
 			return err
 		}
+	}
+	if err := srv.AddDevicePins(pins); err != nil {
+		return err
 	}
 	clientID := ""
 	if appCfg != "" {
