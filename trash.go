@@ -85,12 +85,23 @@ func (s *TrashService) trashPageFunc(opts *ListTrashOptions) (int, offsetPageFun
 	}
 }
 
-// ListItemsIter yields every item in the trash, fetching offset pages
-// (GET /folders/trash/items) lazily as the loop advances. It starts at
-// opts.Offset and never changes opts.
+// ListItemsIter yields every item in the trash, fetching pages
+// (GET /folders/trash/items) lazily as the loop advances. Like every list
+// that offers both, it pages by marker (usemarker=true), which the service
+// recommends for long lists: the same items as ListItemsByMarkerIter with
+// opts' Fields and Limit. It pages by offset instead, from opts.Offset, when
+// opts.Offset, Sort or Direction is set (marker pages take no sort). It
+// never changes opts.
 func (s *TrashService) ListItemsIter(ctx context.Context, opts *ListTrashOptions) iter.Seq2[*Item, error] {
-	start, fetch := s.trashPageFunc(opts)
-	return offsetSeq(ctx, start, fetch)
+	if opts != nil && (opts.Offset > 0 || opts.Sort != "" || opts.Direction != "") {
+		start, fetch := s.trashPageFunc(opts)
+		return offsetSeq(ctx, start, fetch)
+	}
+	var m *ListTrashByMarkerOptions
+	if opts != nil {
+		m = &ListTrashByMarkerOptions{Fields: opts.Fields, Limit: opts.Limit}
+	}
+	return s.ListItemsByMarkerIter(ctx, m)
 }
 
 // NewListItemsPaginator walks the trash one offset page at a time

@@ -89,7 +89,7 @@ func TestTrashRestoreAndPurge(t *testing.T) {
 
 func TestTrashListPages(t *testing.T) {
 	t.Parallel()
-	_, c := refServer(t, cmstest.Options{})
+	srv, c := refServer(t, cmstest.Options{})
 	ctx := context.Background()
 	var want []string
 	for i := range 5 {
@@ -116,6 +116,26 @@ func TestTrashListPages(t *testing.T) {
 	}
 	assert.Equal(t, want, names)
 	assert.Equal(t, 0, opts.Offset, "the iterator never changes opts")
+	assertQueries := func(has bool) {
+		t.Helper()
+		reqs := srv.Requests()
+		require.NotEmpty(t, reqs)
+		for _, r := range reqs {
+			assert.Equal(t, has, strings.Contains(r.RawQuery, "usemarker=true"), r.RawQuery)
+		}
+		srv.ResetRequests()
+	}
+	srv.ResetRequests()
+	for range c.Trash.ListItemsIter(ctx, opts) {
+	}
+	assertQueries(true) // marker paging by default
+	names = nil
+	for it, err := range c.Trash.ListItemsIter(ctx, &cms.ListTrashOptions{Limit: 2, Sort: cms.TrashSortName, Direction: "DESC"}) {
+		require.NoError(t, err)
+		names = append(names, it.Name)
+	}
+	assert.Equal(t, []string{want[4], want[3], want[2], want[1], want[0]}, names)
+	assertQueries(false) // offset paging for a sorted list
 
 	p := c.Trash.NewListItemsPaginator(&cms.ListTrashOptions{Limit: 2})
 	pages := 0

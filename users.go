@@ -347,11 +347,25 @@ func (s *UsersService) usersPageFunc(opts *ListUsersOptions) (int, offsetPageFun
 	}
 }
 
-// ListIter yields every user of the enterprise, fetching offset pages
-// (GET /users) lazily. It starts at opts.Offset and never changes opts.
+// ListIter yields every user of the enterprise, fetching pages (GET /users)
+// lazily as the loop advances. Like every list that offers both, it pages by
+// marker (usemarker=true), because offset paging is capped at offset 10000:
+// the same users as ListByMarkerIter with opts' filters, Fields and Limit.
+// It pages by offset instead, from opts.Offset, when opts.Offset is set. It
+// never changes opts.
 func (s *UsersService) ListIter(ctx context.Context, opts *ListUsersOptions) iter.Seq2[*User, error] {
-	start, fetch := s.usersPageFunc(opts)
-	return offsetSeq(ctx, start, fetch)
+	if opts != nil && opts.Offset > 0 {
+		start, fetch := s.usersPageFunc(opts)
+		return offsetSeq(ctx, start, fetch)
+	}
+	var m *ListUsersByMarkerOptions
+	if opts != nil {
+		m = &ListUsersByMarkerOptions{
+			FilterTerm: opts.FilterTerm, UserType: opts.UserType, ExternalAppUserID: opts.ExternalAppUserID,
+			Fields: opts.Fields, Limit: opts.Limit,
+		}
+	}
+	return s.ListByMarkerIter(ctx, m)
 }
 
 // NewListPaginator walks the enterprise's users one offset page at a time

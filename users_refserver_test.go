@@ -162,7 +162,7 @@ func TestUsersArgumentsCheckedBeforeSending(t *testing.T) {
 
 func TestUsersListPages(t *testing.T) {
 	t.Parallel()
-	_, admin := adminServer(t)
+	srv, admin := adminServer(t)
 	ctx := context.Background()
 	var want []string
 	for i := range 7 {
@@ -183,7 +183,16 @@ func TestUsersListPages(t *testing.T) {
 		}
 		return got
 	}
+	before := len(srv.Requests())
 	assert.Equal(t, want, collect(admin.Users.ListIter(ctx, &cms.ListUsersOptions{FilterTerm: "pat", Limit: 3})))
+	for _, r := range srv.Requests()[before:] {
+		assert.Contains(t, r.RawQuery, "usemarker=true", "ListIter pages by marker by default")
+	}
+	before = len(srv.Requests())
+	assert.Equal(t, want[1:], collect(admin.Users.ListIter(ctx, &cms.ListUsersOptions{FilterTerm: "pat", Limit: 3, Offset: 1})))
+	for _, r := range srv.Requests()[before:] {
+		assert.NotContains(t, r.RawQuery, "usemarker", "ListIter pages by offset from a given offset")
+	}
 	assert.Equal(t, want, collect(admin.Users.ListByMarkerIter(ctx, &cms.ListUsersByMarkerOptions{FilterTerm: "pat", Limit: 2})))
 
 	p := admin.Users.NewListByMarkerPaginator(&cms.ListUsersByMarkerOptions{UserType: cms.UserTypeManaged, Limit: 4})
