@@ -62,9 +62,9 @@ type persister struct {
 	dirty map[dirtyKey]struct{}
 	blobs []string // blobs to delete once the state without them is committed
 
-	// check makes every flush compare the database with the live state
-	// (tests: a state change without its mark fails); checkErrs collects
-	// the differences.
+	// check makes every request compare the database with the live state
+	// once its changes are committed (tests: a state change without its
+	// mark fails); checkErrs collects the differences.
 	check     bool
 	checkErrs []error
 
@@ -244,9 +244,6 @@ func (s *Server) flushState() error {
 			s.log.Warn("deleting blob", "blob", id, "err", err)
 		}
 	}
-	if p.check {
-		s.checkPersisted()
-	}
 	return nil
 }
 
@@ -310,6 +307,9 @@ func (s *Server) persistHandler(next http.Handler) http.Handler {
 			s.log.Error("saving the state", "path", r.URL.Path, "err", err)
 			writeError(w, errf(http.StatusInternalServerError, codeInternalServerError, "Internal Server Error: the state could not be saved"))
 			return
+		}
+		if s.persist.check {
+			s.checkPersisted()
 		}
 		bw.send(w)
 	})
