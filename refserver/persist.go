@@ -87,18 +87,21 @@ type dirtyKey struct {
 // writes it, or deletes it when the object is gone. Callers hold the lock
 // that guards the object (s.mu, or s.oauth.mu for the oauth kinds).
 func (s *Server) dirty(kind kindID, key string) {
-	if s.persist == nil {
-		return
+	if s.persist != nil { // inlined: without DataDir a mark is this check
+		s.persist.mark(kind, key)
 	}
-	s.persist.mu.Lock()
-	s.persist.dirty[dirtyKey{kind, key}] = struct{}{}
-	s.persist.mu.Unlock()
+}
+
+func (p *persister) mark(kind kindID, key string) {
+	p.mu.Lock()
+	p.dirty[dirtyKey{kind, key}] = struct{}{}
+	p.mu.Unlock()
 }
 
 // openState opens (or creates) the state database of opts.DataDir and
 // loads it into s, or writes s's fresh state into a new one.
 func (s *Server) openState(dir string) error {
-	db, err := bolt.Open(filepath.Join(dir, StateFileName), 0o600, &bolt.Options{Timeout: 2 * time.Second})
+	db, err := bolt.Open(filepath.Join(dir, StateFileName), 0o600, &bolt.Options{Timeout: 500 * time.Millisecond})
 	if err != nil {
 		return fmt.Errorf("refserver: opening the state in %s: %w", dir, err)
 	}

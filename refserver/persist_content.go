@@ -335,6 +335,13 @@ type recPart struct {
 // partKey is the key of the part of session sid at offset.
 func partKey(sid string, offset int64) string { return fmt.Sprintf("%s/%020d", sid, offset) }
 
+// dirtyPart marks the part of ss at offset.
+func (s *Server) dirtyPart(ss *session, offset int64) {
+	if s.persist != nil {
+		s.dirty(kParts, partKey(ss.id, offset))
+	}
+}
+
 // dirtySession marks ss and every part of it (the session ended or
 // expired).
 func (s *Server) dirtySession(ss *session) {
@@ -343,7 +350,7 @@ func (s *Server) dirtySession(ss *session) {
 	}
 	s.dirty(kSessions, ss.id)
 	for off := range ss.parts {
-		s.dirty(kParts, partKey(ss.id, off))
+		s.dirtyPart(ss, off)
 	}
 }
 

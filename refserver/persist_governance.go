@@ -136,18 +136,9 @@ func (s *Server) loadFVR(id string, r recFVR) error {
 // retentionLoaded rebuilds the creation orders.
 func (s *Server) retentionLoaded() error {
 	rs := &s.retention
-	for _, rp := range rs.policies {
-		rs.policyOrder = append(rs.policyOrder, rp)
-	}
-	sortByID(rs.policyOrder, func(x *retentionPolicy) string { return x.id })
-	for _, a := range rs.assignments {
-		rs.assignOrder = append(rs.assignOrder, a)
-	}
-	sortByID(rs.assignOrder, func(x *retentionAssignment) string { return x.id })
-	for _, fvr := range rs.fvrs {
-		rs.fvrOrder = append(rs.fvrOrder, fvr)
-	}
-	sortByID(rs.fvrOrder, func(x *fileVersionRetention) string { return x.id })
+	rs.policyOrder = orderedByID(rs.policies, func(x *retentionPolicy) string { return x.id })
+	rs.assignOrder = orderedByID(rs.assignments, func(x *retentionAssignment) string { return x.id })
+	rs.fvrOrder = orderedByID(rs.fvrs, func(x *fileVersionRetention) string { return x.id })
 	return nil
 }
 
@@ -255,18 +246,9 @@ func (s *Server) loadHold(id string, r recHold) error {
 // holdsLoaded rebuilds the creation orders.
 func (s *Server) holdsLoaded() error {
 	hs := &s.holds
-	for _, hp := range hs.policies {
-		hs.policyOrder = append(hs.policyOrder, hp)
-	}
-	sortByID(hs.policyOrder, func(x *legalHoldPolicy) string { return x.id })
-	for _, a := range hs.assignments {
-		hs.assignOrder = append(hs.assignOrder, a)
-	}
-	sortByID(hs.assignOrder, func(x *legalHoldAssignment) string { return x.id })
-	for _, h := range hs.holds {
-		hs.holdOrder = append(hs.holdOrder, h)
-	}
-	sortByID(hs.holdOrder, func(x *fileVersionLegalHold) string { return x.id })
+	hs.policyOrder = orderedByID(hs.policies, func(x *legalHoldPolicy) string { return x.id })
+	hs.assignOrder = orderedByID(hs.assignments, func(x *legalHoldAssignment) string { return x.id })
+	hs.holdOrder = orderedByID(hs.holds, func(x *fileVersionLegalHold) string { return x.id })
 	s.persist.load.purged = nil
 	return nil
 }

@@ -185,8 +185,10 @@ func (s *Server) usersByRef(ids ...string) ([]*user, error) {
 	return out, nil
 }
 
-// sortByID orders objects by numeric id (the creation order of ids from
-// newID).
-func sortByID[T any](list []T, id func(T) string) {
+// orderedByID lists a map's objects by numeric id: the creation order of
+// ids from newID.
+func orderedByID[T any](m map[string]T, id func(T) string) []T {
+	list := slices.Collect(maps.Values(m))
 	slices.SortFunc(list, func(a, b T) int { return compareIDs(id(a), id(b)) })
+	return list
 }

@@ -337,7 +337,7 @@ func (s *Server) uploadPart(w http.ResponseWriter, r *http.Request, p *principal
 		ss.parts[cr.first] = part
 		ss.lastPartAt = s.now()
 		s.dirty(kSessions, ss.id)
-		s.dirty(kParts, partKey(ss.id, cr.first))
+		s.dirtyPart(ss, cr.first)
 		discard = false
 		return nil
 	}); aerr != nil {
