@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -372,4 +373,55 @@ func crash(t *testing.T, s *Server) {
 		}
 		require.NoError(t, s.persist.db.Close())
 	})
+}
+
+// When the state cannot be committed, the client gets 500 instead of the
+// answer, and the change stays marked for the next commit.
+func TestPersistFailedCommitAnswers500(t *testing.T) {
+	e := newEnv(t, Options{DataDir: t.TempDir()})
+	require.NoError(t, e.s.persist.db.Close())
+	resp, m := e.doJSON("POST", e.api("/folders"), e.s.AdminToken(), map[string]any{"name": "Lost", "parent": map[string]any{"id": "0"}}, nil)
+	requireAPIError(t, resp, m, 500, codeInternalServerError)
+	assert.Empty(t, resp.Header.Get("Location"))
+	e.s.persist.mu.Lock()
+	defer e.s.persist.mu.Unlock()
+	assert.NotEmpty(t, e.s.persist.dirty, "the change waits for the next commit")
+}
+
+// Concurrent changes are all committed: after a restart every file that
+// was answered is there, and the records are the live ones.
+func TestPersistConcurrentRequests(t *testing.T) {
+	dir := t.TempDir()
+	e := newEnv(t, Options{DataDir: dir})
+	const workers, each = 4, 8
+	ids := make(chan string, workers*each)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			tok := e.s.UserToken()
+			if w%2 == 0 {
+				tok = e.s.AdminToken()
+			}
+			folder := e.createFolder(tok, "0", fmt.Sprintf("w%d", w))["id"].(string)
+			for i := range each {
+				ids <- e.uploadFile(tok, folder, fmt.Sprintf("f%d.txt", i), []byte(fmt.Sprint(w, i)))["id"].(string)
+			}
+		}()
+	}
+	wg.Wait()
+	close(ids)
+	before := lockedDump(e.s)
+	require.NoError(t, e.s.Close())
+
+	e2 := newEnv(t, Options{DataDir: dir})
+	assert.Equal(t, before, lockedDump(e2.s))
+	n := 0
+	for id := range ids {
+		resp, _ := e2.do("GET", e2.api("/files/"+id), e2.s.AdminToken(), nil, nil)
+		assert.Equal(t, 200, resp.StatusCode)
+		n++
+	}
+	assert.Equal(t, workers*each, n)
 }
