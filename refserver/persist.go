@@ -153,20 +153,18 @@ func (s *Server) openState(dir string) error {
 func (s *Server) loadState(tx *bolt.Tx) error {
 	s.clearState()
 	for i, k := range recordKinds {
-		b := tx.Bucket([]byte(k.bucket))
-		if b == nil {
-			continue
-		}
-		err := b.ForEach(func(key, v []byte) error {
-			if err := k.load(s, string(key), v); err != nil {
-				return fmt.Errorf("refserver: state record %s/%s: %w", k.bucket, key, err)
+		if b := tx.Bucket([]byte(k.bucket)); b != nil { // no bucket: no record of the kind yet
+			err := b.ForEach(func(key, v []byte) error {
+				if err := k.load(s, string(key), v); err != nil {
+					return fmt.Errorf("refserver: state record %s/%s: %w", k.bucket, key, err)
+				}
+				return nil
+			})
+			if err != nil {
+				return err
 			}
-			return nil
-		})
-		if err != nil {
-			return err
 		}
-		if k.done != nil {
+		if k.done != nil { // even without records: orders of earlier kinds are rebuilt here
 			if err := k.done(s); err != nil {
 				return fmt.Errorf("refserver: state records %s: %w", recordKinds[i].bucket, err)
 			}

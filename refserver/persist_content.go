@@ -140,8 +140,8 @@ func (s *Server) loadUser(id string, r recUser) error {
 
 func (s *Server) usersLoaded() error {
 	sort.SliceStable(s.users.order, func(i, j int) bool { return numID(s.users.order[i].id) < numID(s.users.order[j].id) })
-	for _, u := range []*user{s.admin, s.user, s.app} {
-		if s.users.byID[u.id] != u {
+	for _, u := range []*user{s.admin, s.user, s.app} { // the managed user may be deleted
+		if s.users.byID[u.id] != u && s.users.removed[u.id] != u {
 			return fmt.Errorf("the record of user %s is missing", u.id)
 		}
 	}

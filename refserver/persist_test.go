@@ -425,3 +425,17 @@ func TestPersistConcurrentRequests(t *testing.T) {
 	}
 	assert.Equal(t, workers*each, n)
 }
+
+// Kinds whose orders are rebuilt after a later kind's records (policies
+// after file version retentions and legal holds) are restored without any
+// record of that later kind.
+func TestPersistPoliciesWithoutVersions(t *testing.T) {
+	dir := t.TempDir()
+	e := newEnv(t, Options{DataDir: dir})
+	rp := e.mustAdmin(201, "POST", "/retention_policies", finitePolicy("Keep", 10))["id"].(string)
+	hp := e.mustAdmin(201, "POST", "/legal_hold_policies", holdPolicy("Case"))["id"].(string)
+	require.NoError(t, e.s.Close())
+	e2 := newEnv(t, Options{DataDir: dir})
+	assert.Equal(t, []string{rp}, ids(e2.mustAdmin(200, "GET", "/retention_policies", nil)))
+	assert.Equal(t, []string{hp}, ids(e2.mustAdmin(200, "GET", "/legal_hold_policies", nil)))
+}
