@@ -68,28 +68,19 @@ func newEnv(t *testing.T, opts Options) *env {
 	}
 	s, err := Start(opts)
 	require.NoError(t, err)
-	var records map[string]map[string]string
-	var derived map[string]any
 	if check {
 		s.persist.db.NoSync = true // the check is about records, not the disk
 		s.persist.check = true
-		t.Cleanup(func() { // last: after Close
+		t.Cleanup(func() { // after Close (cleanups run last first)
 			for _, err := range s.persist.checkErrs {
 				t.Errorf("persisted state differs from the live state: %v", err)
 			}
-			if records != nil {
-				checkRestore(t, s, opts, records, derived)
+			if !t.Failed() {
+				checkRestore(t, s, opts)
 			}
 		})
 	}
 	t.Cleanup(func() { _ = s.Close() })
-	if check {
-		t.Cleanup(func() { // first: the state as the test left it
-			if !t.Failed() {
-				records, derived = lockedDump(s), derivedDump(s)
-			}
-		})
-	}
 	hc := &http.Client{
 		Timeout:       10 * time.Second,
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },

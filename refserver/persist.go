@@ -447,11 +447,13 @@ func dumpDB(tx *bolt.Tx) map[string]map[string]string {
 	return out
 }
 
-// checkPersisted compares the database with the live state when nothing is
-// marked (a mark pending means a flush is due, not a difference) and
-// records every difference in p.checkErrs.
+// checkPersisted compares the database with the live state when no flush
+// is under way and nothing is marked (a mark pending means a flush is due,
+// not a difference) and records every difference in p.checkErrs.
 func (s *Server) checkPersisted() {
 	p := s.persist
+	p.flushMu.Lock() // no flush between taking its marks and its commit
+	defer p.flushMu.Unlock()
 	s.oauth.mu.Lock()
 	defer s.oauth.mu.Unlock()
 	s.mu.Lock()
