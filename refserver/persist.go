@@ -58,6 +58,8 @@ type persister struct {
 	// flush took waits for that flush to be committed.
 	flushMu sync.Mutex
 
+	schemaPending bool // the first flush writes the schema version (guarded by flushMu)
+
 	mu    sync.Mutex // guards the fields below
 	dirty map[dirtyKey]struct{}
 	blobs []string // blobs to delete once the state without them is committed
@@ -119,19 +121,13 @@ func (s *Server) openState(dir string) error {
 		}
 		return s.loadState(tx)
 	})
-	if err == nil && fresh {
-		err = db.Update(func(tx *bolt.Tx) error {
-			b, err := tx.CreateBucketIfNotExists([]byte(schemaBucket))
-			if err != nil {
-				return err
-			}
-			return b.Put([]byte(schemaKey), []byte(strconv.Itoa(stateSchema)))
-		})
-	}
 	if err == nil {
 		s.restored = !fresh
 		if fresh {
-			s.markAll() // the fresh state is written whole
+			// The fresh state is written whole, with the schema version in
+			// the same transaction: a directory has both or neither.
+			s.persist.schemaPending = true
+			s.markAll()
 		} else {
 			s.dirty(kMeta, metaKey) // the tokens Options gave
 		}
@@ -230,7 +226,21 @@ func (s *Server) flushState() error {
 		a, b := changes[i], changes[j]
 		return a.kind < b.kind || a.kind == b.kind && a.key < b.key
 	})
-	err := p.db.Update(func(tx *bolt.Tx) error { return writeChanges(tx, changes) })
+	err := p.db.Update(func(tx *bolt.Tx) error {
+		if p.schemaPending {
+			b, err := tx.CreateBucketIfNotExists([]byte(schemaBucket))
+			if err == nil {
+				err = b.Put([]byte(schemaKey), []byte(strconv.Itoa(stateSchema)))
+			}
+			if err != nil {
+				return err
+			}
+		}
+		return writeChanges(tx, changes)
+	})
+	if err == nil {
+		p.schemaPending = false
+	}
 	if err != nil {
 		p.mu.Lock()
 		for dk := range dirty {
