@@ -78,6 +78,7 @@ func (it *item) touch(now time.Time, by *user) {
 // newID returns a fresh numeric id. Callers hold s.mu.
 func (s *Server) newID() string {
 	s.nextID++
+	s.dirty(kMeta, metaKey)
 	return strconv.FormatInt(s.nextID, 10)
 }
 
@@ -217,6 +218,7 @@ func (s *Server) removeItem(it *item) []string {
 	blobs := s.removeTree(it)
 	if parent, ok := s.items[it.parentID]; ok {
 		parent.touch(s.nowSec(), nil)
+		s.dirtyItem(parent)
 	}
 	return blobs
 }
@@ -238,6 +240,7 @@ func (s *Server) removeTree(it *item) []string {
 		blobs = append(blobs, v.blob.ID)
 	}
 	delete(s.items, it.id)
+	s.dirty(kItems, it.id)
 	s.itemPurged(it)
 	return blobs
 }

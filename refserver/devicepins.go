@@ -63,14 +63,16 @@ func (s *Server) AddDevicePin(userID, productName string) (string, error) {
 		return "", fmt.Errorf("refserver: a device pin needs a product name")
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	u := s.enterpriseUser(userID)
 	if u == nil {
+		s.mu.Unlock()
 		return "", fmt.Errorf("refserver: no enterprise user %q to pin a device to", userID)
 	}
 	pin := &devicePin{id: s.newID(), owner: u, productName: productName, createdAt: s.nowSec()}
 	s.pins.byID[pin.id] = pin
-	return pin.id, nil
+	s.dirty(kPins, pin.id)
+	s.mu.Unlock()
+	return pin.id, s.flushState()
 }
 
 // seedProducts are the devices Seed pins.
@@ -198,6 +200,7 @@ func (s *Server) deleteDevicePin(w http.ResponseWriter, r *http.Request, p *prin
 		return aerr
 	}
 	delete(s.pins.byID, pin.id)
+	s.dirty(kPins, pin.id)
 	w.WriteHeader(http.StatusNoContent)
 	return nil
 }
@@ -207,6 +210,7 @@ func (s *Server) pinsUserLeft(u *user) {
 	for id, pin := range s.pins.byID {
 		if pin.owner == u {
 			delete(s.pins.byID, id)
+			s.dirty(kPins, id)
 		}
 	}
 }

@@ -227,6 +227,7 @@ func (s *Server) createGroup(w http.ResponseWriter, r *http.Request, p *principa
 	body.apply(g)
 	s.groups.byID[g.id] = g
 	s.groups.byName[strings.ToLower(g.name)] = g
+	s.dirty(kGroups, g.id)
 	writeJSON(w, http.StatusCreated, s.renderGroup(g, fields, p))
 	return nil
 }
@@ -286,6 +287,7 @@ func (s *Server) updateGroup(w http.ResponseWriter, r *http.Request, p *principa
 	body.apply(g)
 	s.groups.byName[strings.ToLower(g.name)] = g
 	g.modifiedAt = s.nowSec()
+	s.dirty(kGroups, g.id)
 	writeJSON(w, http.StatusOK, s.renderGroup(g, fields, p))
 	return nil
 }
@@ -308,9 +310,11 @@ func (s *Server) deleteGroup(w http.ResponseWriter, r *http.Request, p *principa
 	for mid, m := range s.groups.memberships {
 		if m.group == g {
 			delete(s.groups.memberships, mid)
+			s.dirty(kMemberships, mid)
 		}
 	}
 	delete(s.groups.byID, g.id)
+	s.dirty(kGroups, g.id)
 	delete(s.groups.byName, strings.ToLower(g.name))
 	w.WriteHeader(http.StatusNoContent)
 	return nil

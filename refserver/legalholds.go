@@ -213,6 +213,7 @@ func (s *Server) createLegalHoldPolicy(w http.ResponseWriter, r *http.Request, p
 	hp.createdAt = s.nowSec()
 	hp.modifiedAt = hp.createdAt
 	s.holds.policies[hp.id] = hp
+	s.dirty(kHoldPolicies, hp.id)
 	s.holds.policyOrder = append(s.holds.policyOrder, hp)
 	writeJSON(w, http.StatusCreated, s.legalHoldPolicyRecord(hp))
 	return nil
@@ -325,6 +326,7 @@ func (s *Server) updateLegalHoldPolicy(w http.ResponseWriter, r *http.Request, p
 		hp.releaseNotes = *b.ReleaseNotes
 	}
 	hp.modifiedAt = s.nowSec()
+	s.dirty(kHoldPolicies, hp.id)
 	writeJSON(w, http.StatusOK, s.legalHoldPolicyRecord(hp))
 	return nil
 }
@@ -341,6 +343,7 @@ func (s *Server) releaseLegalHoldPolicy(w http.ResponseWriter, r *http.Request, 
 	}
 	if hp.released.IsZero() {
 		hp.released = s.now()
+		s.dirty(kHoldPolicies, hp.id)
 	}
 	w.WriteHeader(http.StatusAccepted)
 	return nil

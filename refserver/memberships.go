@@ -161,6 +161,7 @@ func (s *Server) createMembership(w http.ResponseWriter, r *http.Request, p *pri
 		m.perms = permsFor(body.ConfigurablePermissions)
 	}
 	s.groups.memberships[m.id] = m
+	s.dirty(kMemberships, m.id)
 	writeJSON(w, http.StatusCreated, s.renderMembership(m, fields))
 	return nil
 }
@@ -234,6 +235,7 @@ func (s *Server) updateMembership(w http.ResponseWriter, r *http.Request, p *pri
 		m.perms = permsFor(body.ConfigurablePermissions)
 	}
 	m.modifiedAt = s.nowSec()
+	s.dirty(kMemberships, m.id)
 	writeJSON(w, http.StatusOK, s.renderMembership(m, fields))
 	return nil
 }
@@ -250,6 +252,7 @@ func (s *Server) deleteMembership(w http.ResponseWriter, r *http.Request, p *pri
 		return aerr
 	}
 	delete(s.groups.memberships, m.id)
+	s.dirty(kMemberships, m.id)
 	w.WriteHeader(http.StatusNoContent)
 	return nil
 }
@@ -287,6 +290,7 @@ func (s *Server) groupsUserLeft(u *user) {
 	for id, m := range s.groups.memberships {
 		if m.user == u {
 			delete(s.groups.memberships, id)
+			s.dirty(kMemberships, id)
 		}
 	}
 }

@@ -217,6 +217,16 @@ func (s *Server) createInstance(typ string) handlerFunc {
 func (s *Server) addInstance(t *mdTemplate, it *item, values map[string]mdVal) *mdInstance {
 	s.metadata.seq++
 	in := &mdInstance{id: newUUID(), tmpl: t, item: it, seq: s.metadata.seq, values: values}
+	s.indexInstance(in)
+	s.dirty(kMetadata, metadataKey)
+	return in
+}
+
+// indexInstance adds in to the indexes of its template and item; in is
+// newer than every instance indexed. Callers hold s.mu.
+func (s *Server) indexInstance(in *mdInstance) {
+	t, it := in.tmpl, in.item
+	s.dirty(kInstances, in.id)
 	t.instances[it.id] = in
 	t.bySeq = append(t.bySeq, in)
 	for _, idx := range t.sorted {
@@ -224,11 +234,11 @@ func (s *Server) addInstance(t *mdTemplate, it *item, values map[string]mdVal) *
 	}
 	s.metadata.byItem[it.id] = append(s.metadata.byItem[it.id], in)
 	s.metadata.byInstID[in.id] = in
-	return in
 }
 
 // removeInstance deletes an instance and its index entries. Callers hold s.mu.
 func (s *Server) removeInstance(in *mdInstance) {
+	s.dirty(kInstances, in.id)
 	t := in.tmpl
 	for _, idx := range t.sorted {
 		idx.remove(in)
@@ -371,4 +381,5 @@ func (s *Server) setValues(in *mdInstance, values map[string]mdVal) {
 		idx.insert(in)
 	}
 	in.version++
+	s.dirty(kInstances, in.id)
 }

@@ -359,7 +359,9 @@ func (s *Server) updateTemplate(w http.ResponseWriter, r *http.Request, p *princ
 		if changed {
 			in.version++
 		}
+		s.dirty(kInstances, in.id)
 	}
+	s.dirty(kTemplates, t.id)
 	t.sorted = nil // values or field keys may have changed: rebuilt on demand
 	writeJSON(w, http.StatusOK, t.record())
 	return nil

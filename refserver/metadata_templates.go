@@ -100,6 +100,8 @@ func (s *Server) addTemplate(t *mdTemplate) {
 	s.metadata.templates[t.scope+"."+t.key] = t
 	s.metadata.byID[t.id] = t
 	s.metadata.order = append(s.metadata.order, t)
+	s.dirty(kTemplates, t.id)
+	s.dirty(kMetadata, metadataKey)
 }
 
 // templateBody is the body of POST /metadata_templates/schema.
@@ -412,6 +414,8 @@ func (s *Server) deleteTemplate(w http.ResponseWriter, r *http.Request, p *princ
 	delete(s.metadata.templates, t.scope+"."+t.key)
 	delete(s.metadata.byID, t.id)
 	s.metadata.order = removeFirst(s.metadata.order, t)
+	s.dirty(kTemplates, t.id)
+	s.dirty(kMetadata, metadataKey)
 	w.WriteHeader(http.StatusNoContent)
 	return nil
 }

@@ -57,6 +57,7 @@ func (s *Server) purgeBlocked(it *item) *apiError {
 // itemPurged is called for every item (each one of a folder tree) when it
 // leaves the server for good, so the resources attached to it go too.
 func (s *Server) itemPurged(it *item) {
+	s.persistItemPurged(it)
 	s.metadataItemPurged(it)
 	s.watermarkItemPurged(it)
 	s.tasksItemPurged(it)

@@ -260,6 +260,7 @@ func (s *Server) createRetentionPolicy(w http.ResponseWriter, r *http.Request, p
 	rp.modifiedAt = rp.createdAt
 	s.retention.policies[rp.id] = rp
 	s.retention.policyOrder = append(s.retention.policyOrder, rp)
+	s.dirty(kRetPolicies, rp.id)
 	writeJSON(w, http.StatusCreated, s.retentionPolicyRecord(rp))
 	return nil
 }
@@ -501,6 +502,7 @@ func (s *Server) updateRetentionPolicy(w http.ResponseWriter, r *http.Request, p
 	}
 	next.modifiedAt = s.nowSec()
 	*rp = next
+	s.dirty(kRetPolicies, rp.id)
 	writeJSON(w, http.StatusOK, s.retentionPolicyRecord(rp))
 	return nil
 }
@@ -526,6 +528,7 @@ func (s *Server) deleteRetentionPolicy(w http.ResponseWriter, r *http.Request, p
 	}
 	delete(s.retention.policies, rp.id)
 	s.retention.policyOrder = removeFrom(s.retention.policyOrder, rp)
+	s.dirty(kRetPolicies, rp.id)
 	w.WriteHeader(http.StatusNoContent)
 	return nil
 }

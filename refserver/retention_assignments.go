@@ -140,6 +140,7 @@ func (s *Server) createRetentionAssignment(w http.ResponseWriter, r *http.Reques
 	a.at = s.nowSec()
 	s.retention.assignments[a.id] = a
 	s.retention.assignOrder = append(s.retention.assignOrder, a)
+	s.dirty(kRetAssignments, a.id)
 	for _, f := range s.filesByID() {
 		if s.retentionCovers(a, f) {
 			for _, v := range f.versions {
@@ -268,11 +269,13 @@ func (s *Server) deleteRetentionAssignment(w http.ResponseWriter, r *http.Reques
 func (s *Server) removeRetentionAssignment(a *retentionAssignment) {
 	delete(s.retention.assignments, a.id)
 	s.retention.assignOrder = removeFrom(s.retention.assignOrder, a)
+	s.dirty(kRetAssignments, a.id)
 	for _, fvr := range append([]*fileVersionRetention(nil), s.retention.fvrOrder...) {
 		if _, ok := fvr.sources[a]; !ok {
 			continue
 		}
 		delete(fvr.sources, a)
+		s.dirty(kRetVersions, fvr.id)
 		if len(fvr.sources) == 0 {
 			delete(s.retention.fvrs, fvr.id)
 			delete(s.retention.byVersion, fvr.version.id)

@@ -63,6 +63,7 @@ func (s *Server) retainVersion(f *item, v *version, a *retentionAssignment) {
 	}
 	if _, ok := fvr.sources[a]; !ok {
 		fvr.sources[a] = s.nowSec()
+		s.dirty(kRetVersions, fvr.id)
 	}
 }
 

@@ -54,6 +54,7 @@ func (s *Server) seedFolder(p *principal, parentID, name string) (*item, error) 
 		syncState: "not_synced",
 	}
 	s.items[f.id] = f
+	s.dirtyItem(f)
 	return f, nil
 }
 

@@ -80,8 +80,24 @@ type Options struct {
 	// strict so that an SDK leaking its token to another host fails a test;
 	// either way Requests() records HasAuthorization.
 	IgnoreContentAuthorization bool
-	// Store keeps content; nil means NewMemoryStore().
+	// Store keeps content; nil means NewMemoryStore(), or NewDirStore(DataDir)
+	// when DataDir is set.
 	Store Store
+	// DataDir, when set, persists the server: content is kept in the
+	// directory (unless Store is set) and the whole state — items and
+	// versions, upload sessions and their parts, every resource, users,
+	// OAuth apps and issued tokens, the ids and the random tokens — in the
+	// embedded database DataDir/state.db (StateFileName). A server started
+	// on a directory that holds a state resumes it (Restored reports so):
+	// a restart loses nothing a client was answered. Every answer waits
+	// until the state it reports is committed to disk. Tokens given in
+	// Options replace the stored ones; the others are kept. A Store given
+	// with DataDir must keep its blobs across restarts (an in-memory store
+	// is refused). Close closes the database; a second server cannot open
+	// the directory while the first has it open. A state written with
+	// another record layout is refused with ErrStateSchema. "" (the
+	// default) keeps everything in memory.
+	DataDir string
 	// TokenLifetime is the lifetime of access tokens issued by
 	// POST /oauth2/token (default 1h, like the real service).
 	TokenLifetime time.Duration
@@ -148,6 +164,10 @@ type Server struct {
 	principals   map[string]*principal // by token
 	oauth        *oauthState           // apps and issued tokens (oauth.go)
 
+	persist     *persister // nil unless Options.DataDir (persist.go)
+	restored    bool       // the state was loaded from Options.DataDir
+	fixedTokens [3]string  // the admin, user and app tokens Options gave
+
 	mu       sync.Mutex // guards the state below
 	items    map[string]*item
 	sessions map[string]*session
@@ -197,6 +217,18 @@ func newServer(opts Options) (*Server, error) {
 	if opts.SignedURLTTL <= 0 {
 		opts.SignedURLTTL = defaultSignedURLTTL
 	}
+	if opts.DataDir != "" {
+		if _, mem := opts.Store.(*memoryStore); mem {
+			return nil, errString("refserver: DataDir needs a Store that keeps content on disk, not an in-memory one")
+		}
+		if opts.Store == nil {
+			st, err := NewDirStore(opts.DataDir)
+			if err != nil {
+				return nil, err
+			}
+			opts.Store = st
+		}
+	}
 	if opts.Store == nil {
 		opts.Store = NewMemoryStore()
 	}
@@ -216,6 +248,8 @@ func newServer(opts Options) (*Server, error) {
 		sessions: make(map[string]*session),
 		ended:    make(map[string]UploadSessionInfo),
 		nextID:   100000000000,
+
+		fixedTokens: [3]string{opts.AdminToken, opts.UserToken, opts.AppToken},
 	}
 	s.life.init()
 	if err := s.initPrincipals(); err != nil {
@@ -227,6 +261,14 @@ func newServer(opts Options) (*Server, error) {
 		roleAPI:     s.apiMux(),
 		roleUpload:  s.uploadMux(),
 		roleContent: s.contentMux(),
+	}
+	if opts.DataDir != "" {
+		if err := s.openState(opts.DataDir); err != nil {
+			return nil, err
+		}
+		// The content host changes nothing and streams: it is not held.
+		s.handlers[roleAPI] = s.persistHandler(s.handlers[roleAPI])
+		s.handlers[roleUpload] = s.persistHandler(s.handlers[roleUpload])
 	}
 	return s, nil
 }
@@ -389,6 +431,10 @@ func (s *Server) UserToken() string { return s.opts.UserToken }
 // AppToken is the bearer token of the app principal (a service account that
 // may call only upload, download, get and delete file).
 func (s *Server) AppToken() string { return s.opts.AppToken }
+
+// Restored reports whether the server resumed a state stored in
+// Options.DataDir (false for a fresh state, and without DataDir).
+func (s *Server) Restored() bool { return s.restored }
 
 // EnterpriseID is the id of the enterprise.
 func (s *Server) EnterpriseID() string { return s.enterpriseID }

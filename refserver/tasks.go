@@ -106,6 +106,7 @@ func (s *Server) tasksItemPurged(it *item) {
 		if t.fileID == it.id {
 			s.dropTask(t)
 			delete(s.tasks.tasks, id)
+			s.dirty(kTasks, id)
 		}
 	}
 }
@@ -312,6 +313,7 @@ func (s *Server) createTask(w http.ResponseWriter, r *http.Request, p *principal
 	}
 	t.id, t.fileID, t.createdAt = s.newID(), f.id, s.nowSec()
 	s.tasks.tasks[t.id] = t
+	s.dirty(kTasks, t.id)
 	writeJSON(w, http.StatusCreated, s.taskRecord(t))
 	return nil
 }
@@ -373,6 +375,7 @@ func (s *Server) updateTask(w http.ResponseWriter, r *http.Request, p *principal
 	if dueGiven {
 		t.dueAt = dueAt
 	}
+	s.dirty(kTasks, t.id)
 	writeJSON(w, http.StatusOK, s.taskRecord(t))
 	return nil
 }
@@ -388,6 +391,7 @@ func (s *Server) deleteTask(w http.ResponseWriter, r *http.Request, p *principal
 	if aerr == nil {
 		s.dropTask(t)
 		delete(s.tasks.tasks, t.id)
+		s.dirty(kTasks, t.id)
 	}
 	s.mu.Unlock()
 	if aerr != nil {
@@ -513,6 +517,7 @@ func (s *Server) createTaskAssignment(w http.ResponseWriter, r *http.Request, p 
 	}
 	t.assignments = append(t.assignments, a)
 	s.tasks.assignments[a.id] = a
+	s.dirty(kTasks, t.id)
 	writeJSON(w, http.StatusCreated, s.assignmentRecord(a))
 	return nil
 }
@@ -589,6 +594,7 @@ func (s *Server) updateTaskAssignment(w http.ResponseWriter, r *http.Request, p 
 	if body.Message != nil {
 		a.message = *body.Message
 	}
+	s.dirty(kTasks, t.id)
 	writeJSON(w, http.StatusOK, s.assignmentRecord(a))
 	return nil
 }
@@ -605,6 +611,7 @@ func (s *Server) deleteTaskAssignment(w http.ResponseWriter, r *http.Request, p 
 		t := a.task
 		t.assignments = slices.DeleteFunc(t.assignments, func(x *taskAssignment) bool { return x == a })
 		delete(s.tasks.assignments, a.id)
+		s.dirty(kTasks, t.id)
 	}
 	s.mu.Unlock()
 	if aerr != nil {

@@ -78,9 +78,11 @@ func (s *Server) trashItem(it *item) {
 	now := s.nowSec()
 	it.trashedAt, it.trashedWith = now, ""
 	it.seq++
+	s.dirtyItem(it)
 	s.setTrashedWith(it.id, now, it.id)
 	if parent, ok := s.items[it.parentID]; ok {
 		parent.touch(now, nil)
+		s.dirtyItem(parent)
 	}
 }
 
@@ -92,6 +94,7 @@ func (s *Server) setTrashedWith(folderID string, now time.Time, root string) {
 			continue
 		}
 		c.trashedAt, c.trashedWith = now, root
+		s.dirtyItem(c)
 		s.setTrashedWith(c.id, now, root)
 	}
 }
@@ -99,6 +102,7 @@ func (s *Server) setTrashedWith(folderID string, now time.Time, root string) {
 // untrash takes an item out of the trash with the content trashed with it.
 func (s *Server) untrash(it *item, root string) {
 	it.trashedAt, it.trashedWith = time.Time{}, ""
+	s.dirtyItem(it)
 	for _, c := range s.subItems(it.id) {
 		if c.trashed() && c.trashedWith == root {
 			s.untrash(c, root)
@@ -238,8 +242,10 @@ func (s *Server) restoreHandler(typ, pathKey string) handlerFunc {
 		s.untrash(it, it.id)
 		it.name, it.parentID, it.owner = name, target, owner
 		it.touch(now, p.user)
+		s.dirtyItem(it)
 		if parent, ok := s.items[target]; ok {
 			parent.touch(now, nil)
+			s.dirtyItem(parent)
 		}
 		out := s.render(it, fields, p)
 		if _, ok := out["shared_link"]; ok {

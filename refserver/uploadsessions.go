@@ -137,6 +137,7 @@ func (s *Server) createUploadSession(w http.ResponseWriter, r *http.Request, p *
 	}
 	ss := s.newSession(p, folderID, "", name, size)
 	s.sessions[ss.id] = ss
+	s.dirty(kSessions, ss.id)
 	writeJSON(w, http.StatusCreated, s.sessionJSON(ss))
 	return nil
 }
@@ -177,6 +178,7 @@ func (s *Server) createVersionUploadSession(w http.ResponseWriter, r *http.Reque
 	}
 	ss := s.newSession(p, "", f.id, name, size)
 	s.sessions[ss.id] = ss
+	s.dirty(kSessions, ss.id)
 	writeJSON(w, http.StatusCreated, s.sessionJSON(ss))
 	return nil
 }
@@ -191,6 +193,7 @@ func (s *Server) session(p *principal, id string) (*session, []string, *apiError
 	}
 	if !s.now().Before(ss.expiresAt) {
 		delete(s.sessions, id)
+		s.dirtySession(ss)
 		return nil, partBlobs(ss), errNotFound("upload session")
 	}
 	return ss, nil, nil
@@ -333,6 +336,8 @@ func (s *Server) uploadPart(w http.ResponseWriter, r *http.Request, p *principal
 		part = &uploadPart{ID: s.newPartID(ss), Offset: cr.first, Size: size, SHA1: blob.SHA1, blobID: blob.ID}
 		ss.parts[cr.first] = part
 		ss.lastPartAt = s.now()
+		s.dirty(kSessions, ss.id)
+		s.dirtyPart(ss, cr.first)
 		discard = false
 		return nil
 	}); aerr != nil {
@@ -584,6 +589,7 @@ func (s *Server) commitUploadSession(w http.ResponseWriter, r *http.Request, p *
 		}
 		if attrs.Description != nil {
 			f.description = *attrs.Description
+			s.dirtyItem(f)
 		}
 		s.endSession(ss, SessionCommitted, f.id)
 		stale = partBlobs(ss)

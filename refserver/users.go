@@ -41,11 +41,12 @@ type userState struct {
 	byID    map[string]*user
 	byLogin map[string]*user // by lower-case login
 	order   []*user          // by numeric id, for paging
+	removed map[string]*user // deleted users, which records may still name
 }
 
 // initUsers prepares the state of enterprise users (/users); called once by newServer.
 func (s *Server) initUsers() {
-	s.users = userState{byID: map[string]*user{}, byLogin: map[string]*user{}}
+	s.users = userState{byID: map[string]*user{}, byLogin: map[string]*user{}, removed: map[string]*user{}}
 	for _, u := range []*user{s.admin, s.user, s.app} {
 		u.userProfile = defaultProfile(u.createdAt)
 		s.addUser(u)
@@ -59,6 +60,7 @@ func (s *Server) addUser(u *user) {
 	s.users.byID[u.id] = u
 	s.users.byLogin[strings.ToLower(u.login)] = u
 	s.users.order = append(s.users.order, u)
+	s.dirty(kUsers, u.id)
 	sort.SliceStable(s.users.order, func(i, j int) bool { return numID(s.users.order[i].id) < numID(s.users.order[j].id) })
 }
 
@@ -350,6 +352,7 @@ func (s *Server) updateUser(w http.ResponseWriter, r *http.Request, p *principal
 		u.notificationEmail = ne.v.Email // "" when null
 	}
 	u.modifiedAt = s.nowSec()
+	s.dirty(kUsers, u.id)
 	if body.Enterprise.null {
 		s.rollOut(u)
 	}
@@ -422,6 +425,8 @@ func (s *Server) deleteUser(w http.ResponseWriter, r *http.Request, p *principal
 		blobs = append(blobs, s.removeItem(it)...)
 	}
 	u.deleted = true
+	s.users.removed[u.id] = u
+	s.dirty(kUsers, u.id)
 	delete(s.users.byID, u.id)
 	delete(s.users.byLogin, strings.ToLower(u.login))
 	s.users.order = removeUser(s.users.order, u)

@@ -156,6 +156,7 @@ func (s *Server) createWebLink(w http.ResponseWriter, r *http.Request, p *princi
 	if parent != nil {
 		parent.touch(now, nil)
 	}
+	s.dirtyItem(wl, parent)
 	writeJSON(w, http.StatusOK, s.render(wl, fields, p))
 	return nil
 }
@@ -277,9 +278,11 @@ func (s *Server) updateWebLink(w http.ResponseWriter, r *http.Request, p *princi
 	if target != wl.parentID {
 		if old, ok := s.items[wl.parentID]; ok {
 			old.touch(now, nil)
+			s.dirtyItem(old)
 		}
 		if parent, ok := s.items[target]; ok {
 			parent.touch(now, nil)
+			s.dirtyItem(parent)
 		}
 	}
 	wl.parentID, wl.owner, wl.name = target, owner, name
@@ -296,6 +299,7 @@ func (s *Server) updateWebLink(w http.ResponseWriter, r *http.Request, p *princi
 		wl.link = link.merge(wl.link)
 	}
 	wl.touch(now, p.user)
+	s.dirtyItem(wl)
 	writeJSON(w, http.StatusOK, s.render(wl, fields, p))
 	return nil
 }

@@ -4,6 +4,13 @@
 //
 //	go run ./cmd/refserver -addr 127.0.0.1:8080 -seed
 //
+// With -data DIR the server is persisted in DIR (file content and the
+// whole state, committed before each answer): started again on the same
+// directory, it resumes where it stopped, even after a kill, with the same
+// tokens (those given by flags replace the stored ones), so the startup
+// line prints the same tokens; -seed and -device-pins apply to a fresh
+// directory only.
+//
 // With -app-config FILE it also registers an app authorized in the
 // enterprise and writes the app's config.json (client id and secret, an
 // encrypted private key with its passphrase and key id, the enterprise id)
@@ -59,7 +66,6 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	var (
 		opts    refserver.Options
 		seed    bool
-		dataDir string
 		verbose bool
 		appCfg  string
 		pins    int
@@ -72,7 +78,8 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	fs.StringVar(&opts.AppToken, "app-token", "", "bearer token of the app (default: random)")
 	fs.BoolVar(&seed, "seed", false, "add demo folders and files (and device pins)")
 	fs.IntVar(&pins, "device-pins", 0, "pin this many devices to the admin's and the managed user's accounts (the API has no call that creates pins)")
-	fs.StringVar(&dataDir, "data", "", "store file content in this directory instead of memory")
+	fs.StringVar(&opts.DataDir, "data", "", "persist the server in this directory: file content and the whole state (state.db), "+
+		"committed before each answer; a restart on the same directory resumes it with the same tokens (default: memory only)")
 	fs.Int64Var(&opts.PartSize, "part-size", 0, "part_size of upload sessions in bytes (default 8388608)")
 	fs.Int64Var(&opts.ChunkedMinSize, "chunked-min-size", 0, "minimum file_size of upload sessions in bytes (default 20000000)")
 	fs.BoolVar(&opts.IgnoreContentAuthorization, "ignore-content-auth", false,
@@ -93,25 +100,21 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	if verbose {
 		opts.Logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
-	if dataDir != "" {
-		st, err := refserver.NewDirStore(dataDir)
-		if err != nil {
-			return err
-		}
-		opts.Store = st
-	}
 	srv, err := refserver.Start(opts)
 	if err != nil {
 		return err
 	}
 	defer srv.Close()
-	if seed {
+	// A resumed state (-data) has its demo content and pins already.
+	if seed && !srv.Restored() {
 		if err := srv.Seed(); err != nil {
 			return err
 		}
 	}
-	if err := srv.AddDevicePins(pins); err != nil {
-		return err
+	if !srv.Restored() {
+		if err := srv.AddDevicePins(pins); err != nil {
+			return err
+		}
 	}
 	clientID := ""
 	if appCfg != "" {
