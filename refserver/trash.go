@@ -275,6 +275,8 @@ func (s *Server) restoreTarget(p *principal, it *item, body restoreBody) (string
 // parseTrashQuery reads the query of GET /folders/trash/items. Marker
 // paging (usemarker=true) takes no sort, direction or offset, and a marker
 // needs usemarker=true: 400 invalid_parameter otherwise, as the spec says.
+// An offset above 10000 is 400 bad_request (queryOffset, shared with the
+// other offset-paged lists).
 func parseTrashQuery(r *http.Request) (collectionQuery, *apiError) {
 	v := r.URL.Query()
 	q := collectionQuery{key: "name"}
@@ -308,7 +310,7 @@ func parseTrashQuery(r *http.Request) (collectionQuery, *apiError) {
 	default:
 		return q, invalid("Invalid value for \"direction\"")
 	}
-	if q.offset, aerr = queryInt(r, "offset", 0); aerr != nil {
+	if q.offset, aerr = queryOffset(r); aerr != nil {
 		return q, aerr
 	}
 	if q.limit, aerr = pageLimit(r, 100, 1000); aerr != nil {

@@ -32,8 +32,6 @@ import (
 const (
 	codeUserLoginInUse = "user_login_already_used"
 	codeUserHasContent = "user_has_content"
-
-	maxListOffset = 10000
 )
 
 // userState is the server's state for enterprise users (/users), guarded by Server.mu.
