@@ -50,7 +50,7 @@ func (s *Server) addWebLinkFields(m map[string]any, it *item) {
 // sharedLinkRecord is the shared_link object of a record.
 func (s *Server) sharedLinkRecord(l *sharedLink) map[string]any {
 	rec := map[string]any{
-		"url": "https://app.cms.test/s/" + l.token, "download_url": nil,
+		"url": sharedLinkBase + "/s/" + l.token, "download_url": nil,
 		"vanity_url": nil, "vanity_name": nil,
 		"access": l.access, "effective_access": l.access, "effective_permission": "can_preview",
 		"unshared_at": fmtTime(l.unsharedAt), "is_password_enabled": l.password != "",
@@ -59,7 +59,7 @@ func (s *Server) sharedLinkRecord(l *sharedLink) map[string]any {
 	}
 	if l.vanityName != "" {
 		rec["vanity_name"] = l.vanityName
-		rec["vanity_url"] = "https://app.cms.test/v/" + l.vanityName
+		rec["vanity_url"] = sharedLinkBase + "/v/" + l.vanityName
 	}
 	return rec
 }
@@ -168,16 +168,31 @@ func checkDescription(d string) *apiError {
 	return nil
 }
 
-// getWebLink serves GET /web_links/{web_link_id}: 200 WebLink.
+// getWebLink serves GET /web_links/{web_link_id}: 200 WebLink. With a
+// boxapi header the link is read through its shared link
+// (sharedlink_access.go).
 func (s *Server) getWebLink(w http.ResponseWriter, r *http.Request, p *principal) error {
 	id, aerr := webLinkID(r)
 	if aerr != nil {
 		return aerr
 	}
+	var shared *boxapiLink
+	if v, ok := r.Header["Boxapi"]; ok {
+		b, aerr := parseBoxAPI(strings.Join(v, ","))
+		if aerr != nil {
+			return aerr
+		}
+		shared = &b
+	}
 	fields := parseFields(r)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	wl, aerr := s.lookup(p, "web_link", id)
+	var wl *item
+	if shared != nil {
+		wl, aerr = s.lookupShared(p, id, *shared)
+	} else {
+		wl, aerr = s.lookup(p, "web_link", id)
+	}
 	if aerr != nil {
 		return aerr
 	}
