@@ -73,7 +73,9 @@ func decodeData(raw json.RawMessage, v any) *apiError {
 	if aerr := decodeJSON(bytes.NewReader(raw), v); aerr != nil {
 		return errBadRequest("Invalid data: %s", aerr.Message)
 	}
-	return nil
+	// No member of data takes null: the spec gives none a meaning (a
+	// field's description is cleared with "", hidden is true or false).
+	return checkNulls(raw, codeBadRequest)
 }
 
 // cloneFields deep-copies fields and options (ids kept).

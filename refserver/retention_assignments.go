@@ -42,11 +42,11 @@ var templateIDPattern = regexp.MustCompile(`^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9
 type retentionAssignmentBody struct {
 	PolicyID *string `json:"policy_id"`
 	AssignTo *struct {
-		Type *string     `json:"type"`
-		ID   opt[string] `json:"id"`
+		Type *string          `json:"type"`
+		ID   nullable[string] `json:"id"`
 	} `json:"assign_to"`
-	FilterFields   opt[[]filterField] `json:"filter_fields"`
-	StartDateField opt[string]        `json:"start_date_field"`
+	FilterFields   nullable[[]filterField] `json:"filter_fields"`
+	StartDateField nullable[string]        `json:"start_date_field"`
 }
 
 // createRetentionAssignment serves POST /retention_policy_assignments: 201

@@ -111,7 +111,7 @@ func (s *Server) createTaskAssignment(w http.ResponseWriter, r *http.Request, p 
 		return aerr
 	}
 	var body createAssignmentBody
-	if aerr := decodeJSON(r.Body, &body); aerr != nil {
+	if aerr := decodeJSONObject(r.Body, &body, codeBadRequest); aerr != nil {
 		return aerr
 	}
 	if body.Task == nil || body.Task.ID == nil || body.Task.Type == nil {
@@ -202,7 +202,7 @@ func (s *Server) updateTaskAssignment(w http.ResponseWriter, r *http.Request, p 
 		return aerr
 	}
 	var body updateAssignmentBody
-	if aerr := decodeJSON(r.Body, &body); aerr != nil {
+	if aerr := decodeJSONObject(r.Body, &body, codeBadRequest); aerr != nil {
 		return aerr
 	}
 	if st := body.ResolutionState; st != nil {

@@ -1,7 +1,6 @@
 package refserver
 
 import (
-	"encoding/json"
 	"net/http"
 	"slices"
 	"time"
@@ -184,12 +183,13 @@ func pathID(r *http.Request, key, what string) (string, *apiError) {
 }
 
 // taskFields are the fields shared by the task create and update bodies.
-// DueAt is raw to tell null (no due date) from absent.
+// Only due_at takes null (no due date: the spec's default is null); null
+// elsewhere is 400 bad_request (decodeJSONObject).
 type taskFields struct {
-	Action         *string         `json:"action"`
-	Message        *string         `json:"message"`
-	DueAt          json.RawMessage `json:"due_at"`
-	CompletionRule *string         `json:"completion_rule"`
+	Action         *string          `json:"action"`
+	Message        *string          `json:"message"`
+	DueAt          nullable[string] `json:"due_at"`
+	CompletionRule *string          `json:"completion_rule"`
 }
 
 // check validates the values given; dueAt reports a due_at given (zero =
@@ -201,15 +201,12 @@ func (b *taskFields) check() (dueAt time.Time, dueGiven bool, aerr *apiError) {
 	if b.CompletionRule != nil && *b.CompletionRule != ruleAll && *b.CompletionRule != ruleAny {
 		return time.Time{}, false, errBadRequest("Invalid value for completion_rule: all_assignees or any_assignee")
 	}
-	if b.DueAt == nil {
+	if !b.DueAt.present {
 		return time.Time{}, false, nil
 	}
-	if string(b.DueAt) == "null" {
+	raw, ok := b.DueAt.value()
+	if !ok {
 		return time.Time{}, true, nil
-	}
-	var raw string
-	if err := json.Unmarshal(b.DueAt, &raw); err != nil {
-		return time.Time{}, false, errBadRequest("Invalid value for due_at: a date-time")
 	}
 	t, err := time.Parse(time.RFC3339, raw)
 	if err != nil {
@@ -242,7 +239,7 @@ func (s *Server) createTask(w http.ResponseWriter, r *http.Request, p *principal
 		return aerr
 	}
 	var body createTaskBody
-	if aerr := decodeJSON(r.Body, &body); aerr != nil {
+	if aerr := decodeJSONObject(r.Body, &body, codeBadRequest, "due_at"); aerr != nil {
 		return aerr
 	}
 	if body.Item == nil || body.Item.ID == nil {
@@ -307,7 +304,7 @@ func (s *Server) updateTask(w http.ResponseWriter, r *http.Request, p *principal
 		return aerr
 	}
 	var body taskFields
-	if aerr := decodeJSON(r.Body, &body); aerr != nil {
+	if aerr := decodeJSONObject(r.Body, &body, codeBadRequest, "due_at"); aerr != nil {
 		return aerr
 	}
 	dueAt, dueGiven, aerr := body.check()
