@@ -145,7 +145,7 @@ func (e *env) createFolder(token, parent, name string) map[string]any {
 }
 
 // multipartBody builds an upload body; order lists "attributes" and "file".
-func multipartBody(t *testing.T, attrs string, data []byte, order ...string) (io.Reader, string) {
+func multipartBody(t testing.TB, attrs string, data []byte, order ...string) (io.Reader, string) {
 	t.Helper()
 	var buf bytes.Buffer
 	mw := multipart.NewWriter(&buf)
