@@ -25,8 +25,9 @@ import (
 //     password is required for the shared item, but it was either
 //     incorrect or not supplied");
 //   - access open lets any caller read the link, company any user of the
-//     enterprise (every principal of this server is one, a rolled-out user
-//     has no token), collaborators nobody beyond those who see it anyway.
+//     enterprise (not one rolled out of it), collaborators nobody beyond
+//     those who see it anyway (the server has no collaborations); a caller
+//     the access leaves out gets 404 not_found.
 //
 // The header is checked even when the caller could read the link without
 // it, so that a client sending a wrong link or password fails a test (what
@@ -70,8 +71,8 @@ func sharedLinkURLs(l *sharedLink) []string {
 // sharedLinkBase is the host of the shared link URLs this server hands out.
 const sharedLinkBase = "https://app.cms.test"
 
-// lookupShared returns the web link id for p through the boxapi header b
-// (rules above). Callers hold s.mu.
+// lookupShared returns web link id as p reads it through the shared link
+// of the boxapi header b (rules above). Callers hold s.mu.
 func (s *Server) lookupShared(p *principal, id string, b boxapiLink) (*item, *apiError) {
 	it, ok := s.items[id]
 	if !ok || it.typ != "web_link" || s.inTrash(it) {
@@ -91,7 +92,8 @@ func (s *Server) lookupShared(p *principal, id string, b boxapiLink) (*item, *ap
 	if l.password != "" && subtle.ConstantTimeCompare([]byte(l.password), []byte(b.password)) != 1 {
 		return nil, errf(http.StatusForbidden, codeIncorrectSharedItemPassword, "The shared link needs a password, and the one given is wrong or missing")
 	}
-	if s.visible(p, it) || l.access == "open" || l.access == "company" {
+	inEnterprise := s.enterpriseUser(p.user.id) != nil
+	if s.visible(p, it) || l.access == "open" || l.access == "company" && inEnterprise {
 		return it, nil
 	}
 	return nil, errNotFound("web_link")

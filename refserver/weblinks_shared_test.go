@@ -90,6 +90,15 @@ func TestWebLinkSharedLinkAccess(t *testing.T) {
 	require.Equal(t, http.StatusOK, resp.StatusCode, "%v", m)
 	resp, m = get(user, boxapi("shared_link="+url))
 	requireAPIError(t, resp, m, http.StatusNotFound, "not_found")
+
+	// company access is for users of the enterprise: not one rolled out.
+	url = e.shareWebLink(admin, id, map[string]any{"access": "company"})["url"].(string)
+	resp, _ = get(user, boxapi("shared_link="+url))
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	resp, m = e.doJSON("PUT", e.api("/users/"+e.s.UserID()), admin, map[string]any{"enterprise": nil}, nil)
+	require.Equal(t, http.StatusOK, resp.StatusCode, "%v", m)
+	resp, m = get(user, boxapi("shared_link="+url))
+	requireAPIError(t, resp, m, http.StatusNotFound, "not_found")
 }
 
 // TestSecretsNotLogged: the request log keeps a boxapi header without its
