@@ -252,12 +252,17 @@ func TestRetentionAssignmentsAndFileVersionRetentions(t *testing.T) {
 		PolicyID: pol.ID, AssignTo: cms.RetentionAssignTo{Type: cms.RetentionAssignFolder, ID: folder.ID},
 	})
 	assert.ErrorIs(t, err, cms.ErrConflict)
+	// A metadata template is named by its id, a filter by field and option ids.
+	tpl, _, err := c.MetadataTemplates.Create(ctx, contractTemplate("contract"))
+	require.NoError(t, err)
+	status := tpl.Fields[3]
+	filter := []cms.MetadataFilterField{{Field: status.ID, Value: status.Options[1].ID}}
 	mt, _, err := c.RetentionPolicyAssignments.Create(ctx, &cms.CreateRetentionPolicyAssignmentRequest{
-		PolicyID: pol.ID, AssignTo: cms.RetentionAssignTo{Type: cms.RetentionAssignMetadataTemplate, ID: "enterprise_" + srv.EnterpriseID() + ".contract"},
-		FilterFields: []cms.MetadataFilterField{{Field: "status", Value: "signed"}}, StartDateField: cms.StartDateUploadDate,
+		PolicyID: pol.ID, AssignTo: cms.RetentionAssignTo{Type: cms.RetentionAssignMetadataTemplate, ID: tpl.ID},
+		FilterFields: filter, StartDateField: cms.StartDateUploadDate,
 	})
 	require.NoError(t, err)
-	assert.Equal(t, []cms.MetadataFilterField{{Field: "status", Value: "signed"}}, mt.FilterFields)
+	assert.Equal(t, filter, mt.FilterFields)
 
 	got, _, err := c.RetentionPolicyAssignments.Get(ctx, a.ID, nil)
 	require.NoError(t, err)

@@ -133,7 +133,7 @@ func (s *Server) visible(p *principal, it *item) bool {
 // not found. Callers hold s.mu.
 func (s *Server) lookup(p *principal, typ, id string) (*item, *apiError) {
 	it, ok := s.items[id]
-	if !ok || it.typ != typ || it.trashed() || !s.visible(p, it) {
+	if !ok || it.typ != typ || !s.live(p, it) {
 		return nil, errNotFound(typ)
 	}
 	return it, nil

@@ -23,8 +23,9 @@ import (
 //     enterprise user may know its groups).
 //   - 400 invalid_parameter for a value out of range (an unknown
 //     invitability_level or member_viewability_level, description or
-//     provenance over 255 characters, an empty name); 400 bad_request for a
-//     missing name.
+//     provenance over 255 characters, an empty name, any member sent as
+//     null: no group member is nullable in the spec); 400 bad_request for
+//     a missing name.
 
 const (
 	maxGroupTextLen  = 255
@@ -198,7 +199,7 @@ func readGroupBody(r *http.Request) (*groupBody, *apiError) {
 		return nil, aerr
 	}
 	var body groupBody
-	if aerr := decodeJSON(r.Body, &body); aerr != nil {
+	if aerr := decodeJSONObject(r.Body, &body, codeInvalidParameter); aerr != nil {
 		return nil, aerr
 	}
 	return &body, body.check()

@@ -47,12 +47,13 @@ type env struct {
 // persistCheck (REFSERVER_PERSIST_CHECK=1) runs the servers of newEnv
 // with Options.DataDir and compares, after every request, the database
 // with the live state: a state change without its dirty mark fails the
-// test that made it.
-var persistCheck = os.Getenv("REFSERVER_PERSIST_CHECK") != ""
+// test that made it. It reads the variable while the tests run, so that
+// go test's cache tells a run with it from one without.
+func persistCheck() bool { return os.Getenv("REFSERVER_PERSIST_CHECK") != "" }
 
 func newEnv(t *testing.T, opts Options) *env {
 	t.Helper()
-	check := persistCheck && opts.DataDir == "" && opts.Store == nil
+	check := persistCheck() && opts.DataDir == "" && opts.Store == nil
 	if check {
 		opts.DataDir = t.TempDir()
 	}
@@ -169,7 +170,7 @@ func (e *env) createFolder(token, parent, name string) map[string]any {
 }
 
 // multipartBody builds an upload body; order lists "attributes" and "file".
-func multipartBody(t *testing.T, attrs string, data []byte, order ...string) (io.Reader, string) {
+func multipartBody(t testing.TB, attrs string, data []byte, order ...string) (io.Reader, string) {
 	t.Helper()
 	var buf bytes.Buffer
 	mw := multipart.NewWriter(&buf)

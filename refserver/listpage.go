@@ -15,18 +15,34 @@ type listPage struct {
 	hasAfter      bool
 }
 
-// parseListPage reads offset (at most 10000, as the spec says for these
-// lists), limit (default 100, at most 1000) and, when marker is true,
-// usemarker and marker (an opaque marker from an earlier page; sending one
-// implies usemarker).
+// maxListOffset is the largest offset of the offset-paged lists: the spec
+// says of users, groups, memberships and the trash (get_folders_trash_items)
+// that "queries with offset parameter value exceeding 10000 will be
+// rejected with a 400 response".
+const maxListOffset = 10000
+
+// queryOffset reads offset (default 0) for a list that caps it: above
+// maxListOffset is 400 bad_request. The spec gives the status without a
+// code; bad_request is the code of the other malformed query parameters.
+func queryOffset(r *http.Request) (int64, *apiError) {
+	offset, aerr := queryInt(r, "offset", 0)
+	if aerr != nil {
+		return 0, aerr
+	}
+	if offset > maxListOffset {
+		return 0, errBadRequest("Invalid value for \"offset\": at most %d", maxListOffset)
+	}
+	return offset, nil
+}
+
+// parseListPage reads offset (queryOffset), limit (default 100, at most
+// 1000) and, when marker is true, usemarker and marker (an opaque marker
+// from an earlier page; sending one implies usemarker).
 func parseListPage(r *http.Request, marker bool) (listPage, *apiError) {
 	var q listPage
 	var aerr *apiError
-	if q.offset, aerr = queryInt(r, "offset", 0); aerr != nil {
+	if q.offset, aerr = queryOffset(r); aerr != nil {
 		return q, aerr
-	}
-	if q.offset > maxListOffset {
-		return q, errBadRequest("Invalid value for \"offset\": at most %d", maxListOffset)
 	}
 	if q.limit, aerr = pageLimit(r, 100, 1000); aerr != nil {
 		return q, aerr

@@ -22,6 +22,8 @@ import (
 //   - 404 not_found: the user or the group of a new membership does not
 //     exist (or the user is not in the enterprise).
 //   - 403 access_denied_insufficient_permissions: a caller the rules leave out.
+//   - 400 invalid_parameter: a member other than configurable_permissions
+//     sent as null (only that one is nullable in the spec).
 
 const (
 	roleGroupMember = "member"
@@ -126,7 +128,7 @@ func (s *Server) createMembership(w http.ResponseWriter, r *http.Request, p *pri
 		return aerr
 	}
 	var body membershipBody
-	if aerr := decodeJSON(r.Body, &body); aerr != nil {
+	if aerr := decodeJSONObject(r.Body, &body, codeInvalidParameter, "configurable_permissions"); aerr != nil {
 		return aerr
 	}
 	switch {
@@ -211,7 +213,7 @@ func (s *Server) updateMembership(w http.ResponseWriter, r *http.Request, p *pri
 		return aerr
 	}
 	var body updateMembershipBody
-	if aerr := decodeJSON(r.Body, &body); aerr != nil {
+	if aerr := decodeJSONObject(r.Body, &body, codeInvalidParameter, "configurable_permissions"); aerr != nil {
 		return aerr
 	}
 	if aerr := checkGroupRole(body.Role); aerr != nil {

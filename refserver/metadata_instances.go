@@ -208,6 +208,7 @@ func (s *Server) createInstance(typ string) handlerFunc {
 			return mdErrf(http.StatusBadRequest, codeBadRequest, "An item can hold at most %d metadata instances", maxInstancesPerItem)
 		}
 		in = s.addInstance(t, it, values)
+		s.metadataChanged(in)
 		writeJSON(w, http.StatusCreated, in.record())
 		return nil
 	}
@@ -310,7 +311,9 @@ func (s *Server) updateInstance(typ string) handlerFunc {
 		if err != nil {
 			return err
 		}
-		s.setValues(in, values)
+		if s.setValues(in, values) {
+			s.metadataChanged(in)
+		}
 		writeJSON(w, http.StatusOK, in.record())
 		return nil
 	}
@@ -352,8 +355,9 @@ var patchOptions = &jsonpatch.ApplyOptions{
 }
 
 // setValues replaces an instance's values, keeping the sort indexes in
-// step, and bumps $version when anything changed. Callers hold s.mu.
-func (s *Server) setValues(in *mdInstance, values map[string]mdVal) {
+// step, and bumps $version when anything changed; it reports whether
+// anything did. Callers hold s.mu.
+func (s *Server) setValues(in *mdInstance, values map[string]mdVal) bool {
 	var changed []string
 	for k, v := range in.values {
 		if nv, ok := values[k]; !ok || !nv.equal(v) {
@@ -366,7 +370,7 @@ func (s *Server) setValues(in *mdInstance, values map[string]mdVal) {
 		}
 	}
 	if len(changed) == 0 {
-		return
+		return false
 	}
 	t := in.tmpl
 	var touched []*sortIndex
@@ -382,4 +386,5 @@ func (s *Server) setValues(in *mdInstance, values map[string]mdVal) {
 	}
 	in.version++
 	s.dirty(kInstances, in.id)
+	return true
 }

@@ -472,7 +472,8 @@ func templatePage(ts []*mdTemplate, limit int64, more bool, next int64) map[stri
 
 // listTemplatesByInstance serves GET /metadata_templates?metadata_instance_id=:
 // the one template of that instance, or no entries when the id names no
-// instance the caller can see. A missing or malformed id is 400.
+// instance the caller can see (its item in the trash included). A missing
+// or malformed id is 400.
 func (s *Server) listTemplatesByInstance(w http.ResponseWriter, r *http.Request, p *principal) error {
 	id := r.URL.Query().Get("metadata_instance_id")
 	if !isUUID(id) {
@@ -485,7 +486,7 @@ func (s *Server) listTemplatesByInstance(w http.ResponseWriter, r *http.Request,
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var found []*mdTemplate
-	if in := s.metadata.byInstID[strings.ToLower(id)]; in != nil && s.visible(p, in.item) {
+	if in := s.metadata.byInstID[strings.ToLower(id)]; in != nil && s.live(p, in.item) {
 		found = append(found, in.tmpl)
 	}
 	writeJSON(w, http.StatusOK, templatePage(found, limit, false, 0))

@@ -99,7 +99,7 @@ var recordKinds = [numKinds]recordKind{
 	kSessions:        kind("sessions", (*Server).sessionKeys, (*Server).sessionRec, (*Server).loadSession, nil),
 	kParts:           kind("session_parts", (*Server).partKeys, (*Server).partRec, (*Server).loadPart, nil),
 	kEnded:           kind("ended_sessions", (*Server).endedKeys, (*Server).endedRec, (*Server).loadEnded, nil),
-	kTasks:           kind("tasks", (*Server).taskKeys, (*Server).taskRec, (*Server).loadTask, nil),
+	kTasks:           kind("tasks", (*Server).taskKeys, (*Server).taskRec, (*Server).loadTask, (*Server).tasksLoaded),
 	kWatermarks:      kind("watermarks", (*Server).watermarkKeys, (*Server).watermarkRec, (*Server).loadWatermark, nil),
 	kMetadata:        kind("metadata", metadataKeys, (*Server).metadataRec, (*Server).loadMetadata, nil),
 	kTemplates:       kind("metadata_templates", (*Server).templateKeys, (*Server).templateRec, (*Server).loadTemplate, (*Server).templatesLoaded),

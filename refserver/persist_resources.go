@@ -1,7 +1,9 @@
 package refserver
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -61,6 +63,18 @@ func (s *Server) loadTask(id string, r recTask) error {
 		s.tasks.assignments[a.id] = a
 	}
 	s.tasks.tasks[id] = t
+	return nil
+}
+
+// tasksLoaded rebuilds the tasks of each file in the order they were
+// created (ids grow with time; the records come in key order).
+func (s *Server) tasksLoaded() error {
+	for _, t := range s.tasks.tasks {
+		s.tasks.byFile[t.fileID] = append(s.tasks.byFile[t.fileID], t)
+	}
+	for _, ts := range s.tasks.byFile {
+		slices.SortFunc(ts, func(a, b *task) int { return cmp.Compare(numID(a.id), numID(b.id)) })
+	}
 	return nil
 }
 

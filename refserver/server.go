@@ -127,7 +127,8 @@ type RequestRecord struct {
 	// RawQuery is the raw query string.
 	RawQuery string
 	// Header is a copy of the request headers; an Authorization header is
-	// replaced by "[redacted]".
+	// replaced by "[redacted]", and so is the shared_link_password of a
+	// boxapi header (the link itself is kept).
 	Header http.Header
 	// HasAuthorization reports whether an Authorization header was sent.
 	HasAuthorization bool
@@ -332,7 +333,7 @@ func (s *Server) roleHandler(role string) http.Handler {
 			rw.logOutcome()
 			s.log.LogAttrs(r.Context(), slog.LevelDebug, "request",
 				slog.String("role", role), slog.String("method", r.Method),
-				slog.String("path", r.URL.Path), slog.Int("status", rw.status),
+				slog.String("path", logPath(r)), slog.Int("status", rw.status),
 				slog.String("request_id", id))
 		}()
 		s.serveWithFaults(rw, r, role, mux)
@@ -374,6 +375,20 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 // Unwrap lets http.ResponseController reach the underlying writer (Hijack, Flush).
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
+// logPath is the request path as the logger may see it: the token of a
+// content-host URL (/d/{token}, /embed/{token}) is a signed secret that
+// grants the download, so it is replaced by "[redacted]". The logger never
+// sees headers, queries or bodies (tokens, shared link passwords, client
+// secrets travel there).
+func logPath(r *http.Request) string {
+	for _, prefix := range []string{"/d/", "/embed/"} {
+		if rest, ok := strings.CutPrefix(r.URL.Path, prefix); ok && rest != "" {
+			return prefix + "[redacted]"
+		}
+	}
+	return r.URL.Path
+}
+
 func (s *Server) newRequestID() string {
 	return fmt.Sprintf("%s%06x", randomHex(6), s.reqSeq.Add(1)&0xffffff)
 }
@@ -383,6 +398,9 @@ func (s *Server) record(role, id string, r *http.Request) *RequestRecord {
 	_, hasAuth := h["Authorization"]
 	if hasAuth {
 		h["Authorization"] = []string{"[redacted]"}
+	}
+	for i, v := range h["Boxapi"] {
+		h["Boxapi"][i] = redactBoxAPI(v)
 	}
 	rec := &RequestRecord{
 		Method: r.Method, Role: role, Host: r.Host, Path: r.URL.EscapedPath(),

@@ -42,6 +42,19 @@ func (s *Server) mountTrash(mux *http.ServeMux) {
 	}
 }
 
+// inTrash reports whether it is in the trash: trashed itself, or below a
+// folder in the trash. This is the one test the read paths use (lookup,
+// the metadata query, the template of an instance). A folder's trashing
+// marks everything below it (setTrashedWith), so the item's own mark
+// answers for its ancestors too. Callers hold s.mu.
+func (s *Server) inTrash(it *item) bool { return it.trashed() }
+
+// live reports whether p may read it through the endpoints of items and
+// of what hangs on them (metadata, tasks, watermarks, ...): visible to p and
+// not in the trash. An item in the trash answers 404 there, as it does on
+// its own endpoints; only the trash endpoints read it. Callers hold s.mu.
+func (s *Server) live(p *principal, it *item) bool { return s.visible(p, it) && !s.inTrash(it) }
+
 // trashPathCollection is the path_collection of an item in the trash.
 func trashPathCollection() map[string]any {
 	trash := map[string]any{"type": "folder", "id": trashFolderID, "sequence_id": nil, "etag": nil, "name": "Trash"}
@@ -281,6 +294,8 @@ func (s *Server) restoreTarget(p *principal, it *item, body restoreBody) (string
 // parseTrashQuery reads the query of GET /folders/trash/items. Marker
 // paging (usemarker=true) takes no sort, direction or offset, and a marker
 // needs usemarker=true: 400 invalid_parameter otherwise, as the spec says.
+// An offset above 10000 is 400 bad_request (queryOffset, shared with the
+// other offset-paged lists).
 func parseTrashQuery(r *http.Request) (collectionQuery, *apiError) {
 	v := r.URL.Query()
 	q := collectionQuery{key: "name"}
@@ -314,7 +329,7 @@ func parseTrashQuery(r *http.Request) (collectionQuery, *apiError) {
 	default:
 		return q, invalid("Invalid value for \"direction\"")
 	}
-	if q.offset, aerr = queryInt(r, "offset", 0); aerr != nil {
+	if q.offset, aerr = queryOffset(r); aerr != nil {
 		return q, aerr
 	}
 	if q.limit, aerr = pageLimit(r, 100, 1000); aerr != nil {

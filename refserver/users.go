@@ -1,8 +1,6 @@
 package refserver
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"sort"
@@ -28,12 +26,13 @@ import (
 //   - 400 bad_request: a required field missing (name; login unless app
 //     user), a malformed query parameter, offset above 10000.
 //   - 401 unauthorized: a token of a deleted user.
+//   - 400 invalid_parameter: a member sent as null other than enterprise
+//     (roll out) and notification_email (remove it) of an update, the two
+//     the spec makes nullable.
 
 const (
 	codeUserLoginInUse = "user_login_already_used"
 	codeUserHasContent = "user_has_content"
-
-	maxListOffset = 10000
 )
 
 // userState is the server's state for enterprise users (/users), guarded by Server.mu.
@@ -190,7 +189,7 @@ func (s *Server) createUser(w http.ResponseWriter, r *http.Request, p *principal
 		return aerr
 	}
 	var body createUserBody
-	if aerr := decodeJSON(r.Body, &body); aerr != nil {
+	if aerr := decodeJSONObject(r.Body, &body, codeInvalidParameter); aerr != nil {
 		return aerr
 	}
 	appUser := body.IsPlatformAccessOnly != nil && *body.IsPlatformAccessOnly
@@ -264,30 +263,15 @@ func (s *Server) getUser(w http.ResponseWriter, r *http.Request, p *principal) e
 // updateUserBody is the body of PUT /users/{user_id}.
 type updateUserBody struct {
 	userFields
-	Enterprise              nullable[string]              `json:"enterprise"`
-	Notify                  *bool                         `json:"notify"`
-	IsPasswordResetRequired *bool                         `json:"is_password_reset_required"`
-	NotificationEmail       strictNullable[notifyAddress] `json:"notification_email"`
+	Enterprise              nullable[string]        `json:"enterprise"`
+	Notify                  *bool                   `json:"notify"`
+	IsPasswordResetRequired *bool                   `json:"is_password_reset_required"`
+	NotificationEmail       nullable[notifyAddress] `json:"notification_email"`
 }
 
 // notifyAddress is the notification_email object of an update.
 type notifyAddress struct {
 	Email string `json:"email"`
-}
-
-// strictNullable is a nullable whose value is decoded strictly (unknown
-// fields rejected), as decodeJSON does for the whole body.
-type strictNullable[T any] struct{ nullable[T] }
-
-func (n *strictNullable[T]) UnmarshalJSON(b []byte) error {
-	n.present = true
-	if string(b) == "null" {
-		n.null = true
-		return nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	return dec.Decode(&n.v)
 }
 
 // updateUser serves PUT /users/{user_id}: 200 with the user. enterprise:
@@ -304,7 +288,7 @@ func (s *Server) updateUser(w http.ResponseWriter, r *http.Request, p *principal
 		return aerr
 	}
 	var body updateUserBody
-	if aerr := decodeJSON(r.Body, &body); aerr != nil {
+	if aerr := decodeJSONObject(r.Body, &body, codeInvalidParameter, "enterprise", "notification_email"); aerr != nil {
 		return aerr
 	}
 	if aerr := body.check(); aerr != nil {

@@ -1,7 +1,6 @@
 package refserver
 
 import (
-	"encoding/json"
 	"net/http"
 	"net/mail"
 	"regexp"
@@ -150,7 +149,9 @@ func (s *Server) spaceUsed() map[*user]int64 {
 }
 
 // userFields are the writable fields POST /users and PUT /users/{id} share.
-// Pointers tell "absent" from a value; a JSON null counts as absent.
+// Pointers tell "absent" from a value; a JSON null is 400 invalid_parameter
+// (decodeJSONObject): only enterprise and notification_email of an update
+// take null.
 type userFields struct {
 	Name                          *string         `json:"name"`
 	Login                         *string         `json:"login"`
@@ -169,21 +170,6 @@ type userFields struct {
 	IsExemptFromLoginVerification *bool           `json:"is_exempt_from_login_verification"`
 	Status                        *string         `json:"status"`
 	ExternalAppUserID             *string         `json:"external_app_user_id"`
-}
-
-// nullable is a JSON field that may be absent, null or a value.
-type nullable[T any] struct {
-	present, null bool
-	v             T
-}
-
-func (n *nullable[T]) UnmarshalJSON(b []byte) error {
-	n.present = true
-	if string(b) == "null" {
-		n.null = true
-		return nil
-	}
-	return json.Unmarshal(b, &n.v)
 }
 
 func errInvalidParam(format string, args ...any) *apiError {
