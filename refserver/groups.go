@@ -345,7 +345,7 @@ func (s *Server) listGroups(w http.ResponseWriter, r *http.Request, p *principal
 		a, b := strings.ToLower(list[i].name), strings.ToLower(list[j].name)
 		return a < b || a == b && numID(list[i].id) < numID(list[j].id)
 	})
-	writeJSON(w, http.StatusOK, offsetEntries(list, pq, func(g *group) any { return s.renderGroup(g, fields, p) }))
+	writeJSON(w, http.StatusOK, offsetEntries(list, pq, s.groupHidden, func(g *group) any { return s.renderGroup(g, fields, p) }))
 	return nil
 }
 
@@ -377,6 +377,6 @@ func (s *Server) listGroupMemberships(w http.ResponseWriter, r *http.Request, p 
 		return errf(http.StatusForbidden, codeAccessDenied, "The group's member_viewability_level does not let this user see its members")
 	}
 	list := s.membershipsWhere(func(m *membership) bool { return m.group == g })
-	writeJSON(w, http.StatusOK, offsetEntries(list, pq, func(m *membership) any { return s.renderMembership(m, nil) }))
+	writeJSON(w, http.StatusOK, offsetEntries(list, pq, s.membershipHidden, func(m *membership) any { return s.renderMembership(m, nil) }))
 	return nil
 }

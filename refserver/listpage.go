@@ -1,6 +1,7 @@
 package refserver
 
 import (
+	"fmt"
 	"net/http"
 	"sort"
 )
@@ -64,14 +65,18 @@ func parseListPage(r *http.Request, marker bool) (listPage, *apiError) {
 }
 
 // offsetEntries is an offset page of list: {entries, limit, offset,
-// total_count}.
-func offsetEntries[T any](list []T, q listPage, render func(T) any) map[string]any {
+// total_count}. Entries for which hidden is true keep their place (they
+// count in total_count and in the offset/limit window) but are left out, as
+// the service does with records the caller may not see (HideFromPages).
+func offsetEntries[T any](list []T, q listPage, hidden func(T) bool, render func(T) any) map[string]any {
 	total := int64(len(list))
 	start := min(q.offset, total)
 	end := min(start+q.limit, total)
 	entries := make([]any, 0, end-start)
 	for _, e := range list[start:end] {
-		entries = append(entries, render(e))
+		if !hidden(e) {
+			entries = append(entries, render(e))
+		}
 	}
 	return map[string]any{"entries": entries, "limit": q.limit, "offset": q.offset, "total_count": total}
 }
@@ -95,3 +100,37 @@ func markerEntries[T any](list []T, q listPage, key func(T) int64, render func(T
 	}
 	return out
 }
+
+// HideFromPages makes the users, groups and group memberships with these
+// ids invisible in the offset pages of their lists, as the service does
+// with records the caller may not see: they still count in total_count and
+// take their place in the offset/limit window, so the lists show short or
+// empty pages while more entries follow (the next page is still at offset
+// + limit). Reading a record by its id is unchanged. Files and folders have
+// HideFromUsers. Like faults, this is a test setting and is not persisted.
+// It fails, changing nothing, when an id is none of those records.
+func (s *Server) HideFromPages(ids ...string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, id := range ids {
+		_, isUser := s.users.byID[id]
+		_, isGroup := s.groups.byID[id]
+		_, isMembership := s.groups.memberships[id]
+		if !isUser && !isGroup && !isMembership {
+			return fmt.Errorf("refserver: no user, group or group membership %q", id)
+		}
+	}
+	if s.pageHidden == nil {
+		s.pageHidden = make(map[string]bool)
+	}
+	for _, id := range ids {
+		s.pageHidden[id] = true
+	}
+	return nil
+}
+
+// userHidden, groupHidden and membershipHidden tell offsetEntries what
+// HideFromPages hid. Callers hold s.mu.
+func (s *Server) userHidden(u *user) bool             { return s.pageHidden[u.id] }
+func (s *Server) groupHidden(g *group) bool           { return s.pageHidden[g.id] }
+func (s *Server) membershipHidden(m *membership) bool { return s.pageHidden[m.id] }

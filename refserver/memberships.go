@@ -283,7 +283,7 @@ func (s *Server) listUserMemberships(w http.ResponseWriter, r *http.Request, p *
 		return errNotFound("user")
 	}
 	list := s.membershipsWhere(func(m *membership) bool { return m.user == u })
-	writeJSON(w, http.StatusOK, offsetEntries(list, pq, func(m *membership) any { return s.renderMembership(m, nil) }))
+	writeJSON(w, http.StatusOK, offsetEntries(list, pq, s.membershipHidden, func(m *membership) any { return s.renderMembership(m, nil) }))
 	return nil
 }
 

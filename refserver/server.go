@@ -185,6 +185,8 @@ type Server struct {
 	groups     groupState
 	pins       devicePinState
 
+	pageHidden map[string]bool // HideFromPages (listpage.go), guarded by mu
+
 	faultsMu sync.Mutex
 	faults   []*fault
 

@@ -358,7 +358,9 @@ func (s *Server) listTrash(w http.ResponseWriter, r *http.Request, p *principal)
 	defer s.mu.Unlock()
 	var items []*item
 	for _, it := range s.items {
-		if it.trashed() && it.trashedWith == "" && s.visible(p, it) {
+		// Items p owns but may not see (HideFromUsers) keep their place in
+		// the pages, as in a folder listing; trashPage leaves them out.
+		if it.trashed() && it.trashedWith == "" && (s.visible(p, it) || it.owner == p.user) {
 			items = append(items, it)
 		}
 	}
@@ -380,6 +382,9 @@ func (s *Server) trashPage(items []*item, q collectionQuery, fields []string, p 
 	end := min(start+q.limit, total)
 	entries := make([]any, 0, end-start)
 	for _, it := range items[start:end] {
+		if !s.visible(p, it) {
+			continue
+		}
 		if fields == nil {
 			entries = append(entries, s.mini(it))
 		} else {

@@ -170,7 +170,7 @@ func (s *Server) listUsers(w http.ResponseWriter, r *http.Request, p *principal)
 		writeJSON(w, http.StatusOK, markerEntries(match, pq, func(u *user) int64 { return numID(u.id) }, render))
 		return nil
 	}
-	writeJSON(w, http.StatusOK, offsetEntries(match, pq, render))
+	writeJSON(w, http.StatusOK, offsetEntries(match, pq, s.userHidden, render))
 	return nil
 }
 
