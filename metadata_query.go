@@ -261,6 +261,9 @@ func (s *MetadataService) Query(ctx context.Context, q *MetadataQuery) (*MarkerP
 }
 
 func (s *MetadataService) query(ctx context.Context, body *MetadataQueryRequest) (*MarkerPage[*MetadataQueryEntry], *Response, error) {
+	if err := checkCtx(ctx); err != nil {
+		return nil, nil, err
+	}
 	r, err := s.client.newRequest(http.MethodPost, s.client.cfg.baseURL, nil, "metadata_queries", "execute_read")
 	if err != nil {
 		return nil, nil, err

@@ -126,6 +126,9 @@ func (s *MetadataService) EnterpriseScope(ctx context.Context) (MetadataScope, *
 // full enterprise_<id> scope (one GET /users/me); other scopes come back
 // unchanged without a call.
 func (s *MetadataService) ResolveScope(ctx context.Context, scope MetadataScope) (MetadataScope, *Response, error) {
+	if err := checkCtx(ctx); err != nil {
+		return "", nil, err
+	}
 	if err := scope.validate(); err != nil {
 		return "", nil, err
 	}
