@@ -65,10 +65,11 @@
 // One rule for zero and negative values holds for every option and policy:
 // zero means the documented default (RetryPolicy{MaxRetries: 3} keeps the
 // default backoff; MaxWaits 0 and MaxCommitWaits 0 mean 10 and 60 waits;
-// ByteRange{} is the whole file), a negative count means "none"
-// (MaxRetries -1 never retries, MaxWaits -1 and MaxCommitWaits -1 never
-// wait), and anything else negative is invalid: an *ArgError before
-// anything is sent.
+// ByteRange{} is the whole file; PollOptions{} polls every second), a
+// negative count means "none" (MaxRetries -1 never retries, MaxWaits -1 and
+// MaxCommitWaits -1 never wait), and anything else negative is invalid
+// (PollOptions{Interval: -5}, a negative duration of RetryPolicy): an
+// *ArgError before anything is sent.
 //
 // # Uploads and downloads
 //

@@ -153,10 +153,11 @@ func (s *LegalHoldPolicyAssignmentsService) Delete(ctx context.Context, assignme
 
 // WaitDeleted reads an assignment (GET
 // /legal_hold_policy_assignments/{legal_hold_policy_assignment_id}) every
-// opts.Interval (default 1s) until the service answers 404, and returns nil
-// then. It stops with ctx or any other error.
+// opts.Interval (default 1 s; negative is an *ArgError), waiting with the
+// client's sleep hook, until the service answers 404, and returns nil then.
+// It stops with ctx or any other error.
 func (s *LegalHoldPolicyAssignmentsService) WaitDeleted(ctx context.Context, assignmentID string, opts *PollOptions) error {
-	return poll(ctx, opts, func() (bool, error) {
+	return s.client.poll(ctx, opts, func() (bool, error) {
 		_, _, err := s.Get(ctx, assignmentID, nil)
 		if errors.Is(err, ErrNotFound) {
 			return true, nil

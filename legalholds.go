@@ -190,14 +190,15 @@ func (s *LegalHoldPoliciesService) Delete(ctx context.Context, policyID string) 
 }
 
 // WaitForStatus reads a policy (GET /legal_hold_policies/{legal_hold_policy_id})
-// every opts.Interval (default 1s) until it has the status want, and
+// every opts.Interval (default 1 s; negative is an *ArgError), waiting
+// with the client's sleep hook, until it has the status want, and
 // returns it. It stops with ctx, with an API error, or with an error
 // matching ErrWaitStopped when want can no longer come (a policy being
 // released never becomes active).
 func (s *LegalHoldPoliciesService) WaitForStatus(ctx context.Context, policyID string, want LegalHoldPolicyStatus, opts *PollOptions) (*LegalHoldPolicy, *Response, error) {
 	var p *LegalHoldPolicy
 	var resp *Response
-	err := poll(ctx, opts, func() (bool, error) {
+	err := s.client.poll(ctx, opts, func() (bool, error) {
 		var err error
 		p, resp, err = s.Get(ctx, policyID)
 		if err != nil {
