@@ -35,7 +35,7 @@ const maxQueryLimit = 100
 // MetadataQuery builds a metadata query (POST /metadata_queries/execute_read)
 // for MetadataService.Query and QueryIter. Conditions put every value in
 // query_params behind a :placeholder, typed (string, number, time.Time);
-// the builder checks the from (full scope), the limit (1 to 100) and that
+// the builder checks the from (an enterprise_<id> scope), the limit (1 to 100) and that
 // all order_by keys share one direction. The first mistake is kept and
 // returned when the query is sent (or by Request).
 //
@@ -54,8 +54,9 @@ type MetadataQuery struct {
 
 // NewMetadataQuery starts a query over the items holding the template
 // scope.templateKey inside ancestorFolderID ("0" for every folder the
-// caller can see). The scope must be full: global or enterprise_<id> (see
-// MetadataService.ResolveScope).
+// caller can see). The scope must be the full enterprise_<id> (see
+// MetadataService.ResolveScope): the service refuses global and the
+// shorthand enterprise in a query's from, so the builder does too.
 func NewMetadataQuery(scope MetadataScope, templateKey, ancestorFolderID string) *MetadataQuery {
 	q := &MetadataQuery{scope: scope}
 	q.body.From = string(scope) + "." + templateKey
@@ -63,8 +64,8 @@ func NewMetadataQuery(scope MetadataScope, templateKey, ancestorFolderID string)
 	switch {
 	case scope.validate() != nil:
 		q.err = scope.validate()
-	case !scope.IsFull():
-		q.err = invalidArg("scope", "a query needs the full enterprise_<id> scope (see MetadataService.ResolveScope)")
+	case scope.EnterpriseID() == "":
+		q.err = invalidArg("scope", "a query needs the full enterprise_<id> scope, not "+quoteArg(string(scope))+" (see MetadataService.ResolveScope)")
 	default:
 		if err := checkTemplateKey(templateKey); err != nil {
 			q.err = err

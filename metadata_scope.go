@@ -47,8 +47,10 @@ func (s MetadataScope) EnterpriseID() string {
 	return id
 }
 
-// IsFull reports whether the scope names its enterprise (global or
-// enterprise_<id>), as a metadata query's from requires.
+// IsFull reports whether the scope is in the form the service answers
+// with (global or enterprise_<id>) rather than the shorthand enterprise.
+// A metadata query needs more: an enterprise_<id> scope (EnterpriseID
+// not empty).
 func (s MetadataScope) IsFull() bool { return s == ScopeGlobal || s.EnterpriseID() != "" }
 
 func (s MetadataScope) validate() error {

@@ -434,10 +434,10 @@ func TestMetadataQueryBuilder(t *testing.T) {
 	b2, _ := json.Marshal(again)
 	assert.Equal(t, string(b), string(b2))
 
-	minimal, err := NewMetadataQuery(ScopeGlobal, "properties", "12").WithMetadata().Request()
+	minimal, err := NewMetadataQuery(EnterpriseScope("1"), "c", "12").WithMetadata().Request()
 	require.NoError(t, err)
 	b, _ = json.Marshal(minimal)
-	assert.JSONEq(t, `{"from":"global.properties","ancestor_folder_id":"12","fields":["metadata.global.properties"]}`, string(b))
+	assert.JSONEq(t, `{"from":"enterprise_1.c","ancestor_folder_id":"12","fields":["metadata.enterprise_1.c"]}`, string(b))
 
 	raw, err := NewMetadataQuery(EnterpriseScope("1"), "c", "0").
 		WhereRaw("amount >= :min AND region = :region", map[string]any{"min": 10.5, "region": "emea"}).Request()
@@ -447,6 +447,7 @@ func TestMetadataQueryBuilder(t *testing.T) {
 	good := func() *MetadataQuery { return NewMetadataQuery(EnterpriseScope("1"), "c", "0") }
 	for name, bad := range map[string]*MetadataQuery{
 		"shorthand scope":       NewMetadataQuery(ScopeEnterprise, "c", "0"),
+		"global scope":          NewMetadataQuery(ScopeGlobal, "properties", "0"),
 		"bad scope":             NewMetadataQuery("user_1", "c", "0"),
 		"bad template key":      NewMetadataQuery(EnterpriseScope("1"), "a.b", "0"),
 		"no ancestor":           NewMetadataQuery(EnterpriseScope("1"), "c", ""),
