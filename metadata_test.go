@@ -3,6 +3,7 @@ package cms
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"strings"
@@ -217,8 +218,13 @@ func TestMetadataEnterpriseScope(t *testing.T) {
 
 	answer = `{"type":"user","id":"7","enterprise":null}`
 	_, resp, err = e.client.Metadata.EnterpriseScope(ctx)
-	assert.ErrorIs(t, err, ErrInvalidArgument, "a user outside any enterprise")
+	assert.ErrorIs(t, err, ErrNoEnterprise, "a user outside any enterprise")
+	var ae *ArgError
+	assert.False(t, errors.As(err, &ae), "the service was asked: not an *ArgError")
 	assert.NotNil(t, resp)
+	_, _, err = e.client.Metadata.ResolveScope(ctx, ScopeEnterprise)
+	assert.ErrorIs(t, err, ErrNoEnterprise)
+	assert.Len(t, e.requests(), 4, "each resolution is one GET /users/me")
 }
 
 func TestMetadataPatchBuilder(t *testing.T) {
