@@ -331,7 +331,7 @@ func TestDiffMetadata(t *testing.T) {
 
 func TestTemplateOps(t *testing.T) {
 	t.Parallel()
-	hidden := Set(true)
+	hidden := Ptr(true)
 	ops := []TemplateOp{
 		EditTemplateOp(TemplateChanges{DisplayName: "Deals", Hidden: hidden}),
 		AddFieldOp(MetadataField{Type: MetadataFieldEnum, Key: "stage", DisplayName: "Stage", Options: []*MetadataOption{{Key: "lead"}}}),
@@ -340,7 +340,7 @@ func TestTemplateOps(t *testing.T) {
 		ReorderEnumOptionsOp("stage", "won", "lead"),
 		ReorderMultiSelectOptionsOp("regions", "apac", "emea"),
 		AddMultiSelectOptionOp("regions", "amer"),
-		EditFieldOp("amount", FieldChanges{Key: "value", Description: Null[string]()}),
+		EditFieldOp("amount", FieldChanges{Key: "value", Description: Ptr("")}),
 		RemoveFieldOp("old"),
 		EditEnumOptionOp("stage", "won", "closed"),
 		RemoveEnumOptionOp("stage", "lead"),
@@ -360,7 +360,7 @@ func TestTemplateOps(t *testing.T) {
 		{"op":"reorderEnumOptions","fieldKey":"stage","enumOptionKeys":["won","lead"]},
 		{"op":"reorderMultiSelectOptions","fieldKey":"regions","multiSelectOptionKeys":["apac","emea"]},
 		{"op":"addMultiSelectOption","fieldKey":"regions","data":{"key":"amer"}},
-		{"op":"editField","fieldKey":"amount","data":{"key":"value","description":null}},
+		{"op":"editField","fieldKey":"amount","data":{"key":"value","description":""}},
 		{"op":"removeField","fieldKey":"old"},
 		{"op":"editEnumOption","fieldKey":"stage","enumOptionKey":"won","data":{"key":"closed"}},
 		{"op":"removeEnumOption","fieldKey":"stage","enumOptionKey":"lead"},

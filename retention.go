@@ -294,41 +294,49 @@ func (s *RetentionPoliciesService) ListIter(ctx context.Context, opts *ListReten
 }
 
 // UpdateRetentionPolicyRequest is the body of RetentionPoliciesService.Update.
-// Fields left zero are not sent. Null (cms.Null) sends an explicit null:
-// "no change" for most fields, an empty description or recipient list for
-// Description and CustomNotificationRecipients.
+// Fields left zero (nil) are not sent and keep their value. The service
+// reads an explicit null as "no change" for most fields, so only the two
+// whose null means something are Nullable: Description and
+// CustomNotificationRecipients, which Null (cms.Null) clears.
 type UpdateRetentionPolicyRequest struct {
-	PolicyName        Nullable[string]            `json:"policy_name,omitzero"`
-	Description       Nullable[string]            `json:"description,omitzero"`
-	DispositionAction Nullable[DispositionAction] `json:"disposition_action,omitzero"`
+	PolicyName string `json:"policy_name,omitzero"`
+	// Description is at most 500 characters; Null or Set("") clears it.
+	Description       Nullable[string]  `json:"description,omitzero"`
+	DispositionAction DispositionAction `json:"disposition_action,omitzero"`
 	// RetentionType can only be set to RetentionNonModifiable (one-way).
-	RetentionType Nullable[RetentionType] `json:"retention_type,omitzero"`
+	RetentionType RetentionType `json:"retention_type,omitzero"`
 	// RetentionLength lengthens or shortens a finite policy (a
 	// non-modifiable one can only be lengthened: 403 otherwise).
 	RetentionLength RetentionLength `json:"retention_length,omitzero"`
 	// Status can only be set to RetentionPolicyRetired (one-way); see Retire.
-	Status                       Nullable[RetentionPolicyStatus] `json:"status,omitzero"`
-	CanOwnerExtendRetention      Nullable[bool]                  `json:"can_owner_extend_retention,omitzero"`
-	MaxExtensionLength           MaxExtensionLength              `json:"max_extension_length,omitzero"`
-	AreOwnersNotified            Nullable[bool]                  `json:"are_owners_notified,omitzero"`
-	CustomNotificationRecipients Nullable[[]*UserMini]           `json:"custom_notification_recipients,omitzero"`
+	Status RetentionPolicyStatus `json:"status,omitzero"`
+	// CanOwnerExtendRetention and AreOwnersNotified are pointers so that
+	// false can be sent (cms.Ptr(false)).
+	CanOwnerExtendRetention *bool              `json:"can_owner_extend_retention,omitempty"`
+	MaxExtensionLength      MaxExtensionLength `json:"max_extension_length,omitzero"`
+	AreOwnersNotified       *bool              `json:"are_owners_notified,omitempty"`
+	// CustomNotificationRecipients replaces the list (only ID is needed);
+	// Null empties it.
+	CustomNotificationRecipients Nullable[[]*UserMini] `json:"custom_notification_recipients,omitzero"`
 }
 
 func (b *UpdateRetentionPolicyRequest) validate() error {
 	if b == nil {
 		return invalidArg("request", "nil")
 	}
-	if v, ok := b.RetentionType.Get(); ok && v != RetentionNonModifiable {
+	if b.RetentionType != "" && b.RetentionType != RetentionNonModifiable {
 		return invalidArg("retention_type", "can only become non_modifiable")
 	}
-	if v, ok := b.Status.Get(); ok && v != RetentionPolicyRetired {
+	if b.Status != "" && b.Status != RetentionPolicyRetired {
 		return invalidArg("status", "can only become retired")
+	}
+	switch b.DispositionAction {
+	case "", DispositionPermanentlyDelete, DispositionRemoveRetention:
+	default:
+		return invalidArg("disposition_action", "must be permanently_delete or remove_retention")
 	}
 	if v, ok := b.Description.Get(); ok && utf8.RuneCountInString(v) > maxRetentionDescription {
 		return invalidArg("description", "longer than 500 characters")
-	}
-	if v, ok := b.PolicyName.Get(); ok && v == "" {
-		return invalidArg("policy_name", "empty")
 	}
 	return nil
 }
@@ -348,7 +356,7 @@ func (s *RetentionPoliciesService) Update(ctx context.Context, policyID string, 
 // Retire retires a retention policy for good: it applies to no new content
 // (PUT /retention_policies/{retention_policy_id} with status retired).
 func (s *RetentionPoliciesService) Retire(ctx context.Context, policyID string) (*RetentionPolicy, *Response, error) {
-	return s.Update(ctx, policyID, &UpdateRetentionPolicyRequest{Status: Set(RetentionPolicyRetired)})
+	return s.Update(ctx, policyID, &UpdateRetentionPolicyRequest{Status: RetentionPolicyRetired})
 }
 
 // Delete deletes a modifiable retention policy and its assignments

@@ -181,16 +181,17 @@ func (s *TasksService) Get(ctx context.Context, taskID string) (*Task, *Response
 	return sendRecord[Task](ctx, s.client, r, nil)
 }
 
-// UpdateTaskRequest is the body of TasksService.Update. Zero fields are
-// left out and keep their value.
+// UpdateTaskRequest is the body of TasksService.Update. Zero (nil) fields
+// are left out and keep their value.
 type UpdateTaskRequest struct {
 	// Action changes what the task asks; the service refuses an action that
 	// does not allow the states the assignments already have.
 	Action TaskAction `json:"action,omitzero"`
-	// Message changes the message; Set("") clears it.
-	Message Nullable[string] `json:"message,omitzero"`
-	// DueAt changes the due date; Null removes it.
-	DueAt Nullable[time.Time] `json:"due_at,omitzero"`
+	// Message changes the message; a pointer to "" (cms.Ptr("")) clears it.
+	Message *string `json:"message,omitempty"`
+	// DueAt changes the due date. The service documents no way to remove
+	// one.
+	DueAt time.Time `json:"due_at,omitzero"`
 	// CompletionRule changes the completion rule.
 	CompletionRule TaskCompletionRule `json:"completion_rule,omitzero"`
 }

@@ -109,15 +109,17 @@ type SharedLinkRequest struct {
 	UnsharedAt time.Time `json:"unshared_at,omitzero"`
 }
 
-// UpdateWebLinkRequest is the body of WebLinksService.Update. Zero fields
-// are left out and keep their value.
+// UpdateWebLinkRequest is the body of WebLinksService.Update. Zero (nil)
+// fields are left out and keep their value; SharedLink is the one field
+// where an explicit null means something (remove the link).
 type UpdateWebLinkRequest struct {
 	// URL changes the address (http:// or https://).
 	URL string `json:"url,omitzero"`
 	// Name renames the link.
 	Name string `json:"name,omitzero"`
-	// Description changes the description; Set("") clears it.
-	Description Nullable[string] `json:"description,omitzero"`
+	// Description changes the description; a pointer to "" (cms.Ptr(""))
+	// clears it.
+	Description *string `json:"description,omitempty"`
 	// Parent moves the link to another folder.
 	Parent *FolderRef `json:"parent,omitzero"`
 	// SharedLink sets the shared link (Set) or removes it (Null).
