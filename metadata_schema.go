@@ -37,9 +37,9 @@ type TemplateOp struct {
 // TemplateChanges are the template properties an editTemplate operation
 // changes; fields left zero (nil) are kept. Hidden and
 // CopyInstanceOnItemCopy are pointers so that false can be sent (cms.Ptr).
+// The service documents no way to change a template's key.
 type TemplateChanges struct {
 	DisplayName            string `json:"displayName,omitzero"`
-	TemplateKey            string `json:"templateKey,omitzero"`
 	Hidden                 *bool  `json:"hidden,omitempty"`
 	CopyInstanceOnItemCopy *bool  `json:"copyInstanceOnItemCopy,omitempty"`
 }
@@ -165,9 +165,6 @@ func (op *TemplateOp) validate() error {
 		c, ok := op.Data.(*TemplateChanges)
 		if op.Data == nil || ok && (c == nil || *c == (TemplateChanges{})) {
 			return invalidArg(arg, "no change")
-		}
-		if ok && c.TemplateKey != "" {
-			return checkTemplateKey(c.TemplateKey)
 		}
 		return nil
 	case OpAddField:

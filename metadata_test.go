@@ -369,7 +369,7 @@ func TestTemplateOps(t *testing.T) {
 
 	for name, bad := range map[string]TemplateOp{
 		"editTemplate no change":        EditTemplateOp(TemplateChanges{}),
-		"editTemplate bad key":          EditTemplateOp(TemplateChanges{TemplateKey: "a b"}),
+		"editTemplate nil data":         {Op: OpEditTemplate, Data: (*TemplateChanges)(nil)},
 		"addField no type":              AddFieldOp(MetadataField{Key: "k", DisplayName: "K"}),
 		"addField integer":              AddFieldOp(MetadataField{Type: MetadataFieldInteger, Key: "k", DisplayName: "K"}),
 		"addField no key":               AddFieldOp(MetadataField{Type: MetadataFieldString, DisplayName: "K"}),

@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"maps"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -113,4 +114,29 @@ func TestUpdateRequestNulls(t *testing.T) {
 		require.NoError(t, err, c.name)
 		assert.JSONEq(t, c.want, string(b), c.name)
 	}
+}
+
+// TestTemplateChangesKeys: an editTemplate sends only the template
+// properties the service documents for it (displayName, hidden,
+// copyInstanceOnItemCopy); the reference server refuses any other key.
+func TestTemplateChangesKeys(t *testing.T) {
+	t.Parallel()
+	var c TemplateChanges
+	v := reflect.ValueOf(&c).Elem()
+	for i := range v.NumField() {
+		f := v.Field(i)
+		switch f.Kind() {
+		case reflect.String:
+			f.SetString("x")
+		case reflect.Pointer:
+			f.Set(reflect.New(f.Type().Elem()))
+		default:
+			t.Fatalf("unexpected field %s", v.Type().Field(i).Name)
+		}
+	}
+	b, err := json.Marshal(c)
+	require.NoError(t, err)
+	var keys map[string]any
+	require.NoError(t, json.Unmarshal(b, &keys))
+	assert.ElementsMatch(t, []string{"displayName", "hidden", "copyInstanceOnItemCopy"}, slices.Collect(maps.Keys(keys)))
 }
