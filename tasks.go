@@ -246,7 +246,8 @@ func (s *TasksService) ListForFile(ctx context.Context, fileID string) (*Collect
 // the task, and the user by id or by login (e-mail).
 type CreateTaskAssignmentRequest struct {
 	TaskID string
-	// UserID or UserLogin names the assignee; set one.
+	// UserID or UserLogin names the assignee; set exactly one (both, or
+	// neither, is an *ArgError before sending).
 	UserID    string
 	UserLogin string
 }
@@ -278,8 +279,15 @@ func (s *TaskAssignmentsService) Create(ctx context.Context, body *CreateTaskAss
 	if err := checkID("task", body.TaskID); err != nil {
 		return nil, nil, err
 	}
-	if body.UserID == "" && body.UserLogin == "" {
+	switch {
+	case body.UserID == "" && body.UserLogin == "":
 		return nil, nil, invalidArg("assignee", "set UserID or UserLogin")
+	case body.UserID != "" && body.UserLogin != "":
+		return nil, nil, invalidArg("assignee", "set UserID or UserLogin, not both")
+	case body.UserID != "":
+		if err := checkID("user", body.UserID); err != nil {
+			return nil, nil, err
+		}
 	}
 	r, err := s.client.newRequest(http.MethodPost, s.client.cfg.baseURL, nil, "task_assignments")
 	if err != nil {

@@ -156,6 +156,14 @@ func TestTasksArgumentErrors(t *testing.T) {
 			_, _, err := c.TaskAssignments.Create(ctx, &cms.CreateTaskAssignmentRequest{TaskID: "1"})
 			return err
 		}, cms.ErrInvalidArgument},
+		{"assign both id and login", func() error {
+			_, _, err := c.TaskAssignments.Create(ctx, &cms.CreateTaskAssignmentRequest{TaskID: "1", UserID: srv.UserID(), UserLogin: "user@cms.test"})
+			return err
+		}, cms.ErrInvalidArgument},
+		{"assign bad user id", func() error {
+			_, _, err := c.TaskAssignments.Create(ctx, &cms.CreateTaskAssignmentRequest{TaskID: "1", UserID: "a/b"})
+			return err
+		}, cms.ErrInvalidID},
 		{"assign no task", func() error {
 			_, _, err := c.TaskAssignments.Create(ctx, &cms.CreateTaskAssignmentRequest{UserID: "1"})
 			return err
