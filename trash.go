@@ -153,20 +153,34 @@ func (s *TrashService) ListItemsByMarker(ctx context.Context, opts *ListTrashByM
 	return page, resp, nil
 }
 
-// ListItemsByMarkerIter yields every item in the trash, fetching marker
-// pages (GET /folders/trash/items?usemarker=true) lazily as the loop
-// advances. It starts at opts.Marker and never changes opts.
-func (s *TrashService) ListItemsByMarkerIter(ctx context.Context, opts *ListTrashByMarkerOptions) iter.Seq2[*Item, error] {
+// trashMarkerFunc fetches marker pages with a private copy of opts.
+func (s *TrashService) trashMarkerFunc(opts *ListTrashByMarkerOptions) (string, markerPageFunc[*Item]) {
 	var o ListTrashByMarkerOptions
 	if opts != nil {
 		o = *opts
 		o.Fields = append([]string(nil), opts.Fields...)
 	}
-	return markerSeq(ctx, o.Marker, func(ctx context.Context, marker string) (*MarkerPage[*Item], *Response, error) {
+	return o.Marker, func(ctx context.Context, marker string) (*MarkerPage[*Item], *Response, error) {
 		page := o
 		page.Marker = marker
 		return s.ListItemsByMarker(ctx, &page)
-	})
+	}
+}
+
+// ListItemsByMarkerIter yields every item in the trash, fetching marker
+// pages (GET /folders/trash/items?usemarker=true) lazily as the loop
+// advances. It starts at opts.Marker and never changes opts.
+func (s *TrashService) ListItemsByMarkerIter(ctx context.Context, opts *ListTrashByMarkerOptions) iter.Seq2[*Item, error] {
+	marker, fetch := s.trashMarkerFunc(opts)
+	return markerSeq(ctx, marker, fetch)
+}
+
+// NewListItemsByMarkerPaginator walks the trash one marker page at a time
+// (GET /folders/trash/items?usemarker=true), from opts.Marker; keep
+// NextMarker to resume later. It never changes opts.
+func (s *TrashService) NewListItemsByMarkerPaginator(opts *ListTrashByMarkerOptions) *MarkerPaginator[*Item] {
+	marker, fetch := s.trashMarkerFunc(opts)
+	return newMarkerPaginator(marker, fetch)
 }
 
 // itemKind names the path segment and id argument of an item type.
@@ -266,7 +280,8 @@ func (s *TrashService) RestoreFolder(ctx context.Context, folderID string, body 
 }
 
 // RestoreWebLink takes a web link out of the trash (POST /web_links/{web_link_id});
-// body may be nil. Conflicts as for RestoreFile.
+// body may be nil. Conflicts as for RestoreFile. WebLinksService.Restore
+// is the same call (it calls this method).
 func (s *TrashService) RestoreWebLink(ctx context.Context, webLinkID string, body *RestoreRequest, opts *FieldsOptions) (*WebLink, *Response, error) {
 	return restoreTrashed[WebLink](ctx, s.client, webLinkKind, webLinkID, body, opts)
 }

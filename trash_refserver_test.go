@@ -146,6 +146,29 @@ func TestTrashListPages(t *testing.T) {
 	}
 	assert.Equal(t, 3, pages)
 
+	// Marker pages one at a time, resumed from a kept marker.
+	mopts := &cms.ListTrashByMarkerOptions{Limit: 2, Fields: []string{"name"}}
+	mpag := c.Trash.NewListItemsByMarkerPaginator(mopts)
+	names = nil
+	var markers []string
+	for mpag.HasMorePages() {
+		pg, resp, err := mpag.NextPage(ctx)
+		require.NoError(t, err)
+		assert.Equal(t, pg.NextMarker, resp.NextMarker)
+		markers = append(markers, mpag.NextMarker())
+		for _, it := range pg.Entries {
+			names = append(names, it.Name)
+		}
+	}
+	assert.Equal(t, want, names)
+	assert.Len(t, markers, 3, "five items in pages of two")
+	assert.Empty(t, mopts.Marker, "the paginator never changes opts")
+	resumed := c.Trash.NewListItemsByMarkerPaginator(&cms.ListTrashByMarkerOptions{Limit: 2, Marker: markers[0]})
+	pg, _, err := resumed.NextPage(ctx)
+	require.NoError(t, err)
+	require.Len(t, pg.Entries, 2)
+	assert.Equal(t, want[2], pg.Entries[0].Name)
+
 	names = nil
 	for it, err := range c.Trash.ListItemsByMarkerIter(ctx, &cms.ListTrashByMarkerOptions{Limit: 2}) {
 		require.NoError(t, err)

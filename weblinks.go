@@ -174,7 +174,8 @@ func (s *WebLinksService) Delete(ctx context.Context, webLinkID string) (*Respon
 }
 
 // Restore takes a web link out of the trash (POST /web_links/{web_link_id});
-// body may be nil. It is TrashService.RestoreWebLink.
+// body may be nil. It calls TrashService.RestoreWebLink, the one
+// implementation of the endpoint, and is here beside Delete to be found.
 func (s *WebLinksService) Restore(ctx context.Context, webLinkID string, body *RestoreRequest, opts *FieldsOptions) (*WebLink, *Response, error) {
-	return restoreTrashed[WebLink](ctx, s.client, webLinkKind, webLinkID, body, opts)
+	return s.client.Trash.RestoreWebLink(ctx, webLinkID, body, opts)
 }
