@@ -2,7 +2,6 @@ package cms
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"iter"
 	"net/http"
@@ -140,15 +139,14 @@ func (s *LegalHoldPolicyAssignmentsService) ListIter(ctx context.Context, policy
 
 // Delete removes an assignment (DELETE
 // /legal_hold_policy_assignments/{legal_hold_policy_assignment_id}). The
-// service accepts the request (Response.StatusCode 202) and finishes it in
-// the background; the assignment keeps holding, listed with DeletedAt,
-// until it is gone. WaitDeleted waits for that.
-func (s *LegalHoldPolicyAssignmentsService) Delete(ctx context.Context, assignmentID string) (*Response, error) {
+// service accepts the request (202; LegalHoldDeletion.Accepted is true)
+// and finishes it in the background; the assignment keeps holding, listed
+// with DeletedAt, until it is gone. WaitDeleted waits for that.
+func (s *LegalHoldPolicyAssignmentsService) Delete(ctx context.Context, assignmentID string) (*LegalHoldDeletion, *Response, error) {
 	if err := checkID("legal hold policy assignment", assignmentID); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	_, resp, err := sendJSON[json.RawMessage](ctx, s.client, http.MethodDelete, nil, nil, "legal_hold_policy_assignments", assignmentID)
-	return resp, err
+	return deleteLegalHold(ctx, s.client, "legal_hold_policy_assignments", assignmentID)
 }
 
 // WaitDeleted reads an assignment (GET

@@ -176,17 +176,40 @@ func (s *LegalHoldPoliciesService) Update(ctx context.Context, policyID string, 
 	return sendJSON[LegalHoldPolicy](ctx, s.client, http.MethodPut, body, nil, "legal_hold_policies", policyID)
 }
 
+// LegalHoldDeletion is the result of the two legal hold deletes,
+// LegalHoldPoliciesService.Delete (a release) and
+// LegalHoldPolicyAssignmentsService.Delete, which the service finishes in
+// the background.
+type LegalHoldDeletion struct {
+	// Accepted is true when the service accepted the deletion and finishes
+	// it later (202 Accepted, its documented answer): a policy is releasing
+	// until it is released (WaitForStatus with LegalHoldReleased), an
+	// assignment keeps holding, with DeletedAt set, until it is gone
+	// (WaitDeleted). False when the service answered that it is done
+	// (another 2xx, such as 204).
+	Accepted bool
+}
+
+// deleteLegalHold sends a legal hold delete and tells an accepted one from
+// one already done.
+func deleteLegalHold(ctx context.Context, c *Client, segments ...string) (*LegalHoldDeletion, *Response, error) {
+	_, resp, err := sendJSON[json.RawMessage](ctx, c, http.MethodDelete, nil, nil, segments...)
+	if err != nil {
+		return nil, resp, err
+	}
+	return &LegalHoldDeletion{Accepted: resp.StatusCode == http.StatusAccepted}, resp, nil
+}
+
 // Delete releases a legal hold policy (DELETE
 // /legal_hold_policies/{legal_hold_policy_id}). The service accepts the
-// request (Response.StatusCode 202) and releases it in the background: the
-// status goes releasing, then released, when the holds lift. Use
-// WaitForStatus(ctx, id, LegalHoldReleased, nil) to wait for it.
-func (s *LegalHoldPoliciesService) Delete(ctx context.Context, policyID string) (*Response, error) {
+// request (202; LegalHoldDeletion.Accepted is true) and releases it in the
+// background: the status goes releasing, then released, when the holds
+// lift. Use WaitForStatus(ctx, id, LegalHoldReleased, nil) to wait for it.
+func (s *LegalHoldPoliciesService) Delete(ctx context.Context, policyID string) (*LegalHoldDeletion, *Response, error) {
 	if err := checkID("legal hold policy", policyID); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	_, resp, err := sendJSON[json.RawMessage](ctx, s.client, http.MethodDelete, nil, nil, "legal_hold_policies", policyID)
-	return resp, err
+	return deleteLegalHold(ctx, s.client, "legal_hold_policies", policyID)
 }
 
 // WaitForStatus reads a policy (GET /legal_hold_policies/{legal_hold_policy_id})

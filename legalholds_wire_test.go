@@ -84,3 +84,34 @@ func TestPollIntervalAndSleepHook(t *testing.T) {
 	assert.ErrorIs(t, err, ErrInvalidArgument)
 	assert.Len(t, e.requests(), sent, "nothing sent for a negative interval")
 }
+
+// TestLegalHoldDeletesReportAccepted: both legal hold deletes say whether
+// the service accepted the deletion for later (202) or has done it.
+func TestLegalHoldDeletesReportAccepted(t *testing.T) {
+	t.Parallel()
+	e := newFilesEnv(t)
+	e.api.HandleFunc("DELETE /legal_hold_policies/{id}", func(w http.ResponseWriter, r *http.Request) {
+		if r.PathValue("id") == "done" {
+			w.WriteHeader(http.StatusNoContent)
+			return
+		}
+		w.WriteHeader(http.StatusAccepted)
+	})
+	e.api.HandleFunc("DELETE /legal_hold_policy_assignments/{id}", func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusAccepted)
+	})
+	ctx := context.Background()
+	d, resp, err := e.client.LegalHoldPolicies.Delete(ctx, "1")
+	require.NoError(t, err)
+	assert.True(t, d.Accepted)
+	assert.Equal(t, http.StatusAccepted, resp.StatusCode)
+	d, _, err = e.client.LegalHoldPolicies.Delete(ctx, "done")
+	require.NoError(t, err)
+	assert.False(t, d.Accepted, "a 204 is done, not accepted")
+	d, _, err = e.client.LegalHoldPolicyAssignments.Delete(ctx, "2")
+	require.NoError(t, err)
+	assert.True(t, d.Accepted)
+
+	_, _, err = e.client.LegalHoldPolicyAssignments.Delete(ctx, "")
+	assert.ErrorIs(t, err, ErrMissingID)
+}
