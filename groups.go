@@ -8,7 +8,8 @@ import (
 	"unicode/utf8"
 )
 
-// GroupsService handles groups (/groups).
+// GroupsService handles groups (/groups). A group's memberships are
+// listed by GroupMembershipsService.ListByGroup and ListByGroupIter.
 type GroupsService service
 
 // GroupType tells a managed group from the group of all users.
@@ -189,16 +190,4 @@ func (s *GroupsService) ListIter(ctx context.Context, opts *ListGroupsOptions) i
 func (s *GroupsService) NewListPaginator(opts *ListGroupsOptions) *OffsetPaginator[*Group] {
 	start, fetch := s.groupsPageFunc(opts)
 	return newOffsetPaginator(start, fetch)
-}
-
-// ListMemberships returns one offset page of a group's memberships
-// (GET /groups/{group_id}/memberships); see GroupMembershipsService.ListByGroup.
-func (s *GroupsService) ListMemberships(ctx context.Context, groupID string, opts *ListMembershipsOptions) (*OffsetPage[*GroupMembership], *Response, error) {
-	return (*GroupMembershipsService)(s).ListByGroup(ctx, groupID, opts)
-}
-
-// ListMembershipsIter yields every membership of a group
-// (GET /groups/{group_id}/memberships); see GroupMembershipsService.ListByGroupIter.
-func (s *GroupsService) ListMembershipsIter(ctx context.Context, groupID string, opts *ListMembershipsOptions) iter.Seq2[*GroupMembership, error] {
-	return (*GroupMembershipsService)(s).ListByGroupIter(ctx, groupID, opts)
 }

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -139,14 +140,26 @@ func TestGroupMemberships(t *testing.T) {
 		want = append(want, mm.ID)
 	}
 	var ids []string
-	for mm, err := range admin.Groups.ListMembershipsIter(ctx, g.ID, &cms.ListMembershipsOptions{Limit: 2}) {
+	byGroup := &cms.ListMembershipsOptions{Limit: 2}
+	srv.ResetRequests()
+	for mm, err := range admin.GroupMemberships.ListByGroupIter(ctx, g.ID, byGroup) {
 		require.NoError(t, err)
 		ids = append(ids, mm.ID)
 	}
-	assert.Equal(t, want, ids)
-	page, _, err := admin.Groups.ListMemberships(ctx, g.ID, &cms.ListMembershipsOptions{Limit: 2, Offset: 4})
+	assert.Equal(t, want, ids, "five memberships over three pages")
+	var offsets []string
+	for _, r := range srv.Requests() {
+		assert.Equal(t, "/2.0/groups/"+g.ID+"/memberships", r.Path)
+		q, err := url.ParseQuery(r.RawQuery)
+		require.NoError(t, err)
+		offsets = append(offsets, q.Get("offset"))
+	}
+	assert.Equal(t, []string{"", "2", "4"}, offsets)
+	assert.Equal(t, cms.ListMembershipsOptions{Limit: 2}, *byGroup, "the iterator never changes opts")
+	page, _, err := admin.GroupMemberships.ListByGroup(ctx, g.ID, &cms.ListMembershipsOptions{Limit: 2, Offset: 4})
 	require.NoError(t, err)
 	assert.Len(t, page.Entries, 1)
+	assert.Equal(t, 5, page.TotalCount)
 
 	g2, _, err := admin.Groups.Create(ctx, &cms.CreateGroupRequest{Name: "Ops 2"}, nil)
 	require.NoError(t, err)
