@@ -48,8 +48,8 @@ func (s *DevicePinsService) List(ctx context.Context, enterpriseID string, opts 
 	if opts == nil {
 		opts = &ListDevicePinsOptions{}
 	}
-	if opts.Limit < 0 {
-		return nil, nil, invalidArg("limit", "negative")
+	if err := firstErr(checkLimit(opts.Limit), checkEnum("direction", opts.Direction, DevicePinsAscending, DevicePinsDescending)); err != nil {
+		return nil, nil, err
 	}
 	page, resp, err := getJSON[MarkerPage[*DevicePin]](ctx, s.client, opts, "enterprises", enterpriseID, "device_pinners")
 	if err != nil {

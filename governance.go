@@ -25,8 +25,8 @@ type GovernancePageOptions struct {
 
 // govList fetches one marker page and sets Response.NextMarker.
 func govList[T any](ctx context.Context, c *Client, limit int, opts any, segments ...string) (*MarkerPage[T], *Response, error) {
-	if limit < 0 {
-		return nil, nil, invalidArg("limit", "negative")
+	if err := checkLimit(limit); err != nil {
+		return nil, nil, err
 	}
 	page, resp, err := getJSON[MarkerPage[T]](ctx, c, opts, segments...)
 	if err != nil {

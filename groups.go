@@ -89,6 +89,15 @@ type UpdateGroupRequest struct {
 	MemberViewabilityLevel GroupAccessLevel `json:"member_viewability_level,omitzero"`
 }
 
+// checkGroupLevels rejects access levels other than the three.
+func checkGroupLevels(invitability, memberViewability GroupAccessLevel) error {
+	levels := []GroupAccessLevel{GroupAccessAdminsOnly, GroupAccessAdminsAndMembers, GroupAccessAllManagedUsers}
+	return firstErr(
+		checkEnum("invitability_level", invitability, levels...),
+		checkEnum("member_viewability_level", memberViewability, levels...),
+	)
+}
+
 func groupTextLengths(provenance, description *string) error {
 	if provenance != nil && utf8.RuneCountInString(*provenance) > maxGroupTextLen {
 		return invalidArg("provenance", "longer than 255 characters")
@@ -108,7 +117,7 @@ func (s *GroupsService) Create(ctx context.Context, body *CreateGroupRequest, op
 	if body.Name == "" {
 		return nil, nil, invalidArg("name", "empty")
 	}
-	if err := groupTextLengths(&body.Provenance, &body.Description); err != nil {
+	if err := firstErr(groupTextLengths(&body.Provenance, &body.Description), checkGroupLevels(body.InvitabilityLevel, body.MemberViewabilityLevel)); err != nil {
 		return nil, nil, err
 	}
 	return sendJSON[Group](ctx, s.client, http.MethodPost, body, opts, "groups")
@@ -130,7 +139,7 @@ func (s *GroupsService) Update(ctx context.Context, groupID string, body *Update
 	if body == nil {
 		return nil, nil, invalidArg("request", "nil")
 	}
-	if err := groupTextLengths(body.Provenance, body.Description); err != nil {
+	if err := firstErr(groupTextLengths(body.Provenance, body.Description), checkGroupLevels(body.InvitabilityLevel, body.MemberViewabilityLevel)); err != nil {
 		return nil, nil, err
 	}
 	return sendJSON[Group](ctx, s.client, http.MethodPut, body, opts, "groups", groupID)
@@ -159,8 +168,8 @@ func (s *GroupsService) List(ctx context.Context, opts *ListGroupsOptions) (*Off
 	if opts == nil {
 		opts = &ListGroupsOptions{}
 	}
-	if opts.Offset < 0 || opts.Limit < 0 {
-		return nil, nil, invalidArg("offset/limit", "negative")
+	if err := checkOffsetLimit(opts.Offset, opts.Limit); err != nil {
+		return nil, nil, err
 	}
 	return getJSON[OffsetPage[*Group]](ctx, s.client, opts, "groups")
 }

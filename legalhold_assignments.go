@@ -29,6 +29,12 @@ const (
 	LegalHoldAssignInteractions LegalHoldAssignmentType = "interactions"
 )
 
+// checkLegalHoldTarget rejects an assignment type other than the six.
+func checkLegalHoldTarget(arg string, t LegalHoldAssignmentType) error {
+	return checkEnum(arg, t, LegalHoldAssignFile, LegalHoldAssignFileVersion, LegalHoldAssignFolder,
+		LegalHoldAssignUser, LegalHoldAssignOwnership, LegalHoldAssignInteractions)
+}
+
 // LegalHoldAssignTo names the target of an assignment.
 type LegalHoldAssignTo struct {
 	Type LegalHoldAssignmentType `json:"type"`
@@ -70,10 +76,11 @@ func (s *LegalHoldPolicyAssignmentsService) Create(ctx context.Context, body *Cr
 	if err := checkID("legal hold policy", body.PolicyID); err != nil {
 		return nil, nil, err
 	}
-	switch body.AssignTo.Type {
-	case LegalHoldAssignFile, LegalHoldAssignFileVersion, LegalHoldAssignFolder, LegalHoldAssignUser, LegalHoldAssignOwnership, LegalHoldAssignInteractions:
-	default:
-		return nil, nil, invalidArg("assign_to.type", "must be file, file_version, folder, user, ownership or interactions")
+	if body.AssignTo.Type == "" {
+		return nil, nil, invalidArg("assign_to.type", "empty")
+	}
+	if err := checkLegalHoldTarget("assign_to.type", body.AssignTo.Type); err != nil {
+		return nil, nil, err
 	}
 	if err := checkID("assign_to", body.AssignTo.ID); err != nil {
 		return nil, nil, err
@@ -118,6 +125,9 @@ func (s *LegalHoldPolicyAssignmentsService) List(ctx context.Context, policyID s
 	}
 	if opts == nil {
 		opts = &ListLegalHoldPolicyAssignmentsOptions{}
+	}
+	if err := checkLegalHoldTarget("assign_to_type", opts.AssignToType); err != nil {
+		return nil, nil, err
 	}
 	return govList[*LegalHoldPolicyAssignment](ctx, s.client, opts.Limit, holdAssignmentsQuery{policyID, opts}, "legal_hold_policy_assignments")
 }

@@ -19,6 +19,8 @@ const (
 	GroupRoleAdmin  GroupRole = "admin"
 )
 
+func checkGroupRole(r GroupRole) error { return checkEnum("role", r, GroupRoleMember, GroupRoleAdmin) }
+
 // GroupAdminPermission is a configurable permission of a group admin.
 type GroupAdminPermission string
 
@@ -85,6 +87,9 @@ func (s *GroupMembershipsService) Create(ctx context.Context, body *CreateGroupM
 	if err := checkID("group", body.Group.ID); err != nil {
 		return nil, nil, err
 	}
+	if err := checkGroupRole(body.Role); err != nil {
+		return nil, nil, err
+	}
 	return sendJSON[GroupMembership](ctx, s.client, http.MethodPost, body, opts, "group_memberships")
 }
 
@@ -104,6 +109,9 @@ func (s *GroupMembershipsService) Update(ctx context.Context, membershipID strin
 	}
 	if body == nil {
 		return nil, nil, invalidArg("request", "nil")
+	}
+	if err := checkGroupRole(body.Role); err != nil {
+		return nil, nil, err
 	}
 	return sendJSON[GroupMembership](ctx, s.client, http.MethodPut, body, opts, "group_memberships", membershipID)
 }
@@ -131,8 +139,8 @@ func (s *GroupMembershipsService) membershipsPage(ctx context.Context, parent, i
 	if opts == nil {
 		opts = &ListMembershipsOptions{}
 	}
-	if opts.Offset < 0 || opts.Limit < 0 {
-		return nil, nil, invalidArg("offset/limit", "negative")
+	if err := checkOffsetLimit(opts.Offset, opts.Limit); err != nil {
+		return nil, nil, err
 	}
 	return getJSON[OffsetPage[*GroupMembership]](ctx, s.client, opts, parent, id, "memberships")
 }

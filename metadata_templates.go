@@ -253,8 +253,8 @@ func (s *MetadataTemplatesService) list(ctx context.Context, q templatesQuery, p
 	if q.ListMetadataTemplatesOptions == nil {
 		q.ListMetadataTemplatesOptions = &ListMetadataTemplatesOptions{}
 	}
-	if q.Limit < 0 {
-		return nil, nil, invalidArg("limit", "negative")
+	if err := checkLimit(q.Limit); err != nil {
+		return nil, nil, err
 	}
 	r, err := s.client.newRequest(http.MethodGet, s.client.cfg.baseURL, q, path...)
 	if err != nil {

@@ -274,6 +274,14 @@ func (s *RetentionPoliciesService) List(ctx context.Context, opts *ListRetention
 	if opts == nil {
 		opts = &ListRetentionPoliciesOptions{}
 	}
+	if err := checkEnum("policy_type", opts.PolicyType, RetentionPolicyFinite, RetentionPolicyIndefinite); err != nil {
+		return nil, nil, err
+	}
+	if opts.CreatedByUserID != "" {
+		if err := checkID("created_by user", opts.CreatedByUserID); err != nil {
+			return nil, nil, err
+		}
+	}
 	return govList[*RetentionPolicy](ctx, s.client, opts.Limit, opts, "retention_policies")
 }
 

@@ -161,6 +161,9 @@ func (s *RetentionPolicyAssignmentsService) ListForPolicy(ctx context.Context, p
 	if opts == nil {
 		opts = &ListRetentionPolicyAssignmentsOptions{}
 	}
+	if err := checkEnum("type", opts.Type, RetentionAssignEnterprise, RetentionAssignFolder, RetentionAssignMetadataTemplate); err != nil {
+		return nil, nil, err
+	}
 	return govList[*RetentionPolicyAssignment](ctx, s.client, opts.Limit, opts, "retention_policies", policyID, "assignments")
 }
 

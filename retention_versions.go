@@ -47,6 +47,9 @@ func (s *FileVersionRetentionsService) List(ctx context.Context, opts *ListFileV
 	if opts == nil {
 		opts = &ListFileVersionRetentionsOptions{}
 	}
+	if err := checkEnum("disposition_action", opts.DispositionAction, DispositionPermanentlyDelete, DispositionRemoveRetention); err != nil {
+		return nil, nil, err
+	}
 	q := *opts
 	q.DispositionBefore = q.DispositionBefore.UTC()
 	q.DispositionAfter = q.DispositionAfter.UTC()

@@ -25,6 +25,15 @@ const (
 	TrashSortSize TrashSort = "size"
 )
 
+// TrashDirection is the sort direction of a trash listing.
+type TrashDirection string
+
+// Directions of the trash (query direction).
+const (
+	TrashAscending  TrashDirection = "ASC"
+	TrashDescending TrashDirection = "DESC"
+)
+
 // ListTrashOptions are the options of the offset-paged TrashService.ListItems.
 type ListTrashOptions struct {
 	// Fields selects the fields of each item (query fields); without it the
@@ -37,7 +46,7 @@ type ListTrashOptions struct {
 	// Sort is the sort key (query sort); items stay grouped by type.
 	Sort TrashSort `url:"sort,omitempty"`
 	// Direction is ASC or DESC (query direction).
-	Direction string `url:"direction,omitempty"`
+	Direction TrashDirection `url:"direction,omitempty"`
 }
 
 // ListItems returns one page of the trash, offset-paged
@@ -46,18 +55,12 @@ func (s *TrashService) ListItems(ctx context.Context, opts *ListTrashOptions) (*
 	if opts == nil {
 		opts = &ListTrashOptions{}
 	}
-	if opts.Offset < 0 || opts.Limit < 0 {
-		return nil, nil, invalidArg("offset/limit", "negative")
-	}
-	switch opts.Sort {
-	case "", TrashSortName, TrashSortDate, TrashSortSize:
-	default:
-		return nil, nil, invalidArg("sort", "must be name, date or size")
-	}
-	switch opts.Direction {
-	case "", "ASC", "DESC":
-	default:
-		return nil, nil, invalidArg("direction", "must be ASC or DESC")
+	if err := firstErr(
+		checkOffsetLimit(opts.Offset, opts.Limit),
+		checkEnum("sort", opts.Sort, TrashSortName, TrashSortDate, TrashSortSize),
+		checkEnum("direction", opts.Direction, TrashAscending, TrashDescending),
+	); err != nil {
+		return nil, nil, err
 	}
 	r, err := s.client.newRequest(http.MethodGet, s.client.cfg.baseURL, opts, "folders", "trash", "items")
 	if err != nil {
@@ -137,8 +140,8 @@ func (s *TrashService) ListItemsByMarker(ctx context.Context, opts *ListTrashByM
 	if opts == nil {
 		opts = &ListTrashByMarkerOptions{}
 	}
-	if opts.Limit < 0 {
-		return nil, nil, invalidArg("limit", "negative")
+	if err := checkLimit(opts.Limit); err != nil {
+		return nil, nil, err
 	}
 	r, err := s.client.newRequest(http.MethodGet, s.client.cfg.baseURL, markerTrashQuery{opts, true}, "folders", "trash", "items")
 	if err != nil {

@@ -43,6 +43,10 @@ const (
 	UserTypeExternal UserType = "external"
 )
 
+func checkUserType(t UserType) error {
+	return checkEnum("user_type", t, UserTypeAll, UserTypeManaged, UserTypeExternal)
+}
+
 // Error codes of the users endpoints, for APIError.Code.
 const (
 	// CodeUserLoginAlreadyUsed (409): another user has the login.
@@ -154,6 +158,23 @@ const (
 	maxAddressLen  = 255
 )
 
+// checkUserEnums checks role, status and space_amount before a request is
+// sent: only coadmin and user can be set as a role (admin is the
+// enterprise's own), status is one of the four, and -1 is the only
+// negative quota (unlimited).
+func checkUserEnums(role UserRole, status UserStatus, spaceAmount *int64) error {
+	if role == UserRoleAdmin {
+		return invalidArg("role", "admin cannot be set through the API (coadmin or user)")
+	}
+	if spaceAmount != nil && *spaceAmount < -1 {
+		return invalidArg("space_amount", "negative (only -1, unlimited)")
+	}
+	return firstErr(
+		checkEnum("role", role, UserRoleCoadmin, UserRoleUser),
+		checkEnum("status", status, UserStatusActive, UserStatusInactive, UserStatusCannotDeleteEdit, UserStatusCannotDeleteEditUpload),
+	)
+}
+
 // userFieldLengths checks the length limits of name, job_title, phone and
 // address before a request is sent.
 func userFieldLengths(name string, jobTitle, phone, address *string) error {
@@ -178,7 +199,7 @@ type CreateUserRequest struct {
 	Name                 string `json:"name"`
 	Login                string `json:"login,omitzero"`
 	IsPlatformAccessOnly bool   `json:"is_platform_access_only,omitzero"`
-	// Role is coadmin or user (the default).
+	// Role is coadmin or user (the default); admin cannot be set.
 	Role     UserRole `json:"role,omitzero"`
 	Language string   `json:"language,omitzero"`
 	Timezone string   `json:"timezone,omitzero"`
@@ -215,6 +236,9 @@ func (s *UsersService) Create(ctx context.Context, body *CreateUserRequest, opts
 	if err := userFieldLengths(body.Name, &body.JobTitle, &body.Phone, &body.Address); err != nil {
 		return nil, nil, err
 	}
+	if err := checkUserEnums(body.Role, body.Status, body.SpaceAmount); err != nil {
+		return nil, nil, err
+	}
 	return sendJSON[User](ctx, s.client, http.MethodPost, body, opts, "users")
 }
 
@@ -242,9 +266,10 @@ type UpdateUserRequest struct {
 	Notify     *bool            `json:"notify,omitempty"`
 	Name       string           `json:"name,omitzero"`
 	Login      string           `json:"login,omitzero"`
-	Role       UserRole         `json:"role,omitzero"`
-	Language   string           `json:"language,omitzero"`
-	Timezone   string           `json:"timezone,omitzero"`
+	// Role is coadmin or user; admin cannot be set (an *ArgError).
+	Role     UserRole `json:"role,omitzero"`
+	Language string   `json:"language,omitzero"`
+	Timezone string   `json:"timezone,omitzero"`
 	// JobTitle, Phone and Address: a pointer to "" clears the field.
 	JobTitle      *string        `json:"job_title,omitempty"`
 	Phone         *string        `json:"phone,omitempty"`
@@ -279,6 +304,9 @@ func (s *UsersService) Update(ctx context.Context, userID string, body *UpdateUs
 		return nil, nil, invalidArg("request", "nil")
 	}
 	if err := userFieldLengths(body.Name, body.JobTitle, body.Phone, body.Address); err != nil {
+		return nil, nil, err
+	}
+	if err := checkUserEnums(body.Role, body.Status, body.SpaceAmount); err != nil {
 		return nil, nil, err
 	}
 	if e, ok := body.NotificationEmail.Get(); ok && e.Email == "" {
@@ -327,8 +355,8 @@ func (s *UsersService) List(ctx context.Context, opts *ListUsersOptions) (*Offse
 	if opts == nil {
 		opts = &ListUsersOptions{}
 	}
-	if opts.Offset < 0 || opts.Limit < 0 {
-		return nil, nil, invalidArg("offset/limit", "negative")
+	if err := firstErr(checkOffsetLimit(opts.Offset, opts.Limit), checkUserType(opts.UserType)); err != nil {
+		return nil, nil, err
 	}
 	return getJSON[OffsetPage[*User]](ctx, s.client, opts, "users")
 }
@@ -399,8 +427,8 @@ func (s *UsersService) ListByMarker(ctx context.Context, opts *ListUsersByMarker
 	if opts == nil {
 		opts = &ListUsersByMarkerOptions{}
 	}
-	if opts.Limit < 0 {
-		return nil, nil, invalidArg("limit", "negative")
+	if err := firstErr(checkLimit(opts.Limit), checkUserType(opts.UserType)); err != nil {
+		return nil, nil, err
 	}
 	page, resp, err := getJSON[MarkerPage[*User]](ctx, s.client, usersMarkerQuery{opts, true}, "users")
 	if err != nil {

@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 )
 
 // WebLinksService handles web links (/web_links): bookmarks to a URL kept in
@@ -109,6 +111,35 @@ type SharedLinkRequest struct {
 	UnsharedAt time.Time `json:"unshared_at,omitzero"`
 }
 
+// Shared link rules of the service.
+const (
+	minSharedLinkPassword = 8
+	minVanityName         = 12
+)
+
+// validate applies the service's rules for a shared link: a known access
+// level; a password of at least 8 characters with a digit, an upper-case
+// letter or a symbol, only with access open; a vanity name of at least 12
+// characters.
+func (l *SharedLinkRequest) validate() error {
+	if err := checkEnum("shared link access", l.Access, SharedLinkOpen, SharedLinkCompany, SharedLinkCollaborators); err != nil {
+		return err
+	}
+	if pw, ok := l.Password.Get(); ok {
+		notLower := func(r rune) bool { return !unicode.IsLower(r) }
+		if utf8.RuneCountInString(pw) < minSharedLinkPassword || !strings.ContainsFunc(pw, notLower) {
+			return invalidArg("shared link password", "at least 8 characters with a digit, an upper-case letter or a symbol")
+		}
+		if l.Access != "" && l.Access != SharedLinkOpen {
+			return invalidArg("shared link password", "only a link with access open takes a password")
+		}
+	}
+	if l.VanityName != "" && utf8.RuneCountInString(l.VanityName) < minVanityName {
+		return invalidArg("shared link vanity_name", "shorter than 12 characters")
+	}
+	return nil
+}
+
 // UpdateWebLinkRequest is the body of WebLinksService.Update. Zero (nil)
 // fields are left out and keep their value; SharedLink is the one field
 // where an explicit null means something (remove the link).
@@ -147,10 +178,8 @@ func (s *WebLinksService) Update(ctx context.Context, webLinkID string, body *Up
 		}
 	}
 	if l, ok := body.SharedLink.Get(); ok {
-		switch l.Access {
-		case "", SharedLinkOpen, SharedLinkCompany, SharedLinkCollaborators:
-		default:
-			return nil, nil, invalidArg("shared link access", "must be open, company or collaborators")
+		if err := l.validate(); err != nil {
+			return nil, nil, err
 		}
 	}
 	r, err := s.client.newRequest(http.MethodPut, s.client.cfg.baseURL, opts, "web_links", webLinkID)
