@@ -32,7 +32,9 @@
 // non-2xx answer is an *APIError with the service's status, error code,
 // message, request id and context info; errors.Is maps its status to
 // ErrNotFound, ErrConflict, ErrPreconditionFailed, ErrRateLimited and the
-// other sentinels. Tokens never appear in errors or logs.
+// other sentinels, and its error code to the code's sentinel
+// (errors.Is(err, cms.ErrUserLoginAlreadyUsed), ErrTupleAlreadyExists,
+// ErrItemNameInUse, ...). Tokens never appear in errors or logs.
 //
 // # Pagination
 //

@@ -109,7 +109,7 @@ func groupTextLengths(provenance, description *string) error {
 }
 
 // Create creates a group (POST /groups). Admin only. A name in use fails
-// with a 409 *APIError (code invalid_parameter, matching ErrConflict).
+// with a 409 *APIError matching ErrConflict and ErrInvalidParameter.
 func (s *GroupsService) Create(ctx context.Context, body *CreateGroupRequest, opts *FieldsOptions) (*Group, *Response, error) {
 	if body == nil {
 		return nil, nil, invalidArg("request", "nil")

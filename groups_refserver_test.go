@@ -31,11 +31,11 @@ func TestGroupsLifecycle(t *testing.T) {
 	assert.True(t, g.Permissions.CanInviteAsCollaborator)
 
 	_, _, err = admin.Groups.Create(ctx, &cms.CreateGroupRequest{Name: "legal"}, nil)
-	requireCode(t, err, 409, cms.CodeInvalidParameter)
+	requireCode(t, err, 409, cms.ErrInvalidParameter)
 	assert.ErrorIs(t, err, cms.ErrConflict)
 
 	_, _, err = srv.Client(t).Groups.Get(ctx, g.ID, nil)
-	requireCode(t, err, 403, cms.CodeAccessDeniedInsufficientPermissions)
+	requireCode(t, err, 403, cms.ErrAccessDeniedInsufficientPermissions)
 
 	empty := ""
 	up, _, err := admin.Groups.Update(ctx, g.ID, &cms.UpdateGroupRequest{Name: "Legal Team", Description: &empty},

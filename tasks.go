@@ -269,9 +269,9 @@ func (r CreateTaskAssignmentRequest) MarshalJSON() ([]byte, error) {
 }
 
 // Create assigns a task to a user (POST /task_assignments). The service
-// answers 403 (code task_completed on the reference server) for a completed
-// task, and 400 task_assignee_not_allowed for a user who cannot be assigned
-// (unknown, or without access to the file).
+// answers 403 for a completed task (ErrTaskCompleted on the reference
+// server), and 400 ErrTaskAssigneeNotAllowed for a user who cannot be
+// assigned (unknown, or without access to the file).
 func (s *TaskAssignmentsService) Create(ctx context.Context, body *CreateTaskAssignmentRequest) (*TaskAssignment, *Response, error) {
 	if body == nil {
 		return nil, nil, invalidArg("request", "nil")

@@ -77,6 +77,7 @@ func TestTasksReviewFlow(t *testing.T) {
 	require.ErrorAs(t, err, &apiErr)
 	assert.Equal(t, 403, apiErr.StatusCode)
 	assert.Equal(t, "task_completed", apiErr.Code)
+	assert.ErrorIs(t, err, cms.ErrTaskCompleted)
 
 	list, _, err := c.TaskAssignments.List(ctx, task.ID)
 	require.NoError(t, err)

@@ -269,8 +269,8 @@ func (s *TrashService) GetWebLink(ctx context.Context, webLinkID string, opts *F
 
 // RestoreFile takes a file out of the trash (POST /files/{file_id}); body
 // may be nil. A name taken in the folder fails with an *APIError matching
-// ErrConflict (code item_name_in_use); so does a folder that is gone when
-// body names no other parent (code parent_folder_unavailable).
+// ErrConflict and ErrItemNameInUse; so does a folder that is gone when
+// body names no other parent (ErrParentFolderUnavailable).
 func (s *TrashService) RestoreFile(ctx context.Context, fileID string, body *RestoreRequest, opts *FieldsOptions) (*File, *Response, error) {
 	return restoreTrashed[File](ctx, s.client, fileKind, fileID, body, opts)
 }

@@ -42,6 +42,7 @@ func TestTrashRestoreAndPurge(t *testing.T) {
 	require.ErrorAs(t, err, &apiErr)
 	require.ErrorIs(t, err, cms.ErrConflict)
 	assert.Equal(t, "item_name_in_use", apiErr.Code)
+	assert.ErrorIs(t, err, cms.ErrItemNameInUse)
 	assert.Equal(t, clash.ID, apiErr.Conflicts()[0].ID)
 
 	restored, resp, err := c.Trash.RestoreFile(ctx, f.ID, &cms.RestoreRequest{Name: "plan (old).txt"}, nil)
@@ -74,6 +75,7 @@ func TestTrashRestoreAndPurge(t *testing.T) {
 	_, _, err = c.Trash.RestoreFile(ctx, clash.ID, nil, nil)
 	require.ErrorAs(t, err, &apiErr)
 	assert.Equal(t, "parent_folder_unavailable", apiErr.Code)
+	assert.ErrorIs(t, err, cms.ErrParentFolderUnavailable)
 	got, _, err := c.Trash.RestoreFile(ctx, clash.ID, &cms.RestoreRequest{Parent: &cms.FolderRef{ID: "0"}}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, "0", got.Parent.ID)

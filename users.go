@@ -47,19 +47,6 @@ func checkUserType(t UserType) error {
 	return checkEnum("user_type", t, UserTypeAll, UserTypeManaged, UserTypeExternal)
 }
 
-// Error codes of the users endpoints, for APIError.Code.
-const (
-	// CodeUserLoginAlreadyUsed (409): another user has the login.
-	CodeUserLoginAlreadyUsed = "user_login_already_used"
-	// CodeUserHasContent (409, chosen by the reference server; the service
-	// documents no code): the user still owns items; delete with Force.
-	CodeUserHasContent = "user_has_content"
-	// CodeInvalidParameter (400): a field value is out of range.
-	CodeInvalidParameter = "invalid_parameter"
-	// CodeAccessDeniedInsufficientPermissions (403): the caller may not do this.
-	CodeAccessDeniedInsufficientPermissions = "access_denied_insufficient_permissions"
-)
-
 // Enterprise is the enterprise a user belongs to.
 type Enterprise struct {
 	ID   string `json:"id"`
@@ -222,7 +209,7 @@ type CreateUserRequest struct {
 
 // Create creates a managed user, or an app user with IsPlatformAccessOnly
 // (POST /users). Admin only. A login in use fails with an *APIError of
-// code CodeUserLoginAlreadyUsed (matching ErrConflict).
+// code user_login_already_used (matching ErrUserLoginAlreadyUsed and ErrConflict).
 func (s *UsersService) Create(ctx context.Context, body *CreateUserRequest, opts *FieldsOptions) (*User, *Response, error) {
 	if body == nil {
 		return nil, nil, invalidArg("request", "nil")
@@ -320,7 +307,7 @@ type DeleteUserOptions struct {
 	// Notify e-mails the user about the deletion (query notify).
 	Notify bool `url:"notify,omitempty"`
 	// Force deletes a user who still owns items, and the items (query
-	// force). Without it such a delete fails (CodeUserHasContent on the
+	// force). Without it such a delete fails (ErrUserHasContent on the
 	// reference server).
 	Force bool `url:"force,omitempty"`
 }
