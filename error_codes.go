@@ -9,6 +9,7 @@ package cms
 // codeError is a sentinel for one error code of the service.
 type codeError struct{ code string }
 
+// Error is "cms: " and the code.
 func (e *codeError) Error() string { return "cms: " + e.code }
 
 // Code returns the service's error code the sentinel stands for.

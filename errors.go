@@ -48,6 +48,7 @@ type SourceSizeError struct {
 	Read int64 // bytes read: less than Size when the source ended early, more when it is longer
 }
 
+// Error says how the source's length differs from the declared size.
 func (e *SourceSizeError) Error() string {
 	if e.Read > e.Size {
 		return fmt.Sprintf("cms: upload source is longer than the declared %d bytes", e.Size)
@@ -65,6 +66,7 @@ type ArgError struct {
 	Err    error  // ErrMissingID, ErrInvalidID or ErrInvalidArgument
 }
 
+// Error names the sentinel, the argument and the reason.
 func (e *ArgError) Error() string {
 	if e.Reason != "" {
 		return fmt.Sprintf("%v: %s: %s", e.Err, e.Arg, e.Reason)
@@ -123,6 +125,8 @@ type APIError struct {
 	Response *http.Response `json:"-"`
 }
 
+// Error gives the request (credentials redacted), the status, the
+// service's code and message, the request id and any Retry-After.
 func (e *APIError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "cms: %s %s: %d", e.Method, e.URL, e.StatusCode)
@@ -247,6 +251,7 @@ type AcceptedError struct {
 	Response   *Response
 }
 
+// Error says the service accepted the request and when to ask again.
 func (e *AcceptedError) Error() string {
 	return fmt.Sprintf("cms: accepted but not ready; retry after %s", e.RetryAfter)
 }

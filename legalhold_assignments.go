@@ -209,7 +209,10 @@ func (s *LegalHoldPolicyAssignmentsService) ListFilesOnHold(ctx context.Context,
 	return onHold[*FileMini](ctx, s, assignmentID, "files_on_hold", opts)
 }
 
-// ListFilesOnHoldIter yields every file ListFilesOnHold pages through, lazily.
+// ListFilesOnHoldIter yields every file whose current version an
+// assignment holds, fetching marker pages (GET
+// /legal_hold_policy_assignments/{legal_hold_policy_assignment_id}/files_on_hold)
+// lazily as the loop advances. It never changes opts.
 func (s *LegalHoldPolicyAssignmentsService) ListFilesOnHoldIter(ctx context.Context, assignmentID string, opts *OnHoldOptions) iter.Seq2[*FileMini, error] {
 	return onHoldIter[*FileMini](ctx, s, assignmentID, "files_on_hold", opts)
 }
@@ -222,8 +225,10 @@ func (s *LegalHoldPolicyAssignmentsService) ListFileVersionsOnHold(ctx context.C
 	return onHold[*FileVersionOnHold](ctx, s, assignmentID, "file_versions_on_hold", opts)
 }
 
-// ListFileVersionsOnHoldIter yields every version ListFileVersionsOnHold
-// pages through, lazily.
+// ListFileVersionsOnHoldIter yields every earlier file version an
+// assignment holds, fetching marker pages (GET
+// /legal_hold_policy_assignments/{legal_hold_policy_assignment_id}/file_versions_on_hold)
+// lazily as the loop advances. It never changes opts.
 func (s *LegalHoldPolicyAssignmentsService) ListFileVersionsOnHoldIter(ctx context.Context, assignmentID string, opts *OnHoldOptions) iter.Seq2[*FileVersionOnHold, error] {
 	return onHoldIter[*FileVersionOnHold](ctx, s, assignmentID, "file_versions_on_hold", opts)
 }

@@ -147,10 +147,12 @@ func (s *MetadataService) Delete(ctx context.Context, item MetadataItem, scope M
 	return s.client.do(ctx, r, nil)
 }
 
-// Upsert creates the instance with values, or, when the item already has
-// one (409 tuple_already_exists), sets each of the values on it with an add
-// operation (PUT, application/json-patch+json), leaving its other keys
-// alone. Every other error of either call is returned as it is. It makes
+// Upsert creates the instance with values
+// (POST /files/{file_id}/metadata/{scope}/{template_key}, or the folder
+// twin), or, when the item already has one (409 tuple_already_exists),
+// sets each of the values on it with an add operation
+// (PUT /files/{file_id}/metadata/{scope}/{template_key}, sent as
+// application/json-patch+json), leaving its other keys alone. Every other error of either call is returned as it is. It makes
 // two calls when the instance exists; the Response is the last one's.
 func (s *MetadataService) Upsert(ctx context.Context, item MetadataItem, scope MetadataScope, templateKey string, values any) (*MetadataInstance, *Response, error) {
 	vals, err := MetadataValues(values)

@@ -190,8 +190,10 @@ func (s *RetentionPolicyAssignmentsService) ListFilesUnderRetention(ctx context.
 	return s.retained(ctx, assignmentID, "files_under_retention", opts)
 }
 
-// ListFilesUnderRetentionIter yields every file ListFilesUnderRetention
-// pages through, lazily.
+// ListFilesUnderRetentionIter yields every file whose current version an
+// assignment retains, fetching marker pages (GET
+// /retention_policy_assignments/{retention_policy_assignment_id}/files_under_retention)
+// lazily as the loop advances. It never changes opts.
 func (s *RetentionPolicyAssignmentsService) ListFilesUnderRetentionIter(ctx context.Context, assignmentID string, opts *GovernancePageOptions) iter.Seq2[*FileMini, error] {
 	return s.retainedIter(ctx, assignmentID, "files_under_retention", opts)
 }
@@ -205,8 +207,10 @@ func (s *RetentionPolicyAssignmentsService) ListFileVersionsUnderRetention(ctx c
 	return s.retained(ctx, assignmentID, "file_versions_under_retention", opts)
 }
 
-// ListFileVersionsUnderRetentionIter yields every entry
-// ListFileVersionsUnderRetention pages through, lazily.
+// ListFileVersionsUnderRetentionIter yields every earlier file version an
+// assignment retains (as its file's mini record), fetching marker pages (GET
+// /retention_policy_assignments/{retention_policy_assignment_id}/file_versions_under_retention)
+// lazily as the loop advances. It never changes opts.
 func (s *RetentionPolicyAssignmentsService) ListFileVersionsUnderRetentionIter(ctx context.Context, assignmentID string, opts *GovernancePageOptions) iter.Seq2[*FileMini, error] {
 	return s.retainedIter(ctx, assignmentID, "file_versions_under_retention", opts)
 }
