@@ -51,6 +51,35 @@
 // Paginators (HasMorePages, NextPage) give page-at-a-time control, and
 // Response.NextMarker lets a marker listing resume later.
 //
+// A few lists are not paged: the service returns them whole, so they come
+// as a typed Collection (TotalCount and Entries) with no iterator or
+// paginator, since there is no next page to fetch. They are the tasks of a
+// file (TasksService.ListForFile), the assignments of a task
+// (TaskAssignmentsService.List) and the metadata instances on an item
+// (MetadataService.List).
+//
+// # Updates: leave out, set, or null
+//
+// A field of an update request left at its zero value is not sent, and
+// the service keeps what it has. Where the zero value is itself a change
+// (false, "", 0) the field is a pointer: cms.Ptr(false) sends false, nil
+// leaves the field out. A few fields give an explicit JSON null a meaning
+// of its own, distinct from leaving them out; those, and only those, are
+// Nullable[T], with three states:
+//
+//	req := &cms.UpdateUserRequest{
+//		Enterprise: cms.Null[string](), // "enterprise": null rolls the user out of the enterprise
+//	}
+//	req.NotificationEmail = cms.Set(cms.NotificationEmailRequest{Email: "ann@example.com"}) // sends the value
+//	// A Nullable left at its zero value is not sent at all.
+//
+// The Nullable fields are a user's Enterprise and NotificationEmail, a
+// group membership's ConfigurablePermissions (null turns every permission
+// off), a web link's SharedLink (null removes the link) and the link's
+// Password (null removes the password), and a retention policy's
+// Description and CustomNotificationRecipients (null clears them). Elsewhere the service reads null as "no change", or not at
+// all, so the SDK never sends it.
+//
 // # Retries
 //
 // Requests go through go-retryablehttp. RetryPolicy.RetryStatuses (default
