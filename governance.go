@@ -23,27 +23,6 @@ type GovernancePageOptions struct {
 	Limit int `url:"limit,omitempty"`
 }
 
-// govList fetches one marker page and sets Response.NextMarker.
-func govList[T any](ctx context.Context, c *Client, limit int, opts any, segments ...string) (*MarkerPage[T], *Response, error) {
-	if err := checkLimit(limit); err != nil {
-		return nil, nil, err
-	}
-	page, resp, err := getJSON[MarkerPage[T]](ctx, c, opts, segments...)
-	if err != nil {
-		return nil, resp, err
-	}
-	resp.NextMarker = page.NextMarker
-	return page, resp, nil
-}
-
-// pageOpts copies the paging options (nil = first page, default size).
-func pageOpts(opts *GovernancePageOptions) GovernancePageOptions {
-	if opts == nil {
-		return GovernancePageOptions{}
-	}
-	return *opts
-}
-
 // decodeDays reads a number of days sent as a JSON number or a string of
 // digits, or the one word a field allows instead ("indefinite", "none").
 // null and "" read as zero.

@@ -120,7 +120,7 @@ func (s *GroupsService) Create(ctx context.Context, body *CreateGroupRequest, op
 	if err := firstErr(groupTextLengths(&body.Provenance, &body.Description), checkGroupLevels(body.InvitabilityLevel, body.MemberViewabilityLevel)); err != nil {
 		return nil, nil, err
 	}
-	return sendJSON[Group](ctx, s.client, http.MethodPost, body, opts, "groups")
+	return callAPI[Group](ctx, s.client, http.MethodPost, body, opts, "groups")
 }
 
 // Get fetches a group (GET /groups/{group_id}): for admins and the group's members.
@@ -128,7 +128,7 @@ func (s *GroupsService) Get(ctx context.Context, groupID string, opts *FieldsOpt
 	if err := checkID("group", groupID); err != nil {
 		return nil, nil, err
 	}
-	return sendJSON[Group](ctx, s.client, http.MethodGet, nil, opts, "groups", groupID)
+	return getAPI[Group](ctx, s.client, opts, "groups", groupID)
 }
 
 // Update changes a group (PUT /groups/{group_id}): for admins and the group's admins.
@@ -142,7 +142,7 @@ func (s *GroupsService) Update(ctx context.Context, groupID string, body *Update
 	if err := firstErr(groupTextLengths(body.Provenance, body.Description), checkGroupLevels(body.InvitabilityLevel, body.MemberViewabilityLevel)); err != nil {
 		return nil, nil, err
 	}
-	return sendJSON[Group](ctx, s.client, http.MethodPut, body, opts, "groups", groupID)
+	return callAPI[Group](ctx, s.client, http.MethodPut, body, opts, "groups", groupID)
 }
 
 // Delete deletes a group and its memberships (DELETE /groups/{group_id}). Admin only.
@@ -150,7 +150,7 @@ func (s *GroupsService) Delete(ctx context.Context, groupID string) (*Response, 
 	if err := checkID("group", groupID); err != nil {
 		return nil, err
 	}
-	return deleteByID(ctx, s.client, nil, "groups", groupID)
+	return deleteAPI(ctx, s.client, nil, "groups", groupID)
 }
 
 // ListGroupsOptions are the options of GroupsService.List.
@@ -171,32 +171,23 @@ func (s *GroupsService) List(ctx context.Context, opts *ListGroupsOptions) (*Off
 	if err := checkOffsetLimit(opts.Offset, opts.Limit); err != nil {
 		return nil, nil, err
 	}
-	return getJSON[OffsetPage[*Group]](ctx, s.client, opts, "groups")
+	return getAPI[OffsetPage[*Group]](ctx, s.client, opts, "groups")
 }
 
-func (s *GroupsService) groupsPageFunc(opts *ListGroupsOptions) (int, offsetPageFunc[*Group]) {
-	var o ListGroupsOptions
-	if opts != nil {
-		o = *opts
-		o.Fields = append([]string(nil), opts.Fields...)
-	}
-	return o.Offset, func(ctx context.Context, offset int) (*OffsetPage[*Group], *Response, error) {
-		page := o
-		page.Offset = offset
-		return s.List(ctx, &page)
-	}
+// listPages pages List by offset with a private copy of opts.
+func (s *GroupsService) listPages(opts *ListGroupsOptions) (int, offsetPageFunc[*Group]) {
+	return pageFuncs(opts, func(o *ListGroupsOptions) *int { return &o.Offset }, s.List)
 }
 
 // ListIter yields every group of the enterprise, fetching offset pages
 // (GET /groups) lazily. It never changes opts.
 func (s *GroupsService) ListIter(ctx context.Context, opts *ListGroupsOptions) iter.Seq2[*Group, error] {
-	start, fetch := s.groupsPageFunc(opts)
+	start, fetch := s.listPages(opts)
 	return offsetSeq(ctx, start, fetch)
 }
 
 // NewListPaginator walks the enterprise's groups one offset page at a time
 // (GET /groups). It never changes opts.
 func (s *GroupsService) NewListPaginator(opts *ListGroupsOptions) *OffsetPaginator[*Group] {
-	start, fetch := s.groupsPageFunc(opts)
-	return newOffsetPaginator(start, fetch)
+	return newOffsetPaginator(s.listPages(opts))
 }

@@ -85,7 +85,7 @@ func (s *LegalHoldPolicyAssignmentsService) Create(ctx context.Context, body *Cr
 	if err := checkID("assign_to", body.AssignTo.ID); err != nil {
 		return nil, nil, err
 	}
-	return sendJSON[LegalHoldPolicyAssignment](ctx, s.client, http.MethodPost, body, nil, "legal_hold_policy_assignments")
+	return callAPI[LegalHoldPolicyAssignment](ctx, s.client, http.MethodPost, body, nil, "legal_hold_policy_assignments")
 }
 
 // Get fetches an assignment (GET
@@ -94,7 +94,7 @@ func (s *LegalHoldPolicyAssignmentsService) Get(ctx context.Context, assignmentI
 	if err := checkID("legal hold policy assignment", assignmentID); err != nil {
 		return nil, nil, err
 	}
-	return getJSON[LegalHoldPolicyAssignment](ctx, s.client, opts, "legal_hold_policy_assignments", assignmentID)
+	return getAPI[LegalHoldPolicyAssignment](ctx, s.client, opts, "legal_hold_policy_assignments", assignmentID)
 }
 
 // ListLegalHoldPolicyAssignmentsOptions are the options of
@@ -129,22 +129,17 @@ func (s *LegalHoldPolicyAssignmentsService) List(ctx context.Context, policyID s
 	if err := checkLegalHoldTarget("assign_to_type", opts.AssignToType); err != nil {
 		return nil, nil, err
 	}
-	return govList[*LegalHoldPolicyAssignment](ctx, s.client, opts.Limit, holdAssignmentsQuery{policyID, opts}, "legal_hold_policy_assignments")
+	return getMarkerPage[*LegalHoldPolicyAssignment](ctx, s.client, opts.Limit, holdAssignmentsQuery{policyID, opts}, "legal_hold_policy_assignments")
 }
 
 // ListIter yields every assignment of a policy, fetching marker pages
 // (GET /legal_hold_policy_assignments) lazily. It never changes opts.
 func (s *LegalHoldPolicyAssignmentsService) ListIter(ctx context.Context, policyID string, opts *ListLegalHoldPolicyAssignmentsOptions) iter.Seq2[*LegalHoldPolicyAssignment, error] {
-	var o ListLegalHoldPolicyAssignmentsOptions
-	if opts != nil {
-		o = *opts
-		o.Fields = append([]string(nil), opts.Fields...)
-	}
-	return markerSeq(ctx, o.Marker, func(ctx context.Context, marker string) (*MarkerPage[*LegalHoldPolicyAssignment], *Response, error) {
-		page := o
-		page.Marker = marker
-		return s.List(ctx, policyID, &page)
-	})
+	marker, fetch := pageFuncs(opts, func(o *ListLegalHoldPolicyAssignmentsOptions) *string { return &o.Marker },
+		func(ctx context.Context, o *ListLegalHoldPolicyAssignmentsOptions) (*MarkerPage[*LegalHoldPolicyAssignment], *Response, error) {
+			return s.List(ctx, policyID, o)
+		})
+	return markerSeq(ctx, marker, fetch)
 }
 
 // Delete removes an assignment (DELETE
@@ -240,18 +235,13 @@ func onHold[T any](ctx context.Context, s *LegalHoldPolicyAssignmentsService, as
 	if opts == nil {
 		opts = &OnHoldOptions{}
 	}
-	return govList[T](ctx, s.client, opts.Limit, opts, "legal_hold_policy_assignments", assignmentID, what)
+	return getMarkerPage[T](ctx, s.client, opts.Limit, opts, "legal_hold_policy_assignments", assignmentID, what)
 }
 
 func onHoldIter[T any](ctx context.Context, s *LegalHoldPolicyAssignmentsService, assignmentID, what string, opts *OnHoldOptions) iter.Seq2[T, error] {
-	var o OnHoldOptions
-	if opts != nil {
-		o = *opts
-		o.Fields = append([]string(nil), opts.Fields...)
-	}
-	return markerSeq(ctx, o.Marker, func(ctx context.Context, marker string) (*MarkerPage[T], *Response, error) {
-		page := o
-		page.Marker = marker
-		return onHold[T](ctx, s, assignmentID, what, &page)
-	})
+	marker, fetch := pageFuncs(opts, func(o *OnHoldOptions) *string { return &o.Marker },
+		func(ctx context.Context, o *OnHoldOptions) (*MarkerPage[T], *Response, error) {
+			return onHold[T](ctx, s, assignmentID, what, o)
+		})
+	return markerSeq(ctx, marker, fetch)
 }

@@ -2,7 +2,6 @@ package cms
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"iter"
 	"net/http"
@@ -102,7 +101,7 @@ func (s *LegalHoldPoliciesService) Create(ctx context.Context, body *CreateLegal
 	if err := body.validate(); err != nil {
 		return nil, nil, err
 	}
-	return sendJSON[LegalHoldPolicy](ctx, s.client, http.MethodPost, body, nil, "legal_hold_policies")
+	return callAPI[LegalHoldPolicy](ctx, s.client, http.MethodPost, body, nil, "legal_hold_policies")
 }
 
 // Get fetches a legal hold policy (GET /legal_hold_policies/{legal_hold_policy_id}).
@@ -110,7 +109,7 @@ func (s *LegalHoldPoliciesService) Get(ctx context.Context, policyID string) (*L
 	if err := checkID("legal hold policy", policyID); err != nil {
 		return nil, nil, err
 	}
-	return getJSON[LegalHoldPolicy](ctx, s.client, nil, "legal_hold_policies", policyID)
+	return getAPI[LegalHoldPolicy](ctx, s.client, nil, "legal_hold_policies", policyID)
 }
 
 // ListLegalHoldPoliciesOptions are the options of LegalHoldPoliciesService.List.
@@ -131,22 +130,14 @@ func (s *LegalHoldPoliciesService) List(ctx context.Context, opts *ListLegalHold
 	if opts == nil {
 		opts = &ListLegalHoldPoliciesOptions{}
 	}
-	return govList[*LegalHoldPolicy](ctx, s.client, opts.Limit, opts, "legal_hold_policies")
+	return getMarkerPage[*LegalHoldPolicy](ctx, s.client, opts.Limit, opts, "legal_hold_policies")
 }
 
 // ListIter yields every legal hold policy, fetching marker pages
 // (GET /legal_hold_policies) lazily. It never changes opts.
 func (s *LegalHoldPoliciesService) ListIter(ctx context.Context, opts *ListLegalHoldPoliciesOptions) iter.Seq2[*LegalHoldPolicy, error] {
-	var o ListLegalHoldPoliciesOptions
-	if opts != nil {
-		o = *opts
-		o.Fields = append([]string(nil), opts.Fields...)
-	}
-	return markerSeq(ctx, o.Marker, func(ctx context.Context, marker string) (*MarkerPage[*LegalHoldPolicy], *Response, error) {
-		page := o
-		page.Marker = marker
-		return s.List(ctx, &page)
-	})
+	marker, fetch := pageFuncs(opts, func(o *ListLegalHoldPoliciesOptions) *string { return &o.Marker }, s.List)
+	return markerSeq(ctx, marker, fetch)
 }
 
 // UpdateLegalHoldPolicyRequest is the body of LegalHoldPoliciesService.Update;
@@ -173,7 +164,7 @@ func (s *LegalHoldPoliciesService) Update(ctx context.Context, policyID string, 
 	case utf8.RuneCountInString(body.ReleaseNotes) > maxLegalHoldText:
 		return nil, nil, invalidArg("release_notes", "longer than 500 characters")
 	}
-	return sendJSON[LegalHoldPolicy](ctx, s.client, http.MethodPut, body, nil, "legal_hold_policies", policyID)
+	return callAPI[LegalHoldPolicy](ctx, s.client, http.MethodPut, body, nil, "legal_hold_policies", policyID)
 }
 
 // LegalHoldDeletion is the result of the two legal hold deletes,
@@ -193,7 +184,7 @@ type LegalHoldDeletion struct {
 // deleteLegalHold sends a legal hold delete and tells an accepted one from
 // one already done.
 func deleteLegalHold(ctx context.Context, c *Client, segments ...string) (*LegalHoldDeletion, *Response, error) {
-	_, resp, err := sendJSON[json.RawMessage](ctx, c, http.MethodDelete, nil, nil, segments...)
+	resp, err := deleteAPI(ctx, c, nil, segments...)
 	if err != nil {
 		return nil, resp, err
 	}

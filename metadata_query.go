@@ -265,19 +265,7 @@ func (s *MetadataService) query(ctx context.Context, body *MetadataQueryRequest)
 	if err := checkCtx(ctx); err != nil {
 		return nil, nil, err
 	}
-	r, err := s.client.newRequest(http.MethodPost, s.client.cfg.baseURL, nil, "metadata_queries", "execute_read")
-	if err != nil {
-		return nil, nil, err
-	}
-	if err := r.setJSON(body); err != nil {
-		return nil, nil, err
-	}
-	page, resp, err := doRecord[MarkerPage[*MetadataQueryEntry]](WithIdempotent(ctx), s.client, r)
-	if err != nil {
-		return nil, resp, err
-	}
-	resp.NextMarker = page.NextMarker
-	return page, resp, nil
+	return withNextMarker(callAPI[MarkerPage[*MetadataQueryEntry]](WithIdempotent(ctx), s.client, http.MethodPost, body, nil, "metadata_queries", "execute_read"))
 }
 
 // queryPages fetches pages of one query body, changing only the marker.
@@ -286,11 +274,8 @@ func (s *MetadataService) queryPages(q *MetadataQuery) (string, markerPageFunc[*
 	if err != nil {
 		return "", nil, err
 	}
-	return body.Marker, func(ctx context.Context, marker string) (*MarkerPage[*MetadataQueryEntry], *Response, error) {
-		page := *body
-		page.Marker = marker
-		return s.query(ctx, &page)
-	}, nil
+	marker, fetch := pageFuncs(body, func(b *MetadataQueryRequest) *string { return &b.Marker }, s.query)
+	return marker, fetch, nil
 }
 
 // QueryIter yields every file and folder matching a metadata query,

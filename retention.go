@@ -2,7 +2,6 @@ package cms
 
 import (
 	"context"
-	"encoding/json"
 	"iter"
 	"net/http"
 	"strconv"
@@ -241,7 +240,7 @@ func (s *RetentionPoliciesService) Create(ctx context.Context, body *CreateReten
 	if err := body.validate(); err != nil {
 		return nil, nil, err
 	}
-	return sendJSON[RetentionPolicy](ctx, s.client, http.MethodPost, body, nil, "retention_policies")
+	return callAPI[RetentionPolicy](ctx, s.client, http.MethodPost, body, nil, "retention_policies")
 }
 
 // Get fetches a retention policy (GET /retention_policies/{retention_policy_id}).
@@ -249,7 +248,7 @@ func (s *RetentionPoliciesService) Get(ctx context.Context, policyID string, opt
 	if err := checkID("retention policy", policyID); err != nil {
 		return nil, nil, err
 	}
-	return getJSON[RetentionPolicy](ctx, s.client, opts, "retention_policies", policyID)
+	return getAPI[RetentionPolicy](ctx, s.client, opts, "retention_policies", policyID)
 }
 
 // ListRetentionPoliciesOptions are the options of RetentionPoliciesService.List.
@@ -282,23 +281,15 @@ func (s *RetentionPoliciesService) List(ctx context.Context, opts *ListRetention
 			return nil, nil, err
 		}
 	}
-	return govList[*RetentionPolicy](ctx, s.client, opts.Limit, opts, "retention_policies")
+	return getMarkerPage[*RetentionPolicy](ctx, s.client, opts.Limit, opts, "retention_policies")
 }
 
 // ListIter yields every retention policy, fetching marker pages
 // (GET /retention_policies) lazily. It starts at opts.Marker and never
 // changes opts.
 func (s *RetentionPoliciesService) ListIter(ctx context.Context, opts *ListRetentionPoliciesOptions) iter.Seq2[*RetentionPolicy, error] {
-	var o ListRetentionPoliciesOptions
-	if opts != nil {
-		o = *opts
-		o.Fields = append([]string(nil), opts.Fields...)
-	}
-	return markerSeq(ctx, o.Marker, func(ctx context.Context, marker string) (*MarkerPage[*RetentionPolicy], *Response, error) {
-		page := o
-		page.Marker = marker
-		return s.List(ctx, &page)
-	})
+	marker, fetch := pageFuncs(opts, func(o *ListRetentionPoliciesOptions) *string { return &o.Marker }, s.List)
+	return markerSeq(ctx, marker, fetch)
 }
 
 // UpdateRetentionPolicyRequest is the body of RetentionPoliciesService.Update.
@@ -358,7 +349,7 @@ func (s *RetentionPoliciesService) Update(ctx context.Context, policyID string, 
 	if err := body.validate(); err != nil {
 		return nil, nil, err
 	}
-	return sendJSON[RetentionPolicy](ctx, s.client, http.MethodPut, body, nil, "retention_policies", policyID)
+	return callAPI[RetentionPolicy](ctx, s.client, http.MethodPut, body, nil, "retention_policies", policyID)
 }
 
 // Retire retires a retention policy for good: it applies to no new content
@@ -374,6 +365,5 @@ func (s *RetentionPoliciesService) Delete(ctx context.Context, policyID string) 
 	if err := checkID("retention policy", policyID); err != nil {
 		return nil, err
 	}
-	_, resp, err := sendJSON[json.RawMessage](ctx, s.client, http.MethodDelete, nil, nil, "retention_policies", policyID)
-	return resp, err
+	return deleteAPI(ctx, s.client, nil, "retention_policies", policyID)
 }

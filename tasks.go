@@ -162,11 +162,7 @@ func (s *TasksService) Create(ctx context.Context, body *CreateTaskRequest) (*Ta
 	if err := checkRule(body.CompletionRule); err != nil {
 		return nil, nil, err
 	}
-	r, err := s.client.newRequest(http.MethodPost, s.client.cfg.baseURL, nil, "tasks")
-	if err != nil {
-		return nil, nil, err
-	}
-	return sendRecord[Task](ctx, s.client, r, body)
+	return callAPI[Task](ctx, s.client, http.MethodPost, body, nil, "tasks")
 }
 
 // Get fetches a task with its assignments (GET /tasks/{task_id}).
@@ -174,11 +170,7 @@ func (s *TasksService) Get(ctx context.Context, taskID string) (*Task, *Response
 	if err := checkID("task", taskID); err != nil {
 		return nil, nil, err
 	}
-	r, err := s.client.newRequest(http.MethodGet, s.client.cfg.baseURL, nil, "tasks", taskID)
-	if err != nil {
-		return nil, nil, err
-	}
-	return sendRecord[Task](ctx, s.client, r, nil)
+	return getAPI[Task](ctx, s.client, nil, "tasks", taskID)
 }
 
 // UpdateTaskRequest is the body of TasksService.Update. Zero (nil) fields
@@ -210,11 +202,7 @@ func (s *TasksService) Update(ctx context.Context, taskID string, body *UpdateTa
 	if err := checkRule(body.CompletionRule); err != nil {
 		return nil, nil, err
 	}
-	r, err := s.client.newRequest(http.MethodPut, s.client.cfg.baseURL, nil, "tasks", taskID)
-	if err != nil {
-		return nil, nil, err
-	}
-	return sendRecord[Task](ctx, s.client, r, body)
+	return callAPI[Task](ctx, s.client, http.MethodPut, body, nil, "tasks", taskID)
 }
 
 // Delete deletes a task and its assignments (DELETE /tasks/{task_id}).
@@ -222,11 +210,7 @@ func (s *TasksService) Delete(ctx context.Context, taskID string) (*Response, er
 	if err := checkID("task", taskID); err != nil {
 		return nil, err
 	}
-	r, err := s.client.newRequest(http.MethodDelete, s.client.cfg.baseURL, nil, "tasks", taskID)
-	if err != nil {
-		return nil, err
-	}
-	return s.client.do(ctx, r, nil)
+	return deleteAPI(ctx, s.client, nil, "tasks", taskID)
 }
 
 // ListForFile returns all the tasks of a file (GET /files/{file_id}/tasks).
@@ -235,11 +219,7 @@ func (s *TasksService) ListForFile(ctx context.Context, fileID string) (*Collect
 	if err := checkID("file", fileID); err != nil {
 		return nil, nil, err
 	}
-	r, err := s.client.newRequest(http.MethodGet, s.client.cfg.baseURL, nil, "files", fileID, "tasks")
-	if err != nil {
-		return nil, nil, err
-	}
-	return sendRecord[Collection[*Task]](ctx, s.client, r, nil)
+	return getAPI[Collection[*Task]](ctx, s.client, nil, "files", fileID, "tasks")
 }
 
 // CreateTaskAssignmentRequest is the body of TaskAssignmentsService.Create:
@@ -289,11 +269,7 @@ func (s *TaskAssignmentsService) Create(ctx context.Context, body *CreateTaskAss
 			return nil, nil, err
 		}
 	}
-	r, err := s.client.newRequest(http.MethodPost, s.client.cfg.baseURL, nil, "task_assignments")
-	if err != nil {
-		return nil, nil, err
-	}
-	return sendRecord[TaskAssignment](ctx, s.client, r, body)
+	return callAPI[TaskAssignment](ctx, s.client, http.MethodPost, body, nil, "task_assignments")
 }
 
 // Get fetches a task assignment (GET /task_assignments/{task_assignment_id}).
@@ -301,11 +277,7 @@ func (s *TaskAssignmentsService) Get(ctx context.Context, assignmentID string) (
 	if err := checkID("task assignment", assignmentID); err != nil {
 		return nil, nil, err
 	}
-	r, err := s.client.newRequest(http.MethodGet, s.client.cfg.baseURL, nil, "task_assignments", assignmentID)
-	if err != nil {
-		return nil, nil, err
-	}
-	return sendRecord[TaskAssignment](ctx, s.client, r, nil)
+	return getAPI[TaskAssignment](ctx, s.client, nil, "task_assignments", assignmentID)
 }
 
 // UpdateTaskAssignmentRequest is the body of TaskAssignmentsService.Update.
@@ -343,11 +315,7 @@ func (s *TaskAssignmentsService) Update(ctx context.Context, assignmentID string
 			return nil, nil, invalidArg("resolution state", fmt.Sprintf("a %s task does not take %q (it takes %v)", body.TaskAction, st, body.TaskAction.States()))
 		}
 	}
-	r, err := s.client.newRequest(http.MethodPut, s.client.cfg.baseURL, nil, "task_assignments", assignmentID)
-	if err != nil {
-		return nil, nil, err
-	}
-	return sendRecord[TaskAssignment](ctx, s.client, r, body)
+	return callAPI[TaskAssignment](ctx, s.client, http.MethodPut, body, nil, "task_assignments", assignmentID)
 }
 
 // Resolve sets the state of an assignment of task (PUT
@@ -365,11 +333,7 @@ func (s *TaskAssignmentsService) Delete(ctx context.Context, assignmentID string
 	if err := checkID("task assignment", assignmentID); err != nil {
 		return nil, err
 	}
-	r, err := s.client.newRequest(http.MethodDelete, s.client.cfg.baseURL, nil, "task_assignments", assignmentID)
-	if err != nil {
-		return nil, err
-	}
-	return s.client.do(ctx, r, nil)
+	return deleteAPI(ctx, s.client, nil, "task_assignments", assignmentID)
 }
 
 // List returns all the assignments of a task (GET /tasks/{task_id}/assignments).
@@ -378,9 +342,5 @@ func (s *TaskAssignmentsService) List(ctx context.Context, taskID string) (*Coll
 	if err := checkID("task", taskID); err != nil {
 		return nil, nil, err
 	}
-	r, err := s.client.newRequest(http.MethodGet, s.client.cfg.baseURL, nil, "tasks", taskID, "assignments")
-	if err != nil {
-		return nil, nil, err
-	}
-	return sendRecord[Collection[*TaskAssignment]](ctx, s.client, r, nil)
+	return getAPI[Collection[*TaskAssignment]](ctx, s.client, nil, "tasks", taskID, "assignments")
 }

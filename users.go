@@ -226,7 +226,7 @@ func (s *UsersService) Create(ctx context.Context, body *CreateUserRequest, opts
 	if err := checkUserEnums(body.Role, body.Status, body.SpaceAmount); err != nil {
 		return nil, nil, err
 	}
-	return sendJSON[User](ctx, s.client, http.MethodPost, body, opts, "users")
+	return callAPI[User](ctx, s.client, http.MethodPost, body, opts, "users")
 }
 
 // Get fetches a user (GET /users/{user_id}).
@@ -234,14 +234,14 @@ func (s *UsersService) Get(ctx context.Context, userID string, opts *FieldsOptio
 	if err := checkID("user", userID); err != nil {
 		return nil, nil, err
 	}
-	return sendJSON[User](ctx, s.client, http.MethodGet, nil, opts, "users", userID)
+	return getAPI[User](ctx, s.client, opts, "users", userID)
 }
 
 // GetMe fetches the user the client acts as (GET /users/me): the token's
 // user, or the As-User one. Ask for Fields "enterprise" to learn the
 // enterprise id (the metadata scope enterprise_<id>, device pins).
 func (s *UsersService) GetMe(ctx context.Context, opts *FieldsOptions) (*User, *Response, error) {
-	return sendJSON[User](ctx, s.client, http.MethodGet, nil, opts, "users", "me")
+	return getAPI[User](ctx, s.client, opts, "users", "me")
 }
 
 // UpdateUserRequest is the body of UsersService.Update. Zero fields are
@@ -299,7 +299,7 @@ func (s *UsersService) Update(ctx context.Context, userID string, body *UpdateUs
 	if e, ok := body.NotificationEmail.Get(); ok && e.Email == "" {
 		return nil, nil, invalidArg("notification_email", "empty address (use Null to remove it)")
 	}
-	return sendJSON[User](ctx, s.client, http.MethodPut, body, opts, "users", userID)
+	return callAPI[User](ctx, s.client, http.MethodPut, body, opts, "users", userID)
 }
 
 // DeleteUserOptions are the options of UsersService.Delete.
@@ -320,7 +320,7 @@ func (s *UsersService) Delete(ctx context.Context, userID string, opts *DeleteUs
 	if opts == nil {
 		opts = &DeleteUserOptions{}
 	}
-	return deleteByID(ctx, s.client, opts, "users", userID)
+	return deleteAPI(ctx, s.client, opts, "users", userID)
 }
 
 // ListUsersOptions are the options of the offset-paged UsersService.List.
@@ -345,21 +345,12 @@ func (s *UsersService) List(ctx context.Context, opts *ListUsersOptions) (*Offse
 	if err := firstErr(checkOffsetLimit(opts.Offset, opts.Limit), checkUserType(opts.UserType)); err != nil {
 		return nil, nil, err
 	}
-	return getJSON[OffsetPage[*User]](ctx, s.client, opts, "users")
+	return getAPI[OffsetPage[*User]](ctx, s.client, opts, "users")
 }
 
-// usersPageFunc fetches offset pages with a private copy of opts.
-func (s *UsersService) usersPageFunc(opts *ListUsersOptions) (int, offsetPageFunc[*User]) {
-	var o ListUsersOptions
-	if opts != nil {
-		o = *opts
-		o.Fields = append([]string(nil), opts.Fields...)
-	}
-	return o.Offset, func(ctx context.Context, offset int) (*OffsetPage[*User], *Response, error) {
-		page := o
-		page.Offset = offset
-		return s.List(ctx, &page)
-	}
+// listPages pages List by offset with a private copy of opts.
+func (s *UsersService) listPages(opts *ListUsersOptions) (int, offsetPageFunc[*User]) {
+	return pageFuncs(opts, func(o *ListUsersOptions) *int { return &o.Offset }, s.List)
 }
 
 // ListIter yields every user of the enterprise, fetching pages (GET /users)
@@ -370,7 +361,7 @@ func (s *UsersService) usersPageFunc(opts *ListUsersOptions) (int, offsetPageFun
 // never changes opts.
 func (s *UsersService) ListIter(ctx context.Context, opts *ListUsersOptions) iter.Seq2[*User, error] {
 	if opts != nil && opts.Offset > 0 {
-		start, fetch := s.usersPageFunc(opts)
+		start, fetch := s.listPages(opts)
 		return offsetSeq(ctx, start, fetch)
 	}
 	var m *ListUsersByMarkerOptions
@@ -386,8 +377,7 @@ func (s *UsersService) ListIter(ctx context.Context, opts *ListUsersOptions) ite
 // NewListPaginator walks the enterprise's users one offset page at a time
 // (GET /users). It never changes opts.
 func (s *UsersService) NewListPaginator(opts *ListUsersOptions) *OffsetPaginator[*User] {
-	start, fetch := s.usersPageFunc(opts)
-	return newOffsetPaginator(start, fetch)
+	return newOffsetPaginator(s.listPages(opts))
 }
 
 // ListUsersByMarkerOptions are the options of the marker-paged
@@ -417,38 +407,24 @@ func (s *UsersService) ListByMarker(ctx context.Context, opts *ListUsersByMarker
 	if err := firstErr(checkLimit(opts.Limit), checkUserType(opts.UserType)); err != nil {
 		return nil, nil, err
 	}
-	page, resp, err := getJSON[MarkerPage[*User]](ctx, s.client, usersMarkerQuery{opts, true}, "users")
-	if err != nil {
-		return nil, resp, err
-	}
-	resp.NextMarker = page.NextMarker
-	return page, resp, nil
+	return withNextMarker(getAPI[MarkerPage[*User]](ctx, s.client, usersMarkerQuery{opts, true}, "users"))
 }
 
-// usersMarkerFunc fetches marker pages with a private copy of opts.
-func (s *UsersService) usersMarkerFunc(opts *ListUsersByMarkerOptions) (string, markerPageFunc[*User]) {
-	var o ListUsersByMarkerOptions
-	if opts != nil {
-		o = *opts
-		o.Fields = append([]string(nil), opts.Fields...)
-	}
-	return o.Marker, func(ctx context.Context, marker string) (*MarkerPage[*User], *Response, error) {
-		page := o
-		page.Marker = marker
-		return s.ListByMarker(ctx, &page)
-	}
+// markerPages pages ListByMarker with a private copy of opts.
+func (s *UsersService) markerPages(opts *ListUsersByMarkerOptions) (string, markerPageFunc[*User]) {
+	return pageFuncs(opts, func(o *ListUsersByMarkerOptions) *string { return &o.Marker }, s.ListByMarker)
 }
 
 // ListByMarkerIter yields every user of the enterprise, fetching marker
 // pages (GET /users?usemarker=true) lazily. It never changes opts.
 func (s *UsersService) ListByMarkerIter(ctx context.Context, opts *ListUsersByMarkerOptions) iter.Seq2[*User, error] {
-	marker, fetch := s.usersMarkerFunc(opts)
+	marker, fetch := s.markerPages(opts)
 	return markerSeq(ctx, marker, fetch)
 }
 
 // NewListByMarkerPaginator walks the enterprise's users one marker page at
 // a time (GET /users?usemarker=true); keep NextMarker to resume later.
 func (s *UsersService) NewListByMarkerPaginator(opts *ListUsersByMarkerOptions) *MarkerPaginator[*User] {
-	marker, fetch := s.usersMarkerFunc(opts)
+	marker, fetch := s.markerPages(opts)
 	return newMarkerPaginator(marker, fetch)
 }

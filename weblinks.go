@@ -61,11 +61,7 @@ func (s *WebLinksService) Create(ctx context.Context, body *CreateWebLinkRequest
 	if err := checkID("parent folder", body.Parent.ID); err != nil {
 		return nil, nil, err
 	}
-	r, err := s.client.newRequest(http.MethodPost, s.client.cfg.baseURL, opts, "web_links")
-	if err != nil {
-		return nil, nil, err
-	}
-	return sendRecord[WebLink](ctx, s.client, r, body)
+	return callAPI[WebLink](ctx, s.client, http.MethodPost, body, opts, "web_links")
 }
 
 // GetWebLinkOptions are the options of WebLinksService.Get.
@@ -78,6 +74,11 @@ type GetWebLinkOptions struct {
 	SharedLinkPassword string `url:"-"`
 }
 
+// setHeaders sends the shared link in the boxapi header.
+func (o *GetWebLinkOptions) setHeaders(h http.Header) error {
+	return setSharedLink(h, o.SharedLink, o.SharedLinkPassword)
+}
+
 // Get fetches a web link (GET /web_links/{web_link_id}). A web link in the
 // trash is not found: see TrashService.GetWebLink.
 func (s *WebLinksService) Get(ctx context.Context, webLinkID string, opts *GetWebLinkOptions) (*WebLink, *Response, error) {
@@ -87,14 +88,7 @@ func (s *WebLinksService) Get(ctx context.Context, webLinkID string, opts *GetWe
 	if opts == nil {
 		opts = &GetWebLinkOptions{}
 	}
-	r, err := s.client.newRequest(http.MethodGet, s.client.cfg.baseURL, opts, "web_links", webLinkID)
-	if err != nil {
-		return nil, nil, err
-	}
-	if err := setSharedLink(r.header, opts.SharedLink, opts.SharedLinkPassword); err != nil {
-		return nil, nil, err
-	}
-	return sendRecord[WebLink](ctx, s.client, r, nil)
+	return getAPI[WebLink](ctx, s.client, opts, "web_links", webLinkID)
 }
 
 // SharedLinkRequest sets an item's shared link. Zero fields keep what the
@@ -182,11 +176,7 @@ func (s *WebLinksService) Update(ctx context.Context, webLinkID string, body *Up
 			return nil, nil, err
 		}
 	}
-	r, err := s.client.newRequest(http.MethodPut, s.client.cfg.baseURL, opts, "web_links", webLinkID)
-	if err != nil {
-		return nil, nil, err
-	}
-	return sendRecord[WebLink](ctx, s.client, r, body)
+	return callAPI[WebLink](ctx, s.client, http.MethodPut, body, opts, "web_links", webLinkID)
 }
 
 // Delete moves a web link to the trash (DELETE /web_links/{web_link_id}).
@@ -195,11 +185,7 @@ func (s *WebLinksService) Delete(ctx context.Context, webLinkID string) (*Respon
 	if err := checkID("web link", webLinkID); err != nil {
 		return nil, err
 	}
-	r, err := s.client.newRequest(http.MethodDelete, s.client.cfg.baseURL, nil, "web_links", webLinkID)
-	if err != nil {
-		return nil, err
-	}
-	return s.client.do(ctx, r, nil)
+	return deleteAPI(ctx, s.client, nil, "web_links", webLinkID)
 }
 
 // Restore takes a web link out of the trash (POST /web_links/{web_link_id});
