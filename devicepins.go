@@ -3,7 +3,6 @@ package cms
 import (
 	"context"
 	"iter"
-	"net/http"
 )
 
 // DevicePinsService handles device pins (/device_pinners, /enterprises/{id}/device_pinners).
@@ -48,34 +47,25 @@ func (s *DevicePinsService) List(ctx context.Context, enterpriseID string, opts 
 	if opts == nil {
 		opts = &ListDevicePinsOptions{}
 	}
-	if opts.Limit < 0 {
-		return nil, nil, invalidArg("limit", "negative")
+	if err := firstErr(checkLimit(opts.Limit), checkEnum("direction", opts.Direction, DevicePinsAscending, DevicePinsDescending)); err != nil {
+		return nil, nil, err
 	}
-	page, resp, err := getJSON[MarkerPage[*DevicePin]](ctx, s.client, opts, "enterprises", enterpriseID, "device_pinners")
-	if err != nil {
-		return nil, resp, err
-	}
-	resp.NextMarker = page.NextMarker
-	return page, resp, nil
+	return withNextMarker(getAPI[MarkerPage[*DevicePin]](ctx, s.client, opts, "enterprises", enterpriseID, "device_pinners"))
 }
 
-func (s *DevicePinsService) pinsPageFunc(enterpriseID string, opts *ListDevicePinsOptions) (string, markerPageFunc[*DevicePin]) {
-	var o ListDevicePinsOptions
-	if opts != nil {
-		o = *opts
-	}
-	return o.Marker, func(ctx context.Context, marker string) (*MarkerPage[*DevicePin], *Response, error) {
-		page := o
-		page.Marker = marker
-		return s.List(ctx, enterpriseID, &page)
-	}
+// listPages pages List with a private copy of opts.
+func (s *DevicePinsService) listPages(enterpriseID string, opts *ListDevicePinsOptions) (string, markerPageFunc[*DevicePin]) {
+	return pageFuncs(opts, func(o *ListDevicePinsOptions) *string { return &o.Marker },
+		func(ctx context.Context, o *ListDevicePinsOptions) (*MarkerPage[*DevicePin], *Response, error) {
+			return s.List(ctx, enterpriseID, o)
+		})
 }
 
 // ListIter yields every device pin of an enterprise, fetching marker pages
 // (GET /enterprises/{enterprise_id}/device_pinners) lazily. It never
 // changes opts.
 func (s *DevicePinsService) ListIter(ctx context.Context, enterpriseID string, opts *ListDevicePinsOptions) iter.Seq2[*DevicePin, error] {
-	marker, fetch := s.pinsPageFunc(enterpriseID, opts)
+	marker, fetch := s.listPages(enterpriseID, opts)
 	return markerSeq(ctx, marker, fetch)
 }
 
@@ -83,8 +73,7 @@ func (s *DevicePinsService) ListIter(ctx context.Context, enterpriseID string, o
 // time (GET /enterprises/{enterprise_id}/device_pinners); keep NextMarker
 // to resume later.
 func (s *DevicePinsService) NewListPaginator(enterpriseID string, opts *ListDevicePinsOptions) *MarkerPaginator[*DevicePin] {
-	marker, fetch := s.pinsPageFunc(enterpriseID, opts)
-	return newMarkerPaginator(marker, fetch)
+	return newMarkerPaginator(s.listPages(enterpriseID, opts))
 }
 
 // Get fetches a device pin (GET /device_pinners/{device_pinner_id}).
@@ -92,7 +81,7 @@ func (s *DevicePinsService) Get(ctx context.Context, pinID string) (*DevicePin, 
 	if err := checkID("device pin", pinID); err != nil {
 		return nil, nil, err
 	}
-	return sendJSON[DevicePin](ctx, s.client, http.MethodGet, nil, nil, "device_pinners", pinID)
+	return getAPI[DevicePin](ctx, s.client, nil, "device_pinners", pinID)
 }
 
 // Delete removes a device pin (DELETE /device_pinners/{device_pinner_id}).
@@ -100,5 +89,5 @@ func (s *DevicePinsService) Delete(ctx context.Context, pinID string) (*Response
 	if err := checkID("device pin", pinID); err != nil {
 		return nil, err
 	}
-	return deleteByID(ctx, s.client, nil, "device_pinners", pinID)
+	return deleteAPI(ctx, s.client, nil, "device_pinners", pinID)
 }

@@ -57,9 +57,9 @@ func TestDevicePins(t *testing.T) {
 	assert.ErrorIs(t, err, cms.ErrNotFound)
 
 	_, _, err = srv.Client(t).DevicePins.List(ctx, ent, nil)
-	requireCode(t, err, 403, cms.CodeAccessDeniedInsufficientPermissions)
+	requireCode(t, err, 403, cms.ErrAccessDeniedInsufficientPermissions)
 	_, _, err = srv.AppClient(t).DevicePins.Get(ctx, asc[0])
-	requireCode(t, err, 403, "insufficient_scope")
+	requireCode(t, err, 403, cms.ErrInsufficientScope)
 
 	var ae *cms.ArgError
 	_, _, err = admin.DevicePins.List(ctx, "", nil)

@@ -23,27 +23,6 @@ type GovernancePageOptions struct {
 	Limit int `url:"limit,omitempty"`
 }
 
-// govList fetches one marker page and sets Response.NextMarker.
-func govList[T any](ctx context.Context, c *Client, limit int, opts any, segments ...string) (*MarkerPage[T], *Response, error) {
-	if limit < 0 {
-		return nil, nil, invalidArg("limit", "negative")
-	}
-	page, resp, err := getJSON[MarkerPage[T]](ctx, c, opts, segments...)
-	if err != nil {
-		return nil, resp, err
-	}
-	resp.NextMarker = page.NextMarker
-	return page, resp, nil
-}
-
-// pageOpts copies the paging options (nil = first page, default size).
-func pageOpts(opts *GovernancePageOptions) GovernancePageOptions {
-	if opts == nil {
-		return GovernancePageOptions{}
-	}
-	return *opts
-}
-
 // decodeDays reads a number of days sent as a JSON number or a string of
 // digits, or the one word a field allows instead ("indefinite", "none").
 // null and "" read as zero.
@@ -80,31 +59,43 @@ func truncate(s string, n int) string {
 // PollOptions tune the helpers that wait for an asynchronous change
 // (WaitForStatus, WaitDeleted).
 type PollOptions struct {
-	// Interval is the time between two reads (default 1s).
+	// Interval is the time between two reads. Like every option it follows
+	// the package's rule for zero and negative values: 0 means the default,
+	// 1 s; a negative interval is an *ArgError, returned before anything is
+	// sent.
 	Interval time.Duration
 }
+
+// defaultPollInterval is PollOptions.Interval's default.
+const defaultPollInterval = time.Second
 
 // ErrWaitStopped is matched by the error of a wait helper when the status
 // it waits for can no longer come (a released policy never becomes active).
 var ErrWaitStopped = errors.New("cms: status cannot be reached")
 
-// poll calls check every interval until it reports done, an error, or ctx ends.
-func poll(ctx context.Context, opts *PollOptions, check func() (bool, error)) error {
-	interval := time.Second
-	if opts != nil && opts.Interval > 0 {
-		interval = opts.Interval
+// poll checks ctx and opts, then calls check every interval until it
+// reports done, an error, or ctx ends. It waits with the client's sleep
+// hook (WithSleep), like the retry and 202 waits.
+func (c *Client) poll(ctx context.Context, opts *PollOptions, check func() (bool, error)) error {
+	if err := checkCtx(ctx); err != nil {
+		return err
+	}
+	interval := defaultPollInterval
+	if opts != nil {
+		switch {
+		case opts.Interval < 0:
+			return invalidArg("poll interval", "negative")
+		case opts.Interval > 0:
+			interval = opts.Interval
+		}
 	}
 	for {
 		done, err := check()
 		if err != nil || done {
 			return err
 		}
-		t := time.NewTimer(interval)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return ctx.Err()
-		case <-t.C:
+		if err := c.sleep(ctx, interval); err != nil {
+			return err
 		}
 	}
 }

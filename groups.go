@@ -8,7 +8,8 @@ import (
 	"unicode/utf8"
 )
 
-// GroupsService handles groups (/groups).
+// GroupsService handles groups (/groups). A group's memberships are
+// listed by GroupMembershipsService.ListByGroup and ListByGroupIter.
 type GroupsService service
 
 // GroupType tells a managed group from the group of all users.
@@ -88,6 +89,15 @@ type UpdateGroupRequest struct {
 	MemberViewabilityLevel GroupAccessLevel `json:"member_viewability_level,omitzero"`
 }
 
+// checkGroupLevels rejects access levels other than the three.
+func checkGroupLevels(invitability, memberViewability GroupAccessLevel) error {
+	levels := []GroupAccessLevel{GroupAccessAdminsOnly, GroupAccessAdminsAndMembers, GroupAccessAllManagedUsers}
+	return firstErr(
+		checkEnum("invitability_level", invitability, levels...),
+		checkEnum("member_viewability_level", memberViewability, levels...),
+	)
+}
+
 func groupTextLengths(provenance, description *string) error {
 	if provenance != nil && utf8.RuneCountInString(*provenance) > maxGroupTextLen {
 		return invalidArg("provenance", "longer than 255 characters")
@@ -99,7 +109,7 @@ func groupTextLengths(provenance, description *string) error {
 }
 
 // Create creates a group (POST /groups). Admin only. A name in use fails
-// with a 409 *APIError (code invalid_parameter, matching ErrConflict).
+// with a 409 *APIError matching ErrConflict and ErrInvalidParameter.
 func (s *GroupsService) Create(ctx context.Context, body *CreateGroupRequest, opts *FieldsOptions) (*Group, *Response, error) {
 	if body == nil {
 		return nil, nil, invalidArg("request", "nil")
@@ -107,10 +117,10 @@ func (s *GroupsService) Create(ctx context.Context, body *CreateGroupRequest, op
 	if body.Name == "" {
 		return nil, nil, invalidArg("name", "empty")
 	}
-	if err := groupTextLengths(&body.Provenance, &body.Description); err != nil {
+	if err := firstErr(groupTextLengths(&body.Provenance, &body.Description), checkGroupLevels(body.InvitabilityLevel, body.MemberViewabilityLevel)); err != nil {
 		return nil, nil, err
 	}
-	return sendJSON[Group](ctx, s.client, http.MethodPost, body, opts, "groups")
+	return callAPI[Group](ctx, s.client, http.MethodPost, body, opts, "groups")
 }
 
 // Get fetches a group (GET /groups/{group_id}): for admins and the group's members.
@@ -118,7 +128,7 @@ func (s *GroupsService) Get(ctx context.Context, groupID string, opts *FieldsOpt
 	if err := checkID("group", groupID); err != nil {
 		return nil, nil, err
 	}
-	return sendJSON[Group](ctx, s.client, http.MethodGet, nil, opts, "groups", groupID)
+	return getAPI[Group](ctx, s.client, opts, "groups", groupID)
 }
 
 // Update changes a group (PUT /groups/{group_id}): for admins and the group's admins.
@@ -129,10 +139,10 @@ func (s *GroupsService) Update(ctx context.Context, groupID string, body *Update
 	if body == nil {
 		return nil, nil, invalidArg("request", "nil")
 	}
-	if err := groupTextLengths(body.Provenance, body.Description); err != nil {
+	if err := firstErr(groupTextLengths(body.Provenance, body.Description), checkGroupLevels(body.InvitabilityLevel, body.MemberViewabilityLevel)); err != nil {
 		return nil, nil, err
 	}
-	return sendJSON[Group](ctx, s.client, http.MethodPut, body, opts, "groups", groupID)
+	return callAPI[Group](ctx, s.client, http.MethodPut, body, opts, "groups", groupID)
 }
 
 // Delete deletes a group and its memberships (DELETE /groups/{group_id}). Admin only.
@@ -140,7 +150,7 @@ func (s *GroupsService) Delete(ctx context.Context, groupID string) (*Response, 
 	if err := checkID("group", groupID); err != nil {
 		return nil, err
 	}
-	return deleteByID(ctx, s.client, nil, "groups", groupID)
+	return deleteAPI(ctx, s.client, nil, "groups", groupID)
 }
 
 // ListGroupsOptions are the options of GroupsService.List.
@@ -158,47 +168,26 @@ func (s *GroupsService) List(ctx context.Context, opts *ListGroupsOptions) (*Off
 	if opts == nil {
 		opts = &ListGroupsOptions{}
 	}
-	if opts.Offset < 0 || opts.Limit < 0 {
-		return nil, nil, invalidArg("offset/limit", "negative")
+	if err := checkOffsetLimit(opts.Offset, opts.Limit); err != nil {
+		return nil, nil, err
 	}
-	return getJSON[OffsetPage[*Group]](ctx, s.client, opts, "groups")
+	return getAPI[OffsetPage[*Group]](ctx, s.client, opts, "groups")
 }
 
-func (s *GroupsService) groupsPageFunc(opts *ListGroupsOptions) (int, offsetPageFunc[*Group]) {
-	var o ListGroupsOptions
-	if opts != nil {
-		o = *opts
-		o.Fields = append([]string(nil), opts.Fields...)
-	}
-	return o.Offset, func(ctx context.Context, offset int) (*OffsetPage[*Group], *Response, error) {
-		page := o
-		page.Offset = offset
-		return s.List(ctx, &page)
-	}
+// listPages pages List by offset with a private copy of opts.
+func (s *GroupsService) listPages(opts *ListGroupsOptions) (int, offsetPageFunc[*Group]) {
+	return pageFuncs(opts, func(o *ListGroupsOptions) *int { return &o.Offset }, s.List)
 }
 
 // ListIter yields every group of the enterprise, fetching offset pages
 // (GET /groups) lazily. It never changes opts.
 func (s *GroupsService) ListIter(ctx context.Context, opts *ListGroupsOptions) iter.Seq2[*Group, error] {
-	start, fetch := s.groupsPageFunc(opts)
+	start, fetch := s.listPages(opts)
 	return offsetSeq(ctx, start, fetch)
 }
 
 // NewListPaginator walks the enterprise's groups one offset page at a time
 // (GET /groups). It never changes opts.
 func (s *GroupsService) NewListPaginator(opts *ListGroupsOptions) *OffsetPaginator[*Group] {
-	start, fetch := s.groupsPageFunc(opts)
-	return newOffsetPaginator(start, fetch)
-}
-
-// ListMemberships returns one offset page of a group's memberships
-// (GET /groups/{group_id}/memberships); see GroupMembershipsService.ListByGroup.
-func (s *GroupsService) ListMemberships(ctx context.Context, groupID string, opts *ListMembershipsOptions) (*OffsetPage[*GroupMembership], *Response, error) {
-	return (*GroupMembershipsService)(s).ListByGroup(ctx, groupID, opts)
-}
-
-// ListMembershipsIter yields every membership of a group
-// (GET /groups/{group_id}/memberships); see GroupMembershipsService.ListByGroupIter.
-func (s *GroupsService) ListMembershipsIter(ctx context.Context, groupID string, opts *ListMembershipsOptions) iter.Seq2[*GroupMembership, error] {
-	return (*GroupMembershipsService)(s).ListByGroupIter(ctx, groupID, opts)
+	return newOffsetPaginator(s.listPages(opts))
 }

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -30,11 +31,11 @@ func TestGroupsLifecycle(t *testing.T) {
 	assert.True(t, g.Permissions.CanInviteAsCollaborator)
 
 	_, _, err = admin.Groups.Create(ctx, &cms.CreateGroupRequest{Name: "legal"}, nil)
-	requireCode(t, err, 409, cms.CodeInvalidParameter)
+	requireCode(t, err, 409, cms.ErrInvalidParameter)
 	assert.ErrorIs(t, err, cms.ErrConflict)
 
 	_, _, err = srv.Client(t).Groups.Get(ctx, g.ID, nil)
-	requireCode(t, err, 403, cms.CodeAccessDeniedInsufficientPermissions)
+	requireCode(t, err, 403, cms.ErrAccessDeniedInsufficientPermissions)
 
 	empty := ""
 	up, _, err := admin.Groups.Update(ctx, g.ID, &cms.UpdateGroupRequest{Name: "Legal Team", Description: &empty},
@@ -117,8 +118,10 @@ func TestGroupMemberships(t *testing.T) {
 	require.NoError(t, err)
 	assert.Nil(t, m.ConfigurablePermissions)
 
+	// A role the wire does not define is refused before sending (the
+	// server would answer 400 invalid_parameter).
 	_, _, err = admin.GroupMemberships.Update(ctx, m.ID, &cms.UpdateGroupMembershipRequest{Role: "owner"}, nil)
-	requireCode(t, err, 400, cms.CodeInvalidParameter)
+	assert.ErrorIs(t, err, cms.ErrInvalidArgument)
 
 	// The member reads their membership and their groups.
 	user := srv.Client(t)
@@ -139,14 +142,26 @@ func TestGroupMemberships(t *testing.T) {
 		want = append(want, mm.ID)
 	}
 	var ids []string
-	for mm, err := range admin.Groups.ListMembershipsIter(ctx, g.ID, &cms.ListMembershipsOptions{Limit: 2}) {
+	byGroup := &cms.ListMembershipsOptions{Limit: 2}
+	srv.ResetRequests()
+	for mm, err := range admin.GroupMemberships.ListByGroupIter(ctx, g.ID, byGroup) {
 		require.NoError(t, err)
 		ids = append(ids, mm.ID)
 	}
-	assert.Equal(t, want, ids)
-	page, _, err := admin.Groups.ListMemberships(ctx, g.ID, &cms.ListMembershipsOptions{Limit: 2, Offset: 4})
+	assert.Equal(t, want, ids, "five memberships over three pages")
+	var offsets []string
+	for _, r := range srv.Requests() {
+		assert.Equal(t, "/2.0/groups/"+g.ID+"/memberships", r.Path)
+		q, err := url.ParseQuery(r.RawQuery)
+		require.NoError(t, err)
+		offsets = append(offsets, q.Get("offset"))
+	}
+	assert.Equal(t, []string{"", "2", "4"}, offsets)
+	assert.Equal(t, cms.ListMembershipsOptions{Limit: 2}, *byGroup, "the iterator never changes opts")
+	page, _, err := admin.GroupMemberships.ListByGroup(ctx, g.ID, &cms.ListMembershipsOptions{Limit: 2, Offset: 4})
 	require.NoError(t, err)
 	assert.Len(t, page.Entries, 1)
+	assert.Equal(t, 5, page.TotalCount)
 
 	g2, _, err := admin.Groups.Create(ctx, &cms.CreateGroupRequest{Name: "Ops 2"}, nil)
 	require.NoError(t, err)

@@ -19,6 +19,8 @@ const (
 	GroupRoleAdmin  GroupRole = "admin"
 )
 
+func checkGroupRole(r GroupRole) error { return checkEnum("role", r, GroupRoleMember, GroupRoleAdmin) }
+
 // GroupAdminPermission is a configurable permission of a group admin.
 type GroupAdminPermission string
 
@@ -85,7 +87,10 @@ func (s *GroupMembershipsService) Create(ctx context.Context, body *CreateGroupM
 	if err := checkID("group", body.Group.ID); err != nil {
 		return nil, nil, err
 	}
-	return sendJSON[GroupMembership](ctx, s.client, http.MethodPost, body, opts, "group_memberships")
+	if err := checkGroupRole(body.Role); err != nil {
+		return nil, nil, err
+	}
+	return callAPI[GroupMembership](ctx, s.client, http.MethodPost, body, opts, "group_memberships")
 }
 
 // Get fetches a membership (GET /group_memberships/{group_membership_id}).
@@ -93,7 +98,7 @@ func (s *GroupMembershipsService) Get(ctx context.Context, membershipID string, 
 	if err := checkID("group membership", membershipID); err != nil {
 		return nil, nil, err
 	}
-	return sendJSON[GroupMembership](ctx, s.client, http.MethodGet, nil, opts, "group_memberships", membershipID)
+	return getAPI[GroupMembership](ctx, s.client, opts, "group_memberships", membershipID)
 }
 
 // Update changes a membership's role or permissions
@@ -105,7 +110,10 @@ func (s *GroupMembershipsService) Update(ctx context.Context, membershipID strin
 	if body == nil {
 		return nil, nil, invalidArg("request", "nil")
 	}
-	return sendJSON[GroupMembership](ctx, s.client, http.MethodPut, body, opts, "group_memberships", membershipID)
+	if err := checkGroupRole(body.Role); err != nil {
+		return nil, nil, err
+	}
+	return callAPI[GroupMembership](ctx, s.client, http.MethodPut, body, opts, "group_memberships", membershipID)
 }
 
 // Delete removes a user from a group (DELETE /group_memberships/{group_membership_id}).
@@ -113,7 +121,7 @@ func (s *GroupMembershipsService) Delete(ctx context.Context, membershipID strin
 	if err := checkID("group membership", membershipID); err != nil {
 		return nil, err
 	}
-	return deleteByID(ctx, s.client, nil, "group_memberships", membershipID)
+	return deleteAPI(ctx, s.client, nil, "group_memberships", membershipID)
 }
 
 // ListMembershipsOptions page the lists of memberships.
@@ -131,23 +139,19 @@ func (s *GroupMembershipsService) membershipsPage(ctx context.Context, parent, i
 	if opts == nil {
 		opts = &ListMembershipsOptions{}
 	}
-	if opts.Offset < 0 || opts.Limit < 0 {
-		return nil, nil, invalidArg("offset/limit", "negative")
+	if err := checkOffsetLimit(opts.Offset, opts.Limit); err != nil {
+		return nil, nil, err
 	}
-	return getJSON[OffsetPage[*GroupMembership]](ctx, s.client, opts, parent, id, "memberships")
+	return getAPI[OffsetPage[*GroupMembership]](ctx, s.client, opts, parent, id, "memberships")
 }
 
 // membershipsSeq yields every membership of a list under parent.
 func (s *GroupMembershipsService) membershipsSeq(ctx context.Context, parent, id string, opts *ListMembershipsOptions) iter.Seq2[*GroupMembership, error] {
-	var o ListMembershipsOptions
-	if opts != nil {
-		o = *opts
-	}
-	return offsetSeq(ctx, o.Offset, func(ctx context.Context, offset int) (*OffsetPage[*GroupMembership], *Response, error) {
-		page := o
-		page.Offset = offset
-		return s.membershipsPage(ctx, parent, id, &page)
-	})
+	start, fetch := pageFuncs(opts, func(o *ListMembershipsOptions) *int { return &o.Offset },
+		func(ctx context.Context, o *ListMembershipsOptions) (*OffsetPage[*GroupMembership], *Response, error) {
+			return s.membershipsPage(ctx, parent, id, o)
+		})
+	return offsetSeq(ctx, start, fetch)
 }
 
 // ListByGroup returns one offset page of a group's memberships

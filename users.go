@@ -43,18 +43,9 @@ const (
 	UserTypeExternal UserType = "external"
 )
 
-// Error codes of the users endpoints, for APIError.Code.
-const (
-	// CodeUserLoginAlreadyUsed (409): another user has the login.
-	CodeUserLoginAlreadyUsed = "user_login_already_used"
-	// CodeUserHasContent (409, chosen by the reference server; the service
-	// documents no code): the user still owns items; delete with Force.
-	CodeUserHasContent = "user_has_content"
-	// CodeInvalidParameter (400): a field value is out of range.
-	CodeInvalidParameter = "invalid_parameter"
-	// CodeAccessDeniedInsufficientPermissions (403): the caller may not do this.
-	CodeAccessDeniedInsufficientPermissions = "access_denied_insufficient_permissions"
-)
+func checkUserType(t UserType) error {
+	return checkEnum("user_type", t, UserTypeAll, UserTypeManaged, UserTypeExternal)
+}
 
 // Enterprise is the enterprise a user belongs to.
 type Enterprise struct {
@@ -154,6 +145,23 @@ const (
 	maxAddressLen  = 255
 )
 
+// checkUserEnums checks role, status and space_amount before a request is
+// sent: only coadmin and user can be set as a role (admin is the
+// enterprise's own), status is one of the four, and -1 is the only
+// negative quota (unlimited).
+func checkUserEnums(role UserRole, status UserStatus, spaceAmount *int64) error {
+	if role == UserRoleAdmin {
+		return invalidArg("role", "admin cannot be set through the API (coadmin or user)")
+	}
+	if spaceAmount != nil && *spaceAmount < -1 {
+		return invalidArg("space_amount", "negative (only -1, unlimited)")
+	}
+	return firstErr(
+		checkEnum("role", role, UserRoleCoadmin, UserRoleUser),
+		checkEnum("status", status, UserStatusActive, UserStatusInactive, UserStatusCannotDeleteEdit, UserStatusCannotDeleteEditUpload),
+	)
+}
+
 // userFieldLengths checks the length limits of name, job_title, phone and
 // address before a request is sent.
 func userFieldLengths(name string, jobTitle, phone, address *string) error {
@@ -178,7 +186,7 @@ type CreateUserRequest struct {
 	Name                 string `json:"name"`
 	Login                string `json:"login,omitzero"`
 	IsPlatformAccessOnly bool   `json:"is_platform_access_only,omitzero"`
-	// Role is coadmin or user (the default).
+	// Role is coadmin or user (the default); admin cannot be set.
 	Role     UserRole `json:"role,omitzero"`
 	Language string   `json:"language,omitzero"`
 	Timezone string   `json:"timezone,omitzero"`
@@ -201,7 +209,7 @@ type CreateUserRequest struct {
 
 // Create creates a managed user, or an app user with IsPlatformAccessOnly
 // (POST /users). Admin only. A login in use fails with an *APIError of
-// code CodeUserLoginAlreadyUsed (matching ErrConflict).
+// code user_login_already_used (matching ErrUserLoginAlreadyUsed and ErrConflict).
 func (s *UsersService) Create(ctx context.Context, body *CreateUserRequest, opts *FieldsOptions) (*User, *Response, error) {
 	if body == nil {
 		return nil, nil, invalidArg("request", "nil")
@@ -215,7 +223,10 @@ func (s *UsersService) Create(ctx context.Context, body *CreateUserRequest, opts
 	if err := userFieldLengths(body.Name, &body.JobTitle, &body.Phone, &body.Address); err != nil {
 		return nil, nil, err
 	}
-	return sendJSON[User](ctx, s.client, http.MethodPost, body, opts, "users")
+	if err := checkUserEnums(body.Role, body.Status, body.SpaceAmount); err != nil {
+		return nil, nil, err
+	}
+	return callAPI[User](ctx, s.client, http.MethodPost, body, opts, "users")
 }
 
 // Get fetches a user (GET /users/{user_id}).
@@ -223,14 +234,14 @@ func (s *UsersService) Get(ctx context.Context, userID string, opts *FieldsOptio
 	if err := checkID("user", userID); err != nil {
 		return nil, nil, err
 	}
-	return sendJSON[User](ctx, s.client, http.MethodGet, nil, opts, "users", userID)
+	return getAPI[User](ctx, s.client, opts, "users", userID)
 }
 
 // GetMe fetches the user the client acts as (GET /users/me): the token's
 // user, or the As-User one. Ask for Fields "enterprise" to learn the
 // enterprise id (the metadata scope enterprise_<id>, device pins).
 func (s *UsersService) GetMe(ctx context.Context, opts *FieldsOptions) (*User, *Response, error) {
-	return sendJSON[User](ctx, s.client, http.MethodGet, nil, opts, "users", "me")
+	return getAPI[User](ctx, s.client, opts, "users", "me")
 }
 
 // UpdateUserRequest is the body of UsersService.Update. Zero fields are
@@ -242,9 +253,10 @@ type UpdateUserRequest struct {
 	Notify     *bool            `json:"notify,omitempty"`
 	Name       string           `json:"name,omitzero"`
 	Login      string           `json:"login,omitzero"`
-	Role       UserRole         `json:"role,omitzero"`
-	Language   string           `json:"language,omitzero"`
-	Timezone   string           `json:"timezone,omitzero"`
+	// Role is coadmin or user; admin cannot be set (an *ArgError).
+	Role     UserRole `json:"role,omitzero"`
+	Language string   `json:"language,omitzero"`
+	Timezone string   `json:"timezone,omitzero"`
 	// JobTitle, Phone and Address: a pointer to "" clears the field.
 	JobTitle      *string        `json:"job_title,omitempty"`
 	Phone         *string        `json:"phone,omitempty"`
@@ -281,10 +293,13 @@ func (s *UsersService) Update(ctx context.Context, userID string, body *UpdateUs
 	if err := userFieldLengths(body.Name, body.JobTitle, body.Phone, body.Address); err != nil {
 		return nil, nil, err
 	}
+	if err := checkUserEnums(body.Role, body.Status, body.SpaceAmount); err != nil {
+		return nil, nil, err
+	}
 	if e, ok := body.NotificationEmail.Get(); ok && e.Email == "" {
 		return nil, nil, invalidArg("notification_email", "empty address (use Null to remove it)")
 	}
-	return sendJSON[User](ctx, s.client, http.MethodPut, body, opts, "users", userID)
+	return callAPI[User](ctx, s.client, http.MethodPut, body, opts, "users", userID)
 }
 
 // DeleteUserOptions are the options of UsersService.Delete.
@@ -292,7 +307,7 @@ type DeleteUserOptions struct {
 	// Notify e-mails the user about the deletion (query notify).
 	Notify bool `url:"notify,omitempty"`
 	// Force deletes a user who still owns items, and the items (query
-	// force). Without it such a delete fails (CodeUserHasContent on the
+	// force). Without it such a delete fails (ErrUserHasContent on the
 	// reference server).
 	Force bool `url:"force,omitempty"`
 }
@@ -305,7 +320,7 @@ func (s *UsersService) Delete(ctx context.Context, userID string, opts *DeleteUs
 	if opts == nil {
 		opts = &DeleteUserOptions{}
 	}
-	return deleteByID(ctx, s.client, opts, "users", userID)
+	return deleteAPI(ctx, s.client, opts, "users", userID)
 }
 
 // ListUsersOptions are the options of the offset-paged UsersService.List.
@@ -327,24 +342,15 @@ func (s *UsersService) List(ctx context.Context, opts *ListUsersOptions) (*Offse
 	if opts == nil {
 		opts = &ListUsersOptions{}
 	}
-	if opts.Offset < 0 || opts.Limit < 0 {
-		return nil, nil, invalidArg("offset/limit", "negative")
+	if err := firstErr(checkOffsetLimit(opts.Offset, opts.Limit), checkUserType(opts.UserType)); err != nil {
+		return nil, nil, err
 	}
-	return getJSON[OffsetPage[*User]](ctx, s.client, opts, "users")
+	return getAPI[OffsetPage[*User]](ctx, s.client, opts, "users")
 }
 
-// usersPageFunc fetches offset pages with a private copy of opts.
-func (s *UsersService) usersPageFunc(opts *ListUsersOptions) (int, offsetPageFunc[*User]) {
-	var o ListUsersOptions
-	if opts != nil {
-		o = *opts
-		o.Fields = append([]string(nil), opts.Fields...)
-	}
-	return o.Offset, func(ctx context.Context, offset int) (*OffsetPage[*User], *Response, error) {
-		page := o
-		page.Offset = offset
-		return s.List(ctx, &page)
-	}
+// listPages pages List by offset with a private copy of opts.
+func (s *UsersService) listPages(opts *ListUsersOptions) (int, offsetPageFunc[*User]) {
+	return pageFuncs(opts, func(o *ListUsersOptions) *int { return &o.Offset }, s.List)
 }
 
 // ListIter yields every user of the enterprise, fetching pages (GET /users)
@@ -355,7 +361,7 @@ func (s *UsersService) usersPageFunc(opts *ListUsersOptions) (int, offsetPageFun
 // never changes opts.
 func (s *UsersService) ListIter(ctx context.Context, opts *ListUsersOptions) iter.Seq2[*User, error] {
 	if opts != nil && opts.Offset > 0 {
-		start, fetch := s.usersPageFunc(opts)
+		start, fetch := s.listPages(opts)
 		return offsetSeq(ctx, start, fetch)
 	}
 	var m *ListUsersByMarkerOptions
@@ -371,8 +377,7 @@ func (s *UsersService) ListIter(ctx context.Context, opts *ListUsersOptions) ite
 // NewListPaginator walks the enterprise's users one offset page at a time
 // (GET /users). It never changes opts.
 func (s *UsersService) NewListPaginator(opts *ListUsersOptions) *OffsetPaginator[*User] {
-	start, fetch := s.usersPageFunc(opts)
-	return newOffsetPaginator(start, fetch)
+	return newOffsetPaginator(s.listPages(opts))
 }
 
 // ListUsersByMarkerOptions are the options of the marker-paged
@@ -399,41 +404,27 @@ func (s *UsersService) ListByMarker(ctx context.Context, opts *ListUsersByMarker
 	if opts == nil {
 		opts = &ListUsersByMarkerOptions{}
 	}
-	if opts.Limit < 0 {
-		return nil, nil, invalidArg("limit", "negative")
+	if err := firstErr(checkLimit(opts.Limit), checkUserType(opts.UserType)); err != nil {
+		return nil, nil, err
 	}
-	page, resp, err := getJSON[MarkerPage[*User]](ctx, s.client, usersMarkerQuery{opts, true}, "users")
-	if err != nil {
-		return nil, resp, err
-	}
-	resp.NextMarker = page.NextMarker
-	return page, resp, nil
+	return withNextMarker(getAPI[MarkerPage[*User]](ctx, s.client, usersMarkerQuery{opts, true}, "users"))
 }
 
-// usersMarkerFunc fetches marker pages with a private copy of opts.
-func (s *UsersService) usersMarkerFunc(opts *ListUsersByMarkerOptions) (string, markerPageFunc[*User]) {
-	var o ListUsersByMarkerOptions
-	if opts != nil {
-		o = *opts
-		o.Fields = append([]string(nil), opts.Fields...)
-	}
-	return o.Marker, func(ctx context.Context, marker string) (*MarkerPage[*User], *Response, error) {
-		page := o
-		page.Marker = marker
-		return s.ListByMarker(ctx, &page)
-	}
+// markerPages pages ListByMarker with a private copy of opts.
+func (s *UsersService) markerPages(opts *ListUsersByMarkerOptions) (string, markerPageFunc[*User]) {
+	return pageFuncs(opts, func(o *ListUsersByMarkerOptions) *string { return &o.Marker }, s.ListByMarker)
 }
 
 // ListByMarkerIter yields every user of the enterprise, fetching marker
 // pages (GET /users?usemarker=true) lazily. It never changes opts.
 func (s *UsersService) ListByMarkerIter(ctx context.Context, opts *ListUsersByMarkerOptions) iter.Seq2[*User, error] {
-	marker, fetch := s.usersMarkerFunc(opts)
+	marker, fetch := s.markerPages(opts)
 	return markerSeq(ctx, marker, fetch)
 }
 
 // NewListByMarkerPaginator walks the enterprise's users one marker page at
 // a time (GET /users?usemarker=true); keep NextMarker to resume later.
 func (s *UsersService) NewListByMarkerPaginator(opts *ListUsersByMarkerOptions) *MarkerPaginator[*User] {
-	marker, fetch := s.usersMarkerFunc(opts)
+	marker, fetch := s.markerPages(opts)
 	return newMarkerPaginator(marker, fetch)
 }

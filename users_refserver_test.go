@@ -22,13 +22,13 @@ func adminServer(t *testing.T) (*cmstest.Server, *cms.Client) {
 	return srv, srv.AdminClient(t, cms.WithRetryPolicy(fastRetries))
 }
 
-// requireCode checks an *APIError's status and code.
-func requireCode(t *testing.T, err error, status int, code string) {
+// requireCode checks an *APIError's status and its code's sentinel.
+func requireCode(t *testing.T, err error, status int, code error) {
 	t.Helper()
 	var ae *cms.APIError
 	require.ErrorAs(t, err, &ae)
 	assert.Equal(t, status, ae.StatusCode)
-	assert.Equal(t, code, ae.Code)
+	assert.ErrorIs(t, err, code)
 }
 
 func TestUsersGetMe(t *testing.T) {
@@ -64,7 +64,7 @@ func TestUsersLifecycle(t *testing.T) {
 	assert.Equal(t, []cms.TrackingCode{{Type: "tracking_code", Name: "dept", Value: "Finance"}}, u.TrackingCodes)
 
 	_, _, err = admin.Users.Create(ctx, &cms.CreateUserRequest{Name: "Dup", Login: "ANN@cms.test"}, nil)
-	requireCode(t, err, 409, cms.CodeUserLoginAlreadyUsed)
+	requireCode(t, err, 409, cms.ErrUserLoginAlreadyUsed)
 	assert.ErrorIs(t, err, cms.ErrConflict)
 
 	empty := ""
@@ -84,10 +84,10 @@ func TestUsersLifecycle(t *testing.T) {
 	assert.Nil(t, u.NotificationEmail)
 
 	_, _, err = admin.Users.Update(ctx, u.ID, &cms.UpdateUserRequest{NotificationEmail: cms.Set(cms.NotificationEmailRequest{Email: "nope"})}, nil)
-	requireCode(t, err, 400, cms.CodeInvalidParameter)
+	requireCode(t, err, 400, cms.ErrInvalidParameter)
 
 	_, _, err = srv.Client(t).Users.Update(ctx, u.ID, &cms.UpdateUserRequest{Name: "Me"}, nil)
-	requireCode(t, err, 403, cms.CodeAccessDeniedInsufficientPermissions)
+	requireCode(t, err, 403, cms.ErrAccessDeniedInsufficientPermissions)
 
 	// Roll out with an explicit null.
 	notify := true
@@ -108,7 +108,7 @@ func TestUsersLifecycle(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, int64(3), got.SpaceUsed)
 	_, err = admin.Users.Delete(ctx, v.ID, nil)
-	requireCode(t, err, 409, cms.CodeUserHasContent)
+	requireCode(t, err, 409, cms.ErrUserHasContent)
 	_, err = admin.Users.Delete(ctx, v.ID, &cms.DeleteUserOptions{Force: true, Notify: true})
 	require.NoError(t, err)
 	_, _, err = admin.Users.Get(ctx, v.ID, nil)

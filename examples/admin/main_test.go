@@ -12,6 +12,7 @@ import (
 // TestAdminExample runs the example against its in-process reference server.
 func TestAdminExample(t *testing.T) {
 	t.Setenv("CMS_BASE_URL", "")
+	t.Setenv("CMS_TOKEN", "")
 	var out bytes.Buffer
 	require.NoError(t, run(context.Background(), &out))
 	s := out.String()
