@@ -32,7 +32,9 @@
 // non-2xx answer is an *APIError with the service's status, error code,
 // message, request id and context info; errors.Is maps its status to
 // ErrNotFound, ErrConflict, ErrPreconditionFailed, ErrRateLimited and the
-// other sentinels. Tokens never appear in errors or logs.
+// other sentinels, and its error code to the code's sentinel
+// (errors.Is(err, cms.ErrUserLoginAlreadyUsed), ErrTupleAlreadyExists,
+// ErrItemNameInUse, ...). Tokens never appear in errors or logs.
 //
 // # Pagination
 //
@@ -48,6 +50,35 @@
 //
 // Paginators (HasMorePages, NextPage) give page-at-a-time control, and
 // Response.NextMarker lets a marker listing resume later.
+//
+// A few lists are not paged: the service returns them whole, so they come
+// as a typed Collection (TotalCount and Entries) with no iterator or
+// paginator, since there is no next page to fetch. They are the tasks of a
+// file (TasksService.ListForFile), the assignments of a task
+// (TaskAssignmentsService.List) and the metadata instances on an item
+// (MetadataService.List).
+//
+// # Updates: leave out, set, or null
+//
+// A field of an update request left at its zero value is not sent, and
+// the service keeps what it has. Where the zero value is itself a change
+// (false, "", 0) the field is a pointer: cms.Ptr(false) sends false, nil
+// leaves the field out. A few fields give an explicit JSON null a meaning
+// of its own, distinct from leaving them out; those, and only those, are
+// Nullable[T], with three states:
+//
+//	req := &cms.UpdateUserRequest{
+//		Enterprise: cms.Null[string](), // "enterprise": null rolls the user out of the enterprise
+//	}
+//	req.NotificationEmail = cms.Set(cms.NotificationEmailRequest{Email: "ann@example.com"}) // sends the value
+//	// A Nullable left at its zero value is not sent at all.
+//
+// The Nullable fields are a user's Enterprise and NotificationEmail, a
+// group membership's ConfigurablePermissions (null turns every permission
+// off), a web link's SharedLink (null removes the link) and the link's
+// Password (null removes the password), and a retention policy's
+// Description and CustomNotificationRecipients (null clears them). Elsewhere the service reads null as "no change", or not at
+// all, so the SDK never sends it.
 //
 // # Retries
 //
@@ -65,10 +96,11 @@
 // One rule for zero and negative values holds for every option and policy:
 // zero means the documented default (RetryPolicy{MaxRetries: 3} keeps the
 // default backoff; MaxWaits 0 and MaxCommitWaits 0 mean 10 and 60 waits;
-// ByteRange{} is the whole file), a negative count means "none"
-// (MaxRetries -1 never retries, MaxWaits -1 and MaxCommitWaits -1 never
-// wait), and anything else negative is invalid: an *ArgError before
-// anything is sent.
+// ByteRange{} is the whole file; PollOptions{} polls every second), a
+// negative count means "none" (MaxRetries -1 never retries, MaxWaits -1 and
+// MaxCommitWaits -1 never wait), and anything else negative is invalid
+// (PollOptions{Interval: -5}, a negative duration of RetryPolicy): an
+// *ArgError before anything is sent.
 //
 // # Uploads and downloads
 //

@@ -48,6 +48,7 @@ type SourceSizeError struct {
 	Read int64 // bytes read: less than Size when the source ended early, more when it is longer
 }
 
+// Error says how the source's length differs from the declared size.
 func (e *SourceSizeError) Error() string {
 	if e.Read > e.Size {
 		return fmt.Sprintf("cms: upload source is longer than the declared %d bytes", e.Size)
@@ -58,38 +59,6 @@ func (e *SourceSizeError) Error() string {
 // Is makes a *SourceSizeError match ErrSourceSize.
 func (e *SourceSizeError) Is(target error) bool { return target == ErrSourceSize }
 
-// Sentinels for the service's error codes, matched by an *APIError whose
-// Code is the one named (errors.Is(err, ErrTupleAlreadyExists)). The status
-// sentinels above keep matching the same error by its HTTP status.
-var (
-	// ErrTupleAlreadyExists: 409 tuple_already_exists, the item already has
-	// an instance of the template (update it instead, or use Upsert).
-	ErrTupleAlreadyExists = &codeError{"tuple_already_exists"}
-	// ErrInstanceNotFound: 404 instance_not_found, the item has no instance
-	// of the template (or a metadata query names an unknown template).
-	ErrInstanceNotFound = &codeError{"instance_not_found"}
-	// ErrInstanceTupleNotFound: 404 instance_tuple_not_found, the template
-	// does not exist in that scope.
-	ErrInstanceTupleNotFound = &codeError{"instance_tuple_not_found"}
-	// ErrSchemaValidationFailed: 400 schema_validation_failed, a value does
-	// not fit its template field (type, option key, unknown key).
-	ErrSchemaValidationFailed = &codeError{"schema_validation_failed"}
-	// ErrFailedJSONPatch: 409 failed_json_patch_application, a JSON-Patch
-	// test failed (or an operation could not apply); nothing was changed.
-	ErrFailedJSONPatch = &codeError{"failed_json_patch_application"}
-	// ErrInvalidQuery: 400 invalid_query, a metadata query the service
-	// cannot parse or run.
-	ErrInvalidQuery = &codeError{"invalid_query"}
-	// ErrUnexpectedJSONType: 400 unexpected_json_type, a metadata query
-	// parameter missing from query_params or of the wrong type.
-	ErrUnexpectedJSONType = &codeError{"unexpected_json_type"}
-)
-
-// codeError is a sentinel for one error code of the service.
-type codeError struct{ code string }
-
-func (e *codeError) Error() string { return "cms: " + e.code }
-
 // ArgError reports an argument rejected before any request was sent.
 type ArgError struct {
 	Arg    string // which argument
@@ -97,6 +66,7 @@ type ArgError struct {
 	Err    error  // ErrMissingID, ErrInvalidID or ErrInvalidArgument
 }
 
+// Error names the sentinel, the argument and the reason.
 func (e *ArgError) Error() string {
 	if e.Reason != "" {
 		return fmt.Sprintf("%v: %s: %s", e.Err, e.Arg, e.Reason)
@@ -155,6 +125,8 @@ type APIError struct {
 	Response *http.Response `json:"-"`
 }
 
+// Error gives the request (credentials redacted), the status, the
+// service's code and message, the request id and any Retry-After.
 func (e *APIError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "cms: %s %s: %d", e.Method, e.URL, e.StatusCode)
@@ -174,7 +146,8 @@ func (e *APIError) Error() string {
 }
 
 // Is maps the status code to the package's status sentinels (ErrNotFound,
-// ...) and the error code to the code sentinels (ErrTupleAlreadyExists, ...).
+// ...) and the error code to the code sentinels (ErrTupleAlreadyExists,
+// ErrUserLoginAlreadyUsed, ...; see error_codes.go).
 func (e *APIError) Is(target error) bool {
 	if c, ok := target.(*codeError); ok {
 		return e.Code == c.code
@@ -278,6 +251,7 @@ type AcceptedError struct {
 	Response   *Response
 }
 
+// Error says the service accepted the request and when to ask again.
 func (e *AcceptedError) Error() string {
 	return fmt.Sprintf("cms: accepted but not ready; retry after %s", e.RetryAfter)
 }

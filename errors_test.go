@@ -73,3 +73,45 @@ func TestCheckID(t *testing.T) {
 		assert.True(t, errors.As(err, &ae))
 	}
 }
+
+// TestCodeSentinels: every service error code has a sentinel that an
+// *APIError with that code matches with errors.Is, beside its status
+// sentinel; another code does not match it.
+func TestCodeSentinels(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		sentinel error
+		status   int
+		statusIs error
+	}{
+		{ErrUserLoginAlreadyUsed, 409, ErrConflict},
+		{ErrUserHasContent, 409, ErrConflict},
+		{ErrInvalidParameter, 400, ErrBadRequest},
+		{ErrAccessDeniedInsufficientPermissions, 403, ErrForbidden},
+		{ErrInsufficientScope, 403, ErrForbidden},
+		{ErrDeniedByPolicy, 403, ErrForbidden},
+		{ErrForbiddenByPolicy, 403, ErrForbidden},
+		{ErrItemNameInUse, 409, ErrConflict},
+		{ErrParentFolderUnavailable, 409, ErrConflict},
+		{ErrTaskAssigneeNotAllowed, 400, ErrBadRequest},
+		{ErrTaskCompleted, 403, ErrForbidden},
+		{ErrTupleAlreadyExists, 409, ErrConflict},
+		{ErrInstanceNotFound, 404, ErrNotFound},
+		{ErrInstanceTupleNotFound, 404, ErrNotFound},
+		{ErrSchemaValidationFailed, 400, ErrBadRequest},
+		{ErrFailedJSONPatch, 409, ErrConflict},
+		{ErrInvalidQuery, 400, ErrBadRequest},
+		{ErrUnexpectedJSONType, 400, ErrBadRequest},
+	} {
+		code := c.sentinel.(interface{ Code() string }).Code()
+		err := CheckResponse(errorResponse(c.status, `{"type":"error","status":`+itoa(c.status)+`,"code":"`+code+`","message":"m"}`, nil))
+		assert.ErrorIs(t, err, c.sentinel, code)
+		assert.ErrorIs(t, err, c.statusIs, code)
+		assert.Equal(t, "cms: "+code, c.sentinel.Error())
+		other := CheckResponse(errorResponse(c.status, `{"code":"something_else"}`, nil))
+		assert.NotErrorIs(t, other, c.sentinel, code)
+		var ae *APIError
+		require.ErrorAs(t, err, &ae)
+		assert.Equal(t, code, ae.Code)
+	}
+}

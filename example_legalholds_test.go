@@ -37,11 +37,11 @@ func ExampleLegalHoldPoliciesService() {
 	hold, _ := heldFile(ctx, admin)
 
 	fmt.Println(hold.PolicyName, hold.Status)
-	resp, err := admin.LegalHoldPolicies.Delete(ctx, hold.ID) // release
+	release, _, err := admin.LegalHoldPolicies.Delete(ctx, hold.ID) // 202: the release goes on in the background
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println("release accepted:", resp.StatusCode)
+	fmt.Println("release accepted:", release.Accepted)
 	hold, _, err = admin.LegalHoldPolicies.WaitForStatus(ctx, hold.ID, cms.LegalHoldReleased, &cms.PollOptions{Interval: 10 * time.Millisecond})
 	if err != nil {
 		log.Fatal(err)
@@ -49,7 +49,7 @@ func ExampleLegalHoldPoliciesService() {
 	fmt.Println(hold.PolicyName, hold.Status)
 	// Output:
 	// Case 42 applying
-	// release accepted: 202
+	// release accepted: true
 	// Case 42 released
 }
 

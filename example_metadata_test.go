@@ -223,5 +223,5 @@ func ExampleMetadataQuery() {
 	//   ],
 	//   "limit": 50
 	// }
-	// cms: invalid argument: scope: a query needs the full enterprise_<id> scope (see MetadataService.ResolveScope)
+	// cms: invalid argument: scope: a query needs the full enterprise_<id> scope, not "enterprise" (see MetadataService.ResolveScope)
 }

@@ -70,7 +70,7 @@ func ExampleRetentionPoliciesService() {
 	// Lengthen it and make it non-modifiable (one-way).
 	p, _, err = admin.RetentionPolicies.Update(ctx, p.ID, &cms.UpdateRetentionPolicyRequest{
 		RetentionLength: cms.RetentionDays(730),
-		RetentionType:   cms.Set(cms.RetentionNonModifiable),
+		RetentionType:   cms.RetentionNonModifiable,
 	})
 	if err != nil {
 		log.Fatal(err)

@@ -182,18 +182,12 @@ func (s *FoldersService) ListItems(ctx context.Context, folderID string, opts *L
 	return page, resp, nil
 }
 
-// itemsPageFunc fetches offset pages with a private copy of opts.
-func (s *FoldersService) itemsPageFunc(folderID string, opts *ListItemsOptions) offsetPageFunc[*Item] {
-	var o ListItemsOptions
-	if opts != nil {
-		o = *opts
-		o.Fields = append([]string(nil), opts.Fields...)
-	}
-	return func(ctx context.Context, offset int) (*OffsetPage[*Item], *Response, error) {
-		page := o
-		page.Offset = offset
-		return s.ListItems(ctx, folderID, &page)
-	}
+// itemsPages pages ListItems by offset with a private copy of opts.
+func (s *FoldersService) itemsPages(folderID string, opts *ListItemsOptions) (int, offsetPageFunc[*Item]) {
+	return pageFuncs(opts, func(o *ListItemsOptions) *int { return &o.Offset },
+		func(ctx context.Context, o *ListItemsOptions) (*OffsetPage[*Item], *Response, error) {
+			return s.ListItems(ctx, folderID, o)
+		})
 }
 
 // ListItemsIter yields every item of a folder, fetching pages
@@ -206,7 +200,8 @@ func (s *FoldersService) itemsPageFunc(folderID string, opts *ListItemsOptions) 
 // service does not sort marker pages of the root). It never changes opts.
 func (s *FoldersService) ListItemsIter(ctx context.Context, folderID string, opts *ListItemsOptions) iter.Seq2[*Item, error] {
 	if opts != nil && (opts.Offset > 0 || (folderID == "0" && (opts.Sort != "" || opts.Direction != ""))) {
-		return offsetSeq(ctx, opts.Offset, s.itemsPageFunc(folderID, opts))
+		start, fetch := s.itemsPages(folderID, opts)
+		return offsetSeq(ctx, start, fetch)
 	}
 	var m *ListItemsByMarkerOptions
 	if opts != nil {
@@ -221,11 +216,7 @@ func (s *FoldersService) ListItemsIter(ctx context.Context, folderID string, opt
 // NewListItemsPaginator walks a folder's items one offset page at a time
 // (GET /folders/{folder_id}/items). It never changes opts.
 func (s *FoldersService) NewListItemsPaginator(folderID string, opts *ListItemsOptions) *OffsetPaginator[*Item] {
-	start := 0
-	if opts != nil {
-		start = opts.Offset
-	}
-	return newOffsetPaginator(start, s.itemsPageFunc(folderID, opts))
+	return newOffsetPaginator(s.itemsPages(folderID, opts))
 }
 
 // ListItemsByMarkerOptions are the options of the marker-paged
@@ -305,7 +296,7 @@ func (s *FoldersService) itemsByMarkerRequest(folderID string, opts *ListItemsBy
 // (GET /folders/{folder_id}/items?usemarker=true) lazily as the loop
 // advances. It starts at opts.Marker and never changes opts.
 func (s *FoldersService) ListItemsByMarkerIter(ctx context.Context, folderID string, opts *ListItemsByMarkerOptions) iter.Seq2[*Item, error] {
-	start, fetch := s.markerItemsPageFunc(folderID, opts)
+	start, fetch := s.markerItemsPages(folderID, opts)
 	if opts != nil && opts.ReadAhead {
 		o := *opts
 		o.Fields = append([]string(nil), opts.Fields...)
@@ -328,19 +319,13 @@ func (s *FoldersService) ListItemsByMarkerIter(ctx context.Context, folderID str
 // time (GET /folders/{folder_id}/items?usemarker=true), from opts.Marker.
 // It never changes opts.
 func (s *FoldersService) NewListItemsByMarkerPaginator(folderID string, opts *ListItemsByMarkerOptions) *MarkerPaginator[*Item] {
-	return newMarkerPaginator(s.markerItemsPageFunc(folderID, opts))
+	return newMarkerPaginator(s.markerItemsPages(folderID, opts))
 }
 
-// markerItemsPageFunc fetches marker pages with a private copy of opts.
-func (s *FoldersService) markerItemsPageFunc(folderID string, opts *ListItemsByMarkerOptions) (string, markerPageFunc[*Item]) {
-	var o ListItemsByMarkerOptions
-	if opts != nil {
-		o = *opts
-		o.Fields = append([]string(nil), opts.Fields...)
-	}
-	return o.Marker, func(ctx context.Context, marker string) (*MarkerPage[*Item], *Response, error) {
-		page := o
-		page.Marker = marker
-		return s.ListItemsByMarker(ctx, folderID, &page)
-	}
+// markerItemsPages pages ListItemsByMarker with a private copy of opts.
+func (s *FoldersService) markerItemsPages(folderID string, opts *ListItemsByMarkerOptions) (string, markerPageFunc[*Item]) {
+	return pageFuncs(opts, func(o *ListItemsByMarkerOptions) *string { return &o.Marker },
+		func(ctx context.Context, o *ListItemsByMarkerOptions) (*MarkerPage[*Item], *Response, error) {
+			return s.ListItemsByMarker(ctx, folderID, o)
+		})
 }

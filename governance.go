@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"strconv"
 	"strings"
 	"time"
@@ -22,60 +21,6 @@ type GovernancePageOptions struct {
 	Marker string `url:"marker,omitempty"`
 	// Limit is the page size (query limit, at most 1000).
 	Limit int `url:"limit,omitempty"`
-}
-
-// govGet sends a GET of path (segments) with opts as query and decodes a T.
-func govGet[T any](ctx context.Context, c *Client, opts any, segments ...string) (*T, *Response, error) {
-	r, err := c.newRequest(http.MethodGet, c.cfg.baseURL, opts, segments...)
-	if err != nil {
-		return nil, nil, err
-	}
-	v := new(T)
-	resp, err := c.do(ctx, r, v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// govList fetches one marker page and sets Response.NextMarker.
-func govList[T any](ctx context.Context, c *Client, limit int, opts any, segments ...string) (*MarkerPage[T], *Response, error) {
-	if limit < 0 {
-		return nil, nil, invalidArg("limit", "negative")
-	}
-	page, resp, err := govGet[MarkerPage[T]](ctx, c, opts, segments...)
-	if err != nil {
-		return nil, resp, err
-	}
-	resp.NextMarker = page.NextMarker
-	return page, resp, nil
-}
-
-// govSend sends a JSON body (nil for none) and decodes a T when out is true.
-func govSend[T any](ctx context.Context, c *Client, method string, body any, opts any, segments ...string) (*T, *Response, error) {
-	r, err := c.newRequest(method, c.cfg.baseURL, opts, segments...)
-	if err != nil {
-		return nil, nil, err
-	}
-	if body != nil {
-		if err := r.setJSON(body); err != nil {
-			return nil, nil, err
-		}
-	}
-	v := new(T)
-	resp, err := c.do(ctx, r, v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// pageOpts copies the paging options (nil = first page, default size).
-func pageOpts(opts *GovernancePageOptions) GovernancePageOptions {
-	if opts == nil {
-		return GovernancePageOptions{}
-	}
-	return *opts
 }
 
 // decodeDays reads a number of days sent as a JSON number or a string of
@@ -114,31 +59,43 @@ func truncate(s string, n int) string {
 // PollOptions tune the helpers that wait for an asynchronous change
 // (WaitForStatus, WaitDeleted).
 type PollOptions struct {
-	// Interval is the time between two reads (default 1s).
+	// Interval is the time between two reads. Like every option it follows
+	// the package's rule for zero and negative values: 0 means the default,
+	// 1 s; a negative interval is an *ArgError, returned before anything is
+	// sent.
 	Interval time.Duration
 }
+
+// defaultPollInterval is PollOptions.Interval's default.
+const defaultPollInterval = time.Second
 
 // ErrWaitStopped is matched by the error of a wait helper when the status
 // it waits for can no longer come (a released policy never becomes active).
 var ErrWaitStopped = errors.New("cms: status cannot be reached")
 
-// poll calls check every interval until it reports done, an error, or ctx ends.
-func poll(ctx context.Context, opts *PollOptions, check func() (bool, error)) error {
-	interval := time.Second
-	if opts != nil && opts.Interval > 0 {
-		interval = opts.Interval
+// poll checks ctx and opts, then calls check every interval until it
+// reports done, an error, or ctx ends. It waits with the client's sleep
+// hook (WithSleep), like the retry and 202 waits.
+func (c *Client) poll(ctx context.Context, opts *PollOptions, check func() (bool, error)) error {
+	if err := checkCtx(ctx); err != nil {
+		return err
+	}
+	interval := defaultPollInterval
+	if opts != nil {
+		switch {
+		case opts.Interval < 0:
+			return invalidArg("poll interval", "negative")
+		case opts.Interval > 0:
+			interval = opts.Interval
+		}
 	}
 	for {
 		done, err := check()
 		if err != nil || done {
 			return err
 		}
-		t := time.NewTimer(interval)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return ctx.Err()
-		case <-t.C:
+		if err := c.sleep(ctx, interval); err != nil {
+			return err
 		}
 	}
 }

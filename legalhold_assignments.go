@@ -2,7 +2,6 @@ package cms
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"iter"
 	"net/http"
@@ -29,6 +28,12 @@ const (
 	LegalHoldAssignOwnership    LegalHoldAssignmentType = "ownership"
 	LegalHoldAssignInteractions LegalHoldAssignmentType = "interactions"
 )
+
+// checkLegalHoldTarget rejects an assignment type other than the six.
+func checkLegalHoldTarget(arg string, t LegalHoldAssignmentType) error {
+	return checkEnum(arg, t, LegalHoldAssignFile, LegalHoldAssignFileVersion, LegalHoldAssignFolder,
+		LegalHoldAssignUser, LegalHoldAssignOwnership, LegalHoldAssignInteractions)
+}
 
 // LegalHoldAssignTo names the target of an assignment.
 type LegalHoldAssignTo struct {
@@ -71,15 +76,16 @@ func (s *LegalHoldPolicyAssignmentsService) Create(ctx context.Context, body *Cr
 	if err := checkID("legal hold policy", body.PolicyID); err != nil {
 		return nil, nil, err
 	}
-	switch body.AssignTo.Type {
-	case LegalHoldAssignFile, LegalHoldAssignFileVersion, LegalHoldAssignFolder, LegalHoldAssignUser, LegalHoldAssignOwnership, LegalHoldAssignInteractions:
-	default:
-		return nil, nil, invalidArg("assign_to.type", "must be file, file_version, folder, user, ownership or interactions")
+	if body.AssignTo.Type == "" {
+		return nil, nil, invalidArg("assign_to.type", "empty")
+	}
+	if err := checkLegalHoldTarget("assign_to.type", body.AssignTo.Type); err != nil {
+		return nil, nil, err
 	}
 	if err := checkID("assign_to", body.AssignTo.ID); err != nil {
 		return nil, nil, err
 	}
-	return govSend[LegalHoldPolicyAssignment](ctx, s.client, http.MethodPost, body, nil, "legal_hold_policy_assignments")
+	return callAPI[LegalHoldPolicyAssignment](ctx, s.client, http.MethodPost, body, nil, "legal_hold_policy_assignments")
 }
 
 // Get fetches an assignment (GET
@@ -88,7 +94,7 @@ func (s *LegalHoldPolicyAssignmentsService) Get(ctx context.Context, assignmentI
 	if err := checkID("legal hold policy assignment", assignmentID); err != nil {
 		return nil, nil, err
 	}
-	return govGet[LegalHoldPolicyAssignment](ctx, s.client, opts, "legal_hold_policy_assignments", assignmentID)
+	return getAPI[LegalHoldPolicyAssignment](ctx, s.client, opts, "legal_hold_policy_assignments", assignmentID)
 }
 
 // ListLegalHoldPolicyAssignmentsOptions are the options of
@@ -120,43 +126,41 @@ func (s *LegalHoldPolicyAssignmentsService) List(ctx context.Context, policyID s
 	if opts == nil {
 		opts = &ListLegalHoldPolicyAssignmentsOptions{}
 	}
-	return govList[*LegalHoldPolicyAssignment](ctx, s.client, opts.Limit, holdAssignmentsQuery{policyID, opts}, "legal_hold_policy_assignments")
+	if err := checkLegalHoldTarget("assign_to_type", opts.AssignToType); err != nil {
+		return nil, nil, err
+	}
+	return getMarkerPage[*LegalHoldPolicyAssignment](ctx, s.client, opts.Limit, holdAssignmentsQuery{policyID, opts}, "legal_hold_policy_assignments")
 }
 
 // ListIter yields every assignment of a policy, fetching marker pages
 // (GET /legal_hold_policy_assignments) lazily. It never changes opts.
 func (s *LegalHoldPolicyAssignmentsService) ListIter(ctx context.Context, policyID string, opts *ListLegalHoldPolicyAssignmentsOptions) iter.Seq2[*LegalHoldPolicyAssignment, error] {
-	var o ListLegalHoldPolicyAssignmentsOptions
-	if opts != nil {
-		o = *opts
-		o.Fields = append([]string(nil), opts.Fields...)
-	}
-	return markerSeq(ctx, o.Marker, func(ctx context.Context, marker string) (*MarkerPage[*LegalHoldPolicyAssignment], *Response, error) {
-		page := o
-		page.Marker = marker
-		return s.List(ctx, policyID, &page)
-	})
+	marker, fetch := pageFuncs(opts, func(o *ListLegalHoldPolicyAssignmentsOptions) *string { return &o.Marker },
+		func(ctx context.Context, o *ListLegalHoldPolicyAssignmentsOptions) (*MarkerPage[*LegalHoldPolicyAssignment], *Response, error) {
+			return s.List(ctx, policyID, o)
+		})
+	return markerSeq(ctx, marker, fetch)
 }
 
 // Delete removes an assignment (DELETE
 // /legal_hold_policy_assignments/{legal_hold_policy_assignment_id}). The
-// service accepts the request (Response.StatusCode 202) and finishes it in
-// the background; the assignment keeps holding, listed with DeletedAt,
-// until it is gone. WaitDeleted waits for that.
-func (s *LegalHoldPolicyAssignmentsService) Delete(ctx context.Context, assignmentID string) (*Response, error) {
+// service accepts the request (202; LegalHoldDeletion.Accepted is true)
+// and finishes it in the background; the assignment keeps holding, listed
+// with DeletedAt, until it is gone. WaitDeleted waits for that.
+func (s *LegalHoldPolicyAssignmentsService) Delete(ctx context.Context, assignmentID string) (*LegalHoldDeletion, *Response, error) {
 	if err := checkID("legal hold policy assignment", assignmentID); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	_, resp, err := govSend[json.RawMessage](ctx, s.client, http.MethodDelete, nil, nil, "legal_hold_policy_assignments", assignmentID)
-	return resp, err
+	return deleteLegalHold(ctx, s.client, "legal_hold_policy_assignments", assignmentID)
 }
 
 // WaitDeleted reads an assignment (GET
 // /legal_hold_policy_assignments/{legal_hold_policy_assignment_id}) every
-// opts.Interval (default 1s) until the service answers 404, and returns nil
-// then. It stops with ctx or any other error.
+// opts.Interval (default 1 s; negative is an *ArgError), waiting with the
+// client's sleep hook, until the service answers 404, and returns nil then.
+// It stops with ctx or any other error.
 func (s *LegalHoldPolicyAssignmentsService) WaitDeleted(ctx context.Context, assignmentID string, opts *PollOptions) error {
-	return poll(ctx, opts, func() (bool, error) {
+	return s.client.poll(ctx, opts, func() (bool, error) {
 		_, _, err := s.Get(ctx, assignmentID, nil)
 		if errors.Is(err, ErrNotFound) {
 			return true, nil
@@ -200,7 +204,10 @@ func (s *LegalHoldPolicyAssignmentsService) ListFilesOnHold(ctx context.Context,
 	return onHold[*FileMini](ctx, s, assignmentID, "files_on_hold", opts)
 }
 
-// ListFilesOnHoldIter yields every file ListFilesOnHold pages through, lazily.
+// ListFilesOnHoldIter yields every file whose current version an
+// assignment holds, fetching marker pages (GET
+// /legal_hold_policy_assignments/{legal_hold_policy_assignment_id}/files_on_hold)
+// lazily as the loop advances. It never changes opts.
 func (s *LegalHoldPolicyAssignmentsService) ListFilesOnHoldIter(ctx context.Context, assignmentID string, opts *OnHoldOptions) iter.Seq2[*FileMini, error] {
 	return onHoldIter[*FileMini](ctx, s, assignmentID, "files_on_hold", opts)
 }
@@ -213,8 +220,10 @@ func (s *LegalHoldPolicyAssignmentsService) ListFileVersionsOnHold(ctx context.C
 	return onHold[*FileVersionOnHold](ctx, s, assignmentID, "file_versions_on_hold", opts)
 }
 
-// ListFileVersionsOnHoldIter yields every version ListFileVersionsOnHold
-// pages through, lazily.
+// ListFileVersionsOnHoldIter yields every earlier file version an
+// assignment holds, fetching marker pages (GET
+// /legal_hold_policy_assignments/{legal_hold_policy_assignment_id}/file_versions_on_hold)
+// lazily as the loop advances. It never changes opts.
 func (s *LegalHoldPolicyAssignmentsService) ListFileVersionsOnHoldIter(ctx context.Context, assignmentID string, opts *OnHoldOptions) iter.Seq2[*FileVersionOnHold, error] {
 	return onHoldIter[*FileVersionOnHold](ctx, s, assignmentID, "file_versions_on_hold", opts)
 }
@@ -226,18 +235,13 @@ func onHold[T any](ctx context.Context, s *LegalHoldPolicyAssignmentsService, as
 	if opts == nil {
 		opts = &OnHoldOptions{}
 	}
-	return govList[T](ctx, s.client, opts.Limit, opts, "legal_hold_policy_assignments", assignmentID, what)
+	return getMarkerPage[T](ctx, s.client, opts.Limit, opts, "legal_hold_policy_assignments", assignmentID, what)
 }
 
 func onHoldIter[T any](ctx context.Context, s *LegalHoldPolicyAssignmentsService, assignmentID, what string, opts *OnHoldOptions) iter.Seq2[T, error] {
-	var o OnHoldOptions
-	if opts != nil {
-		o = *opts
-		o.Fields = append([]string(nil), opts.Fields...)
-	}
-	return markerSeq(ctx, o.Marker, func(ctx context.Context, marker string) (*MarkerPage[T], *Response, error) {
-		page := o
-		page.Marker = marker
-		return onHold[T](ctx, s, assignmentID, what, &page)
-	})
+	marker, fetch := pageFuncs(opts, func(o *OnHoldOptions) *string { return &o.Marker },
+		func(ctx context.Context, o *OnHoldOptions) (*MarkerPage[T], *Response, error) {
+			return onHold[T](ctx, s, assignmentID, what, o)
+		})
+	return markerSeq(ctx, marker, fetch)
 }

@@ -36,19 +36,18 @@ func (s *FileVersionLegalHoldsService) List(ctx context.Context, policyID string
 	if err := checkID("legal hold policy", policyID); err != nil {
 		return nil, nil, err
 	}
-	o := pageOpts(opts)
-	return govList[*FileVersionLegalHold](ctx, s.client, o.Limit, fileVersionLegalHoldsQuery{policyID, o}, "file_version_legal_holds")
+	o := cloneOptions(opts)
+	return getMarkerPage[*FileVersionLegalHold](ctx, s.client, o.Limit, fileVersionLegalHoldsQuery{policyID, o}, "file_version_legal_holds")
 }
 
 // ListIter yields every file version a policy holds, fetching marker pages
 // (GET /file_version_legal_holds) lazily. It never changes opts.
 func (s *FileVersionLegalHoldsService) ListIter(ctx context.Context, policyID string, opts *GovernancePageOptions) iter.Seq2[*FileVersionLegalHold, error] {
-	o := pageOpts(opts)
-	return markerSeq(ctx, o.Marker, func(ctx context.Context, marker string) (*MarkerPage[*FileVersionLegalHold], *Response, error) {
-		page := o
-		page.Marker = marker
-		return s.List(ctx, policyID, &page)
-	})
+	marker, fetch := pageFuncs(opts, func(o *GovernancePageOptions) *string { return &o.Marker },
+		func(ctx context.Context, o *GovernancePageOptions) (*MarkerPage[*FileVersionLegalHold], *Response, error) {
+			return s.List(ctx, policyID, o)
+		})
+	return markerSeq(ctx, marker, fetch)
 }
 
 // Get fetches a file version legal hold
@@ -57,5 +56,5 @@ func (s *FileVersionLegalHoldsService) Get(ctx context.Context, holdID string) (
 	if err := checkID("file version legal hold", holdID); err != nil {
 		return nil, nil, err
 	}
-	return govGet[FileVersionLegalHold](ctx, s.client, nil, "file_version_legal_holds", holdID)
+	return getAPI[FileVersionLegalHold](ctx, s.client, nil, "file_version_legal_holds", holdID)
 }

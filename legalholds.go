@@ -2,7 +2,6 @@ package cms
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"iter"
 	"net/http"
@@ -102,7 +101,7 @@ func (s *LegalHoldPoliciesService) Create(ctx context.Context, body *CreateLegal
 	if err := body.validate(); err != nil {
 		return nil, nil, err
 	}
-	return govSend[LegalHoldPolicy](ctx, s.client, http.MethodPost, body, nil, "legal_hold_policies")
+	return callAPI[LegalHoldPolicy](ctx, s.client, http.MethodPost, body, nil, "legal_hold_policies")
 }
 
 // Get fetches a legal hold policy (GET /legal_hold_policies/{legal_hold_policy_id}).
@@ -110,7 +109,7 @@ func (s *LegalHoldPoliciesService) Get(ctx context.Context, policyID string) (*L
 	if err := checkID("legal hold policy", policyID); err != nil {
 		return nil, nil, err
 	}
-	return govGet[LegalHoldPolicy](ctx, s.client, nil, "legal_hold_policies", policyID)
+	return getAPI[LegalHoldPolicy](ctx, s.client, nil, "legal_hold_policies", policyID)
 }
 
 // ListLegalHoldPoliciesOptions are the options of LegalHoldPoliciesService.List.
@@ -131,22 +130,14 @@ func (s *LegalHoldPoliciesService) List(ctx context.Context, opts *ListLegalHold
 	if opts == nil {
 		opts = &ListLegalHoldPoliciesOptions{}
 	}
-	return govList[*LegalHoldPolicy](ctx, s.client, opts.Limit, opts, "legal_hold_policies")
+	return getMarkerPage[*LegalHoldPolicy](ctx, s.client, opts.Limit, opts, "legal_hold_policies")
 }
 
 // ListIter yields every legal hold policy, fetching marker pages
 // (GET /legal_hold_policies) lazily. It never changes opts.
 func (s *LegalHoldPoliciesService) ListIter(ctx context.Context, opts *ListLegalHoldPoliciesOptions) iter.Seq2[*LegalHoldPolicy, error] {
-	var o ListLegalHoldPoliciesOptions
-	if opts != nil {
-		o = *opts
-		o.Fields = append([]string(nil), opts.Fields...)
-	}
-	return markerSeq(ctx, o.Marker, func(ctx context.Context, marker string) (*MarkerPage[*LegalHoldPolicy], *Response, error) {
-		page := o
-		page.Marker = marker
-		return s.List(ctx, &page)
-	})
+	marker, fetch := pageFuncs(opts, func(o *ListLegalHoldPoliciesOptions) *string { return &o.Marker }, s.List)
+	return markerSeq(ctx, marker, fetch)
 }
 
 // UpdateLegalHoldPolicyRequest is the body of LegalHoldPoliciesService.Update;
@@ -173,31 +164,55 @@ func (s *LegalHoldPoliciesService) Update(ctx context.Context, policyID string, 
 	case utf8.RuneCountInString(body.ReleaseNotes) > maxLegalHoldText:
 		return nil, nil, invalidArg("release_notes", "longer than 500 characters")
 	}
-	return govSend[LegalHoldPolicy](ctx, s.client, http.MethodPut, body, nil, "legal_hold_policies", policyID)
+	return callAPI[LegalHoldPolicy](ctx, s.client, http.MethodPut, body, nil, "legal_hold_policies", policyID)
+}
+
+// LegalHoldDeletion is the result of the two legal hold deletes,
+// LegalHoldPoliciesService.Delete (a release) and
+// LegalHoldPolicyAssignmentsService.Delete, which the service finishes in
+// the background.
+type LegalHoldDeletion struct {
+	// Accepted is true when the service accepted the deletion and finishes
+	// it later (202 Accepted, its documented answer): a policy is releasing
+	// until it is released (WaitForStatus with LegalHoldReleased), an
+	// assignment keeps holding, with DeletedAt set, until it is gone
+	// (WaitDeleted). False when the service answered that it is done
+	// (another 2xx, such as 204).
+	Accepted bool
+}
+
+// deleteLegalHold sends a legal hold delete and tells an accepted one from
+// one already done.
+func deleteLegalHold(ctx context.Context, c *Client, segments ...string) (*LegalHoldDeletion, *Response, error) {
+	resp, err := deleteAPI(ctx, c, nil, segments...)
+	if err != nil {
+		return nil, resp, err
+	}
+	return &LegalHoldDeletion{Accepted: resp.StatusCode == http.StatusAccepted}, resp, nil
 }
 
 // Delete releases a legal hold policy (DELETE
 // /legal_hold_policies/{legal_hold_policy_id}). The service accepts the
-// request (Response.StatusCode 202) and releases it in the background: the
-// status goes releasing, then released, when the holds lift. Use
-// WaitForStatus(ctx, id, LegalHoldReleased, nil) to wait for it.
-func (s *LegalHoldPoliciesService) Delete(ctx context.Context, policyID string) (*Response, error) {
+// request (202; LegalHoldDeletion.Accepted is true) and releases it in the
+// background: the status goes releasing, then released, when the holds
+// lift. Use WaitForStatus(ctx, id, LegalHoldReleased, nil) to wait for it.
+func (s *LegalHoldPoliciesService) Delete(ctx context.Context, policyID string) (*LegalHoldDeletion, *Response, error) {
 	if err := checkID("legal hold policy", policyID); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	_, resp, err := govSend[json.RawMessage](ctx, s.client, http.MethodDelete, nil, nil, "legal_hold_policies", policyID)
-	return resp, err
+	return deleteLegalHold(ctx, s.client, "legal_hold_policies", policyID)
 }
 
 // WaitForStatus reads a policy (GET /legal_hold_policies/{legal_hold_policy_id})
-// every opts.Interval (default 1s) until it has the status want, and
+// every opts.Interval (default 1 s; negative is an *ArgError), waiting
+// with the client's sleep hook, until it has the status want, and
 // returns it. It stops with ctx, with an API error, or with an error
 // matching ErrWaitStopped when want can no longer come (a policy being
 // released never becomes active).
 func (s *LegalHoldPoliciesService) WaitForStatus(ctx context.Context, policyID string, want LegalHoldPolicyStatus, opts *PollOptions) (*LegalHoldPolicy, *Response, error) {
 	var p *LegalHoldPolicy
 	var resp *Response
-	err := poll(ctx, opts, func() (bool, error) {
+	err := s.client.poll(ctx, opts, func() (bool, error) {
 		var err error
 		p, resp, err = s.Get(ctx, policyID)
 		if err != nil {

@@ -32,8 +32,9 @@ func TestLegalHoldWaitsOnFakeClock(t *testing.T) {
 		assert.Equal(t, cms.LegalHoldActive, active.Status)
 		assert.Equal(t, 5*time.Second, time.Since(start))
 
-		resp, err := c.LegalHoldPolicies.Delete(ctx, hp.ID)
+		del, resp, err := c.LegalHoldPolicies.Delete(ctx, hp.ID)
 		require.NoError(t, err)
+		assert.True(t, del.Accepted)
 		assert.Equal(t, http.StatusAccepted, resp.StatusCode)
 		released, _, err := c.LegalHoldPolicies.WaitForStatus(ctx, hp.ID, cms.LegalHoldReleased, &cms.PollOptions{Interval: 2 * time.Second})
 		require.NoError(t, err)

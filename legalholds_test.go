@@ -67,8 +67,9 @@ func TestLegalHoldPoliciesService(t *testing.T) {
 	assert.ErrorIs(t, err, cms.ErrConflict)
 
 	// Release: 202, releasing, then released; the wait helper polls.
-	resp, err = c.LegalHoldPolicies.Delete(ctx, ids[0])
+	del, resp, err := c.LegalHoldPolicies.Delete(ctx, ids[0])
 	require.NoError(t, err)
+	assert.True(t, del.Accepted)
 	assert.Equal(t, http.StatusAccepted, resp.StatusCode)
 	got, _, err := c.LegalHoldPolicies.Get(ctx, ids[0])
 	require.NoError(t, err)
@@ -86,7 +87,7 @@ func TestLegalHoldPoliciesService(t *testing.T) {
 
 	_, _, err = srv.Client(t).LegalHoldPolicies.Get(ctx, ids[1])
 	requireAPICode(t, err, http.StatusForbidden, "access_denied_insufficient_permissions")
-	_, err = srv.AppClient(t).LegalHoldPolicies.Delete(ctx, ids[1])
+	_, _, err = srv.AppClient(t).LegalHoldPolicies.Delete(ctx, ids[1])
 	requireAPICode(t, err, http.StatusForbidden, "insufficient_scope")
 
 	for name, req := range map[string]*cms.CreateLegalHoldPolicyRequest{
@@ -186,8 +187,9 @@ func TestLegalHoldAssignmentsAndHolds(t *testing.T) {
 	require.NoError(t, err)
 
 	// Deleting an assignment is accepted and finishes later.
-	resp, err := c.LegalHoldPolicyAssignments.Delete(ctx, fa.ID)
+	del, resp, err := c.LegalHoldPolicyAssignments.Delete(ctx, fa.ID)
 	require.NoError(t, err)
+	assert.True(t, del.Accepted)
 	assert.Equal(t, http.StatusAccepted, resp.StatusCode)
 	pending, _, err := c.LegalHoldPolicyAssignments.Get(ctx, fa.ID, nil)
 	require.NoError(t, err)
@@ -200,8 +202,9 @@ func TestLegalHoldAssignmentsAndHolds(t *testing.T) {
 	require.NoError(t, <-done)
 
 	// Releasing the policy lifts every hold.
-	_, err = c.LegalHoldPolicies.Delete(ctx, hp.ID)
+	del, _, err = c.LegalHoldPolicies.Delete(ctx, hp.ID)
 	require.NoError(t, err)
+	assert.True(t, del.Accepted)
 	clock.Advance(time.Minute)
 	assert.Empty(t, collect(t, c.FileVersionLegalHolds.ListIter(ctx, hp.ID, nil)))
 	_, err = user.Files.Delete(ctx, files[1].ID, nil)

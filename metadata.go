@@ -1,7 +1,6 @@
 package cms
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -25,16 +24,6 @@ func (r *request) setJSONPatch(v any) error {
 	}
 	r.setBytes(contentTypeJSONPatch, buf)
 	return nil
-}
-
-// doRecord performs r and decodes its JSON answer into a new T.
-func doRecord[T any](ctx context.Context, c *Client, r *request) (*T, *Response, error) {
-	v := new(T)
-	resp, err := c.do(ctx, r, v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }

@@ -50,17 +50,13 @@ func (it MetadataItem) path(extra ...string) ([]string, error) {
 	return append([]string{it.kind, it.id, "metadata"}, extra...), nil
 }
 
-// instanceRequest builds a request on one instance, after checking the
-// item, scope and template key.
-func (s *MetadataService) instanceRequest(method string, item MetadataItem, scope MetadataScope, templateKey string) (*request, error) {
+// instancePath is the path of one instance, after checking the item, scope
+// and template key.
+func instancePath(item MetadataItem, scope MetadataScope, templateKey string) ([]string, error) {
 	if err := checkScopeKey(scope, templateKey); err != nil {
 		return nil, err
 	}
-	path, err := item.path(string(scope), templateKey)
-	if err != nil {
-		return nil, err
-	}
-	return s.client.newRequest(method, s.client.cfg.baseURL, nil, path...)
+	return item.path(string(scope), templateKey)
 }
 
 // Create applies a template to a file or folder with values
@@ -74,25 +70,22 @@ func (s *MetadataService) Create(ctx context.Context, item MetadataItem, scope M
 	if err != nil {
 		return nil, nil, err
 	}
-	r, err := s.instanceRequest(http.MethodPost, item, scope, templateKey)
+	path, err := instancePath(item, scope, templateKey)
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := r.setJSON(vals); err != nil {
-		return nil, nil, err
-	}
-	return doRecord[MetadataInstance](ctx, s.client, r)
+	return callAPI[MetadataInstance](ctx, s.client, http.MethodPost, vals, nil, path...)
 }
 
 // Get fetches an instance (GET /files/{file_id}/metadata/{scope}/{template_key},
 // or the folder twin). A missing one fails with an *APIError matching
 // ErrInstanceNotFound.
 func (s *MetadataService) Get(ctx context.Context, item MetadataItem, scope MetadataScope, templateKey string) (*MetadataInstance, *Response, error) {
-	r, err := s.instanceRequest(http.MethodGet, item, scope, templateKey)
+	path, err := instancePath(item, scope, templateKey)
 	if err != nil {
 		return nil, nil, err
 	}
-	return doRecord[MetadataInstance](ctx, s.client, r)
+	return getAPI[MetadataInstance](ctx, s.client, nil, path...)
 }
 
 // List returns every instance on a file or folder, unpaged
@@ -102,11 +95,7 @@ func (s *MetadataService) List(ctx context.Context, item MetadataItem) (*Collect
 	if err != nil {
 		return nil, nil, err
 	}
-	r, err := s.client.newRequest(http.MethodGet, s.client.cfg.baseURL, nil, path...)
-	if err != nil {
-		return nil, nil, err
-	}
-	c, resp, err := doRecord[Collection[*MetadataInstance]](ctx, s.client, r)
+	c, resp, err := getAPI[Collection[*MetadataInstance]](ctx, s.client, nil, path...)
 	if err != nil {
 		return nil, resp, err
 	}
@@ -127,30 +116,29 @@ func (s *MetadataService) Update(ctx context.Context, item MetadataItem, scope M
 	if patch.err != nil {
 		return nil, nil, patch.err
 	}
-	r, err := s.instanceRequest(http.MethodPut, item, scope, templateKey)
+	path, err := instancePath(item, scope, templateKey)
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := r.setJSONPatch(patch.ops); err != nil {
-		return nil, nil, err
-	}
-	return doRecord[MetadataInstance](ctx, s.client, r)
+	return callAPI[MetadataInstance](ctx, s.client, http.MethodPut, jsonPatch{patch.ops}, nil, path...)
 }
 
 // Delete removes an instance from a file or folder
 // (DELETE /files/{file_id}/metadata/{scope}/{template_key}, or the folder twin).
 func (s *MetadataService) Delete(ctx context.Context, item MetadataItem, scope MetadataScope, templateKey string) (*Response, error) {
-	r, err := s.instanceRequest(http.MethodDelete, item, scope, templateKey)
+	path, err := instancePath(item, scope, templateKey)
 	if err != nil {
 		return nil, err
 	}
-	return s.client.do(ctx, r, nil)
+	return deleteAPI(ctx, s.client, nil, path...)
 }
 
-// Upsert creates the instance with values, or, when the item already has
-// one (409 tuple_already_exists), sets each of the values on it with an add
-// operation (PUT, application/json-patch+json), leaving its other keys
-// alone. Every other error of either call is returned as it is. It makes
+// Upsert creates the instance with values
+// (POST /files/{file_id}/metadata/{scope}/{template_key}, or the folder
+// twin), or, when the item already has one (409 tuple_already_exists),
+// sets each of the values on it with an add operation
+// (PUT /files/{file_id}/metadata/{scope}/{template_key}, sent as
+// application/json-patch+json), leaving its other keys alone. Every other error of either call is returned as it is. It makes
 // two calls when the instance exists; the Response is the last one's.
 func (s *MetadataService) Upsert(ctx context.Context, item MetadataItem, scope MetadataScope, templateKey string, values any) (*MetadataInstance, *Response, error) {
 	vals, err := MetadataValues(values)

@@ -35,7 +35,7 @@ const maxQueryLimit = 100
 // MetadataQuery builds a metadata query (POST /metadata_queries/execute_read)
 // for MetadataService.Query and QueryIter. Conditions put every value in
 // query_params behind a :placeholder, typed (string, number, time.Time);
-// the builder checks the from (full scope), the limit (1 to 100) and that
+// the builder checks the from (an enterprise_<id> scope), the limit (1 to 100) and that
 // all order_by keys share one direction. The first mistake is kept and
 // returned when the query is sent (or by Request).
 //
@@ -54,8 +54,9 @@ type MetadataQuery struct {
 
 // NewMetadataQuery starts a query over the items holding the template
 // scope.templateKey inside ancestorFolderID ("0" for every folder the
-// caller can see). The scope must be full: global or enterprise_<id> (see
-// MetadataService.ResolveScope).
+// caller can see). The scope must be the full enterprise_<id> (see
+// MetadataService.ResolveScope): the service refuses global and the
+// shorthand enterprise in a query's from, so the builder does too.
 func NewMetadataQuery(scope MetadataScope, templateKey, ancestorFolderID string) *MetadataQuery {
 	q := &MetadataQuery{scope: scope}
 	q.body.From = string(scope) + "." + templateKey
@@ -63,8 +64,8 @@ func NewMetadataQuery(scope MetadataScope, templateKey, ancestorFolderID string)
 	switch {
 	case scope.validate() != nil:
 		q.err = scope.validate()
-	case !scope.IsFull():
-		q.err = invalidArg("scope", "a query needs the full enterprise_<id> scope (see MetadataService.ResolveScope)")
+	case scope.EnterpriseID() == "":
+		q.err = invalidArg("scope", "a query needs the full enterprise_<id> scope, not "+quoteArg(string(scope))+" (see MetadataService.ResolveScope)")
 	default:
 		if err := checkTemplateKey(templateKey); err != nil {
 			q.err = err
@@ -261,19 +262,10 @@ func (s *MetadataService) Query(ctx context.Context, q *MetadataQuery) (*MarkerP
 }
 
 func (s *MetadataService) query(ctx context.Context, body *MetadataQueryRequest) (*MarkerPage[*MetadataQueryEntry], *Response, error) {
-	r, err := s.client.newRequest(http.MethodPost, s.client.cfg.baseURL, nil, "metadata_queries", "execute_read")
-	if err != nil {
+	if err := checkCtx(ctx); err != nil {
 		return nil, nil, err
 	}
-	if err := r.setJSON(body); err != nil {
-		return nil, nil, err
-	}
-	page, resp, err := doRecord[MarkerPage[*MetadataQueryEntry]](WithIdempotent(ctx), s.client, r)
-	if err != nil {
-		return nil, resp, err
-	}
-	resp.NextMarker = page.NextMarker
-	return page, resp, nil
+	return withNextMarker(callAPI[MarkerPage[*MetadataQueryEntry]](WithIdempotent(ctx), s.client, http.MethodPost, body, nil, "metadata_queries", "execute_read"))
 }
 
 // queryPages fetches pages of one query body, changing only the marker.
@@ -282,11 +274,8 @@ func (s *MetadataService) queryPages(q *MetadataQuery) (string, markerPageFunc[*
 	if err != nil {
 		return "", nil, err
 	}
-	return body.Marker, func(ctx context.Context, marker string) (*MarkerPage[*MetadataQueryEntry], *Response, error) {
-		page := *body
-		page.Marker = marker
-		return s.query(ctx, &page)
-	}, nil
+	marker, fetch := pageFuncs(body, func(b *MetadataQueryRequest) *string { return &b.Marker }, s.query)
+	return marker, fetch, nil
 }
 
 // QueryIter yields every file and folder matching a metadata query,

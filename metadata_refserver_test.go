@@ -163,7 +163,7 @@ func TestRefserverMetadataSchemaUpdate(t *testing.T) {
 	require.NoError(t, err)
 
 	tpl, _, err := tpls.UpdateSchema(ctx, cms.ScopeEnterprise, "contract",
-		cms.EditTemplateOp(cms.TemplateChanges{DisplayName: "Deal", Hidden: cms.Set(true)}),
+		cms.EditTemplateOp(cms.TemplateChanges{DisplayName: "Deal", Hidden: cms.Ptr(true), CopyInstanceOnItemCopy: cms.Ptr(true)}),
 		cms.AddFieldOp(cms.MetadataField{Type: cms.MetadataFieldString, Key: "owner", DisplayName: "Owner"}),
 		cms.ReorderFieldsOp("owner", "amount", "customer", "expires", "status", "regions"),
 		cms.AddEnumOptionOp("status", "void"),
@@ -180,6 +180,7 @@ func TestRefserverMetadataSchemaUpdate(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "Deal", tpl.DisplayName)
 	assert.True(t, tpl.Hidden)
+	assert.True(t, tpl.CopyInstanceOnItemCopy)
 	var fieldKeys []string
 	for _, fl := range tpl.Fields {
 		fieldKeys = append(fieldKeys, fl.Key)

@@ -35,21 +35,23 @@ type TemplateOp struct {
 }
 
 // TemplateChanges are the template properties an editTemplate operation
-// changes; fields left zero are kept.
+// changes; fields left zero (nil) are kept. Hidden and
+// CopyInstanceOnItemCopy are pointers so that false can be sent (cms.Ptr).
+// The service documents no way to change a template's key.
 type TemplateChanges struct {
-	DisplayName            string         `json:"displayName,omitzero"`
-	TemplateKey            string         `json:"templateKey,omitzero"`
-	Hidden                 Nullable[bool] `json:"hidden,omitzero"`
-	CopyInstanceOnItemCopy Nullable[bool] `json:"copyInstanceOnItemCopy,omitzero"`
+	DisplayName            string `json:"displayName,omitzero"`
+	Hidden                 *bool  `json:"hidden,omitempty"`
+	CopyInstanceOnItemCopy *bool  `json:"copyInstanceOnItemCopy,omitempty"`
 }
 
 // FieldChanges are the field properties an editField operation changes;
-// fields left zero are kept. A new Key moves the existing values to it.
+// fields left zero (nil) are kept. A new Key moves the existing values to
+// it. Description set to a pointer to "" clears the description.
 type FieldChanges struct {
-	Key         string           `json:"key,omitzero"`
-	DisplayName string           `json:"displayName,omitzero"`
-	Description Nullable[string] `json:"description,omitzero"`
-	Hidden      Nullable[bool]   `json:"hidden,omitzero"`
+	Key         string  `json:"key,omitzero"`
+	DisplayName string  `json:"displayName,omitzero"`
+	Description *string `json:"description,omitempty"`
+	Hidden      *bool   `json:"hidden,omitempty"`
 }
 
 // optionData is the data of the option operations: the option key.
@@ -163,9 +165,6 @@ func (op *TemplateOp) validate() error {
 		c, ok := op.Data.(*TemplateChanges)
 		if op.Data == nil || ok && (c == nil || *c == (TemplateChanges{})) {
 			return invalidArg(arg, "no change")
-		}
-		if ok && c.TemplateKey != "" {
-			return checkTemplateKey(c.TemplateKey)
 		}
 		return nil
 	case OpAddField:

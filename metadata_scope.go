@@ -2,7 +2,8 @@ package cms
 
 import (
 	"context"
-	"net/http"
+	"errors"
+	"fmt"
 	"strings"
 )
 
@@ -47,8 +48,10 @@ func (s MetadataScope) EnterpriseID() string {
 	return id
 }
 
-// IsFull reports whether the scope names its enterprise (global or
-// enterprise_<id>), as a metadata query's from requires.
+// IsFull reports whether the scope is in the form the service answers
+// with (global or enterprise_<id>) rather than the shorthand enterprise.
+// A metadata query needs more: an enterprise_<id> scope (EnterpriseID
+// not empty).
 func (s MetadataScope) IsFull() bool { return s == ScopeGlobal || s.EnterpriseID() != "" }
 
 func (s MetadataScope) validate() error {
@@ -97,35 +100,34 @@ func quoteArg(s string) string {
 	return `"` + strings.ReplaceAll(s, `"`, `\"`) + `"`
 }
 
+// ErrNoEnterprise is matched by the error of MetadataService.EnterpriseScope
+// (and ResolveScope of ScopeEnterprise) when the current user belongs to no
+// enterprise. The service was asked, so it is not an *ArgError.
+var ErrNoEnterprise = errors.New("cms: the current user belongs to no enterprise")
+
 // EnterpriseScope resolves the caller's own enterprise to its full scope,
-// enterprise_<id>, from the enterprise of the current user
-// (GET /users/me?fields=enterprise). A user outside any enterprise gets an
-// *ArgError matching ErrInvalidArgument after the call.
+// enterprise_<id>, from the enterprise of the current user: it is
+// UsersService.GetMe with Fields "enterprise" (GET /users/me?fields=enterprise).
+// A user outside any enterprise gets an error matching ErrNoEnterprise,
+// with the Response of the call.
 func (s *MetadataService) EnterpriseScope(ctx context.Context) (MetadataScope, *Response, error) {
-	r, err := s.client.newRequest(http.MethodGet, s.client.cfg.baseURL, &FieldsOptions{Fields: []string{"enterprise"}}, "users", "me")
-	if err != nil {
-		return "", nil, err
-	}
-	// A private record, so this helper depends on nothing but the wire.
-	var me struct {
-		Enterprise *struct {
-			ID flexString `json:"id"`
-		} `json:"enterprise"`
-	}
-	resp, err := s.client.do(ctx, r, &me)
+	me, resp, err := s.client.Users.GetMe(ctx, &FieldsOptions{Fields: []string{"enterprise"}})
 	if err != nil {
 		return "", resp, err
 	}
 	if me.Enterprise == nil || me.Enterprise.ID == "" {
-		return "", resp, invalidArg("enterprise", "the current user belongs to no enterprise")
+		return "", resp, fmt.Errorf("%w (user %s)", ErrNoEnterprise, me.ID)
 	}
-	return EnterpriseScope(string(me.Enterprise.ID)), resp, nil
+	return EnterpriseScope(me.Enterprise.ID), resp, nil
 }
 
 // ResolveScope returns scope with ScopeEnterprise replaced by the caller's
 // full enterprise_<id> scope (one GET /users/me); other scopes come back
 // unchanged without a call.
 func (s *MetadataService) ResolveScope(ctx context.Context, scope MetadataScope) (MetadataScope, *Response, error) {
+	if err := checkCtx(ctx); err != nil {
+		return "", nil, err
+	}
 	if err := scope.validate(); err != nil {
 		return "", nil, err
 	}

@@ -157,14 +157,7 @@ func (s *MetadataTemplatesService) Create(ctx context.Context, body *CreateMetad
 		}
 		keys[f.Key] = true
 	}
-	r, err := s.client.newRequest(http.MethodPost, s.client.cfg.baseURL, nil, "metadata_templates", "schema")
-	if err != nil {
-		return nil, nil, err
-	}
-	if err := r.setJSON(&b); err != nil {
-		return nil, nil, err
-	}
-	return doRecord[MetadataTemplate](ctx, s.client, r)
+	return callAPI[MetadataTemplate](ctx, s.client, http.MethodPost, &b, nil, "metadata_templates", "schema")
 }
 
 // Get fetches a template by scope and key
@@ -173,11 +166,7 @@ func (s *MetadataTemplatesService) Get(ctx context.Context, scope MetadataScope,
 	if err := checkScopeKey(scope, templateKey); err != nil {
 		return nil, nil, err
 	}
-	r, err := s.client.newRequest(http.MethodGet, s.client.cfg.baseURL, nil, "metadata_templates", string(scope), templateKey, "schema")
-	if err != nil {
-		return nil, nil, err
-	}
-	return doRecord[MetadataTemplate](ctx, s.client, r)
+	return getAPI[MetadataTemplate](ctx, s.client, nil, "metadata_templates", string(scope), templateKey, "schema")
 }
 
 // GetByID fetches a template by its id (GET /metadata_templates/{template_id}).
@@ -185,11 +174,7 @@ func (s *MetadataTemplatesService) GetByID(ctx context.Context, templateID strin
 	if err := checkID("template", templateID); err != nil {
 		return nil, nil, err
 	}
-	r, err := s.client.newRequest(http.MethodGet, s.client.cfg.baseURL, nil, "metadata_templates", templateID)
-	if err != nil {
-		return nil, nil, err
-	}
-	return doRecord[MetadataTemplate](ctx, s.client, r)
+	return getAPI[MetadataTemplate](ctx, s.client, nil, "metadata_templates", templateID)
 }
 
 // Delete deletes a template and every instance of it, for good
@@ -198,11 +183,7 @@ func (s *MetadataTemplatesService) Delete(ctx context.Context, scope MetadataSco
 	if err := checkScopeKey(scope, templateKey); err != nil {
 		return nil, err
 	}
-	r, err := s.client.newRequest(http.MethodDelete, s.client.cfg.baseURL, nil, "metadata_templates", string(scope), templateKey, "schema")
-	if err != nil {
-		return nil, err
-	}
-	return s.client.do(ctx, r, nil)
+	return deleteAPI(ctx, s.client, nil, "metadata_templates", string(scope), templateKey, "schema")
 }
 
 // UpdateSchema applies schema operations to a template, all or none
@@ -222,14 +203,7 @@ func (s *MetadataTemplatesService) UpdateSchema(ctx context.Context, scope Metad
 			return nil, nil, err
 		}
 	}
-	r, err := s.client.newRequest(http.MethodPut, s.client.cfg.baseURL, nil, "metadata_templates", string(scope), templateKey, "schema")
-	if err != nil {
-		return nil, nil, err
-	}
-	if err := r.setJSONPatch(ops); err != nil {
-		return nil, nil, err
-	}
-	return doRecord[MetadataTemplate](ctx, s.client, r)
+	return callAPI[MetadataTemplate](ctx, s.client, http.MethodPut, jsonPatch{ops}, nil, "metadata_templates", string(scope), templateKey, "schema")
 }
 
 // ListMetadataTemplatesOptions are the options of the marker-paged template
@@ -253,33 +227,16 @@ func (s *MetadataTemplatesService) list(ctx context.Context, q templatesQuery, p
 	if q.ListMetadataTemplatesOptions == nil {
 		q.ListMetadataTemplatesOptions = &ListMetadataTemplatesOptions{}
 	}
-	if q.Limit < 0 {
-		return nil, nil, invalidArg("limit", "negative")
-	}
-	r, err := s.client.newRequest(http.MethodGet, s.client.cfg.baseURL, q, path...)
-	if err != nil {
-		return nil, nil, err
-	}
-	page, resp, err := doRecord[MarkerPage[*MetadataTemplate]](ctx, s.client, r)
-	if err != nil {
-		return nil, resp, err
-	}
-	resp.NextMarker = page.NextMarker
-	return page, resp, nil
+	return getMarkerPage[*MetadataTemplate](ctx, s.client, q.Limit, q, path...)
 }
 
 // pages returns the start marker and a page function of the list at path,
 // with a private copy of opts.
 func (s *MetadataTemplatesService) pages(instanceID string, opts *ListMetadataTemplatesOptions, path ...string) (string, markerPageFunc[*MetadataTemplate]) {
-	var o ListMetadataTemplatesOptions
-	if opts != nil {
-		o = *opts
-	}
-	return o.Marker, func(ctx context.Context, marker string) (*MarkerPage[*MetadataTemplate], *Response, error) {
-		page := o
-		page.Marker = marker
-		return s.list(ctx, templatesQuery{instanceID, &page}, path...)
-	}
+	return pageFuncs(opts, func(o *ListMetadataTemplatesOptions) *string { return &o.Marker },
+		func(ctx context.Context, o *ListMetadataTemplatesOptions) (*MarkerPage[*MetadataTemplate], *Response, error) {
+			return s.list(ctx, templatesQuery{instanceID, o}, path...)
+		})
 }
 
 // iter yields every template of the list at path from opts.Marker on.

@@ -63,6 +63,11 @@ func (n *Nullable[T]) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// Ptr returns a pointer to v, for the pointer fields of update requests
+// where the zero value is a change (a *string set to "" clears a text, a
+// *bool set to false turns a flag off) and nil leaves the field out.
+func Ptr[T any](v T) *T { return &v }
+
 // Collection is an unpaged list the service returns whole, such as the tasks
 // of a file or the assignments of a task ({"total_count", "entries"}).
 type Collection[T any] struct {

@@ -168,10 +168,13 @@ func (p *MarkerPaginator[T]) HasMorePages() bool { return !p.done && (p.first ||
 func (p *MarkerPaginator[T]) NextMarker() string { return p.marker }
 
 // NextPage fetches the next page. After an error the paginator can be asked
-// again: it retries the same page.
+// again: it retries the same page. A nil ctx is an *ArgError.
 func (p *MarkerPaginator[T]) NextPage(ctx context.Context) (*MarkerPage[T], *Response, error) {
 	if !p.HasMorePages() {
 		return &MarkerPage[T]{}, nil, nil
+	}
+	if err := checkCtx(ctx); err != nil {
+		return nil, nil, err
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
@@ -213,10 +216,13 @@ func (p *OffsetPaginator[T]) HasMorePages() bool { return p.more }
 func (p *OffsetPaginator[T]) NextOffset() int { return p.offset }
 
 // NextPage fetches the next page. After an error the paginator can be asked
-// again: it retries the same page.
+// again: it retries the same page. A nil ctx is an *ArgError.
 func (p *OffsetPaginator[T]) NextPage(ctx context.Context) (*OffsetPage[T], *Response, error) {
 	if !p.more {
 		return &OffsetPage[T]{}, nil, nil
+	}
+	if err := checkCtx(ctx); err != nil {
+		return nil, nil, err
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err

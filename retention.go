@@ -2,7 +2,6 @@ package cms
 
 import (
 	"context"
-	"encoding/json"
 	"iter"
 	"net/http"
 	"strconv"
@@ -241,7 +240,7 @@ func (s *RetentionPoliciesService) Create(ctx context.Context, body *CreateReten
 	if err := body.validate(); err != nil {
 		return nil, nil, err
 	}
-	return govSend[RetentionPolicy](ctx, s.client, http.MethodPost, body, nil, "retention_policies")
+	return callAPI[RetentionPolicy](ctx, s.client, http.MethodPost, body, nil, "retention_policies")
 }
 
 // Get fetches a retention policy (GET /retention_policies/{retention_policy_id}).
@@ -249,7 +248,7 @@ func (s *RetentionPoliciesService) Get(ctx context.Context, policyID string, opt
 	if err := checkID("retention policy", policyID); err != nil {
 		return nil, nil, err
 	}
-	return govGet[RetentionPolicy](ctx, s.client, opts, "retention_policies", policyID)
+	return getAPI[RetentionPolicy](ctx, s.client, opts, "retention_policies", policyID)
 }
 
 // ListRetentionPoliciesOptions are the options of RetentionPoliciesService.List.
@@ -274,61 +273,69 @@ func (s *RetentionPoliciesService) List(ctx context.Context, opts *ListRetention
 	if opts == nil {
 		opts = &ListRetentionPoliciesOptions{}
 	}
-	return govList[*RetentionPolicy](ctx, s.client, opts.Limit, opts, "retention_policies")
+	if err := checkEnum("policy_type", opts.PolicyType, RetentionPolicyFinite, RetentionPolicyIndefinite); err != nil {
+		return nil, nil, err
+	}
+	if opts.CreatedByUserID != "" {
+		if err := checkID("created_by user", opts.CreatedByUserID); err != nil {
+			return nil, nil, err
+		}
+	}
+	return getMarkerPage[*RetentionPolicy](ctx, s.client, opts.Limit, opts, "retention_policies")
 }
 
 // ListIter yields every retention policy, fetching marker pages
 // (GET /retention_policies) lazily. It starts at opts.Marker and never
 // changes opts.
 func (s *RetentionPoliciesService) ListIter(ctx context.Context, opts *ListRetentionPoliciesOptions) iter.Seq2[*RetentionPolicy, error] {
-	var o ListRetentionPoliciesOptions
-	if opts != nil {
-		o = *opts
-		o.Fields = append([]string(nil), opts.Fields...)
-	}
-	return markerSeq(ctx, o.Marker, func(ctx context.Context, marker string) (*MarkerPage[*RetentionPolicy], *Response, error) {
-		page := o
-		page.Marker = marker
-		return s.List(ctx, &page)
-	})
+	marker, fetch := pageFuncs(opts, func(o *ListRetentionPoliciesOptions) *string { return &o.Marker }, s.List)
+	return markerSeq(ctx, marker, fetch)
 }
 
 // UpdateRetentionPolicyRequest is the body of RetentionPoliciesService.Update.
-// Fields left zero are not sent. Null (cms.Null) sends an explicit null:
-// "no change" for most fields, an empty description or recipient list for
-// Description and CustomNotificationRecipients.
+// Fields left zero (nil) are not sent and keep their value. The service
+// reads an explicit null as "no change" for most fields, so only the two
+// whose null means something are Nullable: Description and
+// CustomNotificationRecipients, which Null (cms.Null) clears.
 type UpdateRetentionPolicyRequest struct {
-	PolicyName        Nullable[string]            `json:"policy_name,omitzero"`
-	Description       Nullable[string]            `json:"description,omitzero"`
-	DispositionAction Nullable[DispositionAction] `json:"disposition_action,omitzero"`
+	PolicyName string `json:"policy_name,omitzero"`
+	// Description is at most 500 characters; Null or Set("") clears it.
+	Description       Nullable[string]  `json:"description,omitzero"`
+	DispositionAction DispositionAction `json:"disposition_action,omitzero"`
 	// RetentionType can only be set to RetentionNonModifiable (one-way).
-	RetentionType Nullable[RetentionType] `json:"retention_type,omitzero"`
+	RetentionType RetentionType `json:"retention_type,omitzero"`
 	// RetentionLength lengthens or shortens a finite policy (a
 	// non-modifiable one can only be lengthened: 403 otherwise).
 	RetentionLength RetentionLength `json:"retention_length,omitzero"`
 	// Status can only be set to RetentionPolicyRetired (one-way); see Retire.
-	Status                       Nullable[RetentionPolicyStatus] `json:"status,omitzero"`
-	CanOwnerExtendRetention      Nullable[bool]                  `json:"can_owner_extend_retention,omitzero"`
-	MaxExtensionLength           MaxExtensionLength              `json:"max_extension_length,omitzero"`
-	AreOwnersNotified            Nullable[bool]                  `json:"are_owners_notified,omitzero"`
-	CustomNotificationRecipients Nullable[[]*UserMini]           `json:"custom_notification_recipients,omitzero"`
+	Status RetentionPolicyStatus `json:"status,omitzero"`
+	// CanOwnerExtendRetention and AreOwnersNotified are pointers so that
+	// false can be sent (cms.Ptr(false)).
+	CanOwnerExtendRetention *bool              `json:"can_owner_extend_retention,omitempty"`
+	MaxExtensionLength      MaxExtensionLength `json:"max_extension_length,omitzero"`
+	AreOwnersNotified       *bool              `json:"are_owners_notified,omitempty"`
+	// CustomNotificationRecipients replaces the list (only ID is needed);
+	// Null empties it.
+	CustomNotificationRecipients Nullable[[]*UserMini] `json:"custom_notification_recipients,omitzero"`
 }
 
 func (b *UpdateRetentionPolicyRequest) validate() error {
 	if b == nil {
 		return invalidArg("request", "nil")
 	}
-	if v, ok := b.RetentionType.Get(); ok && v != RetentionNonModifiable {
+	if b.RetentionType != "" && b.RetentionType != RetentionNonModifiable {
 		return invalidArg("retention_type", "can only become non_modifiable")
 	}
-	if v, ok := b.Status.Get(); ok && v != RetentionPolicyRetired {
+	if b.Status != "" && b.Status != RetentionPolicyRetired {
 		return invalidArg("status", "can only become retired")
+	}
+	switch b.DispositionAction {
+	case "", DispositionPermanentlyDelete, DispositionRemoveRetention:
+	default:
+		return invalidArg("disposition_action", "must be permanently_delete or remove_retention")
 	}
 	if v, ok := b.Description.Get(); ok && utf8.RuneCountInString(v) > maxRetentionDescription {
 		return invalidArg("description", "longer than 500 characters")
-	}
-	if v, ok := b.PolicyName.Get(); ok && v == "" {
-		return invalidArg("policy_name", "empty")
 	}
 	return nil
 }
@@ -342,13 +349,13 @@ func (s *RetentionPoliciesService) Update(ctx context.Context, policyID string, 
 	if err := body.validate(); err != nil {
 		return nil, nil, err
 	}
-	return govSend[RetentionPolicy](ctx, s.client, http.MethodPut, body, nil, "retention_policies", policyID)
+	return callAPI[RetentionPolicy](ctx, s.client, http.MethodPut, body, nil, "retention_policies", policyID)
 }
 
 // Retire retires a retention policy for good: it applies to no new content
 // (PUT /retention_policies/{retention_policy_id} with status retired).
 func (s *RetentionPoliciesService) Retire(ctx context.Context, policyID string) (*RetentionPolicy, *Response, error) {
-	return s.Update(ctx, policyID, &UpdateRetentionPolicyRequest{Status: Set(RetentionPolicyRetired)})
+	return s.Update(ctx, policyID, &UpdateRetentionPolicyRequest{Status: RetentionPolicyRetired})
 }
 
 // Delete deletes a modifiable retention policy and its assignments
@@ -358,6 +365,5 @@ func (s *RetentionPoliciesService) Delete(ctx context.Context, policyID string) 
 	if err := checkID("retention policy", policyID); err != nil {
 		return nil, err
 	}
-	_, resp, err := govSend[json.RawMessage](ctx, s.client, http.MethodDelete, nil, nil, "retention_policies", policyID)
-	return resp, err
+	return deleteAPI(ctx, s.client, nil, "retention_policies", policyID)
 }

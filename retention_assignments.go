@@ -115,7 +115,7 @@ func (s *RetentionPolicyAssignmentsService) Create(ctx context.Context, body *Cr
 	if err := body.validate(); err != nil {
 		return nil, nil, err
 	}
-	return govSend[RetentionPolicyAssignment](ctx, s.client, http.MethodPost, body, nil, "retention_policy_assignments")
+	return callAPI[RetentionPolicyAssignment](ctx, s.client, http.MethodPost, body, nil, "retention_policy_assignments")
 }
 
 // Get fetches an assignment
@@ -124,7 +124,7 @@ func (s *RetentionPolicyAssignmentsService) Get(ctx context.Context, assignmentI
 	if err := checkID("retention policy assignment", assignmentID); err != nil {
 		return nil, nil, err
 	}
-	return govGet[RetentionPolicyAssignment](ctx, s.client, opts, "retention_policy_assignments", assignmentID)
+	return getAPI[RetentionPolicyAssignment](ctx, s.client, opts, "retention_policy_assignments", assignmentID)
 }
 
 // Delete removes an assignment of a modifiable policy, lifting the
@@ -135,8 +135,7 @@ func (s *RetentionPolicyAssignmentsService) Delete(ctx context.Context, assignme
 	if err := checkID("retention policy assignment", assignmentID); err != nil {
 		return nil, err
 	}
-	_, resp, err := govSend[json.RawMessage](ctx, s.client, http.MethodDelete, nil, nil, "retention_policy_assignments", assignmentID)
-	return resp, err
+	return deleteAPI(ctx, s.client, nil, "retention_policy_assignments", assignmentID)
 }
 
 // ListRetentionPolicyAssignmentsOptions are the options of
@@ -161,23 +160,21 @@ func (s *RetentionPolicyAssignmentsService) ListForPolicy(ctx context.Context, p
 	if opts == nil {
 		opts = &ListRetentionPolicyAssignmentsOptions{}
 	}
-	return govList[*RetentionPolicyAssignment](ctx, s.client, opts.Limit, opts, "retention_policies", policyID, "assignments")
+	if err := checkEnum("type", opts.Type, RetentionAssignEnterprise, RetentionAssignFolder, RetentionAssignMetadataTemplate); err != nil {
+		return nil, nil, err
+	}
+	return getMarkerPage[*RetentionPolicyAssignment](ctx, s.client, opts.Limit, opts, "retention_policies", policyID, "assignments")
 }
 
 // ListForPolicyIter yields every assignment of a policy, fetching marker
 // pages (GET /retention_policies/{retention_policy_id}/assignments) lazily.
 // It never changes opts.
 func (s *RetentionPolicyAssignmentsService) ListForPolicyIter(ctx context.Context, policyID string, opts *ListRetentionPolicyAssignmentsOptions) iter.Seq2[*RetentionPolicyAssignment, error] {
-	var o ListRetentionPolicyAssignmentsOptions
-	if opts != nil {
-		o = *opts
-		o.Fields = append([]string(nil), opts.Fields...)
-	}
-	return markerSeq(ctx, o.Marker, func(ctx context.Context, marker string) (*MarkerPage[*RetentionPolicyAssignment], *Response, error) {
-		page := o
-		page.Marker = marker
-		return s.ListForPolicy(ctx, policyID, &page)
-	})
+	marker, fetch := pageFuncs(opts, func(o *ListRetentionPolicyAssignmentsOptions) *string { return &o.Marker },
+		func(ctx context.Context, o *ListRetentionPolicyAssignmentsOptions) (*MarkerPage[*RetentionPolicyAssignment], *Response, error) {
+			return s.ListForPolicy(ctx, policyID, o)
+		})
+	return markerSeq(ctx, marker, fetch)
 }
 
 // ListFilesUnderRetention returns one page of the files whose current
@@ -187,8 +184,10 @@ func (s *RetentionPolicyAssignmentsService) ListFilesUnderRetention(ctx context.
 	return s.retained(ctx, assignmentID, "files_under_retention", opts)
 }
 
-// ListFilesUnderRetentionIter yields every file ListFilesUnderRetention
-// pages through, lazily.
+// ListFilesUnderRetentionIter yields every file whose current version an
+// assignment retains, fetching marker pages (GET
+// /retention_policy_assignments/{retention_policy_assignment_id}/files_under_retention)
+// lazily as the loop advances. It never changes opts.
 func (s *RetentionPolicyAssignmentsService) ListFilesUnderRetentionIter(ctx context.Context, assignmentID string, opts *GovernancePageOptions) iter.Seq2[*FileMini, error] {
 	return s.retainedIter(ctx, assignmentID, "files_under_retention", opts)
 }
@@ -202,8 +201,10 @@ func (s *RetentionPolicyAssignmentsService) ListFileVersionsUnderRetention(ctx c
 	return s.retained(ctx, assignmentID, "file_versions_under_retention", opts)
 }
 
-// ListFileVersionsUnderRetentionIter yields every entry
-// ListFileVersionsUnderRetention pages through, lazily.
+// ListFileVersionsUnderRetentionIter yields every earlier file version an
+// assignment retains (as its file's mini record), fetching marker pages (GET
+// /retention_policy_assignments/{retention_policy_assignment_id}/file_versions_under_retention)
+// lazily as the loop advances. It never changes opts.
 func (s *RetentionPolicyAssignmentsService) ListFileVersionsUnderRetentionIter(ctx context.Context, assignmentID string, opts *GovernancePageOptions) iter.Seq2[*FileMini, error] {
 	return s.retainedIter(ctx, assignmentID, "file_versions_under_retention", opts)
 }
@@ -212,15 +213,14 @@ func (s *RetentionPolicyAssignmentsService) retained(ctx context.Context, assign
 	if err := checkID("retention policy assignment", assignmentID); err != nil {
 		return nil, nil, err
 	}
-	o := pageOpts(opts)
-	return govList[*FileMini](ctx, s.client, o.Limit, &o, "retention_policy_assignments", assignmentID, what)
+	o := cloneOptions(opts)
+	return getMarkerPage[*FileMini](ctx, s.client, o.Limit, &o, "retention_policy_assignments", assignmentID, what)
 }
 
 func (s *RetentionPolicyAssignmentsService) retainedIter(ctx context.Context, assignmentID, what string, opts *GovernancePageOptions) iter.Seq2[*FileMini, error] {
-	o := pageOpts(opts)
-	return markerSeq(ctx, o.Marker, func(ctx context.Context, marker string) (*MarkerPage[*FileMini], *Response, error) {
-		page := o
-		page.Marker = marker
-		return s.retained(ctx, assignmentID, what, &page)
-	})
+	marker, fetch := pageFuncs(opts, func(o *GovernancePageOptions) *string { return &o.Marker },
+		func(ctx context.Context, o *GovernancePageOptions) (*MarkerPage[*FileMini], *Response, error) {
+			return s.retained(ctx, assignmentID, what, o)
+		})
+	return markerSeq(ctx, marker, fetch)
 }

@@ -128,15 +128,15 @@ func TestRetentionPoliciesService(t *testing.T) {
 
 	// Update: nullable fields, retire, non-modifiable rules.
 	up, _, err := c.RetentionPolicies.Update(ctx, ids[0], &cms.UpdateRetentionPolicyRequest{
-		PolicyName: cms.Set("Keep zero"), Description: cms.Set("d"), RetentionLength: cms.RetentionDays(10),
-		AreOwnersNotified: cms.Set(true), CustomNotificationRecipients: cms.Set([]*cms.UserMini{{ID: srv.AdminUserID()}}),
+		PolicyName: "Keep zero", Description: cms.Set("d"), RetentionLength: cms.RetentionDays(10),
+		AreOwnersNotified: cms.Ptr(true), CustomNotificationRecipients: cms.Set([]*cms.UserMini{{ID: srv.AdminUserID()}}),
 	})
 	require.NoError(t, err)
 	assert.Equal(t, "Keep zero", up.PolicyName)
 	assert.Equal(t, 10, up.RetentionLength.Days())
 	assert.True(t, up.AreOwnersNotified)
 	up, _, err = c.RetentionPolicies.Update(ctx, ids[0], &cms.UpdateRetentionPolicyRequest{
-		Description: cms.Null[string](), CustomNotificationRecipients: cms.Null[[]*cms.UserMini](), PolicyName: cms.Null[string](),
+		Description: cms.Null[string](), CustomNotificationRecipients: cms.Null[[]*cms.UserMini](),
 	})
 	require.NoError(t, err)
 	assert.Equal(t, "Keep zero", up.PolicyName)
@@ -147,7 +147,7 @@ func TestRetentionPoliciesService(t *testing.T) {
 	retired, _, err := c.RetentionPolicies.Retire(ctx, ids[2])
 	require.NoError(t, err)
 	assert.Equal(t, cms.RetentionPolicyRetired, retired.Status)
-	nm, _, err := c.RetentionPolicies.Update(ctx, ids[3], &cms.UpdateRetentionPolicyRequest{RetentionType: cms.Set(cms.RetentionNonModifiable)})
+	nm, _, err := c.RetentionPolicies.Update(ctx, ids[3], &cms.UpdateRetentionPolicyRequest{RetentionType: cms.RetentionNonModifiable})
 	require.NoError(t, err)
 	assert.Equal(t, cms.RetentionNonModifiable, nm.RetentionType)
 	_, _, err = c.RetentionPolicies.Update(ctx, ids[3], &cms.UpdateRetentionPolicyRequest{RetentionLength: cms.RetentionDays(1)})
@@ -201,8 +201,9 @@ func TestRetentionArgumentsCheckedBeforeSending(t *testing.T) {
 		second(c.RetentionPolicies.Get(ctx, "", nil)),
 		second(c.RetentionPolicies.Get(ctx, "../x", nil)),
 		second(c.RetentionPolicies.Update(ctx, "1", nil)),
-		second(c.RetentionPolicies.Update(ctx, "1", &cms.UpdateRetentionPolicyRequest{Status: cms.Set(cms.RetentionPolicyActive)})),
-		second(c.RetentionPolicies.Update(ctx, "1", &cms.UpdateRetentionPolicyRequest{RetentionType: cms.Set(cms.RetentionModifiable)})),
+		second(c.RetentionPolicies.Update(ctx, "1", &cms.UpdateRetentionPolicyRequest{Status: cms.RetentionPolicyActive})),
+		second(c.RetentionPolicies.Update(ctx, "1", &cms.UpdateRetentionPolicyRequest{RetentionType: cms.RetentionModifiable})),
+		second(c.RetentionPolicies.Update(ctx, "1", &cms.UpdateRetentionPolicyRequest{DispositionAction: "archive"})),
 		second(c.RetentionPolicies.List(ctx, &cms.ListRetentionPoliciesOptions{Limit: -1})),
 		second(c.RetentionPolicyAssignments.Create(ctx, &cms.CreateRetentionPolicyAssignmentRequest{PolicyID: "1", AssignTo: cms.RetentionAssignTo{Type: cms.RetentionAssignEnterprise, ID: "5"}})),
 		second(c.RetentionPolicyAssignments.Create(ctx, &cms.CreateRetentionPolicyAssignmentRequest{PolicyID: "1", AssignTo: cms.RetentionAssignTo{Type: cms.RetentionAssignFolder}})),
@@ -252,12 +253,17 @@ func TestRetentionAssignmentsAndFileVersionRetentions(t *testing.T) {
 		PolicyID: pol.ID, AssignTo: cms.RetentionAssignTo{Type: cms.RetentionAssignFolder, ID: folder.ID},
 	})
 	assert.ErrorIs(t, err, cms.ErrConflict)
+	// A metadata template is named by its id, a filter by field and option ids.
+	tpl, _, err := c.MetadataTemplates.Create(ctx, contractTemplate("contract"))
+	require.NoError(t, err)
+	status := tpl.Fields[3]
+	filter := []cms.MetadataFilterField{{Field: status.ID, Value: status.Options[1].ID}}
 	mt, _, err := c.RetentionPolicyAssignments.Create(ctx, &cms.CreateRetentionPolicyAssignmentRequest{
-		PolicyID: pol.ID, AssignTo: cms.RetentionAssignTo{Type: cms.RetentionAssignMetadataTemplate, ID: "enterprise_" + srv.EnterpriseID() + ".contract"},
-		FilterFields: []cms.MetadataFilterField{{Field: "status", Value: "signed"}}, StartDateField: cms.StartDateUploadDate,
+		PolicyID: pol.ID, AssignTo: cms.RetentionAssignTo{Type: cms.RetentionAssignMetadataTemplate, ID: tpl.ID},
+		FilterFields: filter, StartDateField: cms.StartDateUploadDate,
 	})
 	require.NoError(t, err)
-	assert.Equal(t, []cms.MetadataFilterField{{Field: "status", Value: "signed"}}, mt.FilterFields)
+	assert.Equal(t, filter, mt.FilterFields)
 
 	got, _, err := c.RetentionPolicyAssignments.Get(ctx, a.ID, nil)
 	require.NoError(t, err)

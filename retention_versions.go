@@ -47,24 +47,20 @@ func (s *FileVersionRetentionsService) List(ctx context.Context, opts *ListFileV
 	if opts == nil {
 		opts = &ListFileVersionRetentionsOptions{}
 	}
+	if err := checkEnum("disposition_action", opts.DispositionAction, DispositionPermanentlyDelete, DispositionRemoveRetention); err != nil {
+		return nil, nil, err
+	}
 	q := *opts
 	q.DispositionBefore = q.DispositionBefore.UTC()
 	q.DispositionAfter = q.DispositionAfter.UTC()
-	return govList[*FileVersionRetention](ctx, s.client, opts.Limit, &q, "file_version_retentions")
+	return getMarkerPage[*FileVersionRetention](ctx, s.client, opts.Limit, &q, "file_version_retentions")
 }
 
 // ListIter yields every file version retention, fetching marker pages
 // (GET /file_version_retentions) lazily. It never changes opts.
 func (s *FileVersionRetentionsService) ListIter(ctx context.Context, opts *ListFileVersionRetentionsOptions) iter.Seq2[*FileVersionRetention, error] {
-	var o ListFileVersionRetentionsOptions
-	if opts != nil {
-		o = *opts
-	}
-	return markerSeq(ctx, o.Marker, func(ctx context.Context, marker string) (*MarkerPage[*FileVersionRetention], *Response, error) {
-		page := o
-		page.Marker = marker
-		return s.List(ctx, &page)
-	})
+	marker, fetch := pageFuncs(opts, func(o *ListFileVersionRetentionsOptions) *string { return &o.Marker }, s.List)
+	return markerSeq(ctx, marker, fetch)
 }
 
 // Get fetches a file version retention
@@ -73,5 +69,5 @@ func (s *FileVersionRetentionsService) Get(ctx context.Context, retentionID stri
 	if err := checkID("file version retention", retentionID); err != nil {
 		return nil, nil, err
 	}
-	return govGet[FileVersionRetention](ctx, s.client, nil, "file_version_retentions", retentionID)
+	return getAPI[FileVersionRetention](ctx, s.client, nil, "file_version_retentions", retentionID)
 }

@@ -162,26 +162,7 @@ func (s *TasksService) Create(ctx context.Context, body *CreateTaskRequest) (*Ta
 	if err := checkRule(body.CompletionRule); err != nil {
 		return nil, nil, err
 	}
-	r, err := s.client.newRequest(http.MethodPost, s.client.cfg.baseURL, nil, "tasks")
-	if err != nil {
-		return nil, nil, err
-	}
-	return sendJSON[Task](ctx, s.client, r, body)
-}
-
-// sendJSON sends body as JSON and decodes the answer into a new T.
-func sendJSON[T any](ctx context.Context, c *Client, r *request, body any) (*T, *Response, error) {
-	if body != nil {
-		if err := r.setJSON(body); err != nil {
-			return nil, nil, err
-		}
-	}
-	v := new(T)
-	resp, err := c.do(ctx, r, v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
+	return callAPI[Task](ctx, s.client, http.MethodPost, body, nil, "tasks")
 }
 
 // Get fetches a task with its assignments (GET /tasks/{task_id}).
@@ -189,23 +170,20 @@ func (s *TasksService) Get(ctx context.Context, taskID string) (*Task, *Response
 	if err := checkID("task", taskID); err != nil {
 		return nil, nil, err
 	}
-	r, err := s.client.newRequest(http.MethodGet, s.client.cfg.baseURL, nil, "tasks", taskID)
-	if err != nil {
-		return nil, nil, err
-	}
-	return sendJSON[Task](ctx, s.client, r, nil)
+	return getAPI[Task](ctx, s.client, nil, "tasks", taskID)
 }
 
-// UpdateTaskRequest is the body of TasksService.Update. Zero fields are
-// left out and keep their value.
+// UpdateTaskRequest is the body of TasksService.Update. Zero (nil) fields
+// are left out and keep their value.
 type UpdateTaskRequest struct {
 	// Action changes what the task asks; the service refuses an action that
 	// does not allow the states the assignments already have.
 	Action TaskAction `json:"action,omitzero"`
-	// Message changes the message; Set("") clears it.
-	Message Nullable[string] `json:"message,omitzero"`
-	// DueAt changes the due date; Null removes it.
-	DueAt Nullable[time.Time] `json:"due_at,omitzero"`
+	// Message changes the message; a pointer to "" (cms.Ptr("")) clears it.
+	Message *string `json:"message,omitempty"`
+	// DueAt changes the due date. The service documents no way to remove
+	// one.
+	DueAt time.Time `json:"due_at,omitzero"`
 	// CompletionRule changes the completion rule.
 	CompletionRule TaskCompletionRule `json:"completion_rule,omitzero"`
 }
@@ -224,11 +202,7 @@ func (s *TasksService) Update(ctx context.Context, taskID string, body *UpdateTa
 	if err := checkRule(body.CompletionRule); err != nil {
 		return nil, nil, err
 	}
-	r, err := s.client.newRequest(http.MethodPut, s.client.cfg.baseURL, nil, "tasks", taskID)
-	if err != nil {
-		return nil, nil, err
-	}
-	return sendJSON[Task](ctx, s.client, r, body)
+	return callAPI[Task](ctx, s.client, http.MethodPut, body, nil, "tasks", taskID)
 }
 
 // Delete deletes a task and its assignments (DELETE /tasks/{task_id}).
@@ -236,11 +210,7 @@ func (s *TasksService) Delete(ctx context.Context, taskID string) (*Response, er
 	if err := checkID("task", taskID); err != nil {
 		return nil, err
 	}
-	r, err := s.client.newRequest(http.MethodDelete, s.client.cfg.baseURL, nil, "tasks", taskID)
-	if err != nil {
-		return nil, err
-	}
-	return s.client.do(ctx, r, nil)
+	return deleteAPI(ctx, s.client, nil, "tasks", taskID)
 }
 
 // ListForFile returns all the tasks of a file (GET /files/{file_id}/tasks).
@@ -249,18 +219,15 @@ func (s *TasksService) ListForFile(ctx context.Context, fileID string) (*Collect
 	if err := checkID("file", fileID); err != nil {
 		return nil, nil, err
 	}
-	r, err := s.client.newRequest(http.MethodGet, s.client.cfg.baseURL, nil, "files", fileID, "tasks")
-	if err != nil {
-		return nil, nil, err
-	}
-	return sendJSON[Collection[*Task]](ctx, s.client, r, nil)
+	return getAPI[Collection[*Task]](ctx, s.client, nil, "files", fileID, "tasks")
 }
 
 // CreateTaskAssignmentRequest is the body of TaskAssignmentsService.Create:
 // the task, and the user by id or by login (e-mail).
 type CreateTaskAssignmentRequest struct {
 	TaskID string
-	// UserID or UserLogin names the assignee; set one.
+	// UserID or UserLogin names the assignee; set exactly one (both, or
+	// neither, is an *ArgError before sending).
 	UserID    string
 	UserLogin string
 }
@@ -282,9 +249,9 @@ func (r CreateTaskAssignmentRequest) MarshalJSON() ([]byte, error) {
 }
 
 // Create assigns a task to a user (POST /task_assignments). The service
-// answers 403 (code task_completed on the reference server) for a completed
-// task, and 400 task_assignee_not_allowed for a user who cannot be assigned
-// (unknown, or without access to the file).
+// answers 403 for a completed task (ErrTaskCompleted on the reference
+// server), and 400 ErrTaskAssigneeNotAllowed for a user who cannot be
+// assigned (unknown, or without access to the file).
 func (s *TaskAssignmentsService) Create(ctx context.Context, body *CreateTaskAssignmentRequest) (*TaskAssignment, *Response, error) {
 	if body == nil {
 		return nil, nil, invalidArg("request", "nil")
@@ -292,14 +259,17 @@ func (s *TaskAssignmentsService) Create(ctx context.Context, body *CreateTaskAss
 	if err := checkID("task", body.TaskID); err != nil {
 		return nil, nil, err
 	}
-	if body.UserID == "" && body.UserLogin == "" {
+	switch {
+	case body.UserID == "" && body.UserLogin == "":
 		return nil, nil, invalidArg("assignee", "set UserID or UserLogin")
+	case body.UserID != "" && body.UserLogin != "":
+		return nil, nil, invalidArg("assignee", "set UserID or UserLogin, not both")
+	case body.UserID != "":
+		if err := checkID("user", body.UserID); err != nil {
+			return nil, nil, err
+		}
 	}
-	r, err := s.client.newRequest(http.MethodPost, s.client.cfg.baseURL, nil, "task_assignments")
-	if err != nil {
-		return nil, nil, err
-	}
-	return sendJSON[TaskAssignment](ctx, s.client, r, body)
+	return callAPI[TaskAssignment](ctx, s.client, http.MethodPost, body, nil, "task_assignments")
 }
 
 // Get fetches a task assignment (GET /task_assignments/{task_assignment_id}).
@@ -307,11 +277,7 @@ func (s *TaskAssignmentsService) Get(ctx context.Context, assignmentID string) (
 	if err := checkID("task assignment", assignmentID); err != nil {
 		return nil, nil, err
 	}
-	r, err := s.client.newRequest(http.MethodGet, s.client.cfg.baseURL, nil, "task_assignments", assignmentID)
-	if err != nil {
-		return nil, nil, err
-	}
-	return sendJSON[TaskAssignment](ctx, s.client, r, nil)
+	return getAPI[TaskAssignment](ctx, s.client, nil, "task_assignments", assignmentID)
 }
 
 // UpdateTaskAssignmentRequest is the body of TaskAssignmentsService.Update.
@@ -349,11 +315,7 @@ func (s *TaskAssignmentsService) Update(ctx context.Context, assignmentID string
 			return nil, nil, invalidArg("resolution state", fmt.Sprintf("a %s task does not take %q (it takes %v)", body.TaskAction, st, body.TaskAction.States()))
 		}
 	}
-	r, err := s.client.newRequest(http.MethodPut, s.client.cfg.baseURL, nil, "task_assignments", assignmentID)
-	if err != nil {
-		return nil, nil, err
-	}
-	return sendJSON[TaskAssignment](ctx, s.client, r, body)
+	return callAPI[TaskAssignment](ctx, s.client, http.MethodPut, body, nil, "task_assignments", assignmentID)
 }
 
 // Resolve sets the state of an assignment of task (PUT
@@ -371,11 +333,7 @@ func (s *TaskAssignmentsService) Delete(ctx context.Context, assignmentID string
 	if err := checkID("task assignment", assignmentID); err != nil {
 		return nil, err
 	}
-	r, err := s.client.newRequest(http.MethodDelete, s.client.cfg.baseURL, nil, "task_assignments", assignmentID)
-	if err != nil {
-		return nil, err
-	}
-	return s.client.do(ctx, r, nil)
+	return deleteAPI(ctx, s.client, nil, "task_assignments", assignmentID)
 }
 
 // List returns all the assignments of a task (GET /tasks/{task_id}/assignments).
@@ -384,9 +342,5 @@ func (s *TaskAssignmentsService) List(ctx context.Context, taskID string) (*Coll
 	if err := checkID("task", taskID); err != nil {
 		return nil, nil, err
 	}
-	r, err := s.client.newRequest(http.MethodGet, s.client.cfg.baseURL, nil, "tasks", taskID, "assignments")
-	if err != nil {
-		return nil, nil, err
-	}
-	return sendJSON[Collection[*TaskAssignment]](ctx, s.client, r, nil)
+	return getAPI[Collection[*TaskAssignment]](ctx, s.client, nil, "tasks", taskID, "assignments")
 }

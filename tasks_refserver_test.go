@@ -77,6 +77,7 @@ func TestTasksReviewFlow(t *testing.T) {
 	require.ErrorAs(t, err, &apiErr)
 	assert.Equal(t, 403, apiErr.StatusCode)
 	assert.Equal(t, "task_completed", apiErr.Code)
+	assert.ErrorIs(t, err, cms.ErrTaskCompleted)
 
 	list, _, err := c.TaskAssignments.List(ctx, task.ID)
 	require.NoError(t, err)
@@ -85,10 +86,11 @@ func TestTasksReviewFlow(t *testing.T) {
 	assert.Equal(t, theirs.ID, list.Entries[0].ID)
 
 	// Update and list the file's tasks; delete.
-	task, _, err = c.Tasks.Update(ctx, task.ID, &cms.UpdateTaskRequest{Message: cms.Set(""), DueAt: cms.Null[time.Time]()})
+	later := due.Add(time.Hour)
+	task, _, err = c.Tasks.Update(ctx, task.ID, &cms.UpdateTaskRequest{Message: cms.Ptr(""), DueAt: later})
 	require.NoError(t, err)
 	assert.Empty(t, task.Message)
-	assert.True(t, task.DueAt.IsZero())
+	assert.True(t, later.Equal(task.DueAt))
 	second, _, err := c.Tasks.Create(ctx, &cms.CreateTaskRequest{FileID: f.ID, Action: cms.TaskActionComplete, CompletionRule: cms.TaskCompletionAnyAssignee})
 	require.NoError(t, err)
 	tasks, _, err := c.Tasks.ListForFile(ctx, f.ID)
@@ -155,6 +157,14 @@ func TestTasksArgumentErrors(t *testing.T) {
 			_, _, err := c.TaskAssignments.Create(ctx, &cms.CreateTaskAssignmentRequest{TaskID: "1"})
 			return err
 		}, cms.ErrInvalidArgument},
+		{"assign both id and login", func() error {
+			_, _, err := c.TaskAssignments.Create(ctx, &cms.CreateTaskAssignmentRequest{TaskID: "1", UserID: srv.UserID(), UserLogin: "user@cms.test"})
+			return err
+		}, cms.ErrInvalidArgument},
+		{"assign bad user id", func() error {
+			_, _, err := c.TaskAssignments.Create(ctx, &cms.CreateTaskAssignmentRequest{TaskID: "1", UserID: "a/b"})
+			return err
+		}, cms.ErrInvalidID},
 		{"assign no task", func() error {
 			_, _, err := c.TaskAssignments.Create(ctx, &cms.CreateTaskAssignmentRequest{UserID: "1"})
 			return err
@@ -220,7 +230,7 @@ func TestTaskRequestsJSON(t *testing.T) {
 		{"create full", cms.CreateTaskRequest{FileID: "7", Action: cms.TaskActionComplete, Message: "m", DueAt: due, CompletionRule: cms.TaskCompletionAnyAssignee},
 			`{"item":{"id":"7","type":"file"},"action":"complete","message":"m","due_at":"2026-01-02T03:04:05Z","completion_rule":"any_assignee"}`},
 		{"update empty", cms.UpdateTaskRequest{}, `{}`},
-		{"update null due", cms.UpdateTaskRequest{DueAt: cms.Null[time.Time](), Message: cms.Set("")}, `{"message":"","due_at":null}`},
+		{"update clears message, moves due date", cms.UpdateTaskRequest{DueAt: due, Message: cms.Ptr("")}, `{"message":"","due_at":"2026-01-02T03:04:05Z"}`},
 		{"assign by id", cms.CreateTaskAssignmentRequest{TaskID: "1", UserID: "2"}, `{"task":{"id":"1","type":"task"},"assign_to":{"id":"2"}}`},
 		{"assign by login", cms.CreateTaskAssignmentRequest{TaskID: "1", UserLogin: "a@b.c"}, `{"task":{"id":"1","type":"task"},"assign_to":{"login":"a@b.c"}}`},
 		{"resolve", cms.UpdateTaskAssignmentRequest{ResolutionState: cms.ResolutionApproved, TaskAction: cms.TaskActionReview}, `{"resolution_state":"approved"}`},

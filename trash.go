@@ -25,6 +25,15 @@ const (
 	TrashSortSize TrashSort = "size"
 )
 
+// TrashDirection is the sort direction of a trash listing.
+type TrashDirection string
+
+// Directions of the trash (query direction).
+const (
+	TrashAscending  TrashDirection = "ASC"
+	TrashDescending TrashDirection = "DESC"
+)
+
 // ListTrashOptions are the options of the offset-paged TrashService.ListItems.
 type ListTrashOptions struct {
 	// Fields selects the fields of each item (query fields); without it the
@@ -37,7 +46,7 @@ type ListTrashOptions struct {
 	// Sort is the sort key (query sort); items stay grouped by type.
 	Sort TrashSort `url:"sort,omitempty"`
 	// Direction is ASC or DESC (query direction).
-	Direction string `url:"direction,omitempty"`
+	Direction TrashDirection `url:"direction,omitempty"`
 }
 
 // ListItems returns one page of the trash, offset-paged
@@ -46,58 +55,44 @@ func (s *TrashService) ListItems(ctx context.Context, opts *ListTrashOptions) (*
 	if opts == nil {
 		opts = &ListTrashOptions{}
 	}
-	if opts.Offset < 0 || opts.Limit < 0 {
-		return nil, nil, invalidArg("offset/limit", "negative")
-	}
-	switch opts.Sort {
-	case "", TrashSortName, TrashSortDate, TrashSortSize:
-	default:
-		return nil, nil, invalidArg("sort", "must be name, date or size")
-	}
-	switch opts.Direction {
-	case "", "ASC", "DESC":
-	default:
-		return nil, nil, invalidArg("direction", "must be ASC or DESC")
-	}
-	r, err := s.client.newRequest(http.MethodGet, s.client.cfg.baseURL, opts, "folders", "trash", "items")
-	if err != nil {
+	if err := firstErr(
+		checkOffsetLimit(opts.Offset, opts.Limit),
+		checkEnum("sort", opts.Sort, TrashSortName, TrashSortDate, TrashSortSize),
+		checkEnum("direction", opts.Direction, TrashAscending, TrashDescending),
+	); err != nil {
 		return nil, nil, err
 	}
-	page := new(OffsetPage[*Item])
-	resp, err := s.client.do(ctx, r, page)
-	if err != nil {
-		return nil, resp, err
-	}
-	return page, resp, nil
+	return getAPI[OffsetPage[*Item]](ctx, s.client, opts, "folders", "trash", "items")
 }
 
-// trashPageFunc fetches offset pages with a private copy of opts.
-func (s *TrashService) trashPageFunc(opts *ListTrashOptions) (int, offsetPageFunc[*Item]) {
-	var o ListTrashOptions
-	if opts != nil {
-		o = *opts
-		o.Fields = append([]string(nil), opts.Fields...)
-	}
-	return o.Offset, func(ctx context.Context, offset int) (*OffsetPage[*Item], *Response, error) {
-		page := o
-		page.Offset = offset
-		return s.ListItems(ctx, &page)
-	}
+// listPages pages ListItems by offset with a private copy of opts.
+func (s *TrashService) listPages(opts *ListTrashOptions) (int, offsetPageFunc[*Item]) {
+	return pageFuncs(opts, func(o *ListTrashOptions) *int { return &o.Offset }, s.ListItems)
 }
 
-// ListItemsIter yields every item in the trash, fetching offset pages
-// (GET /folders/trash/items) lazily as the loop advances. It starts at
-// opts.Offset and never changes opts.
+// ListItemsIter yields every item in the trash, fetching pages
+// (GET /folders/trash/items) lazily as the loop advances. Like every list
+// that offers both, it pages by marker (usemarker=true), which the service
+// recommends for long lists: the same items as ListItemsByMarkerIter with
+// opts' Fields and Limit. It pages by offset instead, from opts.Offset, when
+// opts.Offset, Sort or Direction is set (marker pages take no sort). It
+// never changes opts.
 func (s *TrashService) ListItemsIter(ctx context.Context, opts *ListTrashOptions) iter.Seq2[*Item, error] {
-	start, fetch := s.trashPageFunc(opts)
-	return offsetSeq(ctx, start, fetch)
+	if opts != nil && (opts.Offset > 0 || opts.Sort != "" || opts.Direction != "") {
+		start, fetch := s.listPages(opts)
+		return offsetSeq(ctx, start, fetch)
+	}
+	var m *ListTrashByMarkerOptions
+	if opts != nil {
+		m = &ListTrashByMarkerOptions{Fields: opts.Fields, Limit: opts.Limit}
+	}
+	return s.ListItemsByMarkerIter(ctx, m)
 }
 
 // NewListItemsPaginator walks the trash one offset page at a time
 // (GET /folders/trash/items). It never changes opts.
 func (s *TrashService) NewListItemsPaginator(opts *ListTrashOptions) *OffsetPaginator[*Item] {
-	start, fetch := s.trashPageFunc(opts)
-	return newOffsetPaginator(start, fetch)
+	return newOffsetPaginator(s.listPages(opts))
 }
 
 // ListTrashByMarkerOptions are the options of the marker-paged
@@ -126,36 +121,27 @@ func (s *TrashService) ListItemsByMarker(ctx context.Context, opts *ListTrashByM
 	if opts == nil {
 		opts = &ListTrashByMarkerOptions{}
 	}
-	if opts.Limit < 0 {
-		return nil, nil, invalidArg("limit", "negative")
-	}
-	r, err := s.client.newRequest(http.MethodGet, s.client.cfg.baseURL, markerTrashQuery{opts, true}, "folders", "trash", "items")
-	if err != nil {
-		return nil, nil, err
-	}
-	page := new(MarkerPage[*Item])
-	resp, err := s.client.do(ctx, r, page)
-	if err != nil {
-		return nil, resp, err
-	}
-	resp.NextMarker = page.NextMarker
-	return page, resp, nil
+	return getMarkerPage[*Item](ctx, s.client, opts.Limit, markerTrashQuery{opts, true}, "folders", "trash", "items")
+}
+
+// markerPages pages ListItemsByMarker with a private copy of opts.
+func (s *TrashService) markerPages(opts *ListTrashByMarkerOptions) (string, markerPageFunc[*Item]) {
+	return pageFuncs(opts, func(o *ListTrashByMarkerOptions) *string { return &o.Marker }, s.ListItemsByMarker)
 }
 
 // ListItemsByMarkerIter yields every item in the trash, fetching marker
 // pages (GET /folders/trash/items?usemarker=true) lazily as the loop
 // advances. It starts at opts.Marker and never changes opts.
 func (s *TrashService) ListItemsByMarkerIter(ctx context.Context, opts *ListTrashByMarkerOptions) iter.Seq2[*Item, error] {
-	var o ListTrashByMarkerOptions
-	if opts != nil {
-		o = *opts
-		o.Fields = append([]string(nil), opts.Fields...)
-	}
-	return markerSeq(ctx, o.Marker, func(ctx context.Context, marker string) (*MarkerPage[*Item], *Response, error) {
-		page := o
-		page.Marker = marker
-		return s.ListItemsByMarker(ctx, &page)
-	})
+	marker, fetch := s.markerPages(opts)
+	return markerSeq(ctx, marker, fetch)
+}
+
+// NewListItemsByMarkerPaginator walks the trash one marker page at a time
+// (GET /folders/trash/items?usemarker=true), from opts.Marker; keep
+// NextMarker to resume later. It never changes opts.
+func (s *TrashService) NewListItemsByMarkerPaginator(opts *ListTrashByMarkerOptions) *MarkerPaginator[*Item] {
+	return newMarkerPaginator(s.markerPages(opts))
 }
 
 // itemKind names the path segment and id argument of an item type.
@@ -172,11 +158,7 @@ func getTrashed[T any](ctx context.Context, c *Client, k itemKind, id string, op
 	if err := checkID(k.arg, id); err != nil {
 		return nil, nil, err
 	}
-	r, err := c.newRequest(http.MethodGet, c.cfg.baseURL, opts, k.segment, id, "trash")
-	if err != nil {
-		return nil, nil, err
-	}
-	return sendJSON[T](ctx, c, r, nil)
+	return getAPI[T](ctx, c, opts, k.segment, id, "trash")
 }
 
 // RestoreRequest is the optional body of a restore. Without it the item
@@ -204,11 +186,7 @@ func restoreTrashed[T any](ctx context.Context, c *Client, k itemKind, id string
 			return nil, nil, err
 		}
 	}
-	r, err := c.newRequest(http.MethodPost, c.cfg.baseURL, opts, k.segment, id)
-	if err != nil {
-		return nil, nil, err
-	}
-	return sendJSON[T](ctx, c, r, body)
+	return callAPI[T](ctx, c, http.MethodPost, body, opts, k.segment, id)
 }
 
 // purgeTrashed deletes a trashed item of kind k for good (DELETE /{kind}/{id}/trash).
@@ -216,11 +194,7 @@ func purgeTrashed(ctx context.Context, c *Client, k itemKind, id string) (*Respo
 	if err := checkID(k.arg, id); err != nil {
 		return nil, err
 	}
-	r, err := c.newRequest(http.MethodDelete, c.cfg.baseURL, nil, k.segment, id, "trash")
-	if err != nil {
-		return nil, err
-	}
-	return c.do(ctx, r, nil)
+	return deleteAPI(ctx, c, nil, k.segment, id, "trash")
 }
 
 // GetFile fetches a file in the trash (GET /files/{file_id}/trash). A file
@@ -241,8 +215,8 @@ func (s *TrashService) GetWebLink(ctx context.Context, webLinkID string, opts *F
 
 // RestoreFile takes a file out of the trash (POST /files/{file_id}); body
 // may be nil. A name taken in the folder fails with an *APIError matching
-// ErrConflict (code item_name_in_use); so does a folder that is gone when
-// body names no other parent (code parent_folder_unavailable).
+// ErrConflict and ErrItemNameInUse; so does a folder that is gone when
+// body names no other parent (ErrParentFolderUnavailable).
 func (s *TrashService) RestoreFile(ctx context.Context, fileID string, body *RestoreRequest, opts *FieldsOptions) (*File, *Response, error) {
 	return restoreTrashed[File](ctx, s.client, fileKind, fileID, body, opts)
 }
@@ -255,7 +229,8 @@ func (s *TrashService) RestoreFolder(ctx context.Context, folderID string, body 
 }
 
 // RestoreWebLink takes a web link out of the trash (POST /web_links/{web_link_id});
-// body may be nil. Conflicts as for RestoreFile.
+// body may be nil. Conflicts as for RestoreFile. WebLinksService.Restore
+// is the same call (it calls this method).
 func (s *TrashService) RestoreWebLink(ctx context.Context, webLinkID string, body *RestoreRequest, opts *FieldsOptions) (*WebLink, *Response, error) {
 	return restoreTrashed[WebLink](ctx, s.client, webLinkKind, webLinkID, body, opts)
 }

@@ -42,6 +42,7 @@ func TestTrashRestoreAndPurge(t *testing.T) {
 	require.ErrorAs(t, err, &apiErr)
 	require.ErrorIs(t, err, cms.ErrConflict)
 	assert.Equal(t, "item_name_in_use", apiErr.Code)
+	assert.ErrorIs(t, err, cms.ErrItemNameInUse)
 	assert.Equal(t, clash.ID, apiErr.Conflicts()[0].ID)
 
 	restored, resp, err := c.Trash.RestoreFile(ctx, f.ID, &cms.RestoreRequest{Name: "plan (old).txt"}, nil)
@@ -74,6 +75,7 @@ func TestTrashRestoreAndPurge(t *testing.T) {
 	_, _, err = c.Trash.RestoreFile(ctx, clash.ID, nil, nil)
 	require.ErrorAs(t, err, &apiErr)
 	assert.Equal(t, "parent_folder_unavailable", apiErr.Code)
+	assert.ErrorIs(t, err, cms.ErrParentFolderUnavailable)
 	got, _, err := c.Trash.RestoreFile(ctx, clash.ID, &cms.RestoreRequest{Parent: &cms.FolderRef{ID: "0"}}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, "0", got.Parent.ID)
@@ -89,7 +91,7 @@ func TestTrashRestoreAndPurge(t *testing.T) {
 
 func TestTrashListPages(t *testing.T) {
 	t.Parallel()
-	_, c := refServer(t, cmstest.Options{})
+	srv, c := refServer(t, cmstest.Options{})
 	ctx := context.Background()
 	var want []string
 	for i := range 5 {
@@ -116,6 +118,26 @@ func TestTrashListPages(t *testing.T) {
 	}
 	assert.Equal(t, want, names)
 	assert.Equal(t, 0, opts.Offset, "the iterator never changes opts")
+	assertQueries := func(has bool) {
+		t.Helper()
+		reqs := srv.Requests()
+		require.NotEmpty(t, reqs)
+		for _, r := range reqs {
+			assert.Equal(t, has, strings.Contains(r.RawQuery, "usemarker=true"), r.RawQuery)
+		}
+		srv.ResetRequests()
+	}
+	srv.ResetRequests()
+	for range c.Trash.ListItemsIter(ctx, opts) {
+	}
+	assertQueries(true) // marker paging by default
+	names = nil
+	for it, err := range c.Trash.ListItemsIter(ctx, &cms.ListTrashOptions{Limit: 2, Sort: cms.TrashSortName, Direction: "DESC"}) {
+		require.NoError(t, err)
+		names = append(names, it.Name)
+	}
+	assert.Equal(t, []string{want[4], want[3], want[2], want[1], want[0]}, names)
+	assertQueries(false) // offset paging for a sorted list
 
 	p := c.Trash.NewListItemsPaginator(&cms.ListTrashOptions{Limit: 2})
 	pages := 0
@@ -125,6 +147,29 @@ func TestTrashListPages(t *testing.T) {
 		pages++
 	}
 	assert.Equal(t, 3, pages)
+
+	// Marker pages one at a time, resumed from a kept marker.
+	mopts := &cms.ListTrashByMarkerOptions{Limit: 2, Fields: []string{"name"}}
+	mpag := c.Trash.NewListItemsByMarkerPaginator(mopts)
+	names = nil
+	var markers []string
+	for mpag.HasMorePages() {
+		pg, resp, err := mpag.NextPage(ctx)
+		require.NoError(t, err)
+		assert.Equal(t, pg.NextMarker, resp.NextMarker)
+		markers = append(markers, mpag.NextMarker())
+		for _, it := range pg.Entries {
+			names = append(names, it.Name)
+		}
+	}
+	assert.Equal(t, want, names)
+	assert.Len(t, markers, 3, "five items in pages of two")
+	assert.Empty(t, mopts.Marker, "the paginator never changes opts")
+	resumed := c.Trash.NewListItemsByMarkerPaginator(&cms.ListTrashByMarkerOptions{Limit: 2, Marker: markers[0]})
+	pg, _, err := resumed.NextPage(ctx)
+	require.NoError(t, err)
+	require.Len(t, pg.Entries, 2)
+	assert.Equal(t, want[2], pg.Entries[0].Name)
 
 	names = nil
 	for it, err := range c.Trash.ListItemsByMarkerIter(ctx, &cms.ListTrashByMarkerOptions{Limit: 2}) {

@@ -50,11 +50,7 @@ func (s *WatermarksService) get(ctx context.Context, k itemKind, id string) (*Wa
 	if err := checkID(k.arg, id); err != nil {
 		return nil, nil, err
 	}
-	r, err := s.client.newRequest(http.MethodGet, s.client.cfg.baseURL, nil, k.segment, id, "watermark")
-	if err != nil {
-		return nil, nil, err
-	}
-	return sendJSON[Watermark](ctx, s.client, r, nil)
+	return getAPI[Watermark](ctx, s.client, nil, k.segment, id, "watermark")
 }
 
 // applyWatermarkBody is the only body the service takes.
@@ -64,11 +60,7 @@ func (s *WatermarksService) apply(ctx context.Context, k itemKind, id string) (*
 	if err := checkID(k.arg, id); err != nil {
 		return nil, nil, err
 	}
-	r, err := s.client.newRequest(http.MethodPut, s.client.cfg.baseURL, nil, k.segment, id, "watermark")
-	if err != nil {
-		return nil, nil, err
-	}
-	wm, resp, err := sendJSON[Watermark](ctx, s.client, r, applyWatermarkBody)
+	wm, resp, err := callAPI[Watermark](ctx, s.client, http.MethodPut, applyWatermarkBody, nil, k.segment, id, "watermark")
 	if err != nil {
 		return nil, resp, err
 	}
@@ -80,11 +72,7 @@ func (s *WatermarksService) remove(ctx context.Context, k itemKind, id string) (
 	if err := checkID(k.arg, id); err != nil {
 		return nil, err
 	}
-	r, err := s.client.newRequest(http.MethodDelete, s.client.cfg.baseURL, nil, k.segment, id, "watermark")
-	if err != nil {
-		return nil, err
-	}
-	return s.client.do(ctx, r, nil)
+	return deleteAPI(ctx, s.client, nil, k.segment, id, "watermark")
 }
 
 // GetFile fetches a file's watermark (GET /files/{file_id}/watermark). A

@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 )
 
 // WebLinksService handles web links (/web_links): bookmarks to a URL kept in
@@ -59,11 +61,7 @@ func (s *WebLinksService) Create(ctx context.Context, body *CreateWebLinkRequest
 	if err := checkID("parent folder", body.Parent.ID); err != nil {
 		return nil, nil, err
 	}
-	r, err := s.client.newRequest(http.MethodPost, s.client.cfg.baseURL, opts, "web_links")
-	if err != nil {
-		return nil, nil, err
-	}
-	return sendJSON[WebLink](ctx, s.client, r, body)
+	return callAPI[WebLink](ctx, s.client, http.MethodPost, body, opts, "web_links")
 }
 
 // GetWebLinkOptions are the options of WebLinksService.Get.
@@ -76,6 +74,11 @@ type GetWebLinkOptions struct {
 	SharedLinkPassword string `url:"-"`
 }
 
+// setHeaders sends the shared link in the boxapi header.
+func (o *GetWebLinkOptions) setHeaders(h http.Header) error {
+	return setSharedLink(h, o.SharedLink, o.SharedLinkPassword)
+}
+
 // Get fetches a web link (GET /web_links/{web_link_id}). A web link in the
 // trash is not found: see TrashService.GetWebLink.
 func (s *WebLinksService) Get(ctx context.Context, webLinkID string, opts *GetWebLinkOptions) (*WebLink, *Response, error) {
@@ -85,14 +88,7 @@ func (s *WebLinksService) Get(ctx context.Context, webLinkID string, opts *GetWe
 	if opts == nil {
 		opts = &GetWebLinkOptions{}
 	}
-	r, err := s.client.newRequest(http.MethodGet, s.client.cfg.baseURL, opts, "web_links", webLinkID)
-	if err != nil {
-		return nil, nil, err
-	}
-	if err := setSharedLink(r.header, opts.SharedLink, opts.SharedLinkPassword); err != nil {
-		return nil, nil, err
-	}
-	return sendJSON[WebLink](ctx, s.client, r, nil)
+	return getAPI[WebLink](ctx, s.client, opts, "web_links", webLinkID)
 }
 
 // SharedLinkRequest sets an item's shared link. Zero fields keep what the
@@ -109,15 +105,46 @@ type SharedLinkRequest struct {
 	UnsharedAt time.Time `json:"unshared_at,omitzero"`
 }
 
-// UpdateWebLinkRequest is the body of WebLinksService.Update. Zero fields
-// are left out and keep their value.
+// Shared link rules of the service.
+const (
+	minSharedLinkPassword = 8
+	minVanityName         = 12
+)
+
+// validate applies the service's rules for a shared link: a known access
+// level; a password of at least 8 characters with a digit, an upper-case
+// letter or a symbol, only with access open; a vanity name of at least 12
+// characters.
+func (l *SharedLinkRequest) validate() error {
+	if err := checkEnum("shared link access", l.Access, SharedLinkOpen, SharedLinkCompany, SharedLinkCollaborators); err != nil {
+		return err
+	}
+	if pw, ok := l.Password.Get(); ok {
+		notLower := func(r rune) bool { return !unicode.IsLower(r) }
+		if utf8.RuneCountInString(pw) < minSharedLinkPassword || !strings.ContainsFunc(pw, notLower) {
+			return invalidArg("shared link password", "at least 8 characters with a digit, an upper-case letter or a symbol")
+		}
+		if l.Access != "" && l.Access != SharedLinkOpen {
+			return invalidArg("shared link password", "only a link with access open takes a password")
+		}
+	}
+	if l.VanityName != "" && utf8.RuneCountInString(l.VanityName) < minVanityName {
+		return invalidArg("shared link vanity_name", "shorter than 12 characters")
+	}
+	return nil
+}
+
+// UpdateWebLinkRequest is the body of WebLinksService.Update. Zero (nil)
+// fields are left out and keep their value; SharedLink is the one field
+// where an explicit null means something (remove the link).
 type UpdateWebLinkRequest struct {
 	// URL changes the address (http:// or https://).
 	URL string `json:"url,omitzero"`
 	// Name renames the link.
 	Name string `json:"name,omitzero"`
-	// Description changes the description; Set("") clears it.
-	Description Nullable[string] `json:"description,omitzero"`
+	// Description changes the description; a pointer to "" (cms.Ptr(""))
+	// clears it.
+	Description *string `json:"description,omitempty"`
 	// Parent moves the link to another folder.
 	Parent *FolderRef `json:"parent,omitzero"`
 	// SharedLink sets the shared link (Set) or removes it (Null).
@@ -145,17 +172,11 @@ func (s *WebLinksService) Update(ctx context.Context, webLinkID string, body *Up
 		}
 	}
 	if l, ok := body.SharedLink.Get(); ok {
-		switch l.Access {
-		case "", SharedLinkOpen, SharedLinkCompany, SharedLinkCollaborators:
-		default:
-			return nil, nil, invalidArg("shared link access", "must be open, company or collaborators")
+		if err := l.validate(); err != nil {
+			return nil, nil, err
 		}
 	}
-	r, err := s.client.newRequest(http.MethodPut, s.client.cfg.baseURL, opts, "web_links", webLinkID)
-	if err != nil {
-		return nil, nil, err
-	}
-	return sendJSON[WebLink](ctx, s.client, r, body)
+	return callAPI[WebLink](ctx, s.client, http.MethodPut, body, opts, "web_links", webLinkID)
 }
 
 // Delete moves a web link to the trash (DELETE /web_links/{web_link_id}).
@@ -164,15 +185,12 @@ func (s *WebLinksService) Delete(ctx context.Context, webLinkID string) (*Respon
 	if err := checkID("web link", webLinkID); err != nil {
 		return nil, err
 	}
-	r, err := s.client.newRequest(http.MethodDelete, s.client.cfg.baseURL, nil, "web_links", webLinkID)
-	if err != nil {
-		return nil, err
-	}
-	return s.client.do(ctx, r, nil)
+	return deleteAPI(ctx, s.client, nil, "web_links", webLinkID)
 }
 
 // Restore takes a web link out of the trash (POST /web_links/{web_link_id});
-// body may be nil. It is TrashService.RestoreWebLink.
+// body may be nil. It calls TrashService.RestoreWebLink, the one
+// implementation of the endpoint, and is here beside Delete to be found.
 func (s *WebLinksService) Restore(ctx context.Context, webLinkID string, body *RestoreRequest, opts *FieldsOptions) (*WebLink, *Response, error) {
-	return restoreTrashed[WebLink](ctx, s.client, webLinkKind, webLinkID, body, opts)
+	return s.client.Trash.RestoreWebLink(ctx, webLinkID, body, opts)
 }

@@ -45,7 +45,7 @@ func TestWebLinksLifecycle(t *testing.T) {
 
 	until := time.Now().Add(72 * time.Hour).UTC().Truncate(time.Second)
 	up, _, err := c.WebLinks.Update(ctx, wl.ID, &cms.UpdateWebLinkRequest{
-		Name: "Example", URL: "http://example.org", Description: cms.Set(""),
+		Name: "Example", URL: "http://example.org", Description: cms.Ptr(""),
 		Parent:     &cms.FolderRef{ID: b.ID},
 		SharedLink: cms.Set(cms.SharedLinkRequest{Access: cms.SharedLinkOpen, Password: cms.Set("Secret-123"), UnsharedAt: until}),
 	}, nil)
@@ -178,7 +178,7 @@ func TestUpdateWebLinkRequestJSON(t *testing.T) {
 		want string
 	}{
 		{"empty", cms.UpdateWebLinkRequest{}, `{}`},
-		{"clear description", cms.UpdateWebLinkRequest{Description: cms.Set("")}, `{"description":""}`},
+		{"clear description", cms.UpdateWebLinkRequest{Description: cms.Ptr("")}, `{"description":""}`},
 		{"remove link", cms.UpdateWebLinkRequest{SharedLink: cms.Null[cms.SharedLinkRequest]()}, `{"shared_link":null}`},
 		{"default link", cms.UpdateWebLinkRequest{SharedLink: cms.Set(cms.SharedLinkRequest{})}, `{"shared_link":{}}`},
 		{"remove password", cms.UpdateWebLinkRequest{SharedLink: cms.Set(cms.SharedLinkRequest{Password: cms.Null[string]()})}, `{"shared_link":{"password":null}}`},

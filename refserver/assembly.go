@@ -2,12 +2,15 @@ package refserver
 
 import (
 	"context"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 )
 
@@ -19,11 +22,18 @@ import (
 type Assembler interface {
 	// NewAssembly starts a blob of size bytes that is written in parts.
 	NewAssembly(ctx context.Context, size int64) (Assembly, error)
+	// OpenAssembly reopens the assembly with the ID of an earlier one after
+	// a restart (Options.DataDir keeps open upload sessions); an unknown id
+	// is an error wrapping ErrBlobNotFound.
+	OpenAssembly(ctx context.Context, id string, size int64) (Assembly, error)
 }
 
 // Assembly is a blob being written in parts. WriteAt and ReadAt may be
 // called concurrently for ranges that do not overlap.
 type Assembly interface {
+	// ID names the assembly for Assembler.OpenAssembly ("" when it cannot
+	// be reopened).
+	ID() string
 	// WriteAt stores what r yields, at most n bytes, at offset off of the
 	// blob, and returns how many bytes it stored. It stops at r's EOF.
 	WriteAt(ctx context.Context, r io.Reader, off, n int64) (int64, error)
@@ -52,6 +62,7 @@ func (s *Server) newAssembly(ctx context.Context, size int64) (Assembly, error) 
 // byte slices; Finish makes a blob of them without copying.
 type memAssembly struct {
 	m    *memoryStore
+	id   string
 	size int64
 
 	mu     sync.Mutex
@@ -60,12 +71,19 @@ type memAssembly struct {
 }
 
 func (m *memoryStore) NewAssembly(_ context.Context, size int64) (Assembly, error) {
-	a := &memAssembly{m: m, size: size, chunks: map[int64][]byte{}}
+	a := &memAssembly{m: m, id: newBlobID(), size: size, chunks: map[int64][]byte{}}
 	m.mu.Lock()
 	m.pending[a] = struct{}{}
 	m.mu.Unlock()
 	return a, nil
 }
+
+// OpenAssembly finds nothing: memory does not outlive the process.
+func (m *memoryStore) OpenAssembly(_ context.Context, id string, _ int64) (Assembly, error) {
+	return nil, fmt.Errorf("assembly %q: %w", id, ErrBlobNotFound)
+}
+
+func (a *memAssembly) ID() string { return a.id }
 
 func (a *memAssembly) WriteAt(ctx context.Context, r io.Reader, off, n int64) (int64, error) {
 	if off < 0 || n < 0 || off+n > a.size {
@@ -176,17 +194,49 @@ var errAssemblyDone = errors.New("refserver: assembly already finished or discar
 // file at their offsets; Finish renames it into place.
 type dirAssembly struct {
 	d    *dirStore
+	id   string
 	f    *os.File
 	size int64
 }
 
+// assemblyFile is the file name of the assembly with id.
+func assemblyFile(id string) string { return "assembly-" + id + ".tmp" }
+
+// assemblyID returns the id of an assembly file name.
+func assemblyID(name string) (string, bool) {
+	id, ok := strings.CutPrefix(name, "assembly-")
+	id, ok2 := strings.CutSuffix(id, ".tmp")
+	if !ok || !ok2 || len(id) != 32 {
+		return "", false
+	}
+	_, err := hex.DecodeString(id)
+	return id, err == nil
+}
+
 func (d *dirStore) NewAssembly(_ context.Context, size int64) (Assembly, error) {
-	f, err := os.CreateTemp(d.dir, "assembly-*.tmp")
+	id := newBlobID()
+	f, err := os.OpenFile(filepath.Join(d.dir, assemblyFile(id)), os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return nil, err
 	}
-	return &dirAssembly{d: d, f: f, size: size}, nil
+	return &dirAssembly{d: d, id: id, f: f, size: size}, nil
 }
+
+func (d *dirStore) OpenAssembly(_ context.Context, id string, size int64) (Assembly, error) {
+	if _, ok := assemblyID(assemblyFile(id)); !ok {
+		return nil, fmt.Errorf("assembly %q: %w", id, ErrBlobNotFound)
+	}
+	f, err := os.OpenFile(filepath.Join(d.dir, assemblyFile(id)), os.O_RDWR, 0)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("assembly %q: %w", id, ErrBlobNotFound)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &dirAssembly{d: d, id: id, f: f, size: size}, nil
+}
+
+func (a *dirAssembly) ID() string { return a.id }
 
 func (a *dirAssembly) WriteAt(ctx context.Context, r io.Reader, off, n int64) (int64, error) {
 	if off < 0 || n < 0 || off+n > a.size {
@@ -242,6 +292,35 @@ type partsAssembly struct {
 	mu    sync.Mutex
 	parts map[int64]BlobInfo // by offset
 	done  bool
+}
+
+// ID is "": the parts are blobs of their own, which the session's records
+// name (partBlob, restorePart).
+func (a *partsAssembly) ID() string { return "" }
+
+// partBlob is the blob holding the part at off ("" if none).
+func (a *partsAssembly) partBlob(off int64) string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.parts[off].ID
+}
+
+// restorePart puts back a part blob named by a stored session.
+func (a *partsAssembly) restorePart(off int64, info BlobInfo) {
+	a.mu.Lock()
+	a.parts[off] = info
+	a.mu.Unlock()
+}
+
+// blobs are the part blobs.
+func (a *partsAssembly) blobs() []string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	ids := make([]string, 0, len(a.parts))
+	for _, pt := range a.parts {
+		ids = append(ids, pt.ID)
+	}
+	return ids
 }
 
 func (a *partsAssembly) WriteAt(ctx context.Context, r io.Reader, off, n int64) (int64, error) {

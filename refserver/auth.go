@@ -11,6 +11,7 @@ import (
 type user struct {
 	id, name, login, role string
 	createdAt             time.Time
+	userProfile           // the rest of the user record (users_record.go)
 }
 
 func (u *user) mini() map[string]any {
@@ -102,7 +103,11 @@ func errAppScope(w http.ResponseWriter) *apiError {
 // asUser applies the As-User header: an admin (or a service account acting
 // with admin permissions) acts as the managed user with that id. Anyone
 // else, and an unknown user, gets 403 access_denied_insufficient_permissions.
+// A token of a deleted user is 401 unauthorized.
 func (s *Server) asUser(r *http.Request, p *principal) (*principal, *apiError) {
+	if !s.userActive(p.user) {
+		return nil, errf(http.StatusUnauthorized, codeUnauthorized, "Unauthorized: the user of this token was deleted")
+	}
 	id := r.Header.Get("As-User")
 	if id == "" {
 		return p, nil

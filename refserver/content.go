@@ -88,6 +88,7 @@ func (it *item) touch(now time.Time, by *user) {
 // newID returns a fresh numeric id. Callers hold s.mu.
 func (s *Server) newID() string {
 	s.nextID++
+	s.dirty(kMeta, metaKey)
 	return strconv.FormatInt(s.nextID, 10)
 }
 
@@ -142,7 +143,7 @@ func (s *Server) visible(p *principal, it *item) bool {
 // not found. Callers hold s.mu.
 func (s *Server) lookup(p *principal, typ, id string) (*item, *apiError) {
 	it, ok := s.items[id]
-	if !ok || it.typ != typ || it.trashed() || !s.visible(p, it) {
+	if !ok || it.typ != typ || !s.live(p, it) {
 		return nil, errNotFound(typ)
 	}
 	return it, nil
@@ -222,6 +223,7 @@ func (s *Server) removeItem(it *item) []string {
 	blobs := s.removeTree(it)
 	if parent, ok := s.items[it.parentID]; ok {
 		parent.touch(s.nowSec(), nil)
+		s.dirtyItem(parent)
 	}
 	return blobs
 }
@@ -244,6 +246,7 @@ func (s *Server) removeTree(it *item) []string {
 	}
 	delete(s.items, it.id)
 	s.folders.unindex(it)
+	s.dirty(kItems, it.id)
 	s.itemPurged(it)
 	return blobs
 }

@@ -1,12 +1,216 @@
 package refserver
 
-import "net/http"
+import (
+	"fmt"
+	"net/http"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
 
-// mountDevicePins registers the routes of device pins.
-func (s *Server) mountDevicePins(mux *http.ServeMux) {}
+// Device pins: GET /enterprises/{enterprise_id}/device_pinners,
+// GET/DELETE /device_pinners/{device_pinner_id}. The service has no call
+// that creates a pin (devices pin themselves when users sign in); pins come
+// from AddDevicePin and Seed.
+//
+// Rules: every call needs the enterprise admin with the "manage
+// enterprise" scope (spec get_enterprises_id_device_pinners): a managed
+// user gets 403 access_denied_insufficient_permissions, the app token and
+// downscoped tokens (which never carry that scope) 403 insufficient_scope.
+// The list is ordered by id (direction ASC or DESC) and marker-paged:
+// next_marker is an integer, the id of the first pin of the next page, and
+// a marker is read as a decimal number. Error codes the service does not
+// document:
+//   - 403 access_denied_insufficient_permissions for another enterprise's id.
+//   - 400 bad_request for a marker that is not a number, or a direction
+//     other than ASC or DESC.
+
+// devicePin is a device a user's account is pinned to. Guarded by Server.mu.
+type devicePin struct {
+	id          string
+	owner       *user
+	productName string
+	createdAt   time.Time
+}
 
 // devicePinState is the server's state for device pins, guarded by Server.mu.
-type devicePinState struct{}
+type devicePinState struct {
+	byID map[string]*devicePin
+}
 
 // initDevicePins prepares the state of device pins; called once by newServer.
-func (s *Server) initDevicePins() {}
+func (s *Server) initDevicePins() {
+	s.pins = devicePinState{byID: map[string]*devicePin{}}
+}
+
+// mountDevicePins registers the routes of device pins.
+func (s *Server) mountDevicePins(mux *http.ServeMux) {
+	mux.Handle(apiRoot+"/enterprises/{enterprise_id}/device_pinners", s.route(map[string]endpoint{
+		http.MethodGet: {h: s.listDevicePins},
+	}))
+	mux.Handle(apiRoot+"/device_pinners/{device_pinner_id}", s.route(map[string]endpoint{
+		http.MethodGet:    {h: s.getDevicePin},
+		http.MethodDelete: {h: s.deleteDevicePin},
+	}))
+}
+
+// AddDevicePin pins a device (productName, e.g. "iPad") to the account of
+// the enterprise user userID and returns the pin's id. The service has no
+// such call; tests and Seed use it to have pins to list.
+func (s *Server) AddDevicePin(userID, productName string) (string, error) {
+	if strings.TrimSpace(productName) == "" {
+		return "", fmt.Errorf("refserver: a device pin needs a product name")
+	}
+	s.mu.Lock()
+	u := s.enterpriseUser(userID)
+	if u == nil {
+		s.mu.Unlock()
+		return "", fmt.Errorf("refserver: no enterprise user %q to pin a device to", userID)
+	}
+	pin := &devicePin{id: s.newID(), owner: u, productName: productName, createdAt: s.nowSec()}
+	s.pins.byID[pin.id] = pin
+	s.dirty(kPins, pin.id)
+	s.mu.Unlock()
+	return pin.id, s.flushState()
+}
+
+// seedProducts are the devices Seed pins.
+var seedProducts = []string{"iPhone", "iPad", "Android", "Box Drive for Mac", "Box Drive for Windows"}
+
+// AddDevicePins pins n devices, alternately to the admin's and the managed
+// user's accounts (what cmd/refserver -device-pins and Seed use).
+func (s *Server) AddDevicePins(n int) error {
+	for i := range n {
+		owner := s.admin.id
+		if i%2 == 1 {
+			owner = s.user.id
+		}
+		if _, err := s.AddDevicePin(owner, seedProducts[i%len(seedProducts)]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *Server) renderPin(pin *devicePin) map[string]any {
+	return map[string]any{"type": "device_pinner", "id": pin.id, "owned_by": pin.owner.mini(), "product_name": pin.productName}
+}
+
+// requireManageEnterprise lets through the enterprise admin with a full
+// token (the "manage enterprise" scope).
+func requireManageEnterprise(w http.ResponseWriter, p *principal) *apiError {
+	return requireAdmin(w, p, "manage the enterprise's device pins")
+}
+
+// listDevicePins serves GET /enterprises/{enterprise_id}/device_pinners.
+func (s *Server) listDevicePins(w http.ResponseWriter, r *http.Request, p *principal) error {
+	if aerr := requireManageEnterprise(w, p); aerr != nil {
+		return aerr
+	}
+	if r.PathValue("enterprise_id") != s.enterpriseID {
+		return errf(http.StatusForbidden, codeAccessDenied, "The token's user is not an admin of that enterprise")
+	}
+	q := r.URL.Query()
+	desc := false
+	switch strings.ToUpper(q.Get("direction")) {
+	case "", "ASC":
+	case "DESC":
+		desc = true
+	default:
+		return errBadRequest("Invalid value for \"direction\": ASC or DESC")
+	}
+	limit, aerr := pageLimit(r, 100, 1000)
+	if aerr != nil {
+		return aerr
+	}
+	var marker int64
+	hasMarker := q.Get("marker") != ""
+	if hasMarker {
+		n, err := strconv.ParseInt(q.Get("marker"), 10, 64)
+		if err != nil || n < 0 {
+			return errBadRequest("Invalid value for \"marker\"")
+		}
+		marker = n
+	}
+
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	pins := make([]*devicePin, 0, len(s.pins.byID))
+	for _, pin := range s.pins.byID {
+		id := numID(pin.id)
+		if hasMarker && (!desc && id < marker || desc && id > marker) {
+			continue
+		}
+		pins = append(pins, pin)
+	}
+	sort.Slice(pins, func(i, j int) bool { return numID(pins[i].id) < numID(pins[j].id) != desc })
+	end := min(int64(len(pins)), limit)
+	entries := make([]any, 0, end)
+	for _, pin := range pins[:end] {
+		entries = append(entries, s.renderPin(pin))
+	}
+	dir := "asc"
+	if desc {
+		dir = "desc"
+	}
+	out := map[string]any{"entries": entries, "limit": limit, "next_marker": nil,
+		"order": []any{map[string]any{"by": "id", "direction": dir}}}
+	if end < int64(len(pins)) {
+		out["next_marker"] = numID(pins[end].id)
+	}
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}
+
+// lookupPin finds a pin for the admin; 404 when there is none. Callers hold s.mu.
+func (s *Server) lookupPin(r *http.Request) (*devicePin, *apiError) {
+	id := r.PathValue("device_pinner_id")
+	pin := s.pins.byID[id]
+	if !validID(id) || pin == nil {
+		return nil, errNotFound("device pin")
+	}
+	return pin, nil
+}
+
+// getDevicePin serves GET /device_pinners/{device_pinner_id}.
+func (s *Server) getDevicePin(w http.ResponseWriter, r *http.Request, p *principal) error {
+	if aerr := requireManageEnterprise(w, p); aerr != nil {
+		return aerr
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	pin, aerr := s.lookupPin(r)
+	if aerr != nil {
+		return aerr
+	}
+	writeJSON(w, http.StatusOK, s.renderPin(pin))
+	return nil
+}
+
+// deleteDevicePin serves DELETE /device_pinners/{device_pinner_id}: 204.
+func (s *Server) deleteDevicePin(w http.ResponseWriter, r *http.Request, p *principal) error {
+	if aerr := requireManageEnterprise(w, p); aerr != nil {
+		return aerr
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	pin, aerr := s.lookupPin(r)
+	if aerr != nil {
+		return aerr
+	}
+	delete(s.pins.byID, pin.id)
+	s.dirty(kPins, pin.id)
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+// pinsUserLeft removes u's device pins. Callers hold s.mu.
+func (s *Server) pinsUserLeft(u *user) {
+	for id, pin := range s.pins.byID {
+		if pin.owner == u {
+			delete(s.pins.byID, id)
+			s.dirty(kPins, id)
+		}
+	}
+}

@@ -77,6 +77,7 @@ func (s *Server) createFolder(w http.ResponseWriter, r *http.Request, p *princip
 	if parent != nil {
 		parent.touch(now, nil)
 	}
+	s.dirtyItem(f, parent)
 	out := s.render(f, fields, p)
 	s.addItemCollection(out, f, fields, p, collectionQuery{key: "name", limit: 100})
 	writeJSON(w, http.StatusCreated, out)
@@ -219,16 +220,18 @@ func (s *Server) listing(f *item, p *principal, q collectionQuery, entryFields [
 // them. It fails when an id is not a file or folder.
 func (s *Server) HideFromUsers(ids ...string) error {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	for _, id := range ids {
 		if _, ok := s.items[id]; !ok {
+			s.mu.Unlock()
 			return fmt.Errorf("refserver: no item %q", id)
 		}
 	}
 	for _, id := range ids {
 		s.items[id].hidden = true
+		s.dirtyItem(s.items[id])
 	}
-	return nil
+	s.mu.Unlock()
+	return s.flushState()
 }
 
 // addItemCollection adds item_collection to a folder representation when
@@ -378,6 +381,9 @@ func (s *Server) deleteFolder(w http.ResponseWriter, r *http.Request, p *princip
 // deleteBlobs removes blobs from the store after the state no longer
 // refers to them.
 func (s *Server) deleteBlobs(r *http.Request, ids []string) {
+	if s.queueBlobDeletes(ids) {
+		return // deleted once the state without them is committed (persist.go)
+	}
 	for _, id := range ids {
 		if err := s.store.Delete(context.WithoutCancel(r.Context()), id); err != nil {
 			s.log.Warn("deleting blob", "blob", id, "err", err)

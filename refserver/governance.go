@@ -1,7 +1,6 @@
 package refserver
 
 import (
-	"encoding/json"
 	"net/http"
 	"slices"
 	"time"
@@ -146,25 +145,6 @@ func versionNumber(f *item, v *version) int {
 func fileVersionMini(v *version) map[string]any {
 	return map[string]any{"type": "file_version", "id": v.id, "sha1": v.blob.SHA1}
 }
-
-// opt is a field of a request body that may be absent, null or a value.
-type opt[T any] struct {
-	set, null bool
-	v         T
-}
-
-// UnmarshalJSON is called only for a field that is present.
-func (o *opt[T]) UnmarshalJSON(b []byte) error {
-	o.set = true
-	if string(b) == "null" {
-		o.null = true
-		return nil
-	}
-	return json.Unmarshal(b, &o.v)
-}
-
-// value reports the value when one is given (not absent, not null).
-func (o opt[T]) value() (T, bool) { return o.v, o.set && !o.null }
 
 // userRef is a user named in a request body (User--Base or User--Mini).
 type userRef struct {

@@ -11,6 +11,8 @@ import (
 	"mime/multipart"
 	"net/http"
 	"net/textproto"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -42,8 +44,19 @@ type env struct {
 	hc    *http.Client
 }
 
+// persistCheck (REFSERVER_PERSIST_CHECK=1) runs the servers of newEnv
+// with Options.DataDir and compares, after every request, the database
+// with the live state: a state change without its dirty mark fails the
+// test that made it. It reads the variable while the tests run, so that
+// go test's cache tells a run with it from one without.
+func persistCheck() bool { return os.Getenv("REFSERVER_PERSIST_CHECK") != "" }
+
 func newEnv(t *testing.T, opts Options) *env {
 	t.Helper()
+	check := persistCheck() && opts.DataDir == "" && opts.Store == nil
+	if check {
+		opts.DataDir = t.TempDir()
+	}
 	clock := newFakeClock()
 	if opts.Now == nil {
 		opts.Now = clock.Now
@@ -56,6 +69,18 @@ func newEnv(t *testing.T, opts Options) *env {
 	}
 	s, err := Start(opts)
 	require.NoError(t, err)
+	if check {
+		s.persist.db.NoSync = true // the check is about records, not the disk
+		s.persist.check = true
+		t.Cleanup(func() { // after Close (cleanups run last first)
+			for _, err := range s.persist.checkErrs {
+				t.Errorf("persisted state differs from the live state: %v", err)
+			}
+			if !t.Failed() {
+				checkRestore(t, s, opts)
+			}
+		})
+	}
 	t.Cleanup(func() { _ = s.Close() })
 	hc := &http.Client{
 		Timeout:       10 * time.Second,
@@ -145,7 +170,7 @@ func (e *env) createFolder(token, parent, name string) map[string]any {
 }
 
 // multipartBody builds an upload body; order lists "attributes" and "file".
-func multipartBody(t *testing.T, attrs string, data []byte, order ...string) (io.Reader, string) {
+func multipartBody(t testing.TB, attrs string, data []byte, order ...string) (io.Reader, string) {
 	t.Helper()
 	var buf bytes.Buffer
 	mw := multipart.NewWriter(&buf)
@@ -223,6 +248,23 @@ func snapshot(s *Server) string {
 
 func blobCount(t *testing.T, s *Server) int {
 	t.Helper()
+	if d, ok := s.store.(*dirStore); ok {
+		blobs, err := filepath.Glob(filepath.Join(d.dir, "*.blob"))
+		require.NoError(t, err)
+		// Parts of open upload sessions count as blobs: they are in their
+		// session's assembly file until the commit or the abort.
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		parts := 0
+		for _, ss := range s.sessions {
+			if a, ok := ss.asm.(*dirAssembly); ok {
+				if _, err := os.Stat(a.f.Name()); err == nil {
+					parts += len(ss.parts)
+				}
+			}
+		}
+		return len(blobs) + parts
+	}
 	m, ok := s.store.(*memoryStore)
 	require.True(t, ok)
 	m.mu.RLock()

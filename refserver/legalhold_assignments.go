@@ -113,6 +113,7 @@ func (s *Server) createLegalHoldAssignment(w http.ResponseWriter, r *http.Reques
 	a.id = s.newID()
 	a.at = s.nowSec()
 	s.holds.assignments[a.id] = a
+	s.dirty(kHoldAssignments, a.id)
 	s.holds.assignOrder = append(s.holds.assignOrder, a)
 	for _, f := range s.filesByID() {
 		for _, v := range f.versions {
@@ -234,6 +235,7 @@ func (s *Server) deleteLegalHoldAssignment(w http.ResponseWriter, r *http.Reques
 	}
 	if a.deleted.IsZero() {
 		a.deleted = s.now()
+		s.dirty(kHoldAssignments, a.id)
 	}
 	w.WriteHeader(http.StatusAccepted)
 	return nil

@@ -30,6 +30,7 @@ func (s *Server) holdVersion(f *item, v *version, a *legalHoldAssignment) {
 		}
 	}
 	h.sources = append(h.sources, a)
+	s.dirty(kHoldVersions, h.id)
 }
 
 // activeHolds lists the sources of h still holding at now.

@@ -15,7 +15,8 @@ import (
 // (202): "releasing", then "released", when its holds lift. A deleted
 // assignment (202) stays listed, with deleted_at, until it is gone. Each
 // transition takes Options.LegalHoldReleaseDelay on the server clock and is
-// computed when the record is read.
+// computed when the record is read. No member of a policy body is nullable
+// in the spec: a null is 400 bad_request (decodeJSONObject), not "absent".
 
 // legalHoldState is the server's state for legal hold policies,
 // assignments and file version legal holds, guarded by Server.mu.
@@ -171,7 +172,7 @@ func (s *Server) createLegalHoldPolicy(w http.ResponseWriter, r *http.Request, p
 		return aerr
 	}
 	var b legalHoldPolicyBody
-	if aerr := decodeJSON(r.Body, &b); aerr != nil {
+	if aerr := decodeJSONObject(r.Body, &b, codeBadRequest); aerr != nil {
 		return aerr
 	}
 	if b.PolicyName == nil {
@@ -213,6 +214,7 @@ func (s *Server) createLegalHoldPolicy(w http.ResponseWriter, r *http.Request, p
 	hp.createdAt = s.nowSec()
 	hp.modifiedAt = hp.createdAt
 	s.holds.policies[hp.id] = hp
+	s.dirty(kHoldPolicies, hp.id)
 	s.holds.policyOrder = append(s.holds.policyOrder, hp)
 	writeJSON(w, http.StatusCreated, s.legalHoldPolicyRecord(hp))
 	return nil
@@ -297,7 +299,7 @@ func (s *Server) updateLegalHoldPolicy(w http.ResponseWriter, r *http.Request, p
 		return aerr
 	}
 	var b legalHoldPolicyBody
-	if aerr := decodeJSON(r.Body, &b); aerr != nil {
+	if aerr := decodeJSONObject(r.Body, &b, codeBadRequest); aerr != nil {
 		return aerr
 	}
 	if b.FilterStartedAt != nil || b.FilterEndedAt != nil || b.IsOngoing != nil {
@@ -325,6 +327,7 @@ func (s *Server) updateLegalHoldPolicy(w http.ResponseWriter, r *http.Request, p
 		hp.releaseNotes = *b.ReleaseNotes
 	}
 	hp.modifiedAt = s.nowSec()
+	s.dirty(kHoldPolicies, hp.id)
 	writeJSON(w, http.StatusOK, s.legalHoldPolicyRecord(hp))
 	return nil
 }
@@ -341,6 +344,7 @@ func (s *Server) releaseLegalHoldPolicy(w http.ResponseWriter, r *http.Request, 
 	}
 	if hp.released.IsZero() {
 		hp.released = s.now()
+		s.dirty(kHoldPolicies, hp.id)
 	}
 	w.WriteHeader(http.StatusAccepted)
 	return nil

@@ -84,6 +84,7 @@ func Start(opts Options) (*Server, error) {
 			for _, l := range lns {
 				_ = l.Close()
 			}
+			_ = s.closeState()
 			return nil, fmt.Errorf("refserver: listen %s: %w", a, err)
 		}
 		lns = append(lns, ln)
@@ -110,7 +111,8 @@ func Start(opts Options) (*Server, error) {
 // flight (their contexts end, fault delays stop, body reads fail), closes
 // connections that never sent a request and idle ones, lets the cancelled
 // handlers return (for at most a couple of seconds, then their connections
-// are closed), and stops the listeners. Safe to call more than once; the
+// are closed), and stops the listeners. With Options.DataDir it then
+// closes the state database (every answered change is in it already). Safe to call more than once; the
 // later calls return nil at once.
 func (s *Server) Close() error {
 	var errs []error
@@ -139,6 +141,7 @@ func (s *Server) Close() error {
 			}()
 		}
 		wg.Wait()
+		errs = append(errs, s.closeState())
 	})
 	return errors.Join(errs...)
 }

@@ -11,7 +11,9 @@ import (
 // instances on files and folders (metadata_instances.go,
 // metadata_values.go) and the metadata query engine (metadata_query*.go).
 // This file holds the state, the routes, the scopes and the error shape
-// they share. The rules are summarised in docs/metadata-server.md.
+// they share. docs/metadata.md ("The reference server") summarises the
+// rules and lists the error codes chosen where the service documents none;
+// each handler's comment has the details.
 
 // Metadata error codes. The spec names all of these for the metadata
 // endpoints (WIRE.md §3.3, §3.8; BREADTH.md §3.5, §4.4).

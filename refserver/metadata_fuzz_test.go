@@ -1,7 +1,13 @@
 package refserver
 
 import (
+	"bytes"
+	"encoding/base64"
 	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"reflect"
 	"strings"
 	"testing"
@@ -26,11 +32,11 @@ func renderQuery(n *qNode) string {
 	case "and", "or":
 		parts := make([]string, len(n.kids))
 		for i, k := range n.kids {
-			parts[i] = group(k)
+			parts[i] = groupExpr(k)
 		}
 		return strings.Join(parts, " "+strings.ToUpper(n.kind)+" ")
 	case "not":
-		return "NOT " + group(n.kids[0])
+		return "NOT " + groupExpr(n.kids[0])
 	case "cmp":
 		return n.field + " " + n.op + " :" + n.params[0]
 	case "like":
@@ -53,8 +59,8 @@ func renderQuery(n *qNode) string {
 	return "?"
 }
 
-// group renders a sub-expression, in parentheses when it is AND or OR.
-func group(n *qNode) string {
+// groupExpr renders a sub-expression, in parentheses when it is AND or OR.
+func groupExpr(n *qNode) string {
 	if n.kind == "and" || n.kind == "or" {
 		return "(" + renderQuery(n) + ")"
 	}
@@ -197,6 +203,198 @@ func FuzzMetadataPatchDecode(f *testing.F) {
 				if _, f := in.tmpl.field(k); f == nil {
 					t.Fatalf("patched in unknown key %q", k)
 				}
+			}
+		}
+	})
+}
+
+// fuzzMDServer is an in-process server with the contract template applied
+// to one file, for fuzzing the metadata endpoints over the wire.
+type fuzzMDServer struct {
+	s    *Server
+	h    http.Handler
+	file string
+}
+
+func newFuzzMDServer(f *testing.F) *fuzzMDServer {
+	f.Helper()
+	s, err := New(Options{AdminToken: "adm", UserToken: "usr", AppToken: "app"})
+	if err != nil {
+		f.Fatal(err)
+	}
+	z := &fuzzMDServer{s: s, h: s.Handler()}
+	body, ct := multipartBody(f, `{"name":"c.pdf","parent":{"id":"0"}}`, []byte("c"))
+	rec := z.send(http.MethodPost, "http://"+inProcessUploadHost+uploadRoot+"/files/content", "usr", ct, body)
+	var files struct{ Entries []struct{ ID string } }
+	if rec.Code != http.StatusCreated || json.Unmarshal(rec.Body.Bytes(), &files) != nil || len(files.Entries) != 1 {
+		f.Fatalf("upload: %d %s", rec.Code, rec.Body)
+	}
+	z.file = files.Entries[0].ID
+	if err := z.reset(); err != nil {
+		f.Fatal(err)
+	}
+	return z
+}
+
+func (z *fuzzMDServer) send(method, url, token, ct string, body io.Reader) *httptest.ResponseRecorder {
+	req := httptest.NewRequest(method, url, body)
+	req.Header.Set("Authorization", "Bearer "+token)
+	if ct != "" {
+		req.Header.Set("Content-Type", ct)
+	}
+	rec := httptest.NewRecorder()
+	z.h.ServeHTTP(rec, req)
+	return rec
+}
+
+func (z *fuzzMDServer) api(path string) string { return "http://" + inProcessAPIHost + apiRoot + path }
+
+// reset (re)creates the contract template and its instance on the file.
+func (z *fuzzMDServer) reset() error {
+	z.send(http.MethodDelete, z.api("/metadata_templates/enterprise/contract/schema"), "adm", "", nil)
+	tmpl, _ := json.Marshal(map[string]any{"scope": "enterprise", "templateKey": "contract", "displayName": "Contract", "fields": contractFields()})
+	if rec := z.send(http.MethodPost, z.api("/metadata_templates/schema"), "adm", "application/json", bytes.NewReader(tmpl)); rec.Code != http.StatusCreated {
+		return fmt.Errorf("create template: %d %s", rec.Code, rec.Body)
+	}
+	values := `{"customer":"Acme","amount":5,"status":"active","regions":["emea","apac"],"signed":"2025-01-01T00:00:00Z"}`
+	if rec := z.send(http.MethodPost, z.api("/files/"+z.file+"/metadata/enterprise/contract"), "usr", "application/json", strings.NewReader(values)); rec.Code != http.StatusCreated {
+		return fmt.Errorf("create instance: %d %s", rec.Code, rec.Body)
+	}
+	return nil
+}
+
+// FuzzSchemaUpdate feeds untrusted bodies of PUT
+// /metadata_templates/{scope}/{key}/schema to decodeSchemaOps and
+// schemaDraft.apply, and over the wire: no panic, a refusal is 400
+// bad_request, the draft never touches the template it was cloned from,
+// an accepted draft keeps keys unique, no answer is 5xx, and a refused
+// update leaves the state as it was.
+func FuzzSchemaUpdate(f *testing.F) {
+	for _, s := range []string{
+		`[{"op":"editTemplate","data":{"displayName":"C","hidden":true,"copyInstanceOnItemCopy":false}}]`,
+		`[{"op":"addField","data":{"type":"enum","key":"k","displayName":"K","options":[{"key":"a"},{"key":"a"}]}}]`,
+		`[{"op":"editField","fieldKey":"customer","data":{"key":"amount"}}]`,
+		`[{"op":"editField","fieldKey":"customer","data":{"key":"client","description":null}}]`,
+		`[{"op":"reorderFields","fieldKeys":["regions","status","signed","amount","customer"]}]`,
+		`[{"op":"removeField","fieldKey":"status"},{"op":"addEnumOption","fieldKey":"status","data":{"key":"x"}}]`,
+		`[{"op":"editEnumOption","fieldKey":"status","enumOptionKey":"draft","data":{"key":"active"}}]`,
+		`[{"op":"removeMultiSelectOption","fieldKey":"regions","multiSelectOptionKey":"apac"}]`,
+		`[{"op":"reorderMultiSelectOptions","fieldKey":"regions","multiSelectOptionKeys":["amer","apac","emea"]}]`,
+		`[{"op":"editTemplate","data":{"templateKey":"other"}}]`, `[{"op":"editTemplate","data":null}]`,
+		`[]`, `{}`, `null`, `[null]`, `[{"op":"nope"}]`, `[{"op":"editTemplate"}]`,
+	} {
+		f.Add([]byte(s))
+	}
+	tmpl, _ := fuzzTemplate()
+	z := newFuzzMDServer(f)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if ops, aerr := decodeSchemaOps(bytes.NewReader(b)); aerr != nil {
+			if aerr.Status != http.StatusBadRequest || aerr.Code != codeBadRequest {
+				t.Fatalf("decode: %d %s", aerr.Status, aerr.Code)
+			}
+		} else {
+			orig, _ := json.Marshal(tmpl.record())
+			d := &schemaDraft{displayName: tmpl.displayName, fields: cloneFields(tmpl.fields)}
+			failed := false
+			for _, op := range ops {
+				if aerr := d.apply(op); aerr != nil {
+					if aerr.Status != http.StatusBadRequest || aerr.Code != codeBadRequest {
+						t.Fatalf("apply: %d %s", aerr.Status, aerr.Code)
+					}
+					failed = true
+					break
+				}
+			}
+			if now, _ := json.Marshal(tmpl.record()); !bytes.Equal(orig, now) {
+				t.Fatal("the draft changed the template it was cloned from")
+			}
+			if !failed {
+				checkDraft(t, d)
+			}
+		}
+
+		before := mdSnapshot(z.s)
+		rec := z.send(http.MethodPut, z.api("/metadata_templates/enterprise/contract/schema"), "adm", contentTypeJSONPatch, bytes.NewReader(b))
+		switch {
+		case rec.Code >= 500:
+			t.Fatalf("%d %s", rec.Code, rec.Body)
+		case rec.Code == http.StatusOK:
+			if err := z.reset(); err != nil {
+				t.Fatal(err)
+			}
+		case mdSnapshot(z.s) != before:
+			t.Fatalf("refused with %d, yet the state changed", rec.Code)
+		}
+	})
+}
+
+// checkDraft checks the invariants of an accepted schema: unique field
+// keys, unique option keys, options only on enum and multiSelect fields.
+func checkDraft(t *testing.T, d *schemaDraft) {
+	t.Helper()
+	keys := map[string]bool{}
+	for _, fd := range d.fields {
+		if keys[fd.key] {
+			t.Fatalf("duplicate field key %q", fd.key)
+		}
+		keys[fd.key] = true
+		if len(fd.options) > 0 && !fd.hasOptions() {
+			t.Fatalf("options on a %s field", fd.typ)
+		}
+		opts := map[string]bool{}
+		for _, o := range fd.options {
+			if opts[o.key] {
+				t.Fatalf("duplicate option %q on %q", o.key, fd.key)
+			}
+			opts[o.key] = true
+		}
+	}
+}
+
+// FuzzQueryMarker feeds untrusted next_marker values (base64 JSON from the
+// client) to decodeQueryMarker and to the query endpoint: no panic, a
+// refusal is 400 bad_request or invalid_query, an accepted marker encodes
+// back to a marker that decodes the same, and the endpoint answers 200 or
+// 400, never 5xx.
+func FuzzQueryMarker(f *testing.F) {
+	hash := bodyHash([]byte(`{"from":"x"}`))
+	pos := position{vals: []mdVal{{kind: valNumber, s: "5", f: 5}, {}}, oks: []bool{true, false}, seq: 7}
+	for _, s := range []string{
+		encodeQueryMarker(hash, pos), encodeQueryMarker(hash, position{seq: -1}), encodeQueryMarker("other", pos),
+		"", "!!", "e30", "eyJoIjoieCJ9", "bnVsbA", "W10",
+		base64.RawURLEncoding.EncodeToString([]byte(`{"h":"` + hash + `","v":[{"k":9,"l":[]}],"q":99999999999}`)),
+	} {
+		f.Add(s)
+	}
+	z := newFuzzMDServer(f)
+	from := "enterprise_" + z.s.EnterpriseID() + ".contract"
+	f.Fuzz(func(t *testing.T, marker string) {
+		for keys := range 3 {
+			p, aerr := decodeQueryMarker(marker, hash, keys)
+			if aerr != nil {
+				if aerr.Status != http.StatusBadRequest || aerr.Code != codeBadRequest && aerr.Code != codeInvalidQuery {
+					t.Fatalf("decode: %d %s", aerr.Status, aerr.Code)
+				}
+				continue
+			}
+			if len(p.vals) != keys || len(p.oks) != keys {
+				t.Fatalf("a marker of %d keys decoded to %d", keys, len(p.vals))
+			}
+			once := encodeQueryMarker(hash, *p)
+			q, aerr := decodeQueryMarker(once, hash, keys)
+			if aerr != nil {
+				t.Fatalf("re-encoded marker refused: %v", aerr)
+			}
+			if twice := encodeQueryMarker(hash, *q); twice != once {
+				t.Fatalf("marker round trip: %s then %s", once, twice)
+			}
+		}
+		for _, order := range []string{``, `,"order_by":[{"field_key":"amount","direction":"DESC"}]`, `,"order_by":[{"field_key":"customer"},{"field_key":"signed"}]`} {
+			m, _ := json.Marshal(marker)
+			body := `{"from":"` + from + `","ancestor_folder_id":"0","limit":1,"marker":` + string(m) + order + `}`
+			rec := z.send(http.MethodPost, z.api("/metadata_queries/execute_read"), "usr", "application/json", strings.NewReader(body))
+			if rec.Code != http.StatusOK && rec.Code != http.StatusBadRequest {
+				t.Fatalf("%s: %d %s", body, rec.Code, rec.Body)
 			}
 		}
 	})

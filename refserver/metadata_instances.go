@@ -208,6 +208,7 @@ func (s *Server) createInstance(typ string) handlerFunc {
 			return mdErrf(http.StatusBadRequest, codeBadRequest, "An item can hold at most %d metadata instances", maxInstancesPerItem)
 		}
 		in = s.addInstance(t, it, values)
+		s.metadataChanged(in)
 		writeJSON(w, http.StatusCreated, in.record())
 		return nil
 	}
@@ -217,6 +218,16 @@ func (s *Server) createInstance(typ string) handlerFunc {
 func (s *Server) addInstance(t *mdTemplate, it *item, values map[string]mdVal) *mdInstance {
 	s.metadata.seq++
 	in := &mdInstance{id: newUUID(), tmpl: t, item: it, seq: s.metadata.seq, values: values}
+	s.indexInstance(in)
+	s.dirty(kMetadata, metadataKey)
+	return in
+}
+
+// indexInstance adds in to the indexes of its template and item; in is
+// newer than every instance indexed. Callers hold s.mu.
+func (s *Server) indexInstance(in *mdInstance) {
+	t, it := in.tmpl, in.item
+	s.dirty(kInstances, in.id)
 	t.instances[it.id] = in
 	t.bySeq = append(t.bySeq, in)
 	for _, idx := range t.sorted {
@@ -224,11 +235,11 @@ func (s *Server) addInstance(t *mdTemplate, it *item, values map[string]mdVal) *
 	}
 	s.metadata.byItem[it.id] = append(s.metadata.byItem[it.id], in)
 	s.metadata.byInstID[in.id] = in
-	return in
 }
 
 // removeInstance deletes an instance and its index entries. Callers hold s.mu.
 func (s *Server) removeInstance(in *mdInstance) {
+	s.dirty(kInstances, in.id)
 	t := in.tmpl
 	for _, idx := range t.sorted {
 		idx.remove(in)
@@ -300,7 +311,9 @@ func (s *Server) updateInstance(typ string) handlerFunc {
 		if err != nil {
 			return err
 		}
-		s.setValues(in, values)
+		if s.setValues(in, values) {
+			s.metadataChanged(in)
+		}
 		writeJSON(w, http.StatusOK, in.record())
 		return nil
 	}
@@ -342,8 +355,9 @@ var patchOptions = &jsonpatch.ApplyOptions{
 }
 
 // setValues replaces an instance's values, keeping the sort indexes in
-// step, and bumps $version when anything changed. Callers hold s.mu.
-func (s *Server) setValues(in *mdInstance, values map[string]mdVal) {
+// step, and bumps $version when anything changed; it reports whether
+// anything did. Callers hold s.mu.
+func (s *Server) setValues(in *mdInstance, values map[string]mdVal) bool {
 	var changed []string
 	for k, v := range in.values {
 		if nv, ok := values[k]; !ok || !nv.equal(v) {
@@ -356,7 +370,7 @@ func (s *Server) setValues(in *mdInstance, values map[string]mdVal) {
 		}
 	}
 	if len(changed) == 0 {
-		return
+		return false
 	}
 	t := in.tmpl
 	var touched []*sortIndex
@@ -371,4 +385,6 @@ func (s *Server) setValues(in *mdInstance, values map[string]mdVal) {
 		idx.insert(in)
 	}
 	in.version++
+	s.dirty(kInstances, in.id)
+	return true
 }

@@ -145,10 +145,11 @@ func queryOrderOf(t *mdTemplate, body []orderByBody) (queryOrder, *apiError) {
 
 // executeMetadataQuery serves POST /metadata_queries/execute_read: 200
 // {entries, limit, next_marker}. Entries are the files and folders below
-// ancestor_folder_id ("0" = everything the caller can see) that hold an
-// instance of the from template matching the query, in order_by order
-// (default: the order the instances were created). limit is 1..100,
-// default 100 (0 means the default); a larger one is 400 bad_request.
+// ancestor_folder_id ("0" = everything the caller can see), not in the
+// trash, that hold an instance of the from template matching the query, in
+// order_by order (default: the order the instances were created). limit is
+// 1..100, default 100 (0 means the default); a larger one is 400
+// bad_request.
 func (s *Server) executeMetadataQuery(w http.ResponseWriter, r *http.Request, p *principal) error {
 	if aerr := requireJSONContentType(r); aerr != nil {
 		return aerr
@@ -221,7 +222,9 @@ func (s *Server) executeMetadataQuery(w http.ResponseWriter, r *http.Request, p 
 			return aerr
 		}
 	}
-	keep := func(in *mdInstance) bool { return s.visible(p, in.item) && s.below(in.item, ancestor) }
+	// Items in the trash (themselves or with a folder) are no results: they
+	// answer 404 everywhere but in the trash.
+	keep := func(in *mdInstance) bool { return s.live(p, in.item) && s.below(in.item, ancestor) }
 	page, more := s.selectPage(t, order, pred, keep, after, limit)
 	entries := make([]any, 0, len(page))
 	for _, in := range page {

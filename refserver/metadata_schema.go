@@ -29,10 +29,20 @@ type schemaEffect struct {
 }
 
 // editTemplateData, editFieldData are the data of editTemplate / editField.
+//
+// editTemplate changes displayName, hidden and copyInstanceOnItemCopy. The
+// spec leaves data free-form; the guides name only these ("mainly the
+// displayName and hidden properties"; "like the displayName,
+// copyInstanceOnItemCopy"), and nothing documents renaming a template:
+// its key is how files, queries (from), cascade policies and retention
+// assignments name it. templateKey is decoded only to be refused with a
+// message that says so (400 bad_request, the spec's code for a body that is
+// no valid schema change), as an unknown member would be.
 type editTemplateData struct {
-	DisplayName            *string `json:"displayName"`
-	Hidden                 *bool   `json:"hidden"`
-	CopyInstanceOnItemCopy *bool   `json:"copyInstanceOnItemCopy"`
+	DisplayName            *string         `json:"displayName"`
+	Hidden                 *bool           `json:"hidden"`
+	CopyInstanceOnItemCopy *bool           `json:"copyInstanceOnItemCopy"`
+	TemplateKey            json.RawMessage `json:"templateKey"`
 }
 
 type editFieldData struct {
@@ -63,7 +73,9 @@ func decodeData(raw json.RawMessage, v any) *apiError {
 	if aerr := decodeJSON(bytes.NewReader(raw), v); aerr != nil {
 		return errBadRequest("Invalid data: %s", aerr.Message)
 	}
-	return nil
+	// No member of data takes null: the spec gives none a meaning (a
+	// field's description is cleared with "", hidden is true or false).
+	return checkNulls(raw, codeBadRequest)
 }
 
 // cloneFields deep-copies fields and options (ids kept).
@@ -145,6 +157,9 @@ func (d *schemaDraft) apply(op schemaOp) *apiError {
 		var data editTemplateData
 		if aerr := decodeData(op.Data, &data); aerr != nil {
 			return aerr
+		}
+		if data.TemplateKey != nil {
+			return errBadRequest("templateKey cannot be changed: a template keeps the key it was created with")
 		}
 		if data.DisplayName != nil {
 			if aerr := checkDisplayName(*data.DisplayName, "displayName"); aerr != nil {
@@ -359,7 +374,9 @@ func (s *Server) updateTemplate(w http.ResponseWriter, r *http.Request, p *princ
 		if changed {
 			in.version++
 		}
+		s.dirty(kInstances, in.id)
 	}
+	s.dirty(kTemplates, t.id)
 	t.sorted = nil // values or field keys may have changed: rebuilt on demand
 	writeJSON(w, http.StatusOK, t.record())
 	return nil

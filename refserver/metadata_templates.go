@@ -100,6 +100,8 @@ func (s *Server) addTemplate(t *mdTemplate) {
 	s.metadata.templates[t.scope+"."+t.key] = t
 	s.metadata.byID[t.id] = t
 	s.metadata.order = append(s.metadata.order, t)
+	s.dirty(kTemplates, t.id)
+	s.dirty(kMetadata, metadataKey)
 }
 
 // templateBody is the body of POST /metadata_templates/schema.
@@ -412,6 +414,8 @@ func (s *Server) deleteTemplate(w http.ResponseWriter, r *http.Request, p *princ
 	delete(s.metadata.templates, t.scope+"."+t.key)
 	delete(s.metadata.byID, t.id)
 	s.metadata.order = removeFirst(s.metadata.order, t)
+	s.dirty(kTemplates, t.id)
+	s.dirty(kMetadata, metadataKey)
 	w.WriteHeader(http.StatusNoContent)
 	return nil
 }
@@ -468,7 +472,8 @@ func templatePage(ts []*mdTemplate, limit int64, more bool, next int64) map[stri
 
 // listTemplatesByInstance serves GET /metadata_templates?metadata_instance_id=:
 // the one template of that instance, or no entries when the id names no
-// instance the caller can see. A missing or malformed id is 400.
+// instance the caller can see (its item in the trash included). A missing
+// or malformed id is 400.
 func (s *Server) listTemplatesByInstance(w http.ResponseWriter, r *http.Request, p *principal) error {
 	id := r.URL.Query().Get("metadata_instance_id")
 	if !isUUID(id) {
@@ -481,7 +486,7 @@ func (s *Server) listTemplatesByInstance(w http.ResponseWriter, r *http.Request,
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var found []*mdTemplate
-	if in := s.metadata.byInstID[strings.ToLower(id)]; in != nil && s.visible(p, in.item) {
+	if in := s.metadata.byInstID[strings.ToLower(id)]; in != nil && s.live(p, in.item) {
 		found = append(found, in.tmpl)
 	}
 	writeJSON(w, http.StatusOK, templatePage(found, limit, false, 0))

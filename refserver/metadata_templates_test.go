@@ -259,6 +259,13 @@ func TestMetadataUpdateTemplateSchema(t *testing.T) {
 		})
 	}
 	assert.Equal(t, before, mdSnapshot(e.s), "rejected requests changed state")
+
+	// editTemplate cannot rename a template (nothing documents it): the
+	// answer says so rather than naming an unknown member.
+	resp, m = e.doJSON("PUT", url, e.admin, bad(map[string]any{"op": "editTemplate", "data": map[string]any{"templateKey": "renamed"}}), hdr{"Content-Type": "application/json-patch+json"})
+	requireAPIError(t, resp, m, 400, "bad_request")
+	assert.Contains(t, m["message"], "templateKey cannot be changed")
+	assert.Equal(t, before, mdSnapshot(e.s))
 }
 
 func TestMetadataDeleteTemplate(t *testing.T) {

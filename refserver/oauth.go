@@ -158,13 +158,15 @@ func (s *Server) RegisterApp(a App) (App, error) {
 	a.PublicKeys = keys
 	a.RedirectURIs = slices.Clone(a.RedirectURIs)
 	s.oauth.mu.Lock()
-	defer s.oauth.mu.Unlock()
 	if _, dup := s.oauth.apps[a.ClientID]; dup {
+		s.oauth.mu.Unlock()
 		return App{}, fmt.Errorf("refserver: app %s is already registered", a.ClientID)
 	}
 	stored := a
 	s.oauth.apps[a.ClientID] = &stored
-	return a, nil
+	s.dirty(kApps, a.ClientID)
+	s.oauth.mu.Unlock()
+	return a, s.flushState()
 }
 
 // TokenURL is the token endpoint, e.g. http://127.0.0.1:PORT/oauth2/token.
@@ -288,22 +290,26 @@ func (s *Server) pruneOAuth() {
 	for k, v := range s.oauth.jtis {
 		if now.After(v.Add(maxJWTLifetime)) {
 			delete(s.oauth.jtis, k)
+			s.dirty(kJWTIDs, k)
 		}
 	}
 	for k, v := range s.oauth.codes {
 		if now.After(v.expires) {
 			delete(s.oauth.codes, k)
+			s.dirty(kAuthCodes, k)
 		}
 	}
 	for k, v := range s.oauth.refresh {
 		if now.After(v.expires) {
 			delete(s.oauth.refresh, k)
+			s.dirty(kRefreshTokens, k)
 		}
 	}
 	for k, v := range s.oauth.access {
 		// Expired access tokens are kept a while so they answer "expired".
 		if now.After(v.expires.Add(24 * time.Hour)) {
 			delete(s.oauth.access, k)
+			s.dirty(kAccessTokens, k)
 		}
 	}
 }
@@ -317,10 +323,12 @@ func (s *Server) issue(p *principal, clientID string, withRefresh bool) *tokenRe
 	if withRefresh {
 		rt := randomHex(32)
 		s.oauth.refresh[rt] = &refreshEntry{clientID: clientID, user: p.user, expires: s.now().Add(refreshTokenLifetime), access: at}
+		s.dirty(kRefreshTokens, rt)
 		it.refresh = rt
 		resp.RefreshToken = rt
 	}
 	s.oauth.access[at] = it
+	s.dirty(kAccessTokens, at)
 	return resp
 }
 
@@ -338,13 +346,14 @@ func (s *Server) principalForUser(u *user) *principal {
 	}
 }
 
-// managedUser returns the managed (or app) user with id, not the service account.
+// managedUser returns the managed (or app) user of the enterprise with id,
+// not the service account, nor a deleted or rolled-out user (users.go).
+// It takes s.mu: callers may hold s.oauth.mu (never the other way round).
 func (s *Server) managedUser(id string) *user {
-	switch id {
-	case s.admin.id:
-		return s.admin
-	case s.user.id:
-		return s.user
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if u := s.enterpriseUser(id); u != nil && u != s.app {
+		return u
 	}
 	return nil
 }
@@ -363,6 +372,7 @@ func (s *Server) grantCode(form url.Values) (*tokenResponse, *oauthError) {
 		return nil, oauthErr(http.StatusBadRequest, "invalid_grant", "The redirect_uri does not match the one of the authorization request")
 	}
 	delete(s.oauth.codes, code) // single use
+	s.dirty(kAuthCodes, code)
 	return s.issue(s.principalForUser(c.user), app.ClientID, true), nil
 }
 
@@ -379,8 +389,10 @@ func (s *Server) grantRefresh(form url.Values) (*tokenResponse, *oauthError) {
 	// Rotation: the refresh token is single use. The access token issued
 	// with it lives on until it expires or is revoked.
 	delete(s.oauth.refresh, rt)
+	s.dirty(kRefreshTokens, rt)
 	if it := s.oauth.access[e.access]; it != nil {
 		it.refresh = ""
+		s.dirty(kAccessTokens, e.access)
 	}
 	return s.issue(s.principalForUser(e.user), app.ClientID, true), nil
 }
@@ -487,6 +499,7 @@ func (s *Server) grantJWT(form url.Values) (*tokenResponse, *oauthError) {
 		return nil, oerr
 	}
 	s.oauth.jtis[app.ClientID+"\x00"+jti] = exp.Time
+	s.dirty(kJWTIDs, app.ClientID+"\x00"+jti)
 	return s.issue(p, app.ClientID, false), nil
 }
 

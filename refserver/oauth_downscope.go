@@ -49,6 +49,7 @@ func (s *Server) grantTokenExchange(form url.Values) (*tokenResponse, *oauthErro
 		exp = subj.expires
 	}
 	s.oauth.access[at] = &issued{principal: subj.principal, clientID: subj.clientID, expires: exp, scopes: scopes, resource: res}
+	s.dirty(kAccessTokens, at)
 	resp := &tokenResponse{AccessToken: at, ExpiresIn: int64(exp.Sub(s.now()) / time.Second), TokenType: "bearer", IssuedTokenType: tokenTypeAccessToken}
 	for _, sc := range scopes {
 		rt := restrictedTo{Scope: sc}

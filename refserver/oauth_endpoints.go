@@ -29,10 +29,14 @@ func (s *Server) serveRevoke(w http.ResponseWriter, r *http.Request) {
 	if it := s.oauth.access[tok]; it != nil && it.clientID == app.ClientID {
 		delete(s.oauth.access, tok)
 		delete(s.oauth.refresh, it.refresh)
+		s.dirty(kAccessTokens, tok)
+		s.dirty(kRefreshTokens, it.refresh)
 	}
 	if e := s.oauth.refresh[tok]; e != nil && e.clientID == app.ClientID {
 		delete(s.oauth.refresh, tok)
 		delete(s.oauth.access, e.access)
+		s.dirty(kRefreshTokens, tok)
+		s.dirty(kAccessTokens, e.access)
 	}
 	w.Header().Set("Content-Length", "0")
 	w.WriteHeader(http.StatusOK)
@@ -81,6 +85,7 @@ func (s *Server) serveAuthorize(w http.ResponseWriter, r *http.Request) {
 	code := randomHex(16)
 	s.oauth.mu.Lock()
 	s.oauth.codes[code] = &authCode{clientID: app.ClientID, redirectURI: redirect, user: u, expires: s.now().Add(authCodeLifetime)}
+	s.dirty(kAuthCodes, code)
 	s.oauth.mu.Unlock()
 	back.Set("code", code)
 	ru.RawQuery = back.Encode()

@@ -45,6 +45,13 @@ func (s *Server) versionAdded(f *item, v *version) {
 	s.legalHoldVersionAdded(f, v)
 }
 
+// metadataChanged is called when an instance is created on an item or its
+// values change. Retention assigned to its template re-evaluates the item
+// here.
+func (s *Server) metadataChanged(in *mdInstance) {
+	s.retentionMetadataChanged(in)
+}
+
 // purgeBlocked returns the error that keeps an item (a file, or a folder
 // with everything in it) from being deleted for good now, or nil.
 func (s *Server) purgeBlocked(it *item) *apiError {
@@ -57,6 +64,7 @@ func (s *Server) purgeBlocked(it *item) *apiError {
 // itemPurged is called for every item (each one of a folder tree) when it
 // leaves the server for good, so the resources attached to it go too.
 func (s *Server) itemPurged(it *item) {
+	s.persistItemPurged(it)
 	s.metadataItemPurged(it)
 	s.watermarkItemPurged(it)
 	s.tasksItemPurged(it)

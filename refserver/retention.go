@@ -133,17 +133,17 @@ func parseDays(raw json.RawMessage, field, word string) (days int, isWord bool, 
 // retentionPolicyBody is the body of POST and PUT /retention_policies.
 // Pointer, raw and opt fields tell "absent" from a value (and null).
 type retentionPolicyBody struct {
-	PolicyName                   opt[string]     `json:"policy_name"`
-	Description                  opt[string]     `json:"description"`
-	PolicyType                   opt[string]     `json:"policy_type"`
-	DispositionAction            opt[string]     `json:"disposition_action"`
-	RetentionLength              json.RawMessage `json:"retention_length"`
-	RetentionType                opt[string]     `json:"retention_type"`
-	Status                       opt[string]     `json:"status"`
-	CanOwnerExtendRetention      opt[bool]       `json:"can_owner_extend_retention"`
-	MaxExtensionLength           json.RawMessage `json:"max_extension_length"`
-	AreOwnersNotified            opt[bool]       `json:"are_owners_notified"`
-	CustomNotificationRecipients opt[[]userRef]  `json:"custom_notification_recipients"`
+	PolicyName                   nullable[string]    `json:"policy_name"`
+	Description                  nullable[string]    `json:"description"`
+	PolicyType                   nullable[string]    `json:"policy_type"`
+	DispositionAction            nullable[string]    `json:"disposition_action"`
+	RetentionLength              json.RawMessage     `json:"retention_length"`
+	RetentionType                nullable[string]    `json:"retention_type"`
+	Status                       nullable[string]    `json:"status"`
+	CanOwnerExtendRetention      nullable[bool]      `json:"can_owner_extend_retention"`
+	MaxExtensionLength           json.RawMessage     `json:"max_extension_length"`
+	AreOwnersNotified            nullable[bool]      `json:"are_owners_notified"`
+	CustomNotificationRecipients nullable[[]userRef] `json:"custom_notification_recipients"`
 }
 
 func validDisposition(v string) bool { return v == dispositionDelete || v == dispositionRemove }
@@ -203,7 +203,7 @@ func (s *Server) createRetentionPolicy(w http.ResponseWriter, r *http.Request, p
 	if rp.disposition, ok = b.DispositionAction.value(); !ok || !validDisposition(rp.disposition) {
 		return errBadRequest("disposition_action must be permanently_delete or remove_retention")
 	}
-	if b.Status.set {
+	if b.Status.present {
 		return errBadRequest("Unknown field: status")
 	}
 	switch {
@@ -260,6 +260,7 @@ func (s *Server) createRetentionPolicy(w http.ResponseWriter, r *http.Request, p
 	rp.modifiedAt = rp.createdAt
 	s.retention.policies[rp.id] = rp
 	s.retention.policyOrder = append(s.retention.policyOrder, rp)
+	s.dirty(kRetPolicies, rp.id)
 	writeJSON(w, http.StatusCreated, s.retentionPolicyRecord(rp))
 	return nil
 }
@@ -408,7 +409,7 @@ func (s *Server) updateRetentionPolicy(w http.ResponseWriter, r *http.Request, p
 	if aerr := decodeJSON(r.Body, &b); aerr != nil {
 		return aerr
 	}
-	if b.PolicyType.set {
+	if b.PolicyType.present {
 		return errBadRequest("policy_type cannot be changed")
 	}
 	s.mu.Lock()
@@ -424,7 +425,7 @@ func (s *Server) updateRetentionPolicy(w http.ResponseWriter, r *http.Request, p
 		}
 		next.name = v
 	}
-	if b.Description.set {
+	if b.Description.present {
 		next.description = b.Description.v
 		if utf8.RuneCountInString(next.description) > maxRetentionDescription {
 			return errBadRequest("description is longer than %d characters", maxRetentionDescription)
@@ -489,7 +490,7 @@ func (s *Server) updateRetentionPolicy(w http.ResponseWriter, r *http.Request, p
 		}
 		next.maxExtension = days
 	}
-	if b.CustomNotificationRecipients.set {
+	if b.CustomNotificationRecipients.present {
 		users, aerr := s.recipients(b.CustomNotificationRecipients.v)
 		if aerr != nil {
 			return aerr
@@ -501,6 +502,7 @@ func (s *Server) updateRetentionPolicy(w http.ResponseWriter, r *http.Request, p
 	}
 	next.modifiedAt = s.nowSec()
 	*rp = next
+	s.dirty(kRetPolicies, rp.id)
 	writeJSON(w, http.StatusOK, s.retentionPolicyRecord(rp))
 	return nil
 }
@@ -526,6 +528,7 @@ func (s *Server) deleteRetentionPolicy(w http.ResponseWriter, r *http.Request, p
 	}
 	delete(s.retention.policies, rp.id)
 	s.retention.policyOrder = removeFrom(s.retention.policyOrder, rp)
+	s.dirty(kRetPolicies, rp.id)
 	w.WriteHeader(http.StatusNoContent)
 	return nil
 }

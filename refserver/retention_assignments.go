@@ -2,16 +2,15 @@ package refserver
 
 import (
 	"net/http"
-	"regexp"
 	"time"
 )
 
 // retentionAssignment puts a retention policy on the enterprise, a folder
-// (and everything below it) or a metadata template.
+// (and everything below it) or a metadata template (retention_metadata.go).
 type retentionAssignment struct {
 	id             string
 	policy         *retentionPolicy
-	toType, toID   string // toID "" for the enterprise
+	toType, toID   string // toID "" for the enterprise; a template's id
 	filterFields   []filterField
 	startDateField string
 	by             *user
@@ -31,22 +30,15 @@ const (
 	startDateUploadDate    = "upload_date"
 )
 
-// templateIDPattern accepts the ids of metadata templates: a template's id
-// (a UUID) or its scope and key (enterprise_<id>.<templateKey>, as the
-// metadata API names templates). The metadata templates are kept by their
-// own resource; until it offers a lookup, an id of either shape is taken
-// as existing.
-var templateIDPattern = regexp.MustCompile(`^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|(enterprise(_[0-9]+)?|global)\.[A-Za-z0-9_-]{1,64})$`)
-
 // retentionAssignmentBody is the body of POST /retention_policy_assignments.
 type retentionAssignmentBody struct {
 	PolicyID *string `json:"policy_id"`
 	AssignTo *struct {
-		Type *string     `json:"type"`
-		ID   opt[string] `json:"id"`
+		Type *string          `json:"type"`
+		ID   nullable[string] `json:"id"`
 	} `json:"assign_to"`
-	FilterFields   opt[[]filterField] `json:"filter_fields"`
-	StartDateField opt[string]        `json:"start_date_field"`
+	FilterFields   nullable[[]filterField] `json:"filter_fields"`
+	StartDateField nullable[string]        `json:"start_date_field"`
 }
 
 // createRetentionAssignment serves POST /retention_policy_assignments: 201
@@ -55,8 +47,10 @@ type retentionAssignmentBody struct {
 // filter_fields or start_date_field with another type than
 // metadata_template, more than one filter field, start_date_field with an
 // indefinite policy, a retired policy (no code in the spec), the root
-// folder. 404 not_found: unknown policy or folder. 409 conflict: a policy
-// of equal or greater length is already assigned to the same target.
+// folder, filter_fields or start_date_field that do not fit the template
+// (retention_metadata.go). 404 not_found: unknown policy, folder or
+// template. 409 conflict: a policy of equal or greater length is already
+// assigned to the same target (for a template: with the same filter).
 // Every file version the assignment covers is retained at once.
 func (s *Server) createRetentionAssignment(w http.ResponseWriter, r *http.Request, p *principal) error {
 	if aerr := requireJSONContentType(r); aerr != nil {
@@ -107,9 +101,6 @@ func (s *Server) createRetentionAssignment(w http.ResponseWriter, r *http.Reques
 		}
 		a.startDateField = v
 	}
-	if a.toType == assignMetadataTemplate && !templateIDPattern.MatchString(a.toID) {
-		return errNotFound("metadata_template")
-	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	rp, aerr := s.retentionPolicyByID(*b.PolicyID)
@@ -122,17 +113,22 @@ func (s *Server) createRetentionAssignment(w http.ResponseWriter, r *http.Reques
 	if a.startDateField != "" && rp.policyType == retentionIndefinite {
 		return errBadRequest("start_date_field cannot be used with an indefinite policy")
 	}
-	if a.toType == assignFolder {
+	switch a.toType {
+	case assignFolder:
 		if a.toID == rootID {
 			return errBadRequest("The root folder cannot be assigned; assign the enterprise instead")
 		}
 		if _, aerr := s.lookup(p, "folder", a.toID); aerr != nil {
 			return aerr
 		}
+	case assignMetadataTemplate:
+		if aerr := s.metadataTargetOf(a); aerr != nil {
+			return aerr
+		}
 	}
 	for _, other := range s.retention.assignOrder {
-		if other.toType == a.toType && other.toID == a.toID && other.policy.longerOrEqual(rp) {
-			return errf(http.StatusConflict, codeConflict, "A retention policy of equal or greater length has already been assigned to this item")
+		if sameRetentionTarget(other, a) && other.policy.longerOrEqual(rp) {
+			return errRetentionConflict()
 		}
 	}
 	a.policy = rp
@@ -140,10 +136,11 @@ func (s *Server) createRetentionAssignment(w http.ResponseWriter, r *http.Reques
 	a.at = s.nowSec()
 	s.retention.assignments[a.id] = a
 	s.retention.assignOrder = append(s.retention.assignOrder, a)
+	s.dirty(kRetAssignments, a.id)
 	for _, f := range s.filesByID() {
 		if s.retentionCovers(a, f) {
 			for _, v := range f.versions {
-				s.retainVersion(f, v, a)
+				s.retainVersionFrom(f, v, a, s.retentionStart(a, f, v))
 			}
 		}
 	}
@@ -151,16 +148,17 @@ func (s *Server) createRetentionAssignment(w http.ResponseWriter, r *http.Reques
 	return nil
 }
 
-// retentionCovers reports whether assignment a applies to file f. A
-// metadata template assignment covers the files carrying an instance of the
-// template; the metadata resource does not tell this server yet, so it
-// covers none here.
+// retentionCovers reports whether assignment a applies to file f: every
+// file for the enterprise, the files below a folder, the files carrying a
+// matching instance of a template (metadataCovers).
 func (s *Server) retentionCovers(a *retentionAssignment, f *item) bool {
 	switch a.toType {
 	case assignEnterprise:
 		return true
 	case assignFolder:
 		return s.isUnder(f, a.toID)
+	case assignMetadataTemplate:
+		return s.metadataCovers(a, f)
 	}
 	return false
 }
@@ -268,11 +266,13 @@ func (s *Server) deleteRetentionAssignment(w http.ResponseWriter, r *http.Reques
 func (s *Server) removeRetentionAssignment(a *retentionAssignment) {
 	delete(s.retention.assignments, a.id)
 	s.retention.assignOrder = removeFrom(s.retention.assignOrder, a)
+	s.dirty(kRetAssignments, a.id)
 	for _, fvr := range append([]*fileVersionRetention(nil), s.retention.fvrOrder...) {
 		if _, ok := fvr.sources[a]; !ok {
 			continue
 		}
 		delete(fvr.sources, a)
+		s.dirty(kRetVersions, fvr.id)
 		if len(fvr.sources) == 0 {
 			delete(s.retention.fvrs, fvr.id)
 			delete(s.retention.byVersion, fvr.version.id)

@@ -28,8 +28,10 @@ func assignTo(policyID, typ string, id any) map[string]any {
 
 func TestRetentionAssignmentRules(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, Options{})
+	md := newMDEnv(t)
+	e := md.env
 	adm := e.s.AdminToken()
+	contract := md.createTemplate("contract", contractFields())
 	long := e.mustAdmin(201, "POST", "/retention_policies", finitePolicy("Long", 100))["id"].(string)
 	short := e.mustAdmin(201, "POST", "/retention_policies", finitePolicy("Short", 10))["id"].(string)
 	longer := e.mustAdmin(201, "POST", "/retention_policies", finitePolicy("Longer", 200))["id"].(string)
@@ -46,7 +48,9 @@ func TestRetentionAssignmentRules(t *testing.T) {
 	assert.Nil(t, first["filter_fields"])
 	assert.Equal(t, e.s.AdminUserID(), str(first, "assigned_by", "id"))
 	e.mustAdmin(201, "POST", "/retention_policy_assignments", assignTo(ind, "enterprise", nil))
-	tmpl := "enterprise_" + e.s.EnterpriseID() + ".contract"
+	tmpl := contract["id"].(string)
+	status, final := fieldID(t, contract, "status"), optionID(t, contract, "status", "closed")
+	signedAt := fieldID(t, contract, "signed")
 
 	withFilter := func(b map[string]any, k string, v any) map[string]any { b[k] = v; return b }
 	cases := []struct {
@@ -73,6 +77,7 @@ func TestRetentionAssignmentRules(t *testing.T) {
 		{"unknown policy", assignTo("999", "folder", folder), 404, "not_found"},
 		{"unknown folder", assignTo(short, "folder", "999"), 404, "not_found"},
 		{"unknown template", assignTo(short, "metadata_template", "not a template"), 404, "not_found"},
+		{"template by scope and key", assignTo(short, "metadata_template", "enterprise_"+e.s.EnterpriseID()+".contract"), 404, "not_found"},
 		{"shorter on same folder", assignTo(short, "folder", folder), 409, "conflict"},
 		{"same policy again", assignTo(long, "folder", folder), 409, "conflict"},
 		{"anything after indefinite on enterprise", assignTo(longer, "enterprise", nil), 409, "conflict"},
@@ -91,10 +96,10 @@ func TestRetentionAssignmentRules(t *testing.T) {
 	e.mustAdmin(201, "POST", "/retention_policy_assignments", assignTo(longer, "folder", folder))
 	e.mustAdmin(201, "POST", "/retention_policy_assignments", assignTo(short, "folder", userFolder))
 	mt := e.mustAdmin(201, "POST", "/retention_policy_assignments", withFilter(withFilter(assignTo(short, "metadata_template", tmpl),
-		"filter_fields", []any{map[string]any{"field": "status", "value": "final"}}), "start_date_field", "signed_at"))
-	assert.Equal(t, []any{map[string]any{"field": "status", "value": "final"}}, mt["filter_fields"])
-	assert.Equal(t, "signed_at", mt["start_date_field"])
-	mt2 := e.mustAdmin(201, "POST", "/retention_policy_assignments", assignTo(long, "metadata_template", "9f0e6a3b-6c1d-4b8e-9a55-0123456789ab"))
+		"filter_fields", []any{map[string]any{"field": status, "value": final}}), "start_date_field", signedAt))
+	assert.Equal(t, []any{map[string]any{"field": status, "value": final}}, mt["filter_fields"])
+	assert.Equal(t, signedAt, mt["start_date_field"])
+	mt2 := e.mustAdmin(201, "POST", "/retention_policy_assignments", assignTo(long, "metadata_template", tmpl))
 	assert.Equal(t, "upload_date", mt2["start_date_field"])
 	assert.Equal(t, []any{}, mt2["filter_fields"])
 

@@ -52,8 +52,11 @@ func (fvr *fileVersionRetention) retainedAt(now time.Time) bool {
 	return disp.IsZero() || now.Before(disp)
 }
 
-// retainVersion puts version v of f under assignment a. Callers hold s.mu.
-func (s *Server) retainVersion(f *item, v *version, a *retentionAssignment) {
+// retainVersionFrom puts version v of f under assignment a, its retention
+// counted from start (retentionStart). A version a already retains keeps
+// its start unless start is later: retention is extended, never shortened.
+// Callers hold s.mu.
+func (s *Server) retainVersionFrom(f *item, v *version, a *retentionAssignment, start time.Time) {
 	fvr, ok := s.retention.byVersion[v.id]
 	if !ok {
 		fvr = &fileVersionRetention{id: s.newID(), file: f, version: v, sources: map[*retentionAssignment]time.Time{}, applied: s.nowSec()}
@@ -61,18 +64,20 @@ func (s *Server) retainVersion(f *item, v *version, a *retentionAssignment) {
 		s.retention.byVersion[v.id] = fvr
 		s.retention.fvrOrder = append(s.retention.fvrOrder, fvr)
 	}
-	if _, ok := fvr.sources[a]; !ok {
-		fvr.sources[a] = s.nowSec()
+	if cur, ok := fvr.sources[a]; !ok || start.After(cur) {
+		fvr.sources[a] = start
+		s.dirty(kRetVersions, fvr.id)
 	}
 }
 
 // retentionVersionAdded applies the retention policies that cover f to its
-// new version v: the assignments of active policies on the enterprise or on
-// a folder above f. Earlier versions keep their own retention.
+// new version v: the assignments of active policies on the enterprise, on
+// a folder above f or on a template f carries a matching instance of.
+// Earlier versions keep their own retention.
 func (s *Server) retentionVersionAdded(f *item, v *version) {
 	for _, a := range s.retention.assignOrder {
 		if a.policy.status == retentionStatusActive && s.retentionCovers(a, f) {
-			s.retainVersion(f, v, a)
+			s.retainVersionFrom(f, v, a, s.retentionStart(a, f, v))
 		}
 	}
 }

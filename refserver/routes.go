@@ -53,7 +53,7 @@ func (s *Server) route(methods map[string]endpoint) http.Handler {
 				if r.Context().Err() != nil {
 					return // client went away
 				}
-				s.log.Error("handler failed", "path", r.URL.Path, "err", err)
+				s.log.Error("handler failed", "path", logPath(r), "err", err)
 				ae = errf(http.StatusInternalServerError, codeInternalServerError, "Internal Server Error")
 			}
 			drain(r.Body)

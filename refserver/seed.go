@@ -8,7 +8,8 @@ import (
 )
 
 // Seed adds demo content: for the admin and the managed user, a few folders
-// in their roots with small text files. It fails if the names are taken.
+// in their roots with small text files, and a few device pins. It fails if
+// the names are taken.
 func (s *Server) Seed() error {
 	ctx := context.Background()
 	for _, p := range []*principal{s.principals[s.opts.AdminToken], s.principals[s.opts.UserToken]} {
@@ -32,7 +33,7 @@ func (s *Server) Seed() error {
 			return err
 		}
 	}
-	return nil
+	return s.AddDevicePins(4)
 }
 
 func (s *Server) seedFolder(p *principal, parentID, name string) (*item, error) {
@@ -53,6 +54,7 @@ func (s *Server) seedFolder(p *principal, parentID, name string) (*item, error) 
 		syncState: "not_synced",
 	}
 	s.addItem(f)
+	s.dirtyItem(f)
 	return f, nil
 }
 

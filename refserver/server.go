@@ -80,8 +80,24 @@ type Options struct {
 	// strict so that an SDK leaking its token to another host fails a test;
 	// either way Requests() records HasAuthorization.
 	IgnoreContentAuthorization bool
-	// Store keeps content; nil means NewMemoryStore().
+	// Store keeps content; nil means NewMemoryStore(), or NewDirStore(DataDir)
+	// when DataDir is set.
 	Store Store
+	// DataDir, when set, persists the server: content is kept in the
+	// directory (unless Store is set) and the whole state — items and
+	// versions, upload sessions and their parts, every resource, users,
+	// OAuth apps and issued tokens, the ids and the random tokens — in the
+	// embedded database DataDir/state.db (StateFileName). A server started
+	// on a directory that holds a state resumes it (Restored reports so):
+	// a restart loses nothing a client was answered. Every answer waits
+	// until the state it reports is committed to disk. Tokens given in
+	// Options replace the stored ones; the others are kept. A Store given
+	// with DataDir must keep its blobs across restarts (an in-memory store
+	// is refused). Close closes the database; a second server cannot open
+	// the directory while the first has it open. A state written with
+	// another record layout is refused with ErrStateSchema. "" (the
+	// default) keeps everything in memory.
+	DataDir string
 	// TokenLifetime is the lifetime of access tokens issued by
 	// POST /oauth2/token (default 1h, like the real service).
 	TokenLifetime time.Duration
@@ -111,7 +127,8 @@ type RequestRecord struct {
 	// RawQuery is the raw query string.
 	RawQuery string
 	// Header is a copy of the request headers; an Authorization header is
-	// replaced by "[redacted]".
+	// replaced by "[redacted]", and so is the shared_link_password of a
+	// boxapi header (the link itself is kept).
 	Header http.Header
 	// HasAuthorization reports whether an Authorization header was sent.
 	HasAuthorization bool
@@ -148,6 +165,10 @@ type Server struct {
 	principals   map[string]*principal // by token
 	oauth        *oauthState           // apps and issued tokens (oauth.go)
 
+	persist     *persister // nil unless Options.DataDir (persist.go)
+	restored    bool       // the state was loaded from Options.DataDir
+	fixedTokens [3]string  // the admin, user and app tokens Options gave
+
 	mu       sync.Mutex // guards the state below
 	items    map[string]*item
 	folders  folderIndexes // listable items by folder (folderindex.go)
@@ -164,6 +185,8 @@ type Server struct {
 	users      userState
 	groups     groupState
 	pins       devicePinState
+
+	pageHidden map[string]bool // HideFromPages (listpage.go), guarded by mu
 
 	faultsMu sync.Mutex
 	faults   []*fault
@@ -198,6 +221,18 @@ func newServer(opts Options) (*Server, error) {
 	if opts.SignedURLTTL <= 0 {
 		opts.SignedURLTTL = defaultSignedURLTTL
 	}
+	if opts.DataDir != "" {
+		if _, mem := opts.Store.(*memoryStore); mem {
+			return nil, errString("refserver: DataDir needs a Store that keeps content on disk, not an in-memory one")
+		}
+		if opts.Store == nil {
+			st, err := NewDirStore(opts.DataDir)
+			if err != nil {
+				return nil, err
+			}
+			opts.Store = st
+		}
+	}
 	if opts.Store == nil {
 		opts.Store = NewMemoryStore()
 	}
@@ -218,6 +253,8 @@ func newServer(opts Options) (*Server, error) {
 		sessions: make(map[string]*session),
 		ended:    make(map[string]UploadSessionInfo),
 		nextID:   100000000000,
+
+		fixedTokens: [3]string{opts.AdminToken, opts.UserToken, opts.AppToken},
 	}
 	s.life.init()
 	if err := s.initPrincipals(); err != nil {
@@ -229,6 +266,14 @@ func newServer(opts Options) (*Server, error) {
 		roleAPI:     s.apiMux(),
 		roleUpload:  s.uploadMux(),
 		roleContent: s.contentMux(),
+	}
+	if opts.DataDir != "" {
+		if err := s.openState(opts.DataDir); err != nil {
+			return nil, err
+		}
+		// The content host changes nothing and streams: it is not held.
+		s.handlers[roleAPI] = s.persistHandler(s.handlers[roleAPI])
+		s.handlers[roleUpload] = s.persistHandler(s.handlers[roleUpload])
 	}
 	return s, nil
 }
@@ -292,7 +337,7 @@ func (s *Server) roleHandler(role string) http.Handler {
 			rw.logOutcome()
 			s.log.LogAttrs(r.Context(), slog.LevelDebug, "request",
 				slog.String("role", role), slog.String("method", r.Method),
-				slog.String("path", r.URL.Path), slog.Int("status", rw.status),
+				slog.String("path", logPath(r)), slog.Int("status", rw.status),
 				slog.String("request_id", id))
 		}()
 		s.serveWithFaults(rw, r, role, mux)
@@ -334,6 +379,20 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 // Unwrap lets http.ResponseController reach the underlying writer (Hijack, Flush).
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
+// logPath is the request path as the logger may see it: the token of a
+// content-host URL (/d/{token}, /embed/{token}) is a signed secret that
+// grants the download, so it is replaced by "[redacted]". The logger never
+// sees headers, queries or bodies (tokens, shared link passwords, client
+// secrets travel there).
+func logPath(r *http.Request) string {
+	for _, prefix := range []string{"/d/", "/embed/"} {
+		if rest, ok := strings.CutPrefix(r.URL.Path, prefix); ok && rest != "" {
+			return prefix + "[redacted]"
+		}
+	}
+	return r.URL.Path
+}
+
 func (s *Server) newRequestID() string {
 	return fmt.Sprintf("%s%06x", randomHex(6), s.reqSeq.Add(1)&0xffffff)
 }
@@ -343,6 +402,9 @@ func (s *Server) record(role, id string, r *http.Request) *RequestRecord {
 	_, hasAuth := h["Authorization"]
 	if hasAuth {
 		h["Authorization"] = []string{"[redacted]"}
+	}
+	for i, v := range h["Boxapi"] {
+		h["Boxapi"][i] = redactBoxAPI(v)
 	}
 	rec := &RequestRecord{
 		Method: r.Method, Role: role, Host: r.Host, Path: r.URL.EscapedPath(),
@@ -391,6 +453,10 @@ func (s *Server) UserToken() string { return s.opts.UserToken }
 // AppToken is the bearer token of the app principal (a service account that
 // may call only upload, download, get and delete file).
 func (s *Server) AppToken() string { return s.opts.AppToken }
+
+// Restored reports whether the server resumed a state stored in
+// Options.DataDir (false for a fresh state, and without DataDir).
+func (s *Server) Restored() bool { return s.restored }
 
 // EnterpriseID is the id of the enterprise.
 func (s *Server) EnterpriseID() string { return s.enterpriseID }

@@ -53,6 +53,8 @@ func (s *Server) UploadSession(id string) (UploadSessionInfo, bool) {
 func (s *Server) endSession(ss *session, state SessionState, fileID string) {
 	delete(s.sessions, ss.id)
 	s.ended[ss.id] = sessionInfo(ss, state, fileID)
+	s.dirtySession(ss)
+	s.dirty(kEnded, ss.id)
 }
 
 func sessionInfo(ss *session, state SessionState, fileID string) UploadSessionInfo {

@@ -1,10 +1,8 @@
 package refserver
 
 import (
-	"encoding/json"
 	"net/http"
 	"slices"
-	"strings"
 	"time"
 )
 
@@ -28,12 +26,6 @@ import (
 // assignment; a new state on a completed "complete" task). The spec says
 // 403 without a code; this one names the reason.
 const codeTaskCompleted = "task_completed"
-
-// codeTaskAssigneeNotAllowed answers an assignment to a user who cannot be
-// assigned: unknown, or without access to the file (BREADTH §5, common
-// errors guide). The spec documents 500 for these; a strict server answers
-// the documented 400 code instead.
-const codeTaskAssigneeNotAllowed = "task_assignee_not_allowed"
 
 // Task actions, completion rules and resolution states of the wire.
 const (
@@ -66,15 +58,6 @@ type task struct {
 	assignments           []*taskAssignment // in the order they were made
 }
 
-// taskAssignment is one user's part of a task.
-type taskAssignment struct {
-	id                      string
-	task                    *task
-	to, by                  *user
-	message, state          string
-	assignedAt, completedAt time.Time
-}
-
 // completed applies the completion rule.
 func (t *task) completed() bool {
 	resolved := 0
@@ -93,20 +76,41 @@ func (t *task) completed() bool {
 type taskState struct {
 	tasks       map[string]*task
 	assignments map[string]*taskAssignment
+	byFile      map[string][]*task // the tasks of a file id, in creation order
 }
 
 // initTasks prepares the state of tasks and task assignments (/tasks, /task_assignments); called once by newServer.
 func (s *Server) initTasks() {
-	s.tasks = taskState{tasks: map[string]*task{}, assignments: map[string]*taskAssignment{}}
+	s.tasks = taskState{tasks: map[string]*task{}, assignments: map[string]*taskAssignment{}, byFile: map[string][]*task{}}
 }
 
 // tasksItemPurged drops the tasks of a file deleted for good.
 func (s *Server) tasksItemPurged(it *item) {
-	for id, t := range s.tasks.tasks {
-		if t.fileID == it.id {
-			s.dropTask(t)
-			delete(s.tasks.tasks, id)
-		}
+	for _, t := range s.tasks.byFile[it.id] {
+		s.dropTask(t)
+		delete(s.tasks.tasks, t.id)
+		s.dirty(kTasks, t.id)
+	}
+	delete(s.tasks.byFile, it.id)
+}
+
+// addTask registers a new task. Callers hold s.mu.
+func (s *Server) addTask(t *task) {
+	s.tasks.tasks[t.id] = t
+	s.tasks.byFile[t.fileID] = append(s.tasks.byFile[t.fileID], t)
+	s.dirty(kTasks, t.id)
+}
+
+// removeTask forgets a task with its assignments. Callers hold s.mu.
+func (s *Server) removeTask(t *task) {
+	s.dropTask(t)
+	delete(s.tasks.tasks, t.id)
+	s.dirty(kTasks, t.id)
+	rest := slices.DeleteFunc(s.tasks.byFile[t.fileID], func(x *task) bool { return x == t })
+	if len(rest) == 0 {
+		delete(s.tasks.byFile, t.fileID)
+	} else {
+		s.tasks.byFile[t.fileID] = rest
 	}
 }
 
@@ -143,30 +147,6 @@ func (s *Server) mountTasks(mux *http.ServeMux) {
 	}))
 }
 
-// taskUser finds a user to assign by id or login (case-insensitive), or
-// nil. The users are those of auth.go: the admin and the managed user.
-func (s *Server) taskUser(id, login string) *user {
-	if id != "" {
-		return s.managedUser(id)
-	}
-	for _, u := range []*user{s.admin, s.user} {
-		if strings.EqualFold(u.login, login) {
-			return u
-		}
-	}
-	return nil
-}
-
-// assignmentRecord is the TaskAssignment record.
-func (s *Server) assignmentRecord(a *taskAssignment) map[string]any {
-	return map[string]any{
-		"type": "task_assignment", "id": a.id, "item": s.taskFileMini(a.task),
-		"assigned_to": a.to.mini(), "assigned_by": a.by.mini(), "message": a.message,
-		"resolution_state": a.state, "assigned_at": fmtTime(a.assignedAt),
-		"completed_at": fmtTime(a.completedAt), "reminded_at": nil,
-	}
-}
-
 func (s *Server) taskFileMini(t *task) any {
 	if f, ok := s.items[t.fileID]; ok {
 		return s.mini(f)
@@ -184,14 +164,6 @@ func (s *Server) taskRecord(t *task) map[string]any {
 	}
 }
 
-func (s *Server) assignmentCollection(t *task) map[string]any {
-	entries := make([]any, 0, len(t.assignments))
-	for _, a := range t.assignments {
-		entries = append(entries, s.assignmentRecord(a))
-	}
-	return map[string]any{"total_count": len(entries), "entries": entries}
-}
-
 // lookupTask returns a task whose file p may see. Callers hold s.mu.
 func (s *Server) lookupTask(p *principal, id string) (*task, *apiError) {
 	t, ok := s.tasks.tasks[id]
@@ -204,18 +176,6 @@ func (s *Server) lookupTask(p *principal, id string) (*task, *apiError) {
 	return t, nil
 }
 
-// lookupAssignment returns an assignment whose file p may see. Callers hold s.mu.
-func (s *Server) lookupAssignment(p *principal, id string) (*taskAssignment, *apiError) {
-	a, ok := s.tasks.assignments[id]
-	if !ok {
-		return nil, errNotFound("task_assignment")
-	}
-	if _, aerr := s.lookup(p, "file", a.task.fileID); aerr != nil {
-		return nil, errNotFound("task_assignment")
-	}
-	return a, nil
-}
-
 // pathID reads a numeric path id; a malformed one is 404.
 func pathID(r *http.Request, key, what string) (string, *apiError) {
 	id := r.PathValue(key)
@@ -226,12 +186,13 @@ func pathID(r *http.Request, key, what string) (string, *apiError) {
 }
 
 // taskFields are the fields shared by the task create and update bodies.
-// DueAt is raw to tell null (no due date) from absent.
+// Only due_at takes null (no due date: the spec's default is null); null
+// elsewhere is 400 bad_request (decodeJSONObject).
 type taskFields struct {
-	Action         *string         `json:"action"`
-	Message        *string         `json:"message"`
-	DueAt          json.RawMessage `json:"due_at"`
-	CompletionRule *string         `json:"completion_rule"`
+	Action         *string          `json:"action"`
+	Message        *string          `json:"message"`
+	DueAt          nullable[string] `json:"due_at"`
+	CompletionRule *string          `json:"completion_rule"`
 }
 
 // check validates the values given; dueAt reports a due_at given (zero =
@@ -243,15 +204,12 @@ func (b *taskFields) check() (dueAt time.Time, dueGiven bool, aerr *apiError) {
 	if b.CompletionRule != nil && *b.CompletionRule != ruleAll && *b.CompletionRule != ruleAny {
 		return time.Time{}, false, errBadRequest("Invalid value for completion_rule: all_assignees or any_assignee")
 	}
-	if b.DueAt == nil {
+	if !b.DueAt.present {
 		return time.Time{}, false, nil
 	}
-	if string(b.DueAt) == "null" {
+	raw, ok := b.DueAt.value()
+	if !ok {
 		return time.Time{}, true, nil
-	}
-	var raw string
-	if err := json.Unmarshal(b.DueAt, &raw); err != nil {
-		return time.Time{}, false, errBadRequest("Invalid value for due_at: a date-time")
 	}
 	t, err := time.Parse(time.RFC3339, raw)
 	if err != nil {
@@ -270,12 +228,21 @@ type createTaskBody struct {
 }
 
 // createTask serves POST /tasks: 201 Task, without assignees.
+//
+// The spec's "403 no permission" (a caller who can see the file but may
+// not add tasks, e.g. a collaborator with a viewer role) has no case here:
+// the server has no collaborations, and every principal that can see a
+// file (its owner, the admin, an admin's As-User or token of the owner) may
+// add tasks to it; anyone else gets the 404 of a file they cannot see. The
+// app token (403 insufficient_scope for every task route) and a downscoped
+// token whose scopes do not cover POST (403 insufficient_scope, oauth.go)
+// are refused before this handler runs.
 func (s *Server) createTask(w http.ResponseWriter, r *http.Request, p *principal) error {
 	if aerr := requireJSONContentType(r); aerr != nil {
 		return aerr
 	}
 	var body createTaskBody
-	if aerr := decodeJSON(r.Body, &body); aerr != nil {
+	if aerr := decodeJSONObject(r.Body, &body, codeBadRequest, "due_at"); aerr != nil {
 		return aerr
 	}
 	if body.Item == nil || body.Item.ID == nil {
@@ -308,7 +275,7 @@ func (s *Server) createTask(w http.ResponseWriter, r *http.Request, p *principal
 		return aerr
 	}
 	t.id, t.fileID, t.createdAt = s.newID(), f.id, s.nowSec()
-	s.tasks.tasks[t.id] = t
+	s.addTask(t)
 	writeJSON(w, http.StatusCreated, s.taskRecord(t))
 	return nil
 }
@@ -340,7 +307,7 @@ func (s *Server) updateTask(w http.ResponseWriter, r *http.Request, p *principal
 		return aerr
 	}
 	var body taskFields
-	if aerr := decodeJSON(r.Body, &body); aerr != nil {
+	if aerr := decodeJSONObject(r.Body, &body, codeBadRequest, "due_at"); aerr != nil {
 		return aerr
 	}
 	dueAt, dueGiven, aerr := body.check()
@@ -370,6 +337,7 @@ func (s *Server) updateTask(w http.ResponseWriter, r *http.Request, p *principal
 	if dueGiven {
 		t.dueAt = dueAt
 	}
+	s.dirty(kTasks, t.id)
 	writeJSON(w, http.StatusOK, s.taskRecord(t))
 	return nil
 }
@@ -383,8 +351,7 @@ func (s *Server) deleteTask(w http.ResponseWriter, r *http.Request, p *principal
 	s.mu.Lock()
 	t, aerr := s.lookupTask(p, id)
 	if aerr == nil {
-		s.dropTask(t)
-		delete(s.tasks.tasks, t.id)
+		s.removeTask(t)
 	}
 	s.mu.Unlock()
 	if aerr != nil {
@@ -406,207 +373,11 @@ func (s *Server) listFileTasks(w http.ResponseWriter, r *http.Request, p *princi
 	if _, aerr := s.lookup(p, "file", id); aerr != nil {
 		return aerr
 	}
-	var tasks []*task
-	for _, t := range s.tasks.tasks {
-		if t.fileID == id {
-			tasks = append(tasks, t)
-		}
-	}
-	slices.SortFunc(tasks, func(a, b *task) int { return compareIDs(a.id, b.id) })
+	tasks := s.tasks.byFile[id]
 	entries := make([]any, 0, len(tasks))
 	for _, t := range tasks {
 		entries = append(entries, s.taskRecord(t))
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"total_count": len(entries), "entries": entries})
-	return nil
-}
-
-// listTaskAssignments serves GET /tasks/{task_id}/assignments: 200
-// TaskAssignments, unpaged.
-func (s *Server) listTaskAssignments(w http.ResponseWriter, r *http.Request, p *principal) error {
-	id, aerr := pathID(r, "task_id", "task")
-	if aerr != nil {
-		return aerr
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	t, aerr := s.lookupTask(p, id)
-	if aerr != nil {
-		return aerr
-	}
-	writeJSON(w, http.StatusOK, s.assignmentCollection(t))
-	return nil
-}
-
-// createAssignmentBody is the body of POST /task_assignments.
-type createAssignmentBody struct {
-	Task *struct {
-		ID   *string `json:"id"`
-		Type *string `json:"type"`
-	} `json:"task"`
-	AssignTo *struct {
-		ID    *string `json:"id"`
-		Login *string `json:"login"`
-	} `json:"assign_to"`
-}
-
-// createTaskAssignment serves POST /task_assignments: 201 TaskAssignment.
-// The assignee is named by id or login and must have access to the file
-// (400 task_assignee_not_allowed); one assignment per user and task (409
-// conflict); a completed task takes none (403 task_completed).
-func (s *Server) createTaskAssignment(w http.ResponseWriter, r *http.Request, p *principal) error {
-	if aerr := requireJSONContentType(r); aerr != nil {
-		return aerr
-	}
-	var body createAssignmentBody
-	if aerr := decodeJSON(r.Body, &body); aerr != nil {
-		return aerr
-	}
-	if body.Task == nil || body.Task.ID == nil || body.Task.Type == nil {
-		return errBadRequest("Missing required field: task.id and task.type")
-	}
-	if *body.Task.Type != "task" {
-		return errBadRequest("Invalid value for task.type: task")
-	}
-	if body.AssignTo == nil || (body.AssignTo.ID == nil || *body.AssignTo.ID == "") && (body.AssignTo.Login == nil || *body.AssignTo.Login == "") {
-		return errBadRequest("Missing required field: assign_to.id or assign_to.login")
-	}
-	var userID, login string
-	if body.AssignTo.ID != nil {
-		userID = *body.AssignTo.ID
-	}
-	if body.AssignTo.Login != nil {
-		login = *body.AssignTo.Login
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if !validID(*body.Task.ID) {
-		return errNotFound("task")
-	}
-	t, aerr := s.lookupTask(p, *body.Task.ID)
-	if aerr != nil {
-		return aerr
-	}
-	if t.completed() {
-		return errf(http.StatusForbidden, codeTaskCompleted, "The task is completed and takes no new assignment")
-	}
-	u := s.taskUser(userID, login)
-	if u != nil && userID != "" && login != "" && !strings.EqualFold(u.login, login) {
-		return errBadRequest("assign_to.id and assign_to.login name different users")
-	}
-	if u == nil || !s.visible(s.principalForUser(u), s.items[t.fileID]) {
-		return errf(http.StatusBadRequest, codeTaskAssigneeNotAllowed, "The user cannot be assigned this task: unknown, or without access to the file")
-	}
-	for _, a := range t.assignments {
-		if a.to == u {
-			// One assignment per user and task; the service documents no
-			// code, conflict is the spec's generic one for 409.
-			return errf(http.StatusConflict, codeConflict, "The user is already assigned this task")
-		}
-	}
-	a := &taskAssignment{
-		id: s.newID(), task: t, to: u, by: p.user, state: stateIncomplete,
-		message: t.message, assignedAt: s.nowSec(),
-	}
-	t.assignments = append(t.assignments, a)
-	s.tasks.assignments[a.id] = a
-	writeJSON(w, http.StatusCreated, s.assignmentRecord(a))
-	return nil
-}
-
-// getTaskAssignment serves GET /task_assignments/{task_assignment_id}: 200.
-func (s *Server) getTaskAssignment(w http.ResponseWriter, r *http.Request, p *principal) error {
-	id, aerr := pathID(r, "task_assignment_id", "task_assignment")
-	if aerr != nil {
-		return aerr
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	a, aerr := s.lookupAssignment(p, id)
-	if aerr != nil {
-		return aerr
-	}
-	writeJSON(w, http.StatusOK, s.assignmentRecord(a))
-	return nil
-}
-
-// updateAssignmentBody is the body of PUT /task_assignments/{id}.
-type updateAssignmentBody struct {
-	Message         *string `json:"message"`
-	ResolutionState *string `json:"resolution_state"`
-}
-
-// updateTaskAssignment serves PUT /task_assignments/{task_assignment_id}:
-// 200 TaskAssignment. Only the assignee answers an assignment (403
-// access_denied_insufficient_permissions for anyone else); the state must
-// suit the task's action (400 bad_request); a completed task of action
-// complete takes no more changes of state (403 task_completed).
-func (s *Server) updateTaskAssignment(w http.ResponseWriter, r *http.Request, p *principal) error {
-	id, aerr := pathID(r, "task_assignment_id", "task_assignment")
-	if aerr != nil {
-		return aerr
-	}
-	if aerr := requireJSONContentType(r); aerr != nil {
-		return aerr
-	}
-	var body updateAssignmentBody
-	if aerr := decodeJSON(r.Body, &body); aerr != nil {
-		return aerr
-	}
-	if st := body.ResolutionState; st != nil {
-		switch *st {
-		case stateIncomplete, stateApproved, stateRejected, stateCompleted:
-		default:
-			return errBadRequest("Invalid value for resolution_state: %s", strings.Join(append(statesFor(taskReview), stateCompleted), ", "))
-		}
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	a, aerr := s.lookupAssignment(p, id)
-	if aerr != nil {
-		return aerr
-	}
-	if a.to != p.user {
-		return errf(http.StatusForbidden, codeAccessDenied, "Only the assignee can update a task assignment")
-	}
-	t := a.task
-	if st := body.ResolutionState; st != nil && *st != a.state {
-		if !slices.Contains(statesFor(t.action), *st) {
-			return errBadRequest("A %s task takes the resolution states %s", t.action, strings.Join(statesFor(t.action), ", "))
-		}
-		if t.action == taskComplete && t.completed() {
-			return errf(http.StatusForbidden, codeTaskCompleted, "The task is completed and takes no more changes")
-		}
-		a.state = *st
-		a.completedAt = time.Time{}
-		if a.state != stateIncomplete {
-			a.completedAt = s.nowSec()
-		}
-	}
-	if body.Message != nil {
-		a.message = *body.Message
-	}
-	writeJSON(w, http.StatusOK, s.assignmentRecord(a))
-	return nil
-}
-
-// deleteTaskAssignment serves DELETE /task_assignments/{task_assignment_id}: 204.
-func (s *Server) deleteTaskAssignment(w http.ResponseWriter, r *http.Request, p *principal) error {
-	id, aerr := pathID(r, "task_assignment_id", "task_assignment")
-	if aerr != nil {
-		return aerr
-	}
-	s.mu.Lock()
-	a, aerr := s.lookupAssignment(p, id)
-	if aerr == nil {
-		t := a.task
-		t.assignments = slices.DeleteFunc(t.assignments, func(x *taskAssignment) bool { return x == a })
-		delete(s.tasks.assignments, a.id)
-	}
-	s.mu.Unlock()
-	if aerr != nil {
-		return aerr
-	}
-	w.WriteHeader(http.StatusNoContent)
 	return nil
 }

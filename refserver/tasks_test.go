@@ -287,7 +287,49 @@ func TestTasksFollowTheirFile(t *testing.T) {
 	e.s.mu.Lock()
 	assert.Empty(t, e.s.tasks.tasks, "purged with the file")
 	assert.Empty(t, e.s.tasks.assignments)
+	assert.Empty(t, e.s.tasks.byFile, "the file's index entry goes too")
 	e.s.mu.Unlock()
+}
+
+// TestTasksByFileIndex: the tasks of a file are listed from a per-file
+// index (no scan of every task), in creation order, and the index follows
+// creates, deletes and purges.
+func TestTasksByFileIndex(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, Options{})
+	tok := e.s.UserToken()
+	a := e.uploadFile(tok, "0", "a.txt", []byte("a"))["id"].(string)
+	b := e.uploadFile(tok, "0", "b.txt", []byte("b"))["id"].(string)
+	var onA []string
+	for i := range 3 {
+		onA = append(onA, e.createTask(tok, a, map[string]any{"message": fmt.Sprint(i)})["id"].(string))
+		e.createTask(tok, b, nil)
+	}
+	listed := func(file string) []string {
+		resp, m := e.doJSON("GET", e.api("/files/"+file+"/tasks"), tok, nil, nil)
+		require.Equal(t, 200, resp.StatusCode, "%v", m)
+		var out []string
+		for _, x := range m["entries"].([]any) {
+			out = append(out, x.(map[string]any)["id"].(string))
+		}
+		assert.EqualValues(t, len(out), m["total_count"])
+		return out
+	}
+	assert.Equal(t, onA, listed(a))
+	e.deleteOK(tok, "/tasks/"+onA[1])
+	assert.Equal(t, []string{onA[0], onA[2]}, listed(a))
+	assert.Len(t, listed(b), 3)
+	e.s.mu.Lock()
+	assert.Len(t, e.s.tasks.byFile[a], 2)
+	assert.Len(t, e.s.tasks.tasks, 5)
+	e.s.mu.Unlock()
+
+	e.deleteOK(tok, "/files/"+b)
+	e.deleteOK(tok, "/files/"+b+"/trash")
+	e.s.mu.Lock()
+	defer e.s.mu.Unlock()
+	assert.NotContains(t, e.s.tasks.byFile, b)
+	assert.Len(t, e.s.tasks.tasks, 2)
 }
 
 // FuzzTaskBody feeds untrusted task bodies to the decoder and the rules: no

@@ -42,6 +42,19 @@ func (s *Server) mountTrash(mux *http.ServeMux) {
 	}
 }
 
+// inTrash reports whether it is in the trash: trashed itself, or below a
+// folder in the trash. This is the one test the read paths use (lookup,
+// the metadata query, the template of an instance). A folder's trashing
+// marks everything below it (setTrashedWith), so the item's own mark
+// answers for its ancestors too. Callers hold s.mu.
+func (s *Server) inTrash(it *item) bool { return it.trashed() }
+
+// live reports whether p may read it through the endpoints of items and
+// of what hangs on them (metadata, tasks, watermarks, ...): visible to p and
+// not in the trash. An item in the trash answers 404 there, as it does on
+// its own endpoints; only the trash endpoints read it. Callers hold s.mu.
+func (s *Server) live(p *principal, it *item) bool { return s.visible(p, it) && !s.inTrash(it) }
+
 // trashPathCollection is the path_collection of an item in the trash.
 func trashPathCollection() map[string]any {
 	trash := map[string]any{"type": "folder", "id": trashFolderID, "sequence_id": nil, "etag": nil, "name": "Trash"}
@@ -79,9 +92,11 @@ func (s *Server) trashItem(it *item) {
 	it.trashedAt, it.trashedWith = now, ""
 	it.seq++
 	s.folders.sync(it) // out of its folder's listings
+	s.dirtyItem(it)
 	s.setTrashedWith(it.id, now, it.id)
 	if parent, ok := s.items[it.parentID]; ok {
 		parent.touch(now, nil)
+		s.dirtyItem(parent)
 	}
 }
 
@@ -94,6 +109,7 @@ func (s *Server) setTrashedWith(folderID string, now time.Time, root string) {
 		}
 		c.trashedAt, c.trashedWith = now, root
 		s.folders.sync(c)
+		s.dirtyItem(c)
 		s.setTrashedWith(c.id, now, root)
 	}
 }
@@ -102,6 +118,7 @@ func (s *Server) setTrashedWith(folderID string, now time.Time, root string) {
 func (s *Server) untrash(it *item, root string) {
 	it.trashedAt, it.trashedWith = time.Time{}, ""
 	s.folders.sync(it)
+	s.dirtyItem(it)
 	for _, c := range s.subItems(it.id) {
 		if c.trashed() && c.trashedWith == root {
 			s.untrash(c, root)
@@ -241,8 +258,10 @@ func (s *Server) restoreHandler(typ, pathKey string) handlerFunc {
 		s.untrash(it, it.id)
 		it.name, it.parentID, it.owner = name, target, owner
 		it.touch(now, p.user)
+		s.dirtyItem(it)
 		if parent, ok := s.items[target]; ok {
 			parent.touch(now, nil)
+			s.dirtyItem(parent)
 		}
 		out := s.render(it, fields, p)
 		if _, ok := out["shared_link"]; ok {
@@ -278,6 +297,8 @@ func (s *Server) restoreTarget(p *principal, it *item, body restoreBody) (string
 // parseTrashQuery reads the query of GET /folders/trash/items. Marker
 // paging (usemarker=true) takes no sort, direction or offset, and a marker
 // needs usemarker=true: 400 invalid_parameter otherwise, as the spec says.
+// An offset above 10000 is 400 bad_request (queryOffset, shared with the
+// other offset-paged lists).
 func parseTrashQuery(r *http.Request) (collectionQuery, *apiError) {
 	v := r.URL.Query()
 	q := collectionQuery{key: "name"}
@@ -311,7 +332,7 @@ func parseTrashQuery(r *http.Request) (collectionQuery, *apiError) {
 	default:
 		return q, invalid("Invalid value for \"direction\"")
 	}
-	if q.offset, aerr = queryInt(r, "offset", 0); aerr != nil {
+	if q.offset, aerr = queryOffset(r); aerr != nil {
 		return q, aerr
 	}
 	if q.limit, aerr = pageLimit(r, 100, 1000); aerr != nil {
@@ -340,7 +361,9 @@ func (s *Server) listTrash(w http.ResponseWriter, r *http.Request, p *principal)
 	defer s.mu.Unlock()
 	var items []*item
 	for _, it := range s.items {
-		if it.trashed() && it.trashedWith == "" && s.visible(p, it) {
+		// Items p owns but may not see (HideFromUsers) keep their place in
+		// the pages, as in a folder listing; trashPage leaves them out.
+		if it.trashed() && it.trashedWith == "" && (s.visible(p, it) || it.owner == p.user) {
 			items = append(items, it)
 		}
 	}
@@ -362,6 +385,9 @@ func (s *Server) trashPage(items []*item, q collectionQuery, fields []string, p 
 	end := min(start+q.limit, total)
 	entries := make([]any, 0, end-start)
 	for _, it := range items[start:end] {
+		if !s.visible(p, it) {
+			continue
+		}
 		if fields == nil {
 			entries = append(entries, s.miniJSON(it))
 		} else {

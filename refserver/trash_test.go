@@ -207,13 +207,22 @@ func TestTrashListPaging(t *testing.T) {
 	}
 	assert.Len(t, got, 5)
 
-	_, m := e.doJSON("GET", e.api("/folders/trash/items?sort=name&direction=DESC&limit=1"), tok, nil, nil)
+	resp, m := e.doJSON("GET", e.api("/folders/trash/items?sort=name&direction=DESC&limit=1"), tok, nil, nil)
+	require.Equal(t, 200, resp.StatusCode, "%v", m)
 	assert.Equal(t, "f4.txt", m["entries"].([]any)[0].(map[string]any)["name"])
 	_, m = e.doJSON("GET", e.api("/folders/trash/items"), e.s.AdminToken(), nil, nil)
 	assert.EqualValues(t, 6, m["total_count"], "the admin sees every trashed item")
 
+	// The spec caps offset at 10000 for this list, as for users and groups.
+	resp, m = e.doJSON("GET", e.api("/folders/trash/items?offset=10000"), tok, nil, nil)
+	require.Equal(t, 200, resp.StatusCode, "%v", m)
+	assert.Empty(t, m["entries"])
+	assert.EqualValues(t, 10000, m["offset"])
+
 	before := collabSnapshot(e.s)
 	for _, c := range []struct{ q, code string }{
+		{"offset=10001", "bad_request"},
+		{"offset=20000&limit=5", "bad_request"},
 		{"usemarker=true&sort=name", "invalid_parameter"},
 		{"usemarker=true&direction=ASC", "invalid_parameter"},
 		{"usemarker=true&offset=2", "invalid_parameter"},
@@ -227,7 +236,7 @@ func TestTrashListPaging(t *testing.T) {
 		resp, m := e.doJSON("GET", e.api("/folders/trash/items?"+c.q), tok, nil, nil)
 		requireAPIError(t, resp, m, 400, c.code)
 	}
-	resp, m := e.doJSON("GET", e.api("/folders/trash/items"), e.s.AppToken(), nil, nil)
+	resp, m = e.doJSON("GET", e.api("/folders/trash/items"), e.s.AppToken(), nil, nil)
 	requireAPIError(t, resp, m, 403, "insufficient_scope")
 	assert.Equal(t, before, collabSnapshot(e.s))
 }

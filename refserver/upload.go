@@ -225,6 +225,7 @@ func (s *Server) createFile(p *principal, parentID, name string, blob BlobInfo, 
 	if parent != nil {
 		parent.touch(now, nil)
 	}
+	s.dirtyItem(f, parent)
 	return f, nil
 }
 
@@ -246,8 +247,10 @@ func (s *Server) addVersion(p *principal, f *item, name string, blob BlobInfo, m
 	f.contentModifiedAt = modified
 	f.readyAt = s.now().Add(s.opts.ContentNotReady)
 	f.touch(now, p.user)
+	s.dirtyItem(f)
 	if parent, ok := s.items[f.parentID]; ok {
 		parent.touch(now, nil)
+		s.dirtyItem(parent)
 	}
 	return nil
 }

@@ -189,6 +189,7 @@ func (s *Server) commitUploadSession(w http.ResponseWriter, r *http.Request, p *
 		}
 		if attrs.Description != nil {
 			f.description = *attrs.Description
+			s.dirtyItem(f)
 		}
 		s.endSession(ss, SessionCommitted, f.id)
 		out = s.render(f, fields, p)
@@ -218,6 +219,7 @@ func (s *Server) finishContent(r *http.Request, ss *session, sum string) (BlobIn
 	_, live := s.sessions[ss.id]
 	if live {
 		ss.final = &blob
+		s.dirty(kSessions, ss.id)
 	}
 	s.mu.Unlock()
 	if !live {

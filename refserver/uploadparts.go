@@ -124,6 +124,8 @@ func (s *Server) uploadPart(w http.ResponseWriter, r *http.Request, p *principal
 		part = &uploadPart{ID: s.newPartID(ss), Offset: cr.first, Size: size, SHA1: sum}
 		ss.parts[cr.first] = part
 		ss.lastPartAt = s.now()
+		s.dirty(kSessions, ss.id)
+		s.dirtyPart(ss, cr.first)
 		if hashIt = ss.hashing == nil && cr.first == ss.hashed; hashIt {
 			ss.hashing = make(chan struct{})
 		}

@@ -104,12 +104,19 @@ func parseFileName(m json.RawMessage) (string, *apiError) {
 // hold s.mu.
 func (s *Server) newSession(p *principal, folderID, fileID, name string, size int64, asm Assembly) *session {
 	ps := s.opts.PartSize
-	return &session{
+	return (&session{
 		id: strings.ToUpper(randomHex(16)), owner: p.user, folderID: folderID, fileID: fileID,
 		fileName: name, fileSize: size, partSize: ps, totalParts: int((size + ps - 1) / ps),
 		expiresAt: s.nowSec().Add(sessionLifetime), parts: make(map[int64]*uploadPart),
-		asm: asm, writing: make(map[int64]chan struct{}), whole: sha1.New(), commitMu: new(sync.Mutex),
-	}
+	}).withContent(asm)
+}
+
+// withContent gives a session its content: the assembly, and the state of
+// the whole-file hash, empty (a session loaded after a restart hashes its
+// parts again at the commit).
+func (ss *session) withContent(asm Assembly) *session {
+	ss.asm, ss.writing, ss.whole, ss.commitMu = asm, make(map[int64]chan struct{}), sha1.New(), new(sync.Mutex)
+	return ss
 }
 
 // startAssembly starts the content of a new session of size bytes; the
@@ -170,6 +177,7 @@ func (s *Server) createUploadSession(w http.ResponseWriter, r *http.Request, p *
 	}
 	ss := s.newSession(p, folderID, "", name, size, asm)
 	s.sessions[ss.id] = ss
+	s.dirty(kSessions, ss.id)
 	keep()
 	writeJSON(w, http.StatusCreated, s.sessionJSON(ss))
 	return nil
@@ -216,6 +224,7 @@ func (s *Server) createVersionUploadSession(w http.ResponseWriter, r *http.Reque
 	}
 	ss := s.newSession(p, "", f.id, name, size, asm)
 	s.sessions[ss.id] = ss
+	s.dirty(kSessions, ss.id)
 	keep()
 	writeJSON(w, http.StatusCreated, s.sessionJSON(ss))
 	return nil
@@ -231,6 +240,7 @@ func (s *Server) session(p *principal, id string) (ss, stale *session, aerr *api
 	}
 	if !s.now().Before(ss.expiresAt) {
 		delete(s.sessions, id)
+		s.dirtySession(ss)
 		return nil, ss, errNotFound("upload session")
 	}
 	return ss, nil, nil

@@ -1,12 +1,448 @@
 package refserver
 
-import "net/http"
+import (
+	"fmt"
+	"net/http"
+	"sort"
+	"strconv"
+	"strings"
+)
 
-// mountUsers registers the routes of enterprise users (/users).
-func (s *Server) mountUsers(mux *http.ServeMux) {}
+// Enterprise users: GET/POST /users, GET /users/me, GET/PUT/DELETE
+// /users/{user_id}. The admin, the managed user and the app's service
+// account of auth.go are users of this state like the ones created here.
+//
+// Rules: creating, updating and deleting users is for the enterprise admin
+// (403 access_denied_insufficient_permissions otherwise); listing and
+// reading other users needs the admin or can_see_managed_users; a login is
+// unique (409 user_login_already_used); bad field values are 400
+// invalid_parameter. Error codes the service does not document:
+//   - 409 user_has_content: DELETE of a user who still owns items without
+//     force=true (the service only says the call "fails"; 409 because the
+//     state, not the request, is in the way, like folder_not_empty's case).
+//   - 403 access_denied_insufficient_permissions: deleting, rolling out or
+//     changing the role of the enterprise admin or the service account, or
+//     deleting oneself.
+//   - 400 bad_request: a required field missing (name; login unless app
+//     user), a malformed query parameter, offset above 10000.
+//   - 401 unauthorized: a token of a deleted user.
+//   - 400 invalid_parameter: a member sent as null other than enterprise
+//     (roll out) and notification_email (remove it) of an update, the two
+//     the spec makes nullable.
+
+const (
+	codeUserLoginInUse = "user_login_already_used"
+	codeUserHasContent = "user_has_content"
+)
 
 // userState is the server's state for enterprise users (/users), guarded by Server.mu.
-type userState struct{}
+type userState struct {
+	byID    map[string]*user
+	byLogin map[string]*user // by lower-case login
+	order   []*user          // by numeric id, for paging
+	removed map[string]*user // deleted users, which records may still name
+}
 
 // initUsers prepares the state of enterprise users (/users); called once by newServer.
-func (s *Server) initUsers() {}
+func (s *Server) initUsers() {
+	s.users = userState{byID: map[string]*user{}, byLogin: map[string]*user{}, removed: map[string]*user{}}
+	for _, u := range []*user{s.admin, s.user, s.app} {
+		u.userProfile = defaultProfile(u.createdAt)
+		s.addUser(u)
+	}
+	s.admin.spaceAmount = -1
+	s.app.canSeeManagedUsers = true
+}
+
+// addUser registers u. Callers hold s.mu (or run before serving).
+func (s *Server) addUser(u *user) {
+	s.users.byID[u.id] = u
+	s.users.byLogin[strings.ToLower(u.login)] = u
+	s.users.order = append(s.users.order, u)
+	s.dirty(kUsers, u.id)
+	sort.SliceStable(s.users.order, func(i, j int) bool { return numID(s.users.order[i].id) < numID(s.users.order[j].id) })
+}
+
+func numID(id string) int64 { n, _ := strconv.ParseInt(id, 10, 64); return n }
+
+// enterpriseUser returns the user of the enterprise with id (not deleted,
+// not rolled out), or nil. Callers hold s.mu.
+func (s *Server) enterpriseUser(id string) *user {
+	u := s.users.byID[id]
+	if u == nil || u.deleted || u.free {
+		return nil
+	}
+	return u
+}
+
+// userActive reports whether u may still act (not deleted).
+func (s *Server) userActive(u *user) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return !u.deleted
+}
+
+// mountUsers registers the routes of enterprise users (/users).
+func (s *Server) mountUsers(mux *http.ServeMux) {
+	mux.Handle(apiRoot+"/users", s.route(map[string]endpoint{
+		http.MethodGet:  {h: s.listUsers},
+		http.MethodPost: {h: s.createUser},
+	}))
+	mux.Handle(apiRoot+"/users/me", s.route(map[string]endpoint{
+		http.MethodGet: {h: s.getUserMe},
+	}))
+	mux.Handle(apiRoot+"/users/{user_id}", s.route(map[string]endpoint{
+		http.MethodGet:    {h: s.getUser},
+		http.MethodPut:    {h: s.updateUser},
+		http.MethodDelete: {h: s.deleteUser},
+	}))
+}
+
+// requireFullToken refuses downscoped tokens: they carry only item scopes,
+// never the scopes of enterprise administration (403 insufficient_scope).
+func requireFullToken(w http.ResponseWriter, p *principal) *apiError {
+	if p.restrict != nil {
+		return errAppScope(w)
+	}
+	return nil
+}
+
+// requireAdmin lets only the enterprise admin (or a service account acting
+// with admin permissions) through, with a full token.
+func requireAdmin(w http.ResponseWriter, p *principal, what string) *apiError {
+	if aerr := requireFullToken(w, p); aerr != nil {
+		return aerr
+	}
+	if p.kind != "admin" {
+		return errf(http.StatusForbidden, codeAccessDenied, "Only an enterprise admin may %s", what)
+	}
+	return nil
+}
+
+// userID reads {user_id}; a malformed id is 404 (no such user).
+func userID(r *http.Request) (string, *apiError) {
+	id := r.PathValue("user_id")
+	if !validID(id) {
+		return "", errNotFound("user")
+	}
+	return id, nil
+}
+
+// listUsers serves GET /users: offset pages by default, marker pages with
+// usemarker=true; users in id order.
+func (s *Server) listUsers(w http.ResponseWriter, r *http.Request, p *principal) error {
+	if aerr := requireFullToken(w, p); aerr != nil {
+		return aerr
+	}
+	q := r.URL.Query()
+	userType := q.Get("user_type")
+	switch userType {
+	case "", "all", "managed", "external":
+	default:
+		return errBadRequest("Invalid value for \"user_type\": all, managed or external")
+	}
+	filter := strings.ToLower(q.Get("filter_term"))
+	extID := q.Get("external_app_user_id")
+	pq, aerr := parseListPage(r, true)
+	if aerr != nil {
+		return aerr
+	}
+	fields := parseFields(r)
+
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if p.kind != "admin" && !p.user.canSeeManagedUsers {
+		return errf(http.StatusForbidden, codeAccessDenied, "The user may not look up the users of the enterprise")
+	}
+	var match []*user
+	for _, u := range s.users.order {
+		switch {
+		case u.deleted || u.free, userType == "external", // the enterprise has no external users
+			extID != "" && u.externalAppUserID != extID,
+			filter != "" && !strings.HasPrefix(strings.ToLower(u.name), filter) && !strings.HasPrefix(strings.ToLower(u.login), filter):
+			continue
+		}
+		match = append(match, u)
+	}
+	used := s.spaceUsed()
+	render := func(u *user) any { return s.renderUser(u, fields, used[u]) }
+	if pq.useMarker {
+		writeJSON(w, http.StatusOK, markerEntries(match, pq, func(u *user) int64 { return numID(u.id) }, render))
+		return nil
+	}
+	writeJSON(w, http.StatusOK, offsetEntries(match, pq, s.userHidden, render))
+	return nil
+}
+
+// createUserBody is the body of POST /users.
+type createUserBody struct {
+	userFields
+	IsPlatformAccessOnly *bool `json:"is_platform_access_only"`
+}
+
+// createUser serves POST /users: 201 with the new managed user or app user.
+func (s *Server) createUser(w http.ResponseWriter, r *http.Request, p *principal) error {
+	if aerr := requireAdmin(w, p, "create users"); aerr != nil {
+		return aerr
+	}
+	if aerr := requireJSONContentType(r); aerr != nil {
+		return aerr
+	}
+	var body createUserBody
+	if aerr := decodeJSONObject(r.Body, &body, codeInvalidParameter); aerr != nil {
+		return aerr
+	}
+	appUser := body.IsPlatformAccessOnly != nil && *body.IsPlatformAccessOnly
+	switch {
+	case body.Name == nil:
+		return errBadRequest("Missing required field: name")
+	case body.Login == nil && !appUser:
+		return errBadRequest("Missing required field: login (required unless is_platform_access_only is true)")
+	case body.ExternalAppUserID != nil && !appUser:
+		return errInvalidParam("external_app_user_id is only for app users (is_platform_access_only)")
+	}
+	if aerr := body.check(); aerr != nil {
+		return aerr
+	}
+	fields := parseFields(r)
+
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	id := s.newID()
+	login := fmt.Sprintf("AppUser_%s_%s@apps.cms.test", id, randomHex(4))
+	if body.Login != nil {
+		login = *body.Login
+		if s.users.byLogin[strings.ToLower(login)] != nil {
+			return errf(http.StatusConflict, codeUserLoginInUse, "User with the specified login already exists")
+		}
+	}
+	now := s.nowSec()
+	u := &user{id: id, login: login, role: userRoleUser, createdAt: now, userProfile: defaultProfile(now)}
+	u.appUser = appUser
+	body.Login = nil
+	body.apply(u)
+	s.addUser(u)
+	writeJSON(w, http.StatusCreated, s.renderUser(u, fields, 0))
+	return nil
+}
+
+// getUserMe serves GET /users/me: the user the token (or As-User) acts as.
+func (s *Server) getUserMe(w http.ResponseWriter, r *http.Request, p *principal) error {
+	fields := parseFields(r)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	writeJSON(w, http.StatusOK, s.renderUser(p.user, fields, s.spaceUsed()[p.user]))
+	return nil
+}
+
+// getUser serves GET /users/{user_id}. A user may always read themselves.
+func (s *Server) getUser(w http.ResponseWriter, r *http.Request, p *principal) error {
+	if aerr := requireFullToken(w, p); aerr != nil {
+		return aerr
+	}
+	id, aerr := userID(r)
+	if aerr != nil {
+		return aerr
+	}
+	fields := parseFields(r)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	u := s.enterpriseUser(id)
+	if id == p.user.id {
+		u = p.user
+	} else if p.kind != "admin" && !p.user.canSeeManagedUsers {
+		return errf(http.StatusForbidden, codeAccessDenied, "The user may not look up the users of the enterprise")
+	}
+	if u == nil {
+		return errNotFound("user")
+	}
+	writeJSON(w, http.StatusOK, s.renderUser(u, fields, s.spaceUsed()[u]))
+	return nil
+}
+
+// updateUserBody is the body of PUT /users/{user_id}.
+type updateUserBody struct {
+	userFields
+	Enterprise              nullable[string]        `json:"enterprise"`
+	Notify                  *bool                   `json:"notify"`
+	IsPasswordResetRequired *bool                   `json:"is_password_reset_required"`
+	NotificationEmail       nullable[notifyAddress] `json:"notification_email"`
+}
+
+// notifyAddress is the notification_email object of an update.
+type notifyAddress struct {
+	Email string `json:"email"`
+}
+
+// updateUser serves PUT /users/{user_id}: 200 with the user. enterprise:
+// null rolls the user out of the enterprise into a free user.
+func (s *Server) updateUser(w http.ResponseWriter, r *http.Request, p *principal) error {
+	if aerr := requireAdmin(w, p, "update users"); aerr != nil {
+		return aerr
+	}
+	id, aerr := userID(r)
+	if aerr != nil {
+		return aerr
+	}
+	if aerr := requireJSONContentType(r); aerr != nil {
+		return aerr
+	}
+	var body updateUserBody
+	if aerr := decodeJSONObject(r.Body, &body, codeInvalidParameter, "enterprise", "notification_email"); aerr != nil {
+		return aerr
+	}
+	if aerr := body.check(); aerr != nil {
+		return aerr
+	}
+	ne := body.NotificationEmail
+	if ne.present && !ne.null && !validEmail(ne.v.Email) {
+		return errInvalidParam("notification_email.email must be an e-mail address")
+	}
+	if body.Enterprise.present && !body.Enterprise.null && body.Enterprise.v != s.enterpriseID {
+		return errInvalidParam("enterprise must be null (roll the user out) or the id of the user's enterprise")
+	}
+	fields := parseFields(r)
+
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	u := s.enterpriseUser(id)
+	if u == nil {
+		return errNotFound("user")
+	}
+	protected := u.role == userRoleAdmin || u == s.app
+	switch {
+	case protected && body.Role != nil && *body.Role != u.role:
+		return errf(http.StatusForbidden, codeAccessDenied, "The role of the enterprise admin or the service account cannot be changed")
+	case protected && body.Enterprise.null:
+		return errf(http.StatusForbidden, codeAccessDenied, "The enterprise admin or the service account cannot be rolled out of the enterprise")
+	case body.ExternalAppUserID != nil && !u.appUser:
+		return errInvalidParam("external_app_user_id is only for app users (is_platform_access_only)")
+	}
+	if body.Login != nil && !strings.EqualFold(*body.Login, u.login) {
+		if u.appUser {
+			return errInvalidParam("The login of an app user cannot be changed")
+		}
+		if s.users.byLogin[strings.ToLower(*body.Login)] != nil {
+			return errf(http.StatusConflict, codeUserLoginInUse, "User with the specified login already exists")
+		}
+	}
+	delete(s.users.byLogin, strings.ToLower(u.login))
+	body.apply(u)
+	s.users.byLogin[strings.ToLower(u.login)] = u
+	if body.IsPasswordResetRequired != nil {
+		u.isPasswordResetRequired = *body.IsPasswordResetRequired
+	}
+	if ne.present {
+		u.notificationEmail = ne.v.Email // "" when null
+	}
+	u.modifiedAt = s.nowSec()
+	s.dirty(kUsers, u.id)
+	if body.Enterprise.null {
+		s.rollOut(u)
+	}
+	writeJSON(w, http.StatusOK, s.renderUser(u, fields, s.spaceUsed()[u]))
+	return nil
+}
+
+// rollOut makes u a free user outside the enterprise: it leaves its
+// groups, loses its device pins, gets a free account's quotas and no
+// longer appears to the enterprise. Its content stays its own. Callers
+// hold s.mu.
+func (s *Server) rollOut(u *user) {
+	u.free = true
+	u.role = userRoleUser
+	u.spaceAmount, u.maxUploadSize = freeSpaceAmount, freeMaxUploadSize
+	u.trackingCodes = nil
+	u.canSeeManagedUsers = false
+	s.userLeft(u)
+}
+
+// userLeft removes what ties u to the enterprise when it is rolled out or
+// deleted: group memberships and device pins. Callers hold s.mu.
+func (s *Server) userLeft(u *user) {
+	s.groupsUserLeft(u)
+	s.pinsUserLeft(u)
+}
+
+// deleteUser serves DELETE /users/{user_id}?notify&force: 204. A user who
+// owns items is only deleted with force=true, and then the items go too.
+func (s *Server) deleteUser(w http.ResponseWriter, r *http.Request, p *principal) error {
+	if aerr := requireAdmin(w, p, "delete users"); aerr != nil {
+		return aerr
+	}
+	id, aerr := userID(r)
+	if aerr != nil {
+		return aerr
+	}
+	if _, aerr := queryBool(r, "notify"); aerr != nil {
+		return aerr
+	}
+	force, aerr := queryBool(r, "force")
+	if aerr != nil {
+		return aerr
+	}
+	s.mu.Lock()
+	u := s.enterpriseUser(id)
+	var owned []*item
+	if u != nil {
+		owned = s.ownedTops(u)
+	}
+	switch {
+	case u == nil:
+		aerr = errNotFound("user")
+	case u == p.user || u.role == userRoleAdmin || u == s.app:
+		aerr = errf(http.StatusForbidden, codeAccessDenied, "The enterprise admin, the service account and the caller cannot be deleted")
+	case len(owned) > 0 && !force:
+		aerr = errf(http.StatusConflict, codeUserHasContent, "The user still owns content: move it first or delete with force=true")
+	}
+	for _, it := range owned {
+		if aerr == nil {
+			aerr = s.purgeBlocked(it)
+		}
+	}
+	if aerr != nil {
+		s.mu.Unlock()
+		return aerr
+	}
+	var blobs []string
+	for _, it := range owned {
+		blobs = append(blobs, s.removeItem(it)...)
+	}
+	u.deleted = true
+	s.users.removed[u.id] = u
+	s.dirty(kUsers, u.id)
+	delete(s.users.byID, u.id)
+	delete(s.users.byLogin, strings.ToLower(u.login))
+	s.users.order = removeUser(s.users.order, u)
+	s.userLeft(u)
+	s.mu.Unlock()
+	s.deleteBlobs(r, blobs)
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+// ownedTops lists the items u owns whose parent u does not own (the tops
+// of u's trees), in id order. Callers hold s.mu.
+func (s *Server) ownedTops(u *user) []*item {
+	var out []*item
+	for _, it := range s.items {
+		if it.owner != u {
+			continue
+		}
+		if parent, ok := s.items[it.parentID]; ok && parent.owner == u {
+			continue
+		}
+		out = append(out, it)
+	}
+	sort.Slice(out, func(i, j int) bool { return numID(out[i].id) < numID(out[j].id) })
+	return out
+}
+
+func removeUser(list []*user, u *user) []*user {
+	for i, x := range list {
+		if x == u {
+			return append(list[:i], list[i+1:]...)
+		}
+	}
+	return list
+}

@@ -29,6 +29,7 @@ func (s *Server) initWatermarks() {
 // watermarkItemPurged drops the watermark of an item deleted for good.
 func (s *Server) watermarkItemPurged(it *item) {
 	delete(s.watermarks.byItem, it.id)
+	s.dirty(kWatermarks, it.id)
 }
 
 // mountWatermarks registers the routes of watermarks on files and folders.
@@ -135,6 +136,7 @@ func (s *Server) applyWatermark(typ string) handlerFunc {
 			status = http.StatusCreated
 		}
 		wm.modifiedAt = now
+		s.dirty(kWatermarks, it.id)
 		writeJSON(w, status, watermarkRecord(wm))
 		return nil
 	}
@@ -149,6 +151,7 @@ func (s *Server) removeWatermark(typ string) handlerFunc {
 		if aerr == nil {
 			if _, ok := s.watermarks.byItem[it.id]; ok {
 				delete(s.watermarks.byItem, it.id)
+				s.dirty(kWatermarks, it.id)
 			} else {
 				aerr = errNotFound("watermark")
 			}

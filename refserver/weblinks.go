@@ -2,6 +2,7 @@ package refserver
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -50,7 +51,7 @@ func (s *Server) addWebLinkFields(m map[string]any, it *item) {
 // sharedLinkRecord is the shared_link object of a record.
 func (s *Server) sharedLinkRecord(l *sharedLink) map[string]any {
 	rec := map[string]any{
-		"url": "https://app.cms.test/s/" + l.token, "download_url": nil,
+		"url": sharedLinkBase + "/s/" + l.token, "download_url": nil,
 		"vanity_url": nil, "vanity_name": nil,
 		"access": l.access, "effective_access": l.access, "effective_permission": "can_preview",
 		"unshared_at": fmtTime(l.unsharedAt), "is_password_enabled": l.password != "",
@@ -59,7 +60,7 @@ func (s *Server) sharedLinkRecord(l *sharedLink) map[string]any {
 	}
 	if l.vanityName != "" {
 		rec["vanity_name"] = l.vanityName
-		rec["vanity_url"] = "https://app.cms.test/v/" + l.vanityName
+		rec["vanity_url"] = sharedLinkBase + "/v/" + l.vanityName
 	}
 	return rec
 }
@@ -110,7 +111,7 @@ func (s *Server) createWebLink(w http.ResponseWriter, r *http.Request, p *princi
 		return aerr
 	}
 	var body createWebLinkBody
-	if aerr := decodeJSON(r.Body, &body); aerr != nil {
+	if aerr := decodeJSONObject(r.Body, &body, codeBadRequest); aerr != nil {
 		return aerr
 	}
 	if body.URL == nil {
@@ -156,6 +157,7 @@ func (s *Server) createWebLink(w http.ResponseWriter, r *http.Request, p *princi
 	if parent != nil {
 		parent.touch(now, nil)
 	}
+	s.dirtyItem(wl, parent)
 	writeJSON(w, http.StatusOK, s.render(wl, fields, p))
 	return nil
 }
@@ -168,16 +170,31 @@ func checkDescription(d string) *apiError {
 	return nil
 }
 
-// getWebLink serves GET /web_links/{web_link_id}: 200 WebLink.
+// getWebLink serves GET /web_links/{web_link_id}: 200 WebLink. With a
+// boxapi header the link is read through its shared link
+// (sharedlink_access.go).
 func (s *Server) getWebLink(w http.ResponseWriter, r *http.Request, p *principal) error {
 	id, aerr := webLinkID(r)
 	if aerr != nil {
 		return aerr
 	}
+	var shared *boxapiLink
+	if v, ok := r.Header["Boxapi"]; ok {
+		b, aerr := parseBoxAPI(strings.Join(v, ","))
+		if aerr != nil {
+			return aerr
+		}
+		shared = &b
+	}
 	fields := parseFields(r)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	wl, aerr := s.lookup(p, "web_link", id)
+	var wl *item
+	if shared != nil {
+		wl, aerr = s.lookupShared(p, id, *shared)
+	} else {
+		wl, aerr = s.lookup(p, "web_link", id)
+	}
 	if aerr != nil {
 		return aerr
 	}
@@ -185,26 +202,28 @@ func (s *Server) getWebLink(w http.ResponseWriter, r *http.Request, p *principal
 	return nil
 }
 
-// updateWebLinkBody is the body of PUT /web_links/{web_link_id}.
-// SharedLink is raw to tell null (remove the link) from absent.
+// updateWebLinkBody is the body of PUT /web_links/{web_link_id}. Only
+// shared_link takes null (remove the link, spec remove_shared_link); null
+// elsewhere is 400 bad_request (decodeJSONObject). SharedLink stays raw
+// until parseSharedLink checks its members.
 type updateWebLinkBody struct {
 	URL    *string `json:"url"`
 	Parent *struct {
 		ID     *string `json:"id"`
 		UserID *string `json:"user_id"`
 	} `json:"parent"`
-	Name        *string         `json:"name"`
-	Description *string         `json:"description"`
-	SharedLink  json.RawMessage `json:"shared_link"`
+	Name        *string                   `json:"name"`
+	Description *string                   `json:"description"`
+	SharedLink  nullable[json.RawMessage] `json:"shared_link"`
 }
 
-// sharedLinkBody is the shared_link object of an update. Password is raw to
-// tell null (remove the password) from absent.
+// sharedLinkBody is the shared_link object of an update. Only password
+// takes null (remove the password, as the spec says).
 type sharedLinkBody struct {
-	Access     *string         `json:"access"`
-	Password   json.RawMessage `json:"password"`
-	VanityName *string         `json:"vanity_name"`
-	UnsharedAt *string         `json:"unshared_at"`
+	Access     *string          `json:"access"`
+	Password   nullable[string] `json:"password"`
+	VanityName *string          `json:"vanity_name"`
+	UnsharedAt *string          `json:"unshared_at"`
 }
 
 // updateWebLink serves PUT /web_links/{web_link_id}: 200 WebLink. It changes
@@ -219,7 +238,7 @@ func (s *Server) updateWebLink(w http.ResponseWriter, r *http.Request, p *princi
 		return aerr
 	}
 	var body updateWebLinkBody
-	if aerr := decodeJSON(r.Body, &body); aerr != nil {
+	if aerr := decodeJSONObject(r.Body, &body, codeBadRequest, "shared_link"); aerr != nil {
 		return aerr
 	}
 	if body.URL != nil {
@@ -277,9 +296,11 @@ func (s *Server) updateWebLink(w http.ResponseWriter, r *http.Request, p *princi
 	if target != wl.parentID {
 		if old, ok := s.items[wl.parentID]; ok {
 			old.touch(now, nil)
+			s.dirtyItem(old)
 		}
 		if parent, ok := s.items[target]; ok {
 			parent.touch(now, nil)
+			s.dirtyItem(parent)
 		}
 	}
 	wl.parentID, wl.owner, wl.name = target, owner, name
@@ -296,6 +317,7 @@ func (s *Server) updateWebLink(w http.ResponseWriter, r *http.Request, p *princi
 		wl.link = link.merge(wl.link)
 	}
 	wl.touch(now, p.user)
+	s.dirtyItem(wl)
 	writeJSON(w, http.StatusOK, s.render(wl, fields, p))
 	return nil
 }
@@ -335,15 +357,15 @@ func (u *sharedLinkUpdate) merge(cur *sharedLink) *sharedLink {
 // password (at least 8 characters with a digit, an upper-case letter or a
 // symbol) needs access open; vanity_name has at least 12 characters;
 // unshared_at is a future date-time. 400 bad_request otherwise.
-func parseSharedLink(raw json.RawMessage, now time.Time) (*sharedLinkUpdate, bool, *apiError) {
-	if raw == nil {
+func parseSharedLink(raw nullable[json.RawMessage], now time.Time) (*sharedLinkUpdate, bool, *apiError) {
+	if !raw.present {
 		return nil, false, nil
 	}
-	if string(raw) == "null" {
+	if raw.null {
 		return nil, true, nil
 	}
 	var b sharedLinkBody
-	if aerr := decodeJSON(strings.NewReader(string(raw)), &b); aerr != nil {
+	if aerr := decodeJSONObject(bytes.NewReader(raw.v), &b, codeBadRequest, "password"); aerr != nil {
 		return nil, false, aerr
 	}
 	u := &sharedLinkUpdate{access: b.Access, vanityName: b.VanityName}
@@ -354,12 +376,10 @@ func parseSharedLink(raw json.RawMessage, now time.Time) (*sharedLinkUpdate, boo
 			return nil, false, errBadRequest("Invalid value for shared_link.access")
 		}
 	}
-	if b.Password != nil {
+	if b.Password.present {
 		pw := ""
-		if string(b.Password) != "null" {
-			if err := json.Unmarshal(b.Password, &pw); err != nil {
-				return nil, false, errBadRequest("Invalid value for shared_link.password")
-			}
+		if v, ok := b.Password.value(); ok {
+			pw = v
 			if !strongPassword(pw) {
 				return nil, false, errBadRequest("Invalid value for shared_link.password: at least 8 characters with a number, an upper-case letter or a symbol")
 			}

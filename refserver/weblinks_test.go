@@ -1,6 +1,7 @@
 package refserver
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
@@ -208,7 +209,11 @@ func FuzzWebLinkInput(f *testing.F) {
 				t.Fatalf("accepted %q", u)
 			}
 		}
-		upd, remove, aerr := parseSharedLink([]byte(link), now)
+		var raw nullable[json.RawMessage]
+		if json.Unmarshal([]byte(link), &raw) != nil {
+			return
+		}
+		upd, remove, aerr := parseSharedLink(raw, now)
 		if aerr == nil && !remove && upd != nil {
 			l := upd.merge(nil)
 			if l.password != "" && l.access != "open" {

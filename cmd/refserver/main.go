@@ -4,6 +4,13 @@
 //
 //	go run ./cmd/refserver -addr 127.0.0.1:8080 -seed
 //
+// With -data DIR the server is persisted in DIR (file content and the
+// whole state, committed before each answer): started again on the same
+// directory, it resumes where it stopped, even after a kill, with the same
+// tokens (those given by flags replace the stored ones), so the startup
+// line prints the same tokens; -seed and -device-pins apply to a fresh
+// directory only.
+//
 // With -app-config FILE it also registers an app authorized in the
 // enterprise and writes the app's config.json (client id and secret, an
 // encrypted private key with its passphrase and key id, the enterprise id)
@@ -59,9 +66,9 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	var (
 		opts    refserver.Options
 		seed    bool
-		dataDir string
 		verbose bool
 		appCfg  string
+		pins    int
 	)
 	fs.StringVar(&opts.Addr, "addr", "127.0.0.1:0", "API listener address")
 	fs.StringVar(&opts.UploadAddr, "upload-addr", "", "upload listener address (default: a free port)")
@@ -69,8 +76,10 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	fs.StringVar(&opts.AdminToken, "admin-token", "", "bearer token of the enterprise admin (default: random)")
 	fs.StringVar(&opts.UserToken, "user-token", "", "bearer token of the managed user (default: random)")
 	fs.StringVar(&opts.AppToken, "app-token", "", "bearer token of the app (default: random)")
-	fs.BoolVar(&seed, "seed", false, "add demo folders and files")
-	fs.StringVar(&dataDir, "data", "", "store file content in this directory instead of memory")
+	fs.BoolVar(&seed, "seed", false, "add demo folders and files (and device pins)")
+	fs.IntVar(&pins, "device-pins", 0, "pin this many devices to the admin's and the managed user's accounts (the API has no call that creates pins)")
+	fs.StringVar(&opts.DataDir, "data", "", "persist the server in this directory: file content and the whole state (state.db), "+
+		"committed before each answer; a restart on the same directory resumes it with the same tokens (default: memory only)")
 	fs.Int64Var(&opts.PartSize, "part-size", 0, "part_size of upload sessions in bytes (default 8388608)")
 	fs.Int64Var(&opts.ChunkedMinSize, "chunked-min-size", 0, "minimum file_size of upload sessions in bytes (default 20000000)")
 	fs.BoolVar(&opts.IgnoreContentAuthorization, "ignore-content-auth", false,
@@ -85,26 +94,25 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments: %v", fs.Args())
 	}
-	if opts.PartSize < 0 || opts.ChunkedMinSize < 0 {
-		return errors.New("-part-size and -chunked-min-size must not be negative")
+	if opts.PartSize < 0 || opts.ChunkedMinSize < 0 || pins < 0 {
+		return errors.New("-part-size, -chunked-min-size and -device-pins must not be negative")
 	}
 	if verbose {
 		opts.Logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	}
-	if dataDir != "" {
-		st, err := refserver.NewDirStore(dataDir)
-		if err != nil {
-			return err
-		}
-		opts.Store = st
 	}
 	srv, err := refserver.Start(opts)
 	if err != nil {
 		return err
 	}
 	defer srv.Close()
-	if seed {
+	// A resumed state (-data) has its demo content and pins already.
+	if seed && !srv.Restored() {
 		if err := srv.Seed(); err != nil {
+			return err
+		}
+	}
+	if !srv.Restored() {
+		if err := srv.AddDevicePins(pins); err != nil {
 			return err
 		}
 	}

@@ -184,3 +184,39 @@ func TestRunWritesAppConfigForJWTAndClientCredentials(t *testing.T) {
 		t.Fatal("run did not stop")
 	}
 }
+
+// -device-pins pins devices at startup (the API cannot create them); -seed
+// adds four more.
+func TestRunDevicePins(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"-admin-token", "adm", "-seed", "-device-pins", "3"}, pw)
+		pw.Close()
+	}()
+	line, err := bufio.NewReader(pr).ReadString('\n')
+	require.NoError(t, err)
+	go func() { _, _ = io.Copy(io.Discard, pr) }()
+	var got struct {
+		BaseURL      string `json:"base_url"`
+		EnterpriseID string `json:"enterprise_id"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(line), &got))
+	req, err := http.NewRequest("GET", got.BaseURL+"/enterprises/"+got.EnterpriseID+"/device_pinners", nil)
+	require.NoError(t, err)
+	req.Header.Set("Authorization", "Bearer adm")
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	var pins struct {
+		Entries []any `json:"entries"`
+	}
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&pins))
+	resp.Body.Close()
+	assert.Len(t, pins.Entries, 7)
+	cancel()
+	require.NoError(t, <-done)
+
+	require.Error(t, run(context.Background(), []string{"-device-pins", "-1"}, io.Discard))
+}

@@ -115,11 +115,11 @@ func run(ctx context.Context, out io.Writer) error {
 		}
 		fmt.Fprintf(out, "Version %s of %q is on hold\n", h.FileVersion.ID, h.File.Name)
 	}
-	resp, err := client.LegalHoldPolicies.Delete(ctx, hold.ID)
+	release, _, err := client.LegalHoldPolicies.Delete(ctx, hold.ID)
 	if err != nil {
 		return fmt.Errorf("releasing legal hold: %w", err)
 	}
-	fmt.Fprintf(out, "Release accepted (HTTP %d); waiting for it\n", resp.StatusCode)
+	fmt.Fprintf(out, "Release accepted: %t; waiting for it\n", release.Accepted)
 	if hold, _, err = client.LegalHoldPolicies.WaitForStatus(ctx, hold.ID, cms.LegalHoldReleased, poll); err != nil {
 		return fmt.Errorf("waiting for the release: %w", err)
 	}

@@ -24,7 +24,7 @@ func TestGovernance(t *testing.T) {
 		"Permanent delete refused while retained: true",
 		"is active",
 		"of \"contract.txt\" is on hold",
-		"Release accepted (HTTP 202)",
+		"Release accepted: true",
 		"is released",
 		"Retention lifted, folder deleted",
 	} {

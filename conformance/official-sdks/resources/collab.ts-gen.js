@@ -1,6 +1,7 @@
 'use strict';
 // box-typescript-sdk-gen, unchanged, against the strict reference server:
-// web links (create, read, update, delete, restore), a review task with two
+// web links (create, read, update, delete, restore, read through a shared
+// link with the boxapi header), a review task with two
 // assignments resolved by their assignees, watermarks on a file and a
 // folder, and a file trashed and restored.
 // Env: BASE_URL, UPLOAD_URL, TOKEN (managed user), ADMIN_TOKEN.
@@ -72,6 +73,21 @@ async function main() {
     await client.webLinks.deleteWebLinkById(link.id);
     await client.trashedWebLinks.deleteTrashedWebLinkById(link.id);
     check('purged link is gone', (await status(client.trashedWebLinks.getTrashedWebLinkById(link.id))) === 404);
+  });
+
+  await step('web link read through its shared link (boxapi header)', async () => {
+    const pw = 'Secret-123';
+    const link = await admin.webLinks.createWebLink({ url: `https://example.com/shared/${RUN}`, parent: { id: '0' } });
+    const shared = await admin.webLinks.updateWebLinkById(link.id, { requestBody: { sharedLink: { access: 'open', password: pw } } });
+    const url = shared.sharedLink && shared.sharedLink.url;
+    check('the shared link has a password', shared.sharedLink && shared.sharedLink.isPasswordEnabled === true, JSON.stringify(shared.sharedLink));
+    check('the user cannot read the admin\'s link', (await status(client.webLinks.getWebLinkById(link.id))) === 404);
+    const boxapi = (password) => ({ headers: { boxapi: `shared_link=${url}&shared_link_password=${password}`, extraHeaders: {} } });
+    const got = await client.webLinks.getWebLinkById(link.id, boxapi(pw));
+    check('the shared link opens it', got.id === link.id && got.url === link.url, JSON.stringify(got));
+    const wrong = await status(client.webLinks.getWebLinkById(link.id, boxapi('Wrong-123')));
+    check('a wrong password is 403', wrong === 403, wrong);
+    await admin.webLinks.deleteWebLinkById(link.id);
   });
 
   await step('review task with two assignments', async () => {

@@ -80,14 +80,21 @@ async function main() {
     check('files under retention lists the file', under.entries.some((f) => f.id === file.id), JSON.stringify(under.entries));
   });
 
-  await step('a retained file cannot be deleted', async () => {
+  await step('a retained file goes to the trash and stays there', async () => {
+    await client.files.deleteFileById(file.id);
+    const trashed = await client.trashedFiles.getTrashedFileById(file.id);
+    check('delete moves it to the trash', trashed.itemStatus === 'trashed', trashed.itemStatus);
     let status;
     try {
-      await client.files.deleteFileById(file.id);
+      await client.trashedFiles.deleteTrashedFileById(file.id);
     } catch (err) {
       status = err.responseInfo && err.responseInfo.statusCode;
     }
-    check('delete answers 403', status === 403, String(status));
+    check('permanent delete answers 403', status === 403, String(status));
+    const still = await client.fileVersionRetentions.getFileVersionRetentions({ fileId: file.id });
+    check('the version stays retained', still.entries.length === 1, JSON.stringify(still.entries));
+    const restored = await client.trashedFiles.restoreFileFromTrash(file.id);
+    check('restored from the trash', restored.itemStatus === 'active', restored.itemStatus);
   });
 
   await step('retire the policy', async () => {

@@ -1,0 +1,62 @@
+package cms
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Argument checks shared by the services: what the wire defines for page
+// sizes, offsets and enums is refused before sending, as an *ArgError.
+
+// maxPageLimit is the largest page size (query limit) of the lists.
+const maxPageLimit = 1000
+
+// maxPageOffset is the largest offset the offset-paged lists take; the
+// service answers 400 above it.
+const maxPageOffset = 10000
+
+// checkLimit rejects a negative page size or one above 1000.
+func checkLimit(limit int) error {
+	switch {
+	case limit < 0:
+		return invalidArg("limit", "negative")
+	case limit > maxPageLimit:
+		return invalidArg("limit", fmt.Sprintf("%d is above the maximum, %d", limit, maxPageLimit))
+	}
+	return nil
+}
+
+// checkOffsetLimit rejects a negative offset, one above 10000, and a limit
+// checkLimit refuses.
+func checkOffsetLimit(offset, limit int) error {
+	switch {
+	case offset < 0:
+		return invalidArg("offset", "negative")
+	case offset > maxPageOffset:
+		return invalidArg("offset", fmt.Sprintf("%d is above the maximum, %d (page by marker instead)", offset, maxPageOffset))
+	}
+	return checkLimit(limit)
+}
+
+// checkEnum rejects v unless it is empty (left out) or one of allowed.
+func checkEnum[T ~string](arg string, v T, allowed ...T) error {
+	if v == "" || slices.Contains(allowed, v) {
+		return nil
+	}
+	want := make([]string, len(allowed))
+	for i, a := range allowed {
+		want[i] = string(a)
+	}
+	return invalidArg(arg, fmt.Sprintf("%s is not %s", quoteArg(string(v)), strings.Join(want, ", ")))
+}
+
+// firstErr returns the first non-nil error.
+func firstErr(errs ...error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}

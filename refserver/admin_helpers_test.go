@@ -1,0 +1,78 @@
+package refserver
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"sort"
+	"strings"
+
+	"github.com/stretchr/testify/require"
+)
+
+// adminSnapshot is a fingerprint of the users, groups, memberships and
+// device pins (plus the items), to check that rejected requests change
+// nothing.
+func adminSnapshot(s *Server) string {
+	items := snapshot(s)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var lines []string
+	for _, u := range s.users.byID {
+		lines = append(lines, fmt.Sprintf("user %s %q %q %s %+v", u.id, u.name, u.login, u.role, u.userProfile))
+	}
+	for _, g := range s.groups.byID {
+		lines = append(lines, fmt.Sprintf("group %s %+v", g.id, *g))
+	}
+	for _, m := range s.groups.memberships {
+		lines = append(lines, fmt.Sprintf("membership %s user=%s group=%s %s %v %v", m.id, m.user.id, m.group.id, m.role, m.perms, m.modifiedAt))
+	}
+	lines = append(lines, pinLines(s)...)
+	sort.Strings(lines)
+	return items + "\n" + strings.Join(lines, "\n")
+}
+
+// rejects checks that a request fails with status and code and changes nothing.
+func (e *env) rejects(method, path, token string, body any, status int, code string) map[string]any {
+	e.t.Helper()
+	before := adminSnapshot(e.s)
+	resp, m := e.doJSON(method, e.api(path), token, body, nil)
+	requireAPIError(e.t, resp, m, status, code)
+	require.Equal(e.t, before, adminSnapshot(e.s), "state changed by a rejected %s %s", method, path)
+	return m
+}
+
+// ok sends a request and checks its status.
+func (e *env) ok(method, path, token string, body any, status int) map[string]any {
+	e.t.Helper()
+	resp, m := e.doJSON(method, e.api(path), token, body, nil)
+	require.Equal(e.t, status, resp.StatusCode, "%s %s: %v", method, path, m)
+	return m
+}
+
+// newUser creates a managed user as the admin and returns its id.
+func (e *env) newUser(name, login string) string {
+	e.t.Helper()
+	m := e.ok(http.MethodPost, "/users", e.s.AdminToken(), map[string]any{"name": name, "login": login}, http.StatusCreated)
+	return m["id"].(string)
+}
+
+// pinLines describe the device pins. Callers hold s.mu.
+func pinLines(s *Server) []string {
+	var out []string
+	for _, p := range s.pins.byID {
+		out = append(out, fmt.Sprintf("pin %s owner=%s %q", p.id, p.owner.id, p.productName))
+	}
+	return out
+}
+
+// downscopedAdmin is a token of the app's service account (which acts as
+// the enterprise admin) downscoped to scope.
+func (e *env) downscopedAdmin(scope string) string {
+	e.t.Helper()
+	_, body := e.ccg(e.registerApp(App{}), "enterprise", e.s.EnterpriseID())
+	resp, body := e.form("/oauth2/token", url.Values{"grant_type": {grantTokenExchange}, "subject_token": {body["access_token"].(string)},
+		"subject_token_type": {tokenTypeAccessToken}, "scope": {scope}})
+	require.Equal(e.t, http.StatusOK, resp.StatusCode, "%v", body)
+	return body["access_token"].(string)
+}

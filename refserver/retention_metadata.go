@@ -1,0 +1,178 @@
+package refserver
+
+import (
+	"net/http"
+	"slices"
+	"time"
+)
+
+// Retention assigned to a metadata template (assign_to.type
+// metadata_template; OAS post_retention_policy_assignments, BREADTH §6.1):
+//
+//   - assign_to.id is the template's id (the UUID of its record). An
+//     unknown id is 404 not_found (the spec documents 404 only for the
+//     policy; a missing template is a missing target, like a folder). A
+//     global template is 400 bad_request: retention is an enterprise's
+//     governance and the global properties template holds free-form values.
+//   - filter_fields holds at most one {field, value}: field is the id of
+//     an enum or multiSelect field of the template (the spec: "the metadata
+//     attribute key id"), value the id of one of its options ("for value,
+//     only enum and multiselect types are supported"). Anything else is 400
+//     bad_request.
+//   - start_date_field is "upload_date" (the default) or the id of a date
+//     field of the template; another template's field, a field of another
+//     type or an unknown id is 400 bad_request (the spec's 400 list).
+//
+// The assignment covers the files carrying an instance of the template
+// whose value matches the filter (an enum value equal to the option, a
+// multiSelect holding it). Folders carrying an instance are not covered:
+// retention applies to file versions. Every version of a covered file is
+// retained when the assignment is made, when a matching instance is created
+// or a value changes to match (metadataChanged), and when a covered file
+// gets a new version.
+//
+// A version's retention starts at the date in the start date field of the
+// file's instance, or at the version's upload when the field is
+// upload_date or holds no date; disposition_at is that start plus the
+// policy's length. A later date in the field extends the retention; an
+// earlier one does not shorten it.
+//
+// The guides say nothing of an instance that stops matching (a value
+// changed, the instance or the template deleted): the versions stay
+// retained (retention never shortens, as the guides say of disposition
+// dates, and deleting an instance must not be a way around a policy);
+// only the versions that come later are not covered any more.
+
+// metadataTargetOf resolves the template of a metadata_template assignment
+// and checks its filter_fields and start_date_field. Callers hold s.mu.
+func (s *Server) metadataTargetOf(a *retentionAssignment) *apiError {
+	t := s.metadata.byID[a.toID]
+	if t == nil {
+		return errNotFound("metadata_template")
+	}
+	if t.scope == scopeGlobal {
+		return errBadRequest("Retention can be assigned to enterprise metadata templates only")
+	}
+	for _, ff := range a.filterFields {
+		f := fieldByID(t, ff.Field)
+		if f == nil || !f.hasOptions() {
+			return errBadRequest("filter_fields.field must be the id of an enum or multiSelect field of the template")
+		}
+		if optionByID(f, ff.Value) == nil {
+			return errBadRequest("filter_fields.value must be the id of an option of field %q", f.key)
+		}
+	}
+	if a.startDateField != "" && a.startDateField != startDateUploadDate {
+		f := fieldByID(t, a.startDateField)
+		if f == nil || f.typ != fieldDate {
+			return errBadRequest("start_date_field must be upload_date or the id of a date field of the template")
+		}
+	}
+	return nil
+}
+
+// fieldByID finds a field of t by its id, or nil.
+func fieldByID(t *mdTemplate, id string) *mdField {
+	for _, f := range t.fields {
+		if f.id == id {
+			return f
+		}
+	}
+	return nil
+}
+
+// optionByID finds an option of f by its id, or nil.
+func optionByID(f *mdField, id string) *mdOption {
+	for _, o := range f.options {
+		if o.id == id {
+			return o
+		}
+	}
+	return nil
+}
+
+// metadataCovers reports whether the metadata_template assignment a covers
+// file f: f carries an instance of the template that matches the filter.
+// A template, field or option that is gone matches nothing. Callers hold s.mu.
+func (s *Server) metadataCovers(a *retentionAssignment, f *item) bool {
+	t := s.metadata.byID[a.toID]
+	if t == nil || f.typ != "file" {
+		return false
+	}
+	in := t.instances[f.id]
+	if in == nil {
+		return false
+	}
+	for _, ff := range a.filterFields {
+		field := fieldByID(t, ff.Field)
+		if field == nil {
+			return false
+		}
+		o := optionByID(field, ff.Value)
+		if o == nil {
+			return false
+		}
+		v, ok := in.values[field.key]
+		switch {
+		case !ok:
+			return false
+		case v.kind == valList:
+			if !slices.Contains(v.list, o.key) {
+				return false
+			}
+		case v.s != o.key:
+			return false
+		}
+	}
+	return true
+}
+
+// retentionStart is when assignment a starts retaining version v of file f:
+// for the enterprise or a folder, now (when the version comes under it);
+// for a metadata template, the date in the start date field of f's
+// instance, else the version's upload. Callers hold s.mu.
+func (s *Server) retentionStart(a *retentionAssignment, f *item, v *version) time.Time {
+	if a.toType != assignMetadataTemplate {
+		return s.nowSec()
+	}
+	if t := s.metadata.byID[a.toID]; t != nil && a.startDateField != "" && a.startDateField != startDateUploadDate {
+		if field, in := fieldByID(t, a.startDateField), t.instances[f.id]; field != nil && in != nil {
+			if d, ok := in.values[field.key]; ok && d.kind == valDate {
+				return time.UnixMilli(int64(d.f)).UTC()
+			}
+		}
+	}
+	return v.createdAt
+}
+
+// retentionMetadataChanged re-evaluates the metadata template assignments
+// of active policies for the item of an instance that was created or whose
+// values changed: a file that now matches has every version retained, and
+// a later start date extends the retention of the versions already
+// retained (an earlier one does not shorten it). Callers hold s.mu.
+func (s *Server) retentionMetadataChanged(in *mdInstance) {
+	f := in.item
+	if f.typ != "file" {
+		return
+	}
+	for _, a := range s.retention.assignOrder {
+		if a.toType != assignMetadataTemplate || a.toID != in.tmpl.id || a.policy.status != retentionStatusActive || !s.metadataCovers(a, f) {
+			continue
+		}
+		for _, v := range f.versions {
+			s.retainVersionFrom(f, v, a, s.retentionStart(a, f, v))
+		}
+	}
+}
+
+// sameRetentionTarget reports whether two assignments name the same
+// target: type, id and, for a template, the same filter.
+func sameRetentionTarget(a, b *retentionAssignment) bool {
+	return a.toType == b.toType && a.toID == b.toID && slices.Equal(a.filterFields, b.filterFields)
+}
+
+// errRetentionConflict is the spec's 409 for a target that already has a
+// policy of equal or greater length.
+func errRetentionConflict() *apiError {
+	return errf(http.StatusConflict, codeConflict, "A retention policy of equal or greater length has already been assigned to this item")
+}

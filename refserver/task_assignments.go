@@ -1,0 +1,267 @@
+package refserver
+
+import (
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Task assignments (/task_assignments, /tasks/{id}/assignments): each gives
+// one user of the enterprise a resolution state on a task (tasks.go has
+// the rules of both).
+
+// codeTaskAssigneeNotAllowed answers an assignment to a user who cannot be
+// assigned: unknown, or without access to the file (BREADTH §5, common
+// errors guide). The spec documents 500 for these; a strict server answers
+// the documented 400 code instead.
+const codeTaskAssigneeNotAllowed = "task_assignee_not_allowed"
+
+// taskAssignment is one user's part of a task.
+type taskAssignment struct {
+	id                      string
+	task                    *task
+	to, by                  *user
+	message, state          string
+	assignedAt, completedAt time.Time
+}
+
+// taskUser finds an enterprise user to assign by id or login
+// (case-insensitive), or nil: not the service account, nor a deleted or
+// rolled-out user. Callers hold s.mu.
+func (s *Server) taskUser(id, login string) *user {
+	if id == "" {
+		u := s.users.byLogin[strings.ToLower(login)]
+		if u == nil {
+			return nil
+		}
+		id = u.id
+	}
+	if u := s.enterpriseUser(id); u != nil && u != s.app {
+		return u
+	}
+	return nil
+}
+
+// assignmentRecord is the TaskAssignment record.
+func (s *Server) assignmentRecord(a *taskAssignment) map[string]any {
+	return map[string]any{
+		"type": "task_assignment", "id": a.id, "item": s.taskFileMini(a.task),
+		"assigned_to": a.to.mini(), "assigned_by": a.by.mini(), "message": a.message,
+		"resolution_state": a.state, "assigned_at": fmtTime(a.assignedAt),
+		"completed_at": fmtTime(a.completedAt), "reminded_at": nil,
+	}
+}
+
+func (s *Server) assignmentCollection(t *task) map[string]any {
+	entries := make([]any, 0, len(t.assignments))
+	for _, a := range t.assignments {
+		entries = append(entries, s.assignmentRecord(a))
+	}
+	return map[string]any{"total_count": len(entries), "entries": entries}
+}
+
+// lookupAssignment returns an assignment whose file p may see. Callers hold s.mu.
+func (s *Server) lookupAssignment(p *principal, id string) (*taskAssignment, *apiError) {
+	a, ok := s.tasks.assignments[id]
+	if !ok {
+		return nil, errNotFound("task_assignment")
+	}
+	if _, aerr := s.lookup(p, "file", a.task.fileID); aerr != nil {
+		return nil, errNotFound("task_assignment")
+	}
+	return a, nil
+}
+
+// listTaskAssignments serves GET /tasks/{task_id}/assignments: 200
+// TaskAssignments, unpaged.
+func (s *Server) listTaskAssignments(w http.ResponseWriter, r *http.Request, p *principal) error {
+	id, aerr := pathID(r, "task_id", "task")
+	if aerr != nil {
+		return aerr
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t, aerr := s.lookupTask(p, id)
+	if aerr != nil {
+		return aerr
+	}
+	writeJSON(w, http.StatusOK, s.assignmentCollection(t))
+	return nil
+}
+
+// createAssignmentBody is the body of POST /task_assignments.
+type createAssignmentBody struct {
+	Task *struct {
+		ID   *string `json:"id"`
+		Type *string `json:"type"`
+	} `json:"task"`
+	AssignTo *struct {
+		ID    *string `json:"id"`
+		Login *string `json:"login"`
+	} `json:"assign_to"`
+}
+
+// createTaskAssignment serves POST /task_assignments: 201 TaskAssignment.
+// The assignee is named by id or login and must have access to the file
+// (400 task_assignee_not_allowed); one assignment per user and task (409
+// conflict); a completed task takes none (403 task_completed).
+func (s *Server) createTaskAssignment(w http.ResponseWriter, r *http.Request, p *principal) error {
+	if aerr := requireJSONContentType(r); aerr != nil {
+		return aerr
+	}
+	var body createAssignmentBody
+	if aerr := decodeJSONObject(r.Body, &body, codeBadRequest); aerr != nil {
+		return aerr
+	}
+	if body.Task == nil || body.Task.ID == nil || body.Task.Type == nil {
+		return errBadRequest("Missing required field: task.id and task.type")
+	}
+	if *body.Task.Type != "task" {
+		return errBadRequest("Invalid value for task.type: task")
+	}
+	if body.AssignTo == nil || (body.AssignTo.ID == nil || *body.AssignTo.ID == "") && (body.AssignTo.Login == nil || *body.AssignTo.Login == "") {
+		return errBadRequest("Missing required field: assign_to.id or assign_to.login")
+	}
+	var userID, login string
+	if body.AssignTo.ID != nil {
+		userID = *body.AssignTo.ID
+	}
+	if body.AssignTo.Login != nil {
+		login = *body.AssignTo.Login
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !validID(*body.Task.ID) {
+		return errNotFound("task")
+	}
+	t, aerr := s.lookupTask(p, *body.Task.ID)
+	if aerr != nil {
+		return aerr
+	}
+	if t.completed() {
+		return errf(http.StatusForbidden, codeTaskCompleted, "The task is completed and takes no new assignment")
+	}
+	u := s.taskUser(userID, login)
+	if u != nil && userID != "" && login != "" && !strings.EqualFold(u.login, login) {
+		return errBadRequest("assign_to.id and assign_to.login name different users")
+	}
+	if u == nil || !s.visible(s.principalForUser(u), s.items[t.fileID]) {
+		return errf(http.StatusBadRequest, codeTaskAssigneeNotAllowed, "The user cannot be assigned this task: unknown, or without access to the file")
+	}
+	for _, a := range t.assignments {
+		if a.to == u {
+			// One assignment per user and task; the service documents no
+			// code, conflict is the spec's generic one for 409.
+			return errf(http.StatusConflict, codeConflict, "The user is already assigned this task")
+		}
+	}
+	a := &taskAssignment{
+		id: s.newID(), task: t, to: u, by: p.user, state: stateIncomplete,
+		message: t.message, assignedAt: s.nowSec(),
+	}
+	t.assignments = append(t.assignments, a)
+	s.tasks.assignments[a.id] = a
+	s.dirty(kTasks, t.id)
+	writeJSON(w, http.StatusCreated, s.assignmentRecord(a))
+	return nil
+}
+
+// getTaskAssignment serves GET /task_assignments/{task_assignment_id}: 200.
+func (s *Server) getTaskAssignment(w http.ResponseWriter, r *http.Request, p *principal) error {
+	id, aerr := pathID(r, "task_assignment_id", "task_assignment")
+	if aerr != nil {
+		return aerr
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	a, aerr := s.lookupAssignment(p, id)
+	if aerr != nil {
+		return aerr
+	}
+	writeJSON(w, http.StatusOK, s.assignmentRecord(a))
+	return nil
+}
+
+// updateAssignmentBody is the body of PUT /task_assignments/{id}.
+type updateAssignmentBody struct {
+	Message         *string `json:"message"`
+	ResolutionState *string `json:"resolution_state"`
+}
+
+// updateTaskAssignment serves PUT /task_assignments/{task_assignment_id}:
+// 200 TaskAssignment. Only the assignee answers an assignment (403
+// access_denied_insufficient_permissions for anyone else); the state must
+// suit the task's action (400 bad_request); a completed task of action
+// complete takes no more changes of state (403 task_completed).
+func (s *Server) updateTaskAssignment(w http.ResponseWriter, r *http.Request, p *principal) error {
+	id, aerr := pathID(r, "task_assignment_id", "task_assignment")
+	if aerr != nil {
+		return aerr
+	}
+	if aerr := requireJSONContentType(r); aerr != nil {
+		return aerr
+	}
+	var body updateAssignmentBody
+	if aerr := decodeJSONObject(r.Body, &body, codeBadRequest); aerr != nil {
+		return aerr
+	}
+	if st := body.ResolutionState; st != nil {
+		switch *st {
+		case stateIncomplete, stateApproved, stateRejected, stateCompleted:
+		default:
+			return errBadRequest("Invalid value for resolution_state: %s", strings.Join(append(statesFor(taskReview), stateCompleted), ", "))
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	a, aerr := s.lookupAssignment(p, id)
+	if aerr != nil {
+		return aerr
+	}
+	if a.to != p.user {
+		return errf(http.StatusForbidden, codeAccessDenied, "Only the assignee can update a task assignment")
+	}
+	t := a.task
+	if st := body.ResolutionState; st != nil && *st != a.state {
+		if !slices.Contains(statesFor(t.action), *st) {
+			return errBadRequest("A %s task takes the resolution states %s", t.action, strings.Join(statesFor(t.action), ", "))
+		}
+		if t.action == taskComplete && t.completed() {
+			return errf(http.StatusForbidden, codeTaskCompleted, "The task is completed and takes no more changes")
+		}
+		a.state = *st
+		a.completedAt = time.Time{}
+		if a.state != stateIncomplete {
+			a.completedAt = s.nowSec()
+		}
+	}
+	if body.Message != nil {
+		a.message = *body.Message
+	}
+	s.dirty(kTasks, t.id)
+	writeJSON(w, http.StatusOK, s.assignmentRecord(a))
+	return nil
+}
+
+// deleteTaskAssignment serves DELETE /task_assignments/{task_assignment_id}: 204.
+func (s *Server) deleteTaskAssignment(w http.ResponseWriter, r *http.Request, p *principal) error {
+	id, aerr := pathID(r, "task_assignment_id", "task_assignment")
+	if aerr != nil {
+		return aerr
+	}
+	s.mu.Lock()
+	a, aerr := s.lookupAssignment(p, id)
+	if aerr == nil {
+		t := a.task
+		t.assignments = slices.DeleteFunc(t.assignments, func(x *taskAssignment) bool { return x == a })
+		delete(s.tasks.assignments, a.id)
+		s.dirty(kTasks, t.id)
+	}
+	s.mu.Unlock()
+	if aerr != nil {
+		return aerr
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}

@@ -1,0 +1,274 @@
+package refserver
+
+import (
+	"net/http"
+	"net/mail"
+	"regexp"
+	"strings"
+	"time"
+	_ "time/tzdata" // timezone names are checked the same on every machine
+	"unicode/utf8"
+)
+
+// The user record (User--Full) beyond the fields every principal has, its
+// defaults, its rendering and the rules of its writable fields.
+
+const (
+	enterpriseName = "Reference Enterprise"
+
+	// Quotas of enterprise users and of free users (after a roll-out).
+	defaultSpaceAmount   = 10 << 30
+	defaultMaxUploadSize = 5 << 30
+	freeSpaceAmount      = 10 << 30
+	freeMaxUploadSize    = 250 << 20
+
+	// Lengths the spec gives for the writable fields.
+	maxUserNameLen    = 50
+	maxJobTitleLen    = 100
+	maxPhoneLen       = 100
+	maxAddressLen     = 255
+	maxTrackingValLen = 255
+)
+
+// User roles and statuses of the wire.
+const (
+	userRoleAdmin   = "admin"
+	userRoleCoadmin = "coadmin"
+	userRoleUser    = "user"
+)
+
+var userStatuses = []string{"active", "inactive", "cannot_delete_edit", "cannot_delete_edit_upload"}
+
+// userProfile is the part of a user record beyond id, name, login and role.
+// It is embedded in user; every field is guarded by Server.mu.
+type userProfile struct {
+	modifiedAt                 time.Time
+	status                     string
+	language, timezone         string
+	spaceAmount, maxUploadSize int64
+	jobTitle, phone, address   string
+	notificationEmail          string // "" = none
+	trackingCodes              []trackingCode
+
+	canSeeManagedUsers, isSyncEnabled, isExternalCollabRestricted bool
+	isExemptFromDeviceLimits, isExemptFromLoginVerification       bool
+	isPasswordResetRequired                                       bool
+
+	appUser           bool   // is_platform_access_only
+	externalAppUserID string // app users only
+	free              bool   // rolled out of the enterprise (enterprise: null)
+	deleted           bool   // DELETE /users/{id}: its tokens stop working
+}
+
+// trackingCode is one entry of tracking_codes.
+type trackingCode struct {
+	Type  string `json:"type"`
+	Name  string `json:"name"`
+	Value string `json:"value"`
+}
+
+// defaultProfile is the profile of a new enterprise user.
+func defaultProfile(now time.Time) userProfile {
+	return userProfile{
+		modifiedAt: now, status: "active", language: "en", timezone: "America/Los_Angeles",
+		spaceAmount: defaultSpaceAmount, maxUploadSize: defaultMaxUploadSize,
+		canSeeManagedUsers: true, isSyncEnabled: true,
+	}
+}
+
+// userStandard is the standard (default) representation of a user.
+func (s *Server) userStandard(u *user, used int64) map[string]any {
+	m := u.mini()
+	m["created_at"] = fmtTime(u.createdAt)
+	m["modified_at"] = fmtTime(u.modifiedAt)
+	m["language"] = u.language
+	m["timezone"] = u.timezone
+	m["space_amount"] = u.spaceAmount
+	m["space_used"] = used
+	m["max_upload_size"] = u.maxUploadSize
+	m["status"] = u.status
+	m["job_title"] = u.jobTitle
+	m["phone"] = u.phone
+	m["address"] = u.address
+	m["avatar_url"] = s.apiOrigin() + "/api/avatar/large/" + u.id
+	m["notification_email"] = nil
+	if u.notificationEmail != "" {
+		m["notification_email"] = map[string]any{"email": u.notificationEmail, "is_confirmed": false}
+	}
+	return m
+}
+
+// userFull adds the User--Full fields that are sent only on request.
+func (s *Server) userFull(u *user, m map[string]any) map[string]any {
+	m["role"] = u.role
+	m["tracking_codes"] = append(make([]trackingCode, 0, len(u.trackingCodes)), u.trackingCodes...)
+	m["can_see_managed_users"] = u.canSeeManagedUsers
+	m["is_sync_enabled"] = u.isSyncEnabled
+	m["is_external_collab_restricted"] = u.isExternalCollabRestricted
+	m["is_exempt_from_device_limits"] = u.isExemptFromDeviceLimits
+	m["is_exempt_from_login_verification"] = u.isExemptFromLoginVerification
+	m["enterprise"] = nil
+	if !u.free {
+		m["enterprise"] = s.enterpriseMini()
+	}
+	m["my_tags"] = []string{}
+	m["hostname"] = s.apiOrigin() + "/"
+	m["is_platform_access_only"] = u.appUser
+	m["external_app_user_id"] = nil
+	if u.externalAppUserID != "" {
+		m["external_app_user_id"] = u.externalAppUserID
+	}
+	return m
+}
+
+func (s *Server) enterpriseMini() map[string]any {
+	return map[string]any{"id": s.enterpriseID, "type": "enterprise", "name": enterpriseName}
+}
+
+// renderUser is a user for a fields parameter: the standard record without
+// fields; with fields, User--Mini plus the requested ones (standard or
+// Full). used is the space the user's content takes. Callers hold s.mu.
+func (s *Server) renderUser(u *user, fields []string, used int64) map[string]any {
+	std := s.userStandard(u, used)
+	if fields == nil {
+		return std
+	}
+	return pickFields(s.userFull(u, std), fields, "type", "id", "name", "login")
+}
+
+// spaceUsed sums the sizes of every version of every file each user owns
+// (trashed ones too: they still take space). Callers hold s.mu.
+func (s *Server) spaceUsed() map[*user]int64 {
+	used := map[*user]int64{}
+	for _, it := range s.items {
+		for _, v := range it.versions {
+			used[it.owner] += v.blob.Size
+		}
+	}
+	return used
+}
+
+// userFields are the writable fields POST /users and PUT /users/{id} share.
+// Pointers tell "absent" from a value; a JSON null is 400 invalid_parameter
+// (decodeJSONObject): only enterprise and notification_email of an update
+// take null.
+type userFields struct {
+	Name                          *string         `json:"name"`
+	Login                         *string         `json:"login"`
+	Role                          *string         `json:"role"`
+	Language                      *string         `json:"language"`
+	IsSyncEnabled                 *bool           `json:"is_sync_enabled"`
+	JobTitle                      *string         `json:"job_title"`
+	Phone                         *string         `json:"phone"`
+	Address                       *string         `json:"address"`
+	SpaceAmount                   *int64          `json:"space_amount"`
+	TrackingCodes                 *[]trackingCode `json:"tracking_codes"`
+	CanSeeManagedUsers            *bool           `json:"can_see_managed_users"`
+	Timezone                      *string         `json:"timezone"`
+	IsExternalCollabRestricted    *bool           `json:"is_external_collab_restricted"`
+	IsExemptFromDeviceLimits      *bool           `json:"is_exempt_from_device_limits"`
+	IsExemptFromLoginVerification *bool           `json:"is_exempt_from_login_verification"`
+	Status                        *string         `json:"status"`
+	ExternalAppUserID             *string         `json:"external_app_user_id"`
+}
+
+func errInvalidParam(format string, args ...any) *apiError {
+	return errf(http.StatusBadRequest, codeInvalidParameter, format, args...)
+}
+
+var languageRE = regexp.MustCompile(`^[a-z]{2,3}([-_][A-Za-z]{2,4})?$`)
+
+// validEmail reports whether v is a bare e-mail address (no display name).
+func validEmail(v string) bool {
+	a, err := mail.ParseAddress(v)
+	return err == nil && a.Address == v && a.Name == "" && strings.Contains(v[strings.LastIndexByte(v, '@')+1:], ".")
+}
+
+// check applies the field rules: 400 invalid_parameter for a value out of
+// range (lengths, enums, e-mail form, timezone, language, tracking codes).
+func (f *userFields) check() *apiError {
+	if f.Name != nil {
+		if n := utf8.RuneCountInString(*f.Name); n == 0 || n > maxUserNameLen {
+			return errInvalidParam("name must be 1 to %d characters", maxUserNameLen)
+		}
+	}
+	if f.Login != nil && !validEmail(*f.Login) {
+		return errInvalidParam("login must be an e-mail address")
+	}
+	if f.Role != nil && *f.Role != userRoleCoadmin && *f.Role != userRoleUser {
+		return errInvalidParam("role must be coadmin or user")
+	}
+	if f.Language != nil && !languageRE.MatchString(*f.Language) {
+		return errInvalidParam("language must be a language code such as en")
+	}
+	for _, c := range []struct {
+		name string
+		v    *string
+		max  int
+	}{{"job_title", f.JobTitle, maxJobTitleLen}, {"phone", f.Phone, maxPhoneLen}, {"address", f.Address, maxAddressLen}} {
+		if c.v != nil && utf8.RuneCountInString(*c.v) > c.max {
+			return errInvalidParam("%s must be at most %d characters", c.name, c.max)
+		}
+	}
+	if f.SpaceAmount != nil && *f.SpaceAmount < -1 {
+		return errInvalidParam("space_amount must be -1 (unlimited) or a number of bytes")
+	}
+	if f.TrackingCodes != nil {
+		for _, c := range *f.TrackingCodes {
+			if c.Type != "" && c.Type != "tracking_code" || c.Name == "" || utf8.RuneCountInString(c.Value) > maxTrackingValLen {
+				return errInvalidParam("tracking_codes entries are {type: tracking_code, name, value}")
+			}
+		}
+	}
+	if f.Timezone != nil {
+		if _, err := time.LoadLocation(*f.Timezone); err != nil || *f.Timezone == "" || *f.Timezone == "Local" {
+			return errInvalidParam("timezone must be a time zone name such as Europe/Paris")
+		}
+	}
+	if f.Status != nil && !contains(userStatuses, *f.Status) {
+		return errInvalidParam("status must be one of %s", strings.Join(userStatuses, ", "))
+	}
+	if f.ExternalAppUserID != nil && *f.ExternalAppUserID == "" {
+		return errInvalidParam("external_app_user_id must not be empty")
+	}
+	return nil
+}
+
+// apply writes the fields into u (already checked).
+func (f *userFields) apply(u *user) {
+	set := func(dst *string, v *string) {
+		if v != nil {
+			*dst = *v
+		}
+	}
+	setB := func(dst *bool, v *bool) {
+		if v != nil {
+			*dst = *v
+		}
+	}
+	set(&u.name, f.Name)
+	set(&u.login, f.Login)
+	set(&u.role, f.Role)
+	set(&u.language, f.Language)
+	set(&u.jobTitle, f.JobTitle)
+	set(&u.phone, f.Phone)
+	set(&u.address, f.Address)
+	set(&u.timezone, f.Timezone)
+	set(&u.status, f.Status)
+	set(&u.externalAppUserID, f.ExternalAppUserID)
+	setB(&u.isSyncEnabled, f.IsSyncEnabled)
+	setB(&u.canSeeManagedUsers, f.CanSeeManagedUsers)
+	setB(&u.isExternalCollabRestricted, f.IsExternalCollabRestricted)
+	setB(&u.isExemptFromDeviceLimits, f.IsExemptFromDeviceLimits)
+	setB(&u.isExemptFromLoginVerification, f.IsExemptFromLoginVerification)
+	if f.SpaceAmount != nil {
+		u.spaceAmount = *f.SpaceAmount
+	}
+	if f.TrackingCodes != nil {
+		u.trackingCodes = make([]trackingCode, len(*f.TrackingCodes))
+		for i, c := range *f.TrackingCodes {
+			c.Type = "tracking_code"
+			u.trackingCodes[i] = c
+		}
+	}
+}
