@@ -127,8 +127,10 @@ type uploadTarget struct {
 // upload session: POST /files/upload_sessions, parts in parallel with
 // PUT /files/upload_sessions/{id}, then POST .../commit. It is a helper of
 // several calls: the *Response is the commit's. If r is an io.ReaderAt,
-// parts are read from it in place; otherwise r is read once, in order,
-// through at most Concurrency+1 part buffers. Parts and the commit are
+// parts are read from it in place (a regular *os.File on Linux is sent with
+// sendfile); otherwise r is read once, in order, through at most
+// Concurrency+1 part buffers. Either way the whole-file SHA1 is computed
+// in one sequential pass and each part's SHA1 by the worker that sends it. Parts and the commit are
 // retried on transient faults; a commit whose answer was lost and whose
 // repeat finds the session consumed resolves to the file it created. Every
 // failure is an *UploadError, which says whether the session was kept for
@@ -334,7 +336,7 @@ func (run *uploadRun) sendParts(ctx context.Context, r io.Reader) ([]byte, error
 	}
 	fileHash := sha1.New()
 	var perr error
-	if ra, ok := r.(io.ReaderAt); ok {
+	if ra, ok := readerAt(r); ok {
 		perr = run.produceFromReaderAt(ctx, ra, fileHash, jobs)
 	} else {
 		perr = run.produceFromReader(ctx, r, fileHash, jobs)

@@ -5,14 +5,28 @@ import (
 	"os"
 	"runtime"
 	"strconv"
-	"syscall"
+
+	"github.com/contentapi/cms/internal/filebody"
 )
+
+// readerAt returns r as an io.ReaderAt when its parts can be read in place:
+// an *os.File only when it is a regular file (a pipe or a terminal has the
+// method, but its ReadAt fails).
+func readerAt(r io.Reader) (io.ReaderAt, bool) {
+	ra, ok := r.(io.ReaderAt)
+	if f, isFile := r.(*os.File); ok && isFile {
+		st, err := f.Stat()
+		ok = err == nil && st.Mode().IsRegular()
+	}
+	return ra, ok
+}
 
 // sectionOpener returns how to open the body of a part of an io.ReaderAt
 // source. For a regular *os.File on Linux each body is a descriptor of its
 // own on the same file (reopened through /proc/self/fd, so a renamed or
-// deleted file still works), positioned at the part: net/http then sends it
-// with sendfile, without copying the bytes through the process. Otherwise,
+// deleted file still works), positioned at the part (filebody.Section):
+// net/http then sends it with sendfile, without copying the bytes through
+// the process. Otherwise,
 // and whenever the reopening fails, a body is a section reader.
 func sectionOpener(ra io.ReaderAt) func(off, n int64) (io.ReadCloser, error) {
 	section := func(off, n int64) (io.ReadCloser, error) {
@@ -43,35 +57,11 @@ func sectionOpener(ra io.ReaderAt) func(off, n int64) (io.ReadCloser, error) {
 			g.Close()
 			return section(off, n)
 		}
-		if _, err := g.Seek(off, io.SeekStart); err != nil {
+		body, err := filebody.New(g, off, n)
+		if err != nil {
 			g.Close()
 			return section(off, n)
 		}
-		return &fileSection{f: g, end: off + n}, nil
+		return body, nil
 	}
 }
-
-// fileSection is a request body of the bytes of a file from its offset up
-// to end. It exposes the file's descriptor (syscall.Conn), so net/http sends
-// it with sendfile, which moves the file offset; Read follows that offset
-// too, so either way the body ends at end.
-type fileSection struct {
-	f   *os.File
-	end int64
-}
-
-func (b *fileSection) Read(p []byte) (int, error) {
-	pos, err := b.f.Seek(0, io.SeekCurrent)
-	if err != nil {
-		return 0, err
-	}
-	if pos >= b.end {
-		return 0, io.EOF
-	}
-	return b.f.Read(p[:min(int64(len(p)), b.end-pos)])
-}
-
-func (b *fileSection) Close() error { return b.f.Close() }
-
-// SyscallConn gives net/http the file descriptor for sendfile.
-func (b *fileSection) SyscallConn() (syscall.RawConn, error) { return b.f.SyscallConn() }

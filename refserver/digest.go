@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"errors"
+	"net/http"
 	"strconv"
 	"strings"
 )
@@ -61,6 +62,20 @@ func parseDigits(s string) (int64, error) {
 }
 
 var errBadDigestHeader = errors.New("malformed digest")
+
+// requestDigest reads the required Digest header of a part or a commit as
+// hex SHA1; 400 when it is missing or malformed.
+func requestDigest(r *http.Request) (string, *apiError) {
+	dg := r.Header.Get("Digest")
+	if dg == "" {
+		return "", errBadRequest("Missing required header: digest")
+	}
+	sum, err := parseDigest(dg)
+	if err != nil {
+		return "", errBadRequest("Malformed digest header: expected sha=<base64 SHA1>")
+	}
+	return sum, nil
+}
 
 // parseDigest reads the SHA1 from an RFC 3230 Digest header
 // ("sha=<base64 of the 20-byte SHA1>", possibly among other

@@ -90,13 +90,9 @@ func (s *Server) checkCommitConditions(r *http.Request, p *principal, ss *sessio
 // (uploadparts.go), so the commit compares the digest and links the
 // content to the file: it neither reads nor copies it.
 func (s *Server) commitUploadSession(w http.ResponseWriter, r *http.Request, p *principal) error {
-	dg := r.Header.Get("Digest")
-	if dg == "" {
-		return errBadRequest("Missing required header: digest")
-	}
-	wantSHA1, err := parseDigest(dg)
-	if err != nil {
-		return errBadRequest("Malformed digest header: expected sha=<base64 SHA1>")
+	wantSHA1, aerr := requestDigest(r)
+	if aerr != nil {
+		return aerr
 	}
 	if aerr := requireJSONContentType(r); aerr != nil {
 		return aerr

@@ -23,13 +23,9 @@ func (s *Server) uploadPart(w http.ResponseWriter, r *http.Request, p *principal
 	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/octet-stream" {
 		return errBadRequest("Content-Type must be application/octet-stream")
 	}
-	dg := r.Header.Get("Digest")
-	if dg == "" {
-		return errBadRequest("Missing required header: digest")
-	}
-	wantSHA1, err := parseDigest(dg)
-	if err != nil {
-		return errBadRequest("Malformed digest header: expected sha=<base64 SHA1>")
+	wantSHA1, aerr := requestDigest(r)
+	if aerr != nil {
+		return aerr
 	}
 	crh := r.Header.Get("Content-Range")
 	if crh == "" {
@@ -50,7 +46,6 @@ func (s *Server) uploadPart(w http.ResponseWriter, r *http.Request, p *principal
 	for {
 		var wait chan struct{}
 		s.mu.Lock()
-		var aerr *apiError
 		ss, stale, aerr = s.session(p, r.PathValue("session_id"))
 		if aerr == nil {
 			aerr = checkPartRange(ss, cr)
@@ -97,7 +92,7 @@ func (s *Server) uploadPart(w http.ResponseWriter, r *http.Request, p *principal
 	}
 	sum := hex.EncodeToString(h.Sum(nil))
 	gone := werr != nil && r.Context().Err() != nil // the client left
-	var aerr *apiError
+	aerr = nil
 	switch {
 	case gone:
 	case werr != nil:

@@ -18,8 +18,9 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
+
+	"github.com/contentapi/cms/internal/filebody"
 )
 
 // measureCeiling uploads the source file with only the work the protocol
@@ -176,15 +177,16 @@ func ceilingPart(ctx context.Context, hc *http.Client, base, path string, src *o
 	if _, err := io.CopyBuffer(h, io.NewSectionReader(src, off, n), buf); err != nil {
 		return err
 	}
-	body, err := os.Open(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return err
 	}
-	if _, err := body.Seek(off, io.SeekStart); err != nil {
-		body.Close()
+	body, err := filebody.New(f, off, n) // sent with sendfile
+	if err != nil {
+		f.Close()
 		return err
 	}
-	req, _ := http.NewRequestWithContext(ctx, http.MethodPut, base+"/part?off="+strconv.FormatInt(off, 10), &sectionBody{body, off + n})
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPut, base+"/part?off="+strconv.FormatInt(off, 10), body)
 	req.ContentLength = n
 	req.Header.Set("Digest", "sha="+base64.StdEncoding.EncodeToString(h.Sum(nil)))
 	resp, err := hc.Do(req)
@@ -198,30 +200,6 @@ func ceilingPart(ctx context.Context, hc *http.Client, base, path string, src *o
 	}
 	return nil
 }
-
-// sectionBody is a request body of the bytes of a file from its current
-// offset to end. net/http sends a body that exposes its file descriptor
-// (syscall.Conn) with sendfile, which moves the file offset; Read follows
-// the offset too, so both ways end at end.
-type sectionBody struct {
-	f   *os.File
-	end int64
-}
-
-func (b *sectionBody) Read(p []byte) (int, error) {
-	pos, err := b.f.Seek(0, io.SeekCurrent)
-	if err != nil {
-		return 0, err
-	}
-	if pos >= b.end {
-		return 0, io.EOF
-	}
-	return b.f.Read(p[:min(int64(len(p)), b.end-pos)])
-}
-
-func (b *sectionBody) Close() error { return b.f.Close() }
-
-func (b *sectionBody) SyscallConn() (syscall.RawConn, error) { return b.f.SyscallConn() }
 
 // ceilingServer is the bare receiving side of measureCeiling.
 type ceilingServer struct {
