@@ -10,7 +10,8 @@
 #   scripts/bench.sh --update-readme  # also rewrite README.md's table
 #
 # Env: ROUNDS (default 5), SIZE (upload/download bytes, default 268435456),
-# ITEMS (default 20000), PAGE (default 1000), MEMORY_SIZE (default 1 GiB),
+# ITEMS (default 20000), PAGE (default 1000), PASSES over the listed folder
+# in one measure (default 3), MEMORY_SIZE (default 1 GiB),
 # RESULTS (JSON-lines file to keep, default a temporary one).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -19,6 +20,7 @@ ROUNDS=${ROUNDS:-5}
 SIZE=${SIZE:-268435456}
 ITEMS=${ITEMS:-20000}
 PAGE=${PAGE:-1000}
+PASSES=${PASSES:-3}
 MEMORY_SIZE=${MEMORY_SIZE:-1073741824}
 update=0
 [[ "${1:-}" == "--update-readme" ]] && update=1
@@ -55,10 +57,10 @@ else
 	echo "SKIP: TS SDK (node/npm not installed)" >&2
 fi
 
-bench() { "$work/cmsbench" -server "$work/server.line" -size "$SIZE" -items "$ITEMS" -page "$PAGE" -memory-size "$MEMORY_SIZE" "$@"; }
+bench() { "$work/cmsbench" -server "$work/server.line" -size "$SIZE" -items "$ITEMS" -page "$PAGE" -list-passes "$PASSES" -memory-size "$MEMORY_SIZE" "$@"; }
 peer() {
 	[[ $node_ok == 1 ]] || return 0
-	SERVER="$work/server.line" SOURCE="${TMPDIR:-/tmp}/cmsbench-source-$SIZE.bin" SIZE=$SIZE ITEMS=$ITEMS PAGE=$PAGE \
+	SERVER="$work/server.line" SOURCE="${TMPDIR:-/tmp}/cmsbench-source-$SIZE.bin" SIZE=$SIZE ITEMS=$ITEMS PAGE=$PAGE PASSES=$PASSES \
 		MEMORY_SIZE=$MEMORY_SIZE MEASURES="$1" node cmd/cmsbench/peers/ts-sdk.js
 }
 

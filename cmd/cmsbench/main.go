@@ -96,6 +96,7 @@ type config struct {
 	serverFile string
 	items      int
 	pageSize   int
+	listPasses int
 	requests   int
 	goroutines int
 	memSize    int64
@@ -116,6 +117,7 @@ func parseArgs(args []string) (config, error) {
 	fs.StringVar(&c.serverFile, "server", "", "file holding the JSON line of a running cmd/refserver (default: an in-process server)")
 	fs.IntVar(&c.items, "items", 20000, "items in the listed folder")
 	fs.IntVar(&c.pageSize, "page", 1000, "page size of the listing")
+	fs.IntVar(&c.listPasses, "list-passes", 3, "passes over the folder in one list measure")
 	fs.IntVar(&c.requests, "requests", 5000, "requests in the burst")
 	fs.IntVar(&c.goroutines, "goroutines", 16, "goroutines of the burst")
 	memFlag := fs.String("memory-size", "1GiB", "size of the upload whose peak RSS is measured")
@@ -149,8 +151,8 @@ func parseArgs(args []string) (config, error) {
 		}
 		c.levels = append(c.levels, n)
 	}
-	if c.repeat < 1 || c.items < 1 || c.pageSize < 1 || c.requests < 1 || c.goroutines < 1 {
-		return c, errors.New("-repeat, -items, -page, -requests and -goroutines must be positive")
+	if c.repeat < 1 || c.items < 1 || c.pageSize < 1 || c.listPasses < 1 || c.requests < 1 || c.goroutines < 1 {
+		return c, errors.New("-repeat, -items, -page, -list-passes, -requests and -goroutines must be positive")
 	}
 	return c, nil
 }
