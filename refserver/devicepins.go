@@ -47,11 +47,11 @@ func (s *Server) initDevicePins() {
 // mountDevicePins registers the routes of device pins.
 func (s *Server) mountDevicePins(mux *http.ServeMux) {
 	mux.Handle(apiRoot+"/enterprises/{enterprise_id}/device_pinners", s.route(map[string]endpoint{
-		http.MethodGet: {h: s.listDevicePins},
+		http.MethodGet: {h: s.listDevicePins, fullToken: true, admin: true},
 	}))
 	mux.Handle(apiRoot+"/device_pinners/{device_pinner_id}", s.route(map[string]endpoint{
-		http.MethodGet:    {h: s.getDevicePin},
-		http.MethodDelete: {h: s.deleteDevicePin},
+		http.MethodGet:    {h: s.getDevicePin, fullToken: true, admin: true},
+		http.MethodDelete: {h: s.deleteDevicePin, fullToken: true, admin: true},
 	}))
 }
 
@@ -97,17 +97,8 @@ func (s *Server) renderPin(pin *devicePin) map[string]any {
 	return map[string]any{"type": "device_pinner", "id": pin.id, "owned_by": pin.owner.mini(), "product_name": pin.productName}
 }
 
-// requireManageEnterprise lets through the enterprise admin with a full
-// token (the "manage enterprise" scope).
-func requireManageEnterprise(w http.ResponseWriter, p *principal) *apiError {
-	return requireAdmin(w, p, "manage the enterprise's device pins")
-}
-
 // listDevicePins serves GET /enterprises/{enterprise_id}/device_pinners.
 func (s *Server) listDevicePins(w http.ResponseWriter, r *http.Request, p *principal) error {
-	if aerr := requireManageEnterprise(w, p); aerr != nil {
-		return aerr
-	}
 	if r.PathValue("enterprise_id") != s.enterpriseID {
 		return errf(http.StatusForbidden, codeAccessDenied, "The token's user is not an admin of that enterprise")
 	}
@@ -175,9 +166,6 @@ func (s *Server) lookupPin(r *http.Request) (*devicePin, *apiError) {
 
 // getDevicePin serves GET /device_pinners/{device_pinner_id}.
 func (s *Server) getDevicePin(w http.ResponseWriter, r *http.Request, p *principal) error {
-	if aerr := requireManageEnterprise(w, p); aerr != nil {
-		return aerr
-	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	pin, aerr := s.lookupPin(r)
@@ -190,9 +178,6 @@ func (s *Server) getDevicePin(w http.ResponseWriter, r *http.Request, p *princip
 
 // deleteDevicePin serves DELETE /device_pinners/{device_pinner_id}: 204.
 func (s *Server) deleteDevicePin(w http.ResponseWriter, r *http.Request, p *principal) error {
-	if aerr := requireManageEnterprise(w, p); aerr != nil {
-		return aerr
-	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	pin, aerr := s.lookupPin(r)

@@ -14,27 +14,6 @@ import (
 // deleted assignment stays listed), when Options.LegalHoldReleaseDelay is 0.
 const defaultLegalHoldDelay = 2 * time.Second
 
-// requireGovernanceAdmin lets only the enterprise admin manage retention and
-// legal holds: the managed user gets 403 access_denied_insufficient_permissions
-// (the app token never gets here: its routes answer insufficient_scope).
-func requireGovernanceAdmin(p *principal) *apiError {
-	if p.kind != "admin" {
-		return errf(http.StatusForbidden, codeAccessDenied, "Access denied - insufficient permission")
-	}
-	return nil
-}
-
-// governanceRoute wraps a handler with the admin check.
-func governanceRoute(h handlerFunc) endpoint {
-	return endpoint{h: func(w http.ResponseWriter, r *http.Request, p *principal) error {
-		if aerr := requireGovernanceAdmin(p); aerr != nil {
-			drain(r.Body)
-			return aerr
-		}
-		return h(w, r, p)
-	}}
-}
-
 // markerQuery is the position and size of a marker-paged list.
 type markerQuery struct {
 	start, limit int64

@@ -66,33 +66,33 @@ func (s *Server) initLegalHolds() {
 // and file version legal holds.
 func (s *Server) mountLegalHolds(mux *http.ServeMux) {
 	mux.Handle(apiRoot+"/legal_hold_policies", s.route(map[string]endpoint{
-		http.MethodGet:  governanceRoute(s.listLegalHoldPolicies),
-		http.MethodPost: governanceRoute(s.createLegalHoldPolicy),
+		http.MethodGet:  {h: s.listLegalHoldPolicies, admin: true},
+		http.MethodPost: {h: s.createLegalHoldPolicy, admin: true},
 	}))
 	mux.Handle(apiRoot+"/legal_hold_policies/{id}", s.route(map[string]endpoint{
-		http.MethodGet:    governanceRoute(s.getLegalHoldPolicy),
-		http.MethodPut:    governanceRoute(s.updateLegalHoldPolicy),
-		http.MethodDelete: governanceRoute(s.releaseLegalHoldPolicy),
+		http.MethodGet:    {h: s.getLegalHoldPolicy, admin: true},
+		http.MethodPut:    {h: s.updateLegalHoldPolicy, admin: true},
+		http.MethodDelete: {h: s.releaseLegalHoldPolicy, admin: true},
 	}))
 	mux.Handle(apiRoot+"/legal_hold_policy_assignments", s.route(map[string]endpoint{
-		http.MethodGet:  governanceRoute(s.listLegalHoldAssignments),
-		http.MethodPost: governanceRoute(s.createLegalHoldAssignment),
+		http.MethodGet:  {h: s.listLegalHoldAssignments, admin: true},
+		http.MethodPost: {h: s.createLegalHoldAssignment, admin: true},
 	}))
 	mux.Handle(apiRoot+"/legal_hold_policy_assignments/{id}", s.route(map[string]endpoint{
-		http.MethodGet:    governanceRoute(s.getLegalHoldAssignment),
-		http.MethodDelete: governanceRoute(s.deleteLegalHoldAssignment),
+		http.MethodGet:    {h: s.getLegalHoldAssignment, admin: true},
+		http.MethodDelete: {h: s.deleteLegalHoldAssignment, admin: true},
 	}))
 	mux.Handle(apiRoot+"/legal_hold_policy_assignments/{id}/files_on_hold", s.route(map[string]endpoint{
-		http.MethodGet: governanceRoute(s.listFilesOnHold),
+		http.MethodGet: {h: s.listFilesOnHold, admin: true},
 	}))
 	mux.Handle(apiRoot+"/legal_hold_policy_assignments/{id}/file_versions_on_hold", s.route(map[string]endpoint{
-		http.MethodGet: governanceRoute(s.listFileVersionsOnHold),
+		http.MethodGet: {h: s.listFileVersionsOnHold, admin: true},
 	}))
 	mux.Handle(apiRoot+"/file_version_legal_holds", s.route(map[string]endpoint{
-		http.MethodGet: governanceRoute(s.listFileVersionLegalHolds),
+		http.MethodGet: {h: s.listFileVersionLegalHolds, admin: true},
 	}))
 	mux.Handle(apiRoot+"/file_version_legal_holds/{id}", s.route(map[string]endpoint{
-		http.MethodGet: governanceRoute(s.getFileVersionLegalHold),
+		http.MethodGet: {h: s.getFileVersionLegalHold, admin: true},
 	}))
 }
 

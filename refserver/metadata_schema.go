@@ -339,9 +339,6 @@ func (d *schemaDraft) changeOption(op schemaOp) *apiError {
 // declared application/json-patch+json (spec) or application/json (the
 // classic box-node-sdk sends that).
 func (s *Server) updateTemplate(w http.ResponseWriter, r *http.Request, p *principal) error {
-	if aerr := requireTemplateAdmin(p); aerr != nil {
-		return aerr
-	}
 	if aerr := requireContentType(r, true, contentTypeJSONPatch, "application/json"); aerr != nil {
 		return aerr
 	}

@@ -78,35 +78,35 @@ func (s *Server) initRetention() {
 // and file version retentions.
 func (s *Server) mountRetention(mux *http.ServeMux) {
 	mux.Handle(apiRoot+"/retention_policies", s.route(map[string]endpoint{
-		http.MethodGet:  governanceRoute(s.listRetentionPolicies),
-		http.MethodPost: governanceRoute(s.createRetentionPolicy),
+		http.MethodGet:  {h: s.listRetentionPolicies, admin: true},
+		http.MethodPost: {h: s.createRetentionPolicy, admin: true},
 	}))
 	mux.Handle(apiRoot+"/retention_policies/{id}", s.route(map[string]endpoint{
-		http.MethodGet:    governanceRoute(s.getRetentionPolicy),
-		http.MethodPut:    governanceRoute(s.updateRetentionPolicy),
-		http.MethodDelete: governanceRoute(s.deleteRetentionPolicy),
+		http.MethodGet:    {h: s.getRetentionPolicy, admin: true},
+		http.MethodPut:    {h: s.updateRetentionPolicy, admin: true},
+		http.MethodDelete: {h: s.deleteRetentionPolicy, admin: true},
 	}))
 	mux.Handle(apiRoot+"/retention_policies/{id}/assignments", s.route(map[string]endpoint{
-		http.MethodGet: governanceRoute(s.listRetentionPolicyAssignments),
+		http.MethodGet: {h: s.listRetentionPolicyAssignments, admin: true},
 	}))
 	mux.Handle(apiRoot+"/retention_policy_assignments", s.route(map[string]endpoint{
-		http.MethodPost: governanceRoute(s.createRetentionAssignment),
+		http.MethodPost: {h: s.createRetentionAssignment, admin: true},
 	}))
 	mux.Handle(apiRoot+"/retention_policy_assignments/{id}", s.route(map[string]endpoint{
-		http.MethodGet:    governanceRoute(s.getRetentionAssignment),
-		http.MethodDelete: governanceRoute(s.deleteRetentionAssignment),
+		http.MethodGet:    {h: s.getRetentionAssignment, admin: true},
+		http.MethodDelete: {h: s.deleteRetentionAssignment, admin: true},
 	}))
 	mux.Handle(apiRoot+"/retention_policy_assignments/{id}/files_under_retention", s.route(map[string]endpoint{
-		http.MethodGet: governanceRoute(s.listFilesUnderRetention),
+		http.MethodGet: {h: s.listFilesUnderRetention, admin: true},
 	}))
 	mux.Handle(apiRoot+"/retention_policy_assignments/{id}/file_versions_under_retention", s.route(map[string]endpoint{
-		http.MethodGet: governanceRoute(s.listFileVersionsUnderRetention),
+		http.MethodGet: {h: s.listFileVersionsUnderRetention, admin: true},
 	}))
 	mux.Handle(apiRoot+"/file_version_retentions", s.route(map[string]endpoint{
-		http.MethodGet: governanceRoute(s.listFileVersionRetentions),
+		http.MethodGet: {h: s.listFileVersionRetentions, admin: true},
 	}))
 	mux.Handle(apiRoot+"/file_version_retentions/{id}", s.route(map[string]endpoint{
-		http.MethodGet: governanceRoute(s.getFileVersionRetention),
+		http.MethodGet: {h: s.getFileVersionRetention, admin: true},
 	}))
 }
 

@@ -11,11 +11,38 @@ import (
 // content host). A returned *apiError is written as the error body.
 type handlerFunc func(w http.ResponseWriter, r *http.Request, p *principal) error
 
-// endpoint is one method of a route.
+// endpoint is one method of a route and who may call it. route applies
+// the access rules, in this order, before the handler runs:
+//   - a token, unless noAuth (401 unauthorized);
+//   - the app token only where app is set, a downscoped token only as far
+//     as its scopes go (oauth_downscope.go), and none at all where
+//     fullToken is set: downscoped tokens carry item scopes, never those
+//     of enterprise administration (403 insufficient_scope);
+//   - the enterprise admin only, or a service account acting with its
+//     permissions, where admin is set (403
+//     access_denied_insufficient_permissions).
+//
+// Rules that depend on the record (a group's members reading their group,
+// a user reading themselves) stay in the handlers.
 type endpoint struct {
-	h      handlerFunc
-	app    bool // the app token may call it
-	noAuth bool // content host: no token
+	h         handlerFunc
+	app       bool // the app token may call it
+	noAuth    bool // content host: no token
+	fullToken bool // downscoped tokens may not call it
+	admin     bool // only the enterprise admin may call it
+}
+
+// refuse returns the answer to a principal the endpoint's access rules
+// leave out, or nil.
+func (ep endpoint) refuse(w http.ResponseWriter, r *http.Request, p *principal) *apiError {
+	switch {
+	case p.kind == "app" && !ep.app,
+		p.restrict != nil && (ep.fullToken || !p.restrict.allows(r)):
+		return errAppScope(w)
+	case ep.admin && !p.isAdmin():
+		return errf(http.StatusForbidden, codeAccessDenied, "Access denied - insufficient permission: only an enterprise admin may %s %s", r.Method, r.URL.Path)
+	}
+	return nil
 }
 
 // route dispatches by method and answers 405 with an error body otherwise.
@@ -41,9 +68,9 @@ func (s *Server) route(methods map[string]endpoint) http.Handler {
 				writeError(w, aerr)
 				return
 			}
-			if p.kind == "app" && !ep.app || p.restrict != nil && !p.restrict.allows(r) {
+			if aerr = ep.refuse(w, r, p); aerr != nil {
 				drain(r.Body)
-				writeError(w, errAppScope(w))
+				writeError(w, aerr)
 				return
 			}
 		}
