@@ -67,21 +67,6 @@ func (s *Server) knownUser(id string) *user {
 	return nil
 }
 
-// isUnder reports whether it sits somewhere below folder folderID.
-func (s *Server) isUnder(it *item, folderID string) bool {
-	for pid := it.parentID; pid != "" && pid != rootID; {
-		if pid == folderID {
-			return true
-		}
-		f, ok := s.items[pid]
-		if !ok {
-			return false
-		}
-		pid = f.parentID
-	}
-	return false
-}
-
 // filesUnder lists the files of it: it itself when it is a file, every file
 // below it when it is a folder. Callers hold s.mu.
 func (s *Server) filesUnder(it *item) []*item {
