@@ -111,7 +111,7 @@ func (s *Server) listDevicePins(w http.ResponseWriter, r *http.Request, p *princ
 	default:
 		return errBadRequest("Invalid value for \"direction\": ASC or DESC")
 	}
-	limit, aerr := pageLimit(r, 100, 1000)
+	limit, aerr := pageLimit(r, defaultPageLimit, maxPageLimit)
 	if aerr != nil {
 		return aerr
 	}
@@ -137,15 +137,11 @@ func (s *Server) listDevicePins(w http.ResponseWriter, r *http.Request, p *princ
 	}
 	sort.Slice(pins, func(i, j int) bool { return numID(pins[i].id) < numID(pins[j].id) != desc })
 	end := min(int64(len(pins)), limit)
-	entries := make([]any, 0, end)
-	for _, pin := range pins[:end] {
-		entries = append(entries, s.renderPin(pin))
-	}
 	dir := "asc"
 	if desc {
 		dir = "desc"
 	}
-	out := map[string]any{"entries": entries, "limit": limit, "next_marker": nil,
+	out := map[string]any{"entries": renderEach(pins[:end], s.renderPin), "limit": limit, "next_marker": nil,
 		"order": []any{map[string]any{"by": "id", "direction": dir}}}
 	if end < int64(len(pins)) {
 		out["next_marker"] = numID(pins[end].id)

@@ -14,49 +14,6 @@ import (
 // deleted assignment stays listed), when Options.LegalHoldReleaseDelay is 0.
 const defaultLegalHoldDelay = 2 * time.Second
 
-// markerQuery is the position and size of a marker-paged list.
-type markerQuery struct {
-	start, limit int64
-}
-
-// parseMarkerQuery reads marker (an opaque position) and limit (default
-// 100, at most 1000; larger values are lowered).
-func parseMarkerQuery(r *http.Request) (markerQuery, *apiError) {
-	q := markerQuery{}
-	var aerr *apiError
-	if q.limit, aerr = pageLimit(r, 100, 1000); aerr != nil {
-		return q, aerr
-	}
-	if m := r.URL.Query().Get("marker"); m != "" {
-		pos, ok := decodeMarker(m)
-		if !ok {
-			return q, errBadRequest("Invalid value for \"marker\"")
-		}
-		q.start = pos
-	}
-	return q, nil
-}
-
-// page renders the entries [start, start+limit) of a list of n entries and
-// the marker fields of the answer.
-func (q markerQuery) page(n int, render func(i int) any) map[string]any {
-	total := int64(n)
-	start := min(q.start, total)
-	end := min(start+q.limit, total)
-	entries := make([]any, 0, end-start)
-	for i := start; i < end; i++ {
-		entries = append(entries, render(int(i)))
-	}
-	out := map[string]any{"entries": entries, "limit": q.limit, "next_marker": nil, "prev_marker": nil}
-	if end < total {
-		out["next_marker"] = encodeMarker(end)
-	}
-	if start > 0 {
-		out["prev_marker"] = encodeMarker(max(start-q.limit, 0))
-	}
-	return out
-}
-
 // knownUser returns the enterprise's user with that id, or nil.
 func (s *Server) knownUser(id string) *user {
 	for _, u := range []*user{s.admin, s.user, s.app} {

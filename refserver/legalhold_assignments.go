@@ -191,7 +191,7 @@ func (s *Server) getLegalHoldAssignment(w http.ResponseWriter, r *http.Request, 
 // marker-paged: policy_id is required (400), unknown is 404; assign_to_type
 // (400 for an unknown type) and assign_to_id filter.
 func (s *Server) listLegalHoldAssignments(w http.ResponseWriter, r *http.Request, p *principal) error {
-	q, aerr := parseMarkerQuery(r)
+	q, aerr := parseMarkerPage(r)
 	if aerr != nil {
 		return aerr
 	}
@@ -217,8 +217,8 @@ func (s *Server) listLegalHoldAssignments(w http.ResponseWriter, r *http.Request
 			list = append(list, a)
 		}
 	}
-	writeJSON(w, http.StatusOK, q.page(len(list), func(i int) any {
-		return pickFields(s.legalHoldAssignmentRecord(list[i]), fields, "type", "id")
+	writeJSON(w, http.StatusOK, positionEntries(list, q, func(a *legalHoldAssignment) any {
+		return pickFields(s.legalHoldAssignmentRecord(a), fields, "type", "id")
 	}))
 	return nil
 }

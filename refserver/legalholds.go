@@ -271,7 +271,7 @@ func (s *Server) getLegalHoldPolicy(w http.ResponseWriter, r *http.Request, p *p
 // listLegalHoldPolicies serves GET /legal_hold_policies, marker-paged,
 // filtered by policy_name (a case-insensitive prefix).
 func (s *Server) listLegalHoldPolicies(w http.ResponseWriter, r *http.Request, p *principal) error {
-	q, aerr := parseMarkerQuery(r)
+	q, aerr := parseMarkerPage(r)
 	if aerr != nil {
 		return aerr
 	}
@@ -285,8 +285,8 @@ func (s *Server) listLegalHoldPolicies(w http.ResponseWriter, r *http.Request, p
 			list = append(list, hp)
 		}
 	}
-	writeJSON(w, http.StatusOK, q.page(len(list), func(i int) any {
-		return pickFields(s.legalHoldPolicyRecord(list[i]), fields, "type", "id")
+	writeJSON(w, http.StatusOK, positionEntries(list, q, func(hp *legalHoldPolicy) any {
+		return pickFields(s.legalHoldPolicyRecord(hp), fields, "type", "id")
 	}))
 	return nil
 }

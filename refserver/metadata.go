@@ -28,15 +28,13 @@ const (
 )
 
 const (
-	scopeGlobal           = "global"
-	maxInstancesPerItem   = 100
-	maxTemplateKeyLen     = 64
-	maxFieldKeyLen        = 256
-	maxDisplayNameLen     = 4096
-	globalPropertiesKey   = "properties"
-	contentTypeJSONPatch  = "application/json-patch+json"
-	defaultTemplatesLimit = 100
-	maxTemplatesLimit     = 1000
+	scopeGlobal          = "global"
+	maxInstancesPerItem  = 100
+	maxTemplateKeyLen    = 64
+	maxFieldKeyLen       = 256
+	maxDisplayNameLen    = 4096
+	globalPropertiesKey  = "properties"
+	contentTypeJSONPatch = "application/json-patch+json"
 )
 
 // metadataState is the server's state for metadata templates, instances

@@ -226,10 +226,7 @@ func (s *Server) executeMetadataQuery(w http.ResponseWriter, r *http.Request, p 
 	// answer 404 everywhere but in the trash.
 	keep := func(in *mdInstance) bool { return s.live(p, in.item) && s.isUnder(in.item, ancestor) }
 	page, more := s.selectPage(t, order, pred, keep, after, limit)
-	entries := make([]any, 0, len(page))
-	for _, in := range page {
-		entries = append(entries, s.queryEntry(in.item, body.Fields, p))
-	}
+	entries := renderEach(page, func(in *mdInstance) any { return s.queryEntry(in.item, body.Fields, p) })
 	out := map[string]any{"entries": entries, "limit": limit}
 	if more {
 		out["next_marker"] = encodeQueryMarker(hash, s.positionOf(order, page[len(page)-1]))

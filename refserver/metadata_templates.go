@@ -416,17 +416,9 @@ func (s *Server) listGlobalTemplates(w http.ResponseWriter, r *http.Request, p *
 }
 
 func (s *Server) listTemplates(w http.ResponseWriter, r *http.Request, scope string) error {
-	limit, aerr := pageLimit(r, defaultTemplatesLimit, maxTemplatesLimit)
+	q, aerr := parseMarkerPage(r)
 	if aerr != nil {
 		return aerr
-	}
-	var start int64
-	if m := r.URL.Query().Get("marker"); m != "" {
-		pos, ok := decodeMarker(m)
-		if !ok {
-			return errBadRequest("Invalid value for \"marker\"")
-		}
-		start = pos
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -436,22 +428,8 @@ func (s *Server) listTemplates(w http.ResponseWriter, r *http.Request, scope str
 			all = append(all, t)
 		}
 	}
-	start = min(start, int64(len(all)))
-	end := min(start+limit, int64(len(all)))
-	writeJSON(w, http.StatusOK, templatePage(all[start:end], limit, end < int64(len(all)), end))
+	writeJSON(w, http.StatusOK, positionEntries(all, q, (*mdTemplate).record))
 	return nil
-}
-
-func templatePage(ts []*mdTemplate, limit int64, more bool, next int64) map[string]any {
-	entries := make([]any, 0, len(ts))
-	for _, t := range ts {
-		entries = append(entries, t.record())
-	}
-	out := map[string]any{"entries": entries, "limit": limit, "next_marker": nil, "prev_marker": nil}
-	if more {
-		out["next_marker"] = encodeMarker(next)
-	}
-	return out
 }
 
 // listTemplatesByInstance serves GET /metadata_templates?metadata_instance_id=:
@@ -463,7 +441,7 @@ func (s *Server) listTemplatesByInstance(w http.ResponseWriter, r *http.Request,
 	if !isUUID(id) {
 		return errBadRequest("metadata_instance_id must be the $id (a UUID) of a metadata instance")
 	}
-	limit, aerr := pageLimit(r, defaultTemplatesLimit, maxTemplatesLimit)
+	limit, aerr := pageLimit(r, defaultPageLimit, maxPageLimit)
 	if aerr != nil {
 		return aerr
 	}
@@ -473,7 +451,7 @@ func (s *Server) listTemplatesByInstance(w http.ResponseWriter, r *http.Request,
 	if in := s.metadata.byInstID[strings.ToLower(id)]; in != nil && s.live(p, in.item) {
 		found = append(found, in.tmpl)
 	}
-	writeJSON(w, http.StatusOK, templatePage(found, limit, false, 0))
+	writeJSON(w, http.StatusOK, positionEntries(found, listPage{limit: limit}, (*mdTemplate).record))
 	return nil
 }
 

@@ -311,10 +311,6 @@ func retentionPolicyMini(rp *retentionPolicy) map[string]any {
 // retentionPolicyRecord is the RetentionPolicy record. Callers hold s.mu.
 func (s *Server) retentionPolicyRecord(rp *retentionPolicy) map[string]any {
 	m := retentionPolicyMini(rp)
-	recipients := make([]any, 0, len(rp.recipients))
-	for _, u := range rp.recipients {
-		recipients = append(recipients, u.mini())
-	}
 	counts := map[string]any{"enterprise": 0, "folder": 0, "metadata_template": 0}
 	for _, a := range s.retention.assignOrder {
 		if a.policy == rp {
@@ -330,7 +326,7 @@ func (s *Server) retentionPolicyRecord(rp *retentionPolicy) map[string]any {
 	m["modified_at"] = fmtTime(rp.modifiedAt)
 	m["can_owner_extend_retention"] = rp.canOwnerExtend
 	m["are_owners_notified"] = rp.ownersNotified
-	m["custom_notification_recipients"] = recipients
+	m["custom_notification_recipients"] = renderEach(rp.recipients, (*user).mini)
 	m["assignment_counts"] = counts
 	return m
 }
@@ -366,7 +362,7 @@ func pickRetentionFields(rec map[string]any, fields []string) map[string]any {
 // the filters policy_name (case-sensitive prefix), policy_type (400 for
 // another value) and created_by_user_id (404 for an unknown user).
 func (s *Server) listRetentionPolicies(w http.ResponseWriter, r *http.Request, p *principal) error {
-	q, aerr := parseMarkerQuery(r)
+	q, aerr := parseMarkerPage(r)
 	if aerr != nil {
 		return aerr
 	}
@@ -387,8 +383,8 @@ func (s *Server) listRetentionPolicies(w http.ResponseWriter, r *http.Request, p
 			list = append(list, rp)
 		}
 	}
-	writeJSON(w, http.StatusOK, q.page(len(list), func(i int) any {
-		return pickRetentionFields(s.retentionPolicyRecord(list[i]), fields)
+	writeJSON(w, http.StatusOK, positionEntries(list, q, func(rp *retentionPolicy) any {
+		return pickRetentionFields(s.retentionPolicyRecord(rp), fields)
 	}))
 	return nil
 }

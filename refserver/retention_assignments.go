@@ -170,11 +170,7 @@ func (s *Server) retentionAssignmentRecord(a *retentionAssignment) map[string]an
 		id = a.toID
 	}
 	if a.toType == assignMetadataTemplate {
-		list := make([]any, 0, len(a.filterFields))
-		for _, f := range a.filterFields {
-			list = append(list, map[string]any{"field": f.Field, "value": f.Value})
-		}
-		filters = list
+		filters = renderEach(a.filterFields, func(f filterField) any { return map[string]any{"field": f.Field, "value": f.Value} })
 		start = startDateUploadDate
 		if a.startDateField != "" {
 			start = a.startDateField
@@ -215,7 +211,7 @@ func (s *Server) getRetentionAssignment(w http.ResponseWriter, r *http.Request, 
 // listRetentionPolicyAssignments serves GET /retention_policies/{id}/assignments,
 // marker-paged, filtered by type (400 for another value).
 func (s *Server) listRetentionPolicyAssignments(w http.ResponseWriter, r *http.Request, p *principal) error {
-	q, aerr := parseMarkerQuery(r)
+	q, aerr := parseMarkerPage(r)
 	if aerr != nil {
 		return aerr
 	}
@@ -238,8 +234,8 @@ func (s *Server) listRetentionPolicyAssignments(w http.ResponseWriter, r *http.R
 			list = append(list, a)
 		}
 	}
-	writeJSON(w, http.StatusOK, q.page(len(list), func(i int) any {
-		return pickFields(s.retentionAssignmentRecord(list[i]), fields, "type", "id")
+	writeJSON(w, http.StatusOK, positionEntries(list, q, func(a *retentionAssignment) any {
+		return pickFields(s.retentionAssignmentRecord(a), fields, "type", "id")
 	}))
 	return nil
 }
@@ -297,7 +293,7 @@ func (s *Server) listFileVersionsUnderRetention(w http.ResponseWriter, r *http.R
 }
 
 func (s *Server) listRetainedByAssignment(w http.ResponseWriter, r *http.Request, current bool) error {
-	q, aerr := parseMarkerQuery(r)
+	q, aerr := parseMarkerPage(r)
 	if aerr != nil {
 		return aerr
 	}
@@ -313,10 +309,10 @@ func (s *Server) listRetainedByAssignment(w http.ResponseWriter, r *http.Request
 			list = append(list, fvr)
 		}
 	}
-	writeJSON(w, http.StatusOK, q.page(len(list), func(i int) any {
-		m := s.mini(list[i].file)
+	writeJSON(w, http.StatusOK, positionEntries(list, q, func(fvr *fileVersionRetention) any {
+		m := s.mini(fvr.file)
 		if !current {
-			m["file_version"] = fileVersionMini(list[i].version)
+			m["file_version"] = fileVersionMini(fvr.version)
 		}
 		return m
 	}))

@@ -123,7 +123,7 @@ func (s *Server) fileVersionRetentionRecord(fvr *fileVersionRetention) map[strin
 // (RFC 3339; a version retained indefinitely has no disposition date and
 // matches neither).
 func (s *Server) listFileVersionRetentions(w http.ResponseWriter, r *http.Request, p *principal) error {
-	q, aerr := parseMarkerQuery(r)
+	q, aerr := parseMarkerPage(r)
 	if aerr != nil {
 		return aerr
 	}
@@ -158,7 +158,7 @@ func (s *Server) listFileVersionRetentions(w http.ResponseWriter, r *http.Reques
 		}
 		list = append(list, fvr)
 	}
-	writeJSON(w, http.StatusOK, q.page(len(list), func(i int) any { return s.fileVersionRetentionRecord(list[i]) }))
+	writeJSON(w, http.StatusOK, positionEntries(list, q, s.fileVersionRetentionRecord))
 	return nil
 }
 

@@ -54,11 +54,7 @@ func (s *Server) assignmentRecord(a *taskAssignment) map[string]any {
 }
 
 func (s *Server) assignmentCollection(t *task) map[string]any {
-	entries := make([]any, 0, len(t.assignments))
-	for _, a := range t.assignments {
-		entries = append(entries, s.assignmentRecord(a))
-	}
-	return map[string]any{"total_count": len(entries), "entries": entries}
+	return map[string]any{"total_count": len(t.assignments), "entries": renderEach(t.assignments, s.assignmentRecord)}
 }
 
 // lookupAssignment returns an assignment whose file p may see. Callers hold s.mu.

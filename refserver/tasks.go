@@ -374,10 +374,6 @@ func (s *Server) listFileTasks(w http.ResponseWriter, r *http.Request, p *princi
 		return aerr
 	}
 	tasks := s.tasks.byFile[id]
-	entries := make([]any, 0, len(tasks))
-	for _, t := range tasks {
-		entries = append(entries, s.taskRecord(t))
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"total_count": len(entries), "entries": entries})
+	writeJSON(w, http.StatusOK, map[string]any{"total_count": len(tasks), "entries": renderEach(tasks, s.taskRecord)})
 	return nil
 }
