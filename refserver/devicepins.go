@@ -151,32 +151,20 @@ func (s *Server) listDevicePins(w http.ResponseWriter, r *http.Request, p *princ
 }
 
 // lookupPin finds a pin for the admin; 404 when there is none. Callers hold s.mu.
-func (s *Server) lookupPin(r *http.Request) (*devicePin, *apiError) {
-	id := r.PathValue("device_pinner_id")
-	pin := s.pins.byID[id]
-	if !validID(id) || pin == nil {
-		return nil, errNotFound("device pin")
-	}
-	return pin, nil
+func (s *Server) lookupPin(id string) (*devicePin, *apiError) {
+	return recordIn(s.pins.byID, id, "device pin")
 }
 
 // getDevicePin serves GET /device_pinners/{device_pinner_id}.
 func (s *Server) getDevicePin(w http.ResponseWriter, r *http.Request, p *principal) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	pin, aerr := s.lookupPin(r)
-	if aerr != nil {
-		return aerr
-	}
-	writeJSON(w, http.StatusOK, s.renderPin(pin))
-	return nil
+	return getRecord(s, w, r, "device_pinner_id", s.lookupPin, s.renderPin)
 }
 
 // deleteDevicePin serves DELETE /device_pinners/{device_pinner_id}: 204.
 func (s *Server) deleteDevicePin(w http.ResponseWriter, r *http.Request, p *principal) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	pin, aerr := s.lookupPin(r)
+	pin, aerr := s.lookupPin(r.PathValue("device_pinner_id"))
 	if aerr != nil {
 		return aerr
 	}

@@ -120,21 +120,11 @@ func (s *Server) groupRole(g *group, u *user) string {
 }
 
 // groupID reads {group_id}; a malformed id is 404.
-func groupID(r *http.Request) (string, *apiError) {
-	id := r.PathValue("group_id")
-	if !validID(id) {
-		return "", errNotFound("group")
-	}
-	return id, nil
-}
+func groupID(r *http.Request) (string, *apiError) { return pathID(r, "group_id", "group") }
 
 // lookupGroup finds a group; 404 when there is none. Callers hold s.mu.
 func (s *Server) lookupGroup(id string) (*group, *apiError) {
-	g := s.groups.byID[id]
-	if g == nil {
-		return nil, errNotFound("group")
-	}
-	return g, nil
+	return recordIn(s.groups.byID, id, "group")
 }
 
 // groupBody is the body of POST /groups and PUT /groups/{group_id}.

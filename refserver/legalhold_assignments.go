@@ -177,14 +177,9 @@ func (s *Server) legalHoldAssignmentByID(id string) (*legalHoldAssignment, *apiE
 // getLegalHoldAssignment serves GET /legal_hold_policy_assignments/{id}.
 func (s *Server) getLegalHoldAssignment(w http.ResponseWriter, r *http.Request, p *principal) error {
 	fields := parseFields(r)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	a, aerr := s.legalHoldAssignmentByID(r.PathValue("id"))
-	if aerr != nil {
-		return aerr
-	}
-	writeJSON(w, http.StatusOK, pickFields(s.legalHoldAssignmentRecord(a), fields, "type", "id"))
-	return nil
+	return getRecord(s, w, r, "id", s.legalHoldAssignmentByID, func(a *legalHoldAssignment) map[string]any {
+		return pickFields(s.legalHoldAssignmentRecord(a), fields, "type", "id")
+	})
 }
 
 // listLegalHoldAssignments serves GET /legal_hold_policy_assignments,

@@ -249,23 +249,12 @@ func (s *Server) legalHoldPolicyRecord(hp *legalHoldPolicy) map[string]any {
 }
 
 func (s *Server) legalHoldPolicyByID(id string) (*legalHoldPolicy, *apiError) {
-	hp, ok := s.holds.policies[id]
-	if !ok {
-		return nil, errNotFound("legal_hold_policy")
-	}
-	return hp, nil
+	return recordIn(s.holds.policies, id, "legal_hold_policy")
 }
 
 // getLegalHoldPolicy serves GET /legal_hold_policies/{id}.
 func (s *Server) getLegalHoldPolicy(w http.ResponseWriter, r *http.Request, p *principal) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	hp, aerr := s.legalHoldPolicyByID(r.PathValue("id"))
-	if aerr != nil {
-		return aerr
-	}
-	writeJSON(w, http.StatusOK, s.legalHoldPolicyRecord(hp))
-	return nil
+	return getRecord(s, w, r, "id", s.legalHoldPolicyByID, s.legalHoldPolicyRecord)
 }
 
 // listLegalHoldPolicies serves GET /legal_hold_policies, marker-paged,

@@ -333,25 +333,16 @@ func (s *Server) retentionPolicyRecord(rp *retentionPolicy) map[string]any {
 
 // retentionPolicyByID finds a policy: 404 not_found when unknown.
 func (s *Server) retentionPolicyByID(id string) (*retentionPolicy, *apiError) {
-	rp, ok := s.retention.policies[id]
-	if !ok {
-		return nil, errNotFound("retention_policy")
-	}
-	return rp, nil
+	return recordIn(s.retention.policies, id, "retention_policy")
 }
 
 // getRetentionPolicy serves GET /retention_policies/{id}: 200 RetentionPolicy
 // (fields picks fields; the mini fields always come).
 func (s *Server) getRetentionPolicy(w http.ResponseWriter, r *http.Request, p *principal) error {
 	fields := parseFields(r)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	rp, aerr := s.retentionPolicyByID(r.PathValue("id"))
-	if aerr != nil {
-		return aerr
-	}
-	writeJSON(w, http.StatusOK, pickRetentionFields(s.retentionPolicyRecord(rp), fields))
-	return nil
+	return getRecord(s, w, r, "id", s.retentionPolicyByID, func(rp *retentionPolicy) map[string]any {
+		return pickRetentionFields(s.retentionPolicyRecord(rp), fields)
+	})
 }
 
 func pickRetentionFields(rec map[string]any, fields []string) map[string]any {

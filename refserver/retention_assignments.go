@@ -188,24 +188,15 @@ func (s *Server) retentionAssignmentRecord(a *retentionAssignment) map[string]an
 }
 
 func (s *Server) retentionAssignmentByID(id string) (*retentionAssignment, *apiError) {
-	a, ok := s.retention.assignments[id]
-	if !ok {
-		return nil, errNotFound("retention_policy_assignment")
-	}
-	return a, nil
+	return recordIn(s.retention.assignments, id, "retention_policy_assignment")
 }
 
 // getRetentionAssignment serves GET /retention_policy_assignments/{id}.
 func (s *Server) getRetentionAssignment(w http.ResponseWriter, r *http.Request, p *principal) error {
 	fields := parseFields(r)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	a, aerr := s.retentionAssignmentByID(r.PathValue("id"))
-	if aerr != nil {
-		return aerr
-	}
-	writeJSON(w, http.StatusOK, pickFields(s.retentionAssignmentRecord(a), fields, "type", "id"))
-	return nil
+	return getRecord(s, w, r, "id", s.retentionAssignmentByID, func(a *retentionAssignment) map[string]any {
+		return pickFields(s.retentionAssignmentRecord(a), fields, "type", "id")
+	})
 }
 
 // listRetentionPolicyAssignments serves GET /retention_policies/{id}/assignments,

@@ -174,12 +174,8 @@ func (fvr *fileVersionRetention) retainedBy(policyID string) bool {
 
 // getFileVersionRetention serves GET /file_version_retentions/{id}.
 func (s *Server) getFileVersionRetention(w http.ResponseWriter, r *http.Request, p *principal) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	fvr, ok := s.retention.fvrs[r.PathValue("id")]
-	if !ok {
-		return errNotFound("file_version_retention")
+	find := func(id string) (*fileVersionRetention, *apiError) {
+		return recordIn(s.retention.fvrs, id, "file_version_retention")
 	}
-	writeJSON(w, http.StatusOK, s.fileVersionRetentionRecord(fvr))
-	return nil
+	return getRecord(s, w, r, "id", find, s.fileVersionRetentionRecord)
 }

@@ -89,6 +89,37 @@ func (s *Server) route(methods map[string]endpoint) http.Handler {
 	})
 }
 
+// getRecord answers a GET of one record: under s.mu, find looks up the
+// record named by the path value key (its error, a 404 mostly, is the
+// answer) and render makes the 200 body.
+func getRecord[T, B any](s *Server, w http.ResponseWriter, r *http.Request, key string, find func(id string) (T, *apiError), render func(T) B) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	v, aerr := find(r.PathValue(key))
+	if aerr != nil {
+		return aerr
+	}
+	writeJSON(w, http.StatusOK, render(v))
+	return nil
+}
+
+// recordIn returns the record of m with id, or 404 not_found naming what.
+func recordIn[V any](m map[string]*V, id, what string) (*V, *apiError) {
+	if v, ok := m[id]; ok {
+		return v, nil
+	}
+	return nil, errNotFound(what)
+}
+
+// pathID reads a numeric path id; a malformed one is 404.
+func pathID(r *http.Request, key, what string) (string, *apiError) {
+	id := r.PathValue(key)
+	if !validID(id) {
+		return "", errNotFound(what)
+	}
+	return id, nil
+}
+
 func notFoundHandler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, errf(http.StatusNotFound, codeNotFound, "Not Found: no route for %s %s", r.Method, r.URL.Path))

@@ -72,18 +72,7 @@ func (s *Server) lookupAssignment(p *principal, id string) (*taskAssignment, *ap
 // listTaskAssignments serves GET /tasks/{task_id}/assignments: 200
 // TaskAssignments, unpaged.
 func (s *Server) listTaskAssignments(w http.ResponseWriter, r *http.Request, p *principal) error {
-	id, aerr := pathID(r, "task_id", "task")
-	if aerr != nil {
-		return aerr
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	t, aerr := s.lookupTask(p, id)
-	if aerr != nil {
-		return aerr
-	}
-	writeJSON(w, http.StatusOK, s.assignmentCollection(t))
-	return nil
+	return getRecord(s, w, r, "task_id", s.taskFor(p), s.assignmentCollection)
 }
 
 // createAssignmentBody is the body of POST /task_assignments.
@@ -165,18 +154,8 @@ func (s *Server) createTaskAssignment(w http.ResponseWriter, r *http.Request, p 
 
 // getTaskAssignment serves GET /task_assignments/{task_assignment_id}: 200.
 func (s *Server) getTaskAssignment(w http.ResponseWriter, r *http.Request, p *principal) error {
-	id, aerr := pathID(r, "task_assignment_id", "task_assignment")
-	if aerr != nil {
-		return aerr
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	a, aerr := s.lookupAssignment(p, id)
-	if aerr != nil {
-		return aerr
-	}
-	writeJSON(w, http.StatusOK, s.assignmentRecord(a))
-	return nil
+	find := func(id string) (*taskAssignment, *apiError) { return s.lookupAssignment(p, id) }
+	return getRecord(s, w, r, "task_assignment_id", find, s.assignmentRecord)
 }
 
 // updateAssignmentBody is the body of PUT /task_assignments/{id}.

@@ -176,13 +176,9 @@ func (s *Server) lookupTask(p *principal, id string) (*task, *apiError) {
 	return t, nil
 }
 
-// pathID reads a numeric path id; a malformed one is 404.
-func pathID(r *http.Request, key, what string) (string, *apiError) {
-	id := r.PathValue(key)
-	if !validID(id) {
-		return "", errNotFound(what)
-	}
-	return id, nil
+// taskFor is lookupTask for p, for getRecord.
+func (s *Server) taskFor(p *principal) func(id string) (*task, *apiError) {
+	return func(id string) (*task, *apiError) { return s.lookupTask(p, id) }
 }
 
 // taskFields are the fields shared by the task create and update bodies.
@@ -282,18 +278,7 @@ func (s *Server) createTask(w http.ResponseWriter, r *http.Request, p *principal
 
 // getTask serves GET /tasks/{task_id}: 200 Task.
 func (s *Server) getTask(w http.ResponseWriter, r *http.Request, p *principal) error {
-	id, aerr := pathID(r, "task_id", "task")
-	if aerr != nil {
-		return aerr
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	t, aerr := s.lookupTask(p, id)
-	if aerr != nil {
-		return aerr
-	}
-	writeJSON(w, http.StatusOK, s.taskRecord(t))
-	return nil
+	return getRecord(s, w, r, "task_id", s.taskFor(p), s.taskRecord)
 }
 
 // updateTask serves PUT /tasks/{task_id}: 200 Task. A new action must allow

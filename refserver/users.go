@@ -99,13 +99,7 @@ func (s *Server) mountUsers(mux *http.ServeMux) {
 }
 
 // userID reads {user_id}; a malformed id is 404 (no such user).
-func userID(r *http.Request) (string, *apiError) {
-	id := r.PathValue("user_id")
-	if !validID(id) {
-		return "", errNotFound("user")
-	}
-	return id, nil
-}
+func userID(r *http.Request) (string, *apiError) { return pathID(r, "user_id", "user") }
 
 // listUsers serves GET /users: offset pages by default, marker pages with
 // usemarker=true; users in id order.
