@@ -176,10 +176,5 @@ func (s *Server) deleteDevicePin(w http.ResponseWriter, r *http.Request, p *prin
 
 // pinsUserLeft removes u's device pins. Callers hold s.mu.
 func (s *Server) pinsUserLeft(u *user) {
-	for id, pin := range s.pins.byID {
-		if pin.owner == u {
-			delete(s.pins.byID, id)
-			s.dirty(kPins, id)
-		}
-	}
+	dropWhere(s, kPins, s.pins.byID, func(pin *devicePin) bool { return pin.owner == u })
 }

@@ -286,12 +286,7 @@ func (s *Server) deleteGroup(w http.ResponseWriter, r *http.Request, p *principa
 	if aerr != nil {
 		return aerr
 	}
-	for mid, m := range s.groups.memberships {
-		if m.group == g {
-			delete(s.groups.memberships, mid)
-			s.dirty(kMemberships, mid)
-		}
-	}
+	dropWhere(s, kMemberships, s.groups.memberships, func(m *membership) bool { return m.group == g })
 	delete(s.groups.byID, g.id)
 	s.dirty(kGroups, g.id)
 	delete(s.groups.byName, strings.ToLower(g.name))

@@ -274,10 +274,5 @@ func (s *Server) listUserMemberships(w http.ResponseWriter, r *http.Request, p *
 
 // groupsUserLeft removes u's memberships. Callers hold s.mu.
 func (s *Server) groupsUserLeft(u *user) {
-	for id, m := range s.groups.memberships {
-		if m.user == u {
-			delete(s.groups.memberships, id)
-			s.dirty(kMemberships, id)
-		}
-	}
+	dropWhere(s, kMemberships, s.groups.memberships, func(m *membership) bool { return m.user == u })
 }
