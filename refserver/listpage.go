@@ -3,6 +3,7 @@ package refserver
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"sort"
 )
 
@@ -95,6 +96,12 @@ func renderEach[T, R any](list []T, render func(T) R) []any {
 		out = append(out, render(e))
 	}
 	return out
+}
+
+// removeFrom returns list without x, keeping the order (in place; the
+// slots freed at the end are cleared).
+func removeFrom[T comparable](list []T, x T) []T {
+	return slices.DeleteFunc(list, func(v T) bool { return v == x })
 }
 
 // offsetEntries is an offset page of list: {entries, limit, offset,

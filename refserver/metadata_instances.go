@@ -257,7 +257,7 @@ func (s *Server) removeInstance(in *mdInstance) {
 		t.bySeq = append(t.bySeq[:i], t.bySeq[i+1:]...)
 	}
 	delete(t.instances, in.item.id)
-	rest := removeFirst(s.metadata.byItem[in.item.id], in)
+	rest := removeFrom(s.metadata.byItem[in.item.id], in)
 	if len(rest) == 0 {
 		delete(s.metadata.byItem, in.item.id)
 	} else {

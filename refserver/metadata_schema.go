@@ -201,7 +201,7 @@ func (d *schemaDraft) apply(op schemaOp) *apiError {
 		if aerr != nil {
 			return aerr
 		}
-		d.fields = removeFirst(d.fields, f)
+		d.fields = removeFrom(d.fields, f)
 		d.effects = append(d.effects, schemaEffect{kind: "removeField", field: f.key})
 	case "addEnumOption", "addMultiSelectOption":
 		return d.addOption(op)

@@ -397,7 +397,7 @@ func (s *Server) deleteTemplate(w http.ResponseWriter, r *http.Request, p *princ
 	}
 	delete(s.metadata.templates, t.scope+"."+t.key)
 	delete(s.metadata.byID, t.id)
-	s.metadata.order = removeFirst(s.metadata.order, t)
+	s.metadata.order = removeFrom(s.metadata.order, t)
 	s.dirty(kTemplates, t.id)
 	s.dirty(kMetadata, metadataKey)
 	w.WriteHeader(http.StatusNoContent)
@@ -453,13 +453,4 @@ func (s *Server) listTemplatesByInstance(w http.ResponseWriter, r *http.Request,
 	}
 	writeJSON(w, http.StatusOK, positionEntries(found, listPage{limit: limit}, (*mdTemplate).record))
 	return nil
-}
-
-func removeFirst[T comparable](list []T, v T) []T {
-	for i, x := range list {
-		if x == v {
-			return append(list[:i], list[i+1:]...)
-		}
-	}
-	return list
 }

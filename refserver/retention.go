@@ -519,18 +519,3 @@ func (s *Server) deleteRetentionPolicy(w http.ResponseWriter, r *http.Request, p
 	w.WriteHeader(http.StatusNoContent)
 	return nil
 }
-
-// removeFrom returns list without x (keeping the order).
-func removeFrom[T comparable](list []T, x T) []T {
-	out := list[:0]
-	for _, v := range list {
-		if v != x {
-			out = append(out, v)
-		}
-	}
-	var zero T
-	for i := len(out); i < len(list); i++ {
-		list[i] = zero
-	}
-	return out
-}

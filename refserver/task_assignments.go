@@ -229,7 +229,7 @@ func (s *Server) deleteTaskAssignment(w http.ResponseWriter, r *http.Request, p 
 	a, aerr := s.lookupAssignment(p, id)
 	if aerr == nil {
 		t := a.task
-		t.assignments = slices.DeleteFunc(t.assignments, func(x *taskAssignment) bool { return x == a })
+		t.assignments = removeFrom(t.assignments, a)
 		delete(s.tasks.assignments, a.id)
 		s.dirty(kTasks, t.id)
 	}

@@ -106,7 +106,7 @@ func (s *Server) removeTask(t *task) {
 	s.dropTask(t)
 	delete(s.tasks.tasks, t.id)
 	s.dirty(kTasks, t.id)
-	rest := slices.DeleteFunc(s.tasks.byFile[t.fileID], func(x *task) bool { return x == t })
+	rest := removeFrom(s.tasks.byFile[t.fileID], t)
 	if len(rest) == 0 {
 		delete(s.tasks.byFile, t.fileID)
 	} else {

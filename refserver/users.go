@@ -371,7 +371,7 @@ func (s *Server) deleteUser(w http.ResponseWriter, r *http.Request, p *principal
 	s.dirty(kUsers, u.id)
 	delete(s.users.byID, u.id)
 	delete(s.users.byLogin, strings.ToLower(u.login))
-	s.users.order = removeUser(s.users.order, u)
+	s.users.order = removeFrom(s.users.order, u)
 	s.userLeft(u)
 	s.mu.Unlock()
 	s.deleteBlobs(r, blobs)
@@ -394,13 +394,4 @@ func (s *Server) ownedTops(u *user) []*item {
 	}
 	sort.Slice(out, func(i, j int) bool { return numID(out[i].id) < numID(out[j].id) })
 	return out
-}
-
-func removeUser(list []*user, u *user) []*user {
-	for i, x := range list {
-		if x == u {
-			return append(list[:i], list[i+1:]...)
-		}
-	}
-	return list
 }
