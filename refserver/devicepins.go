@@ -162,16 +162,11 @@ func (s *Server) getDevicePin(w http.ResponseWriter, r *http.Request, p *princip
 
 // deleteDevicePin serves DELETE /device_pinners/{device_pinner_id}: 204.
 func (s *Server) deleteDevicePin(w http.ResponseWriter, r *http.Request, p *principal) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	pin, aerr := s.lookupPin(r.PathValue("device_pinner_id"))
-	if aerr != nil {
-		return aerr
-	}
-	delete(s.pins.byID, pin.id)
-	s.dirty(kPins, pin.id)
-	w.WriteHeader(http.StatusNoContent)
-	return nil
+	return deleteRecord(s, w, r, "device_pinner_id", http.StatusNoContent, s.lookupPin, func(pin *devicePin) *apiError {
+		delete(s.pins.byID, pin.id)
+		s.dirty(kPins, pin.id)
+		return nil
+	})
 }
 
 // pinsUserLeft removes u's device pins. Callers hold s.mu.

@@ -276,22 +276,13 @@ func (s *Server) updateGroup(w http.ResponseWriter, r *http.Request, p *principa
 
 // deleteGroup serves DELETE /groups/{group_id}: 204; its memberships go too.
 func (s *Server) deleteGroup(w http.ResponseWriter, r *http.Request, p *principal) error {
-	id, aerr := groupID(r)
-	if aerr != nil {
-		return aerr
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	g, aerr := s.lookupGroup(id)
-	if aerr != nil {
-		return aerr
-	}
-	dropWhere(s, kMemberships, s.groups.memberships, func(m *membership) bool { return m.group == g })
-	delete(s.groups.byID, g.id)
-	s.dirty(kGroups, g.id)
-	delete(s.groups.byName, strings.ToLower(g.name))
-	w.WriteHeader(http.StatusNoContent)
-	return nil
+	return deleteRecord(s, w, r, "group_id", http.StatusNoContent, s.lookupGroup, func(g *group) *apiError {
+		dropWhere(s, kMemberships, s.groups.memberships, func(m *membership) bool { return m.group == g })
+		delete(s.groups.byID, g.id)
+		s.dirty(kGroups, g.id)
+		delete(s.groups.byName, strings.ToLower(g.name))
+		return nil
+	})
 }
 
 // listGroups serves GET /groups: offset pages of the groups by name

@@ -222,16 +222,11 @@ func (s *Server) listLegalHoldAssignments(w http.ResponseWriter, r *http.Request
 // 202 with no body; the assignment keeps holding, listed with deleted_at,
 // until it is gone. Asking again is accepted again and changes nothing.
 func (s *Server) deleteLegalHoldAssignment(w http.ResponseWriter, r *http.Request, p *principal) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	a, aerr := s.legalHoldAssignmentByID(r.PathValue("id"))
-	if aerr != nil {
-		return aerr
-	}
-	if a.deleted.IsZero() {
-		a.deleted = s.now()
-		s.dirty(kHoldAssignments, a.id)
-	}
-	w.WriteHeader(http.StatusAccepted)
-	return nil
+	return deleteRecord(s, w, r, "id", http.StatusAccepted, s.legalHoldAssignmentByID, func(a *legalHoldAssignment) *apiError {
+		if a.deleted.IsZero() {
+			a.deleted = s.now()
+			s.dirty(kHoldAssignments, a.id)
+		}
+		return nil
+	})
 }

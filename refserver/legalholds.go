@@ -325,16 +325,11 @@ func (s *Server) updateLegalHoldPolicy(w http.ResponseWriter, r *http.Request, p
 // no body; the release runs in the background (releasing, then released,
 // when the holds lift). Asking again is accepted again and changes nothing.
 func (s *Server) releaseLegalHoldPolicy(w http.ResponseWriter, r *http.Request, p *principal) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	hp, aerr := s.legalHoldPolicyByID(r.PathValue("id"))
-	if aerr != nil {
-		return aerr
-	}
-	if hp.released.IsZero() {
-		hp.released = s.now()
-		s.dirty(kHoldPolicies, hp.id)
-	}
-	w.WriteHeader(http.StatusAccepted)
-	return nil
+	return deleteRecord(s, w, r, "id", http.StatusAccepted, s.legalHoldPolicyByID, func(hp *legalHoldPolicy) *apiError {
+		if hp.released.IsZero() {
+			hp.released = s.now()
+			s.dirty(kHoldPolicies, hp.id)
+		}
+		return nil
+	})
 }

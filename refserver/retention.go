@@ -499,23 +499,18 @@ func (s *Server) updateRetentionPolicy(w http.ResponseWriter, r *http.Request, p
 // an unknown one. Its assignments go with it, and so does the retention
 // they alone gave to file versions.
 func (s *Server) deleteRetentionPolicy(w http.ResponseWriter, r *http.Request, p *principal) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	rp, aerr := s.retentionPolicyByID(r.PathValue("id"))
-	if aerr != nil {
-		return aerr
-	}
-	if rp.retentionType == retentionNonModifiable {
-		return errf(http.StatusForbidden, codeForbidden, "A non-modifiable retention policy cannot be deleted")
-	}
-	for _, a := range append([]*retentionAssignment(nil), s.retention.assignOrder...) {
-		if a.policy == rp {
-			s.removeRetentionAssignment(a)
+	return deleteRecord(s, w, r, "id", http.StatusNoContent, s.retentionPolicyByID, func(rp *retentionPolicy) *apiError {
+		if rp.retentionType == retentionNonModifiable {
+			return errf(http.StatusForbidden, codeForbidden, "A non-modifiable retention policy cannot be deleted")
 		}
-	}
-	delete(s.retention.policies, rp.id)
-	s.retention.policyOrder = removeFrom(s.retention.policyOrder, rp)
-	s.dirty(kRetPolicies, rp.id)
-	w.WriteHeader(http.StatusNoContent)
-	return nil
+		for _, a := range append([]*retentionAssignment(nil), s.retention.assignOrder...) {
+			if a.policy == rp {
+				s.removeRetentionAssignment(a)
+			}
+		}
+		delete(s.retention.policies, rp.id)
+		s.retention.policyOrder = removeFrom(s.retention.policyOrder, rp)
+		s.dirty(kRetPolicies, rp.id)
+		return nil
+	})
 }

@@ -235,18 +235,13 @@ func (s *Server) listRetentionPolicyAssignments(w http.ResponseWriter, r *http.R
 // 204; 403 forbidden when its policy is non_modifiable (no code in the
 // spec); 404. The retention it alone gave to file versions is lifted.
 func (s *Server) deleteRetentionAssignment(w http.ResponseWriter, r *http.Request, p *principal) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	a, aerr := s.retentionAssignmentByID(r.PathValue("id"))
-	if aerr != nil {
-		return aerr
-	}
-	if a.policy.retentionType == retentionNonModifiable {
-		return errf(http.StatusForbidden, codeForbidden, "An assignment of a non-modifiable retention policy cannot be deleted")
-	}
-	s.removeRetentionAssignment(a)
-	w.WriteHeader(http.StatusNoContent)
-	return nil
+	return deleteRecord(s, w, r, "id", http.StatusNoContent, s.retentionAssignmentByID, func(a *retentionAssignment) *apiError {
+		if a.policy.retentionType == retentionNonModifiable {
+			return errf(http.StatusForbidden, codeForbidden, "An assignment of a non-modifiable retention policy cannot be deleted")
+		}
+		s.removeRetentionAssignment(a)
+		return nil
+	})
 }
 
 // removeRetentionAssignment forgets a and the retention it gave.

@@ -103,6 +103,23 @@ func getRecord[T, B any](s *Server, w http.ResponseWriter, r *http.Request, key 
 	return nil
 }
 
+// deleteRecord answers a DELETE of one record: under s.mu, find looks up
+// the record named by the path value key and remove acts on it (either's
+// error is the answer); then status with no body.
+func deleteRecord[T any](s *Server, w http.ResponseWriter, r *http.Request, key string, status int, find func(id string) (T, *apiError), remove func(T) *apiError) error {
+	s.mu.Lock()
+	v, aerr := find(r.PathValue(key))
+	if aerr == nil {
+		aerr = remove(v)
+	}
+	s.mu.Unlock()
+	if aerr != nil {
+		return aerr
+	}
+	w.WriteHeader(status)
+	return nil
+}
+
 // recordIn returns the record of m with id, or 404 not_found naming what.
 func recordIn[V any](m map[string]*V, id, what string) (*V, *apiError) {
 	if v, ok := m[id]; ok {

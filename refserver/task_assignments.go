@@ -69,6 +69,11 @@ func (s *Server) lookupAssignment(p *principal, id string) (*taskAssignment, *ap
 	return a, nil
 }
 
+// assignmentFor is lookupAssignment for p, for getRecord and deleteRecord.
+func (s *Server) assignmentFor(p *principal) func(id string) (*taskAssignment, *apiError) {
+	return func(id string) (*taskAssignment, *apiError) { return s.lookupAssignment(p, id) }
+}
+
 // listTaskAssignments serves GET /tasks/{task_id}/assignments: 200
 // TaskAssignments, unpaged.
 func (s *Server) listTaskAssignments(w http.ResponseWriter, r *http.Request, p *principal) error {
@@ -154,8 +159,7 @@ func (s *Server) createTaskAssignment(w http.ResponseWriter, r *http.Request, p 
 
 // getTaskAssignment serves GET /task_assignments/{task_assignment_id}: 200.
 func (s *Server) getTaskAssignment(w http.ResponseWriter, r *http.Request, p *principal) error {
-	find := func(id string) (*taskAssignment, *apiError) { return s.lookupAssignment(p, id) }
-	return getRecord(s, w, r, "task_assignment_id", find, s.assignmentRecord)
+	return getRecord(s, w, r, "task_assignment_id", s.assignmentFor(p), s.assignmentRecord)
 }
 
 // updateAssignmentBody is the body of PUT /task_assignments/{id}.
@@ -221,22 +225,11 @@ func (s *Server) updateTaskAssignment(w http.ResponseWriter, r *http.Request, p 
 
 // deleteTaskAssignment serves DELETE /task_assignments/{task_assignment_id}: 204.
 func (s *Server) deleteTaskAssignment(w http.ResponseWriter, r *http.Request, p *principal) error {
-	id, aerr := pathID(r, "task_assignment_id", "task_assignment")
-	if aerr != nil {
-		return aerr
-	}
-	s.mu.Lock()
-	a, aerr := s.lookupAssignment(p, id)
-	if aerr == nil {
+	return deleteRecord(s, w, r, "task_assignment_id", http.StatusNoContent, s.assignmentFor(p), func(a *taskAssignment) *apiError {
 		t := a.task
 		t.assignments = removeFrom(t.assignments, a)
 		delete(s.tasks.assignments, a.id)
 		s.dirty(kTasks, t.id)
-	}
-	s.mu.Unlock()
-	if aerr != nil {
-		return aerr
-	}
-	w.WriteHeader(http.StatusNoContent)
-	return nil
+		return nil
+	})
 }

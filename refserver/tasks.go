@@ -176,7 +176,7 @@ func (s *Server) lookupTask(p *principal, id string) (*task, *apiError) {
 	return t, nil
 }
 
-// taskFor is lookupTask for p, for getRecord.
+// taskFor is lookupTask for p, for getRecord and deleteRecord.
 func (s *Server) taskFor(p *principal) func(id string) (*task, *apiError) {
 	return func(id string) (*task, *apiError) { return s.lookupTask(p, id) }
 }
@@ -329,21 +329,10 @@ func (s *Server) updateTask(w http.ResponseWriter, r *http.Request, p *principal
 
 // deleteTask serves DELETE /tasks/{task_id}: 204, with its assignments.
 func (s *Server) deleteTask(w http.ResponseWriter, r *http.Request, p *principal) error {
-	id, aerr := pathID(r, "task_id", "task")
-	if aerr != nil {
-		return aerr
-	}
-	s.mu.Lock()
-	t, aerr := s.lookupTask(p, id)
-	if aerr == nil {
+	return deleteRecord(s, w, r, "task_id", http.StatusNoContent, s.taskFor(p), func(t *task) *apiError {
 		s.removeTask(t)
-	}
-	s.mu.Unlock()
-	if aerr != nil {
-		return aerr
-	}
-	w.WriteHeader(http.StatusNoContent)
-	return nil
+		return nil
+	})
 }
 
 // listFileTasks serves GET /files/{file_id}/tasks: 200 Tasks, unpaged, in
