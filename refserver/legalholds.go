@@ -66,33 +66,33 @@ func (s *Server) initLegalHolds() {
 // and file version legal holds.
 func (s *Server) mountLegalHolds(mux *http.ServeMux) {
 	mux.Handle(apiRoot+"/legal_hold_policies", s.route(map[string]endpoint{
-		http.MethodGet:  {h: s.listLegalHoldPolicies, admin: true},
-		http.MethodPost: {h: s.createLegalHoldPolicy, admin: true},
+		http.MethodGet:  {h: s.listLegalHoldPolicies, fullToken: true, admin: true},
+		http.MethodPost: {h: s.createLegalHoldPolicy, fullToken: true, admin: true},
 	}))
 	mux.Handle(apiRoot+"/legal_hold_policies/{id}", s.route(map[string]endpoint{
-		http.MethodGet:    {h: s.getLegalHoldPolicy, admin: true},
-		http.MethodPut:    {h: s.updateLegalHoldPolicy, admin: true},
-		http.MethodDelete: {h: s.releaseLegalHoldPolicy, admin: true},
+		http.MethodGet:    {h: s.getLegalHoldPolicy, fullToken: true, admin: true},
+		http.MethodPut:    {h: s.updateLegalHoldPolicy, fullToken: true, admin: true},
+		http.MethodDelete: {h: s.releaseLegalHoldPolicy, fullToken: true, admin: true},
 	}))
 	mux.Handle(apiRoot+"/legal_hold_policy_assignments", s.route(map[string]endpoint{
-		http.MethodGet:  {h: s.listLegalHoldAssignments, admin: true},
-		http.MethodPost: {h: s.createLegalHoldAssignment, admin: true},
+		http.MethodGet:  {h: s.listLegalHoldAssignments, fullToken: true, admin: true},
+		http.MethodPost: {h: s.createLegalHoldAssignment, fullToken: true, admin: true},
 	}))
 	mux.Handle(apiRoot+"/legal_hold_policy_assignments/{id}", s.route(map[string]endpoint{
-		http.MethodGet:    {h: s.getLegalHoldAssignment, admin: true},
-		http.MethodDelete: {h: s.deleteLegalHoldAssignment, admin: true},
+		http.MethodGet:    {h: s.getLegalHoldAssignment, fullToken: true, admin: true},
+		http.MethodDelete: {h: s.deleteLegalHoldAssignment, fullToken: true, admin: true},
 	}))
 	mux.Handle(apiRoot+"/legal_hold_policy_assignments/{id}/files_on_hold", s.route(map[string]endpoint{
-		http.MethodGet: {h: s.listFilesOnHold, admin: true},
+		http.MethodGet: {h: s.listFilesOnHold, fullToken: true, admin: true},
 	}))
 	mux.Handle(apiRoot+"/legal_hold_policy_assignments/{id}/file_versions_on_hold", s.route(map[string]endpoint{
-		http.MethodGet: {h: s.listFileVersionsOnHold, admin: true},
+		http.MethodGet: {h: s.listFileVersionsOnHold, fullToken: true, admin: true},
 	}))
 	mux.Handle(apiRoot+"/file_version_legal_holds", s.route(map[string]endpoint{
-		http.MethodGet: {h: s.listFileVersionLegalHolds, admin: true},
+		http.MethodGet: {h: s.listFileVersionLegalHolds, fullToken: true, admin: true},
 	}))
 	mux.Handle(apiRoot+"/file_version_legal_holds/{id}", s.route(map[string]endpoint{
-		http.MethodGet: {h: s.getFileVersionLegalHold, admin: true},
+		http.MethodGet: {h: s.getFileVersionLegalHold, fullToken: true, admin: true},
 	}))
 }
 

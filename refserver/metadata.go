@@ -70,7 +70,7 @@ func (s *Server) mountMetadata(mux *http.ServeMux) {
 		http.MethodGet: {h: s.listTemplatesByInstance},
 	}))
 	mux.Handle(apiRoot+"/metadata_templates/schema", s.mdRoute(map[string]endpoint{
-		http.MethodPost: {h: s.createTemplate, admin: true},
+		http.MethodPost: {h: s.createTemplate, fullToken: true, admin: true},
 	}))
 	mux.Handle(apiRoot+"/metadata_templates/enterprise", s.mdRoute(map[string]endpoint{
 		http.MethodGet: {h: s.listEnterpriseTemplates},
@@ -83,8 +83,8 @@ func (s *Server) mountMetadata(mux *http.ServeMux) {
 	}))
 	mux.Handle(apiRoot+"/metadata_templates/{scope}/{template_key}/schema", s.mdRoute(map[string]endpoint{
 		http.MethodGet:    {h: s.getTemplate},
-		http.MethodPut:    {h: s.updateTemplate, admin: true},
-		http.MethodDelete: {h: s.deleteTemplate, admin: true},
+		http.MethodPut:    {h: s.updateTemplate, fullToken: true, admin: true},
+		http.MethodDelete: {h: s.deleteTemplate, fullToken: true, admin: true},
 	}))
 	for _, typ := range []string{"file", "folder"} {
 		base := apiRoot + "/" + typ + "s/{" + typ + "_id}/metadata"

@@ -78,35 +78,35 @@ func (s *Server) initRetention() {
 // and file version retentions.
 func (s *Server) mountRetention(mux *http.ServeMux) {
 	mux.Handle(apiRoot+"/retention_policies", s.route(map[string]endpoint{
-		http.MethodGet:  {h: s.listRetentionPolicies, admin: true},
-		http.MethodPost: {h: s.createRetentionPolicy, admin: true},
+		http.MethodGet:  {h: s.listRetentionPolicies, fullToken: true, admin: true},
+		http.MethodPost: {h: s.createRetentionPolicy, fullToken: true, admin: true},
 	}))
 	mux.Handle(apiRoot+"/retention_policies/{id}", s.route(map[string]endpoint{
-		http.MethodGet:    {h: s.getRetentionPolicy, admin: true},
-		http.MethodPut:    {h: s.updateRetentionPolicy, admin: true},
-		http.MethodDelete: {h: s.deleteRetentionPolicy, admin: true},
+		http.MethodGet:    {h: s.getRetentionPolicy, fullToken: true, admin: true},
+		http.MethodPut:    {h: s.updateRetentionPolicy, fullToken: true, admin: true},
+		http.MethodDelete: {h: s.deleteRetentionPolicy, fullToken: true, admin: true},
 	}))
 	mux.Handle(apiRoot+"/retention_policies/{id}/assignments", s.route(map[string]endpoint{
-		http.MethodGet: {h: s.listRetentionPolicyAssignments, admin: true},
+		http.MethodGet: {h: s.listRetentionPolicyAssignments, fullToken: true, admin: true},
 	}))
 	mux.Handle(apiRoot+"/retention_policy_assignments", s.route(map[string]endpoint{
-		http.MethodPost: {h: s.createRetentionAssignment, admin: true},
+		http.MethodPost: {h: s.createRetentionAssignment, fullToken: true, admin: true},
 	}))
 	mux.Handle(apiRoot+"/retention_policy_assignments/{id}", s.route(map[string]endpoint{
-		http.MethodGet:    {h: s.getRetentionAssignment, admin: true},
-		http.MethodDelete: {h: s.deleteRetentionAssignment, admin: true},
+		http.MethodGet:    {h: s.getRetentionAssignment, fullToken: true, admin: true},
+		http.MethodDelete: {h: s.deleteRetentionAssignment, fullToken: true, admin: true},
 	}))
 	mux.Handle(apiRoot+"/retention_policy_assignments/{id}/files_under_retention", s.route(map[string]endpoint{
-		http.MethodGet: {h: s.listFilesUnderRetention, admin: true},
+		http.MethodGet: {h: s.listFilesUnderRetention, fullToken: true, admin: true},
 	}))
 	mux.Handle(apiRoot+"/retention_policy_assignments/{id}/file_versions_under_retention", s.route(map[string]endpoint{
-		http.MethodGet: {h: s.listFileVersionsUnderRetention, admin: true},
+		http.MethodGet: {h: s.listFileVersionsUnderRetention, fullToken: true, admin: true},
 	}))
 	mux.Handle(apiRoot+"/file_version_retentions", s.route(map[string]endpoint{
-		http.MethodGet: {h: s.listFileVersionRetentions, admin: true},
+		http.MethodGet: {h: s.listFileVersionRetentions, fullToken: true, admin: true},
 	}))
 	mux.Handle(apiRoot+"/file_version_retentions/{id}", s.route(map[string]endpoint{
-		http.MethodGet: {h: s.getFileVersionRetention, admin: true},
+		http.MethodGet: {h: s.getFileVersionRetention, fullToken: true, admin: true},
 	}))
 }
 
