@@ -6,7 +6,6 @@ require (
 	github.com/evanphx/json-patch/v5 v5.9.11
 	github.com/goccy/go-json v0.12.0
 	github.com/golang-jwt/jwt/v5 v5.3.1
-	github.com/google/btree v1.1.3
 	github.com/google/go-querystring v1.2.0
 	github.com/hashicorp/go-retryablehttp v0.7.8
 	github.com/jarcoal/httpmock v1.4.2

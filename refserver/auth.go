@@ -27,8 +27,12 @@ type principal struct {
 	restrict *restriction
 }
 
+// isAdmin reports whether the principal acts as the enterprise admin (the
+// admin, or a service account acting with its permissions).
+func (p *principal) isAdmin() bool { return p.kind == "admin" }
+
 // seesAll reports whether the principal may access every item.
-func (p *principal) seesAll() bool { return p.kind == "admin" || p.kind == "app" }
+func (p *principal) seesAll() bool { return p.isAdmin() || p.kind == "app" }
 
 func (s *Server) initPrincipals() error {
 	if s.opts.AdminToken == "" {
@@ -112,7 +116,7 @@ func (s *Server) asUser(r *http.Request, p *principal) (*principal, *apiError) {
 	if id == "" {
 		return p, nil
 	}
-	if p.kind != "admin" || p.restrict != nil {
+	if !p.isAdmin() || p.restrict != nil {
 		return nil, errf(http.StatusForbidden, codeAccessDenied, "The As-User header requires an admin or a service account with permission to act as users")
 	}
 	u := s.managedUser(id)

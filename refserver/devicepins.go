@@ -47,11 +47,11 @@ func (s *Server) initDevicePins() {
 // mountDevicePins registers the routes of device pins.
 func (s *Server) mountDevicePins(mux *http.ServeMux) {
 	mux.Handle(apiRoot+"/enterprises/{enterprise_id}/device_pinners", s.route(map[string]endpoint{
-		http.MethodGet: {h: s.listDevicePins},
+		http.MethodGet: {h: s.listDevicePins, fullToken: true, admin: true},
 	}))
 	mux.Handle(apiRoot+"/device_pinners/{device_pinner_id}", s.route(map[string]endpoint{
-		http.MethodGet:    {h: s.getDevicePin},
-		http.MethodDelete: {h: s.deleteDevicePin},
+		http.MethodGet:    {h: s.getDevicePin, fullToken: true, admin: true},
+		http.MethodDelete: {h: s.deleteDevicePin, fullToken: true, admin: true},
 	}))
 }
 
@@ -97,17 +97,8 @@ func (s *Server) renderPin(pin *devicePin) map[string]any {
 	return map[string]any{"type": "device_pinner", "id": pin.id, "owned_by": pin.owner.mini(), "product_name": pin.productName}
 }
 
-// requireManageEnterprise lets through the enterprise admin with a full
-// token (the "manage enterprise" scope).
-func requireManageEnterprise(w http.ResponseWriter, p *principal) *apiError {
-	return requireAdmin(w, p, "manage the enterprise's device pins")
-}
-
 // listDevicePins serves GET /enterprises/{enterprise_id}/device_pinners.
 func (s *Server) listDevicePins(w http.ResponseWriter, r *http.Request, p *principal) error {
-	if aerr := requireManageEnterprise(w, p); aerr != nil {
-		return aerr
-	}
 	if r.PathValue("enterprise_id") != s.enterpriseID {
 		return errf(http.StatusForbidden, codeAccessDenied, "The token's user is not an admin of that enterprise")
 	}
@@ -120,7 +111,7 @@ func (s *Server) listDevicePins(w http.ResponseWriter, r *http.Request, p *princ
 	default:
 		return errBadRequest("Invalid value for \"direction\": ASC or DESC")
 	}
-	limit, aerr := pageLimit(r, 100, 1000)
+	limit, aerr := pageLimit(r, defaultPageLimit, maxPageLimit)
 	if aerr != nil {
 		return aerr
 	}
@@ -146,15 +137,11 @@ func (s *Server) listDevicePins(w http.ResponseWriter, r *http.Request, p *princ
 	}
 	sort.Slice(pins, func(i, j int) bool { return numID(pins[i].id) < numID(pins[j].id) != desc })
 	end := min(int64(len(pins)), limit)
-	entries := make([]any, 0, end)
-	for _, pin := range pins[:end] {
-		entries = append(entries, s.renderPin(pin))
-	}
 	dir := "asc"
 	if desc {
 		dir = "desc"
 	}
-	out := map[string]any{"entries": entries, "limit": limit, "next_marker": nil,
+	out := map[string]any{"entries": renderEach(pins[:end], s.renderPin), "limit": limit, "next_marker": nil,
 		"order": []any{map[string]any{"by": "id", "direction": dir}}}
 	if end < int64(len(pins)) {
 		out["next_marker"] = numID(pins[end].id)
@@ -164,53 +151,25 @@ func (s *Server) listDevicePins(w http.ResponseWriter, r *http.Request, p *princ
 }
 
 // lookupPin finds a pin for the admin; 404 when there is none. Callers hold s.mu.
-func (s *Server) lookupPin(r *http.Request) (*devicePin, *apiError) {
-	id := r.PathValue("device_pinner_id")
-	pin := s.pins.byID[id]
-	if !validID(id) || pin == nil {
-		return nil, errNotFound("device pin")
-	}
-	return pin, nil
+func (s *Server) lookupPin(id string) (*devicePin, *apiError) {
+	return recordIn(s.pins.byID, id, "device pin")
 }
 
 // getDevicePin serves GET /device_pinners/{device_pinner_id}.
 func (s *Server) getDevicePin(w http.ResponseWriter, r *http.Request, p *principal) error {
-	if aerr := requireManageEnterprise(w, p); aerr != nil {
-		return aerr
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	pin, aerr := s.lookupPin(r)
-	if aerr != nil {
-		return aerr
-	}
-	writeJSON(w, http.StatusOK, s.renderPin(pin))
-	return nil
+	return getRecord(s, w, r, "device_pinner_id", s.lookupPin, s.renderPin)
 }
 
 // deleteDevicePin serves DELETE /device_pinners/{device_pinner_id}: 204.
 func (s *Server) deleteDevicePin(w http.ResponseWriter, r *http.Request, p *principal) error {
-	if aerr := requireManageEnterprise(w, p); aerr != nil {
-		return aerr
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	pin, aerr := s.lookupPin(r)
-	if aerr != nil {
-		return aerr
-	}
-	delete(s.pins.byID, pin.id)
-	s.dirty(kPins, pin.id)
-	w.WriteHeader(http.StatusNoContent)
-	return nil
+	return deleteRecord(s, w, r, "device_pinner_id", http.StatusNoContent, s.lookupPin, func(pin *devicePin) *apiError {
+		delete(s.pins.byID, pin.id)
+		s.dirty(kPins, pin.id)
+		return nil
+	})
 }
 
 // pinsUserLeft removes u's device pins. Callers hold s.mu.
 func (s *Server) pinsUserLeft(u *user) {
-	for id, pin := range s.pins.byID {
-		if pin.owner == u {
-			delete(s.pins.byID, id)
-			s.dirty(kPins, id)
-		}
-	}
+	dropWhere(s, kPins, s.pins.byID, func(pin *devicePin) bool { return pin.owner == u })
 }

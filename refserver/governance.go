@@ -14,70 +14,6 @@ import (
 // deleted assignment stays listed), when Options.LegalHoldReleaseDelay is 0.
 const defaultLegalHoldDelay = 2 * time.Second
 
-// requireGovernanceAdmin lets only the enterprise admin manage retention and
-// legal holds: the managed user gets 403 access_denied_insufficient_permissions
-// (the app token never gets here: its routes answer insufficient_scope).
-func requireGovernanceAdmin(p *principal) *apiError {
-	if p.kind != "admin" {
-		return errf(http.StatusForbidden, codeAccessDenied, "Access denied - insufficient permission")
-	}
-	return nil
-}
-
-// governanceRoute wraps a handler with the admin check.
-func governanceRoute(h handlerFunc) endpoint {
-	return endpoint{h: func(w http.ResponseWriter, r *http.Request, p *principal) error {
-		if aerr := requireGovernanceAdmin(p); aerr != nil {
-			drain(r.Body)
-			return aerr
-		}
-		return h(w, r, p)
-	}}
-}
-
-// markerQuery is the position and size of a marker-paged list.
-type markerQuery struct {
-	start, limit int64
-}
-
-// parseMarkerQuery reads marker (an opaque position) and limit (default
-// 100, at most 1000; larger values are lowered).
-func parseMarkerQuery(r *http.Request) (markerQuery, *apiError) {
-	q := markerQuery{}
-	var aerr *apiError
-	if q.limit, aerr = pageLimit(r, 100, 1000); aerr != nil {
-		return q, aerr
-	}
-	if m := r.URL.Query().Get("marker"); m != "" {
-		pos, ok := decodeMarker(m)
-		if !ok {
-			return q, errBadRequest("Invalid value for \"marker\"")
-		}
-		q.start = pos
-	}
-	return q, nil
-}
-
-// page renders the entries [start, start+limit) of a list of n entries and
-// the marker fields of the answer.
-func (q markerQuery) page(n int, render func(i int) any) map[string]any {
-	total := int64(n)
-	start := min(q.start, total)
-	end := min(start+q.limit, total)
-	entries := make([]any, 0, end-start)
-	for i := start; i < end; i++ {
-		entries = append(entries, render(int(i)))
-	}
-	out := map[string]any{"entries": entries, "limit": q.limit, "next_marker": nil, "prev_marker": nil}
-	if end < total {
-		out["next_marker"] = encodeMarker(end)
-	}
-	if start > 0 {
-		out["prev_marker"] = encodeMarker(max(start-q.limit, 0))
-	}
-	return out
-}
-
 // knownUser returns the enterprise's user with that id, or nil.
 func (s *Server) knownUser(id string) *user {
 	for _, u := range []*user{s.admin, s.user, s.app} {
@@ -86,21 +22,6 @@ func (s *Server) knownUser(id string) *user {
 		}
 	}
 	return nil
-}
-
-// isUnder reports whether it sits somewhere below folder folderID.
-func (s *Server) isUnder(it *item, folderID string) bool {
-	for pid := it.parentID; pid != "" && pid != rootID; {
-		if pid == folderID {
-			return true
-		}
-		f, ok := s.items[pid]
-		if !ok {
-			return false
-		}
-		pid = f.parentID
-	}
-	return false
 }
 
 // filesUnder lists the files of it: it itself when it is a file, every file

@@ -57,16 +57,16 @@ func (s *Server) initGroups() {
 // mountGroups registers the routes of groups and group memberships.
 func (s *Server) mountGroups(mux *http.ServeMux) {
 	mux.Handle(apiRoot+"/groups", s.route(map[string]endpoint{
-		http.MethodGet:  {h: s.listGroups},
-		http.MethodPost: {h: s.createGroup},
+		http.MethodGet:  {h: s.listGroups, fullToken: true, admin: true},
+		http.MethodPost: {h: s.createGroup, fullToken: true, admin: true},
 	}))
 	mux.Handle(apiRoot+"/groups/{group_id}", s.route(map[string]endpoint{
-		http.MethodGet:    {h: s.getGroup},
-		http.MethodPut:    {h: s.updateGroup},
-		http.MethodDelete: {h: s.deleteGroup},
+		http.MethodGet:    {h: s.getGroup, fullToken: true},
+		http.MethodPut:    {h: s.updateGroup, fullToken: true},
+		http.MethodDelete: {h: s.deleteGroup, fullToken: true, admin: true},
 	}))
 	mux.Handle(apiRoot+"/groups/{group_id}/memberships", s.route(map[string]endpoint{
-		http.MethodGet: {h: s.listGroupMemberships},
+		http.MethodGet: {h: s.listGroupMemberships, fullToken: true},
 	}))
 	s.mountMemberships(mux)
 }
@@ -99,7 +99,7 @@ func (s *Server) renderGroup(g *group, fields []string, p *principal) map[string
 func (s *Server) canInviteGroup(g *group, p *principal) bool {
 	role := s.groupRole(g, p.user)
 	switch {
-	case p.kind == "admin", role == roleGroupAdmin:
+	case p.isAdmin(), role == roleGroupAdmin:
 		return true
 	case g.invitability == "admins_and_members":
 		return role != ""
@@ -120,21 +120,11 @@ func (s *Server) groupRole(g *group, u *user) string {
 }
 
 // groupID reads {group_id}; a malformed id is 404.
-func groupID(r *http.Request) (string, *apiError) {
-	id := r.PathValue("group_id")
-	if !validID(id) {
-		return "", errNotFound("group")
-	}
-	return id, nil
-}
+func groupID(r *http.Request) (string, *apiError) { return pathID(r, "group_id", "group") }
 
 // lookupGroup finds a group; 404 when there is none. Callers hold s.mu.
 func (s *Server) lookupGroup(id string) (*group, *apiError) {
-	g := s.groups.byID[id]
-	if g == nil {
-		return nil, errNotFound("group")
-	}
-	return g, nil
+	return recordIn(s.groups.byID, id, "group")
 }
 
 // groupBody is the body of POST /groups and PUT /groups/{group_id}.
@@ -207,9 +197,6 @@ func readGroupBody(r *http.Request) (*groupBody, *apiError) {
 
 // createGroup serves POST /groups: 201 with the new group.
 func (s *Server) createGroup(w http.ResponseWriter, r *http.Request, p *principal) error {
-	if aerr := requireAdmin(w, p, "create groups"); aerr != nil {
-		return aerr
-	}
 	body, aerr := readGroupBody(r)
 	if aerr != nil {
 		return aerr
@@ -235,9 +222,6 @@ func (s *Server) createGroup(w http.ResponseWriter, r *http.Request, p *principa
 
 // getGroup serves GET /groups/{group_id}: for the admin and the group's members.
 func (s *Server) getGroup(w http.ResponseWriter, r *http.Request, p *principal) error {
-	if aerr := requireFullToken(w, p); aerr != nil {
-		return aerr
-	}
 	id, aerr := groupID(r)
 	if aerr != nil {
 		return aerr
@@ -249,7 +233,7 @@ func (s *Server) getGroup(w http.ResponseWriter, r *http.Request, p *principal) 
 	if aerr != nil {
 		return aerr
 	}
-	if p.kind != "admin" && s.groupRole(g, p.user) == "" {
+	if !p.isAdmin() && s.groupRole(g, p.user) == "" {
 		return errf(http.StatusForbidden, codeAccessDenied, "Only the group's members and admins may read it")
 	}
 	writeJSON(w, http.StatusOK, s.renderGroup(g, fields, p))
@@ -258,9 +242,6 @@ func (s *Server) getGroup(w http.ResponseWriter, r *http.Request, p *principal) 
 
 // updateGroup serves PUT /groups/{group_id}: for the admin and the group's admins.
 func (s *Server) updateGroup(w http.ResponseWriter, r *http.Request, p *principal) error {
-	if aerr := requireFullToken(w, p); aerr != nil {
-		return aerr
-	}
 	id, aerr := groupID(r)
 	if aerr != nil {
 		return aerr
@@ -276,7 +257,7 @@ func (s *Server) updateGroup(w http.ResponseWriter, r *http.Request, p *principa
 	if aerr != nil {
 		return aerr
 	}
-	if p.kind != "admin" && s.groupRole(g, p.user) != roleGroupAdmin {
+	if !p.isAdmin() && s.groupRole(g, p.user) != roleGroupAdmin {
 		return errf(http.StatusForbidden, codeAccessDenied, "Only the group's admins and enterprise admins may update it")
 	}
 	if body.Name != nil {
@@ -295,38 +276,18 @@ func (s *Server) updateGroup(w http.ResponseWriter, r *http.Request, p *principa
 
 // deleteGroup serves DELETE /groups/{group_id}: 204; its memberships go too.
 func (s *Server) deleteGroup(w http.ResponseWriter, r *http.Request, p *principal) error {
-	if aerr := requireAdmin(w, p, "delete groups"); aerr != nil {
-		return aerr
-	}
-	id, aerr := groupID(r)
-	if aerr != nil {
-		return aerr
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	g, aerr := s.lookupGroup(id)
-	if aerr != nil {
-		return aerr
-	}
-	for mid, m := range s.groups.memberships {
-		if m.group == g {
-			delete(s.groups.memberships, mid)
-			s.dirty(kMemberships, mid)
-		}
-	}
-	delete(s.groups.byID, g.id)
-	s.dirty(kGroups, g.id)
-	delete(s.groups.byName, strings.ToLower(g.name))
-	w.WriteHeader(http.StatusNoContent)
-	return nil
+	return deleteRecord(s, w, r, "group_id", http.StatusNoContent, s.lookupGroup, func(g *group) *apiError {
+		dropWhere(s, kMemberships, s.groups.memberships, func(m *membership) bool { return m.group == g })
+		delete(s.groups.byID, g.id)
+		s.dirty(kGroups, g.id)
+		delete(s.groups.byName, strings.ToLower(g.name))
+		return nil
+	})
 }
 
 // listGroups serves GET /groups: offset pages of the groups by name
 // (filter_term: names starting with it, any case). Admin only.
 func (s *Server) listGroups(w http.ResponseWriter, r *http.Request, p *principal) error {
-	if aerr := requireAdmin(w, p, "list the enterprise's groups"); aerr != nil {
-		return aerr
-	}
 	pq, aerr := parseListPage(r, false)
 	if aerr != nil {
 		return aerr
@@ -352,9 +313,6 @@ func (s *Server) listGroups(w http.ResponseWriter, r *http.Request, p *principal
 // listGroupMemberships serves GET /groups/{group_id}/memberships: offset
 // pages of the group's memberships in id order.
 func (s *Server) listGroupMemberships(w http.ResponseWriter, r *http.Request, p *principal) error {
-	if aerr := requireFullToken(w, p); aerr != nil {
-		return aerr
-	}
 	id, aerr := groupID(r)
 	if aerr != nil {
 		return aerr
@@ -370,7 +328,7 @@ func (s *Server) listGroupMemberships(w http.ResponseWriter, r *http.Request, p 
 		return aerr
 	}
 	role := s.groupRole(g, p.user)
-	allowed := p.kind == "admin" || role == roleGroupAdmin ||
+	allowed := p.isAdmin() || role == roleGroupAdmin ||
 		g.memberViewability == "admins_and_members" && role != "" ||
 		g.memberViewability == "all_managed_users"
 	if !allowed {

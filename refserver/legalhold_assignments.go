@@ -177,21 +177,16 @@ func (s *Server) legalHoldAssignmentByID(id string) (*legalHoldAssignment, *apiE
 // getLegalHoldAssignment serves GET /legal_hold_policy_assignments/{id}.
 func (s *Server) getLegalHoldAssignment(w http.ResponseWriter, r *http.Request, p *principal) error {
 	fields := parseFields(r)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	a, aerr := s.legalHoldAssignmentByID(r.PathValue("id"))
-	if aerr != nil {
-		return aerr
-	}
-	writeJSON(w, http.StatusOK, pickFields(s.legalHoldAssignmentRecord(a), fields, "type", "id"))
-	return nil
+	return getRecord(s, w, r, "id", s.legalHoldAssignmentByID, func(a *legalHoldAssignment) map[string]any {
+		return pickFields(s.legalHoldAssignmentRecord(a), fields, "type", "id")
+	})
 }
 
 // listLegalHoldAssignments serves GET /legal_hold_policy_assignments,
 // marker-paged: policy_id is required (400), unknown is 404; assign_to_type
 // (400 for an unknown type) and assign_to_id filter.
 func (s *Server) listLegalHoldAssignments(w http.ResponseWriter, r *http.Request, p *principal) error {
-	q, aerr := parseMarkerQuery(r)
+	q, aerr := parseMarkerPage(r)
 	if aerr != nil {
 		return aerr
 	}
@@ -217,8 +212,8 @@ func (s *Server) listLegalHoldAssignments(w http.ResponseWriter, r *http.Request
 			list = append(list, a)
 		}
 	}
-	writeJSON(w, http.StatusOK, q.page(len(list), func(i int) any {
-		return pickFields(s.legalHoldAssignmentRecord(list[i]), fields, "type", "id")
+	writeJSON(w, http.StatusOK, positionEntries(list, q, func(a *legalHoldAssignment) any {
+		return pickFields(s.legalHoldAssignmentRecord(a), fields, "type", "id")
 	}))
 	return nil
 }
@@ -227,16 +222,11 @@ func (s *Server) listLegalHoldAssignments(w http.ResponseWriter, r *http.Request
 // 202 with no body; the assignment keeps holding, listed with deleted_at,
 // until it is gone. Asking again is accepted again and changes nothing.
 func (s *Server) deleteLegalHoldAssignment(w http.ResponseWriter, r *http.Request, p *principal) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	a, aerr := s.legalHoldAssignmentByID(r.PathValue("id"))
-	if aerr != nil {
-		return aerr
-	}
-	if a.deleted.IsZero() {
-		a.deleted = s.now()
-		s.dirty(kHoldAssignments, a.id)
-	}
-	w.WriteHeader(http.StatusAccepted)
-	return nil
+	return deleteRecord(s, w, r, "id", http.StatusAccepted, s.legalHoldAssignmentByID, func(a *legalHoldAssignment) *apiError {
+		if a.deleted.IsZero() {
+			a.deleted = s.now()
+			s.dirty(kHoldAssignments, a.id)
+		}
+		return nil
+	})
 }

@@ -79,15 +79,11 @@ func (s *Server) legalHoldBlocksPurge(it *item) *apiError {
 
 // fileVersionLegalHoldRecord is the FileVersionLegalHold record.
 func (s *Server) fileVersionLegalHoldRecord(h *fileVersionLegalHold, active []*legalHoldAssignment) map[string]any {
-	list := make([]any, 0, len(active))
-	for _, a := range active {
-		list = append(list, s.legalHoldAssignmentRecord(a))
-	}
 	return map[string]any{
 		"type": "file_version_legal_hold", "id": h.id,
 		"file_version":                  fileVersionMini(h.version),
 		"file":                          s.mini(h.file),
-		"legal_hold_policy_assignments": list,
+		"legal_hold_policy_assignments": renderEach(active, s.legalHoldAssignmentRecord),
 		"deleted_at":                    nil,
 	}
 }
@@ -96,7 +92,7 @@ func (s *Server) fileVersionLegalHoldRecord(h *fileVersionLegalHold, active []*l
 // versions a policy holds, marker-paged; policy_id is required (400),
 // unknown is 404.
 func (s *Server) listFileVersionLegalHolds(w http.ResponseWriter, r *http.Request, p *principal) error {
-	q, aerr := parseMarkerQuery(r)
+	q, aerr := parseMarkerPage(r)
 	if aerr != nil {
 		return aerr
 	}
@@ -125,7 +121,7 @@ func (s *Server) listFileVersionLegalHolds(w http.ResponseWriter, r *http.Reques
 			}
 		}
 	}
-	writeJSON(w, http.StatusOK, q.page(len(list), func(i int) any { return s.fileVersionLegalHoldRecord(list[i].h, list[i].active) }))
+	writeJSON(w, http.StatusOK, positionEntries(list, q, func(e entry) any { return s.fileVersionLegalHoldRecord(e.h, e.active) }))
 	return nil
 }
 
@@ -161,7 +157,7 @@ func (s *Server) listFileVersionsOnHold(w http.ResponseWriter, r *http.Request, 
 }
 
 func (s *Server) listHeldByAssignment(w http.ResponseWriter, r *http.Request, p *principal, current bool) error {
-	q, aerr := parseMarkerQuery(r)
+	q, aerr := parseMarkerPage(r)
 	if aerr != nil {
 		return aerr
 	}
@@ -183,8 +179,7 @@ func (s *Server) listHeldByAssignment(w http.ResponseWriter, r *http.Request, p 
 			}
 		}
 	}
-	writeJSON(w, http.StatusOK, q.page(len(list), func(i int) any {
-		h := list[i]
+	writeJSON(w, http.StatusOK, positionEntries(list, q, func(h *fileVersionLegalHold) any {
 		if current {
 			return s.render(h.file, fieldsOrNil(fields), p)
 		}

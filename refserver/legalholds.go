@@ -66,33 +66,33 @@ func (s *Server) initLegalHolds() {
 // and file version legal holds.
 func (s *Server) mountLegalHolds(mux *http.ServeMux) {
 	mux.Handle(apiRoot+"/legal_hold_policies", s.route(map[string]endpoint{
-		http.MethodGet:  governanceRoute(s.listLegalHoldPolicies),
-		http.MethodPost: governanceRoute(s.createLegalHoldPolicy),
+		http.MethodGet:  {h: s.listLegalHoldPolicies, fullToken: true, admin: true},
+		http.MethodPost: {h: s.createLegalHoldPolicy, fullToken: true, admin: true},
 	}))
 	mux.Handle(apiRoot+"/legal_hold_policies/{id}", s.route(map[string]endpoint{
-		http.MethodGet:    governanceRoute(s.getLegalHoldPolicy),
-		http.MethodPut:    governanceRoute(s.updateLegalHoldPolicy),
-		http.MethodDelete: governanceRoute(s.releaseLegalHoldPolicy),
+		http.MethodGet:    {h: s.getLegalHoldPolicy, fullToken: true, admin: true},
+		http.MethodPut:    {h: s.updateLegalHoldPolicy, fullToken: true, admin: true},
+		http.MethodDelete: {h: s.releaseLegalHoldPolicy, fullToken: true, admin: true},
 	}))
 	mux.Handle(apiRoot+"/legal_hold_policy_assignments", s.route(map[string]endpoint{
-		http.MethodGet:  governanceRoute(s.listLegalHoldAssignments),
-		http.MethodPost: governanceRoute(s.createLegalHoldAssignment),
+		http.MethodGet:  {h: s.listLegalHoldAssignments, fullToken: true, admin: true},
+		http.MethodPost: {h: s.createLegalHoldAssignment, fullToken: true, admin: true},
 	}))
 	mux.Handle(apiRoot+"/legal_hold_policy_assignments/{id}", s.route(map[string]endpoint{
-		http.MethodGet:    governanceRoute(s.getLegalHoldAssignment),
-		http.MethodDelete: governanceRoute(s.deleteLegalHoldAssignment),
+		http.MethodGet:    {h: s.getLegalHoldAssignment, fullToken: true, admin: true},
+		http.MethodDelete: {h: s.deleteLegalHoldAssignment, fullToken: true, admin: true},
 	}))
 	mux.Handle(apiRoot+"/legal_hold_policy_assignments/{id}/files_on_hold", s.route(map[string]endpoint{
-		http.MethodGet: governanceRoute(s.listFilesOnHold),
+		http.MethodGet: {h: s.listFilesOnHold, fullToken: true, admin: true},
 	}))
 	mux.Handle(apiRoot+"/legal_hold_policy_assignments/{id}/file_versions_on_hold", s.route(map[string]endpoint{
-		http.MethodGet: governanceRoute(s.listFileVersionsOnHold),
+		http.MethodGet: {h: s.listFileVersionsOnHold, fullToken: true, admin: true},
 	}))
 	mux.Handle(apiRoot+"/file_version_legal_holds", s.route(map[string]endpoint{
-		http.MethodGet: governanceRoute(s.listFileVersionLegalHolds),
+		http.MethodGet: {h: s.listFileVersionLegalHolds, fullToken: true, admin: true},
 	}))
 	mux.Handle(apiRoot+"/file_version_legal_holds/{id}", s.route(map[string]endpoint{
-		http.MethodGet: governanceRoute(s.getFileVersionLegalHold),
+		http.MethodGet: {h: s.getFileVersionLegalHold, fullToken: true, admin: true},
 	}))
 }
 
@@ -249,29 +249,18 @@ func (s *Server) legalHoldPolicyRecord(hp *legalHoldPolicy) map[string]any {
 }
 
 func (s *Server) legalHoldPolicyByID(id string) (*legalHoldPolicy, *apiError) {
-	hp, ok := s.holds.policies[id]
-	if !ok {
-		return nil, errNotFound("legal_hold_policy")
-	}
-	return hp, nil
+	return recordIn(s.holds.policies, id, "legal_hold_policy")
 }
 
 // getLegalHoldPolicy serves GET /legal_hold_policies/{id}.
 func (s *Server) getLegalHoldPolicy(w http.ResponseWriter, r *http.Request, p *principal) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	hp, aerr := s.legalHoldPolicyByID(r.PathValue("id"))
-	if aerr != nil {
-		return aerr
-	}
-	writeJSON(w, http.StatusOK, s.legalHoldPolicyRecord(hp))
-	return nil
+	return getRecord(s, w, r, "id", s.legalHoldPolicyByID, s.legalHoldPolicyRecord)
 }
 
 // listLegalHoldPolicies serves GET /legal_hold_policies, marker-paged,
 // filtered by policy_name (a case-insensitive prefix).
 func (s *Server) listLegalHoldPolicies(w http.ResponseWriter, r *http.Request, p *principal) error {
-	q, aerr := parseMarkerQuery(r)
+	q, aerr := parseMarkerPage(r)
 	if aerr != nil {
 		return aerr
 	}
@@ -285,8 +274,8 @@ func (s *Server) listLegalHoldPolicies(w http.ResponseWriter, r *http.Request, p
 			list = append(list, hp)
 		}
 	}
-	writeJSON(w, http.StatusOK, q.page(len(list), func(i int) any {
-		return pickFields(s.legalHoldPolicyRecord(list[i]), fields, "type", "id")
+	writeJSON(w, http.StatusOK, positionEntries(list, q, func(hp *legalHoldPolicy) any {
+		return pickFields(s.legalHoldPolicyRecord(hp), fields, "type", "id")
 	}))
 	return nil
 }
@@ -336,16 +325,11 @@ func (s *Server) updateLegalHoldPolicy(w http.ResponseWriter, r *http.Request, p
 // no body; the release runs in the background (releasing, then released,
 // when the holds lift). Asking again is accepted again and changes nothing.
 func (s *Server) releaseLegalHoldPolicy(w http.ResponseWriter, r *http.Request, p *principal) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	hp, aerr := s.legalHoldPolicyByID(r.PathValue("id"))
-	if aerr != nil {
-		return aerr
-	}
-	if hp.released.IsZero() {
-		hp.released = s.now()
-		s.dirty(kHoldPolicies, hp.id)
-	}
-	w.WriteHeader(http.StatusAccepted)
-	return nil
+	return deleteRecord(s, w, r, "id", http.StatusAccepted, s.legalHoldPolicyByID, func(hp *legalHoldPolicy) *apiError {
+		if hp.released.IsZero() {
+			hp.released = s.now()
+			s.dirty(kHoldPolicies, hp.id)
+		}
+		return nil
+	})
 }

@@ -3,18 +3,25 @@ package refserver
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"sort"
 )
 
-// listPage is how a list of users, groups, memberships or device pins is
-// paged: offset and limit, or (marker lists) the key after which the page
-// starts.
+// listPage is how a list is paged: offset and limit, or (marker lists)
+// limit and the marker of an earlier page.
 type listPage struct {
 	offset, limit int64
 	useMarker     bool
-	after         int64 // marker: entries with a key above this one
-	hasAfter      bool
+	hasMarker     bool
+	marker        int64 // decoded: the key after which the page starts (markerEntries) or its position (positionEntries)
 }
+
+// The page size of the paged lists: limit defaults to 100, and a larger
+// value than 1000 is lowered to 1000.
+const (
+	defaultPageLimit = 100
+	maxPageLimit     = 1000
+)
 
 // maxListOffset is the largest offset of the offset-paged lists: the spec
 // says of users, groups, memberships and the trash (get_folders_trash_items)
@@ -36,16 +43,30 @@ func queryOffset(r *http.Request) (int64, *apiError) {
 	return offset, nil
 }
 
-// parseListPage reads offset (queryOffset), limit (default 100, at most
-// 1000) and, when marker is true, usemarker and marker (an opaque marker
-// from an earlier page; sending one implies usemarker).
+// readMarker reads marker, an opaque marker of an earlier page
+// (encodeMarker): 400 bad_request for one this server did not make.
+func (q *listPage) readMarker(r *http.Request) *apiError {
+	m := r.URL.Query().Get("marker")
+	if m == "" {
+		return nil
+	}
+	pos, ok := decodeMarker(m)
+	if !ok {
+		return errBadRequest("Invalid value for \"marker\"")
+	}
+	q.useMarker, q.marker, q.hasMarker = true, pos, true
+	return nil
+}
+
+// parseListPage reads offset (queryOffset), limit and, when marker is
+// true, usemarker and marker (sending one implies usemarker).
 func parseListPage(r *http.Request, marker bool) (listPage, *apiError) {
 	var q listPage
 	var aerr *apiError
 	if q.offset, aerr = queryOffset(r); aerr != nil {
 		return q, aerr
 	}
-	if q.limit, aerr = pageLimit(r, 100, 1000); aerr != nil {
+	if q.limit, aerr = pageLimit(r, defaultPageLimit, maxPageLimit); aerr != nil {
 		return q, aerr
 	}
 	if !marker {
@@ -54,14 +75,33 @@ func parseListPage(r *http.Request, marker bool) (listPage, *apiError) {
 	if q.useMarker, aerr = queryBool(r, "usemarker"); aerr != nil {
 		return q, aerr
 	}
-	if m := r.URL.Query().Get("marker"); m != "" {
-		pos, ok := decodeMarker(m)
-		if !ok {
-			return q, errBadRequest("Invalid value for \"marker\"")
-		}
-		q.useMarker, q.after, q.hasAfter = true, pos, true
+	return q, q.readMarker(r)
+}
+
+// parseMarkerPage reads limit and marker of a list paged by marker only
+// (offset is not read).
+func parseMarkerPage(r *http.Request) (listPage, *apiError) {
+	q := listPage{useMarker: true}
+	var aerr *apiError
+	if q.limit, aerr = pageLimit(r, defaultPageLimit, maxPageLimit); aerr != nil {
+		return q, aerr
 	}
-	return q, nil
+	return q, q.readMarker(r)
+}
+
+// renderEach renders every entry of list.
+func renderEach[T, R any](list []T, render func(T) R) []any {
+	out := make([]any, 0, len(list))
+	for _, e := range list {
+		out = append(out, render(e))
+	}
+	return out
+}
+
+// removeFrom returns list without x, keeping the order (in place; the
+// slots freed at the end are cleared).
+func removeFrom[T comparable](list []T, x T) []T {
+	return slices.DeleteFunc(list, func(v T) bool { return v == x })
 }
 
 // offsetEntries is an offset page of list: {entries, limit, offset,
@@ -86,17 +126,31 @@ func offsetEntries[T any](list []T, q listPage, hidden func(T) bool, render func
 // last key returned, so a page stays right when entries come or go.
 func markerEntries[T any](list []T, q listPage, key func(T) int64, render func(T) any) map[string]any {
 	start := 0
-	if q.hasAfter {
-		start = sort.Search(len(list), func(i int) bool { return key(list[i]) > q.after })
+	if q.hasMarker {
+		start = sort.Search(len(list), func(i int) bool { return key(list[i]) > q.marker })
 	}
 	end := min(start+int(q.limit), len(list))
-	entries := make([]any, 0, end-start)
-	for _, e := range list[start:end] {
-		entries = append(entries, render(e))
-	}
-	out := map[string]any{"entries": entries, "limit": q.limit, "next_marker": nil}
+	out := map[string]any{"entries": renderEach(list[start:end], render), "limit": q.limit, "next_marker": nil}
 	if end < len(list) {
 		out["next_marker"] = encodeMarker(key(list[end-1]))
+	}
+	return out
+}
+
+// positionEntries is a marker page of list by position: {entries, limit,
+// next_marker, prev_marker}, markers being positions in the list (the
+// start of the next page; the start of the page before); next_marker is
+// null on the last page, prev_marker on the first.
+func positionEntries[T, R any](list []T, q listPage, render func(T) R) map[string]any {
+	total := int64(len(list))
+	start := min(q.marker, total)
+	end := min(start+q.limit, total)
+	out := map[string]any{"entries": renderEach(list[start:end], render), "limit": q.limit, "next_marker": nil, "prev_marker": nil}
+	if end < total {
+		out["next_marker"] = encodeMarker(end)
+	}
+	if start > 0 {
+		out["prev_marker"] = encodeMarker(max(start-q.limit, 0))
 	}
 	return out
 }

@@ -74,3 +74,51 @@ func TestTrashHiddenKeepPlace(t *testing.T) {
 	assert.Len(t, page["entries"], 2)
 	e.rejects(http.MethodGet, "/files/"+ids[0]+"/trash", user, nil, http.StatusNotFound, "not_found")
 }
+
+// TestPositionEntries pins the marker pages by position (governance lists,
+// metadata templates): next_marker is the start of the next page,
+// prev_marker the start of the page before, each null where there is none;
+// a marker past the end gives an empty page.
+func TestPositionEntries(t *testing.T) {
+	t.Parallel()
+	list := []int{10, 11, 12, 13, 14}
+	render := func(v int) int { return v }
+	page := func(marker int64, has bool) map[string]any {
+		return positionEntries(list, listPage{limit: 2, useMarker: true, marker: marker, hasMarker: has}, render)
+	}
+	first := page(0, false)
+	assert.Equal(t, []any{10, 11}, first["entries"])
+	assert.Equal(t, encodeMarker(2), first["next_marker"])
+	assert.Nil(t, first["prev_marker"])
+	assert.EqualValues(t, 2, first["limit"])
+	mid := page(3, true)
+	assert.Equal(t, []any{13, 14}, mid["entries"])
+	assert.Nil(t, mid["next_marker"])
+	assert.Equal(t, encodeMarker(1), mid["prev_marker"])
+	past := page(9, true)
+	assert.Equal(t, []any{}, past["entries"])
+	assert.Nil(t, past["next_marker"])
+	assert.Equal(t, encodeMarker(3), past["prev_marker"])
+}
+
+// TestParseMarkerPage: limit (default 100, lowered to 1000, 0 refused)
+// and an opaque marker; offset is not read by marker-only lists.
+func TestParseMarkerPage(t *testing.T) {
+	t.Parallel()
+	parse := func(query string) (listPage, *apiError) {
+		r, err := http.NewRequest(http.MethodGet, "http://x/l?"+query, nil)
+		require.NoError(t, err)
+		return parseMarkerPage(r)
+	}
+	q, aerr := parse("")
+	require.Nil(t, aerr)
+	assert.Equal(t, listPage{limit: 100, useMarker: true}, q)
+	q, aerr = parse("limit=5000&offset=99999&marker=" + encodeMarker(7))
+	require.Nil(t, aerr)
+	assert.Equal(t, listPage{limit: 1000, useMarker: true, hasMarker: true, marker: 7}, q)
+	for _, bad := range []string{"limit=0", "limit=x", "marker=nope"} {
+		_, aerr = parse(bad)
+		require.NotNil(t, aerr, bad)
+		assert.Equal(t, codeBadRequest, aerr.Code, bad)
+	}
+}

@@ -46,15 +46,15 @@ type membership struct {
 
 func (s *Server) mountMemberships(mux *http.ServeMux) {
 	mux.Handle(apiRoot+"/group_memberships", s.route(map[string]endpoint{
-		http.MethodPost: {h: s.createMembership},
+		http.MethodPost: {h: s.createMembership, fullToken: true, admin: true},
 	}))
 	mux.Handle(apiRoot+"/group_memberships/{group_membership_id}", s.route(map[string]endpoint{
-		http.MethodGet:    {h: s.getMembership},
-		http.MethodPut:    {h: s.updateMembership},
-		http.MethodDelete: {h: s.deleteMembership},
+		http.MethodGet:    {h: s.getMembership, fullToken: true},
+		http.MethodPut:    {h: s.updateMembership, fullToken: true},
+		http.MethodDelete: {h: s.deleteMembership, fullToken: true},
 	}))
 	mux.Handle(apiRoot+"/users/{user_id}/memberships", s.route(map[string]endpoint{
-		http.MethodGet: {h: s.listUserMemberships},
+		http.MethodGet: {h: s.listUserMemberships, fullToken: true},
 	}))
 }
 
@@ -121,9 +121,6 @@ type membershipBody struct {
 
 // createMembership serves POST /group_memberships: 201. Admin only.
 func (s *Server) createMembership(w http.ResponseWriter, r *http.Request, p *principal) error {
-	if aerr := requireAdmin(w, p, "add users to groups"); aerr != nil {
-		return aerr
-	}
 	if aerr := requireJSONContentType(r); aerr != nil {
 		return aerr
 	}
@@ -176,7 +173,7 @@ func (s *Server) lookupMembership(r *http.Request, p *principal, self bool) (*me
 	if !validID(id) || m == nil {
 		return nil, errNotFound("group membership")
 	}
-	if p.kind != "admin" && s.groupRole(m.group, p.user) != roleGroupAdmin && !(self && m.user == p.user) {
+	if !p.isAdmin() && s.groupRole(m.group, p.user) != roleGroupAdmin && !(self && m.user == p.user) {
 		return nil, errf(http.StatusForbidden, codeAccessDenied, "Only the group's admins and enterprise admins may manage its memberships")
 	}
 	return m, nil
@@ -184,9 +181,6 @@ func (s *Server) lookupMembership(r *http.Request, p *principal, self bool) (*me
 
 // getMembership serves GET /group_memberships/{group_membership_id}.
 func (s *Server) getMembership(w http.ResponseWriter, r *http.Request, p *principal) error {
-	if aerr := requireFullToken(w, p); aerr != nil {
-		return aerr
-	}
 	fields := parseFields(r)
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -206,9 +200,6 @@ type updateMembershipBody struct {
 
 // updateMembership serves PUT /group_memberships/{group_membership_id}: 200.
 func (s *Server) updateMembership(w http.ResponseWriter, r *http.Request, p *principal) error {
-	if aerr := requireFullToken(w, p); aerr != nil {
-		return aerr
-	}
 	if aerr := requireJSONContentType(r); aerr != nil {
 		return aerr
 	}
@@ -244,9 +235,6 @@ func (s *Server) updateMembership(w http.ResponseWriter, r *http.Request, p *pri
 
 // deleteMembership serves DELETE /group_memberships/{group_membership_id}: 204.
 func (s *Server) deleteMembership(w http.ResponseWriter, r *http.Request, p *principal) error {
-	if aerr := requireFullToken(w, p); aerr != nil {
-		return aerr
-	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	m, aerr := s.lookupMembership(r, p, false)
@@ -262,9 +250,6 @@ func (s *Server) deleteMembership(w http.ResponseWriter, r *http.Request, p *pri
 // listUserMemberships serves GET /users/{user_id}/memberships: offset pages
 // of the user's memberships, for the admin and the user.
 func (s *Server) listUserMemberships(w http.ResponseWriter, r *http.Request, p *principal) error {
-	if aerr := requireFullToken(w, p); aerr != nil {
-		return aerr
-	}
 	id, aerr := userID(r)
 	if aerr != nil {
 		return aerr
@@ -275,7 +260,7 @@ func (s *Server) listUserMemberships(w http.ResponseWriter, r *http.Request, p *
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if p.kind != "admin" && id != p.user.id {
+	if !p.isAdmin() && id != p.user.id {
 		return errf(http.StatusForbidden, codeAccessDenied, "Only the user and enterprise admins may list the user's groups")
 	}
 	u := s.enterpriseUser(id)
@@ -289,10 +274,5 @@ func (s *Server) listUserMemberships(w http.ResponseWriter, r *http.Request, p *
 
 // groupsUserLeft removes u's memberships. Callers hold s.mu.
 func (s *Server) groupsUserLeft(u *user) {
-	for id, m := range s.groups.memberships {
-		if m.user == u {
-			delete(s.groups.memberships, id)
-			s.dirty(kMemberships, id)
-		}
-	}
+	dropWhere(s, kMemberships, s.groups.memberships, func(m *membership) bool { return m.user == u })
 }

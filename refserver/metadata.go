@@ -28,15 +28,13 @@ const (
 )
 
 const (
-	scopeGlobal           = "global"
-	maxInstancesPerItem   = 100
-	maxTemplateKeyLen     = 64
-	maxFieldKeyLen        = 256
-	maxDisplayNameLen     = 4096
-	globalPropertiesKey   = "properties"
-	contentTypeJSONPatch  = "application/json-patch+json"
-	defaultTemplatesLimit = 100
-	maxTemplatesLimit     = 1000
+	scopeGlobal          = "global"
+	maxInstancesPerItem  = 100
+	maxTemplateKeyLen    = 64
+	maxFieldKeyLen       = 256
+	maxDisplayNameLen    = 4096
+	globalPropertiesKey  = "properties"
+	contentTypeJSONPatch = "application/json-patch+json"
 )
 
 // metadataState is the server's state for metadata templates, instances
@@ -64,13 +62,15 @@ func (s *Server) initMetadata() {
 }
 
 // mountMetadata registers the routes of metadata templates, instances and
-// queries. The app token may call none of them (403 insufficient_scope).
+// queries. The app token may call none of them (403 insufficient_scope);
+// only (co-)admins create, change and delete templates (DG metadata
+// templates guides; 403 access_denied_insufficient_permissions).
 func (s *Server) mountMetadata(mux *http.ServeMux) {
 	mux.Handle(apiRoot+"/metadata_templates", s.mdRoute(map[string]endpoint{
 		http.MethodGet: {h: s.listTemplatesByInstance},
 	}))
 	mux.Handle(apiRoot+"/metadata_templates/schema", s.mdRoute(map[string]endpoint{
-		http.MethodPost: {h: s.createTemplate},
+		http.MethodPost: {h: s.createTemplate, fullToken: true, admin: true},
 	}))
 	mux.Handle(apiRoot+"/metadata_templates/enterprise", s.mdRoute(map[string]endpoint{
 		http.MethodGet: {h: s.listEnterpriseTemplates},
@@ -83,8 +83,8 @@ func (s *Server) mountMetadata(mux *http.ServeMux) {
 	}))
 	mux.Handle(apiRoot+"/metadata_templates/{scope}/{template_key}/schema", s.mdRoute(map[string]endpoint{
 		http.MethodGet:    {h: s.getTemplate},
-		http.MethodPut:    {h: s.updateTemplate},
-		http.MethodDelete: {h: s.deleteTemplate},
+		http.MethodPut:    {h: s.updateTemplate, fullToken: true, admin: true},
+		http.MethodDelete: {h: s.deleteTemplate, fullToken: true, admin: true},
 	}))
 	for _, typ := range []string{"file", "folder"} {
 		base := apiRoot + "/" + typ + "s/{" + typ + "_id}/metadata"

@@ -5,12 +5,12 @@ import (
 	"slices"
 	"sort"
 
-	"github.com/google/btree"
+	"github.com/tidwall/btree"
 )
 
 // Query indexes. Every template keeps its instances in creation order
 // (bySeq, the default query order) and, for each template field a query
-// sorted by, a sortIndex: a B-tree (github.com/google/btree) of the
+// sorted by, a sortIndex: a B-tree (github.com/tidwall/btree) of the
 // instances ordered by (value, creation), null values last. An index is
 // built on the first query that needs it (O(n log n)) and kept in step
 // after that by every create, update and delete (O(log n)), so a sorted
@@ -46,7 +46,7 @@ func (x *sortIndex) cmp(a, b *mdInstance) int {
 	return cmp.Compare(a.seq, b.seq)
 }
 
-func (x *sortIndex) insert(in *mdInstance) { x.tree.ReplaceOrInsert(in) }
+func (x *sortIndex) insert(in *mdInstance) { x.tree.Set(in) }
 
 // remove takes in out of the index; call it before in's values change.
 func (x *sortIndex) remove(in *mdInstance) { x.tree.Delete(in) }
@@ -57,9 +57,14 @@ func (t *mdTemplate) index(field string) *sortIndex {
 		return x
 	}
 	x := &sortIndex{field: field}
-	x.tree = btree.NewG(32, func(a, b *mdInstance) bool { return x.cmp(a, b) < 0 })
+	// Guarded by s.mu like the rest of the template: no locks of its own.
+	// Degree 64 (nodes of up to 127 instances): with the default 32 an
+	// update's remove and insert measured about 2% slower than with the
+	// google/btree this replaced (BenchmarkMetadataIndex/move); with 64
+	// they are as fast, and walks and builds are faster either way.
+	x.tree = btree.NewBTreeGOptions(func(a, b *mdInstance) bool { return x.cmp(a, b) < 0 }, btree.Options{NoLocks: true, Degree: 64})
 	for _, in := range t.bySeq {
-		x.tree.ReplaceOrInsert(in)
+		x.tree.Set(in)
 	}
 	if t.sorted == nil {
 		t.sorted = make(map[string]*sortIndex)
@@ -73,9 +78,9 @@ func (t *mdTemplate) index(field string) *sortIndex {
 func (x *sortIndex) walk(after *position, desc bool, visit func(*mdInstance) bool) {
 	if after == nil {
 		if desc {
-			x.tree.Descend(visit)
+			x.tree.Reverse(visit)
 		} else {
-			x.tree.Ascend(visit)
+			x.tree.Scan(visit)
 		}
 		return
 	}
@@ -85,9 +90,9 @@ func (x *sortIndex) walk(after *position, desc bool, visit func(*mdInstance) boo
 	}
 	skip := func(in *mdInstance) bool { return x.cmp(in, pivot) == 0 || visit(in) }
 	if desc {
-		x.tree.DescendLessOrEqual(pivot, skip)
+		x.tree.Descend(pivot, skip) // pivot and below
 	} else {
-		x.tree.AscendGreaterOrEqual(pivot, skip)
+		x.tree.Ascend(pivot, skip) // pivot and above
 	}
 }
 

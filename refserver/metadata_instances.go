@@ -127,6 +127,17 @@ func errInstanceNotFound(t *mdTemplate) *mdError {
 	return mdErrf(http.StatusNotFound, codeInstanceNotFound, "Instance not found for '%s.%s'", t.scope, t.key)
 }
 
+// existingInstance is instanceOf for the calls on an instance that must
+// exist: an unknown template or a missing instance is 404
+// instance_not_found. Callers hold s.mu.
+func (s *Server) existingInstance(r *http.Request, p *principal, typ string) (*mdInstance, error) {
+	_, t, in, err := s.instanceOf(r, p, typ, codeInstanceNotFound)
+	if err == nil && in == nil {
+		err = errInstanceNotFound(t)
+	}
+	return in, err
+}
+
 // listInstances serves GET /files/{id}/metadata and /folders/{id}/metadata:
 // every instance on the item, unpaged ({entries, limit}). The root folder
 // is 403 forbidden, as the spec says for this operation.
@@ -161,12 +172,9 @@ func (s *Server) getInstance(typ string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, p *principal) error {
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		_, t, in, err := s.instanceOf(r, p, typ, codeInstanceNotFound)
+		in, err := s.existingInstance(r, p, typ)
 		if err != nil {
 			return err
-		}
-		if in == nil {
-			return errInstanceNotFound(t)
 		}
 		writeJSON(w, http.StatusOK, in.record())
 		return nil
@@ -249,7 +257,7 @@ func (s *Server) removeInstance(in *mdInstance) {
 		t.bySeq = append(t.bySeq[:i], t.bySeq[i+1:]...)
 	}
 	delete(t.instances, in.item.id)
-	rest := removeFirst(s.metadata.byItem[in.item.id], in)
+	rest := removeFrom(s.metadata.byItem[in.item.id], in)
 	if len(rest) == 0 {
 		delete(s.metadata.byItem, in.item.id)
 	} else {
@@ -263,12 +271,9 @@ func (s *Server) deleteInstance(typ string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, p *principal) error {
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		_, t, in, err := s.instanceOf(r, p, typ, codeInstanceNotFound)
+		in, err := s.existingInstance(r, p, typ)
 		if err != nil {
 			return err
-		}
-		if in == nil {
-			return errInstanceNotFound(t)
 		}
 		s.removeInstance(in)
 		w.WriteHeader(http.StatusNoContent)
@@ -300,12 +305,9 @@ func (s *Server) updateInstance(typ string) handlerFunc {
 		}
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		_, t, in, err := s.instanceOf(r, p, typ, codeInstanceNotFound)
+		in, err := s.existingInstance(r, p, typ)
 		if err != nil {
 			return err
-		}
-		if in == nil {
-			return errInstanceNotFound(t)
 		}
 		values, err := applyInstancePatch(in, patch)
 		if err != nil {

@@ -224,36 +224,15 @@ func (s *Server) executeMetadataQuery(w http.ResponseWriter, r *http.Request, p 
 	}
 	// Items in the trash (themselves or with a folder) are no results: they
 	// answer 404 everywhere but in the trash.
-	keep := func(in *mdInstance) bool { return s.live(p, in.item) && s.below(in.item, ancestor) }
+	keep := func(in *mdInstance) bool { return s.live(p, in.item) && s.isUnder(in.item, ancestor) }
 	page, more := s.selectPage(t, order, pred, keep, after, limit)
-	entries := make([]any, 0, len(page))
-	for _, in := range page {
-		entries = append(entries, s.queryEntry(in.item, body.Fields, p))
-	}
+	entries := renderEach(page, func(in *mdInstance) any { return s.queryEntry(in.item, body.Fields, p) })
 	out := map[string]any{"entries": entries, "limit": limit}
 	if more {
 		out["next_marker"] = encodeQueryMarker(hash, s.positionOf(order, page[len(page)-1]))
 	}
 	writeJSON(w, http.StatusOK, out)
 	return nil
-}
-
-// below reports whether it lies below folder ancestor ("0": anywhere).
-func (s *Server) below(it *item, ancestor string) bool {
-	if ancestor == rootID {
-		return true
-	}
-	for pid := it.parentID; pid != "" && pid != rootID; {
-		if pid == ancestor {
-			return true
-		}
-		f, ok := s.items[pid]
-		if !ok {
-			return false
-		}
-		pid = f.parentID
-	}
-	return false
 }
 
 // queryEntry renders a query result: the base item (type, id, etag) plus

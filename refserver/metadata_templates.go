@@ -267,24 +267,11 @@ func templateKeyFrom(displayName string) string {
 	return k
 }
 
-// requireTemplateAdmin answers 403 to anyone but the enterprise admin: only
-// (co-)admins create, change and delete templates (DG metadata templates
-// guides). The code is the service's generic permission code.
-func requireTemplateAdmin(p *principal) *apiError {
-	if p.kind != "admin" {
-		return errf(http.StatusForbidden, codeAccessDenied, "Only enterprise admins can create, change or delete metadata templates")
-	}
-	return nil
-}
-
 // createTemplate serves POST /metadata_templates/schema: 201
 // MetadataTemplate. scope must be enterprise (or the full enterprise_<id>);
 // global is 403. A templateKey that is taken is 409 conflict (the service
 // documents no code for it); a derived key gets a numeric suffix instead.
 func (s *Server) createTemplate(w http.ResponseWriter, r *http.Request, p *principal) error {
-	if aerr := requireTemplateAdmin(p); aerr != nil {
-		return aerr
-	}
 	if aerr := requireJSONContentType(r); aerr != nil {
 		return aerr
 	}
@@ -396,9 +383,6 @@ func (s *Server) getTemplateByID(w http.ResponseWriter, r *http.Request, p *prin
 // 204; the template and all its instances are gone. Global templates
 // cannot be deleted (403).
 func (s *Server) deleteTemplate(w http.ResponseWriter, r *http.Request, p *principal) error {
-	if aerr := requireTemplateAdmin(p); aerr != nil {
-		return aerr
-	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t, aerr := s.templateOf(r)
@@ -413,7 +397,7 @@ func (s *Server) deleteTemplate(w http.ResponseWriter, r *http.Request, p *princ
 	}
 	delete(s.metadata.templates, t.scope+"."+t.key)
 	delete(s.metadata.byID, t.id)
-	s.metadata.order = removeFirst(s.metadata.order, t)
+	s.metadata.order = removeFrom(s.metadata.order, t)
 	s.dirty(kTemplates, t.id)
 	s.dirty(kMetadata, metadataKey)
 	w.WriteHeader(http.StatusNoContent)
@@ -432,17 +416,9 @@ func (s *Server) listGlobalTemplates(w http.ResponseWriter, r *http.Request, p *
 }
 
 func (s *Server) listTemplates(w http.ResponseWriter, r *http.Request, scope string) error {
-	limit, aerr := pageLimit(r, defaultTemplatesLimit, maxTemplatesLimit)
+	q, aerr := parseMarkerPage(r)
 	if aerr != nil {
 		return aerr
-	}
-	var start int64
-	if m := r.URL.Query().Get("marker"); m != "" {
-		pos, ok := decodeMarker(m)
-		if !ok {
-			return errBadRequest("Invalid value for \"marker\"")
-		}
-		start = pos
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -452,22 +428,8 @@ func (s *Server) listTemplates(w http.ResponseWriter, r *http.Request, scope str
 			all = append(all, t)
 		}
 	}
-	start = min(start, int64(len(all)))
-	end := min(start+limit, int64(len(all)))
-	writeJSON(w, http.StatusOK, templatePage(all[start:end], limit, end < int64(len(all)), end))
+	writeJSON(w, http.StatusOK, positionEntries(all, q, (*mdTemplate).record))
 	return nil
-}
-
-func templatePage(ts []*mdTemplate, limit int64, more bool, next int64) map[string]any {
-	entries := make([]any, 0, len(ts))
-	for _, t := range ts {
-		entries = append(entries, t.record())
-	}
-	out := map[string]any{"entries": entries, "limit": limit, "next_marker": nil, "prev_marker": nil}
-	if more {
-		out["next_marker"] = encodeMarker(next)
-	}
-	return out
 }
 
 // listTemplatesByInstance serves GET /metadata_templates?metadata_instance_id=:
@@ -479,7 +441,7 @@ func (s *Server) listTemplatesByInstance(w http.ResponseWriter, r *http.Request,
 	if !isUUID(id) {
 		return errBadRequest("metadata_instance_id must be the $id (a UUID) of a metadata instance")
 	}
-	limit, aerr := pageLimit(r, defaultTemplatesLimit, maxTemplatesLimit)
+	limit, aerr := pageLimit(r, defaultPageLimit, maxPageLimit)
 	if aerr != nil {
 		return aerr
 	}
@@ -489,15 +451,6 @@ func (s *Server) listTemplatesByInstance(w http.ResponseWriter, r *http.Request,
 	if in := s.metadata.byInstID[strings.ToLower(id)]; in != nil && s.live(p, in.item) {
 		found = append(found, in.tmpl)
 	}
-	writeJSON(w, http.StatusOK, templatePage(found, limit, false, 0))
+	writeJSON(w, http.StatusOK, positionEntries(found, listPage{limit: limit}, (*mdTemplate).record))
 	return nil
-}
-
-func removeFirst[T comparable](list []T, v T) []T {
-	for i, x := range list {
-		if x == v {
-			return append(list[:i], list[i+1:]...)
-		}
-	}
-	return list
 }

@@ -287,31 +287,11 @@ func (s *Server) serveToken(w http.ResponseWriter, r *http.Request) {
 // pruneOAuth forgets expired tokens, codes and JWT ids (lock held).
 func (s *Server) pruneOAuth() {
 	now := s.now()
-	for k, v := range s.oauth.jtis {
-		if now.After(v.Add(maxJWTLifetime)) {
-			delete(s.oauth.jtis, k)
-			s.dirty(kJWTIDs, k)
-		}
-	}
-	for k, v := range s.oauth.codes {
-		if now.After(v.expires) {
-			delete(s.oauth.codes, k)
-			s.dirty(kAuthCodes, k)
-		}
-	}
-	for k, v := range s.oauth.refresh {
-		if now.After(v.expires) {
-			delete(s.oauth.refresh, k)
-			s.dirty(kRefreshTokens, k)
-		}
-	}
-	for k, v := range s.oauth.access {
-		// Expired access tokens are kept a while so they answer "expired".
-		if now.After(v.expires.Add(24 * time.Hour)) {
-			delete(s.oauth.access, k)
-			s.dirty(kAccessTokens, k)
-		}
-	}
+	dropWhere(s, kJWTIDs, s.oauth.jtis, func(v time.Time) bool { return now.After(v.Add(maxJWTLifetime)) })
+	dropWhere(s, kAuthCodes, s.oauth.codes, func(v *authCode) bool { return now.After(v.expires) })
+	dropWhere(s, kRefreshTokens, s.oauth.refresh, func(v *refreshEntry) bool { return now.After(v.expires) })
+	// Expired access tokens are kept a while so they answer "expired".
+	dropWhere(s, kAccessTokens, s.oauth.access, func(v *issued) bool { return now.After(v.expires.Add(24 * time.Hour)) })
 }
 
 // issue makes an access token for p (lock held).

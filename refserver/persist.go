@@ -94,6 +94,17 @@ func (s *Server) dirty(kind kindID, key string) {
 	}
 }
 
+// dropWhere deletes the records of m that match, marking each one
+// (s.dirty(kind, key)). Callers hold the lock that guards m.
+func dropWhere[V any](s *Server, kind kindID, m map[string]V, match func(V) bool) {
+	for k, v := range m {
+		if match(v) {
+			delete(m, k)
+			s.dirty(kind, k)
+		}
+	}
+}
+
 func (p *persister) mark(kind kindID, key string) {
 	p.mu.Lock()
 	p.dirty[dirtyKey{kind, key}] = struct{}{}

@@ -78,35 +78,35 @@ func (s *Server) initRetention() {
 // and file version retentions.
 func (s *Server) mountRetention(mux *http.ServeMux) {
 	mux.Handle(apiRoot+"/retention_policies", s.route(map[string]endpoint{
-		http.MethodGet:  governanceRoute(s.listRetentionPolicies),
-		http.MethodPost: governanceRoute(s.createRetentionPolicy),
+		http.MethodGet:  {h: s.listRetentionPolicies, fullToken: true, admin: true},
+		http.MethodPost: {h: s.createRetentionPolicy, fullToken: true, admin: true},
 	}))
 	mux.Handle(apiRoot+"/retention_policies/{id}", s.route(map[string]endpoint{
-		http.MethodGet:    governanceRoute(s.getRetentionPolicy),
-		http.MethodPut:    governanceRoute(s.updateRetentionPolicy),
-		http.MethodDelete: governanceRoute(s.deleteRetentionPolicy),
+		http.MethodGet:    {h: s.getRetentionPolicy, fullToken: true, admin: true},
+		http.MethodPut:    {h: s.updateRetentionPolicy, fullToken: true, admin: true},
+		http.MethodDelete: {h: s.deleteRetentionPolicy, fullToken: true, admin: true},
 	}))
 	mux.Handle(apiRoot+"/retention_policies/{id}/assignments", s.route(map[string]endpoint{
-		http.MethodGet: governanceRoute(s.listRetentionPolicyAssignments),
+		http.MethodGet: {h: s.listRetentionPolicyAssignments, fullToken: true, admin: true},
 	}))
 	mux.Handle(apiRoot+"/retention_policy_assignments", s.route(map[string]endpoint{
-		http.MethodPost: governanceRoute(s.createRetentionAssignment),
+		http.MethodPost: {h: s.createRetentionAssignment, fullToken: true, admin: true},
 	}))
 	mux.Handle(apiRoot+"/retention_policy_assignments/{id}", s.route(map[string]endpoint{
-		http.MethodGet:    governanceRoute(s.getRetentionAssignment),
-		http.MethodDelete: governanceRoute(s.deleteRetentionAssignment),
+		http.MethodGet:    {h: s.getRetentionAssignment, fullToken: true, admin: true},
+		http.MethodDelete: {h: s.deleteRetentionAssignment, fullToken: true, admin: true},
 	}))
 	mux.Handle(apiRoot+"/retention_policy_assignments/{id}/files_under_retention", s.route(map[string]endpoint{
-		http.MethodGet: governanceRoute(s.listFilesUnderRetention),
+		http.MethodGet: {h: s.listFilesUnderRetention, fullToken: true, admin: true},
 	}))
 	mux.Handle(apiRoot+"/retention_policy_assignments/{id}/file_versions_under_retention", s.route(map[string]endpoint{
-		http.MethodGet: governanceRoute(s.listFileVersionsUnderRetention),
+		http.MethodGet: {h: s.listFileVersionsUnderRetention, fullToken: true, admin: true},
 	}))
 	mux.Handle(apiRoot+"/file_version_retentions", s.route(map[string]endpoint{
-		http.MethodGet: governanceRoute(s.listFileVersionRetentions),
+		http.MethodGet: {h: s.listFileVersionRetentions, fullToken: true, admin: true},
 	}))
 	mux.Handle(apiRoot+"/file_version_retentions/{id}", s.route(map[string]endpoint{
-		http.MethodGet: governanceRoute(s.getFileVersionRetention),
+		http.MethodGet: {h: s.getFileVersionRetention, fullToken: true, admin: true},
 	}))
 }
 
@@ -311,10 +311,6 @@ func retentionPolicyMini(rp *retentionPolicy) map[string]any {
 // retentionPolicyRecord is the RetentionPolicy record. Callers hold s.mu.
 func (s *Server) retentionPolicyRecord(rp *retentionPolicy) map[string]any {
 	m := retentionPolicyMini(rp)
-	recipients := make([]any, 0, len(rp.recipients))
-	for _, u := range rp.recipients {
-		recipients = append(recipients, u.mini())
-	}
 	counts := map[string]any{"enterprise": 0, "folder": 0, "metadata_template": 0}
 	for _, a := range s.retention.assignOrder {
 		if a.policy == rp {
@@ -330,32 +326,23 @@ func (s *Server) retentionPolicyRecord(rp *retentionPolicy) map[string]any {
 	m["modified_at"] = fmtTime(rp.modifiedAt)
 	m["can_owner_extend_retention"] = rp.canOwnerExtend
 	m["are_owners_notified"] = rp.ownersNotified
-	m["custom_notification_recipients"] = recipients
+	m["custom_notification_recipients"] = renderEach(rp.recipients, (*user).mini)
 	m["assignment_counts"] = counts
 	return m
 }
 
 // retentionPolicyByID finds a policy: 404 not_found when unknown.
 func (s *Server) retentionPolicyByID(id string) (*retentionPolicy, *apiError) {
-	rp, ok := s.retention.policies[id]
-	if !ok {
-		return nil, errNotFound("retention_policy")
-	}
-	return rp, nil
+	return recordIn(s.retention.policies, id, "retention_policy")
 }
 
 // getRetentionPolicy serves GET /retention_policies/{id}: 200 RetentionPolicy
 // (fields picks fields; the mini fields always come).
 func (s *Server) getRetentionPolicy(w http.ResponseWriter, r *http.Request, p *principal) error {
 	fields := parseFields(r)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	rp, aerr := s.retentionPolicyByID(r.PathValue("id"))
-	if aerr != nil {
-		return aerr
-	}
-	writeJSON(w, http.StatusOK, pickRetentionFields(s.retentionPolicyRecord(rp), fields))
-	return nil
+	return getRecord(s, w, r, "id", s.retentionPolicyByID, func(rp *retentionPolicy) map[string]any {
+		return pickRetentionFields(s.retentionPolicyRecord(rp), fields)
+	})
 }
 
 func pickRetentionFields(rec map[string]any, fields []string) map[string]any {
@@ -366,7 +353,7 @@ func pickRetentionFields(rec map[string]any, fields []string) map[string]any {
 // the filters policy_name (case-sensitive prefix), policy_type (400 for
 // another value) and created_by_user_id (404 for an unknown user).
 func (s *Server) listRetentionPolicies(w http.ResponseWriter, r *http.Request, p *principal) error {
-	q, aerr := parseMarkerQuery(r)
+	q, aerr := parseMarkerPage(r)
 	if aerr != nil {
 		return aerr
 	}
@@ -387,8 +374,8 @@ func (s *Server) listRetentionPolicies(w http.ResponseWriter, r *http.Request, p
 			list = append(list, rp)
 		}
 	}
-	writeJSON(w, http.StatusOK, q.page(len(list), func(i int) any {
-		return pickRetentionFields(s.retentionPolicyRecord(list[i]), fields)
+	writeJSON(w, http.StatusOK, positionEntries(list, q, func(rp *retentionPolicy) any {
+		return pickRetentionFields(s.retentionPolicyRecord(rp), fields)
 	}))
 	return nil
 }
@@ -512,38 +499,18 @@ func (s *Server) updateRetentionPolicy(w http.ResponseWriter, r *http.Request, p
 // an unknown one. Its assignments go with it, and so does the retention
 // they alone gave to file versions.
 func (s *Server) deleteRetentionPolicy(w http.ResponseWriter, r *http.Request, p *principal) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	rp, aerr := s.retentionPolicyByID(r.PathValue("id"))
-	if aerr != nil {
-		return aerr
-	}
-	if rp.retentionType == retentionNonModifiable {
-		return errf(http.StatusForbidden, codeForbidden, "A non-modifiable retention policy cannot be deleted")
-	}
-	for _, a := range append([]*retentionAssignment(nil), s.retention.assignOrder...) {
-		if a.policy == rp {
-			s.removeRetentionAssignment(a)
+	return deleteRecord(s, w, r, "id", http.StatusNoContent, s.retentionPolicyByID, func(rp *retentionPolicy) *apiError {
+		if rp.retentionType == retentionNonModifiable {
+			return errf(http.StatusForbidden, codeForbidden, "A non-modifiable retention policy cannot be deleted")
 		}
-	}
-	delete(s.retention.policies, rp.id)
-	s.retention.policyOrder = removeFrom(s.retention.policyOrder, rp)
-	s.dirty(kRetPolicies, rp.id)
-	w.WriteHeader(http.StatusNoContent)
-	return nil
-}
-
-// removeFrom returns list without x (keeping the order).
-func removeFrom[T comparable](list []T, x T) []T {
-	out := list[:0]
-	for _, v := range list {
-		if v != x {
-			out = append(out, v)
+		for _, a := range append([]*retentionAssignment(nil), s.retention.assignOrder...) {
+			if a.policy == rp {
+				s.removeRetentionAssignment(a)
+			}
 		}
-	}
-	var zero T
-	for i := len(out); i < len(list); i++ {
-		list[i] = zero
-	}
-	return out
+		delete(s.retention.policies, rp.id)
+		s.retention.policyOrder = removeFrom(s.retention.policyOrder, rp)
+		s.dirty(kRetPolicies, rp.id)
+		return nil
+	})
 }

@@ -170,11 +170,7 @@ func (s *Server) retentionAssignmentRecord(a *retentionAssignment) map[string]an
 		id = a.toID
 	}
 	if a.toType == assignMetadataTemplate {
-		list := make([]any, 0, len(a.filterFields))
-		for _, f := range a.filterFields {
-			list = append(list, map[string]any{"field": f.Field, "value": f.Value})
-		}
-		filters = list
+		filters = renderEach(a.filterFields, func(f filterField) any { return map[string]any{"field": f.Field, "value": f.Value} })
 		start = startDateUploadDate
 		if a.startDateField != "" {
 			start = a.startDateField
@@ -192,30 +188,21 @@ func (s *Server) retentionAssignmentRecord(a *retentionAssignment) map[string]an
 }
 
 func (s *Server) retentionAssignmentByID(id string) (*retentionAssignment, *apiError) {
-	a, ok := s.retention.assignments[id]
-	if !ok {
-		return nil, errNotFound("retention_policy_assignment")
-	}
-	return a, nil
+	return recordIn(s.retention.assignments, id, "retention_policy_assignment")
 }
 
 // getRetentionAssignment serves GET /retention_policy_assignments/{id}.
 func (s *Server) getRetentionAssignment(w http.ResponseWriter, r *http.Request, p *principal) error {
 	fields := parseFields(r)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	a, aerr := s.retentionAssignmentByID(r.PathValue("id"))
-	if aerr != nil {
-		return aerr
-	}
-	writeJSON(w, http.StatusOK, pickFields(s.retentionAssignmentRecord(a), fields, "type", "id"))
-	return nil
+	return getRecord(s, w, r, "id", s.retentionAssignmentByID, func(a *retentionAssignment) map[string]any {
+		return pickFields(s.retentionAssignmentRecord(a), fields, "type", "id")
+	})
 }
 
 // listRetentionPolicyAssignments serves GET /retention_policies/{id}/assignments,
 // marker-paged, filtered by type (400 for another value).
 func (s *Server) listRetentionPolicyAssignments(w http.ResponseWriter, r *http.Request, p *principal) error {
-	q, aerr := parseMarkerQuery(r)
+	q, aerr := parseMarkerPage(r)
 	if aerr != nil {
 		return aerr
 	}
@@ -238,8 +225,8 @@ func (s *Server) listRetentionPolicyAssignments(w http.ResponseWriter, r *http.R
 			list = append(list, a)
 		}
 	}
-	writeJSON(w, http.StatusOK, q.page(len(list), func(i int) any {
-		return pickFields(s.retentionAssignmentRecord(list[i]), fields, "type", "id")
+	writeJSON(w, http.StatusOK, positionEntries(list, q, func(a *retentionAssignment) any {
+		return pickFields(s.retentionAssignmentRecord(a), fields, "type", "id")
 	}))
 	return nil
 }
@@ -248,18 +235,13 @@ func (s *Server) listRetentionPolicyAssignments(w http.ResponseWriter, r *http.R
 // 204; 403 forbidden when its policy is non_modifiable (no code in the
 // spec); 404. The retention it alone gave to file versions is lifted.
 func (s *Server) deleteRetentionAssignment(w http.ResponseWriter, r *http.Request, p *principal) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	a, aerr := s.retentionAssignmentByID(r.PathValue("id"))
-	if aerr != nil {
-		return aerr
-	}
-	if a.policy.retentionType == retentionNonModifiable {
-		return errf(http.StatusForbidden, codeForbidden, "An assignment of a non-modifiable retention policy cannot be deleted")
-	}
-	s.removeRetentionAssignment(a)
-	w.WriteHeader(http.StatusNoContent)
-	return nil
+	return deleteRecord(s, w, r, "id", http.StatusNoContent, s.retentionAssignmentByID, func(a *retentionAssignment) *apiError {
+		if a.policy.retentionType == retentionNonModifiable {
+			return errf(http.StatusForbidden, codeForbidden, "An assignment of a non-modifiable retention policy cannot be deleted")
+		}
+		s.removeRetentionAssignment(a)
+		return nil
+	})
 }
 
 // removeRetentionAssignment forgets a and the retention it gave.
@@ -297,7 +279,7 @@ func (s *Server) listFileVersionsUnderRetention(w http.ResponseWriter, r *http.R
 }
 
 func (s *Server) listRetainedByAssignment(w http.ResponseWriter, r *http.Request, current bool) error {
-	q, aerr := parseMarkerQuery(r)
+	q, aerr := parseMarkerPage(r)
 	if aerr != nil {
 		return aerr
 	}
@@ -313,10 +295,10 @@ func (s *Server) listRetainedByAssignment(w http.ResponseWriter, r *http.Request
 			list = append(list, fvr)
 		}
 	}
-	writeJSON(w, http.StatusOK, q.page(len(list), func(i int) any {
-		m := s.mini(list[i].file)
+	writeJSON(w, http.StatusOK, positionEntries(list, q, func(fvr *fileVersionRetention) any {
+		m := s.mini(fvr.file)
 		if !current {
-			m["file_version"] = fileVersionMini(list[i].version)
+			m["file_version"] = fileVersionMini(fvr.version)
 		}
 		return m
 	}))

@@ -123,7 +123,7 @@ func (s *Server) fileVersionRetentionRecord(fvr *fileVersionRetention) map[strin
 // (RFC 3339; a version retained indefinitely has no disposition date and
 // matches neither).
 func (s *Server) listFileVersionRetentions(w http.ResponseWriter, r *http.Request, p *principal) error {
-	q, aerr := parseMarkerQuery(r)
+	q, aerr := parseMarkerPage(r)
 	if aerr != nil {
 		return aerr
 	}
@@ -158,7 +158,7 @@ func (s *Server) listFileVersionRetentions(w http.ResponseWriter, r *http.Reques
 		}
 		list = append(list, fvr)
 	}
-	writeJSON(w, http.StatusOK, q.page(len(list), func(i int) any { return s.fileVersionRetentionRecord(list[i]) }))
+	writeJSON(w, http.StatusOK, positionEntries(list, q, s.fileVersionRetentionRecord))
 	return nil
 }
 
@@ -174,12 +174,8 @@ func (fvr *fileVersionRetention) retainedBy(policyID string) bool {
 
 // getFileVersionRetention serves GET /file_version_retentions/{id}.
 func (s *Server) getFileVersionRetention(w http.ResponseWriter, r *http.Request, p *principal) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	fvr, ok := s.retention.fvrs[r.PathValue("id")]
-	if !ok {
-		return errNotFound("file_version_retention")
+	find := func(id string) (*fileVersionRetention, *apiError) {
+		return recordIn(s.retention.fvrs, id, "file_version_retention")
 	}
-	writeJSON(w, http.StatusOK, s.fileVersionRetentionRecord(fvr))
-	return nil
+	return getRecord(s, w, r, "id", find, s.fileVersionRetentionRecord)
 }

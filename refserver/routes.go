@@ -11,11 +11,38 @@ import (
 // content host). A returned *apiError is written as the error body.
 type handlerFunc func(w http.ResponseWriter, r *http.Request, p *principal) error
 
-// endpoint is one method of a route.
+// endpoint is one method of a route and who may call it. route applies
+// the access rules, in this order, before the handler runs:
+//   - a token, unless noAuth (401 unauthorized);
+//   - the app token only where app is set, a downscoped token only as far
+//     as its scopes go (oauth_downscope.go), and none at all where
+//     fullToken is set: downscoped tokens carry item scopes, never those
+//     of enterprise administration (403 insufficient_scope);
+//   - the enterprise admin only, or a service account acting with its
+//     permissions, where admin is set (403
+//     access_denied_insufficient_permissions).
+//
+// Rules that depend on the record (a group's members reading their group,
+// a user reading themselves) stay in the handlers.
 type endpoint struct {
-	h      handlerFunc
-	app    bool // the app token may call it
-	noAuth bool // content host: no token
+	h         handlerFunc
+	app       bool // the app token may call it
+	noAuth    bool // content host: no token
+	fullToken bool // downscoped tokens may not call it
+	admin     bool // only the enterprise admin may call it
+}
+
+// refuse returns the answer to a principal the endpoint's access rules
+// leave out, or nil.
+func (ep endpoint) refuse(w http.ResponseWriter, r *http.Request, p *principal) *apiError {
+	switch {
+	case p.kind == "app" && !ep.app,
+		p.restrict != nil && (ep.fullToken || !p.restrict.allows(r)):
+		return errAppScope(w)
+	case ep.admin && !p.isAdmin():
+		return errf(http.StatusForbidden, codeAccessDenied, "Access denied - insufficient permission: only an enterprise admin may %s %s", r.Method, r.URL.Path)
+	}
+	return nil
 }
 
 // route dispatches by method and answers 405 with an error body otherwise.
@@ -41,9 +68,9 @@ func (s *Server) route(methods map[string]endpoint) http.Handler {
 				writeError(w, aerr)
 				return
 			}
-			if p.kind == "app" && !ep.app || p.restrict != nil && !p.restrict.allows(r) {
+			if aerr = ep.refuse(w, r, p); aerr != nil {
 				drain(r.Body)
-				writeError(w, errAppScope(w))
+				writeError(w, aerr)
 				return
 			}
 		}
@@ -60,6 +87,54 @@ func (s *Server) route(methods map[string]endpoint) http.Handler {
 			writeError(w, ae)
 		}
 	})
+}
+
+// getRecord answers a GET of one record: under s.mu, find looks up the
+// record named by the path value key (its error, a 404 mostly, is the
+// answer) and render makes the 200 body.
+func getRecord[T, B any](s *Server, w http.ResponseWriter, r *http.Request, key string, find func(id string) (T, *apiError), render func(T) B) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	v, aerr := find(r.PathValue(key))
+	if aerr != nil {
+		return aerr
+	}
+	writeJSON(w, http.StatusOK, render(v))
+	return nil
+}
+
+// deleteRecord answers a DELETE of one record: under s.mu, find looks up
+// the record named by the path value key and remove acts on it (either's
+// error is the answer); then status with no body.
+func deleteRecord[T any](s *Server, w http.ResponseWriter, r *http.Request, key string, status int, find func(id string) (T, *apiError), remove func(T) *apiError) error {
+	s.mu.Lock()
+	v, aerr := find(r.PathValue(key))
+	if aerr == nil {
+		aerr = remove(v)
+	}
+	s.mu.Unlock()
+	if aerr != nil {
+		return aerr
+	}
+	w.WriteHeader(status)
+	return nil
+}
+
+// recordIn returns the record of m with id, or 404 not_found naming what.
+func recordIn[V any](m map[string]*V, id, what string) (*V, *apiError) {
+	if v, ok := m[id]; ok {
+		return v, nil
+	}
+	return nil, errNotFound(what)
+}
+
+// pathID reads a numeric path id; a malformed one is 404.
+func pathID(r *http.Request, key, what string) (string, *apiError) {
+	id := r.PathValue(key)
+	if !validID(id) {
+		return "", errNotFound(what)
+	}
+	return id, nil
 }
 
 func notFoundHandler() http.Handler {

@@ -54,11 +54,7 @@ func (s *Server) assignmentRecord(a *taskAssignment) map[string]any {
 }
 
 func (s *Server) assignmentCollection(t *task) map[string]any {
-	entries := make([]any, 0, len(t.assignments))
-	for _, a := range t.assignments {
-		entries = append(entries, s.assignmentRecord(a))
-	}
-	return map[string]any{"total_count": len(entries), "entries": entries}
+	return map[string]any{"total_count": len(t.assignments), "entries": renderEach(t.assignments, s.assignmentRecord)}
 }
 
 // lookupAssignment returns an assignment whose file p may see. Callers hold s.mu.
@@ -73,21 +69,15 @@ func (s *Server) lookupAssignment(p *principal, id string) (*taskAssignment, *ap
 	return a, nil
 }
 
+// assignmentFor is lookupAssignment for p, for getRecord and deleteRecord.
+func (s *Server) assignmentFor(p *principal) func(id string) (*taskAssignment, *apiError) {
+	return func(id string) (*taskAssignment, *apiError) { return s.lookupAssignment(p, id) }
+}
+
 // listTaskAssignments serves GET /tasks/{task_id}/assignments: 200
 // TaskAssignments, unpaged.
 func (s *Server) listTaskAssignments(w http.ResponseWriter, r *http.Request, p *principal) error {
-	id, aerr := pathID(r, "task_id", "task")
-	if aerr != nil {
-		return aerr
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	t, aerr := s.lookupTask(p, id)
-	if aerr != nil {
-		return aerr
-	}
-	writeJSON(w, http.StatusOK, s.assignmentCollection(t))
-	return nil
+	return getRecord(s, w, r, "task_id", s.taskFor(p), s.assignmentCollection)
 }
 
 // createAssignmentBody is the body of POST /task_assignments.
@@ -169,18 +159,7 @@ func (s *Server) createTaskAssignment(w http.ResponseWriter, r *http.Request, p 
 
 // getTaskAssignment serves GET /task_assignments/{task_assignment_id}: 200.
 func (s *Server) getTaskAssignment(w http.ResponseWriter, r *http.Request, p *principal) error {
-	id, aerr := pathID(r, "task_assignment_id", "task_assignment")
-	if aerr != nil {
-		return aerr
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	a, aerr := s.lookupAssignment(p, id)
-	if aerr != nil {
-		return aerr
-	}
-	writeJSON(w, http.StatusOK, s.assignmentRecord(a))
-	return nil
+	return getRecord(s, w, r, "task_assignment_id", s.assignmentFor(p), s.assignmentRecord)
 }
 
 // updateAssignmentBody is the body of PUT /task_assignments/{id}.
@@ -246,22 +225,11 @@ func (s *Server) updateTaskAssignment(w http.ResponseWriter, r *http.Request, p 
 
 // deleteTaskAssignment serves DELETE /task_assignments/{task_assignment_id}: 204.
 func (s *Server) deleteTaskAssignment(w http.ResponseWriter, r *http.Request, p *principal) error {
-	id, aerr := pathID(r, "task_assignment_id", "task_assignment")
-	if aerr != nil {
-		return aerr
-	}
-	s.mu.Lock()
-	a, aerr := s.lookupAssignment(p, id)
-	if aerr == nil {
+	return deleteRecord(s, w, r, "task_assignment_id", http.StatusNoContent, s.assignmentFor(p), func(a *taskAssignment) *apiError {
 		t := a.task
-		t.assignments = slices.DeleteFunc(t.assignments, func(x *taskAssignment) bool { return x == a })
+		t.assignments = removeFrom(t.assignments, a)
 		delete(s.tasks.assignments, a.id)
 		s.dirty(kTasks, t.id)
-	}
-	s.mu.Unlock()
-	if aerr != nil {
-		return aerr
-	}
-	w.WriteHeader(http.StatusNoContent)
-	return nil
+		return nil
+	})
 }

@@ -106,7 +106,7 @@ func (s *Server) removeTask(t *task) {
 	s.dropTask(t)
 	delete(s.tasks.tasks, t.id)
 	s.dirty(kTasks, t.id)
-	rest := slices.DeleteFunc(s.tasks.byFile[t.fileID], func(x *task) bool { return x == t })
+	rest := removeFrom(s.tasks.byFile[t.fileID], t)
 	if len(rest) == 0 {
 		delete(s.tasks.byFile, t.fileID)
 	} else {
@@ -176,13 +176,9 @@ func (s *Server) lookupTask(p *principal, id string) (*task, *apiError) {
 	return t, nil
 }
 
-// pathID reads a numeric path id; a malformed one is 404.
-func pathID(r *http.Request, key, what string) (string, *apiError) {
-	id := r.PathValue(key)
-	if !validID(id) {
-		return "", errNotFound(what)
-	}
-	return id, nil
+// taskFor is lookupTask for p, for getRecord and deleteRecord.
+func (s *Server) taskFor(p *principal) func(id string) (*task, *apiError) {
+	return func(id string) (*task, *apiError) { return s.lookupTask(p, id) }
 }
 
 // taskFields are the fields shared by the task create and update bodies.
@@ -282,18 +278,7 @@ func (s *Server) createTask(w http.ResponseWriter, r *http.Request, p *principal
 
 // getTask serves GET /tasks/{task_id}: 200 Task.
 func (s *Server) getTask(w http.ResponseWriter, r *http.Request, p *principal) error {
-	id, aerr := pathID(r, "task_id", "task")
-	if aerr != nil {
-		return aerr
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	t, aerr := s.lookupTask(p, id)
-	if aerr != nil {
-		return aerr
-	}
-	writeJSON(w, http.StatusOK, s.taskRecord(t))
-	return nil
+	return getRecord(s, w, r, "task_id", s.taskFor(p), s.taskRecord)
 }
 
 // updateTask serves PUT /tasks/{task_id}: 200 Task. A new action must allow
@@ -344,21 +329,10 @@ func (s *Server) updateTask(w http.ResponseWriter, r *http.Request, p *principal
 
 // deleteTask serves DELETE /tasks/{task_id}: 204, with its assignments.
 func (s *Server) deleteTask(w http.ResponseWriter, r *http.Request, p *principal) error {
-	id, aerr := pathID(r, "task_id", "task")
-	if aerr != nil {
-		return aerr
-	}
-	s.mu.Lock()
-	t, aerr := s.lookupTask(p, id)
-	if aerr == nil {
+	return deleteRecord(s, w, r, "task_id", http.StatusNoContent, s.taskFor(p), func(t *task) *apiError {
 		s.removeTask(t)
-	}
-	s.mu.Unlock()
-	if aerr != nil {
-		return aerr
-	}
-	w.WriteHeader(http.StatusNoContent)
-	return nil
+		return nil
+	})
 }
 
 // listFileTasks serves GET /files/{file_id}/tasks: 200 Tasks, unpaged, in
@@ -374,10 +348,6 @@ func (s *Server) listFileTasks(w http.ResponseWriter, r *http.Request, p *princi
 		return aerr
 	}
 	tasks := s.tasks.byFile[id]
-	entries := make([]any, 0, len(tasks))
-	for _, t := range tasks {
-		entries = append(entries, s.taskRecord(t))
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"total_count": len(entries), "entries": entries})
+	writeJSON(w, http.StatusOK, map[string]any{"total_count": len(tasks), "entries": renderEach(tasks, s.taskRecord)})
 	return nil
 }

@@ -85,55 +85,25 @@ func (s *Server) userActive(u *user) bool {
 // mountUsers registers the routes of enterprise users (/users).
 func (s *Server) mountUsers(mux *http.ServeMux) {
 	mux.Handle(apiRoot+"/users", s.route(map[string]endpoint{
-		http.MethodGet:  {h: s.listUsers},
-		http.MethodPost: {h: s.createUser},
+		http.MethodGet:  {h: s.listUsers, fullToken: true},
+		http.MethodPost: {h: s.createUser, fullToken: true, admin: true},
 	}))
 	mux.Handle(apiRoot+"/users/me", s.route(map[string]endpoint{
 		http.MethodGet: {h: s.getUserMe},
 	}))
 	mux.Handle(apiRoot+"/users/{user_id}", s.route(map[string]endpoint{
-		http.MethodGet:    {h: s.getUser},
-		http.MethodPut:    {h: s.updateUser},
-		http.MethodDelete: {h: s.deleteUser},
+		http.MethodGet:    {h: s.getUser, fullToken: true},
+		http.MethodPut:    {h: s.updateUser, fullToken: true, admin: true},
+		http.MethodDelete: {h: s.deleteUser, fullToken: true, admin: true},
 	}))
 }
 
-// requireFullToken refuses downscoped tokens: they carry only item scopes,
-// never the scopes of enterprise administration (403 insufficient_scope).
-func requireFullToken(w http.ResponseWriter, p *principal) *apiError {
-	if p.restrict != nil {
-		return errAppScope(w)
-	}
-	return nil
-}
-
-// requireAdmin lets only the enterprise admin (or a service account acting
-// with admin permissions) through, with a full token.
-func requireAdmin(w http.ResponseWriter, p *principal, what string) *apiError {
-	if aerr := requireFullToken(w, p); aerr != nil {
-		return aerr
-	}
-	if p.kind != "admin" {
-		return errf(http.StatusForbidden, codeAccessDenied, "Only an enterprise admin may %s", what)
-	}
-	return nil
-}
-
 // userID reads {user_id}; a malformed id is 404 (no such user).
-func userID(r *http.Request) (string, *apiError) {
-	id := r.PathValue("user_id")
-	if !validID(id) {
-		return "", errNotFound("user")
-	}
-	return id, nil
-}
+func userID(r *http.Request) (string, *apiError) { return pathID(r, "user_id", "user") }
 
 // listUsers serves GET /users: offset pages by default, marker pages with
 // usemarker=true; users in id order.
 func (s *Server) listUsers(w http.ResponseWriter, r *http.Request, p *principal) error {
-	if aerr := requireFullToken(w, p); aerr != nil {
-		return aerr
-	}
 	q := r.URL.Query()
 	userType := q.Get("user_type")
 	switch userType {
@@ -151,7 +121,7 @@ func (s *Server) listUsers(w http.ResponseWriter, r *http.Request, p *principal)
 
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if p.kind != "admin" && !p.user.canSeeManagedUsers {
+	if !p.isAdmin() && !p.user.canSeeManagedUsers {
 		return errf(http.StatusForbidden, codeAccessDenied, "The user may not look up the users of the enterprise")
 	}
 	var match []*user
@@ -182,9 +152,6 @@ type createUserBody struct {
 
 // createUser serves POST /users: 201 with the new managed user or app user.
 func (s *Server) createUser(w http.ResponseWriter, r *http.Request, p *principal) error {
-	if aerr := requireAdmin(w, p, "create users"); aerr != nil {
-		return aerr
-	}
 	if aerr := requireJSONContentType(r); aerr != nil {
 		return aerr
 	}
@@ -237,9 +204,6 @@ func (s *Server) getUserMe(w http.ResponseWriter, r *http.Request, p *principal)
 
 // getUser serves GET /users/{user_id}. A user may always read themselves.
 func (s *Server) getUser(w http.ResponseWriter, r *http.Request, p *principal) error {
-	if aerr := requireFullToken(w, p); aerr != nil {
-		return aerr
-	}
 	id, aerr := userID(r)
 	if aerr != nil {
 		return aerr
@@ -250,7 +214,7 @@ func (s *Server) getUser(w http.ResponseWriter, r *http.Request, p *principal) e
 	u := s.enterpriseUser(id)
 	if id == p.user.id {
 		u = p.user
-	} else if p.kind != "admin" && !p.user.canSeeManagedUsers {
+	} else if !p.isAdmin() && !p.user.canSeeManagedUsers {
 		return errf(http.StatusForbidden, codeAccessDenied, "The user may not look up the users of the enterprise")
 	}
 	if u == nil {
@@ -277,9 +241,6 @@ type notifyAddress struct {
 // updateUser serves PUT /users/{user_id}: 200 with the user. enterprise:
 // null rolls the user out of the enterprise into a free user.
 func (s *Server) updateUser(w http.ResponseWriter, r *http.Request, p *principal) error {
-	if aerr := requireAdmin(w, p, "update users"); aerr != nil {
-		return aerr
-	}
 	id, aerr := userID(r)
 	if aerr != nil {
 		return aerr
@@ -367,9 +328,6 @@ func (s *Server) userLeft(u *user) {
 // deleteUser serves DELETE /users/{user_id}?notify&force: 204. A user who
 // owns items is only deleted with force=true, and then the items go too.
 func (s *Server) deleteUser(w http.ResponseWriter, r *http.Request, p *principal) error {
-	if aerr := requireAdmin(w, p, "delete users"); aerr != nil {
-		return aerr
-	}
 	id, aerr := userID(r)
 	if aerr != nil {
 		return aerr
@@ -413,7 +371,7 @@ func (s *Server) deleteUser(w http.ResponseWriter, r *http.Request, p *principal
 	s.dirty(kUsers, u.id)
 	delete(s.users.byID, u.id)
 	delete(s.users.byLogin, strings.ToLower(u.login))
-	s.users.order = removeUser(s.users.order, u)
+	s.users.order = removeFrom(s.users.order, u)
 	s.userLeft(u)
 	s.mu.Unlock()
 	s.deleteBlobs(r, blobs)
@@ -436,13 +394,4 @@ func (s *Server) ownedTops(u *user) []*item {
 	}
 	sort.Slice(out, func(i, j int) bool { return numID(out[i].id) < numID(out[j].id) })
 	return out
-}
-
-func removeUser(list []*user, u *user) []*user {
-	for i, x := range list {
-		if x == u {
-			return append(list[:i], list[i+1:]...)
-		}
-	}
-	return list
 }

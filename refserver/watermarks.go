@@ -47,13 +47,12 @@ func (s *Server) mountWatermarks(mux *http.ServeMux) {
 func (s *Server) watermarkInfo(it *item) map[string]any {
 	_, own := s.watermarks.byItem[it.id]
 	inherited := false
-	for pid := it.parentID; !own && !inherited && pid != "" && pid != rootID; {
-		f, ok := s.items[pid]
-		if !ok {
-			break
+	if !own {
+		for f := range s.ancestors(it) {
+			if _, inherited = s.watermarks.byItem[f.id]; inherited {
+				break
+			}
 		}
-		_, inherited = s.watermarks.byItem[f.id]
-		pid = f.parentID
 	}
 	return map[string]any{
 		"is_watermarked": own || inherited, "is_watermark_inherited": inherited,

@@ -416,21 +416,11 @@ func strongPassword(pw string) bool {
 // deleteWebLink serves DELETE /web_links/{web_link_id}: 204, the web link
 // goes to the trash.
 func (s *Server) deleteWebLink(w http.ResponseWriter, r *http.Request, p *principal) error {
-	id, aerr := webLinkID(r)
-	if aerr != nil {
-		return aerr
-	}
-	s.mu.Lock()
-	wl, aerr := s.lookup(p, "web_link", id)
-	if aerr == nil {
+	find := func(id string) (*item, *apiError) { return s.lookup(p, "web_link", id) }
+	return deleteRecord(s, w, r, "web_link_id", http.StatusNoContent, find, func(wl *item) *apiError {
 		s.trashItem(wl)
-	}
-	s.mu.Unlock()
-	if aerr != nil {
-		return aerr
-	}
-	w.WriteHeader(http.StatusNoContent)
-	return nil
+		return nil
+	})
 }
 
 // decodeOptionalJSON decodes a JSON body that may be absent (no bytes at
