@@ -2,35 +2,18 @@
 // box-node-sdk (the classic "BoxSDK" client), unchanged, against the
 // reference server: upload, new version, download, 25 MB chunked upload.
 // Env: BASE_URL (…/2.0), UPLOAD_URL (…/api/2.0), TOKEN.
-const http = require('http');
 const { Readable } = require('stream');
 const BoxSDK = require('box-node-sdk').default; // v4 ships the classic client as the default export
-const { pkgVersion, env, sha1hex, bytes, readAll, describe, check, step, finish } = require('./lib/common');
+const { pkgVersion, env, sha1hex, bytes, readAll, describe, check, step, finish, classicSDK } = require('./lib/common');
 
 const CHUNKED_SIZE = 25_000_000;
 // RUN keeps names unique so the scripts can run again against one server.
 const RUN = `${process.pid}-${Date.now()}`;
 
 // The SDK appends "/<apiVersion>" to both roots, so strip it from our URLs.
-function root(url) {
-  const suffix = '/2.0';
-  if (!url.endsWith(suffix)) throw new Error(`${url} does not end in ${suffix}`);
-  return url.slice(0, -suffix.length);
-}
 
 async function main() {
-  const sdk = new BoxSDK({
-    clientID: 'conformance',
-    clientSecret: 'conformance',
-    apiRootURL: root(env('BASE_URL')),
-    uploadAPIRootURL: root(env('UPLOAD_URL')),
-    numMaxRetries: 2,
-    retryIntervalMS: 200,
-    // The SDK's default request options pin an https.Agent; the reference
-    // server speaks plain HTTP on loopback, so pass the plain agent class
-    // through the SDK's own "request" configuration (no patch to the SDK).
-    request: { agentClass: http.Agent },
-  });
+  const sdk = classicSDK(BoxSDK);
   const client = sdk.getBasicClient(env('TOKEN'));
   console.log(`box-node-sdk ${pkgVersion('box-node-sdk')}`);
 

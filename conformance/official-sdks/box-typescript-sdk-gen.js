@@ -4,26 +4,17 @@
 // Env: BASE_URL (…/2.0), UPLOAD_URL (…/api/2.0), TOKEN.
 const { Readable } = require('stream');
 const { BoxClient, BoxDeveloperTokenAuth } = require('box-typescript-sdk-gen');
-const { pkgVersion, env, sha1hex, bytes, readAll, describe, check, step, finish } = require('./lib/common');
+const { pkgVersion, env, sha1hex, bytes, readAll, describe, check, step, finish, customBaseUrls } = require('./lib/common');
 
 const CHUNKED_SIZE = 25_000_000;
 // RUN keeps names unique so the scripts can run again against one server.
 const RUN = `${process.pid}-${Date.now()}`;
 
 // The SDK appends "/2.0" to baseUrl and uploadUrl, so strip it from ours.
-function root(url) {
-  const suffix = '/2.0';
-  if (!url.endsWith(suffix)) throw new Error(`${url} does not end in ${suffix}`);
-  return url.slice(0, -suffix.length);
-}
 
 async function main() {
   const auth = new BoxDeveloperTokenAuth({ token: env('TOKEN') });
-  const client = new BoxClient({ auth }).withCustomBaseUrls({
-    baseUrl: root(env('BASE_URL')),
-    uploadUrl: root(env('UPLOAD_URL')),
-    oauth2Url: root(env('BASE_URL')) + '/oauth2',
-  });
+  const client = new BoxClient({ auth }).withCustomBaseUrls(customBaseUrls());
   console.log(`box-typescript-sdk-gen ${pkgVersion('box-typescript-sdk-gen')}`);
 
   const v1 = bytes(100_000, 'gen-v1');

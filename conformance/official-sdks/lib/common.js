@@ -79,4 +79,36 @@ function pkgVersion(name) {
   return JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'node_modules', name, 'package.json'), 'utf8')).version;
 }
 
-module.exports = { pkgVersion, env, sha1hex, bytes, readAll, describe, check, step, finish };
+// root is the service root of an API or upload URL of the reference
+// server (the SDKs add /2.0 themselves).
+function root(url) {
+  const suffix = '/2.0';
+  if (!url.endsWith(suffix)) throw new Error(`${url} does not end in ${suffix}`);
+  return url.slice(0, -suffix.length);
+}
+
+// customBaseUrls is box-typescript-sdk-gen's withCustomBaseUrls argument
+// for the reference server of BASE_URL and UPLOAD_URL.
+function customBaseUrls() {
+  return { baseUrl: root(env('BASE_URL')), uploadUrl: root(env('UPLOAD_URL')), oauth2Url: root(env('BASE_URL')) + '/oauth2' };
+}
+
+// classicRoots is the classic box-node-sdk's configuration for the
+// reference server: its roots, and plain HTTP on loopback. The SDK's
+// default request options pin an https.Agent; the plain agent class goes
+// through the SDK's own "request" configuration (no patch to the SDK).
+function classicRoots() {
+  const http = require('http');
+  return { apiRootURL: root(env('BASE_URL')), uploadAPIRootURL: root(env('UPLOAD_URL')), request: { agentClass: http.Agent } };
+}
+
+// classicSDK is a classic box-node-sdk instance (BoxSDK, the package's
+// default export) for developer tokens against the reference server.
+function classicSDK(BoxSDK) {
+  return new BoxSDK({ clientID: 'conformance', clientSecret: 'conformance', numMaxRetries: 2, retryIntervalMS: 200, ...classicRoots() });
+}
+
+module.exports = {
+  pkgVersion, env, sha1hex, bytes, readAll, describe, check, step, finish,
+  root, customBaseUrls, classicRoots, classicSDK,
+};

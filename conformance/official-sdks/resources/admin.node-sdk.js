@@ -5,28 +5,14 @@
 // membership and changes its role and configurable permissions, and lists
 // device pins over two pages (the server is started with -device-pins by
 // run.sh: the API cannot create pins). Env: BASE_URL, UPLOAD_URL, ADMIN_TOKEN.
-const http = require('http');
 const BoxSDK = require('box-node-sdk').default;
-const { pkgVersion, env, check, step, finish } = require('../lib/common');
+const { pkgVersion, env, check, step, finish, classicSDK } = require('../lib/common');
 
 const RUN = `${process.pid}-${Date.now()}`;
 
-function root(url) {
-  const suffix = '/2.0';
-  if (!url.endsWith(suffix)) throw new Error(`${url} does not end in ${suffix}`);
-  return url.slice(0, -suffix.length);
-}
 
 async function main() {
-  const sdk = new BoxSDK({
-    clientID: 'conformance',
-    clientSecret: 'conformance',
-    apiRootURL: root(env('BASE_URL')),
-    uploadAPIRootURL: root(env('UPLOAD_URL')),
-    numMaxRetries: 2,
-    retryIntervalMS: 200,
-    request: { agentClass: http.Agent },
-  });
+  const sdk = classicSDK(BoxSDK);
   const client = sdk.getBasicClient(env('ADMIN_TOKEN'));
   console.log(`box-node-sdk ${pkgVersion('box-node-sdk')} (admin)`);
 

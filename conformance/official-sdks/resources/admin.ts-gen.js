@@ -7,23 +7,14 @@
 // server is started with -device-pins (run.sh): the API cannot create pins.
 // Env: BASE_URL, UPLOAD_URL, ADMIN_TOKEN, ENTERPRISE_ID.
 const { BoxClient, BoxDeveloperTokenAuth } = require('box-typescript-sdk-gen');
-const { pkgVersion, env, check, step, finish } = require('../lib/common');
+const { pkgVersion, env, check, step, finish, customBaseUrls } = require('../lib/common');
 
 const RUN = `${process.pid}-${Date.now()}`;
 
-function root(url) {
-  const suffix = '/2.0';
-  if (!url.endsWith(suffix)) throw new Error(`${url} does not end in ${suffix}`);
-  return url.slice(0, -suffix.length);
-}
 
 async function main() {
   const auth = new BoxDeveloperTokenAuth({ token: env('ADMIN_TOKEN') });
-  const client = new BoxClient({ auth }).withCustomBaseUrls({
-    baseUrl: root(env('BASE_URL')),
-    uploadUrl: root(env('UPLOAD_URL')),
-    oauth2Url: root(env('BASE_URL')) + '/oauth2',
-  });
+  const client = new BoxClient({ auth }).withCustomBaseUrls(customBaseUrls());
   const enterpriseId = env('ENTERPRISE_ID');
   console.log(`box-typescript-sdk-gen ${pkgVersion('box-typescript-sdk-gen')} (admin)`);
 

@@ -5,17 +5,11 @@
 // with each token.
 // Env: BASE_URL, UPLOAD_URL, ENTERPRISE_ID, APP_CONFIG (path of config.json).
 const fs = require('fs');
-const http = require('http');
 const BoxSDK = require('box-node-sdk').default;
-const { pkgVersion, env, sha1hex, bytes, readAll, describe, check, step, finish } = require('../lib/common');
+const { pkgVersion, env, sha1hex, bytes, readAll, describe, check, step, finish, classicRoots } = require('../lib/common');
 
 const RUN = `${process.pid}-${Date.now()}`;
 
-function root(url) {
-  const suffix = '/2.0';
-  if (!url.endsWith(suffix)) throw new Error(`${url} does not end in ${suffix}`);
-  return url.slice(0, -suffix.length);
-}
 
 async function roundTrip(name, client) {
   const data = bytes(4_321, `node-auth-${name}`);
@@ -31,12 +25,7 @@ async function main() {
   console.log(`box-node-sdk ${pkgVersion('box-node-sdk')} (auth)`);
   const cfg = JSON.parse(fs.readFileSync(env('APP_CONFIG'), 'utf8'));
   const sdk = BoxSDK.getPreconfiguredInstance(cfg);
-  sdk.configure({
-    apiRootURL: root(env('BASE_URL')),
-    uploadAPIRootURL: root(env('UPLOAD_URL')),
-    // Plain HTTP on loopback: the SDK's own "request" option (see box-node-sdk.js).
-    request: { agentClass: http.Agent },
-  });
+  sdk.configure(classicRoots());
 
   await step('JWT (enterprise service account)', async () => {
     await roundTrip('jwt', sdk.getAppAuthClient('enterprise', env('ENTERPRISE_ID')));

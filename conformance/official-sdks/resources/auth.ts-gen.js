@@ -7,22 +7,13 @@
 const fs = require('fs');
 const { Readable } = require('stream');
 const { BoxClient, BoxJwtAuth, JwtConfig, BoxCcgAuth, CcgConfig } = require('box-typescript-sdk-gen');
-const { pkgVersion, env, sha1hex, bytes, readAll, describe, check, step, finish } = require('../lib/common');
+const { pkgVersion, env, sha1hex, bytes, readAll, describe, check, step, finish, customBaseUrls } = require('../lib/common');
 
 const RUN = `${process.pid}-${Date.now()}`;
 
-function root(url) {
-  const suffix = '/2.0';
-  if (!url.endsWith(suffix)) throw new Error(`${url} does not end in ${suffix}`);
-  return url.slice(0, -suffix.length);
-}
 
 function clientWith(auth) {
-  return new BoxClient({ auth }).withCustomBaseUrls({
-    baseUrl: root(env('BASE_URL')),
-    uploadUrl: root(env('UPLOAD_URL')),
-    oauth2Url: root(env('BASE_URL')) + '/oauth2',
-  });
+  return new BoxClient({ auth }).withCustomBaseUrls(customBaseUrls());
 }
 
 // roundTrip uploads a small file into the signed-in account's root and

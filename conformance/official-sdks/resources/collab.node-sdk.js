@@ -4,19 +4,13 @@
 // assignments resolved by their assignees, a file watermark, and a file
 // trashed and restored.
 // Env: BASE_URL, UPLOAD_URL, TOKEN (managed user), ADMIN_TOKEN.
-const http = require('http');
 const BoxSDK = require('box-node-sdk').default;
-const { pkgVersion, env, bytes, check, step, finish } = require('../lib/common');
+const { pkgVersion, env, bytes, check, step, finish, classicSDK } = require('../lib/common');
 
 // RUN keeps names unique so the script can run again against one server.
 const RUN = `${process.pid}-${Date.now()}`;
 
 // The SDK appends "/<apiVersion>" to both roots, so strip it from our URLs.
-function root(url) {
-  const suffix = '/2.0';
-  if (!url.endsWith(suffix)) throw new Error(`${url} does not end in ${suffix}`);
-  return url.slice(0, -suffix.length);
-}
 
 // status returns the HTTP status of a failed call (undefined on success).
 async function status(promise) {
@@ -29,15 +23,7 @@ async function status(promise) {
 }
 
 async function main() {
-  const sdk = new BoxSDK({
-    clientID: 'conformance',
-    clientSecret: 'conformance',
-    apiRootURL: root(env('BASE_URL')),
-    uploadAPIRootURL: root(env('UPLOAD_URL')),
-    numMaxRetries: 2,
-    retryIntervalMS: 200,
-    request: { agentClass: http.Agent },
-  });
+  const sdk = classicSDK(BoxSDK);
   const client = sdk.getBasicClient(env('TOKEN'));
   const admin = sdk.getBasicClient(env('ADMIN_TOKEN'));
   console.log(`box-node-sdk ${pkgVersion('box-node-sdk')} (collab)`);

@@ -7,24 +7,15 @@
 // Env: BASE_URL, UPLOAD_URL, TOKEN (managed user), ADMIN_TOKEN.
 const { Readable } = require('stream');
 const { BoxClient, BoxDeveloperTokenAuth } = require('box-typescript-sdk-gen');
-const { pkgVersion, env, bytes, check, step, finish } = require('../lib/common');
+const { pkgVersion, env, bytes, check, step, finish, customBaseUrls } = require('../lib/common');
 
 // RUN keeps names unique so the script can run again against one server.
 const RUN = `${process.pid}-${Date.now()}`;
 
 // The SDK appends "/2.0" to baseUrl and uploadUrl, so strip it from ours.
-function root(url) {
-  const suffix = '/2.0';
-  if (!url.endsWith(suffix)) throw new Error(`${url} does not end in ${suffix}`);
-  return url.slice(0, -suffix.length);
-}
 
 function clientFor(token) {
-  return new BoxClient({ auth: new BoxDeveloperTokenAuth({ token }) }).withCustomBaseUrls({
-    baseUrl: root(env('BASE_URL')),
-    uploadUrl: root(env('UPLOAD_URL')),
-    oauth2Url: root(env('BASE_URL')) + '/oauth2',
-  });
+  return new BoxClient({ auth: new BoxDeveloperTokenAuth({ token }) }).withCustomBaseUrls(customBaseUrls());
 }
 
 // status returns the HTTP status of a failed call (undefined on success).

@@ -3,28 +3,14 @@
 // retention (policy, folder assignment, a file uploaded there, its file
 // version retention) and legal holds (policy, file assignment, file version
 // legal holds, release). Governance is admin only: ADMIN_TOKEN.
-const http = require('http');
 const BoxSDK = require('box-node-sdk').default;
-const { pkgVersion, env, bytes, check, step, finish } = require('../lib/common');
+const { pkgVersion, env, bytes, check, step, finish, classicSDK } = require('../lib/common');
 
 const RUN = `${process.pid}-${Date.now()}`;
 
-function root(url) {
-  const suffix = '/2.0';
-  if (!url.endsWith(suffix)) throw new Error(`${url} does not end in ${suffix}`);
-  return url.slice(0, -suffix.length);
-}
 
 async function main() {
-  const sdk = new BoxSDK({
-    clientID: 'conformance',
-    clientSecret: 'conformance',
-    apiRootURL: root(env('BASE_URL')),
-    uploadAPIRootURL: root(env('UPLOAD_URL')),
-    numMaxRetries: 2,
-    retryIntervalMS: 200,
-    request: { agentClass: http.Agent },
-  });
+  const sdk = classicSDK(BoxSDK);
   const client = sdk.getBasicClient(env('ADMIN_TOKEN'));
   console.log(`box-node-sdk ${pkgVersion('box-node-sdk')} (governance)`);
 

@@ -5,22 +5,13 @@
 // legal holds, release). Governance is admin only: ADMIN_TOKEN.
 const { Readable } = require('stream');
 const { BoxClient, BoxDeveloperTokenAuth } = require('box-typescript-sdk-gen');
-const { pkgVersion, env, bytes, check, step, finish } = require('../lib/common');
+const { pkgVersion, env, bytes, check, step, finish, customBaseUrls } = require('../lib/common');
 
 const RUN = `${process.pid}-${Date.now()}`;
 
-function root(url) {
-  const suffix = '/2.0';
-  if (!url.endsWith(suffix)) throw new Error(`${url} does not end in ${suffix}`);
-  return url.slice(0, -suffix.length);
-}
 
 async function main() {
-  const client = new BoxClient({ auth: new BoxDeveloperTokenAuth({ token: env('ADMIN_TOKEN') }) }).withCustomBaseUrls({
-    baseUrl: root(env('BASE_URL')),
-    uploadUrl: root(env('UPLOAD_URL')),
-    oauth2Url: root(env('BASE_URL')) + '/oauth2',
-  });
+  const client = new BoxClient({ auth: new BoxDeveloperTokenAuth({ token: env('ADMIN_TOKEN') }) }).withCustomBaseUrls(customBaseUrls());
   console.log(`box-typescript-sdk-gen ${pkgVersion('box-typescript-sdk-gen')} (governance)`);
 
   let policy, folder, assignment, file;

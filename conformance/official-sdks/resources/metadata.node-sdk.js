@@ -4,27 +4,13 @@
 // user), setMetadata (create, then patch on 409) and a paged, sorted
 // metadata query.
 // Env: BASE_URL, UPLOAD_URL, TOKEN, ADMIN_TOKEN, ENTERPRISE_ID.
-const http = require('http');
 const BoxSDK = require('box-node-sdk').default;
-const { pkgVersion, env, check, step, finish } = require('../lib/common');
+const { pkgVersion, env, check, step, finish, classicSDK } = require('../lib/common');
 
 const RUN = `${process.pid}${Date.now()}`;
 
-function root(url) {
-  if (!url.endsWith('/2.0')) throw new Error(`${url} does not end in /2.0`);
-  return url.slice(0, -'/2.0'.length);
-}
-
 async function main() {
-  const sdk = new BoxSDK({
-    clientID: 'conformance',
-    clientSecret: 'conformance',
-    apiRootURL: root(env('BASE_URL')),
-    uploadAPIRootURL: root(env('UPLOAD_URL')),
-    numMaxRetries: 2,
-    retryIntervalMS: 200,
-    request: { agentClass: http.Agent },
-  });
+  const sdk = classicSDK(BoxSDK);
   const admin = sdk.getBasicClient(env('ADMIN_TOKEN'));
   const user = sdk.getBasicClient(env('TOKEN'));
   const scope = `enterprise_${env('ENTERPRISE_ID')}`;

@@ -5,21 +5,12 @@
 // Env: BASE_URL, UPLOAD_URL, TOKEN, ADMIN_TOKEN, ENTERPRISE_ID.
 const { Readable } = require('stream');
 const { BoxClient, BoxDeveloperTokenAuth } = require('box-typescript-sdk-gen');
-const { pkgVersion, env, check, step, finish } = require('../lib/common');
+const { pkgVersion, env, check, step, finish, customBaseUrls } = require('../lib/common');
 
 const RUN = `${process.pid}${Date.now()}`;
 
-function root(url) {
-  if (!url.endsWith('/2.0')) throw new Error(`${url} does not end in /2.0`);
-  return url.slice(0, -'/2.0'.length);
-}
-
 function client(token) {
-  return new BoxClient({ auth: new BoxDeveloperTokenAuth({ token }) }).withCustomBaseUrls({
-    baseUrl: root(env('BASE_URL')),
-    uploadUrl: root(env('UPLOAD_URL')),
-    oauth2Url: root(env('BASE_URL')) + '/oauth2',
-  });
+  return new BoxClient({ auth: new BoxDeveloperTokenAuth({ token }) }).withCustomBaseUrls(customBaseUrls());
 }
 
 async function main() {
