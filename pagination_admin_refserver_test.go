@@ -28,6 +28,20 @@ func collectIDs[T any](t *testing.T, seq func(func(T, error) bool), id func(T) s
 	return out
 }
 
+// drainOffset walks p to its end and returns the ids of every entry.
+func drainOffset[T any](t *testing.T, p *cms.OffsetPaginator[T], id func(T) string) []string {
+	t.Helper()
+	var out []string
+	for p.HasMorePages() {
+		page, _, err := p.NextPage(context.Background())
+		require.NoError(t, err)
+		for _, e := range page.Entries {
+			out = append(out, id(e))
+		}
+	}
+	return out
+}
+
 // offsetsSent lists the offset= values of the requests since before.
 func offsetsSent(srv *cmstest.Server, before int) []string {
 	var out []string
@@ -104,15 +118,7 @@ func TestOffsetIteratorsOfAdminListsDoNotStopEarly(t *testing.T) {
 	})
 	t.Run("Groups.NewListPaginator", func(t *testing.T) {
 		p := admin.Groups.NewListPaginator(&cms.ListGroupsOptions{FilterTerm: "Team", Limit: 2})
-		var got []string
-		for p.HasMorePages() {
-			page, _, err := p.NextPage(ctx)
-			require.NoError(t, err)
-			for _, g := range page.Entries {
-				got = append(got, g.ID)
-			}
-		}
-		assert.Equal(t, wantGroups, got)
+		assert.Equal(t, wantGroups, drainOffset(t, p, groupID))
 	})
 	t.Run("GroupMemberships.ListByUserIter", func(t *testing.T) {
 		assert.Equal(t, wantByUser, collectIDs(t, admin.GroupMemberships.ListByUserIter(ctx, srv.UserID(), &cms.ListMembershipsOptions{Limit: 2}), membershipID))
@@ -127,15 +133,7 @@ func TestOffsetIteratorsOfAdminListsDoNotStopEarly(t *testing.T) {
 	})
 	t.Run("Users.NewListPaginator", func(t *testing.T) {
 		p := admin.Users.NewListPaginator(&cms.ListUsersOptions{FilterTerm: "member", Limit: 2})
-		var got []string
-		for p.HasMorePages() {
-			page, _, err := p.NextPage(ctx)
-			require.NoError(t, err)
-			for _, u := range page.Entries {
-				got = append(got, u.ID)
-			}
-		}
-		assert.Equal(t, wantUsers, got)
+		assert.Equal(t, wantUsers, drainOffset(t, p, userID))
 	})
 }
 
@@ -163,13 +161,5 @@ func TestTrashOffsetIteratorDoesNotStopEarly(t *testing.T) {
 	assert.Equal(t, []string{"offset=0", "offset=2", "offset=4", "offset=6"}, offsetsSent(srv, before))
 	assert.Equal(t, want, names(t, c.Trash.ListItemsByMarkerIter(ctx, &cms.ListTrashByMarkerOptions{Limit: 2})))
 	p := c.Trash.NewListItemsPaginator(&cms.ListTrashOptions{Limit: 2, Sort: cms.TrashSortName})
-	var got []string
-	for p.HasMorePages() {
-		page, _, err := p.NextPage(ctx)
-		require.NoError(t, err)
-		for _, it := range page.Entries {
-			got = append(got, it.Name)
-		}
-	}
-	assert.Equal(t, want, got)
+	assert.Equal(t, want, drainOffset(t, p, func(it *cms.Item) string { return it.Name }))
 }
