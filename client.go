@@ -108,11 +108,14 @@ func (c *Client) initServices() {
 	c.DevicePins = (*DevicePinsService)(s)
 }
 
+// baseTransport is the transport under authentication and retries: the
+// caller's (WithHTTPClient) when it has one, else the SDK's tuned default
+// (transport_default.go).
 func baseTransport(hc *http.Client) http.RoundTripper {
 	if hc != nil && hc.Transport != nil {
 		return hc.Transport
 	}
-	return http.DefaultTransport
+	return sharedTransport()
 }
 
 // apiHTTPClient is the authenticated client for API calls: it never follows
