@@ -88,3 +88,55 @@ func peekNextMarker(body []byte) (string, error) {
 	}
 	return string(w.NextMarker), nil
 }
+
+// drainAhead is drain reading one page ahead: a goroutine fetches page
+// after page (next) while the loop yields the entries of the page before,
+// so the service prepares and the client decodes page n+1 while the caller
+// works through page n. At most one fetched page waits besides the one
+// being yielded. A break or an error cancels the fetch in flight and waits
+// for the goroutine to end, so no request outlives the loop; more and next
+// are only ever called from that goroutine.
+func drainAhead[T any](ctx context.Context, more func() bool, next func(context.Context) ([]T, error), yield func(T, error) bool) {
+	if err := checkCtx(ctx); err != nil {
+		var zero T
+		yield(zero, err)
+		return
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	type fetched struct {
+		entries []T
+		err     error
+	}
+	pages := make(chan fetched, 1)
+	go func() {
+		defer close(pages)
+		for more() {
+			entries, err := next(ctx)
+			select {
+			case pages <- fetched{entries, err}:
+			case <-ctx.Done():
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	defer func() {
+		cancel()
+		for range pages { // let the goroutine end
+		}
+	}()
+	for p := range pages {
+		if p.err != nil {
+			var zero T
+			yield(zero, p.err)
+			return
+		}
+		for _, e := range p.entries {
+			if !yield(e, nil) {
+				return
+			}
+		}
+	}
+}

@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"crypto/sha1"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"net/http"
@@ -19,8 +21,12 @@ const burstFiles = 100
 
 // measureBurst sends -requests small calls from -goroutines goroutines on
 // one client, in turn a file get, a list page of 100 items and a folder
-// creation, and reports requests/s and the latency percentiles; then the
-// same requests through raw net/http (bodies read, not decoded).
+// creation, and reports requests/s and the latency percentiles; and the
+// same requests through a hand-written net/http + encoding/json client that
+// decodes each answer into small structs (rawFile, rawItemsPage,
+// rawFolder) on a transport tuned for the goroutines (rawTransport). The
+// two alternate which goes first from run to run (-repeat, or the rounds of
+// scripts/bench.sh), so neither always meets a warmer server.
 func measureBurst(ctx context.Context, t *target, c config, i int, emit func(result) error) error {
 	folderID, err := ensureFolder(ctx, t, "bench-burst", burstFiles)
 	if err != nil {
@@ -56,12 +62,15 @@ func measureBurst(ctx context.Context, t *target, c config, i int, emit func(res
 		"net/http": func(k int) error {
 			switch k % 3 {
 			case 0:
-				return rawJSON(ctx, t, http.MethodGet, t.baseURL+"/files/"+fileID, "", nil)
+				var f rawFile
+				return rawJSON(ctx, t, http.MethodGet, t.baseURL+"/files/"+fileID, "", &f)
 			case 1:
-				return rawJSON(ctx, t, http.MethodGet, fmt.Sprintf("%s/folders/%s/items?limit=%d", t.baseURL, folderID, burstFiles), "", nil)
+				var p rawItemsPage
+				return rawJSON(ctx, t, http.MethodGet, fmt.Sprintf("%s/folders/%s/items?limit=%d", t.baseURL, folderID, burstFiles), "", &p)
 			}
+			var f rawFolder
 			body := fmt.Sprintf(`{"name":"f-%d","parent":{"id":%q}}`, k, parents["net/http"])
-			return rawJSON(ctx, t, http.MethodPost, t.baseURL+"/folders", body, nil)
+			return rawJSON(ctx, t, http.MethodPost, t.baseURL+"/folders", body, &f)
 		},
 	}
 	defer func() {
@@ -71,7 +80,11 @@ func measureBurst(ctx context.Context, t *target, c config, i int, emit func(res
 			}
 		}
 	}()
-	for _, impl := range []string{"go-sdk", "net/http"} {
+	order := []string{"go-sdk", "net/http"}
+	if i%2 == 1 {
+		order[0], order[1] = order[1], order[0]
+	}
+	for _, impl := range order {
 		r, err := burst(c.requests, c.goroutines, calls[impl])
 		if err != nil {
 			return fmt.Errorf("%s: %w", impl, err)
@@ -83,6 +96,34 @@ func measureBurst(ctx context.Context, t *target, c config, i int, emit func(res
 	}
 	return nil
 }
+
+// The hand-written client's records: the fields a program would read.
+type (
+	rawMini struct {
+		Type string `json:"type"`
+		ID   string `json:"id"`
+		Name string `json:"name"`
+	}
+	rawFile struct {
+		rawMini
+		Size       int64   `json:"size"`
+		SHA1       string  `json:"sha1"`
+		ETag       string  `json:"etag"`
+		Parent     rawMini `json:"parent"`
+		ModifiedAt string  `json:"modified_at"`
+	}
+	rawFolder struct {
+		rawMini
+		ETag   string  `json:"etag"`
+		Parent rawMini `json:"parent"`
+	}
+	rawItemsPage struct {
+		TotalCount int       `json:"total_count"`
+		Offset     int       `json:"offset"`
+		Limit      int       `json:"limit"`
+		Entries    []rawMini `json:"entries"`
+	}
+)
 
 // burst runs call(0..n-1) from g goroutines and measures each call.
 func burst(n, g int, call func(k int) error) (result, error) {
@@ -121,58 +162,120 @@ func burst(n, g int, call func(k int) error) (result, error) {
 		RequestsPerSec: float64(n) / elapsed.Seconds(), P50MS: ms(lat[n/2]), P99MS: ms(lat[n*99/100])}, nil
 }
 
-// measureDownload downloads a -size file through the SDK and through raw
-// net/http (the redirect fetched by hand), into a sink that drops the bytes.
+// measureDownload downloads a -size file through the SDK (Files.Download
+// into a sink) and through the hand-written client (the redirect followed
+// by hand, the same 256 KiB buffer), alternating which goes first from run
+// to run.
 func measureDownload(ctx context.Context, t *target, c config, i int, emit func(result) error) error {
+	return downloadPair(ctx, t, c, i, "download", emit)
+}
+
+// measureDownloadSHA1 is measureDownload with the content's SHA1 checked
+// on both sides: the SDK's DownloadTo (which hashes as it writes and
+// compares with the file's sha1) against the hand-written client hashing
+// with crypto/sha1 and comparing too.
+func measureDownloadSHA1(ctx context.Context, t *target, c config, i int, emit func(result) error) error {
+	return downloadPair(ctx, t, c, i, "download_sha1", emit)
+}
+
+func downloadPair(ctx context.Context, t *target, c config, i int, name string, emit func(result) error) error {
 	id, err := ensureDownloadFile(ctx, t, c.size)
 	if err != nil {
 		return err
 	}
+	hashed := name == "download_sha1"
+	var want string
+	if hashed {
+		f, _, err := t.client.Files.Get(ctx, id, nil)
+		if err != nil {
+			return err
+		}
+		want = f.SHA1
+	}
 	buf := make([]byte, 256<<10)
-	probe := startProbe()
-	start := time.Now()
-	body, _, err := t.client.Files.Download(ctx, id, nil)
-	if err != nil {
-		return err
+	runs := map[string]func() (int64, error){
+		"go-sdk": func() (int64, error) {
+			if hashed {
+				n, _, err := t.client.Files.DownloadTo(ctx, id, sink{}, nil)
+				return n, err
+			}
+			body, _, err := t.client.Files.Download(ctx, id, nil)
+			if err != nil {
+				return 0, err
+			}
+			defer body.Close()
+			return io.CopyBuffer(sink{}, body, buf)
+		},
+		"net/http": func() (int64, error) {
+			return rawDownload(ctx, t, id, buf, hashed, want)
+		},
 	}
-	n, err := io.CopyBuffer(sink{}, body, buf)
-	body.Close()
-	if err != nil {
-		return err
+	order := []string{"go-sdk", "net/http"}
+	if i%2 == 1 {
+		order[0], order[1] = order[1], order[0]
 	}
-	elapsed := time.Since(start)
-	r := result{Name: "download", Impl: "go-sdk", SizeBytes: n, Seconds: elapsed.Seconds(), MBPerSecond: float64(n) / 1e6 / elapsed.Seconds()}
-	probe.end(&r)
-	if n != c.size {
-		return fmt.Errorf("downloaded %d bytes, want %d", n, c.size)
+	for _, impl := range order {
+		probe := startProbe()
+		start := time.Now()
+		n, err := runs[impl]()
+		if err != nil {
+			return fmt.Errorf("%s: %w", impl, err)
+		}
+		elapsed := time.Since(start)
+		r := result{Name: name, Impl: impl, SizeBytes: n, Seconds: elapsed.Seconds(), MBPerSecond: float64(n) / 1e6 / elapsed.Seconds()}
+		probe.end(&r)
+		if n != c.size {
+			return fmt.Errorf("%s: downloaded %d bytes, want %d", impl, n, c.size)
+		}
+		if err := emit(r); err != nil {
+			return err
+		}
 	}
-	if err := emit(r); err != nil {
-		return err
-	}
+	return nil
+}
 
-	start = time.Now()
-	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, t.baseURL+"/files/"+id+"/content", nil)
+// rawDownload is the hand-written download: GET the content endpoint,
+// follow the redirect by hand (without the token), copy the body with buf
+// and, when hashed, check its SHA1 against want.
+func rawDownload(ctx context.Context, t *target, id string, buf []byte, hashed bool, want string) (int64, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, t.baseURL+"/files/"+id+"/content", nil)
+	if err != nil {
+		return 0, err
+	}
 	req.Header.Set("Authorization", "Bearer "+t.token)
 	resp, err := t.raw.Do(req)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	resp.Body.Close()
-	req, _ = http.NewRequestWithContext(ctx, http.MethodGet, resp.Header.Get("Location"), nil)
+	loc := resp.Header.Get("Location")
+	if resp.StatusCode != http.StatusFound || loc == "" {
+		return 0, fmt.Errorf("content: %s without a redirect", resp.Status)
+	}
+	req, err = http.NewRequestWithContext(ctx, http.MethodGet, loc, nil)
+	if err != nil {
+		return 0, err
+	}
 	resp, err = t.raw.Do(req)
 	if err != nil {
-		return err
+		return 0, err
 	}
-	n, err = io.CopyBuffer(sink{}, resp.Body, buf)
-	resp.Body.Close()
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return 0, fmt.Errorf("download: %s", resp.Status)
+	}
+	if !hashed {
+		return io.CopyBuffer(sink{}, resp.Body, buf)
+	}
+	h := sha1.New()
+	n, err := io.CopyBuffer(io.MultiWriter(sink{}, h), resp.Body, buf)
 	if err != nil {
-		return err
+		return n, err
 	}
-	elapsed = time.Since(start)
-	if n != c.size {
-		return fmt.Errorf("raw download: %d bytes, want %d", n, c.size)
+	if got := hex.EncodeToString(h.Sum(nil)); got != want {
+		return n, fmt.Errorf("sha1 %s, want %s", got, want)
 	}
-	return emit(result{Name: "download", Impl: "net/http", SizeBytes: n, Seconds: elapsed.Seconds(), MBPerSecond: float64(n) / 1e6 / elapsed.Seconds()})
+	return n, nil
 }
 
 // sink drops what is written to it; unlike io.Discard it has no ReadFrom,

@@ -16,8 +16,8 @@
 // listing a large folder, a burst of small calls from many goroutines, each
 // next to raw net/http on the same server, and the peak RSS of a 1 GiB
 // upload from a reader. -suite accepts a comma-separated list of measures
-// too (upload_file, upload_reader, ceiling_upload, download, list, burst,
-// memory).
+// too (upload_file, upload_reader, ceiling_upload, download, download_sha1,
+// list, burst, memory).
 //
 // With -server FILE the measures run against a server started elsewhere
 // (the JSON line cmd/refserver prints, saved to FILE); without it an
@@ -162,7 +162,7 @@ type target struct {
 	baseURL, uploadURL, token string
 	srv                       *refserver.Server // in-process server, else nil
 	client                    *cms.Client
-	raw                       *http.Client // plain net/http, same transport settings as the SDK's default
+	raw                       *http.Client // the hand-written reference client (rawTransport)
 }
 
 // serverLine is the part of cmd/refserver's JSON line cmsbench needs.
@@ -176,7 +176,7 @@ type serverLine struct {
 
 func connect(c config) (*target, func(), error) {
 	t := &target{raw: &http.Client{
-		Transport:     http.DefaultTransport,
+		Transport:     rawTransport(c.goroutines),
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	}}
 	cleanup := func() {}
@@ -231,7 +231,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	case "upload":
 		measures = []string{"upload_chunked"}
 	case "readme":
-		measures = []string{"ceiling_upload", "upload_file", "upload_reader", "download", "list", "burst", "memory"}
+		measures = []string{"ceiling_upload", "upload_file", "upload_reader", "download", "download_sha1", "list", "burst", "memory"}
 	}
 	t, cleanup, err := connect(c)
 	if err != nil {
@@ -265,6 +265,18 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	return nil
 }
 
+// rawTransport is the transport of the hand-written reference client: what
+// anyone running the burst's goroutines would set up, a clone of
+// http.DefaultTransport keeping as many idle connections per host as there
+// are goroutines (and at least the SDK's default, so the reference is never
+// the weaker-tuned side).
+func rawTransport(goroutines int) *http.Transport {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxIdleConnsPerHost = max(goroutines, cms.DefaultMaxIdleConnsPerHost)
+	t.MaxIdleConns = 3 * t.MaxIdleConnsPerHost
+	return t
+}
+
 // measureFunc runs one measure once (run i of -repeat) and emits its results.
 type measureFunc func(ctx context.Context, t *target, c config, i int, emit func(result) error) error
 
@@ -277,6 +289,7 @@ func init() {
 		"upload_reader":  measureReaderUpload,
 		"ceiling_upload": measureCeiling,
 		"download":       measureDownload,
+		"download_sha1":  measureDownloadSHA1,
 		"list":           measureList,
 		"burst":          measureBurst,
 		"memory":         measureMemory,

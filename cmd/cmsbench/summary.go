@@ -35,6 +35,7 @@ var summaryRows = []summaryRow{
 	{"chunked upload from a file", "upload_file", mbps, "MB/s", "ts-sdk", "ceiling", ""},
 	{"chunked upload from a non-seekable reader", "upload_reader", mbps, "MB/s", "ts-sdk", "ceiling", "upload_file"},
 	{"download", "download", mbps, "MB/s", "ts-sdk", "net/http", ""},
+	{"download with SHA1 check", "download_sha1", mbps, "MB/s", "", "net/http", ""},
 	{"list a folder", "list", ips, "items/s", "ts-sdk", "net/http", ""},
 	{"burst of small calls", "burst", rps, "requests/s", "", "net/http", ""},
 	{"burst p50 latency", "burst", p50, "ms", "", "net/http", ""},
