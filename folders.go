@@ -149,9 +149,11 @@ type ListItemsOptions struct {
 	// link (header boxapi). Never logged.
 	SharedLink         string `url:"-"`
 	SharedLinkPassword string `url:"-"`
-	// ReadAhead makes ListItemsIter, when it pages by marker, fetch the
-	// next page while the loop ranges over the current one (see
-	// ListItemsByMarkerOptions.ReadAhead). Page methods ignore it.
+	// ReadAhead makes ListItemsIter fetch the next page while the loop
+	// ranges over the current one, by marker or by offset (see
+	// ListItemsByMarkerOptions.ReadAhead): at most one page ahead, and a
+	// break or an error cancels the fetch in flight. Page methods and
+	// paginators ignore it.
 	ReadAhead bool `url:"-"`
 }
 
@@ -201,7 +203,7 @@ func (s *FoldersService) itemsPages(folderID string, opts *ListItemsOptions) (in
 func (s *FoldersService) ListItemsIter(ctx context.Context, folderID string, opts *ListItemsOptions) iter.Seq2[*Item, error] {
 	if opts != nil && (opts.Offset > 0 || (folderID == "0" && (opts.Sort != "" || opts.Direction != ""))) {
 		start, fetch := s.itemsPages(folderID, opts)
-		return offsetSeq(ctx, start, fetch)
+		return offsetSeqMaybeAhead(ctx, start, fetch, opts.ReadAhead)
 	}
 	var m *ListItemsByMarkerOptions
 	if opts != nil {

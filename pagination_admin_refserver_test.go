@@ -160,6 +160,12 @@ func TestTrashOffsetIteratorDoesNotStopEarly(t *testing.T) {
 	assert.Equal(t, want, names(t, c.Trash.ListItemsIter(ctx, &cms.ListTrashOptions{Limit: 2, Sort: cms.TrashSortName})))
 	assert.Equal(t, []string{"offset=0", "offset=2", "offset=4", "offset=6"}, offsetsSent(srv, before))
 	assert.Equal(t, want, names(t, c.Trash.ListItemsByMarkerIter(ctx, &cms.ListTrashByMarkerOptions{Limit: 2})))
+	// Reading one page ahead, by offset and by marker: the same items, and
+	// by offset the same requests.
+	before = len(srv.Requests())
+	assert.Equal(t, want, names(t, c.Trash.ListItemsIter(ctx, &cms.ListTrashOptions{Limit: 2, Sort: cms.TrashSortName, ReadAhead: true})))
+	assert.Equal(t, []string{"offset=0", "offset=2", "offset=4", "offset=6"}, offsetsSent(srv, before))
+	assert.Equal(t, want, names(t, c.Trash.ListItemsIter(ctx, &cms.ListTrashOptions{Limit: 2, ReadAhead: true})))
 	p := c.Trash.NewListItemsPaginator(&cms.ListTrashOptions{Limit: 2, Sort: cms.TrashSortName})
 	assert.Equal(t, want, drainOffset(t, p, func(it *cms.Item) string { return it.Name }))
 }

@@ -89,6 +89,51 @@ func peekNextMarker(body []byte) (string, error) {
 	return string(w.NextMarker), nil
 }
 
+// offsetSeqAhead is offsetSeq reading one page ahead (drainAhead): the
+// next offset is known from the page before (offset + limit), so the request
+// for page n+1 is on its way while the loop ranges over page n. The same
+// rule ends the list (the next offset reaching total_count); short and empty
+// pages do not.
+func offsetSeqAhead[T any](ctx context.Context, offset int, fetch offsetPageFunc[T]) iter.Seq2[T, error] {
+	return func(yield func(T, error) bool) {
+		p := newOffsetPaginator(offset, fetch)
+		drainAhead(ctx, p.HasMorePages, func(ctx context.Context) ([]T, error) {
+			page, _, err := p.NextPage(ctx)
+			if err != nil {
+				return nil, err
+			}
+			return page.Entries, nil
+		}, yield)
+	}
+}
+
+// offsetSeqMaybeAhead is offsetSeqAhead when ahead is set, else offsetSeq.
+func offsetSeqMaybeAhead[T any](ctx context.Context, offset int, fetch offsetPageFunc[T], ahead bool) iter.Seq2[T, error] {
+	if ahead {
+		return offsetSeqAhead(ctx, offset, fetch)
+	}
+	return offsetSeq(ctx, offset, fetch)
+}
+
+// markerSeqMaybeAhead is markerSeq reading one page ahead (drainAhead)
+// when ahead is set: the typed counterpart of markerSeqAhead, for lists
+// whose pages are decoded as they arrive.
+func markerSeqMaybeAhead[T any](ctx context.Context, marker string, fetch markerPageFunc[T], ahead bool) iter.Seq2[T, error] {
+	if !ahead {
+		return markerSeq(ctx, marker, fetch)
+	}
+	return func(yield func(T, error) bool) {
+		p := newMarkerPaginator(marker, fetch)
+		drainAhead(ctx, p.HasMorePages, func(ctx context.Context) ([]T, error) {
+			page, _, err := p.NextPage(ctx)
+			if err != nil {
+				return nil, err
+			}
+			return page.Entries, nil
+		}, yield)
+	}
+}
+
 // drainAhead is drain reading one page ahead: a goroutine fetches page
 // after page (next) while the loop yields the entries of the page before,
 // so the service prepares and the client decodes page n+1 while the caller
@@ -112,11 +157,9 @@ func drainAhead[T any](ctx context.Context, more func() bool, next func(context.
 		defer close(pages)
 		for more() {
 			entries, err := next(ctx)
-			select {
-			case pages <- fetched{entries, err}:
-			case <-ctx.Done():
-				return
-			}
+			// The loop reads every page it is sent, and after a break its
+			// deferred drain does: this send never blocks for good.
+			pages <- fetched{entries, err}
 			if err != nil {
 				return
 			}

@@ -122,3 +122,95 @@ func TestItemUnmarshalJSON(t *testing.T) {
 	assert.Error(t, it.UnmarshalJSON([]byte(`{"type":"file","size":"big"}`)))
 	assert.Error(t, it.UnmarshalJSON([]byte(`{"type":"file"`)))
 }
+
+// TestOffsetSeqAhead: reading one page ahead yields the same entries from
+// the same requests as offsetSeq (past short and empty pages, ending at
+// total_count), stops within one page ahead on a break, yields an error
+// once, and ends with the ctx.
+func TestOffsetSeqAhead(t *testing.T) {
+	t.Parallel()
+	hidden := map[int]bool{1: true, 3: true, 4: true, 5: true, 7: true}
+	pages := func(total, limit int, calls *[]int) offsetPageFunc[int] {
+		return func(_ context.Context, offset int) (*OffsetPage[int], *Response, error) {
+			*calls = append(*calls, offset)
+			p := &OffsetPage[int]{Limit: limit, Offset: offset, TotalCount: total}
+			for i := offset; i < min(offset+limit, total); i++ {
+				if !hidden[i] {
+					p.Entries = append(p.Entries, i)
+				}
+			}
+			return p, &Response{}, nil
+		}
+	}
+	for _, tc := range []struct{ total, limit int }{{0, 3}, {6, 3}, {7, 3}, {10, 3}, {10, 1}, {25, 4}} {
+		var lazyCalls, aheadCalls []int
+		lazy, err := collect(t, offsetSeq(context.Background(), 0, pages(tc.total, tc.limit, &lazyCalls)))
+		require.NoError(t, err)
+		ahead, err := collect(t, offsetSeqAhead(context.Background(), 0, pages(tc.total, tc.limit, &aheadCalls)))
+		require.NoError(t, err)
+		assert.Equal(t, lazy, ahead, "total %d limit %d", tc.total, tc.limit)
+		assert.Equal(t, lazyCalls, aheadCalls, "total %d limit %d", tc.total, tc.limit)
+	}
+
+	t.Run("break stops within one page ahead", func(t *testing.T) {
+		var calls []int
+		for range offsetSeqAhead(context.Background(), 0, pages(100, 2, &calls)) {
+			break
+		}
+		// The loop has returned, so the goroutine has ended: calls is stable.
+		assert.LessOrEqual(t, len(calls), 3)
+	})
+	t.Run("error is yielded once", func(t *testing.T) {
+		f := func(_ context.Context, offset int) (*OffsetPage[int], *Response, error) {
+			if offset > 0 {
+				return nil, nil, errors.New("boom")
+			}
+			return &OffsetPage[int]{Entries: []int{1, 2}, Limit: 2, TotalCount: 10}, nil, nil
+		}
+		got, err := collect(t, offsetSeqAhead(context.Background(), 0, f))
+		assert.EqualError(t, err, "boom")
+		assert.Equal(t, []int{1, 2}, got)
+	})
+	t.Run("cancelled while a fetch is in flight", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		f := func(ctx context.Context, offset int) (*OffsetPage[int], *Response, error) {
+			if offset > 0 {
+				cancel()
+				<-ctx.Done()
+				return nil, nil, ctx.Err()
+			}
+			return &OffsetPage[int]{Entries: []int{1}, Limit: 1, TotalCount: 10}, nil, nil
+		}
+		got, err := collect(t, offsetSeqAhead(ctx, 0, f))
+		assert.ErrorIs(t, err, context.Canceled)
+		assert.Equal(t, []int{1}, got)
+	})
+	t.Run("nil ctx is an ArgError", func(t *testing.T) {
+		var calls []int
+		//lint:ignore SA1012 the nil ctx is the point
+		_, err := collect(t, offsetSeqAhead(nil, 0, pages(3, 1, &calls))) //nolint:staticcheck
+		var argErr *ArgError
+		assert.ErrorAs(t, err, &argErr)
+		assert.Empty(t, calls)
+	})
+}
+
+// TestMarkerSeqMaybeAhead: the typed marker read-ahead yields what
+// markerSeq yields, from the same requests, past an empty page.
+func TestMarkerSeqMaybeAhead(t *testing.T) {
+	t.Parallel()
+	canned := map[string]*MarkerPage[int]{
+		"":   {Entries: []int{1, 2}, NextMarker: "m1"},
+		"m1": {Entries: nil, NextMarker: "m2"},
+		"m2": {Entries: []int{3}, NextMarker: "m3"},
+		"m3": {Entries: []int{4}},
+	}
+	var lazyCalls, aheadCalls []string
+	lazy, err := collect(t, markerSeqMaybeAhead(context.Background(), "", cannedMarker(canned, &lazyCalls), false))
+	require.NoError(t, err)
+	ahead, err := collect(t, markerSeqMaybeAhead(context.Background(), "", cannedMarker(canned, &aheadCalls), true))
+	require.NoError(t, err)
+	assert.Equal(t, []int{1, 2, 3, 4}, ahead)
+	assert.Equal(t, lazy, ahead)
+	assert.Equal(t, lazyCalls, aheadCalls)
+}

@@ -40,6 +40,13 @@ func TestListItemsReadAhead(t *testing.T) {
 		assert.Equal(t, want, names(t, c.Folders.ListItemsIter(ctx, parent.ID, &cms.ListItemsOptions{Limit: 3, ReadAhead: true})))
 		assert.Equal(t, want, names(t, c.Folders.ListItemsByMarkerIter(ctx, parent.ID, &cms.ListItemsByMarkerOptions{Limit: 3, ReadAhead: true, Sort: "name"})))
 	})
+	t.Run("by offset", func(t *testing.T) {
+		// An offset makes ListItemsIter page by offset; reading ahead lists
+		// what the lazy offset iterator lists.
+		lazy := names(t, c.Folders.ListItemsIter(ctx, parent.ID, &cms.ListItemsOptions{Offset: 2, Limit: 3}))
+		require.NotEmpty(t, lazy)
+		assert.Equal(t, lazy, names(t, c.Folders.ListItemsIter(ctx, parent.ID, &cms.ListItemsOptions{Offset: 2, Limit: 3, ReadAhead: true})))
+	})
 	t.Run("lazy by default", func(t *testing.T) {
 		srv.ResetRequests()
 		for range c.Folders.ListItemsIter(ctx, parent.ID, &cms.ListItemsOptions{Limit: 3}) {

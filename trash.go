@@ -47,6 +47,11 @@ type ListTrashOptions struct {
 	Sort TrashSort `url:"sort,omitempty"`
 	// Direction is ASC or DESC (query direction).
 	Direction TrashDirection `url:"direction,omitempty"`
+	// ReadAhead makes ListItemsIter fetch the next page while the loop
+	// ranges over the current one, by marker or by offset: at most one page
+	// ahead, and a break or an error cancels the fetch in flight. Page
+	// methods and paginators ignore it.
+	ReadAhead bool `url:"-"`
 }
 
 // ListItems returns one page of the trash, offset-paged
@@ -80,11 +85,15 @@ func (s *TrashService) listPages(opts *ListTrashOptions) (int, offsetPageFunc[*I
 func (s *TrashService) ListItemsIter(ctx context.Context, opts *ListTrashOptions) iter.Seq2[*Item, error] {
 	if opts != nil && (opts.Offset > 0 || opts.Sort != "" || opts.Direction != "") {
 		start, fetch := s.listPages(opts)
-		return offsetSeq(ctx, start, fetch)
+		return offsetSeqMaybeAhead(ctx, start, fetch, opts.ReadAhead)
 	}
 	var m *ListTrashByMarkerOptions
 	if opts != nil {
 		m = &ListTrashByMarkerOptions{Fields: opts.Fields, Limit: opts.Limit}
+		if opts.ReadAhead {
+			start, fetch := s.markerPages(m)
+			return markerSeqMaybeAhead(ctx, start, fetch, true)
+		}
 	}
 	return s.ListItemsByMarkerIter(ctx, m)
 }
