@@ -68,9 +68,21 @@ type folderIndex struct {
 	count  int
 }
 
-// folderIndexes are the server's folder indexes. Guarded by Server.mu.
+// folderIndexes are the server's folder indexes, and the trash's: one per
+// owner in m (keyed {trashKey, owner}) and trashAll across owners. Guarded
+// by Server.mu.
 type folderIndexes struct {
-	m map[indexKey]*folderIndex
+	m        map[indexKey]*folderIndex
+	trashAll *folderIndex
+}
+
+// trash returns the trash index of owner, or of every owner when owner is
+// nil; nil when it is empty.
+func (x *folderIndexes) trash(owner *user) *folderIndex {
+	if owner == nil {
+		return x.trashAll
+	}
+	return x.m[indexKey{folder: trashKey, owner: owner}]
 }
 
 func newFolderIndex() *folderIndex {
@@ -104,11 +116,25 @@ func newFolderIndex() *folderIndex {
 	return fx
 }
 
-// placement is the index an item belongs in; ok is false for an item in
-// the trash (itself or with a folder), which no listing shows.
+// trashKey is the folder part of the key of a trash index: an item in the
+// trash itself is filed under {trashKey, its owner} (GET
+// /folders/trash/items lists it), and in folderIndexes.trashAll too (what a
+// principal who sees every item lists). Folder ids are numeric, so it names
+// no folder.
+const trashKey = "trash"
+
+// placement is the index an item belongs in: its folder's, or its owner's
+// trash when it is in the trash itself. ok is false for an item trashed with
+// a folder, which no listing shows.
 func placement(it *item) (indexKey, bool) {
-	if it.trashed() || it.parentID == "" {
+	if it.parentID == "" {
 		return indexKey{}, false
+	}
+	if it.trashed() {
+		if it.trashedWith != "" {
+			return indexKey{}, false
+		}
+		return indexKey{folder: trashKey, owner: it.owner}, true
 	}
 	if it.parentID == rootID {
 		return indexKey{folder: rootID, owner: it.owner}, true
@@ -169,24 +195,26 @@ func (x *folderIndexes) sync(it *item) {
 	want.home = fx
 	it.slot = want
 	it.index = x
-	fx.byName[want.fold] = append(fx.byName[want.fold], it)
+	fx.add(it)
+	if key.folder == trashKey {
+		if x.trashAll == nil {
+			x.trashAll = newFolderIndex()
+		}
+		x.trashAll.add(it)
+	}
+}
+
+// add files it in fx under it.slot's keys.
+func (fx *folderIndex) add(it *item) {
+	fx.byName[it.slot.fold] = append(fx.byName[it.slot.fold], it)
 	for k := range fx.orders {
-		fx.orders[k][want.rank].Set(it)
+		fx.orders[k][it.slot.rank].Set(it)
 	}
 	fx.count++
 }
 
-func withHome(sl itemSlot, home *folderIndex) itemSlot {
-	sl.home = home
-	return sl
-}
-
-// unindex removes an item from its index. Callers hold s.mu.
-func (x *folderIndexes) unindex(it *item) {
-	fx := it.slot.home
-	if fx == nil {
-		return
-	}
+// remove takes it out of fx, filed under it.slot's keys.
+func (fx *folderIndex) remove(it *item) {
 	for k := range fx.orders {
 		fx.orders[k][it.slot.rank].Delete(it)
 	}
@@ -203,6 +231,23 @@ func (x *folderIndexes) unindex(it *item) {
 		fx.byName[it.slot.fold] = same
 	}
 	fx.count--
+}
+
+func withHome(sl itemSlot, home *folderIndex) itemSlot {
+	sl.home = home
+	return sl
+}
+
+// unindex removes an item from its index. Callers hold s.mu.
+func (x *folderIndexes) unindex(it *item) {
+	fx := it.slot.home
+	if fx == nil {
+		return
+	}
+	fx.remove(it)
+	if it.slot.key.folder == trashKey {
+		x.trashAll.remove(it)
+	}
 	if fx.count == 0 {
 		delete(x.m, it.slot.key)
 	}

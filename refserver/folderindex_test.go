@@ -124,6 +124,21 @@ func checkFolderIndexes(t *testing.T, s *Server) {
 			}
 		}
 	}
+	// The trash across owners holds what the owners' trash indexes hold.
+	var trashed []*item
+	for key, items := range scan {
+		if key.folder == trashKey {
+			trashed = append(trashed, items...)
+		}
+	}
+	require.Equal(t, len(trashed), s.folders.trashAll.len(), "trash across owners")
+	for k, sortKey := range sortKeys {
+		for _, desc := range []bool{false, true} {
+			want := append([]*item(nil), trashed...)
+			sortItems(want, sortKey, desc)
+			assert.Equal(t, itemIDs(want), itemIDs(s.folders.trashAll.page(k, desc, 0, len(want))), "all trash by %s desc=%v", sortKey, desc)
+		}
+	}
 }
 
 func itemIDs(items []*item) []string {
