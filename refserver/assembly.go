@@ -219,6 +219,11 @@ func (d *dirStore) NewAssembly(_ context.Context, size int64) (Assembly, error) 
 	if err != nil {
 		return nil, err
 	}
+	if err := d.syncDir(); err != nil { // the session's state names the file
+		_ = f.Close()
+		_ = os.Remove(f.Name())
+		return nil, err
+	}
 	return &dirAssembly{d: d, id: id, f: f, size: size}, nil
 }
 
@@ -244,7 +249,13 @@ func (a *dirAssembly) WriteAt(ctx context.Context, r io.Reader, off, n int64) (i
 	}
 	buf := copyBuffers.Get().(*[]byte)
 	defer copyBuffers.Put(buf)
-	return io.CopyBuffer(io.NewOffsetWriter(a.f, off), io.LimitReader(ctxReader{ctx, r}, n), *buf)
+	got, err := io.CopyBuffer(io.NewOffsetWriter(a.f, off), io.LimitReader(ctxReader{ctx, r}, n), *buf)
+	if err == nil {
+		// The part is acknowledged once the session's state lists it: its
+		// bytes must be on disk first.
+		err = a.d.syncFile(a.f)
+	}
+	return got, err
 }
 
 // Drop leaves the bytes in place: nothing reads an offset whose part was
@@ -266,6 +277,9 @@ func (a *dirAssembly) Finish(_ context.Context, sha1 string) (BlobInfo, error) {
 	p, _ := a.d.path(id)
 	if err := os.Rename(a.f.Name(), p); err != nil {
 		_ = os.Remove(a.f.Name())
+		return BlobInfo{}, err
+	}
+	if err := a.d.syncDir(); err != nil {
 		return BlobInfo{}, err
 	}
 	return BlobInfo{ID: id, Size: st.Size(), SHA1: sha1}, nil

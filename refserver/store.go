@@ -1,6 +1,7 @@
 package refserver
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/sha1"
@@ -71,29 +72,49 @@ func NewMemoryStore() Store {
 }
 
 // memSegment is the size of the segments Put reads into: a growing blob is
-// never copied to a larger buffer.
+// never copied to a larger buffer. A full segment is kept as it is; the
+// last, partly filled one is copied to a slice of its own size and the
+// segment goes back to memSegments, so a blob keeps what was sent at its
+// size (a 1 KB blob holds 1 KB, not a 1 MiB segment).
 const memSegment = 1 << 20
 
+// memSegments recycles the segments Put reads into.
+var memSegments = sync.Pool{New: func() any { return new([memSegment]byte) }}
+
+// Put reads r to its end. Only io.EOF ends a blob: any other error of r,
+// io.ErrUnexpectedEOF of a truncated multipart body included, fails the Put
+// and keeps nothing.
 func (m *memoryStore) Put(ctx context.Context, r io.Reader) (BlobInfo, error) {
 	h := sha1.New()
 	var segs [][]byte
 	var n int64
 	r = ctxReader{ctx, r}
+	seg := memSegments.Get().(*[memSegment]byte)
+	filled := 0
 	for {
-		seg := make([]byte, memSegment)
-		got, err := io.ReadFull(r, seg)
-		if got > 0 {
-			segs = append(segs, seg[:got:got])
-			h.Write(seg[:got])
-			n += int64(got)
+		got, err := r.Read(seg[filled:])
+		filled += got
+		if filled == memSegment {
+			segs = append(segs, seg[:])
+			h.Write(seg[:])
+			n += memSegment
+			seg, filled = memSegments.Get().(*[memSegment]byte), 0
 		}
-		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		if err == io.EOF { //nolint:errorlint // a reader's end, as io.Reader documents it
 			break
 		}
 		if err != nil {
+			memSegments.Put(seg)
 			return BlobInfo{}, err
 		}
 	}
+	if filled > 0 {
+		last := bytes.Clone(seg[:filled])
+		segs = append(segs, last)
+		h.Write(last)
+		n += int64(filled)
+	}
+	memSegments.Put(seg)
 	id := newBlobID()
 	m.mu.Lock()
 	m.blobs[id] = segs
@@ -162,7 +183,52 @@ func (r *segmentReader) Seek(offset int64, whence int) (int64, error) {
 func (r *segmentReader) Close() error { return nil }
 
 // dirStore keeps each blob in a file of a directory.
-type dirStore struct{ dir string }
+type dirStore struct {
+	dir string
+	// durable makes the store fsync what it writes before it reports it
+	// written: a blob's bytes and its directory entry, an upload part's
+	// bytes, an assembly file's entry. A persisted server (Options.DataDir)
+	// sets it, so that content is on disk before the state that refers to
+	// it commits; without persistence nothing survives a restart anyway.
+	durable bool
+	// onSync, when set (tests), is called after each sync with "file" or
+	// "dir" and the name synced.
+	onSync func(kind, name string)
+}
+
+// syncFile fsyncs f when the store is durable.
+func (d *dirStore) syncFile(f *os.File) error {
+	if !d.durable {
+		return nil
+	}
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	if d.onSync != nil {
+		d.onSync("file", filepath.Base(f.Name()))
+	}
+	return nil
+}
+
+// syncDir fsyncs the store's directory when the store is durable, so that
+// the entries created or renamed in it survive a power cut.
+func (d *dirStore) syncDir() error {
+	if !d.durable {
+		return nil
+	}
+	f, err := os.Open(d.dir)
+	if err != nil {
+		return err
+	}
+	err = f.Sync()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil && d.onSync != nil {
+		d.onSync("dir", filepath.Base(d.dir))
+	}
+	return err
+}
 
 // NewDirStore returns a Store that keeps blobs as files in dir, creating it
 // if needed. Use it for content too large for memory.
@@ -199,12 +265,19 @@ func (d *dirStore) Put(ctx context.Context, r io.Reader) (info BlobInfo, err err
 	if err != nil {
 		return BlobInfo{}, err
 	}
+	if err = d.syncFile(f); err != nil {
+		return BlobInfo{}, err
+	}
 	if err = f.Close(); err != nil {
 		return BlobInfo{}, err
 	}
 	id := newBlobID()
 	p, _ := d.path(id)
 	if err = os.Rename(f.Name(), p); err != nil {
+		return BlobInfo{}, err
+	}
+	if err = d.syncDir(); err != nil {
+		_ = os.Remove(p)
 		return BlobInfo{}, err
 	}
 	return BlobInfo{ID: id, Size: n, SHA1: hex.EncodeToString(h.Sum(nil))}, nil

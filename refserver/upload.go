@@ -2,7 +2,6 @@ package refserver
 
 import (
 	"context"
-	"errors"
 	"io"
 	"mime"
 	"net/http"
@@ -75,7 +74,10 @@ func (s *Server) readUpload(r *http.Request, attrs any, attrsOptional bool, vali
 	}
 	for {
 		part, err := mr.NextPart()
-		if errors.Is(err, io.EOF) {
+		// Only a plain io.EOF is the closing boundary: a body that ends
+		// without it is "multipart: NextPart: EOF", which wraps io.EOF,
+		// and is a truncated body.
+		if err == io.EOF { //nolint:errorlint // the sentinel itself, not a wrapped one
 			break
 		}
 		if err != nil {
