@@ -11,9 +11,22 @@ import (
 	"time"
 )
 
-// closeGrace bounds how long Close lets requests in flight finish before it
-// closes their connections.
-const closeGrace = 2 * time.Second
+// Default timeouts of the listeners (Options.CloseGrace, ReadHeaderTimeout,
+// IdleTimeout, BodyIdleTimeout).
+const (
+	// defaultCloseGrace bounds how long Close lets requests in flight
+	// finish before it closes their connections.
+	defaultCloseGrace = 2 * time.Second
+	// defaultReadHeaderTimeout bounds the wait for a request's headers.
+	defaultReadHeaderTimeout = 30 * time.Second
+	// defaultIdleTimeout bounds how long an idle keep-alive connection is
+	// kept.
+	defaultIdleTimeout = 2 * time.Minute
+	// defaultBodyIdleTimeout bounds how long a request body may send
+	// nothing: each read that brings bytes gives it as long again, so a big
+	// part that keeps flowing is never cut, a stalled one is.
+	defaultBodyIdleTimeout = time.Minute
+)
 
 // lifecycle holds the listeners' servers and their connections, so that
 // Close never waits on a connection that will not finish by itself.
@@ -29,6 +42,27 @@ type lifecycle struct {
 	mu      sync.Mutex
 	closing bool
 	conns   map[net.Conn]http.ConnState
+
+	// inflight counts the handlers running, so that Close returns only
+	// once none touches the state.
+	inflight sync.WaitGroup
+}
+
+// setBodyDeadline gives a request body bodyIdle more to send its next
+// bytes (bodyIdle 0: no deadline, once the body is read), unless the server
+// is closing (Close has cut reads short). It reports whether the
+// connection takes deadlines (in-process requests have no connection).
+func (l *lifecycle) setBodyDeadline(rc *http.ResponseController, bodyIdle time.Duration) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closing {
+		return false
+	}
+	var at time.Time
+	if bodyIdle > 0 {
+		at = time.Now().Add(bodyIdle)
+	}
+	return rc.SetReadDeadline(at) == nil
 }
 
 func (l *lifecycle) init() {
@@ -96,7 +130,8 @@ func Start(opts Options) (*Server, error) {
 	for i, role := range []string{roleAPI, roleUpload, roleContent} {
 		srv := &http.Server{
 			Handler:           s.roleHandler(role),
-			ReadHeaderTimeout: 30 * time.Second,
+			ReadHeaderTimeout: s.opts.ReadHeaderTimeout,
+			IdleTimeout:       s.opts.IdleTimeout,
 			ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelDebug),
 			BaseContext:       func(net.Listener) context.Context { return s.life.baseCtx },
 			ConnState:         s.life.connState,
@@ -110,10 +145,12 @@ func Start(opts Options) (*Server, error) {
 // Close stops the server and returns promptly. It cancels the requests in
 // flight (their contexts end, fault delays stop, body reads fail), closes
 // connections that never sent a request and idle ones, lets the cancelled
-// handlers return (for at most a couple of seconds, then their connections
-// are closed), and stops the listeners. With Options.DataDir it then
-// closes the state database (every answered change is in it already). Safe to call more than once; the
-// later calls return nil at once.
+// handlers return for at most Options.CloseGrace (2 s by default), then
+// closes the connections still open (a client that stopped reading a
+// download, say): ending them is what a stop does, not an error. It stops
+// the listeners and, with Options.DataDir, closes the state database
+// (every answered change is in it already) once no handler runs. Safe to
+// call more than once; the later calls return nil at once.
 func (s *Server) Close() error {
 	var errs []error
 	s.life.closeOnce.Do(func() {
@@ -125,7 +162,7 @@ func (s *Server) Close() error {
 			stopConn(c, st)
 		}
 		s.life.mu.Unlock()
-		ctx, cancel := context.WithTimeout(context.Background(), closeGrace)
+		ctx, cancel := context.WithTimeout(context.Background(), s.opts.CloseGrace)
 		defer cancel()
 		var wg sync.WaitGroup
 		var mu sync.Mutex
@@ -133,14 +170,22 @@ func (s *Server) Close() error {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				if err := srv.Shutdown(ctx); err != nil {
+				err := srv.Shutdown(ctx)
+				if errors.Is(err, context.DeadlineExceeded) {
+					// The grace is over: close what is still open. The
+					// handlers blocked on those connections then return.
+					s.log.LogAttrs(context.Background(), slog.LevelDebug, "closing connections still open after the grace period")
+					err = srv.Close()
+				}
+				if err != nil {
 					mu.Lock()
-					errs = append(errs, fmt.Errorf("refserver: shutdown: %w", err), srv.Close())
+					errs = append(errs, fmt.Errorf("refserver: shutdown: %w", err))
 					mu.Unlock()
 				}
 			}()
 		}
 		wg.Wait()
+		s.life.inflight.Wait()
 		errs = append(errs, s.closeState())
 	})
 	return errors.Join(errs...)

@@ -76,7 +76,11 @@ func (s *Server) route(methods map[string]endpoint) http.Handler {
 		}
 		if err := ep.h(w, r, p); err != nil {
 			var ae *apiError
-			if !errors.As(err, &ae) {
+			if bodyStalled(r) {
+				// The body sent nothing for BodyIdleTimeout: its read failed
+				// (and cancelled the request), but the client is there.
+				ae = errBadRequest("Request body stalled: nothing received for %s", s.opts.BodyIdleTimeout)
+			} else if !errors.As(err, &ae) {
 				if r.Context().Err() != nil {
 					return // client went away
 				}

@@ -15,11 +15,13 @@ package refserver
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -90,7 +92,10 @@ type Options struct {
 	// embedded database DataDir/state.db (StateFileName). A server started
 	// on a directory that holds a state resumes it (Restored reports so):
 	// a restart loses nothing a client was answered. Every answer waits
-	// until the state it reports is committed to disk. Tokens given in
+	// until the state it reports is committed to disk, and content (a
+	// blob, an upload part, their directory entries) is fsynced before the
+	// state that refers to it commits (a NewDirStore given as Store is
+	// made to fsync too). Tokens given in
 	// Options replace the stored ones; the others are kept. A Store given
 	// with DataDir must keep its blobs across restarts (an in-memory store
 	// is refused). Close closes the database; a second server cannot open
@@ -112,6 +117,21 @@ type Options struct {
 	Now func() time.Time
 	// Logger receives request logs; nil discards them.
 	Logger *slog.Logger
+	// CloseGrace is how long Close lets requests in flight finish before it
+	// closes their connections (default 2s).
+	CloseGrace time.Duration
+	// ReadHeaderTimeout bounds the wait for a request's headers (default
+	// 30s); IdleTimeout how long an idle keep-alive connection is kept
+	// (default 2m). BodyIdleTimeout bounds how long a request body may send
+	// nothing (default 1m): each read that brings bytes gives it as long
+	// again, so a large part that keeps flowing is never cut, a stalled
+	// one is (the handler sees a read error). They apply to the listeners
+	// of Start, not to Handler or Transport.
+	ReadHeaderTimeout, IdleTimeout, BodyIdleTimeout time.Duration
+	// RequestLogSize is how many of the newest requests Requests keeps: 0
+	// means DefaultRequestLogSize, negative keeps none. Older records are
+	// dropped (RequestsDropped counts them), so the log's memory is bounded.
+	RequestLogSize int
 }
 
 // RequestRecord is one request the server received, for wire assertions.
@@ -192,7 +212,7 @@ type Server struct {
 	faults   []*fault
 
 	reqMu    sync.Mutex
-	requests []*RequestRecord
+	requests requestLog // the newest requests (requestlog.go), guarded by reqMu
 	reqSeq   atomic.Uint64
 }
 
@@ -221,6 +241,19 @@ func newServer(opts Options) (*Server, error) {
 	if opts.SignedURLTTL <= 0 {
 		opts.SignedURLTTL = defaultSignedURLTTL
 	}
+	for _, d := range []struct {
+		v   *time.Duration
+		def time.Duration
+	}{
+		{&opts.CloseGrace, defaultCloseGrace},
+		{&opts.ReadHeaderTimeout, defaultReadHeaderTimeout},
+		{&opts.IdleTimeout, defaultIdleTimeout},
+		{&opts.BodyIdleTimeout, defaultBodyIdleTimeout},
+	} {
+		if *d.v <= 0 {
+			*d.v = d.def
+		}
+	}
 	if opts.DataDir != "" {
 		if _, mem := opts.Store.(*memoryStore); mem {
 			return nil, errString("refserver: DataDir needs a Store that keeps content on disk, not an in-memory one")
@@ -231,6 +264,10 @@ func newServer(opts Options) (*Server, error) {
 				return nil, err
 			}
 			opts.Store = st
+		}
+		// Content on disk before the state that refers to it commits.
+		if d, ok := opts.Store.(*dirStore); ok {
+			d.durable = true
 		}
 	}
 	if opts.Store == nil {
@@ -253,6 +290,7 @@ func newServer(opts Options) (*Server, error) {
 		sessions: make(map[string]*session),
 		ended:    make(map[string]UploadSessionInfo),
 		nextID:   100000000000,
+		requests: newRequestLog(opts.RequestLogSize),
 
 		fixedTokens: [3]string{opts.AdminToken, opts.UserToken, opts.AppToken},
 	}
@@ -328,10 +366,12 @@ func (s *Server) Handler() http.Handler {
 func (s *Server) roleHandler(role string) http.Handler {
 	mux := s.handlers[role]
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.life.inflight.Add(1)
+		defer s.life.inflight.Done()
 		id := s.newRequestID()
 		w.Header().Set(headerRequestID, id)
 		rec := s.record(role, id, r)
-		s.wrapBody(r)
+		s.wrapBody(w, r)
 		rw := &statusWriter{ResponseWriter: w, s: s, rec: rec}
 		defer func() {
 			rw.logOutcome()
@@ -411,27 +451,24 @@ func (s *Server) record(role, id string, r *http.Request) *RequestRecord {
 		RawQuery: r.URL.RawQuery, Header: h, HasAuthorization: hasAuth, RequestID: id,
 	}
 	s.reqMu.Lock()
-	s.requests = append(s.requests, rec)
+	s.requests.add(rec)
 	s.reqMu.Unlock()
 	return rec
 }
 
 // Requests returns a copy of the log of requests received, oldest first,
-// with the status of each answer (0 while a request is in flight).
+// with the status of each answer (0 while a request is in flight): the
+// newest Options.RequestLogSize of them (DefaultRequestLogSize unless set).
 func (s *Server) Requests() []RequestRecord {
 	s.reqMu.Lock()
 	defer s.reqMu.Unlock()
-	out := make([]RequestRecord, len(s.requests))
-	for i, rec := range s.requests {
-		out[i] = *rec
-	}
-	return out
+	return s.requests.records()
 }
 
 // ResetRequests empties the request log.
 func (s *Server) ResetRequests() {
 	s.reqMu.Lock()
-	s.requests = nil
+	s.requests.reset()
 	s.reqMu.Unlock()
 }
 
@@ -501,6 +538,41 @@ const drainDefault = 64 << 10
 type requestBody struct {
 	io.ReadCloser
 	discard int64 // how much drain reads; 0 = nothing
+	// rc, when set, extends the connection's read deadline by bodyIdle
+	// after each read that brings bytes (Options.BodyIdleTimeout).
+	rc       *http.ResponseController
+	life     *lifecycle
+	bodyIdle time.Duration
+	// stalled is set when a read failed on the idle deadline: the answer
+	// is then 400 (route), whatever error the handler made of it.
+	stalled bool
+}
+
+// bodyStalled reports whether r's body was cut for sending nothing for
+// Options.BodyIdleTimeout.
+func bodyStalled(r *http.Request) bool {
+	rb, ok := r.Body.(*requestBody)
+	return ok && rb.stalled
+}
+
+// Read reads the body; bytes read give the body bodyIdle more, and its end
+// lifts the deadline (the handler may work on after it, and the server's
+// own read of the connection must not time out meanwhile).
+func (b *requestBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err != nil && errors.Is(err, os.ErrDeadlineExceeded) {
+		b.stalled = true
+	}
+	if b.rc != nil {
+		switch {
+		case err == io.EOF: //nolint:errorlint // the body's end, as io.Reader documents it
+			b.life.setBodyDeadline(b.rc, 0)
+			b.rc = nil
+		case n > 0:
+			b.life.setBodyDeadline(b.rc, b.bodyIdle)
+		}
+	}
+	return n, err
 }
 
 // drain reads and discards an unread body before an early answer (an error
@@ -520,14 +592,21 @@ func drain(r io.Reader) {
 }
 
 // wrapBody sets the discard bound of r's body: the larger of the part size
-// and 1 MiB, plus room for multipart framing.
-func (s *Server) wrapBody(r *http.Request) {
+// and 1 MiB, plus room for multipart framing; and, on a real connection,
+// its idle deadline (Options.BodyIdleTimeout).
+func (s *Server) wrapBody(w http.ResponseWriter, r *http.Request) {
 	if r.Body == nil || r.Body == http.NoBody {
 		return
 	}
 	rb := &requestBody{ReadCloser: r.Body, discard: max(s.opts.PartSize, 1<<20) + drainDefault}
 	if strings.EqualFold(r.Header.Get("Expect"), "100-continue") {
 		rb.discard = 0
+	}
+	rc := http.NewResponseController(w)
+	// In-process (Handler, Transport) there is no connection: the body has
+	// no deadline.
+	if s.life.setBodyDeadline(rc, s.opts.BodyIdleTimeout) {
+		rb.rc, rb.life, rb.bodyIdle = rc, &s.life, s.opts.BodyIdleTimeout
 	}
 	r.Body = rb
 }

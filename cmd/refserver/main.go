@@ -28,6 +28,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/contentapi/cms/refserver"
@@ -40,9 +41,15 @@ func main() {
 		if errors.Is(err, flag.ErrHelp) {
 			os.Exit(0)
 		}
-		fmt.Fprintln(os.Stderr, "refserver:", err)
+		fmt.Fprintln(os.Stderr, errorLine(err))
 		os.Exit(1)
 	}
+}
+
+// errorLine is the line main prints for err: prefixed "refserver: " once
+// (the package's errors carry the prefix already).
+func errorLine(err error) string {
+	return "refserver: " + strings.TrimPrefix(err.Error(), "refserver: ")
 }
 
 // startupLine is the one JSON line printed on start; scripts depend on it.
@@ -56,6 +63,10 @@ type startupLine struct {
 	// ClientID is the app registered by -app-config.
 	ClientID string `json:"client_id,omitempty"`
 }
+
+// defaultRequestLog is the command's request log size: a modest ring, since
+// the command itself never reads the log.
+const defaultRequestLog = 1000
 
 // run parses args, starts the server, writes the startup line to stdout and
 // serves until ctx is done. Logs go to standard error, only with -v.
@@ -87,6 +98,9 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	fs.DurationVar(&opts.LegalHoldReleaseDelay, "legal-hold-delay", 0,
 		"how long legal hold policies stay applying/releasing and deleted assignments stay listed (default 2s; negative: at once)")
 	fs.BoolVar(&verbose, "v", false, "log requests to standard error")
+	fs.DurationVar(&opts.CloseGrace, "close-grace", 0, "how long a stop (SIGTERM, interrupt) lets requests in flight finish before it closes their connections (default 2s)")
+	fs.IntVar(&opts.RequestLogSize, "request-log", defaultRequestLog,
+		"how many of the newest requests the in-memory request log keeps (negative: none); the command never reads it, scripts of its embedders may")
 	fs.StringVar(&appCfg, "app-config", "", "register an app authorized in the enterprise and write its config.json (client credentials and JWT) to this file")
 	if err := fs.Parse(args); err != nil {
 		return err
