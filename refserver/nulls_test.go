@@ -2,6 +2,7 @@ package refserver
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -32,7 +33,28 @@ func TestExplicitNullRefused(t *testing.T) {
 	member := e.join(other, group, nil)["id"].(string)
 	const bad, invalid = "bad_request", "invalid_parameter"
 
+	rp := e.mustAdmin(201, "POST", "/retention_policies", finitePolicy("Kept", 10))["id"].(string)
+
 	before := allSnapshot(e.s)
+	// A body that is just null changes nothing: 400 bad_request, as an
+	// empty body is.
+	for _, c := range []struct{ name, url, token string }{
+		{"web link", e.api("/web_links/" + wl), user},
+		{"task", e.api("/tasks/" + task), user},
+		{"task assignment", e.api("/task_assignments/" + ta), user},
+		{"retention policy", e.api("/retention_policies/" + rp), admin},
+		{"legal hold policy", e.api("/legal_hold_policies/" + hp), admin},
+		{"user", e.api("/users/" + other), admin},
+		{"group", e.api("/groups/" + group), admin},
+		{"membership", e.api("/group_memberships/" + member), admin},
+	} {
+		for _, body := range []string{"null", " null \n", ""} {
+			t.Run(c.name+" body "+body, func(t *testing.T) {
+				resp, raw := e.do("PUT", c.url, c.token, strings.NewReader(body), hdr{"Content-Type": "application/json"})
+				requireAPIError(t, resp, decodeMap(t, raw), http.StatusBadRequest, bad)
+			})
+		}
+	}
 	for _, c := range []struct {
 		name, method, url, token string
 		body                     any

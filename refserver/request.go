@@ -17,12 +17,15 @@ import (
 const maxJSONBody = 1 << 20
 
 // decodeJSON decodes a JSON body strictly: unknown fields, wrong types,
-// trailing data and an empty body are 400 bad_request.
+// trailing data, an empty body and a body that is just null are 400
+// bad_request. (encoding/json takes a top-level null as "leave v as it
+// is", which would make an update that changes nothing of a client's
+// mistake; no endpoint takes null for a body.)
 func decodeJSON(r io.Reader, v any) *apiError {
 	lr := &io.LimitedReader{R: r, N: maxJSONBody + 1}
 	dec := json.NewDecoder(lr)
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
+	var raw json.RawMessage
+	if err := dec.Decode(&raw); err != nil {
 		if lr.N <= 0 {
 			return errBadRequest("Request body too large")
 		}
@@ -32,7 +35,18 @@ func decodeJSON(r io.Reader, v any) *apiError {
 		return errBadRequest("Invalid JSON body: %s", jsonErrText(err))
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		if lr.N <= 0 {
+			return errBadRequest("Request body too large")
+		}
 		return errBadRequest("Invalid JSON body: trailing data")
+	}
+	if bytes.Equal(raw, []byte("null")) {
+		return errBadRequest("Request body is empty: null is no request")
+	}
+	strict := json.NewDecoder(bytes.NewReader(raw))
+	strict.DisallowUnknownFields()
+	if err := strict.Decode(v); err != nil {
+		return errBadRequest("Invalid JSON body: %s", jsonErrText(err))
 	}
 	return nil
 }
