@@ -14,14 +14,19 @@ import (
 // deleted assignment stays listed), when Options.LegalHoldReleaseDelay is 0.
 const defaultLegalHoldDelay = 2 * time.Second
 
-// knownUser returns the enterprise's user with that id, or nil.
+// knownUser returns the live enterprise user with id: one of the built-in
+// accounts (the admin, the managed user, the app's service account) or any
+// user of the enterprise made through POST /users that is not deleted or
+// rolled out; nil otherwise. Governance takes any of them (legal hold
+// custodians, retention notification recipients, the created_by_user_id
+// filter). Callers hold s.mu.
 func (s *Server) knownUser(id string) *user {
 	for _, u := range []*user{s.admin, s.user, s.app} {
 		if u.id == id {
 			return u
 		}
 	}
-	return nil
+	return s.enterpriseUser(id)
 }
 
 // filesUnder lists the files of it: it itself when it is a file, every file
