@@ -231,21 +231,24 @@ func validTemplateKey(k string) bool {
 }
 
 // templateKeyFrom derives a templateKey from a displayName the way the
-// service does: camelCase of its ASCII letters and digits ("Contract
-// Details 2" → "contractDetails2"), a leading digit prefixed with "_", at
-// most 64 characters. "" when nothing usable is left.
+// service does: camelCase of its ASCII letters and digits where only white
+// space starts a new word and every other character drops out (Box's
+// metadata guide: "Test Name (with-special_) Characters" →
+// "testNameWithspecialCharacters"; "Contract Details 2" →
+// "contractDetails2"), a leading digit prefixed with "_", at most 64
+// characters. "" when nothing usable is left.
 func templateKeyFrom(displayName string) string {
 	var b strings.Builder
 	upper := false
 	for _, r := range displayName {
-		if r >= utf8.RuneSelf && unicode.IsLetter(r) {
-			continue // not in the key's alphabet, but no word boundary either
+		if unicode.IsSpace(r) {
+			upper = b.Len() > 0
+			continue
 		}
 		isLetter := r < utf8.RuneSelf && unicode.IsLetter(r)
 		isDigit := r >= '0' && r <= '9'
 		if !isLetter && !isDigit {
-			upper = b.Len() > 0
-			continue
+			continue // out of the key's alphabet, and no word boundary
 		}
 		switch {
 		case b.Len() == 0 && isDigit:

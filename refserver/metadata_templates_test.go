@@ -304,14 +304,17 @@ func TestMetadataDeleteTemplate(t *testing.T) {
 func TestTemplateKeyFrom(t *testing.T) {
 	t.Parallel()
 	for in, want := range map[string]string{
-		"Product Info":       "productInfo",
-		"product_info":       "productInfo",
-		"  Lead  space":      "leadSpace",
-		"ABC def":            "aBCDef",
-		"2024 Budget":        "_2024Budget",
-		"Über Größe":         "berGre",
-		"":                   "",
-		"already camelCase!": "alreadyCamelCase",
+		"Test Name (with-special_) Characters": "testNameWithspecialCharacters", // Box's guide
+		"Product Info":                         "productInfo",
+		"product_info":                         "productinfo",
+		"Tab\tseparated":                       "tabSeparated",
+		"a - b":                                "aB",
+		"  Lead  space":                        "leadSpace",
+		"ABC def":                              "aBCDef",
+		"2024 Budget":                          "_2024Budget",
+		"Über Größe":                           "berGre",
+		"":                                     "",
+		"already camelCase!":                   "alreadyCamelCase",
 	} {
 		assert.Equal(t, want, templateKeyFrom(in), in)
 	}
