@@ -13,6 +13,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/contentapi/cms/internal/transport"
@@ -300,7 +301,9 @@ func (s *FilesService) DownloadTo(ctx context.Context, fileID string, w io.Write
 	}
 	defer body.Close()
 	h := sha1.New()
-	n, err := io.Copy(io.MultiWriter(w, h), body)
+	buf := copyBuffers.Get().(*[]byte)
+	defer copyBuffers.Put(buf)
+	n, err := io.CopyBuffer(io.MultiWriter(w, h), body, *buf)
 	if err != nil {
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return n, resp, ctxErr
@@ -349,3 +352,7 @@ func (s *FilesService) expectedSHA1(ctx context.Context, fileID string, opts *Do
 	}
 	return v.SHA1, resp, nil
 }
+
+// copyBuffers are DownloadTo's copy buffers: 256 KiB, so a download is read,
+// hashed and written in few large steps (io.Copy's own buffer is 32 KiB).
+var copyBuffers = sync.Pool{New: func() any { b := make([]byte, 256<<10); return &b }}
