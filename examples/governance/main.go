@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/contentapi/cms"
+	"github.com/contentapi/cms/examples/internal/connect"
 	"github.com/contentapi/cms/refserver"
 )
 
@@ -35,7 +36,7 @@ func main() {
 }
 
 func run(ctx context.Context, out io.Writer) error {
-	client, where, cleanup, err := connect()
+	client, where, cleanup, err := setup()
 	if err != nil {
 		return err
 	}
@@ -140,25 +141,13 @@ func run(ctx context.Context, out io.Writer) error {
 	return nil
 }
 
-// connect returns an admin client of CMS_BASE_URL with CMS_TOKEN, or of a
-// reference server started here.
-func connect() (client *cms.Client, where string, cleanup func(), err error) {
-	if base, token := os.Getenv("CMS_BASE_URL"), os.Getenv("CMS_TOKEN"); base != "" && token != "" {
-		opts := []cms.Option{cms.WithBaseURL(base), cms.WithToken(token)}
-		if up := os.Getenv("CMS_UPLOAD_URL"); up != "" {
-			opts = append(opts, cms.WithUploadURL(up))
-		}
-		client, err = cms.NewClient(opts...)
-		return client, base, func() {}, err
-	}
-	srv, err := refserver.Start(refserver.Options{LegalHoldReleaseDelay: 300 * time.Millisecond})
+// setup returns an admin client of the service the environment names
+// (CMS_BASE_URL, CMS_UPLOAD_URL, CMS_TOKEN), or of a reference server
+// started here.
+func setup() (client *cms.Client, where string, cleanup func(), err error) {
+	c, err := connect.Open(refserver.RoleAdmin, refserver.Options{LegalHoldReleaseDelay: 300 * time.Millisecond}, "")
 	if err != nil {
 		return nil, "", nil, err
 	}
-	client, err = cms.NewClient(cms.WithBaseURL(srv.BaseURL()), cms.WithUploadURL(srv.UploadURL()), cms.WithToken(srv.AdminToken()))
-	if err != nil {
-		srv.Close()
-		return nil, "", nil, err
-	}
-	return client, "a reference server at " + srv.BaseURL() + " (set CMS_BASE_URL and CMS_TOKEN for a real service)", func() { srv.Close() }, nil
+	return c.Client, c.Where, c.Close, nil
 }

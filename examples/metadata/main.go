@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/contentapi/cms"
+	"github.com/contentapi/cms/examples/internal/connect"
 	"github.com/contentapi/cms/refserver"
 )
 
@@ -43,7 +44,7 @@ func main() {
 }
 
 func run(ctx context.Context, out io.Writer) error {
-	client, scope, where, cleanup, err := connect(ctx)
+	client, scope, where, cleanup, err := setup(ctx)
 	if err != nil {
 		return err
 	}
@@ -193,26 +194,18 @@ func run(ctx context.Context, out io.Writer) error {
 	return nil
 }
 
-// connect returns a client for CMS_BASE_URL and CMS_TOKEN, or for an
-// in-process reference server's enterprise admin, with the enterprise's
-// full metadata scope.
-func connect(ctx context.Context) (client *cms.Client, scope cms.MetadataScope, where string, cleanup func(), err error) {
-	if base, token := os.Getenv("CMS_BASE_URL"), os.Getenv("CMS_TOKEN"); base != "" && token != "" {
-		client, err = cms.NewClient(cms.WithBaseURL(base), cms.WithToken(token))
-		if err != nil {
-			return nil, "", "", nil, err
-		}
-		scope, _, err = client.Metadata.EnterpriseScope(ctx) // GET /users/me
-		return client, scope, base, func() {}, err
-	}
-	srv, err := refserver.Start(refserver.Options{})
+// setup returns an admin client of the service the environment names
+// (CMS_BASE_URL, CMS_UPLOAD_URL, CMS_TOKEN), or of a reference server
+// started here, with the enterprise's full metadata scope.
+func setup(ctx context.Context) (client *cms.Client, scope cms.MetadataScope, where string, cleanup func(), err error) {
+	c, err := connect.Open(refserver.RoleAdmin, refserver.Options{}, "")
 	if err != nil {
 		return nil, "", "", nil, err
 	}
-	client, err = cms.NewClient(cms.WithBaseURL(srv.BaseURL()), cms.WithUploadURL(srv.UploadURL()), cms.WithToken(srv.AdminToken()))
+	scope, _, err = c.Client.Metadata.EnterpriseScope(ctx) // GET /users/me
 	if err != nil {
-		srv.Close()
+		c.Close()
 		return nil, "", "", nil, err
 	}
-	return client, cms.EnterpriseScope(srv.EnterpriseID()), "a reference server at " + srv.BaseURL(), func() { srv.Close() }, nil
+	return c.Client, scope, c.Where, c.Close, nil
 }

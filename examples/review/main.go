@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/contentapi/cms"
+	"github.com/contentapi/cms/examples/internal/connect"
 	"github.com/contentapi/cms/refserver"
 )
 
@@ -43,7 +44,7 @@ type team struct {
 }
 
 func run(ctx context.Context, out io.Writer) error {
-	tm, err := connect()
+	tm, err := setup()
 	if err != nil {
 		return err
 	}
@@ -142,44 +143,27 @@ func run(ctx context.Context, out io.Writer) error {
 	return nil
 }
 
-// connect returns the two clients: of a real service when the environment
-// names one, else of a reference server started here.
-func connect() (*team, error) {
-	if base, token := os.Getenv("CMS_BASE_URL"), os.Getenv("CMS_TOKEN"); base != "" && token != "" {
-		rtoken, login := os.Getenv("CMS_REVIEWER_TOKEN"), os.Getenv("CMS_REVIEWER_LOGIN")
-		if rtoken == "" || login == "" {
-			return nil, errors.New("set CMS_REVIEWER_TOKEN and CMS_REVIEWER_LOGIN for the second assignee")
-		}
-		opts := []cms.Option{cms.WithBaseURL(base)}
-		if up := os.Getenv("CMS_UPLOAD_URL"); up != "" {
-			opts = append(opts, cms.WithUploadURL(up))
-		}
-		author, err := cms.NewClient(append(opts, cms.WithToken(token))...)
-		if err != nil {
-			return nil, err
-		}
-		reviewer, err := cms.NewClient(append(opts, cms.WithToken(rtoken))...)
-		if err != nil {
-			return nil, err
-		}
-		return &team{author: author, reviewer: reviewer, reviewerLogin: login, where: base, cleanup: func() {}}, nil
-	}
-	srv, err := refserver.Start(refserver.Options{})
+// setup returns the two clients: of the service the environment names
+// (CMS_BASE_URL, CMS_UPLOAD_URL, CMS_TOKEN for the author,
+// CMS_REVIEWER_TOKEN and CMS_REVIEWER_LOGIN for the reviewer), or of a
+// reference server started here (its managed user writes, its admin
+// reviews).
+func setup() (*team, error) {
+	const hint = "set CMS_BASE_URL, CMS_UPLOAD_URL, CMS_TOKEN, CMS_REVIEWER_TOKEN and CMS_REVIEWER_LOGIN for a real service"
+	c, err := connect.Open(refserver.RoleUser, refserver.Options{}, hint)
 	if err != nil {
 		return nil, err
 	}
-	opts := []cms.Option{cms.WithBaseURL(srv.BaseURL()), cms.WithUploadURL(srv.UploadURL())}
-	author, err := cms.NewClient(append(opts, cms.WithToken(srv.UserToken()))...)
-	if err == nil {
-		var reviewer *cms.Client
-		if reviewer, err = cms.NewClient(append(opts, cms.WithToken(srv.AdminToken()))...); err == nil {
-			return &team{
-				author: author, reviewer: reviewer, reviewerLogin: "admin@cms.test",
-				where:   "a reference server at " + srv.BaseURL() + " (set CMS_BASE_URL, CMS_TOKEN, CMS_REVIEWER_TOKEN and CMS_REVIEWER_LOGIN for a real service)",
-				cleanup: func() { srv.Close() },
-			}, nil
-		}
+	rtoken, login := os.Getenv("CMS_REVIEWER_TOKEN"), os.Getenv("CMS_REVIEWER_LOGIN")
+	if srv := c.Server; srv != nil {
+		rtoken, login = srv.AdminToken(), "admin@cms.test"
+	} else if rtoken == "" || login == "" {
+		return nil, errors.New("set CMS_REVIEWER_TOKEN and CMS_REVIEWER_LOGIN for the second assignee")
 	}
-	srv.Close()
-	return nil, err
+	reviewer, err := c.WithToken(rtoken)
+	if err != nil {
+		c.Close()
+		return nil, err
+	}
+	return &team{author: c.Client, reviewer: reviewer, reviewerLogin: login, where: c.Where, cleanup: c.Close}, nil
 }
