@@ -221,7 +221,10 @@ func ExampleMetadataQuery() {
 	//       "direction": "DESC"
 	//     }
 	//   ],
-	//   "limit": 50
+	//   "limit": 50,
+	//   "fields": [
+	//     "name"
+	//   ]
 	// }
 	// cms: invalid argument: scope: a query needs the full enterprise_<id> scope, not "enterprise" (see MetadataService.ResolveScope)
 }

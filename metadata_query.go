@@ -60,6 +60,7 @@ type MetadataQuery struct {
 func NewMetadataQuery(scope MetadataScope, templateKey, ancestorFolderID string) *MetadataQuery {
 	q := &MetadataQuery{scope: scope}
 	q.body.From = string(scope) + "." + templateKey
+	q.body.Fields = slices.Clone(defaultQueryFields)
 	q.body.AncestorFolderID = ancestorFolderID
 	switch {
 	case scope.validate() != nil:
@@ -136,17 +137,35 @@ func (q *MetadataQuery) Limit(n int) *MetadataQuery {
 	return q
 }
 
-// Fields adds item fields to return with each entry ("name",
-// "created_at", "metadata.enterprise_1.contract.amount", ...); entries are
-// mini records by default.
+// Fields adds item fields to return with each entry ("created_at",
+// "size", "metadata.enterprise_1.contract.amount", ...). The service
+// returns only type, id and etag of each item unless fields are asked for;
+// the builder asks for "name" from the start ("name"), so every
+// entry has its Name. Use OnlyFields to ask for exactly a set of fields.
 func (q *MetadataQuery) Fields(fields ...string) *MetadataQuery {
 	for _, f := range fields {
 		if f == "" {
 			return q.fail(invalidArg("fields", "empty field"))
 		}
 	}
-	q.body.Fields = append(q.body.Fields, fields...)
+	for _, f := range fields {
+		if !slices.Contains(q.body.Fields, f) {
+			q.body.Fields = append(q.body.Fields, f)
+		}
+	}
 	return q
+}
+
+// defaultQueryFields are the fields NewMetadataQuery asks for: without
+// them the service returns only each item's type, id and etag.
+var defaultQueryFields = []string{"name"}
+
+// OnlyFields replaces the fields asked for (the default "name" included)
+// with fields; with none, entries carry only type, id and etag, as the
+// service returns them.
+func (q *MetadataQuery) OnlyFields(fields ...string) *MetadataQuery {
+	q.body.Fields = nil
+	return q.Fields(fields...)
 }
 
 // WithMetadata asks for the queried template's instance with each entry
@@ -205,6 +224,8 @@ func (q *MetadataQuery) Request() (*MetadataQueryRequest, error) {
 
 // MetadataQueryEntry is one result of a metadata query: a file or a folder
 // (Item.Type "file" or "folder", the record in Item.File or Item.Folder).
+// The record holds type, id and etag, and the fields the query asked for:
+// "name" unless OnlyFields left it out, the metadata WithMetadata asked for.
 type MetadataQueryEntry struct {
 	Item
 }

@@ -48,7 +48,18 @@ func TestMetadataQueryBuilder(t *testing.T) {
 	minimal, err := NewMetadataQuery(EnterpriseScope("1"), "c", "12").WithMetadata().Request()
 	require.NoError(t, err)
 	b, _ = json.Marshal(minimal)
-	assert.JSONEq(t, `{"from":"enterprise_1.c","ancestor_folder_id":"12","fields":["metadata.enterprise_1.c"]}`, string(b))
+	assert.JSONEq(t, `{"from":"enterprise_1.c","ancestor_folder_id":"12","fields":["name","metadata.enterprise_1.c"]}`, string(b))
+
+	// Name is asked for by default; OnlyFields replaces the set.
+	plain, err := NewMetadataQuery(EnterpriseScope("1"), "c", "12").Request()
+	require.NoError(t, err)
+	assert.Equal(t, []string{"name"}, plain.Fields)
+	only, err := NewMetadataQuery(EnterpriseScope("1"), "c", "12").OnlyFields("size").Request()
+	require.NoError(t, err)
+	assert.Equal(t, []string{"size"}, only.Fields)
+	none, err := NewMetadataQuery(EnterpriseScope("1"), "c", "12").OnlyFields().Request()
+	require.NoError(t, err)
+	assert.Empty(t, none.Fields)
 
 	raw, err := NewMetadataQuery(EnterpriseScope("1"), "c", "0").
 		WhereRaw("amount >= :min AND region = :region", map[string]any{"min": 10.5, "region": "emea"}).Request()
