@@ -143,9 +143,11 @@ func (s *LegalHoldPoliciesService) ListIter(ctx context.Context, opts *ListLegal
 // UpdateLegalHoldPolicyRequest is the body of LegalHoldPoliciesService.Update;
 // empty fields are not sent.
 type UpdateLegalHoldPolicyRequest struct {
-	PolicyName   string `json:"policy_name,omitzero"`
-	Description  string `json:"description,omitzero"`
-	ReleaseNotes string `json:"release_notes,omitzero"`
+	PolicyName string `json:"policy_name,omitzero"`
+	// Description, when set, replaces the description; a pointer to ""
+	// clears it (the service takes no null here). nil leaves it.
+	Description  *string `json:"description,omitempty"`
+	ReleaseNotes string  `json:"release_notes,omitzero"`
 }
 
 // Update changes a policy's name, description or release notes
@@ -159,7 +161,7 @@ func (s *LegalHoldPoliciesService) Update(ctx context.Context, policyID string, 
 		return nil, nil, invalidArg("request", "nil")
 	case utf8.RuneCountInString(body.PolicyName) > maxLegalHoldName:
 		return nil, nil, invalidArg("policy_name", "longer than 254 characters")
-	case utf8.RuneCountInString(body.Description) > maxLegalHoldText:
+	case body.Description != nil && utf8.RuneCountInString(*body.Description) > maxLegalHoldText:
 		return nil, nil, invalidArg("description", "longer than 500 characters")
 	case utf8.RuneCountInString(body.ReleaseNotes) > maxLegalHoldText:
 		return nil, nil, invalidArg("release_notes", "longer than 500 characters")

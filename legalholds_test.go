@@ -65,6 +65,16 @@ func TestLegalHoldPoliciesService(t *testing.T) {
 	assert.Equal(t, cms.LegalHoldActive, up.Status)
 	_, _, err = c.LegalHoldPolicies.Update(ctx, ids[0], &cms.UpdateLegalHoldPolicyRequest{PolicyName: "Audit"})
 	assert.ErrorIs(t, err, cms.ErrConflict)
+	// A description is set, left alone when omitted, and cleared with "".
+	up, _, err = c.LegalHoldPolicies.Update(ctx, ids[0], &cms.UpdateLegalHoldPolicyRequest{Description: cms.Ptr("Q3 audit")})
+	require.NoError(t, err)
+	assert.Equal(t, "Q3 audit", up.Description)
+	up, _, err = c.LegalHoldPolicies.Update(ctx, ids[0], &cms.UpdateLegalHoldPolicyRequest{ReleaseNotes: "still settled"})
+	require.NoError(t, err)
+	assert.Equal(t, "Q3 audit", up.Description)
+	up, _, err = c.LegalHoldPolicies.Update(ctx, ids[0], &cms.UpdateLegalHoldPolicyRequest{Description: cms.Ptr("")})
+	require.NoError(t, err)
+	assert.Empty(t, up.Description)
 
 	// Release: 202, releasing, then released; the wait helper polls.
 	del, resp, err := c.LegalHoldPolicies.Delete(ctx, ids[0])

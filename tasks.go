@@ -282,8 +282,9 @@ func (s *TaskAssignmentsService) Get(ctx context.Context, assignmentID string) (
 
 // UpdateTaskAssignmentRequest is the body of TaskAssignmentsService.Update.
 type UpdateTaskAssignmentRequest struct {
-	// Message is the assignee's note.
-	Message string `json:"message,omitzero"`
+	// Message, when set, replaces the assignee's note; a pointer to ""
+	// clears it (the service takes no null here). nil leaves it.
+	Message *string `json:"message,omitempty"`
 	// ResolutionState answers the assignment.
 	ResolutionState ResolutionState `json:"resolution_state,omitzero"`
 	// TaskAction is the action of the assignment's task, when the caller
@@ -325,7 +326,11 @@ func (s *TaskAssignmentsService) Resolve(ctx context.Context, task *Task, assign
 	if task == nil {
 		return nil, nil, invalidArg("task", "nil")
 	}
-	return s.Update(ctx, assignmentID, &UpdateTaskAssignmentRequest{ResolutionState: state, Message: message, TaskAction: task.Action})
+	var note *string
+	if message != "" {
+		note = &message
+	}
+	return s.Update(ctx, assignmentID, &UpdateTaskAssignmentRequest{ResolutionState: state, Message: note, TaskAction: task.Action})
 }
 
 // Delete removes an assignment from its task (DELETE /task_assignments/{task_assignment_id}).
