@@ -115,7 +115,7 @@ func TestWireEnumsAndLimitsCheckedBeforeSending(t *testing.T) {
 			return err
 		},
 		"shared link password without open access": func() error {
-			_, _, err := c.WebLinks.Update(ctx, "1", &UpdateWebLinkRequest{SharedLink: Set(SharedLinkRequest{Access: SharedLinkCompany, Password: Set("Secret-123")})}, nil)
+			_, _, err := c.WebLinks.Update(ctx, "1", &UpdateWebLinkRequest{SharedLink: Set(SharedLinkRequest{Access: SharedLinkAccessCompany, Password: Set("Secret-123")})}, nil)
 			return err
 		},
 		"shared link short vanity name": func() error {
@@ -187,8 +187,8 @@ func TestWireEnumsAndLimitsCheckedBeforeSending(t *testing.T) {
 		"groups limit 5000":       second(c.Groups.List(ctx, &ListGroupsOptions{Limit: 5000})),
 		"folder items limit 5000": second(c.Folders.ListItems(ctx, "0", &ListItemsOptions{Limit: 5000})),
 		"trash limit 5000":        second(c.Trash.ListItemsByMarker(ctx, &ListTrashByMarkerOptions{Limit: 5000})),
-		"device pins DESC":        second(c.DevicePins.List(ctx, "1", &ListDevicePinsOptions{Limit: 1000, Direction: DevicePinsDescending})),
-		"trash sorted":            second(c.Trash.ListItems(ctx, &ListTrashOptions{Sort: TrashSortSize, Direction: TrashDescending})),
+		"device pins DESC":        second(c.DevicePins.List(ctx, "1", &ListDevicePinsOptions{Limit: 1000, Direction: SortDirectionDescending})),
+		"trash sorted":            second(c.Trash.ListItems(ctx, &ListTrashOptions{Sort: TrashSortSize, Direction: SortDirectionDescending})),
 		"user quota unlimited":    second(c.Users.Update(ctx, "1", &UpdateUserRequest{SpaceAmount: &unlimited, Role: UserRoleCoadmin, Status: UserStatusCannotDeleteEditUpload}, nil)),
 	} {
 		assert.NoError(t, err, name)

@@ -65,7 +65,7 @@ func sweepValue(in reflect.Type) (reflect.Value, bool) {
 		return reflect.ValueOf(io.Discard).Convert(in), true
 	case reflect.TypeFor[MetadataScope]():
 		// The shorthand: ResolveScope then has to ask the service.
-		return reflect.ValueOf(ScopeEnterprise), true
+		return reflect.ValueOf(MetadataScopeEnterprise), true
 	case reflect.TypeFor[MetadataItem]():
 		return reflect.ValueOf(OnFile("1")), true
 	case reflect.TypeFor[*MetadataQuery]():
@@ -90,18 +90,18 @@ func init() {
 		&CreateWebLinkRequest{URL: "https://example.com", Parent: FolderRef{ID: "0"}},
 		&CreateTaskRequest{FileID: "1"},
 		&CreateTaskAssignmentRequest{TaskID: "1", UserID: "1"},
-		&CreateMetadataTemplateRequest{Scope: ScopeEnterprise, DisplayName: "Contract"},
-		&CreateRetentionPolicyRequest{PolicyName: "p", PolicyType: RetentionPolicyIndefinite, DispositionAction: DispositionRemoveRetention},
-		&CreateRetentionPolicyAssignmentRequest{PolicyID: "1", AssignTo: RetentionAssignTo{Type: RetentionAssignFolder, ID: "1"}},
+		&CreateMetadataTemplateRequest{Scope: MetadataScopeEnterprise, DisplayName: "Contract"},
+		&CreateRetentionPolicyRequest{PolicyName: "p", PolicyType: RetentionPolicyTypeIndefinite, DispositionAction: DispositionActionRemoveRetention},
+		&CreateRetentionPolicyAssignmentRequest{PolicyID: "1", AssignTo: RetentionAssignTo{Type: RetentionAssignmentTypeFolder, ID: "1"}},
 		&CreateLegalHoldPolicyRequest{PolicyName: "p", IsOngoing: true},
-		&CreateLegalHoldPolicyAssignmentRequest{PolicyID: "1", AssignTo: LegalHoldAssignTo{Type: LegalHoldAssignFile, ID: "1"}},
+		&CreateLegalHoldPolicyAssignmentRequest{PolicyID: "1", AssignTo: LegalHoldAssignTo{Type: LegalHoldAssignmentTypeFile, ID: "1"}},
 		&CreateUserRequest{Name: "A", Login: "a@example.com"},
 		&CreateGroupRequest{Name: "g"},
 		&CreateGroupMembershipRequest{User: UserRef{ID: "1"}, Group: GroupRef{ID: "1"}},
 		NewMetadataPatch().Add("/a", 1),
 		[]*UploadPart{{PartID: "ABCD1234", Offset: 0, Size: 1}},
 		EditTemplateOp(TemplateChanges{DisplayName: "Contracts"}),
-		ResolutionApproved,
+		ResolutionStateApproved,
 	} {
 		sweepBodies[reflect.TypeOf(b)] = b
 	}

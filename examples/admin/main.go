@@ -80,13 +80,13 @@ func onboard(ctx context.Context, out io.Writer, e *env, login, team string) (*c
 	}
 	m, _, err := e.admin.GroupMemberships.Create(ctx, &cms.CreateGroupMembershipRequest{
 		User: cms.UserRef{ID: u.ID}, Group: cms.GroupRef{ID: group.ID}, Role: cms.GroupRoleAdmin,
-		ConfigurablePermissions: cms.Set(map[cms.GroupAdminPermission]bool{cms.PermissionCanRunReports: false}),
+		ConfigurablePermissions: cms.Set(map[cms.GroupAdminPermission]bool{cms.GroupAdminPermissionCanRunReports: false}),
 	}, nil)
 	if err != nil {
 		return nil, fmt.Errorf("adding to %s: %w", group.Name, err)
 	}
 	fmt.Fprintf(out, "Added to group %q as %s (can run reports: %v, can edit accounts: %v)\n", group.Name, m.Role,
-		m.ConfigurablePermissions[cms.PermissionCanRunReports], m.ConfigurablePermissions[cms.PermissionCanEditAccounts])
+		m.ConfigurablePermissions[cms.GroupAdminPermissionCanRunReports], m.ConfigurablePermissions[cms.GroupAdminPermissionCanEditAccounts])
 
 	// The user's first file, uploaded on their behalf (As-User).
 	asUser, err := e.admin.AsUser(u.ID)

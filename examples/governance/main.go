@@ -51,9 +51,9 @@ func run(ctx context.Context, out io.Writer) error {
 	}
 	policy, _, err := client.RetentionPolicies.Create(ctx, &cms.CreateRetentionPolicyRequest{
 		PolicyName:        "Contracts " + stamp,
-		PolicyType:        cms.RetentionPolicyFinite,
+		PolicyType:        cms.RetentionPolicyTypeFinite,
 		RetentionLength:   cms.RetentionDays(30),
-		DispositionAction: cms.DispositionRemoveRetention,
+		DispositionAction: cms.DispositionActionRemoveRetention,
 		Description:       "Keep signed contracts for 30 days",
 	})
 	if err != nil {
@@ -62,7 +62,7 @@ func run(ctx context.Context, out io.Writer) error {
 	fmt.Fprintf(out, "Retention policy %q: %s days, then %s\n", policy.PolicyName, policy.RetentionLength, policy.DispositionAction)
 	assignment, _, err := client.RetentionPolicyAssignments.Create(ctx, &cms.CreateRetentionPolicyAssignmentRequest{
 		PolicyID: policy.ID,
-		AssignTo: cms.RetentionAssignTo{Type: cms.RetentionAssignFolder, ID: folder.ID},
+		AssignTo: cms.RetentionAssignTo{Type: cms.RetentionAssignmentTypeFolder, ID: folder.ID},
 	})
 	if err != nil {
 		return fmt.Errorf("assigning retention policy: %w", err)
@@ -101,12 +101,12 @@ func run(ctx context.Context, out io.Writer) error {
 		return fmt.Errorf("creating legal hold policy: %w", err)
 	}
 	poll := &cms.PollOptions{Interval: 100 * time.Millisecond}
-	if hold, _, err = client.LegalHoldPolicies.WaitForStatus(ctx, hold.ID, cms.LegalHoldActive, poll); err != nil {
+	if hold, _, err = client.LegalHoldPolicies.WaitForStatus(ctx, hold.ID, cms.LegalHoldPolicyStatusActive, poll); err != nil {
 		return fmt.Errorf("waiting for the hold to apply: %w", err)
 	}
 	fmt.Fprintf(out, "Legal hold %q is %s\n", hold.PolicyName, hold.Status)
 	if _, _, err := client.LegalHoldPolicyAssignments.Create(ctx, &cms.CreateLegalHoldPolicyAssignmentRequest{
-		PolicyID: hold.ID, AssignTo: cms.LegalHoldAssignTo{Type: cms.LegalHoldAssignFile, ID: file.ID},
+		PolicyID: hold.ID, AssignTo: cms.LegalHoldAssignTo{Type: cms.LegalHoldAssignmentTypeFile, ID: file.ID},
 	}); err != nil {
 		return fmt.Errorf("assigning legal hold: %w", err)
 	}
@@ -121,7 +121,7 @@ func run(ctx context.Context, out io.Writer) error {
 		return fmt.Errorf("releasing legal hold: %w", err)
 	}
 	fmt.Fprintf(out, "Release accepted: %t; waiting for it\n", release.Accepted)
-	if hold, _, err = client.LegalHoldPolicies.WaitForStatus(ctx, hold.ID, cms.LegalHoldReleased, poll); err != nil {
+	if hold, _, err = client.LegalHoldPolicies.WaitForStatus(ctx, hold.ID, cms.LegalHoldPolicyStatusReleased, poll); err != nil {
 		return fmt.Errorf("waiting for the release: %w", err)
 	}
 	fmt.Fprintf(out, "Legal hold %q is %s\n", hold.PolicyName, hold.Status)

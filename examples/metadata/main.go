@@ -57,11 +57,11 @@ func run(ctx context.Context, out io.Writer) error {
 	tpl, _, err := client.MetadataTemplates.Create(ctx, &cms.CreateMetadataTemplateRequest{
 		Scope: scope, TemplateKey: key, DisplayName: "Contract demo " + key,
 		Fields: []*cms.MetadataField{
-			{Type: cms.MetadataFieldString, Key: "customer", DisplayName: "Customer"},
-			{Type: cms.MetadataFieldFloat, Key: "amount", DisplayName: "Amount"},
-			{Type: cms.MetadataFieldDate, Key: "expires", DisplayName: "Expires"},
-			{Type: cms.MetadataFieldEnum, Key: "status", DisplayName: "Status", Options: []*cms.MetadataOption{{Key: "draft"}, {Key: "signed"}}},
-			{Type: cms.MetadataFieldMultiSelect, Key: "regions", DisplayName: "Regions", Options: []*cms.MetadataOption{{Key: "emea"}, {Key: "apac"}, {Key: "amer"}}},
+			{Type: cms.MetadataFieldTypeString, Key: "customer", DisplayName: "Customer"},
+			{Type: cms.MetadataFieldTypeFloat, Key: "amount", DisplayName: "Amount"},
+			{Type: cms.MetadataFieldTypeDate, Key: "expires", DisplayName: "Expires"},
+			{Type: cms.MetadataFieldTypeEnum, Key: "status", DisplayName: "Status", Options: []*cms.MetadataOption{{Key: "draft"}, {Key: "signed"}}},
+			{Type: cms.MetadataFieldTypeMultiSelect, Key: "regions", DisplayName: "Regions", Options: []*cms.MetadataOption{{Key: "emea"}, {Key: "apac"}, {Key: "amer"}}},
 		},
 	})
 	if err != nil {
@@ -157,7 +157,7 @@ func run(ctx context.Context, out io.Writer) error {
 	q := cms.NewMetadataQuery(scope, key, folder.ID).
 		Where(cms.QueryField("amount").Ge(2000)).
 		Where(cms.QueryField("regions").HasAny("emea")).
-		OrderBy(cms.QueryDesc, "amount").
+		OrderBy(cms.SortDirectionDescending, "amount").
 		Limit(5).
 		Fields("name").
 		WithMetadata("customer", "amount")

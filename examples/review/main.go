@@ -82,7 +82,7 @@ func run(ctx context.Context, out io.Writer) error {
 
 	// A review task: every assignee must approve or reject.
 	task, _, err := author.Tasks.Create(ctx, &cms.CreateTaskRequest{
-		FileID: file.ID, Action: cms.TaskActionReview, CompletionRule: cms.TaskCompletionAllAssignees,
+		FileID: file.ID, Action: cms.TaskActionReview, CompletionRule: cms.TaskCompletionRuleAllAssignees,
 		Message: "Please review the design", DueAt: time.Now().Add(72 * time.Hour),
 	})
 	if err != nil {
@@ -103,11 +103,11 @@ func run(ctx context.Context, out io.Writer) error {
 
 	// Resolve checks the state against the task's action before sending:
 	// a review is approved or rejected, never "completed".
-	_, _, err = author.TaskAssignments.Resolve(ctx, task, mine.ID, cms.ResolutionCompleted, "")
+	_, _, err = author.TaskAssignments.Resolve(ctx, task, mine.ID, cms.ResolutionStateCompleted, "")
 	var argErr *cms.ArgError
 	fmt.Fprintf(out, "Completing a review refused before sending: %t\n", errors.As(err, &argErr))
 
-	if _, _, err := author.TaskAssignments.Resolve(ctx, task, mine.ID, cms.ResolutionApproved, "Looks right to me"); err != nil {
+	if _, _, err := author.TaskAssignments.Resolve(ctx, task, mine.ID, cms.ResolutionStateApproved, "Looks right to me"); err != nil {
 		return fmt.Errorf("approving: %w", err)
 	}
 	if task, _, err = author.Tasks.Get(ctx, task.ID); err != nil {
@@ -116,7 +116,7 @@ func run(ctx context.Context, out io.Writer) error {
 	fmt.Fprintf(out, "After the author's approval, completed: %t\n", task.IsCompleted)
 
 	// Each assignee answers with their own client.
-	if _, _, err := reviewer.TaskAssignments.Resolve(ctx, task, theirs.ID, cms.ResolutionRejected, "Needs a diagram"); err != nil {
+	if _, _, err := reviewer.TaskAssignments.Resolve(ctx, task, theirs.ID, cms.ResolutionStateRejected, "Needs a diagram"); err != nil {
 		return fmt.Errorf("rejecting: %w", err)
 	}
 	if task, _, err = author.Tasks.Get(ctx, task.ID); err != nil {
