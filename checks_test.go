@@ -139,7 +139,7 @@ func TestWireEnumsAndLimitsCheckedBeforeSending(t *testing.T) {
 			return err
 		},
 		"retention assignments unknown type": func() error {
-			_, _, err := c.RetentionPolicyAssignments.ListForPolicy(ctx, "1", &ListRetentionPolicyAssignmentsOptions{Type: "user"})
+			_, _, err := c.RetentionPolicyAssignments.ListByPolicy(ctx, "1", &ListRetentionPolicyAssignmentsOptions{Type: "user"})
 			return err
 		},
 		"files under retention limit -1": func() error {
@@ -155,7 +155,7 @@ func TestWireEnumsAndLimitsCheckedBeforeSending(t *testing.T) {
 			return err
 		},
 		"legal hold assignments unknown target": func() error {
-			_, _, err := c.LegalHoldPolicyAssignments.List(ctx, "1", &ListLegalHoldPolicyAssignmentsOptions{AssignToType: "interaction"})
+			_, _, err := c.LegalHoldPolicyAssignments.ListByPolicy(ctx, "1", &ListLegalHoldPolicyAssignmentsOptions{AssignToType: "interaction"})
 			return err
 		},
 		"files on hold limit -1": func() error {
@@ -163,7 +163,7 @@ func TestWireEnumsAndLimitsCheckedBeforeSending(t *testing.T) {
 			return err
 		},
 		"file version legal holds limit -1": func() error {
-			_, _, err := c.FileVersionLegalHolds.List(ctx, "1", &GovernancePageOptions{Limit: -1})
+			_, _, err := c.FileVersionLegalHolds.ListByPolicy(ctx, "1", &GovernancePageOptions{Limit: -1})
 			return err
 		},
 	}

@@ -59,7 +59,7 @@ func ExampleLegalHoldPolicyAssignmentsService() {
 	ctx := context.Background()
 	hold, a := heldFile(ctx, admin)
 
-	for x, err := range admin.LegalHoldPolicyAssignments.ListIter(ctx, hold.ID, nil) {
+	for x, err := range admin.LegalHoldPolicyAssignments.ListByPolicyIter(ctx, hold.ID, nil) {
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -82,7 +82,7 @@ func ExampleFileVersionLegalHoldsService() {
 	ctx := context.Background()
 	hold, _ := heldFile(ctx, admin)
 
-	for h, err := range admin.FileVersionLegalHolds.ListIter(ctx, hold.ID, nil) {
+	for h, err := range admin.FileVersionLegalHolds.ListByPolicyIter(ctx, hold.ID, nil) {
 		if err != nil {
 			log.Fatal(err)
 		}

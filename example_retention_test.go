@@ -98,7 +98,7 @@ func ExampleRetentionPolicyAssignmentsService() {
 		fmt.Println("under retention:", f.Name)
 	}
 	n := 0
-	for _, err := range admin.RetentionPolicyAssignments.ListForPolicyIter(ctx, policy.ID, nil) {
+	for _, err := range admin.RetentionPolicyAssignments.ListByPolicyIter(ctx, policy.ID, nil) {
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -128,7 +128,7 @@ func ExampleFileVersionRetentionsService() {
 	if _, err := admin.Files.Delete(ctx, f.ID, nil); err != nil {
 		log.Fatal(err)
 	}
-	_, err := admin.Trash.DeleteFile(ctx, f.ID)
+	_, err := admin.Trash.PurgeFile(ctx, f.ID)
 	fmt.Println("permanent delete refused:", errors.Is(err, cms.ErrForbidden))
 	// Output:
 	// nda.txt retained by Contracts for 30 days

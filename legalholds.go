@@ -136,8 +136,14 @@ func (s *LegalHoldPoliciesService) List(ctx context.Context, opts *ListLegalHold
 // ListIter yields every legal hold policy, fetching marker pages
 // (GET /legal_hold_policies) lazily. It never changes opts.
 func (s *LegalHoldPoliciesService) ListIter(ctx context.Context, opts *ListLegalHoldPoliciesOptions) iter.Seq2[*LegalHoldPolicy, error] {
-	marker, fetch := pageFuncs(opts, func(o *ListLegalHoldPoliciesOptions) *string { return &o.Marker }, s.List)
-	return markerSeq(ctx, marker, fetch)
+	start, fetch := pageFuncs(opts, func(o *ListLegalHoldPoliciesOptions) *string { return &o.Marker }, s.List)
+	return markerSeq(ctx, start, fetch)
+}
+
+// NewListPaginator walks the legal hold policies one marker page at a time
+// (GET /legal_hold_policies). It never changes opts.
+func (s *LegalHoldPoliciesService) NewListPaginator(opts *ListLegalHoldPoliciesOptions) *MarkerPaginator[*LegalHoldPolicy] {
+	return newMarkerPaginator(pageFuncs(opts, func(o *ListLegalHoldPoliciesOptions) *string { return &o.Marker }, s.List))
 }
 
 // UpdateLegalHoldPolicyRequest is the body of LegalHoldPoliciesService.Update;

@@ -150,9 +150,9 @@ func TestLegalHoldAssignmentsAndHolds(t *testing.T) {
 	got, _, err := c.LegalHoldPolicies.Get(ctx, hp.ID)
 	require.NoError(t, err)
 	assert.Equal(t, cms.LegalHoldAssignmentCounts{File: 1, Folder: 1, Ownership: 1}, *got.AssignmentCounts)
-	list := collect(t, c.LegalHoldPolicyAssignments.ListIter(ctx, hp.ID, &cms.ListLegalHoldPolicyAssignmentsOptions{Limit: 2}))
+	list := collect(t, c.LegalHoldPolicyAssignments.ListByPolicyIter(ctx, hp.ID, &cms.ListLegalHoldPolicyAssignmentsOptions{Limit: 2}))
 	assert.Len(t, list, 3)
-	pg, _, err := c.LegalHoldPolicyAssignments.List(ctx, hp.ID, &cms.ListLegalHoldPolicyAssignmentsOptions{AssignToType: cms.LegalHoldAssignmentTypeFile, AssignToID: files[0].ID})
+	pg, _, err := c.LegalHoldPolicyAssignments.ListByPolicy(ctx, hp.ID, &cms.ListLegalHoldPolicyAssignmentsOptions{AssignToType: cms.LegalHoldAssignmentTypeFile, AssignToID: files[0].ID})
 	require.NoError(t, err)
 	require.Len(t, pg.Entries, 1)
 	assert.Equal(t, fa.ID, pg.Entries[0].ID)
@@ -176,7 +176,7 @@ func TestLegalHoldAssignmentsAndHolds(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, p2.Entries, 1)
 
-	holds := collect(t, c.FileVersionLegalHolds.ListIter(ctx, hp.ID, &cms.GovernancePageOptions{Limit: 3}))
+	holds := collect(t, c.FileVersionLegalHolds.ListByPolicyIter(ctx, hp.ID, &cms.GovernancePageOptions{Limit: 3}))
 	require.Len(t, holds, 4)
 	assert.Equal(t, "file_version_legal_hold", holds[0].Type)
 	assert.Equal(t, files[0].FileVersion.ID, holds[0].FileVersion.ID)
@@ -184,14 +184,14 @@ func TestLegalHoldAssignmentsAndHolds(t *testing.T) {
 	h, _, err := c.FileVersionLegalHolds.Get(ctx, holds[0].ID)
 	require.NoError(t, err)
 	assert.Equal(t, holds[0].File.ID, h.File.ID)
-	hpage, _, err := c.FileVersionLegalHolds.List(ctx, hp.ID, &cms.GovernancePageOptions{Limit: 3})
+	hpage, _, err := c.FileVersionLegalHolds.ListByPolicy(ctx, hp.ID, &cms.GovernancePageOptions{Limit: 3})
 	require.NoError(t, err)
 	assert.Len(t, hpage.Entries, 3)
 
 	// Held files go to the trash but cannot be deleted for good.
 	_, err = user.Files.Delete(ctx, files[1].ID, nil)
 	require.NoError(t, err)
-	_, err = user.Trash.DeleteFile(ctx, files[1].ID)
+	_, err = user.Trash.PurgeFile(ctx, files[1].ID)
 	requireAPICode(t, err, http.StatusForbidden, "access_denied_insufficient_permissions")
 	_, _, err = user.Trash.RestoreFile(ctx, files[1].ID, nil, nil)
 	require.NoError(t, err)
@@ -216,7 +216,7 @@ func TestLegalHoldAssignmentsAndHolds(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, del.Accepted)
 	clock.Advance(time.Minute)
-	assert.Empty(t, collect(t, c.FileVersionLegalHolds.ListIter(ctx, hp.ID, nil)))
+	assert.Empty(t, collect(t, c.FileVersionLegalHolds.ListByPolicyIter(ctx, hp.ID, nil)))
 	_, err = user.Files.Delete(ctx, files[1].ID, nil)
 	require.NoError(t, err)
 
@@ -224,8 +224,8 @@ func TestLegalHoldAssignmentsAndHolds(t *testing.T) {
 		second(c.LegalHoldPolicyAssignments.Create(ctx, nil)),
 		second(c.LegalHoldPolicyAssignments.Create(ctx, &cms.CreateLegalHoldPolicyAssignmentRequest{PolicyID: "1", AssignTo: cms.LegalHoldAssignTo{Type: "interaction", ID: "1"}})),
 		second(c.LegalHoldPolicyAssignments.Create(ctx, &cms.CreateLegalHoldPolicyAssignmentRequest{PolicyID: "1", AssignTo: cms.LegalHoldAssignTo{Type: cms.LegalHoldAssignmentTypeFile}})),
-		second(c.LegalHoldPolicyAssignments.List(ctx, "", nil)),
-		second(c.FileVersionLegalHolds.List(ctx, "", nil)),
+		second(c.LegalHoldPolicyAssignments.ListByPolicy(ctx, "", nil)),
+		second(c.FileVersionLegalHolds.ListByPolicy(ctx, "", nil)),
 		second(c.LegalHoldPolicyAssignments.ListFilesOnHold(ctx, "", nil)),
 		second(c.LegalHoldPolicies.Update(ctx, "1", &cms.UpdateLegalHoldPolicyRequest{ReleaseNotes: strings.Repeat("r", 501)})),
 	} {

@@ -50,8 +50,8 @@ func TestMetadataArgumentsRejectedBeforeSending(t *testing.T) {
 	call("query shorthand scope", err)
 	_, _, err = md.Query(ctx, nil)
 	call("nil query", err)
-	_, err = md.NewQueryPaginator(NewMetadataQuery(EnterpriseScope("1"), "c", "0").Limit(500))
-	call("paginator limit", err)
+	_, _, err = md.NewQueryPaginator(NewMetadataQuery(EnterpriseScope("1"), "c", "0").Limit(500)).NextPage(ctx)
+	call("paginator limit (the first page's error)", err)
 	for _, err := range md.QueryIter(ctx, NewMetadataQuery(EnterpriseScope("1"), "c", "0").Limit(500)) {
 		call("iter limit", err)
 	}

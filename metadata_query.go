@@ -312,11 +312,13 @@ func (s *MetadataService) QueryIter(ctx context.Context, q *MetadataQuery) iter.
 }
 
 // NewQueryPaginator walks the results of a metadata query one page at a
-// time (POST /metadata_queries/execute_read); keep NextMarker to resume.
-func (s *MetadataService) NewQueryPaginator(q *MetadataQuery) (*MarkerPaginator[*MetadataQueryEntry], error) {
+// time (POST /metadata_queries/execute_read); keep NextMarker to resume. A
+// query the builder refused is the first NextPage's error, as every
+// paginator reports its arguments' errors.
+func (s *MetadataService) NewQueryPaginator(q *MetadataQuery) *MarkerPaginator[*MetadataQueryEntry] {
 	marker, fetch, err := s.queryPages(q)
 	if err != nil {
-		return nil, err
+		return newMarkerPaginator("", func(context.Context, string) (*MarkerPage[*MetadataQueryEntry], *Response, error) { return nil, nil, err })
 	}
-	return newMarkerPaginator(marker, fetch), nil
+	return newMarkerPaginator(marker, fetch)
 }

@@ -299,3 +299,13 @@ func (s *MetadataTemplatesService) ListByInstanceIter(ctx context.Context, insta
 	}
 	return s.iter(ctx, instanceID, opts, "metadata_templates")
 }
+
+// NewListByInstancePaginator walks the templates of a metadata instance one
+// marker page at a time (GET /metadata_templates?metadata_instance_id=). It
+// never changes opts; an invalid instance id is the first page's error.
+func (s *MetadataTemplatesService) NewListByInstancePaginator(instanceID string, opts *ListMetadataTemplatesOptions) *MarkerPaginator[*MetadataTemplate] {
+	if err := checkID("metadata instance", instanceID); err != nil {
+		return newMarkerPaginator("", func(context.Context, string) (*MarkerPage[*MetadataTemplate], *Response, error) { return nil, nil, err })
+	}
+	return newMarkerPaginator(s.pages(instanceID, opts, "metadata_templates"))
+}

@@ -197,8 +197,7 @@ func TestMetadataQueryIterWire(t *testing.T) {
 	}
 
 	// The paginator and the page method walk the same pages.
-	p, err := e.client.Metadata.NewQueryPaginator(q)
-	require.NoError(t, err)
+	p := e.client.Metadata.NewQueryPaginator(q)
 	n := 0
 	for p.HasMorePages() {
 		page, _, err := p.NextPage(context.Background())

@@ -288,8 +288,14 @@ func (s *RetentionPoliciesService) List(ctx context.Context, opts *ListRetention
 // (GET /retention_policies) lazily. It starts at opts.Marker and never
 // changes opts.
 func (s *RetentionPoliciesService) ListIter(ctx context.Context, opts *ListRetentionPoliciesOptions) iter.Seq2[*RetentionPolicy, error] {
-	marker, fetch := pageFuncs(opts, func(o *ListRetentionPoliciesOptions) *string { return &o.Marker }, s.List)
-	return markerSeq(ctx, marker, fetch)
+	start, fetch := pageFuncs(opts, func(o *ListRetentionPoliciesOptions) *string { return &o.Marker }, s.List)
+	return markerSeq(ctx, start, fetch)
+}
+
+// NewListPaginator walks the retention policies one marker page at a time
+// (GET /retention_policies). It never changes opts.
+func (s *RetentionPoliciesService) NewListPaginator(opts *ListRetentionPoliciesOptions) *MarkerPaginator[*RetentionPolicy] {
+	return newMarkerPaginator(pageFuncs(opts, func(o *ListRetentionPoliciesOptions) *string { return &o.Marker }, s.List))
 }
 
 // UpdateRetentionPolicyRequest is the body of RetentionPoliciesService.Update.

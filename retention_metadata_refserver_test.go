@@ -99,7 +99,7 @@ func TestRefserverRetentionOnMetadataTemplate(t *testing.T) {
 	require.NoError(t, err)
 	_, err = user.Files.Delete(ctx, done.ID, nil)
 	require.NoError(t, err)
-	_, err = user.Trash.DeleteFile(ctx, done.ID)
+	_, err = user.Trash.PurgeFile(ctx, done.ID)
 	requireAPICode(t, err, http.StatusForbidden, "access_denied_insufficient_permissions")
 	assert.Len(t, collect(t, admin.RetentionPolicyAssignments.ListFilesUnderRetentionIter(ctx, a.ID, nil)), 2)
 }

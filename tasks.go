@@ -213,9 +213,9 @@ func (s *TasksService) Delete(ctx context.Context, taskID string) (*Response, er
 	return deleteAPI(ctx, s.client, nil, "tasks", taskID)
 }
 
-// ListForFile returns all the tasks of a file (GET /files/{file_id}/tasks).
+// ListByFile returns all the tasks of a file (GET /files/{file_id}/tasks).
 // The list is not paged: the service returns it whole.
-func (s *TasksService) ListForFile(ctx context.Context, fileID string) (*Collection[*Task], *Response, error) {
+func (s *TasksService) ListByFile(ctx context.Context, fileID string) (*Collection[*Task], *Response, error) {
 	if err := checkID("file", fileID); err != nil {
 		return nil, nil, err
 	}
@@ -341,9 +341,9 @@ func (s *TaskAssignmentsService) Delete(ctx context.Context, assignmentID string
 	return deleteAPI(ctx, s.client, nil, "task_assignments", assignmentID)
 }
 
-// List returns all the assignments of a task (GET /tasks/{task_id}/assignments).
+// ListByTask returns all the assignments of a task (GET /tasks/{task_id}/assignments).
 // The list is not paged: the service returns it whole.
-func (s *TaskAssignmentsService) List(ctx context.Context, taskID string) (*Collection[*TaskAssignment], *Response, error) {
+func (s *TaskAssignmentsService) ListByTask(ctx context.Context, taskID string) (*Collection[*TaskAssignment], *Response, error) {
 	if err := checkID("task", taskID); err != nil {
 		return nil, nil, err
 	}

@@ -79,7 +79,7 @@ func TestTasksReviewFlow(t *testing.T) {
 	assert.Equal(t, "task_completed", apiErr.Code)
 	assert.ErrorIs(t, err, cms.ErrTaskCompleted)
 
-	list, _, err := c.TaskAssignments.List(ctx, task.ID)
+	list, _, err := c.TaskAssignments.ListByTask(ctx, task.ID)
 	require.NoError(t, err)
 	assert.Equal(t, 1, list.TotalCount)
 	require.Len(t, list.Entries, 1)
@@ -93,7 +93,7 @@ func TestTasksReviewFlow(t *testing.T) {
 	assert.True(t, later.Equal(task.DueAt))
 	second, _, err := c.Tasks.Create(ctx, &cms.CreateTaskRequest{FileID: f.ID, Action: cms.TaskActionComplete, CompletionRule: cms.TaskCompletionRuleAnyAssignee})
 	require.NoError(t, err)
-	tasks, _, err := c.Tasks.ListForFile(ctx, f.ID)
+	tasks, _, err := c.Tasks.ListByFile(ctx, f.ID)
 	require.NoError(t, err)
 	require.Equal(t, 2, tasks.TotalCount)
 	assert.Equal(t, []string{task.ID, second.ID}, []string{tasks.Entries[0].ID, tasks.Entries[1].ID})
@@ -151,7 +151,7 @@ func TestTasksArgumentErrors(t *testing.T) {
 			return err
 		}, cms.ErrInvalidArgument},
 		{"delete", func() error { _, err := c.Tasks.Delete(ctx, "a/b"); return err }, cms.ErrInvalidID},
-		{"list", func() error { _, _, err := c.Tasks.ListForFile(ctx, ""); return err }, cms.ErrMissingID},
+		{"list", func() error { _, _, err := c.Tasks.ListByFile(ctx, ""); return err }, cms.ErrMissingID},
 		{"assign nil", func() error { _, _, err := c.TaskAssignments.Create(ctx, nil); return err }, cms.ErrInvalidArgument},
 		{"assign nobody", func() error {
 			_, _, err := c.TaskAssignments.Create(ctx, &cms.CreateTaskAssignmentRequest{TaskID: "1"})
@@ -183,7 +183,7 @@ func TestTasksArgumentErrors(t *testing.T) {
 		}, cms.ErrInvalidArgument},
 		{"get assignment", func() error { _, _, err := c.TaskAssignments.Get(ctx, ""); return err }, cms.ErrMissingID},
 		{"delete assignment", func() error { _, err := c.TaskAssignments.Delete(ctx, ""); return err }, cms.ErrMissingID},
-		{"list assignments", func() error { _, _, err := c.TaskAssignments.List(ctx, ".."); return err }, cms.ErrInvalidID},
+		{"list assignments", func() error { _, _, err := c.TaskAssignments.ListByTask(ctx, ".."); return err }, cms.ErrInvalidID},
 	}
 	for _, tc := range cases {
 		err := tc.call()

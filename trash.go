@@ -235,20 +235,20 @@ func (s *TrashService) RestoreWebLink(ctx context.Context, webLinkID string, bod
 	return restoreTrashed[WebLink](ctx, s.client, webLinkKind, webLinkID, body, opts)
 }
 
-// DeleteFile deletes a trashed file for good, with all its versions
+// PurgeFile deletes a trashed file for good, with all its versions
 // (DELETE /files/{file_id}/trash).
-func (s *TrashService) DeleteFile(ctx context.Context, fileID string) (*Response, error) {
+func (s *TrashService) PurgeFile(ctx context.Context, fileID string) (*Response, error) {
 	return purgeTrashed(ctx, s.client, fileKind, fileID)
 }
 
-// DeleteFolder deletes a trashed folder for good, with its content
+// PurgeFolder deletes a trashed folder for good, with its content
 // (DELETE /folders/{folder_id}/trash).
-func (s *TrashService) DeleteFolder(ctx context.Context, folderID string) (*Response, error) {
+func (s *TrashService) PurgeFolder(ctx context.Context, folderID string) (*Response, error) {
 	return purgeTrashed(ctx, s.client, folderKind, folderID)
 }
 
-// DeleteWebLink deletes a trashed web link for good
+// PurgeWebLink deletes a trashed web link for good
 // (DELETE /web_links/{web_link_id}/trash).
-func (s *TrashService) DeleteWebLink(ctx context.Context, webLinkID string) (*Response, error) {
+func (s *TrashService) PurgeWebLink(ctx context.Context, webLinkID string) (*Response, error) {
 	return purgeTrashed(ctx, s.client, webLinkKind, webLinkID)
 }

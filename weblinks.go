@@ -180,7 +180,7 @@ func (s *WebLinksService) Update(ctx context.Context, webLinkID string, body *Up
 }
 
 // Delete moves a web link to the trash (DELETE /web_links/{web_link_id}).
-// Restore brings it back; TrashService.DeleteWebLink deletes it for good.
+// Restore brings it back; TrashService.PurgeWebLink deletes it for good.
 func (s *WebLinksService) Delete(ctx context.Context, webLinkID string) (*Response, error) {
 	if err := checkID("web link", webLinkID); err != nil {
 		return nil, err

@@ -90,7 +90,7 @@ func TestWebLinksLifecycle(t *testing.T) {
 	assert.Equal(t, "active", back.ItemStatus)
 	_, err = c.WebLinks.Delete(ctx, wl.ID)
 	require.NoError(t, err)
-	_, err = c.Trash.DeleteWebLink(ctx, wl.ID)
+	_, err = c.Trash.PurgeWebLink(ctx, wl.ID)
 	require.NoError(t, err)
 	_, _, err = c.Trash.GetWebLink(ctx, wl.ID, nil)
 	require.ErrorIs(t, err, cms.ErrNotFound)

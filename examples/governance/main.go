@@ -87,7 +87,7 @@ func run(ctx context.Context, out io.Writer) error {
 	if _, err := client.Files.Delete(ctx, file.ID, nil); err != nil {
 		return fmt.Errorf("trashing: %w", err)
 	}
-	_, err = client.Trash.DeleteFile(ctx, file.ID)
+	_, err = client.Trash.PurgeFile(ctx, file.ID)
 	fmt.Fprintf(out, "Permanent delete refused while retained: %t\n", errors.Is(err, cms.ErrForbidden))
 	if _, _, err := client.Trash.RestoreFile(ctx, file.ID, nil, nil); err != nil {
 		return fmt.Errorf("restoring: %w", err)
@@ -110,7 +110,7 @@ func run(ctx context.Context, out io.Writer) error {
 	}); err != nil {
 		return fmt.Errorf("assigning legal hold: %w", err)
 	}
-	for h, err := range client.FileVersionLegalHolds.ListIter(ctx, hold.ID, nil) {
+	for h, err := range client.FileVersionLegalHolds.ListByPolicyIter(ctx, hold.ID, nil) {
 		if err != nil {
 			return fmt.Errorf("listing file version legal holds: %w", err)
 		}

@@ -161,10 +161,7 @@ func run(ctx context.Context, out io.Writer) error {
 		Limit(5).
 		Fields("name").
 		WithMetadata("customer", "amount")
-	pages, err := md.NewQueryPaginator(q)
-	if err != nil {
-		return err
-	}
+	pages := md.NewQueryPaginator(q)
 	n := 0
 	for pages.HasMorePages() {
 		page, _, err := pages.NextPage(ctx)

@@ -64,7 +64,7 @@ func run(ctx context.Context, out io.Writer) error {
 		defer cancel()
 		_, err := author.Folders.Delete(cctx, folder.ID, &cms.DeleteFolderOptions{Recursive: true})
 		if err == nil {
-			_, err = author.Trash.DeleteFolder(cctx, folder.ID)
+			_, err = author.Trash.PurgeFolder(cctx, folder.ID)
 		}
 		if err != nil {
 			fmt.Fprintf(out, "Could not delete folder %s: %v\n", folder.ID, err)
@@ -124,7 +124,7 @@ func run(ctx context.Context, out io.Writer) error {
 	}
 	fmt.Fprintf(out, "After the reviewer's answer, completed: %t\n", task.IsCompleted)
 
-	list, _, err := author.TaskAssignments.List(ctx, task.ID)
+	list, _, err := author.TaskAssignments.ListByTask(ctx, task.ID)
 	if err != nil {
 		return err
 	}
