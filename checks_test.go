@@ -114,7 +114,7 @@ func TestWireEnumsAndLimitsCheckedBeforeSending(t *testing.T) {
 			return err
 		},
 		"shared link password without open access": func() error {
-			_, _, err := c.WebLinks.Update(ctx, "1", &UpdateWebLinkRequest{SharedLink: Set(SharedLinkRequest{Access: SharedLinkCompany, Password: Set("Secret-123")})}, nil)
+			_, _, err := c.WebLinks.Update(ctx, "1", &UpdateWebLinkRequest{SharedLink: Set(SharedLinkRequest{Access: SharedLinkAccessCompany, Password: Set("Secret-123")})}, nil)
 			return err
 		},
 		"shared link short vanity name": func() error {

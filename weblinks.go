@@ -20,9 +20,9 @@ type SharedLinkAccess string
 
 // Shared link access levels.
 const (
-	SharedLinkOpen          SharedLinkAccess = "open"
-	SharedLinkCompany       SharedLinkAccess = "company"
-	SharedLinkCollaborators SharedLinkAccess = "collaborators"
+	SharedLinkAccessOpen          SharedLinkAccess = "open"
+	SharedLinkAccessCompany       SharedLinkAccess = "company"
+	SharedLinkAccessCollaborators SharedLinkAccess = "collaborators"
 )
 
 // CreateWebLinkRequest is the body of WebLinksService.Create.
@@ -103,6 +103,8 @@ type SharedLinkRequest struct {
 	VanityName string `json:"vanity_name,omitzero"`
 	// UnsharedAt is when the link stops working (a future time).
 	UnsharedAt time.Time `json:"unshared_at,omitzero"`
+	// Permissions sets what the link allows (shared_links.go).
+	Permissions *SharedLinkPermissionsRequest `json:"permissions,omitzero"`
 }
 
 // Shared link rules of the service.
@@ -116,7 +118,7 @@ const (
 // letter or a symbol, only with access open; a vanity name of at least 12
 // characters.
 func (l *SharedLinkRequest) validate() error {
-	if err := checkEnum("shared link access", l.Access, SharedLinkOpen, SharedLinkCompany, SharedLinkCollaborators); err != nil {
+	if err := checkEnum("shared link access", l.Access, SharedLinkAccessOpen, SharedLinkAccessCompany, SharedLinkAccessCollaborators); err != nil {
 		return err
 	}
 	if pw, ok := l.Password.Get(); ok {
@@ -124,14 +126,14 @@ func (l *SharedLinkRequest) validate() error {
 		if utf8.RuneCountInString(pw) < minSharedLinkPassword || !strings.ContainsFunc(pw, notLower) {
 			return invalidArg("shared link password", "at least 8 characters with a digit, an upper-case letter or a symbol")
 		}
-		if l.Access != "" && l.Access != SharedLinkOpen {
+		if l.Access != "" && l.Access != SharedLinkAccessOpen {
 			return invalidArg("shared link password", "only a link with access open takes a password")
 		}
 	}
 	if l.VanityName != "" && utf8.RuneCountInString(l.VanityName) < minVanityName {
 		return invalidArg("shared link vanity_name", "shorter than 12 characters")
 	}
-	return nil
+	return l.Permissions.check(l.Access)
 }
 
 // UpdateWebLinkRequest is the body of WebLinksService.Update. Zero (nil)
