@@ -44,13 +44,14 @@ type Mention struct {
 // The characters that would end the mention early ("[", "]" and, in the
 // id, ":") are dropped.
 func (m Mention) String() string {
-	drop := func(s, chars string) string {
-		return strings.Map(func(r rune) rune {
-			if strings.ContainsRune(chars, r) {
-				return -1
+	drop := func(s, chars string) string { // bytewise: the characters are ASCII
+		b := make([]byte, 0, len(s))
+		for i := 0; i < len(s); i++ {
+			if strings.IndexByte(chars, s[i]) < 0 {
+				b = append(b, s[i])
 			}
-			return r
-		}, s)
+		}
+		return string(b)
 	}
 	return "@[" + drop(m.UserID, "[]:") + ":" + drop(m.Name, "[]") + "]"
 }
