@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strings"
 )
 
 // Shared links live on the item services: a link is a property of a file,
@@ -68,8 +69,26 @@ func (l SharedLinkRequest) String() string {
 	case !l.Password.IsZero():
 		pw = "REDACTED"
 	}
-	return fmt.Sprintf("SharedLinkRequest{Access:%q Password:%s VanityName:%q UnsharedAt:%v Permissions:%+v}",
+	return fmt.Sprintf("SharedLinkRequest{Access:%q Password:%s VanityName:%q UnsharedAt:%v Permissions:%s}",
 		l.Access, pw, l.VanityName, l.UnsharedAt, l.Permissions)
+}
+
+// String prints the permissions set, for example
+// "{can_download:true can_edit:false}" ("<nil>" for none).
+func (p *SharedLinkPermissionsRequest) String() string {
+	if p == nil {
+		return "<nil>"
+	}
+	var parts []string
+	for _, f := range []struct {
+		name string
+		v    *bool
+	}{{"can_download", p.CanDownload}, {"can_preview", p.CanPreview}, {"can_edit", p.CanEdit}} {
+		if f.v != nil {
+			parts = append(parts, fmt.Sprintf("%s:%t", f.name, *f.v))
+		}
+	}
+	return "{" + strings.Join(parts, " ") + "}"
 }
 
 // GoString is String, for %#v.

@@ -108,6 +108,8 @@ func TestSharedItemsGetWire(t *testing.T) {
 			writeJSON(rw, http.StatusOK, []byte(`{"id":"3","type":"folder","name":"Reports","etag":"1","shared_link":`+cannedLink+`}`))
 		case "shared_link=" + link:
 			writeJSON(rw, http.StatusOK, []byte(`{"id":"5","type":"file","name":"a.pdf","etag":"2","sha1":"abc","size":12}`))
+		case "shared_link=https://cms.example/s/web":
+			writeJSON(rw, http.StatusOK, []byte(`{"id":"8","type":"web_link","name":"Specs","url":"https://example.com/specs"}`))
 		case "shared_link=" + link + "&shared_link_password=Wrong-123":
 			writeError(rw, http.StatusForbidden, "incorrect_shared_item_password")
 		default:
@@ -133,6 +135,11 @@ func TestSharedItemsGetWire(t *testing.T) {
 	assert.Equal(t, "file", it.Type)
 	assert.Equal(t, int64(12), it.File.Size)
 	assert.Empty(t, w.last(t).Header.Get("If-None-Match"))
+
+	it, _, err = c.SharedItems.Get(ctx, "https://cms.example/s/web", nil)
+	require.NoError(t, err)
+	assert.Equal(t, "web_link", it.Type)
+	assert.Equal(t, "https://example.com/specs", it.WebLink.URL)
 
 	_, _, err = c.SharedItems.Get(ctx, link, &GetSharedItemOptions{Password: "Wrong-123"})
 	assert.ErrorIs(t, err, ErrIncorrectSharedItemPassword)
@@ -169,6 +176,8 @@ func TestSharedLinkPasswordNeverPrinted(t *testing.T) {
 		}
 	}
 	assert.Contains(t, fmt.Sprint(SharedLinkRequest{Password: Null[string]()}), "Password:null")
+	assert.Contains(t, fmt.Sprint(SharedLinkRequest{Permissions: &SharedLinkPermissionsRequest{CanDownload: Ptr(true), CanEdit: Ptr(false)}}),
+		"Permissions:{can_download:true can_edit:false}")
 	assert.Equal(t, "left out", Nullable[string]{}.String())
 
 	c := newWireLog(t).e.client
