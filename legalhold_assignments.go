@@ -17,22 +17,22 @@ type LegalHoldAssignmentType string
 
 // Legal hold assignment targets.
 const (
-	LegalHoldAssignFile        LegalHoldAssignmentType = "file"
-	LegalHoldAssignFileVersion LegalHoldAssignmentType = "file_version"
-	// LegalHoldAssignFolder holds everything below a folder.
-	LegalHoldAssignFolder LegalHoldAssignmentType = "folder"
-	// LegalHoldAssignUser, LegalHoldAssignOwnership and
-	// LegalHoldAssignInteractions hold a custodian's content (the policy's
+	LegalHoldAssignmentTypeFile        LegalHoldAssignmentType = "file"
+	LegalHoldAssignmentTypeFileVersion LegalHoldAssignmentType = "file_version"
+	// LegalHoldAssignmentTypeFolder holds everything below a folder.
+	LegalHoldAssignmentTypeFolder LegalHoldAssignmentType = "folder"
+	// LegalHoldAssignmentTypeUser, LegalHoldAssignmentTypeOwnership and
+	// LegalHoldAssignmentTypeInteractions hold a custodian's content (the policy's
 	// filter dates apply to them).
-	LegalHoldAssignUser         LegalHoldAssignmentType = "user"
-	LegalHoldAssignOwnership    LegalHoldAssignmentType = "ownership"
-	LegalHoldAssignInteractions LegalHoldAssignmentType = "interactions"
+	LegalHoldAssignmentTypeUser         LegalHoldAssignmentType = "user"
+	LegalHoldAssignmentTypeOwnership    LegalHoldAssignmentType = "ownership"
+	LegalHoldAssignmentTypeInteractions LegalHoldAssignmentType = "interactions"
 )
 
 // checkLegalHoldTarget rejects an assignment type other than the six.
 func checkLegalHoldTarget(arg string, t LegalHoldAssignmentType) error {
-	return checkEnum(arg, t, LegalHoldAssignFile, LegalHoldAssignFileVersion, LegalHoldAssignFolder,
-		LegalHoldAssignUser, LegalHoldAssignOwnership, LegalHoldAssignInteractions)
+	return checkEnum(arg, t, LegalHoldAssignmentTypeFile, LegalHoldAssignmentTypeFileVersion, LegalHoldAssignmentTypeFolder,
+		LegalHoldAssignmentTypeUser, LegalHoldAssignmentTypeOwnership, LegalHoldAssignmentTypeInteractions)
 }
 
 // LegalHoldAssignTo names the target of an assignment.

@@ -35,7 +35,7 @@ func TestLegalHoldPoliciesService(t *testing.T) {
 	for i := range 3 {
 		p, _, err := c.LegalHoldPolicies.Create(ctx, &cms.CreateLegalHoldPolicyRequest{PolicyName: fmt.Sprintf("Case %d", i), IsOngoing: true})
 		require.NoError(t, err)
-		assert.Equal(t, cms.LegalHoldApplying, p.Status)
+		assert.Equal(t, cms.LegalHoldPolicyStatusApplying, p.Status)
 		ids = append(ids, p.ID)
 	}
 	dated, _, err := c.LegalHoldPolicies.Create(ctx, &cms.CreateLegalHoldPolicyRequest{
@@ -62,9 +62,19 @@ func TestLegalHoldPoliciesService(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "Case zero", up.PolicyName)
 	assert.Equal(t, "settled", up.ReleaseNotes)
-	assert.Equal(t, cms.LegalHoldActive, up.Status)
+	assert.Equal(t, cms.LegalHoldPolicyStatusActive, up.Status)
 	_, _, err = c.LegalHoldPolicies.Update(ctx, ids[0], &cms.UpdateLegalHoldPolicyRequest{PolicyName: "Audit"})
 	assert.ErrorIs(t, err, cms.ErrConflict)
+	// A description is set, left alone when omitted, and cleared with "".
+	up, _, err = c.LegalHoldPolicies.Update(ctx, ids[0], &cms.UpdateLegalHoldPolicyRequest{Description: cms.Ptr("Q3 audit")})
+	require.NoError(t, err)
+	assert.Equal(t, "Q3 audit", up.Description)
+	up, _, err = c.LegalHoldPolicies.Update(ctx, ids[0], &cms.UpdateLegalHoldPolicyRequest{ReleaseNotes: "still settled"})
+	require.NoError(t, err)
+	assert.Equal(t, "Q3 audit", up.Description)
+	up, _, err = c.LegalHoldPolicies.Update(ctx, ids[0], &cms.UpdateLegalHoldPolicyRequest{Description: cms.Ptr("")})
+	require.NoError(t, err)
+	assert.Empty(t, up.Description)
 
 	// Release: 202, releasing, then released; the wait helper polls.
 	del, resp, err := c.LegalHoldPolicies.Delete(ctx, ids[0])
@@ -73,13 +83,13 @@ func TestLegalHoldPoliciesService(t *testing.T) {
 	assert.Equal(t, http.StatusAccepted, resp.StatusCode)
 	got, _, err := c.LegalHoldPolicies.Get(ctx, ids[0])
 	require.NoError(t, err)
-	assert.Equal(t, cms.LegalHoldReleasing, got.Status)
+	assert.Equal(t, cms.LegalHoldPolicyStatusReleasing, got.Status)
 	assert.Equal(t, clock.Now(), got.DeletedAt)
-	_, _, err = c.LegalHoldPolicies.WaitForStatus(ctx, ids[0], cms.LegalHoldActive, &cms.PollOptions{Interval: time.Millisecond})
+	_, _, err = c.LegalHoldPolicies.WaitForStatus(ctx, ids[0], cms.LegalHoldPolicyStatusActive, &cms.PollOptions{Interval: time.Millisecond})
 	assert.ErrorIs(t, err, cms.ErrWaitStopped)
 	done := make(chan error, 1)
 	go func() {
-		_, _, err := c.LegalHoldPolicies.WaitForStatus(ctx, ids[0], cms.LegalHoldReleased, &cms.PollOptions{Interval: time.Millisecond})
+		_, _, err := c.LegalHoldPolicies.WaitForStatus(ctx, ids[0], cms.LegalHoldPolicyStatusReleased, &cms.PollOptions{Interval: time.Millisecond})
 		done <- err
 	}()
 	clock.Advance(time.Minute)
@@ -120,20 +130,20 @@ func TestLegalHoldAssignmentsAndHolds(t *testing.T) {
 		files = append(files, upload(t, user, folder.ID, fmt.Sprintf("e%d.txt", i), "v1"))
 	}
 	fa, _, err := c.LegalHoldPolicyAssignments.Create(ctx, &cms.CreateLegalHoldPolicyAssignmentRequest{
-		PolicyID: hp.ID, AssignTo: cms.LegalHoldAssignTo{Type: cms.LegalHoldAssignFile, ID: files[0].ID},
+		PolicyID: hp.ID, AssignTo: cms.LegalHoldAssignTo{Type: cms.LegalHoldAssignmentTypeFile, ID: files[0].ID},
 	})
 	require.NoError(t, err)
 	assert.Equal(t, hp.ID, fa.LegalHoldPolicy.ID)
 	folderA, _, err := c.LegalHoldPolicyAssignments.Create(ctx, &cms.CreateLegalHoldPolicyAssignmentRequest{
-		PolicyID: hp.ID, AssignTo: cms.LegalHoldAssignTo{Type: cms.LegalHoldAssignFolder, ID: folder.ID},
+		PolicyID: hp.ID, AssignTo: cms.LegalHoldAssignTo{Type: cms.LegalHoldAssignmentTypeFolder, ID: folder.ID},
 	})
 	require.NoError(t, err)
 	_, _, err = c.LegalHoldPolicyAssignments.Create(ctx, &cms.CreateLegalHoldPolicyAssignmentRequest{
-		PolicyID: hp.ID, AssignTo: cms.LegalHoldAssignTo{Type: cms.LegalHoldAssignOwnership, ID: srv.UserID()},
+		PolicyID: hp.ID, AssignTo: cms.LegalHoldAssignTo{Type: cms.LegalHoldAssignmentTypeOwnership, ID: srv.UserID()},
 	})
 	require.NoError(t, err)
 	_, _, err = c.LegalHoldPolicyAssignments.Create(ctx, &cms.CreateLegalHoldPolicyAssignmentRequest{
-		PolicyID: hp.ID, AssignTo: cms.LegalHoldAssignTo{Type: cms.LegalHoldAssignFile, ID: "999"},
+		PolicyID: hp.ID, AssignTo: cms.LegalHoldAssignTo{Type: cms.LegalHoldAssignmentTypeFile, ID: "999"},
 	})
 	assert.ErrorIs(t, err, cms.ErrNotFound)
 
@@ -142,13 +152,13 @@ func TestLegalHoldAssignmentsAndHolds(t *testing.T) {
 	assert.Equal(t, cms.LegalHoldAssignmentCounts{File: 1, Folder: 1, Ownership: 1}, *got.AssignmentCounts)
 	list := collect(t, c.LegalHoldPolicyAssignments.ListIter(ctx, hp.ID, &cms.ListLegalHoldPolicyAssignmentsOptions{Limit: 2}))
 	assert.Len(t, list, 3)
-	pg, _, err := c.LegalHoldPolicyAssignments.List(ctx, hp.ID, &cms.ListLegalHoldPolicyAssignmentsOptions{AssignToType: cms.LegalHoldAssignFile, AssignToID: files[0].ID})
+	pg, _, err := c.LegalHoldPolicyAssignments.List(ctx, hp.ID, &cms.ListLegalHoldPolicyAssignmentsOptions{AssignToType: cms.LegalHoldAssignmentTypeFile, AssignToID: files[0].ID})
 	require.NoError(t, err)
 	require.Len(t, pg.Entries, 1)
 	assert.Equal(t, fa.ID, pg.Entries[0].ID)
 	one, _, err := c.LegalHoldPolicyAssignments.Get(ctx, fa.ID, nil)
 	require.NoError(t, err)
-	assert.Equal(t, cms.LegalHoldAssignTo{Type: cms.LegalHoldAssignFile, ID: files[0].ID}, one.AssignedTo)
+	assert.Equal(t, cms.LegalHoldAssignTo{Type: cms.LegalHoldAssignmentTypeFile, ID: files[0].ID}, one.AssignedTo)
 
 	// A new version is held and the old one stays held.
 	_, _, err = user.Files.UploadVersion(ctx, files[0].ID, strings.NewReader("v2"), 2, nil)
@@ -213,7 +223,7 @@ func TestLegalHoldAssignmentsAndHolds(t *testing.T) {
 	for i, err := range []error{
 		second(c.LegalHoldPolicyAssignments.Create(ctx, nil)),
 		second(c.LegalHoldPolicyAssignments.Create(ctx, &cms.CreateLegalHoldPolicyAssignmentRequest{PolicyID: "1", AssignTo: cms.LegalHoldAssignTo{Type: "interaction", ID: "1"}})),
-		second(c.LegalHoldPolicyAssignments.Create(ctx, &cms.CreateLegalHoldPolicyAssignmentRequest{PolicyID: "1", AssignTo: cms.LegalHoldAssignTo{Type: cms.LegalHoldAssignFile}})),
+		second(c.LegalHoldPolicyAssignments.Create(ctx, &cms.CreateLegalHoldPolicyAssignmentRequest{PolicyID: "1", AssignTo: cms.LegalHoldAssignTo{Type: cms.LegalHoldAssignmentTypeFile}})),
 		second(c.LegalHoldPolicyAssignments.List(ctx, "", nil)),
 		second(c.FileVersionLegalHolds.List(ctx, "", nil)),
 		second(c.LegalHoldPolicyAssignments.ListFilesOnHold(ctx, "", nil)),

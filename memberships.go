@@ -26,10 +26,10 @@ type GroupAdminPermission string
 
 // The configurable permissions the service names (others may exist).
 const (
-	PermissionCanRunReports     GroupAdminPermission = "can_run_reports"
-	PermissionCanInstantLogin   GroupAdminPermission = "can_instant_login"
-	PermissionCanCreateAccounts GroupAdminPermission = "can_create_accounts"
-	PermissionCanEditAccounts   GroupAdminPermission = "can_edit_accounts"
+	GroupAdminPermissionCanRunReports     GroupAdminPermission = "can_run_reports"
+	GroupAdminPermissionCanInstantLogin   GroupAdminPermission = "can_instant_login"
+	GroupAdminPermissionCanCreateAccounts GroupAdminPermission = "can_create_accounts"
+	GroupAdminPermissionCanEditAccounts   GroupAdminPermission = "can_edit_accounts"
 )
 
 // GroupMembership is a user's membership of a group.

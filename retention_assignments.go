@@ -17,13 +17,13 @@ type RetentionAssignmentType string
 
 // Retention assignment targets.
 const (
-	// RetentionAssignEnterprise covers every file of the enterprise (no id).
-	RetentionAssignEnterprise RetentionAssignmentType = "enterprise"
-	// RetentionAssignFolder covers a folder and everything below it.
-	RetentionAssignFolder RetentionAssignmentType = "folder"
-	// RetentionAssignMetadataTemplate covers the files carrying a metadata
+	// RetentionAssignmentTypeEnterprise covers every file of the enterprise (no id).
+	RetentionAssignmentTypeEnterprise RetentionAssignmentType = "enterprise"
+	// RetentionAssignmentTypeFolder covers a folder and everything below it.
+	RetentionAssignmentTypeFolder RetentionAssignmentType = "folder"
+	// RetentionAssignmentTypeMetadataTemplate covers the files carrying a metadata
 	// template (optionally with one field value).
-	RetentionAssignMetadataTemplate RetentionAssignmentType = "metadata_template"
+	RetentionAssignmentTypeMetadataTemplate RetentionAssignmentType = "metadata_template"
 )
 
 // StartDateUploadDate is the default start_date_field of a metadata
@@ -88,18 +88,18 @@ func (b *CreateRetentionPolicyAssignmentRequest) validate() error {
 		return err
 	}
 	switch b.AssignTo.Type {
-	case RetentionAssignEnterprise:
+	case RetentionAssignmentTypeEnterprise:
 		if b.AssignTo.ID != "" {
 			return invalidArg("assign_to.id", "must be empty for the enterprise")
 		}
-	case RetentionAssignFolder, RetentionAssignMetadataTemplate:
+	case RetentionAssignmentTypeFolder, RetentionAssignmentTypeMetadataTemplate:
 		if b.AssignTo.ID == "" {
 			return invalidArg("assign_to.id", "empty")
 		}
 	default:
 		return invalidArg("assign_to.type", "must be enterprise, folder or metadata_template")
 	}
-	if b.AssignTo.Type != RetentionAssignMetadataTemplate && (len(b.FilterFields) > 0 || b.StartDateField != "") {
+	if b.AssignTo.Type != RetentionAssignmentTypeMetadataTemplate && (len(b.FilterFields) > 0 || b.StartDateField != "") {
 		return invalidArg("filter_fields/start_date_field", "only for a metadata_template assignment")
 	}
 	if len(b.FilterFields) > 1 {
@@ -160,7 +160,7 @@ func (s *RetentionPolicyAssignmentsService) ListForPolicy(ctx context.Context, p
 	if opts == nil {
 		opts = &ListRetentionPolicyAssignmentsOptions{}
 	}
-	if err := checkEnum("type", opts.Type, RetentionAssignEnterprise, RetentionAssignFolder, RetentionAssignMetadataTemplate); err != nil {
+	if err := checkEnum("type", opts.Type, RetentionAssignmentTypeEnterprise, RetentionAssignmentTypeFolder, RetentionAssignmentTypeMetadataTemplate); err != nil {
 		return nil, nil, err
 	}
 	return getMarkerPage[*RetentionPolicyAssignment](ctx, s.client, opts.Limit, opts, "retention_policies", policyID, "assignments")

@@ -47,7 +47,7 @@ func (s *FileVersionRetentionsService) List(ctx context.Context, opts *ListFileV
 	if opts == nil {
 		opts = &ListFileVersionRetentionsOptions{}
 	}
-	if err := checkEnum("disposition_action", opts.DispositionAction, DispositionPermanentlyDelete, DispositionRemoveRetention); err != nil {
+	if err := checkEnum("disposition_action", opts.DispositionAction, DispositionActionPermanentlyDelete, DispositionActionRemoveRetention); err != nil {
 		return nil, nil, err
 	}
 	q := *opts

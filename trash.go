@@ -25,15 +25,6 @@ const (
 	TrashSortSize TrashSort = "size"
 )
 
-// TrashDirection is the sort direction of a trash listing.
-type TrashDirection string
-
-// Directions of the trash (query direction).
-const (
-	TrashAscending  TrashDirection = "ASC"
-	TrashDescending TrashDirection = "DESC"
-)
-
 // ListTrashOptions are the options of the offset-paged TrashService.ListItems.
 type ListTrashOptions struct {
 	// Fields selects the fields of each item (query fields); without it the
@@ -46,7 +37,7 @@ type ListTrashOptions struct {
 	// Sort is the sort key (query sort); items stay grouped by type.
 	Sort TrashSort `url:"sort,omitempty"`
 	// Direction is ASC or DESC (query direction).
-	Direction TrashDirection `url:"direction,omitempty"`
+	Direction SortDirection `url:"direction,omitempty"`
 	// ReadAhead makes ListItemsIter fetch the next page while the loop
 	// ranges over the current one, by marker or by offset: at most one page
 	// ahead, and a break or an error cancels the fetch in flight. Page
@@ -63,7 +54,7 @@ func (s *TrashService) ListItems(ctx context.Context, opts *ListTrashOptions) (*
 	if err := firstErr(
 		checkOffsetLimit(opts.Offset, opts.Limit),
 		checkEnum("sort", opts.Sort, TrashSortName, TrashSortDate, TrashSortSize),
-		checkEnum("direction", opts.Direction, TrashAscending, TrashDescending),
+		checkEnum("direction", opts.Direction, SortDirectionAscending, SortDirectionDescending),
 	); err != nil {
 		return nil, nil, err
 	}
