@@ -292,7 +292,7 @@ func TestCollaborationListsWire(t *testing.T) {
 	n = w.count()
 	_, _, err = cs.ListByFile(ctx, "", nil)
 	assert.ErrorIs(t, err, ErrMissingID)
-	_, _, err = cs.ListByFolder(ctx, "3", &ListItemCollaborationsOptions{Limit: 1001})
+	_, _, err = cs.ListByFolder(ctx, "3", &ListItemCollaborationsOptions{Limit: -1})
 	assert.ErrorIs(t, err, ErrInvalidArgument)
 	_, _, err = cs.ListByGroup(ctx, "g1", &ListCollaborationsOptions{Offset: -1})
 	assert.ErrorIs(t, err, ErrInvalidArgument)

@@ -3,6 +3,7 @@ package cms
 import (
 	"io"
 	"net/http"
+	"reflect"
 	"sync"
 	"testing"
 	"time"
@@ -90,4 +91,18 @@ func mustTime(t *testing.T, s string) time.Time {
 	v, err := time.Parse(time.RFC3339, s)
 	require.NoError(t, err)
 	return v
+}
+
+// The valid bodies of the content calls for the failure sweep
+// (failure_sweep_test.go), registered here to keep that file's list short.
+func init() {
+	for _, b := range []any{
+		&CopyFileRequest{Parent: FolderRef{ID: "1"}},
+		&CopyFolderRequest{Parent: FolderRef{ID: "2"}},
+		&CreateCollaborationRequest{Item: ItemRef{Type: ItemTypeFolder, ID: "1"}, User: &UserRef{ID: "1"}, Role: CollaborationRoleEditor},
+		&CreateCommentRequest{Item: ItemRef{Type: ItemTypeFile, ID: "1"}, Message: "x"},
+		&UpdateCommentRequest{Message: "x"},
+	} {
+		sweepBodies[reflect.TypeOf(b)] = b
+	}
 }

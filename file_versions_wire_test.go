@@ -112,7 +112,7 @@ func TestFileVersionsWire(t *testing.T) {
 	n := w.count()
 	_, _, err = fv.ListByFile(ctx, "5", &ListFileVersionsOptions{Offset: 10001})
 	assert.ErrorIs(t, err, ErrInvalidArgument)
-	_, _, err = fv.ListByFile(ctx, "5", &ListFileVersionsOptions{Limit: 1001})
+	_, _, err = fv.ListByFile(ctx, "5", &ListFileVersionsOptions{Limit: -1})
 	assert.ErrorIs(t, err, ErrInvalidArgument)
 	_, _, err = fv.Get(ctx, "5", "", nil)
 	assert.ErrorIs(t, err, ErrMissingID)
