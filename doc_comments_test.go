@@ -16,7 +16,6 @@ import (
 // endpointRE is an endpoint named in a doc comment: a method and a path.
 var endpointRE = regexp.MustCompile(`\b(GET|POST|PUT|DELETE|HEAD|OPTIONS) (\{upload_url\})?/[a-z_{}]`)
 
-
 // TestDocCommentsNameTheEndpoint parses the package: every exported
 // identifier has a doc comment, every exported method of a service names
 // the endpoint it calls (METHOD /path), and every service type its paths.
