@@ -13,10 +13,29 @@ const (
 	ItemTypeComment ItemType = "comment"
 )
 
+// Request bodies name the records they point at with one form: a typed
+// reference — FileRef, FolderRef, TaskRef, UserRef, GroupRef — where the
+// kind is fixed, ItemRef where it varies, and a Login string beside a
+// *UserRef where the service takes a user by e-mail address instead.
+// (Wire fields that are flat ids, such as an upload session's folder_id or
+// a policy_id, stay flat strings, as the service names them.)
+
+// FileRef names a file in a request body: the item of a task (POST /tasks).
+type FileRef struct {
+	ID string `json:"id"`
+}
+
+// TaskRef names a task in a request body: the task of an assignment
+// (POST /task_assignments).
+type TaskRef struct {
+	ID string `json:"id"`
+}
+
 // ItemRef names an item by kind and id in a request body where the kind
 // varies ({"type": "folder", "id": "12"}): the item of a collaboration
 // (POST /collaborations) or of a comment (POST /comments). Where the kind
-// is fixed the SDK takes FolderRef, UserRef or GroupRef instead.
+// is fixed the SDK takes FileRef, FolderRef, TaskRef, UserRef or GroupRef
+// instead.
 type ItemRef struct {
 	Type ItemType `json:"type"`
 	ID   string   `json:"id"`
