@@ -49,7 +49,15 @@
 //	}
 //
 // Paginators (HasMorePages, NextPage) give page-at-a-time control, and
-// Response.NextMarker lets a marker listing resume later.
+// Response.NextMarker lets a marker listing resume later. Every paged list
+// has all three: List…, List…Iter and NewList…Paginator.
+//
+// The method names the paging, and no option value switches it: the lists
+// that offer both (folder items, the trash, users) have ListItems /
+// ListItemsIter by offset (sortable; the service caps the offset) and
+// ListItemsByMarker / ListItemsByMarkerIter by marker (for lists of any
+// length). A limit above an endpoint's maximum is sent as it is; the
+// service answers with its maximum.
 //
 // A few lists are not paged: the service returns them whole, so they come
 // as a typed Collection (TotalCount and Entries) with no iterator or

@@ -141,10 +141,9 @@ type ListItemsOptions struct {
 	SharedLink         string `url:"-"`
 	SharedLinkPassword string `url:"-"`
 	// ReadAhead makes ListItemsIter fetch the next page while the loop
-	// ranges over the current one, by marker or by offset (see
-	// ListItemsByMarkerOptions.ReadAhead): at most one page ahead, and a
-	// break or an error cancels the fetch in flight. Page methods and
-	// paginators ignore it.
+	// ranges over the current one: at most one page ahead, and a break or
+	// an error cancels the fetch in flight. Page methods and paginators
+	// ignore it.
 	ReadAhead bool `url:"-"`
 }
 
@@ -183,27 +182,16 @@ func (s *FoldersService) itemsPages(folderID string, opts *ListItemsOptions) (in
 		})
 }
 
-// ListItemsIter yields every item of a folder, fetching pages
-// (GET /folders/{folder_id}/items) lazily as the loop advances. It uses
-// marker paging (usemarker=true), which the service recommends because
-// offset paging is capped (400 past offset 300,000): the same items as
-// ListItemsByMarkerIter with opts' Fields, Limit, Sort, Direction and
-// shared link. It pages by offset instead, from opts.Offset, when opts.Offset
-// is set, or when Sort or Direction is set on the root folder "0" (the
-// service does not sort marker pages of the root). It never changes opts.
+// ListItemsIter yields every item of a folder, fetching offset pages (GET
+// /folders/{folder_id}/items) lazily as the loop advances, from
+// opts.Offset. Offset paging stops at offset 300,000 (the service answers
+// 400 past it): for a larger folder use ListItemsByMarkerIter, which pages
+// by marker as the service recommends (it cannot sort the root folder's
+// marker pages). The method says which paging it uses; no option value
+// switches it. It never changes opts.
 func (s *FoldersService) ListItemsIter(ctx context.Context, folderID string, opts *ListItemsOptions) iter.Seq2[*Item, error] {
-	if opts != nil && (opts.Offset > 0 || (folderID == "0" && (opts.Sort != "" || opts.Direction != ""))) {
-		start, fetch := s.itemsPages(folderID, opts)
-		return offsetSeqMaybeAhead(ctx, start, fetch, opts.ReadAhead)
-	}
-	var m *ListItemsByMarkerOptions
-	if opts != nil {
-		m = &ListItemsByMarkerOptions{
-			Fields: opts.Fields, Limit: opts.Limit, Sort: opts.Sort, Direction: opts.Direction,
-			SharedLink: opts.SharedLink, SharedLinkPassword: opts.SharedLinkPassword, ReadAhead: opts.ReadAhead,
-		}
-	}
-	return s.ListItemsByMarkerIter(ctx, folderID, m)
+	start, fetch := s.itemsPages(folderID, opts)
+	return offsetSeqMaybeAhead(ctx, start, fetch, opts != nil && opts.ReadAhead)
 }
 
 // NewListItemsPaginator walks a folder's items one offset page at a time

@@ -63,11 +63,18 @@ func TestIteratorsDoNotStopOnShortOrEmptyPages(t *testing.T) {
 	want := hiddenFolder(t, srv, c, parent.ID, 12, hide)
 	require.Equal(t, []string{"f00", "f02", "f09", "f10", "f11"}, want)
 
-	t.Run("ListItemsIter (marker by default)", func(t *testing.T) {
+	t.Run("ListItemsIter pages by offset", func(t *testing.T) {
 		before := len(srv.Requests())
 		assert.Equal(t, want, names(t, c.Folders.ListItemsIter(ctx, parent.ID, &cms.ListItemsOptions{Limit: 3})))
 		for _, r := range srv.Requests()[before:] {
-			assert.Contains(t, r.RawQuery, "usemarker=true", "marker paging by default")
+			assert.NotContains(t, r.RawQuery, "usemarker", "offset paging, as the method's name says")
+		}
+	})
+	t.Run("ListItemsByMarkerIter pages by marker", func(t *testing.T) {
+		before := len(srv.Requests())
+		assert.Equal(t, want, names(t, c.Folders.ListItemsByMarkerIter(ctx, parent.ID, &cms.ListItemsByMarkerOptions{Limit: 3})))
+		for _, r := range srv.Requests()[before:] {
+			assert.Contains(t, r.RawQuery, "usemarker=true")
 		}
 	})
 	t.Run("ListItemsIter from an offset", func(t *testing.T) {

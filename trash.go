@@ -39,9 +39,9 @@ type ListTrashOptions struct {
 	// Direction is ASC or DESC (query direction).
 	Direction SortDirection `url:"direction,omitempty"`
 	// ReadAhead makes ListItemsIter fetch the next page while the loop
-	// ranges over the current one, by marker or by offset: at most one page
-	// ahead, and a break or an error cancels the fetch in flight. Page
-	// methods and paginators ignore it.
+	// ranges over the current one: at most one page ahead, and a break or
+	// an error cancels the fetch in flight. Page methods and paginators
+	// ignore it.
 	ReadAhead bool `url:"-"`
 }
 
@@ -66,27 +66,15 @@ func (s *TrashService) listPages(opts *ListTrashOptions) (int, offsetPageFunc[*I
 	return pageFuncs(opts, func(o *ListTrashOptions) *int { return &o.Offset }, s.ListItems)
 }
 
-// ListItemsIter yields every item in the trash, fetching pages
-// (GET /folders/trash/items) lazily as the loop advances. Like every list
-// that offers both, it pages by marker (usemarker=true), which the service
-// recommends for long lists: the same items as ListItemsByMarkerIter with
-// opts' Fields and Limit. It pages by offset instead, from opts.Offset, when
-// opts.Offset, Sort or Direction is set (marker pages take no sort). It
-// never changes opts.
+// ListItemsIter yields every item in the trash, fetching offset pages (GET
+// /folders/trash/items) lazily as the loop advances, from opts.Offset, in
+// opts' Sort and Direction. Offset paging stops at offset 10000 (the
+// service answers 400 past it): for a longer trash use
+// ListItemsByMarkerIter, which pages by marker (unsorted). The method says
+// which paging it uses; no option value switches it. It never changes opts.
 func (s *TrashService) ListItemsIter(ctx context.Context, opts *ListTrashOptions) iter.Seq2[*Item, error] {
-	if opts != nil && (opts.Offset > 0 || opts.Sort != "" || opts.Direction != "") {
-		start, fetch := s.listPages(opts)
-		return offsetSeqMaybeAhead(ctx, start, fetch, opts.ReadAhead)
-	}
-	var m *ListTrashByMarkerOptions
-	if opts != nil {
-		m = &ListTrashByMarkerOptions{Fields: opts.Fields, Limit: opts.Limit}
-		if opts.ReadAhead {
-			start, fetch := s.markerPages(m)
-			return markerSeqMaybeAhead(ctx, start, fetch, true)
-		}
-	}
-	return s.ListItemsByMarkerIter(ctx, m)
+	start, fetch := s.listPages(opts)
+	return offsetSeqMaybeAhead(ctx, start, fetch, opts != nil && opts.ReadAhead)
 }
 
 // NewListItemsPaginator walks the trash one offset page at a time
@@ -106,6 +94,11 @@ type ListTrashByMarkerOptions struct {
 	Marker string `url:"marker,omitempty"`
 	// Limit is the page size (query limit, at most 1000).
 	Limit int `url:"limit,omitempty"`
+	// ReadAhead makes ListItemsByMarkerIter fetch the next page while the
+	// loop ranges over the current one: at most one page ahead, and a break
+	// or an error cancels the fetch in flight. Page methods and paginators
+	// ignore it.
+	ReadAhead bool `url:"-"`
 }
 
 // markerTrashQuery adds usemarker=true to the marker options.
@@ -134,7 +127,7 @@ func (s *TrashService) markerPages(opts *ListTrashByMarkerOptions) (string, mark
 // advances. It starts at opts.Marker and never changes opts.
 func (s *TrashService) ListItemsByMarkerIter(ctx context.Context, opts *ListTrashByMarkerOptions) iter.Seq2[*Item, error] {
 	marker, fetch := s.markerPages(opts)
-	return markerSeq(ctx, marker, fetch)
+	return markerSeqMaybeAhead(ctx, marker, fetch, opts != nil && opts.ReadAhead)
 }
 
 // NewListItemsByMarkerPaginator walks the trash one marker page at a time

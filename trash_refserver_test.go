@@ -130,14 +130,17 @@ func TestTrashListPages(t *testing.T) {
 	srv.ResetRequests()
 	for range c.Trash.ListItemsIter(ctx, opts) {
 	}
-	assertQueries(true) // marker paging by default
+	assertQueries(false) // ListItemsIter pages by offset, as its name says
+	for range c.Trash.ListItemsByMarkerIter(ctx, &cms.ListTrashByMarkerOptions{Limit: 2}) {
+	}
+	assertQueries(true) // ListItemsByMarkerIter by marker
 	names = nil
 	for it, err := range c.Trash.ListItemsIter(ctx, &cms.ListTrashOptions{Limit: 2, Sort: cms.TrashSortName, Direction: "DESC"}) {
 		require.NoError(t, err)
 		names = append(names, it.Name)
 	}
 	assert.Equal(t, []string{want[4], want[3], want[2], want[1], want[0]}, names)
-	assertQueries(false) // offset paging for a sorted list
+	assertQueries(false) // a sorted list, by offset
 
 	p := c.Trash.NewListItemsPaginator(&cms.ListTrashOptions{Limit: 2})
 	pages := 0

@@ -353,25 +353,14 @@ func (s *UsersService) listPages(opts *ListUsersOptions) (int, offsetPageFunc[*U
 	return pageFuncs(opts, func(o *ListUsersOptions) *int { return &o.Offset }, s.List)
 }
 
-// ListIter yields every user of the enterprise, fetching pages (GET /users)
-// lazily as the loop advances. Like every list that offers both, it pages by
-// marker (usemarker=true), because offset paging is capped at offset 10000:
-// the same users as ListByMarkerIter with opts' filters, Fields and Limit.
-// It pages by offset instead, from opts.Offset, when opts.Offset is set. It
-// never changes opts.
+// ListIter yields every user of the enterprise, fetching offset pages (GET
+// /users) lazily as the loop advances, from opts.Offset. Offset paging
+// stops at offset 10000 (the service answers 400 past it): for a longer
+// list use ListByMarkerIter, which pages by marker. The method says which
+// paging it uses; no option value switches it. It never changes opts.
 func (s *UsersService) ListIter(ctx context.Context, opts *ListUsersOptions) iter.Seq2[*User, error] {
-	if opts != nil && opts.Offset > 0 {
-		start, fetch := s.listPages(opts)
-		return offsetSeq(ctx, start, fetch)
-	}
-	var m *ListUsersByMarkerOptions
-	if opts != nil {
-		m = &ListUsersByMarkerOptions{
-			FilterTerm: opts.FilterTerm, UserType: opts.UserType, ExternalAppUserID: opts.ExternalAppUserID,
-			Fields: opts.Fields, Limit: opts.Limit,
-		}
-	}
-	return s.ListByMarkerIter(ctx, m)
+	start, fetch := s.listPages(opts)
+	return offsetSeq(ctx, start, fetch)
 }
 
 // NewListPaginator walks the enterprise's users one offset page at a time

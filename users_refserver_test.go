@@ -185,15 +185,22 @@ func TestUsersListPages(t *testing.T) {
 	}
 	before := len(srv.Requests())
 	assert.Equal(t, want, collect(admin.Users.ListIter(ctx, &cms.ListUsersOptions{FilterTerm: "pat", Limit: 3})))
-	for _, r := range srv.Requests()[before:] {
-		assert.Contains(t, r.RawQuery, "usemarker=true", "ListIter pages by marker by default")
+	for i, r := range srv.Requests()[before:] {
+		assert.NotContains(t, r.RawQuery, "usemarker", "ListIter pages by offset, as its name says")
+		if i > 0 {
+			assert.Contains(t, r.RawQuery, "offset=", "ListIter pages by offset, as its name says")
+		}
 	}
 	before = len(srv.Requests())
 	assert.Equal(t, want[1:], collect(admin.Users.ListIter(ctx, &cms.ListUsersOptions{FilterTerm: "pat", Limit: 3, Offset: 1})))
 	for _, r := range srv.Requests()[before:] {
 		assert.NotContains(t, r.RawQuery, "usemarker", "ListIter pages by offset from a given offset")
 	}
+	before = len(srv.Requests())
 	assert.Equal(t, want, collect(admin.Users.ListByMarkerIter(ctx, &cms.ListUsersByMarkerOptions{FilterTerm: "pat", Limit: 2})))
+	for _, r := range srv.Requests()[before:] {
+		assert.Contains(t, r.RawQuery, "usemarker=true", "ListByMarkerIter pages by marker")
+	}
 
 	p := admin.Users.NewListByMarkerPaginator(&cms.ListUsersByMarkerOptions{UserType: cms.UserTypeManaged, Limit: 4})
 	var n, pages int
