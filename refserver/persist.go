@@ -64,11 +64,25 @@ type persister struct {
 	dirty map[dirtyKey]struct{}
 	blobs []string // blobs to delete once the state without them is committed
 
+	// Group commit (awaitState): every mark (and queued blob delete)
+	// takes the next number of marked; committed is the highest number a
+	// commit has covered. A request waits until committed reaches the
+	// marked it saw, and at most one waiter at a time (flushing) commits
+	// for every request waiting, so concurrent requests share one bbolt
+	// transaction. committedCond (on mu) is signalled when committed moves
+	// or a flush ends.
+	marked, committed uint64
+	flushing          bool
+	committedCond     *sync.Cond
+
 	// check makes every request compare the database with the live state
 	// once its changes are committed (tests: a state change without its
 	// mark fails); checkErrs collects the differences.
 	check     bool
 	checkErrs []error
+	// beforeCommit, when set (tests), is called by every flush that has
+	// records to write, before its transaction.
+	beforeCommit func()
 
 	load loadScratch // used while loading only
 }
@@ -108,6 +122,7 @@ func dropWhere[V any](s *Server, kind kindID, m map[string]V, match func(V) bool
 func (p *persister) mark(kind kindID, key string) {
 	p.mu.Lock()
 	p.dirty[dirtyKey{kind, key}] = struct{}{}
+	p.marked++
 	p.mu.Unlock()
 }
 
@@ -119,6 +134,7 @@ func (s *Server) openState(dir string) error {
 		return fmt.Errorf("refserver: opening the state in %s: %w", dir, err)
 	}
 	s.persist = &persister{db: db, dirty: map[dirtyKey]struct{}{}, load: loadScratch{purged: map[string]*item{}}}
+	s.persist.committedCond = sync.NewCond(&s.persist.mu)
 	fresh := true
 	err = db.View(func(tx *bolt.Tx) error {
 		b := tx.Bucket([]byte(schemaBucket))
@@ -214,6 +230,11 @@ func (s *Server) flushState() error {
 	defer p.flushMu.Unlock()
 	p.mu.Lock()
 	idle := len(p.dirty) == 0 && len(p.blobs) == 0
+	if idle {
+		// No flush is under way and a failed one puts its marks back:
+		// every mark so far is committed.
+		p.setCommitted(p.marked)
+	}
 	p.mu.Unlock()
 	if idle {
 		return nil
@@ -221,7 +242,7 @@ func (s *Server) flushState() error {
 	s.oauth.mu.Lock()
 	s.mu.Lock()
 	p.mu.Lock()
-	dirty, blobs := p.dirty, p.blobs
+	dirty, blobs, taken := p.dirty, p.blobs, p.marked
 	p.dirty, p.blobs = map[dirtyKey]struct{}{}, nil
 	p.mu.Unlock()
 	changes := make([]change, 0, len(dirty))
@@ -237,6 +258,9 @@ func (s *Server) flushState() error {
 		a, b := changes[i], changes[j]
 		return a.kind < b.kind || a.kind == b.kind && a.key < b.key
 	})
+	if p.beforeCommit != nil {
+		p.beforeCommit()
+	}
 	err := p.db.Update(func(tx *bolt.Tx) error {
 		if p.schemaPending {
 			b, err := tx.CreateBucketIfNotExists([]byte(schemaBucket))
@@ -261,6 +285,9 @@ func (s *Server) flushState() error {
 		p.mu.Unlock()
 		return fmt.Errorf("refserver: saving the state: %w", err)
 	}
+	p.mu.Lock()
+	p.setCommitted(taken)
+	p.mu.Unlock()
 	for _, id := range blobs {
 		if err := s.store.Delete(context.Background(), id); err != nil {
 			s.log.Warn("deleting blob", "blob", id, "err", err)
@@ -303,6 +330,7 @@ func (s *Server) queueBlobDeletes(ids []string) bool {
 	}
 	p.mu.Lock()
 	p.blobs = append(p.blobs, ids...)
+	p.marked++
 	p.mu.Unlock()
 	return true
 }
@@ -317,15 +345,17 @@ func (s *Server) closeState() error {
 }
 
 // persistHandler makes next's answers wait for the state: the answer is
-// buffered, the marked records are committed, and only then is the answer
-// sent. When the commit fails the client gets 500 instead, so no answer
-// ever tells of a change that could be lost. Answers that changed nothing
-// (nothing marked) cost a buffer copy.
+// buffered, every record marked so far (by this request or another one
+// whose changes it may have seen) is committed, and only then is the
+// answer sent. Concurrent requests share their commits (awaitState). When
+// the commit fails the client gets 500 instead, so no answer ever tells of
+// a change that could be lost. Answers that changed nothing, when nothing
+// else is pending, cost a buffer copy.
 func (s *Server) persistHandler(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		bw := &bufferedWriter{header: w.Header().Clone()} // with the request id
 		next.ServeHTTP(bw, r)
-		if err := s.flushState(); err != nil {
+		if err := s.awaitState(); err != nil {
 			s.log.Error("saving the state", "path", r.URL.Path, "err", err)
 			writeError(w, errf(http.StatusInternalServerError, codeInternalServerError, "Internal Server Error: the state could not be saved"))
 			return
