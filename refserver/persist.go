@@ -129,7 +129,10 @@ func (p *persister) mark(kind kindID, key string) {
 // openState opens (or creates) the state database of opts.DataDir and
 // loads it into s, or writes s's fresh state into a new one.
 func (s *Server) openState(dir string) error {
-	db, err := bolt.Open(filepath.Join(dir, StateFileName), 0o600, &bolt.Options{Timeout: 500 * time.Millisecond})
+	// The freelist is not written with every commit (fewer pages per
+	// commit); opening rebuilds it from the pages.
+	db, err := bolt.Open(filepath.Join(dir, StateFileName), 0o600, &bolt.Options{
+		Timeout: 500 * time.Millisecond, NoFreelistSync: true, FreelistType: bolt.FreelistMapType})
 	if err != nil {
 		return fmt.Errorf("refserver: opening the state in %s: %w", dir, err)
 	}
@@ -258,21 +261,29 @@ func (s *Server) flushState() error {
 		a, b := changes[i], changes[j]
 		return a.kind < b.kind || a.kind == b.kind && a.key < b.key
 	})
-	if p.beforeCommit != nil {
+	// The content these records name goes to disk first (a durable
+	// directory store noted it as it was written).
+	var err error
+	if ds, ok := s.store.(*dirStore); ok {
+		err = ds.syncPending()
+	}
+	if err == nil && p.beforeCommit != nil {
 		p.beforeCommit()
 	}
-	err := p.db.Update(func(tx *bolt.Tx) error {
-		if p.schemaPending {
-			b, err := tx.CreateBucketIfNotExists([]byte(schemaBucket))
-			if err == nil {
-				err = b.Put([]byte(schemaKey), []byte(strconv.Itoa(stateSchema)))
+	if err == nil {
+		err = p.db.Update(func(tx *bolt.Tx) error {
+			if p.schemaPending {
+				b, err := tx.CreateBucketIfNotExists([]byte(schemaBucket))
+				if err == nil {
+					err = b.Put([]byte(schemaKey), []byte(strconv.Itoa(stateSchema)))
+				}
+				if err != nil {
+					return err
+				}
 			}
-			if err != nil {
-				return err
-			}
-		}
-		return writeChanges(tx, changes)
-	})
+			return writeChanges(tx, changes)
+		})
+	}
 	if err == nil {
 		p.schemaPending = false
 	}
