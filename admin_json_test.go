@@ -31,7 +31,7 @@ func TestAdminRecordsJSONRoundTrip(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(`{"id":"5","type":"group_membership","role":"admin",
 		"user":{"id":"1","type":"user","name":"A","login":"a@b.c"},"group":{"id":"2","type":"group","name":"G","group_type":"managed_group"},
 		"configurable_permissions":{"can_run_reports":false,"can_edit_accounts":true}}`), &m))
-	assert.Equal(t, map[GroupAdminPermission]bool{PermissionCanRunReports: false, PermissionCanEditAccounts: true}, m.ConfigurablePermissions)
+	assert.Equal(t, map[GroupAdminPermission]bool{GroupAdminPermissionCanRunReports: false, GroupAdminPermissionCanEditAccounts: true}, m.ConfigurablePermissions)
 	assert.Equal(t, GroupTypeManaged, m.Group.GroupType)
 
 	var pins MarkerPage[*DevicePin]
@@ -62,13 +62,13 @@ func TestAdminRequestBodies(t *testing.T) {
 		{"set notification e-mail", &UpdateUserRequest{NotificationEmail: Set(NotificationEmailRequest{Email: "n@b.test"})}, `{"notification_email":{"email":"n@b.test"}}`},
 		{"clear job title, flags", &UpdateUserRequest{JobTitle: &empty, CanSeeManagedUsers: &no, Role: UserRoleCoadmin, Status: UserStatusInactive},
 			`{"job_title":"","can_see_managed_users":false,"role":"coadmin","status":"inactive"}`},
-		{"create group", &CreateGroupRequest{Name: "G", InvitabilityLevel: GroupAccessAllManagedUsers}, `{"name":"G","invitability_level":"all_managed_users"}`},
+		{"create group", &CreateGroupRequest{Name: "G", InvitabilityLevel: GroupAccessLevelAllManagedUsers}, `{"name":"G","invitability_level":"all_managed_users"}`},
 		{"update group", &UpdateGroupRequest{Description: &empty}, `{"description":""}`},
 		{"membership, permissions left out", &CreateGroupMembershipRequest{User: UserRef{ID: "1"}, Group: GroupRef{ID: "2"}, Role: GroupRoleAdmin},
 			`{"user":{"id":"1"},"group":{"id":"2"},"role":"admin"}`},
 		{"membership, permissions off", &CreateGroupMembershipRequest{User: UserRef{ID: "1"}, Group: GroupRef{ID: "2"}, ConfigurablePermissions: Null[map[GroupAdminPermission]bool]()},
 			`{"user":{"id":"1"},"group":{"id":"2"},"configurable_permissions":null}`},
-		{"membership update, permissions set", &UpdateGroupMembershipRequest{ConfigurablePermissions: Set(map[GroupAdminPermission]bool{PermissionCanInstantLogin: false})},
+		{"membership update, permissions set", &UpdateGroupMembershipRequest{ConfigurablePermissions: Set(map[GroupAdminPermission]bool{GroupAdminPermissionCanInstantLogin: false})},
 			`{"configurable_permissions":{"can_instant_login":false}}`},
 		{"membership update, empty", &UpdateGroupMembershipRequest{}, `{}`},
 	} {

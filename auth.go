@@ -36,8 +36,8 @@ type SubjectType string
 
 // Subject types.
 const (
-	SubjectEnterprise SubjectType = "enterprise"
-	SubjectUser       SubjectType = "user"
+	SubjectTypeEnterprise SubjectType = "enterprise"
+	SubjectTypeUser       SubjectType = "user"
 )
 
 // Subject names the principal a server-side token is issued for.
@@ -47,13 +47,13 @@ type Subject struct {
 }
 
 // EnterpriseSubject is the service account of enterprise id.
-func EnterpriseSubject(id string) Subject { return Subject{Type: SubjectEnterprise, ID: id} }
+func EnterpriseSubject(id string) Subject { return Subject{Type: SubjectTypeEnterprise, ID: id} }
 
 // UserSubject is the managed or app user id.
-func UserSubject(id string) Subject { return Subject{Type: SubjectUser, ID: id} }
+func UserSubject(id string) Subject { return Subject{Type: SubjectTypeUser, ID: id} }
 
 func (s Subject) validate() error {
-	if s.Type != SubjectEnterprise && s.Type != SubjectUser {
+	if s.Type != SubjectTypeEnterprise && s.Type != SubjectTypeUser {
 		return invalidArg("subject type", fmt.Sprintf("%q is not enterprise or user", s.Type))
 	}
 	return checkID(string(s.Type), s.ID)

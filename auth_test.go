@@ -360,7 +360,7 @@ func TestSingleFlightRefresh(t *testing.T) {
 	f := newFakeAuth(t, clk.Now)
 	ts, _ := NewCCGTokenSource(testClientID, testClientSecret, EnterpriseSubject(testEnterprise),
 		WithAuthBaseURL(f.baseURL()), WithClock(clk.Now), WithRefreshMargin(5*time.Minute))
-	c, err := NewClient(WithBaseURL(f.baseURL()), WithTokenSource(ts))
+	c, err := NewClient(WithURLs(f.baseURL(), f.baseURL()), WithTokenSource(ts))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -399,7 +399,7 @@ func Test401RefreshAndRetryOnce(t *testing.T) {
 	clk := newFakeClock()
 	f := newFakeAuth(t, clk.Now)
 	ts, _ := NewJWTTokenSource(testAppConfig(t), WithAuthBaseURL(f.baseURL()), WithClock(clk.Now))
-	c, _ := NewClient(WithBaseURL(f.baseURL()), WithTokenSource(ts), WithoutRetries())
+	c, _ := NewClient(WithURLs(f.baseURL(), f.baseURL()), WithTokenSource(ts), WithoutRetries())
 	ctx := context.Background()
 	if err := getFolder(ctx, c); err != nil {
 		t.Fatal(err)
@@ -439,7 +439,7 @@ func Test401RefreshAndRetryOnce(t *testing.T) {
 	}
 
 	// A static token is not refreshed.
-	sc, _ := NewClient(WithBaseURL(f.baseURL()), WithToken("SECRET-unknown"), WithoutRetries())
+	sc, _ := NewClient(WithURLs(f.baseURL(), f.baseURL()), WithToken("SECRET-unknown"), WithoutRetries())
 	if err := getFolder(ctx, sc); !errors.Is(err, ErrUnauthorized) {
 		t.Fatal(err)
 	}
@@ -469,7 +469,7 @@ func TestAsUserDerivedClient(t *testing.T) {
 	clk := newFakeClock()
 	f := newFakeAuth(t, clk.Now)
 	ts, _ := NewCCGTokenSource(testClientID, testClientSecret, EnterpriseSubject(testEnterprise), WithAuthBaseURL(f.baseURL()), WithClock(clk.Now))
-	c, _ := NewClient(WithBaseURL(f.baseURL()), WithTokenSource(ts))
+	c, _ := NewClient(WithURLs(f.baseURL(), f.baseURL()), WithTokenSource(ts))
 	u, err := c.AsUser("2000002")
 	if err != nil {
 		t.Fatal(err)
@@ -575,7 +575,7 @@ func TestNoSecretsInLogsOrErrors(t *testing.T) {
 
 	jts, err := NewJWTTokenSource(testAppConfig(t), opts...) // skew: rejected, then retried
 	collect(err)
-	c, _ := NewClient(WithBaseURL(f.baseURL()), WithTokenSource(jts), WithLogger(logger), WithoutRetries())
+	c, _ := NewClient(WithURLs(f.baseURL(), f.baseURL()), WithTokenSource(jts), WithLogger(logger), WithoutRetries())
 	collect(getFolder(ctx, c))
 	f.forgetAccessTokens()
 	collect(getFolder(ctx, c)) // 401, refresh, retry
@@ -587,7 +587,7 @@ func TestNoSecretsInLogsOrErrors(t *testing.T) {
 	collect(jts.Revoke(ctx))
 
 	cts, _ := NewCCGTokenSource(testClientID, testClientSecret, EnterpriseSubject(testEnterprise), opts...)
-	cc, _ := NewClient(WithBaseURL(f.baseURL()), WithTokenSource(cts), WithLogger(logger), WithoutRetries())
+	cc, _ := NewClient(WithURLs(f.baseURL(), f.baseURL()), WithTokenSource(cts), WithLogger(logger), WithoutRetries())
 	collect(getFolder(ctx, cc))
 
 	conf, _ := NewOAuth2Config(testClientID, testClientSecret, "https://app.example/cb", opts...)
@@ -602,7 +602,7 @@ func TestNoSecretsInLogsOrErrors(t *testing.T) {
 	badCfg := testAppConfig(t)
 	badCfg.BoxAppSettings.ClientSecret = "SECRET-wrong"
 	bad, _ := NewJWTTokenSource(badCfg, opts...)
-	bc, _ := NewClient(WithBaseURL(f.baseURL()), WithTokenSource(bad), WithLogger(logger), WithoutRetries())
+	bc, _ := NewClient(WithURLs(f.baseURL(), f.baseURL()), WithTokenSource(bad), WithLogger(logger), WithoutRetries())
 	failures = append(failures, getFolder(ctx, bc))
 	badCCG, _ := NewCCGTokenSource(testClientID, "SECRET-wrong", EnterpriseSubject(testEnterprise), opts...)
 	_, err = badCCG.TokenContext(ctx)
@@ -618,7 +618,7 @@ func TestNoSecretsInLogsOrErrors(t *testing.T) {
 	failures = append(failures, err)
 	_, err = ParseAppConfig([]byte(`{"boxAppSettings":{"clientID":"x","clientSecret":"SECRET-s"`))
 	failures = append(failures, err)
-	sc, _ := NewClient(WithBaseURL(f.baseURL()), WithToken("SECRET-static"), WithLogger(logger), WithoutRetries())
+	sc, _ := NewClient(WithURLs(f.baseURL(), f.baseURL()), WithToken("SECRET-static"), WithLogger(logger), WithoutRetries())
 	failures = append(failures, getFolder(ctx, sc))
 
 	if len(errs) > 0 {

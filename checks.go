@@ -9,26 +9,22 @@ import (
 // Argument checks shared by the services: what the wire defines for page
 // sizes, offsets and enums is refused before sending, as an *ArgError.
 
-// maxPageLimit is the largest page size (query limit) of the lists.
-const maxPageLimit = 1000
-
 // maxPageOffset is the largest offset the offset-paged lists take; the
 // service answers 400 above it.
 const maxPageOffset = 10000
 
-// checkLimit rejects a negative page size or one above 1000.
+// checkLimit rejects a negative page size. One rule for every list: a
+// limit above an endpoint's maximum is sent as it is, and the service
+// answers with a page of its maximum (1000 for most lists), as it documents.
 func checkLimit(limit int) error {
-	switch {
-	case limit < 0:
+	if limit < 0 {
 		return invalidArg("limit", "negative")
-	case limit > maxPageLimit:
-		return invalidArg("limit", fmt.Sprintf("%d is above the maximum, %d", limit, maxPageLimit))
 	}
 	return nil
 }
 
-// checkOffsetLimit rejects a negative offset, one above 10000, and a limit
-// checkLimit refuses.
+// checkOffsetLimit rejects a negative offset, one above 10000 (the service
+// answers 400 there), and a limit checkLimit refuses.
 func checkOffsetLimit(offset, limit int) error {
 	switch {
 	case offset < 0:

@@ -3,6 +3,7 @@ package cms
 import (
 	"context"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -48,7 +49,7 @@ func TestWireEnumsAndLimitsCheckedBeforeSending(t *testing.T) {
 			_, _, err := c.Users.List(ctx, &ListUsersOptions{UserType: "robots"})
 			return err
 		},
-		"users limit 1001": func() error { _, _, err := c.Users.List(ctx, &ListUsersOptions{Limit: 1001}); return err },
+		"users limit -1": func() error { _, _, err := c.Users.List(ctx, &ListUsersOptions{Limit: -1}); return err },
 		"users offset 10001": func() error {
 			_, _, err := c.Users.List(ctx, &ListUsersOptions{Offset: 10001})
 			return err
@@ -57,8 +58,8 @@ func TestWireEnumsAndLimitsCheckedBeforeSending(t *testing.T) {
 			_, _, err := c.Users.ListByMarker(ctx, &ListUsersByMarkerOptions{UserType: "Managed"})
 			return err
 		},
-		"users by marker limit 1001": func() error {
-			_, _, err := c.Users.ListByMarker(ctx, &ListUsersByMarkerOptions{Limit: 1001})
+		"users by marker limit -1": func() error {
+			_, _, err := c.Users.ListByMarker(ctx, &ListUsersByMarkerOptions{Limit: -1})
 			return err
 		},
 		"group create unknown invitability": func() error {
@@ -69,7 +70,7 @@ func TestWireEnumsAndLimitsCheckedBeforeSending(t *testing.T) {
 			_, _, err := c.Groups.Update(ctx, "1", &UpdateGroupRequest{MemberViewabilityLevel: "public"}, nil)
 			return err
 		},
-		"groups limit 1001":   func() error { _, _, err := c.Groups.List(ctx, &ListGroupsOptions{Limit: 1001}); return err },
+		"groups limit -1":     func() error { _, _, err := c.Groups.List(ctx, &ListGroupsOptions{Limit: -1}); return err },
 		"groups offset 10001": func() error { _, _, err := c.Groups.List(ctx, &ListGroupsOptions{Offset: 10001}); return err },
 		"membership create role owner": func() error {
 			_, _, err := c.GroupMemberships.Create(ctx, &CreateGroupMembershipRequest{User: UserRef{ID: "1"}, Group: GroupRef{ID: "2"}, Role: "owner"}, nil)
@@ -79,8 +80,8 @@ func TestWireEnumsAndLimitsCheckedBeforeSending(t *testing.T) {
 			_, _, err := c.GroupMemberships.Update(ctx, "1", &UpdateGroupMembershipRequest{Role: "owner"}, nil)
 			return err
 		},
-		"memberships by group limit 1001": func() error {
-			_, _, err := c.GroupMemberships.ListByGroup(ctx, "1", &ListMembershipsOptions{Limit: 1001})
+		"memberships by group limit -1": func() error {
+			_, _, err := c.GroupMemberships.ListByGroup(ctx, "1", &ListMembershipsOptions{Limit: -1})
 			return err
 		},
 		"memberships by user offset 10001": func() error {
@@ -91,18 +92,18 @@ func TestWireEnumsAndLimitsCheckedBeforeSending(t *testing.T) {
 			_, _, err := c.DevicePins.List(ctx, "1", &ListDevicePinsOptions{Direction: "asc"})
 			return err
 		},
-		"device pins limit 1001": func() error {
-			_, _, err := c.DevicePins.List(ctx, "1", &ListDevicePinsOptions{Limit: 1001})
+		"device pins limit -1": func() error {
+			_, _, err := c.DevicePins.List(ctx, "1", &ListDevicePinsOptions{Limit: -1})
 			return err
 		},
-		"trash limit 1001":   func() error { _, _, err := c.Trash.ListItems(ctx, &ListTrashOptions{Limit: 1001}); return err },
+		"trash limit -1":     func() error { _, _, err := c.Trash.ListItems(ctx, &ListTrashOptions{Limit: -1}); return err },
 		"trash offset 10001": func() error { _, _, err := c.Trash.ListItems(ctx, &ListTrashOptions{Offset: 10001}); return err },
 		"trash direction": func() error {
 			_, _, err := c.Trash.ListItems(ctx, &ListTrashOptions{Direction: "down"})
 			return err
 		},
-		"trash by marker limit 1001": func() error {
-			_, _, err := c.Trash.ListItemsByMarker(ctx, &ListTrashByMarkerOptions{Limit: 1001})
+		"trash by marker limit -1": func() error {
+			_, _, err := c.Trash.ListItemsByMarker(ctx, &ListTrashByMarkerOptions{Limit: -1})
 			return err
 		},
 		"shared link short password": func() error {
@@ -114,23 +115,23 @@ func TestWireEnumsAndLimitsCheckedBeforeSending(t *testing.T) {
 			return err
 		},
 		"shared link password without open access": func() error {
-			_, _, err := c.WebLinks.Update(ctx, "1", &UpdateWebLinkRequest{SharedLink: Set(SharedLinkRequest{Access: SharedLinkCompany, Password: Set("Secret-123")})}, nil)
+			_, _, err := c.WebLinks.Update(ctx, "1", &UpdateWebLinkRequest{SharedLink: Set(SharedLinkRequest{Access: SharedLinkAccessCompany, Password: Set("Secret-123")})}, nil)
 			return err
 		},
 		"shared link short vanity name": func() error {
 			_, _, err := c.WebLinks.Update(ctx, "1", &UpdateWebLinkRequest{SharedLink: Set(SharedLinkRequest{VanityName: "short"})}, nil)
 			return err
 		},
-		"templates limit 1001": func() error {
-			_, _, err := c.MetadataTemplates.ListEnterprise(ctx, &ListMetadataTemplatesOptions{Limit: 1001})
+		"templates limit -1": func() error {
+			_, _, err := c.MetadataTemplates.ListEnterprise(ctx, &ListMetadataTemplatesOptions{Limit: -1})
 			return err
 		},
 		"retention policies unknown type": func() error {
 			_, _, err := c.RetentionPolicies.List(ctx, &ListRetentionPoliciesOptions{PolicyType: "forever"})
 			return err
 		},
-		"retention policies limit 1001": func() error {
-			_, _, err := c.RetentionPolicies.List(ctx, &ListRetentionPoliciesOptions{Limit: 1001})
+		"retention policies limit -1": func() error {
+			_, _, err := c.RetentionPolicies.List(ctx, &ListRetentionPoliciesOptions{Limit: -1})
 			return err
 		},
 		"retention policy update unknown disposition": func() error {
@@ -138,31 +139,31 @@ func TestWireEnumsAndLimitsCheckedBeforeSending(t *testing.T) {
 			return err
 		},
 		"retention assignments unknown type": func() error {
-			_, _, err := c.RetentionPolicyAssignments.ListForPolicy(ctx, "1", &ListRetentionPolicyAssignmentsOptions{Type: "user"})
+			_, _, err := c.RetentionPolicyAssignments.ListByPolicy(ctx, "1", &ListRetentionPolicyAssignmentsOptions{Type: "user"})
 			return err
 		},
-		"files under retention limit 1001": func() error {
-			_, _, err := c.RetentionPolicyAssignments.ListFilesUnderRetention(ctx, "1", &GovernancePageOptions{Limit: 1001})
+		"files under retention limit -1": func() error {
+			_, _, err := c.RetentionPolicyAssignments.ListFilesUnderRetention(ctx, "1", &GovernancePageOptions{Limit: -1})
 			return err
 		},
 		"file version retentions unknown disposition": func() error {
 			_, _, err := c.FileVersionRetentions.List(ctx, &ListFileVersionRetentionsOptions{DispositionAction: "archive"})
 			return err
 		},
-		"legal hold policies limit 1001": func() error {
-			_, _, err := c.LegalHoldPolicies.List(ctx, &ListLegalHoldPoliciesOptions{Limit: 1001})
+		"legal hold policies limit -1": func() error {
+			_, _, err := c.LegalHoldPolicies.List(ctx, &ListLegalHoldPoliciesOptions{Limit: -1})
 			return err
 		},
 		"legal hold assignments unknown target": func() error {
-			_, _, err := c.LegalHoldPolicyAssignments.List(ctx, "1", &ListLegalHoldPolicyAssignmentsOptions{AssignToType: "interaction"})
+			_, _, err := c.LegalHoldPolicyAssignments.ListByPolicy(ctx, "1", &ListLegalHoldPolicyAssignmentsOptions{AssignToType: "interaction"})
 			return err
 		},
-		"files on hold limit 1001": func() error {
-			_, _, err := c.LegalHoldPolicyAssignments.ListFilesOnHold(ctx, "1", &OnHoldOptions{Limit: 1001})
+		"files on hold limit -1": func() error {
+			_, _, err := c.LegalHoldPolicyAssignments.ListFilesOnHold(ctx, "1", &OnHoldOptions{Limit: -1})
 			return err
 		},
-		"file version legal holds limit 1001": func() error {
-			_, _, err := c.FileVersionLegalHolds.List(ctx, "1", &GovernancePageOptions{Limit: 1001})
+		"file version legal holds limit -1": func() error {
+			_, _, err := c.FileVersionLegalHolds.ListByPolicy(ctx, "1", &GovernancePageOptions{Limit: -1})
 			return err
 		},
 	}
@@ -181,13 +182,25 @@ func TestWireEnumsAndLimitsCheckedBeforeSending(t *testing.T) {
 	})
 	for name, err := range map[string]error{
 		"users limit 1000, offset 10000": second(c.Users.List(ctx, &ListUsersOptions{Limit: 1000, Offset: 10000, UserType: UserTypeExternal})),
-		"device pins DESC":               second(c.DevicePins.List(ctx, "1", &ListDevicePinsOptions{Limit: 1000, Direction: DevicePinsDescending})),
-		"trash sorted":                   second(c.Trash.ListItems(ctx, &ListTrashOptions{Sort: TrashSortSize, Direction: TrashDescending})),
-		"user quota unlimited":           second(c.Users.Update(ctx, "1", &UpdateUserRequest{SpaceAmount: &unlimited, Role: UserRoleCoadmin, Status: UserStatusCannotDeleteEditUpload}, nil)),
+		// A limit above the maximum is the service's to cap: sent as is.
+		"users limit 5000":        second(c.Users.List(ctx, &ListUsersOptions{Limit: 5000})),
+		"groups limit 5000":       second(c.Groups.List(ctx, &ListGroupsOptions{Limit: 5000})),
+		"folder items limit 5000": second(c.Folders.ListItems(ctx, "0", &ListItemsOptions{Limit: 5000})),
+		"trash limit 5000":        second(c.Trash.ListItemsByMarker(ctx, &ListTrashByMarkerOptions{Limit: 5000})),
+		"device pins DESC":        second(c.DevicePins.List(ctx, "1", &ListDevicePinsOptions{Limit: 1000, Direction: SortDirectionDescending})),
+		"trash sorted":            second(c.Trash.ListItems(ctx, &ListTrashOptions{Sort: TrashSortSize, Direction: SortDirectionDescending})),
+		"user quota unlimited":    second(c.Users.Update(ctx, "1", &UpdateUserRequest{SpaceAmount: &unlimited, Role: UserRoleCoadmin, Status: UserStatusCannotDeleteEditUpload}, nil)),
 	} {
 		assert.NoError(t, err, name)
 	}
-	assert.Len(t, e.requests(), 4)
+	assert.Len(t, e.requests(), 8)
+	limits := 0
+	for _, r := range e.requests() {
+		if strings.Contains(r.Query, "limit=5000") {
+			limits++
+		}
+	}
+	assert.Equal(t, 4, limits, "the four limits of 5000 are sent as they are")
 }
 
 // second returns the error of a (value, response, error) call.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strings"
 
 	"github.com/contentapi/cms/internal/transport"
 )
@@ -62,13 +63,20 @@ func NewClient(opts ...Option) (*Client, error) {
 
 func newClient(cfg config, opts []Option) (*Client, error) {
 	cfg.headers = cfg.headers.Clone()
+	cfg.baseSet, cfg.uploadSet = false, false
 	for _, o := range opts {
 		if o == nil {
 			continue
 		}
 		if err := o(&cfg); err != nil {
+			if strings.HasPrefix(err.Error(), "cms: ") { // an *ArgError, say
+				return nil, err
+			}
 			return nil, fmt.Errorf("cms: %w", err)
 		}
+	}
+	if err := cfg.checkRoots(); err != nil {
+		return nil, fmt.Errorf("cms: %w", err)
 	}
 	if cfg.tokenSource == nil {
 		return nil, errors.New("cms: no credentials: use WithToken or WithTokenSource")

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -15,27 +16,38 @@ import (
 
 func TestNewClientOptionsValidate(t *testing.T) {
 	t.Parallel()
-	bad := map[string][]Option{
-		"no credentials":    nil,
-		"empty token":       {WithToken(" ")},
-		"nil token source":  {WithToken("t"), WithTokenSource(nil)},
-		"relative base":     {WithToken("t"), WithBaseURL("/2.0")},
-		"ftp upload":        {WithToken("t"), WithUploadURL("ftp://x/api")},
-		"base with query":   {WithToken("t"), WithBaseURL("https://x/2.0?a=b")},
-		"nil http client":   {WithToken("t"), WithHTTPClient(nil)},
-		"negative backoff":  {WithToken("t"), WithRetryPolicy(RetryPolicy{MinBackoff: -1})},
-		"retry on 200":      {WithToken("t"), WithRetryPolicy(RetryPolicy{RetryStatuses: []int{200}})},
-		"backoff inverted":  {WithToken("t"), WithRetryPolicy(RetryPolicy{MinBackoff: 2, MaxBackoff: 1})},
-		"header newline":    {WithToken("t"), WithHeader("X-A", "b\r\nc")},
-		"authorization hdr": {WithToken("t"), WithHeader("authorization", "Bearer x")},
-		"as-user traversal": {WithToken("t"), WithAsUser("../1")},
-		"nil logger":        {WithToken("t"), WithLogger(nil)},
-		"multi-line UA":     {WithToken("t"), WithUserAgent("a\nb")},
+	// Each bad option is refused with an error that names what is wrong.
+	bad := map[string]struct {
+		opts []Option
+		want string
+	}{
+		"no credentials":    {nil, "no credentials: use WithToken or WithTokenSource"},
+		"empty token":       {[]Option{WithToken(" ")}, "token is empty"},
+		"nil token source":  {[]Option{WithToken("t"), WithTokenSource(nil)}, "token source is nil"},
+		"relative base":     {[]Option{WithToken("t"), WithBaseURL("/2.0")}, "base URL: scheme"},
+		"ftp upload":        {[]Option{WithToken("t"), WithUploadURL("ftp://x/api")}, `upload URL: scheme "ftp" is not http or https`},
+		"base with query":   {[]Option{WithToken("t"), WithBaseURL("https://x/2.0?a=b")}, "base URL: must not have a query"},
+		"nil http client":   {[]Option{WithToken("t"), WithHTTPClient(nil)}, "HTTP client is nil"},
+		"negative backoff":  {[]Option{WithToken("t"), WithRetryPolicy(RetryPolicy{MinBackoff: -1})}, "retry policy: durations must not be negative"},
+		"retry on 200":      {[]Option{WithToken("t"), WithRetryPolicy(RetryPolicy{RetryStatuses: []int{200}})}, "200"},
+		"backoff inverted":  {[]Option{WithToken("t"), WithRetryPolicy(RetryPolicy{MinBackoff: 2, MaxBackoff: 1})}, "MaxBackoff"},
+		"header newline":    {[]Option{WithToken("t"), WithHeader("X-A", "b\r\nc")}, `header "X-A": the name is empty, or the name or value is not one line`},
+		"authorization hdr": {[]Option{WithToken("t"), WithHeader("authorization", "Bearer x")}, `header "authorization": set credentials with WithToken`},
+		"as-user traversal": {[]Option{WithToken("t"), WithAsUser("../1")}, "user"},
+		"nil logger":        {[]Option{WithToken("t"), WithLogger(nil)}, "logger is nil"},
+		"multi-line UA":     {[]Option{WithToken("t"), WithUserAgent("a\nb")}, "user agent"},
+		"custom base alone": {[]Option{WithToken("t"), WithBaseURL("https://staging.example/2.0")}, "add WithUploadURL, or set both with WithURLs"},
+		"custom upload alone": {[]Option{WithToken("t"), WithUploadURL("https://staging.example/api/2.0")},
+			"add WithBaseURL, or set both with WithURLs"},
+		"bad root in WithURLs": {[]Option{WithToken("t"), WithURLs("https://x/2.0", "/api/2.0")}, "upload URL"},
 	}
-	for name, opts := range bad {
+	for name, c := range bad {
 		t.Run(name, func(t *testing.T) {
-			_, err := NewClient(opts...)
-			assert.Error(t, err)
+			_, err := NewClient(c.opts...)
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), c.want)
+			assert.True(t, strings.HasPrefix(err.Error(), "cms: "), err.Error())
+			assert.NotContains(t, err.Error(), "cms: cms:")
 		})
 	}
 	c, err := NewClient(WithToken("t"), WithBaseURL("http://127.0.0.1:1/2.0/"), WithUploadURL("http://127.0.0.1:2/api/2.0"))
@@ -57,7 +69,7 @@ func TestRequestHeadersAndPaths(t *testing.T) {
 		w.Write([]byte(`{"id":"1","type":"file"}`))
 	}))
 	defer srv.Close()
-	c, err := NewClient(WithToken("tok"), WithBaseURL(srv.URL+"/base/2.0"), WithAsUser("77"), WithHeader("X-Extra", "v"), WithUserAgent("myapp/1"))
+	c, err := NewClient(WithToken("tok"), WithURLs(srv.URL+"/base/2.0", srv.URL+"/base/api/2.0"), WithAsUser("77"), WithHeader("X-Extra", "v"), WithUserAgent("myapp/1"))
 	require.NoError(t, err)
 	r, err := c.newRequest("GET", c.cfg.baseURL, &FieldsOptions{Fields: []string{"id", "name"}}, "files", "a b")
 	require.NoError(t, err)
@@ -92,7 +104,7 @@ func TestNoRedirectFollowingAndNoTokenInLogs(t *testing.T) {
 	}))
 	defer api.Close()
 	var logs bytes.Buffer
-	c, err := NewClient(WithToken("SECRET-TOKEN"), WithBaseURL(api.URL+"/2.0"), WithLogger(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+	c, err := NewClient(WithToken("SECRET-TOKEN"), WithURLs(api.URL+"/2.0", api.URL+"/api/2.0"), WithLogger(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
 	require.NoError(t, err)
 	r, err := c.newRequest("GET", c.cfg.baseURL, nil, "files", "1", "content")
 	require.NoError(t, err)
@@ -133,7 +145,7 @@ func TestCallRetryPolicyValidated(t *testing.T) {
 	calls := 0
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { calls++ }))
 	defer srv.Close()
-	c, err := NewClient(WithToken("t"), WithBaseURL(srv.URL))
+	c, err := NewClient(WithToken("t"), WithURLs(srv.URL, srv.URL+"/api"))
 	require.NoError(t, err)
 	ctx := WithCallRetryPolicy(context.Background(), RetryPolicy{MaxBackoff: -time.Second})
 	_, _, err = c.Files.Get(ctx, "1", nil)
@@ -146,4 +158,38 @@ func TestCallRetryPolicyValidated(t *testing.T) {
 	_, _, err = c.Files.Get(nil, "1", nil) //nolint:staticcheck
 	require.ErrorAs(t, err, &ae)
 	assert.Equal(t, "ctx", ae.Arg)
+}
+
+// TestRootsBelongTogether: a custom API root needs its upload root (and the
+// other way round), in NewClient and in Clone, so that no call sends a
+// deployment's token to the public service; the public roots, WithURLs and
+// both options together are accepted.
+func TestRootsBelongTogether(t *testing.T) {
+	t.Parallel()
+	ok := [][]Option{
+		{WithToken("t")},
+		{WithToken("t"), WithBaseURL(DefaultBaseURL)},
+		{WithToken("t"), WithUploadURL(DefaultUploadURL)},
+		{WithToken("t"), WithURLs("https://staging.example/2.0", "https://up.staging.example/api/2.0")},
+		{WithToken("t"), WithUploadURL("https://up.staging.example/api/2.0"), WithBaseURL("https://staging.example/2.0")},
+	}
+	for i, opts := range ok {
+		_, err := NewClient(opts...)
+		assert.NoError(t, err, "case %d", i)
+	}
+	c, err := NewClient(WithToken("t"), WithURLs("https://staging.example/2.0", "https://up.staging.example/api/2.0"))
+	require.NoError(t, err)
+	assert.Equal(t, "https://up.staging.example/api/2.0", c.UploadURL())
+	// A clone keeps its roots unless told; moving both is fine.
+	_, err = c.Clone(WithUserAgent("x/1"))
+	assert.NoError(t, err)
+	d, err := c.Clone(WithURLs("https://other.example/2.0", "https://up.other.example/api/2.0"))
+	require.NoError(t, err)
+	assert.Equal(t, "https://other.example/2.0", d.BaseURL())
+	// A clone of a client of the public service that moves its API root
+	// only is refused: its uploads would still go to the public service.
+	pub, err := NewClient(WithToken("t"))
+	require.NoError(t, err)
+	_, err = pub.Clone(WithBaseURL("https://staging.example/2.0"))
+	assert.ErrorContains(t, err, "https://upload.box.com/api/2.0")
 }

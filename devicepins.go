@@ -9,15 +9,6 @@ import (
 // Every call needs an enterprise admin with the "manage enterprise" scope.
 type DevicePinsService service
 
-// DevicePinDirection orders a list of device pins by id.
-type DevicePinDirection string
-
-// Directions of DevicePinsService.List.
-const (
-	DevicePinsAscending  DevicePinDirection = "ASC"
-	DevicePinsDescending DevicePinDirection = "DESC"
-)
-
 // DevicePin is a device a user's account is pinned to (DevicePinner).
 type DevicePin struct {
 	ID          string    `json:"id"`
@@ -34,7 +25,7 @@ type ListDevicePinsOptions struct {
 	// Limit is the page size (at most 1000).
 	Limit int `url:"limit,omitempty"`
 	// Direction orders the pins by id: ASC (default) or DESC.
-	Direction DevicePinDirection `url:"direction,omitempty"`
+	Direction SortDirection `url:"direction,omitempty"`
 }
 
 // List returns one marker page of an enterprise's device pins
@@ -47,7 +38,7 @@ func (s *DevicePinsService) List(ctx context.Context, enterpriseID string, opts 
 	if opts == nil {
 		opts = &ListDevicePinsOptions{}
 	}
-	if err := firstErr(checkLimit(opts.Limit), checkEnum("direction", opts.Direction, DevicePinsAscending, DevicePinsDescending)); err != nil {
+	if err := firstErr(checkLimit(opts.Limit), checkEnum("direction", opts.Direction, SortDirectionAscending, SortDirectionDescending)); err != nil {
 		return nil, nil, err
 	}
 	return withNextMarker(getAPI[MarkerPage[*DevicePin]](ctx, s.client, opts, "enterprises", enterpriseID, "device_pinners"))

@@ -31,7 +31,7 @@ func TestDevicePins(t *testing.T) {
 		require.NoError(t, err)
 		asc = append(asc, p.ID)
 	}
-	for p, err := range admin.DevicePins.ListIter(ctx, ent, &cms.ListDevicePinsOptions{Limit: 2, Direction: cms.DevicePinsDescending}) {
+	for p, err := range admin.DevicePins.ListIter(ctx, ent, &cms.ListDevicePinsOptions{Limit: 2, Direction: cms.SortDirectionDescending}) {
 		require.NoError(t, err)
 		desc = append(desc, p.ID)
 	}

@@ -54,8 +54,8 @@
 // A few lists are not paged: the service returns them whole, so they come
 // as a typed Collection (TotalCount and Entries) with no iterator or
 // paginator, since there is no next page to fetch. They are the tasks of a
-// file (TasksService.ListForFile), the assignments of a task
-// (TaskAssignmentsService.List) and the metadata instances on an item
+// file (TasksService.ListByFile), the assignments of a task
+// (TaskAssignmentsService.ListByTask) and the metadata instances on an item
 // (MetadataService.List).
 //
 // # Updates: leave out, set, or null

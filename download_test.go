@@ -388,7 +388,7 @@ func TestFilesDownloadTransportCounts(t *testing.T) {
 			}
 			return httpmock.NewStringResponse(http.StatusOK, "content"), nil
 		})
-	c, err := NewClient(WithToken(testToken), WithBaseURL("https://api.example.test/2.0"),
+	c, err := NewClient(WithToken(testToken), WithURLs("https://api.example.test/2.0", "https://upload.example.test/api/2.0"),
 		WithHTTPClient(&http.Client{Transport: apiMock}),
 		WithDownloadHTTPClient(&http.Client{Transport: dlMock}),
 		WithRetryPolicy(RetryPolicy{MaxRetries: 3, MinBackoff: time.Millisecond, MaxBackoff: time.Millisecond, MaxRetryAfter: time.Second}))

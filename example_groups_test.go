@@ -42,12 +42,12 @@ func ExampleGroupMembershipsService() {
 	// A group admin who may not run reports; the other permissions stay on.
 	m, _, err := admin.GroupMemberships.Create(ctx, &cms.CreateGroupMembershipRequest{
 		User: cms.UserRef{ID: srv.UserID()}, Group: cms.GroupRef{ID: g.ID}, Role: cms.GroupRoleAdmin,
-		ConfigurablePermissions: cms.Set(map[cms.GroupAdminPermission]bool{cms.PermissionCanRunReports: false}),
+		ConfigurablePermissions: cms.Set(map[cms.GroupAdminPermission]bool{cms.GroupAdminPermissionCanRunReports: false}),
 	}, nil)
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(m.Role, m.ConfigurablePermissions[cms.PermissionCanRunReports], m.ConfigurablePermissions[cms.PermissionCanEditAccounts])
+	fmt.Println(m.Role, m.ConfigurablePermissions[cms.GroupAdminPermissionCanRunReports], m.ConfigurablePermissions[cms.GroupAdminPermissionCanEditAccounts])
 
 	// Null turns every configurable permission off.
 	m, _, err = admin.GroupMemberships.Update(ctx, m.ID, &cms.UpdateGroupMembershipRequest{
@@ -56,7 +56,7 @@ func ExampleGroupMembershipsService() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(m.ConfigurablePermissions[cms.PermissionCanEditAccounts])
+	fmt.Println(m.ConfigurablePermissions[cms.GroupAdminPermissionCanEditAccounts])
 	// Output:
 	// admin false true
 	// false

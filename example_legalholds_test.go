@@ -22,7 +22,7 @@ func heldFile(ctx context.Context, admin *cms.Client) (*cms.LegalHoldPolicy, *cm
 		log.Fatal(err)
 	}
 	a, _, err := admin.LegalHoldPolicyAssignments.Create(ctx, &cms.CreateLegalHoldPolicyAssignmentRequest{
-		PolicyID: hold.ID, AssignTo: cms.LegalHoldAssignTo{Type: cms.LegalHoldAssignFile, ID: f.ID},
+		PolicyID: hold.ID, AssignTo: cms.LegalHoldAssignTo{Type: cms.LegalHoldAssignmentTypeFile, ID: f.ID},
 	})
 	if err != nil {
 		log.Fatal(err)
@@ -42,7 +42,7 @@ func ExampleLegalHoldPoliciesService() {
 		log.Fatal(err)
 	}
 	fmt.Println("release accepted:", release.Accepted)
-	hold, _, err = admin.LegalHoldPolicies.WaitForStatus(ctx, hold.ID, cms.LegalHoldReleased, &cms.PollOptions{Interval: 10 * time.Millisecond})
+	hold, _, err = admin.LegalHoldPolicies.WaitForStatus(ctx, hold.ID, cms.LegalHoldPolicyStatusReleased, &cms.PollOptions{Interval: 10 * time.Millisecond})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -59,7 +59,7 @@ func ExampleLegalHoldPolicyAssignmentsService() {
 	ctx := context.Background()
 	hold, a := heldFile(ctx, admin)
 
-	for x, err := range admin.LegalHoldPolicyAssignments.ListIter(ctx, hold.ID, nil) {
+	for x, err := range admin.LegalHoldPolicyAssignments.ListByPolicyIter(ctx, hold.ID, nil) {
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -82,7 +82,7 @@ func ExampleFileVersionLegalHoldsService() {
 	ctx := context.Background()
 	hold, _ := heldFile(ctx, admin)
 
-	for h, err := range admin.FileVersionLegalHolds.ListIter(ctx, hold.ID, nil) {
+	for h, err := range admin.FileVersionLegalHolds.ListByPolicyIter(ctx, hold.ID, nil) {
 		if err != nil {
 			log.Fatal(err)
 		}

@@ -39,8 +39,8 @@ func ExampleMetadataTemplatesService() {
 		TemplateKey: "contract",
 		DisplayName: "Contract",
 		Fields: []*cms.MetadataField{
-			{Type: cms.MetadataFieldFloat, Key: "amount", DisplayName: "Amount"},
-			{Type: cms.MetadataFieldEnum, Key: "status", DisplayName: "Status", Options: []*cms.MetadataOption{{Key: "draft"}, {Key: "signed"}}},
+			{Type: cms.MetadataFieldTypeFloat, Key: "amount", DisplayName: "Amount"},
+			{Type: cms.MetadataFieldTypeEnum, Key: "status", DisplayName: "Status", Options: []*cms.MetadataOption{{Key: "draft"}, {Key: "signed"}}},
 		},
 	})
 	if err != nil {
@@ -49,8 +49,8 @@ func ExampleMetadataTemplatesService() {
 	fmt.Println("created", tpl.TemplateKey, "with", len(tpl.Fields), "fields")
 
 	// One constructor per schema operation; all apply or none.
-	tpl, _, err = admin.MetadataTemplates.UpdateSchema(ctx, cms.ScopeEnterprise, "contract",
-		cms.AddFieldOp(cms.MetadataField{Type: cms.MetadataFieldDate, Key: "expires", DisplayName: "Expires"}),
+	tpl, _, err = admin.MetadataTemplates.UpdateSchema(ctx, cms.MetadataScopeEnterprise, "contract",
+		cms.AddFieldOp(cms.MetadataField{Type: cms.MetadataFieldTypeDate, Key: "expires", DisplayName: "Expires"}),
 		cms.AddEnumOptionOp("status", "void"),
 		cms.EditFieldOp("amount", cms.FieldChanges{DisplayName: "Value"}),
 	)
@@ -60,7 +60,7 @@ func ExampleMetadataTemplatesService() {
 	fmt.Println("fields:", tpl.Field("amount").DisplayName, tpl.Field("expires").Type, len(tpl.Field("status").Options), "options")
 
 	// A missing key is refused before anything is sent.
-	_, _, err = admin.MetadataTemplates.UpdateSchema(ctx, cms.ScopeEnterprise, "contract", cms.RemoveFieldOp(""))
+	_, _, err = admin.MetadataTemplates.UpdateSchema(ctx, cms.MetadataScopeEnterprise, "contract", cms.RemoveFieldOp(""))
 	fmt.Println("refused:", errors.Is(err, cms.ErrInvalidArgument))
 
 	for t, err := range admin.MetadataTemplates.ListEnterpriseIter(ctx, nil) {
@@ -83,9 +83,9 @@ func ExampleMetadataService() {
 	if _, _, err := admin.MetadataTemplates.Create(ctx, &cms.CreateMetadataTemplateRequest{
 		TemplateKey: "contract", DisplayName: "Contract",
 		Fields: []*cms.MetadataField{
-			{Type: cms.MetadataFieldFloat, Key: "amount", DisplayName: "Amount"},
-			{Type: cms.MetadataFieldString, Key: "customer", DisplayName: "Customer"},
-			{Type: cms.MetadataFieldDate, Key: "expires", DisplayName: "Expires"},
+			{Type: cms.MetadataFieldTypeFloat, Key: "amount", DisplayName: "Amount"},
+			{Type: cms.MetadataFieldTypeString, Key: "customer", DisplayName: "Customer"},
+			{Type: cms.MetadataFieldTypeDate, Key: "expires", DisplayName: "Expires"},
 		},
 	}); err != nil {
 		log.Fatal(err)
@@ -103,7 +103,7 @@ func ExampleMetadataService() {
 	}
 	item := cms.OnFile(f.ID)
 	in := Contract{Amount: 1250.5, Customer: "Acme", Expires: time.Date(2027, 6, 30, 0, 0, 0, 0, time.UTC)}
-	inst, _, err := user.Metadata.Create(ctx, item, cms.ScopeEnterprise, "contract", in)
+	inst, _, err := user.Metadata.Create(ctx, item, cms.MetadataScopeEnterprise, "contract", in)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -114,21 +114,21 @@ func ExampleMetadataService() {
 	fmt.Println(inst.Scope == scope, out.Customer, out.Amount, out.Expires.Format(time.DateOnly))
 
 	// An optimistic update: replace only if nobody changed the value.
-	inst, _, err = user.Metadata.Update(ctx, item, cms.ScopeEnterprise, "contract",
+	inst, _, err = user.Metadata.Update(ctx, item, cms.MetadataScopeEnterprise, "contract",
 		cms.NewMetadataPatch().TestAndReplace("customer", "Acme", "Acme Corp"))
 	if err != nil {
 		log.Fatal(err)
 	}
 	customer, _ := inst.String("customer")
 	fmt.Println("updated:", customer, "version", inst.Version)
-	_, _, err = user.Metadata.Update(ctx, item, cms.ScopeEnterprise, "contract",
+	_, _, err = user.Metadata.Update(ctx, item, cms.MetadataScopeEnterprise, "contract",
 		cms.NewMetadataPatch().TestAndReplace("customer", "Acme", "Someone else"))
 	fmt.Println("stale update refused:", errors.Is(err, cms.ErrFailedJSONPatch))
 
 	// Create or update in one call.
-	_, _, err = user.Metadata.Create(ctx, item, cms.ScopeEnterprise, "contract", in)
+	_, _, err = user.Metadata.Create(ctx, item, cms.MetadataScopeEnterprise, "contract", in)
 	fmt.Println("exists:", errors.Is(err, cms.ErrTupleAlreadyExists))
-	inst, _, err = user.Metadata.Upsert(ctx, item, cms.ScopeEnterprise, "contract", map[string]any{"amount": 99.95})
+	inst, _, err = user.Metadata.Upsert(ctx, item, cms.MetadataScopeEnterprise, "contract", map[string]any{"amount": 99.95})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -138,13 +138,13 @@ func ExampleMetadataService() {
 	// Query: values travel as typed :placeholders; pages come as needed.
 	q := cms.NewMetadataQuery(scope, "contract", "0").
 		Where(cms.QueryField("amount").Lt(100)).
-		OrderBy(cms.QueryAsc, "amount").
+		OrderBy(cms.SortDirectionAscending, "amount").
 		WithMetadata("customer")
 	for entry, err := range user.Metadata.QueryIter(ctx, q) {
 		if err != nil {
 			log.Fatal(err)
 		}
-		md, err := entry.Metadata(cms.ScopeEnterprise, "contract")
+		md, err := entry.Metadata(cms.MetadataScopeEnterprise, "contract")
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -194,7 +194,7 @@ func ExampleMetadataQuery() {
 	q := cms.NewMetadataQuery(cms.EnterpriseScope("27335"), "contract", "0").
 		Where(cms.QueryField("amount").Ge(1000)).
 		Where(cms.QueryOr(cms.QueryField("status").Eq("signed"), cms.QueryField("customer").ILike("acme%"))).
-		OrderBy(cms.QueryDesc, "amount").
+		OrderBy(cms.SortDirectionDescending, "amount").
 		Limit(50)
 	body, err := q.Request()
 	if err != nil {
@@ -203,7 +203,7 @@ func ExampleMetadataQuery() {
 	b, _ := json.MarshalIndent(body, "", "  ")
 	fmt.Println(string(b))
 
-	_, err = cms.NewMetadataQuery(cms.ScopeEnterprise, "contract", "0").Request()
+	_, err = cms.NewMetadataQuery(cms.MetadataScopeEnterprise, "contract", "0").Request()
 	fmt.Println(err)
 	// Output:
 	// {
@@ -221,7 +221,10 @@ func ExampleMetadataQuery() {
 	//       "direction": "DESC"
 	//     }
 	//   ],
-	//   "limit": 50
+	//   "limit": 50,
+	//   "fields": [
+	//     "name"
+	//   ]
 	// }
 	// cms: invalid argument: scope: a query needs the full enterprise_<id> scope, not "enterprise" (see MetadataService.ResolveScope)
 }

@@ -29,8 +29,8 @@ func exampleAdmin(opts refserver.Options) (admin *cms.Client, done func()) {
 // uploads a file into it.
 func retainedFolder(ctx context.Context, admin *cms.Client) (*cms.RetentionPolicy, *cms.RetentionPolicyAssignment, *cms.File) {
 	policy, _, err := admin.RetentionPolicies.Create(ctx, &cms.CreateRetentionPolicyRequest{
-		PolicyName: "Contracts", PolicyType: cms.RetentionPolicyFinite,
-		RetentionLength: cms.RetentionDays(30), DispositionAction: cms.DispositionRemoveRetention,
+		PolicyName: "Contracts", PolicyType: cms.RetentionPolicyTypeFinite,
+		RetentionLength: cms.RetentionDays(30), DispositionAction: cms.DispositionActionRemoveRetention,
 	})
 	if err != nil {
 		log.Fatal(err)
@@ -40,7 +40,7 @@ func retainedFolder(ctx context.Context, admin *cms.Client) (*cms.RetentionPolic
 		log.Fatal(err)
 	}
 	a, _, err := admin.RetentionPolicyAssignments.Create(ctx, &cms.CreateRetentionPolicyAssignmentRequest{
-		PolicyID: policy.ID, AssignTo: cms.RetentionAssignTo{Type: cms.RetentionAssignFolder, ID: folder.ID},
+		PolicyID: policy.ID, AssignTo: cms.RetentionAssignTo{Type: cms.RetentionAssignmentTypeFolder, ID: folder.ID},
 	})
 	if err != nil {
 		log.Fatal(err)
@@ -59,9 +59,9 @@ func ExampleRetentionPoliciesService() {
 
 	p, _, err := admin.RetentionPolicies.Create(ctx, &cms.CreateRetentionPolicyRequest{
 		PolicyName:        "Invoices",
-		PolicyType:        cms.RetentionPolicyFinite,
+		PolicyType:        cms.RetentionPolicyTypeFinite,
 		RetentionLength:   cms.RetentionDays(365),
-		DispositionAction: cms.DispositionPermanentlyDelete,
+		DispositionAction: cms.DispositionActionPermanentlyDelete,
 	})
 	if err != nil {
 		log.Fatal(err)
@@ -70,7 +70,7 @@ func ExampleRetentionPoliciesService() {
 	// Lengthen it and make it non-modifiable (one-way).
 	p, _, err = admin.RetentionPolicies.Update(ctx, p.ID, &cms.UpdateRetentionPolicyRequest{
 		RetentionLength: cms.RetentionDays(730),
-		RetentionType:   cms.RetentionNonModifiable,
+		RetentionType:   cms.RetentionTypeNonModifiable,
 	})
 	if err != nil {
 		log.Fatal(err)
@@ -98,7 +98,7 @@ func ExampleRetentionPolicyAssignmentsService() {
 		fmt.Println("under retention:", f.Name)
 	}
 	n := 0
-	for _, err := range admin.RetentionPolicyAssignments.ListForPolicyIter(ctx, policy.ID, nil) {
+	for _, err := range admin.RetentionPolicyAssignments.ListByPolicyIter(ctx, policy.ID, nil) {
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -128,7 +128,7 @@ func ExampleFileVersionRetentionsService() {
 	if _, err := admin.Files.Delete(ctx, f.ID, nil); err != nil {
 		log.Fatal(err)
 	}
-	_, err := admin.Trash.DeleteFile(ctx, f.ID)
+	_, err := admin.Trash.PurgeFile(ctx, f.ID)
 	fmt.Println("permanent delete refused:", errors.Is(err, cms.ErrForbidden))
 	// Output:
 	// nda.txt retained by Contracts for 30 days

@@ -40,9 +40,9 @@ func ExampleTasksService() {
 	}
 
 	// Resolve checks the state against the task's action before sending.
-	_, _, err = reviewer.TaskAssignments.Resolve(ctx, task, a.ID, cms.ResolutionCompleted, "")
+	_, _, err = reviewer.TaskAssignments.Resolve(ctx, task, a.ID, cms.ResolutionStateCompleted, "")
 	fmt.Println("completed on a review task:", err != nil)
-	if _, _, err := reviewer.TaskAssignments.Resolve(ctx, task, a.ID, cms.ResolutionApproved, "LGTM"); err != nil {
+	if _, _, err := reviewer.TaskAssignments.Resolve(ctx, task, a.ID, cms.ResolutionStateApproved, "LGTM"); err != nil {
 		log.Fatal(err)
 	}
 	task, _, err = author.Tasks.Get(ctx, task.ID)

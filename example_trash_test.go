@@ -39,7 +39,7 @@ func ExampleTrashService() {
 	if _, err := client.Files.Delete(ctx, f.ID, nil); err != nil {
 		log.Fatal(err)
 	}
-	if _, err := client.Trash.DeleteFile(ctx, f.ID); err != nil {
+	if _, err := client.Trash.PurgeFile(ctx, f.ID); err != nil {
 		log.Fatal(err)
 	}
 	_, _, err = client.Trash.GetFile(ctx, f.ID, nil)

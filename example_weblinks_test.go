@@ -24,7 +24,7 @@ func ExampleWebLinksService() {
 
 	link, _, err = client.WebLinks.Update(ctx, link.ID, &cms.UpdateWebLinkRequest{
 		Name:       "Specs",
-		SharedLink: cms.Set(cms.SharedLinkRequest{Access: cms.SharedLinkCompany}),
+		SharedLink: cms.Set(cms.SharedLinkRequest{Access: cms.SharedLinkAccessCompany}),
 	}, nil)
 	if err != nil {
 		log.Fatal(err)

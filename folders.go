@@ -66,10 +66,10 @@ type GetFolderOptions struct {
 	Fields []string `url:"fields,comma,omitempty"`
 	// Sort, Direction, Offset and Limit shape the item_collection returned
 	// with the folder (queries sort, direction, offset, limit).
-	Sort      string `url:"sort,omitempty"`
-	Direction string `url:"direction,omitempty"`
-	Offset    int    `url:"offset,omitempty"`
-	Limit     int    `url:"limit,omitempty"`
+	Sort      string        `url:"sort,omitempty"`
+	Direction SortDirection `url:"direction,omitempty"`
+	Offset    int           `url:"offset,omitempty"`
+	Limit     int           `url:"limit,omitempty"`
 	// IfNoneMatch is the last etag seen (header if-none-match): when the
 	// folder is unchanged the call fails with an *APIError matching
 	// ErrNotModified.
@@ -144,7 +144,7 @@ type ListItemsOptions struct {
 	// Sort is id, name, date or size (query sort); items stay grouped by type.
 	Sort string `url:"sort,omitempty"`
 	// Direction is ASC or DESC (query direction).
-	Direction string `url:"direction,omitempty"`
+	Direction SortDirection `url:"direction,omitempty"`
 	// SharedLink and SharedLinkPassword access the folder through a shared
 	// link (header boxapi). Never logged.
 	SharedLink         string `url:"-"`
@@ -235,7 +235,7 @@ type ListItemsByMarkerOptions struct {
 	// type. The service does not sort marker pages of the root folder "0".
 	Sort string `url:"sort,omitempty"`
 	// Direction is ASC or DESC (query direction).
-	Direction string `url:"direction,omitempty"`
+	Direction SortDirection `url:"direction,omitempty"`
 	// SharedLink and SharedLinkPassword access the folder through a shared
 	// link (header boxapi). Never logged.
 	SharedLink         string `url:"-"`

@@ -27,9 +27,9 @@ type GroupAccessLevel string
 
 // Group access levels.
 const (
-	GroupAccessAdminsOnly       GroupAccessLevel = "admins_only"
-	GroupAccessAdminsAndMembers GroupAccessLevel = "admins_and_members"
-	GroupAccessAllManagedUsers  GroupAccessLevel = "all_managed_users"
+	GroupAccessLevelAdminsOnly       GroupAccessLevel = "admins_only"
+	GroupAccessLevelAdminsAndMembers GroupAccessLevel = "admins_and_members"
+	GroupAccessLevelAllManagedUsers  GroupAccessLevel = "all_managed_users"
 )
 
 // GroupMini is the short form of a group (Group--Mini).
@@ -91,7 +91,7 @@ type UpdateGroupRequest struct {
 
 // checkGroupLevels rejects access levels other than the three.
 func checkGroupLevels(invitability, memberViewability GroupAccessLevel) error {
-	levels := []GroupAccessLevel{GroupAccessAdminsOnly, GroupAccessAdminsAndMembers, GroupAccessAllManagedUsers}
+	levels := []GroupAccessLevel{GroupAccessLevelAdminsOnly, GroupAccessLevelAdminsAndMembers, GroupAccessLevelAllManagedUsers}
 	return firstErr(
 		checkEnum("invitability_level", invitability, levels...),
 		checkEnum("member_viewability_level", memberViewability, levels...),

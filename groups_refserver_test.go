@@ -20,13 +20,13 @@ func TestGroupsLifecycle(t *testing.T) {
 	srv, admin := adminServer(t)
 	ctx := context.Background()
 	g, _, err := admin.Groups.Create(ctx, &cms.CreateGroupRequest{
-		Name: "Legal", Description: "Counsel", MemberViewabilityLevel: cms.GroupAccessAdminsAndMembers,
+		Name: "Legal", Description: "Counsel", MemberViewabilityLevel: cms.GroupAccessLevelAdminsAndMembers,
 	}, &cms.FieldsOptions{Fields: []string{"name", "description", "member_viewability_level", "invitability_level", "permissions"}})
 	require.NoError(t, err)
 	assert.Equal(t, "Counsel", g.Description)
 	assert.Equal(t, cms.GroupTypeManaged, g.GroupType)
-	assert.Equal(t, cms.GroupAccessAdminsAndMembers, g.MemberViewabilityLevel)
-	assert.Equal(t, cms.GroupAccessAdminsOnly, g.InvitabilityLevel)
+	assert.Equal(t, cms.GroupAccessLevelAdminsAndMembers, g.MemberViewabilityLevel)
+	assert.Equal(t, cms.GroupAccessLevelAdminsOnly, g.InvitabilityLevel)
 	require.NotNil(t, g.Permissions)
 	assert.True(t, g.Permissions.CanInviteAsCollaborator)
 
@@ -95,15 +95,15 @@ func TestGroupMemberships(t *testing.T) {
 
 	m, _, err := admin.GroupMemberships.Create(ctx, &cms.CreateGroupMembershipRequest{
 		User: cms.UserRef{ID: srv.UserID()}, Group: cms.GroupRef{ID: g.ID}, Role: cms.GroupRoleAdmin,
-		ConfigurablePermissions: cms.Set(map[cms.GroupAdminPermission]bool{cms.PermissionCanRunReports: false}),
+		ConfigurablePermissions: cms.Set(map[cms.GroupAdminPermission]bool{cms.GroupAdminPermissionCanRunReports: false}),
 	}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, cms.GroupRoleAdmin, m.Role)
 	assert.Equal(t, "Ops", m.Group.Name)
 	assert.Equal(t, srv.UserID(), m.User.ID)
 	assert.Equal(t, map[cms.GroupAdminPermission]bool{
-		cms.PermissionCanRunReports: false, cms.PermissionCanInstantLogin: true,
-		cms.PermissionCanCreateAccounts: true, cms.PermissionCanEditAccounts: true,
+		cms.GroupAdminPermissionCanRunReports: false, cms.GroupAdminPermissionCanInstantLogin: true,
+		cms.GroupAdminPermissionCanCreateAccounts: true, cms.GroupAdminPermissionCanEditAccounts: true,
 	}, m.ConfigurablePermissions)
 
 	// Null turns every permission off.

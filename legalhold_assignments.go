@@ -17,22 +17,22 @@ type LegalHoldAssignmentType string
 
 // Legal hold assignment targets.
 const (
-	LegalHoldAssignFile        LegalHoldAssignmentType = "file"
-	LegalHoldAssignFileVersion LegalHoldAssignmentType = "file_version"
-	// LegalHoldAssignFolder holds everything below a folder.
-	LegalHoldAssignFolder LegalHoldAssignmentType = "folder"
-	// LegalHoldAssignUser, LegalHoldAssignOwnership and
-	// LegalHoldAssignInteractions hold a custodian's content (the policy's
+	LegalHoldAssignmentTypeFile        LegalHoldAssignmentType = "file"
+	LegalHoldAssignmentTypeFileVersion LegalHoldAssignmentType = "file_version"
+	// LegalHoldAssignmentTypeFolder holds everything below a folder.
+	LegalHoldAssignmentTypeFolder LegalHoldAssignmentType = "folder"
+	// LegalHoldAssignmentTypeUser, LegalHoldAssignmentTypeOwnership and
+	// LegalHoldAssignmentTypeInteractions hold a custodian's content (the policy's
 	// filter dates apply to them).
-	LegalHoldAssignUser         LegalHoldAssignmentType = "user"
-	LegalHoldAssignOwnership    LegalHoldAssignmentType = "ownership"
-	LegalHoldAssignInteractions LegalHoldAssignmentType = "interactions"
+	LegalHoldAssignmentTypeUser         LegalHoldAssignmentType = "user"
+	LegalHoldAssignmentTypeOwnership    LegalHoldAssignmentType = "ownership"
+	LegalHoldAssignmentTypeInteractions LegalHoldAssignmentType = "interactions"
 )
 
 // checkLegalHoldTarget rejects an assignment type other than the six.
 func checkLegalHoldTarget(arg string, t LegalHoldAssignmentType) error {
-	return checkEnum(arg, t, LegalHoldAssignFile, LegalHoldAssignFileVersion, LegalHoldAssignFolder,
-		LegalHoldAssignUser, LegalHoldAssignOwnership, LegalHoldAssignInteractions)
+	return checkEnum(arg, t, LegalHoldAssignmentTypeFile, LegalHoldAssignmentTypeFileVersion, LegalHoldAssignmentTypeFolder,
+		LegalHoldAssignmentTypeUser, LegalHoldAssignmentTypeOwnership, LegalHoldAssignmentTypeInteractions)
 }
 
 // LegalHoldAssignTo names the target of an assignment.
@@ -117,9 +117,9 @@ type holdAssignmentsQuery struct {
 	*ListLegalHoldPolicyAssignmentsOptions
 }
 
-// List returns one page of a policy's assignments, marker-paged
+// ListByPolicy returns one page of a policy's assignments, marker-paged
 // (GET /legal_hold_policy_assignments?policy_id=...).
-func (s *LegalHoldPolicyAssignmentsService) List(ctx context.Context, policyID string, opts *ListLegalHoldPolicyAssignmentsOptions) (*MarkerPage[*LegalHoldPolicyAssignment], *Response, error) {
+func (s *LegalHoldPolicyAssignmentsService) ListByPolicy(ctx context.Context, policyID string, opts *ListLegalHoldPolicyAssignmentsOptions) (*MarkerPage[*LegalHoldPolicyAssignment], *Response, error) {
 	if err := checkID("legal hold policy", policyID); err != nil {
 		return nil, nil, err
 	}
@@ -132,14 +132,25 @@ func (s *LegalHoldPolicyAssignmentsService) List(ctx context.Context, policyID s
 	return getMarkerPage[*LegalHoldPolicyAssignment](ctx, s.client, opts.Limit, holdAssignmentsQuery{policyID, opts}, "legal_hold_policy_assignments")
 }
 
-// ListIter yields every assignment of a policy, fetching marker pages
+// ListByPolicyIter yields every assignment of a policy, fetching marker pages
 // (GET /legal_hold_policy_assignments) lazily. It never changes opts.
-func (s *LegalHoldPolicyAssignmentsService) ListIter(ctx context.Context, policyID string, opts *ListLegalHoldPolicyAssignmentsOptions) iter.Seq2[*LegalHoldPolicyAssignment, error] {
-	marker, fetch := pageFuncs(opts, func(o *ListLegalHoldPolicyAssignmentsOptions) *string { return &o.Marker },
+func (s *LegalHoldPolicyAssignmentsService) ListByPolicyIter(ctx context.Context, policyID string, opts *ListLegalHoldPolicyAssignmentsOptions) iter.Seq2[*LegalHoldPolicyAssignment, error] {
+	start, fetch := s.byPolicyPages(policyID, opts)
+	return markerSeq(ctx, start, fetch)
+}
+
+// NewListByPolicyPaginator walks a policy's assignments one marker page at
+// a time (GET /legal_hold_policy_assignments). It never changes opts.
+func (s *LegalHoldPolicyAssignmentsService) NewListByPolicyPaginator(policyID string, opts *ListLegalHoldPolicyAssignmentsOptions) *MarkerPaginator[*LegalHoldPolicyAssignment] {
+	return newMarkerPaginator(s.byPolicyPages(policyID, opts))
+}
+
+// byPolicyPages pages ListByPolicy with a private copy of opts.
+func (s *LegalHoldPolicyAssignmentsService) byPolicyPages(policyID string, opts *ListLegalHoldPolicyAssignmentsOptions) (string, markerPageFunc[*LegalHoldPolicyAssignment]) {
+	return pageFuncs(opts, func(o *ListLegalHoldPolicyAssignmentsOptions) *string { return &o.Marker },
 		func(ctx context.Context, o *ListLegalHoldPolicyAssignmentsOptions) (*MarkerPage[*LegalHoldPolicyAssignment], *Response, error) {
-			return s.List(ctx, policyID, o)
+			return s.ListByPolicy(ctx, policyID, o)
 		})
-	return markerSeq(ctx, marker, fetch)
 }
 
 // Delete removes an assignment (DELETE
@@ -239,9 +250,30 @@ func onHold[T any](ctx context.Context, s *LegalHoldPolicyAssignmentsService, as
 }
 
 func onHoldIter[T any](ctx context.Context, s *LegalHoldPolicyAssignmentsService, assignmentID, what string, opts *OnHoldOptions) iter.Seq2[T, error] {
-	marker, fetch := pageFuncs(opts, func(o *OnHoldOptions) *string { return &o.Marker },
+	start, fetch := onHoldPages[T](s, assignmentID, what, opts)
+	return markerSeq(ctx, start, fetch)
+}
+
+// onHoldPages pages what an assignment holds with a private copy of opts.
+func onHoldPages[T any](s *LegalHoldPolicyAssignmentsService, assignmentID, what string, opts *OnHoldOptions) (string, markerPageFunc[T]) {
+	return pageFuncs(opts, func(o *OnHoldOptions) *string { return &o.Marker },
 		func(ctx context.Context, o *OnHoldOptions) (*MarkerPage[T], *Response, error) {
 			return onHold[T](ctx, s, assignmentID, what, o)
 		})
-	return markerSeq(ctx, marker, fetch)
+}
+
+// NewListFilesOnHoldPaginator walks the files an assignment holds one
+// marker page at a time (GET
+// /legal_hold_policy_assignments/{legal_hold_policy_assignment_id}/files_on_hold).
+// It never changes opts.
+func (s *LegalHoldPolicyAssignmentsService) NewListFilesOnHoldPaginator(assignmentID string, opts *OnHoldOptions) *MarkerPaginator[*FileMini] {
+	return newMarkerPaginator(onHoldPages[*FileMini](s, assignmentID, "files_on_hold", opts))
+}
+
+// NewListFileVersionsOnHoldPaginator walks the earlier file versions an
+// assignment holds one marker page at a time (GET
+// /legal_hold_policy_assignments/{legal_hold_policy_assignment_id}/file_versions_on_hold).
+// It never changes opts.
+func (s *LegalHoldPolicyAssignmentsService) NewListFileVersionsOnHoldPaginator(assignmentID string, opts *OnHoldOptions) *MarkerPaginator[*FileVersionOnHold] {
+	return newMarkerPaginator(onHoldPages[*FileVersionOnHold](s, assignmentID, "file_versions_on_hold", opts))
 }

@@ -30,9 +30,9 @@ type fileVersionLegalHoldsQuery struct {
 	GovernancePageOptions
 }
 
-// List returns one page of the file versions a policy holds, marker-paged
+// ListByPolicy returns one page of the file versions a policy holds, marker-paged
 // (GET /file_version_legal_holds?policy_id=...).
-func (s *FileVersionLegalHoldsService) List(ctx context.Context, policyID string, opts *GovernancePageOptions) (*MarkerPage[*FileVersionLegalHold], *Response, error) {
+func (s *FileVersionLegalHoldsService) ListByPolicy(ctx context.Context, policyID string, opts *GovernancePageOptions) (*MarkerPage[*FileVersionLegalHold], *Response, error) {
 	if err := checkID("legal hold policy", policyID); err != nil {
 		return nil, nil, err
 	}
@@ -40,14 +40,26 @@ func (s *FileVersionLegalHoldsService) List(ctx context.Context, policyID string
 	return getMarkerPage[*FileVersionLegalHold](ctx, s.client, o.Limit, fileVersionLegalHoldsQuery{policyID, o}, "file_version_legal_holds")
 }
 
-// ListIter yields every file version a policy holds, fetching marker pages
+// ListByPolicyIter yields every file version a policy holds, fetching marker pages
 // (GET /file_version_legal_holds) lazily. It never changes opts.
-func (s *FileVersionLegalHoldsService) ListIter(ctx context.Context, policyID string, opts *GovernancePageOptions) iter.Seq2[*FileVersionLegalHold, error] {
-	marker, fetch := pageFuncs(opts, func(o *GovernancePageOptions) *string { return &o.Marker },
+func (s *FileVersionLegalHoldsService) ListByPolicyIter(ctx context.Context, policyID string, opts *GovernancePageOptions) iter.Seq2[*FileVersionLegalHold, error] {
+	start, fetch := s.byPolicyPages(policyID, opts)
+	return markerSeq(ctx, start, fetch)
+}
+
+// NewListByPolicyPaginator walks the file version legal holds of a policy
+// one marker page at a time (GET /file_version_legal_holds). It never
+// changes opts.
+func (s *FileVersionLegalHoldsService) NewListByPolicyPaginator(policyID string, opts *GovernancePageOptions) *MarkerPaginator[*FileVersionLegalHold] {
+	return newMarkerPaginator(s.byPolicyPages(policyID, opts))
+}
+
+// byPolicyPages pages ListByPolicy with a private copy of opts.
+func (s *FileVersionLegalHoldsService) byPolicyPages(policyID string, opts *GovernancePageOptions) (string, markerPageFunc[*FileVersionLegalHold]) {
+	return pageFuncs(opts, func(o *GovernancePageOptions) *string { return &o.Marker },
 		func(ctx context.Context, o *GovernancePageOptions) (*MarkerPage[*FileVersionLegalHold], *Response, error) {
-			return s.List(ctx, policyID, o)
+			return s.ListByPolicy(ctx, policyID, o)
 		})
-	return markerSeq(ctx, marker, fetch)
 }
 
 // Get fetches a file version legal hold

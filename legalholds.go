@@ -20,10 +20,10 @@ type LegalHoldPolicyStatus string
 
 // Legal hold policy statuses.
 const (
-	LegalHoldApplying  LegalHoldPolicyStatus = "applying"
-	LegalHoldActive    LegalHoldPolicyStatus = "active"
-	LegalHoldReleasing LegalHoldPolicyStatus = "releasing"
-	LegalHoldReleased  LegalHoldPolicyStatus = "released"
+	LegalHoldPolicyStatusApplying  LegalHoldPolicyStatus = "applying"
+	LegalHoldPolicyStatusActive    LegalHoldPolicyStatus = "active"
+	LegalHoldPolicyStatusReleasing LegalHoldPolicyStatus = "releasing"
+	LegalHoldPolicyStatusReleased  LegalHoldPolicyStatus = "released"
 )
 
 const (
@@ -136,16 +136,24 @@ func (s *LegalHoldPoliciesService) List(ctx context.Context, opts *ListLegalHold
 // ListIter yields every legal hold policy, fetching marker pages
 // (GET /legal_hold_policies) lazily. It never changes opts.
 func (s *LegalHoldPoliciesService) ListIter(ctx context.Context, opts *ListLegalHoldPoliciesOptions) iter.Seq2[*LegalHoldPolicy, error] {
-	marker, fetch := pageFuncs(opts, func(o *ListLegalHoldPoliciesOptions) *string { return &o.Marker }, s.List)
-	return markerSeq(ctx, marker, fetch)
+	start, fetch := pageFuncs(opts, func(o *ListLegalHoldPoliciesOptions) *string { return &o.Marker }, s.List)
+	return markerSeq(ctx, start, fetch)
+}
+
+// NewListPaginator walks the legal hold policies one marker page at a time
+// (GET /legal_hold_policies). It never changes opts.
+func (s *LegalHoldPoliciesService) NewListPaginator(opts *ListLegalHoldPoliciesOptions) *MarkerPaginator[*LegalHoldPolicy] {
+	return newMarkerPaginator(pageFuncs(opts, func(o *ListLegalHoldPoliciesOptions) *string { return &o.Marker }, s.List))
 }
 
 // UpdateLegalHoldPolicyRequest is the body of LegalHoldPoliciesService.Update;
 // empty fields are not sent.
 type UpdateLegalHoldPolicyRequest struct {
-	PolicyName   string `json:"policy_name,omitzero"`
-	Description  string `json:"description,omitzero"`
-	ReleaseNotes string `json:"release_notes,omitzero"`
+	PolicyName string `json:"policy_name,omitzero"`
+	// Description, when set, replaces the description; a pointer to ""
+	// clears it (the service takes no null here). nil leaves it.
+	Description  *string `json:"description,omitempty"`
+	ReleaseNotes string  `json:"release_notes,omitzero"`
 }
 
 // Update changes a policy's name, description or release notes
@@ -159,7 +167,7 @@ func (s *LegalHoldPoliciesService) Update(ctx context.Context, policyID string, 
 		return nil, nil, invalidArg("request", "nil")
 	case utf8.RuneCountInString(body.PolicyName) > maxLegalHoldName:
 		return nil, nil, invalidArg("policy_name", "longer than 254 characters")
-	case utf8.RuneCountInString(body.Description) > maxLegalHoldText:
+	case body.Description != nil && utf8.RuneCountInString(*body.Description) > maxLegalHoldText:
 		return nil, nil, invalidArg("description", "longer than 500 characters")
 	case utf8.RuneCountInString(body.ReleaseNotes) > maxLegalHoldText:
 		return nil, nil, invalidArg("release_notes", "longer than 500 characters")
@@ -174,7 +182,7 @@ func (s *LegalHoldPoliciesService) Update(ctx context.Context, policyID string, 
 type LegalHoldDeletion struct {
 	// Accepted is true when the service accepted the deletion and finishes
 	// it later (202 Accepted, its documented answer): a policy is releasing
-	// until it is released (WaitForStatus with LegalHoldReleased), an
+	// until it is released (WaitForStatus with LegalHoldPolicyStatusReleased), an
 	// assignment keeps holding, with DeletedAt set, until it is gone
 	// (WaitDeleted). False when the service answered that it is done
 	// (another 2xx, such as 204).
@@ -195,7 +203,7 @@ func deleteLegalHold(ctx context.Context, c *Client, segments ...string) (*Legal
 // /legal_hold_policies/{legal_hold_policy_id}). The service accepts the
 // request (202; LegalHoldDeletion.Accepted is true) and releases it in the
 // background: the status goes releasing, then released, when the holds
-// lift. Use WaitForStatus(ctx, id, LegalHoldReleased, nil) to wait for it.
+// lift. Use WaitForStatus(ctx, id, LegalHoldPolicyStatusReleased, nil) to wait for it.
 func (s *LegalHoldPoliciesService) Delete(ctx context.Context, policyID string) (*LegalHoldDeletion, *Response, error) {
 	if err := checkID("legal hold policy", policyID); err != nil {
 		return nil, nil, err
@@ -221,7 +229,7 @@ func (s *LegalHoldPoliciesService) WaitForStatus(ctx context.Context, policyID s
 		if p.Status == want {
 			return true, nil
 		}
-		if (want == LegalHoldApplying || want == LegalHoldActive) && (p.Status == LegalHoldReleasing || p.Status == LegalHoldReleased) {
+		if (want == LegalHoldPolicyStatusApplying || want == LegalHoldPolicyStatusActive) && (p.Status == LegalHoldPolicyStatusReleasing || p.Status == LegalHoldPolicyStatusReleased) {
 			return false, fmt.Errorf("%w: policy %s is %s, waiting for %s", ErrWaitStopped, policyID, p.Status, want)
 		}
 		return false, nil

@@ -26,19 +26,19 @@ func TestLegalHoldWaitsOnFakeClock(t *testing.T) {
 		start := time.Now()
 		hp, _, err := c.LegalHoldPolicies.Create(ctx, &cms.CreateLegalHoldPolicyRequest{PolicyName: "Case", IsOngoing: true})
 		require.NoError(t, err)
-		assert.Equal(t, cms.LegalHoldApplying, hp.Status)
-		active, _, err := c.LegalHoldPolicies.WaitForStatus(ctx, hp.ID, cms.LegalHoldActive, nil)
+		assert.Equal(t, cms.LegalHoldPolicyStatusApplying, hp.Status)
+		active, _, err := c.LegalHoldPolicies.WaitForStatus(ctx, hp.ID, cms.LegalHoldPolicyStatusActive, nil)
 		require.NoError(t, err)
-		assert.Equal(t, cms.LegalHoldActive, active.Status)
+		assert.Equal(t, cms.LegalHoldPolicyStatusActive, active.Status)
 		assert.Equal(t, 5*time.Second, time.Since(start))
 
 		del, resp, err := c.LegalHoldPolicies.Delete(ctx, hp.ID)
 		require.NoError(t, err)
 		assert.True(t, del.Accepted)
 		assert.Equal(t, http.StatusAccepted, resp.StatusCode)
-		released, _, err := c.LegalHoldPolicies.WaitForStatus(ctx, hp.ID, cms.LegalHoldReleased, &cms.PollOptions{Interval: 2 * time.Second})
+		released, _, err := c.LegalHoldPolicies.WaitForStatus(ctx, hp.ID, cms.LegalHoldPolicyStatusReleased, &cms.PollOptions{Interval: 2 * time.Second})
 		require.NoError(t, err)
-		assert.Equal(t, cms.LegalHoldReleased, released.Status)
+		assert.Equal(t, cms.LegalHoldPolicyStatusReleased, released.Status)
 		assert.Equal(t, 11*time.Second, time.Since(start))
 
 		// The wait ends with ctx.
@@ -46,7 +46,7 @@ func TestLegalHoldWaitsOnFakeClock(t *testing.T) {
 		require.NoError(t, err)
 		short, cancel := context.WithTimeout(ctx, 1500*time.Millisecond)
 		defer cancel()
-		_, _, err = c.LegalHoldPolicies.WaitForStatus(short, hp2.ID, cms.LegalHoldReleased, nil)
+		_, _, err = c.LegalHoldPolicies.WaitForStatus(short, hp2.ID, cms.LegalHoldPolicyStatusReleased, nil)
 		assert.ErrorIs(t, err, context.DeadlineExceeded)
 	})
 }

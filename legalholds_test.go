@@ -35,7 +35,7 @@ func TestLegalHoldPoliciesService(t *testing.T) {
 	for i := range 3 {
 		p, _, err := c.LegalHoldPolicies.Create(ctx, &cms.CreateLegalHoldPolicyRequest{PolicyName: fmt.Sprintf("Case %d", i), IsOngoing: true})
 		require.NoError(t, err)
-		assert.Equal(t, cms.LegalHoldApplying, p.Status)
+		assert.Equal(t, cms.LegalHoldPolicyStatusApplying, p.Status)
 		ids = append(ids, p.ID)
 	}
 	dated, _, err := c.LegalHoldPolicies.Create(ctx, &cms.CreateLegalHoldPolicyRequest{
@@ -62,9 +62,19 @@ func TestLegalHoldPoliciesService(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "Case zero", up.PolicyName)
 	assert.Equal(t, "settled", up.ReleaseNotes)
-	assert.Equal(t, cms.LegalHoldActive, up.Status)
+	assert.Equal(t, cms.LegalHoldPolicyStatusActive, up.Status)
 	_, _, err = c.LegalHoldPolicies.Update(ctx, ids[0], &cms.UpdateLegalHoldPolicyRequest{PolicyName: "Audit"})
 	assert.ErrorIs(t, err, cms.ErrConflict)
+	// A description is set, left alone when omitted, and cleared with "".
+	up, _, err = c.LegalHoldPolicies.Update(ctx, ids[0], &cms.UpdateLegalHoldPolicyRequest{Description: cms.Ptr("Q3 audit")})
+	require.NoError(t, err)
+	assert.Equal(t, "Q3 audit", up.Description)
+	up, _, err = c.LegalHoldPolicies.Update(ctx, ids[0], &cms.UpdateLegalHoldPolicyRequest{ReleaseNotes: "still settled"})
+	require.NoError(t, err)
+	assert.Equal(t, "Q3 audit", up.Description)
+	up, _, err = c.LegalHoldPolicies.Update(ctx, ids[0], &cms.UpdateLegalHoldPolicyRequest{Description: cms.Ptr("")})
+	require.NoError(t, err)
+	assert.Empty(t, up.Description)
 
 	// Release: 202, releasing, then released; the wait helper polls.
 	del, resp, err := c.LegalHoldPolicies.Delete(ctx, ids[0])
@@ -73,13 +83,13 @@ func TestLegalHoldPoliciesService(t *testing.T) {
 	assert.Equal(t, http.StatusAccepted, resp.StatusCode)
 	got, _, err := c.LegalHoldPolicies.Get(ctx, ids[0])
 	require.NoError(t, err)
-	assert.Equal(t, cms.LegalHoldReleasing, got.Status)
+	assert.Equal(t, cms.LegalHoldPolicyStatusReleasing, got.Status)
 	assert.Equal(t, clock.Now(), got.DeletedAt)
-	_, _, err = c.LegalHoldPolicies.WaitForStatus(ctx, ids[0], cms.LegalHoldActive, &cms.PollOptions{Interval: time.Millisecond})
+	_, _, err = c.LegalHoldPolicies.WaitForStatus(ctx, ids[0], cms.LegalHoldPolicyStatusActive, &cms.PollOptions{Interval: time.Millisecond})
 	assert.ErrorIs(t, err, cms.ErrWaitStopped)
 	done := make(chan error, 1)
 	go func() {
-		_, _, err := c.LegalHoldPolicies.WaitForStatus(ctx, ids[0], cms.LegalHoldReleased, &cms.PollOptions{Interval: time.Millisecond})
+		_, _, err := c.LegalHoldPolicies.WaitForStatus(ctx, ids[0], cms.LegalHoldPolicyStatusReleased, &cms.PollOptions{Interval: time.Millisecond})
 		done <- err
 	}()
 	clock.Advance(time.Minute)
@@ -120,35 +130,35 @@ func TestLegalHoldAssignmentsAndHolds(t *testing.T) {
 		files = append(files, upload(t, user, folder.ID, fmt.Sprintf("e%d.txt", i), "v1"))
 	}
 	fa, _, err := c.LegalHoldPolicyAssignments.Create(ctx, &cms.CreateLegalHoldPolicyAssignmentRequest{
-		PolicyID: hp.ID, AssignTo: cms.LegalHoldAssignTo{Type: cms.LegalHoldAssignFile, ID: files[0].ID},
+		PolicyID: hp.ID, AssignTo: cms.LegalHoldAssignTo{Type: cms.LegalHoldAssignmentTypeFile, ID: files[0].ID},
 	})
 	require.NoError(t, err)
 	assert.Equal(t, hp.ID, fa.LegalHoldPolicy.ID)
 	folderA, _, err := c.LegalHoldPolicyAssignments.Create(ctx, &cms.CreateLegalHoldPolicyAssignmentRequest{
-		PolicyID: hp.ID, AssignTo: cms.LegalHoldAssignTo{Type: cms.LegalHoldAssignFolder, ID: folder.ID},
+		PolicyID: hp.ID, AssignTo: cms.LegalHoldAssignTo{Type: cms.LegalHoldAssignmentTypeFolder, ID: folder.ID},
 	})
 	require.NoError(t, err)
 	_, _, err = c.LegalHoldPolicyAssignments.Create(ctx, &cms.CreateLegalHoldPolicyAssignmentRequest{
-		PolicyID: hp.ID, AssignTo: cms.LegalHoldAssignTo{Type: cms.LegalHoldAssignOwnership, ID: srv.UserID()},
+		PolicyID: hp.ID, AssignTo: cms.LegalHoldAssignTo{Type: cms.LegalHoldAssignmentTypeOwnership, ID: srv.UserID()},
 	})
 	require.NoError(t, err)
 	_, _, err = c.LegalHoldPolicyAssignments.Create(ctx, &cms.CreateLegalHoldPolicyAssignmentRequest{
-		PolicyID: hp.ID, AssignTo: cms.LegalHoldAssignTo{Type: cms.LegalHoldAssignFile, ID: "999"},
+		PolicyID: hp.ID, AssignTo: cms.LegalHoldAssignTo{Type: cms.LegalHoldAssignmentTypeFile, ID: "999"},
 	})
 	assert.ErrorIs(t, err, cms.ErrNotFound)
 
 	got, _, err := c.LegalHoldPolicies.Get(ctx, hp.ID)
 	require.NoError(t, err)
 	assert.Equal(t, cms.LegalHoldAssignmentCounts{File: 1, Folder: 1, Ownership: 1}, *got.AssignmentCounts)
-	list := collect(t, c.LegalHoldPolicyAssignments.ListIter(ctx, hp.ID, &cms.ListLegalHoldPolicyAssignmentsOptions{Limit: 2}))
+	list := collect(t, c.LegalHoldPolicyAssignments.ListByPolicyIter(ctx, hp.ID, &cms.ListLegalHoldPolicyAssignmentsOptions{Limit: 2}))
 	assert.Len(t, list, 3)
-	pg, _, err := c.LegalHoldPolicyAssignments.List(ctx, hp.ID, &cms.ListLegalHoldPolicyAssignmentsOptions{AssignToType: cms.LegalHoldAssignFile, AssignToID: files[0].ID})
+	pg, _, err := c.LegalHoldPolicyAssignments.ListByPolicy(ctx, hp.ID, &cms.ListLegalHoldPolicyAssignmentsOptions{AssignToType: cms.LegalHoldAssignmentTypeFile, AssignToID: files[0].ID})
 	require.NoError(t, err)
 	require.Len(t, pg.Entries, 1)
 	assert.Equal(t, fa.ID, pg.Entries[0].ID)
 	one, _, err := c.LegalHoldPolicyAssignments.Get(ctx, fa.ID, nil)
 	require.NoError(t, err)
-	assert.Equal(t, cms.LegalHoldAssignTo{Type: cms.LegalHoldAssignFile, ID: files[0].ID}, one.AssignedTo)
+	assert.Equal(t, cms.LegalHoldAssignTo{Type: cms.LegalHoldAssignmentTypeFile, ID: files[0].ID}, one.AssignedTo)
 
 	// A new version is held and the old one stays held.
 	_, _, err = user.Files.UploadVersion(ctx, files[0].ID, strings.NewReader("v2"), 2, nil)
@@ -166,7 +176,7 @@ func TestLegalHoldAssignmentsAndHolds(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, p2.Entries, 1)
 
-	holds := collect(t, c.FileVersionLegalHolds.ListIter(ctx, hp.ID, &cms.GovernancePageOptions{Limit: 3}))
+	holds := collect(t, c.FileVersionLegalHolds.ListByPolicyIter(ctx, hp.ID, &cms.GovernancePageOptions{Limit: 3}))
 	require.Len(t, holds, 4)
 	assert.Equal(t, "file_version_legal_hold", holds[0].Type)
 	assert.Equal(t, files[0].FileVersion.ID, holds[0].FileVersion.ID)
@@ -174,14 +184,14 @@ func TestLegalHoldAssignmentsAndHolds(t *testing.T) {
 	h, _, err := c.FileVersionLegalHolds.Get(ctx, holds[0].ID)
 	require.NoError(t, err)
 	assert.Equal(t, holds[0].File.ID, h.File.ID)
-	hpage, _, err := c.FileVersionLegalHolds.List(ctx, hp.ID, &cms.GovernancePageOptions{Limit: 3})
+	hpage, _, err := c.FileVersionLegalHolds.ListByPolicy(ctx, hp.ID, &cms.GovernancePageOptions{Limit: 3})
 	require.NoError(t, err)
 	assert.Len(t, hpage.Entries, 3)
 
 	// Held files go to the trash but cannot be deleted for good.
 	_, err = user.Files.Delete(ctx, files[1].ID, nil)
 	require.NoError(t, err)
-	_, err = user.Trash.DeleteFile(ctx, files[1].ID)
+	_, err = user.Trash.PurgeFile(ctx, files[1].ID)
 	requireAPICode(t, err, http.StatusForbidden, "access_denied_insufficient_permissions")
 	_, _, err = user.Trash.RestoreFile(ctx, files[1].ID, nil, nil)
 	require.NoError(t, err)
@@ -206,16 +216,16 @@ func TestLegalHoldAssignmentsAndHolds(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, del.Accepted)
 	clock.Advance(time.Minute)
-	assert.Empty(t, collect(t, c.FileVersionLegalHolds.ListIter(ctx, hp.ID, nil)))
+	assert.Empty(t, collect(t, c.FileVersionLegalHolds.ListByPolicyIter(ctx, hp.ID, nil)))
 	_, err = user.Files.Delete(ctx, files[1].ID, nil)
 	require.NoError(t, err)
 
 	for i, err := range []error{
 		second(c.LegalHoldPolicyAssignments.Create(ctx, nil)),
 		second(c.LegalHoldPolicyAssignments.Create(ctx, &cms.CreateLegalHoldPolicyAssignmentRequest{PolicyID: "1", AssignTo: cms.LegalHoldAssignTo{Type: "interaction", ID: "1"}})),
-		second(c.LegalHoldPolicyAssignments.Create(ctx, &cms.CreateLegalHoldPolicyAssignmentRequest{PolicyID: "1", AssignTo: cms.LegalHoldAssignTo{Type: cms.LegalHoldAssignFile}})),
-		second(c.LegalHoldPolicyAssignments.List(ctx, "", nil)),
-		second(c.FileVersionLegalHolds.List(ctx, "", nil)),
+		second(c.LegalHoldPolicyAssignments.Create(ctx, &cms.CreateLegalHoldPolicyAssignmentRequest{PolicyID: "1", AssignTo: cms.LegalHoldAssignTo{Type: cms.LegalHoldAssignmentTypeFile}})),
+		second(c.LegalHoldPolicyAssignments.ListByPolicy(ctx, "", nil)),
+		second(c.FileVersionLegalHolds.ListByPolicy(ctx, "", nil)),
 		second(c.LegalHoldPolicyAssignments.ListFilesOnHold(ctx, "", nil)),
 		second(c.LegalHoldPolicies.Update(ctx, "1", &cms.UpdateLegalHoldPolicyRequest{ReleaseNotes: strings.Repeat("r", 501)})),
 	} {

@@ -61,21 +61,21 @@ func TestPollIntervalAndSleepHook(t *testing.T) {
 	})
 	ctx := context.Background()
 
-	p, _, err := e.client.LegalHoldPolicies.WaitForStatus(ctx, "1", LegalHoldActive, nil)
+	p, _, err := e.client.LegalHoldPolicies.WaitForStatus(ctx, "1", LegalHoldPolicyStatusActive, nil)
 	require.NoError(t, err)
-	assert.Equal(t, LegalHoldActive, p.Status)
+	assert.Equal(t, LegalHoldPolicyStatusActive, p.Status)
 	assert.Equal(t, []time.Duration{time.Second, time.Second}, log.took(), "the default interval, through the hook")
 
-	p, _, err = e.client.LegalHoldPolicies.WaitForStatus(ctx, "2", LegalHoldActive, &PollOptions{Interval: 0})
+	p, _, err = e.client.LegalHoldPolicies.WaitForStatus(ctx, "2", LegalHoldPolicyStatusActive, &PollOptions{Interval: 0})
 	require.NoError(t, err)
-	assert.Equal(t, LegalHoldActive, p.Status)
+	assert.Equal(t, LegalHoldPolicyStatusActive, p.Status)
 	assert.Len(t, log.took(), 4, "Interval 0 is the default")
 
 	require.NoError(t, e.client.LegalHoldPolicyAssignments.WaitDeleted(ctx, "3", &PollOptions{Interval: 5 * time.Millisecond}))
 	assert.Equal(t, []time.Duration{5 * time.Millisecond, 5 * time.Millisecond, 5 * time.Millisecond}, log.took()[4:])
 
 	sent := len(e.requests())
-	_, _, err = e.client.LegalHoldPolicies.WaitForStatus(ctx, "1", LegalHoldActive, &PollOptions{Interval: -5})
+	_, _, err = e.client.LegalHoldPolicies.WaitForStatus(ctx, "1", LegalHoldPolicyStatusActive, &PollOptions{Interval: -5})
 	var ae *ArgError
 	require.ErrorAs(t, err, &ae)
 	assert.ErrorIs(t, err, ErrInvalidArgument)

@@ -26,10 +26,10 @@ type GroupAdminPermission string
 
 // The configurable permissions the service names (others may exist).
 const (
-	PermissionCanRunReports     GroupAdminPermission = "can_run_reports"
-	PermissionCanInstantLogin   GroupAdminPermission = "can_instant_login"
-	PermissionCanCreateAccounts GroupAdminPermission = "can_create_accounts"
-	PermissionCanEditAccounts   GroupAdminPermission = "can_edit_accounts"
+	GroupAdminPermissionCanRunReports     GroupAdminPermission = "can_run_reports"
+	GroupAdminPermissionCanInstantLogin   GroupAdminPermission = "can_instant_login"
+	GroupAdminPermissionCanCreateAccounts GroupAdminPermission = "can_create_accounts"
+	GroupAdminPermissionCanEditAccounts   GroupAdminPermission = "can_edit_accounts"
 )
 
 // GroupMembership is a user's membership of a group.
@@ -147,11 +147,29 @@ func (s *GroupMembershipsService) membershipsPage(ctx context.Context, parent, i
 
 // membershipsSeq yields every membership of a list under parent.
 func (s *GroupMembershipsService) membershipsSeq(ctx context.Context, parent, id string, opts *ListMembershipsOptions) iter.Seq2[*GroupMembership, error] {
-	start, fetch := pageFuncs(opts, func(o *ListMembershipsOptions) *int { return &o.Offset },
+	start, fetch := s.membershipsPages(parent, id, opts)
+	return offsetSeq(ctx, start, fetch)
+}
+
+// membershipsPages pages the memberships of a group or a user with a
+// private copy of opts.
+func (s *GroupMembershipsService) membershipsPages(parent, id string, opts *ListMembershipsOptions) (int, offsetPageFunc[*GroupMembership]) {
+	return pageFuncs(opts, func(o *ListMembershipsOptions) *int { return &o.Offset },
 		func(ctx context.Context, o *ListMembershipsOptions) (*OffsetPage[*GroupMembership], *Response, error) {
 			return s.membershipsPage(ctx, parent, id, o)
 		})
-	return offsetSeq(ctx, start, fetch)
+}
+
+// NewListByGroupPaginator walks a group's memberships one offset page at a
+// time (GET /groups/{group_id}/memberships). It never changes opts.
+func (s *GroupMembershipsService) NewListByGroupPaginator(groupID string, opts *ListMembershipsOptions) *OffsetPaginator[*GroupMembership] {
+	return newOffsetPaginator(s.membershipsPages("groups", groupID, opts))
+}
+
+// NewListByUserPaginator walks a user's memberships one offset page at a
+// time (GET /users/{user_id}/memberships). It never changes opts.
+func (s *GroupMembershipsService) NewListByUserPaginator(userID string, opts *ListMembershipsOptions) *OffsetPaginator[*GroupMembership] {
+	return newOffsetPaginator(s.membershipsPages("users", userID, opts))
 }
 
 // ListByGroup returns one offset page of a group's memberships

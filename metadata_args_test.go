@@ -13,9 +13,9 @@ func TestMetadataArgumentsRejectedBeforeSending(t *testing.T) {
 	e := newFilesEnv(t)
 	ctx := context.Background()
 	md, tpl := e.client.Metadata, e.client.MetadataTemplates
-	file, scope := OnFile("1"), ScopeEnterprise
+	file, scope := OnFile("1"), MetadataScopeEnterprise
 	patch := NewMetadataPatch().Add("a", 1)
-	okField := &MetadataField{Type: MetadataFieldString, Key: "a", DisplayName: "A"}
+	okField := &MetadataField{Type: MetadataFieldTypeString, Key: "a", DisplayName: "A"}
 	errs := map[string]error{}
 	call := func(name string, err error) { errs[name] = err }
 	_, _, err := md.Get(ctx, OnFolder("0"), scope, "c")
@@ -50,14 +50,14 @@ func TestMetadataArgumentsRejectedBeforeSending(t *testing.T) {
 	call("query shorthand scope", err)
 	_, _, err = md.Query(ctx, nil)
 	call("nil query", err)
-	_, err = md.NewQueryPaginator(NewMetadataQuery(EnterpriseScope("1"), "c", "0").Limit(500))
-	call("paginator limit", err)
+	_, _, err = md.NewQueryPaginator(NewMetadataQuery(EnterpriseScope("1"), "c", "0").Limit(500)).NextPage(ctx)
+	call("paginator limit (the first page's error)", err)
 	for _, err := range md.QueryIter(ctx, NewMetadataQuery(EnterpriseScope("1"), "c", "0").Limit(500)) {
 		call("iter limit", err)
 	}
 	_, _, err = tpl.Create(ctx, nil)
 	call("nil create", err)
-	_, _, err = tpl.Create(ctx, &CreateMetadataTemplateRequest{Scope: ScopeGlobal, DisplayName: "x"})
+	_, _, err = tpl.Create(ctx, &CreateMetadataTemplateRequest{Scope: MetadataScopeGlobal, DisplayName: "x"})
 	call("create global", err)
 	_, _, err = tpl.Create(ctx, &CreateMetadataTemplateRequest{DisplayName: ""})
 	call("create no name", err)

@@ -20,8 +20,8 @@ func FuzzMetadataInstance(f *testing.F) {
 		if json.Unmarshal(b, &page) == nil {
 			for _, e := range page.Entries {
 				if e != nil {
-					_, _ = e.Metadata(ScopeGlobal, "properties")
-					_, _ = e.Metadata(ScopeEnterprise, "t")
+					_, _ = e.Metadata(MetadataScopeGlobal, "properties")
+					_, _ = e.Metadata(MetadataScopeEnterprise, "t")
 				}
 			}
 		}

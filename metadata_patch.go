@@ -14,12 +14,12 @@ type PatchOpKind string
 
 // The JSON-Patch operations.
 const (
-	PatchAdd     PatchOpKind = "add"
-	PatchReplace PatchOpKind = "replace"
-	PatchRemove  PatchOpKind = "remove"
-	PatchTest    PatchOpKind = "test"
-	PatchMove    PatchOpKind = "move"
-	PatchCopy    PatchOpKind = "copy"
+	PatchOpKindAdd     PatchOpKind = "add"
+	PatchOpKindReplace PatchOpKind = "replace"
+	PatchOpKindRemove  PatchOpKind = "remove"
+	PatchOpKindTest    PatchOpKind = "test"
+	PatchOpKindMove    PatchOpKind = "move"
+	PatchOpKindCopy    PatchOpKind = "copy"
 )
 
 // PatchOperation is one JSON-Patch operation as sent. Path and From are
@@ -98,19 +98,19 @@ func (p *MetadataPatch) withFrom(op PatchOpKind, from, to string) *MetadataPatch
 
 // Add sets key to value, replacing any value it has.
 func (p *MetadataPatch) Add(key string, value any) *MetadataPatch {
-	return p.withValue(PatchAdd, key, value)
+	return p.withValue(PatchOpKindAdd, key, value)
 }
 
 // Replace sets key to value; the key must have a value already.
 func (p *MetadataPatch) Replace(key string, value any) *MetadataPatch {
-	return p.withValue(PatchReplace, key, value)
+	return p.withValue(PatchOpKindReplace, key, value)
 }
 
 // Remove deletes key.
 func (p *MetadataPatch) Remove(key string) *MetadataPatch {
 	path, ok := p.keyPath(key)
 	if ok {
-		p.ops = append(p.ops, PatchOperation{Op: PatchRemove, Path: path})
+		p.ops = append(p.ops, PatchOperation{Op: PatchOpKindRemove, Path: path})
 	}
 	return p
 }
@@ -118,14 +118,18 @@ func (p *MetadataPatch) Remove(key string) *MetadataPatch {
 // Test requires key to equal value, or the whole patch fails (409
 // failed_json_patch_application) and nothing is applied.
 func (p *MetadataPatch) Test(key string, value any) *MetadataPatch {
-	return p.withValue(PatchTest, key, value)
+	return p.withValue(PatchOpKindTest, key, value)
 }
 
 // Move moves the value of from to to.
-func (p *MetadataPatch) Move(from, to string) *MetadataPatch { return p.withFrom(PatchMove, from, to) }
+func (p *MetadataPatch) Move(from, to string) *MetadataPatch {
+	return p.withFrom(PatchOpKindMove, from, to)
+}
 
 // Copy copies the value of from to to.
-func (p *MetadataPatch) Copy(from, to string) *MetadataPatch { return p.withFrom(PatchCopy, from, to) }
+func (p *MetadataPatch) Copy(from, to string) *MetadataPatch {
+	return p.withFrom(PatchOpKindCopy, from, to)
+}
 
 // TestAndReplace replaces key's value with newValue only if it still is
 // oldValue: an optimistic update that fails with ErrFailedJSONPatch when
@@ -141,13 +145,13 @@ func (p *MetadataPatch) Op(op PatchOperation) *MetadataPatch {
 		return p
 	}
 	switch {
-	case !slices.Contains([]PatchOpKind{PatchAdd, PatchReplace, PatchRemove, PatchTest, PatchMove, PatchCopy}, op.Op):
+	case !slices.Contains([]PatchOpKind{PatchOpKindAdd, PatchOpKindReplace, PatchOpKindRemove, PatchOpKindTest, PatchOpKindMove, PatchOpKindCopy}, op.Op):
 		p.err = invalidArg("patch op", quoteArg(string(op.Op)))
 	case !strings.HasPrefix(op.Path, "/"):
 		p.err = invalidArg("patch path", quoteArg(op.Path)+" is not a JSON Pointer")
-	case (op.Op == PatchMove || op.Op == PatchCopy) && !strings.HasPrefix(op.From, "/"):
+	case (op.Op == PatchOpKindMove || op.Op == PatchOpKindCopy) && !strings.HasPrefix(op.From, "/"):
 		p.err = invalidArg("patch from", quoteArg(op.From)+" is not a JSON Pointer")
-	case (op.Op == PatchAdd || op.Op == PatchReplace || op.Op == PatchTest) && !json.Valid(op.Value):
+	case (op.Op == PatchOpKindAdd || op.Op == PatchOpKindReplace || op.Op == PatchOpKindTest) && !json.Valid(op.Value):
 		p.err = invalidArg("patch value", "not valid JSON")
 	default:
 		p.ops = append(p.ops, op)

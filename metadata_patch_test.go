@@ -52,9 +52,9 @@ func TestMetadataPatchBuilder(t *testing.T) {
 		"bad value":       NewMetadataPatch().Add("a", make(chan int)),
 		"bad move source": NewMetadataPatch().Move("", "b"),
 		"raw op kind":     NewMetadataPatch().Op(PatchOperation{Op: "merge", Path: "/a"}),
-		"raw path":        NewMetadataPatch().Op(PatchOperation{Op: PatchRemove, Path: "a"}),
-		"raw from":        NewMetadataPatch().Op(PatchOperation{Op: PatchMove, Path: "/a", From: "b"}),
-		"raw value":       NewMetadataPatch().Op(PatchOperation{Op: PatchAdd, Path: "/a", Value: json.RawMessage(`{`)}),
+		"raw path":        NewMetadataPatch().Op(PatchOperation{Op: PatchOpKindRemove, Path: "a"}),
+		"raw from":        NewMetadataPatch().Op(PatchOperation{Op: PatchOpKindMove, Path: "/a", From: "b"}),
+		"raw value":       NewMetadataPatch().Op(PatchOperation{Op: PatchOpKindAdd, Path: "/a", Value: json.RawMessage(`{`)}),
 	} {
 		assert.ErrorIs(t, bad.Err(), ErrInvalidArgument, name)
 		_, err := json.Marshal(bad)
@@ -64,7 +64,7 @@ func TestMetadataPatchBuilder(t *testing.T) {
 		bad.Add("ok", 1)
 		assert.Len(t, bad.Operations(), n, name)
 	}
-	raw := NewMetadataPatch().Op(PatchOperation{Op: PatchAdd, Path: "/tags/-", Value: json.RawMessage(`"c"`)})
+	raw := NewMetadataPatch().Op(PatchOperation{Op: PatchOpKindAdd, Path: "/tags/-", Value: json.RawMessage(`"c"`)})
 	require.NoError(t, raw.Err())
 	assert.Equal(t, "/tags/-", raw.Operations()[0].Path)
 }
@@ -116,7 +116,7 @@ func TestTemplateOps(t *testing.T) {
 	hidden := Ptr(true)
 	ops := []TemplateOp{
 		EditTemplateOp(TemplateChanges{DisplayName: "Deals", Hidden: hidden}),
-		AddFieldOp(MetadataField{Type: MetadataFieldEnum, Key: "stage", DisplayName: "Stage", Options: []*MetadataOption{{Key: "lead"}}}),
+		AddFieldOp(MetadataField{Type: MetadataFieldTypeEnum, Key: "stage", DisplayName: "Stage", Options: []*MetadataOption{{Key: "lead"}}}),
 		ReorderFieldsOp("stage", "amount"),
 		AddEnumOptionOp("stage", "won"),
 		ReorderEnumOptionsOp("stage", "won", "lead"),
@@ -151,13 +151,13 @@ func TestTemplateOps(t *testing.T) {
 
 	for name, bad := range map[string]TemplateOp{
 		"editTemplate no change":        EditTemplateOp(TemplateChanges{}),
-		"editTemplate nil data":         {Op: OpEditTemplate, Data: (*TemplateChanges)(nil)},
+		"editTemplate nil data":         {Op: TemplateOpKindEditTemplate, Data: (*TemplateChanges)(nil)},
 		"addField no type":              AddFieldOp(MetadataField{Key: "k", DisplayName: "K"}),
-		"addField integer":              AddFieldOp(MetadataField{Type: MetadataFieldInteger, Key: "k", DisplayName: "K"}),
-		"addField no key":               AddFieldOp(MetadataField{Type: MetadataFieldString, DisplayName: "K"}),
-		"addField no name":              AddFieldOp(MetadataField{Type: MetadataFieldString, Key: "k"}),
-		"addField empty option":         AddFieldOp(MetadataField{Type: MetadataFieldEnum, Key: "k", DisplayName: "K", Options: []*MetadataOption{{}}}),
-		"addField repeated option":      AddFieldOp(MetadataField{Type: MetadataFieldEnum, Key: "k", DisplayName: "K", Options: []*MetadataOption{{Key: "a"}, {Key: "a"}}}),
+		"addField integer":              AddFieldOp(MetadataField{Type: MetadataFieldTypeInteger, Key: "k", DisplayName: "K"}),
+		"addField no key":               AddFieldOp(MetadataField{Type: MetadataFieldTypeString, DisplayName: "K"}),
+		"addField no name":              AddFieldOp(MetadataField{Type: MetadataFieldTypeString, Key: "k"}),
+		"addField empty option":         AddFieldOp(MetadataField{Type: MetadataFieldTypeEnum, Key: "k", DisplayName: "K", Options: []*MetadataOption{{}}}),
+		"addField repeated option":      AddFieldOp(MetadataField{Type: MetadataFieldTypeEnum, Key: "k", DisplayName: "K", Options: []*MetadataOption{{Key: "a"}, {Key: "a"}}}),
 		"reorderFields none":            ReorderFieldsOp(),
 		"reorderFields repeated":        ReorderFieldsOp("a", "a"),
 		"addEnumOption no field":        AddEnumOptionOp("", "x"),
@@ -177,11 +177,11 @@ func TestTemplateOps(t *testing.T) {
 		"removeMultiSelect no option":   RemoveMultiSelectOptionOp("f", ""),
 		"removeMultiSelect no field":    RemoveMultiSelectOptionOp("", "a"),
 		"unknown op":                    {Op: "renameTemplate"},
-		"literal addField without data": {Op: OpAddField},
+		"literal addField without data": {Op: TemplateOpKindAddField},
 	} {
 		assert.ErrorIs(t, bad.validate(), ErrInvalidArgument, name)
 	}
 	// A literal operation with data of the caller's own shape only needs the data.
-	lit := TemplateOp{Op: OpAddEnumOption, FieldKey: "f", Data: map[string]string{"key": "x"}}
+	lit := TemplateOp{Op: TemplateOpKindAddEnumOption, FieldKey: "f", Data: map[string]string{"key": "x"}}
 	assert.NoError(t, lit.validate())
 }

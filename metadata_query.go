@@ -12,8 +12,8 @@ import (
 
 // MetadataQueryOrder is one order_by key of a metadata query.
 type MetadataQueryOrder struct {
-	FieldKey  string         `json:"field_key"`
-	Direction QueryDirection `json:"direction"`
+	FieldKey  string        `json:"field_key"`
+	Direction SortDirection `json:"direction"`
 }
 
 // MetadataQueryRequest is the body of POST /metadata_queries/execute_read,
@@ -41,7 +41,7 @@ const maxQueryLimit = 100
 //
 //	q := cms.NewMetadataQuery(cms.EnterpriseScope(eid), "contract", "0").
 //		Where(cms.QueryField("amount").Ge(1000)).
-//		OrderBy(cms.QueryDesc, "amount").
+//		OrderBy(cms.SortDirectionDescending, "amount").
 //		Limit(50)
 type MetadataQuery struct {
 	body     MetadataQueryRequest
@@ -60,6 +60,7 @@ type MetadataQuery struct {
 func NewMetadataQuery(scope MetadataScope, templateKey, ancestorFolderID string) *MetadataQuery {
 	q := &MetadataQuery{scope: scope}
 	q.body.From = string(scope) + "." + templateKey
+	q.body.Fields = slices.Clone(defaultQueryFields)
 	q.body.AncestorFolderID = ancestorFolderID
 	switch {
 	case scope.validate() != nil:
@@ -105,11 +106,11 @@ func (q *MetadataQuery) WhereRaw(query string, params map[string]any) *MetadataQ
 }
 
 // OrderBy sorts by field keys (string, float or date fields), all in one
-// direction (QueryAsc or QueryDesc; "asc" and "desc" are read the same); a
+// direction (SortDirectionAscending or SortDirectionDescending; "asc" and "desc" are read the same); a
 // later call must use the same direction.
-func (q *MetadataQuery) OrderBy(dir QueryDirection, fieldKeys ...string) *MetadataQuery {
-	dir = QueryDirection(strings.ToUpper(string(dir)))
-	if dir != QueryAsc && dir != QueryDesc {
+func (q *MetadataQuery) OrderBy(dir SortDirection, fieldKeys ...string) *MetadataQuery {
+	dir = SortDirection(strings.ToUpper(string(dir)))
+	if dir != SortDirectionAscending && dir != SortDirectionDescending {
 		return q.fail(invalidArg("order direction", quoteArg(string(dir))))
 	}
 	if len(fieldKeys) == 0 {
@@ -136,17 +137,35 @@ func (q *MetadataQuery) Limit(n int) *MetadataQuery {
 	return q
 }
 
-// Fields adds item fields to return with each entry ("name",
-// "created_at", "metadata.enterprise_1.contract.amount", ...); entries are
-// mini records by default.
+// Fields adds item fields to return with each entry ("created_at",
+// "size", "metadata.enterprise_1.contract.amount", ...). The service
+// returns only type, id and etag of each item unless fields are asked for;
+// the builder asks for "name" from the start ("name"), so every
+// entry has its Name. Use OnlyFields to ask for exactly a set of fields.
 func (q *MetadataQuery) Fields(fields ...string) *MetadataQuery {
 	for _, f := range fields {
 		if f == "" {
 			return q.fail(invalidArg("fields", "empty field"))
 		}
 	}
-	q.body.Fields = append(q.body.Fields, fields...)
+	for _, f := range fields {
+		if !slices.Contains(q.body.Fields, f) {
+			q.body.Fields = append(q.body.Fields, f)
+		}
+	}
 	return q
+}
+
+// defaultQueryFields are the fields NewMetadataQuery asks for: without
+// them the service returns only each item's type, id and etag.
+var defaultQueryFields = []string{"name"}
+
+// OnlyFields replaces the fields asked for (the default "name" included)
+// with fields; with none, entries carry only type, id and etag, as the
+// service returns them.
+func (q *MetadataQuery) OnlyFields(fields ...string) *MetadataQuery {
+	q.body.Fields = nil
+	return q.Fields(fields...)
 }
 
 // WithMetadata asks for the queried template's instance with each entry
@@ -205,6 +224,8 @@ func (q *MetadataQuery) Request() (*MetadataQueryRequest, error) {
 
 // MetadataQueryEntry is one result of a metadata query: a file or a folder
 // (Item.Type "file" or "folder", the record in Item.File or Item.Folder).
+// The record holds type, id and etag, and the fields the query asked for:
+// "name" unless OnlyFields left it out, the metadata WithMetadata asked for.
 type MetadataQueryEntry struct {
 	Item
 }
@@ -217,7 +238,7 @@ func (e MetadataQueryEntry) MarshalJSON() ([]byte, error) { return e.Item.Marsha
 
 // Metadata returns the instance of scope.templateKey the entry came with
 // (asked for with MetadataQuery.WithMetadata or a metadata.<scope>.<key>
-// field). ScopeEnterprise matches the caller's enterprise_<id>.
+// field). MetadataScopeEnterprise matches the caller's enterprise_<id>.
 func (e *MetadataQueryEntry) Metadata(scope MetadataScope, templateKey string) (*MetadataInstance, error) {
 	var md map[string]map[string]json.RawMessage
 	switch {
@@ -231,11 +252,11 @@ func (e *MetadataQueryEntry) Metadata(scope MetadataScope, templateKey string) (
 
 // ItemMetadata decodes the instance of scope.templateKey from the Metadata
 // field of a File or Folder (returned when the metadata.<scope>.<key>
-// fields were asked for). ScopeEnterprise matches any enterprise_<id>. An
+// fields were asked for). MetadataScopeEnterprise matches any enterprise_<id>. An
 // instance that is not there gives an *ArgError.
 func ItemMetadata(md map[string]map[string]json.RawMessage, scope MetadataScope, templateKey string) (*MetadataInstance, error) {
 	for sc, byKey := range md {
-		if MetadataScope(sc) != scope && (scope != ScopeEnterprise || !strings.HasPrefix(sc, "enterprise_")) {
+		if MetadataScope(sc) != scope && (scope != MetadataScopeEnterprise || !strings.HasPrefix(sc, "enterprise_")) {
 			continue
 		}
 		if raw, ok := byKey[templateKey]; ok {
@@ -291,11 +312,13 @@ func (s *MetadataService) QueryIter(ctx context.Context, q *MetadataQuery) iter.
 }
 
 // NewQueryPaginator walks the results of a metadata query one page at a
-// time (POST /metadata_queries/execute_read); keep NextMarker to resume.
-func (s *MetadataService) NewQueryPaginator(q *MetadataQuery) (*MarkerPaginator[*MetadataQueryEntry], error) {
+// time (POST /metadata_queries/execute_read); keep NextMarker to resume. A
+// query the builder refused is the first NextPage's error, as every
+// paginator reports its arguments' errors.
+func (s *MetadataService) NewQueryPaginator(q *MetadataQuery) *MarkerPaginator[*MetadataQueryEntry] {
 	marker, fetch, err := s.queryPages(q)
 	if err != nil {
-		return nil, err
+		return newMarkerPaginator("", func(context.Context, string) (*MarkerPage[*MetadataQueryEntry], *Response, error) { return nil, nil, err })
 	}
-	return newMarkerPaginator(marker, fetch), nil
+	return newMarkerPaginator(marker, fetch)
 }

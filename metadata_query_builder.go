@@ -8,16 +8,6 @@ import (
 	"time"
 )
 
-// QueryDirection is the sort direction of a metadata query; one direction
-// applies to every order_by key.
-type QueryDirection string
-
-// The sort directions.
-const (
-	QueryAsc  QueryDirection = "ASC"
-	QueryDesc QueryDirection = "DESC"
-)
-
 // QueryField names a template field key (or an item field such as
 // "item.name") on the left of a metadata query condition. Its methods make
 // conditions whose values travel as :placeholders in query_params, never

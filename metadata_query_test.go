@@ -20,7 +20,7 @@ func TestMetadataQueryBuilder(t *testing.T) {
 		Where(QueryField("stage").NotIn("lost", "dead")).
 		Where(QueryField("note").IsNull()).
 		Where(QueryField("item.name").Like("Q1%")).
-		OrderBy(QueryDesc, "amount").OrderBy("desc", "due").
+		OrderBy(SortDirectionDescending, "amount").OrderBy("desc", "due").
 		Limit(50).
 		Fields("name").
 		WithMetadata("amount", "status").
@@ -48,7 +48,18 @@ func TestMetadataQueryBuilder(t *testing.T) {
 	minimal, err := NewMetadataQuery(EnterpriseScope("1"), "c", "12").WithMetadata().Request()
 	require.NoError(t, err)
 	b, _ = json.Marshal(minimal)
-	assert.JSONEq(t, `{"from":"enterprise_1.c","ancestor_folder_id":"12","fields":["metadata.enterprise_1.c"]}`, string(b))
+	assert.JSONEq(t, `{"from":"enterprise_1.c","ancestor_folder_id":"12","fields":["name","metadata.enterprise_1.c"]}`, string(b))
+
+	// Name is asked for by default; OnlyFields replaces the set.
+	plain, err := NewMetadataQuery(EnterpriseScope("1"), "c", "12").Request()
+	require.NoError(t, err)
+	assert.Equal(t, []string{"name"}, plain.Fields)
+	only, err := NewMetadataQuery(EnterpriseScope("1"), "c", "12").OnlyFields("size").Request()
+	require.NoError(t, err)
+	assert.Equal(t, []string{"size"}, only.Fields)
+	none, err := NewMetadataQuery(EnterpriseScope("1"), "c", "12").OnlyFields().Request()
+	require.NoError(t, err)
+	assert.Empty(t, none.Fields)
 
 	raw, err := NewMetadataQuery(EnterpriseScope("1"), "c", "0").
 		WhereRaw("amount >= :min AND region = :region", map[string]any{"min": 10.5, "region": "emea"}).Request()
@@ -57,17 +68,17 @@ func TestMetadataQueryBuilder(t *testing.T) {
 
 	good := func() *MetadataQuery { return NewMetadataQuery(EnterpriseScope("1"), "c", "0") }
 	for name, bad := range map[string]*MetadataQuery{
-		"shorthand scope":       NewMetadataQuery(ScopeEnterprise, "c", "0"),
-		"global scope":          NewMetadataQuery(ScopeGlobal, "properties", "0"),
+		"shorthand scope":       NewMetadataQuery(MetadataScopeEnterprise, "c", "0"),
+		"global scope":          NewMetadataQuery(MetadataScopeGlobal, "properties", "0"),
 		"bad scope":             NewMetadataQuery("user_1", "c", "0"),
 		"bad template key":      NewMetadataQuery(EnterpriseScope("1"), "a.b", "0"),
 		"no ancestor":           NewMetadataQuery(EnterpriseScope("1"), "c", ""),
 		"limit 0":               good().Limit(0),
 		"limit 101":             good().Limit(101),
-		"two directions":        good().OrderBy(QueryAsc, "a").OrderBy(QueryDesc, "b"),
+		"two directions":        good().OrderBy(SortDirectionAscending, "a").OrderBy(SortDirectionDescending, "b"),
 		"bad direction":         good().OrderBy("up", "a"),
-		"no order keys":         good().OrderBy(QueryAsc),
-		"bad order key":         good().OrderBy(QueryAsc, "a b"),
+		"no order keys":         good().OrderBy(SortDirectionAscending),
+		"bad order key":         good().OrderBy(SortDirectionAscending, "a b"),
 		"empty field":           good().Fields(""),
 		"bool value":            good().Where(QueryField("a").Eq(true)),
 		"struct value":          good().Where(QueryField("a").Eq(struct{}{})),

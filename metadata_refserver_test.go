@@ -35,11 +35,11 @@ func contractTemplate(key string) *cms.CreateMetadataTemplateRequest {
 		TemplateKey: key,
 		DisplayName: "Contract " + key,
 		Fields: []*cms.MetadataField{
-			{Type: cms.MetadataFieldFloat, Key: "amount", DisplayName: "Amount"},
-			{Type: cms.MetadataFieldString, Key: "customer", DisplayName: "Customer"},
-			{Type: cms.MetadataFieldDate, Key: "expires", DisplayName: "Expires"},
-			{Type: cms.MetadataFieldEnum, Key: "status", DisplayName: "Status", Options: []*cms.MetadataOption{{Key: "draft"}, {Key: "signed"}}},
-			{Type: cms.MetadataFieldMultiSelect, Key: "regions", DisplayName: "Regions", Options: []*cms.MetadataOption{{Key: "emea"}, {Key: "apac"}, {Key: "amer"}}},
+			{Type: cms.MetadataFieldTypeFloat, Key: "amount", DisplayName: "Amount"},
+			{Type: cms.MetadataFieldTypeString, Key: "customer", DisplayName: "Customer"},
+			{Type: cms.MetadataFieldTypeDate, Key: "expires", DisplayName: "Expires"},
+			{Type: cms.MetadataFieldTypeEnum, Key: "status", DisplayName: "Status", Options: []*cms.MetadataOption{{Key: "draft"}, {Key: "signed"}}},
+			{Type: cms.MetadataFieldTypeMultiSelect, Key: "regions", DisplayName: "Regions", Options: []*cms.MetadataOption{{Key: "emea"}, {Key: "apac"}, {Key: "amer"}}},
 		},
 	}
 }
@@ -80,9 +80,9 @@ func TestRefserverMetadataTemplates(t *testing.T) {
 	assert.Equal(t, e.scope, tpl.Scope, "the service answers with the full scope")
 	assert.Equal(t, "contract", tpl.TemplateKey)
 	require.Len(t, tpl.Fields, 5)
-	assert.Equal(t, cms.MetadataFieldMultiSelect, tpl.Field("regions").Type)
+	assert.Equal(t, cms.MetadataFieldTypeMultiSelect, tpl.Field("regions").Type)
 
-	got, _, err := tpls.Get(ctx, cms.ScopeEnterprise, "contract")
+	got, _, err := tpls.Get(ctx, cms.MetadataScopeEnterprise, "contract")
 	require.NoError(t, err)
 	assert.Equal(t, tpl.ID, got.ID)
 	got, _, err = tpls.Get(ctx, e.scope, "contract")
@@ -101,7 +101,7 @@ func TestRefserverMetadataTemplates(t *testing.T) {
 	assert.ErrorIs(t, err, cms.ErrConflict, "a taken key")
 	_, _, err = e.user.MetadataTemplates.Create(ctx, contractTemplate("mine"))
 	assert.ErrorIs(t, err, cms.ErrForbidden, "only admins create templates")
-	_, _, err = tpls.Get(ctx, cms.ScopeEnterprise, "nope")
+	_, _, err = tpls.Get(ctx, cms.MetadataScopeEnterprise, "nope")
 	assert.ErrorIs(t, err, cms.ErrNotFound)
 
 	// Marker pages of the enterprise templates, over more than one page.
@@ -147,9 +147,9 @@ func TestRefserverMetadataTemplates(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, gpage.Entries, 1)
 
-	_, err = tpls.Delete(ctx, cms.ScopeEnterprise, "extra2")
+	_, err = tpls.Delete(ctx, cms.MetadataScopeEnterprise, "extra2")
 	require.NoError(t, err)
-	_, _, err = tpls.Get(ctx, cms.ScopeEnterprise, "extra2")
+	_, _, err = tpls.Get(ctx, cms.MetadataScopeEnterprise, "extra2")
 	assert.ErrorIs(t, err, cms.ErrNotFound)
 }
 
@@ -158,13 +158,13 @@ func TestRefserverMetadataSchemaUpdate(t *testing.T) {
 	e := newMetadataEnv(t)
 	ctx, tpls := e.ctx, e.admin.MetadataTemplates
 	f := e.file(t, "0", "deal.pdf")
-	_, _, err := e.user.Metadata.Create(ctx, cms.OnFile(f.ID), cms.ScopeEnterprise, "contract",
+	_, _, err := e.user.Metadata.Create(ctx, cms.OnFile(f.ID), cms.MetadataScopeEnterprise, "contract",
 		contract{Amount: 5, Customer: "Acme", Status: "draft", Regions: []string{"emea", "apac"}})
 	require.NoError(t, err)
 
-	tpl, _, err := tpls.UpdateSchema(ctx, cms.ScopeEnterprise, "contract",
+	tpl, _, err := tpls.UpdateSchema(ctx, cms.MetadataScopeEnterprise, "contract",
 		cms.EditTemplateOp(cms.TemplateChanges{DisplayName: "Deal", Hidden: cms.Ptr(true), CopyInstanceOnItemCopy: cms.Ptr(true)}),
-		cms.AddFieldOp(cms.MetadataField{Type: cms.MetadataFieldString, Key: "owner", DisplayName: "Owner"}),
+		cms.AddFieldOp(cms.MetadataField{Type: cms.MetadataFieldTypeString, Key: "owner", DisplayName: "Owner"}),
 		cms.ReorderFieldsOp("owner", "amount", "customer", "expires", "status", "regions"),
 		cms.AddEnumOptionOp("status", "void"),
 		cms.ReorderEnumOptionsOp("status", "void", "signed", "draft"),
@@ -196,7 +196,7 @@ func TestRefserverMetadataSchemaUpdate(t *testing.T) {
 	assert.Equal(t, []string{"latam", "americas", "emea"}, optionKeys(tpl.Field("regions")))
 
 	// The side effects reach the instance: renamed key, null enum, pruned list.
-	inst, _, err := e.user.Metadata.Get(ctx, cms.OnFile(f.ID), cms.ScopeEnterprise, "contract")
+	inst, _, err := e.user.Metadata.Get(ctx, cms.OnFile(f.ID), cms.MetadataScopeEnterprise, "contract")
 	require.NoError(t, err)
 	client, err := inst.String("client")
 	require.NoError(t, err)
@@ -208,20 +208,20 @@ func TestRefserverMetadataSchemaUpdate(t *testing.T) {
 	assert.Equal(t, []string{"emea"}, regions)
 
 	// An invalid operation changes nothing (all or none).
-	_, _, err = tpls.UpdateSchema(ctx, cms.ScopeEnterprise, "contract",
+	_, _, err = tpls.UpdateSchema(ctx, cms.MetadataScopeEnterprise, "contract",
 		cms.EditTemplateOp(cms.TemplateChanges{DisplayName: "Changed"}),
 		cms.RemoveFieldOp("nosuchfield"))
 	assert.ErrorIs(t, err, cms.ErrBadRequest)
-	again, _, err := tpls.Get(ctx, cms.ScopeEnterprise, "contract")
+	again, _, err := tpls.Get(ctx, cms.MetadataScopeEnterprise, "contract")
 	require.NoError(t, err)
 	assert.Equal(t, "Deal", again.DisplayName)
-	_, _, err = e.user.MetadataTemplates.UpdateSchema(ctx, cms.ScopeEnterprise, "contract", cms.RemoveFieldOp("owner"))
+	_, _, err = e.user.MetadataTemplates.UpdateSchema(ctx, cms.MetadataScopeEnterprise, "contract", cms.RemoveFieldOp("owner"))
 	assert.ErrorIs(t, err, cms.ErrForbidden)
-	_, _, err = tpls.UpdateSchema(ctx, cms.ScopeEnterprise, "nope", cms.RemoveFieldOp("owner"))
+	_, _, err = tpls.UpdateSchema(ctx, cms.MetadataScopeEnterprise, "nope", cms.RemoveFieldOp("owner"))
 	assert.ErrorIs(t, err, cms.ErrNotFound)
 
 	// Deleting the template deletes its instances.
-	_, err = tpls.Delete(ctx, cms.ScopeEnterprise, "contract")
+	_, err = tpls.Delete(ctx, cms.MetadataScopeEnterprise, "contract")
 	require.NoError(t, err)
 	list, _, err := e.user.Metadata.List(ctx, cms.OnFile(f.ID))
 	require.NoError(t, err)
@@ -240,7 +240,7 @@ func TestRefserverMetadataInstances(t *testing.T) {
 
 	for _, item := range []cms.MetadataItem{cms.OnFile(f.ID), cms.OnFolder(folder.ID)} {
 		t.Run(item.String(), func(t *testing.T) {
-			inst, _, err := md.Create(ctx, item, cms.ScopeEnterprise, "contract", want)
+			inst, _, err := md.Create(ctx, item, cms.MetadataScopeEnterprise, "contract", want)
 			require.NoError(t, err)
 			assert.Equal(t, e.scope, inst.Scope)
 			assert.Equal(t, "contract", inst.Template)
@@ -248,7 +248,7 @@ func TestRefserverMetadataInstances(t *testing.T) {
 			assert.True(t, inst.CanEdit)
 
 			// The typed struct round trip.
-			inst, _, err = md.Get(ctx, item, cms.ScopeEnterprise, "contract")
+			inst, _, err = md.Get(ctx, item, cms.MetadataScopeEnterprise, "contract")
 			require.NoError(t, err)
 			var got contract
 			require.NoError(t, inst.Decode(&got))
@@ -260,20 +260,20 @@ func TestRefserverMetadataInstances(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, 12345.678901, amount)
 
-			_, _, err = md.Create(ctx, item, cms.ScopeEnterprise, "contract", want)
+			_, _, err = md.Create(ctx, item, cms.MetadataScopeEnterprise, "contract", want)
 			assert.ErrorIs(t, err, cms.ErrTupleAlreadyExists)
 			assert.ErrorIs(t, err, cms.ErrConflict)
 
 			// An optimistic update: applies once, then the stale test fails.
 			v0 := inst.Version
-			inst, _, err = md.Update(ctx, item, cms.ScopeEnterprise, "contract",
+			inst, _, err = md.Update(ctx, item, cms.MetadataScopeEnterprise, "contract",
 				cms.NewMetadataPatch().TestAndReplace("status", "draft", "signed"))
 			require.NoError(t, err)
 			assert.Greater(t, inst.Version, v0)
-			_, _, err = md.Update(ctx, item, cms.ScopeEnterprise, "contract",
+			_, _, err = md.Update(ctx, item, cms.MetadataScopeEnterprise, "contract",
 				cms.NewMetadataPatch().TestAndReplace("status", "draft", "signed").Replace("amount", 1))
 			assert.ErrorIs(t, err, cms.ErrFailedJSONPatch)
-			after, _, err := md.Get(ctx, item, cms.ScopeEnterprise, "contract")
+			after, _, err := md.Get(ctx, item, cms.MetadataScopeEnterprise, "contract")
 			require.NoError(t, err)
 			assert.Equal(t, inst.Version, after.Version, "a failed patch changes nothing")
 			amount, _ = after.Float64("amount")
@@ -287,20 +287,20 @@ func TestRefserverMetadataInstances(t *testing.T) {
 			next.Regions = []string{"amer"}
 			patch, err := cms.DiffMetadataTested(after, next)
 			require.NoError(t, err)
-			inst, _, err = md.Update(ctx, item, cms.ScopeEnterprise, "contract", patch)
+			inst, _, err = md.Update(ctx, item, cms.MetadataScopeEnterprise, "contract", patch)
 			require.NoError(t, err)
 			_, err = inst.String("customer")
 			assert.ErrorIs(t, err, cms.ErrMetadataValueNotSet)
 			regions, _ := inst.Strings("regions")
 			assert.Equal(t, []string{"amer"}, regions)
 
-			_, _, err = md.Update(ctx, item, cms.ScopeEnterprise, "contract", cms.NewMetadataPatch().Replace("status", "bogus"))
+			_, _, err = md.Update(ctx, item, cms.MetadataScopeEnterprise, "contract", cms.NewMetadataPatch().Replace("status", "bogus"))
 			assert.ErrorIs(t, err, cms.ErrSchemaValidationFailed)
 
 			// Move and copy between keys, on the free-form global template.
-			_, _, err = md.Create(ctx, item, cms.ScopeGlobal, "properties", map[string]string{"a/b": "1", "c~d": "2"})
+			_, _, err = md.Create(ctx, item, cms.MetadataScopeGlobal, "properties", map[string]string{"a/b": "1", "c~d": "2"})
 			require.NoError(t, err)
-			props, _, err := md.Update(ctx, item, cms.ScopeGlobal, "properties",
+			props, _, err := md.Update(ctx, item, cms.MetadataScopeGlobal, "properties",
 				cms.NewMetadataPatch().Move("a/b", "moved").Copy("c~d", "copied").Test("c~d", "2"))
 			require.NoError(t, err)
 			assert.Equal(t, []string{"copied", "c~d", "moved"}, slices.Sorted(maps.Keys(props.Values)))
@@ -322,22 +322,22 @@ func TestRefserverMetadataInstances(t *testing.T) {
 			}
 			assert.Equal(t, 1, n)
 
-			_, err = md.Delete(ctx, item, cms.ScopeEnterprise, "contract")
+			_, err = md.Delete(ctx, item, cms.MetadataScopeEnterprise, "contract")
 			require.NoError(t, err)
-			_, _, err = md.Get(ctx, item, cms.ScopeEnterprise, "contract")
+			_, _, err = md.Get(ctx, item, cms.MetadataScopeEnterprise, "contract")
 			assert.ErrorIs(t, err, cms.ErrInstanceNotFound)
-			_, err = md.Delete(ctx, item, cms.ScopeEnterprise, "contract")
+			_, err = md.Delete(ctx, item, cms.MetadataScopeEnterprise, "contract")
 			assert.ErrorIs(t, err, cms.ErrNotFound)
-			_, _, err = md.Update(ctx, item, cms.ScopeEnterprise, "contract", cms.NewMetadataPatch().Add("amount", 1))
+			_, _, err = md.Update(ctx, item, cms.MetadataScopeEnterprise, "contract", cms.NewMetadataPatch().Add("amount", 1))
 			assert.ErrorIs(t, err, cms.ErrNotFound)
 		})
 	}
 
-	_, _, err = md.Create(ctx, cms.OnFile(f.ID), cms.ScopeEnterprise, "nosuch", nil)
+	_, _, err = md.Create(ctx, cms.OnFile(f.ID), cms.MetadataScopeEnterprise, "nosuch", nil)
 	assert.ErrorIs(t, err, cms.ErrNotFound)
-	_, _, err = md.Create(ctx, cms.OnFile(f.ID), cms.ScopeEnterprise, "contract", map[string]any{"amount": "12"})
+	_, _, err = md.Create(ctx, cms.OnFile(f.ID), cms.MetadataScopeEnterprise, "contract", map[string]any{"amount": "12"})
 	assert.ErrorIs(t, err, cms.ErrSchemaValidationFailed, "a string is not a float")
-	_, _, err = md.Create(ctx, cms.OnFile(f.ID), cms.ScopeEnterprise, "contract", map[string]any{"unknown": "x"})
+	_, _, err = md.Create(ctx, cms.OnFile(f.ID), cms.MetadataScopeEnterprise, "contract", map[string]any{"unknown": "x"})
 	assert.ErrorIs(t, err, cms.ErrSchemaValidationFailed, "an unknown key")
 	_, _, err = e.srv.AppClient(t).Metadata.List(ctx, cms.OnFile(f.ID))
 	assert.ErrorIs(t, err, cms.ErrForbidden, "the app token may not")
@@ -349,11 +349,11 @@ func TestRefserverMetadataUpsert(t *testing.T) {
 	ctx, md := e.ctx, e.user.Metadata
 	f := cms.OnFile(e.file(t, "0", "po.pdf").ID)
 
-	inst, _, err := md.Upsert(ctx, f, cms.ScopeEnterprise, "contract", contract{Amount: 1, Customer: "Acme"})
+	inst, _, err := md.Upsert(ctx, f, cms.MetadataScopeEnterprise, "contract", contract{Amount: 1, Customer: "Acme"})
 	require.NoError(t, err, "creates")
 	assert.Equal(t, int64(0), inst.Version)
 
-	inst, _, err = md.Upsert(ctx, f, cms.ScopeEnterprise, "contract", map[string]any{"amount": 2, "status": "signed"})
+	inst, _, err = md.Upsert(ctx, f, cms.MetadataScopeEnterprise, "contract", map[string]any{"amount": 2, "status": "signed"})
 	require.NoError(t, err, "patches the existing instance")
 	amount, _ := inst.Float64("amount")
 	status, _ := inst.String("status")
@@ -363,14 +363,14 @@ func TestRefserverMetadataUpsert(t *testing.T) {
 	assert.Equal(t, "Acme", customer, "other keys are kept")
 
 	// A bad value is reported, on either path, and nothing changes.
-	_, _, err = md.Upsert(ctx, f, cms.ScopeEnterprise, "contract", map[string]any{"expires": "1/1/2020"})
+	_, _, err = md.Upsert(ctx, f, cms.MetadataScopeEnterprise, "contract", map[string]any{"expires": "1/1/2020"})
 	assert.ErrorIs(t, err, cms.ErrSchemaValidationFailed)
 	g := cms.OnFile(e.file(t, "0", "other.pdf").ID)
-	_, _, err = md.Upsert(ctx, g, cms.ScopeEnterprise, "contract", map[string]any{"status": "bogus"})
+	_, _, err = md.Upsert(ctx, g, cms.MetadataScopeEnterprise, "contract", map[string]any{"status": "bogus"})
 	assert.ErrorIs(t, err, cms.ErrSchemaValidationFailed)
-	_, _, err = md.Get(ctx, g, cms.ScopeEnterprise, "contract")
+	_, _, err = md.Get(ctx, g, cms.MetadataScopeEnterprise, "contract")
 	assert.ErrorIs(t, err, cms.ErrInstanceNotFound)
-	_, _, err = md.Upsert(ctx, f, cms.ScopeEnterprise, "nosuch", map[string]any{"a": "b"})
+	_, _, err = md.Upsert(ctx, f, cms.MetadataScopeEnterprise, "nosuch", map[string]any{"a": "b"})
 	assert.ErrorIs(t, err, cms.ErrNotFound)
 	var ae *cms.APIError
 	require.True(t, errors.As(err, &ae))
@@ -389,19 +389,19 @@ func TestRefserverMetadataQuery(t *testing.T) {
 		if i%2 == 0 {
 			status = "signed"
 		}
-		_, _, err := md.Create(ctx, cms.OnFile(f.ID), cms.ScopeEnterprise, "contract",
+		_, _, err := md.Create(ctx, cms.OnFile(f.ID), cms.MetadataScopeEnterprise, "contract",
 			contract{Amount: float64(i) * 10, Status: status, Regions: []string{"emea"}, Customer: fmt.Sprintf("Cust_%d%%", i),
 				Expires: time.Date(2027, 1, i+1, 0, 0, 0, 0, time.UTC)})
 		require.NoError(t, err)
 	}
 	outside := e.file(t, "0", "outside.pdf")
-	_, _, err = md.Create(ctx, cms.OnFile(outside.ID), cms.ScopeEnterprise, "contract", contract{Amount: 1000, Status: "signed"})
+	_, _, err = md.Create(ctx, cms.OnFile(outside.ID), cms.MetadataScopeEnterprise, "contract", contract{Amount: 1000, Status: "signed"})
 	require.NoError(t, err)
 
 	q := cms.NewMetadataQuery(e.scope, "contract", folder.ID).
 		Where(cms.QueryField("status").Eq("signed")).
 		Where(cms.QueryField("amount").Ge(20)).
-		OrderBy(cms.QueryDesc, "amount").
+		OrderBy(cms.SortDirectionDescending, "amount").
 		Limit(4).
 		Fields("name").
 		WithMetadata("amount", "status")
@@ -409,7 +409,7 @@ func TestRefserverMetadataQuery(t *testing.T) {
 	for entry, err := range md.QueryIter(ctx, q) {
 		require.NoError(t, err)
 		require.NotNil(t, entry.File)
-		inst, err := entry.Metadata(cms.ScopeEnterprise, "contract")
+		inst, err := entry.Metadata(cms.MetadataScopeEnterprise, "contract")
 		require.NoError(t, err)
 		a, err := inst.Float64("amount")
 		require.NoError(t, err)
@@ -489,7 +489,7 @@ func TestRefserverMetadataEnterpriseScope(t *testing.T) {
 	}
 	require.NoError(t, err)
 	assert.Equal(t, cms.EnterpriseScope(srv.EnterpriseID()), scope)
-	resolved, _, err := user.Metadata.ResolveScope(ctx, cms.ScopeEnterprise)
+	resolved, _, err := user.Metadata.ResolveScope(ctx, cms.MetadataScopeEnterprise)
 	require.NoError(t, err)
 	assert.Equal(t, scope, resolved)
 
@@ -512,10 +512,10 @@ func TestRefserverMetadataFailures(t *testing.T) {
 		want error
 	}{
 		"user deletes a template": {func() (*cms.Response, error) {
-			return e.user.MetadataTemplates.Delete(ctx, cms.ScopeEnterprise, "contract")
+			return e.user.MetadataTemplates.Delete(ctx, cms.MetadataScopeEnterprise, "contract")
 		}, cms.ErrForbidden},
 		"admin deletes a global template": {func() (*cms.Response, error) {
-			return e.admin.MetadataTemplates.Delete(ctx, cms.ScopeGlobal, "properties")
+			return e.admin.MetadataTemplates.Delete(ctx, cms.MetadataScopeGlobal, "properties")
 		}, cms.ErrForbidden},
 		"unknown template id": {func() (*cms.Response, error) {
 			_, resp, err := e.user.MetadataTemplates.GetByID(ctx, "00000000-0000-0000-0000-000000000000")
@@ -534,7 +534,7 @@ func TestRefserverMetadataFailures(t *testing.T) {
 			return resp, err
 		}, cms.ErrForbidden},
 		"app creates an instance": {func() (*cms.Response, error) {
-			_, resp, err := app.Metadata.Create(ctx, f, cms.ScopeEnterprise, "contract", nil)
+			_, resp, err := app.Metadata.Create(ctx, f, cms.MetadataScopeEnterprise, "contract", nil)
 			return resp, err
 		}, cms.ErrForbidden},
 		"unknown file": {func() (*cms.Response, error) {
@@ -542,7 +542,7 @@ func TestRefserverMetadataFailures(t *testing.T) {
 			return resp, err
 		}, cms.ErrNotFound},
 		"instance on an unknown folder": {func() (*cms.Response, error) {
-			_, resp, err := e.user.Metadata.Get(ctx, cms.OnFolder("999999999"), cms.ScopeEnterprise, "contract")
+			_, resp, err := e.user.Metadata.Get(ctx, cms.OnFolder("999999999"), cms.MetadataScopeEnterprise, "contract")
 			return resp, err
 		}, cms.ErrNotFound},
 	} {
@@ -555,9 +555,9 @@ func TestRefserverMetadataFailures(t *testing.T) {
 		}
 	}
 	// Nothing changed.
-	_, _, err := e.user.MetadataTemplates.Get(ctx, cms.ScopeEnterprise, "contract")
+	_, _, err := e.user.MetadataTemplates.Get(ctx, cms.MetadataScopeEnterprise, "contract")
 	require.NoError(t, err)
-	_, _, err = e.user.MetadataTemplates.Get(ctx, cms.ScopeGlobal, "properties")
+	_, _, err = e.user.MetadataTemplates.Get(ctx, cms.MetadataScopeGlobal, "properties")
 	require.NoError(t, err)
 	list, _, err := e.user.Metadata.List(ctx, f)
 	require.NoError(t, err)

@@ -5,19 +5,19 @@ type TemplateOpKind string
 
 // The 13 schema operations.
 const (
-	OpEditTemplate              TemplateOpKind = "editTemplate"
-	OpAddField                  TemplateOpKind = "addField"
-	OpReorderFields             TemplateOpKind = "reorderFields"
-	OpAddEnumOption             TemplateOpKind = "addEnumOption"
-	OpReorderEnumOptions        TemplateOpKind = "reorderEnumOptions"
-	OpReorderMultiSelectOptions TemplateOpKind = "reorderMultiSelectOptions"
-	OpAddMultiSelectOption      TemplateOpKind = "addMultiSelectOption"
-	OpEditField                 TemplateOpKind = "editField"
-	OpRemoveField               TemplateOpKind = "removeField"
-	OpEditEnumOption            TemplateOpKind = "editEnumOption"
-	OpRemoveEnumOption          TemplateOpKind = "removeEnumOption"
-	OpEditMultiSelectOption     TemplateOpKind = "editMultiSelectOption"
-	OpRemoveMultiSelectOption   TemplateOpKind = "removeMultiSelectOption"
+	TemplateOpKindEditTemplate              TemplateOpKind = "editTemplate"
+	TemplateOpKindAddField                  TemplateOpKind = "addField"
+	TemplateOpKindReorderFields             TemplateOpKind = "reorderFields"
+	TemplateOpKindAddEnumOption             TemplateOpKind = "addEnumOption"
+	TemplateOpKindReorderEnumOptions        TemplateOpKind = "reorderEnumOptions"
+	TemplateOpKindReorderMultiSelectOptions TemplateOpKind = "reorderMultiSelectOptions"
+	TemplateOpKindAddMultiSelectOption      TemplateOpKind = "addMultiSelectOption"
+	TemplateOpKindEditField                 TemplateOpKind = "editField"
+	TemplateOpKindRemoveField               TemplateOpKind = "removeField"
+	TemplateOpKindEditEnumOption            TemplateOpKind = "editEnumOption"
+	TemplateOpKindRemoveEnumOption          TemplateOpKind = "removeEnumOption"
+	TemplateOpKindEditMultiSelectOption     TemplateOpKind = "editMultiSelectOption"
+	TemplateOpKindRemoveMultiSelectOption   TemplateOpKind = "removeMultiSelectOption"
 )
 
 // TemplateOp is one schema operation. Build it with the constructor of its
@@ -61,73 +61,73 @@ type optionData struct {
 
 // EditTemplateOp changes the template's own properties (editTemplate).
 func EditTemplateOp(c TemplateChanges) TemplateOp {
-	return TemplateOp{Op: OpEditTemplate, Data: &c}
+	return TemplateOp{Op: TemplateOpKindEditTemplate, Data: &c}
 }
 
 // AddFieldOp appends a field (addField).
 func AddFieldOp(f MetadataField) TemplateOp {
-	return TemplateOp{Op: OpAddField, Data: &f}
+	return TemplateOp{Op: TemplateOpKindAddField, Data: &f}
 }
 
 // ReorderFieldsOp puts the fields in this order; it must name every field
 // once (reorderFields).
 func ReorderFieldsOp(fieldKeys ...string) TemplateOp {
-	return TemplateOp{Op: OpReorderFields, FieldKeys: fieldKeys}
+	return TemplateOp{Op: TemplateOpKindReorderFields, FieldKeys: fieldKeys}
 }
 
 // EditFieldOp changes a field; a new key moves its values (editField).
 func EditFieldOp(fieldKey string, c FieldChanges) TemplateOp {
-	return TemplateOp{Op: OpEditField, FieldKey: fieldKey, Data: &c}
+	return TemplateOp{Op: TemplateOpKindEditField, FieldKey: fieldKey, Data: &c}
 }
 
 // RemoveFieldOp removes a field and its value from every instance (removeField).
 func RemoveFieldOp(fieldKey string) TemplateOp {
-	return TemplateOp{Op: OpRemoveField, FieldKey: fieldKey}
+	return TemplateOp{Op: TemplateOpKindRemoveField, FieldKey: fieldKey}
 }
 
 // AddEnumOptionOp adds an option to an enum field (addEnumOption).
 func AddEnumOptionOp(fieldKey, optionKey string) TemplateOp {
-	return TemplateOp{Op: OpAddEnumOption, FieldKey: fieldKey, Data: &optionData{optionKey}}
+	return TemplateOp{Op: TemplateOpKindAddEnumOption, FieldKey: fieldKey, Data: &optionData{optionKey}}
 }
 
 // ReorderEnumOptionsOp puts an enum field's options in this order; it
 // cannot add options (reorderEnumOptions).
 func ReorderEnumOptionsOp(fieldKey string, optionKeys ...string) TemplateOp {
-	return TemplateOp{Op: OpReorderEnumOptions, FieldKey: fieldKey, EnumOptionKeys: optionKeys}
+	return TemplateOp{Op: TemplateOpKindReorderEnumOptions, FieldKey: fieldKey, EnumOptionKeys: optionKeys}
 }
 
 // EditEnumOptionOp renames an enum option (editEnumOption).
 func EditEnumOptionOp(fieldKey, optionKey, newKey string) TemplateOp {
-	return TemplateOp{Op: OpEditEnumOption, FieldKey: fieldKey, EnumOptionKey: optionKey, Data: &optionData{newKey}}
+	return TemplateOp{Op: TemplateOpKindEditEnumOption, FieldKey: fieldKey, EnumOptionKey: optionKey, Data: &optionData{newKey}}
 }
 
 // RemoveEnumOptionOp removes an enum option; values that chose it become
 // null (removeEnumOption).
 func RemoveEnumOptionOp(fieldKey, optionKey string) TemplateOp {
-	return TemplateOp{Op: OpRemoveEnumOption, FieldKey: fieldKey, EnumOptionKey: optionKey}
+	return TemplateOp{Op: TemplateOpKindRemoveEnumOption, FieldKey: fieldKey, EnumOptionKey: optionKey}
 }
 
 // AddMultiSelectOptionOp adds an option to a multiSelect field
 // (addMultiSelectOption).
 func AddMultiSelectOptionOp(fieldKey, optionKey string) TemplateOp {
-	return TemplateOp{Op: OpAddMultiSelectOption, FieldKey: fieldKey, Data: &optionData{optionKey}}
+	return TemplateOp{Op: TemplateOpKindAddMultiSelectOption, FieldKey: fieldKey, Data: &optionData{optionKey}}
 }
 
 // ReorderMultiSelectOptionsOp puts a multiSelect field's options in this
 // order (reorderMultiSelectOptions).
 func ReorderMultiSelectOptionsOp(fieldKey string, optionKeys ...string) TemplateOp {
-	return TemplateOp{Op: OpReorderMultiSelectOptions, FieldKey: fieldKey, MultiSelectOptionKeys: optionKeys}
+	return TemplateOp{Op: TemplateOpKindReorderMultiSelectOptions, FieldKey: fieldKey, MultiSelectOptionKeys: optionKeys}
 }
 
 // EditMultiSelectOptionOp renames a multiSelect option (editMultiSelectOption).
 func EditMultiSelectOptionOp(fieldKey, optionKey, newKey string) TemplateOp {
-	return TemplateOp{Op: OpEditMultiSelectOption, FieldKey: fieldKey, MultiSelectOptionKey: optionKey, Data: &optionData{newKey}}
+	return TemplateOp{Op: TemplateOpKindEditMultiSelectOption, FieldKey: fieldKey, MultiSelectOptionKey: optionKey, Data: &optionData{newKey}}
 }
 
 // RemoveMultiSelectOptionOp removes a multiSelect option; it is taken out
 // of every value list (removeMultiSelectOption).
 func RemoveMultiSelectOptionOp(fieldKey, optionKey string) TemplateOp {
-	return TemplateOp{Op: OpRemoveMultiSelectOption, FieldKey: fieldKey, MultiSelectOptionKey: optionKey}
+	return TemplateOp{Op: TemplateOpKindRemoveMultiSelectOption, FieldKey: fieldKey, MultiSelectOptionKey: optionKey}
 }
 
 // validate checks the operation carries the keys its kind requires.
@@ -161,60 +161,60 @@ func (op *TemplateOp) validate() error {
 		return nil
 	}
 	switch op.Op {
-	case OpEditTemplate:
+	case TemplateOpKindEditTemplate:
 		c, ok := op.Data.(*TemplateChanges)
 		if op.Data == nil || ok && (c == nil || *c == (TemplateChanges{})) {
 			return invalidArg(arg, "no change")
 		}
 		return nil
-	case OpAddField:
+	case TemplateOpKindAddField:
 		if f, ok := op.Data.(*MetadataField); ok || op.Data == nil {
 			return f.validate(arg + " data")
 		}
 		return nil
-	case OpReorderFields:
+	case TemplateOpKindReorderFields:
 		return keys("fieldKeys", op.FieldKeys)
-	case OpEditField:
+	case TemplateOpKindEditField:
 		if c, ok := op.Data.(*FieldChanges); op.Data == nil || ok && (c == nil || *c == (FieldChanges{})) {
 			return invalidArg(arg, "no change")
 		}
 		return need("fieldKey", op.FieldKey)
-	case OpRemoveField:
+	case TemplateOpKindRemoveField:
 		return need("fieldKey", op.FieldKey)
-	case OpAddEnumOption, OpAddMultiSelectOption:
+	case TemplateOpKindAddEnumOption, TemplateOpKindAddMultiSelectOption:
 		if err := need("fieldKey", op.FieldKey); err != nil {
 			return err
 		}
 		return optionKey()
-	case OpReorderEnumOptions:
+	case TemplateOpKindReorderEnumOptions:
 		if err := need("fieldKey", op.FieldKey); err != nil {
 			return err
 		}
 		return keys("enumOptionKeys", op.EnumOptionKeys)
-	case OpReorderMultiSelectOptions:
+	case TemplateOpKindReorderMultiSelectOptions:
 		if err := need("fieldKey", op.FieldKey); err != nil {
 			return err
 		}
 		return keys("multiSelectOptionKeys", op.MultiSelectOptionKeys)
-	case OpEditEnumOption, OpRemoveEnumOption:
+	case TemplateOpKindEditEnumOption, TemplateOpKindRemoveEnumOption:
 		if err := need("fieldKey", op.FieldKey); err != nil {
 			return err
 		}
 		if err := need("enumOptionKey", op.EnumOptionKey); err != nil {
 			return err
 		}
-		if op.Op == OpEditEnumOption {
+		if op.Op == TemplateOpKindEditEnumOption {
 			return optionKey()
 		}
 		return nil
-	case OpEditMultiSelectOption, OpRemoveMultiSelectOption:
+	case TemplateOpKindEditMultiSelectOption, TemplateOpKindRemoveMultiSelectOption:
 		if err := need("fieldKey", op.FieldKey); err != nil {
 			return err
 		}
 		if err := need("multiSelectOptionKey", op.MultiSelectOptionKey); err != nil {
 			return err
 		}
-		if op.Op == OpEditMultiSelectOption {
+		if op.Op == TemplateOpKindEditMultiSelectOption {
 			return optionKey()
 		}
 		return nil

@@ -7,8 +7,8 @@ import (
 	"strings"
 )
 
-// MetadataScope is the scope of a metadata template: ScopeGlobal,
-// ScopeEnterprise (the caller's own enterprise, a shorthand the service
+// MetadataScope is the scope of a metadata template: MetadataScopeGlobal,
+// MetadataScopeEnterprise (the caller's own enterprise, a shorthand the service
 // expands) or EnterpriseScope(id) (enterprise_<id>, the full form the
 // service answers with, needed for another enterprise's templates and for
 // metadata queries).
@@ -16,11 +16,11 @@ type MetadataScope string
 
 // The scopes without an id.
 const (
-	// ScopeGlobal holds the templates every enterprise shares, such as
+	// MetadataScopeGlobal holds the templates every enterprise shares, such as
 	// "properties" (free-form string values).
-	ScopeGlobal MetadataScope = "global"
-	// ScopeEnterprise is the caller's own enterprise.
-	ScopeEnterprise MetadataScope = "enterprise"
+	MetadataScopeGlobal MetadataScope = "global"
+	// MetadataScopeEnterprise is the caller's own enterprise.
+	MetadataScopeEnterprise MetadataScope = "enterprise"
 )
 
 // EnterpriseScope returns the full scope of an enterprise, enterprise_<id>.
@@ -52,11 +52,11 @@ func (s MetadataScope) EnterpriseID() string {
 // with (global or enterprise_<id>) rather than the shorthand enterprise.
 // A metadata query needs more: an enterprise_<id> scope (EnterpriseID
 // not empty).
-func (s MetadataScope) IsFull() bool { return s == ScopeGlobal || s.EnterpriseID() != "" }
+func (s MetadataScope) IsFull() bool { return s == MetadataScopeGlobal || s.EnterpriseID() != "" }
 
 func (s MetadataScope) validate() error {
 	switch s {
-	case ScopeGlobal, ScopeEnterprise:
+	case MetadataScopeGlobal, MetadataScopeEnterprise:
 		return nil
 	case "":
 		return invalidArg("scope", "empty")
@@ -101,7 +101,7 @@ func quoteArg(s string) string {
 }
 
 // ErrNoEnterprise is matched by the error of MetadataService.EnterpriseScope
-// (and ResolveScope of ScopeEnterprise) when the current user belongs to no
+// (and ResolveScope of MetadataScopeEnterprise) when the current user belongs to no
 // enterprise. The service was asked, so it is not an *ArgError.
 var ErrNoEnterprise = errors.New("cms: the current user belongs to no enterprise")
 
@@ -121,7 +121,7 @@ func (s *MetadataService) EnterpriseScope(ctx context.Context) (MetadataScope, *
 	return EnterpriseScope(me.Enterprise.ID), resp, nil
 }
 
-// ResolveScope returns scope with ScopeEnterprise replaced by the caller's
+// ResolveScope returns scope with MetadataScopeEnterprise replaced by the caller's
 // full enterprise_<id> scope (one GET /users/me); other scopes come back
 // unchanged without a call.
 func (s *MetadataService) ResolveScope(ctx context.Context, scope MetadataScope) (MetadataScope, *Response, error) {
@@ -131,7 +131,7 @@ func (s *MetadataService) ResolveScope(ctx context.Context, scope MetadataScope)
 	if err := scope.validate(); err != nil {
 		return "", nil, err
 	}
-	if scope != ScopeEnterprise {
+	if scope != MetadataScopeEnterprise {
 		return scope, nil, nil
 	}
 	return s.EnterpriseScope(ctx)

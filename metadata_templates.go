@@ -12,13 +12,13 @@ type MetadataFieldType string
 // The field types. Integer and taxonomy fields are decoded; integer cannot
 // be created any more, and taxonomy fields need the taxonomy API.
 const (
-	MetadataFieldString      MetadataFieldType = "string"
-	MetadataFieldFloat       MetadataFieldType = "float"
-	MetadataFieldDate        MetadataFieldType = "date"
-	MetadataFieldEnum        MetadataFieldType = "enum"
-	MetadataFieldMultiSelect MetadataFieldType = "multiSelect"
-	MetadataFieldInteger     MetadataFieldType = "integer"
-	MetadataFieldTaxonomy    MetadataFieldType = "taxonomy"
+	MetadataFieldTypeString      MetadataFieldType = "string"
+	MetadataFieldTypeFloat       MetadataFieldType = "float"
+	MetadataFieldTypeDate        MetadataFieldType = "date"
+	MetadataFieldTypeEnum        MetadataFieldType = "enum"
+	MetadataFieldTypeMultiSelect MetadataFieldType = "multiSelect"
+	MetadataFieldTypeInteger     MetadataFieldType = "integer"
+	MetadataFieldTypeTaxonomy    MetadataFieldType = "taxonomy"
 )
 
 // MetadataTemplate is a metadata template (MetadataTemplate).
@@ -83,8 +83,8 @@ func (f *MetadataField) validate(arg string) error {
 		return invalidArg(arg, "nil")
 	}
 	switch f.Type {
-	case MetadataFieldString, MetadataFieldFloat, MetadataFieldDate, MetadataFieldTaxonomy:
-	case MetadataFieldEnum, MetadataFieldMultiSelect:
+	case MetadataFieldTypeString, MetadataFieldTypeFloat, MetadataFieldTypeDate, MetadataFieldTypeTaxonomy:
+	case MetadataFieldTypeEnum, MetadataFieldTypeMultiSelect:
 		seen := map[string]bool{}
 		for _, o := range f.Options {
 			if o == nil || o.Key == "" {
@@ -95,7 +95,7 @@ func (f *MetadataField) validate(arg string) error {
 			}
 			seen[o.Key] = true
 		}
-	case MetadataFieldInteger:
+	case MetadataFieldTypeInteger:
 		return invalidArg(arg+".type", "integer fields cannot be created (use float)")
 	default:
 		return invalidArg(arg+".type", "want string, float, date, enum, multiSelect or taxonomy, got "+quoteArg(string(f.Type)))
@@ -131,12 +131,12 @@ func (s *MetadataTemplatesService) Create(ctx context.Context, body *CreateMetad
 	}
 	b := *body
 	if b.Scope == "" {
-		b.Scope = ScopeEnterprise
+		b.Scope = MetadataScopeEnterprise
 	}
 	if err := b.Scope.validate(); err != nil {
 		return nil, nil, err
 	}
-	if b.Scope == ScopeGlobal {
+	if b.Scope == MetadataScopeGlobal {
 		return nil, nil, invalidArg("scope", "global templates cannot be created")
 	}
 	if b.TemplateKey != "" {
@@ -298,4 +298,14 @@ func (s *MetadataTemplatesService) ListByInstanceIter(ctx context.Context, insta
 		return func(yield func(*MetadataTemplate, error) bool) { yield(nil, err) }
 	}
 	return s.iter(ctx, instanceID, opts, "metadata_templates")
+}
+
+// NewListByInstancePaginator walks the templates of a metadata instance one
+// marker page at a time (GET /metadata_templates?metadata_instance_id=). It
+// never changes opts; an invalid instance id is the first page's error.
+func (s *MetadataTemplatesService) NewListByInstancePaginator(instanceID string, opts *ListMetadataTemplatesOptions) *MarkerPaginator[*MetadataTemplate] {
+	if err := checkID("metadata instance", instanceID); err != nil {
+		return newMarkerPaginator("", func(context.Context, string) (*MarkerPage[*MetadataTemplate], *Response, error) { return nil, nil, err })
+	}
+	return newMarkerPaginator(s.pages(instanceID, opts, "metadata_templates"))
 }

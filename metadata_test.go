@@ -35,8 +35,8 @@ func TestMetadataRecordsJSONRoundTrip(t *testing.T) {
 	t.Run("template", func(t *testing.T) {
 		t.Parallel()
 		tpl := testJSONMarshal[MetadataTemplate](t, "metadata_template.json")
-		assert.Equal(t, MetadataFieldInteger, tpl.Field("legacyCount").Type, "integer fields decode")
-		assert.Equal(t, MetadataFieldTaxonomy, tpl.Field("location").Type, "taxonomy fields decode")
+		assert.Equal(t, MetadataFieldTypeInteger, tpl.Field("legacyCount").Type, "integer fields decode")
+		assert.Equal(t, MetadataFieldTypeTaxonomy, tpl.Field("location").Type, "taxonomy fields decode")
 		assert.Equal(t, []int{1, 2}, tpl.Field("location").OptionsRules.SelectableLevels)
 		assert.Equal(t, "signed", tpl.Field("status").Options[1].Key)
 		assert.Nil(t, tpl.Field("nope"))
@@ -49,7 +49,7 @@ func TestMetadataRecordsJSONRoundTrip(t *testing.T) {
 		require.NotNil(t, p.Entries[0].File)
 		require.NotNil(t, p.Entries[1].Folder)
 		for i, want := range []float64{100.5, 7} {
-			inst, err := p.Entries[i].Metadata(ScopeEnterprise, "contract")
+			inst, err := p.Entries[i].Metadata(MetadataScopeEnterprise, "contract")
 			require.NoError(t, err)
 			got, err := inst.Float64("amount")
 			require.NoError(t, err)
@@ -58,20 +58,20 @@ func TestMetadataRecordsJSONRoundTrip(t *testing.T) {
 		inst, err := p.Entries[0].Metadata(EnterpriseScope("27335"), "contract")
 		require.NoError(t, err)
 		assert.Equal(t, int64(3), inst.Version)
-		_, err = p.Entries[0].Metadata(ScopeGlobal, "properties")
+		_, err = p.Entries[0].Metadata(MetadataScopeGlobal, "properties")
 		assert.ErrorIs(t, err, ErrInvalidArgument)
 
 		// The same reader serves a File fetched with metadata fields.
 		var f File
 		require.NoError(t, json.Unmarshal([]byte(`{"type":"file","id":"1","metadata":{"global":{"properties":{"$parent":"file_1","k":"v","n":42}}}}`), &f))
-		inst, err = ItemMetadata(f.Metadata, ScopeGlobal, "properties")
+		inst, err = ItemMetadata(f.Metadata, MetadataScopeGlobal, "properties")
 		require.NoError(t, err)
 		n, err := inst.Int64("n")
 		require.NoError(t, err)
 		assert.Equal(t, int64(42), n)
 		_, err = inst.Int64("k")
 		assert.Error(t, err)
-		_, err = ItemMetadata(nil, ScopeGlobal, "properties")
+		_, err = ItemMetadata(nil, MetadataScopeGlobal, "properties")
 		assert.ErrorIs(t, err, ErrInvalidArgument)
 	})
 }
@@ -183,10 +183,10 @@ func TestMetadataScope(t *testing.T) {
 		assert.ErrorIs(t, err, ErrInvalidArgument, bad)
 	}
 	assert.Equal(t, "27335", EnterpriseScope("27335").EnterpriseID())
-	assert.Equal(t, "", ScopeEnterprise.EnterpriseID())
-	assert.True(t, ScopeGlobal.IsFull())
+	assert.Equal(t, "", MetadataScopeEnterprise.EnterpriseID())
+	assert.True(t, MetadataScopeGlobal.IsFull())
 	assert.True(t, EnterpriseScope("1").IsFull())
-	assert.False(t, ScopeEnterprise.IsFull())
+	assert.False(t, MetadataScopeEnterprise.IsFull())
 
 	for key, ok := range map[string]bool{"contract": true, "_a-b9": true, "": false, "9a": false, "-a": false, "a.b": false, "a/b": false, strings.Repeat("a", 65): false, strings.Repeat("a", 64): true} {
 		assert.Equal(t, ok, checkTemplateKey(key) == nil, key)
@@ -206,11 +206,11 @@ func TestMetadataEnterpriseScope(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, EnterpriseScope("27335"), s)
 
-	s, resp, err := e.client.Metadata.ResolveScope(ctx, ScopeGlobal)
+	s, resp, err := e.client.Metadata.ResolveScope(ctx, MetadataScopeGlobal)
 	require.NoError(t, err)
 	assert.Nil(t, resp, "no call for a full scope")
-	assert.Equal(t, ScopeGlobal, s)
-	s, _, err = e.client.Metadata.ResolveScope(ctx, ScopeEnterprise)
+	assert.Equal(t, MetadataScopeGlobal, s)
+	s, _, err = e.client.Metadata.ResolveScope(ctx, MetadataScopeEnterprise)
 	require.NoError(t, err)
 	assert.Equal(t, EnterpriseScope("27335"), s)
 	_, _, err = e.client.Metadata.ResolveScope(ctx, "bogus")
@@ -222,7 +222,7 @@ func TestMetadataEnterpriseScope(t *testing.T) {
 	var ae *ArgError
 	assert.False(t, errors.As(err, &ae), "the service was asked: not an *ArgError")
 	assert.NotNil(t, resp)
-	_, _, err = e.client.Metadata.ResolveScope(ctx, ScopeEnterprise)
+	_, _, err = e.client.Metadata.ResolveScope(ctx, MetadataScopeEnterprise)
 	assert.ErrorIs(t, err, ErrNoEnterprise)
 	assert.Len(t, e.requests(), 4, "each resolution is one GET /users/me")
 }

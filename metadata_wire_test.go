@@ -47,7 +47,7 @@ func TestMetadataWireShapes(t *testing.T) {
 	tplAnswer := `{"id":"t1","type":"metadata_template","scope":"enterprise_1","templateKey":"contract","displayName":"Contract"}`
 
 	post := capture(t, e, "POST /files/5/metadata/enterprise/contract", cannedInstance, 201)
-	inst, _, err := md.Create(ctx, OnFile("5"), ScopeEnterprise, "contract", map[string]any{"amount": 1.5})
+	inst, _, err := md.Create(ctx, OnFile("5"), MetadataScopeEnterprise, "contract", map[string]any{"amount": 1.5})
 	require.NoError(t, err)
 	assert.Equal(t, "u1", inst.ID)
 	assert.Equal(t, "application/json", (*post)[0].contentType)
@@ -60,7 +60,7 @@ func TestMetadataWireShapes(t *testing.T) {
 	assert.JSONEq(t, `[{"op":"test","path":"/amount","value":1},{"op":"replace","path":"/amount","value":1.5}]`, (*put)[0].body)
 
 	get := capture(t, e, "GET /folders/7/metadata/global/properties", `{"$parent":"folder_7","$scope":"global","$template":"properties","a":"b"}`, 201)
-	inst, _, err = md.Get(ctx, OnFolder("7"), ScopeGlobal, "properties")
+	inst, _, err = md.Get(ctx, OnFolder("7"), MetadataScopeGlobal, "properties")
 	require.NoError(t, err, "the folder read's documented 201 is a success")
 	assert.Len(t, *get, 1)
 	assert.Equal(t, "folder_7", inst.Parent)
@@ -72,17 +72,17 @@ func TestMetadataWireShapes(t *testing.T) {
 	assert.Equal(t, "contract", list.Entries[0].Template)
 
 	del := capture(t, e, "DELETE /files/5/metadata/enterprise/contract", "", 204)
-	_, err = md.Delete(ctx, OnFile("5"), ScopeEnterprise, "contract")
+	_, err = md.Delete(ctx, OnFile("5"), MetadataScopeEnterprise, "contract")
 	require.NoError(t, err)
 	assert.Len(t, *del, 1)
 
 	create := capture(t, e, "POST /metadata_templates/schema", tplAnswer, 201)
-	_, _, err = tpl.Create(ctx, &CreateMetadataTemplateRequest{DisplayName: "Contract", Fields: []*MetadataField{{Type: MetadataFieldFloat, Key: "amount", DisplayName: "Amount"}}})
+	_, _, err = tpl.Create(ctx, &CreateMetadataTemplateRequest{DisplayName: "Contract", Fields: []*MetadataField{{Type: MetadataFieldTypeFloat, Key: "amount", DisplayName: "Amount"}}})
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"scope":"enterprise","displayName":"Contract","fields":[{"type":"float","key":"amount","displayName":"Amount"}]}`, (*create)[0].body, "scope defaults to enterprise")
 
 	schema := capture(t, e, "PUT /metadata_templates/enterprise/contract/schema", tplAnswer, 200)
-	_, _, err = tpl.UpdateSchema(ctx, ScopeEnterprise, "contract", RemoveFieldOp("amount"))
+	_, _, err = tpl.UpdateSchema(ctx, MetadataScopeEnterprise, "contract", RemoveFieldOp("amount"))
 	require.NoError(t, err)
 	assert.Equal(t, "application/json-patch+json", (*schema)[0].contentType)
 	assert.JSONEq(t, `[{"op":"removeField","fieldKey":"amount"}]`, (*schema)[0].body)
@@ -110,7 +110,7 @@ func TestMetadataUpsertWire(t *testing.T) {
 		e := newFilesEnv(t)
 		capture(t, e, "POST /files/5/metadata/enterprise/contract", exists, 409)
 		put := capture(t, e, "PUT /files/5/metadata/enterprise/contract", cannedInstance, 200)
-		inst, _, err := e.client.Metadata.Upsert(ctx, OnFile("5"), ScopeEnterprise, "contract", map[string]any{"b": "x", "a": 1})
+		inst, _, err := e.client.Metadata.Upsert(ctx, OnFile("5"), MetadataScopeEnterprise, "contract", map[string]any{"b": "x", "a": 1})
 		require.NoError(t, err)
 		assert.Equal(t, int64(2), inst.Version)
 		assert.JSONEq(t, `[{"op":"add","path":"/a","value":1},{"op":"add","path":"/b","value":"x"}]`, (*put)[0].body)
@@ -120,7 +120,7 @@ func TestMetadataUpsertWire(t *testing.T) {
 		e := newFilesEnv(t)
 		capture(t, e, "POST /files/5/metadata/enterprise/contract", exists, 409)
 		get := capture(t, e, "GET /files/5/metadata/enterprise/contract", cannedInstance, 200)
-		_, _, err := e.client.Metadata.Upsert(ctx, OnFile("5"), ScopeEnterprise, "contract", nil)
+		_, _, err := e.client.Metadata.Upsert(ctx, OnFile("5"), MetadataScopeEnterprise, "contract", nil)
 		require.NoError(t, err)
 		assert.Len(t, *get, 1)
 	})
@@ -139,7 +139,7 @@ func TestMetadataUpsertWire(t *testing.T) {
 			e := newFilesEnv(t, WithoutRetries())
 			capture(t, e, "POST /files/5/metadata/enterprise/contract", c.body, c.status)
 			put := capture(t, e, "PUT /files/5/metadata/enterprise/contract", cannedInstance, 200)
-			inst, resp, err := e.client.Metadata.Upsert(ctx, OnFile("5"), ScopeEnterprise, "contract", map[string]any{"a": 1})
+			inst, resp, err := e.client.Metadata.Upsert(ctx, OnFile("5"), MetadataScopeEnterprise, "contract", map[string]any{"a": 1})
 			assert.ErrorIs(t, err, c.want)
 			assert.Nil(t, inst)
 			require.NotNil(t, resp)
@@ -152,7 +152,7 @@ func TestMetadataUpsertWire(t *testing.T) {
 		e := newFilesEnv(t)
 		capture(t, e, "POST /files/5/metadata/enterprise/contract", exists, 409)
 		capture(t, e, "PUT /files/5/metadata/enterprise/contract", `{"code":"schema_validation_failed"}`, 400)
-		_, _, err := e.client.Metadata.Upsert(ctx, OnFile("5"), ScopeEnterprise, "contract", map[string]any{"a": 1})
+		_, _, err := e.client.Metadata.Upsert(ctx, OnFile("5"), MetadataScopeEnterprise, "contract", map[string]any{"a": 1})
 		assert.ErrorIs(t, err, ErrSchemaValidationFailed)
 	})
 }
@@ -179,7 +179,7 @@ func TestMetadataQueryIterWire(t *testing.T) {
 		_, _ = io.WriteString(w, pages[marker])
 	})
 	q := NewMetadataQuery(EnterpriseScope("1"), "contract", "0").
-		Where(QueryField("amount").Gt(5)).OrderBy(QueryAsc, "amount").Limit(2)
+		Where(QueryField("amount").Gt(5)).OrderBy(SortDirectionAscending, "amount").Limit(2)
 	var ids []string
 	for entry, err := range e.client.Metadata.QueryIter(context.Background(), q) {
 		require.NoError(t, err)
@@ -197,8 +197,7 @@ func TestMetadataQueryIterWire(t *testing.T) {
 	}
 
 	// The paginator and the page method walk the same pages.
-	p, err := e.client.Metadata.NewQueryPaginator(q)
-	require.NoError(t, err)
+	p := e.client.Metadata.NewQueryPaginator(q)
 	n := 0
 	for p.HasMorePages() {
 		page, _, err := p.NextPage(context.Background())

@@ -104,7 +104,7 @@ func TestUpdateRequestNulls(t *testing.T) {
 		{"template shown", TemplateChanges{Hidden: Ptr(false), CopyInstanceOnItemCopy: Ptr(true)}, `{"hidden":false,"copyInstanceOnItemCopy":true}`},
 		{"template renamed only", TemplateChanges{DisplayName: "D"}, `{"displayName":"D"}`},
 		{"field description cleared, shown", FieldChanges{Description: Ptr(""), Hidden: Ptr(false)}, `{"description":"","hidden":false}`},
-		{"retention plain fields", UpdateRetentionPolicyRequest{PolicyName: "P", DispositionAction: DispositionRemoveRetention, RetentionType: RetentionNonModifiable, Status: RetentionPolicyRetired},
+		{"retention plain fields", UpdateRetentionPolicyRequest{PolicyName: "P", DispositionAction: DispositionActionRemoveRetention, RetentionType: RetentionTypeNonModifiable, Status: RetentionPolicyStatusRetired},
 			`{"policy_name":"P","disposition_action":"remove_retention","retention_type":"non_modifiable","status":"retired"}`},
 		{"retention flags off", UpdateRetentionPolicyRequest{CanOwnerExtendRetention: Ptr(false), AreOwnersNotified: Ptr(false)},
 			`{"can_owner_extend_retention":false,"are_owners_notified":false}`},

@@ -85,6 +85,9 @@ func WithIdempotent(ctx context.Context) context.Context { return transport.With
 // config is what the options set.
 type config struct {
 	baseURL, uploadURL *url.URL
+	// baseSet and uploadSet record which roots the options of the NewClient
+	// or Clone being built set (checkRoots).
+	baseSet, uploadSet bool
 	tokenSource        oauth2.TokenSource
 	httpClient         *http.Client
 	downloadClient     *http.Client
@@ -100,27 +103,72 @@ type config struct {
 type Option func(*config) error
 
 // WithBaseURL sets the API root (default https://api.box.com/2.0).
+//
+// A root other than the public service's must come with WithUploadURL (or
+// use WithURLs for both): NewClient refuses a custom API root whose upload
+// root would stay the public one, since every upload would then send this
+// deployment's token to the public service.
 func WithBaseURL(raw string) Option {
 	return func(c *config) error {
 		u, err := parseRoot(raw)
 		if err != nil {
 			return fmt.Errorf("base URL: %w", err)
 		}
-		c.baseURL = u
+		c.baseURL, c.baseSet = u, true
 		return nil
 	}
 }
 
-// WithUploadURL sets the upload root (default https://upload.box.com/api/2.0).
+// WithUploadURL sets the upload root (default
+// https://upload.box.com/api/2.0). Like WithBaseURL, a custom upload root
+// needs a custom API root beside it (WithURLs sets both).
 func WithUploadURL(raw string) Option {
 	return func(c *config) error {
 		u, err := parseRoot(raw)
 		if err != nil {
 			return fmt.Errorf("upload URL: %w", err)
 		}
-		c.uploadURL = u
+		c.uploadURL, c.uploadSet = u, true
 		return nil
 	}
+}
+
+// WithURLs sets the API root and the upload root of a deployment other than
+// the public service (a reference server, a staging stack) in one option,
+// as cmd/refserver prints them: baseURL ends in /2.0, uploadURL in
+// /api/2.0. Downloads need no root of their own: the API redirects them to
+// its content host, which never gets the token (see FilesService.Download).
+func WithURLs(baseURL, uploadURL string) Option {
+	return func(c *config) error {
+		if err := WithBaseURL(baseURL)(c); err != nil {
+			return err
+		}
+		return WithUploadURL(uploadURL)(c)
+	}
+}
+
+// checkRoots refuses a client whose API and upload roots do not belong
+// together: one of them set by the options of this NewClient or Clone to a
+// deployment other than the public service while the other is still the
+// public one. The token would travel to the public service with every call
+// of the root left public.
+func (c *config) checkRoots() error {
+	publicBase := sameRoot(c.baseURL, DefaultBaseURL)
+	publicUpload := sameRoot(c.uploadURL, DefaultUploadURL)
+	switch {
+	case c.baseSet && !c.uploadSet && !publicBase && publicUpload:
+		return fmt.Errorf("the API root is %s but the upload root is still the public %s: uploads would send this deployment's token there; "+
+			"add WithUploadURL, or set both with WithURLs", c.baseURL, DefaultUploadURL)
+	case c.uploadSet && !c.baseSet && !publicUpload && publicBase:
+		return fmt.Errorf("the upload root is %s but the API root is still the public %s: API calls would send this deployment's token there; "+
+			"add WithBaseURL, or set both with WithURLs", c.uploadURL, DefaultBaseURL)
+	}
+	return nil
+}
+
+// sameRoot reports whether u is the root raw.
+func sameRoot(u *url.URL, raw string) bool {
+	return u != nil && u.String() == raw
 }
 
 func parseRoot(raw string) (*url.URL, error) {
@@ -240,10 +288,11 @@ func WithAsUser(userID string) Option {
 func WithHeader(key, value string) Option {
 	return func(c *config) error {
 		if key == "" || strings.ContainsAny(key+value, "\r\n") {
-			return errors.New("header name empty or value not one line")
+			// The value is not quoted: it may carry a secret.
+			return fmt.Errorf("header %q: the name is empty, or the name or value is not one line", key)
 		}
 		if strings.EqualFold(key, "Authorization") {
-			return errors.New("set credentials with WithToken or WithTokenSource")
+			return fmt.Errorf("header %q: set credentials with WithToken or WithTokenSource", key)
 		}
 		if c.headers == nil {
 			c.headers = http.Header{}

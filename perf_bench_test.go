@@ -82,7 +82,7 @@ func benchUpload(b *testing.B, wrap func(*os.File) io.Reader) {
 		b.StopTimer()
 		_, err = c.Files.Delete(ctx, up.ID, nil)
 		require.NoError(b, err)
-		_, err = c.Trash.DeleteFile(ctx, up.ID)
+		_, err = c.Trash.PurgeFile(ctx, up.ID)
 		require.NoError(b, err)
 		b.StartTimer()
 	}

@@ -19,8 +19,8 @@ type RetentionPolicyType string
 
 // Retention policy types.
 const (
-	RetentionPolicyFinite     RetentionPolicyType = "finite"
-	RetentionPolicyIndefinite RetentionPolicyType = "indefinite"
+	RetentionPolicyTypeFinite     RetentionPolicyType = "finite"
+	RetentionPolicyTypeIndefinite RetentionPolicyType = "indefinite"
 )
 
 // DispositionAction is what happens when retention ends.
@@ -28,10 +28,10 @@ type DispositionAction string
 
 // Disposition actions.
 const (
-	// DispositionPermanentlyDelete deletes the retained content for good.
-	DispositionPermanentlyDelete DispositionAction = "permanently_delete"
-	// DispositionRemoveRetention lifts the retention, so users may delete it.
-	DispositionRemoveRetention DispositionAction = "remove_retention"
+	// DispositionActionPermanentlyDelete deletes the retained content for good.
+	DispositionActionPermanentlyDelete DispositionAction = "permanently_delete"
+	// DispositionActionRemoveRetention lifts the retention, so users may delete it.
+	DispositionActionRemoveRetention DispositionAction = "remove_retention"
 )
 
 // RetentionType says how far a policy may be changed.
@@ -39,12 +39,12 @@ type RetentionType string
 
 // Retention types.
 const (
-	// RetentionModifiable policies may be changed in every way.
-	RetentionModifiable RetentionType = "modifiable"
-	// RetentionNonModifiable policies may only be lengthened, retired, or
+	// RetentionTypeModifiable policies may be changed in every way.
+	RetentionTypeModifiable RetentionType = "modifiable"
+	// RetentionTypeNonModifiable policies may only be lengthened, retired, or
 	// have their disposition or notifications changed; neither they nor
 	// their assignments can be deleted, and they never become modifiable.
-	RetentionNonModifiable RetentionType = "non_modifiable"
+	RetentionTypeNonModifiable RetentionType = "non_modifiable"
 )
 
 // RetentionPolicyStatus is active until a policy is retired, for good.
@@ -52,8 +52,8 @@ type RetentionPolicyStatus string
 
 // Retention policy statuses.
 const (
-	RetentionPolicyActive  RetentionPolicyStatus = "active"
-	RetentionPolicyRetired RetentionPolicyStatus = "retired"
+	RetentionPolicyStatusActive  RetentionPolicyStatus = "active"
+	RetentionPolicyStatusRetired RetentionPolicyStatus = "retired"
 )
 
 const maxRetentionDescription = 500
@@ -86,7 +86,7 @@ func (l RetentionLength) IsZero() bool { return l.days == 0 && !l.indefinite }
 func (l RetentionLength) String() string {
 	switch {
 	case l.indefinite:
-		return string(RetentionPolicyIndefinite)
+		return string(RetentionPolicyTypeIndefinite)
 	case l.days == 0:
 		return ""
 	}
@@ -103,7 +103,7 @@ func (l RetentionLength) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON reads a number, a string of digits or "indefinite".
 func (l *RetentionLength) UnmarshalJSON(b []byte) error {
-	days, word, err := decodeDays(b, string(RetentionPolicyIndefinite))
+	days, word, err := decodeDays(b, string(RetentionPolicyTypeIndefinite))
 	if err != nil {
 		return err
 	}
@@ -216,19 +216,19 @@ func (b *CreateRetentionPolicyRequest) validate() error {
 		return invalidArg("request", "nil")
 	case b.PolicyName == "":
 		return invalidArg("policy_name", "empty")
-	case b.PolicyType != RetentionPolicyFinite && b.PolicyType != RetentionPolicyIndefinite:
+	case b.PolicyType != RetentionPolicyTypeFinite && b.PolicyType != RetentionPolicyTypeIndefinite:
 		return invalidArg("policy_type", "must be finite or indefinite")
-	case b.DispositionAction != DispositionPermanentlyDelete && b.DispositionAction != DispositionRemoveRetention:
+	case b.DispositionAction != DispositionActionPermanentlyDelete && b.DispositionAction != DispositionActionRemoveRetention:
 		return invalidArg("disposition_action", "must be permanently_delete or remove_retention")
-	case b.PolicyType == RetentionPolicyFinite && (b.RetentionLength.days < 1 || b.RetentionLength.indefinite):
+	case b.PolicyType == RetentionPolicyTypeFinite && (b.RetentionLength.days < 1 || b.RetentionLength.indefinite):
 		return invalidArg("retention_length", "a finite policy needs RetentionDays(n), n >= 1")
-	case b.PolicyType == RetentionPolicyIndefinite && b.RetentionLength.days != 0:
+	case b.PolicyType == RetentionPolicyTypeIndefinite && b.RetentionLength.days != 0:
 		return invalidArg("retention_length", "an indefinite policy has no number of days")
-	case b.RetentionType != "" && b.RetentionType != RetentionModifiable && b.RetentionType != RetentionNonModifiable:
+	case b.RetentionType != "" && b.RetentionType != RetentionTypeModifiable && b.RetentionType != RetentionTypeNonModifiable:
 		return invalidArg("retention_type", "must be modifiable or non_modifiable")
 	case utf8.RuneCountInString(b.Description) > maxRetentionDescription:
 		return invalidArg("description", "longer than 500 characters")
-	case b.MaxExtensionLength.days > 0 && (b.PolicyType != RetentionPolicyFinite || b.DispositionAction != DispositionPermanentlyDelete):
+	case b.MaxExtensionLength.days > 0 && (b.PolicyType != RetentionPolicyTypeFinite || b.DispositionAction != DispositionActionPermanentlyDelete):
 		return invalidArg("max_extension_length", "only for a finite policy with disposition permanently_delete")
 	}
 	return nil
@@ -273,7 +273,7 @@ func (s *RetentionPoliciesService) List(ctx context.Context, opts *ListRetention
 	if opts == nil {
 		opts = &ListRetentionPoliciesOptions{}
 	}
-	if err := checkEnum("policy_type", opts.PolicyType, RetentionPolicyFinite, RetentionPolicyIndefinite); err != nil {
+	if err := checkEnum("policy_type", opts.PolicyType, RetentionPolicyTypeFinite, RetentionPolicyTypeIndefinite); err != nil {
 		return nil, nil, err
 	}
 	if opts.CreatedByUserID != "" {
@@ -288,8 +288,14 @@ func (s *RetentionPoliciesService) List(ctx context.Context, opts *ListRetention
 // (GET /retention_policies) lazily. It starts at opts.Marker and never
 // changes opts.
 func (s *RetentionPoliciesService) ListIter(ctx context.Context, opts *ListRetentionPoliciesOptions) iter.Seq2[*RetentionPolicy, error] {
-	marker, fetch := pageFuncs(opts, func(o *ListRetentionPoliciesOptions) *string { return &o.Marker }, s.List)
-	return markerSeq(ctx, marker, fetch)
+	start, fetch := pageFuncs(opts, func(o *ListRetentionPoliciesOptions) *string { return &o.Marker }, s.List)
+	return markerSeq(ctx, start, fetch)
+}
+
+// NewListPaginator walks the retention policies one marker page at a time
+// (GET /retention_policies). It never changes opts.
+func (s *RetentionPoliciesService) NewListPaginator(opts *ListRetentionPoliciesOptions) *MarkerPaginator[*RetentionPolicy] {
+	return newMarkerPaginator(pageFuncs(opts, func(o *ListRetentionPoliciesOptions) *string { return &o.Marker }, s.List))
 }
 
 // UpdateRetentionPolicyRequest is the body of RetentionPoliciesService.Update.
@@ -302,12 +308,12 @@ type UpdateRetentionPolicyRequest struct {
 	// Description is at most 500 characters; Null or Set("") clears it.
 	Description       Nullable[string]  `json:"description,omitzero"`
 	DispositionAction DispositionAction `json:"disposition_action,omitzero"`
-	// RetentionType can only be set to RetentionNonModifiable (one-way).
+	// RetentionType can only be set to RetentionTypeNonModifiable (one-way).
 	RetentionType RetentionType `json:"retention_type,omitzero"`
 	// RetentionLength lengthens or shortens a finite policy (a
 	// non-modifiable one can only be lengthened: 403 otherwise).
 	RetentionLength RetentionLength `json:"retention_length,omitzero"`
-	// Status can only be set to RetentionPolicyRetired (one-way); see Retire.
+	// Status can only be set to RetentionPolicyStatusRetired (one-way); see Retire.
 	Status RetentionPolicyStatus `json:"status,omitzero"`
 	// CanOwnerExtendRetention and AreOwnersNotified are pointers so that
 	// false can be sent (cms.Ptr(false)).
@@ -323,14 +329,14 @@ func (b *UpdateRetentionPolicyRequest) validate() error {
 	if b == nil {
 		return invalidArg("request", "nil")
 	}
-	if b.RetentionType != "" && b.RetentionType != RetentionNonModifiable {
+	if b.RetentionType != "" && b.RetentionType != RetentionTypeNonModifiable {
 		return invalidArg("retention_type", "can only become non_modifiable")
 	}
-	if b.Status != "" && b.Status != RetentionPolicyRetired {
+	if b.Status != "" && b.Status != RetentionPolicyStatusRetired {
 		return invalidArg("status", "can only become retired")
 	}
 	switch b.DispositionAction {
-	case "", DispositionPermanentlyDelete, DispositionRemoveRetention:
+	case "", DispositionActionPermanentlyDelete, DispositionActionRemoveRetention:
 	default:
 		return invalidArg("disposition_action", "must be permanently_delete or remove_retention")
 	}
@@ -355,7 +361,7 @@ func (s *RetentionPoliciesService) Update(ctx context.Context, policyID string, 
 // Retire retires a retention policy for good: it applies to no new content
 // (PUT /retention_policies/{retention_policy_id} with status retired).
 func (s *RetentionPoliciesService) Retire(ctx context.Context, policyID string) (*RetentionPolicy, *Response, error) {
-	return s.Update(ctx, policyID, &UpdateRetentionPolicyRequest{Status: RetentionPolicyRetired})
+	return s.Update(ctx, policyID, &UpdateRetentionPolicyRequest{Status: RetentionPolicyStatusRetired})
 }
 
 // Delete deletes a modifiable retention policy and its assignments

@@ -17,13 +17,13 @@ type RetentionAssignmentType string
 
 // Retention assignment targets.
 const (
-	// RetentionAssignEnterprise covers every file of the enterprise (no id).
-	RetentionAssignEnterprise RetentionAssignmentType = "enterprise"
-	// RetentionAssignFolder covers a folder and everything below it.
-	RetentionAssignFolder RetentionAssignmentType = "folder"
-	// RetentionAssignMetadataTemplate covers the files carrying a metadata
+	// RetentionAssignmentTypeEnterprise covers every file of the enterprise (no id).
+	RetentionAssignmentTypeEnterprise RetentionAssignmentType = "enterprise"
+	// RetentionAssignmentTypeFolder covers a folder and everything below it.
+	RetentionAssignmentTypeFolder RetentionAssignmentType = "folder"
+	// RetentionAssignmentTypeMetadataTemplate covers the files carrying a metadata
 	// template (optionally with one field value).
-	RetentionAssignMetadataTemplate RetentionAssignmentType = "metadata_template"
+	RetentionAssignmentTypeMetadataTemplate RetentionAssignmentType = "metadata_template"
 )
 
 // StartDateUploadDate is the default start_date_field of a metadata
@@ -88,18 +88,18 @@ func (b *CreateRetentionPolicyAssignmentRequest) validate() error {
 		return err
 	}
 	switch b.AssignTo.Type {
-	case RetentionAssignEnterprise:
+	case RetentionAssignmentTypeEnterprise:
 		if b.AssignTo.ID != "" {
 			return invalidArg("assign_to.id", "must be empty for the enterprise")
 		}
-	case RetentionAssignFolder, RetentionAssignMetadataTemplate:
+	case RetentionAssignmentTypeFolder, RetentionAssignmentTypeMetadataTemplate:
 		if b.AssignTo.ID == "" {
 			return invalidArg("assign_to.id", "empty")
 		}
 	default:
 		return invalidArg("assign_to.type", "must be enterprise, folder or metadata_template")
 	}
-	if b.AssignTo.Type != RetentionAssignMetadataTemplate && (len(b.FilterFields) > 0 || b.StartDateField != "") {
+	if b.AssignTo.Type != RetentionAssignmentTypeMetadataTemplate && (len(b.FilterFields) > 0 || b.StartDateField != "") {
 		return invalidArg("filter_fields/start_date_field", "only for a metadata_template assignment")
 	}
 	if len(b.FilterFields) > 1 {
@@ -139,7 +139,7 @@ func (s *RetentionPolicyAssignmentsService) Delete(ctx context.Context, assignme
 }
 
 // ListRetentionPolicyAssignmentsOptions are the options of
-// RetentionPolicyAssignmentsService.ListForPolicy.
+// RetentionPolicyAssignmentsService.ListByPolicy.
 type ListRetentionPolicyAssignmentsOptions struct {
 	// Type keeps the assignments of one target type.
 	Type RetentionAssignmentType `url:"type,omitempty"`
@@ -151,30 +151,42 @@ type ListRetentionPolicyAssignmentsOptions struct {
 	Limit int `url:"limit,omitempty"`
 }
 
-// ListForPolicy returns one page of a policy's assignments, marker-paged
+// ListByPolicy returns one page of a policy's assignments, marker-paged
 // (GET /retention_policies/{retention_policy_id}/assignments).
-func (s *RetentionPolicyAssignmentsService) ListForPolicy(ctx context.Context, policyID string, opts *ListRetentionPolicyAssignmentsOptions) (*MarkerPage[*RetentionPolicyAssignment], *Response, error) {
+func (s *RetentionPolicyAssignmentsService) ListByPolicy(ctx context.Context, policyID string, opts *ListRetentionPolicyAssignmentsOptions) (*MarkerPage[*RetentionPolicyAssignment], *Response, error) {
 	if err := checkID("retention policy", policyID); err != nil {
 		return nil, nil, err
 	}
 	if opts == nil {
 		opts = &ListRetentionPolicyAssignmentsOptions{}
 	}
-	if err := checkEnum("type", opts.Type, RetentionAssignEnterprise, RetentionAssignFolder, RetentionAssignMetadataTemplate); err != nil {
+	if err := checkEnum("type", opts.Type, RetentionAssignmentTypeEnterprise, RetentionAssignmentTypeFolder, RetentionAssignmentTypeMetadataTemplate); err != nil {
 		return nil, nil, err
 	}
 	return getMarkerPage[*RetentionPolicyAssignment](ctx, s.client, opts.Limit, opts, "retention_policies", policyID, "assignments")
 }
 
-// ListForPolicyIter yields every assignment of a policy, fetching marker
+// ListByPolicyIter yields every assignment of a policy, fetching marker
 // pages (GET /retention_policies/{retention_policy_id}/assignments) lazily.
 // It never changes opts.
-func (s *RetentionPolicyAssignmentsService) ListForPolicyIter(ctx context.Context, policyID string, opts *ListRetentionPolicyAssignmentsOptions) iter.Seq2[*RetentionPolicyAssignment, error] {
-	marker, fetch := pageFuncs(opts, func(o *ListRetentionPolicyAssignmentsOptions) *string { return &o.Marker },
+func (s *RetentionPolicyAssignmentsService) ListByPolicyIter(ctx context.Context, policyID string, opts *ListRetentionPolicyAssignmentsOptions) iter.Seq2[*RetentionPolicyAssignment, error] {
+	start, fetch := s.byPolicyPages(policyID, opts)
+	return markerSeq(ctx, start, fetch)
+}
+
+// NewListByPolicyPaginator walks a policy's assignments one marker page at
+// a time (GET /retention_policies/{retention_policy_id}/assignments). It
+// never changes opts.
+func (s *RetentionPolicyAssignmentsService) NewListByPolicyPaginator(policyID string, opts *ListRetentionPolicyAssignmentsOptions) *MarkerPaginator[*RetentionPolicyAssignment] {
+	return newMarkerPaginator(s.byPolicyPages(policyID, opts))
+}
+
+// byPolicyPages pages ListByPolicy with a private copy of opts.
+func (s *RetentionPolicyAssignmentsService) byPolicyPages(policyID string, opts *ListRetentionPolicyAssignmentsOptions) (string, markerPageFunc[*RetentionPolicyAssignment]) {
+	return pageFuncs(opts, func(o *ListRetentionPolicyAssignmentsOptions) *string { return &o.Marker },
 		func(ctx context.Context, o *ListRetentionPolicyAssignmentsOptions) (*MarkerPage[*RetentionPolicyAssignment], *Response, error) {
-			return s.ListForPolicy(ctx, policyID, o)
+			return s.ListByPolicy(ctx, policyID, o)
 		})
-	return markerSeq(ctx, marker, fetch)
 }
 
 // ListFilesUnderRetention returns one page of the files whose current
@@ -218,9 +230,31 @@ func (s *RetentionPolicyAssignmentsService) retained(ctx context.Context, assign
 }
 
 func (s *RetentionPolicyAssignmentsService) retainedIter(ctx context.Context, assignmentID, what string, opts *GovernancePageOptions) iter.Seq2[*FileMini, error] {
-	marker, fetch := pageFuncs(opts, func(o *GovernancePageOptions) *string { return &o.Marker },
+	start, fetch := s.retainedPages(assignmentID, what, opts)
+	return markerSeq(ctx, start, fetch)
+}
+
+// retainedPages pages what an assignment retains with a private copy of
+// opts.
+func (s *RetentionPolicyAssignmentsService) retainedPages(assignmentID, what string, opts *GovernancePageOptions) (string, markerPageFunc[*FileMini]) {
+	return pageFuncs(opts, func(o *GovernancePageOptions) *string { return &o.Marker },
 		func(ctx context.Context, o *GovernancePageOptions) (*MarkerPage[*FileMini], *Response, error) {
 			return s.retained(ctx, assignmentID, what, o)
 		})
-	return markerSeq(ctx, marker, fetch)
+}
+
+// NewListFilesUnderRetentionPaginator walks the files an assignment retains
+// one marker page at a time (GET
+// /retention_policy_assignments/{retention_policy_assignment_id}/files_under_retention).
+// It never changes opts.
+func (s *RetentionPolicyAssignmentsService) NewListFilesUnderRetentionPaginator(assignmentID string, opts *GovernancePageOptions) *MarkerPaginator[*FileMini] {
+	return newMarkerPaginator(s.retainedPages(assignmentID, "files_under_retention", opts))
+}
+
+// NewListFileVersionsUnderRetentionPaginator walks the earlier file versions
+// an assignment retains one marker page at a time (GET
+// /retention_policy_assignments/{retention_policy_assignment_id}/file_versions_under_retention).
+// It never changes opts.
+func (s *RetentionPolicyAssignmentsService) NewListFileVersionsUnderRetentionPaginator(assignmentID string, opts *GovernancePageOptions) *MarkerPaginator[*FileMini] {
+	return newMarkerPaginator(s.retainedPages(assignmentID, "file_versions_under_retention", opts))
 }

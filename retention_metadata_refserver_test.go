@@ -41,34 +41,34 @@ func TestRefserverRetentionOnMetadataTemplate(t *testing.T) {
 	signed := status.Options[1]
 	require.Equal(t, "signed", signed.Key)
 	pol, _, err := admin.RetentionPolicies.Create(ctx, &cms.CreateRetentionPolicyRequest{
-		PolicyName: "Signed contracts", PolicyType: cms.RetentionPolicyFinite,
-		DispositionAction: cms.DispositionPermanentlyDelete, RetentionLength: cms.RetentionDays(30),
+		PolicyName: "Signed contracts", PolicyType: cms.RetentionPolicyTypeFinite,
+		DispositionAction: cms.DispositionActionPermanentlyDelete, RetentionLength: cms.RetentionDays(30),
 	})
 	require.NoError(t, err)
 
 	// Wrong names are refused: the template, field and option go by id.
 	_, _, err = admin.RetentionPolicyAssignments.Create(ctx, &cms.CreateRetentionPolicyAssignmentRequest{
-		PolicyID: pol.ID, AssignTo: cms.RetentionAssignTo{Type: cms.RetentionAssignMetadataTemplate, ID: string(scope) + ".contract"},
+		PolicyID: pol.ID, AssignTo: cms.RetentionAssignTo{Type: cms.RetentionAssignmentTypeMetadataTemplate, ID: string(scope) + ".contract"},
 	})
 	assert.True(t, errors.Is(err, cms.ErrNotFound), "%v", err)
 	_, _, err = admin.RetentionPolicyAssignments.Create(ctx, &cms.CreateRetentionPolicyAssignmentRequest{
-		PolicyID: pol.ID, AssignTo: cms.RetentionAssignTo{Type: cms.RetentionAssignMetadataTemplate, ID: tpl.ID},
+		PolicyID: pol.ID, AssignTo: cms.RetentionAssignTo{Type: cms.RetentionAssignmentTypeMetadataTemplate, ID: tpl.ID},
 		FilterFields: []cms.MetadataFilterField{{Field: "status", Value: "signed"}},
 	})
 	requireAPICode(t, err, http.StatusBadRequest, "bad_request")
 	_, _, err = admin.RetentionPolicyAssignments.Create(ctx, &cms.CreateRetentionPolicyAssignmentRequest{
-		PolicyID: pol.ID, AssignTo: cms.RetentionAssignTo{Type: cms.RetentionAssignMetadataTemplate, ID: tpl.ID},
+		PolicyID: pol.ID, AssignTo: cms.RetentionAssignTo{Type: cms.RetentionAssignmentTypeMetadataTemplate, ID: tpl.ID},
 		StartDateField: "expires",
 	})
 	requireAPICode(t, err, http.StatusBadRequest, "bad_request")
 
 	a, _, err := admin.RetentionPolicyAssignments.Create(ctx, &cms.CreateRetentionPolicyAssignmentRequest{
-		PolicyID: pol.ID, AssignTo: cms.RetentionAssignTo{Type: cms.RetentionAssignMetadataTemplate, ID: tpl.ID},
+		PolicyID: pol.ID, AssignTo: cms.RetentionAssignTo{Type: cms.RetentionAssignmentTypeMetadataTemplate, ID: tpl.ID},
 		FilterFields:   []cms.MetadataFilterField{{Field: status.ID, Value: signed.ID}},
 		StartDateField: expires.ID,
 	})
 	require.NoError(t, err)
-	assert.Equal(t, cms.RetentionAssignTo{Type: cms.RetentionAssignMetadataTemplate, ID: tpl.ID}, a.AssignedTo)
+	assert.Equal(t, cms.RetentionAssignTo{Type: cms.RetentionAssignmentTypeMetadataTemplate, ID: tpl.ID}, a.AssignedTo)
 	assert.Equal(t, expires.ID, a.StartDateField)
 
 	// A signed contract is retained at once, counted from its expiry date.
@@ -99,7 +99,7 @@ func TestRefserverRetentionOnMetadataTemplate(t *testing.T) {
 	require.NoError(t, err)
 	_, err = user.Files.Delete(ctx, done.ID, nil)
 	require.NoError(t, err)
-	_, err = user.Trash.DeleteFile(ctx, done.ID)
+	_, err = user.Trash.PurgeFile(ctx, done.ID)
 	requireAPICode(t, err, http.StatusForbidden, "access_denied_insufficient_permissions")
 	assert.Len(t, collect(t, admin.RetentionPolicyAssignments.ListFilesUnderRetentionIter(ctx, a.ID, nil)), 2)
 }

@@ -82,33 +82,33 @@ func TestRetentionPoliciesService(t *testing.T) {
 	var ids []string
 	for i := range 5 {
 		p, _, err := c.RetentionPolicies.Create(ctx, &cms.CreateRetentionPolicyRequest{
-			PolicyName: fmt.Sprintf("Keep %d", i), PolicyType: cms.RetentionPolicyFinite,
-			DispositionAction: cms.DispositionRemoveRetention, RetentionLength: cms.RetentionDays(30 + i),
+			PolicyName: fmt.Sprintf("Keep %d", i), PolicyType: cms.RetentionPolicyTypeFinite,
+			DispositionAction: cms.DispositionActionRemoveRetention, RetentionLength: cms.RetentionDays(30 + i),
 		})
 		require.NoError(t, err)
 		ids = append(ids, p.ID)
 	}
 	forever, _, err := c.RetentionPolicies.Create(ctx, &cms.CreateRetentionPolicyRequest{
-		PolicyName: "Forever", PolicyType: cms.RetentionPolicyIndefinite, DispositionAction: cms.DispositionRemoveRetention,
-		RetentionType: cms.RetentionNonModifiable, Description: "legal",
+		PolicyName: "Forever", PolicyType: cms.RetentionPolicyTypeIndefinite, DispositionAction: cms.DispositionActionRemoveRetention,
+		RetentionType: cms.RetentionTypeNonModifiable, Description: "legal",
 		CustomNotificationRecipients: []*cms.UserMini{{ID: srv.UserID(), Type: "user"}},
 	})
 	require.NoError(t, err)
 	assert.True(t, forever.RetentionLength.IsIndefinite())
-	assert.Equal(t, cms.RetentionNonModifiable, forever.RetentionType)
+	assert.Equal(t, cms.RetentionTypeNonModifiable, forever.RetentionType)
 	assert.Equal(t, srv.UserID(), forever.CustomNotificationRecipients[0].ID)
 	assert.True(t, forever.MaxExtensionLength.IsNone())
 	ids = append(ids, forever.ID)
 
 	_, _, err = c.RetentionPolicies.Create(ctx, &cms.CreateRetentionPolicyRequest{
-		PolicyName: "keep 0", PolicyType: cms.RetentionPolicyIndefinite, DispositionAction: cms.DispositionRemoveRetention,
+		PolicyName: "keep 0", PolicyType: cms.RetentionPolicyTypeIndefinite, DispositionAction: cms.DispositionActionRemoveRetention,
 	})
 	assert.ErrorIs(t, err, cms.ErrConflict)
 
 	got, _, err := c.RetentionPolicies.Get(ctx, ids[1], nil)
 	require.NoError(t, err)
 	assert.Equal(t, 31, got.RetentionLength.Days())
-	assert.Equal(t, cms.RetentionPolicyActive, got.Status)
+	assert.Equal(t, cms.RetentionPolicyStatusActive, got.Status)
 	assert.Equal(t, srv.AdminUserID(), got.CreatedBy.ID)
 
 	// Pages and the iterator over more than one page, with filters.
@@ -122,7 +122,7 @@ func TestRetentionPoliciesService(t *testing.T) {
 		all = append(all, p.ID)
 	}
 	assert.Equal(t, ids, all)
-	opts := &cms.ListRetentionPoliciesOptions{Limit: 2, PolicyName: "Keep", PolicyType: cms.RetentionPolicyFinite, CreatedByUserID: srv.AdminUserID()}
+	opts := &cms.ListRetentionPoliciesOptions{Limit: 2, PolicyName: "Keep", PolicyType: cms.RetentionPolicyTypeFinite, CreatedByUserID: srv.AdminUserID()}
 	assert.Len(t, collect(t, c.RetentionPolicies.ListIter(ctx, opts)), 5)
 	assert.Empty(t, opts.Marker, "opts unchanged")
 
@@ -146,10 +146,10 @@ func TestRetentionPoliciesService(t *testing.T) {
 	requireAPICode(t, err, http.StatusBadRequest, "bad_request")
 	retired, _, err := c.RetentionPolicies.Retire(ctx, ids[2])
 	require.NoError(t, err)
-	assert.Equal(t, cms.RetentionPolicyRetired, retired.Status)
-	nm, _, err := c.RetentionPolicies.Update(ctx, ids[3], &cms.UpdateRetentionPolicyRequest{RetentionType: cms.RetentionNonModifiable})
+	assert.Equal(t, cms.RetentionPolicyStatusRetired, retired.Status)
+	nm, _, err := c.RetentionPolicies.Update(ctx, ids[3], &cms.UpdateRetentionPolicyRequest{RetentionType: cms.RetentionTypeNonModifiable})
 	require.NoError(t, err)
-	assert.Equal(t, cms.RetentionNonModifiable, nm.RetentionType)
+	assert.Equal(t, cms.RetentionTypeNonModifiable, nm.RetentionType)
 	_, _, err = c.RetentionPolicies.Update(ctx, ids[3], &cms.UpdateRetentionPolicyRequest{RetentionLength: cms.RetentionDays(1)})
 	requireAPICode(t, err, http.StatusForbidden, "forbidden")
 
@@ -175,7 +175,7 @@ func TestRetentionArgumentsCheckedBeforeSending(t *testing.T) {
 	c := srv.AdminClient(t)
 	srv.ResetRequests()
 	finite := func(mod func(*cms.CreateRetentionPolicyRequest)) *cms.CreateRetentionPolicyRequest {
-		r := &cms.CreateRetentionPolicyRequest{PolicyName: "p", PolicyType: cms.RetentionPolicyFinite, DispositionAction: cms.DispositionPermanentlyDelete, RetentionLength: cms.RetentionDays(1)}
+		r := &cms.CreateRetentionPolicyRequest{PolicyName: "p", PolicyType: cms.RetentionPolicyTypeFinite, DispositionAction: cms.DispositionActionPermanentlyDelete, RetentionLength: cms.RetentionDays(1)}
 		mod(r)
 		return r
 	}
@@ -186,10 +186,10 @@ func TestRetentionArgumentsCheckedBeforeSending(t *testing.T) {
 		"bad disposition":   finite(func(r *cms.CreateRetentionPolicyRequest) { r.DispositionAction = "shred" }),
 		"finite no length":  finite(func(r *cms.CreateRetentionPolicyRequest) { r.RetentionLength = cms.RetentionLength{} }),
 		"finite indefinite": finite(func(r *cms.CreateRetentionPolicyRequest) { r.RetentionLength = cms.RetentionForever }),
-		"indefinite days":   finite(func(r *cms.CreateRetentionPolicyRequest) { r.PolicyType = cms.RetentionPolicyIndefinite }),
+		"indefinite days":   finite(func(r *cms.CreateRetentionPolicyRequest) { r.PolicyType = cms.RetentionPolicyTypeIndefinite }),
 		"long description":  finite(func(r *cms.CreateRetentionPolicyRequest) { r.Description = strings.Repeat("x", 501) }),
 		"extension": finite(func(r *cms.CreateRetentionPolicyRequest) {
-			r.DispositionAction, r.MaxExtensionLength = cms.DispositionRemoveRetention, cms.ExtensionDays(3)
+			r.DispositionAction, r.MaxExtensionLength = cms.DispositionActionRemoveRetention, cms.ExtensionDays(3)
 		}),
 		"bad retention type": finite(func(r *cms.CreateRetentionPolicyRequest) { r.RetentionType = "frozen" }),
 	} {
@@ -201,15 +201,15 @@ func TestRetentionArgumentsCheckedBeforeSending(t *testing.T) {
 		second(c.RetentionPolicies.Get(ctx, "", nil)),
 		second(c.RetentionPolicies.Get(ctx, "../x", nil)),
 		second(c.RetentionPolicies.Update(ctx, "1", nil)),
-		second(c.RetentionPolicies.Update(ctx, "1", &cms.UpdateRetentionPolicyRequest{Status: cms.RetentionPolicyActive})),
-		second(c.RetentionPolicies.Update(ctx, "1", &cms.UpdateRetentionPolicyRequest{RetentionType: cms.RetentionModifiable})),
+		second(c.RetentionPolicies.Update(ctx, "1", &cms.UpdateRetentionPolicyRequest{Status: cms.RetentionPolicyStatusActive})),
+		second(c.RetentionPolicies.Update(ctx, "1", &cms.UpdateRetentionPolicyRequest{RetentionType: cms.RetentionTypeModifiable})),
 		second(c.RetentionPolicies.Update(ctx, "1", &cms.UpdateRetentionPolicyRequest{DispositionAction: "archive"})),
 		second(c.RetentionPolicies.List(ctx, &cms.ListRetentionPoliciesOptions{Limit: -1})),
-		second(c.RetentionPolicyAssignments.Create(ctx, &cms.CreateRetentionPolicyAssignmentRequest{PolicyID: "1", AssignTo: cms.RetentionAssignTo{Type: cms.RetentionAssignEnterprise, ID: "5"}})),
-		second(c.RetentionPolicyAssignments.Create(ctx, &cms.CreateRetentionPolicyAssignmentRequest{PolicyID: "1", AssignTo: cms.RetentionAssignTo{Type: cms.RetentionAssignFolder}})),
+		second(c.RetentionPolicyAssignments.Create(ctx, &cms.CreateRetentionPolicyAssignmentRequest{PolicyID: "1", AssignTo: cms.RetentionAssignTo{Type: cms.RetentionAssignmentTypeEnterprise, ID: "5"}})),
+		second(c.RetentionPolicyAssignments.Create(ctx, &cms.CreateRetentionPolicyAssignmentRequest{PolicyID: "1", AssignTo: cms.RetentionAssignTo{Type: cms.RetentionAssignmentTypeFolder}})),
 		second(c.RetentionPolicyAssignments.Create(ctx, &cms.CreateRetentionPolicyAssignmentRequest{PolicyID: "1", AssignTo: cms.RetentionAssignTo{Type: "user", ID: "1"}})),
-		second(c.RetentionPolicyAssignments.Create(ctx, &cms.CreateRetentionPolicyAssignmentRequest{PolicyID: "1", AssignTo: cms.RetentionAssignTo{Type: cms.RetentionAssignFolder, ID: "5"}, StartDateField: "x"})),
-		second(c.RetentionPolicyAssignments.Create(ctx, &cms.CreateRetentionPolicyAssignmentRequest{AssignTo: cms.RetentionAssignTo{Type: cms.RetentionAssignEnterprise}})),
+		second(c.RetentionPolicyAssignments.Create(ctx, &cms.CreateRetentionPolicyAssignmentRequest{PolicyID: "1", AssignTo: cms.RetentionAssignTo{Type: cms.RetentionAssignmentTypeFolder, ID: "5"}, StartDateField: "x"})),
+		second(c.RetentionPolicyAssignments.Create(ctx, &cms.CreateRetentionPolicyAssignmentRequest{AssignTo: cms.RetentionAssignTo{Type: cms.RetentionAssignmentTypeEnterprise}})),
 		second(c.RetentionPolicyAssignments.ListFilesUnderRetention(ctx, "", nil)),
 		second(c.FileVersionRetentions.Get(ctx, "")),
 	}
@@ -231,26 +231,26 @@ func TestRetentionAssignmentsAndFileVersionRetentions(t *testing.T) {
 	srv := cmstest.NewServer(t, cmstest.Options{})
 	c, user := srv.AdminClient(t), srv.Client(t)
 	pol, _, err := c.RetentionPolicies.Create(ctx, &cms.CreateRetentionPolicyRequest{
-		PolicyName: "Contracts", PolicyType: cms.RetentionPolicyFinite, DispositionAction: cms.DispositionPermanentlyDelete,
+		PolicyName: "Contracts", PolicyType: cms.RetentionPolicyTypeFinite, DispositionAction: cms.DispositionActionPermanentlyDelete,
 		RetentionLength: cms.RetentionDays(7),
 	})
 	require.NoError(t, err)
 	folder, _, err := user.Folders.Create(ctx, &cms.CreateFolderRequest{Name: "Contracts", Parent: cms.FolderRef{ID: "0"}}, nil)
 	require.NoError(t, err)
 	a, _, err := c.RetentionPolicyAssignments.Create(ctx, &cms.CreateRetentionPolicyAssignmentRequest{
-		PolicyID: pol.ID, AssignTo: cms.RetentionAssignTo{Type: cms.RetentionAssignFolder, ID: folder.ID},
+		PolicyID: pol.ID, AssignTo: cms.RetentionAssignTo{Type: cms.RetentionAssignmentTypeFolder, ID: folder.ID},
 	})
 	require.NoError(t, err)
 	assert.Equal(t, folder.ID, a.AssignedTo.ID)
 	assert.Equal(t, 7, a.RetentionPolicy.RetentionLength.Days())
 	ent, _, err := c.RetentionPolicyAssignments.Create(ctx, &cms.CreateRetentionPolicyAssignmentRequest{
-		PolicyID: pol.ID, AssignTo: cms.RetentionAssignTo{Type: cms.RetentionAssignEnterprise},
+		PolicyID: pol.ID, AssignTo: cms.RetentionAssignTo{Type: cms.RetentionAssignmentTypeEnterprise},
 	})
 	require.NoError(t, err)
-	assert.Equal(t, cms.RetentionAssignEnterprise, ent.AssignedTo.Type)
+	assert.Equal(t, cms.RetentionAssignmentTypeEnterprise, ent.AssignedTo.Type)
 	assert.Empty(t, ent.AssignedTo.ID)
 	_, _, err = c.RetentionPolicyAssignments.Create(ctx, &cms.CreateRetentionPolicyAssignmentRequest{
-		PolicyID: pol.ID, AssignTo: cms.RetentionAssignTo{Type: cms.RetentionAssignFolder, ID: folder.ID},
+		PolicyID: pol.ID, AssignTo: cms.RetentionAssignTo{Type: cms.RetentionAssignmentTypeFolder, ID: folder.ID},
 	})
 	assert.ErrorIs(t, err, cms.ErrConflict)
 	// A metadata template is named by its id, a filter by field and option ids.
@@ -259,7 +259,7 @@ func TestRetentionAssignmentsAndFileVersionRetentions(t *testing.T) {
 	status := tpl.Fields[3]
 	filter := []cms.MetadataFilterField{{Field: status.ID, Value: status.Options[1].ID}}
 	mt, _, err := c.RetentionPolicyAssignments.Create(ctx, &cms.CreateRetentionPolicyAssignmentRequest{
-		PolicyID: pol.ID, AssignTo: cms.RetentionAssignTo{Type: cms.RetentionAssignMetadataTemplate, ID: tpl.ID},
+		PolicyID: pol.ID, AssignTo: cms.RetentionAssignTo{Type: cms.RetentionAssignmentTypeMetadataTemplate, ID: tpl.ID},
 		FilterFields: filter, StartDateField: cms.StartDateUploadDate,
 	})
 	require.NoError(t, err)
@@ -268,9 +268,9 @@ func TestRetentionAssignmentsAndFileVersionRetentions(t *testing.T) {
 	got, _, err := c.RetentionPolicyAssignments.Get(ctx, a.ID, nil)
 	require.NoError(t, err)
 	assert.Equal(t, a.ID, got.ID)
-	all := collect(t, c.RetentionPolicyAssignments.ListForPolicyIter(ctx, pol.ID, &cms.ListRetentionPolicyAssignmentsOptions{Limit: 1}))
+	all := collect(t, c.RetentionPolicyAssignments.ListByPolicyIter(ctx, pol.ID, &cms.ListRetentionPolicyAssignmentsOptions{Limit: 1}))
 	assert.Len(t, all, 3)
-	page, _, err := c.RetentionPolicyAssignments.ListForPolicy(ctx, pol.ID, &cms.ListRetentionPolicyAssignmentsOptions{Type: cms.RetentionAssignFolder})
+	page, _, err := c.RetentionPolicyAssignments.ListByPolicy(ctx, pol.ID, &cms.ListRetentionPolicyAssignmentsOptions{Type: cms.RetentionAssignmentTypeFolder})
 	require.NoError(t, err)
 	require.Len(t, page.Entries, 1)
 	assert.Equal(t, a.ID, page.Entries[0].ID)
@@ -304,7 +304,7 @@ func TestRetentionAssignmentsAndFileVersionRetentions(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, fvrs[0].FileVersion.ID, one.FileVersion.ID)
 	for _, o := range []*cms.ListFileVersionRetentionsOptions{
-		{PolicyID: pol.ID}, {DispositionAction: cms.DispositionPermanentlyDelete},
+		{PolicyID: pol.ID}, {DispositionAction: cms.DispositionActionPermanentlyDelete},
 		{DispositionBefore: time.Now().AddDate(0, 0, 8)}, {DispositionAfter: time.Now().AddDate(0, 0, 6).In(time.FixedZone("X", 3600))},
 	} {
 		assert.Len(t, collect(t, c.FileVersionRetentions.ListIter(ctx, o)), 4)
@@ -312,12 +312,12 @@ func TestRetentionAssignmentsAndFileVersionRetentions(t *testing.T) {
 	pg, _, err := c.FileVersionRetentions.List(ctx, &cms.ListFileVersionRetentionsOptions{FileVersionID: v2.FileVersion.ID})
 	require.NoError(t, err)
 	assert.Len(t, pg.Entries, 1)
-	assert.Empty(t, collect(t, c.FileVersionRetentions.ListIter(ctx, &cms.ListFileVersionRetentionsOptions{DispositionAction: cms.DispositionRemoveRetention})))
+	assert.Empty(t, collect(t, c.FileVersionRetentions.ListIter(ctx, &cms.ListFileVersionRetentionsOptions{DispositionAction: cms.DispositionActionRemoveRetention})))
 
 	// A retained file goes to the trash but cannot be deleted for good.
 	_, err = user.Files.Delete(ctx, files[1].ID, nil)
 	require.NoError(t, err)
-	_, err = user.Trash.DeleteFile(ctx, files[1].ID)
+	_, err = user.Trash.PurgeFile(ctx, files[1].ID)
 	requireAPICode(t, err, http.StatusForbidden, "access_denied_insufficient_permissions")
 	_, _, err = user.Trash.GetFile(ctx, files[1].ID, nil)
 	require.NoError(t, err)

@@ -47,7 +47,7 @@ func (s *FileVersionRetentionsService) List(ctx context.Context, opts *ListFileV
 	if opts == nil {
 		opts = &ListFileVersionRetentionsOptions{}
 	}
-	if err := checkEnum("disposition_action", opts.DispositionAction, DispositionPermanentlyDelete, DispositionRemoveRetention); err != nil {
+	if err := checkEnum("disposition_action", opts.DispositionAction, DispositionActionPermanentlyDelete, DispositionActionRemoveRetention); err != nil {
 		return nil, nil, err
 	}
 	q := *opts
@@ -59,8 +59,14 @@ func (s *FileVersionRetentionsService) List(ctx context.Context, opts *ListFileV
 // ListIter yields every file version retention, fetching marker pages
 // (GET /file_version_retentions) lazily. It never changes opts.
 func (s *FileVersionRetentionsService) ListIter(ctx context.Context, opts *ListFileVersionRetentionsOptions) iter.Seq2[*FileVersionRetention, error] {
-	marker, fetch := pageFuncs(opts, func(o *ListFileVersionRetentionsOptions) *string { return &o.Marker }, s.List)
-	return markerSeq(ctx, marker, fetch)
+	start, fetch := pageFuncs(opts, func(o *ListFileVersionRetentionsOptions) *string { return &o.Marker }, s.List)
+	return markerSeq(ctx, start, fetch)
+}
+
+// NewListPaginator walks the file version retentions one marker page at a
+// time (GET /file_version_retentions). It never changes opts.
+func (s *FileVersionRetentionsService) NewListPaginator(opts *ListFileVersionRetentionsOptions) *MarkerPaginator[*FileVersionRetention] {
+	return newMarkerPaginator(pageFuncs(opts, func(o *ListFileVersionRetentionsOptions) *string { return &o.Marker }, s.List))
 }
 
 // Get fetches a file version retention

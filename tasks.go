@@ -35,8 +35,8 @@ type TaskCompletionRule string
 
 // Completion rules.
 const (
-	TaskCompletionAllAssignees TaskCompletionRule = "all_assignees"
-	TaskCompletionAnyAssignee  TaskCompletionRule = "any_assignee"
+	TaskCompletionRuleAllAssignees TaskCompletionRule = "all_assignees"
+	TaskCompletionRuleAnyAssignee  TaskCompletionRule = "any_assignee"
 )
 
 // ResolutionState is the state of a task assignment. A review task's
@@ -46,10 +46,10 @@ type ResolutionState string
 
 // Resolution states.
 const (
-	ResolutionIncomplete ResolutionState = "incomplete"
-	ResolutionApproved   ResolutionState = "approved"
-	ResolutionRejected   ResolutionState = "rejected"
-	ResolutionCompleted  ResolutionState = "completed"
+	ResolutionStateIncomplete ResolutionState = "incomplete"
+	ResolutionStateApproved   ResolutionState = "approved"
+	ResolutionStateRejected   ResolutionState = "rejected"
+	ResolutionStateCompleted  ResolutionState = "completed"
 )
 
 // States lists the resolution states an action allows (nil for an unknown
@@ -57,9 +57,9 @@ const (
 func (a TaskAction) States() []ResolutionState {
 	switch a {
 	case TaskActionReview:
-		return []ResolutionState{ResolutionIncomplete, ResolutionApproved, ResolutionRejected}
+		return []ResolutionState{ResolutionStateIncomplete, ResolutionStateApproved, ResolutionStateRejected}
 	case TaskActionComplete:
-		return []ResolutionState{ResolutionIncomplete, ResolutionCompleted}
+		return []ResolutionState{ResolutionStateIncomplete, ResolutionStateCompleted}
 	}
 	return nil
 }
@@ -71,7 +71,7 @@ func (a TaskAction) Allows(s ResolutionState) bool { return slices.Contains(a.St
 // Resolved reports whether the state answers the assignment (approved,
 // rejected or completed).
 func (s ResolutionState) Resolved() bool {
-	return s == ResolutionApproved || s == ResolutionRejected || s == ResolutionCompleted
+	return s == ResolutionStateApproved || s == ResolutionStateRejected || s == ResolutionStateCompleted
 }
 
 // Task is a task on a file.
@@ -116,7 +116,7 @@ func checkAction(a TaskAction) error {
 }
 
 func checkRule(r TaskCompletionRule) error {
-	if r != "" && r != TaskCompletionAllAssignees && r != TaskCompletionAnyAssignee {
+	if r != "" && r != TaskCompletionRuleAllAssignees && r != TaskCompletionRuleAnyAssignee {
 		return invalidArg("completion rule", fmt.Sprintf("%q is not all_assignees or any_assignee", r))
 	}
 	return nil
@@ -213,9 +213,9 @@ func (s *TasksService) Delete(ctx context.Context, taskID string) (*Response, er
 	return deleteAPI(ctx, s.client, nil, "tasks", taskID)
 }
 
-// ListForFile returns all the tasks of a file (GET /files/{file_id}/tasks).
+// ListByFile returns all the tasks of a file (GET /files/{file_id}/tasks).
 // The list is not paged: the service returns it whole.
-func (s *TasksService) ListForFile(ctx context.Context, fileID string) (*Collection[*Task], *Response, error) {
+func (s *TasksService) ListByFile(ctx context.Context, fileID string) (*Collection[*Task], *Response, error) {
 	if err := checkID("file", fileID); err != nil {
 		return nil, nil, err
 	}
@@ -282,8 +282,9 @@ func (s *TaskAssignmentsService) Get(ctx context.Context, assignmentID string) (
 
 // UpdateTaskAssignmentRequest is the body of TaskAssignmentsService.Update.
 type UpdateTaskAssignmentRequest struct {
-	// Message is the assignee's note.
-	Message string `json:"message,omitzero"`
+	// Message, when set, replaces the assignee's note; a pointer to ""
+	// clears it (the service takes no null here). nil leaves it.
+	Message *string `json:"message,omitempty"`
 	// ResolutionState answers the assignment.
 	ResolutionState ResolutionState `json:"resolution_state,omitzero"`
 	// TaskAction is the action of the assignment's task, when the caller
@@ -308,7 +309,7 @@ func (s *TaskAssignmentsService) Update(ctx context.Context, assignmentID string
 		return nil, nil, err
 	}
 	if st := body.ResolutionState; st != "" {
-		if st != ResolutionIncomplete && !st.Resolved() {
+		if st != ResolutionStateIncomplete && !st.Resolved() {
 			return nil, nil, invalidArg("resolution state", fmt.Sprintf("%q is not incomplete, approved, rejected or completed", st))
 		}
 		if body.TaskAction != "" && !body.TaskAction.Allows(st) {
@@ -325,7 +326,11 @@ func (s *TaskAssignmentsService) Resolve(ctx context.Context, task *Task, assign
 	if task == nil {
 		return nil, nil, invalidArg("task", "nil")
 	}
-	return s.Update(ctx, assignmentID, &UpdateTaskAssignmentRequest{ResolutionState: state, Message: message, TaskAction: task.Action})
+	var note *string
+	if message != "" {
+		note = &message
+	}
+	return s.Update(ctx, assignmentID, &UpdateTaskAssignmentRequest{ResolutionState: state, Message: note, TaskAction: task.Action})
 }
 
 // Delete removes an assignment from its task (DELETE /task_assignments/{task_assignment_id}).
@@ -336,9 +341,9 @@ func (s *TaskAssignmentsService) Delete(ctx context.Context, assignmentID string
 	return deleteAPI(ctx, s.client, nil, "task_assignments", assignmentID)
 }
 
-// List returns all the assignments of a task (GET /tasks/{task_id}/assignments).
+// ListByTask returns all the assignments of a task (GET /tasks/{task_id}/assignments).
 // The list is not paged: the service returns it whole.
-func (s *TaskAssignmentsService) List(ctx context.Context, taskID string) (*Collection[*TaskAssignment], *Response, error) {
+func (s *TaskAssignmentsService) ListByTask(ctx context.Context, taskID string) (*Collection[*TaskAssignment], *Response, error) {
 	if err := checkID("task", taskID); err != nil {
 		return nil, nil, err
 	}

@@ -27,7 +27,7 @@ func TestTasksReviewFlow(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 201, resp.StatusCode)
 	assert.Equal(t, cms.TaskActionReview, task.Action)
-	assert.Equal(t, cms.TaskCompletionAllAssignees, task.CompletionRule)
+	assert.Equal(t, cms.TaskCompletionRuleAllAssignees, task.CompletionRule)
 	assert.True(t, due.Equal(task.DueAt))
 	assert.Equal(t, f.ID, task.Item.ID)
 	assert.Equal(t, 0, task.TaskAssignmentCollection.TotalCount)
@@ -38,32 +38,32 @@ func TestTasksReviewFlow(t *testing.T) {
 	theirs, _, err := c.TaskAssignments.Create(ctx, &cms.CreateTaskAssignmentRequest{TaskID: task.ID, UserLogin: "admin@cms.test"})
 	require.NoError(t, err)
 	assert.Equal(t, srv.AdminUserID(), theirs.AssignedTo.ID)
-	assert.Equal(t, cms.ResolutionIncomplete, theirs.ResolutionState)
+	assert.Equal(t, cms.ResolutionStateIncomplete, theirs.ResolutionState)
 
 	// The SDK knows the action: "completed" never reaches the service.
 	srv.ResetRequests()
-	_, _, err = c.TaskAssignments.Resolve(ctx, task, mine.ID, cms.ResolutionCompleted, "")
+	_, _, err = c.TaskAssignments.Resolve(ctx, task, mine.ID, cms.ResolutionStateCompleted, "")
 	require.ErrorIs(t, err, cms.ErrInvalidArgument)
 	assert.Empty(t, srv.Requests())
 	// Without the action the service says no, and nothing changes.
-	_, _, err = c.TaskAssignments.Update(ctx, mine.ID, &cms.UpdateTaskAssignmentRequest{ResolutionState: cms.ResolutionCompleted})
+	_, _, err = c.TaskAssignments.Update(ctx, mine.ID, &cms.UpdateTaskAssignmentRequest{ResolutionState: cms.ResolutionStateCompleted})
 	var apiErr *cms.APIError
 	require.ErrorAs(t, err, &apiErr)
 	assert.Equal(t, 400, apiErr.StatusCode)
 	got, _, err := c.TaskAssignments.Get(ctx, mine.ID)
 	require.NoError(t, err)
-	assert.Equal(t, cms.ResolutionIncomplete, got.ResolutionState)
+	assert.Equal(t, cms.ResolutionStateIncomplete, got.ResolutionState)
 
-	a, _, err := c.TaskAssignments.Resolve(ctx, task, mine.ID, cms.ResolutionApproved, "fine by me")
+	a, _, err := c.TaskAssignments.Resolve(ctx, task, mine.ID, cms.ResolutionStateApproved, "fine by me")
 	require.NoError(t, err)
-	assert.Equal(t, cms.ResolutionApproved, a.ResolutionState)
+	assert.Equal(t, cms.ResolutionStateApproved, a.ResolutionState)
 	assert.False(t, a.CompletedAt.IsZero())
 	assert.Equal(t, "fine by me", a.Message)
 	task, _, err = c.Tasks.Get(ctx, task.ID)
 	require.NoError(t, err)
 	assert.False(t, task.IsCompleted)
 
-	_, _, err = admin.TaskAssignments.Resolve(ctx, task, theirs.ID, cms.ResolutionRejected, "")
+	_, _, err = admin.TaskAssignments.Resolve(ctx, task, theirs.ID, cms.ResolutionStateRejected, "")
 	require.NoError(t, err)
 	task, _, err = c.Tasks.Get(ctx, task.ID)
 	require.NoError(t, err)
@@ -79,7 +79,7 @@ func TestTasksReviewFlow(t *testing.T) {
 	assert.Equal(t, "task_completed", apiErr.Code)
 	assert.ErrorIs(t, err, cms.ErrTaskCompleted)
 
-	list, _, err := c.TaskAssignments.List(ctx, task.ID)
+	list, _, err := c.TaskAssignments.ListByTask(ctx, task.ID)
 	require.NoError(t, err)
 	assert.Equal(t, 1, list.TotalCount)
 	require.Len(t, list.Entries, 1)
@@ -91,9 +91,9 @@ func TestTasksReviewFlow(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, task.Message)
 	assert.True(t, later.Equal(task.DueAt))
-	second, _, err := c.Tasks.Create(ctx, &cms.CreateTaskRequest{FileID: f.ID, Action: cms.TaskActionComplete, CompletionRule: cms.TaskCompletionAnyAssignee})
+	second, _, err := c.Tasks.Create(ctx, &cms.CreateTaskRequest{FileID: f.ID, Action: cms.TaskActionComplete, CompletionRule: cms.TaskCompletionRuleAnyAssignee})
 	require.NoError(t, err)
-	tasks, _, err := c.Tasks.ListForFile(ctx, f.ID)
+	tasks, _, err := c.Tasks.ListByFile(ctx, f.ID)
 	require.NoError(t, err)
 	require.Equal(t, 2, tasks.TotalCount)
 	assert.Equal(t, []string{task.ID, second.ID}, []string{tasks.Entries[0].ID, tasks.Entries[1].ID})
@@ -109,15 +109,15 @@ func TestTasksCompleteAnyAssignee(t *testing.T) {
 	ctx := context.Background()
 	f, _, err := c.Files.Upload(ctx, "0", "todo.txt", strings.NewReader("x"), 1, nil)
 	require.NoError(t, err)
-	task, _, err := c.Tasks.Create(ctx, &cms.CreateTaskRequest{FileID: f.ID, Action: cms.TaskActionComplete, CompletionRule: cms.TaskCompletionAnyAssignee})
+	task, _, err := c.Tasks.Create(ctx, &cms.CreateTaskRequest{FileID: f.ID, Action: cms.TaskActionComplete, CompletionRule: cms.TaskCompletionRuleAnyAssignee})
 	require.NoError(t, err)
 	a, _, err := c.TaskAssignments.Create(ctx, &cms.CreateTaskAssignmentRequest{TaskID: task.ID, UserID: srv.UserID()})
 	require.NoError(t, err)
 	_, _, err = c.TaskAssignments.Create(ctx, &cms.CreateTaskAssignmentRequest{TaskID: task.ID, UserID: srv.AdminUserID()})
 	require.NoError(t, err)
-	_, _, err = c.TaskAssignments.Resolve(ctx, task, a.ID, cms.ResolutionApproved, "")
+	_, _, err = c.TaskAssignments.Resolve(ctx, task, a.ID, cms.ResolutionStateApproved, "")
 	require.ErrorIs(t, err, cms.ErrInvalidArgument, "approved is not a state of a complete task")
-	_, _, err = c.TaskAssignments.Resolve(ctx, task, a.ID, cms.ResolutionCompleted, "")
+	_, _, err = c.TaskAssignments.Resolve(ctx, task, a.ID, cms.ResolutionStateCompleted, "")
 	require.NoError(t, err)
 	task, _, err = c.Tasks.Get(ctx, task.ID)
 	require.NoError(t, err)
@@ -151,7 +151,7 @@ func TestTasksArgumentErrors(t *testing.T) {
 			return err
 		}, cms.ErrInvalidArgument},
 		{"delete", func() error { _, err := c.Tasks.Delete(ctx, "a/b"); return err }, cms.ErrInvalidID},
-		{"list", func() error { _, _, err := c.Tasks.ListForFile(ctx, ""); return err }, cms.ErrMissingID},
+		{"list", func() error { _, _, err := c.Tasks.ListByFile(ctx, ""); return err }, cms.ErrMissingID},
 		{"assign nil", func() error { _, _, err := c.TaskAssignments.Create(ctx, nil); return err }, cms.ErrInvalidArgument},
 		{"assign nobody", func() error {
 			_, _, err := c.TaskAssignments.Create(ctx, &cms.CreateTaskAssignmentRequest{TaskID: "1"})
@@ -174,16 +174,16 @@ func TestTasksArgumentErrors(t *testing.T) {
 			return err
 		}, cms.ErrInvalidArgument},
 		{"state against action", func() error {
-			_, _, err := c.TaskAssignments.Update(ctx, "1", &cms.UpdateTaskAssignmentRequest{ResolutionState: cms.ResolutionRejected, TaskAction: cms.TaskActionComplete})
+			_, _, err := c.TaskAssignments.Update(ctx, "1", &cms.UpdateTaskAssignmentRequest{ResolutionState: cms.ResolutionStateRejected, TaskAction: cms.TaskActionComplete})
 			return err
 		}, cms.ErrInvalidArgument},
 		{"resolve nil task", func() error {
-			_, _, err := c.TaskAssignments.Resolve(ctx, nil, "1", cms.ResolutionApproved, "")
+			_, _, err := c.TaskAssignments.Resolve(ctx, nil, "1", cms.ResolutionStateApproved, "")
 			return err
 		}, cms.ErrInvalidArgument},
 		{"get assignment", func() error { _, _, err := c.TaskAssignments.Get(ctx, ""); return err }, cms.ErrMissingID},
 		{"delete assignment", func() error { _, err := c.TaskAssignments.Delete(ctx, ""); return err }, cms.ErrMissingID},
-		{"list assignments", func() error { _, _, err := c.TaskAssignments.List(ctx, ".."); return err }, cms.ErrInvalidID},
+		{"list assignments", func() error { _, _, err := c.TaskAssignments.ListByTask(ctx, ".."); return err }, cms.ErrInvalidID},
 	}
 	for _, tc := range cases {
 		err := tc.call()
@@ -201,21 +201,21 @@ func TestTaskActionStates(t *testing.T) {
 		state  cms.ResolutionState
 		ok     bool
 	}{
-		{cms.TaskActionReview, cms.ResolutionIncomplete, true},
-		{cms.TaskActionReview, cms.ResolutionApproved, true},
-		{cms.TaskActionReview, cms.ResolutionRejected, true},
-		{cms.TaskActionReview, cms.ResolutionCompleted, false},
-		{cms.TaskActionComplete, cms.ResolutionIncomplete, true},
-		{cms.TaskActionComplete, cms.ResolutionCompleted, true},
-		{cms.TaskActionComplete, cms.ResolutionApproved, false},
-		{cms.TaskActionComplete, cms.ResolutionRejected, false},
-		{"other", cms.ResolutionIncomplete, false},
+		{cms.TaskActionReview, cms.ResolutionStateIncomplete, true},
+		{cms.TaskActionReview, cms.ResolutionStateApproved, true},
+		{cms.TaskActionReview, cms.ResolutionStateRejected, true},
+		{cms.TaskActionReview, cms.ResolutionStateCompleted, false},
+		{cms.TaskActionComplete, cms.ResolutionStateIncomplete, true},
+		{cms.TaskActionComplete, cms.ResolutionStateCompleted, true},
+		{cms.TaskActionComplete, cms.ResolutionStateApproved, false},
+		{cms.TaskActionComplete, cms.ResolutionStateRejected, false},
+		{"other", cms.ResolutionStateIncomplete, false},
 	}
 	for _, c := range cases {
 		assert.Equal(t, c.ok, c.action.Allows(c.state), "%s/%s", c.action, c.state)
 	}
-	assert.False(t, cms.ResolutionIncomplete.Resolved())
-	assert.True(t, cms.ResolutionRejected.Resolved())
+	assert.False(t, cms.ResolutionStateIncomplete.Resolved())
+	assert.True(t, cms.ResolutionStateRejected.Resolved())
 }
 
 func TestTaskRequestsJSON(t *testing.T) {
@@ -227,13 +227,13 @@ func TestTaskRequestsJSON(t *testing.T) {
 		want string
 	}{
 		{"create", cms.CreateTaskRequest{FileID: "7"}, `{"item":{"id":"7","type":"file"}}`},
-		{"create full", cms.CreateTaskRequest{FileID: "7", Action: cms.TaskActionComplete, Message: "m", DueAt: due, CompletionRule: cms.TaskCompletionAnyAssignee},
+		{"create full", cms.CreateTaskRequest{FileID: "7", Action: cms.TaskActionComplete, Message: "m", DueAt: due, CompletionRule: cms.TaskCompletionRuleAnyAssignee},
 			`{"item":{"id":"7","type":"file"},"action":"complete","message":"m","due_at":"2026-01-02T03:04:05Z","completion_rule":"any_assignee"}`},
 		{"update empty", cms.UpdateTaskRequest{}, `{}`},
 		{"update clears message, moves due date", cms.UpdateTaskRequest{DueAt: due, Message: cms.Ptr("")}, `{"message":"","due_at":"2026-01-02T03:04:05Z"}`},
 		{"assign by id", cms.CreateTaskAssignmentRequest{TaskID: "1", UserID: "2"}, `{"task":{"id":"1","type":"task"},"assign_to":{"id":"2"}}`},
 		{"assign by login", cms.CreateTaskAssignmentRequest{TaskID: "1", UserLogin: "a@b.c"}, `{"task":{"id":"1","type":"task"},"assign_to":{"login":"a@b.c"}}`},
-		{"resolve", cms.UpdateTaskAssignmentRequest{ResolutionState: cms.ResolutionApproved, TaskAction: cms.TaskActionReview}, `{"resolution_state":"approved"}`},
+		{"resolve", cms.UpdateTaskAssignmentRequest{ResolutionState: cms.ResolutionStateApproved, TaskAction: cms.TaskActionReview}, `{"resolution_state":"approved"}`},
 	}
 	for _, c := range cases {
 		b, err := json.Marshal(c.v)

@@ -25,15 +25,6 @@ const (
 	TrashSortSize TrashSort = "size"
 )
 
-// TrashDirection is the sort direction of a trash listing.
-type TrashDirection string
-
-// Directions of the trash (query direction).
-const (
-	TrashAscending  TrashDirection = "ASC"
-	TrashDescending TrashDirection = "DESC"
-)
-
 // ListTrashOptions are the options of the offset-paged TrashService.ListItems.
 type ListTrashOptions struct {
 	// Fields selects the fields of each item (query fields); without it the
@@ -46,7 +37,7 @@ type ListTrashOptions struct {
 	// Sort is the sort key (query sort); items stay grouped by type.
 	Sort TrashSort `url:"sort,omitempty"`
 	// Direction is ASC or DESC (query direction).
-	Direction TrashDirection `url:"direction,omitempty"`
+	Direction SortDirection `url:"direction,omitempty"`
 	// ReadAhead makes ListItemsIter fetch the next page while the loop
 	// ranges over the current one, by marker or by offset: at most one page
 	// ahead, and a break or an error cancels the fetch in flight. Page
@@ -63,7 +54,7 @@ func (s *TrashService) ListItems(ctx context.Context, opts *ListTrashOptions) (*
 	if err := firstErr(
 		checkOffsetLimit(opts.Offset, opts.Limit),
 		checkEnum("sort", opts.Sort, TrashSortName, TrashSortDate, TrashSortSize),
-		checkEnum("direction", opts.Direction, TrashAscending, TrashDescending),
+		checkEnum("direction", opts.Direction, SortDirectionAscending, SortDirectionDescending),
 	); err != nil {
 		return nil, nil, err
 	}
@@ -244,20 +235,20 @@ func (s *TrashService) RestoreWebLink(ctx context.Context, webLinkID string, bod
 	return restoreTrashed[WebLink](ctx, s.client, webLinkKind, webLinkID, body, opts)
 }
 
-// DeleteFile deletes a trashed file for good, with all its versions
+// PurgeFile deletes a trashed file for good, with all its versions
 // (DELETE /files/{file_id}/trash).
-func (s *TrashService) DeleteFile(ctx context.Context, fileID string) (*Response, error) {
+func (s *TrashService) PurgeFile(ctx context.Context, fileID string) (*Response, error) {
 	return purgeTrashed(ctx, s.client, fileKind, fileID)
 }
 
-// DeleteFolder deletes a trashed folder for good, with its content
+// PurgeFolder deletes a trashed folder for good, with its content
 // (DELETE /folders/{folder_id}/trash).
-func (s *TrashService) DeleteFolder(ctx context.Context, folderID string) (*Response, error) {
+func (s *TrashService) PurgeFolder(ctx context.Context, folderID string) (*Response, error) {
 	return purgeTrashed(ctx, s.client, folderKind, folderID)
 }
 
-// DeleteWebLink deletes a trashed web link for good
+// PurgeWebLink deletes a trashed web link for good
 // (DELETE /web_links/{web_link_id}/trash).
-func (s *TrashService) DeleteWebLink(ctx context.Context, webLinkID string) (*Response, error) {
+func (s *TrashService) PurgeWebLink(ctx context.Context, webLinkID string) (*Response, error) {
 	return purgeTrashed(ctx, s.client, webLinkKind, webLinkID)
 }

@@ -70,7 +70,7 @@ func TestTrashRestoreAndPurge(t *testing.T) {
 	require.NoError(t, err)
 	_, err = c.Folders.Delete(ctx, dir.ID, &cms.DeleteFolderOptions{Recursive: true})
 	require.NoError(t, err)
-	_, err = c.Trash.DeleteFolder(ctx, dir.ID)
+	_, err = c.Trash.PurgeFolder(ctx, dir.ID)
 	require.NoError(t, err)
 	_, _, err = c.Trash.RestoreFile(ctx, clash.ID, nil, nil)
 	require.ErrorAs(t, err, &apiErr)
@@ -82,7 +82,7 @@ func TestTrashRestoreAndPurge(t *testing.T) {
 
 	_, err = c.Files.Delete(ctx, got.ID, nil)
 	require.NoError(t, err)
-	resp, err = c.Trash.DeleteFile(ctx, got.ID)
+	resp, err = c.Trash.PurgeFile(ctx, got.ID)
 	require.NoError(t, err)
 	assert.Equal(t, 204, resp.StatusCode)
 	_, _, err = c.Trash.GetFile(ctx, got.ID, nil)
@@ -202,9 +202,9 @@ func TestTrashArgumentErrors(t *testing.T) {
 		}, cms.ErrMissingID},
 		{"restore folder", func() error { _, _, err := c.Trash.RestoreFolder(ctx, "", nil, nil); return err }, cms.ErrMissingID},
 		{"restore web link", func() error { _, _, err := c.Trash.RestoreWebLink(ctx, "a/b", nil, nil); return err }, cms.ErrInvalidID},
-		{"purge file", func() error { _, err := c.Trash.DeleteFile(ctx, ""); return err }, cms.ErrMissingID},
-		{"purge folder", func() error { _, err := c.Trash.DeleteFolder(ctx, ""); return err }, cms.ErrMissingID},
-		{"purge web link", func() error { _, err := c.Trash.DeleteWebLink(ctx, ""); return err }, cms.ErrMissingID},
+		{"purge file", func() error { _, err := c.Trash.PurgeFile(ctx, ""); return err }, cms.ErrMissingID},
+		{"purge folder", func() error { _, err := c.Trash.PurgeFolder(ctx, ""); return err }, cms.ErrMissingID},
+		{"purge web link", func() error { _, err := c.Trash.PurgeWebLink(ctx, ""); return err }, cms.ErrMissingID},
 		{"negative offset", func() error { _, _, err := c.Trash.ListItems(ctx, &cms.ListTrashOptions{Offset: -1}); return err }, cms.ErrInvalidArgument},
 		{"bad sort", func() error { _, _, err := c.Trash.ListItems(ctx, &cms.ListTrashOptions{Sort: "id"}); return err }, cms.ErrInvalidArgument},
 		{"bad direction", func() error { _, _, err := c.Trash.ListItems(ctx, &cms.ListTrashOptions{Direction: "up"}); return err }, cms.ErrInvalidArgument},
@@ -224,6 +224,6 @@ func TestTrashArgumentErrors(t *testing.T) {
 	// The service's errors come back typed.
 	_, _, err := c.Trash.GetWebLink(ctx, "123", nil)
 	assert.ErrorIs(t, err, cms.ErrNotFound)
-	_, err = c.Trash.DeleteWebLink(ctx, "123")
+	_, err = c.Trash.PurgeWebLink(ctx, "123")
 	assert.ErrorIs(t, err, cms.ErrNotFound)
 }

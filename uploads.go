@@ -273,15 +273,23 @@ func (s *UploadsService) ListParts(ctx context.Context, sessionID string, opts *
 // ListPartsIter yields every part received so far, fetching pages lazily
 // (GET /files/upload_sessions/{upload_session_id}/parts).
 func (s *UploadsService) ListPartsIter(ctx context.Context, sessionID string, opts *ListPartsOptions) iter.Seq2[*UploadPart, error] {
-	o := ListPartsOptions{}
-	if opts != nil {
-		o = *opts
-	}
-	return offsetSeq(ctx, o.Offset, func(ctx context.Context, offset int) (*OffsetPage[*UploadPart], *Response, error) {
-		page := o
-		page.Offset = offset
-		return s.ListParts(ctx, sessionID, &page)
-	})
+	start, fetch := s.partsPages(sessionID, opts)
+	return offsetSeq(ctx, start, fetch)
+}
+
+// NewListPartsPaginator walks the parts received so far one offset page at
+// a time (GET /files/upload_sessions/{upload_session_id}/parts). It never
+// changes opts.
+func (s *UploadsService) NewListPartsPaginator(sessionID string, opts *ListPartsOptions) *OffsetPaginator[*UploadPart] {
+	return newOffsetPaginator(s.partsPages(sessionID, opts))
+}
+
+// partsPages pages ListParts with a private copy of opts.
+func (s *UploadsService) partsPages(sessionID string, opts *ListPartsOptions) (int, offsetPageFunc[*UploadPart]) {
+	return pageFuncs(opts, func(o *ListPartsOptions) *int { return &o.Offset },
+		func(ctx context.Context, o *ListPartsOptions) (*OffsetPage[*UploadPart], *Response, error) {
+			return s.ListParts(ctx, sessionID, o)
+		})
 }
 
 // CommitOptions are the conditions of a commit.

@@ -20,9 +20,9 @@ type SharedLinkAccess string
 
 // Shared link access levels.
 const (
-	SharedLinkOpen          SharedLinkAccess = "open"
-	SharedLinkCompany       SharedLinkAccess = "company"
-	SharedLinkCollaborators SharedLinkAccess = "collaborators"
+	SharedLinkAccessOpen          SharedLinkAccess = "open"
+	SharedLinkAccessCompany       SharedLinkAccess = "company"
+	SharedLinkAccessCollaborators SharedLinkAccess = "collaborators"
 )
 
 // CreateWebLinkRequest is the body of WebLinksService.Create.
@@ -116,7 +116,7 @@ const (
 // letter or a symbol, only with access open; a vanity name of at least 12
 // characters.
 func (l *SharedLinkRequest) validate() error {
-	if err := checkEnum("shared link access", l.Access, SharedLinkOpen, SharedLinkCompany, SharedLinkCollaborators); err != nil {
+	if err := checkEnum("shared link access", l.Access, SharedLinkAccessOpen, SharedLinkAccessCompany, SharedLinkAccessCollaborators); err != nil {
 		return err
 	}
 	if pw, ok := l.Password.Get(); ok {
@@ -124,7 +124,7 @@ func (l *SharedLinkRequest) validate() error {
 		if utf8.RuneCountInString(pw) < minSharedLinkPassword || !strings.ContainsFunc(pw, notLower) {
 			return invalidArg("shared link password", "at least 8 characters with a digit, an upper-case letter or a symbol")
 		}
-		if l.Access != "" && l.Access != SharedLinkOpen {
+		if l.Access != "" && l.Access != SharedLinkAccessOpen {
 			return invalidArg("shared link password", "only a link with access open takes a password")
 		}
 	}
@@ -180,7 +180,7 @@ func (s *WebLinksService) Update(ctx context.Context, webLinkID string, body *Up
 }
 
 // Delete moves a web link to the trash (DELETE /web_links/{web_link_id}).
-// Restore brings it back; TrashService.DeleteWebLink deletes it for good.
+// Restore brings it back; TrashService.PurgeWebLink deletes it for good.
 func (s *WebLinksService) Delete(ctx context.Context, webLinkID string) (*Response, error) {
 	if err := checkID("web link", webLinkID); err != nil {
 		return nil, err

@@ -47,7 +47,7 @@ func TestWebLinksLifecycle(t *testing.T) {
 	up, _, err := c.WebLinks.Update(ctx, wl.ID, &cms.UpdateWebLinkRequest{
 		Name: "Example", URL: "http://example.org", Description: cms.Ptr(""),
 		Parent:     &cms.FolderRef{ID: b.ID},
-		SharedLink: cms.Set(cms.SharedLinkRequest{Access: cms.SharedLinkOpen, Password: cms.Set("Secret-123"), UnsharedAt: until}),
+		SharedLink: cms.Set(cms.SharedLinkRequest{Access: cms.SharedLinkAccessOpen, Password: cms.Set("Secret-123"), UnsharedAt: until}),
 	}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, "Example", up.Name)
@@ -90,7 +90,7 @@ func TestWebLinksLifecycle(t *testing.T) {
 	assert.Equal(t, "active", back.ItemStatus)
 	_, err = c.WebLinks.Delete(ctx, wl.ID)
 	require.NoError(t, err)
-	_, err = c.Trash.DeleteWebLink(ctx, wl.ID)
+	_, err = c.Trash.PurgeWebLink(ctx, wl.ID)
 	require.NoError(t, err)
 	_, _, err = c.Trash.GetWebLink(ctx, wl.ID, nil)
 	require.ErrorIs(t, err, cms.ErrNotFound)

@@ -57,7 +57,9 @@ else
 	echo "SKIP: TS SDK (node/npm not installed)" >&2
 fi
 
-bench() { "$work/cmsbench" -server "$work/server.line" -size "$SIZE" -items "$ITEMS" -page "$PAGE" -list-passes "$PASSES" -memory-size "$MEMORY_SIZE" "$@"; }
+# The server persists (-data): its store fsyncs each part before answering,
+# and so does the ceiling's receiver (-ceiling-fsync).
+bench() { "$work/cmsbench" -server "$work/server.line" -ceiling-fsync -size "$SIZE" -items "$ITEMS" -page "$PAGE" -list-passes "$PASSES" -memory-size "$MEMORY_SIZE" "$@"; }
 peer() {
 	[[ $node_ok == 1 ]] || return 0
 	SERVER="$work/server.line" SOURCE="${TMPDIR:-/tmp}/cmsbench-source-$SIZE.bin" SIZE=$SIZE ITEMS=$ITEMS PAGE=$PAGE PASSES=$PASSES \

@@ -76,7 +76,7 @@ func measureBurst(ctx context.Context, t *target, c config, i int, emit func(res
 	defer func() {
 		for _, id := range parents {
 			if _, err := t.client.Folders.Delete(ctx, id, &cms.DeleteFolderOptions{Recursive: true}); err == nil {
-				_, _ = t.client.Trash.DeleteFolder(ctx, id)
+				_, _ = t.client.Trash.PurgeFolder(ctx, id)
 			}
 		}
 	}()

@@ -47,7 +47,7 @@ func measureCeiling(ctx context.Context, t *target, c config, i int, emit func(r
 		return err
 	}
 	defer os.RemoveAll(dir)
-	base, stop, err := startCeilingServer(dir)
+	base, stop, err := startCeilingServer(dir, c.ceilingFsync)
 	if err != nil {
 		return err
 	}
@@ -67,18 +67,26 @@ func measureCeiling(ctx context.Context, t *target, c config, i int, emit func(r
 	return emit(r)
 }
 
-// ceilingDirEnv names the directory of a ceiling server process.
-const ceilingDirEnv = "CMSBENCH_CEILING_DIR"
+// ceilingDirEnv names the directory of a ceiling server process;
+// ceilingSyncEnv, set to 1, makes it fsync each part before answering, as a
+// persisted reference server (-data) does.
+const (
+	ceilingDirEnv  = "CMSBENCH_CEILING_DIR"
+	ceilingSyncEnv = "CMSBENCH_CEILING_FSYNC"
+)
 
 // startCeilingServer starts this program as a ceiling server writing into
 // dir and returns its base URL.
-func startCeilingServer(dir string) (string, func(), error) {
+func startCeilingServer(dir string, fsync bool) (string, func(), error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return "", nil, err
 	}
 	cmd := exec.Command(exe)
 	cmd.Env = append(os.Environ(), ceilingDirEnv+"="+dir)
+	if fsync {
+		cmd.Env = append(cmd.Env, ceilingSyncEnv+"=1")
+	}
 	cmd.Stderr = os.Stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {
@@ -109,7 +117,7 @@ func serveCeiling(dir string) error {
 		return err
 	}
 	fmt.Println("http://" + ln.Addr().String())
-	return http.Serve(ln, &ceilingServer{dst: dst, landed: map[int64]int64{}, whole: sha1.New()})
+	return http.Serve(ln, &ceilingServer{dst: dst, landed: map[int64]int64{}, whole: sha1.New(), fsync: os.Getenv(ceilingSyncEnv) == "1"})
 }
 
 func ceilingUpload(ctx context.Context, base, path string, size, part int64, concurrency int) error {
@@ -118,7 +126,7 @@ func ceilingUpload(ctx context.Context, base, path string, size, part int64, con
 		return err
 	}
 	defer src.Close()
-	hc := &http.Client{Transport: http.DefaultTransport}
+	hc := &http.Client{Transport: rawTransport(concurrency)}
 	type job struct{ off, n int64 }
 	jobs := make(chan job)
 	errc := make(chan error, concurrency+1)
@@ -209,6 +217,7 @@ type ceilingServer struct {
 	next    int64           // whole covers [0, next)
 	hashing bool
 	whole   hash.Hash
+	fsync   bool // fsync each part before answering (a persisted server's store does)
 }
 
 func (s *ceilingServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -228,6 +237,12 @@ func (s *ceilingServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err != nil || n != r.ContentLength || !bytes.Equal(h.Sum(nil), want) {
 		http.Error(w, "bad part", http.StatusBadRequest)
 		return
+	}
+	if s.fsync {
+		if err := s.dst.Sync(); err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
 	}
 	s.mu.Lock()
 	s.landed[off] = n

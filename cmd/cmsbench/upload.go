@@ -102,7 +102,7 @@ func uploadOnce(ctx context.Context, t *target, name string, src io.Reader, size
 // leave content behind, so they are ignored.
 func removeFile(ctx context.Context, t *target, id string) {
 	if _, err := t.client.Files.Delete(ctx, id, nil); err == nil {
-		_, _ = t.client.Trash.DeleteFile(ctx, id)
+		_, _ = t.client.Trash.PurgeFile(ctx, id)
 	}
 }
 

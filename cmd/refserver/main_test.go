@@ -147,6 +147,7 @@ func TestRunWritesAppConfigForJWTAndClientCredentials(t *testing.T) {
 	go func() { _, _ = io.Copy(io.Discard, pr) }()
 	var got struct {
 		BaseURL      string `json:"base_url"`
+		UploadURL    string `json:"upload_url"`
 		EnterpriseID string `json:"enterprise_id"`
 		ClientID     string `json:"client_id"`
 	}
@@ -170,7 +171,7 @@ func TestRunWritesAppConfigForJWTAndClientCredentials(t *testing.T) {
 	} {
 		ts, err := mk()
 		require.NoError(t, err, name)
-		c, err := cms.NewClient(cms.WithBaseURL(got.BaseURL), cms.WithTokenSource(ts))
+		c, err := cms.NewClient(cms.WithURLs(got.BaseURL, got.UploadURL), cms.WithTokenSource(ts))
 		require.NoError(t, err, name)
 		_, _, err = c.Folders.Get(ctx, "0", nil)
 		require.NoError(t, err, name)

@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/contentapi/cms"
+	"github.com/contentapi/cms/examples/internal/connect"
 	"github.com/contentapi/cms/refserver"
 )
 
@@ -39,14 +40,13 @@ func main() {
 // themselves when users sign in).
 type env struct {
 	admin   *cms.Client
-	opts    []cms.Option // to derive an As-User client
 	where   string
 	pin     func(userID, product string) error
 	cleanup func()
 }
 
 func run(ctx context.Context, out io.Writer) error {
-	e, err := connect()
+	e, err := setup()
 	if err != nil {
 		return err
 	}
@@ -80,16 +80,16 @@ func onboard(ctx context.Context, out io.Writer, e *env, login, team string) (*c
 	}
 	m, _, err := e.admin.GroupMemberships.Create(ctx, &cms.CreateGroupMembershipRequest{
 		User: cms.UserRef{ID: u.ID}, Group: cms.GroupRef{ID: group.ID}, Role: cms.GroupRoleAdmin,
-		ConfigurablePermissions: cms.Set(map[cms.GroupAdminPermission]bool{cms.PermissionCanRunReports: false}),
+		ConfigurablePermissions: cms.Set(map[cms.GroupAdminPermission]bool{cms.GroupAdminPermissionCanRunReports: false}),
 	}, nil)
 	if err != nil {
 		return nil, fmt.Errorf("adding to %s: %w", group.Name, err)
 	}
 	fmt.Fprintf(out, "Added to group %q as %s (can run reports: %v, can edit accounts: %v)\n", group.Name, m.Role,
-		m.ConfigurablePermissions[cms.PermissionCanRunReports], m.ConfigurablePermissions[cms.PermissionCanEditAccounts])
+		m.ConfigurablePermissions[cms.GroupAdminPermissionCanRunReports], m.ConfigurablePermissions[cms.GroupAdminPermissionCanEditAccounts])
 
 	// The user's first file, uploaded on their behalf (As-User).
-	asUser, err := cms.NewClient(append(e.opts, cms.WithAsUser(u.ID))...)
+	asUser, err := e.admin.AsUser(u.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -180,26 +180,17 @@ func offboard(ctx context.Context, out io.Writer, e *env, u *cms.User) error {
 	return nil
 }
 
-func connect() (*env, error) {
-	if base, token := os.Getenv("CMS_BASE_URL"), os.Getenv("CMS_TOKEN"); base != "" && token != "" {
-		opts := []cms.Option{cms.WithBaseURL(base), cms.WithToken(token)}
-		if up := os.Getenv("CMS_UPLOAD_URL"); up != "" {
-			opts = append(opts, cms.WithUploadURL(up))
-		}
-		c, err := cms.NewClient(opts...)
-		return &env{admin: c, opts: opts, where: base, cleanup: func() {}}, err
-	}
-	srv, err := refserver.Start(refserver.Options{})
+// setup returns the admin's client of the service the environment names
+// (CMS_BASE_URL, CMS_UPLOAD_URL, CMS_TOKEN), or of a reference server
+// started here (which can also pin devices: the API has no call for it).
+func setup() (*env, error) {
+	c, err := connect.Open(refserver.RoleAdmin, refserver.Options{}, "")
 	if err != nil {
 		return nil, err
 	}
-	opts := []cms.Option{cms.WithBaseURL(srv.BaseURL()), cms.WithUploadURL(srv.UploadURL()), cms.WithToken(srv.AdminToken())}
-	c, err := cms.NewClient(opts...)
-	if err != nil {
-		srv.Close()
-		return nil, err
+	e := &env{admin: c.Client, where: c.Where, cleanup: c.Close}
+	if srv := c.Server; srv != nil {
+		e.pin = func(userID, product string) error { _, err := srv.AddDevicePin(userID, product); return err }
 	}
-	pin := func(userID, product string) error { _, err := srv.AddDevicePin(userID, product); return err }
-	where := "a reference server at " + srv.BaseURL() + " (set CMS_BASE_URL and CMS_TOKEN for a real service)"
-	return &env{admin: c, opts: opts, where: where, pin: pin, cleanup: func() { srv.Close() }}, nil
+	return e, nil
 }

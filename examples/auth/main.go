@@ -41,14 +41,23 @@ type target struct {
 	userID             string
 }
 
+// roots are the options naming the target's roots: the upload root only
+// when one is given (CMS_UPLOAD_URL), so that the SDK refuses a custom API
+// root paired with the public upload root instead of sending the token
+// there.
+func (t target) roots() []cms.Option {
+	opts := []cms.Option{cms.WithBaseURL(t.baseURL)}
+	if t.uploadURL != "" {
+		opts = append(opts, cms.WithUploadURL(t.uploadURL))
+	}
+	return opts
+}
+
 func setup() (target, func(), error) {
 	if path := os.Getenv("CMS_APP_CONFIG"); path != "" {
 		t := target{baseURL: os.Getenv("CMS_BASE_URL"), uploadURL: os.Getenv("CMS_UPLOAD_URL"), configPath: path, userID: os.Getenv("CMS_USER_ID")}
 		if t.baseURL == "" {
 			t.baseURL = cms.DefaultBaseURL
-		}
-		if t.uploadURL == "" {
-			t.uploadURL = cms.DefaultUploadURL
 		}
 		return t, func() {}, nil
 	}
@@ -91,7 +100,7 @@ func run(ctx context.Context, out io.Writer) error {
 	// from the API root.
 	authOpts := []cms.AuthOption{cms.WithAuthBaseURL(t.baseURL)}
 	newClient := func(ts *cms.TokenSource) (*cms.Client, error) {
-		return cms.NewClient(cms.WithBaseURL(t.baseURL), cms.WithUploadURL(t.uploadURL), cms.WithTokenSource(ts))
+		return cms.NewClient(append(t.roots(), cms.WithTokenSource(ts))...)
 	}
 
 	// 1. Client credentials as the app's service account.
@@ -171,7 +180,7 @@ func run(ctx context.Context, out io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("downscoping: %w", err)
 	}
-	limited, err := cms.NewClient(cms.WithBaseURL(t.baseURL), cms.WithToken(ds.AccessToken))
+	limited, err := cms.NewClient(append(t.roots(), cms.WithToken(ds.AccessToken))...)
 	if err != nil {
 		return err
 	}

@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/contentapi/cms"
+	"github.com/contentapi/cms/examples/internal/connect"
 	"github.com/contentapi/cms/refserver"
 )
 
@@ -35,7 +36,7 @@ func main() {
 }
 
 func run(ctx context.Context, out io.Writer) error {
-	client, where, cleanup, err := connect()
+	client, where, cleanup, err := setup()
 	if err != nil {
 		return err
 	}
@@ -50,9 +51,9 @@ func run(ctx context.Context, out io.Writer) error {
 	}
 	policy, _, err := client.RetentionPolicies.Create(ctx, &cms.CreateRetentionPolicyRequest{
 		PolicyName:        "Contracts " + stamp,
-		PolicyType:        cms.RetentionPolicyFinite,
+		PolicyType:        cms.RetentionPolicyTypeFinite,
 		RetentionLength:   cms.RetentionDays(30),
-		DispositionAction: cms.DispositionRemoveRetention,
+		DispositionAction: cms.DispositionActionRemoveRetention,
 		Description:       "Keep signed contracts for 30 days",
 	})
 	if err != nil {
@@ -61,7 +62,7 @@ func run(ctx context.Context, out io.Writer) error {
 	fmt.Fprintf(out, "Retention policy %q: %s days, then %s\n", policy.PolicyName, policy.RetentionLength, policy.DispositionAction)
 	assignment, _, err := client.RetentionPolicyAssignments.Create(ctx, &cms.CreateRetentionPolicyAssignmentRequest{
 		PolicyID: policy.ID,
-		AssignTo: cms.RetentionAssignTo{Type: cms.RetentionAssignFolder, ID: folder.ID},
+		AssignTo: cms.RetentionAssignTo{Type: cms.RetentionAssignmentTypeFolder, ID: folder.ID},
 	})
 	if err != nil {
 		return fmt.Errorf("assigning retention policy: %w", err)
@@ -86,7 +87,7 @@ func run(ctx context.Context, out io.Writer) error {
 	if _, err := client.Files.Delete(ctx, file.ID, nil); err != nil {
 		return fmt.Errorf("trashing: %w", err)
 	}
-	_, err = client.Trash.DeleteFile(ctx, file.ID)
+	_, err = client.Trash.PurgeFile(ctx, file.ID)
 	fmt.Fprintf(out, "Permanent delete refused while retained: %t\n", errors.Is(err, cms.ErrForbidden))
 	if _, _, err := client.Trash.RestoreFile(ctx, file.ID, nil, nil); err != nil {
 		return fmt.Errorf("restoring: %w", err)
@@ -100,16 +101,16 @@ func run(ctx context.Context, out io.Writer) error {
 		return fmt.Errorf("creating legal hold policy: %w", err)
 	}
 	poll := &cms.PollOptions{Interval: 100 * time.Millisecond}
-	if hold, _, err = client.LegalHoldPolicies.WaitForStatus(ctx, hold.ID, cms.LegalHoldActive, poll); err != nil {
+	if hold, _, err = client.LegalHoldPolicies.WaitForStatus(ctx, hold.ID, cms.LegalHoldPolicyStatusActive, poll); err != nil {
 		return fmt.Errorf("waiting for the hold to apply: %w", err)
 	}
 	fmt.Fprintf(out, "Legal hold %q is %s\n", hold.PolicyName, hold.Status)
 	if _, _, err := client.LegalHoldPolicyAssignments.Create(ctx, &cms.CreateLegalHoldPolicyAssignmentRequest{
-		PolicyID: hold.ID, AssignTo: cms.LegalHoldAssignTo{Type: cms.LegalHoldAssignFile, ID: file.ID},
+		PolicyID: hold.ID, AssignTo: cms.LegalHoldAssignTo{Type: cms.LegalHoldAssignmentTypeFile, ID: file.ID},
 	}); err != nil {
 		return fmt.Errorf("assigning legal hold: %w", err)
 	}
-	for h, err := range client.FileVersionLegalHolds.ListIter(ctx, hold.ID, nil) {
+	for h, err := range client.FileVersionLegalHolds.ListByPolicyIter(ctx, hold.ID, nil) {
 		if err != nil {
 			return fmt.Errorf("listing file version legal holds: %w", err)
 		}
@@ -120,7 +121,7 @@ func run(ctx context.Context, out io.Writer) error {
 		return fmt.Errorf("releasing legal hold: %w", err)
 	}
 	fmt.Fprintf(out, "Release accepted: %t; waiting for it\n", release.Accepted)
-	if hold, _, err = client.LegalHoldPolicies.WaitForStatus(ctx, hold.ID, cms.LegalHoldReleased, poll); err != nil {
+	if hold, _, err = client.LegalHoldPolicies.WaitForStatus(ctx, hold.ID, cms.LegalHoldPolicyStatusReleased, poll); err != nil {
 		return fmt.Errorf("waiting for the release: %w", err)
 	}
 	fmt.Fprintf(out, "Legal hold %q is %s\n", hold.PolicyName, hold.Status)
@@ -140,25 +141,13 @@ func run(ctx context.Context, out io.Writer) error {
 	return nil
 }
 
-// connect returns an admin client of CMS_BASE_URL with CMS_TOKEN, or of a
-// reference server started here.
-func connect() (client *cms.Client, where string, cleanup func(), err error) {
-	if base, token := os.Getenv("CMS_BASE_URL"), os.Getenv("CMS_TOKEN"); base != "" && token != "" {
-		opts := []cms.Option{cms.WithBaseURL(base), cms.WithToken(token)}
-		if up := os.Getenv("CMS_UPLOAD_URL"); up != "" {
-			opts = append(opts, cms.WithUploadURL(up))
-		}
-		client, err = cms.NewClient(opts...)
-		return client, base, func() {}, err
-	}
-	srv, err := refserver.Start(refserver.Options{LegalHoldReleaseDelay: 300 * time.Millisecond})
+// setup returns an admin client of the service the environment names
+// (CMS_BASE_URL, CMS_UPLOAD_URL, CMS_TOKEN), or of a reference server
+// started here.
+func setup() (client *cms.Client, where string, cleanup func(), err error) {
+	c, err := connect.Open(refserver.RoleAdmin, refserver.Options{LegalHoldReleaseDelay: 300 * time.Millisecond}, "")
 	if err != nil {
 		return nil, "", nil, err
 	}
-	client, err = cms.NewClient(cms.WithBaseURL(srv.BaseURL()), cms.WithUploadURL(srv.UploadURL()), cms.WithToken(srv.AdminToken()))
-	if err != nil {
-		srv.Close()
-		return nil, "", nil, err
-	}
-	return client, "a reference server at " + srv.BaseURL() + " (set CMS_BASE_URL and CMS_TOKEN for a real service)", func() { srv.Close() }, nil
+	return c.Client, c.Where, c.Close, nil
 }

@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/contentapi/cms"
+	"github.com/contentapi/cms/examples/internal/connect"
 	"github.com/contentapi/cms/refserver"
 )
 
@@ -43,7 +44,7 @@ func main() {
 }
 
 func run(ctx context.Context, out io.Writer) error {
-	client, scope, where, cleanup, err := connect(ctx)
+	client, scope, where, cleanup, err := setup(ctx)
 	if err != nil {
 		return err
 	}
@@ -56,11 +57,11 @@ func run(ctx context.Context, out io.Writer) error {
 	tpl, _, err := client.MetadataTemplates.Create(ctx, &cms.CreateMetadataTemplateRequest{
 		Scope: scope, TemplateKey: key, DisplayName: "Contract demo " + key,
 		Fields: []*cms.MetadataField{
-			{Type: cms.MetadataFieldString, Key: "customer", DisplayName: "Customer"},
-			{Type: cms.MetadataFieldFloat, Key: "amount", DisplayName: "Amount"},
-			{Type: cms.MetadataFieldDate, Key: "expires", DisplayName: "Expires"},
-			{Type: cms.MetadataFieldEnum, Key: "status", DisplayName: "Status", Options: []*cms.MetadataOption{{Key: "draft"}, {Key: "signed"}}},
-			{Type: cms.MetadataFieldMultiSelect, Key: "regions", DisplayName: "Regions", Options: []*cms.MetadataOption{{Key: "emea"}, {Key: "apac"}, {Key: "amer"}}},
+			{Type: cms.MetadataFieldTypeString, Key: "customer", DisplayName: "Customer"},
+			{Type: cms.MetadataFieldTypeFloat, Key: "amount", DisplayName: "Amount"},
+			{Type: cms.MetadataFieldTypeDate, Key: "expires", DisplayName: "Expires"},
+			{Type: cms.MetadataFieldTypeEnum, Key: "status", DisplayName: "Status", Options: []*cms.MetadataOption{{Key: "draft"}, {Key: "signed"}}},
+			{Type: cms.MetadataFieldTypeMultiSelect, Key: "regions", DisplayName: "Regions", Options: []*cms.MetadataOption{{Key: "emea"}, {Key: "apac"}, {Key: "amer"}}},
 		},
 	})
 	if err != nil {
@@ -156,14 +157,11 @@ func run(ctx context.Context, out io.Writer) error {
 	q := cms.NewMetadataQuery(scope, key, folder.ID).
 		Where(cms.QueryField("amount").Ge(2000)).
 		Where(cms.QueryField("regions").HasAny("emea")).
-		OrderBy(cms.QueryDesc, "amount").
+		OrderBy(cms.SortDirectionDescending, "amount").
 		Limit(5).
 		Fields("name").
 		WithMetadata("customer", "amount")
-	pages, err := md.NewQueryPaginator(q)
-	if err != nil {
-		return err
-	}
+	pages := md.NewQueryPaginator(q)
 	n := 0
 	for pages.HasMorePages() {
 		page, _, err := pages.NextPage(ctx)
@@ -193,26 +191,18 @@ func run(ctx context.Context, out io.Writer) error {
 	return nil
 }
 
-// connect returns a client for CMS_BASE_URL and CMS_TOKEN, or for an
-// in-process reference server's enterprise admin, with the enterprise's
-// full metadata scope.
-func connect(ctx context.Context) (client *cms.Client, scope cms.MetadataScope, where string, cleanup func(), err error) {
-	if base, token := os.Getenv("CMS_BASE_URL"), os.Getenv("CMS_TOKEN"); base != "" && token != "" {
-		client, err = cms.NewClient(cms.WithBaseURL(base), cms.WithToken(token))
-		if err != nil {
-			return nil, "", "", nil, err
-		}
-		scope, _, err = client.Metadata.EnterpriseScope(ctx) // GET /users/me
-		return client, scope, base, func() {}, err
-	}
-	srv, err := refserver.Start(refserver.Options{})
+// setup returns an admin client of the service the environment names
+// (CMS_BASE_URL, CMS_UPLOAD_URL, CMS_TOKEN), or of a reference server
+// started here, with the enterprise's full metadata scope.
+func setup(ctx context.Context) (client *cms.Client, scope cms.MetadataScope, where string, cleanup func(), err error) {
+	c, err := connect.Open(refserver.RoleAdmin, refserver.Options{}, "")
 	if err != nil {
 		return nil, "", "", nil, err
 	}
-	client, err = cms.NewClient(cms.WithBaseURL(srv.BaseURL()), cms.WithUploadURL(srv.UploadURL()), cms.WithToken(srv.AdminToken()))
+	scope, _, err = c.Client.Metadata.EnterpriseScope(ctx) // GET /users/me
 	if err != nil {
-		srv.Close()
+		c.Close()
 		return nil, "", "", nil, err
 	}
-	return client, cms.EnterpriseScope(srv.EnterpriseID()), "a reference server at " + srv.BaseURL(), func() { srv.Close() }, nil
+	return c.Client, scope, c.Where, c.Close, nil
 }

@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/contentapi/cms"
+	"github.com/contentapi/cms/examples/internal/connect"
 	"github.com/contentapi/cms/refserver"
 )
 
@@ -36,7 +37,7 @@ func main() {
 }
 
 func run(ctx context.Context, out io.Writer) error {
-	client, where, cleanup, err := connect()
+	client, where, cleanup, err := setup()
 	if err != nil {
 		return err
 	}
@@ -128,17 +129,10 @@ func run(ctx context.Context, out io.Writer) error {
 	return nil
 }
 
-// connect returns a client of the real service named by the environment,
-// or of a reference server started here.
-func connect() (client *cms.Client, where string, cleanup func(), err error) {
-	if base, token := os.Getenv("CMS_BASE_URL"), os.Getenv("CMS_TOKEN"); base != "" && token != "" {
-		opts := []cms.Option{cms.WithBaseURL(base), cms.WithToken(token)}
-		if up := os.Getenv("CMS_UPLOAD_URL"); up != "" {
-			opts = append(opts, cms.WithUploadURL(up))
-		}
-		client, err = cms.NewClient(opts...)
-		return client, base, func() {}, err
-	}
+// setup returns a client of the service the environment names
+// (CMS_BASE_URL, CMS_UPLOAD_URL, CMS_TOKEN), or of a reference server
+// started here with its content on disk.
+func setup() (client *cms.Client, where string, cleanup func(), err error) {
 	dir, err := os.MkdirTemp("", "cms-quickstart-")
 	if err != nil {
 		return nil, "", nil, err
@@ -148,21 +142,12 @@ func connect() (client *cms.Client, where string, cleanup func(), err error) {
 		os.RemoveAll(dir)
 		return nil, "", nil, err
 	}
-	srv, err := refserver.Start(refserver.Options{Store: store})
+	c, err := connect.Open(refserver.RoleUser, refserver.Options{Store: store}, "")
 	if err != nil {
 		os.RemoveAll(dir)
 		return nil, "", nil, err
 	}
-	cleanup = func() {
-		srv.Close()
-		os.RemoveAll(dir)
-	}
-	client, err = cms.NewClient(cms.WithBaseURL(srv.BaseURL()), cms.WithUploadURL(srv.UploadURL()), cms.WithToken(srv.UserToken()))
-	if err != nil {
-		cleanup()
-		return nil, "", nil, err
-	}
-	return client, "a reference server at " + srv.BaseURL() + " (set CMS_BASE_URL and CMS_TOKEN for a real service)", cleanup, nil
+	return c.Client, c.Where, func() { c.Close(); os.RemoveAll(dir) }, nil
 }
 
 // patternReader yields size bytes of a repeating pattern, hashing them as

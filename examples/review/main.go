@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/contentapi/cms"
+	"github.com/contentapi/cms/examples/internal/connect"
 	"github.com/contentapi/cms/refserver"
 )
 
@@ -43,7 +44,7 @@ type team struct {
 }
 
 func run(ctx context.Context, out io.Writer) error {
-	tm, err := connect()
+	tm, err := setup()
 	if err != nil {
 		return err
 	}
@@ -63,7 +64,7 @@ func run(ctx context.Context, out io.Writer) error {
 		defer cancel()
 		_, err := author.Folders.Delete(cctx, folder.ID, &cms.DeleteFolderOptions{Recursive: true})
 		if err == nil {
-			_, err = author.Trash.DeleteFolder(cctx, folder.ID)
+			_, err = author.Trash.PurgeFolder(cctx, folder.ID)
 		}
 		if err != nil {
 			fmt.Fprintf(out, "Could not delete folder %s: %v\n", folder.ID, err)
@@ -81,7 +82,7 @@ func run(ctx context.Context, out io.Writer) error {
 
 	// A review task: every assignee must approve or reject.
 	task, _, err := author.Tasks.Create(ctx, &cms.CreateTaskRequest{
-		FileID: file.ID, Action: cms.TaskActionReview, CompletionRule: cms.TaskCompletionAllAssignees,
+		FileID: file.ID, Action: cms.TaskActionReview, CompletionRule: cms.TaskCompletionRuleAllAssignees,
 		Message: "Please review the design", DueAt: time.Now().Add(72 * time.Hour),
 	})
 	if err != nil {
@@ -102,11 +103,11 @@ func run(ctx context.Context, out io.Writer) error {
 
 	// Resolve checks the state against the task's action before sending:
 	// a review is approved or rejected, never "completed".
-	_, _, err = author.TaskAssignments.Resolve(ctx, task, mine.ID, cms.ResolutionCompleted, "")
+	_, _, err = author.TaskAssignments.Resolve(ctx, task, mine.ID, cms.ResolutionStateCompleted, "")
 	var argErr *cms.ArgError
 	fmt.Fprintf(out, "Completing a review refused before sending: %t\n", errors.As(err, &argErr))
 
-	if _, _, err := author.TaskAssignments.Resolve(ctx, task, mine.ID, cms.ResolutionApproved, "Looks right to me"); err != nil {
+	if _, _, err := author.TaskAssignments.Resolve(ctx, task, mine.ID, cms.ResolutionStateApproved, "Looks right to me"); err != nil {
 		return fmt.Errorf("approving: %w", err)
 	}
 	if task, _, err = author.Tasks.Get(ctx, task.ID); err != nil {
@@ -115,7 +116,7 @@ func run(ctx context.Context, out io.Writer) error {
 	fmt.Fprintf(out, "After the author's approval, completed: %t\n", task.IsCompleted)
 
 	// Each assignee answers with their own client.
-	if _, _, err := reviewer.TaskAssignments.Resolve(ctx, task, theirs.ID, cms.ResolutionRejected, "Needs a diagram"); err != nil {
+	if _, _, err := reviewer.TaskAssignments.Resolve(ctx, task, theirs.ID, cms.ResolutionStateRejected, "Needs a diagram"); err != nil {
 		return fmt.Errorf("rejecting: %w", err)
 	}
 	if task, _, err = author.Tasks.Get(ctx, task.ID); err != nil {
@@ -123,7 +124,7 @@ func run(ctx context.Context, out io.Writer) error {
 	}
 	fmt.Fprintf(out, "After the reviewer's answer, completed: %t\n", task.IsCompleted)
 
-	list, _, err := author.TaskAssignments.List(ctx, task.ID)
+	list, _, err := author.TaskAssignments.ListByTask(ctx, task.ID)
 	if err != nil {
 		return err
 	}
@@ -142,44 +143,27 @@ func run(ctx context.Context, out io.Writer) error {
 	return nil
 }
 
-// connect returns the two clients: of a real service when the environment
-// names one, else of a reference server started here.
-func connect() (*team, error) {
-	if base, token := os.Getenv("CMS_BASE_URL"), os.Getenv("CMS_TOKEN"); base != "" && token != "" {
-		rtoken, login := os.Getenv("CMS_REVIEWER_TOKEN"), os.Getenv("CMS_REVIEWER_LOGIN")
-		if rtoken == "" || login == "" {
-			return nil, errors.New("set CMS_REVIEWER_TOKEN and CMS_REVIEWER_LOGIN for the second assignee")
-		}
-		opts := []cms.Option{cms.WithBaseURL(base)}
-		if up := os.Getenv("CMS_UPLOAD_URL"); up != "" {
-			opts = append(opts, cms.WithUploadURL(up))
-		}
-		author, err := cms.NewClient(append(opts, cms.WithToken(token))...)
-		if err != nil {
-			return nil, err
-		}
-		reviewer, err := cms.NewClient(append(opts, cms.WithToken(rtoken))...)
-		if err != nil {
-			return nil, err
-		}
-		return &team{author: author, reviewer: reviewer, reviewerLogin: login, where: base, cleanup: func() {}}, nil
-	}
-	srv, err := refserver.Start(refserver.Options{})
+// setup returns the two clients: of the service the environment names
+// (CMS_BASE_URL, CMS_UPLOAD_URL, CMS_TOKEN for the author,
+// CMS_REVIEWER_TOKEN and CMS_REVIEWER_LOGIN for the reviewer), or of a
+// reference server started here (its managed user writes, its admin
+// reviews).
+func setup() (*team, error) {
+	const hint = "set CMS_BASE_URL, CMS_UPLOAD_URL, CMS_TOKEN, CMS_REVIEWER_TOKEN and CMS_REVIEWER_LOGIN for a real service"
+	c, err := connect.Open(refserver.RoleUser, refserver.Options{}, hint)
 	if err != nil {
 		return nil, err
 	}
-	opts := []cms.Option{cms.WithBaseURL(srv.BaseURL()), cms.WithUploadURL(srv.UploadURL())}
-	author, err := cms.NewClient(append(opts, cms.WithToken(srv.UserToken()))...)
-	if err == nil {
-		var reviewer *cms.Client
-		if reviewer, err = cms.NewClient(append(opts, cms.WithToken(srv.AdminToken()))...); err == nil {
-			return &team{
-				author: author, reviewer: reviewer, reviewerLogin: "admin@cms.test",
-				where:   "a reference server at " + srv.BaseURL() + " (set CMS_BASE_URL, CMS_TOKEN, CMS_REVIEWER_TOKEN and CMS_REVIEWER_LOGIN for a real service)",
-				cleanup: func() { srv.Close() },
-			}, nil
-		}
+	rtoken, login := os.Getenv("CMS_REVIEWER_TOKEN"), os.Getenv("CMS_REVIEWER_LOGIN")
+	if srv := c.Server; srv != nil {
+		rtoken, login = srv.AdminToken(), "admin@cms.test"
+	} else if rtoken == "" || login == "" {
+		return nil, errors.New("set CMS_REVIEWER_TOKEN and CMS_REVIEWER_LOGIN for the second assignee")
 	}
-	srv.Close()
-	return nil, err
+	reviewer, err := c.WithToken(rtoken)
+	if err != nil {
+		c.Close()
+		return nil, err
+	}
+	return &team{author: c.Client, reviewer: reviewer, reviewerLogin: login, where: c.Where, cleanup: c.Close}, nil
 }
