@@ -9,11 +9,14 @@ package refserver
 //
 // Writes are incremental: the state operations mark the records they
 // change (Server.dirty, under the lock that guards the object), and the end
-// of every request writes the marked records in one bbolt transaction
-// before the answer goes out (persistHandler). So nothing a client was told
-// is lost when the process dies, and a request costs the records it
-// changed, not the size of the state. Without DataDir, Server.persist is
-// nil and every mark is a nil check.
+// of every request waits until the records marked so far are written in a
+// bbolt transaction before the answer goes out (persistHandler,
+// awaitState); concurrent requests share that transaction (group commit,
+// persist_group.go), and the content the records name is fsynced first
+// (dirStore.syncPending). So nothing a client was told is lost when the
+// process dies, and a request costs the records it changed, not the size
+// of the state. Without DataDir, Server.persist is nil and every mark is a
+// nil check.
 
 import (
 	"bytes"
