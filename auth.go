@@ -15,7 +15,7 @@ import (
 	"golang.org/x/oauth2"
 )
 
-// Endpoints of the authorization service (WIRE.md §0). The token and revoke
+// Endpoints of the authorization service (Box's authentication guides). The token and revoke
 // endpoints live on the API host without the /2.0 prefix.
 const (
 	DefaultTokenURL     = "https://api.box.com/oauth2/token"

@@ -1,6 +1,7 @@
 package cms
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -12,6 +13,25 @@ import (
 // maxPageOffset is the largest offset the offset-paged lists take; the
 // service answers 400 above it.
 const maxPageOffset = 10000
+
+// checkCtx rejects a nil context before anything is sent.
+func checkCtx(ctx context.Context) error {
+	if ctx == nil {
+		return invalidArg("ctx", "nil context")
+	}
+	return nil
+}
+
+// checkID rejects ids that are empty or could change the request path.
+func checkID(arg, id string) error {
+	if id == "" {
+		return &ArgError{Arg: arg + " id", Err: ErrMissingID}
+	}
+	if id == "." || id == ".." || strings.ContainsAny(id, "/\\?#%") || strings.ContainsFunc(id, func(r rune) bool { return r < 0x20 || r == 0x7f || r == ' ' }) {
+		return &ArgError{Arg: arg + " id", Reason: fmt.Sprintf("%q", id), Err: ErrInvalidID}
+	}
+	return nil
+}
 
 // checkLimit rejects a negative page size. One rule for every list: a
 // limit above an endpoint's maximum is sent as it is, and the service

@@ -69,6 +69,8 @@ type UploadError struct {
 	Err         error
 }
 
+// Error says whether the upload had a session and whether it was kept for
+// Resume, then the cause.
 func (e *UploadError) Error() string {
 	switch {
 	case e.SessionID == "":
@@ -90,6 +92,7 @@ type PartEchoError struct {
 	Echoed       *UploadPart
 }
 
+// Error names the part's offset, what the service echoed and what was sent.
 func (e *PartEchoError) Error() string {
 	return fmt.Sprintf("cms: part at offset %d: service echoed %+v, sent size %d sha1 %s", e.Offset, e.Echoed, e.Size, e.SHA1)
 }

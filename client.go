@@ -48,6 +48,10 @@ type Client struct {
 	Groups                     *GroupsService
 	GroupMemberships           *GroupMembershipsService
 	DevicePins                 *DevicePinsService
+	Collaborations             *CollaborationsService
+	FileVersions               *FileVersionsService
+	Comments                   *CommentsService
+	SharedItems                *SharedItemsService
 }
 
 type service struct{ client *Client }
@@ -114,6 +118,10 @@ func (c *Client) initServices() {
 	c.Groups = (*GroupsService)(s)
 	c.GroupMemberships = (*GroupMembershipsService)(s)
 	c.DevicePins = (*DevicePinsService)(s)
+	c.Collaborations = (*CollaborationsService)(s)
+	c.FileVersions = (*FileVersionsService)(s)
+	c.Comments = (*CommentsService)(s)
+	c.SharedItems = (*SharedItemsService)(s)
 }
 
 // baseTransport is the transport under authentication and retries: the

@@ -75,8 +75,10 @@
 //
 // The Nullable fields are a user's Enterprise and NotificationEmail, a
 // group membership's ConfigurablePermissions (null turns every permission
-// off), a web link's SharedLink (null removes the link) and the link's
-// Password (null removes the password), and a retention policy's
+// off), the SharedLink of a file, folder or web link update (null removes
+// the link) and the link's Password (null removes the password), a file's
+// Lock (null unlocks), a folder's FolderUploadEmail (null turns it off), a
+// collaboration's ExpiresAt (null: no expiry), and a retention policy's
 // Description and CustomNotificationRecipients (null clears them). Elsewhere the service reads null as "no change", or not at
 // all, so the SDK never sends it.
 //

@@ -1,7 +1,6 @@
 package cms
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -79,25 +78,6 @@ func (e *ArgError) Unwrap() error { return e.Err }
 
 func invalidArg(arg, reason string) error {
 	return &ArgError{Arg: arg, Reason: reason, Err: ErrInvalidArgument}
-}
-
-// checkCtx rejects a nil context before anything is sent.
-func checkCtx(ctx context.Context) error {
-	if ctx == nil {
-		return invalidArg("ctx", "nil context")
-	}
-	return nil
-}
-
-// checkID rejects ids that are empty or could change the request path.
-func checkID(arg, id string) error {
-	if id == "" {
-		return &ArgError{Arg: arg + " id", Err: ErrMissingID}
-	}
-	if id == "." || id == ".." || strings.ContainsAny(id, "/\\?#%") || strings.ContainsFunc(id, func(r rune) bool { return r < 0x20 || r == 0x7f || r == ' ' }) {
-		return &ArgError{Arg: arg + " id", Reason: fmt.Sprintf("%q", id), Err: ErrInvalidID}
-	}
-	return nil
 }
 
 // maxErrorBody caps how much of an error response is read.

@@ -30,11 +30,11 @@ func ExampleTasksService() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	task, _, err := author.Tasks.Create(ctx, &cms.CreateTaskRequest{FileID: f.ID, Action: cms.TaskActionReview, Message: "Please review"})
+	task, _, err := author.Tasks.Create(ctx, &cms.CreateTaskRequest{File: cms.FileRef{ID: f.ID}, Action: cms.TaskActionReview, Message: "Please review"})
 	if err != nil {
 		log.Fatal(err)
 	}
-	a, _, err := author.TaskAssignments.Create(ctx, &cms.CreateTaskAssignmentRequest{TaskID: task.ID, UserLogin: "admin@cms.test"})
+	a, _, err := author.TaskAssignments.Create(ctx, &cms.CreateTaskAssignmentRequest{Task: cms.TaskRef{ID: task.ID}, Login: "admin@cms.test"})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -72,22 +72,7 @@ func (s *FilesService) Get(ctx context.Context, fileID string, opts *GetFileOpti
 	if opts == nil {
 		opts = &GetFileOptions{}
 	}
-	r, err := s.client.newRequest(http.MethodGet, s.client.cfg.baseURL, opts, "files", fileID)
-	if err != nil {
-		return nil, nil, err
-	}
-	if err := setHeader(r.header, "If-None-Match", "if-none-match", opts.IfNoneMatch); err != nil {
-		return nil, nil, err
-	}
-	if err := setSharedLink(r.header, opts.SharedLink, opts.SharedLinkPassword); err != nil {
-		return nil, nil, err
-	}
-	f := new(File)
-	resp, err := s.client.do(ctx, r, f)
-	if err != nil {
-		return nil, resp, err
-	}
-	return f, resp, nil
+	return getAPI[File](ctx, s.client, opts, "files", fileID)
 }
 
 // DeleteFileOptions are the options of FilesService.Delete.
@@ -95,7 +80,20 @@ type DeleteFileOptions struct {
 	// IfMatch is the etag the file must still have (header if-match); on a
 	// mismatch the call fails with an *APIError matching
 	// ErrPreconditionFailed.
-	IfMatch string
+	IfMatch string `url:"-"`
+}
+
+// setHeaders sends the conditional and shared-link headers of a get.
+func (o *GetFileOptions) setHeaders(h http.Header) error {
+	if err := setHeader(h, "If-None-Match", "if-none-match", o.IfNoneMatch); err != nil {
+		return err
+	}
+	return setSharedLink(h, o.SharedLink, o.SharedLinkPassword)
+}
+
+// setHeaders sends the if-match header of a delete.
+func (o *DeleteFileOptions) setHeaders(h http.Header) error {
+	return setHeader(h, "If-Match", "if-match", o.IfMatch)
 }
 
 // Delete moves a file to the trash or deletes it, as the enterprise settings
@@ -107,14 +105,7 @@ func (s *FilesService) Delete(ctx context.Context, fileID string, opts *DeleteFi
 	if opts == nil {
 		opts = &DeleteFileOptions{}
 	}
-	r, err := s.client.newRequest(http.MethodDelete, s.client.cfg.baseURL, nil, "files", fileID)
-	if err != nil {
-		return nil, err
-	}
-	if err := setHeader(r.header, "If-Match", "if-match", opts.IfMatch); err != nil {
-		return nil, err
-	}
-	return s.client.do(ctx, r, nil)
+	return deleteAPI(ctx, s.client, opts, "files", fileID)
 }
 
 // GetEmbedLink returns a short-lived link to embed the file's preview

@@ -88,22 +88,7 @@ func (s *FoldersService) Get(ctx context.Context, folderID string, opts *GetFold
 	if opts == nil {
 		opts = &GetFolderOptions{}
 	}
-	r, err := s.client.newRequest(http.MethodGet, s.client.cfg.baseURL, opts, "folders", folderID)
-	if err != nil {
-		return nil, nil, err
-	}
-	if err := setHeader(r.header, "If-None-Match", "if-none-match", opts.IfNoneMatch); err != nil {
-		return nil, nil, err
-	}
-	if err := setSharedLink(r.header, opts.SharedLink, opts.SharedLinkPassword); err != nil {
-		return nil, nil, err
-	}
-	f := new(Folder)
-	resp, err := s.client.do(ctx, r, f)
-	if err != nil {
-		return nil, resp, err
-	}
-	return f, resp, nil
+	return getAPI[Folder](ctx, s.client, opts, "folders", folderID)
 }
 
 // DeleteFolderOptions are the options of FoldersService.Delete.
@@ -115,6 +100,19 @@ type DeleteFolderOptions struct {
 	IfMatch string `url:"-"`
 }
 
+// setHeaders sends the conditional and shared-link headers of a get.
+func (o *GetFolderOptions) setHeaders(h http.Header) error {
+	if err := setHeader(h, "If-None-Match", "if-none-match", o.IfNoneMatch); err != nil {
+		return err
+	}
+	return setSharedLink(h, o.SharedLink, o.SharedLinkPassword)
+}
+
+// setHeaders sends the if-match header of a delete.
+func (o *DeleteFolderOptions) setHeaders(h http.Header) error {
+	return setHeader(h, "If-Match", "if-match", o.IfMatch)
+}
+
 // Delete moves a folder to the trash (DELETE /folders/{folder_id}).
 func (s *FoldersService) Delete(ctx context.Context, folderID string, opts *DeleteFolderOptions) (*Response, error) {
 	if err := checkID("folder", folderID); err != nil {
@@ -123,14 +121,7 @@ func (s *FoldersService) Delete(ctx context.Context, folderID string, opts *Dele
 	if opts == nil {
 		opts = &DeleteFolderOptions{}
 	}
-	r, err := s.client.newRequest(http.MethodDelete, s.client.cfg.baseURL, opts, "folders", folderID)
-	if err != nil {
-		return nil, err
-	}
-	if err := setHeader(r.header, "If-Match", "if-match", opts.IfMatch); err != nil {
-		return nil, err
-	}
-	return s.client.do(ctx, r, nil)
+	return deleteAPI(ctx, s.client, opts, "folders", folderID)
 }
 
 // ListItemsOptions are the options of the offset-paged FoldersService.ListItems.

@@ -168,16 +168,21 @@ func (s *LegalHoldPolicyAssignmentsService) Delete(ctx context.Context, assignme
 // WaitDeleted reads an assignment (GET
 // /legal_hold_policy_assignments/{legal_hold_policy_assignment_id}) every
 // opts.Interval (default 1 s; negative is an *ArgError), waiting with the
-// client's sleep hook, until the service answers 404, and returns nil then.
-// It stops with ctx or any other error.
-func (s *LegalHoldPolicyAssignmentsService) WaitDeleted(ctx context.Context, assignmentID string, opts *PollOptions) error {
-	return s.client.poll(ctx, opts, func() (bool, error) {
-		_, _, err := s.Get(ctx, assignmentID, nil)
+// client's sleep hook, until the service answers 404, and returns that
+// answer's *Response with a nil error. It stops with ctx or any other
+// error (with the last response). The shape of a delete: (*Response,
+// error), as WaitForStatus has the shape of a get.
+func (s *LegalHoldPolicyAssignmentsService) WaitDeleted(ctx context.Context, assignmentID string, opts *PollOptions) (*Response, error) {
+	var resp *Response
+	err := s.client.poll(ctx, opts, func() (bool, error) {
+		var err error
+		_, resp, err = s.Get(ctx, assignmentID, nil)
 		if errors.Is(err, ErrNotFound) {
 			return true, nil
 		}
 		return false, err
 	})
+	return resp, err
 }
 
 // OnHoldOptions are the options of the files and file versions on hold of

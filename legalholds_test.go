@@ -206,7 +206,8 @@ func TestLegalHoldAssignmentsAndHolds(t *testing.T) {
 	assert.False(t, pending.DeletedAt.IsZero())
 	done := make(chan error, 1)
 	go func() {
-		done <- c.LegalHoldPolicyAssignments.WaitDeleted(ctx, fa.ID, &cms.PollOptions{Interval: time.Millisecond})
+		_, err := c.LegalHoldPolicyAssignments.WaitDeleted(ctx, fa.ID, &cms.PollOptions{Interval: time.Millisecond})
+		done <- err
 	}()
 	clock.Advance(time.Minute)
 	require.NoError(t, <-done)

@@ -71,7 +71,10 @@ func TestPollIntervalAndSleepHook(t *testing.T) {
 	assert.Equal(t, LegalHoldPolicyStatusActive, p.Status)
 	assert.Len(t, log.took(), 4, "Interval 0 is the default")
 
-	require.NoError(t, e.client.LegalHoldPolicyAssignments.WaitDeleted(ctx, "3", &PollOptions{Interval: 5 * time.Millisecond}))
+	resp, err := e.client.LegalHoldPolicyAssignments.WaitDeleted(ctx, "3", &PollOptions{Interval: 5 * time.Millisecond})
+	require.NoError(t, err)
+	require.NotNil(t, resp)
+	assert.Equal(t, http.StatusNotFound, resp.StatusCode, "the answer that ended the wait")
 	assert.Equal(t, []time.Duration{5 * time.Millisecond, 5 * time.Millisecond, 5 * time.Millisecond}, log.took()[4:])
 
 	sent := len(e.requests())
@@ -80,7 +83,7 @@ func TestPollIntervalAndSleepHook(t *testing.T) {
 	require.ErrorAs(t, err, &ae)
 	assert.ErrorIs(t, err, ErrInvalidArgument)
 	assert.Equal(t, "poll interval", ae.Arg)
-	err = e.client.LegalHoldPolicyAssignments.WaitDeleted(ctx, "3", &PollOptions{Interval: -time.Second})
+	_, err = e.client.LegalHoldPolicyAssignments.WaitDeleted(ctx, "3", &PollOptions{Interval: -time.Second})
 	assert.ErrorIs(t, err, ErrInvalidArgument)
 	assert.Len(t, e.requests(), sent, "nothing sent for a negative interval")
 }

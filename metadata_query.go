@@ -318,7 +318,9 @@ func (s *MetadataService) QueryIter(ctx context.Context, q *MetadataQuery) iter.
 func (s *MetadataService) NewQueryPaginator(q *MetadataQuery) *MarkerPaginator[*MetadataQueryEntry] {
 	marker, fetch, err := s.queryPages(q)
 	if err != nil {
-		return newMarkerPaginator("", func(context.Context, string) (*MarkerPage[*MetadataQueryEntry], *Response, error) { return nil, nil, err })
+		return newMarkerPaginator("", func(context.Context, string) (*MarkerPage[*MetadataQueryEntry], *Response, error) {
+			return nil, nil, err
+		})
 	}
 	return newMarkerPaginator(marker, fetch)
 }

@@ -67,10 +67,3 @@ func (n *Nullable[T]) UnmarshalJSON(b []byte) error {
 // where the zero value is a change (a *string set to "" clears a text, a
 // *bool set to false turns a flag off) and nil leaves the field out.
 func Ptr[T any](v T) *T { return &v }
-
-// Collection is an unpaged list the service returns whole, such as the tasks
-// of a file or the assignments of a task ({"total_count", "entries"}).
-type Collection[T any] struct {
-	TotalCount int `json:"total_count"`
-	Entries    []T `json:"entries"`
-}

@@ -29,6 +29,11 @@ var nullableFields = map[string]string{
 	"UpdateWebLinkRequest.SharedLink":                           "shared_link: null removes the shared link",
 	"UpdateRetentionPolicyRequest.Description":                  "OAS put_retention_policies_id: nullable; null clears it",
 	"UpdateRetentionPolicyRequest.CustomNotificationRecipients": "OAS put_retention_policies_id: nullable; null empties the list",
+	"UpdateFileRequest.Lock":                                    "OAS put_files_id lock: null removes the lock",
+	"UpdateFileRequest.SharedLink":                              "OAS put_files_id shared_link: null removes the shared link",
+	"UpdateFolderRequest.SharedLink":                            "OAS put_folders_id#remove_shared_link: null removes the shared link",
+	"UpdateFolderRequest.FolderUploadEmail":                     "OAS put_folders_id folder_upload_email: null turns upload by e-mail off",
+	"UpdateCollaborationRequest.ExpiresAt":                      "OAS Collaboration.expires_at: null is no expiry",
 }
 
 // TestNullableOnlyWhereNullMeansSomething finds every struct field typed

@@ -258,3 +258,10 @@ func newMarkerPaginator[T any](marker string, fetch markerPageFunc[T]) *MarkerPa
 func newOffsetPaginator[T any](offset int, fetch offsetPageFunc[T]) *OffsetPaginator[T] {
 	return &OffsetPaginator[T]{fetch: fetch, offset: offset, more: true}
 }
+
+// Collection is an unpaged list the service returns whole, such as the tasks
+// of a file or the assignments of a task ({"total_count", "entries"}).
+type Collection[T any] struct {
+	TotalCount int `json:"total_count"`
+	Entries    []T `json:"entries"`
+}

@@ -135,6 +135,7 @@ type File struct {
 	CommentCount      int                `json:"comment_count,omitzero"`
 	Permissions       *ItemPermissions   `json:"permissions,omitzero"`
 	Tags              []string           `json:"tags,omitzero"`
+	Lock              *Lock              `json:"lock,omitzero"`
 	Extension         string             `json:"extension,omitzero"`
 	IsPackage         bool               `json:"is_package,omitzero"`
 	ExpiringEmbedLink *ExpiringEmbedLink `json:"expiring_embed_link,omitzero"`
@@ -184,6 +185,11 @@ type Folder struct {
 	Tags              []string                              `json:"tags,omitzero"`
 	WatermarkInfo     *WatermarkInfo                        `json:"watermark_info,omitzero"`
 	Metadata          map[string]map[string]json.RawMessage `json:"metadata,omitzero"`
+
+	// The collaboration settings FoldersService.Update changes.
+	CanNonOwnersInvite                    bool `json:"can_non_owners_invite,omitzero"`
+	CanNonOwnersViewCollaborators         bool `json:"can_non_owners_view_collaborators,omitzero"`
+	IsCollaborationRestrictedToEnterprise bool `json:"is_collaboration_restricted_to_enterprise,omitzero"`
 }
 
 // Item is one entry of a folder listing: a file, a folder or a web link,

@@ -8,8 +8,9 @@ import (
 // The services call the API through this one family: callAPI sends a
 // request to the API root and decodes the record answered, getAPI and
 // deleteAPI are its GET and DELETE, and getMarkerPage and withNextMarker
-// fetch a marker page. A service method is its argument checks plus one call here. (Files,
-// folders, uploads and downloads, with their conditional, multipart and
+// fetch a marker page. A service method is its argument checks plus one call
+// here; options that travel as headers (if-match, if-none-match, boxapi)
+// implement headerSetter. (Uploads and downloads, with their multipart and
 // redirected requests, build theirs with newRequest and do.)
 
 // jsonPatch wraps a body sent as application/json-patch+json (instance and

@@ -71,7 +71,7 @@ type RetentionLength struct {
 func RetentionDays(n int) RetentionLength { return RetentionLength{days: n} }
 
 // RetentionForever is an indefinite retention ("indefinite" on the wire).
-var RetentionForever = RetentionLength{indefinite: true}
+func RetentionForever() RetentionLength { return RetentionLength{indefinite: true} }
 
 // Days returns the number of days (0 when indefinite or not set).
 func (l RetentionLength) Days() int { return l.days }
@@ -122,7 +122,7 @@ type MaxExtensionLength struct {
 func ExtensionDays(n int) MaxExtensionLength { return MaxExtensionLength{days: n} }
 
 // NoExtension allows no extension ("none" on the wire).
-var NoExtension = MaxExtensionLength{none: true}
+func NoExtension() MaxExtensionLength { return MaxExtensionLength{none: true} }
 
 // Days returns the number of days (0 for none or not set).
 func (l MaxExtensionLength) Days() int { return l.days }
@@ -196,7 +196,7 @@ type CreateRetentionPolicyRequest struct {
 	// DispositionAction is required.
 	DispositionAction DispositionAction `json:"disposition_action"`
 	// RetentionLength is required for a finite policy (RetentionDays);
-	// leave it unset (or RetentionForever) for an indefinite one.
+	// leave it unset (or RetentionForever()) for an indefinite one.
 	RetentionLength RetentionLength `json:"retention_length,omitzero"`
 	// RetentionType is modifiable when unset.
 	RetentionType RetentionType `json:"retention_type,omitzero"`

@@ -67,10 +67,10 @@ func TestRetentionLengthJSON(t *testing.T) {
 		C cms.MaxExtensionLength `json:"c,omitzero"`
 		D cms.MaxExtensionLength `json:"d,omitzero"`
 		E cms.RetentionLength    `json:"e,omitzero"`
-	}{cms.RetentionDays(30), cms.RetentionForever, cms.NoExtension, cms.ExtensionDays(7), cms.RetentionLength{}})
+	}{cms.RetentionDays(30), cms.RetentionForever(), cms.NoExtension(), cms.ExtensionDays(7), cms.RetentionLength{}})
 	assert.JSONEq(t, `{"a":30,"b":"indefinite","c":"none","d":7}`, string(b))
 	assert.Equal(t, "30", cms.RetentionDays(30).String())
-	assert.Equal(t, "indefinite", cms.RetentionForever.String())
+	assert.Equal(t, "indefinite", cms.RetentionForever().String())
 }
 
 func TestRetentionPoliciesService(t *testing.T) {
@@ -185,7 +185,7 @@ func TestRetentionArgumentsCheckedBeforeSending(t *testing.T) {
 		"bad type":          finite(func(r *cms.CreateRetentionPolicyRequest) { r.PolicyType = "forever" }),
 		"bad disposition":   finite(func(r *cms.CreateRetentionPolicyRequest) { r.DispositionAction = "shred" }),
 		"finite no length":  finite(func(r *cms.CreateRetentionPolicyRequest) { r.RetentionLength = cms.RetentionLength{} }),
-		"finite indefinite": finite(func(r *cms.CreateRetentionPolicyRequest) { r.RetentionLength = cms.RetentionForever }),
+		"finite indefinite": finite(func(r *cms.CreateRetentionPolicyRequest) { r.RetentionLength = cms.RetentionForever() }),
 		"indefinite days":   finite(func(r *cms.CreateRetentionPolicyRequest) { r.PolicyType = cms.RetentionPolicyTypeIndefinite }),
 		"long description":  finite(func(r *cms.CreateRetentionPolicyRequest) { r.Description = strings.Repeat("x", 501) }),
 		"extension": finite(func(r *cms.CreateRetentionPolicyRequest) {

@@ -9,7 +9,8 @@ import (
 // WithSleep replaces how the client waits between attempts: the backoff and
 // Retry-After waits before a retry, and the waits after a 202 (content not
 // ready, commit still processing). sleep must wait for d, or less, and
-// return ctx.Err() if ctx ends first. nil keeps real timers.
+// return ctx.Err() if ctx ends first. Without this option the client uses
+// real timers; a nil sleep is an error (NewClient refuses it).
 //
 // It is for tests: give the client the same fake clock as the reference
 // server (refserver.Options.Now), so that an injected 429 with

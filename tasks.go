@@ -124,8 +124,8 @@ func checkRule(r TaskCompletionRule) error {
 
 // CreateTaskRequest is the body of TasksService.Create.
 type CreateTaskRequest struct {
-	// FileID is the file the task is about.
-	FileID string
+	// File is the file the task is about.
+	File FileRef
 	// Action is review (the default) or complete.
 	Action TaskAction
 	// Message tells the assignees what to do.
@@ -144,7 +144,7 @@ func (r CreateTaskRequest) MarshalJSON() ([]byte, error) {
 		Message        string             `json:"message,omitzero"`
 		DueAt          time.Time          `json:"due_at,omitzero"`
 		CompletionRule TaskCompletionRule `json:"completion_rule,omitzero"`
-	}{FileMini{ID: r.FileID, Type: "file"}, r.Action, r.Message, r.DueAt, r.CompletionRule})
+	}{FileMini{ID: r.File.ID, Type: "file"}, r.Action, r.Message, r.DueAt, r.CompletionRule})
 }
 
 // Create creates a task on a file, without assignees (POST /tasks); assign
@@ -153,7 +153,7 @@ func (s *TasksService) Create(ctx context.Context, body *CreateTaskRequest) (*Ta
 	if body == nil {
 		return nil, nil, invalidArg("request", "nil")
 	}
-	if err := checkID("file", body.FileID); err != nil {
+	if err := checkID("file", body.File.ID); err != nil {
 		return nil, nil, err
 	}
 	if err := checkAction(body.Action); err != nil {
@@ -225,11 +225,12 @@ func (s *TasksService) ListByFile(ctx context.Context, fileID string) (*Collecti
 // CreateTaskAssignmentRequest is the body of TaskAssignmentsService.Create:
 // the task, and the user by id or by login (e-mail).
 type CreateTaskAssignmentRequest struct {
-	TaskID string
-	// UserID or UserLogin names the assignee; set exactly one (both, or
-	// neither, is an *ArgError before sending).
-	UserID    string
-	UserLogin string
+	// Task is the task to assign.
+	Task TaskRef
+	// User (by id) or Login (by e-mail address) names the assignee; set
+	// exactly one (both, or neither, is an *ArgError before sending).
+	User  *UserRef
+	Login string
 }
 
 // MarshalJSON writes the wire body: task {id, type} and assign_to {id | login}.
@@ -242,10 +243,14 @@ func (r CreateTaskAssignmentRequest) MarshalJSON() ([]byte, error) {
 		ID   string `json:"id"`
 		Type string `json:"type"`
 	}
+	var userID string
+	if r.User != nil {
+		userID = r.User.ID
+	}
 	return json.Marshal(struct {
 		Task     taskRef  `json:"task"`
 		AssignTo assignTo `json:"assign_to"`
-	}{taskRef{r.TaskID, "task"}, assignTo{r.UserID, r.UserLogin}})
+	}{taskRef{r.Task.ID, "task"}, assignTo{userID, r.Login}})
 }
 
 // Create assigns a task to a user (POST /task_assignments). The service
@@ -256,16 +261,16 @@ func (s *TaskAssignmentsService) Create(ctx context.Context, body *CreateTaskAss
 	if body == nil {
 		return nil, nil, invalidArg("request", "nil")
 	}
-	if err := checkID("task", body.TaskID); err != nil {
+	if err := checkID("task", body.Task.ID); err != nil {
 		return nil, nil, err
 	}
 	switch {
-	case body.UserID == "" && body.UserLogin == "":
-		return nil, nil, invalidArg("assignee", "set UserID or UserLogin")
-	case body.UserID != "" && body.UserLogin != "":
-		return nil, nil, invalidArg("assignee", "set UserID or UserLogin, not both")
-	case body.UserID != "":
-		if err := checkID("user", body.UserID); err != nil {
+	case body.User == nil && body.Login == "":
+		return nil, nil, invalidArg("assignee", "set User or Login")
+	case body.User != nil && body.Login != "":
+		return nil, nil, invalidArg("assignee", "set User or Login, not both")
+	case body.User != nil:
+		if err := checkID("user", body.User.ID); err != nil {
 			return nil, nil, err
 		}
 	}

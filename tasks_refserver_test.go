@@ -23,7 +23,7 @@ func TestTasksReviewFlow(t *testing.T) {
 	require.NoError(t, err)
 
 	due := time.Now().Add(24 * time.Hour).UTC().Truncate(time.Second)
-	task, resp, err := c.Tasks.Create(ctx, &cms.CreateTaskRequest{FileID: f.ID, Message: "Please review", DueAt: due})
+	task, resp, err := c.Tasks.Create(ctx, &cms.CreateTaskRequest{File: cms.FileRef{ID: f.ID}, Message: "Please review", DueAt: due})
 	require.NoError(t, err)
 	assert.Equal(t, 201, resp.StatusCode)
 	assert.Equal(t, cms.TaskActionReview, task.Action)
@@ -33,9 +33,9 @@ func TestTasksReviewFlow(t *testing.T) {
 	assert.Equal(t, 0, task.TaskAssignmentCollection.TotalCount)
 	assert.False(t, task.IsCompleted)
 
-	mine, _, err := c.TaskAssignments.Create(ctx, &cms.CreateTaskAssignmentRequest{TaskID: task.ID, UserID: srv.UserID()})
+	mine, _, err := c.TaskAssignments.Create(ctx, &cms.CreateTaskAssignmentRequest{Task: cms.TaskRef{ID: task.ID}, User: &cms.UserRef{ID: srv.UserID()}})
 	require.NoError(t, err)
-	theirs, _, err := c.TaskAssignments.Create(ctx, &cms.CreateTaskAssignmentRequest{TaskID: task.ID, UserLogin: "admin@cms.test"})
+	theirs, _, err := c.TaskAssignments.Create(ctx, &cms.CreateTaskAssignmentRequest{Task: cms.TaskRef{ID: task.ID}, Login: "admin@cms.test"})
 	require.NoError(t, err)
 	assert.Equal(t, srv.AdminUserID(), theirs.AssignedTo.ID)
 	assert.Equal(t, cms.ResolutionStateIncomplete, theirs.ResolutionState)
@@ -73,7 +73,7 @@ func TestTasksReviewFlow(t *testing.T) {
 	// A completed task takes no new assignment.
 	_, err = c.TaskAssignments.Delete(ctx, mine.ID)
 	require.NoError(t, err)
-	_, _, err = c.TaskAssignments.Create(ctx, &cms.CreateTaskAssignmentRequest{TaskID: task.ID, UserID: srv.UserID()})
+	_, _, err = c.TaskAssignments.Create(ctx, &cms.CreateTaskAssignmentRequest{Task: cms.TaskRef{ID: task.ID}, User: &cms.UserRef{ID: srv.UserID()}})
 	require.ErrorAs(t, err, &apiErr)
 	assert.Equal(t, 403, apiErr.StatusCode)
 	assert.Equal(t, "task_completed", apiErr.Code)
@@ -91,7 +91,7 @@ func TestTasksReviewFlow(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, task.Message)
 	assert.True(t, later.Equal(task.DueAt))
-	second, _, err := c.Tasks.Create(ctx, &cms.CreateTaskRequest{FileID: f.ID, Action: cms.TaskActionComplete, CompletionRule: cms.TaskCompletionRuleAnyAssignee})
+	second, _, err := c.Tasks.Create(ctx, &cms.CreateTaskRequest{File: cms.FileRef{ID: f.ID}, Action: cms.TaskActionComplete, CompletionRule: cms.TaskCompletionRuleAnyAssignee})
 	require.NoError(t, err)
 	tasks, _, err := c.Tasks.ListByFile(ctx, f.ID)
 	require.NoError(t, err)
@@ -109,11 +109,11 @@ func TestTasksCompleteAnyAssignee(t *testing.T) {
 	ctx := context.Background()
 	f, _, err := c.Files.Upload(ctx, "0", "todo.txt", strings.NewReader("x"), 1, nil)
 	require.NoError(t, err)
-	task, _, err := c.Tasks.Create(ctx, &cms.CreateTaskRequest{FileID: f.ID, Action: cms.TaskActionComplete, CompletionRule: cms.TaskCompletionRuleAnyAssignee})
+	task, _, err := c.Tasks.Create(ctx, &cms.CreateTaskRequest{File: cms.FileRef{ID: f.ID}, Action: cms.TaskActionComplete, CompletionRule: cms.TaskCompletionRuleAnyAssignee})
 	require.NoError(t, err)
-	a, _, err := c.TaskAssignments.Create(ctx, &cms.CreateTaskAssignmentRequest{TaskID: task.ID, UserID: srv.UserID()})
+	a, _, err := c.TaskAssignments.Create(ctx, &cms.CreateTaskAssignmentRequest{Task: cms.TaskRef{ID: task.ID}, User: &cms.UserRef{ID: srv.UserID()}})
 	require.NoError(t, err)
-	_, _, err = c.TaskAssignments.Create(ctx, &cms.CreateTaskAssignmentRequest{TaskID: task.ID, UserID: srv.AdminUserID()})
+	_, _, err = c.TaskAssignments.Create(ctx, &cms.CreateTaskAssignmentRequest{Task: cms.TaskRef{ID: task.ID}, User: &cms.UserRef{ID: srv.AdminUserID()}})
 	require.NoError(t, err)
 	_, _, err = c.TaskAssignments.Resolve(ctx, task, a.ID, cms.ResolutionStateApproved, "")
 	require.ErrorIs(t, err, cms.ErrInvalidArgument, "approved is not a state of a complete task")
@@ -137,11 +137,11 @@ func TestTasksArgumentErrors(t *testing.T) {
 		{"nil create", func() error { _, _, err := c.Tasks.Create(ctx, nil); return err }, cms.ErrInvalidArgument},
 		{"no file", func() error { _, _, err := c.Tasks.Create(ctx, &cms.CreateTaskRequest{}); return err }, cms.ErrMissingID},
 		{"bad action", func() error {
-			_, _, err := c.Tasks.Create(ctx, &cms.CreateTaskRequest{FileID: "1", Action: "approve"})
+			_, _, err := c.Tasks.Create(ctx, &cms.CreateTaskRequest{File: cms.FileRef{ID: "1"}, Action: "approve"})
 			return err
 		}, cms.ErrInvalidArgument},
 		{"bad rule", func() error {
-			_, _, err := c.Tasks.Create(ctx, &cms.CreateTaskRequest{FileID: "1", CompletionRule: "most"})
+			_, _, err := c.Tasks.Create(ctx, &cms.CreateTaskRequest{File: cms.FileRef{ID: "1"}, CompletionRule: "most"})
 			return err
 		}, cms.ErrInvalidArgument},
 		{"get", func() error { _, _, err := c.Tasks.Get(ctx, ""); return err }, cms.ErrMissingID},
@@ -154,19 +154,19 @@ func TestTasksArgumentErrors(t *testing.T) {
 		{"list", func() error { _, _, err := c.Tasks.ListByFile(ctx, ""); return err }, cms.ErrMissingID},
 		{"assign nil", func() error { _, _, err := c.TaskAssignments.Create(ctx, nil); return err }, cms.ErrInvalidArgument},
 		{"assign nobody", func() error {
-			_, _, err := c.TaskAssignments.Create(ctx, &cms.CreateTaskAssignmentRequest{TaskID: "1"})
+			_, _, err := c.TaskAssignments.Create(ctx, &cms.CreateTaskAssignmentRequest{Task: cms.TaskRef{ID: "1"}})
 			return err
 		}, cms.ErrInvalidArgument},
 		{"assign both id and login", func() error {
-			_, _, err := c.TaskAssignments.Create(ctx, &cms.CreateTaskAssignmentRequest{TaskID: "1", UserID: srv.UserID(), UserLogin: "user@cms.test"})
+			_, _, err := c.TaskAssignments.Create(ctx, &cms.CreateTaskAssignmentRequest{Task: cms.TaskRef{ID: "1"}, User: &cms.UserRef{ID: srv.UserID()}, Login: "user@cms.test"})
 			return err
 		}, cms.ErrInvalidArgument},
 		{"assign bad user id", func() error {
-			_, _, err := c.TaskAssignments.Create(ctx, &cms.CreateTaskAssignmentRequest{TaskID: "1", UserID: "a/b"})
+			_, _, err := c.TaskAssignments.Create(ctx, &cms.CreateTaskAssignmentRequest{Task: cms.TaskRef{ID: "1"}, User: &cms.UserRef{ID: "a/b"}})
 			return err
 		}, cms.ErrInvalidID},
 		{"assign no task", func() error {
-			_, _, err := c.TaskAssignments.Create(ctx, &cms.CreateTaskAssignmentRequest{UserID: "1"})
+			_, _, err := c.TaskAssignments.Create(ctx, &cms.CreateTaskAssignmentRequest{User: &cms.UserRef{ID: "1"}})
 			return err
 		}, cms.ErrMissingID},
 		{"unknown state", func() error {
@@ -226,13 +226,13 @@ func TestTaskRequestsJSON(t *testing.T) {
 		v    any
 		want string
 	}{
-		{"create", cms.CreateTaskRequest{FileID: "7"}, `{"item":{"id":"7","type":"file"}}`},
-		{"create full", cms.CreateTaskRequest{FileID: "7", Action: cms.TaskActionComplete, Message: "m", DueAt: due, CompletionRule: cms.TaskCompletionRuleAnyAssignee},
+		{"create", cms.CreateTaskRequest{File: cms.FileRef{ID: "7"}}, `{"item":{"id":"7","type":"file"}}`},
+		{"create full", cms.CreateTaskRequest{File: cms.FileRef{ID: "7"}, Action: cms.TaskActionComplete, Message: "m", DueAt: due, CompletionRule: cms.TaskCompletionRuleAnyAssignee},
 			`{"item":{"id":"7","type":"file"},"action":"complete","message":"m","due_at":"2026-01-02T03:04:05Z","completion_rule":"any_assignee"}`},
 		{"update empty", cms.UpdateTaskRequest{}, `{}`},
 		{"update clears message, moves due date", cms.UpdateTaskRequest{DueAt: due, Message: cms.Ptr("")}, `{"message":"","due_at":"2026-01-02T03:04:05Z"}`},
-		{"assign by id", cms.CreateTaskAssignmentRequest{TaskID: "1", UserID: "2"}, `{"task":{"id":"1","type":"task"},"assign_to":{"id":"2"}}`},
-		{"assign by login", cms.CreateTaskAssignmentRequest{TaskID: "1", UserLogin: "a@b.c"}, `{"task":{"id":"1","type":"task"},"assign_to":{"login":"a@b.c"}}`},
+		{"assign by id", cms.CreateTaskAssignmentRequest{Task: cms.TaskRef{ID: "1"}, User: &cms.UserRef{ID: "2"}}, `{"task":{"id":"1","type":"task"},"assign_to":{"id":"2"}}`},
+		{"assign by login", cms.CreateTaskAssignmentRequest{Task: cms.TaskRef{ID: "1"}, Login: "a@b.c"}, `{"task":{"id":"1","type":"task"},"assign_to":{"login":"a@b.c"}}`},
 		{"resolve", cms.UpdateTaskAssignmentRequest{ResolutionState: cms.ResolutionStateApproved, TaskAction: cms.TaskActionReview}, `{"resolution_state":"approved"}`},
 	}
 	for _, c := range cases {

@@ -103,6 +103,8 @@ type SharedLinkRequest struct {
 	VanityName string `json:"vanity_name,omitzero"`
 	// UnsharedAt is when the link stops working (a future time).
 	UnsharedAt time.Time `json:"unshared_at,omitzero"`
+	// Permissions sets what the link allows (shared_links.go).
+	Permissions *SharedLinkPermissionsRequest `json:"permissions,omitzero"`
 }
 
 // Shared link rules of the service.
@@ -131,7 +133,7 @@ func (l *SharedLinkRequest) validate() error {
 	if l.VanityName != "" && utf8.RuneCountInString(l.VanityName) < minVanityName {
 		return invalidArg("shared link vanity_name", "shorter than 12 characters")
 	}
-	return nil
+	return l.Permissions.check(l.Access)
 }
 
 // UpdateWebLinkRequest is the body of WebLinksService.Update. Zero (nil)

@@ -25,7 +25,7 @@ func fileIDLoose(r *http.Request) (string, *apiError) {
 }
 
 // getFile serves GET /files/{file_id}: 200 File--Full (fields rules of
-// WIRE.md §0), 304 on a matching if-none-match.
+// the service's download guide), 304 on a matching if-none-match.
 func (s *Server) getFile(w http.ResponseWriter, r *http.Request, p *principal) error {
 	id, aerr := fileIDStrict(r)
 	if aerr != nil {

@@ -16,7 +16,7 @@ import (
 // each handler's comment has the details.
 
 // Metadata error codes. The spec names all of these for the metadata
-// endpoints (WIRE.md §3.3, §3.8; BREADTH.md §3.5, §4.4).
+// endpoints (the metadata guides of the service).
 const (
 	codeSchemaValidationFailed = "schema_validation_failed"
 	codeTupleAlreadyExists     = "tuple_already_exists"

@@ -93,7 +93,7 @@ func (in *mdInstance) applyEffect(e schemaEffect) bool {
 }
 
 // mdItem resolves {file_id} or {folder_id} of an instance path: a
-// malformed id or folder "0" is 405 (WIRE.md §3.3), an item the caller
+// malformed id or folder "0" is 405 (as the service answers), an item the caller
 // cannot see 404 not_found.
 func (s *Server) mdItem(r *http.Request, p *principal, typ string) (*item, *apiError) {
 	id := r.PathValue(typ + "_id")

@@ -9,7 +9,7 @@ import (
 
 // The metadata query language (DG metadata/queries/syntax, item-fields).
 // Box publishes no grammar; this one is derived from the guides' tables
-// (BREADTH.md §3.3), with SQL precedence NOT > AND > OR:
+// (the metadata query guide), with SQL precedence NOT > AND > OR:
 //
 //	query = or ;                 or  = and { "OR" and } ;
 //	and   = not { "AND" not } ;  not = "NOT" not | "(" or ")" | pred ;

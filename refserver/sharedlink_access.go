@@ -7,7 +7,7 @@ import (
 )
 
 // Access through a shared link: the boxapi header
-// (shared_link=<URL>[&shared_link_password=<password>], WIRE.md §0) lets a
+// (shared_link=<URL>[&shared_link_password=<password>], the shared-link guide) lets a
 // caller read an item "that has not been explicitly shared with" them
 // (spec, get_web_links_id). Of the items of this server only web links have
 // shared links, so GET /web_links/{id} is the one endpoint that reads the

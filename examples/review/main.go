@@ -82,7 +82,7 @@ func run(ctx context.Context, out io.Writer) error {
 
 	// A review task: every assignee must approve or reject.
 	task, _, err := author.Tasks.Create(ctx, &cms.CreateTaskRequest{
-		FileID: file.ID, Action: cms.TaskActionReview, CompletionRule: cms.TaskCompletionRuleAllAssignees,
+		File: cms.FileRef{ID: file.ID}, Action: cms.TaskActionReview, CompletionRule: cms.TaskCompletionRuleAllAssignees,
 		Message: "Please review the design", DueAt: time.Now().Add(72 * time.Hour),
 	})
 	if err != nil {
@@ -91,11 +91,11 @@ func run(ctx context.Context, out io.Writer) error {
 	fmt.Fprintf(out, "Created %s task %s: %q\n", task.Action, task.ID, task.Message)
 
 	// Two assignees: the author by user id, the reviewer by login.
-	mine, _, err := author.TaskAssignments.Create(ctx, &cms.CreateTaskAssignmentRequest{TaskID: task.ID, UserID: task.CreatedBy.ID})
+	mine, _, err := author.TaskAssignments.Create(ctx, &cms.CreateTaskAssignmentRequest{Task: cms.TaskRef{ID: task.ID}, User: &cms.UserRef{ID: task.CreatedBy.ID}})
 	if err != nil {
 		return fmt.Errorf("assigning the author: %w", err)
 	}
-	theirs, _, err := author.TaskAssignments.Create(ctx, &cms.CreateTaskAssignmentRequest{TaskID: task.ID, UserLogin: tm.reviewerLogin})
+	theirs, _, err := author.TaskAssignments.Create(ctx, &cms.CreateTaskAssignmentRequest{Task: cms.TaskRef{ID: task.ID}, Login: tm.reviewerLogin})
 	if err != nil {
 		return fmt.Errorf("assigning the reviewer: %w", err)
 	}
@@ -133,7 +133,7 @@ func run(ctx context.Context, out io.Writer) error {
 	}
 
 	// A completed task takes no new assignee.
-	_, _, err = author.TaskAssignments.Create(ctx, &cms.CreateTaskAssignmentRequest{TaskID: task.ID, UserLogin: tm.reviewerLogin})
+	_, _, err = author.TaskAssignments.Create(ctx, &cms.CreateTaskAssignmentRequest{Task: cms.TaskRef{ID: task.ID}, Login: tm.reviewerLogin})
 	fmt.Fprintf(out, "New assignee on a completed task refused: %t\n", errors.Is(err, cms.ErrForbidden))
 
 	if _, err := author.Tasks.Delete(ctx, task.ID); err != nil {
