@@ -219,11 +219,7 @@ func (d *dirStore) NewAssembly(_ context.Context, size int64) (Assembly, error) 
 	if err != nil {
 		return nil, err
 	}
-	if err := d.syncDir(); err != nil { // the session's state names the file
-		_ = f.Close()
-		_ = os.Remove(f.Name())
-		return nil, err
-	}
+	d.syncLater("", true) // the session's state names the file
 	return &dirAssembly{d: d, id: id, f: f, size: size}, nil
 }
 
@@ -253,7 +249,7 @@ func (a *dirAssembly) WriteAt(ctx context.Context, r io.Reader, off, n int64) (i
 	if err == nil {
 		// The part is acknowledged once the session's state lists it: its
 		// bytes must be on disk first.
-		err = a.d.syncFile(a.f)
+		a.d.syncLater(a.f.Name(), false)
 	}
 	return got, err
 }
@@ -279,9 +275,8 @@ func (a *dirAssembly) Finish(_ context.Context, sha1 string) (BlobInfo, error) {
 		_ = os.Remove(a.f.Name())
 		return BlobInfo{}, err
 	}
-	if err := a.d.syncDir(); err != nil {
-		return BlobInfo{}, err
-	}
+	// Its parts are noted under the assembly's name, which is gone now.
+	a.d.syncLater(p, true)
 	return BlobInfo{ID: id, Size: st.Size(), SHA1: sha1}, nil
 }
 

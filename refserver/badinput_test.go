@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -127,40 +128,105 @@ func TestMemoryStoreKeepsSmallBlobsAtTheirSize(t *testing.T) {
 	runtime.KeepAlive(m)
 }
 
-// TestDurableDirStoreSyncsBeforeAnswering: a persisted server's store
-// fsyncs a blob's bytes and then its directory entry before Put returns (so
-// before the handler commits the state that refers to it), an upload
-// part's bytes before WriteAt returns, and an assembly's entry when it is
-// made and when it becomes a blob. A store without persistence does not.
-func TestDurableDirStoreSyncsBeforeAnswering(t *testing.T) {
+// TestDurableDirStoreSyncsBeforeCommit: a persisted server's store notes
+// what it writes — a blob's bytes and its directory entry, an upload
+// part's bytes, an assembly's entry when it is made and when it becomes a
+// blob — and syncPending fsyncs all of it; a store without persistence
+// notes nothing. On a persisted server every answer's content is synced
+// before the commit of the state that names it: a new file's blob and
+// entry, a session's part, the blob a commit makes.
+func TestDurableDirStoreSyncsBeforeCommit(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, Options{DataDir: t.TempDir()})
-	d, ok := e.s.store.(*dirStore)
-	require.True(t, ok)
-	require.True(t, d.durable, "DataDir makes the store durable")
-
 	plain, err := NewDirStore(t.TempDir())
 	require.NoError(t, err)
 	assert.False(t, plain.(*dirStore).durable)
-
-	var events []string
-	d2 := &dirStore{dir: t.TempDir(), durable: true, onSync: func(kind, name string) {
-		events = append(events, kind+":"+strings.SplitN(name, "-", 2)[0])
-	}}
-	ctx := context.Background()
-	_, err = d2.Put(ctx, strings.NewReader("content"))
+	_, err = plain.Put(context.Background(), strings.NewReader("content"))
 	require.NoError(t, err)
-	assert.Equal(t, []string{"file:put", "dir:" + strings.SplitN(filepath.Base(d2.dir), "-", 2)[0]}, events)
+	assert.Empty(t, plain.(*dirStore).unsynced)
 
-	events = nil
+	var mu sync.Mutex
+	var events []string
+	record := func(ev string) {
+		mu.Lock()
+		events = append(events, ev)
+		mu.Unlock()
+	}
+	taken := func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		out := events
+		events = nil
+		return out
+	}
+	d2 := &dirStore{dir: t.TempDir(), durable: true, onSync: func(kind, name string) { record(kind + ":" + name) }}
+	dirEvent := "dir:" + filepath.Base(d2.dir)
+	ctx := context.Background()
+	info, err := d2.Put(ctx, strings.NewReader("content"))
+	require.NoError(t, err)
+	assert.Empty(t, taken(), "Put leaves the syncs to the commit")
+	require.NoError(t, d2.syncPending())
+	assert.ElementsMatch(t, []string{"file:" + info.ID + ".blob", dirEvent}, taken())
+	require.NoError(t, d2.syncPending())
+	assert.Empty(t, taken(), "synced once")
+
 	a, err := d2.NewAssembly(ctx, 8)
 	require.NoError(t, err)
 	_, err = a.WriteAt(ctx, strings.NewReader("abcd"), 0, 4)
 	require.NoError(t, err)
+	require.NoError(t, d2.syncPending())
+	assert.ElementsMatch(t, []string{dirEvent, "file:" + assemblyFile(a.ID())}, taken())
 	_, err = a.WriteAt(ctx, strings.NewReader("efgh"), 4, 4)
 	require.NoError(t, err)
-	_, err = a.Finish(ctx, sha1Hex([]byte("abcdefgh")))
+	blob, err := a.Finish(ctx, sha1Hex([]byte("abcdefgh")))
 	require.NoError(t, err)
-	dirEvent := "dir:" + strings.SplitN(filepath.Base(d2.dir), "-", 2)[0]
-	assert.Equal(t, []string{dirEvent, "file:assembly", "file:assembly", dirEvent}, events)
+	require.NoError(t, d2.syncPending())
+	assert.ElementsMatch(t, []string{dirEvent, "file:" + blob.ID + ".blob"}, taken(),
+		"the last part is synced under the blob's name; the assembly's is gone")
+
+	// The server: syncs, then the commit.
+	e := newEnv(t, Options{DataDir: t.TempDir()})
+	d, ok := e.s.store.(*dirStore)
+	require.True(t, ok)
+	require.True(t, d.durable, "DataDir makes the store durable")
+	d.onSync = func(kind, name string) { record(kind + ":" + name) }
+	e.s.persist.beforeCommit = func() { record("commit") }
+	serverDir := "dir:" + filepath.Base(d.dir)
+	blobOf := func(fileID string) string {
+		e.s.mu.Lock()
+		defer e.s.mu.Unlock()
+		vs := e.s.items[fileID].versions
+		return "file:" + vs[len(vs)-1].blob.ID + ".blob"
+	}
+	tok := e.s.UserToken()
+	f := e.uploadFile(tok, "0", "a.txt", []byte("first"))["id"].(string)
+	ev := taken()
+	require.Len(t, ev, 3, "%v", ev)
+	assert.ElementsMatch(t, []string{blobOf(f), serverDir}, ev[:2])
+	assert.Equal(t, "commit", ev[2], "the commit comes after the syncs")
+
+	data := []byte("0123456789")
+	sess := e.createSession(tok, "0", "big.bin", len(data))
+	assert.Equal(t, []string{serverDir, "commit"}, taken(), "the assembly's entry before the session")
+	resp, m := e.putPart(tok, endpoints(sess)["upload_part"], data[:4], 0, len(data), nil)
+	require.Equal(t, 200, resp.StatusCode, "%v", m)
+	e.s.mu.Lock()
+	asm := "file:" + assemblyFile(e.s.sessions[sess["id"].(string)].asm.ID())
+	e.s.mu.Unlock()
+	assert.Equal(t, []string{asm, "commit"}, taken(), "the part's bytes before the session lists it")
+
+	parts := []any{m["part"]}
+	for off := 4; off < len(data); off += 4 {
+		chunk := data[off:min(off+4, len(data))]
+		resp, m := e.putPart(tok, endpoints(sess)["upload_part"], chunk, off, len(data), nil)
+		require.Equal(t, 200, resp.StatusCode, "%v", m)
+		parts = append(parts, m["part"])
+	}
+	taken()
+	resp, m = e.doJSON("POST", endpoints(sess)["commit"], tok, map[string]any{"parts": parts}, hdr{"Digest": digestOf(data)})
+	require.Equal(t, 201, resp.StatusCode, "%v", m)
+	ev = taken()
+	require.Len(t, ev, 3, "%v", ev)
+	committed := m["entries"].([]any)[0].(map[string]any)["id"].(string)
+	assert.ElementsMatch(t, []string{blobOf(committed), serverDir}, ev[:2])
+	assert.Equal(t, "commit", ev[2], "the blob of a session commit is synced before the file is")
 }

@@ -9,11 +9,14 @@ package refserver
 //
 // Writes are incremental: the state operations mark the records they
 // change (Server.dirty, under the lock that guards the object), and the end
-// of every request writes the marked records in one bbolt transaction
-// before the answer goes out (persistHandler). So nothing a client was told
-// is lost when the process dies, and a request costs the records it
-// changed, not the size of the state. Without DataDir, Server.persist is
-// nil and every mark is a nil check.
+// of every request waits until the records marked so far are written in a
+// bbolt transaction before the answer goes out (persistHandler,
+// awaitState); concurrent requests share that transaction (group commit,
+// persist_group.go), and the content the records name is fsynced first
+// (dirStore.syncPending). So nothing a client was told is lost when the
+// process dies, and a request costs the records it changed, not the size
+// of the state. Without DataDir, Server.persist is nil and every mark is a
+// nil check.
 
 import (
 	"bytes"
@@ -64,11 +67,25 @@ type persister struct {
 	dirty map[dirtyKey]struct{}
 	blobs []string // blobs to delete once the state without them is committed
 
+	// Group commit (awaitState): every mark (and queued blob delete)
+	// takes the next number of marked; committed is the highest number a
+	// commit has covered. A request waits until committed reaches the
+	// marked it saw, and at most one waiter at a time (flushing) commits
+	// for every request waiting, so concurrent requests share one bbolt
+	// transaction. committedCond (on mu) is signalled when committed moves
+	// or a flush ends.
+	marked, committed uint64
+	flushing          bool
+	committedCond     *sync.Cond
+
 	// check makes every request compare the database with the live state
 	// once its changes are committed (tests: a state change without its
 	// mark fails); checkErrs collects the differences.
 	check     bool
 	checkErrs []error
+	// beforeCommit, when set (tests), is called by every flush that has
+	// records to write, before its transaction.
+	beforeCommit func()
 
 	load loadScratch // used while loading only
 }
@@ -108,17 +125,22 @@ func dropWhere[V any](s *Server, kind kindID, m map[string]V, match func(V) bool
 func (p *persister) mark(kind kindID, key string) {
 	p.mu.Lock()
 	p.dirty[dirtyKey{kind, key}] = struct{}{}
+	p.marked++
 	p.mu.Unlock()
 }
 
 // openState opens (or creates) the state database of opts.DataDir and
 // loads it into s, or writes s's fresh state into a new one.
 func (s *Server) openState(dir string) error {
-	db, err := bolt.Open(filepath.Join(dir, StateFileName), 0o600, &bolt.Options{Timeout: 500 * time.Millisecond})
+	// The freelist is not written with every commit (fewer pages per
+	// commit); opening rebuilds it from the pages.
+	db, err := bolt.Open(filepath.Join(dir, StateFileName), 0o600, &bolt.Options{
+		Timeout: 500 * time.Millisecond, NoFreelistSync: true, FreelistType: bolt.FreelistMapType})
 	if err != nil {
 		return fmt.Errorf("refserver: opening the state in %s: %w", dir, err)
 	}
 	s.persist = &persister{db: db, dirty: map[dirtyKey]struct{}{}, load: loadScratch{purged: map[string]*item{}}}
+	s.persist.committedCond = sync.NewCond(&s.persist.mu)
 	fresh := true
 	err = db.View(func(tx *bolt.Tx) error {
 		b := tx.Bucket([]byte(schemaBucket))
@@ -214,6 +236,11 @@ func (s *Server) flushState() error {
 	defer p.flushMu.Unlock()
 	p.mu.Lock()
 	idle := len(p.dirty) == 0 && len(p.blobs) == 0
+	if idle {
+		// No flush is under way and a failed one puts its marks back:
+		// every mark so far is committed.
+		p.setCommitted(p.marked)
+	}
 	p.mu.Unlock()
 	if idle {
 		return nil
@@ -221,7 +248,7 @@ func (s *Server) flushState() error {
 	s.oauth.mu.Lock()
 	s.mu.Lock()
 	p.mu.Lock()
-	dirty, blobs := p.dirty, p.blobs
+	dirty, blobs, taken := p.dirty, p.blobs, p.marked
 	p.dirty, p.blobs = map[dirtyKey]struct{}{}, nil
 	p.mu.Unlock()
 	changes := make([]change, 0, len(dirty))
@@ -237,18 +264,29 @@ func (s *Server) flushState() error {
 		a, b := changes[i], changes[j]
 		return a.kind < b.kind || a.kind == b.kind && a.key < b.key
 	})
-	err := p.db.Update(func(tx *bolt.Tx) error {
-		if p.schemaPending {
-			b, err := tx.CreateBucketIfNotExists([]byte(schemaBucket))
-			if err == nil {
-				err = b.Put([]byte(schemaKey), []byte(strconv.Itoa(stateSchema)))
+	// The content these records name goes to disk first (a durable
+	// directory store noted it as it was written).
+	var err error
+	if ds, ok := s.store.(*dirStore); ok {
+		err = ds.syncPending()
+	}
+	if err == nil && p.beforeCommit != nil {
+		p.beforeCommit()
+	}
+	if err == nil {
+		err = p.db.Update(func(tx *bolt.Tx) error {
+			if p.schemaPending {
+				b, err := tx.CreateBucketIfNotExists([]byte(schemaBucket))
+				if err == nil {
+					err = b.Put([]byte(schemaKey), []byte(strconv.Itoa(stateSchema)))
+				}
+				if err != nil {
+					return err
+				}
 			}
-			if err != nil {
-				return err
-			}
-		}
-		return writeChanges(tx, changes)
-	})
+			return writeChanges(tx, changes)
+		})
+	}
 	if err == nil {
 		p.schemaPending = false
 	}
@@ -261,6 +299,9 @@ func (s *Server) flushState() error {
 		p.mu.Unlock()
 		return fmt.Errorf("refserver: saving the state: %w", err)
 	}
+	p.mu.Lock()
+	p.setCommitted(taken)
+	p.mu.Unlock()
 	for _, id := range blobs {
 		if err := s.store.Delete(context.Background(), id); err != nil {
 			s.log.Warn("deleting blob", "blob", id, "err", err)
@@ -303,6 +344,7 @@ func (s *Server) queueBlobDeletes(ids []string) bool {
 	}
 	p.mu.Lock()
 	p.blobs = append(p.blobs, ids...)
+	p.marked++
 	p.mu.Unlock()
 	return true
 }
@@ -317,15 +359,17 @@ func (s *Server) closeState() error {
 }
 
 // persistHandler makes next's answers wait for the state: the answer is
-// buffered, the marked records are committed, and only then is the answer
-// sent. When the commit fails the client gets 500 instead, so no answer
-// ever tells of a change that could be lost. Answers that changed nothing
-// (nothing marked) cost a buffer copy.
+// buffered, every record marked so far (by this request or another one
+// whose changes it may have seen) is committed, and only then is the
+// answer sent. Concurrent requests share their commits (awaitState). When
+// the commit fails the client gets 500 instead, so no answer ever tells of
+// a change that could be lost. Answers that changed nothing, when nothing
+// else is pending, cost a buffer copy.
 func (s *Server) persistHandler(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		bw := &bufferedWriter{header: w.Header().Clone()} // with the request id
 		next.ServeHTTP(bw, r)
-		if err := s.flushState(); err != nil {
+		if err := s.awaitState(); err != nil {
 			s.log.Error("saving the state", "path", r.URL.Path, "err", err)
 			writeError(w, errf(http.StatusInternalServerError, codeInternalServerError, "Internal Server Error: the state could not be saved"))
 			return

@@ -185,49 +185,23 @@ func (r *segmentReader) Close() error { return nil }
 // dirStore keeps each blob in a file of a directory.
 type dirStore struct {
 	dir string
-	// durable makes the store fsync what it writes before it reports it
-	// written: a blob's bytes and its directory entry, an upload part's
-	// bytes, an assembly file's entry. A persisted server (Options.DataDir)
-	// sets it, so that content is on disk before the state that refers to
-	// it commits; without persistence nothing survives a restart anyway.
+	// durable makes the store keep a list of what it writes — a blob's
+	// bytes and its directory entry, an upload part's bytes, an assembly
+	// file's entry — for the next commit of the state to fsync before it
+	// commits (syncPending). A persisted server (Options.DataDir) sets it,
+	// so that content is on disk before the state that refers to it
+	// commits, and one commit syncs the content of every request it
+	// carries together; without persistence nothing survives a restart
+	// anyway.
 	durable bool
 	// onSync, when set (tests), is called after each sync with "file" or
-	// "dir" and the name synced.
+	// "dir" and the name synced; it may be called from several goroutines
+	// at once.
 	onSync func(kind, name string)
-}
 
-// syncFile fsyncs f when the store is durable.
-func (d *dirStore) syncFile(f *os.File) error {
-	if !d.durable {
-		return nil
-	}
-	if err := f.Sync(); err != nil {
-		return err
-	}
-	if d.onSync != nil {
-		d.onSync("file", filepath.Base(f.Name()))
-	}
-	return nil
-}
-
-// syncDir fsyncs the store's directory when the store is durable, so that
-// the entries created or renamed in it survive a power cut.
-func (d *dirStore) syncDir() error {
-	if !d.durable {
-		return nil
-	}
-	f, err := os.Open(d.dir)
-	if err != nil {
-		return err
-	}
-	err = f.Sync()
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil && d.onSync != nil {
-		d.onSync("dir", filepath.Base(d.dir))
-	}
-	return err
+	unsyncedMu  sync.Mutex
+	unsynced    map[string]struct{} // paths of files written since the last syncPending
+	dirUnsynced bool                // an entry was made or renamed since the last syncPending
 }
 
 // NewDirStore returns a Store that keeps blobs as files in dir, creating it
@@ -249,15 +223,20 @@ func (d *dirStore) path(id string) (string, error) {
 	return filepath.Join(d.dir, id+".blob"), nil
 }
 
+// Put writes the blob under its final name: no one knows the id before Put
+// returns, and a crash mid-write leaves a file no state names, which the
+// sweep of the next start removes (sweepBlobs).
 func (d *dirStore) Put(ctx context.Context, r io.Reader) (info BlobInfo, err error) {
-	f, err := os.CreateTemp(d.dir, "put-*.tmp")
+	id := newBlobID()
+	p, _ := d.path(id)
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return BlobInfo{}, err
 	}
 	defer func() {
 		if err != nil {
 			_ = f.Close()
-			_ = os.Remove(f.Name())
+			_ = os.Remove(p)
 		}
 	}()
 	h := sha1.New()
@@ -265,21 +244,10 @@ func (d *dirStore) Put(ctx context.Context, r io.Reader) (info BlobInfo, err err
 	if err != nil {
 		return BlobInfo{}, err
 	}
-	if err = d.syncFile(f); err != nil {
-		return BlobInfo{}, err
-	}
 	if err = f.Close(); err != nil {
 		return BlobInfo{}, err
 	}
-	id := newBlobID()
-	p, _ := d.path(id)
-	if err = os.Rename(f.Name(), p); err != nil {
-		return BlobInfo{}, err
-	}
-	if err = d.syncDir(); err != nil {
-		_ = os.Remove(p)
-		return BlobInfo{}, err
-	}
+	d.syncLater(p, true)
 	return BlobInfo{ID: id, Size: n, SHA1: hex.EncodeToString(h.Sum(nil))}, nil
 }
 
