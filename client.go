@@ -141,7 +141,11 @@ func apiHTTPClient(cfg config) *http.Client {
 	if cfg.httpClient != nil {
 		*hc = *cfg.httpClient
 	}
-	hc.Transport = newAuthTransport(cfg.tokenSource, baseTransport(cfg.httpClient), cfg.logger)
+	base := baseTransport(cfg.httpClient)
+	if cfg.limiter != nil {
+		base = &pacedTransport{pacer: cfg.limiter, uploadURL: cfg.uploadURL.String() + "/", base: base}
+	}
+	hc.Transport = newAuthTransport(cfg.tokenSource, base, cfg.logger)
 	hc.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	return hc
 }

@@ -15,6 +15,7 @@ require (
 	go.etcd.io/bbolt v1.4.3
 	golang.org/x/oauth2 v0.35.0
 	golang.org/x/sync v0.19.0
+	golang.org/x/time v0.14.0
 )
 
 require (

@@ -97,6 +97,7 @@ type config struct {
 	headers            http.Header
 	logger             *slog.Logger
 	sleep              func(context.Context, time.Duration) error // nil = real timers (sleep.go)
+	limiter            *pacer                                     // WithRateLimit; nil = no pacing
 }
 
 // Option configures a Client. Options validate their arguments.
