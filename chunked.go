@@ -26,7 +26,7 @@ type ChunkedUploadOptions struct {
 	Concurrency int
 	// Progress, when set, is called after each part is stored by the
 	// service. Calls never overlap; the function must return quickly.
-	Progress func(UploadProgress)
+	Progress func(Progress)
 	// AbortOnError aborts the session on any failure. By default a session
 	// is aborted only on a permanent failure; after a transient one it is
 	// kept for Resume (see UploadError).
@@ -42,13 +42,25 @@ type ChunkedUploadOptions struct {
 	MaxCommitWaits int
 }
 
-// UploadProgress reports a chunked upload's advance.
-type UploadProgress struct {
-	SessionID  string
-	BytesSent  int64 // bytes acknowledged by the service (including parts already there on Resume)
+// Progress reports a transfer's advance: the one type of every entry point
+// that takes a progress function (ChunkedUploadOptions, UploadOptions,
+// UploadVersionOptions, OneRequestUploadOptions, OneRequestVersionOptions,
+// DownloadOptions). The function is called as bytes move, often enough
+// for a progress bar, never from more than one goroutine at a time, and
+// must return quickly.
+type Progress struct {
+	// Bytes is how many bytes have moved: for a chunked upload, acknowledged
+	// by the service (parts already there count on Resume); for an upload
+	// in one request, handed to the connection; for a download, read.
+	Bytes int64
+	// TotalBytes is the size, or -1 when it is not known (an upload of
+	// unknown size, a download without Content-Length).
 	TotalBytes int64
-	PartsDone  int
-	TotalParts int
+	// PartsDone and TotalParts count the parts of a chunked upload (0 for
+	// other transfers).
+	PartsDone, TotalParts int
+	// SessionID is a chunked upload's session.
+	SessionID string
 }
 
 // UploadError is a failed chunked upload.
@@ -269,7 +281,7 @@ type uploadRun struct {
 
 	mu       sync.Mutex
 	parts    []*UploadPart
-	progress UploadProgress
+	progress Progress
 }
 
 // runUpload sends every part not in have, then commits. On failure the
@@ -284,7 +296,7 @@ func (s *UploadsService) runUpload(ctx context.Context, sess *UploadSession, r i
 		return fail(nil, fmt.Errorf("session has part size %d", sess.PartSize))
 	}
 	run := &uploadRun{s: s, sess: sess, size: size, opts: o, have: have, target: target}
-	run.progress = UploadProgress{SessionID: sess.ID, TotalBytes: size, TotalParts: int((size + sess.PartSize - 1) / sess.PartSize)}
+	run.progress = Progress{SessionID: sess.ID, TotalBytes: size, TotalParts: int((size + sess.PartSize - 1) / sess.PartSize)}
 	fileSum, err := run.sendParts(ctx, r)
 	if err != nil {
 		return fail(nil, err)
@@ -383,7 +395,7 @@ func (run *uploadRun) record(p *UploadPart) {
 	run.mu.Lock()
 	defer run.mu.Unlock()
 	run.parts = append(run.parts, p)
-	run.progress.BytesSent += p.Size
+	run.progress.Bytes += p.Size
 	run.progress.PartsDone++
 	if run.opts.Progress != nil {
 		run.opts.Progress(run.progress)

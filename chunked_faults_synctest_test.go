@@ -122,7 +122,7 @@ func TestUploadChunked256MiBUnderFaults(t *testing.T) {
 		srv.Inject(cmstest.Fault{Method: http.MethodPost, Path: commit, Reset: true})
 
 		injected := 0
-		progress := func(p cms.UploadProgress) {
+		progress := func(p cms.Progress) {
 			if p.PartsDone%10 == 5 { // about one PUT in ten fails
 				srv.Inject(faults[injected%len(faults)])
 				injected++

@@ -82,10 +82,10 @@ func TestUploadChunked(t *testing.T) {
 			t.Parallel()
 			srv, c := uploadServer(t, refserver.Options{})
 			var mu sync.Mutex
-			var progress []cms.UploadProgress
+			var progress []cms.Progress
 			f, _, err := c.Uploads.UploadChunked(context.Background(), "0", "big-"+strings.ReplaceAll(name, " ", "-")+".bin", src(), size, &cms.ChunkedUploadOptions{
 				Concurrency: 3,
-				Progress: func(p cms.UploadProgress) {
+				Progress: func(p cms.Progress) {
 					mu.Lock()
 					progress = append(progress, p)
 					mu.Unlock()
@@ -96,7 +96,7 @@ func TestUploadChunked(t *testing.T) {
 			assert.Equal(t, int64(size), f.Size)
 			require.Len(t, progress, 11)
 			last := progress[len(progress)-1]
-			assert.Equal(t, int64(size), last.BytesSent)
+			assert.Equal(t, int64(size), last.Bytes)
 			assert.Equal(t, 11, last.PartsDone)
 			assert.Equal(t, 11, last.TotalParts)
 			assert.Equal(t, 11, countRequests(srv, http.MethodPut, "/files/upload_sessions/"+last.SessionID))
@@ -169,7 +169,7 @@ func TestUploadChunkedCancelledCtx(t *testing.T) {
 			_, _, err := c.Uploads.UploadChunked(ctx, "0", "cancelled.bin", bytes.NewReader(content), int64(len(content)), &cms.ChunkedUploadOptions{
 				Concurrency:  1,
 				AbortOnError: abort,
-				Progress:     func(cms.UploadProgress) { once.Do(cancel) },
+				Progress:     func(cms.Progress) { once.Do(cancel) },
 			})
 			var ue *cms.UploadError
 			require.ErrorAs(t, err, &ue)
@@ -201,7 +201,7 @@ func TestUploadChunkedResume(t *testing.T) {
 	ctx := context.Background()
 	_, _, err := c.Uploads.UploadChunked(ctx, "0", "resumable.bin", bytes.NewReader(content), int64(len(content)), &cms.ChunkedUploadOptions{
 		Concurrency: 1,
-		Progress: func(p cms.UploadProgress) {
+		Progress: func(p cms.Progress) {
 			mu.Lock()
 			defer mu.Unlock()
 			sent++

@@ -81,6 +81,10 @@ type DownloadOptions struct {
 	// Version is the id of the file version to download (query version);
 	// empty means the current version.
 	Version string `url:"version,omitempty"`
+	// Progress, when set, is called as the content is read (from the
+	// goroutine that reads the body: the caller's for Download, DownloadTo's
+	// own).
+	Progress func(Progress) `url:"-"`
 	// Range restricts the download to some bytes (header range); the
 	// response is then 206 Partial Content.
 	Range *ByteRange `url:"-"`
@@ -106,6 +110,9 @@ func (s *FilesService) Download(ctx context.Context, fileID string, opts *Downlo
 	resp, _, err := s.download(ctx, fileID, opts, true)
 	if err != nil {
 		return nil, resp, err
+	}
+	if opts != nil && opts.Progress != nil {
+		return progressBody{newProgressReader(resp.Body, resp.ContentLength, opts.Progress), resp.Body}, resp, nil
 	}
 	return resp.Body, resp, nil
 }

@@ -96,7 +96,7 @@ func ExampleUploadsService_UploadChunked() {
 	content := bytes.Repeat([]byte("0123456789abcdef"), 500) // 8000 bytes: 8 parts
 	f, _, err := client.Uploads.UploadChunked(ctx, "0", "data.bin", bytes.NewReader(content), int64(len(content)), &cms.ChunkedUploadOptions{
 		Concurrency: 2,
-		Progress: func(p cms.UploadProgress) {
+		Progress: func(p cms.Progress) {
 			if p.PartsDone == p.TotalParts {
 				fmt.Printf("all %d parts stored\n", p.TotalParts)
 			}

@@ -187,6 +187,9 @@ type UploadOptions struct {
 	OneRequest *OneRequestUploadOptions
 	// Chunked are the options of a chunked upload.
 	Chunked *ChunkedUploadOptions
+	// Progress, when set, reports the upload whichever way it goes (it is
+	// the Progress of OneRequest or Chunked when those leave theirs unset).
+	Progress func(Progress)
 }
 
 // UploadVersionOptions are the options of FilesService.UploadVersion.
@@ -197,6 +200,8 @@ type UploadVersionOptions struct {
 	OneRequest *OneRequestVersionOptions
 	// Chunked are the options of a chunked upload.
 	Chunked *ChunkedUploadOptions
+	// Progress is as in UploadOptions.
+	Progress func(Progress)
 }
 
 // chunked reports whether an upload of size bytes goes through a session.
@@ -226,9 +231,32 @@ func (s *FilesService) Upload(ctx context.Context, folderID, name string, r io.R
 		return nil, nil, err
 	}
 	if inParts {
-		return s.client.Uploads.UploadChunked(ctx, folderID, name, r, size, opts.Chunked)
+		return s.client.Uploads.UploadChunked(ctx, folderID, name, r, size, withChunkedProgress(opts.Chunked, opts.Progress))
 	}
-	return s.UploadInOneRequest(ctx, folderID, name, r, size, opts.OneRequest)
+	one := OneRequestUploadOptions{}
+	if opts.OneRequest != nil {
+		one = *opts.OneRequest
+	}
+	if one.Progress == nil {
+		one.Progress = opts.Progress
+	}
+	return s.UploadInOneRequest(ctx, folderID, name, r, size, &one)
+}
+
+// withChunkedProgress returns chunked options whose Progress is progress
+// unless they have one (a copy; opts is never changed).
+func withChunkedProgress(opts *ChunkedUploadOptions, progress func(Progress)) *ChunkedUploadOptions {
+	if progress == nil {
+		return opts
+	}
+	o := ChunkedUploadOptions{}
+	if opts != nil {
+		o = *opts
+	}
+	if o.Progress == nil {
+		o.Progress = progress
+	}
+	return &o
 }
 
 // UploadVersion uploads r as a new version of the file, the way its size
@@ -246,7 +274,14 @@ func (s *FilesService) UploadVersion(ctx context.Context, fileID string, r io.Re
 		return nil, nil, err
 	}
 	if inParts {
-		return s.client.Uploads.UploadVersionChunked(ctx, fileID, r, size, opts.Chunked)
+		return s.client.Uploads.UploadVersionChunked(ctx, fileID, r, size, withChunkedProgress(opts.Chunked, opts.Progress))
 	}
-	return s.UploadVersionInOneRequest(ctx, fileID, r, size, opts.OneRequest)
+	one := OneRequestVersionOptions{}
+	if opts.OneRequest != nil {
+		one = *opts.OneRequest
+	}
+	if one.Progress == nil {
+		one.Progress = opts.Progress
+	}
+	return s.UploadVersionInOneRequest(ctx, fileID, r, size, &one)
 }

@@ -34,7 +34,7 @@ func TestResumeAcrossPersistedRefserverRestart(t *testing.T) {
 	errStop := errors.New("stopped half-way")
 	_, _, err := c.Uploads.UploadChunked(stop, "0", "half.bin", bytes.NewReader(data), int64(len(data)), &cms.ChunkedUploadOptions{
 		Concurrency: 1,
-		Progress: func(p cms.UploadProgress) {
+		Progress: func(p cms.Progress) {
 			if p.PartsDone == 5 {
 				cancel(errStop)
 			}

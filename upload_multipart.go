@@ -33,6 +33,9 @@ type OneRequestUploadOptions struct {
 	SHA1 string `url:"-"`
 	// Fields selects the fields of the returned file (query fields).
 	Fields []string `url:"fields,comma,omitempty"`
+	// Progress, when set, is called as the content is handed to the
+	// connection (a resend starts again from 0).
+	Progress func(Progress) `url:"-"`
 }
 
 // OneRequestVersionOptions are the options of
@@ -51,6 +54,8 @@ type OneRequestVersionOptions struct {
 	SHA1 string `url:"-"`
 	// Fields selects the fields of the returned file (query fields).
 	Fields []string `url:"fields,comma,omitempty"`
+	// Progress is as in OneRequestUploadOptions.
+	Progress func(Progress) `url:"-"`
 }
 
 // uploadAttributes is the JSON of the attributes part.
@@ -98,7 +103,7 @@ func (s *FilesService) UploadInOneRequest(ctx context.Context, folderID, name st
 	if err != nil {
 		return nil, nil, err
 	}
-	return s.uploadMultipart(ctx, req, attrs, name, r, size, opts.SHA1)
+	return s.uploadMultipart(ctx, req, attrs, name, r, size, opts.SHA1, opts.Progress)
 }
 
 // UploadVersionInOneRequest uploads r as a new version of the file in one
@@ -128,7 +133,7 @@ func (s *FilesService) UploadVersionInOneRequest(ctx context.Context, fileID str
 	if filename == "" {
 		filename = "file"
 	}
-	return s.uploadMultipart(ctx, req, attrs, filename, r, size, opts.SHA1)
+	return s.uploadMultipart(ctx, req, attrs, filename, r, size, opts.SHA1, opts.Progress)
 }
 
 // checkUploadName rejects names the service would refuse anyway, before the
@@ -143,7 +148,7 @@ func checkUploadName(name string) error {
 	return nil
 }
 
-func (s *FilesService) uploadMultipart(ctx context.Context, req *request, attrs uploadAttributes, filename string, r io.Reader, size int64, sum string) (*File, *Response, error) {
+func (s *FilesService) uploadMultipart(ctx context.Context, req *request, attrs uploadAttributes, filename string, r io.Reader, size int64, sum string, progress func(Progress)) (*File, *Response, error) {
 	if r == nil {
 		return nil, nil, invalidArg("reader", "nil")
 	}
@@ -169,7 +174,7 @@ func (s *FilesService) uploadMultipart(ctx context.Context, req *request, attrs 
 	if err != nil {
 		return nil, nil, fmt.Errorf("cms: encoding attributes: %w", err)
 	}
-	body, contentType, err := multipartBody(meta, filename, src)
+	body, contentType, err := multipartBody(meta, filename, src, progress)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -193,7 +198,7 @@ func (s *FilesService) uploadMultipart(ctx context.Context, req *request, attrs 
 // part first, then the file part. The framing is built once; each Open
 // streams prefix, content and suffix, so the exact Content-Length is known
 // whenever the content size is.
-func multipartBody(meta []byte, filename string, src *uploadSource) (*transport.Body, string, error) {
+func multipartBody(meta []byte, filename string, src *uploadSource, progress func(Progress)) (*transport.Body, string, error) {
 	var buf bytes.Buffer
 	mw := multipart.NewWriter(&buf)
 	ah := textproto.MIMEHeader{}
@@ -229,6 +234,9 @@ func multipartBody(meta []byte, filename string, src *uploadSource) (*transport.
 			content, err := src.open()
 			if err != nil {
 				return nil, err
+			}
+			if progress != nil {
+				content = newProgressReader(content, src.size, progress)
 			}
 			return io.NopCloser(io.MultiReader(bytes.NewReader(prefix), content, bytes.NewReader(suffix))), nil
 		},

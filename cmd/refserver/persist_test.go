@@ -130,7 +130,7 @@ func TestKilledDuringChunkedUploadResumes(t *testing.T) {
 	const killAfter = 10
 	_, _, err = cl.Uploads.UploadChunked(ctx, folder.ID, "big.bin", bytes.NewReader(data), int64(len(data)), &cms.ChunkedUploadOptions{
 		Concurrency: 1,
-		Progress: func(p cms.UploadProgress) {
+		Progress: func(p cms.Progress) {
 			if p.PartsDone == killAfter {
 				first.kill()
 			}

@@ -101,8 +101,8 @@ func run(ctx context.Context, out io.Writer) error {
 	start := time.Now()
 	big, _, err := client.Uploads.UploadChunked(ctx, folder.ID, "big.bin", src, bigSize, &cms.ChunkedUploadOptions{
 		Concurrency: 4,
-		Progress: func(p cms.UploadProgress) {
-			fmt.Fprintf(out, "\rChunked upload: part %d/%d, %3d%%", p.PartsDone, p.TotalParts, p.BytesSent*100/p.TotalBytes)
+		Progress: func(p cms.Progress) {
+			fmt.Fprintf(out, "\rChunked upload: part %d/%d, %3d%%", p.PartsDone, p.TotalParts, p.Bytes*100/p.TotalBytes)
 		},
 	})
 	fmt.Fprintln(out)
