@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
+	"github.com/contentapi/cms/refserver/internal/mdquery"
 	"net/http"
 	"strings"
 )
@@ -183,9 +184,9 @@ func (s *Server) executeMetadataQuery(w http.ResponseWriter, r *http.Request, p 
 	if body.Query != nil {
 		query = *body.Query
 	}
-	tree, qerr := parseMetadataQuery(query)
+	tree, qerr := mdquery.Parse(query)
 	if qerr != nil {
-		return errf(http.StatusBadRequest, codeInvalidQuery, "Invalid query: %s", qerr.msg)
+		return errf(http.StatusBadRequest, codeInvalidQuery, "Invalid query: %s", qerr.Msg)
 	}
 	params, aerr := decodeParams(body.QueryParams)
 	if aerr != nil {

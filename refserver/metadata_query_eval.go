@@ -3,11 +3,10 @@ package refserver
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/contentapi/cms/refserver/internal/mdquery"
 	"net/http"
 	"path"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 )
 
 // A compiled query is a predicate over instances with SQL's three-valued
@@ -130,14 +129,14 @@ func paramValue(f qField, name string, params map[string]any) (mdVal, *apiError)
 }
 
 // compileQuery turns a parsed query into a predicate for template t.
-func (s *Server) compileQuery(n *qNode, t *mdTemplate, params map[string]any) (predicate, *apiError) {
+func (s *Server) compileQuery(n *mdquery.Node, t *mdTemplate, params map[string]any) (predicate, *apiError) {
 	if n == nil {
 		return func(*mdInstance) tri { return triTrue }, nil
 	}
-	switch n.kind {
+	switch n.Kind {
 	case "and", "or":
-		kids := make([]predicate, len(n.kids))
-		for i, k := range n.kids {
+		kids := make([]predicate, len(n.Kids))
+		for i, k := range n.Kids {
 			p, aerr := s.compileQuery(k, t, params)
 			if aerr != nil {
 				return nil, aerr
@@ -145,7 +144,7 @@ func (s *Server) compileQuery(n *qNode, t *mdTemplate, params map[string]any) (p
 			kids[i] = p
 		}
 		stop, other := triFalse, triTrue
-		if n.kind == "or" {
+		if n.Kind == "or" {
 			stop, other = triTrue, triFalse
 		}
 		return func(in *mdInstance) tri {
@@ -161,18 +160,18 @@ func (s *Server) compileQuery(n *qNode, t *mdTemplate, params map[string]any) (p
 			return res
 		}, nil
 	case "not":
-		k, aerr := s.compileQuery(n.kids[0], t, params)
+		k, aerr := s.compileQuery(n.Kids[0], t, params)
 		if aerr != nil {
 			return nil, aerr
 		}
 		return func(in *mdInstance) tri { return not(k(in)) }, nil
 	}
-	f, aerr := resolveField(t, n.field)
+	f, aerr := resolveField(t, n.Field)
 	if aerr != nil {
 		return nil, aerr
 	}
-	vals := make([]mdVal, len(n.params))
-	for i, name := range n.params {
+	vals := make([]mdVal, len(n.Params))
+	for i, name := range n.Params {
 		if vals[i], aerr = paramValue(f, name, params); aerr != nil {
 			return nil, aerr
 		}
@@ -181,24 +180,24 @@ func (s *Server) compileQuery(n *qNode, t *mdTemplate, params map[string]any) (p
 	invalid := func(what string) *apiError {
 		return errf(http.StatusBadRequest, codeInvalidQuery, "%s is not supported on %s (a %s field)", what, f.key, f.typ)
 	}
-	switch n.kind {
+	switch n.Kind {
 	case "null":
 		return func(in *mdInstance) tri {
 			_, ok := s.fieldOf(f, in)
-			return boolTri(ok == n.not)
+			return boolTri(ok == n.Not)
 		}, nil
 	case "cmp":
 		if listField {
 			return nil, invalid("A comparison")
 		}
 		want := vals[0]
-		return s.valuePred(f, n.not, func(v mdVal) bool { return cmpOp(n.op, cmpVals(v, want)) }), nil
+		return s.valuePred(f, n.Not, func(v mdVal) bool { return cmpOp(n.Op, cmpVals(v, want)) }), nil
 	case "like":
 		if f.typ != fieldString {
 			return nil, invalid("LIKE")
 		}
-		m := compileLike(vals[0].s, n.fold)
-		return s.valuePred(f, n.not, func(v mdVal) bool { return m(v.s) }), nil
+		m := mdquery.Like(vals[0].s, n.Fold)
+		return s.valuePred(f, n.Not, func(v mdVal) bool { return m(v.s) }), nil
 	case "in":
 		if f.typ == fieldMultiSelect {
 			// The guides: "the IN operator isn't supported for multiselect
@@ -208,7 +207,7 @@ func (s *Server) compileQuery(n *qNode, t *mdTemplate, params map[string]any) (p
 		if listField {
 			return nil, invalid("IN")
 		}
-		return s.valuePred(f, n.not, func(v mdVal) bool {
+		return s.valuePred(f, n.Not, func(v mdVal) bool {
 			for _, w := range vals {
 				if cmpVals(v, w) == 0 {
 					return true
@@ -220,7 +219,7 @@ func (s *Server) compileQuery(n *qNode, t *mdTemplate, params map[string]any) (p
 		if !listField && f.typ != fieldEnum {
 			return nil, invalid("HASANY/HASALL")
 		}
-		return s.valuePred(f, false, func(v mdVal) bool { return hasValues(v, vals, n.all) }), nil
+		return s.valuePred(f, false, func(v mdVal) bool { return hasValues(v, vals, n.All) }), nil
 	}
 	return nil, errf(http.StatusBadRequest, codeInvalidQuery, "unsupported expression")
 }
@@ -304,63 +303,6 @@ func cmpVals(a, b mdVal) int {
 		return 0
 	}
 	return strings.Compare(a.s, b.s)
-}
-
-// compileLike compiles a LIKE pattern: % is any run of characters, _ is
-// one character, a backslash makes the next character literal (DG syntax
-// "Pattern matching"). fold makes it case-insensitive (ILIKE).
-func compileLike(pattern string, fold bool) func(string) bool {
-	type tok struct {
-		r    rune
-		kind byte // 'l' literal, '%', '_'
-	}
-	var toks []tok
-	for i := 0; i < len(pattern); {
-		r, n := utf8.DecodeRuneInString(pattern[i:])
-		i += n
-		switch {
-		case r == '\\' && i < len(pattern):
-			r, n = utf8.DecodeRuneInString(pattern[i:])
-			i += n
-			toks = append(toks, tok{r: r, kind: 'l'})
-		case r == '%':
-			if len(toks) == 0 || toks[len(toks)-1].kind != '%' {
-				toks = append(toks, tok{kind: '%'})
-			}
-		case r == '_':
-			toks = append(toks, tok{kind: '_'})
-		default:
-			toks = append(toks, tok{r: r, kind: 'l'})
-		}
-	}
-	eq := func(a, b rune) bool { return a == b }
-	if fold {
-		eq = func(a, b rune) bool { return a == b || unicode.ToLower(a) == unicode.ToLower(b) }
-	}
-	return func(s string) bool {
-		text := []rune(s)
-		// Iterative wildcard matching with backtracking to the last %.
-		ti, pi, starP, starT := 0, 0, -1, 0
-		for ti < len(text) {
-			switch {
-			case pi < len(toks) && toks[pi].kind == '%':
-				starP, starT = pi, ti
-				pi++
-			case pi < len(toks) && (toks[pi].kind == '_' || eq(toks[pi].r, text[ti])):
-				pi++
-				ti++
-			case starP >= 0:
-				starT++
-				ti, pi = starT, starP+1
-			default:
-				return false
-			}
-		}
-		for pi < len(toks) && toks[pi].kind == '%' {
-			pi++
-		}
-		return pi == len(toks)
-	}
 }
 
 // instantVal parses an RFC 3339 instant (not truncated to the day).

@@ -1,4 +1,7 @@
-package refserver
+// Package mdquery is the metadata query language of the reference server:
+// its lexer and parser (Parse, a Node tree) and its LIKE patterns (Like).
+// It imports nothing of the server, so it can be tested and fuzzed alone.
+package mdquery
 
 import (
 	"fmt"
@@ -28,16 +31,16 @@ import (
 // invalid_query. "~" and HASANCESTOR are recognised and refused as
 // unsupported by this server (they need full-text search and taxonomies).
 
-// qNode is a node of a parsed query.
-type qNode struct {
-	kind   string // and, or, not, cmp, like, in, has, null
-	kids   []*qNode
-	field  string
-	op     string   // cmp: = <> < > <= >=
-	not    bool     // NOT LIKE, NOT IN, IS NOT NULL
-	fold   bool     // ILIKE
-	all    bool     // HASALL
-	params []string // placeholder names
+// Node is a node of a parsed query.
+type Node struct {
+	Kind   string // and, or, not, cmp, like, in, has, null
+	Kids   []*Node
+	Field  string
+	Op     string   // cmp: = <> < > <= >=
+	Not    bool     // NOT LIKE, NOT IN, IS NOT NULL
+	Fold   bool     // ILIKE
+	All    bool     // HASALL
+	Params []string // placeholder names
 }
 
 // qToken is a token of the query language.
@@ -54,12 +57,14 @@ var queryKeywords = map[string]bool{
 	"IS": true, "NULL": true, "HASANY": true, "HASALL": true, "HASANCESTOR": true,
 }
 
-type queryError struct{ msg string }
+// Error is a query the language refuses; its message says where and why.
+type Error struct{ Msg string }
 
-func (e *queryError) Error() string { return e.msg }
+// Error returns the message.
+func (e *Error) Error() string { return e.Msg }
 
-func qErrf(format string, args ...any) *queryError {
-	return &queryError{msg: fmt.Sprintf(format, args...)}
+func qErrf(format string, args ...any) *Error {
+	return &Error{Msg: fmt.Sprintf(format, args...)}
 }
 
 func isIdentRune(r rune, first bool) bool {
@@ -70,7 +75,7 @@ func isIdentRune(r rune, first bool) bool {
 }
 
 // lexQuery splits a query into tokens.
-func lexQuery(q string) ([]qToken, *queryError) {
+func lexQuery(q string) ([]qToken, *Error) {
 	var out []qToken
 	for i := 0; i < len(q); {
 		r, n := utf8.DecodeRuneInString(q[i:])
@@ -128,10 +133,10 @@ type queryParser struct {
 	depth int
 }
 
-// parseMetadataQuery parses a query; nil (no error) for an empty one,
+// Parse parses a query; nil (no error) for an empty one,
 // which matches every instance. It is the parser of untrusted input fuzzed
 // by FuzzMetadataQueryParse.
-func parseMetadataQuery(q string) (*qNode, *queryError) {
+func Parse(q string) (*Node, *Error) {
 	if strings.TrimSpace(q) == "" {
 		return nil, nil
 	}
@@ -168,7 +173,7 @@ func (p *queryParser) accept(kind, text string) bool {
 	return false
 }
 
-func (p *queryParser) expect(kind, text string) *queryError {
+func (p *queryParser) expect(kind, text string) *Error {
 	if !p.accept(kind, text) {
 		t := p.peek()
 		if t.kind == "eof" {
@@ -179,7 +184,7 @@ func (p *queryParser) expect(kind, text string) *queryError {
 	return nil
 }
 
-func (p *queryParser) binary(kind, kw string, sub func() (*qNode, *queryError)) (*qNode, *queryError) {
+func (p *queryParser) binary(kind, kw string, sub func() (*Node, *Error)) (*Node, *Error) {
 	n, err := sub()
 	if err != nil {
 		return nil, err
@@ -187,22 +192,22 @@ func (p *queryParser) binary(kind, kw string, sub func() (*qNode, *queryError)) 
 	if p.peek().kind != "kw" || p.peek().text != kw {
 		return n, nil
 	}
-	out := &qNode{kind: kind, kids: []*qNode{n}}
+	out := &Node{Kind: kind, Kids: []*Node{n}}
 	for p.accept("kw", kw) {
 		k, err := sub()
 		if err != nil {
 			return nil, err
 		}
-		out.kids = append(out.kids, k)
+		out.Kids = append(out.Kids, k)
 	}
 	return out, nil
 }
 
-func (p *queryParser) or() (*qNode, *queryError) { return p.binary("or", "OR", p.and) }
+func (p *queryParser) or() (*Node, *Error) { return p.binary("or", "OR", p.and) }
 
-func (p *queryParser) and() (*qNode, *queryError) { return p.binary("and", "AND", p.unary) }
+func (p *queryParser) and() (*Node, *Error) { return p.binary("and", "AND", p.unary) }
 
-func (p *queryParser) unary() (*qNode, *queryError) {
+func (p *queryParser) unary() (*Node, *Error) {
 	p.depth++
 	defer func() { p.depth-- }()
 	if p.depth > maxQueryDepth {
@@ -213,7 +218,7 @@ func (p *queryParser) unary() (*qNode, *queryError) {
 		if err != nil {
 			return nil, err
 		}
-		return &qNode{kind: "not", kids: []*qNode{k}}, nil
+		return &Node{Kind: "not", Kids: []*Node{k}}, nil
 	}
 	if p.accept("op", "(") {
 		n, err := p.or()
@@ -225,7 +230,7 @@ func (p *queryParser) unary() (*qNode, *queryError) {
 	return p.pred()
 }
 
-func (p *queryParser) param() (string, *queryError) {
+func (p *queryParser) param() (string, *Error) {
 	t := p.next()
 	if t.kind != "param" {
 		if t.kind == "eof" {
@@ -236,7 +241,7 @@ func (p *queryParser) param() (string, *queryError) {
 	return t.text, nil
 }
 
-func (p *queryParser) list() ([]string, *queryError) {
+func (p *queryParser) list() ([]string, *Error) {
 	if err := p.expect("op", "("); err != nil {
 		return nil, err
 	}
@@ -254,7 +259,7 @@ func (p *queryParser) list() ([]string, *queryError) {
 	return out, p.expect("op", ")")
 }
 
-func (p *queryParser) pred() (*qNode, *queryError) {
+func (p *queryParser) pred() (*Node, *Error) {
 	t := p.next()
 	if t.kind != "ident" {
 		if t.kind == "eof" {
@@ -262,58 +267,58 @@ func (p *queryParser) pred() (*qNode, *queryError) {
 		}
 		return nil, qErrf("expected a field at offset %d, found %q", t.pos, t.text)
 	}
-	n := &qNode{field: t.text}
+	n := &Node{Field: t.text}
 	op := p.next()
 	if op.kind == "op" {
 		switch op.text {
 		case "=", "<>", "!=", "<", ">", "<=", ">=":
-			n.kind, n.op = "cmp", op.text
-			if n.op == "!=" {
-				n.op = "<>"
+			n.Kind, n.Op = "cmp", op.text
+			if n.Op == "!=" {
+				n.Op = "<>"
 			}
 			name, err := p.param()
-			n.params = []string{name}
+			n.Params = []string{name}
 			return n, err
 		case "~":
 			return nil, qErrf("the ~ operator (term search) is not supported by this server")
 		}
-		return nil, qErrf("expected an operator after %q at offset %d", n.field, op.pos)
+		return nil, qErrf("expected an operator after %q at offset %d", n.Field, op.pos)
 	}
 	if op.kind != "kw" {
-		return nil, qErrf("expected an operator after %q at offset %d", n.field, op.pos)
+		return nil, qErrf("expected an operator after %q at offset %d", n.Field, op.pos)
 	}
 	kw := op.text
 	if kw == "NOT" {
-		n.not = true
+		n.Not = true
 		kw = p.next().text
 	}
 	switch kw {
 	case "LIKE", "ILIKE":
-		n.kind, n.fold = "like", kw == "ILIKE"
+		n.Kind, n.Fold = "like", kw == "ILIKE"
 		name, err := p.param()
-		n.params = []string{name}
+		n.Params = []string{name}
 		return n, err
 	case "IN":
-		n.kind = "in"
-		var err *queryError
-		n.params, err = p.list()
+		n.Kind = "in"
+		var err *Error
+		n.Params, err = p.list()
 		return n, err
 	}
-	if n.not {
-		return nil, qErrf("NOT after %q must be followed by LIKE, ILIKE or IN", n.field)
+	if n.Not {
+		return nil, qErrf("NOT after %q must be followed by LIKE, ILIKE or IN", n.Field)
 	}
 	switch kw {
 	case "HASANY", "HASALL":
-		n.kind, n.all = "has", kw == "HASALL"
-		var err *queryError
-		n.params, err = p.list()
+		n.Kind, n.All = "has", kw == "HASALL"
+		var err *Error
+		n.Params, err = p.list()
 		return n, err
 	case "HASANCESTOR":
 		return nil, qErrf("HASANCESTOR needs taxonomy fields, which this server does not support")
 	case "IS":
-		n.kind = "null"
-		n.not = p.accept("kw", "NOT")
+		n.Kind = "null"
+		n.Not = p.accept("kw", "NOT")
 		return n, p.expect("kw", "NULL")
 	}
-	return nil, qErrf("expected an operator after %q at offset %d", n.field, op.pos)
+	return nil, qErrf("expected an operator after %q at offset %d", n.Field, op.pos)
 }

@@ -1,0 +1,29 @@
+package mdquery
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// FuzzLikePattern: any pattern compiles and runs; a pattern without
+// wildcards matches itself, and an escaped text matches itself, alone and
+// between two %.
+func FuzzLikePattern(f *testing.F) {
+	for _, s := range []string{"%", "_", "a%b", `20\%`, `\\`, `%a%a%a%`, "x_y"} {
+		f.Add(s, "a20%b")
+	}
+	f.Fuzz(func(t *testing.T, pattern, text string) {
+		if !utf8.ValidString(pattern) || !utf8.ValidString(text) {
+			return
+		}
+		_ = Like(pattern, true)(text)
+		if !strings.ContainsAny(pattern, `%_\`) && !Like(pattern, false)(pattern) {
+			t.Fatalf("plain pattern %q does not match itself", pattern)
+		}
+		escaped := strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`).Replace(text)
+		if !Like(escaped, false)(text) || !Like("%"+escaped+"%", false)(text) {
+			t.Fatalf("escaped %q does not match itself", text)
+		}
+	})
+}
