@@ -44,17 +44,6 @@ func (s *Server) initDevicePins() {
 	s.pins = devicePinState{byID: map[string]*devicePin{}}
 }
 
-// mountDevicePins registers the routes of device pins.
-func (s *Server) mountDevicePins(mux *http.ServeMux) {
-	mux.Handle(apiRoot+"/enterprises/{enterprise_id}/device_pinners", s.route(map[string]endpoint{
-		http.MethodGet: {h: s.listDevicePins, fullToken: true, admin: true},
-	}))
-	mux.Handle(apiRoot+"/device_pinners/{device_pinner_id}", s.route(map[string]endpoint{
-		http.MethodGet:    {h: s.getDevicePin, fullToken: true, admin: true},
-		http.MethodDelete: {h: s.deleteDevicePin, fullToken: true, admin: true},
-	}))
-}
-
 // AddDevicePin pins a device (productName, e.g. "iPad") to the account of
 // the enterprise user userID and returns the pin's id. The service has no
 // such call; tests and Seed use it to have pins to list.

@@ -54,23 +54,6 @@ func (s *Server) initGroups() {
 	s.groups = groupState{byID: map[string]*group{}, byName: map[string]*group{}, memberships: map[string]*membership{}}
 }
 
-// mountGroups registers the routes of groups and group memberships.
-func (s *Server) mountGroups(mux *http.ServeMux) {
-	mux.Handle(apiRoot+"/groups", s.route(map[string]endpoint{
-		http.MethodGet:  {h: s.listGroups, fullToken: true, admin: true},
-		http.MethodPost: {h: s.createGroup, fullToken: true, admin: true},
-	}))
-	mux.Handle(apiRoot+"/groups/{group_id}", s.route(map[string]endpoint{
-		http.MethodGet:    {h: s.getGroup, fullToken: true},
-		http.MethodPut:    {h: s.updateGroup, fullToken: true},
-		http.MethodDelete: {h: s.deleteGroup, fullToken: true, admin: true},
-	}))
-	mux.Handle(apiRoot+"/groups/{group_id}/memberships", s.route(map[string]endpoint{
-		http.MethodGet: {h: s.listGroupMemberships, fullToken: true},
-	}))
-	s.mountMemberships(mux)
-}
-
 // groupMini is Group--Mini.
 func (g *group) mini() map[string]any {
 	return map[string]any{"type": "group", "id": g.id, "name": g.name, "group_type": groupTypeManaged}

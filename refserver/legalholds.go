@@ -62,40 +62,6 @@ func (s *Server) initLegalHolds() {
 	}
 }
 
-// mountLegalHolds registers the routes of legal hold policies, assignments
-// and file version legal holds.
-func (s *Server) mountLegalHolds(mux *http.ServeMux) {
-	mux.Handle(apiRoot+"/legal_hold_policies", s.route(map[string]endpoint{
-		http.MethodGet:  {h: s.listLegalHoldPolicies, fullToken: true, admin: true},
-		http.MethodPost: {h: s.createLegalHoldPolicy, fullToken: true, admin: true},
-	}))
-	mux.Handle(apiRoot+"/legal_hold_policies/{id}", s.route(map[string]endpoint{
-		http.MethodGet:    {h: s.getLegalHoldPolicy, fullToken: true, admin: true},
-		http.MethodPut:    {h: s.updateLegalHoldPolicy, fullToken: true, admin: true},
-		http.MethodDelete: {h: s.releaseLegalHoldPolicy, fullToken: true, admin: true},
-	}))
-	mux.Handle(apiRoot+"/legal_hold_policy_assignments", s.route(map[string]endpoint{
-		http.MethodGet:  {h: s.listLegalHoldAssignments, fullToken: true, admin: true},
-		http.MethodPost: {h: s.createLegalHoldAssignment, fullToken: true, admin: true},
-	}))
-	mux.Handle(apiRoot+"/legal_hold_policy_assignments/{id}", s.route(map[string]endpoint{
-		http.MethodGet:    {h: s.getLegalHoldAssignment, fullToken: true, admin: true},
-		http.MethodDelete: {h: s.deleteLegalHoldAssignment, fullToken: true, admin: true},
-	}))
-	mux.Handle(apiRoot+"/legal_hold_policy_assignments/{id}/files_on_hold", s.route(map[string]endpoint{
-		http.MethodGet: {h: s.listFilesOnHold, fullToken: true, admin: true},
-	}))
-	mux.Handle(apiRoot+"/legal_hold_policy_assignments/{id}/file_versions_on_hold", s.route(map[string]endpoint{
-		http.MethodGet: {h: s.listFileVersionsOnHold, fullToken: true, admin: true},
-	}))
-	mux.Handle(apiRoot+"/file_version_legal_holds", s.route(map[string]endpoint{
-		http.MethodGet: {h: s.listFileVersionLegalHolds, fullToken: true, admin: true},
-	}))
-	mux.Handle(apiRoot+"/file_version_legal_holds/{id}", s.route(map[string]endpoint{
-		http.MethodGet: {h: s.getFileVersionLegalHold, fullToken: true, admin: true},
-	}))
-}
-
 // holdDelay is Options.LegalHoldReleaseDelay with its default.
 func (s *Server) holdDelay() time.Duration {
 	switch d := s.opts.LegalHoldReleaseDelay; {

@@ -44,20 +44,6 @@ type membership struct {
 	createdAt, modifiedAt time.Time
 }
 
-func (s *Server) mountMemberships(mux *http.ServeMux) {
-	mux.Handle(apiRoot+"/group_memberships", s.route(map[string]endpoint{
-		http.MethodPost: {h: s.createMembership, fullToken: true, admin: true},
-	}))
-	mux.Handle(apiRoot+"/group_memberships/{group_membership_id}", s.route(map[string]endpoint{
-		http.MethodGet:    {h: s.getMembership, fullToken: true},
-		http.MethodPut:    {h: s.updateMembership, fullToken: true},
-		http.MethodDelete: {h: s.deleteMembership, fullToken: true},
-	}))
-	mux.Handle(apiRoot+"/users/{user_id}/memberships", s.route(map[string]endpoint{
-		http.MethodGet: {h: s.listUserMemberships, fullToken: true},
-	}))
-}
-
 // renderMembership is a membership for a fields parameter (GroupMembership;
 // configurable_permissions for admins only). Callers hold s.mu.
 func (s *Server) renderMembership(m *membership, fields []string) map[string]any {

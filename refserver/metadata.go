@@ -61,48 +61,6 @@ func (s *Server) initMetadata() {
 	s.addTemplate(&mdTemplate{scope: scopeGlobal, key: globalPropertiesKey, displayName: "Properties"})
 }
 
-// mountMetadata registers the routes of metadata templates, instances and
-// queries. The app token may call none of them (403 insufficient_scope);
-// only (co-)admins create, change and delete templates (DG metadata
-// templates guides; 403 access_denied_insufficient_permissions).
-func (s *Server) mountMetadata(mux *http.ServeMux) {
-	mux.Handle(apiRoot+"/metadata_templates", s.mdRoute(map[string]endpoint{
-		http.MethodGet: {h: s.listTemplatesByInstance},
-	}))
-	mux.Handle(apiRoot+"/metadata_templates/schema", s.mdRoute(map[string]endpoint{
-		http.MethodPost: {h: s.createTemplate, fullToken: true, admin: true},
-	}))
-	mux.Handle(apiRoot+"/metadata_templates/enterprise", s.mdRoute(map[string]endpoint{
-		http.MethodGet: {h: s.listEnterpriseTemplates},
-	}))
-	mux.Handle(apiRoot+"/metadata_templates/global", s.mdRoute(map[string]endpoint{
-		http.MethodGet: {h: s.listGlobalTemplates},
-	}))
-	mux.Handle(apiRoot+"/metadata_templates/{template_id}", s.mdRoute(map[string]endpoint{
-		http.MethodGet: {h: s.getTemplateByID},
-	}))
-	mux.Handle(apiRoot+"/metadata_templates/{scope}/{template_key}/schema", s.mdRoute(map[string]endpoint{
-		http.MethodGet:    {h: s.getTemplate},
-		http.MethodPut:    {h: s.updateTemplate, fullToken: true, admin: true},
-		http.MethodDelete: {h: s.deleteTemplate, fullToken: true, admin: true},
-	}))
-	for _, typ := range []string{"file", "folder"} {
-		base := apiRoot + "/" + typ + "s/{" + typ + "_id}/metadata"
-		mux.Handle(base, s.mdRoute(map[string]endpoint{
-			http.MethodGet: {h: s.listInstances(typ)},
-		}))
-		mux.Handle(base+"/{scope}/{template_key}", s.mdRoute(map[string]endpoint{
-			http.MethodGet:    {h: s.getInstance(typ)},
-			http.MethodPost:   {h: s.createInstance(typ)},
-			http.MethodPut:    {h: s.updateInstance(typ)},
-			http.MethodDelete: {h: s.deleteInstance(typ)},
-		}))
-	}
-	mux.Handle(apiRoot+"/metadata_queries/execute_read", s.mdRoute(map[string]endpoint{
-		http.MethodPost: {h: s.executeMetadataQuery},
-	}))
-}
-
 // metadataItemPurged drops the metadata instances of an item deleted for
 // good. Callers hold s.mu.
 func (s *Server) metadataItemPurged(it *item) {

@@ -118,13 +118,6 @@ func (s *Server) initOAuth() {
 		codes: map[string]*authCode{}, jtis: map[string]time.Time{}, lifetime: lt}
 }
 
-// mountOAuth adds the authorization endpoints to the API host's mux.
-func (s *Server) mountOAuth(mux *http.ServeMux) {
-	mux.Handle("/oauth2/token", onlyMethod(http.MethodPost, s.serveToken))
-	mux.Handle("/oauth2/revoke", onlyMethod(http.MethodPost, s.serveRevoke))
-	mux.Handle(AuthorizePath, onlyMethod(http.MethodGet, s.serveAuthorize))
-}
-
 // onlyMethod answers other methods with 405 and the standard error body.
 func onlyMethod(method string, h http.HandlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -1,24 +1,10 @@
 package refserver
 
-import "net/http"
-
 // The resources beyond files, folders and upload sessions each live in a
 // file of their own (weblinks.go, tasks.go, metadata.go, ...), which holds
-// their handlers, their state type and its rules. This file wires them in.
-
-// mountResources registers the routes of every such resource on the API mux.
-func (s *Server) mountResources(mux *http.ServeMux) {
-	s.mountWebLinks(mux)
-	s.mountTasks(mux)
-	s.mountWatermarks(mux)
-	s.mountTrash(mux)
-	s.mountMetadata(mux)
-	s.mountRetention(mux)
-	s.mountLegalHolds(mux)
-	s.mountUsers(mux)
-	s.mountGroups(mux)
-	s.mountDevicePins(mux)
-}
+// their handlers, their state type and its rules; their routes are in
+// route_table.go. This file prepares their state and holds the hooks between
+// them.
 
 // initResources prepares every such resource's state; called by newServer
 // before the server answers a request.

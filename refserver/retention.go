@@ -74,42 +74,6 @@ func (s *Server) initRetention() {
 	}
 }
 
-// mountRetention registers the routes of retention policies, assignments
-// and file version retentions.
-func (s *Server) mountRetention(mux *http.ServeMux) {
-	mux.Handle(apiRoot+"/retention_policies", s.route(map[string]endpoint{
-		http.MethodGet:  {h: s.listRetentionPolicies, fullToken: true, admin: true},
-		http.MethodPost: {h: s.createRetentionPolicy, fullToken: true, admin: true},
-	}))
-	mux.Handle(apiRoot+"/retention_policies/{id}", s.route(map[string]endpoint{
-		http.MethodGet:    {h: s.getRetentionPolicy, fullToken: true, admin: true},
-		http.MethodPut:    {h: s.updateRetentionPolicy, fullToken: true, admin: true},
-		http.MethodDelete: {h: s.deleteRetentionPolicy, fullToken: true, admin: true},
-	}))
-	mux.Handle(apiRoot+"/retention_policies/{id}/assignments", s.route(map[string]endpoint{
-		http.MethodGet: {h: s.listRetentionPolicyAssignments, fullToken: true, admin: true},
-	}))
-	mux.Handle(apiRoot+"/retention_policy_assignments", s.route(map[string]endpoint{
-		http.MethodPost: {h: s.createRetentionAssignment, fullToken: true, admin: true},
-	}))
-	mux.Handle(apiRoot+"/retention_policy_assignments/{id}", s.route(map[string]endpoint{
-		http.MethodGet:    {h: s.getRetentionAssignment, fullToken: true, admin: true},
-		http.MethodDelete: {h: s.deleteRetentionAssignment, fullToken: true, admin: true},
-	}))
-	mux.Handle(apiRoot+"/retention_policy_assignments/{id}/files_under_retention", s.route(map[string]endpoint{
-		http.MethodGet: {h: s.listFilesUnderRetention, fullToken: true, admin: true},
-	}))
-	mux.Handle(apiRoot+"/retention_policy_assignments/{id}/file_versions_under_retention", s.route(map[string]endpoint{
-		http.MethodGet: {h: s.listFileVersionsUnderRetention, fullToken: true, admin: true},
-	}))
-	mux.Handle(apiRoot+"/file_version_retentions", s.route(map[string]endpoint{
-		http.MethodGet: {h: s.listFileVersionRetentions, fullToken: true, admin: true},
-	}))
-	mux.Handle(apiRoot+"/file_version_retentions/{id}", s.route(map[string]endpoint{
-		http.MethodGet: {h: s.getFileVersionRetention, fullToken: true, admin: true},
-	}))
-}
-
 // parseDays reads a length in days sent as a JSON number or a string of
 // digits (the service accepts both), at least 1 and at most int32; word is
 // the one string also accepted ("indefinite" or "none"), reported by isWord.

@@ -150,33 +150,7 @@ func notFoundHandler() http.Handler {
 func (s *Server) apiMux() http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/", notFoundHandler())
-	s.mountOAuth(mux)
-	s.mountResources(mux)
-	mux.Handle(apiRoot+"/folders", s.route(map[string]endpoint{
-		http.MethodPost: {h: s.createFolder},
-	}))
-	mux.Handle(apiRoot+"/folders/{folder_id}", s.route(map[string]endpoint{
-		http.MethodGet:    {h: s.getFolder},
-		http.MethodDelete: {h: s.deleteFolder},
-		http.MethodPost:   {h: s.restoreHandler("folder", "folder_id")}, // trash.go
-	}))
-	mux.Handle(apiRoot+"/folders/{folder_id}/items", s.route(map[string]endpoint{
-		http.MethodGet: {h: s.listFolderItems},
-	}))
-	mux.Handle(apiRoot+"/files/content", s.route(map[string]endpoint{
-		http.MethodOptions: {h: s.preflightUpload},
-	}))
-	mux.Handle(apiRoot+"/files/{file_id}", s.route(map[string]endpoint{
-		http.MethodGet:    {h: s.getFile, app: true},
-		http.MethodDelete: {h: s.deleteFile, app: true},
-		http.MethodPost:   {h: s.restoreHandler("file", "file_id")}, // trash.go
-	}))
-	mux.Handle(apiRoot+"/files/{file_id}/versions/{file_version_id}", s.route(map[string]endpoint{
-		http.MethodGet: {h: s.getFileVersion},
-	}))
-	mux.Handle(apiRoot+"/files/{file_id}/content", s.route(map[string]endpoint{
-		http.MethodGet: {h: s.downloadFile, app: true},
-	}))
+	s.registerAPI(mux)
 	return mux
 }
 

@@ -121,32 +121,6 @@ func (s *Server) dropTask(t *task) {
 	}
 }
 
-// mountTasks registers the routes of tasks and task assignments (/tasks, /task_assignments).
-func (s *Server) mountTasks(mux *http.ServeMux) {
-	mux.Handle(apiRoot+"/tasks", s.route(map[string]endpoint{
-		http.MethodPost: {h: s.createTask},
-	}))
-	mux.Handle(apiRoot+"/tasks/{task_id}", s.route(map[string]endpoint{
-		http.MethodGet:    {h: s.getTask},
-		http.MethodPut:    {h: s.updateTask},
-		http.MethodDelete: {h: s.deleteTask},
-	}))
-	mux.Handle(apiRoot+"/files/{file_id}/tasks", s.route(map[string]endpoint{
-		http.MethodGet: {h: s.listFileTasks},
-	}))
-	mux.Handle(apiRoot+"/tasks/{task_id}/assignments", s.route(map[string]endpoint{
-		http.MethodGet: {h: s.listTaskAssignments},
-	}))
-	mux.Handle(apiRoot+"/task_assignments", s.route(map[string]endpoint{
-		http.MethodPost: {h: s.createTaskAssignment},
-	}))
-	mux.Handle(apiRoot+"/task_assignments/{task_assignment_id}", s.route(map[string]endpoint{
-		http.MethodGet:    {h: s.getTaskAssignment},
-		http.MethodPut:    {h: s.updateTaskAssignment},
-		http.MethodDelete: {h: s.deleteTaskAssignment},
-	}))
-}
-
 func (s *Server) taskFileMini(t *task) any {
 	if f, ok := s.items[t.fileID]; ok {
 		return s.mini(f)

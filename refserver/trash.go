@@ -27,21 +27,6 @@ const trashFolderID = "1"
 // parent.
 const codeParentUnavailable = "parent_folder_unavailable"
 
-// mountTrash registers the routes of the trash (/folders/trash/items, /files/{id}/trash, ...).
-// Restores (POST /files/{id}, /folders/{id}, /web_links/{id}) share their
-// patterns with the item routes and are registered there.
-func (s *Server) mountTrash(mux *http.ServeMux) {
-	mux.Handle(apiRoot+"/folders/trash/items", s.route(map[string]endpoint{
-		http.MethodGet: {h: s.listTrash},
-	}))
-	for _, typ := range []string{"file", "folder", "web_link"} {
-		mux.Handle(apiRoot+"/"+typ+"s/{id}/trash", s.route(map[string]endpoint{
-			http.MethodGet:    {h: s.getTrashed(typ)},
-			http.MethodDelete: {h: s.purgeTrashed(typ)},
-		}))
-	}
-}
-
 // inTrash reports whether it is in the trash: trashed itself, or below a
 // folder in the trash. This is the one test the read paths use (lookup,
 // the metadata query, the template of an instance). A folder's trashing

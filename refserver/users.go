@@ -82,22 +82,6 @@ func (s *Server) userActive(u *user) bool {
 	return !u.deleted
 }
 
-// mountUsers registers the routes of enterprise users (/users).
-func (s *Server) mountUsers(mux *http.ServeMux) {
-	mux.Handle(apiRoot+"/users", s.route(map[string]endpoint{
-		http.MethodGet:  {h: s.listUsers, fullToken: true},
-		http.MethodPost: {h: s.createUser, fullToken: true, admin: true},
-	}))
-	mux.Handle(apiRoot+"/users/me", s.route(map[string]endpoint{
-		http.MethodGet: {h: s.getUserMe},
-	}))
-	mux.Handle(apiRoot+"/users/{user_id}", s.route(map[string]endpoint{
-		http.MethodGet:    {h: s.getUser, fullToken: true},
-		http.MethodPut:    {h: s.updateUser, fullToken: true, admin: true},
-		http.MethodDelete: {h: s.deleteUser, fullToken: true, admin: true},
-	}))
-}
-
 // userID reads {user_id}; a malformed id is 404 (no such user).
 func userID(r *http.Request) (string, *apiError) { return pathID(r, "user_id", "user") }
 

@@ -32,17 +32,6 @@ func (s *Server) watermarkItemPurged(it *item) {
 	s.dirty(kWatermarks, it.id)
 }
 
-// mountWatermarks registers the routes of watermarks on files and folders.
-func (s *Server) mountWatermarks(mux *http.ServeMux) {
-	for _, typ := range []string{"file", "folder"} {
-		mux.Handle(apiRoot+"/"+typ+"s/{id}/watermark", s.route(map[string]endpoint{
-			http.MethodGet:    {h: s.getWatermark(typ)},
-			http.MethodPut:    {h: s.applyWatermark(typ)},
-			http.MethodDelete: {h: s.removeWatermark(typ)},
-		}))
-	}
-}
-
 // watermarkInfo is the watermark_info field of a file or folder.
 func (s *Server) watermarkInfo(it *item) map[string]any {
 	_, own := s.watermarks.byItem[it.id]

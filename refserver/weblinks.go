@@ -23,19 +23,6 @@ type sharedLink struct {
 	unsharedAt                          time.Time
 }
 
-// mountWebLinks registers the routes of web links (/web_links).
-func (s *Server) mountWebLinks(mux *http.ServeMux) {
-	mux.Handle(apiRoot+"/web_links", s.route(map[string]endpoint{
-		http.MethodPost: {h: s.createWebLink},
-	}))
-	mux.Handle(apiRoot+"/web_links/{web_link_id}", s.route(map[string]endpoint{
-		http.MethodGet:    {h: s.getWebLink},
-		http.MethodPut:    {h: s.updateWebLink},
-		http.MethodDelete: {h: s.deleteWebLink},
-		http.MethodPost:   {h: s.restoreHandler("web_link", "web_link_id")},
-	}))
-}
-
 // addWebLinkFields completes the standard record of a web link (WebLink).
 func (s *Server) addWebLinkFields(m map[string]any, it *item) {
 	m["created_by"] = it.createdBy.mini()

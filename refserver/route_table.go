@@ -1,0 +1,235 @@
+package refserver
+
+import "net/http"
+
+// registerAPI is the route table of the API root: every path, the methods
+// it takes, who may call each (endpoint's access flags: app, noAuth,
+// fullToken, admin) and its handler, in one place. The upload and content
+// hosts' routes are in routes.go (uploadMux, contentMux).
+func (s *Server) registerAPI(mux *http.ServeMux) {
+	// Folders and files (folders.go, files.go, download.go)
+	mux.Handle(apiRoot+"/folders", s.route(map[string]endpoint{
+		http.MethodPost: {h: s.createFolder},
+	}))
+	mux.Handle(apiRoot+"/folders/{folder_id}", s.route(map[string]endpoint{
+		http.MethodGet:    {h: s.getFolder},
+		http.MethodDelete: {h: s.deleteFolder},
+		http.MethodPost:   {h: s.restoreHandler("folder", "folder_id")}, // trash.go
+	}))
+	mux.Handle(apiRoot+"/folders/{folder_id}/items", s.route(map[string]endpoint{
+		http.MethodGet: {h: s.listFolderItems},
+	}))
+	mux.Handle(apiRoot+"/files/content", s.route(map[string]endpoint{
+		http.MethodOptions: {h: s.preflightUpload},
+	}))
+	mux.Handle(apiRoot+"/files/{file_id}", s.route(map[string]endpoint{
+		http.MethodGet:    {h: s.getFile, app: true},
+		http.MethodDelete: {h: s.deleteFile, app: true},
+		http.MethodPost:   {h: s.restoreHandler("file", "file_id")}, // trash.go
+	}))
+	mux.Handle(apiRoot+"/files/{file_id}/versions/{file_version_id}", s.route(map[string]endpoint{
+		http.MethodGet: {h: s.getFileVersion},
+	}))
+	mux.Handle(apiRoot+"/files/{file_id}/content", s.route(map[string]endpoint{
+		http.MethodGet: {h: s.downloadFile, app: true},
+	}))
+	// OAuth (oauth.go)
+	mux.Handle("/oauth2/token", onlyMethod(http.MethodPost, s.serveToken))
+	mux.Handle("/oauth2/revoke", onlyMethod(http.MethodPost, s.serveRevoke))
+	mux.Handle(AuthorizePath, onlyMethod(http.MethodGet, s.serveAuthorize))
+	// WebLinks (weblinks.go)
+	mux.Handle(apiRoot+"/web_links", s.route(map[string]endpoint{
+		http.MethodPost: {h: s.createWebLink},
+	}))
+	mux.Handle(apiRoot+"/web_links/{web_link_id}", s.route(map[string]endpoint{
+		http.MethodGet:    {h: s.getWebLink},
+		http.MethodPut:    {h: s.updateWebLink},
+		http.MethodDelete: {h: s.deleteWebLink},
+		http.MethodPost:   {h: s.restoreHandler("web_link", "web_link_id")},
+	}))
+	// Tasks (tasks.go)
+	mux.Handle(apiRoot+"/tasks", s.route(map[string]endpoint{
+		http.MethodPost: {h: s.createTask},
+	}))
+	mux.Handle(apiRoot+"/tasks/{task_id}", s.route(map[string]endpoint{
+		http.MethodGet:    {h: s.getTask},
+		http.MethodPut:    {h: s.updateTask},
+		http.MethodDelete: {h: s.deleteTask},
+	}))
+	mux.Handle(apiRoot+"/files/{file_id}/tasks", s.route(map[string]endpoint{
+		http.MethodGet: {h: s.listFileTasks},
+	}))
+	mux.Handle(apiRoot+"/tasks/{task_id}/assignments", s.route(map[string]endpoint{
+		http.MethodGet: {h: s.listTaskAssignments},
+	}))
+	mux.Handle(apiRoot+"/task_assignments", s.route(map[string]endpoint{
+		http.MethodPost: {h: s.createTaskAssignment},
+	}))
+	mux.Handle(apiRoot+"/task_assignments/{task_assignment_id}", s.route(map[string]endpoint{
+		http.MethodGet:    {h: s.getTaskAssignment},
+		http.MethodPut:    {h: s.updateTaskAssignment},
+		http.MethodDelete: {h: s.deleteTaskAssignment},
+	}))
+	// Watermarks (watermarks.go)
+	for _, typ := range []string{"file", "folder"} {
+		mux.Handle(apiRoot+"/"+typ+"s/{id}/watermark", s.route(map[string]endpoint{
+			http.MethodGet:    {h: s.getWatermark(typ)},
+			http.MethodPut:    {h: s.applyWatermark(typ)},
+			http.MethodDelete: {h: s.removeWatermark(typ)},
+		}))
+	}
+	// Trash (trash.go)
+	mux.Handle(apiRoot+"/folders/trash/items", s.route(map[string]endpoint{
+		http.MethodGet: {h: s.listTrash},
+	}))
+	for _, typ := range []string{"file", "folder", "web_link"} {
+		mux.Handle(apiRoot+"/"+typ+"s/{id}/trash", s.route(map[string]endpoint{
+			http.MethodGet:    {h: s.getTrashed(typ)},
+			http.MethodDelete: {h: s.purgeTrashed(typ)},
+		}))
+	}
+	// Metadata (metadata.go)
+	mux.Handle(apiRoot+"/metadata_templates", s.mdRoute(map[string]endpoint{
+		http.MethodGet: {h: s.listTemplatesByInstance},
+	}))
+	mux.Handle(apiRoot+"/metadata_templates/schema", s.mdRoute(map[string]endpoint{
+		http.MethodPost: {h: s.createTemplate, fullToken: true, admin: true},
+	}))
+	mux.Handle(apiRoot+"/metadata_templates/enterprise", s.mdRoute(map[string]endpoint{
+		http.MethodGet: {h: s.listEnterpriseTemplates},
+	}))
+	mux.Handle(apiRoot+"/metadata_templates/global", s.mdRoute(map[string]endpoint{
+		http.MethodGet: {h: s.listGlobalTemplates},
+	}))
+	mux.Handle(apiRoot+"/metadata_templates/{template_id}", s.mdRoute(map[string]endpoint{
+		http.MethodGet: {h: s.getTemplateByID},
+	}))
+	mux.Handle(apiRoot+"/metadata_templates/{scope}/{template_key}/schema", s.mdRoute(map[string]endpoint{
+		http.MethodGet:    {h: s.getTemplate},
+		http.MethodPut:    {h: s.updateTemplate, fullToken: true, admin: true},
+		http.MethodDelete: {h: s.deleteTemplate, fullToken: true, admin: true},
+	}))
+	for _, typ := range []string{"file", "folder"} {
+		base := apiRoot + "/" + typ + "s/{" + typ + "_id}/metadata"
+		mux.Handle(base, s.mdRoute(map[string]endpoint{
+			http.MethodGet: {h: s.listInstances(typ)},
+		}))
+		mux.Handle(base+"/{scope}/{template_key}", s.mdRoute(map[string]endpoint{
+			http.MethodGet:    {h: s.getInstance(typ)},
+			http.MethodPost:   {h: s.createInstance(typ)},
+			http.MethodPut:    {h: s.updateInstance(typ)},
+			http.MethodDelete: {h: s.deleteInstance(typ)},
+		}))
+	}
+	mux.Handle(apiRoot+"/metadata_queries/execute_read", s.mdRoute(map[string]endpoint{
+		http.MethodPost: {h: s.executeMetadataQuery},
+	}))
+	// Retention (retention.go)
+	mux.Handle(apiRoot+"/retention_policies", s.route(map[string]endpoint{
+		http.MethodGet:  {h: s.listRetentionPolicies, fullToken: true, admin: true},
+		http.MethodPost: {h: s.createRetentionPolicy, fullToken: true, admin: true},
+	}))
+	mux.Handle(apiRoot+"/retention_policies/{id}", s.route(map[string]endpoint{
+		http.MethodGet:    {h: s.getRetentionPolicy, fullToken: true, admin: true},
+		http.MethodPut:    {h: s.updateRetentionPolicy, fullToken: true, admin: true},
+		http.MethodDelete: {h: s.deleteRetentionPolicy, fullToken: true, admin: true},
+	}))
+	mux.Handle(apiRoot+"/retention_policies/{id}/assignments", s.route(map[string]endpoint{
+		http.MethodGet: {h: s.listRetentionPolicyAssignments, fullToken: true, admin: true},
+	}))
+	mux.Handle(apiRoot+"/retention_policy_assignments", s.route(map[string]endpoint{
+		http.MethodPost: {h: s.createRetentionAssignment, fullToken: true, admin: true},
+	}))
+	mux.Handle(apiRoot+"/retention_policy_assignments/{id}", s.route(map[string]endpoint{
+		http.MethodGet:    {h: s.getRetentionAssignment, fullToken: true, admin: true},
+		http.MethodDelete: {h: s.deleteRetentionAssignment, fullToken: true, admin: true},
+	}))
+	mux.Handle(apiRoot+"/retention_policy_assignments/{id}/files_under_retention", s.route(map[string]endpoint{
+		http.MethodGet: {h: s.listFilesUnderRetention, fullToken: true, admin: true},
+	}))
+	mux.Handle(apiRoot+"/retention_policy_assignments/{id}/file_versions_under_retention", s.route(map[string]endpoint{
+		http.MethodGet: {h: s.listFileVersionsUnderRetention, fullToken: true, admin: true},
+	}))
+	mux.Handle(apiRoot+"/file_version_retentions", s.route(map[string]endpoint{
+		http.MethodGet: {h: s.listFileVersionRetentions, fullToken: true, admin: true},
+	}))
+	mux.Handle(apiRoot+"/file_version_retentions/{id}", s.route(map[string]endpoint{
+		http.MethodGet: {h: s.getFileVersionRetention, fullToken: true, admin: true},
+	}))
+	// LegalHolds (legalholds.go)
+	mux.Handle(apiRoot+"/legal_hold_policies", s.route(map[string]endpoint{
+		http.MethodGet:  {h: s.listLegalHoldPolicies, fullToken: true, admin: true},
+		http.MethodPost: {h: s.createLegalHoldPolicy, fullToken: true, admin: true},
+	}))
+	mux.Handle(apiRoot+"/legal_hold_policies/{id}", s.route(map[string]endpoint{
+		http.MethodGet:    {h: s.getLegalHoldPolicy, fullToken: true, admin: true},
+		http.MethodPut:    {h: s.updateLegalHoldPolicy, fullToken: true, admin: true},
+		http.MethodDelete: {h: s.releaseLegalHoldPolicy, fullToken: true, admin: true},
+	}))
+	mux.Handle(apiRoot+"/legal_hold_policy_assignments", s.route(map[string]endpoint{
+		http.MethodGet:  {h: s.listLegalHoldAssignments, fullToken: true, admin: true},
+		http.MethodPost: {h: s.createLegalHoldAssignment, fullToken: true, admin: true},
+	}))
+	mux.Handle(apiRoot+"/legal_hold_policy_assignments/{id}", s.route(map[string]endpoint{
+		http.MethodGet:    {h: s.getLegalHoldAssignment, fullToken: true, admin: true},
+		http.MethodDelete: {h: s.deleteLegalHoldAssignment, fullToken: true, admin: true},
+	}))
+	mux.Handle(apiRoot+"/legal_hold_policy_assignments/{id}/files_on_hold", s.route(map[string]endpoint{
+		http.MethodGet: {h: s.listFilesOnHold, fullToken: true, admin: true},
+	}))
+	mux.Handle(apiRoot+"/legal_hold_policy_assignments/{id}/file_versions_on_hold", s.route(map[string]endpoint{
+		http.MethodGet: {h: s.listFileVersionsOnHold, fullToken: true, admin: true},
+	}))
+	mux.Handle(apiRoot+"/file_version_legal_holds", s.route(map[string]endpoint{
+		http.MethodGet: {h: s.listFileVersionLegalHolds, fullToken: true, admin: true},
+	}))
+	mux.Handle(apiRoot+"/file_version_legal_holds/{id}", s.route(map[string]endpoint{
+		http.MethodGet: {h: s.getFileVersionLegalHold, fullToken: true, admin: true},
+	}))
+	// Users (users.go)
+	mux.Handle(apiRoot+"/users", s.route(map[string]endpoint{
+		http.MethodGet:  {h: s.listUsers, fullToken: true},
+		http.MethodPost: {h: s.createUser, fullToken: true, admin: true},
+	}))
+	mux.Handle(apiRoot+"/users/me", s.route(map[string]endpoint{
+		http.MethodGet: {h: s.getUserMe},
+	}))
+	mux.Handle(apiRoot+"/users/{user_id}", s.route(map[string]endpoint{
+		http.MethodGet:    {h: s.getUser, fullToken: true},
+		http.MethodPut:    {h: s.updateUser, fullToken: true, admin: true},
+		http.MethodDelete: {h: s.deleteUser, fullToken: true, admin: true},
+	}))
+	// Groups (groups.go)
+	mux.Handle(apiRoot+"/groups", s.route(map[string]endpoint{
+		http.MethodGet:  {h: s.listGroups, fullToken: true, admin: true},
+		http.MethodPost: {h: s.createGroup, fullToken: true, admin: true},
+	}))
+	mux.Handle(apiRoot+"/groups/{group_id}", s.route(map[string]endpoint{
+		http.MethodGet:    {h: s.getGroup, fullToken: true},
+		http.MethodPut:    {h: s.updateGroup, fullToken: true},
+		http.MethodDelete: {h: s.deleteGroup, fullToken: true, admin: true},
+	}))
+	mux.Handle(apiRoot+"/groups/{group_id}/memberships", s.route(map[string]endpoint{
+		http.MethodGet: {h: s.listGroupMemberships, fullToken: true},
+	}))
+	// Memberships (memberships.go)
+	mux.Handle(apiRoot+"/group_memberships", s.route(map[string]endpoint{
+		http.MethodPost: {h: s.createMembership, fullToken: true, admin: true},
+	}))
+	mux.Handle(apiRoot+"/group_memberships/{group_membership_id}", s.route(map[string]endpoint{
+		http.MethodGet:    {h: s.getMembership, fullToken: true},
+		http.MethodPut:    {h: s.updateMembership, fullToken: true},
+		http.MethodDelete: {h: s.deleteMembership, fullToken: true},
+	}))
+	mux.Handle(apiRoot+"/users/{user_id}/memberships", s.route(map[string]endpoint{
+		http.MethodGet: {h: s.listUserMemberships, fullToken: true},
+	}))
+	// DevicePins (devicepins.go)
+	mux.Handle(apiRoot+"/enterprises/{enterprise_id}/device_pinners", s.route(map[string]endpoint{
+		http.MethodGet: {h: s.listDevicePins, fullToken: true, admin: true},
+	}))
+	mux.Handle(apiRoot+"/device_pinners/{device_pinner_id}", s.route(map[string]endpoint{
+		http.MethodGet:    {h: s.getDevicePin, fullToken: true, admin: true},
+		http.MethodDelete: {h: s.deleteDevicePin, fullToken: true, admin: true},
+	}))
+}
