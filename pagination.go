@@ -100,16 +100,7 @@ type offsetPageFunc[T any] func(ctx context.Context, offset int) (*OffsetPage[T]
 // or repeated next marker; an empty page that still has a next marker does
 // not end the list.
 func markerSeq[T any](ctx context.Context, marker string, fetch markerPageFunc[T]) iter.Seq2[T, error] {
-	return func(yield func(T, error) bool) {
-		p := newMarkerPaginator(marker, fetch)
-		drain(ctx, p.HasMorePages, func(ctx context.Context) ([]T, error) {
-			page, _, err := p.NextPage(ctx)
-			if err != nil {
-				return nil, err
-			}
-			return page.Entries, nil
-		}, yield)
-	}
+	return pagesSeq[T, *MarkerPage[T]](ctx, func() *MarkerPaginator[T] { return newMarkerPaginator(marker, fetch) }, false)
 }
 
 // offsetSeq lazily yields every entry from offset on, following the
@@ -118,17 +109,42 @@ func markerSeq[T any](ctx context.Context, marker string, fetch markerPageFunc[T
 // caller may not see are counted but not returned), and the list ends when
 // the next offset reaches total_count.
 func offsetSeq[T any](ctx context.Context, offset int, fetch offsetPageFunc[T]) iter.Seq2[T, error] {
+	return pagesSeq[T, *OffsetPage[T]](ctx, func() *OffsetPaginator[T] { return newOffsetPaginator(offset, fetch) }, false)
+}
+
+// paginator is what pagesSeq walks: a MarkerPaginator or an
+// OffsetPaginator.
+type paginator[P any] interface {
+	HasMorePages() bool
+	NextPage(ctx context.Context) (P, *Response, error)
+}
+
+// pagesSeq yields the entries of page after page of a new paginator (made
+// for each range over the sequence), reading one page ahead when ahead is
+// set (drainAhead) or lazily (drain).
+func pagesSeq[T any, P interface{ entries() []T }, G paginator[P]](ctx context.Context, newPaginator func() G, ahead bool) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
-		p := newOffsetPaginator(offset, fetch)
-		drain(ctx, p.HasMorePages, func(ctx context.Context) ([]T, error) {
+		p := newPaginator()
+		next := func(ctx context.Context) ([]T, error) {
 			page, _, err := p.NextPage(ctx)
 			if err != nil {
 				return nil, err
 			}
-			return page.Entries, nil
-		}, yield)
+			return page.entries(), nil
+		}
+		if ahead {
+			drainAhead(ctx, p.HasMorePages, next, yield)
+		} else {
+			drain(ctx, p.HasMorePages, next, yield)
+		}
 	}
 }
+
+// entries gives pagesSeq a page's entries.
+func (p *MarkerPage[T]) entries() []T { return p.Entries }
+
+// entries gives pagesSeq a page's entries.
+func (p *OffsetPage[T]) entries() []T { return p.Entries }
 
 // drain yields the entries of page after page while more reports there are
 // some. It yields (zero, err) once on error, and stops when yield says so;

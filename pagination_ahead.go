@@ -95,16 +95,7 @@ func peekNextMarker(body []byte) (string, error) {
 // rule ends the list (the next offset reaching total_count); short and empty
 // pages do not.
 func offsetSeqAhead[T any](ctx context.Context, offset int, fetch offsetPageFunc[T]) iter.Seq2[T, error] {
-	return func(yield func(T, error) bool) {
-		p := newOffsetPaginator(offset, fetch)
-		drainAhead(ctx, p.HasMorePages, func(ctx context.Context) ([]T, error) {
-			page, _, err := p.NextPage(ctx)
-			if err != nil {
-				return nil, err
-			}
-			return page.Entries, nil
-		}, yield)
-	}
+	return pagesSeq[T, *OffsetPage[T]](ctx, func() *OffsetPaginator[T] { return newOffsetPaginator(offset, fetch) }, true)
 }
 
 // offsetSeqMaybeAhead is offsetSeqAhead when ahead is set, else offsetSeq.
@@ -119,19 +110,7 @@ func offsetSeqMaybeAhead[T any](ctx context.Context, offset int, fetch offsetPag
 // when ahead is set: the typed counterpart of markerSeqAhead, for lists
 // whose pages are decoded as they arrive.
 func markerSeqMaybeAhead[T any](ctx context.Context, marker string, fetch markerPageFunc[T], ahead bool) iter.Seq2[T, error] {
-	if !ahead {
-		return markerSeq(ctx, marker, fetch)
-	}
-	return func(yield func(T, error) bool) {
-		p := newMarkerPaginator(marker, fetch)
-		drainAhead(ctx, p.HasMorePages, func(ctx context.Context) ([]T, error) {
-			page, _, err := p.NextPage(ctx)
-			if err != nil {
-				return nil, err
-			}
-			return page.Entries, nil
-		}, yield)
-	}
+	return pagesSeq[T, *MarkerPage[T]](ctx, func() *MarkerPaginator[T] { return newMarkerPaginator(marker, fetch) }, ahead)
 }
 
 // drainAhead is drain reading one page ahead: a goroutine fetches page
