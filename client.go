@@ -48,6 +48,7 @@ type Client struct {
 	Groups                     *GroupsService
 	GroupMemberships           *GroupMembershipsService
 	DevicePins                 *DevicePinsService
+	Search                     *SearchService
 	Collaborations             *CollaborationsService
 	FileVersions               *FileVersionsService
 	Comments                   *CommentsService
@@ -118,6 +119,7 @@ func (c *Client) initServices() {
 	c.Groups = (*GroupsService)(s)
 	c.GroupMemberships = (*GroupMembershipsService)(s)
 	c.DevicePins = (*DevicePinsService)(s)
+	c.Search = (*SearchService)(s)
 	c.Collaborations = (*CollaborationsService)(s)
 	c.FileVersions = (*FileVersionsService)(s)
 	c.Comments = (*CommentsService)(s)

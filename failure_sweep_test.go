@@ -85,6 +85,7 @@ var sweepBodies = map[reflect.Type]any{}
 func init() {
 	for _, b := range []any{
 		&CreateUploadSessionRequest{FolderID: "1", FileSize: 30_000_000, FileName: "a.bin"},
+		&SearchOptions{Query: "report"},
 		&CreateVersionSessionRequest{FileSize: 30_000_000},
 		&CreateFolderRequest{Name: "a", Parent: FolderRef{ID: "0"}},
 		&CreateWebLinkRequest{URL: "https://example.com", Parent: FolderRef{ID: "0"}},
