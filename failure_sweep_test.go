@@ -120,7 +120,6 @@ func TestEveryMethodReportsA500(t *testing.T) {
 	}
 	e.api.HandleFunc("/", fail)
 	e.upload.HandleFunc("/", fail)
-	cv := reflect.ValueOf(e.client).Elem()
 	check := func(t *testing.T, name string, err error, resp reflect.Value) {
 		t.Helper()
 		var ae *APIError
@@ -134,61 +133,54 @@ func TestEveryMethodReportsA500(t *testing.T) {
 	}
 	checked := 0
 	var refused []string
-	for i := range cv.NumField() {
-		f := cv.Field(i)
-		if !cv.Type().Field(i).IsExported() || f.Kind() != reflect.Pointer || !strings.HasSuffix(f.Type().Elem().Name(), "Service") {
+	for sm := range serviceMethods(e.client) {
+		m := sm.method
+		name := sm.name
+		takesCtx := m.Type.NumIn() > 1 && m.Type.In(1) == reflect.TypeFor[context.Context]()
+		isPaginator := strings.HasPrefix(m.Name, "New") && strings.HasSuffix(m.Name, "Paginator")
+		if !takesCtx && !isPaginator {
 			continue
 		}
-		svc := cv.Type().Field(i).Name
-		for j := range f.NumMethod() {
-			m := f.Type().Method(j)
-			name := svc + "." + m.Name
-			takesCtx := m.Type.NumIn() > 1 && m.Type.In(1) == reflect.TypeFor[context.Context]()
-			isPaginator := strings.HasPrefix(m.Name, "New") && strings.HasSuffix(m.Name, "Paginator")
-			if !takesCtx && !isPaginator {
+		var out []reflect.Value
+		require.NotPanics(t, func() { out = sm.call.Call(sweepArgs(m)) }, name)
+		var err error
+		var resp reflect.Value
+		switch {
+		case isPaginator:
+			if perr, ok := errOf(out); ok && perr != nil {
+				refused = append(refused, name+": "+perr.Error())
 				continue
 			}
-			var out []reflect.Value
-			require.NotPanics(t, func() { out = f.Method(j).Call(sweepArgs(m)) }, name)
-			var err error
-			var resp reflect.Value
-			switch {
-			case isPaginator:
-				if perr, ok := errOf(out); ok && perr != nil {
-					refused = append(refused, name+": "+perr.Error())
-					continue
-				}
-				res := out[0].MethodByName("NextPage").Call([]reflect.Value{reflect.ValueOf(context.Background())})
-				err, _ = errOf(res)
-				assert.True(t, res[0].IsNil(), "%s NextPage: zero page", name)
-				resp = res[1]
-			case len(out) == 1 && strings.HasPrefix(out[0].Type().String(), "iter.Seq2["):
-				errs, n := drainSeq2(out[0])
-				assert.Equal(t, 1, n, "%s yields the error once", name)
-				if len(errs) == 1 {
-					err = errs[0]
-				}
-			default:
-				err, _ = errOf(out)
-				for _, v := range out[:len(out)-1] {
-					switch {
-					case v.Type() == reflect.TypeFor[*Response]():
-						resp = v
-					case v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface || v.Kind() == reflect.Slice:
-						assert.True(t, v.IsNil(), "%s: zero value beside the error", name)
-					default:
-						assert.True(t, v.IsZero(), "%s: zero value beside the error", name)
-					}
+			res := out[0].MethodByName("NextPage").Call([]reflect.Value{reflect.ValueOf(context.Background())})
+			err, _ = errOf(res)
+			assert.True(t, res[0].IsNil(), "%s NextPage: zero page", name)
+			resp = res[1]
+		case len(out) == 1 && strings.HasPrefix(out[0].Type().String(), "iter.Seq2["):
+			errs, n := drainSeq2(out[0])
+			assert.Equal(t, 1, n, "%s yields the error once", name)
+			if len(errs) == 1 {
+				err = errs[0]
+			}
+		default:
+			err, _ = errOf(out)
+			for _, v := range out[:len(out)-1] {
+				switch {
+				case v.Type() == reflect.TypeFor[*Response]():
+					resp = v
+				case v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface || v.Kind() == reflect.Slice:
+					assert.True(t, v.IsNil(), "%s: zero value beside the error", name)
+				default:
+					assert.True(t, v.IsZero(), "%s: zero value beside the error", name)
 				}
 			}
-			var ae *ArgError
-			if errors.As(err, &ae) {
-				refused = append(refused, name+": "+err.Error())
-				continue
-			}
-			checked++
-			check(t, name, err, resp)
 		}
+		var ae *ArgError
+		if errors.As(err, &ae) {
+			refused = append(refused, name+": "+err.Error())
+			continue
+		}
+		checked++
+		check(t, name, err, resp)
 	}
 	assert.Empty(t, refused, "every method got as far as sending")
 	assert.Greater(t, checked, 100)

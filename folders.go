@@ -19,7 +19,7 @@ type CreateFolderRequest struct {
 	// FolderUploadEmail turns on upload by e-mail.
 	FolderUploadEmail *FolderUploadEmailAccess `json:"folder_upload_email,omitzero"`
 	// SyncState is synced, not_synced or partially_synced.
-	SyncState string `json:"sync_state,omitzero"`
+	SyncState FolderSyncState `json:"sync_state,omitzero"`
 }
 
 // FolderRef names a folder by id in a request body.
@@ -30,8 +30,30 @@ type FolderRef struct {
 // FolderUploadEmailAccess says who may upload to a folder by e-mail: open or
 // collaborators.
 type FolderUploadEmailAccess struct {
-	Access string `json:"access"`
+	Access UploadEmailAccess `json:"access"`
 }
+
+// UploadEmailAccess is who may upload to a folder by e-mail
+// (folder_upload_email.access).
+type UploadEmailAccess string
+
+// Who may upload by e-mail.
+const (
+	UploadEmailAccessOpen          UploadEmailAccess = "open"
+	UploadEmailAccessCollaborators UploadEmailAccess = "collaborators"
+)
+
+// FolderItemsSort is the sort key of a folder listing (query sort); items
+// stay grouped by type.
+type FolderItemsSort string
+
+// Sort keys of a folder listing.
+const (
+	FolderItemsSortID   FolderItemsSort = "id"
+	FolderItemsSortName FolderItemsSort = "name"
+	FolderItemsSortDate FolderItemsSort = "date"
+	FolderItemsSortSize FolderItemsSort = "size"
+)
 
 // Create creates a folder (POST /folders). A name already taken in the
 // parent fails with an *APIError matching ErrConflict.
@@ -45,19 +67,15 @@ func (s *FoldersService) Create(ctx context.Context, body *CreateFolderRequest, 
 	if err := checkID("parent folder", body.Parent.ID); err != nil {
 		return nil, nil, err
 	}
-	r, err := s.client.newRequest(http.MethodPost, s.client.cfg.baseURL, opts, "folders")
-	if err != nil {
+	if err := checkEnum("sync state", body.SyncState, FolderSyncStateSynced, FolderSyncStateNotSynced, FolderSyncStatePartiallySynced); err != nil {
 		return nil, nil, err
 	}
-	if err := r.setJSON(body); err != nil {
-		return nil, nil, err
+	if e := body.FolderUploadEmail; e != nil {
+		if err := checkEnum("folder upload email access", e.Access, UploadEmailAccessOpen, UploadEmailAccessCollaborators); err != nil {
+			return nil, nil, err
+		}
 	}
-	f := new(Folder)
-	resp, err := s.client.do(ctx, r, f)
-	if err != nil {
-		return nil, resp, err
-	}
-	return f, resp, nil
+	return callAPI[Folder](ctx, s.client, http.MethodPost, body, opts, "folders")
 }
 
 // GetFolderOptions are the options of FoldersService.Get.
@@ -66,10 +84,10 @@ type GetFolderOptions struct {
 	Fields []string `url:"fields,comma,omitempty"`
 	// Sort, Direction, Offset and Limit shape the item_collection returned
 	// with the folder (queries sort, direction, offset, limit).
-	Sort      string        `url:"sort,omitempty"`
-	Direction SortDirection `url:"direction,omitempty"`
-	Offset    int           `url:"offset,omitempty"`
-	Limit     int           `url:"limit,omitempty"`
+	Sort      FolderItemsSort `url:"sort,omitempty"`
+	Direction SortDirection   `url:"direction,omitempty"`
+	Offset    int             `url:"offset,omitempty"`
+	Limit     int             `url:"limit,omitempty"`
 	// IfNoneMatch is the last etag seen (header if-none-match): when the
 	// folder is unchanged the call fails with an *APIError matching
 	// ErrNotModified.
@@ -133,7 +151,7 @@ type ListItemsOptions struct {
 	// Limit is the page size (query limit, at most 1000).
 	Limit int `url:"limit,omitempty"`
 	// Sort is id, name, date or size (query sort); items stay grouped by type.
-	Sort string `url:"sort,omitempty"`
+	Sort FolderItemsSort `url:"sort,omitempty"`
 	// Direction is ASC or DESC (query direction).
 	Direction SortDirection `url:"direction,omitempty"`
 	// SharedLink and SharedLinkPassword access the folder through a shared
@@ -212,7 +230,7 @@ type ListItemsByMarkerOptions struct {
 	Limit int `url:"limit,omitempty"`
 	// Sort is id, name, date or size (query sort); items stay grouped by
 	// type. The service does not sort marker pages of the root folder "0".
-	Sort string `url:"sort,omitempty"`
+	Sort FolderItemsSort `url:"sort,omitempty"`
 	// Direction is ASC or DESC (query direction).
 	Direction SortDirection `url:"direction,omitempty"`
 	// SharedLink and SharedLinkPassword access the folder through a shared

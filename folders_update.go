@@ -77,7 +77,7 @@ func (s *FoldersService) Update(ctx context.Context, folderID string, body *Upda
 		return nil, nil, err
 	}
 	if e, ok := body.FolderUploadEmail.Get(); ok {
-		if err := checkEnum("folder upload email access", e.Access, "open", "collaborators"); err != nil {
+		if err := checkEnum("folder upload email access", e.Access, UploadEmailAccessOpen, UploadEmailAccessCollaborators); err != nil {
 			return nil, nil, err
 		}
 	}

@@ -72,7 +72,6 @@ func drainSeq2(v reflect.Value) (errs []error, n int) {
 func TestNilContextIsAnArgError(t *testing.T) {
 	t.Parallel()
 	e := newFilesEnv(t)
-	cv := reflect.ValueOf(e.client).Elem()
 	nilCtx := func(t *testing.T, name string, err error) {
 		t.Helper()
 		var ae *ArgError
@@ -82,53 +81,46 @@ func TestNilContextIsAnArgError(t *testing.T) {
 		}
 	}
 	calls := 0
-	for i := range cv.NumField() {
-		f := cv.Field(i)
-		if !cv.Type().Field(i).IsExported() || f.Kind() != reflect.Pointer || !strings.HasSuffix(f.Type().Elem().Name(), "Service") {
+	for sm := range serviceMethods(e.client) {
+		m := sm.method
+		if m.Type.NumIn() < 2 {
 			continue
 		}
-		svc := cv.Type().Field(i).Name
-		for j := range f.NumMethod() {
-			m := f.Type().Method(j)
-			if m.Type.NumIn() < 2 {
-				continue
+		name := sm.name
+		takesCtx := m.Type.In(1) == reflect.TypeFor[context.Context]()
+		isPaginator := strings.HasPrefix(m.Name, "New") && strings.HasSuffix(m.Name, "Paginator")
+		if !takesCtx && !isPaginator {
+			continue
+		}
+		calls++
+		var out []reflect.Value
+		require.NotPanics(t, func() { out = sm.call.Call(nilCtxArgs(t, m)) }, name)
+		switch {
+		case isPaginator:
+			if err, ok := errOf(out); ok {
+				require.NoError(t, err, name)
 			}
-			name := svc + "." + m.Name
-			takesCtx := m.Type.In(1) == reflect.TypeFor[context.Context]()
-			isPaginator := strings.HasPrefix(m.Name, "New") && strings.HasSuffix(m.Name, "Paginator")
-			if !takesCtx && !isPaginator {
-				continue
-			}
-			calls++
-			var out []reflect.Value
-			require.NotPanics(t, func() { out = f.Method(j).Call(nilCtxArgs(t, m)) }, name)
+			p := out[0]
+			next := p.MethodByName("NextPage")
+			var res []reflect.Value
+			require.NotPanics(t, func() { res = next.Call([]reflect.Value{reflect.Zero(reflect.TypeFor[context.Context]())}) }, name)
+			err, _ := errOf(res)
+			nilCtx(t, name+" NextPage", err)
+		case len(out) == 1 && strings.HasPrefix(out[0].Type().String(), "iter.Seq2["):
+			var errs []error
+			var n int
+			require.NotPanics(t, func() { errs, n = drainSeq2(out[0]) }, name)
+			assert.Equal(t, 1, n, "%s yields the error once and stops", name)
+			require.Len(t, errs, 1, name)
+			nilCtx(t, name, errs[0])
+		default:
+			err, ok := errOf(out)
+			require.True(t, ok, "%s returns an error", name)
+			var ae *ArgError
+			require.ErrorAs(t, err, &ae, name)
 			switch {
-			case isPaginator:
-				if err, ok := errOf(out); ok {
-					require.NoError(t, err, name)
-				}
-				p := out[0]
-				next := p.MethodByName("NextPage")
-				var res []reflect.Value
-				require.NotPanics(t, func() { res = next.Call([]reflect.Value{reflect.Zero(reflect.TypeFor[context.Context]())}) }, name)
-				err, _ := errOf(res)
-				nilCtx(t, name+" NextPage", err)
-			case len(out) == 1 && strings.HasPrefix(out[0].Type().String(), "iter.Seq2["):
-				var errs []error
-				var n int
-				require.NotPanics(t, func() { errs, n = drainSeq2(out[0]) }, name)
-				assert.Equal(t, 1, n, "%s yields the error once and stops", name)
-				require.Len(t, errs, 1, name)
-				nilCtx(t, name, errs[0])
-			default:
-				err, ok := errOf(out)
-				require.True(t, ok, "%s returns an error", name)
-				var ae *ArgError
-				require.ErrorAs(t, err, &ae, name)
-				switch {
-				case strings.HasPrefix(m.Name, "Wait"), m.Name == "Query", m.Name == "EnterpriseScope", m.Name == "ResolveScope":
-					nilCtx(t, name, err)
-				}
+			case strings.HasPrefix(m.Name, "Wait"), m.Name == "Query", m.Name == "EnterpriseScope", m.Name == "ResolveScope":
+				nilCtx(t, name, err)
 			}
 		}
 	}

@@ -54,41 +54,34 @@ func TestEveryPaginatorWalksEveryPage(t *testing.T) {
 	e := newFilesEnv(t, WithoutRetries())
 	e.api.HandleFunc("/", pagedListServer)
 	e.upload.HandleFunc("/", pagedListServer)
-	cv := reflect.ValueOf(e.client).Elem()
 	found, pageMethods := 0, 0
-	for i := range cv.NumField() {
-		f := cv.Field(i)
-		if !cv.Type().Field(i).IsExported() || f.Kind() != reflect.Pointer || !strings.HasSuffix(f.Type().Elem().Name(), "Service") {
+	for sm := range serviceMethods(e.client) {
+		m := sm.method
+		if out := m.Type.NumOut(); out == 3 {
+			if r := m.Type.Out(0).String(); strings.HasPrefix(r, "*cms.MarkerPage[") || strings.HasPrefix(r, "*cms.OffsetPage[") {
+				pageMethods++
+			}
+		}
+		if !strings.HasPrefix(m.Name, "New") || !strings.HasSuffix(m.Name, "Paginator") {
 			continue
 		}
-		for j := range f.NumMethod() {
-			m := f.Type().Method(j)
-			if out := m.Type.NumOut(); out == 3 {
-				if r := m.Type.Out(0).String(); strings.HasPrefix(r, "*cms.MarkerPage[") || strings.HasPrefix(r, "*cms.OffsetPage[") {
-					pageMethods++
+		name := sm.name
+		found++
+		t.Run(name, func(t *testing.T) {
+			p := sm.call.Call(sweepArgs(m))[0]
+			pages, entries := 0, 0
+			for p.MethodByName("HasMorePages").Call(nil)[0].Bool() {
+				res := p.MethodByName("NextPage").Call([]reflect.Value{reflect.ValueOf(context.Background())})
+				if err, _ := errOf(res); err != nil {
+					require.NoError(t, err)
 				}
+				pages++
+				entries += res[0].Elem().FieldByName("Entries").Len()
+				require.LessOrEqual(t, pages, 3, "more pages than the list has")
 			}
-			if !strings.HasPrefix(m.Name, "New") || !strings.HasSuffix(m.Name, "Paginator") {
-				continue
-			}
-			name := cv.Type().Field(i).Name + "." + m.Name
-			found++
-			t.Run(name, func(t *testing.T) {
-				p := f.Method(j).Call(sweepArgs(m))[0]
-				pages, entries := 0, 0
-				for p.MethodByName("HasMorePages").Call(nil)[0].Bool() {
-					res := p.MethodByName("NextPage").Call([]reflect.Value{reflect.ValueOf(context.Background())})
-					if err, _ := errOf(res); err != nil {
-						require.NoError(t, err)
-					}
-					pages++
-					entries += res[0].Elem().FieldByName("Entries").Len()
-					require.LessOrEqual(t, pages, 3, "more pages than the list has")
-				}
-				assert.Equal(t, 3, pages, fmt.Sprintf("%s pages", name))
-				assert.Equal(t, 5, entries, fmt.Sprintf("%s entries", name))
-			})
-		}
+			assert.Equal(t, 3, pages, fmt.Sprintf("%s pages", name))
+			assert.Equal(t, 5, entries, fmt.Sprintf("%s entries", name))
+		})
 	}
 	assert.Equal(t, pageMethods, found, "every paged list (a method returning a page) has a paginator")
 	assert.Greater(t, found, 20)

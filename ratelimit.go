@@ -4,7 +4,6 @@ import (
 	"net/http"
 	"strings"
 	"sync"
-	"time"
 
 	"golang.org/x/time/rate"
 )
@@ -131,10 +130,4 @@ func closeBody(req *http.Request) {
 	if req.Body != nil {
 		req.Body.Close()
 	}
-}
-
-// limitOf returns the pace the general limiter allows now (tests).
-func (p *pacer) limitOf() (general, uploads time.Duration) {
-	every := func(l rate.Limit) time.Duration { return time.Duration(float64(time.Second) / float64(l)) }
-	return every(p.general.Limit()), every(p.uploads.Limit())
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/time/rate"
 )
 
 // TestPacerSlowsDownOn429AndRecovers: each 429 halves the pace, down to one
@@ -46,4 +47,10 @@ func TestWithRateLimitValidates(t *testing.T) {
 	assert.InDelta(t, float64(60*time.Millisecond), float64(g), float64(time.Microsecond), "1000 a minute by default")
 	assert.Equal(t, 250*time.Millisecond, u, "240 uploads a minute by default")
 	assert.Equal(t, DefaultRateLimits(), RateLimits{RequestsPerMinute: 1000, UploadsPerMinute: 240, Burst: 10})
+}
+
+// limitOf returns the time between two calls each limiter allows now.
+func (p *pacer) limitOf() (general, uploads time.Duration) {
+	every := func(l rate.Limit) time.Duration { return time.Duration(float64(time.Second) / float64(l)) }
+	return every(p.general.Limit()), every(p.uploads.Limit())
 }

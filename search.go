@@ -85,8 +85,9 @@ type SearchOptions struct {
 	Query string
 	// Scope is user_content (the default) or enterprise_content (admins).
 	Scope SearchScope
-	// Type keeps one kind of item: file, folder or web_link.
-	Type string
+	// Type keeps one kind of item: ItemTypeFile, ItemTypeFolder or
+	// ItemTypeWebLink.
+	Type ItemType
 	// AncestorFolderIDs keeps items below these folders.
 	AncestorFolderIDs []string
 	// ContentTypes are the parts of an item the query matches.
@@ -131,7 +132,7 @@ func (o *SearchOptions) values() (url.Values, error) {
 	}
 	set("query", o.Query)
 	set("scope", string(o.Scope))
-	set("type", o.Type)
+	set("type", string(o.Type))
 	list("ancestor_folder_ids", o.AncestorFolderIDs)
 	ct := make([]string, len(o.ContentTypes))
 	for i, c := range o.ContentTypes {
@@ -195,7 +196,7 @@ func (s *SearchService) Query(ctx context.Context, opts *SearchOptions) (*Search
 	if err := firstErr(
 		checkOffsetLimit(opts.Offset, opts.Limit),
 		checkEnum("scope", opts.Scope, SearchScopeUserContent, SearchScopeEnterpriseContent),
-		checkEnum("type", opts.Type, "file", "folder", "web_link"),
+		checkEnum("type", opts.Type, ItemTypeFile, ItemTypeFolder, ItemTypeWebLink),
 		checkEnum("trash content", opts.TrashContent, SearchTrashContentNonTrashedOnly, SearchTrashContentTrashedOnly, SearchTrashContentAllItems),
 		checkEnum("sort", opts.Sort, SearchSortRelevance, SearchSortModifiedAt),
 		checkEnum("direction", opts.Direction, SortDirectionAscending, SortDirectionDescending),

@@ -124,17 +124,23 @@ func VerifyWebhook(body []byte, h http.Header, keys WebhookKeys, opts *WebhookVe
 	return ErrWebhookSignature
 }
 
-// signatureMatches reports whether sig is the base64 HMAC-SHA256 under key
-// of body followed by stamp. An empty key or signature never matches.
+// signatureMatches reports whether sig is webhookSignature(key, body,
+// stamp), compared in constant time. An empty key or signature never
+// matches.
 func signatureMatches(key, sig string, body []byte, stamp string) bool {
 	if key == "" || sig == "" {
 		return false
 	}
+	return hmac.Equal([]byte(webhookSignature(key, body, stamp)), []byte(sig))
+}
+
+// webhookSignature is the base64 HMAC-SHA256 under key of body followed by
+// stamp, as the service signs a delivery.
+func webhookSignature(key string, body []byte, stamp string) string {
 	mac := hmac.New(sha256.New, []byte(key))
 	mac.Write(body)
 	mac.Write([]byte(stamp))
-	want := base64.StdEncoding.EncodeToString(mac.Sum(nil))
-	return hmac.Equal([]byte(want), []byte(sig))
+	return base64.StdEncoding.EncodeToString(mac.Sum(nil))
 }
 
 // SignWebhook returns the signature headers of a delivery of body at t
@@ -146,17 +152,11 @@ func SignWebhook(body []byte, t time.Time, keys WebhookKeys) http.Header {
 	h.Set(HeaderWebhookDeliveryTimestamp, stamp)
 	h.Set(HeaderWebhookSignatureVersion, "1")
 	h.Set(HeaderWebhookSignatureAlgo, "HmacSHA256")
-	sign := func(key string) string {
-		mac := hmac.New(sha256.New, []byte(key))
-		mac.Write(body)
-		mac.Write([]byte(stamp))
-		return base64.StdEncoding.EncodeToString(mac.Sum(nil))
-	}
 	if keys.Primary != "" {
-		h.Set(HeaderWebhookSignaturePrimary, sign(keys.Primary))
+		h.Set(HeaderWebhookSignaturePrimary, webhookSignature(keys.Primary, body, stamp))
 	}
 	if keys.Secondary != "" {
-		h.Set(HeaderWebhookSignatureSecond, sign(keys.Secondary))
+		h.Set(HeaderWebhookSignatureSecond, webhookSignature(keys.Secondary, body, stamp))
 	}
 	return h
 }

@@ -1,15 +1,10 @@
 package main
 
 import (
-	"bytes"
-	"context"
-	"strings"
 	"testing"
 
 	"github.com/contentapi/cms/examples/internal/connect/connecttest"
 	"github.com/contentapi/cms/refserver"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // TestFromEnvironment runs the example against a service named by the
@@ -18,8 +13,5 @@ import (
 // through it, and its uploads land on that server's upload root.
 func TestFromEnvironment(t *testing.T) {
 	srv := connecttest.ServeFromEnv(t, refserver.RoleAdmin, refserver.Options{})
-	var out bytes.Buffer
-	require.NoError(t, run(context.Background(), &out))
-	assert.True(t, strings.HasPrefix(out.String(), "Connected to "+srv.BaseURL()), out.String())
-	assert.Positive(t, connecttest.Uploads(srv), "uploads went to CMS_UPLOAD_URL")
+	connecttest.CheckRun(t, srv, run)
 }

@@ -3,6 +3,10 @@
 package connecttest
 
 import (
+	"bytes"
+	"context"
+	"io"
+	"strings"
 	"testing"
 
 	"github.com/contentapi/cms/examples/internal/connect"
@@ -41,4 +45,22 @@ func Uploads(srv *refserver.Server) int {
 		}
 	}
 	return n
+}
+
+// CheckRun runs an example's run against srv (the environment pointed at it
+// by ServeFromEnv) and checks what every example must show: it connected to
+// srv, and its uploads reached srv's upload root, which is not the public
+// one.
+func CheckRun(t testing.TB, srv *refserver.Server, run func(context.Context, io.Writer) error) {
+	t.Helper()
+	var out bytes.Buffer
+	if err := run(context.Background(), &out); err != nil {
+		t.Fatalf("run: %v\n%s", err, out.String())
+	}
+	if want := "Connected to " + srv.BaseURL(); !strings.HasPrefix(out.String(), want) {
+		t.Errorf("the first line is not %q:\n%s", want, out.String())
+	}
+	if Uploads(srv) == 0 {
+		t.Error("no upload reached CMS_UPLOAD_URL")
+	}
 }
