@@ -134,11 +134,6 @@ func checkName(name string) *apiError {
 	return nil
 }
 
-// visible reports whether p may access it. Callers hold s.mu.
-func (s *Server) visible(p *principal, it *item) bool {
-	return p.seesAll() || (it.owner == p.user && !it.hidden)
-}
-
 // lookup returns the item of a type visible to p; an item in the trash is
 // not found. Callers hold s.mu.
 func (s *Server) lookup(p *principal, typ, id string) (*item, *apiError) {
