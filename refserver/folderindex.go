@@ -74,6 +74,9 @@ type folderIndex struct {
 type folderIndexes struct {
 	m        map[indexKey]*folderIndex
 	trashAll *folderIndex
+	// changed, when set, hears of every item sync and unindex see (the
+	// search index marks it pending).
+	changed func(*item)
 }
 
 // trash returns the trash index of owner, or of every owner when owner is
@@ -175,6 +178,9 @@ func (x *folderIndexes) index(folderID string, rootOwner *user) *folderIndex {
 // sync files an item where it belongs now, under its current keys.
 // Callers hold s.mu.
 func (x *folderIndexes) sync(it *item) {
+	if x.changed != nil {
+		x.changed(it)
+	}
 	key, listed := placement(it)
 	if !listed {
 		x.unindex(it)
@@ -240,6 +246,9 @@ func withHome(sl itemSlot, home *folderIndex) itemSlot {
 
 // unindex removes an item from its index. Callers hold s.mu.
 func (x *folderIndexes) unindex(it *item) {
+	if x.changed != nil {
+		x.changed(it)
+	}
 	fx := it.slot.home
 	if fx == nil {
 		return

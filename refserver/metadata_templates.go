@@ -44,6 +44,19 @@ const (
 	fieldTaxonomy    = "taxonomy"
 )
 
+// kindOfValue is the kind of value (mdVal.kind) the field holds.
+func (f *mdField) kindOfValue() byte {
+	switch f.typ {
+	case fieldFloat, fieldInteger:
+		return valNumber
+	case fieldDate:
+		return valDate
+	case fieldMultiSelect, fieldTaxonomy:
+		return valList
+	}
+	return valString
+}
+
 func (f *mdField) hasOptions() bool { return f.typ == fieldEnum || f.typ == fieldMultiSelect }
 
 func (f *mdField) option(key string) (int, *mdOption) {

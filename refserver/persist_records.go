@@ -125,7 +125,7 @@ var recordKinds = [numKinds]recordKind{
 // them; their records fill them in).
 func (s *Server) clearState() {
 	s.items = make(map[string]*item)
-	s.folders = folderIndexes{m: make(map[indexKey]*folderIndex)}
+	s.initItemIndexes()
 	s.sessions = make(map[string]*session)
 	s.ended = make(map[string]UploadSessionInfo)
 	s.initTasks()

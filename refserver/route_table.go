@@ -33,6 +33,10 @@ func (s *Server) registerAPI(mux *http.ServeMux) {
 	mux.Handle(apiRoot+"/files/{file_id}/content", s.route(map[string]endpoint{
 		http.MethodGet: {h: s.downloadFile, app: true},
 	}))
+	// Search (search.go)
+	mux.Handle(apiRoot+"/search", s.route(map[string]endpoint{
+		http.MethodGet: {h: s.searchItems},
+	}))
 	// OAuth (oauth.go)
 	mux.Handle("/oauth2/token", onlyMethod(http.MethodPost, s.serveToken))
 	mux.Handle("/oauth2/revoke", onlyMethod(http.MethodPost, s.serveRevoke))

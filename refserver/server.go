@@ -192,6 +192,7 @@ type Server struct {
 	mu       sync.Mutex // guards the state below
 	items    map[string]*item
 	folders  folderIndexes // listable items by folder (folderindex.go)
+	search   *searchIndex  // words of items, for GET /search (search_index.go)
 	sessions map[string]*session
 	ended    map[string]UploadSessionInfo // committed and aborted sessions, for UploadSession
 	nextID   int64
@@ -286,7 +287,6 @@ func newServer(opts Options) (*Server, error) {
 		store:    opts.Store,
 		signKey:  randomBytes(32),
 		items:    make(map[string]*item),
-		folders:  folderIndexes{m: make(map[indexKey]*folderIndex)},
 		sessions: make(map[string]*session),
 		ended:    make(map[string]UploadSessionInfo),
 		nextID:   100000000000,
@@ -295,6 +295,7 @@ func newServer(opts Options) (*Server, error) {
 		fixedTokens: [3]string{opts.AdminToken, opts.UserToken, opts.AppToken},
 	}
 	s.life.init()
+	s.initItemIndexes()
 	if err := s.initPrincipals(); err != nil {
 		return nil, err
 	}
