@@ -183,11 +183,16 @@ func (s *Server) conflict(folderID string, rootOwner *user, name string, skip *i
 	return nil
 }
 
-// addItem adds a new item to the state and to its folder's index. Callers
-// hold s.mu.
+// addItem adds a new item to the state and to its folder's index, and
+// records its creation in the event log. Callers hold s.mu.
 func (s *Server) addItem(it *item) {
 	s.items[it.id] = it
 	s.folders.sync(it)
+	typ := evItemCreate
+	if it.typ == "file" {
+		typ = evItemUpload
+	}
+	s.itemEvent(typ, it, it.createdBy)
 }
 
 // errNameInUse is 409 item_name_in_use with context_info.conflicts.

@@ -97,6 +97,9 @@ func (s *Server) downloadFile(w http.ResponseWriter, r *http.Request, p *princip
 		}
 	}
 	notReady := s.now().Before(f.readyAt)
+	if v != nil && !notReady {
+		s.itemEvent(evItemDownload, f, p.user)
+	}
 	s.mu.Unlock()
 	if v == nil {
 		return errNotFound("file version")

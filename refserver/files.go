@@ -59,7 +59,7 @@ func (s *Server) deleteFile(w http.ResponseWriter, r *http.Request, p *principal
 		aerr = checkIfMatch(r, f.etag())
 	}
 	if aerr == nil {
-		s.trashItem(f)
+		s.trashItem(f, p.user)
 	}
 	s.mu.Unlock()
 	if aerr != nil {

@@ -53,6 +53,7 @@ type indexKey struct {
 type itemSlot struct {
 	home  *folderIndex // nil: not in any index
 	key   indexKey
+	name  string // the name itself (the event log tells renames by it)
 	fold  string // case-folded name: uniqueness
 	lower string // lower-cased name: sort by name
 	date  time.Time
@@ -74,9 +75,11 @@ type folderIndex struct {
 type folderIndexes struct {
 	m        map[indexKey]*folderIndex
 	trashAll *folderIndex
-	// changed, when set, hears of every item sync and unindex see (the
-	// search index marks it pending).
-	changed func(*item)
+	// changed, when set, hears of every item sync and unindex see, with
+	// where the item was filed (from) and where it goes (to, when listed):
+	// the search index marks it pending, the event log tells moves and
+	// renames.
+	changed func(it *item, from itemSlot, to indexKey, listed bool)
 }
 
 // trash returns the trash index of owner, or of every owner when owner is
@@ -147,7 +150,7 @@ func placement(it *item) (indexKey, bool) {
 
 // slotFor computes the keys an item is filed under now.
 func slotFor(it *item, key indexKey) itemSlot {
-	sl := itemSlot{key: key, fold: foldName(it.name), lower: strings.ToLower(it.name), date: it.modifiedAt, rank: typeRank(it.typ)}
+	sl := itemSlot{key: key, name: it.name, fold: foldName(it.name), lower: strings.ToLower(it.name), date: it.modifiedAt, rank: typeRank(it.typ)}
 	sl.id, _ = strconv.ParseInt(it.id, 10, 64)
 	if it.typ == "file" && len(it.versions) > 0 {
 		sl.size = it.current().blob.Size
@@ -178,10 +181,10 @@ func (x *folderIndexes) index(folderID string, rootOwner *user) *folderIndex {
 // sync files an item where it belongs now, under its current keys.
 // Callers hold s.mu.
 func (x *folderIndexes) sync(it *item) {
-	if x.changed != nil {
-		x.changed(it)
-	}
 	key, listed := placement(it)
+	if x.changed != nil {
+		x.changed(it, it.slot, key, listed)
+	}
 	if !listed {
 		x.unindex(it)
 		return
@@ -247,7 +250,7 @@ func withHome(sl itemSlot, home *folderIndex) itemSlot {
 // unindex removes an item from its index. Callers hold s.mu.
 func (x *folderIndexes) unindex(it *item) {
 	if x.changed != nil {
-		x.changed(it)
+		x.changed(it, it.slot, indexKey{}, false)
 	}
 	fx := it.slot.home
 	if fx == nil {

@@ -78,7 +78,7 @@ func BenchmarkListTrashPage(b *testing.B) {
 	s, id := bigFolder(b, 20000)
 	s.mu.Lock()
 	for _, it := range s.folders.index(id, nil).all() {
-		s.trashItem(it)
+		s.trashItem(it, s.admin)
 	}
 	s.mu.Unlock()
 	h := s.Handler()

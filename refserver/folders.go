@@ -368,7 +368,7 @@ func (s *Server) deleteFolder(w http.ResponseWriter, r *http.Request, p *princip
 		aerr = errf(http.StatusBadRequest, codeFolderNotEmpty, "Cannot delete - folder not empty")
 	}
 	if aerr == nil {
-		s.trashItem(f) // with its content (trash.go)
+		s.trashItem(f, p.user) // with its content (trash.go)
 	}
 	s.mu.Unlock()
 	if aerr != nil {

@@ -217,6 +217,7 @@ func (s *Server) createInstance(typ string) handlerFunc {
 		}
 		in = s.addInstance(t, it, values)
 		s.metadataChanged(in)
+		s.recordEvent(evMetadataCreate, p.user, it, in.record())
 		writeJSON(w, http.StatusCreated, in.record())
 		return nil
 	}
@@ -276,6 +277,7 @@ func (s *Server) deleteInstance(typ string) handlerFunc {
 			return err
 		}
 		s.removeInstance(in)
+		s.recordEvent(evMetadataDelete, p.user, in.item, in.record())
 		w.WriteHeader(http.StatusNoContent)
 		return nil
 	}
@@ -315,6 +317,7 @@ func (s *Server) updateInstance(typ string) handlerFunc {
 		}
 		if s.setValues(in, values) {
 			s.metadataChanged(in)
+			s.recordEvent(evMetadataUpdate, p.user, in.item, in.record())
 		}
 		writeJSON(w, http.StatusOK, in.record())
 		return nil

@@ -43,6 +43,7 @@ const (
 	kRefreshTokens                 // issued refresh tokens
 	kAuthCodes                     // authorization codes
 	kJWTIDs                        // used JWT ids
+	kEvents                        // the event history and its head position
 	numKinds
 )
 
@@ -118,6 +119,7 @@ var recordKinds = [numKinds]recordKind{
 	kRefreshTokens:   kind("oauth_refresh_tokens", (*Server).refreshKeys, (*Server).refreshRec, (*Server).loadRefresh, nil),
 	kAuthCodes:       kind("oauth_codes", (*Server).codeKeys, (*Server).codeRec, (*Server).loadCode, nil),
 	kJWTIDs:          kind("oauth_jwt_ids", (*Server).jtiKeys, (*Server).jtiRec, (*Server).loadJTI, nil),
+	kEvents:          kind("events", (*Server).eventKeys, (*Server).eventRec, (*Server).loadEvent, (*Server).eventsLoaded),
 }
 
 // clearState empties every part of the state that the records restore,
@@ -142,6 +144,7 @@ func (s *Server) clearState() {
 	s.initGroups()
 	s.initDevicePins()
 	s.initOAuth()
+	s.initEvents()
 }
 
 // sortedKeys lists a map's keys in order.

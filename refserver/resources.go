@@ -17,6 +17,7 @@ func (s *Server) initResources() {
 	s.initUsers()
 	s.initGroups()
 	s.initDevicePins()
+	s.initEvents()
 }
 
 // Cross-resource hooks. The content code (files, folders, uploads, trash)

@@ -37,6 +37,14 @@ func (s *Server) registerAPI(mux *http.ServeMux) {
 	mux.Handle(apiRoot+"/search", s.route(map[string]endpoint{
 		http.MethodGet: {h: s.searchItems},
 	}))
+	// Events (events_api.go)
+	mux.Handle(apiRoot+"/events", s.route(map[string]endpoint{
+		http.MethodGet:     {h: s.getEvents},
+		http.MethodOptions: {h: s.eventsOptions},
+	}))
+	mux.Handle(apiRoot+realtimePath, s.route(map[string]endpoint{
+		http.MethodGet: {h: s.longPoll, noAuth: true},
+	}))
 	// OAuth (oauth.go)
 	mux.Handle("/oauth2/token", onlyMethod(http.MethodPost, s.serveToken))
 	mux.Handle("/oauth2/revoke", onlyMethod(http.MethodPost, s.serveRevoke))

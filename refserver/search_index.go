@@ -103,11 +103,17 @@ func newSearchIndex() *searchIndex {
 	}
 }
 
-// initItemIndexes empties the indexes of items: the folder indexes and
-// the search index, which hears of every change the folder indexes see.
+// initItemIndexes empties the indexes of items: the folder indexes, and
+// the search index and the event log's move and rename detection, which
+// hear of every change the folder indexes see.
 func (s *Server) initItemIndexes() {
 	s.search = newSearchIndex()
-	s.folders = folderIndexes{m: make(map[indexKey]*folderIndex), changed: s.search.changed}
+	s.folders = folderIndexes{m: make(map[indexKey]*folderIndex), changed: func(it *item, from itemSlot, to indexKey, listed bool) {
+		s.search.changed(it)
+		if s.eventsOn {
+			s.itemFiled(it, from, to, listed)
+		}
+	}}
 }
 
 // changed marks an item to be indexed anew before the next search.

@@ -128,6 +128,14 @@ type Options struct {
 	// one is (the handler sees a read error). They apply to the listeners
 	// of Start, not to Handler or Transport.
 	ReadHeaderTimeout, IdleTimeout, BodyIdleTimeout time.Duration
+	// EventHistory is how many events the event log keeps (GET /events):
+	// 0 means DefaultEventHistory, negative records none. The oldest are
+	// dropped; stream positions keep growing.
+	EventHistory int
+	// LongPollTimeout is how long a long poll of the event stream waits
+	// for a change before it answers "reconnect" (default 60s; OPTIONS
+	// /events advertises retry_timeout as this plus 10 seconds).
+	LongPollTimeout time.Duration
 	// RequestLogSize is how many of the newest requests Requests keeps: 0
 	// means DefaultRequestLogSize, negative keeps none. Older records are
 	// dropped (RequestsDropped counts them), so the log's memory is bounded.
@@ -193,6 +201,8 @@ type Server struct {
 	items    map[string]*item
 	folders  folderIndexes // listable items by folder (folderindex.go)
 	search   *searchIndex  // words of items, for GET /search (search_index.go)
+	events   eventLog      // the event history (events.go)
+	eventsOn bool          // events are recorded (not while the state is restored)
 	sessions map[string]*session
 	ended    map[string]UploadSessionInfo // committed and aborted sessions, for UploadSession
 	nextID   int64
@@ -250,6 +260,7 @@ func newServer(opts Options) (*Server, error) {
 		{&opts.ReadHeaderTimeout, defaultReadHeaderTimeout},
 		{&opts.IdleTimeout, defaultIdleTimeout},
 		{&opts.BodyIdleTimeout, defaultBodyIdleTimeout},
+		{&opts.LongPollTimeout, defaultLongPollTimeout},
 	} {
 		if *d.v <= 0 {
 			*d.v = d.def
@@ -314,6 +325,7 @@ func newServer(opts Options) (*Server, error) {
 		s.handlers[roleAPI] = s.persistHandler(s.handlers[roleAPI])
 		s.handlers[roleUpload] = s.persistHandler(s.handlers[roleUpload])
 	}
+	s.eventsOn = true
 	return s, nil
 }
 

@@ -71,8 +71,9 @@ func (s *Server) subItems(folderID string) []*item {
 }
 
 // trashItem moves an item to the trash, a folder with everything in it
-// that is not in the trash already. Callers hold s.mu.
-func (s *Server) trashItem(it *item) {
+// that is not in the trash already, by a user (the event's created_by).
+// Callers hold s.mu.
+func (s *Server) trashItem(it *item, by *user) {
 	now := s.nowSec()
 	it.trashedAt, it.trashedWith = now, ""
 	it.seq++
@@ -83,6 +84,7 @@ func (s *Server) trashItem(it *item) {
 		parent.touch(now, nil)
 		s.dirtyItem(parent)
 	}
+	s.itemEvent(evItemTrash, it, by)
 }
 
 // setTrashedWith marks the content below folderID that is not in the trash
@@ -248,6 +250,7 @@ func (s *Server) restoreHandler(typ, pathKey string) handlerFunc {
 			parent.touch(now, nil)
 			s.dirtyItem(parent)
 		}
+		s.itemEvent(evItemUndelete, it, p.user)
 		out := s.render(it, fields, p)
 		if _, ok := out["shared_link"]; ok {
 			// The restored records (TrashFileRestored, ...) say shared_link

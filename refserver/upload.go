@@ -254,6 +254,7 @@ func (s *Server) addVersion(p *principal, f *item, name string, blob BlobInfo, m
 		parent.touch(now, nil)
 		s.dirtyItem(parent)
 	}
+	s.itemEvent(evItemUpload, f, p.user)
 	return nil
 }
 

@@ -405,7 +405,7 @@ func strongPassword(pw string) bool {
 func (s *Server) deleteWebLink(w http.ResponseWriter, r *http.Request, p *principal) error {
 	find := func(id string) (*item, *apiError) { return s.lookup(p, "web_link", id) }
 	return deleteRecord(s, w, r, "web_link_id", http.StatusNoContent, find, func(wl *item) *apiError {
-		s.trashItem(wl)
+		s.trashItem(wl, p.user)
 		return nil
 	})
 }

@@ -99,6 +99,8 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		"how long legal hold policies stay applying/releasing and deleted assignments stay listed (default 2s; negative: at once)")
 	fs.BoolVar(&verbose, "v", false, "log requests to standard error")
 	fs.DurationVar(&opts.CloseGrace, "close-grace", 0, "how long a stop (SIGTERM, interrupt) lets requests in flight finish before it closes their connections (default 2s)")
+	fs.IntVar(&opts.EventHistory, "event-history", 0, "how many events GET /events keeps (default 10000; negative records none)")
+	fs.DurationVar(&opts.LongPollTimeout, "long-poll-timeout", 0, "how long a long poll of the event stream waits before it answers reconnect (default 60s)")
 	fs.IntVar(&opts.RequestLogSize, "request-log", defaultRequestLog,
 		"how many of the newest requests the in-memory request log keeps (negative: none); the command never reads it, scripts of its embedders may")
 	fs.StringVar(&appCfg, "app-config", "", "register an app authorized in the enterprise and write its config.json (client credentials and JWT) to this file")

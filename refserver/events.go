@@ -1,0 +1,190 @@
+package refserver
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// The event log: every change the server makes is recorded once, as one
+// event, with a position in one stream (its seq). GET /events reads it
+// (events_api.go): the user stream shows the events on items the caller
+// may see now (the access model), the enterprise stream (admin_logs) every
+// event that has an enterprise event type. The history is bounded
+// (Options.EventHistory): the oldest events are dropped, positions keep
+// growing.
+//
+// Where events come from:
+//   - items: s.addItem (ITEM_UPLOAD for a file, ITEM_CREATE for a folder or
+//     a web link, ITEM_COPY when the item is a copy), the folder index's
+//     one change path for renames and moves (folderIndexes.sync compares
+//     where an item was filed with where it goes: ITEM_RENAME, ITEM_MOVE),
+//     new versions (ITEM_UPLOAD), the trash (ITEM_TRASH,
+//     ITEM_UNDELETE_VIA_TRASH) and downloads through the API (ITEM_DOWNLOAD);
+//   - the other resources' mutators: metadata instances, task assignments,
+//     group memberships, users.
+
+// Event types of the user stream and their enterprise (admin_logs)
+// counterparts (the events guide's lists).
+const (
+	evItemCreate       = "ITEM_CREATE"
+	evItemUpload       = "ITEM_UPLOAD"
+	evItemRename       = "ITEM_RENAME"
+	evItemMove         = "ITEM_MOVE"
+	evItemCopy         = "ITEM_COPY"
+	evItemTrash        = "ITEM_TRASH"
+	evItemUndelete     = "ITEM_UNDELETE_VIA_TRASH"
+	evItemDownload     = "ITEM_DOWNLOAD"
+	evMetadataCreate   = "METADATA_INSTANCE_CREATE"
+	evMetadataUpdate   = "METADATA_INSTANCE_UPDATE"
+	evMetadataDelete   = "METADATA_INSTANCE_DELETE"
+	evTaskAssignCreate = "TASK_ASSIGNMENT_CREATE"
+	evGroupAddUser     = "GROUP_ADD_USER"
+	evGroupRemoveUser  = "GROUP_REMOVE_USER"
+)
+
+// adminEventType is the enterprise stream's name of a user stream event.
+var adminEventType = map[string]string{
+	evItemCreate: "UPLOAD", evItemUpload: "UPLOAD", evItemRename: "RENAME", evItemMove: "MOVE",
+	evItemCopy: "COPY", evItemTrash: "DELETE", evItemUndelete: "UNDELETE", evItemDownload: "DOWNLOAD",
+	evMetadataCreate: evMetadataCreate, evMetadataUpdate: evMetadataUpdate, evMetadataDelete: evMetadataDelete,
+	evTaskAssignCreate: evTaskAssignCreate, evGroupAddUser: evGroupAddUser, evGroupRemoveUser: evGroupRemoveUser,
+}
+
+// changeEvents are the event types of stream_type=changes: those that may
+// change a file tree ("file updates or collaborations").
+var changeEvents = map[string]bool{
+	evItemCreate: true, evItemUpload: true, evItemRename: true, evItemMove: true, evItemCopy: true,
+	evItemTrash: true, evItemUndelete: true,
+}
+
+// DefaultEventHistory is how many events the server keeps when
+// Options.EventHistory is 0.
+const DefaultEventHistory = 10_000
+
+// event is one recorded change. Fields are guarded by Server.mu and never
+// change once recorded.
+type event struct {
+	seq      int64  // position: the stream position after it is seq
+	id       string // event_id
+	typ      string // user stream type ("" for enterprise-only events)
+	admin    string // enterprise stream type ("" for user-only events)
+	at       time.Time
+	by       *user  // created_by (nil: the unknown user)
+	itemID   string // the item the event is about, "" for none
+	ownerID  string // the item's owner then (who sees it once the item is gone)
+	source   json.RawMessage
+	adminSrc json.RawMessage // source as the enterprise stream shows it
+}
+
+// eventLog is the server's event history, guarded by Server.mu.
+type eventLog struct {
+	list []*event // oldest first
+	head int64    // the newest seq (0: none yet)
+	max  int
+	// wake is closed (and replaced) by every new event: long polls wait
+	// on it (events_api.go).
+	wake chan struct{}
+	// channels are the long-poll channels handed out by OPTIONS /events.
+	channels map[string]*pollChannel
+}
+
+func (s *Server) initEvents() {
+	max := s.opts.EventHistory
+	if max == 0 {
+		max = DefaultEventHistory
+	}
+	s.events = eventLog{max: max, wake: make(chan struct{}), channels: map[string]*pollChannel{}}
+}
+
+// emit records an event. Callers hold s.mu.
+func (s *Server) emit(e *event) {
+	if s.events.max < 0 {
+		return
+	}
+	if e.admin == "" {
+		e.admin = adminEventType[e.typ]
+	}
+	s.events.head++
+	e.seq = s.events.head
+	e.id = newUUID()
+	e.at = s.nowSec()
+	s.events.list = append(s.events.list, e)
+	s.dirty(kEvents, eventKey(e.seq))
+	s.dirty(kEvents, eventHeadKey)
+	if over := len(s.events.list) - s.events.max; over > 0 {
+		for _, old := range s.events.list[:over] {
+			s.dirty(kEvents, eventKey(old.seq))
+		}
+		clear(s.events.list[:over])
+		s.events.list = s.events.list[over:]
+	}
+	close(s.events.wake)
+	s.events.wake = make(chan struct{})
+}
+
+// itemEvent records an event about an item, with the item as its source
+// (rendered as it is now). Callers hold s.mu.
+func (s *Server) itemEvent(typ string, it *item, by *user) {
+	e := &event{typ: typ, by: by, itemID: it.id}
+	if it.owner != nil {
+		e.ownerID = it.owner.id
+	}
+	e.source = recordJSON(s.standard(it))
+	e.adminSrc = recordJSON(s.adminItemSource(it))
+	s.emit(e)
+}
+
+// recordEvent records an event whose source is another record, about an
+// item (itemID, "" for none). Callers hold s.mu.
+func (s *Server) recordEvent(typ string, by *user, it *item, source any) {
+	e := &event{typ: typ, by: by, source: recordJSON(source)}
+	e.adminSrc = e.source
+	if it != nil {
+		e.itemID = it.id
+		if it.owner != nil {
+			e.ownerID = it.owner.id
+		}
+	}
+	s.emit(e)
+}
+
+// adminItemSource is an item as the enterprise stream shows it (the
+// spec's EventSource: item_type, item_id, item_name, parent, owned_by).
+func (s *Server) adminItemSource(it *item) map[string]any {
+	src := map[string]any{"item_type": it.typ, "item_id": it.id, "item_name": it.name, "parent": nil, "owned_by": nil}
+	if p, ok := s.items[it.parentID]; ok {
+		src["parent"] = s.mini(p)
+	} else if it.parentID == rootID {
+		src["parent"] = map[string]any{"type": "folder", "id": rootID, "name": "All Files", "etag": nil, "sequence_id": nil}
+	}
+	if it.owner != nil {
+		src["owned_by"] = it.owner.mini()
+	}
+	return src
+}
+
+// itemFiled hears of every change of where an item is filed (the folder
+// index's sync): from was its slot, to its new key. A move or a rename
+// between two folders' listings is an event; trash and restore have
+// their own (trash.go). Callers hold s.mu.
+func (s *Server) itemFiled(it *item, from itemSlot, to indexKey, listed bool) {
+	if from.home == nil || !listed || from.key.folder == trashKey || to.folder == trashKey {
+		return
+	}
+	if from.key.folder != to.folder {
+		s.itemEvent(evItemMove, it, it.modBy)
+	}
+	if from.name != it.name {
+		s.itemEvent(evItemRename, it, it.modBy)
+	}
+}
+
+// recordJSON encodes a record built of plain values.
+func recordJSON(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(fmt.Sprintf("refserver: encoding an event source: %v", err))
+	}
+	return b
+}

@@ -1,0 +1,44 @@
+package refserver
+
+import (
+	"fmt"
+	"net/http"
+	"testing"
+	"time"
+)
+
+// BenchmarkEventsPage reads a page of 100 events of a user's stream from a
+// full history (DefaultEventHistory events, half of them on another
+// user's items, which the page skips), and an enterprise page.
+func BenchmarkEventsPage(b *testing.B) {
+	s, err := New(Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	s.mu.Lock()
+	now := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	for i := range DefaultEventHistory {
+		owner := s.admin
+		if i%2 == 0 {
+			owner = s.user
+		}
+		s.addItem(&item{typ: "folder", id: s.newID(), name: fmt.Sprintf("f%d", i), parentID: rootID,
+			owner: owner, createdBy: owner, modBy: owner, createdAt: now, modifiedAt: now})
+	}
+	s.mu.Unlock()
+	for name, query := range map[string]string{
+		"user":       "stream_position=2000&limit=100",
+		"enterprise": "stream_type=admin_logs&stream_position=2000&limit=100",
+	} {
+		token := s.UserToken()
+		if name == "enterprise" {
+			token = s.AdminToken()
+		}
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				benchDo(b, s.Handler(), http.MethodGet, "/events?"+query, token, "", "")
+			}
+		})
+	}
+}
