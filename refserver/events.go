@@ -121,6 +121,7 @@ func (s *Server) emit(e *event) {
 	}
 	close(s.events.wake)
 	s.events.wake = make(chan struct{})
+	s.fireWebhooks(e)
 }
 
 // itemEvent records an event about an item, with the item as its source

@@ -186,6 +186,7 @@ func (s *Server) Close() error {
 		}
 		wg.Wait()
 		s.life.inflight.Wait()
+		s.hookWG.Wait() // deliveries end with s.life.closed
 		errs = append(errs, s.closeState())
 	})
 	return errors.Join(errs...)

@@ -21,6 +21,8 @@ type recMeta struct {
 	AdminToken   string
 	UserToken    string
 	AppToken     string
+	// The webhook signature keys (absent in states of earlier servers).
+	WebhookPrimaryKey, WebhookSecondaryKey string `json:",omitempty"`
 }
 
 func metaKeys(*Server) []string { return []string{metaKey} }
@@ -29,6 +31,7 @@ func (s *Server) metaRec(key string) (recMeta, bool) {
 	return recMeta{
 		EnterpriseID: s.enterpriseID, SignKey: s.signKey, NextID: s.nextID,
 		AdminToken: s.opts.AdminToken, UserToken: s.opts.UserToken, AppToken: s.opts.AppToken,
+		WebhookPrimaryKey: s.opts.WebhookPrimaryKey, WebhookSecondaryKey: s.opts.WebhookSecondaryKey,
 	}, key == metaKey
 }
 
@@ -45,6 +48,8 @@ func (s *Server) loadMeta(_ string, r recMeta) error {
 		{&s.opts.AdminToken, s.fixedTokens[0], r.AdminToken},
 		{&s.opts.UserToken, s.fixedTokens[1], r.UserToken},
 		{&s.opts.AppToken, s.fixedTokens[2], r.AppToken},
+		{&s.opts.WebhookPrimaryKey, s.fixedKeys[0], r.WebhookPrimaryKey},
+		{&s.opts.WebhookSecondaryKey, s.fixedKeys[1], r.WebhookSecondaryKey},
 	} {
 		if t.fixed == "" && t.stored != "" {
 			*t.opt = t.stored

@@ -92,6 +92,12 @@ func (c *scenario) run() {
 	c.get(A, "/folders/"+docs, "/web_links/"+wl, "/folders/"+old+"/trash", "/files/"+hidden)
 	c.get(U, "/files/"+a, "/files/"+a+"/content", "/files/"+a+"?fields=version_number,uploader_display_name")
 
+	// A webhook (the address takes nothing: deliveries fail and are dropped
+	// with the server).
+	hook := c.call(201, "POST", "/webhooks", U, map[string]any{"target": map[string]any{"id": mine, "type": "folder"},
+		"address": "https://example.invalid/hook", "triggers": []string{"FOLDER.RENAMED"}})
+	c.get(U, "/webhooks/"+hook["id"].(string), "/webhooks")
+
 	// Upload sessions: one open with a part, one committed, one aborted.
 	open := c.session(mine, "big.bin", []byte("0123456789"), false)
 	c.session(mine, "done.bin", []byte("abcdefghij"), true)

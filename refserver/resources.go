@@ -18,6 +18,7 @@ func (s *Server) initResources() {
 	s.initGroups()
 	s.initDevicePins()
 	s.initEvents()
+	s.initWebhooks()
 }
 
 // Cross-resource hooks. The content code (files, folders, uploads, trash)

@@ -45,6 +45,16 @@ func (s *Server) registerAPI(mux *http.ServeMux) {
 	mux.Handle(apiRoot+realtimePath, s.route(map[string]endpoint{
 		http.MethodGet: {h: s.longPoll, noAuth: true},
 	}))
+	// Webhooks (webhooks.go)
+	mux.Handle(apiRoot+"/webhooks", s.route(map[string]endpoint{
+		http.MethodGet:  {h: s.listWebhooks},
+		http.MethodPost: {h: s.createWebhook},
+	}))
+	mux.Handle(apiRoot+"/webhooks/{webhook_id}", s.route(map[string]endpoint{
+		http.MethodGet:    {h: s.getWebhook},
+		http.MethodPut:    {h: s.updateWebhook},
+		http.MethodDelete: {h: s.deleteWebhook},
+	}))
 	// OAuth (oauth.go)
 	mux.Handle("/oauth2/token", onlyMethod(http.MethodPost, s.serveToken))
 	mux.Handle("/oauth2/revoke", onlyMethod(http.MethodPost, s.serveRevoke))

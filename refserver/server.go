@@ -136,6 +136,16 @@ type Options struct {
 	// for a change before it answers "reconnect" (default 60s; OPTIONS
 	// /events advertises retry_timeout as this plus 10 seconds).
 	LongPollTimeout time.Duration
+	// WebhookPrimaryKey and WebhookSecondaryKey sign webhook deliveries
+	// (box-signature-primary, box-signature-secondary); "" means a random
+	// key, kept with the state in DataDir.
+	WebhookPrimaryKey, WebhookSecondaryKey string
+	// WebhookTransport carries webhook deliveries; nil means a transport
+	// of the server's own (a test may deliver in memory).
+	WebhookTransport http.RoundTripper
+	// WebhookRetryDelay is the wait before the first retry of a failed
+	// delivery; each later retry waits twice as long (default 2s).
+	WebhookRetryDelay time.Duration
 	// RequestLogSize is how many of the newest requests Requests keeps: 0
 	// means DefaultRequestLogSize, negative keeps none. Older records are
 	// dropped (RequestsDropped counts them), so the log's memory is bounded.
@@ -202,6 +212,7 @@ type Server struct {
 	folders  folderIndexes // listable items by folder (folderindex.go)
 	search   *searchIndex  // words of items, for GET /search (search_index.go)
 	events   eventLog      // the event history (events.go)
+	webhooks webhookState  // webhooks (webhooks.go)
 	eventsOn bool          // events are recorded (not while the state is restored)
 	sessions map[string]*session
 	ended    map[string]UploadSessionInfo // committed and aborted sessions, for UploadSession
@@ -221,6 +232,13 @@ type Server struct {
 
 	faultsMu sync.Mutex
 	faults   []*fault
+
+	// Webhook deliveries (webhook_delivery.go): their client, the slots
+	// that bound how many run at once, and the goroutines of those pending.
+	hookClient *http.Client
+	hookSlots  chan struct{}
+	hookWG     sync.WaitGroup
+	fixedKeys  [2]string // the webhook keys Options gave
 
 	reqMu    sync.Mutex
 	requests requestLog // the newest requests (requestlog.go), guarded by reqMu
@@ -261,6 +279,7 @@ func newServer(opts Options) (*Server, error) {
 		{&opts.IdleTimeout, defaultIdleTimeout},
 		{&opts.BodyIdleTimeout, defaultBodyIdleTimeout},
 		{&opts.LongPollTimeout, defaultLongPollTimeout},
+		{&opts.WebhookRetryDelay, defaultWebhookRetry},
 	} {
 		if *d.v <= 0 {
 			*d.v = d.def
@@ -304,6 +323,7 @@ func newServer(opts Options) (*Server, error) {
 		requests: newRequestLog(opts.RequestLogSize),
 
 		fixedTokens: [3]string{opts.AdminToken, opts.UserToken, opts.AppToken},
+		fixedKeys:   [2]string{opts.WebhookPrimaryKey, opts.WebhookSecondaryKey},
 	}
 	s.life.init()
 	s.initItemIndexes()
@@ -312,6 +332,7 @@ func newServer(opts Options) (*Server, error) {
 	}
 	s.initOAuth()
 	s.initResources()
+	s.initWebhookDelivery()
 	s.handlers = map[string]http.Handler{
 		roleAPI:     s.apiMux(),
 		roleUpload:  s.uploadMux(),

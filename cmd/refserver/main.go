@@ -60,6 +60,8 @@ type startupLine struct {
 	EnterpriseID string            `json:"enterprise_id"`
 	Tokens       map[string]string `json:"tokens"`
 	Users        map[string]string `json:"users"`
+	// WebhookKeys are the keys deliveries are signed with.
+	WebhookKeys map[string]string `json:"webhook_keys"`
 	// ClientID is the app registered by -app-config.
 	ClientID string `json:"client_id,omitempty"`
 }
@@ -99,6 +101,8 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		"how long legal hold policies stay applying/releasing and deleted assignments stay listed (default 2s; negative: at once)")
 	fs.BoolVar(&verbose, "v", false, "log requests to standard error")
 	fs.DurationVar(&opts.CloseGrace, "close-grace", 0, "how long a stop (SIGTERM, interrupt) lets requests in flight finish before it closes their connections (default 2s)")
+	fs.StringVar(&opts.WebhookPrimaryKey, "webhook-primary-key", "", "the primary key webhook deliveries are signed with (default: random, kept with -data)")
+	fs.StringVar(&opts.WebhookSecondaryKey, "webhook-secondary-key", "", "the secondary key webhook deliveries are signed with (default: random, kept with -data)")
 	fs.IntVar(&opts.EventHistory, "event-history", 0, "how many events GET /events keeps (default 10000; negative records none)")
 	fs.DurationVar(&opts.LongPollTimeout, "long-poll-timeout", 0, "how long a long poll of the event stream waits before it answers reconnect (default 60s)")
 	fs.IntVar(&opts.RequestLogSize, "request-log", defaultRequestLog,
@@ -138,11 +142,13 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 			return err
 		}
 	}
+	primary, secondary := srv.WebhookKeys()
 	line, err := json.Marshal(startupLine{
 		BaseURL: srv.BaseURL(), UploadURL: srv.UploadURL(), DownloadURL: srv.DownloadURL(),
 		EnterpriseID: srv.EnterpriseID(),
 		Tokens:       map[string]string{"admin": srv.AdminToken(), "user": srv.UserToken(), "app": srv.AppToken()},
 		Users:        map[string]string{"admin": srv.AdminUserID(), "user": srv.UserID()},
+		WebhookKeys:  map[string]string{"primary": primary, "secondary": secondary},
 		ClientID:     clientID,
 	})
 	if err != nil {

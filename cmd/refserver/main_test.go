@@ -22,7 +22,7 @@ func TestRunPrintsOneJSONLineAndServes(t *testing.T) {
 	pr, pw := io.Pipe()
 	done := make(chan error, 1)
 	go func() {
-		done <- run(ctx, []string{"-admin-token", "adm", "-user-token", "usr", "-seed", "-data", t.TempDir(), "-part-size", "1024"}, pw)
+		done <- run(ctx, []string{"-admin-token", "adm", "-user-token", "usr", "-seed", "-data", t.TempDir(), "-part-size", "1024", "-webhook-primary-key", "pk"}, pw)
 		pw.Close()
 	}()
 	line, err := bufio.NewReader(pr).ReadString('\n')
@@ -35,7 +35,10 @@ func TestRunPrintsOneJSONLineAndServes(t *testing.T) {
 	for k := range got {
 		keys = append(keys, k)
 	}
-	assert.ElementsMatch(t, []string{"base_url", "upload_url", "download_url", "enterprise_id", "tokens", "users"}, keys)
+	assert.ElementsMatch(t, []string{"base_url", "upload_url", "download_url", "enterprise_id", "tokens", "users", "webhook_keys"}, keys)
+	hookKeys := got["webhook_keys"].(map[string]any)
+	assert.Equal(t, "pk", hookKeys["primary"])
+	assert.Len(t, hookKeys["secondary"], 32, "random unless given")
 	tokens := got["tokens"].(map[string]any)
 	assert.Equal(t, "adm", tokens["admin"])
 	assert.Equal(t, "usr", tokens["user"])

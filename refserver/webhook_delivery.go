@@ -1,0 +1,238 @@
+package refserver
+
+import (
+	"bytes"
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"io"
+	"net/http"
+	"slices"
+	"time"
+)
+
+// Webhook deliveries (the V2 webhooks guide, "Flow", "Retries" and the
+// signatures guide). Every event of the event log (events.go) that has a
+// trigger — FILE.UPLOADED for ITEM_UPLOAD on a file, FOLDER.MOVED for
+// ITEM_MOVE on a folder, METADATA_INSTANCE.CREATED, … (webhookTrigger) —
+// fires the webhooks with that trigger whose target is the item or a
+// folder above it, when the webhook's creator may see the item.
+//
+// A delivery is a POST of the webhook_event payload {type, id, created_at,
+// trigger, webhook, created_by, source, additional_info} with the headers
+// box-delivery-id (new for each attempt; the payload's id stays),
+// box-delivery-timestamp (RFC 3339), box-signature-primary and
+// box-signature-secondary (base64 of the HMAC-SHA256, under the primary and
+// secondary key, of the body's bytes followed by the timestamp's bytes),
+// box-signature-version 1, box-signature-algorithm HmacSHA256 and
+// User-Agent Box-WH-Client/0.1.
+//
+// It is made off the request path, in its own goroutine (at most
+// maxConcurrentDeliveries at once): a slow receiver never slows the API.
+// An answer outside 200-299, or none within 30 seconds, is a failure: the
+// delivery is retried up to maxWebhookRetries times, after
+// Options.WebhookRetryDelay (default 2 s) and then twice as long each time
+// (the guide: "up to 12 times over a period of 2 hours"). A webhook
+// deleted meanwhile is not delivered any more. Deliveries pending when the
+// server closes are dropped.
+
+const (
+	maxWebhookRetries       = 12
+	defaultWebhookRetry     = 2 * time.Second
+	webhookDeliveryTimeout  = 30 * time.Second
+	maxConcurrentDeliveries = 8
+	webhookUserAgent        = "Box-WH-Client/0.1"
+)
+
+// delivery is one webhook payload on its way.
+type delivery struct {
+	hookID, address string
+	body            []byte
+	final           bool // WEBHOOK.DELETED: delivered although the webhook is gone
+}
+
+// WebhookKeys returns the primary and secondary keys the server signs
+// webhook deliveries with (Options.WebhookPrimaryKey and
+// WebhookSecondaryKey, or random ones kept with the state).
+func (s *Server) WebhookKeys() (primary, secondary string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.opts.WebhookPrimaryKey, s.opts.WebhookSecondaryKey
+}
+
+// initWebhookDelivery sets the keys and the client of deliveries.
+func (s *Server) initWebhookDelivery() {
+	if s.opts.WebhookPrimaryKey == "" {
+		s.opts.WebhookPrimaryKey = randomHex(16)
+	}
+	if s.opts.WebhookSecondaryKey == "" {
+		s.opts.WebhookSecondaryKey = randomHex(16)
+	}
+	rt := s.opts.WebhookTransport
+	if rt == nil {
+		rt = http.DefaultTransport.(*http.Transport).Clone()
+	}
+	s.hookClient = &http.Client{
+		Transport:     rt,
+		Timeout:       webhookDeliveryTimeout,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}
+	s.hookSlots = make(chan struct{}, maxConcurrentDeliveries)
+}
+
+// fireWebhooks queues the deliveries an event triggers. Callers hold s.mu.
+func (s *Server) fireWebhooks(e *event) {
+	if len(s.webhooks.byID) == 0 || e.itemID == "" {
+		return
+	}
+	it := s.items[e.itemID]
+	if it == nil {
+		return
+	}
+	trigger := webhookTrigger(e.typ, it.typ)
+	if trigger == "" {
+		return
+	}
+	above := map[string]bool{}
+	for x, depth := it, 0; x != nil && depth < 10000; depth++ {
+		above[x.id] = true
+		x = s.items[x.parentID]
+	}
+	for _, hook := range s.webhooks.byID {
+		if !above[hook.targetID] || !slices.Contains(hook.triggers, trigger) {
+			continue
+		}
+		if !s.visible(s.principalForUser(hook.createdBy), it) {
+			continue
+		}
+		s.queueDelivery(hook, trigger, e.by, e.source)
+	}
+}
+
+// queueDelivery starts the delivery of one payload. Callers hold s.mu.
+func (s *Server) queueDelivery(hook *webhook, trigger string, by *user, source any) {
+	creator := unknownUser
+	if by != nil {
+		creator = by.mini()
+	}
+	body := recordJSON(map[string]any{
+		"type": "webhook_event", "id": newUUID(), "created_at": fmtTime(s.nowSec()), "trigger": trigger,
+		"webhook": map[string]any{"id": hook.id, "type": "webhook"}, "created_by": creator,
+		"source": source, "additional_info": []any{},
+	})
+	d := delivery{hookID: hook.id, address: hook.address, body: body, final: trigger == "WEBHOOK.DELETED"}
+	select {
+	case <-s.life.closed:
+		return
+	default:
+	}
+	s.hookWG.Add(1)
+	go s.deliver(d)
+}
+
+// deliver makes a delivery's attempts (see the top of the file).
+func (s *Server) deliver(d delivery) {
+	defer s.hookWG.Done()
+	delay := s.opts.WebhookRetryDelay
+	for attempt := 0; attempt <= maxWebhookRetries; attempt++ {
+		if attempt > 0 {
+			t := time.NewTimer(delay)
+			select {
+			case <-t.C:
+			case <-s.life.closed:
+				t.Stop()
+				return
+			}
+			delay *= 2
+		}
+		if !d.final {
+			s.mu.Lock()
+			_, live := s.webhooks.byID[d.hookID]
+			s.mu.Unlock()
+			if !live {
+				return
+			}
+		}
+		select {
+		case s.hookSlots <- struct{}{}:
+		case <-s.life.closed:
+			return
+		}
+		ok := s.post(d)
+		<-s.hookSlots
+		if ok {
+			return
+		}
+	}
+	s.log.Warn("webhook delivery failed after every retry", "webhook", d.hookID)
+}
+
+// post makes one attempt; it reports whether the receiver took it.
+func (s *Server) post(d delivery) bool {
+	ctx, cancel := context.WithTimeout(s.life.baseCtx, webhookDeliveryTimeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, d.address, bytes.NewReader(d.body))
+	if err != nil {
+		return false
+	}
+	ts := s.now().UTC().Format(time.RFC3339)
+	s.mu.Lock()
+	primary, secondary := s.opts.WebhookPrimaryKey, s.opts.WebhookSecondaryKey
+	s.mu.Unlock()
+	h := req.Header
+	h.Set("Content-Type", "application/json; charset=UTF-8")
+	h.Set("User-Agent", webhookUserAgent)
+	h.Set("box-delivery-id", newUUID())
+	h.Set("box-delivery-timestamp", ts)
+	h.Set("box-signature-primary", signDelivery(primary, d.body, ts))
+	h.Set("box-signature-secondary", signDelivery(secondary, d.body, ts))
+	h.Set("box-signature-version", "1")
+	h.Set("box-signature-algorithm", "HmacSHA256")
+	resp, err := s.hookClient.Do(req)
+	if err != nil {
+		s.log.Debug("webhook delivery", "webhook", d.hookID, "err", err)
+		return false
+	}
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
+	resp.Body.Close()
+	return resp.StatusCode >= 200 && resp.StatusCode <= 299
+}
+
+// signDelivery is the base64 HMAC-SHA256 under key of body followed by
+// the timestamp.
+func signDelivery(key string, body []byte, timestamp string) string {
+	mac := hmac.New(sha256.New, []byte(key))
+	mac.Write(body)
+	mac.Write([]byte(timestamp))
+	return base64.StdEncoding.EncodeToString(mac.Sum(nil))
+}
+
+// recWebhook is a webhook.
+type recWebhook struct {
+	TargetID, TargetType, Address string
+	Triggers                      []string
+	CreatedBy                     string
+	CreatedAt                     time.Time
+}
+
+func (s *Server) webhookKeys() []string { return sortedKeys(s.webhooks.byID) }
+
+func (s *Server) webhookRec(id string) (recWebhook, bool) {
+	w, ok := s.webhooks.byID[id]
+	if !ok {
+		return recWebhook{}, false
+	}
+	return recWebhook{TargetID: w.targetID, TargetType: w.targetType, Address: w.address, Triggers: w.triggers,
+		CreatedBy: uid(w.createdBy), CreatedAt: utc(w.createdAt)}, true
+}
+
+func (s *Server) loadWebhook(id string, r recWebhook) error {
+	by, err := s.userByRef(r.CreatedBy)
+	if err != nil {
+		return err
+	}
+	s.webhooks.byID[id] = &webhook{id: id, targetID: r.TargetID, targetType: r.TargetType, address: r.Address,
+		triggers: r.Triggers, createdBy: by, createdAt: r.CreatedAt}
+	return nil
+}

@@ -1,0 +1,376 @@
+package refserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"net"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Webhooks (V2): POST /webhooks, GET /webhooks (marker pages), GET, PUT and
+// DELETE /webhooks/{webhook_id} (spec; the webhooks guide and its
+// limitations page). Deliveries are in webhook_delivery.go.
+//
+// Rules:
+//   - target {id, type file|folder} must be an item the caller may see (404
+//     not_found otherwise) and not the root folder 0 ("V2 webhooks cannot be
+//     created on the root folder": 400 bad_request);
+//   - address must be an absolute https URL; this reference server also
+//     takes http on a loopback host (127.0.0.1, ::1, localhost), so tests
+//     can receive deliveries; any port (the service: 443 only);
+//   - triggers: a non-empty list of the spec's trigger names, those of a
+//     folder (FOLDER.*) only on a folder target (400 bad_request);
+//   - one webhook per target and user ("one webhook for each item, each
+//     application and each authenticated user"): a second is 409 conflict;
+//     at most 1000 per user (400 bad_request);
+//   - a user lists, reads, changes and deletes the webhooks they created;
+//     another's is 404 not_found. The app token has no webhooks (403, as
+//     for an application without the manage webhooks scope).
+
+const maxWebhooksPerUser = 1000
+
+// webhookTriggers are the triggers of the spec, each with whether it is
+// a folder's only.
+var webhookTriggers = map[string]bool{
+	"FILE.UPLOADED": false, "FILE.PREVIEWED": false, "FILE.DOWNLOADED": false, "FILE.TRASHED": false,
+	"FILE.DELETED": false, "FILE.RESTORED": false, "FILE.COPIED": false, "FILE.MOVED": false,
+	"FILE.LOCKED": false, "FILE.UNLOCKED": false, "FILE.RENAMED": false,
+	"COMMENT.CREATED": false, "COMMENT.UPDATED": false, "COMMENT.DELETED": false,
+	"TASK_ASSIGNMENT.CREATED": false, "TASK_ASSIGNMENT.UPDATED": false,
+	"METADATA_INSTANCE.CREATED": false, "METADATA_INSTANCE.UPDATED": false, "METADATA_INSTANCE.DELETED": false,
+	"FOLDER.CREATED": true, "FOLDER.RENAMED": true, "FOLDER.DOWNLOADED": true, "FOLDER.RESTORED": true,
+	"FOLDER.DELETED": true, "FOLDER.COPIED": true, "FOLDER.MOVED": true, "FOLDER.TRASHED": true,
+	"WEBHOOK.DELETED":       false,
+	"COLLABORATION.CREATED": true, "COLLABORATION.ACCEPTED": true, "COLLABORATION.REJECTED": true,
+	"COLLABORATION.REMOVED": true, "COLLABORATION.UPDATED": true,
+	"SHARED_LINK.DELETED": false, "SHARED_LINK.CREATED": false, "SHARED_LINK.UPDATED": false,
+	"SIGN_REQUEST.COMPLETED": false, "SIGN_REQUEST.DECLINED": false, "SIGN_REQUEST.EXPIRED": false,
+	"SIGN_REQUEST.SIGNER_EMAIL_BOUNCED": false, "SIGN_REQUEST.SIGN_SIGNER_SIGNED": false,
+	"SIGN_REQUEST.SIGN_DOCUMENT_CREATED": false, "SIGN_REQUEST.SIGN_ERROR_FINALIZING": false,
+}
+
+// webhook is a configured webhook. Fields are guarded by Server.mu.
+type webhook struct {
+	id         string
+	targetID   string
+	targetType string
+	address    string
+	triggers   []string
+	createdBy  *user
+	createdAt  time.Time
+}
+
+// webhookState is the server's webhooks, guarded by Server.mu.
+type webhookState struct {
+	byID map[string]*webhook
+}
+
+func (s *Server) initWebhooks() { s.webhooks = webhookState{byID: map[string]*webhook{}} }
+
+func (w *webhook) record() map[string]any {
+	return map[string]any{
+		"type": "webhook", "id": w.id,
+		"target":     map[string]any{"id": w.targetID, "type": w.targetType},
+		"created_by": w.createdBy.mini(), "created_at": fmtTime(w.createdAt),
+		"address": w.address, "triggers": w.triggers,
+	}
+}
+
+// webhookBody is the body of POST and PUT /webhooks.
+type webhookBody struct {
+	Target *struct {
+		ID   *string `json:"id"`
+		Type *string `json:"type"`
+	} `json:"target"`
+	Address  *string  `json:"address"`
+	Triggers []string `json:"triggers"`
+	hasTrig  bool
+}
+
+func decodeWebhookBody(r *http.Request) (*webhookBody, *apiError) {
+	if aerr := requireJSONContentType(r); aerr != nil {
+		return nil, aerr
+	}
+	b, aerr := readBody(r.Body)
+	if aerr != nil {
+		return nil, aerr
+	}
+	var body webhookBody
+	if aerr := decodeJSON(bytes.NewReader(b), &body); aerr != nil {
+		return nil, aerr
+	}
+	if aerr := checkNulls(b, codeBadRequest); aerr != nil {
+		return nil, aerr
+	}
+	var raw map[string]json.RawMessage
+	_ = json.Unmarshal(b, &raw)
+	_, body.hasTrig = raw["triggers"]
+	return &body, nil
+}
+
+// checkWebhookAddress applies the address rule (see the top of the file).
+func checkWebhookAddress(a string) *apiError {
+	u, err := url.Parse(a)
+	if err != nil || !u.IsAbs() || u.Host == "" {
+		return errBadRequest("Invalid address: an absolute https URL")
+	}
+	switch u.Scheme {
+	case "https":
+		return nil
+	case "http":
+		host := u.Hostname()
+		if ip := net.ParseIP(host); host == "localhost" || ip != nil && ip.IsLoopback() {
+			return nil
+		}
+	}
+	return errBadRequest("Invalid address: an https URL (this server also takes http on a loopback host)")
+}
+
+// checkTriggers applies the trigger rule for a target type.
+func checkTriggers(triggers []string, targetType string) ([]string, *apiError) {
+	if len(triggers) == 0 {
+		return nil, errBadRequest("triggers must name at least one trigger")
+	}
+	out := make([]string, 0, len(triggers))
+	for _, t := range triggers {
+		folderOnly, known := webhookTriggers[t]
+		if !known {
+			return nil, errBadRequest("Invalid trigger %q", t)
+		}
+		if folderOnly && targetType != "folder" {
+			return nil, errBadRequest("Trigger %s is for folder targets", t)
+		}
+		if !slices.Contains(out, t) {
+			out = append(out, t)
+		}
+	}
+	return out, nil
+}
+
+// webhookTarget checks a target for p. Callers hold s.mu.
+func (s *Server) webhookTarget(p *principal, id, typ string) (*item, *apiError) {
+	if typ != "file" && typ != "folder" {
+		return nil, errBadRequest("target.type must be file or folder")
+	}
+	if id == rootID {
+		return nil, errBadRequest("Webhooks cannot be created on the root folder")
+	}
+	if !validID(id) {
+		return nil, errNotFound(typ)
+	}
+	return s.lookup(p, typ, id)
+}
+
+// duplicateWebhook returns the user's other webhook on the target, if any.
+func (s *Server) duplicateWebhook(u *user, targetID string, skip *webhook) *webhook {
+	for _, w := range s.webhooks.byID {
+		if w != skip && w.createdBy == u && w.targetID == targetID {
+			return w
+		}
+	}
+	return nil
+}
+
+// createWebhook serves POST /webhooks: 201 Webhook.
+func (s *Server) createWebhook(w http.ResponseWriter, r *http.Request, p *principal) error {
+	body, aerr := decodeWebhookBody(r)
+	if aerr != nil {
+		return aerr
+	}
+	if body.Target == nil || body.Target.ID == nil || body.Target.Type == nil || body.Address == nil || !body.hasTrig {
+		return errBadRequest("target (id and type), address and triggers are required")
+	}
+	if aerr := checkWebhookAddress(*body.Address); aerr != nil {
+		return aerr
+	}
+	triggers, aerr := checkTriggers(body.Triggers, *body.Target.Type)
+	if aerr != nil {
+		return aerr
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	it, aerr := s.webhookTarget(p, *body.Target.ID, *body.Target.Type)
+	if aerr != nil {
+		return aerr
+	}
+	if s.duplicateWebhook(p.user, it.id, nil) != nil {
+		return errf(http.StatusConflict, codeConflict, "A webhook for this target and user already exists")
+	}
+	n := 0
+	for _, o := range s.webhooks.byID {
+		if o.createdBy == p.user {
+			n++
+		}
+	}
+	if n >= maxWebhooksPerUser {
+		return errBadRequest("A user can have at most %d webhooks", maxWebhooksPerUser)
+	}
+	hook := &webhook{id: s.newID(), targetID: it.id, targetType: it.typ, address: *body.Address,
+		triggers: triggers, createdBy: p.user, createdAt: s.nowSec()}
+	s.webhooks.byID[hook.id] = hook
+	s.dirty(kWebhooks, hook.id)
+	writeJSON(w, http.StatusCreated, hook.record())
+	return nil
+}
+
+// ownWebhook returns the webhook of the path that p created. Callers hold
+// s.mu.
+func (s *Server) ownWebhook(r *http.Request, p *principal) (*webhook, *apiError) {
+	id := r.PathValue("webhook_id")
+	hook, ok := s.webhooks.byID[id]
+	if !ok || !validID(id) || hook.createdBy != p.user {
+		return nil, errNotFound("webhook")
+	}
+	return hook, nil
+}
+
+// getWebhook serves GET /webhooks/{webhook_id}.
+func (s *Server) getWebhook(w http.ResponseWriter, r *http.Request, p *principal) error {
+	s.mu.Lock()
+	hook, aerr := s.ownWebhook(r, p)
+	var rec map[string]any
+	if aerr == nil {
+		rec = hook.record()
+	}
+	s.mu.Unlock()
+	if aerr != nil {
+		return aerr
+	}
+	writeJSON(w, http.StatusOK, rec)
+	return nil
+}
+
+// updateWebhook serves PUT /webhooks/{webhook_id}: target, address and
+// triggers, each optional, under the rules of a new webhook.
+func (s *Server) updateWebhook(w http.ResponseWriter, r *http.Request, p *principal) error {
+	body, aerr := decodeWebhookBody(r)
+	if aerr != nil {
+		return aerr
+	}
+	if body.Address != nil {
+		if aerr := checkWebhookAddress(*body.Address); aerr != nil {
+			return aerr
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	hook, aerr := s.ownWebhook(r, p)
+	if aerr != nil {
+		return aerr
+	}
+	targetID, targetType := hook.targetID, hook.targetType
+	if body.Target != nil {
+		if body.Target.ID == nil || body.Target.Type == nil {
+			return errBadRequest("target needs id and type")
+		}
+		it, aerr := s.webhookTarget(p, *body.Target.ID, *body.Target.Type)
+		if aerr != nil {
+			return aerr
+		}
+		if s.duplicateWebhook(p.user, it.id, hook) != nil {
+			return errf(http.StatusConflict, codeConflict, "A webhook for this target and user already exists")
+		}
+		targetID, targetType = it.id, it.typ
+	}
+	triggers := hook.triggers
+	if body.hasTrig || targetType != hook.targetType {
+		src := hook.triggers
+		if body.hasTrig {
+			src = body.Triggers
+		}
+		if triggers, aerr = checkTriggers(src, targetType); aerr != nil {
+			return aerr
+		}
+	}
+	hook.targetID, hook.targetType, hook.triggers = targetID, targetType, triggers
+	if body.Address != nil {
+		hook.address = *body.Address
+	}
+	s.dirty(kWebhooks, hook.id)
+	writeJSON(w, http.StatusOK, hook.record())
+	return nil
+}
+
+// deleteWebhook serves DELETE /webhooks/{webhook_id}: 204; a webhook with
+// the WEBHOOK.DELETED trigger is told so.
+func (s *Server) deleteWebhook(w http.ResponseWriter, r *http.Request, p *principal) error {
+	s.mu.Lock()
+	hook, aerr := s.ownWebhook(r, p)
+	if aerr == nil {
+		delete(s.webhooks.byID, hook.id)
+		s.dirty(kWebhooks, hook.id)
+		if slices.Contains(hook.triggers, "WEBHOOK.DELETED") {
+			s.queueDelivery(hook, "WEBHOOK.DELETED", p.user, hook.record())
+		}
+	}
+	s.mu.Unlock()
+	if aerr != nil {
+		return aerr
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+// listWebhooks serves GET /webhooks: the caller's webhooks by id, marker
+// paged.
+func (s *Server) listWebhooks(w http.ResponseWriter, r *http.Request, p *principal) error {
+	q, aerr := parseMarkerPage(r)
+	if aerr != nil {
+		return aerr
+	}
+	s.mu.Lock()
+	var own []*webhook
+	for _, hook := range s.webhooks.byID {
+		if hook.createdBy == p.user {
+			own = append(own, hook)
+		}
+	}
+	key := func(h *webhook) int64 { n, _ := strconv.ParseInt(h.id, 10, 64); return n }
+	slices.SortFunc(own, func(a, b *webhook) int { return int(key(a) - key(b)) })
+	page := markerEntries(own, q, key, func(h *webhook) any { return h.record() })
+	s.mu.Unlock()
+	writePage(w, http.StatusOK, page)
+	return nil
+}
+
+// webhookTrigger is the trigger of an event on an item of a type, "" for
+// none.
+func webhookTrigger(eventType, itemType string) string {
+	prefix := "FILE."
+	if itemType == "folder" {
+		prefix = "FOLDER."
+	}
+	switch eventType {
+	case evItemUpload:
+		if itemType == "file" {
+			return "FILE.UPLOADED"
+		}
+	case evItemCreate:
+		if itemType == "folder" {
+			return "FOLDER.CREATED"
+		}
+	case evItemRename:
+		return prefix + "RENAMED"
+	case evItemMove:
+		return prefix + "MOVED"
+	case evItemCopy:
+		return prefix + "COPIED"
+	case evItemTrash:
+		return prefix + "TRASHED"
+	case evItemUndelete:
+		return prefix + "RESTORED"
+	case evItemDownload:
+		return prefix + "DOWNLOADED"
+	case evTaskAssignCreate:
+		return "TASK_ASSIGNMENT.CREATED"
+	}
+	if rest, ok := strings.CutPrefix(eventType, "METADATA_INSTANCE_"); ok {
+		return "METADATA_INSTANCE." + rest + "D"
+	}
+	return ""
+}
