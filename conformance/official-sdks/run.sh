@@ -163,8 +163,8 @@ start_server() {
 	exit 1
 }
 
-start_server strict -device-pins 4
-start_server lenient -ignore-content-auth -device-pins 4
+start_server strict -device-pins 4 -long-poll-timeout 10s
+start_server lenient -ignore-content-auth -device-pins 4 -long-poll-timeout 10s
 
 # run_sdk SCRIPT SERVER runs one SDK script against one server.
 passed=0
@@ -179,6 +179,8 @@ run_sdk() {
 		APP_TOKEN=$(json_get "$line" .tokens.app) \
 		ENTERPRISE_ID=$(json_get "$line" .enterprise_id) \
 		APP_CONFIG="$work/$server-app.json" \
+		WEBHOOK_PRIMARY_KEY=$(json_get "$line" .webhook_keys.primary) \
+		WEBHOOK_SECONDARY_KEY=$(json_get "$line" .webhook_keys.secondary) \
 		NODE_NO_WARNINGS=1 \
 		"$interpreter" "$here/$script"; then
 		passed=$((passed + 1))

@@ -1,0 +1,111 @@
+'use strict';
+// box-node-sdk (classic), unchanged, against the lenient reference server:
+// events (current position, a page, the SDK's long-polling EventStream,
+// the enterprise stream for the admin) and webhooks (create, get, getAll,
+// update, delete) whose deliveries reach a local receiver and pass
+// BoxSDK.validateWebhookMessage, while a tampered body does not.
+// Env: BASE_URL, UPLOAD_URL, TOKEN (managed user), ADMIN_TOKEN,
+// WEBHOOK_PRIMARY_KEY, WEBHOOK_SECONDARY_KEY.
+const http = require('http');
+const BoxSDK = require('box-node-sdk').default;
+const { pkgVersion, env, check, step, finish, classicSDK } = require('../lib/common');
+
+const RUN = `${process.pid}-${Date.now()}`;
+
+function receiver() {
+  const got = [];
+  const waiters = [];
+  const server = http.createServer((req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      res.writeHead(200).end();
+      const d = { headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const w = waiters.shift();
+      if (w) w(d);
+      else got.push(d);
+    });
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({
+    url: `http://127.0.0.1:${server.address().port}/hook`,
+    next(ms = 10000) {
+      if (got.length) return Promise.resolve(got.shift());
+      return new Promise((res, rej) => {
+        const t = setTimeout(() => rej(new Error('no delivery')), ms);
+        waiters.push((d) => { clearTimeout(t); res(d); });
+      });
+    },
+    close: () => server.close(),
+  })));
+}
+
+async function main() {
+  const sdk = classicSDK(BoxSDK);
+  const client = sdk.getBasicClient(env('TOKEN'));
+  const admin = sdk.getBasicClient(env('ADMIN_TOKEN'));
+  console.log(`box-node-sdk ${pkgVersion('box-node-sdk')} (events)`);
+  const folder = await client.folders.create('0', `events-node-${RUN}`);
+
+  await step('positions and pages', async () => {
+    const pos = await client.events.getCurrentStreamPosition();
+    check('a current position', pos !== undefined && pos !== null, String(pos));
+    const sub = await client.folders.create(folder.id, 'sub');
+    const page = await client.events.get({ stream_position: pos });
+    check('the new folder is an ITEM_CREATE', page.entries.some((e) => e.event_type === 'ITEM_CREATE' && e.source.id === sub.id));
+    const logs = await admin.events.get({ stream_type: 'admin_logs', event_type: 'UPLOAD' });
+    check('the enterprise stream (admin)', Array.isArray(logs.entries) && logs.entries.every((e) => e.event_type === 'UPLOAD') && logs.entries.length > 0);
+  });
+
+  await step('the SDK event stream long-polls', async () => {
+    const stream = await client.events.getEventStream();
+    const seen = new Promise((resolve, reject) => {
+      const t = setTimeout(() => reject(new Error('no event from the stream')), 15000);
+      stream.on('data', (e) => {
+        if (e.event_type === 'ITEM_UPLOAD' && e.source && e.source.name === `streamed-${RUN}.txt`) {
+          clearTimeout(t);
+          resolve(e);
+        }
+      });
+      stream.on('error', () => {});
+    });
+    await new Promise((r) => setTimeout(r, 500));
+    await client.files.uploadFile(folder.id, `streamed-${RUN}.txt`, Buffer.from('stream me'));
+    const ev = await seen;
+    check('the upload arrives through the stream', ev.source.name === `streamed-${RUN}.txt`);
+    stream.destroy();
+  });
+
+  const rcv = await receiver();
+  await step('webhooks and signed deliveries', async () => {
+    const hook = await client.webhooks.create(folder.id, 'folder', rcv.url, ['FILE.UPLOADED', 'FILE.TRASHED']);
+    check('create', hook.id && hook.address === rcv.url);
+    const up = await client.files.uploadFile(folder.id, `hooked-${RUN}.txt`, Buffer.from('deliver me'));
+    const d = await rcv.next();
+    const payload = JSON.parse(d.body);
+    check('a FILE.UPLOADED delivery', payload.trigger === 'FILE.UPLOADED' && payload.source.id === up.entries[0].id);
+    const primary = env('WEBHOOK_PRIMARY_KEY');
+    const secondary = env('WEBHOOK_SECONDARY_KEY');
+    check('validateWebhookMessage accepts it', BoxSDK.validateWebhookMessage(d.body, d.headers, primary, secondary, 600) === true);
+    check('a tampered body fails', BoxSDK.validateWebhookMessage(d.body.replace('hooked', 'hacked'), d.headers, primary, secondary, 600) === false);
+    await client.files.delete(up.entries[0].id);
+    const trashed = JSON.parse((await rcv.next()).body);
+    check('FILE.TRASHED follows the delete', trashed.trigger === 'FILE.TRASHED');
+    const got = await client.webhooks.get(hook.id);
+    check('get', got.id === hook.id);
+    const all = await client.webhooks.getAll({ limit: 10 });
+    check('getAll lists it', all.entries.some((w) => w.id === hook.id));
+    const changed = await client.webhooks.update(hook.id, { triggers: ['FILE.DOWNLOADED'] });
+    check('update', changed.triggers.length === 1 && changed.triggers[0] === 'FILE.DOWNLOADED');
+    await client.webhooks.delete(hook.id);
+    let status;
+    try { await client.webhooks.get(hook.id); } catch (err) { status = err.statusCode || (err.response && err.response.statusCode); }
+    check('a deleted webhook is not found', status === 404);
+  });
+  rcv.close();
+  finish('box-node-sdk events');
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,145 @@
+'use strict';
+// box-typescript-sdk-gen, unchanged, against the strict reference server:
+// the event stream (positions, a page after "now", OPTIONS /events, the
+// SDK's own long-polling EventStream picking up a change) and webhooks
+// (create, list by marker, get, update, delete) whose deliveries reach a
+// local receiver and pass WebhooksManager.validateMessage, while a
+// tampered body or a wrong key does not.
+// Env: BASE_URL, UPLOAD_URL, TOKEN (managed user), WEBHOOK_PRIMARY_KEY,
+// WEBHOOK_SECONDARY_KEY.
+const http = require('http');
+const { Readable } = require('stream');
+const { BoxClient, BoxDeveloperTokenAuth } = require('box-typescript-sdk-gen');
+const { WebhooksManager } = require('box-typescript-sdk-gen/managers');
+const { pkgVersion, env, check, step, finish, customBaseUrls } = require('../lib/common');
+
+const RUN = `${process.pid}-${Date.now()}`;
+
+function clientFor(token) {
+  return new BoxClient({ auth: new BoxDeveloperTokenAuth({ token }) }).withCustomBaseUrls(customBaseUrls());
+}
+
+// receiver collects deliveries on a loopback port.
+function receiver() {
+  const got = [];
+  const waiters = [];
+  const server = http.createServer((req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      res.writeHead(200).end();
+      const d = { headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const w = waiters.shift();
+      if (w) w(d);
+      else got.push(d);
+    });
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({
+    url: `http://127.0.0.1:${server.address().port}/hook`,
+    next(ms = 10000) {
+      if (got.length) return Promise.resolve(got.shift());
+      return new Promise((res, rej) => {
+        const t = setTimeout(() => rej(new Error('no delivery')), ms);
+        waiters.push((d) => { clearTimeout(t); res(d); });
+      });
+    },
+    pending: () => got.length,
+    close: () => server.close(),
+  })));
+}
+
+async function upload(client, parent, name, text) {
+  const res = await client.uploads.uploadFile({ attributes: { name, parent: { id: parent } }, file: Readable.from([Buffer.from(text)]) });
+  return res.entries[0];
+}
+
+async function main() {
+  const client = clientFor(env('TOKEN'));
+  const primary = env('WEBHOOK_PRIMARY_KEY');
+  const secondary = env('WEBHOOK_SECONDARY_KEY');
+  console.log(`box-typescript-sdk-gen ${pkgVersion('box-typescript-sdk-gen')} (events)`);
+  const folder = await client.folders.createFolder({ name: `events-gen-${RUN}`, parent: { id: '0' } });
+
+  await step('event pages', async () => {
+    const now = await client.events.getEvents({ streamPosition: 'now' });
+    check('now: no events, a position', now.entries.length === 0 && now.nextStreamPosition !== undefined);
+    const sub = await client.folders.createFolder({ name: 'sub', parent: { id: folder.id } });
+    const page = await client.events.getEvents({ streamPosition: String(now.nextStreamPosition) });
+    const created = page.entries.find((e) => e.eventType === 'ITEM_CREATE' && e.source && e.source.id === sub.id);
+    check('the new folder is an ITEM_CREATE', !!created, JSON.stringify(page.rawData).slice(0, 300));
+    check('events carry ids and their author', created && created.eventId && created.createdBy && created.createdBy.type === 'user');
+    const changes = await client.events.getEvents({ streamPosition: String(now.nextStreamPosition), streamType: 'changes' });
+    check('stream_type=changes', changes.entries.length >= 1);
+    const poll = await client.events.getEventsWithLongPolling();
+    const server = poll.entries && poll.entries[0];
+    check('OPTIONS /events: a realtime_server', server && server.type === 'realtime_server' && server.url.includes('/events/realtime'), JSON.stringify(poll));
+  });
+
+  await step('the SDK event stream long-polls', async () => {
+    const stream = client.events.getEventStream({ streamPosition: 'now' });
+    const seen = new Promise((resolve, reject) => {
+      const t = setTimeout(() => reject(new Error('no event from the stream')), 15000);
+      stream.on('data', (e) => {
+        if (e.eventType === 'ITEM_UPLOAD' && e.source && e.source.name === `streamed-${RUN}.txt`) {
+          clearTimeout(t);
+          resolve(e);
+        }
+      });
+      stream.on('error', () => {});
+    });
+    await new Promise((r) => setTimeout(r, 500)); // let it reach the long poll
+    await upload(client, folder.id, `streamed-${RUN}.txt`, 'stream me');
+    const ev = await seen;
+    check('the upload arrives through the stream', ev.source.name === `streamed-${RUN}.txt`);
+    stream.destroy();
+  });
+
+  const rcv = await receiver();
+  await step('webhooks: CRUD and signed deliveries', async () => {
+    const hook = await client.webhooks.createWebhook({ target: { id: folder.id, type: 'folder' }, address: rcv.url, triggers: ['FILE.UPLOADED'] });
+    check('create', hook.id && hook.address === rcv.url && hook.triggers.includes('FILE.UPLOADED'));
+    const file = await upload(client, folder.id, `hooked-${RUN}.txt`, 'deliver me');
+    const d = await rcv.next();
+    const payload = JSON.parse(d.body);
+    check('a FILE.UPLOADED delivery for the file', payload.trigger === 'FILE.UPLOADED' && payload.source.id === file.id, d.body.slice(0, 200));
+    const ok = await WebhooksManager.validateMessage(d.body, d.headers, primary, { secondaryKey: secondary, maxAge: 600 });
+    check('validateMessage accepts the delivery', ok === true);
+    const onlySecondary = await WebhooksManager.validateMessage(d.body, d.headers, 'not-the-key', { secondaryKey: secondary, maxAge: 600 });
+    check('the secondary key alone verifies it', onlySecondary === true);
+    const tampered = await WebhooksManager.validateMessage(d.body.replace('hooked', 'hacked'), d.headers, primary, { secondaryKey: secondary, maxAge: 600 });
+    check('a tampered body fails', tampered === false);
+    const wrong = await WebhooksManager.validateMessage(d.body, d.headers, 'wrong', { secondaryKey: 'wrong too', maxAge: 600 });
+    check('wrong keys fail', wrong === false);
+
+    const subs = [];
+    for (let i = 0; i < 2; i++) {
+      const sub = await client.folders.createFolder({ name: `hooked-sub-${i}`, parent: { id: folder.id } });
+      subs.push(await client.webhooks.createWebhook({ target: { id: sub.id, type: 'folder' }, address: rcv.url, triggers: ['FOLDER.RENAMED'] }));
+    }
+    const ids = new Set();
+    let marker;
+    for (let i = 0; i < 5; i++) {
+      const page = await client.webhooks.getWebhooks({ limit: 2, marker });
+      page.entries.forEach((w) => ids.add(w.id));
+      if (!page.nextMarker) break;
+      marker = page.nextMarker;
+    }
+    check('the list walks every webhook by marker', [hook, ...subs].every((w) => ids.has(w.id)), JSON.stringify([...ids]));
+    const got = await client.webhooks.getWebhookById(hook.id);
+    check('get', got.id === hook.id && got.target.id === folder.id);
+    const up = await client.webhooks.updateWebhookById(hook.id, { requestBody: { triggers: ['FILE.UPLOADED', 'FILE.TRASHED'] } });
+    check('update', up.triggers.length === 2);
+    await client.webhooks.deleteWebhookById(hook.id);
+    let gone = false;
+    try { await client.webhooks.getWebhookById(hook.id); } catch (err) { gone = err.responseInfo && err.responseInfo.statusCode === 404; }
+    check('a deleted webhook is not found', gone);
+    for (const w of subs) await client.webhooks.deleteWebhookById(w.id);
+  });
+  rcv.close();
+  finish('box-typescript-sdk-gen events');
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
