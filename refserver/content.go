@@ -39,9 +39,21 @@ type item struct {
 	versions []*version // oldest first; the last is current
 	readyAt  time.Time  // content not downloadable before this
 
-	// web links (weblinks.go)
+	// web links (weblinks.go); link is also the shared link of files and
+	// folders (items_update.go)
 	url  string
 	link *sharedLink // nil = no shared link
+
+	// Everyday content (items_update.go, file_locks.go): tags, the lock of
+	// a file, who may download a file, and a folder's collaboration
+	// settings (nil: the service's default).
+	tags                   []string
+	lock                   *fileLock
+	downloadAccess         string // permissions.can_download: "" (open) or "company"
+	canNonOwnersInvite     *bool
+	canNonOwnersViewCollab *bool
+	restrictedToEnterprise *bool
+	copiedFrom             string // set while a copy is being added: its events say ITEM_COPY
 
 	// listing index (folderindex.go): where the item is filed and under
 	// which keys; index is set once it was filed.
@@ -62,6 +74,11 @@ type version struct {
 	blob      BlobInfo
 	createdAt time.Time
 	by        *user
+
+	// A version in the trash (file_versions.go): when and by whom, and the
+	// last restore.
+	trashedAt, restoredAt time.Time
+	trashedBy, restoredBy *user
 }
 
 func (it *item) etag() string { return strconv.Itoa(it.seq) }
@@ -319,6 +336,9 @@ func (s *Server) standard(it *item) map[string]any {
 	m["modified_by"] = it.modBy.mini()
 	m["owned_by"] = it.owner.mini()
 	m["shared_link"] = nil
+	if it.link != nil {
+		m["shared_link"] = s.sharedLinkRecord(it.link)
+	}
 	m["parent"] = s.parentMini(it)
 	if it.typ == "file" {
 		m["size"] = it.current().blob.Size
@@ -336,6 +356,9 @@ func (s *Server) standard(it *item) map[string]any {
 // extra computes a "Full"-only field that appears only when requested.
 // ok is false for fields the server does not know.
 func (s *Server) extra(it *item, field string, p *principal) (any, bool) {
+	if v, ok := s.itemSettings(it, field); ok {
+		return v, true // items_update.go
+	}
 	perms := map[string]any{
 		"can_delete": true, "can_download": true, "can_invite_collaborator": true, "can_rename": true,
 		"can_set_share_access": true, "can_share": true, "can_upload": true,

@@ -83,6 +83,9 @@ func (s *Server) downloadFile(w http.ResponseWriter, r *http.Request, p *princip
 	want := r.URL.Query().Get("version")
 	s.mu.Lock()
 	f, aerr := s.lookup(p, "file", id)
+	if aerr == nil {
+		aerr = s.lockRefuses(p, f, actDownload)
+	}
 	if aerr != nil {
 		s.mu.Unlock()
 		return aerr

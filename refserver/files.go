@@ -56,6 +56,9 @@ func (s *Server) deleteFile(w http.ResponseWriter, r *http.Request, p *principal
 	s.mu.Lock()
 	f, aerr := s.lookup(p, "file", id)
 	if aerr == nil {
+		aerr = s.lockRefuses(p, f, actDelete)
+	}
+	if aerr == nil {
 		aerr = checkIfMatch(r, f.etag())
 	}
 	if aerr == nil {

@@ -171,6 +171,18 @@ type recItem struct {
 	TrashedAt                           time.Time
 	TrashedWith                         string
 	ID                                  string `json:",omitempty"` // only in the copies other records keep
+	// Everyday content (items_update.go, file_locks.go); absent in the
+	// states of earlier servers.
+	Tags           []string  `json:",omitempty"`
+	Lock           *recLock  `json:",omitempty"`
+	DownloadAccess string    `json:",omitempty"`
+	FolderSettings *[3]*bool `json:",omitempty"` // can_non_owners_invite, can_non_owners_view_collaborators, is_collaboration_restricted_to_enterprise
+}
+
+type recLock struct {
+	ID, By               string
+	CreatedAt, ExpiresAt time.Time
+	DownloadPrevented    bool
 }
 
 type recVersion struct {
@@ -178,6 +190,9 @@ type recVersion struct {
 	Blob      BlobInfo
 	CreatedAt time.Time
 	By        string
+	// A version in the trash, and its last restore (file_versions.go).
+	TrashedAt, RestoredAt time.Time `json:",omitzero"`
+	TrashedBy, RestoredBy string    `json:",omitempty"`
 }
 
 type recSharedLink struct {
@@ -205,7 +220,15 @@ func encodeItem(it *item) recItem {
 		ReadyAt: utc(it.readyAt), URL: it.url, TrashedAt: utc(it.trashedAt), TrashedWith: it.trashedWith,
 	}
 	for _, v := range it.versions {
-		r.Versions = append(r.Versions, recVersion{ID: v.id, Blob: v.blob, CreatedAt: utc(v.createdAt), By: uid(v.by)})
+		r.Versions = append(r.Versions, recVersion{ID: v.id, Blob: v.blob, CreatedAt: utc(v.createdAt), By: uid(v.by),
+			TrashedAt: utc(v.trashedAt), RestoredAt: utc(v.restoredAt), TrashedBy: uid(v.trashedBy), RestoredBy: uid(v.restoredBy)})
+	}
+	r.Tags, r.DownloadAccess = it.tags, it.downloadAccess
+	if l := it.lock; l != nil {
+		r.Lock = &recLock{ID: l.id, By: uid(l.by), CreatedAt: utc(l.createdAt), ExpiresAt: utc(l.expiresAt), DownloadPrevented: l.downloadPrevented}
+	}
+	if it.canNonOwnersInvite != nil || it.canNonOwnersViewCollab != nil || it.restrictedToEnterprise != nil {
+		r.FolderSettings = &[3]*bool{it.canNonOwnersInvite, it.canNonOwnersViewCollab, it.restrictedToEnterprise}
 	}
 	if l := it.link; l != nil {
 		r.Link = &recSharedLink{Token: l.token, Access: l.access, Password: l.password, VanityName: l.vanityName, UnsharedAt: utc(l.unsharedAt)}
@@ -244,11 +267,23 @@ func (s *Server) decodeItem(id string, r recItem) (*item, error) {
 		readyAt: r.ReadyAt, url: r.URL, trashedAt: r.TrashedAt, trashedWith: r.TrashedWith,
 	}
 	for _, v := range r.Versions {
-		by, err := s.userByRef(v.By)
+		us, err := s.usersByRef(v.By, v.TrashedBy, v.RestoredBy)
 		if err != nil {
 			return nil, err
 		}
-		it.versions = append(it.versions, &version{id: v.ID, blob: v.Blob, createdAt: v.CreatedAt, by: by})
+		it.versions = append(it.versions, &version{id: v.ID, blob: v.Blob, createdAt: v.CreatedAt, by: us[0],
+			trashedAt: v.TrashedAt, restoredAt: v.RestoredAt, trashedBy: us[1], restoredBy: us[2]})
+	}
+	it.tags, it.downloadAccess = r.Tags, r.DownloadAccess
+	if l := r.Lock; l != nil {
+		by, err := s.userByRef(l.By)
+		if err != nil {
+			return nil, err
+		}
+		it.lock = &fileLock{id: l.ID, by: by, createdAt: l.CreatedAt, expiresAt: l.ExpiresAt, downloadPrevented: l.DownloadPrevented}
+	}
+	if fs := r.FolderSettings; fs != nil {
+		it.canNonOwnersInvite, it.canNonOwnersViewCollab, it.restrictedToEnterprise = fs[0], fs[1], fs[2]
 	}
 	if l := r.Link; l != nil {
 		it.link = &sharedLink{token: l.Token, access: l.Access, password: l.Password, vanityName: l.VanityName, unsharedAt: l.UnsharedAt}

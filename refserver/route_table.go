@@ -13,6 +13,7 @@ func (s *Server) registerAPI(mux *http.ServeMux) {
 	}))
 	mux.Handle(apiRoot+"/folders/{folder_id}", s.route(map[string]endpoint{
 		http.MethodGet:    {h: s.getFolder},
+		http.MethodPut:    {h: s.updateFolder}, // items_update.go
 		http.MethodDelete: {h: s.deleteFolder},
 		http.MethodPost:   {h: s.restoreHandler("folder", "folder_id")}, // trash.go
 	}))
@@ -24,6 +25,7 @@ func (s *Server) registerAPI(mux *http.ServeMux) {
 	}))
 	mux.Handle(apiRoot+"/files/{file_id}", s.route(map[string]endpoint{
 		http.MethodGet:    {h: s.getFile, app: true},
+		http.MethodPut:    {h: s.updateFile}, // items_update.go
 		http.MethodDelete: {h: s.deleteFile, app: true},
 		http.MethodPost:   {h: s.restoreHandler("file", "file_id")}, // trash.go
 	}))

@@ -179,6 +179,9 @@ func (s *Server) indexItem(ctx context.Context, it *item) {
 	}
 	add(fieldName, it.name)
 	add(fieldDescription, it.description)
+	for _, t := range it.tags {
+		add(fieldTags, t)
+	}
 	if it.typ == "file" && textExtensions[fileExtension(it.name)] {
 		blob := it.current().blob.ID
 		if old != nil && old.blobID == blob {

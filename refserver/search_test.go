@@ -92,21 +92,29 @@ func TestSearchFollowsChanges(t *testing.T) {
 	names, _ := e.search(tok, q("query", "alpha"))
 	require.Equal(t, []string{"notes.txt"}, names)
 
+	// Tags and renames (PUT /files/{id}) reach the index.
+	resp, _ := e.doJSON("PUT", e.api("/files/"+id), tok, map[string]any{"tags": []string{"quarterly-review"}, "name": "memo.txt"}, nil)
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	names, _ = e.search(tok, q("query", `"quarterly review"`, "content_types", "tags"))
+	require.Equal(t, []string{"memo.txt"}, names)
+	names, _ = e.search(tok, q("query", "notes", "content_types", "name"))
+	require.Empty(t, names)
+
 	e.newVersion(tok, id, []byte("omega"))
 	names, _ = e.search(tok, q("query", "alpha"))
 	require.Empty(t, names, "the old version's words are gone")
 	names, _ = e.search(tok, q("query", "omega"))
-	require.Equal(t, []string{"notes.txt"}, names)
+	require.Equal(t, []string{"memo.txt"}, names)
 
 	e.deleteOK(tok, "/files/"+id)
 	names, _ = e.search(tok, q("query", "omega"))
 	require.Empty(t, names, "trashed items are left out by default")
 	names, _ = e.search(tok, q("query", "omega", "trash_content", "trashed_only"))
-	require.Equal(t, []string{"notes.txt"}, names)
+	require.Equal(t, []string{"memo.txt"}, names)
 	names, _ = e.search(tok, q("query", "omega", "trash_content", "all_items"))
-	require.Equal(t, []string{"notes.txt"}, names)
+	require.Equal(t, []string{"memo.txt"}, names)
 
-	resp, _ := e.do("DELETE", e.api("/files/"+id+"/trash"), tok, nil, nil)
+	resp, _ = e.do("DELETE", e.api("/files/"+id+"/trash"), tok, nil, nil)
 	require.Equal(t, http.StatusNoContent, resp.StatusCode)
 	names, _ = e.search(tok, q("query", "omega", "trash_content", "all_items"))
 	require.Empty(t, names, "a purged item is gone from the index")

@@ -234,6 +234,9 @@ func (s *Server) createFile(p *principal, parentID, name string, blob BlobInfo, 
 // addVersion makes blob the current version of f, optionally renaming it,
 // re-checking the name. Callers hold s.mu.
 func (s *Server) addVersion(p *principal, f *item, name string, blob BlobInfo, modified time.Time) *apiError {
+	if aerr := s.lockRefuses(p, f, actUpload); aerr != nil {
+		return aerr
+	}
 	if name != "" && name != f.name {
 		if c := s.conflict(f.parentID, f.owner, name, f); c != nil {
 			return s.errNameInUse(c)

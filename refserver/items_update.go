@@ -1,0 +1,333 @@
+package refserver
+
+import (
+	"encoding/json"
+	"net/http"
+	"unicode/utf8"
+)
+
+// PUT /files/{file_id} and PUT /folders/{folder_id} (spec put_files_id,
+// put_folders_id): rename, move (parent.id), description, tags, shared
+// link, a file's lock (file_locks.go) and download permission, a folder's
+// sync state, upload e-mail and collaboration settings. Every check runs
+// before any change, so a refused update changes nothing:
+//
+//   - if-match that does not match the etag: 412 precondition_failed;
+//   - the root folder 0 cannot be renamed or moved (403
+//     access_denied_insufficient_permissions);
+//   - a name taken in the target folder (files, folders and web links share
+//     names, case-insensitively): 409 item_name_in_use with the conflict;
+//   - a folder moved into itself or below itself: 400 bad_request (the
+//     service's message "cyclical folder structure"; it documents no code);
+//   - a target folder the caller cannot see: 404 not_found;
+//   - rename, move or delete of a file someone else locked: 403
+//     access_denied_item_locked;
+//   - name rules as for uploads (item_name_invalid, item_name_too_long),
+//     description at most 256 characters, tags at most 100 of at most 100
+//     characters (400 bad_request);
+//   - disposition_at applies to files under retention only: 403
+//     access_denied_insufficient_permissions otherwise (the spec's "a file_id
+//     that is not under retention"); this server does not extend
+//     dispositions (400 bad_request for a retained file);
+//   - collections (favorites) are not kept by this server: an empty list is
+//     taken, a non-empty one is 400 bad_request.
+//
+// A move changes the owner as an upload into the target would (the owner
+// of the target folder, or the caller for their root), and the etag,
+// modified_at, modified_by and sequence_id of the item and of both
+// folders; every listing, size and path_collection follows at once.
+
+const (
+	maxTags      = 100
+	maxTagLength = 100
+)
+
+// itemUpdateBody is the body of PUT /files/{id} and PUT /folders/{id}.
+type itemUpdateBody struct {
+	Name        *string `json:"name"`
+	Description *string `json:"description"`
+	Parent      *struct {
+		ID     *string `json:"id"`
+		UserID *string `json:"user_id"`
+	} `json:"parent"`
+	Tags        *[]string                 `json:"tags"`
+	SharedLink  nullable[json.RawMessage] `json:"shared_link"`
+	Collections *[]json.RawMessage        `json:"collections"`
+	// files
+	Lock          nullable[lockBody] `json:"lock"`
+	DispositionAt *string            `json:"disposition_at"`
+	Permissions   *struct {
+		CanDownload *string `json:"can_download"`
+	} `json:"permissions"`
+	// folders
+	SyncState         *string `json:"sync_state"`
+	FolderUploadEmail nullable[struct {
+		Access *string `json:"access"`
+	}] `json:"folder_upload_email"`
+	CanNonOwnersInvite                    *bool `json:"can_non_owners_invite"`
+	CanNonOwnersViewCollaborators         *bool `json:"can_non_owners_view_collaborators"`
+	IsCollaborationRestrictedToEnterprise *bool `json:"is_collaboration_restricted_to_enterprise"`
+}
+
+// checkShape applies the rules that need no state.
+func (b *itemUpdateBody) checkShape(typ string) *apiError {
+	if b.Name != nil {
+		if aerr := checkName(*b.Name); aerr != nil {
+			return aerr
+		}
+	}
+	if b.Description != nil {
+		if aerr := checkDescription(*b.Description); aerr != nil {
+			return aerr
+		}
+	}
+	if b.Parent != nil && (b.Parent.ID == nil || *b.Parent.ID == "") {
+		return errBadRequest("Missing required field: parent.id")
+	}
+	if b.Tags != nil {
+		if len(*b.Tags) > maxTags {
+			return errBadRequest("An item has at most %d tags", maxTags)
+		}
+		for _, t := range *b.Tags {
+			if t == "" || utf8.RuneCountInString(t) > maxTagLength {
+				return errBadRequest("A tag has 1 to %d characters", maxTagLength)
+			}
+		}
+	}
+	if b.Collections != nil && len(*b.Collections) > 0 {
+		return errBadRequest("collections (favorites) are not kept by this server")
+	}
+	if typ == "file" {
+		if b.SyncState != nil || b.FolderUploadEmail.present || b.CanNonOwnersInvite != nil ||
+			b.CanNonOwnersViewCollaborators != nil || b.IsCollaborationRestrictedToEnterprise != nil {
+			return errBadRequest("A file has no folder settings")
+		}
+		if b.Permissions != nil && b.Permissions.CanDownload != nil && *b.Permissions.CanDownload != "open" && *b.Permissions.CanDownload != "company" {
+			return errBadRequest("Invalid value for \"permissions.can_download\": open or company")
+		}
+		return nil
+	}
+	if b.Lock.present || b.DispositionAt != nil || b.Permissions != nil {
+		return errBadRequest("A folder has no lock, disposition_at or permissions")
+	}
+	if b.SyncState != nil && *b.SyncState != "synced" && *b.SyncState != "not_synced" && *b.SyncState != "partially_synced" {
+		return errBadRequest("Invalid value for \"sync_state\": synced, not_synced or partially_synced")
+	}
+	if e := b.FolderUploadEmail; e.present && !e.null && (e.v.Access == nil || *e.v.Access != "open" && *e.v.Access != "collaborators") {
+		return errBadRequest("Invalid value for folder_upload_email.access: open or collaborators")
+	}
+	return nil
+}
+
+// updateFile serves PUT /files/{file_id}: 200 File--Full.
+func (s *Server) updateFile(w http.ResponseWriter, r *http.Request, p *principal) error {
+	id, aerr := fileIDStrict(r)
+	if aerr != nil {
+		return aerr
+	}
+	return s.updateItem(w, r, p, "file", id)
+}
+
+// updateFolder serves PUT /folders/{folder_id}: 200 Folder--Full.
+func (s *Server) updateFolder(w http.ResponseWriter, r *http.Request, p *principal) error {
+	id, aerr := folderID(r)
+	if aerr != nil {
+		return aerr
+	}
+	return s.updateItem(w, r, p, "folder", id)
+}
+
+func (s *Server) updateItem(w http.ResponseWriter, r *http.Request, p *principal, typ, id string) error {
+	if aerr := requireJSONContentType(r); aerr != nil {
+		return aerr
+	}
+	var body itemUpdateBody
+	if aerr := decodeJSONObject(r.Body, &body, codeBadRequest, "shared_link", "lock", "folder_upload_email"); aerr != nil {
+		return aerr
+	}
+	if aerr := body.checkShape(typ); aerr != nil {
+		return aerr
+	}
+	now := s.nowSec()
+	link, removeLink, aerr := parseSharedLink(body.SharedLink, now)
+	if aerr != nil {
+		return aerr
+	}
+	lock, unlock, aerr := parseLock(body.Lock, s.now())
+	if aerr != nil {
+		return aerr
+	}
+	fields := parseFields(r)
+
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if id == rootID {
+		if body.Name != nil || body.Parent != nil {
+			return errf(http.StatusForbidden, codeAccessDenied, "The root folder cannot be renamed or moved")
+		}
+		return errf(http.StatusForbidden, codeAccessDenied, "The root folder cannot be changed")
+	}
+	it, aerr := s.lookup(p, typ, id)
+	if aerr != nil {
+		return aerr
+	}
+	if aerr := checkIfMatch(r, it.etag()); aerr != nil {
+		return aerr
+	}
+	if !s.can(p, it, actEdit) {
+		return errf(http.StatusForbidden, codeAccessDenied, "Access denied - insufficient permission to change this %s", typ)
+	}
+	target, owner, name := it.parentID, it.owner, it.name
+	if body.Parent != nil && *body.Parent.ID != it.parentID {
+		target = *body.Parent.ID
+		parent, aerr := s.parentFolder(p, target)
+		if aerr != nil {
+			return aerr
+		}
+		if typ == "folder" && s.isWithin(target, it.id) {
+			return errBadRequest("Cannot move a folder into itself or a folder below it: cyclical folder structure")
+		}
+		owner = ownerIn(p, parent)
+	}
+	if body.Name != nil {
+		name = *body.Name
+	}
+	moving, renaming := target != it.parentID, name != it.name
+	if moving || renaming {
+		if aerr := s.lockRefuses(p, it, actEdit); aerr != nil {
+			return aerr
+		}
+		if c := s.conflict(target, owner, name, it); c != nil {
+			return s.errNameInUse(c)
+		}
+	}
+	if body.DispositionAt != nil {
+		if s.retentionBlocksPurge(it) == nil {
+			return errf(http.StatusForbidden, codeAccessDenied, "The file is not under retention: disposition_at applies to retained files")
+		}
+		return errBadRequest("This server does not change the disposition of a retained file")
+	}
+	if body.Lock.present {
+		if aerr := s.applyLock(p, it, lock, unlock); aerr != nil {
+			return aerr
+		}
+	}
+
+	// Every check passed: apply.
+	it.modBy = p.user
+	if moving {
+		old := s.items[it.parentID]
+		it.parentID = target
+		s.setOwnerTree(it, owner)
+		for _, f := range []*item{old, s.items[target]} {
+			if f != nil {
+				f.touch(now, nil)
+				s.dirtyItem(f)
+			}
+		}
+	}
+	it.name = name
+	if body.Description != nil {
+		it.description = *body.Description
+	}
+	if body.Tags != nil {
+		it.tags = append([]string{}, *body.Tags...)
+	}
+	switch {
+	case removeLink:
+		it.link = nil
+	case link != nil:
+		it.link = link.merge(it.link)
+	}
+	if body.Permissions != nil && body.Permissions.CanDownload != nil {
+		it.downloadAccess = *body.Permissions.CanDownload
+		if it.downloadAccess == "open" {
+			it.downloadAccess = ""
+		}
+	}
+	body.applyFolderSettings(it)
+	it.touch(now, p.user)
+	s.dirtyItem(it)
+	writeJSON(w, http.StatusOK, s.render(it, fields, p))
+	return nil
+}
+
+// applyFolderSettings sets the folder members of an update.
+func (b *itemUpdateBody) applyFolderSettings(it *item) {
+	if b.SyncState != nil {
+		it.syncState = *b.SyncState
+	}
+	if e := b.FolderUploadEmail; e.present {
+		it.uploadEmail = ""
+		if !e.null {
+			it.uploadEmail = *e.v.Access
+		}
+	}
+	set := func(dst **bool, v *bool) {
+		if v != nil {
+			x := *v
+			*dst = &x
+		}
+	}
+	set(&it.canNonOwnersInvite, b.CanNonOwnersInvite)
+	set(&it.canNonOwnersViewCollab, b.CanNonOwnersViewCollaborators)
+	set(&it.restrictedToEnterprise, b.IsCollaborationRestrictedToEnterprise)
+}
+
+// isWithin reports whether folder id is folder root or below it. Callers
+// hold s.mu.
+func (s *Server) isWithin(id, root string) bool {
+	for depth := 0; id != "" && id != rootID && depth < 100000; depth++ {
+		if id == root {
+			return true
+		}
+		f, ok := s.items[id]
+		if !ok {
+			return false
+		}
+		id = f.parentID
+	}
+	return false
+}
+
+// setOwnerTree gives an item and everything below it a new owner (a move
+// into another user's folder). Callers hold s.mu.
+func (s *Server) setOwnerTree(it *item, owner *user) {
+	if it.owner != owner {
+		it.owner = owner
+		s.dirtyItem(it)
+		if it.typ == "folder" {
+			for _, c := range s.subItems(it.id) {
+				s.setOwnerTree(c, owner)
+			}
+		}
+	}
+	s.folders.sync(it)
+}
+
+// itemSettings renders the members this file adds to a record when asked
+// by fields (content.go's extra). ok is false for other fields.
+func (s *Server) itemSettings(it *item, field string) (any, bool) {
+	switch field {
+	case "tags":
+		return append([]string{}, it.tags...), true
+	case "lock":
+		if it.typ == "file" {
+			return s.lockRecord(it), true
+		}
+	case "can_non_owners_invite":
+		return boolOr(it.canNonOwnersInvite, true), it.typ == "folder"
+	case "can_non_owners_view_collaborators":
+		return boolOr(it.canNonOwnersViewCollab, true), it.typ == "folder"
+	case "is_collaboration_restricted_to_enterprise":
+		return boolOr(it.restrictedToEnterprise, false), it.typ == "folder"
+	}
+	return nil, false
+}
+
+func boolOr(b *bool, def bool) bool {
+	if b == nil {
+		return def
+	}
+	return *b
+}
