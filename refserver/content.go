@@ -209,6 +209,12 @@ func (s *Server) addItem(it *item) {
 	if it.typ == "file" {
 		typ = evItemUpload
 	}
+	if it.copiedFrom != "" {
+		if parent := s.items[it.parentID]; parent != nil && parent.copiedFrom != "" {
+			return // inside a copied folder: the copy's ITEM_COPY tells it
+		}
+		typ = evItemCopy
+	}
 	s.itemEvent(typ, it, it.createdBy)
 }
 

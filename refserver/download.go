@@ -94,8 +94,8 @@ func (s *Server) downloadFile(w http.ResponseWriter, r *http.Request, p *princip
 	if want != "" {
 		v = nil
 		for _, c := range f.versions {
-			if c.id == want {
-				v = c
+			if c.id == want && c.trashedAt.IsZero() {
+				v = c // a version in the trash is not downloaded (file_versions.go)
 			}
 		}
 	}

@@ -35,6 +35,7 @@ const (
 	evItemTrash        = "ITEM_TRASH"
 	evItemUndelete     = "ITEM_UNDELETE_VIA_TRASH"
 	evItemDownload     = "ITEM_DOWNLOAD"
+	evItemMakeCurrent  = "ITEM_MAKE_CURRENT_VERSION"
 	evMetadataCreate   = "METADATA_INSTANCE_CREATE"
 	evMetadataUpdate   = "METADATA_INSTANCE_UPDATE"
 	evMetadataDelete   = "METADATA_INSTANCE_DELETE"
@@ -46,7 +47,7 @@ const (
 // adminEventType is the enterprise stream's name of a user stream event.
 var adminEventType = map[string]string{
 	evItemCreate: "UPLOAD", evItemUpload: "UPLOAD", evItemRename: "RENAME", evItemMove: "MOVE",
-	evItemCopy: "COPY", evItemTrash: "DELETE", evItemUndelete: "UNDELETE", evItemDownload: "DOWNLOAD",
+	evItemCopy: "COPY", evItemMakeCurrent: "FILE_VERSION_RESTORE", evItemTrash: "DELETE", evItemUndelete: "UNDELETE", evItemDownload: "DOWNLOAD",
 	evMetadataCreate: evMetadataCreate, evMetadataUpdate: evMetadataUpdate, evMetadataDelete: evMetadataDelete,
 	evTaskAssignCreate: evTaskAssignCreate, evGroupAddUser: evGroupAddUser, evGroupRemoveUser: evGroupRemoveUser,
 }
@@ -55,7 +56,7 @@ var adminEventType = map[string]string{
 // change a file tree ("file updates or collaborations").
 var changeEvents = map[string]bool{
 	evItemCreate: true, evItemUpload: true, evItemRename: true, evItemMove: true, evItemCopy: true,
-	evItemTrash: true, evItemUndelete: true,
+	evItemTrash: true, evItemUndelete: true, evItemMakeCurrent: true,
 }
 
 // DefaultEventHistory is how many events the server keeps when

@@ -17,6 +17,12 @@ func (s *Server) registerAPI(mux *http.ServeMux) {
 		http.MethodDelete: {h: s.deleteFolder},
 		http.MethodPost:   {h: s.restoreHandler("folder", "folder_id")}, // trash.go
 	}))
+	mux.Handle(apiRoot+"/folders/{folder_id}/copy", s.route(map[string]endpoint{
+		http.MethodPost: {h: s.copyFolder}, // items_copy.go
+	}))
+	mux.Handle(apiRoot+"/files/{file_id}/copy", s.route(map[string]endpoint{
+		http.MethodPost: {h: s.copyFile}, // items_copy.go
+	}))
 	mux.Handle(apiRoot+"/folders/{folder_id}/items", s.route(map[string]endpoint{
 		http.MethodGet: {h: s.listFolderItems},
 	}))
@@ -29,8 +35,16 @@ func (s *Server) registerAPI(mux *http.ServeMux) {
 		http.MethodDelete: {h: s.deleteFile, app: true},
 		http.MethodPost:   {h: s.restoreHandler("file", "file_id")}, // trash.go
 	}))
+	mux.Handle(apiRoot+"/files/{file_id}/versions", s.route(map[string]endpoint{
+		http.MethodGet: {h: s.listFileVersions}, // file_versions.go
+	}))
+	mux.Handle(apiRoot+"/files/{file_id}/versions/current", s.route(map[string]endpoint{
+		http.MethodPost: {h: s.promoteFileVersion},
+	}))
 	mux.Handle(apiRoot+"/files/{file_id}/versions/{file_version_id}", s.route(map[string]endpoint{
-		http.MethodGet: {h: s.getFileVersion},
+		http.MethodGet:    {h: s.getFileVersion},
+		http.MethodPut:    {h: s.restoreFileVersion},
+		http.MethodDelete: {h: s.deleteFileVersion},
 	}))
 	mux.Handle(apiRoot+"/files/{file_id}/content", s.route(map[string]endpoint{
 		http.MethodGet: {h: s.downloadFile, app: true},

@@ -43,7 +43,10 @@ func versionRecord(f *item, n int, v *version) map[string]any {
 		"size":           v.blob.Size,
 		"created_at":     fmtTime(v.createdAt),
 		"modified_at":    fmtTime(v.createdAt),
-		"trashed_at":     nil,
+		"trashed_at":     fmtTime(v.trashedAt),
+		"trashed_by":     userMiniOrNil(v.trashedBy),
+		"restored_at":    fmtTime(v.restoredAt),
+		"restored_by":    userMiniOrNil(v.restoredBy),
 		"purged_at":      nil,
 		"version_number": strconv.Itoa(n),
 	}
@@ -52,6 +55,14 @@ func versionRecord(f *item, n int, v *version) map[string]any {
 		rec["uploader_display_name"] = v.by.name
 	}
 	return rec
+}
+
+// userMiniOrNil is u's User--Mini record, or nil.
+func userMiniOrNil(u *user) any {
+	if u == nil {
+		return nil
+	}
+	return u.mini()
 }
 
 // pickFields keeps only the requested fields plus the always-present ones;

@@ -1,0 +1,231 @@
+package refserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"slices"
+	"time"
+)
+
+// File versions (spec get_files_id_versions, delete_/put_files_id_versions_id,
+// post_files_id_versions_current):
+//
+//   - GET /files/{file_id}/versions lists the earlier versions, newest first
+//     (the current one is not listed), trashed ones included with their
+//     trashed_at; offset pages (limit default 1000, at most 1000);
+//   - DELETE /files/{file_id}/versions/{id} moves a version to the trash
+//     (204): not the current one (400 bad_request: promote another first),
+//     not one already in the trash (404), not one under retention or a legal
+//     hold (403 access_denied_insufficient_permissions, as purges are);
+//     if-match is the file's etag (412); someone else's lock refuses it;
+//   - PUT /files/{file_id}/versions/{id} with {"trashed_at": null} takes it
+//     out of the trash (200 FileVersion); any other body is 400;
+//   - POST /files/{file_id}/versions/current with {"type": "file_version",
+//     "id": …} makes a copy of that version's content the new current
+//     version (201 FileVersion of the new version): not the current one and
+//     not a trashed one (400 bad_request);
+//   - a trashed version cannot be downloaded (version=: 404) until restored.
+
+// versionsPage is GET /files/{file_id}/versions.
+func (s *Server) listFileVersions(w http.ResponseWriter, r *http.Request, p *principal) error {
+	id, aerr := fileIDLoose(r)
+	if aerr != nil {
+		return aerr
+	}
+	q := listPage{}
+	if q.offset, aerr = queryInt(r, "offset", 0); aerr != nil {
+		return aerr
+	}
+	if q.limit, aerr = pageLimit(r, maxPageLimit, maxPageLimit); aerr != nil {
+		return aerr
+	}
+	fields := parseFields(r)
+	s.mu.Lock()
+	f, aerr := s.lookup(p, "file", id)
+	var page map[string]any
+	if aerr == nil {
+		earlier := slices.Clone(f.versions[:len(f.versions)-1])
+		slices.Reverse(earlier)
+		page = offsetEntries(earlier, q, func(*version) bool { return false }, func(v *version) any {
+			return pickFields(versionRecord(f, slices.Index(f.versions, v)+1, v), fields, "type", "id", "sha1")
+		})
+	}
+	s.mu.Unlock()
+	if aerr != nil {
+		return aerr
+	}
+	writePage(w, http.StatusOK, page)
+	return nil
+}
+
+// fileVersion finds the file and version of the path for p. Callers hold
+// s.mu.
+func (s *Server) fileVersion(r *http.Request, p *principal) (*item, *version, *apiError) {
+	id, aerr := fileIDLoose(r)
+	if aerr != nil {
+		return nil, nil, aerr
+	}
+	f, aerr := s.lookup(p, "file", id)
+	if aerr != nil {
+		return nil, nil, aerr
+	}
+	vid := r.PathValue("file_version_id")
+	for _, v := range f.versions {
+		if v.id == vid {
+			return f, v, nil
+		}
+	}
+	return nil, nil, errNotFound("file version")
+}
+
+// versionBlocked returns the error that keeps a version from the trash
+// (retention or an active legal hold), or nil. Callers hold s.mu.
+func (s *Server) versionBlocked(v *version) *apiError {
+	now := s.now()
+	if fvr, ok := s.retention.byVersion[v.id]; ok && fvr.retainedAt(now) {
+		return errf(http.StatusForbidden, codeAccessDenied, "File version %s is under retention", v.id)
+	}
+	if h, ok := s.holds.byVersion[v.id]; ok && len(s.activeHolds(h, now)) > 0 {
+		return errf(http.StatusForbidden, codeAccessDenied, "File version %s is under a legal hold", v.id)
+	}
+	return nil
+}
+
+// deleteFileVersion serves DELETE /files/{file_id}/versions/{id}: 204.
+func (s *Server) deleteFileVersion(w http.ResponseWriter, r *http.Request, p *principal) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f, v, aerr := s.fileVersion(r, p)
+	if aerr != nil {
+		return aerr
+	}
+	switch {
+	case v == f.current():
+		return errBadRequest("The current version cannot be deleted: promote another version first")
+	case !v.trashedAt.IsZero():
+		return errNotFound("file version")
+	}
+	if aerr := firstAPIError(checkIfMatch(r, f.etag()), s.lockRefuses(p, f, actEdit), s.versionBlocked(v)); aerr != nil {
+		return aerr
+	}
+	if !s.can(p, f, actEdit) {
+		return errf(http.StatusForbidden, codeAccessDenied, "Access denied - insufficient permission to delete a version")
+	}
+	v.trashedAt, v.trashedBy = s.nowSec(), p.user
+	s.dirtyItem(f)
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+func firstAPIError(errs ...*apiError) *apiError {
+	for _, e := range errs {
+		if e != nil {
+			return e
+		}
+	}
+	return nil
+}
+
+// restoreFileVersion serves PUT /files/{file_id}/versions/{id} with
+// {"trashed_at": null}: 200 FileVersion.
+func (s *Server) restoreFileVersion(w http.ResponseWriter, r *http.Request, p *principal) error {
+	if aerr := requireJSONContentType(r); aerr != nil {
+		return aerr
+	}
+	b, aerr := readBody(r.Body)
+	if aerr != nil {
+		return aerr
+	}
+	var body map[string]json.RawMessage
+	if err := json.Unmarshal(b, &body); err != nil || len(body) != 1 || !bytes.Equal(bytes.TrimSpace(body["trashed_at"]), []byte("null")) {
+		return errBadRequest(`The body must be {"trashed_at": null}: a version is only restored`)
+	}
+	fields := parseFields(r)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f, v, aerr := s.fileVersion(r, p)
+	if aerr != nil {
+		return aerr
+	}
+	if !v.trashedAt.IsZero() {
+		v.trashedAt, v.trashedBy = time.Time{}, nil
+		v.restoredAt, v.restoredBy = s.nowSec(), p.user
+		s.dirtyItem(f)
+	}
+	writeJSON(w, http.StatusOK, pickFields(versionRecord(f, slices.Index(f.versions, v)+1, v), fields, "type", "id", "sha1"))
+	return nil
+}
+
+// promoteFileVersion serves POST /files/{file_id}/versions/current: 201.
+func (s *Server) promoteFileVersion(w http.ResponseWriter, r *http.Request, p *principal) error {
+	id, aerr := fileIDLoose(r)
+	if aerr != nil {
+		return aerr
+	}
+	if aerr := requireJSONContentType(r); aerr != nil {
+		return aerr
+	}
+	var body struct {
+		ID   *string `json:"id"`
+		Type *string `json:"type"`
+	}
+	if aerr := decodeJSONObject(r.Body, &body, codeBadRequest); aerr != nil {
+		return aerr
+	}
+	if body.ID == nil || body.Type != nil && *body.Type != "file_version" {
+		return errBadRequest(`The body must be {"type": "file_version", "id": <version id>}`)
+	}
+	fields := parseFields(r)
+	pick := func() (*version, *apiError) {
+		f, aerr := s.lookup(p, "file", id)
+		if aerr != nil {
+			return nil, aerr
+		}
+		for _, v := range f.versions {
+			if v.id != *body.ID {
+				continue
+			}
+			switch {
+			case v == f.current():
+				return nil, errBadRequest("The version is the current one already")
+			case !v.trashedAt.IsZero():
+				return nil, errBadRequest("A version in the trash cannot be promoted: restore it first")
+			}
+			return v, firstAPIError(s.lockRefuses(p, f, actUpload))
+		}
+		return nil, errNotFound("file version")
+	}
+	s.mu.Lock()
+	v, aerr := pick()
+	s.mu.Unlock()
+	if aerr != nil {
+		return aerr
+	}
+	nodes := []copyNode{{src: &item{typ: "file", id: id}, blob: v.blob}}
+	blobs, err := s.copyBlobs(r.Context(), nodes)
+	if err != nil {
+		s.deleteBlobs(r, blobs)
+		return err
+	}
+	s.mu.Lock()
+	var rec map[string]any
+	if _, aerr = pick(); aerr == nil {
+		f := s.items[id]
+		now := s.nowSec()
+		f.versions = append(f.versions, &version{id: s.newID(), blob: nodes[0].copied, createdAt: now, by: p.user})
+		s.versionAdded(f, f.current())
+		f.readyAt = s.now().Add(s.opts.ContentNotReady)
+		f.touch(now, p.user)
+		s.dirtyItem(f)
+		s.itemEvent(evItemMakeCurrent, f, p.user)
+		rec = pickFields(versionRecord(f, len(f.versions), f.current()), fields, "type", "id", "sha1")
+	}
+	s.mu.Unlock()
+	if aerr != nil {
+		s.deleteBlobs(r, blobs)
+		return aerr
+	}
+	writeJSON(w, http.StatusCreated, rec)
+	return nil
+}
