@@ -28,9 +28,12 @@ type fileLock struct {
 	downloadPrevented bool
 }
 
-// lockBody is the lock member of an update.
+// lockBody is the lock member of an update. The spec names its kind
+// access; the classic box-node-sdk (files.lock) sends type, which the
+// service takes too: either says "lock".
 type lockBody struct {
 	Access              *string `json:"access"`
+	Type                *string `json:"type"`
 	ExpiresAt           *string `json:"expires_at"`
 	IsDownloadPrevented *bool   `json:"is_download_prevented"`
 }
@@ -78,7 +81,11 @@ func parseLock(raw nullable[lockBody], now time.Time) (*fileLock, bool, *apiErro
 		return nil, true, nil
 	}
 	b := raw.v
-	if b.Access == nil || *b.Access != "lock" {
+	kind := b.Access
+	if kind == nil {
+		kind = b.Type
+	}
+	if kind == nil || *kind != "lock" || b.Access != nil && b.Type != nil && *b.Type != *b.Access {
 		return nil, false, errBadRequest("lock.access must be \"lock\"")
 	}
 	l := &fileLock{createdAt: now}
