@@ -1,14 +1,25 @@
 package refserver
 
+import "net/http"
+
 // The access model: who may do what to which item, in one place. Handlers
-// ask s.can(p, it, action); nothing else decides access to an item.
+// ask s.can(p, it, action) (or s.lookupFor, which answers the refusal);
+// nothing else decides access to an item.
 //
-// Today an item is reachable by its owner (unless HideFromUsers hid it) and
-// by principals that see everything (the enterprise admin, the app token).
-// Collaborations (issue 17) add roles here: a role grants a set of actions
-// on the item collaborated on and on its subtree (Box's collaborator
-// permission levels: owner, co-owner, editor, viewer uploader, previewer
-// uploader, viewer, previewer, uploader).
+//   - The enterprise admin and the app token may do everything.
+//   - The owner may do everything to what they own (unless HideFromUsers
+//     hid the item).
+//   - A collaboration (collaborations.go) on an item or on a folder above it
+//     gives its user — or the members of its group — the actions of its role,
+//     as Box's collaborator permission levels list them, while it is
+//     accepted and not expired:
+//     co-owner: everything but transferring ownership; editor: preview,
+//     download, upload, edit, delete, share; viewer uploader: preview,
+//     download, upload, share; previewer uploader: preview, upload; viewer:
+//     preview, download, share; previewer: preview; uploader: upload (and
+//     see names). Every role sees the item. Roles add up.
+//   - A lock (file_locks.go) may refuse what the role allows, with its own
+//     code; it is checked where the change is made.
 
 // action is one thing a principal may do to an item.
 type action int
@@ -16,14 +27,14 @@ type action int
 const (
 	// actSee: the item exists for the caller (reads its record; 404 otherwise).
 	actSee action = iota
-	// actPreview: previews the content.
+	// actPreview: previews the content, reads comments and versions.
 	actPreview
-	// actDownload: downloads the content.
+	// actDownload: downloads the content (and copies it).
 	actDownload
 	// actUpload: uploads into a folder or a new version of a file.
 	actUpload
 	// actEdit: renames, moves, changes the description, tags or lock,
-	// creates and edits metadata, deletes.
+	// creates and edits metadata and tasks.
 	actEdit
 	// actDelete: moves the item to the trash.
 	actDelete
@@ -35,13 +46,41 @@ const (
 	actOwn
 )
 
+// roleActions are the actions of each collaboration role (besides actSee,
+// which every role has).
+var roleActions = map[string][]action{
+	"co-owner":           {actPreview, actDownload, actUpload, actEdit, actDelete, actShare, actManageCollaborators},
+	"editor":             {actPreview, actDownload, actUpload, actEdit, actDelete, actShare},
+	"viewer uploader":    {actPreview, actDownload, actUpload, actShare},
+	"previewer uploader": {actPreview, actUpload},
+	"viewer":             {actPreview, actDownload, actShare},
+	"previewer":          {actPreview},
+	"uploader":           {actUpload},
+}
+
 // can reports whether p may do act to it. Callers hold s.mu.
 func (s *Server) can(p *principal, it *item, act action) bool {
 	if p.seesAll() {
 		return true
 	}
-	if it.owner == p.user && !it.hidden {
+	if it.hidden {
+		return false
+	}
+	if it.owner == p.user {
 		return true
+	}
+	if act == actOwn {
+		return false
+	}
+	for _, role := range s.collabRoles(p.user, it) {
+		if act == actSee {
+			return true
+		}
+		for _, a := range roleActions[role] {
+			if a == act {
+				return true
+			}
+		}
 	}
 	return false
 }
@@ -49,4 +88,23 @@ func (s *Server) can(p *principal, it *item, act action) bool {
 // visible reports whether p may access it (actSee). Callers hold s.mu.
 func (s *Server) visible(p *principal, it *item) bool {
 	return s.can(p, it, actSee)
+}
+
+// lookupFor returns the item of a type visible to p (as lookup) when p may
+// do act to it; an item p sees but may not act on is 403
+// access_denied_insufficient_permissions. Callers hold s.mu.
+func (s *Server) lookupFor(p *principal, typ, id string, act action) (*item, *apiError) {
+	it, aerr := s.lookup(p, typ, id)
+	if aerr != nil {
+		return nil, aerr
+	}
+	if !s.can(p, it, act) {
+		return nil, errDenied(typ)
+	}
+	return it, nil
+}
+
+// errDenied is the refusal of an action on an item the caller sees.
+func errDenied(typ string) *apiError {
+	return errf(http.StatusForbidden, codeAccessDenied, "Access denied - insufficient permission for this %s", typ)
 }

@@ -170,7 +170,7 @@ func (s *Server) parentFolder(p *principal, id string) (*item, *apiError) {
 	if !validID(id) {
 		return nil, errNotFound("folder")
 	}
-	return s.lookup(p, "folder", id)
+	return s.lookupFor(p, "folder", id, actUpload) // adding to a folder is an upload (access.go)
 }
 
 // ownerIn is the owner of a new item in parent (nil = p's root).

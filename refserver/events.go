@@ -42,6 +42,8 @@ const (
 	evTaskAssignCreate = "TASK_ASSIGNMENT_CREATE"
 	evGroupAddUser     = "GROUP_ADD_USER"
 	evGroupRemoveUser  = "GROUP_REMOVE_USER"
+	evCollabAdd        = "COLLAB_ADD_COLLABORATOR"
+	evCollabRemove     = "COLLAB_REMOVE_COLLABORATOR"
 )
 
 // adminEventType is the enterprise stream's name of a user stream event.
@@ -50,13 +52,14 @@ var adminEventType = map[string]string{
 	evItemCopy: "COPY", evItemMakeCurrent: "FILE_VERSION_RESTORE", evItemTrash: "DELETE", evItemUndelete: "UNDELETE", evItemDownload: "DOWNLOAD",
 	evMetadataCreate: evMetadataCreate, evMetadataUpdate: evMetadataUpdate, evMetadataDelete: evMetadataDelete,
 	evTaskAssignCreate: evTaskAssignCreate, evGroupAddUser: evGroupAddUser, evGroupRemoveUser: evGroupRemoveUser,
+	evCollabAdd: "COLLABORATION_INVITE", evCollabRemove: "COLLABORATION_REMOVE",
 }
 
 // changeEvents are the event types of stream_type=changes: those that may
 // change a file tree ("file updates or collaborations").
 var changeEvents = map[string]bool{
 	evItemCreate: true, evItemUpload: true, evItemRename: true, evItemMove: true, evItemCopy: true,
-	evItemTrash: true, evItemUndelete: true, evItemMakeCurrent: true,
+	evItemTrash: true, evItemUndelete: true, evItemMakeCurrent: true, evCollabAdd: true, evCollabRemove: true,
 }
 
 // DefaultEventHistory is how many events the server keeps when

@@ -42,7 +42,7 @@ func (s *Server) listFileVersions(w http.ResponseWriter, r *http.Request, p *pri
 	}
 	fields := parseFields(r)
 	s.mu.Lock()
-	f, aerr := s.lookup(p, "file", id)
+	f, aerr := s.lookupFor(p, "file", id, actPreview)
 	var page map[string]any
 	if aerr == nil {
 		earlier := slices.Clone(f.versions[:len(f.versions)-1])
@@ -66,7 +66,7 @@ func (s *Server) fileVersion(r *http.Request, p *principal) (*item, *version, *a
 	if aerr != nil {
 		return nil, nil, aerr
 	}
-	f, aerr := s.lookup(p, "file", id)
+	f, aerr := s.lookupFor(p, "file", id, actEdit)
 	if aerr != nil {
 		return nil, nil, aerr
 	}
@@ -178,7 +178,7 @@ func (s *Server) promoteFileVersion(w http.ResponseWriter, r *http.Request, p *p
 	}
 	fields := parseFields(r)
 	pick := func() (*version, *apiError) {
-		f, aerr := s.lookup(p, "file", id)
+		f, aerr := s.lookupFor(p, "file", id, actUpload)
 		if aerr != nil {
 			return nil, aerr
 		}

@@ -54,7 +54,7 @@ func (s *Server) deleteFile(w http.ResponseWriter, r *http.Request, p *principal
 		return aerr
 	}
 	s.mu.Lock()
-	f, aerr := s.lookup(p, "file", id)
+	f, aerr := s.lookupFor(p, "file", id, actDelete)
 	if aerr == nil {
 		aerr = s.lockRefuses(p, f, actDelete)
 	}

@@ -360,7 +360,7 @@ func (s *Server) deleteFolder(w http.ResponseWriter, r *http.Request, p *princip
 		return errf(http.StatusForbidden, codeAccessDenied, "The root folder cannot be deleted")
 	}
 	s.mu.Lock()
-	f, aerr := s.lookup(p, "folder", id)
+	f, aerr := s.lookupFor(p, "folder", id, actDelete)
 	if aerr == nil {
 		aerr = checkIfMatch(r, f.etag())
 	}

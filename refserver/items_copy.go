@@ -116,7 +116,7 @@ func (s *Server) copyItem(w http.ResponseWriter, r *http.Request, p *principal, 
 
 // planCopy checks a copy and lists what it copies. Callers hold s.mu.
 func (s *Server) planCopy(p *principal, typ, id string, body *copyBody) ([]copyNode, string, *apiError) {
-	src, aerr := s.lookup(p, typ, id)
+	src, aerr := s.lookupFor(p, typ, id, actDownload)
 	if aerr != nil {
 		return nil, "", aerr
 	}

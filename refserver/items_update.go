@@ -69,6 +69,19 @@ type itemUpdateBody struct {
 	IsCollaborationRestrictedToEnterprise *bool `json:"is_collaboration_restricted_to_enterprise"`
 }
 
+// action is what an update asks of the access model: sharing alone is
+// actShare, anything else actEdit.
+func (b *itemUpdateBody) action() action {
+	other := b.Name != nil || b.Description != nil || b.Parent != nil || b.Tags != nil || b.Collections != nil ||
+		b.Lock.present || b.DispositionAt != nil || b.Permissions != nil || b.SyncState != nil ||
+		b.FolderUploadEmail.present || b.CanNonOwnersInvite != nil || b.CanNonOwnersViewCollaborators != nil ||
+		b.IsCollaborationRestrictedToEnterprise != nil
+	if b.SharedLink.present && !other {
+		return actShare
+	}
+	return actEdit
+}
+
 // checkShape applies the rules that need no state.
 func (b *itemUpdateBody) checkShape(typ string) *apiError {
 	if b.Name != nil {
@@ -174,8 +187,8 @@ func (s *Server) updateItem(w http.ResponseWriter, r *http.Request, p *principal
 	if aerr := checkIfMatch(r, it.etag()); aerr != nil {
 		return aerr
 	}
-	if !s.can(p, it, actEdit) {
-		return errf(http.StatusForbidden, codeAccessDenied, "Access denied - insufficient permission to change this %s", typ)
+	if need := body.action(); !s.can(p, it, need) {
+		return errDenied(typ)
 	}
 	target, owner, name := it.parentID, it.owner, it.name
 	if body.Parent != nil && *body.Parent.ID != it.parentID {

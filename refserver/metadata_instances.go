@@ -100,7 +100,10 @@ func (s *Server) mdItem(r *http.Request, p *principal, typ string) (*item, *apiE
 	if !validID(id) || id == rootID {
 		return nil, errf(http.StatusMethodNotAllowed, codeMethodNotAllowed, "Method Not Allowed: malformed %s id", typ)
 	}
-	return s.lookup(p, typ, id)
+	if r.Method == http.MethodGet {
+		return s.lookup(p, typ, id)
+	}
+	return s.lookupFor(p, typ, id, actEdit) // metadata changes are edits (access.go)
 }
 
 // instanceOf resolves item, scope and template of an instance path and

@@ -43,6 +43,7 @@ const (
 	kRefreshTokens                 // issued refresh tokens
 	kAuthCodes                     // authorization codes
 	kJWTIDs                        // used JWT ids
+	kCollabs                       // collaborations
 	kWebhooks                      // webhooks
 	kEvents                        // the event history and its head position
 	numKinds
@@ -120,6 +121,7 @@ var recordKinds = [numKinds]recordKind{
 	kRefreshTokens:   kind("oauth_refresh_tokens", (*Server).refreshKeys, (*Server).refreshRec, (*Server).loadRefresh, nil),
 	kAuthCodes:       kind("oauth_codes", (*Server).codeKeys, (*Server).codeRec, (*Server).loadCode, nil),
 	kJWTIDs:          kind("oauth_jwt_ids", (*Server).jtiKeys, (*Server).jtiRec, (*Server).loadJTI, nil),
+	kCollabs:         kind("collaborations", (*Server).collabKeys, (*Server).collabRec, (*Server).loadCollab, nil),
 	kWebhooks:        kind("webhooks", (*Server).webhookKeys, (*Server).webhookRec, (*Server).loadWebhook, nil),
 	kEvents:          kind("events", (*Server).eventKeys, (*Server).eventRec, (*Server).loadEvent, (*Server).eventsLoaded),
 }
@@ -148,6 +150,7 @@ func (s *Server) clearState() {
 	s.initOAuth()
 	s.initEvents()
 	s.initWebhooks()
+	s.initCollabs()
 }
 
 // sortedKeys lists a map's keys in order.

@@ -92,6 +92,11 @@ func (c *scenario) run() {
 	c.get(A, "/folders/"+docs, "/web_links/"+wl, "/folders/"+old+"/trash", "/files/"+hidden)
 	c.get(U, "/files/"+a, "/files/"+a+"/content", "/files/"+a+"?fields=version_number,uploader_display_name")
 
+	// A collaboration: the user views the admin's Docs.
+	collab := c.call(201, "POST", "/collaborations", A, map[string]any{"item": map[string]any{"type": "folder", "id": docs},
+		"accessible_by": map[string]any{"type": "user", "id": e.s.UserID()}, "role": "viewer"})
+	c.get(U, "/collaborations/"+collab["id"].(string), "/folders/"+docs+"/collaborations", "/folders/"+docs)
+
 	// A webhook (the address takes nothing: deliveries fail and are dropped
 	// with the server).
 	hook := c.call(201, "POST", "/webhooks", U, map[string]any{"target": map[string]any{"id": mine, "type": "folder"},

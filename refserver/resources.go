@@ -19,6 +19,7 @@ func (s *Server) initResources() {
 	s.initDevicePins()
 	s.initEvents()
 	s.initWebhooks()
+	s.initCollabs()
 }
 
 // Cross-resource hooks. The content code (files, folders, uploads, trash)
@@ -56,4 +57,5 @@ func (s *Server) itemPurged(it *item) {
 	s.metadataItemPurged(it)
 	s.watermarkItemPurged(it)
 	s.tasksItemPurged(it)
+	s.collabsItemPurged(it)
 }

@@ -49,6 +49,24 @@ func (s *Server) registerAPI(mux *http.ServeMux) {
 	mux.Handle(apiRoot+"/files/{file_id}/content", s.route(map[string]endpoint{
 		http.MethodGet: {h: s.downloadFile, app: true},
 	}))
+	// Collaborations (collaborations.go)
+	mux.Handle(apiRoot+"/collaborations", s.route(map[string]endpoint{
+		http.MethodGet:  {h: s.listPendingCollaborations},
+		http.MethodPost: {h: s.createCollaboration},
+	}))
+	mux.Handle(apiRoot+"/collaborations/{collaboration_id}", s.route(map[string]endpoint{
+		http.MethodGet:    {h: s.getCollaboration},
+		http.MethodPut:    {h: s.updateCollaboration},
+		http.MethodDelete: {h: s.deleteCollaboration},
+	}))
+	for _, typ := range []string{"file", "folder"} {
+		mux.Handle(apiRoot+"/"+typ+"s/{"+typ+"_id}/collaborations", s.route(map[string]endpoint{
+			http.MethodGet: {h: s.listItemCollaborations(typ)},
+		}))
+	}
+	mux.Handle(apiRoot+"/groups/{group_id}/collaborations", s.route(map[string]endpoint{
+		http.MethodGet: {h: s.listGroupCollaborations, fullToken: true},
+	}))
 	// Search (search.go)
 	mux.Handle(apiRoot+"/search", s.route(map[string]endpoint{
 		http.MethodGet: {h: s.searchItems},

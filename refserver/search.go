@@ -289,8 +289,10 @@ type scored struct {
 func (s *Server) runSearch(r *http.Request, p *principal, q *searchRequest) (map[string]any, *apiError) {
 	var ancestors map[string]bool
 	for _, id := range q.ancestors {
-		if _, aerr := s.parentFolder(p, id); aerr != nil {
-			return nil, aerr
+		if id != rootID {
+			if _, aerr := s.lookup(p, "folder", id); aerr != nil {
+				return nil, aerr
+			}
 		}
 		if ancestors == nil {
 			ancestors = map[string]bool{}

@@ -213,6 +213,7 @@ type Server struct {
 	search   *searchIndex  // words of items, for GET /search (search_index.go)
 	events   eventLog      // the event history (events.go)
 	webhooks webhookState  // webhooks (webhooks.go)
+	collabs  collabState   // collaborations (collaborations.go)
 	eventsOn bool          // events are recorded (not while the state is restored)
 	sessions map[string]*session
 	ended    map[string]UploadSessionInfo // committed and aborted sessions, for UploadSession

@@ -240,7 +240,7 @@ func (s *Server) createTask(w http.ResponseWriter, r *http.Request, p *principal
 	if !validID(*body.Item.ID) {
 		return errNotFound("file")
 	}
-	f, aerr := s.lookup(p, "file", *body.Item.ID)
+	f, aerr := s.lookupFor(p, "file", *body.Item.ID, actEdit)
 	if aerr != nil {
 		return aerr
 	}

@@ -270,7 +270,7 @@ func (s *Server) uploadNewVersion(w http.ResponseWriter, r *http.Request, p *pri
 	}
 	fields := parseFields(r)
 	check := func(name string) *apiError {
-		f, aerr := s.lookup(p, "file", id)
+		f, aerr := s.lookupFor(p, "file", id, actUpload)
 		if aerr != nil {
 			return aerr
 		}

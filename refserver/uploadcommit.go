@@ -70,7 +70,7 @@ func (s *Server) checkCommitConditions(r *http.Request, p *principal, ss *sessio
 	if ss.fileID == "" {
 		return nil, nil
 	}
-	f, aerr := s.lookup(p, "file", ss.fileID)
+	f, aerr := s.lookupFor(p, "file", ss.fileID, actUpload)
 	if aerr != nil {
 		return nil, aerr
 	}

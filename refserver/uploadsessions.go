@@ -213,7 +213,7 @@ func (s *Server) createVersionUploadSession(w http.ResponseWriter, r *http.Reque
 	defer release()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	f, aerr := s.lookup(p, "file", id)
+	f, aerr := s.lookupFor(p, "file", id, actUpload)
 	if aerr != nil {
 		return aerr
 	}

@@ -173,6 +173,7 @@ func (s *Server) createUser(w http.ResponseWriter, r *http.Request, p *principal
 	body.Login = nil
 	body.apply(u)
 	s.addUser(u)
+	s.bindInvitations(u) // collaborations.go
 	writeJSON(w, http.StatusCreated, s.renderUser(u, fields, 0))
 	return nil
 }

@@ -62,7 +62,10 @@ func (s *Server) watermarkTarget(r *http.Request, p *principal, typ string) (*it
 	if !validID(id) || id == rootID {
 		return nil, errNotFound(typ)
 	}
-	return s.lookup(p, typ, id)
+	if r.Method == http.MethodGet {
+		return s.lookup(p, typ, id)
+	}
+	return s.lookupFor(p, typ, id, actEdit)
 }
 
 // getWatermark serves GET /files/{id}/watermark and /folders/{id}/watermark:

@@ -368,6 +368,10 @@ func webhookTrigger(eventType, itemType string) string {
 		return prefix + "DOWNLOADED"
 	case evTaskAssignCreate:
 		return "TASK_ASSIGNMENT.CREATED"
+	case evCollabAdd:
+		return "COLLABORATION.CREATED"
+	case evCollabRemove:
+		return "COLLABORATION.REMOVED"
 	}
 	if rest, ok := strings.CutPrefix(eventType, "METADATA_INSTANCE_"); ok {
 		return "METADATA_INSTANCE." + rest + "D"

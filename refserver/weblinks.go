@@ -258,7 +258,7 @@ func (s *Server) updateWebLink(w http.ResponseWriter, r *http.Request, p *princi
 
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	wl, aerr := s.lookup(p, "web_link", id)
+	wl, aerr := s.lookupFor(p, "web_link", id, actEdit)
 	if aerr != nil {
 		return aerr
 	}
@@ -403,7 +403,7 @@ func strongPassword(pw string) bool {
 // deleteWebLink serves DELETE /web_links/{web_link_id}: 204, the web link
 // goes to the trash.
 func (s *Server) deleteWebLink(w http.ResponseWriter, r *http.Request, p *principal) error {
-	find := func(id string) (*item, *apiError) { return s.lookup(p, "web_link", id) }
+	find := func(id string) (*item, *apiError) { return s.lookupFor(p, "web_link", id, actDelete) }
 	return deleteRecord(s, w, r, "web_link_id", http.StatusNoContent, find, func(wl *item) *apiError {
 		s.trashItem(wl, p.user)
 		return nil

@@ -1,0 +1,571 @@
+package refserver
+
+import (
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Collaborations (spec /collaborations, /files|folders/{id}/collaborations,
+// /groups/{id}/collaborations; the collaboration guides). They are the
+// access model's grants (access.go); the rules of the endpoints:
+//
+//   - POST /collaborations: item {type file|folder, id}, accessible_by
+//     {type user|group, id or login}, role (not owner: 400 bad_request);
+//     the caller must manage the item's collaborators (owner, co-owner,
+//     admin: 403 access_denied_insufficient_permissions otherwise); the root
+//     folder is 400 collaborations_not_available_on_root_folder; a web link
+//     or another type is 400 invalid_collaboration_item; a user or group
+//     that already collaborates on the item (pending or accepted), or the
+//     owner, is 400 user_already_collaborator; can_view_path only on a
+//     folder (400). A user of the enterprise is accepted at once; a user
+//     outside it (rolled out), or a login no user has (an invitation by
+//     e-mail, accessible_by null and invite_email set), is pending. A group
+//     is accepted; only who may invite it can (403).
+//   - PUT /collaborations/{id}: status accepted or rejected by the invitee of
+//     a pending collaboration only (400 invalid_status otherwise); role,
+//     expires_at (null: no expiry), can_view_path by a manager of the item;
+//     role owner transfers the item to the collaborator — only the owner or
+//     an admin may (403) — the old owner becomes co-owner, the collaboration
+//     is replaced, and the answer is 204.
+//   - DELETE /collaborations/{id}: a manager of the item, or the collaborator
+//     leaving: 204; the access ends at once (404 after).
+//   - GET one: its item's viewers, its collaborator, its creator; else 404.
+//   - Lists: an item's own collaborations by marker (pending ones included),
+//     a group's by offset (admins and the group's members), the caller's
+//     pending invitations by offset (GET /collaborations?status=pending).
+//   - A pending collaboration's item is null in its record (the spec).
+//   - Expired collaborations grant nothing and are listed until removed.
+
+const (
+	codeAlreadyCollaborator      = "user_already_collaborator"
+	codeCollabOnRoot             = "collaborations_not_available_on_root_folder"
+	codeInvalidCollaborationItem = "invalid_collaboration_item"
+	codeInvalidStatus            = "invalid_status"
+)
+
+// collab is a collaboration. Fields are guarded by Server.mu.
+type collab struct {
+	id          string
+	item        *item
+	user        *user  // accessible_by a user (nil for a group or an e-mail invitation)
+	group       *group // accessible_by a group
+	inviteEmail string
+	role        string
+	status      string // accepted, pending, rejected
+	accessOnly  bool
+	canViewPath bool
+	expiresAt   time.Time
+	createdBy   *user
+	createdAt   time.Time
+	modifiedAt  time.Time
+	ackAt       time.Time
+}
+
+// collabState is the server's collaborations, guarded by Server.mu.
+type collabState struct {
+	byID   map[string]*collab
+	byItem map[string][]*collab
+}
+
+func (s *Server) initCollabs() {
+	s.collabs = collabState{byID: map[string]*collab{}, byItem: map[string][]*collab{}}
+}
+
+func (s *Server) addCollab(c *collab) {
+	s.collabs.byID[c.id] = c
+	s.collabs.byItem[c.item.id] = append(s.collabs.byItem[c.item.id], c)
+	s.dirty(kCollabs, c.id)
+}
+
+func (s *Server) removeCollab(c *collab) {
+	delete(s.collabs.byID, c.id)
+	rest := removeFrom(s.collabs.byItem[c.item.id], c)
+	if len(rest) == 0 {
+		delete(s.collabs.byItem, c.item.id)
+	} else {
+		s.collabs.byItem[c.item.id] = rest
+	}
+	s.dirty(kCollabs, c.id)
+}
+
+// collabsItemPurged drops the collaborations of an item deleted for good.
+func (s *Server) collabsItemPurged(it *item) {
+	for _, c := range slices.Clone(s.collabs.byItem[it.id]) {
+		s.removeCollab(c)
+	}
+}
+
+// grants reports whether c gives u its role now.
+func (s *Server) grants(c *collab, u *user) bool {
+	if c.status != "accepted" || !c.expiresAt.IsZero() && !s.now().Before(c.expiresAt) {
+		return false
+	}
+	return c.user != nil && c.user == u || c.group != nil && u != nil && s.groupRole(c.group, u) != ""
+}
+
+// collabRoles lists the roles u holds on it through collaborations on it
+// or on a folder above it. Callers hold s.mu.
+func (s *Server) collabRoles(u *user, it *item) []string {
+	if len(s.collabs.byID) == 0 || u == nil {
+		return nil
+	}
+	var roles []string
+	for x, depth := it, 0; x != nil && depth < 100000; depth++ {
+		for _, c := range s.collabs.byItem[x.id] {
+			if (x == it || x.typ == "folder") && s.grants(c, u) {
+				roles = append(roles, c.role)
+			}
+		}
+		x = s.items[x.parentID]
+	}
+	return roles
+}
+
+// record is the Collaboration record.
+func (s *Server) collabRecord(c *collab) map[string]any {
+	rec := map[string]any{
+		"type": "collaboration", "id": c.id, "item": nil, "accessible_by": nil, "invite_email": nil,
+		"role": c.role, "expires_at": fmtTime(c.expiresAt), "is_access_only": c.accessOnly, "status": c.status,
+		"acknowledged_at": fmtTime(c.ackAt), "created_by": c.createdBy.mini(),
+		"created_at": fmtTime(c.createdAt), "modified_at": fmtTime(c.modifiedAt),
+	}
+	if c.status != "pending" {
+		rec["item"] = s.mini(c.item)
+	}
+	switch {
+	case c.user != nil:
+		rec["accessible_by"] = c.user.mini()
+	case c.group != nil:
+		rec["accessible_by"] = c.group.mini()
+	}
+	if c.inviteEmail != "" {
+		rec["invite_email"] = c.inviteEmail
+	}
+	if c.item.typ == "folder" {
+		rec["can_view_path"] = c.canViewPath
+	}
+	return rec
+}
+
+// collabBody is the body of POST /collaborations.
+type collabBody struct {
+	Item *struct {
+		Type *string `json:"type"`
+		ID   *string `json:"id"`
+	} `json:"item"`
+	AccessibleBy *struct {
+		Type  *string `json:"type"`
+		ID    *string `json:"id"`
+		Login *string `json:"login"`
+	} `json:"accessible_by"`
+	Role         *string `json:"role"`
+	IsAccessOnly *bool   `json:"is_access_only"`
+	CanViewPath  *bool   `json:"can_view_path"`
+	ExpiresAt    *string `json:"expires_at"`
+}
+
+func checkRole(role string, ownerOK bool) *apiError {
+	if _, ok := roleActions[role]; ok || ownerOK && role == "owner" {
+		return nil
+	}
+	return errBadRequest("Invalid value for \"role\": editor, viewer, previewer, uploader, previewer uploader, viewer uploader or co-owner")
+}
+
+// createCollaboration serves POST /collaborations: 201 Collaboration.
+func (s *Server) createCollaboration(w http.ResponseWriter, r *http.Request, p *principal) error {
+	if _, aerr := queryBool(r, "notify"); aerr != nil {
+		return aerr
+	}
+	if aerr := requireJSONContentType(r); aerr != nil {
+		return aerr
+	}
+	var body collabBody
+	if aerr := decodeJSONObject(r.Body, &body, codeBadRequest); aerr != nil {
+		return aerr
+	}
+	if body.Item == nil || body.Item.Type == nil || body.Item.ID == nil || body.AccessibleBy == nil ||
+		body.AccessibleBy.Type == nil || body.Role == nil {
+		return errBadRequest("item (type, id), accessible_by (type, id or login) and role are required")
+	}
+	typ, id := *body.Item.Type, *body.Item.ID
+	if typ != "file" && typ != "folder" {
+		return errf(http.StatusBadRequest, codeInvalidCollaborationItem, "A collaboration is on a file or a folder")
+	}
+	if typ == "folder" && id == rootID {
+		return errf(http.StatusBadRequest, codeCollabOnRoot, "Collaborations are not available on the root folder")
+	}
+	if aerr := checkRole(*body.Role, false); aerr != nil {
+		return aerr
+	}
+	ab := body.AccessibleBy
+	if *ab.Type != "user" && *ab.Type != "group" || (ab.ID == nil) == (ab.Login == nil) || *ab.Type == "group" && ab.Login != nil {
+		return errBadRequest("accessible_by names one user by id or login, or one group by id")
+	}
+	if body.CanViewPath != nil && typ != "folder" {
+		return errBadRequest("can_view_path applies to folders")
+	}
+	var expires time.Time
+	if body.ExpiresAt != nil {
+		t, err := parseRFC3339(*body.ExpiresAt)
+		if err != nil || !t.After(s.now()) {
+			return errBadRequest("Invalid value for \"expires_at\": a future RFC 3339 date-time")
+		}
+		expires = t
+	}
+	fields := parseFields(r)
+
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !validID(id) {
+		return errNotFound(typ)
+	}
+	it, aerr := s.lookupFor(p, typ, id, actManageCollaborators)
+	if aerr != nil {
+		return aerr
+	}
+	now := s.nowSec()
+	c := &collab{item: it, role: *body.Role, status: "accepted", expiresAt: expires, createdBy: p.user, createdAt: now, modifiedAt: now}
+	if body.IsAccessOnly != nil {
+		c.accessOnly = *body.IsAccessOnly
+	}
+	if body.CanViewPath != nil {
+		c.canViewPath = *body.CanViewPath
+	}
+	switch {
+	case *ab.Type == "group":
+		g, aerr := s.lookupGroup(*ab.ID)
+		if aerr != nil {
+			return aerr
+		}
+		if !s.canInviteGroup(g, p) {
+			return errf(http.StatusForbidden, codeAccessDenied, "This group cannot be invited by this user")
+		}
+		c.group = g
+	case ab.ID != nil:
+		u := s.users.byID[*ab.ID]
+		if u == nil || u.deleted {
+			return errNotFound("user")
+		}
+		c.user = u
+	default:
+		login := strings.TrimSpace(*ab.Login)
+		if !strings.Contains(login, "@") {
+			return errBadRequest("Invalid value for \"accessible_by.login\": an e-mail address")
+		}
+		if u := s.users.byLogin[strings.ToLower(login)]; u != nil && !u.deleted {
+			c.user = u
+		} else {
+			c.inviteEmail, c.status = login, "pending"
+		}
+	}
+	if c.user != nil && (c.user.free || s.enterpriseUser(c.user.id) == nil && c.user != s.admin && c.user != s.user) {
+		c.status = "pending" // outside the enterprise: they accept or reject
+	}
+	if s.alreadyCollaborates(c) {
+		return errf(http.StatusBadRequest, codeAlreadyCollaborator, "The user or group already collaborates on this item")
+	}
+	c.id = s.newID()
+	s.addCollab(c)
+	s.recordEvent(evCollabAdd, p.user, it, s.collabRecord(c))
+	writeJSON(w, http.StatusCreated, pickFields(s.collabRecord(c), fields, "type", "id"))
+	return nil
+}
+
+// bindInvitations gives a new user the pending invitations sent to their
+// login: they stay pending until the user accepts or rejects them.
+// Callers hold s.mu.
+func (s *Server) bindInvitations(u *user) {
+	for _, c := range s.collabs.byID {
+		if c.user == nil && c.group == nil && strings.EqualFold(c.inviteEmail, u.login) {
+			c.user = u
+			s.dirty(kCollabs, c.id)
+		}
+	}
+}
+
+// alreadyCollaborates reports whether c's collaborator already has a
+// pending or accepted collaboration on c's item, or owns it.
+func (s *Server) alreadyCollaborates(c *collab) bool {
+	if c.user != nil && c.user == c.item.owner {
+		return true
+	}
+	for _, o := range s.collabs.byItem[c.item.id] {
+		if o.status == "rejected" {
+			continue
+		}
+		if c.user != nil && o.user == c.user || c.group != nil && o.group == c.group ||
+			c.inviteEmail != "" && strings.EqualFold(o.inviteEmail, c.inviteEmail) {
+			return true
+		}
+	}
+	return false
+}
+
+// collabFor finds the collaboration of the path that p may read: a
+// viewer of its item, its collaborator or its creator. Callers hold s.mu.
+func (s *Server) collabFor(r *http.Request, p *principal) (*collab, *apiError) {
+	c, ok := s.collabs.byID[r.PathValue("collaboration_id")]
+	if !ok || !(s.visible(p, c.item) || c.user == p.user || c.createdBy == p.user) {
+		return nil, errNotFound("collaboration")
+	}
+	return c, nil
+}
+
+// getCollaboration serves GET /collaborations/{collaboration_id}.
+func (s *Server) getCollaboration(w http.ResponseWriter, r *http.Request, p *principal) error {
+	fields := parseFields(r)
+	s.mu.Lock()
+	c, aerr := s.collabFor(r, p)
+	var rec map[string]any
+	if aerr == nil {
+		rec = pickFields(s.collabRecord(c), fields, "type", "id")
+	}
+	s.mu.Unlock()
+	if aerr != nil {
+		return aerr
+	}
+	writeJSON(w, http.StatusOK, rec)
+	return nil
+}
+
+// collabUpdateBody is the body of PUT /collaborations/{id}.
+type collabUpdateBody struct {
+	Role        *string          `json:"role"`
+	Status      *string          `json:"status"`
+	ExpiresAt   nullable[string] `json:"expires_at"`
+	CanViewPath *bool            `json:"can_view_path"`
+}
+
+// updateCollaboration serves PUT /collaborations/{collaboration_id}.
+func (s *Server) updateCollaboration(w http.ResponseWriter, r *http.Request, p *principal) error {
+	if aerr := requireJSONContentType(r); aerr != nil {
+		return aerr
+	}
+	var body collabUpdateBody
+	if aerr := decodeJSONObject(r.Body, &body, codeBadRequest, "expires_at"); aerr != nil {
+		return aerr
+	}
+	if body.Role != nil {
+		if aerr := checkRole(*body.Role, true); aerr != nil {
+			return aerr
+		}
+	}
+	if body.Status != nil && *body.Status != "accepted" && *body.Status != "rejected" && *body.Status != "pending" {
+		return errBadRequest("Invalid value for \"status\": accepted or rejected")
+	}
+	var expires time.Time
+	if e := body.ExpiresAt; e.present && !e.null {
+		t, err := parseRFC3339(e.v)
+		if err != nil || !t.After(s.now()) {
+			return errBadRequest("Invalid value for \"expires_at\": a future RFC 3339 date-time")
+		}
+		expires = t
+	}
+	fields := parseFields(r)
+
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, aerr := s.collabFor(r, p)
+	if aerr != nil {
+		return aerr
+	}
+	now := s.nowSec()
+	if body.Status != nil {
+		if c.status != "pending" || c.user != p.user || *body.Status == "pending" {
+			return errf(http.StatusBadRequest, codeInvalidStatus, "Only the invitee accepts or rejects a pending collaboration")
+		}
+	}
+	changesGrant := body.Role != nil || body.ExpiresAt.present || body.CanViewPath != nil
+	if changesGrant && !s.can(p, c.item, actManageCollaborators) {
+		return errDenied("collaboration")
+	}
+	if body.Role != nil && *body.Role == "owner" {
+		if !s.can(p, c.item, actOwn) {
+			return errf(http.StatusForbidden, codeAccessDenied, "Only the owner may transfer the item")
+		}
+		if c.user == nil || c.status != "accepted" {
+			return errBadRequest("Ownership goes to a user whose collaboration is accepted")
+		}
+		s.transferOwnership(c, p, now)
+		w.WriteHeader(http.StatusNoContent)
+		return nil
+	}
+	if body.Status != nil {
+		c.status, c.ackAt = *body.Status, now
+	}
+	if body.Role != nil {
+		c.role = *body.Role
+	}
+	if body.ExpiresAt.present {
+		c.expiresAt = expires
+	}
+	if body.CanViewPath != nil {
+		c.canViewPath = *body.CanViewPath
+	}
+	c.modifiedAt = now
+	s.dirty(kCollabs, c.id)
+	writeJSON(w, http.StatusOK, pickFields(s.collabRecord(c), fields, "type", "id"))
+	return nil
+}
+
+// transferOwnership gives c's item (and what is below it) to c's user; the
+// old owner becomes a co-owner in a new collaboration that replaces c.
+// Callers hold s.mu.
+func (s *Server) transferOwnership(c *collab, p *principal, now time.Time) {
+	old := c.item.owner
+	s.removeCollab(c)
+	s.setOwnerTree(c.item, c.user)
+	c.item.touch(now, p.user)
+	s.dirtyItem(c.item)
+	if old != nil {
+		s.addCollab(&collab{id: s.newID(), item: c.item, user: old, role: "co-owner", status: "accepted",
+			createdBy: p.user, createdAt: now, modifiedAt: now})
+	}
+}
+
+// deleteCollaboration serves DELETE /collaborations/{collaboration_id}.
+func (s *Server) deleteCollaboration(w http.ResponseWriter, r *http.Request, p *principal) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, aerr := s.collabFor(r, p)
+	if aerr != nil {
+		return aerr
+	}
+	if c.user != p.user && !s.can(p, c.item, actManageCollaborators) {
+		return errDenied("collaboration")
+	}
+	s.removeCollab(c)
+	s.recordEvent(evCollabRemove, p.user, c.item, s.collabRecord(c))
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+// listItemCollaborations serves GET /files|folders/{id}/collaborations:
+// the item's own collaborations by id, marker paged.
+func (s *Server) listItemCollaborations(typ string) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request, p *principal) error {
+		id := r.PathValue(typ + "_id")
+		if !validID(id) {
+			return errNotFound(typ)
+		}
+		q, aerr := parseMarkerPage(r)
+		if aerr != nil {
+			return aerr
+		}
+		fields := parseFields(r)
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		it, aerr := s.lookup(p, typ, id)
+		if aerr != nil {
+			return aerr
+		}
+		list := slices.Clone(s.collabs.byItem[it.id])
+		slices.SortFunc(list, func(a, b *collab) int { return int(numID(a.id) - numID(b.id)) })
+		writePage(w, http.StatusOK, markerEntries(list, q, func(c *collab) int64 { return numID(c.id) },
+			func(c *collab) any { return pickFields(s.collabRecord(c), fields, "type", "id") }))
+		return nil
+	}
+}
+
+// listGroupCollaborations serves GET /groups/{group_id}/collaborations.
+func (s *Server) listGroupCollaborations(w http.ResponseWriter, r *http.Request, p *principal) error {
+	gid, aerr := groupID(r)
+	if aerr != nil {
+		return aerr
+	}
+	q, aerr := parseListPage(r, false)
+	if aerr != nil {
+		return aerr
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	g, aerr := s.lookupGroup(gid)
+	if aerr != nil {
+		return aerr
+	}
+	if !p.isAdmin() && s.groupRole(g, p.user) == "" {
+		return errf(http.StatusForbidden, codeAccessDenied, "Only the admin and the group's members see its collaborations")
+	}
+	var list []*collab
+	for _, c := range s.collabs.byID {
+		if c.group == g {
+			list = append(list, c)
+		}
+	}
+	slices.SortFunc(list, func(a, b *collab) int { return int(numID(a.id) - numID(b.id)) })
+	writePage(w, http.StatusOK, offsetEntries(list, q, func(*collab) bool { return false }, func(c *collab) any { return s.collabRecord(c) }))
+	return nil
+}
+
+// listPendingCollaborations serves GET /collaborations?status=pending:
+// the caller's pending invitations.
+func (s *Server) listPendingCollaborations(w http.ResponseWriter, r *http.Request, p *principal) error {
+	if r.URL.Query().Get("status") != "pending" {
+		return errBadRequest("Invalid value for \"status\": pending (the only one)")
+	}
+	q, aerr := parseListPage(r, false)
+	if aerr != nil {
+		return aerr
+	}
+	fields := parseFields(r)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var list []*collab
+	for _, c := range s.collabs.byID {
+		if c.status == "pending" && c.user != nil && c.user == p.user {
+			list = append(list, c)
+		}
+	}
+	slices.SortFunc(list, func(a, b *collab) int { return int(numID(a.id) - numID(b.id)) })
+	writePage(w, http.StatusOK, offsetEntries(list, q, func(*collab) bool { return false },
+		func(c *collab) any { return pickFields(s.collabRecord(c), fields, "type", "id") }))
+	return nil
+}
+
+// recCollab is a collaboration.
+type recCollab struct {
+	Item, User, Group, InviteEmail, Role, Status string
+	AccessOnly, CanViewPath                      bool
+	ExpiresAt, CreatedAt, ModifiedAt, AckAt      time.Time
+	CreatedBy                                    string
+}
+
+func (s *Server) collabKeys() []string { return sortedKeys(s.collabs.byID) }
+
+func (s *Server) collabRec(id string) (recCollab, bool) {
+	c, ok := s.collabs.byID[id]
+	if !ok {
+		return recCollab{}, false
+	}
+	r := recCollab{Item: c.item.id, User: uid(c.user), InviteEmail: c.inviteEmail, Role: c.role, Status: c.status,
+		AccessOnly: c.accessOnly, CanViewPath: c.canViewPath, ExpiresAt: utc(c.expiresAt), CreatedAt: utc(c.createdAt),
+		ModifiedAt: utc(c.modifiedAt), AckAt: utc(c.ackAt), CreatedBy: uid(c.createdBy)}
+	if c.group != nil {
+		r.Group = c.group.id
+	}
+	return r, true
+}
+
+func (s *Server) loadCollab(id string, r recCollab) error {
+	it, ok := s.items[r.Item]
+	if !ok {
+		return errString("refserver: collaboration " + id + " on a missing item " + r.Item)
+	}
+	us, err := s.usersByRef(r.User, r.CreatedBy)
+	if err != nil {
+		return err
+	}
+	c := &collab{id: id, item: it, user: us[0], inviteEmail: r.InviteEmail, role: r.Role, status: r.Status,
+		accessOnly: r.AccessOnly, canViewPath: r.CanViewPath, expiresAt: r.ExpiresAt, createdBy: us[1],
+		createdAt: r.CreatedAt, modifiedAt: r.ModifiedAt, ackAt: r.AckAt}
+	if r.Group != "" {
+		if c.group = s.groups.byID[r.Group]; c.group == nil {
+			return errString("refserver: collaboration " + id + " of a missing group " + r.Group)
+		}
+	}
+	s.collabs.byID[id] = c
+	s.collabs.byItem[it.id] = append(s.collabs.byItem[it.id], c)
+	return nil
+}
