@@ -82,7 +82,7 @@ func (s *Server) downloadFile(w http.ResponseWriter, r *http.Request, p *princip
 	}
 	want := r.URL.Query().Get("version")
 	s.mu.Lock()
-	f, aerr := s.lookupFor(p, "file", id, actDownload)
+	f, aerr := s.lookupVia(r, p, "file", id, actDownload)
 	if aerr == nil {
 		aerr = s.lockRefuses(p, f, actDownload)
 	}

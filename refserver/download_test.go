@@ -19,7 +19,7 @@ func TestDownload(t *testing.T) {
 	f := e.uploadFile(tok, "0", "d.bin", data)
 	id := f["id"].(string)
 
-	resp, b := e.do("GET", e.api("/files/"+id+"/content"), tok, nil, hdr{"Range": "bytes=2-5", "boxapi": "shared_link=https://x/y"})
+	resp, b := e.do("GET", e.api("/files/"+id+"/content"), tok, nil, hdr{"Range": "bytes=2-5"})
 	require.Equal(t, http.StatusFound, resp.StatusCode, "%s", b)
 	loc := resp.Header.Get("Location")
 	u, err := url.Parse(loc)

@@ -34,7 +34,7 @@ func (s *Server) getFile(w http.ResponseWriter, r *http.Request, p *principal) e
 	fields := parseFields(r)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	f, aerr := s.lookup(p, "file", id)
+	f, aerr := s.lookupVia(r, p, "file", id, actSee)
 	if aerr != nil {
 		return aerr
 	}

@@ -106,6 +106,7 @@ type collectionQuery struct {
 	limit     int64
 	useMarker bool
 	marker    int64
+	viaLink   bool // the folder was reached through a shared link: every entry shows
 }
 
 func parseCollectionQuery(r *http.Request, allowMarker bool) (collectionQuery, *apiError) {
@@ -185,7 +186,7 @@ func (s *Server) listing(f *item, p *principal, q collectionQuery, entryFields [
 	entries := make([]any, 0, end-start)
 	for _, it := range fx.page(sortKeyIndex(q.key), q.desc, int(start), int(end)) {
 		switch {
-		case !s.visible(p, it):
+		case q.viaLink && it.hidden && !p.seesAll(), !q.viaLink && !s.visible(p, it):
 			continue
 		case entryFields == nil:
 			entries = append(entries, s.miniJSON(it))
@@ -304,7 +305,7 @@ func (s *Server) getFolder(w http.ResponseWriter, r *http.Request, p *principal)
 		writeJSON(w, http.StatusOK, out)
 		return nil
 	}
-	f, aerr := s.lookup(p, "folder", id)
+	f, aerr := s.lookupVia(r, p, "folder", id, actSee)
 	if aerr != nil {
 		return aerr
 	}
@@ -334,9 +335,10 @@ func (s *Server) listFolderItems(w http.ResponseWriter, r *http.Request, p *prin
 	defer s.mu.Unlock()
 	var f *item
 	if id != rootID {
-		if f, aerr = s.lookup(p, "folder", id); aerr != nil {
+		if f, aerr = s.lookupVia(r, p, "folder", id, actSee); aerr != nil {
 			return aerr
 		}
+		q.viaLink = r.Header.Get("Boxapi") != "" // a shared link shows the whole folder
 	}
 	writePage(w, http.StatusOK, s.listing(f, p, q, fields))
 	return nil

@@ -166,6 +166,9 @@ func (s *Server) updateItem(w http.ResponseWriter, r *http.Request, p *principal
 	if aerr != nil {
 		return aerr
 	}
+	if link != nil && link.canEdit != nil && *link.canEdit && typ != "file" {
+		return errBadRequest("shared_link.permissions.can_edit is for files")
+	}
 	lock, unlock, aerr := parseLock(body.Lock, s.now())
 	if aerr != nil {
 		return aerr

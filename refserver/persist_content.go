@@ -198,6 +198,7 @@ type recVersion struct {
 type recSharedLink struct {
 	Token, Access, Password, VanityName string
 	UnsharedAt                          time.Time
+	CanDownload, CanEdit                *bool `json:",omitempty"`
 }
 
 func (s *Server) itemKeys() []string { return sortedKeys(s.items) }
@@ -231,7 +232,8 @@ func encodeItem(it *item) recItem {
 		r.FolderSettings = &[3]*bool{it.canNonOwnersInvite, it.canNonOwnersViewCollab, it.restrictedToEnterprise}
 	}
 	if l := it.link; l != nil {
-		r.Link = &recSharedLink{Token: l.token, Access: l.access, Password: l.password, VanityName: l.vanityName, UnsharedAt: utc(l.unsharedAt)}
+		r.Link = &recSharedLink{Token: l.token, Access: l.access, Password: l.password, VanityName: l.vanityName, UnsharedAt: utc(l.unsharedAt),
+			CanDownload: l.canDownload, CanEdit: l.canEdit}
 	}
 	return r
 }
@@ -286,7 +288,8 @@ func (s *Server) decodeItem(id string, r recItem) (*item, error) {
 		it.canNonOwnersInvite, it.canNonOwnersViewCollab, it.restrictedToEnterprise = fs[0], fs[1], fs[2]
 	}
 	if l := r.Link; l != nil {
-		it.link = &sharedLink{token: l.Token, access: l.Access, password: l.Password, vanityName: l.VanityName, unsharedAt: l.UnsharedAt}
+		it.link = &sharedLink{token: l.Token, access: l.Access, password: l.Password, vanityName: l.VanityName, unsharedAt: l.UnsharedAt,
+			canDownload: l.CanDownload, canEdit: l.CanEdit}
 	}
 	if it.typ == "file" && len(it.versions) == 0 {
 		return nil, fmt.Errorf("file %s has no version", id)

@@ -67,6 +67,10 @@ func (s *Server) registerAPI(mux *http.ServeMux) {
 	mux.Handle(apiRoot+"/groups/{group_id}/collaborations", s.route(map[string]endpoint{
 		http.MethodGet: {h: s.listGroupCollaborations, fullToken: true},
 	}))
+	// Shared items (sharedlink_access.go)
+	mux.Handle(apiRoot+"/shared_items", s.route(map[string]endpoint{
+		http.MethodGet: {h: s.getSharedItem},
+	}))
 	// Search (search.go)
 	mux.Handle(apiRoot+"/search", s.route(map[string]endpoint{
 		http.MethodGet: {h: s.searchItems},

@@ -9,27 +9,32 @@ import (
 // Access through a shared link: the boxapi header
 // (shared_link=<URL>[&shared_link_password=<password>], the shared-link guide) lets a
 // caller read an item "that has not been explicitly shared with" them
-// (spec, get_web_links_id). Of the items of this server only web links have
-// shared links, so GET /web_links/{id} is the one endpoint that reads the
-// header; the file and folder endpoints accept it and, there being no link
-// to follow, ignore it.
+// (spec, get_shared_items, get_web_links_id). GET /shared_items answers the
+// item a link names; GET of a file, a folder, a folder's items, a web link
+// and a file's download take the header too, for the item the link names
+// and, for a folder's link, everything below the folder.
 //
-// Rules (GET /web_links/{id} with boxapi):
+// Rules:
 //   - a header that is not shared_link=<URL>[&shared_link_password=<pw>] is
 //     400 bad_request (the service documents no code);
-//   - the link must be the web link's current shared link (its url or
-//     vanity_url) and not past unshared_at, else 404 not_found, as for an
-//     item the caller cannot see (no code documented; 404 reveals nothing);
+//   - the link must be an item's current shared link (its url or
+//     vanity_url), the item not in the trash, the link not past
+//     unshared_at, else 404 not_found, as for an item the caller cannot see
+//     (no code documented; 404 reveals nothing);
 //   - a link with a password needs that password: a wrong or missing one is
 //     403 incorrect_shared_item_password (the common errors guide: "a
 //     password is required for the shared item, but it was either
 //     incorrect or not supplied");
-//   - access open lets any caller read the link, company any user of the
+//   - access open lets any caller through, company any user of the
 //     enterprise (not one rolled out of it), collaborators nobody beyond
-//     those who see it anyway (the server has no collaborations); a caller
-//     the access leaves out gets 404 not_found.
+//     those who see the item anyway (owner, collaborators); a caller the
+//     access leaves out gets 404 not_found;
+//   - through a link, the caller reads and previews; downloads need the
+//     link's permissions.can_download (true by default for open and company
+//     links): 403 access_denied_insufficient_permissions otherwise, unless
+//     the caller may download anyway.
 //
-// The header is checked even when the caller could read the link without
+// The header is checked even when the caller could read the item without
 // it, so that a client sending a wrong link or password fails a test (what
 // the service does then is not documented).
 
@@ -71,32 +76,108 @@ func sharedLinkURLs(l *sharedLink) []string {
 // sharedLinkBase is the host of the shared link URLs this server hands out.
 const sharedLinkBase = "https://app.cms.test"
 
-// lookupShared returns web link id as p reads it through the shared link
-// of the boxapi header b (rules above). Callers hold s.mu.
-func (s *Server) lookupShared(p *principal, id string, b boxapiLink) (*item, *apiError) {
-	it, ok := s.items[id]
-	if !ok || it.typ != "web_link" || s.inTrash(it) {
-		return nil, errNotFound("web_link")
+// sharedLinkItem returns the item whose shared link b names, for p (rules
+// above). Callers hold s.mu.
+func (s *Server) sharedLinkItem(p *principal, b boxapiLink) (*item, *apiError) {
+	var it *item
+	for _, x := range s.items {
+		l := x.link
+		if l == nil || s.inTrash(x) || !l.unsharedAt.IsZero() && !s.now().Before(l.unsharedAt) {
+			continue
+		}
+		for _, u := range sharedLinkURLs(l) {
+			if u == b.url {
+				it = x
+			}
+		}
+	}
+	if it == nil {
+		return nil, errNotFound("shared item")
 	}
 	l := it.link
-	if l == nil || !l.unsharedAt.IsZero() && !s.now().Before(l.unsharedAt) {
-		return nil, errNotFound("web_link")
-	}
-	named := false
-	for _, u := range sharedLinkURLs(l) {
-		named = named || u == b.url
-	}
-	if !named {
-		return nil, errNotFound("web_link")
-	}
 	if l.password != "" && subtle.ConstantTimeCompare([]byte(l.password), []byte(b.password)) != 1 {
 		return nil, errf(http.StatusForbidden, codeIncorrectSharedItemPassword, "The shared link needs a password, and the one given is wrong or missing")
 	}
-	inEnterprise := s.enterpriseUser(p.user.id) != nil
+	inEnterprise := p.user != nil && s.enterpriseUser(p.user.id) != nil
 	if s.visible(p, it) || l.access == "open" || l.access == "company" && inEnterprise {
 		return it, nil
 	}
-	return nil, errNotFound("web_link")
+	return nil, errNotFound("shared item")
+}
+
+// sharedLinkHeader reads the boxapi header of r: nil when there is none.
+func sharedLinkHeader(r *http.Request) (*boxapiLink, *apiError) {
+	v, ok := r.Header["Boxapi"]
+	if !ok {
+		return nil, nil
+	}
+	b, aerr := parseBoxAPI(strings.Join(v, ","))
+	if aerr != nil {
+		return nil, aerr
+	}
+	return &b, nil
+}
+
+// lookupVia returns the item of a type p may act on: through the shared
+// link of r's boxapi header when it has one (rules above), else as
+// lookupFor. Callers hold s.mu.
+func (s *Server) lookupVia(r *http.Request, p *principal, typ, id string, act action) (*item, *apiError) {
+	b, aerr := sharedLinkHeader(r)
+	if aerr != nil {
+		return nil, aerr
+	}
+	if b == nil {
+		return s.lookupFor(p, typ, id, act)
+	}
+	shared, aerr := s.sharedLinkItem(p, *b)
+	if aerr != nil {
+		return nil, aerr
+	}
+	it, ok := s.items[id]
+	if !ok || it.typ != typ || s.inTrash(it) || it != shared && !(shared.typ == "folder" && s.isWithin(it.parentID, shared.id)) {
+		return nil, errNotFound(typ)
+	}
+	switch {
+	case act == actSee || act == actPreview, s.can(p, it, act):
+		return it, nil
+	case act == actDownload && shared.link.downloads():
+		return it, nil
+	}
+	return nil, errDenied(typ)
+}
+
+// getSharedItem serves GET /shared_items: the item the boxapi header's
+// link names (File, Folder or WebLink), 304 on a matching if-none-match.
+func (s *Server) getSharedItem(w http.ResponseWriter, r *http.Request, p *principal) error {
+	b, aerr := sharedLinkHeader(r)
+	if aerr != nil {
+		return aerr
+	}
+	if b == nil {
+		return errBadRequest("GET /shared_items needs the boxapi header: shared_link=<URL>[&shared_link_password=<password>]")
+	}
+	fields := parseFields(r)
+	s.mu.Lock()
+	it, aerr := s.sharedLinkItem(p, *b)
+	var out map[string]any
+	notModified := false
+	if aerr == nil {
+		if h := r.Header.Get("If-None-Match"); h != "" && etagMatches(h, it.etag()) {
+			notModified = true
+		} else {
+			out = s.render(it, fields, p)
+		}
+	}
+	s.mu.Unlock()
+	switch {
+	case aerr != nil:
+		return aerr
+	case notModified:
+		w.WriteHeader(http.StatusNotModified)
+		return nil
+	}
+	writeJSON(w, http.StatusOK, out)
+	return nil
 }
 
 // redactBoxAPI hides the password of a boxapi header value (the request

@@ -21,6 +21,17 @@ import (
 type sharedLink struct {
 	token, access, password, vanityName string
 	unsharedAt                          time.Time
+	// permissions.can_download and can_edit as set (nil: the default —
+	// downloads allowed with access open or company, no editing).
+	canDownload, canEdit *bool
+}
+
+// downloads reports whether the link lets its users download.
+func (l *sharedLink) downloads() bool {
+	if l.canDownload != nil {
+		return *l.canDownload
+	}
+	return l.access != "collaborators"
 }
 
 // addWebLinkFields completes the standard record of a web link (WebLink).
@@ -42,7 +53,7 @@ func (s *Server) sharedLinkRecord(l *sharedLink) map[string]any {
 		"vanity_url": nil, "vanity_name": nil,
 		"access": l.access, "effective_access": l.access, "effective_permission": "can_preview",
 		"unshared_at": fmtTime(l.unsharedAt), "is_password_enabled": l.password != "",
-		"permissions":    map[string]any{"can_download": false, "can_preview": true, "can_edit": false},
+		"permissions":    map[string]any{"can_download": l.downloads(), "can_preview": true, "can_edit": l.canEdit != nil && *l.canEdit},
 		"download_count": 0, "preview_count": 0,
 	}
 	if l.vanityName != "" {
@@ -165,23 +176,10 @@ func (s *Server) getWebLink(w http.ResponseWriter, r *http.Request, p *principal
 	if aerr != nil {
 		return aerr
 	}
-	var shared *boxapiLink
-	if v, ok := r.Header["Boxapi"]; ok {
-		b, aerr := parseBoxAPI(strings.Join(v, ","))
-		if aerr != nil {
-			return aerr
-		}
-		shared = &b
-	}
 	fields := parseFields(r)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var wl *item
-	if shared != nil {
-		wl, aerr = s.lookupShared(p, id, *shared)
-	} else {
-		wl, aerr = s.lookup(p, "web_link", id)
-	}
+	wl, aerr := s.lookupVia(r, p, "web_link", id, actSee) // boxapi: sharedlink_access.go
 	if aerr != nil {
 		return aerr
 	}
@@ -207,10 +205,15 @@ type updateWebLinkBody struct {
 // sharedLinkBody is the shared_link object of an update. Only password
 // takes null (remove the password, as the spec says).
 type sharedLinkBody struct {
-	Access     *string          `json:"access"`
-	Password   nullable[string] `json:"password"`
-	VanityName *string          `json:"vanity_name"`
-	UnsharedAt *string          `json:"unshared_at"`
+	Access      *string          `json:"access"`
+	Password    nullable[string] `json:"password"`
+	VanityName  *string          `json:"vanity_name"`
+	UnsharedAt  *string          `json:"unshared_at"`
+	Permissions *struct {
+		CanDownload *bool `json:"can_download"`
+		CanPreview  *bool `json:"can_preview"`
+		CanEdit     *bool `json:"can_edit"`
+	} `json:"permissions"`
 }
 
 // updateWebLink serves PUT /web_links/{web_link_id}: 200 WebLink. It changes
@@ -312,9 +315,10 @@ func (s *Server) updateWebLink(w http.ResponseWriter, r *http.Request, p *princi
 // sharedLinkUpdate is a parsed shared_link of an update: nil fields keep
 // the current value.
 type sharedLinkUpdate struct {
-	access, vanityName *string
-	password           *string // "" removes it
-	unsharedAt         *time.Time
+	access, vanityName   *string
+	password             *string // "" removes it
+	unsharedAt           *time.Time
+	canDownload, canEdit *bool
 }
 
 // merge applies the update to the current link (nil = none yet).
@@ -335,6 +339,12 @@ func (u *sharedLinkUpdate) merge(cur *sharedLink) *sharedLink {
 	}
 	if u.unsharedAt != nil {
 		l.unsharedAt = *u.unsharedAt
+	}
+	if u.canDownload != nil {
+		l.canDownload = u.canDownload
+	}
+	if u.canEdit != nil {
+		l.canEdit = u.canEdit
 	}
 	return l
 }
@@ -375,6 +385,19 @@ func parseSharedLink(raw nullable[json.RawMessage], now time.Time) (*sharedLinkU
 			}
 		}
 		u.password = &pw
+	}
+	if perm := b.Permissions; perm != nil {
+		on := func(v *bool) bool { return v != nil && *v }
+		if (on(perm.CanDownload) || on(perm.CanEdit)) && b.Access != nil && *b.Access == "collaborators" {
+			return nil, false, errBadRequest("shared_link.permissions can_download and can_edit need access open or company")
+		}
+		if on(perm.CanEdit) && !on(perm.CanDownload) {
+			return nil, false, errBadRequest("shared_link.permissions.can_edit needs can_download true")
+		}
+		if perm.CanPreview != nil && !*perm.CanPreview {
+			return nil, false, errBadRequest("shared_link.permissions.can_preview cannot be false")
+		}
+		u.canDownload, u.canEdit = perm.CanDownload, perm.CanEdit
 	}
 	if b.VanityName != nil && utf8.RuneCountInString(*b.VanityName) < 12 {
 		return nil, false, errBadRequest("Invalid value for shared_link.vanity_name: at least 12 characters")
