@@ -402,7 +402,7 @@ func (s *Server) extra(it *item, field string, p *principal) (any, bool) {
 	case "version_number":
 		return strconv.Itoa(len(it.versions)), true
 	case "comment_count":
-		return 0, true
+		return len(s.comments.byFile[it.id]), true
 	case "lock":
 		return nil, true
 	case "extension":

@@ -44,6 +44,9 @@ const (
 	evGroupRemoveUser  = "GROUP_REMOVE_USER"
 	evCollabAdd        = "COLLAB_ADD_COLLABORATOR"
 	evCollabRemove     = "COLLAB_REMOVE_COLLABORATOR"
+	evCommentCreate    = "COMMENT_CREATE"
+	evCommentUpdate    = "COMMENT_UPDATE"
+	evCommentDelete    = "COMMENT_DELETE"
 )
 
 // adminEventType is the enterprise stream's name of a user stream event.
@@ -53,6 +56,7 @@ var adminEventType = map[string]string{
 	evMetadataCreate: evMetadataCreate, evMetadataUpdate: evMetadataUpdate, evMetadataDelete: evMetadataDelete,
 	evTaskAssignCreate: evTaskAssignCreate, evGroupAddUser: evGroupAddUser, evGroupRemoveUser: evGroupRemoveUser,
 	evCollabAdd: "COLLABORATION_INVITE", evCollabRemove: "COLLABORATION_REMOVE",
+	evCommentCreate: evCommentCreate, evCommentUpdate: "COMMENT_EDIT", evCommentDelete: evCommentDelete,
 }
 
 // changeEvents are the event types of stream_type=changes: those that may

@@ -44,6 +44,7 @@ const (
 	kAuthCodes                     // authorization codes
 	kJWTIDs                        // used JWT ids
 	kCollabs                       // collaborations
+	kComments                      // comments
 	kWebhooks                      // webhooks
 	kEvents                        // the event history and its head position
 	numKinds
@@ -122,6 +123,7 @@ var recordKinds = [numKinds]recordKind{
 	kAuthCodes:       kind("oauth_codes", (*Server).codeKeys, (*Server).codeRec, (*Server).loadCode, nil),
 	kJWTIDs:          kind("oauth_jwt_ids", (*Server).jtiKeys, (*Server).jtiRec, (*Server).loadJTI, nil),
 	kCollabs:         kind("collaborations", (*Server).collabKeys, (*Server).collabRec, (*Server).loadCollab, nil),
+	kComments:        kind("comments", (*Server).commentKeys, (*Server).commentRec, (*Server).loadComment, (*Server).commentsLoaded),
 	kWebhooks:        kind("webhooks", (*Server).webhookKeys, (*Server).webhookRec, (*Server).loadWebhook, nil),
 	kEvents:          kind("events", (*Server).eventKeys, (*Server).eventRec, (*Server).loadEvent, (*Server).eventsLoaded),
 }
@@ -151,6 +153,7 @@ func (s *Server) clearState() {
 	s.initEvents()
 	s.initWebhooks()
 	s.initCollabs()
+	s.initComments()
 }
 
 // sortedKeys lists a map's keys in order.

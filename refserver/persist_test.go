@@ -96,6 +96,8 @@ func (c *scenario) run() {
 	collab := c.call(201, "POST", "/collaborations", A, map[string]any{"item": map[string]any{"type": "folder", "id": docs},
 		"accessible_by": map[string]any{"type": "user", "id": e.s.UserID()}, "role": "viewer"})
 	c.get(U, "/collaborations/"+collab["id"].(string), "/folders/"+docs+"/collaborations", "/folders/"+docs)
+	comment := c.call(201, "POST", "/comments", U, map[string]any{"message": "noted", "item": map[string]any{"type": "file", "id": a}})
+	c.get(U, "/comments/"+comment["id"].(string), "/files/"+a+"/comments")
 
 	// A webhook (the address takes nothing: deliveries fail and are dropped
 	// with the server).

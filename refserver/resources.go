@@ -20,6 +20,7 @@ func (s *Server) initResources() {
 	s.initEvents()
 	s.initWebhooks()
 	s.initCollabs()
+	s.initComments()
 }
 
 // Cross-resource hooks. The content code (files, folders, uploads, trash)
@@ -58,4 +59,5 @@ func (s *Server) itemPurged(it *item) {
 	s.watermarkItemPurged(it)
 	s.tasksItemPurged(it)
 	s.collabsItemPurged(it)
+	s.commentsItemPurged(it)
 }

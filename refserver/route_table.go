@@ -67,6 +67,18 @@ func (s *Server) registerAPI(mux *http.ServeMux) {
 	mux.Handle(apiRoot+"/groups/{group_id}/collaborations", s.route(map[string]endpoint{
 		http.MethodGet: {h: s.listGroupCollaborations, fullToken: true},
 	}))
+	// Comments (comments.go)
+	mux.Handle(apiRoot+"/comments", s.route(map[string]endpoint{
+		http.MethodPost: {h: s.createComment},
+	}))
+	mux.Handle(apiRoot+"/comments/{comment_id}", s.route(map[string]endpoint{
+		http.MethodGet:    {h: s.getComment},
+		http.MethodPut:    {h: s.updateComment},
+		http.MethodDelete: {h: s.deleteComment},
+	}))
+	mux.Handle(apiRoot+"/files/{file_id}/comments", s.route(map[string]endpoint{
+		http.MethodGet: {h: s.listFileComments},
+	}))
 	// Shared items (sharedlink_access.go)
 	mux.Handle(apiRoot+"/shared_items", s.route(map[string]endpoint{
 		http.MethodGet: {h: s.getSharedItem},

@@ -182,6 +182,9 @@ func (s *Server) indexItem(ctx context.Context, it *item) {
 	for _, t := range it.tags {
 		add(fieldTags, t)
 	}
+	for _, c := range s.commentTexts(it) {
+		add(fieldComments, c)
+	}
 	if it.typ == "file" && textExtensions[fileExtension(it.name)] {
 		blob := it.current().blob.ID
 		if old != nil && old.blobID == blob {

@@ -214,6 +214,7 @@ type Server struct {
 	events   eventLog      // the event history (events.go)
 	webhooks webhookState  // webhooks (webhooks.go)
 	collabs  collabState   // collaborations (collaborations.go)
+	comments commentState  // comments (comments.go)
 	eventsOn bool          // events are recorded (not while the state is restored)
 	sessions map[string]*session
 	ended    map[string]UploadSessionInfo // committed and aborted sessions, for UploadSession

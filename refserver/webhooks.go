@@ -372,6 +372,12 @@ func webhookTrigger(eventType, itemType string) string {
 		return "COLLABORATION.CREATED"
 	case evCollabRemove:
 		return "COLLABORATION.REMOVED"
+	case evCommentCreate:
+		return "COMMENT.CREATED"
+	case evCommentUpdate:
+		return "COMMENT.UPDATED"
+	case evCommentDelete:
+		return "COMMENT.DELETED"
 	}
 	if rest, ok := strings.CutPrefix(eventType, "METADATA_INSTANCE_"); ok {
 		return "METADATA_INSTANCE." + rest + "D"
