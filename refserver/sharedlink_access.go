@@ -3,6 +3,7 @@ package refserver
 import (
 	"crypto/subtle"
 	"net/http"
+	"net/url"
 	"strings"
 )
 
@@ -45,6 +46,10 @@ const codeIncorrectSharedItemPassword = "incorrect_shared_item_password"
 // boxapiLink is the shared link a boxapi header names.
 type boxapiLink struct {
 	url, password string
+	// The values percent-decoded: the classic box-node-sdk encodes them
+	// (buildSharedItemAuthHeader), the newer SDKs send them raw; either
+	// form is taken.
+	urlDecoded, passwordDecoded string
 }
 
 const (
@@ -61,7 +66,14 @@ func parseBoxAPI(v string) (boxapiLink, *apiError) {
 		return boxapiLink{}, errBadRequest("Invalid boxapi header: use shared_link=<URL> or shared_link=<URL>&shared_link_password=<password>")
 	}
 	link, pw, _ := strings.Cut(rest, boxapiPasswordSep)
-	return boxapiLink{url: link, password: pw}, nil
+	b := boxapiLink{url: link, password: pw, urlDecoded: link, passwordDecoded: pw}
+	if u, err := url.QueryUnescape(link); err == nil {
+		b.urlDecoded = u
+	}
+	if p, err := url.QueryUnescape(pw); err == nil {
+		b.passwordDecoded = p
+	}
+	return b, nil
 }
 
 // sharedLinkURLs are the URLs that name l: its url and its vanity_url.
@@ -86,7 +98,7 @@ func (s *Server) sharedLinkItem(p *principal, b boxapiLink) (*item, *apiError) {
 			continue
 		}
 		for _, u := range sharedLinkURLs(l) {
-			if u == b.url {
+			if u == b.url || u == b.urlDecoded {
 				it = x
 			}
 		}
@@ -95,7 +107,8 @@ func (s *Server) sharedLinkItem(p *principal, b boxapiLink) (*item, *apiError) {
 		return nil, errNotFound("shared item")
 	}
 	l := it.link
-	if l.password != "" && subtle.ConstantTimeCompare([]byte(l.password), []byte(b.password)) != 1 {
+	if l.password != "" && subtle.ConstantTimeCompare([]byte(l.password), []byte(b.password)) != 1 &&
+		subtle.ConstantTimeCompare([]byte(l.password), []byte(b.passwordDecoded)) != 1 {
 		return nil, errf(http.StatusForbidden, codeIncorrectSharedItemPassword, "The shared link needs a password, and the one given is wrong or missing")
 	}
 	inEnterprise := p.user != nil && s.enterpriseUser(p.user.id) != nil

@@ -1,0 +1,100 @@
+'use strict';
+// box-typescript-sdk-gen, unchanged, against the strict reference server:
+// collaborations (create, the item and pending lists, update, a task
+// assigned to the collaborator, delete and the access gone), shared links
+// on a file and a folder read through findFileForSharedLink /
+// findFolderForSharedLink with the boxapi header (password, removal), and
+// comments (create, reply, list, update, delete).
+// Env: BASE_URL, UPLOAD_URL, TOKEN (managed user), ADMIN_TOKEN.
+const { Readable } = require('stream');
+const { BoxClient, BoxDeveloperTokenAuth } = require('box-typescript-sdk-gen');
+const { pkgVersion, env, check, step, finish, customBaseUrls } = require('../lib/common');
+
+const RUN = `${process.pid}-${Date.now()}`;
+
+function clientFor(token) {
+  return new BoxClient({ auth: new BoxDeveloperTokenAuth({ token }) }).withCustomBaseUrls(customBaseUrls());
+}
+
+async function failure(promise) {
+  try {
+    await promise;
+    return {};
+  } catch (err) {
+    const code = err.responseInfo && err.responseInfo.code;
+    return { status: err.responseInfo && err.responseInfo.statusCode, code: code && String(code).replace(/^"|"$/g, '') };
+  }
+}
+
+async function main() {
+  const admin = clientFor(env('ADMIN_TOKEN'));
+  const user = clientFor(env('TOKEN'));
+  console.log(`box-typescript-sdk-gen ${pkgVersion('box-typescript-sdk-gen')} (sharing)`);
+  const me = await user.users.getUserMe();
+  const dir = await admin.folders.createFolder({ name: `sharing-gen-${RUN}`, parent: { id: '0' } });
+  const file = (await admin.uploads.uploadFile({ attributes: { name: 'plan.txt', parent: { id: dir.id } }, file: Readable.from([Buffer.from('plan')]) })).entries[0];
+
+  await step('collaborations', async () => {
+    const before = await failure(user.files.getFileById(file.id));
+    check('not visible before', before.status === 404);
+    const c = await admin.userCollaborations.createCollaboration({ item: { type: 'folder', id: dir.id }, accessibleBy: { type: 'user', id: me.id }, role: 'viewer' });
+    check('created, accepted', c.id && c.status === 'accepted' && c.role === 'viewer', JSON.stringify(c.rawData));
+    const seen = await user.files.getFileById(file.id);
+    check('the collaborator sees the file below the folder', seen.id === file.id);
+    const again = await failure(admin.userCollaborations.createCollaboration({ item: { type: 'folder', id: dir.id }, accessibleBy: { type: 'user', id: me.id }, role: 'editor' }));
+    check('a second collaboration is user_already_collaborator', again.status === 400 && again.code === 'user_already_collaborator', JSON.stringify(again));
+    const root = await failure(admin.userCollaborations.createCollaboration({ item: { type: 'folder', id: '0' }, accessibleBy: { type: 'user', id: me.id }, role: 'editor' }));
+    check('the root is refused', root.status === 400 && root.code === 'collaborations_not_available_on_root_folder');
+    const list = await admin.listCollaborations.getFolderCollaborations(dir.id);
+    check('the folder lists it', list.entries.some((x) => x.id === c.id));
+    const pending = await user.listCollaborations.getCollaborations({ status: 'pending' });
+    check('no pending invitation for the user', pending.entries.length === 0);
+    const up = await admin.userCollaborations.updateCollaborationById(c.id, { role: 'editor' });
+    check('the role changes', up && up.role === 'editor');
+    const task = await admin.tasks.createTask({ item: { type: 'file', id: file.id }, action: 'review', message: 'check' });
+    const assignment = await admin.taskAssignments.createTaskAssignment({ task: { type: 'task', id: task.id }, assignTo: { id: me.id } });
+    check('a task can be assigned to the collaborator', !!assignment.id);
+    await admin.userCollaborations.deleteCollaborationById(c.id);
+    const after = await failure(user.files.getFileById(file.id));
+    check('removed: the access is gone', after.status === 404);
+  });
+
+  await step('shared links', async () => {
+    const shared = await admin.sharedLinksFiles.addShareLinkToFile(file.id, { sharedLink: { access: 'open', password: 'Secret-123' } }, { fields: 'shared_link' });
+    const url = shared.sharedLink.url;
+    check('a file link', !!url && shared.sharedLink.isPasswordEnabled === true);
+    const noPw = await failure(user.sharedLinksFiles.findFileForSharedLink({}, { boxapi: `shared_link=${url}` }));
+    check('the password is needed', noPw.status === 403 && noPw.code === 'incorrect_shared_item_password', JSON.stringify(noPw));
+    const got = await user.sharedLinksFiles.findFileForSharedLink({}, { boxapi: `shared_link=${url}&shared_link_password=Secret-123` });
+    check('read through the link', got.id === file.id);
+    const folderLink = await admin.sharedLinksFolders.addShareLinkToFolder(dir.id, { sharedLink: { access: 'open' } }, { fields: 'shared_link' });
+    const folder = await user.sharedLinksFolders.findFolderForSharedLink({}, { boxapi: `shared_link=${folderLink.sharedLink.url}` });
+    check('a folder through its link', folder.id === dir.id);
+    await admin.sharedLinksFiles.removeSharedLinkFromFile(file.id, { sharedLink: null }, { fields: 'shared_link' });
+    const gone = await failure(user.sharedLinksFiles.findFileForSharedLink({}, { boxapi: `shared_link=${url}&shared_link_password=Secret-123` }));
+    check('a removed link is not found', gone.status === 404);
+  });
+
+  await step('comments', async () => {
+    const c = await admin.comments.createComment({ message: `looks good ${RUN}`, item: { type: 'file', id: file.id } });
+    check('a comment', c.id && c.message === `looks good ${RUN}`);
+    const reply = await admin.comments.createComment({ message: 'thanks', item: { type: 'comment', id: c.id } });
+    check('a reply', reply.isReplyComment === true);
+    const list = await admin.comments.getFileComments(file.id);
+    check('the file lists both', list.totalCount === 2, JSON.stringify(list.rawData).slice(0, 200));
+    const up = await admin.comments.updateCommentById(c.id, { requestBody: { message: 'looks great' } });
+    check('edited', up.message === 'looks great');
+    const dup = await failure(admin.comments.createComment({ message: 'thanks', item: { type: 'comment', id: c.id } }));
+    check('the same comment at once is recent_similar_comment', dup.status === 409 && dup.code === 'recent_similar_comment');
+    await admin.comments.deleteCommentById(reply.id);
+    const gone = await failure(admin.comments.getCommentById(reply.id));
+    check('deleted', gone.status === 404);
+  });
+
+  finish('box-typescript-sdk-gen sharing');
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
