@@ -1,0 +1,19 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/contentapi/cms/examples/internal/connect/connecttest"
+	"github.com/contentapi/cms/refserver"
+)
+
+// TestFromEnvironment runs the example against a service named by the
+// environment (CMS_BASE_URL, CMS_UPLOAD_URL, CMS_TOKEN), here a reference
+// server whose upload root is not the public one: the example connects
+// through it, and its uploads land on that server's upload root.
+func TestFromEnvironment(t *testing.T) {
+	srv := connecttest.ServeFromEnv(t, refserver.RoleUser, refserver.Options{})
+	t.Setenv("CMS_COLLEAGUE_TOKEN", srv.AdminToken())
+	t.Setenv("CMS_COLLEAGUE_LOGIN", "admin@cms.test")
+	connecttest.CheckRun(t, srv, run)
+}
