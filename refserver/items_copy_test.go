@@ -181,3 +181,31 @@ func TestFileVersions(t *testing.T) {
 	requireAPIError(t, resp, m, http.StatusPreconditionFailed, codePreconditionFailed)
 	require.Equal(t, before, snapshot(e.s))
 }
+
+// TestFileVersionsUnderGovernance: a version under retention or a legal
+// hold stays out of the trash (403); once neither holds, it goes.
+func TestFileVersionsUnderGovernance(t *testing.T) {
+	e := newEnv(t, Options{LegalHoldReleaseDelay: -1})
+	user := e.s.UserToken()
+	kept := e.createFolder(user, "0", "kept")["id"].(string)
+	held := e.createFolder(user, "0", "held")["id"].(string)
+	policy := e.mustAdmin(201, "POST", "/retention_policies", finitePolicy("Keep", 30))["id"].(string)
+	e.mustAdmin(201, "POST", "/retention_policy_assignments", assignTo(policy, "folder", kept))
+	hold := e.mustAdmin(201, "POST", "/legal_hold_policies", map[string]any{"policy_name": "Hold", "is_ongoing": true})["id"].(string)
+	e.mustAdmin(201, "POST", "/legal_hold_policy_assignments", map[string]any{"policy_id": hold, "assign_to": map[string]any{"type": "folder", "id": held}})
+
+	for _, dir := range []string{kept, held} {
+		f := e.uploadFile(user, dir, "v.txt", []byte("v1"))["id"].(string)
+		e.newVersion(user, f, []byte("v2"))
+		v1 := e.getJSON(user, "/files/"+f+"/versions")["entries"].([]any)[0].(map[string]any)["id"].(string)
+		before := snapshot(e.s)
+		resp, m := e.doJSON("DELETE", e.api("/files/"+f+"/versions/"+v1), user, nil, nil)
+		requireAPIError(t, resp, m, http.StatusForbidden, codeAccessDenied)
+		require.Equal(t, before, snapshot(e.s))
+	}
+	free := e.uploadFile(user, "0", "free.txt", []byte("v1"))["id"].(string)
+	e.newVersion(user, free, []byte("v2"))
+	v1 := e.getJSON(user, "/files/"+free+"/versions")["entries"].([]any)[0].(map[string]any)["id"].(string)
+	resp, _ := e.do("DELETE", e.api("/files/"+free+"/versions/"+v1), user, nil, nil)
+	require.Equal(t, http.StatusNoContent, resp.StatusCode, "a version under nothing goes to the trash")
+}
