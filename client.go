@@ -53,6 +53,10 @@ type Client struct {
 	FileVersions               *FileVersionsService
 	Comments                   *CommentsService
 	SharedItems                *SharedItemsService
+	// Webhooks manages V2 webhooks (/webhooks).
+	Webhooks *WebhooksService
+	// Events reads the event stream (/events).
+	Events *EventsService
 }
 
 type service struct{ client *Client }
@@ -124,6 +128,8 @@ func (c *Client) initServices() {
 	c.FileVersions = (*FileVersionsService)(s)
 	c.Comments = (*CommentsService)(s)
 	c.SharedItems = (*SharedItemsService)(s)
+	c.Webhooks = (*WebhooksService)(s)
+	c.Events = (*EventsService)(s)
 }
 
 // baseTransport is the transport under authentication and retries: the

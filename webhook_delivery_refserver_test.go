@@ -62,7 +62,7 @@ func TestWebhookDeliveriesVerify(t *testing.T) {
 	f, _, err := c.Files.Upload(ctx, dir.ID, "a.txt", strings.NewReader("a"), 1, nil)
 	require.NoError(t, err)
 	first, second := <-got, <-got
-	require.Equal(t, "FILE.UPLOADED", first.Trigger)
+	require.Equal(t, "FILE.UPLOADED", string(first.Trigger))
 	require.Equal(t, first.ID, second.ID, "a retry carries the same payload id")
 	require.NotEqual(t, first.DeliveryID, second.DeliveryID, "and a new delivery id")
 	require.Equal(t, f.ID, first.Source.ID)
@@ -72,16 +72,14 @@ func TestWebhookDeliveriesVerify(t *testing.T) {
 	require.Equal(t, http.StatusUnauthorized, <-refused)
 }
 
-// createHook creates a FILE.UPLOADED webhook on a folder for the user.
+// createHook creates a FILE.UPLOADED webhook on a folder for the user,
+// through the SDK.
 func createHook(t *testing.T, srv *cmstest.Server, folderID, address string) {
 	t.Helper()
-	body := `{"target":{"id":"` + folderID + `","type":"folder"},"address":"` + address + `","triggers":["FILE.UPLOADED"]}`
-	req, err := http.NewRequest(http.MethodPost, srv.BaseURL()+"/webhooks", strings.NewReader(body))
+	c := srv.Client(t)
+	hook, _, err := c.Webhooks.Create(context.Background(), &cms.CreateWebhookRequest{
+		Target: cms.WebhookTarget{ID: folderID, Type: cms.ItemTypeFolder}, Address: address,
+		Triggers: []cms.WebhookTrigger{cms.WebhookTriggerFileUploaded}})
 	require.NoError(t, err)
-	req.Header.Set("Authorization", "Bearer "+srv.UserToken())
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
-	require.NoError(t, err)
-	resp.Body.Close()
-	require.Equal(t, http.StatusCreated, resp.StatusCode)
+	require.Equal(t, address, hook.Address)
 }

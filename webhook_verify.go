@@ -167,7 +167,7 @@ type WebhookPayload struct {
 	ID        string    `json:"id"`
 	CreatedAt time.Time `json:"created_at"`
 	// Trigger is the event that fired, such as FILE.UPLOADED.
-	Trigger string `json:"trigger"`
+	Trigger WebhookTrigger `json:"trigger"`
 	// Webhook is the webhook that delivered it.
 	Webhook struct {
 		ID   string `json:"id"`

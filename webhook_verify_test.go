@@ -136,7 +136,7 @@ func TestWebhookHandler(t *testing.T) {
 	hdr.Set(HeaderWebhookDeliveryID, "d-1")
 	assert.Equal(t, http.StatusOK, send(webhookBody, hdr))
 	require.Len(t, got, 1)
-	assert.Equal(t, "FILE.UPLOADED", got[0].Trigger)
+	assert.Equal(t, WebhookTriggerFileUploaded, got[0].Trigger)
 	assert.Equal(t, "9", got[0].Webhook.ID)
 	assert.Equal(t, "d-1", got[0].DeliveryID)
 	require.NotNil(t, got[0].Source)
