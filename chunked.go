@@ -36,6 +36,9 @@ type ChunkedUploadOptions struct {
 	// NewName renames the file when a new version is committed (ignored
 	// for a new file, which is named by the name argument).
 	NewName string
+	// ContentModifiedAt is the content's own modification time (attribute
+	// content_modified_at of the commit); zero leaves it to the service.
+	ContentModifiedAt time.Time
 	// MaxCommitWaits bounds how often a 202 answer to the commit is waited
 	// out: 0 means 60, negative means never (the 202 fails the upload at
 	// once with an *AcceptedError). The ctx deadline bounds the waits too.
@@ -61,6 +64,9 @@ type Progress struct {
 	PartsDone, TotalParts int
 	// SessionID is a chunked upload's session.
 	SessionID string
+	// FilesDone and TotalFiles count the files of a tree transfer
+	// (Transfers.UploadDir, DownloadDir); 0 for other transfers.
+	FilesDone, TotalFiles int
 }
 
 // UploadError is a failed chunked upload.
@@ -407,7 +413,7 @@ func (run *uploadRun) record(p *UploadPart) {
 // transient faults; when a repeat finds the session consumed (404), the
 // file the first attempt created is looked up instead.
 func (run *uploadRun) commitWithWaits(ctx context.Context, fileSum []byte) (*File, *Response, error) {
-	opts := &CommitOptions{IfMatch: run.opts.IfMatch}
+	opts := &CommitOptions{IfMatch: run.opts.IfMatch, ContentModifiedAt: run.opts.ContentModifiedAt}
 	for waits := 0; ; waits++ {
 		f, resp, err := run.s.commit(ctx, run.sess, run.parts, fileSum, opts)
 		if errors.Is(err, ErrNotFound) {

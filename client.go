@@ -57,6 +57,8 @@ type Client struct {
 	Webhooks *WebhooksService
 	// Events reads the event stream (/events).
 	Events *EventsService
+	// Transfers moves whole trees between a local directory and a folder.
+	Transfers *TransfersService
 }
 
 type service struct{ client *Client }
@@ -130,6 +132,7 @@ func (c *Client) initServices() {
 	c.SharedItems = (*SharedItemsService)(s)
 	c.Webhooks = (*WebhooksService)(s)
 	c.Events = (*EventsService)(s)
+	c.Transfers = (*TransfersService)(s)
 }
 
 // baseTransport is the transport under authentication and retries: the

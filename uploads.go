@@ -296,6 +296,9 @@ func (s *UploadsService) partsPages(sessionID string, opts *ListPartsOptions) (i
 type CommitOptions struct {
 	IfMatch     string // etag the file must still have (new versions); else 412
 	IfNoneMatch string
+	// ContentModifiedAt is the content's own modification time (attribute
+	// content_modified_at of the commit); zero leaves it to the service.
+	ContentModifiedAt time.Time
 }
 
 // Commit assembles the parts into the file
@@ -335,9 +338,17 @@ func (s *UploadsService) commit(ctx context.Context, sess *UploadSession, parts 
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := r.setJSON(struct {
-		Parts []*UploadPart `json:"parts"`
-	}{sorted}); err != nil {
+	type attributes struct {
+		ContentModifiedAt string `json:"content_modified_at,omitempty"`
+	}
+	body := struct {
+		Parts      []*UploadPart `json:"parts"`
+		Attributes *attributes   `json:"attributes,omitempty"`
+	}{Parts: sorted}
+	if opts != nil && !opts.ContentModifiedAt.IsZero() {
+		body.Attributes = &attributes{ContentModifiedAt: formatTime(opts.ContentModifiedAt)}
+	}
+	if err := r.setJSON(body); err != nil {
 		return nil, nil, err
 	}
 	r.header.Set("Digest", "sha="+base64.StdEncoding.EncodeToString(fileSHA1))

@@ -1,0 +1,241 @@
+package cms
+
+import (
+	"context"
+	"crypto/sha1"
+	"encoding/hex"
+	"errors"
+	"io"
+	"os"
+	"path"
+	"sync"
+	"time"
+
+	"golang.org/x/sync/semaphore"
+)
+
+// TransfersService moves whole trees: a local directory into a folder
+// (UploadDir) and a folder into a local directory (DownloadDir). It is a
+// service of the Client, like the others, because a tree transfer is one
+// more way to call Files, Folders and Uploads with the client's
+// credentials, retries and rate limits — not a separate tool.
+//
+// Both directions follow the same rules:
+//   - what already matches (same SHA-1) is skipped, so a re-run after an
+//     interruption does only what is left;
+//   - a changed file becomes a new version (upload) or replaces the local
+//     file atomically (download: written to a temporary name in the same
+//     directory, SHA-1 checked, then renamed);
+//   - nothing is deleted unless TreeOptions.Mirror asks for it;
+//   - modification times travel both ways (content_modified_at ↔ mtime);
+//   - one failed file does not stop the others (unless StopOnError); the
+//     result lists every failure with its path;
+//   - symlinks, special files and names the service refuses are reported
+//     as failures, never followed or silently dropped;
+//   - one concurrency budget covers files and the parts of big files:
+//     a small file takes one slot, a file sent in chunks takes as many
+//     slots as parts it sends at once.
+type TransfersService service
+
+// DefaultTreeConcurrency is the budget of a tree transfer when
+// TreeOptions.Concurrency is 0.
+const DefaultTreeConcurrency = 8
+
+// maxPartsPerFile is how many slots (parts in flight) one chunked file
+// takes at most.
+const maxPartsPerFile = 4
+
+// TreeOptions are the options of UploadDir and DownloadDir.
+type TreeOptions struct {
+	// Concurrency is the budget of transfers in flight, files and parts of
+	// chunked files together: 0 means DefaultTreeConcurrency; negative is
+	// an *ArgError.
+	Concurrency int
+	// Mirror deletes what the source does not have: remote files and
+	// folders (to the trash) on upload, local files and directories on
+	// download. Off by default: nothing is deleted.
+	Mirror bool
+	// StopOnError stops at the first failed file; by default every file is
+	// tried and the failures are listed.
+	StopOnError bool
+	// ChunkedThreshold is as in UploadOptions (uploads only).
+	ChunkedThreshold int64
+	// Progress reports the whole transfer: FilesDone and TotalFiles count
+	// the files (skipped ones included), Bytes and TotalBytes their bytes.
+	// Calls never overlap.
+	Progress func(Progress)
+}
+
+// TreeResult is what a tree transfer did.
+type TreeResult struct {
+	// Created, Updated and Skipped count files: new, changed (a new version
+	// or a replaced local file), already the same.
+	Created, Updated, Skipped int
+	// Folders counts the folders (or local directories) created.
+	Folders int
+	// Deleted counts what Mirror deleted.
+	Deleted int
+	// Bytes is what was transferred.
+	Bytes int64
+	// Failures lists every path that failed, with why.
+	Failures []TreeFailure
+}
+
+// TreeFailure is a path a tree transfer could not handle.
+type TreeFailure struct {
+	// Path is relative to the tree's root, with "/" separators.
+	Path string
+	Err  error
+}
+
+func (f TreeFailure) Error() string { return f.Path + ": " + f.Err.Error() }
+func (f TreeFailure) Unwrap() error { return f.Err }
+
+// ErrNotRegularFile is the error of a symlink or special file met by a
+// tree transfer: it is reported, not followed.
+var ErrNotRegularFile = errors.New("cms: not a regular file (not followed)")
+
+// treeRun is the shared state of one tree transfer.
+type treeRun struct {
+	opts TreeOptions
+	sem  *semaphore.Weighted
+	ctx  context.Context
+	stop context.CancelFunc
+
+	mu       sync.Mutex
+	res      TreeResult
+	progress Progress
+	inflight map[string]int64
+}
+
+func newTreeRun(ctx context.Context, opts *TreeOptions) (*treeRun, error) {
+	o := TreeOptions{}
+	if opts != nil {
+		o = *opts
+	}
+	switch {
+	case o.Concurrency < 0:
+		return nil, invalidArg("Concurrency", "negative")
+	case o.Concurrency == 0:
+		o.Concurrency = DefaultTreeConcurrency
+	}
+	if o.ChunkedThreshold < 0 {
+		return nil, invalidArg("ChunkedThreshold", "negative")
+	}
+	rctx, stop := context.WithCancel(ctx)
+	return &treeRun{opts: o, sem: semaphore.NewWeighted(int64(o.Concurrency)), ctx: rctx, stop: stop, inflight: map[string]int64{}}, nil
+}
+
+// fail records a failure; with StopOnError it stops the run.
+func (t *treeRun) fail(p string, err error) {
+	t.mu.Lock()
+	t.res.Failures = append(t.res.Failures, TreeFailure{Path: p, Err: err})
+	t.mu.Unlock()
+	if t.opts.StopOnError {
+		t.stop()
+	}
+}
+
+// count records a finished file of size bytes.
+func (t *treeRun) count(p string, what *int, size int64, moved bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	*what++
+	if moved {
+		t.res.Bytes += size
+	}
+	delete(t.inflight, p)
+	t.progress.FilesDone++
+	t.progress.Bytes += size
+	t.report()
+}
+
+// fileProgress is the per-file progress function of a transfer of p.
+func (t *treeRun) fileProgress(p string) func(Progress) {
+	return func(fp Progress) {
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		t.inflight[p] = fp.Bytes
+		t.report()
+	}
+}
+
+// report calls Progress with the totals. Callers hold t.mu.
+func (t *treeRun) report() {
+	if t.opts.Progress == nil {
+		return
+	}
+	p := t.progress
+	for _, n := range t.inflight {
+		p.Bytes += n
+	}
+	t.opts.Progress(p)
+}
+
+// addTotals adds files to the totals.
+func (t *treeRun) addTotals(files int, bytes int64) {
+	t.mu.Lock()
+	t.progress.TotalFiles += files
+	t.progress.TotalBytes += bytes
+	t.mu.Unlock()
+}
+
+// result returns the outcome: the error is ctx's, or with StopOnError the
+// first failure.
+func (t *treeRun) result(parent context.Context) (*TreeResult, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	res := t.res
+	if err := parent.Err(); err != nil {
+		return &res, err
+	}
+	if t.opts.StopOnError && len(res.Failures) > 0 {
+		return &res, res.Failures[0]
+	}
+	return &res, nil
+}
+
+// go runs fn with weight slots of the budget, in its own goroutine.
+func (t *treeRun) run(wg *sync.WaitGroup, weight int64, p string, fn func() error) {
+	if err := t.sem.Acquire(t.ctx, weight); err != nil {
+		return // stopped
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		defer t.sem.Release(weight)
+		if err := fn(); err != nil && t.ctx.Err() == nil {
+			t.fail(p, err)
+		}
+	}()
+}
+
+// fileSHA1 is the hex SHA-1 of a local file.
+func fileSHA1(name string) (string, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha1.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// joinRel joins a relative tree path and a name with "/".
+func joinRel(dir, name string) string {
+	if dir == "" {
+		return name
+	}
+	return path.Join(dir, name)
+}
+
+// mtimeOrZero is a file's modification time for content_modified_at.
+func mtimeOrZero(fi os.FileInfo) time.Time {
+	if fi == nil {
+		return time.Time{}
+	}
+	return fi.ModTime().UTC().Truncate(time.Second)
+}
