@@ -10,6 +10,7 @@ import (
 
 	"github.com/contentapi/cms"
 	"github.com/contentapi/cms/cmstest"
+	"github.com/contentapi/cms/refserver"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -149,4 +150,59 @@ func TestTreeTransfers(t *testing.T) {
 	_, err = c.Transfers.UploadDir(ctx, src, root.ID, &cms.TreeOptions{Concurrency: -1})
 	var argErr *cms.ArgError
 	require.ErrorAs(t, err, &argErr)
+}
+
+// TestTreeTransferFaultAndInterruption: a file the service refuses fails
+// alone (the report names it) while the rest completes; a run cancelled
+// half-way leaves the rest to a re-run, which sends only what is left.
+func TestTreeTransferFaultAndInterruption(t *testing.T) {
+	srv := cmstest.NewServer(t, cmstest.Options{})
+	c := srv.Client(t)
+	ctx := context.Background()
+	root, _, err := c.Folders.Create(ctx, &cms.CreateFolderRequest{Name: "faults", Parent: cms.FolderRef{ID: "0"}}, nil)
+	require.NoError(t, err)
+	src := t.TempDir()
+	when := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+	for i := range 6 {
+		writeFile(t, filepath.Join(src, "d", string(rune('a'+i))+".txt"), strings.Repeat("x", i+1), when)
+	}
+
+	// Interrupted after two files (one at a time, so the count is exact).
+	cctx, cancel := context.WithCancel(ctx)
+	res, err := c.Transfers.UploadDir(cctx, src, root.ID, &cms.TreeOptions{Concurrency: 1, Progress: func(p cms.Progress) {
+		if p.FilesDone >= 2 {
+			cancel()
+		}
+	}})
+	require.ErrorIs(t, err, context.Canceled)
+	done := res.Created
+	require.GreaterOrEqual(t, done, 2)
+	require.Less(t, done, 6)
+	res, err = c.Transfers.UploadDir(ctx, src, root.ID, nil)
+	require.NoError(t, err)
+	assert.Equal(t, 6-done, res.Created, "the re-run sends only what is left")
+	assert.Equal(t, done, res.Skipped)
+
+	// Two changed files, one of which the service refuses.
+	var ids = map[string]string{}
+	for e, err := range c.Folders.Walk(ctx, root.ID, nil) {
+		require.NoError(t, err)
+		ids[e.Path] = e.Item.ID
+	}
+	writeFile(t, filepath.Join(src, "d", "a.txt"), "changed a", when)
+	writeFile(t, filepath.Join(src, "d", "b.txt"), "changed b", when)
+	srv.Inject(refserver.Fault{Role: "upload", Path: "/files/" + ids["d/a.txt"] + "/content", Status: 400, Count: 10})
+	var last cms.Progress
+	res, err = c.Transfers.UploadDir(ctx, src, root.ID, &cms.TreeOptions{Progress: func(p cms.Progress) { last = p }})
+	require.NoError(t, err)
+	require.Len(t, res.Failures, 1)
+	assert.Equal(t, "d/a.txt", res.Failures[0].Path)
+	assert.Contains(t, res.Failures[0].Error(), "400", "the report says what the service answered")
+	assert.Equal(t, 1, res.Updated, "b.txt went through")
+	assert.Equal(t, 6, last.FilesDone+len(res.Failures), "every file counted, the failed one aside")
+	srv.ClearFaults()
+	res, err = c.Transfers.UploadDir(ctx, src, root.ID, nil)
+	require.NoError(t, err)
+	assert.Equal(t, 1, res.Updated, "the re-run sends the one that failed")
+	assert.EqualValues(t, len("changed a"), res.Bytes, "progress and totals count the bytes moved")
 }
