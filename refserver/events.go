@@ -47,6 +47,9 @@ const (
 	evCommentCreate    = "COMMENT_CREATE"
 	evCommentUpdate    = "COMMENT_UPDATE"
 	evCommentDelete    = "COMMENT_DELETE"
+	evSharedUpdate     = "ITEM_SHARED_UPDATE"
+	evLockCreate       = "LOCK_CREATE"
+	evLockDestroy      = "LOCK_DESTROY"
 )
 
 // adminEventType is the enterprise stream's name of a user stream event.
@@ -57,6 +60,7 @@ var adminEventType = map[string]string{
 	evTaskAssignCreate: evTaskAssignCreate, evGroupAddUser: evGroupAddUser, evGroupRemoveUser: evGroupRemoveUser,
 	evCollabAdd: "COLLABORATION_INVITE", evCollabRemove: "COLLABORATION_REMOVE",
 	evCommentCreate: evCommentCreate, evCommentUpdate: "COMMENT_EDIT", evCommentDelete: evCommentDelete,
+	evSharedUpdate: "ITEM_SHARED_UPDATE", evLockCreate: "LOCK", evLockDestroy: "UNLOCK",
 }
 
 // changeEvents are the event types of stream_type=changes: those that may

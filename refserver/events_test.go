@@ -196,3 +196,30 @@ func TestEventsLongPoll(t *testing.T) {
 	require.Equal(t, http.StatusOK, resp.StatusCode)
 	require.JSONEq(t, `{"message":"reconnect","version":1}`, string(b))
 }
+
+// TestEventsOfSharingLocksAndTasks: a shared link, a lock and its removal,
+// a collaboration, a comment and a task assignment are events too.
+func TestEventsOfSharingLocksAndTasks(t *testing.T) {
+	e := newEnv(t, Options{})
+	user, admin := e.s.UserToken(), e.s.AdminToken()
+	f := e.uploadFile(admin, "0", "shared.txt", []byte("x"))["id"].(string)
+	_, _, pos := e.events(admin, q("stream_position", "now"))
+	for _, body := range []map[string]any{
+		{"shared_link": map[string]any{"access": "open"}},
+		{"lock": map[string]any{"access": "lock"}},
+		{"lock": nil},
+	} {
+		resp, m := e.put(admin, "/files/"+f, body, nil)
+		require.Equal(t, http.StatusOK, resp.StatusCode, "%v", m)
+	}
+	resp, _ := e.collaborate(admin, "file", f, collabUser(e.s.UserID()), "editor")
+	require.Equal(t, http.StatusCreated, resp.StatusCode)
+	resp, _ = e.post(user, "/comments", map[string]any{"message": "hi", "item": map[string]any{"type": "file", "id": f}})
+	require.Equal(t, http.StatusCreated, resp.StatusCode)
+	task := e.createTask(admin, f, nil)
+	resp, _ = e.post(admin, "/task_assignments", map[string]any{"task": map[string]any{"id": task["id"], "type": "task"}, "assign_to": map[string]any{"id": e.s.UserID()}})
+	require.Equal(t, http.StatusCreated, resp.StatusCode)
+	types, _, _ := e.events(user, q("stream_position", pos))
+	require.Equal(t, []string{"ITEM_SHARED_UPDATE", "LOCK_CREATE", "LOCK_DESTROY", "COLLAB_ADD_COLLABORATOR", "COMMENT_CREATE", "TASK_ASSIGNMENT_CREATE"}, types,
+		"the collaborator sees the file's events, earlier ones included")
+}

@@ -264,6 +264,16 @@ func (s *Server) updateItem(w http.ResponseWriter, r *http.Request, p *principal
 	body.applyFolderSettings(it)
 	it.touch(now, p.user)
 	s.dirtyItem(it)
+	if removeLink || link != nil {
+		s.itemEvent(evSharedUpdate, it, p.user)
+	}
+	if body.Lock.present {
+		ev := evLockCreate
+		if unlock {
+			ev = evLockDestroy
+		}
+		s.itemEvent(ev, it, p.user)
+	}
 	writeJSON(w, http.StatusOK, s.render(it, fields, p))
 	return nil
 }

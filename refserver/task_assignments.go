@@ -153,6 +153,7 @@ func (s *Server) createTaskAssignment(w http.ResponseWriter, r *http.Request, p 
 	t.assignments = append(t.assignments, a)
 	s.tasks.assignments[a.id] = a
 	s.dirty(kTasks, t.id)
+	s.recordEvent(evTaskAssignCreate, p.user, s.items[t.fileID], s.assignmentRecord(a))
 	writeJSON(w, http.StatusCreated, s.assignmentRecord(a))
 	return nil
 }

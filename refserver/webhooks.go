@@ -372,6 +372,10 @@ func webhookTrigger(eventType, itemType string) string {
 		return "COLLABORATION.CREATED"
 	case evCollabRemove:
 		return "COLLABORATION.REMOVED"
+	case evLockCreate:
+		return "FILE.LOCKED"
+	case evLockDestroy:
+		return "FILE.UNLOCKED"
 	case evCommentCreate:
 		return "COMMENT.CREATED"
 	case evCommentUpdate:
