@@ -15,7 +15,9 @@ import (
 )
 
 // TransfersService moves whole trees: a local directory into a folder
-// (UploadDir) and a folder into a local directory (DownloadDir). It is a
+// (UploadDir) and a folder into a local directory (DownloadDir), through
+// /folders/{folder_id}/items, /folders, /files/{file_id}/content and the
+// upload root's /files/content. It is a
 // service of the Client, like the others, because a tree transfer is one
 // more way to call Files, Folders and Uploads with the client's
 // credentials, retries and rate limits — not a separate tool.
@@ -88,7 +90,10 @@ type TreeFailure struct {
 	Err  error
 }
 
+// Error is the path and why it failed.
 func (f TreeFailure) Error() string { return f.Path + ": " + f.Err.Error() }
+
+// Unwrap is the failure's cause (an *APIError, a file system error, …).
 func (f TreeFailure) Unwrap() error { return f.Err }
 
 // ErrNotRegularFile is the error of a symlink or special file met by a

@@ -13,9 +13,10 @@ import (
 
 // DownloadDir downloads the folder folderID into the local directory dir
 // (created when missing; see TransfersService for the rules): it lists the
-// folder's subtree (Folders.Walk), creates the directories, and writes each
-// file whose SHA-1 differs from the local one to a temporary name in its
-// directory, checks its SHA-1 (DownloadTo), sets its mtime to the file's
+// folder's subtree (Folders.Walk: GET /folders/{folder_id}/items), creates
+// the directories, and writes each file whose SHA-1 differs from the local
+// one to a temporary name in its directory (GET /files/{file_id}/content),
+// checks its SHA-1 (DownloadTo), sets its mtime to the file's
 // content_modified_at and renames it into place; files that match are
 // skipped. Web links are not files: they are skipped and reported. With
 // Mirror it then deletes the local files and directories the folder does

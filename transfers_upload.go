@@ -15,8 +15,11 @@ import (
 
 // UploadDir uploads the local directory dir into the folder folderID
 // (see TransfersService for the rules): it lists the folder's subtree
-// (Folders.Walk), creates the missing folders, uploads new files, sends a
-// new version of each changed one (with its mtime as content_modified_at)
+// (Folders.Walk: GET /folders/{folder_id}/items), creates the missing
+// folders (POST /folders), uploads new files (POST
+// {upload_url}/files/content, or an upload session), sends a new version
+// of each changed one (POST {upload_url}/files/{file_id}/content; its mtime
+// as content_modified_at)
 // and skips those whose SHA-1 already matches; with Mirror it then moves
 // what dir does not have to the trash. The error is the ctx's, a failure
 // to read dir or list the folder, or with StopOnError the first failure;
