@@ -66,6 +66,42 @@ type TreeOptions struct {
 	// the files (skipped ones included), Bytes and TotalBytes their bytes.
 	// Calls never overlap.
 	Progress func(Progress)
+	// Hashes, when set, remembers the SHA-1 of local files between runs, so
+	// that a re-run need not read every unchanged file again. Its keys must
+	// see an edit that keeps a file's size and modification time (the
+	// cms command's cache keys on the inode and the change time too).
+	Hashes HashCache
+}
+
+// HashCache remembers the SHA-1 of local files (TreeOptions.Hashes). Its
+// methods may be called from several goroutines at once.
+type HashCache interface {
+	// Get returns the SHA-1 remembered for the file at path as fi
+	// describes it now, or ok false.
+	Get(path string, fi os.FileInfo) (sha1 string, ok bool)
+	// Put remembers the SHA-1 of the file at path as fi describes it.
+	Put(path string, fi os.FileInfo, sha1 string)
+}
+
+// localSHA1 is the SHA-1 of a local file, through the cache when there is
+// one.
+func (t *treeRun) localSHA1(path string) (string, error) {
+	c := t.opts.Hashes
+	var fi os.FileInfo
+	if c != nil {
+		var err error
+		if fi, err = os.Stat(path); err != nil {
+			return "", err
+		}
+		if sum, ok := c.Get(path, fi); ok {
+			return sum, nil
+		}
+	}
+	sum, err := fileSHA1(path)
+	if err == nil && c != nil {
+		c.Put(path, fi, sum)
+	}
+	return sum, err
 }
 
 // TreeResult is what a tree transfer did.

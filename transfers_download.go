@@ -116,7 +116,7 @@ func (s *TransfersService) downloadOne(t *treeRun, it *Item, rel, local string) 
 		if !fi.Mode().IsRegular() {
 			return ErrNotRegularFile // a directory, symlink or device where the file goes
 		}
-		if have, err := fileSHA1(local); err == nil && sum != "" && strings.EqualFold(have, sum) {
+		if have, err := t.localSHA1(local); err == nil && sum != "" && strings.EqualFold(have, sum) {
 			t.count(rel, &t.res.Skipped, size, false)
 			return nil
 		}
@@ -155,6 +155,11 @@ func (s *TransfersService) downloadOne(t *treeRun, it *Item, rel, local string) 
 		return err
 	}
 	ok = true
+	if c := t.opts.Hashes; c != nil && sum != "" {
+		if fi, err := os.Stat(local); err == nil {
+			c.Put(local, fi, strings.ToLower(sum)) // checked by DownloadTo
+		}
+	}
 	if existed {
 		t.count(rel, &t.res.Updated, size, true)
 	} else {

@@ -115,18 +115,18 @@ func (s *TransfersService) UploadDir(ctx context.Context, dir, folderID string, 
 // uploadOne uploads, updates or skips one local file.
 func (s *TransfersService) uploadOne(t *treeRun, f localFile, parentID string, have *Item, parts int) error {
 	progress := t.fileProgress(f.rel)
-	if have != nil {
-		if have.Type != string(ItemTypeFile) {
-			return errors.New("cms: a folder or web link of that name is in the folder")
-		}
-		sum, err := fileSHA1(f.path)
-		if err != nil {
-			return err
-		}
-		if have.File != nil && strings.EqualFold(have.File.SHA1, sum) {
-			t.count(f.rel, &t.res.Skipped, f.size, false)
-			return nil
-		}
+	if have != nil && have.Type != string(ItemTypeFile) {
+		return errors.New("cms: a folder or web link of that name is in the folder")
+	}
+	// The SHA-1 decides whether to send, is sent with the content (the
+	// service checks it), and is remembered for the next run (Hashes).
+	sum, err := t.localSHA1(f.path)
+	if err != nil {
+		return err
+	}
+	if have != nil && have.File != nil && strings.EqualFold(have.File.SHA1, sum) {
+		t.count(f.rel, &t.res.Skipped, f.size, false)
+		return nil
 	}
 	r, err := os.Open(f.path)
 	if err != nil {
@@ -137,7 +137,7 @@ func (s *TransfersService) uploadOne(t *treeRun, f localFile, parentID string, h
 	if have != nil {
 		_, _, err = s.client.Files.UploadVersion(t.ctx, have.ID, r, f.size, &UploadVersionOptions{
 			ChunkedThreshold: t.opts.ChunkedThreshold, Progress: progress, Chunked: chunked,
-			OneRequest: &OneRequestVersionOptions{ContentModifiedAt: f.mtime},
+			OneRequest: &OneRequestVersionOptions{ContentModifiedAt: f.mtime, SHA1: sum},
 		})
 		if err == nil {
 			t.count(f.rel, &t.res.Updated, f.size, true)
@@ -146,7 +146,7 @@ func (s *TransfersService) uploadOne(t *treeRun, f localFile, parentID string, h
 	}
 	_, _, err = s.client.Files.Upload(t.ctx, parentID, path.Base(f.rel), r, f.size, &UploadOptions{
 		ChunkedThreshold: t.opts.ChunkedThreshold, Progress: progress, Chunked: chunked,
-		OneRequest: &OneRequestUploadOptions{ContentModifiedAt: f.mtime},
+		OneRequest: &OneRequestUploadOptions{ContentModifiedAt: f.mtime, SHA1: sum},
 	})
 	if err == nil {
 		t.count(f.rel, &t.res.Created, f.size, true)

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -54,14 +55,42 @@ type transferFlags struct {
 	del         bool
 	concurrency int
 	quiet       bool
+	noCache     bool
+}
+
+// addCommonTransferFlags adds the flags upload and download share.
+func addCommonTransferFlags(fs *flag.FlagSet, tf *transferFlags) {
+	fs.IntVar(&tf.concurrency, "concurrency", 0, "transfers in flight, files and parts of big files together (default 8)")
+	fs.BoolVar(&tf.quiet, "quiet", false, "no progress")
+	fs.BoolVar(&tf.noCache, "no-hash-cache", false, "hash every local file again instead of trusting the cache of earlier runs")
+}
+
+// hashes opens the hash cache (nil with --no-hash-cache).
+func (tf *transferFlags) hashes(getenv func(string) string) *hashCache {
+	if tf.noCache {
+		return nil
+	}
+	p := hashCachePath(getenv)
+	if p == "" {
+		return nil
+	}
+	return loadHashCache(p)
+}
+
+// treeOptions are the SDK options of a tree transfer.
+func (tf *transferFlags) treeOptions(h *hashCache, progress func(cms.Progress)) *cms.TreeOptions {
+	o := &cms.TreeOptions{Mirror: tf.del, Concurrency: tf.concurrency, Progress: progress}
+	if h != nil {
+		o.Hashes = h
+	}
+	return o
 }
 
 func cmdUpload(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) (bool, error) {
 	fs, common := newFlagSet("upload", "upload [--delete] [--json] SRC FOLDER_ID", stderr)
 	tf := &transferFlags{}
 	fs.BoolVar(&tf.del, "delete", false, "move to the trash what the folder has and SRC does not (a directory SRC only)")
-	fs.IntVar(&tf.concurrency, "concurrency", 0, "transfers in flight, files and parts of big files together (default 8)")
-	fs.BoolVar(&tf.quiet, "quiet", false, "no progress")
+	addCommonTransferFlags(fs, tf)
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return false, err
@@ -82,7 +111,13 @@ func cmdUpload(ctx context.Context, args []string, stdout, stderr io.Writer, get
 	defer bar.done()
 	var res *cms.TreeResult
 	if fi.IsDir() {
-		res, err = c.Transfers.UploadDir(ctx, src, folderID, &cms.TreeOptions{Mirror: tf.del, Concurrency: tf.concurrency, Progress: bar.update})
+		h := tf.hashes(getenv)
+		res, err = c.Transfers.UploadDir(ctx, src, folderID, tf.treeOptions(h, bar.update))
+		if h != nil {
+			if serr := h.save(); serr != nil {
+				fmt.Fprintf(stderr, "cms: saving the hash cache: %v\n", serr)
+			}
+		}
 	} else {
 		res, err = uploadFile(ctx, c, src, fi, folderID, bar.update)
 	}
@@ -151,8 +186,7 @@ func cmdDownload(ctx context.Context, args []string, stdout, stderr io.Writer, g
 	fs, common := newFlagSet("download", "download [--delete] [--json] FOLDER_ID|FILE_ID DST", stderr)
 	tf := &transferFlags{}
 	fs.BoolVar(&tf.del, "delete", false, "delete the local files and directories the folder does not have")
-	fs.IntVar(&tf.concurrency, "concurrency", 0, "downloads in flight (default 8)")
-	fs.BoolVar(&tf.quiet, "quiet", false, "no progress")
+	addCommonTransferFlags(fs, tf)
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return false, err
@@ -169,7 +203,13 @@ func cmdDownload(ctx context.Context, args []string, stdout, stderr io.Writer, g
 	defer bar.done()
 	var res *cms.TreeResult
 	if _, _, ferr := c.Folders.Get(ctx, id, nil); ferr == nil {
-		res, err = c.Transfers.DownloadDir(ctx, id, dst, &cms.TreeOptions{Mirror: tf.del, Concurrency: tf.concurrency, Progress: bar.update})
+		h := tf.hashes(getenv)
+		res, err = c.Transfers.DownloadDir(ctx, id, dst, tf.treeOptions(h, bar.update))
+		if h != nil {
+			if serr := h.save(); serr != nil {
+				fmt.Fprintf(stderr, "cms: saving the hash cache: %v\n", serr)
+			}
+		}
 	} else if errors.Is(ferr, cms.ErrNotFound) {
 		res, err = downloadFile(ctx, c, id, dst, bar.update)
 	} else {
