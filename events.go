@@ -198,10 +198,8 @@ func (s *EventsService) Get(ctx context.Context, opts *EventsOptions) (*EventPag
 	if err := firstErr(checkEnum("stream type", opts.StreamType, eventStreamTypes...), checkLimit(opts.Limit)); err != nil {
 		return nil, nil, err
 	}
-	if p := opts.StreamPosition; p != "" && p != "now" {
-		if _, err := strconv.ParseUint(string(p), 10, 64); err != nil {
-			return nil, nil, invalidArg("stream position", "now, 0 or a position the service gave")
-		}
+	if err := checkStreamPosition(opts.StreamPosition); err != nil {
+		return nil, nil, err
 	}
 	r, err := s.client.newRequest(http.MethodGet, s.client.cfg.baseURL, nil, "events")
 	if err != nil {
