@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -197,10 +198,8 @@ func (s *EventsService) Get(ctx context.Context, opts *EventsOptions) (*EventPag
 	if err := firstErr(checkEnum("stream type", opts.StreamType, eventStreamTypes...), checkLimit(opts.Limit)); err != nil {
 		return nil, nil, err
 	}
-	if p := opts.StreamPosition; p != "" && p != "now" {
-		if _, err := strconv.ParseUint(string(p), 10, 64); err != nil {
-			return nil, nil, invalidArg("stream position", "now, 0 or a position the service gave")
-		}
+	if err := checkStreamPosition(opts.StreamPosition); err != nil {
+		return nil, nil, err
 	}
 	r, err := s.client.newRequest(http.MethodGet, s.client.cfg.baseURL, nil, "events")
 	if err != nil {
@@ -254,19 +253,28 @@ func (s *EventsService) LongPollServers(ctx context.Context) (*RealtimeServers, 
 	return callAPI[RealtimeServers](ctx, s.client, http.MethodOptions, nil, nil, "events")
 }
 
-// longPoll waits on a realtime server for a change after pos: it reports
-// whether a change came (false: reconnect). The token goes only to the
-// API's own origin; a realtime server elsewhere carries its own
-// authorization in its URL, as the service's do.
-func (s *EventsService) longPoll(ctx context.Context, srv *RealtimeServer, pos StreamPosition) (bool, error) {
+// pollResult is how a long poll ended.
+type pollResult int
+
+const (
+	pollNewChange pollResult = iota // new_change: read the stream again
+	pollReconnect                   // reconnect (or another message): a new server entry
+	pollTimedOut                    // no answer in retry_timeout: poll the same server again
+)
+
+// longPoll waits on a realtime server for a change after pos. An error is
+// a failed poll (transport, status, answer); ctx's own end is ctx.Err().
+// The token goes only to the API's own origin; a realtime server elsewhere
+// carries its own authorization in its URL, as the service's do.
+func (s *EventsService) longPoll(ctx context.Context, srv *RealtimeServer, pos StreamPosition) (pollResult, error) {
 	u, err := url.Parse(srv.URL)
-	if err != nil || !u.IsAbs() {
-		return false, fmt.Errorf("cms: realtime server URL %q: not an absolute URL", srv.URL)
+	if err != nil || !u.IsAbs() || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
+		return 0, fmt.Errorf("cms: realtime server URL %q: not an absolute http(s) URL", sanitizeRealtimeURL(srv.URL))
 	}
 	q := u.Query()
 	q.Set("stream_position", string(pos))
 	u.RawQuery = q.Encode()
-	timeout := time.Duration(cmp.Or(srv.RetryTimeout, 610)) * time.Second
+	timeout := time.Duration(cmp.Or(max(srv.RetryTimeout, 0), defaultRetryTimeout)) * time.Second
 	pctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	var msg struct {
@@ -274,33 +282,65 @@ func (s *EventsService) longPoll(ctx context.Context, srv *RealtimeServer, pos S
 	}
 	api := s.client.cfg.baseURL
 	if u.Scheme == api.Scheme && u.Host == api.Host {
-		r, err := s.client.newRequestURL(http.MethodGet, u, nil)
-		if err != nil {
-			return false, err
+		r, rerr := s.client.newRequestURL(http.MethodGet, u, nil)
+		if rerr != nil {
+			return 0, rerr
 		}
-		if _, err := s.client.do(pctx, r, &msg); err != nil {
-			return false, err
-		}
+		_, err = s.client.do(pctx, r, &msg)
 	} else {
-		req, err := http.NewRequestWithContext(pctx, http.MethodGet, u.String(), nil)
-		if err != nil {
-			return false, err
-		}
-		resp, err := s.client.download.Do(req)
-		if err != nil {
-			return false, err
-		}
-		defer resp.Body.Close()
-		b, err := io.ReadAll(io.LimitReader(resp.Body, 1<<16))
-		if err != nil {
-			return false, err
-		}
-		if resp.StatusCode/100 != 2 {
-			return false, fmt.Errorf("cms: realtime server answered %s", resp.Status)
-		}
-		if err := json.Unmarshal(b, &msg); err != nil {
-			return false, fmt.Errorf("cms: realtime server answer: %w", err)
-		}
+		err = s.pollForeign(pctx, u, &msg)
 	}
-	return msg.Message == "new_change", nil
+	switch {
+	case ctx.Err() != nil:
+		return 0, ctx.Err()
+	case err != nil && pctx.Err() != nil:
+		return pollTimedOut, nil // the poll outlived retry_timeout
+	case err != nil:
+		return 0, err
+	case msg.Message == "new_change":
+		return pollNewChange, nil
+	}
+	return pollReconnect, nil
+}
+
+// defaultRetryTimeout is the poll timeout, in seconds, when a server entry
+// names none (the service's is 610).
+const defaultRetryTimeout = 610
+
+// pollForeign polls a realtime server on another host with the download
+// client, which never carries the token.
+func (s *EventsService) pollForeign(ctx context.Context, u *url.URL, msg any) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return err
+	}
+	resp, err := s.client.download.Do(req)
+	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err // its message repeats the URL, whose query authorizes the poll
+		}
+		return fmt.Errorf("cms: realtime server %s: %w", u.Host, err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(io.LimitReader(resp.Body, 1<<16))
+	if err != nil {
+		return err
+	}
+	if resp.StatusCode/100 != 2 {
+		return fmt.Errorf("cms: realtime server %s answered %s", u.Host, resp.Status)
+	}
+	if err := json.Unmarshal(b, msg); err != nil {
+		return fmt.Errorf("cms: realtime server answer: %w", err)
+	}
+	return nil
+}
+
+// sanitizeRealtimeURL drops a realtime URL's query (its channel authorizes
+// the poll) from messages.
+func sanitizeRealtimeURL(raw string) string {
+	if i := strings.IndexAny(raw, "?#"); i >= 0 {
+		return raw[:i] + "?…"
+	}
+	return raw
 }

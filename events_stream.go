@@ -3,7 +3,9 @@ package cms
 import (
 	"cmp"
 	"context"
+	"errors"
 	"iter"
+	"log/slog"
 	"time"
 )
 
@@ -25,8 +27,10 @@ type EventStreamOptions struct {
 	// duplicates the service documents (default 5000): the memory is
 	// bounded, a duplicate older than that passes.
 	Remember int
-	// RetryDelay is the first wait after a failed long poll; it doubles up
-	// to a minute and starts again after a success (default 1s).
+	// RetryDelay is the first wait after a failed long poll (a transport
+	// error, a status outside 2xx, an answer that is not JSON); it doubles
+	// up to a minute and starts again after a poll that works (default 1s).
+	// The waits use the client's sleep (WithSleep).
 	RetryDelay time.Duration
 }
 
@@ -34,30 +38,43 @@ const (
 	defaultEventRemember = 5000
 	defaultEventRetry    = time.Second
 	maxEventRetry        = time.Minute
+	defaultPollRetries   = 10
 )
 
 // Stream yields the user's events as they happen: it reads pages of GET
 // /events from the start position, and when a page comes back empty it
 // long-polls a realtime server (OPTIONS /events) until the service reports
-// a change, then reads again. It reconnects when the server says
-// "reconnect", when a server's max_retries are used up, and after a failed
-// poll (waiting RetryDelay, doubling); it always resumes from the last
-// position, and drops events whose event_id it has yielded already. It
-// stops when the loop breaks or ctx ends; a failed page or OPTIONS call
-// (after the client's retries) is yielded as an error and ends it.
+// a change, then reads again. As the spec says: after "reconnect" it asks
+// OPTIONS /events for a server again, as it does once a server's
+// max_retries polls are used or its ttl has passed; a poll without an
+// answer in retry_timeout seconds is made again at once; a failed poll is
+// made again after RetryDelay, doubling. It always resumes from the last
+// position, and drops events whose event_id it has yielded already (the
+// last Remember ids: memory stays bounded). It stops when the loop breaks
+// or ctx ends; a failed page or OPTIONS call (after the client's retries)
+// is yielded as an error and ends it.
 func (s *EventsService) Stream(ctx context.Context, opts *EventStreamOptions) iter.Seq2[*Event, error] {
 	o := EventStreamOptions{}
 	if opts != nil {
 		o = *opts
 	}
 	return func(yield func(*Event, error) bool) {
-		if err := firstErr(checkCtx(ctx), checkEnum("stream type", o.StreamType, EventStreamTypeAll, EventStreamTypeChanges, EventStreamTypeSync), checkLimit(o.Limit)); err != nil {
+		if err := firstErr(checkCtx(ctx), checkEnum("stream type", o.StreamType, EventStreamTypeAll, EventStreamTypeChanges, EventStreamTypeSync),
+			checkLimit(o.Limit), checkNonNegative("remember", o.Remember), checkNonNegative("retry delay", o.RetryDelay)); err != nil {
 			yield(nil, err)
 			return
 		}
-		st := &streamState{s: s, o: o, seen: newIDRing(max(o.Remember, 0), defaultEventRemember)}
+		st := &streamState{s: s, o: o, seen: newIDRing(o.Remember, defaultEventRemember)}
 		st.run(ctx, yield)
 	}
+}
+
+// checkNonNegative refuses a negative option (zero means its default).
+func checkNonNegative[N int | time.Duration](arg string, v N) error {
+	if v < 0 {
+		return invalidArg(arg, "negative")
+	}
+	return nil
 }
 
 // streamState is one running Stream.
@@ -67,7 +84,8 @@ type streamState struct {
 	pos     StreamPosition
 	seen    *idRing
 	server  *RealtimeServer
-	retries int // polls made on server
+	expires time.Time // the server's ttl; zero: none given
+	retries int       // polls made on server
 }
 
 func (st *streamState) setPos(p StreamPosition) {
@@ -78,11 +96,7 @@ func (st *streamState) setPos(p StreamPosition) {
 }
 
 func (st *streamState) run(ctx context.Context, yield func(*Event, error) bool) {
-	st.setPos(st.o.StreamPosition)
-	if st.pos == "" {
-		st.setPos("now")
-	}
-	delay := st.retryDelay()
+	st.setPos(cmp.Or(st.o.StreamPosition, "now"))
 	for ctx.Err() == nil {
 		page, _, err := st.s.Get(ctx, &EventsOptions{StreamType: st.o.StreamType, StreamPosition: st.pos, Limit: st.o.Limit})
 		if err != nil {
@@ -105,43 +119,72 @@ func (st *streamState) run(ctx context.Context, yield func(*Event, error) bool) 
 		if len(page.Entries) > 0 {
 			continue // read on until a page is empty
 		}
-		for ctx.Err() == nil { // wait for a change
-			if st.server == nil || st.retries >= cmp.Or(st.server.MaxRetries, 10) {
-				servers, _, err := st.s.LongPollServers(ctx)
-				if err != nil {
-					if ctx.Err() == nil {
-						yield(nil, err)
-					}
-					return
-				}
-				st.server, st.retries = nil, 0
-				for _, srv := range servers.Entries {
-					if srv.Type == "realtime_server" || srv.Type == "" {
-						st.server = srv
-						break
-					}
-				}
-				if st.server == nil {
-					yield(nil, invalidArg("events", "OPTIONS /events named no realtime server"))
-					return
-				}
+		if err := st.waitForChange(ctx); err != nil {
+			if ctx.Err() == nil {
+				yield(nil, err)
 			}
-			st.retries++
-			changed, err := st.s.longPoll(ctx, st.server, st.pos)
-			if err != nil {
-				if !sleepCtx(ctx, delay) {
-					return
-				}
-				delay = min(delay*2, maxEventRetry)
-				continue
-			}
-			delay = st.retryDelay()
-			if changed {
-				break
-			}
-			st.server = nil // reconnect: a new server entry
+			return
 		}
 	}
+}
+
+// waitForChange long-polls until a realtime server reports a change. It
+// returns an error when ctx ends or OPTIONS /events fails.
+func (st *streamState) waitForChange(ctx context.Context) error {
+	delay := st.retryDelay()
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if st.server == nil || st.retries >= cmp.Or(st.server.MaxRetries, defaultPollRetries) ||
+			(!st.expires.IsZero() && !time.Now().Before(st.expires)) {
+			if err := st.newServer(ctx); err != nil {
+				return err
+			}
+		}
+		st.retries++
+		res, err := st.s.longPoll(ctx, st.server, st.pos)
+		switch {
+		case ctx.Err() != nil:
+			return ctx.Err()
+		case err != nil:
+			if l := st.s.client.cfg.logger; l != nil {
+				l.LogAttrs(ctx, slog.LevelDebug, "cms long poll failed", slog.String("error", err.Error()), slog.Duration("retry_in", delay))
+			}
+			if err := st.s.client.sleep(ctx, delay); err != nil {
+				return err
+			}
+			delay = min(delay*2, maxEventRetry)
+		case res == pollNewChange:
+			return nil
+		case res == pollReconnect:
+			st.server, delay = nil, st.retryDelay() // ask OPTIONS /events again
+		default: // pollTimedOut: the same server again, at once
+			delay = st.retryDelay()
+		}
+	}
+}
+
+// newServer asks OPTIONS /events for a realtime server.
+func (st *streamState) newServer(ctx context.Context) error {
+	servers, _, err := st.s.LongPollServers(ctx)
+	if err != nil {
+		return err
+	}
+	st.server, st.retries, st.expires = nil, 0, time.Time{}
+	for _, srv := range servers.Entries {
+		if srv != nil && (srv.Type == "realtime_server" || srv.Type == "") && srv.URL != "" {
+			st.server = srv
+			break
+		}
+	}
+	if st.server == nil {
+		return errors.New("cms: OPTIONS /events named no realtime server")
+	}
+	if st.server.TTL > 0 {
+		st.expires = time.Now().Add(time.Duration(st.server.TTL) * time.Minute)
+	}
+	return nil
 }
 
 func (st *streamState) retryDelay() time.Duration {
@@ -149,18 +192,6 @@ func (st *streamState) retryDelay() time.Duration {
 		return st.o.RetryDelay
 	}
 	return defaultEventRetry
-}
-
-// sleepCtx waits d or until ctx ends; it reports whether d passed.
-func sleepCtx(ctx context.Context, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-		return false
-	}
 }
 
 // idRing remembers the last n ids.
@@ -171,7 +202,7 @@ type idRing struct {
 }
 
 func newIDRing(n, def int) *idRing {
-	if n == 0 {
+	if n <= 0 {
 		n = def
 	}
 	return &idRing{ids: make([]string, 0, n), set: make(map[string]struct{}, n)}
