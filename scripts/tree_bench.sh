@@ -58,6 +58,7 @@ start_server() {
 field() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"; }
 
 start_server go
+export CMS_HASH_CACHE="$work/hashes.json"
 export CMS_BASE_URL=$(field "$work/go.json" 'd["base_url"]') CMS_UPLOAD_URL=$(field "$work/go.json" 'd["upload_url"]') CMS_TOKEN=$(field "$work/go.json" 'd["tokens"]["user"]')
 now() { date +%s.%N; }
 t0=$(now); "$work/cms" upload "$work/src" 0 --json --quiet >"$work/up1.json"; t1=$(now)
