@@ -316,18 +316,8 @@ func (s *Server) collabFor(r *http.Request, p *principal) (*collab, *apiError) {
 // getCollaboration serves GET /collaborations/{collaboration_id}.
 func (s *Server) getCollaboration(w http.ResponseWriter, r *http.Request, p *principal) error {
 	fields := parseFields(r)
-	s.mu.Lock()
-	c, aerr := s.collabFor(r, p)
-	var rec map[string]any
-	if aerr == nil {
-		rec = pickFields(s.collabRecord(c), fields, "type", "id")
-	}
-	s.mu.Unlock()
-	if aerr != nil {
-		return aerr
-	}
-	writeJSON(w, http.StatusOK, rec)
-	return nil
+	return replyRecord(s, w, func() (*collab, *apiError) { return s.collabFor(r, p) },
+		func(c *collab) map[string]any { return pickFields(s.collabRecord(c), fields, "type", "id") })
 }
 
 // collabUpdateBody is the body of PUT /collaborations/{id}.

@@ -209,18 +209,8 @@ func (s *Server) mayChange(p *principal, c *comment) bool {
 // getComment serves GET /comments/{comment_id}.
 func (s *Server) getComment(w http.ResponseWriter, r *http.Request, p *principal) error {
 	fields := parseFields(r)
-	s.mu.Lock()
-	c, aerr := s.commentFor(r, p)
-	var rec map[string]any
-	if aerr == nil {
-		rec = pickFields(s.commentRecord(c), fields, "type", "id")
-	}
-	s.mu.Unlock()
-	if aerr != nil {
-		return aerr
-	}
-	writeJSON(w, http.StatusOK, rec)
-	return nil
+	return replyRecord(s, w, func() (*comment, *apiError) { return s.commentFor(r, p) },
+		func(c *comment) map[string]any { return pickFields(s.commentRecord(c), fields, "type", "id") })
 }
 
 // updateComment serves PUT /comments/{comment_id}: the message.

@@ -107,6 +107,25 @@ func getRecord[T, B any](s *Server, w http.ResponseWriter, r *http.Request, key 
 	return nil
 }
 
+// replyRecord answers a GET of one record the way new handlers answer:
+// under s.mu, find looks the record up (its error, a 404 mostly, is the
+// answer) and render makes the body; the answer is written once the lock
+// is released.
+func replyRecord[T any](s *Server, w http.ResponseWriter, find func() (T, *apiError), render func(T) map[string]any) error {
+	s.mu.Lock()
+	v, aerr := find()
+	var rec map[string]any
+	if aerr == nil {
+		rec = render(v)
+	}
+	s.mu.Unlock()
+	if aerr != nil {
+		return aerr
+	}
+	writeJSON(w, http.StatusOK, rec)
+	return nil
+}
+
 // deleteRecord answers a DELETE of one record: under s.mu, find looks up
 // the record named by the path value key and remove acts on it (either's
 // error is the answer); then status with no body.

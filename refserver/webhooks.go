@@ -231,18 +231,7 @@ func (s *Server) ownWebhook(r *http.Request, p *principal) (*webhook, *apiError)
 
 // getWebhook serves GET /webhooks/{webhook_id}.
 func (s *Server) getWebhook(w http.ResponseWriter, r *http.Request, p *principal) error {
-	s.mu.Lock()
-	hook, aerr := s.ownWebhook(r, p)
-	var rec map[string]any
-	if aerr == nil {
-		rec = hook.record()
-	}
-	s.mu.Unlock()
-	if aerr != nil {
-		return aerr
-	}
-	writeJSON(w, http.StatusOK, rec)
-	return nil
+	return replyRecord(s, w, func() (*webhook, *apiError) { return s.ownWebhook(r, p) }, (*webhook).record)
 }
 
 // updateWebhook serves PUT /webhooks/{webhook_id}: target, address and

@@ -108,7 +108,38 @@ function classicSDK(BoxSDK) {
   return new BoxSDK({ clientID: 'conformance', clientSecret: 'conformance', numMaxRetries: 2, retryIntervalMS: 200, ...classicRoots() });
 }
 
+// webhookReceiver listens on a loopback port for webhook deliveries: url
+// is its address, next() the next delivery ({headers, body}; rejects after
+// ms), close() stops it. It answers every delivery 200.
+function webhookReceiver() {
+  const http = require('http');
+  const got = [];
+  const waiters = [];
+  const server = http.createServer((req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      res.writeHead(200).end();
+      const d = { headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const w = waiters.shift();
+      if (w) w(d);
+      else got.push(d);
+    });
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({
+    url: `http://127.0.0.1:${server.address().port}/hook`,
+    next(ms = 10000) {
+      if (got.length) return Promise.resolve(got.shift());
+      return new Promise((res, rej) => {
+        const t = setTimeout(() => rej(new Error('no delivery')), ms);
+        waiters.push((d) => { clearTimeout(t); res(d); });
+      });
+    },
+    close: () => server.close(),
+  })));
+}
+
 module.exports = {
   pkgVersion, env, sha1hex, bytes, readAll, describe, check, step, finish,
-  root, customBaseUrls, classicRoots, classicSDK,
+  root, customBaseUrls, classicRoots, classicSDK, webhookReceiver,
 };

@@ -6,38 +6,11 @@
 // BoxSDK.validateWebhookMessage, while a tampered body does not.
 // Env: BASE_URL, UPLOAD_URL, TOKEN (managed user), ADMIN_TOKEN,
 // WEBHOOK_PRIMARY_KEY, WEBHOOK_SECONDARY_KEY.
-const http = require('http');
 const BoxSDK = require('box-node-sdk').default;
-const { pkgVersion, env, check, step, finish, classicSDK } = require('../lib/common');
+const { pkgVersion, env, check, step, finish, classicSDK, webhookReceiver } = require('../lib/common');
 
 const RUN = `${process.pid}-${Date.now()}`;
 
-function receiver() {
-  const got = [];
-  const waiters = [];
-  const server = http.createServer((req, res) => {
-    const chunks = [];
-    req.on('data', (c) => chunks.push(c));
-    req.on('end', () => {
-      res.writeHead(200).end();
-      const d = { headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
-      const w = waiters.shift();
-      if (w) w(d);
-      else got.push(d);
-    });
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({
-    url: `http://127.0.0.1:${server.address().port}/hook`,
-    next(ms = 10000) {
-      if (got.length) return Promise.resolve(got.shift());
-      return new Promise((res, rej) => {
-        const t = setTimeout(() => rej(new Error('no delivery')), ms);
-        waiters.push((d) => { clearTimeout(t); res(d); });
-      });
-    },
-    close: () => server.close(),
-  })));
-}
 
 async function main() {
   const sdk = classicSDK(BoxSDK);
@@ -75,7 +48,7 @@ async function main() {
     stream.destroy();
   });
 
-  const rcv = await receiver();
+  const rcv = await webhookReceiver();
   await step('webhooks and signed deliveries', async () => {
     const hook = await client.webhooks.create(folder.id, 'folder', rcv.url, ['FILE.UPLOADED', 'FILE.TRASHED']);
     check('create', hook.id && hook.address === rcv.url);

@@ -7,11 +7,10 @@
 // tampered body or a wrong key does not.
 // Env: BASE_URL, UPLOAD_URL, TOKEN (managed user), WEBHOOK_PRIMARY_KEY,
 // WEBHOOK_SECONDARY_KEY.
-const http = require('http');
 const { Readable } = require('stream');
 const { BoxClient, BoxDeveloperTokenAuth } = require('box-typescript-sdk-gen');
 const { WebhooksManager } = require('box-typescript-sdk-gen/managers');
-const { pkgVersion, env, check, step, finish, customBaseUrls } = require('../lib/common');
+const { pkgVersion, env, check, step, finish, customBaseUrls, webhookReceiver } = require('../lib/common');
 
 const RUN = `${process.pid}-${Date.now()}`;
 
@@ -19,34 +18,6 @@ function clientFor(token) {
   return new BoxClient({ auth: new BoxDeveloperTokenAuth({ token }) }).withCustomBaseUrls(customBaseUrls());
 }
 
-// receiver collects deliveries on a loopback port.
-function receiver() {
-  const got = [];
-  const waiters = [];
-  const server = http.createServer((req, res) => {
-    const chunks = [];
-    req.on('data', (c) => chunks.push(c));
-    req.on('end', () => {
-      res.writeHead(200).end();
-      const d = { headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
-      const w = waiters.shift();
-      if (w) w(d);
-      else got.push(d);
-    });
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({
-    url: `http://127.0.0.1:${server.address().port}/hook`,
-    next(ms = 10000) {
-      if (got.length) return Promise.resolve(got.shift());
-      return new Promise((res, rej) => {
-        const t = setTimeout(() => rej(new Error('no delivery')), ms);
-        waiters.push((d) => { clearTimeout(t); res(d); });
-      });
-    },
-    pending: () => got.length,
-    close: () => server.close(),
-  })));
-}
 
 async function upload(client, parent, name, text) {
   const res = await client.uploads.uploadFile({ attributes: { name, parent: { id: parent } }, file: Readable.from([Buffer.from(text)]) });
@@ -94,7 +65,7 @@ async function main() {
     stream.destroy();
   });
 
-  const rcv = await receiver();
+  const rcv = await webhookReceiver();
   await step('webhooks: CRUD and signed deliveries', async () => {
     const hook = await client.webhooks.createWebhook({ target: { id: folder.id, type: 'folder' }, address: rcv.url, triggers: ['FILE.UPLOADED'] });
     check('create', hook.id && hook.address === rcv.url && hook.triggers.includes('FILE.UPLOADED'));
