@@ -41,7 +41,7 @@ type TransfersService service
 
 // DefaultTreeConcurrency is the budget of a tree transfer when
 // TreeOptions.Concurrency is 0.
-const DefaultTreeConcurrency = 8
+const DefaultTreeConcurrency = 16
 
 // maxPartsPerFile is how many slots (parts in flight) one chunked file
 // takes at most.

@@ -61,7 +61,7 @@ start_server go
 export CMS_HASH_CACHE="$work/hashes.json"
 export CMS_BASE_URL=$(field "$work/go.json" 'd["base_url"]') CMS_UPLOAD_URL=$(field "$work/go.json" 'd["upload_url"]') CMS_TOKEN=$(field "$work/go.json" 'd["tokens"]["user"]')
 now() { date +%s.%N; }
-t0=$(now); "$work/cms" upload "$work/src" 0 --json --quiet >"$work/up1.json"; t1=$(now)
+t0=$(now); "$work/cms" upload "$work/src" 0 --json --quiet ${CMS_TREE_FLAGS:-} >"$work/up1.json"; t1=$(now)
 t2=$(now); "$work/cms" upload "$work/src" 0 --json --quiet >"$work/up2.json"; t3=$(now)
 t4=$(now); "$work/cms" download 0 "$work/dst" --json --quiet >"$work/down.json"; t5=$(now)
 diff -r "$work/src" "$work/dst" >/dev/null && same=yes || same=no

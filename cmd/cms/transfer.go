@@ -60,7 +60,7 @@ type transferFlags struct {
 
 // addCommonTransferFlags adds the flags upload and download share.
 func addCommonTransferFlags(fs *flag.FlagSet, tf *transferFlags) {
-	fs.IntVar(&tf.concurrency, "concurrency", 0, "transfers in flight, files and parts of big files together (default 8)")
+	fs.IntVar(&tf.concurrency, "concurrency", 0, "transfers in flight, files and parts of big files together (default 16)")
 	fs.BoolVar(&tf.quiet, "quiet", false, "no progress")
 	fs.BoolVar(&tf.noCache, "no-hash-cache", false, "hash every local file again instead of trusting the cache of earlier runs")
 }
