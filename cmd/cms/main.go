@@ -5,6 +5,10 @@
 //	cms upload SRC FOLDER_ID        a directory's tree (or one file) into a folder
 //	cms download ID DST             a folder's tree (or one file) into DST
 //	cms ls [-r] FOLDER_ID           a folder's items (-r: the whole tree)
+//	cms mkdir PARENT_ID NAME        a new folder
+//	cms rm ID                       a file or folder to the trash
+//	cms info ID                     a file's or folder's record, as JSON
+//	cms share [--password P] ID     a shared link's URL (--remove removes it)
 //	cms serve [-addr HOST:PORT]     a reference server, for trying things out
 //
 // It reads CMS_BASE_URL (the API root, …/2.0), CMS_UPLOAD_URL (the upload
@@ -54,6 +58,10 @@ commands:
   upload SRC FOLDER_ID     upload a directory's tree, or one file, into a folder
   download ID DST          download a folder's tree, or one file, into DST
   ls [-r] FOLDER_ID        list a folder's items (-r: the whole tree)
+  mkdir PARENT_ID NAME     make a folder
+  rm ID                    move a file or a folder (with its content) to the trash
+  info ID                  print a file's or folder's record as JSON
+  share [--password P] ID  set a shared link and print its URL (--remove removes it)
   serve                    run a reference server (like cmd/refserver)
 
 environment: CMS_BASE_URL, CMS_UPLOAD_URL, CMS_TOKEN (or --app-config FILE)
@@ -79,6 +87,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		failed, err = cmdDownload(ctx, rest, stdout, stderr, getenv)
 	case "ls":
 		err = cmdLs(ctx, rest, stdout, stderr, getenv)
+	case "mkdir":
+		err = cmdMkdir(ctx, rest, stdout, stderr, getenv)
+	case "rm":
+		err = cmdRm(ctx, rest, stdout, stderr, getenv)
+	case "info":
+		err = cmdInfo(ctx, rest, stdout, stderr, getenv)
+	case "share":
+		err = cmdShare(ctx, rest, stdout, stderr, getenv)
 	case "serve":
 		err = cmdServe(ctx, rest, stdout, stderr)
 	default:

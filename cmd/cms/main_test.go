@@ -214,3 +214,43 @@ func (s *syncBuffer) Write(p []byte) (int, error) {
 	return s.b.Write(p)
 }
 func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
+
+// TestItemCommands: mkdir, info, share (with a password, then removed) and
+// rm, with --json.
+func TestItemCommands(t *testing.T) {
+	srv := cmstest.NewServer(t, cmstest.Options{})
+	c := newCLI(t, srv)
+	code, out, errOut := c.run("mkdir", "0", "made here", "--json")
+	require.Equal(t, 0, code, errOut)
+	var made map[string]string
+	require.NoError(t, json.Unmarshal([]byte(strings.TrimSpace(out)), &made))
+	assert.Equal(t, "made here", made["name"])
+	id := made["id"]
+
+	code, out, _ = c.run("info", id)
+	require.Equal(t, 0, code)
+	var rec map[string]any
+	require.NoError(t, json.Unmarshal([]byte(strings.TrimSpace(out)), &rec))
+	assert.Equal(t, "folder", rec["type"])
+
+	code, out, errOut = c.run("share", "--password", "Secret-123", id, "--json")
+	require.Equal(t, 0, code, errOut)
+	var link map[string]any
+	require.NoError(t, json.Unmarshal([]byte(strings.TrimSpace(out)), &link))
+	assert.Equal(t, true, link["is_password_enabled"])
+	assert.NotContains(t, out, "Secret-123", "the password is never printed")
+	code, _, _ = c.run("share", "--remove", id)
+	require.Equal(t, 0, code)
+	code, _, errOut = c.run("share", "--access", "everyone", id)
+	assert.Equal(t, 1, code)
+	assert.NotEmpty(t, errOut)
+
+	code, out, _ = c.run("rm", id)
+	require.Equal(t, 0, code)
+	assert.Contains(t, out, "moved to the trash")
+	code, _, errOut = c.run("info", id)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, errOut, "not_found")
+	code, _, _ = c.run("mkdir", "0")
+	assert.Equal(t, 2, code)
+}
