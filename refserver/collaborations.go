@@ -112,13 +112,16 @@ func (s *Server) collabRoles(u *user, it *item) []string {
 		return nil
 	}
 	var roles []string
-	for x, depth := it, 0; x != nil && depth < 100000; depth++ {
+	add := func(x *item) {
 		for _, c := range s.collabs.byItem[x.id] {
-			if (x == it || x.typ == "folder") && s.grants(c, u) {
+			if s.grants(c, u) {
 				roles = append(roles, c.role)
 			}
 		}
-		x = s.items[x.parentID]
+	}
+	add(it)
+	for f := range s.ancestors(it) { // tree.go
+		add(f)
 	}
 	return roles
 }
@@ -452,7 +455,7 @@ func (s *Server) listItemCollaborations(typ string) handlerFunc {
 			return aerr
 		}
 		list := slices.Clone(s.collabs.byItem[it.id])
-		slices.SortFunc(list, func(a, b *collab) int { return int(numID(a.id) - numID(b.id)) })
+		slices.SortFunc(list, func(a, b *collab) int { return compareIDs(a.id, b.id) })
 		writePage(w, http.StatusOK, markerEntries(list, q, func(c *collab) int64 { return numID(c.id) },
 			func(c *collab) any { return pickFields(s.collabRecord(c), fields, "type", "id") }))
 		return nil
@@ -484,7 +487,7 @@ func (s *Server) listGroupCollaborations(w http.ResponseWriter, r *http.Request,
 			list = append(list, c)
 		}
 	}
-	slices.SortFunc(list, func(a, b *collab) int { return int(numID(a.id) - numID(b.id)) })
+	slices.SortFunc(list, func(a, b *collab) int { return compareIDs(a.id, b.id) })
 	writePage(w, http.StatusOK, offsetEntries(list, q, func(*collab) bool { return false }, func(c *collab) any { return s.collabRecord(c) }))
 	return nil
 }
@@ -508,7 +511,7 @@ func (s *Server) listPendingCollaborations(w http.ResponseWriter, r *http.Reques
 			list = append(list, c)
 		}
 	}
-	slices.SortFunc(list, func(a, b *collab) int { return int(numID(a.id) - numID(b.id)) })
+	slices.SortFunc(list, func(a, b *collab) int { return compareIDs(a.id, b.id) })
 	writePage(w, http.StatusOK, offsetEntries(list, q, func(*collab) bool { return false },
 		func(c *collab) any { return pickFields(s.collabRecord(c), fields, "type", "id") }))
 	return nil

@@ -323,7 +323,7 @@ func (s *Server) commentsLoaded() error {
 		s.comments.byFile[c.file.id] = append(s.comments.byFile[c.file.id], c)
 	}
 	for _, list := range s.comments.byFile {
-		slices.SortFunc(list, func(a, b *comment) int { return int(numID(a.id) - numID(b.id)) })
+		slices.SortFunc(list, func(a, b *comment) int { return compareIDs(a.id, b.id) })
 	}
 	return nil
 }

@@ -206,11 +206,14 @@ func (s *Server) userSees(p *principal, streamType string, e *event) bool {
 // underSyncedFolder reports whether an item is in (or is) a folder marked
 // synced.
 func (s *Server) underSyncedFolder(it *item) bool {
-	for depth := 0; it != nil && depth < 10000; depth++ {
-		if it.typ == "folder" && it.syncState == "synced" {
+	synced := func(f *item) bool { return f.typ == "folder" && f.syncState == "synced" }
+	if synced(it) {
+		return true
+	}
+	for f := range s.ancestors(it) { // tree.go
+		if synced(f) {
 			return true
 		}
-		it = s.items[it.parentID]
 	}
 	return false
 }

@@ -303,17 +303,11 @@ func (b *itemUpdateBody) applyFolderSettings(it *item) {
 // isWithin reports whether folder id is folder root or below it. Callers
 // hold s.mu.
 func (s *Server) isWithin(id, root string) bool {
-	for depth := 0; id != "" && id != rootID && depth < 100000; depth++ {
-		if id == root {
-			return true
-		}
-		f, ok := s.items[id]
-		if !ok {
-			return false
-		}
-		id = f.parentID
+	if id == root {
+		return true
 	}
-	return false
+	f, ok := s.items[id]
+	return ok && root != rootID && s.isUnder(f, root) // tree.go
 }
 
 // setOwnerTree gives an item and everything below it a new owner (a move

@@ -435,15 +435,10 @@ func (s *Server) under(it *item, folders map[string]bool) bool {
 	if folders[rootID] {
 		return true
 	}
-	for id, depth := it.parentID, 0; id != "" && id != rootID && depth < 10000; depth++ {
-		if folders[id] {
+	for f := range s.ancestors(it) { // tree.go
+		if folders[f.id] {
 			return true
 		}
-		parent, ok := s.items[id]
-		if !ok {
-			return false
-		}
-		id = parent.parentID
 	}
 	return false
 }

@@ -94,10 +94,9 @@ func (s *Server) fireWebhooks(e *event) {
 	if trigger == "" {
 		return
 	}
-	above := map[string]bool{}
-	for x, depth := it, 0; x != nil && depth < 10000; depth++ {
-		above[x.id] = true
-		x = s.items[x.parentID]
+	above := map[string]bool{it.id: true}
+	for f := range s.ancestors(it) { // tree.go
+		above[f.id] = true
 	}
 	for _, hook := range s.webhooks.byID {
 		if !above[hook.targetID] || !slices.Contains(hook.triggers, trigger) {

@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -319,9 +318,8 @@ func (s *Server) listWebhooks(w http.ResponseWriter, r *http.Request, p *princip
 			own = append(own, hook)
 		}
 	}
-	key := func(h *webhook) int64 { n, _ := strconv.ParseInt(h.id, 10, 64); return n }
-	slices.SortFunc(own, func(a, b *webhook) int { return int(key(a) - key(b)) })
-	page := markerEntries(own, q, key, func(h *webhook) any { return h.record() })
+	slices.SortFunc(own, func(a, b *webhook) int { return compareIDs(a.id, b.id) })
+	page := markerEntries(own, q, func(h *webhook) int64 { return numID(h.id) }, func(h *webhook) any { return h.record() })
 	s.mu.Unlock()
 	writePage(w, http.StatusOK, page)
 	return nil
