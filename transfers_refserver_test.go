@@ -206,3 +206,51 @@ func TestTreeTransferFaultAndInterruption(t *testing.T) {
 	assert.Equal(t, 1, res.Updated, "the re-run sends the one that failed")
 	assert.EqualValues(t, len("changed a"), res.Bytes, "progress and totals count the bytes moved")
 }
+
+// TestSingleFileTransfers: UploadFile and DownloadFile follow the tree
+// rules for one file.
+func TestSingleFileTransfers(t *testing.T) {
+	srv := cmstest.NewServer(t, cmstest.Options{})
+	c := srv.Client(t)
+	ctx := context.Background()
+	src := filepath.Join(t.TempDir(), "one.txt")
+	when := time.Date(2024, 3, 4, 5, 6, 7, 0, time.UTC)
+	writeFile(t, src, "one", when)
+	res, err := c.Transfers.UploadFile(ctx, src, "0", nil)
+	require.NoError(t, err)
+	assert.Equal(t, 1, res.Created)
+	res, err = c.Transfers.UploadFile(ctx, src, "0", nil)
+	require.NoError(t, err)
+	assert.Equal(t, 1, res.Skipped)
+	writeFile(t, src, "one, changed", when)
+	res, err = c.Transfers.UploadFile(ctx, src, "0", nil)
+	require.NoError(t, err)
+	assert.Equal(t, 1, res.Updated)
+
+	var id string
+	for it, err := range c.Folders.ListItemsByMarkerIter(ctx, "0", nil) {
+		require.NoError(t, err)
+		if it.Name == "one.txt" {
+			id = it.ID
+		}
+	}
+	dir := t.TempDir()
+	res, err = c.Transfers.DownloadFile(ctx, id, dir, nil)
+	require.NoError(t, err)
+	assert.Equal(t, 1, res.Created)
+	b, err := os.ReadFile(filepath.Join(dir, "one.txt"))
+	require.NoError(t, err)
+	assert.Equal(t, "one, changed", string(b))
+	fi, err := os.Stat(filepath.Join(dir, "one.txt"))
+	require.NoError(t, err)
+	assert.Equal(t, when, fi.ModTime().UTC())
+	res, err = c.Transfers.DownloadFile(ctx, id, filepath.Join(dir, "one.txt"), nil)
+	require.NoError(t, err)
+	assert.Equal(t, 1, res.Skipped)
+
+	require.NoError(t, os.Symlink(src, filepath.Join(dir, "link")))
+	res, err = c.Transfers.UploadFile(ctx, filepath.Join(dir, "link"), "0", nil)
+	require.NoError(t, err)
+	require.Len(t, res.Failures, 1)
+	assert.ErrorIs(t, res.Failures[0], cms.ErrNotRegularFile)
+}

@@ -2,16 +2,12 @@ package main
 
 import (
 	"context"
-	"crypto/sha1"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/contentapi/cms"
 )
@@ -119,7 +115,7 @@ func cmdUpload(ctx context.Context, args []string, stdout, stderr io.Writer, get
 			}
 		}
 	} else {
-		res, err = uploadFile(ctx, c, src, fi, folderID, bar.update)
+		res, err = c.Transfers.UploadFile(ctx, src, folderID, tf.treeOptions(nil, bar.update))
 	}
 	if res == nil {
 		return false, err
@@ -127,59 +123,6 @@ func cmdUpload(ctx context.Context, args []string, stdout, stderr io.Writer, get
 	bar.done()
 	failed := report(res, common.json, stdout, stderr)
 	return failed, err
-}
-
-// uploadFile uploads one local file into a folder: a new file, a new
-// version of the file of that name, or nothing when it is the same.
-func uploadFile(ctx context.Context, c *cms.Client, src string, fi os.FileInfo, folderID string, progress func(cms.Progress)) (*cms.TreeResult, error) {
-	res := &cms.TreeResult{}
-	name := filepath.Base(src)
-	fail := func(err error) (*cms.TreeResult, error) {
-		res.Failures = append(res.Failures, cms.TreeFailure{Path: name, Err: err})
-		return res, nil
-	}
-	var existing *cms.Item
-	for it, err := range c.Folders.ListItemsByMarkerIter(ctx, folderID, &cms.ListItemsByMarkerOptions{Fields: []string{"name", "sha1"}}) {
-		if err != nil {
-			return nil, err
-		}
-		if strings.EqualFold(it.Name, name) {
-			existing = it
-			break
-		}
-	}
-	sum, err := fileSHA1(src)
-	if err != nil {
-		return fail(err)
-	}
-	if existing != nil && existing.File != nil && strings.EqualFold(existing.File.SHA1, sum) {
-		res.Skipped = 1
-		return res, nil
-	}
-	f, err := os.Open(src)
-	if err != nil {
-		return fail(err)
-	}
-	defer f.Close()
-	mtime := fi.ModTime().UTC()
-	switch {
-	case existing == nil:
-		_, _, err = c.Files.Upload(ctx, folderID, name, f, fi.Size(), &cms.UploadOptions{Progress: progress,
-			OneRequest: &cms.OneRequestUploadOptions{ContentModifiedAt: mtime}, Chunked: &cms.ChunkedUploadOptions{ContentModifiedAt: mtime}})
-		res.Created = 1
-	case existing.File == nil:
-		return fail(errors.New("a folder or web link of that name is in the folder"))
-	default:
-		_, _, err = c.Files.UploadVersion(ctx, existing.ID, f, fi.Size(), &cms.UploadVersionOptions{Progress: progress,
-			OneRequest: &cms.OneRequestVersionOptions{ContentModifiedAt: mtime}, Chunked: &cms.ChunkedUploadOptions{ContentModifiedAt: mtime}})
-		res.Updated = 1
-	}
-	if err != nil {
-		res.Created, res.Updated = 0, 0
-		return fail(err)
-	}
-	res.Bytes = fi.Size()
-	return res, nil
 }
 
 func cmdDownload(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) (bool, error) {
@@ -211,7 +154,7 @@ func cmdDownload(ctx context.Context, args []string, stdout, stderr io.Writer, g
 			}
 		}
 	} else if errors.Is(ferr, cms.ErrNotFound) {
-		res, err = downloadFile(ctx, c, id, dst, bar.update)
+		res, err = c.Transfers.DownloadFile(ctx, id, dst, tf.treeOptions(nil, bar.update))
 	} else {
 		return false, ferr
 	}
@@ -220,64 +163,4 @@ func cmdDownload(ctx context.Context, args []string, stdout, stderr io.Writer, g
 	}
 	bar.done()
 	return report(res, common.json, stdout, stderr), err
-}
-
-// downloadFile writes one file to dst (a file path, or a directory to
-// put it in): skipped when the local file has its SHA-1, else written to a
-// temporary name, checked and renamed.
-func downloadFile(ctx context.Context, c *cms.Client, id, dst string, progress func(cms.Progress)) (*cms.TreeResult, error) {
-	f, _, err := c.Files.Get(ctx, id, nil)
-	if err != nil {
-		return nil, err
-	}
-	if fi, err := os.Stat(dst); err == nil && fi.IsDir() {
-		dst = filepath.Join(dst, f.Name)
-	}
-	res := &cms.TreeResult{}
-	if sum, err := fileSHA1(dst); err == nil && strings.EqualFold(sum, f.SHA1) {
-		res.Skipped = 1
-		return res, nil
-	}
-	_, statErr := os.Stat(dst)
-	tmp, err := os.CreateTemp(filepath.Dir(dst), "."+filepath.Base(dst)+".*.part")
-	if err != nil {
-		return nil, err
-	}
-	n, _, err := c.Files.DownloadTo(ctx, id, tmp, &cms.DownloadOptions{Progress: progress})
-	if err == nil {
-		err = tmp.Close()
-	} else {
-		tmp.Close()
-	}
-	if err == nil && !f.ContentModifiedAt.IsZero() {
-		err = os.Chtimes(tmp.Name(), f.ContentModifiedAt, f.ContentModifiedAt)
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), dst)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-		res.Failures = append(res.Failures, cms.TreeFailure{Path: f.Name, Err: err})
-		return res, nil
-	}
-	if statErr == nil {
-		res.Updated = 1
-	} else {
-		res.Created = 1
-	}
-	res.Bytes = n
-	return res, nil
-}
-
-func fileSHA1(name string) (string, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha1.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
 }
