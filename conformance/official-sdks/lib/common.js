@@ -108,6 +108,31 @@ function classicSDK(BoxSDK) {
   return new BoxSDK({ clientID: 'conformance', clientSecret: 'conformance', numMaxRetries: 2, retryIntervalMS: 200, ...classicRoots() });
 }
 
+// genClient is a box-typescript-sdk-gen client for a developer token
+// against the reference server of BASE_URL and UPLOAD_URL.
+function genClient(token) {
+  const { BoxClient, BoxDeveloperTokenAuth } = require('box-typescript-sdk-gen');
+  return new BoxClient({ auth: new BoxDeveloperTokenAuth({ token }) }).withCustomBaseUrls(customBaseUrls());
+}
+
+// failure awaits a call expected to fail and returns its {status, code}
+// ({} when it succeeds), from either SDK's error: box-typescript-sdk-gen's
+// responseInfo (which keeps the code as the JSON text it read, "\"…\"", so
+// it is unquoted) or the classic SDK's response.
+async function failure(promise) {
+  try {
+    await promise;
+    return {};
+  } catch (err) {
+    if (err.responseInfo) {
+      const code = err.responseInfo.code;
+      return { status: err.responseInfo.statusCode, code: code && String(code).replace(/^"|"$/g, '') };
+    }
+    const body = err.response && err.response.body;
+    return { status: err.statusCode || (err.response && err.response.statusCode), code: body && body.code };
+  }
+}
+
 // webhookReceiver listens on a loopback port for webhook deliveries: url
 // is its address, next() the next delivery ({headers, body}; rejects after
 // ms), close() stops it. It answers every delivery 200.
@@ -141,5 +166,5 @@ function webhookReceiver() {
 
 module.exports = {
   pkgVersion, env, sha1hex, bytes, readAll, describe, check, step, finish,
-  root, customBaseUrls, classicRoots, classicSDK, webhookReceiver,
+  root, customBaseUrls, classicRoots, classicSDK, genClient, failure, webhookReceiver,
 };

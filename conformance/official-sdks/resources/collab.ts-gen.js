@@ -6,17 +6,10 @@
 // folder, and a file trashed and restored.
 // Env: BASE_URL, UPLOAD_URL, TOKEN (managed user), ADMIN_TOKEN.
 const { Readable } = require('stream');
-const { BoxClient, BoxDeveloperTokenAuth } = require('box-typescript-sdk-gen');
-const { pkgVersion, env, bytes, check, step, finish, customBaseUrls } = require('../lib/common');
+const { pkgVersion, env, bytes, check, step, finish, genClient } = require('../lib/common');
 
 // RUN keeps names unique so the script can run again against one server.
 const RUN = `${process.pid}-${Date.now()}`;
-
-// The SDK appends "/2.0" to baseUrl and uploadUrl, so strip it from ours.
-
-function clientFor(token) {
-  return new BoxClient({ auth: new BoxDeveloperTokenAuth({ token }) }).withCustomBaseUrls(customBaseUrls());
-}
 
 // status returns the HTTP status of a failed call (undefined on success).
 async function status(promise) {
@@ -29,8 +22,8 @@ async function status(promise) {
 }
 
 async function main() {
-  const client = clientFor(env('TOKEN'));
-  const admin = clientFor(env('ADMIN_TOKEN'));
+  const client = genClient(env('TOKEN'));
+  const admin = genClient(env('ADMIN_TOKEN'));
   console.log(`box-typescript-sdk-gen ${pkgVersion('box-typescript-sdk-gen')} (collab)`);
 
   const folder = await client.folders.createFolder({ name: `collab-gen-${RUN}`, parent: { id: '0' } });

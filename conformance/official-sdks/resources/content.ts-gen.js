@@ -6,29 +6,13 @@
 // and file versions: list, trash, restore, promote.
 // Env: BASE_URL, UPLOAD_URL, TOKEN (managed user), ADMIN_TOKEN.
 const { Readable } = require('stream');
-const { BoxClient, BoxDeveloperTokenAuth } = require('box-typescript-sdk-gen');
-const { pkgVersion, env, check, step, finish, customBaseUrls } = require('../lib/common');
+const { pkgVersion, env, check, step, finish, genClient, failure } = require('../lib/common');
 
 const RUN = `${process.pid}-${Date.now()}`;
 
-function clientFor(token) {
-  return new BoxClient({ auth: new BoxDeveloperTokenAuth({ token }) }).withCustomBaseUrls(customBaseUrls());
-}
-
-async function failure(promise) {
-  try {
-    await promise;
-    return {};
-  } catch (err) {
-    // The SDK keeps the code as the JSON text it read ("\"…\""): unquote it.
-    const code = err.responseInfo && err.responseInfo.code;
-    return { status: err.responseInfo && err.responseInfo.statusCode, code: code && String(code).replace(/^"|"$/g, '') };
-  }
-}
-
 async function main() {
-  const client = clientFor(env('TOKEN'));
-  const admin = clientFor(env('ADMIN_TOKEN'));
+  const client = genClient(env('TOKEN'));
+  const admin = genClient(env('ADMIN_TOKEN'));
   console.log(`box-typescript-sdk-gen ${pkgVersion('box-typescript-sdk-gen')} (content)`);
   const root = await client.folders.createFolder({ name: `content-gen-${RUN}`, parent: { id: '0' } });
   const a = await client.folders.createFolder({ name: 'a', parent: { id: root.id } });

@@ -8,16 +8,10 @@
 // Env: BASE_URL, UPLOAD_URL, TOKEN (managed user), WEBHOOK_PRIMARY_KEY,
 // WEBHOOK_SECONDARY_KEY.
 const { Readable } = require('stream');
-const { BoxClient, BoxDeveloperTokenAuth } = require('box-typescript-sdk-gen');
 const { WebhooksManager } = require('box-typescript-sdk-gen/managers');
-const { pkgVersion, env, check, step, finish, customBaseUrls, webhookReceiver } = require('../lib/common');
+const { pkgVersion, env, check, step, finish, webhookReceiver, genClient } = require('../lib/common');
 
 const RUN = `${process.pid}-${Date.now()}`;
-
-function clientFor(token) {
-  return new BoxClient({ auth: new BoxDeveloperTokenAuth({ token }) }).withCustomBaseUrls(customBaseUrls());
-}
-
 
 async function upload(client, parent, name, text) {
   const res = await client.uploads.uploadFile({ attributes: { name, parent: { id: parent } }, file: Readable.from([Buffer.from(text)]) });
@@ -25,7 +19,7 @@ async function upload(client, parent, name, text) {
 }
 
 async function main() {
-  const client = clientFor(env('TOKEN'));
+  const client = genClient(env('TOKEN'));
   const primary = env('WEBHOOK_PRIMARY_KEY');
   const secondary = env('WEBHOOK_SECONDARY_KEY');
   console.log(`box-typescript-sdk-gen ${pkgVersion('box-typescript-sdk-gen')} (events)`);

@@ -7,15 +7,10 @@
 // ancestor folder the caller cannot see.
 // Env: BASE_URL, UPLOAD_URL, TOKEN (managed user), ADMIN_TOKEN.
 const { Readable } = require('stream');
-const { BoxClient, BoxDeveloperTokenAuth } = require('box-typescript-sdk-gen');
-const { pkgVersion, env, check, step, finish, customBaseUrls } = require('../lib/common');
+const { pkgVersion, env, check, step, finish, genClient } = require('../lib/common');
 
 // RUN keeps words unique so the script can run again against one server.
 const RUN = `r${process.pid}x${Date.now()}`;
-
-function clientFor(token) {
-  return new BoxClient({ auth: new BoxDeveloperTokenAuth({ token }) }).withCustomBaseUrls(customBaseUrls());
-}
 
 async function status(promise) {
   try {
@@ -27,8 +22,8 @@ async function status(promise) {
 }
 
 async function main() {
-  const client = clientFor(env('TOKEN'));
-  const admin = clientFor(env('ADMIN_TOKEN'));
+  const client = genClient(env('TOKEN'));
+  const admin = genClient(env('ADMIN_TOKEN'));
   console.log(`box-typescript-sdk-gen ${pkgVersion('box-typescript-sdk-gen')} (search)`);
 
   const folder = await client.folders.createFolder({ name: `search-gen-${RUN}`, parent: { id: '0' } });

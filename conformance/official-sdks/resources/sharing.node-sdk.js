@@ -7,19 +7,9 @@
 // files.getComments).
 // Env: BASE_URL, UPLOAD_URL, TOKEN (managed user), ADMIN_TOKEN.
 const BoxSDK = require('box-node-sdk').default;
-const { pkgVersion, env, check, step, finish, classicSDK } = require('../lib/common');
+const { pkgVersion, env, check, step, finish, classicSDK, failure } = require('../lib/common');
 
 const RUN = `${process.pid}-${Date.now()}`;
-
-async function failure(promise) {
-  try {
-    await promise;
-    return {};
-  } catch (err) {
-    const body = err.response && err.response.body;
-    return { status: err.statusCode || (err.response && err.response.statusCode), code: body && body.code };
-  }
-}
 
 async function main() {
   const sdk = classicSDK(BoxSDK);

@@ -7,28 +7,13 @@
 // comments (create, reply, list, update, delete).
 // Env: BASE_URL, UPLOAD_URL, TOKEN (managed user), ADMIN_TOKEN.
 const { Readable } = require('stream');
-const { BoxClient, BoxDeveloperTokenAuth } = require('box-typescript-sdk-gen');
-const { pkgVersion, env, check, step, finish, customBaseUrls } = require('../lib/common');
+const { pkgVersion, env, check, step, finish, genClient, failure } = require('../lib/common');
 
 const RUN = `${process.pid}-${Date.now()}`;
 
-function clientFor(token) {
-  return new BoxClient({ auth: new BoxDeveloperTokenAuth({ token }) }).withCustomBaseUrls(customBaseUrls());
-}
-
-async function failure(promise) {
-  try {
-    await promise;
-    return {};
-  } catch (err) {
-    const code = err.responseInfo && err.responseInfo.code;
-    return { status: err.responseInfo && err.responseInfo.statusCode, code: code && String(code).replace(/^"|"$/g, '') };
-  }
-}
-
 async function main() {
-  const admin = clientFor(env('ADMIN_TOKEN'));
-  const user = clientFor(env('TOKEN'));
+  const admin = genClient(env('ADMIN_TOKEN'));
+  const user = genClient(env('TOKEN'));
   console.log(`box-typescript-sdk-gen ${pkgVersion('box-typescript-sdk-gen')} (sharing)`);
   const me = await user.users.getUserMe();
   const dir = await admin.folders.createFolder({ name: `sharing-gen-${RUN}`, parent: { id: '0' } });
