@@ -1,6 +1,10 @@
 package refserver
 
-import "net/http"
+import (
+	"net/http"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
+)
 
 // The access model: who may do what to which item, in one place. Handlers
 // ask s.can(p, it, action) (or s.lookupFor, which answers the refusal);
@@ -93,7 +97,7 @@ func (s *Server) visible(p *principal, it *item) bool {
 // lookupFor returns the item of a type visible to p (as lookup) when p may
 // do act to it; an item p sees but may not act on is 403
 // access_denied_insufficient_permissions. Callers hold s.mu.
-func (s *Server) lookupFor(p *principal, typ, id string, act action) (*item, *apiError) {
+func (s *Server) lookupFor(p *principal, typ, id string, act action) (*item, *wire.Error) {
 	it, aerr := s.lookup(p, typ, id)
 	if aerr != nil {
 		return nil, aerr
@@ -105,6 +109,6 @@ func (s *Server) lookupFor(p *principal, typ, id string, act action) (*item, *ap
 }
 
 // errDenied is the refusal of an action on an item the caller sees.
-func errDenied(typ string) *apiError {
-	return errf(http.StatusForbidden, codeAccessDenied, "Access denied - insufficient permission for this %s", typ)
+func errDenied(typ string) *wire.Error {
+	return wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "Access denied - insufficient permission for this %s", typ)
 }

@@ -3,6 +3,8 @@ package refserver
 import (
 	"net/http"
 	"testing"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 // TestEndpointAccessRules checks the access rules the route tables declare
@@ -76,11 +78,11 @@ func TestEndpointAccessRules(t *testing.T) {
 			body = []int{1} // no handler takes an array
 		}
 		if c.admin {
-			e.rejects(c.method, c.path, e.s.UserToken(), body, http.StatusForbidden, codeAccessDenied)
+			e.rejects(c.method, c.path, e.s.UserToken(), body, http.StatusForbidden, wire.CodeAccessDenied)
 		}
-		e.rejects(c.method, c.path, e.s.AppToken(), body, http.StatusForbidden, codeInsufficientScope)
+		e.rejects(c.method, c.path, e.s.AppToken(), body, http.StatusForbidden, wire.CodeInsufficientScope)
 		if c.full {
-			e.rejects(c.method, c.path, down, body, http.StatusForbidden, codeInsufficientScope)
+			e.rejects(c.method, c.path, down, body, http.StatusForbidden, wire.CodeInsufficientScope)
 		}
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 // FuzzAdminBodies decodes untrusted bodies of the user, group and
@@ -24,21 +26,21 @@ func FuzzAdminBodies(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, body string) {
 		var cu createUserBody
-		if decodeJSON(strings.NewReader(body), &cu) == nil && cu.check() == nil && cu.Name != nil {
+		if wire.DecodeJSON(strings.NewReader(body), &cu) == nil && cu.check() == nil && cu.Name != nil {
 			if n := utf8.RuneCountInString(*cu.Name); n == 0 || n > maxUserNameLen {
 				t.Fatalf("name of %d characters accepted", n)
 			}
 		}
 		var uu updateUserBody
-		if decodeJSON(strings.NewReader(body), &uu) == nil && uu.check() == nil && uu.Address != nil && utf8.RuneCountInString(*uu.Address) > maxAddressLen {
+		if wire.DecodeJSON(strings.NewReader(body), &uu) == nil && uu.check() == nil && uu.Address != nil && utf8.RuneCountInString(*uu.Address) > maxAddressLen {
 			t.Fatal("long address accepted")
 		}
 		var g groupBody
-		if decodeJSON(strings.NewReader(body), &g) == nil && g.check() == nil && g.InvitabilityLevel != nil && !contains(groupAccessLevels, *g.InvitabilityLevel) {
+		if wire.DecodeJSON(strings.NewReader(body), &g) == nil && g.check() == nil && g.InvitabilityLevel != nil && !contains(groupAccessLevels, *g.InvitabilityLevel) {
 			t.Fatal("bad invitability_level accepted")
 		}
 		var m membershipBody
-		if decodeJSON(strings.NewReader(body), &m) == nil && checkGroupRole(m.Role) == nil {
+		if wire.DecodeJSON(strings.NewReader(body), &m) == nil && checkGroupRole(m.Role) == nil {
 			perms := permsFor(m.ConfigurablePermissions)
 			for _, k := range groupAdminPermissions {
 				if _, ok := perms[k]; !ok {

@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 // plainStore hides the directory store's Assembler methods: sessions keep
@@ -59,7 +61,7 @@ func TestPersistedSessionContent(t *testing.T) {
 			parts = append(parts, m["part"])
 			commit := e2.upload("/files/upload_sessions/" + sid + "/commit")
 			resp, m = e2.doJSON("POST", commit, U, map[string]any{"parts": parts}, hdr{"Digest": digestOf([]byte("wrong"))})
-			requireAPIError(t, resp, m, 400, codeDigestMismatch)
+			requireAPIError(t, resp, m, 400, wire.CodeDigestMismatch)
 			resp, m = e2.doJSON("POST", commit, U, map[string]any{"parts": parts}, hdr{"Digest": digestOf(data)})
 			require.Equal(t, 201, resp.StatusCode, "%v", m)
 			f := m["entries"].([]any)[0].(map[string]any)

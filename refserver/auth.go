@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 // user is an account of the enterprise.
@@ -67,11 +69,11 @@ func (e errString) Error() string { return string(e) }
 // authenticate maps the Authorization header to a principal. A missing or
 // unknown token is 401 unauthorized with a WWW-Authenticate challenge
 // (RFC 6750); the token itself never appears in the answer.
-func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (*principal, *apiError) {
+func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (*principal, *wire.Error) {
 	h := r.Header.Get("Authorization")
 	if h == "" {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="Service"`)
-		return nil, errf(http.StatusUnauthorized, codeUnauthorized, "Unauthorized: no access token was provided")
+		return nil, wire.Errorf(http.StatusUnauthorized, wire.CodeUnauthorized, "Unauthorized: no access token was provided")
 	}
 	scheme, tok, ok := strings.Cut(h, " ")
 	tok = strings.TrimSpace(tok)
@@ -88,40 +90,40 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (*principa
 		}
 		if expired {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="Service", error="invalid_token", error_description="The access token provided has expired"`)
-			return nil, errf(http.StatusUnauthorized, codeUnauthorized, "Unauthorized: the access token has expired")
+			return nil, wire.Errorf(http.StatusUnauthorized, wire.CodeUnauthorized, "Unauthorized: the access token has expired")
 		}
 	}
 	w.Header().Set("WWW-Authenticate", `Bearer realm="Service", error="invalid_token", error_description="The access token provided is invalid."`)
-	return nil, errf(http.StatusUnauthorized, codeUnauthorized, "Unauthorized: the access token is invalid or expired")
+	return nil, wire.Errorf(http.StatusUnauthorized, wire.CodeUnauthorized, "Unauthorized: the access token is invalid or expired")
 }
 
 // errAppScope answers a call the app token may not make. The code is
 // insufficient_scope: it is in the spec's ClientError code enum, the spec
 // uses it (403) for "the application does not have the right scope", and
 // RFC 6750 names the same error for a token lacking the scope.
-func errAppScope(w http.ResponseWriter) *apiError {
+func errAppScope(w http.ResponseWriter) *wire.Error {
 	w.Header().Set("WWW-Authenticate", `Bearer realm="Service", error="insufficient_scope", error_description="The request requires higher privileges than provided by the access token."`)
-	return errf(http.StatusForbidden, codeInsufficientScope, "The request requires higher privileges than provided by the access token")
+	return wire.Errorf(http.StatusForbidden, wire.CodeInsufficientScope, "The request requires higher privileges than provided by the access token")
 }
 
 // asUser applies the As-User header: an admin (or a service account acting
 // with admin permissions) acts as the managed user with that id. Anyone
 // else, and an unknown user, gets 403 access_denied_insufficient_permissions.
 // A token of a deleted user is 401 unauthorized.
-func (s *Server) asUser(r *http.Request, p *principal) (*principal, *apiError) {
+func (s *Server) asUser(r *http.Request, p *principal) (*principal, *wire.Error) {
 	if !s.userActive(p.user) {
-		return nil, errf(http.StatusUnauthorized, codeUnauthorized, "Unauthorized: the user of this token was deleted")
+		return nil, wire.Errorf(http.StatusUnauthorized, wire.CodeUnauthorized, "Unauthorized: the user of this token was deleted")
 	}
 	id := r.Header.Get("As-User")
 	if id == "" {
 		return p, nil
 	}
 	if !p.isAdmin() || p.restrict != nil {
-		return nil, errf(http.StatusForbidden, codeAccessDenied, "The As-User header requires an admin or a service account with permission to act as users")
+		return nil, wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "The As-User header requires an admin or a service account with permission to act as users")
 	}
 	u := s.managedUser(id)
 	if u == nil {
-		return nil, errf(http.StatusForbidden, codeAccessDenied, "The As-User header names no user of the enterprise")
+		return nil, wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "The As-User header names no user of the enterprise")
 	}
 	return s.principalForUser(u), nil
 }

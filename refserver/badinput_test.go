@@ -14,6 +14,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 // TestTruncatedMultipartUploadStoresNothing: a multipart body cut off inside
@@ -52,7 +54,7 @@ func TestTruncatedMultipartUploadStoresNothing(t *testing.T) {
 					before, blobs := snapshot(e.s), blobCount(t, e.s)
 					for _, url := range []string{e.upload("/files/content"), e.upload("/files/" + existing["id"].(string) + "/content")} {
 						resp, b := e.do("POST", url, tok, bytes.NewReader(body), hdr{"Content-Type": ct})
-						requireAPIError(t, resp, decodeMap(t, b), http.StatusBadRequest, codeBadRequest)
+						requireAPIError(t, resp, decodeMap(t, b), http.StatusBadRequest, wire.CodeBadRequest)
 					}
 					assert.Equal(t, before, snapshot(e.s), "state untouched")
 					assert.Equal(t, blobs, blobCount(t, e.s), "nothing stored")

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 // Collaborations (spec /collaborations, /files|folders/{id}/collaborations,
@@ -81,7 +83,7 @@ func (s *Server) addCollab(c *collab) {
 
 func (s *Server) removeCollab(c *collab) {
 	delete(s.collabs.byID, c.id)
-	rest := removeFrom(s.collabs.byItem[c.item.id], c)
+	rest := wire.RemoveFrom(s.collabs.byItem[c.item.id], c)
 	if len(rest) == 0 {
 		delete(s.collabs.byItem, c.item.id)
 	} else {
@@ -169,51 +171,51 @@ type collabBody struct {
 	ExpiresAt    *string `json:"expires_at"`
 }
 
-func checkRole(role string, ownerOK bool) *apiError {
+func checkRole(role string, ownerOK bool) *wire.Error {
 	if _, ok := roleActions[role]; ok || ownerOK && role == "owner" {
 		return nil
 	}
-	return errBadRequest("Invalid value for \"role\": editor, viewer, previewer, uploader, previewer uploader, viewer uploader or co-owner")
+	return wire.BadRequest("Invalid value for \"role\": editor, viewer, previewer, uploader, previewer uploader, viewer uploader or co-owner")
 }
 
 // createCollaboration serves POST /collaborations: 201 Collaboration.
 func (s *Server) createCollaboration(w http.ResponseWriter, r *http.Request, p *principal) error {
-	if _, aerr := queryBool(r, "notify"); aerr != nil {
+	if _, aerr := wire.QueryBool(r, "notify"); aerr != nil {
 		return aerr
 	}
-	if aerr := requireJSONContentType(r); aerr != nil {
+	if aerr := wire.RequireJSONContentType(r); aerr != nil {
 		return aerr
 	}
 	var body collabBody
-	if aerr := decodeJSONObject(r.Body, &body, codeBadRequest); aerr != nil {
+	if aerr := wire.DecodeJSONObject(r.Body, &body, wire.CodeBadRequest); aerr != nil {
 		return aerr
 	}
 	if body.Item == nil || body.Item.Type == nil || body.Item.ID == nil || body.AccessibleBy == nil ||
 		body.AccessibleBy.Type == nil || body.Role == nil {
-		return errBadRequest("item (type, id), accessible_by (type, id or login) and role are required")
+		return wire.BadRequest("item (type, id), accessible_by (type, id or login) and role are required")
 	}
 	typ, id := *body.Item.Type, *body.Item.ID
 	if typ != "file" && typ != "folder" {
-		return errf(http.StatusBadRequest, codeInvalidCollaborationItem, "A collaboration is on a file or a folder")
+		return wire.Errorf(http.StatusBadRequest, codeInvalidCollaborationItem, "A collaboration is on a file or a folder")
 	}
 	if typ == "folder" && id == rootID {
-		return errf(http.StatusBadRequest, codeCollabOnRoot, "Collaborations are not available on the root folder")
+		return wire.Errorf(http.StatusBadRequest, codeCollabOnRoot, "Collaborations are not available on the root folder")
 	}
 	if aerr := checkRole(*body.Role, false); aerr != nil {
 		return aerr
 	}
 	ab := body.AccessibleBy
 	if *ab.Type != "user" && *ab.Type != "group" || (ab.ID == nil) == (ab.Login == nil) || *ab.Type == "group" && ab.Login != nil {
-		return errBadRequest("accessible_by names one user by id or login, or one group by id")
+		return wire.BadRequest("accessible_by names one user by id or login, or one group by id")
 	}
 	if body.CanViewPath != nil && typ != "folder" {
-		return errBadRequest("can_view_path applies to folders")
+		return wire.BadRequest("can_view_path applies to folders")
 	}
 	var expires time.Time
 	if body.ExpiresAt != nil {
 		t, err := parseRFC3339(*body.ExpiresAt)
 		if err != nil || !t.After(s.now()) {
-			return errBadRequest("Invalid value for \"expires_at\": a future RFC 3339 date-time")
+			return wire.BadRequest("Invalid value for \"expires_at\": a future RFC 3339 date-time")
 		}
 		expires = t
 	}
@@ -222,7 +224,7 @@ func (s *Server) createCollaboration(w http.ResponseWriter, r *http.Request, p *
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if !validID(id) {
-		return errNotFound(typ)
+		return wire.NotFound(typ)
 	}
 	it, aerr := s.lookupFor(p, typ, id, actManageCollaborators)
 	if aerr != nil {
@@ -243,19 +245,19 @@ func (s *Server) createCollaboration(w http.ResponseWriter, r *http.Request, p *
 			return aerr
 		}
 		if !s.canInviteGroup(g, p) {
-			return errf(http.StatusForbidden, codeAccessDenied, "This group cannot be invited by this user")
+			return wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "This group cannot be invited by this user")
 		}
 		c.group = g
 	case ab.ID != nil:
 		u := s.users.byID[*ab.ID]
 		if u == nil || u.deleted {
-			return errNotFound("user")
+			return wire.NotFound("user")
 		}
 		c.user = u
 	default:
 		login := strings.TrimSpace(*ab.Login)
 		if !strings.Contains(login, "@") {
-			return errBadRequest("Invalid value for \"accessible_by.login\": an e-mail address")
+			return wire.BadRequest("Invalid value for \"accessible_by.login\": an e-mail address")
 		}
 		if u := s.users.byLogin[strings.ToLower(login)]; u != nil && !u.deleted {
 			c.user = u
@@ -267,12 +269,12 @@ func (s *Server) createCollaboration(w http.ResponseWriter, r *http.Request, p *
 		c.status = "pending" // outside the enterprise: they accept or reject
 	}
 	if s.alreadyCollaborates(c) {
-		return errf(http.StatusBadRequest, codeAlreadyCollaborator, "The user or group already collaborates on this item")
+		return wire.Errorf(http.StatusBadRequest, codeAlreadyCollaborator, "The user or group already collaborates on this item")
 	}
 	c.id = s.newID()
 	s.addCollab(c)
 	s.recordEvent(evCollabAdd, p.user, it, s.collabRecord(c))
-	writeJSON(w, http.StatusCreated, pickFields(s.collabRecord(c), fields, "type", "id"))
+	wire.WriteJSON(w, http.StatusCreated, pickFields(s.collabRecord(c), fields, "type", "id"))
 	return nil
 }
 
@@ -308,10 +310,10 @@ func (s *Server) alreadyCollaborates(c *collab) bool {
 
 // collabFor finds the collaboration of the path that p may read: a
 // viewer of its item, its collaborator or its creator. Callers hold s.mu.
-func (s *Server) collabFor(r *http.Request, p *principal) (*collab, *apiError) {
+func (s *Server) collabFor(r *http.Request, p *principal) (*collab, *wire.Error) {
 	c, ok := s.collabs.byID[r.PathValue("collaboration_id")]
 	if !ok || !(s.visible(p, c.item) || c.user == p.user || c.createdBy == p.user) {
-		return nil, errNotFound("collaboration")
+		return nil, wire.NotFound("collaboration")
 	}
 	return c, nil
 }
@@ -319,25 +321,25 @@ func (s *Server) collabFor(r *http.Request, p *principal) (*collab, *apiError) {
 // getCollaboration serves GET /collaborations/{collaboration_id}.
 func (s *Server) getCollaboration(w http.ResponseWriter, r *http.Request, p *principal) error {
 	fields := parseFields(r)
-	return replyRecord(s, w, func() (*collab, *apiError) { return s.collabFor(r, p) },
+	return replyRecord(s, w, func() (*collab, *wire.Error) { return s.collabFor(r, p) },
 		func(c *collab) map[string]any { return pickFields(s.collabRecord(c), fields, "type", "id") })
 }
 
 // collabUpdateBody is the body of PUT /collaborations/{id}.
 type collabUpdateBody struct {
-	Role        *string          `json:"role"`
-	Status      *string          `json:"status"`
-	ExpiresAt   nullable[string] `json:"expires_at"`
-	CanViewPath *bool            `json:"can_view_path"`
+	Role        *string               `json:"role"`
+	Status      *string               `json:"status"`
+	ExpiresAt   wire.Nullable[string] `json:"expires_at"`
+	CanViewPath *bool                 `json:"can_view_path"`
 }
 
 // updateCollaboration serves PUT /collaborations/{collaboration_id}.
 func (s *Server) updateCollaboration(w http.ResponseWriter, r *http.Request, p *principal) error {
-	if aerr := requireJSONContentType(r); aerr != nil {
+	if aerr := wire.RequireJSONContentType(r); aerr != nil {
 		return aerr
 	}
 	var body collabUpdateBody
-	if aerr := decodeJSONObject(r.Body, &body, codeBadRequest, "expires_at"); aerr != nil {
+	if aerr := wire.DecodeJSONObject(r.Body, &body, wire.CodeBadRequest, "expires_at"); aerr != nil {
 		return aerr
 	}
 	if body.Role != nil {
@@ -346,13 +348,13 @@ func (s *Server) updateCollaboration(w http.ResponseWriter, r *http.Request, p *
 		}
 	}
 	if body.Status != nil && *body.Status != "accepted" && *body.Status != "rejected" && *body.Status != "pending" {
-		return errBadRequest("Invalid value for \"status\": accepted or rejected")
+		return wire.BadRequest("Invalid value for \"status\": accepted or rejected")
 	}
 	var expires time.Time
-	if e := body.ExpiresAt; e.present && !e.null {
-		t, err := parseRFC3339(e.v)
+	if e := body.ExpiresAt; e.Present && !e.Null {
+		t, err := parseRFC3339(e.V)
 		if err != nil || !t.After(s.now()) {
-			return errBadRequest("Invalid value for \"expires_at\": a future RFC 3339 date-time")
+			return wire.BadRequest("Invalid value for \"expires_at\": a future RFC 3339 date-time")
 		}
 		expires = t
 	}
@@ -367,19 +369,19 @@ func (s *Server) updateCollaboration(w http.ResponseWriter, r *http.Request, p *
 	now := s.nowSec()
 	if body.Status != nil {
 		if c.status != "pending" || c.user != p.user || *body.Status == "pending" {
-			return errf(http.StatusBadRequest, codeInvalidStatus, "Only the invitee accepts or rejects a pending collaboration")
+			return wire.Errorf(http.StatusBadRequest, codeInvalidStatus, "Only the invitee accepts or rejects a pending collaboration")
 		}
 	}
-	changesGrant := body.Role != nil || body.ExpiresAt.present || body.CanViewPath != nil
+	changesGrant := body.Role != nil || body.ExpiresAt.Present || body.CanViewPath != nil
 	if changesGrant && !s.can(p, c.item, actManageCollaborators) {
 		return errDenied("collaboration")
 	}
 	if body.Role != nil && *body.Role == "owner" {
 		if !s.can(p, c.item, actOwn) {
-			return errf(http.StatusForbidden, codeAccessDenied, "Only the owner may transfer the item")
+			return wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "Only the owner may transfer the item")
 		}
 		if c.user == nil || c.status != "accepted" {
-			return errBadRequest("Ownership goes to a user whose collaboration is accepted")
+			return wire.BadRequest("Ownership goes to a user whose collaboration is accepted")
 		}
 		s.transferOwnership(c, p, now)
 		w.WriteHeader(http.StatusNoContent)
@@ -391,7 +393,7 @@ func (s *Server) updateCollaboration(w http.ResponseWriter, r *http.Request, p *
 	if body.Role != nil {
 		c.role = *body.Role
 	}
-	if body.ExpiresAt.present {
+	if body.ExpiresAt.Present {
 		c.expiresAt = expires
 	}
 	if body.CanViewPath != nil {
@@ -399,7 +401,7 @@ func (s *Server) updateCollaboration(w http.ResponseWriter, r *http.Request, p *
 	}
 	c.modifiedAt = now
 	s.dirty(kCollabs, c.id)
-	writeJSON(w, http.StatusOK, pickFields(s.collabRecord(c), fields, "type", "id"))
+	wire.WriteJSON(w, http.StatusOK, pickFields(s.collabRecord(c), fields, "type", "id"))
 	return nil
 }
 
@@ -441,9 +443,9 @@ func (s *Server) listItemCollaborations(typ string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, p *principal) error {
 		id := r.PathValue(typ + "_id")
 		if !validID(id) {
-			return errNotFound(typ)
+			return wire.NotFound(typ)
 		}
-		q, aerr := parseMarkerPage(r)
+		q, aerr := wire.ParseMarkerPage(r)
 		if aerr != nil {
 			return aerr
 		}
@@ -455,8 +457,8 @@ func (s *Server) listItemCollaborations(typ string) handlerFunc {
 			return aerr
 		}
 		list := slices.Clone(s.collabs.byItem[it.id])
-		slices.SortFunc(list, func(a, b *collab) int { return compareIDs(a.id, b.id) })
-		writePage(w, http.StatusOK, markerEntries(list, q, func(c *collab) int64 { return numID(c.id) },
+		slices.SortFunc(list, func(a, b *collab) int { return wire.CompareIDs(a.id, b.id) })
+		wire.WritePage(w, http.StatusOK, wire.MarkerEntries(list, q, func(c *collab) int64 { return numID(c.id) },
 			func(c *collab) any { return pickFields(s.collabRecord(c), fields, "type", "id") }))
 		return nil
 	}
@@ -468,7 +470,7 @@ func (s *Server) listGroupCollaborations(w http.ResponseWriter, r *http.Request,
 	if aerr != nil {
 		return aerr
 	}
-	q, aerr := parseListPage(r, false)
+	q, aerr := wire.ParseListPage(r, false)
 	if aerr != nil {
 		return aerr
 	}
@@ -479,7 +481,7 @@ func (s *Server) listGroupCollaborations(w http.ResponseWriter, r *http.Request,
 		return aerr
 	}
 	if !p.isAdmin() && s.groupRole(g, p.user) == "" {
-		return errf(http.StatusForbidden, codeAccessDenied, "Only the admin and the group's members see its collaborations")
+		return wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "Only the admin and the group's members see its collaborations")
 	}
 	var list []*collab
 	for _, c := range s.collabs.byID {
@@ -487,8 +489,8 @@ func (s *Server) listGroupCollaborations(w http.ResponseWriter, r *http.Request,
 			list = append(list, c)
 		}
 	}
-	slices.SortFunc(list, func(a, b *collab) int { return compareIDs(a.id, b.id) })
-	writePage(w, http.StatusOK, offsetEntries(list, q, func(*collab) bool { return false }, func(c *collab) any { return s.collabRecord(c) }))
+	slices.SortFunc(list, func(a, b *collab) int { return wire.CompareIDs(a.id, b.id) })
+	wire.WritePage(w, http.StatusOK, wire.OffsetEntries(list, q, func(*collab) bool { return false }, func(c *collab) any { return s.collabRecord(c) }))
 	return nil
 }
 
@@ -496,9 +498,9 @@ func (s *Server) listGroupCollaborations(w http.ResponseWriter, r *http.Request,
 // the caller's pending invitations.
 func (s *Server) listPendingCollaborations(w http.ResponseWriter, r *http.Request, p *principal) error {
 	if r.URL.Query().Get("status") != "pending" {
-		return errBadRequest("Invalid value for \"status\": pending (the only one)")
+		return wire.BadRequest("Invalid value for \"status\": pending (the only one)")
 	}
-	q, aerr := parseListPage(r, false)
+	q, aerr := wire.ParseListPage(r, false)
 	if aerr != nil {
 		return aerr
 	}
@@ -511,8 +513,8 @@ func (s *Server) listPendingCollaborations(w http.ResponseWriter, r *http.Reques
 			list = append(list, c)
 		}
 	}
-	slices.SortFunc(list, func(a, b *collab) int { return compareIDs(a.id, b.id) })
-	writePage(w, http.StatusOK, offsetEntries(list, q, func(*collab) bool { return false },
+	slices.SortFunc(list, func(a, b *collab) int { return wire.CompareIDs(a.id, b.id) })
+	wire.WritePage(w, http.StatusOK, wire.OffsetEntries(list, q, func(*collab) bool { return false },
 		func(c *collab) any { return pickFields(s.collabRecord(c), fields, "type", "id") }))
 	return nil
 }

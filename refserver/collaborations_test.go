@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 func (e *env) collaborate(token, typ, id string, by map[string]any, role string) (*http.Response, map[string]any) {
@@ -61,7 +63,7 @@ func TestCollaborationRoles(t *testing.T) {
 		}
 		if !allowed["download"] {
 			resp, m := e.doJSON("GET", e.api("/files/"+f+"/content"), user, nil, nil)
-			requireAPIError(t, resp, m, http.StatusForbidden, codeAccessDenied)
+			requireAPIError(t, resp, m, http.StatusForbidden, wire.CodeAccessDenied)
 		}
 
 		resp, _ = e.do("DELETE", e.api("/collaborations/"+c["id"].(string)), admin, nil, nil)
@@ -94,13 +96,13 @@ func TestCollaborationRules(t *testing.T) {
 		{admin, map[string]any{"item": map[string]any{"type": "folder", "id": dir}, "accessible_by": collabUser(e.s.AdminUserID()), "role": "viewer"}, 400, codeAlreadyCollaborator},
 		{admin, map[string]any{"item": map[string]any{"type": "folder", "id": "0"}, "accessible_by": collabUser(e.s.UserID()), "role": "viewer"}, 400, codeCollabOnRoot},
 		{admin, map[string]any{"item": map[string]any{"type": "web_link", "id": wl}, "accessible_by": collabUser(e.s.UserID()), "role": "viewer"}, 400, codeInvalidCollaborationItem},
-		{admin, map[string]any{"item": map[string]any{"type": "file", "id": f}, "accessible_by": collabUser(e.s.UserID()), "role": "owner"}, 400, codeBadRequest},
-		{admin, map[string]any{"item": map[string]any{"type": "file", "id": f}, "accessible_by": collabUser("99999"), "role": "viewer"}, 404, codeNotFound},
-		{admin, map[string]any{"item": map[string]any{"type": "file", "id": f}, "accessible_by": map[string]any{"type": "user", "id": e.s.UserID(), "login": "x@y.z"}, "role": "viewer"}, 400, codeBadRequest},
-		{admin, map[string]any{"item": map[string]any{"type": "file", "id": f}, "accessible_by": map[string]any{"type": "user", "login": "not-an-address"}, "role": "viewer"}, 400, codeBadRequest},
-		{admin, map[string]any{"item": map[string]any{"type": "file", "id": f}, "accessible_by": collabUser(e.s.UserID()), "role": "viewer", "can_view_path": true}, 400, codeBadRequest},
-		{user, map[string]any{"item": map[string]any{"type": "folder", "id": dir}, "accessible_by": map[string]any{"type": "user", "login": "a@b.c"}, "role": "viewer"}, 403, codeAccessDenied},
-		{admin, map[string]any{"item": map[string]any{"type": "file", "id": f}, "role": "viewer"}, 400, codeBadRequest},
+		{admin, map[string]any{"item": map[string]any{"type": "file", "id": f}, "accessible_by": collabUser(e.s.UserID()), "role": "owner"}, 400, wire.CodeBadRequest},
+		{admin, map[string]any{"item": map[string]any{"type": "file", "id": f}, "accessible_by": collabUser("99999"), "role": "viewer"}, 404, wire.CodeNotFound},
+		{admin, map[string]any{"item": map[string]any{"type": "file", "id": f}, "accessible_by": map[string]any{"type": "user", "id": e.s.UserID(), "login": "x@y.z"}, "role": "viewer"}, 400, wire.CodeBadRequest},
+		{admin, map[string]any{"item": map[string]any{"type": "file", "id": f}, "accessible_by": map[string]any{"type": "user", "login": "not-an-address"}, "role": "viewer"}, 400, wire.CodeBadRequest},
+		{admin, map[string]any{"item": map[string]any{"type": "file", "id": f}, "accessible_by": collabUser(e.s.UserID()), "role": "viewer", "can_view_path": true}, 400, wire.CodeBadRequest},
+		{user, map[string]any{"item": map[string]any{"type": "folder", "id": dir}, "accessible_by": map[string]any{"type": "user", "login": "a@b.c"}, "role": "viewer"}, 403, wire.CodeAccessDenied},
+		{admin, map[string]any{"item": map[string]any{"type": "file", "id": f}, "role": "viewer"}, 400, wire.CodeBadRequest},
 	} {
 		resp, m := e.post(tc.token, "/collaborations", tc.body)
 		requireAPIError(t, resp, m, tc.status, tc.code)
@@ -189,5 +191,5 @@ func TestGroupCollaboration(t *testing.T) {
 	page = e.getJSON(user, "/groups/"+g+"/collaborations")
 	require.EqualValues(t, 1, page["total_count"], "members list it too")
 	resp, m := e.doJSON("GET", e.api("/collaborations"), user, nil, nil)
-	requireAPIError(t, resp, m, http.StatusBadRequest, codeBadRequest)
+	requireAPIError(t, resp, m, http.StatusBadRequest, wire.CodeBadRequest)
 }

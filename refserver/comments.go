@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 // Comments (spec /comments, /comments/{comment_id}, /files/{file_id}/comments):
@@ -92,7 +94,7 @@ func (s *Server) addComment(c *comment) {
 
 func (s *Server) dropComment(c *comment) {
 	delete(s.comments.byID, c.id)
-	rest := removeFrom(s.comments.byFile[c.file.id], c)
+	rest := wire.RemoveFrom(s.comments.byFile[c.file.id], c)
 	if len(rest) == 0 {
 		delete(s.comments.byFile, c.file.id)
 	} else {
@@ -110,7 +112,7 @@ func (s *Server) commentsItemPurged(it *item) {
 }
 
 // commentText checks and reads message or tagged_message.
-func commentText(message, tagged *string) (msg, tag string, aerr *apiError) {
+func commentText(message, tagged *string) (msg, tag string, aerr *wire.Error) {
 	if tagged != nil {
 		tag = *tagged
 		msg = mentionMarkup.ReplaceAllString(tag, "$2")
@@ -118,17 +120,17 @@ func commentText(message, tagged *string) (msg, tag string, aerr *apiError) {
 		msg = *message
 	}
 	if strings.TrimSpace(msg) == "" {
-		return "", "", errBadRequest("A comment needs message or tagged_message text")
+		return "", "", wire.BadRequest("A comment needs message or tagged_message text")
 	}
 	if utf8.RuneCountInString(msg) > maxCommentLength || utf8.RuneCountInString(tag) > maxCommentLength {
-		return "", "", errBadRequest("A comment has at most %d characters", maxCommentLength)
+		return "", "", wire.BadRequest("A comment has at most %d characters", maxCommentLength)
 	}
 	return msg, tag, nil
 }
 
 // createComment serves POST /comments: 201 Comment.
 func (s *Server) createComment(w http.ResponseWriter, r *http.Request, p *principal) error {
-	if aerr := requireJSONContentType(r); aerr != nil {
+	if aerr := wire.RequireJSONContentType(r); aerr != nil {
 		return aerr
 	}
 	var body struct {
@@ -139,14 +141,14 @@ func (s *Server) createComment(w http.ResponseWriter, r *http.Request, p *princi
 			Type *string `json:"type"`
 		} `json:"item"`
 	}
-	if aerr := decodeJSONObject(r.Body, &body, codeBadRequest); aerr != nil {
+	if aerr := wire.DecodeJSONObject(r.Body, &body, wire.CodeBadRequest); aerr != nil {
 		return aerr
 	}
 	if body.Item == nil || body.Item.ID == nil || body.Item.Type == nil {
-		return errBadRequest("item (type, id) is required")
+		return wire.BadRequest("item (type, id) is required")
 	}
 	if *body.Item.Type != "file" && *body.Item.Type != "comment" {
-		return errBadRequest("A comment is on a file or answers a comment")
+		return wire.BadRequest("A comment is on a file or answers a comment")
 	}
 	msg, tag, aerr := commentText(body.Message, body.TaggedMessage)
 	if aerr != nil {
@@ -162,7 +164,7 @@ func (s *Server) createComment(w http.ResponseWriter, r *http.Request, p *princi
 	if *body.Item.Type == "comment" {
 		parent, ok := s.comments.byID[id]
 		if !ok || !s.visible(p, parent.file) {
-			return errNotFound("comment")
+			return wire.NotFound("comment")
 		}
 		c.replyTo, c.file = parent.id, parent.file
 		if !s.can(p, c.file, actPreview) {
@@ -170,7 +172,7 @@ func (s *Server) createComment(w http.ResponseWriter, r *http.Request, p *princi
 		}
 	} else {
 		if !validID(id) {
-			return errNotFound("file")
+			return wire.NotFound("file")
 		}
 		f, aerr := s.lookupFor(p, "file", id, actPreview)
 		if aerr != nil {
@@ -180,22 +182,22 @@ func (s *Server) createComment(w http.ResponseWriter, r *http.Request, p *princi
 	}
 	for _, o := range s.comments.byFile[c.file.id] {
 		if o.by == c.by && o.replyTo == c.replyTo && o.message == c.message && s.now().Sub(o.createdAt) < similarCommentWindow {
-			return errf(http.StatusConflict, codeRecentSimilarComment, "The same comment was just made")
+			return wire.Errorf(http.StatusConflict, codeRecentSimilarComment, "The same comment was just made")
 		}
 	}
 	c.id = s.newID()
 	s.addComment(c)
 	s.recordEvent(evCommentCreate, p.user, c.file, s.commentRecord(c))
-	writeJSON(w, http.StatusCreated, pickFields(s.commentRecord(c), fields, "type", "id"))
+	wire.WriteJSON(w, http.StatusCreated, pickFields(s.commentRecord(c), fields, "type", "id"))
 	return nil
 }
 
 // commentFor finds the comment of the path for p (who may preview its
 // file). Callers hold s.mu.
-func (s *Server) commentFor(r *http.Request, p *principal) (*comment, *apiError) {
+func (s *Server) commentFor(r *http.Request, p *principal) (*comment, *wire.Error) {
 	c, ok := s.comments.byID[r.PathValue("comment_id")]
 	if !ok || s.inTrash(c.file) || !s.can(p, c.file, actPreview) {
-		return nil, errNotFound("comment")
+		return nil, wire.NotFound("comment")
 	}
 	return c, nil
 }
@@ -209,19 +211,19 @@ func (s *Server) mayChange(p *principal, c *comment) bool {
 // getComment serves GET /comments/{comment_id}.
 func (s *Server) getComment(w http.ResponseWriter, r *http.Request, p *principal) error {
 	fields := parseFields(r)
-	return replyRecord(s, w, func() (*comment, *apiError) { return s.commentFor(r, p) },
+	return replyRecord(s, w, func() (*comment, *wire.Error) { return s.commentFor(r, p) },
 		func(c *comment) map[string]any { return pickFields(s.commentRecord(c), fields, "type", "id") })
 }
 
 // updateComment serves PUT /comments/{comment_id}: the message.
 func (s *Server) updateComment(w http.ResponseWriter, r *http.Request, p *principal) error {
-	if aerr := requireJSONContentType(r); aerr != nil {
+	if aerr := wire.RequireJSONContentType(r); aerr != nil {
 		return aerr
 	}
 	var body struct {
 		Message *string `json:"message"`
 	}
-	if aerr := decodeJSONObject(r.Body, &body, codeBadRequest); aerr != nil {
+	if aerr := wire.DecodeJSONObject(r.Body, &body, wire.CodeBadRequest); aerr != nil {
 		return aerr
 	}
 	msg, _, aerr := commentText(body.Message, nil)
@@ -242,7 +244,7 @@ func (s *Server) updateComment(w http.ResponseWriter, r *http.Request, p *princi
 	s.dirty(kComments, c.id)
 	s.search.changed(c.file)
 	s.recordEvent(evCommentUpdate, p.user, c.file, s.commentRecord(c))
-	writeJSON(w, http.StatusOK, pickFields(s.commentRecord(c), fields, "type", "id"))
+	wire.WriteJSON(w, http.StatusOK, pickFields(s.commentRecord(c), fields, "type", "id"))
 	return nil
 }
 
@@ -269,7 +271,7 @@ func (s *Server) listFileComments(w http.ResponseWriter, r *http.Request, p *pri
 	if aerr != nil {
 		return aerr
 	}
-	q, aerr := parseListPage(r, false)
+	q, aerr := wire.ParseListPage(r, false)
 	if aerr != nil {
 		return aerr
 	}
@@ -280,7 +282,7 @@ func (s *Server) listFileComments(w http.ResponseWriter, r *http.Request, p *pri
 	if aerr != nil {
 		return aerr
 	}
-	writePage(w, http.StatusOK, offsetEntries(s.comments.byFile[f.id], q, func(*comment) bool { return false },
+	wire.WritePage(w, http.StatusOK, wire.OffsetEntries(s.comments.byFile[f.id], q, func(*comment) bool { return false },
 		func(c *comment) any { return pickFields(s.commentRecord(c), fields, "type", "id") }))
 	return nil
 }
@@ -323,7 +325,7 @@ func (s *Server) commentsLoaded() error {
 		s.comments.byFile[c.file.id] = append(s.comments.byFile[c.file.id], c)
 	}
 	for _, list := range s.comments.byFile {
-		slices.SortFunc(list, func(a, b *comment) int { return compareIDs(a.id, b.id) })
+		slices.SortFunc(list, func(a, b *comment) int { return wire.CompareIDs(a.id, b.id) })
 	}
 	return nil
 }

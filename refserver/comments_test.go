@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 func TestComments(t *testing.T) {
@@ -43,7 +45,7 @@ func TestComments(t *testing.T) {
 
 	// Only the author, the owner or the admin changes a comment.
 	resp, m = e.put(user, "/comments/"+reply["id"].(string), map[string]any{"message": "mine now"}, nil)
-	requireAPIError(t, resp, m, http.StatusForbidden, codeAccessDenied)
+	requireAPIError(t, resp, m, http.StatusForbidden, wire.CodeAccessDenied)
 	resp, m = e.put(user, "/comments/"+cid, map[string]any{"message": "Looks great"}, nil)
 	require.Equal(t, http.StatusOK, resp.StatusCode, "%v", m)
 	require.Equal(t, "Looks great", m["message"])
@@ -60,11 +62,11 @@ func TestComments(t *testing.T) {
 		status int
 		code   string
 	}{
-		{user, nil, map[string]any{"message": "  ", "item": fileRef}, 400, codeBadRequest},
-		{user, nil, map[string]any{"message": "x"}, 400, codeBadRequest},
-		{user, nil, map[string]any{"message": "x", "item": map[string]any{"type": "folder", "id": dir}}, 400, codeBadRequest},
-		{user, nil, map[string]any{"message": "x", "item": map[string]any{"type": "comment", "id": "999"}}, 404, codeNotFound},
-		{admin, hdr{"As-User": stranger}, map[string]any{"message": "x", "item": fileRef}, 404, codeNotFound},
+		{user, nil, map[string]any{"message": "  ", "item": fileRef}, 400, wire.CodeBadRequest},
+		{user, nil, map[string]any{"message": "x"}, 400, wire.CodeBadRequest},
+		{user, nil, map[string]any{"message": "x", "item": map[string]any{"type": "folder", "id": dir}}, 400, wire.CodeBadRequest},
+		{user, nil, map[string]any{"message": "x", "item": map[string]any{"type": "comment", "id": "999"}}, 404, wire.CodeNotFound},
+		{admin, hdr{"As-User": stranger}, map[string]any{"message": "x", "item": fileRef}, 404, wire.CodeNotFound},
 	} {
 		resp, m := e.doJSON("POST", e.api("/comments"), tc.token, tc.body, tc.h)
 		requireAPIError(t, resp, m, tc.status, tc.code)

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 const rootID = "0"
@@ -134,9 +136,9 @@ func validID(id string) bool {
 
 // checkName applies the service's item name rules: 1..255 characters, no
 // "/" or "\", no non-printable ASCII, no trailing space, not "." or "..".
-func checkName(name string) *apiError {
+func checkName(name string) *wire.Error {
 	if utf8.RuneCountInString(name) > 255 {
-		return errf(http.StatusBadRequest, codeItemNameTooLong, "Item name too long")
+		return wire.Errorf(http.StatusBadRequest, wire.CodeItemNameTooLong, "Item name too long")
 	}
 	bad := name == "" || name == "." || name == ".." || strings.HasSuffix(name, " ") ||
 		strings.ContainsAny(name, `/\`) || !utf8.ValidString(name)
@@ -146,29 +148,29 @@ func checkName(name string) *apiError {
 		}
 	}
 	if bad {
-		return errf(http.StatusBadRequest, codeItemNameInvalid, "Item name invalid")
+		return wire.Errorf(http.StatusBadRequest, wire.CodeItemNameInvalid, "Item name invalid")
 	}
 	return nil
 }
 
 // lookup returns the item of a type visible to p; an item in the trash is
 // not found. Callers hold s.mu.
-func (s *Server) lookup(p *principal, typ, id string) (*item, *apiError) {
+func (s *Server) lookup(p *principal, typ, id string) (*item, *wire.Error) {
 	it, ok := s.items[id]
 	if !ok || it.typ != typ || !s.live(p, it) {
-		return nil, errNotFound(typ)
+		return nil, wire.NotFound(typ)
 	}
 	return it, nil
 }
 
 // parentFolder checks that folder id exists for p; "0" is p's root. It
 // returns nil for the root. Callers hold s.mu.
-func (s *Server) parentFolder(p *principal, id string) (*item, *apiError) {
+func (s *Server) parentFolder(p *principal, id string) (*item, *wire.Error) {
 	if id == rootID {
 		return nil, nil
 	}
 	if !validID(id) {
-		return nil, errNotFound("folder")
+		return nil, wire.NotFound("folder")
 	}
 	return s.lookupFor(p, "folder", id, actUpload) // adding to a folder is an upload (access.go)
 }
@@ -219,8 +221,8 @@ func (s *Server) addItem(it *item) {
 }
 
 // errNameInUse is 409 item_name_in_use with context_info.conflicts.
-func (s *Server) errNameInUse(c *item) *apiError {
-	e := errf(http.StatusConflict, codeItemNameInUse, "Item with the same name already exists")
+func (s *Server) errNameInUse(c *item) *wire.Error {
+	e := wire.Errorf(http.StatusConflict, wire.CodeItemNameInUse, "Item with the same name already exists")
 	e.ContextInfo = map[string]any{"conflicts": []any{s.mini(c)}}
 	return e
 }
@@ -473,10 +475,10 @@ func etagMatches(header, etag string) bool {
 }
 
 // checkIfMatch answers 412 when an if-match header does not match the etag.
-func checkIfMatch(r *http.Request, etag string) *apiError {
+func checkIfMatch(r *http.Request, etag string) *wire.Error {
 	h := r.Header.Get("If-Match")
 	if h != "" && !etagMatches(h, etag) {
-		return errf(http.StatusPreconditionFailed, codePreconditionFailed, "The resource has been modified. Please retrieve the resource again and retry")
+		return wire.Errorf(http.StatusPreconditionFailed, wire.CodePreconditionFailed, "The resource has been modified. Please retrieve the resource again and retry")
 	}
 	return nil
 }

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 // Device pins: GET /enterprises/{enterprise_id}/device_pinners,
@@ -89,7 +91,7 @@ func (s *Server) renderPin(pin *devicePin) map[string]any {
 // listDevicePins serves GET /enterprises/{enterprise_id}/device_pinners.
 func (s *Server) listDevicePins(w http.ResponseWriter, r *http.Request, p *principal) error {
 	if r.PathValue("enterprise_id") != s.enterpriseID {
-		return errf(http.StatusForbidden, codeAccessDenied, "The token's user is not an admin of that enterprise")
+		return wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "The token's user is not an admin of that enterprise")
 	}
 	q := r.URL.Query()
 	desc := false
@@ -98,9 +100,9 @@ func (s *Server) listDevicePins(w http.ResponseWriter, r *http.Request, p *princ
 	case "DESC":
 		desc = true
 	default:
-		return errBadRequest("Invalid value for \"direction\": ASC or DESC")
+		return wire.BadRequest("Invalid value for \"direction\": ASC or DESC")
 	}
-	limit, aerr := pageLimit(r, defaultPageLimit, maxPageLimit)
+	limit, aerr := wire.PageLimit(r, wire.DefaultPageLimit, wire.MaxPageLimit)
 	if aerr != nil {
 		return aerr
 	}
@@ -109,7 +111,7 @@ func (s *Server) listDevicePins(w http.ResponseWriter, r *http.Request, p *princ
 	if hasMarker {
 		n, err := strconv.ParseInt(q.Get("marker"), 10, 64)
 		if err != nil || n < 0 {
-			return errBadRequest("Invalid value for \"marker\"")
+			return wire.BadRequest("Invalid value for \"marker\"")
 		}
 		marker = n
 	}
@@ -130,17 +132,17 @@ func (s *Server) listDevicePins(w http.ResponseWriter, r *http.Request, p *princ
 	if desc {
 		dir = "desc"
 	}
-	out := map[string]any{"entries": renderEach(pins[:end], s.renderPin), "limit": limit, "next_marker": nil,
+	out := map[string]any{"entries": wire.RenderEach(pins[:end], s.renderPin), "limit": limit, "next_marker": nil,
 		"order": []any{map[string]any{"by": "id", "direction": dir}}}
 	if end < int64(len(pins)) {
 		out["next_marker"] = numID(pins[end].id)
 	}
-	writeJSON(w, http.StatusOK, out)
+	wire.WriteJSON(w, http.StatusOK, out)
 	return nil
 }
 
 // lookupPin finds a pin for the admin; 404 when there is none. Callers hold s.mu.
-func (s *Server) lookupPin(id string) (*devicePin, *apiError) {
+func (s *Server) lookupPin(id string) (*devicePin, *wire.Error) {
 	return recordIn(s.pins.byID, id, "device pin")
 }
 
@@ -151,7 +153,7 @@ func (s *Server) getDevicePin(w http.ResponseWriter, r *http.Request, p *princip
 
 // deleteDevicePin serves DELETE /device_pinners/{device_pinner_id}: 204.
 func (s *Server) deleteDevicePin(w http.ResponseWriter, r *http.Request, p *principal) error {
-	return deleteRecord(s, w, r, "device_pinner_id", http.StatusNoContent, s.lookupPin, func(pin *devicePin) *apiError {
+	return deleteRecord(s, w, r, "device_pinner_id", http.StatusNoContent, s.lookupPin, func(pin *devicePin) *wire.Error {
 		delete(s.pins.byID, pin.id)
 		s.dirty(kPins, pin.id)
 		return nil

@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 func TestDevicePinsList(t *testing.T) {
@@ -69,19 +71,19 @@ func TestDevicePinsRules(t *testing.T) {
 		status                    int
 		code                      string
 	}{
-		{"list as user", "GET", "/enterprises/1000001/device_pinners", e.s.UserToken(), 403, codeAccessDenied},
-		{"list as app", "GET", "/enterprises/1000001/device_pinners", e.s.AppToken(), 403, codeInsufficientScope},
-		{"list downscoped", "GET", "/enterprises/1000001/device_pinners", down, 403, codeInsufficientScope},
-		{"get downscoped", "GET", "/device_pinners/" + id, down, 403, codeInsufficientScope},
-		{"delete downscoped", "DELETE", "/device_pinners/" + id, down, 403, codeInsufficientScope},
-		{"list other enterprise", "GET", "/enterprises/42/device_pinners", admin, 403, codeAccessDenied},
-		{"bad marker", "GET", "/enterprises/1000001/device_pinners?marker=abc", admin, 400, codeBadRequest},
-		{"bad direction", "GET", "/enterprises/1000001/device_pinners?direction=up", admin, 400, codeBadRequest},
-		{"bad limit", "GET", "/enterprises/1000001/device_pinners?limit=0", admin, 400, codeBadRequest},
-		{"get as user", "GET", "/device_pinners/" + id, e.s.UserToken(), 403, codeAccessDenied},
-		{"delete as user", "DELETE", "/device_pinners/" + id, e.s.UserToken(), 403, codeAccessDenied},
-		{"get missing", "GET", "/device_pinners/123", admin, 404, codeNotFound},
-		{"delete missing", "DELETE", "/device_pinners/123", admin, 404, codeNotFound},
+		{"list as user", "GET", "/enterprises/1000001/device_pinners", e.s.UserToken(), 403, wire.CodeAccessDenied},
+		{"list as app", "GET", "/enterprises/1000001/device_pinners", e.s.AppToken(), 403, wire.CodeInsufficientScope},
+		{"list downscoped", "GET", "/enterprises/1000001/device_pinners", down, 403, wire.CodeInsufficientScope},
+		{"get downscoped", "GET", "/device_pinners/" + id, down, 403, wire.CodeInsufficientScope},
+		{"delete downscoped", "DELETE", "/device_pinners/" + id, down, 403, wire.CodeInsufficientScope},
+		{"list other enterprise", "GET", "/enterprises/42/device_pinners", admin, 403, wire.CodeAccessDenied},
+		{"bad marker", "GET", "/enterprises/1000001/device_pinners?marker=abc", admin, 400, wire.CodeBadRequest},
+		{"bad direction", "GET", "/enterprises/1000001/device_pinners?direction=up", admin, 400, wire.CodeBadRequest},
+		{"bad limit", "GET", "/enterprises/1000001/device_pinners?limit=0", admin, 400, wire.CodeBadRequest},
+		{"get as user", "GET", "/device_pinners/" + id, e.s.UserToken(), 403, wire.CodeAccessDenied},
+		{"delete as user", "DELETE", "/device_pinners/" + id, e.s.UserToken(), 403, wire.CodeAccessDenied},
+		{"get missing", "GET", "/device_pinners/123", admin, 404, wire.CodeNotFound},
+		{"delete missing", "DELETE", "/device_pinners/123", admin, 404, wire.CodeNotFound},
 	} {
 		t.Run(c.name, func(t *testing.T) { e.rejects(c.method, c.path, c.token, nil, c.status, c.code) })
 	}
@@ -89,7 +91,7 @@ func TestDevicePinsRules(t *testing.T) {
 	got := e.ok(http.MethodGet, "/device_pinners/"+id, admin, nil, http.StatusOK)
 	assert.Equal(t, "iPad", got["product_name"])
 	e.ok(http.MethodDelete, "/device_pinners/"+id, admin, nil, http.StatusNoContent)
-	e.rejects(http.MethodGet, "/device_pinners/"+id, admin, nil, http.StatusNotFound, codeNotFound)
+	e.rejects(http.MethodGet, "/device_pinners/"+id, admin, nil, http.StatusNotFound, wire.CodeNotFound)
 
 	// A user who leaves takes their pins along.
 	u := e.newUser("Pinned", "pinned@cms.test")

@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 // Signed content-host tokens: base64url(payload) "." base64url(HMAC-SHA256
@@ -105,7 +107,7 @@ func (s *Server) downloadFile(w http.ResponseWriter, r *http.Request, p *princip
 	}
 	s.mu.Unlock()
 	if v == nil {
-		return errNotFound("file version")
+		return wire.NotFound("file version")
 	}
 	if notReady {
 		w.Header().Set("Retry-After", strconv.Itoa(s.retryAfterSeconds()))
@@ -122,11 +124,11 @@ func (s *Server) downloadFile(w http.ResponseWriter, r *http.Request, p *princip
 // Authorization header: the URLs are pre-authorized and a client that sends
 // its token there leaks it to another host. With IgnoreContentAuthorization
 // the header is ignored, as the real content host does.
-func (s *Server) checkContentAuth(r *http.Request) *apiError {
+func (s *Server) checkContentAuth(r *http.Request) *wire.Error {
 	if _, ok := r.Header["Authorization"]; !ok || s.opts.IgnoreContentAuthorization {
 		return nil
 	}
-	return errBadRequest("Content URLs are pre-authorized: do not send an Authorization header to the content host")
+	return wire.BadRequest("Content URLs are pre-authorized: do not send an Authorization header to the content host")
 }
 
 // serveContent serves GET/HEAD {download}/d/{token}: the bytes, with Range
@@ -138,20 +140,20 @@ func (s *Server) serveContent(w http.ResponseWriter, r *http.Request, _ *princip
 	ref, err := s.verify(r.PathValue("token"), "d")
 	switch {
 	case errors.Is(err, errExpired):
-		return errf(http.StatusForbidden, codeForbidden, "The download URL has expired")
+		return wire.Errorf(http.StatusForbidden, wire.CodeForbidden, "The download URL has expired")
 	case err != nil:
-		return errf(http.StatusForbidden, codeForbidden, "The download URL is not valid")
+		return wire.Errorf(http.StatusForbidden, wire.CodeForbidden, "The download URL is not valid")
 	}
 	s.mu.Lock()
 	f, ok := s.items[ref.fileID]
 	gone := !ok || f.trashed()
 	s.mu.Unlock()
 	if gone {
-		return errNotFound("file content") // deleted, or in the trash
+		return wire.NotFound("file content") // deleted, or in the trash
 	}
 	rc, err := s.store.Open(r.Context(), ref.blobID)
 	if errors.Is(err, ErrBlobNotFound) {
-		return errNotFound("file content")
+		return wire.NotFound("file content")
 	}
 	if err != nil {
 		return err
@@ -183,7 +185,7 @@ func (w *errorBodyWriter) WriteHeader(code int) {
 		h.Del("Content-Disposition")
 		h.Del("Content-Length")
 		h.Del("X-Content-Type-Options")
-		writeError(w.ResponseWriter, errf(code, codeForStatus(code), "%s", http.StatusText(code)))
+		wire.WriteError(w.ResponseWriter, wire.Errorf(code, wire.CodeForStatus(code), "%s", http.StatusText(code)))
 		return
 	}
 	w.ResponseWriter.WriteHeader(code)
@@ -216,7 +218,7 @@ func (s *Server) serveEmbed(w http.ResponseWriter, r *http.Request, _ *principal
 	}
 	ref, err := s.verify(r.PathValue("token"), "e")
 	if err != nil {
-		return errf(http.StatusForbidden, codeForbidden, "The embed URL is not valid or has expired")
+		return wire.Errorf(http.StatusForbidden, wire.CodeForbidden, "The embed URL is not valid or has expired")
 	}
 	s.mu.Lock()
 	f, ok := s.items[ref.fileID]
@@ -226,7 +228,7 @@ func (s *Server) serveEmbed(w http.ResponseWriter, r *http.Request, _ *principal
 	}
 	s.mu.Unlock()
 	if !ok {
-		return errNotFound("file")
+		return wire.NotFound("file")
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	_, err = io.WriteString(w, fmt.Sprintf("<!doctype html><title>%s</title><p>Preview of %s (version %s)</p>\n",

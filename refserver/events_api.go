@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"time"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 // GET /events, OPTIONS /events and the long poll (spec get_events,
@@ -72,7 +74,7 @@ func (q *eventQuery) admin() bool {
 }
 
 // parseStreamPosition reads a stream position: now, "" or 0, or a number.
-func parseStreamPosition(v string) (after int64, now bool, aerr *apiError) {
+func parseStreamPosition(v string) (after int64, now bool, aerr *wire.Error) {
 	switch v {
 	case "now":
 		return 0, true, nil
@@ -81,25 +83,25 @@ func parseStreamPosition(v string) (after int64, now bool, aerr *apiError) {
 	}
 	n, err := strconv.ParseInt(v, 10, 64)
 	if err != nil || n < 0 {
-		return 0, false, errBadRequest("Invalid value for \"stream_position\": use now, 0 or a position from next_stream_position")
+		return 0, false, wire.BadRequest("Invalid value for \"stream_position\": use now, 0 or a position from next_stream_position")
 	}
 	return n, false, nil
 }
 
-func parseEventQuery(r *http.Request) (*eventQuery, *apiError) {
+func parseEventQuery(r *http.Request) (*eventQuery, *wire.Error) {
 	v := r.URL.Query()
 	q := &eventQuery{streamType: v.Get("stream_type")}
 	if q.streamType == "" {
 		q.streamType = "all"
 	}
 	if !slices.Contains([]string{"all", "changes", "sync", "admin_logs", "admin_logs_streaming"}, q.streamType) {
-		return nil, errBadRequest("Invalid value for \"stream_type\": use all, changes, sync, admin_logs or admin_logs_streaming")
+		return nil, wire.BadRequest("Invalid value for \"stream_type\": use all, changes, sync, admin_logs or admin_logs_streaming")
 	}
-	var aerr *apiError
+	var aerr *wire.Error
 	if q.after, q.now, aerr = parseStreamPosition(v.Get("stream_position")); aerr != nil {
 		return nil, aerr
 	}
-	if q.limit, aerr = pageLimit(r, defaultEventLimit, maxEventLimit); aerr != nil {
+	if q.limit, aerr = wire.PageLimit(r, defaultEventLimit, maxEventLimit); aerr != nil {
 		return nil, aerr
 	}
 	if !q.admin() {
@@ -116,7 +118,7 @@ func parseEventQuery(r *http.Request) (*eventQuery, *apiError) {
 			if raw := v.Get(name); raw != "" {
 				t, err := time.Parse(time.RFC3339, raw)
 				if err != nil {
-					return nil, errBadRequest("Invalid value for %q: not an RFC 3339 date-time", name)
+					return nil, wire.BadRequest("Invalid value for %q: not an RFC 3339 date-time", name)
 				}
 				*dst = t
 			}
@@ -132,12 +134,12 @@ func (s *Server) getEvents(w http.ResponseWriter, r *http.Request, p *principal)
 		return aerr
 	}
 	if q.admin() && !p.isAdmin() {
-		return errf(http.StatusForbidden, codeAccessDenied, "The enterprise event stream is for the enterprise admin")
+		return wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "The enterprise event stream is for the enterprise admin")
 	}
 	s.mu.Lock()
 	page := s.eventPage(p, q)
 	s.mu.Unlock()
-	writePage(w, http.StatusOK, page)
+	wire.WritePage(w, http.StatusOK, page)
 	return nil
 }
 
@@ -269,7 +271,7 @@ func (s *Server) eventsOptions(w http.ResponseWriter, r *http.Request, p *princi
 	s.events.channels[id] = &pollChannel{p: p, expires: now.Add(pollChannelTTL)}
 	s.mu.Unlock()
 	timeout := int((s.opts.LongPollTimeout + 10*time.Second + time.Second - 1) / time.Second)
-	writeJSON(w, http.StatusOK, map[string]any{"chunk_size": 1, "entries": []any{map[string]any{
+	wire.WriteJSON(w, http.StatusOK, map[string]any{"chunk_size": 1, "entries": []any{map[string]any{
 		"type":          "realtime_server",
 		"url":           s.baseURL + realtimePath + "?channel=" + id + "&stream_type=all",
 		"ttl":           strconv.Itoa(int(pollChannelTTL / time.Minute)),
@@ -293,7 +295,7 @@ func (s *Server) longPoll(w http.ResponseWriter, r *http.Request, _ *principal) 
 		streamType = "all"
 	}
 	reply := func(msg string) error {
-		writeJSON(w, http.StatusOK, map[string]any{"message": msg, "version": 1})
+		wire.WriteJSON(w, http.StatusOK, map[string]any{"message": msg, "version": 1})
 		return nil
 	}
 	s.mu.Lock()

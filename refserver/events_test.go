@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 // events reads one page of a stream and returns the event types, the
@@ -103,7 +105,7 @@ func TestEventsEnterpriseStream(t *testing.T) {
 	e.deleteOK(user, "/files/"+f["id"].(string))
 
 	resp, m := e.doJSON("GET", e.api("/events?stream_type=admin_logs"), user, nil, nil)
-	requireAPIError(t, resp, m, http.StatusForbidden, codeAccessDenied)
+	requireAPIError(t, resp, m, http.StatusForbidden, wire.CodeAccessDenied)
 
 	types, page, next := e.events(admin, q("stream_type", "admin_logs"))
 	require.Equal(t, []string{"UPLOAD", "DELETE"}, types)
@@ -127,7 +129,7 @@ func TestEventsEnterpriseStream(t *testing.T) {
 	for _, bad := range []string{"stream_type=everything", "stream_position=later", "stream_position=-1", "limit=0",
 		"stream_type=admin_logs&created_after=yesterday"} {
 		resp, m := e.doJSON("GET", e.api("/events?"+bad), admin, nil, nil)
-		requireAPIError(t, resp, m, http.StatusBadRequest, codeBadRequest)
+		requireAPIError(t, resp, m, http.StatusBadRequest, wire.CodeBadRequest)
 	}
 	require.Equal(t, before, snapshot(e.s))
 }

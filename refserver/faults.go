@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 // Fault makes matching requests fail, for tests of retries and timeouts.
@@ -190,11 +192,11 @@ func (s *Server) serveWithFaults(w *statusWriter, r *http.Request, role string, 
 			w.WriteHeader(f.Status)
 			return
 		}
-		writeError(w, errf(f.Status, codeForStatus(f.Status), "Injected fault: %s", http.StatusText(f.Status)))
+		wire.WriteError(w, wire.Errorf(f.Status, wire.CodeForStatus(f.Status), "Injected fault: %s", http.StatusText(f.Status)))
 	default:
 		// After with neither Status nor Reset: the answer is lost and the
 		// client gets an empty 500, which is all a lost answer can become.
-		writeError(w, errf(http.StatusInternalServerError, codeForStatus(http.StatusInternalServerError), "Injected fault: answer lost"))
+		wire.WriteError(w, wire.Errorf(http.StatusInternalServerError, wire.CodeForStatus(http.StatusInternalServerError), "Injected fault: answer lost"))
 	}
 }
 

@@ -3,6 +3,8 @@ package refserver
 import (
 	"net/http"
 	"time"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 // File locks (PUT /files/{file_id} with "lock"; spec UpdateFileByIdRequestBody
@@ -52,7 +54,7 @@ func (s *Server) activeLock(f *item) *fileLock {
 // else holds keeps p from doing act to f (actUpload, actEdit for a rename
 // or a move, actDelete, actDownload when downloads are prevented), or nil.
 // Callers hold s.mu.
-func (s *Server) lockRefuses(p *principal, f *item, act action) *apiError {
+func (s *Server) lockRefuses(p *principal, f *item, act action) *wire.Error {
 	if f.typ != "file" {
 		return nil
 	}
@@ -69,33 +71,33 @@ func (s *Server) lockRefuses(p *principal, f *item, act action) *apiError {
 	default:
 		return nil
 	}
-	return errf(http.StatusForbidden, codeItemLocked, "The file is locked by another user")
+	return wire.Errorf(http.StatusForbidden, codeItemLocked, "The file is locked by another user")
 }
 
 // parseLock checks a lock member: the lock to set, or unlock (null).
-func parseLock(raw nullable[lockBody], now time.Time) (*fileLock, bool, *apiError) {
-	if !raw.present {
+func parseLock(raw wire.Nullable[lockBody], now time.Time) (*fileLock, bool, *wire.Error) {
+	if !raw.Present {
 		return nil, false, nil
 	}
-	if raw.null {
+	if raw.Null {
 		return nil, true, nil
 	}
-	b := raw.v
+	b := raw.V
 	kind := b.Access
 	if kind == nil {
 		kind = b.Type
 	}
 	if kind == nil || *kind != "lock" || b.Access != nil && b.Type != nil && *b.Type != *b.Access {
-		return nil, false, errBadRequest("lock.access must be \"lock\"")
+		return nil, false, wire.BadRequest("lock.access must be \"lock\"")
 	}
 	l := &fileLock{createdAt: now}
 	if b.ExpiresAt != nil {
 		t, err := parseRFC3339(*b.ExpiresAt)
 		if err != nil {
-			return nil, false, errBadRequest("Invalid value for \"lock.expires_at\": an RFC 3339 date-time")
+			return nil, false, wire.BadRequest("Invalid value for \"lock.expires_at\": an RFC 3339 date-time")
 		}
 		if !t.After(now) {
-			return nil, false, errBadRequest("lock.expires_at must be in the future")
+			return nil, false, wire.BadRequest("lock.expires_at must be in the future")
 		}
 		l.expiresAt = t
 	}
@@ -106,17 +108,17 @@ func parseLock(raw nullable[lockBody], now time.Time) (*fileLock, bool, *apiErro
 }
 
 // applyLock sets or removes f's lock for p. Callers hold s.mu.
-func (s *Server) applyLock(p *principal, f *item, l *fileLock, unlock bool) *apiError {
+func (s *Server) applyLock(p *principal, f *item, l *fileLock, unlock bool) *wire.Error {
 	cur := s.activeLock(f)
 	if unlock {
 		if cur != nil && p.user != cur.by && p.user != f.owner && !p.seesAll() {
-			return errf(http.StatusForbidden, codeAccessDenied, "Only the user who locked the file, its owner or an admin may unlock it")
+			return wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "Only the user who locked the file, its owner or an admin may unlock it")
 		}
 		f.lock = nil
 		return nil
 	}
 	if cur != nil && p.user != cur.by {
-		return errf(http.StatusForbidden, codeItemLocked, "The file is locked by another user")
+		return wire.Errorf(http.StatusForbidden, codeItemLocked, "The file is locked by another user")
 	}
 	l.id, l.by = s.newID(), p.user
 	f.lock = l

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"slices"
 	"time"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 // File versions (spec get_files_id_versions, delete_/put_files_id_versions_id,
@@ -33,11 +35,11 @@ func (s *Server) listFileVersions(w http.ResponseWriter, r *http.Request, p *pri
 	if aerr != nil {
 		return aerr
 	}
-	q := listPage{}
-	if q.offset, aerr = queryInt(r, "offset", 0); aerr != nil {
+	q := wire.Page{}
+	if q.Offset, aerr = wire.QueryInt(r, "offset", 0); aerr != nil {
 		return aerr
 	}
-	if q.limit, aerr = pageLimit(r, maxPageLimit, maxPageLimit); aerr != nil {
+	if q.Limit, aerr = wire.PageLimit(r, wire.MaxPageLimit, wire.MaxPageLimit); aerr != nil {
 		return aerr
 	}
 	fields := parseFields(r)
@@ -47,7 +49,7 @@ func (s *Server) listFileVersions(w http.ResponseWriter, r *http.Request, p *pri
 	if aerr == nil {
 		earlier := slices.Clone(f.versions[:len(f.versions)-1])
 		slices.Reverse(earlier)
-		page = offsetEntries(earlier, q, func(*version) bool { return false }, func(v *version) any {
+		page = wire.OffsetEntries(earlier, q, func(*version) bool { return false }, func(v *version) any {
 			return pickFields(versionRecord(f, slices.Index(f.versions, v)+1, v), fields, "type", "id", "sha1")
 		})
 	}
@@ -55,13 +57,13 @@ func (s *Server) listFileVersions(w http.ResponseWriter, r *http.Request, p *pri
 	if aerr != nil {
 		return aerr
 	}
-	writePage(w, http.StatusOK, page)
+	wire.WritePage(w, http.StatusOK, page)
 	return nil
 }
 
 // fileVersion finds the file and version of the path for p. Callers hold
 // s.mu.
-func (s *Server) fileVersion(r *http.Request, p *principal) (*item, *version, *apiError) {
+func (s *Server) fileVersion(r *http.Request, p *principal) (*item, *version, *wire.Error) {
 	id, aerr := fileIDLoose(r)
 	if aerr != nil {
 		return nil, nil, aerr
@@ -76,18 +78,18 @@ func (s *Server) fileVersion(r *http.Request, p *principal) (*item, *version, *a
 			return f, v, nil
 		}
 	}
-	return nil, nil, errNotFound("file version")
+	return nil, nil, wire.NotFound("file version")
 }
 
 // versionBlocked returns the error that keeps a version from the trash
 // (retention or an active legal hold), or nil. Callers hold s.mu.
-func (s *Server) versionBlocked(v *version) *apiError {
+func (s *Server) versionBlocked(v *version) *wire.Error {
 	now := s.now()
 	if fvr, ok := s.retention.byVersion[v.id]; ok && fvr.retainedAt(now) {
-		return errf(http.StatusForbidden, codeAccessDenied, "File version %s is under retention", v.id)
+		return wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "File version %s is under retention", v.id)
 	}
 	if h, ok := s.holds.byVersion[v.id]; ok && len(s.activeHolds(h, now)) > 0 {
-		return errf(http.StatusForbidden, codeAccessDenied, "File version %s is under a legal hold", v.id)
+		return wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "File version %s is under a legal hold", v.id)
 	}
 	return nil
 }
@@ -102,15 +104,15 @@ func (s *Server) deleteFileVersion(w http.ResponseWriter, r *http.Request, p *pr
 	}
 	switch {
 	case v == f.current():
-		return errBadRequest("The current version cannot be deleted: promote another version first")
+		return wire.BadRequest("The current version cannot be deleted: promote another version first")
 	case !v.trashedAt.IsZero():
-		return errNotFound("file version")
+		return wire.NotFound("file version")
 	}
 	if aerr := firstAPIError(checkIfMatch(r, f.etag()), s.lockRefuses(p, f, actEdit), s.versionBlocked(v)); aerr != nil {
 		return aerr
 	}
 	if !s.can(p, f, actEdit) {
-		return errf(http.StatusForbidden, codeAccessDenied, "Access denied - insufficient permission to delete a version")
+		return wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "Access denied - insufficient permission to delete a version")
 	}
 	v.trashedAt, v.trashedBy = s.nowSec(), p.user
 	s.dirtyItem(f)
@@ -118,7 +120,7 @@ func (s *Server) deleteFileVersion(w http.ResponseWriter, r *http.Request, p *pr
 	return nil
 }
 
-func firstAPIError(errs ...*apiError) *apiError {
+func firstAPIError(errs ...*wire.Error) *wire.Error {
 	for _, e := range errs {
 		if e != nil {
 			return e
@@ -130,16 +132,16 @@ func firstAPIError(errs ...*apiError) *apiError {
 // restoreFileVersion serves PUT /files/{file_id}/versions/{id} with
 // {"trashed_at": null}: 200 FileVersion.
 func (s *Server) restoreFileVersion(w http.ResponseWriter, r *http.Request, p *principal) error {
-	if aerr := requireJSONContentType(r); aerr != nil {
+	if aerr := wire.RequireJSONContentType(r); aerr != nil {
 		return aerr
 	}
-	b, aerr := readBody(r.Body)
+	b, aerr := wire.ReadBody(r.Body)
 	if aerr != nil {
 		return aerr
 	}
 	var body map[string]json.RawMessage
 	if err := json.Unmarshal(b, &body); err != nil || len(body) != 1 || !bytes.Equal(bytes.TrimSpace(body["trashed_at"]), []byte("null")) {
-		return errBadRequest(`The body must be {"trashed_at": null}: a version is only restored`)
+		return wire.BadRequest(`The body must be {"trashed_at": null}: a version is only restored`)
 	}
 	fields := parseFields(r)
 	s.mu.Lock()
@@ -153,7 +155,7 @@ func (s *Server) restoreFileVersion(w http.ResponseWriter, r *http.Request, p *p
 		v.restoredAt, v.restoredBy = s.nowSec(), p.user
 		s.dirtyItem(f)
 	}
-	writeJSON(w, http.StatusOK, pickFields(versionRecord(f, slices.Index(f.versions, v)+1, v), fields, "type", "id", "sha1"))
+	wire.WriteJSON(w, http.StatusOK, pickFields(versionRecord(f, slices.Index(f.versions, v)+1, v), fields, "type", "id", "sha1"))
 	return nil
 }
 
@@ -163,21 +165,21 @@ func (s *Server) promoteFileVersion(w http.ResponseWriter, r *http.Request, p *p
 	if aerr != nil {
 		return aerr
 	}
-	if aerr := requireJSONContentType(r); aerr != nil {
+	if aerr := wire.RequireJSONContentType(r); aerr != nil {
 		return aerr
 	}
 	var body struct {
 		ID   *string `json:"id"`
 		Type *string `json:"type"`
 	}
-	if aerr := decodeJSONObject(r.Body, &body, codeBadRequest); aerr != nil {
+	if aerr := wire.DecodeJSONObject(r.Body, &body, wire.CodeBadRequest); aerr != nil {
 		return aerr
 	}
 	if body.ID == nil || body.Type != nil && *body.Type != "file_version" {
-		return errBadRequest(`The body must be {"type": "file_version", "id": <version id>}`)
+		return wire.BadRequest(`The body must be {"type": "file_version", "id": <version id>}`)
 	}
 	fields := parseFields(r)
-	pick := func() (*version, *apiError) {
+	pick := func() (*version, *wire.Error) {
 		f, aerr := s.lookupFor(p, "file", id, actUpload)
 		if aerr != nil {
 			return nil, aerr
@@ -188,13 +190,13 @@ func (s *Server) promoteFileVersion(w http.ResponseWriter, r *http.Request, p *p
 			}
 			switch {
 			case v == f.current():
-				return nil, errBadRequest("The version is the current one already")
+				return nil, wire.BadRequest("The version is the current one already")
 			case !v.trashedAt.IsZero():
-				return nil, errBadRequest("A version in the trash cannot be promoted: restore it first")
+				return nil, wire.BadRequest("A version in the trash cannot be promoted: restore it first")
 			}
 			return v, firstAPIError(s.lockRefuses(p, f, actUpload))
 		}
-		return nil, errNotFound("file version")
+		return nil, wire.NotFound("file version")
 	}
 	s.mu.Lock()
 	v, aerr := pick()
@@ -226,6 +228,6 @@ func (s *Server) promoteFileVersion(w http.ResponseWriter, r *http.Request, p *p
 		s.deleteBlobs(r, blobs)
 		return aerr
 	}
-	writeJSON(w, http.StatusCreated, rec)
+	wire.WriteJSON(w, http.StatusCreated, rec)
 	return nil
 }

@@ -2,24 +2,26 @@ package refserver
 
 import (
 	"net/http"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 // fileIDStrict reads {file_id}; a malformed id is 405 as the spec says for
 // get and delete file.
-func fileIDStrict(r *http.Request) (string, *apiError) {
+func fileIDStrict(r *http.Request) (string, *wire.Error) {
 	id := r.PathValue("file_id")
 	if !validID(id) || id == rootID {
-		return "", errf(http.StatusMethodNotAllowed, codeMethodNotAllowed, "Method Not Allowed: malformed file id")
+		return "", wire.Errorf(http.StatusMethodNotAllowed, wire.CodeMethodNotAllowed, "Method Not Allowed: malformed file id")
 	}
 	return id, nil
 }
 
 // fileIDLoose reads {file_id}; a malformed id is 404 (endpoints whose spec
 // lists no 405).
-func fileIDLoose(r *http.Request) (string, *apiError) {
+func fileIDLoose(r *http.Request) (string, *wire.Error) {
 	id := r.PathValue("file_id")
 	if !validID(id) || id == rootID {
-		return "", errNotFound("file")
+		return "", wire.NotFound("file")
 	}
 	return id, nil
 }
@@ -42,7 +44,7 @@ func (s *Server) getFile(w http.ResponseWriter, r *http.Request, p *principal) e
 		w.WriteHeader(http.StatusNotModified)
 		return nil
 	}
-	writeJSON(w, http.StatusOK, s.render(f, fields, p))
+	wire.WriteJSON(w, http.StatusOK, s.render(f, fields, p))
 	return nil
 }
 
@@ -85,17 +87,17 @@ type preflightBody struct {
 // upload would be accepted, 409 ConflictError when the name is taken.
 func (s *Server) preflightUpload(w http.ResponseWriter, r *http.Request, p *principal) error {
 	var body preflightBody
-	if aerr := decodeJSON(r.Body, &body); aerr != nil {
+	if aerr := wire.DecodeJSON(r.Body, &body); aerr != nil {
 		return aerr
 	}
 	if body.Name == nil {
-		return errBadRequest("Missing required field: name")
+		return wire.BadRequest("Missing required field: name")
 	}
 	if body.Parent == nil || body.Parent.ID == nil {
-		return errBadRequest("Missing required field: parent.id")
+		return wire.BadRequest("Missing required field: parent.id")
 	}
 	if body.Size != nil && *body.Size < 0 {
-		return errBadRequest("Invalid value for size")
+		return wire.BadRequest("Invalid value for size")
 	}
 	if aerr := checkName(*body.Name); aerr != nil {
 		return aerr
@@ -109,7 +111,7 @@ func (s *Server) preflightUpload(w http.ResponseWriter, r *http.Request, p *prin
 	if c := s.conflict(*body.Parent.ID, ownerIn(p, parent), *body.Name, nil); c != nil {
 		return s.errNameInUse(c)
 	}
-	writeJSON(w, http.StatusOK, map[string]any{
+	wire.WriteJSON(w, http.StatusOK, map[string]any{
 		"upload_url":   s.uploadURL + "/files/content",
 		"upload_token": randomHex(24),
 	})

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 // bigFolder is an in-process server with a folder of n files of the admin.
@@ -38,7 +40,7 @@ func BenchmarkListFolderPage(b *testing.B) {
 	h := s.Handler()
 	for name, query := range map[string]string{
 		"offset_last":   "?limit=1000&offset=19000",
-		"marker_middle": "?limit=1000&usemarker=true&marker=" + encodeMarker(10000),
+		"marker_middle": "?limit=1000&usemarker=true&marker=" + wire.EncodeMarker(10000),
 		"size_desc":     "?limit=1000&sort=size&direction=DESC&offset=5000",
 	} {
 		b.Run(name, func(b *testing.B) {
@@ -85,7 +87,7 @@ func BenchmarkListTrashPage(b *testing.B) {
 	for name, query := range map[string]string{
 		"name_middle": "?limit=100&sort=name&offset=10000",
 		"date_desc":   "?limit=100&sort=date&direction=DESC&offset=5000",
-		"marker":      "?limit=100&usemarker=true&marker=" + encodeMarker(15000),
+		"marker":      "?limit=100&usemarker=true&marker=" + wire.EncodeMarker(15000),
 	} {
 		b.Run(name, func(b *testing.B) {
 			b.ReportAllocs()

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 // createFolderBody is the body of POST /folders.
@@ -21,18 +23,18 @@ type createFolderBody struct {
 
 // createFolder serves POST /folders: 201 Folder--Full.
 func (s *Server) createFolder(w http.ResponseWriter, r *http.Request, p *principal) error {
-	if aerr := requireJSONContentType(r); aerr != nil {
+	if aerr := wire.RequireJSONContentType(r); aerr != nil {
 		return aerr
 	}
 	var body createFolderBody
-	if aerr := decodeJSON(r.Body, &body); aerr != nil {
+	if aerr := wire.DecodeJSON(r.Body, &body); aerr != nil {
 		return aerr
 	}
 	if body.Name == nil {
-		return errBadRequest("Missing required field: name")
+		return wire.BadRequest("Missing required field: name")
 	}
 	if body.Parent == nil || body.Parent.ID == nil {
-		return errBadRequest("Missing required field: parent.id")
+		return wire.BadRequest("Missing required field: parent.id")
 	}
 	if aerr := checkName(*body.Name); aerr != nil {
 		return aerr
@@ -43,7 +45,7 @@ func (s *Server) createFolder(w http.ResponseWriter, r *http.Request, p *princip
 		case "synced", "not_synced", "partially_synced":
 			syncState = *body.SyncState
 		default:
-			return errBadRequest("Invalid value for sync_state")
+			return wire.BadRequest("Invalid value for sync_state")
 		}
 	}
 	uploadEmail := ""
@@ -52,7 +54,7 @@ func (s *Server) createFolder(w http.ResponseWriter, r *http.Request, p *princip
 		case "open", "collaborators":
 			uploadEmail = body.FolderUploadEmail.Access
 		default:
-			return errBadRequest("Invalid value for folder_upload_email.access")
+			return wire.BadRequest("Invalid value for folder_upload_email.access")
 		}
 	}
 	fields := parseFields(r)
@@ -80,16 +82,16 @@ func (s *Server) createFolder(w http.ResponseWriter, r *http.Request, p *princip
 	s.dirtyItem(f, parent)
 	out := s.render(f, fields, p)
 	s.addItemCollection(out, f, fields, p, collectionQuery{key: "name", limit: 100})
-	writeJSON(w, http.StatusCreated, out)
+	wire.WriteJSON(w, http.StatusCreated, out)
 	return nil
 }
 
 // folderID reads {folder_id}; a malformed id is 405 as the spec says for
 // the folder endpoints.
-func folderID(r *http.Request) (string, *apiError) {
+func folderID(r *http.Request) (string, *wire.Error) {
 	id := r.PathValue("folder_id")
 	if !validID(id) {
-		return "", errf(http.StatusMethodNotAllowed, codeMethodNotAllowed, "Method Not Allowed: malformed folder id")
+		return "", wire.Errorf(http.StatusMethodNotAllowed, wire.CodeMethodNotAllowed, "Method Not Allowed: malformed folder id")
 	}
 	return id, nil
 }
@@ -109,14 +111,14 @@ type collectionQuery struct {
 	viaLink   bool // the folder was reached through a shared link: every entry shows
 }
 
-func parseCollectionQuery(r *http.Request, allowMarker bool) (collectionQuery, *apiError) {
+func parseCollectionQuery(r *http.Request, allowMarker bool) (collectionQuery, *wire.Error) {
 	q := collectionQuery{key: "name"}
 	if v := r.URL.Query().Get("sort"); v != "" {
 		switch v {
 		case "id", "name", "date", "size":
 			q.key = v
 		default:
-			return q, errBadRequest("Invalid value for \"sort\"")
+			return q, wire.BadRequest("Invalid value for \"sort\"")
 		}
 	}
 	if v := r.URL.Query().Get("direction"); v != "" {
@@ -125,28 +127,28 @@ func parseCollectionQuery(r *http.Request, allowMarker bool) (collectionQuery, *
 		case "DESC":
 			q.desc = true
 		default:
-			return q, errBadRequest("Invalid value for \"direction\"")
+			return q, wire.BadRequest("Invalid value for \"direction\"")
 		}
 	}
-	var aerr *apiError
-	if q.offset, aerr = queryInt(r, "offset", 0); aerr != nil {
+	var aerr *wire.Error
+	if q.offset, aerr = wire.QueryInt(r, "offset", 0); aerr != nil {
 		return q, aerr
 	}
-	if q.limit, aerr = pageLimit(r, 100, 1000); aerr != nil {
+	if q.limit, aerr = wire.PageLimit(r, 100, 1000); aerr != nil {
 		return q, aerr
 	}
 	if q.offset > maxFolderOffset && r.URL.Query().Get("usemarker") != "true" {
 		// The service documents the cap but no error code: bad_request.
-		return q, errBadRequest("offset must not exceed %d; use marker-based pagination (usemarker=true)", maxFolderOffset)
+		return q, wire.BadRequest("offset must not exceed %d; use marker-based pagination (usemarker=true)", maxFolderOffset)
 	}
 	if allowMarker {
-		if q.useMarker, aerr = queryBool(r, "usemarker"); aerr != nil {
+		if q.useMarker, aerr = wire.QueryBool(r, "usemarker"); aerr != nil {
 			return q, aerr
 		}
 		if m := r.URL.Query().Get("marker"); m != "" {
-			pos, ok := decodeMarker(m)
+			pos, ok := wire.DecodeMarker(m)
 			if !ok {
-				return q, errBadRequest("Invalid value for \"marker\"")
+				return q, wire.BadRequest("Invalid value for \"marker\"")
 			}
 			q.useMarker, q.marker = true, pos
 		}
@@ -197,12 +199,12 @@ func (s *Server) listing(f *item, p *principal, q collectionQuery, entryFields [
 	out := map[string]any{"entries": entries, "limit": q.limit, "order": order}
 	if q.useMarker {
 		if end < total {
-			out["next_marker"] = encodeMarker(end)
+			out["next_marker"] = wire.EncodeMarker(end)
 		} else {
 			out["next_marker"] = nil
 		}
 		if start > 0 {
-			out["prev_marker"] = encodeMarker(max(start-q.limit, 0))
+			out["prev_marker"] = wire.EncodeMarker(max(start-q.limit, 0))
 		} else {
 			out["prev_marker"] = nil
 		}
@@ -302,7 +304,7 @@ func (s *Server) getFolder(w http.ResponseWriter, r *http.Request, p *principal)
 	if id == rootID {
 		out := s.rootRepresentation(p, fields)
 		s.addItemCollection(out, nil, fields, p, q)
-		writeJSON(w, http.StatusOK, out)
+		wire.WriteJSON(w, http.StatusOK, out)
 		return nil
 	}
 	f, aerr := s.lookupVia(r, p, "folder", id, actSee)
@@ -315,7 +317,7 @@ func (s *Server) getFolder(w http.ResponseWriter, r *http.Request, p *principal)
 	}
 	out := s.render(f, fields, p)
 	s.addItemCollection(out, f, fields, p, q)
-	writeJSON(w, http.StatusOK, out)
+	wire.WriteJSON(w, http.StatusOK, out)
 	return nil
 }
 
@@ -340,7 +342,7 @@ func (s *Server) listFolderItems(w http.ResponseWriter, r *http.Request, p *prin
 		}
 		q.viaLink = r.Header.Get("Boxapi") != "" // a shared link shows the whole folder
 	}
-	writePage(w, http.StatusOK, s.listing(f, p, q, fields))
+	wire.WritePage(w, http.StatusOK, s.listing(f, p, q, fields))
 	return nil
 }
 
@@ -352,14 +354,14 @@ func (s *Server) listFolderItems(w http.ResponseWriter, r *http.Request, p *prin
 func (s *Server) deleteFolder(w http.ResponseWriter, r *http.Request, p *principal) error {
 	id := r.PathValue("folder_id")
 	if !validID(id) {
-		return errNotFound("folder")
+		return wire.NotFound("folder")
 	}
-	recursive, aerr := queryBool(r, "recursive")
+	recursive, aerr := wire.QueryBool(r, "recursive")
 	if aerr != nil {
 		return aerr
 	}
 	if id == rootID {
-		return errf(http.StatusForbidden, codeAccessDenied, "The root folder cannot be deleted")
+		return wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "The root folder cannot be deleted")
 	}
 	s.mu.Lock()
 	f, aerr := s.lookupFor(p, "folder", id, actDelete)
@@ -367,7 +369,7 @@ func (s *Server) deleteFolder(w http.ResponseWriter, r *http.Request, p *princip
 		aerr = checkIfMatch(r, f.etag())
 	}
 	if aerr == nil && !recursive && len(s.children(f.id, nil)) > 0 {
-		aerr = errf(http.StatusBadRequest, codeFolderNotEmpty, "Cannot delete - folder not empty")
+		aerr = wire.Errorf(http.StatusBadRequest, wire.CodeFolderNotEmpty, "Cannot delete - folder not empty")
 	}
 	if aerr == nil {
 		s.trashItem(f, p.user) // with its content (trash.go)

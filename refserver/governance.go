@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"slices"
 	"time"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 // Machinery shared by the governance resources (retention.go,
@@ -53,7 +55,7 @@ func (s *Server) filesByID() []*item {
 			out = append(out, it)
 		}
 	}
-	slices.SortFunc(out, func(a, b *item) int { return compareIDs(a.id, b.id) })
+	slices.SortFunc(out, func(a, b *item) int { return wire.CompareIDs(a.id, b.id) })
 	return out
 }
 
@@ -81,14 +83,14 @@ type userRef struct {
 }
 
 // parseTimeParam reads an optional date-time query parameter.
-func parseTimeParam(r *http.Request, name string) (time.Time, *apiError) {
+func parseTimeParam(r *http.Request, name string) (time.Time, *wire.Error) {
 	v := r.URL.Query().Get(name)
 	if v == "" {
 		return time.Time{}, nil
 	}
 	t, err := time.Parse(time.RFC3339, v)
 	if err != nil {
-		return time.Time{}, errBadRequest("Invalid value for %q: not an RFC 3339 date-time", name)
+		return time.Time{}, wire.BadRequest("Invalid value for %q: not an RFC 3339 date-time", name)
 	}
 	return t, nil
 }

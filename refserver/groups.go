@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 // Groups: GET/POST /groups, GET/PUT/DELETE /groups/{group_id},
@@ -103,10 +105,10 @@ func (s *Server) groupRole(g *group, u *user) string {
 }
 
 // groupID reads {group_id}; a malformed id is 404.
-func groupID(r *http.Request) (string, *apiError) { return pathID(r, "group_id", "group") }
+func groupID(r *http.Request) (string, *wire.Error) { return pathID(r, "group_id", "group") }
 
 // lookupGroup finds a group; 404 when there is none. Callers hold s.mu.
-func (s *Server) lookupGroup(id string) (*group, *apiError) {
+func (s *Server) lookupGroup(id string) (*group, *wire.Error) {
 	return recordIn(s.groups.byID, id, "group")
 }
 
@@ -121,7 +123,7 @@ type groupBody struct {
 }
 
 // check applies the value rules (400 invalid_parameter).
-func (b *groupBody) check() *apiError {
+func (b *groupBody) check() *wire.Error {
 	if b.Name != nil && (strings.TrimSpace(*b.Name) == "" || utf8.RuneCountInString(*b.Name) > maxGroupTextLen) {
 		return errInvalidParam("name must be 1 to %d characters", maxGroupTextLen)
 	}
@@ -146,9 +148,9 @@ func (b *groupBody) check() *apiError {
 
 // nameTaken is 409 invalid_parameter when another group has the name.
 // Callers hold s.mu.
-func (s *Server) nameTaken(name string, self *group) *apiError {
+func (s *Server) nameTaken(name string, self *group) *wire.Error {
 	if g := s.groups.byName[strings.ToLower(name)]; g != nil && g != self {
-		return errf(http.StatusConflict, codeInvalidParameter, "A group with this name already exists in the enterprise")
+		return wire.Errorf(http.StatusConflict, wire.CodeInvalidParameter, "A group with this name already exists in the enterprise")
 	}
 	return nil
 }
@@ -167,12 +169,12 @@ func (b *groupBody) apply(g *group) {
 }
 
 // readGroupBody decodes and checks a group body.
-func readGroupBody(r *http.Request) (*groupBody, *apiError) {
-	if aerr := requireJSONContentType(r); aerr != nil {
+func readGroupBody(r *http.Request) (*groupBody, *wire.Error) {
+	if aerr := wire.RequireJSONContentType(r); aerr != nil {
 		return nil, aerr
 	}
 	var body groupBody
-	if aerr := decodeJSONObject(r.Body, &body, codeInvalidParameter); aerr != nil {
+	if aerr := wire.DecodeJSONObject(r.Body, &body, wire.CodeInvalidParameter); aerr != nil {
 		return nil, aerr
 	}
 	return &body, body.check()
@@ -185,7 +187,7 @@ func (s *Server) createGroup(w http.ResponseWriter, r *http.Request, p *principa
 		return aerr
 	}
 	if body.Name == nil {
-		return errBadRequest("Missing required field: name")
+		return wire.BadRequest("Missing required field: name")
 	}
 	fields := parseFields(r)
 	s.mu.Lock()
@@ -199,7 +201,7 @@ func (s *Server) createGroup(w http.ResponseWriter, r *http.Request, p *principa
 	s.groups.byID[g.id] = g
 	s.groups.byName[strings.ToLower(g.name)] = g
 	s.dirty(kGroups, g.id)
-	writeJSON(w, http.StatusCreated, s.renderGroup(g, fields, p))
+	wire.WriteJSON(w, http.StatusCreated, s.renderGroup(g, fields, p))
 	return nil
 }
 
@@ -217,9 +219,9 @@ func (s *Server) getGroup(w http.ResponseWriter, r *http.Request, p *principal) 
 		return aerr
 	}
 	if !p.isAdmin() && s.groupRole(g, p.user) == "" {
-		return errf(http.StatusForbidden, codeAccessDenied, "Only the group's members and admins may read it")
+		return wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "Only the group's members and admins may read it")
 	}
-	writeJSON(w, http.StatusOK, s.renderGroup(g, fields, p))
+	wire.WriteJSON(w, http.StatusOK, s.renderGroup(g, fields, p))
 	return nil
 }
 
@@ -241,7 +243,7 @@ func (s *Server) updateGroup(w http.ResponseWriter, r *http.Request, p *principa
 		return aerr
 	}
 	if !p.isAdmin() && s.groupRole(g, p.user) != roleGroupAdmin {
-		return errf(http.StatusForbidden, codeAccessDenied, "Only the group's admins and enterprise admins may update it")
+		return wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "Only the group's admins and enterprise admins may update it")
 	}
 	if body.Name != nil {
 		if aerr := s.nameTaken(*body.Name, g); aerr != nil {
@@ -253,13 +255,13 @@ func (s *Server) updateGroup(w http.ResponseWriter, r *http.Request, p *principa
 	s.groups.byName[strings.ToLower(g.name)] = g
 	g.modifiedAt = s.nowSec()
 	s.dirty(kGroups, g.id)
-	writeJSON(w, http.StatusOK, s.renderGroup(g, fields, p))
+	wire.WriteJSON(w, http.StatusOK, s.renderGroup(g, fields, p))
 	return nil
 }
 
 // deleteGroup serves DELETE /groups/{group_id}: 204; its memberships go too.
 func (s *Server) deleteGroup(w http.ResponseWriter, r *http.Request, p *principal) error {
-	return deleteRecord(s, w, r, "group_id", http.StatusNoContent, s.lookupGroup, func(g *group) *apiError {
+	return deleteRecord(s, w, r, "group_id", http.StatusNoContent, s.lookupGroup, func(g *group) *wire.Error {
 		dropWhere(s, kMemberships, s.groups.memberships, func(m *membership) bool { return m.group == g })
 		delete(s.groups.byID, g.id)
 		s.dirty(kGroups, g.id)
@@ -271,7 +273,7 @@ func (s *Server) deleteGroup(w http.ResponseWriter, r *http.Request, p *principa
 // listGroups serves GET /groups: offset pages of the groups by name
 // (filter_term: names starting with it, any case). Admin only.
 func (s *Server) listGroups(w http.ResponseWriter, r *http.Request, p *principal) error {
-	pq, aerr := parseListPage(r, false)
+	pq, aerr := wire.ParseListPage(r, false)
 	if aerr != nil {
 		return aerr
 	}
@@ -289,7 +291,7 @@ func (s *Server) listGroups(w http.ResponseWriter, r *http.Request, p *principal
 		a, b := strings.ToLower(list[i].name), strings.ToLower(list[j].name)
 		return a < b || a == b && numID(list[i].id) < numID(list[j].id)
 	})
-	writeJSON(w, http.StatusOK, offsetEntries(list, pq, s.groupHidden, func(g *group) any { return s.renderGroup(g, fields, p) }))
+	wire.WriteJSON(w, http.StatusOK, wire.OffsetEntries(list, pq, s.groupHidden, func(g *group) any { return s.renderGroup(g, fields, p) }))
 	return nil
 }
 
@@ -300,7 +302,7 @@ func (s *Server) listGroupMemberships(w http.ResponseWriter, r *http.Request, p 
 	if aerr != nil {
 		return aerr
 	}
-	pq, aerr := parseListPage(r, false)
+	pq, aerr := wire.ParseListPage(r, false)
 	if aerr != nil {
 		return aerr
 	}
@@ -315,9 +317,9 @@ func (s *Server) listGroupMemberships(w http.ResponseWriter, r *http.Request, p 
 		g.memberViewability == "admins_and_members" && role != "" ||
 		g.memberViewability == "all_managed_users"
 	if !allowed {
-		return errf(http.StatusForbidden, codeAccessDenied, "The group's member_viewability_level does not let this user see its members")
+		return wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "The group's member_viewability_level does not let this user see its members")
 	}
 	list := s.membershipsWhere(func(m *membership) bool { return m.group == g })
-	writeJSON(w, http.StatusOK, offsetEntries(list, pq, s.membershipHidden, func(m *membership) any { return s.renderMembership(m, nil) }))
+	wire.WriteJSON(w, http.StatusOK, wire.OffsetEntries(list, pq, s.membershipHidden, func(m *membership) any { return s.renderMembership(m, nil) }))
 	return nil
 }

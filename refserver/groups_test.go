@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 // newGroup creates a group as the admin and returns its id.
@@ -52,11 +54,11 @@ func TestGroupsCRUD(t *testing.T) {
 	assert.NotContains(t, std, "description", "Full fields only on request")
 
 	// A managed user outside the group may not read it; a member may.
-	e.rejects(http.MethodGet, "/groups/"+id, user, nil, http.StatusForbidden, codeAccessDenied)
+	e.rejects(http.MethodGet, "/groups/"+id, user, nil, http.StatusForbidden, wire.CodeAccessDenied)
 	e.join(e.s.UserID(), id, nil)
 	e.ok(http.MethodGet, "/groups/"+id, user, nil, http.StatusOK)
 	// A member is no group admin: no update, no delete.
-	e.rejects(http.MethodPut, "/groups/"+id, user, map[string]any{"name": "Mine"}, http.StatusForbidden, codeAccessDenied)
+	e.rejects(http.MethodPut, "/groups/"+id, user, map[string]any{"name": "Mine"}, http.StatusForbidden, wire.CodeAccessDenied)
 
 	up := e.ok(http.MethodPut, "/groups/"+id+"?fields=name,description", admin, map[string]any{"name": "Support Team", "description": ""}, http.StatusOK)
 	assert.Equal(t, "Support Team", up["name"])
@@ -71,28 +73,28 @@ func TestGroupsCRUD(t *testing.T) {
 		status                    int
 		code                      string
 	}{
-		{"create as user", "POST", "/groups", user, map[string]any{"name": "X"}, 403, codeAccessDenied},
-		{"create as app", "POST", "/groups", e.s.AppToken(), map[string]any{"name": "X"}, 403, codeInsufficientScope},
-		{"create without name", "POST", "/groups", admin, map[string]any{"description": "d"}, 400, codeBadRequest},
-		{"create empty name", "POST", "/groups", admin, map[string]any{"name": " "}, 400, codeInvalidParameter},
-		{"create name taken", "POST", "/groups", admin, map[string]any{"name": "SALES"}, 409, codeInvalidParameter},
-		{"create bad level", "POST", "/groups", admin, map[string]any{"name": "X", "invitability_level": "everyone"}, 400, codeInvalidParameter},
-		{"create bad viewability", "POST", "/groups", admin, map[string]any{"name": "X", "member_viewability_level": "nobody"}, 400, codeInvalidParameter},
-		{"create long description", "POST", "/groups", admin, map[string]any{"name": "X", "description": strings.Repeat("d", 256)}, 400, codeInvalidParameter},
-		{"create unknown field", "POST", "/groups", admin, map[string]any{"name": "X", "color": "red"}, 400, codeBadRequest},
-		{"update name taken", "PUT", "/groups/" + id, admin, map[string]any{"name": "sales"}, 409, codeInvalidParameter},
-		{"update missing", "PUT", "/groups/424242", admin, map[string]any{"name": "Y"}, 404, codeNotFound},
-		{"get missing", "GET", "/groups/424242", admin, nil, 404, codeNotFound},
-		{"get malformed", "GET", "/groups/abc", admin, nil, 404, codeNotFound},
-		{"delete as member", "DELETE", "/groups/" + id, user, nil, 403, codeAccessDenied},
-		{"list as user", "GET", "/groups", user, nil, 403, codeAccessDenied},
-		{"list bad offset", "GET", "/groups?offset=10001", admin, nil, 400, codeBadRequest},
+		{"create as user", "POST", "/groups", user, map[string]any{"name": "X"}, 403, wire.CodeAccessDenied},
+		{"create as app", "POST", "/groups", e.s.AppToken(), map[string]any{"name": "X"}, 403, wire.CodeInsufficientScope},
+		{"create without name", "POST", "/groups", admin, map[string]any{"description": "d"}, 400, wire.CodeBadRequest},
+		{"create empty name", "POST", "/groups", admin, map[string]any{"name": " "}, 400, wire.CodeInvalidParameter},
+		{"create name taken", "POST", "/groups", admin, map[string]any{"name": "SALES"}, 409, wire.CodeInvalidParameter},
+		{"create bad level", "POST", "/groups", admin, map[string]any{"name": "X", "invitability_level": "everyone"}, 400, wire.CodeInvalidParameter},
+		{"create bad viewability", "POST", "/groups", admin, map[string]any{"name": "X", "member_viewability_level": "nobody"}, 400, wire.CodeInvalidParameter},
+		{"create long description", "POST", "/groups", admin, map[string]any{"name": "X", "description": strings.Repeat("d", 256)}, 400, wire.CodeInvalidParameter},
+		{"create unknown field", "POST", "/groups", admin, map[string]any{"name": "X", "color": "red"}, 400, wire.CodeBadRequest},
+		{"update name taken", "PUT", "/groups/" + id, admin, map[string]any{"name": "sales"}, 409, wire.CodeInvalidParameter},
+		{"update missing", "PUT", "/groups/424242", admin, map[string]any{"name": "Y"}, 404, wire.CodeNotFound},
+		{"get missing", "GET", "/groups/424242", admin, nil, 404, wire.CodeNotFound},
+		{"get malformed", "GET", "/groups/abc", admin, nil, 404, wire.CodeNotFound},
+		{"delete as member", "DELETE", "/groups/" + id, user, nil, 403, wire.CodeAccessDenied},
+		{"list as user", "GET", "/groups", user, nil, 403, wire.CodeAccessDenied},
+		{"list bad offset", "GET", "/groups?offset=10001", admin, nil, 400, wire.CodeBadRequest},
 	} {
 		t.Run(c.name, func(t *testing.T) { e.rejects(c.method, c.path, c.token, c.body, c.status, c.code) })
 	}
 
 	e.ok(http.MethodDelete, "/groups/"+id, admin, nil, http.StatusNoContent)
-	e.rejects(http.MethodGet, "/groups/"+id, admin, nil, http.StatusNotFound, codeNotFound)
+	e.rejects(http.MethodGet, "/groups/"+id, admin, nil, http.StatusNotFound, wire.CodeNotFound)
 	list := e.ok(http.MethodGet, "/users/"+e.s.UserID()+"/memberships", user, nil, http.StatusOK)
 	assert.Empty(t, list["entries"], "a deleted group's memberships go with it")
 }
@@ -104,7 +106,7 @@ func TestGroupsGroupAdminUpdates(t *testing.T) {
 	e.join(e.s.UserID(), id, map[string]any{"role": "admin"})
 	up := e.ok(http.MethodPut, "/groups/"+id, e.s.UserToken(), map[string]any{"name": "Ops Team"}, http.StatusOK)
 	assert.Equal(t, "Ops Team", up["name"])
-	e.rejects(http.MethodDelete, "/groups/"+id, e.s.UserToken(), nil, http.StatusForbidden, codeAccessDenied)
+	e.rejects(http.MethodDelete, "/groups/"+id, e.s.UserToken(), nil, http.StatusForbidden, wire.CodeAccessDenied)
 }
 
 func TestGroupsList(t *testing.T) {
@@ -172,19 +174,19 @@ func TestMemberships(t *testing.T) {
 		status                    int
 		code                      string
 	}{
-		{"create as user", "POST", "/group_memberships", user, map[string]any{"user": map[string]any{"id": nomad}, "group": map[string]any{"id": gid}}, 403, codeAccessDenied},
-		{"bad role", "POST", "/group_memberships", admin, map[string]any{"user": map[string]any{"id": nomad}, "group": map[string]any{"id": gid}, "role": "owner"}, 400, codeInvalidParameter},
-		{"no user", "POST", "/group_memberships", admin, map[string]any{"group": map[string]any{"id": gid}}, 400, codeBadRequest},
-		{"no group", "POST", "/group_memberships", admin, map[string]any{"user": map[string]any{"id": nomad}}, 400, codeBadRequest},
-		{"unknown user", "POST", "/group_memberships", admin, map[string]any{"user": map[string]any{"id": "999"}, "group": map[string]any{"id": gid}}, 404, codeNotFound},
-		{"unknown group", "POST", "/group_memberships", admin, map[string]any{"user": map[string]any{"id": nomad}, "group": map[string]any{"id": "999"}}, 404, codeNotFound},
-		{"already a member", "POST", "/group_memberships", admin, map[string]any{"user": map[string]any{"id": other}, "group": map[string]any{"id": gid}}, 409, codeConflict},
-		{"permission not a bool", "POST", "/group_memberships", admin, map[string]any{"user": map[string]any{"id": nomad}, "group": map[string]any{"id": gid}, "role": "admin", "configurable_permissions": map[string]any{"can_run_reports": "yes"}}, 400, codeBadRequest},
-		{"update bad role", "PUT", "/group_memberships/" + aid, admin, map[string]any{"role": "coadmin"}, 400, codeInvalidParameter},
-		{"update missing", "PUT", "/group_memberships/999", admin, map[string]any{"role": "member"}, 404, codeNotFound},
-		{"get missing", "GET", "/group_memberships/999", admin, nil, 404, codeNotFound},
-		{"list other user's", "GET", "/users/" + other + "/memberships", user, nil, 403, codeAccessDenied},
-		{"list missing user's", "GET", "/users/999/memberships", admin, nil, 404, codeNotFound},
+		{"create as user", "POST", "/group_memberships", user, map[string]any{"user": map[string]any{"id": nomad}, "group": map[string]any{"id": gid}}, 403, wire.CodeAccessDenied},
+		{"bad role", "POST", "/group_memberships", admin, map[string]any{"user": map[string]any{"id": nomad}, "group": map[string]any{"id": gid}, "role": "owner"}, 400, wire.CodeInvalidParameter},
+		{"no user", "POST", "/group_memberships", admin, map[string]any{"group": map[string]any{"id": gid}}, 400, wire.CodeBadRequest},
+		{"no group", "POST", "/group_memberships", admin, map[string]any{"user": map[string]any{"id": nomad}}, 400, wire.CodeBadRequest},
+		{"unknown user", "POST", "/group_memberships", admin, map[string]any{"user": map[string]any{"id": "999"}, "group": map[string]any{"id": gid}}, 404, wire.CodeNotFound},
+		{"unknown group", "POST", "/group_memberships", admin, map[string]any{"user": map[string]any{"id": nomad}, "group": map[string]any{"id": "999"}}, 404, wire.CodeNotFound},
+		{"already a member", "POST", "/group_memberships", admin, map[string]any{"user": map[string]any{"id": other}, "group": map[string]any{"id": gid}}, 409, wire.CodeConflict},
+		{"permission not a bool", "POST", "/group_memberships", admin, map[string]any{"user": map[string]any{"id": nomad}, "group": map[string]any{"id": gid}, "role": "admin", "configurable_permissions": map[string]any{"can_run_reports": "yes"}}, 400, wire.CodeBadRequest},
+		{"update bad role", "PUT", "/group_memberships/" + aid, admin, map[string]any{"role": "coadmin"}, 400, wire.CodeInvalidParameter},
+		{"update missing", "PUT", "/group_memberships/999", admin, map[string]any{"role": "member"}, 404, wire.CodeNotFound},
+		{"get missing", "GET", "/group_memberships/999", admin, nil, 404, wire.CodeNotFound},
+		{"list other user's", "GET", "/users/" + other + "/memberships", user, nil, 403, wire.CodeAccessDenied},
+		{"list missing user's", "GET", "/users/999/memberships", admin, nil, 404, wire.CodeNotFound},
 	} {
 		t.Run(c.name, func(t *testing.T) { e.rejects(c.method, c.path, c.token, c.body, c.status, c.code) })
 	}
@@ -194,9 +196,9 @@ func TestMemberships(t *testing.T) {
 	pm := e.join(e.s.UserID(), plain, nil)["id"].(string)
 	po := e.join(other, plain, nil)["id"].(string)
 	e.ok(http.MethodGet, "/group_memberships/"+pm, user, nil, http.StatusOK)
-	e.rejects(http.MethodGet, "/group_memberships/"+po, user, nil, http.StatusForbidden, codeAccessDenied)
-	e.rejects(http.MethodDelete, "/group_memberships/"+po, user, nil, http.StatusForbidden, codeAccessDenied)
-	e.rejects(http.MethodGet, "/groups/"+plain+"/memberships", user, nil, http.StatusForbidden, codeAccessDenied)
+	e.rejects(http.MethodGet, "/group_memberships/"+po, user, nil, http.StatusForbidden, wire.CodeAccessDenied)
+	e.rejects(http.MethodDelete, "/group_memberships/"+po, user, nil, http.StatusForbidden, wire.CodeAccessDenied)
+	e.rejects(http.MethodGet, "/groups/"+plain+"/memberships", user, nil, http.StatusForbidden, wire.CodeAccessDenied)
 	e.ok(http.MethodPut, "/groups/"+plain, admin, map[string]any{"member_viewability_level": "admins_and_members"}, http.StatusOK)
 	e.ok(http.MethodGet, "/groups/"+plain+"/memberships", user, nil, http.StatusOK)
 
@@ -205,7 +207,7 @@ func TestMemberships(t *testing.T) {
 	assert.Equal(t, []string{mid, pm}, ids(mine))
 
 	e.ok(http.MethodDelete, "/group_memberships/"+po, admin, nil, http.StatusNoContent)
-	e.rejects(http.MethodGet, "/group_memberships/"+po, admin, nil, http.StatusNotFound, codeNotFound)
+	e.rejects(http.MethodGet, "/group_memberships/"+po, admin, nil, http.StatusNotFound, wire.CodeNotFound)
 
 	// A user who is deleted or rolled out leaves their groups.
 	e.ok(http.MethodPut, "/users/"+other, admin, map[string]any{"enterprise": nil}, http.StatusOK)

@@ -20,6 +20,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 // fakeClock is an injectable clock.
@@ -153,7 +155,7 @@ func requireAPIError(t *testing.T, resp *http.Response, body map[string]any, sta
 	require.Equal(t, "error", body["type"])
 	require.EqualValues(t, status, body["status"])
 	require.Equal(t, code, body["code"], "body: %v", body)
-	require.Equal(t, helpURL, body["help_url"])
+	require.Equal(t, wire.HelpURL, body["help_url"])
 	require.NotEmpty(t, body["request_id"])
 	require.Equal(t, body["request_id"], resp.Header.Get("box-request-id"))
 	require.Equal(t, "application/json", resp.Header.Get("Content-Type"))

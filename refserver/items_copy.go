@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"maps"
 	"net/http"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 // POST /files/{file_id}/copy and POST /folders/{folder_id}/copy (spec
@@ -59,24 +61,24 @@ func (s *Server) copyFile(w http.ResponseWriter, r *http.Request, p *principal) 
 func (s *Server) copyFolder(w http.ResponseWriter, r *http.Request, p *principal) error {
 	id := r.PathValue("folder_id")
 	if !validID(id) {
-		return errNotFound("folder")
+		return wire.NotFound("folder")
 	}
 	if id == rootID {
-		return errf(http.StatusInternalServerError, codeInternalServerError, "The root folder cannot be copied")
+		return wire.Errorf(http.StatusInternalServerError, wire.CodeInternalServerError, "The root folder cannot be copied")
 	}
 	return s.copyItem(w, r, p, "folder", id)
 }
 
 func (s *Server) copyItem(w http.ResponseWriter, r *http.Request, p *principal, typ, id string) error {
-	if aerr := requireJSONContentType(r); aerr != nil {
+	if aerr := wire.RequireJSONContentType(r); aerr != nil {
 		return aerr
 	}
 	var body copyBody
-	if aerr := decodeJSONObject(r.Body, &body, codeBadRequest); aerr != nil {
+	if aerr := wire.DecodeJSONObject(r.Body, &body, wire.CodeBadRequest); aerr != nil {
 		return aerr
 	}
 	if body.Parent == nil || body.Parent.ID == nil || *body.Parent.ID == "" {
-		return errBadRequest("Missing required field: parent.id")
+		return wire.BadRequest("Missing required field: parent.id")
 	}
 	if body.Name != nil {
 		if aerr := checkName(*body.Name); aerr != nil {
@@ -84,7 +86,7 @@ func (s *Server) copyItem(w http.ResponseWriter, r *http.Request, p *principal, 
 		}
 	}
 	if body.Version != nil && typ != "file" {
-		return errBadRequest("Only a file copy takes a version")
+		return wire.BadRequest("Only a file copy takes a version")
 	}
 	fields := parseFields(r)
 
@@ -110,12 +112,12 @@ func (s *Server) copyItem(w http.ResponseWriter, r *http.Request, p *principal, 
 		s.deleteBlobs(r, blobs)
 		return aerr
 	}
-	writeJSON(w, http.StatusCreated, out)
+	wire.WriteJSON(w, http.StatusCreated, out)
 	return nil
 }
 
 // planCopy checks a copy and lists what it copies. Callers hold s.mu.
-func (s *Server) planCopy(p *principal, typ, id string, body *copyBody) ([]copyNode, string, *apiError) {
+func (s *Server) planCopy(p *principal, typ, id string, body *copyBody) ([]copyNode, string, *wire.Error) {
 	src, aerr := s.lookupFor(p, typ, id, actDownload)
 	if aerr != nil {
 		return nil, "", aerr
@@ -138,7 +140,7 @@ func (s *Server) planCopy(p *principal, typ, id string, body *copyBody) ([]copyN
 				}
 			}
 			if v == nil {
-				return nil, "", errNotFound("file version")
+				return nil, "", wire.NotFound("file version")
 			}
 		}
 		return []copyNode{{src: src, parent: -1, blob: v.blob}}, name, nil
@@ -161,13 +163,13 @@ func (s *Server) planCopy(p *principal, typ, id string, body *copyBody) ([]copyN
 
 // checkCopyTarget checks the target folder and name of a copy. Callers
 // hold s.mu.
-func (s *Server) checkCopyTarget(p *principal, src *item, target, name string) *apiError {
+func (s *Server) checkCopyTarget(p *principal, src *item, target, name string) *wire.Error {
 	parent, aerr := s.parentFolder(p, target)
 	if aerr != nil {
 		return aerr
 	}
 	if src.typ == "folder" && s.isWithin(target, src.id) {
-		return errBadRequest("Cannot copy a folder into itself or a folder below it")
+		return wire.BadRequest("Cannot copy a folder into itself or a folder below it")
 	}
 	if c := s.conflict(target, ownerIn(p, parent), name, nil); c != nil {
 		return s.errNameInUse(c)
@@ -201,7 +203,7 @@ func (s *Server) copyBlobs(ctx context.Context, nodes []copyNode) ([]string, err
 
 // addCopy checks the target again and adds the copied items. Callers hold
 // s.mu.
-func (s *Server) addCopy(p *principal, nodes []copyNode, target, name string) (*item, *apiError) {
+func (s *Server) addCopy(p *principal, nodes []copyNode, target, name string) (*item, *wire.Error) {
 	if aerr := s.checkCopyTarget(p, nodes[0].src, target, name); aerr != nil {
 		return nil, aerr
 	}

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 func (e *env) post(token, path string, body any) (*http.Response, map[string]any) {
@@ -86,15 +88,15 @@ func TestCopyFilesAndFolders(t *testing.T) {
 		status int
 		code   string
 	}{
-		{"/files/" + c["id"].(string) + "/copy", map[string]any{"parent": map[string]any{"id": dst}}, http.StatusConflict, codeItemNameInUse},
-		{"/files/" + c["id"].(string) + "/copy", map[string]any{}, http.StatusBadRequest, codeBadRequest},
-		{"/files/" + c["id"].(string) + "/copy", map[string]any{"parent": map[string]any{"id": hidden}}, http.StatusNotFound, codeNotFound},
-		{"/files/" + c["id"].(string) + "/copy", map[string]any{"parent": map[string]any{"id": dst}, "name": "v.txt", "version": "123"}, http.StatusNotFound, codeNotFound},
-		{"/files/" + c["id"].(string) + "/copy", map[string]any{"parent": map[string]any{"id": dst}, "name": "a/b"}, http.StatusBadRequest, codeItemNameInvalid},
-		{"/folders/" + cf["id"].(string) + "/copy", map[string]any{"parent": map[string]any{"id": subCopy}, "name": "loop"}, http.StatusBadRequest, codeBadRequest},
-		{"/folders/" + cf["id"].(string) + "/copy", map[string]any{"parent": map[string]any{"id": dst}, "version": "1"}, http.StatusBadRequest, codeBadRequest},
-		{"/folders/0/copy", map[string]any{"parent": map[string]any{"id": dst}}, http.StatusInternalServerError, codeInternalServerError},
-		{"/folders/" + hidden + "/copy", map[string]any{"parent": map[string]any{"id": dst}}, http.StatusNotFound, codeNotFound},
+		{"/files/" + c["id"].(string) + "/copy", map[string]any{"parent": map[string]any{"id": dst}}, http.StatusConflict, wire.CodeItemNameInUse},
+		{"/files/" + c["id"].(string) + "/copy", map[string]any{}, http.StatusBadRequest, wire.CodeBadRequest},
+		{"/files/" + c["id"].(string) + "/copy", map[string]any{"parent": map[string]any{"id": hidden}}, http.StatusNotFound, wire.CodeNotFound},
+		{"/files/" + c["id"].(string) + "/copy", map[string]any{"parent": map[string]any{"id": dst}, "name": "v.txt", "version": "123"}, http.StatusNotFound, wire.CodeNotFound},
+		{"/files/" + c["id"].(string) + "/copy", map[string]any{"parent": map[string]any{"id": dst}, "name": "a/b"}, http.StatusBadRequest, wire.CodeItemNameInvalid},
+		{"/folders/" + cf["id"].(string) + "/copy", map[string]any{"parent": map[string]any{"id": subCopy}, "name": "loop"}, http.StatusBadRequest, wire.CodeBadRequest},
+		{"/folders/" + cf["id"].(string) + "/copy", map[string]any{"parent": map[string]any{"id": dst}, "version": "1"}, http.StatusBadRequest, wire.CodeBadRequest},
+		{"/folders/0/copy", map[string]any{"parent": map[string]any{"id": dst}}, http.StatusInternalServerError, wire.CodeInternalServerError},
+		{"/folders/" + hidden + "/copy", map[string]any{"parent": map[string]any{"id": dst}}, http.StatusNotFound, wire.CodeNotFound},
 	} {
 		resp, m := e.post(user, c.path, c.body)
 		requireAPIError(t, resp, m, c.status, c.code)
@@ -132,7 +134,7 @@ func TestFileVersions(t *testing.T) {
 	require.Equal(t, "user@cms.test", got["trashed_by"].(map[string]any)["login"])
 	require.Equal(t, http.StatusNotFound, e.statusOf(user, "/files/"+f+"/content?version="+v1["id"].(string)))
 	resp, m := e.post(user, "/files/"+f+"/versions/current", map[string]any{"type": "file_version", "id": v1["id"]})
-	requireAPIError(t, resp, m, http.StatusBadRequest, codeBadRequest)
+	requireAPIError(t, resp, m, http.StatusBadRequest, wire.CodeBadRequest)
 	resp, got = e.put(user, "/files/"+f+"/versions/"+v1["id"].(string), map[string]any{"trashed_at": nil}, nil)
 	require.Equal(t, http.StatusOK, resp.StatusCode, "%v", got)
 	require.Nil(t, got["trashed_at"])
@@ -166,19 +168,19 @@ func TestFileVersions(t *testing.T) {
 		status       int
 		code         string
 	}{
-		{"DELETE", "/files/" + f + "/versions/" + cur, nil, user, http.StatusBadRequest, codeBadRequest},
-		{"DELETE", "/files/" + f + "/versions/999", nil, user, http.StatusNotFound, codeNotFound},
-		{"PUT", "/files/" + f + "/versions/" + cur, map[string]any{"trashed_at": "2025-01-01T00:00:00Z"}, user, http.StatusBadRequest, codeBadRequest},
-		{"POST", "/files/" + f + "/versions/current", map[string]any{"type": "file_version", "id": cur}, user, http.StatusBadRequest, codeBadRequest},
-		{"POST", "/files/" + f + "/versions/current", map[string]any{"type": "file", "id": v2["id"]}, user, http.StatusBadRequest, codeBadRequest},
-		{"POST", "/files/" + f + "/versions/current", map[string]any{"type": "file_version", "id": "999"}, user, http.StatusNotFound, codeNotFound},
-		{"GET", "/files/" + f + "/versions", nil, "", http.StatusUnauthorized, codeUnauthorized},
+		{"DELETE", "/files/" + f + "/versions/" + cur, nil, user, http.StatusBadRequest, wire.CodeBadRequest},
+		{"DELETE", "/files/" + f + "/versions/999", nil, user, http.StatusNotFound, wire.CodeNotFound},
+		{"PUT", "/files/" + f + "/versions/" + cur, map[string]any{"trashed_at": "2025-01-01T00:00:00Z"}, user, http.StatusBadRequest, wire.CodeBadRequest},
+		{"POST", "/files/" + f + "/versions/current", map[string]any{"type": "file_version", "id": cur}, user, http.StatusBadRequest, wire.CodeBadRequest},
+		{"POST", "/files/" + f + "/versions/current", map[string]any{"type": "file", "id": v2["id"]}, user, http.StatusBadRequest, wire.CodeBadRequest},
+		{"POST", "/files/" + f + "/versions/current", map[string]any{"type": "file_version", "id": "999"}, user, http.StatusNotFound, wire.CodeNotFound},
+		{"GET", "/files/" + f + "/versions", nil, "", http.StatusUnauthorized, wire.CodeUnauthorized},
 	} {
 		resp, m := e.doJSON(c.method, e.api(c.path), c.token, c.body, nil)
 		requireAPIError(t, resp, m, c.status, c.code)
 	}
 	resp, m = e.doJSON("DELETE", e.api("/files/"+f+"/versions/"+v2["id"].(string)), user, nil, hdr{"If-Match": "stale"})
-	requireAPIError(t, resp, m, http.StatusPreconditionFailed, codePreconditionFailed)
+	requireAPIError(t, resp, m, http.StatusPreconditionFailed, wire.CodePreconditionFailed)
 	require.Equal(t, before, snapshot(e.s))
 }
 
@@ -200,7 +202,7 @@ func TestFileVersionsUnderGovernance(t *testing.T) {
 		v1 := e.getJSON(user, "/files/"+f+"/versions")["entries"].([]any)[0].(map[string]any)["id"].(string)
 		before := snapshot(e.s)
 		resp, m := e.doJSON("DELETE", e.api("/files/"+f+"/versions/"+v1), user, nil, nil)
-		requireAPIError(t, resp, m, http.StatusForbidden, codeAccessDenied)
+		requireAPIError(t, resp, m, http.StatusForbidden, wire.CodeAccessDenied)
 		require.Equal(t, before, snapshot(e.s))
 	}
 	free := e.uploadFile(user, "0", "free.txt", []byte("v1"))["id"].(string)

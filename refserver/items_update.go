@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"net/http"
 	"unicode/utf8"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 // PUT /files/{file_id} and PUT /folders/{folder_id} (spec put_files_id,
@@ -50,18 +52,18 @@ type itemUpdateBody struct {
 		ID     *string `json:"id"`
 		UserID *string `json:"user_id"`
 	} `json:"parent"`
-	Tags        *[]string                 `json:"tags"`
-	SharedLink  nullable[json.RawMessage] `json:"shared_link"`
-	Collections *[]json.RawMessage        `json:"collections"`
+	Tags        *[]string                      `json:"tags"`
+	SharedLink  wire.Nullable[json.RawMessage] `json:"shared_link"`
+	Collections *[]json.RawMessage             `json:"collections"`
 	// files
-	Lock          nullable[lockBody] `json:"lock"`
-	DispositionAt *string            `json:"disposition_at"`
+	Lock          wire.Nullable[lockBody] `json:"lock"`
+	DispositionAt *string                 `json:"disposition_at"`
 	Permissions   *struct {
 		CanDownload *string `json:"can_download"`
 	} `json:"permissions"`
 	// folders
 	SyncState         *string `json:"sync_state"`
-	FolderUploadEmail nullable[struct {
+	FolderUploadEmail wire.Nullable[struct {
 		Access *string `json:"access"`
 	}] `json:"folder_upload_email"`
 	CanNonOwnersInvite                    *bool `json:"can_non_owners_invite"`
@@ -73,17 +75,17 @@ type itemUpdateBody struct {
 // actShare, anything else actEdit.
 func (b *itemUpdateBody) action() action {
 	other := b.Name != nil || b.Description != nil || b.Parent != nil || b.Tags != nil || b.Collections != nil ||
-		b.Lock.present || b.DispositionAt != nil || b.Permissions != nil || b.SyncState != nil ||
-		b.FolderUploadEmail.present || b.CanNonOwnersInvite != nil || b.CanNonOwnersViewCollaborators != nil ||
+		b.Lock.Present || b.DispositionAt != nil || b.Permissions != nil || b.SyncState != nil ||
+		b.FolderUploadEmail.Present || b.CanNonOwnersInvite != nil || b.CanNonOwnersViewCollaborators != nil ||
 		b.IsCollaborationRestrictedToEnterprise != nil
-	if b.SharedLink.present && !other {
+	if b.SharedLink.Present && !other {
 		return actShare
 	}
 	return actEdit
 }
 
 // checkShape applies the rules that need no state.
-func (b *itemUpdateBody) checkShape(typ string) *apiError {
+func (b *itemUpdateBody) checkShape(typ string) *wire.Error {
 	if b.Name != nil {
 		if aerr := checkName(*b.Name); aerr != nil {
 			return aerr
@@ -95,39 +97,39 @@ func (b *itemUpdateBody) checkShape(typ string) *apiError {
 		}
 	}
 	if b.Parent != nil && (b.Parent.ID == nil || *b.Parent.ID == "") {
-		return errBadRequest("Missing required field: parent.id")
+		return wire.BadRequest("Missing required field: parent.id")
 	}
 	if b.Tags != nil {
 		if len(*b.Tags) > maxTags {
-			return errBadRequest("An item has at most %d tags", maxTags)
+			return wire.BadRequest("An item has at most %d tags", maxTags)
 		}
 		for _, t := range *b.Tags {
 			if t == "" || utf8.RuneCountInString(t) > maxTagLength {
-				return errBadRequest("A tag has 1 to %d characters", maxTagLength)
+				return wire.BadRequest("A tag has 1 to %d characters", maxTagLength)
 			}
 		}
 	}
 	if b.Collections != nil && len(*b.Collections) > 0 {
-		return errBadRequest("collections (favorites) are not kept by this server")
+		return wire.BadRequest("collections (favorites) are not kept by this server")
 	}
 	if typ == "file" {
-		if b.SyncState != nil || b.FolderUploadEmail.present || b.CanNonOwnersInvite != nil ||
+		if b.SyncState != nil || b.FolderUploadEmail.Present || b.CanNonOwnersInvite != nil ||
 			b.CanNonOwnersViewCollaborators != nil || b.IsCollaborationRestrictedToEnterprise != nil {
-			return errBadRequest("A file has no folder settings")
+			return wire.BadRequest("A file has no folder settings")
 		}
 		if b.Permissions != nil && b.Permissions.CanDownload != nil && *b.Permissions.CanDownload != "open" && *b.Permissions.CanDownload != "company" {
-			return errBadRequest("Invalid value for \"permissions.can_download\": open or company")
+			return wire.BadRequest("Invalid value for \"permissions.can_download\": open or company")
 		}
 		return nil
 	}
-	if b.Lock.present || b.DispositionAt != nil || b.Permissions != nil {
-		return errBadRequest("A folder has no lock, disposition_at or permissions")
+	if b.Lock.Present || b.DispositionAt != nil || b.Permissions != nil {
+		return wire.BadRequest("A folder has no lock, disposition_at or permissions")
 	}
 	if b.SyncState != nil && *b.SyncState != "synced" && *b.SyncState != "not_synced" && *b.SyncState != "partially_synced" {
-		return errBadRequest("Invalid value for \"sync_state\": synced, not_synced or partially_synced")
+		return wire.BadRequest("Invalid value for \"sync_state\": synced, not_synced or partially_synced")
 	}
-	if e := b.FolderUploadEmail; e.present && !e.null && (e.v.Access == nil || *e.v.Access != "open" && *e.v.Access != "collaborators") {
-		return errBadRequest("Invalid value for folder_upload_email.access: open or collaborators")
+	if e := b.FolderUploadEmail; e.Present && !e.Null && (e.V.Access == nil || *e.V.Access != "open" && *e.V.Access != "collaborators") {
+		return wire.BadRequest("Invalid value for folder_upload_email.access: open or collaborators")
 	}
 	return nil
 }
@@ -151,11 +153,11 @@ func (s *Server) updateFolder(w http.ResponseWriter, r *http.Request, p *princip
 }
 
 func (s *Server) updateItem(w http.ResponseWriter, r *http.Request, p *principal, typ, id string) error {
-	if aerr := requireJSONContentType(r); aerr != nil {
+	if aerr := wire.RequireJSONContentType(r); aerr != nil {
 		return aerr
 	}
 	var body itemUpdateBody
-	if aerr := decodeJSONObject(r.Body, &body, codeBadRequest, "shared_link", "lock", "folder_upload_email"); aerr != nil {
+	if aerr := wire.DecodeJSONObject(r.Body, &body, wire.CodeBadRequest, "shared_link", "lock", "folder_upload_email"); aerr != nil {
 		return aerr
 	}
 	if aerr := body.checkShape(typ); aerr != nil {
@@ -167,7 +169,7 @@ func (s *Server) updateItem(w http.ResponseWriter, r *http.Request, p *principal
 		return aerr
 	}
 	if link != nil && link.canEdit != nil && *link.canEdit && typ != "file" {
-		return errBadRequest("shared_link.permissions.can_edit is for files")
+		return wire.BadRequest("shared_link.permissions.can_edit is for files")
 	}
 	lock, unlock, aerr := parseLock(body.Lock, s.now())
 	if aerr != nil {
@@ -179,9 +181,9 @@ func (s *Server) updateItem(w http.ResponseWriter, r *http.Request, p *principal
 	defer s.mu.Unlock()
 	if id == rootID {
 		if body.Name != nil || body.Parent != nil {
-			return errf(http.StatusForbidden, codeAccessDenied, "The root folder cannot be renamed or moved")
+			return wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "The root folder cannot be renamed or moved")
 		}
-		return errf(http.StatusForbidden, codeAccessDenied, "The root folder cannot be changed")
+		return wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "The root folder cannot be changed")
 	}
 	it, aerr := s.lookup(p, typ, id)
 	if aerr != nil {
@@ -201,7 +203,7 @@ func (s *Server) updateItem(w http.ResponseWriter, r *http.Request, p *principal
 			return aerr
 		}
 		if typ == "folder" && s.isWithin(target, it.id) {
-			return errBadRequest("Cannot move a folder into itself or a folder below it: cyclical folder structure")
+			return wire.BadRequest("Cannot move a folder into itself or a folder below it: cyclical folder structure")
 		}
 		owner = ownerIn(p, parent)
 	}
@@ -219,11 +221,11 @@ func (s *Server) updateItem(w http.ResponseWriter, r *http.Request, p *principal
 	}
 	if body.DispositionAt != nil {
 		if s.retentionBlocksPurge(it) == nil {
-			return errf(http.StatusForbidden, codeAccessDenied, "The file is not under retention: disposition_at applies to retained files")
+			return wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "The file is not under retention: disposition_at applies to retained files")
 		}
-		return errBadRequest("This server does not change the disposition of a retained file")
+		return wire.BadRequest("This server does not change the disposition of a retained file")
 	}
-	if body.Lock.present {
+	if body.Lock.Present {
 		if aerr := s.applyLock(p, it, lock, unlock); aerr != nil {
 			return aerr
 		}
@@ -267,14 +269,14 @@ func (s *Server) updateItem(w http.ResponseWriter, r *http.Request, p *principal
 	if removeLink || link != nil {
 		s.itemEvent(evSharedUpdate, it, p.user)
 	}
-	if body.Lock.present {
+	if body.Lock.Present {
 		ev := evLockCreate
 		if unlock {
 			ev = evLockDestroy
 		}
 		s.itemEvent(ev, it, p.user)
 	}
-	writeJSON(w, http.StatusOK, s.render(it, fields, p))
+	wire.WriteJSON(w, http.StatusOK, s.render(it, fields, p))
 	return nil
 }
 
@@ -283,10 +285,10 @@ func (b *itemUpdateBody) applyFolderSettings(it *item) {
 	if b.SyncState != nil {
 		it.syncState = *b.SyncState
 	}
-	if e := b.FolderUploadEmail; e.present {
+	if e := b.FolderUploadEmail; e.Present {
 		it.uploadEmail = ""
-		if !e.null {
-			it.uploadEmail = *e.v.Access
+		if !e.Null {
+			it.uploadEmail = *e.V.Access
 		}
 	}
 	set := func(dst **bool, v *bool) {

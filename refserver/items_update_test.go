@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 func (e *env) put(token, path string, body any, h hdr) (*http.Response, map[string]any) {
@@ -49,21 +51,21 @@ func TestUpdateRenameMoveAndRules(t *testing.T) {
 		status int
 		code   string
 	}{
-		{"/files/" + fid, map[string]any{"name": "TAKEN.txt"}, nil, http.StatusConflict, codeItemNameInUse},
-		{"/files/" + fid, map[string]any{"name": "bad/name"}, nil, http.StatusBadRequest, codeItemNameInvalid},
-		{"/files/" + fid, map[string]any{"name": "x"}, hdr{"If-Match": "stale"}, http.StatusPreconditionFailed, codePreconditionFailed},
-		{"/files/" + fid, map[string]any{"parent": map[string]any{"id": hidden}}, nil, http.StatusNotFound, codeNotFound},
-		{"/files/" + fid, map[string]any{"parent": map[string]any{}}, nil, http.StatusBadRequest, codeBadRequest},
-		{"/files/" + fid, map[string]any{"sync_state": "synced"}, nil, http.StatusBadRequest, codeBadRequest},
-		{"/files/" + fid, map[string]any{"collections": []any{map[string]any{"id": "1"}}}, nil, http.StatusBadRequest, codeBadRequest},
-		{"/files/" + fid, map[string]any{"disposition_at": "2030-01-01T00:00:00Z"}, nil, http.StatusForbidden, codeAccessDenied},
-		{"/files/" + fid, map[string]any{"name": nil}, nil, http.StatusBadRequest, codeBadRequest},
-		{"/files/" + fid, map[string]any{"unknown": 1}, nil, http.StatusBadRequest, codeBadRequest},
-		{"/folders/" + a, map[string]any{"parent": map[string]any{"id": sub}}, nil, http.StatusBadRequest, codeBadRequest},
-		{"/folders/" + a, map[string]any{"parent": map[string]any{"id": a}}, nil, http.StatusBadRequest, codeBadRequest},
-		{"/folders/" + a, map[string]any{"lock": map[string]any{"access": "lock"}}, nil, http.StatusBadRequest, codeBadRequest},
-		{"/folders/0", map[string]any{"name": "root"}, nil, http.StatusForbidden, codeAccessDenied},
-		{"/folders/" + hidden, map[string]any{"name": "mine now"}, nil, http.StatusNotFound, codeNotFound},
+		{"/files/" + fid, map[string]any{"name": "TAKEN.txt"}, nil, http.StatusConflict, wire.CodeItemNameInUse},
+		{"/files/" + fid, map[string]any{"name": "bad/name"}, nil, http.StatusBadRequest, wire.CodeItemNameInvalid},
+		{"/files/" + fid, map[string]any{"name": "x"}, hdr{"If-Match": "stale"}, http.StatusPreconditionFailed, wire.CodePreconditionFailed},
+		{"/files/" + fid, map[string]any{"parent": map[string]any{"id": hidden}}, nil, http.StatusNotFound, wire.CodeNotFound},
+		{"/files/" + fid, map[string]any{"parent": map[string]any{}}, nil, http.StatusBadRequest, wire.CodeBadRequest},
+		{"/files/" + fid, map[string]any{"sync_state": "synced"}, nil, http.StatusBadRequest, wire.CodeBadRequest},
+		{"/files/" + fid, map[string]any{"collections": []any{map[string]any{"id": "1"}}}, nil, http.StatusBadRequest, wire.CodeBadRequest},
+		{"/files/" + fid, map[string]any{"disposition_at": "2030-01-01T00:00:00Z"}, nil, http.StatusForbidden, wire.CodeAccessDenied},
+		{"/files/" + fid, map[string]any{"name": nil}, nil, http.StatusBadRequest, wire.CodeBadRequest},
+		{"/files/" + fid, map[string]any{"unknown": 1}, nil, http.StatusBadRequest, wire.CodeBadRequest},
+		{"/folders/" + a, map[string]any{"parent": map[string]any{"id": sub}}, nil, http.StatusBadRequest, wire.CodeBadRequest},
+		{"/folders/" + a, map[string]any{"parent": map[string]any{"id": a}}, nil, http.StatusBadRequest, wire.CodeBadRequest},
+		{"/folders/" + a, map[string]any{"lock": map[string]any{"access": "lock"}}, nil, http.StatusBadRequest, wire.CodeBadRequest},
+		{"/folders/0", map[string]any{"name": "root"}, nil, http.StatusForbidden, wire.CodeAccessDenied},
+		{"/folders/" + hidden, map[string]any{"name": "mine now"}, nil, http.StatusNotFound, wire.CodeNotFound},
 	} {
 		resp, m := e.put(user, c.path, c.body, c.h)
 		requireAPIError(t, resp, m, c.status, c.code)
@@ -164,6 +166,6 @@ func TestFileLocks(t *testing.T) {
 		map[string]any{"lock": map[string]any{"access": "lock", "color": "red"}},
 	} {
 		resp, m := e.put(user, "/files/"+f, bad, nil)
-		requireAPIError(t, resp, m, http.StatusBadRequest, codeBadRequest)
+		requireAPIError(t, resp, m, http.StatusBadRequest, wire.CodeBadRequest)
 	}
 }

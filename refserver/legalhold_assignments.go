@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"slices"
 	"time"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 // legalHoldAssignment puts a legal hold policy on a file, a file version, a
@@ -74,22 +76,22 @@ type legalHoldAssignmentBody struct {
 // unknown policy or target. 409 conflict: the policy is already assigned to
 // the target (no code in the spec).
 func (s *Server) createLegalHoldAssignment(w http.ResponseWriter, r *http.Request, p *principal) error {
-	if aerr := requireJSONContentType(r); aerr != nil {
+	if aerr := wire.RequireJSONContentType(r); aerr != nil {
 		return aerr
 	}
 	var b legalHoldAssignmentBody
-	if aerr := decodeJSON(r.Body, &b); aerr != nil {
+	if aerr := wire.DecodeJSON(r.Body, &b); aerr != nil {
 		return aerr
 	}
 	if b.PolicyID == nil || *b.PolicyID == "" {
-		return errBadRequest("Missing required field: policy_id")
+		return wire.BadRequest("Missing required field: policy_id")
 	}
 	if b.AssignTo == nil || b.AssignTo.Type == nil || b.AssignTo.ID == nil || *b.AssignTo.ID == "" {
-		return errBadRequest("Missing required field: assign_to.type and assign_to.id")
+		return wire.BadRequest("Missing required field: assign_to.type and assign_to.id")
 	}
 	a := &legalHoldAssignment{toType: *b.AssignTo.Type, toID: *b.AssignTo.ID, by: p.user}
 	if !slices.Contains(holdTargetTypes, a.toType) {
-		return errBadRequest("assign_to.type must be file, file_version, folder, user, ownership or interactions")
+		return wire.BadRequest("assign_to.type must be file, file_version, folder, user, ownership or interactions")
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -98,7 +100,7 @@ func (s *Server) createLegalHoldAssignment(w http.ResponseWriter, r *http.Reques
 		return aerr
 	}
 	if st := s.holdStatus(hp); st == holdReleasing || st == holdReleased {
-		return errBadRequest("The legal hold policy is %s", st)
+		return wire.BadRequest("The legal hold policy is %s", st)
 	}
 	if aerr := s.holdTargetExists(p, a.toType, a.toID); aerr != nil {
 		return aerr
@@ -106,7 +108,7 @@ func (s *Server) createLegalHoldAssignment(w http.ResponseWriter, r *http.Reques
 	now := s.now()
 	for _, other := range s.holds.assignOrder {
 		if other.policy == hp && other.toType == a.toType && other.toID == a.toID && other.deleted.IsZero() && !s.holdAssignmentGone(other, now) {
-			return errf(http.StatusConflict, codeConflict, "The policy is already assigned to this %s", a.toType)
+			return wire.Errorf(http.StatusConflict, wire.CodeConflict, "The policy is already assigned to this %s", a.toType)
 		}
 	}
 	a.policy = hp
@@ -122,17 +124,17 @@ func (s *Server) createLegalHoldAssignment(w http.ResponseWriter, r *http.Reques
 			}
 		}
 	}
-	writeJSON(w, http.StatusCreated, s.legalHoldAssignmentRecord(a))
+	wire.WriteJSON(w, http.StatusCreated, s.legalHoldAssignmentRecord(a))
 	return nil
 }
 
 // holdTargetExists checks the target of an assignment: 404 not_found when
 // there is no such file, version, folder or user.
-func (s *Server) holdTargetExists(p *principal, typ, id string) *apiError {
+func (s *Server) holdTargetExists(p *principal, typ, id string) *wire.Error {
 	switch typ {
 	case "file", "folder":
 		if !validID(id) || id == rootID {
-			return errNotFound(typ)
+			return wire.NotFound(typ)
 		}
 		_, aerr := s.lookup(p, typ, id)
 		return aerr
@@ -144,10 +146,10 @@ func (s *Server) holdTargetExists(p *principal, typ, id string) *apiError {
 				}
 			}
 		}
-		return errNotFound("file_version")
+		return wire.NotFound("file_version")
 	default:
 		if s.knownUser(id) == nil {
-			return errNotFound("user")
+			return wire.NotFound("user")
 		}
 		return nil
 	}
@@ -166,10 +168,10 @@ func (s *Server) legalHoldAssignmentRecord(a *legalHoldAssignment) map[string]an
 }
 
 // legalHoldAssignmentByID finds an assignment that is not gone: 404 otherwise.
-func (s *Server) legalHoldAssignmentByID(id string) (*legalHoldAssignment, *apiError) {
+func (s *Server) legalHoldAssignmentByID(id string) (*legalHoldAssignment, *wire.Error) {
 	a, ok := s.holds.assignments[id]
 	if !ok || s.holdAssignmentGone(a, s.now()) {
-		return nil, errNotFound("legal_hold_policy_assignment")
+		return nil, wire.NotFound("legal_hold_policy_assignment")
 	}
 	return a, nil
 }
@@ -186,17 +188,17 @@ func (s *Server) getLegalHoldAssignment(w http.ResponseWriter, r *http.Request, 
 // marker-paged: policy_id is required (400), unknown is 404; assign_to_type
 // (400 for an unknown type) and assign_to_id filter.
 func (s *Server) listLegalHoldAssignments(w http.ResponseWriter, r *http.Request, p *principal) error {
-	q, aerr := parseMarkerPage(r)
+	q, aerr := wire.ParseMarkerPage(r)
 	if aerr != nil {
 		return aerr
 	}
 	query := r.URL.Query()
 	policyID, typ, toID := query.Get("policy_id"), query.Get("assign_to_type"), query.Get("assign_to_id")
 	if policyID == "" {
-		return errBadRequest("Missing required parameter: policy_id")
+		return wire.BadRequest("Missing required parameter: policy_id")
 	}
 	if typ != "" && !slices.Contains(holdTargetTypes, typ) {
-		return errBadRequest("assign_to_type must be file, file_version, folder, user, ownership or interactions")
+		return wire.BadRequest("assign_to_type must be file, file_version, folder, user, ownership or interactions")
 	}
 	fields := parseFields(r)
 	s.mu.Lock()
@@ -212,7 +214,7 @@ func (s *Server) listLegalHoldAssignments(w http.ResponseWriter, r *http.Request
 			list = append(list, a)
 		}
 	}
-	writeJSON(w, http.StatusOK, positionEntries(list, q, func(a *legalHoldAssignment) any {
+	wire.WriteJSON(w, http.StatusOK, wire.PositionEntries(list, q, func(a *legalHoldAssignment) any {
 		return pickFields(s.legalHoldAssignmentRecord(a), fields, "type", "id")
 	}))
 	return nil
@@ -222,7 +224,7 @@ func (s *Server) listLegalHoldAssignments(w http.ResponseWriter, r *http.Request
 // 202 with no body; the assignment keeps holding, listed with deleted_at,
 // until it is gone. Asking again is accepted again and changes nothing.
 func (s *Server) deleteLegalHoldAssignment(w http.ResponseWriter, r *http.Request, p *principal) error {
-	return deleteRecord(s, w, r, "id", http.StatusAccepted, s.legalHoldAssignmentByID, func(a *legalHoldAssignment) *apiError {
+	return deleteRecord(s, w, r, "id", http.StatusAccepted, s.legalHoldAssignmentByID, func(a *legalHoldAssignment) *wire.Error {
 		if a.deleted.IsZero() {
 			a.deleted = s.now()
 			s.dirty(kHoldAssignments, a.id)

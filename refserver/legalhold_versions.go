@@ -3,6 +3,8 @@ package refserver
 import (
 	"net/http"
 	"time"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 // fileVersionLegalHold records the holds on one file version: every
@@ -61,7 +63,7 @@ func (s *Server) legalHoldVersionAdded(f *item, v *version) {
 // gives to a permanent delete, or nil: 403
 // access_denied_insufficient_permissions (as for retention), with
 // context_info naming the file version legal hold.
-func (s *Server) legalHoldBlocksPurge(it *item) *apiError {
+func (s *Server) legalHoldBlocksPurge(it *item) *wire.Error {
 	now := s.now()
 	for _, f := range s.filesUnder(it) {
 		for _, v := range f.versions {
@@ -69,7 +71,7 @@ func (s *Server) legalHoldBlocksPurge(it *item) *apiError {
 			if !ok || len(s.activeHolds(h, now)) == 0 {
 				continue
 			}
-			e := errf(http.StatusForbidden, codeAccessDenied, "File version %s of file %s is under legal hold and cannot be deleted permanently", v.id, f.id)
+			e := wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "File version %s of file %s is under legal hold and cannot be deleted permanently", v.id, f.id)
 			e.ContextInfo = map[string]any{"file_version_legal_hold": map[string]any{"type": "file_version_legal_hold", "id": h.id}}
 			return e
 		}
@@ -83,7 +85,7 @@ func (s *Server) fileVersionLegalHoldRecord(h *fileVersionLegalHold, active []*l
 		"type": "file_version_legal_hold", "id": h.id,
 		"file_version":                  fileVersionMini(h.version),
 		"file":                          s.mini(h.file),
-		"legal_hold_policy_assignments": renderEach(active, s.legalHoldAssignmentRecord),
+		"legal_hold_policy_assignments": wire.RenderEach(active, s.legalHoldAssignmentRecord),
 		"deleted_at":                    nil,
 	}
 }
@@ -92,13 +94,13 @@ func (s *Server) fileVersionLegalHoldRecord(h *fileVersionLegalHold, active []*l
 // versions a policy holds, marker-paged; policy_id is required (400),
 // unknown is 404.
 func (s *Server) listFileVersionLegalHolds(w http.ResponseWriter, r *http.Request, p *principal) error {
-	q, aerr := parseMarkerPage(r)
+	q, aerr := wire.ParseMarkerPage(r)
 	if aerr != nil {
 		return aerr
 	}
 	policyID := r.URL.Query().Get("policy_id")
 	if policyID == "" {
-		return errBadRequest("Missing required parameter: policy_id")
+		return wire.BadRequest("Missing required parameter: policy_id")
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -121,7 +123,7 @@ func (s *Server) listFileVersionLegalHolds(w http.ResponseWriter, r *http.Reques
 			}
 		}
 	}
-	writeJSON(w, http.StatusOK, positionEntries(list, q, func(e entry) any { return s.fileVersionLegalHoldRecord(e.h, e.active) }))
+	wire.WriteJSON(w, http.StatusOK, wire.PositionEntries(list, q, func(e entry) any { return s.fileVersionLegalHoldRecord(e.h, e.active) }))
 	return nil
 }
 
@@ -136,9 +138,9 @@ func (s *Server) getFileVersionLegalHold(w http.ResponseWriter, r *http.Request,
 		active = s.activeHolds(h, s.now())
 	}
 	if len(active) == 0 {
-		return errNotFound("file_version_legal_hold")
+		return wire.NotFound("file_version_legal_hold")
 	}
-	writeJSON(w, http.StatusOK, s.fileVersionLegalHoldRecord(h, active))
+	wire.WriteJSON(w, http.StatusOK, s.fileVersionLegalHoldRecord(h, active))
 	return nil
 }
 
@@ -157,7 +159,7 @@ func (s *Server) listFileVersionsOnHold(w http.ResponseWriter, r *http.Request, 
 }
 
 func (s *Server) listHeldByAssignment(w http.ResponseWriter, r *http.Request, p *principal, current bool) error {
-	q, aerr := parseMarkerPage(r)
+	q, aerr := wire.ParseMarkerPage(r)
 	if aerr != nil {
 		return aerr
 	}
@@ -179,7 +181,7 @@ func (s *Server) listHeldByAssignment(w http.ResponseWriter, r *http.Request, p 
 			}
 		}
 	}
-	writeJSON(w, http.StatusOK, positionEntries(list, q, func(h *fileVersionLegalHold) any {
+	wire.WriteJSON(w, http.StatusOK, wire.PositionEntries(list, q, func(h *fileVersionLegalHold) any {
 		if current {
 			return s.render(h.file, fieldsOrNil(fields), p)
 		}

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 // Legal hold policies (this file), their assignments
@@ -15,8 +17,8 @@ import (
 // (202): "releasing", then "released", when its holds lift. A deleted
 // assignment (202) stays listed, with deleted_at, until it is gone. Each
 // transition takes Options.LegalHoldReleaseDelay on the server clock and is
-// computed when the record is read. No member of a policy body is nullable
-// in the spec: a null is 400 bad_request (decodeJSONObject), not "absent".
+// computed when the record is read. No member of a policy body is wire.Nullable
+// in the spec: a null is 400 bad_request (wire.DecodeJSONObject), not "absent".
 
 // legalHoldState is the server's state for legal hold policies,
 // assignments and file version legal holds, guarded by Server.mu.
@@ -100,18 +102,18 @@ type legalHoldPolicyBody struct {
 }
 
 // checkHoldText applies the length limits of names, descriptions and notes.
-func checkHoldText(b *legalHoldPolicyBody) *apiError {
+func checkHoldText(b *legalHoldPolicyBody) *wire.Error {
 	if b.PolicyName != nil {
 		if strings.TrimSpace(*b.PolicyName) == "" {
-			return errBadRequest("policy_name cannot be empty")
+			return wire.BadRequest("policy_name cannot be empty")
 		}
 		if utf8.RuneCountInString(*b.PolicyName) > maxHoldPolicyName {
-			return errBadRequest("policy_name is longer than %d characters", maxHoldPolicyName)
+			return wire.BadRequest("policy_name is longer than %d characters", maxHoldPolicyName)
 		}
 	}
 	for name, v := range map[string]*string{"description": b.Description, "release_notes": b.ReleaseNotes} {
 		if v != nil && utf8.RuneCountInString(*v) > maxHoldText {
-			return errBadRequest("%s is longer than %d characters", name, maxHoldText)
+			return wire.BadRequest("%s is longer than %d characters", name, maxHoldText)
 		}
 	}
 	return nil
@@ -134,18 +136,18 @@ func (s *Server) legalHoldPolicyNamed(name string, skip *legalHoldPolicy) *legal
 // true nor both filter dates, a start after the end, release_notes (not a
 // create field). 409 conflict: the name is taken (the spec names no code).
 func (s *Server) createLegalHoldPolicy(w http.ResponseWriter, r *http.Request, p *principal) error {
-	if aerr := requireJSONContentType(r); aerr != nil {
+	if aerr := wire.RequireJSONContentType(r); aerr != nil {
 		return aerr
 	}
 	var b legalHoldPolicyBody
-	if aerr := decodeJSONObject(r.Body, &b, codeBadRequest); aerr != nil {
+	if aerr := wire.DecodeJSONObject(r.Body, &b, wire.CodeBadRequest); aerr != nil {
 		return aerr
 	}
 	if b.PolicyName == nil {
-		return errBadRequest("Missing required field: policy_name")
+		return wire.BadRequest("Missing required field: policy_name")
 	}
 	if b.ReleaseNotes != nil {
-		return errBadRequest("Unknown field: release_notes")
+		return wire.BadRequest("Unknown field: release_notes")
 	}
 	if aerr := checkHoldText(&b); aerr != nil {
 		return aerr
@@ -162,18 +164,18 @@ func (s *Server) createLegalHoldPolicy(w http.ResponseWriter, r *http.Request, p
 		hp.filterEnd = b.FilterEndedAt.UTC()
 	}
 	if (b.FilterStartedAt == nil) != (b.FilterEndedAt == nil) {
-		return errBadRequest("filter_started_at and filter_ended_at go together")
+		return wire.BadRequest("filter_started_at and filter_ended_at go together")
 	}
 	if !hp.ongoing && b.FilterStartedAt == nil {
-		return errBadRequest("is_ongoing must be true, or filter_started_at and filter_ended_at given")
+		return wire.BadRequest("is_ongoing must be true, or filter_started_at and filter_ended_at given")
 	}
 	if b.FilterStartedAt != nil && hp.filterEnd.Before(hp.filterStart) {
-		return errBadRequest("filter_started_at is after filter_ended_at")
+		return wire.BadRequest("filter_started_at is after filter_ended_at")
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.legalHoldPolicyNamed(hp.name, nil) != nil {
-		return errf(http.StatusConflict, codeConflict, "A legal hold policy with this name already exists")
+		return wire.Errorf(http.StatusConflict, wire.CodeConflict, "A legal hold policy with this name already exists")
 	}
 	hp.id = s.newID()
 	hp.created = s.now()
@@ -182,7 +184,7 @@ func (s *Server) createLegalHoldPolicy(w http.ResponseWriter, r *http.Request, p
 	s.holds.policies[hp.id] = hp
 	s.dirty(kHoldPolicies, hp.id)
 	s.holds.policyOrder = append(s.holds.policyOrder, hp)
-	writeJSON(w, http.StatusCreated, s.legalHoldPolicyRecord(hp))
+	wire.WriteJSON(w, http.StatusCreated, s.legalHoldPolicyRecord(hp))
 	return nil
 }
 
@@ -214,7 +216,7 @@ func (s *Server) legalHoldPolicyRecord(hp *legalHoldPolicy) map[string]any {
 	}
 }
 
-func (s *Server) legalHoldPolicyByID(id string) (*legalHoldPolicy, *apiError) {
+func (s *Server) legalHoldPolicyByID(id string) (*legalHoldPolicy, *wire.Error) {
 	return recordIn(s.holds.policies, id, "legal_hold_policy")
 }
 
@@ -226,7 +228,7 @@ func (s *Server) getLegalHoldPolicy(w http.ResponseWriter, r *http.Request, p *p
 // listLegalHoldPolicies serves GET /legal_hold_policies, marker-paged,
 // filtered by policy_name (a case-insensitive prefix).
 func (s *Server) listLegalHoldPolicies(w http.ResponseWriter, r *http.Request, p *principal) error {
-	q, aerr := parseMarkerPage(r)
+	q, aerr := wire.ParseMarkerPage(r)
 	if aerr != nil {
 		return aerr
 	}
@@ -240,7 +242,7 @@ func (s *Server) listLegalHoldPolicies(w http.ResponseWriter, r *http.Request, p
 			list = append(list, hp)
 		}
 	}
-	writeJSON(w, http.StatusOK, positionEntries(list, q, func(hp *legalHoldPolicy) any {
+	wire.WriteJSON(w, http.StatusOK, wire.PositionEntries(list, q, func(hp *legalHoldPolicy) any {
 		return pickFields(s.legalHoldPolicyRecord(hp), fields, "type", "id")
 	}))
 	return nil
@@ -250,15 +252,15 @@ func (s *Server) listLegalHoldPolicies(w http.ResponseWriter, r *http.Request, p
 // LegalHoldPolicy; only policy_name, description and release_notes change
 // (400 for anything else or a text too long); 409 conflict for a name taken.
 func (s *Server) updateLegalHoldPolicy(w http.ResponseWriter, r *http.Request, p *principal) error {
-	if aerr := requireJSONContentType(r); aerr != nil {
+	if aerr := wire.RequireJSONContentType(r); aerr != nil {
 		return aerr
 	}
 	var b legalHoldPolicyBody
-	if aerr := decodeJSONObject(r.Body, &b, codeBadRequest); aerr != nil {
+	if aerr := wire.DecodeJSONObject(r.Body, &b, wire.CodeBadRequest); aerr != nil {
 		return aerr
 	}
 	if b.FilterStartedAt != nil || b.FilterEndedAt != nil || b.IsOngoing != nil {
-		return errBadRequest("Only policy_name, description and release_notes can be changed")
+		return wire.BadRequest("Only policy_name, description and release_notes can be changed")
 	}
 	if aerr := checkHoldText(&b); aerr != nil {
 		return aerr
@@ -270,7 +272,7 @@ func (s *Server) updateLegalHoldPolicy(w http.ResponseWriter, r *http.Request, p
 		return aerr
 	}
 	if b.PolicyName != nil && s.legalHoldPolicyNamed(*b.PolicyName, hp) != nil {
-		return errf(http.StatusConflict, codeConflict, "A legal hold policy with this name already exists")
+		return wire.Errorf(http.StatusConflict, wire.CodeConflict, "A legal hold policy with this name already exists")
 	}
 	if b.PolicyName != nil {
 		hp.name = *b.PolicyName
@@ -283,7 +285,7 @@ func (s *Server) updateLegalHoldPolicy(w http.ResponseWriter, r *http.Request, p
 	}
 	hp.modifiedAt = s.nowSec()
 	s.dirty(kHoldPolicies, hp.id)
-	writeJSON(w, http.StatusOK, s.legalHoldPolicyRecord(hp))
+	wire.WriteJSON(w, http.StatusOK, s.legalHoldPolicyRecord(hp))
 	return nil
 }
 
@@ -291,7 +293,7 @@ func (s *Server) updateLegalHoldPolicy(w http.ResponseWriter, r *http.Request, p
 // no body; the release runs in the background (releasing, then released,
 // when the holds lift). Asking again is accepted again and changes nothing.
 func (s *Server) releaseLegalHoldPolicy(w http.ResponseWriter, r *http.Request, p *principal) error {
-	return deleteRecord(s, w, r, "id", http.StatusAccepted, s.legalHoldPolicyByID, func(hp *legalHoldPolicy) *apiError {
+	return deleteRecord(s, w, r, "id", http.StatusAccepted, s.legalHoldPolicyByID, func(hp *legalHoldPolicy) *wire.Error {
 		if hp.released.IsZero() {
 			hp.released = s.now()
 			s.dirty(kHoldPolicies, hp.id)

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"sort"
 	"time"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 // Group memberships: POST /group_memberships, GET/PUT/DELETE
@@ -75,18 +77,18 @@ func (s *Server) membershipsWhere(match func(*membership) bool) []*membership {
 
 // permsFor is the configurable permissions of a group admin: every known
 // one on, then the given ones as given; null turns all known ones off.
-func permsFor(cp nullable[map[string]bool]) map[string]bool {
-	perms := make(map[string]bool, len(groupAdminPermissions)+len(cp.v))
+func permsFor(cp wire.Nullable[map[string]bool]) map[string]bool {
+	perms := make(map[string]bool, len(groupAdminPermissions)+len(cp.V))
 	for _, k := range groupAdminPermissions {
-		perms[k] = !cp.null
+		perms[k] = !cp.Null
 	}
-	for k, v := range cp.v {
+	for k, v := range cp.V {
 		perms[k] = v
 	}
 	return perms
 }
 
-func checkGroupRole(role *string) *apiError {
+func checkGroupRole(role *string) *wire.Error {
 	if role != nil && *role != roleGroupMember && *role != roleGroupAdmin {
 		return errInvalidParam("role must be member or admin")
 	}
@@ -101,24 +103,24 @@ type membershipBody struct {
 	Group *struct {
 		ID *string `json:"id"`
 	} `json:"group"`
-	Role                    *string                   `json:"role"`
-	ConfigurablePermissions nullable[map[string]bool] `json:"configurable_permissions"`
+	Role                    *string                        `json:"role"`
+	ConfigurablePermissions wire.Nullable[map[string]bool] `json:"configurable_permissions"`
 }
 
 // createMembership serves POST /group_memberships: 201. Admin only.
 func (s *Server) createMembership(w http.ResponseWriter, r *http.Request, p *principal) error {
-	if aerr := requireJSONContentType(r); aerr != nil {
+	if aerr := wire.RequireJSONContentType(r); aerr != nil {
 		return aerr
 	}
 	var body membershipBody
-	if aerr := decodeJSONObject(r.Body, &body, codeInvalidParameter, "configurable_permissions"); aerr != nil {
+	if aerr := wire.DecodeJSONObject(r.Body, &body, wire.CodeInvalidParameter, "configurable_permissions"); aerr != nil {
 		return aerr
 	}
 	switch {
 	case body.User == nil || body.User.ID == nil:
-		return errBadRequest("Missing required field: user.id")
+		return wire.BadRequest("Missing required field: user.id")
 	case body.Group == nil || body.Group.ID == nil:
-		return errBadRequest("Missing required field: group.id")
+		return wire.BadRequest("Missing required field: group.id")
 	}
 	if aerr := checkGroupRole(body.Role); aerr != nil {
 		return aerr
@@ -128,14 +130,14 @@ func (s *Server) createMembership(w http.ResponseWriter, r *http.Request, p *pri
 	defer s.mu.Unlock()
 	u := s.enterpriseUser(*body.User.ID)
 	if u == nil {
-		return errNotFound("user")
+		return wire.NotFound("user")
 	}
 	g, aerr := s.lookupGroup(*body.Group.ID)
 	if aerr != nil {
 		return aerr
 	}
 	if s.groupRole(g, u) != "" {
-		return errf(http.StatusConflict, codeConflict, "The user is already a member of the group")
+		return wire.Errorf(http.StatusConflict, wire.CodeConflict, "The user is already a member of the group")
 	}
 	now := s.nowSec()
 	m := &membership{id: s.newID(), user: u, group: g, role: roleGroupMember, createdAt: now, modifiedAt: now}
@@ -147,20 +149,20 @@ func (s *Server) createMembership(w http.ResponseWriter, r *http.Request, p *pri
 	}
 	s.groups.memberships[m.id] = m
 	s.dirty(kMemberships, m.id)
-	writeJSON(w, http.StatusCreated, s.renderMembership(m, fields))
+	wire.WriteJSON(w, http.StatusCreated, s.renderMembership(m, fields))
 	return nil
 }
 
 // lookupMembership finds a membership p may manage (self: p may also be
 // its member, for reads). Callers hold s.mu.
-func (s *Server) lookupMembership(r *http.Request, p *principal, self bool) (*membership, *apiError) {
+func (s *Server) lookupMembership(r *http.Request, p *principal, self bool) (*membership, *wire.Error) {
 	id := r.PathValue("group_membership_id")
 	m := s.groups.memberships[id]
 	if !validID(id) || m == nil {
-		return nil, errNotFound("group membership")
+		return nil, wire.NotFound("group membership")
 	}
 	if !p.isAdmin() && s.groupRole(m.group, p.user) != roleGroupAdmin && !(self && m.user == p.user) {
-		return nil, errf(http.StatusForbidden, codeAccessDenied, "Only the group's admins and enterprise admins may manage its memberships")
+		return nil, wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "Only the group's admins and enterprise admins may manage its memberships")
 	}
 	return m, nil
 }
@@ -174,23 +176,23 @@ func (s *Server) getMembership(w http.ResponseWriter, r *http.Request, p *princi
 	if aerr != nil {
 		return aerr
 	}
-	writeJSON(w, http.StatusOK, s.renderMembership(m, fields))
+	wire.WriteJSON(w, http.StatusOK, s.renderMembership(m, fields))
 	return nil
 }
 
 // updateMembershipBody is the body of PUT /group_memberships/{id}.
 type updateMembershipBody struct {
-	Role                    *string                   `json:"role"`
-	ConfigurablePermissions nullable[map[string]bool] `json:"configurable_permissions"`
+	Role                    *string                        `json:"role"`
+	ConfigurablePermissions wire.Nullable[map[string]bool] `json:"configurable_permissions"`
 }
 
 // updateMembership serves PUT /group_memberships/{group_membership_id}: 200.
 func (s *Server) updateMembership(w http.ResponseWriter, r *http.Request, p *principal) error {
-	if aerr := requireJSONContentType(r); aerr != nil {
+	if aerr := wire.RequireJSONContentType(r); aerr != nil {
 		return aerr
 	}
 	var body updateMembershipBody
-	if aerr := decodeJSONObject(r.Body, &body, codeInvalidParameter, "configurable_permissions"); aerr != nil {
+	if aerr := wire.DecodeJSONObject(r.Body, &body, wire.CodeInvalidParameter, "configurable_permissions"); aerr != nil {
 		return aerr
 	}
 	if aerr := checkGroupRole(body.Role); aerr != nil {
@@ -210,12 +212,12 @@ func (s *Server) updateMembership(w http.ResponseWriter, r *http.Request, p *pri
 	switch {
 	case m.role != roleGroupAdmin:
 		m.perms = nil
-	case !wasAdmin || body.ConfigurablePermissions.present:
+	case !wasAdmin || body.ConfigurablePermissions.Present:
 		m.perms = permsFor(body.ConfigurablePermissions)
 	}
 	m.modifiedAt = s.nowSec()
 	s.dirty(kMemberships, m.id)
-	writeJSON(w, http.StatusOK, s.renderMembership(m, fields))
+	wire.WriteJSON(w, http.StatusOK, s.renderMembership(m, fields))
 	return nil
 }
 
@@ -240,21 +242,21 @@ func (s *Server) listUserMemberships(w http.ResponseWriter, r *http.Request, p *
 	if aerr != nil {
 		return aerr
 	}
-	pq, aerr := parseListPage(r, false)
+	pq, aerr := wire.ParseListPage(r, false)
 	if aerr != nil {
 		return aerr
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if !p.isAdmin() && id != p.user.id {
-		return errf(http.StatusForbidden, codeAccessDenied, "Only the user and enterprise admins may list the user's groups")
+		return wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "Only the user and enterprise admins may list the user's groups")
 	}
 	u := s.enterpriseUser(id)
 	if u == nil {
-		return errNotFound("user")
+		return wire.NotFound("user")
 	}
 	list := s.membershipsWhere(func(m *membership) bool { return m.user == u })
-	writeJSON(w, http.StatusOK, offsetEntries(list, pq, s.membershipHidden, func(m *membership) any { return s.renderMembership(m, nil) }))
+	wire.WriteJSON(w, http.StatusOK, wire.OffsetEntries(list, pq, s.membershipHidden, func(m *membership) any { return s.renderMembership(m, nil) }))
 	return nil
 }
 

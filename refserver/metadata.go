@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 // Metadata: templates (metadata_templates.go, metadata_schema.go),
@@ -98,8 +100,8 @@ func (s *Server) mdRoute(methods map[string]endpoint) http.Handler {
 				return err
 			}
 			drain(r.Body)
-			writeJSON(w, me.status, map[string]any{
-				"code": me.code, "message": me.message, "request_id": w.Header().Get(headerRequestID),
+			wire.WriteJSON(w, me.status, map[string]any{
+				"code": me.code, "message": me.message, "request_id": w.Header().Get(wire.HeaderRequestID),
 			})
 			return nil
 		}
@@ -131,11 +133,11 @@ func (s *Server) scopeKind(scope string) string {
 // bad_request for a value that is no scope (the spec's 400 "scope not
 // recognised"). Another enterprise's scope is returned as is: no template
 // of this server has it, so lookups answer 404.
-func (s *Server) pathScope(r *http.Request) (string, *apiError) {
+func (s *Server) pathScope(r *http.Request) (string, *wire.Error) {
 	scope := r.PathValue("scope")
 	switch k := s.scopeKind(scope); k {
 	case "":
-		return "", errBadRequest("Invalid scope %q: use global, enterprise or enterprise_<id>", scope)
+		return "", wire.BadRequest("Invalid scope %q: use global, enterprise or enterprise_<id>", scope)
 	case "other":
 		return scope, nil
 	default:
@@ -179,7 +181,7 @@ func isUUID(v string) bool {
 
 // requireContentType accepts a body declared as one of types (parameters
 // ignored) and, when allowEmpty, a body declared as nothing.
-func requireContentType(r *http.Request, allowEmpty bool, types ...string) *apiError {
+func requireContentType(r *http.Request, allowEmpty bool, types ...string) *wire.Error {
 	ct := r.Header.Get("Content-Type")
 	if ct == "" && allowEmpty {
 		return nil
@@ -191,5 +193,5 @@ func requireContentType(r *http.Request, allowEmpty bool, types ...string) *apiE
 			return nil
 		}
 	}
-	return errBadRequest("Content-Type must be %s", strings.Join(types, " or "))
+	return wire.BadRequest("Content-Type must be %s", strings.Join(types, " or "))
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/contentapi/cms/refserver/internal/mdquery"
+	"github.com/contentapi/cms/refserver/internal/wire"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -160,7 +161,7 @@ func FuzzMetadataPatchDecode(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		patch, aerr := decodeInstancePatch(b)
 		if aerr != nil {
-			if aerr.Status != 400 || aerr.Code != codeBadRequest {
+			if aerr.Status != 400 || aerr.Code != wire.CodeBadRequest {
 				t.Fatalf("decode error %d %s", aerr.Status, aerr.Code)
 			}
 			return
@@ -270,7 +271,7 @@ func FuzzSchemaUpdate(f *testing.F) {
 	z := newFuzzMDServer(f)
 	f.Fuzz(func(t *testing.T, b []byte) {
 		if ops, aerr := decodeSchemaOps(bytes.NewReader(b)); aerr != nil {
-			if aerr.Status != http.StatusBadRequest || aerr.Code != codeBadRequest {
+			if aerr.Status != http.StatusBadRequest || aerr.Code != wire.CodeBadRequest {
 				t.Fatalf("decode: %d %s", aerr.Status, aerr.Code)
 			}
 		} else {
@@ -279,7 +280,7 @@ func FuzzSchemaUpdate(f *testing.F) {
 			failed := false
 			for _, op := range ops {
 				if aerr := d.apply(op); aerr != nil {
-					if aerr.Status != http.StatusBadRequest || aerr.Code != codeBadRequest {
+					if aerr.Status != http.StatusBadRequest || aerr.Code != wire.CodeBadRequest {
 						t.Fatalf("apply: %d %s", aerr.Status, aerr.Code)
 					}
 					failed = true
@@ -353,7 +354,7 @@ func FuzzQueryMarker(f *testing.F) {
 		for keys := range 3 {
 			p, aerr := decodeQueryMarker(marker, hash, keys)
 			if aerr != nil {
-				if aerr.Status != http.StatusBadRequest || aerr.Code != codeBadRequest && aerr.Code != codeInvalidQuery {
+				if aerr.Status != http.StatusBadRequest || aerr.Code != wire.CodeBadRequest && aerr.Code != codeInvalidQuery {
 					t.Fatalf("decode: %d %s", aerr.Status, aerr.Code)
 				}
 				continue

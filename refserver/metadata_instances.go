@@ -7,6 +7,8 @@ import (
 	"sort"
 
 	jsonpatch "github.com/evanphx/json-patch/v5"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 // mdInstance is a template applied to a file or folder. Fields are guarded
@@ -95,10 +97,10 @@ func (in *mdInstance) applyEffect(e schemaEffect) bool {
 // mdItem resolves {file_id} or {folder_id} of an instance path: a
 // malformed id or folder "0" is 405 (as the service answers), an item the caller
 // cannot see 404 not_found.
-func (s *Server) mdItem(r *http.Request, p *principal, typ string) (*item, *apiError) {
+func (s *Server) mdItem(r *http.Request, p *principal, typ string) (*item, *wire.Error) {
 	id := r.PathValue(typ + "_id")
 	if !validID(id) || id == rootID {
-		return nil, errf(http.StatusMethodNotAllowed, codeMethodNotAllowed, "Method Not Allowed: malformed %s id", typ)
+		return nil, wire.Errorf(http.StatusMethodNotAllowed, wire.CodeMethodNotAllowed, "Method Not Allowed: malformed %s id", typ)
 	}
 	if r.Method == http.MethodGet {
 		return s.lookup(p, typ, id)
@@ -148,10 +150,10 @@ func (s *Server) listInstances(typ string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, p *principal) error {
 		id := r.PathValue(typ + "_id")
 		if typ == "folder" && id == rootID {
-			return errf(http.StatusForbidden, codeForbidden, "This operation is not allowed on the root folder")
+			return wire.Errorf(http.StatusForbidden, wire.CodeForbidden, "This operation is not allowed on the root folder")
 		}
 		if !validID(id) {
-			return errNotFound(typ)
+			return wire.NotFound(typ)
 		}
 		s.mu.Lock()
 		defer s.mu.Unlock()
@@ -163,7 +165,7 @@ func (s *Server) listInstances(typ string) handlerFunc {
 		for _, in := range s.metadata.byItem[it.id] {
 			entries = append(entries, in.record())
 		}
-		writeJSON(w, http.StatusOK, map[string]any{"entries": entries, "limit": maxInstancesPerItem})
+		wire.WriteJSON(w, http.StatusOK, map[string]any{"entries": entries, "limit": maxInstancesPerItem})
 		return nil
 	}
 }
@@ -179,7 +181,7 @@ func (s *Server) getInstance(typ string) handlerFunc {
 		if err != nil {
 			return err
 		}
-		writeJSON(w, http.StatusOK, in.record())
+		wire.WriteJSON(w, http.StatusOK, in.record())
 		return nil
 	}
 }
@@ -191,16 +193,16 @@ func (s *Server) getInstance(typ string) handlerFunc {
 // no code for it).
 func (s *Server) createInstance(typ string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, p *principal) error {
-		if aerr := requireJSONContentType(r); aerr != nil {
+		if aerr := wire.RequireJSONContentType(r); aerr != nil {
 			return aerr
 		}
-		b, aerr := readBody(r.Body)
+		b, aerr := wire.ReadBody(r.Body)
 		if aerr != nil {
 			return aerr
 		}
 		raw, err := decodeObject(b)
 		if err != nil {
-			return mdErrf(http.StatusBadRequest, codeBadRequest, "The body must be a JSON object of values")
+			return mdErrf(http.StatusBadRequest, wire.CodeBadRequest, "The body must be a JSON object of values")
 		}
 		s.mu.Lock()
 		defer s.mu.Unlock()
@@ -216,12 +218,12 @@ func (s *Server) createInstance(typ string) handlerFunc {
 			return merr
 		}
 		if len(s.metadata.byItem[it.id]) >= maxInstancesPerItem {
-			return mdErrf(http.StatusBadRequest, codeBadRequest, "An item can hold at most %d metadata instances", maxInstancesPerItem)
+			return mdErrf(http.StatusBadRequest, wire.CodeBadRequest, "An item can hold at most %d metadata instances", maxInstancesPerItem)
 		}
 		in = s.addInstance(t, it, values)
 		s.metadataChanged(in)
 		s.recordEvent(evMetadataCreate, p.user, it, in.record())
-		writeJSON(w, http.StatusCreated, in.record())
+		wire.WriteJSON(w, http.StatusCreated, in.record())
 		return nil
 	}
 }
@@ -261,7 +263,7 @@ func (s *Server) removeInstance(in *mdInstance) {
 		t.bySeq = append(t.bySeq[:i], t.bySeq[i+1:]...)
 	}
 	delete(t.instances, in.item.id)
-	rest := removeFrom(s.metadata.byItem[in.item.id], in)
+	rest := wire.RemoveFrom(s.metadata.byItem[in.item.id], in)
 	if len(rest) == 0 {
 		delete(s.metadata.byItem, in.item.id)
 	} else {
@@ -300,7 +302,7 @@ func (s *Server) updateInstance(typ string) handlerFunc {
 		if aerr := requireContentType(r, false, contentTypeJSONPatch); aerr != nil {
 			return aerr
 		}
-		b, aerr := readBody(r.Body)
+		b, aerr := wire.ReadBody(r.Body)
 		if aerr != nil {
 			return aerr
 		}
@@ -322,7 +324,7 @@ func (s *Server) updateInstance(typ string) handlerFunc {
 			s.metadataChanged(in)
 			s.recordEvent(evMetadataUpdate, p.user, in.item, in.record())
 		}
-		writeJSON(w, http.StatusOK, in.record())
+		wire.WriteJSON(w, http.StatusOK, in.record())
 		return nil
 	}
 }
@@ -359,7 +361,7 @@ func applyInstancePatch(in *mdInstance, patch jsonpatch.Patch) (map[string]mdVal
 
 var patchOptions = &jsonpatch.ApplyOptions{
 	SupportNegativeIndices:   false,
-	AccumulatedCopySizeLimit: maxJSONBody,
+	AccumulatedCopySizeLimit: wire.MaxJSONBody,
 }
 
 // setValues replaces an instance's values, keeping the sort indexes in

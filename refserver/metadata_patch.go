@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	jsonpatch "github.com/evanphx/json-patch/v5"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 // patchOp is one operation of an instance update (RFC 6902).
@@ -26,13 +28,13 @@ type patchOp struct {
 // bad_request, as the spec says for "not an array of valid JSON Patch
 // objects". It is the parser of untrusted input fuzzed by
 // FuzzMetadataPatchDecode.
-func decodeInstancePatch(b []byte) (jsonpatch.Patch, *apiError) {
+func decodeInstancePatch(b []byte) (jsonpatch.Patch, *wire.Error) {
 	var ops []patchOp
-	if aerr := decodeJSON(bytes.NewReader(b), &ops); aerr != nil {
+	if aerr := wire.DecodeJSON(bytes.NewReader(b), &ops); aerr != nil {
 		return nil, aerr
 	}
 	if ops == nil {
-		return nil, errBadRequest("The body must be an array of JSON Patch operations")
+		return nil, wire.BadRequest("The body must be an array of JSON Patch operations")
 	}
 	for i, op := range ops {
 		if aerr := checkPatchOp(op); aerr != nil {
@@ -42,14 +44,14 @@ func decodeInstancePatch(b []byte) (jsonpatch.Patch, *apiError) {
 	}
 	patch, err := jsonpatch.DecodePatch(b)
 	if err != nil {
-		return nil, errBadRequest("The body must be an array of JSON Patch operations")
+		return nil, wire.BadRequest("The body must be an array of JSON Patch operations")
 	}
 	return patch, nil
 }
 
-func checkPatchOp(op patchOp) *apiError {
+func checkPatchOp(op patchOp) *wire.Error {
 	if op.Op == nil || op.Path == nil {
-		return errBadRequest("op and path are required")
+		return wire.BadRequest("op and path are required")
 	}
 	if aerr := checkPointer(*op.Path, "path"); aerr != nil {
 		return aerr
@@ -62,22 +64,22 @@ func checkPatchOp(op patchOp) *apiError {
 		needFrom = true
 	case "remove":
 	default:
-		return errBadRequest("Invalid op %q", *op.Op)
+		return wire.BadRequest("Invalid op %q", *op.Op)
 	}
 	if needValue != (op.Value != nil) {
 		if needValue {
-			return errBadRequest("op %s needs a value", *op.Op)
+			return wire.BadRequest("op %s needs a value", *op.Op)
 		}
-		return errBadRequest("op %s takes no value", *op.Op)
+		return wire.BadRequest("op %s takes no value", *op.Op)
 	}
 	if needValue && !validInstanceValue(op.Value) {
-		return errBadRequest("value must be a string, a number or an array of strings")
+		return wire.BadRequest("value must be a string, a number or an array of strings")
 	}
 	if needFrom != (op.From != nil) {
 		if needFrom {
-			return errBadRequest("op %s needs from", *op.Op)
+			return wire.BadRequest("op %s needs from", *op.Op)
 		}
-		return errBadRequest("op %s takes no from", *op.Op)
+		return wire.BadRequest("op %s takes no from", *op.Op)
 	}
 	if needFrom {
 		return checkPointer(*op.From, "from")
@@ -87,17 +89,17 @@ func checkPatchOp(op patchOp) *apiError {
 
 // checkPointer accepts a JSON Pointer (RFC 6901) below the root whose
 // first token is not a $-system key; "~" must be followed by 0 or 1.
-func checkPointer(p, what string) *apiError {
+func checkPointer(p, what string) *wire.Error {
 	if !strings.HasPrefix(p, "/") || len(p) < 2 {
-		return errBadRequest("%s must be a JSON Pointer to a key, like /amount", what)
+		return wire.BadRequest("%s must be a JSON Pointer to a key, like /amount", what)
 	}
 	for i := 0; i < len(p); i++ {
 		if p[i] == '~' && (i+1 == len(p) || p[i+1] != '0' && p[i+1] != '1') {
-			return errBadRequest("%s has an invalid ~ escape", what)
+			return wire.BadRequest("%s has an invalid ~ escape", what)
 		}
 	}
 	if p[1] == '$' {
-		return errBadRequest("%s names a system key; only custom values can be changed", what)
+		return wire.BadRequest("%s names a system key; only custom values can be changed", what)
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"github.com/contentapi/cms/refserver/internal/mdquery"
+	"github.com/contentapi/cms/refserver/internal/wire"
 	"net/http"
 	"strings"
 )
@@ -78,14 +79,14 @@ func encodeQueryMarker(hash string, p position) string {
 // of this server's is 400 bad_request; a marker of another query body (the
 // guides: changing query, query_params or other parameters while
 // following a marker is an error, no code given) is 400 invalid_query.
-func decodeQueryMarker(s, hash string, keys int) (*position, *apiError) {
+func decodeQueryMarker(s, hash string, keys int) (*position, *wire.Error) {
 	b, err := base64.RawURLEncoding.DecodeString(s)
 	var m queryMarker
 	if err != nil || json.Unmarshal(b, &m) != nil || m.H == "" {
-		return nil, errBadRequest("Invalid value for \"marker\"")
+		return nil, wire.BadRequest("Invalid value for \"marker\"")
 	}
 	if m.H != hash || len(m.V) != keys {
-		return nil, errf(http.StatusBadRequest, codeInvalidQuery, "The marker belongs to a different query: send the same body with only the marker changed")
+		return nil, wire.Errorf(http.StatusBadRequest, codeInvalidQuery, "The marker belongs to a different query: send the same body with only the marker changed")
 	}
 	p := &position{vals: make([]mdVal, keys), oks: make([]bool, keys), seq: m.Q}
 	for i, v := range m.V {
@@ -99,10 +100,10 @@ func decodeQueryMarker(s, hash string, keys int) (*position, *apiError) {
 // parseFrom splits from = scope.templateKey. The scope must be the full
 // enterprise_<id>: global and the enterprise shorthand are 400
 // invalid_query (DG queries/errors).
-func (s *Server) parseFrom(from string) (scope, key string, aerr *apiError) {
+func (s *Server) parseFrom(from string) (scope, key string, aerr *wire.Error) {
 	scope, key, ok := strings.Cut(from, ".")
 	if !ok || key == "" || scope == scopeGlobal || scope == "enterprise" || s.scopeKind(scope) == "" {
-		return "", "", errf(http.StatusBadRequest, codeInvalidQuery, "from must be enterprise_<id>.templateKey, e.g. %s.contract", s.enterpriseScope())
+		return "", "", wire.Errorf(http.StatusBadRequest, codeInvalidQuery, "from must be enterprise_<id>.templateKey, e.g. %s.contract", s.enterpriseScope())
 	}
 	return scope, key, nil
 }
@@ -110,12 +111,12 @@ func (s *Server) parseFrom(from string) (scope, key string, aerr *apiError) {
 // queryOrderOf checks order_by: fields of type string, float or date (or a
 // sortable item field), one direction for all (DG queries pagination).
 // Failures are 400 invalid_query.
-func queryOrderOf(t *mdTemplate, body []orderByBody) (queryOrder, *apiError) {
+func queryOrderOf(t *mdTemplate, body []orderByBody) (queryOrder, *wire.Error) {
 	var o queryOrder
 	dir := ""
 	for _, ob := range body {
 		if ob.FieldKey == nil {
-			return o, errf(http.StatusBadRequest, codeInvalidQuery, "order_by entries need a field_key")
+			return o, wire.Errorf(http.StatusBadRequest, codeInvalidQuery, "order_by entries need a field_key")
 		}
 		d := "ASC"
 		if ob.Direction != nil {
@@ -124,11 +125,11 @@ func queryOrderOf(t *mdTemplate, body []orderByBody) (queryOrder, *apiError) {
 		switch d {
 		case "ASC", "asc", "DESC", "desc":
 		default:
-			return o, errf(http.StatusBadRequest, codeInvalidQuery, "order_by direction must be ASC or DESC")
+			return o, wire.Errorf(http.StatusBadRequest, codeInvalidQuery, "order_by direction must be ASC or DESC")
 		}
 		d = strings.ToUpper(d)
 		if dir != "" && d != dir {
-			return o, errf(http.StatusBadRequest, codeInvalidQuery, "order_by must use the same direction for every field")
+			return o, wire.Errorf(http.StatusBadRequest, codeInvalidQuery, "order_by must use the same direction for every field")
 		}
 		dir = d
 		f, aerr := resolveField(t, *ob.FieldKey)
@@ -136,7 +137,7 @@ func queryOrderOf(t *mdTemplate, body []orderByBody) (queryOrder, *apiError) {
 			return o, aerr
 		}
 		if !f.sortable {
-			return o, errf(http.StatusBadRequest, codeInvalidQuery, "Cannot order by %s: only string, float and date fields sort", f.key)
+			return o, wire.Errorf(http.StatusBadRequest, codeInvalidQuery, "Cannot order by %s: only string, float and date fields sort", f.key)
 		}
 		o.keys = append(o.keys, f)
 	}
@@ -152,29 +153,29 @@ func queryOrderOf(t *mdTemplate, body []orderByBody) (queryOrder, *apiError) {
 // 1..100, default 100 (0 means the default); a larger one is 400
 // bad_request.
 func (s *Server) executeMetadataQuery(w http.ResponseWriter, r *http.Request, p *principal) error {
-	if aerr := requireJSONContentType(r); aerr != nil {
+	if aerr := wire.RequireJSONContentType(r); aerr != nil {
 		return aerr
 	}
-	raw, aerr := readBody(r.Body)
+	raw, aerr := wire.ReadBody(r.Body)
 	if aerr != nil {
 		return aerr
 	}
 	var body queryBody
-	if aerr := decodeJSON(bytes.NewReader(raw), &body); aerr != nil {
+	if aerr := wire.DecodeJSON(bytes.NewReader(raw), &body); aerr != nil {
 		return aerr
 	}
 	if body.From == nil {
-		return errBadRequest("Missing required field: from")
+		return wire.BadRequest("Missing required field: from")
 	}
 	if body.AncestorFolderID == nil {
-		return errBadRequest("Missing required field: ancestor_folder_id")
+		return wire.BadRequest("Missing required field: ancestor_folder_id")
 	}
 	limit := defaultQueryLimit
 	if body.Limit != nil && *body.Limit != 0 {
 		limit = *body.Limit
 	}
 	if limit < 0 || limit > maxQueryLimit {
-		return errBadRequest("limit must be between 0 and %d", maxQueryLimit)
+		return wire.BadRequest("limit must be between 0 and %d", maxQueryLimit)
 	}
 	scope, key, aerr := s.parseFrom(*body.From)
 	if aerr != nil {
@@ -186,7 +187,7 @@ func (s *Server) executeMetadataQuery(w http.ResponseWriter, r *http.Request, p 
 	}
 	tree, qerr := mdquery.Parse(query)
 	if qerr != nil {
-		return errf(http.StatusBadRequest, codeInvalidQuery, "Invalid query: %s", qerr.Msg)
+		return wire.Errorf(http.StatusBadRequest, codeInvalidQuery, "Invalid query: %s", qerr.Msg)
 	}
 	params, aerr := decodeParams(body.QueryParams)
 	if aerr != nil {
@@ -198,7 +199,7 @@ func (s *Server) executeMetadataQuery(w http.ResponseWriter, r *http.Request, p 
 	defer s.mu.Unlock()
 	t := s.template(scope, key)
 	if t == nil || t.scope == scopeGlobal {
-		return errf(http.StatusNotFound, codeInstanceNotFound, "Template %s not found: use the full scope, e.g. %s", *body.From, s.enterpriseScope())
+		return wire.Errorf(http.StatusNotFound, codeInstanceNotFound, "Template %s not found: use the full scope, e.g. %s", *body.From, s.enterpriseScope())
 	}
 	pred, aerr := s.compileQuery(tree, t, params)
 	if aerr != nil {
@@ -211,7 +212,7 @@ func (s *Server) executeMetadataQuery(w http.ResponseWriter, r *http.Request, p 
 	ancestor := *body.AncestorFolderID
 	if ancestor != rootID {
 		if !validID(ancestor) {
-			return errNotFound("folder")
+			return wire.NotFound("folder")
 		}
 		if _, aerr := s.lookup(p, "folder", ancestor); aerr != nil {
 			return aerr
@@ -227,12 +228,12 @@ func (s *Server) executeMetadataQuery(w http.ResponseWriter, r *http.Request, p 
 	// answer 404 everywhere but in the trash.
 	keep := func(in *mdInstance) bool { return s.live(p, in.item) && s.isUnder(in.item, ancestor) }
 	page, more := s.selectPage(t, order, pred, keep, after, limit)
-	entries := renderEach(page, func(in *mdInstance) any { return s.queryEntry(in.item, body.Fields, p) })
+	entries := wire.RenderEach(page, func(in *mdInstance) any { return s.queryEntry(in.item, body.Fields, p) })
 	out := map[string]any{"entries": entries, "limit": limit}
 	if more {
 		out["next_marker"] = encodeQueryMarker(hash, s.positionOf(order, page[len(page)-1]))
 	}
-	writeJSON(w, http.StatusOK, out)
+	wire.WriteJSON(w, http.StatusOK, out)
 	return nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"github.com/contentapi/cms/refserver/internal/mdquery"
+	"github.com/contentapi/cms/refserver/internal/wire"
 	"net/http"
 	"path"
 	"strings"
@@ -43,7 +44,7 @@ var itemFieldTypes = map[string]string{
 // resolveField finds the left-hand side name in the template or the item
 // fields; an unknown name is 400 invalid_query (DG syntax: "Any other
 // field name will result in ... an error").
-func resolveField(t *mdTemplate, name string) (qField, *apiError) {
+func resolveField(t *mdTemplate, name string) (qField, *wire.Error) {
 	if typ, ok := itemFieldTypes[name]; ok {
 		return qField{key: name, typ: typ, item: true, sortable: true}, nil
 	}
@@ -51,7 +52,7 @@ func resolveField(t *mdTemplate, name string) (qField, *apiError) {
 		sortable := f.typ == fieldString || f.typ == fieldFloat || f.typ == fieldDate || f.typ == fieldInteger
 		return qField{key: name, typ: f.typ, sortable: sortable}, nil
 	}
-	return qField{}, errf(http.StatusBadRequest, codeInvalidQuery, "%q is not a field of template %s nor a supported item field", name, t.key)
+	return qField{}, wire.Errorf(http.StatusBadRequest, codeInvalidQuery, "%q is not a field of template %s nor a supported item field", name, t.key)
 }
 
 // value is the field's value on an instance (ok false = null).
@@ -101,12 +102,12 @@ func (s *Server) fieldOf(f qField, in *mdInstance) (mdVal, bool) {
 // (DG queries/errors; spec: "The type of each parameter ... must match the
 // type of the corresponding metadata template field"). Dates are RFC 3339
 // instants compared as they are.
-func paramValue(f qField, name string, params map[string]any) (mdVal, *apiError) {
+func paramValue(f qField, name string, params map[string]any) (mdVal, *wire.Error) {
 	raw, ok := params[name]
 	if !ok {
-		return mdVal{}, errf(http.StatusBadRequest, codeUnexpectedJSONType, "The placeholder :%s has no value in query_params", name)
+		return mdVal{}, wire.Errorf(http.StatusBadRequest, codeUnexpectedJSONType, "The placeholder :%s has no value in query_params", name)
 	}
-	bad := errf(http.StatusBadRequest, codeUnexpectedJSONType, "query_params.%s does not match the type %s of %s", name, f.typ, f.key)
+	bad := wire.Errorf(http.StatusBadRequest, codeUnexpectedJSONType, "query_params.%s does not match the type %s of %s", name, f.typ, f.key)
 	switch f.typ {
 	case fieldFloat, fieldInteger:
 		if n, ok := raw.(json.Number); ok {
@@ -129,7 +130,7 @@ func paramValue(f qField, name string, params map[string]any) (mdVal, *apiError)
 }
 
 // compileQuery turns a parsed query into a predicate for template t.
-func (s *Server) compileQuery(n *mdquery.Node, t *mdTemplate, params map[string]any) (predicate, *apiError) {
+func (s *Server) compileQuery(n *mdquery.Node, t *mdTemplate, params map[string]any) (predicate, *wire.Error) {
 	if n == nil {
 		return func(*mdInstance) tri { return triTrue }, nil
 	}
@@ -177,8 +178,8 @@ func (s *Server) compileQuery(n *mdquery.Node, t *mdTemplate, params map[string]
 		}
 	}
 	listField := f.typ == fieldMultiSelect || f.typ == fieldTaxonomy
-	invalid := func(what string) *apiError {
-		return errf(http.StatusBadRequest, codeInvalidQuery, "%s is not supported on %s (a %s field)", what, f.key, f.typ)
+	invalid := func(what string) *wire.Error {
+		return wire.Errorf(http.StatusBadRequest, codeInvalidQuery, "%s is not supported on %s (a %s field)", what, f.key, f.typ)
 	}
 	switch n.Kind {
 	case "null":
@@ -202,7 +203,7 @@ func (s *Server) compileQuery(n *mdquery.Node, t *mdTemplate, params map[string]
 		if f.typ == fieldMultiSelect {
 			// The guides: "the IN operator isn't supported for multiselect
 			// fields ... and returns a 400 error"; the issue names the code.
-			return nil, errf(http.StatusBadRequest, codeUnexpectedJSONType, "IN is not supported on the multiSelect field %s: use HASANY", f.key)
+			return nil, wire.Errorf(http.StatusBadRequest, codeUnexpectedJSONType, "IN is not supported on the multiSelect field %s: use HASANY", f.key)
 		}
 		if listField {
 			return nil, invalid("IN")
@@ -221,7 +222,7 @@ func (s *Server) compileQuery(n *mdquery.Node, t *mdTemplate, params map[string]
 		}
 		return s.valuePred(f, false, func(v mdVal) bool { return hasValues(v, vals, n.All) }), nil
 	}
-	return nil, errf(http.StatusBadRequest, codeInvalidQuery, "unsupported expression")
+	return nil, wire.Errorf(http.StatusBadRequest, codeInvalidQuery, "unsupported expression")
 }
 
 // valuePred is a predicate that is null on a missing value, test(value)
@@ -317,14 +318,14 @@ func instantVal(s string) (mdVal, bool) {
 }
 
 // decodeParams decodes query_params with numbers kept as json.Number.
-func decodeParams(raw map[string]json.RawMessage) (map[string]any, *apiError) {
+func decodeParams(raw map[string]json.RawMessage) (map[string]any, *wire.Error) {
 	out := make(map[string]any, len(raw))
 	for k, r := range raw {
 		dec := json.NewDecoder(bytes.NewReader(r))
 		dec.UseNumber()
 		var v any
 		if err := dec.Decode(&v); err != nil {
-			return nil, errBadRequest("Invalid query_params.%s", k)
+			return nil, wire.BadRequest("Invalid query_params.%s", k)
 		}
 		out[k] = v
 	}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 // schemaOp is one operation of PUT /metadata_templates/{scope}/{key}/schema.
@@ -54,28 +56,28 @@ type editFieldData struct {
 
 // decodeSchemaOps decodes a schema update body: a non-empty JSON array of
 // operation objects (unknown members are 400 bad_request).
-func decodeSchemaOps(r io.Reader) ([]schemaOp, *apiError) {
+func decodeSchemaOps(r io.Reader) ([]schemaOp, *wire.Error) {
 	var ops []schemaOp
-	if aerr := decodeJSON(r, &ops); aerr != nil {
+	if aerr := wire.DecodeJSON(r, &ops); aerr != nil {
 		return nil, aerr
 	}
 	if len(ops) == 0 {
-		return nil, errBadRequest("The body must be a non-empty array of operations")
+		return nil, wire.BadRequest("The body must be a non-empty array of operations")
 	}
 	return ops, nil
 }
 
 // decodeData decodes the data member of an operation strictly.
-func decodeData(raw json.RawMessage, v any) *apiError {
+func decodeData(raw json.RawMessage, v any) *wire.Error {
 	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
-		return errBadRequest("Missing required member: data")
+		return wire.BadRequest("Missing required member: data")
 	}
-	if aerr := decodeJSON(bytes.NewReader(raw), v); aerr != nil {
-		return errBadRequest("Invalid data: %s", aerr.Message)
+	if aerr := wire.DecodeJSON(bytes.NewReader(raw), v); aerr != nil {
+		return wire.BadRequest("Invalid data: %s", aerr.Message)
 	}
 	// No member of data takes null: the spec gives none a meaning (a
 	// field's description is cleared with "", hidden is true or false).
-	return checkNulls(raw, codeBadRequest)
+	return wire.CheckNulls(raw, wire.CodeBadRequest)
 }
 
 // cloneFields deep-copies fields and options (ids kept).
@@ -101,35 +103,35 @@ type schemaDraft struct {
 	effects            []schemaEffect
 }
 
-func (d *schemaDraft) field(key *string) (*mdField, *apiError) {
+func (d *schemaDraft) field(key *string) (*mdField, *wire.Error) {
 	if key == nil {
-		return nil, errBadRequest("Missing required member: fieldKey")
+		return nil, wire.BadRequest("Missing required member: fieldKey")
 	}
 	for _, f := range d.fields {
 		if f.key == *key {
 			return f, nil
 		}
 	}
-	return nil, errBadRequest("Could not find field: %s", *key)
+	return nil, wire.BadRequest("Could not find field: %s", *key)
 }
 
 // optionField returns the field of an option operation and checks its type.
-func (d *schemaDraft) optionField(key *string, typ string) (*mdField, *apiError) {
+func (d *schemaDraft) optionField(key *string, typ string) (*mdField, *wire.Error) {
 	f, aerr := d.field(key)
 	if aerr != nil {
 		return nil, aerr
 	}
 	if f.typ != typ {
-		return nil, errBadRequest("Field %q is of type %s, not %s", f.key, f.typ, typ)
+		return nil, wire.BadRequest("Field %q is of type %s, not %s", f.key, f.typ, typ)
 	}
 	return f, nil
 }
 
 // permute reorders list to the order of keys, which must name every
 // element exactly once (a reorder can neither add nor drop).
-func permute[T any](list []T, keys []string, keyOf func(T) string, what string) ([]T, *apiError) {
+func permute[T any](list []T, keys []string, keyOf func(T) string, what string) ([]T, *wire.Error) {
 	if len(keys) != len(list) {
-		return nil, errBadRequest("%s must list every existing key exactly once", what)
+		return nil, wire.BadRequest("%s must list every existing key exactly once", what)
 	}
 	byKey := make(map[string]T, len(list))
 	for _, v := range list {
@@ -139,7 +141,7 @@ func permute[T any](list []T, keys []string, keyOf func(T) string, what string) 
 	for _, k := range keys {
 		v, ok := byKey[k]
 		if !ok {
-			return nil, errBadRequest("%s must list every existing key exactly once (%q)", what, k)
+			return nil, wire.BadRequest("%s must list every existing key exactly once (%q)", what, k)
 		}
 		delete(byKey, k)
 		out = append(out, v)
@@ -148,9 +150,9 @@ func permute[T any](list []T, keys []string, keyOf func(T) string, what string) 
 }
 
 // apply runs one operation on the draft.
-func (d *schemaDraft) apply(op schemaOp) *apiError {
+func (d *schemaDraft) apply(op schemaOp) *wire.Error {
 	if op.Op == nil {
-		return errBadRequest("Missing required member: op")
+		return wire.BadRequest("Missing required member: op")
 	}
 	switch *op.Op {
 	case "editTemplate":
@@ -159,7 +161,7 @@ func (d *schemaDraft) apply(op schemaOp) *apiError {
 			return aerr
 		}
 		if data.TemplateKey != nil {
-			return errBadRequest("templateKey cannot be changed: a template keeps the key it was created with")
+			return wire.BadRequest("templateKey cannot be changed: a template keeps the key it was created with")
 		}
 		if data.DisplayName != nil {
 			if aerr := checkDisplayName(*data.DisplayName, "displayName"); aerr != nil {
@@ -184,7 +186,7 @@ func (d *schemaDraft) apply(op schemaOp) *apiError {
 		}
 		for _, g := range d.fields {
 			if g.key == f.key {
-				return errBadRequest("Duplicate field key %q", f.key)
+				return wire.BadRequest("Duplicate field key %q", f.key)
 			}
 		}
 		d.fields = append(d.fields, f)
@@ -201,7 +203,7 @@ func (d *schemaDraft) apply(op schemaOp) *apiError {
 		if aerr != nil {
 			return aerr
 		}
-		d.fields = removeFrom(d.fields, f)
+		d.fields = wire.RemoveFrom(d.fields, f)
 		d.effects = append(d.effects, schemaEffect{kind: "removeField", field: f.key})
 	case "addEnumOption", "addMultiSelectOption":
 		return d.addOption(op)
@@ -222,12 +224,12 @@ func (d *schemaDraft) apply(op schemaOp) *apiError {
 	case "editEnumOption", "editMultiSelectOption", "removeEnumOption", "removeMultiSelectOption":
 		return d.changeOption(op)
 	default:
-		return errBadRequest("Invalid operation %q", *op.Op)
+		return wire.BadRequest("Invalid operation %q", *op.Op)
 	}
 	return nil
 }
 
-func (d *schemaDraft) editField(op schemaOp) *apiError {
+func (d *schemaDraft) editField(op schemaOp) *wire.Error {
 	f, aerr := d.field(op.FieldKey)
 	if aerr != nil {
 		return aerr
@@ -244,7 +246,7 @@ func (d *schemaDraft) editField(op schemaOp) *apiError {
 	}
 	if data.Description != nil {
 		if len(*data.Description) > maxDisplayNameLen {
-			return errBadRequest("Field description is longer than %d characters", maxDisplayNameLen)
+			return wire.BadRequest("Field description is longer than %d characters", maxDisplayNameLen)
 		}
 		f.description = *data.Description
 	}
@@ -257,7 +259,7 @@ func (d *schemaDraft) editField(op schemaOp) *apiError {
 		}
 		for _, g := range d.fields {
 			if g.key == *data.Key {
-				return errBadRequest("Duplicate field key %q", *data.Key)
+				return wire.BadRequest("Duplicate field key %q", *data.Key)
 			}
 		}
 		d.effects = append(d.effects, schemaEffect{kind: "renameField", from: f.key, to: *data.Key})
@@ -266,7 +268,7 @@ func (d *schemaDraft) editField(op schemaOp) *apiError {
 	return nil
 }
 
-func (d *schemaDraft) addOption(op schemaOp) *apiError {
+func (d *schemaDraft) addOption(op schemaOp) *wire.Error {
 	typ := fieldEnum
 	if *op.Op == "addMultiSelectOption" {
 		typ = fieldMultiSelect
@@ -280,14 +282,14 @@ func (d *schemaDraft) addOption(op schemaOp) *apiError {
 		return aerr
 	}
 	if data.Key == nil {
-		return errBadRequest("Missing required member: data.key")
+		return wire.BadRequest("Missing required member: data.key")
 	}
 	return f.addOption(*data.Key)
 }
 
 // changeOption runs editEnumOption, editMultiSelectOption,
 // removeEnumOption and removeMultiSelectOption.
-func (d *schemaDraft) changeOption(op schemaOp) *apiError {
+func (d *schemaDraft) changeOption(op schemaOp) *wire.Error {
 	typ, key, member := fieldEnum, op.EnumOptionKey, "enumOptionKey"
 	if *op.Op == "editMultiSelectOption" || *op.Op == "removeMultiSelectOption" {
 		typ, key, member = fieldMultiSelect, op.MultiSelectOptionKey, "multiSelectOptionKey"
@@ -297,11 +299,11 @@ func (d *schemaDraft) changeOption(op schemaOp) *apiError {
 		return aerr
 	}
 	if key == nil {
-		return errBadRequest("Missing required member: %s", member)
+		return wire.BadRequest("Missing required member: %s", member)
 	}
 	i, o := f.option(*key)
 	if o == nil {
-		return errBadRequest("Could not find option %q on field %q", *key, f.key)
+		return wire.BadRequest("Could not find option %q on field %q", *key, f.key)
 	}
 	multi := typ == fieldMultiSelect
 	if *op.Op == "removeEnumOption" || *op.Op == "removeMultiSelectOption" {
@@ -314,7 +316,7 @@ func (d *schemaDraft) changeOption(op schemaOp) *apiError {
 		return aerr
 	}
 	if data.Key == nil {
-		return errBadRequest("Missing required member: data.key")
+		return wire.BadRequest("Missing required member: data.key")
 	}
 	if *data.Key == o.key {
 		return nil
@@ -323,7 +325,7 @@ func (d *schemaDraft) changeOption(op schemaOp) *apiError {
 		return aerr
 	}
 	if _, dup := f.option(*data.Key); dup != nil {
-		return errBadRequest("Option %q already exists on field %q", *data.Key, f.key)
+		return wire.BadRequest("Option %q already exists on field %q", *data.Key, f.key)
 	}
 	d.effects = append(d.effects, schemaEffect{kind: "renameOption", field: f.key, from: o.key, to: *data.Key, multi: multi})
 	o.key = *data.Key
@@ -353,7 +355,7 @@ func (s *Server) updateTemplate(w http.ResponseWriter, r *http.Request, p *princ
 		return aerr
 	}
 	if t.scope == scopeGlobal {
-		return errf(http.StatusForbidden, codeAccessDenied, "Global templates cannot be changed")
+		return wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "Global templates cannot be changed")
 	}
 	d := &schemaDraft{displayName: t.displayName, hidden: t.hidden, copyOnCopy: t.copyOnCopy, fields: cloneFields(t.fields)}
 	for _, op := range ops {
@@ -375,6 +377,6 @@ func (s *Server) updateTemplate(w http.ResponseWriter, r *http.Request, p *princ
 	}
 	s.dirty(kTemplates, t.id)
 	t.sorted = nil // values or field keys may have changed: rebuilt on demand
-	writeJSON(w, http.StatusOK, t.record())
+	wire.WriteJSON(w, http.StatusOK, t.record())
 	return nil
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 // mdTemplate is a metadata template. Fields are guarded by Server.mu.
@@ -151,16 +153,16 @@ type optionBody struct {
 // newField checks a field body and builds the field. Field rules: type one
 // of the creatable types, key 1..256 characters, displayName 1..4096,
 // options (unique, non-empty keys) only on enum and multiSelect.
-func newField(b fieldBody) (*mdField, *apiError) {
+func newField(b fieldBody) (*mdField, *wire.Error) {
 	if b.Type == nil || b.Key == nil || b.DisplayName == nil {
-		return nil, errBadRequest("A field needs type, key and displayName")
+		return nil, wire.BadRequest("A field needs type, key and displayName")
 	}
 	switch *b.Type {
 	case fieldString, fieldFloat, fieldDate, fieldEnum, fieldMultiSelect:
 	case fieldInteger, fieldTaxonomy:
-		return nil, errBadRequest("Fields of type %s cannot be created", *b.Type)
+		return nil, wire.BadRequest("Fields of type %s cannot be created", *b.Type)
 	default:
-		return nil, errBadRequest("Invalid field type %q", *b.Type)
+		return nil, wire.BadRequest("Invalid field type %q", *b.Type)
 	}
 	if aerr := checkFieldKey(*b.Key); aerr != nil {
 		return nil, aerr
@@ -169,12 +171,12 @@ func newField(b fieldBody) (*mdField, *apiError) {
 		return nil, aerr
 	}
 	if b.TaxonomyKey != nil || b.TaxonomyID != nil || b.Namespace != nil || b.OptionsRules != nil {
-		return nil, errBadRequest("Taxonomy properties are only valid on taxonomy fields")
+		return nil, wire.BadRequest("Taxonomy properties are only valid on taxonomy fields")
 	}
 	f := &mdField{id: newUUID(), typ: *b.Type, key: *b.Key, displayName: *b.DisplayName}
 	if b.Description != nil {
 		if len(*b.Description) > maxDisplayNameLen {
-			return nil, errBadRequest("Field description is longer than %d characters", maxDisplayNameLen)
+			return nil, wire.BadRequest("Field description is longer than %d characters", maxDisplayNameLen)
 		}
 		f.description = *b.Description
 	}
@@ -182,11 +184,11 @@ func newField(b fieldBody) (*mdField, *apiError) {
 		f.hidden = *b.Hidden
 	}
 	if b.Options != nil && !f.hasOptions() {
-		return nil, errBadRequest("Options are only valid on enum and multiSelect fields")
+		return nil, wire.BadRequest("Options are only valid on enum and multiSelect fields")
 	}
 	for _, o := range b.Options {
 		if o.Key == nil {
-			return nil, errBadRequest("An option needs a key")
+			return nil, wire.BadRequest("An option needs a key")
 		}
 		if aerr := f.addOption(*o.Key); aerr != nil {
 			return nil, aerr
@@ -195,34 +197,34 @@ func newField(b fieldBody) (*mdField, *apiError) {
 	return f, nil
 }
 
-func (f *mdField) addOption(key string) *apiError {
+func (f *mdField) addOption(key string) *wire.Error {
 	if aerr := checkOptionKey(key); aerr != nil {
 		return aerr
 	}
 	if _, o := f.option(key); o != nil {
-		return errBadRequest("Option %q already exists on field %q", key, f.key)
+		return wire.BadRequest("Option %q already exists on field %q", key, f.key)
 	}
 	f.options = append(f.options, &mdOption{id: newUUID(), key: key})
 	return nil
 }
 
-func checkFieldKey(key string) *apiError {
+func checkFieldKey(key string) *wire.Error {
 	if key == "" || utf8.RuneCountInString(key) > maxFieldKeyLen || strings.HasPrefix(key, "$") || !utf8.ValidString(key) {
-		return errBadRequest("Invalid field key %q: 1 to %d characters, not starting with $", key, maxFieldKeyLen)
+		return wire.BadRequest("Invalid field key %q: 1 to %d characters, not starting with $", key, maxFieldKeyLen)
 	}
 	return nil
 }
 
-func checkOptionKey(key string) *apiError {
+func checkOptionKey(key string) *wire.Error {
 	if strings.TrimSpace(key) == "" || !utf8.ValidString(key) {
-		return errBadRequest("Invalid option key %q", key)
+		return wire.BadRequest("Invalid option key %q", key)
 	}
 	return nil
 }
 
-func checkDisplayName(v, what string) *apiError {
+func checkDisplayName(v, what string) *wire.Error {
 	if strings.TrimSpace(v) == "" || utf8.RuneCountInString(v) > maxDisplayNameLen {
-		return errBadRequest("Invalid %s: 1 to %d characters", what, maxDisplayNameLen)
+		return wire.BadRequest("Invalid %s: 1 to %d characters", what, maxDisplayNameLen)
 	}
 	return nil
 }
@@ -288,22 +290,22 @@ func templateKeyFrom(displayName string) string {
 // global is 403. A templateKey that is taken is 409 conflict (the service
 // documents no code for it); a derived key gets a numeric suffix instead.
 func (s *Server) createTemplate(w http.ResponseWriter, r *http.Request, p *principal) error {
-	if aerr := requireJSONContentType(r); aerr != nil {
+	if aerr := wire.RequireJSONContentType(r); aerr != nil {
 		return aerr
 	}
 	var body templateBody
-	if aerr := decodeJSON(r.Body, &body); aerr != nil {
+	if aerr := wire.DecodeJSON(r.Body, &body); aerr != nil {
 		return aerr
 	}
 	if body.Scope == nil || body.DisplayName == nil {
-		return errBadRequest("Missing required field: scope and displayName are required")
+		return wire.BadRequest("Missing required field: scope and displayName are required")
 	}
 	switch s.scopeKind(*body.Scope) {
 	case scopeGlobal:
-		return errf(http.StatusForbidden, codeAccessDenied, "Templates cannot be created in the global scope")
+		return wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "Templates cannot be created in the global scope")
 	case s.enterpriseScope():
 	default:
-		return errBadRequest("Invalid scope %q: templates are created in the enterprise scope", *body.Scope)
+		return wire.BadRequest("Invalid scope %q: templates are created in the enterprise scope", *body.Scope)
 	}
 	if aerr := checkDisplayName(*body.DisplayName, "displayName"); aerr != nil {
 		return aerr
@@ -321,7 +323,7 @@ func (s *Server) createTemplate(w http.ResponseWriter, r *http.Request, p *princ
 			return aerr
 		}
 		if _, dup := t.field(f.key); dup != nil {
-			return errBadRequest("Duplicate field key %q", f.key)
+			return wire.BadRequest("Duplicate field key %q", f.key)
 		}
 		t.fields = append(t.fields, f)
 	}
@@ -329,12 +331,12 @@ func (s *Server) createTemplate(w http.ResponseWriter, r *http.Request, p *princ
 	if derived {
 		t.key = templateKeyFrom(*body.DisplayName)
 		if t.key == "" {
-			return errBadRequest("Cannot derive a templateKey from displayName; send templateKey")
+			return wire.BadRequest("Cannot derive a templateKey from displayName; send templateKey")
 		}
 	} else {
 		t.key = *body.TemplateKey
 		if !validTemplateKey(t.key) {
-			return errBadRequest("Invalid templateKey %q: at most %d characters matching ^[a-zA-Z_][-a-zA-Z0-9_]*$", t.key, maxTemplateKeyLen)
+			return wire.BadRequest("Invalid templateKey %q: at most %d characters matching ^[a-zA-Z_][-a-zA-Z0-9_]*$", t.key, maxTemplateKeyLen)
 		}
 	}
 
@@ -342,7 +344,7 @@ func (s *Server) createTemplate(w http.ResponseWriter, r *http.Request, p *princ
 	defer s.mu.Unlock()
 	if s.template(t.scope, t.key) != nil {
 		if !derived {
-			return errf(http.StatusConflict, codeConflict, "A template with templateKey %q already exists", t.key)
+			return wire.Errorf(http.StatusConflict, wire.CodeConflict, "A template with templateKey %q already exists", t.key)
 		}
 		base := t.key
 		for n := 1; s.template(t.scope, t.key) != nil; n++ {
@@ -351,20 +353,20 @@ func (s *Server) createTemplate(w http.ResponseWriter, r *http.Request, p *princ
 		}
 	}
 	s.addTemplate(t)
-	writeJSON(w, http.StatusCreated, t.record())
+	wire.WriteJSON(w, http.StatusCreated, t.record())
 	return nil
 }
 
 // templateOf resolves {scope}/{template_key} of a template path: 400 for
 // no scope, 404 not_found for no such template.
-func (s *Server) templateOf(r *http.Request) (*mdTemplate, *apiError) {
+func (s *Server) templateOf(r *http.Request) (*mdTemplate, *wire.Error) {
 	scope, aerr := s.pathScope(r)
 	if aerr != nil {
 		return nil, aerr
 	}
 	t := s.template(scope, r.PathValue("template_key"))
 	if t == nil {
-		return nil, errNotFound("metadata template")
+		return nil, wire.NotFound("metadata template")
 	}
 	return t, nil
 }
@@ -377,7 +379,7 @@ func (s *Server) getTemplate(w http.ResponseWriter, r *http.Request, p *principa
 	if aerr != nil {
 		return aerr
 	}
-	writeJSON(w, http.StatusOK, t.record())
+	wire.WriteJSON(w, http.StatusOK, t.record())
 	return nil
 }
 
@@ -389,9 +391,9 @@ func (s *Server) getTemplateByID(w http.ResponseWriter, r *http.Request, p *prin
 	defer s.mu.Unlock()
 	t := s.metadata.byID[r.PathValue("template_id")]
 	if t == nil {
-		return errBadRequest("Template id not recognised")
+		return wire.BadRequest("Template id not recognised")
 	}
-	writeJSON(w, http.StatusOK, t.record())
+	wire.WriteJSON(w, http.StatusOK, t.record())
 	return nil
 }
 
@@ -406,14 +408,14 @@ func (s *Server) deleteTemplate(w http.ResponseWriter, r *http.Request, p *princ
 		return aerr
 	}
 	if t.scope == scopeGlobal {
-		return errf(http.StatusForbidden, codeAccessDenied, "Global templates cannot be deleted")
+		return wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "Global templates cannot be deleted")
 	}
 	for _, in := range append([]*mdInstance(nil), t.bySeq...) {
 		s.removeInstance(in)
 	}
 	delete(s.metadata.templates, t.scope+"."+t.key)
 	delete(s.metadata.byID, t.id)
-	s.metadata.order = removeFrom(s.metadata.order, t)
+	s.metadata.order = wire.RemoveFrom(s.metadata.order, t)
 	s.dirty(kTemplates, t.id)
 	s.dirty(kMetadata, metadataKey)
 	w.WriteHeader(http.StatusNoContent)
@@ -432,7 +434,7 @@ func (s *Server) listGlobalTemplates(w http.ResponseWriter, r *http.Request, p *
 }
 
 func (s *Server) listTemplates(w http.ResponseWriter, r *http.Request, scope string) error {
-	q, aerr := parseMarkerPage(r)
+	q, aerr := wire.ParseMarkerPage(r)
 	if aerr != nil {
 		return aerr
 	}
@@ -444,7 +446,7 @@ func (s *Server) listTemplates(w http.ResponseWriter, r *http.Request, scope str
 			all = append(all, t)
 		}
 	}
-	writeJSON(w, http.StatusOK, positionEntries(all, q, (*mdTemplate).record))
+	wire.WriteJSON(w, http.StatusOK, wire.PositionEntries(all, q, (*mdTemplate).record))
 	return nil
 }
 
@@ -455,9 +457,9 @@ func (s *Server) listTemplates(w http.ResponseWriter, r *http.Request, scope str
 func (s *Server) listTemplatesByInstance(w http.ResponseWriter, r *http.Request, p *principal) error {
 	id := r.URL.Query().Get("metadata_instance_id")
 	if !isUUID(id) {
-		return errBadRequest("metadata_instance_id must be the $id (a UUID) of a metadata instance")
+		return wire.BadRequest("metadata_instance_id must be the $id (a UUID) of a metadata instance")
 	}
-	limit, aerr := pageLimit(r, defaultPageLimit, maxPageLimit)
+	limit, aerr := wire.PageLimit(r, wire.DefaultPageLimit, wire.MaxPageLimit)
 	if aerr != nil {
 		return aerr
 	}
@@ -467,6 +469,6 @@ func (s *Server) listTemplatesByInstance(w http.ResponseWriter, r *http.Request,
 	if in := s.metadata.byInstID[strings.ToLower(id)]; in != nil && s.live(p, in.item) {
 		found = append(found, in.tmpl)
 	}
-	writeJSON(w, http.StatusOK, positionEntries(found, listPage{limit: limit}, (*mdTemplate).record))
+	wire.WriteJSON(w, http.StatusOK, wire.PositionEntries(found, wire.Page{Limit: limit}, (*mdTemplate).record))
 	return nil
 }

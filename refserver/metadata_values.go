@@ -189,17 +189,5 @@ func decodeObject(b []byte) (map[string]any, error) {
 	return m, nil
 }
 
-// readBody reads a request body of at most maxJSONBody bytes.
-func readBody(r io.Reader) ([]byte, *apiError) {
-	b, err := io.ReadAll(io.LimitReader(r, maxJSONBody+1))
-	if err != nil {
-		return nil, errBadRequest("Reading the request body failed")
-	}
-	if len(b) > maxJSONBody {
-		return nil, errBadRequest("Request body too large")
-	}
-	return b, nil
-}
-
 // parseRFC3339 parses an RFC 3339 date-time (fractional seconds optional).
 func parseRFC3339(s string) (time.Time, error) { return time.Parse(time.RFC3339Nano, s) }

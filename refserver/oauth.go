@@ -28,6 +28,8 @@ import (
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 // OAuth grant types and token types of POST /oauth2/token.
@@ -124,7 +126,7 @@ func onlyMethod(method string, h http.HandlerFunc) http.Handler {
 		if r.Method != method {
 			drain(r.Body)
 			w.Header().Set("Allow", method)
-			writeError(w, errf(http.StatusMethodNotAllowed, codeMethodNotAllowed, "Method Not Allowed: %s", r.Method))
+			wire.WriteError(w, wire.Errorf(http.StatusMethodNotAllowed, wire.CodeMethodNotAllowed, "Method Not Allowed: %s", r.Method))
 			return
 		}
 		h(w, r)
@@ -194,7 +196,7 @@ func writeOAuthError(w http.ResponseWriter, e *oauthError) {
 		w.Header().Set("WWW-Authenticate", `Basic realm="Service"`)
 	}
 	w.Header().Set("Cache-Control", "no-store")
-	writeJSON(w, e.status, map[string]string{"error": e.code, "error_description": e.desc})
+	wire.WriteJSON(w, e.status, map[string]string{"error": e.code, "error_description": e.desc})
 }
 
 // tokenResponse is the AccessToken record.
@@ -274,7 +276,7 @@ func (s *Server) serveToken(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Cache-Control", "no-store")
-	writeJSON(w, http.StatusOK, resp)
+	wire.WriteJSON(w, http.StatusOK, resp)
 }
 
 // pruneOAuth forgets expired tokens, codes and JWT ids (lock held).

@@ -17,6 +17,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/youmark/pkcs8"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 var (
@@ -128,15 +130,15 @@ func TestOAuthIssuedTokensActAndExpire(t *testing.T) {
 	resp, m := e.doJSON(http.MethodGet, e.api("/folders/"+f["id"].(string)), svcTok, nil, hdr{"As-User": e.s.UserID()})
 	require.Equal(t, 200, resp.StatusCode, "%v", m)
 	resp, m = e.doJSON(http.MethodGet, e.api("/folders/0"), userTok, nil, hdr{"As-User": e.s.AdminUserID()})
-	requireAPIError(t, resp, m, 403, codeAccessDenied)
+	requireAPIError(t, resp, m, 403, wire.CodeAccessDenied)
 	resp, m = e.doJSON(http.MethodGet, e.api("/folders/0"), e.s.AdminToken(), nil, hdr{"As-User": "999"})
-	requireAPIError(t, resp, m, 403, codeAccessDenied)
+	requireAPIError(t, resp, m, 403, wire.CodeAccessDenied)
 	resp, m = e.doJSON(http.MethodGet, e.api("/folders/0"), e.s.AdminToken(), nil, hdr{"As-User": e.s.UserID()})
 	require.Equal(t, 200, resp.StatusCode, "%v", m)
 
 	e.clock.Advance(time.Minute)
 	resp, m = e.doJSON(http.MethodGet, e.api("/folders/0"), userTok, nil, nil)
-	requireAPIError(t, resp, m, 401, codeUnauthorized)
+	requireAPIError(t, resp, m, 401, wire.CodeUnauthorized)
 	assert.Contains(t, resp.Header.Get("WWW-Authenticate"), `error="invalid_token"`)
 	assert.Contains(t, resp.Header.Get("WWW-Authenticate"), "expired")
 	// The static tokens keep working.
@@ -225,9 +227,9 @@ func TestOAuthDownscopedTokenLimits(t *testing.T) {
 	r, m := e.doJSON(http.MethodGet, e.api("/files/"+id), ds, nil, nil)
 	assert.Equal(t, 200, r.StatusCode, "%v", m)
 	r, m = e.doJSON(http.MethodGet, e.api("/files/"+otherID), ds, nil, nil)
-	requireAPIError(t, r, m, 403, codeInsufficientScope)
+	requireAPIError(t, r, m, 403, wire.CodeInsufficientScope)
 	r, m = e.doJSON(http.MethodDelete, e.api("/files/"+id), ds, nil, nil)
-	requireAPIError(t, r, m, 403, codeInsufficientScope)
+	requireAPIError(t, r, m, 403, wire.CodeInsufficientScope)
 
 	resp, body = exch(ds, "item_delete", "")
 	requireOAuthError(t, resp, body, 401, "invalid_scope")

@@ -34,6 +34,8 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 const (
@@ -371,7 +373,7 @@ func (s *Server) persistHandler(next http.Handler) http.Handler {
 		next.ServeHTTP(bw, r)
 		if err := s.awaitState(); err != nil {
 			s.log.Error("saving the state", "path", r.URL.Path, "err", err)
-			writeError(w, errf(http.StatusInternalServerError, codeInternalServerError, "Internal Server Error: the state could not be saved"))
+			wire.WriteError(w, wire.Errorf(http.StatusInternalServerError, wire.CodeInternalServerError, "Internal Server Error: the state could not be saved"))
 			return
 		}
 		if s.persist.check {

@@ -7,6 +7,8 @@ import (
 	"maps"
 	"slices"
 	"time"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 // kindID is a kind of persisted record: one bbolt bucket, keyed by the
@@ -202,6 +204,6 @@ func (s *Server) usersByRef(ids ...string) ([]*user, error) {
 // ids from newID.
 func orderedByID[T any](m map[string]T, id func(T) string) []T {
 	list := slices.Collect(maps.Values(m))
-	slices.SortFunc(list, func(a, b T) int { return compareIDs(id(a), id(b)) })
+	slices.SortFunc(list, func(a, b T) int { return wire.CompareIDs(id(a), id(b)) })
 	return list
 }

@@ -17,6 +17,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 // lockedDump is the live dump of s, taken under its locks.
@@ -306,7 +308,7 @@ func TestPersistRestartKeepsEverything(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(before["meta"][metaKey]), &meta))
 	assert.Greater(t, numID(f["id"].(string)), meta.NextID)
 	resp, m := e2.doJSON("POST", e2.api("/folders"), e2.s.AdminToken(), map[string]any{"name": "DOCS", "parent": map[string]any{"id": "0"}}, nil)
-	requireAPIError(t, resp, m, 409, codeItemNameInUse)
+	requireAPIError(t, resp, m, 409, wire.CodeItemNameInUse)
 }
 
 func mapValues(m map[string]string) []string {
@@ -394,7 +396,7 @@ func TestPersistFailedCommitAnswers500(t *testing.T) {
 	e := newEnv(t, Options{DataDir: t.TempDir()})
 	require.NoError(t, e.s.persist.db.Close())
 	resp, m := e.doJSON("POST", e.api("/folders"), e.s.AdminToken(), map[string]any{"name": "Lost", "parent": map[string]any{"id": "0"}}, nil)
-	requireAPIError(t, resp, m, 500, codeInternalServerError)
+	requireAPIError(t, resp, m, 500, wire.CodeInternalServerError)
 	assert.Empty(t, resp.Header.Get("Location"))
 	e.s.persist.mu.Lock()
 	defer e.s.persist.mu.Unlock()

@@ -1,5 +1,7 @@
 package refserver
 
+import "github.com/contentapi/cms/refserver/internal/wire"
+
 // The resources beyond files, folders and upload sessions each live in a
 // file of their own (weblinks.go, tasks.go, metadata.go, ...), which holds
 // their handlers, their state type and its rules; their routes are in
@@ -44,7 +46,7 @@ func (s *Server) metadataChanged(in *mdInstance) {
 
 // purgeBlocked returns the error that keeps an item (a file, or a folder
 // with everything in it) from being deleted for good now, or nil.
-func (s *Server) purgeBlocked(it *item) *apiError {
+func (s *Server) purgeBlocked(it *item) *wire.Error {
 	if e := s.retentionBlocksPurge(it); e != nil {
 		return e
 	}

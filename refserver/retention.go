@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 // Retention policies (this file), their assignments
@@ -77,8 +79,8 @@ func (s *Server) initRetention() {
 // parseDays reads a length in days sent as a JSON number or a string of
 // digits (the service accepts both), at least 1 and at most int32; word is
 // the one string also accepted ("indefinite" or "none"), reported by isWord.
-func parseDays(raw json.RawMessage, field, word string) (days int, isWord bool, aerr *apiError) {
-	bad := errBadRequest("Invalid value for %q: a number of days (1 or more) or %q", field, word)
+func parseDays(raw json.RawMessage, field, word string) (days int, isWord bool, aerr *wire.Error) {
+	bad := wire.BadRequest("Invalid value for %q: a number of days (1 or more) or %q", field, word)
 	var str string
 	if err := json.Unmarshal(raw, &str); err == nil {
 		if str == word {
@@ -97,32 +99,32 @@ func parseDays(raw json.RawMessage, field, word string) (days int, isWord bool, 
 // retentionPolicyBody is the body of POST and PUT /retention_policies.
 // Pointer, raw and opt fields tell "absent" from a value (and null).
 type retentionPolicyBody struct {
-	PolicyName                   nullable[string]    `json:"policy_name"`
-	Description                  nullable[string]    `json:"description"`
-	PolicyType                   nullable[string]    `json:"policy_type"`
-	DispositionAction            nullable[string]    `json:"disposition_action"`
-	RetentionLength              json.RawMessage     `json:"retention_length"`
-	RetentionType                nullable[string]    `json:"retention_type"`
-	Status                       nullable[string]    `json:"status"`
-	CanOwnerExtendRetention      nullable[bool]      `json:"can_owner_extend_retention"`
-	MaxExtensionLength           json.RawMessage     `json:"max_extension_length"`
-	AreOwnersNotified            nullable[bool]      `json:"are_owners_notified"`
-	CustomNotificationRecipients nullable[[]userRef] `json:"custom_notification_recipients"`
+	PolicyName                   wire.Nullable[string]    `json:"policy_name"`
+	Description                  wire.Nullable[string]    `json:"description"`
+	PolicyType                   wire.Nullable[string]    `json:"policy_type"`
+	DispositionAction            wire.Nullable[string]    `json:"disposition_action"`
+	RetentionLength              json.RawMessage          `json:"retention_length"`
+	RetentionType                wire.Nullable[string]    `json:"retention_type"`
+	Status                       wire.Nullable[string]    `json:"status"`
+	CanOwnerExtendRetention      wire.Nullable[bool]      `json:"can_owner_extend_retention"`
+	MaxExtensionLength           json.RawMessage          `json:"max_extension_length"`
+	AreOwnersNotified            wire.Nullable[bool]      `json:"are_owners_notified"`
+	CustomNotificationRecipients wire.Nullable[[]userRef] `json:"custom_notification_recipients"`
 }
 
 func validDisposition(v string) bool { return v == dispositionDelete || v == dispositionRemove }
 
 // recipients resolves custom_notification_recipients: every user must exist
 // (400 bad_request otherwise; the spec names no code).
-func (s *Server) recipients(refs []userRef) ([]*user, *apiError) {
+func (s *Server) recipients(refs []userRef) ([]*user, *wire.Error) {
 	out := make([]*user, 0, len(refs))
 	for _, ref := range refs {
 		if ref.Type != "" && ref.Type != "user" {
-			return nil, errBadRequest("custom_notification_recipients: type must be \"user\"")
+			return nil, wire.BadRequest("custom_notification_recipients: type must be \"user\"")
 		}
 		u := s.knownUser(ref.ID)
 		if u == nil {
-			return nil, errBadRequest("custom_notification_recipients: unknown user %q", ref.ID)
+			return nil, wire.BadRequest("custom_notification_recipients: unknown user %q", ref.ID)
 		}
 		out = append(out, u)
 	}
@@ -131,7 +133,7 @@ func (s *Server) recipients(refs []userRef) ([]*user, *apiError) {
 
 // checkMaxExtension applies the spec's rule: max_extension_length only for
 // a finite policy that deletes ("none" is always accepted).
-func checkMaxExtension(raw json.RawMessage, policyType, disposition string) (int, *apiError) {
+func checkMaxExtension(raw json.RawMessage, policyType, disposition string) (int, *wire.Error) {
 	days, none, aerr := parseDays(raw, "max_extension_length", "none")
 	if aerr != nil {
 		return 0, aerr
@@ -140,7 +142,7 @@ func checkMaxExtension(raw json.RawMessage, policyType, disposition string) (int
 		return 0, nil
 	}
 	if policyType != retentionFinite || disposition != dispositionDelete {
-		return 0, errBadRequest("max_extension_length is allowed only for a finite policy with disposition_action permanently_delete")
+		return 0, wire.BadRequest("max_extension_length is allowed only for a finite policy with disposition_action permanently_delete")
 	}
 	return days, nil
 }
@@ -149,54 +151,54 @@ func checkMaxExtension(raw json.RawMessage, policyType, disposition string) (int
 // 400 bad_request for a missing or invalid field; 409 conflict when the name
 // is taken (the spec names no code for it).
 func (s *Server) createRetentionPolicy(w http.ResponseWriter, r *http.Request, p *principal) error {
-	if aerr := requireJSONContentType(r); aerr != nil {
+	if aerr := wire.RequireJSONContentType(r); aerr != nil {
 		return aerr
 	}
 	var b retentionPolicyBody
-	if aerr := decodeJSON(r.Body, &b); aerr != nil {
+	if aerr := wire.DecodeJSON(r.Body, &b); aerr != nil {
 		return aerr
 	}
 	rp := &retentionPolicy{retentionType: retentionModifiable, status: retentionStatusActive, createdBy: p.user}
 	var ok bool
-	if rp.name, ok = b.PolicyName.value(); !ok || strings.TrimSpace(rp.name) == "" {
-		return errBadRequest("Missing required field: policy_name")
+	if rp.name, ok = b.PolicyName.Value(); !ok || strings.TrimSpace(rp.name) == "" {
+		return wire.BadRequest("Missing required field: policy_name")
 	}
-	if rp.policyType, ok = b.PolicyType.value(); !ok || rp.policyType != retentionFinite && rp.policyType != retentionIndefinite {
-		return errBadRequest("policy_type must be finite or indefinite")
+	if rp.policyType, ok = b.PolicyType.Value(); !ok || rp.policyType != retentionFinite && rp.policyType != retentionIndefinite {
+		return wire.BadRequest("policy_type must be finite or indefinite")
 	}
-	if rp.disposition, ok = b.DispositionAction.value(); !ok || !validDisposition(rp.disposition) {
-		return errBadRequest("disposition_action must be permanently_delete or remove_retention")
+	if rp.disposition, ok = b.DispositionAction.Value(); !ok || !validDisposition(rp.disposition) {
+		return wire.BadRequest("disposition_action must be permanently_delete or remove_retention")
 	}
-	if b.Status.present {
-		return errBadRequest("Unknown field: status")
+	if b.Status.Present {
+		return wire.BadRequest("Unknown field: status")
 	}
 	switch {
 	case rp.policyType == retentionIndefinite && len(b.RetentionLength) > 0 && string(b.RetentionLength) != "null":
 		if _, indefinite, _ := parseDays(b.RetentionLength, "retention_length", retentionIndefinite); !indefinite {
-			return errBadRequest("retention_length cannot be set for an indefinite policy")
+			return wire.BadRequest("retention_length cannot be set for an indefinite policy")
 		}
 	case rp.policyType == retentionFinite:
 		if len(b.RetentionLength) == 0 || string(b.RetentionLength) == "null" {
-			return errBadRequest("Missing required field: retention_length (a finite policy needs it)")
+			return wire.BadRequest("Missing required field: retention_length (a finite policy needs it)")
 		}
 		days, indefinite, aerr := parseDays(b.RetentionLength, "retention_length", retentionIndefinite)
 		if aerr != nil {
 			return aerr
 		}
 		if indefinite {
-			return errBadRequest("retention_length of a finite policy must be a number of days")
+			return wire.BadRequest("retention_length of a finite policy must be a number of days")
 		}
 		rp.days = days
 	}
-	if v, ok := b.RetentionType.value(); ok {
+	if v, ok := b.RetentionType.Value(); ok {
 		if v != retentionModifiable && v != retentionNonModifiable {
-			return errBadRequest("retention_type must be modifiable or non_modifiable")
+			return wire.BadRequest("retention_type must be modifiable or non_modifiable")
 		}
 		rp.retentionType = v
 	}
-	rp.description, _ = b.Description.value()
+	rp.description, _ = b.Description.Value()
 	if utf8.RuneCountInString(rp.description) > maxRetentionDescription {
-		return errBadRequest("description is longer than %d characters", maxRetentionDescription)
+		return wire.BadRequest("description is longer than %d characters", maxRetentionDescription)
 	}
 	if len(b.MaxExtensionLength) > 0 && string(b.MaxExtensionLength) != "null" {
 		days, aerr := checkMaxExtension(b.MaxExtensionLength, rp.policyType, rp.disposition)
@@ -205,11 +207,11 @@ func (s *Server) createRetentionPolicy(w http.ResponseWriter, r *http.Request, p
 		}
 		rp.maxExtension = days
 	}
-	rp.canOwnerExtend, _ = b.CanOwnerExtendRetention.value()
-	rp.ownersNotified, _ = b.AreOwnersNotified.value()
+	rp.canOwnerExtend, _ = b.CanOwnerExtendRetention.Value()
+	rp.ownersNotified, _ = b.AreOwnersNotified.Value()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if refs, ok := b.CustomNotificationRecipients.value(); ok {
+	if refs, ok := b.CustomNotificationRecipients.Value(); ok {
 		users, aerr := s.recipients(refs)
 		if aerr != nil {
 			return aerr
@@ -217,7 +219,7 @@ func (s *Server) createRetentionPolicy(w http.ResponseWriter, r *http.Request, p
 		rp.recipients = users
 	}
 	if s.retentionPolicyNamed(rp.name, nil) != nil {
-		return errf(http.StatusConflict, codeConflict, "A retention policy with this name already exists")
+		return wire.Errorf(http.StatusConflict, wire.CodeConflict, "A retention policy with this name already exists")
 	}
 	rp.id = s.newID()
 	rp.createdAt = s.nowSec()
@@ -225,7 +227,7 @@ func (s *Server) createRetentionPolicy(w http.ResponseWriter, r *http.Request, p
 	s.retention.policies[rp.id] = rp
 	s.retention.policyOrder = append(s.retention.policyOrder, rp)
 	s.dirty(kRetPolicies, rp.id)
-	writeJSON(w, http.StatusCreated, s.retentionPolicyRecord(rp))
+	wire.WriteJSON(w, http.StatusCreated, s.retentionPolicyRecord(rp))
 	return nil
 }
 
@@ -290,13 +292,13 @@ func (s *Server) retentionPolicyRecord(rp *retentionPolicy) map[string]any {
 	m["modified_at"] = fmtTime(rp.modifiedAt)
 	m["can_owner_extend_retention"] = rp.canOwnerExtend
 	m["are_owners_notified"] = rp.ownersNotified
-	m["custom_notification_recipients"] = renderEach(rp.recipients, (*user).mini)
+	m["custom_notification_recipients"] = wire.RenderEach(rp.recipients, (*user).mini)
 	m["assignment_counts"] = counts
 	return m
 }
 
 // retentionPolicyByID finds a policy: 404 not_found when unknown.
-func (s *Server) retentionPolicyByID(id string) (*retentionPolicy, *apiError) {
+func (s *Server) retentionPolicyByID(id string) (*retentionPolicy, *wire.Error) {
 	return recordIn(s.retention.policies, id, "retention_policy")
 }
 
@@ -317,20 +319,20 @@ func pickRetentionFields(rec map[string]any, fields []string) map[string]any {
 // the filters policy_name (case-sensitive prefix), policy_type (400 for
 // another value) and created_by_user_id (404 for an unknown user).
 func (s *Server) listRetentionPolicies(w http.ResponseWriter, r *http.Request, p *principal) error {
-	q, aerr := parseMarkerPage(r)
+	q, aerr := wire.ParseMarkerPage(r)
 	if aerr != nil {
 		return aerr
 	}
 	query := r.URL.Query()
 	name, typ, by := query.Get("policy_name"), query.Get("policy_type"), query.Get("created_by_user_id")
 	if typ != "" && typ != retentionFinite && typ != retentionIndefinite {
-		return errBadRequest("policy_type must be finite or indefinite")
+		return wire.BadRequest("policy_type must be finite or indefinite")
 	}
 	fields := parseFields(r)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if by != "" && s.knownUser(by) == nil {
-		return errNotFound("user")
+		return wire.NotFound("user")
 	}
 	var list []*retentionPolicy
 	for _, rp := range s.retention.policyOrder {
@@ -338,7 +340,7 @@ func (s *Server) listRetentionPolicies(w http.ResponseWriter, r *http.Request, p
 			list = append(list, rp)
 		}
 	}
-	writeJSON(w, http.StatusOK, positionEntries(list, q, func(rp *retentionPolicy) any {
+	wire.WriteJSON(w, http.StatusOK, wire.PositionEntries(list, q, func(rp *retentionPolicy) any {
 		return pickRetentionFields(s.retentionPolicyRecord(rp), fields)
 	}))
 	return nil
@@ -353,15 +355,15 @@ func (s *Server) listRetentionPolicies(w http.ResponseWriter, r *http.Request, p
 // made modifiable again (the spec names no code); 409 conflict for a name
 // taken; 404 for an unknown policy.
 func (s *Server) updateRetentionPolicy(w http.ResponseWriter, r *http.Request, p *principal) error {
-	if aerr := requireJSONContentType(r); aerr != nil {
+	if aerr := wire.RequireJSONContentType(r); aerr != nil {
 		return aerr
 	}
 	var b retentionPolicyBody
-	if aerr := decodeJSON(r.Body, &b); aerr != nil {
+	if aerr := wire.DecodeJSON(r.Body, &b); aerr != nil {
 		return aerr
 	}
-	if b.PolicyType.present {
-		return errBadRequest("policy_type cannot be changed")
+	if b.PolicyType.Present {
+		return wire.BadRequest("policy_type cannot be changed")
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -370,35 +372,35 @@ func (s *Server) updateRetentionPolicy(w http.ResponseWriter, r *http.Request, p
 		return aerr
 	}
 	next := *rp // checked in full before anything changes
-	if v, ok := b.PolicyName.value(); ok {
+	if v, ok := b.PolicyName.Value(); ok {
 		if strings.TrimSpace(v) == "" {
-			return errBadRequest("policy_name cannot be empty")
+			return wire.BadRequest("policy_name cannot be empty")
 		}
 		next.name = v
 	}
-	if b.Description.present {
-		next.description = b.Description.v
+	if b.Description.Present {
+		next.description = b.Description.V
 		if utf8.RuneCountInString(next.description) > maxRetentionDescription {
-			return errBadRequest("description is longer than %d characters", maxRetentionDescription)
+			return wire.BadRequest("description is longer than %d characters", maxRetentionDescription)
 		}
 	}
-	if v, ok := b.DispositionAction.value(); ok {
+	if v, ok := b.DispositionAction.Value(); ok {
 		if !validDisposition(v) {
-			return errBadRequest("disposition_action must be permanently_delete or remove_retention")
+			return wire.BadRequest("disposition_action must be permanently_delete or remove_retention")
 		}
 		next.disposition = v
 	}
-	if v, ok := b.RetentionType.value(); ok {
+	if v, ok := b.RetentionType.Value(); ok {
 		switch v {
 		case retentionNonModifiable, "non-modifiable":
 			next.retentionType = retentionNonModifiable
 		case retentionModifiable:
 			if rp.retentionType == retentionNonModifiable {
-				return errf(http.StatusForbidden, codeForbidden, "A non-modifiable retention policy cannot be made modifiable")
+				return wire.Errorf(http.StatusForbidden, wire.CodeForbidden, "A non-modifiable retention policy cannot be made modifiable")
 			}
-			return errBadRequest("retention_type can only be changed to non_modifiable")
+			return wire.BadRequest("retention_type can only be changed to non_modifiable")
 		default:
-			return errBadRequest("retention_type can only be changed to non_modifiable")
+			return wire.BadRequest("retention_type can only be changed to non_modifiable")
 		}
 	}
 	if len(b.RetentionLength) > 0 && string(b.RetentionLength) != "null" {
@@ -407,31 +409,31 @@ func (s *Server) updateRetentionPolicy(w http.ResponseWriter, r *http.Request, p
 		case aerr != nil:
 			return aerr
 		case rp.policyType == retentionIndefinite && !indefinite:
-			return errBadRequest("retention_length cannot be set for an indefinite policy")
+			return wire.BadRequest("retention_length cannot be set for an indefinite policy")
 		case rp.policyType == retentionFinite && indefinite:
-			return errBadRequest("retention_length of a finite policy must be a number of days")
+			return wire.BadRequest("retention_length of a finite policy must be a number of days")
 		case rp.policyType == retentionFinite:
 			if days < rp.days && rp.retentionType == retentionNonModifiable {
-				return errf(http.StatusForbidden, codeForbidden, "A non-modifiable retention policy cannot be shortened")
+				return wire.Errorf(http.StatusForbidden, wire.CodeForbidden, "A non-modifiable retention policy cannot be shortened")
 			}
 			next.days = days
 		}
 	}
-	if v, ok := b.Status.value(); ok {
+	if v, ok := b.Status.Value(); ok {
 		switch {
 		case v == retentionStatusRetired:
 			next.status = retentionStatusRetired
 		case v == retentionStatusActive && rp.status == retentionStatusActive:
 		case v == retentionStatusActive:
-			return errBadRequest("A retired retention policy cannot become active again")
+			return wire.BadRequest("A retired retention policy cannot become active again")
 		default:
-			return errBadRequest("status can only be set to retired")
+			return wire.BadRequest("status can only be set to retired")
 		}
 	}
-	if v, ok := b.CanOwnerExtendRetention.value(); ok {
+	if v, ok := b.CanOwnerExtendRetention.Value(); ok {
 		next.canOwnerExtend = v
 	}
-	if v, ok := b.AreOwnersNotified.value(); ok {
+	if v, ok := b.AreOwnersNotified.Value(); ok {
 		next.ownersNotified = v
 	}
 	if len(b.MaxExtensionLength) > 0 && string(b.MaxExtensionLength) != "null" {
@@ -441,20 +443,20 @@ func (s *Server) updateRetentionPolicy(w http.ResponseWriter, r *http.Request, p
 		}
 		next.maxExtension = days
 	}
-	if b.CustomNotificationRecipients.present {
-		users, aerr := s.recipients(b.CustomNotificationRecipients.v)
+	if b.CustomNotificationRecipients.Present {
+		users, aerr := s.recipients(b.CustomNotificationRecipients.V)
 		if aerr != nil {
 			return aerr
 		}
 		next.recipients = users
 	}
 	if next.name != rp.name && s.retentionPolicyNamed(next.name, rp) != nil {
-		return errf(http.StatusConflict, codeConflict, "A retention policy with this name already exists")
+		return wire.Errorf(http.StatusConflict, wire.CodeConflict, "A retention policy with this name already exists")
 	}
 	next.modifiedAt = s.nowSec()
 	*rp = next
 	s.dirty(kRetPolicies, rp.id)
-	writeJSON(w, http.StatusOK, s.retentionPolicyRecord(rp))
+	wire.WriteJSON(w, http.StatusOK, s.retentionPolicyRecord(rp))
 	return nil
 }
 
@@ -463,9 +465,9 @@ func (s *Server) updateRetentionPolicy(w http.ResponseWriter, r *http.Request, p
 // an unknown one. Its assignments go with it, and so does the retention
 // they alone gave to file versions.
 func (s *Server) deleteRetentionPolicy(w http.ResponseWriter, r *http.Request, p *principal) error {
-	return deleteRecord(s, w, r, "id", http.StatusNoContent, s.retentionPolicyByID, func(rp *retentionPolicy) *apiError {
+	return deleteRecord(s, w, r, "id", http.StatusNoContent, s.retentionPolicyByID, func(rp *retentionPolicy) *wire.Error {
 		if rp.retentionType == retentionNonModifiable {
-			return errf(http.StatusForbidden, codeForbidden, "A non-modifiable retention policy cannot be deleted")
+			return wire.Errorf(http.StatusForbidden, wire.CodeForbidden, "A non-modifiable retention policy cannot be deleted")
 		}
 		for _, a := range append([]*retentionAssignment(nil), s.retention.assignOrder...) {
 			if a.policy == rp {
@@ -473,7 +475,7 @@ func (s *Server) deleteRetentionPolicy(w http.ResponseWriter, r *http.Request, p
 			}
 		}
 		delete(s.retention.policies, rp.id)
-		s.retention.policyOrder = removeFrom(s.retention.policyOrder, rp)
+		s.retention.policyOrder = wire.RemoveFrom(s.retention.policyOrder, rp)
 		s.dirty(kRetPolicies, rp.id)
 		return nil
 	})

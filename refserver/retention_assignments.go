@@ -3,6 +3,8 @@ package refserver
 import (
 	"net/http"
 	"time"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 // retentionAssignment puts a retention policy on the enterprise, a folder
@@ -34,11 +36,11 @@ const (
 type retentionAssignmentBody struct {
 	PolicyID *string `json:"policy_id"`
 	AssignTo *struct {
-		Type *string          `json:"type"`
-		ID   nullable[string] `json:"id"`
+		Type *string               `json:"type"`
+		ID   wire.Nullable[string] `json:"id"`
 	} `json:"assign_to"`
-	FilterFields   nullable[[]filterField] `json:"filter_fields"`
-	StartDateField nullable[string]        `json:"start_date_field"`
+	FilterFields   wire.Nullable[[]filterField] `json:"filter_fields"`
+	StartDateField wire.Nullable[string]        `json:"start_date_field"`
 }
 
 // createRetentionAssignment serves POST /retention_policy_assignments: 201
@@ -53,51 +55,51 @@ type retentionAssignmentBody struct {
 // assigned to the same target (for a template: with the same filter).
 // Every file version the assignment covers is retained at once.
 func (s *Server) createRetentionAssignment(w http.ResponseWriter, r *http.Request, p *principal) error {
-	if aerr := requireJSONContentType(r); aerr != nil {
+	if aerr := wire.RequireJSONContentType(r); aerr != nil {
 		return aerr
 	}
 	var b retentionAssignmentBody
-	if aerr := decodeJSON(r.Body, &b); aerr != nil {
+	if aerr := wire.DecodeJSON(r.Body, &b); aerr != nil {
 		return aerr
 	}
 	if b.PolicyID == nil || *b.PolicyID == "" {
-		return errBadRequest("Missing required field: policy_id")
+		return wire.BadRequest("Missing required field: policy_id")
 	}
 	if b.AssignTo == nil || b.AssignTo.Type == nil {
-		return errBadRequest("Missing required field: assign_to.type")
+		return wire.BadRequest("Missing required field: assign_to.type")
 	}
 	a := &retentionAssignment{toType: *b.AssignTo.Type, by: p.user}
-	a.toID, _ = b.AssignTo.ID.value()
+	a.toID, _ = b.AssignTo.ID.Value()
 	switch a.toType {
 	case assignEnterprise:
 		if a.toID != "" {
-			return errBadRequest("assign_to.id must be null or absent for the enterprise")
+			return wire.BadRequest("assign_to.id must be null or absent for the enterprise")
 		}
 	case assignFolder, assignMetadataTemplate:
 		if a.toID == "" {
-			return errBadRequest("Missing required field: assign_to.id")
+			return wire.BadRequest("Missing required field: assign_to.id")
 		}
 	default:
-		return errBadRequest("assign_to.type must be enterprise, folder or metadata_template")
+		return wire.BadRequest("assign_to.type must be enterprise, folder or metadata_template")
 	}
-	if ff, ok := b.FilterFields.value(); ok && len(ff) > 0 {
+	if ff, ok := b.FilterFields.Value(); ok && len(ff) > 0 {
 		if a.toType != assignMetadataTemplate {
-			return errBadRequest("filter_fields can only be used with a metadata_template assignment")
+			return wire.BadRequest("filter_fields can only be used with a metadata_template assignment")
 		}
 		if len(ff) > 1 {
-			return errBadRequest("filter_fields supports one field")
+			return wire.BadRequest("filter_fields supports one field")
 		}
 		if ff[0].Field == "" || ff[0].Value == "" {
-			return errBadRequest("filter_fields needs a field and a value")
+			return wire.BadRequest("filter_fields needs a field and a value")
 		}
 		a.filterFields = ff
 	}
-	if v, ok := b.StartDateField.value(); ok {
+	if v, ok := b.StartDateField.Value(); ok {
 		if a.toType != assignMetadataTemplate {
-			return errBadRequest("start_date_field can only be used with a metadata_template assignment")
+			return wire.BadRequest("start_date_field can only be used with a metadata_template assignment")
 		}
 		if v == "" {
-			return errBadRequest("start_date_field cannot be empty")
+			return wire.BadRequest("start_date_field cannot be empty")
 		}
 		a.startDateField = v
 	}
@@ -108,15 +110,15 @@ func (s *Server) createRetentionAssignment(w http.ResponseWriter, r *http.Reques
 		return aerr
 	}
 	if rp.status == retentionStatusRetired {
-		return errBadRequest("A retired retention policy cannot be assigned")
+		return wire.BadRequest("A retired retention policy cannot be assigned")
 	}
 	if a.startDateField != "" && rp.policyType == retentionIndefinite {
-		return errBadRequest("start_date_field cannot be used with an indefinite policy")
+		return wire.BadRequest("start_date_field cannot be used with an indefinite policy")
 	}
 	switch a.toType {
 	case assignFolder:
 		if a.toID == rootID {
-			return errBadRequest("The root folder cannot be assigned; assign the enterprise instead")
+			return wire.BadRequest("The root folder cannot be assigned; assign the enterprise instead")
 		}
 		if _, aerr := s.lookup(p, "folder", a.toID); aerr != nil {
 			return aerr
@@ -144,7 +146,7 @@ func (s *Server) createRetentionAssignment(w http.ResponseWriter, r *http.Reques
 			}
 		}
 	}
-	writeJSON(w, http.StatusCreated, s.retentionAssignmentRecord(a))
+	wire.WriteJSON(w, http.StatusCreated, s.retentionAssignmentRecord(a))
 	return nil
 }
 
@@ -170,7 +172,7 @@ func (s *Server) retentionAssignmentRecord(a *retentionAssignment) map[string]an
 		id = a.toID
 	}
 	if a.toType == assignMetadataTemplate {
-		filters = renderEach(a.filterFields, func(f filterField) any { return map[string]any{"field": f.Field, "value": f.Value} })
+		filters = wire.RenderEach(a.filterFields, func(f filterField) any { return map[string]any{"field": f.Field, "value": f.Value} })
 		start = startDateUploadDate
 		if a.startDateField != "" {
 			start = a.startDateField
@@ -187,7 +189,7 @@ func (s *Server) retentionAssignmentRecord(a *retentionAssignment) map[string]an
 	}
 }
 
-func (s *Server) retentionAssignmentByID(id string) (*retentionAssignment, *apiError) {
+func (s *Server) retentionAssignmentByID(id string) (*retentionAssignment, *wire.Error) {
 	return recordIn(s.retention.assignments, id, "retention_policy_assignment")
 }
 
@@ -202,7 +204,7 @@ func (s *Server) getRetentionAssignment(w http.ResponseWriter, r *http.Request, 
 // listRetentionPolicyAssignments serves GET /retention_policies/{id}/assignments,
 // marker-paged, filtered by type (400 for another value).
 func (s *Server) listRetentionPolicyAssignments(w http.ResponseWriter, r *http.Request, p *principal) error {
-	q, aerr := parseMarkerPage(r)
+	q, aerr := wire.ParseMarkerPage(r)
 	if aerr != nil {
 		return aerr
 	}
@@ -210,7 +212,7 @@ func (s *Server) listRetentionPolicyAssignments(w http.ResponseWriter, r *http.R
 	switch typ {
 	case "", assignEnterprise, assignFolder, assignMetadataTemplate:
 	default:
-		return errBadRequest("type must be enterprise, folder or metadata_template")
+		return wire.BadRequest("type must be enterprise, folder or metadata_template")
 	}
 	fields := parseFields(r)
 	s.mu.Lock()
@@ -225,7 +227,7 @@ func (s *Server) listRetentionPolicyAssignments(w http.ResponseWriter, r *http.R
 			list = append(list, a)
 		}
 	}
-	writeJSON(w, http.StatusOK, positionEntries(list, q, func(a *retentionAssignment) any {
+	wire.WriteJSON(w, http.StatusOK, wire.PositionEntries(list, q, func(a *retentionAssignment) any {
 		return pickFields(s.retentionAssignmentRecord(a), fields, "type", "id")
 	}))
 	return nil
@@ -235,9 +237,9 @@ func (s *Server) listRetentionPolicyAssignments(w http.ResponseWriter, r *http.R
 // 204; 403 forbidden when its policy is non_modifiable (no code in the
 // spec); 404. The retention it alone gave to file versions is lifted.
 func (s *Server) deleteRetentionAssignment(w http.ResponseWriter, r *http.Request, p *principal) error {
-	return deleteRecord(s, w, r, "id", http.StatusNoContent, s.retentionAssignmentByID, func(a *retentionAssignment) *apiError {
+	return deleteRecord(s, w, r, "id", http.StatusNoContent, s.retentionAssignmentByID, func(a *retentionAssignment) *wire.Error {
 		if a.policy.retentionType == retentionNonModifiable {
-			return errf(http.StatusForbidden, codeForbidden, "An assignment of a non-modifiable retention policy cannot be deleted")
+			return wire.Errorf(http.StatusForbidden, wire.CodeForbidden, "An assignment of a non-modifiable retention policy cannot be deleted")
 		}
 		s.removeRetentionAssignment(a)
 		return nil
@@ -247,7 +249,7 @@ func (s *Server) deleteRetentionAssignment(w http.ResponseWriter, r *http.Reques
 // removeRetentionAssignment forgets a and the retention it gave.
 func (s *Server) removeRetentionAssignment(a *retentionAssignment) {
 	delete(s.retention.assignments, a.id)
-	s.retention.assignOrder = removeFrom(s.retention.assignOrder, a)
+	s.retention.assignOrder = wire.RemoveFrom(s.retention.assignOrder, a)
 	s.dirty(kRetAssignments, a.id)
 	for _, fvr := range append([]*fileVersionRetention(nil), s.retention.fvrOrder...) {
 		if _, ok := fvr.sources[a]; !ok {
@@ -258,7 +260,7 @@ func (s *Server) removeRetentionAssignment(a *retentionAssignment) {
 		if len(fvr.sources) == 0 {
 			delete(s.retention.fvrs, fvr.id)
 			delete(s.retention.byVersion, fvr.version.id)
-			s.retention.fvrOrder = removeFrom(s.retention.fvrOrder, fvr)
+			s.retention.fvrOrder = wire.RemoveFrom(s.retention.fvrOrder, fvr)
 		}
 	}
 }
@@ -279,7 +281,7 @@ func (s *Server) listFileVersionsUnderRetention(w http.ResponseWriter, r *http.R
 }
 
 func (s *Server) listRetainedByAssignment(w http.ResponseWriter, r *http.Request, current bool) error {
-	q, aerr := parseMarkerPage(r)
+	q, aerr := wire.ParseMarkerPage(r)
 	if aerr != nil {
 		return aerr
 	}
@@ -295,7 +297,7 @@ func (s *Server) listRetainedByAssignment(w http.ResponseWriter, r *http.Request
 			list = append(list, fvr)
 		}
 	}
-	writeJSON(w, http.StatusOK, positionEntries(list, q, func(fvr *fileVersionRetention) any {
+	wire.WriteJSON(w, http.StatusOK, wire.PositionEntries(list, q, func(fvr *fileVersionRetention) any {
 		m := s.mini(fvr.file)
 		if !current {
 			m["file_version"] = fileVersionMini(fvr.version)

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"slices"
 	"time"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 // Retention assigned to a metadata template (assign_to.type
@@ -45,27 +47,27 @@ import (
 
 // metadataTargetOf resolves the template of a metadata_template assignment
 // and checks its filter_fields and start_date_field. Callers hold s.mu.
-func (s *Server) metadataTargetOf(a *retentionAssignment) *apiError {
+func (s *Server) metadataTargetOf(a *retentionAssignment) *wire.Error {
 	t := s.metadata.byID[a.toID]
 	if t == nil {
-		return errNotFound("metadata_template")
+		return wire.NotFound("metadata_template")
 	}
 	if t.scope == scopeGlobal {
-		return errBadRequest("Retention can be assigned to enterprise metadata templates only")
+		return wire.BadRequest("Retention can be assigned to enterprise metadata templates only")
 	}
 	for _, ff := range a.filterFields {
 		f := fieldByID(t, ff.Field)
 		if f == nil || !f.hasOptions() {
-			return errBadRequest("filter_fields.field must be the id of an enum or multiSelect field of the template")
+			return wire.BadRequest("filter_fields.field must be the id of an enum or multiSelect field of the template")
 		}
 		if optionByID(f, ff.Value) == nil {
-			return errBadRequest("filter_fields.value must be the id of an option of field %q", f.key)
+			return wire.BadRequest("filter_fields.value must be the id of an option of field %q", f.key)
 		}
 	}
 	if a.startDateField != "" && a.startDateField != startDateUploadDate {
 		f := fieldByID(t, a.startDateField)
 		if f == nil || f.typ != fieldDate {
-			return errBadRequest("start_date_field must be upload_date or the id of a date field of the template")
+			return wire.BadRequest("start_date_field must be upload_date or the id of a date field of the template")
 		}
 	}
 	return nil
@@ -173,6 +175,6 @@ func sameRetentionTarget(a, b *retentionAssignment) bool {
 
 // errRetentionConflict is the spec's 409 for a target that already has a
 // policy of equal or greater length.
-func errRetentionConflict() *apiError {
-	return errf(http.StatusConflict, codeConflict, "A retention policy of equal or greater length has already been assigned to this item")
+func errRetentionConflict() *wire.Error {
+	return wire.Errorf(http.StatusConflict, wire.CodeConflict, "A retention policy of equal or greater length has already been assigned to this item")
 }

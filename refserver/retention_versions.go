@@ -3,6 +3,8 @@ package refserver
 import (
 	"net/http"
 	"time"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 // fileVersionRetention records that a file version is under retention. A
@@ -36,7 +38,7 @@ func (fvr *fileVersionRetention) winner() (*retentionAssignment, time.Time) {
 			case disp.After(bestAt):
 				better = true
 			case disp.Equal(bestAt):
-				better = compareIDs(a.id, best.id) < 0
+				better = wire.CompareIDs(a.id, best.id) < 0
 			}
 		}
 		if better {
@@ -87,7 +89,7 @@ func (s *Server) retentionVersionAdded(f *item, v *version) {
 // access_denied_insufficient_permissions, the answer the service gives to a
 // permanent delete it refuses (box/box-python-sdk#547), with context_info
 // naming the file version retention.
-func (s *Server) retentionBlocksPurge(it *item) *apiError {
+func (s *Server) retentionBlocksPurge(it *item) *wire.Error {
 	now := s.now()
 	for _, f := range s.filesUnder(it) {
 		for _, v := range f.versions {
@@ -95,7 +97,7 @@ func (s *Server) retentionBlocksPurge(it *item) *apiError {
 			if !ok || !fvr.retainedAt(now) {
 				continue
 			}
-			e := errf(http.StatusForbidden, codeAccessDenied, "File version %s of file %s is under retention and cannot be deleted permanently", v.id, f.id)
+			e := wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "File version %s of file %s is under retention and cannot be deleted permanently", v.id, f.id)
 			e.ContextInfo = map[string]any{"file_version_retention": map[string]any{"type": "file_version_retention", "id": fvr.id}}
 			return e
 		}
@@ -123,14 +125,14 @@ func (s *Server) fileVersionRetentionRecord(fvr *fileVersionRetention) map[strin
 // (RFC 3339; a version retained indefinitely has no disposition date and
 // matches neither).
 func (s *Server) listFileVersionRetentions(w http.ResponseWriter, r *http.Request, p *principal) error {
-	q, aerr := parseMarkerPage(r)
+	q, aerr := wire.ParseMarkerPage(r)
 	if aerr != nil {
 		return aerr
 	}
 	query := r.URL.Query()
 	fileID, versionID, policyID, action := query.Get("file_id"), query.Get("file_version_id"), query.Get("policy_id"), query.Get("disposition_action")
 	if action != "" && !validDisposition(action) {
-		return errBadRequest("disposition_action must be permanently_delete or remove_retention")
+		return wire.BadRequest("disposition_action must be permanently_delete or remove_retention")
 	}
 	before, aerr := parseTimeParam(r, "disposition_before")
 	if aerr != nil {
@@ -158,7 +160,7 @@ func (s *Server) listFileVersionRetentions(w http.ResponseWriter, r *http.Reques
 		}
 		list = append(list, fvr)
 	}
-	writeJSON(w, http.StatusOK, positionEntries(list, q, s.fileVersionRetentionRecord))
+	wire.WriteJSON(w, http.StatusOK, wire.PositionEntries(list, q, s.fileVersionRetentionRecord))
 	return nil
 }
 
@@ -174,7 +176,7 @@ func (fvr *fileVersionRetention) retainedBy(policyID string) bool {
 
 // getFileVersionRetention serves GET /file_version_retentions/{id}.
 func (s *Server) getFileVersionRetention(w http.ResponseWriter, r *http.Request, p *principal) error {
-	find := func(id string) (*fileVersionRetention, *apiError) {
+	find := func(id string) (*fileVersionRetention, *wire.Error) {
 		return recordIn(s.retention.fvrs, id, "file_version_retention")
 	}
 	return getRecord(s, w, r, "id", find, s.fileVersionRetentionRecord)

@@ -5,10 +5,12 @@ import (
 	"net/http"
 	"sort"
 	"strings"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 // handlerFunc serves one endpoint for an authenticated principal (nil on the
-// content host). A returned *apiError is written as the error body.
+// content host). A returned *wire.Error is written as the error body.
 type handlerFunc func(w http.ResponseWriter, r *http.Request, p *principal) error
 
 // endpoint is one method of a route and who may call it. route applies
@@ -34,13 +36,13 @@ type endpoint struct {
 
 // refuse returns the answer to a principal the endpoint's access rules
 // leave out, or nil.
-func (ep endpoint) refuse(w http.ResponseWriter, r *http.Request, p *principal) *apiError {
+func (ep endpoint) refuse(w http.ResponseWriter, r *http.Request, p *principal) *wire.Error {
 	switch {
 	case p.kind == "app" && !ep.app,
 		p.restrict != nil && (ep.fullToken || !p.restrict.allows(r)):
 		return errAppScope(w)
 	case ep.admin && !p.isAdmin():
-		return errf(http.StatusForbidden, codeAccessDenied, "Access denied - insufficient permission: only an enterprise admin may %s %s", r.Method, r.URL.Path)
+		return wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "Access denied - insufficient permission: only an enterprise admin may %s %s", r.Method, r.URL.Path)
 	}
 	return nil
 }
@@ -56,39 +58,39 @@ func (s *Server) route(methods map[string]endpoint) http.Handler {
 		ep, ok := methods[r.Method]
 		if !ok {
 			w.Header().Set("Allow", strings.Join(allow, ", "))
-			writeError(w, errf(http.StatusMethodNotAllowed, codeMethodNotAllowed, "Method Not Allowed: %s", r.Method))
+			wire.WriteError(w, wire.Errorf(http.StatusMethodNotAllowed, wire.CodeMethodNotAllowed, "Method Not Allowed: %s", r.Method))
 			return
 		}
 		var p *principal
 		if !ep.noAuth {
-			var aerr *apiError
+			var aerr *wire.Error
 			p, aerr = s.authenticate(w, r)
 			if aerr != nil {
 				drain(r.Body)
-				writeError(w, aerr)
+				wire.WriteError(w, aerr)
 				return
 			}
 			if aerr = ep.refuse(w, r, p); aerr != nil {
 				drain(r.Body)
-				writeError(w, aerr)
+				wire.WriteError(w, aerr)
 				return
 			}
 		}
 		if err := ep.h(w, r, p); err != nil {
-			var ae *apiError
+			var ae *wire.Error
 			if bodyStalled(r) {
 				// The body sent nothing for BodyIdleTimeout: its read failed
 				// (and cancelled the request), but the client is there.
-				ae = errBadRequest("Request body stalled: nothing received for %s", s.opts.BodyIdleTimeout)
+				ae = wire.BadRequest("Request body stalled: nothing received for %s", s.opts.BodyIdleTimeout)
 			} else if !errors.As(err, &ae) {
 				if r.Context().Err() != nil {
 					return // client went away
 				}
 				s.log.Error("handler failed", "path", logPath(r), "err", err)
-				ae = errf(http.StatusInternalServerError, codeInternalServerError, "Internal Server Error")
+				ae = wire.Errorf(http.StatusInternalServerError, wire.CodeInternalServerError, "Internal Server Error")
 			}
 			drain(r.Body)
-			writeError(w, ae)
+			wire.WriteError(w, ae)
 		}
 	})
 }
@@ -96,14 +98,14 @@ func (s *Server) route(methods map[string]endpoint) http.Handler {
 // getRecord answers a GET of one record: under s.mu, find looks up the
 // record named by the path value key (its error, a 404 mostly, is the
 // answer) and render makes the 200 body.
-func getRecord[T, B any](s *Server, w http.ResponseWriter, r *http.Request, key string, find func(id string) (T, *apiError), render func(T) B) error {
+func getRecord[T, B any](s *Server, w http.ResponseWriter, r *http.Request, key string, find func(id string) (T, *wire.Error), render func(T) B) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	v, aerr := find(r.PathValue(key))
 	if aerr != nil {
 		return aerr
 	}
-	writeJSON(w, http.StatusOK, render(v))
+	wire.WriteJSON(w, http.StatusOK, render(v))
 	return nil
 }
 
@@ -111,7 +113,7 @@ func getRecord[T, B any](s *Server, w http.ResponseWriter, r *http.Request, key 
 // under s.mu, find looks the record up (its error, a 404 mostly, is the
 // answer) and render makes the body; the answer is written once the lock
 // is released.
-func replyRecord[T any](s *Server, w http.ResponseWriter, find func() (T, *apiError), render func(T) map[string]any) error {
+func replyRecord[T any](s *Server, w http.ResponseWriter, find func() (T, *wire.Error), render func(T) map[string]any) error {
 	s.mu.Lock()
 	v, aerr := find()
 	var rec map[string]any
@@ -122,14 +124,14 @@ func replyRecord[T any](s *Server, w http.ResponseWriter, find func() (T, *apiEr
 	if aerr != nil {
 		return aerr
 	}
-	writeJSON(w, http.StatusOK, rec)
+	wire.WriteJSON(w, http.StatusOK, rec)
 	return nil
 }
 
 // deleteRecord answers a DELETE of one record: under s.mu, find looks up
 // the record named by the path value key and remove acts on it (either's
 // error is the answer); then status with no body.
-func deleteRecord[T any](s *Server, w http.ResponseWriter, r *http.Request, key string, status int, find func(id string) (T, *apiError), remove func(T) *apiError) error {
+func deleteRecord[T any](s *Server, w http.ResponseWriter, r *http.Request, key string, status int, find func(id string) (T, *wire.Error), remove func(T) *wire.Error) error {
 	s.mu.Lock()
 	v, aerr := find(r.PathValue(key))
 	if aerr == nil {
@@ -144,25 +146,25 @@ func deleteRecord[T any](s *Server, w http.ResponseWriter, r *http.Request, key 
 }
 
 // recordIn returns the record of m with id, or 404 not_found naming what.
-func recordIn[V any](m map[string]*V, id, what string) (*V, *apiError) {
+func recordIn[V any](m map[string]*V, id, what string) (*V, *wire.Error) {
 	if v, ok := m[id]; ok {
 		return v, nil
 	}
-	return nil, errNotFound(what)
+	return nil, wire.NotFound(what)
 }
 
 // pathID reads a numeric path id; a malformed one is 404.
-func pathID(r *http.Request, key, what string) (string, *apiError) {
+func pathID(r *http.Request, key, what string) (string, *wire.Error) {
 	id := r.PathValue(key)
 	if !validID(id) {
-		return "", errNotFound(what)
+		return "", wire.NotFound(what)
 	}
 	return id, nil
 }
 
 func notFoundHandler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, errf(http.StatusNotFound, codeNotFound, "Not Found: no route for %s %s", r.Method, r.URL.Path))
+		wire.WriteError(w, wire.Errorf(http.StatusNotFound, wire.CodeNotFound, "Not Found: no route for %s %s", r.Method, r.URL.Path))
 	})
 }
 

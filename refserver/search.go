@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 // GET /search (spec get_search): the items the caller may see (the access
@@ -72,7 +74,7 @@ type searchRequest struct {
 	ascending      bool
 	enterprise     bool
 	withSharedInfo bool
-	page           listPage
+	page           wire.Page
 	fields         []string
 }
 
@@ -83,21 +85,21 @@ func (r *timeRange) contains(t time.Time) bool {
 	return (r.from.IsZero() || !t.Before(r.from)) && (r.to.IsZero() || !t.After(r.to))
 }
 
-func invalidParam(format string, args ...any) *apiError {
-	return errf(http.StatusBadRequest, codeInvalidParameter, format, args...)
+func invalidParam(format string, args ...any) *wire.Error {
+	return wire.Errorf(http.StatusBadRequest, wire.CodeInvalidParameter, format, args...)
 }
 
 // parseSearch reads and checks every parameter of GET /search.
-func (s *Server) parseSearch(r *http.Request) (*searchRequest, *apiError) {
+func (s *Server) parseSearch(r *http.Request) (*searchRequest, *wire.Error) {
 	v := r.URL.Query()
 	q := &searchRequest{mask: allSearchFields, trash: "non_trashed_only", fields: parseFields(r)}
 	raw := v.Get("query")
 	q.hasQuery = strings.TrimSpace(raw) != ""
 	q.query = parseSearchQuery(raw)
 	if !q.hasQuery && v.Get("mdfilters") == "" {
-		return nil, errf(http.StatusBadRequest, codeMissingParameter, "Provide at least the query or mdfilters query parameter")
+		return nil, wire.Errorf(http.StatusBadRequest, codeMissingParameter, "Provide at least the query or mdfilters query parameter")
 	}
-	enum := func(name, def string, allowed ...string) (string, *apiError) {
+	enum := func(name, def string, allowed ...string) (string, *wire.Error) {
 		val := v.Get(name)
 		if val == "" {
 			return def, nil
@@ -107,7 +109,7 @@ func (s *Server) parseSearch(r *http.Request) (*searchRequest, *apiError) {
 		}
 		return val, nil
 	}
-	var aerr *apiError
+	var aerr *wire.Error
 	var scope, sort, direction string
 	if scope, aerr = enum("scope", "user_content", "user_content", "enterprise_content"); aerr != nil {
 		return nil, aerr
@@ -143,7 +145,7 @@ func (s *Server) parseSearch(r *http.Request) (*searchRequest, *apiError) {
 	}
 	for _, id := range listParam(v.Get("ancestor_folder_ids")) {
 		if !validID(id) {
-			return nil, errNotFound("folder")
+			return nil, wire.NotFound("folder")
 		}
 		q.ancestors = append(q.ancestors, id)
 	}
@@ -180,10 +182,10 @@ func (s *Server) parseSearch(r *http.Request) (*searchRequest, *apiError) {
 			return nil, aerr
 		}
 	}
-	if q.page.offset, aerr = queryOffset(r); aerr != nil {
+	if q.page.Offset, aerr = wire.QueryOffset(r); aerr != nil {
 		return nil, aerr
 	}
-	if q.page.limit, aerr = pageLimit(r, defaultSearchLimit, maxSearchLimit); aerr != nil {
+	if q.page.Limit, aerr = wire.PageLimit(r, defaultSearchLimit, maxSearchLimit); aerr != nil {
 		return nil, aerr
 	}
 	return q, nil
@@ -203,7 +205,7 @@ func listParam(v string) []string {
 	return out
 }
 
-func parseBoolParam(name, v string) (bool, *apiError) {
+func parseBoolParam(name, v string) (bool, *wire.Error) {
 	b, err := strconv.ParseBool(v)
 	if err != nil {
 		return false, invalidParam("Invalid value for %q", name)
@@ -212,7 +214,7 @@ func parseBoolParam(name, v string) (bool, *apiError) {
 }
 
 // parseTimeRange reads "from,to" of RFC 3339 times, either side empty.
-func parseTimeRange(name, v string) (*timeRange, *apiError) {
+func parseTimeRange(name, v string) (*timeRange, *wire.Error) {
 	if v == "" {
 		return nil, nil
 	}
@@ -238,7 +240,7 @@ func parseTimeRange(name, v string) (*timeRange, *apiError) {
 }
 
 // parseSizeRange reads "lower,upper" byte sizes, either side empty.
-func parseSizeRange(v string) (*[2]int64, *apiError) {
+func parseSizeRange(v string) (*[2]int64, *wire.Error) {
 	if v == "" {
 		return nil, nil
 	}
@@ -267,7 +269,7 @@ func (s *Server) searchItems(w http.ResponseWriter, r *http.Request, p *principa
 		return aerr
 	}
 	if q.enterprise && !p.seesAll() {
-		return errf(http.StatusForbidden, codeAccessDenied, "The enterprise_content scope is not enabled for this user")
+		return wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "The enterprise_content scope is not enabled for this user")
 	}
 	s.mu.Lock()
 	page, aerr := s.runSearch(r, p, q)
@@ -275,7 +277,7 @@ func (s *Server) searchItems(w http.ResponseWriter, r *http.Request, p *principa
 	if aerr != nil {
 		return aerr
 	}
-	writePage(w, http.StatusOK, page)
+	wire.WritePage(w, http.StatusOK, page)
 	return nil
 }
 
@@ -286,7 +288,7 @@ type scored struct {
 }
 
 // runSearch finds, orders and renders one page. Callers hold s.mu.
-func (s *Server) runSearch(r *http.Request, p *principal, q *searchRequest) (map[string]any, *apiError) {
+func (s *Server) runSearch(r *http.Request, p *principal, q *searchRequest) (map[string]any, *wire.Error) {
 	var ancestors map[string]bool
 	for _, id := range q.ancestors {
 		if id != rootID {
@@ -332,8 +334,8 @@ func (s *Server) runSearch(r *http.Request, p *principal, q *searchRequest) (map
 		return cmpNewest(a.it, b.it)
 	})
 	total := int64(len(list))
-	start := min(q.page.offset, total)
-	end := min(start+q.page.limit, total)
+	start := min(q.page.Offset, total)
+	end := min(start+q.page.Limit, total)
 	entries := make([]any, 0, end-start)
 	for _, h := range list[start:end] {
 		rec := s.render(h.it, q.fields, p)
@@ -347,7 +349,7 @@ func (s *Server) runSearch(r *http.Request, p *principal, q *searchRequest) (map
 	if q.withSharedInfo {
 		typ = "search_results_with_shared_links"
 	}
-	return map[string]any{"type": typ, "entries": entries, "limit": q.page.limit, "offset": q.page.offset, "total_count": total}, nil
+	return map[string]any{"type": typ, "entries": entries, "limit": q.page.Limit, "offset": q.page.Offset, "total_count": total}, nil
 }
 
 // cmpNewest orders the most recently changed item first, then by id
@@ -459,7 +461,7 @@ type mdCondition struct {
 
 // parseSearchMDFilters reads mdfilters: a JSON array of exactly one
 // {scope, templateKey, filters}.
-func (s *Server) parseSearchMDFilters(raw string) (*searchMDFilter, *apiError) {
+func (s *Server) parseSearchMDFilters(raw string) (*searchMDFilter, *wire.Error) {
 	var list []struct {
 		Scope       string                     `json:"scope"`
 		TemplateKey string                     `json:"templateKey"`

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 // search runs GET /search with the query parameters of v and returns the
@@ -131,7 +133,7 @@ func TestSearchOnlyWhatTheCallerSees(t *testing.T) {
 	require.Equal(t, []string{"shared words admin.txt", "shared words user.txt"}, sorted(names))
 
 	resp, m := e.doJSON("GET", e.api("/search?query=shared&scope=enterprise_content"), user, nil, nil)
-	requireAPIError(t, resp, m, http.StatusForbidden, codeAccessDenied)
+	requireAPIError(t, resp, m, http.StatusForbidden, wire.CodeAccessDenied)
 	names, _ = e.search(admin, q("query", "shared", "scope", "enterprise_content"))
 	require.Len(t, names, 2)
 }
@@ -214,25 +216,25 @@ func TestSearchRefusesBadParameters(t *testing.T) {
 	}{
 		{"", http.StatusBadRequest, codeMissingParameter},
 		{"query=%20%20", http.StatusBadRequest, codeMissingParameter},
-		{"query=a&type=document", http.StatusBadRequest, codeInvalidParameter},
-		{"query=a&scope=everything", http.StatusBadRequest, codeInvalidParameter},
-		{"query=a&trash_content=yes", http.StatusBadRequest, codeInvalidParameter},
-		{"query=a&sort=name", http.StatusBadRequest, codeInvalidParameter},
-		{"query=a&direction=up", http.StatusBadRequest, codeInvalidParameter},
-		{"query=a&content_types=body", http.StatusBadRequest, codeInvalidParameter},
-		{"query=a&created_at_range=yesterday", http.StatusBadRequest, codeInvalidParameter},
-		{"query=a&updated_at_range=2025-01-01,", http.StatusBadRequest, codeInvalidParameter},
-		{"query=a&size_range=big,", http.StatusBadRequest, codeInvalidParameter},
-		{"query=a&size_range=-1,5", http.StatusBadRequest, codeInvalidParameter},
-		{"query=a&owner_user_ids=me", http.StatusBadRequest, codeInvalidParameter},
-		{"query=a&include_recent_shared_links=maybe", http.StatusBadRequest, codeInvalidParameter},
-		{"query=a&deleted_user_ids=1&trash_content=trashed_only", http.StatusBadRequest, codeInvalidParameter},
-		{"mdfilters=nope", http.StatusBadRequest, codeInvalidParameter},
-		{"mdfilters=" + url.QueryEscape(`[{"scope":"enterprise","templateKey":"none","filters":{}}]`), http.StatusBadRequest, codeInvalidParameter},
-		{"query=a&offset=10001", http.StatusBadRequest, codeBadRequest},
-		{"query=a&limit=0", http.StatusBadRequest, codeBadRequest},
-		{"query=a&ancestor_folder_ids=" + hidden, http.StatusNotFound, codeNotFound},
-		{"query=a&ancestor_folder_ids=abc", http.StatusNotFound, codeNotFound},
+		{"query=a&type=document", http.StatusBadRequest, wire.CodeInvalidParameter},
+		{"query=a&scope=everything", http.StatusBadRequest, wire.CodeInvalidParameter},
+		{"query=a&trash_content=yes", http.StatusBadRequest, wire.CodeInvalidParameter},
+		{"query=a&sort=name", http.StatusBadRequest, wire.CodeInvalidParameter},
+		{"query=a&direction=up", http.StatusBadRequest, wire.CodeInvalidParameter},
+		{"query=a&content_types=body", http.StatusBadRequest, wire.CodeInvalidParameter},
+		{"query=a&created_at_range=yesterday", http.StatusBadRequest, wire.CodeInvalidParameter},
+		{"query=a&updated_at_range=2025-01-01,", http.StatusBadRequest, wire.CodeInvalidParameter},
+		{"query=a&size_range=big,", http.StatusBadRequest, wire.CodeInvalidParameter},
+		{"query=a&size_range=-1,5", http.StatusBadRequest, wire.CodeInvalidParameter},
+		{"query=a&owner_user_ids=me", http.StatusBadRequest, wire.CodeInvalidParameter},
+		{"query=a&include_recent_shared_links=maybe", http.StatusBadRequest, wire.CodeInvalidParameter},
+		{"query=a&deleted_user_ids=1&trash_content=trashed_only", http.StatusBadRequest, wire.CodeInvalidParameter},
+		{"mdfilters=nope", http.StatusBadRequest, wire.CodeInvalidParameter},
+		{"mdfilters=" + url.QueryEscape(`[{"scope":"enterprise","templateKey":"none","filters":{}}]`), http.StatusBadRequest, wire.CodeInvalidParameter},
+		{"query=a&offset=10001", http.StatusBadRequest, wire.CodeBadRequest},
+		{"query=a&limit=0", http.StatusBadRequest, wire.CodeBadRequest},
+		{"query=a&ancestor_folder_ids=" + hidden, http.StatusNotFound, wire.CodeNotFound},
+		{"query=a&ancestor_folder_ids=abc", http.StatusNotFound, wire.CodeNotFound},
 	} {
 		resp, m := e.doJSON("GET", e.api("/search?"+c.query), tok, nil, nil)
 		requireAPIError(t, resp, m, c.status, c.code)
@@ -278,7 +280,7 @@ func TestSearchMetadataFilters(t *testing.T) {
 	// global scope's free-form properties template and a bad field or value.
 	for _, bad := range []string{`{"nope":"x"}`, `{"amount":"many"}`, `{"status":"unknown"}`, `{"customer":{"gt":"a"}}`, `{"amount":{"ge":1}}`} {
 		resp, m := e.doJSON("GET", e.api("/search?"+md(bad).Encode()), e.user, nil, nil)
-		requireAPIError(t, resp, m, http.StatusBadRequest, codeInvalidParameter)
+		requireAPIError(t, resp, m, http.StatusBadRequest, wire.CodeInvalidParameter)
 	}
 }
 

@@ -26,11 +26,11 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 const (
-	headerRequestID = "box-request-id"
-
 	roleAPI     = "api"
 	roleUpload  = "upload"
 	roleContent = "content"
@@ -389,8 +389,8 @@ func (s *Server) Handler() http.Handler {
 			role, ok = s.roleByHost[host]
 		}
 		if !ok {
-			w.Header().Set(headerRequestID, s.newRequestID())
-			writeError(w, errf(http.StatusNotFound, codeNotFound, "unknown host %q", r.Host))
+			w.Header().Set(wire.HeaderRequestID, s.newRequestID())
+			wire.WriteError(w, wire.Errorf(http.StatusNotFound, wire.CodeNotFound, "unknown host %q", r.Host))
 			return
 		}
 		s.roleHandler(role).ServeHTTP(w, r)
@@ -405,7 +405,7 @@ func (s *Server) roleHandler(role string) http.Handler {
 		s.life.inflight.Add(1)
 		defer s.life.inflight.Done()
 		id := s.newRequestID()
-		w.Header().Set(headerRequestID, id)
+		w.Header().Set(wire.HeaderRequestID, id)
 		rec := s.record(role, id, r)
 		s.wrapBody(w, r)
 		rw := &statusWriter{ResponseWriter: w, s: s, rec: rec}

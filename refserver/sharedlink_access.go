@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 // Access through a shared link: the boxapi header
@@ -60,10 +62,10 @@ const (
 // parseBoxAPI reads a boxapi header: the link runs up to
 // &shared_link_password=, the password is the rest, unescaped (the
 // service's format is the raw values, and a password may hold "&").
-func parseBoxAPI(v string) (boxapiLink, *apiError) {
+func parseBoxAPI(v string) (boxapiLink, *wire.Error) {
 	rest, ok := strings.CutPrefix(v, boxapiLinkPrefix)
 	if !ok || rest == "" {
-		return boxapiLink{}, errBadRequest("Invalid boxapi header: use shared_link=<URL> or shared_link=<URL>&shared_link_password=<password>")
+		return boxapiLink{}, wire.BadRequest("Invalid boxapi header: use shared_link=<URL> or shared_link=<URL>&shared_link_password=<password>")
 	}
 	link, pw, _ := strings.Cut(rest, boxapiPasswordSep)
 	b := boxapiLink{url: link, password: pw, urlDecoded: link, passwordDecoded: pw}
@@ -90,7 +92,7 @@ const sharedLinkBase = "https://app.cms.test"
 
 // sharedLinkItem returns the item whose shared link b names, for p (rules
 // above). Callers hold s.mu.
-func (s *Server) sharedLinkItem(p *principal, b boxapiLink) (*item, *apiError) {
+func (s *Server) sharedLinkItem(p *principal, b boxapiLink) (*item, *wire.Error) {
 	var it *item
 	for _, x := range s.items {
 		l := x.link
@@ -104,22 +106,22 @@ func (s *Server) sharedLinkItem(p *principal, b boxapiLink) (*item, *apiError) {
 		}
 	}
 	if it == nil {
-		return nil, errNotFound("shared item")
+		return nil, wire.NotFound("shared item")
 	}
 	l := it.link
 	if l.password != "" && subtle.ConstantTimeCompare([]byte(l.password), []byte(b.password)) != 1 &&
 		subtle.ConstantTimeCompare([]byte(l.password), []byte(b.passwordDecoded)) != 1 {
-		return nil, errf(http.StatusForbidden, codeIncorrectSharedItemPassword, "The shared link needs a password, and the one given is wrong or missing")
+		return nil, wire.Errorf(http.StatusForbidden, codeIncorrectSharedItemPassword, "The shared link needs a password, and the one given is wrong or missing")
 	}
 	inEnterprise := p.user != nil && s.enterpriseUser(p.user.id) != nil
 	if s.visible(p, it) || l.access == "open" || l.access == "company" && inEnterprise {
 		return it, nil
 	}
-	return nil, errNotFound("shared item")
+	return nil, wire.NotFound("shared item")
 }
 
 // sharedLinkHeader reads the boxapi header of r: nil when there is none.
-func sharedLinkHeader(r *http.Request) (*boxapiLink, *apiError) {
+func sharedLinkHeader(r *http.Request) (*boxapiLink, *wire.Error) {
 	v, ok := r.Header["Boxapi"]
 	if !ok {
 		return nil, nil
@@ -134,7 +136,7 @@ func sharedLinkHeader(r *http.Request) (*boxapiLink, *apiError) {
 // lookupVia returns the item of a type p may act on: through the shared
 // link of r's boxapi header when it has one (rules above), else as
 // lookupFor. Callers hold s.mu.
-func (s *Server) lookupVia(r *http.Request, p *principal, typ, id string, act action) (*item, *apiError) {
+func (s *Server) lookupVia(r *http.Request, p *principal, typ, id string, act action) (*item, *wire.Error) {
 	b, aerr := sharedLinkHeader(r)
 	if aerr != nil {
 		return nil, aerr
@@ -148,7 +150,7 @@ func (s *Server) lookupVia(r *http.Request, p *principal, typ, id string, act ac
 	}
 	it, ok := s.items[id]
 	if !ok || it.typ != typ || s.inTrash(it) || it != shared && !(shared.typ == "folder" && s.isWithin(it.parentID, shared.id)) {
-		return nil, errNotFound(typ)
+		return nil, wire.NotFound(typ)
 	}
 	switch {
 	case act == actSee || act == actPreview, s.can(p, it, act):
@@ -167,7 +169,7 @@ func (s *Server) getSharedItem(w http.ResponseWriter, r *http.Request, p *princi
 		return aerr
 	}
 	if b == nil {
-		return errBadRequest("GET /shared_items needs the boxapi header: shared_link=<URL>[&shared_link_password=<password>]")
+		return wire.BadRequest("GET /shared_items needs the boxapi header: shared_link=<URL>[&shared_link_password=<password>]")
 	}
 	fields := parseFields(r)
 	s.mu.Lock()
@@ -189,7 +191,7 @@ func (s *Server) getSharedItem(w http.ResponseWriter, r *http.Request, p *princi
 		w.WriteHeader(http.StatusNotModified)
 		return nil
 	}
-	writeJSON(w, http.StatusOK, out)
+	wire.WriteJSON(w, http.StatusOK, out)
 	return nil
 }
 

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 func TestSharedLinksOnFilesAndFolders(t *testing.T) {
@@ -44,15 +46,15 @@ func TestSharedLinksOnFilesAndFolders(t *testing.T) {
 	resp, _ = e.do("GET", e.api("/files/"+f+"/content"), admin, nil, as(hdr{"boxapi": boxapi(fileURL, "Secret-123")}))
 	require.Equal(t, http.StatusFound, resp.StatusCode, "downloads through the link")
 	resp, m = e.doJSON("GET", e.api("/shared_items"), admin, nil, as(hdr{}))
-	requireAPIError(t, resp, m, http.StatusBadRequest, codeBadRequest)
+	requireAPIError(t, resp, m, http.StatusBadRequest, wire.CodeBadRequest)
 	resp, m = e.doJSON("GET", e.api("/shared_items"), admin, nil, as(hdr{"boxapi": "https://nope"}))
-	requireAPIError(t, resp, m, http.StatusBadRequest, codeBadRequest)
+	requireAPIError(t, resp, m, http.StatusBadRequest, wire.CodeBadRequest)
 
 	// A link without downloads.
 	resp, _ = e.put(user, "/files/"+f, map[string]any{"shared_link": map[string]any{"access": "open", "password": nil, "permissions": map[string]any{"can_download": false}}}, nil)
 	require.Equal(t, http.StatusOK, resp.StatusCode)
 	resp, m = e.doJSON("GET", e.api("/files/"+f+"/content"), admin, nil, as(hdr{"boxapi": boxapi(fileURL, "")}))
-	requireAPIError(t, resp, m, http.StatusForbidden, codeAccessDenied)
+	requireAPIError(t, resp, m, http.StatusForbidden, wire.CodeAccessDenied)
 
 	// A folder's link reaches what is inside it.
 	resp, m = e.put(user, "/folders/"+dir+"?fields=shared_link", map[string]any{"shared_link": map[string]any{"access": "company", "vanity_name": "published-reports"}}, nil)
@@ -87,8 +89,8 @@ func TestSharedLinksOnFilesAndFolders(t *testing.T) {
 		{"access": "open", "permissions": map[string]any{"can_preview": false}},
 	} {
 		resp, m := e.put(user, "/files/"+f, map[string]any{"shared_link": bad}, nil)
-		requireAPIError(t, resp, m, http.StatusBadRequest, codeBadRequest)
+		requireAPIError(t, resp, m, http.StatusBadRequest, wire.CodeBadRequest)
 	}
 	resp, m = e.put(user, "/folders/"+dir, map[string]any{"shared_link": map[string]any{"access": "open", "permissions": map[string]any{"can_download": true, "can_edit": true}}}, nil)
-	requireAPIError(t, resp, m, http.StatusBadRequest, codeBadRequest)
+	requireAPIError(t, resp, m, http.StatusBadRequest, wire.CodeBadRequest)
 }

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 // Task assignments (/task_assignments, /tasks/{id}/assignments): each gives
@@ -54,24 +56,24 @@ func (s *Server) assignmentRecord(a *taskAssignment) map[string]any {
 }
 
 func (s *Server) assignmentCollection(t *task) map[string]any {
-	return map[string]any{"total_count": len(t.assignments), "entries": renderEach(t.assignments, s.assignmentRecord)}
+	return map[string]any{"total_count": len(t.assignments), "entries": wire.RenderEach(t.assignments, s.assignmentRecord)}
 }
 
 // lookupAssignment returns an assignment whose file p may see. Callers hold s.mu.
-func (s *Server) lookupAssignment(p *principal, id string) (*taskAssignment, *apiError) {
+func (s *Server) lookupAssignment(p *principal, id string) (*taskAssignment, *wire.Error) {
 	a, ok := s.tasks.assignments[id]
 	if !ok {
-		return nil, errNotFound("task_assignment")
+		return nil, wire.NotFound("task_assignment")
 	}
 	if _, aerr := s.lookup(p, "file", a.task.fileID); aerr != nil {
-		return nil, errNotFound("task_assignment")
+		return nil, wire.NotFound("task_assignment")
 	}
 	return a, nil
 }
 
 // assignmentFor is lookupAssignment for p, for getRecord and deleteRecord.
-func (s *Server) assignmentFor(p *principal) func(id string) (*taskAssignment, *apiError) {
-	return func(id string) (*taskAssignment, *apiError) { return s.lookupAssignment(p, id) }
+func (s *Server) assignmentFor(p *principal) func(id string) (*taskAssignment, *wire.Error) {
+	return func(id string) (*taskAssignment, *wire.Error) { return s.lookupAssignment(p, id) }
 }
 
 // listTaskAssignments serves GET /tasks/{task_id}/assignments: 200
@@ -97,21 +99,21 @@ type createAssignmentBody struct {
 // (400 task_assignee_not_allowed); one assignment per user and task (409
 // conflict); a completed task takes none (403 task_completed).
 func (s *Server) createTaskAssignment(w http.ResponseWriter, r *http.Request, p *principal) error {
-	if aerr := requireJSONContentType(r); aerr != nil {
+	if aerr := wire.RequireJSONContentType(r); aerr != nil {
 		return aerr
 	}
 	var body createAssignmentBody
-	if aerr := decodeJSONObject(r.Body, &body, codeBadRequest); aerr != nil {
+	if aerr := wire.DecodeJSONObject(r.Body, &body, wire.CodeBadRequest); aerr != nil {
 		return aerr
 	}
 	if body.Task == nil || body.Task.ID == nil || body.Task.Type == nil {
-		return errBadRequest("Missing required field: task.id and task.type")
+		return wire.BadRequest("Missing required field: task.id and task.type")
 	}
 	if *body.Task.Type != "task" {
-		return errBadRequest("Invalid value for task.type: task")
+		return wire.BadRequest("Invalid value for task.type: task")
 	}
 	if body.AssignTo == nil || (body.AssignTo.ID == nil || *body.AssignTo.ID == "") && (body.AssignTo.Login == nil || *body.AssignTo.Login == "") {
-		return errBadRequest("Missing required field: assign_to.id or assign_to.login")
+		return wire.BadRequest("Missing required field: assign_to.id or assign_to.login")
 	}
 	var userID, login string
 	if body.AssignTo.ID != nil {
@@ -123,27 +125,27 @@ func (s *Server) createTaskAssignment(w http.ResponseWriter, r *http.Request, p 
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if !validID(*body.Task.ID) {
-		return errNotFound("task")
+		return wire.NotFound("task")
 	}
 	t, aerr := s.lookupTask(p, *body.Task.ID)
 	if aerr != nil {
 		return aerr
 	}
 	if t.completed() {
-		return errf(http.StatusForbidden, codeTaskCompleted, "The task is completed and takes no new assignment")
+		return wire.Errorf(http.StatusForbidden, codeTaskCompleted, "The task is completed and takes no new assignment")
 	}
 	u := s.taskUser(userID, login)
 	if u != nil && userID != "" && login != "" && !strings.EqualFold(u.login, login) {
-		return errBadRequest("assign_to.id and assign_to.login name different users")
+		return wire.BadRequest("assign_to.id and assign_to.login name different users")
 	}
 	if u == nil || !s.visible(s.principalForUser(u), s.items[t.fileID]) {
-		return errf(http.StatusBadRequest, codeTaskAssigneeNotAllowed, "The user cannot be assigned this task: unknown, or without access to the file")
+		return wire.Errorf(http.StatusBadRequest, codeTaskAssigneeNotAllowed, "The user cannot be assigned this task: unknown, or without access to the file")
 	}
 	for _, a := range t.assignments {
 		if a.to == u {
 			// One assignment per user and task; the service documents no
 			// code, conflict is the spec's generic one for 409.
-			return errf(http.StatusConflict, codeConflict, "The user is already assigned this task")
+			return wire.Errorf(http.StatusConflict, wire.CodeConflict, "The user is already assigned this task")
 		}
 	}
 	a := &taskAssignment{
@@ -154,7 +156,7 @@ func (s *Server) createTaskAssignment(w http.ResponseWriter, r *http.Request, p 
 	s.tasks.assignments[a.id] = a
 	s.dirty(kTasks, t.id)
 	s.recordEvent(evTaskAssignCreate, p.user, s.items[t.fileID], s.assignmentRecord(a))
-	writeJSON(w, http.StatusCreated, s.assignmentRecord(a))
+	wire.WriteJSON(w, http.StatusCreated, s.assignmentRecord(a))
 	return nil
 }
 
@@ -179,18 +181,18 @@ func (s *Server) updateTaskAssignment(w http.ResponseWriter, r *http.Request, p 
 	if aerr != nil {
 		return aerr
 	}
-	if aerr := requireJSONContentType(r); aerr != nil {
+	if aerr := wire.RequireJSONContentType(r); aerr != nil {
 		return aerr
 	}
 	var body updateAssignmentBody
-	if aerr := decodeJSONObject(r.Body, &body, codeBadRequest); aerr != nil {
+	if aerr := wire.DecodeJSONObject(r.Body, &body, wire.CodeBadRequest); aerr != nil {
 		return aerr
 	}
 	if st := body.ResolutionState; st != nil {
 		switch *st {
 		case stateIncomplete, stateApproved, stateRejected, stateCompleted:
 		default:
-			return errBadRequest("Invalid value for resolution_state: %s", strings.Join(append(statesFor(taskReview), stateCompleted), ", "))
+			return wire.BadRequest("Invalid value for resolution_state: %s", strings.Join(append(statesFor(taskReview), stateCompleted), ", "))
 		}
 	}
 	s.mu.Lock()
@@ -200,15 +202,15 @@ func (s *Server) updateTaskAssignment(w http.ResponseWriter, r *http.Request, p 
 		return aerr
 	}
 	if a.to != p.user {
-		return errf(http.StatusForbidden, codeAccessDenied, "Only the assignee can update a task assignment")
+		return wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "Only the assignee can update a task assignment")
 	}
 	t := a.task
 	if st := body.ResolutionState; st != nil && *st != a.state {
 		if !slices.Contains(statesFor(t.action), *st) {
-			return errBadRequest("A %s task takes the resolution states %s", t.action, strings.Join(statesFor(t.action), ", "))
+			return wire.BadRequest("A %s task takes the resolution states %s", t.action, strings.Join(statesFor(t.action), ", "))
 		}
 		if t.action == taskComplete && t.completed() {
-			return errf(http.StatusForbidden, codeTaskCompleted, "The task is completed and takes no more changes")
+			return wire.Errorf(http.StatusForbidden, codeTaskCompleted, "The task is completed and takes no more changes")
 		}
 		a.state = *st
 		a.completedAt = time.Time{}
@@ -220,15 +222,15 @@ func (s *Server) updateTaskAssignment(w http.ResponseWriter, r *http.Request, p 
 		a.message = *body.Message
 	}
 	s.dirty(kTasks, t.id)
-	writeJSON(w, http.StatusOK, s.assignmentRecord(a))
+	wire.WriteJSON(w, http.StatusOK, s.assignmentRecord(a))
 	return nil
 }
 
 // deleteTaskAssignment serves DELETE /task_assignments/{task_assignment_id}: 204.
 func (s *Server) deleteTaskAssignment(w http.ResponseWriter, r *http.Request, p *principal) error {
-	return deleteRecord(s, w, r, "task_assignment_id", http.StatusNoContent, s.assignmentFor(p), func(a *taskAssignment) *apiError {
+	return deleteRecord(s, w, r, "task_assignment_id", http.StatusNoContent, s.assignmentFor(p), func(a *taskAssignment) *wire.Error {
 		t := a.task
-		t.assignments = removeFrom(t.assignments, a)
+		t.assignments = wire.RemoveFrom(t.assignments, a)
 		delete(s.tasks.assignments, a.id)
 		s.dirty(kTasks, t.id)
 		return nil

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"slices"
 	"time"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 // Tasks ask users to review or complete a file; each assignment gives one
@@ -106,7 +108,7 @@ func (s *Server) removeTask(t *task) {
 	s.dropTask(t)
 	delete(s.tasks.tasks, t.id)
 	s.dirty(kTasks, t.id)
-	rest := removeFrom(s.tasks.byFile[t.fileID], t)
+	rest := wire.RemoveFrom(s.tasks.byFile[t.fileID], t)
 	if len(rest) == 0 {
 		delete(s.tasks.byFile, t.fileID)
 	} else {
@@ -139,51 +141,51 @@ func (s *Server) taskRecord(t *task) map[string]any {
 }
 
 // lookupTask returns a task whose file p may see. Callers hold s.mu.
-func (s *Server) lookupTask(p *principal, id string) (*task, *apiError) {
+func (s *Server) lookupTask(p *principal, id string) (*task, *wire.Error) {
 	t, ok := s.tasks.tasks[id]
 	if !ok {
-		return nil, errNotFound("task")
+		return nil, wire.NotFound("task")
 	}
 	if _, aerr := s.lookup(p, "file", t.fileID); aerr != nil {
-		return nil, errNotFound("task")
+		return nil, wire.NotFound("task")
 	}
 	return t, nil
 }
 
 // taskFor is lookupTask for p, for getRecord and deleteRecord.
-func (s *Server) taskFor(p *principal) func(id string) (*task, *apiError) {
-	return func(id string) (*task, *apiError) { return s.lookupTask(p, id) }
+func (s *Server) taskFor(p *principal) func(id string) (*task, *wire.Error) {
+	return func(id string) (*task, *wire.Error) { return s.lookupTask(p, id) }
 }
 
 // taskFields are the fields shared by the task create and update bodies.
 // Only due_at takes null (no due date: the spec's default is null); null
-// elsewhere is 400 bad_request (decodeJSONObject).
+// elsewhere is 400 bad_request (wire.DecodeJSONObject).
 type taskFields struct {
-	Action         *string          `json:"action"`
-	Message        *string          `json:"message"`
-	DueAt          nullable[string] `json:"due_at"`
-	CompletionRule *string          `json:"completion_rule"`
+	Action         *string               `json:"action"`
+	Message        *string               `json:"message"`
+	DueAt          wire.Nullable[string] `json:"due_at"`
+	CompletionRule *string               `json:"completion_rule"`
 }
 
 // check validates the values given; dueAt reports a due_at given (zero =
 // null).
-func (b *taskFields) check() (dueAt time.Time, dueGiven bool, aerr *apiError) {
+func (b *taskFields) check() (dueAt time.Time, dueGiven bool, aerr *wire.Error) {
 	if b.Action != nil && *b.Action != taskReview && *b.Action != taskComplete {
-		return time.Time{}, false, errBadRequest("Invalid value for action: review or complete")
+		return time.Time{}, false, wire.BadRequest("Invalid value for action: review or complete")
 	}
 	if b.CompletionRule != nil && *b.CompletionRule != ruleAll && *b.CompletionRule != ruleAny {
-		return time.Time{}, false, errBadRequest("Invalid value for completion_rule: all_assignees or any_assignee")
+		return time.Time{}, false, wire.BadRequest("Invalid value for completion_rule: all_assignees or any_assignee")
 	}
-	if !b.DueAt.present {
+	if !b.DueAt.Present {
 		return time.Time{}, false, nil
 	}
-	raw, ok := b.DueAt.value()
+	raw, ok := b.DueAt.Value()
 	if !ok {
 		return time.Time{}, true, nil
 	}
 	t, err := time.Parse(time.RFC3339, raw)
 	if err != nil {
-		return time.Time{}, false, errBadRequest("Invalid value for due_at: a date-time")
+		return time.Time{}, false, wire.BadRequest("Invalid value for due_at: a date-time")
 	}
 	return t.UTC().Truncate(time.Second), true, nil
 }
@@ -208,18 +210,18 @@ type createTaskBody struct {
 // token whose scopes do not cover POST (403 insufficient_scope, oauth.go)
 // are refused before this handler runs.
 func (s *Server) createTask(w http.ResponseWriter, r *http.Request, p *principal) error {
-	if aerr := requireJSONContentType(r); aerr != nil {
+	if aerr := wire.RequireJSONContentType(r); aerr != nil {
 		return aerr
 	}
 	var body createTaskBody
-	if aerr := decodeJSONObject(r.Body, &body, codeBadRequest, "due_at"); aerr != nil {
+	if aerr := wire.DecodeJSONObject(r.Body, &body, wire.CodeBadRequest, "due_at"); aerr != nil {
 		return aerr
 	}
 	if body.Item == nil || body.Item.ID == nil {
-		return errBadRequest("Missing required field: item.id")
+		return wire.BadRequest("Missing required field: item.id")
 	}
 	if body.Item.Type != nil && *body.Item.Type != "file" {
-		return errBadRequest("Invalid value for item.type: file")
+		return wire.BadRequest("Invalid value for item.type: file")
 	}
 	dueAt, _, aerr := body.check()
 	if aerr != nil {
@@ -238,7 +240,7 @@ func (s *Server) createTask(w http.ResponseWriter, r *http.Request, p *principal
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if !validID(*body.Item.ID) {
-		return errNotFound("file")
+		return wire.NotFound("file")
 	}
 	f, aerr := s.lookupFor(p, "file", *body.Item.ID, actEdit)
 	if aerr != nil {
@@ -246,7 +248,7 @@ func (s *Server) createTask(w http.ResponseWriter, r *http.Request, p *principal
 	}
 	t.id, t.fileID, t.createdAt = s.newID(), f.id, s.nowSec()
 	s.addTask(t)
-	writeJSON(w, http.StatusCreated, s.taskRecord(t))
+	wire.WriteJSON(w, http.StatusCreated, s.taskRecord(t))
 	return nil
 }
 
@@ -262,11 +264,11 @@ func (s *Server) updateTask(w http.ResponseWriter, r *http.Request, p *principal
 	if aerr != nil {
 		return aerr
 	}
-	if aerr := requireJSONContentType(r); aerr != nil {
+	if aerr := wire.RequireJSONContentType(r); aerr != nil {
 		return aerr
 	}
 	var body taskFields
-	if aerr := decodeJSONObject(r.Body, &body, codeBadRequest, "due_at"); aerr != nil {
+	if aerr := wire.DecodeJSONObject(r.Body, &body, wire.CodeBadRequest, "due_at"); aerr != nil {
 		return aerr
 	}
 	dueAt, dueGiven, aerr := body.check()
@@ -282,7 +284,7 @@ func (s *Server) updateTask(w http.ResponseWriter, r *http.Request, p *principal
 	if body.Action != nil {
 		for _, a := range t.assignments {
 			if !slices.Contains(statesFor(*body.Action), a.state) {
-				return errBadRequest("An assignment of the task is %s, which a %s task does not allow", a.state, *body.Action)
+				return wire.BadRequest("An assignment of the task is %s, which a %s task does not allow", a.state, *body.Action)
 			}
 		}
 		t.action = *body.Action
@@ -297,13 +299,13 @@ func (s *Server) updateTask(w http.ResponseWriter, r *http.Request, p *principal
 		t.dueAt = dueAt
 	}
 	s.dirty(kTasks, t.id)
-	writeJSON(w, http.StatusOK, s.taskRecord(t))
+	wire.WriteJSON(w, http.StatusOK, s.taskRecord(t))
 	return nil
 }
 
 // deleteTask serves DELETE /tasks/{task_id}: 204, with its assignments.
 func (s *Server) deleteTask(w http.ResponseWriter, r *http.Request, p *principal) error {
-	return deleteRecord(s, w, r, "task_id", http.StatusNoContent, s.taskFor(p), func(t *task) *apiError {
+	return deleteRecord(s, w, r, "task_id", http.StatusNoContent, s.taskFor(p), func(t *task) *wire.Error {
 		s.removeTask(t)
 		return nil
 	})
@@ -322,6 +324,6 @@ func (s *Server) listFileTasks(w http.ResponseWriter, r *http.Request, p *princi
 		return aerr
 	}
 	tasks := s.tasks.byFile[id]
-	writeJSON(w, http.StatusOK, map[string]any{"total_count": len(tasks), "entries": renderEach(tasks, s.taskRecord)})
+	wire.WriteJSON(w, http.StatusOK, map[string]any{"total_count": len(tasks), "entries": wire.RenderEach(tasks, s.taskRecord)})
 	return nil
 }

@@ -9,6 +9,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 func (e *env) createTask(token, fileID string, extra map[string]any) map[string]any {
@@ -340,7 +342,7 @@ func FuzzTaskBody(f *testing.F) {
 	f.Add(`{"action":"complete","message":"m","due_at":"2025-01-01T00:00:00.5+02:00"}`)
 	f.Fuzz(func(t *testing.T, body string) {
 		var b taskFields
-		if decodeJSON(strings.NewReader(body), &b) != nil {
+		if wire.DecodeJSON(strings.NewReader(body), &b) != nil {
 			return
 		}
 		if _, _, aerr := b.check(); aerr == nil {

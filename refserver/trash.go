@@ -3,6 +3,8 @@ package refserver
 import (
 	"net/http"
 	"time"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 // The trash. DELETE of a file, folder or web link moves it here: it keeps
@@ -114,20 +116,20 @@ func (s *Server) untrash(it *item, root string) {
 }
 
 // trashedID reads {id} of a trash endpoint: a malformed id is 404.
-func trashedID(r *http.Request, typ string) (string, *apiError) {
+func trashedID(r *http.Request, typ string) (string, *wire.Error) {
 	id := r.PathValue("id")
 	if !validID(id) || id == rootID {
-		return "", errNotFound(typ)
+		return "", wire.NotFound(typ)
 	}
 	return id, nil
 }
 
 // lookupTrashed returns an item of a type that p may see and that is in the
 // trash itself (not with its folder). Callers hold s.mu.
-func (s *Server) lookupTrashed(p *principal, typ, id string) (*item, *apiError) {
+func (s *Server) lookupTrashed(p *principal, typ, id string) (*item, *wire.Error) {
 	it, ok := s.items[id]
 	if !ok || it.typ != typ || !it.trashed() || it.trashedWith != "" || !s.visible(p, it) {
-		return nil, errf(http.StatusNotFound, codeNotFound, "Not Found: no %s with this id in the trash", typ)
+		return nil, wire.Errorf(http.StatusNotFound, wire.CodeNotFound, "Not Found: no %s with this id in the trash", typ)
 	}
 	return it, nil
 }
@@ -147,7 +149,7 @@ func (s *Server) getTrashed(typ string) handlerFunc {
 		if aerr != nil {
 			return aerr
 		}
-		writeJSON(w, http.StatusOK, s.render(it, fields, p))
+		wire.WriteJSON(w, http.StatusOK, s.render(it, fields, p))
 		return nil
 	}
 }
@@ -197,9 +199,9 @@ func (s *Server) restoreHandler(typ, pathKey string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, p *principal) error {
 		id := r.PathValue(pathKey)
 		if !validID(id) || id == rootID {
-			return errNotFound(typ)
+			return wire.NotFound(typ)
 		}
-		if aerr := requireJSONContentType(r); aerr != nil {
+		if aerr := wire.RequireJSONContentType(r); aerr != nil {
 			return aerr
 		}
 		var body restoreBody
@@ -216,7 +218,7 @@ func (s *Server) restoreHandler(typ, pathKey string) handlerFunc {
 			}
 		}
 		if body.Parent != nil && (body.Parent.ID == nil || *body.Parent.ID == "") {
-			return errBadRequest("Missing required field: parent.id")
+			return wire.BadRequest("Missing required field: parent.id")
 		}
 		fields := parseFields(r)
 		s.mu.Lock()
@@ -259,13 +261,13 @@ func (s *Server) restoreHandler(typ, pathKey string) handlerFunc {
 			// object there.
 			out["shared_link"] = nil
 		}
-		writeJSON(w, http.StatusCreated, out)
+		wire.WriteJSON(w, http.StatusCreated, out)
 		return nil
 	}
 }
 
 // restoreTarget picks the folder a restored item goes to. Callers hold s.mu.
-func (s *Server) restoreTarget(p *principal, it *item, body restoreBody) (string, *apiError) {
+func (s *Server) restoreTarget(p *principal, it *item, body restoreBody) (string, *wire.Error) {
 	orig := it.parentID
 	if orig == rootID {
 		return orig, nil
@@ -274,7 +276,7 @@ func (s *Server) restoreTarget(p *principal, it *item, body restoreBody) (string
 		return orig, nil
 	}
 	if body.Parent == nil {
-		return "", errf(http.StatusConflict, codeParentUnavailable, "The parent folder of the item is no longer available; give a parent to restore it to")
+		return "", wire.Errorf(http.StatusConflict, codeParentUnavailable, "The parent folder of the item is no longer available; give a parent to restore it to")
 	}
 	if _, aerr := s.parentFolder(p, *body.Parent.ID); aerr != nil {
 		return "", aerr
@@ -285,17 +287,17 @@ func (s *Server) restoreTarget(p *principal, it *item, body restoreBody) (string
 // parseTrashQuery reads the query of GET /folders/trash/items. Marker
 // paging (usemarker=true) takes no sort, direction or offset, and a marker
 // needs usemarker=true: 400 invalid_parameter otherwise, as the spec says.
-// An offset above 10000 is 400 bad_request (queryOffset, shared with the
+// An offset above 10000 is 400 bad_request (wire.QueryOffset, shared with the
 // other offset-paged lists).
-func parseTrashQuery(r *http.Request) (collectionQuery, *apiError) {
+func parseTrashQuery(r *http.Request) (collectionQuery, *wire.Error) {
 	v := r.URL.Query()
 	q := collectionQuery{key: "name"}
-	var aerr *apiError
-	if q.useMarker, aerr = queryBool(r, "usemarker"); aerr != nil {
+	var aerr *wire.Error
+	if q.useMarker, aerr = wire.QueryBool(r, "usemarker"); aerr != nil {
 		return q, aerr
 	}
-	invalid := func(format string, args ...any) *apiError {
-		return errf(http.StatusBadRequest, codeInvalidParameter, format, args...)
+	invalid := func(format string, args ...any) *wire.Error {
+		return wire.Errorf(http.StatusBadRequest, wire.CodeInvalidParameter, format, args...)
 	}
 	if q.useMarker {
 		for _, name := range []string{"sort", "direction", "offset"} {
@@ -320,14 +322,14 @@ func parseTrashQuery(r *http.Request) (collectionQuery, *apiError) {
 	default:
 		return q, invalid("Invalid value for \"direction\"")
 	}
-	if q.offset, aerr = queryOffset(r); aerr != nil {
+	if q.offset, aerr = wire.QueryOffset(r); aerr != nil {
 		return q, aerr
 	}
-	if q.limit, aerr = pageLimit(r, 100, 1000); aerr != nil {
+	if q.limit, aerr = wire.PageLimit(r, 100, 1000); aerr != nil {
 		return q, aerr
 	}
 	if m := v.Get("marker"); m != "" {
-		pos, ok := decodeMarker(m)
+		pos, ok := wire.DecodeMarker(m)
 		if !ok {
 			return q, invalid("Invalid value for \"marker\"")
 		}
@@ -355,7 +357,7 @@ func (s *Server) listTrash(w http.ResponseWriter, r *http.Request, p *principal)
 	if p.seesAll() {
 		owner = nil
 	}
-	writePage(w, http.StatusOK, s.trashPage(s.folders.trash(owner), q, fields, p))
+	wire.WritePage(w, http.StatusOK, s.trashPage(s.folders.trash(owner), q, fields, p))
 	return nil
 }
 
@@ -394,11 +396,11 @@ func (s *Server) trashPage(fx *folderIndex, q collectionQuery, fields []string, 
 	}
 	out["next_marker"] = nil
 	if end < total {
-		out["next_marker"] = encodeMarker(end)
+		out["next_marker"] = wire.EncodeMarker(end)
 	}
 	out["prev_marker"] = nil
 	if start > 0 {
-		out["prev_marker"] = encodeMarker(max(start-q.limit, 0))
+		out["prev_marker"] = wire.EncodeMarker(max(start-q.limit, 0))
 	}
 	return out
 }

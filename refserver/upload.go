@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 // uploadAttributes is the attributes part of POST /files/content.
@@ -27,13 +29,13 @@ type versionAttributes struct {
 }
 
 // parseTime reads an optional RFC 3339 attribute.
-func parseTime(name string, v *string) (time.Time, *apiError) {
+func parseTime(name string, v *string) (time.Time, *wire.Error) {
 	if v == nil {
 		return time.Time{}, nil
 	}
 	t, err := time.Parse(time.RFC3339, *v)
 	if err != nil {
-		return time.Time{}, errBadRequest("Invalid value for %s", name)
+		return time.Time{}, wire.BadRequest("Invalid value for %s", name)
 	}
 	return t.UTC().Truncate(time.Second), nil
 }
@@ -51,15 +53,15 @@ func parseTime(name string, v *string) (time.Time, *apiError) {
 // With attrsOptional (new versions), a body with no attributes part at all
 // is accepted and validate runs with attrs left zero; an attributes part
 // after the file part is still metadata_after_file_contents.
-func (s *Server) readUpload(r *http.Request, attrs any, attrsOptional bool, validate func() *apiError) (BlobInfo, error) {
+func (s *Server) readUpload(r *http.Request, attrs any, attrsOptional bool, validate func() *wire.Error) (BlobInfo, error) {
 	ct := r.Header.Get("Content-Type")
 	mt, params, err := mime.ParseMediaType(ct)
 	if err != nil || mt != "multipart/form-data" || params["boundary"] == "" {
-		return BlobInfo{}, errBadRequest("Content-Type must be multipart/form-data with a boundary")
+		return BlobInfo{}, wire.BadRequest("Content-Type must be multipart/form-data with a boundary")
 	}
 	mr, err := r.MultipartReader()
 	if err != nil {
-		return BlobInfo{}, errBadRequest("Malformed multipart body")
+		return BlobInfo{}, wire.BadRequest("Malformed multipart body")
 	}
 	var (
 		blob      BlobInfo
@@ -84,7 +86,7 @@ func (s *Server) readUpload(r *http.Request, attrs any, attrsOptional bool, vali
 			if r.Context().Err() != nil {
 				return fail(r.Context().Err())
 			}
-			return fail(errBadRequest("Malformed multipart body"))
+			return fail(wire.BadRequest("Malformed multipart body"))
 		}
 		name := part.FormName()
 		if name != "attributes" && part.FileName() != "" {
@@ -93,13 +95,13 @@ func (s *Server) readUpload(r *http.Request, attrs any, attrsOptional bool, vali
 		switch name {
 		case "attributes":
 			if haveFile {
-				return fail(errf(http.StatusBadRequest, codeMetadataAfterFile, "Metadata must be sent before file contents"))
+				return fail(wire.Errorf(http.StatusBadRequest, wire.CodeMetadataAfterFile, "Metadata must be sent before file contents"))
 			}
 			if haveAttrs {
-				return fail(errBadRequest("Duplicate attributes part"))
+				return fail(wire.BadRequest("Duplicate attributes part"))
 			}
 			haveAttrs = true
-			if aerr := decodeJSON(part, attrs); aerr != nil {
+			if aerr := wire.DecodeJSON(part, attrs); aerr != nil {
 				return fail(aerr)
 			}
 			if aerr := validate(); aerr != nil {
@@ -107,11 +109,11 @@ func (s *Server) readUpload(r *http.Request, attrs any, attrsOptional bool, vali
 			}
 		case "file":
 			if haveFile {
-				return fail(errBadRequest("Duplicate file part"))
+				return fail(wire.BadRequest("Duplicate file part"))
 			}
 			if !haveAttrs {
 				if !attrsOptional {
-					return fail(errf(http.StatusBadRequest, codeMetadataAfterFile, "Metadata must be sent before file contents"))
+					return fail(wire.Errorf(http.StatusBadRequest, wire.CodeMetadataAfterFile, "Metadata must be sent before file contents"))
 				}
 				if aerr := validate(); aerr != nil {
 					return fail(aerr)
@@ -123,24 +125,24 @@ func (s *Server) readUpload(r *http.Request, attrs any, attrsOptional bool, vali
 					return fail(r.Context().Err())
 				}
 				// Reading the part failed: a malformed or truncated body.
-				return fail(errBadRequest("Malformed multipart body"))
+				return fail(wire.BadRequest("Malformed multipart body"))
 			}
 			blob, haveFile = info, true
 		default:
 			// Other form fields are ignored, as the service does.
 			if _, err := io.Copy(io.Discard, part); err != nil {
-				return fail(errBadRequest("Malformed multipart body"))
+				return fail(wire.BadRequest("Malformed multipart body"))
 			}
 		}
 	}
 	if !haveAttrs && !attrsOptional {
-		return fail(errBadRequest("Missing attributes part"))
+		return fail(wire.BadRequest("Missing attributes part"))
 	}
 	if !haveFile {
-		return fail(errBadRequest("Missing file part"))
+		return fail(wire.BadRequest("Missing file part"))
 	}
 	if want := r.Header.Get("Content-Md5"); want != "" && !strings.EqualFold(strings.TrimSpace(want), blob.SHA1) {
-		return fail(errf(http.StatusBadRequest, codeBadDigest, "The specified content-md5 did not match what we received"))
+		return fail(wire.Errorf(http.StatusBadRequest, wire.CodeBadDigest, "The specified content-md5 did not match what we received"))
 	}
 	return blob, nil
 }
@@ -150,17 +152,17 @@ func (s *Server) uploadFile(w http.ResponseWriter, r *http.Request, p *principal
 	fields := parseFields(r)
 	var attrs uploadAttributes
 	var created, modified time.Time
-	validate := func() *apiError {
+	validate := func() *wire.Error {
 		if attrs.Name == nil {
-			return errBadRequest("Missing required attribute: name")
+			return wire.BadRequest("Missing required attribute: name")
 		}
 		if attrs.Parent == nil || attrs.Parent.ID == nil {
-			return errBadRequest("Missing required attribute: parent.id")
+			return wire.BadRequest("Missing required attribute: parent.id")
 		}
 		if aerr := checkName(*attrs.Name); aerr != nil {
 			return aerr
 		}
-		var aerr *apiError
+		var aerr *wire.Error
 		if created, aerr = parseTime("content_created_at", attrs.ContentCreatedAt); aerr != nil {
 			return aerr
 		}
@@ -193,13 +195,13 @@ func (s *Server) uploadFile(w http.ResponseWriter, r *http.Request, p *principal
 		s.deleteBlobs(r, []string{blob.ID})
 		return aerr
 	}
-	writeJSON(w, http.StatusCreated, map[string]any{"total_count": 1, "entries": []any{out}})
+	wire.WriteJSON(w, http.StatusCreated, map[string]any{"total_count": 1, "entries": []any{out}})
 	return nil
 }
 
 // createFile adds a file with its first version, re-checking the parent and
 // the name. Callers hold s.mu.
-func (s *Server) createFile(p *principal, parentID, name string, blob BlobInfo, created, modified time.Time) (*item, *apiError) {
+func (s *Server) createFile(p *principal, parentID, name string, blob BlobInfo, created, modified time.Time) (*item, *wire.Error) {
 	parent, aerr := s.parentFolder(p, parentID)
 	if aerr != nil {
 		return nil, aerr
@@ -233,7 +235,7 @@ func (s *Server) createFile(p *principal, parentID, name string, blob BlobInfo, 
 
 // addVersion makes blob the current version of f, optionally renaming it,
 // re-checking the name. Callers hold s.mu.
-func (s *Server) addVersion(p *principal, f *item, name string, blob BlobInfo, modified time.Time) *apiError {
+func (s *Server) addVersion(p *principal, f *item, name string, blob BlobInfo, modified time.Time) *wire.Error {
 	if aerr := s.lockRefuses(p, f, actUpload); aerr != nil {
 		return aerr
 	}
@@ -269,7 +271,7 @@ func (s *Server) uploadNewVersion(w http.ResponseWriter, r *http.Request, p *pri
 		return aerr
 	}
 	fields := parseFields(r)
-	check := func(name string) *apiError {
+	check := func(name string) *wire.Error {
 		f, aerr := s.lookupFor(p, "file", id, actUpload)
 		if aerr != nil {
 			return aerr
@@ -292,7 +294,7 @@ func (s *Server) uploadNewVersion(w http.ResponseWriter, r *http.Request, p *pri
 	}
 	var attrs versionAttributes
 	var modified time.Time
-	validate := func() *apiError {
+	validate := func() *wire.Error {
 		name := ""
 		if attrs.Name != nil {
 			name = *attrs.Name
@@ -300,7 +302,7 @@ func (s *Server) uploadNewVersion(w http.ResponseWriter, r *http.Request, p *pri
 				return aerr
 			}
 		}
-		var aerr *apiError
+		var aerr *wire.Error
 		if modified, aerr = parseTime("content_modified_at", attrs.ContentModifiedAt); aerr != nil {
 			return aerr
 		}
@@ -330,6 +332,6 @@ func (s *Server) uploadNewVersion(w http.ResponseWriter, r *http.Request, p *pri
 		s.deleteBlobs(r, []string{blob.ID})
 		return aerr
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"total_count": 1, "entries": []any{out}})
+	wire.WriteJSON(w, http.StatusOK, map[string]any{"total_count": 1, "entries": []any{out}})
 	return nil
 }

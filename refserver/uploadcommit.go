@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 // commitBody is the body of the commit call.
@@ -33,9 +35,9 @@ type commitAttributes struct {
 // checkCommitParts verifies that the listed parts are exactly the uploaded
 // ones (any order) and that they cover the whole file; else 400
 // parts_mismatch.
-func checkCommitParts(ss *session, body *commitBody) *apiError {
-	mismatch := func(format string, args ...any) *apiError {
-		return errf(http.StatusBadRequest, codePartsMismatch, format, args...)
+func checkCommitParts(ss *session, body *commitBody) *wire.Error {
+	mismatch := func(format string, args ...any) *wire.Error {
+		return wire.Errorf(http.StatusBadRequest, wire.CodePartsMismatch, format, args...)
 	}
 	seen := make(map[int64]bool, len(body.Parts))
 	for _, bp := range body.Parts {
@@ -66,7 +68,7 @@ func checkCommitParts(ss *session, body *commitBody) *apiError {
 
 // checkCommitConditions applies if-match / if-none-match to a new-version
 // session's file. Callers hold s.mu.
-func (s *Server) checkCommitConditions(r *http.Request, p *principal, ss *session) (*item, *apiError) {
+func (s *Server) checkCommitConditions(r *http.Request, p *principal, ss *session) (*item, *wire.Error) {
 	if ss.fileID == "" {
 		return nil, nil
 	}
@@ -78,7 +80,7 @@ func (s *Server) checkCommitConditions(r *http.Request, p *principal, ss *sessio
 		return nil, aerr
 	}
 	if h := r.Header.Get("If-None-Match"); h != "" && etagMatches(h, f.etag()) {
-		return nil, errf(http.StatusPreconditionFailed, codePreconditionFailed, "The if-none-match condition failed")
+		return nil, wire.Errorf(http.StatusPreconditionFailed, wire.CodePreconditionFailed, "The if-none-match condition failed")
 	}
 	return f, nil
 }
@@ -90,19 +92,19 @@ func (s *Server) checkCommitConditions(r *http.Request, p *principal, ss *sessio
 // (uploadparts.go), so the commit compares the digest and links the
 // content to the file: it neither reads nor copies it.
 func (s *Server) commitUploadSession(w http.ResponseWriter, r *http.Request, p *principal) error {
-	wantSHA1, aerr := requestDigest(r)
+	wantSHA1, aerr := wire.RequestDigest(r)
 	if aerr != nil {
 		return aerr
 	}
-	if aerr := requireJSONContentType(r); aerr != nil {
+	if aerr := wire.RequireJSONContentType(r); aerr != nil {
 		return aerr
 	}
 	var body commitBody
-	if aerr := decodeJSON(r.Body, &body); aerr != nil {
+	if aerr := wire.DecodeJSON(r.Body, &body); aerr != nil {
 		return aerr
 	}
 	if body.Parts == nil {
-		return errBadRequest("Missing required field: parts")
+		return wire.BadRequest("Missing required field: parts")
 	}
 	var (
 		attrs             commitAttributes
@@ -110,7 +112,7 @@ func (s *Server) commitUploadSession(w http.ResponseWriter, r *http.Request, p *
 	)
 	if body.Attributes != nil {
 		attrs = *body.Attributes
-		var aerr *apiError
+		var aerr *wire.Error
 		if created, aerr = parseTime("content_created_at", attrs.ContentCreatedAt); aerr != nil {
 			return aerr
 		}
@@ -123,7 +125,7 @@ func (s *Server) commitUploadSession(w http.ResponseWriter, r *http.Request, p *
 		ss       *session
 		notReady bool
 	)
-	if aerr := s.withSession(r, p, func(cur *session) *apiError {
+	if aerr := s.withSession(r, p, func(cur *session) *wire.Error {
 		if aerr := checkCommitParts(cur, &body); aerr != nil {
 			return aerr
 		}
@@ -161,16 +163,16 @@ func (s *Server) commitUploadSession(w http.ResponseWriter, r *http.Request, p *
 		return err
 	}
 	if sum != wantSHA1 {
-		return errf(http.StatusBadRequest, codeDigestMismatch, "File digest was incorrect")
+		return wire.Errorf(http.StatusBadRequest, wire.CodeDigestMismatch, "File digest was incorrect")
 	}
 	blob, err := s.finishContent(r, ss, sum)
 	if err != nil {
 		return err
 	}
 	var out map[string]any
-	if aerr := s.withSession(r, p, func(cur *session) *apiError {
+	if aerr := s.withSession(r, p, func(cur *session) *wire.Error {
 		if cur != ss || cur.final == nil {
-			return errf(http.StatusConflict, codeConflict, "The session changed during the commit; retry")
+			return wire.Errorf(http.StatusConflict, wire.CodeConflict, "The session changed during the commit; retry")
 		}
 		f, aerr := s.checkCommitConditions(r, p, ss)
 		if aerr != nil {
@@ -193,7 +195,7 @@ func (s *Server) commitUploadSession(w http.ResponseWriter, r *http.Request, p *
 	}); aerr != nil {
 		return aerr // the session keeps its finished content for a later commit
 	}
-	writeJSON(w, http.StatusCreated, map[string]any{"total_count": 1, "entries": []any{out}})
+	wire.WriteJSON(w, http.StatusCreated, map[string]any{"total_count": 1, "entries": []any{out}})
 	return nil
 }
 
@@ -220,7 +222,7 @@ func (s *Server) finishContent(r *http.Request, ss *session, sum string) (BlobIn
 	s.mu.Unlock()
 	if !live {
 		s.deleteBlobs(r, []string{blob.ID})
-		return BlobInfo{}, errNotFound("upload session") // aborted meanwhile
+		return BlobInfo{}, wire.NotFound("upload session") // aborted meanwhile
 	}
 	return blob, nil
 }

@@ -6,6 +6,8 @@ import (
 	"io"
 	"mime"
 	"net/http"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 // uploadPart serves PUT .../upload_sessions/{id}: 200 UploadedPart. The
@@ -21,21 +23,21 @@ import (
 // to the whole-file hash before it answers.
 func (s *Server) uploadPart(w http.ResponseWriter, r *http.Request, p *principal) error {
 	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/octet-stream" {
-		return errBadRequest("Content-Type must be application/octet-stream")
+		return wire.BadRequest("Content-Type must be application/octet-stream")
 	}
-	wantSHA1, aerr := requestDigest(r)
+	wantSHA1, aerr := wire.RequestDigest(r)
 	if aerr != nil {
 		return aerr
 	}
 	crh := r.Header.Get("Content-Range")
 	if crh == "" {
-		return errBadRequest("Missing required header: content-range")
+		return wire.BadRequest("Missing required header: content-range")
 	}
-	cr, err := parseContentRange(crh)
+	cr, err := wire.ParseContentRange(crh)
 	if err != nil {
-		return errBadRequest("Malformed content-range header: expected bytes <first>-<last>/<total>")
+		return wire.BadRequest("Malformed content-range header: expected bytes <first>-<last>/<total>")
 	}
-	size := cr.last - cr.first + 1
+	size := cr.Last - cr.First + 1
 	var (
 		old   *uploadPart
 		asm   Assembly
@@ -54,13 +56,13 @@ func (s *Server) uploadPart(w http.ResponseWriter, r *http.Request, p *principal
 			aerr = errRange("The body length %d does not match the content range length %d", r.ContentLength, size)
 		}
 		if aerr == nil {
-			if old = ss.parts[cr.first]; old != nil {
+			if old = ss.parts[cr.First]; old != nil {
 				if old.SHA1 != wantSHA1 || old.Size != size {
-					aerr = errf(http.StatusConflict, codeRangeOverlaps, "The part overlaps a part already uploaded")
+					aerr = wire.Errorf(http.StatusConflict, wire.CodeRangeOverlaps, "The part overlaps a part already uploaded")
 				}
-			} else if wait = ss.writing[cr.first]; wait == nil {
+			} else if wait = ss.writing[cr.First]; wait == nil {
 				done = make(chan struct{})
-				ss.writing[cr.first] = done
+				ss.writing[cr.First] = done
 				asm = ss.asm
 			}
 		}
@@ -83,7 +85,7 @@ func (s *Server) uploadPart(w http.ResponseWriter, r *http.Request, p *principal
 	}
 
 	h := sha1.New()
-	n, werr := asm.WriteAt(r.Context(), io.TeeReader(r.Body, h), cr.first, size)
+	n, werr := asm.WriteAt(r.Context(), io.TeeReader(r.Body, h), cr.First, size)
 	var extra [1]byte
 	if werr == nil && n == size {
 		if k, _ := io.ReadFull(r.Body, extra[:]); k > 0 {
@@ -96,32 +98,32 @@ func (s *Server) uploadPart(w http.ResponseWriter, r *http.Request, p *principal
 	switch {
 	case gone:
 	case werr != nil:
-		aerr = errBadRequest("Reading the part body failed")
+		aerr = wire.BadRequest("Reading the part body failed")
 	case n != size:
 		aerr = errRange("The body length does not match the content range length %d", size)
 	case sum != wantSHA1:
-		aerr = errf(http.StatusBadRequest, codeBadDigest, "The digest of the part does not match the received bytes")
+		aerr = wire.Errorf(http.StatusBadRequest, wire.CodeBadDigest, "The digest of the part does not match the received bytes")
 	}
 	if gone || aerr != nil {
-		_ = asm.Drop(cr.first) // before the offset is free for another copy
+		_ = asm.Drop(cr.First) // before the offset is free for another copy
 	}
 	var (
 		part   *uploadPart
 		hashIt bool
 	)
 	s.mu.Lock()
-	delete(ss.writing, cr.first)
+	delete(ss.writing, cr.First)
 	close(done)
 	if _, live := s.sessions[ss.id]; !live && aerr == nil {
-		aerr = errNotFound("upload session") // aborted meanwhile
+		aerr = wire.NotFound("upload session") // aborted meanwhile
 	}
 	if !gone && aerr == nil {
-		part = &uploadPart{ID: s.newPartID(ss), Offset: cr.first, Size: size, SHA1: sum}
-		ss.parts[cr.first] = part
+		part = &uploadPart{ID: s.newPartID(ss), Offset: cr.First, Size: size, SHA1: sum}
+		ss.parts[cr.First] = part
 		ss.lastPartAt = s.now()
 		s.dirty(kSessions, ss.id)
-		s.dirtyPart(ss, cr.first)
-		if hashIt = ss.hashing == nil && cr.first == ss.hashed; hashIt {
+		s.dirtyPart(ss, cr.First)
+		if hashIt = ss.hashing == nil && cr.First == ss.hashed; hashIt {
 			ss.hashing = make(chan struct{})
 		}
 	}
@@ -135,7 +137,7 @@ func (s *Server) uploadPart(w http.ResponseWriter, r *http.Request, p *principal
 	if hashIt {
 		s.hashLanded(ss)
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"part": part})
+	wire.WriteJSON(w, http.StatusOK, map[string]any{"part": part})
 	return nil
 }
 
@@ -150,13 +152,13 @@ func (s *Server) verifyRepeat(w http.ResponseWriter, r *http.Request, old *uploa
 	case err != nil && r.Context().Err() != nil:
 		return r.Context().Err()
 	case err != nil:
-		return errBadRequest("Reading the part body failed")
+		return wire.BadRequest("Reading the part body failed")
 	case n != size:
 		return errRange("The body length does not match the content range length %d", size)
 	case hex.EncodeToString(h.Sum(nil)) != old.SHA1:
-		return errf(http.StatusBadRequest, codeBadDigest, "The digest of the part does not match the received bytes")
+		return wire.Errorf(http.StatusBadRequest, wire.CodeBadDigest, "The digest of the part does not match the received bytes")
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"part": old}) // idempotent repeat: the first copy
+	wire.WriteJSON(w, http.StatusOK, map[string]any{"part": old}) // idempotent repeat: the first copy
 	return nil
 }
 
@@ -218,7 +220,7 @@ func (s *Server) wholeSHA1(r *http.Request, ss *session) (string, error) {
 				return "", err
 			}
 			if short {
-				return "", errf(http.StatusBadRequest, codePartsMismatch, "The parts do not cover the file")
+				return "", wire.Errorf(http.StatusBadRequest, wire.CodePartsMismatch, "The parts do not cover the file")
 			}
 			continue
 		}

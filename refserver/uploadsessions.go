@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 // session is a chunked upload session. Fields are guarded by Server.mu.
@@ -75,24 +77,24 @@ type sessionBody struct {
 
 func present(m json.RawMessage) bool { return len(m) > 0 && string(m) != "null" }
 
-func (s *Server) parseFileSize(m json.RawMessage) (int64, *apiError) {
+func (s *Server) parseFileSize(m json.RawMessage) (int64, *wire.Error) {
 	if !present(m) {
-		return 0, errf(http.StatusBadRequest, codeMissingFileSize, "Missing file_size")
+		return 0, wire.Errorf(http.StatusBadRequest, wire.CodeMissingFileSize, "Missing file_size")
 	}
 	var n int64
 	if err := json.Unmarshal(m, &n); err != nil || n < 0 {
-		return 0, errf(http.StatusBadRequest, codeInvalidFileSize, "Invalid file_size")
+		return 0, wire.Errorf(http.StatusBadRequest, wire.CodeInvalidFileSize, "Invalid file_size")
 	}
 	if n < s.opts.ChunkedMinSize {
-		return 0, errf(http.StatusBadRequest, codeFileSizeTooSmall, "file_size is below the minimum of %d bytes for upload sessions", s.opts.ChunkedMinSize)
+		return 0, wire.Errorf(http.StatusBadRequest, wire.CodeFileSizeTooSmall, "file_size is below the minimum of %d bytes for upload sessions", s.opts.ChunkedMinSize)
 	}
 	return n, nil
 }
 
-func parseFileName(m json.RawMessage) (string, *apiError) {
+func parseFileName(m json.RawMessage) (string, *wire.Error) {
 	var name string
 	if err := json.Unmarshal(m, &name); err != nil {
-		return "", errf(http.StatusBadRequest, codeItemNameInvalid, "Item name invalid")
+		return "", wire.Errorf(http.StatusBadRequest, wire.CodeItemNameInvalid, "Item name invalid")
 	}
 	if aerr := checkName(name); aerr != nil {
 		return "", aerr
@@ -140,22 +142,22 @@ func (s *Server) startAssembly(r *http.Request, size int64) (asm Assembly, keep,
 // folder is 404 invalid_parameter as the spec documents for this call.
 func (s *Server) createUploadSession(w http.ResponseWriter, r *http.Request, p *principal) error {
 	var body sessionBody
-	if aerr := decodeJSON(r.Body, &body); aerr != nil {
+	if aerr := wire.DecodeJSON(r.Body, &body); aerr != nil {
 		return aerr
 	}
 	if !present(body.FolderID) {
-		return errf(http.StatusBadRequest, codeMissingDestination, "Missing folder_id")
+		return wire.Errorf(http.StatusBadRequest, wire.CodeMissingDestination, "Missing folder_id")
 	}
 	var folderID string
 	if err := json.Unmarshal(body.FolderID, &folderID); err != nil || !validID(folderID) {
-		return errf(http.StatusBadRequest, codeInvalidFolderID, "Invalid folder_id")
+		return wire.Errorf(http.StatusBadRequest, wire.CodeInvalidFolderID, "Invalid folder_id")
 	}
 	size, aerr := s.parseFileSize(body.FileSize)
 	if aerr != nil {
 		return aerr
 	}
 	if !present(body.FileName) {
-		return errf(http.StatusBadRequest, codeMissingFileName, "Missing file_name")
+		return wire.Errorf(http.StatusBadRequest, wire.CodeMissingFileName, "Missing file_name")
 	}
 	name, aerr := parseFileName(body.FileName)
 	if aerr != nil {
@@ -170,7 +172,7 @@ func (s *Server) createUploadSession(w http.ResponseWriter, r *http.Request, p *
 	defer s.mu.Unlock()
 	parent, aerr := s.parentFolder(p, folderID)
 	if aerr != nil {
-		return errf(http.StatusNotFound, codeInvalidParameter, "The folder does not exist or is not accessible")
+		return wire.Errorf(http.StatusNotFound, wire.CodeInvalidParameter, "The folder does not exist or is not accessible")
 	}
 	if c := s.conflict(folderID, ownerIn(p, parent), name, nil); c != nil {
 		return s.errNameInUse(c)
@@ -179,7 +181,7 @@ func (s *Server) createUploadSession(w http.ResponseWriter, r *http.Request, p *
 	s.sessions[ss.id] = ss
 	s.dirty(kSessions, ss.id)
 	keep()
-	writeJSON(w, http.StatusCreated, s.sessionJSON(ss))
+	wire.WriteJSON(w, http.StatusCreated, s.sessionJSON(ss))
 	return nil
 }
 
@@ -190,11 +192,11 @@ func (s *Server) createVersionUploadSession(w http.ResponseWriter, r *http.Reque
 		return aerr
 	}
 	var body sessionBody
-	if aerr := decodeJSON(r.Body, &body); aerr != nil {
+	if aerr := wire.DecodeJSON(r.Body, &body); aerr != nil {
 		return aerr
 	}
 	if present(body.FolderID) {
-		return errBadRequest("folder_id is not allowed for a new version")
+		return wire.BadRequest("folder_id is not allowed for a new version")
 	}
 	size, aerr := s.parseFileSize(body.FileSize)
 	if aerr != nil {
@@ -226,22 +228,22 @@ func (s *Server) createVersionUploadSession(w http.ResponseWriter, r *http.Reque
 	s.sessions[ss.id] = ss
 	s.dirty(kSessions, ss.id)
 	keep()
-	writeJSON(w, http.StatusCreated, s.sessionJSON(ss))
+	wire.WriteJSON(w, http.StatusCreated, s.sessionJSON(ss))
 	return nil
 }
 
 // session returns p's live session. An unknown, expired or foreign session
 // is 404. Callers hold s.mu; an expired session is dropped and returned as
 // stale, for dropContent once s.mu is released.
-func (s *Server) session(p *principal, id string) (ss, stale *session, aerr *apiError) {
+func (s *Server) session(p *principal, id string) (ss, stale *session, aerr *wire.Error) {
 	ss, ok := s.sessions[id]
 	if !ok || ss.owner != p.user {
-		return nil, nil, errNotFound("upload session")
+		return nil, nil, wire.NotFound("upload session")
 	}
 	if !s.now().Before(ss.expiresAt) {
 		delete(s.sessions, id)
 		s.dirtySession(ss)
-		return nil, ss, errNotFound("upload session")
+		return nil, ss, wire.NotFound("upload session")
 	}
 	return ss, nil, nil
 }
@@ -261,7 +263,7 @@ func (s *Server) dropContent(r *http.Request, ss *session) {
 }
 
 // withSession runs fn on p's session under s.mu.
-func (s *Server) withSession(r *http.Request, p *principal, fn func(ss *session) *apiError) *apiError {
+func (s *Server) withSession(r *http.Request, p *principal, fn func(ss *session) *wire.Error) *wire.Error {
 	s.mu.Lock()
 	ss, stale, aerr := s.session(p, r.PathValue("session_id"))
 	if aerr == nil {
@@ -275,10 +277,10 @@ func (s *Server) withSession(r *http.Request, p *principal, fn func(ss *session)
 // getUploadSession serves GET .../upload_sessions/{id}: 200 UploadSession.
 func (s *Server) getUploadSession(w http.ResponseWriter, r *http.Request, p *principal) error {
 	var out map[string]any
-	if aerr := s.withSession(r, p, func(ss *session) *apiError { out = s.sessionJSON(ss); return nil }); aerr != nil {
+	if aerr := s.withSession(r, p, func(ss *session) *wire.Error { out = s.sessionJSON(ss); return nil }); aerr != nil {
 		return aerr
 	}
-	writeJSON(w, http.StatusOK, out)
+	wire.WriteJSON(w, http.StatusOK, out)
 	return nil
 }
 
@@ -286,7 +288,7 @@ func (s *Server) getUploadSession(w http.ResponseWriter, r *http.Request, p *pri
 // are discarded and the session is gone.
 func (s *Server) abortUploadSession(w http.ResponseWriter, r *http.Request, p *principal) error {
 	var ended *session
-	if aerr := s.withSession(r, p, func(ss *session) *apiError {
+	if aerr := s.withSession(r, p, func(ss *session) *wire.Error {
 		s.endSession(ss, SessionAborted, "")
 		ended = ss
 		return nil
@@ -298,21 +300,21 @@ func (s *Server) abortUploadSession(w http.ResponseWriter, r *http.Request, p *p
 	return nil
 }
 
-func errRange(format string, args ...any) *apiError {
-	return errf(http.StatusRequestedRangeNotSatisfiable, codeRangeNotSatisfiable, format, args...)
+func errRange(format string, args ...any) *wire.Error {
+	return wire.Errorf(http.StatusRequestedRangeNotSatisfiable, wire.CodeRangeNotSatisfiable, format, args...)
 }
 
 // checkPartRange applies the session's part rules to a content range.
-func checkPartRange(ss *session, cr contentRange) *apiError {
-	size := cr.last - cr.first + 1
+func checkPartRange(ss *session, cr wire.ContentRange) *wire.Error {
+	size := cr.Last - cr.First + 1
 	switch {
-	case cr.total != ss.fileSize:
-		return errRange("The content range total %d does not match the session's file_size %d", cr.total, ss.fileSize)
-	case cr.first%ss.partSize != 0:
-		return errRange("The part offset %d is not a multiple of the part size %d", cr.first, ss.partSize)
-	case cr.last == cr.total-1 && size > ss.partSize:
+	case cr.Total != ss.fileSize:
+		return errRange("The content range total %d does not match the session's file_size %d", cr.Total, ss.fileSize)
+	case cr.First%ss.partSize != 0:
+		return errRange("The part offset %d is not a multiple of the part size %d", cr.First, ss.partSize)
+	case cr.Last == cr.Total-1 && size > ss.partSize:
 		return errRange("The last part is larger than the part size %d", ss.partSize)
-	case cr.last != cr.total-1 && size != ss.partSize:
+	case cr.Last != cr.Total-1 && size != ss.partSize:
 		return errRange("The part size %d does not match the session's part size %d", size, ss.partSize)
 	}
 	return nil
@@ -344,19 +346,19 @@ func sortedParts(ss *session) []*uploadPart {
 // listParts serves GET .../upload_sessions/{id}/parts with offset paging
 // (offset above 10000 is 400; limit at most 1000).
 func (s *Server) listParts(w http.ResponseWriter, r *http.Request, p *principal) error {
-	offset, aerr := queryInt(r, "offset", 0)
+	offset, aerr := wire.QueryInt(r, "offset", 0)
 	if aerr != nil {
 		return aerr
 	}
 	if offset > 10000 {
-		return errBadRequest("offset must not exceed 10000")
+		return wire.BadRequest("offset must not exceed 10000")
 	}
-	limit, aerr := pageLimit(r, 100, 1000)
+	limit, aerr := wire.PageLimit(r, 100, 1000)
 	if aerr != nil {
 		return aerr
 	}
 	var out map[string]any
-	if aerr := s.withSession(r, p, func(ss *session) *apiError {
+	if aerr := s.withSession(r, p, func(ss *session) *wire.Error {
 		parts := sortedParts(ss)
 		total := int64(len(parts))
 		start := min(offset, total)
@@ -374,6 +376,6 @@ func (s *Server) listParts(w http.ResponseWriter, r *http.Request, p *principal)
 	}); aerr != nil {
 		return aerr
 	}
-	writeJSON(w, http.StatusOK, out)
+	wire.WriteJSON(w, http.StatusOK, out)
 	return nil
 }

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 // Enterprise users: GET/POST /users, GET /users/me, GET/PUT/DELETE
@@ -83,7 +85,7 @@ func (s *Server) userActive(u *user) bool {
 }
 
 // userID reads {user_id}; a malformed id is 404 (no such user).
-func userID(r *http.Request) (string, *apiError) { return pathID(r, "user_id", "user") }
+func userID(r *http.Request) (string, *wire.Error) { return pathID(r, "user_id", "user") }
 
 // listUsers serves GET /users: offset pages by default, marker pages with
 // usemarker=true; users in id order.
@@ -93,11 +95,11 @@ func (s *Server) listUsers(w http.ResponseWriter, r *http.Request, p *principal)
 	switch userType {
 	case "", "all", "managed", "external":
 	default:
-		return errBadRequest("Invalid value for \"user_type\": all, managed or external")
+		return wire.BadRequest("Invalid value for \"user_type\": all, managed or external")
 	}
 	filter := strings.ToLower(q.Get("filter_term"))
 	extID := q.Get("external_app_user_id")
-	pq, aerr := parseListPage(r, true)
+	pq, aerr := wire.ParseListPage(r, true)
 	if aerr != nil {
 		return aerr
 	}
@@ -106,7 +108,7 @@ func (s *Server) listUsers(w http.ResponseWriter, r *http.Request, p *principal)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if !p.isAdmin() && !p.user.canSeeManagedUsers {
-		return errf(http.StatusForbidden, codeAccessDenied, "The user may not look up the users of the enterprise")
+		return wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "The user may not look up the users of the enterprise")
 	}
 	var match []*user
 	for _, u := range s.users.order {
@@ -120,11 +122,11 @@ func (s *Server) listUsers(w http.ResponseWriter, r *http.Request, p *principal)
 	}
 	used := s.spaceUsed()
 	render := func(u *user) any { return s.renderUser(u, fields, used[u]) }
-	if pq.useMarker {
-		writeJSON(w, http.StatusOK, markerEntries(match, pq, func(u *user) int64 { return numID(u.id) }, render))
+	if pq.UseMarker {
+		wire.WriteJSON(w, http.StatusOK, wire.MarkerEntries(match, pq, func(u *user) int64 { return numID(u.id) }, render))
 		return nil
 	}
-	writeJSON(w, http.StatusOK, offsetEntries(match, pq, s.userHidden, render))
+	wire.WriteJSON(w, http.StatusOK, wire.OffsetEntries(match, pq, s.userHidden, render))
 	return nil
 }
 
@@ -136,19 +138,19 @@ type createUserBody struct {
 
 // createUser serves POST /users: 201 with the new managed user or app user.
 func (s *Server) createUser(w http.ResponseWriter, r *http.Request, p *principal) error {
-	if aerr := requireJSONContentType(r); aerr != nil {
+	if aerr := wire.RequireJSONContentType(r); aerr != nil {
 		return aerr
 	}
 	var body createUserBody
-	if aerr := decodeJSONObject(r.Body, &body, codeInvalidParameter); aerr != nil {
+	if aerr := wire.DecodeJSONObject(r.Body, &body, wire.CodeInvalidParameter); aerr != nil {
 		return aerr
 	}
 	appUser := body.IsPlatformAccessOnly != nil && *body.IsPlatformAccessOnly
 	switch {
 	case body.Name == nil:
-		return errBadRequest("Missing required field: name")
+		return wire.BadRequest("Missing required field: name")
 	case body.Login == nil && !appUser:
-		return errBadRequest("Missing required field: login (required unless is_platform_access_only is true)")
+		return wire.BadRequest("Missing required field: login (required unless is_platform_access_only is true)")
 	case body.ExternalAppUserID != nil && !appUser:
 		return errInvalidParam("external_app_user_id is only for app users (is_platform_access_only)")
 	}
@@ -164,7 +166,7 @@ func (s *Server) createUser(w http.ResponseWriter, r *http.Request, p *principal
 	if body.Login != nil {
 		login = *body.Login
 		if s.users.byLogin[strings.ToLower(login)] != nil {
-			return errf(http.StatusConflict, codeUserLoginInUse, "User with the specified login already exists")
+			return wire.Errorf(http.StatusConflict, codeUserLoginInUse, "User with the specified login already exists")
 		}
 	}
 	now := s.nowSec()
@@ -174,7 +176,7 @@ func (s *Server) createUser(w http.ResponseWriter, r *http.Request, p *principal
 	body.apply(u)
 	s.addUser(u)
 	s.bindInvitations(u) // collaborations.go
-	writeJSON(w, http.StatusCreated, s.renderUser(u, fields, 0))
+	wire.WriteJSON(w, http.StatusCreated, s.renderUser(u, fields, 0))
 	return nil
 }
 
@@ -183,7 +185,7 @@ func (s *Server) getUserMe(w http.ResponseWriter, r *http.Request, p *principal)
 	fields := parseFields(r)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	writeJSON(w, http.StatusOK, s.renderUser(p.user, fields, s.spaceUsed()[p.user]))
+	wire.WriteJSON(w, http.StatusOK, s.renderUser(p.user, fields, s.spaceUsed()[p.user]))
 	return nil
 }
 
@@ -200,22 +202,22 @@ func (s *Server) getUser(w http.ResponseWriter, r *http.Request, p *principal) e
 	if id == p.user.id {
 		u = p.user
 	} else if !p.isAdmin() && !p.user.canSeeManagedUsers {
-		return errf(http.StatusForbidden, codeAccessDenied, "The user may not look up the users of the enterprise")
+		return wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "The user may not look up the users of the enterprise")
 	}
 	if u == nil {
-		return errNotFound("user")
+		return wire.NotFound("user")
 	}
-	writeJSON(w, http.StatusOK, s.renderUser(u, fields, s.spaceUsed()[u]))
+	wire.WriteJSON(w, http.StatusOK, s.renderUser(u, fields, s.spaceUsed()[u]))
 	return nil
 }
 
 // updateUserBody is the body of PUT /users/{user_id}.
 type updateUserBody struct {
 	userFields
-	Enterprise              nullable[string]        `json:"enterprise"`
-	Notify                  *bool                   `json:"notify"`
-	IsPasswordResetRequired *bool                   `json:"is_password_reset_required"`
-	NotificationEmail       nullable[notifyAddress] `json:"notification_email"`
+	Enterprise              wire.Nullable[string]        `json:"enterprise"`
+	Notify                  *bool                        `json:"notify"`
+	IsPasswordResetRequired *bool                        `json:"is_password_reset_required"`
+	NotificationEmail       wire.Nullable[notifyAddress] `json:"notification_email"`
 }
 
 // notifyAddress is the notification_email object of an update.
@@ -230,21 +232,21 @@ func (s *Server) updateUser(w http.ResponseWriter, r *http.Request, p *principal
 	if aerr != nil {
 		return aerr
 	}
-	if aerr := requireJSONContentType(r); aerr != nil {
+	if aerr := wire.RequireJSONContentType(r); aerr != nil {
 		return aerr
 	}
 	var body updateUserBody
-	if aerr := decodeJSONObject(r.Body, &body, codeInvalidParameter, "enterprise", "notification_email"); aerr != nil {
+	if aerr := wire.DecodeJSONObject(r.Body, &body, wire.CodeInvalidParameter, "enterprise", "notification_email"); aerr != nil {
 		return aerr
 	}
 	if aerr := body.check(); aerr != nil {
 		return aerr
 	}
 	ne := body.NotificationEmail
-	if ne.present && !ne.null && !validEmail(ne.v.Email) {
+	if ne.Present && !ne.Null && !validEmail(ne.V.Email) {
 		return errInvalidParam("notification_email.email must be an e-mail address")
 	}
-	if body.Enterprise.present && !body.Enterprise.null && body.Enterprise.v != s.enterpriseID {
+	if body.Enterprise.Present && !body.Enterprise.Null && body.Enterprise.V != s.enterpriseID {
 		return errInvalidParam("enterprise must be null (roll the user out) or the id of the user's enterprise")
 	}
 	fields := parseFields(r)
@@ -253,14 +255,14 @@ func (s *Server) updateUser(w http.ResponseWriter, r *http.Request, p *principal
 	defer s.mu.Unlock()
 	u := s.enterpriseUser(id)
 	if u == nil {
-		return errNotFound("user")
+		return wire.NotFound("user")
 	}
 	protected := u.role == userRoleAdmin || u == s.app
 	switch {
 	case protected && body.Role != nil && *body.Role != u.role:
-		return errf(http.StatusForbidden, codeAccessDenied, "The role of the enterprise admin or the service account cannot be changed")
-	case protected && body.Enterprise.null:
-		return errf(http.StatusForbidden, codeAccessDenied, "The enterprise admin or the service account cannot be rolled out of the enterprise")
+		return wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "The role of the enterprise admin or the service account cannot be changed")
+	case protected && body.Enterprise.Null:
+		return wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "The enterprise admin or the service account cannot be rolled out of the enterprise")
 	case body.ExternalAppUserID != nil && !u.appUser:
 		return errInvalidParam("external_app_user_id is only for app users (is_platform_access_only)")
 	}
@@ -269,7 +271,7 @@ func (s *Server) updateUser(w http.ResponseWriter, r *http.Request, p *principal
 			return errInvalidParam("The login of an app user cannot be changed")
 		}
 		if s.users.byLogin[strings.ToLower(*body.Login)] != nil {
-			return errf(http.StatusConflict, codeUserLoginInUse, "User with the specified login already exists")
+			return wire.Errorf(http.StatusConflict, codeUserLoginInUse, "User with the specified login already exists")
 		}
 	}
 	delete(s.users.byLogin, strings.ToLower(u.login))
@@ -278,15 +280,15 @@ func (s *Server) updateUser(w http.ResponseWriter, r *http.Request, p *principal
 	if body.IsPasswordResetRequired != nil {
 		u.isPasswordResetRequired = *body.IsPasswordResetRequired
 	}
-	if ne.present {
-		u.notificationEmail = ne.v.Email // "" when null
+	if ne.Present {
+		u.notificationEmail = ne.V.Email // "" when null
 	}
 	u.modifiedAt = s.nowSec()
 	s.dirty(kUsers, u.id)
-	if body.Enterprise.null {
+	if body.Enterprise.Null {
 		s.rollOut(u)
 	}
-	writeJSON(w, http.StatusOK, s.renderUser(u, fields, s.spaceUsed()[u]))
+	wire.WriteJSON(w, http.StatusOK, s.renderUser(u, fields, s.spaceUsed()[u]))
 	return nil
 }
 
@@ -317,10 +319,10 @@ func (s *Server) deleteUser(w http.ResponseWriter, r *http.Request, p *principal
 	if aerr != nil {
 		return aerr
 	}
-	if _, aerr := queryBool(r, "notify"); aerr != nil {
+	if _, aerr := wire.QueryBool(r, "notify"); aerr != nil {
 		return aerr
 	}
-	force, aerr := queryBool(r, "force")
+	force, aerr := wire.QueryBool(r, "force")
 	if aerr != nil {
 		return aerr
 	}
@@ -332,11 +334,11 @@ func (s *Server) deleteUser(w http.ResponseWriter, r *http.Request, p *principal
 	}
 	switch {
 	case u == nil:
-		aerr = errNotFound("user")
+		aerr = wire.NotFound("user")
 	case u == p.user || u.role == userRoleAdmin || u == s.app:
-		aerr = errf(http.StatusForbidden, codeAccessDenied, "The enterprise admin, the service account and the caller cannot be deleted")
+		aerr = wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "The enterprise admin, the service account and the caller cannot be deleted")
 	case len(owned) > 0 && !force:
-		aerr = errf(http.StatusConflict, codeUserHasContent, "The user still owns content: move it first or delete with force=true")
+		aerr = wire.Errorf(http.StatusConflict, codeUserHasContent, "The user still owns content: move it first or delete with force=true")
 	}
 	for _, it := range owned {
 		if aerr == nil {
@@ -356,7 +358,7 @@ func (s *Server) deleteUser(w http.ResponseWriter, r *http.Request, p *principal
 	s.dirty(kUsers, u.id)
 	delete(s.users.byID, u.id)
 	delete(s.users.byLogin, strings.ToLower(u.login))
-	s.users.order = removeFrom(s.users.order, u)
+	s.users.order = wire.RemoveFrom(s.users.order, u)
 	s.userLeft(u)
 	s.mu.Unlock()
 	s.deleteBlobs(r, blobs)

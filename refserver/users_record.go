@@ -8,6 +8,8 @@ import (
 	"time"
 	_ "time/tzdata" // timezone names are checked the same on every machine
 	"unicode/utf8"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 // The user record (User--Full) beyond the fields every principal has, its
@@ -150,7 +152,7 @@ func (s *Server) spaceUsed() map[*user]int64 {
 
 // userFields are the writable fields POST /users and PUT /users/{id} share.
 // Pointers tell "absent" from a value; a JSON null is 400 invalid_parameter
-// (decodeJSONObject): only enterprise and notification_email of an update
+// (wire.DecodeJSONObject): only enterprise and notification_email of an update
 // take null.
 type userFields struct {
 	Name                          *string         `json:"name"`
@@ -172,8 +174,8 @@ type userFields struct {
 	ExternalAppUserID             *string         `json:"external_app_user_id"`
 }
 
-func errInvalidParam(format string, args ...any) *apiError {
-	return errf(http.StatusBadRequest, codeInvalidParameter, format, args...)
+func errInvalidParam(format string, args ...any) *wire.Error {
+	return wire.Errorf(http.StatusBadRequest, wire.CodeInvalidParameter, format, args...)
 }
 
 var languageRE = regexp.MustCompile(`^[a-z]{2,3}([-_][A-Za-z]{2,4})?$`)
@@ -186,7 +188,7 @@ func validEmail(v string) bool {
 
 // check applies the field rules: 400 invalid_parameter for a value out of
 // range (lengths, enums, e-mail form, timezone, language, tracking codes).
-func (f *userFields) check() *apiError {
+func (f *userFields) check() *wire.Error {
 	if f.Name != nil {
 		if n := utf8.RuneCountInString(*f.Name); n == 0 || n > maxUserNameLen {
 			return errInvalidParam("name must be 1 to %d characters", maxUserNameLen)

@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 func TestUsersMe(t *testing.T) {
@@ -36,7 +38,7 @@ func TestUsersMe(t *testing.T) {
 	assert.Equal(t, e.s.UserID(), m["id"])
 
 	// The app token may not call it.
-	e.rejects(http.MethodGet, "/users/me", e.s.AppToken(), nil, http.StatusForbidden, codeInsufficientScope)
+	e.rejects(http.MethodGet, "/users/me", e.s.AppToken(), nil, http.StatusForbidden, wire.CodeInsufficientScope)
 }
 
 func TestUsersCreateAndGet(t *testing.T) {
@@ -71,13 +73,13 @@ func TestUsersCreateAndGet(t *testing.T) {
 	// the admin takes that away.
 	e.ok(http.MethodGet, "/users/"+id, e.s.UserToken(), nil, http.StatusOK)
 	e.ok(http.MethodPut, "/users/"+e.s.UserID(), admin, map[string]any{"can_see_managed_users": false}, http.StatusOK)
-	e.rejects(http.MethodGet, "/users/"+id, e.s.UserToken(), nil, http.StatusForbidden, codeAccessDenied)
-	e.rejects(http.MethodGet, "/users", e.s.UserToken(), nil, http.StatusForbidden, codeAccessDenied)
+	e.rejects(http.MethodGet, "/users/"+id, e.s.UserToken(), nil, http.StatusForbidden, wire.CodeAccessDenied)
+	e.rejects(http.MethodGet, "/users", e.s.UserToken(), nil, http.StatusForbidden, wire.CodeAccessDenied)
 	e.ok(http.MethodGet, "/users/"+e.s.UserID(), e.s.UserToken(), nil, http.StatusOK)
 
-	e.rejects(http.MethodGet, "/users/999", admin, nil, http.StatusNotFound, codeNotFound)
-	e.rejects(http.MethodGet, "/users/x1", admin, nil, http.StatusNotFound, codeNotFound)
-	e.rejects(http.MethodGet, "/users/"+id, e.s.AppToken(), nil, http.StatusForbidden, codeInsufficientScope)
+	e.rejects(http.MethodGet, "/users/999", admin, nil, http.StatusNotFound, wire.CodeNotFound)
+	e.rejects(http.MethodGet, "/users/x1", admin, nil, http.StatusNotFound, wire.CodeNotFound)
+	e.rejects(http.MethodGet, "/users/"+id, e.s.AppToken(), nil, http.StatusForbidden, wire.CodeInsufficientScope)
 }
 
 func TestUsersCreateRejections(t *testing.T) {
@@ -92,26 +94,26 @@ func TestUsersCreateRejections(t *testing.T) {
 		status int
 		code   string
 	}{
-		{"managed user", e.s.UserToken(), map[string]any{"name": "A", "login": "a@cms.test"}, 403, codeAccessDenied},
-		{"app token", e.s.AppToken(), map[string]any{"name": "A", "login": "a@cms.test"}, 403, codeInsufficientScope},
-		{"downscoped admin", e.downscopedAdmin("root_readwrite"), map[string]any{"name": "A", "login": "a@cms.test"}, 403, codeInsufficientScope},
-		{"no name", admin, map[string]any{"login": "a@cms.test"}, 400, codeBadRequest},
-		{"no login", admin, map[string]any{"name": "A"}, 400, codeBadRequest},
-		{"unknown field", admin, map[string]any{"name": "A", "login": "a@cms.test", "shoe_size": 9}, 400, codeBadRequest},
+		{"managed user", e.s.UserToken(), map[string]any{"name": "A", "login": "a@cms.test"}, 403, wire.CodeAccessDenied},
+		{"app token", e.s.AppToken(), map[string]any{"name": "A", "login": "a@cms.test"}, 403, wire.CodeInsufficientScope},
+		{"downscoped admin", e.downscopedAdmin("root_readwrite"), map[string]any{"name": "A", "login": "a@cms.test"}, 403, wire.CodeInsufficientScope},
+		{"no name", admin, map[string]any{"login": "a@cms.test"}, 400, wire.CodeBadRequest},
+		{"no login", admin, map[string]any{"name": "A"}, 400, wire.CodeBadRequest},
+		{"unknown field", admin, map[string]any{"name": "A", "login": "a@cms.test", "shoe_size": 9}, 400, wire.CodeBadRequest},
 		{"login taken", admin, map[string]any{"name": "A", "login": "USER@cms.test"}, 409, codeUserLoginInUse},
-		{"login not an e-mail", admin, map[string]any{"name": "A", "login": "nobody"}, 400, codeInvalidParameter},
-		{"name too long", admin, map[string]any{"name": long(51), "login": "a@cms.test"}, 400, codeInvalidParameter},
-		{"empty name", admin, map[string]any{"name": "", "login": "a@cms.test"}, 400, codeInvalidParameter},
-		{"job_title too long", admin, map[string]any{"name": "A", "login": "a@cms.test", "job_title": long(101)}, 400, codeInvalidParameter},
-		{"phone too long", admin, map[string]any{"name": "A", "login": "a@cms.test", "phone": long(101)}, 400, codeInvalidParameter},
-		{"address too long", admin, map[string]any{"name": "A", "login": "a@cms.test", "address": long(256)}, 400, codeInvalidParameter},
-		{"role admin", admin, map[string]any{"name": "A", "login": "a@cms.test", "role": "admin"}, 400, codeInvalidParameter},
-		{"bad status", admin, map[string]any{"name": "A", "login": "a@cms.test", "status": "gone"}, 400, codeInvalidParameter},
-		{"bad timezone", admin, map[string]any{"name": "A", "login": "a@cms.test", "timezone": "Mars/Olympus"}, 400, codeInvalidParameter},
-		{"bad language", admin, map[string]any{"name": "A", "login": "a@cms.test", "language": "English"}, 400, codeInvalidParameter},
-		{"space below -1", admin, map[string]any{"name": "A", "login": "a@cms.test", "space_amount": -2}, 400, codeInvalidParameter},
-		{"tracking code without name", admin, map[string]any{"name": "A", "login": "a@cms.test", "tracking_codes": []any{map[string]any{"value": "v"}}}, 400, codeInvalidParameter},
-		{"external id on a managed user", admin, map[string]any{"name": "A", "login": "a@cms.test", "external_app_user_id": "x"}, 400, codeInvalidParameter},
+		{"login not an e-mail", admin, map[string]any{"name": "A", "login": "nobody"}, 400, wire.CodeInvalidParameter},
+		{"name too long", admin, map[string]any{"name": long(51), "login": "a@cms.test"}, 400, wire.CodeInvalidParameter},
+		{"empty name", admin, map[string]any{"name": "", "login": "a@cms.test"}, 400, wire.CodeInvalidParameter},
+		{"job_title too long", admin, map[string]any{"name": "A", "login": "a@cms.test", "job_title": long(101)}, 400, wire.CodeInvalidParameter},
+		{"phone too long", admin, map[string]any{"name": "A", "login": "a@cms.test", "phone": long(101)}, 400, wire.CodeInvalidParameter},
+		{"address too long", admin, map[string]any{"name": "A", "login": "a@cms.test", "address": long(256)}, 400, wire.CodeInvalidParameter},
+		{"role admin", admin, map[string]any{"name": "A", "login": "a@cms.test", "role": "admin"}, 400, wire.CodeInvalidParameter},
+		{"bad status", admin, map[string]any{"name": "A", "login": "a@cms.test", "status": "gone"}, 400, wire.CodeInvalidParameter},
+		{"bad timezone", admin, map[string]any{"name": "A", "login": "a@cms.test", "timezone": "Mars/Olympus"}, 400, wire.CodeInvalidParameter},
+		{"bad language", admin, map[string]any{"name": "A", "login": "a@cms.test", "language": "English"}, 400, wire.CodeInvalidParameter},
+		{"space below -1", admin, map[string]any{"name": "A", "login": "a@cms.test", "space_amount": -2}, 400, wire.CodeInvalidParameter},
+		{"tracking code without name", admin, map[string]any{"name": "A", "login": "a@cms.test", "tracking_codes": []any{map[string]any{"value": "v"}}}, 400, wire.CodeInvalidParameter},
+		{"external id on a managed user", admin, map[string]any{"name": "A", "login": "a@cms.test", "external_app_user_id": "x"}, 400, wire.CodeInvalidParameter},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			e.rejects(http.MethodPost, "/users", c.token, c.body, c.status, c.code)
@@ -165,21 +167,21 @@ func TestUsersUpdate(t *testing.T) {
 		status int
 		code   string
 	}{
-		{"managed user", e.s.UserToken(), "/users/" + id, map[string]any{"name": "X"}, 403, codeAccessDenied},
-		{"managed user on self", e.s.UserToken(), "/users/" + e.s.UserID(), map[string]any{"name": "X"}, 403, codeAccessDenied},
-		{"no such user", admin, "/users/12345", map[string]any{"name": "X"}, 404, codeNotFound},
+		{"managed user", e.s.UserToken(), "/users/" + id, map[string]any{"name": "X"}, 403, wire.CodeAccessDenied},
+		{"managed user on self", e.s.UserToken(), "/users/" + e.s.UserID(), map[string]any{"name": "X"}, 403, wire.CodeAccessDenied},
+		{"no such user", admin, "/users/12345", map[string]any{"name": "X"}, 404, wire.CodeNotFound},
 		{"login taken", admin, "/users/" + id, map[string]any{"login": "other@cms.test"}, 409, codeUserLoginInUse},
-		{"bad notification e-mail", admin, "/users/" + id, map[string]any{"notification_email": map[string]any{"email": "not-an-address"}}, 400, codeInvalidParameter},
-		{"notification e-mail unknown key", admin, "/users/" + id, map[string]any{"notification_email": map[string]any{"email": "a@b.test", "is_confirmed": true}}, 400, codeBadRequest},
-		{"name too long", admin, "/users/" + id, map[string]any{"name": long[:51]}, 400, codeInvalidParameter},
-		{"job_title too long", admin, "/users/" + id, map[string]any{"job_title": long[:101]}, 400, codeInvalidParameter},
-		{"phone too long", admin, "/users/" + id, map[string]any{"phone": long[:101]}, 400, codeInvalidParameter},
-		{"address too long", admin, "/users/" + id, map[string]any{"address": long}, 400, codeInvalidParameter},
-		{"other enterprise", admin, "/users/" + id, map[string]any{"enterprise": "42"}, 400, codeInvalidParameter},
-		{"external id on a managed user", admin, "/users/" + other, map[string]any{"external_app_user_id": "x"}, 400, codeInvalidParameter},
-		{"admin's role", admin, "/users/" + e.s.AdminUserID(), map[string]any{"role": "user"}, 403, codeAccessDenied},
-		{"roll out the admin", admin, "/users/" + e.s.AdminUserID(), map[string]any{"enterprise": nil}, 403, codeAccessDenied},
-		{"roll out the service account", admin, "/users/" + e.s.AppUserID(), map[string]any{"enterprise": nil}, 403, codeAccessDenied},
+		{"bad notification e-mail", admin, "/users/" + id, map[string]any{"notification_email": map[string]any{"email": "not-an-address"}}, 400, wire.CodeInvalidParameter},
+		{"notification e-mail unknown key", admin, "/users/" + id, map[string]any{"notification_email": map[string]any{"email": "a@b.test", "is_confirmed": true}}, 400, wire.CodeBadRequest},
+		{"name too long", admin, "/users/" + id, map[string]any{"name": long[:51]}, 400, wire.CodeInvalidParameter},
+		{"job_title too long", admin, "/users/" + id, map[string]any{"job_title": long[:101]}, 400, wire.CodeInvalidParameter},
+		{"phone too long", admin, "/users/" + id, map[string]any{"phone": long[:101]}, 400, wire.CodeInvalidParameter},
+		{"address too long", admin, "/users/" + id, map[string]any{"address": long}, 400, wire.CodeInvalidParameter},
+		{"other enterprise", admin, "/users/" + id, map[string]any{"enterprise": "42"}, 400, wire.CodeInvalidParameter},
+		{"external id on a managed user", admin, "/users/" + other, map[string]any{"external_app_user_id": "x"}, 400, wire.CodeInvalidParameter},
+		{"admin's role", admin, "/users/" + e.s.AdminUserID(), map[string]any{"role": "user"}, 403, wire.CodeAccessDenied},
+		{"roll out the admin", admin, "/users/" + e.s.AdminUserID(), map[string]any{"enterprise": nil}, 403, wire.CodeAccessDenied},
+		{"roll out the service account", admin, "/users/" + e.s.AppUserID(), map[string]any{"enterprise": nil}, 403, wire.CodeAccessDenied},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			e.rejects(http.MethodPut, c.path, c.token, c.body, c.status, c.code)
@@ -203,12 +205,12 @@ func TestUsersRollOut(t *testing.T) {
 	assert.EqualValues(t, freeMaxUploadSize, u["max_upload_size"])
 
 	// Gone from the enterprise: not listed, not found, not an As-User target.
-	e.rejects(http.MethodGet, "/users/"+id, admin, nil, http.StatusNotFound, codeNotFound)
-	e.rejects(http.MethodPut, "/users/"+id, admin, map[string]any{"name": "X"}, http.StatusNotFound, codeNotFound)
+	e.rejects(http.MethodGet, "/users/"+id, admin, nil, http.StatusNotFound, wire.CodeNotFound)
+	e.rejects(http.MethodPut, "/users/"+id, admin, map[string]any{"name": "X"}, http.StatusNotFound, wire.CodeNotFound)
 	list := e.ok(http.MethodGet, "/users?limit=1000", admin, nil, http.StatusOK)
 	assert.NotContains(t, ids(list), id)
 	resp, m := e.doJSON(http.MethodGet, e.api("/users/me"), admin, nil, hdr{"As-User": id})
-	requireAPIError(t, resp, m, http.StatusForbidden, codeAccessDenied)
+	requireAPIError(t, resp, m, http.StatusForbidden, wire.CodeAccessDenied)
 }
 
 func TestUsersDelete(t *testing.T) {
@@ -224,16 +226,16 @@ func TestUsersDelete(t *testing.T) {
 	u := e.ok(http.MethodGet, "/users/"+id, admin, nil, http.StatusOK)
 	assert.EqualValues(t, 3, u["space_used"])
 
-	e.rejects(http.MethodDelete, "/users/"+id, e.s.UserToken(), nil, http.StatusForbidden, codeAccessDenied)
+	e.rejects(http.MethodDelete, "/users/"+id, e.s.UserToken(), nil, http.StatusForbidden, wire.CodeAccessDenied)
 	e.rejects(http.MethodDelete, "/users/"+id, admin, nil, http.StatusConflict, codeUserHasContent)
-	e.rejects(http.MethodDelete, "/users/"+id+"?force=maybe", admin, nil, http.StatusBadRequest, codeBadRequest)
-	e.rejects(http.MethodDelete, "/users/"+e.s.AdminUserID()+"?force=true", admin, nil, http.StatusForbidden, codeAccessDenied)
-	e.rejects(http.MethodDelete, "/users/"+e.s.AppUserID()+"?force=true", admin, nil, http.StatusForbidden, codeAccessDenied)
-	e.rejects(http.MethodDelete, "/users/777", admin, nil, http.StatusNotFound, codeNotFound)
+	e.rejects(http.MethodDelete, "/users/"+id+"?force=maybe", admin, nil, http.StatusBadRequest, wire.CodeBadRequest)
+	e.rejects(http.MethodDelete, "/users/"+e.s.AdminUserID()+"?force=true", admin, nil, http.StatusForbidden, wire.CodeAccessDenied)
+	e.rejects(http.MethodDelete, "/users/"+e.s.AppUserID()+"?force=true", admin, nil, http.StatusForbidden, wire.CodeAccessDenied)
+	e.rejects(http.MethodDelete, "/users/777", admin, nil, http.StatusNotFound, wire.CodeNotFound)
 
 	e.ok(http.MethodDelete, "/users/"+id+"?force=true&notify=false", admin, nil, http.StatusNoContent)
-	e.rejects(http.MethodGet, "/files/"+fileID, admin, nil, http.StatusNotFound, codeNotFound)
-	e.rejects(http.MethodGet, "/users/"+id, admin, nil, http.StatusNotFound, codeNotFound)
+	e.rejects(http.MethodGet, "/files/"+fileID, admin, nil, http.StatusNotFound, wire.CodeNotFound)
+	e.rejects(http.MethodGet, "/users/"+id, admin, nil, http.StatusNotFound, wire.CodeNotFound)
 	// The login can be used again.
 	e.newUser("Del again", "del@cms.test")
 
@@ -248,7 +250,7 @@ func TestUsersDeletedUserTokenStops(t *testing.T) {
 	e.ok(http.MethodGet, "/users/me", e.s.UserToken(), nil, http.StatusOK)
 	e.ok(http.MethodDelete, "/users/"+e.s.UserID(), e.s.AdminToken(), nil, http.StatusNoContent)
 	resp, m := e.doJSON(http.MethodGet, e.api("/users/me"), e.s.UserToken(), nil, nil)
-	requireAPIError(t, resp, m, http.StatusUnauthorized, codeUnauthorized)
+	requireAPIError(t, resp, m, http.StatusUnauthorized, wire.CodeUnauthorized)
 }
 
 func TestUsersList(t *testing.T) {
@@ -305,7 +307,7 @@ func TestUsersList(t *testing.T) {
 	assert.Equal(t, made, walked[3:8])
 
 	for _, q := range []string{"user_type=robots", "offset=10001", "limit=0", "offset=-1", "usemarker=perhaps", "marker=%21%21"} {
-		e.rejects(http.MethodGet, "/users?"+q, admin, nil, http.StatusBadRequest, codeBadRequest)
+		e.rejects(http.MethodGet, "/users?"+q, admin, nil, http.StatusBadRequest, wire.CodeBadRequest)
 	}
 	// Limit above the maximum is lowered.
 	big := e.ok(http.MethodGet, "/users?limit=5000", admin, nil, http.StatusOK)

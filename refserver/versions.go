@@ -3,6 +3,8 @@ package refserver
 import (
 	"net/http"
 	"strconv"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 // getFileVersion serves GET /files/{file_id}/versions/{file_version_id}:
@@ -15,7 +17,7 @@ func (s *Server) getFileVersion(w http.ResponseWriter, r *http.Request, p *princ
 	}
 	vid := r.PathValue("file_version_id")
 	if !validID(vid) {
-		return errNotFound("file version")
+		return wire.NotFound("file version")
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -25,11 +27,11 @@ func (s *Server) getFileVersion(w http.ResponseWriter, r *http.Request, p *princ
 	}
 	for n, v := range f.versions {
 		if v.id == vid {
-			writeJSON(w, http.StatusOK, pickFields(versionRecord(f, n+1, v), parseFields(r), "type", "id", "sha1"))
+			wire.WriteJSON(w, http.StatusOK, pickFields(versionRecord(f, n+1, v), parseFields(r), "type", "id", "sha1"))
 			return nil
 		}
 	}
-	return errNotFound("file version")
+	return wire.NotFound("file version")
 }
 
 // versionRecord is the FileVersion--Full record of v, the n-th (1-based)

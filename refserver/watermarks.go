@@ -3,6 +3,8 @@ package refserver
 import (
 	"net/http"
 	"time"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 // Watermarks: an item has at most one, with the only imprint "default".
@@ -57,10 +59,10 @@ func watermarkRecord(wm *watermark) map[string]any {
 
 // watermarkTarget finds the file or folder of a watermark route: a
 // malformed id, the root folder or an item p cannot see is 404.
-func (s *Server) watermarkTarget(r *http.Request, p *principal, typ string) (*item, *apiError) {
+func (s *Server) watermarkTarget(r *http.Request, p *principal, typ string) (*item, *wire.Error) {
 	id := r.PathValue("id")
 	if !validID(id) || id == rootID {
-		return nil, errNotFound(typ)
+		return nil, wire.NotFound(typ)
 	}
 	if r.Method == http.MethodGet {
 		return s.lookup(p, typ, id)
@@ -80,9 +82,9 @@ func (s *Server) getWatermark(typ string) handlerFunc {
 		}
 		wm, ok := s.watermarks.byItem[it.id]
 		if !ok {
-			return errNotFound("watermark")
+			return wire.NotFound("watermark")
 		}
-		writeJSON(w, http.StatusOK, watermarkRecord(wm))
+		wire.WriteJSON(w, http.StatusOK, watermarkRecord(wm))
 		return nil
 	}
 }
@@ -99,18 +101,18 @@ type applyWatermarkBody struct {
 // The body must be {"watermark":{"imprint":"default"}} (400 bad_request).
 func (s *Server) applyWatermark(typ string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, p *principal) error {
-		if aerr := requireJSONContentType(r); aerr != nil {
+		if aerr := wire.RequireJSONContentType(r); aerr != nil {
 			return aerr
 		}
 		var body applyWatermarkBody
-		if aerr := decodeJSON(r.Body, &body); aerr != nil {
+		if aerr := wire.DecodeJSON(r.Body, &body); aerr != nil {
 			return aerr
 		}
 		if body.Watermark == nil || body.Watermark.Imprint == nil {
-			return errBadRequest("Missing required field: watermark.imprint")
+			return wire.BadRequest("Missing required field: watermark.imprint")
 		}
 		if *body.Watermark.Imprint != "default" {
-			return errBadRequest("Invalid value for watermark.imprint: default")
+			return wire.BadRequest("Invalid value for watermark.imprint: default")
 		}
 		s.mu.Lock()
 		defer s.mu.Unlock()
@@ -128,7 +130,7 @@ func (s *Server) applyWatermark(typ string) handlerFunc {
 		}
 		wm.modifiedAt = now
 		s.dirty(kWatermarks, it.id)
-		writeJSON(w, status, watermarkRecord(wm))
+		wire.WriteJSON(w, status, watermarkRecord(wm))
 		return nil
 	}
 }
@@ -144,7 +146,7 @@ func (s *Server) removeWatermark(typ string) handlerFunc {
 				delete(s.watermarks.byItem, it.id)
 				s.dirty(kWatermarks, it.id)
 			} else {
-				aerr = errNotFound("watermark")
+				aerr = wire.NotFound("watermark")
 			}
 		}
 		s.mu.Unlock()

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 // Webhooks (V2): POST /webhooks, GET /webhooks (marker pages), GET, PUT and
@@ -91,19 +93,19 @@ type webhookBody struct {
 	hasTrig  bool
 }
 
-func decodeWebhookBody(r *http.Request) (*webhookBody, *apiError) {
-	if aerr := requireJSONContentType(r); aerr != nil {
+func decodeWebhookBody(r *http.Request) (*webhookBody, *wire.Error) {
+	if aerr := wire.RequireJSONContentType(r); aerr != nil {
 		return nil, aerr
 	}
-	b, aerr := readBody(r.Body)
+	b, aerr := wire.ReadBody(r.Body)
 	if aerr != nil {
 		return nil, aerr
 	}
 	var body webhookBody
-	if aerr := decodeJSON(bytes.NewReader(b), &body); aerr != nil {
+	if aerr := wire.DecodeJSON(bytes.NewReader(b), &body); aerr != nil {
 		return nil, aerr
 	}
-	if aerr := checkNulls(b, codeBadRequest); aerr != nil {
+	if aerr := wire.CheckNulls(b, wire.CodeBadRequest); aerr != nil {
 		return nil, aerr
 	}
 	var raw map[string]json.RawMessage
@@ -113,10 +115,10 @@ func decodeWebhookBody(r *http.Request) (*webhookBody, *apiError) {
 }
 
 // checkWebhookAddress applies the address rule (see the top of the file).
-func checkWebhookAddress(a string) *apiError {
+func checkWebhookAddress(a string) *wire.Error {
 	u, err := url.Parse(a)
 	if err != nil || !u.IsAbs() || u.Host == "" {
-		return errBadRequest("Invalid address: an absolute https URL")
+		return wire.BadRequest("Invalid address: an absolute https URL")
 	}
 	switch u.Scheme {
 	case "https":
@@ -127,22 +129,22 @@ func checkWebhookAddress(a string) *apiError {
 			return nil
 		}
 	}
-	return errBadRequest("Invalid address: an https URL (this server also takes http on a loopback host)")
+	return wire.BadRequest("Invalid address: an https URL (this server also takes http on a loopback host)")
 }
 
 // checkTriggers applies the trigger rule for a target type.
-func checkTriggers(triggers []string, targetType string) ([]string, *apiError) {
+func checkTriggers(triggers []string, targetType string) ([]string, *wire.Error) {
 	if len(triggers) == 0 {
-		return nil, errBadRequest("triggers must name at least one trigger")
+		return nil, wire.BadRequest("triggers must name at least one trigger")
 	}
 	out := make([]string, 0, len(triggers))
 	for _, t := range triggers {
 		folderOnly, known := webhookTriggers[t]
 		if !known {
-			return nil, errBadRequest("Invalid trigger %q", t)
+			return nil, wire.BadRequest("Invalid trigger %q", t)
 		}
 		if folderOnly && targetType != "folder" {
-			return nil, errBadRequest("Trigger %s is for folder targets", t)
+			return nil, wire.BadRequest("Trigger %s is for folder targets", t)
 		}
 		if !slices.Contains(out, t) {
 			out = append(out, t)
@@ -152,15 +154,15 @@ func checkTriggers(triggers []string, targetType string) ([]string, *apiError) {
 }
 
 // webhookTarget checks a target for p. Callers hold s.mu.
-func (s *Server) webhookTarget(p *principal, id, typ string) (*item, *apiError) {
+func (s *Server) webhookTarget(p *principal, id, typ string) (*item, *wire.Error) {
 	if typ != "file" && typ != "folder" {
-		return nil, errBadRequest("target.type must be file or folder")
+		return nil, wire.BadRequest("target.type must be file or folder")
 	}
 	if id == rootID {
-		return nil, errBadRequest("Webhooks cannot be created on the root folder")
+		return nil, wire.BadRequest("Webhooks cannot be created on the root folder")
 	}
 	if !validID(id) {
-		return nil, errNotFound(typ)
+		return nil, wire.NotFound(typ)
 	}
 	return s.lookup(p, typ, id)
 }
@@ -182,7 +184,7 @@ func (s *Server) createWebhook(w http.ResponseWriter, r *http.Request, p *princi
 		return aerr
 	}
 	if body.Target == nil || body.Target.ID == nil || body.Target.Type == nil || body.Address == nil || !body.hasTrig {
-		return errBadRequest("target (id and type), address and triggers are required")
+		return wire.BadRequest("target (id and type), address and triggers are required")
 	}
 	if aerr := checkWebhookAddress(*body.Address); aerr != nil {
 		return aerr
@@ -198,7 +200,7 @@ func (s *Server) createWebhook(w http.ResponseWriter, r *http.Request, p *princi
 		return aerr
 	}
 	if s.duplicateWebhook(p.user, it.id, nil) != nil {
-		return errf(http.StatusConflict, codeConflict, "A webhook for this target and user already exists")
+		return wire.Errorf(http.StatusConflict, wire.CodeConflict, "A webhook for this target and user already exists")
 	}
 	n := 0
 	for _, o := range s.webhooks.byID {
@@ -207,30 +209,30 @@ func (s *Server) createWebhook(w http.ResponseWriter, r *http.Request, p *princi
 		}
 	}
 	if n >= maxWebhooksPerUser {
-		return errBadRequest("A user can have at most %d webhooks", maxWebhooksPerUser)
+		return wire.BadRequest("A user can have at most %d webhooks", maxWebhooksPerUser)
 	}
 	hook := &webhook{id: s.newID(), targetID: it.id, targetType: it.typ, address: *body.Address,
 		triggers: triggers, createdBy: p.user, createdAt: s.nowSec()}
 	s.webhooks.byID[hook.id] = hook
 	s.dirty(kWebhooks, hook.id)
-	writeJSON(w, http.StatusCreated, hook.record())
+	wire.WriteJSON(w, http.StatusCreated, hook.record())
 	return nil
 }
 
 // ownWebhook returns the webhook of the path that p created. Callers hold
 // s.mu.
-func (s *Server) ownWebhook(r *http.Request, p *principal) (*webhook, *apiError) {
+func (s *Server) ownWebhook(r *http.Request, p *principal) (*webhook, *wire.Error) {
 	id := r.PathValue("webhook_id")
 	hook, ok := s.webhooks.byID[id]
 	if !ok || !validID(id) || hook.createdBy != p.user {
-		return nil, errNotFound("webhook")
+		return nil, wire.NotFound("webhook")
 	}
 	return hook, nil
 }
 
 // getWebhook serves GET /webhooks/{webhook_id}.
 func (s *Server) getWebhook(w http.ResponseWriter, r *http.Request, p *principal) error {
-	return replyRecord(s, w, func() (*webhook, *apiError) { return s.ownWebhook(r, p) }, (*webhook).record)
+	return replyRecord(s, w, func() (*webhook, *wire.Error) { return s.ownWebhook(r, p) }, (*webhook).record)
 }
 
 // updateWebhook serves PUT /webhooks/{webhook_id}: target, address and
@@ -254,14 +256,14 @@ func (s *Server) updateWebhook(w http.ResponseWriter, r *http.Request, p *princi
 	targetID, targetType := hook.targetID, hook.targetType
 	if body.Target != nil {
 		if body.Target.ID == nil || body.Target.Type == nil {
-			return errBadRequest("target needs id and type")
+			return wire.BadRequest("target needs id and type")
 		}
 		it, aerr := s.webhookTarget(p, *body.Target.ID, *body.Target.Type)
 		if aerr != nil {
 			return aerr
 		}
 		if s.duplicateWebhook(p.user, it.id, hook) != nil {
-			return errf(http.StatusConflict, codeConflict, "A webhook for this target and user already exists")
+			return wire.Errorf(http.StatusConflict, wire.CodeConflict, "A webhook for this target and user already exists")
 		}
 		targetID, targetType = it.id, it.typ
 	}
@@ -280,7 +282,7 @@ func (s *Server) updateWebhook(w http.ResponseWriter, r *http.Request, p *princi
 		hook.address = *body.Address
 	}
 	s.dirty(kWebhooks, hook.id)
-	writeJSON(w, http.StatusOK, hook.record())
+	wire.WriteJSON(w, http.StatusOK, hook.record())
 	return nil
 }
 
@@ -307,7 +309,7 @@ func (s *Server) deleteWebhook(w http.ResponseWriter, r *http.Request, p *princi
 // listWebhooks serves GET /webhooks: the caller's webhooks by id, marker
 // paged.
 func (s *Server) listWebhooks(w http.ResponseWriter, r *http.Request, p *principal) error {
-	q, aerr := parseMarkerPage(r)
+	q, aerr := wire.ParseMarkerPage(r)
 	if aerr != nil {
 		return aerr
 	}
@@ -318,10 +320,10 @@ func (s *Server) listWebhooks(w http.ResponseWriter, r *http.Request, p *princip
 			own = append(own, hook)
 		}
 	}
-	slices.SortFunc(own, func(a, b *webhook) int { return compareIDs(a.id, b.id) })
-	page := markerEntries(own, q, func(h *webhook) int64 { return numID(h.id) }, func(h *webhook) any { return h.record() })
+	slices.SortFunc(own, func(a, b *webhook) int { return wire.CompareIDs(a.id, b.id) })
+	page := wire.MarkerEntries(own, q, func(h *webhook) int64 { return numID(h.id) }, func(h *webhook) any { return h.record() })
 	s.mu.Unlock()
-	writePage(w, http.StatusOK, page)
+	wire.WritePage(w, http.StatusOK, page)
 	return nil
 }
 

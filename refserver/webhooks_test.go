@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 func (e *env) createWebhook(token string, body any) (*http.Response, map[string]any) {
@@ -47,21 +49,21 @@ func TestWebhooksCRUDAndRules(t *testing.T) {
 		status int
 		code   string
 	}{
-		{user, hookBody(dir, "folder", "https://example.com/other", "FILE.UPLOADED"), http.StatusConflict, codeConflict},
-		{user, hookBody("0", "folder", "https://example.com/h", "FILE.UPLOADED"), http.StatusBadRequest, codeBadRequest},
-		{user, hookBody(file, "file", "ftp://example.com/h", "FILE.UPLOADED"), http.StatusBadRequest, codeBadRequest},
-		{user, hookBody(file, "file", "http://example.com/h", "FILE.UPLOADED"), http.StatusBadRequest, codeBadRequest},
-		{user, hookBody(file, "file", "/relative", "FILE.UPLOADED"), http.StatusBadRequest, codeBadRequest},
-		{user, hookBody(file, "file", "https://example.com/h", "FILE.EXPLODED"), http.StatusBadRequest, codeBadRequest},
-		{user, hookBody(file, "file", "https://example.com/h", "FOLDER.CREATED"), http.StatusBadRequest, codeBadRequest},
-		{user, hookBody(file, "file", "https://example.com/h"), http.StatusBadRequest, codeBadRequest},
-		{user, hookBody(file, "web_link", "https://example.com/h", "FILE.UPLOADED"), http.StatusBadRequest, codeBadRequest},
-		{user, hookBody(hidden, "folder", "https://example.com/h", "FILE.UPLOADED"), http.StatusNotFound, codeNotFound},
-		{user, hookBody("999999", "file", "https://example.com/h", "FILE.UPLOADED"), http.StatusNotFound, codeNotFound},
-		{user, map[string]any{"address": "https://example.com/h", "triggers": []string{"FILE.UPLOADED"}}, http.StatusBadRequest, codeBadRequest},
-		{user, map[string]any{"target": nil, "address": "https://example.com/h", "triggers": []string{"FILE.UPLOADED"}}, http.StatusBadRequest, codeBadRequest},
-		{user, `[]`, http.StatusBadRequest, codeBadRequest},
-		{app, hookBody(file, "file", "https://example.com/h", "FILE.UPLOADED"), http.StatusForbidden, codeInsufficientScope},
+		{user, hookBody(dir, "folder", "https://example.com/other", "FILE.UPLOADED"), http.StatusConflict, wire.CodeConflict},
+		{user, hookBody("0", "folder", "https://example.com/h", "FILE.UPLOADED"), http.StatusBadRequest, wire.CodeBadRequest},
+		{user, hookBody(file, "file", "ftp://example.com/h", "FILE.UPLOADED"), http.StatusBadRequest, wire.CodeBadRequest},
+		{user, hookBody(file, "file", "http://example.com/h", "FILE.UPLOADED"), http.StatusBadRequest, wire.CodeBadRequest},
+		{user, hookBody(file, "file", "/relative", "FILE.UPLOADED"), http.StatusBadRequest, wire.CodeBadRequest},
+		{user, hookBody(file, "file", "https://example.com/h", "FILE.EXPLODED"), http.StatusBadRequest, wire.CodeBadRequest},
+		{user, hookBody(file, "file", "https://example.com/h", "FOLDER.CREATED"), http.StatusBadRequest, wire.CodeBadRequest},
+		{user, hookBody(file, "file", "https://example.com/h"), http.StatusBadRequest, wire.CodeBadRequest},
+		{user, hookBody(file, "web_link", "https://example.com/h", "FILE.UPLOADED"), http.StatusBadRequest, wire.CodeBadRequest},
+		{user, hookBody(hidden, "folder", "https://example.com/h", "FILE.UPLOADED"), http.StatusNotFound, wire.CodeNotFound},
+		{user, hookBody("999999", "file", "https://example.com/h", "FILE.UPLOADED"), http.StatusNotFound, wire.CodeNotFound},
+		{user, map[string]any{"address": "https://example.com/h", "triggers": []string{"FILE.UPLOADED"}}, http.StatusBadRequest, wire.CodeBadRequest},
+		{user, map[string]any{"target": nil, "address": "https://example.com/h", "triggers": []string{"FILE.UPLOADED"}}, http.StatusBadRequest, wire.CodeBadRequest},
+		{user, `[]`, http.StatusBadRequest, wire.CodeBadRequest},
+		{app, hookBody(file, "file", "https://example.com/h", "FILE.UPLOADED"), http.StatusForbidden, wire.CodeInsufficientScope},
 	} {
 		resp, m := e.createWebhook(c.token, c.body)
 		requireAPIError(t, resp, m, c.status, c.code)
@@ -77,7 +79,7 @@ func TestWebhooksCRUDAndRules(t *testing.T) {
 	require.Equal(t, http.StatusOK, resp.StatusCode)
 	require.Equal(t, hook, got)
 	resp, m = e.doJSON("GET", e.api("/webhooks/"+id), admin, nil, nil)
-	requireAPIError(t, resp, m, http.StatusNotFound, codeNotFound)
+	requireAPIError(t, resp, m, http.StatusNotFound, wire.CodeNotFound)
 
 	resp, up := e.doJSON("PUT", e.api("/webhooks/"+id), user, map[string]any{"address": "https://example.com/new", "triggers": []string{"FOLDER.RENAMED"}}, nil)
 	require.Equal(t, http.StatusOK, resp.StatusCode, "%v", up)
@@ -85,9 +87,9 @@ func TestWebhooksCRUDAndRules(t *testing.T) {
 	require.Equal(t, []any{"FOLDER.RENAMED"}, up["triggers"])
 	other := e.uploadFile(user, dir, "other.txt", []byte("y"))["id"].(string)
 	resp, m = e.doJSON("PUT", e.api("/webhooks/"+id), user, map[string]any{"target": map[string]any{"id": other, "type": "file"}}, nil)
-	requireAPIError(t, resp, m, http.StatusBadRequest, codeBadRequest) // FOLDER.RENAMED does not fit a file
+	requireAPIError(t, resp, m, http.StatusBadRequest, wire.CodeBadRequest) // FOLDER.RENAMED does not fit a file
 	resp, m = e.doJSON("PUT", e.api("/webhooks/"+fileHook), user, map[string]any{"target": map[string]any{"id": dir, "type": "folder"}}, nil)
-	requireAPIError(t, resp, m, http.StatusConflict, codeConflict)
+	requireAPIError(t, resp, m, http.StatusConflict, wire.CodeConflict)
 
 	// The list, by marker, two at a time over three webhooks.
 	sub := e.createFolder(user, dir, "sub")["id"].(string)
@@ -114,7 +116,7 @@ func TestWebhooksCRUDAndRules(t *testing.T) {
 	resp, _ = e.do("DELETE", e.api("/webhooks/"+id), user, nil, nil)
 	require.Equal(t, http.StatusNoContent, resp.StatusCode)
 	resp, m = e.doJSON("GET", e.api("/webhooks/"+id), user, nil, nil)
-	requireAPIError(t, resp, m, http.StatusNotFound, codeNotFound)
+	requireAPIError(t, resp, m, http.StatusNotFound, wire.CodeNotFound)
 }
 
 // receiver is a webhook address that records deliveries.

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 // Web links are bookmarks stored in folders: items of type "web_link" in
@@ -64,24 +66,24 @@ func (s *Server) sharedLinkRecord(l *sharedLink) map[string]any {
 }
 
 // webLinkID reads {web_link_id}; a malformed id is 404.
-func webLinkID(r *http.Request) (string, *apiError) {
+func webLinkID(r *http.Request) (string, *wire.Error) {
 	id := r.PathValue("web_link_id")
 	if !validID(id) || id == rootID {
-		return "", errNotFound("web_link")
+		return "", wire.NotFound("web_link")
 	}
 	return id, nil
 }
 
 // checkWebLinkURL applies the rule of the spec: the url starts with
 // http:// or https://, and names a host. 400 bad_request otherwise.
-func checkWebLinkURL(u string) *apiError {
+func checkWebLinkURL(u string) *wire.Error {
 	l := strings.ToLower(u)
 	if !strings.HasPrefix(l, "http://") && !strings.HasPrefix(l, "https://") {
-		return errBadRequest("Invalid value for url: it must start with http:// or https://")
+		return wire.BadRequest("Invalid value for url: it must start with http:// or https://")
 	}
 	parsed, err := url.Parse(u)
 	if err != nil || parsed.Host == "" || !utf8.ValidString(u) {
-		return errBadRequest("Invalid value for url: not a URL with a host")
+		return wire.BadRequest("Invalid value for url: not a URL with a host")
 	}
 	return nil
 }
@@ -89,7 +91,7 @@ func checkWebLinkURL(u string) *apiError {
 // checkWebLinkName applies the name rules to a name given for a web link.
 // A web link's name defaults to its URL, so unlike file and folder names it
 // may hold "/"; the other rules hold.
-func checkWebLinkName(name string) *apiError {
+func checkWebLinkName(name string) *wire.Error {
 	return checkName(strings.NewReplacer("/", "_", `\`, "_").Replace(name))
 }
 
@@ -105,18 +107,18 @@ type createWebLinkBody struct {
 
 // createWebLink serves POST /web_links: 200 (not 201, per the spec) WebLink.
 func (s *Server) createWebLink(w http.ResponseWriter, r *http.Request, p *principal) error {
-	if aerr := requireJSONContentType(r); aerr != nil {
+	if aerr := wire.RequireJSONContentType(r); aerr != nil {
 		return aerr
 	}
 	var body createWebLinkBody
-	if aerr := decodeJSONObject(r.Body, &body, codeBadRequest); aerr != nil {
+	if aerr := wire.DecodeJSONObject(r.Body, &body, wire.CodeBadRequest); aerr != nil {
 		return aerr
 	}
 	if body.URL == nil {
-		return errBadRequest("Missing required field: url")
+		return wire.BadRequest("Missing required field: url")
 	}
 	if body.Parent == nil || body.Parent.ID == nil {
-		return errBadRequest("Missing required field: parent.id")
+		return wire.BadRequest("Missing required field: parent.id")
 	}
 	if aerr := checkWebLinkURL(*body.URL); aerr != nil {
 		return aerr
@@ -156,14 +158,14 @@ func (s *Server) createWebLink(w http.ResponseWriter, r *http.Request, p *princi
 		parent.touch(now, nil)
 	}
 	s.dirtyItem(wl, parent)
-	writeJSON(w, http.StatusOK, s.render(wl, fields, p))
+	wire.WriteJSON(w, http.StatusOK, s.render(wl, fields, p))
 	return nil
 }
 
 // checkDescription applies the 256-character limit of item descriptions.
-func checkDescription(d string) *apiError {
+func checkDescription(d string) *wire.Error {
 	if utf8.RuneCountInString(d) > 256 {
-		return errBadRequest("Invalid value for description: at most 256 characters")
+		return wire.BadRequest("Invalid value for description: at most 256 characters")
 	}
 	return nil
 }
@@ -183,13 +185,13 @@ func (s *Server) getWebLink(w http.ResponseWriter, r *http.Request, p *principal
 	if aerr != nil {
 		return aerr
 	}
-	writeJSON(w, http.StatusOK, s.render(wl, fields, p))
+	wire.WriteJSON(w, http.StatusOK, s.render(wl, fields, p))
 	return nil
 }
 
 // updateWebLinkBody is the body of PUT /web_links/{web_link_id}. Only
 // shared_link takes null (remove the link, spec remove_shared_link); null
-// elsewhere is 400 bad_request (decodeJSONObject). SharedLink stays raw
+// elsewhere is 400 bad_request (wire.DecodeJSONObject). SharedLink stays raw
 // until parseSharedLink checks its members.
 type updateWebLinkBody struct {
 	URL    *string `json:"url"`
@@ -197,18 +199,18 @@ type updateWebLinkBody struct {
 		ID     *string `json:"id"`
 		UserID *string `json:"user_id"`
 	} `json:"parent"`
-	Name        *string                   `json:"name"`
-	Description *string                   `json:"description"`
-	SharedLink  nullable[json.RawMessage] `json:"shared_link"`
+	Name        *string                        `json:"name"`
+	Description *string                        `json:"description"`
+	SharedLink  wire.Nullable[json.RawMessage] `json:"shared_link"`
 }
 
 // sharedLinkBody is the shared_link object of an update. Only password
 // takes null (remove the password, as the spec says).
 type sharedLinkBody struct {
-	Access      *string          `json:"access"`
-	Password    nullable[string] `json:"password"`
-	VanityName  *string          `json:"vanity_name"`
-	UnsharedAt  *string          `json:"unshared_at"`
+	Access      *string               `json:"access"`
+	Password    wire.Nullable[string] `json:"password"`
+	VanityName  *string               `json:"vanity_name"`
+	UnsharedAt  *string               `json:"unshared_at"`
 	Permissions *struct {
 		CanDownload *bool `json:"can_download"`
 		CanPreview  *bool `json:"can_preview"`
@@ -224,11 +226,11 @@ func (s *Server) updateWebLink(w http.ResponseWriter, r *http.Request, p *princi
 	if aerr != nil {
 		return aerr
 	}
-	if aerr := requireJSONContentType(r); aerr != nil {
+	if aerr := wire.RequireJSONContentType(r); aerr != nil {
 		return aerr
 	}
 	var body updateWebLinkBody
-	if aerr := decodeJSONObject(r.Body, &body, codeBadRequest, "shared_link"); aerr != nil {
+	if aerr := wire.DecodeJSONObject(r.Body, &body, wire.CodeBadRequest, "shared_link"); aerr != nil {
 		return aerr
 	}
 	if body.URL != nil {
@@ -247,10 +249,10 @@ func (s *Server) updateWebLink(w http.ResponseWriter, r *http.Request, p *princi
 		}
 	}
 	if body.Parent != nil && (body.Parent.ID == nil || *body.Parent.ID == "") {
-		return errBadRequest("Missing required field: parent.id")
+		return wire.BadRequest("Missing required field: parent.id")
 	}
 	if body.Parent != nil && body.Parent.UserID != nil && *body.Parent.ID != rootID {
-		return errBadRequest("parent.user_id needs parent.id \"0\"")
+		return wire.BadRequest("parent.user_id needs parent.id \"0\"")
 	}
 	now := s.nowSec()
 	link, removeLink, aerr := parseSharedLink(body.SharedLink, now)
@@ -308,7 +310,7 @@ func (s *Server) updateWebLink(w http.ResponseWriter, r *http.Request, p *princi
 	}
 	wl.touch(now, p.user)
 	s.dirtyItem(wl)
-	writeJSON(w, http.StatusOK, s.render(wl, fields, p))
+	wire.WriteJSON(w, http.StatusOK, s.render(wl, fields, p))
 	return nil
 }
 
@@ -354,15 +356,15 @@ func (u *sharedLinkUpdate) merge(cur *sharedLink) *sharedLink {
 // password (at least 8 characters with a digit, an upper-case letter or a
 // symbol) needs access open; vanity_name has at least 12 characters;
 // unshared_at is a future date-time. 400 bad_request otherwise.
-func parseSharedLink(raw nullable[json.RawMessage], now time.Time) (*sharedLinkUpdate, bool, *apiError) {
-	if !raw.present {
+func parseSharedLink(raw wire.Nullable[json.RawMessage], now time.Time) (*sharedLinkUpdate, bool, *wire.Error) {
+	if !raw.Present {
 		return nil, false, nil
 	}
-	if raw.null {
+	if raw.Null {
 		return nil, true, nil
 	}
 	var b sharedLinkBody
-	if aerr := decodeJSONObject(bytes.NewReader(raw.v), &b, codeBadRequest, "password"); aerr != nil {
+	if aerr := wire.DecodeJSONObject(bytes.NewReader(raw.V), &b, wire.CodeBadRequest, "password"); aerr != nil {
 		return nil, false, aerr
 	}
 	u := &sharedLinkUpdate{access: b.Access, vanityName: b.VanityName}
@@ -370,18 +372,18 @@ func parseSharedLink(raw nullable[json.RawMessage], now time.Time) (*sharedLinkU
 		switch *b.Access {
 		case "open", "company", "collaborators":
 		default:
-			return nil, false, errBadRequest("Invalid value for shared_link.access")
+			return nil, false, wire.BadRequest("Invalid value for shared_link.access")
 		}
 	}
-	if b.Password.present {
+	if b.Password.Present {
 		pw := ""
-		if v, ok := b.Password.value(); ok {
+		if v, ok := b.Password.Value(); ok {
 			pw = v
 			if !strongPassword(pw) {
-				return nil, false, errBadRequest("Invalid value for shared_link.password: at least 8 characters with a number, an upper-case letter or a symbol")
+				return nil, false, wire.BadRequest("Invalid value for shared_link.password: at least 8 characters with a number, an upper-case letter or a symbol")
 			}
 			if b.Access == nil || *b.Access != "open" {
-				return nil, false, errBadRequest("A shared link password needs access \"open\"")
+				return nil, false, wire.BadRequest("A shared link password needs access \"open\"")
 			}
 		}
 		u.password = &pw
@@ -389,23 +391,23 @@ func parseSharedLink(raw nullable[json.RawMessage], now time.Time) (*sharedLinkU
 	if perm := b.Permissions; perm != nil {
 		on := func(v *bool) bool { return v != nil && *v }
 		if (on(perm.CanDownload) || on(perm.CanEdit)) && b.Access != nil && *b.Access == "collaborators" {
-			return nil, false, errBadRequest("shared_link.permissions can_download and can_edit need access open or company")
+			return nil, false, wire.BadRequest("shared_link.permissions can_download and can_edit need access open or company")
 		}
 		if on(perm.CanEdit) && !on(perm.CanDownload) {
-			return nil, false, errBadRequest("shared_link.permissions.can_edit needs can_download true")
+			return nil, false, wire.BadRequest("shared_link.permissions.can_edit needs can_download true")
 		}
 		if perm.CanPreview != nil && !*perm.CanPreview {
-			return nil, false, errBadRequest("shared_link.permissions.can_preview cannot be false")
+			return nil, false, wire.BadRequest("shared_link.permissions.can_preview cannot be false")
 		}
 		u.canDownload, u.canEdit = perm.CanDownload, perm.CanEdit
 	}
 	if b.VanityName != nil && utf8.RuneCountInString(*b.VanityName) < 12 {
-		return nil, false, errBadRequest("Invalid value for shared_link.vanity_name: at least 12 characters")
+		return nil, false, wire.BadRequest("Invalid value for shared_link.vanity_name: at least 12 characters")
 	}
 	if b.UnsharedAt != nil {
 		t, err := time.Parse(time.RFC3339, *b.UnsharedAt)
 		if err != nil || !t.After(now) {
-			return nil, false, errBadRequest("Invalid value for shared_link.unshared_at: a future date-time")
+			return nil, false, wire.BadRequest("Invalid value for shared_link.unshared_at: a future date-time")
 		}
 		t = t.UTC()
 		u.unsharedAt = &t
@@ -426,19 +428,19 @@ func strongPassword(pw string) bool {
 // deleteWebLink serves DELETE /web_links/{web_link_id}: 204, the web link
 // goes to the trash.
 func (s *Server) deleteWebLink(w http.ResponseWriter, r *http.Request, p *principal) error {
-	find := func(id string) (*item, *apiError) { return s.lookupFor(p, "web_link", id, actDelete) }
-	return deleteRecord(s, w, r, "web_link_id", http.StatusNoContent, find, func(wl *item) *apiError {
+	find := func(id string) (*item, *wire.Error) { return s.lookupFor(p, "web_link", id, actDelete) }
+	return deleteRecord(s, w, r, "web_link_id", http.StatusNoContent, find, func(wl *item) *wire.Error {
 		s.trashItem(wl, p.user)
 		return nil
 	})
 }
 
 // decodeOptionalJSON decodes a JSON body that may be absent (no bytes at
-// all); a body that is present is decoded strictly (decodeJSON).
-func decodeOptionalJSON(r *http.Request, v any) *apiError {
+// all); a body that is present is decoded strictly (wire.DecodeJSON).
+func decodeOptionalJSON(r *http.Request, v any) *wire.Error {
 	br := bufio.NewReader(r.Body)
 	if _, err := br.Peek(1); err == io.EOF {
 		return nil
 	}
-	return decodeJSON(br, v)
+	return wire.DecodeJSON(br, v)
 }

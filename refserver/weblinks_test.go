@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 func (e *env) createWebLink(token, parent, url, name string) map[string]any {
@@ -209,7 +211,7 @@ func FuzzWebLinkInput(f *testing.F) {
 				t.Fatalf("accepted %q", u)
 			}
 		}
-		var raw nullable[json.RawMessage]
+		var raw wire.Nullable[json.RawMessage]
 		if json.Unmarshal([]byte(link), &raw) != nil {
 			return
 		}

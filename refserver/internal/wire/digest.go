@@ -1,4 +1,4 @@
-package refserver
+package wire
 
 import (
 	"encoding/base64"
@@ -9,41 +9,41 @@ import (
 	"strings"
 )
 
-// contentRange is a parsed "bytes first-last/total" header.
-type contentRange struct {
-	first, last, total int64
+// ContentRange is a parsed "bytes first-last/total" header.
+type ContentRange struct {
+	First, Last, Total int64
 }
 
 var errBadContentRange = errors.New("malformed content-range")
 
-// parseContentRange parses a request Content-Range of the form
+// ParseContentRange parses a request Content-Range of the form
 // "bytes <first>-<last>/<total>" (RFC 9110 §14.4) with first <= last < total.
-func parseContentRange(v string) (contentRange, error) {
+func ParseContentRange(v string) (ContentRange, error) {
 	unit, rest, ok := strings.Cut(strings.TrimSpace(v), " ")
 	if !ok || !strings.EqualFold(unit, "bytes") {
-		return contentRange{}, errBadContentRange
+		return ContentRange{}, errBadContentRange
 	}
 	rng, total, ok := strings.Cut(strings.TrimSpace(rest), "/")
 	if !ok {
-		return contentRange{}, errBadContentRange
+		return ContentRange{}, errBadContentRange
 	}
 	a, b, ok := strings.Cut(rng, "-")
 	if !ok {
-		return contentRange{}, errBadContentRange
+		return ContentRange{}, errBadContentRange
 	}
-	var cr contentRange
+	var cr ContentRange
 	var err error
-	if cr.first, err = parseDigits(a); err != nil {
-		return contentRange{}, err
+	if cr.First, err = parseDigits(a); err != nil {
+		return ContentRange{}, err
 	}
-	if cr.last, err = parseDigits(b); err != nil {
-		return contentRange{}, err
+	if cr.Last, err = parseDigits(b); err != nil {
+		return ContentRange{}, err
 	}
-	if cr.total, err = parseDigits(total); err != nil {
-		return contentRange{}, err
+	if cr.Total, err = parseDigits(total); err != nil {
+		return ContentRange{}, err
 	}
-	if cr.first > cr.last || cr.last >= cr.total {
-		return contentRange{}, errBadContentRange
+	if cr.First > cr.Last || cr.Last >= cr.Total {
+		return ContentRange{}, errBadContentRange
 	}
 	return cr, nil
 }
@@ -63,25 +63,25 @@ func parseDigits(s string) (int64, error) {
 
 var errBadDigestHeader = errors.New("malformed digest")
 
-// requestDigest reads the required Digest header of a part or a commit as
+// RequestDigest reads the required Digest header of a part or a commit as
 // hex SHA1; 400 when it is missing or malformed.
-func requestDigest(r *http.Request) (string, *apiError) {
+func RequestDigest(r *http.Request) (string, *Error) {
 	dg := r.Header.Get("Digest")
 	if dg == "" {
-		return "", errBadRequest("Missing required header: digest")
+		return "", BadRequest("Missing required header: digest")
 	}
-	sum, err := parseDigest(dg)
+	sum, err := ParseDigest(dg)
 	if err != nil {
-		return "", errBadRequest("Malformed digest header: expected sha=<base64 SHA1>")
+		return "", BadRequest("Malformed digest header: expected sha=<base64 SHA1>")
 	}
 	return sum, nil
 }
 
-// parseDigest reads the SHA1 from an RFC 3230 Digest header
+// ParseDigest reads the SHA1 from an RFC 3230 Digest header
 // ("sha=<base64 of the 20-byte SHA1>", possibly among other
 // comma-separated instance digests; the algorithm name is case-insensitive,
 // box-node-sdk sends "SHA="). It returns the hex form.
-func parseDigest(v string) (string, error) {
+func ParseDigest(v string) (string, error) {
 	for _, inst := range strings.Split(v, ",") {
 		alg, val, ok := strings.Cut(strings.TrimSpace(inst), "=")
 		if !ok || !strings.EqualFold(strings.TrimSpace(alg), "sha") {
