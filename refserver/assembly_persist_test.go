@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/contentapi/cms/refserver/internal/blob"
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
@@ -47,7 +48,7 @@ func TestPersistedSessionContent(t *testing.T) {
 				require.Equal(t, 200, resp.StatusCode, "%v", m)
 				parts = append(parts, m["part"])
 			}
-			orphan := filepath.Join(dir, assemblyFile(strings.Repeat("cd", 16)))
+			orphan := filepath.Join(dir, blob.AssemblyFile(strings.Repeat("cd", 16)))
 			require.NoError(t, os.WriteFile(orphan, []byte("left by a session that ended"), 0o600))
 			crash(t, e.s)
 

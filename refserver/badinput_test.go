@@ -2,12 +2,9 @@ package refserver
 
 import (
 	"bytes"
-	"context"
-	"fmt"
 	"io"
 	"net/http"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -15,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/contentapi/cms/refserver/internal/blob"
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
@@ -79,73 +77,12 @@ func boundaryOf(t *testing.T, contentType string) string {
 	return b
 }
 
-// TestMemoryStoreTruncatedReaderKeepsNothing: a Put whose reader fails
-// (io.ErrUnexpectedEOF included) fails and keeps nothing.
-func TestMemoryStoreTruncatedReaderKeepsNothing(t *testing.T) {
+// TestDurableServerSyncsBeforeCommit: on a persisted server every answer's
+// content is synced before the commit of the state that names it: a new
+// file's blob and entry, a session's part, the blob a commit makes (the
+// store's own notes are tested in internal/blob).
+func TestDurableServerSyncsBeforeCommit(t *testing.T) {
 	t.Parallel()
-	m := NewMemoryStore().(*memoryStore)
-	for _, size := range []int{10, memSegment, memSegment + 10} {
-		_, err := m.Put(context.Background(), io.MultiReader(bytes.NewReader(make([]byte, size)), errReader{io.ErrUnexpectedEOF}))
-		require.ErrorIs(t, err, io.ErrUnexpectedEOF, "size %d", size)
-	}
-	assert.Empty(t, m.blobs)
-	for _, size := range []int{0, 1, memSegment - 1, memSegment, 2*memSegment + 7} {
-		data := bytes.Repeat([]byte{byte(size)}, size)
-		info, err := m.Put(context.Background(), bytes.NewReader(data))
-		require.NoError(t, err)
-		assert.Equal(t, int64(size), info.Size)
-		assert.Equal(t, sha1Hex(data), info.SHA1)
-		r, err := m.Open(context.Background(), info.ID)
-		require.NoError(t, err)
-		got, err := io.ReadAll(r)
-		require.NoError(t, err)
-		assert.True(t, bytes.Equal(data, got), "size %d read back", size)
-	}
-}
-
-type errReader struct{ err error }
-
-func (e errReader) Read([]byte) (int, error) { return 0, e.err }
-
-// TestMemoryStoreKeepsSmallBlobsAtTheirSize: 200 blobs of 1 KB hold about
-// 200 KB, not a 1 MiB segment each (200 MiB). Not parallel: it reads the
-// heap of the whole process.
-func TestMemoryStoreKeepsSmallBlobsAtTheirSize(t *testing.T) {
-	m := NewMemoryStore()
-	heap := func() uint64 {
-		runtime.GC()
-		var ms runtime.MemStats
-		runtime.ReadMemStats(&ms)
-		return ms.HeapAlloc
-	}
-	before := heap()
-	ids := make([]string, 200)
-	for i := range ids {
-		info, err := m.Put(context.Background(), strings.NewReader(fmt.Sprintf("%01000d", i)))
-		require.NoError(t, err)
-		ids[i] = info.ID
-	}
-	grown := int64(heap()) - int64(before)
-	assert.Less(t, grown, int64(20<<20), "200 blobs of 1 KB grew the heap by %d bytes", grown)
-	runtime.KeepAlive(m)
-}
-
-// TestDurableDirStoreSyncsBeforeCommit: a persisted server's store notes
-// what it writes — a blob's bytes and its directory entry, an upload
-// part's bytes, an assembly's entry when it is made and when it becomes a
-// blob — and syncPending fsyncs all of it; a store without persistence
-// notes nothing. On a persisted server every answer's content is synced
-// before the commit of the state that names it: a new file's blob and
-// entry, a session's part, the blob a commit makes.
-func TestDurableDirStoreSyncsBeforeCommit(t *testing.T) {
-	t.Parallel()
-	plain, err := NewDirStore(t.TempDir())
-	require.NoError(t, err)
-	assert.False(t, plain.(*dirStore).durable)
-	_, err = plain.Put(context.Background(), strings.NewReader("content"))
-	require.NoError(t, err)
-	assert.Empty(t, plain.(*dirStore).unsynced)
-
 	var mu sync.Mutex
 	var events []string
 	record := func(ev string) {
@@ -160,39 +97,14 @@ func TestDurableDirStoreSyncsBeforeCommit(t *testing.T) {
 		events = nil
 		return out
 	}
-	d2 := &dirStore{dir: t.TempDir(), durable: true, onSync: func(kind, name string) { record(kind + ":" + name) }}
-	dirEvent := "dir:" + filepath.Base(d2.dir)
-	ctx := context.Background()
-	info, err := d2.Put(ctx, strings.NewReader("content"))
-	require.NoError(t, err)
-	assert.Empty(t, taken(), "Put leaves the syncs to the commit")
-	require.NoError(t, d2.syncPending())
-	assert.ElementsMatch(t, []string{"file:" + info.ID + ".blob", dirEvent}, taken())
-	require.NoError(t, d2.syncPending())
-	assert.Empty(t, taken(), "synced once")
-
-	a, err := d2.NewAssembly(ctx, 8)
-	require.NoError(t, err)
-	_, err = a.WriteAt(ctx, strings.NewReader("abcd"), 0, 4)
-	require.NoError(t, err)
-	require.NoError(t, d2.syncPending())
-	assert.ElementsMatch(t, []string{dirEvent, "file:" + assemblyFile(a.ID())}, taken())
-	_, err = a.WriteAt(ctx, strings.NewReader("efgh"), 4, 4)
-	require.NoError(t, err)
-	blob, err := a.Finish(ctx, sha1Hex([]byte("abcdefgh")))
-	require.NoError(t, err)
-	require.NoError(t, d2.syncPending())
-	assert.ElementsMatch(t, []string{dirEvent, "file:" + blob.ID + ".blob"}, taken(),
-		"the last part is synced under the blob's name; the assembly's is gone")
-
 	// The server: syncs, then the commit.
 	e := newEnv(t, Options{DataDir: t.TempDir()})
-	d, ok := e.s.store.(*dirStore)
+	d, ok := e.s.store.(*blob.Dir)
 	require.True(t, ok)
-	require.True(t, d.durable, "DataDir makes the store durable")
-	d.onSync = func(kind, name string) { record(kind + ":" + name) }
+	require.True(t, d.Durable(), "DataDir makes the store durable")
+	d.SetOnSync(func(kind, name string) { record(kind + ":" + name) })
 	e.s.persist.beforeCommit = func() { record("commit") }
-	serverDir := "dir:" + filepath.Base(d.dir)
+	serverDir := "dir:" + filepath.Base(d.Path())
 	blobOf := func(fileID string) string {
 		e.s.mu.Lock()
 		defer e.s.mu.Unlock()
@@ -212,7 +124,7 @@ func TestDurableDirStoreSyncsBeforeCommit(t *testing.T) {
 	resp, m := e.putPart(tok, endpoints(sess)["upload_part"], data[:4], 0, len(data), nil)
 	require.Equal(t, 200, resp.StatusCode, "%v", m)
 	e.s.mu.Lock()
-	asm := "file:" + assemblyFile(e.s.sessions[sess["id"].(string)].asm.ID())
+	asm := "file:" + blob.AssemblyFile(e.s.sessions[sess["id"].(string)].asm.ID())
 	e.s.mu.Unlock()
 	assert.Equal(t, []string{asm, "commit"}, taken(), "the part's bytes before the session lists it")
 

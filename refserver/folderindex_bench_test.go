@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/contentapi/cms/refserver/internal/blob"
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
@@ -24,7 +25,7 @@ func bigFolder(b *testing.B, n int) (*Server, string) {
 	f := &item{typ: "folder", id: s.newID(), name: "big", parentID: rootID, owner: s.admin, createdBy: s.admin, modBy: s.admin, createdAt: now, modifiedAt: now}
 	s.addItem(f)
 	for i := range n {
-		blob := BlobInfo{ID: newBlobID(), Size: int64(i % 1000), SHA1: fmt.Sprintf("%040x", i)}
+		blob := BlobInfo{ID: blob.NewID(), Size: int64(i % 1000), SHA1: fmt.Sprintf("%040x", i)}
 		s.addItem(&item{typ: "file", id: s.newID(), name: fmt.Sprintf("file-%06d.txt", (i*7919)%n), parentID: f.id,
 			owner: s.admin, createdBy: s.admin, modBy: s.admin, createdAt: now, modifiedAt: now.Add(time.Duration(i%97) * time.Second),
 			versions: []*version{{id: s.newID(), blob: blob, createdAt: now, by: s.admin}}})

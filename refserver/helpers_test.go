@@ -21,6 +21,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/contentapi/cms/refserver/internal/blob"
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
@@ -250,8 +251,8 @@ func snapshot(s *Server) string {
 
 func blobCount(t *testing.T, s *Server) int {
 	t.Helper()
-	if d, ok := s.store.(*dirStore); ok {
-		blobs, err := filepath.Glob(filepath.Join(d.dir, "*.blob"))
+	if d, ok := s.store.(*blob.Dir); ok {
+		blobs, err := filepath.Glob(filepath.Join(d.Path(), "*.blob"))
 		require.NoError(t, err)
 		// Parts of open upload sessions count as blobs: they are in their
 		// session's assembly file until the commit or the abort.
@@ -259,20 +260,17 @@ func blobCount(t *testing.T, s *Server) int {
 		defer s.mu.Unlock()
 		parts := 0
 		for _, ss := range s.sessions {
-			if a, ok := ss.asm.(*dirAssembly); ok {
-				if _, err := os.Stat(a.f.Name()); err == nil {
+			if id := ss.asm.ID(); id != "" {
+				if _, err := os.Stat(filepath.Join(d.Path(), blob.AssemblyFile(id))); err == nil {
 					parts += len(ss.parts)
 				}
 			}
 		}
 		return len(blobs) + parts
 	}
-	m, ok := s.store.(*memoryStore)
+	m, ok := s.store.(*blob.Memory)
 	require.True(t, ok)
-	m.mu.RLock()
-	n := len(m.blobs)
-	m.mu.RUnlock()
-	return n + m.chunkCount() // parts of open upload sessions count as blobs
+	return m.Len() // parts of open upload sessions count as blobs
 }
 
 // jsonEncode writes v as JSON.

@@ -13,7 +13,7 @@ package refserver
 // bbolt transaction before the answer goes out (persistHandler,
 // awaitState); concurrent requests share that transaction (group commit,
 // persist_group.go), and the content the records name is fsynced first
-// (dirStore.syncPending). So nothing a client was told is lost when the
+// (blob.Dir.syncPending). So nothing a client was told is lost when the
 // process dies, and a request costs the records it changed, not the size
 // of the state. Without DataDir, Server.persist is nil and every mark is a
 // nil check.
@@ -35,6 +35,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
+	"github.com/contentapi/cms/refserver/internal/blob"
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
@@ -269,8 +270,8 @@ func (s *Server) flushState() error {
 	// The content these records name goes to disk first (a durable
 	// directory store noted it as it was written).
 	var err error
-	if ds, ok := s.store.(*dirStore); ok {
-		err = ds.syncPending()
+	if ds, ok := s.store.(*blob.Dir); ok {
+		err = ds.SyncPending()
 	}
 	if err == nil && p.beforeCommit != nil {
 		p.beforeCommit()
@@ -421,8 +422,8 @@ func (b *bufferedWriter) send(w http.ResponseWriter) {
 // crash between a blob write and its commit (or between a commit and a
 // blob delete) leaves behind. Other stores are left alone.
 func (s *Server) sweepBlobs(dir string) error {
-	ds, ok := s.store.(*dirStore)
-	if !ok || filepath.Clean(ds.dir) != filepath.Clean(dir) {
+	ds, ok := s.store.(*blob.Dir)
+	if !ok || filepath.Clean(ds.Path()) != filepath.Clean(dir) {
 		return nil
 	}
 	keep, keepAssembly := s.referencedBlobs(), s.referencedAssemblies()
@@ -434,7 +435,7 @@ func (s *Server) sweepBlobs(dir string) error {
 		name := e.Name()
 		id, isBlob := cutSuffix(name, ".blob")
 		tmp := len(name) > 4 && name[:4] == "put-" && filepath.Ext(name) == ".tmp"
-		if asm, isAsm := assemblyID(name); isAsm { // the content of an upload session
+		if asm, isAsm := blob.AssemblyID(name); isAsm { // the content of an upload session
 			tmp = !keepAssembly[asm]
 		}
 		if e.IsDir() || !tmp && (!isBlob || keep[id]) {
@@ -476,8 +477,8 @@ func (s *Server) referencedBlobs() map[string]bool {
 		if ss.final != nil {
 			keep[ss.final.ID] = true
 		}
-		if pa, ok := ss.asm.(*partsAssembly); ok {
-			for _, id := range pa.blobs() {
+		if pa, ok := ss.asm.(*blob.Parts); ok {
+			for _, id := range pa.Blobs() {
 				keep[id] = true
 			}
 		}

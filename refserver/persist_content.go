@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/contentapi/cms/refserver/internal/blob"
 )
 
 // Records of the server itself, its users, items and upload sessions.
@@ -375,7 +377,7 @@ func (s *Server) loadSession(id string, r recSession) error {
 	if err != nil {
 		return err
 	}
-	var asm Assembly = &partsAssembly{store: s.store, size: r.FileSize, parts: map[int64]BlobInfo{}}
+	var asm Assembly = blob.NewParts(s.store, r.FileSize)
 	if r.Assembly != "" {
 		a, ok := s.store.(Assembler)
 		if !ok {
@@ -450,8 +452,8 @@ func (s *Server) partRec(key string) (recPart, bool) {
 	}
 	pt := ss.parts[off]
 	rec := recPart{ID: pt.ID, Size: pt.Size, SHA1: pt.SHA1}
-	if pa, ok := ss.asm.(*partsAssembly); ok {
-		rec.BlobID = pa.partBlob(off)
+	if pa, ok := ss.asm.(*blob.Parts); ok {
+		rec.BlobID = pa.PartBlob(off)
 	}
 	return rec, true
 }
@@ -463,11 +465,11 @@ func (s *Server) loadPart(key string, r recPart) error {
 	}
 	ss := s.sessions[sid]
 	ss.parts[off] = &uploadPart{ID: r.ID, Offset: off, Size: r.Size, SHA1: r.SHA1}
-	if pa, ok := ss.asm.(*partsAssembly); ok {
+	if pa, ok := ss.asm.(*blob.Parts); ok {
 		if r.BlobID == "" {
 			return fmt.Errorf("part %s has no blob", key)
 		}
-		pa.restorePart(off, BlobInfo{ID: r.BlobID, Size: r.Size, SHA1: r.SHA1})
+		pa.RestorePart(off, BlobInfo{ID: r.BlobID, Size: r.Size, SHA1: r.SHA1})
 	}
 	return nil
 }

@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"testing"
 	"time"
+
+	"github.com/contentapi/cms/refserver/internal/blob"
 )
 
 // BenchmarkSearch100k answers one search page over 100,000 items (names
@@ -22,7 +24,7 @@ func BenchmarkSearch100k(b *testing.B) {
 	now := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 	word := func(i int) string { return fmt.Sprintf("w%03d", i%1000) }
 	for i := range n {
-		blob := BlobInfo{ID: newBlobID(), Size: int64(i % 1000), SHA1: fmt.Sprintf("%040x", i)}
+		blob := BlobInfo{ID: blob.NewID(), Size: int64(i % 1000), SHA1: fmt.Sprintf("%040x", i)}
 		s.addItem(&item{typ: "file", id: s.newID(), name: word(i) + " " + word(i*7+3) + " " + word(i*13+5) + ".pdf", parentID: rootID,
 			owner: s.admin, createdBy: s.admin, modBy: s.admin, createdAt: now, modifiedAt: now.Add(time.Duration(i) * time.Second),
 			versions: []*version{{id: s.newID(), blob: blob, createdAt: now, by: s.admin}}})

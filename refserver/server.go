@@ -27,6 +27,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/contentapi/cms/refserver/internal/blob"
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
@@ -288,7 +289,7 @@ func newServer(opts Options) (*Server, error) {
 		}
 	}
 	if opts.DataDir != "" {
-		if _, mem := opts.Store.(*memoryStore); mem {
+		if _, mem := opts.Store.(*blob.Memory); mem {
 			return nil, errString("refserver: DataDir needs a Store that keeps content on disk, not an in-memory one")
 		}
 		if opts.Store == nil {
@@ -299,8 +300,8 @@ func newServer(opts Options) (*Server, error) {
 			opts.Store = st
 		}
 		// Content on disk before the state that refers to it commits.
-		if d, ok := opts.Store.(*dirStore); ok {
-			d.durable = true
+		if d, ok := opts.Store.(*blob.Dir); ok {
+			d.MakeDurable()
 		}
 	}
 	if opts.Store == nil {

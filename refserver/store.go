@@ -1,275 +1,53 @@
 package refserver
 
 import (
-	"bytes"
 	"context"
-	"crypto/rand"
-	"crypto/sha1"
-	"encoding/hex"
-	"errors"
-	"fmt"
-	"io"
-	"os"
-	"path/filepath"
-	"sort"
-	"sync"
+
+	"github.com/contentapi/cms/refserver/internal/blob"
 )
 
 // ErrBlobNotFound is returned by a Store for an unknown blob id.
-var ErrBlobNotFound = errors.New("refserver: blob not found")
+var ErrBlobNotFound = blob.ErrNotFound
 
-// BlobInfo describes a stored blob.
-type BlobInfo struct {
-	ID   string // opaque id chosen by the store
-	Size int64  // bytes
-	SHA1 string // lower-case hex SHA1 of the bytes
-}
+// BlobInfo describes a stored blob: its id (chosen by the store), its size
+// in bytes and the lower-case hex SHA1 of its bytes.
+type BlobInfo = blob.Info
 
-// Store keeps file content. Blobs are immutable once written. Implementations
-// must be safe for concurrent use.
-type Store interface {
-	// Put streams r into a new blob, hashing it on the way, and returns its
-	// description. On error nothing is kept.
-	Put(ctx context.Context, r io.Reader) (BlobInfo, error)
-	// Open returns a reader over the blob; Seek supports Range requests.
-	// It returns an error wrapping ErrBlobNotFound for an unknown id.
-	Open(ctx context.Context, id string) (io.ReadSeekCloser, error)
-	// Delete removes the blob. Deleting an unknown id is not an error.
-	// Readers opened before Delete may keep reading.
-	Delete(ctx context.Context, id string) error
-}
+// Store keeps file content. Blobs are immutable once written.
+// Implementations must be safe for concurrent use. See blob.Store for the
+// contract of each method: Put streams a reader into a new blob (keeping
+// nothing on error), Open returns a seekable reader (an error wrapping
+// ErrBlobNotFound for an unknown id), Delete removes a blob.
+type Store = blob.Store
 
-func newBlobID() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	return hex.EncodeToString(b[:])
-}
+// Assembler is an optional interface of a Store: it builds one blob from
+// the parts of an upload session as they arrive, so that committing the
+// session neither copies nor hashes the content again. Both stores of this
+// package implement it; with a Store that does not, each part is kept as a
+// blob of its own and the parts are concatenated into a new blob at commit.
+type Assembler = blob.Assembler
 
-// ctxReader fails reads once ctx is done, so a Put stops with its request.
-type ctxReader struct {
-	ctx context.Context
-	r   io.Reader
-}
+// Assembly is a blob being written in parts (see Assembler).
+type Assembly = blob.Assembly
 
-func (c ctxReader) Read(p []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return c.r.Read(p)
-}
-
-// memoryStore keeps blobs in memory, each as a list of segments: a blob
-// assembled from upload parts keeps the parts' memory without copying it.
-type memoryStore struct {
-	mu      sync.RWMutex
-	blobs   map[string][][]byte
-	pending map[*memAssembly]struct{} // assemblies not finished yet
-}
-
-// NewMemoryStore returns a Store that keeps blobs in memory.
-func NewMemoryStore() Store {
-	return &memoryStore{blobs: make(map[string][][]byte), pending: make(map[*memAssembly]struct{})}
-}
-
-// memSegment is the size of the segments Put reads into: a growing blob is
-// never copied to a larger buffer. A full segment is kept as it is; the
-// last, partly filled one is copied to a slice of its own size and the
-// segment goes back to memSegments, so a blob keeps what was sent at its
-// size (a 1 KB blob holds 1 KB, not a 1 MiB segment).
-const memSegment = 1 << 20
-
-// memSegments recycles the segments Put reads into.
-var memSegments = sync.Pool{New: func() any { return new([memSegment]byte) }}
-
-// Put reads r to its end. Only io.EOF ends a blob: any other error of r,
-// io.ErrUnexpectedEOF of a truncated multipart body included, fails the Put
-// and keeps nothing.
-func (m *memoryStore) Put(ctx context.Context, r io.Reader) (BlobInfo, error) {
-	h := sha1.New()
-	var segs [][]byte
-	var n int64
-	r = ctxReader{ctx, r}
-	seg := memSegments.Get().(*[memSegment]byte)
-	filled := 0
-	for {
-		got, err := r.Read(seg[filled:])
-		filled += got
-		if filled == memSegment {
-			segs = append(segs, seg[:])
-			h.Write(seg[:])
-			n += memSegment
-			seg, filled = memSegments.Get().(*[memSegment]byte), 0
-		}
-		if err == io.EOF { //nolint:errorlint // a reader's end, as io.Reader documents it
-			break
-		}
-		if err != nil {
-			memSegments.Put(seg)
-			return BlobInfo{}, err
-		}
-	}
-	if filled > 0 {
-		last := bytes.Clone(seg[:filled])
-		segs = append(segs, last)
-		h.Write(last)
-		n += int64(filled)
-	}
-	memSegments.Put(seg)
-	id := newBlobID()
-	m.mu.Lock()
-	m.blobs[id] = segs
-	m.mu.Unlock()
-	return BlobInfo{ID: id, Size: n, SHA1: hex.EncodeToString(h.Sum(nil))}, nil
-}
-
-func (m *memoryStore) Open(_ context.Context, id string) (io.ReadSeekCloser, error) {
-	m.mu.RLock()
-	segs, ok := m.blobs[id]
-	m.mu.RUnlock()
-	if !ok {
-		return nil, fmt.Errorf("open %q: %w", id, ErrBlobNotFound)
-	}
-	return newSegmentReader(segs), nil
-}
-
-func (m *memoryStore) Delete(_ context.Context, id string) error {
-	m.mu.Lock()
-	delete(m.blobs, id)
-	m.mu.Unlock()
-	return nil
-}
-
-// segmentReader reads a list of byte slices as one stream, with Seek.
-type segmentReader struct {
-	segs      [][]byte
-	starts    []int64 // offset of each segment
-	size, pos int64
-}
-
-func newSegmentReader(segs [][]byte) *segmentReader {
-	r := &segmentReader{segs: segs, starts: make([]int64, len(segs))}
-	for i, s := range segs {
-		r.starts[i] = r.size
-		r.size += int64(len(s))
-	}
-	return r
-}
-
-func (r *segmentReader) Read(p []byte) (int, error) {
-	if r.pos >= r.size {
-		return 0, io.EOF
-	}
-	// The segment holding pos: the last one starting at or before it.
-	i := sort.Search(len(r.starts), func(i int) bool { return r.starts[i] > r.pos }) - 1
-	n := copy(p, r.segs[i][r.pos-r.starts[i]:])
-	r.pos += int64(n)
-	return n, nil
-}
-
-func (r *segmentReader) Seek(offset int64, whence int) (int64, error) {
-	switch whence {
-	case io.SeekCurrent:
-		offset += r.pos
-	case io.SeekEnd:
-		offset += r.size
-	}
-	if offset < 0 {
-		return 0, errors.New("refserver: seek before the start of a blob")
-	}
-	r.pos = offset
-	return offset, nil
-}
-
-func (r *segmentReader) Close() error { return nil }
-
-// dirStore keeps each blob in a file of a directory.
-type dirStore struct {
-	dir string
-	// durable makes the store keep a list of what it writes — a blob's
-	// bytes and its directory entry, an upload part's bytes, an assembly
-	// file's entry — for the next commit of the state to fsync before it
-	// commits (syncPending). A persisted server (Options.DataDir) sets it,
-	// so that content is on disk before the state that refers to it
-	// commits, and one commit syncs the content of every request it
-	// carries together; without persistence nothing survives a restart
-	// anyway.
-	durable bool
-	// onSync, when set (tests), is called after each sync with "file" or
-	// "dir" and the name synced; it may be called from several goroutines
-	// at once.
-	onSync func(kind, name string)
-
-	unsyncedMu  sync.Mutex
-	unsynced    map[string]struct{} // paths of files written since the last syncPending
-	dirUnsynced bool                // an entry was made or renamed since the last syncPending
-}
+// NewMemoryStore returns a Store that keeps blobs in memory, each at the
+// size it was sent.
+func NewMemoryStore() Store { return blob.NewMemory() }
 
 // NewDirStore returns a Store that keeps blobs as files in dir, creating it
 // if needed. Use it for content too large for memory.
 func NewDirStore(dir string) (Store, error) {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("refserver: dir store: %w", err)
-	}
-	return &dirStore{dir: dir}, nil
-}
-
-func (d *dirStore) path(id string) (string, error) {
-	if len(id) != 32 {
-		return "", fmt.Errorf("blob %q: %w", id, ErrBlobNotFound)
-	}
-	if _, err := hex.DecodeString(id); err != nil {
-		return "", fmt.Errorf("blob %q: %w", id, ErrBlobNotFound)
-	}
-	return filepath.Join(d.dir, id+".blob"), nil
-}
-
-// Put writes the blob under its final name: no one knows the id before Put
-// returns, and a crash mid-write leaves a file no state names, which the
-// sweep of the next start removes (sweepBlobs).
-func (d *dirStore) Put(ctx context.Context, r io.Reader) (info BlobInfo, err error) {
-	id := newBlobID()
-	p, _ := d.path(id)
-	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return BlobInfo{}, err
-	}
-	defer func() {
-		if err != nil {
-			_ = f.Close()
-			_ = os.Remove(p)
-		}
-	}()
-	h := sha1.New()
-	n, err := io.Copy(io.MultiWriter(f, h), ctxReader{ctx, r})
-	if err != nil {
-		return BlobInfo{}, err
-	}
-	if err = f.Close(); err != nil {
-		return BlobInfo{}, err
-	}
-	d.syncLater(p, true)
-	return BlobInfo{ID: id, Size: n, SHA1: hex.EncodeToString(h.Sum(nil))}, nil
-}
-
-func (d *dirStore) Open(_ context.Context, id string) (io.ReadSeekCloser, error) {
-	p, err := d.path(id)
+	d, err := blob.NewDir(dir)
 	if err != nil {
 		return nil, err
 	}
-	f, err := os.Open(p)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, fmt.Errorf("open %q: %w", id, ErrBlobNotFound)
-	}
-	return f, err
+	return d, nil
 }
 
-func (d *dirStore) Delete(_ context.Context, id string) error {
-	p, err := d.path(id)
-	if err != nil {
-		return nil
+// newAssembly starts an assembly in the server's store.
+func (s *Server) newAssembly(ctx context.Context, size int64) (Assembly, error) {
+	if a, ok := s.store.(Assembler); ok {
+		return a.NewAssembly(ctx, size)
 	}
-	if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return err
-	}
-	return nil
+	return blob.NewParts(s.store, size), nil
 }

@@ -7,6 +7,7 @@ import (
 	"mime"
 	"net/http"
 
+	"github.com/contentapi/cms/refserver/internal/blob"
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
@@ -145,9 +146,9 @@ func (s *Server) uploadPart(w http.ResponseWriter, r *http.Request, p *principal
 // stored; the same bytes get the stored part back.
 func (s *Server) verifyRepeat(w http.ResponseWriter, r *http.Request, old *uploadPart, size int64) error {
 	h := sha1.New()
-	buf := copyBuffers.Get().(*[]byte)
+	buf := blob.GetBuffer()
 	n, err := io.CopyBuffer(h, io.LimitReader(r.Body, size+1), *buf)
-	copyBuffers.Put(buf)
+	blob.PutBuffer(buf)
 	switch {
 	case err != nil && r.Context().Err() != nil:
 		return r.Context().Err()
@@ -167,8 +168,8 @@ func (s *Server) verifyRepeat(w http.ResponseWriter, r *http.Request, old *uploa
 // yet. The caller set ss.hashing; hashLanded closes it when it stops. Only
 // one request hashes a session at a time, and never under s.mu.
 func (s *Server) hashLanded(ss *session) {
-	buf := copyBuffers.Get().(*[]byte)
-	defer copyBuffers.Put(buf)
+	buf := blob.GetBuffer()
+	defer blob.PutBuffer(buf)
 	for {
 		s.mu.Lock()
 		pt, ok := ss.parts[ss.hashed]

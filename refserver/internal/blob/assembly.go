@@ -1,4 +1,4 @@
-package refserver
+package blob
 
 import (
 	"context"
@@ -24,7 +24,7 @@ type Assembler interface {
 	NewAssembly(ctx context.Context, size int64) (Assembly, error)
 	// OpenAssembly reopens the assembly with the ID of an earlier one after
 	// a restart (Options.DataDir keeps open upload sessions); an unknown id
-	// is an error wrapping ErrBlobNotFound.
+	// is an error wrapping ErrNotFound.
 	OpenAssembly(ctx context.Context, id string, size int64) (Assembly, error)
 }
 
@@ -45,23 +45,15 @@ type Assembly interface {
 	ReadAt(p []byte, off int64) (int, error)
 	// Finish makes the written content a blob whose SHA1 (lower-case hex)
 	// the caller computed; the assembly is then used up.
-	Finish(ctx context.Context, sha1 string) (BlobInfo, error)
+	Finish(ctx context.Context, sha1 string) (Info, error)
 	// Discard drops the content; the assembly is then used up.
 	Discard() error
-}
-
-// newAssembly starts an assembly in the server's store.
-func (s *Server) newAssembly(ctx context.Context, size int64) (Assembly, error) {
-	if a, ok := s.store.(Assembler); ok {
-		return a.NewAssembly(ctx, size)
-	}
-	return &partsAssembly{store: s.store, size: size, parts: map[int64]BlobInfo{}}, nil
 }
 
 // memAssembly collects the parts of a blob of the memory store as separate
 // byte slices; Finish makes a blob of them without copying.
 type memAssembly struct {
-	m    *memoryStore
+	m    *Memory
 	id   string
 	size int64
 
@@ -70,8 +62,8 @@ type memAssembly struct {
 	done   bool
 }
 
-func (m *memoryStore) NewAssembly(_ context.Context, size int64) (Assembly, error) {
-	a := &memAssembly{m: m, id: newBlobID(), size: size, chunks: map[int64][]byte{}}
+func (m *Memory) NewAssembly(_ context.Context, size int64) (Assembly, error) {
+	a := &memAssembly{m: m, id: NewID(), size: size, chunks: map[int64][]byte{}}
 	m.mu.Lock()
 	m.pending[a] = struct{}{}
 	m.mu.Unlock()
@@ -79,8 +71,8 @@ func (m *memoryStore) NewAssembly(_ context.Context, size int64) (Assembly, erro
 }
 
 // OpenAssembly finds nothing: memory does not outlive the process.
-func (m *memoryStore) OpenAssembly(_ context.Context, id string, _ int64) (Assembly, error) {
-	return nil, fmt.Errorf("assembly %q: %w", id, ErrBlobNotFound)
+func (m *Memory) OpenAssembly(_ context.Context, id string, _ int64) (Assembly, error) {
+	return nil, fmt.Errorf("assembly %q: %w", id, ErrNotFound)
 }
 
 func (a *memAssembly) ID() string { return a.id }
@@ -134,11 +126,11 @@ func (a *memAssembly) chunkAt(pos int64) ([]byte, int64, bool) {
 	return nil, 0, false
 }
 
-func (a *memAssembly) Finish(_ context.Context, sha1 string) (BlobInfo, error) {
+func (a *memAssembly) Finish(_ context.Context, sha1 string) (Info, error) {
 	a.mu.Lock()
 	if a.done {
 		a.mu.Unlock()
-		return BlobInfo{}, errAssemblyDone
+		return Info{}, errAssemblyDone
 	}
 	a.done = true
 	offsets := make([]int64, 0, len(a.chunks))
@@ -151,18 +143,18 @@ func (a *memAssembly) Finish(_ context.Context, sha1 string) (BlobInfo, error) {
 	for _, off := range offsets {
 		if off != size {
 			a.mu.Unlock()
-			return BlobInfo{}, fmt.Errorf("refserver: assembly has a gap at %d", size)
+			return Info{}, fmt.Errorf("refserver: assembly has a gap at %d", size)
 		}
 		segs = append(segs, a.chunks[off])
 		size += int64(len(a.chunks[off]))
 	}
 	a.mu.Unlock()
-	id := newBlobID()
+	id := NewID()
 	a.m.mu.Lock()
 	delete(a.m.pending, a)
 	a.m.blobs[id] = segs
 	a.m.mu.Unlock()
-	return BlobInfo{ID: id, Size: size, SHA1: sha1}, nil
+	return Info{ID: id, Size: size, SHA1: sha1}, nil
 }
 
 func (a *memAssembly) Discard() error {
@@ -176,7 +168,7 @@ func (a *memAssembly) Discard() error {
 }
 
 // chunkCount is how many parts the memory store holds in assemblies.
-func (m *memoryStore) chunkCount() int {
+func (m *Memory) chunkCount() int {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
 	n := 0
@@ -193,17 +185,17 @@ var errAssemblyDone = errors.New("refserver: assembly already finished or discar
 // dirAssembly writes the parts of a blob of the directory store into one
 // file at their offsets; Finish renames it into place.
 type dirAssembly struct {
-	d    *dirStore
+	d    *Dir
 	id   string
 	f    *os.File
 	size int64
 }
 
-// assemblyFile is the file name of the assembly with id.
-func assemblyFile(id string) string { return "assembly-" + id + ".tmp" }
+// AssemblyFile is the file name of the assembly with id.
+func AssemblyFile(id string) string { return "assembly-" + id + ".tmp" }
 
-// assemblyID returns the id of an assembly file name.
-func assemblyID(name string) (string, bool) {
+// AssemblyID returns the id of an assembly file name.
+func AssemblyID(name string) (string, bool) {
 	id, ok := strings.CutPrefix(name, "assembly-")
 	id, ok2 := strings.CutSuffix(id, ".tmp")
 	if !ok || !ok2 || len(id) != 32 {
@@ -213,9 +205,9 @@ func assemblyID(name string) (string, bool) {
 	return id, err == nil
 }
 
-func (d *dirStore) NewAssembly(_ context.Context, size int64) (Assembly, error) {
-	id := newBlobID()
-	f, err := os.OpenFile(filepath.Join(d.dir, assemblyFile(id)), os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+func (d *Dir) NewAssembly(_ context.Context, size int64) (Assembly, error) {
+	id := NewID()
+	f, err := os.OpenFile(filepath.Join(d.dir, AssemblyFile(id)), os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return nil, err
 	}
@@ -223,13 +215,13 @@ func (d *dirStore) NewAssembly(_ context.Context, size int64) (Assembly, error) 
 	return &dirAssembly{d: d, id: id, f: f, size: size}, nil
 }
 
-func (d *dirStore) OpenAssembly(_ context.Context, id string, size int64) (Assembly, error) {
-	if _, ok := assemblyID(assemblyFile(id)); !ok {
-		return nil, fmt.Errorf("assembly %q: %w", id, ErrBlobNotFound)
+func (d *Dir) OpenAssembly(_ context.Context, id string, size int64) (Assembly, error) {
+	if _, ok := AssemblyID(AssemblyFile(id)); !ok {
+		return nil, fmt.Errorf("assembly %q: %w", id, ErrNotFound)
 	}
-	f, err := os.OpenFile(filepath.Join(d.dir, assemblyFile(id)), os.O_RDWR, 0)
+	f, err := os.OpenFile(filepath.Join(d.dir, AssemblyFile(id)), os.O_RDWR, 0)
 	if errors.Is(err, os.ErrNotExist) {
-		return nil, fmt.Errorf("assembly %q: %w", id, ErrBlobNotFound)
+		return nil, fmt.Errorf("assembly %q: %w", id, ErrNotFound)
 	}
 	if err != nil {
 		return nil, err
@@ -260,24 +252,24 @@ func (a *dirAssembly) Drop(int64) error { return nil }
 
 func (a *dirAssembly) ReadAt(p []byte, off int64) (int, error) { return a.f.ReadAt(p, off) }
 
-func (a *dirAssembly) Finish(_ context.Context, sha1 string) (BlobInfo, error) {
+func (a *dirAssembly) Finish(_ context.Context, sha1 string) (Info, error) {
 	st, err := a.f.Stat()
 	if err != nil {
-		return BlobInfo{}, err
+		return Info{}, err
 	}
 	if err := a.f.Close(); err != nil {
 		_ = os.Remove(a.f.Name())
-		return BlobInfo{}, err
+		return Info{}, err
 	}
-	id := newBlobID()
+	id := NewID()
 	p, _ := a.d.path(id)
 	if err := os.Rename(a.f.Name(), p); err != nil {
 		_ = os.Remove(a.f.Name())
-		return BlobInfo{}, err
+		return Info{}, err
 	}
 	// Its parts are noted under the assembly's name, which is gone now.
 	a.d.syncLater(p, true)
-	return BlobInfo{ID: id, Size: st.Size(), SHA1: sha1}, nil
+	return Info{ID: id, Size: st.Size(), SHA1: sha1}, nil
 }
 
 func (a *dirAssembly) Discard() error {
@@ -292,37 +284,37 @@ func (a *dirAssembly) Discard() error {
 // part is written and hashed in few system calls.
 var copyBuffers = sync.Pool{New: func() any { b := make([]byte, 256<<10); return &b }}
 
-// partsAssembly keeps each part as a blob of a Store that is not an
+// Parts keeps each part as a blob of a Store that is not an
 // Assembler, and concatenates them into a new blob at Finish.
-type partsAssembly struct {
+type Parts struct {
 	store Store
 	size  int64
 
 	mu    sync.Mutex
-	parts map[int64]BlobInfo // by offset
+	parts map[int64]Info // by offset
 	done  bool
 }
 
 // ID is "": the parts are blobs of their own, which the session's records
-// name (partBlob, restorePart).
-func (a *partsAssembly) ID() string { return "" }
+// name (PartBlob, RestorePart).
+func (a *Parts) ID() string { return "" }
 
-// partBlob is the blob holding the part at off ("" if none).
-func (a *partsAssembly) partBlob(off int64) string {
+// PartBlob is the blob holding the part at off ("" if none).
+func (a *Parts) PartBlob(off int64) string {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.parts[off].ID
 }
 
-// restorePart puts back a part blob named by a stored session.
-func (a *partsAssembly) restorePart(off int64, info BlobInfo) {
+// RestorePart puts back a part blob named by a stored session.
+func (a *Parts) RestorePart(off int64, info Info) {
 	a.mu.Lock()
 	a.parts[off] = info
 	a.mu.Unlock()
 }
 
 // blobs are the part blobs.
-func (a *partsAssembly) blobs() []string {
+func (a *Parts) Blobs() []string {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	ids := make([]string, 0, len(a.parts))
@@ -332,7 +324,7 @@ func (a *partsAssembly) blobs() []string {
 	return ids
 }
 
-func (a *partsAssembly) WriteAt(ctx context.Context, r io.Reader, off, n int64) (int64, error) {
+func (a *Parts) WriteAt(ctx context.Context, r io.Reader, off, n int64) (int64, error) {
 	info, err := a.store.Put(ctx, io.LimitReader(r, n))
 	if err != nil {
 		return 0, err
@@ -351,7 +343,7 @@ func (a *partsAssembly) WriteAt(ctx context.Context, r io.Reader, off, n int64) 
 	return info.Size, nil
 }
 
-func (a *partsAssembly) Drop(off int64) error {
+func (a *Parts) Drop(off int64) error {
 	a.mu.Lock()
 	info, ok := a.parts[off]
 	delete(a.parts, off)
@@ -362,11 +354,11 @@ func (a *partsAssembly) Drop(off int64) error {
 	return a.store.Delete(context.Background(), info.ID)
 }
 
-func (a *partsAssembly) ReadAt(p []byte, off int64) (int, error) {
+func (a *Parts) ReadAt(p []byte, off int64) (int, error) {
 	a.mu.Lock()
 	var (
 		start int64
-		info  BlobInfo
+		info  Info
 		found bool
 	)
 	for o, pi := range a.parts {
@@ -394,18 +386,18 @@ func (a *partsAssembly) ReadAt(p []byte, off int64) (int, error) {
 	return n, err
 }
 
-func (a *partsAssembly) Finish(ctx context.Context, _ string) (BlobInfo, error) {
+func (a *Parts) Finish(ctx context.Context, _ string) (Info, error) {
 	a.mu.Lock()
 	if a.done {
 		a.mu.Unlock()
-		return BlobInfo{}, errAssemblyDone
+		return Info{}, errAssemblyDone
 	}
 	offsets := make([]int64, 0, len(a.parts))
 	for off := range a.parts {
 		offsets = append(offsets, off)
 	}
 	sort.Slice(offsets, func(i, j int) bool { return offsets[i] < offsets[j] })
-	parts := make([]BlobInfo, len(offsets))
+	parts := make([]Info, len(offsets))
 	for i, off := range offsets {
 		parts[i] = a.parts[off]
 	}
@@ -420,20 +412,20 @@ func (a *partsAssembly) Finish(ctx context.Context, _ string) (BlobInfo, error) 
 	for _, pt := range parts {
 		rc, err := a.store.Open(ctx, pt.ID)
 		if err != nil {
-			return BlobInfo{}, err
+			return Info{}, err
 		}
 		closers = append(closers, rc)
 		readers = append(readers, rc)
 	}
 	info, err := a.store.Put(ctx, io.MultiReader(readers...))
 	if err != nil {
-		return BlobInfo{}, err
+		return Info{}, err
 	}
 	_ = a.Discard()
 	return info, nil
 }
 
-func (a *partsAssembly) Discard() error {
+func (a *Parts) Discard() error {
 	a.mu.Lock()
 	parts := a.parts
 	a.parts, a.done = nil, true
@@ -444,3 +436,15 @@ func (a *partsAssembly) Discard() error {
 	}
 	return errors.Join(errs...)
 }
+
+// NewParts starts an assembly of size bytes that keeps each part as a blob
+// of store, for a Store that is not an Assembler.
+func NewParts(store Store, size int64) *Parts {
+	return &Parts{store: store, size: size, parts: map[int64]Info{}}
+}
+
+// GetBuffer lends a 256 KiB copy buffer; PutBuffer gives it back.
+func GetBuffer() *[]byte { return copyBuffers.Get().(*[]byte) }
+
+// PutBuffer gives back a buffer of GetBuffer.
+func PutBuffer(b *[]byte) { copyBuffers.Put(b) }

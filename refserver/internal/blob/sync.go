@@ -1,4 +1,4 @@
-package refserver
+package blob
 
 import (
 	"errors"
@@ -9,8 +9,8 @@ import (
 
 // syncLater notes, when the store is durable, that the bytes of the file
 // at path ("" for none) and, with dir, the store's directory entries must
-// be synced before the next commit of the state (syncPending).
-func (d *dirStore) syncLater(path string, dir bool) {
+// be synced before the next commit of the state (SyncPending).
+func (d *Dir) syncLater(path string, dir bool) {
 	if !d.durable {
 		return
 	}
@@ -25,17 +25,17 @@ func (d *dirStore) syncLater(path string, dir bool) {
 	d.unsyncedMu.Unlock()
 }
 
-// syncParallel bounds the fsyncs syncPending runs at once.
+// syncParallel bounds the fsyncs SyncPending runs at once.
 const syncParallel = 16
 
-// syncPending fsyncs every file noted since the last call and, when an
+// SyncPending fsyncs every file noted since the last call and, when an
 // entry was made, the directory: all at once, so that the file system
 // can put them in few journal commits. A file gone since (a blob
 // deleted, an assembly renamed into its blob, which is noted under its
 // new name) is skipped. On error what was taken is noted again, so the
 // next commit retries it. The persisted server calls it before each
 // commit of the state (flushState).
-func (d *dirStore) syncPending() error {
+func (d *Dir) SyncPending() error {
 	d.unsyncedMu.Lock()
 	files, dir := d.unsynced, d.dirUnsynced
 	d.unsynced, d.dirUnsynced = nil, false
