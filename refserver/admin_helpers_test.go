@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/contentapi/cms/refserver/internal/oauth"
 )
 
 // adminSnapshot is a fingerprint of the users, groups, memberships and
@@ -71,8 +73,8 @@ func pinLines(s *Server) []string {
 func (e *env) downscopedAdmin(scope string) string {
 	e.t.Helper()
 	_, body := e.ccg(e.registerApp(App{}), "enterprise", e.s.EnterpriseID())
-	resp, body := e.form("/oauth2/token", url.Values{"grant_type": {grantTokenExchange}, "subject_token": {body["access_token"].(string)},
-		"subject_token_type": {tokenTypeAccessToken}, "scope": {scope}})
+	resp, body := e.form("/oauth2/token", url.Values{"grant_type": {oauth.GrantTokenExchange}, "subject_token": {body["access_token"].(string)},
+		"subject_token_type": {oauth.TokenTypeAccessToken}, "scope": {scope}})
 	require.Equal(e.t, http.StatusOK, resp.StatusCode, "%v", body)
 	return body["access_token"].(string)
 }

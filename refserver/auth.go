@@ -84,9 +84,9 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (*principa
 			}
 		}
 		// Tokens issued by POST /oauth2/token (oauth.go).
-		it, expired := s.lookupIssued(tok)
-		if it != nil {
-			return s.asUser(r, it.principalFor())
+		p, ok, expired := s.lookupIssued(tok)
+		if ok {
+			return s.asUser(r, p)
 		}
 		if expired {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="Service", error="invalid_token", error_description="The access token provided has expired"`)

@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/youmark/pkcs8"
 
+	"github.com/contentapi/cms/refserver/internal/oauth"
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
@@ -208,8 +209,8 @@ func TestOAuthDownscopedTokenLimits(t *testing.T) {
 	other := e.uploadFile(e.s.UserToken(), "0", "b.txt", []byte("world"))
 	id, otherID := file["id"].(string), other["id"].(string)
 	exch := func(subject, scope, resource string) (*http.Response, map[string]any) {
-		return e.form("/oauth2/token", url.Values{"grant_type": {grantTokenExchange}, "subject_token": {subject},
-			"subject_token_type": {tokenTypeAccessToken}, "scope": {scope}, "resource": {resource}})
+		return e.form("/oauth2/token", url.Values{"grant_type": {oauth.GrantTokenExchange}, "subject_token": {subject},
+			"subject_token_type": {oauth.TokenTypeAccessToken}, "scope": {scope}, "resource": {resource}})
 	}
 	resp, body := exch(e.s.UserToken(), "item_preview", e.api("/files/"+id))
 	// Static tokens are not issued tokens: they cannot be exchanged.
@@ -220,7 +221,7 @@ func TestOAuthDownscopedTokenLimits(t *testing.T) {
 	userTok := body["access_token"].(string)
 	resp, body = exch(userTok, "item_preview", e.api("/files/"+id))
 	require.Equal(t, 200, resp.StatusCode, "%v", body)
-	assert.Equal(t, tokenTypeAccessToken, body["issued_token_type"])
+	assert.Equal(t, oauth.TokenTypeAccessToken, body["issued_token_type"])
 	assert.Equal(t, []any{map[string]any{"scope": "item_preview", "object": map[string]any{"type": "file", "id": id}}}, body["restricted_to"])
 	ds := body["access_token"].(string)
 
@@ -264,10 +265,10 @@ func TestWriteAppConfig(t *testing.T) {
 	assert.Equal(t, "ENCRYPTED PRIVATE KEY", block.Type)
 	key, err := pkcs8.ParsePKCS8PrivateKeyRSA(block.Bytes, []byte(cfg.BoxAppSettings.AppAuth.Passphrase))
 	require.NoError(t, err)
-	e.s.oauth.mu.Lock()
-	registered := e.s.oauth.apps[clientID].PublicKeys[cfg.BoxAppSettings.AppAuth.PublicKeyID]
-	secret := e.s.oauth.apps[clientID].ClientSecret
-	e.s.oauth.mu.Unlock()
+	e.s.oauth.Lock()
+	registered := e.s.oauth.Records().Apps[clientID].PublicKeys[cfg.BoxAppSettings.AppAuth.PublicKeyID]
+	secret := e.s.oauth.Records().Apps[clientID].ClientSecret
+	e.s.oauth.Unlock()
 	assert.True(t, key.PublicKey.Equal(registered))
 	assert.Equal(t, secret, cfg.BoxAppSettings.ClientSecret)
 

@@ -208,7 +208,7 @@ func (s *Server) loadState(tx *bolt.Tx) error {
 
 // markAll marks every record of the live state.
 func (s *Server) markAll() {
-	s.oauth.mu.Lock()
+	s.oauth.Lock()
 	s.mu.Lock()
 	for i, k := range recordKinds {
 		for _, key := range k.keys(s) {
@@ -216,7 +216,7 @@ func (s *Server) markAll() {
 		}
 	}
 	s.mu.Unlock()
-	s.oauth.mu.Unlock()
+	s.oauth.Unlock()
 }
 
 // change is one record to write (val != nil) or delete.
@@ -248,7 +248,7 @@ func (s *Server) flushState() error {
 	if idle {
 		return nil
 	}
-	s.oauth.mu.Lock()
+	s.oauth.Lock()
 	s.mu.Lock()
 	p.mu.Lock()
 	dirty, blobs, taken := p.dirty, p.blobs, p.marked
@@ -260,7 +260,7 @@ func (s *Server) flushState() error {
 		changes = append(changes, change{dk.kind, dk.key, v})
 	}
 	s.mu.Unlock()
-	s.oauth.mu.Unlock()
+	s.oauth.Unlock()
 
 	// Keys in order: bbolt writes sorted keys with fewer page splits.
 	sort.Slice(changes, func(i, j int) bool {
@@ -541,8 +541,8 @@ func (s *Server) checkPersisted() {
 	p := s.persist
 	p.flushMu.Lock() // no flush between taking its marks and its commit
 	defer p.flushMu.Unlock()
-	s.oauth.mu.Lock()
-	defer s.oauth.mu.Unlock()
+	s.oauth.Lock()
+	defer s.oauth.Unlock()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	p.mu.Lock()

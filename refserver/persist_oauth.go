@@ -5,11 +5,14 @@ import (
 	"crypto/x509"
 	"fmt"
 	"time"
+
+	"github.com/contentapi/cms/refserver/internal/oauth"
 )
 
 // Records of the authorization service: apps, issued access and refresh
 // tokens, authorization codes and used JWT ids, keyed by client id, token,
-// code and "<client id>\x00<jti>". They are guarded by s.oauth.mu.
+// code and "<client id>\x00<jti>". They are guarded by the oauth room's lock (s.oauth.Lock), which the persistence
+// takes before s.mu.
 
 // recApp is a registered app; its public keys are PKIX DER by key id.
 type recApp struct {
@@ -19,10 +22,10 @@ type recApp struct {
 	NotAuthorized bool
 }
 
-func (s *Server) appKeys() []string { return sortedKeys(s.oauth.apps) }
+func (s *Server) appKeys() []string { return sortedKeys(s.oauth.Records().Apps) }
 
 func (s *Server) appRec(id string) (recApp, bool) {
-	a, ok := s.oauth.apps[id]
+	a, ok := s.oauth.Records().Apps[id]
 	if !ok {
 		return recApp{}, false
 	}
@@ -51,7 +54,7 @@ func (s *Server) loadApp(id string, r recApp) error {
 		}
 		a.PublicKeys[kid] = rk
 	}
-	s.oauth.apps[id] = a
+	s.oauth.Records().Apps[id] = a
 	return nil
 }
 
@@ -65,17 +68,17 @@ type recAccess struct {
 	Refresh              string
 }
 
-func (s *Server) accessKeys() []string { return sortedKeys(s.oauth.access) }
+func (s *Server) accessKeys() []string { return sortedKeys(s.oauth.Records().Access) }
 
 func (s *Server) accessRec(tok string) (recAccess, bool) {
-	it, ok := s.oauth.access[tok]
+	it, ok := s.oauth.Records().Access[tok]
 	if !ok {
 		return recAccess{}, false
 	}
-	r := recAccess{Kind: it.principal.kind, User: uid(it.principal.user), ClientID: it.clientID,
-		Expires: utc(it.expires), Scopes: it.scopes, Refresh: it.refresh}
-	if it.resource != nil {
-		r.Resource = &[2]string{it.resource.kind, it.resource.id}
+	r := recAccess{Kind: it.Subject.kind, User: uid(it.Subject.user), ClientID: it.ClientID,
+		Expires: utc(it.Expires), Scopes: it.Scopes, Refresh: it.Refresh}
+	if it.Resource != nil {
+		r.Resource = &[2]string{it.Resource.Kind, it.Resource.ID}
 	}
 	return r, true
 }
@@ -85,12 +88,12 @@ func (s *Server) loadAccess(tok string, r recAccess) error {
 	if err != nil {
 		return err
 	}
-	it := &issued{principal: &principal{kind: r.Kind, user: u}, clientID: r.ClientID, expires: r.Expires,
-		scopes: r.Scopes, refresh: r.Refresh}
+	it := &oauth.AccessToken[*principal]{Subject: &principal{kind: r.Kind, user: u}, ClientID: r.ClientID, Expires: r.Expires,
+		Scopes: r.Scopes, Refresh: r.Refresh}
 	if r.Resource != nil {
-		it.resource = &resourceRef{kind: r.Resource[0], id: r.Resource[1]}
+		it.Resource = &oauth.Resource{Kind: r.Resource[0], ID: r.Resource[1]}
 	}
-	s.oauth.access[tok] = it
+	s.oauth.Records().Access[tok] = it
 	return nil
 }
 
@@ -100,14 +103,14 @@ type recRefresh struct {
 	Expires                time.Time
 }
 
-func (s *Server) refreshKeys() []string { return sortedKeys(s.oauth.refresh) }
+func (s *Server) refreshKeys() []string { return sortedKeys(s.oauth.Records().Refresh) }
 
 func (s *Server) refreshRec(tok string) (recRefresh, bool) {
-	e, ok := s.oauth.refresh[tok]
+	e, ok := s.oauth.Records().Refresh[tok]
 	if !ok {
 		return recRefresh{}, false
 	}
-	return recRefresh{ClientID: e.clientID, User: uid(e.user), Access: e.access, Expires: utc(e.expires)}, true
+	return recRefresh{ClientID: e.ClientID, User: uid(e.Subject.user), Access: e.Access, Expires: utc(e.Expires)}, true
 }
 
 func (s *Server) loadRefresh(tok string, r recRefresh) error {
@@ -115,7 +118,7 @@ func (s *Server) loadRefresh(tok string, r recRefresh) error {
 	if err != nil {
 		return err
 	}
-	s.oauth.refresh[tok] = &refreshEntry{clientID: r.ClientID, user: u, expires: r.Expires, access: r.Access}
+	s.oauth.Records().Refresh[tok] = &oauth.RefreshToken[*principal]{ClientID: r.ClientID, Subject: s.principalForUser(u), Expires: r.Expires, Access: r.Access}
 	return nil
 }
 
@@ -125,14 +128,14 @@ type recCode struct {
 	Expires                     time.Time
 }
 
-func (s *Server) codeKeys() []string { return sortedKeys(s.oauth.codes) }
+func (s *Server) codeKeys() []string { return sortedKeys(s.oauth.Records().Codes) }
 
 func (s *Server) codeRec(code string) (recCode, bool) {
-	c, ok := s.oauth.codes[code]
+	c, ok := s.oauth.Records().Codes[code]
 	if !ok {
 		return recCode{}, false
 	}
-	return recCode{ClientID: c.clientID, RedirectURI: c.redirectURI, User: uid(c.user), Expires: utc(c.expires)}, true
+	return recCode{ClientID: c.ClientID, RedirectURI: c.RedirectURI, User: uid(c.Subject.user), Expires: utc(c.Expires)}, true
 }
 
 func (s *Server) loadCode(code string, r recCode) error {
@@ -140,20 +143,20 @@ func (s *Server) loadCode(code string, r recCode) error {
 	if err != nil {
 		return err
 	}
-	s.oauth.codes[code] = &authCode{clientID: r.ClientID, redirectURI: r.RedirectURI, user: u, expires: r.Expires}
+	s.oauth.Records().Codes[code] = &oauth.Code[*principal]{ClientID: r.ClientID, RedirectURI: r.RedirectURI, Subject: s.principalForUser(u), Expires: r.Expires}
 	return nil
 }
 
 // A used JWT id is stored as its expiry.
 
-func (s *Server) jtiKeys() []string { return sortedKeys(s.oauth.jtis) }
+func (s *Server) jtiKeys() []string { return sortedKeys(s.oauth.Records().JTIs) }
 
 func (s *Server) jtiRec(key string) (time.Time, bool) {
-	t, ok := s.oauth.jtis[key]
+	t, ok := s.oauth.Records().JTIs[key]
 	return utc(t), ok
 }
 
 func (s *Server) loadJTI(key string, t time.Time) error {
-	s.oauth.jtis[key] = t
+	s.oauth.Records().JTIs[key] = t
 	return nil
 }

@@ -18,13 +18,14 @@ import (
 	"github.com/stretchr/testify/require"
 	bolt "go.etcd.io/bbolt"
 
+	"github.com/contentapi/cms/refserver/internal/oauth"
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 // lockedDump is the live dump of s, taken under its locks.
 func lockedDump(s *Server) map[string]map[string]string {
-	s.oauth.mu.Lock()
-	defer s.oauth.mu.Unlock()
+	s.oauth.Lock()
+	defer s.oauth.Unlock()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.dumpLive()
@@ -201,9 +202,9 @@ func (c *scenario) run() {
 	})
 	signed, err := assertion.SignedString(key)
 	require.NoError(t, err)
-	viaJWT := c.form("/oauth2/token", with(url.Values{"grant_type": {grantJWTBearer}, "assertion": {signed}}))
-	down := c.form("/oauth2/token", url.Values{"grant_type": {grantTokenExchange}, "subject_token": {tok["access_token"].(string)},
-		"subject_token_type": {tokenTypeAccessToken}, "scope": {"item_preview"}, "resource": {e.api("/files/" + a)}})
+	viaJWT := c.form("/oauth2/token", with(url.Values{"grant_type": {oauth.GrantJWTBearer}, "assertion": {signed}}))
+	down := c.form("/oauth2/token", url.Values{"grant_type": {oauth.GrantTokenExchange}, "subject_token": {tok["access_token"].(string)},
+		"subject_token_type": {oauth.TokenTypeAccessToken}, "scope": {"item_preview"}, "resource": {e.api("/files/" + a)}})
 	leaverTok := c.form("/oauth2/token", with(url.Values{"grant_type": {"client_credentials"}, "box_subject_type": {"user"}, "box_subject_id": {leaver}}))
 	c.call(204, "DELETE", "/users/"+leaver, A, nil)
 	for _, x := range []map[string]any{tok, ccg, viaJWT, leaverTok} {

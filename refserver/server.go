@@ -28,6 +28,7 @@ import (
 	"time"
 
 	"github.com/contentapi/cms/refserver/internal/blob"
+	"github.com/contentapi/cms/refserver/internal/oauth"
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
@@ -201,8 +202,8 @@ type Server struct {
 	enterpriseID string
 	admin, user  *user
 	app          *user
-	principals   map[string]*principal // by token
-	oauth        *oauthState           // apps and issued tokens (oauth.go)
+	principals   map[string]*principal      // by token
+	oauth        *oauth.Service[*principal] // apps and issued tokens: the oauth room (oauth.go); its lock comes before mu
 
 	persist     *persister // nil unless Options.DataDir (persist.go)
 	restored    bool       // the state was loaded from Options.DataDir

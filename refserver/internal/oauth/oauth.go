@@ -1,0 +1,382 @@
+// Package oauth is the reference server's authorization service: registered
+// apps, the grants of POST /oauth2/token (authorization code, refresh token,
+// client credentials, JWT bearer, token exchange), revocation, authorization
+// codes and the access and refresh tokens it issued. It knows the server only
+// through its Config (the clock, the subjects a token may act for, the
+// persistence marks) and imports nothing of it.
+//
+// Errors are the OAuth 2.0 body {"error","error_description"} with the codes
+// and descriptions the service documents ("common errors" guide, the JWT and
+// client-credentials guides): 400 invalid_request, invalid_client,
+// unauthorized_client, invalid_grant, unsupported_grant_type, invalid_scope;
+// 401 when a token exchange asks for scopes the subject token lacks (as the
+// spec's PostOAuth2Token.scope says).
+package oauth
+
+import (
+	"crypto/rand"
+	"crypto/rsa"
+	"crypto/subtle"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"mime"
+	"net/http"
+	"net/url"
+	"slices"
+	"sync"
+	"time"
+)
+
+// The grant types and the token type of POST /oauth2/token (grant_type,
+// subject_token_type, issued_token_type).
+const (
+	GrantAuthorizationCode = "authorization_code"
+	GrantRefreshToken      = "refresh_token"
+	GrantClientCredentials = "client_credentials"
+	GrantJWTBearer         = "urn:ietf:params:oauth:grant-type:jwt-bearer"
+	GrantTokenExchange     = "urn:ietf:params:oauth:grant-type:token-exchange"
+	TokenTypeAccessToken   = "urn:ietf:params:oauth:token-type:access_token"
+
+	// DefaultTokenLifetime is the lifetime of access tokens unless
+	// Config.Lifetime says otherwise (the service's: one hour).
+	DefaultTokenLifetime = time.Hour
+	refreshTokenLifetime = 60 * 24 * time.Hour
+	authCodeLifetime     = 30 * time.Second
+	maxJWTLifetime       = 60 * time.Second
+)
+
+// App is an application registered for OAuth 2.0 (code flow), client
+// credentials and JWT.
+type App struct {
+	// ClientID and ClientSecret identify the app; Register makes random
+	// ones when empty.
+	ClientID, ClientSecret string
+	// RedirectURIs are the allowed redirect_uri values of the code flow.
+	RedirectURIs []string
+	// PublicKeys are the app's JWT public keys by key id (publicKeyID).
+	PublicKeys map[string]*rsa.PublicKey
+	// NotAuthorized leaves the app unauthorized in the enterprise: client
+	// credentials and JWT answer unauthorized_client.
+	NotAuthorized bool
+}
+
+// Resource is the file or folder a downscoped token is restricted to.
+type Resource struct{ Kind, ID string }
+
+// AccessToken is an access token the service handed out, acting for
+// Subject.
+type AccessToken[S any] struct {
+	Subject  S
+	ClientID string
+	Expires  time.Time
+	Scopes   []string  // nil = full access (not downscoped)
+	Resource *Resource // a downscoped token's item, if any
+	Refresh  string    // the refresh token issued with it, if any
+}
+
+// RefreshToken is an issued refresh token and the access token issued with
+// it.
+type RefreshToken[S any] struct {
+	ClientID string
+	Subject  S
+	Expires  time.Time
+	Access   string
+}
+
+// Code is an authorization code of the code flow.
+type Code[S any] struct {
+	ClientID, RedirectURI string
+	Subject               S
+	Expires               time.Time
+}
+
+// Kind names a kind of record, for Config.Mark.
+type Kind int
+
+// The kinds of records the service keeps.
+const (
+	KindApp     Kind = iota // by client id
+	KindAccess              // by access token
+	KindRefresh             // by refresh token
+	KindCode                // by code
+	KindJTI                 // used JWT ids, by "<client id>\x00<jti>"
+)
+
+// Config is what the service needs of its server. S is the server's type
+// of the subject a token acts for.
+type Config[S any] struct {
+	// Now is the clock (required).
+	Now func() time.Time
+	// Lifetime of access tokens; 0 means DefaultTokenLifetime.
+	Lifetime time.Duration
+	// Mark, when set, is called under the service's lock for every record
+	// a change writes or deletes: the persistence of the server stores it.
+	Mark func(kind Kind, key string)
+	// EnterpriseSubject is the subject of an enterprise token (the
+	// enterprise's service account) when id is the server's enterprise.
+	EnterpriseSubject func(id string) (S, bool)
+	// UserSubject is the subject of a user token when id is a managed or
+	// app user of the enterprise. The service calls it with its own lock
+	// held: it may take the server's state lock (the lock order is the
+	// service's lock, then the state's, never the other way round).
+	UserSubject func(id string) (S, bool)
+	// TokenURL is the server's own token endpoint, a JWT's audience besides
+	// the service's.
+	TokenURL func() string
+	// ParseResource reads the resource of a token exchange (the API URL of
+	// a file or folder).
+	ParseResource func(raw string) (*Resource, bool)
+}
+
+// Service is the authorization service's state, guarded by its own lock.
+type Service[S any] struct {
+	cfg      Config[S]
+	mu       sync.Mutex
+	apps     map[string]*App             // by client id
+	access   map[string]*AccessToken[S]  // by access token
+	refresh  map[string]*RefreshToken[S] // by refresh token
+	codes    map[string]*Code[S]
+	jtis     map[string]time.Time // used JWT ids until their exp
+	lifetime time.Duration
+}
+
+// New returns a service with no apps and no tokens.
+func New[S any](cfg Config[S]) *Service[S] {
+	lt := cfg.Lifetime
+	if lt <= 0 {
+		lt = DefaultTokenLifetime
+	}
+	if cfg.Mark == nil {
+		cfg.Mark = func(Kind, string) {}
+	}
+	return &Service[S]{cfg: cfg, apps: map[string]*App{}, access: map[string]*AccessToken[S]{},
+		refresh: map[string]*RefreshToken[S]{}, codes: map[string]*Code[S]{}, jtis: map[string]time.Time{}, lifetime: lt}
+}
+
+// RandomHex is n random bytes in hex: tokens, codes, client ids.
+func RandomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// Register registers an app and returns it with its client id and secret
+// filled in. Apps are authorized in the server's enterprise unless
+// NotAuthorized is set.
+func (o *Service[S]) Register(a App) (App, error) {
+	if a.ClientID == "" {
+		a.ClientID = RandomHex(16)
+	}
+	if a.ClientSecret == "" {
+		a.ClientSecret = RandomHex(16)
+	}
+	keys := make(map[string]*rsa.PublicKey, len(a.PublicKeys))
+	for kid, k := range a.PublicKeys {
+		if kid == "" || k == nil {
+			return App{}, errors.New("refserver: public keys need an id and a key")
+		}
+		keys[kid] = k
+	}
+	a.PublicKeys = keys
+	a.RedirectURIs = slices.Clone(a.RedirectURIs)
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if _, dup := o.apps[a.ClientID]; dup {
+		return App{}, fmt.Errorf("refserver: app %s is already registered", a.ClientID)
+	}
+	stored := a
+	o.apps[a.ClientID] = &stored
+	o.cfg.Mark(KindApp, a.ClientID)
+	return a, nil
+}
+
+// Error is an answer of the authorization endpoints.
+type Error struct {
+	Status     int
+	Code, Desc string
+}
+
+func (e *Error) Error() string { return e.Code + ": " + e.Desc }
+
+func errf(status int, code, desc string) *Error {
+	return &Error{Status: status, Code: code, Desc: desc}
+}
+
+// TokenResponse is the AccessToken record.
+type TokenResponse struct {
+	AccessToken     string         `json:"access_token"`
+	ExpiresIn       int64          `json:"expires_in"`
+	TokenType       string         `json:"token_type"`
+	RestrictedTo    []RestrictedTo `json:"restricted_to"`
+	RefreshToken    string         `json:"refresh_token,omitempty"`
+	IssuedTokenType string         `json:"issued_token_type,omitempty"`
+}
+
+// RestrictedTo is one scope of a downscoped token, with its item.
+type RestrictedTo struct {
+	Scope  string         `json:"scope"`
+	Object map[string]any `json:"object,omitempty"`
+}
+
+// ParseForm reads a form-encoded body and rejects repeated parameters.
+func ParseForm(r *http.Request) (url.Values, *Error) {
+	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if mt != "application/x-www-form-urlencoded" {
+		return nil, errf(http.StatusBadRequest, "invalid_request", "The request body must be application/x-www-form-urlencoded")
+	}
+	r.Body = http.MaxBytesReader(nil, r.Body, 64<<10)
+	if err := r.ParseForm(); err != nil {
+		return nil, errf(http.StatusBadRequest, "invalid_request", "The request body could not be parsed")
+	}
+	for k, v := range r.PostForm {
+		if len(v) > 1 {
+			return nil, errf(http.StatusBadRequest, "invalid_request", fmt.Sprintf("Parameter %q is repeated", k))
+		}
+	}
+	return r.PostForm, nil
+}
+
+// clientApp checks client_id and client_secret (caller holds the lock).
+func (o *Service[S]) clientApp(form url.Values) (*App, *Error) {
+	a := o.apps[form.Get("client_id")]
+	if a == nil || subtle.ConstantTimeCompare([]byte(a.ClientSecret), []byte(form.Get("client_secret"))) != 1 {
+		return nil, errf(http.StatusBadRequest, "invalid_client", "The client credentials are invalid")
+	}
+	return a, nil
+}
+
+// Token answers POST /oauth2/token's form: the grant it names, or its
+// error.
+func (o *Service[S]) Token(form url.Values) (*TokenResponse, *Error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.prune()
+	switch form.Get("grant_type") {
+	case GrantAuthorizationCode:
+		return o.grantCode(form)
+	case GrantRefreshToken:
+		return o.grantRefresh(form)
+	case GrantClientCredentials:
+		return o.GrantClientCredentials(form)
+	case GrantJWTBearer:
+		return o.grantJWT(form)
+	case GrantTokenExchange:
+		return o.GrantTokenExchange(form)
+	default:
+		return nil, errf(http.StatusBadRequest, "unsupported_grant_type", "Invalid grant_type parameter or parameter missing")
+	}
+}
+
+// dropWhere deletes the entries of m for which drop is true, marking each.
+func dropWhere[V any](mark func(Kind, string), kind Kind, m map[string]V, drop func(V) bool) {
+	for k, v := range m {
+		if drop(v) {
+			delete(m, k)
+			mark(kind, k)
+		}
+	}
+}
+
+// prune forgets expired tokens, codes and JWT ids (lock held).
+func (o *Service[S]) prune() {
+	now := o.cfg.Now()
+	dropWhere(o.cfg.Mark, KindJTI, o.jtis, func(v time.Time) bool { return now.After(v.Add(maxJWTLifetime)) })
+	dropWhere(o.cfg.Mark, KindCode, o.codes, func(v *Code[S]) bool { return now.After(v.Expires) })
+	dropWhere(o.cfg.Mark, KindRefresh, o.refresh, func(v *RefreshToken[S]) bool { return now.After(v.Expires) })
+	// Expired access tokens are kept a while so they answer "expired".
+	dropWhere(o.cfg.Mark, KindAccess, o.access, func(v *AccessToken[S]) bool { return now.After(v.Expires.Add(24 * time.Hour)) })
+}
+
+// issue makes an access token for subj (lock held).
+func (o *Service[S]) issue(subj S, clientID string, withRefresh bool) *TokenResponse {
+	at := RandomHex(16)
+	now := o.cfg.Now()
+	it := &AccessToken[S]{Subject: subj, ClientID: clientID, Expires: now.Add(o.lifetime)}
+	resp := &TokenResponse{AccessToken: at, ExpiresIn: int64(o.lifetime / time.Second), TokenType: "bearer", RestrictedTo: []RestrictedTo{}}
+	if withRefresh {
+		rt := RandomHex(32)
+		o.refresh[rt] = &RefreshToken[S]{ClientID: clientID, Subject: subj, Expires: now.Add(refreshTokenLifetime), Access: at}
+		o.cfg.Mark(KindRefresh, rt)
+		it.Refresh = rt
+		resp.RefreshToken = rt
+	}
+	o.access[at] = it
+	o.cfg.Mark(KindAccess, at)
+	return resp
+}
+
+func (o *Service[S]) grantCode(form url.Values) (*TokenResponse, *Error) {
+	app, oerr := o.clientApp(form)
+	if oerr != nil {
+		return nil, oerr
+	}
+	code := form.Get("code")
+	c := o.codes[code]
+	if c == nil || c.ClientID != app.ClientID || !o.cfg.Now().Before(c.Expires) {
+		return nil, errf(http.StatusBadRequest, "invalid_grant", "Auth code doesn't exist or is invalid for the client")
+	}
+	if ru := form.Get("redirect_uri"); ru != "" && ru != c.RedirectURI {
+		return nil, errf(http.StatusBadRequest, "invalid_grant", "The redirect_uri does not match the one of the authorization request")
+	}
+	delete(o.codes, code) // single use
+	o.cfg.Mark(KindCode, code)
+	return o.issue(c.Subject, app.ClientID, true), nil
+}
+
+func (o *Service[S]) grantRefresh(form url.Values) (*TokenResponse, *Error) {
+	app, oerr := o.clientApp(form)
+	if oerr != nil {
+		return nil, oerr
+	}
+	rt := form.Get("refresh_token")
+	e := o.refresh[rt]
+	if e == nil || e.ClientID != app.ClientID {
+		return nil, errf(http.StatusBadRequest, "invalid_grant", "Invalid refresh token")
+	}
+	// Rotation: the refresh token is single use. The access token issued
+	// with it lives on until it expires or is revoked.
+	delete(o.refresh, rt)
+	o.cfg.Mark(KindRefresh, rt)
+	if it := o.access[e.Access]; it != nil {
+		it.Refresh = ""
+		o.cfg.Mark(KindAccess, e.Access)
+	}
+	return o.issue(e.Subject, app.ClientID, true), nil
+}
+
+// subject applies the subject rules of client credentials and JWT: the app
+// must be authorized in the enterprise; an enterprise subject is the
+// server's enterprise (its service account); a user subject must be a
+// managed or app user.
+func (o *Service[S]) subject(app *App, subType, subID, badSub string) (S, *Error) {
+	var zero S
+	if app.NotAuthorized {
+		return zero, errf(http.StatusBadRequest, "unauthorized_client", "This app is not authorized by the enterprise admin")
+	}
+	switch subType {
+	case "enterprise":
+		if s, ok := o.cfg.EnterpriseSubject(subID); ok {
+			return s, nil
+		}
+	case "user":
+		if s, ok := o.cfg.UserSubject(subID); ok {
+			return s, nil
+		}
+	default:
+		return zero, errf(http.StatusBadRequest, "invalid_request", "box_subject_type must be enterprise or user")
+	}
+	return zero, errf(http.StatusBadRequest, "invalid_grant", badSub)
+}
+
+func (o *Service[S]) GrantClientCredentials(form url.Values) (*TokenResponse, *Error) {
+	app, oerr := o.clientApp(form)
+	if oerr != nil {
+		return nil, oerr
+	}
+	subj, oerr := o.subject(app, form.Get("box_subject_type"), form.Get("box_subject_id"), "Grant credentials are invalid")
+	if oerr != nil {
+		return nil, oerr
+	}
+	return o.issue(subj, app.ClientID, false), nil
+}
