@@ -64,7 +64,7 @@
 // paginator, since there is no next page to fetch. They are the tasks of a
 // file (TasksService.ListByFile), the assignments of a task
 // (TaskAssignmentsService.ListByTask) and the metadata instances on an item
-// (MetadataService.List).
+// (MetadataService.ListByItem).
 //
 // # Updates: leave out, set, or null
 //

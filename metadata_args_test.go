@@ -30,7 +30,7 @@ func TestMetadataArgumentsRejectedBeforeSending(t *testing.T) {
 	call("bad scope", err)
 	_, _, err = md.Get(ctx, file, scope, "")
 	call("empty key", err)
-	_, _, err = md.List(ctx, OnFolder(""))
+	_, _, err = md.ListByItem(ctx, OnFolder(""))
 	call("list empty id", err)
 	_, _, err = md.Create(ctx, file, scope, "c", []int{1})
 	call("create non-object", err)

@@ -88,9 +88,9 @@ func (s *MetadataService) Get(ctx context.Context, item MetadataItem, scope Meta
 	return getAPI[MetadataInstance](ctx, s.client, nil, path...)
 }
 
-// List returns every instance on a file or folder, unpaged
+// ListByItem returns every instance on a file or folder, unpaged
 // (GET /files/{file_id}/metadata, or the folder twin).
-func (s *MetadataService) List(ctx context.Context, item MetadataItem) (*Collection[*MetadataInstance], *Response, error) {
+func (s *MetadataService) ListByItem(ctx context.Context, item MetadataItem) (*Collection[*MetadataInstance], *Response, error) {
 	path, err := item.path()
 	if err != nil {
 		return nil, nil, err

@@ -223,7 +223,7 @@ func TestRefserverMetadataSchemaUpdate(t *testing.T) {
 	// Deleting the template deletes its instances.
 	_, err = tpls.Delete(ctx, cms.MetadataScopeEnterprise, "contract")
 	require.NoError(t, err)
-	list, _, err := e.user.Metadata.List(ctx, cms.OnFile(f.ID))
+	list, _, err := e.user.Metadata.ListByItem(ctx, cms.OnFile(f.ID))
 	require.NoError(t, err)
 	assert.Empty(t, list.Entries)
 }
@@ -305,7 +305,7 @@ func TestRefserverMetadataInstances(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, []string{"copied", "c~d", "moved"}, slices.Sorted(maps.Keys(props.Values)))
 
-			list, _, err := md.List(ctx, item)
+			list, _, err := md.ListByItem(ctx, item)
 			require.NoError(t, err)
 			assert.Equal(t, 2, list.TotalCount)
 
@@ -339,7 +339,7 @@ func TestRefserverMetadataInstances(t *testing.T) {
 	assert.ErrorIs(t, err, cms.ErrSchemaValidationFailed, "a string is not a float")
 	_, _, err = md.Create(ctx, cms.OnFile(f.ID), cms.MetadataScopeEnterprise, "contract", map[string]any{"unknown": "x"})
 	assert.ErrorIs(t, err, cms.ErrSchemaValidationFailed, "an unknown key")
-	_, _, err = e.srv.AppClient(t).Metadata.List(ctx, cms.OnFile(f.ID))
+	_, _, err = e.srv.AppClient(t).Metadata.ListByItem(ctx, cms.OnFile(f.ID))
 	assert.ErrorIs(t, err, cms.ErrForbidden, "the app token may not")
 }
 
@@ -538,7 +538,7 @@ func TestRefserverMetadataFailures(t *testing.T) {
 			return resp, err
 		}, cms.ErrForbidden},
 		"unknown file": {func() (*cms.Response, error) {
-			_, resp, err := e.user.Metadata.List(ctx, cms.OnFile("999999999"))
+			_, resp, err := e.user.Metadata.ListByItem(ctx, cms.OnFile("999999999"))
 			return resp, err
 		}, cms.ErrNotFound},
 		"instance on an unknown folder": {func() (*cms.Response, error) {
@@ -559,7 +559,7 @@ func TestRefserverMetadataFailures(t *testing.T) {
 	require.NoError(t, err)
 	_, _, err = e.user.MetadataTemplates.Get(ctx, cms.MetadataScopeGlobal, "properties")
 	require.NoError(t, err)
-	list, _, err := e.user.Metadata.List(ctx, f)
+	list, _, err := e.user.Metadata.ListByItem(ctx, f)
 	require.NoError(t, err)
 	assert.Empty(t, list.Entries)
 }

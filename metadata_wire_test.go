@@ -66,7 +66,7 @@ func TestMetadataWireShapes(t *testing.T) {
 	assert.Equal(t, "folder_7", inst.Parent)
 
 	capture(t, e, "GET /files/5/metadata", `{"entries":[`+cannedInstance+`],"limit":100}`, 200)
-	list, _, err := md.List(ctx, OnFile("5"))
+	list, _, err := md.ListByItem(ctx, OnFile("5"))
 	require.NoError(t, err)
 	assert.Equal(t, 1, list.TotalCount)
 	assert.Equal(t, "contract", list.Entries[0].Template)
