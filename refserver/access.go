@@ -63,7 +63,7 @@ var roleActions = map[string][]action{
 }
 
 // can reports whether p may do act to it. Callers hold s.mu.
-func (s *Server) can(p *principal, it *item, act action) bool {
+func (s *state) can(p *principal, it *item, act action) bool {
 	if p.seesAll() {
 		return true
 	}
@@ -90,14 +90,14 @@ func (s *Server) can(p *principal, it *item, act action) bool {
 }
 
 // visible reports whether p may access it (actSee). Callers hold s.mu.
-func (s *Server) visible(p *principal, it *item) bool {
+func (s *state) visible(p *principal, it *item) bool {
 	return s.can(p, it, actSee)
 }
 
 // lookupFor returns the item of a type visible to p (as lookup) when p may
 // do act to it; an item p sees but may not act on is 403
 // access_denied_insufficient_permissions. Callers hold s.mu.
-func (s *Server) lookupFor(p *principal, typ, id string, act action) (*item, *wire.Error) {
+func (s *state) lookupFor(p *principal, typ, id string, act action) (*item, *wire.Error) {
 	it, aerr := s.lookup(p, typ, id)
 	if aerr != nil {
 		return nil, aerr

@@ -36,7 +36,7 @@ func (p *principal) isAdmin() bool { return p.kind == "admin" }
 // seesAll reports whether the principal may access every item.
 func (p *principal) seesAll() bool { return p.isAdmin() || p.kind == "app" }
 
-func (s *Server) initPrincipals() error {
+func (s *state) initPrincipals() error {
 	if s.opts.AdminToken == "" {
 		s.opts.AdminToken = randomHex(20)
 	}

@@ -71,17 +71,17 @@ type collabState struct {
 	byItem map[string][]*collab
 }
 
-func (s *Server) initCollabs() {
+func (s *state) initCollabs() {
 	s.collabs = collabState{byID: map[string]*collab{}, byItem: map[string][]*collab{}}
 }
 
-func (s *Server) addCollab(c *collab) {
+func (s *state) addCollab(c *collab) {
 	s.collabs.byID[c.id] = c
 	s.collabs.byItem[c.item.id] = append(s.collabs.byItem[c.item.id], c)
 	s.dirty(kCollabs, c.id)
 }
 
-func (s *Server) removeCollab(c *collab) {
+func (s *state) removeCollab(c *collab) {
 	delete(s.collabs.byID, c.id)
 	rest := wire.RemoveFrom(s.collabs.byItem[c.item.id], c)
 	if len(rest) == 0 {
@@ -93,14 +93,14 @@ func (s *Server) removeCollab(c *collab) {
 }
 
 // collabsItemPurged drops the collaborations of an item deleted for good.
-func (s *Server) collabsItemPurged(it *item) {
+func (s *state) collabsItemPurged(it *item) {
 	for _, c := range slices.Clone(s.collabs.byItem[it.id]) {
 		s.removeCollab(c)
 	}
 }
 
 // grants reports whether c gives u its role now.
-func (s *Server) grants(c *collab, u *user) bool {
+func (s *state) grants(c *collab, u *user) bool {
 	if c.status != "accepted" || !c.expiresAt.IsZero() && !s.now().Before(c.expiresAt) {
 		return false
 	}
@@ -109,7 +109,7 @@ func (s *Server) grants(c *collab, u *user) bool {
 
 // collabRoles lists the roles u holds on it through collaborations on it
 // or on a folder above it. Callers hold s.mu.
-func (s *Server) collabRoles(u *user, it *item) []string {
+func (s *state) collabRoles(u *user, it *item) []string {
 	if len(s.collabs.byID) == 0 || u == nil {
 		return nil
 	}
@@ -129,7 +129,7 @@ func (s *Server) collabRoles(u *user, it *item) []string {
 }
 
 // record is the Collaboration record.
-func (s *Server) collabRecord(c *collab) map[string]any {
+func (s *state) collabRecord(c *collab) map[string]any {
 	rec := map[string]any{
 		"type": "collaboration", "id": c.id, "item": nil, "accessible_by": nil, "invite_email": nil,
 		"role": c.role, "expires_at": fmtTime(c.expiresAt), "is_access_only": c.accessOnly, "status": c.status,
@@ -281,7 +281,7 @@ func (s *Server) createCollaboration(w http.ResponseWriter, r *http.Request, p *
 // bindInvitations gives a new user the pending invitations sent to their
 // login: they stay pending until the user accepts or rejects them.
 // Callers hold s.mu.
-func (s *Server) bindInvitations(u *user) {
+func (s *state) bindInvitations(u *user) {
 	for _, c := range s.collabs.byID {
 		if c.user == nil && c.group == nil && strings.EqualFold(c.inviteEmail, u.login) {
 			c.user = u
@@ -292,7 +292,7 @@ func (s *Server) bindInvitations(u *user) {
 
 // alreadyCollaborates reports whether c's collaborator already has a
 // pending or accepted collaboration on c's item, or owns it.
-func (s *Server) alreadyCollaborates(c *collab) bool {
+func (s *state) alreadyCollaborates(c *collab) bool {
 	if c.user != nil && c.user == c.item.owner {
 		return true
 	}
@@ -408,7 +408,7 @@ func (s *Server) updateCollaboration(w http.ResponseWriter, r *http.Request, p *
 // transferOwnership gives c's item (and what is below it) to c's user; the
 // old owner becomes a co-owner in a new collaboration that replaces c.
 // Callers hold s.mu.
-func (s *Server) transferOwnership(c *collab, p *principal, now time.Time) {
+func (s *state) transferOwnership(c *collab, p *principal, now time.Time) {
 	old := c.item.owner
 	s.removeCollab(c)
 	s.setOwnerTree(c.item, c.user)
@@ -527,9 +527,9 @@ type recCollab struct {
 	CreatedBy                                    string
 }
 
-func (s *Server) collabKeys() []string { return sortedKeys(s.collabs.byID) }
+func (s *state) collabKeys() []string { return sortedKeys(s.collabs.byID) }
 
-func (s *Server) collabRec(id string) (recCollab, bool) {
+func (s *state) collabRec(id string) (recCollab, bool) {
 	c, ok := s.collabs.byID[id]
 	if !ok {
 		return recCollab{}, false
@@ -543,7 +543,7 @@ func (s *Server) collabRec(id string) (recCollab, bool) {
 	return r, true
 }
 
-func (s *Server) loadCollab(id string, r recCollab) error {
+func (s *state) loadCollab(id string, r recCollab) error {
 	it, ok := s.items[r.Item]
 	if !ok {
 		return errString("refserver: collaboration " + id + " on a missing item " + r.Item)

@@ -57,11 +57,11 @@ type commentState struct {
 	byFile map[string][]*comment // oldest first
 }
 
-func (s *Server) initComments() {
+func (s *state) initComments() {
 	s.comments = commentState{byID: map[string]*comment{}, byFile: map[string][]*comment{}}
 }
 
-func (s *Server) commentRecord(c *comment) map[string]any {
+func (s *state) commentRecord(c *comment) map[string]any {
 	rec := map[string]any{
 		"type": "comment", "id": c.id, "is_reply_comment": c.replyTo != "", "message": c.message,
 		"created_by": c.by.mini(), "created_at": fmtTime(c.createdAt), "modified_at": fmtTime(c.modifiedAt),
@@ -77,7 +77,7 @@ func (s *Server) commentRecord(c *comment) map[string]any {
 }
 
 // commentTexts are the texts of a file's comments (for the search index).
-func (s *Server) commentTexts(f *item) []string {
+func (s *state) commentTexts(f *item) []string {
 	var out []string
 	for _, c := range s.comments.byFile[f.id] {
 		out = append(out, c.message)
@@ -85,14 +85,14 @@ func (s *Server) commentTexts(f *item) []string {
 	return out
 }
 
-func (s *Server) addComment(c *comment) {
+func (s *state) addComment(c *comment) {
 	s.comments.byID[c.id] = c
 	s.comments.byFile[c.file.id] = append(s.comments.byFile[c.file.id], c)
 	s.dirty(kComments, c.id)
 	s.search.changed(c.file)
 }
 
-func (s *Server) dropComment(c *comment) {
+func (s *state) dropComment(c *comment) {
 	delete(s.comments.byID, c.id)
 	rest := wire.RemoveFrom(s.comments.byFile[c.file.id], c)
 	if len(rest) == 0 {
@@ -105,7 +105,7 @@ func (s *Server) dropComment(c *comment) {
 }
 
 // commentsItemPurged drops the comments of a file deleted for good.
-func (s *Server) commentsItemPurged(it *item) {
+func (s *state) commentsItemPurged(it *item) {
 	for _, c := range slices.Clone(s.comments.byFile[it.id]) {
 		s.dropComment(c)
 	}
@@ -204,7 +204,7 @@ func (s *Server) commentFor(r *http.Request, p *principal) (*comment, *wire.Erro
 
 // mayChange reports whether p may edit or delete c: its author, the
 // file's owner, the admin.
-func (s *Server) mayChange(p *principal, c *comment) bool {
+func (s *state) mayChange(p *principal, c *comment) bool {
 	return c.by == p.user || c.file.owner == p.user || p.seesAll()
 }
 
@@ -293,9 +293,9 @@ type recComment struct {
 	CreatedAt, ModifiedAt              time.Time
 }
 
-func (s *Server) commentKeys() []string { return sortedKeys(s.comments.byID) }
+func (s *state) commentKeys() []string { return sortedKeys(s.comments.byID) }
 
-func (s *Server) commentRec(id string) (recComment, bool) {
+func (s *state) commentRec(id string) (recComment, bool) {
 	c, ok := s.comments.byID[id]
 	if !ok {
 		return recComment{}, false
@@ -304,7 +304,7 @@ func (s *Server) commentRec(id string) (recComment, bool) {
 		CreatedAt: utc(c.createdAt), ModifiedAt: utc(c.modifiedAt)}, true
 }
 
-func (s *Server) loadComment(id string, r recComment) error {
+func (s *state) loadComment(id string, r recComment) error {
 	f, ok := s.items[r.File]
 	if !ok {
 		return errString("refserver: comment " + id + " on a missing file " + r.File)
@@ -320,7 +320,7 @@ func (s *Server) loadComment(id string, r recComment) error {
 }
 
 // commentsLoaded orders each file's comments by creation (ids grow).
-func (s *Server) commentsLoaded() error {
+func (s *state) commentsLoaded() error {
 	for _, c := range s.comments.byID {
 		s.comments.byFile[c.file.id] = append(s.comments.byFile[c.file.id], c)
 	}

@@ -105,14 +105,14 @@ func (it *item) touch(now time.Time, by *user) {
 }
 
 // newID returns a fresh numeric id. Callers hold s.mu.
-func (s *Server) newID() string {
+func (s *state) newID() string {
 	s.nextID++
 	s.dirty(kMeta, metaKey)
 	return strconv.FormatInt(s.nextID, 10)
 }
 
 // nowSec is the server's clock truncated to seconds, in UTC.
-func (s *Server) nowSec() time.Time { return s.now().UTC().Truncate(time.Second) }
+func (s *state) nowSec() time.Time { return s.now().UTC().Truncate(time.Second) }
 
 func fmtTime(t time.Time) any {
 	if t.IsZero() {
@@ -155,7 +155,7 @@ func checkName(name string) *wire.Error {
 
 // lookup returns the item of a type visible to p; an item in the trash is
 // not found. Callers hold s.mu.
-func (s *Server) lookup(p *principal, typ, id string) (*item, *wire.Error) {
+func (s *state) lookup(p *principal, typ, id string) (*item, *wire.Error) {
 	it, ok := s.items[id]
 	if !ok || it.typ != typ || !s.live(p, it) {
 		return nil, wire.NotFound(typ)
@@ -165,7 +165,7 @@ func (s *Server) lookup(p *principal, typ, id string) (*item, *wire.Error) {
 
 // parentFolder checks that folder id exists for p; "0" is p's root. It
 // returns nil for the root. Callers hold s.mu.
-func (s *Server) parentFolder(p *principal, id string) (*item, *wire.Error) {
+func (s *state) parentFolder(p *principal, id string) (*item, *wire.Error) {
 	if id == rootID {
 		return nil, nil
 	}
@@ -186,14 +186,14 @@ func ownerIn(p *principal, parent *item) *user {
 // children lists the items in a folder, without those in the trash: for
 // the root, the items in "0" owned by rootOwner; otherwise the items whose
 // parent is folderID. Callers hold s.mu.
-func (s *Server) children(folderID string, rootOwner *user) []*item {
+func (s *state) children(folderID string, rootOwner *user) []*item {
 	return s.folders.index(folderID, rootOwner).all()
 }
 
 // conflict returns the item in the folder whose name equals name ignoring
 // case, except skip (files, folders and web links share the names of a
 // folder). Callers hold s.mu.
-func (s *Server) conflict(folderID string, rootOwner *user, name string, skip *item) *item {
+func (s *state) conflict(folderID string, rootOwner *user, name string, skip *item) *item {
 	for _, it := range s.folders.index(folderID, rootOwner).named(name) {
 		if it != skip {
 			return it
@@ -204,7 +204,7 @@ func (s *Server) conflict(folderID string, rootOwner *user, name string, skip *i
 
 // addItem adds a new item to the state and to its folder's index, and
 // records its creation in the event log. Callers hold s.mu.
-func (s *Server) addItem(it *item) {
+func (s *state) addItem(it *item) {
 	s.items[it.id] = it
 	s.folders.sync(it)
 	typ := evItemCreate
@@ -221,14 +221,14 @@ func (s *Server) addItem(it *item) {
 }
 
 // errNameInUse is 409 item_name_in_use with context_info.conflicts.
-func (s *Server) errNameInUse(c *item) *wire.Error {
+func (s *state) errNameInUse(c *item) *wire.Error {
 	e := wire.Errorf(http.StatusConflict, wire.CodeItemNameInUse, "Item with the same name already exists")
 	e.ContextInfo = map[string]any{"conflicts": []any{s.mini(c)}}
 	return e
 }
 
 // folderSize sums the current sizes of the files below a folder.
-func (s *Server) folderSize(f *item) int64 {
+func (s *state) folderSize(f *item) int64 {
 	var n int64
 	for _, it := range s.children(f.id, nil) {
 		switch it.typ {
@@ -244,7 +244,7 @@ func (s *Server) folderSize(f *item) int64 {
 // removeItem deletes an item and everything below it, records the change
 // on its parent (new etag), and returns the blob ids to delete from the
 // store. Callers hold s.mu.
-func (s *Server) removeItem(it *item) []string {
+func (s *state) removeItem(it *item) []string {
 	blobs := s.removeTree(it)
 	if parent, ok := s.items[it.parentID]; ok {
 		parent.touch(s.nowSec(), nil)
@@ -256,7 +256,7 @@ func (s *Server) removeItem(it *item) []string {
 // removeTree deletes an item and everything below it and returns the blob ids
 // to delete from the store. Items below it that are in the trash on their
 // own stay there (without their parent). Callers hold s.mu.
-func (s *Server) removeTree(it *item) []string {
+func (s *state) removeTree(it *item) []string {
 	var blobs []string
 	if it.typ == "folder" {
 		for _, c := range s.subItems(it.id) {
@@ -282,7 +282,7 @@ func rootMini() map[string]any {
 }
 
 // mini is the Folder--Mini or File--Mini record of an item.
-func (s *Server) mini(it *item) map[string]any {
+func (s *state) mini(it *item) map[string]any {
 	m := map[string]any{
 		"type": it.typ, "id": it.id, "etag": it.etag(), "sequence_id": it.etag(), "name": it.name,
 	}
@@ -299,7 +299,7 @@ func (s *Server) mini(it *item) map[string]any {
 
 // pathCollection lists the folders from "0" down to the parent of it; for
 // an item in the trash, the trash folder.
-func (s *Server) pathCollection(it *item) map[string]any {
+func (s *state) pathCollection(it *item) map[string]any {
 	if it.trashed() {
 		return trashPathCollection()
 	}
@@ -316,7 +316,7 @@ func (s *Server) pathCollection(it *item) map[string]any {
 	return map[string]any{"total_count": len(chain), "entries": chain}
 }
 
-func (s *Server) parentMini(it *item) any {
+func (s *state) parentMini(it *item) any {
 	if it.parentID == rootID {
 		return rootMini()
 	}
@@ -327,7 +327,7 @@ func (s *Server) parentMini(it *item) any {
 }
 
 // standard is the standard (default) representation of an item.
-func (s *Server) standard(it *item) map[string]any {
+func (s *state) standard(it *item) map[string]any {
 	m := s.mini(it)
 	m["description"] = it.description
 	m["path_collection"] = s.pathCollection(it)
@@ -363,7 +363,7 @@ func (s *Server) standard(it *item) map[string]any {
 
 // extra computes a "Full"-only field that appears only when requested.
 // ok is false for fields the server does not know.
-func (s *Server) extra(it *item, field string, p *principal) (any, bool) {
+func (s *state) extra(it *item, field string, p *principal) (any, bool) {
 	if v, ok := s.itemSettings(it, field); ok {
 		return v, true // items_update.go
 	}
@@ -424,7 +424,7 @@ func (s *Server) extra(it *item, field string, p *principal) (any, bool) {
 // render is the representation of an item for a fields parameter: without
 // fields, the standard representation; with fields, the mini fields plus
 // the requested ones (standard or Full-only). Unknown names are ignored.
-func (s *Server) render(it *item, fields []string, p *principal) map[string]any {
+func (s *state) render(it *item, fields []string, p *principal) map[string]any {
 	std := s.standard(it)
 	if fields == nil {
 		return std

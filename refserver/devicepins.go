@@ -42,7 +42,7 @@ type devicePinState struct {
 }
 
 // initDevicePins prepares the state of device pins; called once by newServer.
-func (s *Server) initDevicePins() {
+func (s *state) initDevicePins() {
 	s.pins = devicePinState{byID: map[string]*devicePin{}}
 }
 
@@ -84,7 +84,7 @@ func (s *Server) AddDevicePins(n int) error {
 	return nil
 }
 
-func (s *Server) renderPin(pin *devicePin) map[string]any {
+func (s *state) renderPin(pin *devicePin) map[string]any {
 	return map[string]any{"type": "device_pinner", "id": pin.id, "owned_by": pin.owner.mini(), "product_name": pin.productName}
 }
 
@@ -142,7 +142,7 @@ func (s *Server) listDevicePins(w http.ResponseWriter, r *http.Request, p *princ
 }
 
 // lookupPin finds a pin for the admin; 404 when there is none. Callers hold s.mu.
-func (s *Server) lookupPin(id string) (*devicePin, *wire.Error) {
+func (s *state) lookupPin(id string) (*devicePin, *wire.Error) {
 	return recordIn(s.pins.byID, id, "device pin")
 }
 
@@ -161,6 +161,6 @@ func (s *Server) deleteDevicePin(w http.ResponseWriter, r *http.Request, p *prin
 }
 
 // pinsUserLeft removes u's device pins. Callers hold s.mu.
-func (s *Server) pinsUserLeft(u *user) {
+func (s *state) pinsUserLeft(u *user) {
 	dropWhere(s, kPins, s.pins.byID, func(pin *devicePin) bool { return pin.owner == u })
 }

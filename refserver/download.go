@@ -26,7 +26,7 @@ type signedRef struct {
 	expires                         time.Time
 }
 
-func (s *Server) sign(ref signedRef) string {
+func (s *state) sign(ref signedRef) string {
 	payload := strings.Join([]string{ref.kind, ref.fileID, ref.versionID, ref.blobID, strconv.FormatInt(ref.expires.Unix(), 10)}, "|")
 	mac := hmac.New(sha256.New, s.signKey)
 	mac.Write([]byte(payload))
@@ -38,7 +38,7 @@ var (
 	errExpired      = errors.New("expired")
 )
 
-func (s *Server) verify(tok, kind string) (signedRef, error) {
+func (s *state) verify(tok, kind string) (signedRef, error) {
 	p64, m64, ok := strings.Cut(tok, ".")
 	if !ok {
 		return signedRef{}, errBadSignature
@@ -69,7 +69,7 @@ func (s *Server) verify(tok, kind string) (signedRef, error) {
 }
 
 // retryAfterSeconds is RetryAfter in whole seconds, rounded up.
-func (s *Server) retryAfterSeconds() int {
+func (s *state) retryAfterSeconds() int {
 	return max(1, int(math.Ceil(s.opts.RetryAfter.Seconds())))
 }
 
@@ -199,7 +199,7 @@ func (w *errorBodyWriter) Write(b []byte) (int, error) {
 }
 
 // embedLink is the expiring_embed_link of a file. Callers hold s.mu.
-func (s *Server) embedLink(f *item, _ *principal) map[string]any {
+func (s *state) embedLink(f *item, _ *principal) map[string]any {
 	v := f.current()
 	tok := s.sign(signedRef{kind: "e", fileID: f.id, versionID: v.id, blobID: v.blob.ID, expires: s.now().Add(s.opts.SignedURLTTL)})
 	return map[string]any{

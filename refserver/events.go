@@ -101,7 +101,7 @@ type eventLog struct {
 	channels map[string]*pollChannel
 }
 
-func (s *Server) initEvents() {
+func (s *state) initEvents() {
 	max := s.opts.EventHistory
 	if max == 0 {
 		max = DefaultEventHistory
@@ -110,7 +110,7 @@ func (s *Server) initEvents() {
 }
 
 // emit records an event. Callers hold s.mu.
-func (s *Server) emit(e *event) {
+func (s *state) emit(e *event) {
 	if s.events.max < 0 {
 		return
 	}
@@ -138,7 +138,7 @@ func (s *Server) emit(e *event) {
 
 // itemEvent records an event about an item, with the item as its source
 // (rendered as it is now). Callers hold s.mu.
-func (s *Server) itemEvent(typ string, it *item, by *user) {
+func (s *state) itemEvent(typ string, it *item, by *user) {
 	e := &event{typ: typ, by: by, itemID: it.id}
 	if it.owner != nil {
 		e.ownerID = it.owner.id
@@ -150,7 +150,7 @@ func (s *Server) itemEvent(typ string, it *item, by *user) {
 
 // recordEvent records an event whose source is another record, about an
 // item (itemID, "" for none). Callers hold s.mu.
-func (s *Server) recordEvent(typ string, by *user, it *item, source any) {
+func (s *state) recordEvent(typ string, by *user, it *item, source any) {
 	e := &event{typ: typ, by: by, source: recordJSON(source)}
 	e.adminSrc = e.source
 	if it != nil {
@@ -164,7 +164,7 @@ func (s *Server) recordEvent(typ string, by *user, it *item, source any) {
 
 // adminItemSource is an item as the enterprise stream shows it (the
 // spec's EventSource: item_type, item_id, item_name, parent, owned_by).
-func (s *Server) adminItemSource(it *item) map[string]any {
+func (s *state) adminItemSource(it *item) map[string]any {
 	src := map[string]any{"item_type": it.typ, "item_id": it.id, "item_name": it.name, "parent": nil, "owned_by": nil}
 	if p, ok := s.items[it.parentID]; ok {
 		src["parent"] = s.mini(p)
@@ -181,7 +181,7 @@ func (s *Server) adminItemSource(it *item) map[string]any {
 // index's sync): from was its slot, to its new key. A move or a rename
 // between two folders' listings is an event; trash and restore have
 // their own (trash.go). Callers hold s.mu.
-func (s *Server) itemFiled(it *item, from itemSlot, to indexKey, listed bool) {
+func (s *state) itemFiled(it *item, from itemSlot, to indexKey, listed bool) {
 	if from.home == nil || !listed || from.key.folder == trashKey || to.folder == trashKey {
 		return
 	}

@@ -144,7 +144,7 @@ func (s *Server) getEvents(w http.ResponseWriter, r *http.Request, p *principal)
 }
 
 // eventPage reads one page of a stream. Callers hold s.mu.
-func (s *Server) eventPage(p *principal, q *eventQuery) map[string]any {
+func (s *state) eventPage(p *principal, q *eventQuery) map[string]any {
 	next := s.events.head
 	entries := []any{}
 	if !q.now {
@@ -185,7 +185,7 @@ func (l *eventLog) since(after int64) []*event {
 
 // userSees reports whether an event belongs to p's user stream of a type.
 // Callers hold s.mu.
-func (s *Server) userSees(p *principal, streamType string, e *event) bool {
+func (s *state) userSees(p *principal, streamType string, e *event) bool {
 	if e.typ == "" {
 		return false
 	}
@@ -207,7 +207,7 @@ func (s *Server) userSees(p *principal, streamType string, e *event) bool {
 
 // underSyncedFolder reports whether an item is in (or is) a folder marked
 // synced.
-func (s *Server) underSyncedFolder(it *item) bool {
+func (s *state) underSyncedFolder(it *item) bool {
 	synced := func(f *item) bool { return f.typ == "folder" && f.syncState == "synced" }
 	if synced(it) {
 		return true
@@ -221,7 +221,7 @@ func (s *Server) underSyncedFolder(it *item) bool {
 }
 
 // adminSees reports whether an event belongs to an enterprise stream page.
-func (s *Server) adminSees(q *eventQuery, e *event) bool {
+func (s *state) adminSees(q *eventQuery, e *event) bool {
 	if e.admin == "" || q.types != nil && !q.types[e.admin] {
 		return false
 	}
@@ -233,7 +233,7 @@ func (s *Server) adminSees(q *eventQuery, e *event) bool {
 var unknownUser = map[string]any{"type": "user", "id": "2", "name": "", "login": ""}
 
 // renderEvent is the Event record.
-func (s *Server) renderEvent(e *event, admin bool) map[string]any {
+func (s *state) renderEvent(e *event, admin bool) map[string]any {
 	by := unknownUser
 	if e.by != nil {
 		by = e.by.mini()

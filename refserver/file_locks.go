@@ -42,7 +42,7 @@ type lockBody struct {
 
 // activeLock returns the file's lock while it holds, else nil. Callers
 // hold s.mu.
-func (s *Server) activeLock(f *item) *fileLock {
+func (s *state) activeLock(f *item) *fileLock {
 	l := f.lock
 	if l == nil || !l.expiresAt.IsZero() && !s.now().Before(l.expiresAt) {
 		return nil
@@ -54,7 +54,7 @@ func (s *Server) activeLock(f *item) *fileLock {
 // else holds keeps p from doing act to f (actUpload, actEdit for a rename
 // or a move, actDelete, actDownload when downloads are prevented), or nil.
 // Callers hold s.mu.
-func (s *Server) lockRefuses(p *principal, f *item, act action) *wire.Error {
+func (s *state) lockRefuses(p *principal, f *item, act action) *wire.Error {
 	if f.typ != "file" {
 		return nil
 	}
@@ -108,7 +108,7 @@ func parseLock(raw wire.Nullable[lockBody], now time.Time) (*fileLock, bool, *wi
 }
 
 // applyLock sets or removes f's lock for p. Callers hold s.mu.
-func (s *Server) applyLock(p *principal, f *item, l *fileLock, unlock bool) *wire.Error {
+func (s *state) applyLock(p *principal, f *item, l *fileLock, unlock bool) *wire.Error {
 	cur := s.activeLock(f)
 	if unlock {
 		if cur != nil && p.user != cur.by && p.user != f.owner && !p.seesAll() {
@@ -126,7 +126,7 @@ func (s *Server) applyLock(p *principal, f *item, l *fileLock, unlock bool) *wir
 }
 
 // lockRecord is the Lock record of a file's active lock, or nil.
-func (s *Server) lockRecord(f *item) any {
+func (s *state) lockRecord(f *item) any {
 	l := s.activeLock(f)
 	if l == nil {
 		return nil

@@ -83,7 +83,7 @@ func (s *Server) fileVersion(r *http.Request, p *principal) (*item, *version, *w
 
 // versionBlocked returns the error that keeps a version from the trash
 // (retention or an active legal hold), or nil. Callers hold s.mu.
-func (s *Server) versionBlocked(v *version) *wire.Error {
+func (s *state) versionBlocked(v *version) *wire.Error {
 	now := s.now()
 	if fvr, ok := s.retention.byVersion[v.id]; ok && fvr.retainedAt(now) {
 		return wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "File version %s is under retention", v.id)

@@ -164,7 +164,7 @@ func parseCollectionQuery(r *http.Request, allowMarker bool) (collectionQuery, *
 // marker) window, but are left out of entries. A page can therefore hold
 // fewer entries than limit, or none, while more items follow; the next page
 // is still at offset + limit, and the listing ends at total_count.
-func (s *Server) listing(f *item, p *principal, q collectionQuery, entryFields []string) map[string]any {
+func (s *state) listing(f *item, p *principal, q collectionQuery, entryFields []string) map[string]any {
 	folderID := rootID
 	if f != nil {
 		folderID = f.id
@@ -239,7 +239,7 @@ func (s *Server) HideFromUsers(ids ...string) error {
 
 // addItemCollection adds item_collection to a folder representation when
 // it is a standard one or the field was requested.
-func (s *Server) addItemCollection(out map[string]any, f *item, fields []string, p *principal, q collectionQuery) {
+func (s *state) addItemCollection(out map[string]any, f *item, fields []string, p *principal, q collectionQuery) {
 	if fields != nil && !contains(fields, "item_collection") {
 		return
 	}
@@ -256,7 +256,7 @@ func contains(list []string, v string) bool {
 }
 
 // rootRepresentation is folder "0" as p sees it. Callers hold s.mu.
-func (s *Server) rootRepresentation(p *principal, fields []string) map[string]any {
+func (s *state) rootRepresentation(p *principal, fields []string) map[string]any {
 	var size int64
 	for _, it := range s.children(rootID, p.user) {
 		if it.typ == "file" {

@@ -22,7 +22,7 @@ const defaultLegalHoldDelay = 2 * time.Second
 // rolled out; nil otherwise. Governance takes any of them (legal hold
 // custodians, retention notification recipients, the created_by_user_id
 // filter). Callers hold s.mu.
-func (s *Server) knownUser(id string) *user {
+func (s *state) knownUser(id string) *user {
 	for _, u := range []*user{s.admin, s.user, s.app} {
 		if u.id == id {
 			return u
@@ -33,7 +33,7 @@ func (s *Server) knownUser(id string) *user {
 
 // filesUnder lists the files of it: it itself when it is a file, every file
 // below it when it is a folder. Callers hold s.mu.
-func (s *Server) filesUnder(it *item) []*item {
+func (s *state) filesUnder(it *item) []*item {
 	if it.typ == "file" {
 		return []*item{it}
 	}
@@ -48,7 +48,7 @@ func (s *Server) filesUnder(it *item) []*item {
 }
 
 // filesByID lists every file of the server in id (creation) order.
-func (s *Server) filesByID() []*item {
+func (s *state) filesByID() []*item {
 	var out []*item
 	for _, it := range s.items {
 		if it.typ == "file" {

@@ -52,7 +52,7 @@ type groupState struct {
 }
 
 // initGroups prepares the state of groups and group memberships; called once by newServer.
-func (s *Server) initGroups() {
+func (s *state) initGroups() {
 	s.groups = groupState{byID: map[string]*group{}, byName: map[string]*group{}, memberships: map[string]*membership{}}
 }
 
@@ -64,7 +64,7 @@ func (g *group) mini() map[string]any {
 // renderGroup is a group for a fields parameter: the standard record
 // (Group) without fields; with fields, Group--Mini plus the requested ones
 // (standard or Full). Callers hold s.mu.
-func (s *Server) renderGroup(g *group, fields []string, p *principal) map[string]any {
+func (s *state) renderGroup(g *group, fields []string, p *principal) map[string]any {
 	m := g.mini()
 	m["created_at"] = fmtTime(g.createdAt)
 	m["modified_at"] = fmtTime(g.modifiedAt)
@@ -81,7 +81,7 @@ func (s *Server) renderGroup(g *group, fields []string, p *principal) map[string
 }
 
 // canInviteGroup applies invitability_level for p. Callers hold s.mu.
-func (s *Server) canInviteGroup(g *group, p *principal) bool {
+func (s *state) canInviteGroup(g *group, p *principal) bool {
 	role := s.groupRole(g, p.user)
 	switch {
 	case p.isAdmin(), role == roleGroupAdmin:
@@ -95,7 +95,7 @@ func (s *Server) canInviteGroup(g *group, p *principal) bool {
 }
 
 // groupRole is u's role in g ("" = not a member). Callers hold s.mu.
-func (s *Server) groupRole(g *group, u *user) string {
+func (s *state) groupRole(g *group, u *user) string {
 	for _, m := range s.groups.memberships {
 		if m.group == g && m.user == u {
 			return m.role
@@ -108,7 +108,7 @@ func (s *Server) groupRole(g *group, u *user) string {
 func groupID(r *http.Request) (string, *wire.Error) { return pathID(r, "group_id", "group") }
 
 // lookupGroup finds a group; 404 when there is none. Callers hold s.mu.
-func (s *Server) lookupGroup(id string) (*group, *wire.Error) {
+func (s *state) lookupGroup(id string) (*group, *wire.Error) {
 	return recordIn(s.groups.byID, id, "group")
 }
 
@@ -148,7 +148,7 @@ func (b *groupBody) check() *wire.Error {
 
 // nameTaken is 409 invalid_parameter when another group has the name.
 // Callers hold s.mu.
-func (s *Server) nameTaken(name string, self *group) *wire.Error {
+func (s *state) nameTaken(name string, self *group) *wire.Error {
 	if g := s.groups.byName[strings.ToLower(name)]; g != nil && g != self {
 		return wire.Errorf(http.StatusConflict, wire.CodeInvalidParameter, "A group with this name already exists in the enterprise")
 	}
@@ -262,7 +262,7 @@ func (s *Server) updateGroup(w http.ResponseWriter, r *http.Request, p *principa
 // deleteGroup serves DELETE /groups/{group_id}: 204; its memberships go too.
 func (s *Server) deleteGroup(w http.ResponseWriter, r *http.Request, p *principal) error {
 	return deleteRecord(s, w, r, "group_id", http.StatusNoContent, s.lookupGroup, func(g *group) *wire.Error {
-		dropWhere(s, kMemberships, s.groups.memberships, func(m *membership) bool { return m.group == g })
+		dropWhere(s.state, kMemberships, s.groups.memberships, func(m *membership) bool { return m.group == g })
 		delete(s.groups.byID, g.id)
 		s.dirty(kGroups, g.id)
 		delete(s.groups.byName, strings.ToLower(g.name))

@@ -117,7 +117,7 @@ func (s *Server) copyItem(w http.ResponseWriter, r *http.Request, p *principal, 
 }
 
 // planCopy checks a copy and lists what it copies. Callers hold s.mu.
-func (s *Server) planCopy(p *principal, typ, id string, body *copyBody) ([]copyNode, string, *wire.Error) {
+func (s *state) planCopy(p *principal, typ, id string, body *copyBody) ([]copyNode, string, *wire.Error) {
 	src, aerr := s.lookupFor(p, typ, id, actDownload)
 	if aerr != nil {
 		return nil, "", aerr
@@ -163,7 +163,7 @@ func (s *Server) planCopy(p *principal, typ, id string, body *copyBody) ([]copyN
 
 // checkCopyTarget checks the target folder and name of a copy. Callers
 // hold s.mu.
-func (s *Server) checkCopyTarget(p *principal, src *item, target, name string) *wire.Error {
+func (s *state) checkCopyTarget(p *principal, src *item, target, name string) *wire.Error {
 	parent, aerr := s.parentFolder(p, target)
 	if aerr != nil {
 		return aerr
@@ -179,7 +179,7 @@ func (s *Server) checkCopyTarget(p *principal, src *item, target, name string) *
 
 // copyBlobs copies the content of the files of a copy, outside the lock.
 // It returns the ids of the blobs it made (to delete on failure).
-func (s *Server) copyBlobs(ctx context.Context, nodes []copyNode) ([]string, error) {
+func (s *state) copyBlobs(ctx context.Context, nodes []copyNode) ([]string, error) {
 	var made []string
 	for i := range nodes {
 		n := &nodes[i]
@@ -203,7 +203,7 @@ func (s *Server) copyBlobs(ctx context.Context, nodes []copyNode) ([]string, err
 
 // addCopy checks the target again and adds the copied items. Callers hold
 // s.mu.
-func (s *Server) addCopy(p *principal, nodes []copyNode, target, name string) (*item, *wire.Error) {
+func (s *state) addCopy(p *principal, nodes []copyNode, target, name string) (*item, *wire.Error) {
 	if aerr := s.checkCopyTarget(p, nodes[0].src, target, name); aerr != nil {
 		return nil, aerr
 	}
@@ -248,7 +248,7 @@ func (s *Server) addCopy(p *principal, nodes []copyNode, target, name string) (*
 
 // copyInstances copies the metadata instances of src whose template says
 // copyInstanceOnItemCopy onto c. Callers hold s.mu.
-func (s *Server) copyInstances(src, c *item) {
+func (s *state) copyInstances(src, c *item) {
 	for _, in := range s.metadata.byItem[src.id] {
 		if !in.tmpl.copyOnCopy {
 			continue

@@ -304,7 +304,7 @@ func (b *itemUpdateBody) applyFolderSettings(it *item) {
 
 // isWithin reports whether folder id is folder root or below it. Callers
 // hold s.mu.
-func (s *Server) isWithin(id, root string) bool {
+func (s *state) isWithin(id, root string) bool {
 	if id == root {
 		return true
 	}
@@ -314,7 +314,7 @@ func (s *Server) isWithin(id, root string) bool {
 
 // setOwnerTree gives an item and everything below it a new owner (a move
 // into another user's folder). Callers hold s.mu.
-func (s *Server) setOwnerTree(it *item, owner *user) {
+func (s *state) setOwnerTree(it *item, owner *user) {
 	if it.owner != owner {
 		it.owner = owner
 		s.dirtyItem(it)
@@ -329,7 +329,7 @@ func (s *Server) setOwnerTree(it *item, owner *user) {
 
 // itemSettings renders the members this file adds to a record when asked
 // by fields (content.go's extra). ok is false for other fields.
-func (s *Server) itemSettings(it *item, field string) (any, bool) {
+func (s *state) itemSettings(it *item, field string) (any, bool) {
 	switch field {
 	case "tags":
 		return append([]string{}, it.tags...), true

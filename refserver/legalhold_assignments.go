@@ -26,20 +26,20 @@ var holdTargetTypes = []string{"user", "folder", "file", "file_version", "owners
 
 // holdAssignmentGone reports whether a deleted assignment has finished
 // going away.
-func (s *Server) holdAssignmentGone(a *legalHoldAssignment, now time.Time) bool {
+func (s *state) holdAssignmentGone(a *legalHoldAssignment, now time.Time) bool {
 	return !a.deleted.IsZero() && !now.Before(a.deleted.Add(s.holdDelay()))
 }
 
 // holdAssignmentHolds reports whether a still holds what it covers: not
 // gone, and its policy not released.
-func (s *Server) holdAssignmentHolds(a *legalHoldAssignment, now time.Time) bool {
+func (s *state) holdAssignmentHolds(a *legalHoldAssignment, now time.Time) bool {
 	return !s.holdAssignmentGone(a, now) && s.holdStatus(a.policy) != holdReleased
 }
 
 // holdCovers reports whether assignment a covers version v of file f. The
 // policy's filter dates limit the custodian assignments (user, ownership,
 // interactions) to versions created in the range.
-func (s *Server) holdCovers(a *legalHoldAssignment, f *item, v *version) bool {
+func (s *state) holdCovers(a *legalHoldAssignment, f *item, v *version) bool {
 	hp := a.policy
 	custodian := false
 	switch a.toType {
@@ -130,7 +130,7 @@ func (s *Server) createLegalHoldAssignment(w http.ResponseWriter, r *http.Reques
 
 // holdTargetExists checks the target of an assignment: 404 not_found when
 // there is no such file, version, folder or user.
-func (s *Server) holdTargetExists(p *principal, typ, id string) *wire.Error {
+func (s *state) holdTargetExists(p *principal, typ, id string) *wire.Error {
 	switch typ {
 	case "file", "folder":
 		if !validID(id) || id == rootID {
@@ -156,7 +156,7 @@ func (s *Server) holdTargetExists(p *principal, typ, id string) *wire.Error {
 }
 
 // legalHoldAssignmentRecord is the LegalHoldPolicyAssignment record.
-func (s *Server) legalHoldAssignmentRecord(a *legalHoldAssignment) map[string]any {
+func (s *state) legalHoldAssignmentRecord(a *legalHoldAssignment) map[string]any {
 	return map[string]any{
 		"type": "legal_hold_policy_assignment", "id": a.id,
 		"legal_hold_policy": map[string]any{"type": "legal_hold_policy", "id": a.policy.id, "policy_name": a.policy.name},
@@ -168,7 +168,7 @@ func (s *Server) legalHoldAssignmentRecord(a *legalHoldAssignment) map[string]an
 }
 
 // legalHoldAssignmentByID finds an assignment that is not gone: 404 otherwise.
-func (s *Server) legalHoldAssignmentByID(id string) (*legalHoldAssignment, *wire.Error) {
+func (s *state) legalHoldAssignmentByID(id string) (*legalHoldAssignment, *wire.Error) {
 	a, ok := s.holds.assignments[id]
 	if !ok || s.holdAssignmentGone(a, s.now()) {
 		return nil, wire.NotFound("legal_hold_policy_assignment")

@@ -18,7 +18,7 @@ type fileVersionLegalHold struct {
 }
 
 // holdVersion puts version v of f on hold by assignment a. Callers hold s.mu.
-func (s *Server) holdVersion(f *item, v *version, a *legalHoldAssignment) {
+func (s *state) holdVersion(f *item, v *version, a *legalHoldAssignment) {
 	h, ok := s.holds.byVersion[v.id]
 	if !ok {
 		h = &fileVersionLegalHold{id: s.newID(), file: f, version: v}
@@ -36,7 +36,7 @@ func (s *Server) holdVersion(f *item, v *version, a *legalHoldAssignment) {
 }
 
 // activeHolds lists the sources of h still holding at now.
-func (s *Server) activeHolds(h *fileVersionLegalHold, now time.Time) []*legalHoldAssignment {
+func (s *state) activeHolds(h *fileVersionLegalHold, now time.Time) []*legalHoldAssignment {
 	var out []*legalHoldAssignment
 	for _, a := range h.sources {
 		if s.holdAssignmentHolds(a, now) {
@@ -50,7 +50,7 @@ func (s *Server) activeHolds(h *fileVersionLegalHold, now time.Time) []*legalHol
 // when the assignment covers it and its policy is ongoing (a policy that is
 // not ongoing holds only the versions present when it was assigned). The
 // earlier versions stay held either way.
-func (s *Server) legalHoldVersionAdded(f *item, v *version) {
+func (s *state) legalHoldVersionAdded(f *item, v *version) {
 	now := s.now()
 	for _, a := range s.holds.assignOrder {
 		if a.policy.ongoing && s.holdAssignmentHolds(a, now) && s.holdCovers(a, f, v) {
@@ -63,7 +63,7 @@ func (s *Server) legalHoldVersionAdded(f *item, v *version) {
 // gives to a permanent delete, or nil: 403
 // access_denied_insufficient_permissions (as for retention), with
 // context_info naming the file version legal hold.
-func (s *Server) legalHoldBlocksPurge(it *item) *wire.Error {
+func (s *state) legalHoldBlocksPurge(it *item) *wire.Error {
 	now := s.now()
 	for _, f := range s.filesUnder(it) {
 		for _, v := range f.versions {
@@ -80,7 +80,7 @@ func (s *Server) legalHoldBlocksPurge(it *item) *wire.Error {
 }
 
 // fileVersionLegalHoldRecord is the FileVersionLegalHold record.
-func (s *Server) fileVersionLegalHoldRecord(h *fileVersionLegalHold, active []*legalHoldAssignment) map[string]any {
+func (s *state) fileVersionLegalHoldRecord(h *fileVersionLegalHold, active []*legalHoldAssignment) map[string]any {
 	return map[string]any{
 		"type": "file_version_legal_hold", "id": h.id,
 		"file_version":                  fileVersionMini(h.version),

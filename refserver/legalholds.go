@@ -55,7 +55,7 @@ const (
 
 // initLegalHolds prepares the state of legal hold policies, assignments
 // and file version legal holds; called once by newServer.
-func (s *Server) initLegalHolds() {
+func (s *state) initLegalHolds() {
 	s.holds = legalHoldState{
 		policies:    map[string]*legalHoldPolicy{},
 		assignments: map[string]*legalHoldAssignment{},
@@ -65,7 +65,7 @@ func (s *Server) initLegalHolds() {
 }
 
 // holdDelay is Options.LegalHoldReleaseDelay with its default.
-func (s *Server) holdDelay() time.Duration {
+func (s *state) holdDelay() time.Duration {
 	switch d := s.opts.LegalHoldReleaseDelay; {
 	case d < 0:
 		return 0
@@ -77,7 +77,7 @@ func (s *Server) holdDelay() time.Duration {
 }
 
 // holdStatus is the status of a policy now.
-func (s *Server) holdStatus(hp *legalHoldPolicy) string {
+func (s *state) holdStatus(hp *legalHoldPolicy) string {
 	now := s.now()
 	if !hp.released.IsZero() {
 		if now.Before(hp.released.Add(s.holdDelay())) {
@@ -121,7 +121,7 @@ func checkHoldText(b *legalHoldPolicyBody) *wire.Error {
 
 // legalHoldPolicyNamed finds a policy that is not released by name (names
 // are unique ignoring case among policies not released), other than skip.
-func (s *Server) legalHoldPolicyNamed(name string, skip *legalHoldPolicy) *legalHoldPolicy {
+func (s *state) legalHoldPolicyNamed(name string, skip *legalHoldPolicy) *legalHoldPolicy {
 	for _, hp := range s.holds.policyOrder {
 		if hp != skip && strings.EqualFold(hp.name, name) && s.holdStatus(hp) != holdReleased {
 			return hp
@@ -189,7 +189,7 @@ func (s *Server) createLegalHoldPolicy(w http.ResponseWriter, r *http.Request, p
 }
 
 // legalHoldPolicyRecord is the LegalHoldPolicy record. Callers hold s.mu.
-func (s *Server) legalHoldPolicyRecord(hp *legalHoldPolicy) map[string]any {
+func (s *state) legalHoldPolicyRecord(hp *legalHoldPolicy) map[string]any {
 	counts := map[string]any{}
 	for _, t := range holdTargetTypes {
 		counts[t] = 0
@@ -216,7 +216,7 @@ func (s *Server) legalHoldPolicyRecord(hp *legalHoldPolicy) map[string]any {
 	}
 }
 
-func (s *Server) legalHoldPolicyByID(id string) (*legalHoldPolicy, *wire.Error) {
+func (s *state) legalHoldPolicyByID(id string) (*legalHoldPolicy, *wire.Error) {
 	return recordIn(s.holds.policies, id, "legal_hold_policy")
 }
 

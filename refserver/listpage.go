@@ -34,6 +34,6 @@ func (s *Server) HideFromPages(ids ...string) error {
 
 // userHidden, groupHidden and membershipHidden tell wire.OffsetEntries what
 // HideFromPages hid. Callers hold s.mu.
-func (s *Server) userHidden(u *user) bool             { return s.pageHidden[u.id] }
-func (s *Server) groupHidden(g *group) bool           { return s.pageHidden[g.id] }
-func (s *Server) membershipHidden(m *membership) bool { return s.pageHidden[m.id] }
+func (s *state) userHidden(u *user) bool             { return s.pageHidden[u.id] }
+func (s *state) groupHidden(g *group) bool           { return s.pageHidden[g.id] }
+func (s *state) membershipHidden(m *membership) bool { return s.pageHidden[m.id] }

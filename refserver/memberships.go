@@ -48,7 +48,7 @@ type membership struct {
 
 // renderMembership is a membership for a fields parameter (GroupMembership;
 // configurable_permissions for admins only). Callers hold s.mu.
-func (s *Server) renderMembership(m *membership, fields []string) map[string]any {
+func (s *state) renderMembership(m *membership, fields []string) map[string]any {
 	rec := map[string]any{
 		"type": "group_membership", "id": m.id, "user": m.user.mini(), "group": m.group.mini(),
 		"role": m.role, "created_at": fmtTime(m.createdAt), "modified_at": fmtTime(m.modifiedAt),
@@ -64,7 +64,7 @@ func (s *Server) renderMembership(m *membership, fields []string) map[string]any
 }
 
 // membershipsWhere lists the memberships that match, in id order. Callers hold s.mu.
-func (s *Server) membershipsWhere(match func(*membership) bool) []*membership {
+func (s *state) membershipsWhere(match func(*membership) bool) []*membership {
 	var out []*membership
 	for _, m := range s.groups.memberships {
 		if match(m) {
@@ -261,6 +261,6 @@ func (s *Server) listUserMemberships(w http.ResponseWriter, r *http.Request, p *
 }
 
 // groupsUserLeft removes u's memberships. Callers hold s.mu.
-func (s *Server) groupsUserLeft(u *user) {
+func (s *state) groupsUserLeft(u *user) {
 	dropWhere(s, kMemberships, s.groups.memberships, func(m *membership) bool { return m.user == u })
 }

@@ -53,7 +53,7 @@ type metadataState struct {
 // initMetadata prepares the state of metadata templates, instances and
 // queries: the global "properties" template (free-form string values)
 // exists from the start. Called once by newServer.
-func (s *Server) initMetadata() {
+func (s *state) initMetadata() {
 	s.metadata = metadataState{
 		templates: make(map[string]*mdTemplate),
 		byID:      make(map[string]*mdTemplate),
@@ -65,7 +65,7 @@ func (s *Server) initMetadata() {
 
 // metadataItemPurged drops the metadata instances of an item deleted for
 // good. Callers hold s.mu.
-func (s *Server) metadataItemPurged(it *item) {
+func (s *state) metadataItemPurged(it *item) {
 	for _, in := range append([]*mdInstance(nil), s.metadata.byItem[it.id]...) {
 		s.removeInstance(in)
 	}
@@ -111,13 +111,13 @@ func (s *Server) mdRoute(methods map[string]endpoint) http.Handler {
 }
 
 // enterpriseScope is the full scope of this server's enterprise templates.
-func (s *Server) enterpriseScope() string { return "enterprise_" + s.enterpriseID }
+func (s *state) enterpriseScope() string { return "enterprise_" + s.enterpriseID }
 
 // scopeKind classifies a scope of a path: "global", the full enterprise
 // scope for "enterprise" and "enterprise_<this id>", "other" for another
 // enterprise's scope (whose templates this server does not hold), or ""
 // for something that is no scope at all.
-func (s *Server) scopeKind(scope string) string {
+func (s *state) scopeKind(scope string) string {
 	switch {
 	case scope == scopeGlobal:
 		return scopeGlobal
@@ -146,7 +146,7 @@ func (s *Server) pathScope(r *http.Request) (string, *wire.Error) {
 }
 
 // template returns the template of a canonical scope and key, or nil.
-func (s *Server) template(scope, key string) *mdTemplate {
+func (s *state) template(scope, key string) *mdTemplate {
 	return s.metadata.templates[scope+"."+key]
 }
 

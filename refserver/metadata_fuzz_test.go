@@ -96,7 +96,7 @@ func FuzzMetadataQueryParse(f *testing.F) {
 	} {
 		f.Add(s, "A%b_\\%")
 	}
-	s := &Server{enterpriseID: "1"}
+	s := &Server{state: &state{enterpriseID: "1"}}
 	tmpl, instances := fuzzTemplate()
 	f.Fuzz(func(t *testing.T, query, param string) {
 		n, err := mdquery.Parse(query)

@@ -111,7 +111,7 @@ type position struct {
 	seq  int64
 }
 
-func (s *Server) positionOf(o queryOrder, in *mdInstance) position {
+func (s *state) positionOf(o queryOrder, in *mdInstance) position {
 	p := position{vals: make([]mdVal, len(o.keys)), oks: make([]bool, len(o.keys)), seq: in.seq}
 	for i, k := range o.keys {
 		p.vals[i], p.oks[i] = s.fieldOf(k, in)
@@ -120,7 +120,7 @@ func (s *Server) positionOf(o queryOrder, in *mdInstance) position {
 }
 
 // cmpToPosition compares an instance with a position in ascending order.
-func (s *Server) cmpToPosition(o queryOrder, in *mdInstance, p position) int {
+func (s *state) cmpToPosition(o queryOrder, in *mdInstance, p position) int {
 	for i, k := range o.keys {
 		v, ok := s.fieldOf(k, in)
 		if c := cmpPresent(v, ok, p.vals[i], p.oks[i]); c != 0 {
@@ -131,7 +131,7 @@ func (s *Server) cmpToPosition(o queryOrder, in *mdInstance, p position) int {
 }
 
 // cmpInstances compares two instances in ascending order.
-func (s *Server) cmpInstances(o queryOrder, a, b *mdInstance) int {
+func (s *state) cmpInstances(o queryOrder, a, b *mdInstance) int {
 	for _, k := range o.keys {
 		va, aok := s.fieldOf(k, a)
 		vb, bok := s.fieldOf(k, b)
@@ -147,7 +147,7 @@ func (s *Server) cmpInstances(o queryOrder, a, b *mdInstance) int {
 // and whether more follow. With no order_by, or one template field, it
 // walks an index from the marker; other orders (item fields, several
 // keys) filter every instance and sort the matches.
-func (s *Server) selectPage(t *mdTemplate, o queryOrder, pred predicate, keep func(*mdInstance) bool, after *position, limit int) ([]*mdInstance, bool) {
+func (s *state) selectPage(t *mdTemplate, o queryOrder, pred predicate, keep func(*mdInstance) bool, after *position, limit int) ([]*mdInstance, bool) {
 	match := func(in *mdInstance) bool { return keep(in) && pred(in) == triTrue }
 	out := make([]*mdInstance, 0, limit+1)
 	collect := func(in *mdInstance) bool {
@@ -190,7 +190,7 @@ func walkSeq(list []*mdInstance, after *position, desc bool, visit func(*mdInsta
 	}
 }
 
-func (s *Server) scanPage(t *mdTemplate, o queryOrder, match func(*mdInstance) bool, after *position, limit int) ([]*mdInstance, bool) {
+func (s *state) scanPage(t *mdTemplate, o queryOrder, match func(*mdInstance) bool, after *position, limit int) ([]*mdInstance, bool) {
 	var out []*mdInstance
 	for _, in := range t.bySeq {
 		if after != nil {

@@ -229,7 +229,7 @@ func (s *Server) createInstance(typ string) handlerFunc {
 }
 
 // addInstance applies a template to an item. Callers hold s.mu.
-func (s *Server) addInstance(t *mdTemplate, it *item, values map[string]mdVal) *mdInstance {
+func (s *state) addInstance(t *mdTemplate, it *item, values map[string]mdVal) *mdInstance {
 	s.metadata.seq++
 	in := &mdInstance{id: newUUID(), tmpl: t, item: it, seq: s.metadata.seq, values: values}
 	s.indexInstance(in)
@@ -239,7 +239,7 @@ func (s *Server) addInstance(t *mdTemplate, it *item, values map[string]mdVal) *
 
 // indexInstance adds in to the indexes of its template and item; in is
 // newer than every instance indexed. Callers hold s.mu.
-func (s *Server) indexInstance(in *mdInstance) {
+func (s *state) indexInstance(in *mdInstance) {
 	t, it := in.tmpl, in.item
 	s.dirty(kInstances, in.id)
 	t.instances[it.id] = in
@@ -252,7 +252,7 @@ func (s *Server) indexInstance(in *mdInstance) {
 }
 
 // removeInstance deletes an instance and its index entries. Callers hold s.mu.
-func (s *Server) removeInstance(in *mdInstance) {
+func (s *state) removeInstance(in *mdInstance) {
 	s.dirty(kInstances, in.id)
 	t := in.tmpl
 	for _, idx := range t.sorted {
@@ -367,7 +367,7 @@ var patchOptions = &jsonpatch.ApplyOptions{
 // setValues replaces an instance's values, keeping the sort indexes in
 // step, and bumps $version when anything changed; it reports whether
 // anything did. Callers hold s.mu.
-func (s *Server) setValues(in *mdInstance, values map[string]mdVal) bool {
+func (s *state) setValues(in *mdInstance, values map[string]mdVal) bool {
 	var changed []string
 	for k, v := range in.values {
 		if nv, ok := values[k]; !ok || !nv.equal(v) {

@@ -100,7 +100,7 @@ func decodeQueryMarker(s, hash string, keys int) (*position, *wire.Error) {
 // parseFrom splits from = scope.templateKey. The scope must be the full
 // enterprise_<id>: global and the enterprise shorthand are 400
 // invalid_query (DG queries/errors).
-func (s *Server) parseFrom(from string) (scope, key string, aerr *wire.Error) {
+func (s *state) parseFrom(from string) (scope, key string, aerr *wire.Error) {
 	scope, key, ok := strings.Cut(from, ".")
 	if !ok || key == "" || scope == scopeGlobal || scope == "enterprise" || s.scopeKind(scope) == "" {
 		return "", "", wire.Errorf(http.StatusBadRequest, codeInvalidQuery, "from must be enterprise_<id>.templateKey, e.g. %s.contract", s.enterpriseScope())
@@ -241,7 +241,7 @@ func (s *Server) executeMetadataQuery(w http.ResponseWriter, r *http.Request, p 
 // the requested fields: item fields by name, metadata.<scope>.<key> for
 // an instance's base record and metadata.<scope>.<key>.<field> to add one
 // of its values.
-func (s *Server) queryEntry(it *item, fields []string, p *principal) map[string]any {
+func (s *state) queryEntry(it *item, fields []string, p *principal) map[string]any {
 	m := map[string]any{"type": it.typ, "id": it.id, "etag": it.etag()}
 	var itemFields []string
 	for _, f := range fields {
@@ -271,7 +271,7 @@ func (s *Server) queryEntry(it *item, fields []string, p *principal) map[string]
 // each instance's full record; otherwise (query results) its base record
 // plus the fields named. Unknown templates and fields are left out, as
 // unknown fields are. Callers hold s.mu.
-func (s *Server) metadataFields(it *item, fields []string, full bool) map[string]any {
+func (s *state) metadataFields(it *item, fields []string, full bool) map[string]any {
 	var out map[string]any
 	for _, f := range fields {
 		rest, ok := strings.CutPrefix(f, "metadata.")

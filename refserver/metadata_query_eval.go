@@ -56,7 +56,7 @@ func resolveField(t *mdTemplate, name string) (qField, *wire.Error) {
 }
 
 // value is the field's value on an instance (ok false = null).
-func (s *Server) fieldOf(f qField, in *mdInstance) (mdVal, bool) {
+func (s *state) fieldOf(f qField, in *mdInstance) (mdVal, bool) {
 	if !f.item {
 		v, ok := in.values[f.key]
 		return v, ok
@@ -130,7 +130,7 @@ func paramValue(f qField, name string, params map[string]any) (mdVal, *wire.Erro
 }
 
 // compileQuery turns a parsed query into a predicate for template t.
-func (s *Server) compileQuery(n *mdquery.Node, t *mdTemplate, params map[string]any) (predicate, *wire.Error) {
+func (s *state) compileQuery(n *mdquery.Node, t *mdTemplate, params map[string]any) (predicate, *wire.Error) {
 	if n == nil {
 		return func(*mdInstance) tri { return triTrue }, nil
 	}
@@ -227,7 +227,7 @@ func (s *Server) compileQuery(n *mdquery.Node, t *mdTemplate, params map[string]
 
 // valuePred is a predicate that is null on a missing value, test(value)
 // otherwise, inverted by negate.
-func (s *Server) valuePred(f qField, negate bool, test func(mdVal) bool) predicate {
+func (s *state) valuePred(f qField, negate bool, test func(mdVal) bool) predicate {
 	return func(in *mdInstance) tri {
 		v, ok := s.fieldOf(f, in)
 		if !ok {

@@ -108,7 +108,7 @@ func (t *mdTemplate) record() map[string]any {
 
 // addTemplate registers a new template (ids are assigned here). Callers
 // hold s.mu (or run before the server answers).
-func (s *Server) addTemplate(t *mdTemplate) {
+func (s *state) addTemplate(t *mdTemplate) {
 	t.id = newUUID()
 	t.typeID = t.key + "-" + newUUID()
 	t.instances = make(map[string]*mdInstance)

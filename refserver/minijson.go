@@ -10,7 +10,7 @@ import (
 // json.Marshal gives for the map (keys in sorted order), without building
 // the map. Folder listings send a page of up to 1000 of them; encoding
 // maps was most of a page's cost. Callers hold s.mu.
-func (s *Server) miniJSON(it *item) json.RawMessage {
+func (s *state) miniJSON(it *item) json.RawMessage {
 	b := make([]byte, 0, 256)
 	b = append(b, `{"etag":`...)
 	etag := it.etag()

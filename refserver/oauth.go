@@ -86,7 +86,7 @@ func (s *Server) TokenURL() string { return s.apiOrigin() + "/oauth2/token" }
 // managed user).
 func (s *Server) AuthorizeURL() string { return s.apiOrigin() + AuthorizePath }
 
-func (s *Server) apiOrigin() string { return strings.TrimSuffix(s.baseURL, apiRoot) }
+func (s *state) apiOrigin() string { return strings.TrimSuffix(s.baseURL, apiRoot) }
 
 // writeOAuthError answers e as the OAuth 2.0 error body.
 func writeOAuthError(w http.ResponseWriter, e *oauth.Error) {
@@ -170,7 +170,7 @@ func (s *Server) serveAuthorize(w http.ResponseWriter, r *http.Request) {
 }
 
 // principalForUser is the principal a token of user u acts as.
-func (s *Server) principalForUser(u *user) *principal {
+func (s *state) principalForUser(u *user) *principal {
 	switch u {
 	case s.admin:
 		return &principal{kind: "admin", user: s.admin}
@@ -187,7 +187,7 @@ func (s *Server) principalForUser(u *user) *principal {
 // not the service account, nor a deleted or rolled-out user (users.go).
 // It takes s.mu: callers may hold the oauth room's lock (never the other
 // way round).
-func (s *Server) managedUser(id string) *user {
+func (s *state) managedUser(id string) *user {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if u := s.enterpriseUser(id); u != nil && u != s.app {

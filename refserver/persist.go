@@ -108,7 +108,7 @@ type dirtyKey struct {
 // dirty marks the record (kind, key) as changed: the end of the request
 // writes it, or deletes it when the object is gone. Callers hold the lock
 // that guards the object (s.mu, or s.oauth.mu for the oauth kinds).
-func (s *Server) dirty(kind kindID, key string) {
+func (s *state) dirty(kind kindID, key string) {
 	if s.persist != nil { // inlined: without DataDir a mark is this check
 		s.persist.mark(kind, key)
 	}
@@ -116,7 +116,7 @@ func (s *Server) dirty(kind kindID, key string) {
 
 // dropWhere deletes the records of m that match, marking each one
 // (s.dirty(kind, key)). Callers hold the lock that guards m.
-func dropWhere[V any](s *Server, kind kindID, m map[string]V, match func(V) bool) {
+func dropWhere[V any](s *state, kind kindID, m map[string]V, match func(V) bool) {
 	for k, v := range m {
 		if match(v) {
 			delete(m, k)
@@ -340,7 +340,7 @@ func writeChanges(tx *bolt.Tx, changes []change) error {
 // queueBlobDeletes defers the deletion of blobs to the next commit: a blob
 // deleted before the state that stops naming it is committed would be
 // missing after a crash. It reports false when the state is not persisted.
-func (s *Server) queueBlobDeletes(ids []string) bool {
+func (s *state) queueBlobDeletes(ids []string) bool {
 	p := s.persist
 	if p == nil {
 		return false
@@ -421,7 +421,7 @@ func (b *bufferedWriter) send(w http.ResponseWriter) {
 // no record names and the temporary files of interrupted writes: what a
 // crash between a blob write and its commit (or between a commit and a
 // blob delete) leaves behind. Other stores are left alone.
-func (s *Server) sweepBlobs(dir string) error {
+func (s *state) sweepBlobs(dir string) error {
 	ds, ok := s.store.(*blob.Dir)
 	if !ok || filepath.Clean(ds.Path()) != filepath.Clean(dir) {
 		return nil
@@ -457,7 +457,7 @@ func cutSuffix(s, suffix string) (string, bool) {
 
 // referencedBlobs is every blob the state names: file versions (of live
 // files and of files that records of purged ones keep) and session parts.
-func (s *Server) referencedBlobs() map[string]bool {
+func (s *state) referencedBlobs() map[string]bool {
 	keep := map[string]bool{}
 	addItem := func(it *item) {
 		for _, v := range it.versions {
@@ -487,7 +487,7 @@ func (s *Server) referencedBlobs() map[string]bool {
 }
 
 // referencedAssemblies is every assembly id the open sessions name.
-func (s *Server) referencedAssemblies() map[string]bool {
+func (s *state) referencedAssemblies() map[string]bool {
 	keep := map[string]bool{}
 	for _, ss := range s.sessions {
 		if id := ss.asm.ID(); id != "" {
@@ -597,7 +597,7 @@ func diffDumps(stored, live map[string]map[string]string) []error {
 
 // persistItemPurged marks the governance records of a purged file: from
 // now on they keep a copy of it (encodeFileRef).
-func (s *Server) persistItemPurged(it *item) {
+func (s *state) persistItemPurged(it *item) {
 	if s.persist == nil {
 		return
 	}
@@ -612,7 +612,7 @@ func (s *Server) persistItemPurged(it *item) {
 }
 
 // dirtyItem marks the records of items (nil ones are skipped: the root).
-func (s *Server) dirtyItem(its ...*item) {
+func (s *state) dirtyItem(its ...*item) {
 	if s.persist == nil {
 		return
 	}

@@ -29,7 +29,7 @@ type recMeta struct {
 
 func metaKeys(*Server) []string { return []string{metaKey} }
 
-func (s *Server) metaRec(key string) (recMeta, bool) {
+func (s *state) metaRec(key string) (recMeta, bool) {
 	return recMeta{
 		EnterpriseID: s.enterpriseID, SignKey: s.signKey, NextID: s.nextID,
 		AdminToken: s.opts.AdminToken, UserToken: s.opts.UserToken, AppToken: s.opts.AppToken,
@@ -61,7 +61,7 @@ func (s *Server) loadMeta(_ string, r recMeta) error {
 }
 
 // initPrincipalTokens rebuilds the principals from the (restored) tokens.
-func (s *Server) initPrincipalTokens() error {
+func (s *state) initPrincipalTokens() error {
 	o := &s.opts
 	if o.AdminToken == o.UserToken || o.AdminToken == o.AppToken || o.UserToken == o.AppToken {
 		return errString("refserver: the admin, user and app tokens must differ")
@@ -91,12 +91,12 @@ type recUser struct {
 	Free, Deleted                                          bool
 }
 
-func (s *Server) userKeys() []string {
+func (s *state) userKeys() []string {
 	keys := sortedKeys(s.users.byID)
 	return append(keys, sortedKeys(s.users.removed)...)
 }
 
-func (s *Server) userRec(id string) (recUser, bool) {
+func (s *state) userRec(id string) (recUser, bool) {
 	u := s.users.byID[id]
 	if u == nil {
 		u = s.users.removed[id]
@@ -119,7 +119,7 @@ func (s *Server) userRec(id string) (recUser, bool) {
 
 // loadUser restores a user into the indexes (usersLoaded orders them);
 // the admin, user and app objects of the principals are filled in place.
-func (s *Server) loadUser(id string, r recUser) error {
+func (s *state) loadUser(id string, r recUser) error {
 	u := &user{}
 	for _, known := range []*user{s.admin, s.user, s.app} {
 		if known.id == id {
@@ -146,7 +146,7 @@ func (s *Server) loadUser(id string, r recUser) error {
 	return nil
 }
 
-func (s *Server) usersLoaded() error {
+func (s *state) usersLoaded() error {
 	sort.SliceStable(s.users.order, func(i, j int) bool { return numID(s.users.order[i].id) < numID(s.users.order[j].id) })
 	for _, u := range []*user{s.admin, s.user, s.app} { // the managed user may be deleted
 		if s.users.byID[u.id] != u && s.users.removed[u.id] != u {
@@ -203,9 +203,9 @@ type recSharedLink struct {
 	CanDownload, CanEdit                *bool `json:",omitempty"`
 }
 
-func (s *Server) itemKeys() []string { return sortedKeys(s.items) }
+func (s *state) itemKeys() []string { return sortedKeys(s.items) }
 
-func (s *Server) itemRec(id string) (recItem, bool) {
+func (s *state) itemRec(id string) (recItem, bool) {
 	it, ok := s.items[id]
 	if !ok {
 		return recItem{}, false
@@ -251,7 +251,7 @@ func (s *Server) loadItem(id string, r recItem) error {
 
 // itemsLoaded files the loaded items in the folder indexes, which are
 // derived and not stored.
-func (s *Server) itemsLoaded() error {
+func (s *state) itemsLoaded() error {
 	for _, it := range s.items {
 		s.folders.sync(it)
 	}
@@ -308,7 +308,7 @@ type fileRef struct {
 }
 
 // encodeFileRef names f and v for a record; a purged file is copied.
-func (s *Server) encodeFileRef(f *item, v *version) fileRef {
+func (s *state) encodeFileRef(f *item, v *version) fileRef {
 	r := fileRef{File: f.id, Version: v.id}
 	if s.items[f.id] != f {
 		c := encodeItem(f)
@@ -357,9 +357,9 @@ type recSession struct {
 	Final    *BlobInfo `json:",omitempty"`
 }
 
-func (s *Server) sessionKeys() []string { return sortedKeys(s.sessions) }
+func (s *state) sessionKeys() []string { return sortedKeys(s.sessions) }
 
-func (s *Server) sessionRec(id string) (recSession, bool) {
+func (s *state) sessionRec(id string) (recSession, bool) {
 	ss, ok := s.sessions[id]
 	if !ok {
 		return recSession{}, false
@@ -372,7 +372,7 @@ func (s *Server) sessionRec(id string) (recSession, bool) {
 	}, true
 }
 
-func (s *Server) loadSession(id string, r recSession) error {
+func (s *state) loadSession(id string, r recSession) error {
 	owner, err := s.userByRef(r.Owner)
 	if err != nil {
 		return err
@@ -410,7 +410,7 @@ type recPart struct {
 func partKey(sid string, offset int64) string { return fmt.Sprintf("%s/%020d", sid, offset) }
 
 // dirtyPart marks the part of ss at offset.
-func (s *Server) dirtyPart(ss *session, offset int64) {
+func (s *state) dirtyPart(ss *session, offset int64) {
 	if s.persist != nil {
 		s.dirty(kParts, partKey(ss.id, offset))
 	}
@@ -418,7 +418,7 @@ func (s *Server) dirtyPart(ss *session, offset int64) {
 
 // dirtySession marks ss and every part of it (the session ended or
 // expired).
-func (s *Server) dirtySession(ss *session) {
+func (s *state) dirtySession(ss *session) {
 	if s.persist == nil {
 		return
 	}
@@ -428,7 +428,7 @@ func (s *Server) dirtySession(ss *session) {
 	}
 }
 
-func (s *Server) partKeys() []string {
+func (s *state) partKeys() []string {
 	var keys []string
 	for _, sid := range sortedKeys(s.sessions) {
 		for _, pt := range sortedParts(s.sessions[sid]) {
@@ -444,7 +444,7 @@ func splitPartKey(key string) (string, int64, bool) {
 	return sid, n, ok && err == nil
 }
 
-func (s *Server) partRec(key string) (recPart, bool) {
+func (s *state) partRec(key string) (recPart, bool) {
 	sid, off, ok := splitPartKey(key)
 	ss := s.sessions[sid]
 	if !ok || ss == nil || ss.parts[off] == nil {
@@ -458,7 +458,7 @@ func (s *Server) partRec(key string) (recPart, bool) {
 	return rec, true
 }
 
-func (s *Server) loadPart(key string, r recPart) error {
+func (s *state) loadPart(key string, r recPart) error {
 	sid, off, ok := splitPartKey(key)
 	if !ok || s.sessions[sid] == nil {
 		return fmt.Errorf("part of an unknown session")
@@ -476,14 +476,14 @@ func (s *Server) loadPart(key string, r recPart) error {
 
 // Ended sessions are stored as the UploadSessionInfo tests read.
 
-func (s *Server) endedKeys() []string { return sortedKeys(s.ended) }
+func (s *state) endedKeys() []string { return sortedKeys(s.ended) }
 
-func (s *Server) endedRec(id string) (UploadSessionInfo, bool) {
+func (s *state) endedRec(id string) (UploadSessionInfo, bool) {
 	info, ok := s.ended[id]
 	return info, ok
 }
 
-func (s *Server) loadEnded(id string, r UploadSessionInfo) error {
+func (s *state) loadEnded(id string, r UploadSessionInfo) error {
 	s.ended[id] = r
 	return nil
 }

@@ -24,7 +24,7 @@ type recEvent struct {
 	Source, AdminSource json.RawMessage `json:",omitempty"`
 }
 
-func (s *Server) eventKeys() []string {
+func (s *state) eventKeys() []string {
 	keys := make([]string, 0, len(s.events.list)+1)
 	for _, e := range s.events.list {
 		keys = append(keys, eventKey(e.seq))
@@ -32,7 +32,7 @@ func (s *Server) eventKeys() []string {
 	return append(keys, eventHeadKey)
 }
 
-func (s *Server) eventRec(key string) (recEvent, bool) {
+func (s *state) eventRec(key string) (recEvent, bool) {
 	if key == eventHeadKey {
 		return recEvent{Seq: s.events.head}, true
 	}
@@ -49,7 +49,7 @@ func (s *Server) eventRec(key string) (recEvent, bool) {
 		ItemID: e.itemID, OwnerID: e.ownerID, Source: e.source, AdminSource: e.adminSrc}, true
 }
 
-func (s *Server) loadEvent(key string, r recEvent) error {
+func (s *state) loadEvent(key string, r recEvent) error {
 	if key == eventHeadKey {
 		s.events.head = r.Seq
 		return nil
@@ -65,7 +65,7 @@ func (s *Server) loadEvent(key string, r recEvent) error {
 
 // eventsLoaded checks that the stored events are consecutive and keeps
 // the newest the history holds.
-func (s *Server) eventsLoaded() error {
+func (s *state) eventsLoaded() error {
 	for i := 1; i < len(s.events.list); i++ {
 		if s.events.list[i].seq != s.events.list[i-1].seq+1 {
 			return fmt.Errorf("refserver: stored events are not consecutive at %d", s.events.list[i].seq)

@@ -22,9 +22,9 @@ type recRetPolicy struct {
 	CreatedAt, ModifiedAt         time.Time
 }
 
-func (s *Server) retPolicyKeys() []string { return sortedKeys(s.retention.policies) }
+func (s *state) retPolicyKeys() []string { return sortedKeys(s.retention.policies) }
 
-func (s *Server) retPolicyRec(id string) (recRetPolicy, bool) {
+func (s *state) retPolicyRec(id string) (recRetPolicy, bool) {
 	rp, ok := s.retention.policies[id]
 	if !ok {
 		return recRetPolicy{}, false
@@ -42,7 +42,7 @@ func (s *Server) retPolicyRec(id string) (recRetPolicy, bool) {
 	return r, true
 }
 
-func (s *Server) loadRetPolicy(id string, r recRetPolicy) error {
+func (s *state) loadRetPolicy(id string, r recRetPolicy) error {
 	by, err := s.userByRef(r.CreatedBy)
 	if err != nil {
 		return err
@@ -68,9 +68,9 @@ type recRetAssignment struct {
 	At                   time.Time
 }
 
-func (s *Server) retAssignmentKeys() []string { return sortedKeys(s.retention.assignments) }
+func (s *state) retAssignmentKeys() []string { return sortedKeys(s.retention.assignments) }
 
-func (s *Server) retAssignmentRec(id string) (recRetAssignment, bool) {
+func (s *state) retAssignmentRec(id string) (recRetAssignment, bool) {
 	a, ok := s.retention.assignments[id]
 	if !ok {
 		return recRetAssignment{}, false
@@ -79,7 +79,7 @@ func (s *Server) retAssignmentRec(id string) (recRetAssignment, bool) {
 		StartDateField: a.startDateField, By: uid(a.by), At: utc(a.at)}, true
 }
 
-func (s *Server) loadRetAssignment(id string, r recRetAssignment) error {
+func (s *state) loadRetAssignment(id string, r recRetAssignment) error {
 	by, err := s.userByRef(r.By)
 	if err != nil {
 		return err
@@ -101,9 +101,9 @@ type recFVR struct {
 	Applied time.Time
 }
 
-func (s *Server) fvrKeys() []string { return sortedKeys(s.retention.fvrs) }
+func (s *state) fvrKeys() []string { return sortedKeys(s.retention.fvrs) }
 
-func (s *Server) fvrRec(id string) (recFVR, bool) {
+func (s *state) fvrRec(id string) (recFVR, bool) {
 	fvr, ok := s.retention.fvrs[id]
 	if !ok {
 		return recFVR{}, false
@@ -134,7 +134,7 @@ func (s *Server) loadFVR(id string, r recFVR) error {
 }
 
 // retentionLoaded rebuilds the creation orders.
-func (s *Server) retentionLoaded() error {
+func (s *state) retentionLoaded() error {
 	rs := &s.retention
 	rs.policyOrder = orderedByID(rs.policies, func(x *retentionPolicy) string { return x.id })
 	rs.assignOrder = orderedByID(rs.assignments, func(x *retentionAssignment) string { return x.id })
@@ -152,9 +152,9 @@ type recHoldPolicy struct {
 	Created, Released               time.Time
 }
 
-func (s *Server) holdPolicyKeys() []string { return sortedKeys(s.holds.policies) }
+func (s *state) holdPolicyKeys() []string { return sortedKeys(s.holds.policies) }
 
-func (s *Server) holdPolicyRec(id string) (recHoldPolicy, bool) {
+func (s *state) holdPolicyRec(id string) (recHoldPolicy, bool) {
 	hp, ok := s.holds.policies[id]
 	if !ok {
 		return recHoldPolicy{}, false
@@ -164,7 +164,7 @@ func (s *Server) holdPolicyRec(id string) (recHoldPolicy, bool) {
 		CreatedAt: utc(hp.createdAt), ModifiedAt: utc(hp.modifiedAt), Created: utc(hp.created), Released: utc(hp.released)}, true
 }
 
-func (s *Server) loadHoldPolicy(id string, r recHoldPolicy) error {
+func (s *state) loadHoldPolicy(id string, r recHoldPolicy) error {
 	by, err := s.userByRef(r.CreatedBy)
 	if err != nil {
 		return err
@@ -181,9 +181,9 @@ type recHoldAssignment struct {
 	At, Deleted              time.Time
 }
 
-func (s *Server) holdAssignmentKeys() []string { return sortedKeys(s.holds.assignments) }
+func (s *state) holdAssignmentKeys() []string { return sortedKeys(s.holds.assignments) }
 
-func (s *Server) holdAssignmentRec(id string) (recHoldAssignment, bool) {
+func (s *state) holdAssignmentRec(id string) (recHoldAssignment, bool) {
 	a, ok := s.holds.assignments[id]
 	if !ok {
 		return recHoldAssignment{}, false
@@ -191,7 +191,7 @@ func (s *Server) holdAssignmentRec(id string) (recHoldAssignment, bool) {
 	return recHoldAssignment{Policy: a.policy.id, ToType: a.toType, ToID: a.toID, By: uid(a.by), At: utc(a.at), Deleted: utc(a.deleted)}, true
 }
 
-func (s *Server) loadHoldAssignment(id string, r recHoldAssignment) error {
+func (s *state) loadHoldAssignment(id string, r recHoldAssignment) error {
 	by, err := s.userByRef(r.By)
 	if err != nil {
 		return err
@@ -211,9 +211,9 @@ type recHold struct {
 	Sources []string
 }
 
-func (s *Server) holdKeys() []string { return sortedKeys(s.holds.holds) }
+func (s *state) holdKeys() []string { return sortedKeys(s.holds.holds) }
 
-func (s *Server) holdRec(id string) (recHold, bool) {
+func (s *state) holdRec(id string) (recHold, bool) {
 	h, ok := s.holds.holds[id]
 	if !ok {
 		return recHold{}, false
@@ -244,7 +244,7 @@ func (s *Server) loadHold(id string, r recHold) error {
 }
 
 // holdsLoaded rebuilds the creation orders.
-func (s *Server) holdsLoaded() error {
+func (s *state) holdsLoaded() error {
 	hs := &s.holds
 	hs.policyOrder = orderedByID(hs.policies, func(x *legalHoldPolicy) string { return x.id })
 	hs.assignOrder = orderedByID(hs.assignments, func(x *legalHoldAssignment) string { return x.id })

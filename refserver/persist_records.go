@@ -174,7 +174,7 @@ func uid(u *user) string {
 }
 
 // userByRef resolves a uid while loading; users load first.
-func (s *Server) userByRef(id string) (*user, error) {
+func (s *state) userByRef(id string) (*user, error) {
 	if id == "" {
 		return nil, nil
 	}
@@ -188,7 +188,7 @@ func (s *Server) userByRef(id string) (*user, error) {
 }
 
 // usersByRef resolves several uids at once.
-func (s *Server) usersByRef(ids ...string) ([]*user, error) {
+func (s *state) usersByRef(ids ...string) ([]*user, error) {
 	out := make([]*user, len(ids))
 	for i, id := range ids {
 		u, err := s.userByRef(id)

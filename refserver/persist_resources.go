@@ -25,9 +25,9 @@ type recTaskAssignment struct {
 	AssignedAt, CompletedAt    time.Time
 }
 
-func (s *Server) taskKeys() []string { return sortedKeys(s.tasks.tasks) }
+func (s *state) taskKeys() []string { return sortedKeys(s.tasks.tasks) }
 
-func (s *Server) taskRec(id string) (recTask, bool) {
+func (s *state) taskRec(id string) (recTask, bool) {
 	t, ok := s.tasks.tasks[id]
 	if !ok {
 		return recTask{}, false
@@ -45,7 +45,7 @@ func (s *Server) taskRec(id string) (recTask, bool) {
 	return r, true
 }
 
-func (s *Server) loadTask(id string, r recTask) error {
+func (s *state) loadTask(id string, r recTask) error {
 	by, err := s.userByRef(r.CreatedBy)
 	if err != nil {
 		return err
@@ -68,7 +68,7 @@ func (s *Server) loadTask(id string, r recTask) error {
 
 // tasksLoaded rebuilds the tasks of each file in the order they were
 // created (ids grow with time; the records come in key order).
-func (s *Server) tasksLoaded() error {
+func (s *state) tasksLoaded() error {
 	for _, t := range s.tasks.tasks {
 		s.tasks.byFile[t.fileID] = append(s.tasks.byFile[t.fileID], t)
 	}
@@ -81,9 +81,9 @@ func (s *Server) tasksLoaded() error {
 // recWatermark is the watermark of the item whose id is the key.
 type recWatermark struct{ CreatedAt, ModifiedAt time.Time }
 
-func (s *Server) watermarkKeys() []string { return sortedKeys(s.watermarks.byItem) }
+func (s *state) watermarkKeys() []string { return sortedKeys(s.watermarks.byItem) }
 
-func (s *Server) watermarkRec(id string) (recWatermark, bool) {
+func (s *state) watermarkRec(id string) (recWatermark, bool) {
 	wm, ok := s.watermarks.byItem[id]
 	if !ok {
 		return recWatermark{}, false
@@ -91,7 +91,7 @@ func (s *Server) watermarkRec(id string) (recWatermark, bool) {
 	return recWatermark{utc(wm.createdAt), utc(wm.modifiedAt)}, true
 }
 
-func (s *Server) loadWatermark(id string, r recWatermark) error {
+func (s *state) loadWatermark(id string, r recWatermark) error {
 	s.watermarks.byItem[id] = &watermark{createdAt: r.CreatedAt, modifiedAt: r.ModifiedAt}
 	return nil
 }
@@ -107,7 +107,7 @@ const metadataKey = "state"
 
 func metadataKeys(*Server) []string { return []string{metadataKey} }
 
-func (s *Server) metadataRec(key string) (recMetadata, bool) {
+func (s *state) metadataRec(key string) (recMetadata, bool) {
 	r := recMetadata{Seq: s.metadata.seq, Order: []string{}}
 	for _, t := range s.metadata.order {
 		r.Order = append(r.Order, t.id)
@@ -115,7 +115,7 @@ func (s *Server) metadataRec(key string) (recMetadata, bool) {
 	return r, key == metadataKey
 }
 
-func (s *Server) loadMetadata(_ string, r recMetadata) error {
+func (s *state) loadMetadata(_ string, r recMetadata) error {
 	s.metadata.seq = r.Seq
 	s.persist.load.templateOrder = r.Order
 	return nil
@@ -136,9 +136,9 @@ type recField struct {
 	Options                                 [][2]string // id, key
 }
 
-func (s *Server) templateKeys() []string { return sortedKeys(s.metadata.byID) }
+func (s *state) templateKeys() []string { return sortedKeys(s.metadata.byID) }
 
-func (s *Server) templateRec(id string) (recTemplate, bool) {
+func (s *state) templateRec(id string) (recTemplate, bool) {
 	t, ok := s.metadata.byID[id]
 	if !ok {
 		return recTemplate{}, false
@@ -155,7 +155,7 @@ func (s *Server) templateRec(id string) (recTemplate, bool) {
 	return r, true
 }
 
-func (s *Server) loadTemplate(id string, r recTemplate) error {
+func (s *state) loadTemplate(id string, r recTemplate) error {
 	t := &mdTemplate{id: id, scope: r.Scope, key: r.Key, displayName: r.DisplayName, hidden: r.Hidden,
 		copyOnCopy: r.CopyOnCopy, typeID: r.TypeID, version: r.Version, instances: map[string]*mdInstance{}}
 	for _, rf := range r.Fields {
@@ -171,7 +171,7 @@ func (s *Server) loadTemplate(id string, r recTemplate) error {
 }
 
 // templatesLoaded puts the templates in their stored order.
-func (s *Server) templatesLoaded() error {
+func (s *state) templatesLoaded() error {
 	for _, id := range s.persist.load.templateOrder {
 		t := s.metadata.byID[id]
 		if t == nil {
@@ -201,9 +201,9 @@ type recVal struct {
 	List []string `json:",omitempty"`
 }
 
-func (s *Server) instanceKeys() []string { return sortedKeys(s.metadata.byInstID) }
+func (s *state) instanceKeys() []string { return sortedKeys(s.metadata.byInstID) }
 
-func (s *Server) instanceRec(id string) (recInstance, bool) {
+func (s *state) instanceRec(id string) (recInstance, bool) {
 	in, ok := s.metadata.byInstID[id]
 	if !ok {
 		return recInstance{}, false
@@ -215,7 +215,7 @@ func (s *Server) instanceRec(id string) (recInstance, bool) {
 	return r, true
 }
 
-func (s *Server) loadInstance(id string, r recInstance) error {
+func (s *state) loadInstance(id string, r recInstance) error {
 	t, it := s.metadata.byID[r.Template], s.items[r.Item]
 	if t == nil || it == nil {
 		return fmt.Errorf("unknown template %s or item %s", r.Template, r.Item)
@@ -230,7 +230,7 @@ func (s *Server) loadInstance(id string, r recInstance) error {
 
 // instancesLoaded indexes the instances in creation order (the sort
 // indexes of queries are built on demand).
-func (s *Server) instancesLoaded() error {
+func (s *state) instancesLoaded() error {
 	list := make([]*mdInstance, 0, len(s.metadata.byInstID))
 	for _, in := range s.metadata.byInstID {
 		list = append(list, in)
@@ -249,9 +249,9 @@ type recGroup struct {
 	CreatedAt, ModifiedAt                         time.Time
 }
 
-func (s *Server) groupKeys() []string { return sortedKeys(s.groups.byID) }
+func (s *state) groupKeys() []string { return sortedKeys(s.groups.byID) }
 
-func (s *Server) groupRec(id string) (recGroup, bool) {
+func (s *state) groupRec(id string) (recGroup, bool) {
 	g, ok := s.groups.byID[id]
 	if !ok {
 		return recGroup{}, false
@@ -261,7 +261,7 @@ func (s *Server) groupRec(id string) (recGroup, bool) {
 		CreatedAt: utc(g.createdAt), ModifiedAt: utc(g.modifiedAt)}, true
 }
 
-func (s *Server) loadGroup(id string, r recGroup) error {
+func (s *state) loadGroup(id string, r recGroup) error {
 	g := &group{id: id, name: r.Name, provenance: r.Provenance, externalSyncID: r.ExternalSyncID, descr: r.Description,
 		invitability: r.Invitability, memberViewability: r.MemberViewability, createdAt: r.CreatedAt, modifiedAt: r.ModifiedAt}
 	s.groups.byID[id] = g
@@ -276,9 +276,9 @@ type recMembership struct {
 	CreatedAt, ModifiedAt time.Time
 }
 
-func (s *Server) membershipKeys() []string { return sortedKeys(s.groups.memberships) }
+func (s *state) membershipKeys() []string { return sortedKeys(s.groups.memberships) }
 
-func (s *Server) membershipRec(id string) (recMembership, bool) {
+func (s *state) membershipRec(id string) (recMembership, bool) {
 	m, ok := s.groups.memberships[id]
 	if !ok {
 		return recMembership{}, false
@@ -287,7 +287,7 @@ func (s *Server) membershipRec(id string) (recMembership, bool) {
 		CreatedAt: utc(m.createdAt), ModifiedAt: utc(m.modifiedAt)}, true
 }
 
-func (s *Server) loadMembership(id string, r recMembership) error {
+func (s *state) loadMembership(id string, r recMembership) error {
 	u, err := s.userByRef(r.User)
 	if err != nil {
 		return err
@@ -307,9 +307,9 @@ type recPin struct {
 	CreatedAt          time.Time
 }
 
-func (s *Server) pinKeys() []string { return sortedKeys(s.pins.byID) }
+func (s *state) pinKeys() []string { return sortedKeys(s.pins.byID) }
 
-func (s *Server) pinRec(id string) (recPin, bool) {
+func (s *state) pinRec(id string) (recPin, bool) {
 	p, ok := s.pins.byID[id]
 	if !ok {
 		return recPin{}, false
@@ -317,7 +317,7 @@ func (s *Server) pinRec(id string) (recPin, bool) {
 	return recPin{Owner: uid(p.owner), ProductName: p.productName, CreatedAt: utc(p.createdAt)}, true
 }
 
-func (s *Server) loadPin(id string, r recPin) error {
+func (s *state) loadPin(id string, r recPin) error {
 	u, err := s.userByRef(r.Owner)
 	if err != nil {
 		return err

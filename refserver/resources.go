@@ -10,7 +10,7 @@ import "github.com/contentapi/cms/refserver/internal/wire"
 
 // initResources prepares every such resource's state; called by newServer
 // before the server answers a request.
-func (s *Server) initResources() {
+func (s *state) initResources() {
 	s.initTasks()
 	s.initWatermarks()
 	s.initMetadata()
@@ -32,7 +32,7 @@ func (s *Server) initResources() {
 // versionAdded is called when a file gets a version: its first one
 // (createFile) or a new one (addVersion). Retention and legal holds attach
 // to the new version here.
-func (s *Server) versionAdded(f *item, v *version) {
+func (s *state) versionAdded(f *item, v *version) {
 	s.retentionVersionAdded(f, v)
 	s.legalHoldVersionAdded(f, v)
 }
@@ -40,13 +40,13 @@ func (s *Server) versionAdded(f *item, v *version) {
 // metadataChanged is called when an instance is created on an item or its
 // values change. Retention assigned to its template re-evaluates the item
 // here.
-func (s *Server) metadataChanged(in *mdInstance) {
+func (s *state) metadataChanged(in *mdInstance) {
 	s.retentionMetadataChanged(in)
 }
 
 // purgeBlocked returns the error that keeps an item (a file, or a folder
 // with everything in it) from being deleted for good now, or nil.
-func (s *Server) purgeBlocked(it *item) *wire.Error {
+func (s *state) purgeBlocked(it *item) *wire.Error {
 	if e := s.retentionBlocksPurge(it); e != nil {
 		return e
 	}
@@ -55,7 +55,7 @@ func (s *Server) purgeBlocked(it *item) *wire.Error {
 
 // itemPurged is called for every item (each one of a folder tree) when it
 // leaves the server for good, so the resources attached to it go too.
-func (s *Server) itemPurged(it *item) {
+func (s *state) itemPurged(it *item) {
 	s.persistItemPurged(it)
 	s.metadataItemPurged(it)
 	s.watermarkItemPurged(it)

@@ -67,7 +67,7 @@ const (
 
 // initRetention prepares the state of retention policies, assignments and
 // file version retentions; called once by newServer.
-func (s *Server) initRetention() {
+func (s *state) initRetention() {
 	s.retention = retentionState{
 		policies:    map[string]*retentionPolicy{},
 		assignments: map[string]*retentionAssignment{},
@@ -116,7 +116,7 @@ func validDisposition(v string) bool { return v == dispositionDelete || v == dis
 
 // recipients resolves custom_notification_recipients: every user must exist
 // (400 bad_request otherwise; the spec names no code).
-func (s *Server) recipients(refs []userRef) ([]*user, *wire.Error) {
+func (s *state) recipients(refs []userRef) ([]*user, *wire.Error) {
 	out := make([]*user, 0, len(refs))
 	for _, ref := range refs {
 		if ref.Type != "" && ref.Type != "user" {
@@ -233,7 +233,7 @@ func (s *Server) createRetentionPolicy(w http.ResponseWriter, r *http.Request, p
 
 // retentionPolicyNamed finds a policy by name (names are unique ignoring
 // case), other than skip.
-func (s *Server) retentionPolicyNamed(name string, skip *retentionPolicy) *retentionPolicy {
+func (s *state) retentionPolicyNamed(name string, skip *retentionPolicy) *retentionPolicy {
 	for _, rp := range s.retention.policyOrder {
 		if rp != skip && strings.EqualFold(rp.name, name) {
 			return rp
@@ -275,7 +275,7 @@ func retentionPolicyMini(rp *retentionPolicy) map[string]any {
 }
 
 // retentionPolicyRecord is the RetentionPolicy record. Callers hold s.mu.
-func (s *Server) retentionPolicyRecord(rp *retentionPolicy) map[string]any {
+func (s *state) retentionPolicyRecord(rp *retentionPolicy) map[string]any {
 	m := retentionPolicyMini(rp)
 	counts := map[string]any{"enterprise": 0, "folder": 0, "metadata_template": 0}
 	for _, a := range s.retention.assignOrder {
@@ -298,7 +298,7 @@ func (s *Server) retentionPolicyRecord(rp *retentionPolicy) map[string]any {
 }
 
 // retentionPolicyByID finds a policy: 404 not_found when unknown.
-func (s *Server) retentionPolicyByID(id string) (*retentionPolicy, *wire.Error) {
+func (s *state) retentionPolicyByID(id string) (*retentionPolicy, *wire.Error) {
 	return recordIn(s.retention.policies, id, "retention_policy")
 }
 

@@ -153,7 +153,7 @@ func (s *Server) createRetentionAssignment(w http.ResponseWriter, r *http.Reques
 // retentionCovers reports whether assignment a applies to file f: every
 // file for the enterprise, the files below a folder, the files carrying a
 // matching instance of a template (metadataCovers).
-func (s *Server) retentionCovers(a *retentionAssignment, f *item) bool {
+func (s *state) retentionCovers(a *retentionAssignment, f *item) bool {
 	switch a.toType {
 	case assignEnterprise:
 		return true
@@ -166,7 +166,7 @@ func (s *Server) retentionCovers(a *retentionAssignment, f *item) bool {
 }
 
 // retentionAssignmentRecord is the RetentionPolicyAssignment record.
-func (s *Server) retentionAssignmentRecord(a *retentionAssignment) map[string]any {
+func (s *state) retentionAssignmentRecord(a *retentionAssignment) map[string]any {
 	var id, filters, start any
 	if a.toID != "" {
 		id = a.toID
@@ -189,7 +189,7 @@ func (s *Server) retentionAssignmentRecord(a *retentionAssignment) map[string]an
 	}
 }
 
-func (s *Server) retentionAssignmentByID(id string) (*retentionAssignment, *wire.Error) {
+func (s *state) retentionAssignmentByID(id string) (*retentionAssignment, *wire.Error) {
 	return recordIn(s.retention.assignments, id, "retention_policy_assignment")
 }
 
@@ -247,7 +247,7 @@ func (s *Server) deleteRetentionAssignment(w http.ResponseWriter, r *http.Reques
 }
 
 // removeRetentionAssignment forgets a and the retention it gave.
-func (s *Server) removeRetentionAssignment(a *retentionAssignment) {
+func (s *state) removeRetentionAssignment(a *retentionAssignment) {
 	delete(s.retention.assignments, a.id)
 	s.retention.assignOrder = wire.RemoveFrom(s.retention.assignOrder, a)
 	s.dirty(kRetAssignments, a.id)

@@ -47,7 +47,7 @@ import (
 
 // metadataTargetOf resolves the template of a metadata_template assignment
 // and checks its filter_fields and start_date_field. Callers hold s.mu.
-func (s *Server) metadataTargetOf(a *retentionAssignment) *wire.Error {
+func (s *state) metadataTargetOf(a *retentionAssignment) *wire.Error {
 	t := s.metadata.byID[a.toID]
 	if t == nil {
 		return wire.NotFound("metadata_template")
@@ -96,7 +96,7 @@ func optionByID(f *mdField, id string) *mdOption {
 // metadataCovers reports whether the metadata_template assignment a covers
 // file f: f carries an instance of the template that matches the filter.
 // A template, field or option that is gone matches nothing. Callers hold s.mu.
-func (s *Server) metadataCovers(a *retentionAssignment, f *item) bool {
+func (s *state) metadataCovers(a *retentionAssignment, f *item) bool {
 	t := s.metadata.byID[a.toID]
 	if t == nil || f.typ != "file" {
 		return false
@@ -133,7 +133,7 @@ func (s *Server) metadataCovers(a *retentionAssignment, f *item) bool {
 // for the enterprise or a folder, now (when the version comes under it);
 // for a metadata template, the date in the start date field of f's
 // instance, else the version's upload. Callers hold s.mu.
-func (s *Server) retentionStart(a *retentionAssignment, f *item, v *version) time.Time {
+func (s *state) retentionStart(a *retentionAssignment, f *item, v *version) time.Time {
 	if a.toType != assignMetadataTemplate {
 		return s.nowSec()
 	}
@@ -152,7 +152,7 @@ func (s *Server) retentionStart(a *retentionAssignment, f *item, v *version) tim
 // values changed: a file that now matches has every version retained, and
 // a later start date extends the retention of the versions already
 // retained (an earlier one does not shorten it). Callers hold s.mu.
-func (s *Server) retentionMetadataChanged(in *mdInstance) {
+func (s *state) retentionMetadataChanged(in *mdInstance) {
 	f := in.item
 	if f.typ != "file" {
 		return

@@ -58,7 +58,7 @@ func (fvr *fileVersionRetention) retainedAt(now time.Time) bool {
 // counted from start (retentionStart). A version a already retains keeps
 // its start unless start is later: retention is extended, never shortened.
 // Callers hold s.mu.
-func (s *Server) retainVersionFrom(f *item, v *version, a *retentionAssignment, start time.Time) {
+func (s *state) retainVersionFrom(f *item, v *version, a *retentionAssignment, start time.Time) {
 	fvr, ok := s.retention.byVersion[v.id]
 	if !ok {
 		fvr = &fileVersionRetention{id: s.newID(), file: f, version: v, sources: map[*retentionAssignment]time.Time{}, applied: s.nowSec()}
@@ -76,7 +76,7 @@ func (s *Server) retainVersionFrom(f *item, v *version, a *retentionAssignment, 
 // new version v: the assignments of active policies on the enterprise, on
 // a folder above f or on a template f carries a matching instance of.
 // Earlier versions keep their own retention.
-func (s *Server) retentionVersionAdded(f *item, v *version) {
+func (s *state) retentionVersionAdded(f *item, v *version) {
 	for _, a := range s.retention.assignOrder {
 		if a.policy.status == retentionStatusActive && s.retentionCovers(a, f) {
 			s.retainVersionFrom(f, v, a, s.retentionStart(a, f, v))
@@ -89,7 +89,7 @@ func (s *Server) retentionVersionAdded(f *item, v *version) {
 // access_denied_insufficient_permissions, the answer the service gives to a
 // permanent delete it refuses (box/box-python-sdk#547), with context_info
 // naming the file version retention.
-func (s *Server) retentionBlocksPurge(it *item) *wire.Error {
+func (s *state) retentionBlocksPurge(it *item) *wire.Error {
 	now := s.now()
 	for _, f := range s.filesUnder(it) {
 		for _, v := range f.versions {
@@ -106,7 +106,7 @@ func (s *Server) retentionBlocksPurge(it *item) *wire.Error {
 }
 
 // fileVersionRetentionRecord is the FileVersionRetention record.
-func (s *Server) fileVersionRetentionRecord(fvr *fileVersionRetention) map[string]any {
+func (s *state) fileVersionRetentionRecord(fvr *fileVersionRetention) map[string]any {
 	a, disp := fvr.winner()
 	return map[string]any{
 		"type": "file_version_retention", "id": fvr.id,

@@ -365,7 +365,7 @@ func cmpNewest(a, b *item) int {
 }
 
 // searchKeeps applies the access model and every filter but the query's.
-func (s *Server) searchKeeps(p *principal, q *searchRequest, it *item, ancestors map[string]bool) bool {
+func (s *state) searchKeeps(p *principal, q *searchRequest, it *item, ancestors map[string]bool) bool {
 	if it.id == rootID || !s.visible(p, it) {
 		return false
 	}
@@ -419,7 +419,7 @@ func (s *Server) searchKeeps(p *principal, q *searchRequest, it *item, ancestors
 
 // updatedBy reports whether a user of ids changed it last or uploaded one
 // of its last 10 versions.
-func (s *Server) updatedBy(it *item, ids map[string]bool) bool {
+func (s *state) updatedBy(it *item, ids map[string]bool) bool {
 	if it.modBy != nil && ids[it.modBy.id] {
 		return true
 	}
@@ -433,7 +433,7 @@ func (s *Server) updatedBy(it *item, ids map[string]bool) bool {
 
 // under reports whether one of the folders (ids) is an ancestor of it;
 // "0" is the root every item is under.
-func (s *Server) under(it *item, folders map[string]bool) bool {
+func (s *state) under(it *item, folders map[string]bool) bool {
 	if folders[rootID] {
 		return true
 	}
@@ -461,7 +461,7 @@ type mdCondition struct {
 
 // parseSearchMDFilters reads mdfilters: a JSON array of exactly one
 // {scope, templateKey, filters}.
-func (s *Server) parseSearchMDFilters(raw string) (*searchMDFilter, *wire.Error) {
+func (s *state) parseSearchMDFilters(raw string) (*searchMDFilter, *wire.Error) {
 	var list []struct {
 		Scope       string                     `json:"scope"`
 		TemplateKey string                     `json:"templateKey"`
@@ -581,7 +581,7 @@ func (c mdCondition) matches(in *mdInstance) bool {
 // matchMDFilter keeps the hits whose instance of the filter's template
 // meets every condition; with no hits (no query), every such instance's
 // item, scored 0. Callers hold s.mu.
-func (s *Server) matchMDFilter(f *searchMDFilter, hits map[*item]int) map[*item]int {
+func (s *state) matchMDFilter(f *searchMDFilter, hits map[*item]int) map[*item]int {
 	keep := func(in *mdInstance) bool {
 		for _, c := range f.fields {
 			if !c.matches(in) {

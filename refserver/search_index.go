@@ -106,7 +106,7 @@ func newSearchIndex() *searchIndex {
 // initItemIndexes empties the indexes of items: the folder indexes, and
 // the search index and the event log's move and rename detection, which
 // hear of every change the folder indexes see.
-func (s *Server) initItemIndexes() {
+func (s *state) initItemIndexes() {
 	s.search = newSearchIndex()
 	s.folders = folderIndexes{m: make(map[indexKey]*folderIndex), changed: func(it *item, from itemSlot, to indexKey, listed bool) {
 		s.search.changed(it)
@@ -130,7 +130,7 @@ func (x *searchIndex) pairKey(a, b string) uint64 {
 }
 
 // flush indexes the pending items. Callers hold s.mu.
-func (s *Server) flushSearchIndex(ctx context.Context) {
+func (s *state) flushSearchIndex(ctx context.Context) {
 	x := s.search
 	for it := range x.pending {
 		delete(x.pending, it)
@@ -164,7 +164,7 @@ func (x *searchIndex) unpost(w string, it *item) {
 }
 
 // indexItem indexes an item's current texts, replacing what was indexed.
-func (s *Server) indexItem(ctx context.Context, it *item) {
+func (s *state) indexItem(ctx context.Context, it *item) {
 	x := s.search
 	old := x.docs[it]
 	d := &searchDoc{words: make(map[string]searchField), pairs: make(map[uint64]searchField)}
@@ -221,7 +221,7 @@ func (s *Server) indexItem(ctx context.Context, it *item) {
 // contentWords reads the words and adjacent pairs of a blob's first
 // maxIndexedContent bytes, streaming. A blob that cannot be read indexes
 // nothing.
-func (s *Server) contentWords(ctx context.Context, blobID string) (map[string]struct{}, map[uint64]struct{}) {
+func (s *state) contentWords(ctx context.Context, blobID string) (map[string]struct{}, map[uint64]struct{}) {
 	words, pairs := map[string]struct{}{}, map[uint64]struct{}{}
 	rc, err := s.store.Open(ctx, blobID)
 	if err != nil {

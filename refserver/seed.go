@@ -36,7 +36,7 @@ func (s *Server) Seed() error {
 	return s.AddDevicePins(4)
 }
 
-func (s *Server) seedFolder(p *principal, parentID, name string) (*item, error) {
+func (s *state) seedFolder(p *principal, parentID, name string) (*item, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	parent, aerr := s.parentFolder(p, parentID)
@@ -58,7 +58,7 @@ func (s *Server) seedFolder(p *principal, parentID, name string) (*item, error) 
 	return f, nil
 }
 
-func (s *Server) seedFile(ctx context.Context, p *principal, parentID, name, body string) error {
+func (s *state) seedFile(ctx context.Context, p *principal, parentID, name, body string) error {
 	blob, err := s.store.Put(ctx, strings.NewReader(body))
 	if err != nil {
 		return fmt.Errorf("refserver: seed file %q: %w", name, err)

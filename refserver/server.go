@@ -186,28 +186,68 @@ type RequestRecord struct {
 	HandlerStatus int
 }
 
-// Server is a running (or in-process) reference server.
+// Server is a running (or in-process) reference server: the HTTP side
+// (listeners, routes, faults, the request log, webhook deliveries, the OAuth
+// endpoints) around its state, which it embeds. Handlers are the methods of
+// Server; the model and its rules are the methods of state (see state).
 type Server struct {
-	opts    Options
-	now     func() time.Time
-	log     *slog.Logger
-	store   Store
-	signKey []byte
+	*state
+
+	roleByHost map[string]string
+	handlers   map[string]http.Handler // by role
+	life       lifecycle               // listeners, connections, Close (lifecycle.go)
+
+	oauth *oauth.Service[*principal] // apps and issued tokens: the oauth room (oauth.go)
+
+	restored    bool      // the state was loaded from Options.DataDir
+	fixedTokens [3]string // the admin, user and app tokens Options gave
+
+	faultsMu sync.Mutex
+	faults   []*fault
+
+	// Webhook deliveries (webhook_delivery.go): their client, the slots
+	// that bound how many run at once, and the goroutines of those pending.
+	hookClient *http.Client
+	hookSlots  chan struct{}
+	hookWG     sync.WaitGroup
+	fixedKeys  [2]string // the webhook keys Options gave
+
+	reqMu    sync.Mutex
+	requests requestLog // the newest requests (requestlog.go), guarded by reqMu
+	reqSeq   atomic.Uint64
+}
+
+// state is the server's model: items and folders, versions and upload
+// sessions, every resource, users, groups and pins, the indexes (folders,
+// search, metadata), the event log, and the rules that keep them
+// consistent. Its methods take no HTTP request and write no answer: a
+// handler (a method of Server) parses the request, calls them under mu,
+// and answers. It will move to a package of its own (internal/state,
+// docs/refserver.md).
+//
+// Lock order, where more than one is held: the oauth room's lock
+// (Server.oauth), then mu, then the persister's locks (persist.go: flushMu,
+// then its mu), then a store's own locks (internal/blob). The faults
+// (faultsMu) and the request log (reqMu) are never held with another lock.
+type state struct {
+	opts  Options
+	now   func() time.Time
+	log   *slog.Logger
+	store Store
 
 	baseURL, uploadURL, downloadURL string
-	roleByHost                      map[string]string
-	handlers                        map[string]http.Handler // by role
-	life                            lifecycle               // listeners, connections, Close (lifecycle.go)
 
 	enterpriseID string
 	admin, user  *user
 	app          *user
-	principals   map[string]*principal      // by token
-	oauth        *oauth.Service[*principal] // apps and issued tokens: the oauth room (oauth.go); its lock comes before mu
+	principals   map[string]*principal // by token
 
-	persist     *persister // nil unless Options.DataDir (persist.go)
-	restored    bool       // the state was loaded from Options.DataDir
-	fixedTokens [3]string  // the admin, user and app tokens Options gave
+	persist *persister // nil unless Options.DataDir (persist.go)
+	signKey []byte     // signs content-host URLs (download.go)
+
+	// queueHook queues the delivery of a webhook an event fired: the HTTP
+	// side (Server.queueDelivery, webhook_delivery.go). Called under mu.
+	queueHook func(hook *webhook, trigger string, by *user, source any)
 
 	mu       sync.Mutex // guards the state below
 	items    map[string]*item
@@ -233,20 +273,6 @@ type Server struct {
 	pins       devicePinState
 
 	pageHidden map[string]bool // HideFromPages (listpage.go), guarded by mu
-
-	faultsMu sync.Mutex
-	faults   []*fault
-
-	// Webhook deliveries (webhook_delivery.go): their client, the slots
-	// that bound how many run at once, and the goroutines of those pending.
-	hookClient *http.Client
-	hookSlots  chan struct{}
-	hookWG     sync.WaitGroup
-	fixedKeys  [2]string // the webhook keys Options gave
-
-	reqMu    sync.Mutex
-	requests requestLog // the newest requests (requestlog.go), guarded by reqMu
-	reqSeq   atomic.Uint64
 }
 
 // New returns a server without listeners, for in-process use through
@@ -315,15 +341,17 @@ func newServer(opts Options) (*Server, error) {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	s := &Server{
-		opts:     opts,
-		now:      opts.Now,
-		log:      opts.Logger,
-		store:    opts.Store,
-		signKey:  randomBytes(32),
-		items:    make(map[string]*item),
-		sessions: make(map[string]*session),
-		ended:    make(map[string]UploadSessionInfo),
-		nextID:   100000000000,
+		state: &state{
+			opts:     opts,
+			now:      opts.Now,
+			log:      opts.Logger,
+			store:    opts.Store,
+			items:    make(map[string]*item),
+			sessions: make(map[string]*session),
+			ended:    make(map[string]UploadSessionInfo),
+			nextID:   100000000000,
+			signKey:  randomBytes(32),
+		},
 		requests: newRequestLog(opts.RequestLogSize),
 
 		fixedTokens: [3]string{opts.AdminToken, opts.UserToken, opts.AppToken},
@@ -337,6 +365,7 @@ func newServer(opts Options) (*Server, error) {
 	s.initOAuth()
 	s.initResources()
 	s.initWebhookDelivery()
+	s.queueHook = s.queueDelivery
 	s.handlers = map[string]http.Handler{
 		roleAPI:     s.apiMux(),
 		roleUpload:  s.uploadMux(),

@@ -50,7 +50,7 @@ func (s *Server) UploadSession(id string) (UploadSessionInfo, bool) {
 }
 
 // endSession removes a session and keeps its description. Callers hold s.mu.
-func (s *Server) endSession(ss *session, state SessionState, fileID string) {
+func (s *state) endSession(ss *session, state SessionState, fileID string) {
 	delete(s.sessions, ss.id)
 	s.ended[ss.id] = sessionInfo(ss, state, fileID)
 	s.dirtySession(ss)

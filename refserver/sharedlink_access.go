@@ -92,7 +92,7 @@ const sharedLinkBase = "https://app.cms.test"
 
 // sharedLinkItem returns the item whose shared link b names, for p (rules
 // above). Callers hold s.mu.
-func (s *Server) sharedLinkItem(p *principal, b boxapiLink) (*item, *wire.Error) {
+func (s *state) sharedLinkItem(p *principal, b boxapiLink) (*item, *wire.Error) {
 	var it *item
 	for _, x := range s.items {
 		l := x.link

@@ -45,7 +45,7 @@ func NewDirStore(dir string) (Store, error) {
 }
 
 // newAssembly starts an assembly in the server's store.
-func (s *Server) newAssembly(ctx context.Context, size int64) (Assembly, error) {
+func (s *state) newAssembly(ctx context.Context, size int64) (Assembly, error) {
 	if a, ok := s.store.(Assembler); ok {
 		return a.NewAssembly(ctx, size)
 	}

@@ -31,7 +31,7 @@ type taskAssignment struct {
 // taskUser finds an enterprise user to assign by id or login
 // (case-insensitive), or nil: not the service account, nor a deleted or
 // rolled-out user. Callers hold s.mu.
-func (s *Server) taskUser(id, login string) *user {
+func (s *state) taskUser(id, login string) *user {
 	if id == "" {
 		u := s.users.byLogin[strings.ToLower(login)]
 		if u == nil {
@@ -46,7 +46,7 @@ func (s *Server) taskUser(id, login string) *user {
 }
 
 // assignmentRecord is the TaskAssignment record.
-func (s *Server) assignmentRecord(a *taskAssignment) map[string]any {
+func (s *state) assignmentRecord(a *taskAssignment) map[string]any {
 	return map[string]any{
 		"type": "task_assignment", "id": a.id, "item": s.taskFileMini(a.task),
 		"assigned_to": a.to.mini(), "assigned_by": a.by.mini(), "message": a.message,
@@ -55,12 +55,12 @@ func (s *Server) assignmentRecord(a *taskAssignment) map[string]any {
 	}
 }
 
-func (s *Server) assignmentCollection(t *task) map[string]any {
+func (s *state) assignmentCollection(t *task) map[string]any {
 	return map[string]any{"total_count": len(t.assignments), "entries": wire.RenderEach(t.assignments, s.assignmentRecord)}
 }
 
 // lookupAssignment returns an assignment whose file p may see. Callers hold s.mu.
-func (s *Server) lookupAssignment(p *principal, id string) (*taskAssignment, *wire.Error) {
+func (s *state) lookupAssignment(p *principal, id string) (*taskAssignment, *wire.Error) {
 	a, ok := s.tasks.assignments[id]
 	if !ok {
 		return nil, wire.NotFound("task_assignment")
@@ -72,7 +72,7 @@ func (s *Server) lookupAssignment(p *principal, id string) (*taskAssignment, *wi
 }
 
 // assignmentFor is lookupAssignment for p, for getRecord and deleteRecord.
-func (s *Server) assignmentFor(p *principal) func(id string) (*taskAssignment, *wire.Error) {
+func (s *state) assignmentFor(p *principal) func(id string) (*taskAssignment, *wire.Error) {
 	return func(id string) (*taskAssignment, *wire.Error) { return s.lookupAssignment(p, id) }
 }
 

@@ -82,12 +82,12 @@ type taskState struct {
 }
 
 // initTasks prepares the state of tasks and task assignments (/tasks, /task_assignments); called once by newServer.
-func (s *Server) initTasks() {
+func (s *state) initTasks() {
 	s.tasks = taskState{tasks: map[string]*task{}, assignments: map[string]*taskAssignment{}, byFile: map[string][]*task{}}
 }
 
 // tasksItemPurged drops the tasks of a file deleted for good.
-func (s *Server) tasksItemPurged(it *item) {
+func (s *state) tasksItemPurged(it *item) {
 	for _, t := range s.tasks.byFile[it.id] {
 		s.dropTask(t)
 		delete(s.tasks.tasks, t.id)
@@ -97,14 +97,14 @@ func (s *Server) tasksItemPurged(it *item) {
 }
 
 // addTask registers a new task. Callers hold s.mu.
-func (s *Server) addTask(t *task) {
+func (s *state) addTask(t *task) {
 	s.tasks.tasks[t.id] = t
 	s.tasks.byFile[t.fileID] = append(s.tasks.byFile[t.fileID], t)
 	s.dirty(kTasks, t.id)
 }
 
 // removeTask forgets a task with its assignments. Callers hold s.mu.
-func (s *Server) removeTask(t *task) {
+func (s *state) removeTask(t *task) {
 	s.dropTask(t)
 	delete(s.tasks.tasks, t.id)
 	s.dirty(kTasks, t.id)
@@ -117,13 +117,13 @@ func (s *Server) removeTask(t *task) {
 }
 
 // dropTask forgets the assignments of a task.
-func (s *Server) dropTask(t *task) {
+func (s *state) dropTask(t *task) {
 	for _, a := range t.assignments {
 		delete(s.tasks.assignments, a.id)
 	}
 }
 
-func (s *Server) taskFileMini(t *task) any {
+func (s *state) taskFileMini(t *task) any {
 	if f, ok := s.items[t.fileID]; ok {
 		return s.mini(f)
 	}
@@ -131,7 +131,7 @@ func (s *Server) taskFileMini(t *task) any {
 }
 
 // taskRecord is the Task record.
-func (s *Server) taskRecord(t *task) map[string]any {
+func (s *state) taskRecord(t *task) map[string]any {
 	return map[string]any{
 		"type": "task", "id": t.id, "item": s.taskFileMini(t), "action": t.action,
 		"message": t.message, "due_at": fmtTime(t.dueAt), "completion_rule": t.rule,
@@ -141,7 +141,7 @@ func (s *Server) taskRecord(t *task) map[string]any {
 }
 
 // lookupTask returns a task whose file p may see. Callers hold s.mu.
-func (s *Server) lookupTask(p *principal, id string) (*task, *wire.Error) {
+func (s *state) lookupTask(p *principal, id string) (*task, *wire.Error) {
 	t, ok := s.tasks.tasks[id]
 	if !ok {
 		return nil, wire.NotFound("task")
@@ -153,7 +153,7 @@ func (s *Server) lookupTask(p *principal, id string) (*task, *wire.Error) {
 }
 
 // taskFor is lookupTask for p, for getRecord and deleteRecord.
-func (s *Server) taskFor(p *principal) func(id string) (*task, *wire.Error) {
+func (s *state) taskFor(p *principal) func(id string) (*task, *wire.Error) {
 	return func(id string) (*task, *wire.Error) { return s.lookupTask(p, id) }
 }
 

@@ -34,13 +34,13 @@ const codeParentUnavailable = "parent_folder_unavailable"
 // the metadata query, the template of an instance). A folder's trashing
 // marks everything below it (setTrashedWith), so the item's own mark
 // answers for its ancestors too. Callers hold s.mu.
-func (s *Server) inTrash(it *item) bool { return it.trashed() }
+func (s *state) inTrash(it *item) bool { return it.trashed() }
 
 // live reports whether p may read it through the endpoints of items and
 // of what hangs on them (metadata, tasks, watermarks, ...): visible to p and
 // not in the trash. An item in the trash answers 404 there, as it does on
 // its own endpoints; only the trash endpoints read it. Callers hold s.mu.
-func (s *Server) live(p *principal, it *item) bool { return s.visible(p, it) && !s.inTrash(it) }
+func (s *state) live(p *principal, it *item) bool { return s.visible(p, it) && !s.inTrash(it) }
 
 // trashPathCollection is the path_collection of an item in the trash.
 func trashPathCollection() map[string]any {
@@ -49,7 +49,7 @@ func trashPathCollection() map[string]any {
 }
 
 // addTrashState sets trashed_at, purged_at and item_status of a record.
-func (s *Server) addTrashState(m map[string]any, it *item) {
+func (s *state) addTrashState(m map[string]any, it *item) {
 	m["item_status"] = "active"
 	m["trashed_at"] = nil
 	m["purged_at"] = nil
@@ -62,7 +62,7 @@ func (s *Server) addTrashState(m map[string]any, it *item) {
 
 // subItems lists every item whose parent is folderID, in the trash or not.
 // Callers hold s.mu.
-func (s *Server) subItems(folderID string) []*item {
+func (s *state) subItems(folderID string) []*item {
 	var out []*item
 	for _, it := range s.items {
 		if it.parentID == folderID {
@@ -75,7 +75,7 @@ func (s *Server) subItems(folderID string) []*item {
 // trashItem moves an item to the trash, a folder with everything in it
 // that is not in the trash already, by a user (the event's created_by).
 // Callers hold s.mu.
-func (s *Server) trashItem(it *item, by *user) {
+func (s *state) trashItem(it *item, by *user) {
 	now := s.nowSec()
 	it.trashedAt, it.trashedWith = now, ""
 	it.seq++
@@ -91,7 +91,7 @@ func (s *Server) trashItem(it *item, by *user) {
 
 // setTrashedWith marks the content below folderID that is not in the trash
 // as trashed with the folder root.
-func (s *Server) setTrashedWith(folderID string, now time.Time, root string) {
+func (s *state) setTrashedWith(folderID string, now time.Time, root string) {
 	for _, c := range s.subItems(folderID) {
 		if c.trashed() {
 			continue
@@ -104,7 +104,7 @@ func (s *Server) setTrashedWith(folderID string, now time.Time, root string) {
 }
 
 // untrash takes an item out of the trash with the content trashed with it.
-func (s *Server) untrash(it *item, root string) {
+func (s *state) untrash(it *item, root string) {
 	it.trashedAt, it.trashedWith = time.Time{}, ""
 	s.folders.sync(it)
 	s.dirtyItem(it)
@@ -126,7 +126,7 @@ func trashedID(r *http.Request, typ string) (string, *wire.Error) {
 
 // lookupTrashed returns an item of a type that p may see and that is in the
 // trash itself (not with its folder). Callers hold s.mu.
-func (s *Server) lookupTrashed(p *principal, typ, id string) (*item, *wire.Error) {
+func (s *state) lookupTrashed(p *principal, typ, id string) (*item, *wire.Error) {
 	it, ok := s.items[id]
 	if !ok || it.typ != typ || !it.trashed() || it.trashedWith != "" || !s.visible(p, it) {
 		return nil, wire.Errorf(http.StatusNotFound, wire.CodeNotFound, "Not Found: no %s with this id in the trash", typ)
@@ -267,7 +267,7 @@ func (s *Server) restoreHandler(typ, pathKey string) handlerFunc {
 }
 
 // restoreTarget picks the folder a restored item goes to. Callers hold s.mu.
-func (s *Server) restoreTarget(p *principal, it *item, body restoreBody) (string, *wire.Error) {
+func (s *state) restoreTarget(p *principal, it *item, body restoreBody) (string, *wire.Error) {
 	orig := it.parentID
 	if orig == rootID {
 		return orig, nil
@@ -364,7 +364,7 @@ func (s *Server) listTrash(w http.ResponseWriter, r *http.Request, p *principal)
 // trashPage pages the trash index fx like a folder listing (listing in
 // folders.go): offset pages carry total_count and offset, marker pages
 // next_marker and prev_marker. Callers hold s.mu.
-func (s *Server) trashPage(fx *folderIndex, q collectionQuery, fields []string, p *principal) map[string]any {
+func (s *state) trashPage(fx *folderIndex, q collectionQuery, fields []string, p *principal) map[string]any {
 	total := int64(fx.len())
 	start := q.offset
 	if q.useMarker {

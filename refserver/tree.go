@@ -8,7 +8,7 @@ import "iter"
 // ancestors yields the folders above it, its parent first, up to the root
 // folder (not yielded); the walk ends early at a parent that is not an
 // item. Callers hold s.mu.
-func (s *Server) ancestors(it *item) iter.Seq[*item] {
+func (s *state) ancestors(it *item) iter.Seq[*item] {
 	return func(yield func(*item) bool) {
 		for pid := it.parentID; pid != "" && pid != rootID; {
 			f, ok := s.items[pid]
@@ -22,7 +22,7 @@ func (s *Server) ancestors(it *item) iter.Seq[*item] {
 
 // isUnder reports whether it lies somewhere below folder folderID; every
 // item lies below the root folder "0". Callers hold s.mu.
-func (s *Server) isUnder(it *item, folderID string) bool {
+func (s *state) isUnder(it *item, folderID string) bool {
 	if folderID == rootID {
 		return true
 	}

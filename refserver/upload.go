@@ -201,7 +201,7 @@ func (s *Server) uploadFile(w http.ResponseWriter, r *http.Request, p *principal
 
 // createFile adds a file with its first version, re-checking the parent and
 // the name. Callers hold s.mu.
-func (s *Server) createFile(p *principal, parentID, name string, blob BlobInfo, created, modified time.Time) (*item, *wire.Error) {
+func (s *state) createFile(p *principal, parentID, name string, blob BlobInfo, created, modified time.Time) (*item, *wire.Error) {
 	parent, aerr := s.parentFolder(p, parentID)
 	if aerr != nil {
 		return nil, aerr
@@ -235,7 +235,7 @@ func (s *Server) createFile(p *principal, parentID, name string, blob BlobInfo, 
 
 // addVersion makes blob the current version of f, optionally renaming it,
 // re-checking the name. Callers hold s.mu.
-func (s *Server) addVersion(p *principal, f *item, name string, blob BlobInfo, modified time.Time) *wire.Error {
+func (s *state) addVersion(p *principal, f *item, name string, blob BlobInfo, modified time.Time) *wire.Error {
 	if aerr := s.lockRefuses(p, f, actUpload); aerr != nil {
 		return aerr
 	}

@@ -167,7 +167,7 @@ func (s *Server) verifyRepeat(w http.ResponseWriter, r *http.Request, old *uploa
 // the whole-file hash, in offset order, until the next part has not landed
 // yet. The caller set ss.hashing; hashLanded closes it when it stops. Only
 // one request hashes a session at a time, and never under s.mu.
-func (s *Server) hashLanded(ss *session) {
+func (s *state) hashLanded(ss *session) {
 	buf := blob.GetBuffer()
 	defer blob.PutBuffer(buf)
 	for {

@@ -48,7 +48,7 @@ type uploadPart struct {
 	SHA1   string `json:"sha1"`
 }
 
-func (s *Server) sessionJSON(ss *session) map[string]any {
+func (s *state) sessionJSON(ss *session) map[string]any {
 	u := s.uploadURL + "/files/upload_sessions/" + ss.id
 	return map[string]any{
 		"id":                  ss.id,
@@ -77,7 +77,7 @@ type sessionBody struct {
 
 func present(m json.RawMessage) bool { return len(m) > 0 && string(m) != "null" }
 
-func (s *Server) parseFileSize(m json.RawMessage) (int64, *wire.Error) {
+func (s *state) parseFileSize(m json.RawMessage) (int64, *wire.Error) {
 	if !present(m) {
 		return 0, wire.Errorf(http.StatusBadRequest, wire.CodeMissingFileSize, "Missing file_size")
 	}
@@ -104,7 +104,7 @@ func parseFileName(m json.RawMessage) (string, *wire.Error) {
 
 // newSession makes a session around an assembly of its content. Callers
 // hold s.mu.
-func (s *Server) newSession(p *principal, folderID, fileID, name string, size int64, asm Assembly) *session {
+func (s *state) newSession(p *principal, folderID, fileID, name string, size int64, asm Assembly) *session {
 	ps := s.opts.PartSize
 	return (&session{
 		id: strings.ToUpper(randomHex(16)), owner: p.user, folderID: folderID, fileID: fileID,
@@ -235,7 +235,7 @@ func (s *Server) createVersionUploadSession(w http.ResponseWriter, r *http.Reque
 // session returns p's live session. An unknown, expired or foreign session
 // is 404. Callers hold s.mu; an expired session is dropped and returned as
 // stale, for dropContent once s.mu is released.
-func (s *Server) session(p *principal, id string) (ss, stale *session, aerr *wire.Error) {
+func (s *state) session(p *principal, id string) (ss, stale *session, aerr *wire.Error) {
 	ss, ok := s.sessions[id]
 	if !ok || ss.owner != p.user {
 		return nil, nil, wire.NotFound("upload session")
@@ -321,7 +321,7 @@ func checkPartRange(ss *session, cr wire.ContentRange) *wire.Error {
 }
 
 // newPartID is 8 upper-case hex characters, unique in the session.
-func (s *Server) newPartID(ss *session) string {
+func (s *state) newPartID(ss *session) string {
 	for {
 		id := strings.ToUpper(randomHex(4))
 		taken := false

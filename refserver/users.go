@@ -46,7 +46,7 @@ type userState struct {
 }
 
 // initUsers prepares the state of enterprise users (/users); called once by newServer.
-func (s *Server) initUsers() {
+func (s *state) initUsers() {
 	s.users = userState{byID: map[string]*user{}, byLogin: map[string]*user{}, removed: map[string]*user{}}
 	for _, u := range []*user{s.admin, s.user, s.app} {
 		u.userProfile = defaultProfile(u.createdAt)
@@ -57,7 +57,7 @@ func (s *Server) initUsers() {
 }
 
 // addUser registers u. Callers hold s.mu (or run before serving).
-func (s *Server) addUser(u *user) {
+func (s *state) addUser(u *user) {
 	s.users.byID[u.id] = u
 	s.users.byLogin[strings.ToLower(u.login)] = u
 	s.users.order = append(s.users.order, u)
@@ -69,7 +69,7 @@ func numID(id string) int64 { n, _ := strconv.ParseInt(id, 10, 64); return n }
 
 // enterpriseUser returns the user of the enterprise with id (not deleted,
 // not rolled out), or nil. Callers hold s.mu.
-func (s *Server) enterpriseUser(id string) *user {
+func (s *state) enterpriseUser(id string) *user {
 	u := s.users.byID[id]
 	if u == nil || u.deleted || u.free {
 		return nil
@@ -78,7 +78,7 @@ func (s *Server) enterpriseUser(id string) *user {
 }
 
 // userActive reports whether u may still act (not deleted).
-func (s *Server) userActive(u *user) bool {
+func (s *state) userActive(u *user) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return !u.deleted
@@ -296,7 +296,7 @@ func (s *Server) updateUser(w http.ResponseWriter, r *http.Request, p *principal
 // groups, loses its device pins, gets a free account's quotas and no
 // longer appears to the enterprise. Its content stays its own. Callers
 // hold s.mu.
-func (s *Server) rollOut(u *user) {
+func (s *state) rollOut(u *user) {
 	u.free = true
 	u.role = userRoleUser
 	u.spaceAmount, u.maxUploadSize = freeSpaceAmount, freeMaxUploadSize
@@ -307,7 +307,7 @@ func (s *Server) rollOut(u *user) {
 
 // userLeft removes what ties u to the enterprise when it is rolled out or
 // deleted: group memberships and device pins. Callers hold s.mu.
-func (s *Server) userLeft(u *user) {
+func (s *state) userLeft(u *user) {
 	s.groupsUserLeft(u)
 	s.pinsUserLeft(u)
 }
@@ -368,7 +368,7 @@ func (s *Server) deleteUser(w http.ResponseWriter, r *http.Request, p *principal
 
 // ownedTops lists the items u owns whose parent u does not own (the tops
 // of u's trees), in id order. Callers hold s.mu.
-func (s *Server) ownedTops(u *user) []*item {
+func (s *state) ownedTops(u *user) []*item {
 	var out []*item
 	for _, it := range s.items {
 		if it.owner != u {

@@ -79,7 +79,7 @@ func defaultProfile(now time.Time) userProfile {
 }
 
 // userStandard is the standard (default) representation of a user.
-func (s *Server) userStandard(u *user, used int64) map[string]any {
+func (s *state) userStandard(u *user, used int64) map[string]any {
 	m := u.mini()
 	m["created_at"] = fmtTime(u.createdAt)
 	m["modified_at"] = fmtTime(u.modifiedAt)
@@ -101,7 +101,7 @@ func (s *Server) userStandard(u *user, used int64) map[string]any {
 }
 
 // userFull adds the User--Full fields that are sent only on request.
-func (s *Server) userFull(u *user, m map[string]any) map[string]any {
+func (s *state) userFull(u *user, m map[string]any) map[string]any {
 	m["role"] = u.role
 	m["tracking_codes"] = append(make([]trackingCode, 0, len(u.trackingCodes)), u.trackingCodes...)
 	m["can_see_managed_users"] = u.canSeeManagedUsers
@@ -123,14 +123,14 @@ func (s *Server) userFull(u *user, m map[string]any) map[string]any {
 	return m
 }
 
-func (s *Server) enterpriseMini() map[string]any {
+func (s *state) enterpriseMini() map[string]any {
 	return map[string]any{"id": s.enterpriseID, "type": "enterprise", "name": enterpriseName}
 }
 
 // renderUser is a user for a fields parameter: the standard record without
 // fields; with fields, User--Mini plus the requested ones (standard or
 // Full). used is the space the user's content takes. Callers hold s.mu.
-func (s *Server) renderUser(u *user, fields []string, used int64) map[string]any {
+func (s *state) renderUser(u *user, fields []string, used int64) map[string]any {
 	std := s.userStandard(u, used)
 	if fields == nil {
 		return std
@@ -140,7 +140,7 @@ func (s *Server) renderUser(u *user, fields []string, used int64) map[string]any
 
 // spaceUsed sums the sizes of every version of every file each user owns
 // (trashed ones too: they still take space). Callers hold s.mu.
-func (s *Server) spaceUsed() map[*user]int64 {
+func (s *state) spaceUsed() map[*user]int64 {
 	used := map[*user]int64{}
 	for _, it := range s.items {
 		for _, v := range it.versions {

@@ -24,18 +24,18 @@ type watermarkState struct {
 }
 
 // initWatermarks prepares the state of watermarks on files and folders; called once by newServer.
-func (s *Server) initWatermarks() {
+func (s *state) initWatermarks() {
 	s.watermarks = watermarkState{byItem: map[string]*watermark{}}
 }
 
 // watermarkItemPurged drops the watermark of an item deleted for good.
-func (s *Server) watermarkItemPurged(it *item) {
+func (s *state) watermarkItemPurged(it *item) {
 	delete(s.watermarks.byItem, it.id)
 	s.dirty(kWatermarks, it.id)
 }
 
 // watermarkInfo is the watermark_info field of a file or folder.
-func (s *Server) watermarkInfo(it *item) map[string]any {
+func (s *state) watermarkInfo(it *item) map[string]any {
 	_, own := s.watermarks.byItem[it.id]
 	inherited := false
 	if !own {

@@ -82,7 +82,7 @@ func (s *Server) initWebhookDelivery() {
 }
 
 // fireWebhooks queues the deliveries an event triggers. Callers hold s.mu.
-func (s *Server) fireWebhooks(e *event) {
+func (s *state) fireWebhooks(e *event) {
 	if len(s.webhooks.byID) == 0 || e.itemID == "" {
 		return
 	}
@@ -105,7 +105,7 @@ func (s *Server) fireWebhooks(e *event) {
 		if !s.visible(s.principalForUser(hook.createdBy), it) {
 			continue
 		}
-		s.queueDelivery(hook, trigger, e.by, e.source)
+		s.queueHook(hook, trigger, e.by, e.source)
 	}
 }
 
@@ -215,9 +215,9 @@ type recWebhook struct {
 	CreatedAt                     time.Time
 }
 
-func (s *Server) webhookKeys() []string { return sortedKeys(s.webhooks.byID) }
+func (s *state) webhookKeys() []string { return sortedKeys(s.webhooks.byID) }
 
-func (s *Server) webhookRec(id string) (recWebhook, bool) {
+func (s *state) webhookRec(id string) (recWebhook, bool) {
 	w, ok := s.webhooks.byID[id]
 	if !ok {
 		return recWebhook{}, false
@@ -226,7 +226,7 @@ func (s *Server) webhookRec(id string) (recWebhook, bool) {
 		CreatedBy: uid(w.createdBy), CreatedAt: utc(w.createdAt)}, true
 }
 
-func (s *Server) loadWebhook(id string, r recWebhook) error {
+func (s *state) loadWebhook(id string, r recWebhook) error {
 	by, err := s.userByRef(r.CreatedBy)
 	if err != nil {
 		return err

@@ -71,7 +71,7 @@ type webhookState struct {
 	byID map[string]*webhook
 }
 
-func (s *Server) initWebhooks() { s.webhooks = webhookState{byID: map[string]*webhook{}} }
+func (s *state) initWebhooks() { s.webhooks = webhookState{byID: map[string]*webhook{}} }
 
 func (w *webhook) record() map[string]any {
 	return map[string]any{
@@ -154,7 +154,7 @@ func checkTriggers(triggers []string, targetType string) ([]string, *wire.Error)
 }
 
 // webhookTarget checks a target for p. Callers hold s.mu.
-func (s *Server) webhookTarget(p *principal, id, typ string) (*item, *wire.Error) {
+func (s *state) webhookTarget(p *principal, id, typ string) (*item, *wire.Error) {
 	if typ != "file" && typ != "folder" {
 		return nil, wire.BadRequest("target.type must be file or folder")
 	}
@@ -168,7 +168,7 @@ func (s *Server) webhookTarget(p *principal, id, typ string) (*item, *wire.Error
 }
 
 // duplicateWebhook returns the user's other webhook on the target, if any.
-func (s *Server) duplicateWebhook(u *user, targetID string, skip *webhook) *webhook {
+func (s *state) duplicateWebhook(u *user, targetID string, skip *webhook) *webhook {
 	for _, w := range s.webhooks.byID {
 		if w != skip && w.createdBy == u && w.targetID == targetID {
 			return w

@@ -37,7 +37,7 @@ func (l *sharedLink) downloads() bool {
 }
 
 // addWebLinkFields completes the standard record of a web link (WebLink).
-func (s *Server) addWebLinkFields(m map[string]any, it *item) {
+func (s *state) addWebLinkFields(m map[string]any, it *item) {
 	m["created_by"] = it.createdBy.mini()
 	m["modified_by"] = it.modBy.mini()
 	m["owned_by"] = it.owner.mini()
@@ -49,7 +49,7 @@ func (s *Server) addWebLinkFields(m map[string]any, it *item) {
 }
 
 // sharedLinkRecord is the shared_link object of a record.
-func (s *Server) sharedLinkRecord(l *sharedLink) map[string]any {
+func (s *state) sharedLinkRecord(l *sharedLink) map[string]any {
 	rec := map[string]any{
 		"url": sharedLinkBase + "/s/" + l.token, "download_url": nil,
 		"vanity_url": nil, "vanity_name": nil,
