@@ -53,17 +53,30 @@ func (s *Server) AddDevicePin(userID, productName string) (string, error) {
 	if strings.TrimSpace(productName) == "" {
 		return "", fmt.Errorf("refserver: a device pin needs a product name")
 	}
-	s.mu.Lock()
-	u := s.enterpriseUser(userID)
-	if u == nil {
-		s.mu.Unlock()
+	var pin *devicePin
+	s.update(func() {
+		if u := s.enterpriseUser(userID); u != nil {
+			pin = s.pinDevice(u, productName)
+		}
+	})
+	if pin == nil {
 		return "", fmt.Errorf("refserver: no enterprise user %q to pin a device to", userID)
 	}
+	return pin.id, s.flushState()
+}
+
+// pinDevice pins a device (productName) to u's account. Callers hold mu.
+func (s *state) pinDevice(u *user, productName string) *devicePin {
 	pin := &devicePin{id: s.newID(), owner: u, productName: productName, createdAt: s.nowSec()}
 	s.pins.byID[pin.id] = pin
 	s.dirty(kPins, pin.id)
-	s.mu.Unlock()
-	return pin.id, s.flushState()
+	return pin
+}
+
+// unpinDevice removes a pin. Callers hold mu.
+func (s *state) unpinDevice(pin *devicePin) {
+	delete(s.pins.byID, pin.id)
+	s.dirty(kPins, pin.id)
 }
 
 // seedProducts are the devices Seed pins.
@@ -116,8 +129,13 @@ func (s *Server) listDevicePins(w http.ResponseWriter, r *http.Request, p *princ
 		marker = n
 	}
 
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	return s.change(w, func() (reply, *wire.Error) {
+		return reply{http.StatusOK, s.pinsPage(desc, hasMarker, marker, limit)}, nil
+	})
+}
+
+// pinsPage is a marker page of the device pins, by id. Callers hold mu.
+func (s *state) pinsPage(desc, hasMarker bool, marker, limit int64) map[string]any {
 	pins := make([]*devicePin, 0, len(s.pins.byID))
 	for _, pin := range s.pins.byID {
 		id := numID(pin.id)
@@ -137,8 +155,7 @@ func (s *Server) listDevicePins(w http.ResponseWriter, r *http.Request, p *princ
 	if end < int64(len(pins)) {
 		out["next_marker"] = numID(pins[end].id)
 	}
-	wire.WriteJSON(w, http.StatusOK, out)
-	return nil
+	return out
 }
 
 // lookupPin finds a pin for the admin; 404 when there is none. Callers hold s.mu.
@@ -154,8 +171,7 @@ func (s *Server) getDevicePin(w http.ResponseWriter, r *http.Request, p *princip
 // deleteDevicePin serves DELETE /device_pinners/{device_pinner_id}: 204.
 func (s *Server) deleteDevicePin(w http.ResponseWriter, r *http.Request, p *principal) error {
 	return deleteRecord(s, w, r, "device_pinner_id", http.StatusNoContent, s.lookupPin, func(pin *devicePin) *wire.Error {
-		delete(s.pins.byID, pin.id)
-		s.dirty(kPins, pin.id)
+		s.unpinDevice(pin)
 		return nil
 	})
 }

@@ -95,54 +95,66 @@ func (s *Server) route(methods map[string]endpoint) http.Handler {
 	})
 }
 
-// getRecord answers a GET of one record: under s.mu, find looks up the
-// record named by the path value key (its error, a 404 mostly, is the
-// answer) and render makes the 200 body.
+// reply is an answer a change of the state makes: its status and its JSON
+// body (none when body is nil).
+type reply struct {
+	status int
+	body   any
+}
+
+// change runs fn as one change of the state (state.update) and writes the
+// reply it makes once the lock is released, so that a slow client never
+// holds the state while its answer is written. fn's error (a 404, a
+// conflict) is the answer instead. fn calls the state's methods, which
+// mark what they change for the persistence: a handler neither locks the
+// state nor marks records.
+func (s *Server) change(w http.ResponseWriter, fn func() (reply, *wire.Error)) error {
+	var rep reply
+	var aerr *wire.Error
+	s.update(func() { rep, aerr = fn() })
+	if aerr != nil {
+		return aerr
+	}
+	if rep.body == nil {
+		w.WriteHeader(rep.status)
+		return nil
+	}
+	wire.WriteJSON(w, rep.status, rep.body)
+	return nil
+}
+
+// getRecord answers a GET of one record (change): find looks up the record
+// named by the path value key (its error, a 404 mostly, is the answer) and
+// render makes the 200 body.
 func getRecord[T, B any](s *Server, w http.ResponseWriter, r *http.Request, key string, find func(id string) (T, *wire.Error), render func(T) B) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	v, aerr := find(r.PathValue(key))
-	if aerr != nil {
-		return aerr
-	}
-	wire.WriteJSON(w, http.StatusOK, render(v))
-	return nil
+	id := r.PathValue(key)
+	return replyRecord(s, w, func() (T, *wire.Error) { return find(id) }, render)
 }
 
-// replyRecord answers a GET of one record the way new handlers answer:
-// under s.mu, find looks the record up (its error, a 404 mostly, is the
-// answer) and render makes the body; the answer is written once the lock
-// is released.
-func replyRecord[T any](s *Server, w http.ResponseWriter, find func() (T, *wire.Error), render func(T) map[string]any) error {
-	s.mu.Lock()
-	v, aerr := find()
-	var rec map[string]any
-	if aerr == nil {
-		rec = render(v)
-	}
-	s.mu.Unlock()
-	if aerr != nil {
-		return aerr
-	}
-	wire.WriteJSON(w, http.StatusOK, rec)
-	return nil
+// replyRecord answers a GET of one record (change): find looks the record
+// up (its error, a 404 mostly, is the answer) and render makes the body.
+func replyRecord[T, B any](s *Server, w http.ResponseWriter, find func() (T, *wire.Error), render func(T) B) error {
+	return s.change(w, func() (reply, *wire.Error) {
+		v, aerr := find()
+		if aerr != nil {
+			return reply{}, aerr
+		}
+		return reply{http.StatusOK, render(v)}, nil
+	})
 }
 
-// deleteRecord answers a DELETE of one record: under s.mu, find looks up
-// the record named by the path value key and remove acts on it (either's
-// error is the answer); then status with no body.
+// deleteRecord answers a DELETE of one record (change): find looks up the
+// record named by the path value key and remove (a method of the state)
+// acts on it; either's error is the answer; then status with no body.
 func deleteRecord[T any](s *Server, w http.ResponseWriter, r *http.Request, key string, status int, find func(id string) (T, *wire.Error), remove func(T) *wire.Error) error {
-	s.mu.Lock()
-	v, aerr := find(r.PathValue(key))
-	if aerr == nil {
-		aerr = remove(v)
-	}
-	s.mu.Unlock()
-	if aerr != nil {
-		return aerr
-	}
-	w.WriteHeader(status)
-	return nil
+	id := r.PathValue(key)
+	return s.change(w, func() (reply, *wire.Error) {
+		v, aerr := find(id)
+		if aerr == nil {
+			aerr = remove(v)
+		}
+		return reply{status: status}, aerr
+	})
 }
 
 // recordIn returns the record of m with id, or 404 not_found naming what.

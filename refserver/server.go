@@ -275,6 +275,17 @@ type state struct {
 	pageHidden map[string]bool // HideFromPages (listpage.go), guarded by mu
 }
 
+// update runs fn as one change of the state, under mu: a request's
+// (Server.change) or a hook's outside requests (Seed, AddDevicePin,
+// HideFromUsers, HideFromPages). The state's methods fn calls mark what
+// they change; a persisted server commits the marks of every change
+// before it answers (persistHandler) or before the hook returns.
+func (s *state) update(fn func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	fn()
+}
+
 // New returns a server without listeners, for in-process use through
 // Handler(). Its URLs are http://api.cms.test/2.0,
 // http://upload.cms.test/api/2.0 and http://dl.cms.test.

@@ -34,6 +34,31 @@ func (s *state) watermarkItemPurged(it *item) {
 	s.dirty(kWatermarks, it.id)
 }
 
+// applyWatermarkTo gives it a watermark, or refreshes the one it has
+// (modified_at); created reports a new one.
+func (s *state) applyWatermarkTo(it *item) (wm *watermark, created bool) {
+	now := s.nowSec()
+	wm, ok := s.watermarks.byItem[it.id]
+	if !ok {
+		wm = &watermark{createdAt: now}
+		s.watermarks.byItem[it.id] = wm
+	}
+	wm.modifiedAt = now
+	s.dirty(kWatermarks, it.id)
+	return wm, !ok
+}
+
+// removeWatermarkFrom removes the watermark of it, reporting whether it had
+// one.
+func (s *state) removeWatermarkFrom(it *item) bool {
+	if _, ok := s.watermarks.byItem[it.id]; !ok {
+		return false
+	}
+	delete(s.watermarks.byItem, it.id)
+	s.dirty(kWatermarks, it.id)
+	return true
+}
+
 // watermarkInfo is the watermark_info field of a file or folder.
 func (s *state) watermarkInfo(it *item) map[string]any {
 	_, own := s.watermarks.byItem[it.id]
@@ -74,18 +99,17 @@ func (s *Server) watermarkTarget(r *http.Request, p *principal, typ string) (*it
 // 200 Watermark, 404 when the item has none.
 func (s *Server) getWatermark(typ string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, p *principal) error {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		it, aerr := s.watermarkTarget(r, p, typ)
-		if aerr != nil {
-			return aerr
-		}
-		wm, ok := s.watermarks.byItem[it.id]
-		if !ok {
-			return wire.NotFound("watermark")
-		}
-		wire.WriteJSON(w, http.StatusOK, watermarkRecord(wm))
-		return nil
+		return s.change(w, func() (reply, *wire.Error) {
+			it, aerr := s.watermarkTarget(r, p, typ)
+			if aerr != nil {
+				return reply{}, aerr
+			}
+			wm, ok := s.watermarks.byItem[it.id]
+			if !ok {
+				return reply{}, wire.NotFound("watermark")
+			}
+			return reply{http.StatusOK, watermarkRecord(wm)}, nil
+		})
 	}
 }
 
@@ -114,24 +138,17 @@ func (s *Server) applyWatermark(typ string) handlerFunc {
 		if *body.Watermark.Imprint != "default" {
 			return wire.BadRequest("Invalid value for watermark.imprint: default")
 		}
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		it, aerr := s.watermarkTarget(r, p, typ)
-		if aerr != nil {
-			return aerr
-		}
-		now := s.nowSec()
-		status := http.StatusOK
-		wm, ok := s.watermarks.byItem[it.id]
-		if !ok {
-			wm = &watermark{createdAt: now}
-			s.watermarks.byItem[it.id] = wm
-			status = http.StatusCreated
-		}
-		wm.modifiedAt = now
-		s.dirty(kWatermarks, it.id)
-		wire.WriteJSON(w, status, watermarkRecord(wm))
-		return nil
+		return s.change(w, func() (reply, *wire.Error) {
+			it, aerr := s.watermarkTarget(r, p, typ)
+			if aerr != nil {
+				return reply{}, aerr
+			}
+			wm, created := s.applyWatermarkTo(it)
+			if created {
+				return reply{http.StatusCreated, watermarkRecord(wm)}, nil
+			}
+			return reply{http.StatusOK, watermarkRecord(wm)}, nil
+		})
 	}
 }
 
@@ -139,21 +156,15 @@ func (s *Server) applyWatermark(typ string) handlerFunc {
 // /folders/{id}/watermark: 204, 404 when the item has none.
 func (s *Server) removeWatermark(typ string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, p *principal) error {
-		s.mu.Lock()
-		it, aerr := s.watermarkTarget(r, p, typ)
-		if aerr == nil {
-			if _, ok := s.watermarks.byItem[it.id]; ok {
-				delete(s.watermarks.byItem, it.id)
-				s.dirty(kWatermarks, it.id)
-			} else {
-				aerr = wire.NotFound("watermark")
+		return s.change(w, func() (reply, *wire.Error) {
+			it, aerr := s.watermarkTarget(r, p, typ)
+			if aerr != nil {
+				return reply{}, aerr
 			}
-		}
-		s.mu.Unlock()
-		if aerr != nil {
-			return aerr
-		}
-		w.WriteHeader(http.StatusNoContent)
-		return nil
+			if !s.removeWatermarkFrom(it) {
+				return reply{}, wire.NotFound("watermark")
+			}
+			return reply{status: http.StatusNoContent}, nil
+		})
 	}
 }
