@@ -96,7 +96,8 @@ func (s *Server) route(methods map[string]endpoint) http.Handler {
 }
 
 // reply is an answer a change of the state makes: its status and its JSON
-// body (none when body is nil).
+// body (none when body is nil). A list page (a map with "entries") is
+// written by wire.WritePage, which copies pre-rendered entries as they are.
 type reply struct {
 	status int
 	body   any
@@ -115,11 +116,18 @@ func (s *Server) change(w http.ResponseWriter, fn func() (reply, *wire.Error)) e
 	if aerr != nil {
 		return aerr
 	}
-	if rep.body == nil {
+	switch body := rep.body.(type) {
+	case nil:
 		w.WriteHeader(rep.status)
-		return nil
+	case map[string]any:
+		if _, page := body["entries"]; page {
+			wire.WritePage(w, rep.status, body)
+			break
+		}
+		wire.WriteJSON(w, rep.status, body)
+	default:
+		wire.WriteJSON(w, rep.status, body)
 	}
-	wire.WriteJSON(w, rep.status, rep.body)
 	return nil
 }
 

@@ -193,14 +193,25 @@ func (s *Server) createWebhook(w http.ResponseWriter, r *http.Request, p *princi
 	if aerr != nil {
 		return aerr
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	it, aerr := s.webhookTarget(p, *body.Target.ID, *body.Target.Type)
+	return s.change(w, func() (reply, *wire.Error) {
+		hook, aerr := s.addWebhook(p, *body.Target.ID, *body.Target.Type, *body.Address, triggers)
+		if aerr != nil {
+			return reply{}, aerr
+		}
+		return reply{http.StatusCreated, hook.record()}, nil
+	})
+}
+
+// addWebhook creates p's webhook on the target item: 404 for an item p
+// cannot see, 409 for a second webhook of p on it, 400 past
+// maxWebhooksPerUser. Callers hold mu.
+func (s *state) addWebhook(p *principal, targetID, targetType, address string, triggers []string) (*webhook, *wire.Error) {
+	it, aerr := s.webhookTarget(p, targetID, targetType)
 	if aerr != nil {
-		return aerr
+		return nil, aerr
 	}
 	if s.duplicateWebhook(p.user, it.id, nil) != nil {
-		return wire.Errorf(http.StatusConflict, wire.CodeConflict, "A webhook for this target and user already exists")
+		return nil, wire.Errorf(http.StatusConflict, wire.CodeConflict, "A webhook for this target and user already exists")
 	}
 	n := 0
 	for _, o := range s.webhooks.byID {
@@ -209,20 +220,17 @@ func (s *Server) createWebhook(w http.ResponseWriter, r *http.Request, p *princi
 		}
 	}
 	if n >= maxWebhooksPerUser {
-		return wire.BadRequest("A user can have at most %d webhooks", maxWebhooksPerUser)
+		return nil, wire.BadRequest("A user can have at most %d webhooks", maxWebhooksPerUser)
 	}
-	hook := &webhook{id: s.newID(), targetID: it.id, targetType: it.typ, address: *body.Address,
+	hook := &webhook{id: s.newID(), targetID: it.id, targetType: it.typ, address: address,
 		triggers: triggers, createdBy: p.user, createdAt: s.nowSec()}
 	s.webhooks.byID[hook.id] = hook
 	s.dirty(kWebhooks, hook.id)
-	wire.WriteJSON(w, http.StatusCreated, hook.record())
-	return nil
+	return hook, nil
 }
 
-// ownWebhook returns the webhook of the path that p created. Callers hold
-// s.mu.
-func (s *Server) ownWebhook(r *http.Request, p *principal) (*webhook, *wire.Error) {
-	id := r.PathValue("webhook_id")
+// ownWebhook returns the webhook with id that p created. Callers hold mu.
+func (s *state) ownWebhook(id string, p *principal) (*webhook, *wire.Error) {
 	hook, ok := s.webhooks.byID[id]
 	if !ok || !validID(id) || hook.createdBy != p.user {
 		return nil, wire.NotFound("webhook")
@@ -232,7 +240,8 @@ func (s *Server) ownWebhook(r *http.Request, p *principal) (*webhook, *wire.Erro
 
 // getWebhook serves GET /webhooks/{webhook_id}.
 func (s *Server) getWebhook(w http.ResponseWriter, r *http.Request, p *principal) error {
-	return replyRecord(s, w, func() (*webhook, *wire.Error) { return s.ownWebhook(r, p) }, (*webhook).record)
+	id := r.PathValue("webhook_id")
+	return replyRecord(s, w, func() (*webhook, *wire.Error) { return s.ownWebhook(id, p) }, (*webhook).record)
 }
 
 // updateWebhook serves PUT /webhooks/{webhook_id}: target, address and
@@ -247,23 +256,35 @@ func (s *Server) updateWebhook(w http.ResponseWriter, r *http.Request, p *princi
 			return aerr
 		}
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	hook, aerr := s.ownWebhook(r, p)
+	id := r.PathValue("webhook_id")
+	return s.change(w, func() (reply, *wire.Error) {
+		hook, aerr := s.editWebhook(id, p, body)
+		if aerr != nil {
+			return reply{}, aerr
+		}
+		return reply{http.StatusOK, hook.record()}, nil
+	})
+}
+
+// editWebhook changes p's webhook with id as body says (target, address,
+// triggers), under the rules of a new webhook; nothing changes when a rule
+// refuses. Callers hold mu.
+func (s *state) editWebhook(id string, p *principal, body *webhookBody) (*webhook, *wire.Error) {
+	hook, aerr := s.ownWebhook(id, p)
 	if aerr != nil {
-		return aerr
+		return nil, aerr
 	}
 	targetID, targetType := hook.targetID, hook.targetType
 	if body.Target != nil {
 		if body.Target.ID == nil || body.Target.Type == nil {
-			return wire.BadRequest("target needs id and type")
+			return nil, wire.BadRequest("target needs id and type")
 		}
 		it, aerr := s.webhookTarget(p, *body.Target.ID, *body.Target.Type)
 		if aerr != nil {
-			return aerr
+			return nil, aerr
 		}
 		if s.duplicateWebhook(p.user, it.id, hook) != nil {
-			return wire.Errorf(http.StatusConflict, wire.CodeConflict, "A webhook for this target and user already exists")
+			return nil, wire.Errorf(http.StatusConflict, wire.CodeConflict, "A webhook for this target and user already exists")
 		}
 		targetID, targetType = it.id, it.typ
 	}
@@ -274,7 +295,7 @@ func (s *Server) updateWebhook(w http.ResponseWriter, r *http.Request, p *princi
 			src = body.Triggers
 		}
 		if triggers, aerr = checkTriggers(src, targetType); aerr != nil {
-			return aerr
+			return nil, aerr
 		}
 	}
 	hook.targetID, hook.targetType, hook.triggers = targetID, targetType, triggers
@@ -282,28 +303,25 @@ func (s *Server) updateWebhook(w http.ResponseWriter, r *http.Request, p *princi
 		hook.address = *body.Address
 	}
 	s.dirty(kWebhooks, hook.id)
-	wire.WriteJSON(w, http.StatusOK, hook.record())
-	return nil
+	return hook, nil
 }
 
 // deleteWebhook serves DELETE /webhooks/{webhook_id}: 204; a webhook with
 // the WEBHOOK.DELETED trigger is told so.
 func (s *Server) deleteWebhook(w http.ResponseWriter, r *http.Request, p *principal) error {
-	s.mu.Lock()
-	hook, aerr := s.ownWebhook(r, p)
-	if aerr == nil {
-		delete(s.webhooks.byID, hook.id)
-		s.dirty(kWebhooks, hook.id)
-		if slices.Contains(hook.triggers, "WEBHOOK.DELETED") {
-			s.queueDelivery(hook, "WEBHOOK.DELETED", p.user, hook.record())
-		}
+	return deleteRecord(s, w, r, "webhook_id", http.StatusNoContent,
+		func(id string) (*webhook, *wire.Error) { return s.ownWebhook(id, p) },
+		func(hook *webhook) *wire.Error { s.removeWebhook(hook, p.user); return nil })
+}
+
+// removeWebhook deletes hook; one with the WEBHOOK.DELETED trigger is told
+// so (by is who deleted it). Callers hold mu.
+func (s *state) removeWebhook(hook *webhook, by *user) {
+	delete(s.webhooks.byID, hook.id)
+	s.dirty(kWebhooks, hook.id)
+	if slices.Contains(hook.triggers, "WEBHOOK.DELETED") {
+		s.queueHook(hook, "WEBHOOK.DELETED", by, hook.record())
 	}
-	s.mu.Unlock()
-	if aerr != nil {
-		return aerr
-	}
-	w.WriteHeader(http.StatusNoContent)
-	return nil
 }
 
 // listWebhooks serves GET /webhooks: the caller's webhooks by id, marker
@@ -313,7 +331,13 @@ func (s *Server) listWebhooks(w http.ResponseWriter, r *http.Request, p *princip
 	if aerr != nil {
 		return aerr
 	}
-	s.mu.Lock()
+	return s.change(w, func() (reply, *wire.Error) {
+		return reply{http.StatusOK, s.webhooksPage(p, q)}, nil
+	})
+}
+
+// webhooksPage is a marker page of p's webhooks, by id. Callers hold mu.
+func (s *state) webhooksPage(p *principal, q wire.Page) map[string]any {
 	var own []*webhook
 	for _, hook := range s.webhooks.byID {
 		if hook.createdBy == p.user {
@@ -321,10 +345,7 @@ func (s *Server) listWebhooks(w http.ResponseWriter, r *http.Request, p *princip
 		}
 	}
 	slices.SortFunc(own, func(a, b *webhook) int { return wire.CompareIDs(a.id, b.id) })
-	page := wire.MarkerEntries(own, q, func(h *webhook) int64 { return numID(h.id) }, func(h *webhook) any { return h.record() })
-	s.mu.Unlock()
-	wire.WritePage(w, http.StatusOK, page)
-	return nil
+	return wire.MarkerEntries(own, q, func(h *webhook) int64 { return numID(h.id) }, func(h *webhook) any { return h.record() })
 }
 
 // webhookTrigger is the trigger of an event on an item of a type, "" for
