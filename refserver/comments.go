@@ -156,46 +156,56 @@ func (s *Server) createComment(w http.ResponseWriter, r *http.Request, p *princi
 	}
 	fields := parseFields(r)
 
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	id := *body.Item.ID
+	return s.change(w, func() (reply, *wire.Error) {
+		c, aerr := s.addCommentBy(p, *body.Item.Type, *body.Item.ID, msg, tag)
+		if aerr != nil {
+			return reply{}, aerr
+		}
+		return reply{http.StatusCreated, pickFields(s.commentRecord(c), fields, "type", "id")}, nil
+	})
+}
+
+// addCommentBy makes p's comment on the file id (typ "file") or answer to
+// the comment id (typ "comment"): 404 for what p cannot see, 403 when p
+// may not preview the file, 409 recent_similar_comment for the same text
+// again. Callers hold mu.
+func (s *state) addCommentBy(p *principal, typ, id, msg, tag string) (*comment, *wire.Error) {
 	c := &comment{message: msg, tagged: tag, by: p.user, createdAt: s.nowSec()}
 	c.modifiedAt = c.createdAt
-	if *body.Item.Type == "comment" {
+	if typ == "comment" {
 		parent, ok := s.comments.byID[id]
 		if !ok || !s.visible(p, parent.file) {
-			return wire.NotFound("comment")
+			return nil, wire.NotFound("comment")
 		}
 		c.replyTo, c.file = parent.id, parent.file
 		if !s.can(p, c.file, actPreview) {
-			return errDenied("file")
+			return nil, errDenied("file")
 		}
 	} else {
 		if !validID(id) {
-			return wire.NotFound("file")
+			return nil, wire.NotFound("file")
 		}
 		f, aerr := s.lookupFor(p, "file", id, actPreview)
 		if aerr != nil {
-			return aerr
+			return nil, aerr
 		}
 		c.file = f
 	}
 	for _, o := range s.comments.byFile[c.file.id] {
 		if o.by == c.by && o.replyTo == c.replyTo && o.message == c.message && s.now().Sub(o.createdAt) < similarCommentWindow {
-			return wire.Errorf(http.StatusConflict, codeRecentSimilarComment, "The same comment was just made")
+			return nil, wire.Errorf(http.StatusConflict, codeRecentSimilarComment, "The same comment was just made")
 		}
 	}
 	c.id = s.newID()
 	s.addComment(c)
 	s.recordEvent(evCommentCreate, p.user, c.file, s.commentRecord(c))
-	wire.WriteJSON(w, http.StatusCreated, pickFields(s.commentRecord(c), fields, "type", "id"))
-	return nil
+	return c, nil
 }
 
-// commentFor finds the comment of the path for p (who may preview its
-// file). Callers hold s.mu.
-func (s *Server) commentFor(r *http.Request, p *principal) (*comment, *wire.Error) {
-	c, ok := s.comments.byID[r.PathValue("comment_id")]
+// commentFor finds the comment with id for p (who may preview its file).
+// Callers hold mu.
+func (s *state) commentFor(id string, p *principal) (*comment, *wire.Error) {
+	c, ok := s.comments.byID[id]
 	if !ok || s.inTrash(c.file) || !s.can(p, c.file, actPreview) {
 		return nil, wire.NotFound("comment")
 	}
@@ -211,7 +221,8 @@ func (s *state) mayChange(p *principal, c *comment) bool {
 // getComment serves GET /comments/{comment_id}.
 func (s *Server) getComment(w http.ResponseWriter, r *http.Request, p *principal) error {
 	fields := parseFields(r)
-	return replyRecord(s, w, func() (*comment, *wire.Error) { return s.commentFor(r, p) },
+	id := r.PathValue("comment_id")
+	return replyRecord(s, w, func() (*comment, *wire.Error) { return s.commentFor(id, p) },
 		func(c *comment) map[string]any { return pickFields(s.commentRecord(c), fields, "type", "id") })
 }
 
@@ -231,37 +242,48 @@ func (s *Server) updateComment(w http.ResponseWriter, r *http.Request, p *princi
 		return aerr
 	}
 	fields := parseFields(r)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	c, aerr := s.commentFor(r, p)
+	id := r.PathValue("comment_id")
+	return s.change(w, func() (reply, *wire.Error) {
+		c, aerr := s.editComment(id, p, msg)
+		if aerr != nil {
+			return reply{}, aerr
+		}
+		return reply{http.StatusOK, pickFields(s.commentRecord(c), fields, "type", "id")}, nil
+	})
+}
+
+// editComment replaces the message of the comment with id, for its
+// author, the file's owner or the admin (403 for others). Callers hold mu.
+func (s *state) editComment(id string, p *principal, msg string) (*comment, *wire.Error) {
+	c, aerr := s.commentFor(id, p)
 	if aerr != nil {
-		return aerr
+		return nil, aerr
 	}
 	if !s.mayChange(p, c) {
-		return errDenied("comment")
+		return nil, errDenied("comment")
 	}
 	c.message, c.tagged, c.modifiedAt = msg, "", s.nowSec()
 	s.dirty(kComments, c.id)
 	s.search.changed(c.file)
 	s.recordEvent(evCommentUpdate, p.user, c.file, s.commentRecord(c))
-	wire.WriteJSON(w, http.StatusOK, pickFields(s.commentRecord(c), fields, "type", "id"))
-	return nil
+	return c, nil
 }
 
 // deleteComment serves DELETE /comments/{comment_id}: 204.
 func (s *Server) deleteComment(w http.ResponseWriter, r *http.Request, p *principal) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	c, aerr := s.commentFor(r, p)
-	if aerr != nil {
-		return aerr
-	}
+	return deleteRecord(s, w, r, "comment_id", http.StatusNoContent,
+		func(id string) (*comment, *wire.Error) { return s.commentFor(id, p) },
+		func(c *comment) *wire.Error { return s.deleteCommentBy(p, c) })
+}
+
+// deleteCommentBy deletes c (and its replies) for its author, the file's
+// owner or the admin (403 for others). Callers hold mu.
+func (s *state) deleteCommentBy(p *principal, c *comment) *wire.Error {
 	if !s.mayChange(p, c) {
 		return errDenied("comment")
 	}
 	s.dropComment(c)
 	s.recordEvent(evCommentDelete, p.user, c.file, s.commentRecord(c))
-	w.WriteHeader(http.StatusNoContent)
 	return nil
 }
 
@@ -276,15 +298,14 @@ func (s *Server) listFileComments(w http.ResponseWriter, r *http.Request, p *pri
 		return aerr
 	}
 	fields := parseFields(r)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	f, aerr := s.lookupFor(p, "file", id, actPreview)
-	if aerr != nil {
-		return aerr
-	}
-	wire.WritePage(w, http.StatusOK, wire.OffsetEntries(s.comments.byFile[f.id], q, func(*comment) bool { return false },
-		func(c *comment) any { return pickFields(s.commentRecord(c), fields, "type", "id") }))
-	return nil
+	return s.change(w, func() (reply, *wire.Error) {
+		f, aerr := s.lookupFor(p, "file", id, actPreview)
+		if aerr != nil {
+			return reply{}, aerr
+		}
+		return reply{http.StatusOK, wire.OffsetEntries(s.comments.byFile[f.id], q, func(*comment) bool { return false },
+			func(c *comment) any { return pickFields(s.commentRecord(c), fields, "type", "id") })}, nil
+	})
 }
 
 // recComment is a comment.
