@@ -221,61 +221,60 @@ func (s *Server) createCollaboration(w http.ResponseWriter, r *http.Request, p *
 	}
 	fields := parseFields(r)
 
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if !validID(id) {
-		return wire.NotFound(typ)
-	}
-	it, aerr := s.lookupFor(p, typ, id, actManageCollaborators)
-	if aerr != nil {
-		return aerr
-	}
-	now := s.nowSec()
-	c := &collab{item: it, role: *body.Role, status: "accepted", expiresAt: expires, createdBy: p.user, createdAt: now, modifiedAt: now}
-	if body.IsAccessOnly != nil {
-		c.accessOnly = *body.IsAccessOnly
-	}
-	if body.CanViewPath != nil {
-		c.canViewPath = *body.CanViewPath
-	}
-	switch {
-	case *ab.Type == "group":
-		g, aerr := s.lookupGroup(*ab.ID)
+	return s.change(w, func() (reply, *wire.Error) {
+		if !validID(id) {
+			return reply{}, wire.NotFound(typ)
+		}
+		it, aerr := s.lookupFor(p, typ, id, actManageCollaborators)
 		if aerr != nil {
-			return aerr
+			return reply{}, aerr
 		}
-		if !s.canInviteGroup(g, p) {
-			return wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "This group cannot be invited by this user")
+		now := s.nowSec()
+		c := &collab{item: it, role: *body.Role, status: "accepted", expiresAt: expires, createdBy: p.user, createdAt: now, modifiedAt: now}
+		if body.IsAccessOnly != nil {
+			c.accessOnly = *body.IsAccessOnly
 		}
-		c.group = g
-	case ab.ID != nil:
-		u := s.users.byID[*ab.ID]
-		if u == nil || u.deleted {
-			return wire.NotFound("user")
+		if body.CanViewPath != nil {
+			c.canViewPath = *body.CanViewPath
 		}
-		c.user = u
-	default:
-		login := strings.TrimSpace(*ab.Login)
-		if !strings.Contains(login, "@") {
-			return wire.BadRequest("Invalid value for \"accessible_by.login\": an e-mail address")
-		}
-		if u := s.users.byLogin[strings.ToLower(login)]; u != nil && !u.deleted {
+		switch {
+		case *ab.Type == "group":
+			g, aerr := s.lookupGroup(*ab.ID)
+			if aerr != nil {
+				return reply{}, aerr
+			}
+			if !s.canInviteGroup(g, p) {
+				return reply{}, wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "This group cannot be invited by this user")
+			}
+			c.group = g
+		case ab.ID != nil:
+			u := s.users.byID[*ab.ID]
+			if u == nil || u.deleted {
+				return reply{}, wire.NotFound("user")
+			}
 			c.user = u
-		} else {
-			c.inviteEmail, c.status = login, "pending"
+		default:
+			login := strings.TrimSpace(*ab.Login)
+			if !strings.Contains(login, "@") {
+				return reply{}, wire.BadRequest("Invalid value for \"accessible_by.login\": an e-mail address")
+			}
+			if u := s.users.byLogin[strings.ToLower(login)]; u != nil && !u.deleted {
+				c.user = u
+			} else {
+				c.inviteEmail, c.status = login, "pending"
+			}
 		}
-	}
-	if c.user != nil && (c.user.free || s.enterpriseUser(c.user.id) == nil && c.user != s.admin && c.user != s.user) {
-		c.status = "pending" // outside the enterprise: they accept or reject
-	}
-	if s.alreadyCollaborates(c) {
-		return wire.Errorf(http.StatusBadRequest, codeAlreadyCollaborator, "The user or group already collaborates on this item")
-	}
-	c.id = s.newID()
-	s.addCollab(c)
-	s.recordEvent(evCollabAdd, p.user, it, s.collabRecord(c))
-	wire.WriteJSON(w, http.StatusCreated, pickFields(s.collabRecord(c), fields, "type", "id"))
-	return nil
+		if c.user != nil && (c.user.free || s.enterpriseUser(c.user.id) == nil && c.user != s.admin && c.user != s.user) {
+			c.status = "pending" // outside the enterprise: they accept or reject
+		}
+		if s.alreadyCollaborates(c) {
+			return reply{}, wire.Errorf(http.StatusBadRequest, codeAlreadyCollaborator, "The user or group already collaborates on this item")
+		}
+		c.id = s.newID()
+		s.addCollab(c)
+		s.recordEvent(evCollabAdd, p.user, it, s.collabRecord(c))
+		return reply{http.StatusCreated, pickFields(s.collabRecord(c), fields, "type", "id")}, nil
+	})
 }
 
 // bindInvitations gives a new user the pending invitations sent to their
@@ -360,49 +359,47 @@ func (s *Server) updateCollaboration(w http.ResponseWriter, r *http.Request, p *
 	}
 	fields := parseFields(r)
 
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	c, aerr := s.collabFor(r, p)
-	if aerr != nil {
-		return aerr
-	}
-	now := s.nowSec()
-	if body.Status != nil {
-		if c.status != "pending" || c.user != p.user || *body.Status == "pending" {
-			return wire.Errorf(http.StatusBadRequest, codeInvalidStatus, "Only the invitee accepts or rejects a pending collaboration")
+	return s.change(w, func() (reply, *wire.Error) {
+		c, aerr := s.collabFor(r, p)
+		if aerr != nil {
+			return reply{}, aerr
 		}
-	}
-	changesGrant := body.Role != nil || body.ExpiresAt.Present || body.CanViewPath != nil
-	if changesGrant && !s.can(p, c.item, actManageCollaborators) {
-		return errDenied("collaboration")
-	}
-	if body.Role != nil && *body.Role == "owner" {
-		if !s.can(p, c.item, actOwn) {
-			return wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "Only the owner may transfer the item")
+		now := s.nowSec()
+		if body.Status != nil {
+			if c.status != "pending" || c.user != p.user || *body.Status == "pending" {
+				return reply{}, wire.Errorf(http.StatusBadRequest, codeInvalidStatus, "Only the invitee accepts or rejects a pending collaboration")
+			}
 		}
-		if c.user == nil || c.status != "accepted" {
-			return wire.BadRequest("Ownership goes to a user whose collaboration is accepted")
+		changesGrant := body.Role != nil || body.ExpiresAt.Present || body.CanViewPath != nil
+		if changesGrant && !s.can(p, c.item, actManageCollaborators) {
+			return reply{}, errDenied("collaboration")
 		}
-		s.transferOwnership(c, p, now)
-		w.WriteHeader(http.StatusNoContent)
-		return nil
-	}
-	if body.Status != nil {
-		c.status, c.ackAt = *body.Status, now
-	}
-	if body.Role != nil {
-		c.role = *body.Role
-	}
-	if body.ExpiresAt.Present {
-		c.expiresAt = expires
-	}
-	if body.CanViewPath != nil {
-		c.canViewPath = *body.CanViewPath
-	}
-	c.modifiedAt = now
-	s.dirty(kCollabs, c.id)
-	wire.WriteJSON(w, http.StatusOK, pickFields(s.collabRecord(c), fields, "type", "id"))
-	return nil
+		if body.Role != nil && *body.Role == "owner" {
+			if !s.can(p, c.item, actOwn) {
+				return reply{}, wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "Only the owner may transfer the item")
+			}
+			if c.user == nil || c.status != "accepted" {
+				return reply{}, wire.BadRequest("Ownership goes to a user whose collaboration is accepted")
+			}
+			s.transferOwnership(c, p, now)
+			return reply{status: http.StatusNoContent}, nil
+		}
+		if body.Status != nil {
+			c.status, c.ackAt = *body.Status, now
+		}
+		if body.Role != nil {
+			c.role = *body.Role
+		}
+		if body.ExpiresAt.Present {
+			c.expiresAt = expires
+		}
+		if body.CanViewPath != nil {
+			c.canViewPath = *body.CanViewPath
+		}
+		c.modifiedAt = now
+		s.dirty(kCollabs, c.id)
+		return reply{http.StatusOK, pickFields(s.collabRecord(c), fields, "type", "id")}, nil
+	})
 }
 
 // transferOwnership gives c's item (and what is below it) to c's user; the
@@ -422,19 +419,18 @@ func (s *state) transferOwnership(c *collab, p *principal, now time.Time) {
 
 // deleteCollaboration serves DELETE /collaborations/{collaboration_id}.
 func (s *Server) deleteCollaboration(w http.ResponseWriter, r *http.Request, p *principal) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	c, aerr := s.collabFor(r, p)
-	if aerr != nil {
-		return aerr
-	}
-	if c.user != p.user && !s.can(p, c.item, actManageCollaborators) {
-		return errDenied("collaboration")
-	}
-	s.removeCollab(c)
-	s.recordEvent(evCollabRemove, p.user, c.item, s.collabRecord(c))
-	w.WriteHeader(http.StatusNoContent)
-	return nil
+	return s.change(w, func() (reply, *wire.Error) {
+		c, aerr := s.collabFor(r, p)
+		if aerr != nil {
+			return reply{}, aerr
+		}
+		if c.user != p.user && !s.can(p, c.item, actManageCollaborators) {
+			return reply{}, errDenied("collaboration")
+		}
+		s.removeCollab(c)
+		s.recordEvent(evCollabRemove, p.user, c.item, s.collabRecord(c))
+		return reply{status: http.StatusNoContent}, nil
+	})
 }
 
 // listItemCollaborations serves GET /files|folders/{id}/collaborations:
@@ -450,17 +446,16 @@ func (s *Server) listItemCollaborations(typ string) handlerFunc {
 			return aerr
 		}
 		fields := parseFields(r)
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		it, aerr := s.lookup(p, typ, id)
-		if aerr != nil {
-			return aerr
-		}
-		list := slices.Clone(s.collabs.byItem[it.id])
-		slices.SortFunc(list, func(a, b *collab) int { return wire.CompareIDs(a.id, b.id) })
-		wire.WritePage(w, http.StatusOK, wire.MarkerEntries(list, q, func(c *collab) int64 { return numID(c.id) },
-			func(c *collab) any { return pickFields(s.collabRecord(c), fields, "type", "id") }))
-		return nil
+		return s.change(w, func() (reply, *wire.Error) {
+			it, aerr := s.lookup(p, typ, id)
+			if aerr != nil {
+				return reply{}, aerr
+			}
+			list := slices.Clone(s.collabs.byItem[it.id])
+			slices.SortFunc(list, func(a, b *collab) int { return wire.CompareIDs(a.id, b.id) })
+			return reply{http.StatusOK, wire.MarkerEntries(list, q, func(c *collab) int64 { return numID(c.id) },
+				func(c *collab) any { return pickFields(s.collabRecord(c), fields, "type", "id") })}, nil
+		})
 	}
 }
 
@@ -474,24 +469,23 @@ func (s *Server) listGroupCollaborations(w http.ResponseWriter, r *http.Request,
 	if aerr != nil {
 		return aerr
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	g, aerr := s.lookupGroup(gid)
-	if aerr != nil {
-		return aerr
-	}
-	if !p.isAdmin() && s.groupRole(g, p.user) == "" {
-		return wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "Only the admin and the group's members see its collaborations")
-	}
-	var list []*collab
-	for _, c := range s.collabs.byID {
-		if c.group == g {
-			list = append(list, c)
+	return s.change(w, func() (reply, *wire.Error) {
+		g, aerr := s.lookupGroup(gid)
+		if aerr != nil {
+			return reply{}, aerr
 		}
-	}
-	slices.SortFunc(list, func(a, b *collab) int { return wire.CompareIDs(a.id, b.id) })
-	wire.WritePage(w, http.StatusOK, wire.OffsetEntries(list, q, func(*collab) bool { return false }, func(c *collab) any { return s.collabRecord(c) }))
-	return nil
+		if !p.isAdmin() && s.groupRole(g, p.user) == "" {
+			return reply{}, wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "Only the admin and the group's members see its collaborations")
+		}
+		var list []*collab
+		for _, c := range s.collabs.byID {
+			if c.group == g {
+				list = append(list, c)
+			}
+		}
+		slices.SortFunc(list, func(a, b *collab) int { return wire.CompareIDs(a.id, b.id) })
+		return reply{http.StatusOK, wire.OffsetEntries(list, q, func(*collab) bool { return false }, func(c *collab) any { return s.collabRecord(c) })}, nil
+	})
 }
 
 // listPendingCollaborations serves GET /collaborations?status=pending:
@@ -505,18 +499,17 @@ func (s *Server) listPendingCollaborations(w http.ResponseWriter, r *http.Reques
 		return aerr
 	}
 	fields := parseFields(r)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var list []*collab
-	for _, c := range s.collabs.byID {
-		if c.status == "pending" && c.user != nil && c.user == p.user {
-			list = append(list, c)
+	return s.change(w, func() (reply, *wire.Error) {
+		var list []*collab
+		for _, c := range s.collabs.byID {
+			if c.status == "pending" && c.user != nil && c.user == p.user {
+				list = append(list, c)
+			}
 		}
-	}
-	slices.SortFunc(list, func(a, b *collab) int { return wire.CompareIDs(a.id, b.id) })
-	wire.WritePage(w, http.StatusOK, wire.OffsetEntries(list, q, func(*collab) bool { return false },
-		func(c *collab) any { return pickFields(s.collabRecord(c), fields, "type", "id") }))
-	return nil
+		slices.SortFunc(list, func(a, b *collab) int { return wire.CompareIDs(a.id, b.id) })
+		return reply{http.StatusOK, wire.OffsetEntries(list, q, func(*collab) bool { return false },
+			func(c *collab) any { return pickFields(s.collabRecord(c), fields, "type", "id") })}, nil
+	})
 }
 
 // recCollab is a collaboration.

@@ -96,28 +96,27 @@ func (s *state) versionBlocked(v *version) *wire.Error {
 
 // deleteFileVersion serves DELETE /files/{file_id}/versions/{id}: 204.
 func (s *Server) deleteFileVersion(w http.ResponseWriter, r *http.Request, p *principal) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	f, v, aerr := s.fileVersion(r, p)
-	if aerr != nil {
-		return aerr
-	}
-	switch {
-	case v == f.current():
-		return wire.BadRequest("The current version cannot be deleted: promote another version first")
-	case !v.trashedAt.IsZero():
-		return wire.NotFound("file version")
-	}
-	if aerr := firstAPIError(checkIfMatch(r, f.etag()), s.lockRefuses(p, f, actEdit), s.versionBlocked(v)); aerr != nil {
-		return aerr
-	}
-	if !s.can(p, f, actEdit) {
-		return wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "Access denied - insufficient permission to delete a version")
-	}
-	v.trashedAt, v.trashedBy = s.nowSec(), p.user
-	s.dirtyItem(f)
-	w.WriteHeader(http.StatusNoContent)
-	return nil
+	return s.change(w, func() (reply, *wire.Error) {
+		f, v, aerr := s.fileVersion(r, p)
+		if aerr != nil {
+			return reply{}, aerr
+		}
+		switch {
+		case v == f.current():
+			return reply{}, wire.BadRequest("The current version cannot be deleted: promote another version first")
+		case !v.trashedAt.IsZero():
+			return reply{}, wire.NotFound("file version")
+		}
+		if aerr := firstAPIError(checkIfMatch(r, f.etag()), s.lockRefuses(p, f, actEdit), s.versionBlocked(v)); aerr != nil {
+			return reply{}, aerr
+		}
+		if !s.can(p, f, actEdit) {
+			return reply{}, wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "Access denied - insufficient permission to delete a version")
+		}
+		v.trashedAt, v.trashedBy = s.nowSec(), p.user
+		s.dirtyItem(f)
+		return reply{status: http.StatusNoContent}, nil
+	})
 }
 
 func firstAPIError(errs ...*wire.Error) *wire.Error {
@@ -144,19 +143,18 @@ func (s *Server) restoreFileVersion(w http.ResponseWriter, r *http.Request, p *p
 		return wire.BadRequest(`The body must be {"trashed_at": null}: a version is only restored`)
 	}
 	fields := parseFields(r)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	f, v, aerr := s.fileVersion(r, p)
-	if aerr != nil {
-		return aerr
-	}
-	if !v.trashedAt.IsZero() {
-		v.trashedAt, v.trashedBy = time.Time{}, nil
-		v.restoredAt, v.restoredBy = s.nowSec(), p.user
-		s.dirtyItem(f)
-	}
-	wire.WriteJSON(w, http.StatusOK, pickFields(versionRecord(f, slices.Index(f.versions, v)+1, v), fields, "type", "id", "sha1"))
-	return nil
+	return s.change(w, func() (reply, *wire.Error) {
+		f, v, aerr := s.fileVersion(r, p)
+		if aerr != nil {
+			return reply{}, aerr
+		}
+		if !v.trashedAt.IsZero() {
+			v.trashedAt, v.trashedBy = time.Time{}, nil
+			v.restoredAt, v.restoredBy = s.nowSec(), p.user
+			s.dirtyItem(f)
+		}
+		return reply{http.StatusOK, pickFields(versionRecord(f, slices.Index(f.versions, v)+1, v), fields, "type", "id", "sha1")}, nil
+	})
 }
 
 // promoteFileVersion serves POST /files/{file_id}/versions/current: 201.

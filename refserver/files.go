@@ -34,18 +34,16 @@ func (s *Server) getFile(w http.ResponseWriter, r *http.Request, p *principal) e
 		return aerr
 	}
 	fields := parseFields(r)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	f, aerr := s.lookupVia(r, p, "file", id, actSee)
-	if aerr != nil {
-		return aerr
-	}
-	if h := r.Header.Get("If-None-Match"); h != "" && etagMatches(h, f.etag()) {
-		w.WriteHeader(http.StatusNotModified)
-		return nil
-	}
-	wire.WriteJSON(w, http.StatusOK, s.render(f, fields, p))
-	return nil
+	return s.change(w, func() (reply, *wire.Error) {
+		f, aerr := s.lookupVia(r, p, "file", id, actSee)
+		if aerr != nil {
+			return reply{}, aerr
+		}
+		if h := r.Header.Get("If-None-Match"); h != "" && etagMatches(h, f.etag()) {
+			return reply{status: http.StatusNotModified}, nil
+		}
+		return reply{http.StatusOK, s.render(f, fields, p)}, nil
+	})
 }
 
 // deleteFile serves DELETE /files/{file_id}: 204, 412 on an if-match
@@ -102,18 +100,17 @@ func (s *Server) preflightUpload(w http.ResponseWriter, r *http.Request, p *prin
 	if aerr := checkName(*body.Name); aerr != nil {
 		return aerr
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	parent, aerr := s.parentFolder(p, *body.Parent.ID)
-	if aerr != nil {
-		return aerr
-	}
-	if c := s.conflict(*body.Parent.ID, ownerIn(p, parent), *body.Name, nil); c != nil {
-		return s.errNameInUse(c)
-	}
-	wire.WriteJSON(w, http.StatusOK, map[string]any{
-		"upload_url":   s.uploadURL + "/files/content",
-		"upload_token": randomHex(24),
+	return s.change(w, func() (reply, *wire.Error) {
+		parent, aerr := s.parentFolder(p, *body.Parent.ID)
+		if aerr != nil {
+			return reply{}, aerr
+		}
+		if c := s.conflict(*body.Parent.ID, ownerIn(p, parent), *body.Name, nil); c != nil {
+			return reply{}, s.errNameInUse(c)
+		}
+		return reply{http.StatusOK, map[string]any{
+			"upload_url":   s.uploadURL + "/files/content",
+			"upload_token": randomHex(24),
+		}}, nil
 	})
-	return nil
 }

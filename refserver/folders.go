@@ -59,31 +59,30 @@ func (s *Server) createFolder(w http.ResponseWriter, r *http.Request, p *princip
 	}
 	fields := parseFields(r)
 
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	parent, aerr := s.parentFolder(p, *body.Parent.ID)
-	if aerr != nil {
-		return aerr
-	}
-	if c := s.conflict(*body.Parent.ID, ownerIn(p, parent), *body.Name, nil); c != nil {
-		return s.errNameInUse(c)
-	}
-	now := s.nowSec()
-	f := &item{
-		typ: "folder", id: s.newID(), name: *body.Name, parentID: *body.Parent.ID,
-		owner: ownerIn(p, parent), createdBy: p.user, modBy: p.user,
-		createdAt: now, modifiedAt: now, contentCreatedAt: now, contentModifiedAt: now,
-		syncState: syncState, uploadEmail: uploadEmail,
-	}
-	s.addItem(f)
-	if parent != nil {
-		parent.touch(now, nil)
-	}
-	s.dirtyItem(f, parent)
-	out := s.render(f, fields, p)
-	s.addItemCollection(out, f, fields, p, collectionQuery{key: "name", limit: 100})
-	wire.WriteJSON(w, http.StatusCreated, out)
-	return nil
+	return s.change(w, func() (reply, *wire.Error) {
+		parent, aerr := s.parentFolder(p, *body.Parent.ID)
+		if aerr != nil {
+			return reply{}, aerr
+		}
+		if c := s.conflict(*body.Parent.ID, ownerIn(p, parent), *body.Name, nil); c != nil {
+			return reply{}, s.errNameInUse(c)
+		}
+		now := s.nowSec()
+		f := &item{
+			typ: "folder", id: s.newID(), name: *body.Name, parentID: *body.Parent.ID,
+			owner: ownerIn(p, parent), createdBy: p.user, modBy: p.user,
+			createdAt: now, modifiedAt: now, contentCreatedAt: now, contentModifiedAt: now,
+			syncState: syncState, uploadEmail: uploadEmail,
+		}
+		s.addItem(f)
+		if parent != nil {
+			parent.touch(now, nil)
+		}
+		s.dirtyItem(f, parent)
+		out := s.render(f, fields, p)
+		s.addItemCollection(out, f, fields, p, collectionQuery{key: "name", limit: 100})
+		return reply{http.StatusCreated, out}, nil
+	})
 }
 
 // folderID reads {folder_id}; a malformed id is 405 as the spec says for
@@ -299,26 +298,23 @@ func (s *Server) getFolder(w http.ResponseWriter, r *http.Request, p *principal)
 		return aerr
 	}
 	fields := parseFields(r)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if id == rootID {
-		out := s.rootRepresentation(p, fields)
-		s.addItemCollection(out, nil, fields, p, q)
-		wire.WriteJSON(w, http.StatusOK, out)
-		return nil
-	}
-	f, aerr := s.lookupVia(r, p, "folder", id, actSee)
-	if aerr != nil {
-		return aerr
-	}
-	if h := r.Header.Get("If-None-Match"); h != "" && etagMatches(h, f.etag()) {
-		w.WriteHeader(http.StatusNotModified)
-		return nil
-	}
-	out := s.render(f, fields, p)
-	s.addItemCollection(out, f, fields, p, q)
-	wire.WriteJSON(w, http.StatusOK, out)
-	return nil
+	return s.change(w, func() (reply, *wire.Error) {
+		if id == rootID {
+			out := s.rootRepresentation(p, fields)
+			s.addItemCollection(out, nil, fields, p, q)
+			return reply{http.StatusOK, out}, nil
+		}
+		f, aerr := s.lookupVia(r, p, "folder", id, actSee)
+		if aerr != nil {
+			return reply{}, aerr
+		}
+		if h := r.Header.Get("If-None-Match"); h != "" && etagMatches(h, f.etag()) {
+			return reply{status: http.StatusNotModified}, nil
+		}
+		out := s.render(f, fields, p)
+		s.addItemCollection(out, f, fields, p, q)
+		return reply{http.StatusOK, out}, nil
+	})
 }
 
 // listFolderItems serves GET /folders/{folder_id}/items with offset or
@@ -333,17 +329,16 @@ func (s *Server) listFolderItems(w http.ResponseWriter, r *http.Request, p *prin
 		return aerr
 	}
 	fields := parseFields(r)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var f *item
-	if id != rootID {
-		if f, aerr = s.lookupVia(r, p, "folder", id, actSee); aerr != nil {
-			return aerr
+	return s.change(w, func() (reply, *wire.Error) {
+		var f *item
+		if id != rootID {
+			if f, aerr = s.lookupVia(r, p, "folder", id, actSee); aerr != nil {
+				return reply{}, aerr
+			}
+			q.viaLink = r.Header.Get("Boxapi") != "" // a shared link shows the whole folder
 		}
-		q.viaLink = r.Header.Get("Boxapi") != "" // a shared link shows the whole folder
-	}
-	wire.WritePage(w, http.StatusOK, s.listing(f, p, q, fields))
-	return nil
+		return reply{http.StatusOK, s.listing(f, p, q, fields)}, nil
+	})
 }
 
 // deleteFolder serves DELETE /folders/{folder_id}: 204, the folder goes to

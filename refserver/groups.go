@@ -190,19 +190,18 @@ func (s *Server) createGroup(w http.ResponseWriter, r *http.Request, p *principa
 		return wire.BadRequest("Missing required field: name")
 	}
 	fields := parseFields(r)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if aerr := s.nameTaken(*body.Name, nil); aerr != nil {
-		return aerr
-	}
-	now := s.nowSec()
-	g := &group{id: s.newID(), invitability: "admins_only", memberViewability: "admins_only", createdAt: now, modifiedAt: now}
-	body.apply(g)
-	s.groups.byID[g.id] = g
-	s.groups.byName[strings.ToLower(g.name)] = g
-	s.dirty(kGroups, g.id)
-	wire.WriteJSON(w, http.StatusCreated, s.renderGroup(g, fields, p))
-	return nil
+	return s.change(w, func() (reply, *wire.Error) {
+		if aerr := s.nameTaken(*body.Name, nil); aerr != nil {
+			return reply{}, aerr
+		}
+		now := s.nowSec()
+		g := &group{id: s.newID(), invitability: "admins_only", memberViewability: "admins_only", createdAt: now, modifiedAt: now}
+		body.apply(g)
+		s.groups.byID[g.id] = g
+		s.groups.byName[strings.ToLower(g.name)] = g
+		s.dirty(kGroups, g.id)
+		return reply{http.StatusCreated, s.renderGroup(g, fields, p)}, nil
+	})
 }
 
 // getGroup serves GET /groups/{group_id}: for the admin and the group's members.
@@ -212,17 +211,16 @@ func (s *Server) getGroup(w http.ResponseWriter, r *http.Request, p *principal) 
 		return aerr
 	}
 	fields := parseFields(r)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	g, aerr := s.lookupGroup(id)
-	if aerr != nil {
-		return aerr
-	}
-	if !p.isAdmin() && s.groupRole(g, p.user) == "" {
-		return wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "Only the group's members and admins may read it")
-	}
-	wire.WriteJSON(w, http.StatusOK, s.renderGroup(g, fields, p))
-	return nil
+	return s.change(w, func() (reply, *wire.Error) {
+		g, aerr := s.lookupGroup(id)
+		if aerr != nil {
+			return reply{}, aerr
+		}
+		if !p.isAdmin() && s.groupRole(g, p.user) == "" {
+			return reply{}, wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "Only the group's members and admins may read it")
+		}
+		return reply{http.StatusOK, s.renderGroup(g, fields, p)}, nil
+	})
 }
 
 // updateGroup serves PUT /groups/{group_id}: for the admin and the group's admins.
@@ -236,27 +234,26 @@ func (s *Server) updateGroup(w http.ResponseWriter, r *http.Request, p *principa
 		return aerr
 	}
 	fields := parseFields(r)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	g, aerr := s.lookupGroup(id)
-	if aerr != nil {
-		return aerr
-	}
-	if !p.isAdmin() && s.groupRole(g, p.user) != roleGroupAdmin {
-		return wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "Only the group's admins and enterprise admins may update it")
-	}
-	if body.Name != nil {
-		if aerr := s.nameTaken(*body.Name, g); aerr != nil {
-			return aerr
+	return s.change(w, func() (reply, *wire.Error) {
+		g, aerr := s.lookupGroup(id)
+		if aerr != nil {
+			return reply{}, aerr
 		}
-	}
-	delete(s.groups.byName, strings.ToLower(g.name))
-	body.apply(g)
-	s.groups.byName[strings.ToLower(g.name)] = g
-	g.modifiedAt = s.nowSec()
-	s.dirty(kGroups, g.id)
-	wire.WriteJSON(w, http.StatusOK, s.renderGroup(g, fields, p))
-	return nil
+		if !p.isAdmin() && s.groupRole(g, p.user) != roleGroupAdmin {
+			return reply{}, wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "Only the group's admins and enterprise admins may update it")
+		}
+		if body.Name != nil {
+			if aerr := s.nameTaken(*body.Name, g); aerr != nil {
+				return reply{}, aerr
+			}
+		}
+		delete(s.groups.byName, strings.ToLower(g.name))
+		body.apply(g)
+		s.groups.byName[strings.ToLower(g.name)] = g
+		g.modifiedAt = s.nowSec()
+		s.dirty(kGroups, g.id)
+		return reply{http.StatusOK, s.renderGroup(g, fields, p)}, nil
+	})
 }
 
 // deleteGroup serves DELETE /groups/{group_id}: 204; its memberships go too.
@@ -306,20 +303,19 @@ func (s *Server) listGroupMemberships(w http.ResponseWriter, r *http.Request, p 
 	if aerr != nil {
 		return aerr
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	g, aerr := s.lookupGroup(id)
-	if aerr != nil {
-		return aerr
-	}
-	role := s.groupRole(g, p.user)
-	allowed := p.isAdmin() || role == roleGroupAdmin ||
-		g.memberViewability == "admins_and_members" && role != "" ||
-		g.memberViewability == "all_managed_users"
-	if !allowed {
-		return wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "The group's member_viewability_level does not let this user see its members")
-	}
-	list := s.membershipsWhere(func(m *membership) bool { return m.group == g })
-	wire.WriteJSON(w, http.StatusOK, wire.OffsetEntries(list, pq, s.membershipHidden, func(m *membership) any { return s.renderMembership(m, nil) }))
-	return nil
+	return s.change(w, func() (reply, *wire.Error) {
+		g, aerr := s.lookupGroup(id)
+		if aerr != nil {
+			return reply{}, aerr
+		}
+		role := s.groupRole(g, p.user)
+		allowed := p.isAdmin() || role == roleGroupAdmin ||
+			g.memberViewability == "admins_and_members" && role != "" ||
+			g.memberViewability == "all_managed_users"
+		if !allowed {
+			return reply{}, wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "The group's member_viewability_level does not let this user see its members")
+		}
+		list := s.membershipsWhere(func(m *membership) bool { return m.group == g })
+		return reply{http.StatusOK, wire.OffsetEntries(list, pq, s.membershipHidden, func(m *membership) any { return s.renderMembership(m, nil) })}, nil
+	})
 }

@@ -93,39 +93,38 @@ func (s *Server) createLegalHoldAssignment(w http.ResponseWriter, r *http.Reques
 	if !slices.Contains(holdTargetTypes, a.toType) {
 		return wire.BadRequest("assign_to.type must be file, file_version, folder, user, ownership or interactions")
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	hp, aerr := s.legalHoldPolicyByID(*b.PolicyID)
-	if aerr != nil {
-		return aerr
-	}
-	if st := s.holdStatus(hp); st == holdReleasing || st == holdReleased {
-		return wire.BadRequest("The legal hold policy is %s", st)
-	}
-	if aerr := s.holdTargetExists(p, a.toType, a.toID); aerr != nil {
-		return aerr
-	}
-	now := s.now()
-	for _, other := range s.holds.assignOrder {
-		if other.policy == hp && other.toType == a.toType && other.toID == a.toID && other.deleted.IsZero() && !s.holdAssignmentGone(other, now) {
-			return wire.Errorf(http.StatusConflict, wire.CodeConflict, "The policy is already assigned to this %s", a.toType)
+	return s.change(w, func() (reply, *wire.Error) {
+		hp, aerr := s.legalHoldPolicyByID(*b.PolicyID)
+		if aerr != nil {
+			return reply{}, aerr
 		}
-	}
-	a.policy = hp
-	a.id = s.newID()
-	a.at = s.nowSec()
-	s.holds.assignments[a.id] = a
-	s.dirty(kHoldAssignments, a.id)
-	s.holds.assignOrder = append(s.holds.assignOrder, a)
-	for _, f := range s.filesByID() {
-		for _, v := range f.versions {
-			if s.holdCovers(a, f, v) {
-				s.holdVersion(f, v, a)
+		if st := s.holdStatus(hp); st == holdReleasing || st == holdReleased {
+			return reply{}, wire.BadRequest("The legal hold policy is %s", st)
+		}
+		if aerr := s.holdTargetExists(p, a.toType, a.toID); aerr != nil {
+			return reply{}, aerr
+		}
+		now := s.now()
+		for _, other := range s.holds.assignOrder {
+			if other.policy == hp && other.toType == a.toType && other.toID == a.toID && other.deleted.IsZero() && !s.holdAssignmentGone(other, now) {
+				return reply{}, wire.Errorf(http.StatusConflict, wire.CodeConflict, "The policy is already assigned to this %s", a.toType)
 			}
 		}
-	}
-	wire.WriteJSON(w, http.StatusCreated, s.legalHoldAssignmentRecord(a))
-	return nil
+		a.policy = hp
+		a.id = s.newID()
+		a.at = s.nowSec()
+		s.holds.assignments[a.id] = a
+		s.dirty(kHoldAssignments, a.id)
+		s.holds.assignOrder = append(s.holds.assignOrder, a)
+		for _, f := range s.filesByID() {
+			for _, v := range f.versions {
+				if s.holdCovers(a, f, v) {
+					s.holdVersion(f, v, a)
+				}
+			}
+		}
+		return reply{http.StatusCreated, s.legalHoldAssignmentRecord(a)}, nil
+	})
 }
 
 // holdTargetExists checks the target of an assignment: 404 not_found when

@@ -102,46 +102,44 @@ func (s *Server) listFileVersionLegalHolds(w http.ResponseWriter, r *http.Reques
 	if policyID == "" {
 		return wire.BadRequest("Missing required parameter: policy_id")
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	hp, aerr := s.legalHoldPolicyByID(policyID)
-	if aerr != nil {
-		return aerr
-	}
-	now := s.now()
-	type entry struct {
-		h      *fileVersionLegalHold
-		active []*legalHoldAssignment
-	}
-	var list []entry
-	for _, h := range s.holds.holdOrder {
-		active := s.activeHolds(h, now)
-		for _, a := range active {
-			if a.policy == hp {
-				list = append(list, entry{h, active})
-				break
+	return s.change(w, func() (reply, *wire.Error) {
+		hp, aerr := s.legalHoldPolicyByID(policyID)
+		if aerr != nil {
+			return reply{}, aerr
+		}
+		now := s.now()
+		type entry struct {
+			h      *fileVersionLegalHold
+			active []*legalHoldAssignment
+		}
+		var list []entry
+		for _, h := range s.holds.holdOrder {
+			active := s.activeHolds(h, now)
+			for _, a := range active {
+				if a.policy == hp {
+					list = append(list, entry{h, active})
+					break
+				}
 			}
 		}
-	}
-	wire.WriteJSON(w, http.StatusOK, wire.PositionEntries(list, q, func(e entry) any { return s.fileVersionLegalHoldRecord(e.h, e.active) }))
-	return nil
+		return reply{http.StatusOK, wire.PositionEntries(list, q, func(e entry) any { return s.fileVersionLegalHoldRecord(e.h, e.active) })}, nil
+	})
 }
 
 // getFileVersionLegalHold serves GET /file_version_legal_holds/{id}: 404
 // once no assignment holds the version any more.
 func (s *Server) getFileVersionLegalHold(w http.ResponseWriter, r *http.Request, p *principal) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	h, ok := s.holds.holds[r.PathValue("id")]
-	var active []*legalHoldAssignment
-	if ok {
-		active = s.activeHolds(h, s.now())
-	}
-	if len(active) == 0 {
-		return wire.NotFound("file_version_legal_hold")
-	}
-	wire.WriteJSON(w, http.StatusOK, s.fileVersionLegalHoldRecord(h, active))
-	return nil
+	return s.change(w, func() (reply, *wire.Error) {
+		h, ok := s.holds.holds[r.PathValue("id")]
+		var active []*legalHoldAssignment
+		if ok {
+			active = s.activeHolds(h, s.now())
+		}
+		if len(active) == 0 {
+			return reply{}, wire.NotFound("file_version_legal_hold")
+		}
+		return reply{http.StatusOK, s.fileVersionLegalHoldRecord(h, active)}, nil
+	})
 }
 
 // listFilesOnHold serves GET

@@ -172,20 +172,19 @@ func (s *Server) createLegalHoldPolicy(w http.ResponseWriter, r *http.Request, p
 	if b.FilterStartedAt != nil && hp.filterEnd.Before(hp.filterStart) {
 		return wire.BadRequest("filter_started_at is after filter_ended_at")
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.legalHoldPolicyNamed(hp.name, nil) != nil {
-		return wire.Errorf(http.StatusConflict, wire.CodeConflict, "A legal hold policy with this name already exists")
-	}
-	hp.id = s.newID()
-	hp.created = s.now()
-	hp.createdAt = s.nowSec()
-	hp.modifiedAt = hp.createdAt
-	s.holds.policies[hp.id] = hp
-	s.dirty(kHoldPolicies, hp.id)
-	s.holds.policyOrder = append(s.holds.policyOrder, hp)
-	wire.WriteJSON(w, http.StatusCreated, s.legalHoldPolicyRecord(hp))
-	return nil
+	return s.change(w, func() (reply, *wire.Error) {
+		if s.legalHoldPolicyNamed(hp.name, nil) != nil {
+			return reply{}, wire.Errorf(http.StatusConflict, wire.CodeConflict, "A legal hold policy with this name already exists")
+		}
+		hp.id = s.newID()
+		hp.created = s.now()
+		hp.createdAt = s.nowSec()
+		hp.modifiedAt = hp.createdAt
+		s.holds.policies[hp.id] = hp
+		s.dirty(kHoldPolicies, hp.id)
+		s.holds.policyOrder = append(s.holds.policyOrder, hp)
+		return reply{http.StatusCreated, s.legalHoldPolicyRecord(hp)}, nil
+	})
 }
 
 // legalHoldPolicyRecord is the LegalHoldPolicy record. Callers hold s.mu.
@@ -265,28 +264,27 @@ func (s *Server) updateLegalHoldPolicy(w http.ResponseWriter, r *http.Request, p
 	if aerr := checkHoldText(&b); aerr != nil {
 		return aerr
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	hp, aerr := s.legalHoldPolicyByID(r.PathValue("id"))
-	if aerr != nil {
-		return aerr
-	}
-	if b.PolicyName != nil && s.legalHoldPolicyNamed(*b.PolicyName, hp) != nil {
-		return wire.Errorf(http.StatusConflict, wire.CodeConflict, "A legal hold policy with this name already exists")
-	}
-	if b.PolicyName != nil {
-		hp.name = *b.PolicyName
-	}
-	if b.Description != nil {
-		hp.description = *b.Description
-	}
-	if b.ReleaseNotes != nil {
-		hp.releaseNotes = *b.ReleaseNotes
-	}
-	hp.modifiedAt = s.nowSec()
-	s.dirty(kHoldPolicies, hp.id)
-	wire.WriteJSON(w, http.StatusOK, s.legalHoldPolicyRecord(hp))
-	return nil
+	return s.change(w, func() (reply, *wire.Error) {
+		hp, aerr := s.legalHoldPolicyByID(r.PathValue("id"))
+		if aerr != nil {
+			return reply{}, aerr
+		}
+		if b.PolicyName != nil && s.legalHoldPolicyNamed(*b.PolicyName, hp) != nil {
+			return reply{}, wire.Errorf(http.StatusConflict, wire.CodeConflict, "A legal hold policy with this name already exists")
+		}
+		if b.PolicyName != nil {
+			hp.name = *b.PolicyName
+		}
+		if b.Description != nil {
+			hp.description = *b.Description
+		}
+		if b.ReleaseNotes != nil {
+			hp.releaseNotes = *b.ReleaseNotes
+		}
+		hp.modifiedAt = s.nowSec()
+		s.dirty(kHoldPolicies, hp.id)
+		return reply{http.StatusOK, s.legalHoldPolicyRecord(hp)}, nil
+	})
 }
 
 // releaseLegalHoldPolicy serves DELETE /legal_hold_policies/{id}: 202 with

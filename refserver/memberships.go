@@ -126,31 +126,30 @@ func (s *Server) createMembership(w http.ResponseWriter, r *http.Request, p *pri
 		return aerr
 	}
 	fields := parseFields(r)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	u := s.enterpriseUser(*body.User.ID)
-	if u == nil {
-		return wire.NotFound("user")
-	}
-	g, aerr := s.lookupGroup(*body.Group.ID)
-	if aerr != nil {
-		return aerr
-	}
-	if s.groupRole(g, u) != "" {
-		return wire.Errorf(http.StatusConflict, wire.CodeConflict, "The user is already a member of the group")
-	}
-	now := s.nowSec()
-	m := &membership{id: s.newID(), user: u, group: g, role: roleGroupMember, createdAt: now, modifiedAt: now}
-	if body.Role != nil {
-		m.role = *body.Role
-	}
-	if m.role == roleGroupAdmin {
-		m.perms = permsFor(body.ConfigurablePermissions)
-	}
-	s.groups.memberships[m.id] = m
-	s.dirty(kMemberships, m.id)
-	wire.WriteJSON(w, http.StatusCreated, s.renderMembership(m, fields))
-	return nil
+	return s.change(w, func() (reply, *wire.Error) {
+		u := s.enterpriseUser(*body.User.ID)
+		if u == nil {
+			return reply{}, wire.NotFound("user")
+		}
+		g, aerr := s.lookupGroup(*body.Group.ID)
+		if aerr != nil {
+			return reply{}, aerr
+		}
+		if s.groupRole(g, u) != "" {
+			return reply{}, wire.Errorf(http.StatusConflict, wire.CodeConflict, "The user is already a member of the group")
+		}
+		now := s.nowSec()
+		m := &membership{id: s.newID(), user: u, group: g, role: roleGroupMember, createdAt: now, modifiedAt: now}
+		if body.Role != nil {
+			m.role = *body.Role
+		}
+		if m.role == roleGroupAdmin {
+			m.perms = permsFor(body.ConfigurablePermissions)
+		}
+		s.groups.memberships[m.id] = m
+		s.dirty(kMemberships, m.id)
+		return reply{http.StatusCreated, s.renderMembership(m, fields)}, nil
+	})
 }
 
 // lookupMembership finds a membership p may manage (self: p may also be
@@ -170,14 +169,13 @@ func (s *Server) lookupMembership(r *http.Request, p *principal, self bool) (*me
 // getMembership serves GET /group_memberships/{group_membership_id}.
 func (s *Server) getMembership(w http.ResponseWriter, r *http.Request, p *principal) error {
 	fields := parseFields(r)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	m, aerr := s.lookupMembership(r, p, true)
-	if aerr != nil {
-		return aerr
-	}
-	wire.WriteJSON(w, http.StatusOK, s.renderMembership(m, fields))
-	return nil
+	return s.change(w, func() (reply, *wire.Error) {
+		m, aerr := s.lookupMembership(r, p, true)
+		if aerr != nil {
+			return reply{}, aerr
+		}
+		return reply{http.StatusOK, s.renderMembership(m, fields)}, nil
+	})
 }
 
 // updateMembershipBody is the body of PUT /group_memberships/{id}.
@@ -199,40 +197,38 @@ func (s *Server) updateMembership(w http.ResponseWriter, r *http.Request, p *pri
 		return aerr
 	}
 	fields := parseFields(r)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	m, aerr := s.lookupMembership(r, p, false)
-	if aerr != nil {
-		return aerr
-	}
-	wasAdmin := m.role == roleGroupAdmin
-	if body.Role != nil {
-		m.role = *body.Role
-	}
-	switch {
-	case m.role != roleGroupAdmin:
-		m.perms = nil
-	case !wasAdmin || body.ConfigurablePermissions.Present:
-		m.perms = permsFor(body.ConfigurablePermissions)
-	}
-	m.modifiedAt = s.nowSec()
-	s.dirty(kMemberships, m.id)
-	wire.WriteJSON(w, http.StatusOK, s.renderMembership(m, fields))
-	return nil
+	return s.change(w, func() (reply, *wire.Error) {
+		m, aerr := s.lookupMembership(r, p, false)
+		if aerr != nil {
+			return reply{}, aerr
+		}
+		wasAdmin := m.role == roleGroupAdmin
+		if body.Role != nil {
+			m.role = *body.Role
+		}
+		switch {
+		case m.role != roleGroupAdmin:
+			m.perms = nil
+		case !wasAdmin || body.ConfigurablePermissions.Present:
+			m.perms = permsFor(body.ConfigurablePermissions)
+		}
+		m.modifiedAt = s.nowSec()
+		s.dirty(kMemberships, m.id)
+		return reply{http.StatusOK, s.renderMembership(m, fields)}, nil
+	})
 }
 
 // deleteMembership serves DELETE /group_memberships/{group_membership_id}: 204.
 func (s *Server) deleteMembership(w http.ResponseWriter, r *http.Request, p *principal) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	m, aerr := s.lookupMembership(r, p, false)
-	if aerr != nil {
-		return aerr
-	}
-	delete(s.groups.memberships, m.id)
-	s.dirty(kMemberships, m.id)
-	w.WriteHeader(http.StatusNoContent)
-	return nil
+	return s.change(w, func() (reply, *wire.Error) {
+		m, aerr := s.lookupMembership(r, p, false)
+		if aerr != nil {
+			return reply{}, aerr
+		}
+		delete(s.groups.memberships, m.id)
+		s.dirty(kMemberships, m.id)
+		return reply{status: http.StatusNoContent}, nil
+	})
 }
 
 // listUserMemberships serves GET /users/{user_id}/memberships: offset pages
@@ -246,18 +242,17 @@ func (s *Server) listUserMemberships(w http.ResponseWriter, r *http.Request, p *
 	if aerr != nil {
 		return aerr
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if !p.isAdmin() && id != p.user.id {
-		return wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "Only the user and enterprise admins may list the user's groups")
-	}
-	u := s.enterpriseUser(id)
-	if u == nil {
-		return wire.NotFound("user")
-	}
-	list := s.membershipsWhere(func(m *membership) bool { return m.user == u })
-	wire.WriteJSON(w, http.StatusOK, wire.OffsetEntries(list, pq, s.membershipHidden, func(m *membership) any { return s.renderMembership(m, nil) }))
-	return nil
+	return s.change(w, func() (reply, *wire.Error) {
+		if !p.isAdmin() && id != p.user.id {
+			return reply{}, wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "Only the user and enterprise admins may list the user's groups")
+		}
+		u := s.enterpriseUser(id)
+		if u == nil {
+			return reply{}, wire.NotFound("user")
+		}
+		list := s.membershipsWhere(func(m *membership) bool { return m.user == u })
+		return reply{http.StatusOK, wire.OffsetEntries(list, pq, s.membershipHidden, func(m *membership) any { return s.renderMembership(m, nil) })}, nil
+	})
 }
 
 // groupsUserLeft removes u's memberships. Callers hold s.mu.

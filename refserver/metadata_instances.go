@@ -155,18 +155,17 @@ func (s *Server) listInstances(typ string) handlerFunc {
 		if !validID(id) {
 			return wire.NotFound(typ)
 		}
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		it, aerr := s.lookup(p, typ, id)
-		if aerr != nil {
-			return aerr
-		}
-		entries := []any{}
-		for _, in := range s.metadata.byItem[it.id] {
-			entries = append(entries, in.record())
-		}
-		wire.WriteJSON(w, http.StatusOK, map[string]any{"entries": entries, "limit": maxInstancesPerItem})
-		return nil
+		return s.change(w, func() (reply, *wire.Error) {
+			it, aerr := s.lookup(p, typ, id)
+			if aerr != nil {
+				return reply{}, aerr
+			}
+			entries := []any{}
+			for _, in := range s.metadata.byItem[it.id] {
+				entries = append(entries, in.record())
+			}
+			return reply{http.StatusOK, map[string]any{"entries": entries, "limit": maxInstancesPerItem}}, nil
+		})
 	}
 }
 

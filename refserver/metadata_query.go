@@ -195,46 +195,45 @@ func (s *Server) executeMetadataQuery(w http.ResponseWriter, r *http.Request, p 
 	}
 	hash := bodyHash(raw)
 
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	t := s.template(scope, key)
-	if t == nil || t.scope == scopeGlobal {
-		return wire.Errorf(http.StatusNotFound, codeInstanceNotFound, "Template %s not found: use the full scope, e.g. %s", *body.From, s.enterpriseScope())
-	}
-	pred, aerr := s.compileQuery(tree, t, params)
-	if aerr != nil {
-		return aerr
-	}
-	order, aerr := queryOrderOf(t, body.OrderBy)
-	if aerr != nil {
-		return aerr
-	}
-	ancestor := *body.AncestorFolderID
-	if ancestor != rootID {
-		if !validID(ancestor) {
-			return wire.NotFound("folder")
+	return s.change(w, func() (reply, *wire.Error) {
+		t := s.template(scope, key)
+		if t == nil || t.scope == scopeGlobal {
+			return reply{}, wire.Errorf(http.StatusNotFound, codeInstanceNotFound, "Template %s not found: use the full scope, e.g. %s", *body.From, s.enterpriseScope())
 		}
-		if _, aerr := s.lookup(p, "folder", ancestor); aerr != nil {
-			return aerr
+		pred, aerr := s.compileQuery(tree, t, params)
+		if aerr != nil {
+			return reply{}, aerr
 		}
-	}
-	var after *position
-	if body.Marker != nil && *body.Marker != "" {
-		if after, aerr = decodeQueryMarker(*body.Marker, hash, len(order.keys)); aerr != nil {
-			return aerr
+		order, aerr := queryOrderOf(t, body.OrderBy)
+		if aerr != nil {
+			return reply{}, aerr
 		}
-	}
-	// Items in the trash (themselves or with a folder) are no results: they
-	// answer 404 everywhere but in the trash.
-	keep := func(in *mdInstance) bool { return s.live(p, in.item) && s.isUnder(in.item, ancestor) }
-	page, more := s.selectPage(t, order, pred, keep, after, limit)
-	entries := wire.RenderEach(page, func(in *mdInstance) any { return s.queryEntry(in.item, body.Fields, p) })
-	out := map[string]any{"entries": entries, "limit": limit}
-	if more {
-		out["next_marker"] = encodeQueryMarker(hash, s.positionOf(order, page[len(page)-1]))
-	}
-	wire.WriteJSON(w, http.StatusOK, out)
-	return nil
+		ancestor := *body.AncestorFolderID
+		if ancestor != rootID {
+			if !validID(ancestor) {
+				return reply{}, wire.NotFound("folder")
+			}
+			if _, aerr := s.lookup(p, "folder", ancestor); aerr != nil {
+				return reply{}, aerr
+			}
+		}
+		var after *position
+		if body.Marker != nil && *body.Marker != "" {
+			if after, aerr = decodeQueryMarker(*body.Marker, hash, len(order.keys)); aerr != nil {
+				return reply{}, aerr
+			}
+		}
+		// Items in the trash (themselves or with a folder) are no results: they
+		// answer 404 everywhere but in the trash.
+		keep := func(in *mdInstance) bool { return s.live(p, in.item) && s.isUnder(in.item, ancestor) }
+		page, more := s.selectPage(t, order, pred, keep, after, limit)
+		entries := wire.RenderEach(page, func(in *mdInstance) any { return s.queryEntry(in.item, body.Fields, p) })
+		out := map[string]any{"entries": entries, "limit": limit}
+		if more {
+			out["next_marker"] = encodeQueryMarker(hash, s.positionOf(order, page[len(page)-1]))
+		}
+		return reply{http.StatusOK, out}, nil
+	})
 }
 
 // queryEntry renders a query result: the base item (type, id, etag) plus

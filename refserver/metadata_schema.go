@@ -348,35 +348,34 @@ func (s *Server) updateTemplate(w http.ResponseWriter, r *http.Request, p *princ
 	if aerr != nil {
 		return aerr
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	t, aerr := s.templateOf(r)
-	if aerr != nil {
-		return aerr
-	}
-	if t.scope == scopeGlobal {
-		return wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "Global templates cannot be changed")
-	}
-	d := &schemaDraft{displayName: t.displayName, hidden: t.hidden, copyOnCopy: t.copyOnCopy, fields: cloneFields(t.fields)}
-	for _, op := range ops {
-		if aerr := d.apply(op); aerr != nil {
-			return aerr
+	return s.change(w, func() (reply, *wire.Error) {
+		t, aerr := s.templateOf(r)
+		if aerr != nil {
+			return reply{}, aerr
 		}
-	}
-	t.displayName, t.hidden, t.copyOnCopy, t.fields = d.displayName, d.hidden, d.copyOnCopy, d.fields
-	t.version++
-	for _, in := range t.bySeq {
-		changed := false
-		for _, e := range d.effects {
-			changed = in.applyEffect(e) || changed
+		if t.scope == scopeGlobal {
+			return reply{}, wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "Global templates cannot be changed")
 		}
-		if changed {
-			in.version++
+		d := &schemaDraft{displayName: t.displayName, hidden: t.hidden, copyOnCopy: t.copyOnCopy, fields: cloneFields(t.fields)}
+		for _, op := range ops {
+			if aerr := d.apply(op); aerr != nil {
+				return reply{}, aerr
+			}
 		}
-		s.dirty(kInstances, in.id)
-	}
-	s.dirty(kTemplates, t.id)
-	t.sorted = nil // values or field keys may have changed: rebuilt on demand
-	wire.WriteJSON(w, http.StatusOK, t.record())
-	return nil
+		t.displayName, t.hidden, t.copyOnCopy, t.fields = d.displayName, d.hidden, d.copyOnCopy, d.fields
+		t.version++
+		for _, in := range t.bySeq {
+			changed := false
+			for _, e := range d.effects {
+				changed = in.applyEffect(e) || changed
+			}
+			if changed {
+				in.version++
+			}
+			s.dirty(kInstances, in.id)
+		}
+		s.dirty(kTemplates, t.id)
+		t.sorted = nil // values or field keys may have changed: rebuilt on demand
+		return reply{http.StatusOK, t.record()}, nil
+	})
 }

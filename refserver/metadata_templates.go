@@ -340,21 +340,20 @@ func (s *Server) createTemplate(w http.ResponseWriter, r *http.Request, p *princ
 		}
 	}
 
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.template(t.scope, t.key) != nil {
-		if !derived {
-			return wire.Errorf(http.StatusConflict, wire.CodeConflict, "A template with templateKey %q already exists", t.key)
+	return s.change(w, func() (reply, *wire.Error) {
+		if s.template(t.scope, t.key) != nil {
+			if !derived {
+				return reply{}, wire.Errorf(http.StatusConflict, wire.CodeConflict, "A template with templateKey %q already exists", t.key)
+			}
+			base := t.key
+			for n := 1; s.template(t.scope, t.key) != nil; n++ {
+				suffix := strconv.Itoa(n)
+				t.key = base[:min(len(base), maxTemplateKeyLen-len(suffix))] + suffix
+			}
 		}
-		base := t.key
-		for n := 1; s.template(t.scope, t.key) != nil; n++ {
-			suffix := strconv.Itoa(n)
-			t.key = base[:min(len(base), maxTemplateKeyLen-len(suffix))] + suffix
-		}
-	}
-	s.addTemplate(t)
-	wire.WriteJSON(w, http.StatusCreated, t.record())
-	return nil
+		s.addTemplate(t)
+		return reply{http.StatusCreated, t.record()}, nil
+	})
 }
 
 // templateOf resolves {scope}/{template_key} of a template path: 400 for
@@ -373,53 +372,50 @@ func (s *Server) templateOf(r *http.Request) (*mdTemplate, *wire.Error) {
 
 // getTemplate serves GET /metadata_templates/{scope}/{template_key}/schema.
 func (s *Server) getTemplate(w http.ResponseWriter, r *http.Request, p *principal) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	t, aerr := s.templateOf(r)
-	if aerr != nil {
-		return aerr
-	}
-	wire.WriteJSON(w, http.StatusOK, t.record())
-	return nil
+	return s.change(w, func() (reply, *wire.Error) {
+		t, aerr := s.templateOf(r)
+		if aerr != nil {
+			return reply{}, aerr
+		}
+		return reply{http.StatusOK, t.record()}, nil
+	})
 }
 
 // getTemplateByID serves GET /metadata_templates/{template_id}. An unknown
 // id is 400 bad_request, as the spec lists ("often returned ... when the
 // ID of the template is not recognised").
 func (s *Server) getTemplateByID(w http.ResponseWriter, r *http.Request, p *principal) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	t := s.metadata.byID[r.PathValue("template_id")]
-	if t == nil {
-		return wire.BadRequest("Template id not recognised")
-	}
-	wire.WriteJSON(w, http.StatusOK, t.record())
-	return nil
+	return s.change(w, func() (reply, *wire.Error) {
+		t := s.metadata.byID[r.PathValue("template_id")]
+		if t == nil {
+			return reply{}, wire.BadRequest("Template id not recognised")
+		}
+		return reply{http.StatusOK, t.record()}, nil
+	})
 }
 
 // deleteTemplate serves DELETE /metadata_templates/{scope}/{template_key}/schema:
 // 204; the template and all its instances are gone. Global templates
 // cannot be deleted (403).
 func (s *Server) deleteTemplate(w http.ResponseWriter, r *http.Request, p *principal) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	t, aerr := s.templateOf(r)
-	if aerr != nil {
-		return aerr
-	}
-	if t.scope == scopeGlobal {
-		return wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "Global templates cannot be deleted")
-	}
-	for _, in := range append([]*mdInstance(nil), t.bySeq...) {
-		s.removeInstance(in)
-	}
-	delete(s.metadata.templates, t.scope+"."+t.key)
-	delete(s.metadata.byID, t.id)
-	s.metadata.order = wire.RemoveFrom(s.metadata.order, t)
-	s.dirty(kTemplates, t.id)
-	s.dirty(kMetadata, metadataKey)
-	w.WriteHeader(http.StatusNoContent)
-	return nil
+	return s.change(w, func() (reply, *wire.Error) {
+		t, aerr := s.templateOf(r)
+		if aerr != nil {
+			return reply{}, aerr
+		}
+		if t.scope == scopeGlobal {
+			return reply{}, wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "Global templates cannot be deleted")
+		}
+		for _, in := range append([]*mdInstance(nil), t.bySeq...) {
+			s.removeInstance(in)
+		}
+		delete(s.metadata.templates, t.scope+"."+t.key)
+		delete(s.metadata.byID, t.id)
+		s.metadata.order = wire.RemoveFrom(s.metadata.order, t)
+		s.dirty(kTemplates, t.id)
+		s.dirty(kMetadata, metadataKey)
+		return reply{status: http.StatusNoContent}, nil
+	})
 }
 
 // listEnterpriseTemplates serves GET /metadata_templates/enterprise
@@ -438,16 +434,15 @@ func (s *Server) listTemplates(w http.ResponseWriter, r *http.Request, scope str
 	if aerr != nil {
 		return aerr
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var all []*mdTemplate
-	for _, t := range s.metadata.order {
-		if t.scope == scope {
-			all = append(all, t)
+	return s.change(w, func() (reply, *wire.Error) {
+		var all []*mdTemplate
+		for _, t := range s.metadata.order {
+			if t.scope == scope {
+				all = append(all, t)
+			}
 		}
-	}
-	wire.WriteJSON(w, http.StatusOK, wire.PositionEntries(all, q, (*mdTemplate).record))
-	return nil
+		return reply{http.StatusOK, wire.PositionEntries(all, q, (*mdTemplate).record)}, nil
+	})
 }
 
 // listTemplatesByInstance serves GET /metadata_templates?metadata_instance_id=:
@@ -463,12 +458,11 @@ func (s *Server) listTemplatesByInstance(w http.ResponseWriter, r *http.Request,
 	if aerr != nil {
 		return aerr
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var found []*mdTemplate
-	if in := s.metadata.byInstID[strings.ToLower(id)]; in != nil && s.live(p, in.item) {
-		found = append(found, in.tmpl)
-	}
-	wire.WriteJSON(w, http.StatusOK, wire.PositionEntries(found, wire.Page{Limit: limit}, (*mdTemplate).record))
-	return nil
+	return s.change(w, func() (reply, *wire.Error) {
+		var found []*mdTemplate
+		if in := s.metadata.byInstID[strings.ToLower(id)]; in != nil && s.live(p, in.item) {
+			found = append(found, in.tmpl)
+		}
+		return reply{http.StatusOK, wire.PositionEntries(found, wire.Page{Limit: limit}, (*mdTemplate).record)}, nil
+	})
 }

@@ -103,51 +103,50 @@ func (s *Server) createRetentionAssignment(w http.ResponseWriter, r *http.Reques
 		}
 		a.startDateField = v
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	rp, aerr := s.retentionPolicyByID(*b.PolicyID)
-	if aerr != nil {
-		return aerr
-	}
-	if rp.status == retentionStatusRetired {
-		return wire.BadRequest("A retired retention policy cannot be assigned")
-	}
-	if a.startDateField != "" && rp.policyType == retentionIndefinite {
-		return wire.BadRequest("start_date_field cannot be used with an indefinite policy")
-	}
-	switch a.toType {
-	case assignFolder:
-		if a.toID == rootID {
-			return wire.BadRequest("The root folder cannot be assigned; assign the enterprise instead")
+	return s.change(w, func() (reply, *wire.Error) {
+		rp, aerr := s.retentionPolicyByID(*b.PolicyID)
+		if aerr != nil {
+			return reply{}, aerr
 		}
-		if _, aerr := s.lookup(p, "folder", a.toID); aerr != nil {
-			return aerr
+		if rp.status == retentionStatusRetired {
+			return reply{}, wire.BadRequest("A retired retention policy cannot be assigned")
 		}
-	case assignMetadataTemplate:
-		if aerr := s.metadataTargetOf(a); aerr != nil {
-			return aerr
+		if a.startDateField != "" && rp.policyType == retentionIndefinite {
+			return reply{}, wire.BadRequest("start_date_field cannot be used with an indefinite policy")
 		}
-	}
-	for _, other := range s.retention.assignOrder {
-		if sameRetentionTarget(other, a) && other.policy.longerOrEqual(rp) {
-			return errRetentionConflict()
-		}
-	}
-	a.policy = rp
-	a.id = s.newID()
-	a.at = s.nowSec()
-	s.retention.assignments[a.id] = a
-	s.retention.assignOrder = append(s.retention.assignOrder, a)
-	s.dirty(kRetAssignments, a.id)
-	for _, f := range s.filesByID() {
-		if s.retentionCovers(a, f) {
-			for _, v := range f.versions {
-				s.retainVersionFrom(f, v, a, s.retentionStart(a, f, v))
+		switch a.toType {
+		case assignFolder:
+			if a.toID == rootID {
+				return reply{}, wire.BadRequest("The root folder cannot be assigned; assign the enterprise instead")
+			}
+			if _, aerr := s.lookup(p, "folder", a.toID); aerr != nil {
+				return reply{}, aerr
+			}
+		case assignMetadataTemplate:
+			if aerr := s.metadataTargetOf(a); aerr != nil {
+				return reply{}, aerr
 			}
 		}
-	}
-	wire.WriteJSON(w, http.StatusCreated, s.retentionAssignmentRecord(a))
-	return nil
+		for _, other := range s.retention.assignOrder {
+			if sameRetentionTarget(other, a) && other.policy.longerOrEqual(rp) {
+				return reply{}, errRetentionConflict()
+			}
+		}
+		a.policy = rp
+		a.id = s.newID()
+		a.at = s.nowSec()
+		s.retention.assignments[a.id] = a
+		s.retention.assignOrder = append(s.retention.assignOrder, a)
+		s.dirty(kRetAssignments, a.id)
+		for _, f := range s.filesByID() {
+			if s.retentionCovers(a, f) {
+				for _, v := range f.versions {
+					s.retainVersionFrom(f, v, a, s.retentionStart(a, f, v))
+				}
+			}
+		}
+		return reply{http.StatusCreated, s.retentionAssignmentRecord(a)}, nil
+	})
 }
 
 // retentionCovers reports whether assignment a applies to file f: every

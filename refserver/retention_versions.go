@@ -142,26 +142,25 @@ func (s *Server) listFileVersionRetentions(w http.ResponseWriter, r *http.Reques
 	if aerr != nil {
 		return aerr
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var list []*fileVersionRetention
-	for _, fvr := range s.retention.fvrOrder {
-		a, disp := fvr.winner()
-		switch {
-		case fileID != "" && fvr.file.id != fileID,
-			versionID != "" && fvr.version.id != versionID,
-			action != "" && a.policy.disposition != action,
-			!before.IsZero() && (disp.IsZero() || !disp.Before(before)),
-			!after.IsZero() && (disp.IsZero() || !disp.After(after)):
-			continue
+	return s.change(w, func() (reply, *wire.Error) {
+		var list []*fileVersionRetention
+		for _, fvr := range s.retention.fvrOrder {
+			a, disp := fvr.winner()
+			switch {
+			case fileID != "" && fvr.file.id != fileID,
+				versionID != "" && fvr.version.id != versionID,
+				action != "" && a.policy.disposition != action,
+				!before.IsZero() && (disp.IsZero() || !disp.Before(before)),
+				!after.IsZero() && (disp.IsZero() || !disp.After(after)):
+				continue
+			}
+			if policyID != "" && !fvr.retainedBy(policyID) {
+				continue
+			}
+			list = append(list, fvr)
 		}
-		if policyID != "" && !fvr.retainedBy(policyID) {
-			continue
-		}
-		list = append(list, fvr)
-	}
-	wire.WriteJSON(w, http.StatusOK, wire.PositionEntries(list, q, s.fileVersionRetentionRecord))
-	return nil
+		return reply{http.StatusOK, wire.PositionEntries(list, q, s.fileVersionRetentionRecord)}, nil
+	})
 }
 
 // retainedBy reports whether a policy is among the sources of fvr.

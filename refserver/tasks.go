@@ -237,19 +237,18 @@ func (s *Server) createTask(w http.ResponseWriter, r *http.Request, p *principal
 	if body.Message != nil {
 		t.message = *body.Message
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if !validID(*body.Item.ID) {
-		return wire.NotFound("file")
-	}
-	f, aerr := s.lookupFor(p, "file", *body.Item.ID, actEdit)
-	if aerr != nil {
-		return aerr
-	}
-	t.id, t.fileID, t.createdAt = s.newID(), f.id, s.nowSec()
-	s.addTask(t)
-	wire.WriteJSON(w, http.StatusCreated, s.taskRecord(t))
-	return nil
+	return s.change(w, func() (reply, *wire.Error) {
+		if !validID(*body.Item.ID) {
+			return reply{}, wire.NotFound("file")
+		}
+		f, aerr := s.lookupFor(p, "file", *body.Item.ID, actEdit)
+		if aerr != nil {
+			return reply{}, aerr
+		}
+		t.id, t.fileID, t.createdAt = s.newID(), f.id, s.nowSec()
+		s.addTask(t)
+		return reply{http.StatusCreated, s.taskRecord(t)}, nil
+	})
 }
 
 // getTask serves GET /tasks/{task_id}: 200 Task.
@@ -275,32 +274,31 @@ func (s *Server) updateTask(w http.ResponseWriter, r *http.Request, p *principal
 	if aerr != nil {
 		return aerr
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	t, aerr := s.lookupTask(p, id)
-	if aerr != nil {
-		return aerr
-	}
-	if body.Action != nil {
-		for _, a := range t.assignments {
-			if !slices.Contains(statesFor(*body.Action), a.state) {
-				return wire.BadRequest("An assignment of the task is %s, which a %s task does not allow", a.state, *body.Action)
-			}
+	return s.change(w, func() (reply, *wire.Error) {
+		t, aerr := s.lookupTask(p, id)
+		if aerr != nil {
+			return reply{}, aerr
 		}
-		t.action = *body.Action
-	}
-	if body.CompletionRule != nil {
-		t.rule = *body.CompletionRule
-	}
-	if body.Message != nil {
-		t.message = *body.Message
-	}
-	if dueGiven {
-		t.dueAt = dueAt
-	}
-	s.dirty(kTasks, t.id)
-	wire.WriteJSON(w, http.StatusOK, s.taskRecord(t))
-	return nil
+		if body.Action != nil {
+			for _, a := range t.assignments {
+				if !slices.Contains(statesFor(*body.Action), a.state) {
+					return reply{}, wire.BadRequest("An assignment of the task is %s, which a %s task does not allow", a.state, *body.Action)
+				}
+			}
+			t.action = *body.Action
+		}
+		if body.CompletionRule != nil {
+			t.rule = *body.CompletionRule
+		}
+		if body.Message != nil {
+			t.message = *body.Message
+		}
+		if dueGiven {
+			t.dueAt = dueAt
+		}
+		s.dirty(kTasks, t.id)
+		return reply{http.StatusOK, s.taskRecord(t)}, nil
+	})
 }
 
 // deleteTask serves DELETE /tasks/{task_id}: 204, with its assignments.
@@ -318,12 +316,11 @@ func (s *Server) listFileTasks(w http.ResponseWriter, r *http.Request, p *princi
 	if aerr != nil {
 		return aerr
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if _, aerr := s.lookup(p, "file", id); aerr != nil {
-		return aerr
-	}
-	tasks := s.tasks.byFile[id]
-	wire.WriteJSON(w, http.StatusOK, map[string]any{"total_count": len(tasks), "entries": wire.RenderEach(tasks, s.taskRecord)})
-	return nil
+	return s.change(w, func() (reply, *wire.Error) {
+		if _, aerr := s.lookup(p, "file", id); aerr != nil {
+			return reply{}, aerr
+		}
+		tasks := s.tasks.byFile[id]
+		return reply{http.StatusOK, map[string]any{"total_count": len(tasks), "entries": wire.RenderEach(tasks, s.taskRecord)}}, nil
+	})
 }

@@ -143,14 +143,13 @@ func (s *Server) getTrashed(typ string) handlerFunc {
 			return aerr
 		}
 		fields := parseFields(r)
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		it, aerr := s.lookupTrashed(p, typ, id)
-		if aerr != nil {
-			return aerr
-		}
-		wire.WriteJSON(w, http.StatusOK, s.render(it, fields, p))
-		return nil
+		return s.change(w, func() (reply, *wire.Error) {
+			it, aerr := s.lookupTrashed(p, typ, id)
+			if aerr != nil {
+				return reply{}, aerr
+			}
+			return reply{http.StatusOK, s.render(it, fields, p)}, nil
+		})
 	}
 }
 
@@ -221,48 +220,47 @@ func (s *Server) restoreHandler(typ, pathKey string) handlerFunc {
 			return wire.BadRequest("Missing required field: parent.id")
 		}
 		fields := parseFields(r)
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		it, aerr := s.lookupTrashed(p, typ, id)
-		if aerr != nil {
-			return aerr
-		}
-		target, aerr := s.restoreTarget(p, it, body)
-		if aerr != nil {
-			return aerr
-		}
-		name := it.name
-		if body.Name != nil {
-			name = *body.Name
-		}
-		owner := it.owner
-		if target != it.parentID {
-			parent, _ := s.parentFolder(p, target)
-			owner = ownerIn(p, parent)
-		}
-		if c := s.conflict(target, owner, name, it); c != nil {
-			return s.errNameInUse(c)
-		}
-		now := s.nowSec()
-		s.untrash(it, it.id)
-		it.name, it.parentID, it.owner = name, target, owner
-		it.touch(now, p.user)
-		s.dirtyItem(it)
-		if parent, ok := s.items[target]; ok {
-			parent.touch(now, nil)
-			s.dirtyItem(parent)
-		}
-		s.itemEvent(evItemUndelete, it, p.user)
-		out := s.render(it, fields, p)
-		if _, ok := out["shared_link"]; ok {
-			// The restored records (TrashFileRestored, ...) say shared_link
-			// is null after a restore, "even though the original shared link
-			// does become active again"; box-typescript-sdk-gen rejects an
-			// object there.
-			out["shared_link"] = nil
-		}
-		wire.WriteJSON(w, http.StatusCreated, out)
-		return nil
+		return s.change(w, func() (reply, *wire.Error) {
+			it, aerr := s.lookupTrashed(p, typ, id)
+			if aerr != nil {
+				return reply{}, aerr
+			}
+			target, aerr := s.restoreTarget(p, it, body)
+			if aerr != nil {
+				return reply{}, aerr
+			}
+			name := it.name
+			if body.Name != nil {
+				name = *body.Name
+			}
+			owner := it.owner
+			if target != it.parentID {
+				parent, _ := s.parentFolder(p, target)
+				owner = ownerIn(p, parent)
+			}
+			if c := s.conflict(target, owner, name, it); c != nil {
+				return reply{}, s.errNameInUse(c)
+			}
+			now := s.nowSec()
+			s.untrash(it, it.id)
+			it.name, it.parentID, it.owner = name, target, owner
+			it.touch(now, p.user)
+			s.dirtyItem(it)
+			if parent, ok := s.items[target]; ok {
+				parent.touch(now, nil)
+				s.dirtyItem(parent)
+			}
+			s.itemEvent(evItemUndelete, it, p.user)
+			out := s.render(it, fields, p)
+			if _, ok := out["shared_link"]; ok {
+				// The restored records (TrashFileRestored, ...) say shared_link
+				// is null after a restore, "even though the original shared link
+				// does become active again"; box-typescript-sdk-gen rejects an
+				// object there.
+				out["shared_link"] = nil
+			}
+			return reply{http.StatusCreated, out}, nil
+		})
 	}
 }
 
@@ -347,18 +345,17 @@ func (s *Server) listTrash(w http.ResponseWriter, r *http.Request, p *principal)
 		return aerr
 	}
 	fields := parseFields(r)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	// The trash index of p's own items, or of everyone's for a principal
-	// who sees every item (folderindex.go): a page costs O(log n + page).
-	// Items p owns but may not see (HideFromUsers) keep their place in the
-	// pages, as in a folder listing; trashPage leaves them out.
-	owner := p.user
-	if p.seesAll() {
-		owner = nil
-	}
-	wire.WritePage(w, http.StatusOK, s.trashPage(s.folders.trash(owner), q, fields, p))
-	return nil
+	return s.change(w, func() (reply, *wire.Error) {
+		// The trash index of p's own items, or of everyone's for a principal
+		// who sees every item (folderindex.go): a page costs O(log n + page).
+		// Items p owns but may not see (HideFromUsers) keep their place in the
+		// pages, as in a folder listing; trashPage leaves them out.
+		owner := p.user
+		if p.seesAll() {
+			owner = nil
+		}
+		return reply{http.StatusOK, s.trashPage(s.folders.trash(owner), q, fields, p)}, nil
+	})
 }
 
 // trashPage pages the trash index fx like a folder listing (listing in

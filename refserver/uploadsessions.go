@@ -168,21 +168,20 @@ func (s *Server) createUploadSession(w http.ResponseWriter, r *http.Request, p *
 		return err
 	}
 	defer release()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	parent, aerr := s.parentFolder(p, folderID)
-	if aerr != nil {
-		return wire.Errorf(http.StatusNotFound, wire.CodeInvalidParameter, "The folder does not exist or is not accessible")
-	}
-	if c := s.conflict(folderID, ownerIn(p, parent), name, nil); c != nil {
-		return s.errNameInUse(c)
-	}
-	ss := s.newSession(p, folderID, "", name, size, asm)
-	s.sessions[ss.id] = ss
-	s.dirty(kSessions, ss.id)
-	keep()
-	wire.WriteJSON(w, http.StatusCreated, s.sessionJSON(ss))
-	return nil
+	return s.change(w, func() (reply, *wire.Error) {
+		parent, aerr := s.parentFolder(p, folderID)
+		if aerr != nil {
+			return reply{}, wire.Errorf(http.StatusNotFound, wire.CodeInvalidParameter, "The folder does not exist or is not accessible")
+		}
+		if c := s.conflict(folderID, ownerIn(p, parent), name, nil); c != nil {
+			return reply{}, s.errNameInUse(c)
+		}
+		ss := s.newSession(p, folderID, "", name, size, asm)
+		s.sessions[ss.id] = ss
+		s.dirty(kSessions, ss.id)
+		keep()
+		return reply{http.StatusCreated, s.sessionJSON(ss)}, nil
+	})
 }
 
 // createVersionUploadSession serves POST {upload}/files/{file_id}/upload_sessions.
@@ -213,23 +212,22 @@ func (s *Server) createVersionUploadSession(w http.ResponseWriter, r *http.Reque
 		return err
 	}
 	defer release()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	f, aerr := s.lookupFor(p, "file", id, actUpload)
-	if aerr != nil {
-		return aerr
-	}
-	if name != "" && name != f.name {
-		if c := s.conflict(f.parentID, f.owner, name, f); c != nil {
-			return s.errNameInUse(c)
+	return s.change(w, func() (reply, *wire.Error) {
+		f, aerr := s.lookupFor(p, "file", id, actUpload)
+		if aerr != nil {
+			return reply{}, aerr
 		}
-	}
-	ss := s.newSession(p, "", f.id, name, size, asm)
-	s.sessions[ss.id] = ss
-	s.dirty(kSessions, ss.id)
-	keep()
-	wire.WriteJSON(w, http.StatusCreated, s.sessionJSON(ss))
-	return nil
+		if name != "" && name != f.name {
+			if c := s.conflict(f.parentID, f.owner, name, f); c != nil {
+				return reply{}, s.errNameInUse(c)
+			}
+		}
+		ss := s.newSession(p, "", f.id, name, size, asm)
+		s.sessions[ss.id] = ss
+		s.dirty(kSessions, ss.id)
+		keep()
+		return reply{http.StatusCreated, s.sessionJSON(ss)}, nil
+	})
 }
 
 // session returns p's live session. An unknown, expired or foreign session

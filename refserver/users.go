@@ -105,29 +105,27 @@ func (s *Server) listUsers(w http.ResponseWriter, r *http.Request, p *principal)
 	}
 	fields := parseFields(r)
 
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if !p.isAdmin() && !p.user.canSeeManagedUsers {
-		return wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "The user may not look up the users of the enterprise")
-	}
-	var match []*user
-	for _, u := range s.users.order {
-		switch {
-		case u.deleted || u.free, userType == "external", // the enterprise has no external users
-			extID != "" && u.externalAppUserID != extID,
-			filter != "" && !strings.HasPrefix(strings.ToLower(u.name), filter) && !strings.HasPrefix(strings.ToLower(u.login), filter):
-			continue
+	return s.change(w, func() (reply, *wire.Error) {
+		if !p.isAdmin() && !p.user.canSeeManagedUsers {
+			return reply{}, wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "The user may not look up the users of the enterprise")
 		}
-		match = append(match, u)
-	}
-	used := s.spaceUsed()
-	render := func(u *user) any { return s.renderUser(u, fields, used[u]) }
-	if pq.UseMarker {
-		wire.WriteJSON(w, http.StatusOK, wire.MarkerEntries(match, pq, func(u *user) int64 { return numID(u.id) }, render))
-		return nil
-	}
-	wire.WriteJSON(w, http.StatusOK, wire.OffsetEntries(match, pq, s.userHidden, render))
-	return nil
+		var match []*user
+		for _, u := range s.users.order {
+			switch {
+			case u.deleted || u.free, userType == "external", // the enterprise has no external users
+				extID != "" && u.externalAppUserID != extID,
+				filter != "" && !strings.HasPrefix(strings.ToLower(u.name), filter) && !strings.HasPrefix(strings.ToLower(u.login), filter):
+				continue
+			}
+			match = append(match, u)
+		}
+		used := s.spaceUsed()
+		render := func(u *user) any { return s.renderUser(u, fields, used[u]) }
+		if pq.UseMarker {
+			return reply{http.StatusOK, wire.MarkerEntries(match, pq, func(u *user) int64 { return numID(u.id) }, render)}, nil
+		}
+		return reply{http.StatusOK, wire.OffsetEntries(match, pq, s.userHidden, render)}, nil
+	})
 }
 
 // createUserBody is the body of POST /users.
@@ -159,34 +157,32 @@ func (s *Server) createUser(w http.ResponseWriter, r *http.Request, p *principal
 	}
 	fields := parseFields(r)
 
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	id := s.newID()
-	login := fmt.Sprintf("AppUser_%s_%s@apps.cms.test", id, randomHex(4))
-	if body.Login != nil {
-		login = *body.Login
-		if s.users.byLogin[strings.ToLower(login)] != nil {
-			return wire.Errorf(http.StatusConflict, codeUserLoginInUse, "User with the specified login already exists")
+	return s.change(w, func() (reply, *wire.Error) {
+		id := s.newID()
+		login := fmt.Sprintf("AppUser_%s_%s@apps.cms.test", id, randomHex(4))
+		if body.Login != nil {
+			login = *body.Login
+			if s.users.byLogin[strings.ToLower(login)] != nil {
+				return reply{}, wire.Errorf(http.StatusConflict, codeUserLoginInUse, "User with the specified login already exists")
+			}
 		}
-	}
-	now := s.nowSec()
-	u := &user{id: id, login: login, role: userRoleUser, createdAt: now, userProfile: defaultProfile(now)}
-	u.appUser = appUser
-	body.Login = nil
-	body.apply(u)
-	s.addUser(u)
-	s.bindInvitations(u) // collaborations.go
-	wire.WriteJSON(w, http.StatusCreated, s.renderUser(u, fields, 0))
-	return nil
+		now := s.nowSec()
+		u := &user{id: id, login: login, role: userRoleUser, createdAt: now, userProfile: defaultProfile(now)}
+		u.appUser = appUser
+		body.Login = nil
+		body.apply(u)
+		s.addUser(u)
+		s.bindInvitations(u) // collaborations.go
+		return reply{http.StatusCreated, s.renderUser(u, fields, 0)}, nil
+	})
 }
 
 // getUserMe serves GET /users/me: the user the token (or As-User) acts as.
 func (s *Server) getUserMe(w http.ResponseWriter, r *http.Request, p *principal) error {
 	fields := parseFields(r)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	wire.WriteJSON(w, http.StatusOK, s.renderUser(p.user, fields, s.spaceUsed()[p.user]))
-	return nil
+	return s.change(w, func() (reply, *wire.Error) {
+		return reply{http.StatusOK, s.renderUser(p.user, fields, s.spaceUsed()[p.user])}, nil
+	})
 }
 
 // getUser serves GET /users/{user_id}. A user may always read themselves.
@@ -196,19 +192,18 @@ func (s *Server) getUser(w http.ResponseWriter, r *http.Request, p *principal) e
 		return aerr
 	}
 	fields := parseFields(r)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	u := s.enterpriseUser(id)
-	if id == p.user.id {
-		u = p.user
-	} else if !p.isAdmin() && !p.user.canSeeManagedUsers {
-		return wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "The user may not look up the users of the enterprise")
-	}
-	if u == nil {
-		return wire.NotFound("user")
-	}
-	wire.WriteJSON(w, http.StatusOK, s.renderUser(u, fields, s.spaceUsed()[u]))
-	return nil
+	return s.change(w, func() (reply, *wire.Error) {
+		u := s.enterpriseUser(id)
+		if id == p.user.id {
+			u = p.user
+		} else if !p.isAdmin() && !p.user.canSeeManagedUsers {
+			return reply{}, wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "The user may not look up the users of the enterprise")
+		}
+		if u == nil {
+			return reply{}, wire.NotFound("user")
+		}
+		return reply{http.StatusOK, s.renderUser(u, fields, s.spaceUsed()[u])}, nil
+	})
 }
 
 // updateUserBody is the body of PUT /users/{user_id}.
@@ -251,45 +246,44 @@ func (s *Server) updateUser(w http.ResponseWriter, r *http.Request, p *principal
 	}
 	fields := parseFields(r)
 
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	u := s.enterpriseUser(id)
-	if u == nil {
-		return wire.NotFound("user")
-	}
-	protected := u.role == userRoleAdmin || u == s.app
-	switch {
-	case protected && body.Role != nil && *body.Role != u.role:
-		return wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "The role of the enterprise admin or the service account cannot be changed")
-	case protected && body.Enterprise.Null:
-		return wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "The enterprise admin or the service account cannot be rolled out of the enterprise")
-	case body.ExternalAppUserID != nil && !u.appUser:
-		return errInvalidParam("external_app_user_id is only for app users (is_platform_access_only)")
-	}
-	if body.Login != nil && !strings.EqualFold(*body.Login, u.login) {
-		if u.appUser {
-			return errInvalidParam("The login of an app user cannot be changed")
+	return s.change(w, func() (reply, *wire.Error) {
+		u := s.enterpriseUser(id)
+		if u == nil {
+			return reply{}, wire.NotFound("user")
 		}
-		if s.users.byLogin[strings.ToLower(*body.Login)] != nil {
-			return wire.Errorf(http.StatusConflict, codeUserLoginInUse, "User with the specified login already exists")
+		protected := u.role == userRoleAdmin || u == s.app
+		switch {
+		case protected && body.Role != nil && *body.Role != u.role:
+			return reply{}, wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "The role of the enterprise admin or the service account cannot be changed")
+		case protected && body.Enterprise.Null:
+			return reply{}, wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "The enterprise admin or the service account cannot be rolled out of the enterprise")
+		case body.ExternalAppUserID != nil && !u.appUser:
+			return reply{}, errInvalidParam("external_app_user_id is only for app users (is_platform_access_only)")
 		}
-	}
-	delete(s.users.byLogin, strings.ToLower(u.login))
-	body.apply(u)
-	s.users.byLogin[strings.ToLower(u.login)] = u
-	if body.IsPasswordResetRequired != nil {
-		u.isPasswordResetRequired = *body.IsPasswordResetRequired
-	}
-	if ne.Present {
-		u.notificationEmail = ne.V.Email // "" when null
-	}
-	u.modifiedAt = s.nowSec()
-	s.dirty(kUsers, u.id)
-	if body.Enterprise.Null {
-		s.rollOut(u)
-	}
-	wire.WriteJSON(w, http.StatusOK, s.renderUser(u, fields, s.spaceUsed()[u]))
-	return nil
+		if body.Login != nil && !strings.EqualFold(*body.Login, u.login) {
+			if u.appUser {
+				return reply{}, errInvalidParam("The login of an app user cannot be changed")
+			}
+			if s.users.byLogin[strings.ToLower(*body.Login)] != nil {
+				return reply{}, wire.Errorf(http.StatusConflict, codeUserLoginInUse, "User with the specified login already exists")
+			}
+		}
+		delete(s.users.byLogin, strings.ToLower(u.login))
+		body.apply(u)
+		s.users.byLogin[strings.ToLower(u.login)] = u
+		if body.IsPasswordResetRequired != nil {
+			u.isPasswordResetRequired = *body.IsPasswordResetRequired
+		}
+		if ne.Present {
+			u.notificationEmail = ne.V.Email // "" when null
+		}
+		u.modifiedAt = s.nowSec()
+		s.dirty(kUsers, u.id)
+		if body.Enterprise.Null {
+			s.rollOut(u)
+		}
+		return reply{http.StatusOK, s.renderUser(u, fields, s.spaceUsed()[u])}, nil
+	})
 }
 
 // rollOut makes u a free user outside the enterprise: it leaves its

@@ -19,19 +19,18 @@ func (s *Server) getFileVersion(w http.ResponseWriter, r *http.Request, p *princ
 	if !validID(vid) {
 		return wire.NotFound("file version")
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	f, aerr := s.lookup(p, "file", id)
-	if aerr != nil {
-		return aerr
-	}
-	for n, v := range f.versions {
-		if v.id == vid {
-			wire.WriteJSON(w, http.StatusOK, pickFields(versionRecord(f, n+1, v), parseFields(r), "type", "id", "sha1"))
-			return nil
+	return s.change(w, func() (reply, *wire.Error) {
+		f, aerr := s.lookup(p, "file", id)
+		if aerr != nil {
+			return reply{}, aerr
 		}
-	}
-	return wire.NotFound("file version")
+		for n, v := range f.versions {
+			if v.id == vid {
+				return reply{http.StatusOK, pickFields(versionRecord(f, n+1, v), parseFields(r), "type", "id", "sha1")}, nil
+			}
+		}
+		return reply{}, wire.NotFound("file version")
+	})
 }
 
 // versionRecord is the FileVersion--Full record of v, the n-th (1-based)

@@ -138,28 +138,27 @@ func (s *Server) createWebLink(w http.ResponseWriter, r *http.Request, p *princi
 		return aerr
 	}
 	fields := parseFields(r)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	parent, aerr := s.parentFolder(p, *body.Parent.ID)
-	if aerr != nil {
-		return aerr
-	}
-	if c := s.conflict(*body.Parent.ID, ownerIn(p, parent), name, nil); c != nil {
-		return s.errNameInUse(c)
-	}
-	now := s.nowSec()
-	wl := &item{
-		typ: "web_link", id: s.newID(), name: name, parentID: *body.Parent.ID, url: *body.URL,
-		description: desc, owner: ownerIn(p, parent), createdBy: p.user, modBy: p.user,
-		createdAt: now, modifiedAt: now,
-	}
-	s.addItem(wl)
-	if parent != nil {
-		parent.touch(now, nil)
-	}
-	s.dirtyItem(wl, parent)
-	wire.WriteJSON(w, http.StatusOK, s.render(wl, fields, p))
-	return nil
+	return s.change(w, func() (reply, *wire.Error) {
+		parent, aerr := s.parentFolder(p, *body.Parent.ID)
+		if aerr != nil {
+			return reply{}, aerr
+		}
+		if c := s.conflict(*body.Parent.ID, ownerIn(p, parent), name, nil); c != nil {
+			return reply{}, s.errNameInUse(c)
+		}
+		now := s.nowSec()
+		wl := &item{
+			typ: "web_link", id: s.newID(), name: name, parentID: *body.Parent.ID, url: *body.URL,
+			description: desc, owner: ownerIn(p, parent), createdBy: p.user, modBy: p.user,
+			createdAt: now, modifiedAt: now,
+		}
+		s.addItem(wl)
+		if parent != nil {
+			parent.touch(now, nil)
+		}
+		s.dirtyItem(wl, parent)
+		return reply{http.StatusOK, s.render(wl, fields, p)}, nil
+	})
 }
 
 // checkDescription applies the 256-character limit of item descriptions.
@@ -179,14 +178,13 @@ func (s *Server) getWebLink(w http.ResponseWriter, r *http.Request, p *principal
 		return aerr
 	}
 	fields := parseFields(r)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	wl, aerr := s.lookupVia(r, p, "web_link", id, actSee) // boxapi: sharedlink_access.go
-	if aerr != nil {
-		return aerr
-	}
-	wire.WriteJSON(w, http.StatusOK, s.render(wl, fields, p))
-	return nil
+	return s.change(w, func() (reply, *wire.Error) {
+		wl, aerr := s.lookupVia(r, p, "web_link", id, actSee) // boxapi: sharedlink_access.go
+		if aerr != nil {
+			return reply{}, aerr
+		}
+		return reply{http.StatusOK, s.render(wl, fields, p)}, nil
+	})
 }
 
 // updateWebLinkBody is the body of PUT /web_links/{web_link_id}. Only
@@ -261,57 +259,56 @@ func (s *Server) updateWebLink(w http.ResponseWriter, r *http.Request, p *princi
 	}
 	fields := parseFields(r)
 
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	wl, aerr := s.lookupFor(p, "web_link", id, actEdit)
-	if aerr != nil {
-		return aerr
-	}
-	target, owner := wl.parentID, wl.owner
-	if body.Parent != nil && *body.Parent.ID != wl.parentID {
-		target = *body.Parent.ID
-		parent, aerr := s.parentFolder(p, target)
+	return s.change(w, func() (reply, *wire.Error) {
+		wl, aerr := s.lookupFor(p, "web_link", id, actEdit)
 		if aerr != nil {
-			return aerr
+			return reply{}, aerr
 		}
-		owner = ownerIn(p, parent)
-	}
-	name := wl.name
-	if body.Name != nil {
-		name = *body.Name
-	}
-	if target != wl.parentID || name != wl.name {
-		if c := s.conflict(target, owner, name, wl); c != nil {
-			return s.errNameInUse(c)
+		target, owner := wl.parentID, wl.owner
+		if body.Parent != nil && *body.Parent.ID != wl.parentID {
+			target = *body.Parent.ID
+			parent, aerr := s.parentFolder(p, target)
+			if aerr != nil {
+				return reply{}, aerr
+			}
+			owner = ownerIn(p, parent)
 		}
-	}
-	if target != wl.parentID {
-		if old, ok := s.items[wl.parentID]; ok {
-			old.touch(now, nil)
-			s.dirtyItem(old)
+		name := wl.name
+		if body.Name != nil {
+			name = *body.Name
 		}
-		if parent, ok := s.items[target]; ok {
-			parent.touch(now, nil)
-			s.dirtyItem(parent)
+		if target != wl.parentID || name != wl.name {
+			if c := s.conflict(target, owner, name, wl); c != nil {
+				return reply{}, s.errNameInUse(c)
+			}
 		}
-	}
-	wl.parentID, wl.owner, wl.name = target, owner, name
-	if body.URL != nil {
-		wl.url = *body.URL
-	}
-	if body.Description != nil {
-		wl.description = *body.Description
-	}
-	switch {
-	case removeLink:
-		wl.link = nil
-	case link != nil:
-		wl.link = link.merge(wl.link)
-	}
-	wl.touch(now, p.user)
-	s.dirtyItem(wl)
-	wire.WriteJSON(w, http.StatusOK, s.render(wl, fields, p))
-	return nil
+		if target != wl.parentID {
+			if old, ok := s.items[wl.parentID]; ok {
+				old.touch(now, nil)
+				s.dirtyItem(old)
+			}
+			if parent, ok := s.items[target]; ok {
+				parent.touch(now, nil)
+				s.dirtyItem(parent)
+			}
+		}
+		wl.parentID, wl.owner, wl.name = target, owner, name
+		if body.URL != nil {
+			wl.url = *body.URL
+		}
+		if body.Description != nil {
+			wl.description = *body.Description
+		}
+		switch {
+		case removeLink:
+			wl.link = nil
+		case link != nil:
+			wl.link = link.merge(wl.link)
+		}
+		wl.touch(now, p.user)
+		s.dirtyItem(wl)
+		return reply{http.StatusOK, s.render(wl, fields, p)}, nil
+	})
 }
 
 // sharedLinkUpdate is a parsed shared_link of an update: nil fields keep
