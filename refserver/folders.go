@@ -60,29 +60,35 @@ func (s *Server) createFolder(w http.ResponseWriter, r *http.Request, p *princip
 	fields := parseFields(r)
 
 	return s.change(w, func() (reply, *wire.Error) {
-		parent, aerr := s.parentFolder(p, *body.Parent.ID)
-		if aerr != nil {
-			return reply{}, aerr
-		}
-		if c := s.conflict(*body.Parent.ID, ownerIn(p, parent), *body.Name, nil); c != nil {
-			return reply{}, s.errNameInUse(c)
-		}
-		now := s.nowSec()
-		f := &item{
-			typ: "folder", id: s.newID(), name: *body.Name, parentID: *body.Parent.ID,
-			owner: ownerIn(p, parent), createdBy: p.user, modBy: p.user,
-			createdAt: now, modifiedAt: now, contentCreatedAt: now, contentModifiedAt: now,
-			syncState: syncState, uploadEmail: uploadEmail,
-		}
-		s.addItem(f)
-		if parent != nil {
-			parent.touch(now, nil)
-		}
-		s.dirtyItem(f, parent)
-		out := s.render(f, fields, p)
-		s.addItemCollection(out, f, fields, p, collectionQuery{key: "name", limit: 100})
-		return reply{http.StatusCreated, out}, nil
+		return s.createFolderChange(p, body, syncState, uploadEmail, fields)
 	})
+}
+
+// createFolderChange is the change of POST /folders (createFolder): what it
+// checks and changes under the state's lock, and its reply. Callers hold mu.
+func (s *state) createFolderChange(p *principal, body createFolderBody, syncState string, uploadEmail string, fields []string) (reply, *wire.Error) {
+	parent, aerr := s.parentFolder(p, *body.Parent.ID)
+	if aerr != nil {
+		return reply{}, aerr
+	}
+	if c := s.conflict(*body.Parent.ID, ownerIn(p, parent), *body.Name, nil); c != nil {
+		return reply{}, s.errNameInUse(c)
+	}
+	now := s.nowSec()
+	f := &item{
+		typ: "folder", id: s.newID(), name: *body.Name, parentID: *body.Parent.ID,
+		owner: ownerIn(p, parent), createdBy: p.user, modBy: p.user,
+		createdAt: now, modifiedAt: now, contentCreatedAt: now, contentModifiedAt: now,
+		syncState: syncState, uploadEmail: uploadEmail,
+	}
+	s.addItem(f)
+	if parent != nil {
+		parent.touch(now, nil)
+	}
+	s.dirtyItem(f, parent)
+	out := s.render(f, fields, p)
+	s.addItemCollection(out, f, fields, p, collectionQuery{key: "name", limit: 100})
+	return reply{http.StatusCreated, out}, nil
 }
 
 // folderID reads {folder_id}; a malformed id is 405 as the spec says for

@@ -191,17 +191,23 @@ func (s *Server) createGroup(w http.ResponseWriter, r *http.Request, p *principa
 	}
 	fields := parseFields(r)
 	return s.change(w, func() (reply, *wire.Error) {
-		if aerr := s.nameTaken(*body.Name, nil); aerr != nil {
-			return reply{}, aerr
-		}
-		now := s.nowSec()
-		g := &group{id: s.newID(), invitability: "admins_only", memberViewability: "admins_only", createdAt: now, modifiedAt: now}
-		body.apply(g)
-		s.groups.byID[g.id] = g
-		s.groups.byName[strings.ToLower(g.name)] = g
-		s.dirty(kGroups, g.id)
-		return reply{http.StatusCreated, s.renderGroup(g, fields, p)}, nil
+		return s.createGroupChange(body, fields, p)
 	})
+}
+
+// createGroupChange is the change of POST /groups (createGroup): what it
+// checks and changes under the state's lock, and its reply. Callers hold mu.
+func (s *state) createGroupChange(body *groupBody, fields []string, p *principal) (reply, *wire.Error) {
+	if aerr := s.nameTaken(*body.Name, nil); aerr != nil {
+		return reply{}, aerr
+	}
+	now := s.nowSec()
+	g := &group{id: s.newID(), invitability: "admins_only", memberViewability: "admins_only", createdAt: now, modifiedAt: now}
+	body.apply(g)
+	s.groups.byID[g.id] = g
+	s.groups.byName[strings.ToLower(g.name)] = g
+	s.dirty(kGroups, g.id)
+	return reply{http.StatusCreated, s.renderGroup(g, fields, p)}, nil
 }
 
 // getGroup serves GET /groups/{group_id}: for the admin and the group's members.
@@ -235,25 +241,32 @@ func (s *Server) updateGroup(w http.ResponseWriter, r *http.Request, p *principa
 	}
 	fields := parseFields(r)
 	return s.change(w, func() (reply, *wire.Error) {
-		g, aerr := s.lookupGroup(id)
-		if aerr != nil {
+		return s.updateGroupChange(id, p, body, fields)
+	})
+}
+
+// updateGroupChange is the change of PUT /groups/{group_id} (updateGroup):
+// what it checks and changes under the state's lock, and its reply. Callers
+// hold mu.
+func (s *state) updateGroupChange(id string, p *principal, body *groupBody, fields []string) (reply, *wire.Error) {
+	g, aerr := s.lookupGroup(id)
+	if aerr != nil {
+		return reply{}, aerr
+	}
+	if !p.isAdmin() && s.groupRole(g, p.user) != roleGroupAdmin {
+		return reply{}, wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "Only the group's admins and enterprise admins may update it")
+	}
+	if body.Name != nil {
+		if aerr := s.nameTaken(*body.Name, g); aerr != nil {
 			return reply{}, aerr
 		}
-		if !p.isAdmin() && s.groupRole(g, p.user) != roleGroupAdmin {
-			return reply{}, wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "Only the group's admins and enterprise admins may update it")
-		}
-		if body.Name != nil {
-			if aerr := s.nameTaken(*body.Name, g); aerr != nil {
-				return reply{}, aerr
-			}
-		}
-		delete(s.groups.byName, strings.ToLower(g.name))
-		body.apply(g)
-		s.groups.byName[strings.ToLower(g.name)] = g
-		g.modifiedAt = s.nowSec()
-		s.dirty(kGroups, g.id)
-		return reply{http.StatusOK, s.renderGroup(g, fields, p)}, nil
-	})
+	}
+	delete(s.groups.byName, strings.ToLower(g.name))
+	body.apply(g)
+	s.groups.byName[strings.ToLower(g.name)] = g
+	g.modifiedAt = s.nowSec()
+	s.dirty(kGroups, g.id)
+	return reply{http.StatusOK, s.renderGroup(g, fields, p)}, nil
 }
 
 // deleteGroup serves DELETE /groups/{group_id}: 204; its memberships go too.

@@ -94,37 +94,44 @@ func (s *Server) createLegalHoldAssignment(w http.ResponseWriter, r *http.Reques
 		return wire.BadRequest("assign_to.type must be file, file_version, folder, user, ownership or interactions")
 	}
 	return s.change(w, func() (reply, *wire.Error) {
-		hp, aerr := s.legalHoldPolicyByID(*b.PolicyID)
-		if aerr != nil {
-			return reply{}, aerr
-		}
-		if st := s.holdStatus(hp); st == holdReleasing || st == holdReleased {
-			return reply{}, wire.BadRequest("The legal hold policy is %s", st)
-		}
-		if aerr := s.holdTargetExists(p, a.toType, a.toID); aerr != nil {
-			return reply{}, aerr
-		}
-		now := s.now()
-		for _, other := range s.holds.assignOrder {
-			if other.policy == hp && other.toType == a.toType && other.toID == a.toID && other.deleted.IsZero() && !s.holdAssignmentGone(other, now) {
-				return reply{}, wire.Errorf(http.StatusConflict, wire.CodeConflict, "The policy is already assigned to this %s", a.toType)
-			}
-		}
-		a.policy = hp
-		a.id = s.newID()
-		a.at = s.nowSec()
-		s.holds.assignments[a.id] = a
-		s.dirty(kHoldAssignments, a.id)
-		s.holds.assignOrder = append(s.holds.assignOrder, a)
-		for _, f := range s.filesByID() {
-			for _, v := range f.versions {
-				if s.holdCovers(a, f, v) {
-					s.holdVersion(f, v, a)
-				}
-			}
-		}
-		return reply{http.StatusCreated, s.legalHoldAssignmentRecord(a)}, nil
+		return s.createLegalHoldAssignmentChange(b, p, a)
 	})
+}
+
+// createLegalHoldAssignmentChange is the change of POST
+// /legal_hold_policy_assignments (createLegalHoldAssignment): what it checks
+// and changes under the state's lock, and its reply. Callers hold mu.
+func (s *state) createLegalHoldAssignmentChange(b legalHoldAssignmentBody, p *principal, a *legalHoldAssignment) (reply, *wire.Error) {
+	hp, aerr := s.legalHoldPolicyByID(*b.PolicyID)
+	if aerr != nil {
+		return reply{}, aerr
+	}
+	if st := s.holdStatus(hp); st == holdReleasing || st == holdReleased {
+		return reply{}, wire.BadRequest("The legal hold policy is %s", st)
+	}
+	if aerr := s.holdTargetExists(p, a.toType, a.toID); aerr != nil {
+		return reply{}, aerr
+	}
+	now := s.now()
+	for _, other := range s.holds.assignOrder {
+		if other.policy == hp && other.toType == a.toType && other.toID == a.toID && other.deleted.IsZero() && !s.holdAssignmentGone(other, now) {
+			return reply{}, wire.Errorf(http.StatusConflict, wire.CodeConflict, "The policy is already assigned to this %s", a.toType)
+		}
+	}
+	a.policy = hp
+	a.id = s.newID()
+	a.at = s.nowSec()
+	s.holds.assignments[a.id] = a
+	s.dirty(kHoldAssignments, a.id)
+	s.holds.assignOrder = append(s.holds.assignOrder, a)
+	for _, f := range s.filesByID() {
+		for _, v := range f.versions {
+			if s.holdCovers(a, f, v) {
+				s.holdVersion(f, v, a)
+			}
+		}
+	}
+	return reply{http.StatusCreated, s.legalHoldAssignmentRecord(a)}, nil
 }
 
 // holdTargetExists checks the target of an assignment: 404 not_found when

@@ -173,18 +173,25 @@ func (s *Server) createLegalHoldPolicy(w http.ResponseWriter, r *http.Request, p
 		return wire.BadRequest("filter_started_at is after filter_ended_at")
 	}
 	return s.change(w, func() (reply, *wire.Error) {
-		if s.legalHoldPolicyNamed(hp.name, nil) != nil {
-			return reply{}, wire.Errorf(http.StatusConflict, wire.CodeConflict, "A legal hold policy with this name already exists")
-		}
-		hp.id = s.newID()
-		hp.created = s.now()
-		hp.createdAt = s.nowSec()
-		hp.modifiedAt = hp.createdAt
-		s.holds.policies[hp.id] = hp
-		s.dirty(kHoldPolicies, hp.id)
-		s.holds.policyOrder = append(s.holds.policyOrder, hp)
-		return reply{http.StatusCreated, s.legalHoldPolicyRecord(hp)}, nil
+		return s.createLegalHoldPolicyChange(hp)
 	})
+}
+
+// createLegalHoldPolicyChange is the change of POST /legal_hold_policies
+// (createLegalHoldPolicy): what it checks and changes under the state's lock,
+// and its reply. Callers hold mu.
+func (s *state) createLegalHoldPolicyChange(hp *legalHoldPolicy) (reply, *wire.Error) {
+	if s.legalHoldPolicyNamed(hp.name, nil) != nil {
+		return reply{}, wire.Errorf(http.StatusConflict, wire.CodeConflict, "A legal hold policy with this name already exists")
+	}
+	hp.id = s.newID()
+	hp.created = s.now()
+	hp.createdAt = s.nowSec()
+	hp.modifiedAt = hp.createdAt
+	s.holds.policies[hp.id] = hp
+	s.dirty(kHoldPolicies, hp.id)
+	s.holds.policyOrder = append(s.holds.policyOrder, hp)
+	return reply{http.StatusCreated, s.legalHoldPolicyRecord(hp)}, nil
 }
 
 // legalHoldPolicyRecord is the LegalHoldPolicy record. Callers hold s.mu.

@@ -127,29 +127,36 @@ func (s *Server) createMembership(w http.ResponseWriter, r *http.Request, p *pri
 	}
 	fields := parseFields(r)
 	return s.change(w, func() (reply, *wire.Error) {
-		u := s.enterpriseUser(*body.User.ID)
-		if u == nil {
-			return reply{}, wire.NotFound("user")
-		}
-		g, aerr := s.lookupGroup(*body.Group.ID)
-		if aerr != nil {
-			return reply{}, aerr
-		}
-		if s.groupRole(g, u) != "" {
-			return reply{}, wire.Errorf(http.StatusConflict, wire.CodeConflict, "The user is already a member of the group")
-		}
-		now := s.nowSec()
-		m := &membership{id: s.newID(), user: u, group: g, role: roleGroupMember, createdAt: now, modifiedAt: now}
-		if body.Role != nil {
-			m.role = *body.Role
-		}
-		if m.role == roleGroupAdmin {
-			m.perms = permsFor(body.ConfigurablePermissions)
-		}
-		s.groups.memberships[m.id] = m
-		s.dirty(kMemberships, m.id)
-		return reply{http.StatusCreated, s.renderMembership(m, fields)}, nil
+		return s.createMembershipChange(body, fields)
 	})
+}
+
+// createMembershipChange is the change of POST /group_memberships
+// (createMembership): what it checks and changes under the state's lock, and
+// its reply. Callers hold mu.
+func (s *state) createMembershipChange(body membershipBody, fields []string) (reply, *wire.Error) {
+	u := s.enterpriseUser(*body.User.ID)
+	if u == nil {
+		return reply{}, wire.NotFound("user")
+	}
+	g, aerr := s.lookupGroup(*body.Group.ID)
+	if aerr != nil {
+		return reply{}, aerr
+	}
+	if s.groupRole(g, u) != "" {
+		return reply{}, wire.Errorf(http.StatusConflict, wire.CodeConflict, "The user is already a member of the group")
+	}
+	now := s.nowSec()
+	m := &membership{id: s.newID(), user: u, group: g, role: roleGroupMember, createdAt: now, modifiedAt: now}
+	if body.Role != nil {
+		m.role = *body.Role
+	}
+	if m.role == roleGroupAdmin {
+		m.perms = permsFor(body.ConfigurablePermissions)
+	}
+	s.groups.memberships[m.id] = m
+	s.dirty(kMemberships, m.id)
+	return reply{http.StatusCreated, s.renderMembership(m, fields)}, nil
 }
 
 // lookupMembership finds a membership p may manage (self: p may also be

@@ -210,24 +210,31 @@ func (s *Server) createRetentionPolicy(w http.ResponseWriter, r *http.Request, p
 	rp.canOwnerExtend, _ = b.CanOwnerExtendRetention.Value()
 	rp.ownersNotified, _ = b.AreOwnersNotified.Value()
 	return s.change(w, func() (reply, *wire.Error) {
-		if refs, ok := b.CustomNotificationRecipients.Value(); ok {
-			users, aerr := s.recipients(refs)
-			if aerr != nil {
-				return reply{}, aerr
-			}
-			rp.recipients = users
-		}
-		if s.retentionPolicyNamed(rp.name, nil) != nil {
-			return reply{}, wire.Errorf(http.StatusConflict, wire.CodeConflict, "A retention policy with this name already exists")
-		}
-		rp.id = s.newID()
-		rp.createdAt = s.nowSec()
-		rp.modifiedAt = rp.createdAt
-		s.retention.policies[rp.id] = rp
-		s.retention.policyOrder = append(s.retention.policyOrder, rp)
-		s.dirty(kRetPolicies, rp.id)
-		return reply{http.StatusCreated, s.retentionPolicyRecord(rp)}, nil
+		return s.createRetentionPolicyChange(b, rp)
 	})
+}
+
+// createRetentionPolicyChange is the change of POST /retention_policies
+// (createRetentionPolicy): what it checks and changes under the state's lock,
+// and its reply. Callers hold mu.
+func (s *state) createRetentionPolicyChange(b retentionPolicyBody, rp *retentionPolicy) (reply, *wire.Error) {
+	if refs, ok := b.CustomNotificationRecipients.Value(); ok {
+		users, aerr := s.recipients(refs)
+		if aerr != nil {
+			return reply{}, aerr
+		}
+		rp.recipients = users
+	}
+	if s.retentionPolicyNamed(rp.name, nil) != nil {
+		return reply{}, wire.Errorf(http.StatusConflict, wire.CodeConflict, "A retention policy with this name already exists")
+	}
+	rp.id = s.newID()
+	rp.createdAt = s.nowSec()
+	rp.modifiedAt = rp.createdAt
+	s.retention.policies[rp.id] = rp
+	s.retention.policyOrder = append(s.retention.policyOrder, rp)
+	s.dirty(kRetPolicies, rp.id)
+	return reply{http.StatusCreated, s.retentionPolicyRecord(rp)}, nil
 }
 
 // retentionPolicyNamed finds a policy by name (names are unique ignoring

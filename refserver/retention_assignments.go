@@ -104,49 +104,56 @@ func (s *Server) createRetentionAssignment(w http.ResponseWriter, r *http.Reques
 		a.startDateField = v
 	}
 	return s.change(w, func() (reply, *wire.Error) {
-		rp, aerr := s.retentionPolicyByID(*b.PolicyID)
-		if aerr != nil {
+		return s.createRetentionAssignmentChange(b, a, p)
+	})
+}
+
+// createRetentionAssignmentChange is the change of POST
+// /retention_policy_assignments (createRetentionAssignment): what it checks
+// and changes under the state's lock, and its reply. Callers hold mu.
+func (s *state) createRetentionAssignmentChange(b retentionAssignmentBody, a *retentionAssignment, p *principal) (reply, *wire.Error) {
+	rp, aerr := s.retentionPolicyByID(*b.PolicyID)
+	if aerr != nil {
+		return reply{}, aerr
+	}
+	if rp.status == retentionStatusRetired {
+		return reply{}, wire.BadRequest("A retired retention policy cannot be assigned")
+	}
+	if a.startDateField != "" && rp.policyType == retentionIndefinite {
+		return reply{}, wire.BadRequest("start_date_field cannot be used with an indefinite policy")
+	}
+	switch a.toType {
+	case assignFolder:
+		if a.toID == rootID {
+			return reply{}, wire.BadRequest("The root folder cannot be assigned; assign the enterprise instead")
+		}
+		if _, aerr := s.lookup(p, "folder", a.toID); aerr != nil {
 			return reply{}, aerr
 		}
-		if rp.status == retentionStatusRetired {
-			return reply{}, wire.BadRequest("A retired retention policy cannot be assigned")
+	case assignMetadataTemplate:
+		if aerr := s.metadataTargetOf(a); aerr != nil {
+			return reply{}, aerr
 		}
-		if a.startDateField != "" && rp.policyType == retentionIndefinite {
-			return reply{}, wire.BadRequest("start_date_field cannot be used with an indefinite policy")
+	}
+	for _, other := range s.retention.assignOrder {
+		if sameRetentionTarget(other, a) && other.policy.longerOrEqual(rp) {
+			return reply{}, errRetentionConflict()
 		}
-		switch a.toType {
-		case assignFolder:
-			if a.toID == rootID {
-				return reply{}, wire.BadRequest("The root folder cannot be assigned; assign the enterprise instead")
-			}
-			if _, aerr := s.lookup(p, "folder", a.toID); aerr != nil {
-				return reply{}, aerr
-			}
-		case assignMetadataTemplate:
-			if aerr := s.metadataTargetOf(a); aerr != nil {
-				return reply{}, aerr
-			}
-		}
-		for _, other := range s.retention.assignOrder {
-			if sameRetentionTarget(other, a) && other.policy.longerOrEqual(rp) {
-				return reply{}, errRetentionConflict()
+	}
+	a.policy = rp
+	a.id = s.newID()
+	a.at = s.nowSec()
+	s.retention.assignments[a.id] = a
+	s.retention.assignOrder = append(s.retention.assignOrder, a)
+	s.dirty(kRetAssignments, a.id)
+	for _, f := range s.filesByID() {
+		if s.retentionCovers(a, f) {
+			for _, v := range f.versions {
+				s.retainVersionFrom(f, v, a, s.retentionStart(a, f, v))
 			}
 		}
-		a.policy = rp
-		a.id = s.newID()
-		a.at = s.nowSec()
-		s.retention.assignments[a.id] = a
-		s.retention.assignOrder = append(s.retention.assignOrder, a)
-		s.dirty(kRetAssignments, a.id)
-		for _, f := range s.filesByID() {
-			if s.retentionCovers(a, f) {
-				for _, v := range f.versions {
-					s.retainVersionFrom(f, v, a, s.retentionStart(a, f, v))
-				}
-			}
-		}
-		return reply{http.StatusCreated, s.retentionAssignmentRecord(a)}, nil
-	})
+	}
+	return reply{http.StatusCreated, s.retentionAssignmentRecord(a)}, nil
 }
 
 // retentionCovers reports whether assignment a applies to file f: every

@@ -123,40 +123,47 @@ func (s *Server) createTaskAssignment(w http.ResponseWriter, r *http.Request, p 
 		login = *body.AssignTo.Login
 	}
 	return s.change(w, func() (reply, *wire.Error) {
-		if !validID(*body.Task.ID) {
-			return reply{}, wire.NotFound("task")
-		}
-		t, aerr := s.lookupTask(p, *body.Task.ID)
-		if aerr != nil {
-			return reply{}, aerr
-		}
-		if t.completed() {
-			return reply{}, wire.Errorf(http.StatusForbidden, codeTaskCompleted, "The task is completed and takes no new assignment")
-		}
-		u := s.taskUser(userID, login)
-		if u != nil && userID != "" && login != "" && !strings.EqualFold(u.login, login) {
-			return reply{}, wire.BadRequest("assign_to.id and assign_to.login name different users")
-		}
-		if u == nil || !s.visible(s.principalForUser(u), s.items[t.fileID]) {
-			return reply{}, wire.Errorf(http.StatusBadRequest, codeTaskAssigneeNotAllowed, "The user cannot be assigned this task: unknown, or without access to the file")
-		}
-		for _, a := range t.assignments {
-			if a.to == u {
-				// One assignment per user and task; the service documents no
-				// code, conflict is the spec's generic one for 409.
-				return reply{}, wire.Errorf(http.StatusConflict, wire.CodeConflict, "The user is already assigned this task")
-			}
-		}
-		a := &taskAssignment{
-			id: s.newID(), task: t, to: u, by: p.user, state: stateIncomplete,
-			message: t.message, assignedAt: s.nowSec(),
-		}
-		t.assignments = append(t.assignments, a)
-		s.tasks.assignments[a.id] = a
-		s.dirty(kTasks, t.id)
-		s.recordEvent(evTaskAssignCreate, p.user, s.items[t.fileID], s.assignmentRecord(a))
-		return reply{http.StatusCreated, s.assignmentRecord(a)}, nil
+		return s.createTaskAssignmentChange(body, p, userID, login)
 	})
+}
+
+// createTaskAssignmentChange is the change of POST /task_assignments
+// (createTaskAssignment): what it checks and changes under the state's lock,
+// and its reply. Callers hold mu.
+func (s *state) createTaskAssignmentChange(body createAssignmentBody, p *principal, userID string, login string) (reply, *wire.Error) {
+	if !validID(*body.Task.ID) {
+		return reply{}, wire.NotFound("task")
+	}
+	t, aerr := s.lookupTask(p, *body.Task.ID)
+	if aerr != nil {
+		return reply{}, aerr
+	}
+	if t.completed() {
+		return reply{}, wire.Errorf(http.StatusForbidden, codeTaskCompleted, "The task is completed and takes no new assignment")
+	}
+	u := s.taskUser(userID, login)
+	if u != nil && userID != "" && login != "" && !strings.EqualFold(u.login, login) {
+		return reply{}, wire.BadRequest("assign_to.id and assign_to.login name different users")
+	}
+	if u == nil || !s.visible(s.principalForUser(u), s.items[t.fileID]) {
+		return reply{}, wire.Errorf(http.StatusBadRequest, codeTaskAssigneeNotAllowed, "The user cannot be assigned this task: unknown, or without access to the file")
+	}
+	for _, a := range t.assignments {
+		if a.to == u {
+			// One assignment per user and task; the service documents no
+			// code, conflict is the spec's generic one for 409.
+			return reply{}, wire.Errorf(http.StatusConflict, wire.CodeConflict, "The user is already assigned this task")
+		}
+	}
+	a := &taskAssignment{
+		id: s.newID(), task: t, to: u, by: p.user, state: stateIncomplete,
+		message: t.message, assignedAt: s.nowSec(),
+	}
+	t.assignments = append(t.assignments, a)
+	s.tasks.assignments[a.id] = a
+	s.dirty(kTasks, t.id)
+	s.recordEvent(evTaskAssignCreate, p.user, s.items[t.fileID], s.assignmentRecord(a))
+	return reply{http.StatusCreated, s.assignmentRecord(a)}, nil
 }
 
 // getTaskAssignment serves GET /task_assignments/{task_assignment_id}: 200.
@@ -195,33 +202,40 @@ func (s *Server) updateTaskAssignment(w http.ResponseWriter, r *http.Request, p 
 		}
 	}
 	return s.change(w, func() (reply, *wire.Error) {
-		a, aerr := s.lookupAssignment(p, id)
-		if aerr != nil {
-			return reply{}, aerr
-		}
-		if a.to != p.user {
-			return reply{}, wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "Only the assignee can update a task assignment")
-		}
-		t := a.task
-		if st := body.ResolutionState; st != nil && *st != a.state {
-			if !slices.Contains(statesFor(t.action), *st) {
-				return reply{}, wire.BadRequest("A %s task takes the resolution states %s", t.action, strings.Join(statesFor(t.action), ", "))
-			}
-			if t.action == taskComplete && t.completed() {
-				return reply{}, wire.Errorf(http.StatusForbidden, codeTaskCompleted, "The task is completed and takes no more changes")
-			}
-			a.state = *st
-			a.completedAt = time.Time{}
-			if a.state != stateIncomplete {
-				a.completedAt = s.nowSec()
-			}
-		}
-		if body.Message != nil {
-			a.message = *body.Message
-		}
-		s.dirty(kTasks, t.id)
-		return reply{http.StatusOK, s.assignmentRecord(a)}, nil
+		return s.updateTaskAssignmentChange(p, id, body)
 	})
+}
+
+// updateTaskAssignmentChange is the change of PUT
+// /task_assignments/{task_assignment_id} (updateTaskAssignment): what it
+// checks and changes under the state's lock, and its reply. Callers hold mu.
+func (s *state) updateTaskAssignmentChange(p *principal, id string, body updateAssignmentBody) (reply, *wire.Error) {
+	a, aerr := s.lookupAssignment(p, id)
+	if aerr != nil {
+		return reply{}, aerr
+	}
+	if a.to != p.user {
+		return reply{}, wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "Only the assignee can update a task assignment")
+	}
+	t := a.task
+	if st := body.ResolutionState; st != nil && *st != a.state {
+		if !slices.Contains(statesFor(t.action), *st) {
+			return reply{}, wire.BadRequest("A %s task takes the resolution states %s", t.action, strings.Join(statesFor(t.action), ", "))
+		}
+		if t.action == taskComplete && t.completed() {
+			return reply{}, wire.Errorf(http.StatusForbidden, codeTaskCompleted, "The task is completed and takes no more changes")
+		}
+		a.state = *st
+		a.completedAt = time.Time{}
+		if a.state != stateIncomplete {
+			a.completedAt = s.nowSec()
+		}
+	}
+	if body.Message != nil {
+		a.message = *body.Message
+	}
+	s.dirty(kTasks, t.id)
+	return reply{http.StatusOK, s.assignmentRecord(a)}, nil
 }
 
 // deleteTaskAssignment serves DELETE /task_assignments/{task_assignment_id}: 204.

@@ -275,30 +275,36 @@ func (s *Server) updateTask(w http.ResponseWriter, r *http.Request, p *principal
 		return aerr
 	}
 	return s.change(w, func() (reply, *wire.Error) {
-		t, aerr := s.lookupTask(p, id)
-		if aerr != nil {
-			return reply{}, aerr
-		}
-		if body.Action != nil {
-			for _, a := range t.assignments {
-				if !slices.Contains(statesFor(*body.Action), a.state) {
-					return reply{}, wire.BadRequest("An assignment of the task is %s, which a %s task does not allow", a.state, *body.Action)
-				}
-			}
-			t.action = *body.Action
-		}
-		if body.CompletionRule != nil {
-			t.rule = *body.CompletionRule
-		}
-		if body.Message != nil {
-			t.message = *body.Message
-		}
-		if dueGiven {
-			t.dueAt = dueAt
-		}
-		s.dirty(kTasks, t.id)
-		return reply{http.StatusOK, s.taskRecord(t)}, nil
+		return s.updateTaskChange(p, id, body, dueGiven, dueAt)
 	})
+}
+
+// updateTaskChange is the change of PUT /tasks/{task_id} (updateTask): what it
+// checks and changes under the state's lock, and its reply. Callers hold mu.
+func (s *state) updateTaskChange(p *principal, id string, body taskFields, dueGiven bool, dueAt time.Time) (reply, *wire.Error) {
+	t, aerr := s.lookupTask(p, id)
+	if aerr != nil {
+		return reply{}, aerr
+	}
+	if body.Action != nil {
+		for _, a := range t.assignments {
+			if !slices.Contains(statesFor(*body.Action), a.state) {
+				return reply{}, wire.BadRequest("An assignment of the task is %s, which a %s task does not allow", a.state, *body.Action)
+			}
+		}
+		t.action = *body.Action
+	}
+	if body.CompletionRule != nil {
+		t.rule = *body.CompletionRule
+	}
+	if body.Message != nil {
+		t.message = *body.Message
+	}
+	if dueGiven {
+		t.dueAt = dueAt
+	}
+	s.dirty(kTasks, t.id)
+	return reply{http.StatusOK, s.taskRecord(t)}, nil
 }
 
 // deleteTask serves DELETE /tasks/{task_id}: 204, with its assignments.

@@ -221,47 +221,54 @@ func (s *Server) restoreHandler(typ, pathKey string) handlerFunc {
 		}
 		fields := parseFields(r)
 		return s.change(w, func() (reply, *wire.Error) {
-			it, aerr := s.lookupTrashed(p, typ, id)
-			if aerr != nil {
-				return reply{}, aerr
-			}
-			target, aerr := s.restoreTarget(p, it, body)
-			if aerr != nil {
-				return reply{}, aerr
-			}
-			name := it.name
-			if body.Name != nil {
-				name = *body.Name
-			}
-			owner := it.owner
-			if target != it.parentID {
-				parent, _ := s.parentFolder(p, target)
-				owner = ownerIn(p, parent)
-			}
-			if c := s.conflict(target, owner, name, it); c != nil {
-				return reply{}, s.errNameInUse(c)
-			}
-			now := s.nowSec()
-			s.untrash(it, it.id)
-			it.name, it.parentID, it.owner = name, target, owner
-			it.touch(now, p.user)
-			s.dirtyItem(it)
-			if parent, ok := s.items[target]; ok {
-				parent.touch(now, nil)
-				s.dirtyItem(parent)
-			}
-			s.itemEvent(evItemUndelete, it, p.user)
-			out := s.render(it, fields, p)
-			if _, ok := out["shared_link"]; ok {
-				// The restored records (TrashFileRestored, ...) say shared_link
-				// is null after a restore, "even though the original shared link
-				// does become active again"; box-typescript-sdk-gen rejects an
-				// object there.
-				out["shared_link"] = nil
-			}
-			return reply{http.StatusCreated, out}, nil
+			return s.restoreItemChange(p, typ, id, body, fields)
 		})
 	}
+}
+
+// restoreItemChange is the change of POST /files/{id} (restoreHandler):
+// what it checks and changes under the state's lock, and its reply. Callers
+// hold mu.
+func (s *state) restoreItemChange(p *principal, typ string, id string, body restoreBody, fields []string) (reply, *wire.Error) {
+	it, aerr := s.lookupTrashed(p, typ, id)
+	if aerr != nil {
+		return reply{}, aerr
+	}
+	target, aerr := s.restoreTarget(p, it, body)
+	if aerr != nil {
+		return reply{}, aerr
+	}
+	name := it.name
+	if body.Name != nil {
+		name = *body.Name
+	}
+	owner := it.owner
+	if target != it.parentID {
+		parent, _ := s.parentFolder(p, target)
+		owner = ownerIn(p, parent)
+	}
+	if c := s.conflict(target, owner, name, it); c != nil {
+		return reply{}, s.errNameInUse(c)
+	}
+	now := s.nowSec()
+	s.untrash(it, it.id)
+	it.name, it.parentID, it.owner = name, target, owner
+	it.touch(now, p.user)
+	s.dirtyItem(it)
+	if parent, ok := s.items[target]; ok {
+		parent.touch(now, nil)
+		s.dirtyItem(parent)
+	}
+	s.itemEvent(evItemUndelete, it, p.user)
+	out := s.render(it, fields, p)
+	if _, ok := out["shared_link"]; ok {
+		// The restored records (TrashFileRestored, ...) say shared_link
+		// is null after a restore, "even though the original shared link
+		// does become active again"; box-typescript-sdk-gen rejects an
+		// object there.
+		out["shared_link"] = nil
+	}
+	return reply{http.StatusCreated, out}, nil
 }
 
 // restoreTarget picks the folder a restored item goes to. Callers hold s.mu.

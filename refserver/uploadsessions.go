@@ -169,19 +169,26 @@ func (s *Server) createUploadSession(w http.ResponseWriter, r *http.Request, p *
 	}
 	defer release()
 	return s.change(w, func() (reply, *wire.Error) {
-		parent, aerr := s.parentFolder(p, folderID)
-		if aerr != nil {
-			return reply{}, wire.Errorf(http.StatusNotFound, wire.CodeInvalidParameter, "The folder does not exist or is not accessible")
-		}
-		if c := s.conflict(folderID, ownerIn(p, parent), name, nil); c != nil {
-			return reply{}, s.errNameInUse(c)
-		}
-		ss := s.newSession(p, folderID, "", name, size, asm)
-		s.sessions[ss.id] = ss
-		s.dirty(kSessions, ss.id)
-		keep()
-		return reply{http.StatusCreated, s.sessionJSON(ss)}, nil
+		return s.createUploadSessionChange(p, folderID, name, size, asm, keep)
 	})
+}
+
+// createUploadSessionChange is the change of POST
+// {upload}/files/upload_sessions (createUploadSession): what it checks and
+// changes under the state's lock, and its reply. Callers hold mu.
+func (s *state) createUploadSessionChange(p *principal, folderID string, name string, size int64, asm Assembly, keep func()) (reply, *wire.Error) {
+	parent, aerr := s.parentFolder(p, folderID)
+	if aerr != nil {
+		return reply{}, wire.Errorf(http.StatusNotFound, wire.CodeInvalidParameter, "The folder does not exist or is not accessible")
+	}
+	if c := s.conflict(folderID, ownerIn(p, parent), name, nil); c != nil {
+		return reply{}, s.errNameInUse(c)
+	}
+	ss := s.newSession(p, folderID, "", name, size, asm)
+	s.sessions[ss.id] = ss
+	s.dirty(kSessions, ss.id)
+	keep()
+	return reply{http.StatusCreated, s.sessionJSON(ss)}, nil
 }
 
 // createVersionUploadSession serves POST {upload}/files/{file_id}/upload_sessions.
@@ -213,21 +220,29 @@ func (s *Server) createVersionUploadSession(w http.ResponseWriter, r *http.Reque
 	}
 	defer release()
 	return s.change(w, func() (reply, *wire.Error) {
-		f, aerr := s.lookupFor(p, "file", id, actUpload)
-		if aerr != nil {
-			return reply{}, aerr
-		}
-		if name != "" && name != f.name {
-			if c := s.conflict(f.parentID, f.owner, name, f); c != nil {
-				return reply{}, s.errNameInUse(c)
-			}
-		}
-		ss := s.newSession(p, "", f.id, name, size, asm)
-		s.sessions[ss.id] = ss
-		s.dirty(kSessions, ss.id)
-		keep()
-		return reply{http.StatusCreated, s.sessionJSON(ss)}, nil
+		return s.createVersionUploadSessionChange(p, id, name, size, asm, keep)
 	})
+}
+
+// createVersionUploadSessionChange is the change of POST
+// {upload}/files/{file_id}/upload_sessions (createVersionUploadSession): what
+// it checks and changes under the state's lock, and its reply. Callers hold
+// mu.
+func (s *state) createVersionUploadSessionChange(p *principal, id string, name string, size int64, asm Assembly, keep func()) (reply, *wire.Error) {
+	f, aerr := s.lookupFor(p, "file", id, actUpload)
+	if aerr != nil {
+		return reply{}, aerr
+	}
+	if name != "" && name != f.name {
+		if c := s.conflict(f.parentID, f.owner, name, f); c != nil {
+			return reply{}, s.errNameInUse(c)
+		}
+	}
+	ss := s.newSession(p, "", f.id, name, size, asm)
+	s.sessions[ss.id] = ss
+	s.dirty(kSessions, ss.id)
+	keep()
+	return reply{http.StatusCreated, s.sessionJSON(ss)}, nil
 }
 
 // session returns p's live session. An unknown, expired or foreign session

@@ -247,43 +247,49 @@ func (s *Server) updateUser(w http.ResponseWriter, r *http.Request, p *principal
 	fields := parseFields(r)
 
 	return s.change(w, func() (reply, *wire.Error) {
-		u := s.enterpriseUser(id)
-		if u == nil {
-			return reply{}, wire.NotFound("user")
-		}
-		protected := u.role == userRoleAdmin || u == s.app
-		switch {
-		case protected && body.Role != nil && *body.Role != u.role:
-			return reply{}, wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "The role of the enterprise admin or the service account cannot be changed")
-		case protected && body.Enterprise.Null:
-			return reply{}, wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "The enterprise admin or the service account cannot be rolled out of the enterprise")
-		case body.ExternalAppUserID != nil && !u.appUser:
-			return reply{}, errInvalidParam("external_app_user_id is only for app users (is_platform_access_only)")
-		}
-		if body.Login != nil && !strings.EqualFold(*body.Login, u.login) {
-			if u.appUser {
-				return reply{}, errInvalidParam("The login of an app user cannot be changed")
-			}
-			if s.users.byLogin[strings.ToLower(*body.Login)] != nil {
-				return reply{}, wire.Errorf(http.StatusConflict, codeUserLoginInUse, "User with the specified login already exists")
-			}
-		}
-		delete(s.users.byLogin, strings.ToLower(u.login))
-		body.apply(u)
-		s.users.byLogin[strings.ToLower(u.login)] = u
-		if body.IsPasswordResetRequired != nil {
-			u.isPasswordResetRequired = *body.IsPasswordResetRequired
-		}
-		if ne.Present {
-			u.notificationEmail = ne.V.Email // "" when null
-		}
-		u.modifiedAt = s.nowSec()
-		s.dirty(kUsers, u.id)
-		if body.Enterprise.Null {
-			s.rollOut(u)
-		}
-		return reply{http.StatusOK, s.renderUser(u, fields, s.spaceUsed()[u])}, nil
+		return s.updateUserChange(id, body, ne, fields)
 	})
+}
+
+// updateUserChange is the change of PUT /users/{user_id} (updateUser): what it
+// checks and changes under the state's lock, and its reply. Callers hold mu.
+func (s *state) updateUserChange(id string, body updateUserBody, ne wire.Nullable[notifyAddress], fields []string) (reply, *wire.Error) {
+	u := s.enterpriseUser(id)
+	if u == nil {
+		return reply{}, wire.NotFound("user")
+	}
+	protected := u.role == userRoleAdmin || u == s.app
+	switch {
+	case protected && body.Role != nil && *body.Role != u.role:
+		return reply{}, wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "The role of the enterprise admin or the service account cannot be changed")
+	case protected && body.Enterprise.Null:
+		return reply{}, wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "The enterprise admin or the service account cannot be rolled out of the enterprise")
+	case body.ExternalAppUserID != nil && !u.appUser:
+		return reply{}, errInvalidParam("external_app_user_id is only for app users (is_platform_access_only)")
+	}
+	if body.Login != nil && !strings.EqualFold(*body.Login, u.login) {
+		if u.appUser {
+			return reply{}, errInvalidParam("The login of an app user cannot be changed")
+		}
+		if s.users.byLogin[strings.ToLower(*body.Login)] != nil {
+			return reply{}, wire.Errorf(http.StatusConflict, codeUserLoginInUse, "User with the specified login already exists")
+		}
+	}
+	delete(s.users.byLogin, strings.ToLower(u.login))
+	body.apply(u)
+	s.users.byLogin[strings.ToLower(u.login)] = u
+	if body.IsPasswordResetRequired != nil {
+		u.isPasswordResetRequired = *body.IsPasswordResetRequired
+	}
+	if ne.Present {
+		u.notificationEmail = ne.V.Email // "" when null
+	}
+	u.modifiedAt = s.nowSec()
+	s.dirty(kUsers, u.id)
+	if body.Enterprise.Null {
+		s.rollOut(u)
+	}
+	return reply{http.StatusOK, s.renderUser(u, fields, s.spaceUsed()[u])}, nil
 }
 
 // rollOut makes u a free user outside the enterprise: it leaves its

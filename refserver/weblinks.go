@@ -139,26 +139,33 @@ func (s *Server) createWebLink(w http.ResponseWriter, r *http.Request, p *princi
 	}
 	fields := parseFields(r)
 	return s.change(w, func() (reply, *wire.Error) {
-		parent, aerr := s.parentFolder(p, *body.Parent.ID)
-		if aerr != nil {
-			return reply{}, aerr
-		}
-		if c := s.conflict(*body.Parent.ID, ownerIn(p, parent), name, nil); c != nil {
-			return reply{}, s.errNameInUse(c)
-		}
-		now := s.nowSec()
-		wl := &item{
-			typ: "web_link", id: s.newID(), name: name, parentID: *body.Parent.ID, url: *body.URL,
-			description: desc, owner: ownerIn(p, parent), createdBy: p.user, modBy: p.user,
-			createdAt: now, modifiedAt: now,
-		}
-		s.addItem(wl)
-		if parent != nil {
-			parent.touch(now, nil)
-		}
-		s.dirtyItem(wl, parent)
-		return reply{http.StatusOK, s.render(wl, fields, p)}, nil
+		return s.createWebLinkChange(p, body, name, desc, fields)
 	})
+}
+
+// createWebLinkChange is the change of POST /web_links (createWebLink): what
+// it checks and changes under the state's lock, and its reply. Callers hold
+// mu.
+func (s *state) createWebLinkChange(p *principal, body createWebLinkBody, name string, desc string, fields []string) (reply, *wire.Error) {
+	parent, aerr := s.parentFolder(p, *body.Parent.ID)
+	if aerr != nil {
+		return reply{}, aerr
+	}
+	if c := s.conflict(*body.Parent.ID, ownerIn(p, parent), name, nil); c != nil {
+		return reply{}, s.errNameInUse(c)
+	}
+	now := s.nowSec()
+	wl := &item{
+		typ: "web_link", id: s.newID(), name: name, parentID: *body.Parent.ID, url: *body.URL,
+		description: desc, owner: ownerIn(p, parent), createdBy: p.user, modBy: p.user,
+		createdAt: now, modifiedAt: now,
+	}
+	s.addItem(wl)
+	if parent != nil {
+		parent.touch(now, nil)
+	}
+	s.dirtyItem(wl, parent)
+	return reply{http.StatusOK, s.render(wl, fields, p)}, nil
 }
 
 // checkDescription applies the 256-character limit of item descriptions.
@@ -260,55 +267,62 @@ func (s *Server) updateWebLink(w http.ResponseWriter, r *http.Request, p *princi
 	fields := parseFields(r)
 
 	return s.change(w, func() (reply, *wire.Error) {
-		wl, aerr := s.lookupFor(p, "web_link", id, actEdit)
+		return s.updateWebLinkChange(p, id, body, now, removeLink, link, fields)
+	})
+}
+
+// updateWebLinkChange is the change of PUT /web_links/{web_link_id}
+// (updateWebLink): what it checks and changes under the state's lock, and its
+// reply. Callers hold mu.
+func (s *state) updateWebLinkChange(p *principal, id string, body updateWebLinkBody, now time.Time, removeLink bool, link *sharedLinkUpdate, fields []string) (reply, *wire.Error) {
+	wl, aerr := s.lookupFor(p, "web_link", id, actEdit)
+	if aerr != nil {
+		return reply{}, aerr
+	}
+	target, owner := wl.parentID, wl.owner
+	if body.Parent != nil && *body.Parent.ID != wl.parentID {
+		target = *body.Parent.ID
+		parent, aerr := s.parentFolder(p, target)
 		if aerr != nil {
 			return reply{}, aerr
 		}
-		target, owner := wl.parentID, wl.owner
-		if body.Parent != nil && *body.Parent.ID != wl.parentID {
-			target = *body.Parent.ID
-			parent, aerr := s.parentFolder(p, target)
-			if aerr != nil {
-				return reply{}, aerr
-			}
-			owner = ownerIn(p, parent)
+		owner = ownerIn(p, parent)
+	}
+	name := wl.name
+	if body.Name != nil {
+		name = *body.Name
+	}
+	if target != wl.parentID || name != wl.name {
+		if c := s.conflict(target, owner, name, wl); c != nil {
+			return reply{}, s.errNameInUse(c)
 		}
-		name := wl.name
-		if body.Name != nil {
-			name = *body.Name
+	}
+	if target != wl.parentID {
+		if old, ok := s.items[wl.parentID]; ok {
+			old.touch(now, nil)
+			s.dirtyItem(old)
 		}
-		if target != wl.parentID || name != wl.name {
-			if c := s.conflict(target, owner, name, wl); c != nil {
-				return reply{}, s.errNameInUse(c)
-			}
+		if parent, ok := s.items[target]; ok {
+			parent.touch(now, nil)
+			s.dirtyItem(parent)
 		}
-		if target != wl.parentID {
-			if old, ok := s.items[wl.parentID]; ok {
-				old.touch(now, nil)
-				s.dirtyItem(old)
-			}
-			if parent, ok := s.items[target]; ok {
-				parent.touch(now, nil)
-				s.dirtyItem(parent)
-			}
-		}
-		wl.parentID, wl.owner, wl.name = target, owner, name
-		if body.URL != nil {
-			wl.url = *body.URL
-		}
-		if body.Description != nil {
-			wl.description = *body.Description
-		}
-		switch {
-		case removeLink:
-			wl.link = nil
-		case link != nil:
-			wl.link = link.merge(wl.link)
-		}
-		wl.touch(now, p.user)
-		s.dirtyItem(wl)
-		return reply{http.StatusOK, s.render(wl, fields, p)}, nil
-	})
+	}
+	wl.parentID, wl.owner, wl.name = target, owner, name
+	if body.URL != nil {
+		wl.url = *body.URL
+	}
+	if body.Description != nil {
+		wl.description = *body.Description
+	}
+	switch {
+	case removeLink:
+		wl.link = nil
+	case link != nil:
+		wl.link = link.merge(wl.link)
+	}
+	wl.touch(now, p.user)
+	s.dirtyItem(wl)
+	return reply{http.StatusOK, s.render(wl, fields, p)}, nil
 }
 
 // sharedLinkUpdate is a parsed shared_link of an update: nil fields keep
