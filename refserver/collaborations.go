@@ -309,8 +309,8 @@ func (s *state) alreadyCollaborates(c *collab) bool {
 
 // collabFor finds the collaboration of the path that p may read: a
 // viewer of its item, its collaborator or its creator. Callers hold s.mu.
-func (s *Server) collabFor(r *http.Request, p *principal) (*collab, *wire.Error) {
-	c, ok := s.collabs.byID[r.PathValue("collaboration_id")]
+func (s *state) collabFor(id string, p *principal) (*collab, *wire.Error) {
+	c, ok := s.collabs.byID[id]
 	if !ok || !(s.visible(p, c.item) || c.user == p.user || c.createdBy == p.user) {
 		return nil, wire.NotFound("collaboration")
 	}
@@ -320,7 +320,8 @@ func (s *Server) collabFor(r *http.Request, p *principal) (*collab, *wire.Error)
 // getCollaboration serves GET /collaborations/{collaboration_id}.
 func (s *Server) getCollaboration(w http.ResponseWriter, r *http.Request, p *principal) error {
 	fields := parseFields(r)
-	return replyRecord(s, w, func() (*collab, *wire.Error) { return s.collabFor(r, p) },
+	collabID := r.PathValue("collaboration_id")
+	return replyRecord(s, w, func() (*collab, *wire.Error) { return s.collabFor(collabID, p) },
 		func(c *collab) map[string]any { return pickFields(s.collabRecord(c), fields, "type", "id") })
 }
 
@@ -359,8 +360,9 @@ func (s *Server) updateCollaboration(w http.ResponseWriter, r *http.Request, p *
 	}
 	fields := parseFields(r)
 
+	collabID := r.PathValue("collaboration_id")
 	return s.change(w, func() (reply, *wire.Error) {
-		c, aerr := s.collabFor(r, p)
+		c, aerr := s.collabFor(collabID, p)
 		if aerr != nil {
 			return reply{}, aerr
 		}
@@ -419,8 +421,9 @@ func (s *state) transferOwnership(c *collab, p *principal, now time.Time) {
 
 // deleteCollaboration serves DELETE /collaborations/{collaboration_id}.
 func (s *Server) deleteCollaboration(w http.ResponseWriter, r *http.Request, p *principal) error {
+	collabID := r.PathValue("collaboration_id")
 	return s.change(w, func() (reply, *wire.Error) {
-		c, aerr := s.collabFor(r, p)
+		c, aerr := s.collabFor(collabID, p)
 		if aerr != nil {
 			return reply{}, aerr
 		}

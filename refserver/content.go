@@ -475,8 +475,7 @@ func etagMatches(header, etag string) bool {
 }
 
 // checkIfMatch answers 412 when an if-match header does not match the etag.
-func checkIfMatch(r *http.Request, etag string) *wire.Error {
-	h := r.Header.Get("If-Match")
+func checkIfMatch(h, etag string) *wire.Error {
 	if h != "" && !etagMatches(h, etag) {
 		return wire.Errorf(http.StatusPreconditionFailed, wire.CodePreconditionFailed, "The resource has been modified. Please retrieve the resource again and retry")
 	}

@@ -61,18 +61,13 @@ func (s *Server) listFileVersions(w http.ResponseWriter, r *http.Request, p *pri
 	return nil
 }
 
-// fileVersion finds the file and version of the path for p. Callers hold
+// fileVersion finds the file id and its version vid for p. Callers hold
 // s.mu.
-func (s *Server) fileVersion(r *http.Request, p *principal) (*item, *version, *wire.Error) {
-	id, aerr := fileIDLoose(r)
-	if aerr != nil {
-		return nil, nil, aerr
-	}
+func (s *state) fileVersion(id, vid string, p *principal) (*item, *version, *wire.Error) {
 	f, aerr := s.lookupFor(p, "file", id, actEdit)
 	if aerr != nil {
 		return nil, nil, aerr
 	}
-	vid := r.PathValue("file_version_id")
 	for _, v := range f.versions {
 		if v.id == vid {
 			return f, v, nil
@@ -96,8 +91,14 @@ func (s *state) versionBlocked(v *version) *wire.Error {
 
 // deleteFileVersion serves DELETE /files/{file_id}/versions/{id}: 204.
 func (s *Server) deleteFileVersion(w http.ResponseWriter, r *http.Request, p *principal) error {
+	ifMatch := r.Header.Get("If-Match")
+	fileID, aerr := fileIDLoose(r)
+	if aerr != nil {
+		return aerr
+	}
+	versionID := r.PathValue("file_version_id")
 	return s.change(w, func() (reply, *wire.Error) {
-		f, v, aerr := s.fileVersion(r, p)
+		f, v, aerr := s.fileVersion(fileID, versionID, p)
 		if aerr != nil {
 			return reply{}, aerr
 		}
@@ -107,7 +108,7 @@ func (s *Server) deleteFileVersion(w http.ResponseWriter, r *http.Request, p *pr
 		case !v.trashedAt.IsZero():
 			return reply{}, wire.NotFound("file version")
 		}
-		if aerr := firstAPIError(checkIfMatch(r, f.etag()), s.lockRefuses(p, f, actEdit), s.versionBlocked(v)); aerr != nil {
+		if aerr := firstAPIError(checkIfMatch(ifMatch, f.etag()), s.lockRefuses(p, f, actEdit), s.versionBlocked(v)); aerr != nil {
 			return reply{}, aerr
 		}
 		if !s.can(p, f, actEdit) {
@@ -143,8 +144,13 @@ func (s *Server) restoreFileVersion(w http.ResponseWriter, r *http.Request, p *p
 		return wire.BadRequest(`The body must be {"trashed_at": null}: a version is only restored`)
 	}
 	fields := parseFields(r)
+	fileID, aerr := fileIDLoose(r)
+	if aerr != nil {
+		return aerr
+	}
+	versionID := r.PathValue("file_version_id")
 	return s.change(w, func() (reply, *wire.Error) {
-		f, v, aerr := s.fileVersion(r, p)
+		f, v, aerr := s.fileVersion(fileID, versionID, p)
 		if aerr != nil {
 			return reply{}, aerr
 		}

@@ -59,7 +59,7 @@ func (s *Server) deleteFile(w http.ResponseWriter, r *http.Request, p *principal
 		aerr = s.lockRefuses(p, f, actDelete)
 	}
 	if aerr == nil {
-		aerr = checkIfMatch(r, f.etag())
+		aerr = checkIfMatch(r.Header.Get("If-Match"), f.etag())
 	}
 	if aerr == nil {
 		s.trashItem(f, p.user)

@@ -367,7 +367,7 @@ func (s *Server) deleteFolder(w http.ResponseWriter, r *http.Request, p *princip
 	s.mu.Lock()
 	f, aerr := s.lookupFor(p, "folder", id, actDelete)
 	if aerr == nil {
-		aerr = checkIfMatch(r, f.etag())
+		aerr = checkIfMatch(r.Header.Get("If-Match"), f.etag())
 	}
 	if aerr == nil && !recursive && len(s.children(f.id, nil)) > 0 {
 		aerr = wire.Errorf(http.StatusBadRequest, wire.CodeFolderNotEmpty, "Cannot delete - folder not empty")

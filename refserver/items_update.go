@@ -177,6 +177,7 @@ func (s *Server) updateItem(w http.ResponseWriter, r *http.Request, p *principal
 	}
 	fields := parseFields(r)
 
+	ifMatch := r.Header.Get("If-Match")
 	return s.change(w, func() (reply, *wire.Error) {
 		if id == rootID {
 			if body.Name != nil || body.Parent != nil {
@@ -188,7 +189,7 @@ func (s *Server) updateItem(w http.ResponseWriter, r *http.Request, p *principal
 		if aerr != nil {
 			return reply{}, aerr
 		}
-		if aerr := checkIfMatch(r, it.etag()); aerr != nil {
+		if aerr := checkIfMatch(ifMatch, it.etag()); aerr != nil {
 			return reply{}, aerr
 		}
 		if need := body.action(); !s.can(p, it, need) {

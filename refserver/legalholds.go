@@ -271,8 +271,9 @@ func (s *Server) updateLegalHoldPolicy(w http.ResponseWriter, r *http.Request, p
 	if aerr := checkHoldText(&b); aerr != nil {
 		return aerr
 	}
+	pathValue := r.PathValue("id")
 	return s.change(w, func() (reply, *wire.Error) {
-		hp, aerr := s.legalHoldPolicyByID(r.PathValue("id"))
+		hp, aerr := s.legalHoldPolicyByID(pathValue)
 		if aerr != nil {
 			return reply{}, aerr
 		}

@@ -161,8 +161,7 @@ func (s *state) createMembershipChange(body membershipBody, fields []string) (re
 
 // lookupMembership finds a membership p may manage (self: p may also be
 // its member, for reads). Callers hold s.mu.
-func (s *Server) lookupMembership(r *http.Request, p *principal, self bool) (*membership, *wire.Error) {
-	id := r.PathValue("group_membership_id")
+func (s *state) lookupMembership(id string, p *principal, self bool) (*membership, *wire.Error) {
 	m := s.groups.memberships[id]
 	if !validID(id) || m == nil {
 		return nil, wire.NotFound("group membership")
@@ -176,8 +175,9 @@ func (s *Server) lookupMembership(r *http.Request, p *principal, self bool) (*me
 // getMembership serves GET /group_memberships/{group_membership_id}.
 func (s *Server) getMembership(w http.ResponseWriter, r *http.Request, p *principal) error {
 	fields := parseFields(r)
+	membershipID := r.PathValue("group_membership_id")
 	return s.change(w, func() (reply, *wire.Error) {
-		m, aerr := s.lookupMembership(r, p, true)
+		m, aerr := s.lookupMembership(membershipID, p, true)
 		if aerr != nil {
 			return reply{}, aerr
 		}
@@ -204,8 +204,9 @@ func (s *Server) updateMembership(w http.ResponseWriter, r *http.Request, p *pri
 		return aerr
 	}
 	fields := parseFields(r)
+	membershipID := r.PathValue("group_membership_id")
 	return s.change(w, func() (reply, *wire.Error) {
-		m, aerr := s.lookupMembership(r, p, false)
+		m, aerr := s.lookupMembership(membershipID, p, false)
 		if aerr != nil {
 			return reply{}, aerr
 		}
@@ -227,8 +228,9 @@ func (s *Server) updateMembership(w http.ResponseWriter, r *http.Request, p *pri
 
 // deleteMembership serves DELETE /group_memberships/{group_membership_id}: 204.
 func (s *Server) deleteMembership(w http.ResponseWriter, r *http.Request, p *principal) error {
+	membershipID := r.PathValue("group_membership_id")
 	return s.change(w, func() (reply, *wire.Error) {
-		m, aerr := s.lookupMembership(r, p, false)
+		m, aerr := s.lookupMembership(membershipID, p, false)
 		if aerr != nil {
 			return reply{}, aerr
 		}

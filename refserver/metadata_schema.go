@@ -348,8 +348,13 @@ func (s *Server) updateTemplate(w http.ResponseWriter, r *http.Request, p *princ
 	if aerr != nil {
 		return aerr
 	}
+	scope, aerr := s.pathScope(r)
+	if aerr != nil {
+		return aerr
+	}
+	templateKey := r.PathValue("template_key")
 	return s.change(w, func() (reply, *wire.Error) {
-		t, aerr := s.templateOf(r)
+		t, aerr := s.templateOf(scope, templateKey)
 		if aerr != nil {
 			return reply{}, aerr
 		}

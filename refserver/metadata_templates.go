@@ -358,12 +358,8 @@ func (s *Server) createTemplate(w http.ResponseWriter, r *http.Request, p *princ
 
 // templateOf resolves {scope}/{template_key} of a template path: 400 for
 // no scope, 404 not_found for no such template.
-func (s *Server) templateOf(r *http.Request) (*mdTemplate, *wire.Error) {
-	scope, aerr := s.pathScope(r)
-	if aerr != nil {
-		return nil, aerr
-	}
-	t := s.template(scope, r.PathValue("template_key"))
+func (s *state) templateOf(scope, key string) (*mdTemplate, *wire.Error) {
+	t := s.template(scope, key)
 	if t == nil {
 		return nil, wire.NotFound("metadata template")
 	}
@@ -372,8 +368,13 @@ func (s *Server) templateOf(r *http.Request) (*mdTemplate, *wire.Error) {
 
 // getTemplate serves GET /metadata_templates/{scope}/{template_key}/schema.
 func (s *Server) getTemplate(w http.ResponseWriter, r *http.Request, p *principal) error {
+	scope, aerr := s.pathScope(r)
+	if aerr != nil {
+		return aerr
+	}
+	templateKey := r.PathValue("template_key")
 	return s.change(w, func() (reply, *wire.Error) {
-		t, aerr := s.templateOf(r)
+		t, aerr := s.templateOf(scope, templateKey)
 		if aerr != nil {
 			return reply{}, aerr
 		}
@@ -385,8 +386,9 @@ func (s *Server) getTemplate(w http.ResponseWriter, r *http.Request, p *principa
 // id is 400 bad_request, as the spec lists ("often returned ... when the
 // ID of the template is not recognised").
 func (s *Server) getTemplateByID(w http.ResponseWriter, r *http.Request, p *principal) error {
+	pathValue := r.PathValue("template_id")
 	return s.change(w, func() (reply, *wire.Error) {
-		t := s.metadata.byID[r.PathValue("template_id")]
+		t := s.metadata.byID[pathValue]
 		if t == nil {
 			return reply{}, wire.BadRequest("Template id not recognised")
 		}
@@ -398,8 +400,13 @@ func (s *Server) getTemplateByID(w http.ResponseWriter, r *http.Request, p *prin
 // 204; the template and all its instances are gone. Global templates
 // cannot be deleted (403).
 func (s *Server) deleteTemplate(w http.ResponseWriter, r *http.Request, p *principal) error {
+	scope, aerr := s.pathScope(r)
+	if aerr != nil {
+		return aerr
+	}
+	templateKey := r.PathValue("template_key")
 	return s.change(w, func() (reply, *wire.Error) {
-		t, aerr := s.templateOf(r)
+		t, aerr := s.templateOf(scope, templateKey)
 		if aerr != nil {
 			return reply{}, aerr
 		}

@@ -371,8 +371,9 @@ func (s *Server) updateRetentionPolicy(w http.ResponseWriter, r *http.Request, p
 	if b.PolicyType.Present {
 		return wire.BadRequest("policy_type cannot be changed")
 	}
+	pathValue := r.PathValue("id")
 	return s.change(w, func() (reply, *wire.Error) {
-		rp, aerr := s.retentionPolicyByID(r.PathValue("id"))
+		rp, aerr := s.retentionPolicyByID(pathValue)
 		if aerr != nil {
 			return reply{}, aerr
 		}

@@ -276,7 +276,7 @@ func (s *Server) uploadNewVersion(w http.ResponseWriter, r *http.Request, p *pri
 		if aerr != nil {
 			return aerr
 		}
-		if aerr := checkIfMatch(r, f.etag()); aerr != nil {
+		if aerr := checkIfMatch(r.Header.Get("If-Match"), f.etag()); aerr != nil {
 			return aerr
 		}
 		if name != "" && name != f.name {

@@ -76,7 +76,7 @@ func (s *Server) checkCommitConditions(r *http.Request, p *principal, ss *sessio
 	if aerr != nil {
 		return nil, aerr
 	}
-	if aerr := checkIfMatch(r, f.etag()); aerr != nil {
+	if aerr := checkIfMatch(r.Header.Get("If-Match"), f.etag()); aerr != nil {
 		return nil, aerr
 	}
 	if h := r.Header.Get("If-None-Match"); h != "" && etagMatches(h, f.etag()) {
