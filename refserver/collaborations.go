@@ -362,46 +362,53 @@ func (s *Server) updateCollaboration(w http.ResponseWriter, r *http.Request, p *
 
 	collabID := r.PathValue("collaboration_id")
 	return s.change(w, func() (reply, *wire.Error) {
-		c, aerr := s.collabFor(collabID, p)
-		if aerr != nil {
-			return reply{}, aerr
-		}
-		now := s.nowSec()
-		if body.Status != nil {
-			if c.status != "pending" || c.user != p.user || *body.Status == "pending" {
-				return reply{}, wire.Errorf(http.StatusBadRequest, codeInvalidStatus, "Only the invitee accepts or rejects a pending collaboration")
-			}
-		}
-		changesGrant := body.Role != nil || body.ExpiresAt.Present || body.CanViewPath != nil
-		if changesGrant && !s.can(p, c.item, actManageCollaborators) {
-			return reply{}, errDenied("collaboration")
-		}
-		if body.Role != nil && *body.Role == "owner" {
-			if !s.can(p, c.item, actOwn) {
-				return reply{}, wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "Only the owner may transfer the item")
-			}
-			if c.user == nil || c.status != "accepted" {
-				return reply{}, wire.BadRequest("Ownership goes to a user whose collaboration is accepted")
-			}
-			s.transferOwnership(c, p, now)
-			return reply{status: http.StatusNoContent}, nil
-		}
-		if body.Status != nil {
-			c.status, c.ackAt = *body.Status, now
-		}
-		if body.Role != nil {
-			c.role = *body.Role
-		}
-		if body.ExpiresAt.Present {
-			c.expiresAt = expires
-		}
-		if body.CanViewPath != nil {
-			c.canViewPath = *body.CanViewPath
-		}
-		c.modifiedAt = now
-		s.dirty(kCollabs, c.id)
-		return reply{http.StatusOK, pickFields(s.collabRecord(c), fields, "type", "id")}, nil
+		return s.updateCollaborationChange(collabID, p, body, expires, fields)
 	})
+}
+
+// updateCollaborationChange is the change of PUT
+// /collaborations/{collaboration_id} (updateCollaboration): what it checks and
+// changes under the state's lock, and its reply. Callers hold mu.
+func (s *state) updateCollaborationChange(collabID string, p *principal, body collabUpdateBody, expires time.Time, fields []string) (reply, *wire.Error) {
+	c, aerr := s.collabFor(collabID, p)
+	if aerr != nil {
+		return reply{}, aerr
+	}
+	now := s.nowSec()
+	if body.Status != nil {
+		if c.status != "pending" || c.user != p.user || *body.Status == "pending" {
+			return reply{}, wire.Errorf(http.StatusBadRequest, codeInvalidStatus, "Only the invitee accepts or rejects a pending collaboration")
+		}
+	}
+	changesGrant := body.Role != nil || body.ExpiresAt.Present || body.CanViewPath != nil
+	if changesGrant && !s.can(p, c.item, actManageCollaborators) {
+		return reply{}, errDenied("collaboration")
+	}
+	if body.Role != nil && *body.Role == "owner" {
+		if !s.can(p, c.item, actOwn) {
+			return reply{}, wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "Only the owner may transfer the item")
+		}
+		if c.user == nil || c.status != "accepted" {
+			return reply{}, wire.BadRequest("Ownership goes to a user whose collaboration is accepted")
+		}
+		s.transferOwnership(c, p, now)
+		return reply{status: http.StatusNoContent}, nil
+	}
+	if body.Status != nil {
+		c.status, c.ackAt = *body.Status, now
+	}
+	if body.Role != nil {
+		c.role = *body.Role
+	}
+	if body.ExpiresAt.Present {
+		c.expiresAt = expires
+	}
+	if body.CanViewPath != nil {
+		c.canViewPath = *body.CanViewPath
+	}
+	c.modifiedAt = now
+	s.dirty(kCollabs, c.id)
+	return reply{http.StatusOK, pickFields(s.collabRecord(c), fields, "type", "id")}, nil
 }
 
 // transferOwnership gives c's item (and what is below it) to c's user; the

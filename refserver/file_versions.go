@@ -98,26 +98,33 @@ func (s *Server) deleteFileVersion(w http.ResponseWriter, r *http.Request, p *pr
 	}
 	versionID := r.PathValue("file_version_id")
 	return s.change(w, func() (reply, *wire.Error) {
-		f, v, aerr := s.fileVersion(fileID, versionID, p)
-		if aerr != nil {
-			return reply{}, aerr
-		}
-		switch {
-		case v == f.current():
-			return reply{}, wire.BadRequest("The current version cannot be deleted: promote another version first")
-		case !v.trashedAt.IsZero():
-			return reply{}, wire.NotFound("file version")
-		}
-		if aerr := firstAPIError(checkIfMatch(ifMatch, f.etag()), s.lockRefuses(p, f, actEdit), s.versionBlocked(v)); aerr != nil {
-			return reply{}, aerr
-		}
-		if !s.can(p, f, actEdit) {
-			return reply{}, wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "Access denied - insufficient permission to delete a version")
-		}
-		v.trashedAt, v.trashedBy = s.nowSec(), p.user
-		s.dirtyItem(f)
-		return reply{status: http.StatusNoContent}, nil
+		return s.deleteFileVersionChange(fileID, versionID, p, ifMatch)
 	})
+}
+
+// deleteFileVersionChange is the change of DELETE
+// /files/{file_id}/versions/{id} (deleteFileVersion): what it checks and
+// changes under the state's lock, and its reply. Callers hold mu.
+func (s *state) deleteFileVersionChange(fileID string, versionID string, p *principal, ifMatch string) (reply, *wire.Error) {
+	f, v, aerr := s.fileVersion(fileID, versionID, p)
+	if aerr != nil {
+		return reply{}, aerr
+	}
+	switch {
+	case v == f.current():
+		return reply{}, wire.BadRequest("The current version cannot be deleted: promote another version first")
+	case !v.trashedAt.IsZero():
+		return reply{}, wire.NotFound("file version")
+	}
+	if aerr := firstAPIError(checkIfMatch(ifMatch, f.etag()), s.lockRefuses(p, f, actEdit), s.versionBlocked(v)); aerr != nil {
+		return reply{}, aerr
+	}
+	if !s.can(p, f, actEdit) {
+		return reply{}, wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "Access denied - insufficient permission to delete a version")
+	}
+	v.trashedAt, v.trashedBy = s.nowSec(), p.user
+	s.dirtyItem(f)
+	return reply{status: http.StatusNoContent}, nil
 }
 
 func firstAPIError(errs ...*wire.Error) *wire.Error {
@@ -150,17 +157,24 @@ func (s *Server) restoreFileVersion(w http.ResponseWriter, r *http.Request, p *p
 	}
 	versionID := r.PathValue("file_version_id")
 	return s.change(w, func() (reply, *wire.Error) {
-		f, v, aerr := s.fileVersion(fileID, versionID, p)
-		if aerr != nil {
-			return reply{}, aerr
-		}
-		if !v.trashedAt.IsZero() {
-			v.trashedAt, v.trashedBy = time.Time{}, nil
-			v.restoredAt, v.restoredBy = s.nowSec(), p.user
-			s.dirtyItem(f)
-		}
-		return reply{http.StatusOK, pickFields(versionRecord(f, slices.Index(f.versions, v)+1, v), fields, "type", "id", "sha1")}, nil
+		return s.restoreFileVersionChange(fileID, versionID, p, fields)
 	})
+}
+
+// restoreFileVersionChange is the change of PUT /files/{file_id}/versions/{id}
+// (restoreFileVersion): what it checks and changes under the state's lock, and
+// its reply. Callers hold mu.
+func (s *state) restoreFileVersionChange(fileID string, versionID string, p *principal, fields []string) (reply, *wire.Error) {
+	f, v, aerr := s.fileVersion(fileID, versionID, p)
+	if aerr != nil {
+		return reply{}, aerr
+	}
+	if !v.trashedAt.IsZero() {
+		v.trashedAt, v.trashedBy = time.Time{}, nil
+		v.restoredAt, v.restoredBy = s.nowSec(), p.user
+		s.dirtyItem(f)
+	}
+	return reply{http.StatusOK, pickFields(versionRecord(f, slices.Index(f.versions, v)+1, v), fields, "type", "id", "sha1")}, nil
 }
 
 // promoteFileVersion serves POST /files/{file_id}/versions/current: 201.

@@ -3,6 +3,7 @@ package refserver
 import (
 	"encoding/json"
 	"net/http"
+	"time"
 	"unicode/utf8"
 
 	"github.com/contentapi/cms/refserver/internal/wire"
@@ -179,105 +180,111 @@ func (s *Server) updateItem(w http.ResponseWriter, r *http.Request, p *principal
 
 	ifMatch := r.Header.Get("If-Match")
 	return s.change(w, func() (reply, *wire.Error) {
-		if id == rootID {
-			if body.Name != nil || body.Parent != nil {
-				return reply{}, wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "The root folder cannot be renamed or moved")
-			}
-			return reply{}, wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "The root folder cannot be changed")
+		return s.updateItemChange(id, body, p, typ, ifMatch, lock, unlock, now, removeLink, link, fields)
+	})
+}
+
+// updateItemChange is the change of updateItem (updateItem): what it checks
+// and changes under the state's lock, and its reply. Callers hold mu.
+func (s *state) updateItemChange(id string, body itemUpdateBody, p *principal, typ string, ifMatch string, lock *fileLock, unlock bool, now time.Time, removeLink bool, link *sharedLinkUpdate, fields []string) (reply, *wire.Error) {
+	if id == rootID {
+		if body.Name != nil || body.Parent != nil {
+			return reply{}, wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "The root folder cannot be renamed or moved")
 		}
-		it, aerr := s.lookup(p, typ, id)
+		return reply{}, wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "The root folder cannot be changed")
+	}
+	it, aerr := s.lookup(p, typ, id)
+	if aerr != nil {
+		return reply{}, aerr
+	}
+	if aerr := checkIfMatch(ifMatch, it.etag()); aerr != nil {
+		return reply{}, aerr
+	}
+	if need := body.action(); !s.can(p, it, need) {
+		return reply{}, errDenied(typ)
+	}
+	target, owner, name := it.parentID, it.owner, it.name
+	if body.Parent != nil && *body.Parent.ID != it.parentID {
+		target = *body.Parent.ID
+		parent, aerr := s.parentFolder(p, target)
 		if aerr != nil {
 			return reply{}, aerr
 		}
-		if aerr := checkIfMatch(ifMatch, it.etag()); aerr != nil {
+		if typ == "folder" && s.isWithin(target, it.id) {
+			return reply{}, wire.BadRequest("Cannot move a folder into itself or a folder below it: cyclical folder structure")
+		}
+		owner = ownerIn(p, parent)
+	}
+	if body.Name != nil {
+		name = *body.Name
+	}
+	moving, renaming := target != it.parentID, name != it.name
+	if moving || renaming {
+		if aerr := s.lockRefuses(p, it, actEdit); aerr != nil {
 			return reply{}, aerr
 		}
-		if need := body.action(); !s.can(p, it, need) {
-			return reply{}, errDenied(typ)
+		if c := s.conflict(target, owner, name, it); c != nil {
+			return reply{}, s.errNameInUse(c)
 		}
-		target, owner, name := it.parentID, it.owner, it.name
-		if body.Parent != nil && *body.Parent.ID != it.parentID {
-			target = *body.Parent.ID
-			parent, aerr := s.parentFolder(p, target)
-			if aerr != nil {
-				return reply{}, aerr
-			}
-			if typ == "folder" && s.isWithin(target, it.id) {
-				return reply{}, wire.BadRequest("Cannot move a folder into itself or a folder below it: cyclical folder structure")
-			}
-			owner = ownerIn(p, parent)
+	}
+	if body.DispositionAt != nil {
+		if s.retentionBlocksPurge(it) == nil {
+			return reply{}, wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "The file is not under retention: disposition_at applies to retained files")
 		}
-		if body.Name != nil {
-			name = *body.Name
+		return reply{}, wire.BadRequest("This server does not change the disposition of a retained file")
+	}
+	if body.Lock.Present {
+		if aerr := s.applyLock(p, it, lock, unlock); aerr != nil {
+			return reply{}, aerr
 		}
-		moving, renaming := target != it.parentID, name != it.name
-		if moving || renaming {
-			if aerr := s.lockRefuses(p, it, actEdit); aerr != nil {
-				return reply{}, aerr
-			}
-			if c := s.conflict(target, owner, name, it); c != nil {
-				return reply{}, s.errNameInUse(c)
-			}
-		}
-		if body.DispositionAt != nil {
-			if s.retentionBlocksPurge(it) == nil {
-				return reply{}, wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "The file is not under retention: disposition_at applies to retained files")
-			}
-			return reply{}, wire.BadRequest("This server does not change the disposition of a retained file")
-		}
-		if body.Lock.Present {
-			if aerr := s.applyLock(p, it, lock, unlock); aerr != nil {
-				return reply{}, aerr
-			}
-		}
+	}
 
-		// Every check passed: apply.
-		it.modBy = p.user
-		if moving {
-			old := s.items[it.parentID]
-			it.parentID = target
-			s.setOwnerTree(it, owner)
-			for _, f := range []*item{old, s.items[target]} {
-				if f != nil {
-					f.touch(now, nil)
-					s.dirtyItem(f)
-				}
+	// Every check passed: apply.
+	it.modBy = p.user
+	if moving {
+		old := s.items[it.parentID]
+		it.parentID = target
+		s.setOwnerTree(it, owner)
+		for _, f := range []*item{old, s.items[target]} {
+			if f != nil {
+				f.touch(now, nil)
+				s.dirtyItem(f)
 			}
 		}
-		it.name = name
-		if body.Description != nil {
-			it.description = *body.Description
+	}
+	it.name = name
+	if body.Description != nil {
+		it.description = *body.Description
+	}
+	if body.Tags != nil {
+		it.tags = append([]string{}, *body.Tags...)
+	}
+	switch {
+	case removeLink:
+		it.link = nil
+	case link != nil:
+		it.link = link.merge(it.link)
+	}
+	if body.Permissions != nil && body.Permissions.CanDownload != nil {
+		it.downloadAccess = *body.Permissions.CanDownload
+		if it.downloadAccess == "open" {
+			it.downloadAccess = ""
 		}
-		if body.Tags != nil {
-			it.tags = append([]string{}, *body.Tags...)
+	}
+	body.applyFolderSettings(it)
+	it.touch(now, p.user)
+	s.dirtyItem(it)
+	if removeLink || link != nil {
+		s.itemEvent(evSharedUpdate, it, p.user)
+	}
+	if body.Lock.Present {
+		ev := evLockCreate
+		if unlock {
+			ev = evLockDestroy
 		}
-		switch {
-		case removeLink:
-			it.link = nil
-		case link != nil:
-			it.link = link.merge(it.link)
-		}
-		if body.Permissions != nil && body.Permissions.CanDownload != nil {
-			it.downloadAccess = *body.Permissions.CanDownload
-			if it.downloadAccess == "open" {
-				it.downloadAccess = ""
-			}
-		}
-		body.applyFolderSettings(it)
-		it.touch(now, p.user)
-		s.dirtyItem(it)
-		if removeLink || link != nil {
-			s.itemEvent(evSharedUpdate, it, p.user)
-		}
-		if body.Lock.Present {
-			ev := evLockCreate
-			if unlock {
-				ev = evLockDestroy
-			}
-			s.itemEvent(ev, it, p.user)
-		}
-		return reply{http.StatusOK, s.render(it, fields, p)}, nil
-	})
+		s.itemEvent(ev, it, p.user)
+	}
+	return reply{http.StatusOK, s.render(it, fields, p)}, nil
 }
 
 // applyFolderSettings sets the folder members of an update.

@@ -273,26 +273,33 @@ func (s *Server) updateLegalHoldPolicy(w http.ResponseWriter, r *http.Request, p
 	}
 	pathValue := r.PathValue("id")
 	return s.change(w, func() (reply, *wire.Error) {
-		hp, aerr := s.legalHoldPolicyByID(pathValue)
-		if aerr != nil {
-			return reply{}, aerr
-		}
-		if b.PolicyName != nil && s.legalHoldPolicyNamed(*b.PolicyName, hp) != nil {
-			return reply{}, wire.Errorf(http.StatusConflict, wire.CodeConflict, "A legal hold policy with this name already exists")
-		}
-		if b.PolicyName != nil {
-			hp.name = *b.PolicyName
-		}
-		if b.Description != nil {
-			hp.description = *b.Description
-		}
-		if b.ReleaseNotes != nil {
-			hp.releaseNotes = *b.ReleaseNotes
-		}
-		hp.modifiedAt = s.nowSec()
-		s.dirty(kHoldPolicies, hp.id)
-		return reply{http.StatusOK, s.legalHoldPolicyRecord(hp)}, nil
+		return s.updateLegalHoldPolicyChange(pathValue, b)
 	})
+}
+
+// updateLegalHoldPolicyChange is the change of PUT /legal_hold_policies/{id}
+// (updateLegalHoldPolicy): what it checks and changes under the state's lock,
+// and its reply. Callers hold mu.
+func (s *state) updateLegalHoldPolicyChange(pathValue string, b legalHoldPolicyBody) (reply, *wire.Error) {
+	hp, aerr := s.legalHoldPolicyByID(pathValue)
+	if aerr != nil {
+		return reply{}, aerr
+	}
+	if b.PolicyName != nil && s.legalHoldPolicyNamed(*b.PolicyName, hp) != nil {
+		return reply{}, wire.Errorf(http.StatusConflict, wire.CodeConflict, "A legal hold policy with this name already exists")
+	}
+	if b.PolicyName != nil {
+		hp.name = *b.PolicyName
+	}
+	if b.Description != nil {
+		hp.description = *b.Description
+	}
+	if b.ReleaseNotes != nil {
+		hp.releaseNotes = *b.ReleaseNotes
+	}
+	hp.modifiedAt = s.nowSec()
+	s.dirty(kHoldPolicies, hp.id)
+	return reply{http.StatusOK, s.legalHoldPolicyRecord(hp)}, nil
 }
 
 // releaseLegalHoldPolicy serves DELETE /legal_hold_policies/{id}: 202 with

@@ -206,38 +206,52 @@ func (s *Server) updateMembership(w http.ResponseWriter, r *http.Request, p *pri
 	fields := parseFields(r)
 	membershipID := r.PathValue("group_membership_id")
 	return s.change(w, func() (reply, *wire.Error) {
-		m, aerr := s.lookupMembership(membershipID, p, false)
-		if aerr != nil {
-			return reply{}, aerr
-		}
-		wasAdmin := m.role == roleGroupAdmin
-		if body.Role != nil {
-			m.role = *body.Role
-		}
-		switch {
-		case m.role != roleGroupAdmin:
-			m.perms = nil
-		case !wasAdmin || body.ConfigurablePermissions.Present:
-			m.perms = permsFor(body.ConfigurablePermissions)
-		}
-		m.modifiedAt = s.nowSec()
-		s.dirty(kMemberships, m.id)
-		return reply{http.StatusOK, s.renderMembership(m, fields)}, nil
+		return s.updateMembershipChange(membershipID, p, body, fields)
 	})
+}
+
+// updateMembershipChange is the change of PUT
+// /group_memberships/{group_membership_id} (updateMembership): what it checks
+// and changes under the state's lock, and its reply. Callers hold mu.
+func (s *state) updateMembershipChange(membershipID string, p *principal, body updateMembershipBody, fields []string) (reply, *wire.Error) {
+	m, aerr := s.lookupMembership(membershipID, p, false)
+	if aerr != nil {
+		return reply{}, aerr
+	}
+	wasAdmin := m.role == roleGroupAdmin
+	if body.Role != nil {
+		m.role = *body.Role
+	}
+	switch {
+	case m.role != roleGroupAdmin:
+		m.perms = nil
+	case !wasAdmin || body.ConfigurablePermissions.Present:
+		m.perms = permsFor(body.ConfigurablePermissions)
+	}
+	m.modifiedAt = s.nowSec()
+	s.dirty(kMemberships, m.id)
+	return reply{http.StatusOK, s.renderMembership(m, fields)}, nil
 }
 
 // deleteMembership serves DELETE /group_memberships/{group_membership_id}: 204.
 func (s *Server) deleteMembership(w http.ResponseWriter, r *http.Request, p *principal) error {
 	membershipID := r.PathValue("group_membership_id")
 	return s.change(w, func() (reply, *wire.Error) {
-		m, aerr := s.lookupMembership(membershipID, p, false)
-		if aerr != nil {
-			return reply{}, aerr
-		}
-		delete(s.groups.memberships, m.id)
-		s.dirty(kMemberships, m.id)
-		return reply{status: http.StatusNoContent}, nil
+		return s.deleteMembershipChange(membershipID, p)
 	})
+}
+
+// deleteMembershipChange is the change of DELETE
+// /group_memberships/{group_membership_id} (deleteMembership): what it checks
+// and changes under the state's lock, and its reply. Callers hold mu.
+func (s *state) deleteMembershipChange(membershipID string, p *principal) (reply, *wire.Error) {
+	m, aerr := s.lookupMembership(membershipID, p, false)
+	if aerr != nil {
+		return reply{}, aerr
+	}
+	delete(s.groups.memberships, m.id)
+	s.dirty(kMemberships, m.id)
+	return reply{status: http.StatusNoContent}, nil
 }
 
 // listUserMemberships serves GET /users/{user_id}/memberships: offset pages

@@ -354,33 +354,40 @@ func (s *Server) updateTemplate(w http.ResponseWriter, r *http.Request, p *princ
 	}
 	templateKey := r.PathValue("template_key")
 	return s.change(w, func() (reply, *wire.Error) {
-		t, aerr := s.templateOf(scope, templateKey)
-		if aerr != nil {
+		return s.updateTemplateChange(scope, templateKey, ops)
+	})
+}
+
+// updateTemplateChange is the change of PUT
+// /metadata_templates/{scope}/{template_key}/schema (updateTemplate): what it
+// checks and changes under the state's lock, and its reply. Callers hold mu.
+func (s *state) updateTemplateChange(scope string, templateKey string, ops []schemaOp) (reply, *wire.Error) {
+	t, aerr := s.templateOf(scope, templateKey)
+	if aerr != nil {
+		return reply{}, aerr
+	}
+	if t.scope == scopeGlobal {
+		return reply{}, wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "Global templates cannot be changed")
+	}
+	d := &schemaDraft{displayName: t.displayName, hidden: t.hidden, copyOnCopy: t.copyOnCopy, fields: cloneFields(t.fields)}
+	for _, op := range ops {
+		if aerr := d.apply(op); aerr != nil {
 			return reply{}, aerr
 		}
-		if t.scope == scopeGlobal {
-			return reply{}, wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "Global templates cannot be changed")
+	}
+	t.displayName, t.hidden, t.copyOnCopy, t.fields = d.displayName, d.hidden, d.copyOnCopy, d.fields
+	t.version++
+	for _, in := range t.bySeq {
+		changed := false
+		for _, e := range d.effects {
+			changed = in.applyEffect(e) || changed
 		}
-		d := &schemaDraft{displayName: t.displayName, hidden: t.hidden, copyOnCopy: t.copyOnCopy, fields: cloneFields(t.fields)}
-		for _, op := range ops {
-			if aerr := d.apply(op); aerr != nil {
-				return reply{}, aerr
-			}
+		if changed {
+			in.version++
 		}
-		t.displayName, t.hidden, t.copyOnCopy, t.fields = d.displayName, d.hidden, d.copyOnCopy, d.fields
-		t.version++
-		for _, in := range t.bySeq {
-			changed := false
-			for _, e := range d.effects {
-				changed = in.applyEffect(e) || changed
-			}
-			if changed {
-				in.version++
-			}
-			s.dirty(kInstances, in.id)
-		}
-		s.dirty(kTemplates, t.id)
-		t.sorted = nil // values or field keys may have changed: rebuilt on demand
-		return reply{http.StatusOK, t.record()}, nil
-	})
+		s.dirty(kInstances, in.id)
+	}
+	s.dirty(kTemplates, t.id)
+	t.sorted = nil // values or field keys may have changed: rebuilt on demand
+	return reply{http.StatusOK, t.record()}, nil
 }

@@ -406,23 +406,30 @@ func (s *Server) deleteTemplate(w http.ResponseWriter, r *http.Request, p *princ
 	}
 	templateKey := r.PathValue("template_key")
 	return s.change(w, func() (reply, *wire.Error) {
-		t, aerr := s.templateOf(scope, templateKey)
-		if aerr != nil {
-			return reply{}, aerr
-		}
-		if t.scope == scopeGlobal {
-			return reply{}, wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "Global templates cannot be deleted")
-		}
-		for _, in := range append([]*mdInstance(nil), t.bySeq...) {
-			s.removeInstance(in)
-		}
-		delete(s.metadata.templates, t.scope+"."+t.key)
-		delete(s.metadata.byID, t.id)
-		s.metadata.order = wire.RemoveFrom(s.metadata.order, t)
-		s.dirty(kTemplates, t.id)
-		s.dirty(kMetadata, metadataKey)
-		return reply{status: http.StatusNoContent}, nil
+		return s.deleteTemplateChange(scope, templateKey)
 	})
+}
+
+// deleteTemplateChange is the change of DELETE
+// /metadata_templates/{scope}/{template_key}/schema (deleteTemplate): what it
+// checks and changes under the state's lock, and its reply. Callers hold mu.
+func (s *state) deleteTemplateChange(scope string, templateKey string) (reply, *wire.Error) {
+	t, aerr := s.templateOf(scope, templateKey)
+	if aerr != nil {
+		return reply{}, aerr
+	}
+	if t.scope == scopeGlobal {
+		return reply{}, wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "Global templates cannot be deleted")
+	}
+	for _, in := range append([]*mdInstance(nil), t.bySeq...) {
+		s.removeInstance(in)
+	}
+	delete(s.metadata.templates, t.scope+"."+t.key)
+	delete(s.metadata.byID, t.id)
+	s.metadata.order = wire.RemoveFrom(s.metadata.order, t)
+	s.dirty(kTemplates, t.id)
+	s.dirty(kMetadata, metadataKey)
+	return reply{status: http.StatusNoContent}, nil
 }
 
 // listEnterpriseTemplates serves GET /metadata_templates/enterprise

@@ -373,97 +373,104 @@ func (s *Server) updateRetentionPolicy(w http.ResponseWriter, r *http.Request, p
 	}
 	pathValue := r.PathValue("id")
 	return s.change(w, func() (reply, *wire.Error) {
-		rp, aerr := s.retentionPolicyByID(pathValue)
+		return s.updateRetentionPolicyChange(pathValue, b)
+	})
+}
+
+// updateRetentionPolicyChange is the change of PUT /retention_policies/{id}
+// (updateRetentionPolicy): what it checks and changes under the state's lock,
+// and its reply. Callers hold mu.
+func (s *state) updateRetentionPolicyChange(pathValue string, b retentionPolicyBody) (reply, *wire.Error) {
+	rp, aerr := s.retentionPolicyByID(pathValue)
+	if aerr != nil {
+		return reply{}, aerr
+	}
+	next := *rp // checked in full before anything changes
+	if v, ok := b.PolicyName.Value(); ok {
+		if strings.TrimSpace(v) == "" {
+			return reply{}, wire.BadRequest("policy_name cannot be empty")
+		}
+		next.name = v
+	}
+	if b.Description.Present {
+		next.description = b.Description.V
+		if utf8.RuneCountInString(next.description) > maxRetentionDescription {
+			return reply{}, wire.BadRequest("description is longer than %d characters", maxRetentionDescription)
+		}
+	}
+	if v, ok := b.DispositionAction.Value(); ok {
+		if !validDisposition(v) {
+			return reply{}, wire.BadRequest("disposition_action must be permanently_delete or remove_retention")
+		}
+		next.disposition = v
+	}
+	if v, ok := b.RetentionType.Value(); ok {
+		switch v {
+		case retentionNonModifiable, "non-modifiable":
+			next.retentionType = retentionNonModifiable
+		case retentionModifiable:
+			if rp.retentionType == retentionNonModifiable {
+				return reply{}, wire.Errorf(http.StatusForbidden, wire.CodeForbidden, "A non-modifiable retention policy cannot be made modifiable")
+			}
+			return reply{}, wire.BadRequest("retention_type can only be changed to non_modifiable")
+		default:
+			return reply{}, wire.BadRequest("retention_type can only be changed to non_modifiable")
+		}
+	}
+	if len(b.RetentionLength) > 0 && string(b.RetentionLength) != "null" {
+		days, indefinite, aerr := parseDays(b.RetentionLength, "retention_length", retentionIndefinite)
+		switch {
+		case aerr != nil:
+			return reply{}, aerr
+		case rp.policyType == retentionIndefinite && !indefinite:
+			return reply{}, wire.BadRequest("retention_length cannot be set for an indefinite policy")
+		case rp.policyType == retentionFinite && indefinite:
+			return reply{}, wire.BadRequest("retention_length of a finite policy must be a number of days")
+		case rp.policyType == retentionFinite:
+			if days < rp.days && rp.retentionType == retentionNonModifiable {
+				return reply{}, wire.Errorf(http.StatusForbidden, wire.CodeForbidden, "A non-modifiable retention policy cannot be shortened")
+			}
+			next.days = days
+		}
+	}
+	if v, ok := b.Status.Value(); ok {
+		switch {
+		case v == retentionStatusRetired:
+			next.status = retentionStatusRetired
+		case v == retentionStatusActive && rp.status == retentionStatusActive:
+		case v == retentionStatusActive:
+			return reply{}, wire.BadRequest("A retired retention policy cannot become active again")
+		default:
+			return reply{}, wire.BadRequest("status can only be set to retired")
+		}
+	}
+	if v, ok := b.CanOwnerExtendRetention.Value(); ok {
+		next.canOwnerExtend = v
+	}
+	if v, ok := b.AreOwnersNotified.Value(); ok {
+		next.ownersNotified = v
+	}
+	if len(b.MaxExtensionLength) > 0 && string(b.MaxExtensionLength) != "null" {
+		days, aerr := checkMaxExtension(b.MaxExtensionLength, next.policyType, next.disposition)
 		if aerr != nil {
 			return reply{}, aerr
 		}
-		next := *rp // checked in full before anything changes
-		if v, ok := b.PolicyName.Value(); ok {
-			if strings.TrimSpace(v) == "" {
-				return reply{}, wire.BadRequest("policy_name cannot be empty")
-			}
-			next.name = v
+		next.maxExtension = days
+	}
+	if b.CustomNotificationRecipients.Present {
+		users, aerr := s.recipients(b.CustomNotificationRecipients.V)
+		if aerr != nil {
+			return reply{}, aerr
 		}
-		if b.Description.Present {
-			next.description = b.Description.V
-			if utf8.RuneCountInString(next.description) > maxRetentionDescription {
-				return reply{}, wire.BadRequest("description is longer than %d characters", maxRetentionDescription)
-			}
-		}
-		if v, ok := b.DispositionAction.Value(); ok {
-			if !validDisposition(v) {
-				return reply{}, wire.BadRequest("disposition_action must be permanently_delete or remove_retention")
-			}
-			next.disposition = v
-		}
-		if v, ok := b.RetentionType.Value(); ok {
-			switch v {
-			case retentionNonModifiable, "non-modifiable":
-				next.retentionType = retentionNonModifiable
-			case retentionModifiable:
-				if rp.retentionType == retentionNonModifiable {
-					return reply{}, wire.Errorf(http.StatusForbidden, wire.CodeForbidden, "A non-modifiable retention policy cannot be made modifiable")
-				}
-				return reply{}, wire.BadRequest("retention_type can only be changed to non_modifiable")
-			default:
-				return reply{}, wire.BadRequest("retention_type can only be changed to non_modifiable")
-			}
-		}
-		if len(b.RetentionLength) > 0 && string(b.RetentionLength) != "null" {
-			days, indefinite, aerr := parseDays(b.RetentionLength, "retention_length", retentionIndefinite)
-			switch {
-			case aerr != nil:
-				return reply{}, aerr
-			case rp.policyType == retentionIndefinite && !indefinite:
-				return reply{}, wire.BadRequest("retention_length cannot be set for an indefinite policy")
-			case rp.policyType == retentionFinite && indefinite:
-				return reply{}, wire.BadRequest("retention_length of a finite policy must be a number of days")
-			case rp.policyType == retentionFinite:
-				if days < rp.days && rp.retentionType == retentionNonModifiable {
-					return reply{}, wire.Errorf(http.StatusForbidden, wire.CodeForbidden, "A non-modifiable retention policy cannot be shortened")
-				}
-				next.days = days
-			}
-		}
-		if v, ok := b.Status.Value(); ok {
-			switch {
-			case v == retentionStatusRetired:
-				next.status = retentionStatusRetired
-			case v == retentionStatusActive && rp.status == retentionStatusActive:
-			case v == retentionStatusActive:
-				return reply{}, wire.BadRequest("A retired retention policy cannot become active again")
-			default:
-				return reply{}, wire.BadRequest("status can only be set to retired")
-			}
-		}
-		if v, ok := b.CanOwnerExtendRetention.Value(); ok {
-			next.canOwnerExtend = v
-		}
-		if v, ok := b.AreOwnersNotified.Value(); ok {
-			next.ownersNotified = v
-		}
-		if len(b.MaxExtensionLength) > 0 && string(b.MaxExtensionLength) != "null" {
-			days, aerr := checkMaxExtension(b.MaxExtensionLength, next.policyType, next.disposition)
-			if aerr != nil {
-				return reply{}, aerr
-			}
-			next.maxExtension = days
-		}
-		if b.CustomNotificationRecipients.Present {
-			users, aerr := s.recipients(b.CustomNotificationRecipients.V)
-			if aerr != nil {
-				return reply{}, aerr
-			}
-			next.recipients = users
-		}
-		if next.name != rp.name && s.retentionPolicyNamed(next.name, rp) != nil {
-			return reply{}, wire.Errorf(http.StatusConflict, wire.CodeConflict, "A retention policy with this name already exists")
-		}
-		next.modifiedAt = s.nowSec()
-		*rp = next
-		s.dirty(kRetPolicies, rp.id)
-		return reply{http.StatusOK, s.retentionPolicyRecord(rp)}, nil
-	})
+		next.recipients = users
+	}
+	if next.name != rp.name && s.retentionPolicyNamed(next.name, rp) != nil {
+		return reply{}, wire.Errorf(http.StatusConflict, wire.CodeConflict, "A retention policy with this name already exists")
+	}
+	next.modifiedAt = s.nowSec()
+	*rp = next
+	s.dirty(kRetPolicies, rp.id)
+	return reply{http.StatusOK, s.retentionPolicyRecord(rp)}, nil
 }
 
 // deleteRetentionPolicy serves DELETE /retention_policies/{id}: 204; 403
