@@ -227,10 +227,19 @@ func (s *state) listing(f *item, p *principal, q collectionQuery, entryFields []
 // empty pages while more items follow. The admin and the app still see
 // them. It fails when an id is not a file or folder.
 func (s *Server) HideFromUsers(ids ...string) error {
-	s.mu.Lock()
+	var err error
+	s.update(func() { err = s.hideItems(ids) })
+	if err != nil {
+		return err
+	}
+	return s.flushState()
+}
+
+// hideItems hides the items with ids from their users (HideFromUsers), or
+// changes nothing when one is unknown. Callers hold mu.
+func (s *state) hideItems(ids []string) error {
 	for _, id := range ids {
 		if _, ok := s.items[id]; !ok {
-			s.mu.Unlock()
 			return fmt.Errorf("refserver: no item %q", id)
 		}
 	}
@@ -238,8 +247,7 @@ func (s *Server) HideFromUsers(ids ...string) error {
 		s.items[id].hidden = true
 		s.dirtyItem(s.items[id])
 	}
-	s.mu.Unlock()
-	return s.flushState()
+	return nil
 }
 
 // addItemCollection adds item_collection to a folder representation when

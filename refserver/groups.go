@@ -271,13 +271,16 @@ func (s *state) updateGroupChange(id string, p *principal, body *groupBody, fiel
 
 // deleteGroup serves DELETE /groups/{group_id}: 204; its memberships go too.
 func (s *Server) deleteGroup(w http.ResponseWriter, r *http.Request, p *principal) error {
-	return deleteRecord(s, w, r, "group_id", http.StatusNoContent, s.lookupGroup, func(g *group) *wire.Error {
-		dropWhere(s.state, kMemberships, s.groups.memberships, func(m *membership) bool { return m.group == g })
-		delete(s.groups.byID, g.id)
-		s.dirty(kGroups, g.id)
-		delete(s.groups.byName, strings.ToLower(g.name))
-		return nil
-	})
+	return deleteRecord(s, w, r, "group_id", http.StatusNoContent, s.lookupGroup, s.removeGroup)
+}
+
+// removeGroup deletes g and its memberships. Callers hold mu.
+func (s *state) removeGroup(g *group) *wire.Error {
+	dropWhere(s, kMemberships, s.groups.memberships, func(m *membership) bool { return m.group == g })
+	delete(s.groups.byID, g.id)
+	s.dirty(kGroups, g.id)
+	delete(s.groups.byName, strings.ToLower(g.name))
+	return nil
 }
 
 // listGroups serves GET /groups: offset pages of the groups by name

@@ -230,11 +230,15 @@ func (s *Server) listLegalHoldAssignments(w http.ResponseWriter, r *http.Request
 // 202 with no body; the assignment keeps holding, listed with deleted_at,
 // until it is gone. Asking again is accepted again and changes nothing.
 func (s *Server) deleteLegalHoldAssignment(w http.ResponseWriter, r *http.Request, p *principal) error {
-	return deleteRecord(s, w, r, "id", http.StatusAccepted, s.legalHoldAssignmentByID, func(a *legalHoldAssignment) *wire.Error {
-		if a.deleted.IsZero() {
-			a.deleted = s.now()
-			s.dirty(kHoldAssignments, a.id)
-		}
-		return nil
-	})
+	return deleteRecord(s, w, r, "id", http.StatusAccepted, s.legalHoldAssignmentByID, s.removeLegalHoldAssignment)
+}
+
+// removeLegalHoldAssignment starts the deletion of a (it stays listed for
+// LegalHoldReleaseDelay); a second delete changes nothing. Callers hold mu.
+func (s *state) removeLegalHoldAssignment(a *legalHoldAssignment) *wire.Error {
+	if a.deleted.IsZero() {
+		a.deleted = s.now()
+		s.dirty(kHoldAssignments, a.id)
+	}
+	return nil
 }

@@ -306,11 +306,15 @@ func (s *state) updateLegalHoldPolicyChange(pathValue string, b legalHoldPolicyB
 // no body; the release runs in the background (releasing, then released,
 // when the holds lift). Asking again is accepted again and changes nothing.
 func (s *Server) releaseLegalHoldPolicy(w http.ResponseWriter, r *http.Request, p *principal) error {
-	return deleteRecord(s, w, r, "id", http.StatusAccepted, s.legalHoldPolicyByID, func(hp *legalHoldPolicy) *wire.Error {
-		if hp.released.IsZero() {
-			hp.released = s.now()
-			s.dirty(kHoldPolicies, hp.id)
-		}
-		return nil
-	})
+	return deleteRecord(s, w, r, "id", http.StatusAccepted, s.legalHoldPolicyByID, s.releaseLegalHold)
+}
+
+// releaseLegalHold starts the release of hp (releasing, then released);
+// a second release changes nothing. Callers hold mu.
+func (s *state) releaseLegalHold(hp *legalHoldPolicy) *wire.Error {
+	if hp.released.IsZero() {
+		hp.released = s.now()
+		s.dirty(kHoldPolicies, hp.id)
+	}
+	return nil
 }

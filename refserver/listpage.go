@@ -13,8 +13,13 @@ import (
 // HideFromUsers. Like faults, this is a test setting and is not persisted.
 // It fails, changing nothing, when an id is none of those records.
 func (s *Server) HideFromPages(ids ...string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	var err error
+	s.update(func() { err = s.hideFromPages(ids) })
+	return err
+}
+
+// hideFromPages is HideFromPages under the lock. Callers hold mu.
+func (s *state) hideFromPages(ids []string) error {
 	for _, id := range ids {
 		_, isUser := s.users.byID[id]
 		_, isGroup := s.groups.byID[id]

@@ -478,18 +478,22 @@ func (s *state) updateRetentionPolicyChange(pathValue string, b retentionPolicyB
 // an unknown one. Its assignments go with it, and so does the retention
 // they alone gave to file versions.
 func (s *Server) deleteRetentionPolicy(w http.ResponseWriter, r *http.Request, p *principal) error {
-	return deleteRecord(s, w, r, "id", http.StatusNoContent, s.retentionPolicyByID, func(rp *retentionPolicy) *wire.Error {
-		if rp.retentionType == retentionNonModifiable {
-			return wire.Errorf(http.StatusForbidden, wire.CodeForbidden, "A non-modifiable retention policy cannot be deleted")
+	return deleteRecord(s, w, r, "id", http.StatusNoContent, s.retentionPolicyByID, s.removeRetentionPolicy)
+}
+
+// removeRetentionPolicy deletes rp and its assignments; a non-modifiable
+// policy is 403. Callers hold mu.
+func (s *state) removeRetentionPolicy(rp *retentionPolicy) *wire.Error {
+	if rp.retentionType == retentionNonModifiable {
+		return wire.Errorf(http.StatusForbidden, wire.CodeForbidden, "A non-modifiable retention policy cannot be deleted")
+	}
+	for _, a := range append([]*retentionAssignment(nil), s.retention.assignOrder...) {
+		if a.policy == rp {
+			s.removeRetentionAssignment(a)
 		}
-		for _, a := range append([]*retentionAssignment(nil), s.retention.assignOrder...) {
-			if a.policy == rp {
-				s.removeRetentionAssignment(a)
-			}
-		}
-		delete(s.retention.policies, rp.id)
-		s.retention.policyOrder = wire.RemoveFrom(s.retention.policyOrder, rp)
-		s.dirty(kRetPolicies, rp.id)
-		return nil
-	})
+	}
+	delete(s.retention.policies, rp.id)
+	s.retention.policyOrder = wire.RemoveFrom(s.retention.policyOrder, rp)
+	s.dirty(kRetPolicies, rp.id)
+	return nil
 }

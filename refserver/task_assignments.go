@@ -240,11 +240,14 @@ func (s *state) updateTaskAssignmentChange(p *principal, id string, body updateA
 
 // deleteTaskAssignment serves DELETE /task_assignments/{task_assignment_id}: 204.
 func (s *Server) deleteTaskAssignment(w http.ResponseWriter, r *http.Request, p *principal) error {
-	return deleteRecord(s, w, r, "task_assignment_id", http.StatusNoContent, s.assignmentFor(p), func(a *taskAssignment) *wire.Error {
-		t := a.task
-		t.assignments = wire.RemoveFrom(t.assignments, a)
-		delete(s.tasks.assignments, a.id)
-		s.dirty(kTasks, t.id)
-		return nil
-	})
+	return deleteRecord(s, w, r, "task_assignment_id", http.StatusNoContent, s.assignmentFor(p), s.removeTaskAssignment)
+}
+
+// removeTaskAssignment deletes a from its task. Callers hold mu.
+func (s *state) removeTaskAssignment(a *taskAssignment) *wire.Error {
+	t := a.task
+	t.assignments = wire.RemoveFrom(t.assignments, a)
+	delete(s.tasks.assignments, a.id)
+	s.dirty(kTasks, t.id)
+	return nil
 }
