@@ -362,14 +362,14 @@ func (s *Server) updateCollaboration(w http.ResponseWriter, r *http.Request, p *
 
 	collabID := r.PathValue("collaboration_id")
 	return s.change(w, func() (reply, *wire.Error) {
-		return s.updateCollaborationChange(collabID, p, body, expires, fields)
+		return s.updateCollaborationTx(collabID, p, body, expires, fields)
 	})
 }
 
-// updateCollaborationChange is the change of PUT
-// /collaborations/{collaboration_id} (updateCollaboration): what it checks and
-// changes under the state's lock, and its reply. Callers hold mu.
-func (s *state) updateCollaborationChange(collabID string, p *principal, body collabUpdateBody, expires time.Time, fields []string) (reply, *wire.Error) {
+// updateCollaborationTx is the transaction of PUT
+// /collaborations/{collaboration_id} (updateCollaboration): what it checks,
+// reads and changes under the state's lock, and its reply. Callers hold mu.
+func (s *state) updateCollaborationTx(collabID string, p *principal, body collabUpdateBody, expires time.Time, fields []string) (reply, *wire.Error) {
 	c, aerr := s.collabFor(collabID, p)
 	if aerr != nil {
 		return reply{}, aerr

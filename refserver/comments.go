@@ -212,9 +212,9 @@ func (s *state) commentFor(id string, p *principal) (*comment, *wire.Error) {
 	return c, nil
 }
 
-// mayChange reports whether p may edit or delete c: its author, the
+// mayTx reports whether p may edit or delete c: its author, the
 // file's owner, the admin.
-func (s *state) mayChange(p *principal, c *comment) bool {
+func (s *state) mayTx(p *principal, c *comment) bool {
 	return c.by == p.user || c.file.owner == p.user || p.seesAll()
 }
 
@@ -259,7 +259,7 @@ func (s *state) editComment(id string, p *principal, msg string) (*comment, *wir
 	if aerr != nil {
 		return nil, aerr
 	}
-	if !s.mayChange(p, c) {
+	if !s.mayTx(p, c) {
 		return nil, errDenied("comment")
 	}
 	c.message, c.tagged, c.modifiedAt = msg, "", s.nowSec()
@@ -279,7 +279,7 @@ func (s *Server) deleteComment(w http.ResponseWriter, r *http.Request, p *princi
 // deleteCommentBy deletes c (and its replies) for its author, the file's
 // owner or the admin (403 for others). Callers hold mu.
 func (s *state) deleteCommentBy(p *principal, c *comment) *wire.Error {
-	if !s.mayChange(p, c) {
+	if !s.mayTx(p, c) {
 		return errDenied("comment")
 	}
 	s.dropComment(c)

@@ -98,14 +98,14 @@ func (s *Server) deleteFileVersion(w http.ResponseWriter, r *http.Request, p *pr
 	}
 	versionID := r.PathValue("file_version_id")
 	return s.change(w, func() (reply, *wire.Error) {
-		return s.deleteFileVersionChange(fileID, versionID, p, ifMatch)
+		return s.deleteFileVersionTx(fileID, versionID, p, ifMatch)
 	})
 }
 
-// deleteFileVersionChange is the change of DELETE
-// /files/{file_id}/versions/{id} (deleteFileVersion): what it checks and
-// changes under the state's lock, and its reply. Callers hold mu.
-func (s *state) deleteFileVersionChange(fileID string, versionID string, p *principal, ifMatch string) (reply, *wire.Error) {
+// deleteFileVersionTx is the transaction of DELETE
+// /files/{file_id}/versions/{id} (deleteFileVersion): what it checks, reads
+// and changes under the state's lock, and its reply. Callers hold mu.
+func (s *state) deleteFileVersionTx(fileID string, versionID string, p *principal, ifMatch string) (reply, *wire.Error) {
 	f, v, aerr := s.fileVersion(fileID, versionID, p)
 	if aerr != nil {
 		return reply{}, aerr
@@ -157,14 +157,14 @@ func (s *Server) restoreFileVersion(w http.ResponseWriter, r *http.Request, p *p
 	}
 	versionID := r.PathValue("file_version_id")
 	return s.change(w, func() (reply, *wire.Error) {
-		return s.restoreFileVersionChange(fileID, versionID, p, fields)
+		return s.restoreFileVersionTx(fileID, versionID, p, fields)
 	})
 }
 
-// restoreFileVersionChange is the change of PUT /files/{file_id}/versions/{id}
-// (restoreFileVersion): what it checks and changes under the state's lock, and
-// its reply. Callers hold mu.
-func (s *state) restoreFileVersionChange(fileID string, versionID string, p *principal, fields []string) (reply, *wire.Error) {
+// restoreFileVersionTx is the transaction of PUT
+// /files/{file_id}/versions/{id} (restoreFileVersion): what it checks, reads
+// and changes under the state's lock, and its reply. Callers hold mu.
+func (s *state) restoreFileVersionTx(fileID string, versionID string, p *principal, fields []string) (reply, *wire.Error) {
 	f, v, aerr := s.fileVersion(fileID, versionID, p)
 	if aerr != nil {
 		return reply{}, aerr

@@ -60,13 +60,14 @@ func (s *Server) createFolder(w http.ResponseWriter, r *http.Request, p *princip
 	fields := parseFields(r)
 
 	return s.change(w, func() (reply, *wire.Error) {
-		return s.createFolderChange(p, body, syncState, uploadEmail, fields)
+		return s.createFolderTx(p, body, syncState, uploadEmail, fields)
 	})
 }
 
-// createFolderChange is the change of POST /folders (createFolder): what it
-// checks and changes under the state's lock, and its reply. Callers hold mu.
-func (s *state) createFolderChange(p *principal, body createFolderBody, syncState string, uploadEmail string, fields []string) (reply, *wire.Error) {
+// createFolderTx is the transaction of POST /folders (createFolder): what it
+// checks, reads and changes under the state's lock, and its reply. Callers
+// hold mu.
+func (s *state) createFolderTx(p *principal, body createFolderBody, syncState string, uploadEmail string, fields []string) (reply, *wire.Error) {
 	parent, aerr := s.parentFolder(p, *body.Parent.ID)
 	if aerr != nil {
 		return reply{}, aerr

@@ -191,13 +191,14 @@ func (s *Server) createGroup(w http.ResponseWriter, r *http.Request, p *principa
 	}
 	fields := parseFields(r)
 	return s.change(w, func() (reply, *wire.Error) {
-		return s.createGroupChange(body, fields, p)
+		return s.createGroupTx(body, fields, p)
 	})
 }
 
-// createGroupChange is the change of POST /groups (createGroup): what it
-// checks and changes under the state's lock, and its reply. Callers hold mu.
-func (s *state) createGroupChange(body *groupBody, fields []string, p *principal) (reply, *wire.Error) {
+// createGroupTx is the transaction of POST /groups (createGroup): what it
+// checks, reads and changes under the state's lock, and its reply. Callers
+// hold mu.
+func (s *state) createGroupTx(body *groupBody, fields []string, p *principal) (reply, *wire.Error) {
 	if aerr := s.nameTaken(*body.Name, nil); aerr != nil {
 		return reply{}, aerr
 	}
@@ -241,14 +242,14 @@ func (s *Server) updateGroup(w http.ResponseWriter, r *http.Request, p *principa
 	}
 	fields := parseFields(r)
 	return s.change(w, func() (reply, *wire.Error) {
-		return s.updateGroupChange(id, p, body, fields)
+		return s.updateGroupTx(id, p, body, fields)
 	})
 }
 
-// updateGroupChange is the change of PUT /groups/{group_id} (updateGroup):
-// what it checks and changes under the state's lock, and its reply. Callers
-// hold mu.
-func (s *state) updateGroupChange(id string, p *principal, body *groupBody, fields []string) (reply, *wire.Error) {
+// updateGroupTx is the transaction of PUT /groups/{group_id} (updateGroup):
+// what it checks, reads and changes under the state's lock, and its reply.
+// Callers hold mu.
+func (s *state) updateGroupTx(id string, p *principal, body *groupBody, fields []string) (reply, *wire.Error) {
 	g, aerr := s.lookupGroup(id)
 	if aerr != nil {
 		return reply{}, aerr

@@ -180,13 +180,13 @@ func (s *Server) updateItem(w http.ResponseWriter, r *http.Request, p *principal
 
 	ifMatch := r.Header.Get("If-Match")
 	return s.change(w, func() (reply, *wire.Error) {
-		return s.updateItemChange(id, body, p, typ, ifMatch, lock, unlock, now, removeLink, link, fields)
+		return s.updateItemTx(id, body, p, typ, ifMatch, lock, unlock, now, removeLink, link, fields)
 	})
 }
 
-// updateItemChange is the change of updateItem (updateItem): what it checks
-// and changes under the state's lock, and its reply. Callers hold mu.
-func (s *state) updateItemChange(id string, body itemUpdateBody, p *principal, typ string, ifMatch string, lock *fileLock, unlock bool, now time.Time, removeLink bool, link *sharedLinkUpdate, fields []string) (reply, *wire.Error) {
+// updateItemTx is the transaction of updateItem (updateItem): what it checks,
+// reads and changes under the state's lock, and its reply. Callers hold mu.
+func (s *state) updateItemTx(id string, body itemUpdateBody, p *principal, typ string, ifMatch string, lock *fileLock, unlock bool, now time.Time, removeLink bool, link *sharedLinkUpdate, fields []string) (reply, *wire.Error) {
 	if id == rootID {
 		if body.Name != nil || body.Parent != nil {
 			return reply{}, wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "The root folder cannot be renamed or moved")

@@ -94,14 +94,14 @@ func (s *Server) createLegalHoldAssignment(w http.ResponseWriter, r *http.Reques
 		return wire.BadRequest("assign_to.type must be file, file_version, folder, user, ownership or interactions")
 	}
 	return s.change(w, func() (reply, *wire.Error) {
-		return s.createLegalHoldAssignmentChange(b, p, a)
+		return s.createLegalHoldAssignmentTx(b, p, a)
 	})
 }
 
-// createLegalHoldAssignmentChange is the change of POST
-// /legal_hold_policy_assignments (createLegalHoldAssignment): what it checks
-// and changes under the state's lock, and its reply. Callers hold mu.
-func (s *state) createLegalHoldAssignmentChange(b legalHoldAssignmentBody, p *principal, a *legalHoldAssignment) (reply, *wire.Error) {
+// createLegalHoldAssignmentTx is the transaction of POST
+// /legal_hold_policy_assignments (createLegalHoldAssignment): what it checks,
+// reads and changes under the state's lock, and its reply. Callers hold mu.
+func (s *state) createLegalHoldAssignmentTx(b legalHoldAssignmentBody, p *principal, a *legalHoldAssignment) (reply, *wire.Error) {
 	hp, aerr := s.legalHoldPolicyByID(*b.PolicyID)
 	if aerr != nil {
 		return reply{}, aerr

@@ -173,14 +173,14 @@ func (s *Server) createLegalHoldPolicy(w http.ResponseWriter, r *http.Request, p
 		return wire.BadRequest("filter_started_at is after filter_ended_at")
 	}
 	return s.change(w, func() (reply, *wire.Error) {
-		return s.createLegalHoldPolicyChange(hp)
+		return s.createLegalHoldPolicyTx(hp)
 	})
 }
 
-// createLegalHoldPolicyChange is the change of POST /legal_hold_policies
-// (createLegalHoldPolicy): what it checks and changes under the state's lock,
-// and its reply. Callers hold mu.
-func (s *state) createLegalHoldPolicyChange(hp *legalHoldPolicy) (reply, *wire.Error) {
+// createLegalHoldPolicyTx is the transaction of POST /legal_hold_policies
+// (createLegalHoldPolicy): what it checks, reads and changes under the state's
+// lock, and its reply. Callers hold mu.
+func (s *state) createLegalHoldPolicyTx(hp *legalHoldPolicy) (reply, *wire.Error) {
 	if s.legalHoldPolicyNamed(hp.name, nil) != nil {
 		return reply{}, wire.Errorf(http.StatusConflict, wire.CodeConflict, "A legal hold policy with this name already exists")
 	}
@@ -273,14 +273,14 @@ func (s *Server) updateLegalHoldPolicy(w http.ResponseWriter, r *http.Request, p
 	}
 	pathValue := r.PathValue("id")
 	return s.change(w, func() (reply, *wire.Error) {
-		return s.updateLegalHoldPolicyChange(pathValue, b)
+		return s.updateLegalHoldPolicyTx(pathValue, b)
 	})
 }
 
-// updateLegalHoldPolicyChange is the change of PUT /legal_hold_policies/{id}
-// (updateLegalHoldPolicy): what it checks and changes under the state's lock,
-// and its reply. Callers hold mu.
-func (s *state) updateLegalHoldPolicyChange(pathValue string, b legalHoldPolicyBody) (reply, *wire.Error) {
+// updateLegalHoldPolicyTx is the transaction of PUT /legal_hold_policies/{id}
+// (updateLegalHoldPolicy): what it checks, reads and changes under the state's
+// lock, and its reply. Callers hold mu.
+func (s *state) updateLegalHoldPolicyTx(pathValue string, b legalHoldPolicyBody) (reply, *wire.Error) {
 	hp, aerr := s.legalHoldPolicyByID(pathValue)
 	if aerr != nil {
 		return reply{}, aerr

@@ -127,14 +127,14 @@ func (s *Server) createMembership(w http.ResponseWriter, r *http.Request, p *pri
 	}
 	fields := parseFields(r)
 	return s.change(w, func() (reply, *wire.Error) {
-		return s.createMembershipChange(body, fields)
+		return s.createMembershipTx(body, fields)
 	})
 }
 
-// createMembershipChange is the change of POST /group_memberships
-// (createMembership): what it checks and changes under the state's lock, and
-// its reply. Callers hold mu.
-func (s *state) createMembershipChange(body membershipBody, fields []string) (reply, *wire.Error) {
+// createMembershipTx is the transaction of POST /group_memberships
+// (createMembership): what it checks, reads and changes under the state's
+// lock, and its reply. Callers hold mu.
+func (s *state) createMembershipTx(body membershipBody, fields []string) (reply, *wire.Error) {
 	u := s.enterpriseUser(*body.User.ID)
 	if u == nil {
 		return reply{}, wire.NotFound("user")
@@ -206,14 +206,14 @@ func (s *Server) updateMembership(w http.ResponseWriter, r *http.Request, p *pri
 	fields := parseFields(r)
 	membershipID := r.PathValue("group_membership_id")
 	return s.change(w, func() (reply, *wire.Error) {
-		return s.updateMembershipChange(membershipID, p, body, fields)
+		return s.updateMembershipTx(membershipID, p, body, fields)
 	})
 }
 
-// updateMembershipChange is the change of PUT
-// /group_memberships/{group_membership_id} (updateMembership): what it checks
-// and changes under the state's lock, and its reply. Callers hold mu.
-func (s *state) updateMembershipChange(membershipID string, p *principal, body updateMembershipBody, fields []string) (reply, *wire.Error) {
+// updateMembershipTx is the transaction of PUT
+// /group_memberships/{group_membership_id} (updateMembership): what it checks,
+// reads and changes under the state's lock, and its reply. Callers hold mu.
+func (s *state) updateMembershipTx(membershipID string, p *principal, body updateMembershipBody, fields []string) (reply, *wire.Error) {
 	m, aerr := s.lookupMembership(membershipID, p, false)
 	if aerr != nil {
 		return reply{}, aerr
@@ -237,14 +237,14 @@ func (s *state) updateMembershipChange(membershipID string, p *principal, body u
 func (s *Server) deleteMembership(w http.ResponseWriter, r *http.Request, p *principal) error {
 	membershipID := r.PathValue("group_membership_id")
 	return s.change(w, func() (reply, *wire.Error) {
-		return s.deleteMembershipChange(membershipID, p)
+		return s.deleteMembershipTx(membershipID, p)
 	})
 }
 
-// deleteMembershipChange is the change of DELETE
-// /group_memberships/{group_membership_id} (deleteMembership): what it checks
-// and changes under the state's lock, and its reply. Callers hold mu.
-func (s *state) deleteMembershipChange(membershipID string, p *principal) (reply, *wire.Error) {
+// deleteMembershipTx is the transaction of DELETE
+// /group_memberships/{group_membership_id} (deleteMembership): what it checks,
+// reads and changes under the state's lock, and its reply. Callers hold mu.
+func (s *state) deleteMembershipTx(membershipID string, p *principal) (reply, *wire.Error) {
 	m, aerr := s.lookupMembership(membershipID, p, false)
 	if aerr != nil {
 		return reply{}, aerr

@@ -354,14 +354,15 @@ func (s *Server) updateTemplate(w http.ResponseWriter, r *http.Request, p *princ
 	}
 	templateKey := r.PathValue("template_key")
 	return s.change(w, func() (reply, *wire.Error) {
-		return s.updateTemplateChange(scope, templateKey, ops)
+		return s.updateTemplateTx(scope, templateKey, ops)
 	})
 }
 
-// updateTemplateChange is the change of PUT
+// updateTemplateTx is the transaction of PUT
 // /metadata_templates/{scope}/{template_key}/schema (updateTemplate): what it
-// checks and changes under the state's lock, and its reply. Callers hold mu.
-func (s *state) updateTemplateChange(scope string, templateKey string, ops []schemaOp) (reply, *wire.Error) {
+// checks, reads and changes under the state's lock, and its reply. Callers
+// hold mu.
+func (s *state) updateTemplateTx(scope string, templateKey string, ops []schemaOp) (reply, *wire.Error) {
 	t, aerr := s.templateOf(scope, templateKey)
 	if aerr != nil {
 		return reply{}, aerr

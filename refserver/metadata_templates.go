@@ -406,14 +406,15 @@ func (s *Server) deleteTemplate(w http.ResponseWriter, r *http.Request, p *princ
 	}
 	templateKey := r.PathValue("template_key")
 	return s.change(w, func() (reply, *wire.Error) {
-		return s.deleteTemplateChange(scope, templateKey)
+		return s.deleteTemplateTx(scope, templateKey)
 	})
 }
 
-// deleteTemplateChange is the change of DELETE
+// deleteTemplateTx is the transaction of DELETE
 // /metadata_templates/{scope}/{template_key}/schema (deleteTemplate): what it
-// checks and changes under the state's lock, and its reply. Callers hold mu.
-func (s *state) deleteTemplateChange(scope string, templateKey string) (reply, *wire.Error) {
+// checks, reads and changes under the state's lock, and its reply. Callers
+// hold mu.
+func (s *state) deleteTemplateTx(scope string, templateKey string) (reply, *wire.Error) {
 	t, aerr := s.templateOf(scope, templateKey)
 	if aerr != nil {
 		return reply{}, aerr

@@ -210,14 +210,14 @@ func (s *Server) createRetentionPolicy(w http.ResponseWriter, r *http.Request, p
 	rp.canOwnerExtend, _ = b.CanOwnerExtendRetention.Value()
 	rp.ownersNotified, _ = b.AreOwnersNotified.Value()
 	return s.change(w, func() (reply, *wire.Error) {
-		return s.createRetentionPolicyChange(b, rp)
+		return s.createRetentionPolicyTx(b, rp)
 	})
 }
 
-// createRetentionPolicyChange is the change of POST /retention_policies
-// (createRetentionPolicy): what it checks and changes under the state's lock,
-// and its reply. Callers hold mu.
-func (s *state) createRetentionPolicyChange(b retentionPolicyBody, rp *retentionPolicy) (reply, *wire.Error) {
+// createRetentionPolicyTx is the transaction of POST /retention_policies
+// (createRetentionPolicy): what it checks, reads and changes under the state's
+// lock, and its reply. Callers hold mu.
+func (s *state) createRetentionPolicyTx(b retentionPolicyBody, rp *retentionPolicy) (reply, *wire.Error) {
 	if refs, ok := b.CustomNotificationRecipients.Value(); ok {
 		users, aerr := s.recipients(refs)
 		if aerr != nil {
@@ -373,14 +373,14 @@ func (s *Server) updateRetentionPolicy(w http.ResponseWriter, r *http.Request, p
 	}
 	pathValue := r.PathValue("id")
 	return s.change(w, func() (reply, *wire.Error) {
-		return s.updateRetentionPolicyChange(pathValue, b)
+		return s.updateRetentionPolicyTx(pathValue, b)
 	})
 }
 
-// updateRetentionPolicyChange is the change of PUT /retention_policies/{id}
-// (updateRetentionPolicy): what it checks and changes under the state's lock,
-// and its reply. Callers hold mu.
-func (s *state) updateRetentionPolicyChange(pathValue string, b retentionPolicyBody) (reply, *wire.Error) {
+// updateRetentionPolicyTx is the transaction of PUT /retention_policies/{id}
+// (updateRetentionPolicy): what it checks, reads and changes under the state's
+// lock, and its reply. Callers hold mu.
+func (s *state) updateRetentionPolicyTx(pathValue string, b retentionPolicyBody) (reply, *wire.Error) {
 	rp, aerr := s.retentionPolicyByID(pathValue)
 	if aerr != nil {
 		return reply{}, aerr

@@ -104,14 +104,14 @@ func (s *Server) createRetentionAssignment(w http.ResponseWriter, r *http.Reques
 		a.startDateField = v
 	}
 	return s.change(w, func() (reply, *wire.Error) {
-		return s.createRetentionAssignmentChange(b, a, p)
+		return s.createRetentionAssignmentTx(b, a, p)
 	})
 }
 
-// createRetentionAssignmentChange is the change of POST
-// /retention_policy_assignments (createRetentionAssignment): what it checks
-// and changes under the state's lock, and its reply. Callers hold mu.
-func (s *state) createRetentionAssignmentChange(b retentionAssignmentBody, a *retentionAssignment, p *principal) (reply, *wire.Error) {
+// createRetentionAssignmentTx is the transaction of POST
+// /retention_policy_assignments (createRetentionAssignment): what it checks,
+// reads and changes under the state's lock, and its reply. Callers hold mu.
+func (s *state) createRetentionAssignmentTx(b retentionAssignmentBody, a *retentionAssignment, p *principal) (reply, *wire.Error) {
 	rp, aerr := s.retentionPolicyByID(*b.PolicyID)
 	if aerr != nil {
 		return reply{}, aerr

@@ -123,14 +123,14 @@ func (s *Server) createTaskAssignment(w http.ResponseWriter, r *http.Request, p 
 		login = *body.AssignTo.Login
 	}
 	return s.change(w, func() (reply, *wire.Error) {
-		return s.createTaskAssignmentChange(body, p, userID, login)
+		return s.createTaskAssignmentTx(body, p, userID, login)
 	})
 }
 
-// createTaskAssignmentChange is the change of POST /task_assignments
-// (createTaskAssignment): what it checks and changes under the state's lock,
-// and its reply. Callers hold mu.
-func (s *state) createTaskAssignmentChange(body createAssignmentBody, p *principal, userID string, login string) (reply, *wire.Error) {
+// createTaskAssignmentTx is the transaction of POST /task_assignments
+// (createTaskAssignment): what it checks, reads and changes under the state's
+// lock, and its reply. Callers hold mu.
+func (s *state) createTaskAssignmentTx(body createAssignmentBody, p *principal, userID string, login string) (reply, *wire.Error) {
 	if !validID(*body.Task.ID) {
 		return reply{}, wire.NotFound("task")
 	}
@@ -202,14 +202,15 @@ func (s *Server) updateTaskAssignment(w http.ResponseWriter, r *http.Request, p 
 		}
 	}
 	return s.change(w, func() (reply, *wire.Error) {
-		return s.updateTaskAssignmentChange(p, id, body)
+		return s.updateTaskAssignmentTx(p, id, body)
 	})
 }
 
-// updateTaskAssignmentChange is the change of PUT
+// updateTaskAssignmentTx is the transaction of PUT
 // /task_assignments/{task_assignment_id} (updateTaskAssignment): what it
-// checks and changes under the state's lock, and its reply. Callers hold mu.
-func (s *state) updateTaskAssignmentChange(p *principal, id string, body updateAssignmentBody) (reply, *wire.Error) {
+// checks, reads and changes under the state's lock, and its reply. Callers
+// hold mu.
+func (s *state) updateTaskAssignmentTx(p *principal, id string, body updateAssignmentBody) (reply, *wire.Error) {
 	a, aerr := s.lookupAssignment(p, id)
 	if aerr != nil {
 		return reply{}, aerr

@@ -275,13 +275,14 @@ func (s *Server) updateTask(w http.ResponseWriter, r *http.Request, p *principal
 		return aerr
 	}
 	return s.change(w, func() (reply, *wire.Error) {
-		return s.updateTaskChange(p, id, body, dueGiven, dueAt)
+		return s.updateTaskTx(p, id, body, dueGiven, dueAt)
 	})
 }
 
-// updateTaskChange is the change of PUT /tasks/{task_id} (updateTask): what it
-// checks and changes under the state's lock, and its reply. Callers hold mu.
-func (s *state) updateTaskChange(p *principal, id string, body taskFields, dueGiven bool, dueAt time.Time) (reply, *wire.Error) {
+// updateTaskTx is the transaction of PUT /tasks/{task_id} (updateTask): what
+// it checks, reads and changes under the state's lock, and its reply. Callers
+// hold mu.
+func (s *state) updateTaskTx(p *principal, id string, body taskFields, dueGiven bool, dueAt time.Time) (reply, *wire.Error) {
 	t, aerr := s.lookupTask(p, id)
 	if aerr != nil {
 		return reply{}, aerr

@@ -221,15 +221,15 @@ func (s *Server) restoreHandler(typ, pathKey string) handlerFunc {
 		}
 		fields := parseFields(r)
 		return s.change(w, func() (reply, *wire.Error) {
-			return s.restoreItemChange(p, typ, id, body, fields)
+			return s.restoreItemTx(p, typ, id, body, fields)
 		})
 	}
 }
 
-// restoreItemChange is the change of POST /files/{id} (restoreHandler):
-// what it checks and changes under the state's lock, and its reply. Callers
+// restoreItemTx is the transaction of POST /files/{id} (restoreHandler): what
+// it checks, reads and changes under the state's lock, and its reply. Callers
 // hold mu.
-func (s *state) restoreItemChange(p *principal, typ string, id string, body restoreBody, fields []string) (reply, *wire.Error) {
+func (s *state) restoreItemTx(p *principal, typ string, id string, body restoreBody, fields []string) (reply, *wire.Error) {
 	it, aerr := s.lookupTrashed(p, typ, id)
 	if aerr != nil {
 		return reply{}, aerr

@@ -169,14 +169,14 @@ func (s *Server) createUploadSession(w http.ResponseWriter, r *http.Request, p *
 	}
 	defer release()
 	return s.change(w, func() (reply, *wire.Error) {
-		return s.createUploadSessionChange(p, folderID, name, size, asm, keep)
+		return s.createUploadSessionTx(p, folderID, name, size, asm, keep)
 	})
 }
 
-// createUploadSessionChange is the change of POST
-// {upload}/files/upload_sessions (createUploadSession): what it checks and
-// changes under the state's lock, and its reply. Callers hold mu.
-func (s *state) createUploadSessionChange(p *principal, folderID string, name string, size int64, asm Assembly, keep func()) (reply, *wire.Error) {
+// createUploadSessionTx is the transaction of POST
+// {upload}/files/upload_sessions (createUploadSession): what it checks, reads
+// and changes under the state's lock, and its reply. Callers hold mu.
+func (s *state) createUploadSessionTx(p *principal, folderID string, name string, size int64, asm Assembly, keep func()) (reply, *wire.Error) {
 	parent, aerr := s.parentFolder(p, folderID)
 	if aerr != nil {
 		return reply{}, wire.Errorf(http.StatusNotFound, wire.CodeInvalidParameter, "The folder does not exist or is not accessible")
@@ -220,15 +220,15 @@ func (s *Server) createVersionUploadSession(w http.ResponseWriter, r *http.Reque
 	}
 	defer release()
 	return s.change(w, func() (reply, *wire.Error) {
-		return s.createVersionUploadSessionChange(p, id, name, size, asm, keep)
+		return s.createVersionUploadSessionTx(p, id, name, size, asm, keep)
 	})
 }
 
-// createVersionUploadSessionChange is the change of POST
+// createVersionUploadSessionTx is the transaction of POST
 // {upload}/files/{file_id}/upload_sessions (createVersionUploadSession): what
-// it checks and changes under the state's lock, and its reply. Callers hold
-// mu.
-func (s *state) createVersionUploadSessionChange(p *principal, id string, name string, size int64, asm Assembly, keep func()) (reply, *wire.Error) {
+// it checks, reads and changes under the state's lock, and its reply. Callers
+// hold mu.
+func (s *state) createVersionUploadSessionTx(p *principal, id string, name string, size int64, asm Assembly, keep func()) (reply, *wire.Error) {
 	f, aerr := s.lookupFor(p, "file", id, actUpload)
 	if aerr != nil {
 		return reply{}, aerr

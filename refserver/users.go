@@ -247,13 +247,14 @@ func (s *Server) updateUser(w http.ResponseWriter, r *http.Request, p *principal
 	fields := parseFields(r)
 
 	return s.change(w, func() (reply, *wire.Error) {
-		return s.updateUserChange(id, body, ne, fields)
+		return s.updateUserTx(id, body, ne, fields)
 	})
 }
 
-// updateUserChange is the change of PUT /users/{user_id} (updateUser): what it
-// checks and changes under the state's lock, and its reply. Callers hold mu.
-func (s *state) updateUserChange(id string, body updateUserBody, ne wire.Nullable[notifyAddress], fields []string) (reply, *wire.Error) {
+// updateUserTx is the transaction of PUT /users/{user_id} (updateUser): what
+// it checks, reads and changes under the state's lock, and its reply. Callers
+// hold mu.
+func (s *state) updateUserTx(id string, body updateUserBody, ne wire.Nullable[notifyAddress], fields []string) (reply, *wire.Error) {
 	u := s.enterpriseUser(id)
 	if u == nil {
 		return reply{}, wire.NotFound("user")

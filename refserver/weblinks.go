@@ -139,14 +139,14 @@ func (s *Server) createWebLink(w http.ResponseWriter, r *http.Request, p *princi
 	}
 	fields := parseFields(r)
 	return s.change(w, func() (reply, *wire.Error) {
-		return s.createWebLinkChange(p, body, name, desc, fields)
+		return s.createWebLinkTx(p, body, name, desc, fields)
 	})
 }
 
-// createWebLinkChange is the change of POST /web_links (createWebLink): what
-// it checks and changes under the state's lock, and its reply. Callers hold
-// mu.
-func (s *state) createWebLinkChange(p *principal, body createWebLinkBody, name string, desc string, fields []string) (reply, *wire.Error) {
+// createWebLinkTx is the transaction of POST /web_links (createWebLink): what
+// it checks, reads and changes under the state's lock, and its reply. Callers
+// hold mu.
+func (s *state) createWebLinkTx(p *principal, body createWebLinkBody, name string, desc string, fields []string) (reply, *wire.Error) {
 	parent, aerr := s.parentFolder(p, *body.Parent.ID)
 	if aerr != nil {
 		return reply{}, aerr
@@ -267,14 +267,14 @@ func (s *Server) updateWebLink(w http.ResponseWriter, r *http.Request, p *princi
 	fields := parseFields(r)
 
 	return s.change(w, func() (reply, *wire.Error) {
-		return s.updateWebLinkChange(p, id, body, now, removeLink, link, fields)
+		return s.updateWebLinkTx(p, id, body, now, removeLink, link, fields)
 	})
 }
 
-// updateWebLinkChange is the change of PUT /web_links/{web_link_id}
-// (updateWebLink): what it checks and changes under the state's lock, and its
-// reply. Callers hold mu.
-func (s *state) updateWebLinkChange(p *principal, id string, body updateWebLinkBody, now time.Time, removeLink bool, link *sharedLinkUpdate, fields []string) (reply, *wire.Error) {
+// updateWebLinkTx is the transaction of PUT /web_links/{web_link_id}
+// (updateWebLink): what it checks, reads and changes under the state's lock,
+// and its reply. Callers hold mu.
+func (s *state) updateWebLinkTx(p *principal, id string, body updateWebLinkBody, now time.Time, removeLink bool, link *sharedLinkUpdate, fields []string) (reply, *wire.Error) {
 	wl, aerr := s.lookupFor(p, "web_link", id, actEdit)
 	if aerr != nil {
 		return reply{}, aerr
