@@ -222,59 +222,70 @@ func (s *Server) createCollaboration(w http.ResponseWriter, r *http.Request, p *
 	fields := parseFields(r)
 
 	return s.change(w, func() (reply, *wire.Error) {
-		if !validID(id) {
-			return reply{}, wire.NotFound(typ)
-		}
-		it, aerr := s.lookupFor(p, typ, id, actManageCollaborators)
+		return s.createCollaborationTx(id, typ, p, body, expires, ab, fields)
+	})
+}
+
+// createCollaborationTx is the transaction of POST /collaborations
+// (createCollaboration): what it checks, reads and changes under the state's
+// lock, and its reply. Callers hold mu.
+func (s *state) createCollaborationTx(id string, typ string, p *principal, body collabBody, expires time.Time, ab *struct {
+	Type  *string "json:\"type\""
+	ID    *string "json:\"id\""
+	Login *string "json:\"login\""
+}, fields []string) (reply, *wire.Error) {
+	if !validID(id) {
+		return reply{}, wire.NotFound(typ)
+	}
+	it, aerr := s.lookupFor(p, typ, id, actManageCollaborators)
+	if aerr != nil {
+		return reply{}, aerr
+	}
+	now := s.nowSec()
+	c := &collab{item: it, role: *body.Role, status: "accepted", expiresAt: expires, createdBy: p.user, createdAt: now, modifiedAt: now}
+	if body.IsAccessOnly != nil {
+		c.accessOnly = *body.IsAccessOnly
+	}
+	if body.CanViewPath != nil {
+		c.canViewPath = *body.CanViewPath
+	}
+	switch {
+	case *ab.Type == "group":
+		g, aerr := s.lookupGroup(*ab.ID)
 		if aerr != nil {
 			return reply{}, aerr
 		}
-		now := s.nowSec()
-		c := &collab{item: it, role: *body.Role, status: "accepted", expiresAt: expires, createdBy: p.user, createdAt: now, modifiedAt: now}
-		if body.IsAccessOnly != nil {
-			c.accessOnly = *body.IsAccessOnly
+		if !s.canInviteGroup(g, p) {
+			return reply{}, wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "This group cannot be invited by this user")
 		}
-		if body.CanViewPath != nil {
-			c.canViewPath = *body.CanViewPath
+		c.group = g
+	case ab.ID != nil:
+		u := s.users.byID[*ab.ID]
+		if u == nil || u.deleted {
+			return reply{}, wire.NotFound("user")
 		}
-		switch {
-		case *ab.Type == "group":
-			g, aerr := s.lookupGroup(*ab.ID)
-			if aerr != nil {
-				return reply{}, aerr
-			}
-			if !s.canInviteGroup(g, p) {
-				return reply{}, wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "This group cannot be invited by this user")
-			}
-			c.group = g
-		case ab.ID != nil:
-			u := s.users.byID[*ab.ID]
-			if u == nil || u.deleted {
-				return reply{}, wire.NotFound("user")
-			}
+		c.user = u
+	default:
+		login := strings.TrimSpace(*ab.Login)
+		if !strings.Contains(login, "@") {
+			return reply{}, wire.BadRequest("Invalid value for \"accessible_by.login\": an e-mail address")
+		}
+		if u := s.users.byLogin[strings.ToLower(login)]; u != nil && !u.deleted {
 			c.user = u
-		default:
-			login := strings.TrimSpace(*ab.Login)
-			if !strings.Contains(login, "@") {
-				return reply{}, wire.BadRequest("Invalid value for \"accessible_by.login\": an e-mail address")
-			}
-			if u := s.users.byLogin[strings.ToLower(login)]; u != nil && !u.deleted {
-				c.user = u
-			} else {
-				c.inviteEmail, c.status = login, "pending"
-			}
+		} else {
+			c.inviteEmail, c.status = login, "pending"
 		}
-		if c.user != nil && (c.user.free || s.enterpriseUser(c.user.id) == nil && c.user != s.admin && c.user != s.user) {
-			c.status = "pending" // outside the enterprise: they accept or reject
-		}
-		if s.alreadyCollaborates(c) {
-			return reply{}, wire.Errorf(http.StatusBadRequest, codeAlreadyCollaborator, "The user or group already collaborates on this item")
-		}
-		c.id = s.newID()
-		s.addCollab(c)
-		s.recordEvent(evCollabAdd, p.user, it, s.collabRecord(c))
-		return reply{http.StatusCreated, pickFields(s.collabRecord(c), fields, "type", "id")}, nil
-	})
+	}
+	if c.user != nil && (c.user.free || s.enterpriseUser(c.user.id) == nil && c.user != s.admin && c.user != s.user) {
+		c.status = "pending" // outside the enterprise: they accept or reject
+	}
+	if s.alreadyCollaborates(c) {
+		return reply{}, wire.Errorf(http.StatusBadRequest, codeAlreadyCollaborator, "The user or group already collaborates on this item")
+	}
+	c.id = s.newID()
+	s.addCollab(c)
+	s.recordEvent(evCollabAdd, p.user, it, s.collabRecord(c))
+	return reply{http.StatusCreated, pickFields(s.collabRecord(c), fields, "type", "id")}, nil
 }
 
 // bindInvitations gives a new user the pending invitations sent to their
@@ -430,17 +441,24 @@ func (s *state) transferOwnership(c *collab, p *principal, now time.Time) {
 func (s *Server) deleteCollaboration(w http.ResponseWriter, r *http.Request, p *principal) error {
 	collabID := r.PathValue("collaboration_id")
 	return s.change(w, func() (reply, *wire.Error) {
-		c, aerr := s.collabFor(collabID, p)
-		if aerr != nil {
-			return reply{}, aerr
-		}
-		if c.user != p.user && !s.can(p, c.item, actManageCollaborators) {
-			return reply{}, errDenied("collaboration")
-		}
-		s.removeCollab(c)
-		s.recordEvent(evCollabRemove, p.user, c.item, s.collabRecord(c))
-		return reply{status: http.StatusNoContent}, nil
+		return s.deleteCollaborationTx(collabID, p)
 	})
+}
+
+// deleteCollaborationTx is the transaction of DELETE
+// /collaborations/{collaboration_id}. (deleteCollaboration): what it checks,
+// reads and changes under the state's lock, and its reply. Callers hold mu.
+func (s *state) deleteCollaborationTx(collabID string, p *principal) (reply, *wire.Error) {
+	c, aerr := s.collabFor(collabID, p)
+	if aerr != nil {
+		return reply{}, aerr
+	}
+	if c.user != p.user && !s.can(p, c.item, actManageCollaborators) {
+		return reply{}, errDenied("collaboration")
+	}
+	s.removeCollab(c)
+	s.recordEvent(evCollabRemove, p.user, c.item, s.collabRecord(c))
+	return reply{status: http.StatusNoContent}, nil
 }
 
 // listItemCollaborations serves GET /files|folders/{id}/collaborations:
@@ -457,16 +475,23 @@ func (s *Server) listItemCollaborations(typ string) handlerFunc {
 		}
 		fields := parseFields(r)
 		return s.change(w, func() (reply, *wire.Error) {
-			it, aerr := s.lookup(p, typ, id)
-			if aerr != nil {
-				return reply{}, aerr
-			}
-			list := slices.Clone(s.collabs.byItem[it.id])
-			slices.SortFunc(list, func(a, b *collab) int { return wire.CompareIDs(a.id, b.id) })
-			return reply{http.StatusOK, wire.MarkerEntries(list, q, func(c *collab) int64 { return numID(c.id) },
-				func(c *collab) any { return pickFields(s.collabRecord(c), fields, "type", "id") })}, nil
+			return s.listItemCollaborationsTx(p, typ, id, q, fields)
 		})
 	}
+}
+
+// listItemCollaborationsTx is the transaction of GET
+// /files|folders/{id}/collaborations (listItemCollaborations): what it checks,
+// reads and changes under the state's lock, and its reply. Callers hold mu.
+func (s *state) listItemCollaborationsTx(p *principal, typ string, id string, q wire.Page, fields []string) (reply, *wire.Error) {
+	it, aerr := s.lookup(p, typ, id)
+	if aerr != nil {
+		return reply{}, aerr
+	}
+	list := slices.Clone(s.collabs.byItem[it.id])
+	slices.SortFunc(list, func(a, b *collab) int { return wire.CompareIDs(a.id, b.id) })
+	return reply{http.StatusOK, wire.MarkerEntries(list, q, func(c *collab) int64 { return numID(c.id) },
+		func(c *collab) any { return pickFields(s.collabRecord(c), fields, "type", "id") })}, nil
 }
 
 // listGroupCollaborations serves GET /groups/{group_id}/collaborations.
@@ -480,22 +505,30 @@ func (s *Server) listGroupCollaborations(w http.ResponseWriter, r *http.Request,
 		return aerr
 	}
 	return s.change(w, func() (reply, *wire.Error) {
-		g, aerr := s.lookupGroup(gid)
-		if aerr != nil {
-			return reply{}, aerr
-		}
-		if !p.isAdmin() && s.groupRole(g, p.user) == "" {
-			return reply{}, wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "Only the admin and the group's members see its collaborations")
-		}
-		var list []*collab
-		for _, c := range s.collabs.byID {
-			if c.group == g {
-				list = append(list, c)
-			}
-		}
-		slices.SortFunc(list, func(a, b *collab) int { return wire.CompareIDs(a.id, b.id) })
-		return reply{http.StatusOK, wire.OffsetEntries(list, q, func(*collab) bool { return false }, func(c *collab) any { return s.collabRecord(c) })}, nil
+		return s.listGroupCollaborationsTx(gid, p, q)
 	})
+}
+
+// listGroupCollaborationsTx is the transaction of GET
+// /groups/{group_id}/collaborations. (listGroupCollaborations): what it
+// checks, reads and changes under the state's lock, and its reply. Callers
+// hold mu.
+func (s *state) listGroupCollaborationsTx(gid string, p *principal, q wire.Page) (reply, *wire.Error) {
+	g, aerr := s.lookupGroup(gid)
+	if aerr != nil {
+		return reply{}, aerr
+	}
+	if !p.isAdmin() && s.groupRole(g, p.user) == "" {
+		return reply{}, wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "Only the admin and the group's members see its collaborations")
+	}
+	var list []*collab
+	for _, c := range s.collabs.byID {
+		if c.group == g {
+			list = append(list, c)
+		}
+	}
+	slices.SortFunc(list, func(a, b *collab) int { return wire.CompareIDs(a.id, b.id) })
+	return reply{http.StatusOK, wire.OffsetEntries(list, q, func(*collab) bool { return false }, func(c *collab) any { return s.collabRecord(c) })}, nil
 }
 
 // listPendingCollaborations serves GET /collaborations?status=pending:
@@ -510,16 +543,23 @@ func (s *Server) listPendingCollaborations(w http.ResponseWriter, r *http.Reques
 	}
 	fields := parseFields(r)
 	return s.change(w, func() (reply, *wire.Error) {
-		var list []*collab
-		for _, c := range s.collabs.byID {
-			if c.status == "pending" && c.user != nil && c.user == p.user {
-				list = append(list, c)
-			}
-		}
-		slices.SortFunc(list, func(a, b *collab) int { return wire.CompareIDs(a.id, b.id) })
-		return reply{http.StatusOK, wire.OffsetEntries(list, q, func(*collab) bool { return false },
-			func(c *collab) any { return pickFields(s.collabRecord(c), fields, "type", "id") })}, nil
+		return s.listPendingCollaborationsTx(p, q, fields)
 	})
+}
+
+// listPendingCollaborationsTx is the transaction of GET
+// /collaborations?status=pending (listPendingCollaborations): what it checks,
+// reads and changes under the state's lock, and its reply. Callers hold mu.
+func (s *state) listPendingCollaborationsTx(p *principal, q wire.Page, fields []string) (reply, *wire.Error) {
+	var list []*collab
+	for _, c := range s.collabs.byID {
+		if c.status == "pending" && c.user != nil && c.user == p.user {
+			list = append(list, c)
+		}
+	}
+	slices.SortFunc(list, func(a, b *collab) int { return wire.CompareIDs(a.id, b.id) })
+	return reply{http.StatusOK, wire.OffsetEntries(list, q, func(*collab) bool { return false },
+		func(c *collab) any { return pickFields(s.collabRecord(c), fields, "type", "id") })}, nil
 }
 
 // recCollab is a collaboration.

@@ -157,12 +157,26 @@ func (s *Server) createComment(w http.ResponseWriter, r *http.Request, p *princi
 	fields := parseFields(r)
 
 	return s.change(w, func() (reply, *wire.Error) {
-		c, aerr := s.addCommentBy(p, *body.Item.Type, *body.Item.ID, msg, tag)
-		if aerr != nil {
-			return reply{}, aerr
-		}
-		return reply{http.StatusCreated, pickFields(s.commentRecord(c), fields, "type", "id")}, nil
+		return s.createCommentTx(p, body, msg, tag, fields)
 	})
+}
+
+// createCommentTx is the transaction of POST /comments (createComment): what
+// it checks, reads and changes under the state's lock, and its reply. Callers
+// hold mu.
+func (s *state) createCommentTx(p *principal, body struct {
+	Message       *string "json:\"message\""
+	TaggedMessage *string "json:\"tagged_message\""
+	Item          *struct {
+		ID   *string "json:\"id\""
+		Type *string "json:\"type\""
+	} "json:\"item\""
+}, msg string, tag string, fields []string) (reply, *wire.Error) {
+	c, aerr := s.addCommentBy(p, *body.Item.Type, *body.Item.ID, msg, tag)
+	if aerr != nil {
+		return reply{}, aerr
+	}
+	return reply{http.StatusCreated, pickFields(s.commentRecord(c), fields, "type", "id")}, nil
 }
 
 // addCommentBy makes p's comment on the file id (typ "file") or answer to
@@ -244,12 +258,19 @@ func (s *Server) updateComment(w http.ResponseWriter, r *http.Request, p *princi
 	fields := parseFields(r)
 	id := r.PathValue("comment_id")
 	return s.change(w, func() (reply, *wire.Error) {
-		c, aerr := s.editComment(id, p, msg)
-		if aerr != nil {
-			return reply{}, aerr
-		}
-		return reply{http.StatusOK, pickFields(s.commentRecord(c), fields, "type", "id")}, nil
+		return s.updateCommentTx(id, p, msg, fields)
 	})
+}
+
+// updateCommentTx is the transaction of PUT /comments/{comment_id}
+// (updateComment): what it checks, reads and changes under the state's lock,
+// and its reply. Callers hold mu.
+func (s *state) updateCommentTx(id string, p *principal, msg string, fields []string) (reply, *wire.Error) {
+	c, aerr := s.editComment(id, p, msg)
+	if aerr != nil {
+		return reply{}, aerr
+	}
+	return reply{http.StatusOK, pickFields(s.commentRecord(c), fields, "type", "id")}, nil
 }
 
 // editComment replaces the message of the comment with id, for its
@@ -299,13 +320,20 @@ func (s *Server) listFileComments(w http.ResponseWriter, r *http.Request, p *pri
 	}
 	fields := parseFields(r)
 	return s.change(w, func() (reply, *wire.Error) {
-		f, aerr := s.lookupFor(p, "file", id, actPreview)
-		if aerr != nil {
-			return reply{}, aerr
-		}
-		return reply{http.StatusOK, wire.OffsetEntries(s.comments.byFile[f.id], q, func(*comment) bool { return false },
-			func(c *comment) any { return pickFields(s.commentRecord(c), fields, "type", "id") })}, nil
+		return s.listFileCommentsTx(p, id, q, fields)
 	})
+}
+
+// listFileCommentsTx is the transaction of GET /files/{file_id}/comments.
+// (listFileComments): what it checks, reads and changes under the state's
+// lock, and its reply. Callers hold mu.
+func (s *state) listFileCommentsTx(p *principal, id string, q wire.Page, fields []string) (reply, *wire.Error) {
+	f, aerr := s.lookupFor(p, "file", id, actPreview)
+	if aerr != nil {
+		return reply{}, aerr
+	}
+	return reply{http.StatusOK, wire.OffsetEntries(s.comments.byFile[f.id], q, func(*comment) bool { return false },
+		func(c *comment) any { return pickFields(s.commentRecord(c), fields, "type", "id") })}, nil
 }
 
 // recComment is a comment.

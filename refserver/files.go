@@ -101,16 +101,23 @@ func (s *Server) preflightUpload(w http.ResponseWriter, r *http.Request, p *prin
 		return aerr
 	}
 	return s.change(w, func() (reply, *wire.Error) {
-		parent, aerr := s.parentFolder(p, *body.Parent.ID)
-		if aerr != nil {
-			return reply{}, aerr
-		}
-		if c := s.conflict(*body.Parent.ID, ownerIn(p, parent), *body.Name, nil); c != nil {
-			return reply{}, s.errNameInUse(c)
-		}
-		return reply{http.StatusOK, map[string]any{
-			"upload_url":   s.uploadURL + "/files/content",
-			"upload_token": randomHex(24),
-		}}, nil
+		return s.preflightUploadTx(p, body)
 	})
+}
+
+// preflightUploadTx is the transaction of OPTIONS /files/content
+// (preflightUpload): what it checks, reads and changes under the state's lock,
+// and its reply. Callers hold mu.
+func (s *state) preflightUploadTx(p *principal, body preflightBody) (reply, *wire.Error) {
+	parent, aerr := s.parentFolder(p, *body.Parent.ID)
+	if aerr != nil {
+		return reply{}, aerr
+	}
+	if c := s.conflict(*body.Parent.ID, ownerIn(p, parent), *body.Name, nil); c != nil {
+		return reply{}, s.errNameInUse(c)
+	}
+	return reply{http.StatusOK, map[string]any{
+		"upload_url":   s.uploadURL + "/files/content",
+		"upload_token": randomHex(24),
+	}}, nil
 }

@@ -219,15 +219,22 @@ func (s *Server) getGroup(w http.ResponseWriter, r *http.Request, p *principal) 
 	}
 	fields := parseFields(r)
 	return s.change(w, func() (reply, *wire.Error) {
-		g, aerr := s.lookupGroup(id)
-		if aerr != nil {
-			return reply{}, aerr
-		}
-		if !p.isAdmin() && s.groupRole(g, p.user) == "" {
-			return reply{}, wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "Only the group's members and admins may read it")
-		}
-		return reply{http.StatusOK, s.renderGroup(g, fields, p)}, nil
+		return s.getGroupTx(id, p, fields)
 	})
+}
+
+// getGroupTx is the transaction of GET /groups/{group_id} (getGroup): what it
+// checks, reads and changes under the state's lock, and its reply. Callers
+// hold mu.
+func (s *state) getGroupTx(id string, p *principal, fields []string) (reply, *wire.Error) {
+	g, aerr := s.lookupGroup(id)
+	if aerr != nil {
+		return reply{}, aerr
+	}
+	if !p.isAdmin() && s.groupRole(g, p.user) == "" {
+		return reply{}, wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "Only the group's members and admins may read it")
+	}
+	return reply{http.StatusOK, s.renderGroup(g, fields, p)}, nil
 }
 
 // updateGroup serves PUT /groups/{group_id}: for the admin and the group's admins.
@@ -321,18 +328,25 @@ func (s *Server) listGroupMemberships(w http.ResponseWriter, r *http.Request, p 
 		return aerr
 	}
 	return s.change(w, func() (reply, *wire.Error) {
-		g, aerr := s.lookupGroup(id)
-		if aerr != nil {
-			return reply{}, aerr
-		}
-		role := s.groupRole(g, p.user)
-		allowed := p.isAdmin() || role == roleGroupAdmin ||
-			g.memberViewability == "admins_and_members" && role != "" ||
-			g.memberViewability == "all_managed_users"
-		if !allowed {
-			return reply{}, wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "The group's member_viewability_level does not let this user see its members")
-		}
-		list := s.membershipsWhere(func(m *membership) bool { return m.group == g })
-		return reply{http.StatusOK, wire.OffsetEntries(list, pq, s.membershipHidden, func(m *membership) any { return s.renderMembership(m, nil) })}, nil
+		return s.listGroupMembershipsTx(id, p, pq)
 	})
+}
+
+// listGroupMembershipsTx is the transaction of GET
+// /groups/{group_id}/memberships (listGroupMemberships): what it checks, reads
+// and changes under the state's lock, and its reply. Callers hold mu.
+func (s *state) listGroupMembershipsTx(id string, p *principal, pq wire.Page) (reply, *wire.Error) {
+	g, aerr := s.lookupGroup(id)
+	if aerr != nil {
+		return reply{}, aerr
+	}
+	role := s.groupRole(g, p.user)
+	allowed := p.isAdmin() || role == roleGroupAdmin ||
+		g.memberViewability == "admins_and_members" && role != "" ||
+		g.memberViewability == "all_managed_users"
+	if !allowed {
+		return reply{}, wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "The group's member_viewability_level does not let this user see its members")
+	}
+	list := s.membershipsWhere(func(m *membership) bool { return m.group == g })
+	return reply{http.StatusOK, wire.OffsetEntries(list, pq, s.membershipHidden, func(m *membership) any { return s.renderMembership(m, nil) })}, nil
 }

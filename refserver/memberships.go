@@ -177,12 +177,19 @@ func (s *Server) getMembership(w http.ResponseWriter, r *http.Request, p *princi
 	fields := parseFields(r)
 	membershipID := r.PathValue("group_membership_id")
 	return s.change(w, func() (reply, *wire.Error) {
-		m, aerr := s.lookupMembership(membershipID, p, true)
-		if aerr != nil {
-			return reply{}, aerr
-		}
-		return reply{http.StatusOK, s.renderMembership(m, fields)}, nil
+		return s.getMembershipTx(membershipID, p, fields)
 	})
+}
+
+// getMembershipTx is the transaction of GET
+// /group_memberships/{group_membership_id}. (getMembership): what it checks,
+// reads and changes under the state's lock, and its reply. Callers hold mu.
+func (s *state) getMembershipTx(membershipID string, p *principal, fields []string) (reply, *wire.Error) {
+	m, aerr := s.lookupMembership(membershipID, p, true)
+	if aerr != nil {
+		return reply{}, aerr
+	}
+	return reply{http.StatusOK, s.renderMembership(m, fields)}, nil
 }
 
 // updateMembershipBody is the body of PUT /group_memberships/{id}.
@@ -266,16 +273,23 @@ func (s *Server) listUserMemberships(w http.ResponseWriter, r *http.Request, p *
 		return aerr
 	}
 	return s.change(w, func() (reply, *wire.Error) {
-		if !p.isAdmin() && id != p.user.id {
-			return reply{}, wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "Only the user and enterprise admins may list the user's groups")
-		}
-		u := s.enterpriseUser(id)
-		if u == nil {
-			return reply{}, wire.NotFound("user")
-		}
-		list := s.membershipsWhere(func(m *membership) bool { return m.user == u })
-		return reply{http.StatusOK, wire.OffsetEntries(list, pq, s.membershipHidden, func(m *membership) any { return s.renderMembership(m, nil) })}, nil
+		return s.listUserMembershipsTx(p, id, pq)
 	})
+}
+
+// listUserMembershipsTx is the transaction of GET /users/{user_id}/memberships
+// (listUserMemberships): what it checks, reads and changes under the state's
+// lock, and its reply. Callers hold mu.
+func (s *state) listUserMembershipsTx(p *principal, id string, pq wire.Page) (reply, *wire.Error) {
+	if !p.isAdmin() && id != p.user.id {
+		return reply{}, wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "Only the user and enterprise admins may list the user's groups")
+	}
+	u := s.enterpriseUser(id)
+	if u == nil {
+		return reply{}, wire.NotFound("user")
+	}
+	list := s.membershipsWhere(func(m *membership) bool { return m.user == u })
+	return reply{http.StatusOK, wire.OffsetEntries(list, pq, s.membershipHidden, func(m *membership) any { return s.renderMembership(m, nil) })}, nil
 }
 
 // groupsUserLeft removes u's memberships. Callers hold s.mu.

@@ -156,17 +156,24 @@ func (s *Server) listInstances(typ string) handlerFunc {
 			return wire.NotFound(typ)
 		}
 		return s.change(w, func() (reply, *wire.Error) {
-			it, aerr := s.lookup(p, typ, id)
-			if aerr != nil {
-				return reply{}, aerr
-			}
-			entries := []any{}
-			for _, in := range s.metadata.byItem[it.id] {
-				entries = append(entries, in.record())
-			}
-			return reply{http.StatusOK, map[string]any{"entries": entries, "limit": maxInstancesPerItem}}, nil
+			return s.listInstancesTx(p, typ, id)
 		})
 	}
+}
+
+// listInstancesTx is the transaction of GET /files/{id}/metadata
+// (listInstances): what it checks, reads and changes under the state's lock,
+// and its reply. Callers hold mu.
+func (s *state) listInstancesTx(p *principal, typ string, id string) (reply, *wire.Error) {
+	it, aerr := s.lookup(p, typ, id)
+	if aerr != nil {
+		return reply{}, aerr
+	}
+	entries := []any{}
+	for _, in := range s.metadata.byItem[it.id] {
+		entries = append(entries, in.record())
+	}
+	return reply{http.StatusOK, map[string]any{"entries": entries, "limit": maxInstancesPerItem}}, nil
 }
 
 // getInstance serves GET .../metadata/{scope}/{template_key}: 200 (the

@@ -6,10 +6,11 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
-	"github.com/contentapi/cms/refserver/internal/mdquery"
-	"github.com/contentapi/cms/refserver/internal/wire"
 	"net/http"
 	"strings"
+
+	"github.com/contentapi/cms/refserver/internal/mdquery"
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 const (
@@ -196,44 +197,51 @@ func (s *Server) executeMetadataQuery(w http.ResponseWriter, r *http.Request, p 
 	hash := bodyHash(raw)
 
 	return s.change(w, func() (reply, *wire.Error) {
-		t := s.template(scope, key)
-		if t == nil || t.scope == scopeGlobal {
-			return reply{}, wire.Errorf(http.StatusNotFound, codeInstanceNotFound, "Template %s not found: use the full scope, e.g. %s", *body.From, s.enterpriseScope())
-		}
-		pred, aerr := s.compileQuery(tree, t, params)
-		if aerr != nil {
-			return reply{}, aerr
-		}
-		order, aerr := queryOrderOf(t, body.OrderBy)
-		if aerr != nil {
-			return reply{}, aerr
-		}
-		ancestor := *body.AncestorFolderID
-		if ancestor != rootID {
-			if !validID(ancestor) {
-				return reply{}, wire.NotFound("folder")
-			}
-			if _, aerr := s.lookup(p, "folder", ancestor); aerr != nil {
-				return reply{}, aerr
-			}
-		}
-		var after *position
-		if body.Marker != nil && *body.Marker != "" {
-			if after, aerr = decodeQueryMarker(*body.Marker, hash, len(order.keys)); aerr != nil {
-				return reply{}, aerr
-			}
-		}
-		// Items in the trash (themselves or with a folder) are no results: they
-		// answer 404 everywhere but in the trash.
-		keep := func(in *mdInstance) bool { return s.live(p, in.item) && s.isUnder(in.item, ancestor) }
-		page, more := s.selectPage(t, order, pred, keep, after, limit)
-		entries := wire.RenderEach(page, func(in *mdInstance) any { return s.queryEntry(in.item, body.Fields, p) })
-		out := map[string]any{"entries": entries, "limit": limit}
-		if more {
-			out["next_marker"] = encodeQueryMarker(hash, s.positionOf(order, page[len(page)-1]))
-		}
-		return reply{http.StatusOK, out}, nil
+		return s.executeMetadataQueryTx(scope, key, body, tree, params, p, hash, limit)
 	})
+}
+
+// executeMetadataQueryTx is the transaction of POST
+// /metadata_queries/execute_read (executeMetadataQuery): what it checks, reads
+// and changes under the state's lock, and its reply. Callers hold mu.
+func (s *state) executeMetadataQueryTx(scope string, key string, body queryBody, tree *mdquery.Node, params map[string]any, p *principal, hash string, limit int) (reply, *wire.Error) {
+	t := s.template(scope, key)
+	if t == nil || t.scope == scopeGlobal {
+		return reply{}, wire.Errorf(http.StatusNotFound, codeInstanceNotFound, "Template %s not found: use the full scope, e.g. %s", *body.From, s.enterpriseScope())
+	}
+	pred, aerr := s.compileQuery(tree, t, params)
+	if aerr != nil {
+		return reply{}, aerr
+	}
+	order, aerr := queryOrderOf(t, body.OrderBy)
+	if aerr != nil {
+		return reply{}, aerr
+	}
+	ancestor := *body.AncestorFolderID
+	if ancestor != rootID {
+		if !validID(ancestor) {
+			return reply{}, wire.NotFound("folder")
+		}
+		if _, aerr := s.lookup(p, "folder", ancestor); aerr != nil {
+			return reply{}, aerr
+		}
+	}
+	var after *position
+	if body.Marker != nil && *body.Marker != "" {
+		if after, aerr = decodeQueryMarker(*body.Marker, hash, len(order.keys)); aerr != nil {
+			return reply{}, aerr
+		}
+	}
+	// Items in the trash (themselves or with a folder) are no results: they
+	// answer 404 everywhere but in the trash.
+	keep := func(in *mdInstance) bool { return s.live(p, in.item) && s.isUnder(in.item, ancestor) }
+	page, more := s.selectPage(t, order, pred, keep, after, limit)
+	entries := wire.RenderEach(page, func(in *mdInstance) any { return s.queryEntry(in.item, body.Fields, p) })
+	out := map[string]any{"entries": entries, "limit": limit}
+	if more {
+		out["next_marker"] = encodeQueryMarker(hash, s.positionOf(order, page[len(page)-1]))
+	}
+	return reply{http.StatusOK, out}, nil
 }
 
 // queryEntry renders a query result: the base item (type, id, etag) plus

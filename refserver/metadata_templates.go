@@ -341,19 +341,26 @@ func (s *Server) createTemplate(w http.ResponseWriter, r *http.Request, p *princ
 	}
 
 	return s.change(w, func() (reply, *wire.Error) {
-		if s.template(t.scope, t.key) != nil {
-			if !derived {
-				return reply{}, wire.Errorf(http.StatusConflict, wire.CodeConflict, "A template with templateKey %q already exists", t.key)
-			}
-			base := t.key
-			for n := 1; s.template(t.scope, t.key) != nil; n++ {
-				suffix := strconv.Itoa(n)
-				t.key = base[:min(len(base), maxTemplateKeyLen-len(suffix))] + suffix
-			}
-		}
-		s.addTemplate(t)
-		return reply{http.StatusCreated, t.record()}, nil
+		return s.createTemplateTx(t, derived)
 	})
+}
+
+// createTemplateTx is the transaction of POST /metadata_templates/schema
+// (createTemplate): what it checks, reads and changes under the state's lock,
+// and its reply. Callers hold mu.
+func (s *state) createTemplateTx(t *mdTemplate, derived bool) (reply, *wire.Error) {
+	if s.template(t.scope, t.key) != nil {
+		if !derived {
+			return reply{}, wire.Errorf(http.StatusConflict, wire.CodeConflict, "A template with templateKey %q already exists", t.key)
+		}
+		base := t.key
+		for n := 1; s.template(t.scope, t.key) != nil; n++ {
+			suffix := strconv.Itoa(n)
+			t.key = base[:min(len(base), maxTemplateKeyLen-len(suffix))] + suffix
+		}
+	}
+	s.addTemplate(t)
+	return reply{http.StatusCreated, t.record()}, nil
 }
 
 // templateOf resolves {scope}/{template_key} of a template path: 400 for
@@ -374,12 +381,20 @@ func (s *Server) getTemplate(w http.ResponseWriter, r *http.Request, p *principa
 	}
 	templateKey := r.PathValue("template_key")
 	return s.change(w, func() (reply, *wire.Error) {
-		t, aerr := s.templateOf(scope, templateKey)
-		if aerr != nil {
-			return reply{}, aerr
-		}
-		return reply{http.StatusOK, t.record()}, nil
+		return s.getTemplateTx(scope, templateKey)
 	})
+}
+
+// getTemplateTx is the transaction of GET
+// /metadata_templates/{scope}/{template_key}/schema. (getTemplate): what it
+// checks, reads and changes under the state's lock, and its reply. Callers
+// hold mu.
+func (s *state) getTemplateTx(scope string, templateKey string) (reply, *wire.Error) {
+	t, aerr := s.templateOf(scope, templateKey)
+	if aerr != nil {
+		return reply{}, aerr
+	}
+	return reply{http.StatusOK, t.record()}, nil
 }
 
 // getTemplateByID serves GET /metadata_templates/{template_id}. An unknown
@@ -388,12 +403,19 @@ func (s *Server) getTemplate(w http.ResponseWriter, r *http.Request, p *principa
 func (s *Server) getTemplateByID(w http.ResponseWriter, r *http.Request, p *principal) error {
 	pathValue := r.PathValue("template_id")
 	return s.change(w, func() (reply, *wire.Error) {
-		t := s.metadata.byID[pathValue]
-		if t == nil {
-			return reply{}, wire.BadRequest("Template id not recognised")
-		}
-		return reply{http.StatusOK, t.record()}, nil
+		return s.getTemplateByIDTx(pathValue)
 	})
+}
+
+// getTemplateByIDTx is the transaction of GET
+// /metadata_templates/{template_id}. (getTemplateByID): what it checks, reads
+// and changes under the state's lock, and its reply. Callers hold mu.
+func (s *state) getTemplateByIDTx(pathValue string) (reply, *wire.Error) {
+	t := s.metadata.byID[pathValue]
+	if t == nil {
+		return reply{}, wire.BadRequest("Template id not recognised")
+	}
+	return reply{http.StatusOK, t.record()}, nil
 }
 
 // deleteTemplate serves DELETE /metadata_templates/{scope}/{template_key}/schema:
@@ -450,14 +472,21 @@ func (s *Server) listTemplates(w http.ResponseWriter, r *http.Request, scope str
 		return aerr
 	}
 	return s.change(w, func() (reply, *wire.Error) {
-		var all []*mdTemplate
-		for _, t := range s.metadata.order {
-			if t.scope == scope {
-				all = append(all, t)
-			}
-		}
-		return reply{http.StatusOK, wire.PositionEntries(all, q, (*mdTemplate).record)}, nil
+		return s.listTemplatesTx(scope, q)
 	})
+}
+
+// listTemplatesTx is the transaction of listTemplates (listTemplates): what it
+// checks, reads and changes under the state's lock, and its reply. Callers
+// hold mu.
+func (s *state) listTemplatesTx(scope string, q wire.Page) (reply, *wire.Error) {
+	var all []*mdTemplate
+	for _, t := range s.metadata.order {
+		if t.scope == scope {
+			all = append(all, t)
+		}
+	}
+	return reply{http.StatusOK, wire.PositionEntries(all, q, (*mdTemplate).record)}, nil
 }
 
 // listTemplatesByInstance serves GET /metadata_templates?metadata_instance_id=:
@@ -474,10 +503,18 @@ func (s *Server) listTemplatesByInstance(w http.ResponseWriter, r *http.Request,
 		return aerr
 	}
 	return s.change(w, func() (reply, *wire.Error) {
-		var found []*mdTemplate
-		if in := s.metadata.byInstID[strings.ToLower(id)]; in != nil && s.live(p, in.item) {
-			found = append(found, in.tmpl)
-		}
-		return reply{http.StatusOK, wire.PositionEntries(found, wire.Page{Limit: limit}, (*mdTemplate).record)}, nil
+		return s.listTemplatesByInstanceTx(id, p, limit)
 	})
+}
+
+// listTemplatesByInstanceTx is the transaction of GET
+// /metadata_templates?metadata_instance_id= (listTemplatesByInstance): what it
+// checks, reads and changes under the state's lock, and its reply. Callers
+// hold mu.
+func (s *state) listTemplatesByInstanceTx(id string, p *principal, limit int64) (reply, *wire.Error) {
+	var found []*mdTemplate
+	if in := s.metadata.byInstID[strings.ToLower(id)]; in != nil && s.live(p, in.item) {
+		found = append(found, in.tmpl)
+	}
+	return reply{http.StatusOK, wire.PositionEntries(found, wire.Page{Limit: limit}, (*mdTemplate).record)}, nil
 }

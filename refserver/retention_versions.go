@@ -143,24 +143,31 @@ func (s *Server) listFileVersionRetentions(w http.ResponseWriter, r *http.Reques
 		return aerr
 	}
 	return s.change(w, func() (reply, *wire.Error) {
-		var list []*fileVersionRetention
-		for _, fvr := range s.retention.fvrOrder {
-			a, disp := fvr.winner()
-			switch {
-			case fileID != "" && fvr.file.id != fileID,
-				versionID != "" && fvr.version.id != versionID,
-				action != "" && a.policy.disposition != action,
-				!before.IsZero() && (disp.IsZero() || !disp.Before(before)),
-				!after.IsZero() && (disp.IsZero() || !disp.After(after)):
-				continue
-			}
-			if policyID != "" && !fvr.retainedBy(policyID) {
-				continue
-			}
-			list = append(list, fvr)
-		}
-		return reply{http.StatusOK, wire.PositionEntries(list, q, s.fileVersionRetentionRecord)}, nil
+		return s.listFileVersionRetentionsTx(fileID, versionID, action, before, after, policyID, q)
 	})
+}
+
+// listFileVersionRetentionsTx is the transaction of GET
+// /file_version_retentions (listFileVersionRetentions): what it checks, reads
+// and changes under the state's lock, and its reply. Callers hold mu.
+func (s *state) listFileVersionRetentionsTx(fileID string, versionID string, action string, before time.Time, after time.Time, policyID string, q wire.Page) (reply, *wire.Error) {
+	var list []*fileVersionRetention
+	for _, fvr := range s.retention.fvrOrder {
+		a, disp := fvr.winner()
+		switch {
+		case fileID != "" && fvr.file.id != fileID,
+			versionID != "" && fvr.version.id != versionID,
+			action != "" && a.policy.disposition != action,
+			!before.IsZero() && (disp.IsZero() || !disp.Before(before)),
+			!after.IsZero() && (disp.IsZero() || !disp.After(after)):
+			continue
+		}
+		if policyID != "" && !fvr.retainedBy(policyID) {
+			continue
+		}
+		list = append(list, fvr)
+	}
+	return reply{http.StatusOK, wire.PositionEntries(list, q, s.fileVersionRetentionRecord)}, nil
 }
 
 // retainedBy reports whether a policy is among the sources of fvr.

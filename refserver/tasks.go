@@ -238,17 +238,23 @@ func (s *Server) createTask(w http.ResponseWriter, r *http.Request, p *principal
 		t.message = *body.Message
 	}
 	return s.change(w, func() (reply, *wire.Error) {
-		if !validID(*body.Item.ID) {
-			return reply{}, wire.NotFound("file")
-		}
-		f, aerr := s.lookupFor(p, "file", *body.Item.ID, actEdit)
-		if aerr != nil {
-			return reply{}, aerr
-		}
-		t.id, t.fileID, t.createdAt = s.newID(), f.id, s.nowSec()
-		s.addTask(t)
-		return reply{http.StatusCreated, s.taskRecord(t)}, nil
+		return s.createTaskTx(body, p, t)
 	})
+}
+
+// createTaskTx is the transaction of POST /tasks (createTask): what it checks,
+// reads and changes under the state's lock, and its reply. Callers hold mu.
+func (s *state) createTaskTx(body createTaskBody, p *principal, t *task) (reply, *wire.Error) {
+	if !validID(*body.Item.ID) {
+		return reply{}, wire.NotFound("file")
+	}
+	f, aerr := s.lookupFor(p, "file", *body.Item.ID, actEdit)
+	if aerr != nil {
+		return reply{}, aerr
+	}
+	t.id, t.fileID, t.createdAt = s.newID(), f.id, s.nowSec()
+	s.addTask(t)
+	return reply{http.StatusCreated, s.taskRecord(t)}, nil
 }
 
 // getTask serves GET /tasks/{task_id}: 200 Task.
@@ -324,10 +330,17 @@ func (s *Server) listFileTasks(w http.ResponseWriter, r *http.Request, p *princi
 		return aerr
 	}
 	return s.change(w, func() (reply, *wire.Error) {
-		if _, aerr := s.lookup(p, "file", id); aerr != nil {
-			return reply{}, aerr
-		}
-		tasks := s.tasks.byFile[id]
-		return reply{http.StatusOK, map[string]any{"total_count": len(tasks), "entries": wire.RenderEach(tasks, s.taskRecord)}}, nil
+		return s.listFileTasksTx(p, id)
 	})
+}
+
+// listFileTasksTx is the transaction of GET /files/{file_id}/tasks
+// (listFileTasks): what it checks, reads and changes under the state's lock,
+// and its reply. Callers hold mu.
+func (s *state) listFileTasksTx(p *principal, id string) (reply, *wire.Error) {
+	if _, aerr := s.lookup(p, "file", id); aerr != nil {
+		return reply{}, aerr
+	}
+	tasks := s.tasks.byFile[id]
+	return reply{http.StatusOK, map[string]any{"total_count": len(tasks), "entries": wire.RenderEach(tasks, s.taskRecord)}}, nil
 }

@@ -144,13 +144,20 @@ func (s *Server) getTrashed(typ string) handlerFunc {
 		}
 		fields := parseFields(r)
 		return s.change(w, func() (reply, *wire.Error) {
-			it, aerr := s.lookupTrashed(p, typ, id)
-			if aerr != nil {
-				return reply{}, aerr
-			}
-			return reply{http.StatusOK, s.render(it, fields, p)}, nil
+			return s.getTrashedTx(p, typ, id, fields)
 		})
 	}
+}
+
+// getTrashedTx is the transaction of GET /files/{id}/trash (getTrashed): what
+// it checks, reads and changes under the state's lock, and its reply. Callers
+// hold mu.
+func (s *state) getTrashedTx(p *principal, typ string, id string, fields []string) (reply, *wire.Error) {
+	it, aerr := s.lookupTrashed(p, typ, id)
+	if aerr != nil {
+		return reply{}, aerr
+	}
+	return reply{http.StatusOK, s.render(it, fields, p)}, nil
 }
 
 // purgeTrashed serves DELETE /files/{id}/trash, /folders/{id}/trash and
@@ -353,16 +360,23 @@ func (s *Server) listTrash(w http.ResponseWriter, r *http.Request, p *principal)
 	}
 	fields := parseFields(r)
 	return s.change(w, func() (reply, *wire.Error) {
-		// The trash index of p's own items, or of everyone's for a principal
-		// who sees every item (folderindex.go): a page costs O(log n + page).
-		// Items p owns but may not see (HideFromUsers) keep their place in the
-		// pages, as in a folder listing; trashPage leaves them out.
-		owner := p.user
-		if p.seesAll() {
-			owner = nil
-		}
-		return reply{http.StatusOK, s.trashPage(s.folders.trash(owner), q, fields, p)}, nil
+		return s.listTrashTx(p, q, fields)
 	})
+}
+
+// listTrashTx is the transaction of GET /folders/trash/items (listTrash): what
+// it checks, reads and changes under the state's lock, and its reply. Callers
+// hold mu.
+func (s *state) listTrashTx(p *principal, q collectionQuery, fields []string) (reply, *wire.Error) {
+	// The trash index of p's own items, or of everyone's for a principal
+	// who sees every item (folderindex.go): a page costs O(log n + page).
+	// Items p owns but may not see (HideFromUsers) keep their place in the
+	// pages, as in a folder listing; trashPage leaves them out.
+	owner := p.user
+	if p.seesAll() {
+		owner = nil
+	}
+	return reply{http.StatusOK, s.trashPage(s.folders.trash(owner), q, fields, p)}, nil
 }
 
 // trashPage pages the trash index fx like a folder listing (listing in

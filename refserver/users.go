@@ -106,26 +106,32 @@ func (s *Server) listUsers(w http.ResponseWriter, r *http.Request, p *principal)
 	fields := parseFields(r)
 
 	return s.change(w, func() (reply, *wire.Error) {
-		if !p.isAdmin() && !p.user.canSeeManagedUsers {
-			return reply{}, wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "The user may not look up the users of the enterprise")
-		}
-		var match []*user
-		for _, u := range s.users.order {
-			switch {
-			case u.deleted || u.free, userType == "external", // the enterprise has no external users
-				extID != "" && u.externalAppUserID != extID,
-				filter != "" && !strings.HasPrefix(strings.ToLower(u.name), filter) && !strings.HasPrefix(strings.ToLower(u.login), filter):
-				continue
-			}
-			match = append(match, u)
-		}
-		used := s.spaceUsed()
-		render := func(u *user) any { return s.renderUser(u, fields, used[u]) }
-		if pq.UseMarker {
-			return reply{http.StatusOK, wire.MarkerEntries(match, pq, func(u *user) int64 { return numID(u.id) }, render)}, nil
-		}
-		return reply{http.StatusOK, wire.OffsetEntries(match, pq, s.userHidden, render)}, nil
+		return s.listUsersTx(p, userType, extID, filter, fields, pq)
 	})
+}
+
+// listUsersTx is the transaction of GET /users (listUsers): what it checks,
+// reads and changes under the state's lock, and its reply. Callers hold mu.
+func (s *state) listUsersTx(p *principal, userType string, extID string, filter string, fields []string, pq wire.Page) (reply, *wire.Error) {
+	if !p.isAdmin() && !p.user.canSeeManagedUsers {
+		return reply{}, wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "The user may not look up the users of the enterprise")
+	}
+	var match []*user
+	for _, u := range s.users.order {
+		switch {
+		case u.deleted || u.free, userType == "external", // the enterprise has no external users
+			extID != "" && u.externalAppUserID != extID,
+			filter != "" && !strings.HasPrefix(strings.ToLower(u.name), filter) && !strings.HasPrefix(strings.ToLower(u.login), filter):
+			continue
+		}
+		match = append(match, u)
+	}
+	used := s.spaceUsed()
+	render := func(u *user) any { return s.renderUser(u, fields, used[u]) }
+	if pq.UseMarker {
+		return reply{http.StatusOK, wire.MarkerEntries(match, pq, func(u *user) int64 { return numID(u.id) }, render)}, nil
+	}
+	return reply{http.StatusOK, wire.OffsetEntries(match, pq, s.userHidden, render)}, nil
 }
 
 // createUserBody is the body of POST /users.
@@ -158,23 +164,29 @@ func (s *Server) createUser(w http.ResponseWriter, r *http.Request, p *principal
 	fields := parseFields(r)
 
 	return s.change(w, func() (reply, *wire.Error) {
-		id := s.newID()
-		login := fmt.Sprintf("AppUser_%s_%s@apps.cms.test", id, randomHex(4))
-		if body.Login != nil {
-			login = *body.Login
-			if s.users.byLogin[strings.ToLower(login)] != nil {
-				return reply{}, wire.Errorf(http.StatusConflict, codeUserLoginInUse, "User with the specified login already exists")
-			}
-		}
-		now := s.nowSec()
-		u := &user{id: id, login: login, role: userRoleUser, createdAt: now, userProfile: defaultProfile(now)}
-		u.appUser = appUser
-		body.Login = nil
-		body.apply(u)
-		s.addUser(u)
-		s.bindInvitations(u) // collaborations.go
-		return reply{http.StatusCreated, s.renderUser(u, fields, 0)}, nil
+		return s.createUserTx(body, appUser, fields)
 	})
+}
+
+// createUserTx is the transaction of POST /users (createUser): what it checks,
+// reads and changes under the state's lock, and its reply. Callers hold mu.
+func (s *state) createUserTx(body createUserBody, appUser bool, fields []string) (reply, *wire.Error) {
+	id := s.newID()
+	login := fmt.Sprintf("AppUser_%s_%s@apps.cms.test", id, randomHex(4))
+	if body.Login != nil {
+		login = *body.Login
+		if s.users.byLogin[strings.ToLower(login)] != nil {
+			return reply{}, wire.Errorf(http.StatusConflict, codeUserLoginInUse, "User with the specified login already exists")
+		}
+	}
+	now := s.nowSec()
+	u := &user{id: id, login: login, role: userRoleUser, createdAt: now, userProfile: defaultProfile(now)}
+	u.appUser = appUser
+	body.Login = nil
+	body.apply(u)
+	s.addUser(u)
+	s.bindInvitations(u) // collaborations.go
+	return reply{http.StatusCreated, s.renderUser(u, fields, 0)}, nil
 }
 
 // getUserMe serves GET /users/me: the user the token (or As-User) acts as.
@@ -193,17 +205,24 @@ func (s *Server) getUser(w http.ResponseWriter, r *http.Request, p *principal) e
 	}
 	fields := parseFields(r)
 	return s.change(w, func() (reply, *wire.Error) {
-		u := s.enterpriseUser(id)
-		if id == p.user.id {
-			u = p.user
-		} else if !p.isAdmin() && !p.user.canSeeManagedUsers {
-			return reply{}, wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "The user may not look up the users of the enterprise")
-		}
-		if u == nil {
-			return reply{}, wire.NotFound("user")
-		}
-		return reply{http.StatusOK, s.renderUser(u, fields, s.spaceUsed()[u])}, nil
+		return s.getUserTx(id, p, fields)
 	})
+}
+
+// getUserTx is the transaction of GET /users/{user_id}. (getUser): what it
+// checks, reads and changes under the state's lock, and its reply. Callers
+// hold mu.
+func (s *state) getUserTx(id string, p *principal, fields []string) (reply, *wire.Error) {
+	u := s.enterpriseUser(id)
+	if id == p.user.id {
+		u = p.user
+	} else if !p.isAdmin() && !p.user.canSeeManagedUsers {
+		return reply{}, wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "The user may not look up the users of the enterprise")
+	}
+	if u == nil {
+		return reply{}, wire.NotFound("user")
+	}
+	return reply{http.StatusOK, s.renderUser(u, fields, s.spaceUsed()[u])}, nil
 }
 
 // updateUserBody is the body of PUT /users/{user_id}.

@@ -194,12 +194,19 @@ func (s *Server) createWebhook(w http.ResponseWriter, r *http.Request, p *princi
 		return aerr
 	}
 	return s.change(w, func() (reply, *wire.Error) {
-		hook, aerr := s.addWebhook(p, *body.Target.ID, *body.Target.Type, *body.Address, triggers)
-		if aerr != nil {
-			return reply{}, aerr
-		}
-		return reply{http.StatusCreated, hook.record()}, nil
+		return s.createWebhookTx(p, body, triggers)
 	})
+}
+
+// createWebhookTx is the transaction of POST /webhooks (createWebhook): what
+// it checks, reads and changes under the state's lock, and its reply. Callers
+// hold mu.
+func (s *state) createWebhookTx(p *principal, body *webhookBody, triggers []string) (reply, *wire.Error) {
+	hook, aerr := s.addWebhook(p, *body.Target.ID, *body.Target.Type, *body.Address, triggers)
+	if aerr != nil {
+		return reply{}, aerr
+	}
+	return reply{http.StatusCreated, hook.record()}, nil
 }
 
 // addWebhook creates p's webhook on the target item: 404 for an item p
@@ -258,12 +265,19 @@ func (s *Server) updateWebhook(w http.ResponseWriter, r *http.Request, p *princi
 	}
 	id := r.PathValue("webhook_id")
 	return s.change(w, func() (reply, *wire.Error) {
-		hook, aerr := s.editWebhook(id, p, body)
-		if aerr != nil {
-			return reply{}, aerr
-		}
-		return reply{http.StatusOK, hook.record()}, nil
+		return s.updateWebhookTx(id, p, body)
 	})
+}
+
+// updateWebhookTx is the transaction of PUT /webhooks/{webhook_id}
+// (updateWebhook): what it checks, reads and changes under the state's lock,
+// and its reply. Callers hold mu.
+func (s *state) updateWebhookTx(id string, p *principal, body *webhookBody) (reply, *wire.Error) {
+	hook, aerr := s.editWebhook(id, p, body)
+	if aerr != nil {
+		return reply{}, aerr
+	}
+	return reply{http.StatusOK, hook.record()}, nil
 }
 
 // editWebhook changes p's webhook with id as body says (target, address,
