@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"reflect"
 	"strings"
 	"time"
 
@@ -79,7 +80,7 @@ func (c *Client) newRequest(method string, root *url.URL, opts any, segments ...
 // newRequestURL builds a call of method on an absolute URL.
 func (c *Client) newRequestURL(method string, u *url.URL, opts any) (*request, error) {
 	u = &url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path, RawPath: u.RawPath, RawQuery: u.RawQuery}
-	if opts != nil {
+	if !isNilOptions(opts) {
 		q, err := query.Values(opts)
 		if err != nil {
 			return nil, fmt.Errorf("cms: encoding query: %w", err)
@@ -92,16 +93,18 @@ func (c *Client) newRequestURL(method string, u *url.URL, opts any) (*request, e
 		}
 		u.RawQuery = q.Encode()
 	}
-	h := c.cfg.headers.Clone()
-	if h == nil {
-		h = http.Header{}
+	return &request{method: method, url: u, header: c.header.Clone()}, nil
+}
+
+// isNilOptions reports whether opts has no query to give: nil, or a nil
+// pointer (an options argument left nil), which query.Values would turn
+// into an empty query through reflection.
+func isNilOptions(opts any) bool {
+	if opts == nil {
+		return true
 	}
-	h.Set("User-Agent", c.cfg.userAgent)
-	h.Set("Accept", "application/json")
-	if c.cfg.asUser != "" {
-		h.Set("As-User", c.cfg.asUser)
-	}
-	return &request{method: method, url: u, header: h}, nil
+	v := reflect.ValueOf(opts)
+	return v.Kind() == reflect.Pointer && v.IsNil()
 }
 
 // setJSON makes v the JSON body of the request.
@@ -137,10 +140,14 @@ func (c *Client) send(ctx context.Context, r *request) (*Response, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	hreq, err := http.NewRequestWithContext(ctx, r.method, r.url.String(), nil)
+	// The URL is built already: the request takes it as is instead of
+	// printing and parsing it again.
+	hreq, err := http.NewRequestWithContext(ctx, r.method, "", nil)
 	if err != nil {
 		return nil, fmt.Errorf("cms: building request: %w", err)
 	}
+	hreq.URL = r.url // net/http and the layers under it only read it
+	hreq.Host = r.url.Host
 	hreq.Header = r.header
 	start := time.Now()
 	hresp, err := c.doer.Do(hreq, r.body)
@@ -187,24 +194,38 @@ func (c *Client) do(ctx context.Context, r *request, v any) (*Response, error) {
 		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
 		return resp, nil
 	}
-	body, err := readBody(resp.Body, resp.ContentLength)
-	if err == nil {
-		if raw, ok := v.(*[]byte); ok { // the caller decodes (iterators reading ahead)
-			*raw = body
-			return resp, nil
+	if raw, ok := v.(*[]byte); ok { // the caller decodes (iterators reading ahead)
+		body, err := readBody(resp.Body, resp.ContentLength)
+		if err != nil {
+			return resp, decodeError(ctx, r.method, err)
 		}
+		*raw = body
+		return resp, nil
+	}
+	// The body is only read during the decoding (the decoder copies what it
+	// keeps), so its buffer is pooled.
+	buf := getBodyBuffer()
+	defer putBodyBuffer(buf)
+	body, err := readBodyInto(buf, resp.Body, resp.ContentLength)
+	if err == nil {
 		if len(bytes.TrimSpace(body)) == 0 {
 			return resp, nil // no body
 		}
 		err = decodeJSON(body, v)
 	}
 	if err != nil {
-		if ctxErr := ctx.Err(); ctxErr != nil {
-			return resp, ctxErr
-		}
-		return resp, fmt.Errorf("cms: decoding %s response: %w", r.method, err)
+		return resp, decodeError(ctx, r.method, err)
 	}
 	return resp, nil
+}
+
+// decodeError is the error of a body that could not be read or decoded:
+// ctx's error when ctx ended meanwhile.
+func decodeError(ctx context.Context, method string, err error) error {
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		return ctxErr
+	}
+	return fmt.Errorf("cms: decoding %s response: %w", method, err)
 }
 
 // waitNotReady waits out a 202 + Retry-After (content not ready, commit
