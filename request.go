@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"reflect"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/contentapi/cms/internal/transport"
@@ -64,6 +65,7 @@ type request struct {
 // not nil, becomes the query via its `url` tags.
 func (c *Client) newRequest(method string, root *url.URL, opts any, segments ...string) (*request, error) {
 	var b strings.Builder
+	b.WriteString(root.EscapedPath())
 	for _, s := range segments {
 		if s == "" || s == "." || s == ".." {
 			return nil, &ArgError{Arg: "path", Err: ErrInvalidID}
@@ -71,16 +73,21 @@ func (c *Client) newRequest(method string, root *url.URL, opts any, segments ...
 		b.WriteByte('/')
 		b.WriteString(url.PathEscape(s))
 	}
-	u := *root
-	u.RawPath = u.EscapedPath() + b.String()
+	u := &url.URL{Scheme: root.Scheme, Host: root.Host, RawQuery: root.RawQuery}
+	u.RawPath = b.String()
 	u.Path, _ = url.PathUnescape(u.RawPath)
-	return c.newRequestURL(method, &u, opts)
+	return c.ownURLRequest(method, u, opts)
 }
 
 // newRequestURL builds a call of method on an absolute URL.
 func (c *Client) newRequestURL(method string, u *url.URL, opts any) (*request, error) {
-	u = &url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path, RawPath: u.RawPath, RawQuery: u.RawQuery}
-	if !isNilOptions(opts) {
+	return c.ownURLRequest(method, &url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path, RawPath: u.RawPath, RawQuery: u.RawQuery}, opts)
+}
+
+// ownURLRequest is newRequestURL on a URL of the call's own (changed in
+// place).
+func (c *Client) ownURLRequest(method string, u *url.URL, opts any) (*request, error) {
+	if !noQuery(opts) {
 		q, err := query.Values(opts)
 		if err != nil {
 			return nil, fmt.Errorf("cms: encoding query: %w", err)
@@ -96,16 +103,38 @@ func (c *Client) newRequestURL(method string, u *url.URL, opts any) (*request, e
 	return &request{method: method, url: u, header: c.header.Clone()}, nil
 }
 
-// isNilOptions reports whether opts has no query to give: nil, or a nil
-// pointer (an options argument left nil), which query.Values would turn
-// into an empty query through reflection.
-func isNilOptions(opts any) bool {
+// noQuery reports whether opts gives no query: nil, a nil pointer (an
+// options argument left nil), or the zero value of an options type whose
+// zero value encodes to nothing (which is learnt once per type by encoding
+// it). query.Values would otherwise walk the struct by reflection and
+// allocate an empty query on every call.
+func noQuery(opts any) bool {
 	if opts == nil {
 		return true
 	}
 	v := reflect.ValueOf(opts)
-	return v.Kind() == reflect.Pointer && v.IsNil()
+	if v.Kind() == reflect.Pointer {
+		if v.IsNil() {
+			return true
+		}
+		v = v.Elem()
+	}
+	if v.Kind() != reflect.Struct || !v.IsZero() {
+		return false
+	}
+	t := v.Type()
+	if empty, ok := zeroQueryEmpty.Load(t); ok {
+		return empty.(bool)
+	}
+	q, err := query.Values(reflect.New(t).Interface())
+	empty := err == nil && len(q) == 0
+	zeroQueryEmpty.Store(t, empty)
+	return empty
 }
+
+// zeroQueryEmpty maps an options type to whether its zero value encodes to
+// an empty query (a field without omitempty, such as usemarker, does not).
+var zeroQueryEmpty sync.Map
 
 // setJSON makes v the JSON body of the request.
 func (r *request) setJSON(v any) error {
