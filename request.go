@@ -169,15 +169,19 @@ func (c *Client) send(ctx context.Context, r *request) (*Response, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	// The URL is built already: the request takes it as is instead of
-	// printing and parsing it again.
-	hreq, err := http.NewRequestWithContext(ctx, r.method, "", nil)
-	if err != nil {
-		return nil, fmt.Errorf("cms: building request: %w", err)
-	}
-	hreq.URL = r.url // net/http and the layers under it only read it
-	hreq.Host = r.url.Host
-	hreq.Header = r.header
+	// The URL and header are built already: the request takes them as they
+	// are (NewRequestWithContext would print and parse the URL again and
+	// make a header to be thrown away). The literal stays on the stack:
+	// WithContext makes the one copy that is sent.
+	hreq := (&http.Request{
+		Method:     r.method,
+		URL:        r.url, // net/http and the layers under it only read it
+		Proto:      "HTTP/1.1",
+		ProtoMajor: 1,
+		ProtoMinor: 1,
+		Header:     r.header,
+		Host:       strings.TrimSuffix(r.url.Host, ":"), // as NewRequest: no empty port
+	}).WithContext(ctx)
 	start := time.Now()
 	hresp, err := c.doer.Do(hreq, r.body)
 	if err != nil {
