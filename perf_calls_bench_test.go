@@ -21,6 +21,7 @@ import (
 	"testing"
 
 	"github.com/contentapi/cms"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -175,5 +176,86 @@ func BenchmarkCallOverhead(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// cannedTransport answers every request with the same JSON body, without a
+// network or a server: what a call allocates is then the SDK's alone.
+type cannedTransport struct{ body string }
+
+func (t cannedTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	if r.Body != nil {
+		_, _ = io.Copy(io.Discard, r.Body)
+		r.Body.Close()
+	}
+	return &http.Response{StatusCode: http.StatusOK, Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
+		Header:        http.Header{"Content-Type": {"application/json"}},
+		Body:          io.NopCloser(strings.NewReader(t.body)),
+		ContentLength: int64(len(t.body)), Request: r}, nil
+}
+
+// TestCallAllocations guards the SDK's own allocations per small call (a
+// file get, a folder creation, a page of 100 items: request,
+// authentication, retry layer, response, decoding of full records) on a
+// transport that allocates nearly nothing. The bounds are generous (about
+// one and a half times the counts measured when they were written: 39, 43
+// and 1,152; 61, 62 and 1,269 before this change): they catch a layer that starts copying per call, not a field
+// more.
+func TestCallAllocations(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts differ under -race")
+	}
+	const file = `{"type":"file","id":"12345","etag":"1","sequence_id":"1","name":"report.pdf","size":1024,` +
+		`"sha1":"85136c79cbf9fe36bb9d05d0639c70c265c18d37","created_at":"2026-11-24T10:00:00Z","modified_at":"2026-11-24T10:00:00Z",` +
+		`"parent":{"type":"folder","id":"0","name":"All Files"},"item_status":"active"}`
+	const folder = `{"type":"folder","id":"777","etag":"0","sequence_id":"0","name":"n","created_at":"2026-11-24T10:00:00Z",` +
+		`"modified_at":"2026-11-24T10:00:00Z","parent":{"type":"folder","id":"0","name":"All Files"},"item_status":"active"}`
+	entries := make([]string, 100)
+	for k := range entries {
+		entries[k] = strings.Replace(file, `"12345"`, fmt.Sprintf(`"%d"`, 1000+k), 1)
+	}
+	page := `{"total_count":100,"offset":0,"limit":100,"entries":[` + strings.Join(entries, ",") + `]}`
+	ctx := context.Background()
+	client := func(body string) *cms.Client {
+		c, err := cms.NewClient(cms.WithToken("tok"), cms.WithHTTPClient(&http.Client{Transport: cannedTransport{body: body}}))
+		require.NoError(t, err)
+		return c
+	}
+	for _, tc := range []struct {
+		name  string
+		body  string
+		bound float64
+		call  func(c *cms.Client) error
+	}{
+		{"file get", file, 60, func(c *cms.Client) error {
+			f, _, err := c.Files.Get(ctx, "12345", nil)
+			if err == nil && f.Name != "report.pdf" {
+				err = fmt.Errorf("decoded %+v", f)
+			}
+			return err
+		}},
+		{"folder creation", folder, 65, func(c *cms.Client) error {
+			f, _, err := c.Folders.Create(ctx, &cms.CreateFolderRequest{Name: "n", Parent: cms.FolderRef{ID: "0"}}, nil)
+			if err == nil && f.ID != "777" {
+				err = fmt.Errorf("decoded %+v", f)
+			}
+			return err
+		}},
+		{"page of 100 items", page, 1750, func(c *cms.Client) error {
+			p, _, err := c.Folders.ListItems(ctx, "0", &cms.ListItemsOptions{Limit: 100})
+			if err == nil && len(p.Entries) != 100 {
+				err = fmt.Errorf("decoded %d entries", len(p.Entries))
+			}
+			return err
+		}},
+	} {
+		c := client(tc.body)
+		allocs := testing.AllocsPerRun(100, func() {
+			if err := tc.call(c); err != nil {
+				t.Fatal(err)
+			}
+		})
+		t.Logf("%s: %.0f allocations", tc.name, allocs)
+		assert.LessOrEqual(t, allocs, tc.bound, tc.name)
 	}
 }
