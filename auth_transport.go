@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"sync/atomic"
 
 	"github.com/contentapi/cms/internal/transport"
 	"golang.org/x/oauth2"
@@ -19,7 +20,13 @@ type authTransport struct {
 	src    oauth2.TokenSource
 	base   http.RoundTripper
 	logger *slog.Logger
+	// bearer is the Authorization value of the last token sent, kept so
+	// that a call with the same token builds no string.
+	bearer atomic.Pointer[bearerValue]
 }
+
+// bearerValue is an access token and its "Bearer <token>" header value.
+type bearerValue struct{ token, header string }
 
 func newAuthTransport(src oauth2.TokenSource, base http.RoundTripper, logger *slog.Logger) *authTransport {
 	return &authTransport{src: src, base: base, logger: logger}
@@ -69,7 +76,7 @@ func (t *authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		return nil, err
 	}
-	resp, err := t.base.RoundTrip(withBearer(req, tok))
+	resp, err := t.base.RoundTrip(withBearer(req, t.bearerOf(tok)))
 	if err != nil || resp.StatusCode != http.StatusUnauthorized {
 		return resp, err
 	}
@@ -87,7 +94,7 @@ func (t *authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		t.debug(ctx, "401 not retried: refresh failed", req, slog.String("error", err.Error()))
 		return resp, nil
 	}
-	retry := withBearer(req, fresh)
+	retry := withBearer(req, t.bearerOf(fresh))
 	if !replay {
 		body, err := req.GetBody()
 		if err != nil {
@@ -109,10 +116,49 @@ func (t *authTransport) debug(ctx context.Context, msg string, req *http.Request
 	t.logger.LogAttrs(ctx, slog.LevelDebug, "cms auth: "+msg, attrs...)
 }
 
-// withBearer returns a copy of req carrying the token.
-func withBearer(req *http.Request, tok *oauth2.Token) *http.Request {
-	r := req.Clone(req.Context())
-	r.Body = req.Body
-	r.Header.Set("Authorization", "Bearer "+tok.AccessToken)
+// bearerOf returns the Authorization value of tok.
+func (t *authTransport) bearerOf(tok *oauth2.Token) string {
+	if b := t.bearer.Load(); b != nil && b.token == tok.AccessToken {
+		return b.header
+	}
+	b := &bearerValue{token: tok.AccessToken, header: "Bearer " + tok.AccessToken}
+	t.bearer.Store(b)
+	return b.header
+}
+
+// withBearer returns a copy of req whose header is req's plus
+// "Authorization: <bearer>". req itself, its header included, is left as
+// it was (a RoundTripper must not change its request); the copy shares
+// what nothing changes (URL, body, context).
+func withBearer(req *http.Request, bearer string) *http.Request {
+	r := new(http.Request)
+	*r = *req
+	r.Header = headerWith(req.Header, "Authorization", bearer)
 	return r
+}
+
+// headerWith returns a copy of h with key (canonical) set to value, in
+// two allocations whatever h holds (the map and one slice for every value).
+func headerWith(h http.Header, key, value string) http.Header {
+	n := 1
+	for _, vv := range h {
+		n += len(vv)
+	}
+	values := make([]string, n)
+	out := make(http.Header, len(h)+1)
+	for k, vv := range h {
+		if k == key {
+			continue
+		}
+		if vv == nil { // kept: a nil value suppresses a header net/http would add
+			out[k] = nil
+			continue
+		}
+		m := copy(values, vv)
+		out[k] = values[:m:m]
+		values = values[m:]
+	}
+	values[0] = value
+	out[key] = values[:1:1]
+	return out
 }

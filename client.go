@@ -27,6 +27,9 @@ type Client struct {
 	cfg      config
 	doer     *transport.Doer
 	download *http.Client
+	// header is what every API request starts with (cfg.headers,
+	// User-Agent, Accept, As-User), built once: a call clones it.
+	header http.Header
 
 	Files                      *FilesService
 	Uploads                    *UploadsService
@@ -93,6 +96,7 @@ func newClient(cfg config, opts []Option) (*Client, error) {
 		return nil, errors.New("cms: no credentials: use WithToken or WithTokenSource")
 	}
 	c := &Client{cfg: cfg}
+	c.header = c.cfg.requestHeader()
 	c.doer = &transport.Doer{HTTPClient: apiHTTPClient(cfg), Policy: transport.Policy(cfg.retry), Logger: cfg.logger, Sleep: cfg.sleep}
 	c.download = cfg.downloadClient
 	if c.download == nil {
@@ -161,6 +165,20 @@ func apiHTTPClient(cfg config) *http.Client {
 	return hc
 }
 
+// requestHeader is the header every API request of cfg starts with.
+func (cfg *config) requestHeader() http.Header {
+	h := cfg.headers.Clone()
+	if h == nil {
+		h = http.Header{}
+	}
+	h.Set("User-Agent", cfg.userAgent)
+	h.Set("Accept", "application/json")
+	if cfg.asUser != "" {
+		h.Set("As-User", cfg.asUser)
+	}
+	return h
+}
+
 // Clone returns a client with the same configuration changed by opts. It
 // shares nothing mutable with c.
 func (c *Client) Clone(opts ...Option) (*Client, error) {
@@ -178,6 +196,7 @@ func (c *Client) AsUser(userID string) (*Client, error) {
 	d := &Client{cfg: c.cfg, doer: c.doer, download: c.download}
 	d.cfg.headers = c.cfg.headers.Clone()
 	d.cfg.asUser = userID
+	d.header = d.cfg.requestHeader()
 	d.initServices()
 	return d, nil
 }

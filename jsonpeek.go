@@ -6,42 +6,49 @@ package cms
 // over the other members, validating nothing: callers decode b fully
 // afterwards, which rejects what is malformed.
 func topLevelString(b []byte, key string) (string, bool) {
+	v, ok := topLevelBytes(b, key)
+	return string(v), ok
+}
+
+// topLevelBytes is topLevelString giving the value as a slice of b (no
+// copy): a caller that only compares it allocates nothing.
+func topLevelBytes(b []byte, key string) ([]byte, bool) {
 	i := skipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
-		return "", false
+		return nil, false
 	}
 	i++
 	for {
 		i = skipSpace(b, i)
 		if i >= len(b) || b[i] != '"' {
-			return "", false
+			return nil, false
 		}
 		start := i
 		next, plain := scanString(b, i)
 		if next < 0 {
-			return "", false
+			return nil, false
 		}
 		i = skipSpace(b, next)
 		if i >= len(b) || b[i] != ':' {
-			return "", false
+			return nil, false
 		}
 		i = skipSpace(b, i+1)
 		if plain && string(b[start+1:next-1]) == key {
 			if i >= len(b) || b[i] != '"' {
-				return "", false
+				return nil, false
 			}
 			end, plainV := scanString(b, i)
 			if end < 0 || !plainV {
-				return "", false
+				return nil, false
 			}
-			return string(b[i+1 : end-1]), true
+			return b[i+1 : end-1], true
 		}
 		if i = skipValue(b, i); i < 0 {
-			return "", false
+			return nil, false
 		}
 		i = skipSpace(b, i)
 		if i >= len(b) || b[i] != ',' {
-			return "", false
+			return nil, false
 		}
 		i++
 	}

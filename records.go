@@ -211,8 +211,21 @@ type Item struct {
 // is found with a quick look at the top-level keys, so the entry is decoded
 // once, straight into its record.
 func (it *Item) UnmarshalJSON(b []byte) error {
-	typ, ok := topLevelString(b, "type")
-	if !ok { // no type, or one written with escapes
+	// The type is compared as a slice of b: the three known types cost no
+	// string of their own.
+	var typ string
+	if raw, ok := topLevelBytes(b, "type"); ok {
+		switch string(raw) {
+		case "file":
+			typ = "file"
+		case "folder":
+			typ = "folder"
+		case "web_link":
+			typ = "web_link"
+		default:
+			typ = string(raw)
+		}
+	} else { // no type, or one written with escapes
 		var head struct {
 			Type string `json:"type"`
 		}

@@ -10,7 +10,9 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"reflect"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/contentapi/cms/internal/transport"
@@ -63,6 +65,7 @@ type request struct {
 // not nil, becomes the query via its `url` tags.
 func (c *Client) newRequest(method string, root *url.URL, opts any, segments ...string) (*request, error) {
 	var b strings.Builder
+	b.WriteString(root.EscapedPath())
 	for _, s := range segments {
 		if s == "" || s == "." || s == ".." {
 			return nil, &ArgError{Arg: "path", Err: ErrInvalidID}
@@ -70,16 +73,21 @@ func (c *Client) newRequest(method string, root *url.URL, opts any, segments ...
 		b.WriteByte('/')
 		b.WriteString(url.PathEscape(s))
 	}
-	u := *root
-	u.RawPath = u.EscapedPath() + b.String()
+	u := &url.URL{Scheme: root.Scheme, Host: root.Host, RawQuery: root.RawQuery}
+	u.RawPath = b.String()
 	u.Path, _ = url.PathUnescape(u.RawPath)
-	return c.newRequestURL(method, &u, opts)
+	return c.ownURLRequest(method, u, opts)
 }
 
 // newRequestURL builds a call of method on an absolute URL.
 func (c *Client) newRequestURL(method string, u *url.URL, opts any) (*request, error) {
-	u = &url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path, RawPath: u.RawPath, RawQuery: u.RawQuery}
-	if opts != nil {
+	return c.ownURLRequest(method, &url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path, RawPath: u.RawPath, RawQuery: u.RawQuery}, opts)
+}
+
+// ownURLRequest is newRequestURL on a URL of the call's own (changed in
+// place).
+func (c *Client) ownURLRequest(method string, u *url.URL, opts any) (*request, error) {
+	if !noQuery(opts) {
 		q, err := query.Values(opts)
 		if err != nil {
 			return nil, fmt.Errorf("cms: encoding query: %w", err)
@@ -92,17 +100,41 @@ func (c *Client) newRequestURL(method string, u *url.URL, opts any) (*request, e
 		}
 		u.RawQuery = q.Encode()
 	}
-	h := c.cfg.headers.Clone()
-	if h == nil {
-		h = http.Header{}
-	}
-	h.Set("User-Agent", c.cfg.userAgent)
-	h.Set("Accept", "application/json")
-	if c.cfg.asUser != "" {
-		h.Set("As-User", c.cfg.asUser)
-	}
-	return &request{method: method, url: u, header: h}, nil
+	return &request{method: method, url: u, header: c.header.Clone()}, nil
 }
+
+// noQuery reports whether opts gives no query: nil, a nil pointer (an
+// options argument left nil), or the zero value of an options type whose
+// zero value encodes to nothing (which is learnt once per type by encoding
+// it). query.Values would otherwise walk the struct by reflection and
+// allocate an empty query on every call.
+func noQuery(opts any) bool {
+	if opts == nil {
+		return true
+	}
+	v := reflect.ValueOf(opts)
+	if v.Kind() == reflect.Pointer {
+		if v.IsNil() {
+			return true
+		}
+		v = v.Elem()
+	}
+	if v.Kind() != reflect.Struct || !v.IsZero() {
+		return false
+	}
+	t := v.Type()
+	if empty, ok := zeroQueryEmpty.Load(t); ok {
+		return empty.(bool)
+	}
+	q, err := query.Values(reflect.New(t).Interface())
+	empty := err == nil && len(q) == 0
+	zeroQueryEmpty.Store(t, empty)
+	return empty
+}
+
+// zeroQueryEmpty maps an options type to whether its zero value encodes to
+// an empty query (a field without omitempty, such as usemarker, does not).
+var zeroQueryEmpty sync.Map
 
 // setJSON makes v the JSON body of the request.
 func (r *request) setJSON(v any) error {
@@ -137,11 +169,19 @@ func (c *Client) send(ctx context.Context, r *request) (*Response, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	hreq, err := http.NewRequestWithContext(ctx, r.method, r.url.String(), nil)
-	if err != nil {
-		return nil, fmt.Errorf("cms: building request: %w", err)
-	}
-	hreq.Header = r.header
+	// The URL and header are built already: the request takes them as they
+	// are (NewRequestWithContext would print and parse the URL again and
+	// make a header to be thrown away). The literal stays on the stack:
+	// WithContext makes the one copy that is sent.
+	hreq := (&http.Request{
+		Method:     r.method,
+		URL:        r.url, // net/http and the layers under it only read it
+		Proto:      "HTTP/1.1",
+		ProtoMajor: 1,
+		ProtoMinor: 1,
+		Header:     r.header,
+		Host:       strings.TrimSuffix(r.url.Host, ":"), // as NewRequest: no empty port
+	}).WithContext(ctx)
 	start := time.Now()
 	hresp, err := c.doer.Do(hreq, r.body)
 	if err != nil {
@@ -187,24 +227,38 @@ func (c *Client) do(ctx context.Context, r *request, v any) (*Response, error) {
 		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
 		return resp, nil
 	}
-	body, err := readBody(resp.Body, resp.ContentLength)
-	if err == nil {
-		if raw, ok := v.(*[]byte); ok { // the caller decodes (iterators reading ahead)
-			*raw = body
-			return resp, nil
+	if raw, ok := v.(*[]byte); ok { // the caller decodes (iterators reading ahead)
+		body, err := readBody(resp.Body, resp.ContentLength)
+		if err != nil {
+			return resp, decodeError(ctx, r.method, err)
 		}
+		*raw = body
+		return resp, nil
+	}
+	// The body is only read during the decoding (the decoder copies what it
+	// keeps), so its buffer is pooled.
+	buf := getBodyBuffer()
+	defer putBodyBuffer(buf)
+	body, err := readBodyInto(buf, resp.Body, resp.ContentLength)
+	if err == nil {
 		if len(bytes.TrimSpace(body)) == 0 {
 			return resp, nil // no body
 		}
 		err = decodeJSON(body, v)
 	}
 	if err != nil {
-		if ctxErr := ctx.Err(); ctxErr != nil {
-			return resp, ctxErr
-		}
-		return resp, fmt.Errorf("cms: decoding %s response: %w", r.method, err)
+		return resp, decodeError(ctx, r.method, err)
 	}
 	return resp, nil
+}
+
+// decodeError is the error of a body that could not be read or decoded:
+// ctx's error when ctx ended meanwhile.
+func decodeError(ctx context.Context, method string, err error) error {
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		return ctxErr
+	}
+	return fmt.Errorf("cms: decoding %s response: %w", method, err)
 }
 
 // waitNotReady waits out a 202 + Retry-After (content not ready, commit

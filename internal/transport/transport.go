@@ -46,31 +46,40 @@ func DefaultRetryStatuses() []int {
 // DefaultPolicy is 4 retries, backoff from 0.5 s to 30 s, Retry-After up to
 // 60 s, on DefaultRetryStatuses.
 func DefaultPolicy() Policy {
-	return Policy{MaxRetries: 4, MinBackoff: 500 * time.Millisecond, MaxBackoff: 30 * time.Second,
-		MaxRetryAfter: 60 * time.Second, RetryStatuses: DefaultRetryStatuses()}
+	return Policy{}.WithDefaults()
 }
 
 // WithDefaults returns p with every zero field replaced by its default (a
 // negative MaxRetries stays: no retries). Applying it twice changes nothing.
 // RetryStatuses is copied, so the caller's slice is never shared.
 func (p Policy) WithDefaults() Policy {
-	d := DefaultPolicy()
+	p = p.filled()
+	p.RetryStatuses = append([]int{}, p.RetryStatuses...)
+	return p
+}
+
+// defaultRetryStatuses is DefaultRetryStatuses for reading only (filled
+// shares it, so a call allocates no slice).
+var defaultRetryStatuses = DefaultRetryStatuses()
+
+// filled is WithDefaults without the copy of RetryStatuses: the result
+// shares p's slice (or defaultRetryStatuses) and must only be read. Doer.Do
+// uses it once per call.
+func (p Policy) filled() Policy {
 	if p.MaxRetries == 0 {
-		p.MaxRetries = d.MaxRetries
+		p.MaxRetries = 4
 	}
 	if p.MinBackoff == 0 {
-		p.MinBackoff = d.MinBackoff
+		p.MinBackoff = 500 * time.Millisecond
 	}
 	if p.MaxBackoff == 0 {
-		p.MaxBackoff = max(d.MaxBackoff, p.MinBackoff)
+		p.MaxBackoff = max(30*time.Second, p.MinBackoff)
 	}
 	if p.MaxRetryAfter == 0 {
-		p.MaxRetryAfter = d.MaxRetryAfter
+		p.MaxRetryAfter = 60 * time.Second
 	}
 	if p.RetryStatuses == nil {
-		p.RetryStatuses = d.RetryStatuses
-	} else {
-		p.RetryStatuses = append([]int{}, p.RetryStatuses...)
+		p.RetryStatuses = defaultRetryStatuses
 	}
 	return p
 }
@@ -152,7 +161,9 @@ type Doer struct {
 	Sleep func(ctx context.Context, d time.Duration) error
 }
 
-// attemptState carries one call's retry decisions from CheckRetry to Backoff.
+// attemptState is one call: its retry decisions (from CheckRetry to
+// Backoff), its body, and the retryablehttp client that runs it, in one
+// allocation.
 type attemptState struct {
 	policy     Policy
 	idempotent bool
@@ -161,70 +172,54 @@ type attemptState struct {
 	nextWait   time.Duration
 	rand       func() float64
 	sleep      func(context.Context, time.Duration) error
+	body       *Body
+	rreq       retryablehttp.Request
+	rc         retryablehttp.Client
 }
 
 // Do sends req, retrying as the policy allows. req must not have a body:
 // body (may be nil) is opened for every attempt. The last response, whatever
 // its status, is returned without its body being read; a non-nil error means
-// no usable response (the body of any response is then already closed).
+// no usable response (the body of any response is then already closed). Do
+// sends req itself (and shallow copies of it for retries): the caller must
+// not use req again.
 func (d *Doer) Do(req *http.Request, body *Body) (*http.Response, error) {
 	ctx := req.Context()
 	policy := d.Policy
 	if p, ok := PolicyFrom(ctx); ok {
 		policy = p
 	}
-	policy = policy.WithDefaults()
 	st := &attemptState{
-		policy:     policy,
+		policy:     policy.filled(),
 		idempotent: IdempotentMethod(req.Method) || IsIdempotent(ctx),
 		replayable: body == nil || body.Replayable,
 		rand:       d.Rand,
 		sleep:      d.Sleep,
+		body:       body,
 	}
 	if st.rand == nil {
 		st.rand = rand.Float64
 	}
-	rreq, err := retryablehttp.NewRequestWithContext(ctx, req.Method, req.URL.String(), nil)
-	if err != nil {
+	// req has no body, so it is wrapped as is (retryablehttp.FromRequest
+	// would only add a reader of its body); setBody gives each attempt its own.
+	st.rreq.Request = req
+	if err := st.setBody(req); err != nil {
 		return nil, err
 	}
-	rreq.Header = req.Header
-	rreq.Host = req.Host
-	setBody := func(r *http.Request) error {
-		if body == nil {
-			return nil
-		}
-		rc, err := body.Open()
-		if err != nil {
-			return err
-		}
-		r.Body = rc
-		r.ContentLength = body.ContentLength
-		if body.Replayable {
-			r.GetBody = body.Open // lets the auth layer resend after a 401
-		}
-		if body.ContentLength == 0 {
-			r.Body = http.NoBody
-		}
-		return nil
-	}
-	if err := setBody(rreq.Request); err != nil {
-		return nil, err
-	}
-	rc := &retryablehttp.Client{
+	st.rc = retryablehttp.Client{
 		HTTPClient:   d.HTTPClient,
-		RetryMax:     max(policy.MaxRetries, 0),
-		RetryWaitMin: policy.MinBackoff,
-		RetryWaitMax: policy.MaxBackoff,
+		RetryMax:     max(st.policy.MaxRetries, 0),
+		RetryWaitMin: st.policy.MinBackoff,
+		RetryWaitMax: st.policy.MaxBackoff,
 		CheckRetry:   st.checkRetry,
-		Backoff:      func(_, _ time.Duration, _ int, _ *http.Response) time.Duration { return st.nextWait },
+		Backoff:      st.backoff,
 		ErrorHandler: retryablehttp.PassthroughErrorHandler,
-		PrepareRetry: setBody,
+		PrepareRetry: st.setBody,
 	}
 	if d.Logger != nil {
-		rc.Logger = leveled{d.Logger}
+		st.rc.Logger = leveled{d.Logger}
 	}
-	resp, err := rc.Do(rreq)
+	resp, err := st.rc.Do(&st.rreq)
 	if err != nil {
 		if resp != nil {
 			resp.Body.Close()
@@ -235,6 +230,32 @@ func (d *Doer) Do(req *http.Request, body *Body) (*http.Response, error) {
 		return nil, err
 	}
 	return resp, nil
+}
+
+// setBody gives an attempt its own body (none when the call has none).
+func (st *attemptState) setBody(r *http.Request) error {
+	body := st.body
+	if body == nil {
+		return nil
+	}
+	rc, err := body.Open()
+	if err != nil {
+		return err
+	}
+	r.Body = rc
+	r.ContentLength = body.ContentLength
+	if body.Replayable {
+		r.GetBody = body.Open // lets the auth layer resend after a 401
+	}
+	if body.ContentLength == 0 {
+		r.Body = http.NoBody
+	}
+	return nil
+}
+
+// backoff is the wait checkRetry decided (zero when it waited already).
+func (st *attemptState) backoff(_, _ time.Duration, _ int, _ *http.Response) time.Duration {
+	return st.nextWait
 }
 
 // checkRetry decides whether to try again and, if so, how long to wait first.

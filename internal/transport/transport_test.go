@@ -119,7 +119,14 @@ func TestRetryable(t *testing.T) {
 func TestPolicyDefaultsAndValidate(t *testing.T) {
 	t.Parallel()
 	d := DefaultPolicy()
+	assert.Equal(t, Policy{MaxRetries: 4, MinBackoff: 500 * time.Millisecond, MaxBackoff: 30 * time.Second,
+		MaxRetryAfter: time.Minute, RetryStatuses: []int{429, 500, 502, 503, 504}}, d)
 	assert.Equal(t, d, Policy{}.WithDefaults(), "the zero policy is the default")
+	assert.Equal(t, d, Policy{}.filled(), "Doer.Do's defaults are the same")
+	d.RetryStatuses[0] = 1
+	assert.Equal(t, []int{429, 500, 502, 503, 504}, DefaultPolicy().RetryStatuses, "each DefaultPolicy has its own slice")
+	assert.Equal(t, []int{429, 500, 502, 503, 504}, Policy{}.filled().RetryStatuses, "changing a DefaultPolicy's slice does not reach the defaults Doer.Do shares")
+	d = DefaultPolicy()
 	p := Policy{MaxRetries: 3}.WithDefaults()
 	assert.Equal(t, 3, p.MaxRetries)
 	assert.Equal(t, d.MinBackoff, p.MinBackoff, "zero MinBackoff means the default, not no backoff")
