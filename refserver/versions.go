@@ -19,18 +19,27 @@ func (s *Server) getFileVersion(w http.ResponseWriter, r *http.Request, p *princ
 	if !validID(vid) {
 		return wire.NotFound("file version")
 	}
+	fields := parseFields(r)
 	return s.change(w, func() (reply, *wire.Error) {
-		f, aerr := s.lookup(p, "file", id)
-		if aerr != nil {
-			return reply{}, aerr
-		}
-		for n, v := range f.versions {
-			if v.id == vid {
-				return reply{http.StatusOK, pickFields(versionRecord(f, n+1, v), parseFields(r), "type", "id", "sha1")}, nil
-			}
-		}
-		return reply{}, wire.NotFound("file version")
+		return s.getFileVersionTx(p, id, vid, fields)
 	})
+}
+
+// getFileVersionTx is the transaction of GET
+// /files/{file_id}/versions/{file_version_id} (getFileVersion): what it
+// checks, reads and changes under the state's lock, and its reply. Callers
+// hold mu.
+func (s *state) getFileVersionTx(p *principal, id string, vid string, fields []string) (reply, *wire.Error) {
+	f, aerr := s.lookup(p, "file", id)
+	if aerr != nil {
+		return reply{}, aerr
+	}
+	for n, v := range f.versions {
+		if v.id == vid {
+			return reply{http.StatusOK, pickFields(versionRecord(f, n+1, v), fields, "type", "id", "sha1")}, nil
+		}
+	}
+	return reply{}, wire.NotFound("file version")
 }
 
 // versionRecord is the FileVersion--Full record of v, the n-th (1-based)

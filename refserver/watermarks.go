@@ -84,12 +84,11 @@ func watermarkRecord(wm *watermark) map[string]any {
 
 // watermarkTarget finds the file or folder of a watermark route: a
 // malformed id, the root folder or an item p cannot see is 404.
-func (s *Server) watermarkTarget(r *http.Request, p *principal, typ string) (*item, *wire.Error) {
-	id := r.PathValue("id")
+func (s *state) watermarkTarget(id string, edit bool, p *principal, typ string) (*item, *wire.Error) {
 	if !validID(id) || id == rootID {
 		return nil, wire.NotFound(typ)
 	}
-	if r.Method == http.MethodGet {
+	if !edit {
 		return s.lookup(p, typ, id)
 	}
 	return s.lookupFor(p, typ, id, actEdit)
@@ -99,18 +98,26 @@ func (s *Server) watermarkTarget(r *http.Request, p *principal, typ string) (*it
 // 200 Watermark, 404 when the item has none.
 func (s *Server) getWatermark(typ string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, p *principal) error {
+		id := r.PathValue("id")
 		return s.change(w, func() (reply, *wire.Error) {
-			it, aerr := s.watermarkTarget(r, p, typ)
-			if aerr != nil {
-				return reply{}, aerr
-			}
-			wm, ok := s.watermarks.byItem[it.id]
-			if !ok {
-				return reply{}, wire.NotFound("watermark")
-			}
-			return reply{http.StatusOK, watermarkRecord(wm)}, nil
+			return s.getWatermarkTx(id, p, typ)
 		})
 	}
+}
+
+// getWatermarkTx is the transaction of GET /files/{id}/watermark
+// (getWatermark): what it checks, reads and changes under the state's lock,
+// and its reply. Callers hold mu.
+func (s *state) getWatermarkTx(id string, p *principal, typ string) (reply, *wire.Error) {
+	it, aerr := s.watermarkTarget(id, false, p, typ)
+	if aerr != nil {
+		return reply{}, aerr
+	}
+	wm, ok := s.watermarks.byItem[it.id]
+	if !ok {
+		return reply{}, wire.NotFound("watermark")
+	}
+	return reply{http.StatusOK, watermarkRecord(wm)}, nil
 }
 
 // applyWatermarkBody is the body of PUT .../watermark.
@@ -138,33 +145,49 @@ func (s *Server) applyWatermark(typ string) handlerFunc {
 		if *body.Watermark.Imprint != "default" {
 			return wire.BadRequest("Invalid value for watermark.imprint: default")
 		}
+		id := r.PathValue("id")
 		return s.change(w, func() (reply, *wire.Error) {
-			it, aerr := s.watermarkTarget(r, p, typ)
-			if aerr != nil {
-				return reply{}, aerr
-			}
-			wm, created := s.applyWatermarkTo(it)
-			if created {
-				return reply{http.StatusCreated, watermarkRecord(wm)}, nil
-			}
-			return reply{http.StatusOK, watermarkRecord(wm)}, nil
+			return s.applyWatermarkTx(id, p, typ)
 		})
 	}
+}
+
+// applyWatermarkTx is the transaction of PUT /files/{id}/watermark
+// (applyWatermark): what it checks, reads and changes under the state's lock,
+// and its reply. Callers hold mu.
+func (s *state) applyWatermarkTx(id string, p *principal, typ string) (reply, *wire.Error) {
+	it, aerr := s.watermarkTarget(id, true, p, typ)
+	if aerr != nil {
+		return reply{}, aerr
+	}
+	wm, created := s.applyWatermarkTo(it)
+	if created {
+		return reply{http.StatusCreated, watermarkRecord(wm)}, nil
+	}
+	return reply{http.StatusOK, watermarkRecord(wm)}, nil
 }
 
 // removeWatermark serves DELETE /files/{id}/watermark and
 // /folders/{id}/watermark: 204, 404 when the item has none.
 func (s *Server) removeWatermark(typ string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, p *principal) error {
+		id := r.PathValue("id")
 		return s.change(w, func() (reply, *wire.Error) {
-			it, aerr := s.watermarkTarget(r, p, typ)
-			if aerr != nil {
-				return reply{}, aerr
-			}
-			if !s.removeWatermarkFrom(it) {
-				return reply{}, wire.NotFound("watermark")
-			}
-			return reply{status: http.StatusNoContent}, nil
+			return s.removeWatermarkTx(id, p, typ)
 		})
 	}
+}
+
+// removeWatermarkTx is the transaction of DELETE /files/{id}/watermark
+// (removeWatermark): what it checks, reads and changes under the state's lock,
+// and its reply. Callers hold mu.
+func (s *state) removeWatermarkTx(id string, p *principal, typ string) (reply, *wire.Error) {
+	it, aerr := s.watermarkTarget(id, true, p, typ)
+	if aerr != nil {
+		return reply{}, aerr
+	}
+	if !s.removeWatermarkFrom(it) {
+		return reply{}, wire.NotFound("watermark")
+	}
+	return reply{status: http.StatusNoContent}, nil
 }
