@@ -89,11 +89,11 @@ func TestWireEnumsAndLimitsCheckedBeforeSending(t *testing.T) {
 			return err
 		},
 		"device pins direction": func() error {
-			_, _, err := c.DevicePins.List(ctx, "1", &ListDevicePinsOptions{Direction: "asc"})
+			_, _, err := c.DevicePins.ListByEnterprise(ctx, "1", &ListDevicePinsOptions{Direction: "asc"})
 			return err
 		},
 		"device pins limit -1": func() error {
-			_, _, err := c.DevicePins.List(ctx, "1", &ListDevicePinsOptions{Limit: -1})
+			_, _, err := c.DevicePins.ListByEnterprise(ctx, "1", &ListDevicePinsOptions{Limit: -1})
 			return err
 		},
 		"trash limit -1":     func() error { _, _, err := c.Trash.ListItems(ctx, &ListTrashOptions{Limit: -1}); return err },
@@ -187,7 +187,7 @@ func TestWireEnumsAndLimitsCheckedBeforeSending(t *testing.T) {
 		"groups limit 5000":       second(c.Groups.List(ctx, &ListGroupsOptions{Limit: 5000})),
 		"folder items limit 5000": second(c.Folders.ListItems(ctx, "0", &ListItemsOptions{Limit: 5000})),
 		"trash limit 5000":        second(c.Trash.ListItemsByMarker(ctx, &ListTrashByMarkerOptions{Limit: 5000})),
-		"device pins DESC":        second(c.DevicePins.List(ctx, "1", &ListDevicePinsOptions{Limit: 1000, Direction: SortDirectionDescending})),
+		"device pins DESC":        second(c.DevicePins.ListByEnterprise(ctx, "1", &ListDevicePinsOptions{Limit: 1000, Direction: SortDirectionDescending})),
 		"trash sorted":            second(c.Trash.ListItems(ctx, &ListTrashOptions{Sort: TrashSortSize, Direction: SortDirectionDescending})),
 		"user quota unlimited":    second(c.Users.Update(ctx, "1", &UpdateUserRequest{SpaceAmount: &unlimited, Role: UserRoleCoadmin, Status: UserStatusCannotDeleteEditUpload}, nil)),
 	} {

@@ -17,7 +17,7 @@ type DevicePin struct {
 	ProductName string    `json:"product_name,omitzero"`
 }
 
-// ListDevicePinsOptions are the options of DevicePinsService.List.
+// ListDevicePinsOptions are the options of DevicePinsService.ListByEnterprise.
 type ListDevicePinsOptions struct {
 	// Marker is a NextMarker of an earlier page; "" for the first page. The
 	// service sends next_marker as a number; MarkerPage carries it as text.
@@ -28,10 +28,10 @@ type ListDevicePinsOptions struct {
 	Direction SortDirection `url:"direction,omitempty"`
 }
 
-// List returns one marker page of an enterprise's device pins
+// ListByEnterprise returns one marker page of an enterprise's device pins
 // (GET /enterprises/{enterprise_id}/device_pinners). UsersService.GetMe
 // with Fields "enterprise" gives the enterprise id.
-func (s *DevicePinsService) List(ctx context.Context, enterpriseID string, opts *ListDevicePinsOptions) (*MarkerPage[*DevicePin], *Response, error) {
+func (s *DevicePinsService) ListByEnterprise(ctx context.Context, enterpriseID string, opts *ListDevicePinsOptions) (*MarkerPage[*DevicePin], *Response, error) {
 	if err := checkID("enterprise", enterpriseID); err != nil {
 		return nil, nil, err
 	}
@@ -44,26 +44,26 @@ func (s *DevicePinsService) List(ctx context.Context, enterpriseID string, opts 
 	return withNextMarker(getAPI[MarkerPage[*DevicePin]](ctx, s.client, opts, "enterprises", enterpriseID, "device_pinners"))
 }
 
-// listPages pages List with a private copy of opts.
+// listPages pages ListByEnterprise with a private copy of opts.
 func (s *DevicePinsService) listPages(enterpriseID string, opts *ListDevicePinsOptions) (string, markerPageFunc[*DevicePin]) {
 	return pageFuncs(opts, func(o *ListDevicePinsOptions) *string { return &o.Marker },
 		func(ctx context.Context, o *ListDevicePinsOptions) (*MarkerPage[*DevicePin], *Response, error) {
-			return s.List(ctx, enterpriseID, o)
+			return s.ListByEnterprise(ctx, enterpriseID, o)
 		})
 }
 
-// ListIter yields every device pin of an enterprise, fetching marker pages
+// ListByEnterpriseIter yields every device pin of an enterprise, fetching marker pages
 // (GET /enterprises/{enterprise_id}/device_pinners) lazily. It never
 // changes opts.
-func (s *DevicePinsService) ListIter(ctx context.Context, enterpriseID string, opts *ListDevicePinsOptions) iter.Seq2[*DevicePin, error] {
+func (s *DevicePinsService) ListByEnterpriseIter(ctx context.Context, enterpriseID string, opts *ListDevicePinsOptions) iter.Seq2[*DevicePin, error] {
 	marker, fetch := s.listPages(enterpriseID, opts)
 	return markerSeq(ctx, marker, fetch)
 }
 
-// NewListPaginator walks an enterprise's device pins one marker page at a
+// NewListByEnterprisePaginator walks an enterprise's device pins one marker page at a
 // time (GET /enterprises/{enterprise_id}/device_pinners); keep NextMarker
 // to resume later.
-func (s *DevicePinsService) NewListPaginator(enterpriseID string, opts *ListDevicePinsOptions) *MarkerPaginator[*DevicePin] {
+func (s *DevicePinsService) NewListByEnterprisePaginator(enterpriseID string, opts *ListDevicePinsOptions) *MarkerPaginator[*DevicePin] {
 	return newMarkerPaginator(s.listPages(enterpriseID, opts))
 }
 

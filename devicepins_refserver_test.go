@@ -18,7 +18,7 @@ func TestDevicePins(t *testing.T) {
 	require.NoError(t, srv.AddDevicePins(5))
 	ent := srv.EnterpriseID()
 
-	page, resp, err := admin.DevicePins.List(ctx, ent, &cms.ListDevicePinsOptions{Limit: 2})
+	page, resp, err := admin.DevicePins.ListByEnterprise(ctx, ent, &cms.ListDevicePinsOptions{Limit: 2})
 	require.NoError(t, err)
 	require.Len(t, page.Entries, 2)
 	assert.NotEmpty(t, page.NextMarker, "the integer next_marker comes through as text")
@@ -27,11 +27,11 @@ func TestDevicePins(t *testing.T) {
 	assert.Equal(t, srv.AdminUserID(), page.Entries[0].OwnedBy.ID)
 
 	var asc, desc []string
-	for p, err := range admin.DevicePins.ListIter(ctx, ent, &cms.ListDevicePinsOptions{Limit: 2}) {
+	for p, err := range admin.DevicePins.ListByEnterpriseIter(ctx, ent, &cms.ListDevicePinsOptions{Limit: 2}) {
 		require.NoError(t, err)
 		asc = append(asc, p.ID)
 	}
-	for p, err := range admin.DevicePins.ListIter(ctx, ent, &cms.ListDevicePinsOptions{Limit: 2, Direction: cms.SortDirectionDescending}) {
+	for p, err := range admin.DevicePins.ListByEnterpriseIter(ctx, ent, &cms.ListDevicePinsOptions{Limit: 2, Direction: cms.SortDirectionDescending}) {
 		require.NoError(t, err)
 		desc = append(desc, p.ID)
 	}
@@ -39,7 +39,7 @@ func TestDevicePins(t *testing.T) {
 	for i := range asc {
 		assert.Equal(t, asc[i], desc[len(desc)-1-i])
 	}
-	pg := admin.DevicePins.NewListPaginator(ent, &cms.ListDevicePinsOptions{Limit: 3})
+	pg := admin.DevicePins.NewListByEnterprisePaginator(ent, &cms.ListDevicePinsOptions{Limit: 3})
 	pages := 0
 	for pg.HasMorePages() {
 		_, _, err := pg.NextPage(ctx)
@@ -56,13 +56,13 @@ func TestDevicePins(t *testing.T) {
 	_, _, err = admin.DevicePins.Get(ctx, asc[1])
 	assert.ErrorIs(t, err, cms.ErrNotFound)
 
-	_, _, err = srv.Client(t).DevicePins.List(ctx, ent, nil)
+	_, _, err = srv.Client(t).DevicePins.ListByEnterprise(ctx, ent, nil)
 	requireCode(t, err, 403, cms.ErrAccessDeniedInsufficientPermissions)
 	_, _, err = srv.AppClient(t).DevicePins.Get(ctx, asc[0])
 	requireCode(t, err, 403, cms.ErrInsufficientScope)
 
 	var ae *cms.ArgError
-	_, _, err = admin.DevicePins.List(ctx, "", nil)
+	_, _, err = admin.DevicePins.ListByEnterprise(ctx, "", nil)
 	assert.ErrorAs(t, err, &ae)
 	_, err = admin.DevicePins.Delete(ctx, "..")
 	assert.ErrorAs(t, err, &ae)

@@ -20,7 +20,7 @@ func ExampleDevicePinsService() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	for pin, err := range admin.DevicePins.ListIter(ctx, me.Enterprise.ID, &cms.ListDevicePinsOptions{Limit: 2}) {
+	for pin, err := range admin.DevicePins.ListByEnterpriseIter(ctx, me.Enterprise.ID, &cms.ListDevicePinsOptions{Limit: 2}) {
 		if err != nil {
 			log.Fatal(err)
 		}

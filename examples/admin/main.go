@@ -144,7 +144,7 @@ func offboard(ctx context.Context, out io.Writer, e *env, u *cms.User) error {
 	}
 	if me.Enterprise != nil {
 		var pins []string
-		for p, err := range e.admin.DevicePins.ListIter(ctx, me.Enterprise.ID, nil) {
+		for p, err := range e.admin.DevicePins.ListByEnterpriseIter(ctx, me.Enterprise.ID, nil) {
 			if err != nil {
 				return fmt.Errorf("listing device pins: %w", err)
 			}
