@@ -300,8 +300,14 @@ func (s *Server) listGroups(w http.ResponseWriter, r *http.Request, p *principal
 	}
 	filter := strings.ToLower(r.URL.Query().Get("filter_term"))
 	fields := parseFields(r)
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	return s.change(w, func() (reply, *wire.Error) {
+		return s.listGroupsTx(filter, pq, fields, p)
+	})
+}
+
+// listGroupsTx is the transaction of GET /groups (listGroups): what it checks,
+// reads and changes under the state's lock, and its reply. Callers hold mu.
+func (s *state) listGroupsTx(filter string, pq wire.Page, fields []string, p *principal) (reply, *wire.Error) {
 	var list []*group
 	for _, g := range s.groups.byID {
 		if strings.HasPrefix(strings.ToLower(g.name), filter) {
@@ -312,8 +318,7 @@ func (s *Server) listGroups(w http.ResponseWriter, r *http.Request, p *principal
 		a, b := strings.ToLower(list[i].name), strings.ToLower(list[j].name)
 		return a < b || a == b && numID(list[i].id) < numID(list[j].id)
 	})
-	wire.WriteJSON(w, http.StatusOK, wire.OffsetEntries(list, pq, s.groupHidden, func(g *group) any { return s.renderGroup(g, fields, p) }))
-	return nil
+	return reply{http.StatusOK, wire.OffsetEntries(list, pq, s.groupHidden, func(g *group) any { return s.renderGroup(g, fields, p) })}, nil
 }
 
 // listGroupMemberships serves GET /groups/{group_id}/memberships: offset

@@ -207,11 +207,18 @@ func (s *Server) listLegalHoldAssignments(w http.ResponseWriter, r *http.Request
 		return wire.BadRequest("assign_to_type must be file, file_version, folder, user, ownership or interactions")
 	}
 	fields := parseFields(r)
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	return s.change(w, func() (reply, *wire.Error) {
+		return s.listLegalHoldAssignmentsTx(policyID, typ, toID, q, fields)
+	})
+}
+
+// listLegalHoldAssignmentsTx is the transaction of GET
+// /legal_hold_policy_assignments (listLegalHoldAssignments): what it checks,
+// reads and changes under the state's lock, and its reply. Callers hold mu.
+func (s *state) listLegalHoldAssignmentsTx(policyID string, typ string, toID string, q wire.Page, fields []string) (reply, *wire.Error) {
 	hp, aerr := s.legalHoldPolicyByID(policyID)
 	if aerr != nil {
-		return aerr
+		return reply{}, aerr
 	}
 	now := s.now()
 	var list []*legalHoldAssignment
@@ -220,10 +227,9 @@ func (s *Server) listLegalHoldAssignments(w http.ResponseWriter, r *http.Request
 			list = append(list, a)
 		}
 	}
-	wire.WriteJSON(w, http.StatusOK, wire.PositionEntries(list, q, func(a *legalHoldAssignment) any {
+	return reply{http.StatusOK, wire.PositionEntries(list, q, func(a *legalHoldAssignment) any {
 		return pickFields(s.legalHoldAssignmentRecord(a), fields, "type", "id")
-	}))
-	return nil
+	})}, nil
 }
 
 // deleteLegalHoldAssignment serves DELETE /legal_hold_policy_assignments/{id}:

@@ -162,30 +162,29 @@ func (s *Server) listHeldByAssignment(w http.ResponseWriter, r *http.Request, p 
 		return aerr
 	}
 	fields := parseFields(r)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	a, aerr := s.legalHoldAssignmentByID(r.PathValue("id"))
-	if aerr != nil {
-		return aerr
-	}
-	var list []*fileVersionLegalHold
-	if s.holdAssignmentHolds(a, s.now()) {
-		for _, h := range s.holds.holdOrder {
-			for _, x := range h.sources {
-				if x == a && (h.file.current() == h.version) == current {
-					list = append(list, h)
-					break
+	return s.change(w, func() (reply, *wire.Error) {
+		a, aerr := s.legalHoldAssignmentByID(r.PathValue("id"))
+		if aerr != nil {
+			return reply{}, aerr
+		}
+		var list []*fileVersionLegalHold
+		if s.holdAssignmentHolds(a, s.now()) {
+			for _, h := range s.holds.holdOrder {
+				for _, x := range h.sources {
+					if x == a && (h.file.current() == h.version) == current {
+						list = append(list, h)
+						break
+					}
 				}
 			}
 		}
-	}
-	wire.WriteJSON(w, http.StatusOK, wire.PositionEntries(list, q, func(h *fileVersionLegalHold) any {
-		if current {
-			return s.render(h.file, fieldsOrNil(fields), p)
-		}
-		return pickFields(versionRecord(h.file, versionNumber(h.file, h.version), h.version), fields, "type", "id", "sha1")
-	}))
-	return nil
+		return reply{http.StatusOK, wire.PositionEntries(list, q, func(h *fileVersionLegalHold) any {
+			if current {
+				return s.render(h.file, fieldsOrNil(fields), p)
+			}
+			return pickFields(versionRecord(h.file, versionNumber(h.file, h.version), h.version), fields, "type", "id", "sha1")
+		})}, nil
+	})
 }
 
 // fieldsOrNil gives the mini record when no fields are asked for.

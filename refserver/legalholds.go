@@ -240,18 +240,24 @@ func (s *Server) listLegalHoldPolicies(w http.ResponseWriter, r *http.Request, p
 	}
 	prefix := strings.ToLower(r.URL.Query().Get("policy_name"))
 	fields := parseFields(r)
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	return s.change(w, func() (reply, *wire.Error) {
+		return s.listLegalHoldPoliciesTx(prefix, q, fields)
+	})
+}
+
+// listLegalHoldPoliciesTx is the transaction of GET /legal_hold_policies
+// (listLegalHoldPolicies): what it checks, reads and changes under the state's
+// lock, and its reply. Callers hold mu.
+func (s *state) listLegalHoldPoliciesTx(prefix string, q wire.Page, fields []string) (reply, *wire.Error) {
 	var list []*legalHoldPolicy
 	for _, hp := range s.holds.policyOrder {
 		if strings.HasPrefix(strings.ToLower(hp.name), prefix) {
 			list = append(list, hp)
 		}
 	}
-	wire.WriteJSON(w, http.StatusOK, wire.PositionEntries(list, q, func(hp *legalHoldPolicy) any {
+	return reply{http.StatusOK, wire.PositionEntries(list, q, func(hp *legalHoldPolicy) any {
 		return pickFields(s.legalHoldPolicyRecord(hp), fields, "type", "id")
-	}))
-	return nil
+	})}, nil
 }
 
 // updateLegalHoldPolicy serves PUT /legal_hold_policies/{id}: 200

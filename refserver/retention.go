@@ -335,10 +335,17 @@ func (s *Server) listRetentionPolicies(w http.ResponseWriter, r *http.Request, p
 		return wire.BadRequest("policy_type must be finite or indefinite")
 	}
 	fields := parseFields(r)
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	return s.change(w, func() (reply, *wire.Error) {
+		return s.listRetentionPoliciesTx(by, name, typ, q, fields)
+	})
+}
+
+// listRetentionPoliciesTx is the transaction of GET /retention_policies
+// (listRetentionPolicies): what it checks, reads and changes under the state's
+// lock, and its reply. Callers hold mu.
+func (s *state) listRetentionPoliciesTx(by string, name string, typ string, q wire.Page, fields []string) (reply, *wire.Error) {
 	if by != "" && s.knownUser(by) == nil {
-		return wire.NotFound("user")
+		return reply{}, wire.NotFound("user")
 	}
 	var list []*retentionPolicy
 	for _, rp := range s.retention.policyOrder {
@@ -346,10 +353,9 @@ func (s *Server) listRetentionPolicies(w http.ResponseWriter, r *http.Request, p
 			list = append(list, rp)
 		}
 	}
-	wire.WriteJSON(w, http.StatusOK, wire.PositionEntries(list, q, func(rp *retentionPolicy) any {
+	return reply{http.StatusOK, wire.PositionEntries(list, q, func(rp *retentionPolicy) any {
 		return pickRetentionFields(s.retentionPolicyRecord(rp), fields)
-	}))
-	return nil
+	})}, nil
 }
 
 // updateRetentionPolicy serves PUT /retention_policies/{id}: 200

@@ -221,22 +221,21 @@ func (s *Server) listRetentionPolicyAssignments(w http.ResponseWriter, r *http.R
 		return wire.BadRequest("type must be enterprise, folder or metadata_template")
 	}
 	fields := parseFields(r)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	rp, aerr := s.retentionPolicyByID(r.PathValue("id"))
-	if aerr != nil {
-		return aerr
-	}
-	var list []*retentionAssignment
-	for _, a := range s.retention.assignOrder {
-		if a.policy == rp && (typ == "" || a.toType == typ) {
-			list = append(list, a)
+	return s.change(w, func() (reply, *wire.Error) {
+		rp, aerr := s.retentionPolicyByID(r.PathValue("id"))
+		if aerr != nil {
+			return reply{}, aerr
 		}
-	}
-	wire.WriteJSON(w, http.StatusOK, wire.PositionEntries(list, q, func(a *retentionAssignment) any {
-		return pickFields(s.retentionAssignmentRecord(a), fields, "type", "id")
-	}))
-	return nil
+		var list []*retentionAssignment
+		for _, a := range s.retention.assignOrder {
+			if a.policy == rp && (typ == "" || a.toType == typ) {
+				list = append(list, a)
+			}
+		}
+		return reply{http.StatusOK, wire.PositionEntries(list, q, func(a *retentionAssignment) any {
+			return pickFields(s.retentionAssignmentRecord(a), fields, "type", "id")
+		})}, nil
+	})
 }
 
 // deleteRetentionAssignment serves DELETE /retention_policy_assignments/{id}:
@@ -291,24 +290,23 @@ func (s *Server) listRetainedByAssignment(w http.ResponseWriter, r *http.Request
 	if aerr != nil {
 		return aerr
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	a, aerr := s.retentionAssignmentByID(r.PathValue("id"))
-	if aerr != nil {
-		return aerr
-	}
-	var list []*fileVersionRetention
-	for _, fvr := range s.retention.fvrOrder {
-		if _, ok := fvr.sources[a]; ok && (fvr.file.current() == fvr.version) == current {
-			list = append(list, fvr)
+	return s.change(w, func() (reply, *wire.Error) {
+		a, aerr := s.retentionAssignmentByID(r.PathValue("id"))
+		if aerr != nil {
+			return reply{}, aerr
 		}
-	}
-	wire.WriteJSON(w, http.StatusOK, wire.PositionEntries(list, q, func(fvr *fileVersionRetention) any {
-		m := s.mini(fvr.file)
-		if !current {
-			m["file_version"] = fileVersionMini(fvr.version)
+		var list []*fileVersionRetention
+		for _, fvr := range s.retention.fvrOrder {
+			if _, ok := fvr.sources[a]; ok && (fvr.file.current() == fvr.version) == current {
+				list = append(list, fvr)
+			}
 		}
-		return m
-	}))
-	return nil
+		return reply{http.StatusOK, wire.PositionEntries(list, q, func(fvr *fileVersionRetention) any {
+			m := s.mini(fvr.file)
+			if !current {
+				m["file_version"] = fileVersionMini(fvr.version)
+			}
+			return m
+		})}, nil
+	})
 }
