@@ -228,24 +228,30 @@ func (s *Server) promoteFileVersion(w http.ResponseWriter, r *http.Request, p *p
 		s.deleteBlobs(r, blobs)
 		return err
 	}
-	s.mu.Lock()
 	var rec map[string]any
-	if _, aerr = pick(); aerr == nil {
-		f := s.items[id]
-		now := s.nowSec()
-		f.versions = append(f.versions, &version{id: s.newID(), blob: nodes[0].copied, createdAt: now, by: p.user})
-		s.versionAdded(f, f.current())
-		f.readyAt = s.now().Add(s.opts.ContentNotReady)
-		f.touch(now, p.user)
-		s.dirtyItem(f)
-		s.itemEvent(evItemMakeCurrent, f, p.user)
-		rec = pickFields(versionRecord(f, len(f.versions), f.current()), fields, "type", "id", "sha1")
-	}
-	s.mu.Unlock()
+	s.update(func() {
+		if _, aerr = pick(); aerr == nil {
+			f := s.items[id]
+			s.promoteVersion(f, nodes[0].copied, p.user)
+			rec = pickFields(versionRecord(f, len(f.versions), f.current()), fields, "type", "id", "sha1")
+		}
+	})
 	if aerr != nil {
 		s.deleteBlobs(r, blobs)
 		return aerr
 	}
 	wire.WriteJSON(w, http.StatusCreated, rec)
 	return nil
+}
+
+// promoteVersion makes a copy of an earlier version's content (blob) the
+// current version of f, by u. Callers hold mu.
+func (s *state) promoteVersion(f *item, blob BlobInfo, u *user) {
+	now := s.nowSec()
+	f.versions = append(f.versions, &version{id: s.newID(), blob: blob, createdAt: now, by: u})
+	s.versionAdded(f, f.current())
+	f.readyAt = s.now().Add(s.opts.ContentNotReady)
+	f.touch(now, u)
+	s.dirtyItem(f)
+	s.itemEvent(evItemMakeCurrent, f, u)
 }

@@ -186,8 +186,7 @@ func (s *Server) commitUploadSession(w http.ResponseWriter, r *http.Request, p *
 			return aerr
 		}
 		if attrs.Description != nil {
-			f.description = *attrs.Description
-			s.dirtyItem(f)
+			s.describe(f, *attrs.Description)
 		}
 		s.endSession(ss, SessionCommitted, f.id)
 		out = s.render(f, fields, p)
@@ -213,16 +212,29 @@ func (s *Server) finishContent(r *http.Request, ss *session, sum string) (BlobIn
 	if err != nil {
 		return BlobInfo{}, err
 	}
-	s.mu.Lock()
-	_, live := s.sessions[ss.id]
-	if live {
-		ss.final = &blob
-		s.dirty(kSessions, ss.id)
-	}
-	s.mu.Unlock()
+	var live bool
+	s.update(func() { live = s.keepFinalContent(ss, blob) })
 	if !live {
 		s.deleteBlobs(r, []string{blob.ID})
 		return BlobInfo{}, wire.NotFound("upload session") // aborted meanwhile
 	}
 	return blob, nil
+}
+
+// keepFinalContent records blob as the finished content of ss when the
+// session is still live (a later commit reuses it), reporting whether it
+// was. Callers hold mu.
+func (s *state) keepFinalContent(ss *session, blob BlobInfo) bool {
+	if _, live := s.sessions[ss.id]; !live {
+		return false
+	}
+	ss.final = &blob
+	s.dirty(kSessions, ss.id)
+	return true
+}
+
+// describe sets the description of f. Callers hold mu.
+func (s *state) describe(f *item, description string) {
+	f.description = description
+	s.dirtyItem(f)
 }

@@ -112,23 +112,13 @@ func (s *Server) uploadPart(w http.ResponseWriter, r *http.Request, p *principal
 		part   *uploadPart
 		hashIt bool
 	)
-	s.mu.Lock()
-	delete(ss.writing, cr.First)
-	close(done)
-	if _, live := s.sessions[ss.id]; !live && aerr == nil {
-		aerr = wire.NotFound("upload session") // aborted meanwhile
-	}
-	if !gone && aerr == nil {
-		part = &uploadPart{ID: s.newPartID(ss), Offset: cr.First, Size: size, SHA1: sum}
-		ss.parts[cr.First] = part
-		ss.lastPartAt = s.now()
-		s.dirty(kSessions, ss.id)
-		s.dirtyPart(ss, cr.First)
-		if hashIt = ss.hashing == nil && cr.First == ss.hashed; hashIt {
-			ss.hashing = make(chan struct{})
+	s.update(func() {
+		var live bool
+		part, hashIt, live = s.partLanded(ss, cr.First, size, sum, !gone && aerr == nil, done)
+		if !live && aerr == nil {
+			aerr = wire.NotFound("upload session") // aborted meanwhile
 		}
-	}
-	s.mu.Unlock()
+	})
 	if gone {
 		return r.Context().Err()
 	}
@@ -140,6 +130,28 @@ func (s *Server) uploadPart(w http.ResponseWriter, r *http.Request, p *principal
 	}
 	wire.WriteJSON(w, http.StatusOK, map[string]any{"part": part})
 	return nil
+}
+
+// partLanded ends the write of the part at off of ss (done is closed: the
+// offset is free again) and, when ok and the session is still live,
+// records the part (size bytes, SHA1 sum) and marks it; hashIt reports that
+// the caller is to hash the contiguous parts from there. Callers hold mu.
+func (s *state) partLanded(ss *session, off, size int64, sum string, ok bool, done chan struct{}) (part *uploadPart, hashIt, live bool) {
+	delete(ss.writing, off)
+	close(done)
+	_, live = s.sessions[ss.id]
+	if !ok || !live {
+		return nil, false, live
+	}
+	part = &uploadPart{ID: s.newPartID(ss), Offset: off, Size: size, SHA1: sum}
+	ss.parts[off] = part
+	ss.lastPartAt = s.now()
+	s.dirty(kSessions, ss.id)
+	s.dirtyPart(ss, off)
+	if hashIt = ss.hashing == nil && off == ss.hashed; hashIt {
+		ss.hashing = make(chan struct{})
+	}
+	return part, hashIt, true
 }
 
 // verifyRepeat answers a part sent again: its bytes are hashed, not

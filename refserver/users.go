@@ -369,17 +369,7 @@ func (s *Server) deleteUser(w http.ResponseWriter, r *http.Request, p *principal
 		s.mu.Unlock()
 		return aerr
 	}
-	var blobs []string
-	for _, it := range owned {
-		blobs = append(blobs, s.removeItem(it)...)
-	}
-	u.deleted = true
-	s.users.removed[u.id] = u
-	s.dirty(kUsers, u.id)
-	delete(s.users.byID, u.id)
-	delete(s.users.byLogin, strings.ToLower(u.login))
-	s.users.order = wire.RemoveFrom(s.users.order, u)
-	s.userLeft(u)
+	blobs := s.removeUser(u, owned)
 	s.mu.Unlock()
 	s.deleteBlobs(r, blobs)
 	w.WriteHeader(http.StatusNoContent)
@@ -401,4 +391,22 @@ func (s *state) ownedTops(u *user) []*item {
 	}
 	sort.Slice(out, func(i, j int) bool { return numID(out[i].id) < numID(out[j].id) })
 	return out
+}
+
+// removeUser deletes u with the items u owns (owned, checked by the
+// caller), returning the blobs to delete once the change is committed.
+// Callers hold mu.
+func (s *state) removeUser(u *user, owned []*item) []string {
+	var blobs []string
+	for _, it := range owned {
+		blobs = append(blobs, s.removeItem(it)...)
+	}
+	u.deleted = true
+	s.users.removed[u.id] = u
+	s.dirty(kUsers, u.id)
+	delete(s.users.byID, u.id)
+	delete(s.users.byLogin, strings.ToLower(u.login))
+	s.users.order = wire.RemoveFrom(s.users.order, u)
+	s.userLeft(u)
+	return blobs
 }
