@@ -94,33 +94,49 @@ func (in *mdInstance) applyEffect(e schemaEffect) bool {
 	return changed
 }
 
-// mdItem resolves {file_id} or {folder_id} of an instance path: a
-// malformed id or folder "0" is 405 (as the service answers), an item the caller
-// cannot see 404 not_found.
-func (s *Server) mdItem(r *http.Request, p *principal, typ string) (*item, *wire.Error) {
-	id := r.PathValue(typ + "_id")
-	if !validID(id) || id == rootID {
-		return nil, wire.Errorf(http.StatusMethodNotAllowed, wire.CodeMethodNotAllowed, "Method Not Allowed: malformed %s id", typ)
+// instancePath is what an instance path names: the item ({file_id} or
+// {folder_id}), the scope (or the error of a malformed one) and the
+// template key; edit is true for the calls that change metadata.
+type instancePath struct {
+	typ, itemID string
+	scope       string
+	scopeErr    *wire.Error
+	key         string
+	edit        bool
+}
+
+// readInstancePath reads the instance path of r for items of typ.
+func (s *Server) readInstancePath(r *http.Request, typ string) instancePath {
+	scope, scopeErr := s.pathScope(r)
+	return instancePath{typ: typ, itemID: r.PathValue(typ + "_id"), scope: scope, scopeErr: scopeErr,
+		key: r.PathValue("template_key"), edit: r.Method != http.MethodGet}
+}
+
+// mdItem resolves the item of an instance path: a malformed id or folder
+// "0" is 405 (as the service answers), an item the caller cannot see 404
+// not_found.
+func (s *state) mdItem(ip instancePath, p *principal) (*item, *wire.Error) {
+	if !validID(ip.itemID) || ip.itemID == rootID {
+		return nil, wire.Errorf(http.StatusMethodNotAllowed, wire.CodeMethodNotAllowed, "Method Not Allowed: malformed %s id", ip.typ)
 	}
-	if r.Method == http.MethodGet {
-		return s.lookup(p, typ, id)
+	if !ip.edit {
+		return s.lookup(p, ip.typ, ip.itemID)
 	}
-	return s.lookupFor(p, typ, id, actEdit) // metadata changes are edits (access.go)
+	return s.lookupFor(p, ip.typ, ip.itemID, actEdit) // metadata changes are edits (access.go)
 }
 
 // instanceOf resolves item, scope and template of an instance path and
 // returns the instance (nil when the template is not applied). missing is
 // the code for an unknown template.
-func (s *Server) instanceOf(r *http.Request, p *principal, typ, missing string) (*item, *mdTemplate, *mdInstance, error) {
-	it, aerr := s.mdItem(r, p, typ)
+func (s *state) instanceOf(ip instancePath, p *principal, missing string) (*item, *mdTemplate, *mdInstance, error) {
+	it, aerr := s.mdItem(ip, p)
 	if aerr != nil {
 		return nil, nil, nil, aerr
 	}
-	scope, aerr := s.pathScope(r)
-	if aerr != nil {
-		return nil, nil, nil, aerr
+	if ip.scopeErr != nil {
+		return nil, nil, nil, ip.scopeErr
 	}
-	key := r.PathValue("template_key")
+	scope, key := ip.scope, ip.key
 	t := s.template(scope, key)
 	if t == nil {
 		return nil, nil, nil, mdErrf(http.StatusNotFound, missing, "Template not found: %s.%s", scope, key)
@@ -135,8 +151,8 @@ func errInstanceNotFound(t *mdTemplate) *mdError {
 // existingInstance is instanceOf for the calls on an instance that must
 // exist: an unknown template or a missing instance is 404
 // instance_not_found. Callers hold s.mu.
-func (s *Server) existingInstance(r *http.Request, p *principal, typ string) (*mdInstance, error) {
-	_, t, in, err := s.instanceOf(r, p, typ, codeInstanceNotFound)
+func (s *state) existingInstance(ip instancePath, p *principal) (*mdInstance, error) {
+	_, t, in, err := s.instanceOf(ip, p, codeInstanceNotFound)
 	if err == nil && in == nil {
 		err = errInstanceNotFound(t)
 	}
@@ -181,14 +197,14 @@ func (s *state) listInstancesTx(p *principal, typ string, id string) (reply, *wi
 // instance_not_found.
 func (s *Server) getInstance(typ string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, p *principal) error {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		in, err := s.existingInstance(r, p, typ)
-		if err != nil {
-			return err
-		}
-		wire.WriteJSON(w, http.StatusOK, in.record())
-		return nil
+		ip := s.readInstancePath(r, typ)
+		return s.changeMD(w, func() (reply, error) {
+			in, err := s.existingInstance(ip, p)
+			if err != nil {
+				return reply{}, err
+			}
+			return reply{http.StatusOK, in.record()}, nil
+		})
 	}
 }
 
@@ -210,28 +226,40 @@ func (s *Server) createInstance(typ string) handlerFunc {
 		if err != nil {
 			return mdErrf(http.StatusBadRequest, wire.CodeBadRequest, "The body must be a JSON object of values")
 		}
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		it, t, in, err := s.instanceOf(r, p, typ, codeInstanceTupleNotFound)
-		if err != nil {
-			return err
-		}
-		if in != nil {
-			return mdErrf(http.StatusConflict, codeTupleAlreadyExists, "An instance of %s.%s already exists on this %s", t.scope, t.key, typ)
-		}
-		values, merr := templateValues(t, raw)
-		if merr != nil {
-			return merr
-		}
-		if len(s.metadata.byItem[it.id]) >= maxInstancesPerItem {
-			return mdErrf(http.StatusBadRequest, wire.CodeBadRequest, "An item can hold at most %d metadata instances", maxInstancesPerItem)
-		}
-		in = s.addInstance(t, it, values)
-		s.metadataChanged(in)
-		s.recordEvent(evMetadataCreate, p.user, it, in.record())
-		wire.WriteJSON(w, http.StatusCreated, in.record())
-		return nil
+		ip := s.readInstancePath(r, typ)
+		return s.changeMD(w, func() (reply, error) {
+			in, err := s.createInstanceTx(ip, p, raw)
+			if err != nil {
+				return reply{}, err
+			}
+			return reply{http.StatusCreated, in.record()}, nil
+		})
 	}
+}
+
+// createInstanceTx applies the template of ip to its item with the values
+// of raw: 404 instance_tuple_not_found for an unknown template, 409
+// tuple_already_exists, 400 schema_validation_failed, 400 past
+// maxInstancesPerItem. Callers hold mu.
+func (s *state) createInstanceTx(ip instancePath, p *principal, raw map[string]any) (*mdInstance, error) {
+	it, t, in, err := s.instanceOf(ip, p, codeInstanceTupleNotFound)
+	if err != nil {
+		return nil, err
+	}
+	if in != nil {
+		return nil, mdErrf(http.StatusConflict, codeTupleAlreadyExists, "An instance of %s.%s already exists on this %s", t.scope, t.key, ip.typ)
+	}
+	values, merr := templateValues(t, raw)
+	if merr != nil {
+		return nil, merr
+	}
+	if len(s.metadata.byItem[it.id]) >= maxInstancesPerItem {
+		return nil, mdErrf(http.StatusBadRequest, wire.CodeBadRequest, "An item can hold at most %d metadata instances", maxInstancesPerItem)
+	}
+	in = s.addInstance(t, it, values)
+	s.metadataChanged(in)
+	s.recordEvent(evMetadataCreate, p.user, it, in.record())
+	return in, nil
 }
 
 // addInstance applies a template to an item. Callers hold s.mu.
@@ -281,16 +309,16 @@ func (s *state) removeInstance(in *mdInstance) {
 // deleteInstance serves DELETE .../metadata/{scope}/{template_key}: 204.
 func (s *Server) deleteInstance(typ string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, p *principal) error {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		in, err := s.existingInstance(r, p, typ)
-		if err != nil {
-			return err
-		}
-		s.removeInstance(in)
-		s.recordEvent(evMetadataDelete, p.user, in.item, in.record())
-		w.WriteHeader(http.StatusNoContent)
-		return nil
+		ip := s.readInstancePath(r, typ)
+		return s.changeMD(w, func() (reply, error) {
+			in, err := s.existingInstance(ip, p)
+			if err != nil {
+				return reply{}, err
+			}
+			s.removeInstance(in)
+			s.recordEvent(evMetadataDelete, p.user, in.item, in.record())
+			return reply{status: http.StatusNoContent}, nil
+		})
 	}
 }
 
@@ -316,22 +344,22 @@ func (s *Server) updateInstance(typ string) handlerFunc {
 		if aerr != nil {
 			return aerr
 		}
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		in, err := s.existingInstance(r, p, typ)
-		if err != nil {
-			return err
-		}
-		values, err := applyInstancePatch(in, patch)
-		if err != nil {
-			return err
-		}
-		if s.setValues(in, values) {
-			s.metadataChanged(in)
-			s.recordEvent(evMetadataUpdate, p.user, in.item, in.record())
-		}
-		wire.WriteJSON(w, http.StatusOK, in.record())
-		return nil
+		ip := s.readInstancePath(r, typ)
+		return s.changeMD(w, func() (reply, error) {
+			in, err := s.existingInstance(ip, p)
+			if err != nil {
+				return reply{}, err
+			}
+			values, err := applyInstancePatch(in, patch)
+			if err != nil {
+				return reply{}, err
+			}
+			if s.setValues(in, values) {
+				s.metadataChanged(in)
+				s.recordEvent(evMetadataUpdate, p.user, in.item, in.record())
+			}
+			return reply{http.StatusOK, in.record()}, nil
+		})
 	}
 }
 

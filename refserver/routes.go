@@ -116,6 +116,13 @@ func (s *Server) change(w http.ResponseWriter, fn func() (reply, *wire.Error)) e
 	if aerr != nil {
 		return aerr
 	}
+	writeReply(w, rep)
+	return nil
+}
+
+// writeReply writes rep: its status, and its body as JSON (a list page
+// through wire.WritePage).
+func writeReply(w http.ResponseWriter, rep reply) {
 	switch body := rep.body.(type) {
 	case nil:
 		w.WriteHeader(rep.status)
@@ -128,7 +135,6 @@ func (s *Server) change(w http.ResponseWriter, fn func() (reply, *wire.Error)) e
 	default:
 		wire.WriteJSON(w, rep.status, body)
 	}
-	return nil
 }
 
 // getRecord answers a GET of one record (change): find looks up the record
