@@ -129,17 +129,25 @@ func (s *Server) listFileVersionLegalHolds(w http.ResponseWriter, r *http.Reques
 // getFileVersionLegalHold serves GET /file_version_legal_holds/{id}: 404
 // once no assignment holds the version any more.
 func (s *Server) getFileVersionLegalHold(w http.ResponseWriter, r *http.Request, p *principal) error {
+	recordID := r.PathValue("id")
 	return s.change(w, func() (reply, *wire.Error) {
-		h, ok := s.holds.holds[r.PathValue("id")]
-		var active []*legalHoldAssignment
-		if ok {
-			active = s.activeHolds(h, s.now())
-		}
-		if len(active) == 0 {
-			return reply{}, wire.NotFound("file_version_legal_hold")
-		}
-		return reply{http.StatusOK, s.fileVersionLegalHoldRecord(h, active)}, nil
+		return s.getFileVersionLegalHoldTx(recordID)
 	})
+}
+
+// getFileVersionLegalHoldTx is the transaction of GET
+// /file_version_legal_holds/{id} (getFileVersionLegalHold): what it checks,
+// reads and changes under the state's lock, and its reply. Callers hold mu.
+func (s *state) getFileVersionLegalHoldTx(recordID string) (reply, *wire.Error) {
+	h, ok := s.holds.holds[recordID]
+	var active []*legalHoldAssignment
+	if ok {
+		active = s.activeHolds(h, s.now())
+	}
+	if len(active) == 0 {
+		return reply{}, wire.NotFound("file_version_legal_hold")
+	}
+	return reply{http.StatusOK, s.fileVersionLegalHoldRecord(h, active)}, nil
 }
 
 // listFilesOnHold serves GET
@@ -162,29 +170,37 @@ func (s *Server) listHeldByAssignment(w http.ResponseWriter, r *http.Request, p 
 		return aerr
 	}
 	fields := parseFields(r)
+	recordID := r.PathValue("id")
 	return s.change(w, func() (reply, *wire.Error) {
-		a, aerr := s.legalHoldAssignmentByID(r.PathValue("id"))
-		if aerr != nil {
-			return reply{}, aerr
-		}
-		var list []*fileVersionLegalHold
-		if s.holdAssignmentHolds(a, s.now()) {
-			for _, h := range s.holds.holdOrder {
-				for _, x := range h.sources {
-					if x == a && (h.file.current() == h.version) == current {
-						list = append(list, h)
-						break
-					}
+		return s.listHeldByAssignmentTx(recordID, current, q, fields, p)
+	})
+}
+
+// listHeldByAssignmentTx is the transaction of listHeldByAssignment
+// (listHeldByAssignment): what it checks, reads and changes under the state's
+// lock, and its reply. Callers hold mu.
+func (s *state) listHeldByAssignmentTx(recordID string, current bool, q wire.Page, fields []string, p *principal) (reply, *wire.Error) {
+	a, aerr := s.legalHoldAssignmentByID(recordID)
+	if aerr != nil {
+		return reply{}, aerr
+	}
+	var list []*fileVersionLegalHold
+	if s.holdAssignmentHolds(a, s.now()) {
+		for _, h := range s.holds.holdOrder {
+			for _, x := range h.sources {
+				if x == a && (h.file.current() == h.version) == current {
+					list = append(list, h)
+					break
 				}
 			}
 		}
-		return reply{http.StatusOK, wire.PositionEntries(list, q, func(h *fileVersionLegalHold) any {
-			if current {
-				return s.render(h.file, fieldsOrNil(fields), p)
-			}
-			return pickFields(versionRecord(h.file, versionNumber(h.file, h.version), h.version), fields, "type", "id", "sha1")
-		})}, nil
-	})
+	}
+	return reply{http.StatusOK, wire.PositionEntries(list, q, func(h *fileVersionLegalHold) any {
+		if current {
+			return s.render(h.file, fieldsOrNil(fields), p)
+		}
+		return pickFields(versionRecord(h.file, versionNumber(h.file, h.version), h.version), fields, "type", "id", "sha1")
+	})}, nil
 }
 
 // fieldsOrNil gives the mini record when no fields are asked for.

@@ -221,21 +221,30 @@ func (s *Server) listRetentionPolicyAssignments(w http.ResponseWriter, r *http.R
 		return wire.BadRequest("type must be enterprise, folder or metadata_template")
 	}
 	fields := parseFields(r)
+	recordID := r.PathValue("id")
 	return s.change(w, func() (reply, *wire.Error) {
-		rp, aerr := s.retentionPolicyByID(r.PathValue("id"))
-		if aerr != nil {
-			return reply{}, aerr
-		}
-		var list []*retentionAssignment
-		for _, a := range s.retention.assignOrder {
-			if a.policy == rp && (typ == "" || a.toType == typ) {
-				list = append(list, a)
-			}
-		}
-		return reply{http.StatusOK, wire.PositionEntries(list, q, func(a *retentionAssignment) any {
-			return pickFields(s.retentionAssignmentRecord(a), fields, "type", "id")
-		})}, nil
+		return s.listRetentionPolicyAssignmentsTx(recordID, typ, q, fields)
 	})
+}
+
+// listRetentionPolicyAssignmentsTx is the transaction of GET
+// /retention_policies/{id}/assignments (listRetentionPolicyAssignments): what
+// it checks, reads and changes under the state's lock, and its reply. Callers
+// hold mu.
+func (s *state) listRetentionPolicyAssignmentsTx(recordID string, typ string, q wire.Page, fields []string) (reply, *wire.Error) {
+	rp, aerr := s.retentionPolicyByID(recordID)
+	if aerr != nil {
+		return reply{}, aerr
+	}
+	var list []*retentionAssignment
+	for _, a := range s.retention.assignOrder {
+		if a.policy == rp && (typ == "" || a.toType == typ) {
+			list = append(list, a)
+		}
+	}
+	return reply{http.StatusOK, wire.PositionEntries(list, q, func(a *retentionAssignment) any {
+		return pickFields(s.retentionAssignmentRecord(a), fields, "type", "id")
+	})}, nil
 }
 
 // deleteRetentionAssignment serves DELETE /retention_policy_assignments/{id}:
@@ -290,23 +299,31 @@ func (s *Server) listRetainedByAssignment(w http.ResponseWriter, r *http.Request
 	if aerr != nil {
 		return aerr
 	}
+	recordID := r.PathValue("id")
 	return s.change(w, func() (reply, *wire.Error) {
-		a, aerr := s.retentionAssignmentByID(r.PathValue("id"))
-		if aerr != nil {
-			return reply{}, aerr
-		}
-		var list []*fileVersionRetention
-		for _, fvr := range s.retention.fvrOrder {
-			if _, ok := fvr.sources[a]; ok && (fvr.file.current() == fvr.version) == current {
-				list = append(list, fvr)
-			}
-		}
-		return reply{http.StatusOK, wire.PositionEntries(list, q, func(fvr *fileVersionRetention) any {
-			m := s.mini(fvr.file)
-			if !current {
-				m["file_version"] = fileVersionMini(fvr.version)
-			}
-			return m
-		})}, nil
+		return s.listRetainedByAssignmentTx(recordID, current, q)
 	})
+}
+
+// listRetainedByAssignmentTx is the transaction of listRetainedByAssignment
+// (listRetainedByAssignment): what it checks, reads and changes under the
+// state's lock, and its reply. Callers hold mu.
+func (s *state) listRetainedByAssignmentTx(recordID string, current bool, q wire.Page) (reply, *wire.Error) {
+	a, aerr := s.retentionAssignmentByID(recordID)
+	if aerr != nil {
+		return reply{}, aerr
+	}
+	var list []*fileVersionRetention
+	for _, fvr := range s.retention.fvrOrder {
+		if _, ok := fvr.sources[a]; ok && (fvr.file.current() == fvr.version) == current {
+			list = append(list, fvr)
+		}
+	}
+	return reply{http.StatusOK, wire.PositionEntries(list, q, func(fvr *fileVersionRetention) any {
+		m := s.mini(fvr.file)
+		if !current {
+			m["file_version"] = fileVersionMini(fvr.version)
+		}
+		return m
+	})}, nil
 }
