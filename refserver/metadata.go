@@ -110,19 +110,6 @@ func (s *Server) mdRoute(methods map[string]endpoint) http.Handler {
 	return s.route(wrapped)
 }
 
-// changeMD is Server.change for the metadata instance calls, whose
-// failures may be an *mdError (answered by mdRoute) besides a *wire.Error.
-func (s *Server) changeMD(w http.ResponseWriter, fn func() (reply, error)) error {
-	var rep reply
-	var err error
-	s.update(func() { rep, err = fn() })
-	if err != nil {
-		return err
-	}
-	writeReply(w, rep)
-	return nil
-}
-
 // enterpriseScope is the full scope of this server's enterprise templates.
 func (s *state) enterpriseScope() string { return "enterprise_" + s.enterpriseID }
 

@@ -198,7 +198,7 @@ func (s *state) listInstancesTx(p *principal, typ string, id string) (reply, *wi
 func (s *Server) getInstance(typ string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, p *principal) error {
 		ip := s.readInstancePath(r, typ)
-		return s.changeMD(w, func() (reply, error) {
+		return s.changeErr(w, func() (reply, error) {
 			in, err := s.existingInstance(ip, p)
 			if err != nil {
 				return reply{}, err
@@ -227,7 +227,7 @@ func (s *Server) createInstance(typ string) handlerFunc {
 			return mdErrf(http.StatusBadRequest, wire.CodeBadRequest, "The body must be a JSON object of values")
 		}
 		ip := s.readInstancePath(r, typ)
-		return s.changeMD(w, func() (reply, error) {
+		return s.changeErr(w, func() (reply, error) {
 			in, err := s.createInstanceTx(ip, p, raw)
 			if err != nil {
 				return reply{}, err
@@ -310,7 +310,7 @@ func (s *state) removeInstance(in *mdInstance) {
 func (s *Server) deleteInstance(typ string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, p *principal) error {
 		ip := s.readInstancePath(r, typ)
-		return s.changeMD(w, func() (reply, error) {
+		return s.changeErr(w, func() (reply, error) {
 			in, err := s.existingInstance(ip, p)
 			if err != nil {
 				return reply{}, err
@@ -345,7 +345,7 @@ func (s *Server) updateInstance(typ string) handlerFunc {
 			return aerr
 		}
 		ip := s.readInstancePath(r, typ)
-		return s.changeMD(w, func() (reply, error) {
+		return s.changeErr(w, func() (reply, error) {
 			in, err := s.existingInstance(ip, p)
 			if err != nil {
 				return reply{}, err

@@ -110,11 +110,23 @@ type reply struct {
 // mark what they change for the persistence: a handler neither locks the
 // state nor marks records.
 func (s *Server) change(w http.ResponseWriter, fn func() (reply, *wire.Error)) error {
+	return s.changeErr(w, func() (reply, error) {
+		rep, aerr := fn()
+		if aerr != nil {
+			return reply{}, aerr // never a typed nil in the error
+		}
+		return rep, nil
+	})
+}
+
+// changeErr is change for transactions whose failures are other errors
+// too (the metadata instances' *mdError, answered by mdRoute).
+func (s *Server) changeErr(w http.ResponseWriter, fn func() (reply, error)) error {
 	var rep reply
-	var aerr *wire.Error
-	s.update(func() { rep, aerr = fn() })
-	if aerr != nil {
-		return aerr
+	var err error
+	s.update(func() { rep, err = fn() })
+	if err != nil {
+		return err
 	}
 	writeReply(w, rep)
 	return nil
