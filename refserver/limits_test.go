@@ -88,12 +88,15 @@ func rawUpload(t *testing.T, e *env, n int) (net.Conn, string) {
 // longer than BodyIdleTimeout in all, is taken whole.
 func TestStalledBodyIsCutAndFlowingBodyIsNot(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, Options{BodyIdleTimeout: 300 * time.Millisecond})
+	// The idle timeout is generous against the gaps the flowing body
+	// leaves (8×), so that a loaded CI machine, which may be slow to
+	// schedule the handler's next read, does not cut it.
+	e := newEnv(t, Options{BodyIdleTimeout: 2 * time.Second})
 	attrs := `{"name":"slow.txt","parent":{"id":"0"}}`
 	head := "--xyzzy\r\nContent-Disposition: form-data; name=\"attributes\"\r\n\r\n" + attrs +
 		"\r\n--xyzzy\r\nContent-Disposition: form-data; name=\"file\"; filename=\"f\"\r\n\r\n"
 	tail := "\r\n--xyzzy--\r\n"
-	content := strings.Repeat("z", 60)
+	content := strings.Repeat("z", 120)
 
 	t.Run("stalled", func(t *testing.T) {
 		blobs := blobCount(t, e.s)
@@ -116,10 +119,10 @@ func TestStalledBodyIsCutAndFlowingBodyIsNot(t *testing.T) {
 		conn, _ := rawUpload(t, e, len(head)+len(content)+len(tail))
 		_, err := io.WriteString(conn, head)
 		require.NoError(t, err)
-		// 6 chunks 100 ms apart: 600 ms in all, twice the idle timeout,
-		// never 300 ms without a byte.
-		for i := range 6 {
-			time.Sleep(100 * time.Millisecond)
+		// 12 chunks 250 ms apart: 3 s in all, more than the idle timeout,
+		// never 2 s without a byte.
+		for i := range 12 {
+			time.Sleep(250 * time.Millisecond)
 			_, err := io.WriteString(conn, content[i*10:(i+1)*10])
 			require.NoError(t, err)
 		}
