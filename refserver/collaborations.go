@@ -180,10 +180,10 @@ func checkRole(role string, ownerOK bool) *wire.Error {
 
 // createCollaboration serves POST /collaborations: 201 Collaboration.
 func (s *Server) createCollaboration(w http.ResponseWriter, r *http.Request, p *principal) error {
-	if _, aerr := wire.QueryBool(r, "notify"); aerr != nil {
+	if _, aerr := wire.QueryBool(r.URL.Query(), "notify"); aerr != nil {
 		return aerr
 	}
-	if aerr := wire.RequireJSONContentType(r); aerr != nil {
+	if aerr := wire.RequireJSONContentType(r.Header.Get("Content-Type")); aerr != nil {
 		return aerr
 	}
 	var body collabBody
@@ -346,7 +346,7 @@ type collabUpdateBody struct {
 
 // updateCollaboration serves PUT /collaborations/{collaboration_id}.
 func (s *Server) updateCollaboration(w http.ResponseWriter, r *http.Request, p *principal) error {
-	if aerr := wire.RequireJSONContentType(r); aerr != nil {
+	if aerr := wire.RequireJSONContentType(r.Header.Get("Content-Type")); aerr != nil {
 		return aerr
 	}
 	var body collabUpdateBody
@@ -469,7 +469,7 @@ func (s *Server) listItemCollaborations(typ string) handlerFunc {
 		if !validID(id) {
 			return wire.NotFound(typ)
 		}
-		q, aerr := wire.ParseMarkerPage(r)
+		q, aerr := wire.ParseMarkerPage(r.URL.Query())
 		if aerr != nil {
 			return aerr
 		}
@@ -500,7 +500,7 @@ func (s *Server) listGroupCollaborations(w http.ResponseWriter, r *http.Request,
 	if aerr != nil {
 		return aerr
 	}
-	q, aerr := wire.ParseListPage(r, false)
+	q, aerr := wire.ParseListPage(r.URL.Query(), false)
 	if aerr != nil {
 		return aerr
 	}
@@ -537,7 +537,7 @@ func (s *Server) listPendingCollaborations(w http.ResponseWriter, r *http.Reques
 	if r.URL.Query().Get("status") != "pending" {
 		return wire.BadRequest("Invalid value for \"status\": pending (the only one)")
 	}
-	q, aerr := wire.ParseListPage(r, false)
+	q, aerr := wire.ParseListPage(r.URL.Query(), false)
 	if aerr != nil {
 		return aerr
 	}

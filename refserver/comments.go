@@ -130,7 +130,7 @@ func commentText(message, tagged *string) (msg, tag string, aerr *wire.Error) {
 
 // createComment serves POST /comments: 201 Comment.
 func (s *Server) createComment(w http.ResponseWriter, r *http.Request, p *principal) error {
-	if aerr := wire.RequireJSONContentType(r); aerr != nil {
+	if aerr := wire.RequireJSONContentType(r.Header.Get("Content-Type")); aerr != nil {
 		return aerr
 	}
 	var body struct {
@@ -242,7 +242,7 @@ func (s *Server) getComment(w http.ResponseWriter, r *http.Request, p *principal
 
 // updateComment serves PUT /comments/{comment_id}: the message.
 func (s *Server) updateComment(w http.ResponseWriter, r *http.Request, p *principal) error {
-	if aerr := wire.RequireJSONContentType(r); aerr != nil {
+	if aerr := wire.RequireJSONContentType(r.Header.Get("Content-Type")); aerr != nil {
 		return aerr
 	}
 	var body struct {
@@ -314,7 +314,7 @@ func (s *Server) listFileComments(w http.ResponseWriter, r *http.Request, p *pri
 	if aerr != nil {
 		return aerr
 	}
-	q, aerr := wire.ParseListPage(r, false)
+	q, aerr := wire.ParseListPage(r.URL.Query(), false)
 	if aerr != nil {
 		return aerr
 	}

@@ -115,7 +115,7 @@ func (s *Server) listDevicePins(w http.ResponseWriter, r *http.Request, p *princ
 	default:
 		return wire.BadRequest("Invalid value for \"direction\": ASC or DESC")
 	}
-	limit, aerr := wire.PageLimit(r, wire.DefaultPageLimit, wire.MaxPageLimit)
+	limit, aerr := wire.PageLimit(r.URL.Query(), wire.DefaultPageLimit, wire.MaxPageLimit)
 	if aerr != nil {
 		return aerr
 	}

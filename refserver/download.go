@@ -185,7 +185,7 @@ func (w *errorBodyWriter) WriteHeader(code int) {
 		h.Del("Content-Disposition")
 		h.Del("Content-Length")
 		h.Del("X-Content-Type-Options")
-		wire.WriteError(w.ResponseWriter, wire.Errorf(code, wire.CodeForStatus(code), "%s", http.StatusText(code)))
+		writeError(w.ResponseWriter, wire.Errorf(code, codeForStatus(code), "%s", http.StatusText(code)))
 		return
 	}
 	w.ResponseWriter.WriteHeader(code)

@@ -101,7 +101,7 @@ func parseEventQuery(r *http.Request) (*eventQuery, *wire.Error) {
 	if q.after, q.now, aerr = parseStreamPosition(v.Get("stream_position")); aerr != nil {
 		return nil, aerr
 	}
-	if q.limit, aerr = wire.PageLimit(r, defaultEventLimit, maxEventLimit); aerr != nil {
+	if q.limit, aerr = wire.PageLimit(r.URL.Query(), defaultEventLimit, maxEventLimit); aerr != nil {
 		return nil, aerr
 	}
 	if !q.admin() {
@@ -139,7 +139,7 @@ func (s *Server) getEvents(w http.ResponseWriter, r *http.Request, p *principal)
 	s.mu.Lock()
 	page := s.eventPage(p, q)
 	s.mu.Unlock()
-	wire.WritePage(w, http.StatusOK, page)
+	writePage(w, http.StatusOK, page)
 	return nil
 }
 
@@ -271,7 +271,7 @@ func (s *Server) eventsOptions(w http.ResponseWriter, r *http.Request, p *princi
 	s.events.channels[id] = &pollChannel{p: p, expires: now.Add(pollChannelTTL)}
 	s.mu.Unlock()
 	timeout := int((s.opts.LongPollTimeout + 10*time.Second + time.Second - 1) / time.Second)
-	wire.WriteJSON(w, http.StatusOK, map[string]any{"chunk_size": 1, "entries": []any{map[string]any{
+	writeJSON(w, http.StatusOK, map[string]any{"chunk_size": 1, "entries": []any{map[string]any{
 		"type":          "realtime_server",
 		"url":           s.baseURL + realtimePath + "?channel=" + id + "&stream_type=all",
 		"ttl":           strconv.Itoa(int(pollChannelTTL / time.Minute)),
@@ -295,7 +295,7 @@ func (s *Server) longPoll(w http.ResponseWriter, r *http.Request, _ *principal) 
 		streamType = "all"
 	}
 	reply := func(msg string) error {
-		wire.WriteJSON(w, http.StatusOK, map[string]any{"message": msg, "version": 1})
+		writeJSON(w, http.StatusOK, map[string]any{"message": msg, "version": 1})
 		return nil
 	}
 	s.mu.Lock()

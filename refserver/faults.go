@@ -192,11 +192,11 @@ func (s *Server) serveWithFaults(w *statusWriter, r *http.Request, role string, 
 			w.WriteHeader(f.Status)
 			return
 		}
-		wire.WriteError(w, wire.Errorf(f.Status, wire.CodeForStatus(f.Status), "Injected fault: %s", http.StatusText(f.Status)))
+		writeError(w, wire.Errorf(f.Status, codeForStatus(f.Status), "Injected fault: %s", http.StatusText(f.Status)))
 	default:
 		// After with neither Status nor Reset: the answer is lost and the
 		// client gets an empty 500, which is all a lost answer can become.
-		wire.WriteError(w, wire.Errorf(http.StatusInternalServerError, wire.CodeForStatus(http.StatusInternalServerError), "Injected fault: answer lost"))
+		writeError(w, wire.Errorf(http.StatusInternalServerError, codeForStatus(http.StatusInternalServerError), "Injected fault: answer lost"))
 	}
 }
 

@@ -36,10 +36,10 @@ func (s *Server) listFileVersions(w http.ResponseWriter, r *http.Request, p *pri
 		return aerr
 	}
 	q := wire.Page{}
-	if q.Offset, aerr = wire.QueryInt(r, "offset", 0); aerr != nil {
+	if q.Offset, aerr = wire.QueryInt(r.URL.Query(), "offset", 0); aerr != nil {
 		return aerr
 	}
-	if q.Limit, aerr = wire.PageLimit(r, wire.MaxPageLimit, wire.MaxPageLimit); aerr != nil {
+	if q.Limit, aerr = wire.PageLimit(r.URL.Query(), wire.MaxPageLimit, wire.MaxPageLimit); aerr != nil {
 		return aerr
 	}
 	fields := parseFields(r)
@@ -57,7 +57,7 @@ func (s *Server) listFileVersions(w http.ResponseWriter, r *http.Request, p *pri
 	if aerr != nil {
 		return aerr
 	}
-	wire.WritePage(w, http.StatusOK, page)
+	writePage(w, http.StatusOK, page)
 	return nil
 }
 
@@ -139,7 +139,7 @@ func firstAPIError(errs ...*wire.Error) *wire.Error {
 // restoreFileVersion serves PUT /files/{file_id}/versions/{id} with
 // {"trashed_at": null}: 200 FileVersion.
 func (s *Server) restoreFileVersion(w http.ResponseWriter, r *http.Request, p *principal) error {
-	if aerr := wire.RequireJSONContentType(r); aerr != nil {
+	if aerr := wire.RequireJSONContentType(r.Header.Get("Content-Type")); aerr != nil {
 		return aerr
 	}
 	b, aerr := wire.ReadBody(r.Body)
@@ -183,7 +183,7 @@ func (s *Server) promoteFileVersion(w http.ResponseWriter, r *http.Request, p *p
 	if aerr != nil {
 		return aerr
 	}
-	if aerr := wire.RequireJSONContentType(r); aerr != nil {
+	if aerr := wire.RequireJSONContentType(r.Header.Get("Content-Type")); aerr != nil {
 		return aerr
 	}
 	var body struct {
@@ -240,7 +240,7 @@ func (s *Server) promoteFileVersion(w http.ResponseWriter, r *http.Request, p *p
 		s.deleteBlobs(r, blobs)
 		return aerr
 	}
-	wire.WriteJSON(w, http.StatusCreated, rec)
+	writeJSON(w, http.StatusCreated, rec)
 	return nil
 }
 

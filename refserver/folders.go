@@ -23,7 +23,7 @@ type createFolderBody struct {
 
 // createFolder serves POST /folders: 201 Folder--Full.
 func (s *Server) createFolder(w http.ResponseWriter, r *http.Request, p *principal) error {
-	if aerr := wire.RequireJSONContentType(r); aerr != nil {
+	if aerr := wire.RequireJSONContentType(r.Header.Get("Content-Type")); aerr != nil {
 		return aerr
 	}
 	var body createFolderBody
@@ -137,10 +137,10 @@ func parseCollectionQuery(r *http.Request, allowMarker bool) (collectionQuery, *
 		}
 	}
 	var aerr *wire.Error
-	if q.offset, aerr = wire.QueryInt(r, "offset", 0); aerr != nil {
+	if q.offset, aerr = wire.QueryInt(r.URL.Query(), "offset", 0); aerr != nil {
 		return q, aerr
 	}
-	if q.limit, aerr = wire.PageLimit(r, 100, 1000); aerr != nil {
+	if q.limit, aerr = wire.PageLimit(r.URL.Query(), 100, 1000); aerr != nil {
 		return q, aerr
 	}
 	if q.offset > maxFolderOffset && r.URL.Query().Get("usemarker") != "true" {
@@ -148,7 +148,7 @@ func parseCollectionQuery(r *http.Request, allowMarker bool) (collectionQuery, *
 		return q, wire.BadRequest("offset must not exceed %d; use marker-based pagination (usemarker=true)", maxFolderOffset)
 	}
 	if allowMarker {
-		if q.useMarker, aerr = wire.QueryBool(r, "usemarker"); aerr != nil {
+		if q.useMarker, aerr = wire.QueryBool(r.URL.Query(), "usemarker"); aerr != nil {
 			return q, aerr
 		}
 		if m := r.URL.Query().Get("marker"); m != "" {
@@ -366,7 +366,7 @@ func (s *Server) deleteFolder(w http.ResponseWriter, r *http.Request, p *princip
 	if !validID(id) {
 		return wire.NotFound("folder")
 	}
-	recursive, aerr := wire.QueryBool(r, "recursive")
+	recursive, aerr := wire.QueryBool(r.URL.Query(), "recursive")
 	if aerr != nil {
 		return aerr
 	}

@@ -170,7 +170,7 @@ func (b *groupBody) apply(g *group) {
 
 // readGroupBody decodes and checks a group body.
 func readGroupBody(r *http.Request) (*groupBody, *wire.Error) {
-	if aerr := wire.RequireJSONContentType(r); aerr != nil {
+	if aerr := wire.RequireJSONContentType(r.Header.Get("Content-Type")); aerr != nil {
 		return nil, aerr
 	}
 	var body groupBody
@@ -294,7 +294,7 @@ func (s *state) removeGroup(g *group) *wire.Error {
 // listGroups serves GET /groups: offset pages of the groups by name
 // (filter_term: names starting with it, any case). Admin only.
 func (s *Server) listGroups(w http.ResponseWriter, r *http.Request, p *principal) error {
-	pq, aerr := wire.ParseListPage(r, false)
+	pq, aerr := wire.ParseListPage(r.URL.Query(), false)
 	if aerr != nil {
 		return aerr
 	}
@@ -328,7 +328,7 @@ func (s *Server) listGroupMemberships(w http.ResponseWriter, r *http.Request, p 
 	if aerr != nil {
 		return aerr
 	}
-	pq, aerr := wire.ParseListPage(r, false)
+	pq, aerr := wire.ParseListPage(r.URL.Query(), false)
 	if aerr != nil {
 		return aerr
 	}

@@ -70,7 +70,7 @@ func (s *Server) copyFolder(w http.ResponseWriter, r *http.Request, p *principal
 }
 
 func (s *Server) copyItem(w http.ResponseWriter, r *http.Request, p *principal, typ, id string) error {
-	if aerr := wire.RequireJSONContentType(r); aerr != nil {
+	if aerr := wire.RequireJSONContentType(r.Header.Get("Content-Type")); aerr != nil {
 		return aerr
 	}
 	var body copyBody
@@ -112,7 +112,7 @@ func (s *Server) copyItem(w http.ResponseWriter, r *http.Request, p *principal, 
 		s.deleteBlobs(r, blobs)
 		return aerr
 	}
-	wire.WriteJSON(w, http.StatusCreated, out)
+	writeJSON(w, http.StatusCreated, out)
 	return nil
 }
 

@@ -154,7 +154,7 @@ func (s *Server) updateFolder(w http.ResponseWriter, r *http.Request, p *princip
 }
 
 func (s *Server) updateItem(w http.ResponseWriter, r *http.Request, p *principal, typ, id string) error {
-	if aerr := wire.RequireJSONContentType(r); aerr != nil {
+	if aerr := wire.RequireJSONContentType(r.Header.Get("Content-Type")); aerr != nil {
 		return aerr
 	}
 	var body itemUpdateBody

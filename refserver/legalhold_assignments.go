@@ -76,7 +76,7 @@ type legalHoldAssignmentBody struct {
 // unknown policy or target. 409 conflict: the policy is already assigned to
 // the target (no code in the spec).
 func (s *Server) createLegalHoldAssignment(w http.ResponseWriter, r *http.Request, p *principal) error {
-	if aerr := wire.RequireJSONContentType(r); aerr != nil {
+	if aerr := wire.RequireJSONContentType(r.Header.Get("Content-Type")); aerr != nil {
 		return aerr
 	}
 	var b legalHoldAssignmentBody
@@ -194,7 +194,7 @@ func (s *Server) getLegalHoldAssignment(w http.ResponseWriter, r *http.Request, 
 // marker-paged: policy_id is required (400), unknown is 404; assign_to_type
 // (400 for an unknown type) and assign_to_id filter.
 func (s *Server) listLegalHoldAssignments(w http.ResponseWriter, r *http.Request, p *principal) error {
-	q, aerr := wire.ParseMarkerPage(r)
+	q, aerr := wire.ParseMarkerPage(r.URL.Query())
 	if aerr != nil {
 		return aerr
 	}

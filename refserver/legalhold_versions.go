@@ -94,7 +94,7 @@ func (s *state) fileVersionLegalHoldRecord(h *fileVersionLegalHold, active []*le
 // versions a policy holds, marker-paged; policy_id is required (400),
 // unknown is 404.
 func (s *Server) listFileVersionLegalHolds(w http.ResponseWriter, r *http.Request, p *principal) error {
-	q, aerr := wire.ParseMarkerPage(r)
+	q, aerr := wire.ParseMarkerPage(r.URL.Query())
 	if aerr != nil {
 		return aerr
 	}
@@ -165,7 +165,7 @@ func (s *Server) listFileVersionsOnHold(w http.ResponseWriter, r *http.Request, 
 }
 
 func (s *Server) listHeldByAssignment(w http.ResponseWriter, r *http.Request, p *principal, current bool) error {
-	q, aerr := wire.ParseMarkerPage(r)
+	q, aerr := wire.ParseMarkerPage(r.URL.Query())
 	if aerr != nil {
 		return aerr
 	}

@@ -136,7 +136,7 @@ func (s *state) legalHoldPolicyNamed(name string, skip *legalHoldPolicy) *legalH
 // true nor both filter dates, a start after the end, release_notes (not a
 // create field). 409 conflict: the name is taken (the spec names no code).
 func (s *Server) createLegalHoldPolicy(w http.ResponseWriter, r *http.Request, p *principal) error {
-	if aerr := wire.RequireJSONContentType(r); aerr != nil {
+	if aerr := wire.RequireJSONContentType(r.Header.Get("Content-Type")); aerr != nil {
 		return aerr
 	}
 	var b legalHoldPolicyBody
@@ -234,7 +234,7 @@ func (s *Server) getLegalHoldPolicy(w http.ResponseWriter, r *http.Request, p *p
 // listLegalHoldPolicies serves GET /legal_hold_policies, marker-paged,
 // filtered by policy_name (a case-insensitive prefix).
 func (s *Server) listLegalHoldPolicies(w http.ResponseWriter, r *http.Request, p *principal) error {
-	q, aerr := wire.ParseMarkerPage(r)
+	q, aerr := wire.ParseMarkerPage(r.URL.Query())
 	if aerr != nil {
 		return aerr
 	}
@@ -264,7 +264,7 @@ func (s *state) listLegalHoldPoliciesTx(prefix string, q wire.Page, fields []str
 // LegalHoldPolicy; only policy_name, description and release_notes change
 // (400 for anything else or a text too long); 409 conflict for a name taken.
 func (s *Server) updateLegalHoldPolicy(w http.ResponseWriter, r *http.Request, p *principal) error {
-	if aerr := wire.RequireJSONContentType(r); aerr != nil {
+	if aerr := wire.RequireJSONContentType(r.Header.Get("Content-Type")); aerr != nil {
 		return aerr
 	}
 	var b legalHoldPolicyBody

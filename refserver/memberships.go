@@ -109,7 +109,7 @@ type membershipBody struct {
 
 // createMembership serves POST /group_memberships: 201. Admin only.
 func (s *Server) createMembership(w http.ResponseWriter, r *http.Request, p *principal) error {
-	if aerr := wire.RequireJSONContentType(r); aerr != nil {
+	if aerr := wire.RequireJSONContentType(r.Header.Get("Content-Type")); aerr != nil {
 		return aerr
 	}
 	var body membershipBody
@@ -200,7 +200,7 @@ type updateMembershipBody struct {
 
 // updateMembership serves PUT /group_memberships/{group_membership_id}: 200.
 func (s *Server) updateMembership(w http.ResponseWriter, r *http.Request, p *principal) error {
-	if aerr := wire.RequireJSONContentType(r); aerr != nil {
+	if aerr := wire.RequireJSONContentType(r.Header.Get("Content-Type")); aerr != nil {
 		return aerr
 	}
 	var body updateMembershipBody
@@ -268,7 +268,7 @@ func (s *Server) listUserMemberships(w http.ResponseWriter, r *http.Request, p *
 	if aerr != nil {
 		return aerr
 	}
-	pq, aerr := wire.ParseListPage(r, false)
+	pq, aerr := wire.ParseListPage(r.URL.Query(), false)
 	if aerr != nil {
 		return aerr
 	}

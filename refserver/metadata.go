@@ -100,7 +100,7 @@ func (s *Server) mdRoute(methods map[string]endpoint) http.Handler {
 				return err
 			}
 			drain(r.Body)
-			wire.WriteJSON(w, me.status, map[string]any{
+			writeJSON(w, me.status, map[string]any{
 				"code": me.code, "message": me.message, "request_id": w.Header().Get(wire.HeaderRequestID),
 			})
 			return nil

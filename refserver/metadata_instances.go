@@ -215,7 +215,7 @@ func (s *Server) getInstance(typ string) handlerFunc {
 // no code for it).
 func (s *Server) createInstance(typ string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, p *principal) error {
-		if aerr := wire.RequireJSONContentType(r); aerr != nil {
+		if aerr := wire.RequireJSONContentType(r.Header.Get("Content-Type")); aerr != nil {
 			return aerr
 		}
 		b, aerr := wire.ReadBody(r.Body)

@@ -154,7 +154,7 @@ func queryOrderOf(t *mdTemplate, body []orderByBody) (queryOrder, *wire.Error) {
 // 1..100, default 100 (0 means the default); a larger one is 400
 // bad_request.
 func (s *Server) executeMetadataQuery(w http.ResponseWriter, r *http.Request, p *principal) error {
-	if aerr := wire.RequireJSONContentType(r); aerr != nil {
+	if aerr := wire.RequireJSONContentType(r.Header.Get("Content-Type")); aerr != nil {
 		return aerr
 	}
 	raw, aerr := wire.ReadBody(r.Body)

@@ -290,7 +290,7 @@ func templateKeyFrom(displayName string) string {
 // global is 403. A templateKey that is taken is 409 conflict (the service
 // documents no code for it); a derived key gets a numeric suffix instead.
 func (s *Server) createTemplate(w http.ResponseWriter, r *http.Request, p *principal) error {
-	if aerr := wire.RequireJSONContentType(r); aerr != nil {
+	if aerr := wire.RequireJSONContentType(r.Header.Get("Content-Type")); aerr != nil {
 		return aerr
 	}
 	var body templateBody
@@ -467,7 +467,7 @@ func (s *Server) listGlobalTemplates(w http.ResponseWriter, r *http.Request, p *
 }
 
 func (s *Server) listTemplates(w http.ResponseWriter, r *http.Request, scope string) error {
-	q, aerr := wire.ParseMarkerPage(r)
+	q, aerr := wire.ParseMarkerPage(r.URL.Query())
 	if aerr != nil {
 		return aerr
 	}
@@ -498,7 +498,7 @@ func (s *Server) listTemplatesByInstance(w http.ResponseWriter, r *http.Request,
 	if !isUUID(id) {
 		return wire.BadRequest("metadata_instance_id must be the $id (a UUID) of a metadata instance")
 	}
-	limit, aerr := wire.PageLimit(r, wire.DefaultPageLimit, wire.MaxPageLimit)
+	limit, aerr := wire.PageLimit(r.URL.Query(), wire.DefaultPageLimit, wire.MaxPageLimit)
 	if aerr != nil {
 		return aerr
 	}

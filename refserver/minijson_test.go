@@ -9,8 +9,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 // TestMiniJSONMatchesMap: the mini record written directly is byte for
@@ -44,8 +42,8 @@ func TestMiniJSONMatchesMap(t *testing.T) {
 	}
 }
 
-// TestWritePageMatchesWriteJSON: a page written by wire.WritePage is byte for
-// byte the page wire.WriteJSON writes, with raw, map and no entries.
+// TestWritePageMatchesWriteJSON: a page written by writePage is byte for
+// byte the page writeJSON writes, with raw, map and no entries.
 func TestWritePageMatchesWriteJSON(t *testing.T) {
 	t.Parallel()
 	s, err := New(Options{})
@@ -58,8 +56,8 @@ func TestWritePageMatchesWriteJSON(t *testing.T) {
 	}
 	for _, page := range pages {
 		a, b := httptest.NewRecorder(), httptest.NewRecorder()
-		wire.WriteJSON(a, 200, page)
-		wire.WritePage(b, 200, page)
+		writeJSON(a, 200, page)
+		writePage(b, 200, page)
 		assert.Equal(t, a.Body.String(), b.Body.String())
 		assert.Equal(t, a.Header(), b.Header())
 	}

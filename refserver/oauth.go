@@ -56,7 +56,7 @@ func onlyMethod(method string, h http.HandlerFunc) http.Handler {
 		if r.Method != method {
 			drain(r.Body)
 			w.Header().Set("Allow", method)
-			wire.WriteError(w, wire.Errorf(http.StatusMethodNotAllowed, wire.CodeMethodNotAllowed, "Method Not Allowed: %s", r.Method))
+			writeError(w, wire.Errorf(http.StatusMethodNotAllowed, wire.CodeMethodNotAllowed, "Method Not Allowed: %s", r.Method))
 			return
 		}
 		h(w, r)
@@ -94,7 +94,7 @@ func writeOAuthError(w http.ResponseWriter, e *oauth.Error) {
 		w.Header().Set("WWW-Authenticate", `Basic realm="Service"`)
 	}
 	w.Header().Set("Cache-Control", "no-store")
-	wire.WriteJSON(w, e.Status, map[string]string{"error": e.Code, "error_description": e.Desc})
+	writeJSON(w, e.Status, map[string]string{"error": e.Code, "error_description": e.Desc})
 }
 
 // serveToken serves POST /oauth2/token.
@@ -114,7 +114,7 @@ func (s *Server) serveToken(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Cache-Control", "no-store")
-	wire.WriteJSON(w, http.StatusOK, resp)
+	writeJSON(w, http.StatusOK, resp)
 }
 
 // serveRevoke serves POST /oauth2/revoke.

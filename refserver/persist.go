@@ -374,7 +374,7 @@ func (s *Server) persistHandler(next http.Handler) http.Handler {
 		next.ServeHTTP(bw, r)
 		if err := s.awaitState(); err != nil {
 			s.log.Error("saving the state", "path", r.URL.Path, "err", err)
-			wire.WriteError(w, wire.Errorf(http.StatusInternalServerError, wire.CodeInternalServerError, "Internal Server Error: the state could not be saved"))
+			writeError(w, wire.Errorf(http.StatusInternalServerError, wire.CodeInternalServerError, "Internal Server Error: the state could not be saved"))
 			return
 		}
 		if s.persist.check {

@@ -151,7 +151,7 @@ func checkMaxExtension(raw json.RawMessage, policyType, disposition string) (int
 // 400 bad_request for a missing or invalid field; 409 conflict when the name
 // is taken (the spec names no code for it).
 func (s *Server) createRetentionPolicy(w http.ResponseWriter, r *http.Request, p *principal) error {
-	if aerr := wire.RequireJSONContentType(r); aerr != nil {
+	if aerr := wire.RequireJSONContentType(r.Header.Get("Content-Type")); aerr != nil {
 		return aerr
 	}
 	var b retentionPolicyBody
@@ -325,7 +325,7 @@ func pickRetentionFields(rec map[string]any, fields []string) map[string]any {
 // the filters policy_name (case-sensitive prefix), policy_type (400 for
 // another value) and created_by_user_id (404 for an unknown user).
 func (s *Server) listRetentionPolicies(w http.ResponseWriter, r *http.Request, p *principal) error {
-	q, aerr := wire.ParseMarkerPage(r)
+	q, aerr := wire.ParseMarkerPage(r.URL.Query())
 	if aerr != nil {
 		return aerr
 	}
@@ -367,7 +367,7 @@ func (s *state) listRetentionPoliciesTx(by string, name string, typ string, q wi
 // made modifiable again (the spec names no code); 409 conflict for a name
 // taken; 404 for an unknown policy.
 func (s *Server) updateRetentionPolicy(w http.ResponseWriter, r *http.Request, p *principal) error {
-	if aerr := wire.RequireJSONContentType(r); aerr != nil {
+	if aerr := wire.RequireJSONContentType(r.Header.Get("Content-Type")); aerr != nil {
 		return aerr
 	}
 	var b retentionPolicyBody

@@ -55,7 +55,7 @@ type retentionAssignmentBody struct {
 // assigned to the same target (for a template: with the same filter).
 // Every file version the assignment covers is retained at once.
 func (s *Server) createRetentionAssignment(w http.ResponseWriter, r *http.Request, p *principal) error {
-	if aerr := wire.RequireJSONContentType(r); aerr != nil {
+	if aerr := wire.RequireJSONContentType(r.Header.Get("Content-Type")); aerr != nil {
 		return aerr
 	}
 	var b retentionAssignmentBody
@@ -210,7 +210,7 @@ func (s *Server) getRetentionAssignment(w http.ResponseWriter, r *http.Request, 
 // listRetentionPolicyAssignments serves GET /retention_policies/{id}/assignments,
 // marker-paged, filtered by type (400 for another value).
 func (s *Server) listRetentionPolicyAssignments(w http.ResponseWriter, r *http.Request, p *principal) error {
-	q, aerr := wire.ParseMarkerPage(r)
+	q, aerr := wire.ParseMarkerPage(r.URL.Query())
 	if aerr != nil {
 		return aerr
 	}
@@ -295,7 +295,7 @@ func (s *Server) listFileVersionsUnderRetention(w http.ResponseWriter, r *http.R
 }
 
 func (s *Server) listRetainedByAssignment(w http.ResponseWriter, r *http.Request, current bool) error {
-	q, aerr := wire.ParseMarkerPage(r)
+	q, aerr := wire.ParseMarkerPage(r.URL.Query())
 	if aerr != nil {
 		return aerr
 	}

@@ -125,7 +125,7 @@ func (s *state) fileVersionRetentionRecord(fvr *fileVersionRetention) map[string
 // (RFC 3339; a version retained indefinitely has no disposition date and
 // matches neither).
 func (s *Server) listFileVersionRetentions(w http.ResponseWriter, r *http.Request, p *principal) error {
-	q, aerr := wire.ParseMarkerPage(r)
+	q, aerr := wire.ParseMarkerPage(r.URL.Query())
 	if aerr != nil {
 		return aerr
 	}

@@ -58,7 +58,7 @@ func (s *Server) route(methods map[string]endpoint) http.Handler {
 		ep, ok := methods[r.Method]
 		if !ok {
 			w.Header().Set("Allow", strings.Join(allow, ", "))
-			wire.WriteError(w, wire.Errorf(http.StatusMethodNotAllowed, wire.CodeMethodNotAllowed, "Method Not Allowed: %s", r.Method))
+			writeError(w, wire.Errorf(http.StatusMethodNotAllowed, wire.CodeMethodNotAllowed, "Method Not Allowed: %s", r.Method))
 			return
 		}
 		var p *principal
@@ -67,12 +67,12 @@ func (s *Server) route(methods map[string]endpoint) http.Handler {
 			p, aerr = s.authenticate(w, r)
 			if aerr != nil {
 				drain(r.Body)
-				wire.WriteError(w, aerr)
+				writeError(w, aerr)
 				return
 			}
 			if aerr = ep.refuse(w, r, p); aerr != nil {
 				drain(r.Body)
-				wire.WriteError(w, aerr)
+				writeError(w, aerr)
 				return
 			}
 		}
@@ -90,7 +90,7 @@ func (s *Server) route(methods map[string]endpoint) http.Handler {
 				ae = wire.Errorf(http.StatusInternalServerError, wire.CodeInternalServerError, "Internal Server Error")
 			}
 			drain(r.Body)
-			wire.WriteError(w, ae)
+			writeError(w, ae)
 		}
 	})
 }
@@ -140,12 +140,12 @@ func writeReply(w http.ResponseWriter, rep reply) {
 		w.WriteHeader(rep.status)
 	case map[string]any:
 		if _, page := body["entries"]; page {
-			wire.WritePage(w, rep.status, body)
+			writePage(w, rep.status, body)
 			break
 		}
-		wire.WriteJSON(w, rep.status, body)
+		writeJSON(w, rep.status, body)
 	default:
-		wire.WriteJSON(w, rep.status, body)
+		writeJSON(w, rep.status, body)
 	}
 }
 
@@ -202,7 +202,7 @@ func pathID(r *http.Request, key, what string) (string, *wire.Error) {
 
 func notFoundHandler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		wire.WriteError(w, wire.Errorf(http.StatusNotFound, wire.CodeNotFound, "Not Found: no route for %s %s", r.Method, r.URL.Path))
+		writeError(w, wire.Errorf(http.StatusNotFound, wire.CodeNotFound, "Not Found: no route for %s %s", r.Method, r.URL.Path))
 	})
 }
 

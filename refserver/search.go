@@ -182,10 +182,10 @@ func (s *Server) parseSearch(r *http.Request) (*searchRequest, *wire.Error) {
 			return nil, aerr
 		}
 	}
-	if q.page.Offset, aerr = wire.QueryOffset(r); aerr != nil {
+	if q.page.Offset, aerr = wire.QueryOffset(r.URL.Query()); aerr != nil {
 		return nil, aerr
 	}
-	if q.page.Limit, aerr = wire.PageLimit(r, defaultSearchLimit, maxSearchLimit); aerr != nil {
+	if q.page.Limit, aerr = wire.PageLimit(r.URL.Query(), defaultSearchLimit, maxSearchLimit); aerr != nil {
 		return nil, aerr
 	}
 	return q, nil
@@ -277,7 +277,7 @@ func (s *Server) searchItems(w http.ResponseWriter, r *http.Request, p *principa
 	if aerr != nil {
 		return aerr
 	}
-	wire.WritePage(w, http.StatusOK, page)
+	writePage(w, http.StatusOK, page)
 	return nil
 }
 

@@ -432,7 +432,7 @@ func (s *Server) Handler() http.Handler {
 		}
 		if !ok {
 			w.Header().Set(wire.HeaderRequestID, s.newRequestID())
-			wire.WriteError(w, wire.Errorf(http.StatusNotFound, wire.CodeNotFound, "unknown host %q", r.Host))
+			writeError(w, wire.Errorf(http.StatusNotFound, wire.CodeNotFound, "unknown host %q", r.Host))
 			return
 		}
 		s.roleHandler(role).ServeHTTP(w, r)

@@ -191,7 +191,7 @@ func (s *Server) getSharedItem(w http.ResponseWriter, r *http.Request, p *princi
 		w.WriteHeader(http.StatusNotModified)
 		return nil
 	}
-	wire.WriteJSON(w, http.StatusOK, out)
+	writeJSON(w, http.StatusOK, out)
 	return nil
 }
 

@@ -99,7 +99,7 @@ type createAssignmentBody struct {
 // (400 task_assignee_not_allowed); one assignment per user and task (409
 // conflict); a completed task takes none (403 task_completed).
 func (s *Server) createTaskAssignment(w http.ResponseWriter, r *http.Request, p *principal) error {
-	if aerr := wire.RequireJSONContentType(r); aerr != nil {
+	if aerr := wire.RequireJSONContentType(r.Header.Get("Content-Type")); aerr != nil {
 		return aerr
 	}
 	var body createAssignmentBody
@@ -187,7 +187,7 @@ func (s *Server) updateTaskAssignment(w http.ResponseWriter, r *http.Request, p 
 	if aerr != nil {
 		return aerr
 	}
-	if aerr := wire.RequireJSONContentType(r); aerr != nil {
+	if aerr := wire.RequireJSONContentType(r.Header.Get("Content-Type")); aerr != nil {
 		return aerr
 	}
 	var body updateAssignmentBody

@@ -210,7 +210,7 @@ type createTaskBody struct {
 // token whose scopes do not cover POST (403 insufficient_scope, oauth.go)
 // are refused before this handler runs.
 func (s *Server) createTask(w http.ResponseWriter, r *http.Request, p *principal) error {
-	if aerr := wire.RequireJSONContentType(r); aerr != nil {
+	if aerr := wire.RequireJSONContentType(r.Header.Get("Content-Type")); aerr != nil {
 		return aerr
 	}
 	var body createTaskBody
@@ -269,7 +269,7 @@ func (s *Server) updateTask(w http.ResponseWriter, r *http.Request, p *principal
 	if aerr != nil {
 		return aerr
 	}
-	if aerr := wire.RequireJSONContentType(r); aerr != nil {
+	if aerr := wire.RequireJSONContentType(r.Header.Get("Content-Type")); aerr != nil {
 		return aerr
 	}
 	var body taskFields

@@ -207,7 +207,7 @@ func (s *Server) restoreHandler(typ, pathKey string) handlerFunc {
 		if !validID(id) || id == rootID {
 			return wire.NotFound(typ)
 		}
-		if aerr := wire.RequireJSONContentType(r); aerr != nil {
+		if aerr := wire.RequireJSONContentType(r.Header.Get("Content-Type")); aerr != nil {
 			return aerr
 		}
 		var body restoreBody
@@ -305,7 +305,7 @@ func parseTrashQuery(r *http.Request) (collectionQuery, *wire.Error) {
 	v := r.URL.Query()
 	q := collectionQuery{key: "name"}
 	var aerr *wire.Error
-	if q.useMarker, aerr = wire.QueryBool(r, "usemarker"); aerr != nil {
+	if q.useMarker, aerr = wire.QueryBool(r.URL.Query(), "usemarker"); aerr != nil {
 		return q, aerr
 	}
 	invalid := func(format string, args ...any) *wire.Error {
@@ -334,10 +334,10 @@ func parseTrashQuery(r *http.Request) (collectionQuery, *wire.Error) {
 	default:
 		return q, invalid("Invalid value for \"direction\"")
 	}
-	if q.offset, aerr = wire.QueryOffset(r); aerr != nil {
+	if q.offset, aerr = wire.QueryOffset(r.URL.Query()); aerr != nil {
 		return q, aerr
 	}
-	if q.limit, aerr = wire.PageLimit(r, 100, 1000); aerr != nil {
+	if q.limit, aerr = wire.PageLimit(r.URL.Query(), 100, 1000); aerr != nil {
 		return q, aerr
 	}
 	if m := v.Get("marker"); m != "" {

@@ -195,7 +195,7 @@ func (s *Server) uploadFile(w http.ResponseWriter, r *http.Request, p *principal
 		s.deleteBlobs(r, []string{blob.ID})
 		return aerr
 	}
-	wire.WriteJSON(w, http.StatusCreated, map[string]any{"total_count": 1, "entries": []any{out}})
+	writeJSON(w, http.StatusCreated, map[string]any{"total_count": 1, "entries": []any{out}})
 	return nil
 }
 
@@ -332,6 +332,6 @@ func (s *Server) uploadNewVersion(w http.ResponseWriter, r *http.Request, p *pri
 		s.deleteBlobs(r, []string{blob.ID})
 		return aerr
 	}
-	wire.WriteJSON(w, http.StatusOK, map[string]any{"total_count": 1, "entries": []any{out}})
+	writeJSON(w, http.StatusOK, map[string]any{"total_count": 1, "entries": []any{out}})
 	return nil
 }

@@ -92,11 +92,11 @@ func (s *Server) checkCommitConditions(r *http.Request, p *principal, ss *sessio
 // (uploadparts.go), so the commit compares the digest and links the
 // content to the file: it neither reads nor copies it.
 func (s *Server) commitUploadSession(w http.ResponseWriter, r *http.Request, p *principal) error {
-	wantSHA1, aerr := wire.RequestDigest(r)
+	wantSHA1, aerr := wire.RequestDigest(r.Header.Get("Digest"))
 	if aerr != nil {
 		return aerr
 	}
-	if aerr := wire.RequireJSONContentType(r); aerr != nil {
+	if aerr := wire.RequireJSONContentType(r.Header.Get("Content-Type")); aerr != nil {
 		return aerr
 	}
 	var body commitBody
@@ -194,7 +194,7 @@ func (s *Server) commitUploadSession(w http.ResponseWriter, r *http.Request, p *
 	}); aerr != nil {
 		return aerr // the session keeps its finished content for a later commit
 	}
-	wire.WriteJSON(w, http.StatusCreated, map[string]any{"total_count": 1, "entries": []any{out}})
+	writeJSON(w, http.StatusCreated, map[string]any{"total_count": 1, "entries": []any{out}})
 	return nil
 }
 

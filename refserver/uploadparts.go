@@ -26,7 +26,7 @@ func (s *Server) uploadPart(w http.ResponseWriter, r *http.Request, p *principal
 	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/octet-stream" {
 		return wire.BadRequest("Content-Type must be application/octet-stream")
 	}
-	wantSHA1, aerr := wire.RequestDigest(r)
+	wantSHA1, aerr := wire.RequestDigest(r.Header.Get("Digest"))
 	if aerr != nil {
 		return aerr
 	}
@@ -128,7 +128,7 @@ func (s *Server) uploadPart(w http.ResponseWriter, r *http.Request, p *principal
 	if hashIt {
 		s.hashLanded(ss)
 	}
-	wire.WriteJSON(w, http.StatusOK, map[string]any{"part": part})
+	writeJSON(w, http.StatusOK, map[string]any{"part": part})
 	return nil
 }
 
@@ -171,7 +171,7 @@ func (s *Server) verifyRepeat(w http.ResponseWriter, r *http.Request, old *uploa
 	case hex.EncodeToString(h.Sum(nil)) != old.SHA1:
 		return wire.Errorf(http.StatusBadRequest, wire.CodeBadDigest, "The digest of the part does not match the received bytes")
 	}
-	wire.WriteJSON(w, http.StatusOK, map[string]any{"part": old}) // idempotent repeat: the first copy
+	writeJSON(w, http.StatusOK, map[string]any{"part": old}) // idempotent repeat: the first copy
 	return nil
 }
 

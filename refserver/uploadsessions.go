@@ -293,7 +293,7 @@ func (s *Server) getUploadSession(w http.ResponseWriter, r *http.Request, p *pri
 	if aerr := s.withSession(r, p, func(ss *session) *wire.Error { out = s.sessionJSON(ss); return nil }); aerr != nil {
 		return aerr
 	}
-	wire.WriteJSON(w, http.StatusOK, out)
+	writeJSON(w, http.StatusOK, out)
 	return nil
 }
 
@@ -359,14 +359,14 @@ func sortedParts(ss *session) []*uploadPart {
 // listParts serves GET .../upload_sessions/{id}/parts with offset paging
 // (offset above 10000 is 400; limit at most 1000).
 func (s *Server) listParts(w http.ResponseWriter, r *http.Request, p *principal) error {
-	offset, aerr := wire.QueryInt(r, "offset", 0)
+	offset, aerr := wire.QueryInt(r.URL.Query(), "offset", 0)
 	if aerr != nil {
 		return aerr
 	}
 	if offset > 10000 {
 		return wire.BadRequest("offset must not exceed 10000")
 	}
-	limit, aerr := wire.PageLimit(r, 100, 1000)
+	limit, aerr := wire.PageLimit(r.URL.Query(), 100, 1000)
 	if aerr != nil {
 		return aerr
 	}
@@ -389,6 +389,6 @@ func (s *Server) listParts(w http.ResponseWriter, r *http.Request, p *principal)
 	}); aerr != nil {
 		return aerr
 	}
-	wire.WriteJSON(w, http.StatusOK, out)
+	writeJSON(w, http.StatusOK, out)
 	return nil
 }

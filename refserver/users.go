@@ -99,7 +99,7 @@ func (s *Server) listUsers(w http.ResponseWriter, r *http.Request, p *principal)
 	}
 	filter := strings.ToLower(q.Get("filter_term"))
 	extID := q.Get("external_app_user_id")
-	pq, aerr := wire.ParseListPage(r, true)
+	pq, aerr := wire.ParseListPage(r.URL.Query(), true)
 	if aerr != nil {
 		return aerr
 	}
@@ -142,7 +142,7 @@ type createUserBody struct {
 
 // createUser serves POST /users: 201 with the new managed user or app user.
 func (s *Server) createUser(w http.ResponseWriter, r *http.Request, p *principal) error {
-	if aerr := wire.RequireJSONContentType(r); aerr != nil {
+	if aerr := wire.RequireJSONContentType(r.Header.Get("Content-Type")); aerr != nil {
 		return aerr
 	}
 	var body createUserBody
@@ -246,7 +246,7 @@ func (s *Server) updateUser(w http.ResponseWriter, r *http.Request, p *principal
 	if aerr != nil {
 		return aerr
 	}
-	if aerr := wire.RequireJSONContentType(r); aerr != nil {
+	if aerr := wire.RequireJSONContentType(r.Header.Get("Content-Type")); aerr != nil {
 		return aerr
 	}
 	var body updateUserBody
@@ -339,10 +339,10 @@ func (s *Server) deleteUser(w http.ResponseWriter, r *http.Request, p *principal
 	if aerr != nil {
 		return aerr
 	}
-	if _, aerr := wire.QueryBool(r, "notify"); aerr != nil {
+	if _, aerr := wire.QueryBool(r.URL.Query(), "notify"); aerr != nil {
 		return aerr
 	}
-	force, aerr := wire.QueryBool(r, "force")
+	force, aerr := wire.QueryBool(r.URL.Query(), "force")
 	if aerr != nil {
 		return aerr
 	}

@@ -132,7 +132,7 @@ type applyWatermarkBody struct {
 // The body must be {"watermark":{"imprint":"default"}} (400 bad_request).
 func (s *Server) applyWatermark(typ string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, p *principal) error {
-		if aerr := wire.RequireJSONContentType(r); aerr != nil {
+		if aerr := wire.RequireJSONContentType(r.Header.Get("Content-Type")); aerr != nil {
 			return aerr
 		}
 		var body applyWatermarkBody

@@ -94,7 +94,7 @@ type webhookBody struct {
 }
 
 func decodeWebhookBody(r *http.Request) (*webhookBody, *wire.Error) {
-	if aerr := wire.RequireJSONContentType(r); aerr != nil {
+	if aerr := wire.RequireJSONContentType(r.Header.Get("Content-Type")); aerr != nil {
 		return nil, aerr
 	}
 	b, aerr := wire.ReadBody(r.Body)
@@ -341,7 +341,7 @@ func (s *state) removeWebhook(hook *webhook, by *user) {
 // listWebhooks serves GET /webhooks: the caller's webhooks by id, marker
 // paged.
 func (s *Server) listWebhooks(w http.ResponseWriter, r *http.Request, p *principal) error {
-	q, aerr := wire.ParseMarkerPage(r)
+	q, aerr := wire.ParseMarkerPage(r.URL.Query())
 	if aerr != nil {
 		return aerr
 	}

@@ -107,7 +107,7 @@ type createWebLinkBody struct {
 
 // createWebLink serves POST /web_links: 200 (not 201, per the spec) WebLink.
 func (s *Server) createWebLink(w http.ResponseWriter, r *http.Request, p *principal) error {
-	if aerr := wire.RequireJSONContentType(r); aerr != nil {
+	if aerr := wire.RequireJSONContentType(r.Header.Get("Content-Type")); aerr != nil {
 		return aerr
 	}
 	var body createWebLinkBody
@@ -231,7 +231,7 @@ func (s *Server) updateWebLink(w http.ResponseWriter, r *http.Request, p *princi
 	if aerr != nil {
 		return aerr
 	}
-	if aerr := wire.RequireJSONContentType(r); aerr != nil {
+	if aerr := wire.RequireJSONContentType(r.Header.Get("Content-Type")); aerr != nil {
 		return aerr
 	}
 	var body updateWebLinkBody

@@ -4,7 +4,6 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"errors"
-	"net/http"
 	"strconv"
 	"strings"
 )
@@ -63,10 +62,9 @@ func parseDigits(s string) (int64, error) {
 
 var errBadDigestHeader = errors.New("malformed digest")
 
-// RequestDigest reads the required Digest header of a part or a commit as
-// hex SHA1; 400 when it is missing or malformed.
-func RequestDigest(r *http.Request) (string, *Error) {
-	dg := r.Header.Get("Digest")
+// RequestDigest reads dg, the required Digest header of a part or a
+// commit, as hex SHA1; 400 when it is missing or malformed.
+func RequestDigest(dg string) (string, *Error) {
 	if dg == "" {
 		return "", BadRequest("Missing required header: digest")
 	}

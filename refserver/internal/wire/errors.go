@@ -1,13 +1,12 @@
 // Package wire is the reference server's wire vocabulary: the error body
 // and its codes, strict JSON request decoding, tri-state members, query
 // parameters, page and marker helpers, and the Content-Range and Digest
-// headers. It imports nothing of the server.
+// headers. It imports nothing of the server, and no net/http: the state
+// layer uses its errors, and the server writes them (refserver/answer.go).
 package wire
 
 import (
-	"encoding/json"
 	"fmt"
-	"net/http"
 )
 
 // HeaderRequestID is the header naming the request in every answer.
@@ -63,6 +62,13 @@ const (
 	CodeInvalidParameter    = "invalid_parameter"
 )
 
+// The statuses this package's constructors use (it imports no net/http,
+// so that the state layer can use its errors).
+const (
+	statusBadRequest = 400
+	statusNotFound   = 404
+)
+
 // Error is a failure answered with the standard error body.
 type Error struct {
 	Status      int
@@ -79,72 +85,16 @@ func Errorf(status int, code, format string, args ...any) *Error {
 }
 
 func BadRequest(format string, args ...any) *Error {
-	return Errorf(http.StatusBadRequest, CodeBadRequest, format, args...)
+	return Errorf(statusBadRequest, CodeBadRequest, format, args...)
 }
 
 func NotFound(what string) *Error {
-	return Errorf(http.StatusNotFound, CodeNotFound, "Not Found: %s", what)
+	return Errorf(statusNotFound, CodeNotFound, "Not Found: %s", what)
 }
 
-// CodeForStatus is the standard code for a status, used by injected faults
-// and by failures that have no more specific code.
-func CodeForStatus(status int) string {
-	switch status {
-	case http.StatusBadRequest:
-		return CodeBadRequest
-	case http.StatusUnauthorized:
-		return CodeUnauthorized
-	case http.StatusForbidden:
-		return CodeForbidden
-	case http.StatusNotFound:
-		return CodeNotFound
-	case http.StatusMethodNotAllowed:
-		return CodeMethodNotAllowed
-	case http.StatusConflict:
-		return CodeConflict
-	case http.StatusPreconditionFailed:
-		return CodePreconditionFailed
-	case http.StatusRequestedRangeNotSatisfiable:
-		return CodeRangeNotSatisfiable
-	case http.StatusTooManyRequests:
-		return CodeRateLimitExceeded
-	case http.StatusInternalServerError:
-		return CodeInternalServerError
-	case http.StatusServiceUnavailable:
-		return CodeUnavailable
-	case http.StatusBadGateway:
-		return "bad_gateway"
-	case http.StatusGatewayTimeout:
-		return "gateway_timeout"
-	default:
-		return codeForStatusText(status)
-	}
-}
-
-func codeForStatusText(status int) string {
-	t := http.StatusText(status)
-	if t == "" {
-		return "error"
-	}
-	b := make([]byte, 0, len(t))
-	for i := 0; i < len(t); i++ {
-		c := t[i]
-		switch {
-		case c >= 'A' && c <= 'Z':
-			b = append(b, c+('a'-'A'))
-		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
-			b = append(b, c)
-		default:
-			if len(b) > 0 && b[len(b)-1] != '_' {
-				b = append(b, '_')
-			}
-		}
-	}
-	return string(b)
-}
-
-// errorBody is the wire shape of ClientError.
-type errorBody struct {
+// Body is the wire shape of an error (ClientError): the body of every
+// failure's answer.
+type Body struct {
 	Type        string `json:"type"`
 	Status      int    `json:"status"`
 	Code        string `json:"code"`
@@ -154,36 +104,15 @@ type errorBody struct {
 	RequestID   string `json:"request_id"`
 }
 
-// WriteError writes e as the standard error body. The request id was set as
-// the box-request-id header when the request arrived.
-func WriteError(w http.ResponseWriter, e *Error) {
-	h := w.Header()
-	if e.RetryAfter > 0 {
-		h.Set("Retry-After", fmt.Sprint(e.RetryAfter))
-	}
-	body := errorBody{
+// Body is e's error body, for the request named requestID.
+func (e *Error) Body(requestID string) Body {
+	return Body{
 		Type:        "error",
 		Status:      e.Status,
 		Code:        e.Code,
 		Message:     e.Message,
 		ContextInfo: e.ContextInfo,
 		HelpURL:     HelpURL,
-		RequestID:   h.Get(HeaderRequestID),
+		RequestID:   requestID,
 	}
-	WriteJSON(w, e.Status, body)
-}
-
-// WriteJSON writes v as a JSON response with the given status.
-func WriteJSON(w http.ResponseWriter, status int, v any) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		// Only server bugs get here: every value written is a plain record.
-		status = http.StatusInternalServerError
-		b = []byte(`{"type":"error","status":500,"code":"internal_server_error","message":"encoding response"}`)
-	}
-	h := w.Header()
-	h.Set("Content-Type", "application/json")
-	h.Set("Content-Length", fmt.Sprint(len(b)))
-	w.WriteHeader(status)
-	_, _ = w.Write(b)
 }

@@ -6,9 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"slices"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -87,7 +85,7 @@ func CheckNulls(b []byte, code string, nullOK ...string) *Error {
 		return nil
 	}
 	slices.Sort(names)
-	return Errorf(http.StatusBadRequest, code, "Invalid value for %q: null is not allowed here", names[0])
+	return Errorf(statusBadRequest, code, "Invalid value for %q: null is not allowed here", names[0])
 }
 
 // Nullable is a member of a request body that may be absent, null or a
@@ -132,9 +130,9 @@ func jsonErrText(err error) string {
 	}
 }
 
-// RequireJSONContentType rejects bodies that are declared as something else.
-func RequireJSONContentType(r *http.Request) *Error {
-	ct := r.Header.Get("Content-Type")
+// RequireJSONContentType rejects bodies whose Content-Type header (ct)
+// declares something else.
+func RequireJSONContentType(ct string) *Error {
 	if ct == "" {
 		return nil
 	}
@@ -213,13 +211,15 @@ func AppendString(b []byte, s string) []byte {
 	return append(b, '"')
 }
 
-// WritePage writes a list page (a map with "entries") like WriteJSON, but
-// copies entries that are json.RawMessage (miniJSON records) as they are,
-// without the validation pass encoding/json makes over them. The bytes are
-// those json.Marshal writes: "entries" sorts before every other key of a
-// page.
-func WritePage(w http.ResponseWriter, status int, page map[string]any) {
+// EncodePage encodes a list page (a map with "entries") as json.Marshal
+// would, but copies entries that are json.RawMessage (miniJSON records) as
+// they are, without the validation pass encoding/json makes over them.
+// "entries" sorts before every other key of a page.
+func EncodePage(page map[string]any) ([]byte, error) {
 	entries, ok := page["entries"].([]any)
+	if !ok {
+		return json.Marshal(page)
+	}
 	rest := make(map[string]any, len(page))
 	for k, v := range page {
 		if k != "entries" {
@@ -227,9 +227,8 @@ func WritePage(w http.ResponseWriter, status int, page map[string]any) {
 		}
 	}
 	tail, err := json.Marshal(rest)
-	if !ok || err != nil {
-		WriteJSON(w, status, page)
-		return
+	if err != nil {
+		return nil, err
 	}
 	b := make([]byte, 0, 256*len(entries)+len(tail)+16)
 	b = append(b, `{"entries":[`...)
@@ -240,8 +239,7 @@ func WritePage(w http.ResponseWriter, status int, page map[string]any) {
 		raw, isRaw := e.(json.RawMessage)
 		if !isRaw {
 			if raw, err = json.Marshal(e); err != nil {
-				WriteJSON(w, status, page)
-				return
+				return nil, err
 			}
 		}
 		b = append(b, raw...)
@@ -253,9 +251,5 @@ func WritePage(w http.ResponseWriter, status int, page map[string]any) {
 	} else {
 		b = append(b, '}')
 	}
-	h := w.Header()
-	h.Set("Content-Type", "application/json")
-	h.Set("Content-Length", strconv.Itoa(len(b)))
-	w.WriteHeader(status)
-	_, _ = w.Write(b)
+	return b, nil
 }

@@ -3,7 +3,7 @@ package wire
 import (
 	"bytes"
 	"encoding/base64"
-	"net/http"
+	"net/url"
 	"slices"
 	"sort"
 	"strconv"
@@ -11,8 +11,8 @@ import (
 )
 
 // QueryInt reads an optional non-negative integer query parameter.
-func QueryInt(r *http.Request, name string, def int64) (int64, *Error) {
-	v := r.URL.Query().Get(name)
+func QueryInt(q url.Values, name string, def int64) (int64, *Error) {
+	v := q.Get(name)
 	if v == "" {
 		return def, nil
 	}
@@ -25,8 +25,8 @@ func QueryInt(r *http.Request, name string, def int64) (int64, *Error) {
 
 // PageLimit reads limit with a default and a maximum (a larger value is
 // lowered to the maximum).
-func PageLimit(r *http.Request, def, max int64) (int64, *Error) {
-	n, aerr := QueryInt(r, "limit", def)
+func PageLimit(q url.Values, def, max int64) (int64, *Error) {
+	n, aerr := QueryInt(q, "limit", def)
 	if aerr != nil {
 		return 0, aerr
 	}
@@ -37,8 +37,8 @@ func PageLimit(r *http.Request, def, max int64) (int64, *Error) {
 }
 
 // QueryBool reads an optional boolean query parameter.
-func QueryBool(r *http.Request, name string) (bool, *Error) {
-	v := r.URL.Query().Get(name)
+func QueryBool(q url.Values, name string) (bool, *Error) {
+	v := q.Get(name)
 	if v == "" {
 		return false, nil
 	}
@@ -97,8 +97,8 @@ const MaxListOffset = 10000
 // QueryOffset reads offset (default 0) for a list that caps it: above
 // MaxListOffset is 400 bad_request. The spec gives the status without a
 // code; bad_request is the code of the other malformed query parameters.
-func QueryOffset(r *http.Request) (int64, *Error) {
-	offset, aerr := QueryInt(r, "offset", 0)
+func QueryOffset(q url.Values) (int64, *Error) {
+	offset, aerr := QueryInt(q, "offset", 0)
 	if aerr != nil {
 		return 0, aerr
 	}
@@ -110,8 +110,8 @@ func QueryOffset(r *http.Request) (int64, *Error) {
 
 // readMarker reads marker, an opaque marker of an earlier page
 // (EncodeMarker): 400 bad_request for one this server did not make.
-func (q *Page) readMarker(r *http.Request) *Error {
-	m := r.URL.Query().Get("marker")
+func (q *Page) readMarker(v url.Values) *Error {
+	m := v.Get("marker")
 	if m == "" {
 		return nil
 	}
@@ -125,33 +125,33 @@ func (q *Page) readMarker(r *http.Request) *Error {
 
 // ParseListPage reads offset (QueryOffset), limit and, when marker is
 // true, usemarker and marker (sending one implies usemarker).
-func ParseListPage(r *http.Request, marker bool) (Page, *Error) {
+func ParseListPage(v url.Values, marker bool) (Page, *Error) {
 	var q Page
 	var aerr *Error
-	if q.Offset, aerr = QueryOffset(r); aerr != nil {
+	if q.Offset, aerr = QueryOffset(v); aerr != nil {
 		return q, aerr
 	}
-	if q.Limit, aerr = PageLimit(r, DefaultPageLimit, MaxPageLimit); aerr != nil {
+	if q.Limit, aerr = PageLimit(v, DefaultPageLimit, MaxPageLimit); aerr != nil {
 		return q, aerr
 	}
 	if !marker {
 		return q, nil
 	}
-	if q.UseMarker, aerr = QueryBool(r, "usemarker"); aerr != nil {
+	if q.UseMarker, aerr = QueryBool(v, "usemarker"); aerr != nil {
 		return q, aerr
 	}
-	return q, q.readMarker(r)
+	return q, q.readMarker(v)
 }
 
 // ParseMarkerPage reads limit and marker of a list paged by marker only
 // (offset is not read).
-func ParseMarkerPage(r *http.Request) (Page, *Error) {
+func ParseMarkerPage(v url.Values) (Page, *Error) {
 	q := Page{UseMarker: true}
 	var aerr *Error
-	if q.Limit, aerr = PageLimit(r, DefaultPageLimit, MaxPageLimit); aerr != nil {
+	if q.Limit, aerr = PageLimit(v, DefaultPageLimit, MaxPageLimit); aerr != nil {
 		return q, aerr
 	}
-	return q, q.readMarker(r)
+	return q, q.readMarker(v)
 }
 
 // RenderEach renders every entry of list.

@@ -1,7 +1,7 @@
 package wire
 
 import (
-	"net/http"
+	"net/url"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -39,9 +39,9 @@ func TestPositionEntries(t *testing.T) {
 func TestParseMarkerPage(t *testing.T) {
 	t.Parallel()
 	parse := func(query string) (Page, *Error) {
-		r, err := http.NewRequest(http.MethodGet, "http://x/l?"+query, nil)
+		v, err := url.ParseQuery(query)
 		require.NoError(t, err)
-		return ParseMarkerPage(r)
+		return ParseMarkerPage(v)
 	}
 	q, aerr := parse("")
 	require.Nil(t, aerr)
