@@ -37,16 +37,16 @@ func (p *principal) isAdmin() bool { return p.kind == "admin" }
 func (p *principal) seesAll() bool { return p.isAdmin() || p.kind == "app" }
 
 func (s *state) initPrincipals() error {
-	if s.opts.AdminToken == "" {
-		s.opts.AdminToken = randomHex(20)
+	if s.cfg.AdminToken == "" {
+		s.cfg.AdminToken = randomHex(20)
 	}
-	if s.opts.UserToken == "" {
-		s.opts.UserToken = randomHex(20)
+	if s.cfg.UserToken == "" {
+		s.cfg.UserToken = randomHex(20)
 	}
-	if s.opts.AppToken == "" {
-		s.opts.AppToken = randomHex(20)
+	if s.cfg.AppToken == "" {
+		s.cfg.AppToken = randomHex(20)
 	}
-	if s.opts.AdminToken == s.opts.UserToken || s.opts.AdminToken == s.opts.AppToken || s.opts.UserToken == s.opts.AppToken {
+	if s.cfg.AdminToken == s.cfg.UserToken || s.cfg.AdminToken == s.cfg.AppToken || s.cfg.UserToken == s.cfg.AppToken {
 		return errString("refserver: the admin, user and app tokens must differ")
 	}
 	now := s.now().UTC().Truncate(time.Second)
@@ -55,9 +55,9 @@ func (s *state) initPrincipals() error {
 	s.user = &user{id: "2000002", name: "Uma User", login: "user@cms.test", role: "user", createdAt: now}
 	s.app = &user{id: "2000003", name: "Service Account", login: "automation@cms.test", role: "user", createdAt: now}
 	s.principals = map[string]*principal{
-		s.opts.AdminToken: {kind: "admin", token: s.opts.AdminToken, user: s.admin},
-		s.opts.UserToken:  {kind: "user", token: s.opts.UserToken, user: s.user},
-		s.opts.AppToken:   {kind: "app", token: s.opts.AppToken, user: s.app},
+		s.cfg.AdminToken: {kind: "admin", token: s.cfg.AdminToken, user: s.admin},
+		s.cfg.UserToken:  {kind: "user", token: s.cfg.UserToken, user: s.user},
+		s.cfg.AppToken:   {kind: "app", token: s.cfg.AppToken, user: s.app},
 	}
 	return nil
 }

@@ -70,7 +70,7 @@ func (s *state) verify(tok, kind string) (signedRef, error) {
 
 // retryAfterSeconds is RetryAfter in whole seconds, rounded up.
 func (s *state) retryAfterSeconds() int {
-	return max(1, int(math.Ceil(s.opts.RetryAfter.Seconds())))
+	return max(1, int(math.Ceil(s.cfg.RetryAfter.Seconds())))
 }
 
 // downloadFile serves GET /files/{file_id}/content: 302 to a signed URL on
@@ -201,10 +201,10 @@ func (w *errorBodyWriter) Write(b []byte) (int, error) {
 // embedLink is the expiring_embed_link of a file. Callers hold s.mu.
 func (s *state) embedLink(f *item, _ *principal) map[string]any {
 	v := f.current()
-	tok := s.sign(signedRef{kind: "e", fileID: f.id, versionID: v.id, blobID: v.blob.ID, expires: s.now().Add(s.opts.SignedURLTTL)})
+	tok := s.sign(signedRef{kind: "e", fileID: f.id, versionID: v.id, blobID: v.blob.ID, expires: s.now().Add(s.cfg.SignedURLTTL)})
 	return map[string]any{
 		"access_token":  tok,
-		"expires_in":    int64(s.opts.SignedURLTTL / time.Second),
+		"expires_in":    int64(s.cfg.SignedURLTTL / time.Second),
 		"token_type":    "bearer",
 		"restricted_to": []any{},
 		"url":           s.downloadURL + "/embed/" + tok + "?access_token=" + url.QueryEscape(tok),

@@ -102,11 +102,7 @@ type eventLog struct {
 }
 
 func (s *state) initEvents() {
-	max := s.opts.EventHistory
-	if max == 0 {
-		max = DefaultEventHistory
-	}
-	s.events = eventLog{max: max, wake: make(chan struct{}), channels: map[string]*pollChannel{}}
+	s.events = eventLog{max: s.cfg.EventHistory, wake: make(chan struct{}), channels: map[string]*pollChannel{}}
 }
 
 // emit records an event. Callers hold s.mu.

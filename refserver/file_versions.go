@@ -250,7 +250,7 @@ func (s *state) promoteVersion(f *item, blob BlobInfo, u *user) {
 	now := s.nowSec()
 	f.versions = append(f.versions, &version{id: s.newID(), blob: blob, createdAt: now, by: u})
 	s.versionAdded(f, f.current())
-	f.readyAt = s.now().Add(s.opts.ContentNotReady)
+	f.readyAt = s.now().Add(s.cfg.ContentNotReady)
 	f.touch(now, u)
 	s.dirtyItem(f)
 	s.itemEvent(evItemMakeCurrent, f, u)

@@ -226,7 +226,7 @@ func (s *state) addCopy(p *principal, nodes []copyNode, target, name string) (*i
 		}
 		if c.typ == "file" {
 			c.versions = []*version{{id: s.newID(), blob: n.copied, createdAt: now, by: p.user}}
-			c.readyAt = s.now().Add(s.opts.ContentNotReady)
+			c.readyAt = s.now().Add(s.cfg.ContentNotReady)
 		}
 		made[i] = c
 		s.addItem(c)

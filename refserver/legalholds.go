@@ -66,7 +66,7 @@ func (s *state) initLegalHolds() {
 
 // holdDelay is Options.LegalHoldReleaseDelay with its default.
 func (s *state) holdDelay() time.Duration {
-	switch d := s.opts.LegalHoldReleaseDelay; {
+	switch d := s.cfg.LegalHoldReleaseDelay; {
 	case d < 0:
 		return 0
 	case d == 0:

@@ -206,7 +206,10 @@ func (s *Server) lookupIssued(tok string) (p *principal, ok, expired bool) {
 	}
 	c := *it.Subject
 	if it.Scopes != nil {
-		c.restrict = &restriction{scopes: it.Scopes, resource: it.Resource}
+		c.restrict = &restriction{scopes: it.Scopes}
+		if it.Resource != nil {
+			c.restrict.kind, c.restrict.id = it.Resource.Kind, it.Resource.ID
+		}
 	}
 	return &c, true, false
 }

@@ -29,12 +29,14 @@ func (s *state) parseResource(raw string) (*oauth.Resource, bool) {
 
 // restriction limits a downscoped token to scopes and maybe one item.
 type restriction struct {
-	scopes   []string
-	resource *oauth.Resource
+	scopes []string
+	// kind and id name the one file or folder the token is limited to
+	// (kind "" for none).
+	kind, id string
 }
 
-// allows checks a request against a downscoped token's scopes and resource.
-func (rs *restriction) allows(r *http.Request) bool {
+// allows checks a request r against a downscoped token's scopes and resource.
+func allows(rs *restriction, r *http.Request) bool {
 	has := func(names ...string) bool {
 		for _, n := range names {
 			if slices.Contains(rs.scopes, n) {
@@ -43,14 +45,14 @@ func (rs *restriction) allows(r *http.Request) bool {
 		}
 		return false
 	}
-	if rs.resource != nil {
-		switch rs.resource.Kind {
+	if rs.kind != "" {
+		switch rs.kind {
 		case "file":
-			if r.PathValue("file_id") != rs.resource.ID {
+			if r.PathValue("file_id") != rs.id {
 				return false
 			}
 		case "folder":
-			if id := r.PathValue("folder_id"); id != rs.resource.ID {
+			if id := r.PathValue("folder_id"); id != rs.id {
 				return false
 			}
 		}

@@ -32,8 +32,8 @@ func metaKeys(*Server) []string { return []string{metaKey} }
 func (s *state) metaRec(key string) (recMeta, bool) {
 	return recMeta{
 		EnterpriseID: s.enterpriseID, SignKey: s.signKey, NextID: s.nextID,
-		AdminToken: s.opts.AdminToken, UserToken: s.opts.UserToken, AppToken: s.opts.AppToken,
-		WebhookPrimaryKey: s.opts.WebhookPrimaryKey, WebhookSecondaryKey: s.opts.WebhookSecondaryKey,
+		AdminToken: s.cfg.AdminToken, UserToken: s.cfg.UserToken, AppToken: s.cfg.AppToken,
+		WebhookPrimaryKey: s.cfg.WebhookPrimaryKey, WebhookSecondaryKey: s.cfg.WebhookSecondaryKey,
 	}, key == metaKey
 }
 
@@ -47,11 +47,11 @@ func (s *Server) loadMeta(_ string, r recMeta) error {
 		fixed  string
 		stored string
 	}{
-		{&s.opts.AdminToken, s.fixedTokens[0], r.AdminToken},
-		{&s.opts.UserToken, s.fixedTokens[1], r.UserToken},
-		{&s.opts.AppToken, s.fixedTokens[2], r.AppToken},
-		{&s.opts.WebhookPrimaryKey, s.fixedKeys[0], r.WebhookPrimaryKey},
-		{&s.opts.WebhookSecondaryKey, s.fixedKeys[1], r.WebhookSecondaryKey},
+		{&s.cfg.AdminToken, s.fixedTokens[0], r.AdminToken},
+		{&s.cfg.UserToken, s.fixedTokens[1], r.UserToken},
+		{&s.cfg.AppToken, s.fixedTokens[2], r.AppToken},
+		{&s.cfg.WebhookPrimaryKey, s.fixedKeys[0], r.WebhookPrimaryKey},
+		{&s.cfg.WebhookSecondaryKey, s.fixedKeys[1], r.WebhookSecondaryKey},
 	} {
 		if t.fixed == "" && t.stored != "" {
 			*t.opt = t.stored
@@ -62,7 +62,7 @@ func (s *Server) loadMeta(_ string, r recMeta) error {
 
 // initPrincipalTokens rebuilds the principals from the (restored) tokens.
 func (s *state) initPrincipalTokens() error {
-	o := &s.opts
+	o := &s.cfg
 	if o.AdminToken == o.UserToken || o.AdminToken == o.AppToken || o.UserToken == o.AppToken {
 		return errString("refserver: the admin, user and app tokens must differ")
 	}

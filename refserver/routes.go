@@ -39,7 +39,7 @@ type endpoint struct {
 func (ep endpoint) refuse(w http.ResponseWriter, r *http.Request, p *principal) *wire.Error {
 	switch {
 	case p.kind == "app" && !ep.app,
-		p.restrict != nil && (ep.fullToken || !p.restrict.allows(r)):
+		p.restrict != nil && (ep.fullToken || !allows(p.restrict, r)):
 		return errAppScope(w)
 	case ep.admin && !p.isAdmin():
 		return wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "Access denied - insufficient permission: only an enterprise admin may %s %s", r.Method, r.URL.Path)

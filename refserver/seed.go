@@ -12,7 +12,7 @@ import (
 // the names are taken.
 func (s *Server) Seed() error {
 	ctx := context.Background()
-	for _, p := range []*principal{s.principals[s.opts.AdminToken], s.principals[s.opts.UserToken]} {
+	for _, p := range []*principal{s.principals[s.cfg.AdminToken], s.principals[s.cfg.UserToken]} {
 		docs, err := s.seedFolder(p, rootID, "Documents")
 		if err != nil {
 			return err

@@ -192,6 +192,7 @@ type RequestRecord struct {
 // Server; the model and its rules are the methods of state (see state).
 type Server struct {
 	*state
+	opts Options // as given, with defaults (newServer); the state has its part (stateConfig)
 
 	roleByHost map[string]string
 	handlers   map[string]http.Handler // by role
@@ -230,7 +231,7 @@ type Server struct {
 // then its mu), then a store's own locks (internal/blob). The faults
 // (faultsMu) and the request log (reqMu) are never held with another lock.
 type state struct {
-	opts  Options
+	cfg   stateConfig
 	now   func() time.Time
 	log   *slog.Logger
 	store Store
@@ -275,6 +276,18 @@ type state struct {
 	pageHidden map[string]bool // HideFromPages (listpage.go), guarded by mu
 }
 
+// stateConfig is the part of Options the state uses (newServer fills it).
+// The tokens and webhook keys Options leaves empty are made random here,
+// and persisted with the state.
+type stateConfig struct {
+	AdminToken, UserToken, AppToken        string
+	WebhookPrimaryKey, WebhookSecondaryKey string
+	RetryAfter, SignedURLTTL               time.Duration
+	ContentNotReady, LegalHoldReleaseDelay time.Duration
+	EventHistory                           int
+	ChunkedMinSize, PartSize               int64
+}
+
 // update runs fn as one change of the state, under mu: a request's
 // (Server.change) or a hook's outside requests (Seed, AddDevicePin,
 // HideFromUsers, HideFromPages). The state's methods fn calls mark what
@@ -304,6 +317,9 @@ func newServer(opts Options) (*Server, error) {
 	}
 	if opts.PartSize <= 0 {
 		opts.PartSize = defaultPartSize
+	}
+	if opts.EventHistory == 0 {
+		opts.EventHistory = DefaultEventHistory
 	}
 	if opts.RetryAfter <= 0 {
 		opts.RetryAfter = time.Second
@@ -352,8 +368,15 @@ func newServer(opts Options) (*Server, error) {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	s := &Server{
+		opts: opts,
 		state: &state{
-			opts:     opts,
+			cfg: stateConfig{
+				AdminToken: opts.AdminToken, UserToken: opts.UserToken, AppToken: opts.AppToken,
+				WebhookPrimaryKey: opts.WebhookPrimaryKey, WebhookSecondaryKey: opts.WebhookSecondaryKey,
+				RetryAfter: opts.RetryAfter, SignedURLTTL: opts.SignedURLTTL,
+				ContentNotReady: opts.ContentNotReady, LegalHoldReleaseDelay: opts.LegalHoldReleaseDelay,
+				EventHistory: opts.EventHistory, ChunkedMinSize: opts.ChunkedMinSize, PartSize: opts.PartSize,
+			},
 			now:      opts.Now,
 			log:      opts.Logger,
 			store:    opts.Store,
@@ -560,14 +583,14 @@ func (s *Server) UploadURL() string { return s.uploadURL }
 func (s *Server) DownloadURL() string { return s.downloadURL }
 
 // AdminToken is the bearer token of the enterprise admin.
-func (s *Server) AdminToken() string { return s.opts.AdminToken }
+func (s *Server) AdminToken() string { return s.cfg.AdminToken }
 
 // UserToken is the bearer token of the managed user.
-func (s *Server) UserToken() string { return s.opts.UserToken }
+func (s *Server) UserToken() string { return s.cfg.UserToken }
 
 // AppToken is the bearer token of the app principal (a service account that
 // may call only upload, download, get and delete file).
-func (s *Server) AppToken() string { return s.opts.AppToken }
+func (s *Server) AppToken() string { return s.cfg.AppToken }
 
 // Restored reports whether the server resumed a state stored in
 // Options.DataDir (false for a fresh state, and without DataDir).

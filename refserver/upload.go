@@ -222,7 +222,7 @@ func (s *state) createFile(p *principal, parentID, name string, blob BlobInfo, c
 		owner: owner, createdBy: p.user, modBy: p.user,
 		createdAt: now, modifiedAt: now, contentCreatedAt: created, contentModifiedAt: modified,
 		versions: []*version{{id: s.newID(), blob: blob, createdAt: now, by: p.user}},
-		readyAt:  s.now().Add(s.opts.ContentNotReady),
+		readyAt:  s.now().Add(s.cfg.ContentNotReady),
 	}
 	s.addItem(f)
 	s.versionAdded(f, f.current())
@@ -252,7 +252,7 @@ func (s *state) addVersion(p *principal, f *item, name string, blob BlobInfo, mo
 	f.versions = append(f.versions, &version{id: s.newID(), blob: blob, createdAt: now, by: p.user})
 	s.versionAdded(f, f.current())
 	f.contentModifiedAt = modified
-	f.readyAt = s.now().Add(s.opts.ContentNotReady)
+	f.readyAt = s.now().Add(s.cfg.ContentNotReady)
 	f.touch(now, p.user)
 	s.dirtyItem(f)
 	if parent, ok := s.items[f.parentID]; ok {

@@ -85,8 +85,8 @@ func (s *state) parseFileSize(m json.RawMessage) (int64, *wire.Error) {
 	if err := json.Unmarshal(m, &n); err != nil || n < 0 {
 		return 0, wire.Errorf(http.StatusBadRequest, wire.CodeInvalidFileSize, "Invalid file_size")
 	}
-	if n < s.opts.ChunkedMinSize {
-		return 0, wire.Errorf(http.StatusBadRequest, wire.CodeFileSizeTooSmall, "file_size is below the minimum of %d bytes for upload sessions", s.opts.ChunkedMinSize)
+	if n < s.cfg.ChunkedMinSize {
+		return 0, wire.Errorf(http.StatusBadRequest, wire.CodeFileSizeTooSmall, "file_size is below the minimum of %d bytes for upload sessions", s.cfg.ChunkedMinSize)
 	}
 	return n, nil
 }
@@ -105,7 +105,7 @@ func parseFileName(m json.RawMessage) (string, *wire.Error) {
 // newSession makes a session around an assembly of its content. Callers
 // hold s.mu.
 func (s *state) newSession(p *principal, folderID, fileID, name string, size int64, asm Assembly) *session {
-	ps := s.opts.PartSize
+	ps := s.cfg.PartSize
 	return (&session{
 		id: strings.ToUpper(randomHex(16)), owner: p.user, folderID: folderID, fileID: fileID,
 		fileName: name, fileSize: size, partSize: ps, totalParts: int((size + ps - 1) / ps),

@@ -58,16 +58,16 @@ type delivery struct {
 func (s *Server) WebhookKeys() (primary, secondary string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.opts.WebhookPrimaryKey, s.opts.WebhookSecondaryKey
+	return s.cfg.WebhookPrimaryKey, s.cfg.WebhookSecondaryKey
 }
 
 // initWebhookDelivery sets the keys and the client of deliveries.
 func (s *Server) initWebhookDelivery() {
-	if s.opts.WebhookPrimaryKey == "" {
-		s.opts.WebhookPrimaryKey = randomHex(16)
+	if s.cfg.WebhookPrimaryKey == "" {
+		s.cfg.WebhookPrimaryKey = randomHex(16)
 	}
-	if s.opts.WebhookSecondaryKey == "" {
-		s.opts.WebhookSecondaryKey = randomHex(16)
+	if s.cfg.WebhookSecondaryKey == "" {
+		s.cfg.WebhookSecondaryKey = randomHex(16)
 	}
 	rt := s.opts.WebhookTransport
 	if rt == nil {
@@ -177,7 +177,7 @@ func (s *Server) post(d delivery) bool {
 	}
 	ts := s.now().UTC().Format(time.RFC3339)
 	s.mu.Lock()
-	primary, secondary := s.opts.WebhookPrimaryKey, s.opts.WebhookSecondaryKey
+	primary, secondary := s.cfg.WebhookPrimaryKey, s.cfg.WebhookSecondaryKey
 	s.mu.Unlock()
 	h := req.Header
 	h.Set("Content-Type", "application/json; charset=UTF-8")
