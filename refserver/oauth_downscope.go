@@ -9,7 +9,7 @@ import (
 )
 
 // parseResource reads {base_url}/files/{id} or {base_url}/folders/{id}.
-func (s *state) parseResource(raw string) (*oauth.Resource, bool) {
+func (s *Server) parseResource(raw string) (*oauth.Resource, bool) {
 	rest, ok := strings.CutPrefix(raw, s.baseURL+"/")
 	if !ok {
 		return nil, false

@@ -62,13 +62,6 @@ const (
 	CodeInvalidParameter    = "invalid_parameter"
 )
 
-// The statuses this package's constructors use (it imports no net/http,
-// so that the state layer can use its errors).
-const (
-	statusBadRequest = 400
-	statusNotFound   = 404
-)
-
 // Error is a failure answered with the standard error body.
 type Error struct {
 	Status      int
@@ -85,11 +78,11 @@ func Errorf(status int, code, format string, args ...any) *Error {
 }
 
 func BadRequest(format string, args ...any) *Error {
-	return Errorf(statusBadRequest, CodeBadRequest, format, args...)
+	return Errorf(StatusBadRequest, CodeBadRequest, format, args...)
 }
 
 func NotFound(what string) *Error {
-	return Errorf(statusNotFound, CodeNotFound, "Not Found: %s", what)
+	return Errorf(StatusNotFound, CodeNotFound, "Not Found: %s", what)
 }
 
 // Body is the wire shape of an error (ClientError): the body of every

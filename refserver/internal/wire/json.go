@@ -85,7 +85,7 @@ func CheckNulls(b []byte, code string, nullOK ...string) *Error {
 		return nil
 	}
 	slices.Sort(names)
-	return Errorf(statusBadRequest, code, "Invalid value for %q: null is not allowed here", names[0])
+	return Errorf(StatusBadRequest, code, "Invalid value for %q: null is not allowed here", names[0])
 }
 
 // Nullable is a member of a request body that may be absent, null or a

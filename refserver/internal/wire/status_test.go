@@ -1,0 +1,21 @@
+package wire
+
+import (
+	"net/http"
+	"testing"
+)
+
+// TestStatusesMatchNetHTTP: the package's status constants are net/http's.
+func TestStatusesMatchNetHTTP(t *testing.T) {
+	t.Parallel()
+	for got, want := range map[int]int{
+		StatusOK: http.StatusOK, StatusCreated: http.StatusCreated, StatusNoContent: http.StatusNoContent,
+		StatusBadRequest: http.StatusBadRequest, StatusForbidden: http.StatusForbidden,
+		StatusNotFound: http.StatusNotFound, StatusMethodNotAllowed: http.StatusMethodNotAllowed,
+		StatusConflict: http.StatusConflict, StatusPreconditionFailed: http.StatusPreconditionFailed,
+	} {
+		if got != want {
+			t.Errorf("status %d, net/http has %d", got, want)
+		}
+	}
+}
