@@ -8,6 +8,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/contentapi/cms/refserver/internal/state"
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
@@ -25,24 +26,24 @@ func FuzzAdminBodies(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, body string) {
-		var cu createUserBody
-		if wire.DecodeJSON(strings.NewReader(body), &cu) == nil && cu.check() == nil && cu.Name != nil {
-			if n := utf8.RuneCountInString(*cu.Name); n == 0 || n > maxUserNameLen {
+		var cu state.CreateUserBody
+		if wire.DecodeJSON(strings.NewReader(body), &cu) == nil && cu.Check() == nil && cu.Name != nil {
+			if n := utf8.RuneCountInString(*cu.Name); n == 0 || n > state.MaxUserNameLen {
 				t.Fatalf("name of %d characters accepted", n)
 			}
 		}
-		var uu updateUserBody
-		if wire.DecodeJSON(strings.NewReader(body), &uu) == nil && uu.check() == nil && uu.Address != nil && utf8.RuneCountInString(*uu.Address) > maxAddressLen {
+		var uu state.UpdateUserBody
+		if wire.DecodeJSON(strings.NewReader(body), &uu) == nil && uu.Check() == nil && uu.Address != nil && utf8.RuneCountInString(*uu.Address) > state.MaxAddressLen {
 			t.Fatal("long address accepted")
 		}
-		var g groupBody
-		if wire.DecodeJSON(strings.NewReader(body), &g) == nil && g.check() == nil && g.InvitabilityLevel != nil && !contains(groupAccessLevels, *g.InvitabilityLevel) {
+		var g state.GroupBody
+		if wire.DecodeJSON(strings.NewReader(body), &g) == nil && g.Check() == nil && g.InvitabilityLevel != nil && !state.Contains(state.GroupAccessLevels, *g.InvitabilityLevel) {
 			t.Fatal("bad invitability_level accepted")
 		}
-		var m membershipBody
+		var m state.MembershipBody
 		if wire.DecodeJSON(strings.NewReader(body), &m) == nil && checkGroupRole(m.Role) == nil {
-			perms := permsFor(m.ConfigurablePermissions)
-			for _, k := range groupAdminPermissions {
+			perms := state.PermsFor(m.ConfigurablePermissions)
+			for _, k := range state.GroupAdminPermissions {
 				if _, ok := perms[k]; !ok {
 					t.Fatalf("permission %s missing", k)
 				}
@@ -72,7 +73,7 @@ func FuzzAdminListQueries(f *testing.F) {
 			return
 		}
 		for _, p := range []string{"/users", "/groups", "/users/2000002/memberships", "/enterprises/1000001/device_pinners"} {
-			req := httptest.NewRequest(http.MethodGet, "http://"+inProcessAPIHost+apiRoot+p, nil)
+			req := httptest.NewRequest(http.MethodGet, "http://"+state.InProcessAPIHost+state.APIRoot+p, nil)
 			req.URL.RawQuery = q
 			req.Header.Set("Authorization", "Bearer adm")
 			rec := httptest.NewRecorder()

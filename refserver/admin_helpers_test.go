@@ -17,17 +17,17 @@ import (
 // nothing.
 func adminSnapshot(s *Server) string {
 	items := snapshot(s)
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.st.Mu.Lock()
+	defer s.st.Mu.Unlock()
 	var lines []string
-	for _, u := range s.users.byID {
-		lines = append(lines, fmt.Sprintf("user %s %q %q %s %+v", u.id, u.name, u.login, u.role, u.userProfile))
+	for _, u := range s.st.Users.ByID {
+		lines = append(lines, fmt.Sprintf("user %s %q %q %s %+v", u.ID, u.Name, u.Login, u.Role, u.UserProfile))
 	}
-	for _, g := range s.groups.byID {
-		lines = append(lines, fmt.Sprintf("group %s %+v", g.id, *g))
+	for _, g := range s.st.Groups.ByID {
+		lines = append(lines, fmt.Sprintf("group %s %+v", g.ID, *g))
 	}
-	for _, m := range s.groups.memberships {
-		lines = append(lines, fmt.Sprintf("membership %s user=%s group=%s %s %v %v", m.id, m.user.id, m.group.id, m.role, m.perms, m.modifiedAt))
+	for _, m := range s.st.Groups.Memberships {
+		lines = append(lines, fmt.Sprintf("membership %s user=%s group=%s %s %v %v", m.ID, m.User.ID, m.Group.ID, m.Role, m.Perms, m.ModifiedAt))
 	}
 	lines = append(lines, pinLines(s)...)
 	sort.Strings(lines)
@@ -62,8 +62,8 @@ func (e *env) newUser(name, login string) string {
 // pinLines describe the device pins. Callers hold s.mu.
 func pinLines(s *Server) []string {
 	var out []string
-	for _, p := range s.pins.byID {
-		out = append(out, fmt.Sprintf("pin %s owner=%s %q", p.id, p.owner.id, p.productName))
+	for _, p := range s.st.Pins.ByID {
+		out = append(out, fmt.Sprintf("pin %s owner=%s %q", p.ID, p.Owner.ID, p.ProductName))
 	}
 	return out
 }

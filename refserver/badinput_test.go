@@ -99,17 +99,17 @@ func TestDurableServerSyncsBeforeCommit(t *testing.T) {
 	}
 	// The server: syncs, then the commit.
 	e := newEnv(t, Options{DataDir: t.TempDir()})
-	d, ok := e.s.store.(*blob.Dir)
+	d, ok := e.s.st.Store.(*blob.Dir)
 	require.True(t, ok)
 	require.True(t, d.Durable(), "DataDir makes the store durable")
 	d.SetOnSync(func(kind, name string) { record(kind + ":" + name) })
-	e.s.persist.beforeCommit = func() { record("commit") }
+	e.s.st.Persist.BeforeCommit = func() { record("commit") }
 	serverDir := "dir:" + filepath.Base(d.Path())
 	blobOf := func(fileID string) string {
-		e.s.mu.Lock()
-		defer e.s.mu.Unlock()
-		vs := e.s.items[fileID].versions
-		return "file:" + vs[len(vs)-1].blob.ID + ".blob"
+		e.s.st.Mu.Lock()
+		defer e.s.st.Mu.Unlock()
+		vs := e.s.st.Items[fileID].Versions
+		return "file:" + vs[len(vs)-1].Blob.ID + ".blob"
 	}
 	tok := e.s.UserToken()
 	f := e.uploadFile(tok, "0", "a.txt", []byte("first"))["id"].(string)
@@ -123,9 +123,9 @@ func TestDurableServerSyncsBeforeCommit(t *testing.T) {
 	assert.Equal(t, []string{serverDir, "commit"}, taken(), "the assembly's entry before the session")
 	resp, m := e.putPart(tok, endpoints(sess)["upload_part"], data[:4], 0, len(data), nil)
 	require.Equal(t, 200, resp.StatusCode, "%v", m)
-	e.s.mu.Lock()
-	asm := "file:" + blob.AssemblyFile(e.s.sessions[sess["id"].(string)].asm.ID())
-	e.s.mu.Unlock()
+	e.s.st.Mu.Lock()
+	asm := "file:" + blob.AssemblyFile(e.s.st.Sessions[sess["id"].(string)].Asm.ID())
+	e.s.st.Mu.Unlock()
 	assert.Equal(t, []string{asm, "commit"}, taken(), "the part's bytes before the session lists it")
 
 	parts := []any{m["part"]}

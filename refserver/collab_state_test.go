@@ -9,14 +9,14 @@ import (
 // collabSnapshot. Callers hold s.mu.
 func collabStateLines(s *Server) []string {
 	var lines []string
-	for _, t := range s.tasks.tasks {
-		lines = append(lines, fmt.Sprintf("task %s file=%s %s %s %q due=%s n=%d", t.id, t.fileID, t.action, t.rule, t.message, t.dueAt.Format(time.RFC3339), len(t.assignments)))
+	for _, t := range s.st.Tasks.Tasks {
+		lines = append(lines, fmt.Sprintf("task %s file=%s %s %s %q due=%s n=%d", t.ID, t.FileID, t.Action, t.Rule, t.Message, t.DueAt.Format(time.RFC3339), len(t.Assignments)))
 	}
-	for _, a := range s.tasks.assignments {
-		lines = append(lines, fmt.Sprintf("assignment %s task=%s to=%s %s %q done=%s", a.id, a.task.id, a.to.id, a.state, a.message, a.completedAt.Format(time.RFC3339)))
+	for _, a := range s.st.Tasks.Assignments {
+		lines = append(lines, fmt.Sprintf("assignment %s task=%s to=%s %s %q done=%s", a.ID, a.Task.ID, a.To.ID, a.State, a.Message, a.CompletedAt.Format(time.RFC3339)))
 	}
-	for id, wm := range s.watermarks.byItem {
-		lines = append(lines, fmt.Sprintf("watermark %s %s %s", id, wm.createdAt.Format(time.RFC3339), wm.modifiedAt.Format(time.RFC3339)))
+	for id, wm := range s.st.Watermarks.ByItem {
+		lines = append(lines, fmt.Sprintf("watermark %s %s %s", id, wm.CreatedAt.Format(time.RFC3339), wm.ModifiedAt.Format(time.RFC3339)))
 	}
 	return lines
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/contentapi/cms/refserver/internal/state"
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
@@ -92,10 +93,10 @@ func TestCollaborationRules(t *testing.T) {
 		status int
 		code   string
 	}{
-		{admin, map[string]any{"item": map[string]any{"type": "folder", "id": dir}, "accessible_by": collabUser(e.s.UserID()), "role": "viewer"}, 400, codeAlreadyCollaborator},
-		{admin, map[string]any{"item": map[string]any{"type": "folder", "id": dir}, "accessible_by": collabUser(e.s.AdminUserID()), "role": "viewer"}, 400, codeAlreadyCollaborator},
-		{admin, map[string]any{"item": map[string]any{"type": "folder", "id": "0"}, "accessible_by": collabUser(e.s.UserID()), "role": "viewer"}, 400, codeCollabOnRoot},
-		{admin, map[string]any{"item": map[string]any{"type": "web_link", "id": wl}, "accessible_by": collabUser(e.s.UserID()), "role": "viewer"}, 400, codeInvalidCollaborationItem},
+		{admin, map[string]any{"item": map[string]any{"type": "folder", "id": dir}, "accessible_by": collabUser(e.s.UserID()), "role": "viewer"}, 400, state.CodeAlreadyCollaborator},
+		{admin, map[string]any{"item": map[string]any{"type": "folder", "id": dir}, "accessible_by": collabUser(e.s.AdminUserID()), "role": "viewer"}, 400, state.CodeAlreadyCollaborator},
+		{admin, map[string]any{"item": map[string]any{"type": "folder", "id": "0"}, "accessible_by": collabUser(e.s.UserID()), "role": "viewer"}, 400, state.CodeCollabOnRoot},
+		{admin, map[string]any{"item": map[string]any{"type": "web_link", "id": wl}, "accessible_by": collabUser(e.s.UserID()), "role": "viewer"}, 400, state.CodeInvalidCollaborationItem},
 		{admin, map[string]any{"item": map[string]any{"type": "file", "id": f}, "accessible_by": collabUser(e.s.UserID()), "role": "owner"}, 400, wire.CodeBadRequest},
 		{admin, map[string]any{"item": map[string]any{"type": "file", "id": f}, "accessible_by": collabUser("99999"), "role": "viewer"}, 404, wire.CodeNotFound},
 		{admin, map[string]any{"item": map[string]any{"type": "file", "id": f}, "accessible_by": map[string]any{"type": "user", "id": e.s.UserID(), "login": "x@y.z"}, "role": "viewer"}, 400, wire.CodeBadRequest},
@@ -115,7 +116,7 @@ func TestCollaborationRules(t *testing.T) {
 	require.Equal(t, http.StatusCreated, resp.StatusCode, "%v", m)
 	stranger := e.ok(http.MethodPost, "/users", admin, map[string]any{"name": "Stranger", "login": "stranger@cms.test"}, http.StatusCreated)["id"].(string)
 	resp, m = e.post(admin, "/task_assignments", map[string]any{"task": map[string]any{"id": task["id"], "type": "task"}, "assign_to": map[string]any{"id": stranger}})
-	requireAPIError(t, resp, m, http.StatusBadRequest, codeTaskAssigneeNotAllowed)
+	requireAPIError(t, resp, m, http.StatusBadRequest, state.CodeTaskAssigneeNotAllowed)
 
 	// An invitation by e-mail is pending until its user exists and accepts;
 	// nobody else may accept it.
@@ -127,7 +128,7 @@ func TestCollaborationRules(t *testing.T) {
 	require.Equal(t, "newcomer@cms.test", inv["invite_email"])
 	invPath := "/collaborations/" + inv["id"].(string)
 	resp, m = e.put(user, invPath, map[string]any{"status": "accepted"}, nil)
-	requireAPIError(t, resp, m, http.StatusBadRequest, codeInvalidStatus)
+	requireAPIError(t, resp, m, http.StatusBadRequest, state.CodeInvalidStatus)
 	newcomer := e.ok(http.MethodPost, "/users", admin, map[string]any{"name": "New", "login": "newcomer@cms.test"}, http.StatusCreated)["id"].(string)
 	asNew := hdr{"As-User": newcomer}
 	resp, m = e.doJSON("GET", e.api("/collaborations?status=pending"), admin, nil, asNew)
@@ -140,7 +141,7 @@ func TestCollaborationRules(t *testing.T) {
 	require.NotNil(t, m["acknowledged_at"])
 	require.Equal(t, http.StatusOK, e.statusWith(admin, "/files/"+f, asNew))
 	resp, m = e.put(admin, invPath, map[string]any{"status": "rejected"}, asNew)
-	requireAPIError(t, resp, m, http.StatusBadRequest, codeInvalidStatus)
+	requireAPIError(t, resp, m, http.StatusBadRequest, state.CodeInvalidStatus)
 
 	// The item's collaborations, two pages by marker.
 	var ids []string

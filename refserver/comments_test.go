@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/contentapi/cms/refserver/internal/state"
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
@@ -27,7 +28,7 @@ func TestComments(t *testing.T) {
 	cid := c["id"].(string)
 
 	resp, m := e.post(user, "/comments", map[string]any{"message": "Looks good", "item": fileRef})
-	requireAPIError(t, resp, m, http.StatusConflict, codeRecentSimilarComment)
+	requireAPIError(t, resp, m, http.StatusConflict, state.CodeRecentSimilarComment)
 	e.clock.Advance(time.Minute)
 
 	tagged := "@[" + e.s.AdminUserID() + ":Ada] please check"

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/contentapi/cms/refserver/internal/state"
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
@@ -52,27 +53,6 @@ const (
 	realtimePath = "/events/realtime"
 )
 
-// pollChannel is a long-poll channel handed out by OPTIONS /events.
-type pollChannel struct {
-	p       *principal
-	expires time.Time
-}
-
-// eventQuery is a parsed GET /events.
-type eventQuery struct {
-	streamType    string
-	now           bool  // stream_position=now
-	after         int64 // events after this position
-	limit         int64
-	types         map[string]bool // admin: event_type
-	createdAfter  time.Time
-	createdBefore time.Time
-}
-
-func (q *eventQuery) admin() bool {
-	return q.streamType == "admin_logs" || q.streamType == "admin_logs_streaming"
-}
-
 // parseStreamPosition reads a stream position: now, "" or 0, or a number.
 func parseStreamPosition(v string) (after int64, now bool, aerr *wire.Error) {
 	switch v {
@@ -88,33 +68,33 @@ func parseStreamPosition(v string) (after int64, now bool, aerr *wire.Error) {
 	return n, false, nil
 }
 
-func parseEventQuery(r *http.Request) (*eventQuery, *wire.Error) {
+func parseEventQuery(r *http.Request) (*state.EventQuery, *wire.Error) {
 	v := r.URL.Query()
-	q := &eventQuery{streamType: v.Get("stream_type")}
-	if q.streamType == "" {
-		q.streamType = "all"
+	q := &state.EventQuery{StreamType: v.Get("stream_type")}
+	if q.StreamType == "" {
+		q.StreamType = "all"
 	}
-	if !slices.Contains([]string{"all", "changes", "sync", "admin_logs", "admin_logs_streaming"}, q.streamType) {
+	if !slices.Contains([]string{"all", "changes", "sync", "admin_logs", "admin_logs_streaming"}, q.StreamType) {
 		return nil, wire.BadRequest("Invalid value for \"stream_type\": use all, changes, sync, admin_logs or admin_logs_streaming")
 	}
 	var aerr *wire.Error
-	if q.after, q.now, aerr = parseStreamPosition(v.Get("stream_position")); aerr != nil {
+	if q.After, q.Now, aerr = parseStreamPosition(v.Get("stream_position")); aerr != nil {
 		return nil, aerr
 	}
-	if q.limit, aerr = wire.PageLimit(r.URL.Query(), defaultEventLimit, maxEventLimit); aerr != nil {
+	if q.Limit, aerr = wire.PageLimit(r.URL.Query(), defaultEventLimit, maxEventLimit); aerr != nil {
 		return nil, aerr
 	}
-	if !q.admin() {
+	if !q.Admin() {
 		return q, nil // the enterprise filters are ignored, as the spec says
 	}
 	if types := listParam(v.Get("event_type")); types != nil {
-		q.types = map[string]bool{}
+		q.Types = map[string]bool{}
 		for _, t := range types {
-			q.types[t] = true
+			q.Types[t] = true
 		}
 	}
-	if q.streamType == "admin_logs" {
-		for name, dst := range map[string]*time.Time{"created_after": &q.createdAfter, "created_before": &q.createdBefore} {
+	if q.StreamType == "admin_logs" {
+		for name, dst := range map[string]*time.Time{"created_after": &q.CreatedAfter, "created_before": &q.CreatedBefore} {
 			if raw := v.Get(name); raw != "" {
 				t, err := time.Parse(time.RFC3339, raw)
 				if err != nil {
@@ -128,152 +108,46 @@ func parseEventQuery(r *http.Request) (*eventQuery, *wire.Error) {
 }
 
 // getEvents serves GET /events.
-func (s *Server) getEvents(w http.ResponseWriter, r *http.Request, p *principal) error {
+func (s *Server) getEvents(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
 	q, aerr := parseEventQuery(r)
 	if aerr != nil {
 		return aerr
 	}
-	if q.admin() && !p.isAdmin() {
+	if q.Admin() && !p.IsAdmin() {
 		return wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "The enterprise event stream is for the enterprise admin")
 	}
-	s.mu.Lock()
-	page := s.eventPage(p, q)
-	s.mu.Unlock()
+	s.st.Mu.Lock()
+	page := s.st.EventPage(p, q)
+	s.st.Mu.Unlock()
 	writePage(w, http.StatusOK, page)
 	return nil
 }
 
-// eventPage reads one page of a stream. Callers hold s.mu.
-func (s *state) eventPage(p *principal, q *eventQuery) map[string]any {
-	next := s.events.head
-	entries := []any{}
-	if !q.now {
-		next = q.after
-		for _, e := range s.events.since(q.after) {
-			if int64(len(entries)) >= q.limit {
-				break
-			}
-			next = e.seq
-			if q.admin() {
-				if s.adminSees(q, e) {
-					entries = append(entries, s.renderEvent(e, true))
-				}
-			} else if s.userSees(p, q.streamType, e) {
-				entries = append(entries, s.renderEvent(e, false))
-			}
-		}
-		next = max(next, q.after)
-	}
-	var pos any = next
-	if q.admin() {
-		pos = strconv.FormatInt(next, 10)
-	}
-	return map[string]any{"chunk_size": len(entries), "next_stream_position": pos, "entries": entries}
-}
-
-// since returns the events after position after, oldest first.
-func (l *eventLog) since(after int64) []*event {
-	if len(l.list) == 0 {
-		return nil
-	}
-	i := max(after-l.list[0].seq+1, 0)
-	if i >= int64(len(l.list)) {
-		return nil
-	}
-	return l.list[i:]
-}
-
-// userSees reports whether an event belongs to p's user stream of a type.
-// Callers hold s.mu.
-func (s *state) userSees(p *principal, streamType string, e *event) bool {
-	if e.typ == "" {
-		return false
-	}
-	if streamType != "all" && !changeEvents[e.typ] {
-		return false
-	}
-	it, live := s.items[e.itemID]
-	if streamType == "sync" && (!live || !s.underSyncedFolder(it)) {
-		return false
-	}
-	if e.itemID == "" {
-		return p.seesAll() || e.by == p.user
-	}
-	if live {
-		return s.visible(p, it)
-	}
-	return p.seesAll() || p.user != nil && e.ownerID == p.user.id
-}
-
-// underSyncedFolder reports whether an item is in (or is) a folder marked
-// synced.
-func (s *state) underSyncedFolder(it *item) bool {
-	synced := func(f *item) bool { return f.typ == "folder" && f.syncState == "synced" }
-	if synced(it) {
-		return true
-	}
-	for f := range s.ancestors(it) { // tree.go
-		if synced(f) {
-			return true
-		}
-	}
-	return false
-}
-
-// adminSees reports whether an event belongs to an enterprise stream page.
-func (s *state) adminSees(q *eventQuery, e *event) bool {
-	if e.admin == "" || q.types != nil && !q.types[e.admin] {
-		return false
-	}
-	return (q.createdAfter.IsZero() || !e.at.Before(q.createdAfter)) && (q.createdBefore.IsZero() || !e.at.After(q.createdBefore))
-}
-
-// unknownUser is created_by of an event nobody signed in made (spec:
-// "attributed to a unknown user (user_id = 2)").
-var unknownUser = map[string]any{"type": "user", "id": "2", "name": "", "login": ""}
-
-// renderEvent is the Event record.
-func (s *state) renderEvent(e *event, admin bool) map[string]any {
-	by := unknownUser
-	if e.by != nil {
-		by = e.by.mini()
-	}
-	typ, src := e.typ, e.source
-	if admin {
-		typ, src = e.admin, e.adminSrc
-	}
-	return map[string]any{
-		"type": "event", "event_id": e.id, "event_type": typ, "created_by": by,
-		"created_at": fmtTime(e.at), "recorded_at": fmtTime(e.at), "source": src,
-		"session_id": nil, "additional_details": nil,
-	}
-}
-
 // eventsOptions serves OPTIONS /events: a long-poll channel for the
 // caller.
-func (s *Server) eventsOptions(w http.ResponseWriter, r *http.Request, p *principal) error {
-	id := randomHex(16)
-	s.mu.Lock()
-	now := s.now()
-	if len(s.events.channels) >= maxPollChannels {
-		for k, c := range s.events.channels {
-			if !now.Before(c.expires) {
-				delete(s.events.channels, k)
+func (s *Server) eventsOptions(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
+	id := state.RandomHex(16)
+	s.st.Mu.Lock()
+	now := s.st.Now()
+	if len(s.st.Events.Channels) >= maxPollChannels {
+		for k, c := range s.st.Events.Channels {
+			if !now.Before(c.Expires) {
+				delete(s.st.Events.Channels, k)
 			}
 		}
 	}
-	if len(s.events.channels) >= maxPollChannels {
-		for k := range s.events.channels { // drop one: bounded memory
-			delete(s.events.channels, k)
+	if len(s.st.Events.Channels) >= maxPollChannels {
+		for k := range s.st.Events.Channels { // drop one: bounded memory
+			delete(s.st.Events.Channels, k)
 			break
 		}
 	}
-	s.events.channels[id] = &pollChannel{p: p, expires: now.Add(pollChannelTTL)}
-	s.mu.Unlock()
+	s.st.Events.Channels[id] = &state.PollChannel{P: p, Expires: now.Add(pollChannelTTL)}
+	s.st.Mu.Unlock()
 	timeout := int((s.opts.LongPollTimeout + 10*time.Second + time.Second - 1) / time.Second)
 	writeJSON(w, http.StatusOK, map[string]any{"chunk_size": 1, "entries": []any{map[string]any{
 		"type":          "realtime_server",
-		"url":           s.baseURL + realtimePath + "?channel=" + id + "&stream_type=all",
+		"url":           s.st.BaseURL + realtimePath + "?channel=" + id + "&stream_type=all",
 		"ttl":           strconv.Itoa(int(pollChannelTTL / time.Minute)),
 		"max_retries":   pollMaxRetries,
 		"retry_timeout": timeout,
@@ -284,7 +158,7 @@ func (s *Server) eventsOptions(w http.ResponseWriter, r *http.Request, p *princi
 // longPoll serves GET /events/realtime: new_change once an event after
 // stream_position is one the channel's user sees, reconnect after
 // LongPollTimeout or for an unknown or expired channel.
-func (s *Server) longPoll(w http.ResponseWriter, r *http.Request, _ *principal) error {
+func (s *Server) longPoll(w http.ResponseWriter, r *http.Request, _ *state.Principal) error {
 	v := r.URL.Query()
 	after, now, aerr := parseStreamPosition(v.Get("stream_position"))
 	if aerr != nil {
@@ -298,27 +172,27 @@ func (s *Server) longPoll(w http.ResponseWriter, r *http.Request, _ *principal) 
 		writeJSON(w, http.StatusOK, map[string]any{"message": msg, "version": 1})
 		return nil
 	}
-	s.mu.Lock()
-	ch := s.events.channels[v.Get("channel")]
-	if ch == nil || !s.now().Before(ch.expires) {
-		s.mu.Unlock()
+	s.st.Mu.Lock()
+	ch := s.st.Events.Channels[v.Get("channel")]
+	if ch == nil || !s.st.Now().Before(ch.Expires) {
+		s.st.Mu.Unlock()
 		return reply("reconnect")
 	}
 	if now {
-		after = s.events.head
+		after = s.st.Events.Head
 	}
 	timer := time.NewTimer(s.opts.LongPollTimeout)
 	defer timer.Stop()
 	for {
-		for _, e := range s.events.since(after) {
-			if s.userSees(ch.p, streamType, e) {
-				s.mu.Unlock()
+		for _, e := range s.st.Events.Since(after) {
+			if s.st.UserSees(ch.P, streamType, e) {
+				s.st.Mu.Unlock()
 				return reply("new_change")
 			}
-			after = e.seq
+			after = e.Seq
 		}
-		wake := s.events.wake
-		s.mu.Unlock()
+		wake := s.st.Events.Wake
+		s.st.Mu.Unlock()
 		select {
 		case <-wake:
 		case <-timer.C:
@@ -328,6 +202,6 @@ func (s *Server) longPoll(w http.ResponseWriter, r *http.Request, _ *principal) 
 		case <-s.life.closed:
 			return reply("reconnect")
 		}
-		s.mu.Lock()
+		s.st.Mu.Lock()
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"testing"
 	"time"
+
+	"github.com/contentapi/cms/refserver/internal/state"
 )
 
 // BenchmarkEventsPage reads a page of 100 events of a user's stream from a
@@ -15,17 +17,17 @@ func BenchmarkEventsPage(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	s.mu.Lock()
+	s.st.Mu.Lock()
 	now := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 	for i := range DefaultEventHistory {
-		owner := s.admin
+		owner := s.st.Admin
 		if i%2 == 0 {
-			owner = s.user
+			owner = s.st.User
 		}
-		s.addItem(&item{typ: "folder", id: s.newID(), name: fmt.Sprintf("f%d", i), parentID: rootID,
-			owner: owner, createdBy: owner, modBy: owner, createdAt: now, modifiedAt: now})
+		s.st.AddItem(&state.Item{Typ: "folder", ID: s.st.NewID(), Name: fmt.Sprintf("f%d", i), ParentID: state.RootID,
+			Owner: owner, CreatedBy: owner, ModBy: owner, CreatedAt: now, ModifiedAt: now})
 	}
-	s.mu.Unlock()
+	s.st.Mu.Unlock()
 	for name, query := range map[string]string{
 		"user":       "stream_position=2000&limit=100",
 		"enterprise": "stream_type=admin_logs&stream_position=2000&limit=100",

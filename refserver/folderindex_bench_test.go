@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/contentapi/cms/refserver/internal/blob"
+	"github.com/contentapi/cms/refserver/internal/state"
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
@@ -19,18 +20,18 @@ func bigFolder(b *testing.B, n int) (*Server, string) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.st.Mu.Lock()
+	defer s.st.Mu.Unlock()
 	now := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
-	f := &item{typ: "folder", id: s.newID(), name: "big", parentID: rootID, owner: s.admin, createdBy: s.admin, modBy: s.admin, createdAt: now, modifiedAt: now}
-	s.addItem(f)
+	f := &state.Item{Typ: "folder", ID: s.st.NewID(), Name: "big", ParentID: state.RootID, Owner: s.st.Admin, CreatedBy: s.st.Admin, ModBy: s.st.Admin, CreatedAt: now, ModifiedAt: now}
+	s.st.AddItem(f)
 	for i := range n {
 		blob := BlobInfo{ID: blob.NewID(), Size: int64(i % 1000), SHA1: fmt.Sprintf("%040x", i)}
-		s.addItem(&item{typ: "file", id: s.newID(), name: fmt.Sprintf("file-%06d.txt", (i*7919)%n), parentID: f.id,
-			owner: s.admin, createdBy: s.admin, modBy: s.admin, createdAt: now, modifiedAt: now.Add(time.Duration(i%97) * time.Second),
-			versions: []*version{{id: s.newID(), blob: blob, createdAt: now, by: s.admin}}})
+		s.st.AddItem(&state.Item{Typ: "file", ID: s.st.NewID(), Name: fmt.Sprintf("file-%06d.txt", (i*7919)%n), ParentID: f.ID,
+			Owner: s.st.Admin, CreatedBy: s.st.Admin, ModBy: s.st.Admin, CreatedAt: now, ModifiedAt: now.Add(time.Duration(i%97) * time.Second),
+			Versions: []*state.Version{{ID: s.st.NewID(), Blob: blob, CreatedAt: now, By: s.st.Admin}}})
 	}
-	return s, f.id
+	return s, f.ID
 }
 
 // BenchmarkListFolderPage serves one page of 1000 entries from a folder of
@@ -63,7 +64,7 @@ func BenchmarkCreateInLargeFolder(b *testing.B) {
 	for b.Loop() {
 		i++
 		body := fmt.Sprintf(`{"name":"new-%d","parent":{"id":%q}}`, i, id)
-		req := httptest.NewRequest(http.MethodPost, "http://"+inProcessAPIHost+apiRoot+"/folders?fields=id,name", strings.NewReader(body))
+		req := httptest.NewRequest(http.MethodPost, "http://"+state.InProcessAPIHost+state.APIRoot+"/folders?fields=id,name", strings.NewReader(body))
 		req.Header.Set("Authorization", "Bearer "+s.AdminToken())
 		req.Header.Set("Content-Type", "application/json")
 		rec := httptest.NewRecorder()
@@ -79,11 +80,11 @@ func BenchmarkCreateInLargeFolder(b *testing.B) {
 // a page by name in the middle, by date in descending order, and by marker.
 func BenchmarkListTrashPage(b *testing.B) {
 	s, id := bigFolder(b, 20000)
-	s.mu.Lock()
-	for _, it := range s.folders.index(id, nil).all() {
-		s.trashItem(it, s.admin)
+	s.st.Mu.Lock()
+	for _, it := range s.st.Folders.Index(id, nil).All() {
+		s.st.TrashItem(it, s.st.Admin)
 	}
-	s.mu.Unlock()
+	s.st.Mu.Unlock()
 	h := s.Handler()
 	for name, query := range map[string]string{
 		"name_middle": "?limit=100&sort=name&offset=10000",

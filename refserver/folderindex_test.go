@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/contentapi/cms/refserver/internal/state"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -77,12 +78,12 @@ func TestFolderIndexMatchesScan(t *testing.T) {
 		}
 	}
 	checkFolderIndexes(t, e.s)
-	e.s.mu.Lock()
+	e.s.st.Mu.Lock()
 	indexed := 0
-	for _, fx := range e.s.folders.m {
-		indexed += fx.len()
+	for _, fx := range e.s.st.Folders.M {
+		indexed += fx.Len()
 	}
-	e.s.mu.Unlock()
+	e.s.st.Mu.Unlock()
 	t.Logf("%d items created, %d folders, %d listed", len(all), len(folders), indexed)
 	assert.Greater(t, indexed, 100, "the steps built a real tree")
 }
@@ -90,61 +91,61 @@ func TestFolderIndexMatchesScan(t *testing.T) {
 // checkFolderIndexes compares every folder index with a scan of the items.
 func checkFolderIndexes(t *testing.T, s *Server) {
 	t.Helper()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	scan := map[indexKey][]*item{}
-	for _, it := range s.items {
-		if key, ok := placement(it); ok {
+	s.st.Mu.Lock()
+	defer s.st.Mu.Unlock()
+	scan := map[state.IndexKey][]*state.Item{}
+	for _, it := range s.st.Items {
+		if key, ok := state.Placement(it); ok {
 			scan[key] = append(scan[key], it)
 		}
 	}
-	require.Len(t, s.folders.m, len(scan), "one index per folder that lists something")
+	require.Len(t, s.st.Folders.M, len(scan), "one index per folder that lists something")
 	for key, items := range scan {
-		fx := s.folders.m[key]
+		fx := s.st.Folders.M[key]
 		require.NotNil(t, fx, "index of %v", key)
-		require.Equal(t, len(items), fx.len(), "count of %v", key)
+		require.Equal(t, len(items), fx.Len(), "count of %v", key)
 		for _, it := range items {
-			var want []*item
+			var want []*state.Item
 			for _, o := range items {
-				if strings.EqualFold(o.name, it.name) {
+				if strings.EqualFold(o.Name, it.Name) {
 					want = append(want, o)
 				}
 			}
-			assert.ElementsMatch(t, want, fx.named(strings.ToUpper(it.name)), "same name as %q", it.name)
+			assert.ElementsMatch(t, want, fx.Named(strings.ToUpper(it.Name)), "same name as %q", it.Name)
 		}
-		for k, sortKey := range sortKeys {
+		for k, sortKey := range state.SortKeys {
 			for _, desc := range []bool{false, true} {
-				want := append([]*item(nil), items...)
+				want := append([]*state.Item(nil), items...)
 				sortItems(want, sortKey, desc)
-				assert.Equal(t, itemIDs(want), itemIDs(fx.page(k, desc, 0, len(items))), "%v by %s desc=%v", key, sortKey, desc)
+				assert.Equal(t, itemIDs(want), itemIDs(fx.Page(k, desc, 0, len(items))), "%v by %s desc=%v", key, sortKey, desc)
 				for start := 0; start < len(items); start += 3 {
 					end := min(start+4, len(items)+1)
-					assert.Equal(t, itemIDs(want[start:min(end, len(items))]), itemIDs(fx.page(k, desc, start, end)), "%v by %s desc=%v [%d,%d)", key, sortKey, desc, start, end)
+					assert.Equal(t, itemIDs(want[start:min(end, len(items))]), itemIDs(fx.Page(k, desc, start, end)), "%v by %s desc=%v [%d,%d)", key, sortKey, desc, start, end)
 				}
 			}
 		}
 	}
 	// The trash across owners holds what the owners' trash indexes hold.
-	var trashed []*item
+	var trashed []*state.Item
 	for key, items := range scan {
-		if key.folder == trashKey {
+		if key.Folder == state.TrashKey {
 			trashed = append(trashed, items...)
 		}
 	}
-	require.Equal(t, len(trashed), s.folders.trashAll.len(), "trash across owners")
-	for k, sortKey := range sortKeys {
+	require.Equal(t, len(trashed), s.st.Folders.TrashAll.Len(), "trash across owners")
+	for k, sortKey := range state.SortKeys {
 		for _, desc := range []bool{false, true} {
-			want := append([]*item(nil), trashed...)
+			want := append([]*state.Item(nil), trashed...)
 			sortItems(want, sortKey, desc)
-			assert.Equal(t, itemIDs(want), itemIDs(s.folders.trashAll.page(k, desc, 0, len(want))), "all trash by %s desc=%v", sortKey, desc)
+			assert.Equal(t, itemIDs(want), itemIDs(s.st.Folders.TrashAll.Page(k, desc, 0, len(want))), "all trash by %s desc=%v", sortKey, desc)
 		}
 	}
 }
 
-func itemIDs(items []*item) []string {
+func itemIDs(items []*state.Item) []string {
 	out := make([]string, len(items))
 	for i, it := range items {
-		out[i] = it.id
+		out[i] = it.ID
 	}
 	return out
 }
@@ -154,7 +155,7 @@ func TestFoldName(t *testing.T) {
 	words := []string{"a", "A", "k", "K", "\u212a", "s", "S", "\u017f", "Straße", "STRASSE", "ß", "ẞ", "é", "É", "Σ", "σ", "ς", "x.TXT", "x.txt", "İ", "i", "ı", "I", "Ǆ", "ǅ", "ǆ"}
 	for _, a := range words {
 		for _, b := range words {
-			assert.Equal(t, strings.EqualFold(a, b), foldName(a) == foldName(b), "%q %q", a, b)
+			assert.Equal(t, strings.EqualFold(a, b), state.FoldName(a) == state.FoldName(b), "%q %q", a, b)
 		}
 	}
 }

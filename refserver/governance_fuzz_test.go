@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"testing"
+
+	"github.com/contentapi/cms/refserver/internal/state"
 )
 
 // FuzzParseDays: retention_length and max_extension_length accept only 1 to
@@ -15,7 +17,7 @@ func FuzzParseDays(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		days, word, aerr := parseDays(json.RawMessage(b), "retention_length", "indefinite")
+		days, word, aerr := state.ParseDays(json.RawMessage(b), "retention_length", "indefinite")
 		if aerr == nil && !word && (days < 1 || days > 1<<31-1) {
 			t.Fatalf("accepted %d days from %q", days, b)
 		}
@@ -41,7 +43,7 @@ func FuzzRetentionPolicyBody(f *testing.F) {
 	h := s.Handler()
 	f.Fuzz(func(t *testing.T, b []byte) {
 		for _, path := range []string{"/retention_policies", "/legal_hold_policies", "/retention_policy_assignments", "/legal_hold_policy_assignments"} {
-			req := httptest.NewRequest(http.MethodPost, "http://"+inProcessAPIHost+apiRoot+path, bytes.NewReader(b))
+			req := httptest.NewRequest(http.MethodPost, "http://"+state.InProcessAPIHost+state.APIRoot+path, bytes.NewReader(b))
 			req.Header.Set("Authorization", "Bearer "+s.AdminToken())
 			req.Header.Set("Content-Type", "application/json")
 			rec := httptest.NewRecorder()

@@ -14,36 +14,36 @@ import (
 // check that rejected requests change nothing.
 func govSnapshot(s *Server) string {
 	base := snapshot(s)
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.st.Mu.Lock()
+	defer s.st.Mu.Unlock()
 	var lines []string
-	for _, rp := range s.retention.policyOrder {
-		lines = append(lines, fmt.Sprintf("rp %s %q %q %s %d %s %s %s ext=%d %v %v %d %s", rp.id, rp.name, rp.description, rp.policyType, rp.days,
-			rp.disposition, rp.retentionType, rp.status, rp.maxExtension, rp.canOwnerExtend, rp.ownersNotified, len(rp.recipients), rp.modifiedAt))
+	for _, rp := range s.st.Retention.PolicyOrder {
+		lines = append(lines, fmt.Sprintf("rp %s %q %q %s %d %s %s %s ext=%d %v %v %d %s", rp.ID, rp.Name, rp.Description, rp.PolicyType, rp.Days,
+			rp.Disposition, rp.RetentionType, rp.Status, rp.MaxExtension, rp.CanOwnerExtend, rp.OwnersNotified, len(rp.Recipients), rp.ModifiedAt))
 	}
-	for _, a := range s.retention.assignOrder {
-		lines = append(lines, fmt.Sprintf("ra %s %s %s %s %v %q", a.id, a.policy.id, a.toType, a.toID, a.filterFields, a.startDateField))
+	for _, a := range s.st.Retention.AssignOrder {
+		lines = append(lines, fmt.Sprintf("ra %s %s %s %s %v %q", a.ID, a.Policy.ID, a.ToType, a.ToID, a.FilterFields, a.StartDateField))
 	}
-	for _, f := range s.retention.fvrOrder {
+	for _, f := range s.st.Retention.FvrOrder {
 		var src []string
-		for a, at := range f.sources {
-			src = append(src, a.id+"@"+at.String())
+		for a, at := range f.Sources {
+			src = append(src, a.ID+"@"+at.String())
 		}
 		sort.Strings(src)
-		lines = append(lines, fmt.Sprintf("fvr %s %s %s %v", f.id, f.file.id, f.version.id, src))
+		lines = append(lines, fmt.Sprintf("fvr %s %s %s %v", f.ID, f.File.ID, f.Version.ID, src))
 	}
-	for _, hp := range s.holds.policyOrder {
-		lines = append(lines, fmt.Sprintf("hp %s %q %q %q %v %s %s %s", hp.id, hp.name, hp.description, hp.releaseNotes, hp.ongoing, hp.filterStart, hp.filterEnd, hp.released))
+	for _, hp := range s.st.Holds.PolicyOrder {
+		lines = append(lines, fmt.Sprintf("hp %s %q %q %q %v %s %s %s", hp.ID, hp.Name, hp.Description, hp.ReleaseNotes, hp.Ongoing, hp.FilterStart, hp.FilterEnd, hp.Released))
 	}
-	for _, a := range s.holds.assignOrder {
-		lines = append(lines, fmt.Sprintf("ha %s %s %s %s %s", a.id, a.policy.id, a.toType, a.toID, a.deleted))
+	for _, a := range s.st.Holds.AssignOrder {
+		lines = append(lines, fmt.Sprintf("ha %s %s %s %s %s", a.ID, a.Policy.ID, a.ToType, a.ToID, a.Deleted))
 	}
-	for _, h := range s.holds.holdOrder {
+	for _, h := range s.st.Holds.HoldOrder {
 		var src []string
-		for _, a := range h.sources {
-			src = append(src, a.id)
+		for _, a := range h.Sources {
+			src = append(src, a.ID)
 		}
-		lines = append(lines, fmt.Sprintf("fvlh %s %s %s %v", h.id, h.file.id, h.version.id, src))
+		lines = append(lines, fmt.Sprintf("fvlh %s %s %s %v", h.ID, h.File.ID, h.Version.ID, src))
 	}
 	return base + "\n" + strings.Join(lines, "\n")
 }

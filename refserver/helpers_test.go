@@ -22,6 +22,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contentapi/cms/refserver/internal/blob"
+	"github.com/contentapi/cms/refserver/internal/state"
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
@@ -73,10 +74,10 @@ func newEnv(t *testing.T, opts Options) *env {
 	s, err := Start(opts)
 	require.NoError(t, err)
 	if check {
-		s.persist.db.NoSync = true // the check is about records, not the disk
-		s.persist.check = true
+		s.st.Persist.Db.NoSync = true // the check is about records, not the disk
+		s.st.Persist.Check = true
 		t.Cleanup(func() { // after Close (cleanups run last first)
-			for _, err := range s.persist.checkErrs {
+			for _, err := range s.st.Persist.CheckErrs {
 				t.Errorf("persisted state differs from the live state: %v", err)
 			}
 			if !t.Failed() {
@@ -228,19 +229,19 @@ func digestOf(b []byte) string {
 // snapshot is a fingerprint of the server state, to check that rejected
 // requests change nothing.
 func snapshot(s *Server) string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.st.Mu.Lock()
+	defer s.st.Mu.Unlock()
 	var lines []string
-	for _, it := range s.items {
-		l := fmt.Sprintf("%s %s %q parent=%s seq=%d owner=%s", it.typ, it.id, it.name, it.parentID, it.seq, it.owner.id)
-		for _, v := range it.versions {
-			l += fmt.Sprintf(" v%s:%s", v.id, v.blob.SHA1)
+	for _, it := range s.st.Items {
+		l := fmt.Sprintf("%s %s %q parent=%s seq=%d owner=%s", it.Typ, it.ID, it.Name, it.ParentID, it.Seq, it.Owner.ID)
+		for _, v := range it.Versions {
+			l += fmt.Sprintf(" v%s:%s", v.ID, v.Blob.SHA1)
 		}
 		lines = append(lines, l)
 	}
-	for _, ss := range s.sessions {
-		l := fmt.Sprintf("session %s size=%d", ss.id, ss.fileSize)
-		for _, pt := range sortedParts(ss) {
+	for _, ss := range s.st.Sessions {
+		l := fmt.Sprintf("session %s size=%d", ss.ID, ss.FileSize)
+		for _, pt := range state.SortedParts(ss) {
 			l += fmt.Sprintf(" %s@%d+%d", pt.ID, pt.Offset, pt.Size)
 		}
 		lines = append(lines, l)
@@ -251,24 +252,24 @@ func snapshot(s *Server) string {
 
 func blobCount(t *testing.T, s *Server) int {
 	t.Helper()
-	if d, ok := s.store.(*blob.Dir); ok {
+	if d, ok := s.st.Store.(*blob.Dir); ok {
 		blobs, err := filepath.Glob(filepath.Join(d.Path(), "*.blob"))
 		require.NoError(t, err)
 		// Parts of open upload sessions count as blobs: they are in their
 		// session's assembly file until the commit or the abort.
-		s.mu.Lock()
-		defer s.mu.Unlock()
+		s.st.Mu.Lock()
+		defer s.st.Mu.Unlock()
 		parts := 0
-		for _, ss := range s.sessions {
-			if id := ss.asm.ID(); id != "" {
+		for _, ss := range s.st.Sessions {
+			if id := ss.Asm.ID(); id != "" {
 				if _, err := os.Stat(filepath.Join(d.Path(), blob.AssemblyFile(id))); err == nil {
-					parts += len(ss.parts)
+					parts += len(ss.Parts)
 				}
 			}
 		}
 		return len(blobs) + parts
 	}
-	m, ok := s.store.(*blob.Memory)
+	m, ok := s.st.Store.(*blob.Memory)
 	require.True(t, ok)
 	return m.Len() // parts of open upload sessions count as blobs
 }

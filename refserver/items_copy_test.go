@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/contentapi/cms/refserver/internal/state"
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
@@ -153,9 +154,9 @@ func TestFileVersions(t *testing.T) {
 	resp, _ = e.put(user, "/files/"+f, map[string]any{"lock": map[string]any{"access": "lock"}}, nil)
 	require.Equal(t, http.StatusOK, resp.StatusCode)
 	resp, m = e.doJSON("DELETE", e.api("/files/"+f+"/versions/"+v2["id"].(string)), admin, nil, nil)
-	requireAPIError(t, resp, m, http.StatusForbidden, codeItemLocked)
+	requireAPIError(t, resp, m, http.StatusForbidden, state.CodeItemLocked)
 	resp, m = e.post(admin, "/files/"+f+"/versions/current", map[string]any{"type": "file_version", "id": v2["id"]})
-	requireAPIError(t, resp, m, http.StatusForbidden, codeItemLocked)
+	requireAPIError(t, resp, m, http.StatusForbidden, state.CodeItemLocked)
 	resp, _ = e.put(user, "/files/"+f, map[string]any{"lock": nil}, nil)
 	require.Equal(t, http.StatusOK, resp.StatusCode)
 

@@ -1,142 +1,14 @@
 package refserver
 
 import (
-	"encoding/json"
 	"net/http"
-	"time"
-	"unicode/utf8"
 
+	"github.com/contentapi/cms/refserver/internal/state"
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
-// PUT /files/{file_id} and PUT /folders/{folder_id} (spec put_files_id,
-// put_folders_id): rename, move (parent.id), description, tags, shared
-// link, a file's lock (file_locks.go) and download permission, a folder's
-// sync state, upload e-mail and collaboration settings. Every check runs
-// before any change, so a refused update changes nothing:
-//
-//   - if-match that does not match the etag: 412 precondition_failed;
-//   - the root folder 0 cannot be renamed or moved (403
-//     access_denied_insufficient_permissions);
-//   - a name taken in the target folder (files, folders and web links share
-//     names, case-insensitively): 409 item_name_in_use with the conflict;
-//   - a folder moved into itself or below itself: 400 bad_request (the
-//     service's message "cyclical folder structure"; it documents no code);
-//   - a target folder the caller cannot see: 404 not_found;
-//   - rename, move or delete of a file someone else locked: 403
-//     access_denied_item_locked;
-//   - name rules as for uploads (item_name_invalid, item_name_too_long),
-//     description at most 256 characters, tags at most 100 of at most 100
-//     characters (400 bad_request);
-//   - disposition_at applies to files under retention only: 403
-//     access_denied_insufficient_permissions otherwise (the spec's "a file_id
-//     that is not under retention"); this server does not extend
-//     dispositions (400 bad_request for a retained file);
-//   - collections (favorites) are not kept by this server: an empty list is
-//     taken, a non-empty one is 400 bad_request.
-//
-// A move changes the owner as an upload into the target would (the owner
-// of the target folder, or the caller for their root), and the etag,
-// modified_at, modified_by and sequence_id of the item and of both
-// folders; every listing, size and path_collection follows at once.
-
-const (
-	maxTags      = 100
-	maxTagLength = 100
-)
-
-// itemUpdateBody is the body of PUT /files/{id} and PUT /folders/{id}.
-type itemUpdateBody struct {
-	Name        *string `json:"name"`
-	Description *string `json:"description"`
-	Parent      *struct {
-		ID     *string `json:"id"`
-		UserID *string `json:"user_id"`
-	} `json:"parent"`
-	Tags        *[]string                      `json:"tags"`
-	SharedLink  wire.Nullable[json.RawMessage] `json:"shared_link"`
-	Collections *[]json.RawMessage             `json:"collections"`
-	// files
-	Lock          wire.Nullable[lockBody] `json:"lock"`
-	DispositionAt *string                 `json:"disposition_at"`
-	Permissions   *struct {
-		CanDownload *string `json:"can_download"`
-	} `json:"permissions"`
-	// folders
-	SyncState         *string `json:"sync_state"`
-	FolderUploadEmail wire.Nullable[struct {
-		Access *string `json:"access"`
-	}] `json:"folder_upload_email"`
-	CanNonOwnersInvite                    *bool `json:"can_non_owners_invite"`
-	CanNonOwnersViewCollaborators         *bool `json:"can_non_owners_view_collaborators"`
-	IsCollaborationRestrictedToEnterprise *bool `json:"is_collaboration_restricted_to_enterprise"`
-}
-
-// action is what an update asks of the access model: sharing alone is
-// actShare, anything else actEdit.
-func (b *itemUpdateBody) action() action {
-	other := b.Name != nil || b.Description != nil || b.Parent != nil || b.Tags != nil || b.Collections != nil ||
-		b.Lock.Present || b.DispositionAt != nil || b.Permissions != nil || b.SyncState != nil ||
-		b.FolderUploadEmail.Present || b.CanNonOwnersInvite != nil || b.CanNonOwnersViewCollaborators != nil ||
-		b.IsCollaborationRestrictedToEnterprise != nil
-	if b.SharedLink.Present && !other {
-		return actShare
-	}
-	return actEdit
-}
-
-// checkShape applies the rules that need no state.
-func (b *itemUpdateBody) checkShape(typ string) *wire.Error {
-	if b.Name != nil {
-		if aerr := checkName(*b.Name); aerr != nil {
-			return aerr
-		}
-	}
-	if b.Description != nil {
-		if aerr := checkDescription(*b.Description); aerr != nil {
-			return aerr
-		}
-	}
-	if b.Parent != nil && (b.Parent.ID == nil || *b.Parent.ID == "") {
-		return wire.BadRequest("Missing required field: parent.id")
-	}
-	if b.Tags != nil {
-		if len(*b.Tags) > maxTags {
-			return wire.BadRequest("An item has at most %d tags", maxTags)
-		}
-		for _, t := range *b.Tags {
-			if t == "" || utf8.RuneCountInString(t) > maxTagLength {
-				return wire.BadRequest("A tag has 1 to %d characters", maxTagLength)
-			}
-		}
-	}
-	if b.Collections != nil && len(*b.Collections) > 0 {
-		return wire.BadRequest("collections (favorites) are not kept by this server")
-	}
-	if typ == "file" {
-		if b.SyncState != nil || b.FolderUploadEmail.Present || b.CanNonOwnersInvite != nil ||
-			b.CanNonOwnersViewCollaborators != nil || b.IsCollaborationRestrictedToEnterprise != nil {
-			return wire.BadRequest("A file has no folder settings")
-		}
-		if b.Permissions != nil && b.Permissions.CanDownload != nil && *b.Permissions.CanDownload != "open" && *b.Permissions.CanDownload != "company" {
-			return wire.BadRequest("Invalid value for \"permissions.can_download\": open or company")
-		}
-		return nil
-	}
-	if b.Lock.Present || b.DispositionAt != nil || b.Permissions != nil {
-		return wire.BadRequest("A folder has no lock, disposition_at or permissions")
-	}
-	if b.SyncState != nil && *b.SyncState != "synced" && *b.SyncState != "not_synced" && *b.SyncState != "partially_synced" {
-		return wire.BadRequest("Invalid value for \"sync_state\": synced, not_synced or partially_synced")
-	}
-	if e := b.FolderUploadEmail; e.Present && !e.Null && (e.V.Access == nil || *e.V.Access != "open" && *e.V.Access != "collaborators") {
-		return wire.BadRequest("Invalid value for folder_upload_email.access: open or collaborators")
-	}
-	return nil
-}
-
 // updateFile serves PUT /files/{file_id}: 200 File--Full.
-func (s *Server) updateFile(w http.ResponseWriter, r *http.Request, p *principal) error {
+func (s *Server) updateFile(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
 	id, aerr := fileIDStrict(r)
 	if aerr != nil {
 		return aerr
@@ -145,7 +17,7 @@ func (s *Server) updateFile(w http.ResponseWriter, r *http.Request, p *principal
 }
 
 // updateFolder serves PUT /folders/{folder_id}: 200 Folder--Full.
-func (s *Server) updateFolder(w http.ResponseWriter, r *http.Request, p *principal) error {
+func (s *Server) updateFolder(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
 	id, aerr := folderID(r)
 	if aerr != nil {
 		return aerr
@@ -153,210 +25,33 @@ func (s *Server) updateFolder(w http.ResponseWriter, r *http.Request, p *princip
 	return s.updateItem(w, r, p, "folder", id)
 }
 
-func (s *Server) updateItem(w http.ResponseWriter, r *http.Request, p *principal, typ, id string) error {
+func (s *Server) updateItem(w http.ResponseWriter, r *http.Request, p *state.Principal, typ, id string) error {
 	if aerr := wire.RequireJSONContentType(r.Header.Get("Content-Type")); aerr != nil {
 		return aerr
 	}
-	var body itemUpdateBody
+	var body state.ItemUpdateBody
 	if aerr := wire.DecodeJSONObject(r.Body, &body, wire.CodeBadRequest, "shared_link", "lock", "folder_upload_email"); aerr != nil {
 		return aerr
 	}
-	if aerr := body.checkShape(typ); aerr != nil {
+	if aerr := body.CheckShape(typ); aerr != nil {
 		return aerr
 	}
-	now := s.nowSec()
+	now := s.st.NowSec()
 	link, removeLink, aerr := parseSharedLink(body.SharedLink, now)
 	if aerr != nil {
 		return aerr
 	}
-	if link != nil && link.canEdit != nil && *link.canEdit && typ != "file" {
+	if link != nil && link.CanEdit != nil && *link.CanEdit && typ != "file" {
 		return wire.BadRequest("shared_link.permissions.can_edit is for files")
 	}
-	lock, unlock, aerr := parseLock(body.Lock, s.now())
+	lock, unlock, aerr := parseLock(body.Lock, s.st.Now())
 	if aerr != nil {
 		return aerr
 	}
 	fields := parseFields(r)
 
 	ifMatch := r.Header.Get("If-Match")
-	return s.change(w, func() (reply, *wire.Error) {
-		return s.updateItemTx(id, body, p, typ, ifMatch, lock, unlock, now, removeLink, link, fields)
+	return s.change(w, func() (state.Reply, *wire.Error) {
+		return s.st.UpdateItemTx(id, body, p, typ, ifMatch, lock, unlock, now, removeLink, link, fields)
 	})
-}
-
-// updateItemTx is the transaction of updateItem (updateItem): what it checks,
-// reads and changes under the state's lock, and its reply. Callers hold mu.
-func (s *state) updateItemTx(id string, body itemUpdateBody, p *principal, typ string, ifMatch string, lock *fileLock, unlock bool, now time.Time, removeLink bool, link *sharedLinkUpdate, fields []string) (reply, *wire.Error) {
-	if id == rootID {
-		if body.Name != nil || body.Parent != nil {
-			return reply{}, wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "The root folder cannot be renamed or moved")
-		}
-		return reply{}, wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "The root folder cannot be changed")
-	}
-	it, aerr := s.lookup(p, typ, id)
-	if aerr != nil {
-		return reply{}, aerr
-	}
-	if aerr := checkIfMatch(ifMatch, it.etag()); aerr != nil {
-		return reply{}, aerr
-	}
-	if need := body.action(); !s.can(p, it, need) {
-		return reply{}, errDenied(typ)
-	}
-	target, owner, name := it.parentID, it.owner, it.name
-	if body.Parent != nil && *body.Parent.ID != it.parentID {
-		target = *body.Parent.ID
-		parent, aerr := s.parentFolder(p, target)
-		if aerr != nil {
-			return reply{}, aerr
-		}
-		if typ == "folder" && s.isWithin(target, it.id) {
-			return reply{}, wire.BadRequest("Cannot move a folder into itself or a folder below it: cyclical folder structure")
-		}
-		owner = ownerIn(p, parent)
-	}
-	if body.Name != nil {
-		name = *body.Name
-	}
-	moving, renaming := target != it.parentID, name != it.name
-	if moving || renaming {
-		if aerr := s.lockRefuses(p, it, actEdit); aerr != nil {
-			return reply{}, aerr
-		}
-		if c := s.conflict(target, owner, name, it); c != nil {
-			return reply{}, s.errNameInUse(c)
-		}
-	}
-	if body.DispositionAt != nil {
-		if s.retentionBlocksPurge(it) == nil {
-			return reply{}, wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "The file is not under retention: disposition_at applies to retained files")
-		}
-		return reply{}, wire.BadRequest("This server does not change the disposition of a retained file")
-	}
-	if body.Lock.Present {
-		if aerr := s.applyLock(p, it, lock, unlock); aerr != nil {
-			return reply{}, aerr
-		}
-	}
-
-	// Every check passed: apply.
-	it.modBy = p.user
-	if moving {
-		old := s.items[it.parentID]
-		it.parentID = target
-		s.setOwnerTree(it, owner)
-		for _, f := range []*item{old, s.items[target]} {
-			if f != nil {
-				f.touch(now, nil)
-				s.dirtyItem(f)
-			}
-		}
-	}
-	it.name = name
-	if body.Description != nil {
-		it.description = *body.Description
-	}
-	if body.Tags != nil {
-		it.tags = append([]string{}, *body.Tags...)
-	}
-	switch {
-	case removeLink:
-		it.link = nil
-	case link != nil:
-		it.link = link.merge(it.link)
-	}
-	if body.Permissions != nil && body.Permissions.CanDownload != nil {
-		it.downloadAccess = *body.Permissions.CanDownload
-		if it.downloadAccess == "open" {
-			it.downloadAccess = ""
-		}
-	}
-	body.applyFolderSettings(it)
-	it.touch(now, p.user)
-	s.dirtyItem(it)
-	if removeLink || link != nil {
-		s.itemEvent(evSharedUpdate, it, p.user)
-	}
-	if body.Lock.Present {
-		ev := evLockCreate
-		if unlock {
-			ev = evLockDestroy
-		}
-		s.itemEvent(ev, it, p.user)
-	}
-	return reply{http.StatusOK, s.render(it, fields, p)}, nil
-}
-
-// applyFolderSettings sets the folder members of an update.
-func (b *itemUpdateBody) applyFolderSettings(it *item) {
-	if b.SyncState != nil {
-		it.syncState = *b.SyncState
-	}
-	if e := b.FolderUploadEmail; e.Present {
-		it.uploadEmail = ""
-		if !e.Null {
-			it.uploadEmail = *e.V.Access
-		}
-	}
-	set := func(dst **bool, v *bool) {
-		if v != nil {
-			x := *v
-			*dst = &x
-		}
-	}
-	set(&it.canNonOwnersInvite, b.CanNonOwnersInvite)
-	set(&it.canNonOwnersViewCollab, b.CanNonOwnersViewCollaborators)
-	set(&it.restrictedToEnterprise, b.IsCollaborationRestrictedToEnterprise)
-}
-
-// isWithin reports whether folder id is folder root or below it. Callers
-// hold s.mu.
-func (s *state) isWithin(id, root string) bool {
-	if id == root {
-		return true
-	}
-	f, ok := s.items[id]
-	return ok && root != rootID && s.isUnder(f, root) // tree.go
-}
-
-// setOwnerTree gives an item and everything below it a new owner (a move
-// into another user's folder). Callers hold s.mu.
-func (s *state) setOwnerTree(it *item, owner *user) {
-	if it.owner != owner {
-		it.owner = owner
-		s.dirtyItem(it)
-		if it.typ == "folder" {
-			for _, c := range s.subItems(it.id) {
-				s.setOwnerTree(c, owner)
-			}
-		}
-	}
-	s.folders.sync(it)
-}
-
-// itemSettings renders the members this file adds to a record when asked
-// by fields (content.go's extra). ok is false for other fields.
-func (s *state) itemSettings(it *item, field string) (any, bool) {
-	switch field {
-	case "tags":
-		return append([]string{}, it.tags...), true
-	case "lock":
-		if it.typ == "file" {
-			return s.lockRecord(it), true
-		}
-	case "can_non_owners_invite":
-		return boolOr(it.canNonOwnersInvite, true), it.typ == "folder"
-	case "can_non_owners_view_collaborators":
-		return boolOr(it.canNonOwnersViewCollab, true), it.typ == "folder"
-	case "is_collaboration_restricted_to_enterprise":
-		return boolOr(it.restrictedToEnterprise, false), it.typ == "folder"
-	}
-	return nil, false
-}
-
-func boolOr(b *bool, def bool) bool {
-	if b == nil {
-		return def
-	}
-	return *b
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/contentapi/cms/refserver/internal/state"
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
@@ -128,15 +129,15 @@ func TestFileLocks(t *testing.T) {
 	require.Equal(t, http.StatusFound, resp.StatusCode)
 	before := snapshot(e.s)
 	resp, m := e.doJSON("GET", e.api("/files/"+f+"/content"), admin, nil, nil)
-	requireAPIError(t, resp, m, http.StatusForbidden, codeItemLocked)
+	requireAPIError(t, resp, m, http.StatusForbidden, state.CodeItemLocked)
 	resp, m = e.put(admin, "/files/"+f, map[string]any{"name": "renamed.txt"}, nil)
-	requireAPIError(t, resp, m, http.StatusForbidden, codeItemLocked)
+	requireAPIError(t, resp, m, http.StatusForbidden, state.CodeItemLocked)
 	resp, m = e.doJSON("DELETE", e.api("/files/"+f), admin, nil, nil)
-	requireAPIError(t, resp, m, http.StatusForbidden, codeItemLocked)
+	requireAPIError(t, resp, m, http.StatusForbidden, state.CodeItemLocked)
 	resp, m = e.uploadRaw(admin, e.upload("/files/"+f+"/content"), `{}`, []byte("y"), nil)
-	requireAPIError(t, resp, m, http.StatusForbidden, codeItemLocked)
+	requireAPIError(t, resp, m, http.StatusForbidden, state.CodeItemLocked)
 	resp, m = e.put(admin, "/files/"+f, map[string]any{"lock": map[string]any{"access": "lock"}}, nil)
-	requireAPIError(t, resp, m, http.StatusForbidden, codeItemLocked)
+	requireAPIError(t, resp, m, http.StatusForbidden, state.CodeItemLocked)
 	require.Equal(t, before, snapshot(e.s))
 	resp, _ = e.put(admin, "/files/"+f, map[string]any{"description": "a description is no rename"}, nil)
 	require.Equal(t, http.StatusOK, resp.StatusCode)

@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"sync"
 	"time"
+
+	"github.com/contentapi/cms/refserver/internal/state"
 )
 
 // Default timeouts of the listeners (Options.CloseGrace, ReadHeaderTimeout,
@@ -127,12 +129,12 @@ func Start(opts Options) (*Server, error) {
 	uploadHost := advertised(lns[1].Addr().(*net.TCPAddr), "")
 	dlHost := advertised(lns[2].Addr().(*net.TCPAddr), otherLoopbackName(apiHost))
 	s.setURLs(apiHost, uploadHost, dlHost)
-	for i, role := range []string{roleAPI, roleUpload, roleContent} {
+	for i, role := range []string{state.RoleAPI, state.RoleUpload, state.RoleContent} {
 		srv := &http.Server{
 			Handler:           s.roleHandler(role),
 			ReadHeaderTimeout: s.opts.ReadHeaderTimeout,
 			IdleTimeout:       s.opts.IdleTimeout,
-			ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelDebug),
+			ErrorLog:          slog.NewLogLogger(s.st.Log.Handler(), slog.LevelDebug),
 			BaseContext:       func(net.Listener) context.Context { return s.life.baseCtx },
 			ConnState:         s.life.connState,
 		}
@@ -174,7 +176,7 @@ func (s *Server) Close() error {
 				if errors.Is(err, context.DeadlineExceeded) {
 					// The grace is over: close what is still open. The
 					// handlers blocked on those connections then return.
-					s.log.LogAttrs(context.Background(), slog.LevelDebug, "closing connections still open after the grace period")
+					s.st.Log.LogAttrs(context.Background(), slog.LevelDebug, "closing connections still open after the grace period")
 					err = srv.Close()
 				}
 				if err != nil {

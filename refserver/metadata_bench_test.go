@@ -9,54 +9,56 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/contentapi/cms/refserver/internal/state"
 )
 
 // benchServer is an in-process server holding a template "contract" with
 // n instances on n files of the admin (amount 0..n-1, scrambled).
-func benchServer(b *testing.B, n int) (*Server, []*item) {
+func benchServer(b *testing.B, n int) (*Server, []*state.Item) {
 	b.Helper()
 	s, err := New(Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
-	t := &mdTemplate{scope: s.enterpriseScope(), key: "contract", displayName: "Contract"}
+	t := &state.MDTemplate{Scope: s.st.EnterpriseScope(), Key: "contract", DisplayName: "Contract"}
 	for _, fb := range contractFields() {
 		raw, _ := json.Marshal(fb)
-		var body fieldBody
+		var body state.FieldBody
 		_ = json.Unmarshal(raw, &body)
-		f, aerr := newField(body)
+		f, aerr := state.NewField(body)
 		if aerr != nil {
 			b.Fatal(aerr)
 		}
-		t.fields = append(t.fields, f)
+		t.Fields = append(t.Fields, f)
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.addTemplate(t)
+	s.st.Mu.Lock()
+	defer s.st.Mu.Unlock()
+	s.st.AddTemplate(t)
 	now := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 	statuses := []string{"draft", "active", "closed"}
-	items := make([]*item, n)
+	items := make([]*state.Item, n)
 	for i := range n {
-		it := &item{typ: "file", id: s.newID(), name: fmt.Sprintf("f%05d.pdf", i), parentID: rootID,
-			owner: s.admin, createdBy: s.admin, modBy: s.admin, createdAt: now, modifiedAt: now,
-			versions: []*version{{id: s.newID(), createdAt: now, by: s.admin}}}
-		s.addItem(it)
+		it := &state.Item{Typ: "file", ID: s.st.NewID(), Name: fmt.Sprintf("f%05d.pdf", i), ParentID: state.RootID,
+			Owner: s.st.Admin, CreatedBy: s.st.Admin, ModBy: s.st.Admin, CreatedAt: now, ModifiedAt: now,
+			Versions: []*state.Version{{ID: s.st.NewID(), CreatedAt: now, By: s.st.Admin}}}
+		s.st.AddItem(it)
 		items[i] = it
 		amount := (i * 7919) % n // a permutation of 0..n-1
-		values, merr := templateValues(t, map[string]any{
+		values, merr := state.TemplateValues(t, map[string]any{
 			"customer": fmt.Sprintf("Customer %05d", amount), "amount": json.Number(strconv.Itoa(amount)),
 			"status": statuses[i%3], "regions": []any{"emea"},
 		})
 		if merr != nil {
 			b.Fatal(merr)
 		}
-		s.addInstance(t, it, values)
+		s.st.AddInstance(t, it, values)
 	}
 	return s, items
 }
 
 func benchDo(b *testing.B, h http.Handler, method, path, token, ct, body string) *httptest.ResponseRecorder {
-	req := httptest.NewRequest(method, "http://"+inProcessAPIHost+apiRoot+path, strings.NewReader(body))
+	req := httptest.NewRequest(method, "http://"+state.InProcessAPIHost+state.APIRoot+path, strings.NewReader(body))
 	req.Header.Set("Authorization", "Bearer "+token)
 	req.Header.Set("Content-Type", ct)
 	w := httptest.NewRecorder()
@@ -74,7 +76,7 @@ func BenchmarkMetadataQueryPage(b *testing.B) {
 	s, _ := benchServer(b, 10_000)
 	h := s.Handler()
 	body := fmt.Sprintf(`{"from":"%s.contract","ancestor_folder_id":"0","query":"amount >= :a","query_params":{"a":2000},
-		"order_by":[{"field_key":"amount","direction":"DESC"}],"limit":100}`, s.enterpriseScope())
+		"order_by":[{"field_key":"amount","direction":"DESC"}],"limit":100}`, s.st.EnterpriseScope())
 	benchDo(b, h, "POST", "/metadata_queries/execute_read", s.AdminToken(), "application/json", body) // builds the index
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -91,7 +93,7 @@ func BenchmarkMetadataQueryLaterPage(b *testing.B) {
 	s, _ := benchServer(b, 10_000)
 	h := s.Handler()
 	body := fmt.Sprintf(`{"from":"%s.contract","ancestor_folder_id":"0","query":"amount >= :a","query_params":{"a":2000},
-		"order_by":[{"field_key":"amount","direction":"DESC"}],"limit":100}`, s.enterpriseScope())
+		"order_by":[{"field_key":"amount","direction":"DESC"}],"limit":100}`, s.st.EnterpriseScope())
 	var marker string
 	for range 50 {
 		paged := body
@@ -121,14 +123,14 @@ func BenchmarkMetadataQueryLaterPage(b *testing.B) {
 func BenchmarkMetadataInstanceUpdate(b *testing.B) {
 	s, items := benchServer(b, 10_000)
 	h := s.Handler()
-	warm := fmt.Sprintf(`{"from":"%s.contract","ancestor_folder_id":"0","order_by":[{"field_key":"amount","direction":"ASC"}],"limit":1}`, s.enterpriseScope())
+	warm := fmt.Sprintf(`{"from":"%s.contract","ancestor_folder_id":"0","order_by":[{"field_key":"amount","direction":"ASC"}],"limit":1}`, s.st.EnterpriseScope())
 	benchDo(b, h, "POST", "/metadata_queries/execute_read", s.AdminToken(), "application/json", warm)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := range b.N {
-		path := "/files/" + items[i%len(items)].id + "/metadata/enterprise/contract"
+		path := "/files/" + items[i%len(items)].ID + "/metadata/enterprise/contract"
 		patch := `[{"op":"replace","path":"/amount","value":` + strconv.Itoa(20_000+i) + `}]`
-		benchDo(b, h, "PUT", path, s.AdminToken(), contentTypeJSONPatch, patch)
+		benchDo(b, h, "PUT", path, s.AdminToken(), state.ContentTypeJSONPatch, patch)
 	}
 	b.StopTimer()
 	s.ResetRequests()
@@ -138,10 +140,10 @@ func BenchmarkMetadataInstanceUpdate(b *testing.B) {
 // patch decoding, atomic application, validation and the index update.
 func BenchmarkMetadataInstanceUpdateState(b *testing.B) {
 	s, items := benchServer(b, 10_000)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	t := s.template(s.enterpriseScope(), "contract")
-	t.index("amount")
+	s.st.Mu.Lock()
+	defer s.st.Mu.Unlock()
+	t := s.st.Template(s.st.EnterpriseScope(), "contract")
+	t.Index("amount")
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := range b.N {
@@ -149,11 +151,11 @@ func BenchmarkMetadataInstanceUpdateState(b *testing.B) {
 		if aerr != nil {
 			b.Fatal(aerr)
 		}
-		in := t.instances[items[i%len(items)].id]
+		in := t.Instances[items[i%len(items)].ID]
 		values, err := applyInstancePatch(in, patch)
 		if err != nil {
 			b.Fatal(err)
 		}
-		s.setValues(in, values)
+		s.st.SetValues(in, values)
 	}
 }

@@ -5,14 +5,16 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"github.com/contentapi/cms/refserver/internal/mdquery"
-	"github.com/contentapi/cms/refserver/internal/wire"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/contentapi/cms/refserver/internal/mdquery"
+	"github.com/contentapi/cms/refserver/internal/state"
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 // renderQuery prints a parsed query back in the language, fully
@@ -70,21 +72,21 @@ func groupExpr(n *mdquery.Node) string {
 
 // fuzzInstances are instances of the contract template to evaluate
 // fuzzed queries against.
-func fuzzTemplate() (*mdTemplate, []*mdInstance) {
-	t := &mdTemplate{key: "contract", scope: "enterprise_1"}
+func fuzzTemplate() (*state.MDTemplate, []*state.MDInstance) {
+	t := &state.MDTemplate{Key: "contract", Scope: "enterprise_1"}
 	for _, fb := range contractFields() {
 		b, _ := json.Marshal(fb)
-		var body fieldBody
+		var body state.FieldBody
 		_ = json.Unmarshal(b, &body)
-		f, _ := newField(body)
-		t.fields = append(t.fields, f)
+		f, _ := state.NewField(body)
+		t.Fields = append(t.Fields, f)
 	}
-	it := &item{typ: "file", id: "1", name: "a.pdf", owner: &user{id: "2"}}
-	full, _ := templateValues(t, map[string]any{"customer": "Acme", "amount": json.Number("5"), "status": "active",
+	it := &state.Item{Typ: "file", ID: "1", Name: "a.pdf", Owner: &state.User{ID: "2"}}
+	full, _ := state.TemplateValues(t, map[string]any{"customer": "Acme", "amount": json.Number("5"), "status": "active",
 		"regions": []any{"emea"}, "signed": "2025-01-01T00:00:00Z"})
-	return t, []*mdInstance{
-		{item: it, tmpl: t, values: full},
-		{item: it, tmpl: t, values: map[string]mdVal{}},
+	return t, []*state.MDInstance{
+		{Item: it, Tmpl: t, Values: full},
+		{Item: it, Tmpl: t, Values: map[string]state.MDVal{}},
 	}
 }
 
@@ -96,7 +98,7 @@ func FuzzMetadataQueryParse(f *testing.F) {
 	} {
 		f.Add(s, "A%b_\\%")
 	}
-	s := &Server{state: &state{enterpriseID: "1"}}
+	s := &Server{st: &state.State{EnterpriseID: "1"}}
 	tmpl, instances := fuzzTemplate()
 	f.Fuzz(func(t *testing.T, query, param string) {
 		n, err := mdquery.Parse(query)
@@ -130,15 +132,15 @@ func FuzzMetadataQueryParse(f *testing.F) {
 			}
 		}
 		collect(n)
-		pred, aerr := s.compileQuery(n, tmpl, params)
+		pred, aerr := s.st.CompileQuery(n, tmpl, params)
 		if aerr != nil {
-			if aerr.Code != codeInvalidQuery && aerr.Code != codeUnexpectedJSONType {
+			if aerr.Code != state.CodeInvalidQuery && aerr.Code != state.CodeUnexpectedJSONType {
 				t.Fatalf("compile %q: code %s", query, aerr.Code)
 			}
 			return
 		}
 		for _, in := range instances {
-			if r := pred(in); r > triNull {
+			if r := pred(in); r > state.TriNull {
 				t.Fatalf("bad truth value %d", r)
 			}
 		}
@@ -175,14 +177,14 @@ func FuzzMetadataPatchDecode(f *testing.F) {
 		for _, in := range instances {
 			values, err := applyInstancePatch(in, patch)
 			if err != nil {
-				me, ok := err.(*mdError)
-				if !ok || me.code != codeFailedJSONPatch && me.code != codeSchemaValidationFailed {
+				me, ok := err.(*state.MDError)
+				if !ok || me.Code != state.CodeFailedJSONPatch && me.Code != state.CodeSchemaValidationFailed {
 					t.Fatalf("apply: %v", err)
 				}
 				continue
 			}
 			for k := range values {
-				if _, f := in.tmpl.field(k); f == nil {
+				if _, f := in.Tmpl.Field(k); f == nil {
 					t.Fatalf("patched in unknown key %q", k)
 				}
 			}
@@ -206,7 +208,7 @@ func newFuzzMDServer(f *testing.F) *fuzzMDServer {
 	}
 	z := &fuzzMDServer{s: s, h: s.Handler()}
 	body, ct := multipartBody(f, `{"name":"c.pdf","parent":{"id":"0"}}`, []byte("c"))
-	rec := z.send(http.MethodPost, "http://"+inProcessUploadHost+uploadRoot+"/files/content", "usr", ct, body)
+	rec := z.send(http.MethodPost, "http://"+state.InProcessUploadHost+state.UploadRoot+"/files/content", "usr", ct, body)
 	var files struct{ Entries []struct{ ID string } }
 	if rec.Code != http.StatusCreated || json.Unmarshal(rec.Body.Bytes(), &files) != nil || len(files.Entries) != 1 {
 		f.Fatalf("upload: %d %s", rec.Code, rec.Body)
@@ -229,7 +231,9 @@ func (z *fuzzMDServer) send(method, url, token, ct string, body io.Reader) *http
 	return rec
 }
 
-func (z *fuzzMDServer) api(path string) string { return "http://" + inProcessAPIHost + apiRoot + path }
+func (z *fuzzMDServer) api(path string) string {
+	return "http://" + state.InProcessAPIHost + state.APIRoot + path
+}
 
 // reset (re)creates the contract template and its instance on the file.
 func (z *fuzzMDServer) reset() error {
@@ -275,11 +279,11 @@ func FuzzSchemaUpdate(f *testing.F) {
 				t.Fatalf("decode: %d %s", aerr.Status, aerr.Code)
 			}
 		} else {
-			orig, _ := json.Marshal(tmpl.record())
-			d := &schemaDraft{displayName: tmpl.displayName, fields: cloneFields(tmpl.fields)}
+			orig, _ := json.Marshal(tmpl.Record())
+			d := &state.SchemaDraft{DisplayName: tmpl.DisplayName, Fields: state.CloneFields(tmpl.Fields)}
 			failed := false
 			for _, op := range ops {
-				if aerr := d.apply(op); aerr != nil {
+				if aerr := d.Apply(op); aerr != nil {
 					if aerr.Status != http.StatusBadRequest || aerr.Code != wire.CodeBadRequest {
 						t.Fatalf("apply: %d %s", aerr.Status, aerr.Code)
 					}
@@ -287,7 +291,7 @@ func FuzzSchemaUpdate(f *testing.F) {
 					break
 				}
 			}
-			if now, _ := json.Marshal(tmpl.record()); !bytes.Equal(orig, now) {
+			if now, _ := json.Marshal(tmpl.Record()); !bytes.Equal(orig, now) {
 				t.Fatal("the draft changed the template it was cloned from")
 			}
 			if !failed {
@@ -296,7 +300,7 @@ func FuzzSchemaUpdate(f *testing.F) {
 		}
 
 		before := mdSnapshot(z.s)
-		rec := z.send(http.MethodPut, z.api("/metadata_templates/enterprise/contract/schema"), "adm", contentTypeJSONPatch, bytes.NewReader(b))
+		rec := z.send(http.MethodPut, z.api("/metadata_templates/enterprise/contract/schema"), "adm", state.ContentTypeJSONPatch, bytes.NewReader(b))
 		switch {
 		case rec.Code >= 500:
 			t.Fatalf("%d %s", rec.Code, rec.Body)
@@ -312,23 +316,23 @@ func FuzzSchemaUpdate(f *testing.F) {
 
 // checkDraft checks the invariants of an accepted schema: unique field
 // keys, unique option keys, options only on enum and multiSelect fields.
-func checkDraft(t *testing.T, d *schemaDraft) {
+func checkDraft(t *testing.T, d *state.SchemaDraft) {
 	t.Helper()
 	keys := map[string]bool{}
-	for _, fd := range d.fields {
-		if keys[fd.key] {
-			t.Fatalf("duplicate field key %q", fd.key)
+	for _, fd := range d.Fields {
+		if keys[fd.Key] {
+			t.Fatalf("duplicate field key %q", fd.Key)
 		}
-		keys[fd.key] = true
-		if len(fd.options) > 0 && !fd.hasOptions() {
-			t.Fatalf("options on a %s field", fd.typ)
+		keys[fd.Key] = true
+		if len(fd.Options) > 0 && !fd.HasOptions() {
+			t.Fatalf("options on a %s field", fd.Typ)
 		}
 		opts := map[string]bool{}
-		for _, o := range fd.options {
-			if opts[o.key] {
-				t.Fatalf("duplicate option %q on %q", o.key, fd.key)
+		for _, o := range fd.Options {
+			if opts[o.Key] {
+				t.Fatalf("duplicate option %q on %q", o.Key, fd.Key)
 			}
-			opts[o.key] = true
+			opts[o.Key] = true
 		}
 	}
 }
@@ -340,9 +344,9 @@ func checkDraft(t *testing.T, d *schemaDraft) {
 // 400, never 5xx.
 func FuzzQueryMarker(f *testing.F) {
 	hash := bodyHash([]byte(`{"from":"x"}`))
-	pos := position{vals: []mdVal{{kind: valNumber, s: "5", f: 5}, {}}, oks: []bool{true, false}, seq: 7}
+	pos := state.Position{Vals: []state.MDVal{{Kind: state.ValNumber, S: "5", F: 5}, {}}, Oks: []bool{true, false}, Seq: 7}
 	for _, s := range []string{
-		encodeQueryMarker(hash, pos), encodeQueryMarker(hash, position{seq: -1}), encodeQueryMarker("other", pos),
+		state.EncodeQueryMarker(hash, pos), state.EncodeQueryMarker(hash, state.Position{Seq: -1}), state.EncodeQueryMarker("other", pos),
 		"", "!!", "e30", "eyJoIjoieCJ9", "bnVsbA", "W10",
 		base64.RawURLEncoding.EncodeToString([]byte(`{"h":"` + hash + `","v":[{"k":9,"l":[]}],"q":99999999999}`)),
 	} {
@@ -352,22 +356,22 @@ func FuzzQueryMarker(f *testing.F) {
 	from := "enterprise_" + z.s.EnterpriseID() + ".contract"
 	f.Fuzz(func(t *testing.T, marker string) {
 		for keys := range 3 {
-			p, aerr := decodeQueryMarker(marker, hash, keys)
+			p, aerr := state.DecodeQueryMarker(marker, hash, keys)
 			if aerr != nil {
-				if aerr.Status != http.StatusBadRequest || aerr.Code != wire.CodeBadRequest && aerr.Code != codeInvalidQuery {
+				if aerr.Status != http.StatusBadRequest || aerr.Code != wire.CodeBadRequest && aerr.Code != state.CodeInvalidQuery {
 					t.Fatalf("decode: %d %s", aerr.Status, aerr.Code)
 				}
 				continue
 			}
-			if len(p.vals) != keys || len(p.oks) != keys {
-				t.Fatalf("a marker of %d keys decoded to %d", keys, len(p.vals))
+			if len(p.Vals) != keys || len(p.Oks) != keys {
+				t.Fatalf("a marker of %d keys decoded to %d", keys, len(p.Vals))
 			}
-			once := encodeQueryMarker(hash, *p)
-			q, aerr := decodeQueryMarker(once, hash, keys)
+			once := state.EncodeQueryMarker(hash, *p)
+			q, aerr := state.DecodeQueryMarker(once, hash, keys)
 			if aerr != nil {
 				t.Fatalf("re-encoded marker refused: %v", aerr)
 			}
-			if twice := encodeQueryMarker(hash, *q); twice != once {
+			if twice := state.EncodeQueryMarker(hash, *q); twice != once {
 				t.Fatalf("marker round trip: %s then %s", once, twice)
 			}
 		}

@@ -28,21 +28,21 @@ func requireMDError(t *testing.T, resp *http.Response, body map[string]any, stat
 // mdSnapshot fingerprints the metadata state (templates, instances, the
 // item index and the instance ids) to check that rejections change nothing.
 func mdSnapshot(s *Server) string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.st.Mu.Lock()
+	defer s.st.Mu.Unlock()
 	var lines []string
-	for k, t := range s.metadata.templates {
-		b, _ := json.Marshal(t.record())
-		lines = append(lines, fmt.Sprintf("template %s %s v%d %d", k, b, t.version, len(t.bySeq)))
-		for _, in := range t.bySeq {
-			b, _ := json.Marshal(in.record())
-			lines = append(lines, fmt.Sprintf("instance %s %s", in.item.id, b))
+	for k, t := range s.st.Metadata.Templates {
+		b, _ := json.Marshal(t.Record())
+		lines = append(lines, fmt.Sprintf("template %s %s v%d %d", k, b, t.Version, len(t.BySeq)))
+		for _, in := range t.BySeq {
+			b, _ := json.Marshal(in.Record())
+			lines = append(lines, fmt.Sprintf("instance %s %s", in.Item.ID, b))
 		}
 	}
-	for id, list := range s.metadata.byItem {
+	for id, list := range s.st.Metadata.ByItem {
 		lines = append(lines, fmt.Sprintf("item %s %d", id, len(list)))
 	}
-	lines = append(lines, fmt.Sprintf("ids %d order %d", len(s.metadata.byInstID), len(s.metadata.order)))
+	lines = append(lines, fmt.Sprintf("ids %d order %d", len(s.st.Metadata.ByInstID), len(s.st.Metadata.Order)))
 	sort.Strings(lines)
 	return strings.Join(lines, "\n")
 }

@@ -3,6 +3,8 @@ package refserver
 import (
 	"strconv"
 	"testing"
+
+	"github.com/contentapi/cms/refserver/internal/state"
 )
 
 // BenchmarkMetadataIndex measures a sort index alone (no HTTP, no patch),
@@ -11,29 +13,29 @@ import (
 // page of 100 from a marker in both directions.
 func BenchmarkMetadataIndex(b *testing.B) {
 	s, items := benchServer(b, 10_000)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	t := s.template(s.enterpriseScope(), "contract")
+	s.st.Mu.Lock()
+	defer s.st.Mu.Unlock()
+	t := s.st.Template(s.st.EnterpriseScope(), "contract")
 	b.Run("build", func(b *testing.B) {
 		b.ReportAllocs()
 		for range b.N {
-			delete(t.sorted, "amount")
-			t.index("amount")
+			delete(t.Sorted, "amount")
+			t.Index("amount")
 		}
 	})
-	x := t.index("amount")
+	x := t.Index("amount")
 	b.Run("move", func(b *testing.B) {
 		b.ReportAllocs()
 		for i := range b.N {
-			in := t.instances[items[i%len(items)].id]
-			x.remove(in)
+			in := t.Instances[items[i%len(items)].ID]
+			x.Remove(in)
 			v := 20_000 + i
-			in.values["amount"] = mdVal{kind: valNumber, s: strconv.Itoa(v), f: float64(v)}
-			x.insert(in)
+			in.Values["amount"] = state.MDVal{Kind: state.ValNumber, S: strconv.Itoa(v), F: float64(v)}
+			x.Insert(in)
 		}
 	})
-	o := queryOrder{keys: []qField{{key: "amount"}}}
-	after := s.positionOf(o, t.instances[items[len(items)/2].id])
+	o := state.QueryOrder{Keys: []state.QField{{Key: "amount"}}}
+	after := s.st.PositionOf(o, t.Instances[items[len(items)/2].ID])
 	for _, desc := range []bool{false, true} {
 		name := "walk-asc"
 		if desc {
@@ -43,7 +45,7 @@ func BenchmarkMetadataIndex(b *testing.B) {
 			b.ReportAllocs()
 			for range b.N {
 				n := 0
-				x.walk(&after, desc, func(*mdInstance) bool { n++; return n < 100 })
+				x.Walk(&after, desc, func(*state.MDInstance) bool { n++; return n < 100 })
 			}
 		})
 	}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/contentapi/cms/refserver/internal/state"
 	"github.com/stretchr/testify/require"
 )
 
@@ -16,54 +17,54 @@ import (
 func TestSortIndexWalk(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(1, 2))
-	value := func() (mdVal, bool) {
+	value := func() (state.MDVal, bool) {
 		if rng.IntN(5) == 0 {
-			return mdVal{}, false // null
+			return state.MDVal{}, false // null
 		}
 		n := rng.IntN(20) // ties
-		return mdVal{kind: valNumber, s: strconv.Itoa(n), f: float64(n)}, true
+		return state.MDVal{Kind: state.ValNumber, S: strconv.Itoa(n), F: float64(n)}, true
 	}
-	tmpl := &mdTemplate{}
+	tmpl := &state.MDTemplate{}
 	for i := range 600 {
-		in := &mdInstance{seq: int64(i + 1), values: map[string]mdVal{}}
+		in := &state.MDInstance{Seq: int64(i + 1), Values: map[string]state.MDVal{}}
 		if v, ok := value(); ok {
-			in.values["amount"] = v
+			in.Values["amount"] = v
 		}
-		tmpl.bySeq = append(tmpl.bySeq, in)
+		tmpl.BySeq = append(tmpl.BySeq, in)
 	}
-	x := tmpl.index("amount")
-	walk := func(after *position, desc bool) []int64 {
+	x := tmpl.Index("amount")
+	walk := func(after *state.Position, desc bool) []int64 {
 		var out []int64
-		x.walk(after, desc, func(in *mdInstance) bool { out = append(out, in.seq); return true })
+		x.Walk(after, desc, func(in *state.MDInstance) bool { out = append(out, in.Seq); return true })
 		return out
 	}
 	check := func() {
-		all := slices.Clone(tmpl.bySeq)
-		slices.SortFunc(all, x.cmp)
+		all := slices.Clone(tmpl.BySeq)
+		slices.SortFunc(all, x.Cmp)
 		var want []int64
 		for _, in := range all {
-			want = append(want, in.seq)
+			want = append(want, in.Seq)
 		}
 		require.Equal(t, want, walk(nil, false))
 		require.Equal(t, reversed(want), walk(nil, true))
 		for i, in := range all {
-			v, ok := in.values["amount"]
-			pos := &position{vals: []mdVal{v}, oks: []bool{ok}, seq: in.seq}
-			require.Equal(t, orNil(want[i+1:]), walk(pos, false), "after %d", in.seq)
-			require.Equal(t, reversed(want[:i]), walk(pos, true), "before %d", in.seq)
+			v, ok := in.Values["amount"]
+			pos := &state.Position{Vals: []state.MDVal{v}, Oks: []bool{ok}, Seq: in.Seq}
+			require.Equal(t, orNil(want[i+1:]), walk(pos, false), "after %d", in.Seq)
+			require.Equal(t, reversed(want[:i]), walk(pos, true), "before %d", in.Seq)
 		}
 	}
 	check()
 	for range 300 {
-		in := tmpl.bySeq[rng.IntN(len(tmpl.bySeq))]
-		x.remove(in)
-		delete(in.values, "amount")
+		in := tmpl.BySeq[rng.IntN(len(tmpl.BySeq))]
+		x.Remove(in)
+		delete(in.Values, "amount")
 		if v, ok := value(); ok {
-			in.values["amount"] = v
+			in.Values["amount"] = v
 		}
-		x.insert(in)
+		x.Insert(in)
 	}
-	require.Equal(t, len(tmpl.bySeq), x.tree.Len())
+	require.Equal(t, len(tmpl.BySeq), x.Tree.Len())
 	check()
 }
 

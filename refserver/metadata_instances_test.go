@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/contentapi/cms/refserver/internal/state"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -331,7 +332,7 @@ func TestMetadataInstanceLimitPerItem(t *testing.T) {
 	t.Parallel()
 	e := newMDEnv(t)
 	folder := e.createFolder(e.user, "0", "Busy")["id"].(string)
-	for i := range maxInstancesPerItem {
+	for i := range state.MaxInstancesPerItem {
 		key := fmt.Sprintf("t%03d", i)
 		e.createTemplate(key, nil)
 		e.createInstance("folder", folder, "enterprise", key, map[string]any{})
@@ -402,18 +403,18 @@ func TestMetadataDroppedWithItem(t *testing.T) {
 	require.Equal(t, 204, resp.StatusCode)
 	// In the trash the instances stay (a restore brings them back); they go
 	// when the folder is deleted for good.
-	e.s.mu.Lock()
-	require.NotEmpty(t, e.s.metadata.byItem)
-	e.s.mu.Unlock()
+	e.s.st.Mu.Lock()
+	require.NotEmpty(t, e.s.st.Metadata.ByItem)
+	e.s.st.Mu.Unlock()
 	resp, _ = e.do("DELETE", e.api("/folders/"+folder+"/trash"), e.user, nil, nil)
 	require.Equal(t, 204, resp.StatusCode)
-	e.s.mu.Lock()
-	defer e.s.mu.Unlock()
-	assert.Empty(t, e.s.metadata.byItem)
-	assert.Empty(t, e.s.metadata.byInstID)
-	for _, tm := range e.s.metadata.templates {
-		assert.Empty(t, tm.bySeq)
-		assert.Empty(t, tm.instances)
+	e.s.st.Mu.Lock()
+	defer e.s.st.Mu.Unlock()
+	assert.Empty(t, e.s.st.Metadata.ByItem)
+	assert.Empty(t, e.s.st.Metadata.ByInstID)
+	for _, tm := range e.s.st.Metadata.Templates {
+		assert.Empty(t, tm.BySeq)
+		assert.Empty(t, tm.Instances)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 
 	jsonpatch "github.com/evanphx/json-patch/v5"
 
+	"github.com/contentapi/cms/refserver/internal/state"
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
@@ -117,7 +118,7 @@ func validInstanceValue(raw json.RawMessage) bool {
 	case string, json.Number:
 		return true
 	case []any:
-		_, ok := stringList(x)
+		_, ok := state.StringList(x)
 		return ok
 	}
 	return false

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/contentapi/cms/refserver/internal/state"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -26,19 +27,19 @@ func TestMiniJSONMatchesMap(t *testing.T) {
 		for range rng.IntN(12) {
 			name += alphabet[rng.IntN(len(alphabet))]
 		}
-		it := &item{id: "12" + name[:0], name: name, seq: i, createdAt: now}
+		it := &state.Item{ID: "12" + name[:0], Name: name, Seq: i, CreatedAt: now}
 		switch i % 3 {
 		case 0:
-			it.typ = "file"
-			it.versions = []*version{{id: "77", blob: BlobInfo{SHA1: "ab" + name}}}
+			it.Typ = "file"
+			it.Versions = []*state.Version{{ID: "77", Blob: BlobInfo{SHA1: "ab" + name}}}
 		case 1:
-			it.typ = "folder"
+			it.Typ = "folder"
 		default:
-			it.typ, it.url = "web_link", "https://x.test/?q="+name
+			it.Typ, it.URL = "web_link", "https://x.test/?q="+name
 		}
-		want, err := json.Marshal(s.mini(it))
+		want, err := json.Marshal(s.st.Mini(it))
 		require.NoError(t, err)
-		assert.Equal(t, string(want), string(s.miniJSON(it)), "%q", name)
+		assert.Equal(t, string(want), string(s.st.MiniJSON(it)), "%q", name)
 	}
 }
 
@@ -48,11 +49,11 @@ func TestWritePageMatchesWriteJSON(t *testing.T) {
 	t.Parallel()
 	s, err := New(Options{})
 	require.NoError(t, err)
-	f := &item{typ: "folder", id: "5", name: "<a & b>"}
+	f := &state.Item{Typ: "folder", ID: "5", Name: "<a & b>"}
 	pages := []map[string]any{
-		{"entries": []any{s.miniJSON(f), map[string]any{"id": "7", "type": "file", "name": "x\u2028"}}, "limit": 2, "next_marker": nil, "order": []any{map[string]any{"by": "name"}}},
+		{"entries": []any{s.st.MiniJSON(f), map[string]any{"id": "7", "type": "file", "name": "x\u2028"}}, "limit": 2, "next_marker": nil, "order": []any{map[string]any{"by": "name"}}},
 		{"entries": []any{}, "limit": 100, "offset": 0, "total_count": 0},
-		{"entries": []any{s.miniJSON(f)}},
+		{"entries": []any{s.st.MiniJSON(f)}},
 	}
 	for _, page := range pages {
 		a, b := httptest.NewRecorder(), httptest.NewRecorder()

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/contentapi/cms/refserver/internal/state"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -93,7 +94,7 @@ func TestExplicitNullRefused(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			h := hdr{"Content-Type": "application/json"}
 			if c.url == schema {
-				h["Content-Type"] = contentTypeJSONPatch
+				h["Content-Type"] = state.ContentTypeJSONPatch
 			}
 			resp, m := e.doJSON(c.method, c.url, c.token, c.body, h)
 			requireAPIError(t, resp, m, http.StatusBadRequest, c.code)

@@ -11,9 +11,9 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
-	"strings"
 
 	"github.com/contentapi/cms/refserver/internal/oauth"
+	"github.com/contentapi/cms/refserver/internal/state"
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
@@ -26,22 +26,22 @@ const AuthorizePath = "/api/oauth2/authorize"
 type App = oauth.App
 
 // oauthKinds are the persisted record kinds of the oauth room's kinds.
-var oauthKinds = [...]kindID{
-	oauth.KindApp: kApps, oauth.KindAccess: kAccessTokens, oauth.KindRefresh: kRefreshTokens,
-	oauth.KindCode: kAuthCodes, oauth.KindJTI: kJWTIDs,
+var oauthKinds = [...]state.KindID{
+	oauth.KindApp: state.KApps, oauth.KindAccess: state.KAccessTokens, oauth.KindRefresh: state.KRefreshTokens,
+	oauth.KindCode: state.KAuthCodes, oauth.KindJTI: state.KJWTIDs,
 }
 
 func (s *Server) initOAuth() {
-	s.oauth = oauth.New(oauth.Config[*principal]{
-		Now:      s.now,
+	s.oauth = oauth.New(oauth.Config[*state.Principal]{
+		Now:      s.st.Now,
 		Lifetime: s.opts.TokenLifetime,
-		Mark:     func(k oauth.Kind, key string) { s.dirty(oauthKinds[k], key) },
-		EnterpriseSubject: func(id string) (*principal, bool) {
-			return s.principalForUser(s.app), id == s.enterpriseID
+		Mark:     func(k oauth.Kind, key string) { s.st.Dirty(oauthKinds[k], key) },
+		EnterpriseSubject: func(id string) (*state.Principal, bool) {
+			return s.st.PrincipalForUser(s.st.App), id == s.st.EnterpriseID
 		},
-		UserSubject: func(id string) (*principal, bool) {
-			if u := s.managedUser(id); u != nil {
-				return s.principalForUser(u), true
+		UserSubject: func(id string) (*state.Principal, bool) {
+			if u := s.st.ManagedUser(id); u != nil {
+				return s.st.PrincipalForUser(u), true
 			}
 			return nil, false
 		},
@@ -75,7 +75,7 @@ func (s *Server) RegisterApp(a App) (App, error) {
 }
 
 // TokenURL is the token endpoint, e.g. http://127.0.0.1:PORT/oauth2/token.
-func (s *Server) TokenURL() string { return s.apiOrigin() + "/oauth2/token" }
+func (s *Server) TokenURL() string { return s.st.APIOrigin() + "/oauth2/token" }
 
 // AuthorizeURL is the authorization page of the code flow on the API host,
 // e.g. http://127.0.0.1:PORT/api/oauth2/authorize. GET it with
@@ -84,9 +84,7 @@ func (s *Server) TokenURL() string { return s.apiOrigin() + "/oauth2/token" }
 // had granted access. The reference-server extension user_id chooses the
 // user who grants (the admin's or the managed user's id; default the
 // managed user).
-func (s *Server) AuthorizeURL() string { return s.apiOrigin() + AuthorizePath }
-
-func (s *state) apiOrigin() string { return strings.TrimSuffix(s.baseURL, apiRoot) }
+func (s *Server) AuthorizeURL() string { return s.st.APIOrigin() + AuthorizePath }
 
 // writeOAuthError answers e as the OAuth 2.0 error body.
 func writeOAuthError(w http.ResponseWriter, e *oauth.Error) {
@@ -101,7 +99,7 @@ func writeOAuthError(w http.ResponseWriter, e *oauth.Error) {
 func (s *Server) serveToken(w http.ResponseWriter, r *http.Request) {
 	// The Date header comes from the server's clock: clients correct a
 	// JWT's exp with it.
-	w.Header().Set("Date", s.now().UTC().Format(http.TimeFormat))
+	w.Header().Set("Date", s.st.Now().UTC().Format(http.TimeFormat))
 	form, oerr := oauth.ParseForm(r)
 	if oerr != nil {
 		drain(r.Body)
@@ -157,58 +155,31 @@ func (s *Server) serveAuthorize(w http.ResponseWriter, r *http.Request) {
 		answer()
 		return
 	}
-	u := s.user
+	u := s.st.User
 	if id := q.Get("user_id"); id != "" {
-		if u = s.managedUser(id); u == nil {
+		if u = s.st.ManagedUser(id); u == nil {
 			back.Set("error", "access_denied")
 			answer()
 			return
 		}
 	}
-	back.Set("code", s.oauth.NewCode(q.Get("client_id"), redirect, s.principalForUser(u)))
+	back.Set("code", s.oauth.NewCode(q.Get("client_id"), redirect, s.st.PrincipalForUser(u)))
 	answer()
-}
-
-// principalForUser is the principal a token of user u acts as.
-func (s *state) principalForUser(u *user) *principal {
-	switch u {
-	case s.admin:
-		return &principal{kind: "admin", user: s.admin}
-	case s.app:
-		// The service account of an authorized app: it acts with the
-		// enterprise admin's permissions (an app with Manage Enterprise).
-		return &principal{kind: "admin", user: s.app}
-	default:
-		return &principal{kind: "user", user: u}
-	}
-}
-
-// managedUser returns the managed (or app) user of the enterprise with id,
-// not the service account, nor a deleted or rolled-out user (users.go).
-// It takes s.mu: callers may hold the oauth room's lock (never the other
-// way round).
-func (s *state) managedUser(id string) *user {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if u := s.enterpriseUser(id); u != nil && u != s.app {
-		return u
-	}
-	return nil
 }
 
 // lookupIssued finds a token issued by POST /oauth2/token: its principal
 // (a downscoped token carries its restriction), ok=false when unknown or
 // expired, expired=true when it is known but past its expiry.
-func (s *Server) lookupIssued(tok string) (p *principal, ok, expired bool) {
+func (s *Server) lookupIssued(tok string) (p *state.Principal, ok, expired bool) {
 	it, ok, expired := s.oauth.Lookup(tok)
 	if !ok {
 		return nil, false, expired
 	}
 	c := *it.Subject
 	if it.Scopes != nil {
-		c.restrict = &restriction{scopes: it.Scopes}
+		c.Restrict = &state.Restriction{Scopes: it.Scopes}
 		if it.Resource != nil {
-			c.restrict.kind, c.restrict.id = it.Resource.Kind, it.Resource.ID
+			c.Restrict.Kind, c.Restrict.ID = it.Resource.Kind, it.Resource.ID
 		}
 	}
 	return &c, true, false

@@ -8,6 +8,7 @@ import (
 	"fmt"
 
 	"github.com/contentapi/cms/internal/atomicfile"
+	"github.com/contentapi/cms/refserver/internal/state"
 	"github.com/youmark/pkcs8"
 )
 
@@ -27,7 +28,7 @@ func (s *Server) NewAppConfig(key *rsa.PrivateKey, passphrase string, redirectUR
 		}
 	}
 	if passphrase == "" {
-		passphrase = randomHex(16)
+		passphrase = state.RandomHex(16)
 	}
 	der, err := pkcs8.MarshalPrivateKey(key, []byte(passphrase), &pkcs8.Opts{
 		Cipher:  pkcs8.AES256CBC,
@@ -36,13 +37,13 @@ func (s *Server) NewAppConfig(key *rsa.PrivateKey, passphrase string, redirectUR
 	if err != nil {
 		return nil, App{}, fmt.Errorf("refserver: encrypting the app key: %w", err)
 	}
-	keyID := randomHex(4)
+	keyID := state.RandomHex(4)
 	app, err := s.RegisterApp(App{PublicKeys: map[string]*rsa.PublicKey{keyID: &key.PublicKey}, RedirectURIs: redirectURIs})
 	if err != nil {
 		return nil, App{}, err
 	}
 	keyPEM := string(pem.EncodeToMemory(&pem.Block{Type: "ENCRYPTED PRIVATE KEY", Bytes: der}))
-	b, err := marshalAppConfig(app.ClientID, app.ClientSecret, keyID, keyPEM, passphrase, s.enterpriseID)
+	b, err := marshalAppConfig(app.ClientID, app.ClientSecret, keyID, keyPEM, passphrase, s.st.EnterpriseID)
 	if err != nil {
 		return nil, App{}, err
 	}

@@ -6,11 +6,12 @@ import (
 	"strings"
 
 	"github.com/contentapi/cms/refserver/internal/oauth"
+	"github.com/contentapi/cms/refserver/internal/state"
 )
 
 // parseResource reads {base_url}/files/{id} or {base_url}/folders/{id}.
 func (s *Server) parseResource(raw string) (*oauth.Resource, bool) {
-	rest, ok := strings.CutPrefix(raw, s.baseURL+"/")
+	rest, ok := strings.CutPrefix(raw, s.st.BaseURL+"/")
 	if !ok {
 		return nil, false
 	}
@@ -27,32 +28,24 @@ func (s *Server) parseResource(raw string) (*oauth.Resource, bool) {
 	return nil, false
 }
 
-// restriction limits a downscoped token to scopes and maybe one item.
-type restriction struct {
-	scopes []string
-	// kind and id name the one file or folder the token is limited to
-	// (kind "" for none).
-	kind, id string
-}
-
 // allows checks a request r against a downscoped token's scopes and resource.
-func allows(rs *restriction, r *http.Request) bool {
+func allows(rs *state.Restriction, r *http.Request) bool {
 	has := func(names ...string) bool {
 		for _, n := range names {
-			if slices.Contains(rs.scopes, n) {
+			if slices.Contains(rs.Scopes, n) {
 				return true
 			}
 		}
 		return false
 	}
-	if rs.kind != "" {
-		switch rs.kind {
+	if rs.Kind != "" {
+		switch rs.Kind {
 		case "file":
-			if r.PathValue("file_id") != rs.id {
+			if r.PathValue("file_id") != rs.ID {
 				return false
 			}
 		case "folder":
-			if id := r.PathValue("folder_id"); id != rs.id {
+			if id := r.PathValue("folder_id"); id != rs.ID {
 				return false
 			}
 		}
@@ -62,7 +55,7 @@ func allows(rs *restriction, r *http.Request) bool {
 	}
 	path := r.URL.Path
 	switch {
-	case strings.HasPrefix(path, uploadRoot+"/"):
+	case strings.HasPrefix(path, state.UploadRoot+"/"):
 		return has("item_upload", "base_upload")
 	case r.Method == http.MethodGet && strings.HasSuffix(path, "/content"):
 		return has("item_download")

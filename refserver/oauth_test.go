@@ -43,7 +43,7 @@ const testRedirect = "https://app.example/cb"
 
 func (e *env) form(path string, v url.Values) (*http.Response, map[string]any) {
 	e.t.Helper()
-	resp, err := e.hc.PostForm(e.s.apiOrigin()+path, v)
+	resp, err := e.hc.PostForm(e.s.st.APIOrigin()+path, v)
 	require.NoError(e.t, err)
 	defer resp.Body.Close()
 	var m map[string]any

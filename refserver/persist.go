@@ -25,7 +25,6 @@ import (
 	"fmt"
 	"maps"
 	"net/http"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -36,6 +35,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/contentapi/cms/refserver/internal/blob"
+	"github.com/contentapi/cms/refserver/internal/state"
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
@@ -55,83 +55,6 @@ const (
 // layout. Move the directory away or use the server version that wrote it.
 var ErrStateSchema = errors.New("refserver: incompatible state schema")
 
-// persister is the open state database and the records waiting for it.
-type persister struct {
-	db *bolt.DB
-
-	// flushMu serializes flushes from the moment they take the marks to
-	// the end of their transaction, so that a request whose marks another
-	// flush took waits for that flush to be committed.
-	flushMu sync.Mutex
-
-	schemaPending bool // the first flush writes the schema version (guarded by flushMu)
-
-	mu    sync.Mutex // guards the fields below
-	dirty map[dirtyKey]struct{}
-	blobs []string // blobs to delete once the state without them is committed
-
-	// Group commit (awaitState): every mark (and queued blob delete)
-	// takes the next number of marked; committed is the highest number a
-	// commit has covered. A request waits until committed reaches the
-	// marked it saw, and at most one waiter at a time (flushing) commits
-	// for every request waiting, so concurrent requests share one bbolt
-	// transaction. committedCond (on mu) is signalled when committed moves
-	// or a flush ends.
-	marked, committed uint64
-	flushing          bool
-	committedCond     *sync.Cond
-
-	// check makes every request compare the database with the live state
-	// once its changes are committed (tests: a state change without its
-	// mark fails); checkErrs collects the differences.
-	check     bool
-	checkErrs []error
-	// beforeCommit, when set (tests), is called by every flush that has
-	// records to write, before its transaction.
-	beforeCommit func()
-
-	load loadScratch // used while loading only
-}
-
-// loadScratch is what loading keeps between kinds.
-type loadScratch struct {
-	templateOrder []string         // template ids in listing order (kMetadata)
-	purged        map[string]*item // purged files that governance records keep, by id
-}
-
-// dirtyKey names one record: its kind and its key.
-type dirtyKey struct {
-	kind kindID
-	key  string
-}
-
-// dirty marks the record (kind, key) as changed: the end of the request
-// writes it, or deletes it when the object is gone. Callers hold the lock
-// that guards the object (s.mu, or s.oauth.mu for the oauth kinds).
-func (s *state) dirty(kind kindID, key string) {
-	if s.persist != nil { // inlined: without DataDir a mark is this check
-		s.persist.mark(kind, key)
-	}
-}
-
-// dropWhere deletes the records of m that match, marking each one
-// (s.dirty(kind, key)). Callers hold the lock that guards m.
-func dropWhere[V any](s *state, kind kindID, m map[string]V, match func(V) bool) {
-	for k, v := range m {
-		if match(v) {
-			delete(m, k)
-			s.dirty(kind, k)
-		}
-	}
-}
-
-func (p *persister) mark(kind kindID, key string) {
-	p.mu.Lock()
-	p.dirty[dirtyKey{kind, key}] = struct{}{}
-	p.marked++
-	p.mu.Unlock()
-}
-
 // openState opens (or creates) the state database of opts.DataDir and
 // loads it into s, or writes s's fresh state into a new one.
 func (s *Server) openState(dir string) error {
@@ -142,8 +65,8 @@ func (s *Server) openState(dir string) error {
 	if err != nil {
 		return fmt.Errorf("refserver: opening the state in %s: %w", dir, err)
 	}
-	s.persist = &persister{db: db, dirty: map[dirtyKey]struct{}{}, load: loadScratch{purged: map[string]*item{}}}
-	s.persist.committedCond = sync.NewCond(&s.persist.mu)
+	s.st.Persist = &state.Persister{Db: db, Dirty: map[state.DirtyKey]struct{}{}, Load: state.LoadScratch{Purged: map[string]*state.Item{}}}
+	s.st.Persist.CommittedCond = sync.NewCond(&s.st.Persist.Mu)
 	fresh := true
 	err = db.View(func(tx *bolt.Tx) error {
 		b := tx.Bucket([]byte(schemaBucket))
@@ -162,19 +85,19 @@ func (s *Server) openState(dir string) error {
 		if fresh {
 			// The fresh state is written whole, with the schema version in
 			// the same transaction: a directory has both or neither.
-			s.persist.schemaPending = true
+			s.st.Persist.SchemaPending = true
 			s.markAll()
 		} else {
-			s.dirty(kMeta, metaKey) // the tokens Options gave
+			s.st.Dirty(state.KMeta, state.MetaKey) // the tokens Options gave
 		}
 		err = s.flushState()
 	}
 	if err == nil && !fresh {
-		err = s.sweepBlobs(dir)
+		err = s.st.SweepBlobs(dir)
 	}
 	if err != nil {
 		_ = db.Close()
-		s.persist = nil
+		s.st.Persist = nil
 		return err
 	}
 	return nil
@@ -202,26 +125,26 @@ func (s *Server) loadState(tx *bolt.Tx) error {
 			}
 		}
 	}
-	s.persist.dirty = map[dirtyKey]struct{}{} // what loading marked is stored already
-	return s.initPrincipalTokens()
+	s.st.Persist.Dirty = map[state.DirtyKey]struct{}{} // what loading marked is stored already
+	return s.st.InitPrincipalTokens()
 }
 
 // markAll marks every record of the live state.
 func (s *Server) markAll() {
 	s.oauth.Lock()
-	s.mu.Lock()
+	s.st.Mu.Lock()
 	for i, k := range recordKinds {
 		for _, key := range k.keys(s) {
-			s.dirty(kindID(i), key)
+			s.st.Dirty(state.KindID(i), key)
 		}
 	}
-	s.mu.Unlock()
+	s.st.Mu.Unlock()
 	s.oauth.Unlock()
 }
 
 // change is one record to write (val != nil) or delete.
 type change struct {
-	kind kindID
+	kind state.KindID
 	key  string
 	val  []byte
 }
@@ -231,35 +154,35 @@ type change struct {
 // every mark made before the call is committed (by this flush or by one
 // that took the mark earlier). Callers hold neither s.mu nor s.oauth.mu.
 func (s *Server) flushState() error {
-	p := s.persist
+	p := s.st.Persist
 	if p == nil {
 		return nil
 	}
-	p.flushMu.Lock()
-	defer p.flushMu.Unlock()
-	p.mu.Lock()
-	idle := len(p.dirty) == 0 && len(p.blobs) == 0
+	p.FlushMu.Lock()
+	defer p.FlushMu.Unlock()
+	p.Mu.Lock()
+	idle := len(p.Dirty) == 0 && len(p.Blobs) == 0
 	if idle {
 		// No flush is under way and a failed one puts its marks back:
 		// every mark so far is committed.
-		p.setCommitted(p.marked)
+		p.SetCommitted(p.Marked)
 	}
-	p.mu.Unlock()
+	p.Mu.Unlock()
 	if idle {
 		return nil
 	}
 	s.oauth.Lock()
-	s.mu.Lock()
-	p.mu.Lock()
-	dirty, blobs, taken := p.dirty, p.blobs, p.marked
-	p.dirty, p.blobs = map[dirtyKey]struct{}{}, nil
-	p.mu.Unlock()
+	s.st.Mu.Lock()
+	p.Mu.Lock()
+	dirty, blobs, taken := p.Dirty, p.Blobs, p.Marked
+	p.Dirty, p.Blobs = map[state.DirtyKey]struct{}{}, nil
+	p.Mu.Unlock()
 	changes := make([]change, 0, len(dirty))
 	for dk := range dirty {
-		v, _ := recordKinds[dk.kind].encode(s, dk.key)
-		changes = append(changes, change{dk.kind, dk.key, v})
+		v, _ := recordKinds[dk.Kind].encode(s, dk.Key)
+		changes = append(changes, change{dk.Kind, dk.Key, v})
 	}
-	s.mu.Unlock()
+	s.st.Mu.Unlock()
 	s.oauth.Unlock()
 
 	// Keys in order: bbolt writes sorted keys with fewer page splits.
@@ -270,15 +193,15 @@ func (s *Server) flushState() error {
 	// The content these records name goes to disk first (a durable
 	// directory store noted it as it was written).
 	var err error
-	if ds, ok := s.store.(*blob.Dir); ok {
+	if ds, ok := s.st.Store.(*blob.Dir); ok {
 		err = ds.SyncPending()
 	}
-	if err == nil && p.beforeCommit != nil {
-		p.beforeCommit()
+	if err == nil && p.BeforeCommit != nil {
+		p.BeforeCommit()
 	}
 	if err == nil {
-		err = p.db.Update(func(tx *bolt.Tx) error {
-			if p.schemaPending {
+		err = p.Db.Update(func(tx *bolt.Tx) error {
+			if p.SchemaPending {
 				b, err := tx.CreateBucketIfNotExists([]byte(schemaBucket))
 				if err == nil {
 					err = b.Put([]byte(schemaKey), []byte(strconv.Itoa(stateSchema)))
@@ -291,23 +214,23 @@ func (s *Server) flushState() error {
 		})
 	}
 	if err == nil {
-		p.schemaPending = false
+		p.SchemaPending = false
 	}
 	if err != nil {
-		p.mu.Lock()
+		p.Mu.Lock()
 		for dk := range dirty {
-			p.dirty[dk] = struct{}{}
+			p.Dirty[dk] = struct{}{}
 		}
-		p.blobs = append(p.blobs, blobs...)
-		p.mu.Unlock()
+		p.Blobs = append(p.Blobs, blobs...)
+		p.Mu.Unlock()
 		return fmt.Errorf("refserver: saving the state: %w", err)
 	}
-	p.mu.Lock()
-	p.setCommitted(taken)
-	p.mu.Unlock()
+	p.Mu.Lock()
+	p.SetCommitted(taken)
+	p.Mu.Unlock()
 	for _, id := range blobs {
-		if err := s.store.Delete(context.Background(), id); err != nil {
-			s.log.Warn("deleting blob", "blob", id, "err", err)
+		if err := s.st.Store.Delete(context.Background(), id); err != nil {
+			s.st.Log.Warn("deleting blob", "blob", id, "err", err)
 		}
 	}
 	return nil
@@ -315,7 +238,7 @@ func (s *Server) flushState() error {
 
 func writeChanges(tx *bolt.Tx, changes []change) error {
 	var b *bolt.Bucket
-	last := kindID(255)
+	last := state.KindID(255)
 	for _, c := range changes {
 		if c.kind != last {
 			var err error
@@ -337,28 +260,13 @@ func writeChanges(tx *bolt.Tx, changes []change) error {
 	return nil
 }
 
-// queueBlobDeletes defers the deletion of blobs to the next commit: a blob
-// deleted before the state that stops naming it is committed would be
-// missing after a crash. It reports false when the state is not persisted.
-func (s *state) queueBlobDeletes(ids []string) bool {
-	p := s.persist
-	if p == nil {
-		return false
-	}
-	p.mu.Lock()
-	p.blobs = append(p.blobs, ids...)
-	p.marked++
-	p.mu.Unlock()
-	return true
-}
-
 // closeState writes what is still marked and closes the database.
 func (s *Server) closeState() error {
-	if s.persist == nil {
+	if s.st.Persist == nil {
 		return nil
 	}
 	err := s.flushState()
-	return errors.Join(err, s.persist.db.Close())
+	return errors.Join(err, s.st.Persist.Db.Close())
 }
 
 // persistHandler makes next's answers wait for the state: the answer is
@@ -373,11 +281,11 @@ func (s *Server) persistHandler(next http.Handler) http.Handler {
 		bw := &bufferedWriter{header: w.Header().Clone()} // with the request id
 		next.ServeHTTP(bw, r)
 		if err := s.awaitState(); err != nil {
-			s.log.Error("saving the state", "path", r.URL.Path, "err", err)
+			s.st.Log.Error("saving the state", "path", r.URL.Path, "err", err)
 			writeError(w, wire.Errorf(http.StatusInternalServerError, wire.CodeInternalServerError, "Internal Server Error: the state could not be saved"))
 			return
 		}
-		if s.persist.check {
+		if s.st.Persist.Check {
 			s.checkPersisted()
 		}
 		bw.send(w)
@@ -415,86 +323,6 @@ func (b *bufferedWriter) send(w http.ResponseWriter) {
 	}
 	w.WriteHeader(b.status)
 	_, _ = w.Write(b.body.Bytes())
-}
-
-// sweepBlobs deletes, from the directory store of dir, the blob files that
-// no record names and the temporary files of interrupted writes: what a
-// crash between a blob write and its commit (or between a commit and a
-// blob delete) leaves behind. Other stores are left alone.
-func (s *state) sweepBlobs(dir string) error {
-	ds, ok := s.store.(*blob.Dir)
-	if !ok || filepath.Clean(ds.Path()) != filepath.Clean(dir) {
-		return nil
-	}
-	keep, keepAssembly := s.referencedBlobs(), s.referencedAssemblies()
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return fmt.Errorf("refserver: sweeping %s: %w", dir, err)
-	}
-	for _, e := range entries {
-		name := e.Name()
-		id, isBlob := cutSuffix(name, ".blob")
-		tmp := len(name) > 4 && name[:4] == "put-" && filepath.Ext(name) == ".tmp"
-		if asm, isAsm := blob.AssemblyID(name); isAsm { // the content of an upload session
-			tmp = !keepAssembly[asm]
-		}
-		if e.IsDir() || !tmp && (!isBlob || keep[id]) {
-			continue
-		}
-		if err := os.Remove(filepath.Join(dir, name)); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return fmt.Errorf("refserver: sweeping %s: %w", dir, err)
-		}
-	}
-	return nil
-}
-
-func cutSuffix(s, suffix string) (string, bool) {
-	if len(s) > len(suffix) && s[len(s)-len(suffix):] == suffix {
-		return s[:len(s)-len(suffix)], true
-	}
-	return "", false
-}
-
-// referencedBlobs is every blob the state names: file versions (of live
-// files and of files that records of purged ones keep) and session parts.
-func (s *state) referencedBlobs() map[string]bool {
-	keep := map[string]bool{}
-	addItem := func(it *item) {
-		for _, v := range it.versions {
-			keep[v.blob.ID] = true
-		}
-	}
-	for _, it := range s.items {
-		addItem(it)
-	}
-	for _, fvr := range s.retention.fvrs {
-		addItem(fvr.file)
-	}
-	for _, h := range s.holds.holds {
-		addItem(h.file)
-	}
-	for _, ss := range s.sessions {
-		if ss.final != nil {
-			keep[ss.final.ID] = true
-		}
-		if pa, ok := ss.asm.(*blob.Parts); ok {
-			for _, id := range pa.Blobs() {
-				keep[id] = true
-			}
-		}
-	}
-	return keep
-}
-
-// referencedAssemblies is every assembly id the open sessions name.
-func (s *state) referencedAssemblies() map[string]bool {
-	keep := map[string]bool{}
-	for _, ss := range s.sessions {
-		if id := ss.asm.ID(); id != "" {
-			keep[id] = true
-		}
-	}
-	return keep
 }
 
 // dumpLive encodes every record of the live state: bucket → key → record.
@@ -538,26 +366,26 @@ func dumpDB(tx *bolt.Tx) map[string]map[string]string {
 // is under way and nothing is marked (a mark pending means a flush is due,
 // not a difference) and records every difference in p.checkErrs.
 func (s *Server) checkPersisted() {
-	p := s.persist
-	p.flushMu.Lock() // no flush between taking its marks and its commit
-	defer p.flushMu.Unlock()
+	p := s.st.Persist
+	p.FlushMu.Lock() // no flush between taking its marks and its commit
+	defer p.FlushMu.Unlock()
 	s.oauth.Lock()
 	defer s.oauth.Unlock()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	p.mu.Lock()
-	pending := len(p.dirty) > 0
-	p.mu.Unlock()
+	s.st.Mu.Lock()
+	defer s.st.Mu.Unlock()
+	p.Mu.Lock()
+	pending := len(p.Dirty) > 0
+	p.Mu.Unlock()
 	if pending {
 		return
 	}
 	live := s.dumpLive()
 	var stored map[string]map[string]string
-	_ = p.db.View(func(tx *bolt.Tx) error { stored = dumpDB(tx); return nil })
+	_ = p.Db.View(func(tx *bolt.Tx) error { stored = dumpDB(tx); return nil })
 	if errs := diffDumps(stored, live); len(errs) > 0 {
-		p.mu.Lock()
-		p.checkErrs = append(p.checkErrs, errs...)
-		p.mu.Unlock()
+		p.Mu.Lock()
+		p.CheckErrs = append(p.CheckErrs, errs...)
+		p.Mu.Unlock()
 	}
 }
 
@@ -593,32 +421,4 @@ func diffDumps(stored, live map[string]map[string]string) []error {
 		}
 	}
 	return errs
-}
-
-// persistItemPurged marks the governance records of a purged file: from
-// now on they keep a copy of it (encodeFileRef).
-func (s *state) persistItemPurged(it *item) {
-	if s.persist == nil {
-		return
-	}
-	for _, v := range it.versions {
-		if fvr, ok := s.retention.byVersion[v.id]; ok {
-			s.dirty(kRetVersions, fvr.id)
-		}
-		if h, ok := s.holds.byVersion[v.id]; ok {
-			s.dirty(kHoldVersions, h.id)
-		}
-	}
-}
-
-// dirtyItem marks the records of items (nil ones are skipped: the root).
-func (s *state) dirtyItem(its ...*item) {
-	if s.persist == nil {
-		return
-	}
-	for _, it := range its {
-		if it != nil {
-			s.dirty(kItems, it.id)
-		}
-	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/contentapi/cms/refserver/internal/state"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -11,8 +12,8 @@ import (
 // derivedDump lists the indexes and orders a restore rebuilds instead of
 // loading them, by ids.
 func derivedDump(s *Server) map[string]any {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.st.Mu.Lock()
+	defer s.st.Mu.Unlock()
 	idsOf := func(n int, id func(int) string) []string {
 		out := make([]string, n)
 		for i := range out {
@@ -21,66 +22,66 @@ func derivedDump(s *Server) map[string]any {
 		return out
 	}
 	d := map[string]any{}
-	us := s.users
-	d["users.order"] = idsOf(len(us.order), func(i int) string { return us.order[i].id })
+	us := s.st.Users
+	d["users.order"] = idsOf(len(us.Order), func(i int) string { return us.Order[i].ID })
 	logins := map[string]string{}
-	for l, u := range us.byLogin {
-		logins[l] = u.id
+	for l, u := range us.ByLogin {
+		logins[l] = u.ID
 	}
 	d["users.byLogin"] = logins
-	md := s.metadata
-	d["metadata.order"] = idsOf(len(md.order), func(i int) string { return md.order[i].id })
+	md := s.st.Metadata
+	d["metadata.order"] = idsOf(len(md.Order), func(i int) string { return md.Order[i].ID })
 	tmpls := map[string]string{}
-	for k, t := range md.templates {
-		tmpls[k] = t.id
-		d["template "+t.id+" bySeq"] = idsOf(len(t.bySeq), func(i int) string { return t.bySeq[i].id })
+	for k, t := range md.Templates {
+		tmpls[k] = t.ID
+		d["template "+t.ID+" bySeq"] = idsOf(len(t.BySeq), func(i int) string { return t.BySeq[i].ID })
 		byItem := map[string]string{}
-		for it, in := range t.instances {
-			byItem[it] = in.id
+		for it, in := range t.Instances {
+			byItem[it] = in.ID
 		}
-		d["template "+t.id+" instances"] = byItem
+		d["template "+t.ID+" instances"] = byItem
 	}
 	d["metadata.templates"] = tmpls
-	for it, list := range md.byItem {
-		d["metadata.byItem "+it] = idsOf(len(list), func(i int) string { return list[i].id })
+	for it, list := range md.ByItem {
+		d["metadata.byItem "+it] = idsOf(len(list), func(i int) string { return list[i].ID })
 	}
-	rs, hs := s.retention, s.holds
-	d["retention.policyOrder"] = idsOf(len(rs.policyOrder), func(i int) string { return rs.policyOrder[i].id })
-	d["retention.assignOrder"] = idsOf(len(rs.assignOrder), func(i int) string { return rs.assignOrder[i].id })
-	d["retention.fvrOrder"] = idsOf(len(rs.fvrOrder), func(i int) string { return rs.fvrOrder[i].id })
-	d["holds.policyOrder"] = idsOf(len(hs.policyOrder), func(i int) string { return hs.policyOrder[i].id })
-	d["holds.assignOrder"] = idsOf(len(hs.assignOrder), func(i int) string { return hs.assignOrder[i].id })
-	d["holds.holdOrder"] = idsOf(len(hs.holdOrder), func(i int) string { return hs.holdOrder[i].id })
+	rs, hs := s.st.Retention, s.st.Holds
+	d["retention.policyOrder"] = idsOf(len(rs.PolicyOrder), func(i int) string { return rs.PolicyOrder[i].ID })
+	d["retention.assignOrder"] = idsOf(len(rs.AssignOrder), func(i int) string { return rs.AssignOrder[i].ID })
+	d["retention.fvrOrder"] = idsOf(len(rs.FvrOrder), func(i int) string { return rs.FvrOrder[i].ID })
+	d["holds.policyOrder"] = idsOf(len(hs.PolicyOrder), func(i int) string { return hs.PolicyOrder[i].ID })
+	d["holds.assignOrder"] = idsOf(len(hs.AssignOrder), func(i int) string { return hs.AssignOrder[i].ID })
+	d["holds.holdOrder"] = idsOf(len(hs.HoldOrder), func(i int) string { return hs.HoldOrder[i].ID })
 	byVersion := map[string]string{}
-	for v, x := range rs.byVersion {
-		byVersion["retention "+v] = x.id
+	for v, x := range rs.ByVersion {
+		byVersion["retention "+v] = x.ID
 	}
-	for v, x := range hs.byVersion {
-		byVersion["hold "+v] = x.id
+	for v, x := range hs.ByVersion {
+		byVersion["hold "+v] = x.ID
 	}
 	d["byVersion"] = byVersion
 	names := map[string]string{}
-	for n, g := range s.groups.byName {
-		names[n] = g.id
+	for n, g := range s.st.Groups.ByName {
+		names[n] = g.ID
 	}
 	d["groups.byName"] = names
 	asg := map[string]string{}
-	for id, a := range s.tasks.assignments {
-		asg[id] = a.task.id
+	for id, a := range s.st.Tasks.Assignments {
+		asg[id] = a.Task.ID
 	}
 	d["tasks.assignments"] = asg
 	principals := map[string]string{}
-	for tok, p := range s.principals {
-		principals[tok] = fmt.Sprintf("%s %s", p.kind, p.user.id)
+	for tok, p := range s.st.Principals {
+		principals[tok] = fmt.Sprintf("%s %s", p.Kind, p.User.ID)
 	}
 	d["principals"] = principals
-	for key, fx := range s.folders.m {
+	for key, fx := range s.st.Folders.M {
 		owner := ""
-		if key.owner != nil {
-			owner = key.owner.id
+		if key.Owner != nil {
+			owner = key.Owner.ID
 		}
-		for k, sortKey := range sortKeys {
-			d["folder "+key.folder+"/"+owner+" by "+sortKey] = itemIDs(fx.page(k, false, 0, fx.len()))
+		for k, sortKey := range state.SortKeys {
+			d["folder "+key.Folder+"/"+owner+" by "+sortKey] = itemIDs(fx.Page(k, false, 0, fx.Len()))
 		}
 	}
 	return d

@@ -18,36 +18,27 @@ package refserver
 // either its changes committed or an error. Callers hold neither s.mu nor
 // s.oauth.mu.
 func (s *Server) awaitState() error {
-	p := s.persist
+	p := s.st.Persist
 	if p == nil {
 		return nil
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	want := p.marked
-	for p.committed < want {
-		if p.flushing {
-			p.committedCond.Wait()
+	p.Mu.Lock()
+	defer p.Mu.Unlock()
+	want := p.Marked
+	for p.Committed < want {
+		if p.Flushing {
+			p.CommittedCond.Wait()
 			continue
 		}
-		p.flushing = true
-		p.mu.Unlock()
+		p.Flushing = true
+		p.Mu.Unlock()
 		err := s.flushState()
-		p.mu.Lock()
-		p.flushing = false
-		p.committedCond.Broadcast() // a waiter left behind takes over
+		p.Mu.Lock()
+		p.Flushing = false
+		p.CommittedCond.Broadcast() // a waiter left behind takes over
 		if err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-// setCommitted records that every mark numbered up to n is committed and
-// wakes the requests waiting for it. Callers hold p.mu.
-func (p *persister) setCommitted(n uint64) {
-	if n > p.committed {
-		p.committed = n
-		p.committedCond.Broadcast()
-	}
 }

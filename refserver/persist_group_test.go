@@ -25,12 +25,12 @@ import (
 func TestPersistGroupCommit(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, Options{DataDir: t.TempDir()})
-	p := e.s.persist
+	p := e.s.st.Persist
 	parent := e.createFolder(e.s.UserToken(), "0", "group")["id"].(string)
 	var commits atomic.Int32
 	entered := make(chan int, 8)
 	release := []chan struct{}{make(chan struct{}), make(chan struct{}), make(chan struct{})}
-	p.beforeCommit = func() {
+	p.BeforeCommit = func() {
 		n := int(commits.Add(1))
 		entered <- n
 		if n <= len(release) {
@@ -66,11 +66,11 @@ func TestPersistGroupCommit(t *testing.T) {
 	// created counts the folders of parent whose name starts with prefix
 	// in the live state: their records are marked.
 	created := func(prefix string) int {
-		e.s.mu.Lock()
-		defer e.s.mu.Unlock()
+		e.s.st.Mu.Lock()
+		defer e.s.st.Mu.Unlock()
 		n := 0
-		for _, it := range e.s.items {
-			if it.parentID == parent && strings.HasPrefix(it.name, prefix) {
+		for _, it := range e.s.st.Items {
+			if it.ParentID == parent && strings.HasPrefix(it.Name, prefix) {
 				n++
 			}
 		}

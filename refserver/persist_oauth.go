@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/contentapi/cms/refserver/internal/oauth"
+	"github.com/contentapi/cms/refserver/internal/state"
 )
 
 // Records of the authorization service: apps, issued access and refresh
@@ -22,7 +23,7 @@ type recApp struct {
 	NotAuthorized bool
 }
 
-func (s *Server) appKeys() []string { return sortedKeys(s.oauth.Records().Apps) }
+func (s *Server) appKeys() []string { return state.SortedKeys(s.oauth.Records().Apps) }
 
 func (s *Server) appRec(id string) (recApp, bool) {
 	a, ok := s.oauth.Records().Apps[id]
@@ -68,15 +69,15 @@ type recAccess struct {
 	Refresh              string
 }
 
-func (s *Server) accessKeys() []string { return sortedKeys(s.oauth.Records().Access) }
+func (s *Server) accessKeys() []string { return state.SortedKeys(s.oauth.Records().Access) }
 
 func (s *Server) accessRec(tok string) (recAccess, bool) {
 	it, ok := s.oauth.Records().Access[tok]
 	if !ok {
 		return recAccess{}, false
 	}
-	r := recAccess{Kind: it.Subject.kind, User: uid(it.Subject.user), ClientID: it.ClientID,
-		Expires: utc(it.Expires), Scopes: it.Scopes, Refresh: it.Refresh}
+	r := recAccess{Kind: it.Subject.Kind, User: state.Uid(it.Subject.User), ClientID: it.ClientID,
+		Expires: state.Utc(it.Expires), Scopes: it.Scopes, Refresh: it.Refresh}
 	if it.Resource != nil {
 		r.Resource = &[2]string{it.Resource.Kind, it.Resource.ID}
 	}
@@ -84,11 +85,11 @@ func (s *Server) accessRec(tok string) (recAccess, bool) {
 }
 
 func (s *Server) loadAccess(tok string, r recAccess) error {
-	u, err := s.userByRef(r.User)
+	u, err := s.st.UserByRef(r.User)
 	if err != nil {
 		return err
 	}
-	it := &oauth.AccessToken[*principal]{Subject: &principal{kind: r.Kind, user: u}, ClientID: r.ClientID, Expires: r.Expires,
+	it := &oauth.AccessToken[*state.Principal]{Subject: &state.Principal{Kind: r.Kind, User: u}, ClientID: r.ClientID, Expires: r.Expires,
 		Scopes: r.Scopes, Refresh: r.Refresh}
 	if r.Resource != nil {
 		it.Resource = &oauth.Resource{Kind: r.Resource[0], ID: r.Resource[1]}
@@ -103,22 +104,22 @@ type recRefresh struct {
 	Expires                time.Time
 }
 
-func (s *Server) refreshKeys() []string { return sortedKeys(s.oauth.Records().Refresh) }
+func (s *Server) refreshKeys() []string { return state.SortedKeys(s.oauth.Records().Refresh) }
 
 func (s *Server) refreshRec(tok string) (recRefresh, bool) {
 	e, ok := s.oauth.Records().Refresh[tok]
 	if !ok {
 		return recRefresh{}, false
 	}
-	return recRefresh{ClientID: e.ClientID, User: uid(e.Subject.user), Access: e.Access, Expires: utc(e.Expires)}, true
+	return recRefresh{ClientID: e.ClientID, User: state.Uid(e.Subject.User), Access: e.Access, Expires: state.Utc(e.Expires)}, true
 }
 
 func (s *Server) loadRefresh(tok string, r recRefresh) error {
-	u, err := s.userByRef(r.User)
+	u, err := s.st.UserByRef(r.User)
 	if err != nil {
 		return err
 	}
-	s.oauth.Records().Refresh[tok] = &oauth.RefreshToken[*principal]{ClientID: r.ClientID, Subject: s.principalForUser(u), Expires: r.Expires, Access: r.Access}
+	s.oauth.Records().Refresh[tok] = &oauth.RefreshToken[*state.Principal]{ClientID: r.ClientID, Subject: s.st.PrincipalForUser(u), Expires: r.Expires, Access: r.Access}
 	return nil
 }
 
@@ -128,32 +129,32 @@ type recCode struct {
 	Expires                     time.Time
 }
 
-func (s *Server) codeKeys() []string { return sortedKeys(s.oauth.Records().Codes) }
+func (s *Server) codeKeys() []string { return state.SortedKeys(s.oauth.Records().Codes) }
 
 func (s *Server) codeRec(code string) (recCode, bool) {
 	c, ok := s.oauth.Records().Codes[code]
 	if !ok {
 		return recCode{}, false
 	}
-	return recCode{ClientID: c.ClientID, RedirectURI: c.RedirectURI, User: uid(c.Subject.user), Expires: utc(c.Expires)}, true
+	return recCode{ClientID: c.ClientID, RedirectURI: c.RedirectURI, User: state.Uid(c.Subject.User), Expires: state.Utc(c.Expires)}, true
 }
 
 func (s *Server) loadCode(code string, r recCode) error {
-	u, err := s.userByRef(r.User)
+	u, err := s.st.UserByRef(r.User)
 	if err != nil {
 		return err
 	}
-	s.oauth.Records().Codes[code] = &oauth.Code[*principal]{ClientID: r.ClientID, RedirectURI: r.RedirectURI, Subject: s.principalForUser(u), Expires: r.Expires}
+	s.oauth.Records().Codes[code] = &oauth.Code[*state.Principal]{ClientID: r.ClientID, RedirectURI: r.RedirectURI, Subject: s.st.PrincipalForUser(u), Expires: r.Expires}
 	return nil
 }
 
 // A used JWT id is stored as its expiry.
 
-func (s *Server) jtiKeys() []string { return sortedKeys(s.oauth.Records().JTIs) }
+func (s *Server) jtiKeys() []string { return state.SortedKeys(s.oauth.Records().JTIs) }
 
 func (s *Server) jtiRec(key string) (time.Time, bool) {
 	t, ok := s.oauth.Records().JTIs[key]
-	return utc(t), ok
+	return state.Utc(t), ok
 }
 
 func (s *Server) loadJTI(key string, t time.Time) error {

@@ -4,52 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"maps"
-	"slices"
-	"time"
 
-	"github.com/contentapi/cms/refserver/internal/wire"
-)
-
-// kindID is a kind of persisted record: one bbolt bucket, keyed by the
-// object's id. Adding state to the server means adding a kind here (its
-// record type next to the others in persist_*.go) and a dirty mark where
-// the state changes; the persistence tests then cover it.
-type kindID uint8
-
-// The kinds, in restore order: a kind's records may point only to kinds
-// before it.
-const (
-	kMeta            kindID = iota // the server: ids, tokens, signing key
-	kUsers                         // enterprise users, deleted ones included
-	kItems                         // files (with their versions), folders, web links
-	kSessions                      // open upload sessions
-	kParts                         // their parts, keyed session/offset
-	kEnded                         // committed and aborted sessions (UploadSession)
-	kTasks                         // tasks with their assignments
-	kWatermarks                    // by item id
-	kMetadata                      // the metadata counters and template order
-	kTemplates                     // metadata templates
-	kInstances                     // metadata instances
-	kRetPolicies                   // retention policies
-	kRetAssignments                // retention policy assignments
-	kRetVersions                   // file version retentions
-	kHoldPolicies                  // legal hold policies
-	kHoldAssignments               // legal hold policy assignments
-	kHoldVersions                  // file version legal holds
-	kGroups                        // groups
-	kMemberships                   // group memberships
-	kPins                          // device pins
-	kApps                          // oauth apps
-	kAccessTokens                  // issued access tokens
-	kRefreshTokens                 // issued refresh tokens
-	kAuthCodes                     // authorization codes
-	kJWTIDs                        // used JWT ids
-	kCollabs                       // collaborations
-	kComments                      // comments
-	kWebhooks                      // webhooks
-	kEvents                        // the event history and its head position
-	numKinds
+	"github.com/contentapi/cms/refserver/internal/state"
 )
 
 // recordKind is how one kind of record is listed, encoded and loaded.
@@ -97,113 +53,81 @@ func kind[R any](bucket string, keys func(*Server) []string, get func(*Server, s
 	}
 }
 
+// stKeys, stRec, stLoad and stDone adapt the state's record methods to
+// recordKind's functions of the server.
+func stKeys(f func(*state.State) []string) func(*Server) []string {
+	return func(s *Server) []string { return f(s.st) }
+}
+
+func stRec[R any](f func(*state.State, string) (R, bool)) func(*Server, string) (R, bool) {
+	return func(s *Server, key string) (R, bool) { return f(s.st, key) }
+}
+
+func stLoad[R any](f func(*state.State, string, R) error) func(*Server, string, R) error {
+	return func(s *Server, key string, r R) error { return f(s.st, key, r) }
+}
+
+func stDone(f func(*state.State) error) func(*Server) error {
+	return func(s *Server) error { return f(s.st) }
+}
+
 // recordKinds is the table of kinds, indexed by kindID.
-var recordKinds = [numKinds]recordKind{
-	kMeta:            kind("meta", metaKeys, (*Server).metaRec, (*Server).loadMeta, nil),
-	kUsers:           kind("users", (*Server).userKeys, (*Server).userRec, (*Server).loadUser, (*Server).usersLoaded),
-	kItems:           kind("items", (*Server).itemKeys, (*Server).itemRec, (*Server).loadItem, (*Server).itemsLoaded),
-	kSessions:        kind("sessions", (*Server).sessionKeys, (*Server).sessionRec, (*Server).loadSession, nil),
-	kParts:           kind("session_parts", (*Server).partKeys, (*Server).partRec, (*Server).loadPart, nil),
-	kEnded:           kind("ended_sessions", (*Server).endedKeys, (*Server).endedRec, (*Server).loadEnded, nil),
-	kTasks:           kind("tasks", (*Server).taskKeys, (*Server).taskRec, (*Server).loadTask, (*Server).tasksLoaded),
-	kWatermarks:      kind("watermarks", (*Server).watermarkKeys, (*Server).watermarkRec, (*Server).loadWatermark, nil),
-	kMetadata:        kind("metadata", metadataKeys, (*Server).metadataRec, (*Server).loadMetadata, nil),
-	kTemplates:       kind("metadata_templates", (*Server).templateKeys, (*Server).templateRec, (*Server).loadTemplate, (*Server).templatesLoaded),
-	kInstances:       kind("metadata_instances", (*Server).instanceKeys, (*Server).instanceRec, (*Server).loadInstance, (*Server).instancesLoaded),
-	kRetPolicies:     kind("retention_policies", (*Server).retPolicyKeys, (*Server).retPolicyRec, (*Server).loadRetPolicy, nil),
-	kRetAssignments:  kind("retention_assignments", (*Server).retAssignmentKeys, (*Server).retAssignmentRec, (*Server).loadRetAssignment, nil),
-	kRetVersions:     kind("file_version_retentions", (*Server).fvrKeys, (*Server).fvrRec, (*Server).loadFVR, (*Server).retentionLoaded),
-	kHoldPolicies:    kind("legal_hold_policies", (*Server).holdPolicyKeys, (*Server).holdPolicyRec, (*Server).loadHoldPolicy, nil),
-	kHoldAssignments: kind("legal_hold_assignments", (*Server).holdAssignmentKeys, (*Server).holdAssignmentRec, (*Server).loadHoldAssignment, nil),
-	kHoldVersions:    kind("file_version_legal_holds", (*Server).holdKeys, (*Server).holdRec, (*Server).loadHold, (*Server).holdsLoaded),
-	kGroups:          kind("groups", (*Server).groupKeys, (*Server).groupRec, (*Server).loadGroup, nil),
-	kMemberships:     kind("group_memberships", (*Server).membershipKeys, (*Server).membershipRec, (*Server).loadMembership, nil),
-	kPins:            kind("device_pins", (*Server).pinKeys, (*Server).pinRec, (*Server).loadPin, nil),
-	kApps:            kind("oauth_apps", (*Server).appKeys, (*Server).appRec, (*Server).loadApp, nil),
-	kAccessTokens:    kind("oauth_access_tokens", (*Server).accessKeys, (*Server).accessRec, (*Server).loadAccess, nil),
-	kRefreshTokens:   kind("oauth_refresh_tokens", (*Server).refreshKeys, (*Server).refreshRec, (*Server).loadRefresh, nil),
-	kAuthCodes:       kind("oauth_codes", (*Server).codeKeys, (*Server).codeRec, (*Server).loadCode, nil),
-	kJWTIDs:          kind("oauth_jwt_ids", (*Server).jtiKeys, (*Server).jtiRec, (*Server).loadJTI, nil),
-	kCollabs:         kind("collaborations", (*Server).collabKeys, (*Server).collabRec, (*Server).loadCollab, nil),
-	kComments:        kind("comments", (*Server).commentKeys, (*Server).commentRec, (*Server).loadComment, (*Server).commentsLoaded),
-	kWebhooks:        kind("webhooks", (*Server).webhookKeys, (*Server).webhookRec, (*Server).loadWebhook, nil),
-	kEvents:          kind("events", (*Server).eventKeys, (*Server).eventRec, (*Server).loadEvent, (*Server).eventsLoaded),
+var recordKinds = [state.NumKinds]recordKind{
+	state.KMeta:            kind("meta", metaKeys, stRec((*state.State).MetaRec), (*Server).loadMeta, nil),
+	state.KUsers:           kind("users", stKeys((*state.State).UserKeys), stRec((*state.State).UserRec), stLoad((*state.State).LoadUser), stDone((*state.State).UsersLoaded)),
+	state.KItems:           kind("items", stKeys((*state.State).ItemKeys), stRec((*state.State).ItemRec), (*Server).loadItem, stDone((*state.State).ItemsLoaded)),
+	state.KSessions:        kind("sessions", stKeys((*state.State).SessionKeys), stRec((*state.State).SessionRec), stLoad((*state.State).LoadSession), nil),
+	state.KParts:           kind("session_parts", stKeys((*state.State).PartKeys), stRec((*state.State).PartRec), stLoad((*state.State).LoadPart), nil),
+	state.KEnded:           kind("ended_sessions", stKeys((*state.State).EndedKeys), stRec((*state.State).EndedRec), stLoad((*state.State).LoadEnded), nil),
+	state.KTasks:           kind("tasks", stKeys((*state.State).TaskKeys), stRec((*state.State).TaskRec), stLoad((*state.State).LoadTask), stDone((*state.State).TasksLoaded)),
+	state.KWatermarks:      kind("watermarks", stKeys((*state.State).WatermarkKeys), stRec((*state.State).WatermarkRec), stLoad((*state.State).LoadWatermark), nil),
+	state.KMetadata:        kind("metadata", metadataKeys, stRec((*state.State).MetadataRec), stLoad((*state.State).LoadMetadata), nil),
+	state.KTemplates:       kind("metadata_templates", stKeys((*state.State).TemplateKeys), stRec((*state.State).TemplateRec), stLoad((*state.State).LoadTemplate), stDone((*state.State).TemplatesLoaded)),
+	state.KInstances:       kind("metadata_instances", stKeys((*state.State).InstanceKeys), stRec((*state.State).InstanceRec), stLoad((*state.State).LoadInstance), stDone((*state.State).InstancesLoaded)),
+	state.KRetPolicies:     kind("retention_policies", stKeys((*state.State).RetPolicyKeys), stRec((*state.State).RetPolicyRec), stLoad((*state.State).LoadRetPolicy), nil),
+	state.KRetAssignments:  kind("retention_assignments", stKeys((*state.State).RetAssignmentKeys), stRec((*state.State).RetAssignmentRec), stLoad((*state.State).LoadRetAssignment), nil),
+	state.KRetVersions:     kind("file_version_retentions", stKeys((*state.State).FvrKeys), stRec((*state.State).FvrRec), (*Server).loadFVR, stDone((*state.State).RetentionLoaded)),
+	state.KHoldPolicies:    kind("legal_hold_policies", stKeys((*state.State).HoldPolicyKeys), stRec((*state.State).HoldPolicyRec), stLoad((*state.State).LoadHoldPolicy), nil),
+	state.KHoldAssignments: kind("legal_hold_assignments", stKeys((*state.State).HoldAssignmentKeys), stRec((*state.State).HoldAssignmentRec), stLoad((*state.State).LoadHoldAssignment), nil),
+	state.KHoldVersions:    kind("file_version_legal_holds", stKeys((*state.State).HoldKeys), stRec((*state.State).HoldRec), (*Server).loadHold, stDone((*state.State).HoldsLoaded)),
+	state.KGroups:          kind("groups", stKeys((*state.State).GroupKeys), stRec((*state.State).GroupRec), stLoad((*state.State).LoadGroup), nil),
+	state.KMemberships:     kind("group_memberships", stKeys((*state.State).MembershipKeys), stRec((*state.State).MembershipRec), stLoad((*state.State).LoadMembership), nil),
+	state.KPins:            kind("device_pins", stKeys((*state.State).PinKeys), stRec((*state.State).PinRec), stLoad((*state.State).LoadPin), nil),
+	state.KApps:            kind("oauth_apps", (*Server).appKeys, (*Server).appRec, (*Server).loadApp, nil),
+	state.KAccessTokens:    kind("oauth_access_tokens", (*Server).accessKeys, (*Server).accessRec, (*Server).loadAccess, nil),
+	state.KRefreshTokens:   kind("oauth_refresh_tokens", (*Server).refreshKeys, (*Server).refreshRec, (*Server).loadRefresh, nil),
+	state.KAuthCodes:       kind("oauth_codes", (*Server).codeKeys, (*Server).codeRec, (*Server).loadCode, nil),
+	state.KJWTIDs:          kind("oauth_jwt_ids", (*Server).jtiKeys, (*Server).jtiRec, (*Server).loadJTI, nil),
+	state.KCollabs:         kind("collaborations", stKeys((*state.State).CollabKeys), stRec((*state.State).CollabRec), stLoad((*state.State).LoadCollab), nil),
+	state.KComments:        kind("comments", stKeys((*state.State).CommentKeys), stRec((*state.State).CommentRec), stLoad((*state.State).LoadComment), stDone((*state.State).CommentsLoaded)),
+	state.KWebhooks:        kind("webhooks", stKeys((*state.State).WebhookKeys), stRec((*state.State).WebhookRec), stLoad((*state.State).LoadWebhook), nil),
+	state.KEvents:          kind("events", stKeys((*state.State).EventKeys), stRec((*state.State).EventRec), stLoad((*state.State).LoadEvent), stDone((*state.State).EventsLoaded)),
 }
 
 // clearState empties every part of the state that the records restore,
 // keeping the admin, user and app user objects (the principals point to
 // them; their records fill them in).
 func (s *Server) clearState() {
-	s.items = make(map[string]*item)
-	s.initItemIndexes()
-	s.sessions = make(map[string]*session)
-	s.ended = make(map[string]UploadSessionInfo)
-	s.initTasks()
-	s.initWatermarks()
-	s.metadata = metadataState{
-		templates: make(map[string]*mdTemplate),
-		byID:      make(map[string]*mdTemplate),
-		byItem:    make(map[string][]*mdInstance),
-		byInstID:  make(map[string]*mdInstance),
+	s.st.Items = make(map[string]*state.Item)
+	s.st.InitItemIndexes()
+	s.st.Sessions = make(map[string]*state.Session)
+	s.st.Ended = make(map[string]state.EndedSession)
+	s.st.InitTasks()
+	s.st.InitWatermarks()
+	s.st.Metadata = state.MetadataState{
+		Templates: make(map[string]*state.MDTemplate),
+		ByID:      make(map[string]*state.MDTemplate),
+		ByItem:    make(map[string][]*state.MDInstance),
+		ByInstID:  make(map[string]*state.MDInstance),
 	}
-	s.initRetention()
-	s.initLegalHolds()
-	s.users = userState{byID: map[string]*user{}, byLogin: map[string]*user{}, removed: map[string]*user{}}
-	s.initGroups()
-	s.initDevicePins()
+	s.st.InitRetention()
+	s.st.InitLegalHolds()
+	s.st.Users = state.UserState{ByID: map[string]*state.User{}, ByLogin: map[string]*state.User{}, Removed: map[string]*state.User{}}
+	s.st.InitGroups()
+	s.st.InitDevicePins()
 	s.initOAuth()
-	s.initEvents()
-	s.initWebhooks()
-	s.initCollabs()
-	s.initComments()
-}
-
-// sortedKeys lists a map's keys in order.
-func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
-
-// utc drops the location and monotonic reading of t, so that a record
-// reads the same before and after a restart.
-func utc(t time.Time) time.Time { return t.UTC().Round(0) }
-
-// uid is the id of a user a record points to ("" for none).
-func uid(u *user) string {
-	if u == nil {
-		return ""
-	}
-	return u.id
-}
-
-// userByRef resolves a uid while loading; users load first.
-func (s *state) userByRef(id string) (*user, error) {
-	if id == "" {
-		return nil, nil
-	}
-	if u := s.users.byID[id]; u != nil {
-		return u, nil
-	}
-	if u := s.users.removed[id]; u != nil {
-		return u, nil
-	}
-	return nil, fmt.Errorf("unknown user %s", id)
-}
-
-// usersByRef resolves several uids at once.
-func (s *state) usersByRef(ids ...string) ([]*user, error) {
-	out := make([]*user, len(ids))
-	for i, id := range ids {
-		u, err := s.userByRef(id)
-		if err != nil {
-			return nil, err
-		}
-		out[i] = u
-	}
-	return out, nil
-}
-
-// orderedByID lists a map's objects by numeric id: the creation order of
-// ids from newID.
-func orderedByID[T any](m map[string]T, id func(T) string) []T {
-	list := slices.Collect(maps.Values(m))
-	slices.SortFunc(list, func(a, b T) int { return wire.CompareIDs(id(a), id(b)) })
-	return list
+	s.st.InitEvents()
+	s.st.InitWebhooks()
+	s.st.InitCollabs()
+	s.st.InitComments()
 }

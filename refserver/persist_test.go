@@ -19,6 +19,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/contentapi/cms/refserver/internal/oauth"
+	"github.com/contentapi/cms/refserver/internal/state"
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
@@ -26,8 +27,8 @@ import (
 func lockedDump(s *Server) map[string]map[string]string {
 	s.oauth.Lock()
 	defer s.oauth.Unlock()
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.st.Mu.Lock()
+	defer s.st.Mu.Unlock()
 	return s.dumpLive()
 }
 
@@ -35,7 +36,7 @@ func lockedDump(s *Server) map[string]map[string]string {
 func storedDump(t *testing.T, s *Server) map[string]map[string]string {
 	t.Helper()
 	var out map[string]map[string]string
-	require.NoError(t, s.persist.db.View(func(tx *bolt.Tx) error { out = dumpDB(tx); return nil }))
+	require.NoError(t, s.st.Persist.Db.View(func(tx *bolt.Tx) error { out = dumpDB(tx); return nil }))
 	return out
 }
 
@@ -259,7 +260,7 @@ func (c *scenario) answers(e *env) []string {
 		case "QUERY":
 			resp, body = e.do("POST", e.api("/metadata_queries/execute_read"), g[0], strings.NewReader(g[2]), hdr{"Content-Type": "application/json"})
 		}
-		norm := strings.NewReplacer(e.s.apiOrigin(), "API", strings.TrimSuffix(e.s.UploadURL(), uploadRoot), "UPLOAD", e.s.DownloadURL(), "DL")
+		norm := strings.NewReplacer(e.s.st.APIOrigin(), "API", strings.TrimSuffix(e.s.UploadURL(), state.UploadRoot), "UPLOAD", e.s.DownloadURL(), "DL")
 		text := requestIDField.ReplaceAllString(norm.Replace(string(body)), "")
 		out = append(out, fmt.Sprintf("%s %s -> %d %s %s", g[1], g[2], resp.StatusCode, norm.Replace(resp.Header.Get("Location")), text))
 	}
@@ -305,9 +306,9 @@ func TestPersistRestartKeepsEverything(t *testing.T) {
 	// The restored server goes on: new ids follow the old ones, the
 	// restored indexes take new content.
 	f := e2.uploadFile(e2.s.UserToken(), "0", "after.txt", []byte("after"))
-	var meta recMeta
-	require.NoError(t, json.Unmarshal([]byte(before["meta"][metaKey]), &meta))
-	assert.Greater(t, numID(f["id"].(string)), meta.NextID)
+	var meta state.RecMeta
+	require.NoError(t, json.Unmarshal([]byte(before["meta"][state.MetaKey]), &meta))
+	assert.Greater(t, state.NumID(f["id"].(string)), meta.NextID)
 	resp, m := e2.doJSON("POST", e2.api("/folders"), e2.s.AdminToken(), map[string]any{"name": "DOCS", "parent": map[string]any{"id": "0"}}, nil)
 	requireAPIError(t, resp, m, 409, wire.CodeItemNameInUse)
 }
@@ -340,7 +341,7 @@ func TestPersistOpenRules(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "fixed-admin", s.AdminToken(), "the given token was stored")
 	assert.Equal(t, user, s.UserToken())
-	require.NoError(t, s.persist.db.Update(func(tx *bolt.Tx) error {
+	require.NoError(t, s.st.Persist.Db.Update(func(tx *bolt.Tx) error {
 		return tx.Bucket([]byte(schemaBucket)).Put([]byte(schemaKey), []byte("999"))
 	}))
 	require.NoError(t, s.Close())
@@ -387,7 +388,7 @@ func crash(t *testing.T, s *Server) {
 		for _, srv := range s.life.servers {
 			_ = srv.Close()
 		}
-		require.NoError(t, s.persist.db.Close())
+		require.NoError(t, s.st.Persist.Db.Close())
 	})
 }
 
@@ -395,13 +396,13 @@ func crash(t *testing.T, s *Server) {
 // answer, and the change stays marked for the next commit.
 func TestPersistFailedCommitAnswers500(t *testing.T) {
 	e := newEnv(t, Options{DataDir: t.TempDir()})
-	require.NoError(t, e.s.persist.db.Close())
+	require.NoError(t, e.s.st.Persist.Db.Close())
 	resp, m := e.doJSON("POST", e.api("/folders"), e.s.AdminToken(), map[string]any{"name": "Lost", "parent": map[string]any{"id": "0"}}, nil)
 	requireAPIError(t, resp, m, 500, wire.CodeInternalServerError)
 	assert.Empty(t, resp.Header.Get("Location"))
-	e.s.persist.mu.Lock()
-	defer e.s.persist.mu.Unlock()
-	assert.NotEmpty(t, e.s.persist.dirty, "the change waits for the next commit")
+	e.s.st.Persist.Mu.Lock()
+	defer e.s.st.Persist.Mu.Unlock()
+	assert.NotEmpty(t, e.s.st.Persist.Dirty, "the change waits for the next commit")
 }
 
 // Concurrent changes are all committed: after a restart every file that

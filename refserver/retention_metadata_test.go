@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/contentapi/cms/refserver/internal/state"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -76,9 +77,9 @@ func TestRetentionMetadataAssignmentRules(t *testing.T) {
 	short := e.mustAdmin(201, "POST", "/retention_policies", finitePolicy("Short", 10))["id"].(string)
 	long := e.mustAdmin(201, "POST", "/retention_policies", finitePolicy("Long", 100))["id"].(string)
 	ind := e.mustAdmin(201, "POST", "/retention_policies", map[string]any{"policy_name": "Ind", "policy_type": "indefinite", "disposition_action": "remove_retention"})["id"].(string)
-	e.s.mu.Lock()
-	global := e.s.template(scopeGlobal, globalPropertiesKey).id
-	e.s.mu.Unlock()
+	e.s.st.Mu.Lock()
+	global := e.s.st.Template(state.ScopeGlobal, state.GlobalPropertiesKey).ID
+	e.s.st.Mu.Unlock()
 	first := e.mustAdmin(201, "POST", "/retention_policy_assignments", templateAssignment(long, tid, map[string]any{"field": status, "value": active}, signed))
 	assert.Equal(t, map[string]any{"type": "metadata_template", "id": tid}, first["assigned_to"])
 	assert.Equal(t, []any{map[string]any{"field": status, "value": active}}, first["filter_fields"])
@@ -113,7 +114,7 @@ func TestRetentionMetadataAssignmentRules(t *testing.T) {
 
 	// Another filter (or none) is another target; upload_date is the default.
 	e.mustAdmin(201, "POST", "/retention_policy_assignments", templateAssignment(short, tid, map[string]any{"field": regions, "value": apac}, ""))
-	plain := e.mustAdmin(201, "POST", "/retention_policy_assignments", templateAssignment(short, tid, nil, startDateUploadDate))
+	plain := e.mustAdmin(201, "POST", "/retention_policy_assignments", templateAssignment(short, tid, nil, state.StartDateUploadDate))
 	assert.Equal(t, "upload_date", plain["start_date_field"])
 	assert.Equal(t, []any{}, plain["filter_fields"])
 	counts := e.mustAdmin(200, "GET", "/retention_policies/"+short, nil)["assignment_counts"]

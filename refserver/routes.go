@@ -6,12 +6,13 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/contentapi/cms/refserver/internal/state"
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 // handlerFunc serves one endpoint for an authenticated principal (nil on the
 // content host). A returned *wire.Error is written as the error body.
-type handlerFunc func(w http.ResponseWriter, r *http.Request, p *principal) error
+type handlerFunc func(w http.ResponseWriter, r *http.Request, p *state.Principal) error
 
 // endpoint is one method of a route and who may call it. route applies
 // the access rules, in this order, before the handler runs:
@@ -36,12 +37,12 @@ type endpoint struct {
 
 // refuse returns the answer to a principal the endpoint's access rules
 // leave out, or nil.
-func (ep endpoint) refuse(w http.ResponseWriter, r *http.Request, p *principal) *wire.Error {
+func (ep endpoint) refuse(w http.ResponseWriter, r *http.Request, p *state.Principal) *wire.Error {
 	switch {
-	case p.kind == "app" && !ep.app,
-		p.restrict != nil && (ep.fullToken || !allows(p.restrict, r)):
+	case p.Kind == "app" && !ep.app,
+		p.Restrict != nil && (ep.fullToken || !allows(p.Restrict, r)):
 		return errAppScope(w)
-	case ep.admin && !p.isAdmin():
+	case ep.admin && !p.IsAdmin():
 		return wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "Access denied - insufficient permission: only an enterprise admin may %s %s", r.Method, r.URL.Path)
 	}
 	return nil
@@ -61,7 +62,7 @@ func (s *Server) route(methods map[string]endpoint) http.Handler {
 			writeError(w, wire.Errorf(http.StatusMethodNotAllowed, wire.CodeMethodNotAllowed, "Method Not Allowed: %s", r.Method))
 			return
 		}
-		var p *principal
+		var p *state.Principal
 		if !ep.noAuth {
 			var aerr *wire.Error
 			p, aerr = s.authenticate(w, r)
@@ -86,7 +87,7 @@ func (s *Server) route(methods map[string]endpoint) http.Handler {
 				if r.Context().Err() != nil {
 					return // client went away
 				}
-				s.log.Error("handler failed", "path", logPath(r), "err", err)
+				s.st.Log.Error("handler failed", "path", logPath(r), "err", err)
 				ae = wire.Errorf(http.StatusInternalServerError, wire.CodeInternalServerError, "Internal Server Error")
 			}
 			drain(r.Body)
@@ -95,25 +96,17 @@ func (s *Server) route(methods map[string]endpoint) http.Handler {
 	})
 }
 
-// reply is an answer a change of the state makes: its status and its JSON
-// body (none when body is nil). A list page (a map with "entries") is
-// written by wire.WritePage, which copies pre-rendered entries as they are.
-type reply struct {
-	status int
-	body   any
-}
-
 // change runs fn as one change of the state (state.update) and writes the
 // reply it makes once the lock is released, so that a slow client never
 // holds the state while its answer is written. fn's error (a 404, a
 // conflict) is the answer instead. fn calls the state's methods, which
 // mark what they change for the persistence: a handler neither locks the
 // state nor marks records.
-func (s *Server) change(w http.ResponseWriter, fn func() (reply, *wire.Error)) error {
-	return s.changeErr(w, func() (reply, error) {
+func (s *Server) change(w http.ResponseWriter, fn func() (state.Reply, *wire.Error)) error {
+	return s.changeErr(w, func() (state.Reply, error) {
 		rep, aerr := fn()
 		if aerr != nil {
-			return reply{}, aerr // never a typed nil in the error
+			return state.Reply{}, aerr // never a typed nil in the error
 		}
 		return rep, nil
 	})
@@ -121,10 +114,10 @@ func (s *Server) change(w http.ResponseWriter, fn func() (reply, *wire.Error)) e
 
 // changeErr is change for transactions whose failures are other errors
 // too (the metadata instances' *mdError, answered by mdRoute).
-func (s *Server) changeErr(w http.ResponseWriter, fn func() (reply, error)) error {
-	var rep reply
+func (s *Server) changeErr(w http.ResponseWriter, fn func() (state.Reply, error)) error {
+	var rep state.Reply
 	var err error
-	s.update(func() { rep, err = fn() })
+	s.st.Update(func() { rep, err = fn() })
 	if err != nil {
 		return err
 	}
@@ -134,18 +127,18 @@ func (s *Server) changeErr(w http.ResponseWriter, fn func() (reply, error)) erro
 
 // writeReply writes rep: its status, and its body as JSON (a list page
 // through wire.WritePage).
-func writeReply(w http.ResponseWriter, rep reply) {
-	switch body := rep.body.(type) {
+func writeReply(w http.ResponseWriter, rep state.Reply) {
+	switch body := rep.Body.(type) {
 	case nil:
-		w.WriteHeader(rep.status)
+		w.WriteHeader(rep.Status)
 	case map[string]any:
 		if _, page := body["entries"]; page {
-			writePage(w, rep.status, body)
+			writePage(w, rep.Status, body)
 			break
 		}
-		writeJSON(w, rep.status, body)
+		writeJSON(w, rep.Status, body)
 	default:
-		writeJSON(w, rep.status, body)
+		writeJSON(w, rep.Status, body)
 	}
 }
 
@@ -160,12 +153,12 @@ func getRecord[T, B any](s *Server, w http.ResponseWriter, r *http.Request, key 
 // replyRecord answers a GET of one record (change): find looks the record
 // up (its error, a 404 mostly, is the answer) and render makes the body.
 func replyRecord[T, B any](s *Server, w http.ResponseWriter, find func() (T, *wire.Error), render func(T) B) error {
-	return s.change(w, func() (reply, *wire.Error) {
+	return s.change(w, func() (state.Reply, *wire.Error) {
 		v, aerr := find()
 		if aerr != nil {
-			return reply{}, aerr
+			return state.Reply{}, aerr
 		}
-		return reply{http.StatusOK, render(v)}, nil
+		return state.Reply{Status: http.StatusOK, Body: render(v)}, nil
 	})
 }
 
@@ -174,27 +167,19 @@ func replyRecord[T, B any](s *Server, w http.ResponseWriter, find func() (T, *wi
 // acts on it; either's error is the answer; then status with no body.
 func deleteRecord[T any](s *Server, w http.ResponseWriter, r *http.Request, key string, status int, find func(id string) (T, *wire.Error), remove func(T) *wire.Error) error {
 	id := r.PathValue(key)
-	return s.change(w, func() (reply, *wire.Error) {
+	return s.change(w, func() (state.Reply, *wire.Error) {
 		v, aerr := find(id)
 		if aerr == nil {
 			aerr = remove(v)
 		}
-		return reply{status: status}, aerr
+		return state.Reply{Status: status}, aerr
 	})
-}
-
-// recordIn returns the record of m with id, or 404 not_found naming what.
-func recordIn[V any](m map[string]*V, id, what string) (*V, *wire.Error) {
-	if v, ok := m[id]; ok {
-		return v, nil
-	}
-	return nil, wire.NotFound(what)
 }
 
 // pathID reads a numeric path id; a malformed one is 404.
 func pathID(r *http.Request, key, what string) (string, *wire.Error) {
 	id := r.PathValue(key)
-	if !validID(id) {
+	if !state.ValidID(id) {
 		return "", wire.NotFound(what)
 	}
 	return id, nil
@@ -216,10 +201,10 @@ func (s *Server) apiMux() http.Handler {
 func (s *Server) uploadMux() http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/", notFoundHandler())
-	mux.Handle(uploadRoot+"/files/content", s.route(map[string]endpoint{
+	mux.Handle(state.UploadRoot+"/files/content", s.route(map[string]endpoint{
 		http.MethodPost: {h: s.uploadFile, app: true},
 	}))
-	mux.Handle(uploadRoot+"/files/upload_sessions", s.route(map[string]endpoint{
+	mux.Handle(state.UploadRoot+"/files/upload_sessions", s.route(map[string]endpoint{
 		http.MethodPost: {h: s.createUploadSession},
 	}))
 	// "/files/{file_id}/content" and "/files/{file_id}/upload_sessions" would
@@ -227,7 +212,7 @@ func (s *Server) uploadMux() http.Handler {
 	// second segment is dispatched here.
 	newVersion := s.route(map[string]endpoint{http.MethodPost: {h: s.uploadNewVersion}})
 	versionSession := s.route(map[string]endpoint{http.MethodPost: {h: s.createVersionUploadSession}})
-	mux.HandleFunc(uploadRoot+"/files/{file_id}/{op}", func(w http.ResponseWriter, r *http.Request) {
+	mux.HandleFunc(state.UploadRoot+"/files/{file_id}/{op}", func(w http.ResponseWriter, r *http.Request) {
 		switch r.PathValue("op") {
 		case "content":
 			newVersion.ServeHTTP(w, r)
@@ -237,15 +222,15 @@ func (s *Server) uploadMux() http.Handler {
 			notFoundHandler().ServeHTTP(w, r)
 		}
 	})
-	mux.Handle(uploadRoot+"/files/upload_sessions/{session_id}", s.route(map[string]endpoint{
+	mux.Handle(state.UploadRoot+"/files/upload_sessions/{session_id}", s.route(map[string]endpoint{
 		http.MethodGet:    {h: s.getUploadSession},
 		http.MethodPut:    {h: s.uploadPart},
 		http.MethodDelete: {h: s.abortUploadSession},
 	}))
-	mux.Handle(uploadRoot+"/files/upload_sessions/{session_id}/parts", s.route(map[string]endpoint{
+	mux.Handle(state.UploadRoot+"/files/upload_sessions/{session_id}/parts", s.route(map[string]endpoint{
 		http.MethodGet: {h: s.listParts},
 	}))
-	mux.Handle(uploadRoot+"/files/upload_sessions/{session_id}/commit", s.route(map[string]endpoint{
+	mux.Handle(state.UploadRoot+"/files/upload_sessions/{session_id}/commit", s.route(map[string]endpoint{
 		http.MethodPost: {h: s.commitUploadSession},
 	}))
 	return mux

@@ -2,14 +2,13 @@ package refserver
 
 import (
 	"cmp"
-	"encoding/json"
-	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/contentapi/cms/refserver/internal/state"
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
@@ -54,49 +53,14 @@ const (
 	maxSearchLimit     = 200
 )
 
-// searchRequest is a parsed GET /search.
-type searchRequest struct {
-	query          *searchNode
-	hasQuery       bool
-	mask           searchField
-	typ            string
-	trash          string // non_trashed_only, trashed_only, all_items
-	ancestors      []string
-	extensions     map[string]bool
-	created        *timeRange
-	updated        *timeRange
-	deleted        *timeRange
-	size           *[2]int64 // inclusive; -1 = open
-	owners         map[string]bool
-	updaters       map[string]bool
-	md             *searchMDFilter
-	byModified     bool
-	ascending      bool
-	enterprise     bool
-	withSharedInfo bool
-	page           wire.Page
-	fields         []string
-}
-
-// timeRange is an inclusive range of times; a zero end is open.
-type timeRange struct{ from, to time.Time }
-
-func (r *timeRange) contains(t time.Time) bool {
-	return (r.from.IsZero() || !t.Before(r.from)) && (r.to.IsZero() || !t.After(r.to))
-}
-
-func invalidParam(format string, args ...any) *wire.Error {
-	return wire.Errorf(http.StatusBadRequest, wire.CodeInvalidParameter, format, args...)
-}
-
 // parseSearch reads and checks every parameter of GET /search.
-func (s *Server) parseSearch(r *http.Request) (*searchRequest, *wire.Error) {
+func (s *Server) parseSearch(r *http.Request) (*state.SearchRequest, *wire.Error) {
 	v := r.URL.Query()
-	q := &searchRequest{mask: allSearchFields, trash: "non_trashed_only", fields: parseFields(r)}
+	q := &state.SearchRequest{Mask: state.AllSearchFields, Trash: "non_trashed_only", Fields: parseFields(r)}
 	raw := v.Get("query")
-	q.hasQuery = strings.TrimSpace(raw) != ""
-	q.query = parseSearchQuery(raw)
-	if !q.hasQuery && v.Get("mdfilters") == "" {
+	q.HasQuery = strings.TrimSpace(raw) != ""
+	q.Query = parseSearchQuery(raw)
+	if !q.HasQuery && v.Get("mdfilters") == "" {
 		return nil, wire.Errorf(http.StatusBadRequest, codeMissingParameter, "Provide at least the query or mdfilters query parameter")
 	}
 	enum := func(name, def string, allowed ...string) (string, *wire.Error) {
@@ -105,7 +69,7 @@ func (s *Server) parseSearch(r *http.Request) (*searchRequest, *wire.Error) {
 			return def, nil
 		}
 		if !slices.Contains(allowed, val) {
-			return "", invalidParam("Invalid value for %q: use one of %s", name, strings.Join(allowed, ", "))
+			return "", state.InvalidParam("Invalid value for %q: use one of %s", name, strings.Join(allowed, ", "))
 		}
 		return val, nil
 	}
@@ -114,11 +78,11 @@ func (s *Server) parseSearch(r *http.Request) (*searchRequest, *wire.Error) {
 	if scope, aerr = enum("scope", "user_content", "user_content", "enterprise_content"); aerr != nil {
 		return nil, aerr
 	}
-	q.enterprise = scope == "enterprise_content"
-	if q.typ, aerr = enum("type", "", "file", "folder", "web_link"); aerr != nil {
+	q.Enterprise = scope == "enterprise_content"
+	if q.Typ, aerr = enum("type", "", "file", "folder", "web_link"); aerr != nil {
 		return nil, aerr
 	}
-	if q.trash, aerr = enum("trash_content", "non_trashed_only", "non_trashed_only", "trashed_only", "all_items"); aerr != nil {
+	if q.Trash, aerr = enum("trash_content", "non_trashed_only", "non_trashed_only", "trashed_only", "all_items"); aerr != nil {
 		return nil, aerr
 	}
 	if sort, aerr = enum("sort", "relevance", "relevance", "modified_at"); aerr != nil {
@@ -127,65 +91,65 @@ func (s *Server) parseSearch(r *http.Request) (*searchRequest, *wire.Error) {
 	if direction, aerr = enum("direction", "DESC", "DESC", "ASC"); aerr != nil {
 		return nil, aerr
 	}
-	q.byModified, q.ascending = sort == "modified_at", direction == "ASC"
+	q.ByModified, q.Ascending = sort == "modified_at", direction == "ASC"
 	if b := v.Get("include_recent_shared_links"); b != "" {
-		if q.withSharedInfo, aerr = parseBoolParam("include_recent_shared_links", b); aerr != nil {
+		if q.WithSharedInfo, aerr = parseBoolParam("include_recent_shared_links", b); aerr != nil {
 			return nil, aerr
 		}
 	}
 	if cts := listParam(v.Get("content_types")); cts != nil {
-		q.mask = 0
+		q.Mask = 0
 		for _, c := range cts {
 			f, ok := searchContentTypes[c]
 			if !ok {
-				return nil, invalidParam("Invalid value for \"content_types\": %q", c)
+				return nil, state.InvalidParam("Invalid value for \"content_types\": %q", c)
 			}
-			q.mask |= f
+			q.Mask |= f
 		}
 	}
 	for _, id := range listParam(v.Get("ancestor_folder_ids")) {
-		if !validID(id) {
+		if !state.ValidID(id) {
 			return nil, wire.NotFound("folder")
 		}
-		q.ancestors = append(q.ancestors, id)
+		q.Ancestors = append(q.Ancestors, id)
 	}
 	if exts := listParam(v.Get("file_extensions")); exts != nil {
-		q.extensions = map[string]bool{}
+		q.Extensions = map[string]bool{}
 		for _, e := range exts {
-			q.extensions[strings.ToLower(strings.TrimPrefix(e, "."))] = true
+			q.Extensions[strings.ToLower(strings.TrimPrefix(e, "."))] = true
 		}
 	}
-	for name, dst := range map[string]**timeRange{"created_at_range": &q.created, "updated_at_range": &q.updated, "deleted_at_range": &q.deleted} {
+	for name, dst := range map[string]**state.TimeRange{"created_at_range": &q.Created, "updated_at_range": &q.Updated, "deleted_at_range": &q.Deleted} {
 		if *dst, aerr = parseTimeRange(name, v.Get(name)); aerr != nil {
 			return nil, aerr
 		}
 	}
-	if q.size, aerr = parseSizeRange(v.Get("size_range")); aerr != nil {
+	if q.Size, aerr = parseSizeRange(v.Get("size_range")); aerr != nil {
 		return nil, aerr
 	}
-	for name, dst := range map[string]*map[string]bool{"owner_user_ids": &q.owners, "recent_updater_user_ids": &q.updaters} {
+	for name, dst := range map[string]*map[string]bool{"owner_user_ids": &q.Owners, "recent_updater_user_ids": &q.Updaters} {
 		if ids := listParam(v.Get(name)); ids != nil {
 			*dst = map[string]bool{}
 			for _, id := range ids {
-				if !validID(id) {
-					return nil, invalidParam("Invalid value for %q: %q is not a user id", name, id)
+				if !state.ValidID(id) {
+					return nil, state.InvalidParam("Invalid value for %q: %q is not a user id", name, id)
 				}
 				(*dst)[id] = true
 			}
 		}
 	}
 	if v.Get("deleted_user_ids") != "" {
-		return nil, invalidParam("deleted_user_ids is not supported by this server: it does not record who trashed an item")
+		return nil, state.InvalidParam("deleted_user_ids is not supported by this server: it does not record who trashed an item")
 	}
 	if raw := v.Get("mdfilters"); raw != "" {
-		if q.md, aerr = s.parseSearchMDFilters(raw); aerr != nil {
+		if q.MD, aerr = s.st.ParseSearchMDFilters(raw); aerr != nil {
 			return nil, aerr
 		}
 	}
-	if q.page.Offset, aerr = wire.QueryOffset(r.URL.Query()); aerr != nil {
+	if q.Page.Offset, aerr = wire.QueryOffset(r.URL.Query()); aerr != nil {
 		return nil, aerr
 	}
-	if q.page.Limit, aerr = wire.PageLimit(r.URL.Query(), defaultSearchLimit, maxSearchLimit); aerr != nil {
+	if q.Page.Limit, aerr = wire.PageLimit(r.URL.Query(), defaultSearchLimit, maxSearchLimit); aerr != nil {
 		return nil, aerr
 	}
 	return q, nil
@@ -208,31 +172,31 @@ func listParam(v string) []string {
 func parseBoolParam(name, v string) (bool, *wire.Error) {
 	b, err := strconv.ParseBool(v)
 	if err != nil {
-		return false, invalidParam("Invalid value for %q", name)
+		return false, state.InvalidParam("Invalid value for %q", name)
 	}
 	return b, nil
 }
 
 // parseTimeRange reads "from,to" of RFC 3339 times, either side empty.
-func parseTimeRange(name, v string) (*timeRange, *wire.Error) {
+func parseTimeRange(name, v string) (*state.TimeRange, *wire.Error) {
 	if v == "" {
 		return nil, nil
 	}
 	from, to, ok := strings.Cut(v, ",")
 	if !ok {
-		return nil, invalidParam("Invalid value for %q: use <from>,<to> (RFC 3339, either may be empty)", name)
+		return nil, state.InvalidParam("Invalid value for %q: use <from>,<to> (RFC 3339, either may be empty)", name)
 	}
-	var r timeRange
+	var r state.TimeRange
 	for _, p := range []struct {
 		s   string
 		dst *time.Time
-	}{{from, &r.from}, {to, &r.to}} {
+	}{{from, &r.From}, {to, &r.To}} {
 		if p.s == "" {
 			continue
 		}
 		t, err := time.Parse(time.RFC3339, strings.TrimSpace(p.s))
 		if err != nil {
-			return nil, invalidParam("Invalid value for %q: %q is not an RFC 3339 date-time", name, p.s)
+			return nil, state.InvalidParam("Invalid value for %q: %q is not an RFC 3339 date-time", name, p.s)
 		}
 		*p.dst = t
 	}
@@ -246,7 +210,7 @@ func parseSizeRange(v string) (*[2]int64, *wire.Error) {
 	}
 	lo, hi, ok := strings.Cut(v, ",")
 	if !ok {
-		return nil, invalidParam("Invalid value for \"size_range\": use <lower>,<upper> (bytes, either may be empty)")
+		return nil, state.InvalidParam("Invalid value for \"size_range\": use <lower>,<upper> (bytes, either may be empty)")
 	}
 	r := [2]int64{-1, -1}
 	for i, p := range []string{lo, hi} {
@@ -255,7 +219,7 @@ func parseSizeRange(v string) (*[2]int64, *wire.Error) {
 		}
 		n, err := strconv.ParseInt(p, 10, 64)
 		if err != nil || n < 0 {
-			return nil, invalidParam("Invalid value for \"size_range\": %q is not a size in bytes", p)
+			return nil, state.InvalidParam("Invalid value for \"size_range\": %q is not a size in bytes", p)
 		}
 		r[i] = n
 	}
@@ -263,17 +227,17 @@ func parseSizeRange(v string) (*[2]int64, *wire.Error) {
 }
 
 // search serves GET /search.
-func (s *Server) searchItems(w http.ResponseWriter, r *http.Request, p *principal) error {
+func (s *Server) searchItems(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
 	q, aerr := s.parseSearch(r)
 	if aerr != nil {
 		return aerr
 	}
-	if q.enterprise && !p.seesAll() {
+	if q.Enterprise && !p.SeesAll() {
 		return wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "The enterprise_content scope is not enabled for this user")
 	}
-	s.mu.Lock()
+	s.st.Mu.Lock()
 	page, aerr := s.runSearch(r, p, q)
-	s.mu.Unlock()
+	s.st.Mu.Unlock()
 	if aerr != nil {
 		return aerr
 	}
@@ -283,16 +247,16 @@ func (s *Server) searchItems(w http.ResponseWriter, r *http.Request, p *principa
 
 // scored is a search hit and its relevance.
 type scored struct {
-	it    *item
+	it    *state.Item
 	score int
 }
 
 // runSearch finds, orders and renders one page. Callers hold s.mu.
-func (s *Server) runSearch(r *http.Request, p *principal, q *searchRequest) (map[string]any, *wire.Error) {
+func (s *Server) runSearch(r *http.Request, p *state.Principal, q *state.SearchRequest) (map[string]any, *wire.Error) {
 	var ancestors map[string]bool
-	for _, id := range q.ancestors {
-		if id != rootID {
-			if _, aerr := s.lookup(p, "folder", id); aerr != nil {
+	for _, id := range q.Ancestors {
+		if id != state.RootID {
+			if _, aerr := s.st.Lookup(p, "folder", id); aerr != nil {
 				return nil, aerr
 			}
 		}
@@ -301,31 +265,31 @@ func (s *Server) runSearch(r *http.Request, p *principal, q *searchRequest) (map
 		}
 		ancestors[id] = true
 	}
-	s.flushSearchIndex(r.Context())
-	var hits map[*item]int
-	if q.query != nil {
-		hits = s.search.eval(q.query, q.mask)
-	} else if q.hasQuery {
-		hits = map[*item]int{} // only punctuation or operators: nothing to match
+	s.st.FlushSearchIndex(r.Context())
+	var hits map[*state.Item]int
+	if q.Query != nil {
+		hits = s.st.Search.Eval(q.Query, q.Mask)
+	} else if q.HasQuery {
+		hits = map[*state.Item]int{} // only punctuation or operators: nothing to match
 	}
-	if q.md != nil {
-		hits = s.matchMDFilter(q.md, hits)
+	if q.MD != nil {
+		hits = s.st.MatchMDFilter(q.MD, hits)
 	}
 	list := make([]scored, 0, len(hits))
 	for it, sc := range hits {
-		if s.searchKeeps(p, q, it, ancestors) {
+		if s.st.SearchKeeps(p, q, it, ancestors) {
 			list = append(list, scored{it, sc})
 		}
 	}
 	slices.SortFunc(list, func(a, b scored) int {
-		if !q.byModified {
+		if !q.ByModified {
 			if c := cmp.Compare(b.score, a.score); c != 0 {
 				return c
 			}
 			return cmpNewest(a.it, b.it)
 		}
-		c := a.it.modifiedAt.Compare(b.it.modifiedAt)
-		if !q.ascending {
+		c := a.it.ModifiedAt.Compare(b.it.ModifiedAt)
+		if !q.Ascending {
 			c = -c
 		}
 		if c != 0 {
@@ -334,275 +298,32 @@ func (s *Server) runSearch(r *http.Request, p *principal, q *searchRequest) (map
 		return cmpNewest(a.it, b.it)
 	})
 	total := int64(len(list))
-	start := min(q.page.Offset, total)
-	end := min(start+q.page.Limit, total)
+	start := min(q.Page.Offset, total)
+	end := min(start+q.Page.Limit, total)
 	entries := make([]any, 0, end-start)
 	for _, h := range list[start:end] {
-		rec := s.render(h.it, q.fields, p)
-		if q.withSharedInfo {
+		rec := s.st.Render(h.it, q.Fields, p)
+		if q.WithSharedInfo {
 			entries = append(entries, map[string]any{"type": "search_result", "item": rec, "accessible_via_shared_link": nil})
 		} else {
 			entries = append(entries, rec)
 		}
 	}
 	typ := "search_results_items"
-	if q.withSharedInfo {
+	if q.WithSharedInfo {
 		typ = "search_results_with_shared_links"
 	}
-	return map[string]any{"type": typ, "entries": entries, "limit": q.page.Limit, "offset": q.page.Offset, "total_count": total}, nil
+	return map[string]any{"type": typ, "entries": entries, "limit": q.Page.Limit, "offset": q.Page.Offset, "total_count": total}, nil
 }
 
 // cmpNewest orders the most recently changed item first, then by id
 // (numerically: ids are decimal).
-func cmpNewest(a, b *item) int {
-	if c := b.modifiedAt.Compare(a.modifiedAt); c != 0 {
+func cmpNewest(a, b *state.Item) int {
+	if c := b.ModifiedAt.Compare(a.ModifiedAt); c != 0 {
 		return c
 	}
-	if c := cmp.Compare(len(a.id), len(b.id)); c != 0 {
+	if c := cmp.Compare(len(a.ID), len(b.ID)); c != 0 {
 		return c
 	}
-	return cmp.Compare(a.id, b.id)
-}
-
-// searchKeeps applies the access model and every filter but the query's.
-func (s *state) searchKeeps(p *principal, q *searchRequest, it *item, ancestors map[string]bool) bool {
-	if it.id == rootID || !s.visible(p, it) {
-		return false
-	}
-	switch q.trash {
-	case "non_trashed_only":
-		if it.trashed() {
-			return false
-		}
-	case "trashed_only":
-		if !it.trashed() {
-			return false
-		}
-	}
-	if q.deleted != nil && (q.trash != "trashed_only" || !q.deleted.contains(it.trashedAt)) {
-		return false
-	}
-	if q.typ != "" && it.typ != q.typ {
-		return false
-	}
-	if q.extensions != nil && (it.typ != "file" || !q.extensions[fileExtension(it.name)]) {
-		return false
-	}
-	if q.created != nil && !q.created.contains(it.createdAt) || q.updated != nil && !q.updated.contains(it.modifiedAt) {
-		return false
-	}
-	if q.owners != nil && (it.owner == nil || !q.owners[it.owner.id]) {
-		return false
-	}
-	if q.updaters != nil && !s.updatedBy(it, q.updaters) {
-		return false
-	}
-	if ancestors != nil && !s.under(it, ancestors) {
-		return false
-	}
-	if q.size != nil {
-		var size int64
-		switch it.typ {
-		case "file":
-			size = it.current().blob.Size
-		case "folder":
-			size = s.folderSize(it)
-		default:
-			return false
-		}
-		if q.size[0] >= 0 && size < q.size[0] || q.size[1] >= 0 && size > q.size[1] {
-			return false
-		}
-	}
-	return true
-}
-
-// updatedBy reports whether a user of ids changed it last or uploaded one
-// of its last 10 versions.
-func (s *state) updatedBy(it *item, ids map[string]bool) bool {
-	if it.modBy != nil && ids[it.modBy.id] {
-		return true
-	}
-	for i := len(it.versions) - 1; i >= 0 && i >= len(it.versions)-10; i-- {
-		if by := it.versions[i].by; by != nil && ids[by.id] {
-			return true
-		}
-	}
-	return false
-}
-
-// under reports whether one of the folders (ids) is an ancestor of it;
-// "0" is the root every item is under.
-func (s *state) under(it *item, folders map[string]bool) bool {
-	if folders[rootID] {
-		return true
-	}
-	for f := range s.ancestors(it) { // tree.go
-		if folders[f.id] {
-			return true
-		}
-	}
-	return false
-}
-
-// searchMDFilter is the one metadata filter of mdfilters.
-type searchMDFilter struct {
-	tmpl   *mdTemplate
-	fields []mdCondition
-}
-
-// mdCondition is one field's condition: equality with one of values, or a
-// range (gt/lt, inclusive as the guide's examples read).
-type mdCondition struct {
-	field  *mdField
-	values []mdVal
-	gt, lt *mdVal
-}
-
-// parseSearchMDFilters reads mdfilters: a JSON array of exactly one
-// {scope, templateKey, filters}.
-func (s *state) parseSearchMDFilters(raw string) (*searchMDFilter, *wire.Error) {
-	var list []struct {
-		Scope       string                     `json:"scope"`
-		TemplateKey string                     `json:"templateKey"`
-		Filters     map[string]json.RawMessage `json:"filters"`
-	}
-	if err := json.Unmarshal([]byte(raw), &list); err != nil || len(list) != 1 {
-		return nil, invalidParam("Invalid value for \"mdfilters\": use a JSON array of one {scope, templateKey, filters}")
-	}
-	f := list[0]
-	scope := s.scopeKind(f.Scope)
-	t := s.template(scope, f.TemplateKey)
-	if t == nil {
-		return nil, invalidParam("Invalid value for \"mdfilters\": no template %s.%s", f.Scope, f.TemplateKey)
-	}
-	out := &searchMDFilter{tmpl: t}
-	for key, rawVal := range f.Filters {
-		_, field := t.field(key)
-		if field == nil && t.freeForm() {
-			field = &mdField{typ: fieldString, key: key} // global.properties: any key, string values
-		}
-		if field == nil {
-			return nil, invalidParam("Invalid value for \"mdfilters\": template %s has no field %q", t.key, key)
-		}
-		c, err := mdConditionOf(field, rawVal)
-		if err != nil {
-			return nil, invalidParam("Invalid value for \"mdfilters\" field %q: %v", key, err)
-		}
-		out.fields = append(out.fields, c)
-	}
-	return out, nil
-}
-
-// mdConditionOf reads the condition of one field: a value, a list of
-// values (any of them), or {gt, lt} for float, integer and date fields.
-func mdConditionOf(f *mdField, raw json.RawMessage) (mdCondition, error) {
-	c := mdCondition{field: f}
-	dec := json.NewDecoder(strings.NewReader(string(raw)))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return c, err
-	}
-	if rng, ok := v.(map[string]any); ok {
-		if f.typ != fieldFloat && f.typ != fieldInteger && f.typ != fieldDate {
-			return c, fmt.Errorf("a range needs a float or date field")
-		}
-		for k, bound := range rng {
-			val, err := fieldValue(f, bound)
-			if err != nil {
-				return c, err
-			}
-			switch k {
-			case "gt":
-				c.gt = &val
-			case "lt":
-				c.lt = &val
-			default:
-				return c, fmt.Errorf("a range has gt and lt, not %q", k)
-			}
-		}
-		if c.gt == nil && c.lt == nil {
-			return c, fmt.Errorf("a range needs gt or lt")
-		}
-		return c, nil
-	}
-	values := []any{v}
-	if list, ok := v.([]any); ok && f.typ != fieldMultiSelect {
-		values = list
-	}
-	for _, one := range values {
-		if f.typ == fieldMultiSelect || f.typ == fieldTaxonomy {
-			if str, ok := one.(string); ok {
-				one = []any{str}
-			}
-		}
-		val, err := fieldValue(f, one)
-		if err != nil {
-			return c, err
-		}
-		c.values = append(c.values, val)
-	}
-	if len(c.values) == 0 {
-		return c, fmt.Errorf("no value")
-	}
-	return c, nil
-}
-
-// matches reports whether an instance's value meets the condition.
-func (c mdCondition) matches(in *mdInstance) bool {
-	v, ok := in.values[c.field.key]
-	if !ok {
-		return false
-	}
-	if c.gt != nil || c.lt != nil {
-		return v.kind == c.field.kindOfValue() && (c.gt == nil || v.f >= c.gt.f) && (c.lt == nil || v.f <= c.lt.f)
-	}
-	for _, want := range c.values {
-		if v.kind == valList {
-			for _, opt := range want.list {
-				if slices.Contains(v.list, opt) {
-					return true
-				}
-			}
-			continue
-		}
-		if v.kind == valNumber || v.kind == valDate {
-			if v.f == want.f {
-				return true
-			}
-		} else if v.s == want.s {
-			return true
-		}
-	}
-	return false
-}
-
-// matchMDFilter keeps the hits whose instance of the filter's template
-// meets every condition; with no hits (no query), every such instance's
-// item, scored 0. Callers hold s.mu.
-func (s *state) matchMDFilter(f *searchMDFilter, hits map[*item]int) map[*item]int {
-	keep := func(in *mdInstance) bool {
-		for _, c := range f.fields {
-			if !c.matches(in) {
-				return false
-			}
-		}
-		return true
-	}
-	out := map[*item]int{}
-	if hits == nil {
-		for _, in := range f.tmpl.instances {
-			if keep(in) {
-				out[in.item] = 0
-			}
-		}
-		return out
-	}
-	for it, sc := range hits {
-		if in := f.tmpl.instances[it.id]; in != nil && keep(in) {
-			out[it] = sc
-		}
-	}
-	return out
+	return cmp.Compare(a.ID, b.ID)
 }

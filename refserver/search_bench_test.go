@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/contentapi/cms/refserver/internal/blob"
+	"github.com/contentapi/cms/refserver/internal/state"
 )
 
 // BenchmarkSearch100k answers one search page over 100,000 items (names
@@ -20,17 +21,17 @@ func BenchmarkSearch100k(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	s.mu.Lock()
+	s.st.Mu.Lock()
 	now := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 	word := func(i int) string { return fmt.Sprintf("w%03d", i%1000) }
 	for i := range n {
 		blob := BlobInfo{ID: blob.NewID(), Size: int64(i % 1000), SHA1: fmt.Sprintf("%040x", i)}
-		s.addItem(&item{typ: "file", id: s.newID(), name: word(i) + " " + word(i*7+3) + " " + word(i*13+5) + ".pdf", parentID: rootID,
-			owner: s.admin, createdBy: s.admin, modBy: s.admin, createdAt: now, modifiedAt: now.Add(time.Duration(i) * time.Second),
-			versions: []*version{{id: s.newID(), blob: blob, createdAt: now, by: s.admin}}})
+		s.st.AddItem(&state.Item{Typ: "file", ID: s.st.NewID(), Name: word(i) + " " + word(i*7+3) + " " + word(i*13+5) + ".pdf", ParentID: state.RootID,
+			Owner: s.st.Admin, CreatedBy: s.st.Admin, ModBy: s.st.Admin, CreatedAt: now, ModifiedAt: now.Add(time.Duration(i) * time.Second),
+			Versions: []*state.Version{{ID: s.st.NewID(), Blob: blob, CreatedAt: now, By: s.st.Admin}}})
 	}
-	s.flushSearchIndex(b.Context())
-	s.mu.Unlock()
+	s.st.FlushSearchIndex(b.Context())
+	s.st.Mu.Unlock()
 	h := s.Handler()
 	for name, query := range map[string]string{
 		"word":        "query=w042",

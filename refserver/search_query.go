@@ -3,40 +3,8 @@ package refserver
 import (
 	"strings"
 	"unicode"
-)
 
-// The query language of GET /search (spec, parameter query):
-//
-//   - words are matched as words of the item's text, case-insensitively:
-//     the text is cut into words at every character that is neither a
-//     letter nor a digit, so "Blue-Box", "blue.box" and "Blue Box" are the
-//     same two words;
-//   - "a quoted phrase" matches those words consecutively, in that order
-//     (a bare word that holds several words, like Blue-Box, is a phrase
-//     too);
-//   - AND keeps items with both sides, OR items with either, NOT drops the
-//     items with the next term; only upper-case operators are operators
-//     (the spec: "We do not support lower case … or mixed case"), others
-//     are words;
-//   - words side by side without an operator are ORed ("we implicitly
-//     interpret multi-word queries as OR"); AND binds tighter than OR;
-//   - an operator without its operand is ignored.
-
-// searchNode is a parsed query: a term or phrase (words), or an operator
-// over its kids.
-type searchNode struct {
-	op    searchOp
-	words []string // opWords: one word, or a phrase
-	kids  []*searchNode
-}
-
-type searchOp int
-
-const (
-	opWords searchOp = iota
-	opAnd
-	opOr
-	opNot
+	"github.com/contentapi/cms/refserver/internal/state"
 )
 
 // maxQueryTerms bounds the number of terms of a query, so that a hostile
@@ -45,7 +13,7 @@ const maxQueryTerms = 64
 
 // searchToken is a lexical token of a query: an operator or words.
 type searchToken struct {
-	op    searchOp // opWords for words
+	op    state.SearchOp // opWords for words
 	words []string
 }
 
@@ -64,8 +32,8 @@ func lexSearchQuery(q string) []searchToken {
 			if end := strings.IndexByte(rest, '"'); end >= 0 { // an unclosed quote runs to the end
 				phrase, q = rest[:end], rest[end+1:]
 			}
-			if w := searchWords(phrase); len(w) > 0 {
-				out = append(out, searchToken{op: opWords, words: w})
+			if w := state.SearchWords(phrase); len(w) > 0 {
+				out = append(out, searchToken{op: state.OpWords, words: w})
 			}
 			continue
 		}
@@ -77,14 +45,14 @@ func lexSearchQuery(q string) []searchToken {
 		q = q[end:]
 		switch word {
 		case "AND":
-			out = append(out, searchToken{op: opAnd})
+			out = append(out, searchToken{op: state.OpAnd})
 		case "OR":
-			out = append(out, searchToken{op: opOr})
+			out = append(out, searchToken{op: state.OpOr})
 		case "NOT":
-			out = append(out, searchToken{op: opNot})
+			out = append(out, searchToken{op: state.OpNot})
 		default:
-			if w := searchWords(word); len(w) > 0 {
-				out = append(out, searchToken{op: opWords, words: w})
+			if w := state.SearchWords(word); len(w) > 0 {
+				out = append(out, searchToken{op: state.OpWords, words: w})
 			}
 		}
 	}
@@ -93,7 +61,7 @@ func lexSearchQuery(q string) []searchToken {
 
 // parseSearchQuery parses a query; nil when it holds no words (only
 // operators or punctuation).
-func parseSearchQuery(q string) *searchNode {
+func parseSearchQuery(q string) *state.SearchNode {
 	p := &searchParser{toks: lexSearchQuery(q)}
 	return p.or()
 }
@@ -111,14 +79,14 @@ func (p *searchParser) peek() (searchToken, bool) {
 }
 
 // or: and { [OR] and } — side by side means OR.
-func (p *searchParser) or() *searchNode {
-	var kids []*searchNode
+func (p *searchParser) or() *state.SearchNode {
+	var kids []*state.SearchNode
 	for {
 		t, ok := p.peek()
 		if !ok {
 			break
 		}
-		if t.op == opOr || t.op == opAnd {
+		if t.op == state.OpOr || t.op == state.OpAnd {
 			p.pos++ // an operator without a left side
 			continue
 		}
@@ -126,18 +94,18 @@ func (p *searchParser) or() *searchNode {
 			kids = append(kids, n)
 		}
 	}
-	return join(opOr, kids)
+	return join(state.OpOr, kids)
 }
 
 // and: unary { AND unary }.
-func (p *searchParser) and() *searchNode {
-	kids := []*searchNode{}
+func (p *searchParser) and() *state.SearchNode {
+	kids := []*state.SearchNode{}
 	if n := p.unary(); n != nil {
 		kids = append(kids, n)
 	}
 	for {
 		t, ok := p.peek()
-		if !ok || t.op != opAnd {
+		if !ok || t.op != state.OpAnd {
 			break
 		}
 		p.pos++
@@ -145,69 +113,36 @@ func (p *searchParser) and() *searchNode {
 			kids = append(kids, n)
 		}
 	}
-	return join(opAnd, kids)
+	return join(state.OpAnd, kids)
 }
 
 // unary: NOT unary | words.
-func (p *searchParser) unary() *searchNode {
+func (p *searchParser) unary() *state.SearchNode {
 	t, ok := p.peek()
 	if !ok {
 		return nil
 	}
 	switch t.op {
-	case opNot:
+	case state.OpNot:
 		p.pos++
 		if n := p.unary(); n != nil {
-			return &searchNode{op: opNot, kids: []*searchNode{n}}
+			return &state.SearchNode{Op: state.OpNot, Kids: []*state.SearchNode{n}}
 		}
 		return nil
-	case opWords:
+	case state.OpWords:
 		p.pos++
-		return &searchNode{op: opWords, words: t.words}
+		return &state.SearchNode{Op: state.OpWords, Words: t.words}
 	}
 	return nil // OR or AND: the caller handles it
 }
 
 // join makes one node of kids under op (nil for none, the kid for one).
-func join(op searchOp, kids []*searchNode) *searchNode {
+func join(op state.SearchOp, kids []*state.SearchNode) *state.SearchNode {
 	switch len(kids) {
 	case 0:
 		return nil
 	case 1:
 		return kids[0]
 	}
-	return &searchNode{op: op, kids: kids}
-}
-
-// positive reports whether n selects items by their words (rather than
-// only excluding some): a NOT alone, or an AND of NOTs, needs every item.
-func (n *searchNode) positive() bool {
-	switch n.op {
-	case opWords:
-		return true
-	case opNot:
-		return false
-	case opAnd:
-		for _, k := range n.kids {
-			if k.positive() {
-				return true
-			}
-		}
-		return false
-	default: // opOr
-		for _, k := range n.kids {
-			if !k.positive() {
-				return false
-			}
-		}
-		return true
-	}
-}
-
-// searchWords cuts text into lower-cased words at every character that is
-// neither a letter nor a digit.
-func searchWords(text string) []string {
-	return strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
-	})
+	return &state.SearchNode{Op: op, Kids: kids}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/contentapi/cms/refserver/internal/state"
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
@@ -168,10 +169,10 @@ func TestSearchFilters(t *testing.T) {
 	start := e.clock.Now().Add(-30 * time.Minute).UTC().Format(time.RFC3339)
 	check([]string{"report b.pdf", "report c.txt", "report link"}, "created_at_range", start+",")
 	check([]string{"report folder", "report a.txt"}, "updated_at_range", ","+start) // report sub changed when b.pdf came in
-	me := e.s.users.byLogin[e.s.user.login]
-	check([]string{"report a.txt", "report b.pdf", "report c.txt", "report folder", "report sub", "report link"}, "owner_user_ids", me.id)
+	me := e.s.st.Users.ByLogin[e.s.st.User.Login]
+	check([]string{"report a.txt", "report b.pdf", "report c.txt", "report folder", "report sub", "report link"}, "owner_user_ids", me.ID)
 	check(nil, "owner_user_ids", "12345")
-	check([]string{"report a.txt", "report b.pdf", "report c.txt", "report folder", "report sub", "report link"}, "recent_updater_user_ids", me.id)
+	check([]string{"report a.txt", "report b.pdf", "report c.txt", "report folder", "report sub", "report link"}, "recent_updater_user_ids", me.ID)
 	check(nil, "deleted_at_range", start+",")
 
 	// modified_at order, both ways, and paging with total_count.
@@ -285,20 +286,20 @@ func TestSearchMetadataFilters(t *testing.T) {
 }
 
 func TestSearchQueryParser(t *testing.T) {
-	render := func(n *searchNode) string {
-		var f func(*searchNode) string
-		f = func(n *searchNode) string {
+	render := func(n *state.SearchNode) string {
+		var f func(*state.SearchNode) string
+		f = func(n *state.SearchNode) string {
 			if n == nil {
 				return "<nil>"
 			}
-			switch n.op {
-			case opWords:
-				return fmt.Sprint(n.words)
-			case opNot:
-				return "NOT(" + f(n.kids[0]) + ")"
+			switch n.Op {
+			case state.OpWords:
+				return fmt.Sprint(n.Words)
+			case state.OpNot:
+				return "NOT(" + f(n.Kids[0]) + ")"
 			}
-			s := map[searchOp]string{opAnd: "AND(", opOr: "OR("}[n.op]
-			for i, k := range n.kids {
+			s := map[state.SearchOp]string{state.OpAnd: "AND(", state.OpOr: "OR("}[n.Op]
+			for i, k := range n.Kids {
 				if i > 0 {
 					s += " "
 				}
@@ -337,12 +338,12 @@ func FuzzSearchQuery(f *testing.F) {
 	for _, s := range []string{"a", `"a b" AND NOT c`, "NOT", `"`, "a OR OR AND b", "x-y.z"} {
 		f.Add(s)
 	}
-	x := newSearchIndex()
-	it := &item{id: "1", name: "a b c"}
-	x.docs[it] = &searchDoc{words: map[string]searchField{"a": fieldName, "b": fieldName, "c": fieldName},
-		pairs: map[uint64]searchField{x.pairKey("a", "b"): fieldName, x.pairKey("b", "c"): fieldName}}
+	x := state.NewSearchIndex()
+	it := &state.Item{ID: "1", Name: "a b c"}
+	x.Docs[it] = &state.SearchDoc{Words: map[string]state.SearchField{"a": state.FieldName, "b": state.FieldName, "c": state.FieldName},
+		Pairs: map[uint64]state.SearchField{x.PairKey("a", "b"): state.FieldName, x.PairKey("b", "c"): state.FieldName}}
 	for _, w := range []string{"a", "b", "c"} {
-		x.postings[w] = map[*item]searchField{it: fieldName}
+		x.Postings[w] = map[*state.Item]state.SearchField{it: state.FieldName}
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		n := parseSearchQuery(s)
@@ -350,15 +351,15 @@ func FuzzSearchQuery(f *testing.F) {
 			return
 		}
 		count := 0
-		var walk func(*searchNode)
-		walk = func(n *searchNode) {
-			if n.op == opWords {
+		var walk func(*state.SearchNode)
+		walk = func(n *state.SearchNode) {
+			if n.Op == state.OpWords {
 				count++
-				if len(n.words) == 0 {
+				if len(n.Words) == 0 {
 					t.Fatalf("empty words in %q", s)
 				}
 			}
-			for _, k := range n.kids {
+			for _, k := range n.Kids {
 				walk(k)
 			}
 		}
@@ -366,6 +367,6 @@ func FuzzSearchQuery(f *testing.F) {
 		if count > maxQueryTerms*2 {
 			t.Fatalf("%d terms from %q", count, s)
 		}
-		_ = x.eval(n, allSearchFields)
+		_ = x.Eval(n, state.AllSearchFields)
 	})
 }

@@ -13,8 +13,6 @@
 package refserver
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -29,25 +27,8 @@ import (
 
 	"github.com/contentapi/cms/refserver/internal/blob"
 	"github.com/contentapi/cms/refserver/internal/oauth"
+	"github.com/contentapi/cms/refserver/internal/state"
 	"github.com/contentapi/cms/refserver/internal/wire"
-)
-
-const (
-	roleAPI     = "api"
-	roleUpload  = "upload"
-	roleContent = "content"
-
-	apiRoot    = "/2.0"
-	uploadRoot = "/api/2.0"
-
-	inProcessAPIHost      = "api.cms.test"
-	inProcessUploadHost   = "upload.cms.test"
-	inProcessDownloadHost = "dl.cms.test"
-
-	defaultChunkedMinSize = 20_000_000
-	defaultPartSize       = 8 << 20
-	defaultSignedURLTTL   = 15 * time.Minute
-	sessionLifetime       = 7 * 24 * time.Hour
 )
 
 // Options configure a Server. The zero value is usable.
@@ -191,14 +172,14 @@ type RequestRecord struct {
 // endpoints) around its state, which it embeds. Handlers are the methods of
 // Server; the model and its rules are the methods of state (see state).
 type Server struct {
-	*state
-	opts Options // as given, with defaults (newServer); the state has its part (stateConfig)
+	st   *state.State // the model and its rules (internal/state)
+	opts Options      // as given, with defaults (newServer); the state has its part (stateConfig)
 
 	roleByHost map[string]string
 	handlers   map[string]http.Handler // by role
 	life       lifecycle               // listeners, connections, Close (lifecycle.go)
 
-	oauth *oauth.Service[*principal] // apps and issued tokens: the oauth room (oauth.go)
+	oauth *oauth.Service[*state.Principal] // apps and issued tokens: the oauth room (oauth.go)
 
 	restored    bool      // the state was loaded from Options.DataDir
 	fixedTokens [3]string // the admin, user and app tokens Options gave
@@ -218,87 +199,6 @@ type Server struct {
 	reqSeq   atomic.Uint64
 }
 
-// state is the server's model: items and folders, versions and upload
-// sessions, every resource, users, groups and pins, the indexes (folders,
-// search, metadata), the event log, and the rules that keep them
-// consistent. Its methods take no HTTP request and write no answer: a
-// handler (a method of Server) parses the request, calls them under mu,
-// and answers. It will move to a package of its own (internal/state,
-// docs/refserver.md).
-//
-// Lock order, where more than one is held: the oauth room's lock
-// (Server.oauth), then mu, then the persister's locks (persist.go: flushMu,
-// then its mu), then a store's own locks (internal/blob). The faults
-// (faultsMu) and the request log (reqMu) are never held with another lock.
-type state struct {
-	cfg   stateConfig
-	now   func() time.Time
-	log   *slog.Logger
-	store Store
-
-	baseURL, uploadURL, downloadURL string
-
-	enterpriseID string
-	admin, user  *user
-	app          *user
-	principals   map[string]*principal // by token
-
-	persist *persister // nil unless Options.DataDir (persist.go)
-	signKey []byte     // signs content-host URLs (download.go)
-
-	// queueHook queues the delivery of a webhook an event fired: the HTTP
-	// side (Server.queueDelivery, webhook_delivery.go). Called under mu.
-	queueHook func(hook *webhook, trigger string, by *user, source any)
-
-	mu       sync.Mutex // guards the state below
-	items    map[string]*item
-	folders  folderIndexes // listable items by folder (folderindex.go)
-	search   *searchIndex  // words of items, for GET /search (search_index.go)
-	events   eventLog      // the event history (events.go)
-	webhooks webhookState  // webhooks (webhooks.go)
-	collabs  collabState   // collaborations (collaborations.go)
-	comments commentState  // comments (comments.go)
-	eventsOn bool          // events are recorded (not while the state is restored)
-	sessions map[string]*session
-	ended    map[string]UploadSessionInfo // committed and aborted sessions, for UploadSession
-	nextID   int64
-
-	// State of the other resources, guarded by mu (one type per resource file).
-	tasks      taskState
-	watermarks watermarkState
-	metadata   metadataState
-	retention  retentionState
-	holds      legalHoldState
-	users      userState
-	groups     groupState
-	pins       devicePinState
-
-	pageHidden map[string]bool // HideFromPages (listpage.go), guarded by mu
-}
-
-// stateConfig is the part of Options the state uses (newServer fills it).
-// The tokens and webhook keys Options leaves empty are made random here,
-// and persisted with the state.
-type stateConfig struct {
-	AdminToken, UserToken, AppToken        string
-	WebhookPrimaryKey, WebhookSecondaryKey string
-	RetryAfter, SignedURLTTL               time.Duration
-	ContentNotReady, LegalHoldReleaseDelay time.Duration
-	EventHistory                           int
-	ChunkedMinSize, PartSize               int64
-}
-
-// update runs fn as one change of the state, under mu: a request's
-// (Server.change) or a hook's outside requests (Seed, AddDevicePin,
-// HideFromUsers, HideFromPages). The state's methods fn calls mark what
-// they change; a persisted server commits the marks of every change
-// before it answers (persistHandler) or before the hook returns.
-func (s *state) update(fn func()) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	fn()
-}
-
 // New returns a server without listeners, for in-process use through
 // Handler(). Its URLs are http://api.cms.test/2.0,
 // http://upload.cms.test/api/2.0 and http://dl.cms.test.
@@ -307,16 +207,16 @@ func New(opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.setURLs(inProcessAPIHost, inProcessUploadHost, inProcessDownloadHost)
+	s.setURLs(state.InProcessAPIHost, state.InProcessUploadHost, state.InProcessDownloadHost)
 	return s, nil
 }
 
 func newServer(opts Options) (*Server, error) {
 	if opts.ChunkedMinSize <= 0 {
-		opts.ChunkedMinSize = defaultChunkedMinSize
+		opts.ChunkedMinSize = state.DefaultChunkedMinSize
 	}
 	if opts.PartSize <= 0 {
-		opts.PartSize = defaultPartSize
+		opts.PartSize = state.DefaultPartSize
 	}
 	if opts.EventHistory == 0 {
 		opts.EventHistory = DefaultEventHistory
@@ -325,7 +225,7 @@ func newServer(opts Options) (*Server, error) {
 		opts.RetryAfter = time.Second
 	}
 	if opts.SignedURLTTL <= 0 {
-		opts.SignedURLTTL = defaultSignedURLTTL
+		opts.SignedURLTTL = state.DefaultSignedURLTTL
 	}
 	for _, d := range []struct {
 		v   *time.Duration
@@ -344,7 +244,7 @@ func newServer(opts Options) (*Server, error) {
 	}
 	if opts.DataDir != "" {
 		if _, mem := opts.Store.(*blob.Memory); mem {
-			return nil, errString("refserver: DataDir needs a Store that keeps content on disk, not an in-memory one")
+			return nil, state.ErrString("refserver: DataDir needs a Store that keeps content on disk, not an in-memory one")
 		}
 		if opts.Store == nil {
 			st, err := NewDirStore(opts.DataDir)
@@ -369,22 +269,22 @@ func newServer(opts Options) (*Server, error) {
 	}
 	s := &Server{
 		opts: opts,
-		state: &state{
-			cfg: stateConfig{
+		st: &state.State{
+			Cfg: state.StateConfig{
 				AdminToken: opts.AdminToken, UserToken: opts.UserToken, AppToken: opts.AppToken,
 				WebhookPrimaryKey: opts.WebhookPrimaryKey, WebhookSecondaryKey: opts.WebhookSecondaryKey,
 				RetryAfter: opts.RetryAfter, SignedURLTTL: opts.SignedURLTTL,
 				ContentNotReady: opts.ContentNotReady, LegalHoldReleaseDelay: opts.LegalHoldReleaseDelay,
 				EventHistory: opts.EventHistory, ChunkedMinSize: opts.ChunkedMinSize, PartSize: opts.PartSize,
 			},
-			now:      opts.Now,
-			log:      opts.Logger,
-			store:    opts.Store,
-			items:    make(map[string]*item),
-			sessions: make(map[string]*session),
-			ended:    make(map[string]UploadSessionInfo),
-			nextID:   100000000000,
-			signKey:  randomBytes(32),
+			Now:      opts.Now,
+			Log:      opts.Logger,
+			Store:    opts.Store,
+			Items:    make(map[string]*state.Item),
+			Sessions: make(map[string]*state.Session),
+			Ended:    make(map[string]state.EndedSession),
+			NextID:   100000000000,
+			SignKey:  state.RandomBytes(32),
 		},
 		requests: newRequestLog(opts.RequestLogSize),
 
@@ -392,52 +292,44 @@ func newServer(opts Options) (*Server, error) {
 		fixedKeys:   [2]string{opts.WebhookPrimaryKey, opts.WebhookSecondaryKey},
 	}
 	s.life.init()
-	s.initItemIndexes()
-	if err := s.initPrincipals(); err != nil {
+	s.st.InitItemIndexes()
+	if err := s.st.InitPrincipals(); err != nil {
 		return nil, err
 	}
 	s.initOAuth()
-	s.initResources()
+	s.st.InitResources()
 	s.initWebhookDelivery()
-	s.queueHook = s.queueDelivery
+	s.st.QueueHook = s.queueDelivery
 	s.handlers = map[string]http.Handler{
-		roleAPI:     s.apiMux(),
-		roleUpload:  s.uploadMux(),
-		roleContent: s.contentMux(),
+		state.RoleAPI:     s.apiMux(),
+		state.RoleUpload:  s.uploadMux(),
+		state.RoleContent: s.contentMux(),
 	}
 	if opts.DataDir != "" {
 		if err := s.openState(opts.DataDir); err != nil {
 			return nil, err
 		}
 		// The content host changes nothing and streams: it is not held.
-		s.handlers[roleAPI] = s.persistHandler(s.handlers[roleAPI])
-		s.handlers[roleUpload] = s.persistHandler(s.handlers[roleUpload])
+		s.handlers[state.RoleAPI] = s.persistHandler(s.handlers[state.RoleAPI])
+		s.handlers[state.RoleUpload] = s.persistHandler(s.handlers[state.RoleUpload])
 	}
-	s.eventsOn = true
+	s.st.EventsOn = true
 	return s, nil
 }
 
 func (s *Server) setURLs(api, upload, dl string) {
-	s.baseURL = "http://" + api + apiRoot
-	s.uploadURL = "http://" + upload + uploadRoot
-	s.downloadURL = "http://" + dl
+	s.st.BaseURL = "http://" + api + state.APIRoot
+	s.st.UploadURL = "http://" + upload + state.UploadRoot
+	s.st.DownloadURL = "http://" + dl
 	s.roleByHost = map[string]string{
-		inProcessAPIHost:      roleAPI,
-		inProcessUploadHost:   roleUpload,
-		inProcessDownloadHost: roleContent,
-		api:                   roleAPI,
-		upload:                roleUpload,
-		dl:                    roleContent,
+		state.InProcessAPIHost:      state.RoleAPI,
+		state.InProcessUploadHost:   state.RoleUpload,
+		state.InProcessDownloadHost: state.RoleContent,
+		api:                         state.RoleAPI,
+		upload:                      state.RoleUpload,
+		dl:                          state.RoleContent,
 	}
 }
-
-func randomBytes(n int) []byte {
-	b := make([]byte, n)
-	_, _ = rand.Read(b)
-	return b
-}
-
-func randomHex(n int) string { return hex.EncodeToString(randomBytes(n)) }
 
 // Handler returns one handler serving all three roles, chosen by the
 // request's Host (the in-process names api.cms.test, upload.cms.test and
@@ -476,7 +368,7 @@ func (s *Server) roleHandler(role string) http.Handler {
 		rw := &statusWriter{ResponseWriter: w, s: s, rec: rec}
 		defer func() {
 			rw.logOutcome()
-			s.log.LogAttrs(r.Context(), slog.LevelDebug, "request",
+			s.st.Log.LogAttrs(r.Context(), slog.LevelDebug, "request",
 				slog.String("role", role), slog.String("method", r.Method),
 				slog.String("path", logPath(r)), slog.Int("status", rw.status),
 				slog.String("request_id", id))
@@ -535,7 +427,7 @@ func logPath(r *http.Request) string {
 }
 
 func (s *Server) newRequestID() string {
-	return fmt.Sprintf("%s%06x", randomHex(6), s.reqSeq.Add(1)&0xffffff)
+	return fmt.Sprintf("%s%06x", state.RandomHex(6), s.reqSeq.Add(1)&0xffffff)
 }
 
 func (s *Server) record(role, id string, r *http.Request) *RequestRecord {
@@ -574,49 +466,49 @@ func (s *Server) ResetRequests() {
 }
 
 // BaseURL is the API root, e.g. http://127.0.0.1:PORT/2.0.
-func (s *Server) BaseURL() string { return s.baseURL }
+func (s *Server) BaseURL() string { return s.st.BaseURL }
 
 // UploadURL is the upload root, e.g. http://127.0.0.1:PORT/api/2.0.
-func (s *Server) UploadURL() string { return s.uploadURL }
+func (s *Server) UploadURL() string { return s.st.UploadURL }
 
 // DownloadURL is the content host, e.g. http://localhost:PORT.
-func (s *Server) DownloadURL() string { return s.downloadURL }
+func (s *Server) DownloadURL() string { return s.st.DownloadURL }
 
 // AdminToken is the bearer token of the enterprise admin.
-func (s *Server) AdminToken() string { return s.cfg.AdminToken }
+func (s *Server) AdminToken() string { return s.st.Cfg.AdminToken }
 
 // UserToken is the bearer token of the managed user.
-func (s *Server) UserToken() string { return s.cfg.UserToken }
+func (s *Server) UserToken() string { return s.st.Cfg.UserToken }
 
 // AppToken is the bearer token of the app principal (a service account that
 // may call only upload, download, get and delete file).
-func (s *Server) AppToken() string { return s.cfg.AppToken }
+func (s *Server) AppToken() string { return s.st.Cfg.AppToken }
 
 // Restored reports whether the server resumed a state stored in
 // Options.DataDir (false for a fresh state, and without DataDir).
 func (s *Server) Restored() bool { return s.restored }
 
 // EnterpriseID is the id of the enterprise.
-func (s *Server) EnterpriseID() string { return s.enterpriseID }
+func (s *Server) EnterpriseID() string { return s.st.EnterpriseID }
 
 // AdminUserID is the user id of the enterprise admin.
-func (s *Server) AdminUserID() string { return s.admin.id }
+func (s *Server) AdminUserID() string { return s.st.Admin.ID }
 
 // UserID is the user id of the managed user.
-func (s *Server) UserID() string { return s.user.id }
+func (s *Server) UserID() string { return s.st.User.ID }
 
 // AppUserID is the user id of the app token's service account.
-func (s *Server) AppUserID() string { return s.app.id }
+func (s *Server) AppUserID() string { return s.st.App.ID }
 
 // belowRoot is the path below the role's root ("/files/1" for
 // "/2.0/files/1"), or "" when the path is not under the root.
 func belowRoot(role, path string) (string, bool) {
 	root := ""
 	switch role {
-	case roleAPI:
-		root = apiRoot
-	case roleUpload:
-		root = uploadRoot
+	case state.RoleAPI:
+		root = state.APIRoot
+	case state.RoleUpload:
+		root = state.UploadRoot
 	}
 	if root == "" {
 		return path, true

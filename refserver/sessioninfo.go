@@ -1,5 +1,7 @@
 package refserver
 
+import "github.com/contentapi/cms/refserver/internal/state"
+
 // SessionState is the state of an upload session as UploadSession reports it.
 type SessionState string
 
@@ -40,30 +42,20 @@ type UploadPartInfo struct {
 // UploadSession returns the session with id, open or ended (committed or
 // aborted), whoever owns it. Expired sessions are not kept.
 func (s *Server) UploadSession(id string) (UploadSessionInfo, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if ss, ok := s.sessions[id]; ok {
-		return sessionInfo(ss, SessionOpen, ss.fileID), true
+	var (
+		d  state.EndedSession
+		ok bool
+	)
+	s.st.View(func() { d, ok = s.st.DescribeSessionID(id) })
+	if !ok {
+		return UploadSessionInfo{}, false
 	}
-	info, ok := s.ended[id]
-	return info, ok
-}
-
-// endSession removes a session and keeps its description. Callers hold s.mu.
-func (s *state) endSession(ss *session, state SessionState, fileID string) {
-	delete(s.sessions, ss.id)
-	s.ended[ss.id] = sessionInfo(ss, state, fileID)
-	s.dirtySession(ss)
-	s.dirty(kEnded, ss.id)
-}
-
-func sessionInfo(ss *session, state SessionState, fileID string) UploadSessionInfo {
 	info := UploadSessionInfo{
-		ID: ss.id, State: state, FileSize: ss.fileSize, PartSize: ss.partSize,
-		TotalParts: ss.totalParts, FileID: fileID,
+		ID: d.ID, State: SessionState(d.State), FileSize: d.FileSize, PartSize: d.PartSize,
+		TotalParts: d.TotalParts, FileID: d.FileID,
 	}
-	for _, pt := range sortedParts(ss) {
-		info.Parts = append(info.Parts, UploadPartInfo{PartID: pt.ID, Offset: pt.Offset, Size: pt.Size, SHA1: pt.SHA1})
+	for _, p := range d.Parts {
+		info.Parts = append(info.Parts, UploadPartInfo(p))
 	}
-	return info
+	return info, true
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/contentapi/cms/refserver/internal/state"
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
@@ -35,9 +36,9 @@ func TestSharedLinksOnFilesAndFolders(t *testing.T) {
 	// The stranger reads the file through the link, with its password.
 	require.Equal(t, http.StatusNotFound, e.statusWith(admin, "/files/"+f, as(hdr{})))
 	resp, m = e.doJSON("GET", e.api("/shared_items"), admin, nil, as(hdr{"boxapi": boxapi(fileURL, "")}))
-	requireAPIError(t, resp, m, http.StatusForbidden, codeIncorrectSharedItemPassword)
+	requireAPIError(t, resp, m, http.StatusForbidden, state.CodeIncorrectSharedItemPassword)
 	resp, m = e.doJSON("GET", e.api("/shared_items"), admin, nil, as(hdr{"boxapi": boxapi(fileURL, "wrong")}))
-	requireAPIError(t, resp, m, http.StatusForbidden, codeIncorrectSharedItemPassword)
+	requireAPIError(t, resp, m, http.StatusForbidden, state.CodeIncorrectSharedItemPassword)
 	resp, m = e.doJSON("GET", e.api("/shared_items?fields=name,etag"), admin, nil, as(hdr{"boxapi": boxapi(fileURL, "Secret-123")}))
 	require.Equal(t, http.StatusOK, resp.StatusCode, "%v", m)
 	require.Equal(t, "report.txt", m["name"])

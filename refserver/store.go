@@ -1,8 +1,6 @@
 package refserver
 
 import (
-	"context"
-
 	"github.com/contentapi/cms/refserver/internal/blob"
 )
 
@@ -42,12 +40,4 @@ func NewDirStore(dir string) (Store, error) {
 		return nil, err
 	}
 	return d, nil
-}
-
-// newAssembly starts an assembly in the server's store.
-func (s *state) newAssembly(ctx context.Context, size int64) (Assembly, error) {
-	if a, ok := s.store.(Assembler); ok {
-		return a.NewAssembly(ctx, size)
-	}
-	return blob.NewParts(s.store, size), nil
 }

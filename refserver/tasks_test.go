@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/contentapi/cms/refserver/internal/state"
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
@@ -286,11 +287,11 @@ func TestTasksFollowTheirFile(t *testing.T) {
 
 	e.deleteOK(tok, "/files/"+fid)
 	e.deleteOK(tok, "/files/"+fid+"/trash")
-	e.s.mu.Lock()
-	assert.Empty(t, e.s.tasks.tasks, "purged with the file")
-	assert.Empty(t, e.s.tasks.assignments)
-	assert.Empty(t, e.s.tasks.byFile, "the file's index entry goes too")
-	e.s.mu.Unlock()
+	e.s.st.Mu.Lock()
+	assert.Empty(t, e.s.st.Tasks.Tasks, "purged with the file")
+	assert.Empty(t, e.s.st.Tasks.Assignments)
+	assert.Empty(t, e.s.st.Tasks.ByFile, "the file's index entry goes too")
+	e.s.st.Mu.Unlock()
 }
 
 // TestTasksByFileIndex: the tasks of a file are listed from a per-file
@@ -321,17 +322,17 @@ func TestTasksByFileIndex(t *testing.T) {
 	e.deleteOK(tok, "/tasks/"+onA[1])
 	assert.Equal(t, []string{onA[0], onA[2]}, listed(a))
 	assert.Len(t, listed(b), 3)
-	e.s.mu.Lock()
-	assert.Len(t, e.s.tasks.byFile[a], 2)
-	assert.Len(t, e.s.tasks.tasks, 5)
-	e.s.mu.Unlock()
+	e.s.st.Mu.Lock()
+	assert.Len(t, e.s.st.Tasks.ByFile[a], 2)
+	assert.Len(t, e.s.st.Tasks.Tasks, 5)
+	e.s.st.Mu.Unlock()
 
 	e.deleteOK(tok, "/files/"+b)
 	e.deleteOK(tok, "/files/"+b+"/trash")
-	e.s.mu.Lock()
-	defer e.s.mu.Unlock()
-	assert.NotContains(t, e.s.tasks.byFile, b)
-	assert.Len(t, e.s.tasks.tasks, 2)
+	e.s.st.Mu.Lock()
+	defer e.s.st.Mu.Unlock()
+	assert.NotContains(t, e.s.st.Tasks.ByFile, b)
+	assert.Len(t, e.s.st.Tasks.Tasks, 2)
 }
 
 // FuzzTaskBody feeds untrusted task bodies to the decoder and the rules: no
@@ -341,15 +342,15 @@ func FuzzTaskBody(f *testing.F) {
 	f.Add(`{"completion_rule":"any_assignee","due_at":null}`)
 	f.Add(`{"action":"complete","message":"m","due_at":"2025-01-01T00:00:00.5+02:00"}`)
 	f.Fuzz(func(t *testing.T, body string) {
-		var b taskFields
+		var b state.TaskFields
 		if wire.DecodeJSON(strings.NewReader(body), &b) != nil {
 			return
 		}
-		if _, _, aerr := b.check(); aerr == nil {
-			if b.Action != nil && *b.Action != taskReview && *b.Action != taskComplete {
+		if _, _, aerr := b.Check(); aerr == nil {
+			if b.Action != nil && *b.Action != state.TaskReview && *b.Action != state.TaskComplete {
 				t.Fatalf("accepted action %q", *b.Action)
 			}
-			if b.CompletionRule != nil && *b.CompletionRule != ruleAll && *b.CompletionRule != ruleAny {
+			if b.CompletionRule != nil && *b.CompletionRule != state.RuleAll && *b.CompletionRule != state.RuleAny {
 				t.Fatalf("accepted rule %q", *b.CompletionRule)
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/contentapi/cms/refserver/internal/state"
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
@@ -70,7 +71,7 @@ func (s *Server) readUpload(r *http.Request, attrs any, attrsOptional bool, vali
 	)
 	fail := func(e error) (BlobInfo, error) {
 		if haveFile {
-			_ = s.store.Delete(context.WithoutCancel(r.Context()), blob.ID)
+			_ = s.st.Store.Delete(context.WithoutCancel(r.Context()), blob.ID)
 		}
 		return BlobInfo{}, e
 	}
@@ -119,7 +120,7 @@ func (s *Server) readUpload(r *http.Request, attrs any, attrsOptional bool, vali
 					return fail(aerr)
 				}
 			}
-			info, err := s.store.Put(r.Context(), part)
+			info, err := s.st.Store.Put(r.Context(), part)
 			if err != nil {
 				if r.Context().Err() != nil {
 					return fail(r.Context().Err())
@@ -148,7 +149,7 @@ func (s *Server) readUpload(r *http.Request, attrs any, attrsOptional bool, vali
 }
 
 // uploadFile serves POST {upload}/files/content: 201 Files.
-func (s *Server) uploadFile(w http.ResponseWriter, r *http.Request, p *principal) error {
+func (s *Server) uploadFile(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
 	fields := parseFields(r)
 	var attrs uploadAttributes
 	var created, modified time.Time
@@ -159,7 +160,7 @@ func (s *Server) uploadFile(w http.ResponseWriter, r *http.Request, p *principal
 		if attrs.Parent == nil || attrs.Parent.ID == nil {
 			return wire.BadRequest("Missing required attribute: parent.id")
 		}
-		if aerr := checkName(*attrs.Name); aerr != nil {
+		if aerr := state.CheckName(*attrs.Name); aerr != nil {
 			return aerr
 		}
 		var aerr *wire.Error
@@ -169,14 +170,14 @@ func (s *Server) uploadFile(w http.ResponseWriter, r *http.Request, p *principal
 		if modified, aerr = parseTime("content_modified_at", attrs.ContentModifiedAt); aerr != nil {
 			return aerr
 		}
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		parent, aerr := s.parentFolder(p, *attrs.Parent.ID)
+		s.st.Mu.Lock()
+		defer s.st.Mu.Unlock()
+		parent, aerr := s.st.ParentFolder(p, *attrs.Parent.ID)
 		if aerr != nil {
 			return aerr
 		}
-		if c := s.conflict(*attrs.Parent.ID, ownerIn(p, parent), *attrs.Name, nil); c != nil {
-			return s.errNameInUse(c)
+		if c := s.st.Conflict(*attrs.Parent.ID, state.OwnerIn(p, parent), *attrs.Name, nil); c != nil {
+			return s.st.ErrNameInUse(c)
 		}
 		return nil
 	}
@@ -184,13 +185,13 @@ func (s *Server) uploadFile(w http.ResponseWriter, r *http.Request, p *principal
 	if err != nil {
 		return err
 	}
-	s.mu.Lock()
-	f, aerr := s.createFile(p, *attrs.Parent.ID, *attrs.Name, blob, created, modified)
+	s.st.Mu.Lock()
+	f, aerr := s.st.CreateFile(p, *attrs.Parent.ID, *attrs.Name, blob, created, modified)
 	var out map[string]any
 	if aerr == nil {
-		out = s.render(f, fields, p)
+		out = s.st.Render(f, fields, p)
 	}
-	s.mu.Unlock()
+	s.st.Mu.Unlock()
 	if aerr != nil {
 		s.deleteBlobs(r, []string{blob.ID})
 		return aerr
@@ -199,96 +200,32 @@ func (s *Server) uploadFile(w http.ResponseWriter, r *http.Request, p *principal
 	return nil
 }
 
-// createFile adds a file with its first version, re-checking the parent and
-// the name. Callers hold s.mu.
-func (s *state) createFile(p *principal, parentID, name string, blob BlobInfo, created, modified time.Time) (*item, *wire.Error) {
-	parent, aerr := s.parentFolder(p, parentID)
-	if aerr != nil {
-		return nil, aerr
-	}
-	owner := ownerIn(p, parent)
-	if c := s.conflict(parentID, owner, name, nil); c != nil {
-		return nil, s.errNameInUse(c)
-	}
-	now := s.nowSec()
-	if created.IsZero() {
-		created = now
-	}
-	if modified.IsZero() {
-		modified = now
-	}
-	f := &item{
-		typ: "file", id: s.newID(), name: name, parentID: parentID,
-		owner: owner, createdBy: p.user, modBy: p.user,
-		createdAt: now, modifiedAt: now, contentCreatedAt: created, contentModifiedAt: modified,
-		versions: []*version{{id: s.newID(), blob: blob, createdAt: now, by: p.user}},
-		readyAt:  s.now().Add(s.cfg.ContentNotReady),
-	}
-	s.addItem(f)
-	s.versionAdded(f, f.current())
-	if parent != nil {
-		parent.touch(now, nil)
-	}
-	s.dirtyItem(f, parent)
-	return f, nil
-}
-
-// addVersion makes blob the current version of f, optionally renaming it,
-// re-checking the name. Callers hold s.mu.
-func (s *state) addVersion(p *principal, f *item, name string, blob BlobInfo, modified time.Time) *wire.Error {
-	if aerr := s.lockRefuses(p, f, actUpload); aerr != nil {
-		return aerr
-	}
-	if name != "" && name != f.name {
-		if c := s.conflict(f.parentID, f.owner, name, f); c != nil {
-			return s.errNameInUse(c)
-		}
-		f.name = name
-	}
-	now := s.nowSec()
-	if modified.IsZero() {
-		modified = now
-	}
-	f.versions = append(f.versions, &version{id: s.newID(), blob: blob, createdAt: now, by: p.user})
-	s.versionAdded(f, f.current())
-	f.contentModifiedAt = modified
-	f.readyAt = s.now().Add(s.cfg.ContentNotReady)
-	f.touch(now, p.user)
-	s.dirtyItem(f)
-	if parent, ok := s.items[f.parentID]; ok {
-		parent.touch(now, nil)
-		s.dirtyItem(parent)
-	}
-	s.itemEvent(evItemUpload, f, p.user)
-	return nil
-}
-
 // uploadNewVersion serves POST {upload}/files/{file_id}/content: 200 Files,
 // 412 on an if-match mismatch.
-func (s *Server) uploadNewVersion(w http.ResponseWriter, r *http.Request, p *principal) error {
+func (s *Server) uploadNewVersion(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
 	id, aerr := fileIDLoose(r)
 	if aerr != nil {
 		return aerr
 	}
 	fields := parseFields(r)
 	check := func(name string) *wire.Error {
-		f, aerr := s.lookupFor(p, "file", id, actUpload)
+		f, aerr := s.st.LookupFor(p, "file", id, state.ActUpload)
 		if aerr != nil {
 			return aerr
 		}
-		if aerr := checkIfMatch(r.Header.Get("If-Match"), f.etag()); aerr != nil {
+		if aerr := state.CheckIfMatch(r.Header.Get("If-Match"), f.Etag()); aerr != nil {
 			return aerr
 		}
-		if name != "" && name != f.name {
-			if c := s.conflict(f.parentID, f.owner, name, f); c != nil {
-				return s.errNameInUse(c)
+		if name != "" && name != f.Name {
+			if c := s.st.Conflict(f.ParentID, f.Owner, name, f); c != nil {
+				return s.st.ErrNameInUse(c)
 			}
 		}
 		return nil
 	}
-	s.mu.Lock()
+	s.st.Mu.Lock()
 	aerr = check("")
-	s.mu.Unlock()
+	s.st.Mu.Unlock()
 	if aerr != nil {
 		return aerr
 	}
@@ -298,7 +235,7 @@ func (s *Server) uploadNewVersion(w http.ResponseWriter, r *http.Request, p *pri
 		name := ""
 		if attrs.Name != nil {
 			name = *attrs.Name
-			if aerr := checkName(name); aerr != nil {
+			if aerr := state.CheckName(name); aerr != nil {
 				return aerr
 			}
 		}
@@ -306,8 +243,8 @@ func (s *Server) uploadNewVersion(w http.ResponseWriter, r *http.Request, p *pri
 		if modified, aerr = parseTime("content_modified_at", attrs.ContentModifiedAt); aerr != nil {
 			return aerr
 		}
-		s.mu.Lock()
-		defer s.mu.Unlock()
+		s.st.Mu.Lock()
+		defer s.st.Mu.Unlock()
 		return check(name)
 	}
 	blob, err := s.readUpload(r, &attrs, true, validate)
@@ -318,16 +255,16 @@ func (s *Server) uploadNewVersion(w http.ResponseWriter, r *http.Request, p *pri
 	if attrs.Name != nil {
 		name = *attrs.Name
 	}
-	s.mu.Lock()
+	s.st.Mu.Lock()
 	aerr = check(name)
 	var out map[string]any
 	if aerr == nil {
-		f := s.items[id]
-		if aerr = s.addVersion(p, f, name, blob, modified); aerr == nil {
-			out = s.render(f, fields, p)
+		f := s.st.Items[id]
+		if aerr = s.st.AddVersion(p, f, name, blob, modified); aerr == nil {
+			out = s.st.Render(f, fields, p)
 		}
 	}
-	s.mu.Unlock()
+	s.st.Mu.Unlock()
 	if aerr != nil {
 		s.deleteBlobs(r, []string{blob.ID})
 		return aerr

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/contentapi/cms/refserver/internal/state"
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
@@ -35,7 +36,7 @@ type commitAttributes struct {
 // checkCommitParts verifies that the listed parts are exactly the uploaded
 // ones (any order) and that they cover the whole file; else 400
 // parts_mismatch.
-func checkCommitParts(ss *session, body *commitBody) *wire.Error {
+func checkCommitParts(ss *state.Session, body *commitBody) *wire.Error {
 	mismatch := func(format string, args ...any) *wire.Error {
 		return wire.Errorf(http.StatusBadRequest, wire.CodePartsMismatch, format, args...)
 	}
@@ -44,42 +45,42 @@ func checkCommitParts(ss *session, body *commitBody) *wire.Error {
 		if bp.PartID == nil || bp.Offset == nil || bp.Size == nil || bp.SHA1 == nil {
 			return mismatch("Each part needs part_id, offset, size and sha1")
 		}
-		pt, ok := ss.parts[*bp.Offset]
+		pt, ok := ss.Parts[*bp.Offset]
 		if !ok || pt.ID != *bp.PartID || pt.Size != *bp.Size || !strings.EqualFold(pt.SHA1, *bp.SHA1) || seen[pt.Offset] {
 			return mismatch("No matching part found on server for part_id %q at offset %d", *bp.PartID, *bp.Offset)
 		}
 		seen[pt.Offset] = true
 	}
-	if len(seen) != len(ss.parts) {
+	if len(seen) != len(ss.Parts) {
 		return mismatch("The parts list does not contain every uploaded part")
 	}
 	var covered int64
-	for _, pt := range sortedParts(ss) {
+	for _, pt := range state.SortedParts(ss) {
 		if pt.Offset != covered {
 			return mismatch("The parts do not cover the file: missing bytes at offset %d", covered)
 		}
 		covered += pt.Size
 	}
-	if covered != ss.fileSize {
-		return mismatch("The parts cover %d of %d bytes", covered, ss.fileSize)
+	if covered != ss.FileSize {
+		return mismatch("The parts cover %d of %d bytes", covered, ss.FileSize)
 	}
 	return nil
 }
 
 // checkCommitConditions applies if-match / if-none-match to a new-version
 // session's file. Callers hold s.mu.
-func (s *Server) checkCommitConditions(r *http.Request, p *principal, ss *session) (*item, *wire.Error) {
-	if ss.fileID == "" {
+func (s *Server) checkCommitConditions(r *http.Request, p *state.Principal, ss *state.Session) (*state.Item, *wire.Error) {
+	if ss.FileID == "" {
 		return nil, nil
 	}
-	f, aerr := s.lookupFor(p, "file", ss.fileID, actUpload)
+	f, aerr := s.st.LookupFor(p, "file", ss.FileID, state.ActUpload)
 	if aerr != nil {
 		return nil, aerr
 	}
-	if aerr := checkIfMatch(r.Header.Get("If-Match"), f.etag()); aerr != nil {
+	if aerr := state.CheckIfMatch(r.Header.Get("If-Match"), f.Etag()); aerr != nil {
 		return nil, aerr
 	}
-	if h := r.Header.Get("If-None-Match"); h != "" && etagMatches(h, f.etag()) {
+	if h := r.Header.Get("If-None-Match"); h != "" && state.EtagMatches(h, f.Etag()) {
 		return nil, wire.Errorf(http.StatusPreconditionFailed, wire.CodePreconditionFailed, "The if-none-match condition failed")
 	}
 	return f, nil
@@ -91,7 +92,7 @@ func (s *Server) checkCommitConditions(r *http.Request, p *principal, ss *sessio
 // parts were written into the file's content and hashed as they arrived
 // (uploadparts.go), so the commit compares the digest and links the
 // content to the file: it neither reads nor copies it.
-func (s *Server) commitUploadSession(w http.ResponseWriter, r *http.Request, p *principal) error {
+func (s *Server) commitUploadSession(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
 	wantSHA1, aerr := wire.RequestDigest(r.Header.Get("Digest"))
 	if aerr != nil {
 		return aerr
@@ -122,27 +123,27 @@ func (s *Server) commitUploadSession(w http.ResponseWriter, r *http.Request, p *
 	}
 	fields := parseFields(r)
 	var (
-		ss       *session
+		ss       *state.Session
 		notReady bool
 	)
-	if aerr := s.withSession(r, p, func(cur *session) *wire.Error {
+	if aerr := s.withSession(r, p, func(cur *state.Session) *wire.Error {
 		if aerr := checkCommitParts(cur, &body); aerr != nil {
 			return aerr
 		}
-		if s.now().Before(cur.lastPartAt.Add(s.opts.CommitNotReady)) {
+		if s.st.Now().Before(cur.LastPartAt.Add(s.opts.CommitNotReady)) {
 			notReady = true
 			return nil
 		}
 		if _, aerr := s.checkCommitConditions(r, p, cur); aerr != nil {
 			return aerr
 		}
-		if cur.fileID == "" {
-			parent, aerr := s.parentFolder(p, cur.folderID)
+		if cur.FileID == "" {
+			parent, aerr := s.st.ParentFolder(p, cur.FolderID)
 			if aerr != nil {
 				return aerr
 			}
-			if c := s.conflict(cur.folderID, ownerIn(p, parent), cur.fileName, nil); c != nil {
-				return s.errNameInUse(c)
+			if c := s.st.Conflict(cur.FolderID, state.OwnerIn(p, parent), cur.FileName, nil); c != nil {
+				return s.st.ErrNameInUse(c)
 			}
 		}
 		ss = cur
@@ -151,13 +152,13 @@ func (s *Server) commitUploadSession(w http.ResponseWriter, r *http.Request, p *
 		return aerr
 	}
 	if notReady {
-		w.Header().Set("Retry-After", strconv.Itoa(s.retryAfterSeconds()))
+		w.Header().Set("Retry-After", strconv.Itoa(s.st.RetryAfterSeconds()))
 		w.WriteHeader(http.StatusAccepted)
 		return nil
 	}
 
-	ss.commitMu.Lock()
-	defer ss.commitMu.Unlock()
+	ss.CommitMu.Lock()
+	defer ss.CommitMu.Unlock()
 	sum, err := s.wholeSHA1(r, ss)
 	if err != nil {
 		return err
@@ -170,8 +171,8 @@ func (s *Server) commitUploadSession(w http.ResponseWriter, r *http.Request, p *
 		return err
 	}
 	var out map[string]any
-	if aerr := s.withSession(r, p, func(cur *session) *wire.Error {
-		if cur != ss || cur.final == nil {
+	if aerr := s.withSession(r, p, func(cur *state.Session) *wire.Error {
+		if cur != ss || cur.Final == nil {
 			return wire.Errorf(http.StatusConflict, wire.CodeConflict, "The session changed during the commit; retry")
 		}
 		f, aerr := s.checkCommitConditions(r, p, ss)
@@ -179,17 +180,17 @@ func (s *Server) commitUploadSession(w http.ResponseWriter, r *http.Request, p *
 			return aerr
 		}
 		if f == nil {
-			if f, aerr = s.createFile(p, ss.folderID, ss.fileName, blob, created, modified); aerr != nil {
+			if f, aerr = s.st.CreateFile(p, ss.FolderID, ss.FileName, blob, created, modified); aerr != nil {
 				return aerr
 			}
-		} else if aerr = s.addVersion(p, f, ss.fileName, blob, modified); aerr != nil {
+		} else if aerr = s.st.AddVersion(p, f, ss.FileName, blob, modified); aerr != nil {
 			return aerr
 		}
 		if attrs.Description != nil {
-			s.describe(f, *attrs.Description)
+			s.st.Describe(f, *attrs.Description)
 		}
-		s.endSession(ss, SessionCommitted, f.id)
-		out = s.render(f, fields, p)
+		s.st.EndSession(ss, state.SessionCommitted, f.ID)
+		out = s.st.Render(f, fields, p)
 		return nil
 	}); aerr != nil {
 		return aerr // the session keeps its finished content for a later commit
@@ -201,10 +202,10 @@ func (s *Server) commitUploadSession(w http.ResponseWriter, r *http.Request, p *
 // finishContent makes the session's content a blob once (a commit that
 // fails later, on a name clash or a condition, leaves it to the next one).
 // Callers hold ss.commitMu, not s.mu.
-func (s *Server) finishContent(r *http.Request, ss *session, sum string) (BlobInfo, error) {
-	s.mu.Lock()
-	final, asm := ss.final, ss.asm
-	s.mu.Unlock()
+func (s *Server) finishContent(r *http.Request, ss *state.Session, sum string) (BlobInfo, error) {
+	s.st.Mu.Lock()
+	final, asm := ss.Final, ss.Asm
+	s.st.Mu.Unlock()
 	if final != nil {
 		return *final, nil
 	}
@@ -213,28 +214,10 @@ func (s *Server) finishContent(r *http.Request, ss *session, sum string) (BlobIn
 		return BlobInfo{}, err
 	}
 	var live bool
-	s.update(func() { live = s.keepFinalContent(ss, blob) })
+	s.st.Update(func() { live = s.st.KeepFinalContent(ss, blob) })
 	if !live {
 		s.deleteBlobs(r, []string{blob.ID})
 		return BlobInfo{}, wire.NotFound("upload session") // aborted meanwhile
 	}
 	return blob, nil
-}
-
-// keepFinalContent records blob as the finished content of ss when the
-// session is still live (a later commit reuses it), reporting whether it
-// was. Callers hold mu.
-func (s *state) keepFinalContent(ss *session, blob BlobInfo) bool {
-	if _, live := s.sessions[ss.id]; !live {
-		return false
-	}
-	ss.final = &blob
-	s.dirty(kSessions, ss.id)
-	return true
-}
-
-// describe sets the description of f. Callers hold mu.
-func (s *state) describe(f *item, description string) {
-	f.description = description
-	s.dirtyItem(f)
 }

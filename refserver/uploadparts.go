@@ -8,6 +8,7 @@ import (
 	"net/http"
 
 	"github.com/contentapi/cms/refserver/internal/blob"
+	"github.com/contentapi/cms/refserver/internal/state"
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
@@ -22,7 +23,7 @@ import (
 // part whose first copy is still arriving waits for it. The request that
 // completes a run of contiguous parts from the start of the file feeds them
 // to the whole-file hash before it answers.
-func (s *Server) uploadPart(w http.ResponseWriter, r *http.Request, p *principal) error {
+func (s *Server) uploadPart(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
 	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/octet-stream" {
 		return wire.BadRequest("Content-Type must be application/octet-stream")
 	}
@@ -40,16 +41,16 @@ func (s *Server) uploadPart(w http.ResponseWriter, r *http.Request, p *principal
 	}
 	size := cr.Last - cr.First + 1
 	var (
-		old   *uploadPart
+		old   *state.UploadPart
 		asm   Assembly
 		done  chan struct{}
-		ss    *session
-		stale *session
+		ss    *state.Session
+		stale *state.Session
 	)
 	for {
 		var wait chan struct{}
-		s.mu.Lock()
-		ss, stale, aerr = s.session(p, r.PathValue("session_id"))
+		s.st.Mu.Lock()
+		ss, stale, aerr = s.st.Session(p, r.PathValue("session_id"))
 		if aerr == nil {
 			aerr = checkPartRange(ss, cr)
 		}
@@ -57,17 +58,17 @@ func (s *Server) uploadPart(w http.ResponseWriter, r *http.Request, p *principal
 			aerr = errRange("The body length %d does not match the content range length %d", r.ContentLength, size)
 		}
 		if aerr == nil {
-			if old = ss.parts[cr.First]; old != nil {
+			if old = ss.Parts[cr.First]; old != nil {
 				if old.SHA1 != wantSHA1 || old.Size != size {
 					aerr = wire.Errorf(http.StatusConflict, wire.CodeRangeOverlaps, "The part overlaps a part already uploaded")
 				}
-			} else if wait = ss.writing[cr.First]; wait == nil {
+			} else if wait = ss.Writing[cr.First]; wait == nil {
 				done = make(chan struct{})
-				ss.writing[cr.First] = done
-				asm = ss.asm
+				ss.Writing[cr.First] = done
+				asm = ss.Asm
 			}
 		}
-		s.mu.Unlock()
+		s.st.Mu.Unlock()
 		s.dropContent(r, stale)
 		if aerr != nil {
 			return aerr
@@ -109,12 +110,12 @@ func (s *Server) uploadPart(w http.ResponseWriter, r *http.Request, p *principal
 		_ = asm.Drop(cr.First) // before the offset is free for another copy
 	}
 	var (
-		part   *uploadPart
+		part   *state.UploadPart
 		hashIt bool
 	)
-	s.update(func() {
+	s.st.Update(func() {
 		var live bool
-		part, hashIt, live = s.partLanded(ss, cr.First, size, sum, !gone && aerr == nil, done)
+		part, hashIt, live = s.st.PartLanded(ss, cr.First, size, sum, !gone && aerr == nil, done)
 		if !live && aerr == nil {
 			aerr = wire.NotFound("upload session") // aborted meanwhile
 		}
@@ -126,37 +127,15 @@ func (s *Server) uploadPart(w http.ResponseWriter, r *http.Request, p *principal
 		return aerr
 	}
 	if hashIt {
-		s.hashLanded(ss)
+		s.st.HashLanded(ss)
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"part": part})
 	return nil
 }
 
-// partLanded ends the write of the part at off of ss (done is closed: the
-// offset is free again) and, when ok and the session is still live,
-// records the part (size bytes, SHA1 sum) and marks it; hashIt reports that
-// the caller is to hash the contiguous parts from there. Callers hold mu.
-func (s *state) partLanded(ss *session, off, size int64, sum string, ok bool, done chan struct{}) (part *uploadPart, hashIt, live bool) {
-	delete(ss.writing, off)
-	close(done)
-	_, live = s.sessions[ss.id]
-	if !ok || !live {
-		return nil, false, live
-	}
-	part = &uploadPart{ID: s.newPartID(ss), Offset: off, Size: size, SHA1: sum}
-	ss.parts[off] = part
-	ss.lastPartAt = s.now()
-	s.dirty(kSessions, ss.id)
-	s.dirtyPart(ss, off)
-	if hashIt = ss.hashing == nil && off == ss.hashed; hashIt {
-		ss.hashing = make(chan struct{})
-	}
-	return part, hashIt, true
-}
-
 // verifyRepeat answers a part sent again: its bytes are hashed, not
 // stored; the same bytes get the stored part back.
-func (s *Server) verifyRepeat(w http.ResponseWriter, r *http.Request, old *uploadPart, size int64) error {
+func (s *Server) verifyRepeat(w http.ResponseWriter, r *http.Request, old *state.UploadPart, size int64) error {
 	h := sha1.New()
 	buf := blob.GetBuffer()
 	n, err := io.CopyBuffer(h, io.LimitReader(r.Body, size+1), *buf)
@@ -175,60 +154,31 @@ func (s *Server) verifyRepeat(w http.ResponseWriter, r *http.Request, old *uploa
 	return nil
 }
 
-// hashLanded feeds the parts that continue the hashed run of the file to
-// the whole-file hash, in offset order, until the next part has not landed
-// yet. The caller set ss.hashing; hashLanded closes it when it stops. Only
-// one request hashes a session at a time, and never under s.mu.
-func (s *state) hashLanded(ss *session) {
-	buf := blob.GetBuffer()
-	defer blob.PutBuffer(buf)
-	for {
-		s.mu.Lock()
-		pt, ok := ss.parts[ss.hashed]
-		if !ok || ss.hashErr != nil || ss.final != nil {
-			close(ss.hashing)
-			ss.hashing = nil
-			s.mu.Unlock()
-			return
-		}
-		asm := ss.asm
-		s.mu.Unlock()
-		_, err := io.CopyBuffer(ss.whole, io.NewSectionReader(asm, pt.Offset, pt.Size), *buf)
-		s.mu.Lock()
-		if err != nil {
-			ss.hashErr = err
-		} else {
-			ss.hashed += pt.Size
-		}
-		s.mu.Unlock()
-	}
-}
-
 // wholeSHA1 waits until no request is hashing the session, finishes the
 // whole-file hash if parts are left (a part whose hashing failed, or a
 // commit that came first), and returns the file's hex SHA1. Callers hold
 // ss.commitMu, not s.mu.
-func (s *Server) wholeSHA1(r *http.Request, ss *session) (string, error) {
+func (s *Server) wholeSHA1(r *http.Request, ss *state.Session) (string, error) {
 	for {
-		s.mu.Lock()
-		busy := ss.hashing
+		s.st.Mu.Lock()
+		busy := ss.Hashing
 		if busy == nil {
-			if ss.hashErr != nil {
-				ss.whole, ss.hashed, ss.hashErr = sha1.New(), 0, nil // start over
+			if ss.HashErr != nil {
+				ss.Whole, ss.Hashed, ss.HashErr = sha1.New(), 0, nil // start over
 			}
-			if ss.hashed == ss.fileSize {
-				sum := hex.EncodeToString(ss.whole.Sum(nil))
-				s.mu.Unlock()
+			if ss.Hashed == ss.FileSize {
+				sum := hex.EncodeToString(ss.Whole.Sum(nil))
+				s.st.Mu.Unlock()
 				return sum, nil
 			}
-			ss.hashing = make(chan struct{})
+			ss.Hashing = make(chan struct{})
 		}
-		s.mu.Unlock()
+		s.st.Mu.Unlock()
 		if busy == nil {
-			s.hashLanded(ss)
-			s.mu.Lock()
-			err, short := ss.hashErr, ss.hashed != ss.fileSize
-			s.mu.Unlock()
+			s.st.HashLanded(ss)
+			s.st.Mu.Lock()
+			err, short := ss.HashErr, ss.Hashed != ss.FileSize
+			s.st.Mu.Unlock()
 			if err != nil {
 				return "", err
 			}

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/contentapi/cms/refserver/internal/state"
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
@@ -27,7 +28,7 @@ func TestUsersMe(t *testing.T) {
 	assert.NotContains(t, me, "enterprise", "Full fields only on request")
 
 	me = e.ok(http.MethodGet, "/users/me?fields=enterprise,role", e.s.AdminToken(), nil, http.StatusOK)
-	assert.Equal(t, map[string]any{"id": "1000001", "type": "enterprise", "name": enterpriseName}, me["enterprise"])
+	assert.Equal(t, map[string]any{"id": "1000001", "type": "enterprise", "name": state.EnterpriseName}, me["enterprise"])
 	assert.Equal(t, "admin", me["role"])
 	assert.Equal(t, "admin@cms.test", me["login"], "mini fields come with fields")
 	assert.NotContains(t, me, "created_at")
@@ -100,7 +101,7 @@ func TestUsersCreateRejections(t *testing.T) {
 		{"no name", admin, map[string]any{"login": "a@cms.test"}, 400, wire.CodeBadRequest},
 		{"no login", admin, map[string]any{"name": "A"}, 400, wire.CodeBadRequest},
 		{"unknown field", admin, map[string]any{"name": "A", "login": "a@cms.test", "shoe_size": 9}, 400, wire.CodeBadRequest},
-		{"login taken", admin, map[string]any{"name": "A", "login": "USER@cms.test"}, 409, codeUserLoginInUse},
+		{"login taken", admin, map[string]any{"name": "A", "login": "USER@cms.test"}, 409, state.CodeUserLoginInUse},
 		{"login not an e-mail", admin, map[string]any{"name": "A", "login": "nobody"}, 400, wire.CodeInvalidParameter},
 		{"name too long", admin, map[string]any{"name": long(51), "login": "a@cms.test"}, 400, wire.CodeInvalidParameter},
 		{"empty name", admin, map[string]any{"name": "", "login": "a@cms.test"}, 400, wire.CodeInvalidParameter},
@@ -150,7 +151,7 @@ func TestUsersUpdate(t *testing.T) {
 
 	// The old login is free again, the new one is taken.
 	e.ok(http.MethodPost, "/users", admin, map[string]any{"name": "B", "login": "ola@cms.test"}, http.StatusCreated)
-	e.rejects(http.MethodPost, "/users", admin, map[string]any{"name": "B", "login": "Ola.N@cms.test"}, http.StatusConflict, codeUserLoginInUse)
+	e.rejects(http.MethodPost, "/users", admin, map[string]any{"name": "B", "login": "Ola.N@cms.test"}, http.StatusConflict, state.CodeUserLoginInUse)
 
 	// notification_email: null removes it; clearing a text field with "".
 	u = e.ok(http.MethodPut, path, admin, map[string]any{"notification_email": nil, "job_title": ""}, http.StatusOK)
@@ -170,7 +171,7 @@ func TestUsersUpdate(t *testing.T) {
 		{"managed user", e.s.UserToken(), "/users/" + id, map[string]any{"name": "X"}, 403, wire.CodeAccessDenied},
 		{"managed user on self", e.s.UserToken(), "/users/" + e.s.UserID(), map[string]any{"name": "X"}, 403, wire.CodeAccessDenied},
 		{"no such user", admin, "/users/12345", map[string]any{"name": "X"}, 404, wire.CodeNotFound},
-		{"login taken", admin, "/users/" + id, map[string]any{"login": "other@cms.test"}, 409, codeUserLoginInUse},
+		{"login taken", admin, "/users/" + id, map[string]any{"login": "other@cms.test"}, 409, state.CodeUserLoginInUse},
 		{"bad notification e-mail", admin, "/users/" + id, map[string]any{"notification_email": map[string]any{"email": "not-an-address"}}, 400, wire.CodeInvalidParameter},
 		{"notification e-mail unknown key", admin, "/users/" + id, map[string]any{"notification_email": map[string]any{"email": "a@b.test", "is_confirmed": true}}, 400, wire.CodeBadRequest},
 		{"name too long", admin, "/users/" + id, map[string]any{"name": long[:51]}, 400, wire.CodeInvalidParameter},
@@ -202,7 +203,7 @@ func TestUsersRollOut(t *testing.T) {
 		map[string]any{"enterprise": nil, "notify": true}, http.StatusOK)
 	assert.Contains(t, u, "enterprise")
 	assert.Nil(t, u["enterprise"], "a free user has no enterprise")
-	assert.EqualValues(t, freeMaxUploadSize, u["max_upload_size"])
+	assert.EqualValues(t, state.FreeMaxUploadSize, u["max_upload_size"])
 
 	// Gone from the enterprise: not listed, not found, not an As-User target.
 	e.rejects(http.MethodGet, "/users/"+id, admin, nil, http.StatusNotFound, wire.CodeNotFound)
@@ -227,7 +228,7 @@ func TestUsersDelete(t *testing.T) {
 	assert.EqualValues(t, 3, u["space_used"])
 
 	e.rejects(http.MethodDelete, "/users/"+id, e.s.UserToken(), nil, http.StatusForbidden, wire.CodeAccessDenied)
-	e.rejects(http.MethodDelete, "/users/"+id, admin, nil, http.StatusConflict, codeUserHasContent)
+	e.rejects(http.MethodDelete, "/users/"+id, admin, nil, http.StatusConflict, state.CodeUserHasContent)
 	e.rejects(http.MethodDelete, "/users/"+id+"?force=maybe", admin, nil, http.StatusBadRequest, wire.CodeBadRequest)
 	e.rejects(http.MethodDelete, "/users/"+e.s.AdminUserID()+"?force=true", admin, nil, http.StatusForbidden, wire.CodeAccessDenied)
 	e.rejects(http.MethodDelete, "/users/"+e.s.AppUserID()+"?force=true", admin, nil, http.StatusForbidden, wire.CodeAccessDenied)

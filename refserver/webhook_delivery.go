@@ -8,8 +8,9 @@ import (
 	"encoding/base64"
 	"io"
 	"net/http"
-	"slices"
 	"time"
+
+	"github.com/contentapi/cms/refserver/internal/state"
 )
 
 // Webhook deliveries (the V2 webhooks guide, "Flow", "Retries" and the
@@ -56,18 +57,18 @@ type delivery struct {
 // webhook deliveries with (Options.WebhookPrimaryKey and
 // WebhookSecondaryKey, or random ones kept with the state).
 func (s *Server) WebhookKeys() (primary, secondary string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.cfg.WebhookPrimaryKey, s.cfg.WebhookSecondaryKey
+	s.st.Mu.Lock()
+	defer s.st.Mu.Unlock()
+	return s.st.Cfg.WebhookPrimaryKey, s.st.Cfg.WebhookSecondaryKey
 }
 
 // initWebhookDelivery sets the keys and the client of deliveries.
 func (s *Server) initWebhookDelivery() {
-	if s.cfg.WebhookPrimaryKey == "" {
-		s.cfg.WebhookPrimaryKey = randomHex(16)
+	if s.st.Cfg.WebhookPrimaryKey == "" {
+		s.st.Cfg.WebhookPrimaryKey = state.RandomHex(16)
 	}
-	if s.cfg.WebhookSecondaryKey == "" {
-		s.cfg.WebhookSecondaryKey = randomHex(16)
+	if s.st.Cfg.WebhookSecondaryKey == "" {
+		s.st.Cfg.WebhookSecondaryKey = state.RandomHex(16)
 	}
 	rt := s.opts.WebhookTransport
 	if rt == nil {
@@ -81,46 +82,18 @@ func (s *Server) initWebhookDelivery() {
 	s.hookSlots = make(chan struct{}, maxConcurrentDeliveries)
 }
 
-// fireWebhooks queues the deliveries an event triggers. Callers hold s.mu.
-func (s *state) fireWebhooks(e *event) {
-	if len(s.webhooks.byID) == 0 || e.itemID == "" {
-		return
-	}
-	it := s.items[e.itemID]
-	if it == nil {
-		return
-	}
-	trigger := webhookTrigger(e.typ, it.typ)
-	if trigger == "" {
-		return
-	}
-	above := map[string]bool{it.id: true}
-	for f := range s.ancestors(it) { // tree.go
-		above[f.id] = true
-	}
-	for _, hook := range s.webhooks.byID {
-		if !above[hook.targetID] || !slices.Contains(hook.triggers, trigger) {
-			continue
-		}
-		if !s.visible(s.principalForUser(hook.createdBy), it) {
-			continue
-		}
-		s.queueHook(hook, trigger, e.by, e.source)
-	}
-}
-
 // queueDelivery starts the delivery of one payload. Callers hold s.mu.
-func (s *Server) queueDelivery(hook *webhook, trigger string, by *user, source any) {
-	creator := unknownUser
+func (s *Server) queueDelivery(hook *state.Webhook, trigger string, by *state.User, source any) {
+	creator := state.UnknownUser
 	if by != nil {
-		creator = by.mini()
+		creator = by.Mini()
 	}
-	body := recordJSON(map[string]any{
-		"type": "webhook_event", "id": newUUID(), "created_at": fmtTime(s.nowSec()), "trigger": trigger,
-		"webhook": map[string]any{"id": hook.id, "type": "webhook"}, "created_by": creator,
+	body := state.RecordJSON(map[string]any{
+		"type": "webhook_event", "id": state.NewUUID(), "created_at": state.FmtTime(s.st.NowSec()), "trigger": trigger,
+		"webhook": map[string]any{"id": hook.ID, "type": "webhook"}, "created_by": creator,
 		"source": source, "additional_info": []any{},
 	})
-	d := delivery{hookID: hook.id, address: hook.address, body: body, final: trigger == "WEBHOOK.DELETED"}
+	d := delivery{hookID: hook.ID, address: hook.Address, body: body, final: trigger == "WEBHOOK.DELETED"}
 	select {
 	case <-s.life.closed:
 		return
@@ -146,9 +119,9 @@ func (s *Server) deliver(d delivery) {
 			delay *= 2
 		}
 		if !d.final {
-			s.mu.Lock()
-			_, live := s.webhooks.byID[d.hookID]
-			s.mu.Unlock()
+			s.st.Mu.Lock()
+			_, live := s.st.Webhooks.ByID[d.hookID]
+			s.st.Mu.Unlock()
 			if !live {
 				return
 			}
@@ -164,7 +137,7 @@ func (s *Server) deliver(d delivery) {
 			return
 		}
 	}
-	s.log.Warn("webhook delivery failed after every retry", "webhook", d.hookID)
+	s.st.Log.Warn("webhook delivery failed after every retry", "webhook", d.hookID)
 }
 
 // post makes one attempt; it reports whether the receiver took it.
@@ -175,14 +148,14 @@ func (s *Server) post(d delivery) bool {
 	if err != nil {
 		return false
 	}
-	ts := s.now().UTC().Format(time.RFC3339)
-	s.mu.Lock()
-	primary, secondary := s.cfg.WebhookPrimaryKey, s.cfg.WebhookSecondaryKey
-	s.mu.Unlock()
+	ts := s.st.Now().UTC().Format(time.RFC3339)
+	s.st.Mu.Lock()
+	primary, secondary := s.st.Cfg.WebhookPrimaryKey, s.st.Cfg.WebhookSecondaryKey
+	s.st.Mu.Unlock()
 	h := req.Header
 	h.Set("Content-Type", "application/json; charset=UTF-8")
 	h.Set("User-Agent", webhookUserAgent)
-	h.Set("box-delivery-id", newUUID())
+	h.Set("box-delivery-id", state.NewUUID())
 	h.Set("box-delivery-timestamp", ts)
 	h.Set("box-signature-primary", signDelivery(primary, d.body, ts))
 	h.Set("box-signature-secondary", signDelivery(secondary, d.body, ts))
@@ -190,7 +163,7 @@ func (s *Server) post(d delivery) bool {
 	h.Set("box-signature-algorithm", "HmacSHA256")
 	resp, err := s.hookClient.Do(req)
 	if err != nil {
-		s.log.Debug("webhook delivery", "webhook", d.hookID, "err", err)
+		s.st.Log.Debug("webhook delivery", "webhook", d.hookID, "err", err)
 		return false
 	}
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
@@ -205,33 +178,4 @@ func signDelivery(key string, body []byte, timestamp string) string {
 	mac.Write(body)
 	mac.Write([]byte(timestamp))
 	return base64.StdEncoding.EncodeToString(mac.Sum(nil))
-}
-
-// recWebhook is a webhook.
-type recWebhook struct {
-	TargetID, TargetType, Address string
-	Triggers                      []string
-	CreatedBy                     string
-	CreatedAt                     time.Time
-}
-
-func (s *state) webhookKeys() []string { return sortedKeys(s.webhooks.byID) }
-
-func (s *state) webhookRec(id string) (recWebhook, bool) {
-	w, ok := s.webhooks.byID[id]
-	if !ok {
-		return recWebhook{}, false
-	}
-	return recWebhook{TargetID: w.targetID, TargetType: w.targetType, Address: w.address, Triggers: w.triggers,
-		CreatedBy: uid(w.createdBy), CreatedAt: utc(w.createdAt)}, true
-}
-
-func (s *state) loadWebhook(id string, r recWebhook) error {
-	by, err := s.userByRef(r.CreatedBy)
-	if err != nil {
-		return err
-	}
-	s.webhooks.byID[id] = &webhook{id: id, targetID: r.TargetID, targetType: r.TargetType, address: r.Address,
-		triggers: r.Triggers, createdBy: by, createdAt: r.CreatedAt}
-	return nil
 }

@@ -217,8 +217,8 @@ func FuzzWebLinkInput(f *testing.F) {
 		}
 		upd, remove, aerr := parseSharedLink(raw, now)
 		if aerr == nil && !remove && upd != nil {
-			l := upd.merge(nil)
-			if l.password != "" && l.access != "open" {
+			l := upd.Merge(nil)
+			if l.Password != "" && l.Access != "open" {
 				t.Fatalf("password without open access: %q", link)
 			}
 		}

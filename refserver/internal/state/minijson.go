@@ -1,4 +1,4 @@
-package refserver
+package state
 
 import (
 	"encoding/json"
@@ -6,38 +6,38 @@ import (
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
-// miniJSON is the JSON of s.mini(it), written directly: the same bytes
+// MiniJSON is the JSON of s.mini(it), written directly: the same bytes
 // json.Marshal gives for the map (keys in sorted order), without building
 // the map. Folder listings send a page of up to 1000 of them; encoding
 // maps was most of a page's cost. Callers hold s.mu.
-func (s *state) miniJSON(it *item) json.RawMessage {
+func (s *State) MiniJSON(it *Item) json.RawMessage {
 	b := make([]byte, 0, 256)
 	b = append(b, `{"etag":`...)
-	etag := it.etag()
+	etag := it.Etag()
 	b = wire.AppendString(b, etag)
-	if it.typ == "file" {
-		v := it.current()
+	if it.Typ == "file" {
+		v := it.Current()
 		b = append(b, `,"file_version":{"id":`...)
-		b = wire.AppendString(b, v.id)
+		b = wire.AppendString(b, v.ID)
 		b = append(b, `,"sha1":`...)
-		b = wire.AppendString(b, v.blob.SHA1)
+		b = wire.AppendString(b, v.Blob.SHA1)
 		b = append(b, `,"type":"file_version"}`...)
 	}
 	b = append(b, `,"id":`...)
-	b = wire.AppendString(b, it.id)
+	b = wire.AppendString(b, it.ID)
 	b = append(b, `,"name":`...)
-	b = wire.AppendString(b, it.name)
+	b = wire.AppendString(b, it.Name)
 	b = append(b, `,"sequence_id":`...)
 	b = wire.AppendString(b, etag)
-	if it.typ == "file" {
+	if it.Typ == "file" {
 		b = append(b, `,"sha1":`...)
-		b = wire.AppendString(b, it.current().blob.SHA1)
+		b = wire.AppendString(b, it.Current().Blob.SHA1)
 	}
 	b = append(b, `,"type":`...)
-	b = wire.AppendString(b, it.typ)
-	if it.typ == "web_link" {
+	b = wire.AppendString(b, it.Typ)
+	if it.Typ == "web_link" {
 		b = append(b, `,"url":`...)
-		b = wire.AppendString(b, it.url)
+		b = wire.AppendString(b, it.URL)
 	}
 	return append(b, '}')
 }

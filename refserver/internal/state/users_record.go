@@ -1,7 +1,6 @@
-package refserver
+package state
 
 import (
-	"net/http"
 	"net/mail"
 	"regexp"
 	"strings"
@@ -16,34 +15,34 @@ import (
 // defaults, its rendering and the rules of its writable fields.
 
 const (
-	enterpriseName = "Reference Enterprise"
+	EnterpriseName = "Reference Enterprise"
 
 	// Quotas of enterprise users and of free users (after a roll-out).
 	defaultSpaceAmount   = 10 << 30
 	defaultMaxUploadSize = 5 << 30
 	freeSpaceAmount      = 10 << 30
-	freeMaxUploadSize    = 250 << 20
+	FreeMaxUploadSize    = 250 << 20
 
 	// Lengths the spec gives for the writable fields.
-	maxUserNameLen    = 50
+	MaxUserNameLen    = 50
 	maxJobTitleLen    = 100
 	maxPhoneLen       = 100
-	maxAddressLen     = 255
+	MaxAddressLen     = 255
 	maxTrackingValLen = 255
 )
 
 // User roles and statuses of the wire.
 const (
-	userRoleAdmin   = "admin"
+	UserRoleAdmin   = "admin"
 	userRoleCoadmin = "coadmin"
 	userRoleUser    = "user"
 )
 
 var userStatuses = []string{"active", "inactive", "cannot_delete_edit", "cannot_delete_edit_upload"}
 
-// userProfile is the part of a user record beyond id, name, login and role.
+// UserProfile is the part of a user record beyond id, name, login and role.
 // It is embedded in user; every field is guarded by Server.mu.
-type userProfile struct {
+type UserProfile struct {
 	modifiedAt                 time.Time
 	status                     string
 	language, timezone         string
@@ -70,8 +69,8 @@ type trackingCode struct {
 }
 
 // defaultProfile is the profile of a new enterprise user.
-func defaultProfile(now time.Time) userProfile {
-	return userProfile{
+func defaultProfile(now time.Time) UserProfile {
+	return UserProfile{
 		modifiedAt: now, status: "active", language: "en", timezone: "America/Los_Angeles",
 		spaceAmount: defaultSpaceAmount, maxUploadSize: defaultMaxUploadSize,
 		canSeeManagedUsers: true, isSyncEnabled: true,
@@ -79,10 +78,10 @@ func defaultProfile(now time.Time) userProfile {
 }
 
 // userStandard is the standard (default) representation of a user.
-func (s *state) userStandard(u *user, used int64) map[string]any {
-	m := u.mini()
-	m["created_at"] = fmtTime(u.createdAt)
-	m["modified_at"] = fmtTime(u.modifiedAt)
+func (s *State) userStandard(u *User, used int64) map[string]any {
+	m := u.Mini()
+	m["created_at"] = FmtTime(u.createdAt)
+	m["modified_at"] = FmtTime(u.modifiedAt)
 	m["language"] = u.language
 	m["timezone"] = u.timezone
 	m["space_amount"] = u.spaceAmount
@@ -92,7 +91,7 @@ func (s *state) userStandard(u *user, used int64) map[string]any {
 	m["job_title"] = u.jobTitle
 	m["phone"] = u.phone
 	m["address"] = u.address
-	m["avatar_url"] = s.apiOrigin() + "/api/avatar/large/" + u.id
+	m["avatar_url"] = s.APIOrigin() + "/api/avatar/large/" + u.ID
 	m["notification_email"] = nil
 	if u.notificationEmail != "" {
 		m["notification_email"] = map[string]any{"email": u.notificationEmail, "is_confirmed": false}
@@ -101,8 +100,8 @@ func (s *state) userStandard(u *user, used int64) map[string]any {
 }
 
 // userFull adds the User--Full fields that are sent only on request.
-func (s *state) userFull(u *user, m map[string]any) map[string]any {
-	m["role"] = u.role
+func (s *State) userFull(u *User, m map[string]any) map[string]any {
+	m["role"] = u.Role
 	m["tracking_codes"] = append(make([]trackingCode, 0, len(u.trackingCodes)), u.trackingCodes...)
 	m["can_see_managed_users"] = u.canSeeManagedUsers
 	m["is_sync_enabled"] = u.isSyncEnabled
@@ -114,7 +113,7 @@ func (s *state) userFull(u *user, m map[string]any) map[string]any {
 		m["enterprise"] = s.enterpriseMini()
 	}
 	m["my_tags"] = []string{}
-	m["hostname"] = s.apiOrigin() + "/"
+	m["hostname"] = s.APIOrigin() + "/"
 	m["is_platform_access_only"] = u.appUser
 	m["external_app_user_id"] = nil
 	if u.externalAppUserID != "" {
@@ -123,28 +122,28 @@ func (s *state) userFull(u *user, m map[string]any) map[string]any {
 	return m
 }
 
-func (s *state) enterpriseMini() map[string]any {
-	return map[string]any{"id": s.enterpriseID, "type": "enterprise", "name": enterpriseName}
+func (s *State) enterpriseMini() map[string]any {
+	return map[string]any{"id": s.EnterpriseID, "type": "enterprise", "name": EnterpriseName}
 }
 
-// renderUser is a user for a fields parameter: the standard record without
+// RenderUser is a user for a fields parameter: the standard record without
 // fields; with fields, User--Mini plus the requested ones (standard or
 // Full). used is the space the user's content takes. Callers hold s.mu.
-func (s *state) renderUser(u *user, fields []string, used int64) map[string]any {
+func (s *State) RenderUser(u *User, fields []string, used int64) map[string]any {
 	std := s.userStandard(u, used)
 	if fields == nil {
 		return std
 	}
-	return pickFields(s.userFull(u, std), fields, "type", "id", "name", "login")
+	return PickFields(s.userFull(u, std), fields, "type", "id", "name", "login")
 }
 
-// spaceUsed sums the sizes of every version of every file each user owns
+// SpaceUsed sums the sizes of every version of every file each user owns
 // (trashed ones too: they still take space). Callers hold s.mu.
-func (s *state) spaceUsed() map[*user]int64 {
-	used := map[*user]int64{}
-	for _, it := range s.items {
-		for _, v := range it.versions {
-			used[it.owner] += v.blob.Size
+func (s *State) SpaceUsed() map[*User]int64 {
+	used := map[*User]int64{}
+	for _, it := range s.Items {
+		for _, v := range it.Versions {
+			used[it.Owner] += v.Blob.Size
 		}
 	}
 	return used
@@ -174,70 +173,70 @@ type userFields struct {
 	ExternalAppUserID             *string         `json:"external_app_user_id"`
 }
 
-func errInvalidParam(format string, args ...any) *wire.Error {
-	return wire.Errorf(http.StatusBadRequest, wire.CodeInvalidParameter, format, args...)
+func ErrInvalidParam(format string, args ...any) *wire.Error {
+	return wire.Errorf(wire.StatusBadRequest, wire.CodeInvalidParameter, format, args...)
 }
 
 var languageRE = regexp.MustCompile(`^[a-z]{2,3}([-_][A-Za-z]{2,4})?$`)
 
-// validEmail reports whether v is a bare e-mail address (no display name).
-func validEmail(v string) bool {
+// ValidEmail reports whether v is a bare e-mail address (no display name).
+func ValidEmail(v string) bool {
 	a, err := mail.ParseAddress(v)
 	return err == nil && a.Address == v && a.Name == "" && strings.Contains(v[strings.LastIndexByte(v, '@')+1:], ".")
 }
 
-// check applies the field rules: 400 invalid_parameter for a value out of
+// Check applies the field rules: 400 invalid_parameter for a value out of
 // range (lengths, enums, e-mail form, timezone, language, tracking codes).
-func (f *userFields) check() *wire.Error {
+func (f *userFields) Check() *wire.Error {
 	if f.Name != nil {
-		if n := utf8.RuneCountInString(*f.Name); n == 0 || n > maxUserNameLen {
-			return errInvalidParam("name must be 1 to %d characters", maxUserNameLen)
+		if n := utf8.RuneCountInString(*f.Name); n == 0 || n > MaxUserNameLen {
+			return ErrInvalidParam("name must be 1 to %d characters", MaxUserNameLen)
 		}
 	}
-	if f.Login != nil && !validEmail(*f.Login) {
-		return errInvalidParam("login must be an e-mail address")
+	if f.Login != nil && !ValidEmail(*f.Login) {
+		return ErrInvalidParam("login must be an e-mail address")
 	}
 	if f.Role != nil && *f.Role != userRoleCoadmin && *f.Role != userRoleUser {
-		return errInvalidParam("role must be coadmin or user")
+		return ErrInvalidParam("role must be coadmin or user")
 	}
 	if f.Language != nil && !languageRE.MatchString(*f.Language) {
-		return errInvalidParam("language must be a language code such as en")
+		return ErrInvalidParam("language must be a language code such as en")
 	}
 	for _, c := range []struct {
 		name string
 		v    *string
 		max  int
-	}{{"job_title", f.JobTitle, maxJobTitleLen}, {"phone", f.Phone, maxPhoneLen}, {"address", f.Address, maxAddressLen}} {
+	}{{"job_title", f.JobTitle, maxJobTitleLen}, {"phone", f.Phone, maxPhoneLen}, {"address", f.Address, MaxAddressLen}} {
 		if c.v != nil && utf8.RuneCountInString(*c.v) > c.max {
-			return errInvalidParam("%s must be at most %d characters", c.name, c.max)
+			return ErrInvalidParam("%s must be at most %d characters", c.name, c.max)
 		}
 	}
 	if f.SpaceAmount != nil && *f.SpaceAmount < -1 {
-		return errInvalidParam("space_amount must be -1 (unlimited) or a number of bytes")
+		return ErrInvalidParam("space_amount must be -1 (unlimited) or a number of bytes")
 	}
 	if f.TrackingCodes != nil {
 		for _, c := range *f.TrackingCodes {
 			if c.Type != "" && c.Type != "tracking_code" || c.Name == "" || utf8.RuneCountInString(c.Value) > maxTrackingValLen {
-				return errInvalidParam("tracking_codes entries are {type: tracking_code, name, value}")
+				return ErrInvalidParam("tracking_codes entries are {type: tracking_code, name, value}")
 			}
 		}
 	}
 	if f.Timezone != nil {
 		if _, err := time.LoadLocation(*f.Timezone); err != nil || *f.Timezone == "" || *f.Timezone == "Local" {
-			return errInvalidParam("timezone must be a time zone name such as Europe/Paris")
+			return ErrInvalidParam("timezone must be a time zone name such as Europe/Paris")
 		}
 	}
-	if f.Status != nil && !contains(userStatuses, *f.Status) {
-		return errInvalidParam("status must be one of %s", strings.Join(userStatuses, ", "))
+	if f.Status != nil && !Contains(userStatuses, *f.Status) {
+		return ErrInvalidParam("status must be one of %s", strings.Join(userStatuses, ", "))
 	}
 	if f.ExternalAppUserID != nil && *f.ExternalAppUserID == "" {
-		return errInvalidParam("external_app_user_id must not be empty")
+		return ErrInvalidParam("external_app_user_id must not be empty")
 	}
 	return nil
 }
 
-// apply writes the fields into u (already checked).
-func (f *userFields) apply(u *user) {
+// Apply writes the fields into u (already checked).
+func (f *userFields) Apply(u *User) {
 	set := func(dst *string, v *string) {
 		if v != nil {
 			*dst = *v
@@ -248,9 +247,9 @@ func (f *userFields) apply(u *user) {
 			*dst = *v
 		}
 	}
-	set(&u.name, f.Name)
-	set(&u.login, f.Login)
-	set(&u.role, f.Role)
+	set(&u.Name, f.Name)
+	set(&u.Login, f.Login)
+	set(&u.Role, f.Role)
 	set(&u.language, f.Language)
 	set(&u.jobTitle, f.JobTitle)
 	set(&u.phone, f.Phone)

@@ -1,4 +1,4 @@
-package refserver
+package state
 
 import (
 	"strconv"
@@ -29,11 +29,11 @@ import (
 
 // sortKeys are the sort orders of GET /folders/{id}/items, by their index
 // in folderIndex.orders.
-var sortKeys = [...]string{"name", "date", "size", "id"}
+var SortKeys = [...]string{"name", "date", "size", "id"}
 
 // sortKeyIndex returns the position of a sort key in sortKeys.
 func sortKeyIndex(key string) int {
-	for i, k := range sortKeys {
+	for i, k := range SortKeys {
 		if k == key {
 			return i
 		}
@@ -41,18 +41,18 @@ func sortKeyIndex(key string) int {
 	return 0
 }
 
-// indexKey names a folder index: a folder id, and the owner for the root
+// IndexKey names a folder index: a folder id, and the owner for the root
 // "0", which is each principal's own.
-type indexKey struct {
-	folder string
-	owner  *user
+type IndexKey struct {
+	Folder string
+	Owner  *User
 }
 
 // itemSlot is where an item is filed and the keys it is filed under.
 // Guarded by Server.mu.
 type itemSlot struct {
 	home  *folderIndex // nil: not in any index
-	key   indexKey
+	key   IndexKey
 	name  string // the name itself (the event log tells renames by it)
 	fold  string // case-folded name: uniqueness
 	lower string // lower-cased name: sort by name
@@ -64,8 +64,8 @@ type itemSlot struct {
 
 // folderIndex is the index of one folder. Guarded by Server.mu.
 type folderIndex struct {
-	byName map[string][]*item
-	orders [len(sortKeys)][3]*btree.BTreeG[*item]
+	byName map[string][]*Item
+	orders [len(SortKeys)][3]*btree.BTreeG[*Item]
 	count  int
 }
 
@@ -73,46 +73,46 @@ type folderIndex struct {
 // owner in m (keyed {trashKey, owner}) and trashAll across owners. Guarded
 // by Server.mu.
 type folderIndexes struct {
-	m        map[indexKey]*folderIndex
-	trashAll *folderIndex
+	M        map[IndexKey]*folderIndex
+	TrashAll *folderIndex
 	// changed, when set, hears of every item sync and unindex see, with
 	// where the item was filed (from) and where it goes (to, when listed):
 	// the search index marks it pending, the event log tells moves and
 	// renames.
-	changed func(it *item, from itemSlot, to indexKey, listed bool)
+	changed func(it *Item, from itemSlot, to IndexKey, listed bool)
 }
 
 // trash returns the trash index of owner, or of every owner when owner is
 // nil; nil when it is empty.
-func (x *folderIndexes) trash(owner *user) *folderIndex {
+func (x *folderIndexes) trash(owner *User) *folderIndex {
 	if owner == nil {
-		return x.trashAll
+		return x.TrashAll
 	}
-	return x.m[indexKey{folder: trashKey, owner: owner}]
+	return x.M[IndexKey{Folder: TrashKey, Owner: owner}]
 }
 
 func newFolderIndex() *folderIndex {
-	fx := &folderIndex{byName: map[string][]*item{}}
-	less := [len(sortKeys)]func(a, b *item) bool{
-		func(a, b *item) bool {
+	fx := &folderIndex{byName: map[string][]*Item{}}
+	less := [len(SortKeys)]func(a, b *Item) bool{
+		func(a, b *Item) bool {
 			if a.slot.lower != b.slot.lower {
 				return a.slot.lower < b.slot.lower
 			}
 			return a.slot.id < b.slot.id
 		},
-		func(a, b *item) bool {
+		func(a, b *Item) bool {
 			if !a.slot.date.Equal(b.slot.date) {
 				return a.slot.date.Before(b.slot.date)
 			}
 			return a.slot.id < b.slot.id
 		},
-		func(a, b *item) bool {
+		func(a, b *Item) bool {
 			if a.slot.size != b.slot.size {
 				return a.slot.size < b.slot.size
 			}
 			return a.slot.id < b.slot.id
 		},
-		func(a, b *item) bool { return a.slot.id < b.slot.id },
+		func(a, b *Item) bool { return a.slot.id < b.slot.id },
 	}
 	for k := range fx.orders {
 		for t := range fx.orders[k] {
@@ -127,33 +127,33 @@ func newFolderIndex() *folderIndex {
 // /folders/trash/items lists it), and in folderIndexes.trashAll too (what a
 // principal who sees every item lists). Folder ids are numeric, so it names
 // no folder.
-const trashKey = "trash"
+const TrashKey = "trash"
 
-// placement is the index an item belongs in: its folder's, or its owner's
+// Placement is the index an item belongs in: its folder's, or its owner's
 // trash when it is in the trash itself. ok is false for an item trashed with
 // a folder, which no listing shows.
-func placement(it *item) (indexKey, bool) {
-	if it.parentID == "" {
-		return indexKey{}, false
+func Placement(it *Item) (IndexKey, bool) {
+	if it.ParentID == "" {
+		return IndexKey{}, false
 	}
-	if it.trashed() {
-		if it.trashedWith != "" {
-			return indexKey{}, false
+	if it.Trashed() {
+		if it.TrashedWith != "" {
+			return IndexKey{}, false
 		}
-		return indexKey{folder: trashKey, owner: it.owner}, true
+		return IndexKey{Folder: TrashKey, Owner: it.Owner}, true
 	}
-	if it.parentID == rootID {
-		return indexKey{folder: rootID, owner: it.owner}, true
+	if it.ParentID == RootID {
+		return IndexKey{Folder: RootID, Owner: it.Owner}, true
 	}
-	return indexKey{folder: it.parentID}, true
+	return IndexKey{Folder: it.ParentID}, true
 }
 
 // slotFor computes the keys an item is filed under now.
-func slotFor(it *item, key indexKey) itemSlot {
-	sl := itemSlot{key: key, name: it.name, fold: foldName(it.name), lower: strings.ToLower(it.name), date: it.modifiedAt, rank: typeRank(it.typ)}
-	sl.id, _ = strconv.ParseInt(it.id, 10, 64)
-	if it.typ == "file" && len(it.versions) > 0 {
-		sl.size = it.current().blob.Size
+func slotFor(it *Item, key IndexKey) itemSlot {
+	sl := itemSlot{key: key, name: it.Name, fold: FoldName(it.Name), lower: strings.ToLower(it.Name), date: it.ModifiedAt, rank: typeRank(it.Typ)}
+	sl.id, _ = strconv.ParseInt(it.ID, 10, 64)
+	if it.Typ == "file" && len(it.Versions) > 0 {
+		sl.size = it.Current().Blob.Size
 	}
 	return sl
 }
@@ -168,20 +168,20 @@ func typeRank(typ string) int {
 	return 2
 }
 
-// index returns the index of a folder (owner matters for the root only),
+// Index returns the index of a folder (owner matters for the root only),
 // nil when the folder lists nothing.
-func (x *folderIndexes) index(folderID string, rootOwner *user) *folderIndex {
-	key := indexKey{folder: folderID}
-	if folderID == rootID {
-		key.owner = rootOwner
+func (x *folderIndexes) Index(folderID string, rootOwner *User) *folderIndex {
+	key := IndexKey{Folder: folderID}
+	if folderID == RootID {
+		key.Owner = rootOwner
 	}
-	return x.m[key]
+	return x.M[key]
 }
 
 // sync files an item where it belongs now, under its current keys.
 // Callers hold s.mu.
-func (x *folderIndexes) sync(it *item) {
-	key, listed := placement(it)
+func (x *folderIndexes) sync(it *Item) {
+	key, listed := Placement(it)
 	if x.changed != nil {
 		x.changed(it, it.slot, key, listed)
 	}
@@ -196,25 +196,25 @@ func (x *folderIndexes) sync(it *item) {
 		}
 		x.unindex(it)
 	}
-	fx := x.m[key]
+	fx := x.M[key]
 	if fx == nil {
 		fx = newFolderIndex()
-		x.m[key] = fx
+		x.M[key] = fx
 	}
 	want.home = fx
 	it.slot = want
 	it.index = x
 	fx.add(it)
-	if key.folder == trashKey {
-		if x.trashAll == nil {
-			x.trashAll = newFolderIndex()
+	if key.Folder == TrashKey {
+		if x.TrashAll == nil {
+			x.TrashAll = newFolderIndex()
 		}
-		x.trashAll.add(it)
+		x.TrashAll.add(it)
 	}
 }
 
 // add files it in fx under it.slot's keys.
-func (fx *folderIndex) add(it *item) {
+func (fx *folderIndex) add(it *Item) {
 	fx.byName[it.slot.fold] = append(fx.byName[it.slot.fold], it)
 	for k := range fx.orders {
 		fx.orders[k][it.slot.rank].Set(it)
@@ -222,8 +222,8 @@ func (fx *folderIndex) add(it *item) {
 	fx.count++
 }
 
-// remove takes it out of fx, filed under it.slot's keys.
-func (fx *folderIndex) remove(it *item) {
+// Remove takes it out of fx, filed under it.slot's keys.
+func (fx *folderIndex) Remove(it *Item) {
 	for k := range fx.orders {
 		fx.orders[k][it.slot.rank].Delete(it)
 	}
@@ -248,49 +248,49 @@ func withHome(sl itemSlot, home *folderIndex) itemSlot {
 }
 
 // unindex removes an item from its index. Callers hold s.mu.
-func (x *folderIndexes) unindex(it *item) {
+func (x *folderIndexes) unindex(it *Item) {
 	if x.changed != nil {
-		x.changed(it, it.slot, indexKey{}, false)
+		x.changed(it, it.slot, IndexKey{}, false)
 	}
 	fx := it.slot.home
 	if fx == nil {
 		return
 	}
-	fx.remove(it)
-	if it.slot.key.folder == trashKey {
-		x.trashAll.remove(it)
+	fx.Remove(it)
+	if it.slot.key.Folder == TrashKey {
+		x.TrashAll.Remove(it)
 	}
 	if fx.count == 0 {
-		delete(x.m, it.slot.key)
+		delete(x.M, it.slot.key)
 	}
 	it.slot = itemSlot{}
 }
 
-// len is the number of items a listing of the folder counts.
-func (fx *folderIndex) len() int {
+// Len is the number of items a listing of the folder counts.
+func (fx *folderIndex) Len() int {
 	if fx == nil {
 		return 0
 	}
 	return fx.count
 }
 
-// named returns the items of the index whose name equals name ignoring
+// Named returns the items of the index whose name equals name ignoring
 // case (strings.EqualFold).
-func (fx *folderIndex) named(name string) []*item {
+func (fx *folderIndex) Named(name string) []*Item {
 	if fx == nil {
 		return nil
 	}
-	return fx.byName[foldName(name)]
+	return fx.byName[FoldName(name)]
 }
 
-// page returns the items at positions [start, end) of the listing sorted by
+// Page returns the items at positions [start, end) of the listing sorted by
 // sortKeys[key], folders first, then files, then web links, each group in
 // the direction asked.
-func (fx *folderIndex) page(key int, desc bool, start, end int) []*item {
+func (fx *folderIndex) Page(key int, desc bool, start, end int) []*Item {
 	if fx == nil || start >= end {
 		return nil
 	}
-	out := make([]*item, 0, min(end-start, fx.count))
+	out := make([]*Item, 0, min(end-start, fx.count))
 	for _, tr := range fx.orders[key] {
 		n := tr.Len()
 		if start >= n {
@@ -322,18 +322,18 @@ func (fx *folderIndex) page(key int, desc bool, start, end int) []*item {
 	return out
 }
 
-// all returns every item of the index, in id order within each type.
-func (fx *folderIndex) all() []*item {
+// All returns every item of the index, in id order within each type.
+func (fx *folderIndex) All() []*Item {
 	if fx == nil {
 		return nil
 	}
-	return fx.page(sortKeyIndex("id"), false, 0, fx.count)
+	return fx.Page(sortKeyIndex("id"), false, 0, fx.count)
 }
 
-// foldName maps a name to a key shared by exactly the names
+// FoldName maps a name to a key shared by exactly the names
 // strings.EqualFold finds equal to it: each rune becomes the smallest rune
 // of its simple case-folding orbit.
-func foldName(name string) string {
+func FoldName(name string) string {
 	ascii := true
 	for i := 0; i < len(name); i++ {
 		if name[i] >= utf8.RuneSelf {

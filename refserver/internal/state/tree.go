@@ -1,4 +1,4 @@
-package refserver
+package state
 
 import "iter"
 
@@ -8,26 +8,26 @@ import "iter"
 // ancestors yields the folders above it, its parent first, up to the root
 // folder (not yielded); the walk ends early at a parent that is not an
 // item. Callers hold s.mu.
-func (s *state) ancestors(it *item) iter.Seq[*item] {
-	return func(yield func(*item) bool) {
-		for pid := it.parentID; pid != "" && pid != rootID; {
-			f, ok := s.items[pid]
+func (s *State) ancestors(it *Item) iter.Seq[*Item] {
+	return func(yield func(*Item) bool) {
+		for pid := it.ParentID; pid != "" && pid != RootID; {
+			f, ok := s.Items[pid]
 			if !ok || !yield(f) {
 				return
 			}
-			pid = f.parentID
+			pid = f.ParentID
 		}
 	}
 }
 
 // isUnder reports whether it lies somewhere below folder folderID; every
 // item lies below the root folder "0". Callers hold s.mu.
-func (s *state) isUnder(it *item, folderID string) bool {
-	if folderID == rootID {
+func (s *State) isUnder(it *Item, folderID string) bool {
+	if folderID == RootID {
 		return true
 	}
 	for f := range s.ancestors(it) {
-		if f.id == folderID {
+		if f.ID == folderID {
 			return true
 		}
 	}

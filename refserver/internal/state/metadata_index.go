@@ -1,4 +1,4 @@
-package refserver
+package state
 
 import (
 	"cmp"
@@ -21,11 +21,11 @@ import (
 // sortIndex orders a template's instances by one field.
 type sortIndex struct {
 	field string
-	tree  *btree.BTreeG[*mdInstance]
+	Tree  *btree.BTreeG[*MDInstance]
 }
 
 // cmpPresent orders two possibly null values: null after every value.
-func cmpPresent(a mdVal, aok bool, b mdVal, bok bool) int {
+func cmpPresent(a MDVal, aok bool, b MDVal, bok bool) int {
 	switch {
 	case !aok && !bok:
 		return 0
@@ -37,23 +37,23 @@ func cmpPresent(a mdVal, aok bool, b mdVal, bok bool) int {
 	return cmpVals(a, b)
 }
 
-func (x *sortIndex) cmp(a, b *mdInstance) int {
-	va, aok := a.values[x.field]
-	vb, bok := b.values[x.field]
+func (x *sortIndex) Cmp(a, b *MDInstance) int {
+	va, aok := a.Values[x.field]
+	vb, bok := b.Values[x.field]
 	if c := cmpPresent(va, aok, vb, bok); c != 0 {
 		return c
 	}
-	return cmp.Compare(a.seq, b.seq)
+	return cmp.Compare(a.Seq, b.Seq)
 }
 
-func (x *sortIndex) insert(in *mdInstance) { x.tree.Set(in) }
+func (x *sortIndex) Insert(in *MDInstance) { x.Tree.Set(in) }
 
-// remove takes in out of the index; call it before in's values change.
-func (x *sortIndex) remove(in *mdInstance) { x.tree.Delete(in) }
+// Remove takes in out of the index; call it before in's values change.
+func (x *sortIndex) Remove(in *MDInstance) { x.Tree.Delete(in) }
 
-// index returns the sort index of a template field, building it on first use.
-func (t *mdTemplate) index(field string) *sortIndex {
-	if x := t.sorted[field]; x != nil {
+// Index returns the sort index of a template field, building it on first use.
+func (t *MDTemplate) Index(field string) *sortIndex {
+	if x := t.Sorted[field]; x != nil {
 		return x
 	}
 	x := &sortIndex{field: field}
@@ -62,84 +62,84 @@ func (t *mdTemplate) index(field string) *sortIndex {
 	// update's remove and insert measured about 2% slower than with the
 	// google/btree this replaced (BenchmarkMetadataIndex/move); with 64
 	// they are as fast, and walks and builds are faster either way.
-	x.tree = btree.NewBTreeGOptions(func(a, b *mdInstance) bool { return x.cmp(a, b) < 0 }, btree.Options{NoLocks: true, Degree: 64})
-	for _, in := range t.bySeq {
-		x.tree.Set(in)
+	x.Tree = btree.NewBTreeGOptions(func(a, b *MDInstance) bool { return x.Cmp(a, b) < 0 }, btree.Options{NoLocks: true, Degree: 64})
+	for _, in := range t.BySeq {
+		x.Tree.Set(in)
 	}
-	if t.sorted == nil {
-		t.sorted = make(map[string]*sortIndex)
+	if t.Sorted == nil {
+		t.Sorted = make(map[string]*sortIndex)
 	}
-	t.sorted[field] = x
+	t.Sorted[field] = x
 	return x
 }
 
-// walk visits the index in order (reversed when desc) from just after the
+// Walk visits the index in order (reversed when desc) from just after the
 // position after (nil: from the start) until visit returns false.
-func (x *sortIndex) walk(after *position, desc bool, visit func(*mdInstance) bool) {
+func (x *sortIndex) Walk(after *Position, desc bool, visit func(*MDInstance) bool) {
 	if after == nil {
 		if desc {
-			x.tree.Reverse(visit)
+			x.Tree.Reverse(visit)
 		} else {
-			x.tree.Scan(visit)
+			x.Tree.Scan(visit)
 		}
 		return
 	}
-	pivot := &mdInstance{seq: after.seq, values: map[string]mdVal{}}
-	if after.oks[0] {
-		pivot.values[x.field] = after.vals[0]
+	pivot := &MDInstance{Seq: after.Seq, Values: map[string]MDVal{}}
+	if after.Oks[0] {
+		pivot.Values[x.field] = after.Vals[0]
 	}
-	skip := func(in *mdInstance) bool { return x.cmp(in, pivot) == 0 || visit(in) }
+	skip := func(in *MDInstance) bool { return x.Cmp(in, pivot) == 0 || visit(in) }
 	if desc {
-		x.tree.Descend(pivot, skip) // pivot and below
+		x.Tree.Descend(pivot, skip) // pivot and below
 	} else {
-		x.tree.Ascend(pivot, skip) // pivot and above
+		x.Tree.Ascend(pivot, skip) // pivot and above
 	}
 }
 
-// queryOrder is the order of a query's results: the order_by keys, then
+// QueryOrder is the order of a query's results: the order_by keys, then
 // creation; desc reverses the whole order.
-type queryOrder struct {
-	keys []qField
+type QueryOrder struct {
+	Keys []QField
 	desc bool
 }
 
-// position is where an entry sits in a query order; a marker carries the
+// Position is where an entry sits in a query order; a marker carries the
 // position of the last entry of its page.
-type position struct {
-	vals []mdVal
-	oks  []bool
-	seq  int64
+type Position struct {
+	Vals []MDVal
+	Oks  []bool
+	Seq  int64
 }
 
-func (s *state) positionOf(o queryOrder, in *mdInstance) position {
-	p := position{vals: make([]mdVal, len(o.keys)), oks: make([]bool, len(o.keys)), seq: in.seq}
-	for i, k := range o.keys {
-		p.vals[i], p.oks[i] = s.fieldOf(k, in)
+func (s *State) PositionOf(o QueryOrder, in *MDInstance) Position {
+	p := Position{Vals: make([]MDVal, len(o.Keys)), Oks: make([]bool, len(o.Keys)), Seq: in.Seq}
+	for i, k := range o.Keys {
+		p.Vals[i], p.Oks[i] = s.fieldOf(k, in)
 	}
 	return p
 }
 
 // cmpToPosition compares an instance with a position in ascending order.
-func (s *state) cmpToPosition(o queryOrder, in *mdInstance, p position) int {
-	for i, k := range o.keys {
+func (s *State) cmpToPosition(o QueryOrder, in *MDInstance, p Position) int {
+	for i, k := range o.Keys {
 		v, ok := s.fieldOf(k, in)
-		if c := cmpPresent(v, ok, p.vals[i], p.oks[i]); c != 0 {
+		if c := cmpPresent(v, ok, p.Vals[i], p.Oks[i]); c != 0 {
 			return c
 		}
 	}
-	return cmp.Compare(in.seq, p.seq)
+	return cmp.Compare(in.Seq, p.Seq)
 }
 
 // cmpInstances compares two instances in ascending order.
-func (s *state) cmpInstances(o queryOrder, a, b *mdInstance) int {
-	for _, k := range o.keys {
+func (s *State) cmpInstances(o QueryOrder, a, b *MDInstance) int {
+	for _, k := range o.Keys {
 		va, aok := s.fieldOf(k, a)
 		vb, bok := s.fieldOf(k, b)
 		if c := cmpPresent(va, aok, vb, bok); c != 0 {
 			return c
 		}
 	}
-	return cmp.Compare(a.seq, b.seq)
+	return cmp.Compare(a.Seq, b.Seq)
 }
 
 // selectPage returns up to limit instances of t that match (pred true and
@@ -147,20 +147,20 @@ func (s *state) cmpInstances(o queryOrder, a, b *mdInstance) int {
 // and whether more follow. With no order_by, or one template field, it
 // walks an index from the marker; other orders (item fields, several
 // keys) filter every instance and sort the matches.
-func (s *state) selectPage(t *mdTemplate, o queryOrder, pred predicate, keep func(*mdInstance) bool, after *position, limit int) ([]*mdInstance, bool) {
-	match := func(in *mdInstance) bool { return keep(in) && pred(in) == triTrue }
-	out := make([]*mdInstance, 0, limit+1)
-	collect := func(in *mdInstance) bool {
+func (s *State) selectPage(t *MDTemplate, o QueryOrder, pred predicate, keep func(*MDInstance) bool, after *Position, limit int) ([]*MDInstance, bool) {
+	match := func(in *MDInstance) bool { return keep(in) && pred(in) == triTrue }
+	out := make([]*MDInstance, 0, limit+1)
+	collect := func(in *MDInstance) bool {
 		if match(in) {
 			out = append(out, in)
 		}
 		return len(out) <= limit
 	}
 	switch {
-	case len(o.keys) == 0:
-		walkSeq(t.bySeq, after, o.desc, collect)
-	case len(o.keys) == 1 && !o.keys[0].item:
-		t.index(o.keys[0].key).walk(after, o.desc, collect)
+	case len(o.Keys) == 0:
+		walkSeq(t.BySeq, after, o.desc, collect)
+	case len(o.Keys) == 1 && !o.Keys[0].item:
+		t.Index(o.Keys[0].Key).Walk(after, o.desc, collect)
 	default:
 		return s.scanPage(t, o, match, after, limit)
 	}
@@ -172,11 +172,11 @@ func (s *state) selectPage(t *mdTemplate, o queryOrder, pred predicate, keep fun
 
 // walkSeq visits instances in creation order (reversed when desc) from
 // just after the position after until visit returns false.
-func walkSeq(list []*mdInstance, after *position, desc bool, visit func(*mdInstance) bool) {
+func walkSeq(list []*MDInstance, after *Position, desc bool, visit func(*MDInstance) bool) {
 	if !desc {
 		i := 0
 		if after != nil {
-			i = sort.Search(len(list), func(i int) bool { return list[i].seq > after.seq })
+			i = sort.Search(len(list), func(i int) bool { return list[i].Seq > after.Seq })
 		}
 		for ; i < len(list) && visit(list[i]); i++ {
 		}
@@ -184,15 +184,15 @@ func walkSeq(list []*mdInstance, after *position, desc bool, visit func(*mdInsta
 	}
 	i := len(list) - 1
 	if after != nil {
-		i = sort.Search(len(list), func(i int) bool { return list[i].seq >= after.seq }) - 1
+		i = sort.Search(len(list), func(i int) bool { return list[i].Seq >= after.Seq }) - 1
 	}
 	for ; i >= 0 && visit(list[i]); i-- {
 	}
 }
 
-func (s *state) scanPage(t *mdTemplate, o queryOrder, match func(*mdInstance) bool, after *position, limit int) ([]*mdInstance, bool) {
-	var out []*mdInstance
-	for _, in := range t.bySeq {
+func (s *State) scanPage(t *MDTemplate, o QueryOrder, match func(*MDInstance) bool, after *Position, limit int) ([]*MDInstance, bool) {
+	var out []*MDInstance
+	for _, in := range t.BySeq {
 		if after != nil {
 			c := s.cmpToPosition(o, in, *after)
 			if o.desc && c >= 0 || !o.desc && c <= 0 {
@@ -203,7 +203,7 @@ func (s *state) scanPage(t *mdTemplate, o queryOrder, match func(*mdInstance) bo
 			out = append(out, in)
 		}
 	}
-	slices.SortFunc(out, func(a, b *mdInstance) int {
+	slices.SortFunc(out, func(a, b *MDInstance) int {
 		if o.desc {
 			return s.cmpInstances(o, b, a)
 		}

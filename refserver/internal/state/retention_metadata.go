@@ -1,7 +1,6 @@
-package refserver
+package state
 
 import (
-	"net/http"
 	"slices"
 	"time"
 
@@ -47,26 +46,26 @@ import (
 
 // metadataTargetOf resolves the template of a metadata_template assignment
 // and checks its filter_fields and start_date_field. Callers hold s.mu.
-func (s *state) metadataTargetOf(a *retentionAssignment) *wire.Error {
-	t := s.metadata.byID[a.toID]
+func (s *State) metadataTargetOf(a *RetentionAssignment) *wire.Error {
+	t := s.Metadata.ByID[a.ToID]
 	if t == nil {
 		return wire.NotFound("metadata_template")
 	}
-	if t.scope == scopeGlobal {
+	if t.Scope == ScopeGlobal {
 		return wire.BadRequest("Retention can be assigned to enterprise metadata templates only")
 	}
-	for _, ff := range a.filterFields {
+	for _, ff := range a.FilterFields {
 		f := fieldByID(t, ff.Field)
-		if f == nil || !f.hasOptions() {
+		if f == nil || !f.HasOptions() {
 			return wire.BadRequest("filter_fields.field must be the id of an enum or multiSelect field of the template")
 		}
 		if optionByID(f, ff.Value) == nil {
-			return wire.BadRequest("filter_fields.value must be the id of an option of field %q", f.key)
+			return wire.BadRequest("filter_fields.value must be the id of an option of field %q", f.Key)
 		}
 	}
-	if a.startDateField != "" && a.startDateField != startDateUploadDate {
-		f := fieldByID(t, a.startDateField)
-		if f == nil || f.typ != fieldDate {
+	if a.StartDateField != "" && a.StartDateField != StartDateUploadDate {
+		f := fieldByID(t, a.StartDateField)
+		if f == nil || f.Typ != fieldDate {
 			return wire.BadRequest("start_date_field must be upload_date or the id of a date field of the template")
 		}
 	}
@@ -74,8 +73,8 @@ func (s *state) metadataTargetOf(a *retentionAssignment) *wire.Error {
 }
 
 // fieldByID finds a field of t by its id, or nil.
-func fieldByID(t *mdTemplate, id string) *mdField {
-	for _, f := range t.fields {
+func fieldByID(t *MDTemplate, id string) *mdField {
+	for _, f := range t.Fields {
 		if f.id == id {
 			return f
 		}
@@ -85,7 +84,7 @@ func fieldByID(t *mdTemplate, id string) *mdField {
 
 // optionByID finds an option of f by its id, or nil.
 func optionByID(f *mdField, id string) *mdOption {
-	for _, o := range f.options {
+	for _, o := range f.Options {
 		if o.id == id {
 			return o
 		}
@@ -96,16 +95,16 @@ func optionByID(f *mdField, id string) *mdOption {
 // metadataCovers reports whether the metadata_template assignment a covers
 // file f: f carries an instance of the template that matches the filter.
 // A template, field or option that is gone matches nothing. Callers hold s.mu.
-func (s *state) metadataCovers(a *retentionAssignment, f *item) bool {
-	t := s.metadata.byID[a.toID]
-	if t == nil || f.typ != "file" {
+func (s *State) metadataCovers(a *RetentionAssignment, f *Item) bool {
+	t := s.Metadata.ByID[a.ToID]
+	if t == nil || f.Typ != "file" {
 		return false
 	}
-	in := t.instances[f.id]
+	in := t.Instances[f.ID]
 	if in == nil {
 		return false
 	}
-	for _, ff := range a.filterFields {
+	for _, ff := range a.FilterFields {
 		field := fieldByID(t, ff.Field)
 		if field == nil {
 			return false
@@ -114,15 +113,15 @@ func (s *state) metadataCovers(a *retentionAssignment, f *item) bool {
 		if o == nil {
 			return false
 		}
-		v, ok := in.values[field.key]
+		v, ok := in.Values[field.Key]
 		switch {
 		case !ok:
 			return false
-		case v.kind == valList:
-			if !slices.Contains(v.list, o.key) {
+		case v.Kind == valList:
+			if !slices.Contains(v.list, o.Key) {
 				return false
 			}
-		case v.s != o.key:
+		case v.S != o.Key:
 			return false
 		}
 	}
@@ -133,18 +132,18 @@ func (s *state) metadataCovers(a *retentionAssignment, f *item) bool {
 // for the enterprise or a folder, now (when the version comes under it);
 // for a metadata template, the date in the start date field of f's
 // instance, else the version's upload. Callers hold s.mu.
-func (s *state) retentionStart(a *retentionAssignment, f *item, v *version) time.Time {
-	if a.toType != assignMetadataTemplate {
-		return s.nowSec()
+func (s *State) retentionStart(a *RetentionAssignment, f *Item, v *Version) time.Time {
+	if a.ToType != AssignMetadataTemplate {
+		return s.NowSec()
 	}
-	if t := s.metadata.byID[a.toID]; t != nil && a.startDateField != "" && a.startDateField != startDateUploadDate {
-		if field, in := fieldByID(t, a.startDateField), t.instances[f.id]; field != nil && in != nil {
-			if d, ok := in.values[field.key]; ok && d.kind == valDate {
-				return time.UnixMilli(int64(d.f)).UTC()
+	if t := s.Metadata.ByID[a.ToID]; t != nil && a.StartDateField != "" && a.StartDateField != StartDateUploadDate {
+		if field, in := fieldByID(t, a.StartDateField), t.Instances[f.ID]; field != nil && in != nil {
+			if d, ok := in.Values[field.Key]; ok && d.Kind == valDate {
+				return time.UnixMilli(int64(d.F)).UTC()
 			}
 		}
 	}
-	return v.createdAt
+	return v.CreatedAt
 }
 
 // retentionMetadataChanged re-evaluates the metadata template assignments
@@ -152,16 +151,16 @@ func (s *state) retentionStart(a *retentionAssignment, f *item, v *version) time
 // values changed: a file that now matches has every version retained, and
 // a later start date extends the retention of the versions already
 // retained (an earlier one does not shorten it). Callers hold s.mu.
-func (s *state) retentionMetadataChanged(in *mdInstance) {
-	f := in.item
-	if f.typ != "file" {
+func (s *State) retentionMetadataChanged(in *MDInstance) {
+	f := in.Item
+	if f.Typ != "file" {
 		return
 	}
-	for _, a := range s.retention.assignOrder {
-		if a.toType != assignMetadataTemplate || a.toID != in.tmpl.id || a.policy.status != retentionStatusActive || !s.metadataCovers(a, f) {
+	for _, a := range s.Retention.AssignOrder {
+		if a.ToType != AssignMetadataTemplate || a.ToID != in.Tmpl.ID || a.Policy.Status != RetentionStatusActive || !s.metadataCovers(a, f) {
 			continue
 		}
-		for _, v := range f.versions {
+		for _, v := range f.Versions {
 			s.retainVersionFrom(f, v, a, s.retentionStart(a, f, v))
 		}
 	}
@@ -169,12 +168,12 @@ func (s *state) retentionMetadataChanged(in *mdInstance) {
 
 // sameRetentionTarget reports whether two assignments name the same
 // target: type, id and, for a template, the same filter.
-func sameRetentionTarget(a, b *retentionAssignment) bool {
-	return a.toType == b.toType && a.toID == b.toID && slices.Equal(a.filterFields, b.filterFields)
+func sameRetentionTarget(a, b *RetentionAssignment) bool {
+	return a.ToType == b.ToType && a.ToID == b.ToID && slices.Equal(a.FilterFields, b.FilterFields)
 }
 
 // errRetentionConflict is the spec's 409 for a target that already has a
 // policy of equal or greater length.
 func errRetentionConflict() *wire.Error {
-	return wire.Errorf(http.StatusConflict, wire.CodeConflict, "A retention policy of equal or greater length has already been assigned to this item")
+	return wire.Errorf(wire.StatusConflict, wire.CodeConflict, "A retention policy of equal or greater length has already been assigned to this item")
 }

@@ -1,8 +1,6 @@
-package refserver
+package state
 
 import (
-	"net/http"
-
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
@@ -25,23 +23,23 @@ import (
 //   - A lock (file_locks.go) may refuse what the role allows, with its own
 //     code; it is checked where the change is made.
 
-// action is one thing a principal may do to an item.
-type action int
+// Action is one thing a principal may do to an item.
+type Action int
 
 const (
 	// actSee: the item exists for the caller (reads its record; 404 otherwise).
-	actSee action = iota
+	ActSee Action = iota
 	// actPreview: previews the content, reads comments and versions.
-	actPreview
+	ActPreview
 	// actDownload: downloads the content (and copies it).
-	actDownload
+	ActDownload
 	// actUpload: uploads into a folder or a new version of a file.
-	actUpload
+	ActUpload
 	// actEdit: renames, moves, changes the description, tags or lock,
 	// creates and edits metadata and tasks.
 	actEdit
 	// actDelete: moves the item to the trash.
-	actDelete
+	ActDelete
 	// actShare: creates or changes the item's shared link.
 	actShare
 	// actManageCollaborators: adds, changes and removes collaborations.
@@ -52,35 +50,35 @@ const (
 
 // roleActions are the actions of each collaboration role (besides actSee,
 // which every role has).
-var roleActions = map[string][]action{
-	"co-owner":           {actPreview, actDownload, actUpload, actEdit, actDelete, actShare, actManageCollaborators},
-	"editor":             {actPreview, actDownload, actUpload, actEdit, actDelete, actShare},
-	"viewer uploader":    {actPreview, actDownload, actUpload, actShare},
-	"previewer uploader": {actPreview, actUpload},
-	"viewer":             {actPreview, actDownload, actShare},
-	"previewer":          {actPreview},
-	"uploader":           {actUpload},
+var RoleActions = map[string][]Action{
+	"co-owner":           {ActPreview, ActDownload, ActUpload, actEdit, ActDelete, actShare, actManageCollaborators},
+	"editor":             {ActPreview, ActDownload, ActUpload, actEdit, ActDelete, actShare},
+	"viewer uploader":    {ActPreview, ActDownload, ActUpload, actShare},
+	"previewer uploader": {ActPreview, ActUpload},
+	"viewer":             {ActPreview, ActDownload, actShare},
+	"previewer":          {ActPreview},
+	"uploader":           {ActUpload},
 }
 
-// can reports whether p may do act to it. Callers hold s.mu.
-func (s *state) can(p *principal, it *item, act action) bool {
-	if p.seesAll() {
+// Can reports whether p may do act to it. Callers hold s.mu.
+func (s *State) Can(p *Principal, it *Item, act Action) bool {
+	if p.SeesAll() {
 		return true
 	}
-	if it.hidden {
+	if it.Hidden {
 		return false
 	}
-	if it.owner == p.user {
+	if it.Owner == p.User {
 		return true
 	}
 	if act == actOwn {
 		return false
 	}
-	for _, role := range s.collabRoles(p.user, it) {
-		if act == actSee {
+	for _, role := range s.collabRoles(p.User, it) {
+		if act == ActSee {
 			return true
 		}
-		for _, a := range roleActions[role] {
+		for _, a := range RoleActions[role] {
 			if a == act {
 				return true
 			}
@@ -90,25 +88,25 @@ func (s *state) can(p *principal, it *item, act action) bool {
 }
 
 // visible reports whether p may access it (actSee). Callers hold s.mu.
-func (s *state) visible(p *principal, it *item) bool {
-	return s.can(p, it, actSee)
+func (s *State) visible(p *Principal, it *Item) bool {
+	return s.Can(p, it, ActSee)
 }
 
-// lookupFor returns the item of a type visible to p (as lookup) when p may
+// LookupFor returns the item of a type visible to p (as lookup) when p may
 // do act to it; an item p sees but may not act on is 403
 // access_denied_insufficient_permissions. Callers hold s.mu.
-func (s *state) lookupFor(p *principal, typ, id string, act action) (*item, *wire.Error) {
-	it, aerr := s.lookup(p, typ, id)
+func (s *State) LookupFor(p *Principal, typ, id string, act Action) (*Item, *wire.Error) {
+	it, aerr := s.Lookup(p, typ, id)
 	if aerr != nil {
 		return nil, aerr
 	}
-	if !s.can(p, it, act) {
-		return nil, errDenied(typ)
+	if !s.Can(p, it, act) {
+		return nil, ErrDenied(typ)
 	}
 	return it, nil
 }
 
-// errDenied is the refusal of an action on an item the caller sees.
-func errDenied(typ string) *wire.Error {
-	return wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "Access denied - insufficient permission for this %s", typ)
+// ErrDenied is the refusal of an action on an item the caller sees.
+func ErrDenied(typ string) *wire.Error {
+	return wire.Errorf(wire.StatusForbidden, wire.CodeAccessDenied, "Access denied - insufficient permission for this %s", typ)
 }

@@ -1,4 +1,4 @@
-package refserver
+package state
 
 import "github.com/contentapi/cms/refserver/internal/wire"
 
@@ -8,21 +8,21 @@ import "github.com/contentapi/cms/refserver/internal/wire"
 // route_table.go. This file prepares their state and holds the hooks between
 // them.
 
-// initResources prepares every such resource's state; called by newServer
+// InitResources prepares every such resource's state; called by newServer
 // before the server answers a request.
-func (s *state) initResources() {
-	s.initTasks()
-	s.initWatermarks()
+func (s *State) InitResources() {
+	s.InitTasks()
+	s.InitWatermarks()
 	s.initMetadata()
-	s.initRetention()
-	s.initLegalHolds()
+	s.InitRetention()
+	s.InitLegalHolds()
 	s.initUsers()
-	s.initGroups()
-	s.initDevicePins()
-	s.initEvents()
-	s.initWebhooks()
-	s.initCollabs()
-	s.initComments()
+	s.InitGroups()
+	s.InitDevicePins()
+	s.InitEvents()
+	s.InitWebhooks()
+	s.InitCollabs()
+	s.InitComments()
 }
 
 // Cross-resource hooks. The content code (files, folders, uploads, trash)
@@ -32,21 +32,21 @@ func (s *state) initResources() {
 // versionAdded is called when a file gets a version: its first one
 // (createFile) or a new one (addVersion). Retention and legal holds attach
 // to the new version here.
-func (s *state) versionAdded(f *item, v *version) {
+func (s *State) versionAdded(f *Item, v *Version) {
 	s.retentionVersionAdded(f, v)
 	s.legalHoldVersionAdded(f, v)
 }
 
-// metadataChanged is called when an instance is created on an item or its
+// MetadataChanged is called when an instance is created on an item or its
 // values change. Retention assigned to its template re-evaluates the item
 // here.
-func (s *state) metadataChanged(in *mdInstance) {
+func (s *State) MetadataChanged(in *MDInstance) {
 	s.retentionMetadataChanged(in)
 }
 
-// purgeBlocked returns the error that keeps an item (a file, or a folder
+// PurgeBlocked returns the error that keeps an item (a file, or a folder
 // with everything in it) from being deleted for good now, or nil.
-func (s *state) purgeBlocked(it *item) *wire.Error {
+func (s *State) PurgeBlocked(it *Item) *wire.Error {
 	if e := s.retentionBlocksPurge(it); e != nil {
 		return e
 	}
@@ -55,7 +55,7 @@ func (s *state) purgeBlocked(it *item) *wire.Error {
 
 // itemPurged is called for every item (each one of a folder tree) when it
 // leaves the server for good, so the resources attached to it go too.
-func (s *state) itemPurged(it *item) {
+func (s *State) itemPurged(it *Item) {
 	s.persistItemPurged(it)
 	s.metadataItemPurged(it)
 	s.watermarkItemPurged(it)

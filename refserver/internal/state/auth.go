@@ -1,0 +1,62 @@
+package state
+
+import (
+	"time"
+)
+
+// User is an account of the enterprise.
+type User struct {
+	ID, Name, Login, Role string
+	createdAt             time.Time
+	UserProfile           // the rest of the user record (users_record.go)
+}
+
+func (u *User) Mini() map[string]any {
+	return map[string]any{"type": "user", "id": u.ID, "name": u.Name, "login": u.Login}
+}
+
+// Principal is who a token acts for.
+type Principal struct {
+	Kind  string // "admin", "user" or "app"
+	token string
+	User  *User
+	// restrict, when set, limits a downscoped token (see oauth.go).
+	Restrict *Restriction
+}
+
+// IsAdmin reports whether the principal acts as the enterprise admin (the
+// admin, or a service account acting with its permissions).
+func (p *Principal) IsAdmin() bool { return p.Kind == "admin" }
+
+// SeesAll reports whether the principal may access every item.
+func (p *Principal) SeesAll() bool { return p.IsAdmin() || p.Kind == "app" }
+
+func (s *State) InitPrincipals() error {
+	if s.Cfg.AdminToken == "" {
+		s.Cfg.AdminToken = RandomHex(20)
+	}
+	if s.Cfg.UserToken == "" {
+		s.Cfg.UserToken = RandomHex(20)
+	}
+	if s.Cfg.AppToken == "" {
+		s.Cfg.AppToken = RandomHex(20)
+	}
+	if s.Cfg.AdminToken == s.Cfg.UserToken || s.Cfg.AdminToken == s.Cfg.AppToken || s.Cfg.UserToken == s.Cfg.AppToken {
+		return ErrString("refserver: the admin, user and app tokens must differ")
+	}
+	now := s.Now().UTC().Truncate(time.Second)
+	s.EnterpriseID = "1000001"
+	s.Admin = &User{ID: "2000001", Name: "Ada Admin", Login: "admin@cms.test", Role: "admin", createdAt: now}
+	s.User = &User{ID: "2000002", Name: "Uma User", Login: "user@cms.test", Role: "user", createdAt: now}
+	s.App = &User{ID: "2000003", Name: "Service Account", Login: "automation@cms.test", Role: "user", createdAt: now}
+	s.Principals = map[string]*Principal{
+		s.Cfg.AdminToken: {Kind: "admin", token: s.Cfg.AdminToken, User: s.Admin},
+		s.Cfg.UserToken:  {Kind: "user", token: s.Cfg.UserToken, User: s.User},
+		s.Cfg.AppToken:   {Kind: "app", token: s.Cfg.AppToken, User: s.App},
+	}
+	return nil
+}
+
+type ErrString string
+
+func (e ErrString) Error() string { return string(e) }

@@ -1,0 +1,454 @@
+package state
+
+import (
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
+)
+
+// Collaborations (spec /collaborations, /files|folders/{id}/collaborations,
+// /groups/{id}/collaborations; the collaboration guides). They are the
+// access model's grants (access.go); the rules of the endpoints:
+//
+//   - POST /collaborations: item {type file|folder, id}, accessible_by
+//     {type user|group, id or login}, role (not owner: 400 bad_request);
+//     the caller must manage the item's collaborators (owner, co-owner,
+//     admin: 403 access_denied_insufficient_permissions otherwise); the root
+//     folder is 400 collaborations_not_available_on_root_folder; a web link
+//     or another type is 400 invalid_collaboration_item; a user or group
+//     that already collaborates on the item (pending or accepted), or the
+//     owner, is 400 user_already_collaborator; can_view_path only on a
+//     folder (400). A user of the enterprise is accepted at once; a user
+//     outside it (rolled out), or a login no user has (an invitation by
+//     e-mail, accessible_by null and invite_email set), is pending. A group
+//     is accepted; only who may invite it can (403).
+//   - PUT /collaborations/{id}: status accepted or rejected by the invitee of
+//     a pending collaboration only (400 invalid_status otherwise); role,
+//     expires_at (null: no expiry), can_view_path by a manager of the item;
+//     role owner transfers the item to the collaborator — only the owner or
+//     an admin may (403) — the old owner becomes co-owner, the collaboration
+//     is replaced, and the answer is 204.
+//   - DELETE /collaborations/{id}: a manager of the item, or the collaborator
+//     leaving: 204; the access ends at once (404 after).
+//   - GET one: its item's viewers, its collaborator, its creator; else 404.
+//   - Lists: an item's own collaborations by marker (pending ones included),
+//     a group's by offset (admins and the group's members), the caller's
+//     pending invitations by offset (GET /collaborations?status=pending).
+//   - A pending collaboration's item is null in its record (the spec).
+//   - Expired collaborations grant nothing and are listed until removed.
+
+const (
+	CodeAlreadyCollaborator      = "user_already_collaborator"
+	CodeCollabOnRoot             = "collaborations_not_available_on_root_folder"
+	CodeInvalidCollaborationItem = "invalid_collaboration_item"
+	CodeInvalidStatus            = "invalid_status"
+)
+
+// Collab is a collaboration. Fields are guarded by Server.mu.
+type Collab struct {
+	id          string
+	item        *Item
+	user        *User  // accessible_by a user (nil for a group or an e-mail invitation)
+	group       *group // accessible_by a group
+	inviteEmail string
+	role        string
+	status      string // accepted, pending, rejected
+	accessOnly  bool
+	canViewPath bool
+	expiresAt   time.Time
+	createdBy   *User
+	createdAt   time.Time
+	modifiedAt  time.Time
+	ackAt       time.Time
+}
+
+// collabState is the server's collaborations, guarded by Server.mu.
+type collabState struct {
+	byID   map[string]*Collab
+	byItem map[string][]*Collab
+}
+
+func (s *State) InitCollabs() {
+	s.collabs = collabState{byID: map[string]*Collab{}, byItem: map[string][]*Collab{}}
+}
+
+func (s *State) addCollab(c *Collab) {
+	s.collabs.byID[c.id] = c
+	s.collabs.byItem[c.item.ID] = append(s.collabs.byItem[c.item.ID], c)
+	s.Dirty(KCollabs, c.id)
+}
+
+func (s *State) removeCollab(c *Collab) {
+	delete(s.collabs.byID, c.id)
+	rest := wire.RemoveFrom(s.collabs.byItem[c.item.ID], c)
+	if len(rest) == 0 {
+		delete(s.collabs.byItem, c.item.ID)
+	} else {
+		s.collabs.byItem[c.item.ID] = rest
+	}
+	s.Dirty(KCollabs, c.id)
+}
+
+// collabsItemPurged drops the collaborations of an item deleted for good.
+func (s *State) collabsItemPurged(it *Item) {
+	for _, c := range slices.Clone(s.collabs.byItem[it.ID]) {
+		s.removeCollab(c)
+	}
+}
+
+// grants reports whether c gives u its role now.
+func (s *State) grants(c *Collab, u *User) bool {
+	if c.status != "accepted" || !c.expiresAt.IsZero() && !s.Now().Before(c.expiresAt) {
+		return false
+	}
+	return c.user != nil && c.user == u || c.group != nil && u != nil && s.groupRole(c.group, u) != ""
+}
+
+// collabRoles lists the roles u holds on it through collaborations on it
+// or on a folder above it. Callers hold s.mu.
+func (s *State) collabRoles(u *User, it *Item) []string {
+	if len(s.collabs.byID) == 0 || u == nil {
+		return nil
+	}
+	var roles []string
+	add := func(x *Item) {
+		for _, c := range s.collabs.byItem[x.ID] {
+			if s.grants(c, u) {
+				roles = append(roles, c.role)
+			}
+		}
+	}
+	add(it)
+	for f := range s.ancestors(it) { // tree.go
+		add(f)
+	}
+	return roles
+}
+
+// record is the Collaboration record.
+func (s *State) CollabRecord(c *Collab) map[string]any {
+	rec := map[string]any{
+		"type": "collaboration", "id": c.id, "item": nil, "accessible_by": nil, "invite_email": nil,
+		"role": c.role, "expires_at": FmtTime(c.expiresAt), "is_access_only": c.accessOnly, "status": c.status,
+		"acknowledged_at": FmtTime(c.ackAt), "created_by": c.createdBy.Mini(),
+		"created_at": FmtTime(c.createdAt), "modified_at": FmtTime(c.modifiedAt),
+	}
+	if c.status != "pending" {
+		rec["item"] = s.Mini(c.item)
+	}
+	switch {
+	case c.user != nil:
+		rec["accessible_by"] = c.user.Mini()
+	case c.group != nil:
+		rec["accessible_by"] = c.group.Mini()
+	}
+	if c.inviteEmail != "" {
+		rec["invite_email"] = c.inviteEmail
+	}
+	if c.item.Typ == "folder" {
+		rec["can_view_path"] = c.canViewPath
+	}
+	return rec
+}
+
+// CollabBody is the body of POST /collaborations.
+type CollabBody struct {
+	Item *struct {
+		Type *string `json:"type"`
+		ID   *string `json:"id"`
+	} `json:"item"`
+	AccessibleBy *struct {
+		Type  *string `json:"type"`
+		ID    *string `json:"id"`
+		Login *string `json:"login"`
+	} `json:"accessible_by"`
+	Role         *string `json:"role"`
+	IsAccessOnly *bool   `json:"is_access_only"`
+	CanViewPath  *bool   `json:"can_view_path"`
+	ExpiresAt    *string `json:"expires_at"`
+}
+
+// CreateCollaborationTx is the transaction of POST /collaborations
+// (createCollaboration): what it checks, reads and changes under the state's
+// lock, and its reply. Callers hold mu.
+func (s *State) CreateCollaborationTx(id string, typ string, p *Principal, body CollabBody, expires time.Time, ab *struct {
+	Type  *string "json:\"type\""
+	ID    *string "json:\"id\""
+	Login *string "json:\"login\""
+}, fields []string) (Reply, *wire.Error) {
+	if !ValidID(id) {
+		return Reply{}, wire.NotFound(typ)
+	}
+	it, aerr := s.LookupFor(p, typ, id, actManageCollaborators)
+	if aerr != nil {
+		return Reply{}, aerr
+	}
+	now := s.NowSec()
+	c := &Collab{item: it, role: *body.Role, status: "accepted", expiresAt: expires, createdBy: p.User, createdAt: now, modifiedAt: now}
+	if body.IsAccessOnly != nil {
+		c.accessOnly = *body.IsAccessOnly
+	}
+	if body.CanViewPath != nil {
+		c.canViewPath = *body.CanViewPath
+	}
+	switch {
+	case *ab.Type == "group":
+		g, aerr := s.LookupGroup(*ab.ID)
+		if aerr != nil {
+			return Reply{}, aerr
+		}
+		if !s.canInviteGroup(g, p) {
+			return Reply{}, wire.Errorf(wire.StatusForbidden, wire.CodeAccessDenied, "This group cannot be invited by this user")
+		}
+		c.group = g
+	case ab.ID != nil:
+		u := s.Users.ByID[*ab.ID]
+		if u == nil || u.deleted {
+			return Reply{}, wire.NotFound("user")
+		}
+		c.user = u
+	default:
+		login := strings.TrimSpace(*ab.Login)
+		if !strings.Contains(login, "@") {
+			return Reply{}, wire.BadRequest("Invalid value for \"accessible_by.login\": an e-mail address")
+		}
+		if u := s.Users.ByLogin[strings.ToLower(login)]; u != nil && !u.deleted {
+			c.user = u
+		} else {
+			c.inviteEmail, c.status = login, "pending"
+		}
+	}
+	if c.user != nil && (c.user.free || s.EnterpriseUser(c.user.ID) == nil && c.user != s.Admin && c.user != s.User) {
+		c.status = "pending" // outside the enterprise: they accept or reject
+	}
+	if s.alreadyCollaborates(c) {
+		return Reply{}, wire.Errorf(wire.StatusBadRequest, CodeAlreadyCollaborator, "The user or group already collaborates on this item")
+	}
+	c.id = s.NewID()
+	s.addCollab(c)
+	s.RecordEvent(evCollabAdd, p.User, it, s.CollabRecord(c))
+	return Reply{wire.StatusCreated, PickFields(s.CollabRecord(c), fields, "type", "id")}, nil
+}
+
+// bindInvitations gives a new user the pending invitations sent to their
+// login: they stay pending until the user accepts or rejects them.
+// Callers hold s.mu.
+func (s *State) bindInvitations(u *User) {
+	for _, c := range s.collabs.byID {
+		if c.user == nil && c.group == nil && strings.EqualFold(c.inviteEmail, u.Login) {
+			c.user = u
+			s.Dirty(KCollabs, c.id)
+		}
+	}
+}
+
+// alreadyCollaborates reports whether c's collaborator already has a
+// pending or accepted collaboration on c's item, or owns it.
+func (s *State) alreadyCollaborates(c *Collab) bool {
+	if c.user != nil && c.user == c.item.Owner {
+		return true
+	}
+	for _, o := range s.collabs.byItem[c.item.ID] {
+		if o.status == "rejected" {
+			continue
+		}
+		if c.user != nil && o.user == c.user || c.group != nil && o.group == c.group ||
+			c.inviteEmail != "" && strings.EqualFold(o.inviteEmail, c.inviteEmail) {
+			return true
+		}
+	}
+	return false
+}
+
+// CollabFor finds the collaboration of the path that p may read: a
+// viewer of its item, its collaborator or its creator. Callers hold s.mu.
+func (s *State) CollabFor(id string, p *Principal) (*Collab, *wire.Error) {
+	c, ok := s.collabs.byID[id]
+	if !ok || !(s.visible(p, c.item) || c.user == p.User || c.createdBy == p.User) {
+		return nil, wire.NotFound("collaboration")
+	}
+	return c, nil
+}
+
+// CollabUpdateBody is the body of PUT /collaborations/{id}.
+type CollabUpdateBody struct {
+	Role        *string               `json:"role"`
+	Status      *string               `json:"status"`
+	ExpiresAt   wire.Nullable[string] `json:"expires_at"`
+	CanViewPath *bool                 `json:"can_view_path"`
+}
+
+// UpdateCollaborationTx is the transaction of PUT
+// /collaborations/{collaboration_id} (updateCollaboration): what it checks,
+// reads and changes under the state's lock, and its reply. Callers hold mu.
+func (s *State) UpdateCollaborationTx(collabID string, p *Principal, body CollabUpdateBody, expires time.Time, fields []string) (Reply, *wire.Error) {
+	c, aerr := s.CollabFor(collabID, p)
+	if aerr != nil {
+		return Reply{}, aerr
+	}
+	now := s.NowSec()
+	if body.Status != nil {
+		if c.status != "pending" || c.user != p.User || *body.Status == "pending" {
+			return Reply{}, wire.Errorf(wire.StatusBadRequest, CodeInvalidStatus, "Only the invitee accepts or rejects a pending collaboration")
+		}
+	}
+	changesGrant := body.Role != nil || body.ExpiresAt.Present || body.CanViewPath != nil
+	if changesGrant && !s.Can(p, c.item, actManageCollaborators) {
+		return Reply{}, ErrDenied("collaboration")
+	}
+	if body.Role != nil && *body.Role == "owner" {
+		if !s.Can(p, c.item, actOwn) {
+			return Reply{}, wire.Errorf(wire.StatusForbidden, wire.CodeAccessDenied, "Only the owner may transfer the item")
+		}
+		if c.user == nil || c.status != "accepted" {
+			return Reply{}, wire.BadRequest("Ownership goes to a user whose collaboration is accepted")
+		}
+		s.transferOwnership(c, p, now)
+		return Reply{Status: wire.StatusNoContent}, nil
+	}
+	if body.Status != nil {
+		c.status, c.ackAt = *body.Status, now
+	}
+	if body.Role != nil {
+		c.role = *body.Role
+	}
+	if body.ExpiresAt.Present {
+		c.expiresAt = expires
+	}
+	if body.CanViewPath != nil {
+		c.canViewPath = *body.CanViewPath
+	}
+	c.modifiedAt = now
+	s.Dirty(KCollabs, c.id)
+	return Reply{wire.StatusOK, PickFields(s.CollabRecord(c), fields, "type", "id")}, nil
+}
+
+// transferOwnership gives c's item (and what is below it) to c's user; the
+// old owner becomes a co-owner in a new collaboration that replaces c.
+// Callers hold s.mu.
+func (s *State) transferOwnership(c *Collab, p *Principal, now time.Time) {
+	old := c.item.Owner
+	s.removeCollab(c)
+	s.setOwnerTree(c.item, c.user)
+	c.item.touch(now, p.User)
+	s.dirtyItem(c.item)
+	if old != nil {
+		s.addCollab(&Collab{id: s.NewID(), item: c.item, user: old, role: "co-owner", status: "accepted",
+			createdBy: p.User, createdAt: now, modifiedAt: now})
+	}
+}
+
+// DeleteCollaborationTx is the transaction of DELETE
+// /collaborations/{collaboration_id}. (deleteCollaboration): what it checks,
+// reads and changes under the state's lock, and its reply. Callers hold mu.
+func (s *State) DeleteCollaborationTx(collabID string, p *Principal) (Reply, *wire.Error) {
+	c, aerr := s.CollabFor(collabID, p)
+	if aerr != nil {
+		return Reply{}, aerr
+	}
+	if c.user != p.User && !s.Can(p, c.item, actManageCollaborators) {
+		return Reply{}, ErrDenied("collaboration")
+	}
+	s.removeCollab(c)
+	s.RecordEvent(evCollabRemove, p.User, c.item, s.CollabRecord(c))
+	return Reply{Status: wire.StatusNoContent}, nil
+}
+
+// ListItemCollaborationsTx is the transaction of GET
+// /files|folders/{id}/collaborations (listItemCollaborations): what it checks,
+// reads and changes under the state's lock, and its reply. Callers hold mu.
+func (s *State) ListItemCollaborationsTx(p *Principal, typ string, id string, q wire.Page, fields []string) (Reply, *wire.Error) {
+	it, aerr := s.Lookup(p, typ, id)
+	if aerr != nil {
+		return Reply{}, aerr
+	}
+	list := slices.Clone(s.collabs.byItem[it.ID])
+	slices.SortFunc(list, func(a, b *Collab) int { return wire.CompareIDs(a.id, b.id) })
+	return Reply{wire.StatusOK, wire.MarkerEntries(list, q, func(c *Collab) int64 { return NumID(c.id) },
+		func(c *Collab) any { return PickFields(s.CollabRecord(c), fields, "type", "id") })}, nil
+}
+
+// ListGroupCollaborationsTx is the transaction of GET
+// /groups/{group_id}/collaborations. (listGroupCollaborations): what it
+// checks, reads and changes under the state's lock, and its reply. Callers
+// hold mu.
+func (s *State) ListGroupCollaborationsTx(gid string, p *Principal, q wire.Page) (Reply, *wire.Error) {
+	g, aerr := s.LookupGroup(gid)
+	if aerr != nil {
+		return Reply{}, aerr
+	}
+	if !p.IsAdmin() && s.groupRole(g, p.User) == "" {
+		return Reply{}, wire.Errorf(wire.StatusForbidden, wire.CodeAccessDenied, "Only the admin and the group's members see its collaborations")
+	}
+	var list []*Collab
+	for _, c := range s.collabs.byID {
+		if c.group == g {
+			list = append(list, c)
+		}
+	}
+	slices.SortFunc(list, func(a, b *Collab) int { return wire.CompareIDs(a.id, b.id) })
+	return Reply{wire.StatusOK, wire.OffsetEntries(list, q, func(*Collab) bool { return false }, func(c *Collab) any { return s.CollabRecord(c) })}, nil
+}
+
+// ListPendingCollaborationsTx is the transaction of GET
+// /collaborations?status=pending (listPendingCollaborations): what it checks,
+// reads and changes under the state's lock, and its reply. Callers hold mu.
+func (s *State) ListPendingCollaborationsTx(p *Principal, q wire.Page, fields []string) (Reply, *wire.Error) {
+	var list []*Collab
+	for _, c := range s.collabs.byID {
+		if c.status == "pending" && c.user != nil && c.user == p.User {
+			list = append(list, c)
+		}
+	}
+	slices.SortFunc(list, func(a, b *Collab) int { return wire.CompareIDs(a.id, b.id) })
+	return Reply{wire.StatusOK, wire.OffsetEntries(list, q, func(*Collab) bool { return false },
+		func(c *Collab) any { return PickFields(s.CollabRecord(c), fields, "type", "id") })}, nil
+}
+
+// recCollab is a collaboration.
+type recCollab struct {
+	Item, User, Group, InviteEmail, Role, Status string
+	AccessOnly, CanViewPath                      bool
+	ExpiresAt, CreatedAt, ModifiedAt, AckAt      time.Time
+	CreatedBy                                    string
+}
+
+func (s *State) CollabKeys() []string { return SortedKeys(s.collabs.byID) }
+
+func (s *State) CollabRec(id string) (recCollab, bool) {
+	c, ok := s.collabs.byID[id]
+	if !ok {
+		return recCollab{}, false
+	}
+	r := recCollab{Item: c.item.ID, User: Uid(c.user), InviteEmail: c.inviteEmail, Role: c.role, Status: c.status,
+		AccessOnly: c.accessOnly, CanViewPath: c.canViewPath, ExpiresAt: Utc(c.expiresAt), CreatedAt: Utc(c.createdAt),
+		ModifiedAt: Utc(c.modifiedAt), AckAt: Utc(c.ackAt), CreatedBy: Uid(c.createdBy)}
+	if c.group != nil {
+		r.Group = c.group.ID
+	}
+	return r, true
+}
+
+func (s *State) LoadCollab(id string, r recCollab) error {
+	it, ok := s.Items[r.Item]
+	if !ok {
+		return ErrString("refserver: collaboration " + id + " on a missing item " + r.Item)
+	}
+	us, err := s.UsersByRef(r.User, r.CreatedBy)
+	if err != nil {
+		return err
+	}
+	c := &Collab{id: id, item: it, user: us[0], inviteEmail: r.InviteEmail, role: r.Role, status: r.Status,
+		accessOnly: r.AccessOnly, canViewPath: r.CanViewPath, expiresAt: r.ExpiresAt, createdBy: us[1],
+		createdAt: r.CreatedAt, modifiedAt: r.ModifiedAt, ackAt: r.AckAt}
+	if r.Group != "" {
+		if c.group = s.Groups.ByID[r.Group]; c.group == nil {
+			return ErrString("refserver: collaboration " + id + " of a missing group " + r.Group)
+		}
+	}
+	s.collabs.byID[id] = c
+	s.collabs.byItem[it.ID] = append(s.collabs.byItem[it.ID], c)
+	return nil
+}

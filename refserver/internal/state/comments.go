@@ -1,0 +1,270 @@
+package state
+
+import (
+	"slices"
+	"time"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
+)
+
+// Comments (spec /comments, /comments/{comment_id}, /files/{file_id}/comments):
+//
+//   - POST /comments: message or tagged_message (at most 10,000
+//     characters; not blank: 400 bad_request), item {type file|comment,
+//     id}: a comment on a file the caller may preview (404 for one they
+//     cannot see, 403 access_denied_insufficient_permissions for an uploader
+//     who sees only its name), or a reply to a comment on such a file
+//     (is_reply_comment, on the same file). tagged_message mentions users as
+//     @[user_id:name]; its message is the text without the markup. The same
+//     text by the same user on the same item within 10 seconds is 409
+//     recent_similar_comment (the service's code for a duplicate).
+//   - GET /comments/{id}: who may preview its file; else 404.
+//   - PUT /comments/{id} (message) and DELETE: the author, the file's owner
+//     or the admin; others 403 access_denied_insufficient_permissions.
+//   - GET /files/{file_id}/comments: every comment of the file, replies
+//     included, oldest first, offset paged (limit default 100, at most 1000).
+//   - Comments leave with their file when it is deleted for good; their
+//     text is searchable (content_types=comments).
+
+const (
+	CodeRecentSimilarComment = "recent_similar_comment"
+	MaxCommentLength         = 10_000
+	similarCommentWindow     = 10 * time.Second
+)
+
+// Comment is a comment on a file. Fields are guarded by Server.mu.
+type Comment struct {
+	id         string
+	file       *Item
+	replyTo    string // the comment it answers, "" for none
+	message    string // the text (mentions as their names)
+	tagged     string // tagged_message as sent, "" for none
+	by         *User
+	createdAt  time.Time
+	modifiedAt time.Time
+}
+
+// commentState is the server's comments, guarded by Server.mu.
+type commentState struct {
+	byID   map[string]*Comment
+	byFile map[string][]*Comment // oldest first
+}
+
+func (s *State) InitComments() {
+	s.comments = commentState{byID: map[string]*Comment{}, byFile: map[string][]*Comment{}}
+}
+
+func (s *State) CommentRecord(c *Comment) map[string]any {
+	rec := map[string]any{
+		"type": "comment", "id": c.id, "is_reply_comment": c.replyTo != "", "message": c.message,
+		"created_by": c.by.Mini(), "created_at": FmtTime(c.createdAt), "modified_at": FmtTime(c.modifiedAt),
+		"item": map[string]any{"type": "file", "id": c.file.ID},
+	}
+	if c.replyTo != "" {
+		rec["item"] = map[string]any{"type": "comment", "id": c.replyTo}
+	}
+	if c.tagged != "" {
+		rec["tagged_message"] = c.tagged
+	}
+	return rec
+}
+
+// commentTexts are the texts of a file's comments (for the search index).
+func (s *State) commentTexts(f *Item) []string {
+	var out []string
+	for _, c := range s.comments.byFile[f.ID] {
+		out = append(out, c.message)
+	}
+	return out
+}
+
+func (s *State) addComment(c *Comment) {
+	s.comments.byID[c.id] = c
+	s.comments.byFile[c.file.ID] = append(s.comments.byFile[c.file.ID], c)
+	s.Dirty(KComments, c.id)
+	s.Search.changed(c.file)
+}
+
+func (s *State) dropComment(c *Comment) {
+	delete(s.comments.byID, c.id)
+	rest := wire.RemoveFrom(s.comments.byFile[c.file.ID], c)
+	if len(rest) == 0 {
+		delete(s.comments.byFile, c.file.ID)
+	} else {
+		s.comments.byFile[c.file.ID] = rest
+	}
+	s.Dirty(KComments, c.id)
+	s.Search.changed(c.file)
+}
+
+// commentsItemPurged drops the comments of a file deleted for good.
+func (s *State) commentsItemPurged(it *Item) {
+	for _, c := range slices.Clone(s.comments.byFile[it.ID]) {
+		s.dropComment(c)
+	}
+}
+
+// CreateCommentTx is the transaction of POST /comments (createComment): what
+// it checks, reads and changes under the state's lock, and its reply. Callers
+// hold mu.
+func (s *State) CreateCommentTx(p *Principal, body struct {
+	Message       *string "json:\"message\""
+	TaggedMessage *string "json:\"tagged_message\""
+	Item          *struct {
+		ID   *string "json:\"id\""
+		Type *string "json:\"type\""
+	} "json:\"item\""
+}, msg string, tag string, fields []string) (Reply, *wire.Error) {
+	c, aerr := s.addCommentBy(p, *body.Item.Type, *body.Item.ID, msg, tag)
+	if aerr != nil {
+		return Reply{}, aerr
+	}
+	return Reply{wire.StatusCreated, PickFields(s.CommentRecord(c), fields, "type", "id")}, nil
+}
+
+// addCommentBy makes p's comment on the file id (typ "file") or answer to
+// the comment id (typ "comment"): 404 for what p cannot see, 403 when p
+// may not preview the file, 409 recent_similar_comment for the same text
+// again. Callers hold mu.
+func (s *State) addCommentBy(p *Principal, typ, id, msg, tag string) (*Comment, *wire.Error) {
+	c := &Comment{message: msg, tagged: tag, by: p.User, createdAt: s.NowSec()}
+	c.modifiedAt = c.createdAt
+	if typ == "comment" {
+		parent, ok := s.comments.byID[id]
+		if !ok || !s.visible(p, parent.file) {
+			return nil, wire.NotFound("comment")
+		}
+		c.replyTo, c.file = parent.id, parent.file
+		if !s.Can(p, c.file, ActPreview) {
+			return nil, ErrDenied("file")
+		}
+	} else {
+		if !ValidID(id) {
+			return nil, wire.NotFound("file")
+		}
+		f, aerr := s.LookupFor(p, "file", id, ActPreview)
+		if aerr != nil {
+			return nil, aerr
+		}
+		c.file = f
+	}
+	for _, o := range s.comments.byFile[c.file.ID] {
+		if o.by == c.by && o.replyTo == c.replyTo && o.message == c.message && s.Now().Sub(o.createdAt) < similarCommentWindow {
+			return nil, wire.Errorf(wire.StatusConflict, CodeRecentSimilarComment, "The same comment was just made")
+		}
+	}
+	c.id = s.NewID()
+	s.addComment(c)
+	s.RecordEvent(evCommentCreate, p.User, c.file, s.CommentRecord(c))
+	return c, nil
+}
+
+// CommentFor finds the comment with id for p (who may preview its file).
+// Callers hold mu.
+func (s *State) CommentFor(id string, p *Principal) (*Comment, *wire.Error) {
+	c, ok := s.comments.byID[id]
+	if !ok || s.InTrash(c.file) || !s.Can(p, c.file, ActPreview) {
+		return nil, wire.NotFound("comment")
+	}
+	return c, nil
+}
+
+// mayTx reports whether p may edit or delete c: its author, the
+// file's owner, the admin.
+func (s *State) mayTx(p *Principal, c *Comment) bool {
+	return c.by == p.User || c.file.Owner == p.User || p.SeesAll()
+}
+
+// UpdateCommentTx is the transaction of PUT /comments/{comment_id}
+// (updateComment): what it checks, reads and changes under the state's lock,
+// and its reply. Callers hold mu.
+func (s *State) UpdateCommentTx(id string, p *Principal, msg string, fields []string) (Reply, *wire.Error) {
+	c, aerr := s.editComment(id, p, msg)
+	if aerr != nil {
+		return Reply{}, aerr
+	}
+	return Reply{wire.StatusOK, PickFields(s.CommentRecord(c), fields, "type", "id")}, nil
+}
+
+// editComment replaces the message of the comment with id, for its
+// author, the file's owner or the admin (403 for others). Callers hold mu.
+func (s *State) editComment(id string, p *Principal, msg string) (*Comment, *wire.Error) {
+	c, aerr := s.CommentFor(id, p)
+	if aerr != nil {
+		return nil, aerr
+	}
+	if !s.mayTx(p, c) {
+		return nil, ErrDenied("comment")
+	}
+	c.message, c.tagged, c.modifiedAt = msg, "", s.NowSec()
+	s.Dirty(KComments, c.id)
+	s.Search.changed(c.file)
+	s.RecordEvent(evCommentUpdate, p.User, c.file, s.CommentRecord(c))
+	return c, nil
+}
+
+// DeleteCommentBy deletes c (and its replies) for its author, the file's
+// owner or the admin (403 for others). Callers hold mu.
+func (s *State) DeleteCommentBy(p *Principal, c *Comment) *wire.Error {
+	if !s.mayTx(p, c) {
+		return ErrDenied("comment")
+	}
+	s.dropComment(c)
+	s.RecordEvent(evCommentDelete, p.User, c.file, s.CommentRecord(c))
+	return nil
+}
+
+// ListFileCommentsTx is the transaction of GET /files/{file_id}/comments.
+// (listFileComments): what it checks, reads and changes under the state's
+// lock, and its reply. Callers hold mu.
+func (s *State) ListFileCommentsTx(p *Principal, id string, q wire.Page, fields []string) (Reply, *wire.Error) {
+	f, aerr := s.LookupFor(p, "file", id, ActPreview)
+	if aerr != nil {
+		return Reply{}, aerr
+	}
+	return Reply{wire.StatusOK, wire.OffsetEntries(s.comments.byFile[f.ID], q, func(*Comment) bool { return false },
+		func(c *Comment) any { return PickFields(s.CommentRecord(c), fields, "type", "id") })}, nil
+}
+
+// recComment is a comment.
+type recComment struct {
+	File, ReplyTo, Message, Tagged, By string
+	CreatedAt, ModifiedAt              time.Time
+}
+
+func (s *State) CommentKeys() []string { return SortedKeys(s.comments.byID) }
+
+func (s *State) CommentRec(id string) (recComment, bool) {
+	c, ok := s.comments.byID[id]
+	if !ok {
+		return recComment{}, false
+	}
+	return recComment{File: c.file.ID, ReplyTo: c.replyTo, Message: c.message, Tagged: c.tagged, By: Uid(c.by),
+		CreatedAt: Utc(c.createdAt), ModifiedAt: Utc(c.modifiedAt)}, true
+}
+
+func (s *State) LoadComment(id string, r recComment) error {
+	f, ok := s.Items[r.File]
+	if !ok {
+		return ErrString("refserver: comment " + id + " on a missing file " + r.File)
+	}
+	by, err := s.UserByRef(r.By)
+	if err != nil {
+		return err
+	}
+	c := &Comment{id: id, file: f, replyTo: r.ReplyTo, message: r.Message, tagged: r.Tagged, by: by,
+		createdAt: r.CreatedAt, modifiedAt: r.ModifiedAt}
+	s.comments.byID[id] = c
+	return nil
+}
+
+// CommentsLoaded orders each file's comments by creation (ids grow).
+func (s *State) CommentsLoaded() error {
+	for _, c := range s.comments.byID {
+		s.comments.byFile[c.file.ID] = append(s.comments.byFile[c.file.ID], c)
+	}
+	for _, list := range s.comments.byFile {
+		slices.SortFunc(list, func(a, b *Comment) int { return wire.CompareIDs(a.id, b.id) })
+	}
+	return nil
+}

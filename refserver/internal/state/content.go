@@ -1,0 +1,465 @@
+package state
+
+import (
+	"path"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/contentapi/cms/refserver/internal/blob"
+	"github.com/contentapi/cms/refserver/internal/wire"
+)
+
+const RootID = "0"
+
+// Item is a folder, a file or a web link. Fields are guarded by Server.mu.
+type Item struct {
+	Typ       string // "folder", "file" or "web_link"
+	ID        string
+	Name      string
+	ParentID  string
+	Owner     *User
+	CreatedBy *User
+	ModBy     *User
+
+	Description                         string
+	CreatedAt, ModifiedAt               time.Time
+	ContentCreatedAt, ContentModifiedAt time.Time
+	Seq                                 int // etag and sequence_id
+
+	// folders
+	SyncState   string
+	UploadEmail string // folder_upload_email access, "" = none
+
+	// hidden: a managed user may not see the item (HideFromUsers), yet it
+	// is counted in its folder's listings.
+	Hidden bool
+
+	// files
+	Versions []*Version // oldest first; the last is current
+	ReadyAt  time.Time  // content not downloadable before this
+
+	// web links (weblinks.go); link is also the shared link of files and
+	// folders (items_update.go)
+	URL  string
+	Link *SharedLink // nil = no shared link
+
+	// Everyday content (items_update.go, file_locks.go): tags, the lock of
+	// a file, who may download a file, and a folder's collaboration
+	// settings (nil: the service's default).
+	Tags                   []string
+	Lock                   *FileLock
+	DownloadAccess         string // permissions.can_download: "" (open) or "company"
+	CanNonOwnersInvite     *bool
+	CanNonOwnersViewCollab *bool
+	RestrictedToEnterprise *bool
+	copiedFrom             string // set while a copy is being added: its events say ITEM_COPY
+
+	// listing index (folderindex.go): where the item is filed and under
+	// which keys; index is set once it was filed.
+	slot  itemSlot
+	index *folderIndexes
+
+	// trash (trash.go): trashedAt is set while the item is in the trash.
+	// trashedWith is the id of the folder whose trashing took the item
+	// along ("" when the item was trashed itself); only items trashed
+	// themselves are listed in, read from and restored from the trash.
+	TrashedAt   time.Time
+	TrashedWith string
+}
+
+// Version is one file version.
+type Version struct {
+	ID        string
+	Blob      blob.Info
+	CreatedAt time.Time
+	By        *User
+
+	// A version in the trash (file_versions.go): when and by whom, and the
+	// last restore.
+	TrashedAt, RestoredAt time.Time
+	TrashedBy, RestoredBy *User
+}
+
+func (it *Item) Etag() string { return strconv.Itoa(it.Seq) }
+
+// Trashed reports whether the item is in the trash (itself or with a folder).
+func (it *Item) Trashed() bool { return !it.TrashedAt.IsZero() }
+
+func (it *Item) Current() *Version { return it.Versions[len(it.Versions)-1] }
+
+// touch records a modification: new etag and modified_at. It also files
+// the item anew in the folder indexes, so callers that changed its name,
+// parent, owner or content before touching it need nothing else.
+func (it *Item) touch(now time.Time, by *User) {
+	it.Seq++
+	it.ModifiedAt = now
+	if by != nil {
+		it.ModBy = by
+	}
+	if it.index != nil {
+		it.index.sync(it)
+	}
+}
+
+// NewID returns a fresh numeric id. Callers hold s.mu.
+func (s *State) NewID() string {
+	s.NextID++
+	s.Dirty(KMeta, MetaKey)
+	return strconv.FormatInt(s.NextID, 10)
+}
+
+// NowSec is the server's clock truncated to seconds, in UTC.
+func (s *State) NowSec() time.Time { return s.Now().UTC().Truncate(time.Second) }
+
+func FmtTime(t time.Time) any {
+	if t.IsZero() {
+		return nil
+	}
+	return t.UTC().Format(time.RFC3339)
+}
+
+// ValidID reports whether id looks like a file or folder id (decimal digits).
+func ValidID(id string) bool {
+	if id == "" || len(id) > 20 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		if id[i] < '0' || id[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// CheckName applies the service's item name rules: 1..255 characters, no
+// "/" or "\", no non-printable ASCII, no trailing space, not "." or "..".
+func CheckName(name string) *wire.Error {
+	if utf8.RuneCountInString(name) > 255 {
+		return wire.Errorf(wire.StatusBadRequest, wire.CodeItemNameTooLong, "Item name too long")
+	}
+	bad := name == "" || name == "." || name == ".." || strings.HasSuffix(name, " ") ||
+		strings.ContainsAny(name, `/\`) || !utf8.ValidString(name)
+	for i := 0; i < len(name) && !bad; i++ {
+		if name[i] < 0x20 || name[i] == 0x7f {
+			bad = true
+		}
+	}
+	if bad {
+		return wire.Errorf(wire.StatusBadRequest, wire.CodeItemNameInvalid, "Item name invalid")
+	}
+	return nil
+}
+
+// Lookup returns the item of a type visible to p; an item in the trash is
+// not found. Callers hold s.mu.
+func (s *State) Lookup(p *Principal, typ, id string) (*Item, *wire.Error) {
+	it, ok := s.Items[id]
+	if !ok || it.Typ != typ || !s.live(p, it) {
+		return nil, wire.NotFound(typ)
+	}
+	return it, nil
+}
+
+// ParentFolder checks that folder id exists for p; "0" is p's root. It
+// returns nil for the root. Callers hold s.mu.
+func (s *State) ParentFolder(p *Principal, id string) (*Item, *wire.Error) {
+	if id == RootID {
+		return nil, nil
+	}
+	if !ValidID(id) {
+		return nil, wire.NotFound("folder")
+	}
+	return s.LookupFor(p, "folder", id, ActUpload) // adding to a folder is an upload (access.go)
+}
+
+// OwnerIn is the owner of a new item in parent (nil = p's root).
+func OwnerIn(p *Principal, parent *Item) *User {
+	if parent == nil {
+		return p.User
+	}
+	return parent.Owner
+}
+
+// Children lists the items in a folder, without those in the trash: for
+// the root, the items in "0" owned by rootOwner; otherwise the items whose
+// parent is folderID. Callers hold s.mu.
+func (s *State) Children(folderID string, rootOwner *User) []*Item {
+	return s.Folders.Index(folderID, rootOwner).All()
+}
+
+// Conflict returns the item in the folder whose name equals name ignoring
+// case, except skip (files, folders and web links share the names of a
+// folder). Callers hold s.mu.
+func (s *State) Conflict(folderID string, rootOwner *User, name string, skip *Item) *Item {
+	for _, it := range s.Folders.Index(folderID, rootOwner).Named(name) {
+		if it != skip {
+			return it
+		}
+	}
+	return nil
+}
+
+// AddItem adds a new item to the state and to its folder's index, and
+// records its creation in the event log. Callers hold s.mu.
+func (s *State) AddItem(it *Item) {
+	s.Items[it.ID] = it
+	s.Folders.sync(it)
+	typ := evItemCreate
+	if it.Typ == "file" {
+		typ = evItemUpload
+	}
+	if it.copiedFrom != "" {
+		if parent := s.Items[it.ParentID]; parent != nil && parent.copiedFrom != "" {
+			return // inside a copied folder: the copy's ITEM_COPY tells it
+		}
+		typ = evItemCopy
+	}
+	s.ItemEvent(typ, it, it.CreatedBy)
+}
+
+// ErrNameInUse is 409 item_name_in_use with context_info.conflicts.
+func (s *State) ErrNameInUse(c *Item) *wire.Error {
+	e := wire.Errorf(wire.StatusConflict, wire.CodeItemNameInUse, "Item with the same name already exists")
+	e.ContextInfo = map[string]any{"conflicts": []any{s.Mini(c)}}
+	return e
+}
+
+// folderSize sums the current sizes of the files below a folder.
+func (s *State) folderSize(f *Item) int64 {
+	var n int64
+	for _, it := range s.Children(f.ID, nil) {
+		switch it.Typ {
+		case "file":
+			n += it.Current().Blob.Size
+		case "folder":
+			n += s.folderSize(it)
+		}
+	}
+	return n
+}
+
+// RemoveItem deletes an item and everything below it, records the change
+// on its parent (new etag), and returns the blob ids to delete from the
+// store. Callers hold s.mu.
+func (s *State) RemoveItem(it *Item) []string {
+	blobs := s.removeTree(it)
+	if parent, ok := s.Items[it.ParentID]; ok {
+		parent.touch(s.NowSec(), nil)
+		s.dirtyItem(parent)
+	}
+	return blobs
+}
+
+// removeTree deletes an item and everything below it and returns the blob ids
+// to delete from the store. Items below it that are in the trash on their
+// own stay there (without their parent). Callers hold s.mu.
+func (s *State) removeTree(it *Item) []string {
+	var blobs []string
+	if it.Typ == "folder" {
+		for _, c := range s.subItems(it.ID) {
+			if c.Trashed() && c.TrashedWith == "" {
+				continue
+			}
+			blobs = append(blobs, s.removeTree(c)...)
+		}
+	}
+	for _, v := range it.Versions {
+		blobs = append(blobs, v.Blob.ID)
+	}
+	delete(s.Items, it.ID)
+	s.Folders.unindex(it)
+	s.Dirty(KItems, it.ID)
+	s.itemPurged(it)
+	return blobs
+}
+
+// rootMini is the mini record of folder "0".
+func rootMini() map[string]any {
+	return map[string]any{"type": "folder", "id": RootID, "sequence_id": nil, "etag": nil, "name": "All Files"}
+}
+
+// Mini is the Folder--Mini or File--Mini record of an item.
+func (s *State) Mini(it *Item) map[string]any {
+	m := map[string]any{
+		"type": it.Typ, "id": it.ID, "etag": it.Etag(), "sequence_id": it.Etag(), "name": it.Name,
+	}
+	switch it.Typ {
+	case "file":
+		v := it.Current()
+		m["sha1"] = v.Blob.SHA1
+		m["file_version"] = map[string]any{"type": "file_version", "id": v.ID, "sha1": v.Blob.SHA1}
+	case "web_link":
+		m["url"] = it.URL
+	}
+	return m
+}
+
+// pathCollection lists the folders from "0" down to the parent of it; for
+// an item in the trash, the trash folder.
+func (s *State) pathCollection(it *Item) map[string]any {
+	if it.Trashed() {
+		return trashPathCollection()
+	}
+	var chain []any
+	for pid := it.ParentID; pid != "" && pid != RootID; {
+		f, ok := s.Items[pid]
+		if !ok {
+			break
+		}
+		chain = append([]any{s.Mini(f)}, chain...)
+		pid = f.ParentID
+	}
+	chain = append([]any{rootMini()}, chain...)
+	return map[string]any{"total_count": len(chain), "entries": chain}
+}
+
+func (s *State) parentMini(it *Item) any {
+	if it.ParentID == RootID {
+		return rootMini()
+	}
+	if f, ok := s.Items[it.ParentID]; ok {
+		return s.Mini(f)
+	}
+	return nil
+}
+
+// standard is the standard (default) representation of an item.
+func (s *State) standard(it *Item) map[string]any {
+	m := s.Mini(it)
+	m["description"] = it.Description
+	m["path_collection"] = s.pathCollection(it)
+	m["created_at"] = FmtTime(it.CreatedAt)
+	m["modified_at"] = FmtTime(it.ModifiedAt)
+	s.addTrashState(m, it)
+	if it.Typ == "web_link" {
+		s.addWebLinkFields(m, it)
+		return m
+	}
+	m["content_created_at"] = FmtTime(it.ContentCreatedAt)
+	m["content_modified_at"] = FmtTime(it.ContentModifiedAt)
+	m["created_by"] = it.CreatedBy.Mini()
+	m["modified_by"] = it.ModBy.Mini()
+	m["owned_by"] = it.Owner.Mini()
+	m["shared_link"] = nil
+	if it.Link != nil {
+		m["shared_link"] = s.sharedLinkRecord(it.Link)
+	}
+	m["parent"] = s.parentMini(it)
+	if it.Typ == "file" {
+		m["size"] = it.Current().Blob.Size
+	} else {
+		m["size"] = s.folderSize(it)
+		if it.UploadEmail != "" {
+			m["folder_upload_email"] = map[string]any{"access": it.UploadEmail, "email": "upload." + it.ID + "@u.cms.test"}
+		} else {
+			m["folder_upload_email"] = nil
+		}
+	}
+	return m
+}
+
+// extra computes a "Full"-only field that appears only when requested.
+// ok is false for fields the server does not know.
+func (s *State) extra(it *Item, field string, p *Principal) (any, bool) {
+	if v, ok := s.itemSettings(it, field); ok {
+		return v, true // items_update.go
+	}
+	perms := map[string]any{
+		"can_delete": true, "can_download": true, "can_invite_collaborator": true, "can_rename": true,
+		"can_set_share_access": true, "can_share": true, "can_upload": true,
+	}
+	switch field {
+	case "permissions":
+		if it.Typ == "file" {
+			perms["can_annotate"] = false
+			perms["can_comment"] = true
+			perms["can_preview"] = true
+			perms["can_view_annotations_all"] = false
+			perms["can_view_annotations_self"] = false
+			perms["can_apply_watermark"] = false
+		}
+		return perms, true
+	case "tags":
+		return []string{}, true
+	case "has_collaborations", "is_externally_owned", "is_accessible_via_shared_link":
+		return false, true
+	case "watermark_info":
+		return s.watermarkInfo(it), true // watermarks.go
+	}
+	if it.Typ == "folder" {
+		switch field {
+		case "sync_state":
+			return it.SyncState, true
+		case "can_non_owners_invite", "can_non_owners_view_collaborators":
+			return true, true
+		case "is_collaboration_restricted_to_enterprise":
+			return false, true
+		}
+		return nil, false
+	}
+	switch field {
+	case "version_number":
+		return strconv.Itoa(len(it.Versions)), true
+	case "comment_count":
+		return len(s.comments.byFile[it.ID]), true
+	case "lock":
+		return nil, true
+	case "extension":
+		return strings.TrimPrefix(path.Ext(it.Name), "."), true
+	case "is_package":
+		return false, true
+	case "expiring_embed_link":
+		return s.embedLink(it, p), true
+	case "uploader_display_name":
+		return it.Current().By.Name, true
+	case "expires_at", "disposition_at", "classification":
+		return nil, true
+	}
+	return nil, false
+}
+
+// Render is the representation of an item for a fields parameter: without
+// fields, the standard representation; with fields, the mini fields plus
+// the requested ones (standard or Full-only). Unknown names are ignored.
+func (s *State) Render(it *Item, fields []string, p *Principal) map[string]any {
+	std := s.standard(it)
+	if fields == nil {
+		return std
+	}
+	m := s.Mini(it)
+	for _, f := range fields {
+		if v, ok := std[f]; ok {
+			m[f] = v
+		} else if v, ok := s.extra(it, f, p); ok {
+			m[f] = v
+		}
+	}
+	if md := s.metadataFields(it, fields, true); md != nil {
+		m["metadata"] = md // metadata.<scope>.<templateKey> (metadata.go)
+	}
+	return m
+}
+
+// EtagMatches compares a request etag header value with an etag; quotes and
+// weak prefixes are ignored, "*" matches anything.
+func EtagMatches(header, etag string) bool {
+	for _, v := range strings.Split(header, ",") {
+		v = strings.TrimSpace(v)
+		v = strings.TrimPrefix(v, "W/")
+		v = strings.Trim(v, `"`)
+		if v == "*" || v == etag {
+			return true
+		}
+	}
+	return false
+}
+
+// CheckIfMatch answers 412 when an if-match header does not match the etag.
+func CheckIfMatch(h, etag string) *wire.Error {
+	if h != "" && !EtagMatches(h, etag) {
+		return wire.Errorf(wire.StatusPreconditionFailed, wire.CodePreconditionFailed, "The resource has been modified. Please retrieve the resource again and retry")
+	}
+	return nil
+}

@@ -1,0 +1,195 @@
+package state
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// The event log: every change the server makes is recorded once, as one
+// event, with a position in one stream (its seq). GET /events reads it
+// (events_api.go): the user stream shows the events on items the caller
+// may see now (the access model), the enterprise stream (admin_logs) every
+// event that has an enterprise event type. The history is bounded
+// (Options.EventHistory): the oldest events are dropped, positions keep
+// growing.
+//
+// Where events come from:
+//   - items: s.addItem (ITEM_UPLOAD for a file, ITEM_CREATE for a folder or
+//     a web link, ITEM_COPY when the item is a copy), the folder index's
+//     one change path for renames and moves (folderIndexes.sync compares
+//     where an item was filed with where it goes: ITEM_RENAME, ITEM_MOVE),
+//     new versions (ITEM_UPLOAD), the trash (ITEM_TRASH,
+//     ITEM_UNDELETE_VIA_TRASH) and downloads through the API (ITEM_DOWNLOAD);
+//   - the other resources' mutators: metadata instances, task assignments,
+//     group memberships, users.
+
+// Event types of the user stream and their enterprise (admin_logs)
+// counterparts (the events guide's lists).
+const (
+	evItemCreate       = "ITEM_CREATE"
+	evItemUpload       = "ITEM_UPLOAD"
+	evItemRename       = "ITEM_RENAME"
+	evItemMove         = "ITEM_MOVE"
+	evItemCopy         = "ITEM_COPY"
+	evItemTrash        = "ITEM_TRASH"
+	evItemUndelete     = "ITEM_UNDELETE_VIA_TRASH"
+	EvItemDownload     = "ITEM_DOWNLOAD"
+	evItemMakeCurrent  = "ITEM_MAKE_CURRENT_VERSION"
+	evMetadataCreate   = "METADATA_INSTANCE_CREATE"
+	EvMetadataUpdate   = "METADATA_INSTANCE_UPDATE"
+	EvMetadataDelete   = "METADATA_INSTANCE_DELETE"
+	evTaskAssignCreate = "TASK_ASSIGNMENT_CREATE"
+	evGroupAddUser     = "GROUP_ADD_USER"
+	evGroupRemoveUser  = "GROUP_REMOVE_USER"
+	evCollabAdd        = "COLLAB_ADD_COLLABORATOR"
+	evCollabRemove     = "COLLAB_REMOVE_COLLABORATOR"
+	evCommentCreate    = "COMMENT_CREATE"
+	evCommentUpdate    = "COMMENT_UPDATE"
+	evCommentDelete    = "COMMENT_DELETE"
+	evSharedUpdate     = "ITEM_SHARED_UPDATE"
+	evLockCreate       = "LOCK_CREATE"
+	evLockDestroy      = "LOCK_DESTROY"
+)
+
+// adminEventType is the enterprise stream's name of a user stream event.
+var adminEventType = map[string]string{
+	evItemCreate: "UPLOAD", evItemUpload: "UPLOAD", evItemRename: "RENAME", evItemMove: "MOVE",
+	evItemCopy: "COPY", evItemMakeCurrent: "FILE_VERSION_RESTORE", evItemTrash: "DELETE", evItemUndelete: "UNDELETE", EvItemDownload: "DOWNLOAD",
+	evMetadataCreate: evMetadataCreate, EvMetadataUpdate: EvMetadataUpdate, EvMetadataDelete: EvMetadataDelete,
+	evTaskAssignCreate: evTaskAssignCreate, evGroupAddUser: evGroupAddUser, evGroupRemoveUser: evGroupRemoveUser,
+	evCollabAdd: "COLLABORATION_INVITE", evCollabRemove: "COLLABORATION_REMOVE",
+	evCommentCreate: evCommentCreate, evCommentUpdate: "COMMENT_EDIT", evCommentDelete: evCommentDelete,
+	evSharedUpdate: "ITEM_SHARED_UPDATE", evLockCreate: "LOCK", evLockDestroy: "UNLOCK",
+}
+
+// changeEvents are the event types of stream_type=changes: those that may
+// change a file tree ("file updates or collaborations").
+var changeEvents = map[string]bool{
+	evItemCreate: true, evItemUpload: true, evItemRename: true, evItemMove: true, evItemCopy: true,
+	evItemTrash: true, evItemUndelete: true, evItemMakeCurrent: true, evCollabAdd: true, evCollabRemove: true,
+}
+
+// event is one recorded change. Fields are guarded by Server.mu and never
+// change once recorded.
+type event struct {
+	Seq      int64  // position: the stream position after it is seq
+	id       string // event_id
+	typ      string // user stream type ("" for enterprise-only events)
+	admin    string // enterprise stream type ("" for user-only events)
+	at       time.Time
+	by       *User  // created_by (nil: the unknown user)
+	itemID   string // the item the event is about, "" for none
+	ownerID  string // the item's owner then (who sees it once the item is gone)
+	source   json.RawMessage
+	adminSrc json.RawMessage // source as the enterprise stream shows it
+}
+
+// eventLog is the server's event history, guarded by Server.mu.
+type eventLog struct {
+	list []*event // oldest first
+	Head int64    // the newest seq (0: none yet)
+	max  int
+	// wake is closed (and replaced) by every new event: long polls wait
+	// on it (events_api.go).
+	Wake chan struct{}
+	// channels are the long-poll channels handed out by OPTIONS /events.
+	Channels map[string]*PollChannel
+}
+
+func (s *State) InitEvents() {
+	s.Events = eventLog{max: s.Cfg.EventHistory, Wake: make(chan struct{}), Channels: map[string]*PollChannel{}}
+}
+
+// emit records an event. Callers hold s.mu.
+func (s *State) emit(e *event) {
+	if s.Events.max < 0 {
+		return
+	}
+	if e.admin == "" {
+		e.admin = adminEventType[e.typ]
+	}
+	s.Events.Head++
+	e.Seq = s.Events.Head
+	e.id = NewUUID()
+	e.at = s.NowSec()
+	s.Events.list = append(s.Events.list, e)
+	s.Dirty(KEvents, eventKey(e.Seq))
+	s.Dirty(KEvents, eventHeadKey)
+	if over := len(s.Events.list) - s.Events.max; over > 0 {
+		for _, old := range s.Events.list[:over] {
+			s.Dirty(KEvents, eventKey(old.Seq))
+		}
+		clear(s.Events.list[:over])
+		s.Events.list = s.Events.list[over:]
+	}
+	close(s.Events.Wake)
+	s.Events.Wake = make(chan struct{})
+	s.fireWebhooks(e)
+}
+
+// ItemEvent records an event about an item, with the item as its source
+// (rendered as it is now). Callers hold s.mu.
+func (s *State) ItemEvent(typ string, it *Item, by *User) {
+	e := &event{typ: typ, by: by, itemID: it.ID}
+	if it.Owner != nil {
+		e.ownerID = it.Owner.ID
+	}
+	e.source = RecordJSON(s.standard(it))
+	e.adminSrc = RecordJSON(s.adminItemSource(it))
+	s.emit(e)
+}
+
+// RecordEvent records an event whose source is another record, about an
+// item (itemID, "" for none). Callers hold s.mu.
+func (s *State) RecordEvent(typ string, by *User, it *Item, source any) {
+	e := &event{typ: typ, by: by, source: RecordJSON(source)}
+	e.adminSrc = e.source
+	if it != nil {
+		e.itemID = it.ID
+		if it.Owner != nil {
+			e.ownerID = it.Owner.ID
+		}
+	}
+	s.emit(e)
+}
+
+// adminItemSource is an item as the enterprise stream shows it (the
+// spec's EventSource: item_type, item_id, item_name, parent, owned_by).
+func (s *State) adminItemSource(it *Item) map[string]any {
+	src := map[string]any{"item_type": it.Typ, "item_id": it.ID, "item_name": it.Name, "parent": nil, "owned_by": nil}
+	if p, ok := s.Items[it.ParentID]; ok {
+		src["parent"] = s.Mini(p)
+	} else if it.ParentID == RootID {
+		src["parent"] = map[string]any{"type": "folder", "id": RootID, "name": "All Files", "etag": nil, "sequence_id": nil}
+	}
+	if it.Owner != nil {
+		src["owned_by"] = it.Owner.Mini()
+	}
+	return src
+}
+
+// itemFiled hears of every change of where an item is filed (the folder
+// index's sync): from was its slot, to its new key. A move or a rename
+// between two folders' listings is an event; trash and restore have
+// their own (trash.go). Callers hold s.mu.
+func (s *State) itemFiled(it *Item, from itemSlot, to IndexKey, listed bool) {
+	if from.home == nil || !listed || from.key.Folder == TrashKey || to.Folder == TrashKey {
+		return
+	}
+	if from.key.Folder != to.Folder {
+		s.ItemEvent(evItemMove, it, it.ModBy)
+	}
+	if from.name != it.Name {
+		s.ItemEvent(evItemRename, it, it.ModBy)
+	}
+}
+
+// RecordJSON encodes a record built of plain values.
+func RecordJSON(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(fmt.Sprintf("refserver: encoding an event source: %v", err))
+	}
+	return b
+}

@@ -1,0 +1,31 @@
+package state
+
+import (
+	"github.com/contentapi/cms/refserver/internal/wire"
+)
+
+// PreflightBody is the body of OPTIONS /files/content.
+type PreflightBody struct {
+	Name   *string `json:"name"`
+	Size   *int64  `json:"size"`
+	Parent *struct {
+		ID *string `json:"id"`
+	} `json:"parent"`
+}
+
+// PreflightUploadTx is the transaction of OPTIONS /files/content
+// (preflightUpload): what it checks, reads and changes under the state's lock,
+// and its reply. Callers hold mu.
+func (s *State) PreflightUploadTx(p *Principal, body PreflightBody) (Reply, *wire.Error) {
+	parent, aerr := s.ParentFolder(p, *body.Parent.ID)
+	if aerr != nil {
+		return Reply{}, aerr
+	}
+	if c := s.Conflict(*body.Parent.ID, OwnerIn(p, parent), *body.Name, nil); c != nil {
+		return Reply{}, s.ErrNameInUse(c)
+	}
+	return Reply{wire.StatusOK, map[string]any{
+		"upload_url":   s.UploadURL + "/files/content",
+		"upload_token": RandomHex(24),
+	}}, nil
+}

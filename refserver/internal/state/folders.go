@@ -1,0 +1,182 @@
+package state
+
+import (
+	"fmt"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
+)
+
+// CreateFolderBody is the body of POST /folders.
+type CreateFolderBody struct {
+	Name   *string `json:"name"`
+	Parent *struct {
+		ID *string `json:"id"`
+	} `json:"parent"`
+	FolderUploadEmail *struct {
+		Access string `json:"access"`
+	} `json:"folder_upload_email"`
+	SyncState *string `json:"sync_state"`
+}
+
+// CreateFolderTx is the transaction of POST /folders (createFolder): what it
+// checks, reads and changes under the state's lock, and its reply. Callers
+// hold mu.
+func (s *State) CreateFolderTx(p *Principal, body CreateFolderBody, syncState string, uploadEmail string, fields []string) (Reply, *wire.Error) {
+	parent, aerr := s.ParentFolder(p, *body.Parent.ID)
+	if aerr != nil {
+		return Reply{}, aerr
+	}
+	if c := s.Conflict(*body.Parent.ID, OwnerIn(p, parent), *body.Name, nil); c != nil {
+		return Reply{}, s.ErrNameInUse(c)
+	}
+	now := s.NowSec()
+	f := &Item{
+		Typ: "folder", ID: s.NewID(), Name: *body.Name, ParentID: *body.Parent.ID,
+		Owner: OwnerIn(p, parent), CreatedBy: p.User, ModBy: p.User,
+		CreatedAt: now, ModifiedAt: now, ContentCreatedAt: now, ContentModifiedAt: now,
+		SyncState: syncState, UploadEmail: uploadEmail,
+	}
+	s.AddItem(f)
+	if parent != nil {
+		parent.touch(now, nil)
+	}
+	s.dirtyItem(f, parent)
+	out := s.Render(f, fields, p)
+	s.AddItemCollection(out, f, fields, p, CollectionQuery{Key: "name", Limit: 100})
+	return Reply{wire.StatusCreated, out}, nil
+}
+
+// CollectionQuery is how a listing is sorted and paged.
+type CollectionQuery struct {
+	Key       string // id, name, date, size
+	Desc      bool
+	Offset    int64
+	Limit     int64
+	UseMarker bool
+	Marker    int64
+	ViaLink   bool // the folder was reached through a shared link: every entry shows
+}
+
+// Listing pages the items of a folder (f nil = p's root). entryFields nil
+// gives mini entries. Callers hold s.mu.
+//
+// As on the service, items the principal may not see (HideFromUsers) keep
+// their place: they count in total_count and in the offset/limit (or
+// marker) window, but are left out of entries. A page can therefore hold
+// fewer entries than limit, or none, while more items follow; the next page
+// is still at offset + limit, and the listing ends at total_count.
+func (s *State) Listing(f *Item, p *Principal, q CollectionQuery, entryFields []string) map[string]any {
+	folderID := RootID
+	if f != nil {
+		folderID = f.ID
+	}
+	fx := s.Folders.Index(folderID, p.User)
+	dir := "ASC"
+	if q.Desc {
+		dir = "DESC"
+	}
+	order := []any{
+		map[string]any{"by": "type", "direction": "ASC"},
+		map[string]any{"by": q.Key, "direction": dir},
+	}
+	total := int64(fx.Len())
+	start := q.Offset
+	if q.UseMarker {
+		start = q.Marker
+	}
+	start = min(start, total)
+	end := min(start+q.Limit, total)
+	entries := make([]any, 0, end-start)
+	for _, it := range fx.Page(sortKeyIndex(q.Key), q.Desc, int(start), int(end)) {
+		switch {
+		case q.ViaLink && it.Hidden && !p.SeesAll(), !q.ViaLink && !s.visible(p, it):
+			continue
+		case entryFields == nil:
+			entries = append(entries, s.MiniJSON(it))
+		default:
+			entries = append(entries, s.Render(it, entryFields, p))
+		}
+	}
+	out := map[string]any{"entries": entries, "limit": q.Limit, "order": order}
+	if q.UseMarker {
+		if end < total {
+			out["next_marker"] = wire.EncodeMarker(end)
+		} else {
+			out["next_marker"] = nil
+		}
+		if start > 0 {
+			out["prev_marker"] = wire.EncodeMarker(max(start-q.Limit, 0))
+		} else {
+			out["prev_marker"] = nil
+		}
+		return out
+	}
+	out["total_count"] = total
+	out["offset"] = q.Offset
+	return out
+}
+
+// HideItems hides the items with ids from their users (HideFromUsers), or
+// changes nothing when one is unknown. Callers hold mu.
+func (s *State) HideItems(ids []string) error {
+	for _, id := range ids {
+		if _, ok := s.Items[id]; !ok {
+			return fmt.Errorf("refserver: no item %q", id)
+		}
+	}
+	for _, id := range ids {
+		s.Items[id].Hidden = true
+		s.dirtyItem(s.Items[id])
+	}
+	return nil
+}
+
+// AddItemCollection adds item_collection to a folder representation when
+// it is a standard one or the field was requested.
+func (s *State) AddItemCollection(out map[string]any, f *Item, fields []string, p *Principal, q CollectionQuery) {
+	if fields != nil && !Contains(fields, "item_collection") {
+		return
+	}
+	out["item_collection"] = s.Listing(f, p, q, nil)
+}
+
+func Contains(list []string, v string) bool {
+	for _, x := range list {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// RootRepresentation is folder "0" as p sees it. Callers hold s.mu.
+func (s *State) RootRepresentation(p *Principal, fields []string) map[string]any {
+	var size int64
+	for _, it := range s.Children(RootID, p.User) {
+		if it.Typ == "file" {
+			size += it.Current().Blob.Size
+		} else {
+			size += s.folderSize(it)
+		}
+	}
+	nobody := map[string]any{"type": "user", "id": "", "name": "", "login": ""}
+	std := rootMini()
+	for k, v := range map[string]any{
+		"description": "", "size": size, "path_collection": map[string]any{"total_count": 0, "entries": []any{}},
+		"created_at": nil, "modified_at": nil, "trashed_at": nil, "purged_at": nil,
+		"content_created_at": nil, "content_modified_at": nil, "created_by": nobody, "modified_by": nobody,
+		"owned_by": p.User.Mini(), "shared_link": nil, "folder_upload_email": nil, "parent": nil, "item_status": "active",
+	} {
+		std[k] = v
+	}
+	if fields == nil {
+		return std
+	}
+	m := rootMini()
+	for _, f := range fields {
+		if v, ok := std[f]; ok {
+			m[f] = v
+		}
+	}
+	return m
+}

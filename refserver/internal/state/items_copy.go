@@ -1,0 +1,195 @@
+package state
+
+import (
+	"context"
+	"fmt"
+	"maps"
+
+	"github.com/contentapi/cms/refserver/internal/blob"
+	"github.com/contentapi/cms/refserver/internal/wire"
+)
+
+// POST /files/{file_id}/copy and POST /folders/{folder_id}/copy (spec
+// post_files_id_copy, post_folders_id_copy): 201 with the new item.
+//
+//   - parent.id is required (400 bad_request); a target folder the caller
+//     cannot see, or a source they cannot see, is 404 not_found;
+//   - name defaults to the source's; a name taken in the target is 409
+//     item_name_in_use with the conflict; a file copy may name a version of
+//     the file to copy (404 not_found for another or a trashed one);
+//   - a folder copies its subtree (what is not in the trash), each file
+//     with its current version; a folder cannot be copied into itself or
+//     below itself (400 bad_request), and the root cannot be copied (the
+//     service answers 500, so does this server);
+//   - metadata instances whose template has copyInstanceOnItemCopy come
+//     along, on every copied item;
+//   - the copy belongs to the owner of the target (the caller for their
+//     root), is created by the caller, and keeps the content dates.
+//
+// Content is copied blob by blob outside the lock (a large copy never
+// stalls other requests), then the state is checked again and the items
+// are added in one step; a check that fails then deletes the copied blobs.
+
+// CopyBody is the body of a copy.
+type CopyBody struct {
+	Parent *struct {
+		ID *string `json:"id"`
+	} `json:"parent"`
+	Name    *string `json:"name"`
+	Version *string `json:"version"`
+}
+
+// CopyNode is one item of a copy: its source, where it goes among the
+// nodes (parent index, -1 for the top) and, for a file, the blob to copy.
+type CopyNode struct {
+	Src    *Item
+	parent int
+	Blob   blob.Info
+	Copied blob.Info
+}
+
+// PlanCopy checks a copy and lists what it copies. Callers hold s.mu.
+func (s *State) PlanCopy(p *Principal, typ, id string, body *CopyBody) ([]CopyNode, string, *wire.Error) {
+	src, aerr := s.LookupFor(p, typ, id, ActDownload)
+	if aerr != nil {
+		return nil, "", aerr
+	}
+	target := *body.Parent.ID
+	name := src.Name
+	if body.Name != nil {
+		name = *body.Name
+	}
+	if aerr := s.checkCopyTarget(p, src, target, name); aerr != nil {
+		return nil, "", aerr
+	}
+	if typ == "file" {
+		v := src.Current()
+		if body.Version != nil {
+			v = nil
+			for _, c := range src.Versions {
+				if c.ID == *body.Version && c.TrashedAt.IsZero() {
+					v = c
+				}
+			}
+			if v == nil {
+				return nil, "", wire.NotFound("file version")
+			}
+		}
+		return []CopyNode{{Src: src, parent: -1, Blob: v.Blob}}, name, nil
+	}
+	nodes := []CopyNode{{Src: src, parent: -1}}
+	for i := 0; i < len(nodes); i++ {
+		if nodes[i].Src.Typ != "folder" {
+			continue
+		}
+		for _, c := range s.Children(nodes[i].Src.ID, nil) {
+			n := CopyNode{Src: c, parent: i}
+			if c.Typ == "file" {
+				n.Blob = c.Current().Blob
+			}
+			nodes = append(nodes, n)
+		}
+	}
+	return nodes, name, nil
+}
+
+// checkCopyTarget checks the target folder and name of a copy. Callers
+// hold s.mu.
+func (s *State) checkCopyTarget(p *Principal, src *Item, target, name string) *wire.Error {
+	parent, aerr := s.ParentFolder(p, target)
+	if aerr != nil {
+		return aerr
+	}
+	if src.Typ == "folder" && s.IsWithin(target, src.ID) {
+		return wire.BadRequest("Cannot copy a folder into itself or a folder below it")
+	}
+	if c := s.Conflict(target, OwnerIn(p, parent), name, nil); c != nil {
+		return s.ErrNameInUse(c)
+	}
+	return nil
+}
+
+// CopyBlobs copies the content of the files of a copy, outside the lock.
+// It returns the ids of the blobs it made (to delete on failure).
+func (s *State) CopyBlobs(ctx context.Context, nodes []CopyNode) ([]string, error) {
+	var made []string
+	for i := range nodes {
+		n := &nodes[i]
+		if n.Src.Typ != "file" {
+			continue
+		}
+		rc, err := s.Store.Open(ctx, n.Blob.ID)
+		if err != nil {
+			return made, fmt.Errorf("copying %s: %w", n.Src.ID, err)
+		}
+		info, err := s.Store.Put(ctx, rc)
+		rc.Close()
+		if err != nil {
+			return made, fmt.Errorf("copying %s: %w", n.Src.ID, err)
+		}
+		made = append(made, info.ID)
+		n.Copied = info
+	}
+	return made, nil
+}
+
+// AddCopy checks the target again and adds the copied items. Callers hold
+// s.mu.
+func (s *State) AddCopy(p *Principal, nodes []CopyNode, target, name string) (*Item, *wire.Error) {
+	if aerr := s.checkCopyTarget(p, nodes[0].Src, target, name); aerr != nil {
+		return nil, aerr
+	}
+	parent, _ := s.ParentFolder(p, target)
+	owner := OwnerIn(p, parent)
+	now := s.NowSec()
+	made := make([]*Item, len(nodes))
+	for i, n := range nodes {
+		c := &Item{
+			Typ: n.Src.Typ, ID: s.NewID(), Name: n.Src.Name, Owner: owner, CreatedBy: p.User, ModBy: p.User,
+			Description: n.Src.Description, CreatedAt: now, ModifiedAt: now,
+			ContentCreatedAt: n.Src.ContentCreatedAt, ContentModifiedAt: n.Src.ContentModifiedAt,
+			SyncState: n.Src.SyncState, URL: n.Src.URL, Tags: append([]string(nil), n.Src.Tags...),
+			copiedFrom: n.Src.ID,
+		}
+		if i == 0 {
+			c.Name, c.ParentID = name, target
+		} else {
+			c.ParentID = made[n.parent].ID
+		}
+		if c.Typ == "file" {
+			c.Versions = []*Version{{ID: s.NewID(), Blob: n.Copied, CreatedAt: now, By: p.User}}
+			c.ReadyAt = s.Now().Add(s.Cfg.ContentNotReady)
+		}
+		made[i] = c
+		s.AddItem(c)
+		if c.Typ == "file" {
+			s.versionAdded(c, c.Current())
+		}
+		s.copyInstances(n.Src, c)
+		s.dirtyItem(c)
+	}
+	for _, c := range made {
+		c.copiedFrom = ""
+	}
+	if parent != nil {
+		parent.touch(now, nil)
+		s.dirtyItem(parent)
+	}
+	return made[0], nil
+}
+
+// copyInstances copies the metadata instances of src whose template says
+// copyInstanceOnItemCopy onto c. Callers hold s.mu.
+func (s *State) copyInstances(src, c *Item) {
+	for _, in := range s.Metadata.ByItem[src.ID] {
+		if !in.Tmpl.CopyOnCopy {
+			continue
+		}
+		values := maps.Clone(in.Values)
+		for k, v := range values {
+			v.list = append([]string(nil), v.list...)
+			values[k] = v
+		}
+		s.MetadataChanged(s.AddInstance(in.Tmpl, c, values))
+	}
+}

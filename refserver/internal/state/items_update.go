@@ -1,0 +1,312 @@
+package state
+
+import (
+	"encoding/json"
+	"time"
+	"unicode/utf8"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
+)
+
+// PUT /files/{file_id} and PUT /folders/{folder_id} (spec put_files_id,
+// put_folders_id): rename, move (parent.id), description, tags, shared
+// link, a file's lock (file_locks.go) and download permission, a folder's
+// sync state, upload e-mail and collaboration settings. Every check runs
+// before any change, so a refused update changes nothing:
+//
+//   - if-match that does not match the etag: 412 precondition_failed;
+//   - the root folder 0 cannot be renamed or moved (403
+//     access_denied_insufficient_permissions);
+//   - a name taken in the target folder (files, folders and web links share
+//     names, case-insensitively): 409 item_name_in_use with the conflict;
+//   - a folder moved into itself or below itself: 400 bad_request (the
+//     service's message "cyclical folder structure"; it documents no code);
+//   - a target folder the caller cannot see: 404 not_found;
+//   - rename, move or delete of a file someone else locked: 403
+//     access_denied_item_locked;
+//   - name rules as for uploads (item_name_invalid, item_name_too_long),
+//     description at most 256 characters, tags at most 100 of at most 100
+//     characters (400 bad_request);
+//   - disposition_at applies to files under retention only: 403
+//     access_denied_insufficient_permissions otherwise (the spec's "a file_id
+//     that is not under retention"); this server does not extend
+//     dispositions (400 bad_request for a retained file);
+//   - collections (favorites) are not kept by this server: an empty list is
+//     taken, a non-empty one is 400 bad_request.
+//
+// A move changes the owner as an upload into the target would (the owner
+// of the target folder, or the caller for their root), and the etag,
+// modified_at, modified_by and sequence_id of the item and of both
+// folders; every listing, size and path_collection follows at once.
+
+const (
+	maxTags      = 100
+	maxTagLength = 100
+)
+
+// ItemUpdateBody is the body of PUT /files/{id} and PUT /folders/{id}.
+type ItemUpdateBody struct {
+	Name        *string `json:"name"`
+	Description *string `json:"description"`
+	Parent      *struct {
+		ID     *string `json:"id"`
+		UserID *string `json:"user_id"`
+	} `json:"parent"`
+	Tags        *[]string                      `json:"tags"`
+	SharedLink  wire.Nullable[json.RawMessage] `json:"shared_link"`
+	Collections *[]json.RawMessage             `json:"collections"`
+	// files
+	Lock          wire.Nullable[LockBody] `json:"lock"`
+	DispositionAt *string                 `json:"disposition_at"`
+	Permissions   *struct {
+		CanDownload *string `json:"can_download"`
+	} `json:"permissions"`
+	// folders
+	SyncState         *string `json:"sync_state"`
+	FolderUploadEmail wire.Nullable[struct {
+		Access *string `json:"access"`
+	}] `json:"folder_upload_email"`
+	CanNonOwnersInvite                    *bool `json:"can_non_owners_invite"`
+	CanNonOwnersViewCollaborators         *bool `json:"can_non_owners_view_collaborators"`
+	IsCollaborationRestrictedToEnterprise *bool `json:"is_collaboration_restricted_to_enterprise"`
+}
+
+// action is what an update asks of the access model: sharing alone is
+// actShare, anything else actEdit.
+func (b *ItemUpdateBody) action() Action {
+	other := b.Name != nil || b.Description != nil || b.Parent != nil || b.Tags != nil || b.Collections != nil ||
+		b.Lock.Present || b.DispositionAt != nil || b.Permissions != nil || b.SyncState != nil ||
+		b.FolderUploadEmail.Present || b.CanNonOwnersInvite != nil || b.CanNonOwnersViewCollaborators != nil ||
+		b.IsCollaborationRestrictedToEnterprise != nil
+	if b.SharedLink.Present && !other {
+		return actShare
+	}
+	return actEdit
+}
+
+// CheckShape applies the rules that need no state.
+func (b *ItemUpdateBody) CheckShape(typ string) *wire.Error {
+	if b.Name != nil {
+		if aerr := CheckName(*b.Name); aerr != nil {
+			return aerr
+		}
+	}
+	if b.Description != nil {
+		if aerr := CheckDescription(*b.Description); aerr != nil {
+			return aerr
+		}
+	}
+	if b.Parent != nil && (b.Parent.ID == nil || *b.Parent.ID == "") {
+		return wire.BadRequest("Missing required field: parent.id")
+	}
+	if b.Tags != nil {
+		if len(*b.Tags) > maxTags {
+			return wire.BadRequest("An item has at most %d tags", maxTags)
+		}
+		for _, t := range *b.Tags {
+			if t == "" || utf8.RuneCountInString(t) > maxTagLength {
+				return wire.BadRequest("A tag has 1 to %d characters", maxTagLength)
+			}
+		}
+	}
+	if b.Collections != nil && len(*b.Collections) > 0 {
+		return wire.BadRequest("collections (favorites) are not kept by this server")
+	}
+	if typ == "file" {
+		if b.SyncState != nil || b.FolderUploadEmail.Present || b.CanNonOwnersInvite != nil ||
+			b.CanNonOwnersViewCollaborators != nil || b.IsCollaborationRestrictedToEnterprise != nil {
+			return wire.BadRequest("A file has no folder settings")
+		}
+		if b.Permissions != nil && b.Permissions.CanDownload != nil && *b.Permissions.CanDownload != "open" && *b.Permissions.CanDownload != "company" {
+			return wire.BadRequest("Invalid value for \"permissions.can_download\": open or company")
+		}
+		return nil
+	}
+	if b.Lock.Present || b.DispositionAt != nil || b.Permissions != nil {
+		return wire.BadRequest("A folder has no lock, disposition_at or permissions")
+	}
+	if b.SyncState != nil && *b.SyncState != "synced" && *b.SyncState != "not_synced" && *b.SyncState != "partially_synced" {
+		return wire.BadRequest("Invalid value for \"sync_state\": synced, not_synced or partially_synced")
+	}
+	if e := b.FolderUploadEmail; e.Present && !e.Null && (e.V.Access == nil || *e.V.Access != "open" && *e.V.Access != "collaborators") {
+		return wire.BadRequest("Invalid value for folder_upload_email.access: open or collaborators")
+	}
+	return nil
+}
+
+// UpdateItemTx is the transaction of updateItem (updateItem): what it checks,
+// reads and changes under the state's lock, and its reply. Callers hold mu.
+func (s *State) UpdateItemTx(id string, body ItemUpdateBody, p *Principal, typ string, ifMatch string, lock *FileLock, unlock bool, now time.Time, removeLink bool, link *SharedLinkUpdate, fields []string) (Reply, *wire.Error) {
+	if id == RootID {
+		if body.Name != nil || body.Parent != nil {
+			return Reply{}, wire.Errorf(wire.StatusForbidden, wire.CodeAccessDenied, "The root folder cannot be renamed or moved")
+		}
+		return Reply{}, wire.Errorf(wire.StatusForbidden, wire.CodeAccessDenied, "The root folder cannot be changed")
+	}
+	it, aerr := s.Lookup(p, typ, id)
+	if aerr != nil {
+		return Reply{}, aerr
+	}
+	if aerr := CheckIfMatch(ifMatch, it.Etag()); aerr != nil {
+		return Reply{}, aerr
+	}
+	if need := body.action(); !s.Can(p, it, need) {
+		return Reply{}, ErrDenied(typ)
+	}
+	target, owner, name := it.ParentID, it.Owner, it.Name
+	if body.Parent != nil && *body.Parent.ID != it.ParentID {
+		target = *body.Parent.ID
+		parent, aerr := s.ParentFolder(p, target)
+		if aerr != nil {
+			return Reply{}, aerr
+		}
+		if typ == "folder" && s.IsWithin(target, it.ID) {
+			return Reply{}, wire.BadRequest("Cannot move a folder into itself or a folder below it: cyclical folder structure")
+		}
+		owner = OwnerIn(p, parent)
+	}
+	if body.Name != nil {
+		name = *body.Name
+	}
+	moving, renaming := target != it.ParentID, name != it.Name
+	if moving || renaming {
+		if aerr := s.LockRefuses(p, it, actEdit); aerr != nil {
+			return Reply{}, aerr
+		}
+		if c := s.Conflict(target, owner, name, it); c != nil {
+			return Reply{}, s.ErrNameInUse(c)
+		}
+	}
+	if body.DispositionAt != nil {
+		if s.retentionBlocksPurge(it) == nil {
+			return Reply{}, wire.Errorf(wire.StatusForbidden, wire.CodeAccessDenied, "The file is not under retention: disposition_at applies to retained files")
+		}
+		return Reply{}, wire.BadRequest("This server does not change the disposition of a retained file")
+	}
+	if body.Lock.Present {
+		if aerr := s.applyLock(p, it, lock, unlock); aerr != nil {
+			return Reply{}, aerr
+		}
+	}
+
+	// Every check passed: apply.
+	it.ModBy = p.User
+	if moving {
+		old := s.Items[it.ParentID]
+		it.ParentID = target
+		s.setOwnerTree(it, owner)
+		for _, f := range []*Item{old, s.Items[target]} {
+			if f != nil {
+				f.touch(now, nil)
+				s.dirtyItem(f)
+			}
+		}
+	}
+	it.Name = name
+	if body.Description != nil {
+		it.Description = *body.Description
+	}
+	if body.Tags != nil {
+		it.Tags = append([]string{}, *body.Tags...)
+	}
+	switch {
+	case removeLink:
+		it.Link = nil
+	case link != nil:
+		it.Link = link.Merge(it.Link)
+	}
+	if body.Permissions != nil && body.Permissions.CanDownload != nil {
+		it.DownloadAccess = *body.Permissions.CanDownload
+		if it.DownloadAccess == "open" {
+			it.DownloadAccess = ""
+		}
+	}
+	body.applyFolderSettings(it)
+	it.touch(now, p.User)
+	s.dirtyItem(it)
+	if removeLink || link != nil {
+		s.ItemEvent(evSharedUpdate, it, p.User)
+	}
+	if body.Lock.Present {
+		ev := evLockCreate
+		if unlock {
+			ev = evLockDestroy
+		}
+		s.ItemEvent(ev, it, p.User)
+	}
+	return Reply{wire.StatusOK, s.Render(it, fields, p)}, nil
+}
+
+// applyFolderSettings sets the folder members of an update.
+func (b *ItemUpdateBody) applyFolderSettings(it *Item) {
+	if b.SyncState != nil {
+		it.SyncState = *b.SyncState
+	}
+	if e := b.FolderUploadEmail; e.Present {
+		it.UploadEmail = ""
+		if !e.Null {
+			it.UploadEmail = *e.V.Access
+		}
+	}
+	set := func(dst **bool, v *bool) {
+		if v != nil {
+			x := *v
+			*dst = &x
+		}
+	}
+	set(&it.CanNonOwnersInvite, b.CanNonOwnersInvite)
+	set(&it.CanNonOwnersViewCollab, b.CanNonOwnersViewCollaborators)
+	set(&it.RestrictedToEnterprise, b.IsCollaborationRestrictedToEnterprise)
+}
+
+// IsWithin reports whether folder id is folder root or below it. Callers
+// hold s.mu.
+func (s *State) IsWithin(id, root string) bool {
+	if id == root {
+		return true
+	}
+	f, ok := s.Items[id]
+	return ok && root != RootID && s.isUnder(f, root) // tree.go
+}
+
+// setOwnerTree gives an item and everything below it a new owner (a move
+// into another user's folder). Callers hold s.mu.
+func (s *State) setOwnerTree(it *Item, owner *User) {
+	if it.Owner != owner {
+		it.Owner = owner
+		s.dirtyItem(it)
+		if it.Typ == "folder" {
+			for _, c := range s.subItems(it.ID) {
+				s.setOwnerTree(c, owner)
+			}
+		}
+	}
+	s.Folders.sync(it)
+}
+
+// itemSettings renders the members this file adds to a record when asked
+// by fields (content.go's extra). ok is false for other fields.
+func (s *State) itemSettings(it *Item, field string) (any, bool) {
+	switch field {
+	case "tags":
+		return append([]string{}, it.Tags...), true
+	case "lock":
+		if it.Typ == "file" {
+			return s.lockRecord(it), true
+		}
+	case "can_non_owners_invite":
+		return boolOr(it.CanNonOwnersInvite, true), it.Typ == "folder"
+	case "can_non_owners_view_collaborators":
+		return boolOr(it.CanNonOwnersViewCollab, true), it.Typ == "folder"
+	case "is_collaboration_restricted_to_enterprise":
+		return boolOr(it.RestrictedToEnterprise, false), it.Typ == "folder"
+	}
+	return nil, false
+}
+
+func boolOr(b *bool, def bool) bool {
+	if b == nil {
+		return def
+	}
+	return *b
+}

@@ -1,0 +1,30 @@
+package state
+
+import (
+	"fmt"
+)
+
+// HideFromPages is HideFromPages under the lock. Callers hold mu.
+func (s *State) HideFromPages(ids []string) error {
+	for _, id := range ids {
+		_, isUser := s.Users.ByID[id]
+		_, isGroup := s.Groups.ByID[id]
+		_, isMembership := s.Groups.Memberships[id]
+		if !isUser && !isGroup && !isMembership {
+			return fmt.Errorf("refserver: no user, group or group membership %q", id)
+		}
+	}
+	if s.pageHidden == nil {
+		s.pageHidden = make(map[string]bool)
+	}
+	for _, id := range ids {
+		s.pageHidden[id] = true
+	}
+	return nil
+}
+
+// userHidden, groupHidden and membershipHidden tell wire.OffsetEntries what
+// HideFromPages hid. Callers hold s.mu.
+func (s *State) userHidden(u *User) bool             { return s.pageHidden[u.ID] }
+func (s *State) groupHidden(g *group) bool           { return s.pageHidden[g.ID] }
+func (s *State) membershipHidden(m *membership) bool { return s.pageHidden[m.ID] }

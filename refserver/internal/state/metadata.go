@@ -1,0 +1,117 @@
+package state
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Metadata: templates (metadata_templates.go, metadata_schema.go),
+// instances on files and folders (metadata_instances.go,
+// metadata_values.go) and the metadata query engine (metadata_query*.go).
+// This file holds the state, the routes, the scopes and the error shape
+// they share. docs/metadata.md ("The reference server") summarises the
+// rules and lists the error codes chosen where the service documents none;
+// each handler's comment has the details.
+
+// Metadata error codes. The spec names all of these for the metadata
+// endpoints (the metadata guides of the service).
+const (
+	CodeSchemaValidationFailed = "schema_validation_failed"
+	codeTupleAlreadyExists     = "tuple_already_exists"
+	codeInstanceNotFound       = "instance_not_found"
+	codeInstanceTupleNotFound  = "instance_tuple_not_found"
+	CodeFailedJSONPatch        = "failed_json_patch_application"
+	CodeInvalidQuery           = "invalid_query"
+	CodeUnexpectedJSONType     = "unexpected_json_type"
+)
+
+const (
+	ScopeGlobal          = "global"
+	MaxInstancesPerItem  = 100
+	MaxTemplateKeyLen    = 64
+	maxFieldKeyLen       = 256
+	maxDisplayNameLen    = 4096
+	GlobalPropertiesKey  = "properties"
+	ContentTypeJSONPatch = "application/json-patch+json"
+)
+
+// MetadataState is the server's state for metadata templates, instances
+// and queries, guarded by Server.mu.
+type MetadataState struct {
+	Templates map[string]*MDTemplate   // by scope + "." + templateKey
+	ByID      map[string]*MDTemplate   // by template id
+	Order     []*MDTemplate            // every template, oldest first (listings)
+	ByItem    map[string][]*MDInstance // instances of an item (file or folder id), oldest first
+	ByInstID  map[string]*MDInstance   // by $id
+	seq       int64                    // creation counter of templates and instances
+}
+
+// initMetadata prepares the state of metadata templates, instances and
+// queries: the global "properties" template (free-form string values)
+// exists from the start. Called once by newServer.
+func (s *State) initMetadata() {
+	s.Metadata = MetadataState{
+		Templates: make(map[string]*MDTemplate),
+		ByID:      make(map[string]*MDTemplate),
+		ByItem:    make(map[string][]*MDInstance),
+		ByInstID:  make(map[string]*MDInstance),
+	}
+	s.AddTemplate(&MDTemplate{Scope: ScopeGlobal, Key: GlobalPropertiesKey, DisplayName: "Properties"})
+}
+
+// metadataItemPurged drops the metadata instances of an item deleted for
+// good. Callers hold s.mu.
+func (s *State) metadataItemPurged(it *Item) {
+	for _, in := range append([]*MDInstance(nil), s.Metadata.ByItem[it.ID]...) {
+		s.RemoveInstance(in)
+	}
+}
+
+// MDError is a failure of the metadata service answered with the
+// MetadataError body {code, message, request_id}: no type, no status, no
+// help_url (spec schema MetadataError; the live service answers instance
+// errors in this shape, box/box-openapi#393). Failures outside the metadata
+// service (authentication, an unknown file or folder) keep the standard
+// ClientError body.
+type MDError struct {
+	Status        int
+	Code, Message string
+}
+
+func (e *MDError) Error() string { return fmt.Sprintf("%d %s: %s", e.Status, e.Code, e.Message) }
+
+func MDErrf(status int, code, format string, args ...any) *MDError {
+	return &MDError{Status: status, Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// EnterpriseScope is the full scope of this server's enterprise templates.
+func (s *State) EnterpriseScope() string { return "enterprise_" + s.EnterpriseID }
+
+// ScopeKind classifies a scope of a path: "global", the full enterprise
+// scope for "enterprise" and "enterprise_<this id>", "other" for another
+// enterprise's scope (whose templates this server does not hold), or ""
+// for something that is no scope at all.
+func (s *State) ScopeKind(scope string) string {
+	switch {
+	case scope == ScopeGlobal:
+		return ScopeGlobal
+	case scope == "enterprise" || scope == s.EnterpriseScope():
+		return s.EnterpriseScope()
+	case strings.HasPrefix(scope, "enterprise_") && ValidID(strings.TrimPrefix(scope, "enterprise_")):
+		return "other"
+	}
+	return ""
+}
+
+// Template returns the template of a canonical scope and key, or nil.
+func (s *State) Template(scope, key string) *MDTemplate {
+	return s.Metadata.Templates[scope+"."+key]
+}
+
+// NewUUID returns a random (version 4) UUID.
+func NewUUID() string {
+	b := RandomBytes(16)
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:])
+}

@@ -1,0 +1,353 @@
+package state
+
+import (
+	"bytes"
+	"encoding/json"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
+)
+
+// SchemaOp is one operation of PUT /metadata_templates/{scope}/{key}/schema.
+type SchemaOp struct {
+	Op                    *string         `json:"op"`
+	Data                  json.RawMessage `json:"data"`
+	FieldKey              *string         `json:"fieldKey"`
+	FieldKeys             []string        `json:"fieldKeys"`
+	EnumOptionKey         *string         `json:"enumOptionKey"`
+	EnumOptionKeys        []string        `json:"enumOptionKeys"`
+	MultiSelectOptionKey  *string         `json:"multiSelectOptionKey"`
+	MultiSelectOptionKeys []string        `json:"multiSelectOptionKeys"`
+}
+
+// schemaEffect is what a schema operation does to the values of the
+// template's instances, applied only once every operation succeeded.
+type schemaEffect struct {
+	kind     string // renameField, removeField, renameOption, removeOption
+	field    string // field key (after any rename earlier in the patch)
+	from, to string
+	multi    bool // the field is a multiSelect
+}
+
+// editTemplateData, editFieldData are the data of editTemplate / editField.
+//
+// editTemplate changes displayName, hidden and copyInstanceOnItemCopy. The
+// spec leaves data free-form; the guides name only these ("mainly the
+// displayName and hidden properties"; "like the displayName,
+// copyInstanceOnItemCopy"), and nothing documents renaming a template:
+// its key is how files, queries (from), cascade policies and retention
+// assignments name it. templateKey is decoded only to be refused with a
+// message that says so (400 bad_request, the spec's code for a body that is
+// no valid schema change), as an unknown member would be.
+type editTemplateData struct {
+	DisplayName            *string         `json:"displayName"`
+	Hidden                 *bool           `json:"hidden"`
+	CopyInstanceOnItemCopy *bool           `json:"copyInstanceOnItemCopy"`
+	TemplateKey            json.RawMessage `json:"templateKey"`
+}
+
+type editFieldData struct {
+	DisplayName *string `json:"displayName"`
+	Description *string `json:"description"`
+	Key         *string `json:"key"`
+	Hidden      *bool   `json:"hidden"`
+}
+
+// decodeData decodes the data member of an operation strictly.
+func decodeData(raw json.RawMessage, v any) *wire.Error {
+	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
+		return wire.BadRequest("Missing required member: data")
+	}
+	if aerr := wire.DecodeJSON(bytes.NewReader(raw), v); aerr != nil {
+		return wire.BadRequest("Invalid data: %s", aerr.Message)
+	}
+	// No member of data takes null: the spec gives none a meaning (a
+	// field's description is cleared with "", hidden is true or false).
+	return wire.CheckNulls(raw, wire.CodeBadRequest)
+}
+
+// CloneFields deep-copies fields and options (ids kept).
+func CloneFields(fields []*mdField) []*mdField {
+	out := make([]*mdField, len(fields))
+	for i, f := range fields {
+		c := *f
+		c.Options = make([]*mdOption, len(f.Options))
+		for j, o := range f.Options {
+			oc := *o
+			c.Options[j] = &oc
+		}
+		out[i] = &c
+	}
+	return out
+}
+
+// SchemaDraft is a template being changed by a schema update.
+type SchemaDraft struct {
+	DisplayName        string
+	hidden, copyOnCopy bool
+	Fields             []*mdField
+	effects            []schemaEffect
+}
+
+func (d *SchemaDraft) Field(key *string) (*mdField, *wire.Error) {
+	if key == nil {
+		return nil, wire.BadRequest("Missing required member: fieldKey")
+	}
+	for _, f := range d.Fields {
+		if f.Key == *key {
+			return f, nil
+		}
+	}
+	return nil, wire.BadRequest("Could not find field: %s", *key)
+}
+
+// optionField returns the field of an option operation and checks its type.
+func (d *SchemaDraft) optionField(key *string, typ string) (*mdField, *wire.Error) {
+	f, aerr := d.Field(key)
+	if aerr != nil {
+		return nil, aerr
+	}
+	if f.Typ != typ {
+		return nil, wire.BadRequest("Field %q is of type %s, not %s", f.Key, f.Typ, typ)
+	}
+	return f, nil
+}
+
+// permute reorders list to the order of keys, which must name every
+// element exactly once (a reorder can neither add nor drop).
+func permute[T any](list []T, keys []string, keyOf func(T) string, what string) ([]T, *wire.Error) {
+	if len(keys) != len(list) {
+		return nil, wire.BadRequest("%s must list every existing key exactly once", what)
+	}
+	byKey := make(map[string]T, len(list))
+	for _, v := range list {
+		byKey[keyOf(v)] = v
+	}
+	out := make([]T, 0, len(list))
+	for _, k := range keys {
+		v, ok := byKey[k]
+		if !ok {
+			return nil, wire.BadRequest("%s must list every existing key exactly once (%q)", what, k)
+		}
+		delete(byKey, k)
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// Apply runs one operation on the draft.
+func (d *SchemaDraft) Apply(op SchemaOp) *wire.Error {
+	if op.Op == nil {
+		return wire.BadRequest("Missing required member: op")
+	}
+	switch *op.Op {
+	case "editTemplate":
+		var data editTemplateData
+		if aerr := decodeData(op.Data, &data); aerr != nil {
+			return aerr
+		}
+		if data.TemplateKey != nil {
+			return wire.BadRequest("templateKey cannot be changed: a template keeps the key it was created with")
+		}
+		if data.DisplayName != nil {
+			if aerr := CheckDisplayName(*data.DisplayName, "displayName"); aerr != nil {
+				return aerr
+			}
+			d.DisplayName = *data.DisplayName
+		}
+		if data.Hidden != nil {
+			d.hidden = *data.Hidden
+		}
+		if data.CopyInstanceOnItemCopy != nil {
+			d.copyOnCopy = *data.CopyInstanceOnItemCopy
+		}
+	case "addField":
+		var data FieldBody
+		if aerr := decodeData(op.Data, &data); aerr != nil {
+			return aerr
+		}
+		f, aerr := NewField(data)
+		if aerr != nil {
+			return aerr
+		}
+		for _, g := range d.Fields {
+			if g.Key == f.Key {
+				return wire.BadRequest("Duplicate field key %q", f.Key)
+			}
+		}
+		d.Fields = append(d.Fields, f)
+	case "reorderFields":
+		out, aerr := permute(d.Fields, op.FieldKeys, func(f *mdField) string { return f.Key }, "fieldKeys")
+		if aerr != nil {
+			return aerr
+		}
+		d.Fields = out
+	case "editField":
+		return d.editField(op)
+	case "removeField":
+		f, aerr := d.Field(op.FieldKey)
+		if aerr != nil {
+			return aerr
+		}
+		d.Fields = wire.RemoveFrom(d.Fields, f)
+		d.effects = append(d.effects, schemaEffect{kind: "removeField", field: f.Key})
+	case "addEnumOption", "addMultiSelectOption":
+		return d.addOption(op)
+	case "reorderEnumOptions", "reorderMultiSelectOptions":
+		typ, keys, what := fieldEnum, op.EnumOptionKeys, "enumOptionKeys"
+		if *op.Op == "reorderMultiSelectOptions" {
+			typ, keys, what = fieldMultiSelect, op.MultiSelectOptionKeys, "multiSelectOptionKeys"
+		}
+		f, aerr := d.optionField(op.FieldKey, typ)
+		if aerr != nil {
+			return aerr
+		}
+		out, aerr := permute(f.Options, keys, func(o *mdOption) string { return o.Key }, what)
+		if aerr != nil {
+			return aerr
+		}
+		f.Options = out
+	case "editEnumOption", "editMultiSelectOption", "removeEnumOption", "removeMultiSelectOption":
+		return d.changeOption(op)
+	default:
+		return wire.BadRequest("Invalid operation %q", *op.Op)
+	}
+	return nil
+}
+
+func (d *SchemaDraft) editField(op SchemaOp) *wire.Error {
+	f, aerr := d.Field(op.FieldKey)
+	if aerr != nil {
+		return aerr
+	}
+	var data editFieldData
+	if aerr := decodeData(op.Data, &data); aerr != nil {
+		return aerr
+	}
+	if data.DisplayName != nil {
+		if aerr := CheckDisplayName(*data.DisplayName, "field displayName"); aerr != nil {
+			return aerr
+		}
+		f.displayName = *data.DisplayName
+	}
+	if data.Description != nil {
+		if len(*data.Description) > maxDisplayNameLen {
+			return wire.BadRequest("Field description is longer than %d characters", maxDisplayNameLen)
+		}
+		f.description = *data.Description
+	}
+	if data.Hidden != nil {
+		f.hidden = *data.Hidden
+	}
+	if data.Key != nil && *data.Key != f.Key {
+		if aerr := checkFieldKey(*data.Key); aerr != nil {
+			return aerr
+		}
+		for _, g := range d.Fields {
+			if g.Key == *data.Key {
+				return wire.BadRequest("Duplicate field key %q", *data.Key)
+			}
+		}
+		d.effects = append(d.effects, schemaEffect{kind: "renameField", from: f.Key, to: *data.Key})
+		f.Key = *data.Key
+	}
+	return nil
+}
+
+func (d *SchemaDraft) addOption(op SchemaOp) *wire.Error {
+	typ := fieldEnum
+	if *op.Op == "addMultiSelectOption" {
+		typ = fieldMultiSelect
+	}
+	f, aerr := d.optionField(op.FieldKey, typ)
+	if aerr != nil {
+		return aerr
+	}
+	var data optionBody
+	if aerr := decodeData(op.Data, &data); aerr != nil {
+		return aerr
+	}
+	if data.Key == nil {
+		return wire.BadRequest("Missing required member: data.key")
+	}
+	return f.addOption(*data.Key)
+}
+
+// changeOption runs editEnumOption, editMultiSelectOption,
+// removeEnumOption and removeMultiSelectOption.
+func (d *SchemaDraft) changeOption(op SchemaOp) *wire.Error {
+	typ, key, member := fieldEnum, op.EnumOptionKey, "enumOptionKey"
+	if *op.Op == "editMultiSelectOption" || *op.Op == "removeMultiSelectOption" {
+		typ, key, member = fieldMultiSelect, op.MultiSelectOptionKey, "multiSelectOptionKey"
+	}
+	f, aerr := d.optionField(op.FieldKey, typ)
+	if aerr != nil {
+		return aerr
+	}
+	if key == nil {
+		return wire.BadRequest("Missing required member: %s", member)
+	}
+	i, o := f.option(*key)
+	if o == nil {
+		return wire.BadRequest("Could not find option %q on field %q", *key, f.Key)
+	}
+	multi := typ == fieldMultiSelect
+	if *op.Op == "removeEnumOption" || *op.Op == "removeMultiSelectOption" {
+		f.Options = append(f.Options[:i], f.Options[i+1:]...)
+		d.effects = append(d.effects, schemaEffect{kind: "removeOption", field: f.Key, from: o.Key, multi: multi})
+		return nil
+	}
+	var data optionBody
+	if aerr := decodeData(op.Data, &data); aerr != nil {
+		return aerr
+	}
+	if data.Key == nil {
+		return wire.BadRequest("Missing required member: data.key")
+	}
+	if *data.Key == o.Key {
+		return nil
+	}
+	if aerr := checkOptionKey(*data.Key); aerr != nil {
+		return aerr
+	}
+	if _, dup := f.option(*data.Key); dup != nil {
+		return wire.BadRequest("Option %q already exists on field %q", *data.Key, f.Key)
+	}
+	d.effects = append(d.effects, schemaEffect{kind: "renameOption", field: f.Key, from: o.Key, to: *data.Key, multi: multi})
+	o.Key = *data.Key
+	return nil
+}
+
+// UpdateTemplateTx is the transaction of PUT
+// /metadata_templates/{scope}/{template_key}/schema (updateTemplate): what it
+// checks, reads and changes under the state's lock, and its reply. Callers
+// hold mu.
+func (s *State) UpdateTemplateTx(scope string, templateKey string, ops []SchemaOp) (Reply, *wire.Error) {
+	t, aerr := s.templateOf(scope, templateKey)
+	if aerr != nil {
+		return Reply{}, aerr
+	}
+	if t.Scope == ScopeGlobal {
+		return Reply{}, wire.Errorf(wire.StatusForbidden, wire.CodeAccessDenied, "Global templates cannot be changed")
+	}
+	d := &SchemaDraft{DisplayName: t.DisplayName, hidden: t.Hidden, copyOnCopy: t.CopyOnCopy, Fields: CloneFields(t.Fields)}
+	for _, op := range ops {
+		if aerr := d.Apply(op); aerr != nil {
+			return Reply{}, aerr
+		}
+	}
+	t.DisplayName, t.Hidden, t.CopyOnCopy, t.Fields = d.DisplayName, d.hidden, d.copyOnCopy, d.Fields
+	t.Version++
+	for _, in := range t.BySeq {
+		changed := false
+		for _, e := range d.effects {
+			changed = in.applyEffect(e) || changed
+		}
+		if changed {
+			in.version++
+		}
+		s.Dirty(KInstances, in.ID)
+	}
+	s.Dirty(KTemplates, t.ID)
+	t.Sorted = nil // values or field keys may have changed: rebuilt on demand
+	return Reply{wire.StatusOK, t.Record()}, nil
+}

@@ -1,0 +1,34 @@
+package state
+
+import (
+	"strings"
+)
+
+func (s *State) APIOrigin() string { return strings.TrimSuffix(s.BaseURL, APIRoot) }
+
+// PrincipalForUser is the principal a token of user u acts as.
+func (s *State) PrincipalForUser(u *User) *Principal {
+	switch u {
+	case s.Admin:
+		return &Principal{Kind: "admin", User: s.Admin}
+	case s.App:
+		// The service account of an authorized app: it acts with the
+		// enterprise admin's permissions (an app with Manage Enterprise).
+		return &Principal{Kind: "admin", User: s.App}
+	default:
+		return &Principal{Kind: "user", User: u}
+	}
+}
+
+// ManagedUser returns the managed (or app) user of the enterprise with id,
+// not the service account, nor a deleted or rolled-out user (users.go).
+// It takes s.mu: callers may hold the oauth room's lock (never the other
+// way round).
+func (s *State) ManagedUser(id string) *User {
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	if u := s.EnterpriseUser(id); u != nil && u != s.App {
+		return u
+	}
+	return nil
+}

@@ -1,0 +1,9 @@
+package state
+
+// Restriction limits a downscoped token to scopes and maybe one item.
+type Restriction struct {
+	Scopes []string
+	// kind and id name the one file or folder the token is limited to
+	// (kind "" for none).
+	Kind, ID string
+}

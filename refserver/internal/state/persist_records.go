@@ -1,0 +1,101 @@
+package state
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"time"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
+)
+
+// KindID is a kind of persisted record: one bbolt bucket, keyed by the
+// object's id. Adding state to the server means adding a kind here (its
+// record type next to the others in persist_*.go) and a dirty mark where
+// the state changes; the persistence tests then cover it.
+type KindID uint8
+
+// The kinds, in restore order: a kind's records may point only to kinds
+// before it.
+const (
+	KMeta            KindID = iota // the server: ids, tokens, signing key
+	KUsers                         // enterprise users, deleted ones included
+	KItems                         // files (with their versions), folders, web links
+	KSessions                      // open upload sessions
+	KParts                         // their parts, keyed session/offset
+	KEnded                         // committed and aborted sessions (UploadSession)
+	KTasks                         // tasks with their assignments
+	KWatermarks                    // by item id
+	KMetadata                      // the metadata counters and template order
+	KTemplates                     // metadata templates
+	KInstances                     // metadata instances
+	KRetPolicies                   // retention policies
+	KRetAssignments                // retention policy assignments
+	KRetVersions                   // file version retentions
+	KHoldPolicies                  // legal hold policies
+	KHoldAssignments               // legal hold policy assignments
+	KHoldVersions                  // file version legal holds
+	KGroups                        // groups
+	KMemberships                   // group memberships
+	KPins                          // device pins
+	KApps                          // oauth apps
+	KAccessTokens                  // issued access tokens
+	KRefreshTokens                 // issued refresh tokens
+	KAuthCodes                     // authorization codes
+	KJWTIDs                        // used JWT ids
+	KCollabs                       // collaborations
+	KComments                      // comments
+	KWebhooks                      // webhooks
+	KEvents                        // the event history and its head position
+	NumKinds
+)
+
+// SortedKeys lists a map's keys in order.
+func SortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
+
+// Utc drops the location and monotonic reading of t, so that a record
+// reads the same before and after a restart.
+func Utc(t time.Time) time.Time { return t.UTC().Round(0) }
+
+// Uid is the id of a user a record points to ("" for none).
+func Uid(u *User) string {
+	if u == nil {
+		return ""
+	}
+	return u.ID
+}
+
+// UserByRef resolves a uid while loading; users load first.
+func (s *State) UserByRef(id string) (*User, error) {
+	if id == "" {
+		return nil, nil
+	}
+	if u := s.Users.ByID[id]; u != nil {
+		return u, nil
+	}
+	if u := s.Users.Removed[id]; u != nil {
+		return u, nil
+	}
+	return nil, fmt.Errorf("unknown user %s", id)
+}
+
+// UsersByRef resolves several uids at once.
+func (s *State) UsersByRef(ids ...string) ([]*User, error) {
+	out := make([]*User, len(ids))
+	for i, id := range ids {
+		u, err := s.UserByRef(id)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = u
+	}
+	return out, nil
+}
+
+// orderedByID lists a map's objects by numeric id: the creation order of
+// ids from newID.
+func orderedByID[T any](m map[string]T, id func(T) string) []T {
+	list := slices.Collect(maps.Values(m))
+	slices.SortFunc(list, func(a, b T) int { return wire.CompareIDs(id(a), id(b)) })
+	return list
+}

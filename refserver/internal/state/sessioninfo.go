@@ -1,0 +1,69 @@
+package state
+
+// SessionState is the state of an upload session (refserver.SessionState).
+type SessionState string
+
+// The states of an upload session.
+const (
+	SessionOpen      SessionState = "open"      // accepting parts
+	SessionCommitted SessionState = "committed" // committed into a file
+	SessionAborted   SessionState = "aborted"   // deleted by its owner
+)
+
+// EndedSession describes an upload session and its parts
+// (refserver.EndedSession); the state keeps it after a commit or an
+// abort.
+type EndedSession struct {
+	// ID is the upload session id.
+	ID string
+	// State is open, committed or aborted.
+	State SessionState
+	// FileSize, PartSize and TotalParts are the session's numbers.
+	FileSize, PartSize int64
+	TotalParts         int
+	// Parts are the uploaded parts, in offset order.
+	Parts []EndedPart
+	// FileID is the file of a new-version session, or the file a commit
+	// created; "" otherwise.
+	FileID string
+}
+
+// EndedPart is one part of an upload session (refserver.EndedPart).
+type EndedPart struct {
+	// PartID is the part_id the server answered with.
+	PartID string
+	// Offset and Size place the part in the file.
+	Offset, Size int64
+	// SHA1 is the lower-case hex SHA1 of the part.
+	SHA1 string
+}
+
+// EndSession removes a session and keeps its description. Callers hold s.mu.
+func (s *State) EndSession(ss *Session, state SessionState, fileID string) {
+	delete(s.Sessions, ss.ID)
+	s.Ended[ss.ID] = DescribeSession(ss, state, fileID)
+	s.dirtySession(ss)
+	s.Dirty(KEnded, ss.ID)
+}
+
+// DescribeSession describes ss as it is now, in state.
+func DescribeSession(ss *Session, state SessionState, fileID string) EndedSession {
+	info := EndedSession{
+		ID: ss.ID, State: state, FileSize: ss.FileSize, PartSize: ss.PartSize,
+		TotalParts: ss.totalParts, FileID: fileID,
+	}
+	for _, pt := range SortedParts(ss) {
+		info.Parts = append(info.Parts, EndedPart{PartID: pt.ID, Offset: pt.Offset, Size: pt.Size, SHA1: pt.SHA1})
+	}
+	return info
+}
+
+// DescribeSessionID describes the upload session with id, open or ended (committed
+// or aborted), whoever owns it. Callers hold Mu.
+func (s *State) DescribeSessionID(id string) (EndedSession, bool) {
+	if ss, ok := s.Sessions[id]; ok {
+		return DescribeSession(ss, SessionOpen, ss.FileID), true
+	}
+	d, ok := s.Ended[id]
+	return d, ok
+}

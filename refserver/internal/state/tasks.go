@@ -1,0 +1,254 @@
+package state
+
+import (
+	"slices"
+	"time"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
+)
+
+// Tasks ask users to review or complete a file; each assignment gives one
+// user a resolution state. The rules (OAS post_tasks, put_task_assignments_id,
+// the tasks guide):
+//   - action review (default) or complete; completion_rule all_assignees
+//     (default) or any_assignee; anything else is 400 bad_request.
+//   - a review assignment is incomplete, approved or rejected; a complete
+//     assignment is incomplete or completed; any other state is 400
+//     bad_request and changes nothing.
+//   - is_completed: all assignees resolved (all_assignees) or one of them
+//     (any_assignee), resolved meaning approved, rejected or completed; a task
+//     without assignees is not completed.
+//   - a completed task takes no new assignment (403), and a completed task
+//     of action complete takes no more changes of state (403).
+// A task lives and dies with its file: hidden while the file is in the
+// trash, gone when it is purged.
+
+// codeTaskCompleted answers a change a completed task does not take (a new
+// assignment; a new state on a completed "complete" task). The spec says
+// 403 without a code; this one names the reason.
+const codeTaskCompleted = "task_completed"
+
+// Task actions, completion rules and resolution states of the wire.
+const (
+	TaskReview   = "review"
+	TaskComplete = "complete"
+
+	RuleAll = "all_assignees"
+	RuleAny = "any_assignee"
+
+	StateIncomplete = "incomplete"
+	StateApproved   = "approved"
+	StateRejected   = "rejected"
+	StateCompleted  = "completed"
+)
+
+// StatesFor lists the resolution states an action allows.
+func StatesFor(action string) []string {
+	if action == TaskComplete {
+		return []string{StateIncomplete, StateCompleted}
+	}
+	return []string{StateIncomplete, StateApproved, StateRejected}
+}
+
+// Task is one task on a file.
+type Task struct {
+	ID, FileID            string
+	Action, Rule, Message string
+	DueAt, createdAt      time.Time
+	CreatedBy             *User
+	Assignments           []*taskAssignment // in the order they were made
+}
+
+// completed applies the completion rule.
+func (t *Task) completed() bool {
+	resolved := 0
+	for _, a := range t.Assignments {
+		if a.State != StateIncomplete {
+			resolved++
+		}
+	}
+	if t.Rule == RuleAny {
+		return resolved > 0
+	}
+	return resolved > 0 && resolved == len(t.Assignments)
+}
+
+// taskState is the server's state for tasks and task assignments (/tasks, /task_assignments), guarded by Server.mu.
+type taskState struct {
+	Tasks       map[string]*Task
+	Assignments map[string]*taskAssignment
+	ByFile      map[string][]*Task // the tasks of a file id, in creation order
+}
+
+// InitTasks prepares the state of tasks and task assignments (/tasks, /task_assignments); called once by newServer.
+func (s *State) InitTasks() {
+	s.Tasks = taskState{Tasks: map[string]*Task{}, Assignments: map[string]*taskAssignment{}, ByFile: map[string][]*Task{}}
+}
+
+// tasksItemPurged drops the tasks of a file deleted for good.
+func (s *State) tasksItemPurged(it *Item) {
+	for _, t := range s.Tasks.ByFile[it.ID] {
+		s.dropTask(t)
+		delete(s.Tasks.Tasks, t.ID)
+		s.Dirty(KTasks, t.ID)
+	}
+	delete(s.Tasks.ByFile, it.ID)
+}
+
+// addTask registers a new task. Callers hold s.mu.
+func (s *State) addTask(t *Task) {
+	s.Tasks.Tasks[t.ID] = t
+	s.Tasks.ByFile[t.FileID] = append(s.Tasks.ByFile[t.FileID], t)
+	s.Dirty(KTasks, t.ID)
+}
+
+// RemoveTask forgets a task with its assignments. Callers hold s.mu.
+func (s *State) RemoveTask(t *Task) {
+	s.dropTask(t)
+	delete(s.Tasks.Tasks, t.ID)
+	s.Dirty(KTasks, t.ID)
+	rest := wire.RemoveFrom(s.Tasks.ByFile[t.FileID], t)
+	if len(rest) == 0 {
+		delete(s.Tasks.ByFile, t.FileID)
+	} else {
+		s.Tasks.ByFile[t.FileID] = rest
+	}
+}
+
+// dropTask forgets the assignments of a task.
+func (s *State) dropTask(t *Task) {
+	for _, a := range t.Assignments {
+		delete(s.Tasks.Assignments, a.ID)
+	}
+}
+
+func (s *State) taskFileMini(t *Task) any {
+	if f, ok := s.Items[t.FileID]; ok {
+		return s.Mini(f)
+	}
+	return nil
+}
+
+// TaskRecord is the Task record.
+func (s *State) TaskRecord(t *Task) map[string]any {
+	return map[string]any{
+		"type": "task", "id": t.ID, "item": s.taskFileMini(t), "action": t.Action,
+		"message": t.Message, "due_at": FmtTime(t.DueAt), "completion_rule": t.Rule,
+		"is_completed": t.completed(), "created_by": t.CreatedBy.Mini(), "created_at": FmtTime(t.createdAt),
+		"task_assignment_collection": s.AssignmentCollection(t),
+	}
+}
+
+// lookupTask returns a task whose file p may see. Callers hold s.mu.
+func (s *State) lookupTask(p *Principal, id string) (*Task, *wire.Error) {
+	t, ok := s.Tasks.Tasks[id]
+	if !ok {
+		return nil, wire.NotFound("task")
+	}
+	if _, aerr := s.Lookup(p, "file", t.FileID); aerr != nil {
+		return nil, wire.NotFound("task")
+	}
+	return t, nil
+}
+
+// TaskFor is lookupTask for p, for getRecord and deleteRecord.
+func (s *State) TaskFor(p *Principal) func(id string) (*Task, *wire.Error) {
+	return func(id string) (*Task, *wire.Error) { return s.lookupTask(p, id) }
+}
+
+// TaskFields are the fields shared by the task create and update bodies.
+// Only due_at takes null (no due date: the spec's default is null); null
+// elsewhere is 400 bad_request (wire.DecodeJSONObject).
+type TaskFields struct {
+	Action         *string               `json:"action"`
+	Message        *string               `json:"message"`
+	DueAt          wire.Nullable[string] `json:"due_at"`
+	CompletionRule *string               `json:"completion_rule"`
+}
+
+// Check validates the values given; dueAt reports a due_at given (zero =
+// null).
+func (b *TaskFields) Check() (dueAt time.Time, dueGiven bool, aerr *wire.Error) {
+	if b.Action != nil && *b.Action != TaskReview && *b.Action != TaskComplete {
+		return time.Time{}, false, wire.BadRequest("Invalid value for action: review or complete")
+	}
+	if b.CompletionRule != nil && *b.CompletionRule != RuleAll && *b.CompletionRule != RuleAny {
+		return time.Time{}, false, wire.BadRequest("Invalid value for completion_rule: all_assignees or any_assignee")
+	}
+	if !b.DueAt.Present {
+		return time.Time{}, false, nil
+	}
+	raw, ok := b.DueAt.Value()
+	if !ok {
+		return time.Time{}, true, nil
+	}
+	t, err := time.Parse(time.RFC3339, raw)
+	if err != nil {
+		return time.Time{}, false, wire.BadRequest("Invalid value for due_at: a date-time")
+	}
+	return t.UTC().Truncate(time.Second), true, nil
+}
+
+// CreateTaskBody is the body of POST /tasks.
+type CreateTaskBody struct {
+	Item *struct {
+		ID   *string `json:"id"`
+		Type *string `json:"type"`
+	} `json:"item"`
+	TaskFields
+}
+
+// CreateTaskTx is the transaction of POST /tasks (createTask): what it checks,
+// reads and changes under the state's lock, and its reply. Callers hold mu.
+func (s *State) CreateTaskTx(body CreateTaskBody, p *Principal, t *Task) (Reply, *wire.Error) {
+	if !ValidID(*body.Item.ID) {
+		return Reply{}, wire.NotFound("file")
+	}
+	f, aerr := s.LookupFor(p, "file", *body.Item.ID, actEdit)
+	if aerr != nil {
+		return Reply{}, aerr
+	}
+	t.ID, t.FileID, t.createdAt = s.NewID(), f.ID, s.NowSec()
+	s.addTask(t)
+	return Reply{wire.StatusCreated, s.TaskRecord(t)}, nil
+}
+
+// UpdateTaskTx is the transaction of PUT /tasks/{task_id} (updateTask): what
+// it checks, reads and changes under the state's lock, and its reply. Callers
+// hold mu.
+func (s *State) UpdateTaskTx(p *Principal, id string, body TaskFields, dueGiven bool, dueAt time.Time) (Reply, *wire.Error) {
+	t, aerr := s.lookupTask(p, id)
+	if aerr != nil {
+		return Reply{}, aerr
+	}
+	if body.Action != nil {
+		for _, a := range t.Assignments {
+			if !slices.Contains(StatesFor(*body.Action), a.State) {
+				return Reply{}, wire.BadRequest("An assignment of the task is %s, which a %s task does not allow", a.State, *body.Action)
+			}
+		}
+		t.Action = *body.Action
+	}
+	if body.CompletionRule != nil {
+		t.Rule = *body.CompletionRule
+	}
+	if body.Message != nil {
+		t.Message = *body.Message
+	}
+	if dueGiven {
+		t.DueAt = dueAt
+	}
+	s.Dirty(KTasks, t.ID)
+	return Reply{wire.StatusOK, s.TaskRecord(t)}, nil
+}
+
+// ListFileTasksTx is the transaction of GET /files/{file_id}/tasks
+// (listFileTasks): what it checks, reads and changes under the state's lock,
+// and its reply. Callers hold mu.
+func (s *State) ListFileTasksTx(p *Principal, id string) (Reply, *wire.Error) {
+	if _, aerr := s.Lookup(p, "file", id); aerr != nil {
+		return Reply{}, aerr
+	}
+	tasks := s.Tasks.ByFile[id]
+	return Reply{wire.StatusOK, map[string]any{"total_count": len(tasks), "entries": wire.RenderEach(tasks, s.TaskRecord)}}, nil
+}

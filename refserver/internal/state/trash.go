@@ -1,0 +1,267 @@
+package state
+
+import (
+	"time"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
+)
+
+// The trash. DELETE of a file, folder or web link moves it here: it keeps
+// its id, parent and content, answers 404 through the normal endpoints and
+// is gone from listings, but can be read, restored or deleted for good
+// through the trash endpoints. A folder takes its content along; the
+// content comes back with it and is not listed in the trash on its own (the
+// service answers 404 for an item whose parent folder is in the trash).
+
+// trashRetention is how long an item stays in the trash before the service
+// would purge it; purged_at of a trashed item is trashed_at plus this.
+const trashRetention = 30 * 24 * time.Hour
+
+// trashFolderID is the id the service shows for the trash in the
+// path_collection of a trashed item.
+const trashFolderID = "1"
+
+// codeParentUnavailable answers a restore whose original parent folder is
+// gone (in the trash or deleted) when no other parent was given. The
+// service documents no code for it; 409, like a name clash, because the
+// item cannot go back to where it was, and the caller can retry with a
+// parent.
+const codeParentUnavailable = "parent_folder_unavailable"
+
+// InTrash reports whether it is in the trash: trashed itself, or below a
+// folder in the trash. This is the one test the read paths use (lookup,
+// the metadata query, the template of an instance). A folder's trashing
+// marks everything below it (setTrashedWith), so the item's own mark
+// answers for its ancestors too. Callers hold s.mu.
+func (s *State) InTrash(it *Item) bool { return it.Trashed() }
+
+// live reports whether p may read it through the endpoints of items and
+// of what hangs on them (metadata, tasks, watermarks, ...): visible to p and
+// not in the trash. An item in the trash answers 404 there, as it does on
+// its own endpoints; only the trash endpoints read it. Callers hold s.mu.
+func (s *State) live(p *Principal, it *Item) bool { return s.visible(p, it) && !s.InTrash(it) }
+
+// trashPathCollection is the path_collection of an item in the trash.
+func trashPathCollection() map[string]any {
+	trash := map[string]any{"type": "folder", "id": trashFolderID, "sequence_id": nil, "etag": nil, "name": "Trash"}
+	return map[string]any{"total_count": 1, "entries": []any{trash}}
+}
+
+// addTrashState sets trashed_at, purged_at and item_status of a record.
+func (s *State) addTrashState(m map[string]any, it *Item) {
+	m["item_status"] = "active"
+	m["trashed_at"] = nil
+	m["purged_at"] = nil
+	if it.Trashed() {
+		m["item_status"] = "trashed"
+		m["trashed_at"] = FmtTime(it.TrashedAt)
+		m["purged_at"] = FmtTime(it.TrashedAt.Add(trashRetention))
+	}
+}
+
+// subItems lists every item whose parent is folderID, in the trash or not.
+// Callers hold s.mu.
+func (s *State) subItems(folderID string) []*Item {
+	var out []*Item
+	for _, it := range s.Items {
+		if it.ParentID == folderID {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
+// TrashItem moves an item to the trash, a folder with everything in it
+// that is not in the trash already, by a user (the event's created_by).
+// Callers hold s.mu.
+func (s *State) TrashItem(it *Item, by *User) {
+	now := s.NowSec()
+	it.TrashedAt, it.TrashedWith = now, ""
+	it.Seq++
+	s.Folders.sync(it) // out of its folder's listings
+	s.dirtyItem(it)
+	s.setTrashedWith(it.ID, now, it.ID)
+	if parent, ok := s.Items[it.ParentID]; ok {
+		parent.touch(now, nil)
+		s.dirtyItem(parent)
+	}
+	s.ItemEvent(evItemTrash, it, by)
+}
+
+// setTrashedWith marks the content below folderID that is not in the trash
+// as trashed with the folder root.
+func (s *State) setTrashedWith(folderID string, now time.Time, root string) {
+	for _, c := range s.subItems(folderID) {
+		if c.Trashed() {
+			continue
+		}
+		c.TrashedAt, c.TrashedWith = now, root
+		s.Folders.sync(c)
+		s.dirtyItem(c)
+		s.setTrashedWith(c.ID, now, root)
+	}
+}
+
+// untrash takes an item out of the trash with the content trashed with it.
+func (s *State) untrash(it *Item, root string) {
+	it.TrashedAt, it.TrashedWith = time.Time{}, ""
+	s.Folders.sync(it)
+	s.dirtyItem(it)
+	for _, c := range s.subItems(it.ID) {
+		if c.Trashed() && c.TrashedWith == root {
+			s.untrash(c, root)
+		}
+	}
+}
+
+// LookupTrashed returns an item of a type that p may see and that is in the
+// trash itself (not with its folder). Callers hold s.mu.
+func (s *State) LookupTrashed(p *Principal, typ, id string) (*Item, *wire.Error) {
+	it, ok := s.Items[id]
+	if !ok || it.Typ != typ || !it.Trashed() || it.TrashedWith != "" || !s.visible(p, it) {
+		return nil, wire.Errorf(wire.StatusNotFound, wire.CodeNotFound, "Not Found: no %s with this id in the trash", typ)
+	}
+	return it, nil
+}
+
+// GetTrashedTx is the transaction of GET /files/{id}/trash (getTrashed): what
+// it checks, reads and changes under the state's lock, and its reply. Callers
+// hold mu.
+func (s *State) GetTrashedTx(p *Principal, typ string, id string, fields []string) (Reply, *wire.Error) {
+	it, aerr := s.LookupTrashed(p, typ, id)
+	if aerr != nil {
+		return Reply{}, aerr
+	}
+	return Reply{wire.StatusOK, s.Render(it, fields, p)}, nil
+}
+
+// RestoreBody is the body of POST /files/{id}, /folders/{id} and
+// /web_links/{id}.
+type RestoreBody struct {
+	Name   *string `json:"name"`
+	Parent *struct {
+		ID *string `json:"id"`
+	} `json:"parent"`
+}
+
+// RestoreItemTx is the transaction of POST /files/{id} (restoreHandler): what
+// it checks, reads and changes under the state's lock, and its reply. Callers
+// hold mu.
+func (s *State) RestoreItemTx(p *Principal, typ string, id string, body RestoreBody, fields []string) (Reply, *wire.Error) {
+	it, aerr := s.LookupTrashed(p, typ, id)
+	if aerr != nil {
+		return Reply{}, aerr
+	}
+	target, aerr := s.restoreTarget(p, it, body)
+	if aerr != nil {
+		return Reply{}, aerr
+	}
+	name := it.Name
+	if body.Name != nil {
+		name = *body.Name
+	}
+	owner := it.Owner
+	if target != it.ParentID {
+		parent, _ := s.ParentFolder(p, target)
+		owner = OwnerIn(p, parent)
+	}
+	if c := s.Conflict(target, owner, name, it); c != nil {
+		return Reply{}, s.ErrNameInUse(c)
+	}
+	now := s.NowSec()
+	s.untrash(it, it.ID)
+	it.Name, it.ParentID, it.Owner = name, target, owner
+	it.touch(now, p.User)
+	s.dirtyItem(it)
+	if parent, ok := s.Items[target]; ok {
+		parent.touch(now, nil)
+		s.dirtyItem(parent)
+	}
+	s.ItemEvent(evItemUndelete, it, p.User)
+	out := s.Render(it, fields, p)
+	if _, ok := out["shared_link"]; ok {
+		// The restored records (TrashFileRestored, ...) say shared_link
+		// is null after a restore, "even though the original shared link
+		// does become active again"; box-typescript-sdk-gen rejects an
+		// object there.
+		out["shared_link"] = nil
+	}
+	return Reply{wire.StatusCreated, out}, nil
+}
+
+// restoreTarget picks the folder a restored item goes to. Callers hold s.mu.
+func (s *State) restoreTarget(p *Principal, it *Item, body RestoreBody) (string, *wire.Error) {
+	orig := it.ParentID
+	if orig == RootID {
+		return orig, nil
+	}
+	if f, ok := s.Items[orig]; ok && !f.Trashed() {
+		return orig, nil
+	}
+	if body.Parent == nil {
+		return "", wire.Errorf(wire.StatusConflict, codeParentUnavailable, "The parent folder of the item is no longer available; give a parent to restore it to")
+	}
+	if _, aerr := s.ParentFolder(p, *body.Parent.ID); aerr != nil {
+		return "", aerr
+	}
+	return *body.Parent.ID, nil
+}
+
+// ListTrashTx is the transaction of GET /folders/trash/items (listTrash): what
+// it checks, reads and changes under the state's lock, and its reply. Callers
+// hold mu.
+func (s *State) ListTrashTx(p *Principal, q CollectionQuery, fields []string) (Reply, *wire.Error) {
+	// The trash index of p's own items, or of everyone's for a principal
+	// who sees every item (folderindex.go): a page costs O(log n + page).
+	// Items p owns but may not see (HideFromUsers) keep their place in the
+	// pages, as in a folder listing; trashPage leaves them out.
+	owner := p.User
+	if p.SeesAll() {
+		owner = nil
+	}
+	return Reply{wire.StatusOK, s.trashPage(s.Folders.trash(owner), q, fields, p)}, nil
+}
+
+// trashPage pages the trash index fx like a folder listing (listing in
+// folders.go): offset pages carry total_count and offset, marker pages
+// next_marker and prev_marker. Callers hold s.mu.
+func (s *State) trashPage(fx *folderIndex, q CollectionQuery, fields []string, p *Principal) map[string]any {
+	total := int64(fx.Len())
+	start := q.Offset
+	if q.UseMarker {
+		start = q.Marker
+	}
+	start = min(start, total)
+	end := min(start+q.Limit, total)
+	entries := make([]any, 0, end-start)
+	for _, it := range fx.Page(sortKeyIndex(q.Key), q.Desc, int(start), int(end)) {
+		if !s.visible(p, it) {
+			continue
+		}
+		if fields == nil {
+			entries = append(entries, s.MiniJSON(it))
+		} else {
+			entries = append(entries, s.Render(it, fields, p))
+		}
+	}
+	out := map[string]any{"entries": entries, "limit": q.Limit}
+	if !q.UseMarker {
+		dir := "ASC"
+		if q.Desc {
+			dir = "DESC"
+		}
+		out["order"] = []any{map[string]any{"by": q.Key, "direction": dir}}
+		out["total_count"] = total
+		out["offset"] = q.Offset
+		return out
+	}
+	out["next_marker"] = nil
+	if end < total {
+		out["next_marker"] = wire.EncodeMarker(end)
+	}
+	out["prev_marker"] = nil
+	if start > 0 {
+		out["prev_marker"] = wire.EncodeMarker(max(start-q.Limit, 0))
+	}
+	return out
+}

@@ -1,0 +1,21 @@
+package state
+
+import "github.com/contentapi/cms/refserver/internal/blob"
+
+// KeepFinalContent records blob as the finished content of ss when the
+// session is still live (a later commit reuses it), reporting whether it
+// was. Callers hold mu.
+func (s *State) KeepFinalContent(ss *Session, blob blob.Info) bool {
+	if _, live := s.Sessions[ss.ID]; !live {
+		return false
+	}
+	ss.Final = &blob
+	s.Dirty(KSessions, ss.ID)
+	return true
+}
+
+// Describe sets the description of f. Callers hold mu.
+func (s *State) Describe(f *Item, description string) {
+	f.Description = description
+	s.dirtyItem(f)
+}

@@ -1,0 +1,182 @@
+package state
+
+import (
+	"crypto/sha1"
+	"encoding/json"
+	"hash"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/contentapi/cms/refserver/internal/blob"
+	"github.com/contentapi/cms/refserver/internal/wire"
+)
+
+// Session is a chunked upload session. Fields are guarded by Server.mu.
+type Session struct {
+	ID         string
+	owner      *User
+	FolderID   string // new file: destination folder
+	FileID     string // new version: the file
+	FileName   string // new file name, or rename of a new version ("" = keep)
+	FileSize   int64
+	PartSize   int64
+	totalParts int
+	expiresAt  time.Time
+	Parts      map[int64]*UploadPart // by offset
+	LastPartAt time.Time
+
+	// The content (uploadparts.go): each part is written into asm at its
+	// offset as it arrives, and whole hashes the file in offset order as
+	// contiguous parts land, so a commit only checks and links.
+	Asm      blob.Assembly
+	Final    *blob.Info              // asm finished by a commit that did not complete
+	Writing  map[int64]chan struct{} // parts being written, by offset; closed when done
+	Whole    hash.Hash
+	Hashed   int64         // whole covers the bytes [0, hashed)
+	Hashing  chan struct{} // non-nil while a request feeds whole; closed when it stops
+	HashErr  error
+	CommitMu *sync.Mutex // one commit of the session at a time
+}
+
+// UploadPart is one uploaded part.
+type UploadPart struct {
+	ID     string `json:"part_id"`
+	Offset int64  `json:"offset"`
+	Size   int64  `json:"size"`
+	SHA1   string `json:"sha1"`
+}
+
+func (s *State) SessionJSON(ss *Session) map[string]any {
+	u := s.UploadURL + "/files/upload_sessions/" + ss.ID
+	return map[string]any{
+		"id":                  ss.ID,
+		"type":                "upload_session",
+		"session_expires_at":  FmtTime(ss.expiresAt),
+		"part_size":           ss.PartSize,
+		"total_parts":         ss.totalParts,
+		"num_parts_processed": len(ss.Parts),
+		"session_endpoints": map[string]any{
+			"upload_part": u,
+			"commit":      u + "/commit",
+			"abort":       u,
+			"list_parts":  u + "/parts",
+			"status":      u,
+			"log_event":   u + "/log",
+		},
+	}
+}
+
+func Present(m json.RawMessage) bool { return len(m) > 0 && string(m) != "null" }
+
+func (s *State) ParseFileSize(m json.RawMessage) (int64, *wire.Error) {
+	if !Present(m) {
+		return 0, wire.Errorf(wire.StatusBadRequest, wire.CodeMissingFileSize, "Missing file_size")
+	}
+	var n int64
+	if err := json.Unmarshal(m, &n); err != nil || n < 0 {
+		return 0, wire.Errorf(wire.StatusBadRequest, wire.CodeInvalidFileSize, "Invalid file_size")
+	}
+	if n < s.Cfg.ChunkedMinSize {
+		return 0, wire.Errorf(wire.StatusBadRequest, wire.CodeFileSizeTooSmall, "file_size is below the minimum of %d bytes for upload sessions", s.Cfg.ChunkedMinSize)
+	}
+	return n, nil
+}
+
+// newSession makes a session around an assembly of its content. Callers
+// hold s.mu.
+func (s *State) newSession(p *Principal, folderID, fileID, name string, size int64, asm blob.Assembly) *Session {
+	ps := s.Cfg.PartSize
+	return (&Session{
+		ID: strings.ToUpper(RandomHex(16)), owner: p.User, FolderID: folderID, FileID: fileID,
+		FileName: name, FileSize: size, PartSize: ps, totalParts: int((size + ps - 1) / ps),
+		expiresAt: s.NowSec().Add(sessionLifetime), Parts: make(map[int64]*UploadPart),
+	}).withContent(asm)
+}
+
+// withContent gives a session its content: the assembly, and the state of
+// the whole-file hash, empty (a session loaded after a restart hashes its
+// parts again at the commit).
+func (ss *Session) withContent(asm blob.Assembly) *Session {
+	ss.Asm, ss.Writing, ss.Whole, ss.CommitMu = asm, make(map[int64]chan struct{}), sha1.New(), new(sync.Mutex)
+	return ss
+}
+
+// CreateUploadSessionTx is the transaction of POST
+// {upload}/files/upload_sessions (createUploadSession): what it checks, reads
+// and changes under the state's lock, and its reply. Callers hold mu.
+func (s *State) CreateUploadSessionTx(p *Principal, folderID string, name string, size int64, asm blob.Assembly, keep func()) (Reply, *wire.Error) {
+	parent, aerr := s.ParentFolder(p, folderID)
+	if aerr != nil {
+		return Reply{}, wire.Errorf(wire.StatusNotFound, wire.CodeInvalidParameter, "The folder does not exist or is not accessible")
+	}
+	if c := s.Conflict(folderID, OwnerIn(p, parent), name, nil); c != nil {
+		return Reply{}, s.ErrNameInUse(c)
+	}
+	ss := s.newSession(p, folderID, "", name, size, asm)
+	s.Sessions[ss.ID] = ss
+	s.Dirty(KSessions, ss.ID)
+	keep()
+	return Reply{wire.StatusCreated, s.SessionJSON(ss)}, nil
+}
+
+// CreateVersionUploadSessionTx is the transaction of POST
+// {upload}/files/{file_id}/upload_sessions (createVersionUploadSession): what
+// it checks, reads and changes under the state's lock, and its reply. Callers
+// hold mu.
+func (s *State) CreateVersionUploadSessionTx(p *Principal, id string, name string, size int64, asm blob.Assembly, keep func()) (Reply, *wire.Error) {
+	f, aerr := s.LookupFor(p, "file", id, ActUpload)
+	if aerr != nil {
+		return Reply{}, aerr
+	}
+	if name != "" && name != f.Name {
+		if c := s.Conflict(f.ParentID, f.Owner, name, f); c != nil {
+			return Reply{}, s.ErrNameInUse(c)
+		}
+	}
+	ss := s.newSession(p, "", f.ID, name, size, asm)
+	s.Sessions[ss.ID] = ss
+	s.Dirty(KSessions, ss.ID)
+	keep()
+	return Reply{wire.StatusCreated, s.SessionJSON(ss)}, nil
+}
+
+// Session returns p's live session. An unknown, expired or foreign session
+// is 404. Callers hold s.mu; an expired session is dropped and returned as
+// stale, for dropContent once s.mu is released.
+func (s *State) Session(p *Principal, id string) (ss, stale *Session, aerr *wire.Error) {
+	ss, ok := s.Sessions[id]
+	if !ok || ss.owner != p.User {
+		return nil, nil, wire.NotFound("upload session")
+	}
+	if !s.Now().Before(ss.expiresAt) {
+		delete(s.Sessions, id)
+		s.dirtySession(ss)
+		return nil, ss, wire.NotFound("upload session")
+	}
+	return ss, nil, nil
+}
+
+// newPartID is 8 upper-case hex characters, unique in the session.
+func (s *State) newPartID(ss *Session) string {
+	for {
+		id := strings.ToUpper(RandomHex(4))
+		taken := false
+		for _, pt := range ss.Parts {
+			taken = taken || pt.ID == id
+		}
+		if !taken {
+			return id
+		}
+	}
+}
+
+func SortedParts(ss *Session) []*UploadPart {
+	parts := make([]*UploadPart, 0, len(ss.Parts))
+	for _, pt := range ss.Parts {
+		parts = append(parts, pt)
+	}
+	sort.Slice(parts, func(i, j int) bool { return parts[i].Offset < parts[j].Offset })
+	return parts
+}

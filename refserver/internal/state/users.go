@@ -1,0 +1,262 @@
+package state
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
+)
+
+// Enterprise users: GET/POST /users, GET /users/me, GET/PUT/DELETE
+// /users/{user_id}. The admin, the managed user and the app's service
+// account of auth.go are users of this state like the ones created here.
+//
+// Rules: creating, updating and deleting users is for the enterprise admin
+// (403 access_denied_insufficient_permissions otherwise); listing and
+// reading other users needs the admin or can_see_managed_users; a login is
+// unique (409 user_login_already_used); bad field values are 400
+// invalid_parameter. Error codes the service does not document:
+//   - 409 user_has_content: DELETE of a user who still owns items without
+//     force=true (the service only says the call "fails"; 409 because the
+//     state, not the request, is in the way, like folder_not_empty's case).
+//   - 403 access_denied_insufficient_permissions: deleting, rolling out or
+//     changing the role of the enterprise admin or the service account, or
+//     deleting oneself.
+//   - 400 bad_request: a required field missing (name; login unless app
+//     user), a malformed query parameter, offset above 10000.
+//   - 401 unauthorized: a token of a deleted user.
+//   - 400 invalid_parameter: a member sent as null other than enterprise
+//     (roll out) and notification_email (remove it) of an update, the two
+//     the spec makes nullable.
+
+const (
+	CodeUserLoginInUse = "user_login_already_used"
+	CodeUserHasContent = "user_has_content"
+)
+
+// UserState is the server's state for enterprise users (/users), guarded by Server.mu.
+type UserState struct {
+	ByID    map[string]*User
+	ByLogin map[string]*User // by lower-case login
+	Order   []*User          // by numeric id, for paging
+	Removed map[string]*User // deleted users, which records may still name
+}
+
+// initUsers prepares the state of enterprise users (/users); called once by newServer.
+func (s *State) initUsers() {
+	s.Users = UserState{ByID: map[string]*User{}, ByLogin: map[string]*User{}, Removed: map[string]*User{}}
+	for _, u := range []*User{s.Admin, s.User, s.App} {
+		u.UserProfile = defaultProfile(u.createdAt)
+		s.addUser(u)
+	}
+	s.Admin.spaceAmount = -1
+	s.App.canSeeManagedUsers = true
+}
+
+// addUser registers u. Callers hold s.mu (or run before serving).
+func (s *State) addUser(u *User) {
+	s.Users.ByID[u.ID] = u
+	s.Users.ByLogin[strings.ToLower(u.Login)] = u
+	s.Users.Order = append(s.Users.Order, u)
+	s.Dirty(KUsers, u.ID)
+	sort.SliceStable(s.Users.Order, func(i, j int) bool { return NumID(s.Users.Order[i].ID) < NumID(s.Users.Order[j].ID) })
+}
+
+func NumID(id string) int64 { n, _ := strconv.ParseInt(id, 10, 64); return n }
+
+// EnterpriseUser returns the user of the enterprise with id (not deleted,
+// not rolled out), or nil. Callers hold s.mu.
+func (s *State) EnterpriseUser(id string) *User {
+	u := s.Users.ByID[id]
+	if u == nil || u.deleted || u.free {
+		return nil
+	}
+	return u
+}
+
+// UserActive reports whether u may still act (not deleted).
+func (s *State) UserActive(u *User) bool {
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	return !u.deleted
+}
+
+// ListUsersTx is the transaction of GET /users (listUsers): what it checks,
+// reads and changes under the state's lock, and its reply. Callers hold mu.
+func (s *State) ListUsersTx(p *Principal, userType string, extID string, filter string, fields []string, pq wire.Page) (Reply, *wire.Error) {
+	if !p.IsAdmin() && !p.User.canSeeManagedUsers {
+		return Reply{}, wire.Errorf(wire.StatusForbidden, wire.CodeAccessDenied, "The user may not look up the users of the enterprise")
+	}
+	var match []*User
+	for _, u := range s.Users.Order {
+		switch {
+		case u.deleted || u.free, userType == "external", // the enterprise has no external users
+			extID != "" && u.externalAppUserID != extID,
+			filter != "" && !strings.HasPrefix(strings.ToLower(u.Name), filter) && !strings.HasPrefix(strings.ToLower(u.Login), filter):
+			continue
+		}
+		match = append(match, u)
+	}
+	used := s.SpaceUsed()
+	render := func(u *User) any { return s.RenderUser(u, fields, used[u]) }
+	if pq.UseMarker {
+		return Reply{wire.StatusOK, wire.MarkerEntries(match, pq, func(u *User) int64 { return NumID(u.ID) }, render)}, nil
+	}
+	return Reply{wire.StatusOK, wire.OffsetEntries(match, pq, s.userHidden, render)}, nil
+}
+
+// CreateUserBody is the body of POST /users.
+type CreateUserBody struct {
+	userFields
+	IsPlatformAccessOnly *bool `json:"is_platform_access_only"`
+}
+
+// CreateUserTx is the transaction of POST /users (createUser): what it checks,
+// reads and changes under the state's lock, and its reply. Callers hold mu.
+func (s *State) CreateUserTx(body CreateUserBody, appUser bool, fields []string) (Reply, *wire.Error) {
+	id := s.NewID()
+	login := fmt.Sprintf("AppUser_%s_%s@apps.cms.test", id, RandomHex(4))
+	if body.Login != nil {
+		login = *body.Login
+		if s.Users.ByLogin[strings.ToLower(login)] != nil {
+			return Reply{}, wire.Errorf(wire.StatusConflict, CodeUserLoginInUse, "User with the specified login already exists")
+		}
+	}
+	now := s.NowSec()
+	u := &User{ID: id, Login: login, Role: userRoleUser, createdAt: now, UserProfile: defaultProfile(now)}
+	u.appUser = appUser
+	body.Login = nil
+	body.Apply(u)
+	s.addUser(u)
+	s.bindInvitations(u) // collaborations.go
+	return Reply{wire.StatusCreated, s.RenderUser(u, fields, 0)}, nil
+}
+
+// GetUserTx is the transaction of GET /users/{user_id}. (getUser): what it
+// checks, reads and changes under the state's lock, and its reply. Callers
+// hold mu.
+func (s *State) GetUserTx(id string, p *Principal, fields []string) (Reply, *wire.Error) {
+	u := s.EnterpriseUser(id)
+	if id == p.User.ID {
+		u = p.User
+	} else if !p.IsAdmin() && !p.User.canSeeManagedUsers {
+		return Reply{}, wire.Errorf(wire.StatusForbidden, wire.CodeAccessDenied, "The user may not look up the users of the enterprise")
+	}
+	if u == nil {
+		return Reply{}, wire.NotFound("user")
+	}
+	return Reply{wire.StatusOK, s.RenderUser(u, fields, s.SpaceUsed()[u])}, nil
+}
+
+// UpdateUserBody is the body of PUT /users/{user_id}.
+type UpdateUserBody struct {
+	userFields
+	Enterprise              wire.Nullable[string]        `json:"enterprise"`
+	Notify                  *bool                        `json:"notify"`
+	IsPasswordResetRequired *bool                        `json:"is_password_reset_required"`
+	NotificationEmail       wire.Nullable[notifyAddress] `json:"notification_email"`
+}
+
+// notifyAddress is the notification_email object of an update.
+type notifyAddress struct {
+	Email string `json:"email"`
+}
+
+// UpdateUserTx is the transaction of PUT /users/{user_id} (updateUser): what
+// it checks, reads and changes under the state's lock, and its reply. Callers
+// hold mu.
+func (s *State) UpdateUserTx(id string, body UpdateUserBody, ne wire.Nullable[notifyAddress], fields []string) (Reply, *wire.Error) {
+	u := s.EnterpriseUser(id)
+	if u == nil {
+		return Reply{}, wire.NotFound("user")
+	}
+	protected := u.Role == UserRoleAdmin || u == s.App
+	switch {
+	case protected && body.Role != nil && *body.Role != u.Role:
+		return Reply{}, wire.Errorf(wire.StatusForbidden, wire.CodeAccessDenied, "The role of the enterprise admin or the service account cannot be changed")
+	case protected && body.Enterprise.Null:
+		return Reply{}, wire.Errorf(wire.StatusForbidden, wire.CodeAccessDenied, "The enterprise admin or the service account cannot be rolled out of the enterprise")
+	case body.ExternalAppUserID != nil && !u.appUser:
+		return Reply{}, ErrInvalidParam("external_app_user_id is only for app users (is_platform_access_only)")
+	}
+	if body.Login != nil && !strings.EqualFold(*body.Login, u.Login) {
+		if u.appUser {
+			return Reply{}, ErrInvalidParam("The login of an app user cannot be changed")
+		}
+		if s.Users.ByLogin[strings.ToLower(*body.Login)] != nil {
+			return Reply{}, wire.Errorf(wire.StatusConflict, CodeUserLoginInUse, "User with the specified login already exists")
+		}
+	}
+	delete(s.Users.ByLogin, strings.ToLower(u.Login))
+	body.Apply(u)
+	s.Users.ByLogin[strings.ToLower(u.Login)] = u
+	if body.IsPasswordResetRequired != nil {
+		u.isPasswordResetRequired = *body.IsPasswordResetRequired
+	}
+	if ne.Present {
+		u.notificationEmail = ne.V.Email // "" when null
+	}
+	u.modifiedAt = s.NowSec()
+	s.Dirty(KUsers, u.ID)
+	if body.Enterprise.Null {
+		s.rollOut(u)
+	}
+	return Reply{wire.StatusOK, s.RenderUser(u, fields, s.SpaceUsed()[u])}, nil
+}
+
+// rollOut makes u a free user outside the enterprise: it leaves its
+// groups, loses its device pins, gets a free account's quotas and no
+// longer appears to the enterprise. Its content stays its own. Callers
+// hold s.mu.
+func (s *State) rollOut(u *User) {
+	u.free = true
+	u.Role = userRoleUser
+	u.spaceAmount, u.maxUploadSize = freeSpaceAmount, FreeMaxUploadSize
+	u.trackingCodes = nil
+	u.canSeeManagedUsers = false
+	s.userLeft(u)
+}
+
+// userLeft removes what ties u to the enterprise when it is rolled out or
+// deleted: group memberships and device pins. Callers hold s.mu.
+func (s *State) userLeft(u *User) {
+	s.groupsUserLeft(u)
+	s.pinsUserLeft(u)
+}
+
+// OwnedTops lists the items u owns whose parent u does not own (the tops
+// of u's trees), in id order. Callers hold s.mu.
+func (s *State) OwnedTops(u *User) []*Item {
+	var out []*Item
+	for _, it := range s.Items {
+		if it.Owner != u {
+			continue
+		}
+		if parent, ok := s.Items[it.ParentID]; ok && parent.Owner == u {
+			continue
+		}
+		out = append(out, it)
+	}
+	sort.Slice(out, func(i, j int) bool { return NumID(out[i].ID) < NumID(out[j].ID) })
+	return out
+}
+
+// RemoveUser deletes u with the items u owns (owned, checked by the
+// caller), returning the blobs to delete once the change is committed.
+// Callers hold mu.
+func (s *State) RemoveUser(u *User, owned []*Item) []string {
+	var blobs []string
+	for _, it := range owned {
+		blobs = append(blobs, s.RemoveItem(it)...)
+	}
+	u.deleted = true
+	s.Users.Removed[u.ID] = u
+	s.Dirty(KUsers, u.ID)
+	delete(s.Users.ByID, u.ID)
+	delete(s.Users.ByLogin, strings.ToLower(u.Login))
+	s.Users.Order = wire.RemoveFrom(s.Users.Order, u)
+	s.userLeft(u)
+	return blobs
+}

@@ -1,0 +1,138 @@
+package state
+
+import (
+	"time"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
+)
+
+// Watermarks: an item has at most one, with the only imprint "default".
+// PUT creates it (201) or updates it (200, new modified_at); GET and DELETE
+// answer 404 when there is none. A watermark on a folder covers what is in
+// it (watermark_info.is_watermark_inherited). It is hidden while its item
+// is in the trash and gone when the item is purged.
+
+// watermark is the watermark of one item.
+type watermark struct {
+	CreatedAt, ModifiedAt time.Time
+}
+
+// watermarkState is the server's state for watermarks on files and folders, guarded by Server.mu.
+type watermarkState struct {
+	ByItem map[string]*watermark
+}
+
+// InitWatermarks prepares the state of watermarks on files and folders; called once by newServer.
+func (s *State) InitWatermarks() {
+	s.Watermarks = watermarkState{ByItem: map[string]*watermark{}}
+}
+
+// watermarkItemPurged drops the watermark of an item deleted for good.
+func (s *State) watermarkItemPurged(it *Item) {
+	delete(s.Watermarks.ByItem, it.ID)
+	s.Dirty(KWatermarks, it.ID)
+}
+
+// applyWatermarkTo gives it a watermark, or refreshes the one it has
+// (modified_at); created reports a new one.
+func (s *State) applyWatermarkTo(it *Item) (wm *watermark, created bool) {
+	now := s.NowSec()
+	wm, ok := s.Watermarks.ByItem[it.ID]
+	if !ok {
+		wm = &watermark{CreatedAt: now}
+		s.Watermarks.ByItem[it.ID] = wm
+	}
+	wm.ModifiedAt = now
+	s.Dirty(KWatermarks, it.ID)
+	return wm, !ok
+}
+
+// removeWatermarkFrom removes the watermark of it, reporting whether it had
+// one.
+func (s *State) removeWatermarkFrom(it *Item) bool {
+	if _, ok := s.Watermarks.ByItem[it.ID]; !ok {
+		return false
+	}
+	delete(s.Watermarks.ByItem, it.ID)
+	s.Dirty(KWatermarks, it.ID)
+	return true
+}
+
+// watermarkInfo is the watermark_info field of a file or folder.
+func (s *State) watermarkInfo(it *Item) map[string]any {
+	_, own := s.Watermarks.ByItem[it.ID]
+	inherited := false
+	if !own {
+		for f := range s.ancestors(it) {
+			if _, inherited = s.Watermarks.ByItem[f.ID]; inherited {
+				break
+			}
+		}
+	}
+	return map[string]any{
+		"is_watermarked": own || inherited, "is_watermark_inherited": inherited,
+		"is_watermarked_by_access_policy": false,
+	}
+}
+
+func watermarkRecord(wm *watermark) map[string]any {
+	return map[string]any{"watermark": map[string]any{
+		"created_at": FmtTime(wm.CreatedAt), "modified_at": FmtTime(wm.ModifiedAt),
+	}}
+}
+
+// watermarkTarget finds the file or folder of a watermark route: a
+// malformed id, the root folder or an item p cannot see is 404.
+func (s *State) watermarkTarget(id string, edit bool, p *Principal, typ string) (*Item, *wire.Error) {
+	if !ValidID(id) || id == RootID {
+		return nil, wire.NotFound(typ)
+	}
+	if !edit {
+		return s.Lookup(p, typ, id)
+	}
+	return s.LookupFor(p, typ, id, actEdit)
+}
+
+// GetWatermarkTx is the transaction of GET /files/{id}/watermark
+// (getWatermark): what it checks, reads and changes under the state's lock,
+// and its reply. Callers hold mu.
+func (s *State) GetWatermarkTx(id string, p *Principal, typ string) (Reply, *wire.Error) {
+	it, aerr := s.watermarkTarget(id, false, p, typ)
+	if aerr != nil {
+		return Reply{}, aerr
+	}
+	wm, ok := s.Watermarks.ByItem[it.ID]
+	if !ok {
+		return Reply{}, wire.NotFound("watermark")
+	}
+	return Reply{wire.StatusOK, watermarkRecord(wm)}, nil
+}
+
+// ApplyWatermarkTx is the transaction of PUT /files/{id}/watermark
+// (applyWatermark): what it checks, reads and changes under the state's lock,
+// and its reply. Callers hold mu.
+func (s *State) ApplyWatermarkTx(id string, p *Principal, typ string) (Reply, *wire.Error) {
+	it, aerr := s.watermarkTarget(id, true, p, typ)
+	if aerr != nil {
+		return Reply{}, aerr
+	}
+	wm, created := s.applyWatermarkTo(it)
+	if created {
+		return Reply{wire.StatusCreated, watermarkRecord(wm)}, nil
+	}
+	return Reply{wire.StatusOK, watermarkRecord(wm)}, nil
+}
+
+// RemoveWatermarkTx is the transaction of DELETE /files/{id}/watermark
+// (removeWatermark): what it checks, reads and changes under the state's lock,
+// and its reply. Callers hold mu.
+func (s *State) RemoveWatermarkTx(id string, p *Principal, typ string) (Reply, *wire.Error) {
+	it, aerr := s.watermarkTarget(id, true, p, typ)
+	if aerr != nil {
+		return Reply{}, aerr
+	}
+	if !s.removeWatermarkFrom(it) {
+		return Reply{}, wire.NotFound("watermark")
+	}
+	return Reply{Status: wire.StatusNoContent}, nil
+}

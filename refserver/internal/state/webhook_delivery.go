@@ -1,0 +1,63 @@
+package state
+
+import (
+	"slices"
+	"time"
+)
+
+// fireWebhooks queues the deliveries an event triggers. Callers hold s.mu.
+func (s *State) fireWebhooks(e *event) {
+	if len(s.Webhooks.ByID) == 0 || e.itemID == "" {
+		return
+	}
+	it := s.Items[e.itemID]
+	if it == nil {
+		return
+	}
+	trigger := webhookTrigger(e.typ, it.Typ)
+	if trigger == "" {
+		return
+	}
+	above := map[string]bool{it.ID: true}
+	for f := range s.ancestors(it) { // tree.go
+		above[f.ID] = true
+	}
+	for _, hook := range s.Webhooks.ByID {
+		if !above[hook.targetID] || !slices.Contains(hook.triggers, trigger) {
+			continue
+		}
+		if !s.visible(s.PrincipalForUser(hook.createdBy), it) {
+			continue
+		}
+		s.QueueHook(hook, trigger, e.by, e.source)
+	}
+}
+
+// recWebhook is a webhook.
+type recWebhook struct {
+	TargetID, TargetType, Address string
+	Triggers                      []string
+	CreatedBy                     string
+	CreatedAt                     time.Time
+}
+
+func (s *State) WebhookKeys() []string { return SortedKeys(s.Webhooks.ByID) }
+
+func (s *State) WebhookRec(id string) (recWebhook, bool) {
+	w, ok := s.Webhooks.ByID[id]
+	if !ok {
+		return recWebhook{}, false
+	}
+	return recWebhook{TargetID: w.targetID, TargetType: w.targetType, Address: w.Address, Triggers: w.triggers,
+		CreatedBy: Uid(w.createdBy), CreatedAt: Utc(w.createdAt)}, true
+}
+
+func (s *State) LoadWebhook(id string, r recWebhook) error {
+	by, err := s.UserByRef(r.CreatedBy)
+	if err != nil {
+		return err
+	}
+	s.Webhooks.ByID[id] = &Webhook{ID: id, targetID: r.TargetID, targetType: r.TargetType, Address: r.Address,
+		triggers: r.Triggers, createdBy: by, createdAt: r.CreatedAt}
+	return nil
+}

@@ -1,0 +1,305 @@
+package state
+
+import (
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
+)
+
+// Webhooks (V2): POST /webhooks, GET /webhooks (marker pages), GET, PUT and
+// DELETE /webhooks/{webhook_id} (spec; the webhooks guide and its
+// limitations page). Deliveries are in webhook_delivery.go.
+//
+// Rules:
+//   - target {id, type file|folder} must be an item the caller may see (404
+//     not_found otherwise) and not the root folder 0 ("V2 webhooks cannot be
+//     created on the root folder": 400 bad_request);
+//   - address must be an absolute https URL; this reference server also
+//     takes http on a loopback host (127.0.0.1, ::1, localhost), so tests
+//     can receive deliveries; any port (the service: 443 only);
+//   - triggers: a non-empty list of the spec's trigger names, those of a
+//     folder (FOLDER.*) only on a folder target (400 bad_request);
+//   - one webhook per target and user ("one webhook for each item, each
+//     application and each authenticated user"): a second is 409 conflict;
+//     at most 1000 per user (400 bad_request);
+//   - a user lists, reads, changes and deletes the webhooks they created;
+//     another's is 404 not_found. The app token has no webhooks (403, as
+//     for an application without the manage webhooks scope).
+
+const maxWebhooksPerUser = 1000
+
+// webhookTriggers are the triggers of the spec, each with whether it is
+// a folder's only.
+var webhookTriggers = map[string]bool{
+	"FILE.UPLOADED": false, "FILE.PREVIEWED": false, "FILE.DOWNLOADED": false, "FILE.TRASHED": false,
+	"FILE.DELETED": false, "FILE.RESTORED": false, "FILE.COPIED": false, "FILE.MOVED": false,
+	"FILE.LOCKED": false, "FILE.UNLOCKED": false, "FILE.RENAMED": false,
+	"COMMENT.CREATED": false, "COMMENT.UPDATED": false, "COMMENT.DELETED": false,
+	"TASK_ASSIGNMENT.CREATED": false, "TASK_ASSIGNMENT.UPDATED": false,
+	"METADATA_INSTANCE.CREATED": false, "METADATA_INSTANCE.UPDATED": false, "METADATA_INSTANCE.DELETED": false,
+	"FOLDER.CREATED": true, "FOLDER.RENAMED": true, "FOLDER.DOWNLOADED": true, "FOLDER.RESTORED": true,
+	"FOLDER.DELETED": true, "FOLDER.COPIED": true, "FOLDER.MOVED": true, "FOLDER.TRASHED": true,
+	"WEBHOOK.DELETED":       false,
+	"COLLABORATION.CREATED": true, "COLLABORATION.ACCEPTED": true, "COLLABORATION.REJECTED": true,
+	"COLLABORATION.REMOVED": true, "COLLABORATION.UPDATED": true,
+	"SHARED_LINK.DELETED": false, "SHARED_LINK.CREATED": false, "SHARED_LINK.UPDATED": false,
+	"SIGN_REQUEST.COMPLETED": false, "SIGN_REQUEST.DECLINED": false, "SIGN_REQUEST.EXPIRED": false,
+	"SIGN_REQUEST.SIGNER_EMAIL_BOUNCED": false, "SIGN_REQUEST.SIGN_SIGNER_SIGNED": false,
+	"SIGN_REQUEST.SIGN_DOCUMENT_CREATED": false, "SIGN_REQUEST.SIGN_ERROR_FINALIZING": false,
+}
+
+// Webhook is a configured webhook. Fields are guarded by Server.mu.
+type Webhook struct {
+	ID         string
+	targetID   string
+	targetType string
+	Address    string
+	triggers   []string
+	createdBy  *User
+	createdAt  time.Time
+}
+
+// webhookState is the server's webhooks, guarded by Server.mu.
+type webhookState struct {
+	ByID map[string]*Webhook
+}
+
+func (s *State) InitWebhooks() { s.Webhooks = webhookState{ByID: map[string]*Webhook{}} }
+
+func (w *Webhook) Record() map[string]any {
+	return map[string]any{
+		"type": "webhook", "id": w.ID,
+		"target":     map[string]any{"id": w.targetID, "type": w.targetType},
+		"created_by": w.createdBy.Mini(), "created_at": FmtTime(w.createdAt),
+		"address": w.Address, "triggers": w.triggers,
+	}
+}
+
+// WebhookBody is the body of POST and PUT /webhooks.
+type WebhookBody struct {
+	Target *struct {
+		ID   *string `json:"id"`
+		Type *string `json:"type"`
+	} `json:"target"`
+	Address  *string  `json:"address"`
+	Triggers []string `json:"triggers"`
+	HasTrig  bool
+}
+
+// CheckTriggers applies the trigger rule for a target type.
+func CheckTriggers(triggers []string, targetType string) ([]string, *wire.Error) {
+	if len(triggers) == 0 {
+		return nil, wire.BadRequest("triggers must name at least one trigger")
+	}
+	out := make([]string, 0, len(triggers))
+	for _, t := range triggers {
+		folderOnly, known := webhookTriggers[t]
+		if !known {
+			return nil, wire.BadRequest("Invalid trigger %q", t)
+		}
+		if folderOnly && targetType != "folder" {
+			return nil, wire.BadRequest("Trigger %s is for folder targets", t)
+		}
+		if !slices.Contains(out, t) {
+			out = append(out, t)
+		}
+	}
+	return out, nil
+}
+
+// webhookTarget checks a target for p. Callers hold s.mu.
+func (s *State) webhookTarget(p *Principal, id, typ string) (*Item, *wire.Error) {
+	if typ != "file" && typ != "folder" {
+		return nil, wire.BadRequest("target.type must be file or folder")
+	}
+	if id == RootID {
+		return nil, wire.BadRequest("Webhooks cannot be created on the root folder")
+	}
+	if !ValidID(id) {
+		return nil, wire.NotFound(typ)
+	}
+	return s.Lookup(p, typ, id)
+}
+
+// duplicateWebhook returns the user's other webhook on the target, if any.
+func (s *State) duplicateWebhook(u *User, targetID string, skip *Webhook) *Webhook {
+	for _, w := range s.Webhooks.ByID {
+		if w != skip && w.createdBy == u && w.targetID == targetID {
+			return w
+		}
+	}
+	return nil
+}
+
+// CreateWebhookTx is the transaction of POST /webhooks (createWebhook): what
+// it checks, reads and changes under the state's lock, and its reply. Callers
+// hold mu.
+func (s *State) CreateWebhookTx(p *Principal, body *WebhookBody, triggers []string) (Reply, *wire.Error) {
+	hook, aerr := s.addWebhook(p, *body.Target.ID, *body.Target.Type, *body.Address, triggers)
+	if aerr != nil {
+		return Reply{}, aerr
+	}
+	return Reply{wire.StatusCreated, hook.Record()}, nil
+}
+
+// addWebhook creates p's webhook on the target item: 404 for an item p
+// cannot see, 409 for a second webhook of p on it, 400 past
+// maxWebhooksPerUser. Callers hold mu.
+func (s *State) addWebhook(p *Principal, targetID, targetType, address string, triggers []string) (*Webhook, *wire.Error) {
+	it, aerr := s.webhookTarget(p, targetID, targetType)
+	if aerr != nil {
+		return nil, aerr
+	}
+	if s.duplicateWebhook(p.User, it.ID, nil) != nil {
+		return nil, wire.Errorf(wire.StatusConflict, wire.CodeConflict, "A webhook for this target and user already exists")
+	}
+	n := 0
+	for _, o := range s.Webhooks.ByID {
+		if o.createdBy == p.User {
+			n++
+		}
+	}
+	if n >= maxWebhooksPerUser {
+		return nil, wire.BadRequest("A user can have at most %d webhooks", maxWebhooksPerUser)
+	}
+	hook := &Webhook{ID: s.NewID(), targetID: it.ID, targetType: it.Typ, Address: address,
+		triggers: triggers, createdBy: p.User, createdAt: s.NowSec()}
+	s.Webhooks.ByID[hook.ID] = hook
+	s.Dirty(KWebhooks, hook.ID)
+	return hook, nil
+}
+
+// OwnWebhook returns the webhook with id that p created. Callers hold mu.
+func (s *State) OwnWebhook(id string, p *Principal) (*Webhook, *wire.Error) {
+	hook, ok := s.Webhooks.ByID[id]
+	if !ok || !ValidID(id) || hook.createdBy != p.User {
+		return nil, wire.NotFound("webhook")
+	}
+	return hook, nil
+}
+
+// UpdateWebhookTx is the transaction of PUT /webhooks/{webhook_id}
+// (updateWebhook): what it checks, reads and changes under the state's lock,
+// and its reply. Callers hold mu.
+func (s *State) UpdateWebhookTx(id string, p *Principal, body *WebhookBody) (Reply, *wire.Error) {
+	hook, aerr := s.editWebhook(id, p, body)
+	if aerr != nil {
+		return Reply{}, aerr
+	}
+	return Reply{wire.StatusOK, hook.Record()}, nil
+}
+
+// editWebhook changes p's webhook with id as body says (target, address,
+// triggers), under the rules of a new webhook; nothing changes when a rule
+// refuses. Callers hold mu.
+func (s *State) editWebhook(id string, p *Principal, body *WebhookBody) (*Webhook, *wire.Error) {
+	hook, aerr := s.OwnWebhook(id, p)
+	if aerr != nil {
+		return nil, aerr
+	}
+	targetID, targetType := hook.targetID, hook.targetType
+	if body.Target != nil {
+		if body.Target.ID == nil || body.Target.Type == nil {
+			return nil, wire.BadRequest("target needs id and type")
+		}
+		it, aerr := s.webhookTarget(p, *body.Target.ID, *body.Target.Type)
+		if aerr != nil {
+			return nil, aerr
+		}
+		if s.duplicateWebhook(p.User, it.ID, hook) != nil {
+			return nil, wire.Errorf(wire.StatusConflict, wire.CodeConflict, "A webhook for this target and user already exists")
+		}
+		targetID, targetType = it.ID, it.Typ
+	}
+	triggers := hook.triggers
+	if body.HasTrig || targetType != hook.targetType {
+		src := hook.triggers
+		if body.HasTrig {
+			src = body.Triggers
+		}
+		if triggers, aerr = CheckTriggers(src, targetType); aerr != nil {
+			return nil, aerr
+		}
+	}
+	hook.targetID, hook.targetType, hook.triggers = targetID, targetType, triggers
+	if body.Address != nil {
+		hook.Address = *body.Address
+	}
+	s.Dirty(KWebhooks, hook.ID)
+	return hook, nil
+}
+
+// RemoveWebhook deletes hook; one with the WEBHOOK.DELETED trigger is told
+// so (by is who deleted it). Callers hold mu.
+func (s *State) RemoveWebhook(hook *Webhook, by *User) {
+	delete(s.Webhooks.ByID, hook.ID)
+	s.Dirty(KWebhooks, hook.ID)
+	if slices.Contains(hook.triggers, "WEBHOOK.DELETED") {
+		s.QueueHook(hook, "WEBHOOK.DELETED", by, hook.Record())
+	}
+}
+
+// WebhooksPage is a marker page of p's webhooks, by id. Callers hold mu.
+func (s *State) WebhooksPage(p *Principal, q wire.Page) map[string]any {
+	var own []*Webhook
+	for _, hook := range s.Webhooks.ByID {
+		if hook.createdBy == p.User {
+			own = append(own, hook)
+		}
+	}
+	slices.SortFunc(own, func(a, b *Webhook) int { return wire.CompareIDs(a.ID, b.ID) })
+	return wire.MarkerEntries(own, q, func(h *Webhook) int64 { return NumID(h.ID) }, func(h *Webhook) any { return h.Record() })
+}
+
+// webhookTrigger is the trigger of an event on an item of a type, "" for
+// none.
+func webhookTrigger(eventType, itemType string) string {
+	prefix := "FILE."
+	if itemType == "folder" {
+		prefix = "FOLDER."
+	}
+	switch eventType {
+	case evItemUpload:
+		if itemType == "file" {
+			return "FILE.UPLOADED"
+		}
+	case evItemCreate:
+		if itemType == "folder" {
+			return "FOLDER.CREATED"
+		}
+	case evItemRename:
+		return prefix + "RENAMED"
+	case evItemMove:
+		return prefix + "MOVED"
+	case evItemCopy:
+		return prefix + "COPIED"
+	case evItemTrash:
+		return prefix + "TRASHED"
+	case evItemUndelete:
+		return prefix + "RESTORED"
+	case EvItemDownload:
+		return prefix + "DOWNLOADED"
+	case evTaskAssignCreate:
+		return "TASK_ASSIGNMENT.CREATED"
+	case evCollabAdd:
+		return "COLLABORATION.CREATED"
+	case evCollabRemove:
+		return "COLLABORATION.REMOVED"
+	case evLockCreate:
+		return "FILE.LOCKED"
+	case evLockDestroy:
+		return "FILE.UNLOCKED"
+	case evCommentCreate:
+		return "COMMENT.CREATED"
+	case evCommentUpdate:
+		return "COMMENT.UPDATED"
+	case evCommentDelete:
+		return "COMMENT.DELETED"
+	}
+	if rest, ok := strings.CutPrefix(eventType, "METADATA_INSTANCE_"); ok {
+		return "METADATA_INSTANCE." + rest + "D"
+	}
+	return ""
+}

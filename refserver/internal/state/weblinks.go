@@ -1,0 +1,209 @@
+package state
+
+import (
+	"encoding/json"
+	"time"
+	"unicode/utf8"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
+)
+
+// Web links are bookmarks stored in folders: items of type "web_link" in
+// s.items beside files and folders, so that listings, name clashes (one
+// name per folder across files, folders and web links) and the trash treat
+// them alike.
+
+// SharedLink is the shared link of an item (web links only, for now).
+type SharedLink struct {
+	Token, Access, Password, VanityName string
+	UnsharedAt                          time.Time
+	// permissions.can_download and can_edit as set (nil: the default —
+	// downloads allowed with access open or company, no editing).
+	CanDownload, CanEdit *bool
+}
+
+// Downloads reports whether the link lets its users download.
+func (l *SharedLink) Downloads() bool {
+	if l.CanDownload != nil {
+		return *l.CanDownload
+	}
+	return l.Access != "collaborators"
+}
+
+// addWebLinkFields completes the standard record of a web link (WebLink).
+func (s *State) addWebLinkFields(m map[string]any, it *Item) {
+	m["created_by"] = it.CreatedBy.Mini()
+	m["modified_by"] = it.ModBy.Mini()
+	m["owned_by"] = it.Owner.Mini()
+	m["parent"] = s.parentMini(it)
+	m["shared_link"] = nil
+	if it.Link != nil && !it.Trashed() {
+		m["shared_link"] = s.sharedLinkRecord(it.Link)
+	}
+}
+
+// sharedLinkRecord is the shared_link object of a record.
+func (s *State) sharedLinkRecord(l *SharedLink) map[string]any {
+	rec := map[string]any{
+		"url": sharedLinkBase + "/s/" + l.Token, "download_url": nil,
+		"vanity_url": nil, "vanity_name": nil,
+		"access": l.Access, "effective_access": l.Access, "effective_permission": "can_preview",
+		"unshared_at": FmtTime(l.UnsharedAt), "is_password_enabled": l.Password != "",
+		"permissions":    map[string]any{"can_download": l.Downloads(), "can_preview": true, "can_edit": l.CanEdit != nil && *l.CanEdit},
+		"download_count": 0, "preview_count": 0,
+	}
+	if l.VanityName != "" {
+		rec["vanity_name"] = l.VanityName
+		rec["vanity_url"] = sharedLinkBase + "/v/" + l.VanityName
+	}
+	return rec
+}
+
+// CreateWebLinkBody is the body of POST /web_links.
+type CreateWebLinkBody struct {
+	URL    *string `json:"url"`
+	Parent *struct {
+		ID *string `json:"id"`
+	} `json:"parent"`
+	Name        *string `json:"name"`
+	Description *string `json:"description"`
+}
+
+// CreateWebLinkTx is the transaction of POST /web_links (createWebLink): what
+// it checks, reads and changes under the state's lock, and its reply. Callers
+// hold mu.
+func (s *State) CreateWebLinkTx(p *Principal, body CreateWebLinkBody, name string, desc string, fields []string) (Reply, *wire.Error) {
+	parent, aerr := s.ParentFolder(p, *body.Parent.ID)
+	if aerr != nil {
+		return Reply{}, aerr
+	}
+	if c := s.Conflict(*body.Parent.ID, OwnerIn(p, parent), name, nil); c != nil {
+		return Reply{}, s.ErrNameInUse(c)
+	}
+	now := s.NowSec()
+	wl := &Item{
+		Typ: "web_link", ID: s.NewID(), Name: name, ParentID: *body.Parent.ID, URL: *body.URL,
+		Description: desc, Owner: OwnerIn(p, parent), CreatedBy: p.User, ModBy: p.User,
+		CreatedAt: now, ModifiedAt: now,
+	}
+	s.AddItem(wl)
+	if parent != nil {
+		parent.touch(now, nil)
+	}
+	s.dirtyItem(wl, parent)
+	return Reply{wire.StatusOK, s.Render(wl, fields, p)}, nil
+}
+
+// CheckDescription applies the 256-character limit of item descriptions.
+func CheckDescription(d string) *wire.Error {
+	if utf8.RuneCountInString(d) > 256 {
+		return wire.BadRequest("Invalid value for description: at most 256 characters")
+	}
+	return nil
+}
+
+// UpdateWebLinkBody is the body of PUT /web_links/{web_link_id}. Only
+// shared_link takes null (remove the link, spec remove_shared_link); null
+// elsewhere is 400 bad_request (wire.DecodeJSONObject). SharedLink stays raw
+// until parseSharedLink checks its members.
+type UpdateWebLinkBody struct {
+	URL    *string `json:"url"`
+	Parent *struct {
+		ID     *string `json:"id"`
+		UserID *string `json:"user_id"`
+	} `json:"parent"`
+	Name        *string                        `json:"name"`
+	Description *string                        `json:"description"`
+	SharedLink  wire.Nullable[json.RawMessage] `json:"shared_link"`
+}
+
+// UpdateWebLinkTx is the transaction of PUT /web_links/{web_link_id}
+// (updateWebLink): what it checks, reads and changes under the state's lock,
+// and its reply. Callers hold mu.
+func (s *State) UpdateWebLinkTx(p *Principal, id string, body UpdateWebLinkBody, now time.Time, removeLink bool, link *SharedLinkUpdate, fields []string) (Reply, *wire.Error) {
+	wl, aerr := s.LookupFor(p, "web_link", id, actEdit)
+	if aerr != nil {
+		return Reply{}, aerr
+	}
+	target, owner := wl.ParentID, wl.Owner
+	if body.Parent != nil && *body.Parent.ID != wl.ParentID {
+		target = *body.Parent.ID
+		parent, aerr := s.ParentFolder(p, target)
+		if aerr != nil {
+			return Reply{}, aerr
+		}
+		owner = OwnerIn(p, parent)
+	}
+	name := wl.Name
+	if body.Name != nil {
+		name = *body.Name
+	}
+	if target != wl.ParentID || name != wl.Name {
+		if c := s.Conflict(target, owner, name, wl); c != nil {
+			return Reply{}, s.ErrNameInUse(c)
+		}
+	}
+	if target != wl.ParentID {
+		if old, ok := s.Items[wl.ParentID]; ok {
+			old.touch(now, nil)
+			s.dirtyItem(old)
+		}
+		if parent, ok := s.Items[target]; ok {
+			parent.touch(now, nil)
+			s.dirtyItem(parent)
+		}
+	}
+	wl.ParentID, wl.Owner, wl.Name = target, owner, name
+	if body.URL != nil {
+		wl.URL = *body.URL
+	}
+	if body.Description != nil {
+		wl.Description = *body.Description
+	}
+	switch {
+	case removeLink:
+		wl.Link = nil
+	case link != nil:
+		wl.Link = link.Merge(wl.Link)
+	}
+	wl.touch(now, p.User)
+	s.dirtyItem(wl)
+	return Reply{wire.StatusOK, s.Render(wl, fields, p)}, nil
+}
+
+// SharedLinkUpdate is a parsed shared_link of an update: nil fields keep
+// the current value.
+type SharedLinkUpdate struct {
+	Access, VanityName   *string
+	Password             *string // "" removes it
+	UnsharedAt           *time.Time
+	CanDownload, CanEdit *bool
+}
+
+// Merge applies the update to the current link (nil = none yet).
+func (u *SharedLinkUpdate) Merge(cur *SharedLink) *SharedLink {
+	l := &SharedLink{Token: RandomHex(16), Access: "open"}
+	if cur != nil {
+		c := *cur
+		l = &c
+	}
+	if u.Access != nil {
+		l.Access = *u.Access
+	}
+	if u.VanityName != nil {
+		l.VanityName = *u.VanityName
+	}
+	if u.Password != nil {
+		l.Password = *u.Password
+	}
+	if u.UnsharedAt != nil {
+		l.UnsharedAt = *u.UnsharedAt
+	}
+	if u.CanDownload != nil {
+		l.CanDownload = u.CanDownload
+	}
+	if u.CanEdit != nil {
+		l.CanEdit = u.CanEdit
+	}
+	return l
+}
