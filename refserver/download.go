@@ -24,29 +24,19 @@ func (s *Server) downloadFile(w http.ResponseWriter, r *http.Request, p *state.P
 		return aerr
 	}
 	want := r.URL.Query().Get("version")
-	s.st.Mu.Lock()
-	f, aerr := s.lookupVia(r, p, "file", id, state.ActDownload)
-	if aerr == nil {
-		aerr = s.st.LockRefuses(p, f, state.ActDownload)
-	}
+	link, aerr := sharedLinkHeader(r)
 	if aerr != nil {
-		s.st.Mu.Unlock()
 		return aerr
 	}
-	v := f.Current()
-	if want != "" {
-		v = nil
-		for _, c := range f.Versions {
-			if c.ID == want && c.TrashedAt.IsZero() {
-				v = c // a version in the trash is not downloaded (file_versions.go)
-			}
-		}
+	var (
+		f        *state.Item
+		v        *state.Version
+		notReady bool
+	)
+	s.st.Update(func() { f, v, notReady, aerr = s.st.DownloadTx(p, link, id, want) })
+	if aerr != nil {
+		return aerr
 	}
-	notReady := s.st.Now().Before(f.ReadyAt)
-	if v != nil && !notReady {
-		s.st.ItemEvent(state.EvItemDownload, f, p.User)
-	}
-	s.st.Mu.Unlock()
 	if v == nil {
 		return wire.NotFound("file version")
 	}
@@ -85,11 +75,12 @@ func (s *Server) serveContent(w http.ResponseWriter, r *http.Request, _ *state.P
 	case err != nil:
 		return wire.Errorf(http.StatusForbidden, wire.CodeForbidden, "The download URL is not valid")
 	}
-	s.st.Mu.Lock()
-	f, ok := s.st.Items[ref.FileID]
-	gone := !ok || f.Trashed()
-	s.st.Mu.Unlock()
-	if gone {
+	var (
+		name string
+		ok   bool
+	)
+	s.st.View(func() { name, ok = s.st.FileName(ref.FileID) })
+	if !ok {
 		return wire.NotFound("file content") // deleted, or in the trash
 	}
 	rc, err := s.st.Store.Open(r.Context(), ref.BlobID)
@@ -103,11 +94,7 @@ func (s *Server) serveContent(w http.ResponseWriter, r *http.Request, _ *state.P
 	h := w.Header()
 	h.Set("Content-Type", "application/octet-stream")
 	h.Set("Cache-Control", "no-cache, no-store")
-	s.st.Mu.Lock()
-	if f, ok := s.st.Items[ref.FileID]; ok {
-		h.Set("Content-Disposition", "attachment; filename*=UTF-8''"+url.PathEscape(f.Name))
-	}
-	s.st.Mu.Unlock()
+	h.Set("Content-Disposition", "attachment; filename*=UTF-8''"+url.PathEscape(name))
 	http.ServeContent(&errorBodyWriter{ResponseWriter: w}, r, "", time.Time{}, rc)
 	return nil
 }
@@ -148,13 +135,11 @@ func (s *Server) serveEmbed(w http.ResponseWriter, r *http.Request, _ *state.Pri
 	if err != nil {
 		return wire.Errorf(http.StatusForbidden, wire.CodeForbidden, "The embed URL is not valid or has expired")
 	}
-	s.st.Mu.Lock()
-	f, ok := s.st.Items[ref.FileID]
-	name := ""
-	if ok {
-		name = f.Name
-	}
-	s.st.Mu.Unlock()
+	var (
+		name string
+		ok   bool
+	)
+	s.st.View(func() { name, ok = s.st.FileName(ref.FileID) })
 	if !ok {
 		return wire.NotFound("file")
 	}

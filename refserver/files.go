@@ -34,17 +34,11 @@ func (s *Server) getFile(w http.ResponseWriter, r *http.Request, p *state.Princi
 	if aerr != nil {
 		return aerr
 	}
-	fields := parseFields(r)
-	return s.change(w, func() (state.Reply, *wire.Error) {
-		f, aerr := s.lookupVia(r, p, "file", id, state.ActSee)
-		if aerr != nil {
-			return state.Reply{}, aerr
-		}
-		if h := r.Header.Get("If-None-Match"); h != "" && state.EtagMatches(h, f.Etag()) {
-			return state.Reply{Status: http.StatusNotModified}, nil
-		}
-		return state.Reply{Status: http.StatusOK, Body: s.st.Render(f, fields, p)}, nil
-	})
+	rd, aerr := itemRead(r, "file", id)
+	if aerr != nil {
+		return aerr
+	}
+	return s.change(w, func() (state.Reply, *wire.Error) { return s.st.GetItemTx(p, rd, state.CollectionQuery{}) })
 }
 
 // deleteFile serves DELETE /files/{file_id}: 204, 412 on an if-match
@@ -54,18 +48,7 @@ func (s *Server) deleteFile(w http.ResponseWriter, r *http.Request, p *state.Pri
 	if aerr != nil {
 		return aerr
 	}
-	s.st.Mu.Lock()
-	f, aerr := s.st.LookupFor(p, "file", id, state.ActDelete)
-	if aerr == nil {
-		aerr = s.st.LockRefuses(p, f, state.ActDelete)
-	}
-	if aerr == nil {
-		aerr = state.CheckIfMatch(r.Header.Get("If-Match"), f.Etag())
-	}
-	if aerr == nil {
-		s.st.TrashItem(f, p.User)
-	}
-	s.st.Mu.Unlock()
+	s.st.Update(func() { aerr = s.st.TrashItemTx(p, "file", id, r.Header.Get("If-Match"), false) })
 	if aerr != nil {
 		return aerr
 	}

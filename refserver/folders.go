@@ -137,24 +137,11 @@ func (s *Server) getFolder(w http.ResponseWriter, r *http.Request, p *state.Prin
 	if aerr != nil {
 		return aerr
 	}
-	fields := parseFields(r)
-	return s.change(w, func() (state.Reply, *wire.Error) {
-		if id == state.RootID {
-			out := s.st.RootRepresentation(p, fields)
-			s.st.AddItemCollection(out, nil, fields, p, q)
-			return state.Reply{Status: http.StatusOK, Body: out}, nil
-		}
-		f, aerr := s.lookupVia(r, p, "folder", id, state.ActSee)
-		if aerr != nil {
-			return state.Reply{}, aerr
-		}
-		if h := r.Header.Get("If-None-Match"); h != "" && state.EtagMatches(h, f.Etag()) {
-			return state.Reply{Status: http.StatusNotModified}, nil
-		}
-		out := s.st.Render(f, fields, p)
-		s.st.AddItemCollection(out, f, fields, p, q)
-		return state.Reply{Status: http.StatusOK, Body: out}, nil
-	})
+	rd, aerr := itemRead(r, "folder", id)
+	if aerr != nil {
+		return aerr
+	}
+	return s.change(w, func() (state.Reply, *wire.Error) { return s.st.GetItemTx(p, rd, q) })
 }
 
 // listFolderItems serves GET /folders/{folder_id}/items with offset or
@@ -168,17 +155,11 @@ func (s *Server) listFolderItems(w http.ResponseWriter, r *http.Request, p *stat
 	if aerr != nil {
 		return aerr
 	}
-	fields := parseFields(r)
-	return s.change(w, func() (state.Reply, *wire.Error) {
-		var f *state.Item
-		if id != state.RootID {
-			if f, aerr = s.lookupVia(r, p, "folder", id, state.ActSee); aerr != nil {
-				return state.Reply{}, aerr
-			}
-			q.ViaLink = r.Header.Get("Boxapi") != "" // a shared link shows the whole folder
-		}
-		return state.Reply{Status: http.StatusOK, Body: s.st.Listing(f, p, q, fields)}, nil
-	})
+	rd, aerr := itemRead(r, "folder", id)
+	if aerr != nil {
+		return aerr
+	}
+	return s.change(w, func() (state.Reply, *wire.Error) { return s.st.ListFolderItemsTx(p, rd, q) })
 }
 
 // deleteFolder serves DELETE /folders/{folder_id}: 204, the folder goes to
@@ -198,18 +179,7 @@ func (s *Server) deleteFolder(w http.ResponseWriter, r *http.Request, p *state.P
 	if id == state.RootID {
 		return wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "The root folder cannot be deleted")
 	}
-	s.st.Mu.Lock()
-	f, aerr := s.st.LookupFor(p, "folder", id, state.ActDelete)
-	if aerr == nil {
-		aerr = state.CheckIfMatch(r.Header.Get("If-Match"), f.Etag())
-	}
-	if aerr == nil && !recursive && len(s.st.Children(f.ID, nil)) > 0 {
-		aerr = wire.Errorf(http.StatusBadRequest, wire.CodeFolderNotEmpty, "Cannot delete - folder not empty")
-	}
-	if aerr == nil {
-		s.st.TrashItem(f, p.User) // with its content (trash.go)
-	}
-	s.st.Mu.Unlock()
+	s.st.Update(func() { aerr = s.st.TrashItemTx(p, "folder", id, r.Header.Get("If-Match"), recursive) })
 	if aerr != nil {
 		return aerr
 	}

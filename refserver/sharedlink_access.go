@@ -46,32 +46,14 @@ func sharedLinkHeader(r *http.Request) (*state.BoxapiLink, *wire.Error) {
 	return &b, nil
 }
 
-// lookupVia returns the item of a type p may act on: through the shared
-// link of r's boxapi header when it has one (rules above), else as
-// lookupFor. Callers hold s.mu.
-func (s *Server) lookupVia(r *http.Request, p *state.Principal, typ, id string, act state.Action) (*state.Item, *wire.Error) {
-	b, aerr := sharedLinkHeader(r)
+// itemRead is what a read of one item asks (state.ItemRead): its type and
+// id, the shared link of r's boxapi header, r's if-none-match and fields.
+func itemRead(r *http.Request, typ, id string) (state.ItemRead, *wire.Error) {
+	link, aerr := sharedLinkHeader(r)
 	if aerr != nil {
-		return nil, aerr
+		return state.ItemRead{}, aerr
 	}
-	if b == nil {
-		return s.st.LookupFor(p, typ, id, act)
-	}
-	shared, aerr := s.st.SharedLinkItem(p, *b)
-	if aerr != nil {
-		return nil, aerr
-	}
-	it, ok := s.st.Items[id]
-	if !ok || it.Typ != typ || s.st.InTrash(it) || it != shared && !(shared.Typ == "folder" && s.st.IsWithin(it.ParentID, shared.ID)) {
-		return nil, wire.NotFound(typ)
-	}
-	switch {
-	case act == state.ActSee || act == state.ActPreview, s.st.Can(p, it, act):
-		return it, nil
-	case act == state.ActDownload && shared.Link.Downloads():
-		return it, nil
-	}
-	return nil, state.ErrDenied(typ)
+	return state.ItemRead{Type: typ, ID: id, Link: link, IfNoneMatch: r.Header.Get("If-None-Match"), Fields: parseFields(r)}, nil
 }
 
 // getSharedItem serves GET /shared_items: the item the boxapi header's
@@ -84,28 +66,8 @@ func (s *Server) getSharedItem(w http.ResponseWriter, r *http.Request, p *state.
 	if b == nil {
 		return wire.BadRequest("GET /shared_items needs the boxapi header: shared_link=<URL>[&shared_link_password=<password>]")
 	}
-	fields := parseFields(r)
-	s.st.Mu.Lock()
-	it, aerr := s.st.SharedLinkItem(p, *b)
-	var out map[string]any
-	notModified := false
-	if aerr == nil {
-		if h := r.Header.Get("If-None-Match"); h != "" && state.EtagMatches(h, it.Etag()) {
-			notModified = true
-		} else {
-			out = s.st.Render(it, fields, p)
-		}
-	}
-	s.st.Mu.Unlock()
-	switch {
-	case aerr != nil:
-		return aerr
-	case notModified:
-		w.WriteHeader(http.StatusNotModified)
-		return nil
-	}
-	writeJSON(w, http.StatusOK, out)
-	return nil
+	rd := state.ItemRead{Link: b, IfNoneMatch: r.Header.Get("If-None-Match"), Fields: parseFields(r)}
+	return s.change(w, func() (state.Reply, *wire.Error) { return s.st.GetSharedItemTx(p, rd) })
 }
 
 // redactBoxAPI hides the password of a boxapi header value (the request

@@ -91,14 +91,12 @@ func (s *Server) getWebLink(w http.ResponseWriter, r *http.Request, p *state.Pri
 	if aerr != nil {
 		return aerr
 	}
-	fields := parseFields(r)
-	return s.change(w, func() (state.Reply, *wire.Error) {
-		wl, aerr := s.lookupVia(r, p, "web_link", id, state.ActSee) // boxapi: sharedlink_access.go
-		if aerr != nil {
-			return state.Reply{}, aerr
-		}
-		return state.Reply{Status: http.StatusOK, Body: s.st.Render(wl, fields, p)}, nil
-	})
+	rd, aerr := itemRead(r, "web_link", id)
+	if aerr != nil {
+		return aerr
+	}
+	rd.IfNoneMatch = "" // a web link is read whole, whatever the etag
+	return s.change(w, func() (state.Reply, *wire.Error) { return s.st.GetItemTx(p, rd, state.CollectionQuery{}) })
 }
 
 // sharedLinkBody is the shared_link object of an update. Only password

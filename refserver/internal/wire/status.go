@@ -6,6 +6,7 @@ const (
 	StatusOK                 = 200
 	StatusCreated            = 201
 	StatusNoContent          = 204
+	StatusNotModified        = 304
 	StatusBadRequest         = 400
 	StatusForbidden          = 403
 	StatusNotFound           = 404

@@ -9,7 +9,7 @@ import (
 func TestStatusesMatchNetHTTP(t *testing.T) {
 	t.Parallel()
 	for got, want := range map[int]int{
-		StatusOK: http.StatusOK, StatusCreated: http.StatusCreated, StatusNoContent: http.StatusNoContent,
+		StatusOK: http.StatusOK, StatusCreated: http.StatusCreated, StatusNoContent: http.StatusNoContent, StatusNotModified: http.StatusNotModified,
 		StatusBadRequest: http.StatusBadRequest, StatusForbidden: http.StatusForbidden,
 		StatusNotFound: http.StatusNotFound, StatusMethodNotAllowed: http.StatusMethodNotAllowed,
 		StatusConflict: http.StatusConflict, StatusPreconditionFailed: http.StatusPreconditionFailed,
