@@ -116,9 +116,8 @@ func (s *Server) getEvents(w http.ResponseWriter, r *http.Request, p *state.Prin
 	if q.Admin() && !p.IsAdmin() {
 		return wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "The enterprise event stream is for the enterprise admin")
 	}
-	s.st.Mu.Lock()
-	page := s.st.EventPage(p, q)
-	s.st.Mu.Unlock()
+	var page map[string]any
+	s.st.View(func() { page = s.st.EventPage(p, q) })
 	writePage(w, http.StatusOK, page)
 	return nil
 }
@@ -127,23 +126,7 @@ func (s *Server) getEvents(w http.ResponseWriter, r *http.Request, p *state.Prin
 // caller.
 func (s *Server) eventsOptions(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
 	id := state.RandomHex(16)
-	s.st.Mu.Lock()
-	now := s.st.Now()
-	if len(s.st.Events.Channels) >= maxPollChannels {
-		for k, c := range s.st.Events.Channels {
-			if !now.Before(c.Expires) {
-				delete(s.st.Events.Channels, k)
-			}
-		}
-	}
-	if len(s.st.Events.Channels) >= maxPollChannels {
-		for k := range s.st.Events.Channels { // drop one: bounded memory
-			delete(s.st.Events.Channels, k)
-			break
-		}
-	}
-	s.st.Events.Channels[id] = &state.PollChannel{P: p, Expires: now.Add(pollChannelTTL)}
-	s.st.Mu.Unlock()
+	s.st.Update(func() { s.st.OpenPollChannel(p, id, pollChannelTTL, maxPollChannels) })
 	timeout := int((s.opts.LongPollTimeout + 10*time.Second + time.Second - 1) / time.Second)
 	writeJSON(w, http.StatusOK, map[string]any{"chunk_size": 1, "entries": []any{map[string]any{
 		"type":          "realtime_server",
@@ -172,27 +155,21 @@ func (s *Server) longPoll(w http.ResponseWriter, r *http.Request, _ *state.Princ
 		writeJSON(w, http.StatusOK, map[string]any{"message": msg, "version": 1})
 		return nil
 	}
-	s.st.Mu.Lock()
-	ch := s.st.Events.Channels[v.Get("channel")]
-	if ch == nil || !s.st.Now().Before(ch.Expires) {
-		s.st.Mu.Unlock()
-		return reply("reconnect")
-	}
-	if now {
-		after = s.st.Events.Head
-	}
+	channel := v.Get("channel")
 	timer := time.NewTimer(s.opts.LongPollTimeout)
 	defer timer.Stop()
-	for {
-		for _, e := range s.st.Events.Since(after) {
-			if s.st.UserSees(ch.P, streamType, e) {
-				s.st.Mu.Unlock()
-				return reply("new_change")
-			}
-			after = e.Seq
+	for fromHead := now; ; fromHead = false {
+		var (
+			live, changed bool
+			wake          <-chan struct{}
+		)
+		s.st.View(func() { live, changed, after, wake = s.st.PollEvents(channel, streamType, after, fromHead) })
+		switch {
+		case !live:
+			return reply("reconnect")
+		case changed:
+			return reply("new_change")
 		}
-		wake := s.st.Events.Wake
-		s.st.Mu.Unlock()
 		select {
 		case <-wake:
 		case <-timer.C:
@@ -202,6 +179,5 @@ func (s *Server) longPoll(w http.ResponseWriter, r *http.Request, _ *state.Princ
 		case <-s.life.closed:
 			return reply("reconnect")
 		}
-		s.st.Mu.Lock()
 	}
 }

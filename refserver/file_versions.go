@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
-	"slices"
 
 	"github.com/contentapi/cms/refserver/internal/state"
 	"github.com/contentapi/cms/refserver/internal/wire"
@@ -43,22 +42,7 @@ func (s *Server) listFileVersions(w http.ResponseWriter, r *http.Request, p *sta
 		return aerr
 	}
 	fields := parseFields(r)
-	s.st.Mu.Lock()
-	f, aerr := s.st.LookupFor(p, "file", id, state.ActPreview)
-	var page map[string]any
-	if aerr == nil {
-		earlier := slices.Clone(f.Versions[:len(f.Versions)-1])
-		slices.Reverse(earlier)
-		page = wire.OffsetEntries(earlier, q, func(*state.Version) bool { return false }, func(v *state.Version) any {
-			return state.PickFields(state.VersionRecord(f, slices.Index(f.Versions, v)+1, v), fields, "type", "id", "sha1")
-		})
-	}
-	s.st.Mu.Unlock()
-	if aerr != nil {
-		return aerr
-	}
-	writePage(w, http.StatusOK, page)
-	return nil
+	return s.change(w, func() (state.Reply, *wire.Error) { return s.st.ListFileVersionsTx(p, id, q, fields) })
 }
 
 // deleteFileVersion serves DELETE /files/{file_id}/versions/{id}: 204.
@@ -119,28 +103,8 @@ func (s *Server) promoteFileVersion(w http.ResponseWriter, r *http.Request, p *s
 		return wire.BadRequest(`The body must be {"type": "file_version", "id": <version id>}`)
 	}
 	fields := parseFields(r)
-	pick := func() (*state.Version, *wire.Error) {
-		f, aerr := s.st.LookupFor(p, "file", id, state.ActUpload)
-		if aerr != nil {
-			return nil, aerr
-		}
-		for _, v := range f.Versions {
-			if v.ID != *body.ID {
-				continue
-			}
-			switch {
-			case v == f.Current():
-				return nil, wire.BadRequest("The version is the current one already")
-			case !v.TrashedAt.IsZero():
-				return nil, wire.BadRequest("A version in the trash cannot be promoted: restore it first")
-			}
-			return v, state.FirstAPIError(s.st.LockRefuses(p, f, state.ActUpload))
-		}
-		return nil, wire.NotFound("file version")
-	}
-	s.st.Mu.Lock()
-	v, aerr := pick()
-	s.st.Mu.Unlock()
+	var v *state.Version
+	s.st.View(func() { v, aerr = s.st.PromotableVersion(p, id, *body.ID) })
 	if aerr != nil {
 		return aerr
 	}
@@ -150,18 +114,11 @@ func (s *Server) promoteFileVersion(w http.ResponseWriter, r *http.Request, p *s
 		s.deleteBlobs(r, blobs)
 		return err
 	}
-	var rec map[string]any
-	s.st.Update(func() {
-		if _, aerr = pick(); aerr == nil {
-			f := s.st.Items[id]
-			s.st.PromoteVersion(f, nodes[0].Copied, p.User)
-			rec = state.PickFields(state.VersionRecord(f, len(f.Versions), f.Current()), fields, "type", "id", "sha1")
-		}
-	})
-	if aerr != nil {
+	if err := s.change(w, func() (state.Reply, *wire.Error) {
+		return s.st.PromoteVersionTx(p, id, *body.ID, nodes[0].Copied, fields)
+	}); err != nil {
 		s.deleteBlobs(r, blobs)
-		return aerr
+		return err
 	}
-	writeJSON(w, http.StatusCreated, rec)
 	return nil
 }

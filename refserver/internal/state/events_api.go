@@ -131,3 +131,46 @@ func (s *State) renderEvent(e *event, admin bool) map[string]any {
 		"session_id": nil, "additional_details": nil,
 	}
 }
+
+// OpenPollChannel opens the long-poll channel id for p (OPTIONS /events),
+// open for ttl. At most max are kept: the expired ones go first, then any
+// one (bounded memory).
+func (s *State) OpenPollChannel(p *Principal, id string, ttl time.Duration, max int) {
+	now := s.Now()
+	if len(s.Events.Channels) >= max {
+		for k, c := range s.Events.Channels {
+			if !now.Before(c.Expires) {
+				delete(s.Events.Channels, k)
+			}
+		}
+	}
+	if len(s.Events.Channels) >= max {
+		for k := range s.Events.Channels {
+			delete(s.Events.Channels, k)
+			break
+		}
+	}
+	s.Events.Channels[id] = &PollChannel{P: p, Expires: now.Add(ttl)}
+}
+
+// PollEvents is one look of a long poll (GET /events/realtime) on channel:
+// live is false for an unknown or expired channel; changed reports an
+// event after position after (the head when fromHead) that the channel's
+// user sees in streamType. Otherwise next is the position to wait after,
+// and wake is closed by the next event.
+func (s *State) PollEvents(channel, streamType string, after int64, fromHead bool) (live, changed bool, next int64, wake <-chan struct{}) {
+	ch := s.Events.Channels[channel]
+	if ch == nil || !s.Now().Before(ch.Expires) {
+		return false, false, after, nil
+	}
+	if fromHead {
+		after = s.Events.Head
+	}
+	for _, e := range s.Events.Since(after) {
+		if s.UserSees(ch.P, streamType, e) {
+			return true, true, after, nil
+		}
+		after = e.Seq
+	}
+	return true, false, after, s.Events.Wake
+}

@@ -97,3 +97,53 @@ func (s *State) PromoteVersion(f *Item, blob blob.Info, u *User) {
 	s.dirtyItem(f)
 	s.ItemEvent(evItemMakeCurrent, f, u)
 }
+
+// ListFileVersionsTx serves GET /files/{id}/versions: a page of the file's
+// earlier versions, newest first (the current one is not listed).
+func (s *State) ListFileVersionsTx(p *Principal, fileID string, q wire.Page, fields []string) (Reply, *wire.Error) {
+	f, aerr := s.LookupFor(p, "file", fileID, ActPreview)
+	if aerr != nil {
+		return Reply{}, aerr
+	}
+	earlier := slices.Clone(f.Versions[:len(f.Versions)-1])
+	slices.Reverse(earlier)
+	page := wire.OffsetEntries(earlier, q, func(*Version) bool { return false }, func(v *Version) any {
+		return PickFields(VersionRecord(f, slices.Index(f.Versions, v)+1, v), fields, "type", "id", "sha1")
+	})
+	return Reply{Status: wire.StatusOK, Body: page}, nil
+}
+
+// PromotableVersion is the version of the file p may make current again
+// (POST /files/{id}/versions/current): 400 for the current one or one in
+// the trash, 404 for none. Callers hold Mu.
+func (s *State) PromotableVersion(p *Principal, fileID, versionID string) (*Version, *wire.Error) {
+	f, aerr := s.LookupFor(p, "file", fileID, ActUpload)
+	if aerr != nil {
+		return nil, aerr
+	}
+	for _, v := range f.Versions {
+		if v.ID != versionID {
+			continue
+		}
+		switch {
+		case v == f.Current():
+			return nil, wire.BadRequest("The version is the current one already")
+		case !v.TrashedAt.IsZero():
+			return nil, wire.BadRequest("A version in the trash cannot be promoted: restore it first")
+		}
+		return v, FirstAPIError(s.LockRefuses(p, f, ActUpload))
+	}
+	return nil, wire.NotFound("file version")
+}
+
+// PromoteVersionTx makes copied (a copy of versionID's content, made
+// outside the lock) the file's new current version, if the version may
+// still be promoted: 201 with the new version's record.
+func (s *State) PromoteVersionTx(p *Principal, fileID, versionID string, copied blob.Info, fields []string) (Reply, *wire.Error) {
+	if _, aerr := s.PromotableVersion(p, fileID, versionID); aerr != nil {
+		return Reply{}, aerr
+	}
+	f := s.Items[fileID]
+	s.PromoteVersion(f, copied, p.User)
+	return Reply{Status: wire.StatusCreated, Body: PickFields(VersionRecord(f, len(f.Versions), f.Current()), fields, "type", "id", "sha1")}, nil
+}
