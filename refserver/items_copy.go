@@ -49,9 +49,12 @@ func (s *Server) copyItem(w http.ResponseWriter, r *http.Request, p *state.Princ
 	}
 	fields := parseFields(r)
 
-	s.st.Mu.Lock()
-	nodes, name, aerr := s.st.PlanCopy(p, typ, id, &body)
-	s.st.Mu.Unlock()
+	var (
+		nodes []state.CopyNode
+		name  string
+		aerr  *wire.Error
+	)
+	s.st.View(func() { nodes, name, aerr = s.st.PlanCopy(p, typ, id, &body) })
 	if aerr != nil {
 		return aerr
 	}
@@ -60,17 +63,11 @@ func (s *Server) copyItem(w http.ResponseWriter, r *http.Request, p *state.Princ
 		s.deleteBlobs(r, blobs)
 		return err
 	}
-	s.st.Mu.Lock()
-	top, aerr := s.st.AddCopy(p, nodes, *body.Parent.ID, name)
-	var out map[string]any
-	if aerr == nil {
-		out = s.st.Render(top, fields, p)
-	}
-	s.st.Mu.Unlock()
-	if aerr != nil {
+	if err := s.change(w, func() (state.Reply, *wire.Error) {
+		return s.st.AddCopyTx(p, nodes, *body.Parent.ID, name, fields)
+	}); err != nil {
 		s.deleteBlobs(r, blobs)
-		return aerr
+		return err
 	}
-	writeJSON(w, http.StatusCreated, out)
 	return nil
 }

@@ -1,7 +1,6 @@
 package refserver
 
 import (
-	"cmp"
 	"net/http"
 	"slices"
 	"strconv"
@@ -235,95 +234,5 @@ func (s *Server) searchItems(w http.ResponseWriter, r *http.Request, p *state.Pr
 	if q.Enterprise && !p.SeesAll() {
 		return wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "The enterprise_content scope is not enabled for this user")
 	}
-	s.st.Mu.Lock()
-	page, aerr := s.runSearch(r, p, q)
-	s.st.Mu.Unlock()
-	if aerr != nil {
-		return aerr
-	}
-	writePage(w, http.StatusOK, page)
-	return nil
-}
-
-// scored is a search hit and its relevance.
-type scored struct {
-	it    *state.Item
-	score int
-}
-
-// runSearch finds, orders and renders one page. Callers hold s.mu.
-func (s *Server) runSearch(r *http.Request, p *state.Principal, q *state.SearchRequest) (map[string]any, *wire.Error) {
-	var ancestors map[string]bool
-	for _, id := range q.Ancestors {
-		if id != state.RootID {
-			if _, aerr := s.st.Lookup(p, "folder", id); aerr != nil {
-				return nil, aerr
-			}
-		}
-		if ancestors == nil {
-			ancestors = map[string]bool{}
-		}
-		ancestors[id] = true
-	}
-	s.st.FlushSearchIndex(r.Context())
-	var hits map[*state.Item]int
-	if q.Query != nil {
-		hits = s.st.Search.Eval(q.Query, q.Mask)
-	} else if q.HasQuery {
-		hits = map[*state.Item]int{} // only punctuation or operators: nothing to match
-	}
-	if q.MD != nil {
-		hits = s.st.MatchMDFilter(q.MD, hits)
-	}
-	list := make([]scored, 0, len(hits))
-	for it, sc := range hits {
-		if s.st.SearchKeeps(p, q, it, ancestors) {
-			list = append(list, scored{it, sc})
-		}
-	}
-	slices.SortFunc(list, func(a, b scored) int {
-		if !q.ByModified {
-			if c := cmp.Compare(b.score, a.score); c != 0 {
-				return c
-			}
-			return cmpNewest(a.it, b.it)
-		}
-		c := a.it.ModifiedAt.Compare(b.it.ModifiedAt)
-		if !q.Ascending {
-			c = -c
-		}
-		if c != 0 {
-			return c
-		}
-		return cmpNewest(a.it, b.it)
-	})
-	total := int64(len(list))
-	start := min(q.Page.Offset, total)
-	end := min(start+q.Page.Limit, total)
-	entries := make([]any, 0, end-start)
-	for _, h := range list[start:end] {
-		rec := s.st.Render(h.it, q.Fields, p)
-		if q.WithSharedInfo {
-			entries = append(entries, map[string]any{"type": "search_result", "item": rec, "accessible_via_shared_link": nil})
-		} else {
-			entries = append(entries, rec)
-		}
-	}
-	typ := "search_results_items"
-	if q.WithSharedInfo {
-		typ = "search_results_with_shared_links"
-	}
-	return map[string]any{"type": typ, "entries": entries, "limit": q.Page.Limit, "offset": q.Page.Offset, "total_count": total}, nil
-}
-
-// cmpNewest orders the most recently changed item first, then by id
-// (numerically: ids are decimal).
-func cmpNewest(a, b *state.Item) int {
-	if c := b.ModifiedAt.Compare(a.ModifiedAt); c != 0 {
-		return c
-	}
-	if c := cmp.Compare(len(a.ID), len(b.ID)); c != 0 {
-		return c
-	}
-	return cmp.Compare(a.ID, b.ID)
+	return s.change(w, func() (state.Reply, *wire.Error) { return s.st.SearchTx(r.Context(), p, q) })
 }

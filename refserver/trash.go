@@ -40,17 +40,11 @@ func (s *Server) purgeTrashed(typ string) handlerFunc {
 		if aerr != nil {
 			return aerr
 		}
-		s.st.Mu.Lock()
-		it, aerr := s.st.LookupTrashed(p, typ, id)
-		if aerr == nil {
-			aerr = s.st.PurgeBlocked(it)
-		}
+		var blobs []string
+		s.st.Update(func() { blobs, aerr = s.st.PurgeTrashedTx(p, typ, id) })
 		if aerr != nil {
-			s.st.Mu.Unlock()
 			return aerr
 		}
-		blobs := s.st.RemoveItem(it)
-		s.st.Mu.Unlock()
 		s.deleteBlobs(r, blobs)
 		w.WriteHeader(http.StatusNoContent)
 		return nil

@@ -127,31 +127,11 @@ func (s *Server) deleteUser(w http.ResponseWriter, r *http.Request, p *state.Pri
 	if aerr != nil {
 		return aerr
 	}
-	s.st.Mu.Lock()
-	u := s.st.EnterpriseUser(id)
-	var owned []*state.Item
-	if u != nil {
-		owned = s.st.OwnedTops(u)
-	}
-	switch {
-	case u == nil:
-		aerr = wire.NotFound("user")
-	case u == p.User || u.Role == state.UserRoleAdmin || u == s.st.App:
-		aerr = wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "The enterprise admin, the service account and the caller cannot be deleted")
-	case len(owned) > 0 && !force:
-		aerr = wire.Errorf(http.StatusConflict, state.CodeUserHasContent, "The user still owns content: move it first or delete with force=true")
-	}
-	for _, it := range owned {
-		if aerr == nil {
-			aerr = s.st.PurgeBlocked(it)
-		}
-	}
+	var blobs []string
+	s.st.Update(func() { blobs, aerr = s.st.DeleteUserTx(p, id, force) })
 	if aerr != nil {
-		s.st.Mu.Unlock()
 		return aerr
 	}
-	blobs := s.st.RemoveUser(u, owned)
-	s.st.Mu.Unlock()
 	s.deleteBlobs(r, blobs)
 	w.WriteHeader(http.StatusNoContent)
 	return nil

@@ -193,3 +193,13 @@ func (s *State) copyInstances(src, c *Item) {
 		s.MetadataChanged(s.AddInstance(in.Tmpl, c, values))
 	}
 }
+
+// AddCopyTx adds the copy PlanCopy planned (its content copied outside
+// the lock) to the folder parentID as name: 201 with the copy's record.
+func (s *State) AddCopyTx(p *Principal, nodes []CopyNode, parentID, name string, fields []string) (Reply, *wire.Error) {
+	top, aerr := s.AddCopy(p, nodes, parentID, name)
+	if aerr != nil {
+		return Reply{}, aerr
+	}
+	return Reply{Status: wire.StatusCreated, Body: s.Render(top, fields, p)}, nil
+}

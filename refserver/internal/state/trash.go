@@ -265,3 +265,18 @@ func (s *State) trashPage(fx *folderIndex, q CollectionQuery, fields []string, p
 	}
 	return out
 }
+
+// PurgeTrashedTx serves DELETE /files/{id}/trash, /folders/{id}/trash and
+// /web_links/{id}/trash: the item (a folder with its content) is gone for
+// good, unless PurgeBlocked reports a retention or a hold. It returns the
+// blobs to delete once the lock is released.
+func (s *State) PurgeTrashedTx(p *Principal, typ, id string) ([]string, *wire.Error) {
+	it, aerr := s.LookupTrashed(p, typ, id)
+	if aerr == nil {
+		aerr = s.PurgeBlocked(it)
+	}
+	if aerr != nil {
+		return nil, aerr
+	}
+	return s.RemoveItem(it), nil
+}

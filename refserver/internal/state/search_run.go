@@ -1,0 +1,92 @@
+package state
+
+import (
+	"cmp"
+	"context"
+	"slices"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
+)
+
+// scored is a search hit and its relevance.
+type scored struct {
+	it    *Item
+	score int
+}
+
+// SearchTx serves GET /search: it finds, orders and renders one page.
+func (s *State) SearchTx(ctx context.Context, p *Principal, q *SearchRequest) (Reply, *wire.Error) {
+	var ancestors map[string]bool
+	for _, id := range q.Ancestors {
+		if id != RootID {
+			if _, aerr := s.Lookup(p, "folder", id); aerr != nil {
+				return Reply{}, aerr
+			}
+		}
+		if ancestors == nil {
+			ancestors = map[string]bool{}
+		}
+		ancestors[id] = true
+	}
+	s.FlushSearchIndex(ctx)
+	var hits map[*Item]int
+	if q.Query != nil {
+		hits = s.Search.Eval(q.Query, q.Mask)
+	} else if q.HasQuery {
+		hits = map[*Item]int{} // only punctuation or operators: nothing to match
+	}
+	if q.MD != nil {
+		hits = s.MatchMDFilter(q.MD, hits)
+	}
+	list := make([]scored, 0, len(hits))
+	for it, sc := range hits {
+		if s.SearchKeeps(p, q, it, ancestors) {
+			list = append(list, scored{it, sc})
+		}
+	}
+	slices.SortFunc(list, func(a, b scored) int {
+		if !q.ByModified {
+			if c := cmp.Compare(b.score, a.score); c != 0 {
+				return c
+			}
+			return cmpNewest(a.it, b.it)
+		}
+		c := a.it.ModifiedAt.Compare(b.it.ModifiedAt)
+		if !q.Ascending {
+			c = -c
+		}
+		if c != 0 {
+			return c
+		}
+		return cmpNewest(a.it, b.it)
+	})
+	total := int64(len(list))
+	start := min(q.Page.Offset, total)
+	end := min(start+q.Page.Limit, total)
+	entries := make([]any, 0, end-start)
+	for _, h := range list[start:end] {
+		rec := s.Render(h.it, q.Fields, p)
+		if q.WithSharedInfo {
+			entries = append(entries, map[string]any{"type": "search_result", "item": rec, "accessible_via_shared_link": nil})
+		} else {
+			entries = append(entries, rec)
+		}
+	}
+	typ := "search_results_items"
+	if q.WithSharedInfo {
+		typ = "search_results_with_shared_links"
+	}
+	return Reply{Status: wire.StatusOK, Body: map[string]any{"type": typ, "entries": entries, "limit": q.Page.Limit, "offset": q.Page.Offset, "total_count": total}}, nil
+}
+
+// cmpNewest orders the most recently changed item first, then by id
+// (numerically: ids are decimal).
+func cmpNewest(a, b *Item) int {
+	if c := b.ModifiedAt.Compare(a.ModifiedAt); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(len(a.ID), len(b.ID)); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.ID, b.ID)
+}
