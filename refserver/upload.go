@@ -170,33 +170,19 @@ func (s *Server) uploadFile(w http.ResponseWriter, r *http.Request, p *state.Pri
 		if modified, aerr = parseTime("content_modified_at", attrs.ContentModifiedAt); aerr != nil {
 			return aerr
 		}
-		s.st.Mu.Lock()
-		defer s.st.Mu.Unlock()
-		parent, aerr := s.st.ParentFolder(p, *attrs.Parent.ID)
-		if aerr != nil {
-			return aerr
-		}
-		if c := s.st.Conflict(*attrs.Parent.ID, state.OwnerIn(p, parent), *attrs.Name, nil); c != nil {
-			return s.st.ErrNameInUse(c)
-		}
-		return nil
+		s.st.View(func() { aerr = s.st.CheckUploadTarget(p, *attrs.Parent.ID, *attrs.Name) })
+		return aerr
 	}
 	blob, err := s.readUpload(r, &attrs, false, validate)
 	if err != nil {
 		return err
 	}
-	s.st.Mu.Lock()
-	f, aerr := s.st.CreateFile(p, *attrs.Parent.ID, *attrs.Name, blob, created, modified)
-	var out map[string]any
-	if aerr == nil {
-		out = s.st.Render(f, fields, p)
-	}
-	s.st.Mu.Unlock()
-	if aerr != nil {
+	if err := s.change(w, func() (state.Reply, *wire.Error) {
+		return s.st.CreateFileTx(p, *attrs.Parent.ID, *attrs.Name, blob, created, modified, fields)
+	}); err != nil {
 		s.deleteBlobs(r, []string{blob.ID})
-		return aerr
+		return err
 	}
-	writeJSON(w, http.StatusCreated, map[string]any{"total_count": 1, "entries": []any{out}})
 	return nil
 }
 
@@ -208,25 +194,12 @@ func (s *Server) uploadNewVersion(w http.ResponseWriter, r *http.Request, p *sta
 		return aerr
 	}
 	fields := parseFields(r)
-	check := func(name string) *wire.Error {
-		f, aerr := s.st.LookupFor(p, "file", id, state.ActUpload)
-		if aerr != nil {
-			return aerr
-		}
-		if aerr := state.CheckIfMatch(r.Header.Get("If-Match"), f.Etag()); aerr != nil {
-			return aerr
-		}
-		if name != "" && name != f.Name {
-			if c := s.st.Conflict(f.ParentID, f.Owner, name, f); c != nil {
-				return s.st.ErrNameInUse(c)
-			}
-		}
-		return nil
+	ifMatch := r.Header.Get("If-Match")
+	check := func(name string) (aerr *wire.Error) {
+		s.st.View(func() { aerr = s.st.CheckNewVersion(p, id, ifMatch, name) })
+		return aerr
 	}
-	s.st.Mu.Lock()
-	aerr = check("")
-	s.st.Mu.Unlock()
-	if aerr != nil {
+	if aerr := check(""); aerr != nil {
 		return aerr
 	}
 	var attrs versionAttributes
@@ -243,8 +216,6 @@ func (s *Server) uploadNewVersion(w http.ResponseWriter, r *http.Request, p *sta
 		if modified, aerr = parseTime("content_modified_at", attrs.ContentModifiedAt); aerr != nil {
 			return aerr
 		}
-		s.st.Mu.Lock()
-		defer s.st.Mu.Unlock()
 		return check(name)
 	}
 	blob, err := s.readUpload(r, &attrs, true, validate)
@@ -255,20 +226,11 @@ func (s *Server) uploadNewVersion(w http.ResponseWriter, r *http.Request, p *sta
 	if attrs.Name != nil {
 		name = *attrs.Name
 	}
-	s.st.Mu.Lock()
-	aerr = check(name)
-	var out map[string]any
-	if aerr == nil {
-		f := s.st.Items[id]
-		if aerr = s.st.AddVersion(p, f, name, blob, modified); aerr == nil {
-			out = s.st.Render(f, fields, p)
-		}
-	}
-	s.st.Mu.Unlock()
-	if aerr != nil {
+	if err := s.change(w, func() (state.Reply, *wire.Error) {
+		return s.st.AddVersionTx(p, id, ifMatch, name, blob, modified, fields)
+	}); err != nil {
 		s.deleteBlobs(r, []string{blob.ID})
-		return aerr
+		return err
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"total_count": 1, "entries": []any{out}})
 	return nil
 }

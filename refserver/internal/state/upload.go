@@ -70,3 +70,60 @@ func (s *State) AddVersion(p *Principal, f *Item, name string, blob blob.Info, m
 	s.ItemEvent(evItemUpload, f, p.User)
 	return nil
 }
+
+// CheckUploadTarget checks that p may upload a file named name into the
+// folder parentID, before the content is read: the folder exists and p may
+// upload there, and the name is free (409 item_name_in_use).
+func (s *State) CheckUploadTarget(p *Principal, parentID, name string) *wire.Error {
+	parent, aerr := s.ParentFolder(p, parentID)
+	if aerr != nil {
+		return aerr
+	}
+	if c := s.Conflict(parentID, OwnerIn(p, parent), name, nil); c != nil {
+		return s.ErrNameInUse(c)
+	}
+	return nil
+}
+
+// CreateFileTx serves POST {upload}/files/content once the content is
+// stored: the new file in the folder parentID, 201 Files.
+func (s *State) CreateFileTx(p *Principal, parentID, name string, content blob.Info, created, modified time.Time, fields []string) (Reply, *wire.Error) {
+	f, aerr := s.CreateFile(p, parentID, name, content, created, modified)
+	if aerr != nil {
+		return Reply{}, aerr
+	}
+	return Reply{Status: wire.StatusCreated, Body: map[string]any{"total_count": 1, "entries": []any{s.Render(f, fields, p)}}}, nil
+}
+
+// CheckNewVersion checks that p may upload a new version of the file
+// fileID: if-match (ifMatch) must match its etag (412), and a new name
+// (name, "" to keep it) must be free in its folder.
+func (s *State) CheckNewVersion(p *Principal, fileID, ifMatch, name string) *wire.Error {
+	f, aerr := s.LookupFor(p, "file", fileID, ActUpload)
+	if aerr != nil {
+		return aerr
+	}
+	if aerr := CheckIfMatch(ifMatch, f.Etag()); aerr != nil {
+		return aerr
+	}
+	if name != "" && name != f.Name {
+		if c := s.Conflict(f.ParentID, f.Owner, name, f); c != nil {
+			return s.ErrNameInUse(c)
+		}
+	}
+	return nil
+}
+
+// AddVersionTx serves POST {upload}/files/{id}/content once the content is
+// stored: the checks of CheckNewVersion again, then the new version, 200
+// Files.
+func (s *State) AddVersionTx(p *Principal, fileID, ifMatch, name string, content blob.Info, modified time.Time, fields []string) (Reply, *wire.Error) {
+	if aerr := s.CheckNewVersion(p, fileID, ifMatch, name); aerr != nil {
+		return Reply{}, aerr
+	}
+	f := s.Items[fileID]
+	if aerr := s.AddVersion(p, f, name, content, modified); aerr != nil {
+		return Reply{}, aerr
+	}
+	return Reply{Status: wire.StatusOK, Body: map[string]any{"total_count": 1, "entries": []any{s.Render(f, fields, p)}}}, nil
+}
