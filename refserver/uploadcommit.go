@@ -159,7 +159,7 @@ func (s *Server) commitUploadSession(w http.ResponseWriter, r *http.Request, p *
 
 	ss.CommitMu.Lock()
 	defer ss.CommitMu.Unlock()
-	sum, err := s.wholeSHA1(r, ss)
+	sum, err := s.st.WholeSHA1(r.Context(), ss)
 	if err != nil {
 		return err
 	}

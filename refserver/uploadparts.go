@@ -40,48 +40,23 @@ func (s *Server) uploadPart(w http.ResponseWriter, r *http.Request, p *state.Pri
 		return wire.BadRequest("Malformed content-range header: expected bytes <first>-<last>/<total>")
 	}
 	size := cr.Last - cr.First + 1
-	var (
-		old   *state.UploadPart
-		asm   Assembly
-		done  chan struct{}
-		ss    *state.Session
-		stale *state.Session
-	)
+	var slot state.PartSlot
 	for {
-		var wait chan struct{}
-		s.st.Mu.Lock()
-		ss, stale, aerr = s.st.Session(p, r.PathValue("session_id"))
-		if aerr == nil {
-			aerr = checkPartRange(ss, cr)
-		}
-		if aerr == nil && r.ContentLength >= 0 && r.ContentLength != size {
-			aerr = errRange("The body length %d does not match the content range length %d", r.ContentLength, size)
-		}
-		if aerr == nil {
-			if old = ss.Parts[cr.First]; old != nil {
-				if old.SHA1 != wantSHA1 || old.Size != size {
-					aerr = wire.Errorf(http.StatusConflict, wire.CodeRangeOverlaps, "The part overlaps a part already uploaded")
-				}
-			} else if wait = ss.Writing[cr.First]; wait == nil {
-				done = make(chan struct{})
-				ss.Writing[cr.First] = done
-				asm = ss.Asm
-			}
-		}
-		s.st.Mu.Unlock()
-		s.dropContent(r, stale)
+		s.st.Update(func() { slot, aerr = s.st.ReservePart(p, r.PathValue("session_id"), cr, r.ContentLength, wantSHA1) })
+		s.dropContent(r, slot.Stale)
 		if aerr != nil {
 			return aerr
 		}
-		if wait == nil {
+		if slot.Wait == nil {
 			break
 		}
 		select { // the first copy of this part is still arriving
-		case <-wait:
+		case <-slot.Wait:
 		case <-r.Context().Done():
 			return r.Context().Err()
 		}
 	}
+	ss, old, asm, done := slot.Session, slot.Old, slot.Asm, slot.Done
 	if old != nil {
 		return s.verifyRepeat(w, r, old, size)
 	}
@@ -102,7 +77,7 @@ func (s *Server) uploadPart(w http.ResponseWriter, r *http.Request, p *state.Pri
 	case werr != nil:
 		aerr = wire.BadRequest("Reading the part body failed")
 	case n != size:
-		aerr = errRange("The body length does not match the content range length %d", size)
+		aerr = wire.ErrRange("The body length does not match the content range length %d", size)
 	case sum != wantSHA1:
 		aerr = wire.Errorf(http.StatusBadRequest, wire.CodeBadDigest, "The digest of the part does not match the received bytes")
 	}
@@ -146,51 +121,10 @@ func (s *Server) verifyRepeat(w http.ResponseWriter, r *http.Request, old *state
 	case err != nil:
 		return wire.BadRequest("Reading the part body failed")
 	case n != size:
-		return errRange("The body length does not match the content range length %d", size)
+		return wire.ErrRange("The body length does not match the content range length %d", size)
 	case hex.EncodeToString(h.Sum(nil)) != old.SHA1:
 		return wire.Errorf(http.StatusBadRequest, wire.CodeBadDigest, "The digest of the part does not match the received bytes")
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"part": old}) // idempotent repeat: the first copy
 	return nil
-}
-
-// wholeSHA1 waits until no request is hashing the session, finishes the
-// whole-file hash if parts are left (a part whose hashing failed, or a
-// commit that came first), and returns the file's hex SHA1. Callers hold
-// ss.commitMu, not s.mu.
-func (s *Server) wholeSHA1(r *http.Request, ss *state.Session) (string, error) {
-	for {
-		s.st.Mu.Lock()
-		busy := ss.Hashing
-		if busy == nil {
-			if ss.HashErr != nil {
-				ss.Whole, ss.Hashed, ss.HashErr = sha1.New(), 0, nil // start over
-			}
-			if ss.Hashed == ss.FileSize {
-				sum := hex.EncodeToString(ss.Whole.Sum(nil))
-				s.st.Mu.Unlock()
-				return sum, nil
-			}
-			ss.Hashing = make(chan struct{})
-		}
-		s.st.Mu.Unlock()
-		if busy == nil {
-			s.st.HashLanded(ss)
-			s.st.Mu.Lock()
-			err, short := ss.HashErr, ss.Hashed != ss.FileSize
-			s.st.Mu.Unlock()
-			if err != nil {
-				return "", err
-			}
-			if short {
-				return "", wire.Errorf(http.StatusBadRequest, wire.CodePartsMismatch, "The parts do not cover the file")
-			}
-			continue
-		}
-		select {
-		case <-busy:
-		case <-r.Context().Done():
-			return "", r.Context().Err()
-		}
-	}
 }

@@ -163,26 +163,6 @@ func (s *Server) abortUploadSession(w http.ResponseWriter, r *http.Request, p *s
 	return nil
 }
 
-func errRange(format string, args ...any) *wire.Error {
-	return wire.Errorf(http.StatusRequestedRangeNotSatisfiable, wire.CodeRangeNotSatisfiable, format, args...)
-}
-
-// checkPartRange applies the session's part rules to a content range.
-func checkPartRange(ss *state.Session, cr wire.ContentRange) *wire.Error {
-	size := cr.Last - cr.First + 1
-	switch {
-	case cr.Total != ss.FileSize:
-		return errRange("The content range total %d does not match the session's file_size %d", cr.Total, ss.FileSize)
-	case cr.First%ss.PartSize != 0:
-		return errRange("The part offset %d is not a multiple of the part size %d", cr.First, ss.PartSize)
-	case cr.Last == cr.Total-1 && size > ss.PartSize:
-		return errRange("The last part is larger than the part size %d", ss.PartSize)
-	case cr.Last != cr.Total-1 && size != ss.PartSize:
-		return errRange("The part size %d does not match the session's part size %d", size, ss.PartSize)
-	}
-	return nil
-}
-
 // listParts serves GET .../upload_sessions/{id}/parts with offset paging
 // (offset above 10000 is 400; limit at most 1000).
 func (s *Server) listParts(w http.ResponseWriter, r *http.Request, p *state.Principal) error {

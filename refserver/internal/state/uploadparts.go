@@ -1,9 +1,13 @@
 package state
 
 import (
+	"context"
+	"crypto/sha1"
+	"encoding/hex"
 	"io"
 
 	"github.com/contentapi/cms/refserver/internal/blob"
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 // PartLanded ends the write of the part at off of ss (done is closed: the
@@ -54,5 +58,114 @@ func (s *State) HashLanded(ss *Session) {
 			ss.Hashed += pt.Size
 		}
 		s.Mu.Unlock()
+	}
+}
+
+// CheckPartRange applies the session's part rules to a content range: 416
+// for a total other than the file size, an offset off the part grid, or a
+// size other than the part size (the last part may be shorter).
+func CheckPartRange(ss *Session, cr wire.ContentRange) *wire.Error {
+	size := cr.Last - cr.First + 1
+	switch {
+	case cr.Total != ss.FileSize:
+		return wire.ErrRange("The content range total %d does not match the session's file_size %d", cr.Total, ss.FileSize)
+	case cr.First%ss.PartSize != 0:
+		return wire.ErrRange("The part offset %d is not a multiple of the part size %d", cr.First, ss.PartSize)
+	case cr.Last == cr.Total-1 && size > ss.PartSize:
+		return wire.ErrRange("The last part is larger than the part size %d", ss.PartSize)
+	case cr.Last != cr.Total-1 && size != ss.PartSize:
+		return wire.ErrRange("The part size %d does not match the session's part size %d", size, ss.PartSize)
+	}
+	return nil
+}
+
+// PartSlot is what ReservePart found for a part upload.
+type PartSlot struct {
+	// Session is p's live session; Stale an expired one ReservePart
+	// dropped, whose content the caller deletes once the lock is released.
+	Session, Stale *Session
+	// Old is the part stored at the offset: the upload is a repeat, whose
+	// bytes are only checked against it.
+	Old *UploadPart
+	// Wait, when set, is closed once the first copy of the part, still
+	// arriving, has landed: the caller waits and asks again.
+	Wait chan struct{}
+	// Done is set when the caller writes the part into Asm: PartLanded
+	// closes it.
+	Done chan struct{}
+	Asm  blob.Assembly
+}
+
+// ReservePart serves the start of PUT {upload}/files/upload_sessions/{id}:
+// the part at cr (contentLength, -1 when unknown, must be its size) of p's
+// session: a repeat of a stored part (409 range_overlaps_existing_part
+// unless it has the same SHA1 and size), a part another request is still
+// writing (Wait), or a new part this request writes (Done, Asm).
+func (s *State) ReservePart(p *Principal, sessionID string, cr wire.ContentRange, contentLength int64, wantSHA1 string) (PartSlot, *wire.Error) {
+	var slot PartSlot
+	var aerr *wire.Error
+	size := cr.Last - cr.First + 1
+	if slot.Session, slot.Stale, aerr = s.Session(p, sessionID); aerr != nil {
+		return slot, aerr
+	}
+	ss := slot.Session
+	if aerr := CheckPartRange(ss, cr); aerr != nil {
+		return slot, aerr
+	}
+	if contentLength >= 0 && contentLength != size {
+		return slot, wire.ErrRange("The body length %d does not match the content range length %d", contentLength, size)
+	}
+	if slot.Old = ss.Parts[cr.First]; slot.Old != nil {
+		if slot.Old.SHA1 != wantSHA1 || slot.Old.Size != size {
+			return slot, wire.Errorf(wire.StatusConflict, wire.CodeRangeOverlaps, "The part overlaps a part already uploaded")
+		}
+		return slot, nil
+	}
+	if slot.Wait = ss.Writing[cr.First]; slot.Wait == nil {
+		slot.Done = make(chan struct{})
+		ss.Writing[cr.First] = slot.Done
+		slot.Asm = ss.Asm
+	}
+	return slot, nil
+}
+
+// WholeSHA1 waits until no request is hashing the session, finishes the
+// whole-file hash if parts are left (a part whose hashing failed, or a
+// commit that came first), and returns the file's hex SHA1. Callers hold
+// ss.CommitMu, not Mu.
+func (s *State) WholeSHA1(ctx context.Context, ss *Session) (string, error) {
+	for {
+		s.Mu.Lock()
+		busy := ss.Hashing
+		if busy == nil {
+			if ss.HashErr != nil {
+				ss.Whole, ss.Hashed, ss.HashErr = sha1.New(), 0, nil // start over
+			}
+			if ss.Hashed == ss.FileSize {
+				sum := hex.EncodeToString(ss.Whole.Sum(nil))
+				s.Mu.Unlock()
+				return sum, nil
+			}
+			ss.Hashing = make(chan struct{})
+		}
+		s.Mu.Unlock()
+		if busy == nil {
+			s.HashLanded(ss)
+			s.Mu.Lock()
+			err, short := ss.HashErr, ss.Hashed != ss.FileSize
+			s.Mu.Unlock()
+			if err != nil {
+				return "", err
+			}
+			if short {
+				return "", wire.Errorf(wire.StatusBadRequest, wire.CodePartsMismatch, "The parts do not cover the file")
+			}
+			continue
+		}
+		select {
+		case <-busy:
+		case <-ctx.Done():
+			return "", ctx.Err()
+		}
 	}
 }

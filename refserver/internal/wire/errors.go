@@ -109,3 +109,9 @@ func (e *Error) Body(requestID string) Body {
 		RequestID:   requestID,
 	}
 }
+
+// ErrRange is 416 requested_range_not_satisfiable: a part whose range
+// breaks the session's rules.
+func ErrRange(format string, args ...any) *Error {
+	return Errorf(StatusRequestedRangeNotSatisfiable, CodeRangeNotSatisfiable, format, args...)
+}

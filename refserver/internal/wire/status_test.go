@@ -13,6 +13,7 @@ func TestStatusesMatchNetHTTP(t *testing.T) {
 		StatusBadRequest: http.StatusBadRequest, StatusForbidden: http.StatusForbidden,
 		StatusNotFound: http.StatusNotFound, StatusMethodNotAllowed: http.StatusMethodNotAllowed,
 		StatusConflict: http.StatusConflict, StatusPreconditionFailed: http.StatusPreconditionFailed,
+		StatusRequestedRangeNotSatisfiable: http.StatusRequestedRangeNotSatisfiable,
 	} {
 		if got != want {
 			t.Errorf("status %d, net/http has %d", got, want)
