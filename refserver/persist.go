@@ -132,13 +132,13 @@ func (s *Server) loadState(tx *bolt.Tx) error {
 // markAll marks every record of the live state.
 func (s *Server) markAll() {
 	s.oauth.Lock()
-	s.st.Mu.Lock()
-	for i, k := range recordKinds {
-		for _, key := range k.keys(s) {
-			s.st.Dirty(state.KindID(i), key)
+	s.st.Update(func() {
+		for i, k := range recordKinds {
+			for _, key := range k.keys(s) {
+				s.st.Dirty(state.KindID(i), key)
+			}
 		}
-	}
-	s.st.Mu.Unlock()
+	})
 	s.oauth.Unlock()
 }
 
@@ -172,17 +172,23 @@ func (s *Server) flushState() error {
 		return nil
 	}
 	s.oauth.Lock()
-	s.st.Mu.Lock()
-	p.Mu.Lock()
-	dirty, blobs, taken := p.Dirty, p.Blobs, p.Marked
-	p.Dirty, p.Blobs = map[state.DirtyKey]struct{}{}, nil
-	p.Mu.Unlock()
-	changes := make([]change, 0, len(dirty))
-	for dk := range dirty {
-		v, _ := recordKinds[dk.Kind].encode(s, dk.Key)
-		changes = append(changes, change{dk.Kind, dk.Key, v})
-	}
-	s.st.Mu.Unlock()
+	var (
+		changes []change
+		dirty   map[state.DirtyKey]struct{}
+		blobs   []string
+		taken   uint64
+	)
+	s.st.View(func() {
+		p.Mu.Lock()
+		dirty, blobs, taken = p.Dirty, p.Blobs, p.Marked
+		p.Dirty, p.Blobs = map[state.DirtyKey]struct{}{}, nil
+		p.Mu.Unlock()
+		changes = make([]change, 0, len(dirty))
+		for dk := range dirty {
+			v, _ := recordKinds[dk.Kind].encode(s, dk.Key)
+			changes = append(changes, change{dk.Kind, dk.Key, v})
+		}
+	})
 	s.oauth.Unlock()
 
 	// Keys in order: bbolt writes sorted keys with fewer page splits.
@@ -371,15 +377,21 @@ func (s *Server) checkPersisted() {
 	defer p.FlushMu.Unlock()
 	s.oauth.Lock()
 	defer s.oauth.Unlock()
-	s.st.Mu.Lock()
-	defer s.st.Mu.Unlock()
-	p.Mu.Lock()
-	pending := len(p.Dirty) > 0
-	p.Mu.Unlock()
+	var (
+		pending bool
+		live    map[string]map[string]string
+	)
+	s.st.View(func() {
+		p.Mu.Lock()
+		pending = len(p.Dirty) > 0
+		p.Mu.Unlock()
+		if !pending {
+			live = s.dumpLive()
+		}
+	})
 	if pending {
 		return
 	}
-	live := s.dumpLive()
 	var stored map[string]map[string]string
 	_ = p.Db.View(func(tx *bolt.Tx) error { stored = dumpDB(tx); return nil })
 	if errs := diffDumps(stored, live); len(errs) > 0 {

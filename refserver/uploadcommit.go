@@ -203,9 +203,11 @@ func (s *Server) commitUploadSession(w http.ResponseWriter, r *http.Request, p *
 // fails later, on a name clash or a condition, leaves it to the next one).
 // Callers hold ss.commitMu, not s.mu.
 func (s *Server) finishContent(r *http.Request, ss *state.Session, sum string) (BlobInfo, error) {
-	s.st.Mu.Lock()
-	final, asm := ss.Final, ss.Asm
-	s.st.Mu.Unlock()
+	var (
+		final *BlobInfo
+		asm   Assembly
+	)
+	s.st.View(func() { final, asm = ss.Final, ss.Asm })
 	if final != nil {
 		return *final, nil
 	}

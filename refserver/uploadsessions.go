@@ -127,12 +127,16 @@ func (s *Server) dropContent(r *http.Request, ss *state.Session) {
 
 // withSession runs fn on p's session under s.mu.
 func (s *Server) withSession(r *http.Request, p *state.Principal, fn func(ss *state.Session) *wire.Error) *wire.Error {
-	s.st.Mu.Lock()
-	ss, stale, aerr := s.st.Session(p, r.PathValue("session_id"))
-	if aerr == nil {
-		aerr = fn(ss)
-	}
-	s.st.Mu.Unlock()
+	var (
+		stale *state.Session
+		aerr  *wire.Error
+	)
+	s.st.Update(func() {
+		var ss *state.Session
+		if ss, stale, aerr = s.st.Session(p, r.PathValue("session_id")); aerr == nil {
+			aerr = fn(ss)
+		}
+	})
 	s.dropContent(r, stale)
 	return aerr
 }

@@ -57,9 +57,8 @@ type delivery struct {
 // webhook deliveries with (Options.WebhookPrimaryKey and
 // WebhookSecondaryKey, or random ones kept with the state).
 func (s *Server) WebhookKeys() (primary, secondary string) {
-	s.st.Mu.Lock()
-	defer s.st.Mu.Unlock()
-	return s.st.Cfg.WebhookPrimaryKey, s.st.Cfg.WebhookSecondaryKey
+	s.st.View(func() { primary, secondary = s.st.Cfg.WebhookPrimaryKey, s.st.Cfg.WebhookSecondaryKey })
+	return primary, secondary
 }
 
 // initWebhookDelivery sets the keys and the client of deliveries.
@@ -119,9 +118,8 @@ func (s *Server) deliver(d delivery) {
 			delay *= 2
 		}
 		if !d.final {
-			s.st.Mu.Lock()
-			_, live := s.st.Webhooks.ByID[d.hookID]
-			s.st.Mu.Unlock()
+			var live bool
+			s.st.View(func() { _, live = s.st.Webhooks.ByID[d.hookID] })
 			if !live {
 				return
 			}
@@ -149,9 +147,7 @@ func (s *Server) post(d delivery) bool {
 		return false
 	}
 	ts := s.st.Now().UTC().Format(time.RFC3339)
-	s.st.Mu.Lock()
-	primary, secondary := s.st.Cfg.WebhookPrimaryKey, s.st.Cfg.WebhookSecondaryKey
-	s.st.Mu.Unlock()
+	primary, secondary := s.WebhookKeys()
 	h := req.Header
 	h.Set("Content-Type", "application/json; charset=UTF-8")
 	h.Set("User-Agent", webhookUserAgent)
