@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/contentapi/cms/refserver/internal/persist"
 	"github.com/contentapi/cms/refserver/internal/state"
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
@@ -190,7 +191,7 @@ func (s *Server) deleteFolder(w http.ResponseWriter, r *http.Request, p *state.P
 // deleteBlobs removes blobs from the store after the state no longer
 // refers to them.
 func (s *Server) deleteBlobs(r *http.Request, ids []string) {
-	if s.st.QueueBlobDeletes(ids) {
+	if persist.QueueBlobDeletes(s.st, ids) {
 		return // deleted once the state without them is committed (persist.go)
 	}
 	for _, id := range ids {

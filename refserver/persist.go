@@ -35,6 +35,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/contentapi/cms/refserver/internal/blob"
+	"github.com/contentapi/cms/refserver/internal/persist"
 	"github.com/contentapi/cms/refserver/internal/state"
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
@@ -93,7 +94,7 @@ func (s *Server) openState(dir string) error {
 		err = s.flushState()
 	}
 	if err == nil && !fresh {
-		err = s.st.SweepBlobs(dir)
+		err = persist.SweepBlobs(s.st, dir)
 	}
 	if err != nil {
 		_ = db.Close()
@@ -126,7 +127,7 @@ func (s *Server) loadState(tx *bolt.Tx) error {
 		}
 	}
 	s.st.Persist.Dirty = map[state.DirtyKey]struct{}{} // what loading marked is stored already
-	return s.st.InitPrincipalTokens()
+	return persist.InitPrincipalTokens(s.st)
 }
 
 // markAll marks every record of the live state.

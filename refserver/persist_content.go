@@ -3,6 +3,7 @@ package refserver
 import (
 	"fmt"
 
+	"github.com/contentapi/cms/refserver/internal/persist"
 	"github.com/contentapi/cms/refserver/internal/state"
 )
 
@@ -11,7 +12,7 @@ func metaKeys(*Server) []string { return []string{state.MetaKey} }
 // loadMeta restores the ids and keys. A token that Options gave wins over
 // the stored one (and is stored by the first flush); the others are the
 // stored ones, so that clients keep working across a restart.
-func (s *Server) loadMeta(_ string, r state.RecMeta) error {
+func (s *Server) loadMeta(_ string, r persist.RecMeta) error {
 	s.st.EnterpriseID, s.st.SignKey, s.st.NextID = r.EnterpriseID, r.SignKey, r.NextID
 	for _, t := range []struct {
 		opt    *string
@@ -31,7 +32,7 @@ func (s *Server) loadMeta(_ string, r state.RecMeta) error {
 	return nil
 }
 
-func (s *Server) loadItem(id string, r state.RecItem) error {
+func (s *Server) loadItem(id string, r persist.RecItem) error {
 	it, err := s.decodeItem(id, r)
 	if err != nil {
 		return err
@@ -40,7 +41,7 @@ func (s *Server) loadItem(id string, r state.RecItem) error {
 	return nil
 }
 
-func (s *Server) decodeItem(id string, r state.RecItem) (*state.Item, error) {
+func (s *Server) decodeItem(id string, r persist.RecItem) (*state.Item, error) {
 	us, err := s.st.UsersByRef(r.Owner, r.CreatedBy, r.ModifiedBy)
 	if err != nil {
 		return nil, err
@@ -83,7 +84,7 @@ func (s *Server) decodeItem(id string, r state.RecItem) (*state.Item, error) {
 
 // decodeFileRef resolves a fileRef while loading; purged files are shared
 // between the records that name them (purged caches them by id).
-func (s *Server) decodeFileRef(r state.FileRef, purged map[string]*state.Item) (*state.Item, *state.Version, error) {
+func (s *Server) decodeFileRef(r persist.FileRef, purged map[string]*state.Item) (*state.Item, *state.Version, error) {
 	f := s.st.Items[r.File]
 	if r.Purged != nil {
 		if f = purged[r.File]; f == nil {

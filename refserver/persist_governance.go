@@ -4,10 +4,11 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/contentapi/cms/refserver/internal/persist"
 	"github.com/contentapi/cms/refserver/internal/state"
 )
 
-func (s *Server) loadFVR(id string, r state.RecFVR) error {
+func (s *Server) loadFVR(id string, r persist.RecFVR) error {
 	f, v, err := s.decodeFileRef(r.FileRef, s.st.Persist.Load.Purged)
 	if err != nil {
 		return err
@@ -25,7 +26,7 @@ func (s *Server) loadFVR(id string, r state.RecFVR) error {
 	return nil
 }
 
-func (s *Server) loadHold(id string, r state.RecHold) error {
+func (s *Server) loadHold(id string, r persist.RecHold) error {
 	f, v, err := s.decodeFileRef(r.FileRef, s.st.Persist.Load.Purged)
 	if err != nil {
 		return err

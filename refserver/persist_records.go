@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/contentapi/cms/refserver/internal/persist"
 	"github.com/contentapi/cms/refserver/internal/state"
 )
 
@@ -73,26 +74,26 @@ func stDone(f func(*state.State) error) func(*Server) error {
 
 // recordKinds is the table of kinds, indexed by kindID.
 var recordKinds = [state.NumKinds]recordKind{
-	state.KMeta:            kind("meta", metaKeys, stRec((*state.State).MetaRec), (*Server).loadMeta, nil),
-	state.KUsers:           kind("users", stKeys((*state.State).UserKeys), stRec((*state.State).UserRec), stLoad((*state.State).LoadUser), stDone((*state.State).UsersLoaded)),
-	state.KItems:           kind("items", stKeys((*state.State).ItemKeys), stRec((*state.State).ItemRec), (*Server).loadItem, stDone((*state.State).ItemsLoaded)),
-	state.KSessions:        kind("sessions", stKeys((*state.State).SessionKeys), stRec((*state.State).SessionRec), stLoad((*state.State).LoadSession), nil),
-	state.KParts:           kind("session_parts", stKeys((*state.State).PartKeys), stRec((*state.State).PartRec), stLoad((*state.State).LoadPart), nil),
-	state.KEnded:           kind("ended_sessions", stKeys((*state.State).EndedKeys), stRec((*state.State).EndedRec), stLoad((*state.State).LoadEnded), nil),
-	state.KTasks:           kind("tasks", stKeys((*state.State).TaskKeys), stRec((*state.State).TaskRec), stLoad((*state.State).LoadTask), stDone((*state.State).TasksLoaded)),
-	state.KWatermarks:      kind("watermarks", stKeys((*state.State).WatermarkKeys), stRec((*state.State).WatermarkRec), stLoad((*state.State).LoadWatermark), nil),
-	state.KMetadata:        kind("metadata", metadataKeys, stRec((*state.State).MetadataRec), stLoad((*state.State).LoadMetadata), nil),
-	state.KTemplates:       kind("metadata_templates", stKeys((*state.State).TemplateKeys), stRec((*state.State).TemplateRec), stLoad((*state.State).LoadTemplate), stDone((*state.State).TemplatesLoaded)),
-	state.KInstances:       kind("metadata_instances", stKeys((*state.State).InstanceKeys), stRec((*state.State).InstanceRec), stLoad((*state.State).LoadInstance), stDone((*state.State).InstancesLoaded)),
-	state.KRetPolicies:     kind("retention_policies", stKeys((*state.State).RetPolicyKeys), stRec((*state.State).RetPolicyRec), stLoad((*state.State).LoadRetPolicy), nil),
-	state.KRetAssignments:  kind("retention_assignments", stKeys((*state.State).RetAssignmentKeys), stRec((*state.State).RetAssignmentRec), stLoad((*state.State).LoadRetAssignment), nil),
-	state.KRetVersions:     kind("file_version_retentions", stKeys((*state.State).FvrKeys), stRec((*state.State).FvrRec), (*Server).loadFVR, stDone((*state.State).RetentionLoaded)),
-	state.KHoldPolicies:    kind("legal_hold_policies", stKeys((*state.State).HoldPolicyKeys), stRec((*state.State).HoldPolicyRec), stLoad((*state.State).LoadHoldPolicy), nil),
-	state.KHoldAssignments: kind("legal_hold_assignments", stKeys((*state.State).HoldAssignmentKeys), stRec((*state.State).HoldAssignmentRec), stLoad((*state.State).LoadHoldAssignment), nil),
-	state.KHoldVersions:    kind("file_version_legal_holds", stKeys((*state.State).HoldKeys), stRec((*state.State).HoldRec), (*Server).loadHold, stDone((*state.State).HoldsLoaded)),
-	state.KGroups:          kind("groups", stKeys((*state.State).GroupKeys), stRec((*state.State).GroupRec), stLoad((*state.State).LoadGroup), nil),
-	state.KMemberships:     kind("group_memberships", stKeys((*state.State).MembershipKeys), stRec((*state.State).MembershipRec), stLoad((*state.State).LoadMembership), nil),
-	state.KPins:            kind("device_pins", stKeys((*state.State).PinKeys), stRec((*state.State).PinRec), stLoad((*state.State).LoadPin), nil),
+	state.KMeta:            kind("meta", metaKeys, stRec(persist.MetaRec), (*Server).loadMeta, nil),
+	state.KUsers:           kind("users", stKeys(persist.UserKeys), stRec(persist.UserRec), stLoad(persist.LoadUser), stDone(persist.UsersLoaded)),
+	state.KItems:           kind("items", stKeys(persist.ItemKeys), stRec(persist.ItemRec), (*Server).loadItem, stDone(persist.ItemsLoaded)),
+	state.KSessions:        kind("sessions", stKeys(persist.SessionKeys), stRec(persist.SessionRec), stLoad(persist.LoadSession), nil),
+	state.KParts:           kind("session_parts", stKeys(persist.PartKeys), stRec(persist.PartRec), stLoad(persist.LoadPart), nil),
+	state.KEnded:           kind("ended_sessions", stKeys(persist.EndedKeys), stRec(persist.EndedRec), stLoad(persist.LoadEnded), nil),
+	state.KTasks:           kind("tasks", stKeys(persist.TaskKeys), stRec(persist.TaskRec), stLoad(persist.LoadTask), stDone(persist.TasksLoaded)),
+	state.KWatermarks:      kind("watermarks", stKeys(persist.WatermarkKeys), stRec(persist.WatermarkRec), stLoad(persist.LoadWatermark), nil),
+	state.KMetadata:        kind("metadata", metadataKeys, stRec(persist.MetadataRec), stLoad(persist.LoadMetadata), nil),
+	state.KTemplates:       kind("metadata_templates", stKeys(persist.TemplateKeys), stRec(persist.TemplateRec), stLoad(persist.LoadTemplate), stDone(persist.TemplatesLoaded)),
+	state.KInstances:       kind("metadata_instances", stKeys(persist.InstanceKeys), stRec(persist.InstanceRec), stLoad(persist.LoadInstance), stDone(persist.InstancesLoaded)),
+	state.KRetPolicies:     kind("retention_policies", stKeys(persist.RetPolicyKeys), stRec(persist.RetPolicyRec), stLoad(persist.LoadRetPolicy), nil),
+	state.KRetAssignments:  kind("retention_assignments", stKeys(persist.RetAssignmentKeys), stRec(persist.RetAssignmentRec), stLoad(persist.LoadRetAssignment), nil),
+	state.KRetVersions:     kind("file_version_retentions", stKeys(persist.FvrKeys), stRec(persist.FvrRec), (*Server).loadFVR, stDone(persist.RetentionLoaded)),
+	state.KHoldPolicies:    kind("legal_hold_policies", stKeys(persist.HoldPolicyKeys), stRec(persist.HoldPolicyRec), stLoad(persist.LoadHoldPolicy), nil),
+	state.KHoldAssignments: kind("legal_hold_assignments", stKeys(persist.HoldAssignmentKeys), stRec(persist.HoldAssignmentRec), stLoad(persist.LoadHoldAssignment), nil),
+	state.KHoldVersions:    kind("file_version_legal_holds", stKeys(persist.HoldKeys), stRec(persist.HoldRec), (*Server).loadHold, stDone(persist.HoldsLoaded)),
+	state.KGroups:          kind("groups", stKeys(persist.GroupKeys), stRec(persist.GroupRec), stLoad(persist.LoadGroup), nil),
+	state.KMemberships:     kind("group_memberships", stKeys(persist.MembershipKeys), stRec(persist.MembershipRec), stLoad(persist.LoadMembership), nil),
+	state.KPins:            kind("device_pins", stKeys(persist.PinKeys), stRec(persist.PinRec), stLoad(persist.LoadPin), nil),
 	state.KApps:            kind("oauth_apps", (*Server).appKeys, (*Server).appRec, (*Server).loadApp, nil),
 	state.KAccessTokens:    kind("oauth_access_tokens", (*Server).accessKeys, (*Server).accessRec, (*Server).loadAccess, nil),
 	state.KRefreshTokens:   kind("oauth_refresh_tokens", (*Server).refreshKeys, (*Server).refreshRec, (*Server).loadRefresh, nil),
@@ -101,7 +102,7 @@ var recordKinds = [state.NumKinds]recordKind{
 	state.KCollabs:         kind("collaborations", stKeys((*state.State).CollabKeys), stRec((*state.State).CollabRec), stLoad((*state.State).LoadCollab), nil),
 	state.KComments:        kind("comments", stKeys((*state.State).CommentKeys), stRec((*state.State).CommentRec), stLoad((*state.State).LoadComment), stDone((*state.State).CommentsLoaded)),
 	state.KWebhooks:        kind("webhooks", stKeys((*state.State).WebhookKeys), stRec((*state.State).WebhookRec), stLoad((*state.State).LoadWebhook), nil),
-	state.KEvents:          kind("events", stKeys((*state.State).EventKeys), stRec((*state.State).EventRec), stLoad((*state.State).LoadEvent), stDone((*state.State).EventsLoaded)),
+	state.KEvents:          kind("events", stKeys(persist.EventKeys), stRec(persist.EventRec), stLoad(persist.LoadEvent), stDone(persist.EventsLoaded)),
 }
 
 // clearState empties every part of the state that the records restore,

@@ -19,6 +19,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/contentapi/cms/refserver/internal/oauth"
+	"github.com/contentapi/cms/refserver/internal/persist"
 	"github.com/contentapi/cms/refserver/internal/state"
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
@@ -306,7 +307,7 @@ func TestPersistRestartKeepsEverything(t *testing.T) {
 	// The restored server goes on: new ids follow the old ones, the
 	// restored indexes take new content.
 	f := e2.uploadFile(e2.s.UserToken(), "0", "after.txt", []byte("after"))
-	var meta state.RecMeta
+	var meta persist.RecMeta
 	require.NoError(t, json.Unmarshal([]byte(before["meta"][state.MetaKey]), &meta))
 	assert.Greater(t, state.NumID(f["id"].(string)), meta.NextID)
 	resp, m := e2.doJSON("POST", e2.api("/folders"), e2.s.AdminToken(), map[string]any{"name": "DOCS", "parent": map[string]any{"id": "0"}}, nil)

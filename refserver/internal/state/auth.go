@@ -7,7 +7,7 @@ import (
 // User is an account of the enterprise.
 type User struct {
 	ID, Name, Login, Role string
-	createdAt             time.Time
+	CreatedAt             time.Time
 	UserProfile           // the rest of the user record (users_record.go)
 }
 
@@ -18,7 +18,7 @@ func (u *User) Mini() map[string]any {
 // Principal is who a token acts for.
 type Principal struct {
 	Kind  string // "admin", "user" or "app"
-	token string
+	Token string
 	User  *User
 	// restrict, when set, limits a downscoped token (see oauth.go).
 	Restrict *Restriction
@@ -46,13 +46,13 @@ func (s *State) InitPrincipals() error {
 	}
 	now := s.Now().UTC().Truncate(time.Second)
 	s.EnterpriseID = "1000001"
-	s.Admin = &User{ID: "2000001", Name: "Ada Admin", Login: "admin@cms.test", Role: "admin", createdAt: now}
-	s.User = &User{ID: "2000002", Name: "Uma User", Login: "user@cms.test", Role: "user", createdAt: now}
-	s.App = &User{ID: "2000003", Name: "Service Account", Login: "automation@cms.test", Role: "user", createdAt: now}
+	s.Admin = &User{ID: "2000001", Name: "Ada Admin", Login: "admin@cms.test", Role: "admin", CreatedAt: now}
+	s.User = &User{ID: "2000002", Name: "Uma User", Login: "user@cms.test", Role: "user", CreatedAt: now}
+	s.App = &User{ID: "2000003", Name: "Service Account", Login: "automation@cms.test", Role: "user", CreatedAt: now}
 	s.Principals = map[string]*Principal{
-		s.Cfg.AdminToken: {Kind: "admin", token: s.Cfg.AdminToken, User: s.Admin},
-		s.Cfg.UserToken:  {Kind: "user", token: s.Cfg.UserToken, User: s.User},
-		s.Cfg.AppToken:   {Kind: "app", token: s.Cfg.AppToken, User: s.App},
+		s.Cfg.AdminToken: {Kind: "admin", Token: s.Cfg.AdminToken, User: s.Admin},
+		s.Cfg.UserToken:  {Kind: "user", Token: s.Cfg.UserToken, User: s.User},
+		s.Cfg.AppToken:   {Kind: "app", Token: s.Cfg.AppToken, User: s.App},
 	}
 	return nil
 }

@@ -51,7 +51,7 @@ type Collab struct {
 	id          string
 	item        *Item
 	user        *User  // accessible_by a user (nil for a group or an e-mail invitation)
-	group       *group // accessible_by a group
+	group       *Group // accessible_by a group
 	inviteEmail string
 	role        string
 	status      string // accepted, pending, rejected
@@ -205,7 +205,7 @@ func (s *State) CreateCollaborationTx(id string, typ string, p *Principal, body 
 		c.group = g
 	case ab.ID != nil:
 		u := s.Users.ByID[*ab.ID]
-		if u == nil || u.deleted {
+		if u == nil || u.Deleted {
 			return Reply{}, wire.NotFound("user")
 		}
 		c.user = u
@@ -214,13 +214,13 @@ func (s *State) CreateCollaborationTx(id string, typ string, p *Principal, body 
 		if !strings.Contains(login, "@") {
 			return Reply{}, wire.BadRequest("Invalid value for \"accessible_by.login\": an e-mail address")
 		}
-		if u := s.Users.ByLogin[strings.ToLower(login)]; u != nil && !u.deleted {
+		if u := s.Users.ByLogin[strings.ToLower(login)]; u != nil && !u.Deleted {
 			c.user = u
 		} else {
 			c.inviteEmail, c.status = login, "pending"
 		}
 	}
-	if c.user != nil && (c.user.free || s.EnterpriseUser(c.user.ID) == nil && c.user != s.Admin && c.user != s.User) {
+	if c.user != nil && (c.user.Free || s.EnterpriseUser(c.user.ID) == nil && c.user != s.Admin && c.user != s.User) {
 		c.status = "pending" // outside the enterprise: they accept or reject
 	}
 	if s.alreadyCollaborates(c) {

@@ -99,7 +99,7 @@ func (it *Item) touch(now time.Time, by *User) {
 		it.ModBy = by
 	}
 	if it.index != nil {
-		it.index.sync(it)
+		it.index.Sync(it)
 	}
 }
 
@@ -205,7 +205,7 @@ func (s *State) Conflict(folderID string, rootOwner *User, name string, skip *It
 // records its creation in the event log. Callers hold s.mu.
 func (s *State) AddItem(it *Item) {
 	s.Items[it.ID] = it
-	s.Folders.sync(it)
+	s.Folders.Sync(it)
 	typ := evItemCreate
 	if it.Typ == "file" {
 		typ = evItemUpload

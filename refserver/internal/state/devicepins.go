@@ -29,7 +29,7 @@ type DevicePin struct {
 	ID          string
 	Owner       *User
 	ProductName string
-	createdAt   time.Time
+	CreatedAt   time.Time
 }
 
 // devicePinState is the server's state for device pins, guarded by Server.mu.
@@ -44,7 +44,7 @@ func (s *State) InitDevicePins() {
 
 // PinDevice pins a device (productName) to u's account. Callers hold mu.
 func (s *State) PinDevice(u *User, productName string) *DevicePin {
-	pin := &DevicePin{ID: s.NewID(), Owner: u, ProductName: productName, createdAt: s.NowSec()}
+	pin := &DevicePin{ID: s.NewID(), Owner: u, ProductName: productName, CreatedAt: s.NowSec()}
 	s.Pins.ByID[pin.ID] = pin
 	s.Dirty(KPins, pin.ID)
 	return pin

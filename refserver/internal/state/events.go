@@ -72,24 +72,24 @@ var changeEvents = map[string]bool{
 
 // event is one recorded change. Fields are guarded by Server.mu and never
 // change once recorded.
-type event struct {
+type Event struct {
 	Seq      int64  // position: the stream position after it is seq
-	id       string // event_id
-	typ      string // user stream type ("" for enterprise-only events)
-	admin    string // enterprise stream type ("" for user-only events)
-	at       time.Time
-	by       *User  // created_by (nil: the unknown user)
-	itemID   string // the item the event is about, "" for none
-	ownerID  string // the item's owner then (who sees it once the item is gone)
-	source   json.RawMessage
-	adminSrc json.RawMessage // source as the enterprise stream shows it
+	ID       string // event_id
+	Typ      string // user stream type ("" for enterprise-only events)
+	Admin    string // enterprise stream type ("" for user-only events)
+	At       time.Time
+	By       *User  // created_by (nil: the unknown user)
+	ItemID   string // the item the event is about, "" for none
+	OwnerID  string // the item's owner then (who sees it once the item is gone)
+	Source   json.RawMessage
+	AdminSrc json.RawMessage // source as the enterprise stream shows it
 }
 
 // eventLog is the server's event history, guarded by Server.mu.
 type eventLog struct {
-	list []*event // oldest first
+	List []*Event // oldest first
 	Head int64    // the newest seq (0: none yet)
-	max  int
+	Max  int
 	// wake is closed (and replaced) by every new event: long polls wait
 	// on it (events_api.go).
 	Wake chan struct{}
@@ -98,30 +98,30 @@ type eventLog struct {
 }
 
 func (s *State) InitEvents() {
-	s.Events = eventLog{max: s.Cfg.EventHistory, Wake: make(chan struct{}), Channels: map[string]*PollChannel{}}
+	s.Events = eventLog{Max: s.Cfg.EventHistory, Wake: make(chan struct{}), Channels: map[string]*PollChannel{}}
 }
 
 // emit records an event. Callers hold s.mu.
-func (s *State) emit(e *event) {
-	if s.Events.max < 0 {
+func (s *State) emit(e *Event) {
+	if s.Events.Max < 0 {
 		return
 	}
-	if e.admin == "" {
-		e.admin = adminEventType[e.typ]
+	if e.Admin == "" {
+		e.Admin = adminEventType[e.Typ]
 	}
 	s.Events.Head++
 	e.Seq = s.Events.Head
-	e.id = NewUUID()
-	e.at = s.NowSec()
-	s.Events.list = append(s.Events.list, e)
-	s.Dirty(KEvents, eventKey(e.Seq))
-	s.Dirty(KEvents, eventHeadKey)
-	if over := len(s.Events.list) - s.Events.max; over > 0 {
-		for _, old := range s.Events.list[:over] {
-			s.Dirty(KEvents, eventKey(old.Seq))
+	e.ID = NewUUID()
+	e.At = s.NowSec()
+	s.Events.List = append(s.Events.List, e)
+	s.Dirty(KEvents, EventKey(e.Seq))
+	s.Dirty(KEvents, EventHeadKey)
+	if over := len(s.Events.List) - s.Events.Max; over > 0 {
+		for _, old := range s.Events.List[:over] {
+			s.Dirty(KEvents, EventKey(old.Seq))
 		}
-		clear(s.Events.list[:over])
-		s.Events.list = s.Events.list[over:]
+		clear(s.Events.List[:over])
+		s.Events.List = s.Events.List[over:]
 	}
 	close(s.Events.Wake)
 	s.Events.Wake = make(chan struct{})
@@ -131,24 +131,24 @@ func (s *State) emit(e *event) {
 // ItemEvent records an event about an item, with the item as its source
 // (rendered as it is now). Callers hold s.mu.
 func (s *State) ItemEvent(typ string, it *Item, by *User) {
-	e := &event{typ: typ, by: by, itemID: it.ID}
+	e := &Event{Typ: typ, By: by, ItemID: it.ID}
 	if it.Owner != nil {
-		e.ownerID = it.Owner.ID
+		e.OwnerID = it.Owner.ID
 	}
-	e.source = RecordJSON(s.standard(it))
-	e.adminSrc = RecordJSON(s.adminItemSource(it))
+	e.Source = RecordJSON(s.standard(it))
+	e.AdminSrc = RecordJSON(s.adminItemSource(it))
 	s.emit(e)
 }
 
 // RecordEvent records an event whose source is another record, about an
 // item (itemID, "" for none). Callers hold s.mu.
 func (s *State) RecordEvent(typ string, by *User, it *Item, source any) {
-	e := &event{typ: typ, by: by, source: RecordJSON(source)}
-	e.adminSrc = e.source
+	e := &Event{Typ: typ, By: by, Source: RecordJSON(source)}
+	e.AdminSrc = e.Source
 	if it != nil {
-		e.itemID = it.ID
+		e.ItemID = it.ID
 		if it.Owner != nil {
-			e.ownerID = it.Owner.ID
+			e.OwnerID = it.Owner.ID
 		}
 	}
 	s.emit(e)

@@ -55,37 +55,37 @@ func (s *State) EventPage(p *Principal, q *EventQuery) map[string]any {
 }
 
 // Since returns the events after position after, oldest first.
-func (l *eventLog) Since(after int64) []*event {
-	if len(l.list) == 0 {
+func (l *eventLog) Since(after int64) []*Event {
+	if len(l.List) == 0 {
 		return nil
 	}
-	i := max(after-l.list[0].Seq+1, 0)
-	if i >= int64(len(l.list)) {
+	i := max(after-l.List[0].Seq+1, 0)
+	if i >= int64(len(l.List)) {
 		return nil
 	}
-	return l.list[i:]
+	return l.List[i:]
 }
 
 // UserSees reports whether an event belongs to p's user stream of a type.
 // Callers hold s.mu.
-func (s *State) UserSees(p *Principal, streamType string, e *event) bool {
-	if e.typ == "" {
+func (s *State) UserSees(p *Principal, streamType string, e *Event) bool {
+	if e.Typ == "" {
 		return false
 	}
-	if streamType != "all" && !changeEvents[e.typ] {
+	if streamType != "all" && !changeEvents[e.Typ] {
 		return false
 	}
-	it, live := s.Items[e.itemID]
+	it, live := s.Items[e.ItemID]
 	if streamType == "sync" && (!live || !s.underSyncedFolder(it)) {
 		return false
 	}
-	if e.itemID == "" {
-		return p.SeesAll() || e.by == p.User
+	if e.ItemID == "" {
+		return p.SeesAll() || e.By == p.User
 	}
 	if live {
 		return s.visible(p, it)
 	}
-	return p.SeesAll() || p.User != nil && e.ownerID == p.User.ID
+	return p.SeesAll() || p.User != nil && e.OwnerID == p.User.ID
 }
 
 // underSyncedFolder reports whether an item is in (or is) a folder marked
@@ -104,11 +104,11 @@ func (s *State) underSyncedFolder(it *Item) bool {
 }
 
 // adminSees reports whether an event belongs to an enterprise stream page.
-func (s *State) adminSees(q *EventQuery, e *event) bool {
-	if e.admin == "" || q.Types != nil && !q.Types[e.admin] {
+func (s *State) adminSees(q *EventQuery, e *Event) bool {
+	if e.Admin == "" || q.Types != nil && !q.Types[e.Admin] {
 		return false
 	}
-	return (q.CreatedAfter.IsZero() || !e.at.Before(q.CreatedAfter)) && (q.CreatedBefore.IsZero() || !e.at.After(q.CreatedBefore))
+	return (q.CreatedAfter.IsZero() || !e.At.Before(q.CreatedAfter)) && (q.CreatedBefore.IsZero() || !e.At.After(q.CreatedBefore))
 }
 
 // unknownUser is created_by of an event nobody signed in made (spec:
@@ -116,18 +116,18 @@ func (s *State) adminSees(q *EventQuery, e *event) bool {
 var UnknownUser = map[string]any{"type": "user", "id": "2", "name": "", "login": ""}
 
 // renderEvent is the Event record.
-func (s *State) renderEvent(e *event, admin bool) map[string]any {
+func (s *State) renderEvent(e *Event, admin bool) map[string]any {
 	by := UnknownUser
-	if e.by != nil {
-		by = e.by.Mini()
+	if e.By != nil {
+		by = e.By.Mini()
 	}
-	typ, src := e.typ, e.source
+	typ, src := e.Typ, e.Source
 	if admin {
-		typ, src = e.admin, e.adminSrc
+		typ, src = e.Admin, e.AdminSrc
 	}
 	return map[string]any{
-		"type": "event", "event_id": e.id, "event_type": typ, "created_by": by,
-		"created_at": FmtTime(e.at), "recorded_at": FmtTime(e.at), "source": src,
+		"type": "event", "event_id": e.ID, "event_type": typ, "created_by": by,
+		"created_at": FmtTime(e.At), "recorded_at": FmtTime(e.At), "source": src,
 		"session_id": nil, "additional_details": nil,
 	}
 }

@@ -180,7 +180,7 @@ func (x *folderIndexes) Index(folderID string, rootOwner *User) *folderIndex {
 
 // sync files an item where it belongs now, under its current keys.
 // Callers hold s.mu.
-func (x *folderIndexes) sync(it *Item) {
+func (x *folderIndexes) Sync(it *Item) {
 	key, listed := Placement(it)
 	if x.changed != nil {
 		x.changed(it, it.slot, key, listed)

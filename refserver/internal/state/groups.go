@@ -36,65 +36,65 @@ const (
 var GroupAccessLevels = []string{"admins_only", "admins_and_members", "all_managed_users"}
 
 // group is an enterprise group. Fields are guarded by Server.mu.
-type group struct {
-	ID, name                          string
-	provenance, externalSyncID, descr string
-	invitability, memberViewability   string
-	createdAt, modifiedAt             time.Time
+type Group struct {
+	ID, Name                          string
+	Provenance, ExternalSyncID, Descr string
+	Invitability, MemberViewability   string
+	CreatedAt, ModifiedAt             time.Time
 }
 
 // groupState is the server's state for groups and group memberships, guarded by Server.mu.
 type groupState struct {
-	ByID        map[string]*group
-	ByName      map[string]*group // by lower-case name
-	Memberships map[string]*membership
+	ByID        map[string]*Group
+	ByName      map[string]*Group // by lower-case name
+	Memberships map[string]*Membership
 }
 
 // InitGroups prepares the state of groups and group memberships; called once by newServer.
 func (s *State) InitGroups() {
-	s.Groups = groupState{ByID: map[string]*group{}, ByName: map[string]*group{}, Memberships: map[string]*membership{}}
+	s.Groups = groupState{ByID: map[string]*Group{}, ByName: map[string]*Group{}, Memberships: map[string]*Membership{}}
 }
 
 // groupMini is Group--Mini.
-func (g *group) Mini() map[string]any {
-	return map[string]any{"type": "group", "id": g.ID, "name": g.name, "group_type": groupTypeManaged}
+func (g *Group) Mini() map[string]any {
+	return map[string]any{"type": "group", "id": g.ID, "name": g.Name, "group_type": groupTypeManaged}
 }
 
 // renderGroup is a group for a fields parameter: the standard record
 // (Group) without fields; with fields, Group--Mini plus the requested ones
 // (standard or Full). Callers hold s.mu.
-func (s *State) renderGroup(g *group, fields []string, p *Principal) map[string]any {
+func (s *State) renderGroup(g *Group, fields []string, p *Principal) map[string]any {
 	m := g.Mini()
-	m["created_at"] = FmtTime(g.createdAt)
-	m["modified_at"] = FmtTime(g.modifiedAt)
+	m["created_at"] = FmtTime(g.CreatedAt)
+	m["modified_at"] = FmtTime(g.ModifiedAt)
 	if fields == nil {
 		return m
 	}
-	m["provenance"] = g.provenance
-	m["external_sync_identifier"] = g.externalSyncID
-	m["description"] = g.descr
-	m["invitability_level"] = g.invitability
-	m["member_viewability_level"] = g.memberViewability
+	m["provenance"] = g.Provenance
+	m["external_sync_identifier"] = g.ExternalSyncID
+	m["description"] = g.Descr
+	m["invitability_level"] = g.Invitability
+	m["member_viewability_level"] = g.MemberViewability
 	m["permissions"] = map[string]any{"can_invite_as_collaborator": s.canInviteGroup(g, p)}
 	return PickFields(m, fields, "type", "id", "name", "group_type")
 }
 
 // canInviteGroup applies invitability_level for p. Callers hold s.mu.
-func (s *State) canInviteGroup(g *group, p *Principal) bool {
+func (s *State) canInviteGroup(g *Group, p *Principal) bool {
 	role := s.groupRole(g, p.User)
 	switch {
 	case p.IsAdmin(), role == RoleGroupAdmin:
 		return true
-	case g.invitability == "admins_and_members":
+	case g.Invitability == "admins_and_members":
 		return role != ""
-	case g.invitability == "all_managed_users":
+	case g.Invitability == "all_managed_users":
 		return true
 	}
 	return false
 }
 
 // groupRole is u's role in g ("" = not a member). Callers hold s.mu.
-func (s *State) groupRole(g *group, u *User) string {
+func (s *State) groupRole(g *Group, u *User) string {
 	for _, m := range s.Groups.Memberships {
 		if m.Group == g && m.User == u {
 			return m.Role
@@ -104,7 +104,7 @@ func (s *State) groupRole(g *group, u *User) string {
 }
 
 // LookupGroup finds a group; 404 when there is none. Callers hold s.mu.
-func (s *State) LookupGroup(id string) (*group, *wire.Error) {
+func (s *State) LookupGroup(id string) (*Group, *wire.Error) {
 	return RecordIn(s.Groups.ByID, id, "group")
 }
 
@@ -144,7 +144,7 @@ func (b *GroupBody) Check() *wire.Error {
 
 // nameTaken is 409 invalid_parameter when another group has the name.
 // Callers hold s.mu.
-func (s *State) nameTaken(name string, self *group) *wire.Error {
+func (s *State) nameTaken(name string, self *Group) *wire.Error {
 	if g := s.Groups.ByName[strings.ToLower(name)]; g != nil && g != self {
 		return wire.Errorf(wire.StatusConflict, wire.CodeInvalidParameter, "A group with this name already exists in the enterprise")
 	}
@@ -152,12 +152,12 @@ func (s *State) nameTaken(name string, self *group) *wire.Error {
 }
 
 // Apply writes the fields into g (already checked).
-func (b *GroupBody) Apply(g *group) {
+func (b *GroupBody) Apply(g *Group) {
 	for _, f := range []struct {
 		dst *string
 		v   *string
-	}{{&g.name, b.Name}, {&g.provenance, b.Provenance}, {&g.externalSyncID, b.ExternalSyncIdentifier},
-		{&g.descr, b.Description}, {&g.invitability, b.InvitabilityLevel}, {&g.memberViewability, b.MemberViewabilityLevel}} {
+	}{{&g.Name, b.Name}, {&g.Provenance, b.Provenance}, {&g.ExternalSyncID, b.ExternalSyncIdentifier},
+		{&g.Descr, b.Description}, {&g.Invitability, b.InvitabilityLevel}, {&g.MemberViewability, b.MemberViewabilityLevel}} {
 		if f.v != nil {
 			*f.dst = *f.v
 		}
@@ -172,10 +172,10 @@ func (s *State) CreateGroupTx(body *GroupBody, fields []string, p *Principal) (R
 		return Reply{}, aerr
 	}
 	now := s.NowSec()
-	g := &group{ID: s.NewID(), invitability: "admins_only", memberViewability: "admins_only", createdAt: now, modifiedAt: now}
+	g := &Group{ID: s.NewID(), Invitability: "admins_only", MemberViewability: "admins_only", CreatedAt: now, ModifiedAt: now}
 	body.Apply(g)
 	s.Groups.ByID[g.ID] = g
-	s.Groups.ByName[strings.ToLower(g.name)] = g
+	s.Groups.ByName[strings.ToLower(g.Name)] = g
 	s.Dirty(KGroups, g.ID)
 	return Reply{wire.StatusCreated, s.renderGroup(g, fields, p)}, nil
 }
@@ -210,37 +210,37 @@ func (s *State) UpdateGroupTx(id string, p *Principal, body *GroupBody, fields [
 			return Reply{}, aerr
 		}
 	}
-	delete(s.Groups.ByName, strings.ToLower(g.name))
+	delete(s.Groups.ByName, strings.ToLower(g.Name))
 	body.Apply(g)
-	s.Groups.ByName[strings.ToLower(g.name)] = g
-	g.modifiedAt = s.NowSec()
+	s.Groups.ByName[strings.ToLower(g.Name)] = g
+	g.ModifiedAt = s.NowSec()
 	s.Dirty(KGroups, g.ID)
 	return Reply{wire.StatusOK, s.renderGroup(g, fields, p)}, nil
 }
 
 // RemoveGroup deletes g and its memberships. Callers hold mu.
-func (s *State) RemoveGroup(g *group) *wire.Error {
-	dropWhere(s, KMemberships, s.Groups.Memberships, func(m *membership) bool { return m.Group == g })
+func (s *State) RemoveGroup(g *Group) *wire.Error {
+	dropWhere(s, KMemberships, s.Groups.Memberships, func(m *Membership) bool { return m.Group == g })
 	delete(s.Groups.ByID, g.ID)
 	s.Dirty(KGroups, g.ID)
-	delete(s.Groups.ByName, strings.ToLower(g.name))
+	delete(s.Groups.ByName, strings.ToLower(g.Name))
 	return nil
 }
 
 // ListGroupsTx is the transaction of GET /groups (listGroups): what it checks,
 // reads and changes under the state's lock, and its reply. Callers hold mu.
 func (s *State) ListGroupsTx(filter string, pq wire.Page, fields []string, p *Principal) (Reply, *wire.Error) {
-	var list []*group
+	var list []*Group
 	for _, g := range s.Groups.ByID {
-		if strings.HasPrefix(strings.ToLower(g.name), filter) {
+		if strings.HasPrefix(strings.ToLower(g.Name), filter) {
 			list = append(list, g)
 		}
 	}
 	sort.Slice(list, func(i, j int) bool {
-		a, b := strings.ToLower(list[i].name), strings.ToLower(list[j].name)
+		a, b := strings.ToLower(list[i].Name), strings.ToLower(list[j].Name)
 		return a < b || a == b && NumID(list[i].ID) < NumID(list[j].ID)
 	})
-	return Reply{wire.StatusOK, wire.OffsetEntries(list, pq, s.groupHidden, func(g *group) any { return s.renderGroup(g, fields, p) })}, nil
+	return Reply{wire.StatusOK, wire.OffsetEntries(list, pq, s.groupHidden, func(g *Group) any { return s.renderGroup(g, fields, p) })}, nil
 }
 
 // ListGroupMembershipsTx is the transaction of GET
@@ -253,11 +253,11 @@ func (s *State) ListGroupMembershipsTx(id string, p *Principal, pq wire.Page) (R
 	}
 	role := s.groupRole(g, p.User)
 	allowed := p.IsAdmin() || role == RoleGroupAdmin ||
-		g.memberViewability == "admins_and_members" && role != "" ||
-		g.memberViewability == "all_managed_users"
+		g.MemberViewability == "admins_and_members" && role != "" ||
+		g.MemberViewability == "all_managed_users"
 	if !allowed {
 		return Reply{}, wire.Errorf(wire.StatusForbidden, wire.CodeAccessDenied, "The group's member_viewability_level does not let this user see its members")
 	}
-	list := s.membershipsWhere(func(m *membership) bool { return m.Group == g })
-	return Reply{wire.StatusOK, wire.OffsetEntries(list, pq, s.membershipHidden, func(m *membership) any { return s.renderMembership(m, nil) })}, nil
+	list := s.membershipsWhere(func(m *Membership) bool { return m.Group == g })
+	return Reply{wire.StatusOK, wire.OffsetEntries(list, pq, s.membershipHidden, func(m *Membership) any { return s.renderMembership(m, nil) })}, nil
 }

@@ -187,7 +187,7 @@ func (s *State) copyInstances(src, c *Item) {
 		}
 		values := maps.Clone(in.Values)
 		for k, v := range values {
-			v.list = append([]string(nil), v.list...)
+			v.List = append([]string(nil), v.List...)
 			values[k] = v
 		}
 		s.MetadataChanged(s.AddInstance(in.Tmpl, c, values))

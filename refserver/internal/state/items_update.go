@@ -281,7 +281,7 @@ func (s *State) setOwnerTree(it *Item, owner *User) {
 			}
 		}
 	}
-	s.Folders.sync(it)
+	s.Folders.Sync(it)
 }
 
 // itemSettings renders the members this file adds to a record when asked

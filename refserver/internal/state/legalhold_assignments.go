@@ -15,7 +15,7 @@ type LegalHoldAssignment struct {
 	Policy       *LegalHoldPolicy
 	ToType, ToID string
 	By           *User
-	at           time.Time // to the second
+	At           time.Time // to the second
 	Deleted      time.Time // exact time of the delete request; zero = not deleted
 }
 
@@ -89,7 +89,7 @@ func (s *State) CreateLegalHoldAssignmentTx(b LegalHoldAssignmentBody, p *Princi
 	}
 	a.Policy = hp
 	a.ID = s.NewID()
-	a.at = s.NowSec()
+	a.At = s.NowSec()
 	s.Holds.Assignments[a.ID] = a
 	s.Dirty(KHoldAssignments, a.ID)
 	s.Holds.AssignOrder = append(s.Holds.AssignOrder, a)
@@ -137,7 +137,7 @@ func (s *State) LegalHoldAssignmentRecord(a *LegalHoldAssignment) map[string]any
 		"legal_hold_policy": map[string]any{"type": "legal_hold_policy", "id": a.Policy.ID, "policy_name": a.Policy.Name},
 		"assigned_to":       map[string]any{"type": a.ToType, "id": a.ToID},
 		"assigned_by":       a.By.Mini(),
-		"assigned_at":       FmtTime(a.at),
+		"assigned_at":       FmtTime(a.At),
 		"deleted_at":        FmtTime(a.Deleted.Truncate(time.Second)),
 	}
 }

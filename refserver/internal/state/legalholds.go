@@ -21,7 +21,7 @@ import (
 // legalHoldState is the server's state for legal hold policies,
 // assignments and file version legal holds, guarded by Server.mu.
 type legalHoldState struct {
-	policies    map[string]*LegalHoldPolicy
+	Policies    map[string]*LegalHoldPolicy
 	PolicyOrder []*LegalHoldPolicy
 	Assignments map[string]*LegalHoldAssignment
 	AssignOrder []*LegalHoldAssignment
@@ -36,8 +36,8 @@ type LegalHoldPolicy struct {
 	Ongoing                             bool
 	FilterStart, FilterEnd              time.Time
 	CreatedBy                           *User
-	createdAt, modifiedAt               time.Time // to the second, for the record
-	created                             time.Time // exact, for the status
+	CreatedAt, ModifiedAt               time.Time // to the second, for the record
+	Created                             time.Time // exact, for the status
 	Released                            time.Time // exact time of the release request; zero = not released
 }
 
@@ -55,7 +55,7 @@ const (
 // and file version legal holds; called once by newServer.
 func (s *State) InitLegalHolds() {
 	s.Holds = legalHoldState{
-		policies:    map[string]*LegalHoldPolicy{},
+		Policies:    map[string]*LegalHoldPolicy{},
 		Assignments: map[string]*LegalHoldAssignment{},
 		Holds:       map[string]*FileVersionLegalHold{},
 		ByVersion:   map[string]*FileVersionLegalHold{},
@@ -83,7 +83,7 @@ func (s *State) holdStatus(hp *LegalHoldPolicy) string {
 		}
 		return holdReleased
 	}
-	if now.Before(hp.created.Add(s.holdDelay())) {
+	if now.Before(hp.Created.Add(s.holdDelay())) {
 		return holdApplying
 	}
 	return holdActive
@@ -118,10 +118,10 @@ func (s *State) CreateLegalHoldPolicyTx(hp *LegalHoldPolicy) (Reply, *wire.Error
 		return Reply{}, wire.Errorf(wire.StatusConflict, wire.CodeConflict, "A legal hold policy with this name already exists")
 	}
 	hp.ID = s.NewID()
-	hp.created = s.Now()
-	hp.createdAt = s.NowSec()
-	hp.modifiedAt = hp.createdAt
-	s.Holds.policies[hp.ID] = hp
+	hp.Created = s.Now()
+	hp.CreatedAt = s.NowSec()
+	hp.ModifiedAt = hp.CreatedAt
+	s.Holds.Policies[hp.ID] = hp
 	s.Dirty(KHoldPolicies, hp.ID)
 	s.Holds.PolicyOrder = append(s.Holds.PolicyOrder, hp)
 	return Reply{wire.StatusCreated, s.LegalHoldPolicyRecord(hp)}, nil
@@ -146,8 +146,8 @@ func (s *State) LegalHoldPolicyRecord(hp *LegalHoldPolicy) map[string]any {
 		"status":            s.holdStatus(hp),
 		"assignment_counts": counts,
 		"created_by":        hp.CreatedBy.Mini(),
-		"created_at":        FmtTime(hp.createdAt),
-		"modified_at":       FmtTime(hp.modifiedAt),
+		"created_at":        FmtTime(hp.CreatedAt),
+		"modified_at":       FmtTime(hp.ModifiedAt),
 		"deleted_at":        FmtTime(hp.Released.Truncate(time.Second)),
 		"filter_started_at": FmtTime(hp.FilterStart),
 		"filter_ended_at":   FmtTime(hp.FilterEnd),
@@ -156,7 +156,7 @@ func (s *State) LegalHoldPolicyRecord(hp *LegalHoldPolicy) map[string]any {
 }
 
 func (s *State) LegalHoldPolicyByID(id string) (*LegalHoldPolicy, *wire.Error) {
-	return RecordIn(s.Holds.policies, id, "legal_hold_policy")
+	return RecordIn(s.Holds.Policies, id, "legal_hold_policy")
 }
 
 // ListLegalHoldPoliciesTx is the transaction of GET /legal_hold_policies
@@ -194,7 +194,7 @@ func (s *State) UpdateLegalHoldPolicyTx(pathValue string, b LegalHoldPolicyBody)
 	if b.ReleaseNotes != nil {
 		hp.ReleaseNotes = *b.ReleaseNotes
 	}
-	hp.modifiedAt = s.NowSec()
+	hp.ModifiedAt = s.NowSec()
 	s.Dirty(KHoldPolicies, hp.ID)
 	return Reply{wire.StatusOK, s.LegalHoldPolicyRecord(hp)}, nil
 }

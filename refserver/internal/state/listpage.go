@@ -26,5 +26,5 @@ func (s *State) HideFromPages(ids []string) error {
 // userHidden, groupHidden and membershipHidden tell wire.OffsetEntries what
 // HideFromPages hid. Callers hold s.mu.
 func (s *State) userHidden(u *User) bool             { return s.pageHidden[u.ID] }
-func (s *State) groupHidden(g *group) bool           { return s.pageHidden[g.ID] }
-func (s *State) membershipHidden(m *membership) bool { return s.pageHidden[m.ID] }
+func (s *State) groupHidden(g *Group) bool           { return s.pageHidden[g.ID] }
+func (s *State) membershipHidden(m *Membership) bool { return s.pageHidden[m.ID] }

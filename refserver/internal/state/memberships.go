@@ -36,21 +36,21 @@ const (
 var GroupAdminPermissions = []string{"can_run_reports", "can_instant_login", "can_create_accounts", "can_edit_accounts"}
 
 // membership is a user's membership of a group. Fields are guarded by Server.mu.
-type membership struct {
+type Membership struct {
 	ID                    string
 	User                  *User
-	Group                 *group
+	Group                 *Group
 	Role                  string
 	Perms                 map[string]bool // admins only
-	createdAt, ModifiedAt time.Time
+	CreatedAt, ModifiedAt time.Time
 }
 
 // renderMembership is a membership for a fields parameter (GroupMembership;
 // configurable_permissions for admins only). Callers hold s.mu.
-func (s *State) renderMembership(m *membership, fields []string) map[string]any {
+func (s *State) renderMembership(m *Membership, fields []string) map[string]any {
 	rec := map[string]any{
 		"type": "group_membership", "id": m.ID, "user": m.User.Mini(), "group": m.Group.Mini(),
-		"role": m.Role, "created_at": FmtTime(m.createdAt), "modified_at": FmtTime(m.ModifiedAt),
+		"role": m.Role, "created_at": FmtTime(m.CreatedAt), "modified_at": FmtTime(m.ModifiedAt),
 	}
 	if m.Role == RoleGroupAdmin {
 		perms := make(map[string]bool, len(m.Perms))
@@ -63,8 +63,8 @@ func (s *State) renderMembership(m *membership, fields []string) map[string]any 
 }
 
 // membershipsWhere lists the memberships that match, in id order. Callers hold s.mu.
-func (s *State) membershipsWhere(match func(*membership) bool) []*membership {
-	var out []*membership
+func (s *State) membershipsWhere(match func(*Membership) bool) []*Membership {
+	var out []*Membership
 	for _, m := range s.Groups.Memberships {
 		if match(m) {
 			out = append(out, m)
@@ -115,7 +115,7 @@ func (s *State) CreateMembershipTx(body MembershipBody, fields []string) (Reply,
 		return Reply{}, wire.Errorf(wire.StatusConflict, wire.CodeConflict, "The user is already a member of the group")
 	}
 	now := s.NowSec()
-	m := &membership{ID: s.NewID(), User: u, Group: g, Role: RoleGroupMember, createdAt: now, ModifiedAt: now}
+	m := &Membership{ID: s.NewID(), User: u, Group: g, Role: RoleGroupMember, CreatedAt: now, ModifiedAt: now}
 	if body.Role != nil {
 		m.Role = *body.Role
 	}
@@ -129,7 +129,7 @@ func (s *State) CreateMembershipTx(body MembershipBody, fields []string) (Reply,
 
 // lookupMembership finds a membership p may manage (self: p may also be
 // its member, for reads). Callers hold s.mu.
-func (s *State) lookupMembership(id string, p *Principal, self bool) (*membership, *wire.Error) {
+func (s *State) lookupMembership(id string, p *Principal, self bool) (*Membership, *wire.Error) {
 	m := s.Groups.Memberships[id]
 	if !ValidID(id) || m == nil {
 		return nil, wire.NotFound("group membership")
@@ -204,11 +204,11 @@ func (s *State) ListUserMembershipsTx(p *Principal, id string, pq wire.Page) (Re
 	if u == nil {
 		return Reply{}, wire.NotFound("user")
 	}
-	list := s.membershipsWhere(func(m *membership) bool { return m.User == u })
-	return Reply{wire.StatusOK, wire.OffsetEntries(list, pq, s.membershipHidden, func(m *membership) any { return s.renderMembership(m, nil) })}, nil
+	list := s.membershipsWhere(func(m *Membership) bool { return m.User == u })
+	return Reply{wire.StatusOK, wire.OffsetEntries(list, pq, s.membershipHidden, func(m *Membership) any { return s.renderMembership(m, nil) })}, nil
 }
 
 // groupsUserLeft removes u's memberships. Callers hold s.mu.
 func (s *State) groupsUserLeft(u *User) {
-	dropWhere(s, KMemberships, s.Groups.Memberships, func(m *membership) bool { return m.User == u })
+	dropWhere(s, KMemberships, s.Groups.Memberships, func(m *Membership) bool { return m.User == u })
 }

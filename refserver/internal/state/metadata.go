@@ -43,7 +43,7 @@ type MetadataState struct {
 	Order     []*MDTemplate            // every template, oldest first (listings)
 	ByItem    map[string][]*MDInstance // instances of an item (file or folder id), oldest first
 	ByInstID  map[string]*MDInstance   // by $id
-	seq       int64                    // creation counter of templates and instances
+	Seq       int64                    // creation counter of templates and instances
 }
 
 // initMetadata prepares the state of metadata templates, instances and

@@ -13,7 +13,7 @@ type MDInstance struct {
 	Tmpl    *MDTemplate
 	Item    *Item
 	Seq     int64 // creation order
-	version int   // $version: 0 at creation, +1 for each change of values
+	Version int   // $version: 0 at creation, +1 for each change of values
 	Values  map[string]MDVal
 }
 
@@ -23,7 +23,7 @@ func (in *MDInstance) Record() map[string]any {
 	m := in.base()
 	m["$canEdit"] = true
 	m["$id"] = in.ID
-	m["$type"] = t.typeID
+	m["$type"] = t.TypeID
 	m["$typeVersion"] = t.Version
 	for k, v := range in.Values {
 		m[k] = v.JSON()
@@ -35,7 +35,7 @@ func (in *MDInstance) Record() map[string]any {
 func (in *MDInstance) base() map[string]any {
 	return map[string]any{
 		"$parent": in.Item.Typ + "_" + in.Item.ID, "$template": in.Tmpl.Key,
-		"$scope": in.Tmpl.Scope, "$version": in.version,
+		"$scope": in.Tmpl.Scope, "$version": in.Version,
 	}
 }
 
@@ -71,8 +71,8 @@ func (in *MDInstance) applyEffect(e schemaEffect) bool {
 		return true
 	}
 	changed := false
-	list := make([]string, 0, len(v.list))
-	for _, o := range v.list {
+	list := make([]string, 0, len(v.List))
+	for _, o := range v.List {
 		switch {
 		case o != e.from:
 			list = append(list, o)
@@ -84,7 +84,7 @@ func (in *MDInstance) applyEffect(e schemaEffect) bool {
 		}
 	}
 	if changed {
-		in.Values[e.field] = MDVal{Kind: valList, list: list}
+		in.Values[e.field] = MDVal{Kind: valList, List: list}
 	}
 	return changed
 }
@@ -189,16 +189,16 @@ func (s *State) CreateInstanceTx(ip InstancePath, p *Principal, raw map[string]a
 
 // AddInstance applies a template to an item. Callers hold s.mu.
 func (s *State) AddInstance(t *MDTemplate, it *Item, values map[string]MDVal) *MDInstance {
-	s.Metadata.seq++
-	in := &MDInstance{ID: NewUUID(), Tmpl: t, Item: it, Seq: s.Metadata.seq, Values: values}
-	s.indexInstance(in)
+	s.Metadata.Seq++
+	in := &MDInstance{ID: NewUUID(), Tmpl: t, Item: it, Seq: s.Metadata.Seq, Values: values}
+	s.IndexInstance(in)
 	s.Dirty(KMetadata, MetadataKey)
 	return in
 }
 
 // indexInstance adds in to the indexes of its template and item; in is
 // newer than every instance indexed. Callers hold s.mu.
-func (s *State) indexInstance(in *MDInstance) {
+func (s *State) IndexInstance(in *MDInstance) {
 	t, it := in.Tmpl, in.Item
 	s.Dirty(KInstances, in.ID)
 	t.Instances[it.ID] = in
@@ -261,7 +261,7 @@ func (s *State) SetValues(in *MDInstance, values map[string]MDVal) bool {
 	for _, idx := range touched {
 		idx.Insert(in)
 	}
-	in.version++
+	in.Version++
 	s.Dirty(KInstances, in.ID)
 	return true
 }

@@ -48,7 +48,7 @@ func EncodeQueryMarker(hash string, p Position) string {
 			m.V = append(m.V, markerValue{})
 			continue
 		}
-		m.V = append(m.V, markerValue{K: v.Kind, S: v.S, F: v.F, L: v.list})
+		m.V = append(m.V, markerValue{K: v.Kind, S: v.S, F: v.F, L: v.List})
 	}
 	b, _ := json.Marshal(m)
 	return base64.RawURLEncoding.EncodeToString(b)
@@ -70,7 +70,7 @@ func DecodeQueryMarker(s, hash string, keys int) (*Position, *wire.Error) {
 	p := &Position{Vals: make([]MDVal, keys), Oks: make([]bool, keys), Seq: m.Q}
 	for i, v := range m.V {
 		if v.K != 0 {
-			p.Vals[i], p.Oks[i] = MDVal{Kind: v.K, S: v.S, F: v.F, list: v.L}, true
+			p.Vals[i], p.Oks[i] = MDVal{Kind: v.K, S: v.S, F: v.F, List: v.L}, true
 		}
 	}
 	return p, nil

@@ -237,7 +237,7 @@ func (s *State) valuePred(f QField, negate bool, test func(MDVal) bool) predicat
 }
 
 func hasValues(v MDVal, want []MDVal, all bool) bool {
-	have := v.list
+	have := v.List
 	if v.Kind != valList {
 		have = []string{v.S}
 	}

@@ -66,11 +66,11 @@ func decodeData(raw json.RawMessage, v any) *wire.Error {
 }
 
 // CloneFields deep-copies fields and options (ids kept).
-func CloneFields(fields []*mdField) []*mdField {
-	out := make([]*mdField, len(fields))
+func CloneFields(fields []*MDField) []*MDField {
+	out := make([]*MDField, len(fields))
 	for i, f := range fields {
 		c := *f
-		c.Options = make([]*mdOption, len(f.Options))
+		c.Options = make([]*MDOption, len(f.Options))
 		for j, o := range f.Options {
 			oc := *o
 			c.Options[j] = &oc
@@ -84,11 +84,11 @@ func CloneFields(fields []*mdField) []*mdField {
 type SchemaDraft struct {
 	DisplayName        string
 	hidden, copyOnCopy bool
-	Fields             []*mdField
+	Fields             []*MDField
 	effects            []schemaEffect
 }
 
-func (d *SchemaDraft) Field(key *string) (*mdField, *wire.Error) {
+func (d *SchemaDraft) Field(key *string) (*MDField, *wire.Error) {
 	if key == nil {
 		return nil, wire.BadRequest("Missing required member: fieldKey")
 	}
@@ -101,7 +101,7 @@ func (d *SchemaDraft) Field(key *string) (*mdField, *wire.Error) {
 }
 
 // optionField returns the field of an option operation and checks its type.
-func (d *SchemaDraft) optionField(key *string, typ string) (*mdField, *wire.Error) {
+func (d *SchemaDraft) optionField(key *string, typ string) (*MDField, *wire.Error) {
 	f, aerr := d.Field(key)
 	if aerr != nil {
 		return nil, aerr
@@ -176,7 +176,7 @@ func (d *SchemaDraft) Apply(op SchemaOp) *wire.Error {
 		}
 		d.Fields = append(d.Fields, f)
 	case "reorderFields":
-		out, aerr := permute(d.Fields, op.FieldKeys, func(f *mdField) string { return f.Key }, "fieldKeys")
+		out, aerr := permute(d.Fields, op.FieldKeys, func(f *MDField) string { return f.Key }, "fieldKeys")
 		if aerr != nil {
 			return aerr
 		}
@@ -201,7 +201,7 @@ func (d *SchemaDraft) Apply(op SchemaOp) *wire.Error {
 		if aerr != nil {
 			return aerr
 		}
-		out, aerr := permute(f.Options, keys, func(o *mdOption) string { return o.Key }, what)
+		out, aerr := permute(f.Options, keys, func(o *MDOption) string { return o.Key }, what)
 		if aerr != nil {
 			return aerr
 		}
@@ -227,16 +227,16 @@ func (d *SchemaDraft) editField(op SchemaOp) *wire.Error {
 		if aerr := CheckDisplayName(*data.DisplayName, "field displayName"); aerr != nil {
 			return aerr
 		}
-		f.displayName = *data.DisplayName
+		f.DisplayName = *data.DisplayName
 	}
 	if data.Description != nil {
 		if len(*data.Description) > maxDisplayNameLen {
 			return wire.BadRequest("Field description is longer than %d characters", maxDisplayNameLen)
 		}
-		f.description = *data.Description
+		f.Description = *data.Description
 	}
 	if data.Hidden != nil {
-		f.hidden = *data.Hidden
+		f.Hidden = *data.Hidden
 	}
 	if data.Key != nil && *data.Key != f.Key {
 		if aerr := checkFieldKey(*data.Key); aerr != nil {
@@ -343,7 +343,7 @@ func (s *State) UpdateTemplateTx(scope string, templateKey string, ops []SchemaO
 			changed = in.applyEffect(e) || changed
 		}
 		if changed {
-			in.version++
+			in.Version++
 		}
 		s.Dirty(KInstances, in.ID)
 	}

@@ -12,8 +12,8 @@ import (
 type MDTemplate struct {
 	ID, Scope, Key, DisplayName string
 	Hidden, CopyOnCopy          bool
-	Fields                      []*mdField
-	typeID                      string // $type of its instances: <templateKey>-<uuid>
+	Fields                      []*MDField
+	TypeID                      string // $type of its instances: <templateKey>-<uuid>
 	Version                     int    // $typeVersion: grows with each schema update
 
 	Instances map[string]*MDInstance // by item id
@@ -22,14 +22,14 @@ type MDTemplate struct {
 }
 
 // mdField is a field of a template.
-type mdField struct {
-	id, Typ, Key, displayName, description string
-	hidden                                 bool
-	Options                                []*mdOption // enum and multiSelect
+type MDField struct {
+	ID, Typ, Key, DisplayName, Description string
+	Hidden                                 bool
+	Options                                []*MDOption // enum and multiSelect
 }
 
 // mdOption is an option of an enum or multiSelect field.
-type mdOption struct{ id, Key string }
+type MDOption struct{ ID, Key string }
 
 // Field types. integer (deprecated) and taxonomy are decoded and validated
 // but cannot be created (spec: "integer ... cannot be used in the POST
@@ -45,7 +45,7 @@ const (
 )
 
 // kindOfValue is the kind of value (mdVal.kind) the field holds.
-func (f *mdField) kindOfValue() byte {
+func (f *MDField) kindOfValue() byte {
 	switch f.Typ {
 	case fieldFloat, fieldInteger:
 		return ValNumber
@@ -57,9 +57,9 @@ func (f *mdField) kindOfValue() byte {
 	return valString
 }
 
-func (f *mdField) HasOptions() bool { return f.Typ == fieldEnum || f.Typ == fieldMultiSelect }
+func (f *MDField) HasOptions() bool { return f.Typ == fieldEnum || f.Typ == fieldMultiSelect }
 
-func (f *mdField) option(key string) (int, *mdOption) {
+func (f *MDField) option(key string) (int, *MDOption) {
 	for i, o := range f.Options {
 		if o.Key == key {
 			return i, o
@@ -68,7 +68,7 @@ func (f *mdField) option(key string) (int, *mdOption) {
 	return -1, nil
 }
 
-func (t *MDTemplate) Field(key string) (int, *mdField) {
+func (t *MDTemplate) Field(key string) (int, *MDField) {
 	for i, f := range t.Fields {
 		if f.Key == key {
 			return i, f
@@ -84,14 +84,14 @@ func (t *MDTemplate) freeForm() bool { return t.Scope == ScopeGlobal && t.Key ==
 func (t *MDTemplate) Record() map[string]any {
 	fields := make([]any, 0, len(t.Fields))
 	for _, f := range t.Fields {
-		m := map[string]any{"id": f.id, "type": f.Typ, "key": f.Key, "displayName": f.displayName, "hidden": f.hidden}
-		if f.description != "" {
-			m["description"] = f.description
+		m := map[string]any{"id": f.ID, "type": f.Typ, "key": f.Key, "displayName": f.DisplayName, "hidden": f.Hidden}
+		if f.Description != "" {
+			m["description"] = f.Description
 		}
 		if f.HasOptions() {
 			opts := make([]any, 0, len(f.Options))
 			for _, o := range f.Options {
-				opts = append(opts, map[string]any{"id": o.id, "key": o.Key})
+				opts = append(opts, map[string]any{"id": o.ID, "key": o.Key})
 			}
 			m["options"] = opts
 		}
@@ -108,7 +108,7 @@ func (t *MDTemplate) Record() map[string]any {
 // hold s.mu (or run before the server answers).
 func (s *State) AddTemplate(t *MDTemplate) {
 	t.ID = NewUUID()
-	t.typeID = t.Key + "-" + NewUUID()
+	t.TypeID = t.Key + "-" + NewUUID()
 	t.Instances = make(map[string]*MDInstance)
 	s.Metadata.Templates[t.Scope+"."+t.Key] = t
 	s.Metadata.ByID[t.ID] = t
@@ -141,7 +141,7 @@ type optionBody struct {
 // NewField checks a field body and builds the field. Field rules: type one
 // of the creatable types, key 1..256 characters, displayName 1..4096,
 // options (unique, non-empty keys) only on enum and multiSelect.
-func NewField(b FieldBody) (*mdField, *wire.Error) {
+func NewField(b FieldBody) (*MDField, *wire.Error) {
 	if b.Type == nil || b.Key == nil || b.DisplayName == nil {
 		return nil, wire.BadRequest("A field needs type, key and displayName")
 	}
@@ -161,15 +161,15 @@ func NewField(b FieldBody) (*mdField, *wire.Error) {
 	if b.TaxonomyKey != nil || b.TaxonomyID != nil || b.Namespace != nil || b.OptionsRules != nil {
 		return nil, wire.BadRequest("Taxonomy properties are only valid on taxonomy fields")
 	}
-	f := &mdField{id: NewUUID(), Typ: *b.Type, Key: *b.Key, displayName: *b.DisplayName}
+	f := &MDField{ID: NewUUID(), Typ: *b.Type, Key: *b.Key, DisplayName: *b.DisplayName}
 	if b.Description != nil {
 		if len(*b.Description) > maxDisplayNameLen {
 			return nil, wire.BadRequest("Field description is longer than %d characters", maxDisplayNameLen)
 		}
-		f.description = *b.Description
+		f.Description = *b.Description
 	}
 	if b.Hidden != nil {
-		f.hidden = *b.Hidden
+		f.Hidden = *b.Hidden
 	}
 	if b.Options != nil && !f.HasOptions() {
 		return nil, wire.BadRequest("Options are only valid on enum and multiSelect fields")
@@ -185,14 +185,14 @@ func NewField(b FieldBody) (*mdField, *wire.Error) {
 	return f, nil
 }
 
-func (f *mdField) addOption(key string) *wire.Error {
+func (f *MDField) addOption(key string) *wire.Error {
 	if aerr := checkOptionKey(key); aerr != nil {
 		return aerr
 	}
 	if _, o := f.option(key); o != nil {
 		return wire.BadRequest("Option %q already exists on field %q", key, f.Key)
 	}
-	f.Options = append(f.Options, &mdOption{id: NewUUID(), Key: key})
+	f.Options = append(f.Options, &MDOption{ID: NewUUID(), Key: key})
 	return nil
 }
 

@@ -15,7 +15,7 @@ type MDVal struct {
 	Kind byte     // valString, valNumber, valDate, valList
 	S    string   // string, enum option key, date (normalised), number text
 	F    float64  // number; date as Unix milliseconds
-	list []string // multiSelect, taxonomy
+	List []string // multiSelect, taxonomy
 }
 
 const (
@@ -35,18 +35,18 @@ func (v MDVal) JSON() any {
 	case ValNumber:
 		return json.Number(v.S)
 	case valList:
-		return v.list
+		return v.List
 	default:
 		return v.S
 	}
 }
 
 func (v MDVal) equal(o MDVal) bool {
-	if v.Kind != o.Kind || v.S != o.S || len(v.list) != len(o.list) {
+	if v.Kind != o.Kind || v.S != o.S || len(v.List) != len(o.List) {
 		return false
 	}
-	for i := range v.list {
-		if v.list[i] != o.list[i] {
+	for i := range v.List {
+		if v.List[i] != o.List[i] {
 			return false
 		}
 	}
@@ -79,7 +79,7 @@ func dateVal(s string) (MDVal, bool) {
 // string; float → JSON number; integer → JSON integer; date → RFC 3339
 // string; enum → one option key; multiSelect → array of option keys;
 // taxonomy → array of node id strings.
-func fieldValue(f *mdField, v any) (MDVal, error) {
+func fieldValue(f *MDField, v any) (MDVal, error) {
 	switch f.Typ {
 	case fieldString:
 		if s, ok := v.(string); ok {
@@ -117,7 +117,7 @@ func fieldValue(f *mdField, v any) (MDVal, error) {
 				}
 			}
 		}
-		return MDVal{Kind: valList, list: list}, nil
+		return MDVal{Kind: valList, List: list}, nil
 	}
 	return MDVal{}, fmt.Errorf("value of %q does not match its field type %s", f.Key, f.Typ)
 }

@@ -1,15 +1,9 @@
 package state
 
 import (
-	"errors"
-	"fmt"
-	"os"
-	"path/filepath"
 	"sync"
 
 	bolt "go.etcd.io/bbolt"
-
-	"github.com/contentapi/cms/refserver/internal/blob"
 )
 
 // Persister is the open state database and the records waiting for it.
@@ -52,7 +46,7 @@ type Persister struct {
 
 // LoadScratch is what loading keeps between kinds.
 type LoadScratch struct {
-	templateOrder []string         // template ids in listing order (kMetadata)
+	TemplateOrder []string         // template ids in listing order (kMetadata)
 	Purged        map[string]*Item // purged files that governance records keep, by id
 }
 
@@ -87,101 +81,6 @@ func (p *Persister) mark(kind KindID, key string) {
 	p.Dirty[DirtyKey{kind, key}] = struct{}{}
 	p.Marked++
 	p.Mu.Unlock()
-}
-
-// QueueBlobDeletes defers the deletion of blobs to the next commit: a blob
-// deleted before the state that stops naming it is committed would be
-// missing after a crash. It reports false when the state is not persisted.
-func (s *State) QueueBlobDeletes(ids []string) bool {
-	p := s.Persist
-	if p == nil {
-		return false
-	}
-	p.Mu.Lock()
-	p.Blobs = append(p.Blobs, ids...)
-	p.Marked++
-	p.Mu.Unlock()
-	return true
-}
-
-// SweepBlobs deletes, from the directory store of dir, the blob files that
-// no record names and the temporary files of interrupted writes: what a
-// crash between a blob write and its commit (or between a commit and a
-// blob delete) leaves behind. Other stores are left alone.
-func (s *State) SweepBlobs(dir string) error {
-	ds, ok := s.Store.(*blob.Dir)
-	if !ok || filepath.Clean(ds.Path()) != filepath.Clean(dir) {
-		return nil
-	}
-	keep, keepAssembly := s.referencedBlobs(), s.referencedAssemblies()
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return fmt.Errorf("refserver: sweeping %s: %w", dir, err)
-	}
-	for _, e := range entries {
-		name := e.Name()
-		id, isBlob := cutSuffix(name, ".blob")
-		tmp := len(name) > 4 && name[:4] == "put-" && filepath.Ext(name) == ".tmp"
-		if asm, isAsm := blob.AssemblyID(name); isAsm { // the content of an upload session
-			tmp = !keepAssembly[asm]
-		}
-		if e.IsDir() || !tmp && (!isBlob || keep[id]) {
-			continue
-		}
-		if err := os.Remove(filepath.Join(dir, name)); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return fmt.Errorf("refserver: sweeping %s: %w", dir, err)
-		}
-	}
-	return nil
-}
-
-func cutSuffix(s, suffix string) (string, bool) {
-	if len(s) > len(suffix) && s[len(s)-len(suffix):] == suffix {
-		return s[:len(s)-len(suffix)], true
-	}
-	return "", false
-}
-
-// referencedBlobs is every blob the state names: file versions (of live
-// files and of files that records of purged ones keep) and session parts.
-func (s *State) referencedBlobs() map[string]bool {
-	keep := map[string]bool{}
-	addItem := func(it *Item) {
-		for _, v := range it.Versions {
-			keep[v.Blob.ID] = true
-		}
-	}
-	for _, it := range s.Items {
-		addItem(it)
-	}
-	for _, fvr := range s.Retention.Fvrs {
-		addItem(fvr.File)
-	}
-	for _, h := range s.Holds.Holds {
-		addItem(h.File)
-	}
-	for _, ss := range s.Sessions {
-		if ss.Final != nil {
-			keep[ss.Final.ID] = true
-		}
-		if pa, ok := ss.Asm.(*blob.Parts); ok {
-			for _, id := range pa.Blobs() {
-				keep[id] = true
-			}
-		}
-	}
-	return keep
-}
-
-// referencedAssemblies is every assembly id the open sessions name.
-func (s *State) referencedAssemblies() map[string]bool {
-	keep := map[string]bool{}
-	for _, ss := range s.Sessions {
-		if id := ss.Asm.ID(); id != "" {
-			keep[id] = true
-		}
-	}
-	return keep
 }
 
 // persistItemPurged marks the governance records of a purged file: from

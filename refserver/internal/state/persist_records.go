@@ -5,8 +5,6 @@ import (
 	"maps"
 	"slices"
 	"time"
-
-	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 // KindID is a kind of persisted record: one bbolt bucket, keyed by the
@@ -90,12 +88,4 @@ func (s *State) UsersByRef(ids ...string) ([]*User, error) {
 		out[i] = u
 	}
 	return out, nil
-}
-
-// orderedByID lists a map's objects by numeric id: the creation order of
-// ids from newID.
-func orderedByID[T any](m map[string]T, id func(T) string) []T {
-	list := slices.Collect(maps.Values(m))
-	slices.SortFunc(list, func(a, b T) int { return wire.CompareIDs(id(a), id(b)) })
-	return list
 }

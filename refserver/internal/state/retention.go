@@ -27,7 +27,7 @@ import (
 // retentionState is the server's state for retention policies, assignments
 // and file version retentions, guarded by Server.mu.
 type retentionState struct {
-	policies    map[string]*RetentionPolicy
+	Policies    map[string]*RetentionPolicy
 	PolicyOrder []*RetentionPolicy // creation (id) order
 	Assignments map[string]*RetentionAssignment
 	AssignOrder []*RetentionAssignment
@@ -49,7 +49,7 @@ type RetentionPolicy struct {
 	Recipients            []*User
 	Status                string // active | retired
 	CreatedBy             *User
-	createdAt, ModifiedAt time.Time
+	CreatedAt, ModifiedAt time.Time
 }
 
 const (
@@ -68,7 +68,7 @@ const (
 // file version retentions; called once by newServer.
 func (s *State) InitRetention() {
 	s.Retention = retentionState{
-		policies:    map[string]*RetentionPolicy{},
+		Policies:    map[string]*RetentionPolicy{},
 		Assignments: map[string]*RetentionAssignment{},
 		Fvrs:        map[string]*FileVersionRetention{},
 		ByVersion:   map[string]*FileVersionRetention{},
@@ -161,9 +161,9 @@ func (s *State) CreateRetentionPolicyTx(b RetentionPolicyBody, rp *RetentionPoli
 		return Reply{}, wire.Errorf(wire.StatusConflict, wire.CodeConflict, "A retention policy with this name already exists")
 	}
 	rp.ID = s.NewID()
-	rp.createdAt = s.NowSec()
-	rp.ModifiedAt = rp.createdAt
-	s.Retention.policies[rp.ID] = rp
+	rp.CreatedAt = s.NowSec()
+	rp.ModifiedAt = rp.CreatedAt
+	s.Retention.Policies[rp.ID] = rp
 	s.Retention.PolicyOrder = append(s.Retention.PolicyOrder, rp)
 	s.Dirty(KRetPolicies, rp.ID)
 	return Reply{wire.StatusCreated, s.RetentionPolicyRecord(rp)}, nil
@@ -226,7 +226,7 @@ func (s *State) RetentionPolicyRecord(rp *RetentionPolicy) map[string]any {
 	m["retention_type"] = rp.RetentionType
 	m["status"] = rp.Status
 	m["created_by"] = rp.CreatedBy.Mini()
-	m["created_at"] = FmtTime(rp.createdAt)
+	m["created_at"] = FmtTime(rp.CreatedAt)
 	m["modified_at"] = FmtTime(rp.ModifiedAt)
 	m["can_owner_extend_retention"] = rp.CanOwnerExtend
 	m["are_owners_notified"] = rp.OwnersNotified
@@ -237,7 +237,7 @@ func (s *State) RetentionPolicyRecord(rp *RetentionPolicy) map[string]any {
 
 // RetentionPolicyByID finds a policy: 404 not_found when unknown.
 func (s *State) RetentionPolicyByID(id string) (*RetentionPolicy, *wire.Error) {
-	return RecordIn(s.Retention.policies, id, "retention_policy")
+	return RecordIn(s.Retention.Policies, id, "retention_policy")
 }
 
 func PickRetentionFields(rec map[string]any, fields []string) map[string]any {
@@ -369,7 +369,7 @@ func (s *State) RemoveRetentionPolicy(rp *RetentionPolicy) *wire.Error {
 			s.RemoveRetentionAssignment(a)
 		}
 	}
-	delete(s.Retention.policies, rp.ID)
+	delete(s.Retention.Policies, rp.ID)
 	s.Retention.PolicyOrder = wire.RemoveFrom(s.Retention.PolicyOrder, rp)
 	s.Dirty(KRetPolicies, rp.ID)
 	return nil

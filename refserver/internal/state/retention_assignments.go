@@ -12,14 +12,14 @@ type RetentionAssignment struct {
 	ID             string
 	Policy         *RetentionPolicy
 	ToType, ToID   string // toID "" for the enterprise; a template's id
-	FilterFields   []filterField
+	FilterFields   []FilterField
 	StartDateField string
 	By             *User
-	at             time.Time
+	At             time.Time
 }
 
 // filterField is one entry of filter_fields.
-type filterField struct {
+type FilterField struct {
 	Field string `json:"field"`
 	Value string `json:"value"`
 }
@@ -38,7 +38,7 @@ type RetentionAssignmentBody struct {
 		Type *string               `json:"type"`
 		ID   wire.Nullable[string] `json:"id"`
 	} `json:"assign_to"`
-	FilterFields   wire.Nullable[[]filterField] `json:"filter_fields"`
+	FilterFields   wire.Nullable[[]FilterField] `json:"filter_fields"`
 	StartDateField wire.Nullable[string]        `json:"start_date_field"`
 }
 
@@ -76,7 +76,7 @@ func (s *State) CreateRetentionAssignmentTx(b RetentionAssignmentBody, a *Retent
 	}
 	a.Policy = rp
 	a.ID = s.NewID()
-	a.at = s.NowSec()
+	a.At = s.NowSec()
 	s.Retention.Assignments[a.ID] = a
 	s.Retention.AssignOrder = append(s.Retention.AssignOrder, a)
 	s.Dirty(KRetAssignments, a.ID)
@@ -112,7 +112,7 @@ func (s *State) RetentionAssignmentRecord(a *RetentionAssignment) map[string]any
 		id = a.ToID
 	}
 	if a.ToType == AssignMetadataTemplate {
-		filters = wire.RenderEach(a.FilterFields, func(f filterField) any { return map[string]any{"field": f.Field, "value": f.Value} })
+		filters = wire.RenderEach(a.FilterFields, func(f FilterField) any { return map[string]any{"field": f.Field, "value": f.Value} })
 		start = StartDateUploadDate
 		if a.StartDateField != "" {
 			start = a.StartDateField
@@ -124,7 +124,7 @@ func (s *State) RetentionAssignmentRecord(a *RetentionAssignment) map[string]any
 		"assigned_to":      map[string]any{"type": a.ToType, "id": id},
 		"filter_fields":    filters,
 		"assigned_by":      a.By.Mini(),
-		"assigned_at":      FmtTime(a.at),
+		"assigned_at":      FmtTime(a.At),
 		"start_date_field": start,
 	}
 }

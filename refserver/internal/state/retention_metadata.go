@@ -73,9 +73,9 @@ func (s *State) metadataTargetOf(a *RetentionAssignment) *wire.Error {
 }
 
 // fieldByID finds a field of t by its id, or nil.
-func fieldByID(t *MDTemplate, id string) *mdField {
+func fieldByID(t *MDTemplate, id string) *MDField {
 	for _, f := range t.Fields {
-		if f.id == id {
+		if f.ID == id {
 			return f
 		}
 	}
@@ -83,9 +83,9 @@ func fieldByID(t *MDTemplate, id string) *mdField {
 }
 
 // optionByID finds an option of f by its id, or nil.
-func optionByID(f *mdField, id string) *mdOption {
+func optionByID(f *MDField, id string) *MDOption {
 	for _, o := range f.Options {
-		if o.id == id {
+		if o.ID == id {
 			return o
 		}
 	}
@@ -118,7 +118,7 @@ func (s *State) metadataCovers(a *RetentionAssignment, f *Item) bool {
 		case !ok:
 			return false
 		case v.Kind == valList:
-			if !slices.Contains(v.list, o.Key) {
+			if !slices.Contains(v.List, o.Key) {
 				return false
 			}
 		case v.S != o.Key:

@@ -135,7 +135,7 @@ type searchMDFilter struct {
 // mdCondition is one field's condition: equality with one of values, or a
 // range (gt/lt, inclusive as the guide's examples read).
 type mdCondition struct {
-	field  *mdField
+	field  *MDField
 	values []MDVal
 	gt, lt *MDVal
 }
@@ -161,7 +161,7 @@ func (s *State) ParseSearchMDFilters(raw string) (*searchMDFilter, *wire.Error) 
 	for key, rawVal := range f.Filters {
 		_, field := t.Field(key)
 		if field == nil && t.freeForm() {
-			field = &mdField{Typ: fieldString, Key: key} // global.properties: any key, string values
+			field = &MDField{Typ: fieldString, Key: key} // global.properties: any key, string values
 		}
 		if field == nil {
 			return nil, InvalidParam("Invalid value for \"mdfilters\": template %s has no field %q", t.Key, key)
@@ -177,7 +177,7 @@ func (s *State) ParseSearchMDFilters(raw string) (*searchMDFilter, *wire.Error) 
 
 // mdConditionOf reads the condition of one field: a value, a list of
 // values (any of them), or {gt, lt} for float, integer and date fields.
-func mdConditionOf(f *mdField, raw json.RawMessage) (mdCondition, error) {
+func mdConditionOf(f *MDField, raw json.RawMessage) (mdCondition, error) {
 	c := mdCondition{field: f}
 	dec := json.NewDecoder(strings.NewReader(string(raw)))
 	dec.UseNumber()
@@ -241,8 +241,8 @@ func (c mdCondition) matches(in *MDInstance) bool {
 	}
 	for _, want := range c.values {
 		if v.Kind == valList {
-			for _, opt := range want.list {
-				if slices.Contains(v.list, opt) {
+			for _, opt := range want.List {
+				if slices.Contains(v.List, opt) {
 					return true
 				}
 			}

@@ -50,7 +50,7 @@ func (s *State) EndSession(ss *Session, state SessionState, fileID string) {
 func DescribeSession(ss *Session, state SessionState, fileID string) EndedSession {
 	info := EndedSession{
 		ID: ss.ID, State: state, FileSize: ss.FileSize, PartSize: ss.PartSize,
-		TotalParts: ss.totalParts, FileID: fileID,
+		TotalParts: ss.TotalParts, FileID: fileID,
 	}
 	for _, pt := range SortedParts(ss) {
 		info.Parts = append(info.Parts, EndedPart{PartID: pt.ID, Offset: pt.Offset, Size: pt.Size, SHA1: pt.SHA1})

@@ -19,12 +19,12 @@ import (
 const CodeTaskAssigneeNotAllowed = "task_assignee_not_allowed"
 
 // taskAssignment is one user's part of a task.
-type taskAssignment struct {
+type TaskAssignment struct {
 	ID                      string
 	Task                    *Task
-	To, by                  *User
+	To, By                  *User
 	Message, State          string
-	assignedAt, CompletedAt time.Time
+	AssignedAt, CompletedAt time.Time
 }
 
 // taskUser finds an enterprise user to assign by id or login
@@ -45,11 +45,11 @@ func (s *State) taskUser(id, login string) *User {
 }
 
 // AssignmentRecord is the TaskAssignment record.
-func (s *State) AssignmentRecord(a *taskAssignment) map[string]any {
+func (s *State) AssignmentRecord(a *TaskAssignment) map[string]any {
 	return map[string]any{
 		"type": "task_assignment", "id": a.ID, "item": s.taskFileMini(a.Task),
-		"assigned_to": a.To.Mini(), "assigned_by": a.by.Mini(), "message": a.Message,
-		"resolution_state": a.State, "assigned_at": FmtTime(a.assignedAt),
+		"assigned_to": a.To.Mini(), "assigned_by": a.By.Mini(), "message": a.Message,
+		"resolution_state": a.State, "assigned_at": FmtTime(a.AssignedAt),
 		"completed_at": FmtTime(a.CompletedAt), "reminded_at": nil,
 	}
 }
@@ -59,7 +59,7 @@ func (s *State) AssignmentCollection(t *Task) map[string]any {
 }
 
 // lookupAssignment returns an assignment whose file p may see. Callers hold s.mu.
-func (s *State) lookupAssignment(p *Principal, id string) (*taskAssignment, *wire.Error) {
+func (s *State) lookupAssignment(p *Principal, id string) (*TaskAssignment, *wire.Error) {
 	a, ok := s.Tasks.Assignments[id]
 	if !ok {
 		return nil, wire.NotFound("task_assignment")
@@ -71,8 +71,8 @@ func (s *State) lookupAssignment(p *Principal, id string) (*taskAssignment, *wir
 }
 
 // AssignmentFor is lookupAssignment for p, for getRecord and deleteRecord.
-func (s *State) AssignmentFor(p *Principal) func(id string) (*taskAssignment, *wire.Error) {
-	return func(id string) (*taskAssignment, *wire.Error) { return s.lookupAssignment(p, id) }
+func (s *State) AssignmentFor(p *Principal) func(id string) (*TaskAssignment, *wire.Error) {
+	return func(id string) (*TaskAssignment, *wire.Error) { return s.lookupAssignment(p, id) }
 }
 
 // CreateAssignmentBody is the body of POST /task_assignments.
@@ -115,9 +115,9 @@ func (s *State) CreateTaskAssignmentTx(body CreateAssignmentBody, p *Principal, 
 			return Reply{}, wire.Errorf(wire.StatusConflict, wire.CodeConflict, "The user is already assigned this task")
 		}
 	}
-	a := &taskAssignment{
-		ID: s.NewID(), Task: t, To: u, by: p.User, State: StateIncomplete,
-		Message: t.Message, assignedAt: s.NowSec(),
+	a := &TaskAssignment{
+		ID: s.NewID(), Task: t, To: u, By: p.User, State: StateIncomplete,
+		Message: t.Message, AssignedAt: s.NowSec(),
 	}
 	t.Assignments = append(t.Assignments, a)
 	s.Tasks.Assignments[a.ID] = a
@@ -166,7 +166,7 @@ func (s *State) UpdateTaskAssignmentTx(p *Principal, id string, body UpdateAssig
 }
 
 // RemoveTaskAssignment deletes a from its task. Callers hold mu.
-func (s *State) RemoveTaskAssignment(a *taskAssignment) *wire.Error {
+func (s *State) RemoveTaskAssignment(a *TaskAssignment) *wire.Error {
 	t := a.Task
 	t.Assignments = wire.RemoveFrom(t.Assignments, a)
 	delete(s.Tasks.Assignments, a.ID)

@@ -54,9 +54,9 @@ func StatesFor(action string) []string {
 type Task struct {
 	ID, FileID            string
 	Action, Rule, Message string
-	DueAt, createdAt      time.Time
+	DueAt, CreatedAt      time.Time
 	CreatedBy             *User
-	Assignments           []*taskAssignment // in the order they were made
+	Assignments           []*TaskAssignment // in the order they were made
 }
 
 // completed applies the completion rule.
@@ -76,13 +76,13 @@ func (t *Task) completed() bool {
 // taskState is the server's state for tasks and task assignments (/tasks, /task_assignments), guarded by Server.mu.
 type taskState struct {
 	Tasks       map[string]*Task
-	Assignments map[string]*taskAssignment
+	Assignments map[string]*TaskAssignment
 	ByFile      map[string][]*Task // the tasks of a file id, in creation order
 }
 
 // InitTasks prepares the state of tasks and task assignments (/tasks, /task_assignments); called once by newServer.
 func (s *State) InitTasks() {
-	s.Tasks = taskState{Tasks: map[string]*Task{}, Assignments: map[string]*taskAssignment{}, ByFile: map[string][]*Task{}}
+	s.Tasks = taskState{Tasks: map[string]*Task{}, Assignments: map[string]*TaskAssignment{}, ByFile: map[string][]*Task{}}
 }
 
 // tasksItemPurged drops the tasks of a file deleted for good.
@@ -134,7 +134,7 @@ func (s *State) TaskRecord(t *Task) map[string]any {
 	return map[string]any{
 		"type": "task", "id": t.ID, "item": s.taskFileMini(t), "action": t.Action,
 		"message": t.Message, "due_at": FmtTime(t.DueAt), "completion_rule": t.Rule,
-		"is_completed": t.completed(), "created_by": t.CreatedBy.Mini(), "created_at": FmtTime(t.createdAt),
+		"is_completed": t.completed(), "created_by": t.CreatedBy.Mini(), "created_at": FmtTime(t.CreatedAt),
 		"task_assignment_collection": s.AssignmentCollection(t),
 	}
 }
@@ -208,7 +208,7 @@ func (s *State) CreateTaskTx(body CreateTaskBody, p *Principal, t *Task) (Reply,
 	if aerr != nil {
 		return Reply{}, aerr
 	}
-	t.ID, t.FileID, t.createdAt = s.NewID(), f.ID, s.NowSec()
+	t.ID, t.FileID, t.CreatedAt = s.NewID(), f.ID, s.NowSec()
 	s.addTask(t)
 	return Reply{wire.StatusCreated, s.TaskRecord(t)}, nil
 }

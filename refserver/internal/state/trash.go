@@ -78,7 +78,7 @@ func (s *State) TrashItem(it *Item, by *User) {
 	now := s.NowSec()
 	it.TrashedAt, it.TrashedWith = now, ""
 	it.Seq++
-	s.Folders.sync(it) // out of its folder's listings
+	s.Folders.Sync(it) // out of its folder's listings
 	s.dirtyItem(it)
 	s.setTrashedWith(it.ID, now, it.ID)
 	if parent, ok := s.Items[it.ParentID]; ok {
@@ -96,7 +96,7 @@ func (s *State) setTrashedWith(folderID string, now time.Time, root string) {
 			continue
 		}
 		c.TrashedAt, c.TrashedWith = now, root
-		s.Folders.sync(c)
+		s.Folders.Sync(c)
 		s.dirtyItem(c)
 		s.setTrashedWith(c.ID, now, root)
 	}
@@ -105,7 +105,7 @@ func (s *State) setTrashedWith(folderID string, now time.Time, root string) {
 // untrash takes an item out of the trash with the content trashed with it.
 func (s *State) untrash(it *Item, root string) {
 	it.TrashedAt, it.TrashedWith = time.Time{}, ""
-	s.Folders.sync(it)
+	s.Folders.Sync(it)
 	s.dirtyItem(it)
 	for _, c := range s.subItems(it.ID) {
 		if c.Trashed() && c.TrashedWith == root {

@@ -16,14 +16,14 @@ import (
 // Session is a chunked upload session. Fields are guarded by Server.mu.
 type Session struct {
 	ID         string
-	owner      *User
+	Owner      *User
 	FolderID   string // new file: destination folder
 	FileID     string // new version: the file
 	FileName   string // new file name, or rename of a new version ("" = keep)
 	FileSize   int64
 	PartSize   int64
-	totalParts int
-	expiresAt  time.Time
+	TotalParts int
+	ExpiresAt  time.Time
 	Parts      map[int64]*UploadPart // by offset
 	LastPartAt time.Time
 
@@ -53,9 +53,9 @@ func (s *State) SessionJSON(ss *Session) map[string]any {
 	return map[string]any{
 		"id":                  ss.ID,
 		"type":                "upload_session",
-		"session_expires_at":  FmtTime(ss.expiresAt),
+		"session_expires_at":  FmtTime(ss.ExpiresAt),
 		"part_size":           ss.PartSize,
-		"total_parts":         ss.totalParts,
+		"total_parts":         ss.TotalParts,
 		"num_parts_processed": len(ss.Parts),
 		"session_endpoints": map[string]any{
 			"upload_part": u,
@@ -89,16 +89,16 @@ func (s *State) ParseFileSize(m json.RawMessage) (int64, *wire.Error) {
 func (s *State) newSession(p *Principal, folderID, fileID, name string, size int64, asm blob.Assembly) *Session {
 	ps := s.Cfg.PartSize
 	return (&Session{
-		ID: strings.ToUpper(RandomHex(16)), owner: p.User, FolderID: folderID, FileID: fileID,
-		FileName: name, FileSize: size, PartSize: ps, totalParts: int((size + ps - 1) / ps),
-		expiresAt: s.NowSec().Add(sessionLifetime), Parts: make(map[int64]*UploadPart),
-	}).withContent(asm)
+		ID: strings.ToUpper(RandomHex(16)), Owner: p.User, FolderID: folderID, FileID: fileID,
+		FileName: name, FileSize: size, PartSize: ps, TotalParts: int((size + ps - 1) / ps),
+		ExpiresAt: s.NowSec().Add(sessionLifetime), Parts: make(map[int64]*UploadPart),
+	}).WithContent(asm)
 }
 
 // withContent gives a session its content: the assembly, and the state of
 // the whole-file hash, empty (a session loaded after a restart hashes its
 // parts again at the commit).
-func (ss *Session) withContent(asm blob.Assembly) *Session {
+func (ss *Session) WithContent(asm blob.Assembly) *Session {
 	ss.Asm, ss.Writing, ss.Whole, ss.CommitMu = asm, make(map[int64]chan struct{}), sha1.New(), new(sync.Mutex)
 	return ss
 }
@@ -147,10 +147,10 @@ func (s *State) CreateVersionUploadSessionTx(p *Principal, id string, name strin
 // stale, for dropContent once s.mu is released.
 func (s *State) Session(p *Principal, id string) (ss, stale *Session, aerr *wire.Error) {
 	ss, ok := s.Sessions[id]
-	if !ok || ss.owner != p.User {
+	if !ok || ss.Owner != p.User {
 		return nil, nil, wire.NotFound("upload session")
 	}
-	if !s.Now().Before(ss.expiresAt) {
+	if !s.Now().Before(ss.ExpiresAt) {
 		delete(s.Sessions, id)
 		s.dirtySession(ss)
 		return nil, ss, wire.NotFound("upload session")

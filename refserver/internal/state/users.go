@@ -48,11 +48,11 @@ type UserState struct {
 func (s *State) initUsers() {
 	s.Users = UserState{ByID: map[string]*User{}, ByLogin: map[string]*User{}, Removed: map[string]*User{}}
 	for _, u := range []*User{s.Admin, s.User, s.App} {
-		u.UserProfile = defaultProfile(u.createdAt)
+		u.UserProfile = defaultProfile(u.CreatedAt)
 		s.addUser(u)
 	}
-	s.Admin.spaceAmount = -1
-	s.App.canSeeManagedUsers = true
+	s.Admin.SpaceAmount = -1
+	s.App.CanSeeManagedUsers = true
 }
 
 // addUser registers u. Callers hold s.mu (or run before serving).
@@ -70,7 +70,7 @@ func NumID(id string) int64 { n, _ := strconv.ParseInt(id, 10, 64); return n }
 // not rolled out), or nil. Callers hold s.mu.
 func (s *State) EnterpriseUser(id string) *User {
 	u := s.Users.ByID[id]
-	if u == nil || u.deleted || u.free {
+	if u == nil || u.Deleted || u.Free {
 		return nil
 	}
 	return u
@@ -80,20 +80,20 @@ func (s *State) EnterpriseUser(id string) *User {
 func (s *State) UserActive(u *User) bool {
 	s.Mu.Lock()
 	defer s.Mu.Unlock()
-	return !u.deleted
+	return !u.Deleted
 }
 
 // ListUsersTx is the transaction of GET /users (listUsers): what it checks,
 // reads and changes under the state's lock, and its reply. Callers hold mu.
 func (s *State) ListUsersTx(p *Principal, userType string, extID string, filter string, fields []string, pq wire.Page) (Reply, *wire.Error) {
-	if !p.IsAdmin() && !p.User.canSeeManagedUsers {
+	if !p.IsAdmin() && !p.User.CanSeeManagedUsers {
 		return Reply{}, wire.Errorf(wire.StatusForbidden, wire.CodeAccessDenied, "The user may not look up the users of the enterprise")
 	}
 	var match []*User
 	for _, u := range s.Users.Order {
 		switch {
-		case u.deleted || u.free, userType == "external", // the enterprise has no external users
-			extID != "" && u.externalAppUserID != extID,
+		case u.Deleted || u.Free, userType == "external", // the enterprise has no external users
+			extID != "" && u.ExternalAppUserID != extID,
 			filter != "" && !strings.HasPrefix(strings.ToLower(u.Name), filter) && !strings.HasPrefix(strings.ToLower(u.Login), filter):
 			continue
 		}
@@ -125,8 +125,8 @@ func (s *State) CreateUserTx(body CreateUserBody, appUser bool, fields []string)
 		}
 	}
 	now := s.NowSec()
-	u := &User{ID: id, Login: login, Role: userRoleUser, createdAt: now, UserProfile: defaultProfile(now)}
-	u.appUser = appUser
+	u := &User{ID: id, Login: login, Role: userRoleUser, CreatedAt: now, UserProfile: defaultProfile(now)}
+	u.AppUser = appUser
 	body.Login = nil
 	body.Apply(u)
 	s.addUser(u)
@@ -141,7 +141,7 @@ func (s *State) GetUserTx(id string, p *Principal, fields []string) (Reply, *wir
 	u := s.EnterpriseUser(id)
 	if id == p.User.ID {
 		u = p.User
-	} else if !p.IsAdmin() && !p.User.canSeeManagedUsers {
+	} else if !p.IsAdmin() && !p.User.CanSeeManagedUsers {
 		return Reply{}, wire.Errorf(wire.StatusForbidden, wire.CodeAccessDenied, "The user may not look up the users of the enterprise")
 	}
 	if u == nil {
@@ -178,11 +178,11 @@ func (s *State) UpdateUserTx(id string, body UpdateUserBody, ne wire.Nullable[no
 		return Reply{}, wire.Errorf(wire.StatusForbidden, wire.CodeAccessDenied, "The role of the enterprise admin or the service account cannot be changed")
 	case protected && body.Enterprise.Null:
 		return Reply{}, wire.Errorf(wire.StatusForbidden, wire.CodeAccessDenied, "The enterprise admin or the service account cannot be rolled out of the enterprise")
-	case body.ExternalAppUserID != nil && !u.appUser:
+	case body.ExternalAppUserID != nil && !u.AppUser:
 		return Reply{}, ErrInvalidParam("external_app_user_id is only for app users (is_platform_access_only)")
 	}
 	if body.Login != nil && !strings.EqualFold(*body.Login, u.Login) {
-		if u.appUser {
+		if u.AppUser {
 			return Reply{}, ErrInvalidParam("The login of an app user cannot be changed")
 		}
 		if s.Users.ByLogin[strings.ToLower(*body.Login)] != nil {
@@ -193,12 +193,12 @@ func (s *State) UpdateUserTx(id string, body UpdateUserBody, ne wire.Nullable[no
 	body.Apply(u)
 	s.Users.ByLogin[strings.ToLower(u.Login)] = u
 	if body.IsPasswordResetRequired != nil {
-		u.isPasswordResetRequired = *body.IsPasswordResetRequired
+		u.IsPasswordResetRequired = *body.IsPasswordResetRequired
 	}
 	if ne.Present {
-		u.notificationEmail = ne.V.Email // "" when null
+		u.NotificationEmail = ne.V.Email // "" when null
 	}
-	u.modifiedAt = s.NowSec()
+	u.ModifiedAt = s.NowSec()
 	s.Dirty(KUsers, u.ID)
 	if body.Enterprise.Null {
 		s.rollOut(u)
@@ -211,11 +211,11 @@ func (s *State) UpdateUserTx(id string, body UpdateUserBody, ne wire.Nullable[no
 // longer appears to the enterprise. Its content stays its own. Callers
 // hold s.mu.
 func (s *State) rollOut(u *User) {
-	u.free = true
+	u.Free = true
 	u.Role = userRoleUser
-	u.spaceAmount, u.maxUploadSize = freeSpaceAmount, FreeMaxUploadSize
-	u.trackingCodes = nil
-	u.canSeeManagedUsers = false
+	u.SpaceAmount, u.MaxUploadSize = freeSpaceAmount, FreeMaxUploadSize
+	u.TrackingCodes = nil
+	u.CanSeeManagedUsers = false
 	s.userLeft(u)
 }
 
@@ -251,7 +251,7 @@ func (s *State) RemoveUser(u *User, owned []*Item) []string {
 	for _, it := range owned {
 		blobs = append(blobs, s.RemoveItem(it)...)
 	}
-	u.deleted = true
+	u.Deleted = true
 	s.Users.Removed[u.ID] = u
 	s.Dirty(KUsers, u.ID)
 	delete(s.Users.ByID, u.ID)

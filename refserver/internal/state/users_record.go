@@ -43,26 +43,26 @@ var userStatuses = []string{"active", "inactive", "cannot_delete_edit", "cannot_
 // UserProfile is the part of a user record beyond id, name, login and role.
 // It is embedded in user; every field is guarded by Server.mu.
 type UserProfile struct {
-	modifiedAt                 time.Time
-	status                     string
-	language, timezone         string
-	spaceAmount, maxUploadSize int64
-	jobTitle, phone, address   string
-	notificationEmail          string // "" = none
-	trackingCodes              []trackingCode
+	ModifiedAt                 time.Time
+	Status                     string
+	Language, Timezone         string
+	SpaceAmount, MaxUploadSize int64
+	JobTitle, Phone, Address   string
+	NotificationEmail          string // "" = none
+	TrackingCodes              []TrackingCode
 
-	canSeeManagedUsers, isSyncEnabled, isExternalCollabRestricted bool
-	isExemptFromDeviceLimits, isExemptFromLoginVerification       bool
-	isPasswordResetRequired                                       bool
+	CanSeeManagedUsers, IsSyncEnabled, IsExternalCollabRestricted bool
+	IsExemptFromDeviceLimits, IsExemptFromLoginVerification       bool
+	IsPasswordResetRequired                                       bool
 
-	appUser           bool   // is_platform_access_only
-	externalAppUserID string // app users only
-	free              bool   // rolled out of the enterprise (enterprise: null)
-	deleted           bool   // DELETE /users/{id}: its tokens stop working
+	AppUser           bool   // is_platform_access_only
+	ExternalAppUserID string // app users only
+	Free              bool   // rolled out of the enterprise (enterprise: null)
+	Deleted           bool   // DELETE /users/{id}: its tokens stop working
 }
 
 // trackingCode is one entry of tracking_codes.
-type trackingCode struct {
+type TrackingCode struct {
 	Type  string `json:"type"`
 	Name  string `json:"name"`
 	Value string `json:"value"`
@@ -71,30 +71,30 @@ type trackingCode struct {
 // defaultProfile is the profile of a new enterprise user.
 func defaultProfile(now time.Time) UserProfile {
 	return UserProfile{
-		modifiedAt: now, status: "active", language: "en", timezone: "America/Los_Angeles",
-		spaceAmount: defaultSpaceAmount, maxUploadSize: defaultMaxUploadSize,
-		canSeeManagedUsers: true, isSyncEnabled: true,
+		ModifiedAt: now, Status: "active", Language: "en", Timezone: "America/Los_Angeles",
+		SpaceAmount: defaultSpaceAmount, MaxUploadSize: defaultMaxUploadSize,
+		CanSeeManagedUsers: true, IsSyncEnabled: true,
 	}
 }
 
 // userStandard is the standard (default) representation of a user.
 func (s *State) userStandard(u *User, used int64) map[string]any {
 	m := u.Mini()
-	m["created_at"] = FmtTime(u.createdAt)
-	m["modified_at"] = FmtTime(u.modifiedAt)
-	m["language"] = u.language
-	m["timezone"] = u.timezone
-	m["space_amount"] = u.spaceAmount
+	m["created_at"] = FmtTime(u.CreatedAt)
+	m["modified_at"] = FmtTime(u.ModifiedAt)
+	m["language"] = u.Language
+	m["timezone"] = u.Timezone
+	m["space_amount"] = u.SpaceAmount
 	m["space_used"] = used
-	m["max_upload_size"] = u.maxUploadSize
-	m["status"] = u.status
-	m["job_title"] = u.jobTitle
-	m["phone"] = u.phone
-	m["address"] = u.address
+	m["max_upload_size"] = u.MaxUploadSize
+	m["status"] = u.Status
+	m["job_title"] = u.JobTitle
+	m["phone"] = u.Phone
+	m["address"] = u.Address
 	m["avatar_url"] = s.APIOrigin() + "/api/avatar/large/" + u.ID
 	m["notification_email"] = nil
-	if u.notificationEmail != "" {
-		m["notification_email"] = map[string]any{"email": u.notificationEmail, "is_confirmed": false}
+	if u.NotificationEmail != "" {
+		m["notification_email"] = map[string]any{"email": u.NotificationEmail, "is_confirmed": false}
 	}
 	return m
 }
@@ -102,22 +102,22 @@ func (s *State) userStandard(u *User, used int64) map[string]any {
 // userFull adds the User--Full fields that are sent only on request.
 func (s *State) userFull(u *User, m map[string]any) map[string]any {
 	m["role"] = u.Role
-	m["tracking_codes"] = append(make([]trackingCode, 0, len(u.trackingCodes)), u.trackingCodes...)
-	m["can_see_managed_users"] = u.canSeeManagedUsers
-	m["is_sync_enabled"] = u.isSyncEnabled
-	m["is_external_collab_restricted"] = u.isExternalCollabRestricted
-	m["is_exempt_from_device_limits"] = u.isExemptFromDeviceLimits
-	m["is_exempt_from_login_verification"] = u.isExemptFromLoginVerification
+	m["tracking_codes"] = append(make([]TrackingCode, 0, len(u.TrackingCodes)), u.TrackingCodes...)
+	m["can_see_managed_users"] = u.CanSeeManagedUsers
+	m["is_sync_enabled"] = u.IsSyncEnabled
+	m["is_external_collab_restricted"] = u.IsExternalCollabRestricted
+	m["is_exempt_from_device_limits"] = u.IsExemptFromDeviceLimits
+	m["is_exempt_from_login_verification"] = u.IsExemptFromLoginVerification
 	m["enterprise"] = nil
-	if !u.free {
+	if !u.Free {
 		m["enterprise"] = s.enterpriseMini()
 	}
 	m["my_tags"] = []string{}
 	m["hostname"] = s.APIOrigin() + "/"
-	m["is_platform_access_only"] = u.appUser
+	m["is_platform_access_only"] = u.AppUser
 	m["external_app_user_id"] = nil
-	if u.externalAppUserID != "" {
-		m["external_app_user_id"] = u.externalAppUserID
+	if u.ExternalAppUserID != "" {
+		m["external_app_user_id"] = u.ExternalAppUserID
 	}
 	return m
 }
@@ -163,7 +163,7 @@ type userFields struct {
 	Phone                         *string         `json:"phone"`
 	Address                       *string         `json:"address"`
 	SpaceAmount                   *int64          `json:"space_amount"`
-	TrackingCodes                 *[]trackingCode `json:"tracking_codes"`
+	TrackingCodes                 *[]TrackingCode `json:"tracking_codes"`
 	CanSeeManagedUsers            *bool           `json:"can_see_managed_users"`
 	Timezone                      *string         `json:"timezone"`
 	IsExternalCollabRestricted    *bool           `json:"is_external_collab_restricted"`
@@ -250,26 +250,26 @@ func (f *userFields) Apply(u *User) {
 	set(&u.Name, f.Name)
 	set(&u.Login, f.Login)
 	set(&u.Role, f.Role)
-	set(&u.language, f.Language)
-	set(&u.jobTitle, f.JobTitle)
-	set(&u.phone, f.Phone)
-	set(&u.address, f.Address)
-	set(&u.timezone, f.Timezone)
-	set(&u.status, f.Status)
-	set(&u.externalAppUserID, f.ExternalAppUserID)
-	setB(&u.isSyncEnabled, f.IsSyncEnabled)
-	setB(&u.canSeeManagedUsers, f.CanSeeManagedUsers)
-	setB(&u.isExternalCollabRestricted, f.IsExternalCollabRestricted)
-	setB(&u.isExemptFromDeviceLimits, f.IsExemptFromDeviceLimits)
-	setB(&u.isExemptFromLoginVerification, f.IsExemptFromLoginVerification)
+	set(&u.Language, f.Language)
+	set(&u.JobTitle, f.JobTitle)
+	set(&u.Phone, f.Phone)
+	set(&u.Address, f.Address)
+	set(&u.Timezone, f.Timezone)
+	set(&u.Status, f.Status)
+	set(&u.ExternalAppUserID, f.ExternalAppUserID)
+	setB(&u.IsSyncEnabled, f.IsSyncEnabled)
+	setB(&u.CanSeeManagedUsers, f.CanSeeManagedUsers)
+	setB(&u.IsExternalCollabRestricted, f.IsExternalCollabRestricted)
+	setB(&u.IsExemptFromDeviceLimits, f.IsExemptFromDeviceLimits)
+	setB(&u.IsExemptFromLoginVerification, f.IsExemptFromLoginVerification)
 	if f.SpaceAmount != nil {
-		u.spaceAmount = *f.SpaceAmount
+		u.SpaceAmount = *f.SpaceAmount
 	}
 	if f.TrackingCodes != nil {
-		u.trackingCodes = make([]trackingCode, len(*f.TrackingCodes))
+		u.TrackingCodes = make([]TrackingCode, len(*f.TrackingCodes))
 		for i, c := range *f.TrackingCodes {
 			c.Type = "tracking_code"
-			u.trackingCodes[i] = c
+			u.TrackingCodes[i] = c
 		}
 	}
 }

@@ -13,18 +13,18 @@ import (
 // is in the trash and gone when the item is purged.
 
 // watermark is the watermark of one item.
-type watermark struct {
+type Watermark struct {
 	CreatedAt, ModifiedAt time.Time
 }
 
 // watermarkState is the server's state for watermarks on files and folders, guarded by Server.mu.
 type watermarkState struct {
-	ByItem map[string]*watermark
+	ByItem map[string]*Watermark
 }
 
 // InitWatermarks prepares the state of watermarks on files and folders; called once by newServer.
 func (s *State) InitWatermarks() {
-	s.Watermarks = watermarkState{ByItem: map[string]*watermark{}}
+	s.Watermarks = watermarkState{ByItem: map[string]*Watermark{}}
 }
 
 // watermarkItemPurged drops the watermark of an item deleted for good.
@@ -35,11 +35,11 @@ func (s *State) watermarkItemPurged(it *Item) {
 
 // applyWatermarkTo gives it a watermark, or refreshes the one it has
 // (modified_at); created reports a new one.
-func (s *State) applyWatermarkTo(it *Item) (wm *watermark, created bool) {
+func (s *State) applyWatermarkTo(it *Item) (wm *Watermark, created bool) {
 	now := s.NowSec()
 	wm, ok := s.Watermarks.ByItem[it.ID]
 	if !ok {
-		wm = &watermark{CreatedAt: now}
+		wm = &Watermark{CreatedAt: now}
 		s.Watermarks.ByItem[it.ID] = wm
 	}
 	wm.ModifiedAt = now
@@ -75,7 +75,7 @@ func (s *State) watermarkInfo(it *Item) map[string]any {
 	}
 }
 
-func watermarkRecord(wm *watermark) map[string]any {
+func watermarkRecord(wm *Watermark) map[string]any {
 	return map[string]any{"watermark": map[string]any{
 		"created_at": FmtTime(wm.CreatedAt), "modified_at": FmtTime(wm.ModifiedAt),
 	}}

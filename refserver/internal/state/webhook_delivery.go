@@ -6,15 +6,15 @@ import (
 )
 
 // fireWebhooks queues the deliveries an event triggers. Callers hold s.mu.
-func (s *State) fireWebhooks(e *event) {
-	if len(s.Webhooks.ByID) == 0 || e.itemID == "" {
+func (s *State) fireWebhooks(e *Event) {
+	if len(s.Webhooks.ByID) == 0 || e.ItemID == "" {
 		return
 	}
-	it := s.Items[e.itemID]
+	it := s.Items[e.ItemID]
 	if it == nil {
 		return
 	}
-	trigger := webhookTrigger(e.typ, it.Typ)
+	trigger := webhookTrigger(e.Typ, it.Typ)
 	if trigger == "" {
 		return
 	}
@@ -29,7 +29,7 @@ func (s *State) fireWebhooks(e *event) {
 		if !s.visible(s.PrincipalForUser(hook.createdBy), it) {
 			continue
 		}
-		s.QueueHook(hook, trigger, e.by, e.source)
+		s.QueueHook(hook, trigger, e.By, e.Source)
 	}
 }
 

@@ -1,8 +1,10 @@
-package state
+package persist
 
 import (
 	"fmt"
 	"time"
+
+	"github.com/contentapi/cms/refserver/internal/state"
 )
 
 // Records of retention policies, assignments and file version retentions,
@@ -22,17 +24,17 @@ type recRetPolicy struct {
 	CreatedAt, ModifiedAt         time.Time
 }
 
-func (s *State) RetPolicyKeys() []string { return SortedKeys(s.Retention.policies) }
+func RetPolicyKeys(s *state.State) []string { return state.SortedKeys(s.Retention.Policies) }
 
-func (s *State) RetPolicyRec(id string) (recRetPolicy, bool) {
-	rp, ok := s.Retention.policies[id]
+func RetPolicyRec(s *state.State, id string) (recRetPolicy, bool) {
+	rp, ok := s.Retention.Policies[id]
 	if !ok {
 		return recRetPolicy{}, false
 	}
 	r := recRetPolicy{Name: rp.Name, Description: rp.Description, PolicyType: rp.PolicyType, Days: rp.Days,
 		Disposition: rp.Disposition, RetentionType: rp.RetentionType, CanOwnerExtend: rp.CanOwnerExtend,
 		MaxExtension: rp.MaxExtension, OwnersNotified: rp.OwnersNotified, Status: rp.Status,
-		CreatedBy: Uid(rp.CreatedBy), CreatedAt: Utc(rp.createdAt), ModifiedAt: Utc(rp.ModifiedAt)}
+		CreatedBy: state.Uid(rp.CreatedBy), CreatedAt: state.Utc(rp.CreatedAt), ModifiedAt: state.Utc(rp.ModifiedAt)}
 	if rp.Recipients != nil {
 		r.Recipients = []string{}
 	}
@@ -42,54 +44,54 @@ func (s *State) RetPolicyRec(id string) (recRetPolicy, bool) {
 	return r, true
 }
 
-func (s *State) LoadRetPolicy(id string, r recRetPolicy) error {
+func LoadRetPolicy(s *state.State, id string, r recRetPolicy) error {
 	by, err := s.UserByRef(r.CreatedBy)
 	if err != nil {
 		return err
 	}
-	rp := &RetentionPolicy{ID: id, Name: r.Name, Description: r.Description, PolicyType: r.PolicyType, Days: r.Days,
+	rp := &state.RetentionPolicy{ID: id, Name: r.Name, Description: r.Description, PolicyType: r.PolicyType, Days: r.Days,
 		Disposition: r.Disposition, RetentionType: r.RetentionType, CanOwnerExtend: r.CanOwnerExtend,
 		MaxExtension: r.MaxExtension, OwnersNotified: r.OwnersNotified, Status: r.Status,
-		CreatedBy: by, createdAt: r.CreatedAt, ModifiedAt: r.ModifiedAt}
+		CreatedBy: by, CreatedAt: r.CreatedAt, ModifiedAt: r.ModifiedAt}
 	if r.Recipients != nil {
 		if rp.Recipients, err = s.UsersByRef(r.Recipients...); err != nil {
 			return err
 		}
 	}
-	s.Retention.policies[id] = rp
+	s.Retention.Policies[id] = rp
 	return nil
 }
 
 // recRetAssignment is a retention policy assignment.
 type recRetAssignment struct {
 	Policy, ToType, ToID string
-	FilterFields         []filterField
+	FilterFields         []state.FilterField
 	StartDateField, By   string
 	At                   time.Time
 }
 
-func (s *State) RetAssignmentKeys() []string { return SortedKeys(s.Retention.Assignments) }
+func RetAssignmentKeys(s *state.State) []string { return state.SortedKeys(s.Retention.Assignments) }
 
-func (s *State) RetAssignmentRec(id string) (recRetAssignment, bool) {
+func RetAssignmentRec(s *state.State, id string) (recRetAssignment, bool) {
 	a, ok := s.Retention.Assignments[id]
 	if !ok {
 		return recRetAssignment{}, false
 	}
 	return recRetAssignment{Policy: a.Policy.ID, ToType: a.ToType, ToID: a.ToID, FilterFields: a.FilterFields,
-		StartDateField: a.StartDateField, By: Uid(a.By), At: Utc(a.at)}, true
+		StartDateField: a.StartDateField, By: state.Uid(a.By), At: state.Utc(a.At)}, true
 }
 
-func (s *State) LoadRetAssignment(id string, r recRetAssignment) error {
+func LoadRetAssignment(s *state.State, id string, r recRetAssignment) error {
 	by, err := s.UserByRef(r.By)
 	if err != nil {
 		return err
 	}
-	rp := s.Retention.policies[r.Policy]
+	rp := s.Retention.Policies[r.Policy]
 	if rp == nil {
 		return fmt.Errorf("unknown retention policy %s", r.Policy)
 	}
-	s.Retention.Assignments[id] = &RetentionAssignment{ID: id, Policy: rp, ToType: r.ToType, ToID: r.ToID,
-		FilterFields: r.FilterFields, StartDateField: r.StartDateField, By: by, at: r.At}
+	s.Retention.Assignments[id] = &state.RetentionAssignment{ID: id, Policy: rp, ToType: r.ToType, ToID: r.ToID,
+		FilterFields: r.FilterFields, StartDateField: r.StartDateField, By: by, At: r.At}
 	return nil
 }
 
@@ -101,26 +103,26 @@ type RecFVR struct {
 	Applied time.Time
 }
 
-func (s *State) FvrKeys() []string { return SortedKeys(s.Retention.Fvrs) }
+func FvrKeys(s *state.State) []string { return state.SortedKeys(s.Retention.Fvrs) }
 
-func (s *State) FvrRec(id string) (RecFVR, bool) {
+func FvrRec(s *state.State, id string) (RecFVR, bool) {
 	fvr, ok := s.Retention.Fvrs[id]
 	if !ok {
 		return RecFVR{}, false
 	}
-	r := RecFVR{FileRef: s.encodeFileRef(fvr.File, fvr.Version), Sources: map[string]time.Time{}, Applied: Utc(fvr.Applied)}
+	r := RecFVR{FileRef: EncodeFileRef(s, fvr.File, fvr.Version), Sources: map[string]time.Time{}, Applied: state.Utc(fvr.Applied)}
 	for a, at := range fvr.Sources {
-		r.Sources[a.ID] = Utc(at)
+		r.Sources[a.ID] = state.Utc(at)
 	}
 	return r, true
 }
 
 // RetentionLoaded rebuilds the creation orders.
-func (s *State) RetentionLoaded() error {
+func RetentionLoaded(s *state.State) error {
 	rs := &s.Retention
-	rs.PolicyOrder = orderedByID(rs.policies, func(x *RetentionPolicy) string { return x.ID })
-	rs.AssignOrder = orderedByID(rs.Assignments, func(x *RetentionAssignment) string { return x.ID })
-	rs.FvrOrder = orderedByID(rs.Fvrs, func(x *FileVersionRetention) string { return x.ID })
+	rs.PolicyOrder = orderedByID(rs.Policies, func(x *state.RetentionPolicy) string { return x.ID })
+	rs.AssignOrder = orderedByID(rs.Assignments, func(x *state.RetentionAssignment) string { return x.ID })
+	rs.FvrOrder = orderedByID(rs.Fvrs, func(x *state.FileVersionRetention) string { return x.ID })
 	return nil
 }
 
@@ -134,26 +136,26 @@ type recHoldPolicy struct {
 	Created, Released               time.Time
 }
 
-func (s *State) HoldPolicyKeys() []string { return SortedKeys(s.Holds.policies) }
+func HoldPolicyKeys(s *state.State) []string { return state.SortedKeys(s.Holds.Policies) }
 
-func (s *State) HoldPolicyRec(id string) (recHoldPolicy, bool) {
-	hp, ok := s.Holds.policies[id]
+func HoldPolicyRec(s *state.State, id string) (recHoldPolicy, bool) {
+	hp, ok := s.Holds.Policies[id]
 	if !ok {
 		return recHoldPolicy{}, false
 	}
 	return recHoldPolicy{Name: hp.Name, Description: hp.Description, ReleaseNotes: hp.ReleaseNotes, Ongoing: hp.Ongoing,
-		FilterStart: Utc(hp.FilterStart), FilterEnd: Utc(hp.FilterEnd), CreatedBy: Uid(hp.CreatedBy),
-		CreatedAt: Utc(hp.createdAt), ModifiedAt: Utc(hp.modifiedAt), Created: Utc(hp.created), Released: Utc(hp.Released)}, true
+		FilterStart: state.Utc(hp.FilterStart), FilterEnd: state.Utc(hp.FilterEnd), CreatedBy: state.Uid(hp.CreatedBy),
+		CreatedAt: state.Utc(hp.CreatedAt), ModifiedAt: state.Utc(hp.ModifiedAt), Created: state.Utc(hp.Created), Released: state.Utc(hp.Released)}, true
 }
 
-func (s *State) LoadHoldPolicy(id string, r recHoldPolicy) error {
+func LoadHoldPolicy(s *state.State, id string, r recHoldPolicy) error {
 	by, err := s.UserByRef(r.CreatedBy)
 	if err != nil {
 		return err
 	}
-	s.Holds.policies[id] = &LegalHoldPolicy{ID: id, Name: r.Name, Description: r.Description, ReleaseNotes: r.ReleaseNotes,
+	s.Holds.Policies[id] = &state.LegalHoldPolicy{ID: id, Name: r.Name, Description: r.Description, ReleaseNotes: r.ReleaseNotes,
 		Ongoing: r.Ongoing, FilterStart: r.FilterStart, FilterEnd: r.FilterEnd, CreatedBy: by,
-		createdAt: r.CreatedAt, modifiedAt: r.ModifiedAt, created: r.Created, Released: r.Released}
+		CreatedAt: r.CreatedAt, ModifiedAt: r.ModifiedAt, Created: r.Created, Released: r.Released}
 	return nil
 }
 
@@ -163,26 +165,26 @@ type recHoldAssignment struct {
 	At, Deleted              time.Time
 }
 
-func (s *State) HoldAssignmentKeys() []string { return SortedKeys(s.Holds.Assignments) }
+func HoldAssignmentKeys(s *state.State) []string { return state.SortedKeys(s.Holds.Assignments) }
 
-func (s *State) HoldAssignmentRec(id string) (recHoldAssignment, bool) {
+func HoldAssignmentRec(s *state.State, id string) (recHoldAssignment, bool) {
 	a, ok := s.Holds.Assignments[id]
 	if !ok {
 		return recHoldAssignment{}, false
 	}
-	return recHoldAssignment{Policy: a.Policy.ID, ToType: a.ToType, ToID: a.ToID, By: Uid(a.By), At: Utc(a.at), Deleted: Utc(a.Deleted)}, true
+	return recHoldAssignment{Policy: a.Policy.ID, ToType: a.ToType, ToID: a.ToID, By: state.Uid(a.By), At: state.Utc(a.At), Deleted: state.Utc(a.Deleted)}, true
 }
 
-func (s *State) LoadHoldAssignment(id string, r recHoldAssignment) error {
+func LoadHoldAssignment(s *state.State, id string, r recHoldAssignment) error {
 	by, err := s.UserByRef(r.By)
 	if err != nil {
 		return err
 	}
-	hp := s.Holds.policies[r.Policy]
+	hp := s.Holds.Policies[r.Policy]
 	if hp == nil {
 		return fmt.Errorf("unknown legal hold policy %s", r.Policy)
 	}
-	s.Holds.Assignments[id] = &LegalHoldAssignment{ID: id, Policy: hp, ToType: r.ToType, ToID: r.ToID, By: by, at: r.At, Deleted: r.Deleted}
+	s.Holds.Assignments[id] = &state.LegalHoldAssignment{ID: id, Policy: hp, ToType: r.ToType, ToID: r.ToID, By: by, At: r.At, Deleted: r.Deleted}
 	return nil
 }
 
@@ -193,14 +195,14 @@ type RecHold struct {
 	Sources []string
 }
 
-func (s *State) HoldKeys() []string { return SortedKeys(s.Holds.Holds) }
+func HoldKeys(s *state.State) []string { return state.SortedKeys(s.Holds.Holds) }
 
-func (s *State) HoldRec(id string) (RecHold, bool) {
+func HoldRec(s *state.State, id string) (RecHold, bool) {
 	h, ok := s.Holds.Holds[id]
 	if !ok {
 		return RecHold{}, false
 	}
-	r := RecHold{FileRef: s.encodeFileRef(h.File, h.Version), Sources: []string{}}
+	r := RecHold{FileRef: EncodeFileRef(s, h.File, h.Version), Sources: []string{}}
 	for _, a := range h.Sources {
 		r.Sources = append(r.Sources, a.ID)
 	}
@@ -208,11 +210,11 @@ func (s *State) HoldRec(id string) (RecHold, bool) {
 }
 
 // HoldsLoaded rebuilds the creation orders.
-func (s *State) HoldsLoaded() error {
+func HoldsLoaded(s *state.State) error {
 	hs := &s.Holds
-	hs.PolicyOrder = orderedByID(hs.policies, func(x *LegalHoldPolicy) string { return x.ID })
-	hs.AssignOrder = orderedByID(hs.Assignments, func(x *LegalHoldAssignment) string { return x.ID })
-	hs.HoldOrder = orderedByID(hs.Holds, func(x *FileVersionLegalHold) string { return x.ID })
+	hs.PolicyOrder = orderedByID(hs.Policies, func(x *state.LegalHoldPolicy) string { return x.ID })
+	hs.AssignOrder = orderedByID(hs.Assignments, func(x *state.LegalHoldAssignment) string { return x.ID })
+	hs.HoldOrder = orderedByID(hs.Holds, func(x *state.FileVersionLegalHold) string { return x.ID })
 	s.Persist.Load.Purged = nil
 	return nil
 }

@@ -1,0 +1,365 @@
+package persist
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/contentapi/cms/refserver/internal/blob"
+	"github.com/contentapi/cms/refserver/internal/state"
+)
+
+// RecMeta is the server's own record.
+type RecMeta struct {
+	EnterpriseID string
+	SignKey      []byte
+	NextID       int64
+	AdminToken   string
+	UserToken    string
+	AppToken     string
+	// The webhook signature keys (absent in states of earlier servers).
+	WebhookPrimaryKey, WebhookSecondaryKey string `json:",omitempty"`
+}
+
+func MetaRec(s *state.State, key string) (RecMeta, bool) {
+	return RecMeta{
+		EnterpriseID: s.EnterpriseID, SignKey: s.SignKey, NextID: s.NextID,
+		AdminToken: s.Cfg.AdminToken, UserToken: s.Cfg.UserToken, AppToken: s.Cfg.AppToken,
+		WebhookPrimaryKey: s.Cfg.WebhookPrimaryKey, WebhookSecondaryKey: s.Cfg.WebhookSecondaryKey,
+	}, key == state.MetaKey
+}
+
+// InitPrincipalTokens rebuilds the principals from the (restored) tokens.
+func InitPrincipalTokens(s *state.State) error {
+	o := &s.Cfg
+	if o.AdminToken == o.UserToken || o.AdminToken == o.AppToken || o.UserToken == o.AppToken {
+		return state.ErrString("refserver: the admin, user and app tokens must differ")
+	}
+	s.Principals = map[string]*state.Principal{
+		o.AdminToken: {Kind: "admin", Token: o.AdminToken, User: s.Admin},
+		o.UserToken:  {Kind: "user", Token: o.UserToken, User: s.User},
+		o.AppToken:   {Kind: "app", Token: o.AppToken, User: s.App},
+	}
+	return nil
+}
+
+// recUser is an enterprise user, deleted ones included (records of other
+// kinds may still name them).
+type recUser struct {
+	Name, Login, Role                                      string
+	CreatedAt, ModifiedAt                                  time.Time
+	Status, Language, Timezone                             string
+	SpaceAmount, MaxUploadSize                             int64
+	JobTitle, Phone, Address, NotificationEmail            string
+	TrackingCodes                                          []state.TrackingCode
+	CanSeeManagedUsers, IsSyncEnabled                      bool
+	IsExternalCollabRestricted, IsExemptFromDeviceLimits   bool
+	IsExemptFromLoginVerification, IsPasswordResetRequired bool
+	AppUser                                                bool
+	ExternalAppUserID                                      string
+	Free, Deleted                                          bool
+}
+
+func UserKeys(s *state.State) []string {
+	keys := state.SortedKeys(s.Users.ByID)
+	return append(keys, state.SortedKeys(s.Users.Removed)...)
+}
+
+func UserRec(s *state.State, id string) (recUser, bool) {
+	u := s.Users.ByID[id]
+	if u == nil {
+		u = s.Users.Removed[id]
+	}
+	if u == nil {
+		return recUser{}, false
+	}
+	return recUser{
+		Name: u.Name, Login: u.Login, Role: u.Role, CreatedAt: state.Utc(u.CreatedAt), ModifiedAt: state.Utc(u.ModifiedAt),
+		Status: u.Status, Language: u.Language, Timezone: u.Timezone,
+		SpaceAmount: u.SpaceAmount, MaxUploadSize: u.MaxUploadSize,
+		JobTitle: u.JobTitle, Phone: u.Phone, Address: u.Address, NotificationEmail: u.NotificationEmail,
+		TrackingCodes:      u.TrackingCodes,
+		CanSeeManagedUsers: u.CanSeeManagedUsers, IsSyncEnabled: u.IsSyncEnabled,
+		IsExternalCollabRestricted: u.IsExternalCollabRestricted, IsExemptFromDeviceLimits: u.IsExemptFromDeviceLimits,
+		IsExemptFromLoginVerification: u.IsExemptFromLoginVerification, IsPasswordResetRequired: u.IsPasswordResetRequired,
+		AppUser: u.AppUser, ExternalAppUserID: u.ExternalAppUserID, Free: u.Free, Deleted: u.Deleted,
+	}, true
+}
+
+// LoadUser restores a user into the indexes (usersLoaded orders them);
+// the admin, user and app objects of the principals are filled in place.
+func LoadUser(s *state.State, id string, r recUser) error {
+	u := &state.User{}
+	for _, known := range []*state.User{s.Admin, s.User, s.App} {
+		if known.ID == id {
+			u = known
+		}
+	}
+	*u = state.User{ID: id, Name: r.Name, Login: r.Login, Role: r.Role, CreatedAt: r.CreatedAt, UserProfile: state.UserProfile{
+		ModifiedAt: r.ModifiedAt, Status: r.Status, Language: r.Language, Timezone: r.Timezone,
+		SpaceAmount: r.SpaceAmount, MaxUploadSize: r.MaxUploadSize,
+		JobTitle: r.JobTitle, Phone: r.Phone, Address: r.Address, NotificationEmail: r.NotificationEmail,
+		TrackingCodes:      r.TrackingCodes,
+		CanSeeManagedUsers: r.CanSeeManagedUsers, IsSyncEnabled: r.IsSyncEnabled,
+		IsExternalCollabRestricted: r.IsExternalCollabRestricted, IsExemptFromDeviceLimits: r.IsExemptFromDeviceLimits,
+		IsExemptFromLoginVerification: r.IsExemptFromLoginVerification, IsPasswordResetRequired: r.IsPasswordResetRequired,
+		AppUser: r.AppUser, ExternalAppUserID: r.ExternalAppUserID, Free: r.Free, Deleted: r.Deleted,
+	}}
+	if u.Deleted {
+		s.Users.Removed[id] = u
+		return nil
+	}
+	s.Users.ByID[id] = u
+	s.Users.ByLogin[strings.ToLower(u.Login)] = u
+	s.Users.Order = append(s.Users.Order, u)
+	return nil
+}
+
+func UsersLoaded(s *state.State) error {
+	sort.SliceStable(s.Users.Order, func(i, j int) bool { return state.NumID(s.Users.Order[i].ID) < state.NumID(s.Users.Order[j].ID) })
+	for _, u := range []*state.User{s.Admin, s.User, s.App} { // the managed user may be deleted
+		if s.Users.ByID[u.ID] != u && s.Users.Removed[u.ID] != u {
+			return fmt.Errorf("the record of user %s is missing", u.ID)
+		}
+	}
+	return nil
+}
+
+// RecItem is a file (with its versions), a folder or a web link.
+type RecItem struct {
+	Type, Name, ParentID                string
+	Owner, CreatedBy, ModifiedBy        string
+	Description                         string
+	CreatedAt, ModifiedAt               time.Time
+	ContentCreatedAt, ContentModifiedAt time.Time
+	Seq                                 int
+	SyncState, UploadEmail              string
+	Hidden                              bool
+	Versions                            []recVersion
+	ReadyAt                             time.Time
+	URL                                 string
+	Link                                *recSharedLink
+	TrashedAt                           time.Time
+	TrashedWith                         string
+	ID                                  string `json:",omitempty"` // only in the copies other records keep
+	// Everyday content (items_update.go, file_locks.go); absent in the
+	// states of earlier servers.
+	Tags           []string  `json:",omitempty"`
+	Lock           *recLock  `json:",omitempty"`
+	DownloadAccess string    `json:",omitempty"`
+	FolderSettings *[3]*bool `json:",omitempty"` // can_non_owners_invite, can_non_owners_view_collaborators, is_collaboration_restricted_to_enterprise
+}
+
+type recLock struct {
+	ID, By               string
+	CreatedAt, ExpiresAt time.Time
+	DownloadPrevented    bool
+}
+
+type recVersion struct {
+	ID        string
+	Blob      blob.Info
+	CreatedAt time.Time
+	By        string
+	// A version in the trash, and its last restore (file_versions.go).
+	TrashedAt, RestoredAt time.Time `json:",omitzero"`
+	TrashedBy, RestoredBy string    `json:",omitempty"`
+}
+
+type recSharedLink struct {
+	Token, Access, Password, VanityName string
+	UnsharedAt                          time.Time
+	CanDownload, CanEdit                *bool `json:",omitempty"`
+}
+
+func ItemKeys(s *state.State) []string { return state.SortedKeys(s.Items) }
+
+func ItemRec(s *state.State, id string) (RecItem, bool) {
+	it, ok := s.Items[id]
+	if !ok {
+		return RecItem{}, false
+	}
+	return encodeItem(it), true
+}
+
+func encodeItem(it *state.Item) RecItem {
+	r := RecItem{
+		Type: it.Typ, Name: it.Name, ParentID: it.ParentID,
+		Owner: state.Uid(it.Owner), CreatedBy: state.Uid(it.CreatedBy), ModifiedBy: state.Uid(it.ModBy),
+		Description: it.Description, CreatedAt: state.Utc(it.CreatedAt), ModifiedAt: state.Utc(it.ModifiedAt),
+		ContentCreatedAt: state.Utc(it.ContentCreatedAt), ContentModifiedAt: state.Utc(it.ContentModifiedAt),
+		Seq: it.Seq, SyncState: it.SyncState, UploadEmail: it.UploadEmail, Hidden: it.Hidden,
+		ReadyAt: state.Utc(it.ReadyAt), URL: it.URL, TrashedAt: state.Utc(it.TrashedAt), TrashedWith: it.TrashedWith,
+	}
+	for _, v := range it.Versions {
+		r.Versions = append(r.Versions, recVersion{ID: v.ID, Blob: v.Blob, CreatedAt: state.Utc(v.CreatedAt), By: state.Uid(v.By),
+			TrashedAt: state.Utc(v.TrashedAt), RestoredAt: state.Utc(v.RestoredAt), TrashedBy: state.Uid(v.TrashedBy), RestoredBy: state.Uid(v.RestoredBy)})
+	}
+	r.Tags, r.DownloadAccess = it.Tags, it.DownloadAccess
+	if l := it.Lock; l != nil {
+		r.Lock = &recLock{ID: l.ID, By: state.Uid(l.By), CreatedAt: state.Utc(l.CreatedAt), ExpiresAt: state.Utc(l.ExpiresAt), DownloadPrevented: l.DownloadPrevented}
+	}
+	if it.CanNonOwnersInvite != nil || it.CanNonOwnersViewCollab != nil || it.RestrictedToEnterprise != nil {
+		r.FolderSettings = &[3]*bool{it.CanNonOwnersInvite, it.CanNonOwnersViewCollab, it.RestrictedToEnterprise}
+	}
+	if l := it.Link; l != nil {
+		r.Link = &recSharedLink{Token: l.Token, Access: l.Access, Password: l.Password, VanityName: l.VanityName, UnsharedAt: state.Utc(l.UnsharedAt),
+			CanDownload: l.CanDownload, CanEdit: l.CanEdit}
+	}
+	return r
+}
+
+// ItemsLoaded files the loaded items in the folder indexes, which are
+// derived and not stored.
+func ItemsLoaded(s *state.State) error {
+	for _, it := range s.Items {
+		s.Folders.Sync(it)
+	}
+	return nil
+}
+
+// FileRef is how a governance record names its file and version: by id
+// while the file lives, and with a copy of the file once it was purged
+// (the record still shows it).
+type FileRef struct {
+	File, Version string
+	Purged        *RecItem `json:",omitempty"`
+}
+
+// encodeFileRef names f and v for a record; a purged file is copied.
+func EncodeFileRef(s *state.State, f *state.Item, v *state.Version) FileRef {
+	r := FileRef{File: f.ID, Version: v.ID}
+	if s.Items[f.ID] != f {
+		c := encodeItem(f)
+		c.ID = f.ID
+		r.Purged = &c
+	}
+	return r
+}
+
+// recSession is an open upload session; its parts are records of their own.
+type recSession struct {
+	Owner                      string
+	FolderID, FileID, FileName string
+	FileSize, PartSize         int64
+	TotalParts                 int
+	ExpiresAt, LastPartAt      time.Time
+	// Assembly names the session's content in an Assembler store (the
+	// parts are written into it); "" when each part is a blob of its own
+	// (recPart.BlobID). Final is the content a commit finished but that
+	// no file took (the commit failed afterwards).
+	Assembly string     `json:",omitempty"`
+	Final    *blob.Info `json:",omitempty"`
+}
+
+func SessionKeys(s *state.State) []string { return state.SortedKeys(s.Sessions) }
+
+func SessionRec(s *state.State, id string) (recSession, bool) {
+	ss, ok := s.Sessions[id]
+	if !ok {
+		return recSession{}, false
+	}
+	return recSession{
+		Owner: state.Uid(ss.Owner), FolderID: ss.FolderID, FileID: ss.FileID, FileName: ss.FileName,
+		FileSize: ss.FileSize, PartSize: ss.PartSize, TotalParts: ss.TotalParts,
+		ExpiresAt: state.Utc(ss.ExpiresAt), LastPartAt: state.Utc(ss.LastPartAt),
+		Assembly: ss.Asm.ID(), Final: ss.Final,
+	}, true
+}
+
+func LoadSession(s *state.State, id string, r recSession) error {
+	owner, err := s.UserByRef(r.Owner)
+	if err != nil {
+		return err
+	}
+	var asm blob.Assembly = blob.NewParts(s.Store, r.FileSize)
+	if r.Assembly != "" {
+		a, ok := s.Store.(blob.Assembler)
+		if !ok {
+			return fmt.Errorf("the store cannot reopen assembly %s", r.Assembly)
+		}
+		if asm, err = a.OpenAssembly(context.Background(), r.Assembly, r.FileSize); err != nil {
+			return err
+		}
+	}
+	ss := (&state.Session{
+		ID: id, Owner: owner, FolderID: r.FolderID, FileID: r.FileID, FileName: r.FileName,
+		FileSize: r.FileSize, PartSize: r.PartSize, TotalParts: r.TotalParts,
+		ExpiresAt: r.ExpiresAt, LastPartAt: r.LastPartAt, Parts: map[int64]*state.UploadPart{},
+	}).WithContent(asm)
+	ss.Final = r.Final
+	s.Sessions[id] = ss
+	return nil
+}
+
+// recPart is one part of an open session, keyed "<session>/<offset>" with
+// the offset zero-padded so that a session's parts are stored in order.
+type recPart struct {
+	ID     string
+	Size   int64
+	SHA1   string
+	BlobID string `json:",omitempty"` // the part's blob, when the session has no assembly
+}
+
+func PartKeys(s *state.State) []string {
+	var keys []string
+	for _, sid := range state.SortedKeys(s.Sessions) {
+		for _, pt := range state.SortedParts(s.Sessions[sid]) {
+			keys = append(keys, state.PartKey(sid, pt.Offset))
+		}
+	}
+	return keys
+}
+
+func splitPartKey(key string) (string, int64, bool) {
+	sid, off, ok := strings.Cut(key, "/")
+	n, err := strconv.ParseInt(off, 10, 64)
+	return sid, n, ok && err == nil
+}
+
+func PartRec(s *state.State, key string) (recPart, bool) {
+	sid, off, ok := splitPartKey(key)
+	ss := s.Sessions[sid]
+	if !ok || ss == nil || ss.Parts[off] == nil {
+		return recPart{}, false
+	}
+	pt := ss.Parts[off]
+	rec := recPart{ID: pt.ID, Size: pt.Size, SHA1: pt.SHA1}
+	if pa, ok := ss.Asm.(*blob.Parts); ok {
+		rec.BlobID = pa.PartBlob(off)
+	}
+	return rec, true
+}
+
+func LoadPart(s *state.State, key string, r recPart) error {
+	sid, off, ok := splitPartKey(key)
+	if !ok || s.Sessions[sid] == nil {
+		return fmt.Errorf("part of an unknown session")
+	}
+	ss := s.Sessions[sid]
+	ss.Parts[off] = &state.UploadPart{ID: r.ID, Offset: off, Size: r.Size, SHA1: r.SHA1}
+	if pa, ok := ss.Asm.(*blob.Parts); ok {
+		if r.BlobID == "" {
+			return fmt.Errorf("part %s has no blob", key)
+		}
+		pa.RestorePart(off, blob.Info{ID: r.BlobID, Size: r.Size, SHA1: r.SHA1})
+	}
+	return nil
+}
+
+// Ended sessions are stored as the EndedSession tests read.
+
+func EndedKeys(s *state.State) []string { return state.SortedKeys(s.Ended) }
+
+func EndedRec(s *state.State, id string) (state.EndedSession, bool) {
+	info, ok := s.Ended[id]
+	return info, ok
+}
+
+func LoadEnded(s *state.State, id string, r state.EndedSession) error {
+	s.Ended[id] = r
+	return nil
+}

@@ -1,0 +1,75 @@
+package persist
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/contentapi/cms/refserver/internal/state"
+)
+
+// recEvent is one event, or (key "head") the head position alone.
+type recEvent struct {
+	Seq                 int64
+	ID, Type, Admin, By string `json:",omitempty"`
+	At                  time.Time
+	ItemID, OwnerID     string          `json:",omitempty"`
+	Source, AdminSource json.RawMessage `json:",omitempty"`
+}
+
+func EventKeys(s *state.State) []string {
+	keys := make([]string, 0, len(s.Events.List)+1)
+	for _, e := range s.Events.List {
+		keys = append(keys, state.EventKey(e.Seq))
+	}
+	return append(keys, state.EventHeadKey)
+}
+
+func EventRec(s *state.State, key string) (recEvent, bool) {
+	if key == state.EventHeadKey {
+		return recEvent{Seq: s.Events.Head}, true
+	}
+	seq, err := strconv.ParseInt(key, 10, 64)
+	if err != nil || len(s.Events.List) == 0 {
+		return recEvent{}, false
+	}
+	i := seq - s.Events.List[0].Seq // positions are consecutive in the history
+	if i < 0 || i >= int64(len(s.Events.List)) {
+		return recEvent{}, false
+	}
+	e := s.Events.List[i]
+	return recEvent{Seq: e.Seq, ID: e.ID, Type: e.Typ, Admin: e.Admin, By: state.Uid(e.By), At: state.Utc(e.At),
+		ItemID: e.ItemID, OwnerID: e.OwnerID, Source: e.Source, AdminSource: e.AdminSrc}, true
+}
+
+func LoadEvent(s *state.State, key string, r recEvent) error {
+	if key == state.EventHeadKey {
+		s.Events.Head = r.Seq
+		return nil
+	}
+	by, err := s.UserByRef(r.By)
+	if err != nil {
+		return err
+	}
+	s.Events.List = append(s.Events.List, &state.Event{Seq: r.Seq, ID: r.ID, Typ: r.Type, Admin: r.Admin, At: r.At, By: by,
+		ItemID: r.ItemID, OwnerID: r.OwnerID, Source: r.Source, AdminSrc: r.AdminSource})
+	return nil
+}
+
+// EventsLoaded checks that the stored events are consecutive and keeps
+// the newest the history holds.
+func EventsLoaded(s *state.State) error {
+	for i := 1; i < len(s.Events.List); i++ {
+		if s.Events.List[i].Seq != s.Events.List[i-1].Seq+1 {
+			return fmt.Errorf("refserver: stored events are not consecutive at %d", s.Events.List[i].Seq)
+		}
+	}
+	if over := len(s.Events.List) - max(s.Events.Max, 0); over > 0 {
+		for _, e := range s.Events.List[:over] {
+			s.Dirty(state.KEvents, state.EventKey(e.Seq))
+		}
+		s.Events.List = s.Events.List[over:]
+	}
+	return nil
+}

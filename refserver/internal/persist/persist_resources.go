@@ -1,0 +1,325 @@
+package persist
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/contentapi/cms/refserver/internal/state"
+)
+
+// Records of tasks, watermarks, metadata, groups, memberships and device
+// pins.
+
+// recTask is a task with its assignments, in the order they were made.
+type recTask struct {
+	FileID, Action, Rule, Message string
+	DueAt, CreatedAt              time.Time
+	CreatedBy                     string
+	Assignments                   []recTaskAssignment
+}
+
+type recTaskAssignment struct {
+	ID, To, By, Message, State string
+	AssignedAt, CompletedAt    time.Time
+}
+
+func TaskKeys(s *state.State) []string { return state.SortedKeys(s.Tasks.Tasks) }
+
+func TaskRec(s *state.State, id string) (recTask, bool) {
+	t, ok := s.Tasks.Tasks[id]
+	if !ok {
+		return recTask{}, false
+	}
+	r := recTask{
+		FileID: t.FileID, Action: t.Action, Rule: t.Rule, Message: t.Message,
+		DueAt: state.Utc(t.DueAt), CreatedAt: state.Utc(t.CreatedAt), CreatedBy: state.Uid(t.CreatedBy),
+	}
+	for _, a := range t.Assignments {
+		r.Assignments = append(r.Assignments, recTaskAssignment{
+			ID: a.ID, To: state.Uid(a.To), By: state.Uid(a.By), Message: a.Message, State: a.State,
+			AssignedAt: state.Utc(a.AssignedAt), CompletedAt: state.Utc(a.CompletedAt),
+		})
+	}
+	return r, true
+}
+
+func LoadTask(s *state.State, id string, r recTask) error {
+	by, err := s.UserByRef(r.CreatedBy)
+	if err != nil {
+		return err
+	}
+	t := &state.Task{ID: id, FileID: r.FileID, Action: r.Action, Rule: r.Rule, Message: r.Message,
+		DueAt: r.DueAt, CreatedAt: r.CreatedAt, CreatedBy: by}
+	for _, ra := range r.Assignments {
+		us, err := s.UsersByRef(ra.To, ra.By)
+		if err != nil {
+			return err
+		}
+		a := &state.TaskAssignment{ID: ra.ID, Task: t, To: us[0], By: us[1], Message: ra.Message, State: ra.State,
+			AssignedAt: ra.AssignedAt, CompletedAt: ra.CompletedAt}
+		t.Assignments = append(t.Assignments, a)
+		s.Tasks.Assignments[a.ID] = a
+	}
+	s.Tasks.Tasks[id] = t
+	return nil
+}
+
+// TasksLoaded rebuilds the tasks of each file in the order they were
+// created (ids grow with time; the records come in key order).
+func TasksLoaded(s *state.State) error {
+	for _, t := range s.Tasks.Tasks {
+		s.Tasks.ByFile[t.FileID] = append(s.Tasks.ByFile[t.FileID], t)
+	}
+	for _, ts := range s.Tasks.ByFile {
+		slices.SortFunc(ts, func(a, b *state.Task) int { return cmp.Compare(state.NumID(a.ID), state.NumID(b.ID)) })
+	}
+	return nil
+}
+
+// recWatermark is the watermark of the item whose id is the key.
+type recWatermark struct{ CreatedAt, ModifiedAt time.Time }
+
+func WatermarkKeys(s *state.State) []string { return state.SortedKeys(s.Watermarks.ByItem) }
+
+func WatermarkRec(s *state.State, id string) (recWatermark, bool) {
+	wm, ok := s.Watermarks.ByItem[id]
+	if !ok {
+		return recWatermark{}, false
+	}
+	return recWatermark{state.Utc(wm.CreatedAt), state.Utc(wm.ModifiedAt)}, true
+}
+
+func LoadWatermark(s *state.State, id string, r recWatermark) error {
+	s.Watermarks.ByItem[id] = &state.Watermark{CreatedAt: r.CreatedAt, ModifiedAt: r.ModifiedAt}
+	return nil
+}
+
+// recMetadata is the metadata state's own record: the creation counter and
+// the order of the templates (listings).
+type recMetadata struct {
+	Seq   int64
+	Order []string // template ids
+}
+
+func MetadataRec(s *state.State, key string) (recMetadata, bool) {
+	r := recMetadata{Seq: s.Metadata.Seq, Order: []string{}}
+	for _, t := range s.Metadata.Order {
+		r.Order = append(r.Order, t.ID)
+	}
+	return r, key == state.MetadataKey
+}
+
+func LoadMetadata(s *state.State, _ string, r recMetadata) error {
+	s.Metadata.Seq = r.Seq
+	s.Persist.Load.TemplateOrder = r.Order
+	return nil
+}
+
+// recTemplate is a metadata template.
+type recTemplate struct {
+	Scope, Key, DisplayName string
+	Hidden, CopyOnCopy      bool
+	Fields                  []recField
+	TypeID                  string
+	Version                 int
+}
+
+type recField struct {
+	ID, Type, Key, DisplayName, Description string
+	Hidden                                  bool
+	Options                                 [][2]string // id, key
+}
+
+func TemplateKeys(s *state.State) []string { return state.SortedKeys(s.Metadata.ByID) }
+
+func TemplateRec(s *state.State, id string) (recTemplate, bool) {
+	t, ok := s.Metadata.ByID[id]
+	if !ok {
+		return recTemplate{}, false
+	}
+	r := recTemplate{Scope: t.Scope, Key: t.Key, DisplayName: t.DisplayName, Hidden: t.Hidden,
+		CopyOnCopy: t.CopyOnCopy, TypeID: t.TypeID, Version: t.Version}
+	for _, f := range t.Fields {
+		rf := recField{ID: f.ID, Type: f.Typ, Key: f.Key, DisplayName: f.DisplayName, Description: f.Description, Hidden: f.Hidden}
+		for _, o := range f.Options {
+			rf.Options = append(rf.Options, [2]string{o.ID, o.Key})
+		}
+		r.Fields = append(r.Fields, rf)
+	}
+	return r, true
+}
+
+func LoadTemplate(s *state.State, id string, r recTemplate) error {
+	t := &state.MDTemplate{ID: id, Scope: r.Scope, Key: r.Key, DisplayName: r.DisplayName, Hidden: r.Hidden,
+		CopyOnCopy: r.CopyOnCopy, TypeID: r.TypeID, Version: r.Version, Instances: map[string]*state.MDInstance{}}
+	for _, rf := range r.Fields {
+		f := &state.MDField{ID: rf.ID, Typ: rf.Type, Key: rf.Key, DisplayName: rf.DisplayName, Description: rf.Description, Hidden: rf.Hidden}
+		for _, o := range rf.Options {
+			f.Options = append(f.Options, &state.MDOption{ID: o[0], Key: o[1]})
+		}
+		t.Fields = append(t.Fields, f)
+	}
+	s.Metadata.Templates[t.Scope+"."+t.Key] = t
+	s.Metadata.ByID[id] = t
+	return nil
+}
+
+// TemplatesLoaded puts the templates in their stored order.
+func TemplatesLoaded(s *state.State) error {
+	for _, id := range s.Persist.Load.TemplateOrder {
+		t := s.Metadata.ByID[id]
+		if t == nil {
+			return fmt.Errorf("unknown template %s in the template order", id)
+		}
+		s.Metadata.Order = append(s.Metadata.Order, t)
+	}
+	if len(s.Metadata.Order) != len(s.Metadata.ByID) {
+		return fmt.Errorf("the template order lists %d of %d templates", len(s.Metadata.Order), len(s.Metadata.ByID))
+	}
+	return nil
+}
+
+// recInstance is a metadata instance.
+type recInstance struct {
+	Template, Item string
+	Seq            int64
+	Version        int
+	Values         map[string]recVal
+}
+
+// recVal is an mdVal.
+type recVal struct {
+	Kind byte
+	S    string   `json:",omitempty"`
+	F    float64  `json:",omitempty"`
+	List []string `json:",omitempty"`
+}
+
+func InstanceKeys(s *state.State) []string { return state.SortedKeys(s.Metadata.ByInstID) }
+
+func InstanceRec(s *state.State, id string) (recInstance, bool) {
+	in, ok := s.Metadata.ByInstID[id]
+	if !ok {
+		return recInstance{}, false
+	}
+	r := recInstance{Template: in.Tmpl.ID, Item: in.Item.ID, Seq: in.Seq, Version: in.Version, Values: map[string]recVal{}}
+	for k, v := range in.Values {
+		r.Values[k] = recVal{Kind: v.Kind, S: v.S, F: v.F, List: v.List}
+	}
+	return r, true
+}
+
+func LoadInstance(s *state.State, id string, r recInstance) error {
+	t, it := s.Metadata.ByID[r.Template], s.Items[r.Item]
+	if t == nil || it == nil {
+		return fmt.Errorf("unknown template %s or item %s", r.Template, r.Item)
+	}
+	in := &state.MDInstance{ID: id, Tmpl: t, Item: it, Seq: r.Seq, Version: r.Version, Values: map[string]state.MDVal{}}
+	for k, v := range r.Values {
+		in.Values[k] = state.MDVal{Kind: v.Kind, S: v.S, F: v.F, List: v.List}
+	}
+	s.Metadata.ByInstID[id] = in
+	return nil
+}
+
+// InstancesLoaded indexes the instances in creation order (the sort
+// indexes of queries are built on demand).
+func InstancesLoaded(s *state.State) error {
+	list := make([]*state.MDInstance, 0, len(s.Metadata.ByInstID))
+	for _, in := range s.Metadata.ByInstID {
+		list = append(list, in)
+	}
+	sort.Slice(list, func(i, j int) bool { return list[i].Seq < list[j].Seq })
+	for _, in := range list {
+		s.IndexInstance(in)
+	}
+	return nil
+}
+
+// recGroup is a group.
+type recGroup struct {
+	Name, Provenance, ExternalSyncID, Description string
+	Invitability, MemberViewability               string
+	CreatedAt, ModifiedAt                         time.Time
+}
+
+func GroupKeys(s *state.State) []string { return state.SortedKeys(s.Groups.ByID) }
+
+func GroupRec(s *state.State, id string) (recGroup, bool) {
+	g, ok := s.Groups.ByID[id]
+	if !ok {
+		return recGroup{}, false
+	}
+	return recGroup{Name: g.Name, Provenance: g.Provenance, ExternalSyncID: g.ExternalSyncID, Description: g.Descr,
+		Invitability: g.Invitability, MemberViewability: g.MemberViewability,
+		CreatedAt: state.Utc(g.CreatedAt), ModifiedAt: state.Utc(g.ModifiedAt)}, true
+}
+
+func LoadGroup(s *state.State, id string, r recGroup) error {
+	g := &state.Group{ID: id, Name: r.Name, Provenance: r.Provenance, ExternalSyncID: r.ExternalSyncID, Descr: r.Description,
+		Invitability: r.Invitability, MemberViewability: r.MemberViewability, CreatedAt: r.CreatedAt, ModifiedAt: r.ModifiedAt}
+	s.Groups.ByID[id] = g
+	s.Groups.ByName[strings.ToLower(g.Name)] = g
+	return nil
+}
+
+// recMembership is a group membership.
+type recMembership struct {
+	User, Group, Role     string
+	Perms                 map[string]bool
+	CreatedAt, ModifiedAt time.Time
+}
+
+func MembershipKeys(s *state.State) []string { return state.SortedKeys(s.Groups.Memberships) }
+
+func MembershipRec(s *state.State, id string) (recMembership, bool) {
+	m, ok := s.Groups.Memberships[id]
+	if !ok {
+		return recMembership{}, false
+	}
+	return recMembership{User: state.Uid(m.User), Group: m.Group.ID, Role: m.Role, Perms: m.Perms,
+		CreatedAt: state.Utc(m.CreatedAt), ModifiedAt: state.Utc(m.ModifiedAt)}, true
+}
+
+func LoadMembership(s *state.State, id string, r recMembership) error {
+	u, err := s.UserByRef(r.User)
+	if err != nil {
+		return err
+	}
+	g := s.Groups.ByID[r.Group]
+	if g == nil {
+		return fmt.Errorf("unknown group %s", r.Group)
+	}
+	s.Groups.Memberships[id] = &state.Membership{ID: id, User: u, Group: g, Role: r.Role, Perms: r.Perms,
+		CreatedAt: r.CreatedAt, ModifiedAt: r.ModifiedAt}
+	return nil
+}
+
+// recPin is a device pin.
+type recPin struct {
+	Owner, ProductName string
+	CreatedAt          time.Time
+}
+
+func PinKeys(s *state.State) []string { return state.SortedKeys(s.Pins.ByID) }
+
+func PinRec(s *state.State, id string) (recPin, bool) {
+	p, ok := s.Pins.ByID[id]
+	if !ok {
+		return recPin{}, false
+	}
+	return recPin{Owner: state.Uid(p.Owner), ProductName: p.ProductName, CreatedAt: state.Utc(p.CreatedAt)}, true
+}
+
+func LoadPin(s *state.State, id string, r recPin) error {
+	u, err := s.UserByRef(r.Owner)
+	if err != nil {
+		return err
+	}
+	s.Pins.ByID[id] = &state.DevicePin{ID: id, Owner: u, ProductName: r.ProductName, CreatedAt: r.CreatedAt}
+	return nil
+}
