@@ -103,7 +103,7 @@ func TestDurableServerSyncsBeforeCommit(t *testing.T) {
 	require.True(t, ok)
 	require.True(t, d.Durable(), "DataDir makes the store durable")
 	d.SetOnSync(func(kind, name string) { record(kind + ":" + name) })
-	e.s.st.Persist.BeforeCommit = func() { record("commit") }
+	e.s.db.BeforeCommit = func() { record("commit") }
 	serverDir := "dir:" + filepath.Base(d.Path())
 	blobOf := func(fileID string) string {
 		e.s.st.Mu.Lock()

@@ -74,10 +74,10 @@ func newEnv(t *testing.T, opts Options) *env {
 	s, err := Start(opts)
 	require.NoError(t, err)
 	if check {
-		s.st.Persist.Db.NoSync = true // the check is about records, not the disk
-		s.st.Persist.Check = true
+		s.db.Bolt.NoSync = true // the check is about records, not the disk
+		s.db.Check = true
 		t.Cleanup(func() { // after Close (cleanups run last first)
-			for _, err := range s.st.Persist.CheckErrs {
+			for _, err := range s.db.CheckErrs() {
 				t.Errorf("persisted state differs from the live state: %v", err)
 			}
 			if !t.Failed() {

@@ -25,7 +25,7 @@ import (
 func TestPersistGroupCommit(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, Options{DataDir: t.TempDir()})
-	p := e.s.st.Persist
+	p := e.s.db
 	parent := e.createFolder(e.s.UserToken(), "0", "group")["id"].(string)
 	var commits atomic.Int32
 	entered := make(chan int, 8)

@@ -1,108 +1,62 @@
 package refserver
 
 import (
-	"bytes"
-	"encoding/json"
-	"fmt"
-
 	"github.com/contentapi/cms/refserver/internal/persist"
 	"github.com/contentapi/cms/refserver/internal/state"
 )
 
-// recordKind is how one kind of record is listed, encoded and loaded.
-type recordKind struct {
-	bucket string
-	// keys lists the keys of every live record (dumps, checks, the first write).
-	keys func(s *Server) []string
-	// encode is the live record with key, false when the object is gone.
-	encode func(s *Server, key string) ([]byte, bool)
-	// load adds a stored record to the state being restored.
-	load func(s *Server, key string, b []byte) error
-	// done, when set, runs after every record of the kind is loaded
-	// (orders, indexes).
-	done func(s *Server) error
+// bindKeys, bindRec, bindLoad and bindDone bind the state's codecs
+// (persist's functions of the state) to st.
+func bindKeys(st *state.State, f func(*state.State) []string) func() []string {
+	return func() []string { return f(st) }
 }
 
-// kind builds a recordKind from a record type R: get returns the live
-// record with key (false when gone), load restores one.
-func kind[R any](bucket string, keys func(*Server) []string, get func(*Server, string) (R, bool),
-	load func(*Server, string, R) error, done func(*Server) error) recordKind {
-	return recordKind{
-		bucket: bucket,
-		keys:   keys,
-		encode: func(s *Server, key string) ([]byte, bool) {
-			r, ok := get(s, key)
-			if !ok {
-				return nil, false
-			}
-			b, err := json.Marshal(r)
-			if err != nil {
-				panic(fmt.Sprintf("refserver: encoding %s/%s: %v", bucket, key, err)) // record types are plain data
-			}
-			return b, true
-		},
-		load: func(s *Server, key string, b []byte) error {
-			var r R
-			dec := json.NewDecoder(bytes.NewReader(b))
-			dec.DisallowUnknownFields()
-			if err := dec.Decode(&r); err != nil {
-				return err
-			}
-			return load(s, key, r)
-		},
-		done: done,
+func bindRec[R any](st *state.State, f func(*state.State, string) (R, bool)) func(string) (R, bool) {
+	return func(key string) (R, bool) { return f(st, key) }
+}
+
+func bindLoad[R any](st *state.State, f func(*state.State, string, R) error) func(string, R) error {
+	return func(key string, r R) error { return f(st, key, r) }
+}
+
+func bindDone(st *state.State, f func(*state.State) error) func() error {
+	return func() error { return f(st) }
+}
+
+// recordKinds is the table of kinds, indexed by state.KindID, bound to s.
+func (s *Server) recordKinds() []persist.Kind {
+	st := s.st
+	return []persist.Kind{
+		state.KMeta:            persist.KindOf("meta", s.metaKeys, bindRec(st, persist.MetaRec), s.loadMeta, nil),
+		state.KUsers:           persist.KindOf("users", bindKeys(st, persist.UserKeys), bindRec(st, persist.UserRec), bindLoad(st, persist.LoadUser), bindDone(st, persist.UsersLoaded)),
+		state.KItems:           persist.KindOf("items", bindKeys(st, persist.ItemKeys), bindRec(st, persist.ItemRec), bindLoad(st, persist.LoadItem), bindDone(st, persist.ItemsLoaded)),
+		state.KSessions:        persist.KindOf("sessions", bindKeys(st, persist.SessionKeys), bindRec(st, persist.SessionRec), bindLoad(st, persist.LoadSession), nil),
+		state.KParts:           persist.KindOf("session_parts", bindKeys(st, persist.PartKeys), bindRec(st, persist.PartRec), bindLoad(st, persist.LoadPart), nil),
+		state.KEnded:           persist.KindOf("ended_sessions", bindKeys(st, persist.EndedKeys), bindRec(st, persist.EndedRec), bindLoad(st, persist.LoadEnded), nil),
+		state.KTasks:           persist.KindOf("tasks", bindKeys(st, persist.TaskKeys), bindRec(st, persist.TaskRec), bindLoad(st, persist.LoadTask), bindDone(st, persist.TasksLoaded)),
+		state.KWatermarks:      persist.KindOf("watermarks", bindKeys(st, persist.WatermarkKeys), bindRec(st, persist.WatermarkRec), bindLoad(st, persist.LoadWatermark), nil),
+		state.KMetadata:        persist.KindOf("metadata", s.metadataKeys, bindRec(st, persist.MetadataRec), bindLoad(st, persist.LoadMetadata), nil),
+		state.KTemplates:       persist.KindOf("metadata_templates", bindKeys(st, persist.TemplateKeys), bindRec(st, persist.TemplateRec), bindLoad(st, persist.LoadTemplate), bindDone(st, persist.TemplatesLoaded)),
+		state.KInstances:       persist.KindOf("metadata_instances", bindKeys(st, persist.InstanceKeys), bindRec(st, persist.InstanceRec), bindLoad(st, persist.LoadInstance), bindDone(st, persist.InstancesLoaded)),
+		state.KRetPolicies:     persist.KindOf("retention_policies", bindKeys(st, persist.RetPolicyKeys), bindRec(st, persist.RetPolicyRec), bindLoad(st, persist.LoadRetPolicy), nil),
+		state.KRetAssignments:  persist.KindOf("retention_assignments", bindKeys(st, persist.RetAssignmentKeys), bindRec(st, persist.RetAssignmentRec), bindLoad(st, persist.LoadRetAssignment), nil),
+		state.KRetVersions:     persist.KindOf("file_version_retentions", bindKeys(st, persist.FvrKeys), bindRec(st, persist.FvrRec), bindLoad(st, persist.LoadFVR), bindDone(st, persist.RetentionLoaded)),
+		state.KHoldPolicies:    persist.KindOf("legal_hold_policies", bindKeys(st, persist.HoldPolicyKeys), bindRec(st, persist.HoldPolicyRec), bindLoad(st, persist.LoadHoldPolicy), nil),
+		state.KHoldAssignments: persist.KindOf("legal_hold_assignments", bindKeys(st, persist.HoldAssignmentKeys), bindRec(st, persist.HoldAssignmentRec), bindLoad(st, persist.LoadHoldAssignment), nil),
+		state.KHoldVersions:    persist.KindOf("file_version_legal_holds", bindKeys(st, persist.HoldKeys), bindRec(st, persist.HoldRec), bindLoad(st, persist.LoadHold), bindDone(st, persist.HoldsLoaded)),
+		state.KGroups:          persist.KindOf("groups", bindKeys(st, persist.GroupKeys), bindRec(st, persist.GroupRec), bindLoad(st, persist.LoadGroup), nil),
+		state.KMemberships:     persist.KindOf("group_memberships", bindKeys(st, persist.MembershipKeys), bindRec(st, persist.MembershipRec), bindLoad(st, persist.LoadMembership), nil),
+		state.KPins:            persist.KindOf("device_pins", bindKeys(st, persist.PinKeys), bindRec(st, persist.PinRec), bindLoad(st, persist.LoadPin), nil),
+		state.KApps:            persist.KindOf("oauth_apps", s.appKeys, s.appRec, s.loadApp, nil),
+		state.KAccessTokens:    persist.KindOf("oauth_access_tokens", s.accessKeys, s.accessRec, s.loadAccess, nil),
+		state.KRefreshTokens:   persist.KindOf("oauth_refresh_tokens", s.refreshKeys, s.refreshRec, s.loadRefresh, nil),
+		state.KAuthCodes:       persist.KindOf("oauth_codes", s.codeKeys, s.codeRec, s.loadCode, nil),
+		state.KJWTIDs:          persist.KindOf("oauth_jwt_ids", s.jtiKeys, s.jtiRec, s.loadJTI, nil),
+		state.KCollabs:         persist.KindOf("collaborations", bindKeys(st, (*state.State).CollabKeys), bindRec(st, (*state.State).CollabRec), bindLoad(st, (*state.State).LoadCollab), nil),
+		state.KComments:        persist.KindOf("comments", bindKeys(st, (*state.State).CommentKeys), bindRec(st, (*state.State).CommentRec), bindLoad(st, (*state.State).LoadComment), bindDone(st, (*state.State).CommentsLoaded)),
+		state.KWebhooks:        persist.KindOf("webhooks", bindKeys(st, (*state.State).WebhookKeys), bindRec(st, (*state.State).WebhookRec), bindLoad(st, (*state.State).LoadWebhook), nil),
+		state.KEvents:          persist.KindOf("events", bindKeys(st, persist.EventKeys), bindRec(st, persist.EventRec), bindLoad(st, persist.LoadEvent), bindDone(st, persist.EventsLoaded)),
 	}
-}
-
-// stKeys, stRec, stLoad and stDone adapt the state's record methods to
-// recordKind's functions of the server.
-func stKeys(f func(*state.State) []string) func(*Server) []string {
-	return func(s *Server) []string { return f(s.st) }
-}
-
-func stRec[R any](f func(*state.State, string) (R, bool)) func(*Server, string) (R, bool) {
-	return func(s *Server, key string) (R, bool) { return f(s.st, key) }
-}
-
-func stLoad[R any](f func(*state.State, string, R) error) func(*Server, string, R) error {
-	return func(s *Server, key string, r R) error { return f(s.st, key, r) }
-}
-
-func stDone(f func(*state.State) error) func(*Server) error {
-	return func(s *Server) error { return f(s.st) }
-}
-
-// recordKinds is the table of kinds, indexed by kindID.
-var recordKinds = [state.NumKinds]recordKind{
-	state.KMeta:            kind("meta", metaKeys, stRec(persist.MetaRec), (*Server).loadMeta, nil),
-	state.KUsers:           kind("users", stKeys(persist.UserKeys), stRec(persist.UserRec), stLoad(persist.LoadUser), stDone(persist.UsersLoaded)),
-	state.KItems:           kind("items", stKeys(persist.ItemKeys), stRec(persist.ItemRec), (*Server).loadItem, stDone(persist.ItemsLoaded)),
-	state.KSessions:        kind("sessions", stKeys(persist.SessionKeys), stRec(persist.SessionRec), stLoad(persist.LoadSession), nil),
-	state.KParts:           kind("session_parts", stKeys(persist.PartKeys), stRec(persist.PartRec), stLoad(persist.LoadPart), nil),
-	state.KEnded:           kind("ended_sessions", stKeys(persist.EndedKeys), stRec(persist.EndedRec), stLoad(persist.LoadEnded), nil),
-	state.KTasks:           kind("tasks", stKeys(persist.TaskKeys), stRec(persist.TaskRec), stLoad(persist.LoadTask), stDone(persist.TasksLoaded)),
-	state.KWatermarks:      kind("watermarks", stKeys(persist.WatermarkKeys), stRec(persist.WatermarkRec), stLoad(persist.LoadWatermark), nil),
-	state.KMetadata:        kind("metadata", metadataKeys, stRec(persist.MetadataRec), stLoad(persist.LoadMetadata), nil),
-	state.KTemplates:       kind("metadata_templates", stKeys(persist.TemplateKeys), stRec(persist.TemplateRec), stLoad(persist.LoadTemplate), stDone(persist.TemplatesLoaded)),
-	state.KInstances:       kind("metadata_instances", stKeys(persist.InstanceKeys), stRec(persist.InstanceRec), stLoad(persist.LoadInstance), stDone(persist.InstancesLoaded)),
-	state.KRetPolicies:     kind("retention_policies", stKeys(persist.RetPolicyKeys), stRec(persist.RetPolicyRec), stLoad(persist.LoadRetPolicy), nil),
-	state.KRetAssignments:  kind("retention_assignments", stKeys(persist.RetAssignmentKeys), stRec(persist.RetAssignmentRec), stLoad(persist.LoadRetAssignment), nil),
-	state.KRetVersions:     kind("file_version_retentions", stKeys(persist.FvrKeys), stRec(persist.FvrRec), (*Server).loadFVR, stDone(persist.RetentionLoaded)),
-	state.KHoldPolicies:    kind("legal_hold_policies", stKeys(persist.HoldPolicyKeys), stRec(persist.HoldPolicyRec), stLoad(persist.LoadHoldPolicy), nil),
-	state.KHoldAssignments: kind("legal_hold_assignments", stKeys(persist.HoldAssignmentKeys), stRec(persist.HoldAssignmentRec), stLoad(persist.LoadHoldAssignment), nil),
-	state.KHoldVersions:    kind("file_version_legal_holds", stKeys(persist.HoldKeys), stRec(persist.HoldRec), (*Server).loadHold, stDone(persist.HoldsLoaded)),
-	state.KGroups:          kind("groups", stKeys(persist.GroupKeys), stRec(persist.GroupRec), stLoad(persist.LoadGroup), nil),
-	state.KMemberships:     kind("group_memberships", stKeys(persist.MembershipKeys), stRec(persist.MembershipRec), stLoad(persist.LoadMembership), nil),
-	state.KPins:            kind("device_pins", stKeys(persist.PinKeys), stRec(persist.PinRec), stLoad(persist.LoadPin), nil),
-	state.KApps:            kind("oauth_apps", (*Server).appKeys, (*Server).appRec, (*Server).loadApp, nil),
-	state.KAccessTokens:    kind("oauth_access_tokens", (*Server).accessKeys, (*Server).accessRec, (*Server).loadAccess, nil),
-	state.KRefreshTokens:   kind("oauth_refresh_tokens", (*Server).refreshKeys, (*Server).refreshRec, (*Server).loadRefresh, nil),
-	state.KAuthCodes:       kind("oauth_codes", (*Server).codeKeys, (*Server).codeRec, (*Server).loadCode, nil),
-	state.KJWTIDs:          kind("oauth_jwt_ids", (*Server).jtiKeys, (*Server).jtiRec, (*Server).loadJTI, nil),
-	state.KCollabs:         kind("collaborations", stKeys((*state.State).CollabKeys), stRec((*state.State).CollabRec), stLoad((*state.State).LoadCollab), nil),
-	state.KComments:        kind("comments", stKeys((*state.State).CommentKeys), stRec((*state.State).CommentRec), stLoad((*state.State).LoadComment), stDone((*state.State).CommentsLoaded)),
-	state.KWebhooks:        kind("webhooks", stKeys((*state.State).WebhookKeys), stRec((*state.State).WebhookRec), stLoad((*state.State).LoadWebhook), nil),
-	state.KEvents:          kind("events", stKeys(persist.EventKeys), stRec(persist.EventRec), stLoad(persist.LoadEvent), stDone(persist.EventsLoaded)),
 }
 
 // clearState empties every part of the state that the records restore,
@@ -132,3 +86,30 @@ func (s *Server) clearState() {
 	s.st.InitCollabs()
 	s.st.InitComments()
 }
+
+func (s *Server) metaKeys() []string { return []string{state.MetaKey} }
+
+// loadMeta restores the ids and keys. A token that Options gave wins over
+// the stored one (and is stored by the first flush); the others are the
+// stored ones, so that clients keep working across a restart.
+func (s *Server) loadMeta(_ string, r persist.RecMeta) error {
+	s.st.EnterpriseID, s.st.SignKey, s.st.NextID = r.EnterpriseID, r.SignKey, r.NextID
+	for _, t := range []struct {
+		opt    *string
+		fixed  string
+		stored string
+	}{
+		{&s.st.Cfg.AdminToken, s.fixedTokens[0], r.AdminToken},
+		{&s.st.Cfg.UserToken, s.fixedTokens[1], r.UserToken},
+		{&s.st.Cfg.AppToken, s.fixedTokens[2], r.AppToken},
+		{&s.st.Cfg.WebhookPrimaryKey, s.fixedKeys[0], r.WebhookPrimaryKey},
+		{&s.st.Cfg.WebhookSecondaryKey, s.fixedKeys[1], r.WebhookSecondaryKey},
+	} {
+		if t.fixed == "" && t.stored != "" {
+			*t.opt = t.stored
+		}
+	}
+	return nil
+}
+
+func (s *Server) metadataKeys() []string { return []string{state.MetadataKey} }

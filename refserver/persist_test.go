@@ -30,14 +30,14 @@ func lockedDump(s *Server) map[string]map[string]string {
 	defer s.oauth.Unlock()
 	s.st.Mu.Lock()
 	defer s.st.Mu.Unlock()
-	return s.dumpLive()
+	return s.db.DumpLive()
 }
 
 // storedDump is the dump of s's database.
 func storedDump(t *testing.T, s *Server) map[string]map[string]string {
 	t.Helper()
 	var out map[string]map[string]string
-	require.NoError(t, s.st.Persist.Db.View(func(tx *bolt.Tx) error { out = dumpDB(tx); return nil }))
+	require.NoError(t, s.db.Bolt.View(func(tx *bolt.Tx) error { out = s.db.DumpDB(tx); return nil }))
 	return out
 }
 
@@ -281,8 +281,8 @@ func TestPersistRestartKeepsEverything(t *testing.T) {
 
 	want := c.answers(e) // first: a download through the API is an event
 	before := lockedDump(e.s)
-	for _, k := range recordKinds {
-		assert.NotEmpty(t, before[k.bucket], "the scenario makes no %s record", k.bucket)
+	for _, k := range e.s.recordKinds() {
+		assert.NotEmpty(t, before[k.Bucket], "the scenario makes no %s record", k.Bucket)
 	}
 	assert.Contains(t, strings.Join(mapValues(before["file_version_legal_holds"]), ""), `"Purged":{`, "a hold keeps its purged file")
 	assert.Equal(t, before, storedDump(t, e.s), "the database holds the live state")
@@ -342,8 +342,8 @@ func TestPersistOpenRules(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "fixed-admin", s.AdminToken(), "the given token was stored")
 	assert.Equal(t, user, s.UserToken())
-	require.NoError(t, s.st.Persist.Db.Update(func(tx *bolt.Tx) error {
-		return tx.Bucket([]byte(schemaBucket)).Put([]byte(schemaKey), []byte("999"))
+	require.NoError(t, s.db.Bolt.Update(func(tx *bolt.Tx) error {
+		return tx.Bucket([]byte("schema")).Put([]byte("version"), []byte("999")) // the schema bucket and key of internal/persist
 	}))
 	require.NoError(t, s.Close())
 	_, err = New(Options{DataDir: dir})
@@ -389,7 +389,7 @@ func crash(t *testing.T, s *Server) {
 		for _, srv := range s.life.servers {
 			_ = srv.Close()
 		}
-		require.NoError(t, s.st.Persist.Db.Close())
+		require.NoError(t, s.db.Bolt.Close())
 	})
 }
 
@@ -397,7 +397,7 @@ func crash(t *testing.T, s *Server) {
 // answer, and the change stays marked for the next commit.
 func TestPersistFailedCommitAnswers500(t *testing.T) {
 	e := newEnv(t, Options{DataDir: t.TempDir()})
-	require.NoError(t, e.s.st.Persist.Db.Close())
+	require.NoError(t, e.s.db.Bolt.Close())
 	resp, m := e.doJSON("POST", e.api("/folders"), e.s.AdminToken(), map[string]any{"name": "Lost", "parent": map[string]any{"id": "0"}}, nil)
 	requireAPIError(t, resp, m, 500, wire.CodeInternalServerError)
 	assert.Empty(t, resp.Header.Get("Location"))

@@ -27,6 +27,7 @@ import (
 
 	"github.com/contentapi/cms/refserver/internal/blob"
 	"github.com/contentapi/cms/refserver/internal/oauth"
+	"github.com/contentapi/cms/refserver/internal/persist"
 	"github.com/contentapi/cms/refserver/internal/state"
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
@@ -169,10 +170,12 @@ type RequestRecord struct {
 
 // Server is a running (or in-process) reference server: the HTTP side
 // (listeners, routes, faults, the request log, webhook deliveries, the OAuth
-// endpoints) around its state, which it embeds. Handlers are the methods of
-// Server; the model and its rules are the methods of state (see state).
+// endpoints) around its state. Handlers are the methods of Server; the
+// model and its rules are the methods of internal/state's State, and its
+// persistence is internal/persist's.
 type Server struct {
 	st   *state.State // the model and its rules (internal/state)
+	db   *persist.DB  // the state database (Options.DataDir), nil without one
 	opts Options      // as given, with defaults (newServer); the state has its part (stateConfig)
 
 	roleByHost map[string]string

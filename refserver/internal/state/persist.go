@@ -1,27 +1,16 @@
 package state
 
-import (
-	"sync"
+import "sync"
 
-	bolt "go.etcd.io/bbolt"
-)
-
-// Persister is the open state database and the records waiting for it.
+// Persister holds the marks of a persisted state: the records changed
+// and the blobs to delete since the last commit (internal/persist writes
+// them), and the numbers of the group commit.
 type Persister struct {
-	Db *bolt.DB
-
-	// flushMu serializes flushes from the moment they take the marks to
-	// the end of their transaction, so that a request whose marks another
-	// flush took waits for that flush to be committed.
-	FlushMu sync.Mutex
-
-	SchemaPending bool // the first flush writes the schema version (guarded by flushMu)
-
 	Mu    sync.Mutex // guards the fields below
 	Dirty map[DirtyKey]struct{}
 	Blobs []string // blobs to delete once the state without them is committed
 
-	// Group commit (awaitState): every mark (and queued blob delete)
+	// Group commit (persist.DB.Await): every mark (and queued blob delete)
 	// takes the next number of marked; committed is the highest number a
 	// commit has covered. A request waits until committed reaches the
 	// marked it saw, and at most one waiter at a time (flushing) commits
@@ -31,15 +20,6 @@ type Persister struct {
 	Marked, Committed uint64
 	Flushing          bool
 	CommittedCond     *sync.Cond
-
-	// check makes every request compare the database with the live state
-	// once its changes are committed (tests: a state change without its
-	// mark fails); checkErrs collects the differences.
-	Check     bool
-	CheckErrs []error
-	// beforeCommit, when set (tests), is called by every flush that has
-	// records to write, before its transaction.
-	BeforeCommit func()
 
 	Load LoadScratch // used while loading only
 }

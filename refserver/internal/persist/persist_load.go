@@ -1,48 +1,25 @@
-package refserver
+package persist
 
 import (
 	"fmt"
+	"time"
 
-	"github.com/contentapi/cms/refserver/internal/persist"
 	"github.com/contentapi/cms/refserver/internal/state"
 )
 
-func metaKeys(*Server) []string { return []string{state.MetaKey} }
-
-// loadMeta restores the ids and keys. A token that Options gave wins over
-// the stored one (and is stored by the first flush); the others are the
-// stored ones, so that clients keep working across a restart.
-func (s *Server) loadMeta(_ string, r persist.RecMeta) error {
-	s.st.EnterpriseID, s.st.SignKey, s.st.NextID = r.EnterpriseID, r.SignKey, r.NextID
-	for _, t := range []struct {
-		opt    *string
-		fixed  string
-		stored string
-	}{
-		{&s.st.Cfg.AdminToken, s.fixedTokens[0], r.AdminToken},
-		{&s.st.Cfg.UserToken, s.fixedTokens[1], r.UserToken},
-		{&s.st.Cfg.AppToken, s.fixedTokens[2], r.AppToken},
-		{&s.st.Cfg.WebhookPrimaryKey, s.fixedKeys[0], r.WebhookPrimaryKey},
-		{&s.st.Cfg.WebhookSecondaryKey, s.fixedKeys[1], r.WebhookSecondaryKey},
-	} {
-		if t.fixed == "" && t.stored != "" {
-			*t.opt = t.stored
-		}
-	}
-	return nil
-}
-
-func (s *Server) loadItem(id string, r persist.RecItem) error {
-	it, err := s.decodeItem(id, r)
+// LoadItem restores the item record r with id.
+func LoadItem(st *state.State, id string, r RecItem) error {
+	it, err := DecodeItem(st, id, r)
 	if err != nil {
 		return err
 	}
-	s.st.Items[id] = it
+	st.Items[id] = it
 	return nil
 }
 
-func (s *Server) decodeItem(id string, r persist.RecItem) (*state.Item, error) {
-	us, err := s.st.UsersByRef(r.Owner, r.CreatedBy, r.ModifiedBy)
+// DecodeItem rebuilds the item of record r.
+func DecodeItem(st *state.State, id string, r RecItem) (*state.Item, error) {
+	us, err := st.UsersByRef(r.Owner, r.CreatedBy, r.ModifiedBy)
 	if err != nil {
 		return nil, err
 	}
@@ -54,7 +31,7 @@ func (s *Server) decodeItem(id string, r persist.RecItem) (*state.Item, error) {
 		ReadyAt: r.ReadyAt, URL: r.URL, TrashedAt: r.TrashedAt, TrashedWith: r.TrashedWith,
 	}
 	for _, v := range r.Versions {
-		us, err := s.st.UsersByRef(v.By, v.TrashedBy, v.RestoredBy)
+		us, err := st.UsersByRef(v.By, v.TrashedBy, v.RestoredBy)
 		if err != nil {
 			return nil, err
 		}
@@ -63,7 +40,7 @@ func (s *Server) decodeItem(id string, r persist.RecItem) (*state.Item, error) {
 	}
 	it.Tags, it.DownloadAccess = r.Tags, r.DownloadAccess
 	if l := r.Lock; l != nil {
-		by, err := s.st.UserByRef(l.By)
+		by, err := st.UserByRef(l.By)
 		if err != nil {
 			return nil, err
 		}
@@ -84,12 +61,14 @@ func (s *Server) decodeItem(id string, r persist.RecItem) (*state.Item, error) {
 
 // decodeFileRef resolves a fileRef while loading; purged files are shared
 // between the records that name them (purged caches them by id).
-func (s *Server) decodeFileRef(r persist.FileRef, purged map[string]*state.Item) (*state.Item, *state.Version, error) {
-	f := s.st.Items[r.File]
+// DecodeFileRef finds the file and version r names, among the live
+// items or the purged ones governance records keep.
+func DecodeFileRef(st *state.State, r FileRef, purged map[string]*state.Item) (*state.Item, *state.Version, error) {
+	f := st.Items[r.File]
 	if r.Purged != nil {
 		if f = purged[r.File]; f == nil {
 			var err error
-			if f, err = s.decodeItem(r.File, *r.Purged); err != nil {
+			if f, err = DecodeItem(st, r.File, *r.Purged); err != nil {
 				return nil, nil, err
 			}
 			purged[r.File] = f
@@ -104,4 +83,42 @@ func (s *Server) decodeFileRef(r persist.FileRef, purged map[string]*state.Item)
 		}
 	}
 	return nil, nil, fmt.Errorf("file %s has no version %s", r.File, r.Version)
+}
+
+// LoadFVR restores the file version retention record r with id.
+func LoadFVR(st *state.State, id string, r RecFVR) error {
+	f, v, err := DecodeFileRef(st, r.FileRef, st.Persist.Load.Purged)
+	if err != nil {
+		return err
+	}
+	fvr := &state.FileVersionRetention{ID: id, File: f, Version: v, Sources: map[*state.RetentionAssignment]time.Time{}, Applied: r.Applied}
+	for aid, at := range r.Sources {
+		a := st.Retention.Assignments[aid]
+		if a == nil {
+			return fmt.Errorf("unknown retention assignment %s", aid)
+		}
+		fvr.Sources[a] = at
+	}
+	st.Retention.Fvrs[id] = fvr
+	st.Retention.ByVersion[v.ID] = fvr
+	return nil
+}
+
+// LoadHold restores the file version legal hold record r with id.
+func LoadHold(st *state.State, id string, r RecHold) error {
+	f, v, err := DecodeFileRef(st, r.FileRef, st.Persist.Load.Purged)
+	if err != nil {
+		return err
+	}
+	h := &state.FileVersionLegalHold{ID: id, File: f, Version: v}
+	for _, aid := range r.Sources {
+		a := st.Holds.Assignments[aid]
+		if a == nil {
+			return fmt.Errorf("unknown legal hold assignment %s", aid)
+		}
+		h.Sources = append(h.Sources, a)
+	}
+	st.Holds.Holds[id] = h
+	st.Holds.ByVersion[v.ID] = h
+	return nil
 }
