@@ -15,8 +15,9 @@ import (
 // TestHouseRules checks the layout docs/refserver.md describes, so that it
 // stays true as resources are added: no handler (no non-test file of this
 // package but the persistence's) takes the state's lock or marks a record
-// itself; the state package imports no net/http, not even through another
-// package; and the rooms import nothing of the server.
+// itself; the state and the rooms on it (metadata, persist) import no
+// net/http, not even through another package, and the state no bbolt; and
+// the rooms import nothing of the server.
 func TestHouseRules(t *testing.T) {
 	t.Parallel()
 	files, err := filepath.Glob("*.go")
@@ -66,8 +67,13 @@ func TestHouseRules(t *testing.T) {
 		}
 		return strings.Fields(string(out))
 	}
-	if d := deps("./internal/state"); slices.Contains(d, "net/http") {
-		t.Errorf("internal/state depends on net/http")
+	for _, room := range []string{"./internal/state", "./internal/metadata", "./internal/persist"} {
+		if d := deps(room); slices.Contains(d, "net/http") {
+			t.Errorf("%s depends on net/http", room)
+		}
+	}
+	if d := deps("./internal/state"); slices.Contains(d, "go.etcd.io/bbolt") {
+		t.Errorf("internal/state depends on bbolt: the database is internal/persist's")
 	}
 	entries, err := os.ReadDir("internal")
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/contentapi/cms/refserver/internal/metadata"
 	"github.com/contentapi/cms/refserver/internal/state"
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
@@ -16,7 +17,7 @@ func (s *Server) mdRoute(methods map[string]endpoint) http.Handler {
 		h := ep.h
 		ep.h = func(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
 			err := h(w, r, p)
-			var me *state.MDError
+			var me *metadata.MDError
 			if !errors.As(err, &me) {
 				return err
 			}

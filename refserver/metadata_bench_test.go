@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/contentapi/cms/refserver/internal/metadata"
 	"github.com/contentapi/cms/refserver/internal/state"
 )
 
@@ -24,9 +25,9 @@ func benchServer(b *testing.B, n int) (*Server, []*state.Item) {
 	t := &state.MDTemplate{Scope: s.st.EnterpriseScope(), Key: "contract", DisplayName: "Contract"}
 	for _, fb := range contractFields() {
 		raw, _ := json.Marshal(fb)
-		var body state.FieldBody
+		var body metadata.FieldBody
 		_ = json.Unmarshal(raw, &body)
-		f, aerr := state.NewField(body)
+		f, aerr := metadata.NewField(body)
 		if aerr != nil {
 			b.Fatal(aerr)
 		}
@@ -45,7 +46,7 @@ func benchServer(b *testing.B, n int) (*Server, []*state.Item) {
 		s.st.AddItem(it)
 		items[i] = it
 		amount := (i * 7919) % n // a permutation of 0..n-1
-		values, merr := state.TemplateValues(t, map[string]any{
+		values, merr := metadata.TemplateValues(t, map[string]any{
 			"customer": fmt.Sprintf("Customer %05d", amount), "amount": json.Number(strconv.Itoa(amount)),
 			"status": statuses[i%3], "regions": []any{"emea"},
 		})
@@ -156,6 +157,6 @@ func BenchmarkMetadataInstanceUpdateState(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		s.st.SetValues(in, values)
+		metadata.SetValues(s.st, in, values)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/contentapi/cms/refserver/internal/mdquery"
+	"github.com/contentapi/cms/refserver/internal/metadata"
 	"github.com/contentapi/cms/refserver/internal/state"
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
@@ -76,13 +77,13 @@ func fuzzTemplate() (*state.MDTemplate, []*state.MDInstance) {
 	t := &state.MDTemplate{Key: "contract", Scope: "enterprise_1"}
 	for _, fb := range contractFields() {
 		b, _ := json.Marshal(fb)
-		var body state.FieldBody
+		var body metadata.FieldBody
 		_ = json.Unmarshal(b, &body)
-		f, _ := state.NewField(body)
+		f, _ := metadata.NewField(body)
 		t.Fields = append(t.Fields, f)
 	}
 	it := &state.Item{Typ: "file", ID: "1", Name: "a.pdf", Owner: &state.User{ID: "2"}}
-	full, _ := state.TemplateValues(t, map[string]any{"customer": "Acme", "amount": json.Number("5"), "status": "active",
+	full, _ := metadata.TemplateValues(t, map[string]any{"customer": "Acme", "amount": json.Number("5"), "status": "active",
 		"regions": []any{"emea"}, "signed": "2025-01-01T00:00:00Z"})
 	return t, []*state.MDInstance{
 		{Item: it, Tmpl: t, Values: full},
@@ -132,15 +133,15 @@ func FuzzMetadataQueryParse(f *testing.F) {
 			}
 		}
 		collect(n)
-		pred, aerr := s.st.CompileQuery(n, tmpl, params)
+		pred, aerr := metadata.CompileQuery(s.st, n, tmpl, params)
 		if aerr != nil {
-			if aerr.Code != state.CodeInvalidQuery && aerr.Code != state.CodeUnexpectedJSONType {
+			if aerr.Code != metadata.CodeInvalidQuery && aerr.Code != metadata.CodeUnexpectedJSONType {
 				t.Fatalf("compile %q: code %s", query, aerr.Code)
 			}
 			return
 		}
 		for _, in := range instances {
-			if r := pred(in); r > state.TriNull {
+			if r := pred(in); r > metadata.TriNull {
 				t.Fatalf("bad truth value %d", r)
 			}
 		}
@@ -177,8 +178,8 @@ func FuzzMetadataPatchDecode(f *testing.F) {
 		for _, in := range instances {
 			values, err := applyInstancePatch(in, patch)
 			if err != nil {
-				me, ok := err.(*state.MDError)
-				if !ok || me.Code != state.CodeFailedJSONPatch && me.Code != state.CodeSchemaValidationFailed {
+				me, ok := err.(*metadata.MDError)
+				if !ok || me.Code != metadata.CodeFailedJSONPatch && me.Code != metadata.CodeSchemaValidationFailed {
 					t.Fatalf("apply: %v", err)
 				}
 				continue
@@ -280,7 +281,7 @@ func FuzzSchemaUpdate(f *testing.F) {
 			}
 		} else {
 			orig, _ := json.Marshal(tmpl.Record())
-			d := &state.SchemaDraft{DisplayName: tmpl.DisplayName, Fields: state.CloneFields(tmpl.Fields)}
+			d := &metadata.SchemaDraft{DisplayName: tmpl.DisplayName, Fields: metadata.CloneFields(tmpl.Fields)}
 			failed := false
 			for _, op := range ops {
 				if aerr := d.Apply(op); aerr != nil {
@@ -316,7 +317,7 @@ func FuzzSchemaUpdate(f *testing.F) {
 
 // checkDraft checks the invariants of an accepted schema: unique field
 // keys, unique option keys, options only on enum and multiSelect fields.
-func checkDraft(t *testing.T, d *state.SchemaDraft) {
+func checkDraft(t *testing.T, d *metadata.SchemaDraft) {
 	t.Helper()
 	keys := map[string]bool{}
 	for _, fd := range d.Fields {
@@ -346,7 +347,7 @@ func FuzzQueryMarker(f *testing.F) {
 	hash := bodyHash([]byte(`{"from":"x"}`))
 	pos := state.Position{Vals: []state.MDVal{{Kind: state.ValNumber, S: "5", F: 5}, {}}, Oks: []bool{true, false}, Seq: 7}
 	for _, s := range []string{
-		state.EncodeQueryMarker(hash, pos), state.EncodeQueryMarker(hash, state.Position{Seq: -1}), state.EncodeQueryMarker("other", pos),
+		metadata.EncodeQueryMarker(hash, pos), metadata.EncodeQueryMarker(hash, state.Position{Seq: -1}), metadata.EncodeQueryMarker("other", pos),
 		"", "!!", "e30", "eyJoIjoieCJ9", "bnVsbA", "W10",
 		base64.RawURLEncoding.EncodeToString([]byte(`{"h":"` + hash + `","v":[{"k":9,"l":[]}],"q":99999999999}`)),
 	} {
@@ -356,9 +357,9 @@ func FuzzQueryMarker(f *testing.F) {
 	from := "enterprise_" + z.s.EnterpriseID() + ".contract"
 	f.Fuzz(func(t *testing.T, marker string) {
 		for keys := range 3 {
-			p, aerr := state.DecodeQueryMarker(marker, hash, keys)
+			p, aerr := metadata.DecodeQueryMarker(marker, hash, keys)
 			if aerr != nil {
-				if aerr.Status != http.StatusBadRequest || aerr.Code != wire.CodeBadRequest && aerr.Code != state.CodeInvalidQuery {
+				if aerr.Status != http.StatusBadRequest || aerr.Code != wire.CodeBadRequest && aerr.Code != metadata.CodeInvalidQuery {
 					t.Fatalf("decode: %d %s", aerr.Status, aerr.Code)
 				}
 				continue
@@ -366,12 +367,12 @@ func FuzzQueryMarker(f *testing.F) {
 			if len(p.Vals) != keys || len(p.Oks) != keys {
 				t.Fatalf("a marker of %d keys decoded to %d", keys, len(p.Vals))
 			}
-			once := state.EncodeQueryMarker(hash, *p)
-			q, aerr := state.DecodeQueryMarker(once, hash, keys)
+			once := metadata.EncodeQueryMarker(hash, *p)
+			q, aerr := metadata.DecodeQueryMarker(once, hash, keys)
 			if aerr != nil {
 				t.Fatalf("re-encoded marker refused: %v", aerr)
 			}
-			if twice := state.EncodeQueryMarker(hash, *q); twice != once {
+			if twice := metadata.EncodeQueryMarker(hash, *q); twice != once {
 				t.Fatalf("marker round trip: %s then %s", once, twice)
 			}
 		}

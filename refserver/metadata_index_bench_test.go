@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/contentapi/cms/refserver/internal/metadata"
 	"github.com/contentapi/cms/refserver/internal/state"
 )
 
@@ -34,8 +35,8 @@ func BenchmarkMetadataIndex(b *testing.B) {
 			x.Insert(in)
 		}
 	})
-	o := state.QueryOrder{Keys: []state.QField{{Key: "amount"}}}
-	after := s.st.PositionOf(o, t.Instances[items[len(items)/2].ID])
+	o := metadata.QueryOrder{Keys: []metadata.QField{{Key: "amount"}}}
+	after := metadata.PositionOf(s.st, o, t.Instances[items[len(items)/2].ID])
 	for _, desc := range []bool{false, true} {
 		name := "walk-asc"
 		if desc {

@@ -7,14 +7,15 @@ import (
 
 	jsonpatch "github.com/evanphx/json-patch/v5"
 
+	"github.com/contentapi/cms/refserver/internal/metadata"
 	"github.com/contentapi/cms/refserver/internal/state"
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 // readInstancePath reads the instance path of r for items of typ.
-func (s *Server) readInstancePath(r *http.Request, typ string) state.InstancePath {
+func (s *Server) readInstancePath(r *http.Request, typ string) metadata.InstancePath {
 	scope, scopeErr := s.pathScope(r)
-	return state.InstancePath{Typ: typ, ItemID: r.PathValue(typ + "_id"), Scope: scope, ScopeErr: scopeErr,
+	return metadata.InstancePath{Typ: typ, ItemID: r.PathValue(typ + "_id"), Scope: scope, ScopeErr: scopeErr,
 		Key: r.PathValue("template_key"), Edit: r.Method != http.MethodGet}
 }
 
@@ -31,7 +32,7 @@ func (s *Server) listInstances(typ string) handlerFunc {
 			return wire.NotFound(typ)
 		}
 		return s.change(w, func() (state.Reply, *wire.Error) {
-			return s.st.ListInstancesTx(p, typ, id)
+			return metadata.ListInstancesTx(s.st, p, typ, id)
 		})
 	}
 }
@@ -43,7 +44,7 @@ func (s *Server) getInstance(typ string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
 		ip := s.readInstancePath(r, typ)
 		return s.changeErr(w, func() (state.Reply, error) {
-			in, err := s.st.ExistingInstance(ip, p)
+			in, err := metadata.ExistingInstance(s.st, ip, p)
 			if err != nil {
 				return state.Reply{}, err
 			}
@@ -68,11 +69,11 @@ func (s *Server) createInstance(typ string) handlerFunc {
 		}
 		raw, err := decodeObject(b)
 		if err != nil {
-			return state.MDErrf(http.StatusBadRequest, wire.CodeBadRequest, "The body must be a JSON object of values")
+			return metadata.MDErrf(http.StatusBadRequest, wire.CodeBadRequest, "The body must be a JSON object of values")
 		}
 		ip := s.readInstancePath(r, typ)
 		return s.changeErr(w, func() (state.Reply, error) {
-			in, err := s.st.CreateInstanceTx(ip, p, raw)
+			in, err := metadata.CreateInstanceTx(s.st, ip, p, raw)
 			if err != nil {
 				return state.Reply{}, err
 			}
@@ -86,7 +87,7 @@ func (s *Server) deleteInstance(typ string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
 		ip := s.readInstancePath(r, typ)
 		return s.changeErr(w, func() (state.Reply, error) {
-			in, err := s.st.ExistingInstance(ip, p)
+			in, err := metadata.ExistingInstance(s.st, ip, p)
 			if err != nil {
 				return state.Reply{}, err
 			}
@@ -121,7 +122,7 @@ func (s *Server) updateInstance(typ string) handlerFunc {
 		}
 		ip := s.readInstancePath(r, typ)
 		return s.changeErr(w, func() (state.Reply, error) {
-			in, err := s.st.ExistingInstance(ip, p)
+			in, err := metadata.ExistingInstance(s.st, ip, p)
 			if err != nil {
 				return state.Reply{}, err
 			}
@@ -129,7 +130,7 @@ func (s *Server) updateInstance(typ string) handlerFunc {
 			if err != nil {
 				return state.Reply{}, err
 			}
-			if s.st.SetValues(in, values) {
+			if metadata.SetValues(s.st, in, values) {
 				s.st.MetadataChanged(in)
 				s.st.RecordEvent(state.EvMetadataUpdate, p.User, in.Item, in.Record())
 			}
@@ -155,13 +156,13 @@ func applyInstancePatch(in *state.MDInstance, patch jsonpatch.Patch) (map[string
 		if errors.Is(err, jsonpatch.ErrTestFailed) {
 			msg = "value differs from expectations"
 		}
-		return nil, state.MDErrf(http.StatusConflict, state.CodeFailedJSONPatch, "%s", msg)
+		return nil, metadata.MDErrf(http.StatusConflict, metadata.CodeFailedJSONPatch, "%s", msg)
 	}
 	raw, err := decodeObject(out)
 	if err != nil {
-		return nil, state.MDErrf(http.StatusConflict, state.CodeFailedJSONPatch, "The patch does not leave an object of values")
+		return nil, metadata.MDErrf(http.StatusConflict, metadata.CodeFailedJSONPatch, "The patch does not leave an object of values")
 	}
-	values, merr := state.TemplateValues(in.Tmpl, raw)
+	values, merr := metadata.TemplateValues(in.Tmpl, raw)
 	if merr != nil {
 		return nil, merr
 	}

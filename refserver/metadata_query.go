@@ -8,6 +8,7 @@ import (
 	"net/http"
 
 	"github.com/contentapi/cms/refserver/internal/mdquery"
+	"github.com/contentapi/cms/refserver/internal/metadata"
 	"github.com/contentapi/cms/refserver/internal/state"
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
@@ -45,7 +46,7 @@ func (s *Server) executeMetadataQuery(w http.ResponseWriter, r *http.Request, p 
 	if aerr != nil {
 		return aerr
 	}
-	var body state.QueryBody
+	var body metadata.QueryBody
 	if aerr := wire.DecodeJSON(bytes.NewReader(raw), &body); aerr != nil {
 		return aerr
 	}
@@ -62,7 +63,7 @@ func (s *Server) executeMetadataQuery(w http.ResponseWriter, r *http.Request, p 
 	if limit < 0 || limit > maxQueryLimit {
 		return wire.BadRequest("limit must be between 0 and %d", maxQueryLimit)
 	}
-	scope, key, aerr := s.st.ParseFrom(*body.From)
+	scope, key, aerr := metadata.ParseFrom(s.st, *body.From)
 	if aerr != nil {
 		return aerr
 	}
@@ -72,7 +73,7 @@ func (s *Server) executeMetadataQuery(w http.ResponseWriter, r *http.Request, p 
 	}
 	tree, qerr := mdquery.Parse(query)
 	if qerr != nil {
-		return wire.Errorf(http.StatusBadRequest, state.CodeInvalidQuery, "Invalid query: %s", qerr.Msg)
+		return wire.Errorf(http.StatusBadRequest, metadata.CodeInvalidQuery, "Invalid query: %s", qerr.Msg)
 	}
 	params, aerr := decodeParams(body.QueryParams)
 	if aerr != nil {
@@ -81,6 +82,6 @@ func (s *Server) executeMetadataQuery(w http.ResponseWriter, r *http.Request, p 
 	hash := bodyHash(raw)
 
 	return s.change(w, func() (state.Reply, *wire.Error) {
-		return s.st.ExecuteMetadataQueryTx(scope, key, body, tree, params, p, hash, limit)
+		return metadata.ExecuteMetadataQueryTx(s.st, scope, key, body, tree, params, p, hash, limit)
 	})
 }

@@ -4,14 +4,15 @@ import (
 	"io"
 	"net/http"
 
+	"github.com/contentapi/cms/refserver/internal/metadata"
 	"github.com/contentapi/cms/refserver/internal/state"
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 // decodeSchemaOps decodes a schema update body: a non-empty JSON array of
 // operation objects (unknown members are 400 bad_request).
-func decodeSchemaOps(r io.Reader) ([]state.SchemaOp, *wire.Error) {
-	var ops []state.SchemaOp
+func decodeSchemaOps(r io.Reader) ([]metadata.SchemaOp, *wire.Error) {
+	var ops []metadata.SchemaOp
 	if aerr := wire.DecodeJSON(r, &ops); aerr != nil {
 		return nil, aerr
 	}
@@ -43,6 +44,6 @@ func (s *Server) updateTemplate(w http.ResponseWriter, r *http.Request, p *state
 	}
 	templateKey := r.PathValue("template_key")
 	return s.change(w, func() (state.Reply, *wire.Error) {
-		return s.st.UpdateTemplateTx(scope, templateKey, ops)
+		return metadata.UpdateTemplateTx(s.st, scope, templateKey, ops)
 	})
 }

@@ -6,18 +6,19 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/contentapi/cms/refserver/internal/metadata"
 	"github.com/contentapi/cms/refserver/internal/state"
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 // templateBody is the body of POST /metadata_templates/schema.
 type templateBody struct {
-	Scope                  *string           `json:"scope"`
-	TemplateKey            *string           `json:"templateKey"`
-	DisplayName            *string           `json:"displayName"`
-	Hidden                 *bool             `json:"hidden"`
-	CopyInstanceOnItemCopy *bool             `json:"copyInstanceOnItemCopy"`
-	Fields                 []state.FieldBody `json:"fields"`
+	Scope                  *string              `json:"scope"`
+	TemplateKey            *string              `json:"templateKey"`
+	DisplayName            *string              `json:"displayName"`
+	Hidden                 *bool                `json:"hidden"`
+	CopyInstanceOnItemCopy *bool                `json:"copyInstanceOnItemCopy"`
+	Fields                 []metadata.FieldBody `json:"fields"`
 }
 
 // validTemplateKey applies the spec's pattern ^[a-zA-Z_][-a-zA-Z0-9_]*$ and
@@ -98,7 +99,7 @@ func (s *Server) createTemplate(w http.ResponseWriter, r *http.Request, p *state
 	default:
 		return wire.BadRequest("Invalid scope %q: templates are created in the enterprise scope", *body.Scope)
 	}
-	if aerr := state.CheckDisplayName(*body.DisplayName, "displayName"); aerr != nil {
+	if aerr := metadata.CheckDisplayName(*body.DisplayName, "displayName"); aerr != nil {
 		return aerr
 	}
 	t := &state.MDTemplate{Scope: s.st.EnterpriseScope(), DisplayName: *body.DisplayName}
@@ -109,7 +110,7 @@ func (s *Server) createTemplate(w http.ResponseWriter, r *http.Request, p *state
 		t.CopyOnCopy = *body.CopyInstanceOnItemCopy
 	}
 	for _, fb := range body.Fields {
-		f, aerr := state.NewField(fb)
+		f, aerr := metadata.NewField(fb)
 		if aerr != nil {
 			return aerr
 		}
@@ -132,7 +133,7 @@ func (s *Server) createTemplate(w http.ResponseWriter, r *http.Request, p *state
 	}
 
 	return s.change(w, func() (state.Reply, *wire.Error) {
-		return s.st.CreateTemplateTx(t, derived)
+		return metadata.CreateTemplateTx(s.st, t, derived)
 	})
 }
 
@@ -144,7 +145,7 @@ func (s *Server) getTemplate(w http.ResponseWriter, r *http.Request, p *state.Pr
 	}
 	templateKey := r.PathValue("template_key")
 	return s.change(w, func() (state.Reply, *wire.Error) {
-		return s.st.GetTemplateTx(scope, templateKey)
+		return metadata.GetTemplateTx(s.st, scope, templateKey)
 	})
 }
 
@@ -154,7 +155,7 @@ func (s *Server) getTemplate(w http.ResponseWriter, r *http.Request, p *state.Pr
 func (s *Server) getTemplateByID(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
 	pathValue := r.PathValue("template_id")
 	return s.change(w, func() (state.Reply, *wire.Error) {
-		return s.st.GetTemplateByIDTx(pathValue)
+		return metadata.GetTemplateByIDTx(s.st, pathValue)
 	})
 }
 
@@ -168,7 +169,7 @@ func (s *Server) deleteTemplate(w http.ResponseWriter, r *http.Request, p *state
 	}
 	templateKey := r.PathValue("template_key")
 	return s.change(w, func() (state.Reply, *wire.Error) {
-		return s.st.DeleteTemplateTx(scope, templateKey)
+		return metadata.DeleteTemplateTx(s.st, scope, templateKey)
 	})
 }
 
@@ -189,7 +190,7 @@ func (s *Server) listTemplates(w http.ResponseWriter, r *http.Request, scope str
 		return aerr
 	}
 	return s.change(w, func() (state.Reply, *wire.Error) {
-		return s.st.ListTemplatesTx(scope, q)
+		return metadata.ListTemplatesTx(s.st, scope, q)
 	})
 }
 
@@ -207,6 +208,6 @@ func (s *Server) listTemplatesByInstance(w http.ResponseWriter, r *http.Request,
 		return aerr
 	}
 	return s.change(w, func() (state.Reply, *wire.Error) {
-		return s.st.ListTemplatesByInstanceTx(id, p, limit)
+		return metadata.ListTemplatesByInstanceTx(s.st, id, p, limit)
 	})
 }

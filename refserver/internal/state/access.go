@@ -37,7 +37,7 @@ const (
 	ActUpload
 	// actEdit: renames, moves, changes the description, tags or lock,
 	// creates and edits metadata and tasks.
-	actEdit
+	ActEdit
 	// actDelete: moves the item to the trash.
 	ActDelete
 	// actShare: creates or changes the item's shared link.
@@ -51,8 +51,8 @@ const (
 // roleActions are the actions of each collaboration role (besides actSee,
 // which every role has).
 var RoleActions = map[string][]Action{
-	"co-owner":           {ActPreview, ActDownload, ActUpload, actEdit, ActDelete, actShare, actManageCollaborators},
-	"editor":             {ActPreview, ActDownload, ActUpload, actEdit, ActDelete, actShare},
+	"co-owner":           {ActPreview, ActDownload, ActUpload, ActEdit, ActDelete, actShare, actManageCollaborators},
+	"editor":             {ActPreview, ActDownload, ActUpload, ActEdit, ActDelete, actShare},
 	"viewer uploader":    {ActPreview, ActDownload, ActUpload, actShare},
 	"previewer uploader": {ActPreview, ActUpload},
 	"viewer":             {ActPreview, ActDownload, actShare},

@@ -156,7 +156,7 @@ func CheckName(name string) *wire.Error {
 // not found. Callers hold s.mu.
 func (s *State) Lookup(p *Principal, typ, id string) (*Item, *wire.Error) {
 	it, ok := s.Items[id]
-	if !ok || it.Typ != typ || !s.live(p, it) {
+	if !ok || it.Typ != typ || !s.Live(p, it) {
 		return nil, wire.NotFound(typ)
 	}
 	return it, nil
@@ -326,7 +326,7 @@ func (s *State) parentMini(it *Item) any {
 }
 
 // standard is the standard (default) representation of an item.
-func (s *State) standard(it *Item) map[string]any {
+func (s *State) Standard(it *Item) map[string]any {
 	m := s.Mini(it)
 	m["description"] = it.Description
 	m["path_collection"] = s.pathCollection(it)
@@ -362,7 +362,7 @@ func (s *State) standard(it *Item) map[string]any {
 
 // extra computes a "Full"-only field that appears only when requested.
 // ok is false for fields the server does not know.
-func (s *State) extra(it *Item, field string, p *Principal) (any, bool) {
+func (s *State) Extra(it *Item, field string, p *Principal) (any, bool) {
 	if v, ok := s.itemSettings(it, field); ok {
 		return v, true // items_update.go
 	}
@@ -424,7 +424,7 @@ func (s *State) extra(it *Item, field string, p *Principal) (any, bool) {
 // fields, the standard representation; with fields, the mini fields plus
 // the requested ones (standard or Full-only). Unknown names are ignored.
 func (s *State) Render(it *Item, fields []string, p *Principal) map[string]any {
-	std := s.standard(it)
+	std := s.Standard(it)
 	if fields == nil {
 		return std
 	}
@@ -432,11 +432,11 @@ func (s *State) Render(it *Item, fields []string, p *Principal) map[string]any {
 	for _, f := range fields {
 		if v, ok := std[f]; ok {
 			m[f] = v
-		} else if v, ok := s.extra(it, f, p); ok {
+		} else if v, ok := s.Extra(it, f, p); ok {
 			m[f] = v
 		}
 	}
-	if md := s.metadataFields(it, fields, true); md != nil {
+	if md := s.MetadataFields(it, fields, true); md != nil {
 		m["metadata"] = md // metadata.<scope>.<templateKey> (metadata.go)
 	}
 	return m

@@ -36,7 +36,7 @@ const (
 	evItemUndelete     = "ITEM_UNDELETE_VIA_TRASH"
 	EvItemDownload     = "ITEM_DOWNLOAD"
 	evItemMakeCurrent  = "ITEM_MAKE_CURRENT_VERSION"
-	evMetadataCreate   = "METADATA_INSTANCE_CREATE"
+	EvMetadataCreate   = "METADATA_INSTANCE_CREATE"
 	EvMetadataUpdate   = "METADATA_INSTANCE_UPDATE"
 	EvMetadataDelete   = "METADATA_INSTANCE_DELETE"
 	evTaskAssignCreate = "TASK_ASSIGNMENT_CREATE"
@@ -56,7 +56,7 @@ const (
 var adminEventType = map[string]string{
 	evItemCreate: "UPLOAD", evItemUpload: "UPLOAD", evItemRename: "RENAME", evItemMove: "MOVE",
 	evItemCopy: "COPY", evItemMakeCurrent: "FILE_VERSION_RESTORE", evItemTrash: "DELETE", evItemUndelete: "UNDELETE", EvItemDownload: "DOWNLOAD",
-	evMetadataCreate: evMetadataCreate, EvMetadataUpdate: EvMetadataUpdate, EvMetadataDelete: EvMetadataDelete,
+	EvMetadataCreate: EvMetadataCreate, EvMetadataUpdate: EvMetadataUpdate, EvMetadataDelete: EvMetadataDelete,
 	evTaskAssignCreate: evTaskAssignCreate, evGroupAddUser: evGroupAddUser, evGroupRemoveUser: evGroupRemoveUser,
 	evCollabAdd: "COLLABORATION_INVITE", evCollabRemove: "COLLABORATION_REMOVE",
 	evCommentCreate: evCommentCreate, evCommentUpdate: "COMMENT_EDIT", evCommentDelete: evCommentDelete,
@@ -135,7 +135,7 @@ func (s *State) ItemEvent(typ string, it *Item, by *User) {
 	if it.Owner != nil {
 		e.OwnerID = it.Owner.ID
 	}
-	e.Source = RecordJSON(s.standard(it))
+	e.Source = RecordJSON(s.Standard(it))
 	e.AdminSrc = RecordJSON(s.adminItemSource(it))
 	s.emit(e)
 }

@@ -62,7 +62,7 @@ func (s *State) LockRefuses(p *Principal, f *Item, act Action) *wire.Error {
 		return nil
 	}
 	switch act {
-	case ActUpload, actEdit, ActDelete:
+	case ActUpload, ActEdit, ActDelete:
 	case ActDownload:
 		if !l.DownloadPrevented {
 			return nil

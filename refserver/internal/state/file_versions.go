@@ -11,7 +11,7 @@ import (
 // fileVersion finds the file id and its version vid for p. Callers hold
 // s.mu.
 func (s *State) fileVersion(id, vid string, p *Principal) (*Item, *Version, *wire.Error) {
-	f, aerr := s.LookupFor(p, "file", id, actEdit)
+	f, aerr := s.LookupFor(p, "file", id, ActEdit)
 	if aerr != nil {
 		return nil, nil, aerr
 	}
@@ -50,10 +50,10 @@ func (s *State) DeleteFileVersionTx(fileID string, versionID string, p *Principa
 	case !v.TrashedAt.IsZero():
 		return Reply{}, wire.NotFound("file version")
 	}
-	if aerr := FirstAPIError(CheckIfMatch(ifMatch, f.Etag()), s.LockRefuses(p, f, actEdit), s.versionBlocked(v)); aerr != nil {
+	if aerr := FirstAPIError(CheckIfMatch(ifMatch, f.Etag()), s.LockRefuses(p, f, ActEdit), s.versionBlocked(v)); aerr != nil {
 		return Reply{}, aerr
 	}
-	if !s.Can(p, f, actEdit) {
+	if !s.Can(p, f, ActEdit) {
 		return Reply{}, wire.Errorf(wire.StatusForbidden, wire.CodeAccessDenied, "Access denied - insufficient permission to delete a version")
 	}
 	v.TrashedAt, v.TrashedBy = s.NowSec(), p.User

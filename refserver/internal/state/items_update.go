@@ -81,7 +81,7 @@ func (b *ItemUpdateBody) action() Action {
 	if b.SharedLink.Present && !other {
 		return actShare
 	}
-	return actEdit
+	return ActEdit
 }
 
 // CheckShape applies the rules that need no state.
@@ -170,7 +170,7 @@ func (s *State) UpdateItemTx(id string, body ItemUpdateBody, p *Principal, typ s
 	}
 	moving, renaming := target != it.ParentID, name != it.Name
 	if moving || renaming {
-		if aerr := s.LockRefuses(p, it, actEdit); aerr != nil {
+		if aerr := s.LockRefuses(p, it, ActEdit); aerr != nil {
 			return Reply{}, aerr
 		}
 		if c := s.Conflict(target, owner, name, it); c != nil {
@@ -266,7 +266,7 @@ func (s *State) IsWithin(id, root string) bool {
 		return true
 	}
 	f, ok := s.Items[id]
-	return ok && root != RootID && s.isUnder(f, root) // tree.go
+	return ok && root != RootID && s.IsUnder(f, root) // tree.go
 }
 
 // setOwnerTree gives an item and everything below it a new owner (a move

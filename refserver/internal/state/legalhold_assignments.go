@@ -46,7 +46,7 @@ func (s *State) holdCovers(a *LegalHoldAssignment, f *Item, v *Version) bool {
 	case "file_version":
 		return v.ID == a.ToID
 	case "folder":
-		return s.isUnder(f, a.ToID)
+		return s.IsUnder(f, a.ToID)
 	case "user", "ownership":
 		custodian = f.Owner != nil && f.Owner.ID == a.ToID
 	case "interactions":

@@ -5,32 +5,12 @@ import (
 	"strings"
 )
 
-// Metadata: templates (metadata_templates.go, metadata_schema.go),
-// instances on files and folders (metadata_instances.go,
-// metadata_values.go) and the metadata query engine (metadata_query*.go).
-// This file holds the state, the routes, the scopes and the error shape
-// they share. docs/metadata.md ("The reference server") summarises the
-// rules and lists the error codes chosen where the service documents none;
-// each handler's comment has the details.
-
-// Metadata error codes. The spec names all of these for the metadata
-// endpoints (the metadata guides of the service).
-const (
-	CodeSchemaValidationFailed = "schema_validation_failed"
-	codeTupleAlreadyExists     = "tuple_already_exists"
-	codeInstanceNotFound       = "instance_not_found"
-	codeInstanceTupleNotFound  = "instance_tuple_not_found"
-	CodeFailedJSONPatch        = "failed_json_patch_application"
-	CodeInvalidQuery           = "invalid_query"
-	CodeUnexpectedJSONType     = "unexpected_json_type"
-)
-
 const (
 	ScopeGlobal          = "global"
 	MaxInstancesPerItem  = 100
 	MaxTemplateKeyLen    = 64
-	maxFieldKeyLen       = 256
-	maxDisplayNameLen    = 4096
+	MaxFieldKeyLen       = 256
+	MaxDisplayNameLen    = 4096
 	GlobalPropertiesKey  = "properties"
 	ContentTypeJSONPatch = "application/json-patch+json"
 )
@@ -65,23 +45,6 @@ func (s *State) metadataItemPurged(it *Item) {
 	for _, in := range append([]*MDInstance(nil), s.Metadata.ByItem[it.ID]...) {
 		s.RemoveInstance(in)
 	}
-}
-
-// MDError is a failure of the metadata service answered with the
-// MetadataError body {code, message, request_id}: no type, no status, no
-// help_url (spec schema MetadataError; the live service answers instance
-// errors in this shape, box/box-openapi#393). Failures outside the metadata
-// service (authentication, an unknown file or folder) keep the standard
-// ClientError body.
-type MDError struct {
-	Status        int
-	Code, Message string
-}
-
-func (e *MDError) Error() string { return fmt.Sprintf("%d %s: %s", e.Status, e.Code, e.Message) }
-
-func MDErrf(status int, code, format string, args ...any) *MDError {
-	return &MDError{Status: status, Code: code, Message: fmt.Sprintf(format, args...)}
 }
 
 // EnterpriseScope is the full scope of this server's enterprise templates.

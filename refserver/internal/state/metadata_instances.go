@@ -41,32 +41,32 @@ func (in *MDInstance) base() map[string]any {
 
 // applyEffect applies a schema change to the instance's values and reports
 // whether they changed.
-func (in *MDInstance) applyEffect(e schemaEffect) bool {
-	switch e.kind {
+func (in *MDInstance) ApplyEffect(e SchemaEffect) bool {
+	switch e.Kind {
 	case "renameField":
-		v, ok := in.Values[e.from]
+		v, ok := in.Values[e.From]
 		if ok {
-			delete(in.Values, e.from)
-			in.Values[e.to] = v
+			delete(in.Values, e.From)
+			in.Values[e.To] = v
 		}
 		return ok
 	case "removeField":
-		_, ok := in.Values[e.field]
-		delete(in.Values, e.field)
+		_, ok := in.Values[e.Field]
+		delete(in.Values, e.Field)
 		return ok
 	}
-	v, ok := in.Values[e.field]
+	v, ok := in.Values[e.Field]
 	if !ok {
 		return false
 	}
-	if !e.multi {
-		if v.S != e.from {
+	if !e.Multi {
+		if v.S != e.From {
 			return false
 		}
-		if e.kind == "removeOption" {
-			delete(in.Values, e.field)
+		if e.Kind == "removeOption" {
+			delete(in.Values, e.Field)
 		} else {
-			in.Values[e.field] = MDVal{Kind: valString, S: e.to}
+			in.Values[e.Field] = MDVal{Kind: ValString, S: e.To}
 		}
 		return true
 	}
@@ -74,117 +74,19 @@ func (in *MDInstance) applyEffect(e schemaEffect) bool {
 	list := make([]string, 0, len(v.List))
 	for _, o := range v.List {
 		switch {
-		case o != e.from:
+		case o != e.From:
 			list = append(list, o)
-		case e.kind == "renameOption":
-			list = append(list, e.to)
+		case e.Kind == "renameOption":
+			list = append(list, e.To)
 			changed = true
 		default:
 			changed = true
 		}
 	}
 	if changed {
-		in.Values[e.field] = MDVal{Kind: valList, List: list}
+		in.Values[e.Field] = MDVal{Kind: ValList, List: list}
 	}
 	return changed
-}
-
-// InstancePath is what an instance path names: the item ({file_id} or
-// {folder_id}), the scope (or the error of a malformed one) and the
-// template key; edit is true for the calls that change metadata.
-type InstancePath struct {
-	Typ, ItemID string
-	Scope       string
-	ScopeErr    *wire.Error
-	Key         string
-	Edit        bool
-}
-
-// mdItem resolves the item of an instance path: a malformed id or folder
-// "0" is 405 (as the service answers), an item the caller cannot see 404
-// not_found.
-func (s *State) mdItem(ip InstancePath, p *Principal) (*Item, *wire.Error) {
-	if !ValidID(ip.ItemID) || ip.ItemID == RootID {
-		return nil, wire.Errorf(wire.StatusMethodNotAllowed, wire.CodeMethodNotAllowed, "Method Not Allowed: malformed %s id", ip.Typ)
-	}
-	if !ip.Edit {
-		return s.Lookup(p, ip.Typ, ip.ItemID)
-	}
-	return s.LookupFor(p, ip.Typ, ip.ItemID, actEdit) // metadata changes are edits (access.go)
-}
-
-// instanceOf resolves item, scope and template of an instance path and
-// returns the instance (nil when the template is not applied). missing is
-// the code for an unknown template.
-func (s *State) instanceOf(ip InstancePath, p *Principal, missing string) (*Item, *MDTemplate, *MDInstance, error) {
-	it, aerr := s.mdItem(ip, p)
-	if aerr != nil {
-		return nil, nil, nil, aerr
-	}
-	if ip.ScopeErr != nil {
-		return nil, nil, nil, ip.ScopeErr
-	}
-	scope, key := ip.Scope, ip.Key
-	t := s.Template(scope, key)
-	if t == nil {
-		return nil, nil, nil, MDErrf(wire.StatusNotFound, missing, "Template not found: %s.%s", scope, key)
-	}
-	return it, t, t.Instances[it.ID], nil
-}
-
-func errInstanceNotFound(t *MDTemplate) *MDError {
-	return MDErrf(wire.StatusNotFound, codeInstanceNotFound, "Instance not found for '%s.%s'", t.Scope, t.Key)
-}
-
-// ExistingInstance is instanceOf for the calls on an instance that must
-// exist: an unknown template or a missing instance is 404
-// instance_not_found. Callers hold s.mu.
-func (s *State) ExistingInstance(ip InstancePath, p *Principal) (*MDInstance, error) {
-	_, t, in, err := s.instanceOf(ip, p, codeInstanceNotFound)
-	if err == nil && in == nil {
-		err = errInstanceNotFound(t)
-	}
-	return in, err
-}
-
-// ListInstancesTx is the transaction of GET /files/{id}/metadata
-// (listInstances): what it checks, reads and changes under the state's lock,
-// and its reply. Callers hold mu.
-func (s *State) ListInstancesTx(p *Principal, typ string, id string) (Reply, *wire.Error) {
-	it, aerr := s.Lookup(p, typ, id)
-	if aerr != nil {
-		return Reply{}, aerr
-	}
-	entries := []any{}
-	for _, in := range s.Metadata.ByItem[it.ID] {
-		entries = append(entries, in.Record())
-	}
-	return Reply{wire.StatusOK, map[string]any{"entries": entries, "limit": MaxInstancesPerItem}}, nil
-}
-
-// CreateInstanceTx applies the template of ip to its item with the values
-// of raw: 404 instance_tuple_not_found for an unknown template, 409
-// tuple_already_exists, 400 schema_validation_failed, 400 past
-// maxInstancesPerItem. Callers hold mu.
-func (s *State) CreateInstanceTx(ip InstancePath, p *Principal, raw map[string]any) (*MDInstance, error) {
-	it, t, in, err := s.instanceOf(ip, p, codeInstanceTupleNotFound)
-	if err != nil {
-		return nil, err
-	}
-	if in != nil {
-		return nil, MDErrf(wire.StatusConflict, codeTupleAlreadyExists, "An instance of %s.%s already exists on this %s", t.Scope, t.Key, ip.Typ)
-	}
-	values, merr := TemplateValues(t, raw)
-	if merr != nil {
-		return nil, merr
-	}
-	if len(s.Metadata.ByItem[it.ID]) >= MaxInstancesPerItem {
-		return nil, MDErrf(wire.StatusBadRequest, wire.CodeBadRequest, "An item can hold at most %d metadata instances", MaxInstancesPerItem)
-	}
-	in = s.AddInstance(t, it, values)
-	s.MetadataChanged(in)
-	s.RecordEvent(evMetadataCreate, p.User, it, in.Record())
-	return in, nil
 }
 
 // AddInstance applies a template to an item. Callers hold s.mu.
@@ -229,39 +131,4 @@ func (s *State) RemoveInstance(in *MDInstance) {
 		s.Metadata.ByItem[in.Item.ID] = rest
 	}
 	delete(s.Metadata.ByInstID, in.ID)
-}
-
-// SetValues replaces an instance's values, keeping the sort indexes in
-// step, and bumps $version when anything changed; it reports whether
-// anything did. Callers hold s.mu.
-func (s *State) SetValues(in *MDInstance, values map[string]MDVal) bool {
-	var changed []string
-	for k, v := range in.Values {
-		if nv, ok := values[k]; !ok || !nv.equal(v) {
-			changed = append(changed, k)
-		}
-	}
-	for k := range values {
-		if _, ok := in.Values[k]; !ok {
-			changed = append(changed, k)
-		}
-	}
-	if len(changed) == 0 {
-		return false
-	}
-	t := in.Tmpl
-	var touched []*sortIndex
-	for _, k := range changed {
-		if idx := t.Sorted[k]; idx != nil {
-			idx.Remove(in)
-			touched = append(touched, idx)
-		}
-	}
-	in.Values = values
-	for _, idx := range touched {
-		idx.Insert(in)
-	}
-	in.Version++
-	s.Dirty(KInstances, in.ID)
-	return true
 }

@@ -19,10 +19,10 @@ type MDVal struct {
 }
 
 const (
-	valString byte = iota + 1
+	ValString byte = iota + 1
 	ValNumber
-	valDate
-	valList
+	ValDate
+	ValList
 )
 
 // dateLayout is how dates are stored and answered: the service keeps the
@@ -34,14 +34,14 @@ func (v MDVal) JSON() any {
 	switch v.Kind {
 	case ValNumber:
 		return json.Number(v.S)
-	case valList:
+	case ValList:
 		return v.List
 	default:
 		return v.S
 	}
 }
 
-func (v MDVal) equal(o MDVal) bool {
+func (v MDVal) Equal(o MDVal) bool {
 	if v.Kind != o.Kind || v.S != o.S || len(v.List) != len(o.List) {
 		return false
 	}
@@ -54,7 +54,7 @@ func (v MDVal) equal(o MDVal) bool {
 }
 
 // numberVal parses a JSON number into a value.
-func numberVal(n json.Number) (MDVal, bool) {
+func NumberVal(n json.Number) (MDVal, bool) {
 	f, err := strconv.ParseFloat(string(n), 64)
 	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
 		return MDVal{}, false
@@ -64,14 +64,14 @@ func numberVal(n json.Number) (MDVal, bool) {
 
 // dateVal parses an RFC 3339 date-time into a date value (time part
 // dropped, as the service does).
-func dateVal(s string) (MDVal, bool) {
+func DateVal(s string) (MDVal, bool) {
 	t, err := ParseRFC3339(s)
 	if err != nil {
 		return MDVal{}, false
 	}
 	t = t.UTC()
 	day := time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
-	return MDVal{Kind: valDate, S: day.Format(dateLayout), F: float64(day.UnixMilli())}, true
+	return MDVal{Kind: ValDate, S: day.Format(dateLayout), F: float64(day.UnixMilli())}, true
 }
 
 // fieldValue checks a decoded JSON value (numbers as json.Number) against
@@ -79,45 +79,45 @@ func dateVal(s string) (MDVal, bool) {
 // string; float → JSON number; integer → JSON integer; date → RFC 3339
 // string; enum → one option key; multiSelect → array of option keys;
 // taxonomy → array of node id strings.
-func fieldValue(f *MDField, v any) (MDVal, error) {
+func FieldValue(f *MDField, v any) (MDVal, error) {
 	switch f.Typ {
-	case fieldString:
+	case FieldString:
 		if s, ok := v.(string); ok {
-			return MDVal{Kind: valString, S: s}, nil
+			return MDVal{Kind: ValString, S: s}, nil
 		}
-	case fieldFloat, fieldInteger:
+	case FieldFloat, FieldInteger:
 		if n, ok := v.(json.Number); ok {
-			if val, ok := numberVal(n); ok && (f.Typ == fieldFloat || val.F == math.Trunc(val.F)) {
+			if val, ok := NumberVal(n); ok && (f.Typ == FieldFloat || val.F == math.Trunc(val.F)) {
 				return val, nil
 			}
 		}
-	case fieldDate:
+	case FieldDate:
 		if s, ok := v.(string); ok {
-			if val, ok := dateVal(s); ok {
+			if val, ok := DateVal(s); ok {
 				return val, nil
 			}
 			return MDVal{}, fmt.Errorf("value of %q is not an RFC 3339 date-time", f.Key)
 		}
-	case fieldEnum:
+	case FieldEnum:
 		if s, ok := v.(string); ok {
-			if _, o := f.option(s); o != nil {
-				return MDVal{Kind: valString, S: s}, nil
+			if _, o := f.Option(s); o != nil {
+				return MDVal{Kind: ValString, S: s}, nil
 			}
 			return MDVal{}, fmt.Errorf("%q is not an option of field %q", s, f.Key)
 		}
-	case fieldMultiSelect, fieldTaxonomy:
+	case FieldMultiSelect, FieldTaxonomy:
 		list, ok := StringList(v)
 		if !ok {
 			break
 		}
-		if f.Typ == fieldMultiSelect {
+		if f.Typ == FieldMultiSelect {
 			for _, s := range list {
-				if _, o := f.option(s); o == nil {
+				if _, o := f.Option(s); o == nil {
 					return MDVal{}, fmt.Errorf("%q is not an option of field %q", s, f.Key)
 				}
 			}
 		}
-		return MDVal{Kind: valList, List: list}, nil
+		return MDVal{Kind: ValList, List: list}, nil
 	}
 	return MDVal{}, fmt.Errorf("value of %q does not match its field type %s", f.Key, f.Typ)
 }
@@ -136,37 +136,6 @@ func StringList(v any) ([]string, bool) {
 		out = append(out, s)
 	}
 	return out, true
-}
-
-// TemplateValues checks a whole set of custom values against a template:
-// every key must be a field of the template (global.properties takes any
-// key that does not start with "$", with string values only). A failure
-// is 400 schema_validation_failed.
-func TemplateValues(t *MDTemplate, raw map[string]any) (map[string]MDVal, *MDError) {
-	out := make(map[string]MDVal, len(raw))
-	for k, v := range raw {
-		if v == nil {
-			continue // null: no value
-		}
-		if t.freeForm() {
-			s, ok := v.(string)
-			if k == "" || k[0] == '$' || !ok {
-				return nil, MDErrf(400, CodeSchemaValidationFailed, "global.properties takes string values under keys not starting with $ (key %q)", k)
-			}
-			out[k] = MDVal{Kind: valString, S: s}
-			continue
-		}
-		_, f := t.Field(k)
-		if f == nil {
-			return nil, MDErrf(400, CodeSchemaValidationFailed, "%q is not a field of template %s", k, t.Key)
-		}
-		val, err := fieldValue(f, v)
-		if err != nil {
-			return nil, MDErrf(400, CodeSchemaValidationFailed, "%s", err.Error())
-		}
-		out[k] = val
-	}
-	return out, nil
 }
 
 // ParseRFC3339 parses an RFC 3339 date-time (fractional seconds optional).

@@ -98,7 +98,7 @@ func (s *State) retentionCovers(a *RetentionAssignment, f *Item) bool {
 	case AssignEnterprise:
 		return true
 	case AssignFolder:
-		return s.isUnder(f, a.ToID)
+		return s.IsUnder(f, a.ToID)
 	case AssignMetadataTemplate:
 		return s.metadataCovers(a, f)
 	}

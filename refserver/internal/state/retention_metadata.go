@@ -65,7 +65,7 @@ func (s *State) metadataTargetOf(a *RetentionAssignment) *wire.Error {
 	}
 	if a.StartDateField != "" && a.StartDateField != StartDateUploadDate {
 		f := fieldByID(t, a.StartDateField)
-		if f == nil || f.Typ != fieldDate {
+		if f == nil || f.Typ != FieldDate {
 			return wire.BadRequest("start_date_field must be upload_date or the id of a date field of the template")
 		}
 	}
@@ -117,7 +117,7 @@ func (s *State) metadataCovers(a *RetentionAssignment, f *Item) bool {
 		switch {
 		case !ok:
 			return false
-		case v.Kind == valList:
+		case v.Kind == ValList:
 			if !slices.Contains(v.List, o.Key) {
 				return false
 			}
@@ -138,7 +138,7 @@ func (s *State) retentionStart(a *RetentionAssignment, f *Item, v *Version) time
 	}
 	if t := s.Metadata.ByID[a.ToID]; t != nil && a.StartDateField != "" && a.StartDateField != StartDateUploadDate {
 		if field, in := fieldByID(t, a.StartDateField), t.Instances[f.ID]; field != nil && in != nil {
-			if d, ok := in.Values[field.Key]; ok && d.Kind == valDate {
+			if d, ok := in.Values[field.Key]; ok && d.Kind == ValDate {
 				return time.UnixMilli(int64(d.F)).UTC()
 			}
 		}

@@ -160,8 +160,8 @@ func (s *State) ParseSearchMDFilters(raw string) (*searchMDFilter, *wire.Error) 
 	out := &searchMDFilter{tmpl: t}
 	for key, rawVal := range f.Filters {
 		_, field := t.Field(key)
-		if field == nil && t.freeForm() {
-			field = &MDField{Typ: fieldString, Key: key} // global.properties: any key, string values
+		if field == nil && t.FreeForm() {
+			field = &MDField{Typ: FieldString, Key: key} // global.properties: any key, string values
 		}
 		if field == nil {
 			return nil, InvalidParam("Invalid value for \"mdfilters\": template %s has no field %q", t.Key, key)
@@ -186,11 +186,11 @@ func mdConditionOf(f *MDField, raw json.RawMessage) (mdCondition, error) {
 		return c, err
 	}
 	if rng, ok := v.(map[string]any); ok {
-		if f.Typ != fieldFloat && f.Typ != fieldInteger && f.Typ != fieldDate {
+		if f.Typ != FieldFloat && f.Typ != FieldInteger && f.Typ != FieldDate {
 			return c, fmt.Errorf("a range needs a float or date field")
 		}
 		for k, bound := range rng {
-			val, err := fieldValue(f, bound)
+			val, err := FieldValue(f, bound)
 			if err != nil {
 				return c, err
 			}
@@ -209,16 +209,16 @@ func mdConditionOf(f *MDField, raw json.RawMessage) (mdCondition, error) {
 		return c, nil
 	}
 	values := []any{v}
-	if list, ok := v.([]any); ok && f.Typ != fieldMultiSelect {
+	if list, ok := v.([]any); ok && f.Typ != FieldMultiSelect {
 		values = list
 	}
 	for _, one := range values {
-		if f.Typ == fieldMultiSelect || f.Typ == fieldTaxonomy {
+		if f.Typ == FieldMultiSelect || f.Typ == FieldTaxonomy {
 			if str, ok := one.(string); ok {
 				one = []any{str}
 			}
 		}
-		val, err := fieldValue(f, one)
+		val, err := FieldValue(f, one)
 		if err != nil {
 			return c, err
 		}
@@ -240,7 +240,7 @@ func (c mdCondition) matches(in *MDInstance) bool {
 		return v.Kind == c.field.kindOfValue() && (c.gt == nil || v.F >= c.gt.F) && (c.lt == nil || v.F <= c.lt.F)
 	}
 	for _, want := range c.values {
-		if v.Kind == valList {
+		if v.Kind == ValList {
 			for _, opt := range want.List {
 				if slices.Contains(v.List, opt) {
 					return true
@@ -248,7 +248,7 @@ func (c mdCondition) matches(in *MDInstance) bool {
 			}
 			continue
 		}
-		if v.Kind == ValNumber || v.Kind == valDate {
+		if v.Kind == ValNumber || v.Kind == ValDate {
 			if v.F == want.F {
 				return true
 			}

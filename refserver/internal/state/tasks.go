@@ -204,7 +204,7 @@ func (s *State) CreateTaskTx(body CreateTaskBody, p *Principal, t *Task) (Reply,
 	if !ValidID(*body.Item.ID) {
 		return Reply{}, wire.NotFound("file")
 	}
-	f, aerr := s.LookupFor(p, "file", *body.Item.ID, actEdit)
+	f, aerr := s.LookupFor(p, "file", *body.Item.ID, ActEdit)
 	if aerr != nil {
 		return Reply{}, aerr
 	}

@@ -39,7 +39,7 @@ func (s *State) InTrash(it *Item) bool { return it.Trashed() }
 // of what hangs on them (metadata, tasks, watermarks, ...): visible to p and
 // not in the trash. An item in the trash answers 404 there, as it does on
 // its own endpoints; only the trash endpoints read it. Callers hold s.mu.
-func (s *State) live(p *Principal, it *Item) bool { return s.visible(p, it) && !s.InTrash(it) }
+func (s *State) Live(p *Principal, it *Item) bool { return s.visible(p, it) && !s.InTrash(it) }
 
 // trashPathCollection is the path_collection of an item in the trash.
 func trashPathCollection() map[string]any {

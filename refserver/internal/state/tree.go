@@ -22,7 +22,7 @@ func (s *State) ancestors(it *Item) iter.Seq[*Item] {
 
 // isUnder reports whether it lies somewhere below folder folderID; every
 // item lies below the root folder "0". Callers hold s.mu.
-func (s *State) isUnder(it *Item, folderID string) bool {
+func (s *State) IsUnder(it *Item, folderID string) bool {
 	if folderID == RootID {
 		return true
 	}

@@ -90,7 +90,7 @@ func (s *State) watermarkTarget(id string, edit bool, p *Principal, typ string) 
 	if !edit {
 		return s.Lookup(p, typ, id)
 	}
-	return s.LookupFor(p, typ, id, actEdit)
+	return s.LookupFor(p, typ, id, ActEdit)
 }
 
 // GetWatermarkTx is the transaction of GET /files/{id}/watermark

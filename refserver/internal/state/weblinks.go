@@ -121,7 +121,7 @@ type UpdateWebLinkBody struct {
 // (updateWebLink): what it checks, reads and changes under the state's lock,
 // and its reply. Callers hold mu.
 func (s *State) UpdateWebLinkTx(p *Principal, id string, body UpdateWebLinkBody, now time.Time, removeLink bool, link *SharedLinkUpdate, fields []string) (Reply, *wire.Error) {
-	wl, aerr := s.LookupFor(p, "web_link", id, actEdit)
+	wl, aerr := s.LookupFor(p, "web_link", id, ActEdit)
 	if aerr != nil {
 		return Reply{}, aerr
 	}

@@ -1,0 +1,191 @@
+package metadata
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/contentapi/cms/refserver/internal/state"
+	"github.com/contentapi/cms/refserver/internal/wire"
+)
+
+// FieldBody is a field of a create body or of addField data. The taxonomy
+// properties are decoded so that a taxonomy field is refused for what it
+// is rather than for an unknown member.
+type FieldBody struct {
+	Type         *string      `json:"type"`
+	Key          *string      `json:"key"`
+	DisplayName  *string      `json:"displayName"`
+	Description  *string      `json:"description"`
+	Hidden       *bool        `json:"hidden"`
+	Options      []optionBody `json:"options"`
+	TaxonomyKey  *string      `json:"taxonomyKey"`
+	TaxonomyID   *string      `json:"taxonomyId"`
+	Namespace    *string      `json:"namespace"`
+	OptionsRules any          `json:"optionsRules"`
+}
+
+// optionBody is an option of a field body, or the data of the option ops.
+type optionBody struct {
+	Key *string `json:"key"`
+}
+
+// NewField checks a field body and builds the field. Field rules: type one
+// of the creatable types, key 1..256 characters, displayName 1..4096,
+// options (unique, non-empty keys) only on enum and multiSelect.
+func NewField(b FieldBody) (*state.MDField, *wire.Error) {
+	if b.Type == nil || b.Key == nil || b.DisplayName == nil {
+		return nil, wire.BadRequest("A field needs type, key and displayName")
+	}
+	switch *b.Type {
+	case state.FieldString, state.FieldFloat, state.FieldDate, state.FieldEnum, state.FieldMultiSelect:
+	case state.FieldInteger, state.FieldTaxonomy:
+		return nil, wire.BadRequest("Fields of type %s cannot be created", *b.Type)
+	default:
+		return nil, wire.BadRequest("Invalid field type %q", *b.Type)
+	}
+	if aerr := checkFieldKey(*b.Key); aerr != nil {
+		return nil, aerr
+	}
+	if aerr := CheckDisplayName(*b.DisplayName, "field displayName"); aerr != nil {
+		return nil, aerr
+	}
+	if b.TaxonomyKey != nil || b.TaxonomyID != nil || b.Namespace != nil || b.OptionsRules != nil {
+		return nil, wire.BadRequest("Taxonomy properties are only valid on taxonomy fields")
+	}
+	f := &state.MDField{ID: state.NewUUID(), Typ: *b.Type, Key: *b.Key, DisplayName: *b.DisplayName}
+	if b.Description != nil {
+		if len(*b.Description) > state.MaxDisplayNameLen {
+			return nil, wire.BadRequest("Field description is longer than %d characters", state.MaxDisplayNameLen)
+		}
+		f.Description = *b.Description
+	}
+	if b.Hidden != nil {
+		f.Hidden = *b.Hidden
+	}
+	if b.Options != nil && !f.HasOptions() {
+		return nil, wire.BadRequest("Options are only valid on enum and multiSelect fields")
+	}
+	for _, o := range b.Options {
+		if o.Key == nil {
+			return nil, wire.BadRequest("An option needs a key")
+		}
+		if aerr := f.AddOption(*o.Key); aerr != nil {
+			return nil, aerr
+		}
+	}
+	return f, nil
+}
+
+func checkFieldKey(key string) *wire.Error {
+	if key == "" || utf8.RuneCountInString(key) > state.MaxFieldKeyLen || strings.HasPrefix(key, "$") || !utf8.ValidString(key) {
+		return wire.BadRequest("Invalid field key %q: 1 to %d characters, not starting with $", key, state.MaxFieldKeyLen)
+	}
+	return nil
+}
+
+func CheckDisplayName(v, what string) *wire.Error {
+	if strings.TrimSpace(v) == "" || utf8.RuneCountInString(v) > state.MaxDisplayNameLen {
+		return wire.BadRequest("Invalid %s: 1 to %d characters", what, state.MaxDisplayNameLen)
+	}
+	return nil
+}
+
+// CreateTemplateTx is the transaction of POST /metadata_templates/schema
+// (createTemplate): what it checks, reads and changes under the state's lock,
+// and its reply. Callers hold mu.
+func CreateTemplateTx(s *state.State, t *state.MDTemplate, derived bool) (state.Reply, *wire.Error) {
+	if s.Template(t.Scope, t.Key) != nil {
+		if !derived {
+			return state.Reply{}, wire.Errorf(wire.StatusConflict, wire.CodeConflict, "A template with templateKey %q already exists", t.Key)
+		}
+		base := t.Key
+		for n := 1; s.Template(t.Scope, t.Key) != nil; n++ {
+			suffix := strconv.Itoa(n)
+			t.Key = base[:min(len(base), state.MaxTemplateKeyLen-len(suffix))] + suffix
+		}
+	}
+	s.AddTemplate(t)
+	return state.Reply{Status: wire.StatusCreated, Body: t.Record()}, nil
+}
+
+// templateOf resolves {scope}/{template_key} of a template path: 400 for
+// no scope, 404 not_found for no such template.
+func TemplateOf(s *state.State, scope, key string) (*state.MDTemplate, *wire.Error) {
+	t := s.Template(scope, key)
+	if t == nil {
+		return nil, wire.NotFound("metadata template")
+	}
+	return t, nil
+}
+
+// GetTemplateTx is the transaction of GET
+// /metadata_templates/{scope}/{template_key}/schema. (getTemplate): what it
+// checks, reads and changes under the state's lock, and its reply. Callers
+// hold mu.
+func GetTemplateTx(s *state.State, scope string, templateKey string) (state.Reply, *wire.Error) {
+	t, aerr := TemplateOf(s, scope, templateKey)
+	if aerr != nil {
+		return state.Reply{}, aerr
+	}
+	return state.Reply{Status: wire.StatusOK, Body: t.Record()}, nil
+}
+
+// GetTemplateByIDTx is the transaction of GET
+// /metadata_templates/{template_id}. (getTemplateByID): what it checks, reads
+// and changes under the state's lock, and its reply. Callers hold mu.
+func GetTemplateByIDTx(s *state.State, pathValue string) (state.Reply, *wire.Error) {
+	t := s.Metadata.ByID[pathValue]
+	if t == nil {
+		return state.Reply{}, wire.BadRequest("Template id not recognised")
+	}
+	return state.Reply{Status: wire.StatusOK, Body: t.Record()}, nil
+}
+
+// DeleteTemplateTx is the transaction of DELETE
+// /metadata_templates/{scope}/{template_key}/schema (deleteTemplate): what it
+// checks, reads and changes under the state's lock, and its reply. Callers
+// hold mu.
+func DeleteTemplateTx(s *state.State, scope string, templateKey string) (state.Reply, *wire.Error) {
+	t, aerr := TemplateOf(s, scope, templateKey)
+	if aerr != nil {
+		return state.Reply{}, aerr
+	}
+	if t.Scope == state.ScopeGlobal {
+		return state.Reply{}, wire.Errorf(wire.StatusForbidden, wire.CodeAccessDenied, "Global templates cannot be deleted")
+	}
+	for _, in := range append([]*state.MDInstance(nil), t.BySeq...) {
+		s.RemoveInstance(in)
+	}
+	delete(s.Metadata.Templates, t.Scope+"."+t.Key)
+	delete(s.Metadata.ByID, t.ID)
+	s.Metadata.Order = wire.RemoveFrom(s.Metadata.Order, t)
+	s.Dirty(state.KTemplates, t.ID)
+	s.Dirty(state.KMetadata, state.MetadataKey)
+	return state.Reply{Status: wire.StatusNoContent}, nil
+}
+
+// ListTemplatesTx is the transaction of listTemplates (listTemplates): what it
+// checks, reads and changes under the state's lock, and its reply. Callers
+// hold mu.
+func ListTemplatesTx(s *state.State, scope string, q wire.Page) (state.Reply, *wire.Error) {
+	var all []*state.MDTemplate
+	for _, t := range s.Metadata.Order {
+		if t.Scope == scope {
+			all = append(all, t)
+		}
+	}
+	return state.Reply{Status: wire.StatusOK, Body: wire.PositionEntries(all, q, (*state.MDTemplate).Record)}, nil
+}
+
+// ListTemplatesByInstanceTx is the transaction of GET
+// /metadata_templates?metadata_instance_id= (listTemplatesByInstance): what it
+// checks, reads and changes under the state's lock, and its reply. Callers
+// hold mu.
+func ListTemplatesByInstanceTx(s *state.State, id string, p *state.Principal, limit int64) (state.Reply, *wire.Error) {
+	var found []*state.MDTemplate
+	if in := s.Metadata.ByInstID[strings.ToLower(id)]; in != nil && s.Live(p, in.Item) {
+		found = append(found, in.Tmpl)
+	}
+	return state.Reply{Status: wire.StatusOK, Body: wire.PositionEntries(found, wire.Page{Limit: limit}, (*state.MDTemplate).Record)}, nil
+}
