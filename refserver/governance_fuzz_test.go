@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"testing"
 
+	"github.com/contentapi/cms/refserver/internal/governance"
 	"github.com/contentapi/cms/refserver/internal/state"
 )
 
@@ -17,7 +18,7 @@ func FuzzParseDays(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		days, word, aerr := state.ParseDays(json.RawMessage(b), "retention_length", "indefinite")
+		days, word, aerr := governance.ParseDays(json.RawMessage(b), "retention_length", "indefinite")
 		if aerr == nil && !word && (days < 1 || days > 1<<31-1) {
 			t.Fatalf("accepted %d days from %q", days, b)
 		}

@@ -67,7 +67,7 @@ func TestHouseRules(t *testing.T) {
 		}
 		return strings.Fields(string(out))
 	}
-	for _, room := range []string{"./internal/state", "./internal/metadata", "./internal/persist"} {
+	for _, room := range []string{"./internal/state", "./internal/metadata", "./internal/governance", "./internal/persist"} {
 		if d := deps(room); slices.Contains(d, "net/http") {
 			t.Errorf("%s depends on net/http", room)
 		}

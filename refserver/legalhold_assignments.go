@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"slices"
 
+	"github.com/contentapi/cms/refserver/internal/governance"
 	"github.com/contentapi/cms/refserver/internal/state"
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
@@ -18,7 +19,7 @@ func (s *Server) createLegalHoldAssignment(w http.ResponseWriter, r *http.Reques
 	if aerr := wire.RequireJSONContentType(r.Header.Get("Content-Type")); aerr != nil {
 		return aerr
 	}
-	var b state.LegalHoldAssignmentBody
+	var b governance.LegalHoldAssignmentBody
 	if aerr := wire.DecodeJSON(r.Body, &b); aerr != nil {
 		return aerr
 	}
@@ -29,19 +30,19 @@ func (s *Server) createLegalHoldAssignment(w http.ResponseWriter, r *http.Reques
 		return wire.BadRequest("Missing required field: assign_to.type and assign_to.id")
 	}
 	a := &state.LegalHoldAssignment{ToType: *b.AssignTo.Type, ToID: *b.AssignTo.ID, By: p.User}
-	if !slices.Contains(state.HoldTargetTypes, a.ToType) {
+	if !slices.Contains(governance.HoldTargetTypes, a.ToType) {
 		return wire.BadRequest("assign_to.type must be file, file_version, folder, user, ownership or interactions")
 	}
 	return s.change(w, func() (state.Reply, *wire.Error) {
-		return s.st.CreateLegalHoldAssignmentTx(b, p, a)
+		return governance.CreateLegalHoldAssignmentTx(s.st, b, p, a)
 	})
 }
 
 // getLegalHoldAssignment serves GET /legal_hold_policy_assignments/{id}.
 func (s *Server) getLegalHoldAssignment(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
 	fields := parseFields(r)
-	return getRecord(s, w, r, "id", s.st.LegalHoldAssignmentByID, func(a *state.LegalHoldAssignment) map[string]any {
-		return state.PickFields(s.st.LegalHoldAssignmentRecord(a), fields, "type", "id")
+	return getRecord(s, w, r, "id", onState2(s.st, governance.LegalHoldAssignmentByID), func(a *state.LegalHoldAssignment) map[string]any {
+		return state.PickFields(governance.LegalHoldAssignmentRecord(s.st, a), fields, "type", "id")
 	})
 }
 
@@ -58,12 +59,12 @@ func (s *Server) listLegalHoldAssignments(w http.ResponseWriter, r *http.Request
 	if policyID == "" {
 		return wire.BadRequest("Missing required parameter: policy_id")
 	}
-	if typ != "" && !slices.Contains(state.HoldTargetTypes, typ) {
+	if typ != "" && !slices.Contains(governance.HoldTargetTypes, typ) {
 		return wire.BadRequest("assign_to_type must be file, file_version, folder, user, ownership or interactions")
 	}
 	fields := parseFields(r)
 	return s.change(w, func() (state.Reply, *wire.Error) {
-		return s.st.ListLegalHoldAssignmentsTx(policyID, typ, toID, q, fields)
+		return governance.ListLegalHoldAssignmentsTx(s.st, policyID, typ, toID, q, fields)
 	})
 }
 
@@ -71,5 +72,5 @@ func (s *Server) listLegalHoldAssignments(w http.ResponseWriter, r *http.Request
 // 202 with no body; the assignment keeps holding, listed with deleted_at,
 // until it is gone. Asking again is accepted again and changes nothing.
 func (s *Server) deleteLegalHoldAssignment(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
-	return deleteRecord(s, w, r, "id", http.StatusAccepted, s.st.LegalHoldAssignmentByID, s.st.RemoveLegalHoldAssignment)
+	return deleteRecord(s, w, r, "id", http.StatusAccepted, onState2(s.st, governance.LegalHoldAssignmentByID), onState(s.st, governance.RemoveLegalHoldAssignment))
 }

@@ -3,6 +3,7 @@ package refserver
 import (
 	"net/http"
 
+	"github.com/contentapi/cms/refserver/internal/governance"
 	"github.com/contentapi/cms/refserver/internal/state"
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
@@ -20,7 +21,7 @@ func (s *Server) listFileVersionLegalHolds(w http.ResponseWriter, r *http.Reques
 		return wire.BadRequest("Missing required parameter: policy_id")
 	}
 	return s.change(w, func() (state.Reply, *wire.Error) {
-		hp, aerr := s.st.LegalHoldPolicyByID(policyID)
+		hp, aerr := governance.LegalHoldPolicyByID(s.st, policyID)
 		if aerr != nil {
 			return state.Reply{}, aerr
 		}
@@ -39,7 +40,7 @@ func (s *Server) listFileVersionLegalHolds(w http.ResponseWriter, r *http.Reques
 				}
 			}
 		}
-		return state.Reply{Status: http.StatusOK, Body: wire.PositionEntries(list, q, func(e entry) any { return s.st.FileVersionLegalHoldRecord(e.h, e.active) })}, nil
+		return state.Reply{Status: http.StatusOK, Body: wire.PositionEntries(list, q, func(e entry) any { return governance.FileVersionLegalHoldRecord(s.st, e.h, e.active) })}, nil
 	})
 }
 
@@ -48,7 +49,7 @@ func (s *Server) listFileVersionLegalHolds(w http.ResponseWriter, r *http.Reques
 func (s *Server) getFileVersionLegalHold(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
 	recordID := r.PathValue("id")
 	return s.change(w, func() (state.Reply, *wire.Error) {
-		return s.st.GetFileVersionLegalHoldTx(recordID)
+		return governance.GetFileVersionLegalHoldTx(s.st, recordID)
 	})
 }
 
@@ -74,6 +75,6 @@ func (s *Server) listHeldByAssignment(w http.ResponseWriter, r *http.Request, p 
 	fields := parseFields(r)
 	recordID := r.PathValue("id")
 	return s.change(w, func() (state.Reply, *wire.Error) {
-		return s.st.ListHeldByAssignmentTx(recordID, current, q, fields, p)
+		return governance.ListHeldByAssignmentTx(s.st, recordID, current, q, fields, p)
 	})
 }

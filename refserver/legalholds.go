@@ -5,12 +5,13 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/contentapi/cms/refserver/internal/governance"
 	"github.com/contentapi/cms/refserver/internal/state"
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 // checkHoldText applies the length limits of names, descriptions and notes.
-func checkHoldText(b *state.LegalHoldPolicyBody) *wire.Error {
+func checkHoldText(b *governance.LegalHoldPolicyBody) *wire.Error {
 	if b.PolicyName != nil {
 		if strings.TrimSpace(*b.PolicyName) == "" {
 			return wire.BadRequest("policy_name cannot be empty")
@@ -36,7 +37,7 @@ func (s *Server) createLegalHoldPolicy(w http.ResponseWriter, r *http.Request, p
 	if aerr := wire.RequireJSONContentType(r.Header.Get("Content-Type")); aerr != nil {
 		return aerr
 	}
-	var b state.LegalHoldPolicyBody
+	var b governance.LegalHoldPolicyBody
 	if aerr := wire.DecodeJSONObject(r.Body, &b, wire.CodeBadRequest); aerr != nil {
 		return aerr
 	}
@@ -70,13 +71,13 @@ func (s *Server) createLegalHoldPolicy(w http.ResponseWriter, r *http.Request, p
 		return wire.BadRequest("filter_started_at is after filter_ended_at")
 	}
 	return s.change(w, func() (state.Reply, *wire.Error) {
-		return s.st.CreateLegalHoldPolicyTx(hp)
+		return governance.CreateLegalHoldPolicyTx(s.st, hp)
 	})
 }
 
 // getLegalHoldPolicy serves GET /legal_hold_policies/{id}.
 func (s *Server) getLegalHoldPolicy(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
-	return getRecord(s, w, r, "id", s.st.LegalHoldPolicyByID, s.st.LegalHoldPolicyRecord)
+	return getRecord(s, w, r, "id", onState2(s.st, governance.LegalHoldPolicyByID), onState(s.st, governance.LegalHoldPolicyRecord))
 }
 
 // listLegalHoldPolicies serves GET /legal_hold_policies, marker-paged,
@@ -89,7 +90,7 @@ func (s *Server) listLegalHoldPolicies(w http.ResponseWriter, r *http.Request, p
 	prefix := strings.ToLower(r.URL.Query().Get("policy_name"))
 	fields := parseFields(r)
 	return s.change(w, func() (state.Reply, *wire.Error) {
-		return s.st.ListLegalHoldPoliciesTx(prefix, q, fields)
+		return governance.ListLegalHoldPoliciesTx(s.st, prefix, q, fields)
 	})
 }
 
@@ -100,7 +101,7 @@ func (s *Server) updateLegalHoldPolicy(w http.ResponseWriter, r *http.Request, p
 	if aerr := wire.RequireJSONContentType(r.Header.Get("Content-Type")); aerr != nil {
 		return aerr
 	}
-	var b state.LegalHoldPolicyBody
+	var b governance.LegalHoldPolicyBody
 	if aerr := wire.DecodeJSONObject(r.Body, &b, wire.CodeBadRequest); aerr != nil {
 		return aerr
 	}
@@ -112,7 +113,7 @@ func (s *Server) updateLegalHoldPolicy(w http.ResponseWriter, r *http.Request, p
 	}
 	pathValue := r.PathValue("id")
 	return s.change(w, func() (state.Reply, *wire.Error) {
-		return s.st.UpdateLegalHoldPolicyTx(pathValue, b)
+		return governance.UpdateLegalHoldPolicyTx(s.st, pathValue, b)
 	})
 }
 
@@ -120,5 +121,5 @@ func (s *Server) updateLegalHoldPolicy(w http.ResponseWriter, r *http.Request, p
 // no body; the release runs in the background (releasing, then released,
 // when the holds lift). Asking again is accepted again and changes nothing.
 func (s *Server) releaseLegalHoldPolicy(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
-	return deleteRecord(s, w, r, "id", http.StatusAccepted, s.st.LegalHoldPolicyByID, s.st.ReleaseLegalHold)
+	return deleteRecord(s, w, r, "id", http.StatusAccepted, onState2(s.st, governance.LegalHoldPolicyByID), onState(s.st, governance.ReleaseLegalHold))
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/contentapi/cms/refserver/internal/governance"
 	"github.com/contentapi/cms/refserver/internal/state"
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
@@ -16,7 +17,7 @@ func (s *Server) createRetentionPolicy(w http.ResponseWriter, r *http.Request, p
 	if aerr := wire.RequireJSONContentType(r.Header.Get("Content-Type")); aerr != nil {
 		return aerr
 	}
-	var b state.RetentionPolicyBody
+	var b governance.RetentionPolicyBody
 	if aerr := wire.DecodeJSON(r.Body, &b); aerr != nil {
 		return aerr
 	}
@@ -28,7 +29,7 @@ func (s *Server) createRetentionPolicy(w http.ResponseWriter, r *http.Request, p
 	if rp.PolicyType, ok = b.PolicyType.Value(); !ok || rp.PolicyType != state.RetentionFinite && rp.PolicyType != state.RetentionIndefinite {
 		return wire.BadRequest("policy_type must be finite or indefinite")
 	}
-	if rp.Disposition, ok = b.DispositionAction.Value(); !ok || !state.ValidDisposition(rp.Disposition) {
+	if rp.Disposition, ok = b.DispositionAction.Value(); !ok || !governance.ValidDisposition(rp.Disposition) {
 		return wire.BadRequest("disposition_action must be permanently_delete or remove_retention")
 	}
 	if b.Status.Present {
@@ -36,14 +37,14 @@ func (s *Server) createRetentionPolicy(w http.ResponseWriter, r *http.Request, p
 	}
 	switch {
 	case rp.PolicyType == state.RetentionIndefinite && len(b.RetentionLength) > 0 && string(b.RetentionLength) != "null":
-		if _, indefinite, _ := state.ParseDays(b.RetentionLength, "retention_length", state.RetentionIndefinite); !indefinite {
+		if _, indefinite, _ := governance.ParseDays(b.RetentionLength, "retention_length", state.RetentionIndefinite); !indefinite {
 			return wire.BadRequest("retention_length cannot be set for an indefinite policy")
 		}
 	case rp.PolicyType == state.RetentionFinite:
 		if len(b.RetentionLength) == 0 || string(b.RetentionLength) == "null" {
 			return wire.BadRequest("Missing required field: retention_length (a finite policy needs it)")
 		}
-		days, indefinite, aerr := state.ParseDays(b.RetentionLength, "retention_length", state.RetentionIndefinite)
+		days, indefinite, aerr := governance.ParseDays(b.RetentionLength, "retention_length", state.RetentionIndefinite)
 		if aerr != nil {
 			return aerr
 		}
@@ -63,7 +64,7 @@ func (s *Server) createRetentionPolicy(w http.ResponseWriter, r *http.Request, p
 		return wire.BadRequest("description is longer than %d characters", state.MaxRetentionDescription)
 	}
 	if len(b.MaxExtensionLength) > 0 && string(b.MaxExtensionLength) != "null" {
-		days, aerr := state.CheckMaxExtension(b.MaxExtensionLength, rp.PolicyType, rp.Disposition)
+		days, aerr := governance.CheckMaxExtension(b.MaxExtensionLength, rp.PolicyType, rp.Disposition)
 		if aerr != nil {
 			return aerr
 		}
@@ -72,7 +73,7 @@ func (s *Server) createRetentionPolicy(w http.ResponseWriter, r *http.Request, p
 	rp.CanOwnerExtend, _ = b.CanOwnerExtendRetention.Value()
 	rp.OwnersNotified, _ = b.AreOwnersNotified.Value()
 	return s.change(w, func() (state.Reply, *wire.Error) {
-		return s.st.CreateRetentionPolicyTx(b, rp)
+		return governance.CreateRetentionPolicyTx(s.st, b, rp)
 	})
 }
 
@@ -80,8 +81,8 @@ func (s *Server) createRetentionPolicy(w http.ResponseWriter, r *http.Request, p
 // (fields picks fields; the mini fields always come).
 func (s *Server) getRetentionPolicy(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
 	fields := parseFields(r)
-	return getRecord(s, w, r, "id", s.st.RetentionPolicyByID, func(rp *state.RetentionPolicy) map[string]any {
-		return state.PickRetentionFields(s.st.RetentionPolicyRecord(rp), fields)
+	return getRecord(s, w, r, "id", onState2(s.st, governance.RetentionPolicyByID), func(rp *state.RetentionPolicy) map[string]any {
+		return governance.PickRetentionFields(governance.RetentionPolicyRecord(s.st, rp), fields)
 	})
 }
 
@@ -100,7 +101,7 @@ func (s *Server) listRetentionPolicies(w http.ResponseWriter, r *http.Request, p
 	}
 	fields := parseFields(r)
 	return s.change(w, func() (state.Reply, *wire.Error) {
-		return s.st.ListRetentionPoliciesTx(by, name, typ, q, fields)
+		return governance.ListRetentionPoliciesTx(s.st, by, name, typ, q, fields)
 	})
 }
 
@@ -116,7 +117,7 @@ func (s *Server) updateRetentionPolicy(w http.ResponseWriter, r *http.Request, p
 	if aerr := wire.RequireJSONContentType(r.Header.Get("Content-Type")); aerr != nil {
 		return aerr
 	}
-	var b state.RetentionPolicyBody
+	var b governance.RetentionPolicyBody
 	if aerr := wire.DecodeJSON(r.Body, &b); aerr != nil {
 		return aerr
 	}
@@ -125,7 +126,7 @@ func (s *Server) updateRetentionPolicy(w http.ResponseWriter, r *http.Request, p
 	}
 	pathValue := r.PathValue("id")
 	return s.change(w, func() (state.Reply, *wire.Error) {
-		return s.st.UpdateRetentionPolicyTx(pathValue, b)
+		return governance.UpdateRetentionPolicyTx(s.st, pathValue, b)
 	})
 }
 
@@ -134,5 +135,5 @@ func (s *Server) updateRetentionPolicy(w http.ResponseWriter, r *http.Request, p
 // an unknown one. Its assignments go with it, and so does the retention
 // they alone gave to file versions.
 func (s *Server) deleteRetentionPolicy(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
-	return deleteRecord(s, w, r, "id", http.StatusNoContent, s.st.RetentionPolicyByID, s.st.RemoveRetentionPolicy)
+	return deleteRecord(s, w, r, "id", http.StatusNoContent, onState2(s.st, governance.RetentionPolicyByID), onState(s.st, governance.RemoveRetentionPolicy))
 }

@@ -3,6 +3,7 @@ package refserver
 import (
 	"net/http"
 
+	"github.com/contentapi/cms/refserver/internal/governance"
 	"github.com/contentapi/cms/refserver/internal/state"
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
@@ -22,7 +23,7 @@ func (s *Server) createRetentionAssignment(w http.ResponseWriter, r *http.Reques
 	if aerr := wire.RequireJSONContentType(r.Header.Get("Content-Type")); aerr != nil {
 		return aerr
 	}
-	var b state.RetentionAssignmentBody
+	var b governance.RetentionAssignmentBody
 	if aerr := wire.DecodeJSON(r.Body, &b); aerr != nil {
 		return aerr
 	}
@@ -68,15 +69,15 @@ func (s *Server) createRetentionAssignment(w http.ResponseWriter, r *http.Reques
 		a.StartDateField = v
 	}
 	return s.change(w, func() (state.Reply, *wire.Error) {
-		return s.st.CreateRetentionAssignmentTx(b, a, p)
+		return governance.CreateRetentionAssignmentTx(s.st, b, a, p)
 	})
 }
 
 // getRetentionAssignment serves GET /retention_policy_assignments/{id}.
 func (s *Server) getRetentionAssignment(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
 	fields := parseFields(r)
-	return getRecord(s, w, r, "id", s.st.RetentionAssignmentByID, func(a *state.RetentionAssignment) map[string]any {
-		return state.PickFields(s.st.RetentionAssignmentRecord(a), fields, "type", "id")
+	return getRecord(s, w, r, "id", onState2(s.st, governance.RetentionAssignmentByID), func(a *state.RetentionAssignment) map[string]any {
+		return state.PickFields(governance.RetentionAssignmentRecord(s.st, a), fields, "type", "id")
 	})
 }
 
@@ -96,7 +97,7 @@ func (s *Server) listRetentionPolicyAssignments(w http.ResponseWriter, r *http.R
 	fields := parseFields(r)
 	recordID := r.PathValue("id")
 	return s.change(w, func() (state.Reply, *wire.Error) {
-		return s.st.ListRetentionPolicyAssignmentsTx(recordID, typ, q, fields)
+		return governance.ListRetentionPolicyAssignmentsTx(s.st, recordID, typ, q, fields)
 	})
 }
 
@@ -104,11 +105,11 @@ func (s *Server) listRetentionPolicyAssignments(w http.ResponseWriter, r *http.R
 // 204; 403 forbidden when its policy is non_modifiable (no code in the
 // spec); 404. The retention it alone gave to file versions is lifted.
 func (s *Server) deleteRetentionAssignment(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
-	return deleteRecord(s, w, r, "id", http.StatusNoContent, s.st.RetentionAssignmentByID, func(a *state.RetentionAssignment) *wire.Error {
+	return deleteRecord(s, w, r, "id", http.StatusNoContent, onState2(s.st, governance.RetentionAssignmentByID), func(a *state.RetentionAssignment) *wire.Error {
 		if a.Policy.RetentionType == state.RetentionNonModifiable {
 			return wire.Errorf(http.StatusForbidden, wire.CodeForbidden, "An assignment of a non-modifiable retention policy cannot be deleted")
 		}
-		s.st.RemoveRetentionAssignment(a)
+		governance.RemoveRetentionAssignment(s.st, a)
 		return nil
 	})
 }
@@ -135,6 +136,6 @@ func (s *Server) listRetainedByAssignment(w http.ResponseWriter, r *http.Request
 	}
 	recordID := r.PathValue("id")
 	return s.change(w, func() (state.Reply, *wire.Error) {
-		return s.st.ListRetainedByAssignmentTx(recordID, current, q)
+		return governance.ListRetainedByAssignmentTx(s.st, recordID, current, q)
 	})
 }

@@ -3,6 +3,7 @@ package refserver
 import (
 	"net/http"
 
+	"github.com/contentapi/cms/refserver/internal/governance"
 	"github.com/contentapi/cms/refserver/internal/state"
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
@@ -20,7 +21,7 @@ func (s *Server) listFileVersionRetentions(w http.ResponseWriter, r *http.Reques
 	}
 	query := r.URL.Query()
 	fileID, versionID, policyID, action := query.Get("file_id"), query.Get("file_version_id"), query.Get("policy_id"), query.Get("disposition_action")
-	if action != "" && !state.ValidDisposition(action) {
+	if action != "" && !governance.ValidDisposition(action) {
 		return wire.BadRequest("disposition_action must be permanently_delete or remove_retention")
 	}
 	before, aerr := parseTimeParam(r, "disposition_before")
@@ -32,7 +33,7 @@ func (s *Server) listFileVersionRetentions(w http.ResponseWriter, r *http.Reques
 		return aerr
 	}
 	return s.change(w, func() (state.Reply, *wire.Error) {
-		return s.st.ListFileVersionRetentionsTx(fileID, versionID, action, before, after, policyID, q)
+		return governance.ListFileVersionRetentionsTx(s.st, fileID, versionID, action, before, after, policyID, q)
 	})
 }
 
@@ -41,5 +42,5 @@ func (s *Server) getFileVersionRetention(w http.ResponseWriter, r *http.Request,
 	find := func(id string) (*state.FileVersionRetention, *wire.Error) {
 		return state.RecordIn(s.st.Retention.Fvrs, id, "file_version_retention")
 	}
-	return getRecord(s, w, r, "id", find, s.st.FileVersionRetentionRecord)
+	return getRecord(s, w, r, "id", find, onState(s.st, governance.FileVersionRetentionRecord))
 }

@@ -248,3 +248,13 @@ func (s *Server) contentMux() http.Handler {
 	}))
 	return mux
 }
+
+// onState and onState2 bind a function of the state (a room's, as
+// governance's lookups and records) to st, for the record helpers above.
+func onState[A, R any](st *state.State, f func(*state.State, A) R) func(A) R {
+	return func(a A) R { return f(st, a) }
+}
+
+func onState2[A, R1, R2 any](st *state.State, f func(*state.State, A) (R1, R2)) func(A) (R1, R2) {
+	return func(a A) (R1, R2) { return f(st, a) }
+}

@@ -23,7 +23,7 @@ func PositionOf(s *state.State, o QueryOrder, in *state.MDInstance) state.Positi
 	return p
 }
 
-// cmpToPosition compares an instance with a position in ascending order.
+// CmpToPosition compares an instance with a position in ascending order.
 func CmpToPosition(s *state.State, o QueryOrder, in *state.MDInstance, p state.Position) int {
 	for i, k := range o.Keys {
 		v, ok := FieldOf(s, k, in)
@@ -34,7 +34,7 @@ func CmpToPosition(s *state.State, o QueryOrder, in *state.MDInstance, p state.P
 	return cmp.Compare(in.Seq, p.Seq)
 }
 
-// cmpInstances compares two instances in ascending order.
+// CmpInstances compares two instances in ascending order.
 func CmpInstances(s *state.State, o QueryOrder, a, b *state.MDInstance) int {
 	for _, k := range o.Keys {
 		va, aok := FieldOf(s, k, a)
@@ -46,7 +46,7 @@ func CmpInstances(s *state.State, o QueryOrder, a, b *state.MDInstance) int {
 	return cmp.Compare(a.Seq, b.Seq)
 }
 
-// selectPage returns up to limit instances of t that match (pred true and
+// SelectPage returns up to limit instances of t that match (pred true and
 // keep true) after the position after (nil = from the start), in order,
 // and whether more follow. With no order_by, or one template field, it
 // walks an index from the marker; other orders (item fields, several

@@ -16,7 +16,7 @@ type InstancePath struct {
 	Edit        bool
 }
 
-// mdItem resolves the item of an instance path: a malformed id or folder
+// MDItem resolves the item of an instance path: a malformed id or folder
 // "0" is 405 (as the service answers), an item the caller cannot see 404
 // not_found.
 func MDItem(s *state.State, ip InstancePath, p *state.Principal) (*state.Item, *wire.Error) {
@@ -29,7 +29,7 @@ func MDItem(s *state.State, ip InstancePath, p *state.Principal) (*state.Item, *
 	return s.LookupFor(p, ip.Typ, ip.ItemID, state.ActEdit) // metadata changes are edits (access.go)
 }
 
-// instanceOf resolves item, scope and template of an instance path and
+// InstanceOf resolves item, scope and template of an instance path and
 // returns the instance (nil when the template is not applied). missing is
 // the code for an unknown template.
 func InstanceOf(s *state.State, ip InstancePath, p *state.Principal, missing string) (*state.Item, *state.MDTemplate, *state.MDInstance, error) {

@@ -168,7 +168,7 @@ func ExecuteMetadataQueryTx(s *state.State, scope string, key string, body Query
 	return state.Reply{Status: wire.StatusOK, Body: out}, nil
 }
 
-// queryEntry renders a query result: the base item (type, id, etag) plus
+// QueryEntry renders a query result: the base item (type, id, etag) plus
 // the requested fields: item fields by name, metadata.<scope>.<key> for
 // an instance's base record and metadata.<scope>.<key>.<field> to add one
 // of its values.

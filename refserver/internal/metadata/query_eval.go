@@ -225,7 +225,7 @@ func CompileQuery(s *state.State, n *mdquery.Node, t *state.MDTemplate, params m
 	return nil, wire.Errorf(wire.StatusBadRequest, CodeInvalidQuery, "unsupported expression")
 }
 
-// valuePred is a predicate that is null on a missing value, test(value)
+// ValuePred is a predicate that is null on a missing value, test(value)
 // otherwise, inverted by negate.
 func ValuePred(s *state.State, f QField, negate bool, test func(state.MDVal) bool) predicate {
 	return func(in *state.MDInstance) tri {

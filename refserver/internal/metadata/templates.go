@@ -109,7 +109,7 @@ func CreateTemplateTx(s *state.State, t *state.MDTemplate, derived bool) (state.
 	return state.Reply{Status: wire.StatusCreated, Body: t.Record()}, nil
 }
 
-// templateOf resolves {scope}/{template_key} of a template path: 400 for
+// TemplateOf resolves {scope}/{template_key} of a template path: 400 for
 // no scope, 404 not_found for no such template.
 func TemplateOf(s *state.State, scope, key string) (*state.MDTemplate, *wire.Error) {
 	t := s.Template(scope, key)

@@ -63,7 +63,7 @@ func cutSuffix(s, suffix string) (string, bool) {
 	return "", false
 }
 
-// referencedBlobs is every blob the state names: file versions (of live
+// ReferencedBlobs is every blob the state names: file versions (of live
 // files and of files that records of purged ones keep) and session parts.
 func ReferencedBlobs(s *state.State) map[string]bool {
 	keep := map[string]bool{}
@@ -94,7 +94,7 @@ func ReferencedBlobs(s *state.State) map[string]bool {
 	return keep
 }
 
-// referencedAssemblies is every assembly id the open sessions name.
+// ReferencedAssemblies is every assembly id the open sessions name.
 func ReferencedAssemblies(s *state.State) map[string]bool {
 	keep := map[string]bool{}
 	for _, ss := range s.Sessions {

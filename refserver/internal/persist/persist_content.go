@@ -229,7 +229,7 @@ type FileRef struct {
 	Purged        *RecItem `json:",omitempty"`
 }
 
-// encodeFileRef names f and v for a record; a purged file is copied.
+// EncodeFileRef names f and v for a record; a purged file is copied.
 func EncodeFileRef(s *state.State, f *state.Item, v *state.Version) FileRef {
 	r := FileRef{File: f.ID, Version: v.ID}
 	if s.Items[f.ID] != f {

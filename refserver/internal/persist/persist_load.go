@@ -59,7 +59,7 @@ func DecodeItem(st *state.State, id string, r RecItem) (*state.Item, error) {
 	return it, nil
 }
 
-// decodeFileRef resolves a fileRef while loading; purged files are shared
+// DecodeFileRef resolves a fileRef while loading; purged files are shared
 // between the records that name them (purged caches them by id).
 // DecodeFileRef finds the file and version r names, among the live
 // items or the purged ones governance records keep.

@@ -325,7 +325,7 @@ func (s *State) parentMini(it *Item) any {
 	return nil
 }
 
-// standard is the standard (default) representation of an item.
+// Standard is the standard (default) representation of an item.
 func (s *State) Standard(it *Item) map[string]any {
 	m := s.Mini(it)
 	m["description"] = it.Description
@@ -360,7 +360,7 @@ func (s *State) Standard(it *Item) map[string]any {
 	return m
 }
 
-// extra computes a "Full"-only field that appears only when requested.
+// Extra computes a "Full"-only field that appears only when requested.
 // ok is false for fields the server does not know.
 func (s *State) Extra(it *Item, field string, p *Principal) (any, bool) {
 	if v, ok := s.itemSettings(it, field); ok {

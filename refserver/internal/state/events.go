@@ -70,7 +70,7 @@ var changeEvents = map[string]bool{
 	evItemTrash: true, evItemUndelete: true, evItemMakeCurrent: true, evCollabAdd: true, evCollabRemove: true,
 }
 
-// event is one recorded change. Fields are guarded by Server.mu and never
+// Event is one recorded change. Fields are guarded by Server.mu and never
 // change once recorded.
 type Event struct {
 	Seq      int64  // position: the stream position after it is seq

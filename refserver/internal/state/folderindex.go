@@ -178,7 +178,7 @@ func (x *folderIndexes) Index(folderID string, rootOwner *User) *folderIndex {
 	return x.M[key]
 }
 
-// sync files an item where it belongs now, under its current keys.
+// Sync files an item where it belongs now, under its current keys.
 // Callers hold s.mu.
 func (x *folderIndexes) Sync(it *Item) {
 	key, listed := Placement(it)

@@ -35,7 +35,7 @@ const (
 
 var GroupAccessLevels = []string{"admins_only", "admins_and_members", "all_managed_users"}
 
-// group is an enterprise group. Fields are guarded by Server.mu.
+// Group is an enterprise group. Fields are guarded by Server.mu.
 type Group struct {
 	ID, Name                          string
 	Provenance, ExternalSyncID, Descr string

@@ -16,8 +16,8 @@ type FileVersionLegalHold struct {
 	Sources []*LegalHoldAssignment
 }
 
-// holdVersion puts version v of f on hold by assignment a. Callers hold s.mu.
-func (s *State) holdVersion(f *Item, v *Version, a *LegalHoldAssignment) {
+// HoldVersion puts version v of f on hold by assignment a. Callers hold s.mu.
+func (s *State) HoldVersion(f *Item, v *Version, a *LegalHoldAssignment) {
 	h, ok := s.Holds.ByVersion[v.ID]
 	if !ok {
 		h = &FileVersionLegalHold{ID: s.NewID(), File: f, Version: v}
@@ -38,7 +38,7 @@ func (s *State) holdVersion(f *Item, v *Version, a *LegalHoldAssignment) {
 func (s *State) ActiveHolds(h *FileVersionLegalHold, now time.Time) []*LegalHoldAssignment {
 	var out []*LegalHoldAssignment
 	for _, a := range h.Sources {
-		if s.holdAssignmentHolds(a, now) {
+		if s.HoldAssignmentHolds(a, now) {
 			out = append(out, a)
 		}
 	}
@@ -52,8 +52,8 @@ func (s *State) ActiveHolds(h *FileVersionLegalHold, now time.Time) []*LegalHold
 func (s *State) legalHoldVersionAdded(f *Item, v *Version) {
 	now := s.Now()
 	for _, a := range s.Holds.AssignOrder {
-		if a.Policy.Ongoing && s.holdAssignmentHolds(a, now) && s.holdCovers(a, f, v) {
-			s.holdVersion(f, v, a)
+		if a.Policy.Ongoing && s.HoldAssignmentHolds(a, now) && s.HoldCovers(a, f, v) {
+			s.HoldVersion(f, v, a)
 		}
 	}
 }
@@ -76,65 +76,4 @@ func (s *State) legalHoldBlocksPurge(it *Item) *wire.Error {
 		}
 	}
 	return nil
-}
-
-// FileVersionLegalHoldRecord is the FileVersionLegalHold record.
-func (s *State) FileVersionLegalHoldRecord(h *FileVersionLegalHold, active []*LegalHoldAssignment) map[string]any {
-	return map[string]any{
-		"type": "file_version_legal_hold", "id": h.ID,
-		"file_version":                  fileVersionMini(h.Version),
-		"file":                          s.Mini(h.File),
-		"legal_hold_policy_assignments": wire.RenderEach(active, s.LegalHoldAssignmentRecord),
-		"deleted_at":                    nil,
-	}
-}
-
-// GetFileVersionLegalHoldTx is the transaction of GET
-// /file_version_legal_holds/{id} (getFileVersionLegalHold): what it checks,
-// reads and changes under the state's lock, and its reply. Callers hold mu.
-func (s *State) GetFileVersionLegalHoldTx(recordID string) (Reply, *wire.Error) {
-	h, ok := s.Holds.Holds[recordID]
-	var active []*LegalHoldAssignment
-	if ok {
-		active = s.ActiveHolds(h, s.Now())
-	}
-	if len(active) == 0 {
-		return Reply{}, wire.NotFound("file_version_legal_hold")
-	}
-	return Reply{wire.StatusOK, s.FileVersionLegalHoldRecord(h, active)}, nil
-}
-
-// ListHeldByAssignmentTx is the transaction of listHeldByAssignment
-// (listHeldByAssignment): what it checks, reads and changes under the state's
-// lock, and its reply. Callers hold mu.
-func (s *State) ListHeldByAssignmentTx(recordID string, current bool, q wire.Page, fields []string, p *Principal) (Reply, *wire.Error) {
-	a, aerr := s.LegalHoldAssignmentByID(recordID)
-	if aerr != nil {
-		return Reply{}, aerr
-	}
-	var list []*FileVersionLegalHold
-	if s.holdAssignmentHolds(a, s.Now()) {
-		for _, h := range s.Holds.HoldOrder {
-			for _, x := range h.Sources {
-				if x == a && (h.File.Current() == h.Version) == current {
-					list = append(list, h)
-					break
-				}
-			}
-		}
-	}
-	return Reply{wire.StatusOK, wire.PositionEntries(list, q, func(h *FileVersionLegalHold) any {
-		if current {
-			return s.Render(h.File, fieldsOrNil(fields), p)
-		}
-		return PickFields(VersionRecord(h.File, versionNumber(h.File, h.Version), h.Version), fields, "type", "id", "sha1")
-	})}, nil
-}
-
-// fieldsOrNil gives the mini record when no fields are asked for.
-func fieldsOrNil(fields []string) []string {
-	if fields == nil {
-		return []string{}
-	}
-	return fields
 }

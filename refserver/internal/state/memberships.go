@@ -35,7 +35,7 @@ const (
 // the service names; all are on unless configured otherwise.
 var GroupAdminPermissions = []string{"can_run_reports", "can_instant_login", "can_create_accounts", "can_edit_accounts"}
 
-// membership is a user's membership of a group. Fields are guarded by Server.mu.
+// Membership is a user's membership of a group. Fields are guarded by Server.mu.
 type Membership struct {
 	ID                    string
 	User                  *User

@@ -16,13 +16,13 @@ import (
 // matching entries. Schema updates drop the indexes of their template; the
 // next query rebuilds them.
 
-// sortIndex orders a template's instances by one field.
+// SortIndex orders a template's instances by one field.
 type SortIndex struct {
 	field string
 	Tree  *btree.BTreeG[*MDInstance]
 }
 
-// cmpPresent orders two possibly null values: null after every value.
+// CmpPresent orders two possibly null values: null after every value.
 func CmpPresent(a MDVal, aok bool, b MDVal, bok bool) int {
 	switch {
 	case !aok && !bok:

@@ -39,7 +39,7 @@ func (in *MDInstance) base() map[string]any {
 	}
 }
 
-// applyEffect applies a schema change to the instance's values and reports
+// ApplyEffect applies a schema change to the instance's values and reports
 // whether they changed.
 func (in *MDInstance) ApplyEffect(e SchemaEffect) bool {
 	switch e.Kind {
@@ -98,7 +98,7 @@ func (s *State) AddInstance(t *MDTemplate, it *Item, values map[string]MDVal) *M
 	return in
 }
 
-// indexInstance adds in to the indexes of its template and item; in is
+// IndexInstance adds in to the indexes of its template and item; in is
 // newer than every instance indexed. Callers hold s.mu.
 func (s *State) IndexInstance(in *MDInstance) {
 	t, it := in.Tmpl, in.Item

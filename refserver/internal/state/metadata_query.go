@@ -4,7 +4,7 @@ import (
 	"strings"
 )
 
-// metadataFields answers the metadata.<scope>.<key>[.<field>] entries of a
+// MetadataFields answers the metadata.<scope>.<key>[.<field>] entries of a
 // fields list for one item: {scope: {key: instance}}; nil when none is
 // requested or applied. full (GET /files/{id}, GET /folders/{id}) gives
 // each instance's full record; otherwise (query results) its base record

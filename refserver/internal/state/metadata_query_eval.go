@@ -4,7 +4,7 @@ import (
 	"strings"
 )
 
-// cmpVals orders two non-null values of one field: numbers and dates by
+// CmpVals orders two non-null values of one field: numbers and dates by
 // value, strings (and enum keys) byte-wise, i.e. case-sensitively.
 func CmpVals(a, b MDVal) int {
 	if a.Kind == ValNumber || a.Kind == ValDate {

@@ -1,6 +1,6 @@
 package state
 
-// schemaEffect is what a schema operation does to the values of the
+// SchemaEffect is what a schema operation does to the values of the
 // template's instances, applied only once every operation succeeded.
 type SchemaEffect struct {
 	Kind     string // renameField, removeField, renameOption, removeOption

@@ -20,14 +20,14 @@ type MDTemplate struct {
 	Sorted    map[string]*SortIndex  // query sort indexes by field key, built on demand
 }
 
-// mdField is a field of a template.
+// MDField is a field of a template.
 type MDField struct {
 	ID, Typ, Key, DisplayName, Description string
 	Hidden                                 bool
 	Options                                []*MDOption // enum and multiSelect
 }
 
-// mdOption is an option of an enum or multiSelect field.
+// MDOption is an option of an enum or multiSelect field.
 type MDOption struct{ ID, Key string }
 
 // Field types. integer (deprecated) and taxonomy are decoded and validated
@@ -76,7 +76,7 @@ func (t *MDTemplate) Field(key string) (int, *MDField) {
 	return -1, nil
 }
 
-// freeForm reports whether the template takes any key (global.properties).
+// FreeForm reports whether the template takes any key (global.properties).
 func (t *MDTemplate) FreeForm() bool { return t.Scope == ScopeGlobal && t.Key == GlobalPropertiesKey }
 
 // Record is the MetadataTemplate record.

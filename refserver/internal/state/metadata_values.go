@@ -53,7 +53,7 @@ func (v MDVal) Equal(o MDVal) bool {
 	return true
 }
 
-// numberVal parses a JSON number into a value.
+// NumberVal parses a JSON number into a value.
 func NumberVal(n json.Number) (MDVal, bool) {
 	f, err := strconv.ParseFloat(string(n), 64)
 	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
@@ -62,7 +62,7 @@ func NumberVal(n json.Number) (MDVal, bool) {
 	return MDVal{Kind: ValNumber, S: string(n), F: f}, true
 }
 
-// dateVal parses an RFC 3339 date-time into a date value (time part
+// DateVal parses an RFC 3339 date-time into a date value (time part
 // dropped, as the service does).
 func DateVal(s string) (MDVal, bool) {
 	t, err := ParseRFC3339(s)
@@ -74,7 +74,7 @@ func DateVal(s string) (MDVal, bool) {
 	return MDVal{Kind: ValDate, S: day.Format(dateLayout), F: float64(day.UnixMilli())}, true
 }
 
-// fieldValue checks a decoded JSON value (numbers as json.Number) against
+// FieldValue checks a decoded JSON value (numbers as json.Number) against
 // a field of a template and converts it. Field rules: string → JSON
 // string; float → JSON number; integer → JSON integer; date → RFC 3339
 // string; enum → one option key; multiSelect → array of option keys;

@@ -8,7 +8,7 @@ import (
 
 const MetaKey = "server"
 
-// partKey is the key of the part of session sid at offset.
+// PartKey is the key of the part of session sid at offset.
 func PartKey(sid string, offset int64) string { return fmt.Sprintf("%s/%020d", sid, offset) }
 
 // dirtyPart marks the part of ss at offset.

@@ -18,9 +18,9 @@ type FileVersionRetention struct {
 	Applied time.Time // when the version first came under retention
 }
 
-// winner is the source that retains the version longest, with its
+// Winner is the source that retains the version longest, with its
 // disposition time (zero for an indefinite policy).
-func (fvr *FileVersionRetention) winner() (*RetentionAssignment, time.Time) {
+func (fvr *FileVersionRetention) Winner() (*RetentionAssignment, time.Time) {
 	var best *RetentionAssignment
 	var bestAt time.Time
 	for a, at := range fvr.Sources {
@@ -49,15 +49,15 @@ func (fvr *FileVersionRetention) winner() (*RetentionAssignment, time.Time) {
 
 // retainedAt reports whether the version may not be deleted for good at now.
 func (fvr *FileVersionRetention) retainedAt(now time.Time) bool {
-	_, disp := fvr.winner()
+	_, disp := fvr.Winner()
 	return disp.IsZero() || now.Before(disp)
 }
 
-// retainVersionFrom puts version v of f under assignment a, its retention
+// RetainVersionFrom puts version v of f under assignment a, its retention
 // counted from start (retentionStart). A version a already retains keeps
 // its start unless start is later: retention is extended, never shortened.
 // Callers hold s.mu.
-func (s *State) retainVersionFrom(f *Item, v *Version, a *RetentionAssignment, start time.Time) {
+func (s *State) RetainVersionFrom(f *Item, v *Version, a *RetentionAssignment, start time.Time) {
 	fvr, ok := s.Retention.ByVersion[v.ID]
 	if !ok {
 		fvr = &FileVersionRetention{ID: s.NewID(), File: f, Version: v, Sources: map[*RetentionAssignment]time.Time{}, Applied: s.NowSec()}
@@ -77,8 +77,8 @@ func (s *State) retainVersionFrom(f *Item, v *Version, a *RetentionAssignment, s
 // Earlier versions keep their own retention.
 func (s *State) retentionVersionAdded(f *Item, v *Version) {
 	for _, a := range s.Retention.AssignOrder {
-		if a.Policy.Status == RetentionStatusActive && s.retentionCovers(a, f) {
-			s.retainVersionFrom(f, v, a, s.retentionStart(a, f, v))
+		if a.Policy.Status == RetentionStatusActive && s.RetentionCovers(a, f) {
+			s.RetainVersionFrom(f, v, a, s.RetentionStart(a, f, v))
 		}
 	}
 }
@@ -104,44 +104,8 @@ func (s *State) retentionBlocksPurge(it *Item) *wire.Error {
 	return nil
 }
 
-// FileVersionRetentionRecord is the FileVersionRetention record.
-func (s *State) FileVersionRetentionRecord(fvr *FileVersionRetention) map[string]any {
-	a, disp := fvr.winner()
-	return map[string]any{
-		"type": "file_version_retention", "id": fvr.ID,
-		"file_version":             fileVersionMini(fvr.Version),
-		"file":                     s.Mini(fvr.File),
-		"applied_at":               FmtTime(fvr.Applied),
-		"disposition_at":           FmtTime(disp),
-		"winning_retention_policy": retentionPolicyMini(a.Policy),
-	}
-}
-
-// ListFileVersionRetentionsTx is the transaction of GET
-// /file_version_retentions (listFileVersionRetentions): what it checks, reads
-// and changes under the state's lock, and its reply. Callers hold mu.
-func (s *State) ListFileVersionRetentionsTx(fileID string, versionID string, action string, before time.Time, after time.Time, policyID string, q wire.Page) (Reply, *wire.Error) {
-	var list []*FileVersionRetention
-	for _, fvr := range s.Retention.FvrOrder {
-		a, disp := fvr.winner()
-		switch {
-		case fileID != "" && fvr.File.ID != fileID,
-			versionID != "" && fvr.Version.ID != versionID,
-			action != "" && a.Policy.Disposition != action,
-			!before.IsZero() && (disp.IsZero() || !disp.Before(before)),
-			!after.IsZero() && (disp.IsZero() || !disp.After(after)):
-			continue
-		}
-		if policyID != "" && !fvr.retainedBy(policyID) {
-			continue
-		}
-		list = append(list, fvr)
-	}
-	return Reply{wire.StatusOK, wire.PositionEntries(list, q, s.FileVersionRetentionRecord)}, nil
-}
-
-// retainedBy reports whether a policy is among the sources of fvr.
-func (fvr *FileVersionRetention) retainedBy(policyID string) bool {
+// RetainedBy reports whether a policy is among the sources of fvr.
+func (fvr *FileVersionRetention) RetainedBy(policyID string) bool {
 	for a := range fvr.Sources {
 		if a.Policy.ID == policyID {
 			return true

@@ -18,7 +18,7 @@ import (
 // the documented 400 code instead.
 const CodeTaskAssigneeNotAllowed = "task_assignee_not_allowed"
 
-// taskAssignment is one user's part of a task.
+// TaskAssignment is one user's part of a task.
 type TaskAssignment struct {
 	ID                      string
 	Task                    *Task

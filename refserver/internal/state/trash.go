@@ -35,7 +35,7 @@ const codeParentUnavailable = "parent_folder_unavailable"
 // answers for its ancestors too. Callers hold s.mu.
 func (s *State) InTrash(it *Item) bool { return it.Trashed() }
 
-// live reports whether p may read it through the endpoints of items and
+// Live reports whether p may read it through the endpoints of items and
 // of what hangs on them (metadata, tasks, watermarks, ...): visible to p and
 // not in the trash. An item in the trash answers 404 there, as it does on
 // its own endpoints; only the trash endpoints read it. Callers hold s.mu.

@@ -20,7 +20,7 @@ func (s *State) ancestors(it *Item) iter.Seq[*Item] {
 	}
 }
 
-// isUnder reports whether it lies somewhere below folder folderID; every
+// IsUnder reports whether it lies somewhere below folder folderID; every
 // item lies below the root folder "0". Callers hold s.mu.
 func (s *State) IsUnder(it *Item, folderID string) bool {
 	if folderID == RootID {

@@ -95,7 +95,7 @@ func (s *State) newSession(p *Principal, folderID, fileID, name string, size int
 	}).WithContent(asm)
 }
 
-// withContent gives a session its content: the assembly, and the state of
+// WithContent gives a session its content: the assembly, and the state of
 // the whole-file hash, empty (a session loaded after a restart hashes its
 // parts again at the commit).
 func (ss *Session) WithContent(asm blob.Assembly) *Session {

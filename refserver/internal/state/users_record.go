@@ -61,7 +61,7 @@ type UserProfile struct {
 	Deleted           bool   // DELETE /users/{id}: its tokens stop working
 }
 
-// trackingCode is one entry of tracking_codes.
+// TrackingCode is one entry of tracking_codes.
 type TrackingCode struct {
 	Type  string `json:"type"`
 	Name  string `json:"name"`

@@ -12,7 +12,7 @@ import (
 // it (watermark_info.is_watermark_inherited). It is hidden while its item
 // is in the trash and gone when the item is purged.
 
-// watermark is the watermark of one item.
+// Watermark is the watermark of one item.
 type Watermark struct {
 	CreatedAt, ModifiedAt time.Time
 }

@@ -1,0 +1,155 @@
+package governance
+
+import (
+	"github.com/contentapi/cms/refserver/internal/state"
+	"github.com/contentapi/cms/refserver/internal/wire"
+)
+
+// RetentionAssignmentBody is the body of POST /retention_policy_assignments.
+type RetentionAssignmentBody struct {
+	PolicyID *string `json:"policy_id"`
+	AssignTo *struct {
+		Type *string               `json:"type"`
+		ID   wire.Nullable[string] `json:"id"`
+	} `json:"assign_to"`
+	FilterFields   wire.Nullable[[]state.FilterField] `json:"filter_fields"`
+	StartDateField wire.Nullable[string]              `json:"start_date_field"`
+}
+
+// CreateRetentionAssignmentTx is the transaction of POST
+// /retention_policy_assignments (createRetentionAssignment): what it checks,
+// reads and changes under the state's lock, and its reply. Callers hold mu.
+func CreateRetentionAssignmentTx(s *state.State, b RetentionAssignmentBody, a *state.RetentionAssignment, p *state.Principal) (state.Reply, *wire.Error) {
+	rp, aerr := RetentionPolicyByID(s, *b.PolicyID)
+	if aerr != nil {
+		return state.Reply{}, aerr
+	}
+	if rp.Status == state.RetentionStatusRetired {
+		return state.Reply{}, wire.BadRequest("A retired retention policy cannot be assigned")
+	}
+	if a.StartDateField != "" && rp.PolicyType == state.RetentionIndefinite {
+		return state.Reply{}, wire.BadRequest("start_date_field cannot be used with an indefinite policy")
+	}
+	switch a.ToType {
+	case state.AssignFolder:
+		if a.ToID == state.RootID {
+			return state.Reply{}, wire.BadRequest("The root folder cannot be assigned; assign the enterprise instead")
+		}
+		if _, aerr := s.Lookup(p, "folder", a.ToID); aerr != nil {
+			return state.Reply{}, aerr
+		}
+	case state.AssignMetadataTemplate:
+		if aerr := MetadataTargetOf(s, a); aerr != nil {
+			return state.Reply{}, aerr
+		}
+	}
+	for _, other := range s.Retention.AssignOrder {
+		if sameRetentionTarget(other, a) && other.Policy.LongerOrEqual(rp) {
+			return state.Reply{}, errRetentionConflict()
+		}
+	}
+	a.Policy = rp
+	a.ID = s.NewID()
+	a.At = s.NowSec()
+	s.Retention.Assignments[a.ID] = a
+	s.Retention.AssignOrder = append(s.Retention.AssignOrder, a)
+	s.Dirty(state.KRetAssignments, a.ID)
+	for _, f := range FilesByID(s) {
+		if s.RetentionCovers(a, f) {
+			for _, v := range f.Versions {
+				s.RetainVersionFrom(f, v, a, s.RetentionStart(a, f, v))
+			}
+		}
+	}
+	return state.Reply{Status: wire.StatusCreated, Body: RetentionAssignmentRecord(s, a)}, nil
+}
+
+// RetentionAssignmentRecord is the RetentionPolicyAssignment record.
+func RetentionAssignmentRecord(s *state.State, a *state.RetentionAssignment) map[string]any {
+	var id, filters, start any
+	if a.ToID != "" {
+		id = a.ToID
+	}
+	if a.ToType == state.AssignMetadataTemplate {
+		filters = wire.RenderEach(a.FilterFields, func(f state.FilterField) any { return map[string]any{"field": f.Field, "value": f.Value} })
+		start = state.StartDateUploadDate
+		if a.StartDateField != "" {
+			start = a.StartDateField
+		}
+	}
+	return map[string]any{
+		"type": "retention_policy_assignment", "id": a.ID,
+		"retention_policy": retentionPolicyMini(a.Policy),
+		"assigned_to":      map[string]any{"type": a.ToType, "id": id},
+		"filter_fields":    filters,
+		"assigned_by":      a.By.Mini(),
+		"assigned_at":      state.FmtTime(a.At),
+		"start_date_field": start,
+	}
+}
+
+func RetentionAssignmentByID(s *state.State, id string) (*state.RetentionAssignment, *wire.Error) {
+	return state.RecordIn(s.Retention.Assignments, id, "retention_policy_assignment")
+}
+
+// ListRetentionPolicyAssignmentsTx is the transaction of GET
+// /retention_policies/{id}/assignments (listRetentionPolicyAssignments): what
+// it checks, reads and changes under the state's lock, and its reply. Callers
+// hold mu.
+func ListRetentionPolicyAssignmentsTx(s *state.State, recordID string, typ string, q wire.Page, fields []string) (state.Reply, *wire.Error) {
+	rp, aerr := RetentionPolicyByID(s, recordID)
+	if aerr != nil {
+		return state.Reply{}, aerr
+	}
+	var list []*state.RetentionAssignment
+	for _, a := range s.Retention.AssignOrder {
+		if a.Policy == rp && (typ == "" || a.ToType == typ) {
+			list = append(list, a)
+		}
+	}
+	return state.Reply{Status: wire.StatusOK, Body: wire.PositionEntries(list, q, func(a *state.RetentionAssignment) any {
+		return state.PickFields(RetentionAssignmentRecord(s, a), fields, "type", "id")
+	})}, nil
+}
+
+// RemoveRetentionAssignment forgets a and the retention it gave.
+func RemoveRetentionAssignment(s *state.State, a *state.RetentionAssignment) {
+	delete(s.Retention.Assignments, a.ID)
+	s.Retention.AssignOrder = wire.RemoveFrom(s.Retention.AssignOrder, a)
+	s.Dirty(state.KRetAssignments, a.ID)
+	for _, fvr := range append([]*state.FileVersionRetention(nil), s.Retention.FvrOrder...) {
+		if _, ok := fvr.Sources[a]; !ok {
+			continue
+		}
+		delete(fvr.Sources, a)
+		s.Dirty(state.KRetVersions, fvr.ID)
+		if len(fvr.Sources) == 0 {
+			delete(s.Retention.Fvrs, fvr.ID)
+			delete(s.Retention.ByVersion, fvr.Version.ID)
+			s.Retention.FvrOrder = wire.RemoveFrom(s.Retention.FvrOrder, fvr)
+		}
+	}
+}
+
+// ListRetainedByAssignmentTx is the transaction of listRetainedByAssignment
+// (listRetainedByAssignment): what it checks, reads and changes under the
+// state's lock, and its reply. Callers hold mu.
+func ListRetainedByAssignmentTx(s *state.State, recordID string, current bool, q wire.Page) (state.Reply, *wire.Error) {
+	a, aerr := RetentionAssignmentByID(s, recordID)
+	if aerr != nil {
+		return state.Reply{}, aerr
+	}
+	var list []*state.FileVersionRetention
+	for _, fvr := range s.Retention.FvrOrder {
+		if _, ok := fvr.Sources[a]; ok && (fvr.File.Current() == fvr.Version) == current {
+			list = append(list, fvr)
+		}
+	}
+	return state.Reply{Status: wire.StatusOK, Body: wire.PositionEntries(list, q, func(fvr *state.FileVersionRetention) any {
+		m := s.Mini(fvr.File)
+		if !current {
+			m["file_version"] = fileVersionMini(fvr.Version)
+		}
+		return m
+	})}, nil
+}
