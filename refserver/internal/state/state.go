@@ -1,3 +1,12 @@
+// Package state is the reference server's model and its rules: items
+// (files, folders, web links), versions, upload sessions, shared links,
+// collaborations and the access model, comments, tasks, watermarks,
+// metadata templates and instances, retention and legal holds, users,
+// groups, device pins, webhooks, the event log, and the indexes that keep
+// lists and searches fast. It imports no net/http: requests are parsed and
+// answered by the server (package refserver), which runs each change as one
+// transaction of the state under its lock. See State, and docs/refserver.md
+// ("The house").
 package state
 
 import (
@@ -10,36 +19,56 @@ import (
 	"github.com/contentapi/cms/refserver/internal/blob"
 )
 
+// The roles of the server's hosts: the API, the upload host and the
+// content host (signed download URLs).
 const (
 	RoleAPI     = "api"
 	RoleUpload  = "upload"
 	RoleContent = "content"
+)
 
+// The path roots of the API and upload hosts.
+const (
 	APIRoot    = "/2.0"
 	UploadRoot = "/api/2.0"
+)
 
+// The hosts of a server without listeners (refserver.New), whose URLs
+// only its in-process handler answers.
+const (
 	InProcessAPIHost      = "api.cms.test"
 	InProcessUploadHost   = "upload.cms.test"
 	InProcessDownloadHost = "dl.cms.test"
+)
 
+// Defaults of the options the state uses: the smallest file a chunked
+// upload session takes, the part size of a session, and how long a signed
+// download URL lives.
+const (
 	DefaultChunkedMinSize = 20_000_000
 	DefaultPartSize       = 8 << 20
 	DefaultSignedURLTTL   = 15 * time.Minute
-	sessionLifetime       = 7 * 24 * time.Hour
 )
+
+// sessionLifetime is how long an upload session lives.
+const sessionLifetime = 7 * 24 * time.Hour
 
 // State is the server's model: items and folders, versions and upload
 // sessions, every resource, users, groups and pins, the indexes (folders,
 // search, metadata), the event log, and the rules that keep them
 // consistent. Its methods take no HTTP request and write no answer: a
-// handler (a method of Server) parses the request, calls them under mu,
-// and answers. It will move to a package of its own (internal/state,
-// docs/refserver.md).
+// handler (a method of refserver.Server) parses the request, runs one
+// transaction under Mu (Update, View, or Server.change), and answers once
+// Mu is released. The rooms on the state (internal/metadata,
+// internal/governance, internal/persist) are functions of it, called the
+// same way. Every mutator marks the records it changes (Dirty): a
+// persisted server commits the marks before it answers.
 //
-// Lock order, where more than one is held: the oauth room's lock
-// (Server.oauth), then mu, then the persister's locks (persist.go: flushMu,
-// then its mu), then a store's own locks (internal/blob). The faults
-// (faultsMu) and the request log (reqMu) are never held with another lock.
+// Lock order, where more than one is held: a flush's lock
+// (internal/persist's DB.flushMu, from taking the marks to its commit),
+// then the oauth room's lock (refserver's Server.oauth), then Mu, then the
+// Persister's Mu, then a store's own locks (internal/blob). The server's
+// faults and request log locks are never held with another lock.
 type State struct {
 	Cfg   StateConfig
 	Now   func() time.Time
