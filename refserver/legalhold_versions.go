@@ -21,26 +21,7 @@ func (s *Server) listFileVersionLegalHolds(w http.ResponseWriter, r *http.Reques
 		return wire.BadRequest("Missing required parameter: policy_id")
 	}
 	return s.change(w, func() (state.Reply, *wire.Error) {
-		hp, aerr := governance.LegalHoldPolicyByID(s.st, policyID)
-		if aerr != nil {
-			return state.Reply{}, aerr
-		}
-		now := s.st.Now()
-		type entry struct {
-			h      *state.FileVersionLegalHold
-			active []*state.LegalHoldAssignment
-		}
-		var list []entry
-		for _, h := range s.st.Holds.HoldOrder {
-			active := s.st.ActiveHolds(h, now)
-			for _, a := range active {
-				if a.Policy == hp {
-					list = append(list, entry{h, active})
-					break
-				}
-			}
-		}
-		return state.Reply{Status: http.StatusOK, Body: wire.PositionEntries(list, q, func(e entry) any { return governance.FileVersionLegalHoldRecord(s.st, e.h, e.active) })}, nil
+		return governance.ListFileVersionLegalHoldsTx(s.st, policyID, q)
 	})
 }
 

@@ -153,7 +153,7 @@ func BenchmarkMetadataInstanceUpdateState(b *testing.B) {
 			b.Fatal(aerr)
 		}
 		in := t.Instances[items[i%len(items)].ID]
-		values, err := applyInstancePatch(in, patch)
+		values, err := metadata.ApplyInstancePatch(in, patch)
 		if err != nil {
 			b.Fatal(err)
 		}

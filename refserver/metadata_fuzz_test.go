@@ -176,7 +176,7 @@ func FuzzMetadataPatchDecode(f *testing.F) {
 			}
 		}
 		for _, in := range instances {
-			values, err := applyInstancePatch(in, patch)
+			values, err := metadata.ApplyInstancePatch(in, patch)
 			if err != nil {
 				me, ok := err.(*metadata.MDError)
 				if !ok || me.Code != metadata.CodeFailedJSONPatch && me.Code != metadata.CodeSchemaValidationFailed {

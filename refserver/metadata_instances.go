@@ -1,11 +1,7 @@
 package refserver
 
 import (
-	"encoding/json"
-	"errors"
 	"net/http"
-
-	jsonpatch "github.com/evanphx/json-patch/v5"
 
 	"github.com/contentapi/cms/refserver/internal/metadata"
 	"github.com/contentapi/cms/refserver/internal/state"
@@ -43,13 +39,7 @@ func (s *Server) listInstances(typ string) handlerFunc {
 func (s *Server) getInstance(typ string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
 		ip := s.readInstancePath(r, typ)
-		return s.changeErr(w, func() (state.Reply, error) {
-			in, err := metadata.ExistingInstance(s.st, ip, p)
-			if err != nil {
-				return state.Reply{}, err
-			}
-			return state.Reply{Status: http.StatusOK, Body: in.Record()}, nil
-		})
+		return s.changeErr(w, func() (state.Reply, error) { return metadata.GetInstanceTx(s.st, ip, p) })
 	}
 }
 
@@ -67,18 +57,12 @@ func (s *Server) createInstance(typ string) handlerFunc {
 		if aerr != nil {
 			return aerr
 		}
-		raw, err := decodeObject(b)
+		raw, err := metadata.DecodeObject(b)
 		if err != nil {
 			return metadata.MDErrf(http.StatusBadRequest, wire.CodeBadRequest, "The body must be a JSON object of values")
 		}
 		ip := s.readInstancePath(r, typ)
-		return s.changeErr(w, func() (state.Reply, error) {
-			in, err := metadata.CreateInstanceTx(s.st, ip, p, raw)
-			if err != nil {
-				return state.Reply{}, err
-			}
-			return state.Reply{Status: http.StatusCreated, Body: in.Record()}, nil
-		})
+		return s.changeErr(w, func() (state.Reply, error) { return metadata.AddInstanceTx(s.st, ip, p, raw) })
 	}
 }
 
@@ -86,15 +70,7 @@ func (s *Server) createInstance(typ string) handlerFunc {
 func (s *Server) deleteInstance(typ string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
 		ip := s.readInstancePath(r, typ)
-		return s.changeErr(w, func() (state.Reply, error) {
-			in, err := metadata.ExistingInstance(s.st, ip, p)
-			if err != nil {
-				return state.Reply{}, err
-			}
-			s.st.RemoveInstance(in)
-			s.st.RecordEvent(state.EvMetadataDelete, p.User, in.Item, in.Record())
-			return state.Reply{Status: http.StatusNoContent}, nil
-		})
+		return s.changeErr(w, func() (state.Reply, error) { return metadata.DeleteInstanceTx(s.st, ip, p) })
 	}
 }
 
@@ -121,55 +97,6 @@ func (s *Server) updateInstance(typ string) handlerFunc {
 			return aerr
 		}
 		ip := s.readInstancePath(r, typ)
-		return s.changeErr(w, func() (state.Reply, error) {
-			in, err := metadata.ExistingInstance(s.st, ip, p)
-			if err != nil {
-				return state.Reply{}, err
-			}
-			values, err := applyInstancePatch(in, patch)
-			if err != nil {
-				return state.Reply{}, err
-			}
-			if metadata.SetValues(s.st, in, values) {
-				s.st.MetadataChanged(in)
-				s.st.RecordEvent(state.EvMetadataUpdate, p.User, in.Item, in.Record())
-			}
-			return state.Reply{Status: http.StatusOK, Body: in.Record()}, nil
-		})
+		return s.changeErr(w, func() (state.Reply, error) { return metadata.PatchInstanceTx(s.st, ip, p, patch) })
 	}
-}
-
-// applyInstancePatch applies a patch to a copy of the instance's values
-// and checks the result against the template.
-func applyInstancePatch(in *state.MDInstance, patch jsonpatch.Patch) (map[string]state.MDVal, error) {
-	doc := make(map[string]any, len(in.Values))
-	for k, v := range in.Values {
-		doc[k] = v.JSON()
-	}
-	b, err := json.Marshal(doc)
-	if err != nil {
-		return nil, err
-	}
-	out, err := patch.ApplyWithOptions(b, patchOptions)
-	if err != nil {
-		msg := "The patch could not be applied"
-		if errors.Is(err, jsonpatch.ErrTestFailed) {
-			msg = "value differs from expectations"
-		}
-		return nil, metadata.MDErrf(http.StatusConflict, metadata.CodeFailedJSONPatch, "%s", msg)
-	}
-	raw, err := decodeObject(out)
-	if err != nil {
-		return nil, metadata.MDErrf(http.StatusConflict, metadata.CodeFailedJSONPatch, "The patch does not leave an object of values")
-	}
-	values, merr := metadata.TemplateValues(in.Tmpl, raw)
-	if merr != nil {
-		return nil, merr
-	}
-	return values, nil
-}
-
-var patchOptions = &jsonpatch.ApplyOptions{
-	SupportNegativeIndices:   false,
-	AccumulatedCopySizeLimit: wire.MaxJSONBody,
 }
