@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/contentapi/cms/refserver/internal/persist"
 )
 
 // TestHouseRules checks the layout docs/refserver.md describes, so that it
@@ -85,5 +87,14 @@ func TestHouseRules(t *testing.T) {
 				t.Errorf("internal/%s imports %s: the rooms import nothing of the server or the SDK", e.Name(), d)
 			}
 		}
+	}
+}
+
+// TestStateFileName: the public name of the state database is the one
+// internal/persist writes.
+func TestStateFileName(t *testing.T) {
+	t.Parallel()
+	if StateFileName != persist.StateFileName {
+		t.Errorf("StateFileName %q, internal/persist writes %q", StateFileName, persist.StateFileName)
 	}
 }

@@ -14,8 +14,9 @@ import (
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
-// StateFileName is the name of the state database in Options.DataDir.
-const StateFileName = persist.StateFileName
+// StateFileName is the name of the state database in Options.DataDir
+// (internal/persist's, TestStateFileName).
+const StateFileName = "state.db"
 
 // ErrStateSchema is returned (wrapped) by New and Start when the state
 // database in Options.DataDir was written by a server with another record
