@@ -21,7 +21,7 @@ type LegalHoldAssignmentBody struct {
 
 // CreateLegalHoldAssignmentTx is the transaction of POST
 // /legal_hold_policy_assignments (createLegalHoldAssignment): what it checks,
-// reads and changes under the state's lock, and its reply. Callers hold mu.
+// reads and changes under the state's lock, and its reply. Callers hold Mu.
 func CreateLegalHoldAssignmentTx(s *state.State, b LegalHoldAssignmentBody, p *state.Principal, a *state.LegalHoldAssignment) (state.Reply, *wire.Error) {
 	hp, aerr := LegalHoldPolicyByID(s, *b.PolicyID)
 	if aerr != nil {
@@ -105,7 +105,7 @@ func LegalHoldAssignmentByID(s *state.State, id string) (*state.LegalHoldAssignm
 
 // ListLegalHoldAssignmentsTx is the transaction of GET
 // /legal_hold_policy_assignments (listLegalHoldAssignments): what it checks,
-// reads and changes under the state's lock, and its reply. Callers hold mu.
+// reads and changes under the state's lock, and its reply. Callers hold Mu.
 func ListLegalHoldAssignmentsTx(s *state.State, policyID string, typ string, toID string, q wire.Page, fields []string) (state.Reply, *wire.Error) {
 	hp, aerr := LegalHoldPolicyByID(s, policyID)
 	if aerr != nil {
@@ -124,7 +124,7 @@ func ListLegalHoldAssignmentsTx(s *state.State, policyID string, typ string, toI
 }
 
 // RemoveLegalHoldAssignment starts the deletion of a (it stays listed for
-// LegalHoldReleaseDelay); a second delete changes nothing. Callers hold mu.
+// LegalHoldReleaseDelay); a second delete changes nothing. Callers hold Mu.
 func RemoveLegalHoldAssignment(s *state.State, a *state.LegalHoldAssignment) *wire.Error {
 	if a.Deleted.IsZero() {
 		a.Deleted = s.Now()

@@ -18,7 +18,7 @@ func FileVersionLegalHoldRecord(s *state.State, h *state.FileVersionLegalHold, a
 
 // GetFileVersionLegalHoldTx is the transaction of GET
 // /file_version_legal_holds/{id} (getFileVersionLegalHold): what it checks,
-// reads and changes under the state's lock, and its reply. Callers hold mu.
+// reads and changes under the state's lock, and its reply. Callers hold Mu.
 func GetFileVersionLegalHoldTx(s *state.State, recordID string) (state.Reply, *wire.Error) {
 	h, ok := s.Holds.Holds[recordID]
 	var active []*state.LegalHoldAssignment
@@ -33,7 +33,7 @@ func GetFileVersionLegalHoldTx(s *state.State, recordID string) (state.Reply, *w
 
 // ListHeldByAssignmentTx is the transaction of listHeldByAssignment
 // (listHeldByAssignment): what it checks, reads and changes under the state's
-// lock, and its reply. Callers hold mu.
+// lock, and its reply. Callers hold Mu.
 func ListHeldByAssignmentTx(s *state.State, recordID string, current bool, q wire.Page, fields []string, p *state.Principal) (state.Reply, *wire.Error) {
 	a, aerr := LegalHoldAssignmentByID(s, recordID)
 	if aerr != nil {

@@ -31,7 +31,7 @@ func LegalHoldPolicyNamed(s *state.State, name string, skip *state.LegalHoldPoli
 
 // CreateLegalHoldPolicyTx is the transaction of POST /legal_hold_policies
 // (createLegalHoldPolicy): what it checks, reads and changes under the state's
-// lock, and its reply. Callers hold mu.
+// lock, and its reply. Callers hold Mu.
 func CreateLegalHoldPolicyTx(s *state.State, hp *state.LegalHoldPolicy) (state.Reply, *wire.Error) {
 	if LegalHoldPolicyNamed(s, hp.Name, nil) != nil {
 		return state.Reply{}, wire.Errorf(wire.StatusConflict, wire.CodeConflict, "A legal hold policy with this name already exists")
@@ -46,7 +46,7 @@ func CreateLegalHoldPolicyTx(s *state.State, hp *state.LegalHoldPolicy) (state.R
 	return state.Reply{Status: wire.StatusCreated, Body: LegalHoldPolicyRecord(s, hp)}, nil
 }
 
-// LegalHoldPolicyRecord is the LegalHoldPolicy record. Callers hold s.mu.
+// LegalHoldPolicyRecord is the LegalHoldPolicy record. Callers hold Mu.
 func LegalHoldPolicyRecord(s *state.State, hp *state.LegalHoldPolicy) map[string]any {
 	counts := map[string]any{}
 	for _, t := range HoldTargetTypes {
@@ -80,7 +80,7 @@ func LegalHoldPolicyByID(s *state.State, id string) (*state.LegalHoldPolicy, *wi
 
 // ListLegalHoldPoliciesTx is the transaction of GET /legal_hold_policies
 // (listLegalHoldPolicies): what it checks, reads and changes under the state's
-// lock, and its reply. Callers hold mu.
+// lock, and its reply. Callers hold Mu.
 func ListLegalHoldPoliciesTx(s *state.State, prefix string, q wire.Page, fields []string) (state.Reply, *wire.Error) {
 	var list []*state.LegalHoldPolicy
 	for _, hp := range s.Holds.PolicyOrder {
@@ -95,7 +95,7 @@ func ListLegalHoldPoliciesTx(s *state.State, prefix string, q wire.Page, fields 
 
 // UpdateLegalHoldPolicyTx is the transaction of PUT /legal_hold_policies/{id}
 // (updateLegalHoldPolicy): what it checks, reads and changes under the state's
-// lock, and its reply. Callers hold mu.
+// lock, and its reply. Callers hold Mu.
 func UpdateLegalHoldPolicyTx(s *state.State, pathValue string, b LegalHoldPolicyBody) (state.Reply, *wire.Error) {
 	hp, aerr := LegalHoldPolicyByID(s, pathValue)
 	if aerr != nil {
@@ -119,7 +119,7 @@ func UpdateLegalHoldPolicyTx(s *state.State, pathValue string, b LegalHoldPolicy
 }
 
 // ReleaseLegalHold starts the release of hp (releasing, then released);
-// a second release changes nothing. Callers hold mu.
+// a second release changes nothing. Callers hold Mu.
 func ReleaseLegalHold(s *state.State, hp *state.LegalHoldPolicy) *wire.Error {
 	if hp.Released.IsZero() {
 		hp.Released = s.Now()

@@ -86,7 +86,7 @@ func CheckMaxExtension(raw json.RawMessage, policyType, disposition string) (int
 
 // CreateRetentionPolicyTx is the transaction of POST /retention_policies
 // (createRetentionPolicy): what it checks, reads and changes under the state's
-// lock, and its reply. Callers hold mu.
+// lock, and its reply. Callers hold Mu.
 func CreateRetentionPolicyTx(s *state.State, b RetentionPolicyBody, rp *state.RetentionPolicy) (state.Reply, *wire.Error) {
 	if refs, ok := b.CustomNotificationRecipients.Value(); ok {
 		users, aerr := Recipients(s, refs)
@@ -127,7 +127,7 @@ func retentionPolicyMini(rp *state.RetentionPolicy) map[string]any {
 	}
 }
 
-// RetentionPolicyRecord is the RetentionPolicy record. Callers hold s.mu.
+// RetentionPolicyRecord is the RetentionPolicy record. Callers hold Mu.
 func RetentionPolicyRecord(s *state.State, rp *state.RetentionPolicy) map[string]any {
 	m := retentionPolicyMini(rp)
 	counts := map[string]any{"enterprise": 0, "folder": 0, "metadata_template": 0}
@@ -161,7 +161,7 @@ func PickRetentionFields(rec map[string]any, fields []string) map[string]any {
 
 // ListRetentionPoliciesTx is the transaction of GET /retention_policies
 // (listRetentionPolicies): what it checks, reads and changes under the state's
-// lock, and its reply. Callers hold mu.
+// lock, and its reply. Callers hold Mu.
 func ListRetentionPoliciesTx(s *state.State, by string, name string, typ string, q wire.Page, fields []string) (state.Reply, *wire.Error) {
 	if by != "" && KnownUser(s, by) == nil {
 		return state.Reply{}, wire.NotFound("user")
@@ -179,7 +179,7 @@ func ListRetentionPoliciesTx(s *state.State, by string, name string, typ string,
 
 // UpdateRetentionPolicyTx is the transaction of PUT /retention_policies/{id}
 // (updateRetentionPolicy): what it checks, reads and changes under the state's
-// lock, and its reply. Callers hold mu.
+// lock, and its reply. Callers hold Mu.
 func UpdateRetentionPolicyTx(s *state.State, pathValue string, b RetentionPolicyBody) (state.Reply, *wire.Error) {
 	rp, aerr := RetentionPolicyByID(s, pathValue)
 	if aerr != nil {
@@ -274,7 +274,7 @@ func UpdateRetentionPolicyTx(s *state.State, pathValue string, b RetentionPolicy
 }
 
 // RemoveRetentionPolicy deletes rp and its assignments; a non-modifiable
-// policy is 403. Callers hold mu.
+// policy is 403. Callers hold Mu.
 func RemoveRetentionPolicy(s *state.State, rp *state.RetentionPolicy) *wire.Error {
 	if rp.RetentionType == state.RetentionNonModifiable {
 		return wire.Errorf(wire.StatusForbidden, wire.CodeForbidden, "A non-modifiable retention policy cannot be deleted")

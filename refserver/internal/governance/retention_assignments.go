@@ -18,7 +18,7 @@ type RetentionAssignmentBody struct {
 
 // CreateRetentionAssignmentTx is the transaction of POST
 // /retention_policy_assignments (createRetentionAssignment): what it checks,
-// reads and changes under the state's lock, and its reply. Callers hold mu.
+// reads and changes under the state's lock, and its reply. Callers hold Mu.
 func CreateRetentionAssignmentTx(s *state.State, b RetentionAssignmentBody, a *state.RetentionAssignment, p *state.Principal) (state.Reply, *wire.Error) {
 	rp, aerr := RetentionPolicyByID(s, *b.PolicyID)
 	if aerr != nil {
@@ -95,7 +95,7 @@ func RetentionAssignmentByID(s *state.State, id string) (*state.RetentionAssignm
 // ListRetentionPolicyAssignmentsTx is the transaction of GET
 // /retention_policies/{id}/assignments (listRetentionPolicyAssignments): what
 // it checks, reads and changes under the state's lock, and its reply. Callers
-// hold mu.
+// hold Mu.
 func ListRetentionPolicyAssignmentsTx(s *state.State, recordID string, typ string, q wire.Page, fields []string) (state.Reply, *wire.Error) {
 	rp, aerr := RetentionPolicyByID(s, recordID)
 	if aerr != nil {
@@ -133,7 +133,7 @@ func RemoveRetentionAssignment(s *state.State, a *state.RetentionAssignment) {
 
 // ListRetainedByAssignmentTx is the transaction of listRetainedByAssignment
 // (listRetainedByAssignment): what it checks, reads and changes under the
-// state's lock, and its reply. Callers hold mu.
+// state's lock, and its reply. Callers hold Mu.
 func ListRetainedByAssignmentTx(s *state.State, recordID string, current bool, q wire.Page) (state.Reply, *wire.Error) {
 	a, aerr := RetentionAssignmentByID(s, recordID)
 	if aerr != nil {

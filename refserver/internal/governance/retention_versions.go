@@ -22,7 +22,7 @@ func FileVersionRetentionRecord(s *state.State, fvr *state.FileVersionRetention)
 
 // ListFileVersionRetentionsTx is the transaction of GET
 // /file_version_retentions (listFileVersionRetentions): what it checks, reads
-// and changes under the state's lock, and its reply. Callers hold mu.
+// and changes under the state's lock, and its reply. Callers hold Mu.
 func ListFileVersionRetentionsTx(s *state.State, fileID string, versionID string, action string, before time.Time, after time.Time, policyID string, q wire.Page) (state.Reply, *wire.Error) {
 	var list []*state.FileVersionRetention
 	for _, fvr := range s.Retention.FvrOrder {

@@ -127,7 +127,7 @@ func queryOrderOf(t *state.MDTemplate, body []orderByBody) (QueryOrder, *wire.Er
 
 // ExecuteMetadataQueryTx is the transaction of POST
 // /metadata_queries/execute_read (executeMetadataQuery): what it checks, reads
-// and changes under the state's lock, and its reply. Callers hold mu.
+// and changes under the state's lock, and its reply. Callers hold Mu.
 func ExecuteMetadataQueryTx(s *state.State, scope string, key string, body QueryBody, tree *mdquery.Node, params map[string]any, p *state.Principal, hash string, limit int) (state.Reply, *wire.Error) {
 	t := s.Template(scope, key)
 	if t == nil || t.Scope == state.ScopeGlobal {

@@ -312,7 +312,7 @@ func (d *SchemaDraft) changeOption(op SchemaOp) *wire.Error {
 // UpdateTemplateTx is the transaction of PUT
 // /metadata_templates/{scope}/{template_key}/schema (updateTemplate): what it
 // checks, reads and changes under the state's lock, and its reply. Callers
-// hold mu.
+// hold Mu.
 func UpdateTemplateTx(s *state.State, scope string, templateKey string, ops []SchemaOp) (state.Reply, *wire.Error) {
 	t, aerr := TemplateOf(s, scope, templateKey)
 	if aerr != nil {

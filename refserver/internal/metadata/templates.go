@@ -93,7 +93,7 @@ func CheckDisplayName(v, what string) *wire.Error {
 
 // CreateTemplateTx is the transaction of POST /metadata_templates/schema
 // (createTemplate): what it checks, reads and changes under the state's lock,
-// and its reply. Callers hold mu.
+// and its reply. Callers hold Mu.
 func CreateTemplateTx(s *state.State, t *state.MDTemplate, derived bool) (state.Reply, *wire.Error) {
 	if s.Template(t.Scope, t.Key) != nil {
 		if !derived {
@@ -122,7 +122,7 @@ func TemplateOf(s *state.State, scope, key string) (*state.MDTemplate, *wire.Err
 // GetTemplateTx is the transaction of GET
 // /metadata_templates/{scope}/{template_key}/schema. (getTemplate): what it
 // checks, reads and changes under the state's lock, and its reply. Callers
-// hold mu.
+// hold Mu.
 func GetTemplateTx(s *state.State, scope string, templateKey string) (state.Reply, *wire.Error) {
 	t, aerr := TemplateOf(s, scope, templateKey)
 	if aerr != nil {
@@ -133,7 +133,7 @@ func GetTemplateTx(s *state.State, scope string, templateKey string) (state.Repl
 
 // GetTemplateByIDTx is the transaction of GET
 // /metadata_templates/{template_id}. (getTemplateByID): what it checks, reads
-// and changes under the state's lock, and its reply. Callers hold mu.
+// and changes under the state's lock, and its reply. Callers hold Mu.
 func GetTemplateByIDTx(s *state.State, pathValue string) (state.Reply, *wire.Error) {
 	t := s.Metadata.ByID[pathValue]
 	if t == nil {
@@ -145,7 +145,7 @@ func GetTemplateByIDTx(s *state.State, pathValue string) (state.Reply, *wire.Err
 // DeleteTemplateTx is the transaction of DELETE
 // /metadata_templates/{scope}/{template_key}/schema (deleteTemplate): what it
 // checks, reads and changes under the state's lock, and its reply. Callers
-// hold mu.
+// hold Mu.
 func DeleteTemplateTx(s *state.State, scope string, templateKey string) (state.Reply, *wire.Error) {
 	t, aerr := TemplateOf(s, scope, templateKey)
 	if aerr != nil {
@@ -167,7 +167,7 @@ func DeleteTemplateTx(s *state.State, scope string, templateKey string) (state.R
 
 // ListTemplatesTx is the transaction of listTemplates (listTemplates): what it
 // checks, reads and changes under the state's lock, and its reply. Callers
-// hold mu.
+// hold Mu.
 func ListTemplatesTx(s *state.State, scope string, q wire.Page) (state.Reply, *wire.Error) {
 	var all []*state.MDTemplate
 	for _, t := range s.Metadata.Order {
@@ -181,7 +181,7 @@ func ListTemplatesTx(s *state.State, scope string, q wire.Page) (state.Reply, *w
 // ListTemplatesByInstanceTx is the transaction of GET
 // /metadata_templates?metadata_instance_id= (listTemplatesByInstance): what it
 // checks, reads and changes under the state's lock, and its reply. Callers
-// hold mu.
+// hold Mu.
 func ListTemplatesByInstanceTx(s *state.State, id string, p *state.Principal, limit int64) (state.Reply, *wire.Error) {
 	var found []*state.MDTemplate
 	if in := s.Metadata.ByInstID[strings.ToLower(id)]; in != nil && s.Live(p, in.Item) {

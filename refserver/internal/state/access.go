@@ -60,7 +60,7 @@ var RoleActions = map[string][]Action{
 	"uploader":           {ActUpload},
 }
 
-// Can reports whether p may do act to it. Callers hold s.mu.
+// Can reports whether p may do act to it. Callers hold Mu.
 func (s *State) Can(p *Principal, it *Item, act Action) bool {
 	if p.SeesAll() {
 		return true
@@ -87,14 +87,14 @@ func (s *State) Can(p *Principal, it *Item, act Action) bool {
 	return false
 }
 
-// visible reports whether p may access it (actSee). Callers hold s.mu.
+// visible reports whether p may access it (actSee). Callers hold Mu.
 func (s *State) visible(p *Principal, it *Item) bool {
 	return s.Can(p, it, ActSee)
 }
 
 // LookupFor returns the item of a type visible to p (as lookup) when p may
 // do act to it; an item p sees but may not act on is 403
-// access_denied_insufficient_permissions. Callers hold s.mu.
+// access_denied_insufficient_permissions. Callers hold Mu.
 func (s *State) LookupFor(p *Principal, typ, id string, act Action) (*Item, *wire.Error) {
 	it, aerr := s.Lookup(p, typ, id)
 	if aerr != nil {

@@ -46,7 +46,7 @@ const (
 	CodeInvalidStatus            = "invalid_status"
 )
 
-// Collab is a collaboration. Fields are guarded by Server.mu.
+// Collab is a collaboration. Fields are guarded by the State's Mu.
 type Collab struct {
 	id          string
 	item        *Item
@@ -64,7 +64,7 @@ type Collab struct {
 	ackAt       time.Time
 }
 
-// collabState is the server's collaborations, guarded by Server.mu.
+// collabState is the server's collaborations, guarded by the State's Mu.
 type collabState struct {
 	byID   map[string]*Collab
 	byItem map[string][]*Collab
@@ -107,7 +107,7 @@ func (s *State) grants(c *Collab, u *User) bool {
 }
 
 // collabRoles lists the roles u holds on it through collaborations on it
-// or on a folder above it. Callers hold s.mu.
+// or on a folder above it. Callers hold Mu.
 func (s *State) collabRoles(u *User, it *Item) []string {
 	if len(s.collabs.byID) == 0 || u == nil {
 		return nil
@@ -172,7 +172,7 @@ type CollabBody struct {
 
 // CreateCollaborationTx is the transaction of POST /collaborations
 // (createCollaboration): what it checks, reads and changes under the state's
-// lock, and its reply. Callers hold mu.
+// lock, and its reply. Callers hold Mu.
 func (s *State) CreateCollaborationTx(id string, typ string, p *Principal, body CollabBody, expires time.Time, ab *struct {
 	Type  *string "json:\"type\""
 	ID    *string "json:\"id\""
@@ -234,7 +234,7 @@ func (s *State) CreateCollaborationTx(id string, typ string, p *Principal, body 
 
 // bindInvitations gives a new user the pending invitations sent to their
 // login: they stay pending until the user accepts or rejects them.
-// Callers hold s.mu.
+// Callers hold Mu.
 func (s *State) bindInvitations(u *User) {
 	for _, c := range s.collabs.byID {
 		if c.user == nil && c.group == nil && strings.EqualFold(c.inviteEmail, u.Login) {
@@ -263,7 +263,7 @@ func (s *State) alreadyCollaborates(c *Collab) bool {
 }
 
 // CollabFor finds the collaboration of the path that p may read: a
-// viewer of its item, its collaborator or its creator. Callers hold s.mu.
+// viewer of its item, its collaborator or its creator. Callers hold Mu.
 func (s *State) CollabFor(id string, p *Principal) (*Collab, *wire.Error) {
 	c, ok := s.collabs.byID[id]
 	if !ok || !(s.visible(p, c.item) || c.user == p.User || c.createdBy == p.User) {
@@ -282,7 +282,7 @@ type CollabUpdateBody struct {
 
 // UpdateCollaborationTx is the transaction of PUT
 // /collaborations/{collaboration_id} (updateCollaboration): what it checks,
-// reads and changes under the state's lock, and its reply. Callers hold mu.
+// reads and changes under the state's lock, and its reply. Callers hold Mu.
 func (s *State) UpdateCollaborationTx(collabID string, p *Principal, body CollabUpdateBody, expires time.Time, fields []string) (Reply, *wire.Error) {
 	c, aerr := s.CollabFor(collabID, p)
 	if aerr != nil {
@@ -327,7 +327,7 @@ func (s *State) UpdateCollaborationTx(collabID string, p *Principal, body Collab
 
 // transferOwnership gives c's item (and what is below it) to c's user; the
 // old owner becomes a co-owner in a new collaboration that replaces c.
-// Callers hold s.mu.
+// Callers hold Mu.
 func (s *State) transferOwnership(c *Collab, p *Principal, now time.Time) {
 	old := c.item.Owner
 	s.removeCollab(c)
@@ -342,7 +342,7 @@ func (s *State) transferOwnership(c *Collab, p *Principal, now time.Time) {
 
 // DeleteCollaborationTx is the transaction of DELETE
 // /collaborations/{collaboration_id}. (deleteCollaboration): what it checks,
-// reads and changes under the state's lock, and its reply. Callers hold mu.
+// reads and changes under the state's lock, and its reply. Callers hold Mu.
 func (s *State) DeleteCollaborationTx(collabID string, p *Principal) (Reply, *wire.Error) {
 	c, aerr := s.CollabFor(collabID, p)
 	if aerr != nil {
@@ -358,7 +358,7 @@ func (s *State) DeleteCollaborationTx(collabID string, p *Principal) (Reply, *wi
 
 // ListItemCollaborationsTx is the transaction of GET
 // /files|folders/{id}/collaborations (listItemCollaborations): what it checks,
-// reads and changes under the state's lock, and its reply. Callers hold mu.
+// reads and changes under the state's lock, and its reply. Callers hold Mu.
 func (s *State) ListItemCollaborationsTx(p *Principal, typ string, id string, q wire.Page, fields []string) (Reply, *wire.Error) {
 	it, aerr := s.Lookup(p, typ, id)
 	if aerr != nil {
@@ -373,7 +373,7 @@ func (s *State) ListItemCollaborationsTx(p *Principal, typ string, id string, q 
 // ListGroupCollaborationsTx is the transaction of GET
 // /groups/{group_id}/collaborations. (listGroupCollaborations): what it
 // checks, reads and changes under the state's lock, and its reply. Callers
-// hold mu.
+// hold Mu.
 func (s *State) ListGroupCollaborationsTx(gid string, p *Principal, q wire.Page) (Reply, *wire.Error) {
 	g, aerr := s.LookupGroup(gid)
 	if aerr != nil {
@@ -394,7 +394,7 @@ func (s *State) ListGroupCollaborationsTx(gid string, p *Principal, q wire.Page)
 
 // ListPendingCollaborationsTx is the transaction of GET
 // /collaborations?status=pending (listPendingCollaborations): what it checks,
-// reads and changes under the state's lock, and its reply. Callers hold mu.
+// reads and changes under the state's lock, and its reply. Callers hold Mu.
 func (s *State) ListPendingCollaborationsTx(p *Principal, q wire.Page, fields []string) (Reply, *wire.Error) {
 	var list []*Collab
 	for _, c := range s.collabs.byID {

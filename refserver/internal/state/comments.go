@@ -32,7 +32,7 @@ const (
 	similarCommentWindow     = 10 * time.Second
 )
 
-// Comment is a comment on a file. Fields are guarded by Server.mu.
+// Comment is a comment on a file. Fields are guarded by the State's Mu.
 type Comment struct {
 	id         string
 	file       *Item
@@ -44,7 +44,7 @@ type Comment struct {
 	modifiedAt time.Time
 }
 
-// commentState is the server's comments, guarded by Server.mu.
+// commentState is the server's comments, guarded by the State's Mu.
 type commentState struct {
 	byID   map[string]*Comment
 	byFile map[string][]*Comment // oldest first
@@ -106,7 +106,7 @@ func (s *State) commentsItemPurged(it *Item) {
 
 // CreateCommentTx is the transaction of POST /comments (createComment): what
 // it checks, reads and changes under the state's lock, and its reply. Callers
-// hold mu.
+// hold Mu.
 func (s *State) CreateCommentTx(p *Principal, body struct {
 	Message       *string "json:\"message\""
 	TaggedMessage *string "json:\"tagged_message\""
@@ -125,7 +125,7 @@ func (s *State) CreateCommentTx(p *Principal, body struct {
 // addCommentBy makes p's comment on the file id (typ "file") or answer to
 // the comment id (typ "comment"): 404 for what p cannot see, 403 when p
 // may not preview the file, 409 recent_similar_comment for the same text
-// again. Callers hold mu.
+// again. Callers hold Mu.
 func (s *State) addCommentBy(p *Principal, typ, id, msg, tag string) (*Comment, *wire.Error) {
 	c := &Comment{message: msg, tagged: tag, by: p.User, createdAt: s.NowSec()}
 	c.modifiedAt = c.createdAt
@@ -160,7 +160,7 @@ func (s *State) addCommentBy(p *Principal, typ, id, msg, tag string) (*Comment, 
 }
 
 // CommentFor finds the comment with id for p (who may preview its file).
-// Callers hold mu.
+// Callers hold Mu.
 func (s *State) CommentFor(id string, p *Principal) (*Comment, *wire.Error) {
 	c, ok := s.comments.byID[id]
 	if !ok || s.InTrash(c.file) || !s.Can(p, c.file, ActPreview) {
@@ -177,7 +177,7 @@ func (s *State) mayTx(p *Principal, c *Comment) bool {
 
 // UpdateCommentTx is the transaction of PUT /comments/{comment_id}
 // (updateComment): what it checks, reads and changes under the state's lock,
-// and its reply. Callers hold mu.
+// and its reply. Callers hold Mu.
 func (s *State) UpdateCommentTx(id string, p *Principal, msg string, fields []string) (Reply, *wire.Error) {
 	c, aerr := s.editComment(id, p, msg)
 	if aerr != nil {
@@ -187,7 +187,7 @@ func (s *State) UpdateCommentTx(id string, p *Principal, msg string, fields []st
 }
 
 // editComment replaces the message of the comment with id, for its
-// author, the file's owner or the admin (403 for others). Callers hold mu.
+// author, the file's owner or the admin (403 for others). Callers hold Mu.
 func (s *State) editComment(id string, p *Principal, msg string) (*Comment, *wire.Error) {
 	c, aerr := s.CommentFor(id, p)
 	if aerr != nil {
@@ -204,7 +204,7 @@ func (s *State) editComment(id string, p *Principal, msg string) (*Comment, *wir
 }
 
 // DeleteCommentBy deletes c (and its replies) for its author, the file's
-// owner or the admin (403 for others). Callers hold mu.
+// owner or the admin (403 for others). Callers hold Mu.
 func (s *State) DeleteCommentBy(p *Principal, c *Comment) *wire.Error {
 	if !s.mayTx(p, c) {
 		return ErrDenied("comment")
@@ -216,7 +216,7 @@ func (s *State) DeleteCommentBy(p *Principal, c *Comment) *wire.Error {
 
 // ListFileCommentsTx is the transaction of GET /files/{file_id}/comments.
 // (listFileComments): what it checks, reads and changes under the state's
-// lock, and its reply. Callers hold mu.
+// lock, and its reply. Callers hold Mu.
 func (s *State) ListFileCommentsTx(p *Principal, id string, q wire.Page, fields []string) (Reply, *wire.Error) {
 	f, aerr := s.LookupFor(p, "file", id, ActPreview)
 	if aerr != nil {

@@ -13,7 +13,7 @@ import (
 
 const RootID = "0"
 
-// Item is a folder, a file or a web link. Fields are guarded by Server.mu.
+// Item is a folder, a file or a web link. Fields are guarded by the State's Mu.
 type Item struct {
 	Typ       string // "folder", "file" or "web_link"
 	ID        string
@@ -103,7 +103,7 @@ func (it *Item) touch(now time.Time, by *User) {
 	}
 }
 
-// NewID returns a fresh numeric id. Callers hold s.mu.
+// NewID returns a fresh numeric id. Callers hold Mu.
 func (s *State) NewID() string {
 	s.NextID++
 	s.Dirty(KMeta, MetaKey)
@@ -153,7 +153,7 @@ func CheckName(name string) *wire.Error {
 }
 
 // Lookup returns the item of a type visible to p; an item in the trash is
-// not found. Callers hold s.mu.
+// not found. Callers hold Mu.
 func (s *State) Lookup(p *Principal, typ, id string) (*Item, *wire.Error) {
 	it, ok := s.Items[id]
 	if !ok || it.Typ != typ || !s.Live(p, it) {
@@ -163,7 +163,7 @@ func (s *State) Lookup(p *Principal, typ, id string) (*Item, *wire.Error) {
 }
 
 // ParentFolder checks that folder id exists for p; "0" is p's root. It
-// returns nil for the root. Callers hold s.mu.
+// returns nil for the root. Callers hold Mu.
 func (s *State) ParentFolder(p *Principal, id string) (*Item, *wire.Error) {
 	if id == RootID {
 		return nil, nil
@@ -184,14 +184,14 @@ func OwnerIn(p *Principal, parent *Item) *User {
 
 // Children lists the items in a folder, without those in the trash: for
 // the root, the items in "0" owned by rootOwner; otherwise the items whose
-// parent is folderID. Callers hold s.mu.
+// parent is folderID. Callers hold Mu.
 func (s *State) Children(folderID string, rootOwner *User) []*Item {
 	return s.Folders.Index(folderID, rootOwner).All()
 }
 
 // Conflict returns the item in the folder whose name equals name ignoring
 // case, except skip (files, folders and web links share the names of a
-// folder). Callers hold s.mu.
+// folder). Callers hold Mu.
 func (s *State) Conflict(folderID string, rootOwner *User, name string, skip *Item) *Item {
 	for _, it := range s.Folders.Index(folderID, rootOwner).Named(name) {
 		if it != skip {
@@ -202,7 +202,7 @@ func (s *State) Conflict(folderID string, rootOwner *User, name string, skip *It
 }
 
 // AddItem adds a new item to the state and to its folder's index, and
-// records its creation in the event log. Callers hold s.mu.
+// records its creation in the event log. Callers hold Mu.
 func (s *State) AddItem(it *Item) {
 	s.Items[it.ID] = it
 	s.Folders.Sync(it)
@@ -242,7 +242,7 @@ func (s *State) folderSize(f *Item) int64 {
 
 // RemoveItem deletes an item and everything below it, records the change
 // on its parent (new etag), and returns the blob ids to delete from the
-// store. Callers hold s.mu.
+// store. Callers hold Mu.
 func (s *State) RemoveItem(it *Item) []string {
 	blobs := s.removeTree(it)
 	if parent, ok := s.Items[it.ParentID]; ok {
@@ -254,7 +254,7 @@ func (s *State) RemoveItem(it *Item) []string {
 
 // removeTree deletes an item and everything below it and returns the blob ids
 // to delete from the store. Items below it that are in the trash on their
-// own stay there (without their parent). Callers hold s.mu.
+// own stay there (without their parent). Callers hold Mu.
 func (s *State) removeTree(it *Item) []string {
 	var blobs []string
 	if it.Typ == "folder" {

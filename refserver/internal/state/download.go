@@ -67,7 +67,7 @@ func (s *State) RetryAfterSeconds() int {
 	return max(1, int(math.Ceil(s.Cfg.RetryAfter.Seconds())))
 }
 
-// embedLink is the expiring_embed_link of a file. Callers hold s.mu.
+// embedLink is the expiring_embed_link of a file. Callers hold Mu.
 func (s *State) embedLink(f *Item, _ *Principal) map[string]any {
 	v := f.Current()
 	tok := s.Sign(SignedRef{Kind: "e", FileID: f.ID, VersionID: v.ID, BlobID: v.Blob.ID, Expires: s.Now().Add(s.Cfg.SignedURLTTL)})

@@ -70,7 +70,7 @@ var changeEvents = map[string]bool{
 	evItemTrash: true, evItemUndelete: true, evItemMakeCurrent: true, evCollabAdd: true, evCollabRemove: true,
 }
 
-// Event is one recorded change. Fields are guarded by Server.mu and never
+// Event is one recorded change. Fields are guarded by the State's Mu and never
 // change once recorded.
 type Event struct {
 	Seq      int64  // position: the stream position after it is seq
@@ -85,7 +85,7 @@ type Event struct {
 	AdminSrc json.RawMessage // source as the enterprise stream shows it
 }
 
-// eventLog is the server's event history, guarded by Server.mu.
+// eventLog is the server's event history, guarded by the State's Mu.
 type eventLog struct {
 	List []*Event // oldest first
 	Head int64    // the newest seq (0: none yet)
@@ -101,7 +101,7 @@ func (s *State) InitEvents() {
 	s.Events = eventLog{Max: s.Cfg.EventHistory, Wake: make(chan struct{}), Channels: map[string]*PollChannel{}}
 }
 
-// emit records an event. Callers hold s.mu.
+// emit records an event. Callers hold Mu.
 func (s *State) emit(e *Event) {
 	if s.Events.Max < 0 {
 		return
@@ -129,7 +129,7 @@ func (s *State) emit(e *Event) {
 }
 
 // ItemEvent records an event about an item, with the item as its source
-// (rendered as it is now). Callers hold s.mu.
+// (rendered as it is now). Callers hold Mu.
 func (s *State) ItemEvent(typ string, it *Item, by *User) {
 	e := &Event{Typ: typ, By: by, ItemID: it.ID}
 	if it.Owner != nil {
@@ -141,7 +141,7 @@ func (s *State) ItemEvent(typ string, it *Item, by *User) {
 }
 
 // RecordEvent records an event whose source is another record, about an
-// item (itemID, "" for none). Callers hold s.mu.
+// item (itemID, "" for none). Callers hold Mu.
 func (s *State) RecordEvent(typ string, by *User, it *Item, source any) {
 	e := &Event{Typ: typ, By: by, Source: RecordJSON(source)}
 	e.AdminSrc = e.Source
@@ -172,7 +172,7 @@ func (s *State) adminItemSource(it *Item) map[string]any {
 // itemFiled hears of every change of where an item is filed (the folder
 // index's sync): from was its slot, to its new key. A move or a rename
 // between two folders' listings is an event; trash and restore have
-// their own (trash.go). Callers hold s.mu.
+// their own (trash.go). Callers hold Mu.
 func (s *State) itemFiled(it *Item, from itemSlot, to IndexKey, listed bool) {
 	if from.home == nil || !listed || from.key.Folder == TrashKey || to.Folder == TrashKey {
 		return

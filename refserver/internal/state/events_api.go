@@ -26,7 +26,7 @@ func (q *EventQuery) Admin() bool {
 	return q.StreamType == "admin_logs" || q.StreamType == "admin_logs_streaming"
 }
 
-// EventPage reads one page of a stream. Callers hold s.mu.
+// EventPage reads one page of a stream. Callers hold Mu.
 func (s *State) EventPage(p *Principal, q *EventQuery) map[string]any {
 	next := s.Events.Head
 	entries := []any{}
@@ -67,7 +67,7 @@ func (l *eventLog) Since(after int64) []*Event {
 }
 
 // UserSees reports whether an event belongs to p's user stream of a type.
-// Callers hold s.mu.
+// Callers hold Mu.
 func (s *State) UserSees(p *Principal, streamType string, e *Event) bool {
 	if e.Typ == "" {
 		return false

@@ -9,7 +9,7 @@ import (
 )
 
 // fileVersion finds the file id and its version vid for p. Callers hold
-// s.mu.
+// Mu.
 func (s *State) fileVersion(id, vid string, p *Principal) (*Item, *Version, *wire.Error) {
 	f, aerr := s.LookupFor(p, "file", id, ActEdit)
 	if aerr != nil {
@@ -24,7 +24,7 @@ func (s *State) fileVersion(id, vid string, p *Principal) (*Item, *Version, *wir
 }
 
 // versionBlocked returns the error that keeps a version from the trash
-// (retention or an active legal hold), or nil. Callers hold s.mu.
+// (retention or an active legal hold), or nil. Callers hold Mu.
 func (s *State) versionBlocked(v *Version) *wire.Error {
 	now := s.Now()
 	if fvr, ok := s.Retention.ByVersion[v.ID]; ok && fvr.retainedAt(now) {
@@ -38,7 +38,7 @@ func (s *State) versionBlocked(v *Version) *wire.Error {
 
 // DeleteFileVersionTx is the transaction of DELETE
 // /files/{file_id}/versions/{id} (deleteFileVersion): what it checks, reads
-// and changes under the state's lock, and its reply. Callers hold mu.
+// and changes under the state's lock, and its reply. Callers hold Mu.
 func (s *State) DeleteFileVersionTx(fileID string, versionID string, p *Principal, ifMatch string) (Reply, *wire.Error) {
 	f, v, aerr := s.fileVersion(fileID, versionID, p)
 	if aerr != nil {
@@ -72,7 +72,7 @@ func FirstAPIError(errs ...*wire.Error) *wire.Error {
 
 // RestoreFileVersionTx is the transaction of PUT
 // /files/{file_id}/versions/{id} (restoreFileVersion): what it checks, reads
-// and changes under the state's lock, and its reply. Callers hold mu.
+// and changes under the state's lock, and its reply. Callers hold Mu.
 func (s *State) RestoreFileVersionTx(fileID string, versionID string, p *Principal, fields []string) (Reply, *wire.Error) {
 	f, v, aerr := s.fileVersion(fileID, versionID, p)
 	if aerr != nil {
@@ -87,7 +87,7 @@ func (s *State) RestoreFileVersionTx(fileID string, versionID string, p *Princip
 }
 
 // PromoteVersion makes a copy of an earlier version's content (blob) the
-// current version of f, by u. Callers hold mu.
+// current version of f, by u. Callers hold Mu.
 func (s *State) PromoteVersion(f *Item, blob blob.Info, u *User) {
 	now := s.NowSec()
 	f.Versions = append(f.Versions, &Version{ID: s.NewID(), Blob: blob, CreatedAt: now, By: u})

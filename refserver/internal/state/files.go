@@ -15,7 +15,7 @@ type PreflightBody struct {
 
 // PreflightUploadTx is the transaction of OPTIONS /files/content
 // (preflightUpload): what it checks, reads and changes under the state's lock,
-// and its reply. Callers hold mu.
+// and its reply. Callers hold Mu.
 func (s *State) PreflightUploadTx(p *Principal, body PreflightBody) (Reply, *wire.Error) {
 	parent, aerr := s.ParentFolder(p, *body.Parent.ID)
 	if aerr != nil {

@@ -49,7 +49,7 @@ type IndexKey struct {
 }
 
 // itemSlot is where an item is filed and the keys it is filed under.
-// Guarded by Server.mu.
+// Guarded by the State's Mu.
 type itemSlot struct {
 	home  *folderIndex // nil: not in any index
 	key   IndexKey
@@ -62,7 +62,7 @@ type itemSlot struct {
 	rank  int // 0 folder, 1 file, 2 web link
 }
 
-// folderIndex is the index of one folder. Guarded by Server.mu.
+// folderIndex is the index of one folder. Guarded by the State's Mu.
 type folderIndex struct {
 	byName map[string][]*Item
 	orders [len(SortKeys)][3]*btree.BTreeG[*Item]
@@ -179,7 +179,7 @@ func (x *folderIndexes) Index(folderID string, rootOwner *User) *folderIndex {
 }
 
 // Sync files an item where it belongs now, under its current keys.
-// Callers hold s.mu.
+// Callers hold Mu.
 func (x *folderIndexes) Sync(it *Item) {
 	key, listed := Placement(it)
 	if x.changed != nil {
@@ -247,7 +247,7 @@ func withHome(sl itemSlot, home *folderIndex) itemSlot {
 	return sl
 }
 
-// unindex removes an item from its index. Callers hold s.mu.
+// unindex removes an item from its index. Callers hold Mu.
 func (x *folderIndexes) unindex(it *Item) {
 	if x.changed != nil {
 		x.changed(it, it.slot, IndexKey{}, false)

@@ -35,7 +35,7 @@ const (
 
 var GroupAccessLevels = []string{"admins_only", "admins_and_members", "all_managed_users"}
 
-// Group is an enterprise group. Fields are guarded by Server.mu.
+// Group is an enterprise group. Fields are guarded by the State's Mu.
 type Group struct {
 	ID, Name                          string
 	Provenance, ExternalSyncID, Descr string
@@ -43,7 +43,7 @@ type Group struct {
 	CreatedAt, ModifiedAt             time.Time
 }
 
-// groupState is the server's state for groups and group memberships, guarded by Server.mu.
+// groupState is the server's state for groups and group memberships, guarded by the State's Mu.
 type groupState struct {
 	ByID        map[string]*Group
 	ByName      map[string]*Group // by lower-case name
@@ -62,7 +62,7 @@ func (g *Group) Mini() map[string]any {
 
 // renderGroup is a group for a fields parameter: the standard record
 // (Group) without fields; with fields, Group--Mini plus the requested ones
-// (standard or Full). Callers hold s.mu.
+// (standard or Full). Callers hold Mu.
 func (s *State) renderGroup(g *Group, fields []string, p *Principal) map[string]any {
 	m := g.Mini()
 	m["created_at"] = FmtTime(g.CreatedAt)
@@ -79,7 +79,7 @@ func (s *State) renderGroup(g *Group, fields []string, p *Principal) map[string]
 	return PickFields(m, fields, "type", "id", "name", "group_type")
 }
 
-// canInviteGroup applies invitability_level for p. Callers hold s.mu.
+// canInviteGroup applies invitability_level for p. Callers hold Mu.
 func (s *State) canInviteGroup(g *Group, p *Principal) bool {
 	role := s.groupRole(g, p.User)
 	switch {
@@ -93,7 +93,7 @@ func (s *State) canInviteGroup(g *Group, p *Principal) bool {
 	return false
 }
 
-// groupRole is u's role in g ("" = not a member). Callers hold s.mu.
+// groupRole is u's role in g ("" = not a member). Callers hold Mu.
 func (s *State) groupRole(g *Group, u *User) string {
 	for _, m := range s.Groups.Memberships {
 		if m.Group == g && m.User == u {
@@ -103,7 +103,7 @@ func (s *State) groupRole(g *Group, u *User) string {
 	return ""
 }
 
-// LookupGroup finds a group; 404 when there is none. Callers hold s.mu.
+// LookupGroup finds a group; 404 when there is none. Callers hold Mu.
 func (s *State) LookupGroup(id string) (*Group, *wire.Error) {
 	return RecordIn(s.Groups.ByID, id, "group")
 }
@@ -143,7 +143,7 @@ func (b *GroupBody) Check() *wire.Error {
 }
 
 // nameTaken is 409 invalid_parameter when another group has the name.
-// Callers hold s.mu.
+// Callers hold Mu.
 func (s *State) nameTaken(name string, self *Group) *wire.Error {
 	if g := s.Groups.ByName[strings.ToLower(name)]; g != nil && g != self {
 		return wire.Errorf(wire.StatusConflict, wire.CodeInvalidParameter, "A group with this name already exists in the enterprise")
@@ -166,7 +166,7 @@ func (b *GroupBody) Apply(g *Group) {
 
 // CreateGroupTx is the transaction of POST /groups (createGroup): what it
 // checks, reads and changes under the state's lock, and its reply. Callers
-// hold mu.
+// hold Mu.
 func (s *State) CreateGroupTx(body *GroupBody, fields []string, p *Principal) (Reply, *wire.Error) {
 	if aerr := s.nameTaken(*body.Name, nil); aerr != nil {
 		return Reply{}, aerr
@@ -182,7 +182,7 @@ func (s *State) CreateGroupTx(body *GroupBody, fields []string, p *Principal) (R
 
 // GetGroupTx is the transaction of GET /groups/{group_id} (getGroup): what it
 // checks, reads and changes under the state's lock, and its reply. Callers
-// hold mu.
+// hold Mu.
 func (s *State) GetGroupTx(id string, p *Principal, fields []string) (Reply, *wire.Error) {
 	g, aerr := s.LookupGroup(id)
 	if aerr != nil {
@@ -196,7 +196,7 @@ func (s *State) GetGroupTx(id string, p *Principal, fields []string) (Reply, *wi
 
 // UpdateGroupTx is the transaction of PUT /groups/{group_id} (updateGroup):
 // what it checks, reads and changes under the state's lock, and its reply.
-// Callers hold mu.
+// Callers hold Mu.
 func (s *State) UpdateGroupTx(id string, p *Principal, body *GroupBody, fields []string) (Reply, *wire.Error) {
 	g, aerr := s.LookupGroup(id)
 	if aerr != nil {
@@ -218,7 +218,7 @@ func (s *State) UpdateGroupTx(id string, p *Principal, body *GroupBody, fields [
 	return Reply{wire.StatusOK, s.renderGroup(g, fields, p)}, nil
 }
 
-// RemoveGroup deletes g and its memberships. Callers hold mu.
+// RemoveGroup deletes g and its memberships. Callers hold Mu.
 func (s *State) RemoveGroup(g *Group) *wire.Error {
 	dropWhere(s, KMemberships, s.Groups.Memberships, func(m *Membership) bool { return m.Group == g })
 	delete(s.Groups.ByID, g.ID)
@@ -228,7 +228,7 @@ func (s *State) RemoveGroup(g *Group) *wire.Error {
 }
 
 // ListGroupsTx is the transaction of GET /groups (listGroups): what it checks,
-// reads and changes under the state's lock, and its reply. Callers hold mu.
+// reads and changes under the state's lock, and its reply. Callers hold Mu.
 func (s *State) ListGroupsTx(filter string, pq wire.Page, fields []string, p *Principal) (Reply, *wire.Error) {
 	var list []*Group
 	for _, g := range s.Groups.ByID {
@@ -245,7 +245,7 @@ func (s *State) ListGroupsTx(filter string, pq wire.Page, fields []string, p *Pr
 
 // ListGroupMembershipsTx is the transaction of GET
 // /groups/{group_id}/memberships (listGroupMemberships): what it checks, reads
-// and changes under the state's lock, and its reply. Callers hold mu.
+// and changes under the state's lock, and its reply. Callers hold Mu.
 func (s *State) ListGroupMembershipsTx(id string, p *Principal, pq wire.Page) (Reply, *wire.Error) {
 	g, aerr := s.LookupGroup(id)
 	if aerr != nil {

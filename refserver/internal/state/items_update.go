@@ -135,7 +135,7 @@ func (b *ItemUpdateBody) CheckShape(typ string) *wire.Error {
 }
 
 // UpdateItemTx is the transaction of updateItem (updateItem): what it checks,
-// reads and changes under the state's lock, and its reply. Callers hold mu.
+// reads and changes under the state's lock, and its reply. Callers hold Mu.
 func (s *State) UpdateItemTx(id string, body ItemUpdateBody, p *Principal, typ string, ifMatch string, lock *FileLock, unlock bool, now time.Time, removeLink bool, link *SharedLinkUpdate, fields []string) (Reply, *wire.Error) {
 	if id == RootID {
 		if body.Name != nil || body.Parent != nil {
@@ -260,7 +260,7 @@ func (b *ItemUpdateBody) applyFolderSettings(it *Item) {
 }
 
 // IsWithin reports whether folder id is folder root or below it. Callers
-// hold s.mu.
+// hold Mu.
 func (s *State) IsWithin(id, root string) bool {
 	if id == root {
 		return true
@@ -270,7 +270,7 @@ func (s *State) IsWithin(id, root string) bool {
 }
 
 // setOwnerTree gives an item and everything below it a new owner (a move
-// into another user's folder). Callers hold s.mu.
+// into another user's folder). Callers hold Mu.
 func (s *State) setOwnerTree(it *Item, owner *User) {
 	if it.Owner != owner {
 		it.Owner = owner

@@ -16,7 +16,7 @@ import (
 // in the spec: a null is 400 bad_request (wire.DecodeJSONObject), not "absent".
 
 // legalHoldState is the server's state for legal hold policies,
-// assignments and file version legal holds, guarded by Server.mu.
+// assignments and file version legal holds, guarded by the State's Mu.
 type legalHoldState struct {
 	Policies    map[string]*LegalHoldPolicy
 	PolicyOrder []*LegalHoldPolicy

@@ -4,7 +4,7 @@ import (
 	"fmt"
 )
 
-// HideFromPages is HideFromPages under the lock. Callers hold mu.
+// HideFromPages is HideFromPages under the lock. Callers hold Mu.
 func (s *State) HideFromPages(ids []string) error {
 	for _, id := range ids {
 		_, isUser := s.Users.ByID[id]
@@ -24,7 +24,7 @@ func (s *State) HideFromPages(ids []string) error {
 }
 
 // userHidden, groupHidden and membershipHidden tell wire.OffsetEntries what
-// HideFromPages hid. Callers hold s.mu.
+// HideFromPages hid. Callers hold Mu.
 func (s *State) userHidden(u *User) bool             { return s.pageHidden[u.ID] }
 func (s *State) groupHidden(g *Group) bool           { return s.pageHidden[g.ID] }
 func (s *State) membershipHidden(m *Membership) bool { return s.pageHidden[m.ID] }

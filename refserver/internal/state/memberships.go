@@ -35,7 +35,7 @@ const (
 // the service names; all are on unless configured otherwise.
 var GroupAdminPermissions = []string{"can_run_reports", "can_instant_login", "can_create_accounts", "can_edit_accounts"}
 
-// Membership is a user's membership of a group. Fields are guarded by Server.mu.
+// Membership is a user's membership of a group. Fields are guarded by the State's Mu.
 type Membership struct {
 	ID                    string
 	User                  *User
@@ -46,7 +46,7 @@ type Membership struct {
 }
 
 // renderMembership is a membership for a fields parameter (GroupMembership;
-// configurable_permissions for admins only). Callers hold s.mu.
+// configurable_permissions for admins only). Callers hold Mu.
 func (s *State) renderMembership(m *Membership, fields []string) map[string]any {
 	rec := map[string]any{
 		"type": "group_membership", "id": m.ID, "user": m.User.Mini(), "group": m.Group.Mini(),
@@ -62,7 +62,7 @@ func (s *State) renderMembership(m *Membership, fields []string) map[string]any 
 	return PickFields(rec, fields, "type", "id")
 }
 
-// membershipsWhere lists the memberships that match, in id order. Callers hold s.mu.
+// membershipsWhere lists the memberships that match, in id order. Callers hold Mu.
 func (s *State) membershipsWhere(match func(*Membership) bool) []*Membership {
 	var out []*Membership
 	for _, m := range s.Groups.Memberships {
@@ -101,7 +101,7 @@ type MembershipBody struct {
 
 // CreateMembershipTx is the transaction of POST /group_memberships
 // (createMembership): what it checks, reads and changes under the state's
-// lock, and its reply. Callers hold mu.
+// lock, and its reply. Callers hold Mu.
 func (s *State) CreateMembershipTx(body MembershipBody, fields []string) (Reply, *wire.Error) {
 	u := s.EnterpriseUser(*body.User.ID)
 	if u == nil {
@@ -128,7 +128,7 @@ func (s *State) CreateMembershipTx(body MembershipBody, fields []string) (Reply,
 }
 
 // lookupMembership finds a membership p may manage (self: p may also be
-// its member, for reads). Callers hold s.mu.
+// its member, for reads). Callers hold Mu.
 func (s *State) lookupMembership(id string, p *Principal, self bool) (*Membership, *wire.Error) {
 	m := s.Groups.Memberships[id]
 	if !ValidID(id) || m == nil {
@@ -142,7 +142,7 @@ func (s *State) lookupMembership(id string, p *Principal, self bool) (*Membershi
 
 // GetMembershipTx is the transaction of GET
 // /group_memberships/{group_membership_id}. (getMembership): what it checks,
-// reads and changes under the state's lock, and its reply. Callers hold mu.
+// reads and changes under the state's lock, and its reply. Callers hold Mu.
 func (s *State) GetMembershipTx(membershipID string, p *Principal, fields []string) (Reply, *wire.Error) {
 	m, aerr := s.lookupMembership(membershipID, p, true)
 	if aerr != nil {
@@ -159,7 +159,7 @@ type UpdateMembershipBody struct {
 
 // UpdateMembershipTx is the transaction of PUT
 // /group_memberships/{group_membership_id} (updateMembership): what it checks,
-// reads and changes under the state's lock, and its reply. Callers hold mu.
+// reads and changes under the state's lock, and its reply. Callers hold Mu.
 func (s *State) UpdateMembershipTx(membershipID string, p *Principal, body UpdateMembershipBody, fields []string) (Reply, *wire.Error) {
 	m, aerr := s.lookupMembership(membershipID, p, false)
 	if aerr != nil {
@@ -182,7 +182,7 @@ func (s *State) UpdateMembershipTx(membershipID string, p *Principal, body Updat
 
 // DeleteMembershipTx is the transaction of DELETE
 // /group_memberships/{group_membership_id} (deleteMembership): what it checks,
-// reads and changes under the state's lock, and its reply. Callers hold mu.
+// reads and changes under the state's lock, and its reply. Callers hold Mu.
 func (s *State) DeleteMembershipTx(membershipID string, p *Principal) (Reply, *wire.Error) {
 	m, aerr := s.lookupMembership(membershipID, p, false)
 	if aerr != nil {
@@ -195,7 +195,7 @@ func (s *State) DeleteMembershipTx(membershipID string, p *Principal) (Reply, *w
 
 // ListUserMembershipsTx is the transaction of GET /users/{user_id}/memberships
 // (listUserMemberships): what it checks, reads and changes under the state's
-// lock, and its reply. Callers hold mu.
+// lock, and its reply. Callers hold Mu.
 func (s *State) ListUserMembershipsTx(p *Principal, id string, pq wire.Page) (Reply, *wire.Error) {
 	if !p.IsAdmin() && id != p.User.ID {
 		return Reply{}, wire.Errorf(wire.StatusForbidden, wire.CodeAccessDenied, "Only the user and enterprise admins may list the user's groups")
@@ -208,7 +208,7 @@ func (s *State) ListUserMembershipsTx(p *Principal, id string, pq wire.Page) (Re
 	return Reply{wire.StatusOK, wire.OffsetEntries(list, pq, s.membershipHidden, func(m *Membership) any { return s.renderMembership(m, nil) })}, nil
 }
 
-// groupsUserLeft removes u's memberships. Callers hold s.mu.
+// groupsUserLeft removes u's memberships. Callers hold Mu.
 func (s *State) groupsUserLeft(u *User) {
 	dropWhere(s, KMemberships, s.Groups.Memberships, func(m *Membership) bool { return m.User == u })
 }

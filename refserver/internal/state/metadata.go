@@ -16,7 +16,7 @@ const (
 )
 
 // MetadataState is the server's state for metadata templates, instances
-// and queries, guarded by Server.mu.
+// and queries, guarded by the State's Mu.
 type MetadataState struct {
 	Templates map[string]*MDTemplate   // by scope + "." + templateKey
 	ByID      map[string]*MDTemplate   // by template id
@@ -40,7 +40,7 @@ func (s *State) initMetadata() {
 }
 
 // metadataItemPurged drops the metadata instances of an item deleted for
-// good. Callers hold s.mu.
+// good. Callers hold Mu.
 func (s *State) metadataItemPurged(it *Item) {
 	for _, in := range append([]*MDInstance(nil), s.Metadata.ByItem[it.ID]...) {
 		s.RemoveInstance(in)

@@ -7,7 +7,7 @@ import (
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
-// MDTemplate is a metadata template. Fields are guarded by Server.mu.
+// MDTemplate is a metadata template. Fields are guarded by the State's Mu.
 type MDTemplate struct {
 	ID, Scope, Key, DisplayName string
 	Hidden, CopyOnCopy          bool
@@ -104,7 +104,7 @@ func (t *MDTemplate) Record() map[string]any {
 }
 
 // AddTemplate registers a new template (ids are assigned here). Callers
-// hold s.mu (or run before the server answers).
+// hold Mu (or run before the server answers).
 func (s *State) AddTemplate(t *MDTemplate) {
 	t.ID = NewUUID()
 	t.TypeID = t.Key + "-" + NewUUID()

@@ -19,7 +19,7 @@ import (
 // cannot be deleted for good before its disposition date.
 
 // retentionState is the server's state for retention policies, assignments
-// and file version retentions, guarded by Server.mu.
+// and file version retentions, guarded by the State's Mu.
 type retentionState struct {
 	Policies    map[string]*RetentionPolicy
 	PolicyOrder []*RetentionPolicy // creation (id) order

@@ -68,7 +68,7 @@ var textExtensions = map[string]bool{
 	"go": true, "js": true, "ts": true, "py": true, "java": true, "c": true, "h": true, "sql": true,
 }
 
-// searchIndex is the server's search index, guarded by Server.mu.
+// searchIndex is the server's search index, guarded by the State's Mu.
 type searchIndex struct {
 	seed     maphash.Seed
 	Postings map[string]map[*Item]SearchField
@@ -123,7 +123,7 @@ func (x *searchIndex) PairKey(a, b string) uint64 {
 	return h.Sum64()
 }
 
-// flush indexes the pending items. Callers hold s.mu.
+// flush indexes the pending items. Callers hold Mu.
 func (s *State) FlushSearchIndex(ctx context.Context) {
 	x := s.Search
 	for it := range x.pending {
@@ -268,7 +268,7 @@ func fileExtension(name string) string {
 }
 
 // evalSearch returns the items a query node matches in the fields of
-// mask, with their relevance. Callers hold s.mu and flushed the index.
+// mask, with their relevance. Callers hold Mu and flushed the index.
 func (x *searchIndex) Eval(n *SearchNode, mask SearchField) map[*Item]int {
 	switch n.Op {
 	case OpWords:

@@ -38,7 +38,7 @@ type EndedPart struct {
 	SHA1 string
 }
 
-// EndSession removes a session and keeps its description. Callers hold s.mu.
+// EndSession removes a session and keeps its description. Callers hold Mu.
 func (s *State) EndSession(ss *Session, state SessionState, fileID string) {
 	delete(s.Sessions, ss.ID)
 	s.Ended[ss.ID] = DescribeSession(ss, state, fileID)

@@ -29,7 +29,7 @@ type TaskAssignment struct {
 
 // taskUser finds an enterprise user to assign by id or login
 // (case-insensitive), or nil: not the service account, nor a deleted or
-// rolled-out user. Callers hold s.mu.
+// rolled-out user. Callers hold Mu.
 func (s *State) taskUser(id, login string) *User {
 	if id == "" {
 		u := s.Users.ByLogin[strings.ToLower(login)]
@@ -58,7 +58,7 @@ func (s *State) AssignmentCollection(t *Task) map[string]any {
 	return map[string]any{"total_count": len(t.Assignments), "entries": wire.RenderEach(t.Assignments, s.AssignmentRecord)}
 }
 
-// lookupAssignment returns an assignment whose file p may see. Callers hold s.mu.
+// lookupAssignment returns an assignment whose file p may see. Callers hold Mu.
 func (s *State) lookupAssignment(p *Principal, id string) (*TaskAssignment, *wire.Error) {
 	a, ok := s.Tasks.Assignments[id]
 	if !ok {
@@ -89,7 +89,7 @@ type CreateAssignmentBody struct {
 
 // CreateTaskAssignmentTx is the transaction of POST /task_assignments
 // (createTaskAssignment): what it checks, reads and changes under the state's
-// lock, and its reply. Callers hold mu.
+// lock, and its reply. Callers hold Mu.
 func (s *State) CreateTaskAssignmentTx(body CreateAssignmentBody, p *Principal, userID string, login string) (Reply, *wire.Error) {
 	if !ValidID(*body.Task.ID) {
 		return Reply{}, wire.NotFound("task")
@@ -135,7 +135,7 @@ type UpdateAssignmentBody struct {
 // UpdateTaskAssignmentTx is the transaction of PUT
 // /task_assignments/{task_assignment_id} (updateTaskAssignment): what it
 // checks, reads and changes under the state's lock, and its reply. Callers
-// hold mu.
+// hold Mu.
 func (s *State) UpdateTaskAssignmentTx(p *Principal, id string, body UpdateAssignmentBody) (Reply, *wire.Error) {
 	a, aerr := s.lookupAssignment(p, id)
 	if aerr != nil {
@@ -165,7 +165,7 @@ func (s *State) UpdateTaskAssignmentTx(p *Principal, id string, body UpdateAssig
 	return Reply{wire.StatusOK, s.AssignmentRecord(a)}, nil
 }
 
-// RemoveTaskAssignment deletes a from its task. Callers hold mu.
+// RemoveTaskAssignment deletes a from its task. Callers hold Mu.
 func (s *State) RemoveTaskAssignment(a *TaskAssignment) *wire.Error {
 	t := a.Task
 	t.Assignments = wire.RemoveFrom(t.Assignments, a)

@@ -73,7 +73,7 @@ func (t *Task) completed() bool {
 	return resolved > 0 && resolved == len(t.Assignments)
 }
 
-// taskState is the server's state for tasks and task assignments (/tasks, /task_assignments), guarded by Server.mu.
+// taskState is the server's state for tasks and task assignments (/tasks, /task_assignments), guarded by the State's Mu.
 type taskState struct {
 	Tasks       map[string]*Task
 	Assignments map[string]*TaskAssignment
@@ -95,14 +95,14 @@ func (s *State) tasksItemPurged(it *Item) {
 	delete(s.Tasks.ByFile, it.ID)
 }
 
-// addTask registers a new task. Callers hold s.mu.
+// addTask registers a new task. Callers hold Mu.
 func (s *State) addTask(t *Task) {
 	s.Tasks.Tasks[t.ID] = t
 	s.Tasks.ByFile[t.FileID] = append(s.Tasks.ByFile[t.FileID], t)
 	s.Dirty(KTasks, t.ID)
 }
 
-// RemoveTask forgets a task with its assignments. Callers hold s.mu.
+// RemoveTask forgets a task with its assignments. Callers hold Mu.
 func (s *State) RemoveTask(t *Task) {
 	s.dropTask(t)
 	delete(s.Tasks.Tasks, t.ID)
@@ -139,7 +139,7 @@ func (s *State) TaskRecord(t *Task) map[string]any {
 	}
 }
 
-// lookupTask returns a task whose file p may see. Callers hold s.mu.
+// lookupTask returns a task whose file p may see. Callers hold Mu.
 func (s *State) lookupTask(p *Principal, id string) (*Task, *wire.Error) {
 	t, ok := s.Tasks.Tasks[id]
 	if !ok {
@@ -199,7 +199,7 @@ type CreateTaskBody struct {
 }
 
 // CreateTaskTx is the transaction of POST /tasks (createTask): what it checks,
-// reads and changes under the state's lock, and its reply. Callers hold mu.
+// reads and changes under the state's lock, and its reply. Callers hold Mu.
 func (s *State) CreateTaskTx(body CreateTaskBody, p *Principal, t *Task) (Reply, *wire.Error) {
 	if !ValidID(*body.Item.ID) {
 		return Reply{}, wire.NotFound("file")
@@ -215,7 +215,7 @@ func (s *State) CreateTaskTx(body CreateTaskBody, p *Principal, t *Task) (Reply,
 
 // UpdateTaskTx is the transaction of PUT /tasks/{task_id} (updateTask): what
 // it checks, reads and changes under the state's lock, and its reply. Callers
-// hold mu.
+// hold Mu.
 func (s *State) UpdateTaskTx(p *Principal, id string, body TaskFields, dueGiven bool, dueAt time.Time) (Reply, *wire.Error) {
 	t, aerr := s.lookupTask(p, id)
 	if aerr != nil {
@@ -244,7 +244,7 @@ func (s *State) UpdateTaskTx(p *Principal, id string, body TaskFields, dueGiven 
 
 // ListFileTasksTx is the transaction of GET /files/{file_id}/tasks
 // (listFileTasks): what it checks, reads and changes under the state's lock,
-// and its reply. Callers hold mu.
+// and its reply. Callers hold Mu.
 func (s *State) ListFileTasksTx(p *Principal, id string) (Reply, *wire.Error) {
 	if _, aerr := s.Lookup(p, "file", id); aerr != nil {
 		return Reply{}, aerr

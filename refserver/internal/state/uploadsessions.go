@@ -13,7 +13,7 @@ import (
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
-// Session is a chunked upload session. Fields are guarded by Server.mu.
+// Session is a chunked upload session. Fields are guarded by the State's Mu.
 type Session struct {
 	ID         string
 	Owner      *User
@@ -85,7 +85,7 @@ func (s *State) ParseFileSize(m json.RawMessage) (int64, *wire.Error) {
 }
 
 // newSession makes a session around an assembly of its content. Callers
-// hold s.mu.
+// hold Mu.
 func (s *State) newSession(p *Principal, folderID, fileID, name string, size int64, asm blob.Assembly) *Session {
 	ps := s.Cfg.PartSize
 	return (&Session{
@@ -105,7 +105,7 @@ func (ss *Session) WithContent(asm blob.Assembly) *Session {
 
 // CreateUploadSessionTx is the transaction of POST
 // {upload}/files/upload_sessions (createUploadSession): what it checks, reads
-// and changes under the state's lock, and its reply. Callers hold mu.
+// and changes under the state's lock, and its reply. Callers hold Mu.
 func (s *State) CreateUploadSessionTx(p *Principal, folderID string, name string, size int64, asm blob.Assembly, keep func()) (Reply, *wire.Error) {
 	parent, aerr := s.ParentFolder(p, folderID)
 	if aerr != nil {
@@ -124,7 +124,7 @@ func (s *State) CreateUploadSessionTx(p *Principal, folderID string, name string
 // CreateVersionUploadSessionTx is the transaction of POST
 // {upload}/files/{file_id}/upload_sessions (createVersionUploadSession): what
 // it checks, reads and changes under the state's lock, and its reply. Callers
-// hold mu.
+// hold Mu.
 func (s *State) CreateVersionUploadSessionTx(p *Principal, id string, name string, size int64, asm blob.Assembly, keep func()) (Reply, *wire.Error) {
 	f, aerr := s.LookupFor(p, "file", id, ActUpload)
 	if aerr != nil {
@@ -143,7 +143,7 @@ func (s *State) CreateVersionUploadSessionTx(p *Principal, id string, name strin
 }
 
 // Session returns p's live session. An unknown, expired or foreign session
-// is 404. Callers hold s.mu; an expired session is dropped and returned as
+// is 404. Callers hold Mu; an expired session is dropped and returned as
 // stale, for dropContent once s.mu is released.
 func (s *State) Session(p *Principal, id string) (ss, stale *Session, aerr *wire.Error) {
 	ss, ok := s.Sessions[id]

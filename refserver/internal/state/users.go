@@ -36,7 +36,7 @@ const (
 	CodeUserHasContent = "user_has_content"
 )
 
-// UserState is the server's state for enterprise users (/users), guarded by Server.mu.
+// UserState is the server's state for enterprise users (/users), guarded by the State's Mu.
 type UserState struct {
 	ByID    map[string]*User
 	ByLogin map[string]*User // by lower-case login
@@ -55,7 +55,7 @@ func (s *State) initUsers() {
 	s.App.CanSeeManagedUsers = true
 }
 
-// addUser registers u. Callers hold s.mu (or run before serving).
+// addUser registers u. Callers hold Mu (or run before serving).
 func (s *State) addUser(u *User) {
 	s.Users.ByID[u.ID] = u
 	s.Users.ByLogin[strings.ToLower(u.Login)] = u
@@ -67,7 +67,7 @@ func (s *State) addUser(u *User) {
 func NumID(id string) int64 { n, _ := strconv.ParseInt(id, 10, 64); return n }
 
 // EnterpriseUser returns the user of the enterprise with id (not deleted,
-// not rolled out), or nil. Callers hold s.mu.
+// not rolled out), or nil. Callers hold Mu.
 func (s *State) EnterpriseUser(id string) *User {
 	u := s.Users.ByID[id]
 	if u == nil || u.Deleted || u.Free {
@@ -84,7 +84,7 @@ func (s *State) UserActive(u *User) bool {
 }
 
 // ListUsersTx is the transaction of GET /users (listUsers): what it checks,
-// reads and changes under the state's lock, and its reply. Callers hold mu.
+// reads and changes under the state's lock, and its reply. Callers hold Mu.
 func (s *State) ListUsersTx(p *Principal, userType string, extID string, filter string, fields []string, pq wire.Page) (Reply, *wire.Error) {
 	if !p.IsAdmin() && !p.User.CanSeeManagedUsers {
 		return Reply{}, wire.Errorf(wire.StatusForbidden, wire.CodeAccessDenied, "The user may not look up the users of the enterprise")
@@ -114,7 +114,7 @@ type CreateUserBody struct {
 }
 
 // CreateUserTx is the transaction of POST /users (createUser): what it checks,
-// reads and changes under the state's lock, and its reply. Callers hold mu.
+// reads and changes under the state's lock, and its reply. Callers hold Mu.
 func (s *State) CreateUserTx(body CreateUserBody, appUser bool, fields []string) (Reply, *wire.Error) {
 	id := s.NewID()
 	login := fmt.Sprintf("AppUser_%s_%s@apps.cms.test", id, RandomHex(4))
@@ -136,7 +136,7 @@ func (s *State) CreateUserTx(body CreateUserBody, appUser bool, fields []string)
 
 // GetUserTx is the transaction of GET /users/{user_id}. (getUser): what it
 // checks, reads and changes under the state's lock, and its reply. Callers
-// hold mu.
+// hold Mu.
 func (s *State) GetUserTx(id string, p *Principal, fields []string) (Reply, *wire.Error) {
 	u := s.EnterpriseUser(id)
 	if id == p.User.ID {
@@ -166,7 +166,7 @@ type notifyAddress struct {
 
 // UpdateUserTx is the transaction of PUT /users/{user_id} (updateUser): what
 // it checks, reads and changes under the state's lock, and its reply. Callers
-// hold mu.
+// hold Mu.
 func (s *State) UpdateUserTx(id string, body UpdateUserBody, ne wire.Nullable[notifyAddress], fields []string) (Reply, *wire.Error) {
 	u := s.EnterpriseUser(id)
 	if u == nil {
@@ -209,7 +209,7 @@ func (s *State) UpdateUserTx(id string, body UpdateUserBody, ne wire.Nullable[no
 // rollOut makes u a free user outside the enterprise: it leaves its
 // groups, loses its device pins, gets a free account's quotas and no
 // longer appears to the enterprise. Its content stays its own. Callers
-// hold s.mu.
+// hold Mu.
 func (s *State) rollOut(u *User) {
 	u.Free = true
 	u.Role = userRoleUser
@@ -220,14 +220,14 @@ func (s *State) rollOut(u *User) {
 }
 
 // userLeft removes what ties u to the enterprise when it is rolled out or
-// deleted: group memberships and device pins. Callers hold s.mu.
+// deleted: group memberships and device pins. Callers hold Mu.
 func (s *State) userLeft(u *User) {
 	s.groupsUserLeft(u)
 	s.pinsUserLeft(u)
 }
 
 // OwnedTops lists the items u owns whose parent u does not own (the tops
-// of u's trees), in id order. Callers hold s.mu.
+// of u's trees), in id order. Callers hold Mu.
 func (s *State) OwnedTops(u *User) []*Item {
 	var out []*Item
 	for _, it := range s.Items {
@@ -245,7 +245,7 @@ func (s *State) OwnedTops(u *User) []*Item {
 
 // RemoveUser deletes u with the items u owns (owned, checked by the
 // caller), returning the blobs to delete once the change is committed.
-// Callers hold mu.
+// Callers hold Mu.
 func (s *State) RemoveUser(u *User, owned []*Item) []string {
 	var blobs []string
 	for _, it := range owned {

@@ -41,7 +41,7 @@ const (
 var userStatuses = []string{"active", "inactive", "cannot_delete_edit", "cannot_delete_edit_upload"}
 
 // UserProfile is the part of a user record beyond id, name, login and role.
-// It is embedded in user; every field is guarded by Server.mu.
+// It is embedded in user; every field is guarded by the State's Mu.
 type UserProfile struct {
 	ModifiedAt                 time.Time
 	Status                     string
@@ -128,7 +128,7 @@ func (s *State) enterpriseMini() map[string]any {
 
 // RenderUser is a user for a fields parameter: the standard record without
 // fields; with fields, User--Mini plus the requested ones (standard or
-// Full). used is the space the user's content takes. Callers hold s.mu.
+// Full). used is the space the user's content takes. Callers hold Mu.
 func (s *State) RenderUser(u *User, fields []string, used int64) map[string]any {
 	std := s.userStandard(u, used)
 	if fields == nil {
@@ -138,7 +138,7 @@ func (s *State) RenderUser(u *User, fields []string, used int64) map[string]any 
 }
 
 // SpaceUsed sums the sizes of every version of every file each user owns
-// (trashed ones too: they still take space). Callers hold s.mu.
+// (trashed ones too: they still take space). Callers hold Mu.
 func (s *State) SpaceUsed() map[*User]int64 {
 	used := map[*User]int64{}
 	for _, it := range s.Items {

@@ -9,7 +9,7 @@ import (
 // GetFileVersionTx is the transaction of GET
 // /files/{file_id}/versions/{file_version_id} (getFileVersion): what it
 // checks, reads and changes under the state's lock, and its reply. Callers
-// hold mu.
+// hold Mu.
 func (s *State) GetFileVersionTx(p *Principal, id string, vid string, fields []string) (Reply, *wire.Error) {
 	f, aerr := s.Lookup(p, "file", id)
 	if aerr != nil {

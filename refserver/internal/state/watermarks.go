@@ -17,7 +17,7 @@ type Watermark struct {
 	CreatedAt, ModifiedAt time.Time
 }
 
-// watermarkState is the server's state for watermarks on files and folders, guarded by Server.mu.
+// watermarkState is the server's state for watermarks on files and folders, guarded by the State's Mu.
 type watermarkState struct {
 	ByItem map[string]*Watermark
 }
@@ -95,7 +95,7 @@ func (s *State) watermarkTarget(id string, edit bool, p *Principal, typ string) 
 
 // GetWatermarkTx is the transaction of GET /files/{id}/watermark
 // (getWatermark): what it checks, reads and changes under the state's lock,
-// and its reply. Callers hold mu.
+// and its reply. Callers hold Mu.
 func (s *State) GetWatermarkTx(id string, p *Principal, typ string) (Reply, *wire.Error) {
 	it, aerr := s.watermarkTarget(id, false, p, typ)
 	if aerr != nil {
@@ -110,7 +110,7 @@ func (s *State) GetWatermarkTx(id string, p *Principal, typ string) (Reply, *wir
 
 // ApplyWatermarkTx is the transaction of PUT /files/{id}/watermark
 // (applyWatermark): what it checks, reads and changes under the state's lock,
-// and its reply. Callers hold mu.
+// and its reply. Callers hold Mu.
 func (s *State) ApplyWatermarkTx(id string, p *Principal, typ string) (Reply, *wire.Error) {
 	it, aerr := s.watermarkTarget(id, true, p, typ)
 	if aerr != nil {
@@ -125,7 +125,7 @@ func (s *State) ApplyWatermarkTx(id string, p *Principal, typ string) (Reply, *w
 
 // RemoveWatermarkTx is the transaction of DELETE /files/{id}/watermark
 // (removeWatermark): what it checks, reads and changes under the state's lock,
-// and its reply. Callers hold mu.
+// and its reply. Callers hold Mu.
 func (s *State) RemoveWatermarkTx(id string, p *Principal, typ string) (Reply, *wire.Error) {
 	it, aerr := s.watermarkTarget(id, true, p, typ)
 	if aerr != nil {

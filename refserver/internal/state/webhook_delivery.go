@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// fireWebhooks queues the deliveries an event triggers. Callers hold s.mu.
+// fireWebhooks queues the deliveries an event triggers. Callers hold Mu.
 func (s *State) fireWebhooks(e *Event) {
 	if len(s.Webhooks.ByID) == 0 || e.ItemID == "" {
 		return

@@ -71,7 +71,7 @@ type CreateWebLinkBody struct {
 
 // CreateWebLinkTx is the transaction of POST /web_links (createWebLink): what
 // it checks, reads and changes under the state's lock, and its reply. Callers
-// hold mu.
+// hold Mu.
 func (s *State) CreateWebLinkTx(p *Principal, body CreateWebLinkBody, name string, desc string, fields []string) (Reply, *wire.Error) {
 	parent, aerr := s.ParentFolder(p, *body.Parent.ID)
 	if aerr != nil {
@@ -119,7 +119,7 @@ type UpdateWebLinkBody struct {
 
 // UpdateWebLinkTx is the transaction of PUT /web_links/{web_link_id}
 // (updateWebLink): what it checks, reads and changes under the state's lock,
-// and its reply. Callers hold mu.
+// and its reply. Callers hold Mu.
 func (s *State) UpdateWebLinkTx(p *Principal, id string, body UpdateWebLinkBody, now time.Time, removeLink bool, link *SharedLinkUpdate, fields []string) (Reply, *wire.Error) {
 	wl, aerr := s.LookupFor(p, "web_link", id, ActEdit)
 	if aerr != nil {
