@@ -11,6 +11,7 @@ import (
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
+// RootID is the id of the root folder ("All Files"): every user's own.
 const RootID = "0"
 
 // Item is a folder, a file or a web link. Fields are guarded by the State's Mu.
@@ -32,7 +33,7 @@ type Item struct {
 	SyncState   string
 	UploadEmail string // folder_upload_email access, "" = none
 
-	// hidden: a managed user may not see the item (HideFromUsers), yet it
+	// Hidden: a managed user may not see the item (HideFromUsers), yet it
 	// is counted in its folder's listings.
 	Hidden bool
 
@@ -40,7 +41,7 @@ type Item struct {
 	Versions []*Version // oldest first; the last is current
 	ReadyAt  time.Time  // content not downloadable before this
 
-	// web links (weblinks.go); link is also the shared link of files and
+	// web links (weblinks.go); Link is also the shared link of files and
 	// folders (items_update.go)
 	URL  string
 	Link *SharedLink // nil = no shared link
@@ -61,8 +62,8 @@ type Item struct {
 	slot  itemSlot
 	index *folderIndexes
 
-	// trash (trash.go): trashedAt is set while the item is in the trash.
-	// trashedWith is the id of the folder whose trashing took the item
+	// trash (trash.go): TrashedAt is set while the item is in the trash.
+	// TrashedWith is the id of the folder whose trashing took the item
 	// along ("" when the item was trashed itself); only items trashed
 	// themselves are listed in, read from and restored from the trash.
 	TrashedAt   time.Time
@@ -82,11 +83,13 @@ type Version struct {
 	TrashedBy, RestoredBy *User
 }
 
+// Etag is the item's etag (and sequence_id): its change count.
 func (it *Item) Etag() string { return strconv.Itoa(it.Seq) }
 
 // Trashed reports whether the item is in the trash (itself or with a folder).
 func (it *Item) Trashed() bool { return !it.TrashedAt.IsZero() }
 
+// Current is the file's current version (its last).
 func (it *Item) Current() *Version { return it.Versions[len(it.Versions)-1] }
 
 // touch records a modification: new etag and modified_at. It also files
@@ -113,6 +116,8 @@ func (s *State) NewID() string {
 // NowSec is the server's clock truncated to seconds, in UTC.
 func (s *State) NowSec() time.Time { return s.Now().UTC().Truncate(time.Second) }
 
+// FmtTime is t as the wire writes a time (RFC 3339, UTC), or nil (JSON
+// null) for the zero time.
 func FmtTime(t time.Time) any {
 	if t.IsZero() {
 		return nil
