@@ -37,7 +37,8 @@ type devicePinState struct {
 	ByID map[string]*DevicePin
 }
 
-// InitDevicePins prepares the state of device pins; called once by newServer.
+// InitDevicePins prepares the (empty) state of device pins; called by
+// InitResources, and to empty the state before a restore.
 func (s *State) InitDevicePins() {
 	s.Pins = devicePinState{ByID: map[string]*DevicePin{}}
 }
@@ -56,6 +57,7 @@ func (s *State) UnpinDevice(pin *DevicePin) {
 	s.Dirty(KPins, pin.ID)
 }
 
+// RenderPin is the pin's Device Pinner record.
 func (s *State) RenderPin(pin *DevicePin) map[string]any {
 	return map[string]any{"type": "device_pinner", "id": pin.ID, "owned_by": pin.Owner.Mini(), "product_name": pin.ProductName}
 }

@@ -15,14 +15,16 @@ import (
 // growing.
 //
 // Where events come from:
-//   - items: s.addItem (ITEM_UPLOAD for a file, ITEM_CREATE for a folder or
+//   - items: s.AddItem (ITEM_UPLOAD for a file, ITEM_CREATE for a folder or
 //     a web link, ITEM_COPY when the item is a copy), the folder index's
-//     one change path for renames and moves (folderIndexes.sync compares
+//     one change path for renames and moves (folderIndexes.Sync compares
 //     where an item was filed with where it goes: ITEM_RENAME, ITEM_MOVE),
 //     new versions (ITEM_UPLOAD), the trash (ITEM_TRASH,
 //     ITEM_UNDELETE_VIA_TRASH) and downloads through the API (ITEM_DOWNLOAD);
-//   - the other resources' mutators: metadata instances, task assignments,
-//     group memberships, users.
+//   - the other resources' mutators: shared links and locks
+//     (items_update.go), metadata instances, task assignments,
+//     collaborations, comments. (GROUP_ADD_USER and GROUP_REMOVE_USER are
+//     named below, but no membership change records them yet.)
 
 // Event types of the user stream and their enterprise (admin_logs)
 // counterparts (the events guide's lists).
@@ -90,13 +92,16 @@ type eventLog struct {
 	List []*Event // oldest first
 	Head int64    // the newest seq (0: none yet)
 	Max  int
-	// wake is closed (and replaced) by every new event: long polls wait
+	// Wake is closed (and replaced) by every new event: long polls wait
 	// on it (events_api.go).
 	Wake chan struct{}
-	// channels are the long-poll channels handed out by OPTIONS /events.
+	// Channels are the long-poll channels handed out by OPTIONS /events.
 	Channels map[string]*PollChannel
 }
 
+// InitEvents prepares the (empty) event log, keeping Cfg.EventHistory
+// events; called by InitResources, and to empty the state before a
+// restore.
 func (s *State) InitEvents() {
 	s.Events = eventLog{Max: s.Cfg.EventHistory, Wake: make(chan struct{}), Channels: map[string]*PollChannel{}}
 }
@@ -141,7 +146,7 @@ func (s *State) ItemEvent(typ string, it *Item, by *User) {
 }
 
 // RecordEvent records an event whose source is another record, about an
-// item (itemID, "" for none). Callers hold Mu.
+// item (it, nil for none). Callers hold Mu.
 func (s *State) RecordEvent(typ string, by *User, it *Item, source any) {
 	e := &Event{Typ: typ, By: by, Source: RecordJSON(source)}
 	e.AdminSrc = e.Source

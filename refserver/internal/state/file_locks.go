@@ -18,6 +18,7 @@ import (
 // replaces the lock. An expired lock is gone: it neither refuses nor
 // renders.
 
+// CodeItemLocked is the 403 code of a change a lock refuses.
 const CodeItemLocked = "access_denied_item_locked"
 
 // FileLock is the lock of a file. Fields are guarded by the State's Mu.
@@ -50,8 +51,8 @@ func (s *State) activeLock(f *Item) *FileLock {
 }
 
 // LockRefuses returns 403 access_denied_item_locked when a lock someone
-// else holds keeps p from doing act to f (actUpload, actEdit for a rename
-// or a move, actDelete, actDownload when downloads are prevented), or nil.
+// else holds keeps p from doing act to f (ActUpload, ActEdit for a rename
+// or a move, ActDelete, ActDownload when downloads are prevented), or nil.
 // Callers hold Mu.
 func (s *State) LockRefuses(p *Principal, f *Item, act Action) *wire.Error {
 	if f.Typ != "file" {

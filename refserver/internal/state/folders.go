@@ -18,8 +18,9 @@ type CreateFolderBody struct {
 	SyncState *string `json:"sync_state"`
 }
 
-// CreateFolderTx is the transaction of POST /folders (createFolder): what it
-// checks, reads and changes under the state's lock, and its reply. Callers
+// CreateFolderTx serves POST /folders (refserver's createFolder): a new
+// folder in the parent p may upload into (409 item_name_in_use for a name
+// taken), 201 with its representation and first page of items. Callers
 // hold Mu.
 func (s *State) CreateFolderTx(p *Principal, body CreateFolderBody, syncState string, uploadEmail string, fields []string) (Reply, *wire.Error) {
 	parent, aerr := s.ParentFolder(p, *body.Parent.ID)
@@ -140,6 +141,7 @@ func (s *State) AddItemCollection(out map[string]any, f *Item, fields []string, 
 	out["item_collection"] = s.Listing(f, p, q, nil)
 }
 
+// Contains reports whether list holds v.
 func Contains(list []string, v string) bool {
 	for _, x := range list {
 		if x == v {

@@ -33,6 +33,8 @@ const (
 	groupTypeManaged = "managed_group"
 )
 
+// GroupAccessLevels are the values of a group's invitability_level and
+// member_viewability_level.
 var GroupAccessLevels = []string{"admins_only", "admins_and_members", "all_managed_users"}
 
 // Group is an enterprise group. Fields are guarded by the State's Mu.
@@ -50,12 +52,13 @@ type groupState struct {
 	Memberships map[string]*Membership
 }
 
-// InitGroups prepares the state of groups and group memberships; called once by newServer.
+// InitGroups prepares the (empty) state of groups and group memberships;
+// called by InitResources, and to empty the state before a restore.
 func (s *State) InitGroups() {
 	s.Groups = groupState{ByID: map[string]*Group{}, ByName: map[string]*Group{}, Memberships: map[string]*Membership{}}
 }
 
-// groupMini is Group--Mini.
+// Mini is the group's Group--Mini record.
 func (g *Group) Mini() map[string]any {
 	return map[string]any{"type": "group", "id": g.ID, "name": g.Name, "group_type": groupTypeManaged}
 }
@@ -164,9 +167,9 @@ func (b *GroupBody) Apply(g *Group) {
 	}
 }
 
-// CreateGroupTx is the transaction of POST /groups (createGroup): what it
-// checks, reads and changes under the state's lock, and its reply. Callers
-// hold Mu.
+// CreateGroupTx serves POST /groups (refserver's createGroup): a new group
+// with body's fields (already checked), 409 invalid_parameter for a name
+// taken; 201 with its record. Callers hold Mu.
 func (s *State) CreateGroupTx(body *GroupBody, fields []string, p *Principal) (Reply, *wire.Error) {
 	if aerr := s.nameTaken(*body.Name, nil); aerr != nil {
 		return Reply{}, aerr
@@ -180,9 +183,8 @@ func (s *State) CreateGroupTx(body *GroupBody, fields []string, p *Principal) (R
 	return Reply{wire.StatusCreated, s.renderGroup(g, fields, p)}, nil
 }
 
-// GetGroupTx is the transaction of GET /groups/{group_id} (getGroup): what it
-// checks, reads and changes under the state's lock, and its reply. Callers
-// hold Mu.
+// GetGroupTx serves GET /groups/{group_id} (getGroup): the group for the
+// admin and its members (403 for others). Callers hold Mu.
 func (s *State) GetGroupTx(id string, p *Principal, fields []string) (Reply, *wire.Error) {
 	g, aerr := s.LookupGroup(id)
 	if aerr != nil {
@@ -194,9 +196,9 @@ func (s *State) GetGroupTx(id string, p *Principal, fields []string) (Reply, *wi
 	return Reply{wire.StatusOK, s.renderGroup(g, fields, p)}, nil
 }
 
-// UpdateGroupTx is the transaction of PUT /groups/{group_id} (updateGroup):
-// what it checks, reads and changes under the state's lock, and its reply.
-// Callers hold Mu.
+// UpdateGroupTx serves PUT /groups/{group_id} (updateGroup): the admin or
+// a group admin writes body's fields (403 for others, 409 for a name
+// taken); 200 with its record. Callers hold Mu.
 func (s *State) UpdateGroupTx(id string, p *Principal, body *GroupBody, fields []string) (Reply, *wire.Error) {
 	g, aerr := s.LookupGroup(id)
 	if aerr != nil {
@@ -218,7 +220,8 @@ func (s *State) UpdateGroupTx(id string, p *Principal, body *GroupBody, fields [
 	return Reply{wire.StatusOK, s.renderGroup(g, fields, p)}, nil
 }
 
-// RemoveGroup deletes g and its memberships. Callers hold Mu.
+// RemoveGroup deletes g and its memberships (DELETE /groups/{group_id});
+// it never fails. Callers hold Mu.
 func (s *State) RemoveGroup(g *Group) *wire.Error {
 	dropWhere(s, KMemberships, s.Groups.Memberships, func(m *Membership) bool { return m.Group == g })
 	delete(s.Groups.ByID, g.ID)
@@ -227,8 +230,9 @@ func (s *State) RemoveGroup(g *Group) *wire.Error {
 	return nil
 }
 
-// ListGroupsTx is the transaction of GET /groups (listGroups): what it checks,
-// reads and changes under the state's lock, and its reply. Callers hold Mu.
+// ListGroupsTx serves GET /groups (listGroups): an offset page of the
+// groups whose lower-cased name starts with filter, by name. Callers hold
+// Mu.
 func (s *State) ListGroupsTx(filter string, pq wire.Page, fields []string, p *Principal) (Reply, *wire.Error) {
 	var list []*Group
 	for _, g := range s.Groups.ByID {
@@ -243,9 +247,10 @@ func (s *State) ListGroupsTx(filter string, pq wire.Page, fields []string, p *Pr
 	return Reply{wire.StatusOK, wire.OffsetEntries(list, pq, s.groupHidden, func(g *Group) any { return s.renderGroup(g, fields, p) })}, nil
 }
 
-// ListGroupMembershipsTx is the transaction of GET
-// /groups/{group_id}/memberships (listGroupMemberships): what it checks, reads
-// and changes under the state's lock, and its reply. Callers hold Mu.
+// ListGroupMembershipsTx serves GET /groups/{group_id}/memberships
+// (listGroupMemberships): an offset page of the group's memberships, for
+// who its member_viewability_level lets see them (403 for others). Callers
+// hold Mu.
 func (s *State) ListGroupMembershipsTx(id string, p *Principal, pq wire.Page) (Reply, *wire.Error) {
 	g, aerr := s.LookupGroup(id)
 	if aerr != nil {

@@ -26,12 +26,13 @@ import (
 //   - 400 invalid_parameter: a member other than configurable_permissions
 //     sent as null (only that one is nullable in the spec).
 
+// The roles of a group membership.
 const (
 	RoleGroupMember = "member"
 	RoleGroupAdmin  = "admin"
 )
 
-// groupAdminPermissions are the configurable permissions of a group admin
+// GroupAdminPermissions are the configurable permissions of a group admin
 // the service names; all are on unless configured otherwise.
 var GroupAdminPermissions = []string{"can_run_reports", "can_instant_login", "can_create_accounts", "can_edit_accounts"}
 
@@ -99,9 +100,10 @@ type MembershipBody struct {
 	ConfigurablePermissions wire.Nullable[map[string]bool] `json:"configurable_permissions"`
 }
 
-// CreateMembershipTx is the transaction of POST /group_memberships
-// (createMembership): what it checks, reads and changes under the state's
-// lock, and its reply. Callers hold Mu.
+// CreateMembershipTx serves POST /group_memberships (refserver's
+// createMembership): the enterprise user joins the group (404 for either
+// missing, 409 conflict when already in it); 201 with its record. Callers
+// hold Mu.
 func (s *State) CreateMembershipTx(body MembershipBody, fields []string) (Reply, *wire.Error) {
 	u := s.EnterpriseUser(*body.User.ID)
 	if u == nil {
@@ -140,9 +142,9 @@ func (s *State) lookupMembership(id string, p *Principal, self bool) (*Membershi
 	return m, nil
 }
 
-// GetMembershipTx is the transaction of GET
-// /group_memberships/{group_membership_id}. (getMembership): what it checks,
-// reads and changes under the state's lock, and its reply. Callers hold Mu.
+// GetMembershipTx serves GET /group_memberships/{group_membership_id}
+// (getMembership): the membership, for the admin, the group's admins and
+// its member. Callers hold Mu.
 func (s *State) GetMembershipTx(membershipID string, p *Principal, fields []string) (Reply, *wire.Error) {
 	m, aerr := s.lookupMembership(membershipID, p, true)
 	if aerr != nil {
@@ -157,9 +159,9 @@ type UpdateMembershipBody struct {
 	ConfigurablePermissions wire.Nullable[map[string]bool] `json:"configurable_permissions"`
 }
 
-// UpdateMembershipTx is the transaction of PUT
-// /group_memberships/{group_membership_id} (updateMembership): what it checks,
-// reads and changes under the state's lock, and its reply. Callers hold Mu.
+// UpdateMembershipTx serves PUT /group_memberships/{group_membership_id}
+// (updateMembership): the admin or a group admin changes its role and
+// configurable permissions. Callers hold Mu.
 func (s *State) UpdateMembershipTx(membershipID string, p *Principal, body UpdateMembershipBody, fields []string) (Reply, *wire.Error) {
 	m, aerr := s.lookupMembership(membershipID, p, false)
 	if aerr != nil {
@@ -180,9 +182,9 @@ func (s *State) UpdateMembershipTx(membershipID string, p *Principal, body Updat
 	return Reply{wire.StatusOK, s.renderMembership(m, fields)}, nil
 }
 
-// DeleteMembershipTx is the transaction of DELETE
-// /group_memberships/{group_membership_id} (deleteMembership): what it checks,
-// reads and changes under the state's lock, and its reply. Callers hold Mu.
+// DeleteMembershipTx serves DELETE /group_memberships/{group_membership_id}
+// (deleteMembership): the admin or a group admin removes it (204). Callers
+// hold Mu.
 func (s *State) DeleteMembershipTx(membershipID string, p *Principal) (Reply, *wire.Error) {
 	m, aerr := s.lookupMembership(membershipID, p, false)
 	if aerr != nil {
@@ -193,9 +195,9 @@ func (s *State) DeleteMembershipTx(membershipID string, p *Principal) (Reply, *w
 	return Reply{Status: wire.StatusNoContent}, nil
 }
 
-// ListUserMembershipsTx is the transaction of GET /users/{user_id}/memberships
-// (listUserMemberships): what it checks, reads and changes under the state's
-// lock, and its reply. Callers hold Mu.
+// ListUserMembershipsTx serves GET /users/{user_id}/memberships
+// (listUserMemberships): an offset page of the user's memberships, for the
+// admin and the user (403 for others). Callers hold Mu.
 func (s *State) ListUserMembershipsTx(p *Principal, id string, pq wire.Page) (Reply, *wire.Error) {
 	if !p.IsAdmin() && id != p.User.ID {
 		return Reply{}, wire.Errorf(wire.StatusForbidden, wire.CodeAccessDenied, "Only the user and enterprise admins may list the user's groups")
