@@ -7,7 +7,7 @@ import (
 )
 
 // MDInstance is a template applied to a file or folder. Fields are guarded
-// by Server.mu.
+// by the State's Mu.
 type MDInstance struct {
 	ID      string // $id
 	Tmpl    *MDTemplate
