@@ -5,7 +5,8 @@ import (
 )
 
 // Machinery shared by the governance resources (retention.go,
-// retention_assignments.go, legalholds.go, legalhold_assignments.go).
+// retention_assignments.go, legalholds.go, legalhold_assignments.go; their
+// transactions in internal/governance).
 
 // defaultLegalHoldDelay is how long a legal hold policy stays "applying"
 // after it is created, and "releasing" after its release is asked for (and a
