@@ -41,6 +41,8 @@ func (r *TimeRange) contains(t time.Time) bool {
 	return (r.From.IsZero() || !t.Before(r.From)) && (r.To.IsZero() || !t.After(r.To))
 }
 
+// InvalidParam is 400 invalid_parameter with a formatted message (the same
+// as ErrInvalidParam).
 func InvalidParam(format string, args ...any) *wire.Error {
 	return wire.Errorf(wire.StatusBadRequest, wire.CodeInvalidParameter, format, args...)
 }

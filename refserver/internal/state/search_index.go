@@ -18,7 +18,7 @@ import (
 // that a phrase is checked without the text.
 //
 // Items are indexed lazily: every change of an item reaches
-// folderIndexes.sync (item.touch and every place that adds, moves,
+// folderIndexes.Sync (Item.touch and every place that adds, moves,
 // trashes, restores or deletes an item call it), which marks the item
 // pending; a search first re-reads the pending items. A change costs a map
 // insert, and the content of a file is read once per version.
@@ -29,6 +29,7 @@ import (
 // SearchField is a part of an item a query can match (content_types).
 type SearchField uint8
 
+// The parts of an item a query can match, and all of them.
 const (
 	FieldName SearchField = 1 << iota
 	FieldDescription
@@ -88,6 +89,7 @@ type SearchDoc struct {
 	contentPairs map[uint64]struct{}
 }
 
+// NewSearchIndex returns an empty search index.
 func NewSearchIndex() *searchIndex {
 	return &searchIndex{
 		seed:     maphash.MakeSeed(),
@@ -123,7 +125,8 @@ func (x *searchIndex) PairKey(a, b string) uint64 {
 	return h.Sum64()
 }
 
-// flush indexes the pending items. Callers hold Mu.
+// FlushSearchIndex indexes the pending items (reading the content of text
+// files from the store), so a search sees every change. Callers hold Mu.
 func (s *State) FlushSearchIndex(ctx context.Context) {
 	x := s.Search
 	for it := range x.pending {
@@ -267,7 +270,7 @@ func fileExtension(name string) string {
 	return strings.ToLower(strings.TrimPrefix(path.Ext(name), "."))
 }
 
-// evalSearch returns the items a query node matches in the fields of
+// Eval returns the items a query node matches in the fields of
 // mask, with their relevance. Callers hold Mu and flushed the index.
 func (x *searchIndex) Eval(n *SearchNode, mask SearchField) map[*Item]int {
 	switch n.Op {

@@ -38,7 +38,7 @@ import (
 // it, so that a client sending a wrong link or password fails a test (what
 // the service does then is not documented).
 
-// codeIncorrectSharedItemPassword is the common errors guide's code for a
+// CodeIncorrectSharedItemPassword is the common errors guide's code for a
 // shared link password that is wrong or missing (403).
 const CodeIncorrectSharedItemPassword = "incorrect_shared_item_password"
 
