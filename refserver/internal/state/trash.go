@@ -124,9 +124,9 @@ func (s *State) LookupTrashed(p *Principal, typ, id string) (*Item, *wire.Error)
 	return it, nil
 }
 
-// GetTrashedTx is the transaction of GET /files/{id}/trash (getTrashed): what
-// it checks, reads and changes under the state's lock, and its reply. Callers
-// hold Mu.
+// GetTrashedTx serves GET /files/{id}/trash, /folders/{id}/trash and
+// /web_links/{id}/trash (refserver's getTrashed): an item in the trash
+// itself, as p sees it. Callers hold Mu.
 func (s *State) GetTrashedTx(p *Principal, typ string, id string, fields []string) (Reply, *wire.Error) {
 	it, aerr := s.LookupTrashed(p, typ, id)
 	if aerr != nil {
@@ -144,9 +144,11 @@ type RestoreBody struct {
 	} `json:"parent"`
 }
 
-// RestoreItemTx is the transaction of POST /files/{id} (restoreHandler): what
-// it checks, reads and changes under the state's lock, and its reply. Callers
-// hold Mu.
+// RestoreItemTx serves POST /files/{id}, /folders/{id} and /web_links/{id}
+// (restoreHandler): the item in the trash comes back with what was trashed
+// with it, to its parent or, when that is gone, to body's (409
+// parent_folder_unavailable without one), under body's name if given; 201
+// with its record, shared_link null. Callers hold Mu.
 func (s *State) RestoreItemTx(p *Principal, typ string, id string, body RestoreBody, fields []string) (Reply, *wire.Error) {
 	it, aerr := s.LookupTrashed(p, typ, id)
 	if aerr != nil {
@@ -207,9 +209,9 @@ func (s *State) restoreTarget(p *Principal, it *Item, body RestoreBody) (string,
 	return *body.Parent.ID, nil
 }
 
-// ListTrashTx is the transaction of GET /folders/trash/items (listTrash): what
-// it checks, reads and changes under the state's lock, and its reply. Callers
-// hold Mu.
+// ListTrashTx serves GET /folders/trash/items (listTrash): a page of the
+// items in the trash themselves, p's own (everyone's for a principal who
+// sees every item). Callers hold Mu.
 func (s *State) ListTrashTx(p *Principal, q CollectionQuery, fields []string) (Reply, *wire.Error) {
 	// The trash index of p's own items, or of everyone's for a principal
 	// who sees every item (folderindex.go): a page costs O(log n + page).
@@ -222,7 +224,7 @@ func (s *State) ListTrashTx(p *Principal, q CollectionQuery, fields []string) (R
 	return Reply{wire.StatusOK, s.trashPage(s.Folders.trash(owner), q, fields, p)}, nil
 }
 
-// trashPage pages the trash index fx like a folder listing (listing in
+// trashPage pages the trash index fx like a folder listing (Listing,
 // folders.go): offset pages carry total_count and offset, marker pages
 // next_marker and prev_marker. Callers hold Mu.
 func (s *State) trashPage(fx *folderIndex, q CollectionQuery, fields []string, p *Principal) map[string]any {
@@ -269,7 +271,7 @@ func (s *State) trashPage(fx *folderIndex, q CollectionQuery, fields []string, p
 // PurgeTrashedTx serves DELETE /files/{id}/trash, /folders/{id}/trash and
 // /web_links/{id}/trash: the item (a folder with its content) is gone for
 // good, unless PurgeBlocked reports a retention or a hold. It returns the
-// blobs to delete once the lock is released.
+// blobs to delete once the lock is released. Callers hold Mu.
 func (s *State) PurgeTrashedTx(p *Principal, typ, id string) ([]string, *wire.Error) {
 	it, aerr := s.LookupTrashed(p, typ, id)
 	if aerr == nil {

@@ -31,6 +31,8 @@ import (
 //     (roll out) and notification_email (remove it) of an update, the two
 //     the spec makes nullable.
 
+// The error codes of a login taken and of a delete that would orphan
+// content.
 const (
 	CodeUserLoginInUse = "user_login_already_used"
 	CodeUserHasContent = "user_has_content"
@@ -44,7 +46,9 @@ type UserState struct {
 	Removed map[string]*User // deleted users, which records may still name
 }
 
-// initUsers prepares the state of enterprise users (/users); called once by newServer.
+// initUsers prepares the state of enterprise users (/users) with the
+// admin, the user and the service account; called once by InitResources
+// (a restore reads the users from their records).
 func (s *State) initUsers() {
 	s.Users = UserState{ByID: map[string]*User{}, ByLogin: map[string]*User{}, Removed: map[string]*User{}}
 	for _, u := range []*User{s.Admin, s.User, s.App} {
@@ -64,6 +68,8 @@ func (s *State) addUser(u *User) {
 	sort.SliceStable(s.Users.Order, func(i, j int) bool { return NumID(s.Users.Order[i].ID) < NumID(s.Users.Order[j].ID) })
 }
 
+// NumID is a numeric id's value (0 when id is not a number): the order of
+// ids.
 func NumID(id string) int64 { n, _ := strconv.ParseInt(id, 10, 64); return n }
 
 // EnterpriseUser returns the user of the enterprise with id (not deleted,
@@ -83,8 +89,10 @@ func (s *State) UserActive(u *User) bool {
 	return !u.Deleted
 }
 
-// ListUsersTx is the transaction of GET /users (listUsers): what it checks,
-// reads and changes under the state's lock, and its reply. Callers hold Mu.
+// ListUsersTx serves GET /users (refserver's listUsers): a page (offset or
+// marker) of the enterprise's users, by id, of userType, with extID, or
+// whose lower-cased name or login starts with filter; for the admin and
+// users who can_see_managed_users (403 for others). Callers hold Mu.
 func (s *State) ListUsersTx(p *Principal, userType string, extID string, filter string, fields []string, pq wire.Page) (Reply, *wire.Error) {
 	if !p.IsAdmin() && !p.User.CanSeeManagedUsers {
 		return Reply{}, wire.Errorf(wire.StatusForbidden, wire.CodeAccessDenied, "The user may not look up the users of the enterprise")
@@ -113,8 +121,10 @@ type CreateUserBody struct {
 	IsPlatformAccessOnly *bool `json:"is_platform_access_only"`
 }
 
-// CreateUserTx is the transaction of POST /users (createUser): what it checks,
-// reads and changes under the state's lock, and its reply. Callers hold Mu.
+// CreateUserTx serves POST /users (createUser): a new user of the
+// enterprise (an app user, with a made-up login, when appUser), 409
+// user_login_already_used for a login taken; pending invitations to the
+// login become theirs. 201 with the record. Callers hold Mu.
 func (s *State) CreateUserTx(body CreateUserBody, appUser bool, fields []string) (Reply, *wire.Error) {
 	id := s.NewID()
 	login := fmt.Sprintf("AppUser_%s_%s@apps.cms.test", id, RandomHex(4))
@@ -134,9 +144,9 @@ func (s *State) CreateUserTx(body CreateUserBody, appUser bool, fields []string)
 	return Reply{wire.StatusCreated, s.RenderUser(u, fields, 0)}, nil
 }
 
-// GetUserTx is the transaction of GET /users/{user_id}. (getUser): what it
-// checks, reads and changes under the state's lock, and its reply. Callers
-// hold Mu.
+// GetUserTx serves GET /users/{user_id} (getUser): the caller, or for the
+// admin and users who can_see_managed_users another enterprise user.
+// Callers hold Mu.
 func (s *State) GetUserTx(id string, p *Principal, fields []string) (Reply, *wire.Error) {
 	u := s.EnterpriseUser(id)
 	if id == p.User.ID {
@@ -164,9 +174,10 @@ type notifyAddress struct {
 	Email string `json:"email"`
 }
 
-// UpdateUserTx is the transaction of PUT /users/{user_id} (updateUser): what
-// it checks, reads and changes under the state's lock, and its reply. Callers
-// hold Mu.
+// UpdateUserTx serves PUT /users/{user_id} (updateUser): body's fields
+// (checked) and ne, the notification_email, go into the user; enterprise
+// null rolls the user out. The admin's and the service account's role and
+// enterprise are fixed (403); a login taken is 409. Callers hold Mu.
 func (s *State) UpdateUserTx(id string, body UpdateUserBody, ne wire.Nullable[notifyAddress], fields []string) (Reply, *wire.Error) {
 	u := s.EnterpriseUser(id)
 	if u == nil {
@@ -264,7 +275,7 @@ func (s *State) RemoveUser(u *User, owned []*Item) []string {
 // DeleteUserTx serves DELETE /users/{id}: the enterprise user goes, and
 // with force the items they own too (without it, 409 while they own any).
 // The admin, the service account and the caller cannot be deleted. It
-// returns the blobs to delete once the lock is released.
+// returns the blobs to delete once the lock is released. Callers hold Mu.
 func (s *State) DeleteUserTx(p *Principal, id string, force bool) ([]string, *wire.Error) {
 	u := s.EnterpriseUser(id)
 	if u == nil {
