@@ -66,8 +66,11 @@ type webhookState struct {
 	ByID map[string]*Webhook
 }
 
+// InitWebhooks prepares the (empty) state of webhooks; called by
+// InitResources, and to empty the state before a restore.
 func (s *State) InitWebhooks() { s.Webhooks = webhookState{ByID: map[string]*Webhook{}} }
 
+// Record is the Webhook record.
 func (w *Webhook) Record() map[string]any {
 	return map[string]any{
 		"type": "webhook", "id": w.ID,
@@ -85,7 +88,7 @@ type WebhookBody struct {
 	} `json:"target"`
 	Address  *string  `json:"address"`
 	Triggers []string `json:"triggers"`
-	HasTrig  bool
+	HasTrig  bool // the body has triggers (set by the handler from the raw body)
 }
 
 // CheckTriggers applies the trigger rule for a target type.
@@ -133,9 +136,9 @@ func (s *State) duplicateWebhook(u *User, targetID string, skip *Webhook) *Webho
 	return nil
 }
 
-// CreateWebhookTx is the transaction of POST /webhooks (createWebhook): what
-// it checks, reads and changes under the state's lock, and its reply. Callers
-// hold Mu.
+// CreateWebhookTx serves POST /webhooks (refserver's createWebhook): p's
+// webhook on body's target with the checked triggers (addWebhook); 201
+// with its record. Callers hold Mu.
 func (s *State) CreateWebhookTx(p *Principal, body *WebhookBody, triggers []string) (Reply, *wire.Error) {
 	hook, aerr := s.addWebhook(p, *body.Target.ID, *body.Target.Type, *body.Address, triggers)
 	if aerr != nil {
@@ -180,9 +183,9 @@ func (s *State) OwnWebhook(id string, p *Principal) (*Webhook, *wire.Error) {
 	return hook, nil
 }
 
-// UpdateWebhookTx is the transaction of PUT /webhooks/{webhook_id}
-// (updateWebhook): what it checks, reads and changes under the state's lock,
-// and its reply. Callers hold Mu.
+// UpdateWebhookTx serves PUT /webhooks/{webhook_id} (updateWebhook): p's
+// webhook takes body's target, address and triggers (editWebhook); 200
+// with its record. Callers hold Mu.
 func (s *State) UpdateWebhookTx(id string, p *Principal, body *WebhookBody) (Reply, *wire.Error) {
 	hook, aerr := s.editWebhook(id, p, body)
 	if aerr != nil {
