@@ -194,8 +194,10 @@ func (s *State) copyInstances(src, c *Item) {
 	}
 }
 
-// AddCopyTx adds the copy PlanCopy planned (its content copied outside
-// the lock) to the folder parentID as name: 201 with the copy's record.
+// AddCopyTx serves POST /files/{file_id}/copy and POST
+// /folders/{folder_id}/copy once the content is copied: it adds the copy
+// PlanCopy planned (its content copied outside the lock) to the folder
+// parentID as name, 201 with the copy's record. Callers hold Mu.
 func (s *State) AddCopyTx(p *Principal, nodes []CopyNode, parentID, name string, fields []string) (Reply, *wire.Error) {
 	top, aerr := s.AddCopy(p, nodes, parentID, name)
 	if aerr != nil {

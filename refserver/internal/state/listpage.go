@@ -4,7 +4,10 @@ import (
 	"fmt"
 )
 
-// HideFromPages is HideFromPages under the lock. Callers hold Mu.
+// HideFromPages hides the users, groups and group memberships with ids
+// from offset pages (refserver's Server.HideFromPages): they keep their
+// place, but are left out of entries. It changes nothing when an id is
+// unknown. Callers hold Mu.
 func (s *State) HideFromPages(ids []string) error {
 	for _, id := range ids {
 		_, isUser := s.Users.ByID[id]

@@ -6,7 +6,7 @@ import (
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
-// MiniJSON is the JSON of s.mini(it), written directly: the same bytes
+// MiniJSON is the JSON of s.Mini(it), written directly: the same bytes
 // json.Marshal gives for the map (keys in sorted order), without building
 // the map. Folder listings send a page of up to 1000 of them; encoding
 // maps was most of a page's cost. Callers hold Mu.

@@ -34,6 +34,7 @@ type SearchNode struct {
 // operator over the node's kids.
 type SearchOp int
 
+// The kinds of query nodes.
 const (
 	OpWords SearchOp = iota
 	OpAnd

@@ -2,7 +2,7 @@ package state
 
 import "iter"
 
-// The folder tree: items point up to their parent folder by parentID, up
+// The folder tree: items point up to their parent folder by ParentID, up
 // to the root folder "0", which is no item.
 
 // ancestors yields the folders above it, its parent first, up to the root
