@@ -284,7 +284,7 @@ func (fx *folderIndex) Named(name string) []*Item {
 }
 
 // Page returns the items at positions [start, end) of the listing sorted by
-// sortKeys[key], folders first, then files, then web links, each group in
+// SortKeys[key], folders first, then files, then web links, each group in
 // the direction asked.
 func (fx *folderIndex) Page(key int, desc bool, start, end int) []*Item {
 	if fx == nil || start >= end {

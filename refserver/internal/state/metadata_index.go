@@ -7,8 +7,8 @@ import (
 )
 
 // Query indexes. Every template keeps its instances in creation order
-// (bySeq, the default query order) and, for each template field a query
-// sorted by, a sortIndex: a B-tree (github.com/tidwall/btree) of the
+// (BySeq, the default query order) and, for each template field a query
+// sorted by, a SortIndex: a B-tree (github.com/tidwall/btree) of the
 // instances ordered by (value, creation), null values last. An index is
 // built on the first query that needs it (O(n log n)) and kept in step
 // after that by every create, update and delete (O(log n)), so a sorted

@@ -26,7 +26,7 @@ type Persister struct {
 
 // LoadScratch is what loading keeps between kinds.
 type LoadScratch struct {
-	TemplateOrder []string         // template ids in listing order (kMetadata)
+	TemplateOrder []string         // template ids in listing order (KMetadata)
 	Purged        map[string]*Item // purged files that governance records keep, by id
 }
 

@@ -31,7 +31,7 @@ func (s *State) InitResources() {
 // its own file. All are called with Mu held.
 
 // versionAdded is called when a file gets a version: its first one
-// (createFile) or a new one (addVersion). Retention and legal holds attach
+// (CreateFile) or a new one (AddVersion). Retention and legal holds attach
 // to the new version here.
 func (s *State) versionAdded(f *Item, v *Version) {
 	s.retentionVersionAdded(f, v)

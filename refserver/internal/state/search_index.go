@@ -241,7 +241,7 @@ func (s *State) contentWords(ctx context.Context, blobID string) (map[string]str
 	return words, pairs
 }
 
-// scanSearchWords is a bufio.SplitFunc for the words of searchWords.
+// scanSearchWords is a bufio.SplitFunc for the words of SearchWords.
 func scanSearchWords(data []byte, atEOF bool) (int, []byte, error) {
 	isWord := func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 	start := 0
@@ -287,7 +287,7 @@ func (x *searchIndex) Eval(n *SearchNode, mask SearchField) map[*Item]int {
 		}
 		return out
 	}
-	// opAnd: intersect the positive kids, then drop what the others match.
+	// OpAnd: intersect the positive kids, then drop what the others match.
 	var out map[*Item]int
 	var excluded []*SearchNode
 	for _, k := range n.Kids {
