@@ -62,6 +62,8 @@ type memAssembly struct {
 	done   bool
 }
 
+// NewAssembly starts an assembly in memory whose parts are kept as they
+// come (Assembler).
 func (m *Memory) NewAssembly(_ context.Context, size int64) (Assembly, error) {
 	a := &memAssembly{m: m, id: NewID(), size: size, chunks: map[int64][]byte{}}
 	m.mu.Lock()
@@ -75,8 +77,10 @@ func (m *Memory) OpenAssembly(_ context.Context, id string, _ int64) (Assembly, 
 	return nil, fmt.Errorf("assembly %q: %w", id, ErrNotFound)
 }
 
+// ID is the assembly's id (OpenAssembly never finds it again).
 func (a *memAssembly) ID() string { return a.id }
 
+// WriteAt reads the part (at most n bytes) into a chunk of its own at off.
 func (a *memAssembly) WriteAt(ctx context.Context, r io.Reader, off, n int64) (int64, error) {
 	if off < 0 || n < 0 || off+n > a.size {
 		return 0, fmt.Errorf("refserver: write of %d bytes at %d outside a blob of %d", n, off, a.size)
@@ -95,6 +99,7 @@ func (a *memAssembly) WriteAt(ctx context.Context, r io.Reader, off, n int64) (i
 	return int64(got), nil
 }
 
+// Drop forgets the chunk at off.
 func (a *memAssembly) Drop(off int64) error {
 	a.mu.Lock()
 	delete(a.chunks, off)
@@ -102,6 +107,7 @@ func (a *memAssembly) Drop(off int64) error {
 	return nil
 }
 
+// ReadAt reads across the chunks; io.EOF where no chunk holds a byte.
 func (a *memAssembly) ReadAt(p []byte, off int64) (int, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -126,6 +132,8 @@ func (a *memAssembly) chunkAt(pos int64) ([]byte, int64, bool) {
 	return nil, 0, false
 }
 
+// Finish makes the chunks, which must leave no gap, a blob of the store
+// without copying them.
 func (a *memAssembly) Finish(_ context.Context, sha1 string) (Info, error) {
 	a.mu.Lock()
 	if a.done {
@@ -157,6 +165,7 @@ func (a *memAssembly) Finish(_ context.Context, sha1 string) (Info, error) {
 	return Info{ID: id, Size: size, SHA1: sha1}, nil
 }
 
+// Discard drops the chunks.
 func (a *memAssembly) Discard() error {
 	a.mu.Lock()
 	a.done, a.chunks = true, nil
@@ -205,6 +214,8 @@ func AssemblyID(name string) (string, bool) {
 	return id, err == nil
 }
 
+// NewAssembly starts an assembly in a temporary file of the directory
+// (AssemblyFile), which OpenAssembly finds again after a restart.
 func (d *Dir) NewAssembly(_ context.Context, size int64) (Assembly, error) {
 	id := NewID()
 	f, err := os.OpenFile(filepath.Join(d.dir, AssemblyFile(id)), os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
@@ -215,6 +226,8 @@ func (d *Dir) NewAssembly(_ context.Context, size int64) (Assembly, error) {
 	return &dirAssembly{d: d, id: id, f: f, size: size}, nil
 }
 
+// OpenAssembly reopens the assembly file with id; ErrNotFound when there
+// is none.
 func (d *Dir) OpenAssembly(_ context.Context, id string, size int64) (Assembly, error) {
 	if _, ok := AssemblyID(AssemblyFile(id)); !ok {
 		return nil, fmt.Errorf("assembly %q: %w", id, ErrNotFound)
@@ -229,8 +242,11 @@ func (d *Dir) OpenAssembly(_ context.Context, id string, size int64) (Assembly, 
 	return &dirAssembly{d: d, id: id, f: f, size: size}, nil
 }
 
+// ID is the assembly's id, which names its file.
 func (a *dirAssembly) ID() string { return a.id }
 
+// WriteAt copies the part (at most n bytes) into the file at off, to be
+// synced before the session's state is committed.
 func (a *dirAssembly) WriteAt(ctx context.Context, r io.Reader, off, n int64) (int64, error) {
 	if off < 0 || n < 0 || off+n > a.size {
 		return 0, fmt.Errorf("refserver: write of %d bytes at %d outside a blob of %d", n, off, a.size)
@@ -250,8 +266,10 @@ func (a *dirAssembly) WriteAt(ctx context.Context, r io.Reader, off, n int64) (i
 // rejected, and the next part written there overwrites them.
 func (a *dirAssembly) Drop(int64) error { return nil }
 
+// ReadAt reads the file.
 func (a *dirAssembly) ReadAt(p []byte, off int64) (int, error) { return a.f.ReadAt(p, off) }
 
+// Finish closes the file and renames it into place as a new blob.
 func (a *dirAssembly) Finish(_ context.Context, sha1 string) (Info, error) {
 	st, err := a.f.Stat()
 	if err != nil {
@@ -272,6 +290,7 @@ func (a *dirAssembly) Finish(_ context.Context, sha1 string) (Info, error) {
 	return Info{ID: id, Size: st.Size(), SHA1: sha1}, nil
 }
 
+// Discard closes and removes the file.
 func (a *dirAssembly) Discard() error {
 	_ = a.f.Close()
 	if err := os.Remove(a.f.Name()); err != nil && !errors.Is(err, os.ErrNotExist) {
@@ -313,7 +332,7 @@ func (a *Parts) RestorePart(off int64, info Info) {
 	a.mu.Unlock()
 }
 
-// blobs are the part blobs.
+// Blobs are the ids of the part blobs.
 func (a *Parts) Blobs() []string {
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -324,6 +343,7 @@ func (a *Parts) Blobs() []string {
 	return ids
 }
 
+// WriteAt stores the part as a blob (replacing one at off).
 func (a *Parts) WriteAt(ctx context.Context, r io.Reader, off, n int64) (int64, error) {
 	info, err := a.store.Put(ctx, io.LimitReader(r, n))
 	if err != nil {
@@ -343,6 +363,7 @@ func (a *Parts) WriteAt(ctx context.Context, r io.Reader, off, n int64) (int64, 
 	return info.Size, nil
 }
 
+// Drop deletes the part blob at off.
 func (a *Parts) Drop(off int64) error {
 	a.mu.Lock()
 	info, ok := a.parts[off]
@@ -354,6 +375,7 @@ func (a *Parts) Drop(off int64) error {
 	return a.store.Delete(context.Background(), info.ID)
 }
 
+// ReadAt reads from the part blob holding off (within that part only).
 func (a *Parts) ReadAt(p []byte, off int64) (int, error) {
 	a.mu.Lock()
 	var (
@@ -386,6 +408,8 @@ func (a *Parts) ReadAt(p []byte, off int64) (int, error) {
 	return n, err
 }
 
+// Finish concatenates the parts, in offset order, into a new blob (whose
+// SHA1 the store computes) and deletes them.
 func (a *Parts) Finish(ctx context.Context, _ string) (Info, error) {
 	a.mu.Lock()
 	if a.done {
@@ -425,6 +449,7 @@ func (a *Parts) Finish(ctx context.Context, _ string) (Info, error) {
 	return info, nil
 }
 
+// Discard deletes the part blobs.
 func (a *Parts) Discard() error {
 	a.mu.Lock()
 	parts := a.parts

@@ -44,6 +44,7 @@ type Store interface {
 	Delete(ctx context.Context, id string) error
 }
 
+// NewID returns a random 32-hex-digit id: a blob's or an assembly's.
 func NewID() string {
 	var b [16]byte
 	_, _ = rand.Read(b[:])
@@ -56,6 +57,7 @@ type ctxReader struct {
 	r   io.Reader
 }
 
+// Read reads from r unless ctx is done.
 func (c ctxReader) Read(p []byte) (int, error) {
 	if err := c.ctx.Err(); err != nil {
 		return 0, err
@@ -127,6 +129,8 @@ func (m *Memory) Put(ctx context.Context, r io.Reader) (Info, error) {
 	return Info{ID: id, Size: n, SHA1: hex.EncodeToString(h.Sum(nil))}, nil
 }
 
+// Open reads the blob's segments as one stream; ErrNotFound for an
+// unknown id.
 func (m *Memory) Open(_ context.Context, id string) (io.ReadSeekCloser, error) {
 	m.mu.RLock()
 	segs, ok := m.blobs[id]
@@ -137,6 +141,7 @@ func (m *Memory) Open(_ context.Context, id string) (io.ReadSeekCloser, error) {
 	return newSegmentReader(segs), nil
 }
 
+// Delete forgets the blob (readers already open keep its segments).
 func (m *Memory) Delete(_ context.Context, id string) error {
 	m.mu.Lock()
 	delete(m.blobs, id)
@@ -160,6 +165,7 @@ func newSegmentReader(segs [][]byte) *segmentReader {
 	return r
 }
 
+// Read reads from the segment holding the position.
 func (r *segmentReader) Read(p []byte) (int, error) {
 	if r.pos >= r.size {
 		return 0, io.EOF
@@ -171,6 +177,7 @@ func (r *segmentReader) Read(p []byte) (int, error) {
 	return n, nil
 }
 
+// Seek moves the position (past the end reads io.EOF).
 func (r *segmentReader) Seek(offset int64, whence int) (int64, error) {
 	switch whence {
 	case io.SeekCurrent:
@@ -185,6 +192,7 @@ func (r *segmentReader) Seek(offset int64, whence int) (int64, error) {
 	return offset, nil
 }
 
+// Close does nothing.
 func (r *segmentReader) Close() error { return nil }
 
 // Dir keeps each blob in a file of a directory.
@@ -230,7 +238,7 @@ func (d *Dir) path(id string) (string, error) {
 
 // Put writes the blob under its final name: no one knows the id before Put
 // returns, and a crash mid-write leaves a file no state names, which the
-// sweep of the next start removes (sweepBlobs).
+// sweep of the next start removes (internal/persist's SweepBlobs).
 func (d *Dir) Put(ctx context.Context, r io.Reader) (info Info, err error) {
 	id := NewID()
 	p, _ := d.path(id)
@@ -256,6 +264,7 @@ func (d *Dir) Put(ctx context.Context, r io.Reader) (info Info, err error) {
 	return Info{ID: id, Size: n, SHA1: hex.EncodeToString(h.Sum(nil))}, nil
 }
 
+// Open opens the blob's file; ErrNotFound for an unknown or malformed id.
 func (d *Dir) Open(_ context.Context, id string) (io.ReadSeekCloser, error) {
 	p, err := d.path(id)
 	if err != nil {
@@ -268,6 +277,7 @@ func (d *Dir) Open(_ context.Context, id string) (io.ReadSeekCloser, error) {
 	return f, err
 }
 
+// Delete removes the blob's file; an unknown id is no error.
 func (d *Dir) Delete(_ context.Context, id string) error {
 	p, err := d.path(id)
 	if err != nil {

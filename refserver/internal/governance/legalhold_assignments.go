@@ -7,7 +7,7 @@ import (
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
-// holdTargetTypes are the assign_to types, in the order of assignment_counts.
+// HoldTargetTypes are the assign_to types, in the order of assignment_counts.
 var HoldTargetTypes = []string{"user", "folder", "file", "file_version", "ownership", "interactions"}
 
 // LegalHoldAssignmentBody is the body of POST /legal_hold_policy_assignments.
@@ -19,9 +19,11 @@ type LegalHoldAssignmentBody struct {
 	} `json:"assign_to"`
 }
 
-// CreateLegalHoldAssignmentTx is the transaction of POST
-// /legal_hold_policy_assignments (createLegalHoldAssignment): what it checks,
-// reads and changes under the state's lock, and its reply. Callers hold mu.
+// CreateLegalHoldAssignmentTx serves POST /legal_hold_policy_assignments
+// (refserver's createLegalHoldAssignment): a (target checked) puts the
+// policy on its target and holds every version it covers now; 400 for a
+// policy releasing or released, 409 for the same target twice. 201 with
+// its record. Callers hold Mu.
 func CreateLegalHoldAssignmentTx(s *state.State, b LegalHoldAssignmentBody, p *state.Principal, a *state.LegalHoldAssignment) (state.Reply, *wire.Error) {
 	hp, aerr := LegalHoldPolicyByID(s, *b.PolicyID)
 	if aerr != nil {
@@ -103,9 +105,9 @@ func LegalHoldAssignmentByID(s *state.State, id string) (*state.LegalHoldAssignm
 	return a, nil
 }
 
-// ListLegalHoldAssignmentsTx is the transaction of GET
-// /legal_hold_policy_assignments (listLegalHoldAssignments): what it checks,
-// reads and changes under the state's lock, and its reply. Callers hold mu.
+// ListLegalHoldAssignmentsTx serves GET /legal_hold_policy_assignments
+// (listLegalHoldAssignments): a marker page of the policy's assignments
+// not gone, of type typ and target toID when given. Callers hold Mu.
 func ListLegalHoldAssignmentsTx(s *state.State, policyID string, typ string, toID string, q wire.Page, fields []string) (state.Reply, *wire.Error) {
 	hp, aerr := LegalHoldPolicyByID(s, policyID)
 	if aerr != nil {
@@ -124,7 +126,7 @@ func ListLegalHoldAssignmentsTx(s *state.State, policyID string, typ string, toI
 }
 
 // RemoveLegalHoldAssignment starts the deletion of a (it stays listed for
-// LegalHoldReleaseDelay); a second delete changes nothing. Callers hold mu.
+// LegalHoldReleaseDelay); a second delete changes nothing. Callers hold Mu.
 func RemoveLegalHoldAssignment(s *state.State, a *state.LegalHoldAssignment) *wire.Error {
 	if a.Deleted.IsZero() {
 		a.Deleted = s.Now()

@@ -16,9 +16,9 @@ func FileVersionLegalHoldRecord(s *state.State, h *state.FileVersionLegalHold, a
 	}
 }
 
-// GetFileVersionLegalHoldTx is the transaction of GET
-// /file_version_legal_holds/{id} (getFileVersionLegalHold): what it checks,
-// reads and changes under the state's lock, and its reply. Callers hold mu.
+// GetFileVersionLegalHoldTx serves GET /file_version_legal_holds/{id}
+// (refserver's getFileVersionLegalHold): the record with the assignments
+// still holding the version; 404 when none does. Callers hold Mu.
 func GetFileVersionLegalHoldTx(s *state.State, recordID string) (state.Reply, *wire.Error) {
 	h, ok := s.Holds.Holds[recordID]
 	var active []*state.LegalHoldAssignment
@@ -31,9 +31,11 @@ func GetFileVersionLegalHoldTx(s *state.State, recordID string) (state.Reply, *w
 	return state.Reply{Status: wire.StatusOK, Body: FileVersionLegalHoldRecord(s, h, active)}, nil
 }
 
-// ListHeldByAssignmentTx is the transaction of listHeldByAssignment
-// (listHeldByAssignment): what it checks, reads and changes under the state's
-// lock, and its reply. Callers hold mu.
+// ListHeldByAssignmentTx serves GET
+// /legal_hold_policy_assignments/{id}/files_on_hold (current: the files
+// whose current version the assignment holds) and .../file_versions_on_hold
+// (the earlier versions it holds) (listHeldByAssignment): a marker page.
+// Callers hold Mu.
 func ListHeldByAssignmentTx(s *state.State, recordID string, current bool, q wire.Page, fields []string, p *state.Principal) (state.Reply, *wire.Error) {
 	a, aerr := LegalHoldAssignmentByID(s, recordID)
 	if aerr != nil {

@@ -29,9 +29,10 @@ func LegalHoldPolicyNamed(s *state.State, name string, skip *state.LegalHoldPoli
 	return nil
 }
 
-// CreateLegalHoldPolicyTx is the transaction of POST /legal_hold_policies
-// (createLegalHoldPolicy): what it checks, reads and changes under the state's
-// lock, and its reply. Callers hold mu.
+// CreateLegalHoldPolicyTx serves POST /legal_hold_policies (refserver's
+// createLegalHoldPolicy): hp (built from the checked body) is added,
+// "applying" at first; 409 for a name a policy not released has. 201 with
+// its record. Callers hold Mu.
 func CreateLegalHoldPolicyTx(s *state.State, hp *state.LegalHoldPolicy) (state.Reply, *wire.Error) {
 	if LegalHoldPolicyNamed(s, hp.Name, nil) != nil {
 		return state.Reply{}, wire.Errorf(wire.StatusConflict, wire.CodeConflict, "A legal hold policy with this name already exists")
@@ -46,7 +47,7 @@ func CreateLegalHoldPolicyTx(s *state.State, hp *state.LegalHoldPolicy) (state.R
 	return state.Reply{Status: wire.StatusCreated, Body: LegalHoldPolicyRecord(s, hp)}, nil
 }
 
-// LegalHoldPolicyRecord is the LegalHoldPolicy record. Callers hold s.mu.
+// LegalHoldPolicyRecord is the LegalHoldPolicy record. Callers hold Mu.
 func LegalHoldPolicyRecord(s *state.State, hp *state.LegalHoldPolicy) map[string]any {
 	counts := map[string]any{}
 	for _, t := range HoldTargetTypes {
@@ -74,13 +75,15 @@ func LegalHoldPolicyRecord(s *state.State, hp *state.LegalHoldPolicy) map[string
 	}
 }
 
+// LegalHoldPolicyByID finds a policy, released ones included: 404
+// not_found when unknown.
 func LegalHoldPolicyByID(s *state.State, id string) (*state.LegalHoldPolicy, *wire.Error) {
 	return state.RecordIn(s.Holds.Policies, id, "legal_hold_policy")
 }
 
-// ListLegalHoldPoliciesTx is the transaction of GET /legal_hold_policies
-// (listLegalHoldPolicies): what it checks, reads and changes under the state's
-// lock, and its reply. Callers hold mu.
+// ListLegalHoldPoliciesTx serves GET /legal_hold_policies
+// (listLegalHoldPolicies): a marker page of the policies whose lower-cased
+// name starts with prefix, oldest first. Callers hold Mu.
 func ListLegalHoldPoliciesTx(s *state.State, prefix string, q wire.Page, fields []string) (state.Reply, *wire.Error) {
 	var list []*state.LegalHoldPolicy
 	for _, hp := range s.Holds.PolicyOrder {
@@ -93,9 +96,9 @@ func ListLegalHoldPoliciesTx(s *state.State, prefix string, q wire.Page, fields 
 	})}, nil
 }
 
-// UpdateLegalHoldPolicyTx is the transaction of PUT /legal_hold_policies/{id}
-// (updateLegalHoldPolicy): what it checks, reads and changes under the state's
-// lock, and its reply. Callers hold mu.
+// UpdateLegalHoldPolicyTx serves PUT /legal_hold_policies/{id}
+// (updateLegalHoldPolicy): the policy's name (409 when taken),
+// description and release notes. Callers hold Mu.
 func UpdateLegalHoldPolicyTx(s *state.State, pathValue string, b LegalHoldPolicyBody) (state.Reply, *wire.Error) {
 	hp, aerr := LegalHoldPolicyByID(s, pathValue)
 	if aerr != nil {
@@ -119,7 +122,7 @@ func UpdateLegalHoldPolicyTx(s *state.State, pathValue string, b LegalHoldPolicy
 }
 
 // ReleaseLegalHold starts the release of hp (releasing, then released);
-// a second release changes nothing. Callers hold mu.
+// a second release changes nothing. Callers hold Mu.
 func ReleaseLegalHold(s *state.State, hp *state.LegalHoldPolicy) *wire.Error {
 	if hp.Released.IsZero() {
 		hp.Released = s.Now()

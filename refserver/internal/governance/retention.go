@@ -47,6 +47,8 @@ type RetentionPolicyBody struct {
 	CustomNotificationRecipients wire.Nullable[[]userRef] `json:"custom_notification_recipients"`
 }
 
+// ValidDisposition reports whether v is a disposition_action
+// (permanently_delete or remove_retention).
 func ValidDisposition(v string) bool {
 	return v == state.DispositionDelete || v == state.DispositionRemove
 }
@@ -84,9 +86,10 @@ func CheckMaxExtension(raw json.RawMessage, policyType, disposition string) (int
 	return days, nil
 }
 
-// CreateRetentionPolicyTx is the transaction of POST /retention_policies
-// (createRetentionPolicy): what it checks, reads and changes under the state's
-// lock, and its reply. Callers hold mu.
+// CreateRetentionPolicyTx serves POST /retention_policies (refserver's
+// createRetentionPolicy): rp (built from the checked body) is added, with
+// body's notification recipients (400 for an unknown user); 409 for a
+// name taken. 201 with its record. Callers hold Mu.
 func CreateRetentionPolicyTx(s *state.State, b RetentionPolicyBody, rp *state.RetentionPolicy) (state.Reply, *wire.Error) {
 	if refs, ok := b.CustomNotificationRecipients.Value(); ok {
 		users, aerr := Recipients(s, refs)
@@ -127,7 +130,7 @@ func retentionPolicyMini(rp *state.RetentionPolicy) map[string]any {
 	}
 }
 
-// RetentionPolicyRecord is the RetentionPolicy record. Callers hold s.mu.
+// RetentionPolicyRecord is the RetentionPolicy record. Callers hold Mu.
 func RetentionPolicyRecord(s *state.State, rp *state.RetentionPolicy) map[string]any {
 	m := retentionPolicyMini(rp)
 	counts := map[string]any{"enterprise": 0, "folder": 0, "metadata_template": 0}
@@ -155,13 +158,16 @@ func RetentionPolicyByID(s *state.State, id string) (*state.RetentionPolicy, *wi
 	return state.RecordIn(s.Retention.Policies, id, "retention_policy")
 }
 
+// PickRetentionFields is rec for a fields parameter: the fields asked plus
+// those of RetentionPolicy--Mini, which every answer carries.
 func PickRetentionFields(rec map[string]any, fields []string) map[string]any {
 	return state.PickFields(rec, fields, "type", "id", "policy_name", "retention_length", "disposition_action", "max_extension_length")
 }
 
-// ListRetentionPoliciesTx is the transaction of GET /retention_policies
-// (listRetentionPolicies): what it checks, reads and changes under the state's
-// lock, and its reply. Callers hold mu.
+// ListRetentionPoliciesTx serves GET /retention_policies
+// (listRetentionPolicies): a marker page of the policies whose name starts
+// with name (case-sensitive), of type typ and created by user by when
+// given (404 for an unknown user). Callers hold Mu.
 func ListRetentionPoliciesTx(s *state.State, by string, name string, typ string, q wire.Page, fields []string) (state.Reply, *wire.Error) {
 	if by != "" && KnownUser(s, by) == nil {
 		return state.Reply{}, wire.NotFound("user")
@@ -177,9 +183,10 @@ func ListRetentionPoliciesTx(s *state.State, by string, name string, typ string,
 	})}, nil
 }
 
-// UpdateRetentionPolicyTx is the transaction of PUT /retention_policies/{id}
-// (updateRetentionPolicy): what it checks, reads and changes under the state's
-// lock, and its reply. Callers hold mu.
+// UpdateRetentionPolicyTx serves PUT /retention_policies/{id}
+// (updateRetentionPolicy): body's changes, checked in full on a copy
+// before the policy takes them (a non_modifiable policy is 403 for being
+// made modifiable or shortened; retiring is one-way). Callers hold Mu.
 func UpdateRetentionPolicyTx(s *state.State, pathValue string, b RetentionPolicyBody) (state.Reply, *wire.Error) {
 	rp, aerr := RetentionPolicyByID(s, pathValue)
 	if aerr != nil {
@@ -274,7 +281,7 @@ func UpdateRetentionPolicyTx(s *state.State, pathValue string, b RetentionPolicy
 }
 
 // RemoveRetentionPolicy deletes rp and its assignments; a non-modifiable
-// policy is 403. Callers hold mu.
+// policy is 403. Callers hold Mu.
 func RemoveRetentionPolicy(s *state.State, rp *state.RetentionPolicy) *wire.Error {
 	if rp.RetentionType == state.RetentionNonModifiable {
 		return wire.Errorf(wire.StatusForbidden, wire.CodeForbidden, "A non-modifiable retention policy cannot be deleted")

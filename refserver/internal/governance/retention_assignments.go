@@ -16,9 +16,10 @@ type RetentionAssignmentBody struct {
 	StartDateField wire.Nullable[string]              `json:"start_date_field"`
 }
 
-// CreateRetentionAssignmentTx is the transaction of POST
-// /retention_policy_assignments (createRetentionAssignment): what it checks,
-// reads and changes under the state's lock, and its reply. Callers hold mu.
+// CreateRetentionAssignmentTx serves POST /retention_policy_assignments
+// (refserver's createRetentionAssignment): a puts an active policy on the
+// enterprise, a folder or a metadata template, and retains the versions it
+// covers now; 201 with its record. Callers hold Mu.
 func CreateRetentionAssignmentTx(s *state.State, b RetentionAssignmentBody, a *state.RetentionAssignment, p *state.Principal) (state.Reply, *wire.Error) {
 	rp, aerr := RetentionPolicyByID(s, *b.PolicyID)
 	if aerr != nil {
@@ -88,14 +89,15 @@ func RetentionAssignmentRecord(s *state.State, a *state.RetentionAssignment) map
 	}
 }
 
+// RetentionAssignmentByID finds an assignment: 404 not_found when unknown.
 func RetentionAssignmentByID(s *state.State, id string) (*state.RetentionAssignment, *wire.Error) {
 	return state.RecordIn(s.Retention.Assignments, id, "retention_policy_assignment")
 }
 
-// ListRetentionPolicyAssignmentsTx is the transaction of GET
-// /retention_policies/{id}/assignments (listRetentionPolicyAssignments): what
-// it checks, reads and changes under the state's lock, and its reply. Callers
-// hold mu.
+// ListRetentionPolicyAssignmentsTx serves GET
+// /retention_policies/{id}/assignments (listRetentionPolicyAssignments): a
+// marker page of the policy's assignments, of type typ when given. Callers
+// hold Mu.
 func ListRetentionPolicyAssignmentsTx(s *state.State, recordID string, typ string, q wire.Page, fields []string) (state.Reply, *wire.Error) {
 	rp, aerr := RetentionPolicyByID(s, recordID)
 	if aerr != nil {
@@ -112,7 +114,8 @@ func ListRetentionPolicyAssignmentsTx(s *state.State, recordID string, typ strin
 	})}, nil
 }
 
-// RemoveRetentionAssignment forgets a and the retention it gave.
+// RemoveRetentionAssignment forgets a and the retention it gave (a file
+// version retention with no other source goes). Callers hold Mu.
 func RemoveRetentionAssignment(s *state.State, a *state.RetentionAssignment) {
 	delete(s.Retention.Assignments, a.ID)
 	s.Retention.AssignOrder = wire.RemoveFrom(s.Retention.AssignOrder, a)
@@ -131,9 +134,11 @@ func RemoveRetentionAssignment(s *state.State, a *state.RetentionAssignment) {
 	}
 }
 
-// ListRetainedByAssignmentTx is the transaction of listRetainedByAssignment
-// (listRetainedByAssignment): what it checks, reads and changes under the
-// state's lock, and its reply. Callers hold mu.
+// ListRetainedByAssignmentTx serves GET
+// /retention_policy_assignments/{id}/files_under_retention (current: the
+// files whose current version the assignment retains) and
+// .../file_versions_under_retention (the earlier versions it retains)
+// (listRetainedByAssignment): a marker page. Callers hold Mu.
 func ListRetainedByAssignmentTx(s *state.State, recordID string, current bool, q wire.Page) (state.Reply, *wire.Error) {
 	a, aerr := RetentionAssignmentByID(s, recordID)
 	if aerr != nil {

@@ -20,9 +20,11 @@ func FileVersionRetentionRecord(s *state.State, fvr *state.FileVersionRetention)
 	}
 }
 
-// ListFileVersionRetentionsTx is the transaction of GET
-// /file_version_retentions (listFileVersionRetentions): what it checks, reads
-// and changes under the state's lock, and its reply. Callers hold mu.
+// ListFileVersionRetentionsTx serves GET /file_version_retentions
+// (listFileVersionRetentions): a marker page of the file version
+// retentions, filtered by file, version, the winning policy's disposition
+// action, the disposition date (before, after) and a policy among the
+// sources. Callers hold Mu.
 func ListFileVersionRetentionsTx(s *state.State, fileID string, versionID string, action string, before time.Time, after time.Time, policyID string, q wire.Page) (state.Reply, *wire.Error) {
 	var list []*state.FileVersionRetention
 	for _, fvr := range s.Retention.FvrOrder {

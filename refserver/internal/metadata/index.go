@@ -15,6 +15,8 @@ type QueryOrder struct {
 	desc bool
 }
 
+// PositionOf is the position of in in the order o: its values of the order
+// keys (ok false for null) and its creation.
 func PositionOf(s *state.State, o QueryOrder, in *state.MDInstance) state.Position {
 	p := state.Position{Vals: make([]state.MDVal, len(o.Keys)), Oks: make([]bool, len(o.Keys)), Seq: in.Seq}
 	for i, k := range o.Keys {
@@ -94,6 +96,9 @@ func walkSeq(list []*state.MDInstance, after *state.Position, desc bool, visit f
 	}
 }
 
+// ScanPage is SelectPage for the orders no index serves (item fields,
+// several keys): it filters every instance of t after the position after,
+// sorts the matches and returns the first limit, and whether more follow.
 func ScanPage(s *state.State, t *state.MDTemplate, o QueryOrder, match func(*state.MDInstance) bool, after *state.Position, limit int) ([]*state.MDInstance, bool) {
 	var out []*state.MDInstance
 	for _, in := range t.BySeq {

@@ -7,7 +7,7 @@ import (
 
 // InstancePath is what an instance path names: the item ({file_id} or
 // {folder_id}), the scope (or the error of a malformed one) and the
-// template key; edit is true for the calls that change metadata.
+// template key; Edit is true for the calls that change metadata.
 type InstancePath struct {
 	Typ, ItemID string
 	Scope       string
@@ -52,9 +52,9 @@ func errInstanceNotFound(t *state.MDTemplate) *MDError {
 	return MDErrf(wire.StatusNotFound, codeInstanceNotFound, "Instance not found for '%s.%s'", t.Scope, t.Key)
 }
 
-// ExistingInstance is instanceOf for the calls on an instance that must
+// ExistingInstance is InstanceOf for the calls on an instance that must
 // exist: an unknown template or a missing instance is 404
-// instance_not_found. Callers hold s.mu.
+// instance_not_found. Callers hold Mu.
 func ExistingInstance(s *state.State, ip InstancePath, p *state.Principal) (*state.MDInstance, error) {
 	_, t, in, err := InstanceOf(s, ip, p, codeInstanceNotFound)
 	if err == nil && in == nil {
@@ -63,9 +63,9 @@ func ExistingInstance(s *state.State, ip InstancePath, p *state.Principal) (*sta
 	return in, err
 }
 
-// ListInstancesTx is the transaction of GET /files/{id}/metadata
-// (listInstances): what it checks, reads and changes under the state's lock,
-// and its reply. Callers hold mu.
+// ListInstancesTx serves GET /files/{id}/metadata and
+// /folders/{id}/metadata (refserver's listInstances): every instance on
+// the item, oldest first. Callers hold Mu.
 func ListInstancesTx(s *state.State, p *state.Principal, typ string, id string) (state.Reply, *wire.Error) {
 	it, aerr := s.Lookup(p, typ, id)
 	if aerr != nil {
@@ -81,7 +81,8 @@ func ListInstancesTx(s *state.State, p *state.Principal, typ string, id string) 
 // CreateInstanceTx applies the template of ip to its item with the values
 // of raw: 404 instance_tuple_not_found for an unknown template, 409
 // tuple_already_exists, 400 schema_validation_failed, 400 past
-// maxInstancesPerItem. Callers hold mu.
+// MaxInstancesPerItem. It serves POST
+// /files|folders/{id}/metadata/{scope}/{template_key}. Callers hold Mu.
 func CreateInstanceTx(s *state.State, ip InstancePath, p *state.Principal, raw map[string]any) (*state.MDInstance, error) {
 	it, t, in, err := InstanceOf(s, ip, p, codeInstanceTupleNotFound)
 	if err != nil {
@@ -105,7 +106,7 @@ func CreateInstanceTx(s *state.State, ip InstancePath, p *state.Principal, raw m
 
 // SetValues replaces an instance's values, keeping the sort indexes in
 // step, and bumps $version when anything changed; it reports whether
-// anything did. Callers hold s.mu.
+// anything did. Callers hold Mu.
 func SetValues(s *state.State, in *state.MDInstance, values map[string]state.MDVal) bool {
 	var changed []string
 	for k, v := range in.Values {

@@ -42,6 +42,8 @@ type markerValue struct {
 	L []string `json:"l,omitempty"`
 }
 
+// EncodeQueryMarker is the next_marker of a page whose last entry is at p,
+// for the query body whose hash is hash (see DecodeQueryMarker).
 func EncodeQueryMarker(hash string, p state.Position) string {
 	m := queryMarker{H: hash, Q: p.Seq}
 	for i, v := range p.Vals {
@@ -125,9 +127,11 @@ func queryOrderOf(t *state.MDTemplate, body []orderByBody) (QueryOrder, *wire.Er
 	return o, nil
 }
 
-// ExecuteMetadataQueryTx is the transaction of POST
-// /metadata_queries/execute_read (executeMetadataQuery): what it checks, reads
-// and changes under the state's lock, and its reply. Callers hold mu.
+// ExecuteMetadataQueryTx serves POST /metadata_queries/execute_read
+// (refserver's executeMetadataQuery): one page (limit) of the items below
+// the ancestor folder, live for p, whose instance of the template scope.key
+// matches tree with params, in body's order; hash is the body's without its
+// marker. Callers hold Mu.
 func ExecuteMetadataQueryTx(s *state.State, scope string, key string, body QueryBody, tree *mdquery.Node, params map[string]any, p *state.Principal, hash string, limit int) (state.Reply, *wire.Error) {
 	t := s.Template(scope, key)
 	if t == nil || t.Scope == state.ScopeGlobal {

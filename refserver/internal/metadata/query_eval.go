@@ -15,6 +15,7 @@ import (
 // is unknown, and only true matches.
 type tri uint8
 
+// The values of tri: false, true and unknown (null).
 const (
 	triFalse tri = iota
 	triTrue
@@ -55,7 +56,7 @@ func resolveField(t *state.MDTemplate, name string) (QField, *wire.Error) {
 	return QField{}, wire.Errorf(wire.StatusBadRequest, CodeInvalidQuery, "%q is not a field of template %s nor a supported item field", name, t.Key)
 }
 
-// value is the field's value on an instance (ok false = null).
+// FieldOf is the field's value on an instance (ok false = null).
 func FieldOf(s *state.State, f QField, in *state.MDInstance) (state.MDVal, bool) {
 	if !f.item {
 		v, ok := in.Values[f.Key]

@@ -80,6 +80,8 @@ type SchemaDraft struct {
 	effects            []state.SchemaEffect
 }
 
+// Field finds the field with key in the draft: 400 for a missing key or
+// no such field.
 func (d *SchemaDraft) Field(key *string) (*state.MDField, *wire.Error) {
 	if key == nil {
 		return nil, wire.BadRequest("Missing required member: fieldKey")
@@ -309,10 +311,12 @@ func (d *SchemaDraft) changeOption(op SchemaOp) *wire.Error {
 	return nil
 }
 
-// UpdateTemplateTx is the transaction of PUT
-// /metadata_templates/{scope}/{template_key}/schema (updateTemplate): what it
-// checks, reads and changes under the state's lock, and its reply. Callers
-// hold mu.
+// UpdateTemplateTx serves PUT
+// /metadata_templates/{scope}/{template_key}/schema (refserver's
+// updateTemplate): the operations apply to a draft, all or none (400 on
+// the first that fails); then the template takes the draft, its instances'
+// values follow renames and removals, and its sort indexes are dropped.
+// Global templates are 403. Callers hold Mu.
 func UpdateTemplateTx(s *state.State, scope string, templateKey string, ops []SchemaOp) (state.Reply, *wire.Error) {
 	t, aerr := TemplateOf(s, scope, templateKey)
 	if aerr != nil {

@@ -77,6 +77,8 @@ func NewField(b FieldBody) (*state.MDField, *wire.Error) {
 	return f, nil
 }
 
+// checkFieldKey checks a new field key: 1 to MaxFieldKeyLen characters of
+// valid UTF-8, not starting with "$" (400).
 func checkFieldKey(key string) *wire.Error {
 	if key == "" || utf8.RuneCountInString(key) > state.MaxFieldKeyLen || strings.HasPrefix(key, "$") || !utf8.ValidString(key) {
 		return wire.BadRequest("Invalid field key %q: 1 to %d characters, not starting with $", key, state.MaxFieldKeyLen)
@@ -84,6 +86,8 @@ func checkFieldKey(key string) *wire.Error {
 	return nil
 }
 
+// CheckDisplayName checks a display name (what names it in the error): not
+// blank, at most MaxDisplayNameLen characters (400).
 func CheckDisplayName(v, what string) *wire.Error {
 	if strings.TrimSpace(v) == "" || utf8.RuneCountInString(v) > state.MaxDisplayNameLen {
 		return wire.BadRequest("Invalid %s: 1 to %d characters", what, state.MaxDisplayNameLen)
@@ -91,9 +95,10 @@ func CheckDisplayName(v, what string) *wire.Error {
 	return nil
 }
 
-// CreateTemplateTx is the transaction of POST /metadata_templates/schema
-// (createTemplate): what it checks, reads and changes under the state's lock,
-// and its reply. Callers hold mu.
+// CreateTemplateTx serves POST /metadata_templates/schema (refserver's
+// createTemplate): t is added, 409 when its key is taken, unless derived
+// (no templateKey sent: one made from the displayName), which then takes
+// a numbered key; 201 with its record. Callers hold Mu.
 func CreateTemplateTx(s *state.State, t *state.MDTemplate, derived bool) (state.Reply, *wire.Error) {
 	if s.Template(t.Scope, t.Key) != nil {
 		if !derived {
@@ -119,10 +124,9 @@ func TemplateOf(s *state.State, scope, key string) (*state.MDTemplate, *wire.Err
 	return t, nil
 }
 
-// GetTemplateTx is the transaction of GET
-// /metadata_templates/{scope}/{template_key}/schema. (getTemplate): what it
-// checks, reads and changes under the state's lock, and its reply. Callers
-// hold mu.
+// GetTemplateTx serves GET /metadata_templates/{scope}/{template_key}/schema
+// (getTemplate): the template's record, 404 when there is none. Callers
+// hold Mu.
 func GetTemplateTx(s *state.State, scope string, templateKey string) (state.Reply, *wire.Error) {
 	t, aerr := TemplateOf(s, scope, templateKey)
 	if aerr != nil {
@@ -131,9 +135,9 @@ func GetTemplateTx(s *state.State, scope string, templateKey string) (state.Repl
 	return state.Reply{Status: wire.StatusOK, Body: t.Record()}, nil
 }
 
-// GetTemplateByIDTx is the transaction of GET
-// /metadata_templates/{template_id}. (getTemplateByID): what it checks, reads
-// and changes under the state's lock, and its reply. Callers hold mu.
+// GetTemplateByIDTx serves GET /metadata_templates/{template_id}
+// (getTemplateByID): the template with that id, 400 for an unknown one.
+// Callers hold Mu.
 func GetTemplateByIDTx(s *state.State, pathValue string) (state.Reply, *wire.Error) {
 	t := s.Metadata.ByID[pathValue]
 	if t == nil {
@@ -142,10 +146,10 @@ func GetTemplateByIDTx(s *state.State, pathValue string) (state.Reply, *wire.Err
 	return state.Reply{Status: wire.StatusOK, Body: t.Record()}, nil
 }
 
-// DeleteTemplateTx is the transaction of DELETE
-// /metadata_templates/{scope}/{template_key}/schema (deleteTemplate): what it
-// checks, reads and changes under the state's lock, and its reply. Callers
-// hold mu.
+// DeleteTemplateTx serves DELETE
+// /metadata_templates/{scope}/{template_key}/schema (deleteTemplate): the
+// template goes with its instances (204); global templates are 403.
+// Callers hold Mu.
 func DeleteTemplateTx(s *state.State, scope string, templateKey string) (state.Reply, *wire.Error) {
 	t, aerr := TemplateOf(s, scope, templateKey)
 	if aerr != nil {
@@ -165,9 +169,9 @@ func DeleteTemplateTx(s *state.State, scope string, templateKey string) (state.R
 	return state.Reply{Status: wire.StatusNoContent}, nil
 }
 
-// ListTemplatesTx is the transaction of listTemplates (listTemplates): what it
-// checks, reads and changes under the state's lock, and its reply. Callers
-// hold mu.
+// ListTemplatesTx serves GET /metadata_templates/enterprise and
+// /metadata_templates/global (refserver's listTemplates): a marker page of
+// the scope's templates, oldest first. Callers hold Mu.
 func ListTemplatesTx(s *state.State, scope string, q wire.Page) (state.Reply, *wire.Error) {
 	var all []*state.MDTemplate
 	for _, t := range s.Metadata.Order {
@@ -178,10 +182,10 @@ func ListTemplatesTx(s *state.State, scope string, q wire.Page) (state.Reply, *w
 	return state.Reply{Status: wire.StatusOK, Body: wire.PositionEntries(all, q, (*state.MDTemplate).Record)}, nil
 }
 
-// ListTemplatesByInstanceTx is the transaction of GET
-// /metadata_templates?metadata_instance_id= (listTemplatesByInstance): what it
-// checks, reads and changes under the state's lock, and its reply. Callers
-// hold mu.
+// ListTemplatesByInstanceTx serves GET
+// /metadata_templates?metadata_instance_id= (listTemplatesByInstance): the
+// template of the instance with id, when p may read its item; an empty
+// page otherwise. Callers hold Mu.
 func ListTemplatesByInstanceTx(s *state.State, id string, p *state.Principal, limit int64) (state.Reply, *wire.Error) {
 	var found []*state.MDTemplate
 	if in := s.Metadata.ByInstID[strings.ToLower(id)]; in != nil && s.Live(p, in.Item) {

@@ -19,6 +19,11 @@ var downscopableScopes = []string{
 	"root_readonly", "root_readwrite",
 }
 
+// GrantTokenExchange answers the token exchange grant (downscoping): a new
+// access token for the subject token's subject, with a subset of the
+// downscopable scopes (and of the subject token's) and maybe one file or
+// folder, living no longer than the subject token. Callers (Token) hold
+// the service's lock.
 func (o *Service[S]) GrantTokenExchange(form url.Values) (*TokenResponse, *Error) {
 	if form.Get("subject_token_type") != TokenTypeAccessToken {
 		return nil, errf(http.StatusBadRequest, "invalid_request", "subject_token_type must be "+TokenTypeAccessToken)

@@ -197,6 +197,7 @@ type Error struct {
 	Code, Desc string
 }
 
+// Error is the code and the description.
 func (e *Error) Error() string { return e.Code + ": " + e.Desc }
 
 func errf(status int, code, desc string) *Error {
@@ -369,6 +370,10 @@ func (o *Service[S]) subject(app *App, subType, subID, badSub string) (S, *Error
 	return zero, errf(http.StatusBadRequest, "invalid_grant", badSub)
 }
 
+// GrantClientCredentials answers the client_credentials grant: the app's
+// client id and secret, and the subject (box_subject_type and id) it acts
+// for, give an access token (no refresh token). Callers (Token) hold the
+// service's lock.
 func (o *Service[S]) GrantClientCredentials(form url.Values) (*TokenResponse, *Error) {
 	app, oerr := o.clientApp(form)
 	if oerr != nil {

@@ -15,8 +15,8 @@
 // not the size of the state.
 //
 // The package holds the codecs of every kind of the state (keys, encode,
-// load: records.go and its siblings) and the database (this file). It
-// imports the state, never the server.
+// load: persist_*.go) and the database (this file). It imports the state,
+// never the server.
 package persist
 
 import (

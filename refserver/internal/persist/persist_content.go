@@ -24,6 +24,8 @@ type RecMeta struct {
 	WebhookPrimaryKey, WebhookSecondaryKey string `json:",omitempty"`
 }
 
+// MetaRec is the server's record (key MetaKey): its ids, keys and tokens;
+// false for another key.
 func MetaRec(s *state.State, key string) (RecMeta, bool) {
 	return RecMeta{
 		EnterpriseID: s.EnterpriseID, SignKey: s.SignKey, NextID: s.NextID,
@@ -63,11 +65,15 @@ type recUser struct {
 	Free, Deleted                                          bool
 }
 
+// UserKeys lists the ids of the users, live ones then deleted ones (each
+// sorted): the keys of their records.
 func UserKeys(s *state.State) []string {
 	keys := state.SortedKeys(s.Users.ByID)
 	return append(keys, state.SortedKeys(s.Users.Removed)...)
 }
 
+// UserRec is the record of user id, live or deleted, false when there is
+// none.
 func UserRec(s *state.State, id string) (recUser, bool) {
 	u := s.Users.ByID[id]
 	if u == nil {
@@ -89,7 +95,7 @@ func UserRec(s *state.State, id string) (recUser, bool) {
 	}, true
 }
 
-// LoadUser restores a user into the indexes (usersLoaded orders them);
+// LoadUser restores a user into the indexes (UsersLoaded orders them);
 // the admin, user and app objects of the principals are filled in place.
 func LoadUser(s *state.State, id string, r recUser) error {
 	u := &state.User{}
@@ -118,6 +124,8 @@ func LoadUser(s *state.State, id string, r recUser) error {
 	return nil
 }
 
+// UsersLoaded orders the restored users by id and checks that the
+// records of the admin, the user and the service account were there.
 func UsersLoaded(s *state.State) error {
 	sort.SliceStable(s.Users.Order, func(i, j int) bool { return state.NumID(s.Users.Order[i].ID) < state.NumID(s.Users.Order[j].ID) })
 	for _, u := range []*state.User{s.Admin, s.User, s.App} { // the managed user may be deleted
@@ -145,8 +153,8 @@ type RecItem struct {
 	TrashedAt                           time.Time
 	TrashedWith                         string
 	ID                                  string `json:",omitempty"` // only in the copies other records keep
-	// Everyday content (items_update.go, file_locks.go); absent in the
-	// states of earlier servers.
+	// Everyday content (internal/state's items_update.go, file_locks.go);
+	// absent in the states of earlier servers.
 	Tags           []string  `json:",omitempty"`
 	Lock           *recLock  `json:",omitempty"`
 	DownloadAccess string    `json:",omitempty"`
@@ -164,7 +172,8 @@ type recVersion struct {
 	Blob      blob.Info
 	CreatedAt time.Time
 	By        string
-	// A version in the trash, and its last restore (file_versions.go).
+	// A version in the trash, and its last restore (internal/state's
+	// file_versions.go).
 	TrashedAt, RestoredAt time.Time `json:",omitzero"`
 	TrashedBy, RestoredBy string    `json:",omitempty"`
 }
@@ -175,8 +184,10 @@ type recSharedLink struct {
 	CanDownload, CanEdit                *bool `json:",omitempty"`
 }
 
+// ItemKeys lists the ids of the items, sorted: the keys of their records.
 func ItemKeys(s *state.State) []string { return state.SortedKeys(s.Items) }
 
+// ItemRec is the record of item id, false when it is gone.
 func ItemRec(s *state.State, id string) (RecItem, bool) {
 	it, ok := s.Items[id]
 	if !ok {
@@ -255,8 +266,11 @@ type recSession struct {
 	Final    *blob.Info `json:",omitempty"`
 }
 
+// SessionKeys lists the ids of the open upload sessions, sorted.
 func SessionKeys(s *state.State) []string { return state.SortedKeys(s.Sessions) }
 
+// SessionRec is the record of open session id, false when it is gone
+// (ended or expired).
 func SessionRec(s *state.State, id string) (recSession, bool) {
 	ss, ok := s.Sessions[id]
 	if !ok {
@@ -270,6 +284,8 @@ func SessionRec(s *state.State, id string) (recSession, bool) {
 	}, true
 }
 
+// LoadSession restores open session id, reopening its assembly in the
+// store (or a Parts assembly, whose parts LoadPart restores).
 func LoadSession(s *state.State, id string, r recSession) error {
 	owner, err := s.UserByRef(r.Owner)
 	if err != nil {
@@ -304,6 +320,8 @@ type recPart struct {
 	BlobID string `json:",omitempty"` // the part's blob, when the session has no assembly
 }
 
+// PartKeys lists the keys of the parts of the open sessions
+// ("<session>/<offset>", in order).
 func PartKeys(s *state.State) []string {
 	var keys []string
 	for _, sid := range state.SortedKeys(s.Sessions) {
@@ -320,6 +338,8 @@ func splitPartKey(key string) (string, int64, bool) {
 	return sid, n, ok && err == nil
 }
 
+// PartRec is the record of the part with key, false when it or its
+// session is gone.
 func PartRec(s *state.State, key string) (recPart, bool) {
 	sid, off, ok := splitPartKey(key)
 	ss := s.Sessions[sid]
@@ -334,6 +354,8 @@ func PartRec(s *state.State, key string) (recPart, bool) {
 	return rec, true
 }
 
+// LoadPart restores a part into its session (restored first), and its
+// blob into a Parts assembly.
 func LoadPart(s *state.State, key string, r recPart) error {
 	sid, off, ok := splitPartKey(key)
 	if !ok || s.Sessions[sid] == nil {
@@ -352,13 +374,17 @@ func LoadPart(s *state.State, key string, r recPart) error {
 
 // Ended sessions are stored as the EndedSession tests read.
 
+// EndedKeys lists the ids of the ended (committed or aborted) sessions,
+// sorted.
 func EndedKeys(s *state.State) []string { return state.SortedKeys(s.Ended) }
 
+// EndedRec is the record of ended session id: its EndedSession.
 func EndedRec(s *state.State, id string) (state.EndedSession, bool) {
 	info, ok := s.Ended[id]
 	return info, ok
 }
 
+// LoadEnded restores ended session id.
 func LoadEnded(s *state.State, id string, r state.EndedSession) error {
 	s.Ended[id] = r
 	return nil

@@ -18,6 +18,8 @@ type recEvent struct {
 	Source, AdminSource json.RawMessage `json:",omitempty"`
 }
 
+// EventKeys lists the keys of the events in the history, oldest first,
+// then the head's (state.EventHeadKey).
 func EventKeys(s *state.State) []string {
 	keys := make([]string, 0, len(s.Events.List)+1)
 	for _, e := range s.Events.List {
@@ -26,6 +28,8 @@ func EventKeys(s *state.State) []string {
 	return append(keys, state.EventHeadKey)
 }
 
+// EventRec is the record of the event at position key, or of the head
+// position; false for an event no longer in the history.
 func EventRec(s *state.State, key string) (recEvent, bool) {
 	if key == state.EventHeadKey {
 		return recEvent{Seq: s.Events.Head}, true
@@ -43,6 +47,8 @@ func EventRec(s *state.State, key string) (recEvent, bool) {
 		ItemID: e.ItemID, OwnerID: e.OwnerID, Source: e.Source, AdminSource: e.AdminSrc}, true
 }
 
+// LoadEvent restores an event into the history (in key order, which is
+// the stream's), or the head position.
 func LoadEvent(s *state.State, key string, r recEvent) error {
 	if key == state.EventHeadKey {
 		s.Events.Head = r.Seq

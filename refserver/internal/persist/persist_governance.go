@@ -24,8 +24,11 @@ type recRetPolicy struct {
 	CreatedAt, ModifiedAt         time.Time
 }
 
+// RetPolicyKeys lists the ids of the retention policies, sorted.
 func RetPolicyKeys(s *state.State) []string { return state.SortedKeys(s.Retention.Policies) }
 
+// RetPolicyRec is the record of retention policy id, false when it is
+// gone.
 func RetPolicyRec(s *state.State, id string) (recRetPolicy, bool) {
 	rp, ok := s.Retention.Policies[id]
 	if !ok {
@@ -44,6 +47,7 @@ func RetPolicyRec(s *state.State, id string) (recRetPolicy, bool) {
 	return r, true
 }
 
+// LoadRetPolicy restores retention policy id (after the users it names).
 func LoadRetPolicy(s *state.State, id string, r recRetPolicy) error {
 	by, err := s.UserByRef(r.CreatedBy)
 	if err != nil {
@@ -70,8 +74,12 @@ type recRetAssignment struct {
 	At                   time.Time
 }
 
+// RetAssignmentKeys lists the ids of the retention policy assignments,
+// sorted.
 func RetAssignmentKeys(s *state.State) []string { return state.SortedKeys(s.Retention.Assignments) }
 
+// RetAssignmentRec is the record of retention assignment id, false when
+// it is gone.
 func RetAssignmentRec(s *state.State, id string) (recRetAssignment, bool) {
 	a, ok := s.Retention.Assignments[id]
 	if !ok {
@@ -81,6 +89,7 @@ func RetAssignmentRec(s *state.State, id string) (recRetAssignment, bool) {
 		StartDateField: a.StartDateField, By: state.Uid(a.By), At: state.Utc(a.At)}, true
 }
 
+// LoadRetAssignment restores retention assignment id (after its policy).
 func LoadRetAssignment(s *state.State, id string, r recRetAssignment) error {
 	by, err := s.UserByRef(r.By)
 	if err != nil {
@@ -103,8 +112,11 @@ type RecFVR struct {
 	Applied time.Time
 }
 
+// FvrKeys lists the ids of the file version retentions, sorted.
 func FvrKeys(s *state.State) []string { return state.SortedKeys(s.Retention.Fvrs) }
 
+// FvrRec is the record of file version retention id (its file copied in
+// once purged), false when it is gone.
 func FvrRec(s *state.State, id string) (RecFVR, bool) {
 	fvr, ok := s.Retention.Fvrs[id]
 	if !ok {
@@ -136,8 +148,11 @@ type recHoldPolicy struct {
 	Created, Released               time.Time
 }
 
+// HoldPolicyKeys lists the ids of the legal hold policies, sorted.
 func HoldPolicyKeys(s *state.State) []string { return state.SortedKeys(s.Holds.Policies) }
 
+// HoldPolicyRec is the record of legal hold policy id, false when it is
+// gone.
 func HoldPolicyRec(s *state.State, id string) (recHoldPolicy, bool) {
 	hp, ok := s.Holds.Policies[id]
 	if !ok {
@@ -148,6 +163,7 @@ func HoldPolicyRec(s *state.State, id string) (recHoldPolicy, bool) {
 		CreatedAt: state.Utc(hp.CreatedAt), ModifiedAt: state.Utc(hp.ModifiedAt), Created: state.Utc(hp.Created), Released: state.Utc(hp.Released)}, true
 }
 
+// LoadHoldPolicy restores legal hold policy id (after its creator).
 func LoadHoldPolicy(s *state.State, id string, r recHoldPolicy) error {
 	by, err := s.UserByRef(r.CreatedBy)
 	if err != nil {
@@ -165,8 +181,12 @@ type recHoldAssignment struct {
 	At, Deleted              time.Time
 }
 
+// HoldAssignmentKeys lists the ids of the legal hold policy assignments,
+// sorted.
 func HoldAssignmentKeys(s *state.State) []string { return state.SortedKeys(s.Holds.Assignments) }
 
+// HoldAssignmentRec is the record of legal hold assignment id, false when
+// it is gone.
 func HoldAssignmentRec(s *state.State, id string) (recHoldAssignment, bool) {
 	a, ok := s.Holds.Assignments[id]
 	if !ok {
@@ -175,6 +195,7 @@ func HoldAssignmentRec(s *state.State, id string) (recHoldAssignment, bool) {
 	return recHoldAssignment{Policy: a.Policy.ID, ToType: a.ToType, ToID: a.ToID, By: state.Uid(a.By), At: state.Utc(a.At), Deleted: state.Utc(a.Deleted)}, true
 }
 
+// LoadHoldAssignment restores legal hold assignment id (after its policy).
 func LoadHoldAssignment(s *state.State, id string, r recHoldAssignment) error {
 	by, err := s.UserByRef(r.By)
 	if err != nil {
@@ -195,8 +216,11 @@ type RecHold struct {
 	Sources []string
 }
 
+// HoldKeys lists the ids of the file version legal holds, sorted.
 func HoldKeys(s *state.State) []string { return state.SortedKeys(s.Holds.Holds) }
 
+// HoldRec is the record of file version legal hold id (its file copied in
+// once purged), false when it is gone.
 func HoldRec(s *state.State, id string) (RecHold, bool) {
 	h, ok := s.Holds.Holds[id]
 	if !ok {

@@ -59,10 +59,10 @@ func DecodeItem(st *state.State, id string, r RecItem) (*state.Item, error) {
 	return it, nil
 }
 
-// DecodeFileRef resolves a fileRef while loading; purged files are shared
-// between the records that name them (purged caches them by id).
-// DecodeFileRef finds the file and version r names, among the live
-// items or the purged ones governance records keep.
+// DecodeFileRef finds, while loading, the file and version r names among
+// the live items or the purged ones governance records keep; purged files
+// are shared between the records that name them (purged caches them by
+// id).
 func DecodeFileRef(st *state.State, r FileRef, purged map[string]*state.Item) (*state.Item, *state.Version, error) {
 	f := st.Items[r.File]
 	if r.Purged != nil {

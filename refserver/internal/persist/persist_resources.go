@@ -27,8 +27,11 @@ type recTaskAssignment struct {
 	AssignedAt, CompletedAt    time.Time
 }
 
+// TaskKeys lists the ids of the tasks, sorted.
 func TaskKeys(s *state.State) []string { return state.SortedKeys(s.Tasks.Tasks) }
 
+// TaskRec is the record of task id with its assignments, false when it
+// is gone.
 func TaskRec(s *state.State, id string) (recTask, bool) {
 	t, ok := s.Tasks.Tasks[id]
 	if !ok {
@@ -47,6 +50,8 @@ func TaskRec(s *state.State, id string) (recTask, bool) {
 	return r, true
 }
 
+// LoadTask restores task id and its assignments (after the users they
+// name); TasksLoaded files them by file.
 func LoadTask(s *state.State, id string, r recTask) error {
 	by, err := s.UserByRef(r.CreatedBy)
 	if err != nil {
@@ -83,8 +88,11 @@ func TasksLoaded(s *state.State) error {
 // recWatermark is the watermark of the item whose id is the key.
 type recWatermark struct{ CreatedAt, ModifiedAt time.Time }
 
+// WatermarkKeys lists the ids of the watermarked items, sorted.
 func WatermarkKeys(s *state.State) []string { return state.SortedKeys(s.Watermarks.ByItem) }
 
+// WatermarkRec is the record of the watermark of item id, false when it
+// has none.
 func WatermarkRec(s *state.State, id string) (recWatermark, bool) {
 	wm, ok := s.Watermarks.ByItem[id]
 	if !ok {
@@ -93,6 +101,7 @@ func WatermarkRec(s *state.State, id string) (recWatermark, bool) {
 	return recWatermark{state.Utc(wm.CreatedAt), state.Utc(wm.ModifiedAt)}, true
 }
 
+// LoadWatermark restores the watermark of item id.
 func LoadWatermark(s *state.State, id string, r recWatermark) error {
 	s.Watermarks.ByItem[id] = &state.Watermark{CreatedAt: r.CreatedAt, ModifiedAt: r.ModifiedAt}
 	return nil
@@ -105,6 +114,8 @@ type recMetadata struct {
 	Order []string // template ids
 }
 
+// MetadataRec is the metadata state's record (key MetadataKey): its
+// counter and template order; false for another key.
 func MetadataRec(s *state.State, key string) (recMetadata, bool) {
 	r := recMetadata{Seq: s.Metadata.Seq, Order: []string{}}
 	for _, t := range s.Metadata.Order {
@@ -113,6 +124,8 @@ func MetadataRec(s *state.State, key string) (recMetadata, bool) {
 	return r, key == state.MetadataKey
 }
 
+// LoadMetadata restores the metadata counter and keeps the template order
+// for TemplatesLoaded.
 func LoadMetadata(s *state.State, _ string, r recMetadata) error {
 	s.Metadata.Seq = r.Seq
 	s.Persist.Load.TemplateOrder = r.Order
@@ -134,8 +147,10 @@ type recField struct {
 	Options                                 [][2]string // id, key
 }
 
+// TemplateKeys lists the ids of the metadata templates, sorted.
 func TemplateKeys(s *state.State) []string { return state.SortedKeys(s.Metadata.ByID) }
 
+// TemplateRec is the record of template id, false when it is gone.
 func TemplateRec(s *state.State, id string) (recTemplate, bool) {
 	t, ok := s.Metadata.ByID[id]
 	if !ok {
@@ -153,6 +168,8 @@ func TemplateRec(s *state.State, id string) (recTemplate, bool) {
 	return r, true
 }
 
+// LoadTemplate restores template id (its instances come later);
+// TemplatesLoaded orders the templates.
 func LoadTemplate(s *state.State, id string, r recTemplate) error {
 	t := &state.MDTemplate{ID: id, Scope: r.Scope, Key: r.Key, DisplayName: r.DisplayName, Hidden: r.Hidden,
 		CopyOnCopy: r.CopyOnCopy, TypeID: r.TypeID, Version: r.Version, Instances: map[string]*state.MDInstance{}}
@@ -191,7 +208,7 @@ type recInstance struct {
 	Values         map[string]recVal
 }
 
-// recVal is an mdVal.
+// recVal is an MDVal.
 type recVal struct {
 	Kind byte
 	S    string   `json:",omitempty"`
@@ -199,8 +216,10 @@ type recVal struct {
 	List []string `json:",omitempty"`
 }
 
+// InstanceKeys lists the ids of the metadata instances, sorted.
 func InstanceKeys(s *state.State) []string { return state.SortedKeys(s.Metadata.ByInstID) }
 
+// InstanceRec is the record of instance id, false when it is gone.
 func InstanceRec(s *state.State, id string) (recInstance, bool) {
 	in, ok := s.Metadata.ByInstID[id]
 	if !ok {
@@ -213,6 +232,8 @@ func InstanceRec(s *state.State, id string) (recInstance, bool) {
 	return r, true
 }
 
+// LoadInstance restores instance id (after its template and item);
+// InstancesLoaded indexes it.
 func LoadInstance(s *state.State, id string, r recInstance) error {
 	t, it := s.Metadata.ByID[r.Template], s.Items[r.Item]
 	if t == nil || it == nil {
@@ -247,8 +268,10 @@ type recGroup struct {
 	CreatedAt, ModifiedAt                         time.Time
 }
 
+// GroupKeys lists the ids of the groups, sorted.
 func GroupKeys(s *state.State) []string { return state.SortedKeys(s.Groups.ByID) }
 
+// GroupRec is the record of group id, false when it is gone.
 func GroupRec(s *state.State, id string) (recGroup, bool) {
 	g, ok := s.Groups.ByID[id]
 	if !ok {
@@ -259,6 +282,7 @@ func GroupRec(s *state.State, id string) (recGroup, bool) {
 		CreatedAt: state.Utc(g.CreatedAt), ModifiedAt: state.Utc(g.ModifiedAt)}, true
 }
 
+// LoadGroup restores group id.
 func LoadGroup(s *state.State, id string, r recGroup) error {
 	g := &state.Group{ID: id, Name: r.Name, Provenance: r.Provenance, ExternalSyncID: r.ExternalSyncID, Descr: r.Description,
 		Invitability: r.Invitability, MemberViewability: r.MemberViewability, CreatedAt: r.CreatedAt, ModifiedAt: r.ModifiedAt}
@@ -274,8 +298,10 @@ type recMembership struct {
 	CreatedAt, ModifiedAt time.Time
 }
 
+// MembershipKeys lists the ids of the group memberships, sorted.
 func MembershipKeys(s *state.State) []string { return state.SortedKeys(s.Groups.Memberships) }
 
+// MembershipRec is the record of membership id, false when it is gone.
 func MembershipRec(s *state.State, id string) (recMembership, bool) {
 	m, ok := s.Groups.Memberships[id]
 	if !ok {
@@ -285,6 +311,7 @@ func MembershipRec(s *state.State, id string) (recMembership, bool) {
 		CreatedAt: state.Utc(m.CreatedAt), ModifiedAt: state.Utc(m.ModifiedAt)}, true
 }
 
+// LoadMembership restores membership id (after its user and group).
 func LoadMembership(s *state.State, id string, r recMembership) error {
 	u, err := s.UserByRef(r.User)
 	if err != nil {
@@ -305,8 +332,10 @@ type recPin struct {
 	CreatedAt          time.Time
 }
 
+// PinKeys lists the ids of the device pins, sorted.
 func PinKeys(s *state.State) []string { return state.SortedKeys(s.Pins.ByID) }
 
+// PinRec is the record of device pin id, false when it is gone.
 func PinRec(s *state.State, id string) (recPin, bool) {
 	p, ok := s.Pins.ByID[id]
 	if !ok {
@@ -315,6 +344,7 @@ func PinRec(s *state.State, id string) (recPin, bool) {
 	return recPin{Owner: state.Uid(p.Owner), ProductName: p.ProductName, CreatedAt: state.Utc(p.CreatedAt)}, true
 }
 
+// LoadPin restores device pin id (after its owner).
 func LoadPin(s *state.State, id string, r recPin) error {
 	u, err := s.UserByRef(r.Owner)
 	if err != nil {

@@ -4,9 +4,9 @@ import (
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
-// The access model: who may do what to which item, in one place. Handlers
-// ask s.can(p, it, action) (or s.lookupFor, which answers the refusal);
-// nothing else decides access to an item.
+// The access model: who may do what to which item, in one place. The
+// transactions ask s.Can(p, it, action) (or s.LookupFor, which returns the
+// refusal); nothing else decides access to an item.
 //
 //   - The enterprise admin and the app token may do everything.
 //   - The owner may do everything to what they own (unless HideFromUsers
@@ -27,18 +27,18 @@ import (
 type Action int
 
 const (
-	// actSee: the item exists for the caller (reads its record; 404 otherwise).
+	// ActSee: the item exists for the caller (reads its record; 404 otherwise).
 	ActSee Action = iota
-	// actPreview: previews the content, reads comments and versions.
+	// ActPreview: previews the content, reads comments and versions.
 	ActPreview
-	// actDownload: downloads the content (and copies it).
+	// ActDownload: downloads the content (and copies it).
 	ActDownload
-	// actUpload: uploads into a folder or a new version of a file.
+	// ActUpload: uploads into a folder or a new version of a file.
 	ActUpload
-	// actEdit: renames, moves, changes the description, tags or lock,
+	// ActEdit: renames, moves, changes the description, tags or lock,
 	// creates and edits metadata and tasks.
 	ActEdit
-	// actDelete: moves the item to the trash.
+	// ActDelete: moves the item to the trash.
 	ActDelete
 	// actShare: creates or changes the item's shared link.
 	actShare
@@ -48,7 +48,7 @@ const (
 	actOwn
 )
 
-// roleActions are the actions of each collaboration role (besides actSee,
+// RoleActions are the actions of each collaboration role (besides ActSee,
 // which every role has).
 var RoleActions = map[string][]Action{
 	"co-owner":           {ActPreview, ActDownload, ActUpload, ActEdit, ActDelete, actShare, actManageCollaborators},
@@ -60,7 +60,7 @@ var RoleActions = map[string][]Action{
 	"uploader":           {ActUpload},
 }
 
-// Can reports whether p may do act to it. Callers hold s.mu.
+// Can reports whether p may do act to it. Callers hold Mu.
 func (s *State) Can(p *Principal, it *Item, act Action) bool {
 	if p.SeesAll() {
 		return true
@@ -87,14 +87,14 @@ func (s *State) Can(p *Principal, it *Item, act Action) bool {
 	return false
 }
 
-// visible reports whether p may access it (actSee). Callers hold s.mu.
+// visible reports whether p may access it (ActSee). Callers hold Mu.
 func (s *State) visible(p *Principal, it *Item) bool {
 	return s.Can(p, it, ActSee)
 }
 
-// LookupFor returns the item of a type visible to p (as lookup) when p may
+// LookupFor returns the item of a type visible to p (as Lookup) when p may
 // do act to it; an item p sees but may not act on is 403
-// access_denied_insufficient_permissions. Callers hold s.mu.
+// access_denied_insufficient_permissions. Callers hold Mu.
 func (s *State) LookupFor(p *Principal, typ, id string, act Action) (*Item, *wire.Error) {
 	it, aerr := s.Lookup(p, typ, id)
 	if aerr != nil {

@@ -11,6 +11,8 @@ type User struct {
 	UserProfile           // the rest of the user record (users_record.go)
 }
 
+// Mini is the user's mini record (type, id, name, login), as other
+// records embed it.
 func (u *User) Mini() map[string]any {
 	return map[string]any{"type": "user", "id": u.ID, "name": u.Name, "login": u.Login}
 }
@@ -20,7 +22,7 @@ type Principal struct {
 	Kind  string // "admin", "user" or "app"
 	Token string
 	User  *User
-	// restrict, when set, limits a downscoped token (see oauth.go).
+	// Restrict, when set, limits a downscoped token (oauth_downscope.go).
 	Restrict *Restriction
 }
 
@@ -31,6 +33,10 @@ func (p *Principal) IsAdmin() bool { return p.Kind == "admin" }
 // SeesAll reports whether the principal may access every item.
 func (p *Principal) SeesAll() bool { return p.IsAdmin() || p.Kind == "app" }
 
+// InitPrincipals makes the enterprise, its admin, user and service
+// account, and the principals of their tokens; tokens Cfg leaves empty are
+// made random. Distinct tokens are required. Called once by refserver's
+// newServer, before the state is restored.
 func (s *State) InitPrincipals() error {
 	if s.Cfg.AdminToken == "" {
 		s.Cfg.AdminToken = RandomHex(20)
@@ -57,6 +63,9 @@ func (s *State) InitPrincipals() error {
 	return nil
 }
 
+// ErrString is an error that is only its text: a state that cannot be
+// made or restored (a bad option, a record that names a missing item).
 type ErrString string
 
+// Error returns the text.
 func (e ErrString) Error() string { return string(e) }

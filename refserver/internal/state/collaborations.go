@@ -39,6 +39,7 @@ import (
 //   - A pending collaboration's item is null in its record (the spec).
 //   - Expired collaborations grant nothing and are listed until removed.
 
+// The error codes of the collaboration endpoints.
 const (
 	CodeAlreadyCollaborator      = "user_already_collaborator"
 	CodeCollabOnRoot             = "collaborations_not_available_on_root_folder"
@@ -46,7 +47,7 @@ const (
 	CodeInvalidStatus            = "invalid_status"
 )
 
-// Collab is a collaboration. Fields are guarded by Server.mu.
+// Collab is a collaboration. Fields are guarded by the State's Mu.
 type Collab struct {
 	id          string
 	item        *Item
@@ -64,12 +65,14 @@ type Collab struct {
 	ackAt       time.Time
 }
 
-// collabState is the server's collaborations, guarded by Server.mu.
+// collabState is the server's collaborations, guarded by the State's Mu.
 type collabState struct {
 	byID   map[string]*Collab
 	byItem map[string][]*Collab
 }
 
+// InitCollabs prepares the (empty) state of collaborations; called by
+// InitResources, and to empty the state before a restore.
 func (s *State) InitCollabs() {
 	s.collabs = collabState{byID: map[string]*Collab{}, byItem: map[string][]*Collab{}}
 }
@@ -107,7 +110,7 @@ func (s *State) grants(c *Collab, u *User) bool {
 }
 
 // collabRoles lists the roles u holds on it through collaborations on it
-// or on a folder above it. Callers hold s.mu.
+// or on a folder above it. Callers hold Mu.
 func (s *State) collabRoles(u *User, it *Item) []string {
 	if len(s.collabs.byID) == 0 || u == nil {
 		return nil
@@ -127,7 +130,7 @@ func (s *State) collabRoles(u *User, it *Item) []string {
 	return roles
 }
 
-// record is the Collaboration record.
+// CollabRecord is c's Collaboration record (its item null while pending).
 func (s *State) CollabRecord(c *Collab) map[string]any {
 	rec := map[string]any{
 		"type": "collaboration", "id": c.id, "item": nil, "accessible_by": nil, "invite_email": nil,
@@ -170,9 +173,10 @@ type CollabBody struct {
 	ExpiresAt    *string `json:"expires_at"`
 }
 
-// CreateCollaborationTx is the transaction of POST /collaborations
-// (createCollaboration): what it checks, reads and changes under the state's
-// lock, and its reply. Callers hold mu.
+// CreateCollaborationTx serves POST /collaborations (refserver's
+// createCollaboration): it gives ab (body.AccessibleBy: a group, a user by
+// id, or a login) the role on the item typ id, accepted at once or pending,
+// and returns 201 with its record. Callers hold Mu.
 func (s *State) CreateCollaborationTx(id string, typ string, p *Principal, body CollabBody, expires time.Time, ab *struct {
 	Type  *string "json:\"type\""
 	ID    *string "json:\"id\""
@@ -234,7 +238,7 @@ func (s *State) CreateCollaborationTx(id string, typ string, p *Principal, body 
 
 // bindInvitations gives a new user the pending invitations sent to their
 // login: they stay pending until the user accepts or rejects them.
-// Callers hold s.mu.
+// Callers hold Mu.
 func (s *State) bindInvitations(u *User) {
 	for _, c := range s.collabs.byID {
 		if c.user == nil && c.group == nil && strings.EqualFold(c.inviteEmail, u.Login) {
@@ -263,7 +267,7 @@ func (s *State) alreadyCollaborates(c *Collab) bool {
 }
 
 // CollabFor finds the collaboration of the path that p may read: a
-// viewer of its item, its collaborator or its creator. Callers hold s.mu.
+// viewer of its item, its collaborator or its creator. Callers hold Mu.
 func (s *State) CollabFor(id string, p *Principal) (*Collab, *wire.Error) {
 	c, ok := s.collabs.byID[id]
 	if !ok || !(s.visible(p, c.item) || c.user == p.User || c.createdBy == p.User) {
@@ -280,9 +284,10 @@ type CollabUpdateBody struct {
 	CanViewPath *bool                 `json:"can_view_path"`
 }
 
-// UpdateCollaborationTx is the transaction of PUT
-// /collaborations/{collaboration_id} (updateCollaboration): what it checks,
-// reads and changes under the state's lock, and its reply. Callers hold mu.
+// UpdateCollaborationTx serves PUT /collaborations/{collaboration_id}
+// (updateCollaboration): the invitee accepts or rejects it, a manager of
+// the item changes its role, expiry or can_view_path, and role owner
+// transfers the item (204). Callers hold Mu.
 func (s *State) UpdateCollaborationTx(collabID string, p *Principal, body CollabUpdateBody, expires time.Time, fields []string) (Reply, *wire.Error) {
 	c, aerr := s.CollabFor(collabID, p)
 	if aerr != nil {
@@ -327,7 +332,7 @@ func (s *State) UpdateCollaborationTx(collabID string, p *Principal, body Collab
 
 // transferOwnership gives c's item (and what is below it) to c's user; the
 // old owner becomes a co-owner in a new collaboration that replaces c.
-// Callers hold s.mu.
+// Callers hold Mu.
 func (s *State) transferOwnership(c *Collab, p *Principal, now time.Time) {
 	old := c.item.Owner
 	s.removeCollab(c)
@@ -340,9 +345,9 @@ func (s *State) transferOwnership(c *Collab, p *Principal, now time.Time) {
 	}
 }
 
-// DeleteCollaborationTx is the transaction of DELETE
-// /collaborations/{collaboration_id}. (deleteCollaboration): what it checks,
-// reads and changes under the state's lock, and its reply. Callers hold mu.
+// DeleteCollaborationTx serves DELETE /collaborations/{collaboration_id}
+// (deleteCollaboration): a manager of the item, or the collaborator
+// leaving, removes it (204). Callers hold Mu.
 func (s *State) DeleteCollaborationTx(collabID string, p *Principal) (Reply, *wire.Error) {
 	c, aerr := s.CollabFor(collabID, p)
 	if aerr != nil {
@@ -356,9 +361,9 @@ func (s *State) DeleteCollaborationTx(collabID string, p *Principal) (Reply, *wi
 	return Reply{Status: wire.StatusNoContent}, nil
 }
 
-// ListItemCollaborationsTx is the transaction of GET
-// /files|folders/{id}/collaborations (listItemCollaborations): what it checks,
-// reads and changes under the state's lock, and its reply. Callers hold mu.
+// ListItemCollaborationsTx serves GET /files|folders/{id}/collaborations
+// (listItemCollaborations): a marker page of the item's collaborations,
+// pending ones included. Callers hold Mu.
 func (s *State) ListItemCollaborationsTx(p *Principal, typ string, id string, q wire.Page, fields []string) (Reply, *wire.Error) {
 	it, aerr := s.Lookup(p, typ, id)
 	if aerr != nil {
@@ -370,10 +375,9 @@ func (s *State) ListItemCollaborationsTx(p *Principal, typ string, id string, q 
 		func(c *Collab) any { return PickFields(s.CollabRecord(c), fields, "type", "id") })}, nil
 }
 
-// ListGroupCollaborationsTx is the transaction of GET
-// /groups/{group_id}/collaborations. (listGroupCollaborations): what it
-// checks, reads and changes under the state's lock, and its reply. Callers
-// hold mu.
+// ListGroupCollaborationsTx serves GET /groups/{group_id}/collaborations
+// (listGroupCollaborations): an offset page of the group's collaborations,
+// for admins and the group's members (403 for others). Callers hold Mu.
 func (s *State) ListGroupCollaborationsTx(gid string, p *Principal, q wire.Page) (Reply, *wire.Error) {
 	g, aerr := s.LookupGroup(gid)
 	if aerr != nil {
@@ -392,9 +396,9 @@ func (s *State) ListGroupCollaborationsTx(gid string, p *Principal, q wire.Page)
 	return Reply{wire.StatusOK, wire.OffsetEntries(list, q, func(*Collab) bool { return false }, func(c *Collab) any { return s.CollabRecord(c) })}, nil
 }
 
-// ListPendingCollaborationsTx is the transaction of GET
-// /collaborations?status=pending (listPendingCollaborations): what it checks,
-// reads and changes under the state's lock, and its reply. Callers hold mu.
+// ListPendingCollaborationsTx serves GET /collaborations?status=pending
+// (listPendingCollaborations): an offset page of the caller's pending
+// invitations. Callers hold Mu.
 func (s *State) ListPendingCollaborationsTx(p *Principal, q wire.Page, fields []string) (Reply, *wire.Error) {
 	var list []*Collab
 	for _, c := range s.collabs.byID {
@@ -415,8 +419,12 @@ type recCollab struct {
 	CreatedBy                                    string
 }
 
+// CollabKeys lists the ids of the collaborations, sorted: the keys of
+// their persisted records.
 func (s *State) CollabKeys() []string { return SortedKeys(s.collabs.byID) }
 
+// CollabRec is the persisted record of collaboration id, false when it is
+// gone.
 func (s *State) CollabRec(id string) (recCollab, bool) {
 	c, ok := s.collabs.byID[id]
 	if !ok {
@@ -431,6 +439,8 @@ func (s *State) CollabRec(id string) (recCollab, bool) {
 	return r, true
 }
 
+// LoadCollab restores collaboration id from its record, on a restore
+// (after the items, users and groups it points to).
 func (s *State) LoadCollab(id string, r recCollab) error {
 	it, ok := s.Items[r.Item]
 	if !ok {

@@ -26,13 +26,15 @@ import (
 //   - Comments leave with their file when it is deleted for good; their
 //     text is searchable (content_types=comments).
 
+// The duplicate comment's error code, the longest message, and how long a
+// comment counts as recent for the duplicate check.
 const (
 	CodeRecentSimilarComment = "recent_similar_comment"
 	MaxCommentLength         = 10_000
 	similarCommentWindow     = 10 * time.Second
 )
 
-// Comment is a comment on a file. Fields are guarded by Server.mu.
+// Comment is a comment on a file. Fields are guarded by the State's Mu.
 type Comment struct {
 	id         string
 	file       *Item
@@ -44,16 +46,20 @@ type Comment struct {
 	modifiedAt time.Time
 }
 
-// commentState is the server's comments, guarded by Server.mu.
+// commentState is the server's comments, guarded by the State's Mu.
 type commentState struct {
 	byID   map[string]*Comment
 	byFile map[string][]*Comment // oldest first
 }
 
+// InitComments prepares the (empty) state of comments; called by
+// InitResources, and to empty the state before a restore.
 func (s *State) InitComments() {
 	s.comments = commentState{byID: map[string]*Comment{}, byFile: map[string][]*Comment{}}
 }
 
+// CommentRecord is c's Comment record: its item is the file, or the
+// comment it answers.
 func (s *State) CommentRecord(c *Comment) map[string]any {
 	rec := map[string]any{
 		"type": "comment", "id": c.id, "is_reply_comment": c.replyTo != "", "message": c.message,
@@ -104,9 +110,9 @@ func (s *State) commentsItemPurged(it *Item) {
 	}
 }
 
-// CreateCommentTx is the transaction of POST /comments (createComment): what
-// it checks, reads and changes under the state's lock, and its reply. Callers
-// hold mu.
+// CreateCommentTx serves POST /comments (refserver's createComment): p's
+// comment msg (tag: the tagged_message as sent) on a file or a reply to a
+// comment (addCommentBy), 201 with its record. Callers hold Mu.
 func (s *State) CreateCommentTx(p *Principal, body struct {
 	Message       *string "json:\"message\""
 	TaggedMessage *string "json:\"tagged_message\""
@@ -125,7 +131,7 @@ func (s *State) CreateCommentTx(p *Principal, body struct {
 // addCommentBy makes p's comment on the file id (typ "file") or answer to
 // the comment id (typ "comment"): 404 for what p cannot see, 403 when p
 // may not preview the file, 409 recent_similar_comment for the same text
-// again. Callers hold mu.
+// again. Callers hold Mu.
 func (s *State) addCommentBy(p *Principal, typ, id, msg, tag string) (*Comment, *wire.Error) {
 	c := &Comment{message: msg, tagged: tag, by: p.User, createdAt: s.NowSec()}
 	c.modifiedAt = c.createdAt
@@ -160,7 +166,7 @@ func (s *State) addCommentBy(p *Principal, typ, id, msg, tag string) (*Comment, 
 }
 
 // CommentFor finds the comment with id for p (who may preview its file).
-// Callers hold mu.
+// Callers hold Mu.
 func (s *State) CommentFor(id string, p *Principal) (*Comment, *wire.Error) {
 	c, ok := s.comments.byID[id]
 	if !ok || s.InTrash(c.file) || !s.Can(p, c.file, ActPreview) {
@@ -175,9 +181,9 @@ func (s *State) mayTx(p *Principal, c *Comment) bool {
 	return c.by == p.User || c.file.Owner == p.User || p.SeesAll()
 }
 
-// UpdateCommentTx is the transaction of PUT /comments/{comment_id}
-// (updateComment): what it checks, reads and changes under the state's lock,
-// and its reply. Callers hold mu.
+// UpdateCommentTx serves PUT /comments/{comment_id} (updateComment): the
+// comment's new message (editComment), 200 with its record. Callers hold
+// Mu.
 func (s *State) UpdateCommentTx(id string, p *Principal, msg string, fields []string) (Reply, *wire.Error) {
 	c, aerr := s.editComment(id, p, msg)
 	if aerr != nil {
@@ -187,7 +193,7 @@ func (s *State) UpdateCommentTx(id string, p *Principal, msg string, fields []st
 }
 
 // editComment replaces the message of the comment with id, for its
-// author, the file's owner or the admin (403 for others). Callers hold mu.
+// author, the file's owner or the admin (403 for others). Callers hold Mu.
 func (s *State) editComment(id string, p *Principal, msg string) (*Comment, *wire.Error) {
 	c, aerr := s.CommentFor(id, p)
 	if aerr != nil {
@@ -203,8 +209,8 @@ func (s *State) editComment(id string, p *Principal, msg string) (*Comment, *wir
 	return c, nil
 }
 
-// DeleteCommentBy deletes c (and its replies) for its author, the file's
-// owner or the admin (403 for others). Callers hold mu.
+// DeleteCommentBy deletes c for its author, the file's owner or the admin
+// (403 for others); its replies stay. Callers hold Mu.
 func (s *State) DeleteCommentBy(p *Principal, c *Comment) *wire.Error {
 	if !s.mayTx(p, c) {
 		return ErrDenied("comment")
@@ -214,9 +220,9 @@ func (s *State) DeleteCommentBy(p *Principal, c *Comment) *wire.Error {
 	return nil
 }
 
-// ListFileCommentsTx is the transaction of GET /files/{file_id}/comments.
-// (listFileComments): what it checks, reads and changes under the state's
-// lock, and its reply. Callers hold mu.
+// ListFileCommentsTx serves GET /files/{file_id}/comments
+// (listFileComments): an offset page of the file's comments, replies
+// included, oldest first, for who may preview it. Callers hold Mu.
 func (s *State) ListFileCommentsTx(p *Principal, id string, q wire.Page, fields []string) (Reply, *wire.Error) {
 	f, aerr := s.LookupFor(p, "file", id, ActPreview)
 	if aerr != nil {
@@ -232,8 +238,11 @@ type recComment struct {
 	CreatedAt, ModifiedAt              time.Time
 }
 
+// CommentKeys lists the ids of the comments, sorted: the keys of their
+// persisted records.
 func (s *State) CommentKeys() []string { return SortedKeys(s.comments.byID) }
 
+// CommentRec is the persisted record of comment id, false when it is gone.
 func (s *State) CommentRec(id string) (recComment, bool) {
 	c, ok := s.comments.byID[id]
 	if !ok {
@@ -243,6 +252,8 @@ func (s *State) CommentRec(id string) (recComment, bool) {
 		CreatedAt: Utc(c.createdAt), ModifiedAt: Utc(c.modifiedAt)}, true
 }
 
+// LoadComment restores comment id from its record, on a restore (after
+// the items and users it points to); CommentsLoaded orders them.
 func (s *State) LoadComment(id string, r recComment) error {
 	f, ok := s.Items[r.File]
 	if !ok {

@@ -11,9 +11,10 @@ import (
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
+// RootID is the id of the root folder ("All Files"): every user's own.
 const RootID = "0"
 
-// Item is a folder, a file or a web link. Fields are guarded by Server.mu.
+// Item is a folder, a file or a web link. Fields are guarded by the State's Mu.
 type Item struct {
 	Typ       string // "folder", "file" or "web_link"
 	ID        string
@@ -32,7 +33,7 @@ type Item struct {
 	SyncState   string
 	UploadEmail string // folder_upload_email access, "" = none
 
-	// hidden: a managed user may not see the item (HideFromUsers), yet it
+	// Hidden: a managed user may not see the item (HideFromUsers), yet it
 	// is counted in its folder's listings.
 	Hidden bool
 
@@ -40,7 +41,7 @@ type Item struct {
 	Versions []*Version // oldest first; the last is current
 	ReadyAt  time.Time  // content not downloadable before this
 
-	// web links (weblinks.go); link is also the shared link of files and
+	// web links (weblinks.go); Link is also the shared link of files and
 	// folders (items_update.go)
 	URL  string
 	Link *SharedLink // nil = no shared link
@@ -61,8 +62,8 @@ type Item struct {
 	slot  itemSlot
 	index *folderIndexes
 
-	// trash (trash.go): trashedAt is set while the item is in the trash.
-	// trashedWith is the id of the folder whose trashing took the item
+	// trash (trash.go): TrashedAt is set while the item is in the trash.
+	// TrashedWith is the id of the folder whose trashing took the item
 	// along ("" when the item was trashed itself); only items trashed
 	// themselves are listed in, read from and restored from the trash.
 	TrashedAt   time.Time
@@ -82,11 +83,13 @@ type Version struct {
 	TrashedBy, RestoredBy *User
 }
 
+// Etag is the item's etag (and sequence_id): its change count.
 func (it *Item) Etag() string { return strconv.Itoa(it.Seq) }
 
 // Trashed reports whether the item is in the trash (itself or with a folder).
 func (it *Item) Trashed() bool { return !it.TrashedAt.IsZero() }
 
+// Current is the file's current version (its last).
 func (it *Item) Current() *Version { return it.Versions[len(it.Versions)-1] }
 
 // touch records a modification: new etag and modified_at. It also files
@@ -103,7 +106,7 @@ func (it *Item) touch(now time.Time, by *User) {
 	}
 }
 
-// NewID returns a fresh numeric id. Callers hold s.mu.
+// NewID returns a fresh numeric id. Callers hold Mu.
 func (s *State) NewID() string {
 	s.NextID++
 	s.Dirty(KMeta, MetaKey)
@@ -113,6 +116,8 @@ func (s *State) NewID() string {
 // NowSec is the server's clock truncated to seconds, in UTC.
 func (s *State) NowSec() time.Time { return s.Now().UTC().Truncate(time.Second) }
 
+// FmtTime is t as the wire writes a time (RFC 3339, UTC), or nil (JSON
+// null) for the zero time.
 func FmtTime(t time.Time) any {
 	if t.IsZero() {
 		return nil
@@ -153,7 +158,7 @@ func CheckName(name string) *wire.Error {
 }
 
 // Lookup returns the item of a type visible to p; an item in the trash is
-// not found. Callers hold s.mu.
+// not found. Callers hold Mu.
 func (s *State) Lookup(p *Principal, typ, id string) (*Item, *wire.Error) {
 	it, ok := s.Items[id]
 	if !ok || it.Typ != typ || !s.Live(p, it) {
@@ -163,7 +168,7 @@ func (s *State) Lookup(p *Principal, typ, id string) (*Item, *wire.Error) {
 }
 
 // ParentFolder checks that folder id exists for p; "0" is p's root. It
-// returns nil for the root. Callers hold s.mu.
+// returns nil for the root. Callers hold Mu.
 func (s *State) ParentFolder(p *Principal, id string) (*Item, *wire.Error) {
 	if id == RootID {
 		return nil, nil
@@ -184,14 +189,14 @@ func OwnerIn(p *Principal, parent *Item) *User {
 
 // Children lists the items in a folder, without those in the trash: for
 // the root, the items in "0" owned by rootOwner; otherwise the items whose
-// parent is folderID. Callers hold s.mu.
+// parent is folderID. Callers hold Mu.
 func (s *State) Children(folderID string, rootOwner *User) []*Item {
 	return s.Folders.Index(folderID, rootOwner).All()
 }
 
 // Conflict returns the item in the folder whose name equals name ignoring
 // case, except skip (files, folders and web links share the names of a
-// folder). Callers hold s.mu.
+// folder). Callers hold Mu.
 func (s *State) Conflict(folderID string, rootOwner *User, name string, skip *Item) *Item {
 	for _, it := range s.Folders.Index(folderID, rootOwner).Named(name) {
 		if it != skip {
@@ -202,7 +207,7 @@ func (s *State) Conflict(folderID string, rootOwner *User, name string, skip *It
 }
 
 // AddItem adds a new item to the state and to its folder's index, and
-// records its creation in the event log. Callers hold s.mu.
+// records its creation in the event log. Callers hold Mu.
 func (s *State) AddItem(it *Item) {
 	s.Items[it.ID] = it
 	s.Folders.Sync(it)
@@ -242,7 +247,7 @@ func (s *State) folderSize(f *Item) int64 {
 
 // RemoveItem deletes an item and everything below it, records the change
 // on its parent (new etag), and returns the blob ids to delete from the
-// store. Callers hold s.mu.
+// store. Callers hold Mu.
 func (s *State) RemoveItem(it *Item) []string {
 	blobs := s.removeTree(it)
 	if parent, ok := s.Items[it.ParentID]; ok {
@@ -254,7 +259,7 @@ func (s *State) RemoveItem(it *Item) []string {
 
 // removeTree deletes an item and everything below it and returns the blob ids
 // to delete from the store. Items below it that are in the trash on their
-// own stay there (without their parent). Callers hold s.mu.
+// own stay there (without their parent). Callers hold Mu.
 func (s *State) removeTree(it *Item) []string {
 	var blobs []string
 	if it.Typ == "folder" {

@@ -24,7 +24,7 @@ import (
 //   - 400 bad_request for a marker that is not a number, or a direction
 //     other than ASC or DESC.
 
-// DevicePin is a device a user's account is pinned to. Guarded by Server.mu.
+// DevicePin is a device a user's account is pinned to. Guarded by the State's Mu.
 type DevicePin struct {
 	ID          string
 	Owner       *User
@@ -32,17 +32,18 @@ type DevicePin struct {
 	CreatedAt   time.Time
 }
 
-// devicePinState is the server's state for device pins, guarded by Server.mu.
+// devicePinState is the server's state for device pins, guarded by the State's Mu.
 type devicePinState struct {
 	ByID map[string]*DevicePin
 }
 
-// InitDevicePins prepares the state of device pins; called once by newServer.
+// InitDevicePins prepares the (empty) state of device pins; called by
+// InitResources, and to empty the state before a restore.
 func (s *State) InitDevicePins() {
 	s.Pins = devicePinState{ByID: map[string]*DevicePin{}}
 }
 
-// PinDevice pins a device (productName) to u's account. Callers hold mu.
+// PinDevice pins a device (productName) to u's account. Callers hold Mu.
 func (s *State) PinDevice(u *User, productName string) *DevicePin {
 	pin := &DevicePin{ID: s.NewID(), Owner: u, ProductName: productName, CreatedAt: s.NowSec()}
 	s.Pins.ByID[pin.ID] = pin
@@ -50,17 +51,18 @@ func (s *State) PinDevice(u *User, productName string) *DevicePin {
 	return pin
 }
 
-// UnpinDevice removes a pin. Callers hold mu.
+// UnpinDevice removes a pin. Callers hold Mu.
 func (s *State) UnpinDevice(pin *DevicePin) {
 	delete(s.Pins.ByID, pin.ID)
 	s.Dirty(KPins, pin.ID)
 }
 
+// RenderPin is the pin's Device Pinner record.
 func (s *State) RenderPin(pin *DevicePin) map[string]any {
 	return map[string]any{"type": "device_pinner", "id": pin.ID, "owned_by": pin.Owner.Mini(), "product_name": pin.ProductName}
 }
 
-// PinsPage is a marker page of the device pins, by id. Callers hold mu.
+// PinsPage is a marker page of the device pins, by id. Callers hold Mu.
 func (s *State) PinsPage(desc, hasMarker bool, marker, limit int64) map[string]any {
 	pins := make([]*DevicePin, 0, len(s.Pins.ByID))
 	for _, pin := range s.Pins.ByID {
@@ -84,12 +86,12 @@ func (s *State) PinsPage(desc, hasMarker bool, marker, limit int64) map[string]a
 	return out
 }
 
-// LookupPin finds a pin for the admin; 404 when there is none. Callers hold s.mu.
+// LookupPin finds a pin for the admin; 404 when there is none. Callers hold Mu.
 func (s *State) LookupPin(id string) (*DevicePin, *wire.Error) {
 	return RecordIn(s.Pins.ByID, id, "device pin")
 }
 
-// pinsUserLeft removes u's device pins. Callers hold s.mu.
+// pinsUserLeft removes u's device pins. Callers hold Mu.
 func (s *State) pinsUserLeft(u *User) {
 	dropWhere(s, KPins, s.Pins.ByID, func(pin *DevicePin) bool { return pin.Owner == u })
 }

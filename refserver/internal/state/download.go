@@ -12,14 +12,16 @@ import (
 	"time"
 )
 
-// Signed content-host tokens: base64url(payload) "." base64url(HMAC-SHA256
-// of payload) with payload "kind|file|version|blob|expiry-unix". They are
-// bound to one blob of one version and expire after SignedURLTTL.
+// SignedRef is what a signed content-host token carries. The token is
+// base64url(payload) "." base64url(HMAC-SHA256 of payload, keyed with
+// SignKey) with payload "kind|file|version|blob|expiry-unix": it is bound
+// to one blob of one version and expires (after SignedURLTTL).
 type SignedRef struct {
 	Kind, FileID, VersionID, BlobID string
 	Expires                         time.Time
 }
 
+// Sign makes the signed token of ref (see SignedRef).
 func (s *State) Sign(ref SignedRef) string {
 	payload := strings.Join([]string{ref.Kind, ref.FileID, ref.VersionID, ref.BlobID, strconv.FormatInt(ref.Expires.Unix(), 10)}, "|")
 	mac := hmac.New(sha256.New, s.SignKey)
@@ -27,11 +29,16 @@ func (s *State) Sign(ref SignedRef) string {
 	return base64.RawURLEncoding.EncodeToString([]byte(payload)) + "." + base64.RawURLEncoding.EncodeToString(mac.Sum(nil))
 }
 
+// The errors of Verify: a token that is malformed, signed with another key
+// or of another kind; and a good token past its expiry.
 var (
 	errBadSignature = errors.New("bad signature")
 	ErrExpired      = errors.New("expired")
 )
 
+// Verify checks a signed token of kind and returns what it carries:
+// errBadSignature when it is not one, ErrExpired (with the ref) when it
+// has expired.
 func (s *State) Verify(tok, kind string) (SignedRef, error) {
 	p64, m64, ok := strings.Cut(tok, ".")
 	if !ok {
@@ -67,7 +74,7 @@ func (s *State) RetryAfterSeconds() int {
 	return max(1, int(math.Ceil(s.Cfg.RetryAfter.Seconds())))
 }
 
-// embedLink is the expiring_embed_link of a file. Callers hold s.mu.
+// embedLink is the expiring_embed_link of a file. Callers hold Mu.
 func (s *State) embedLink(f *Item, _ *Principal) map[string]any {
 	v := f.Current()
 	tok := s.Sign(SignedRef{Kind: "e", FileID: f.ID, VersionID: v.ID, BlobID: v.Blob.ID, Expires: s.Now().Add(s.Cfg.SignedURLTTL)})

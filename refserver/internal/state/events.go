@@ -15,14 +15,16 @@ import (
 // growing.
 //
 // Where events come from:
-//   - items: s.addItem (ITEM_UPLOAD for a file, ITEM_CREATE for a folder or
+//   - items: s.AddItem (ITEM_UPLOAD for a file, ITEM_CREATE for a folder or
 //     a web link, ITEM_COPY when the item is a copy), the folder index's
-//     one change path for renames and moves (folderIndexes.sync compares
+//     one change path for renames and moves (folderIndexes.Sync compares
 //     where an item was filed with where it goes: ITEM_RENAME, ITEM_MOVE),
 //     new versions (ITEM_UPLOAD), the trash (ITEM_TRASH,
 //     ITEM_UNDELETE_VIA_TRASH) and downloads through the API (ITEM_DOWNLOAD);
-//   - the other resources' mutators: metadata instances, task assignments,
-//     group memberships, users.
+//   - the other resources' mutators: shared links and locks
+//     (items_update.go), metadata instances, task assignments,
+//     collaborations, comments. (GROUP_ADD_USER and GROUP_REMOVE_USER are
+//     named below, but no membership change records them yet.)
 
 // Event types of the user stream and their enterprise (admin_logs)
 // counterparts (the events guide's lists).
@@ -70,7 +72,7 @@ var changeEvents = map[string]bool{
 	evItemTrash: true, evItemUndelete: true, evItemMakeCurrent: true, evCollabAdd: true, evCollabRemove: true,
 }
 
-// Event is one recorded change. Fields are guarded by Server.mu and never
+// Event is one recorded change. Fields are guarded by the State's Mu and never
 // change once recorded.
 type Event struct {
 	Seq      int64  // position: the stream position after it is seq
@@ -85,23 +87,26 @@ type Event struct {
 	AdminSrc json.RawMessage // source as the enterprise stream shows it
 }
 
-// eventLog is the server's event history, guarded by Server.mu.
+// eventLog is the server's event history, guarded by the State's Mu.
 type eventLog struct {
 	List []*Event // oldest first
 	Head int64    // the newest seq (0: none yet)
 	Max  int
-	// wake is closed (and replaced) by every new event: long polls wait
+	// Wake is closed (and replaced) by every new event: long polls wait
 	// on it (events_api.go).
 	Wake chan struct{}
-	// channels are the long-poll channels handed out by OPTIONS /events.
+	// Channels are the long-poll channels handed out by OPTIONS /events.
 	Channels map[string]*PollChannel
 }
 
+// InitEvents prepares the (empty) event log, keeping Cfg.EventHistory
+// events; called by InitResources, and to empty the state before a
+// restore.
 func (s *State) InitEvents() {
 	s.Events = eventLog{Max: s.Cfg.EventHistory, Wake: make(chan struct{}), Channels: map[string]*PollChannel{}}
 }
 
-// emit records an event. Callers hold s.mu.
+// emit records an event. Callers hold Mu.
 func (s *State) emit(e *Event) {
 	if s.Events.Max < 0 {
 		return
@@ -129,7 +134,7 @@ func (s *State) emit(e *Event) {
 }
 
 // ItemEvent records an event about an item, with the item as its source
-// (rendered as it is now). Callers hold s.mu.
+// (rendered as it is now). Callers hold Mu.
 func (s *State) ItemEvent(typ string, it *Item, by *User) {
 	e := &Event{Typ: typ, By: by, ItemID: it.ID}
 	if it.Owner != nil {
@@ -141,7 +146,7 @@ func (s *State) ItemEvent(typ string, it *Item, by *User) {
 }
 
 // RecordEvent records an event whose source is another record, about an
-// item (itemID, "" for none). Callers hold s.mu.
+// item (it, nil for none). Callers hold Mu.
 func (s *State) RecordEvent(typ string, by *User, it *Item, source any) {
 	e := &Event{Typ: typ, By: by, Source: RecordJSON(source)}
 	e.AdminSrc = e.Source
@@ -172,7 +177,7 @@ func (s *State) adminItemSource(it *Item) map[string]any {
 // itemFiled hears of every change of where an item is filed (the folder
 // index's sync): from was its slot, to its new key. A move or a rename
 // between two folders' listings is an event; trash and restore have
-// their own (trash.go). Callers hold s.mu.
+// their own (trash.go). Callers hold Mu.
 func (s *State) itemFiled(it *Item, from itemSlot, to IndexKey, listed bool) {
 	if from.home == nil || !listed || from.key.Folder == TrashKey || to.Folder == TrashKey {
 		return

@@ -22,11 +22,13 @@ type EventQuery struct {
 	CreatedBefore time.Time
 }
 
+// Admin reports whether the query reads an enterprise stream (admin_logs
+// or admin_logs_streaming).
 func (q *EventQuery) Admin() bool {
 	return q.StreamType == "admin_logs" || q.StreamType == "admin_logs_streaming"
 }
 
-// EventPage reads one page of a stream. Callers hold s.mu.
+// EventPage reads one page of a stream. Callers hold Mu.
 func (s *State) EventPage(p *Principal, q *EventQuery) map[string]any {
 	next := s.Events.Head
 	entries := []any{}
@@ -67,7 +69,7 @@ func (l *eventLog) Since(after int64) []*Event {
 }
 
 // UserSees reports whether an event belongs to p's user stream of a type.
-// Callers hold s.mu.
+// Callers hold Mu.
 func (s *State) UserSees(p *Principal, streamType string, e *Event) bool {
 	if e.Typ == "" {
 		return false
@@ -111,7 +113,7 @@ func (s *State) adminSees(q *EventQuery, e *Event) bool {
 	return (q.CreatedAfter.IsZero() || !e.At.Before(q.CreatedAfter)) && (q.CreatedBefore.IsZero() || !e.At.After(q.CreatedBefore))
 }
 
-// unknownUser is created_by of an event nobody signed in made (spec:
+// UnknownUser is created_by of an event nobody signed in made (spec:
 // "attributed to a unknown user (user_id = 2)").
 var UnknownUser = map[string]any{"type": "user", "id": "2", "name": "", "login": ""}
 

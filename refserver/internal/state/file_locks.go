@@ -18,9 +18,10 @@ import (
 // replaces the lock. An expired lock is gone: it neither refuses nor
 // renders.
 
+// CodeItemLocked is the 403 code of a change a lock refuses.
 const CodeItemLocked = "access_denied_item_locked"
 
-// FileLock is the lock of a file. Fields are guarded by Server.mu.
+// FileLock is the lock of a file. Fields are guarded by the State's Mu.
 type FileLock struct {
 	ID                string
 	By                *User
@@ -40,7 +41,7 @@ type LockBody struct {
 }
 
 // activeLock returns the file's lock while it holds, else nil. Callers
-// hold s.mu.
+// hold Mu.
 func (s *State) activeLock(f *Item) *FileLock {
 	l := f.Lock
 	if l == nil || !l.ExpiresAt.IsZero() && !s.Now().Before(l.ExpiresAt) {
@@ -50,9 +51,9 @@ func (s *State) activeLock(f *Item) *FileLock {
 }
 
 // LockRefuses returns 403 access_denied_item_locked when a lock someone
-// else holds keeps p from doing act to f (actUpload, actEdit for a rename
-// or a move, actDelete, actDownload when downloads are prevented), or nil.
-// Callers hold s.mu.
+// else holds keeps p from doing act to f (ActUpload, ActEdit for a rename
+// or a move, ActDelete, ActDownload when downloads are prevented), or nil.
+// Callers hold Mu.
 func (s *State) LockRefuses(p *Principal, f *Item, act Action) *wire.Error {
 	if f.Typ != "file" {
 		return nil
@@ -73,7 +74,7 @@ func (s *State) LockRefuses(p *Principal, f *Item, act Action) *wire.Error {
 	return wire.Errorf(wire.StatusForbidden, CodeItemLocked, "The file is locked by another user")
 }
 
-// applyLock sets or removes f's lock for p. Callers hold s.mu.
+// applyLock sets or removes f's lock for p. Callers hold Mu.
 func (s *State) applyLock(p *Principal, f *Item, l *FileLock, unlock bool) *wire.Error {
 	cur := s.activeLock(f)
 	if unlock {

@@ -9,7 +9,7 @@ import (
 )
 
 // fileVersion finds the file id and its version vid for p. Callers hold
-// s.mu.
+// Mu.
 func (s *State) fileVersion(id, vid string, p *Principal) (*Item, *Version, *wire.Error) {
 	f, aerr := s.LookupFor(p, "file", id, ActEdit)
 	if aerr != nil {
@@ -24,7 +24,7 @@ func (s *State) fileVersion(id, vid string, p *Principal) (*Item, *Version, *wir
 }
 
 // versionBlocked returns the error that keeps a version from the trash
-// (retention or an active legal hold), or nil. Callers hold s.mu.
+// (retention or an active legal hold), or nil. Callers hold Mu.
 func (s *State) versionBlocked(v *Version) *wire.Error {
 	now := s.Now()
 	if fvr, ok := s.Retention.ByVersion[v.ID]; ok && fvr.retainedAt(now) {
@@ -36,9 +36,10 @@ func (s *State) versionBlocked(v *Version) *wire.Error {
 	return nil
 }
 
-// DeleteFileVersionTx is the transaction of DELETE
-// /files/{file_id}/versions/{id} (deleteFileVersion): what it checks, reads
-// and changes under the state's lock, and its reply. Callers hold mu.
+// DeleteFileVersionTx serves DELETE /files/{file_id}/versions/{id}
+// (refserver's deleteFileVersion): an earlier version goes to the trash
+// (204), unless it is the current one (400), ifMatch fails (412), a lock,
+// retention or a legal hold keeps it. Callers hold Mu.
 func (s *State) DeleteFileVersionTx(fileID string, versionID string, p *Principal, ifMatch string) (Reply, *wire.Error) {
 	f, v, aerr := s.fileVersion(fileID, versionID, p)
 	if aerr != nil {
@@ -61,6 +62,7 @@ func (s *State) DeleteFileVersionTx(fileID string, versionID string, p *Principa
 	return Reply{Status: wire.StatusNoContent}, nil
 }
 
+// FirstAPIError returns the first non-nil error of errs, or nil.
 func FirstAPIError(errs ...*wire.Error) *wire.Error {
 	for _, e := range errs {
 		if e != nil {
@@ -70,9 +72,9 @@ func FirstAPIError(errs ...*wire.Error) *wire.Error {
 	return nil
 }
 
-// RestoreFileVersionTx is the transaction of PUT
-// /files/{file_id}/versions/{id} (restoreFileVersion): what it checks, reads
-// and changes under the state's lock, and its reply. Callers hold mu.
+// RestoreFileVersionTx serves PUT /files/{file_id}/versions/{id}
+// (restoreFileVersion): a version in the trash is restored (a version not
+// in the trash is left as it is); 200 with its record. Callers hold Mu.
 func (s *State) RestoreFileVersionTx(fileID string, versionID string, p *Principal, fields []string) (Reply, *wire.Error) {
 	f, v, aerr := s.fileVersion(fileID, versionID, p)
 	if aerr != nil {
@@ -87,7 +89,7 @@ func (s *State) RestoreFileVersionTx(fileID string, versionID string, p *Princip
 }
 
 // PromoteVersion makes a copy of an earlier version's content (blob) the
-// current version of f, by u. Callers hold mu.
+// current version of f, by u. Callers hold Mu.
 func (s *State) PromoteVersion(f *Item, blob blob.Info, u *User) {
 	now := s.NowSec()
 	f.Versions = append(f.Versions, &Version{ID: s.NewID(), Blob: blob, CreatedAt: now, By: u})
@@ -136,9 +138,10 @@ func (s *State) PromotableVersion(p *Principal, fileID, versionID string) (*Vers
 	return nil, wire.NotFound("file version")
 }
 
-// PromoteVersionTx makes copied (a copy of versionID's content, made
-// outside the lock) the file's new current version, if the version may
-// still be promoted: 201 with the new version's record.
+// PromoteVersionTx serves POST /files/{id}/versions/current once the
+// content is copied: copied (a copy of versionID's content, made outside
+// the lock) becomes the file's new current version, if the version may
+// still be promoted: 201 with the new version's record. Callers hold Mu.
 func (s *State) PromoteVersionTx(p *Principal, fileID, versionID string, copied blob.Info, fields []string) (Reply, *wire.Error) {
 	if _, aerr := s.PromotableVersion(p, fileID, versionID); aerr != nil {
 		return Reply{}, aerr

@@ -13,9 +13,10 @@ type PreflightBody struct {
 	} `json:"parent"`
 }
 
-// PreflightUploadTx is the transaction of OPTIONS /files/content
-// (preflightUpload): what it checks, reads and changes under the state's lock,
-// and its reply. Callers hold mu.
+// PreflightUploadTx serves OPTIONS /files/content (refserver's
+// preflightUpload): whether p may upload the name into the parent folder
+// (404, 403, 409 item_name_in_use), 200 with the upload URL and a token.
+// Changes nothing. Callers hold Mu.
 func (s *State) PreflightUploadTx(p *Principal, body PreflightBody) (Reply, *wire.Error) {
 	parent, aerr := s.ParentFolder(p, *body.Parent.ID)
 	if aerr != nil {

@@ -20,18 +20,18 @@ import (
 // ordered by the sort key and then the id. A page at any offset costs
 // O(log n + page), and an insert, a removal or a key change O(log n).
 //
-// Items keep a snapshot of the keys they are filed under (item.slot), so a
+// Items keep a snapshot of the keys they are filed under (Item.slot), so a
 // change of name, modified_at, size, parent, owner or trash state is
-// applied by folderIndexes.sync: removed under the old keys, filed under
+// applied by folderIndexes.Sync: removed under the old keys, filed under
 // the new.
-// item.touch calls it; so does every place that adds, moves, trashes,
+// Item.touch calls it; so does every place that adds, moves, trashes,
 // restores or deletes an item.
 
-// sortKeys are the sort orders of GET /folders/{id}/items, by their index
+// SortKeys are the sort orders of GET /folders/{id}/items, by their index
 // in folderIndex.orders.
 var SortKeys = [...]string{"name", "date", "size", "id"}
 
-// sortKeyIndex returns the position of a sort key in sortKeys.
+// sortKeyIndex returns the position of a sort key in SortKeys.
 func sortKeyIndex(key string) int {
 	for i, k := range SortKeys {
 		if k == key {
@@ -49,7 +49,7 @@ type IndexKey struct {
 }
 
 // itemSlot is where an item is filed and the keys it is filed under.
-// Guarded by Server.mu.
+// Guarded by the State's Mu.
 type itemSlot struct {
 	home  *folderIndex // nil: not in any index
 	key   IndexKey
@@ -62,7 +62,7 @@ type itemSlot struct {
 	rank  int // 0 folder, 1 file, 2 web link
 }
 
-// folderIndex is the index of one folder. Guarded by Server.mu.
+// folderIndex is the index of one folder. Guarded by the State's Mu.
 type folderIndex struct {
 	byName map[string][]*Item
 	orders [len(SortKeys)][3]*btree.BTreeG[*Item]
@@ -70,8 +70,8 @@ type folderIndex struct {
 }
 
 // folderIndexes are the server's folder indexes, and the trash's: one per
-// owner in m (keyed {trashKey, owner}) and trashAll across owners. Guarded
-// by Server.mu.
+// owner in M (keyed {TrashKey, owner}) and TrashAll across owners. Guarded
+// by the State's Mu.
 type folderIndexes struct {
 	M        map[IndexKey]*folderIndex
 	TrashAll *folderIndex
@@ -122,9 +122,9 @@ func newFolderIndex() *folderIndex {
 	return fx
 }
 
-// trashKey is the folder part of the key of a trash index: an item in the
-// trash itself is filed under {trashKey, its owner} (GET
-// /folders/trash/items lists it), and in folderIndexes.trashAll too (what a
+// TrashKey is the folder part of the key of a trash index: an item in the
+// trash itself is filed under {TrashKey, its owner} (GET
+// /folders/trash/items lists it), and in folderIndexes.TrashAll too (what a
 // principal who sees every item lists). Folder ids are numeric, so it names
 // no folder.
 const TrashKey = "trash"
@@ -179,7 +179,7 @@ func (x *folderIndexes) Index(folderID string, rootOwner *User) *folderIndex {
 }
 
 // Sync files an item where it belongs now, under its current keys.
-// Callers hold s.mu.
+// Callers hold Mu.
 func (x *folderIndexes) Sync(it *Item) {
 	key, listed := Placement(it)
 	if x.changed != nil {
@@ -247,7 +247,7 @@ func withHome(sl itemSlot, home *folderIndex) itemSlot {
 	return sl
 }
 
-// unindex removes an item from its index. Callers hold s.mu.
+// unindex removes an item from its index. Callers hold Mu.
 func (x *folderIndexes) unindex(it *Item) {
 	if x.changed != nil {
 		x.changed(it, it.slot, IndexKey{}, false)
@@ -284,7 +284,7 @@ func (fx *folderIndex) Named(name string) []*Item {
 }
 
 // Page returns the items at positions [start, end) of the listing sorted by
-// sortKeys[key], folders first, then files, then web links, each group in
+// SortKeys[key], folders first, then files, then web links, each group in
 // the direction asked.
 func (fx *folderIndex) Page(key int, desc bool, start, end int) []*Item {
 	if fx == nil || start >= end {

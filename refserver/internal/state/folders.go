@@ -18,9 +18,10 @@ type CreateFolderBody struct {
 	SyncState *string `json:"sync_state"`
 }
 
-// CreateFolderTx is the transaction of POST /folders (createFolder): what it
-// checks, reads and changes under the state's lock, and its reply. Callers
-// hold mu.
+// CreateFolderTx serves POST /folders (refserver's createFolder): a new
+// folder in the parent p may upload into (409 item_name_in_use for a name
+// taken), 201 with its representation and first page of items. Callers
+// hold Mu.
 func (s *State) CreateFolderTx(p *Principal, body CreateFolderBody, syncState string, uploadEmail string, fields []string) (Reply, *wire.Error) {
 	parent, aerr := s.ParentFolder(p, *body.Parent.ID)
 	if aerr != nil {
@@ -58,7 +59,7 @@ type CollectionQuery struct {
 }
 
 // Listing pages the items of a folder (f nil = p's root). entryFields nil
-// gives mini entries. Callers hold s.mu.
+// gives mini entries. Callers hold Mu.
 //
 // As on the service, items the principal may not see (HideFromUsers) keep
 // their place: they count in total_count and in the offset/limit (or
@@ -117,7 +118,7 @@ func (s *State) Listing(f *Item, p *Principal, q CollectionQuery, entryFields []
 }
 
 // HideItems hides the items with ids from their users (HideFromUsers), or
-// changes nothing when one is unknown. Callers hold mu.
+// changes nothing when one is unknown. Callers hold Mu.
 func (s *State) HideItems(ids []string) error {
 	for _, id := range ids {
 		if _, ok := s.Items[id]; !ok {
@@ -140,6 +141,7 @@ func (s *State) AddItemCollection(out map[string]any, f *Item, fields []string, 
 	out["item_collection"] = s.Listing(f, p, q, nil)
 }
 
+// Contains reports whether list holds v.
 func Contains(list []string, v string) bool {
 	for _, x := range list {
 		if x == v {
@@ -149,7 +151,7 @@ func Contains(list []string, v string) bool {
 	return false
 }
 
-// RootRepresentation is folder "0" as p sees it. Callers hold s.mu.
+// RootRepresentation is folder "0" as p sees it. Callers hold Mu.
 func (s *State) RootRepresentation(p *Principal, fields []string) map[string]any {
 	var size int64
 	for _, it := range s.Children(RootID, p.User) {

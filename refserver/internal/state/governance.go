@@ -5,7 +5,8 @@ import (
 )
 
 // Machinery shared by the governance resources (retention.go,
-// retention_assignments.go, legalholds.go, legalhold_assignments.go).
+// retention_assignments.go, legalholds.go, legalhold_assignments.go; their
+// transactions in internal/governance).
 
 // defaultLegalHoldDelay is how long a legal hold policy stays "applying"
 // after it is created, and "releasing" after its release is asked for (and a
@@ -13,7 +14,7 @@ import (
 const defaultLegalHoldDelay = 2 * time.Second
 
 // filesUnder lists the files of it: it itself when it is a file, every file
-// below it when it is a folder. Callers hold s.mu.
+// below it when it is a folder. Callers hold Mu.
 func (s *State) filesUnder(it *Item) []*Item {
 	if it.Typ == "file" {
 		return []*Item{it}

@@ -33,9 +33,11 @@ const (
 	groupTypeManaged = "managed_group"
 )
 
+// GroupAccessLevels are the values of a group's invitability_level and
+// member_viewability_level.
 var GroupAccessLevels = []string{"admins_only", "admins_and_members", "all_managed_users"}
 
-// Group is an enterprise group. Fields are guarded by Server.mu.
+// Group is an enterprise group. Fields are guarded by the State's Mu.
 type Group struct {
 	ID, Name                          string
 	Provenance, ExternalSyncID, Descr string
@@ -43,26 +45,27 @@ type Group struct {
 	CreatedAt, ModifiedAt             time.Time
 }
 
-// groupState is the server's state for groups and group memberships, guarded by Server.mu.
+// groupState is the server's state for groups and group memberships, guarded by the State's Mu.
 type groupState struct {
 	ByID        map[string]*Group
 	ByName      map[string]*Group // by lower-case name
 	Memberships map[string]*Membership
 }
 
-// InitGroups prepares the state of groups and group memberships; called once by newServer.
+// InitGroups prepares the (empty) state of groups and group memberships;
+// called by InitResources, and to empty the state before a restore.
 func (s *State) InitGroups() {
 	s.Groups = groupState{ByID: map[string]*Group{}, ByName: map[string]*Group{}, Memberships: map[string]*Membership{}}
 }
 
-// groupMini is Group--Mini.
+// Mini is the group's Group--Mini record.
 func (g *Group) Mini() map[string]any {
 	return map[string]any{"type": "group", "id": g.ID, "name": g.Name, "group_type": groupTypeManaged}
 }
 
 // renderGroup is a group for a fields parameter: the standard record
 // (Group) without fields; with fields, Group--Mini plus the requested ones
-// (standard or Full). Callers hold s.mu.
+// (standard or Full). Callers hold Mu.
 func (s *State) renderGroup(g *Group, fields []string, p *Principal) map[string]any {
 	m := g.Mini()
 	m["created_at"] = FmtTime(g.CreatedAt)
@@ -79,7 +82,7 @@ func (s *State) renderGroup(g *Group, fields []string, p *Principal) map[string]
 	return PickFields(m, fields, "type", "id", "name", "group_type")
 }
 
-// canInviteGroup applies invitability_level for p. Callers hold s.mu.
+// canInviteGroup applies invitability_level for p. Callers hold Mu.
 func (s *State) canInviteGroup(g *Group, p *Principal) bool {
 	role := s.groupRole(g, p.User)
 	switch {
@@ -93,7 +96,7 @@ func (s *State) canInviteGroup(g *Group, p *Principal) bool {
 	return false
 }
 
-// groupRole is u's role in g ("" = not a member). Callers hold s.mu.
+// groupRole is u's role in g ("" = not a member). Callers hold Mu.
 func (s *State) groupRole(g *Group, u *User) string {
 	for _, m := range s.Groups.Memberships {
 		if m.Group == g && m.User == u {
@@ -103,7 +106,7 @@ func (s *State) groupRole(g *Group, u *User) string {
 	return ""
 }
 
-// LookupGroup finds a group; 404 when there is none. Callers hold s.mu.
+// LookupGroup finds a group; 404 when there is none. Callers hold Mu.
 func (s *State) LookupGroup(id string) (*Group, *wire.Error) {
 	return RecordIn(s.Groups.ByID, id, "group")
 }
@@ -143,7 +146,7 @@ func (b *GroupBody) Check() *wire.Error {
 }
 
 // nameTaken is 409 invalid_parameter when another group has the name.
-// Callers hold s.mu.
+// Callers hold Mu.
 func (s *State) nameTaken(name string, self *Group) *wire.Error {
 	if g := s.Groups.ByName[strings.ToLower(name)]; g != nil && g != self {
 		return wire.Errorf(wire.StatusConflict, wire.CodeInvalidParameter, "A group with this name already exists in the enterprise")
@@ -164,9 +167,9 @@ func (b *GroupBody) Apply(g *Group) {
 	}
 }
 
-// CreateGroupTx is the transaction of POST /groups (createGroup): what it
-// checks, reads and changes under the state's lock, and its reply. Callers
-// hold mu.
+// CreateGroupTx serves POST /groups (refserver's createGroup): a new group
+// with body's fields (already checked), 409 invalid_parameter for a name
+// taken; 201 with its record. Callers hold Mu.
 func (s *State) CreateGroupTx(body *GroupBody, fields []string, p *Principal) (Reply, *wire.Error) {
 	if aerr := s.nameTaken(*body.Name, nil); aerr != nil {
 		return Reply{}, aerr
@@ -180,9 +183,8 @@ func (s *State) CreateGroupTx(body *GroupBody, fields []string, p *Principal) (R
 	return Reply{wire.StatusCreated, s.renderGroup(g, fields, p)}, nil
 }
 
-// GetGroupTx is the transaction of GET /groups/{group_id} (getGroup): what it
-// checks, reads and changes under the state's lock, and its reply. Callers
-// hold mu.
+// GetGroupTx serves GET /groups/{group_id} (getGroup): the group for the
+// admin and its members (403 for others). Callers hold Mu.
 func (s *State) GetGroupTx(id string, p *Principal, fields []string) (Reply, *wire.Error) {
 	g, aerr := s.LookupGroup(id)
 	if aerr != nil {
@@ -194,9 +196,9 @@ func (s *State) GetGroupTx(id string, p *Principal, fields []string) (Reply, *wi
 	return Reply{wire.StatusOK, s.renderGroup(g, fields, p)}, nil
 }
 
-// UpdateGroupTx is the transaction of PUT /groups/{group_id} (updateGroup):
-// what it checks, reads and changes under the state's lock, and its reply.
-// Callers hold mu.
+// UpdateGroupTx serves PUT /groups/{group_id} (updateGroup): the admin or
+// a group admin writes body's fields (403 for others, 409 for a name
+// taken); 200 with its record. Callers hold Mu.
 func (s *State) UpdateGroupTx(id string, p *Principal, body *GroupBody, fields []string) (Reply, *wire.Error) {
 	g, aerr := s.LookupGroup(id)
 	if aerr != nil {
@@ -218,7 +220,8 @@ func (s *State) UpdateGroupTx(id string, p *Principal, body *GroupBody, fields [
 	return Reply{wire.StatusOK, s.renderGroup(g, fields, p)}, nil
 }
 
-// RemoveGroup deletes g and its memberships. Callers hold mu.
+// RemoveGroup deletes g and its memberships (DELETE /groups/{group_id});
+// it never fails. Callers hold Mu.
 func (s *State) RemoveGroup(g *Group) *wire.Error {
 	dropWhere(s, KMemberships, s.Groups.Memberships, func(m *Membership) bool { return m.Group == g })
 	delete(s.Groups.ByID, g.ID)
@@ -227,8 +230,9 @@ func (s *State) RemoveGroup(g *Group) *wire.Error {
 	return nil
 }
 
-// ListGroupsTx is the transaction of GET /groups (listGroups): what it checks,
-// reads and changes under the state's lock, and its reply. Callers hold mu.
+// ListGroupsTx serves GET /groups (listGroups): an offset page of the
+// groups whose lower-cased name starts with filter, by name. Callers hold
+// Mu.
 func (s *State) ListGroupsTx(filter string, pq wire.Page, fields []string, p *Principal) (Reply, *wire.Error) {
 	var list []*Group
 	for _, g := range s.Groups.ByID {
@@ -243,9 +247,10 @@ func (s *State) ListGroupsTx(filter string, pq wire.Page, fields []string, p *Pr
 	return Reply{wire.StatusOK, wire.OffsetEntries(list, pq, s.groupHidden, func(g *Group) any { return s.renderGroup(g, fields, p) })}, nil
 }
 
-// ListGroupMembershipsTx is the transaction of GET
-// /groups/{group_id}/memberships (listGroupMemberships): what it checks, reads
-// and changes under the state's lock, and its reply. Callers hold mu.
+// ListGroupMembershipsTx serves GET /groups/{group_id}/memberships
+// (listGroupMemberships): an offset page of the group's memberships, for
+// who its member_viewability_level lets see them (403 for others). Callers
+// hold Mu.
 func (s *State) ListGroupMembershipsTx(id string, p *Principal, pq wire.Page) (Reply, *wire.Error) {
 	g, aerr := s.LookupGroup(id)
 	if aerr != nil {

@@ -48,7 +48,7 @@ type CopyNode struct {
 	Copied blob.Info
 }
 
-// PlanCopy checks a copy and lists what it copies. Callers hold s.mu.
+// PlanCopy checks a copy and lists what it copies. Callers hold Mu.
 func (s *State) PlanCopy(p *Principal, typ, id string, body *CopyBody) ([]CopyNode, string, *wire.Error) {
 	src, aerr := s.LookupFor(p, typ, id, ActDownload)
 	if aerr != nil {
@@ -94,7 +94,7 @@ func (s *State) PlanCopy(p *Principal, typ, id string, body *CopyBody) ([]CopyNo
 }
 
 // checkCopyTarget checks the target folder and name of a copy. Callers
-// hold s.mu.
+// hold Mu.
 func (s *State) checkCopyTarget(p *Principal, src *Item, target, name string) *wire.Error {
 	parent, aerr := s.ParentFolder(p, target)
 	if aerr != nil {
@@ -134,7 +134,7 @@ func (s *State) CopyBlobs(ctx context.Context, nodes []CopyNode) ([]string, erro
 }
 
 // AddCopy checks the target again and adds the copied items. Callers hold
-// s.mu.
+// Mu.
 func (s *State) AddCopy(p *Principal, nodes []CopyNode, target, name string) (*Item, *wire.Error) {
 	if aerr := s.checkCopyTarget(p, nodes[0].Src, target, name); aerr != nil {
 		return nil, aerr
@@ -179,7 +179,7 @@ func (s *State) AddCopy(p *Principal, nodes []CopyNode, target, name string) (*I
 }
 
 // copyInstances copies the metadata instances of src whose template says
-// copyInstanceOnItemCopy onto c. Callers hold s.mu.
+// copyInstanceOnItemCopy onto c. Callers hold Mu.
 func (s *State) copyInstances(src, c *Item) {
 	for _, in := range s.Metadata.ByItem[src.ID] {
 		if !in.Tmpl.CopyOnCopy {
@@ -194,8 +194,10 @@ func (s *State) copyInstances(src, c *Item) {
 	}
 }
 
-// AddCopyTx adds the copy PlanCopy planned (its content copied outside
-// the lock) to the folder parentID as name: 201 with the copy's record.
+// AddCopyTx serves POST /files/{file_id}/copy and POST
+// /folders/{folder_id}/copy once the content is copied: it adds the copy
+// PlanCopy planned (its content copied outside the lock) to the folder
+// parentID as name, 201 with the copy's record. Callers hold Mu.
 func (s *State) AddCopyTx(p *Principal, nodes []CopyNode, parentID, name string, fields []string) (Reply, *wire.Error) {
 	top, aerr := s.AddCopy(p, nodes, parentID, name)
 	if aerr != nil {

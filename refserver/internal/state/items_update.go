@@ -72,7 +72,7 @@ type ItemUpdateBody struct {
 }
 
 // action is what an update asks of the access model: sharing alone is
-// actShare, anything else actEdit.
+// actShare, anything else ActEdit.
 func (b *ItemUpdateBody) action() Action {
 	other := b.Name != nil || b.Description != nil || b.Parent != nil || b.Tags != nil || b.Collections != nil ||
 		b.Lock.Present || b.DispositionAt != nil || b.Permissions != nil || b.SyncState != nil ||
@@ -134,8 +134,11 @@ func (b *ItemUpdateBody) CheckShape(typ string) *wire.Error {
 	return nil
 }
 
-// UpdateItemTx is the transaction of updateItem (updateItem): what it checks,
-// reads and changes under the state's lock, and its reply. Callers hold mu.
+// UpdateItemTx serves PUT /files/{file_id} and PUT /folders/{folder_id}
+// (refserver's updateItem) under the rules above: every check first, then
+// the changes (lock and unlock: the parsed lock member; removeLink and
+// link: the parsed shared_link), at now; 200 with the item's record.
+// Callers hold Mu.
 func (s *State) UpdateItemTx(id string, body ItemUpdateBody, p *Principal, typ string, ifMatch string, lock *FileLock, unlock bool, now time.Time, removeLink bool, link *SharedLinkUpdate, fields []string) (Reply, *wire.Error) {
 	if id == RootID {
 		if body.Name != nil || body.Parent != nil {
@@ -260,7 +263,7 @@ func (b *ItemUpdateBody) applyFolderSettings(it *Item) {
 }
 
 // IsWithin reports whether folder id is folder root or below it. Callers
-// hold s.mu.
+// hold Mu.
 func (s *State) IsWithin(id, root string) bool {
 	if id == root {
 		return true
@@ -270,7 +273,7 @@ func (s *State) IsWithin(id, root string) bool {
 }
 
 // setOwnerTree gives an item and everything below it a new owner (a move
-// into another user's folder). Callers hold s.mu.
+// into another user's folder). Callers hold Mu.
 func (s *State) setOwnerTree(it *Item, owner *User) {
 	if it.Owner != owner {
 		it.Owner = owner
@@ -285,7 +288,7 @@ func (s *State) setOwnerTree(it *Item, owner *User) {
 }
 
 // itemSettings renders the members this file adds to a record when asked
-// by fields (content.go's extra). ok is false for other fields.
+// by fields (content.go's Extra). ok is false for other fields.
 func (s *State) itemSettings(it *Item, field string) (any, bool) {
 	switch field {
 	case "tags":

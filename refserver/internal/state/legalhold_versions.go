@@ -16,7 +16,7 @@ type FileVersionLegalHold struct {
 	Sources []*LegalHoldAssignment
 }
 
-// HoldVersion puts version v of f on hold by assignment a. Callers hold s.mu.
+// HoldVersion puts version v of f on hold by assignment a. Callers hold Mu.
 func (s *State) HoldVersion(f *Item, v *Version, a *LegalHoldAssignment) {
 	h, ok := s.Holds.ByVersion[v.ID]
 	if !ok {

@@ -6,7 +6,9 @@ import (
 
 // Legal hold policies (this file), their assignments
 // (legalhold_assignments.go) and the file version legal holds they create
-// (legalhold_versions.go). Only the enterprise admin may use them.
+// (legalhold_versions.go): their state and rules; the endpoints'
+// transactions are in internal/governance. Only the enterprise admin may
+// use them.
 //
 // Lifecycle: a new policy is "applying", then "active"; DELETE releases it
 // (202): "releasing", then "released", when its holds lift. A deleted
@@ -16,7 +18,7 @@ import (
 // in the spec: a null is 400 bad_request (wire.DecodeJSONObject), not "absent".
 
 // legalHoldState is the server's state for legal hold policies,
-// assignments and file version legal holds, guarded by Server.mu.
+// assignments and file version legal holds, guarded by the State's Mu.
 type legalHoldState struct {
 	Policies    map[string]*LegalHoldPolicy
 	PolicyOrder []*LegalHoldPolicy
@@ -38,6 +40,8 @@ type LegalHoldPolicy struct {
 	Released                            time.Time // exact time of the release request; zero = not released
 }
 
+// The statuses of a legal hold policy, and the longest name and
+// description (or release notes) the service takes.
 const (
 	holdApplying  = "applying"
 	holdActive    = "active"
@@ -49,7 +53,8 @@ const (
 )
 
 // InitLegalHolds prepares the state of legal hold policies, assignments
-// and file version legal holds; called once by newServer.
+// and file version legal holds; called by InitResources, and to empty the
+// state before a restore.
 func (s *State) InitLegalHolds() {
 	s.Holds = legalHoldState{
 		Policies:    map[string]*LegalHoldPolicy{},

@@ -4,7 +4,10 @@ import (
 	"fmt"
 )
 
-// HideFromPages is HideFromPages under the lock. Callers hold mu.
+// HideFromPages hides the users, groups and group memberships with ids
+// from offset pages (refserver's Server.HideFromPages): they keep their
+// place, but are left out of entries. It changes nothing when an id is
+// unknown. Callers hold Mu.
 func (s *State) HideFromPages(ids []string) error {
 	for _, id := range ids {
 		_, isUser := s.Users.ByID[id]
@@ -24,7 +27,7 @@ func (s *State) HideFromPages(ids []string) error {
 }
 
 // userHidden, groupHidden and membershipHidden tell wire.OffsetEntries what
-// HideFromPages hid. Callers hold s.mu.
+// HideFromPages hid. Callers hold Mu.
 func (s *State) userHidden(u *User) bool             { return s.pageHidden[u.ID] }
 func (s *State) groupHidden(g *Group) bool           { return s.pageHidden[g.ID] }
 func (s *State) membershipHidden(m *Membership) bool { return s.pageHidden[m.ID] }

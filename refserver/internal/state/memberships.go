@@ -26,16 +26,17 @@ import (
 //   - 400 invalid_parameter: a member other than configurable_permissions
 //     sent as null (only that one is nullable in the spec).
 
+// The roles of a group membership.
 const (
 	RoleGroupMember = "member"
 	RoleGroupAdmin  = "admin"
 )
 
-// groupAdminPermissions are the configurable permissions of a group admin
+// GroupAdminPermissions are the configurable permissions of a group admin
 // the service names; all are on unless configured otherwise.
 var GroupAdminPermissions = []string{"can_run_reports", "can_instant_login", "can_create_accounts", "can_edit_accounts"}
 
-// Membership is a user's membership of a group. Fields are guarded by Server.mu.
+// Membership is a user's membership of a group. Fields are guarded by the State's Mu.
 type Membership struct {
 	ID                    string
 	User                  *User
@@ -46,7 +47,7 @@ type Membership struct {
 }
 
 // renderMembership is a membership for a fields parameter (GroupMembership;
-// configurable_permissions for admins only). Callers hold s.mu.
+// configurable_permissions for admins only). Callers hold Mu.
 func (s *State) renderMembership(m *Membership, fields []string) map[string]any {
 	rec := map[string]any{
 		"type": "group_membership", "id": m.ID, "user": m.User.Mini(), "group": m.Group.Mini(),
@@ -62,7 +63,7 @@ func (s *State) renderMembership(m *Membership, fields []string) map[string]any 
 	return PickFields(rec, fields, "type", "id")
 }
 
-// membershipsWhere lists the memberships that match, in id order. Callers hold s.mu.
+// membershipsWhere lists the memberships that match, in id order. Callers hold Mu.
 func (s *State) membershipsWhere(match func(*Membership) bool) []*Membership {
 	var out []*Membership
 	for _, m := range s.Groups.Memberships {
@@ -99,9 +100,10 @@ type MembershipBody struct {
 	ConfigurablePermissions wire.Nullable[map[string]bool] `json:"configurable_permissions"`
 }
 
-// CreateMembershipTx is the transaction of POST /group_memberships
-// (createMembership): what it checks, reads and changes under the state's
-// lock, and its reply. Callers hold mu.
+// CreateMembershipTx serves POST /group_memberships (refserver's
+// createMembership): the enterprise user joins the group (404 for either
+// missing, 409 conflict when already in it); 201 with its record. Callers
+// hold Mu.
 func (s *State) CreateMembershipTx(body MembershipBody, fields []string) (Reply, *wire.Error) {
 	u := s.EnterpriseUser(*body.User.ID)
 	if u == nil {
@@ -128,7 +130,7 @@ func (s *State) CreateMembershipTx(body MembershipBody, fields []string) (Reply,
 }
 
 // lookupMembership finds a membership p may manage (self: p may also be
-// its member, for reads). Callers hold s.mu.
+// its member, for reads). Callers hold Mu.
 func (s *State) lookupMembership(id string, p *Principal, self bool) (*Membership, *wire.Error) {
 	m := s.Groups.Memberships[id]
 	if !ValidID(id) || m == nil {
@@ -140,9 +142,9 @@ func (s *State) lookupMembership(id string, p *Principal, self bool) (*Membershi
 	return m, nil
 }
 
-// GetMembershipTx is the transaction of GET
-// /group_memberships/{group_membership_id}. (getMembership): what it checks,
-// reads and changes under the state's lock, and its reply. Callers hold mu.
+// GetMembershipTx serves GET /group_memberships/{group_membership_id}
+// (getMembership): the membership, for the admin, the group's admins and
+// its member. Callers hold Mu.
 func (s *State) GetMembershipTx(membershipID string, p *Principal, fields []string) (Reply, *wire.Error) {
 	m, aerr := s.lookupMembership(membershipID, p, true)
 	if aerr != nil {
@@ -157,9 +159,9 @@ type UpdateMembershipBody struct {
 	ConfigurablePermissions wire.Nullable[map[string]bool] `json:"configurable_permissions"`
 }
 
-// UpdateMembershipTx is the transaction of PUT
-// /group_memberships/{group_membership_id} (updateMembership): what it checks,
-// reads and changes under the state's lock, and its reply. Callers hold mu.
+// UpdateMembershipTx serves PUT /group_memberships/{group_membership_id}
+// (updateMembership): the admin or a group admin changes its role and
+// configurable permissions. Callers hold Mu.
 func (s *State) UpdateMembershipTx(membershipID string, p *Principal, body UpdateMembershipBody, fields []string) (Reply, *wire.Error) {
 	m, aerr := s.lookupMembership(membershipID, p, false)
 	if aerr != nil {
@@ -180,9 +182,9 @@ func (s *State) UpdateMembershipTx(membershipID string, p *Principal, body Updat
 	return Reply{wire.StatusOK, s.renderMembership(m, fields)}, nil
 }
 
-// DeleteMembershipTx is the transaction of DELETE
-// /group_memberships/{group_membership_id} (deleteMembership): what it checks,
-// reads and changes under the state's lock, and its reply. Callers hold mu.
+// DeleteMembershipTx serves DELETE /group_memberships/{group_membership_id}
+// (deleteMembership): the admin or a group admin removes it (204). Callers
+// hold Mu.
 func (s *State) DeleteMembershipTx(membershipID string, p *Principal) (Reply, *wire.Error) {
 	m, aerr := s.lookupMembership(membershipID, p, false)
 	if aerr != nil {
@@ -193,9 +195,9 @@ func (s *State) DeleteMembershipTx(membershipID string, p *Principal) (Reply, *w
 	return Reply{Status: wire.StatusNoContent}, nil
 }
 
-// ListUserMembershipsTx is the transaction of GET /users/{user_id}/memberships
-// (listUserMemberships): what it checks, reads and changes under the state's
-// lock, and its reply. Callers hold mu.
+// ListUserMembershipsTx serves GET /users/{user_id}/memberships
+// (listUserMemberships): an offset page of the user's memberships, for the
+// admin and the user (403 for others). Callers hold Mu.
 func (s *State) ListUserMembershipsTx(p *Principal, id string, pq wire.Page) (Reply, *wire.Error) {
 	if !p.IsAdmin() && id != p.User.ID {
 		return Reply{}, wire.Errorf(wire.StatusForbidden, wire.CodeAccessDenied, "Only the user and enterprise admins may list the user's groups")
@@ -208,7 +210,7 @@ func (s *State) ListUserMembershipsTx(p *Principal, id string, pq wire.Page) (Re
 	return Reply{wire.StatusOK, wire.OffsetEntries(list, pq, s.membershipHidden, func(m *Membership) any { return s.renderMembership(m, nil) })}, nil
 }
 
-// groupsUserLeft removes u's memberships. Callers hold s.mu.
+// groupsUserLeft removes u's memberships. Callers hold Mu.
 func (s *State) groupsUserLeft(u *User) {
 	dropWhere(s, KMemberships, s.Groups.Memberships, func(m *Membership) bool { return m.User == u })
 }

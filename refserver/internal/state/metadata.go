@@ -5,6 +5,10 @@ import (
 	"strings"
 )
 
+// Metadata constants: the global scope, the limits the service documents
+// (instances per item, template key, field key and display name lengths),
+// the global properties template's key, and the content type of a JSON
+// Patch body (PUT of an instance, a template's schema).
 const (
 	ScopeGlobal          = "global"
 	MaxInstancesPerItem  = 100
@@ -16,7 +20,7 @@ const (
 )
 
 // MetadataState is the server's state for metadata templates, instances
-// and queries, guarded by Server.mu.
+// and queries, guarded by the State's Mu.
 type MetadataState struct {
 	Templates map[string]*MDTemplate   // by scope + "." + templateKey
 	ByID      map[string]*MDTemplate   // by template id
@@ -28,7 +32,8 @@ type MetadataState struct {
 
 // initMetadata prepares the state of metadata templates, instances and
 // queries: the global "properties" template (free-form string values)
-// exists from the start. Called once by newServer.
+// exists from the start. Called once by InitResources (a restore rebuilds
+// the templates from their records).
 func (s *State) initMetadata() {
 	s.Metadata = MetadataState{
 		Templates: make(map[string]*MDTemplate),
@@ -40,7 +45,7 @@ func (s *State) initMetadata() {
 }
 
 // metadataItemPurged drops the metadata instances of an item deleted for
-// good. Callers hold s.mu.
+// good. Callers hold Mu.
 func (s *State) metadataItemPurged(it *Item) {
 	for _, in := range append([]*MDInstance(nil), s.Metadata.ByItem[it.ID]...) {
 		s.RemoveInstance(in)

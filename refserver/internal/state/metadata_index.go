@@ -7,8 +7,8 @@ import (
 )
 
 // Query indexes. Every template keeps its instances in creation order
-// (bySeq, the default query order) and, for each template field a query
-// sorted by, a sortIndex: a B-tree (github.com/tidwall/btree) of the
+// (BySeq, the default query order) and, for each template field a query
+// sorted by, a SortIndex: a B-tree (github.com/tidwall/btree) of the
 // instances ordered by (value, creation), null values last. An index is
 // built on the first query that needs it (O(n log n)) and kept in step
 // after that by every create, update and delete (O(log n)), so a sorted
@@ -35,6 +35,8 @@ func CmpPresent(a MDVal, aok bool, b MDVal, bok bool) int {
 	return CmpVals(a, b)
 }
 
+// Cmp orders two instances by the index's field (null last), then by
+// creation.
 func (x *SortIndex) Cmp(a, b *MDInstance) int {
 	va, aok := a.Values[x.field]
 	vb, bok := b.Values[x.field]
@@ -44,6 +46,7 @@ func (x *SortIndex) Cmp(a, b *MDInstance) int {
 	return cmp.Compare(a.Seq, b.Seq)
 }
 
+// Insert files in in the index; call it once in's values are set.
 func (x *SortIndex) Insert(in *MDInstance) { x.Tree.Set(in) }
 
 // Remove takes in out of the index; call it before in's values change.
@@ -55,7 +58,7 @@ func (t *MDTemplate) Index(field string) *SortIndex {
 		return x
 	}
 	x := &SortIndex{field: field}
-	// Guarded by s.mu like the rest of the template: no locks of its own.
+	// Guarded by Mu like the rest of the template: no locks of its own.
 	// Degree 64 (nodes of up to 127 instances): with the default 32 an
 	// update's remove and insert measured about 2% slower than with the
 	// google/btree this replaced (BenchmarkMetadataIndex/move); with 64

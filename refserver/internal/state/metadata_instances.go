@@ -7,7 +7,7 @@ import (
 )
 
 // MDInstance is a template applied to a file or folder. Fields are guarded
-// by Server.mu.
+// by the State's Mu.
 type MDInstance struct {
 	ID      string // $id
 	Tmpl    *MDTemplate
@@ -89,7 +89,7 @@ func (in *MDInstance) ApplyEffect(e SchemaEffect) bool {
 	return changed
 }
 
-// AddInstance applies a template to an item. Callers hold s.mu.
+// AddInstance applies a template to an item. Callers hold Mu.
 func (s *State) AddInstance(t *MDTemplate, it *Item, values map[string]MDVal) *MDInstance {
 	s.Metadata.Seq++
 	in := &MDInstance{ID: NewUUID(), Tmpl: t, Item: it, Seq: s.Metadata.Seq, Values: values}
@@ -99,7 +99,7 @@ func (s *State) AddInstance(t *MDTemplate, it *Item, values map[string]MDVal) *M
 }
 
 // IndexInstance adds in to the indexes of its template and item; in is
-// newer than every instance indexed. Callers hold s.mu.
+// newer than every instance indexed. Callers hold Mu.
 func (s *State) IndexInstance(in *MDInstance) {
 	t, it := in.Tmpl, in.Item
 	s.Dirty(KInstances, in.ID)
@@ -112,7 +112,7 @@ func (s *State) IndexInstance(in *MDInstance) {
 	s.Metadata.ByInstID[in.ID] = in
 }
 
-// RemoveInstance deletes an instance and its index entries. Callers hold s.mu.
+// RemoveInstance deletes an instance and its index entries. Callers hold Mu.
 func (s *State) RemoveInstance(in *MDInstance) {
 	s.Dirty(KInstances, in.ID)
 	t := in.Tmpl

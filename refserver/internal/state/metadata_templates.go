@@ -7,7 +7,7 @@ import (
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
-// MDTemplate is a metadata template. Fields are guarded by Server.mu.
+// MDTemplate is a metadata template. Fields are guarded by the State's Mu.
 type MDTemplate struct {
 	ID, Scope, Key, DisplayName string
 	Hidden, CopyOnCopy          bool
@@ -43,7 +43,7 @@ const (
 	FieldTaxonomy    = "taxonomy"
 )
 
-// kindOfValue is the kind of value (mdVal.kind) the field holds.
+// kindOfValue is the kind of value (MDVal.Kind) the field holds.
 func (f *MDField) kindOfValue() byte {
 	switch f.Typ {
 	case FieldFloat, FieldInteger:
@@ -56,8 +56,11 @@ func (f *MDField) kindOfValue() byte {
 	return ValString
 }
 
+// HasOptions reports whether the field has options (enum, multiSelect).
 func (f *MDField) HasOptions() bool { return f.Typ == FieldEnum || f.Typ == FieldMultiSelect }
 
+// Option finds the option with key and its position; -1 and nil when the
+// field has none.
 func (f *MDField) Option(key string) (int, *MDOption) {
 	for i, o := range f.Options {
 		if o.Key == key {
@@ -67,6 +70,8 @@ func (f *MDField) Option(key string) (int, *MDOption) {
 	return -1, nil
 }
 
+// Field finds the field with key and its position; -1 and nil when the
+// template has none.
 func (t *MDTemplate) Field(key string) (int, *MDField) {
 	for i, f := range t.Fields {
 		if f.Key == key {
@@ -104,7 +109,7 @@ func (t *MDTemplate) Record() map[string]any {
 }
 
 // AddTemplate registers a new template (ids are assigned here). Callers
-// hold s.mu (or run before the server answers).
+// hold Mu (or run before the server answers).
 func (s *State) AddTemplate(t *MDTemplate) {
 	t.ID = NewUUID()
 	t.TypeID = t.Key + "-" + NewUUID()
@@ -116,6 +121,8 @@ func (s *State) AddTemplate(t *MDTemplate) {
 	s.Dirty(KMetadata, MetadataKey)
 }
 
+// AddOption appends a new option (a fresh id) to an enum or multiSelect
+// field: 400 for a bad or existing key.
 func (f *MDField) AddOption(key string) *wire.Error {
 	if aerr := CheckOptionKey(key); aerr != nil {
 		return aerr
@@ -127,6 +134,7 @@ func (f *MDField) AddOption(key string) *wire.Error {
 	return nil
 }
 
+// CheckOptionKey checks an option key: valid UTF-8, not blank (400).
 func CheckOptionKey(key string) *wire.Error {
 	if strings.TrimSpace(key) == "" || !utf8.ValidString(key) {
 		return wire.BadRequest("Invalid option key %q", key)

@@ -12,12 +12,13 @@ import (
 // engine compares (numbers parsed once) and the wire needs (the number's
 // own text, so that no precision is lost on the way back).
 type MDVal struct {
-	Kind byte     // valString, valNumber, valDate, valList
+	Kind byte     // ValString, ValNumber, ValDate, ValList
 	S    string   // string, enum option key, date (normalised), number text
 	F    float64  // number; date as Unix milliseconds
 	List []string // multiSelect, taxonomy
 }
 
+// The kinds of a value (MDVal.Kind).
 const (
 	ValString byte = iota + 1
 	ValNumber
@@ -41,6 +42,8 @@ func (v MDVal) JSON() any {
 	}
 }
 
+// Equal reports whether v and o are the same value: the same kind, text
+// (a number's own text, a date normalised) and list.
 func (v MDVal) Equal(o MDVal) bool {
 	if v.Kind != o.Kind || v.S != o.S || len(v.List) != len(o.List) {
 		return false
@@ -122,6 +125,8 @@ func FieldValue(f *MDField, v any) (MDVal, error) {
 	return MDVal{}, fmt.Errorf("value of %q does not match its field type %s", f.Key, f.Typ)
 }
 
+// StringList returns the strings of a JSON array (decoded as []any); false
+// when v is not one or holds something else.
 func StringList(v any) ([]string, bool) {
 	arr, ok := v.([]any)
 	if !ok {

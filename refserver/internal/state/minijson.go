@@ -6,10 +6,10 @@ import (
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
-// MiniJSON is the JSON of s.mini(it), written directly: the same bytes
+// MiniJSON is the JSON of s.Mini(it), written directly: the same bytes
 // json.Marshal gives for the map (keys in sorted order), without building
 // the map. Folder listings send a page of up to 1000 of them; encoding
-// maps was most of a page's cost. Callers hold s.mu.
+// maps was most of a page's cost. Callers hold Mu.
 func (s *State) MiniJSON(it *Item) json.RawMessage {
 	b := make([]byte, 0, 256)
 	b = append(b, `{"etag":`...)

@@ -4,6 +4,8 @@ import (
 	"strings"
 )
 
+// APIOrigin is the API host's origin: BaseURL without its APIRoot (the
+// base of the token and authorize URLs, avatars, the enterprise hostname).
 func (s *State) APIOrigin() string { return strings.TrimSuffix(s.BaseURL, APIRoot) }
 
 // PrincipalForUser is the principal a token of user u acts as.
@@ -22,7 +24,7 @@ func (s *State) PrincipalForUser(u *User) *Principal {
 
 // ManagedUser returns the managed (or app) user of the enterprise with id,
 // not the service account, nor a deleted or rolled-out user (users.go).
-// It takes s.mu: callers may hold the oauth room's lock (never the other
+// It takes Mu: callers may hold the oauth room's lock (never the other
 // way round).
 func (s *State) ManagedUser(id string) *User {
 	s.Mu.Lock()

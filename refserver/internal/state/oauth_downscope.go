@@ -3,7 +3,7 @@ package state
 // Restriction limits a downscoped token to scopes and maybe one item.
 type Restriction struct {
 	Scopes []string
-	// kind and id name the one file or folder the token is limited to
+	// Kind and ID name the one file or folder the token is limited to
 	// (kind "" for none).
 	Kind, ID string
 }

@@ -15,7 +15,7 @@ type Persister struct {
 	// commit has covered. A request waits until committed reaches the
 	// marked it saw, and at most one waiter at a time (flushing) commits
 	// for every request waiting, so concurrent requests share one bbolt
-	// transaction. committedCond (on mu) is signalled when committed moves
+	// transaction. CommittedCond (on Mu) is signalled when Committed moves
 	// or a flush ends.
 	Marked, Committed uint64
 	Flushing          bool
@@ -26,7 +26,7 @@ type Persister struct {
 
 // LoadScratch is what loading keeps between kinds.
 type LoadScratch struct {
-	TemplateOrder []string         // template ids in listing order (kMetadata)
+	TemplateOrder []string         // template ids in listing order (KMetadata)
 	Purged        map[string]*Item // purged files that governance records keep, by id
 }
 
@@ -38,7 +38,8 @@ type DirtyKey struct {
 
 // Dirty marks the record (kind, key) as changed: the end of the request
 // writes it, or deletes it when the object is gone. Callers hold the lock
-// that guards the object (s.mu, or s.oauth.mu for the oauth kinds).
+// that guards the object (Mu, or refserver's oauth room lock for the oauth
+// kinds).
 func (s *State) Dirty(kind KindID, key string) {
 	if s.Persist != nil { // inlined: without DataDir a mark is this check
 		s.Persist.mark(kind, key)
@@ -46,7 +47,7 @@ func (s *State) Dirty(kind KindID, key string) {
 }
 
 // dropWhere deletes the records of m that match, marking each one
-// (s.dirty(kind, key)). Callers hold the lock that guards m.
+// (s.Dirty(kind, key)). Callers hold the lock that guards m.
 func dropWhere[V any](s *State, kind KindID, m map[string]V, match func(V) bool) {
 	for k, v := range m {
 		if match(v) {
@@ -64,7 +65,7 @@ func (p *Persister) mark(kind KindID, key string) {
 }
 
 // persistItemPurged marks the governance records of a purged file: from
-// now on they keep a copy of it (encodeFileRef).
+// now on they keep a copy of it (internal/persist's EncodeFileRef).
 func (s *State) persistItemPurged(it *Item) {
 	if s.Persist == nil {
 		return

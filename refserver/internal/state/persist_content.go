@@ -6,6 +6,7 @@ import (
 
 // Records of the server itself, its users, items and upload sessions.
 
+// MetaKey is the key of the one KMeta record (ids, tokens, signing key).
 const MetaKey = "server"
 
 // PartKey is the key of the part of session sid at offset.

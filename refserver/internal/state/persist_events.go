@@ -8,6 +8,10 @@ import (
 // so the bucket's order is the stream's), plus the head position, which
 // outlives the events dropped from the history.
 
+// EventHeadKey is the key of the record of the head position in the
+// events bucket.
 const EventHeadKey = "head"
 
+// EventKey is the key of the event at position seq: zero-padded, so the
+// bucket's order is the stream's.
 func EventKey(seq int64) string { return fmt.Sprintf("%020d", seq) }

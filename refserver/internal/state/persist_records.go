@@ -8,9 +8,10 @@ import (
 )
 
 // KindID is a kind of persisted record: one bbolt bucket, keyed by the
-// object's id. Adding state to the server means adding a kind here (its
-// record type next to the others in persist_*.go) and a dirty mark where
-// the state changes; the persistence tests then cover it.
+// object's id. Adding state to the server means adding a kind here, its
+// record type and codec (internal/persist, or beside the state's own type
+// here), its entry in refserver's recordKinds (persist_records.go), and a
+// dirty mark where the state changes; the persistence tests then cover it.
 type KindID uint8
 
 // The kinds, in restore order: a kind's records may point only to kinds

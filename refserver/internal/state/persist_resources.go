@@ -1,3 +1,5 @@
 package state
 
+// MetadataKey is the key of the one KMetadata record (the metadata
+// counters and the template order).
 const MetadataKey = "state"

@@ -4,12 +4,13 @@ import "github.com/contentapi/cms/refserver/internal/wire"
 
 // The resources beyond files, folders and upload sessions each live in a
 // file of their own (weblinks.go, tasks.go, metadata.go, ...), which holds
-// their handlers, their state type and its rules; their routes are in
-// route_table.go. This file prepares their state and holds the hooks between
-// them.
+// their state type, its rules and transactions; their handlers and routes
+// are in package refserver (route_table.go). This file prepares their state
+// and holds the hooks between them.
 
-// InitResources prepares every such resource's state; called by newServer
-// before the server answers a request.
+// InitResources prepares every such resource's state; called once by
+// refserver's newServer before the server answers a request (a persisted
+// server then restores the records into it).
 func (s *State) InitResources() {
 	s.InitTasks()
 	s.InitWatermarks()
@@ -27,10 +28,10 @@ func (s *State) InitResources() {
 
 // Cross-resource hooks. The content code (files, folders, uploads, trash)
 // calls these at its choke points; each resource fills in its own part in
-// its own file. All are called with s.mu held.
+// its own file. All are called with Mu held.
 
 // versionAdded is called when a file gets a version: its first one
-// (createFile) or a new one (addVersion). Retention and legal holds attach
+// (CreateFile) or a new one (AddVersion). Retention and legal holds attach
 // to the new version here.
 func (s *State) versionAdded(f *Item, v *Version) {
 	s.retentionVersionAdded(f, v)

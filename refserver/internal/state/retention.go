@@ -7,7 +7,9 @@ import (
 
 // Retention policies (this file), their assignments
 // (retention_assignments.go) and the file version retentions they create
-// (retention_versions.go). Only the enterprise admin may use them.
+// (retention_versions.go): their state and rules; the endpoints'
+// transactions are in internal/governance. Only the enterprise admin may
+// use them.
 //
 // Rules: a policy is finite (retention_length in days) or indefinite; a
 // non_modifiable policy may only be lengthened, retired, or have its
@@ -19,7 +21,7 @@ import (
 // cannot be deleted for good before its disposition date.
 
 // retentionState is the server's state for retention policies, assignments
-// and file version retentions, guarded by Server.mu.
+// and file version retentions, guarded by the State's Mu.
 type retentionState struct {
 	Policies    map[string]*RetentionPolicy
 	PolicyOrder []*RetentionPolicy // creation (id) order
@@ -46,6 +48,8 @@ type RetentionPolicy struct {
 	CreatedAt, ModifiedAt time.Time
 }
 
+// The wire values of a retention policy's policy_type, disposition_action,
+// retention_type and status, and the longest description.
 const (
 	RetentionFinite         = "finite"
 	RetentionIndefinite     = "indefinite"
@@ -59,7 +63,8 @@ const (
 )
 
 // InitRetention prepares the state of retention policies, assignments and
-// file version retentions; called once by newServer.
+// file version retentions; called by InitResources, and to empty the state
+// before a restore.
 func (s *State) InitRetention() {
 	s.Retention = retentionState{
 		Policies:    map[string]*RetentionPolicy{},
@@ -85,6 +90,8 @@ func (rp *RetentionPolicy) LongerOrEqual(other *RetentionPolicy) bool {
 	return other.PolicyType != RetentionIndefinite && rp.Days >= other.Days
 }
 
+// MaxExtensionString is max_extension_length on the wire: days as a string,
+// or "none".
 func (rp *RetentionPolicy) MaxExtensionString() string {
 	if rp.MaxExtension == 0 {
 		return "none"

@@ -9,7 +9,7 @@ import (
 type RetentionAssignment struct {
 	ID             string
 	Policy         *RetentionPolicy
-	ToType, ToID   string // toID "" for the enterprise; a template's id
+	ToType, ToID   string // ToID "" for the enterprise; a template's id
 	FilterFields   []FilterField
 	StartDateField string
 	By             *User
@@ -22,6 +22,8 @@ type FilterField struct {
 	Value string `json:"value"`
 }
 
+// The assign_to types of a retention assignment, and the start date field
+// that means the file's upload date.
 const (
 	AssignEnterprise       = "enterprise"
 	AssignFolder           = "folder"

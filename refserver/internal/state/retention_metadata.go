@@ -27,7 +27,7 @@ func OptionByID(f *MDField, id string) *MDOption {
 
 // metadataCovers reports whether the metadata_template assignment a covers
 // file f: f carries an instance of the template that matches the filter.
-// A template, field or option that is gone matches nothing. Callers hold s.mu.
+// A template, field or option that is gone matches nothing. Callers hold Mu.
 func (s *State) metadataCovers(a *RetentionAssignment, f *Item) bool {
 	t := s.Metadata.ByID[a.ToID]
 	if t == nil || f.Typ != "file" {
@@ -64,7 +64,7 @@ func (s *State) metadataCovers(a *RetentionAssignment, f *Item) bool {
 // RetentionStart is when assignment a starts retaining version v of file f:
 // for the enterprise or a folder, now (when the version comes under it);
 // for a metadata template, the date in the start date field of f's
-// instance, else the version's upload. Callers hold s.mu.
+// instance, else the version's upload. Callers hold Mu.
 func (s *State) RetentionStart(a *RetentionAssignment, f *Item, v *Version) time.Time {
 	if a.ToType != AssignMetadataTemplate {
 		return s.NowSec()
@@ -83,7 +83,7 @@ func (s *State) RetentionStart(a *RetentionAssignment, f *Item, v *Version) time
 // of active policies for the item of an instance that was created or whose
 // values changed: a file that now matches has every version retained, and
 // a later start date extends the retention of the versions already
-// retained (an earlier one does not shorten it). Callers hold s.mu.
+// retained (an earlier one does not shorten it). Callers hold Mu.
 func (s *State) retentionMetadataChanged(in *MDInstance) {
 	f := in.Item
 	if f.Typ != "file" {

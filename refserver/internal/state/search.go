@@ -41,6 +41,8 @@ func (r *TimeRange) contains(t time.Time) bool {
 	return (r.From.IsZero() || !t.Before(r.From)) && (r.To.IsZero() || !t.After(r.To))
 }
 
+// InvalidParam is 400 invalid_parameter with a formatted message (the same
+// as ErrInvalidParam).
 func InvalidParam(format string, args ...any) *wire.Error {
 	return wire.Errorf(wire.StatusBadRequest, wire.CodeInvalidParameter, format, args...)
 }
@@ -261,7 +263,7 @@ func (c mdCondition) matches(in *MDInstance) bool {
 
 // MatchMDFilter keeps the hits whose instance of the filter's template
 // meets every condition; with no hits (no query), every such instance's
-// item, scored 0. Callers hold s.mu.
+// item, scored 0. Callers hold Mu.
 func (s *State) MatchMDFilter(f *searchMDFilter, hits map[*Item]int) map[*Item]int {
 	keep := func(in *MDInstance) bool {
 		for _, c := range f.fields {

@@ -18,7 +18,7 @@ import (
 // that a phrase is checked without the text.
 //
 // Items are indexed lazily: every change of an item reaches
-// folderIndexes.sync (item.touch and every place that adds, moves,
+// folderIndexes.Sync (Item.touch and every place that adds, moves,
 // trashes, restores or deletes an item call it), which marks the item
 // pending; a search first re-reads the pending items. A change costs a map
 // insert, and the content of a file is read once per version.
@@ -29,6 +29,7 @@ import (
 // SearchField is a part of an item a query can match (content_types).
 type SearchField uint8
 
+// The parts of an item a query can match, and all of them.
 const (
 	FieldName SearchField = 1 << iota
 	FieldDescription
@@ -68,7 +69,7 @@ var textExtensions = map[string]bool{
 	"go": true, "js": true, "ts": true, "py": true, "java": true, "c": true, "h": true, "sql": true,
 }
 
-// searchIndex is the server's search index, guarded by Server.mu.
+// searchIndex is the server's search index, guarded by the State's Mu.
 type searchIndex struct {
 	seed     maphash.Seed
 	Postings map[string]map[*Item]SearchField
@@ -88,6 +89,7 @@ type SearchDoc struct {
 	contentPairs map[uint64]struct{}
 }
 
+// NewSearchIndex returns an empty search index.
 func NewSearchIndex() *searchIndex {
 	return &searchIndex{
 		seed:     maphash.MakeSeed(),
@@ -123,7 +125,8 @@ func (x *searchIndex) PairKey(a, b string) uint64 {
 	return h.Sum64()
 }
 
-// flush indexes the pending items. Callers hold s.mu.
+// FlushSearchIndex indexes the pending items (reading the content of text
+// files from the store), so a search sees every change. Callers hold Mu.
 func (s *State) FlushSearchIndex(ctx context.Context) {
 	x := s.Search
 	for it := range x.pending {
@@ -238,7 +241,7 @@ func (s *State) contentWords(ctx context.Context, blobID string) (map[string]str
 	return words, pairs
 }
 
-// scanSearchWords is a bufio.SplitFunc for the words of searchWords.
+// scanSearchWords is a bufio.SplitFunc for the words of SearchWords.
 func scanSearchWords(data []byte, atEOF bool) (int, []byte, error) {
 	isWord := func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 	start := 0
@@ -267,8 +270,8 @@ func fileExtension(name string) string {
 	return strings.ToLower(strings.TrimPrefix(path.Ext(name), "."))
 }
 
-// evalSearch returns the items a query node matches in the fields of
-// mask, with their relevance. Callers hold s.mu and flushed the index.
+// Eval returns the items a query node matches in the fields of
+// mask, with their relevance. Callers hold Mu and flushed the index.
 func (x *searchIndex) Eval(n *SearchNode, mask SearchField) map[*Item]int {
 	switch n.Op {
 	case OpWords:
@@ -284,7 +287,7 @@ func (x *searchIndex) Eval(n *SearchNode, mask SearchField) map[*Item]int {
 		}
 		return out
 	}
-	// opAnd: intersect the positive kids, then drop what the others match.
+	// OpAnd: intersect the positive kids, then drop what the others match.
 	var out map[*Item]int
 	var excluded []*SearchNode
 	for _, k := range n.Kids {

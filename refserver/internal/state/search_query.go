@@ -26,12 +26,15 @@ import (
 // over its kids.
 type SearchNode struct {
 	Op    SearchOp
-	Words []string // opWords: one word, or a phrase
+	Words []string // OpWords: one word, or a phrase
 	Kids  []*SearchNode
 }
 
+// SearchOp is the kind of a query node: words (a term or a phrase), or an
+// operator over the node's kids.
 type SearchOp int
 
+// The kinds of query nodes.
 const (
 	OpWords SearchOp = iota
 	OpAnd
@@ -54,7 +57,7 @@ func (n *SearchNode) positive() bool {
 			}
 		}
 		return false
-	default: // opOr
+	default: // OpOr
 		for _, k := range n.Kids {
 			if !k.positive() {
 				return false

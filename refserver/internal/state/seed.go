@@ -7,6 +7,8 @@ import (
 	"time"
 )
 
+// SeedFolder makes folder name in parentID for p (refserver's Seed),
+// taking Mu itself; it fails when the name is taken.
 func (s *State) SeedFolder(p *Principal, parentID, name string) (*Item, error) {
 	s.Mu.Lock()
 	defer s.Mu.Unlock()
@@ -29,6 +31,9 @@ func (s *State) SeedFolder(p *Principal, parentID, name string) (*Item, error) {
 	return f, nil
 }
 
+// SeedFile stores body and makes file name of it in parentID for p,
+// downloadable at once (refserver's Seed); it takes Mu itself, and
+// deletes the blob again when the file cannot be made.
 func (s *State) SeedFile(ctx context.Context, p *Principal, parentID, name, body string) error {
 	blob, err := s.Store.Put(ctx, strings.NewReader(body))
 	if err != nil {

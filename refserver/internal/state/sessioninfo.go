@@ -1,6 +1,7 @@
 package state
 
-// SessionState is the state of an upload session (refserver.SessionState).
+// SessionState is the state of an upload session (the state's copy of
+// refserver.SessionState).
 type SessionState string
 
 // The states of an upload session.
@@ -10,9 +11,9 @@ const (
 	SessionAborted   SessionState = "aborted"   // deleted by its owner
 )
 
-// EndedSession describes an upload session and its parts
-// (refserver.EndedSession); the state keeps it after a commit or an
-// abort.
+// EndedSession describes an upload session and its parts (what
+// refserver.UploadSessionInfo reports); the state keeps it after a commit
+// or an abort.
 type EndedSession struct {
 	// ID is the upload session id.
 	ID string
@@ -28,7 +29,7 @@ type EndedSession struct {
 	FileID string
 }
 
-// EndedPart is one part of an upload session (refserver.EndedPart).
+// EndedPart is one part of an upload session (refserver.UploadPartInfo).
 type EndedPart struct {
 	// PartID is the part_id the server answered with.
 	PartID string
@@ -38,7 +39,7 @@ type EndedPart struct {
 	SHA1 string
 }
 
-// EndSession removes a session and keeps its description. Callers hold s.mu.
+// EndSession removes a session and keeps its description. Callers hold Mu.
 func (s *State) EndSession(ss *Session, state SessionState, fileID string) {
 	delete(s.Sessions, ss.ID)
 	s.Ended[ss.ID] = DescribeSession(ss, state, fileID)

@@ -38,7 +38,7 @@ import (
 // it, so that a client sending a wrong link or password fails a test (what
 // the service does then is not documented).
 
-// codeIncorrectSharedItemPassword is the common errors guide's code for a
+// CodeIncorrectSharedItemPassword is the common errors guide's code for a
 // shared link password that is wrong or missing (403).
 const CodeIncorrectSharedItemPassword = "incorrect_shared_item_password"
 
@@ -64,7 +64,7 @@ func sharedLinkURLs(l *SharedLink) []string {
 const sharedLinkBase = "https://app.cms.test"
 
 // SharedLinkItem returns the item whose shared link b names, for p (rules
-// above). Callers hold s.mu.
+// above). Callers hold Mu.
 func (s *State) SharedLinkItem(p *Principal, b BoxapiLink) (*Item, *wire.Error) {
 	var it *Item
 	for _, x := range s.Items {

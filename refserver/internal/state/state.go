@@ -85,8 +85,8 @@ type State struct {
 	Persist *Persister // nil unless Options.DataDir (persist.go)
 	SignKey []byte     // signs content-host URLs (download.go)
 
-	// queueHook queues the delivery of a webhook an event fired: the HTTP
-	// side (Server.queueDelivery, webhook_delivery.go). Called under mu.
+	// QueueHook queues the delivery of a webhook an event fired: the HTTP
+	// side (refserver's Server.queueDelivery). Called under Mu.
 	QueueHook func(hook *Webhook, trigger string, by *User, source any)
 
 	Mu       sync.Mutex // guards the state below
@@ -102,7 +102,7 @@ type State struct {
 	Ended    map[string]EndedSession // committed and aborted sessions, for UploadSession
 	NextID   int64
 
-	// State of the other resources, guarded by mu (one type per resource file).
+	// State of the other resources, guarded by Mu (one type per resource file).
 	Tasks      taskState
 	Watermarks watermarkState
 	Metadata   MetadataState
@@ -112,7 +112,7 @@ type State struct {
 	Groups     groupState
 	Pins       devicePinState
 
-	pageHidden map[string]bool // HideFromPages (listpage.go), guarded by mu
+	pageHidden map[string]bool // HideFromPages (listpage.go), guarded by Mu
 }
 
 // StateConfig is the part of Options the state uses (newServer fills it).
@@ -127,11 +127,12 @@ type StateConfig struct {
 	ChunkedMinSize, PartSize               int64
 }
 
-// Update runs fn as one change of the state, under mu: a request's
+// Update runs fn as one change of the state, under Mu: a request's
 // (Server.change) or a hook's outside requests (Seed, AddDevicePin,
 // HideFromUsers, HideFromPages). The state's methods fn calls mark what
 // they change; a persisted server commits the marks of every change
-// before it answers (persistHandler) or before the hook returns.
+// before it answers (refserver's persistHandler) or before the hook
+// returns.
 func (s *State) Update(fn func()) {
 	s.Mu.Lock()
 	defer s.Mu.Unlock()
@@ -145,10 +146,12 @@ func (s *State) View(fn func()) {
 	fn()
 }
 
+// RandomBytes returns n bytes from crypto/rand.
 func RandomBytes(n int) []byte {
 	b := make([]byte, n)
 	_, _ = rand.Read(b)
 	return b
 }
 
+// RandomHex returns n random bytes in hex (2n characters): tokens, keys.
 func RandomHex(n int) string { return hex.EncodeToString(RandomBytes(n)) }

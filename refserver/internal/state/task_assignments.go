@@ -12,7 +12,7 @@ import (
 // one user of the enterprise a resolution state on a task (tasks.go has
 // the rules of both).
 
-// codeTaskAssigneeNotAllowed answers an assignment to a user who cannot be
+// CodeTaskAssigneeNotAllowed answers an assignment to a user who cannot be
 // assigned: unknown, or without access to the file (BREADTH §5, common
 // errors guide). The spec documents 500 for these; a strict server answers
 // the documented 400 code instead.
@@ -29,7 +29,7 @@ type TaskAssignment struct {
 
 // taskUser finds an enterprise user to assign by id or login
 // (case-insensitive), or nil: not the service account, nor a deleted or
-// rolled-out user. Callers hold s.mu.
+// rolled-out user. Callers hold Mu.
 func (s *State) taskUser(id, login string) *User {
 	if id == "" {
 		u := s.Users.ByLogin[strings.ToLower(login)]
@@ -54,11 +54,13 @@ func (s *State) AssignmentRecord(a *TaskAssignment) map[string]any {
 	}
 }
 
+// AssignmentCollection is a task's task_assignment_collection: every
+// assignment, with total_count.
 func (s *State) AssignmentCollection(t *Task) map[string]any {
 	return map[string]any{"total_count": len(t.Assignments), "entries": wire.RenderEach(t.Assignments, s.AssignmentRecord)}
 }
 
-// lookupAssignment returns an assignment whose file p may see. Callers hold s.mu.
+// lookupAssignment returns an assignment whose file p may see. Callers hold Mu.
 func (s *State) lookupAssignment(p *Principal, id string) (*TaskAssignment, *wire.Error) {
 	a, ok := s.Tasks.Assignments[id]
 	if !ok {
@@ -70,7 +72,8 @@ func (s *State) lookupAssignment(p *Principal, id string) (*TaskAssignment, *wir
 	return a, nil
 }
 
-// AssignmentFor is lookupAssignment for p, for getRecord and deleteRecord.
+// AssignmentFor is lookupAssignment for p, for refserver's getRecord and
+// deleteRecord.
 func (s *State) AssignmentFor(p *Principal) func(id string) (*TaskAssignment, *wire.Error) {
 	return func(id string) (*TaskAssignment, *wire.Error) { return s.lookupAssignment(p, id) }
 }
@@ -87,9 +90,11 @@ type CreateAssignmentBody struct {
 	} `json:"assign_to"`
 }
 
-// CreateTaskAssignmentTx is the transaction of POST /task_assignments
-// (createTaskAssignment): what it checks, reads and changes under the state's
-// lock, and its reply. Callers hold mu.
+// CreateTaskAssignmentTx serves POST /task_assignments (refserver's
+// createTaskAssignment): the user (userID or login) is assigned the task,
+// if the task is not completed (403), the user may see its file (400
+// task_assignee_not_allowed) and has no assignment yet (409); 201 with
+// the record. Callers hold Mu.
 func (s *State) CreateTaskAssignmentTx(body CreateAssignmentBody, p *Principal, userID string, login string) (Reply, *wire.Error) {
 	if !ValidID(*body.Task.ID) {
 		return Reply{}, wire.NotFound("task")
@@ -132,10 +137,9 @@ type UpdateAssignmentBody struct {
 	ResolutionState *string `json:"resolution_state"`
 }
 
-// UpdateTaskAssignmentTx is the transaction of PUT
-// /task_assignments/{task_assignment_id} (updateTaskAssignment): what it
-// checks, reads and changes under the state's lock, and its reply. Callers
-// hold mu.
+// UpdateTaskAssignmentTx serves PUT /task_assignments/{task_assignment_id}
+// (updateTaskAssignment): the assignee (403 for others) sets its message
+// or resolution_state, one the task's action takes. Callers hold Mu.
 func (s *State) UpdateTaskAssignmentTx(p *Principal, id string, body UpdateAssignmentBody) (Reply, *wire.Error) {
 	a, aerr := s.lookupAssignment(p, id)
 	if aerr != nil {
@@ -165,7 +169,7 @@ func (s *State) UpdateTaskAssignmentTx(p *Principal, id string, body UpdateAssig
 	return Reply{wire.StatusOK, s.AssignmentRecord(a)}, nil
 }
 
-// RemoveTaskAssignment deletes a from its task. Callers hold mu.
+// RemoveTaskAssignment deletes a from its task. Callers hold Mu.
 func (s *State) RemoveTaskAssignment(a *TaskAssignment) *wire.Error {
 	t := a.Task
 	t.Assignments = wire.RemoveFrom(t.Assignments, a)

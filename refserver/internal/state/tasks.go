@@ -73,14 +73,16 @@ func (t *Task) completed() bool {
 	return resolved > 0 && resolved == len(t.Assignments)
 }
 
-// taskState is the server's state for tasks and task assignments (/tasks, /task_assignments), guarded by Server.mu.
+// taskState is the server's state for tasks and task assignments (/tasks, /task_assignments), guarded by the State's Mu.
 type taskState struct {
 	Tasks       map[string]*Task
 	Assignments map[string]*TaskAssignment
 	ByFile      map[string][]*Task // the tasks of a file id, in creation order
 }
 
-// InitTasks prepares the state of tasks and task assignments (/tasks, /task_assignments); called once by newServer.
+// InitTasks prepares the (empty) state of tasks and task assignments
+// (/tasks, /task_assignments); called by InitResources, and to empty the
+// state before a restore.
 func (s *State) InitTasks() {
 	s.Tasks = taskState{Tasks: map[string]*Task{}, Assignments: map[string]*TaskAssignment{}, ByFile: map[string][]*Task{}}
 }
@@ -95,14 +97,14 @@ func (s *State) tasksItemPurged(it *Item) {
 	delete(s.Tasks.ByFile, it.ID)
 }
 
-// addTask registers a new task. Callers hold s.mu.
+// addTask registers a new task. Callers hold Mu.
 func (s *State) addTask(t *Task) {
 	s.Tasks.Tasks[t.ID] = t
 	s.Tasks.ByFile[t.FileID] = append(s.Tasks.ByFile[t.FileID], t)
 	s.Dirty(KTasks, t.ID)
 }
 
-// RemoveTask forgets a task with its assignments. Callers hold s.mu.
+// RemoveTask forgets a task with its assignments. Callers hold Mu.
 func (s *State) RemoveTask(t *Task) {
 	s.dropTask(t)
 	delete(s.Tasks.Tasks, t.ID)
@@ -139,7 +141,7 @@ func (s *State) TaskRecord(t *Task) map[string]any {
 	}
 }
 
-// lookupTask returns a task whose file p may see. Callers hold s.mu.
+// lookupTask returns a task whose file p may see. Callers hold Mu.
 func (s *State) lookupTask(p *Principal, id string) (*Task, *wire.Error) {
 	t, ok := s.Tasks.Tasks[id]
 	if !ok {
@@ -151,7 +153,7 @@ func (s *State) lookupTask(p *Principal, id string) (*Task, *wire.Error) {
 	return t, nil
 }
 
-// TaskFor is lookupTask for p, for getRecord and deleteRecord.
+// TaskFor is lookupTask for p, for refserver's getRecord and deleteRecord.
 func (s *State) TaskFor(p *Principal) func(id string) (*Task, *wire.Error) {
 	return func(id string) (*Task, *wire.Error) { return s.lookupTask(p, id) }
 }
@@ -166,8 +168,8 @@ type TaskFields struct {
 	CompletionRule *string               `json:"completion_rule"`
 }
 
-// Check validates the values given; dueAt reports a due_at given (zero =
-// null).
+// Check validates the values given; dueGiven reports a due_at given, dueAt
+// its value (zero = null).
 func (b *TaskFields) Check() (dueAt time.Time, dueGiven bool, aerr *wire.Error) {
 	if b.Action != nil && *b.Action != TaskReview && *b.Action != TaskComplete {
 		return time.Time{}, false, wire.BadRequest("Invalid value for action: review or complete")
@@ -198,8 +200,9 @@ type CreateTaskBody struct {
 	TaskFields
 }
 
-// CreateTaskTx is the transaction of POST /tasks (createTask): what it checks,
-// reads and changes under the state's lock, and its reply. Callers hold mu.
+// CreateTaskTx serves POST /tasks (refserver's createTask): t (built from
+// the checked body) goes on the file, which p must be able to edit; 201
+// with its record. Callers hold Mu.
 func (s *State) CreateTaskTx(body CreateTaskBody, p *Principal, t *Task) (Reply, *wire.Error) {
 	if !ValidID(*body.Item.ID) {
 		return Reply{}, wire.NotFound("file")
@@ -213,9 +216,9 @@ func (s *State) CreateTaskTx(body CreateTaskBody, p *Principal, t *Task) (Reply,
 	return Reply{wire.StatusCreated, s.TaskRecord(t)}, nil
 }
 
-// UpdateTaskTx is the transaction of PUT /tasks/{task_id} (updateTask): what
-// it checks, reads and changes under the state's lock, and its reply. Callers
-// hold mu.
+// UpdateTaskTx serves PUT /tasks/{task_id} (updateTask): the task's
+// action (400 when an assignment's state does not fit it), completion
+// rule, message and due date (dueGiven: set to dueAt). Callers hold Mu.
 func (s *State) UpdateTaskTx(p *Principal, id string, body TaskFields, dueGiven bool, dueAt time.Time) (Reply, *wire.Error) {
 	t, aerr := s.lookupTask(p, id)
 	if aerr != nil {
@@ -242,9 +245,8 @@ func (s *State) UpdateTaskTx(p *Principal, id string, body TaskFields, dueGiven 
 	return Reply{wire.StatusOK, s.TaskRecord(t)}, nil
 }
 
-// ListFileTasksTx is the transaction of GET /files/{file_id}/tasks
-// (listFileTasks): what it checks, reads and changes under the state's lock,
-// and its reply. Callers hold mu.
+// ListFileTasksTx serves GET /files/{file_id}/tasks (listFileTasks): every
+// task of a file p sees, in creation order. Callers hold Mu.
 func (s *State) ListFileTasksTx(p *Principal, id string) (Reply, *wire.Error) {
 	if _, aerr := s.Lookup(p, "file", id); aerr != nil {
 		return Reply{}, aerr

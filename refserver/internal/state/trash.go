@@ -32,13 +32,13 @@ const codeParentUnavailable = "parent_folder_unavailable"
 // folder in the trash. This is the one test the read paths use (lookup,
 // the metadata query, the template of an instance). A folder's trashing
 // marks everything below it (setTrashedWith), so the item's own mark
-// answers for its ancestors too. Callers hold s.mu.
+// answers for its ancestors too. Callers hold Mu.
 func (s *State) InTrash(it *Item) bool { return it.Trashed() }
 
 // Live reports whether p may read it through the endpoints of items and
 // of what hangs on them (metadata, tasks, watermarks, ...): visible to p and
 // not in the trash. An item in the trash answers 404 there, as it does on
-// its own endpoints; only the trash endpoints read it. Callers hold s.mu.
+// its own endpoints; only the trash endpoints read it. Callers hold Mu.
 func (s *State) Live(p *Principal, it *Item) bool { return s.visible(p, it) && !s.InTrash(it) }
 
 // trashPathCollection is the path_collection of an item in the trash.
@@ -60,7 +60,7 @@ func (s *State) addTrashState(m map[string]any, it *Item) {
 }
 
 // subItems lists every item whose parent is folderID, in the trash or not.
-// Callers hold s.mu.
+// Callers hold Mu.
 func (s *State) subItems(folderID string) []*Item {
 	var out []*Item
 	for _, it := range s.Items {
@@ -73,7 +73,7 @@ func (s *State) subItems(folderID string) []*Item {
 
 // TrashItem moves an item to the trash, a folder with everything in it
 // that is not in the trash already, by a user (the event's created_by).
-// Callers hold s.mu.
+// Callers hold Mu.
 func (s *State) TrashItem(it *Item, by *User) {
 	now := s.NowSec()
 	it.TrashedAt, it.TrashedWith = now, ""
@@ -115,7 +115,7 @@ func (s *State) untrash(it *Item, root string) {
 }
 
 // LookupTrashed returns an item of a type that p may see and that is in the
-// trash itself (not with its folder). Callers hold s.mu.
+// trash itself (not with its folder). Callers hold Mu.
 func (s *State) LookupTrashed(p *Principal, typ, id string) (*Item, *wire.Error) {
 	it, ok := s.Items[id]
 	if !ok || it.Typ != typ || !it.Trashed() || it.TrashedWith != "" || !s.visible(p, it) {
@@ -124,9 +124,9 @@ func (s *State) LookupTrashed(p *Principal, typ, id string) (*Item, *wire.Error)
 	return it, nil
 }
 
-// GetTrashedTx is the transaction of GET /files/{id}/trash (getTrashed): what
-// it checks, reads and changes under the state's lock, and its reply. Callers
-// hold mu.
+// GetTrashedTx serves GET /files/{id}/trash, /folders/{id}/trash and
+// /web_links/{id}/trash (refserver's getTrashed): an item in the trash
+// itself, as p sees it. Callers hold Mu.
 func (s *State) GetTrashedTx(p *Principal, typ string, id string, fields []string) (Reply, *wire.Error) {
 	it, aerr := s.LookupTrashed(p, typ, id)
 	if aerr != nil {
@@ -144,9 +144,11 @@ type RestoreBody struct {
 	} `json:"parent"`
 }
 
-// RestoreItemTx is the transaction of POST /files/{id} (restoreHandler): what
-// it checks, reads and changes under the state's lock, and its reply. Callers
-// hold mu.
+// RestoreItemTx serves POST /files/{id}, /folders/{id} and /web_links/{id}
+// (restoreHandler): the item in the trash comes back with what was trashed
+// with it, to its parent or, when that is gone, to body's (409
+// parent_folder_unavailable without one), under body's name if given; 201
+// with its record, shared_link null. Callers hold Mu.
 func (s *State) RestoreItemTx(p *Principal, typ string, id string, body RestoreBody, fields []string) (Reply, *wire.Error) {
 	it, aerr := s.LookupTrashed(p, typ, id)
 	if aerr != nil {
@@ -189,7 +191,7 @@ func (s *State) RestoreItemTx(p *Principal, typ string, id string, body RestoreB
 	return Reply{wire.StatusCreated, out}, nil
 }
 
-// restoreTarget picks the folder a restored item goes to. Callers hold s.mu.
+// restoreTarget picks the folder a restored item goes to. Callers hold Mu.
 func (s *State) restoreTarget(p *Principal, it *Item, body RestoreBody) (string, *wire.Error) {
 	orig := it.ParentID
 	if orig == RootID {
@@ -207,9 +209,9 @@ func (s *State) restoreTarget(p *Principal, it *Item, body RestoreBody) (string,
 	return *body.Parent.ID, nil
 }
 
-// ListTrashTx is the transaction of GET /folders/trash/items (listTrash): what
-// it checks, reads and changes under the state's lock, and its reply. Callers
-// hold mu.
+// ListTrashTx serves GET /folders/trash/items (listTrash): a page of the
+// items in the trash themselves, p's own (everyone's for a principal who
+// sees every item). Callers hold Mu.
 func (s *State) ListTrashTx(p *Principal, q CollectionQuery, fields []string) (Reply, *wire.Error) {
 	// The trash index of p's own items, or of everyone's for a principal
 	// who sees every item (folderindex.go): a page costs O(log n + page).
@@ -222,9 +224,9 @@ func (s *State) ListTrashTx(p *Principal, q CollectionQuery, fields []string) (R
 	return Reply{wire.StatusOK, s.trashPage(s.Folders.trash(owner), q, fields, p)}, nil
 }
 
-// trashPage pages the trash index fx like a folder listing (listing in
+// trashPage pages the trash index fx like a folder listing (Listing,
 // folders.go): offset pages carry total_count and offset, marker pages
-// next_marker and prev_marker. Callers hold s.mu.
+// next_marker and prev_marker. Callers hold Mu.
 func (s *State) trashPage(fx *folderIndex, q CollectionQuery, fields []string, p *Principal) map[string]any {
 	total := int64(fx.Len())
 	start := q.Offset
@@ -269,7 +271,7 @@ func (s *State) trashPage(fx *folderIndex, q CollectionQuery, fields []string, p
 // PurgeTrashedTx serves DELETE /files/{id}/trash, /folders/{id}/trash and
 // /web_links/{id}/trash: the item (a folder with its content) is gone for
 // good, unless PurgeBlocked reports a retention or a hold. It returns the
-// blobs to delete once the lock is released.
+// blobs to delete once the lock is released. Callers hold Mu.
 func (s *State) PurgeTrashedTx(p *Principal, typ, id string) ([]string, *wire.Error) {
 	it, aerr := s.LookupTrashed(p, typ, id)
 	if aerr == nil {

@@ -2,12 +2,12 @@ package state
 
 import "iter"
 
-// The folder tree: items point up to their parent folder by parentID, up
+// The folder tree: items point up to their parent folder by ParentID, up
 // to the root folder "0", which is no item.
 
 // ancestors yields the folders above it, its parent first, up to the root
 // folder (not yielded); the walk ends early at a parent that is not an
-// item. Callers hold s.mu.
+// item. Callers hold Mu.
 func (s *State) ancestors(it *Item) iter.Seq[*Item] {
 	return func(yield func(*Item) bool) {
 		for pid := it.ParentID; pid != "" && pid != RootID; {
@@ -21,7 +21,7 @@ func (s *State) ancestors(it *Item) iter.Seq[*Item] {
 }
 
 // IsUnder reports whether it lies somewhere below folder folderID; every
-// item lies below the root folder "0". Callers hold s.mu.
+// item lies below the root folder "0". Callers hold Mu.
 func (s *State) IsUnder(it *Item, folderID string) bool {
 	if folderID == RootID {
 		return true

@@ -13,7 +13,7 @@ import (
 // PartLanded ends the write of the part at off of ss (done is closed: the
 // offset is free again) and, when ok and the session is still live,
 // records the part (size bytes, SHA1 sum) and marks it; hashIt reports that
-// the caller is to hash the contiguous parts from there. Callers hold mu.
+// the caller is to hash the contiguous parts from there. Callers hold Mu.
 func (s *State) PartLanded(ss *Session, off, size int64, sum string, ok bool, done chan struct{}) (part *UploadPart, hashIt, live bool) {
 	delete(ss.Writing, off)
 	close(done)
@@ -34,8 +34,8 @@ func (s *State) PartLanded(ss *Session, off, size int64, sum string, ok bool, do
 
 // HashLanded feeds the parts that continue the hashed run of the file to
 // the whole-file hash, in offset order, until the next part has not landed
-// yet. The caller set ss.hashing; hashLanded closes it when it stops. Only
-// one request hashes a session at a time, and never under s.mu.
+// yet. The caller set ss.Hashing; HashLanded closes it when it stops. Only
+// one request hashes a session at a time, and never under Mu.
 func (s *State) HashLanded(ss *Session) {
 	buf := blob.GetBuffer()
 	defer blob.PutBuffer(buf)

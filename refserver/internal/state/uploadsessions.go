@@ -13,7 +13,7 @@ import (
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
-// Session is a chunked upload session. Fields are guarded by Server.mu.
+// Session is a chunked upload session. Fields are guarded by the State's Mu.
 type Session struct {
 	ID         string
 	Owner      *User
@@ -27,15 +27,15 @@ type Session struct {
 	Parts      map[int64]*UploadPart // by offset
 	LastPartAt time.Time
 
-	// The content (uploadparts.go): each part is written into asm at its
-	// offset as it arrives, and whole hashes the file in offset order as
+	// The content (uploadparts.go): each part is written into Asm at its
+	// offset as it arrives, and Whole hashes the file in offset order as
 	// contiguous parts land, so a commit only checks and links.
 	Asm      blob.Assembly
-	Final    *blob.Info              // asm finished by a commit that did not complete
+	Final    *blob.Info              // Asm finished by a commit that did not complete
 	Writing  map[int64]chan struct{} // parts being written, by offset; closed when done
 	Whole    hash.Hash
-	Hashed   int64         // whole covers the bytes [0, hashed)
-	Hashing  chan struct{} // non-nil while a request feeds whole; closed when it stops
+	Hashed   int64         // Whole covers the bytes [0, Hashed)
+	Hashing  chan struct{} // non-nil while a request feeds Whole; closed when it stops
 	HashErr  error
 	CommitMu *sync.Mutex // one commit of the session at a time
 }
@@ -48,6 +48,8 @@ type UploadPart struct {
 	SHA1   string `json:"sha1"`
 }
 
+// SessionJSON is the UploadSession record of ss, with its endpoints on
+// the upload host.
 func (s *State) SessionJSON(ss *Session) map[string]any {
 	u := s.UploadURL + "/files/upload_sessions/" + ss.ID
 	return map[string]any{
@@ -68,8 +70,12 @@ func (s *State) SessionJSON(ss *Session) map[string]any {
 	}
 }
 
+// Present reports whether a raw JSON member was sent and is not null.
 func Present(m json.RawMessage) bool { return len(m) > 0 && string(m) != "null" }
 
+// ParseFileSize reads the file_size of a new session: 400
+// missing_file_size, invalid_file_size, or file_size_too_small below
+// Cfg.ChunkedMinSize.
 func (s *State) ParseFileSize(m json.RawMessage) (int64, *wire.Error) {
 	if !Present(m) {
 		return 0, wire.Errorf(wire.StatusBadRequest, wire.CodeMissingFileSize, "Missing file_size")
@@ -85,7 +91,7 @@ func (s *State) ParseFileSize(m json.RawMessage) (int64, *wire.Error) {
 }
 
 // newSession makes a session around an assembly of its content. Callers
-// hold s.mu.
+// hold Mu.
 func (s *State) newSession(p *Principal, folderID, fileID, name string, size int64, asm blob.Assembly) *Session {
 	ps := s.Cfg.PartSize
 	return (&Session{
@@ -103,9 +109,11 @@ func (ss *Session) WithContent(asm blob.Assembly) *Session {
 	return ss
 }
 
-// CreateUploadSessionTx is the transaction of POST
-// {upload}/files/upload_sessions (createUploadSession): what it checks, reads
-// and changes under the state's lock, and its reply. Callers hold mu.
+// CreateUploadSessionTx serves POST {upload}/files/upload_sessions
+// (refserver's createUploadSession): a session for a new file name in
+// folderID, its content assembled in asm (404 invalid_parameter for a
+// folder p may not upload into, 409 for a name taken); keep runs once the
+// session holds asm. 201 with its record. Callers hold Mu.
 func (s *State) CreateUploadSessionTx(p *Principal, folderID string, name string, size int64, asm blob.Assembly, keep func()) (Reply, *wire.Error) {
 	parent, aerr := s.ParentFolder(p, folderID)
 	if aerr != nil {
@@ -121,10 +129,11 @@ func (s *State) CreateUploadSessionTx(p *Principal, folderID string, name string
 	return Reply{wire.StatusCreated, s.SessionJSON(ss)}, nil
 }
 
-// CreateVersionUploadSessionTx is the transaction of POST
-// {upload}/files/{file_id}/upload_sessions (createVersionUploadSession): what
-// it checks, reads and changes under the state's lock, and its reply. Callers
-// hold mu.
+// CreateVersionUploadSessionTx serves POST
+// {upload}/files/{file_id}/upload_sessions (createVersionUploadSession): a
+// session for a new version of file id (renamed to name, when given and
+// free), its content assembled in asm; keep runs once the session holds
+// asm. 201 with its record. Callers hold Mu.
 func (s *State) CreateVersionUploadSessionTx(p *Principal, id string, name string, size int64, asm blob.Assembly, keep func()) (Reply, *wire.Error) {
 	f, aerr := s.LookupFor(p, "file", id, ActUpload)
 	if aerr != nil {
@@ -143,8 +152,8 @@ func (s *State) CreateVersionUploadSessionTx(p *Principal, id string, name strin
 }
 
 // Session returns p's live session. An unknown, expired or foreign session
-// is 404. Callers hold s.mu; an expired session is dropped and returned as
-// stale, for dropContent once s.mu is released.
+// is 404. Callers hold Mu; an expired session is dropped and returned as
+// stale, for refserver's dropContent once Mu is released.
 func (s *State) Session(p *Principal, id string) (ss, stale *Session, aerr *wire.Error) {
 	ss, ok := s.Sessions[id]
 	if !ok || ss.Owner != p.User {
@@ -172,6 +181,7 @@ func (s *State) newPartID(ss *Session) string {
 	}
 }
 
+// SortedParts lists the parts of ss in offset order.
 func SortedParts(ss *Session) []*UploadPart {
 	parts := make([]*UploadPart, 0, len(ss.Parts))
 	for _, pt := range ss.Parts {

@@ -31,12 +31,14 @@ import (
 //     (roll out) and notification_email (remove it) of an update, the two
 //     the spec makes nullable.
 
+// The error codes of a login taken and of a delete that would orphan
+// content.
 const (
 	CodeUserLoginInUse = "user_login_already_used"
 	CodeUserHasContent = "user_has_content"
 )
 
-// UserState is the server's state for enterprise users (/users), guarded by Server.mu.
+// UserState is the server's state for enterprise users (/users), guarded by the State's Mu.
 type UserState struct {
 	ByID    map[string]*User
 	ByLogin map[string]*User // by lower-case login
@@ -44,7 +46,9 @@ type UserState struct {
 	Removed map[string]*User // deleted users, which records may still name
 }
 
-// initUsers prepares the state of enterprise users (/users); called once by newServer.
+// initUsers prepares the state of enterprise users (/users) with the
+// admin, the user and the service account; called once by InitResources
+// (a restore reads the users from their records).
 func (s *State) initUsers() {
 	s.Users = UserState{ByID: map[string]*User{}, ByLogin: map[string]*User{}, Removed: map[string]*User{}}
 	for _, u := range []*User{s.Admin, s.User, s.App} {
@@ -55,7 +59,7 @@ func (s *State) initUsers() {
 	s.App.CanSeeManagedUsers = true
 }
 
-// addUser registers u. Callers hold s.mu (or run before serving).
+// addUser registers u. Callers hold Mu (or run before serving).
 func (s *State) addUser(u *User) {
 	s.Users.ByID[u.ID] = u
 	s.Users.ByLogin[strings.ToLower(u.Login)] = u
@@ -64,10 +68,12 @@ func (s *State) addUser(u *User) {
 	sort.SliceStable(s.Users.Order, func(i, j int) bool { return NumID(s.Users.Order[i].ID) < NumID(s.Users.Order[j].ID) })
 }
 
+// NumID is a numeric id's value (0 when id is not a number): the order of
+// ids.
 func NumID(id string) int64 { n, _ := strconv.ParseInt(id, 10, 64); return n }
 
 // EnterpriseUser returns the user of the enterprise with id (not deleted,
-// not rolled out), or nil. Callers hold s.mu.
+// not rolled out), or nil. Callers hold Mu.
 func (s *State) EnterpriseUser(id string) *User {
 	u := s.Users.ByID[id]
 	if u == nil || u.Deleted || u.Free {
@@ -83,8 +89,10 @@ func (s *State) UserActive(u *User) bool {
 	return !u.Deleted
 }
 
-// ListUsersTx is the transaction of GET /users (listUsers): what it checks,
-// reads and changes under the state's lock, and its reply. Callers hold mu.
+// ListUsersTx serves GET /users (refserver's listUsers): a page (offset or
+// marker) of the enterprise's users, by id, of userType, with extID, or
+// whose lower-cased name or login starts with filter; for the admin and
+// users who can_see_managed_users (403 for others). Callers hold Mu.
 func (s *State) ListUsersTx(p *Principal, userType string, extID string, filter string, fields []string, pq wire.Page) (Reply, *wire.Error) {
 	if !p.IsAdmin() && !p.User.CanSeeManagedUsers {
 		return Reply{}, wire.Errorf(wire.StatusForbidden, wire.CodeAccessDenied, "The user may not look up the users of the enterprise")
@@ -113,8 +121,10 @@ type CreateUserBody struct {
 	IsPlatformAccessOnly *bool `json:"is_platform_access_only"`
 }
 
-// CreateUserTx is the transaction of POST /users (createUser): what it checks,
-// reads and changes under the state's lock, and its reply. Callers hold mu.
+// CreateUserTx serves POST /users (createUser): a new user of the
+// enterprise (an app user, with a made-up login, when appUser), 409
+// user_login_already_used for a login taken; pending invitations to the
+// login become theirs. 201 with the record. Callers hold Mu.
 func (s *State) CreateUserTx(body CreateUserBody, appUser bool, fields []string) (Reply, *wire.Error) {
 	id := s.NewID()
 	login := fmt.Sprintf("AppUser_%s_%s@apps.cms.test", id, RandomHex(4))
@@ -134,9 +144,9 @@ func (s *State) CreateUserTx(body CreateUserBody, appUser bool, fields []string)
 	return Reply{wire.StatusCreated, s.RenderUser(u, fields, 0)}, nil
 }
 
-// GetUserTx is the transaction of GET /users/{user_id}. (getUser): what it
-// checks, reads and changes under the state's lock, and its reply. Callers
-// hold mu.
+// GetUserTx serves GET /users/{user_id} (getUser): the caller, or for the
+// admin and users who can_see_managed_users another enterprise user.
+// Callers hold Mu.
 func (s *State) GetUserTx(id string, p *Principal, fields []string) (Reply, *wire.Error) {
 	u := s.EnterpriseUser(id)
 	if id == p.User.ID {
@@ -164,9 +174,10 @@ type notifyAddress struct {
 	Email string `json:"email"`
 }
 
-// UpdateUserTx is the transaction of PUT /users/{user_id} (updateUser): what
-// it checks, reads and changes under the state's lock, and its reply. Callers
-// hold mu.
+// UpdateUserTx serves PUT /users/{user_id} (updateUser): body's fields
+// (checked) and ne, the notification_email, go into the user; enterprise
+// null rolls the user out. The admin's and the service account's role and
+// enterprise are fixed (403); a login taken is 409. Callers hold Mu.
 func (s *State) UpdateUserTx(id string, body UpdateUserBody, ne wire.Nullable[notifyAddress], fields []string) (Reply, *wire.Error) {
 	u := s.EnterpriseUser(id)
 	if u == nil {
@@ -209,7 +220,7 @@ func (s *State) UpdateUserTx(id string, body UpdateUserBody, ne wire.Nullable[no
 // rollOut makes u a free user outside the enterprise: it leaves its
 // groups, loses its device pins, gets a free account's quotas and no
 // longer appears to the enterprise. Its content stays its own. Callers
-// hold s.mu.
+// hold Mu.
 func (s *State) rollOut(u *User) {
 	u.Free = true
 	u.Role = userRoleUser
@@ -220,14 +231,14 @@ func (s *State) rollOut(u *User) {
 }
 
 // userLeft removes what ties u to the enterprise when it is rolled out or
-// deleted: group memberships and device pins. Callers hold s.mu.
+// deleted: group memberships and device pins. Callers hold Mu.
 func (s *State) userLeft(u *User) {
 	s.groupsUserLeft(u)
 	s.pinsUserLeft(u)
 }
 
 // OwnedTops lists the items u owns whose parent u does not own (the tops
-// of u's trees), in id order. Callers hold s.mu.
+// of u's trees), in id order. Callers hold Mu.
 func (s *State) OwnedTops(u *User) []*Item {
 	var out []*Item
 	for _, it := range s.Items {
@@ -245,7 +256,7 @@ func (s *State) OwnedTops(u *User) []*Item {
 
 // RemoveUser deletes u with the items u owns (owned, checked by the
 // caller), returning the blobs to delete once the change is committed.
-// Callers hold mu.
+// Callers hold Mu.
 func (s *State) RemoveUser(u *User, owned []*Item) []string {
 	var blobs []string
 	for _, it := range owned {
@@ -264,7 +275,7 @@ func (s *State) RemoveUser(u *User, owned []*Item) []string {
 // DeleteUserTx serves DELETE /users/{id}: the enterprise user goes, and
 // with force the items they own too (without it, 409 while they own any).
 // The admin, the service account and the caller cannot be deleted. It
-// returns the blobs to delete once the lock is released.
+// returns the blobs to delete once the lock is released. Callers hold Mu.
 func (s *State) DeleteUserTx(p *Principal, id string, force bool) ([]string, *wire.Error) {
 	u := s.EnterpriseUser(id)
 	if u == nil {

@@ -14,6 +14,9 @@ import (
 // The user record (User--Full) beyond the fields every principal has, its
 // defaults, its rendering and the rules of its writable fields.
 
+// The user record's constants: the enterprise's name (as a user's record
+// shows it), the quotas of users, and the longest values of the writable
+// fields.
 const (
 	EnterpriseName = "Reference Enterprise"
 
@@ -41,7 +44,7 @@ const (
 var userStatuses = []string{"active", "inactive", "cannot_delete_edit", "cannot_delete_edit_upload"}
 
 // UserProfile is the part of a user record beyond id, name, login and role.
-// It is embedded in user; every field is guarded by Server.mu.
+// It is embedded in User; every field is guarded by the State's Mu.
 type UserProfile struct {
 	ModifiedAt                 time.Time
 	Status                     string
@@ -128,7 +131,7 @@ func (s *State) enterpriseMini() map[string]any {
 
 // RenderUser is a user for a fields parameter: the standard record without
 // fields; with fields, User--Mini plus the requested ones (standard or
-// Full). used is the space the user's content takes. Callers hold s.mu.
+// Full). used is the space the user's content takes. Callers hold Mu.
 func (s *State) RenderUser(u *User, fields []string, used int64) map[string]any {
 	std := s.userStandard(u, used)
 	if fields == nil {
@@ -138,7 +141,7 @@ func (s *State) RenderUser(u *User, fields []string, used int64) map[string]any 
 }
 
 // SpaceUsed sums the sizes of every version of every file each user owns
-// (trashed ones too: they still take space). Callers hold s.mu.
+// (trashed ones too: they still take space). Callers hold Mu.
 func (s *State) SpaceUsed() map[*User]int64 {
 	used := map[*User]int64{}
 	for _, it := range s.Items {
@@ -173,6 +176,7 @@ type userFields struct {
 	ExternalAppUserID             *string         `json:"external_app_user_id"`
 }
 
+// ErrInvalidParam is 400 invalid_parameter with a formatted message.
 func ErrInvalidParam(format string, args ...any) *wire.Error {
 	return wire.Errorf(wire.StatusBadRequest, wire.CodeInvalidParameter, format, args...)
 }

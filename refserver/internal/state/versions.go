@@ -6,10 +6,9 @@ import (
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
-// GetFileVersionTx is the transaction of GET
-// /files/{file_id}/versions/{file_version_id} (getFileVersion): what it
-// checks, reads and changes under the state's lock, and its reply. Callers
-// hold mu.
+// GetFileVersionTx serves GET /files/{file_id}/versions/{file_version_id}
+// (refserver's getFileVersion): any version of a file p sees, the current
+// one and those in the trash included. Callers hold Mu.
 func (s *State) GetFileVersionTx(p *Principal, id string, vid string, fields []string) (Reply, *wire.Error) {
 	f, aerr := s.Lookup(p, "file", id)
 	if aerr != nil {

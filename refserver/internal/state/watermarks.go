@@ -17,12 +17,14 @@ type Watermark struct {
 	CreatedAt, ModifiedAt time.Time
 }
 
-// watermarkState is the server's state for watermarks on files and folders, guarded by Server.mu.
+// watermarkState is the server's state for watermarks on files and folders, guarded by the State's Mu.
 type watermarkState struct {
 	ByItem map[string]*Watermark
 }
 
-// InitWatermarks prepares the state of watermarks on files and folders; called once by newServer.
+// InitWatermarks prepares the (empty) state of watermarks on files and
+// folders; called by InitResources, and to empty the state before a
+// restore.
 func (s *State) InitWatermarks() {
 	s.Watermarks = watermarkState{ByItem: map[string]*Watermark{}}
 }
@@ -93,9 +95,9 @@ func (s *State) watermarkTarget(id string, edit bool, p *Principal, typ string) 
 	return s.LookupFor(p, typ, id, ActEdit)
 }
 
-// GetWatermarkTx is the transaction of GET /files/{id}/watermark
-// (getWatermark): what it checks, reads and changes under the state's lock,
-// and its reply. Callers hold mu.
+// GetWatermarkTx serves GET /files/{id}/watermark and
+// /folders/{id}/watermark (refserver's getWatermark): the item's own
+// watermark, 404 when it has none. Callers hold Mu.
 func (s *State) GetWatermarkTx(id string, p *Principal, typ string) (Reply, *wire.Error) {
 	it, aerr := s.watermarkTarget(id, false, p, typ)
 	if aerr != nil {
@@ -108,9 +110,9 @@ func (s *State) GetWatermarkTx(id string, p *Principal, typ string) (Reply, *wir
 	return Reply{wire.StatusOK, watermarkRecord(wm)}, nil
 }
 
-// ApplyWatermarkTx is the transaction of PUT /files/{id}/watermark
-// (applyWatermark): what it checks, reads and changes under the state's lock,
-// and its reply. Callers hold mu.
+// ApplyWatermarkTx serves PUT /files/{id}/watermark and
+// /folders/{id}/watermark (applyWatermark): a new watermark (201), or the
+// item's refreshed (200), for who may edit the item. Callers hold Mu.
 func (s *State) ApplyWatermarkTx(id string, p *Principal, typ string) (Reply, *wire.Error) {
 	it, aerr := s.watermarkTarget(id, true, p, typ)
 	if aerr != nil {
@@ -123,9 +125,9 @@ func (s *State) ApplyWatermarkTx(id string, p *Principal, typ string) (Reply, *w
 	return Reply{wire.StatusOK, watermarkRecord(wm)}, nil
 }
 
-// RemoveWatermarkTx is the transaction of DELETE /files/{id}/watermark
-// (removeWatermark): what it checks, reads and changes under the state's lock,
-// and its reply. Callers hold mu.
+// RemoveWatermarkTx serves DELETE /files/{id}/watermark and
+// /folders/{id}/watermark (removeWatermark): the item's watermark goes
+// (204; 404 when it has none). Callers hold Mu.
 func (s *State) RemoveWatermarkTx(id string, p *Principal, typ string) (Reply, *wire.Error) {
 	it, aerr := s.watermarkTarget(id, true, p, typ)
 	if aerr != nil {

@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// fireWebhooks queues the deliveries an event triggers. Callers hold s.mu.
+// fireWebhooks queues the deliveries an event triggers. Callers hold Mu.
 func (s *State) fireWebhooks(e *Event) {
 	if len(s.Webhooks.ByID) == 0 || e.ItemID == "" {
 		return
@@ -41,8 +41,11 @@ type recWebhook struct {
 	CreatedAt                     time.Time
 }
 
+// WebhookKeys lists the ids of the webhooks, sorted: the keys of their
+// persisted records.
 func (s *State) WebhookKeys() []string { return SortedKeys(s.Webhooks.ByID) }
 
+// WebhookRec is the persisted record of webhook id, false when it is gone.
 func (s *State) WebhookRec(id string) (recWebhook, bool) {
 	w, ok := s.Webhooks.ByID[id]
 	if !ok {
@@ -52,6 +55,8 @@ func (s *State) WebhookRec(id string) (recWebhook, bool) {
 		CreatedBy: Uid(w.createdBy), CreatedAt: Utc(w.createdAt)}, true
 }
 
+// LoadWebhook restores webhook id from its record, on a restore (after
+// the users it points to).
 func (s *State) LoadWebhook(id string, r recWebhook) error {
 	by, err := s.UserByRef(r.CreatedBy)
 	if err != nil {

@@ -50,7 +50,7 @@ var webhookTriggers = map[string]bool{
 	"SIGN_REQUEST.SIGN_DOCUMENT_CREATED": false, "SIGN_REQUEST.SIGN_ERROR_FINALIZING": false,
 }
 
-// Webhook is a configured webhook. Fields are guarded by Server.mu.
+// Webhook is a configured webhook. Fields are guarded by the State's Mu.
 type Webhook struct {
 	ID         string
 	targetID   string
@@ -61,13 +61,16 @@ type Webhook struct {
 	createdAt  time.Time
 }
 
-// webhookState is the server's webhooks, guarded by Server.mu.
+// webhookState is the server's webhooks, guarded by the State's Mu.
 type webhookState struct {
 	ByID map[string]*Webhook
 }
 
+// InitWebhooks prepares the (empty) state of webhooks; called by
+// InitResources, and to empty the state before a restore.
 func (s *State) InitWebhooks() { s.Webhooks = webhookState{ByID: map[string]*Webhook{}} }
 
+// Record is the Webhook record.
 func (w *Webhook) Record() map[string]any {
 	return map[string]any{
 		"type": "webhook", "id": w.ID,
@@ -85,7 +88,7 @@ type WebhookBody struct {
 	} `json:"target"`
 	Address  *string  `json:"address"`
 	Triggers []string `json:"triggers"`
-	HasTrig  bool
+	HasTrig  bool     // the body has triggers (set by the handler from the raw body)
 }
 
 // CheckTriggers applies the trigger rule for a target type.
@@ -109,7 +112,7 @@ func CheckTriggers(triggers []string, targetType string) ([]string, *wire.Error)
 	return out, nil
 }
 
-// webhookTarget checks a target for p. Callers hold s.mu.
+// webhookTarget checks a target for p. Callers hold Mu.
 func (s *State) webhookTarget(p *Principal, id, typ string) (*Item, *wire.Error) {
 	if typ != "file" && typ != "folder" {
 		return nil, wire.BadRequest("target.type must be file or folder")
@@ -133,9 +136,9 @@ func (s *State) duplicateWebhook(u *User, targetID string, skip *Webhook) *Webho
 	return nil
 }
 
-// CreateWebhookTx is the transaction of POST /webhooks (createWebhook): what
-// it checks, reads and changes under the state's lock, and its reply. Callers
-// hold mu.
+// CreateWebhookTx serves POST /webhooks (refserver's createWebhook): p's
+// webhook on body's target with the checked triggers (addWebhook); 201
+// with its record. Callers hold Mu.
 func (s *State) CreateWebhookTx(p *Principal, body *WebhookBody, triggers []string) (Reply, *wire.Error) {
 	hook, aerr := s.addWebhook(p, *body.Target.ID, *body.Target.Type, *body.Address, triggers)
 	if aerr != nil {
@@ -146,7 +149,7 @@ func (s *State) CreateWebhookTx(p *Principal, body *WebhookBody, triggers []stri
 
 // addWebhook creates p's webhook on the target item: 404 for an item p
 // cannot see, 409 for a second webhook of p on it, 400 past
-// maxWebhooksPerUser. Callers hold mu.
+// maxWebhooksPerUser. Callers hold Mu.
 func (s *State) addWebhook(p *Principal, targetID, targetType, address string, triggers []string) (*Webhook, *wire.Error) {
 	it, aerr := s.webhookTarget(p, targetID, targetType)
 	if aerr != nil {
@@ -171,7 +174,7 @@ func (s *State) addWebhook(p *Principal, targetID, targetType, address string, t
 	return hook, nil
 }
 
-// OwnWebhook returns the webhook with id that p created. Callers hold mu.
+// OwnWebhook returns the webhook with id that p created. Callers hold Mu.
 func (s *State) OwnWebhook(id string, p *Principal) (*Webhook, *wire.Error) {
 	hook, ok := s.Webhooks.ByID[id]
 	if !ok || !ValidID(id) || hook.createdBy != p.User {
@@ -180,9 +183,9 @@ func (s *State) OwnWebhook(id string, p *Principal) (*Webhook, *wire.Error) {
 	return hook, nil
 }
 
-// UpdateWebhookTx is the transaction of PUT /webhooks/{webhook_id}
-// (updateWebhook): what it checks, reads and changes under the state's lock,
-// and its reply. Callers hold mu.
+// UpdateWebhookTx serves PUT /webhooks/{webhook_id} (updateWebhook): p's
+// webhook takes body's target, address and triggers (editWebhook); 200
+// with its record. Callers hold Mu.
 func (s *State) UpdateWebhookTx(id string, p *Principal, body *WebhookBody) (Reply, *wire.Error) {
 	hook, aerr := s.editWebhook(id, p, body)
 	if aerr != nil {
@@ -193,7 +196,7 @@ func (s *State) UpdateWebhookTx(id string, p *Principal, body *WebhookBody) (Rep
 
 // editWebhook changes p's webhook with id as body says (target, address,
 // triggers), under the rules of a new webhook; nothing changes when a rule
-// refuses. Callers hold mu.
+// refuses. Callers hold Mu.
 func (s *State) editWebhook(id string, p *Principal, body *WebhookBody) (*Webhook, *wire.Error) {
 	hook, aerr := s.OwnWebhook(id, p)
 	if aerr != nil {
@@ -232,7 +235,7 @@ func (s *State) editWebhook(id string, p *Principal, body *WebhookBody) (*Webhoo
 }
 
 // RemoveWebhook deletes hook; one with the WEBHOOK.DELETED trigger is told
-// so (by is who deleted it). Callers hold mu.
+// so (by is who deleted it). Callers hold Mu.
 func (s *State) RemoveWebhook(hook *Webhook, by *User) {
 	delete(s.Webhooks.ByID, hook.ID)
 	s.Dirty(KWebhooks, hook.ID)
@@ -241,7 +244,7 @@ func (s *State) RemoveWebhook(hook *Webhook, by *User) {
 	}
 }
 
-// WebhooksPage is a marker page of p's webhooks, by id. Callers hold mu.
+// WebhooksPage is a marker page of p's webhooks, by id. Callers hold Mu.
 func (s *State) WebhooksPage(p *Principal, q wire.Page) map[string]any {
 	var own []*Webhook
 	for _, hook := range s.Webhooks.ByID {

@@ -9,16 +9,17 @@ import (
 )
 
 // Web links are bookmarks stored in folders: items of type "web_link" in
-// s.items beside files and folders, so that listings, name clashes (one
+// s.Items beside files and folders, so that listings, name clashes (one
 // name per folder across files, folders and web links) and the trash treat
 // them alike.
 
-// SharedLink is the shared link of an item (web links only, for now).
+// SharedLink is the shared link of an item: a file, a folder or a web link
+// (items_update.go, and UpdateWebLinkTx here).
 type SharedLink struct {
 	Token, Access, Password, VanityName string
 	UnsharedAt                          time.Time
 	// permissions.can_download and can_edit as set (nil: the default —
-	// downloads allowed with access open or company, no editing).
+	// downloads allowed unless access is collaborators, no editing).
 	CanDownload, CanEdit *bool
 }
 
@@ -69,9 +70,10 @@ type CreateWebLinkBody struct {
 	Description *string `json:"description"`
 }
 
-// CreateWebLinkTx is the transaction of POST /web_links (createWebLink): what
-// it checks, reads and changes under the state's lock, and its reply. Callers
-// hold mu.
+// CreateWebLinkTx serves POST /web_links (refserver's createWebLink): a
+// new web link named name (desc: its description) in the parent p may
+// upload into, 409 for a name taken; 200 (as the service answers) with its
+// record. Callers hold Mu.
 func (s *State) CreateWebLinkTx(p *Principal, body CreateWebLinkBody, name string, desc string, fields []string) (Reply, *wire.Error) {
 	parent, aerr := s.ParentFolder(p, *body.Parent.ID)
 	if aerr != nil {
@@ -117,9 +119,10 @@ type UpdateWebLinkBody struct {
 	SharedLink  wire.Nullable[json.RawMessage] `json:"shared_link"`
 }
 
-// UpdateWebLinkTx is the transaction of PUT /web_links/{web_link_id}
-// (updateWebLink): what it checks, reads and changes under the state's lock,
-// and its reply. Callers hold mu.
+// UpdateWebLinkTx serves PUT /web_links/{web_link_id} (updateWebLink): the
+// web link's parent (a move), name, url, description and shared link
+// (removeLink removes it, link merges into it), for who may edit it; 409
+// for a name taken. Callers hold Mu.
 func (s *State) UpdateWebLinkTx(p *Principal, id string, body UpdateWebLinkBody, now time.Time, removeLink bool, link *SharedLinkUpdate, fields []string) (Reply, *wire.Error) {
 	wl, aerr := s.LookupFor(p, "web_link", id, ActEdit)
 	if aerr != nil {

@@ -71,16 +71,20 @@ type Error struct {
 	RetryAfter  int // seconds; 0 = no header
 }
 
+// Error describes the failure: status, code and message.
 func (e *Error) Error() string { return fmt.Sprintf("%d %s: %s", e.Status, e.Code, e.Message) }
 
+// Errorf makes an Error with a formatted message.
 func Errorf(status int, code, format string, args ...any) *Error {
 	return &Error{Status: status, Code: code, Message: fmt.Sprintf(format, args...)}
 }
 
+// BadRequest is 400 bad_request with a formatted message.
 func BadRequest(format string, args ...any) *Error {
 	return Errorf(StatusBadRequest, CodeBadRequest, format, args...)
 }
 
+// NotFound is 404 not_found naming what was not found.
 func NotFound(what string) *Error {
 	return Errorf(StatusNotFound, CodeNotFound, "Not Found: %s", what)
 }

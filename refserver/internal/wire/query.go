@@ -54,6 +54,8 @@ func EncodeMarker(pos int64) string {
 	return base64.RawURLEncoding.EncodeToString([]byte("pos:" + strconv.FormatInt(pos, 10)))
 }
 
+// DecodeMarker reads a marker EncodeMarker made; false for anything else
+// (or a negative position).
 func DecodeMarker(m string) (int64, bool) {
 	b, err := base64.RawURLEncoding.DecodeString(m)
 	if err != nil || !bytes.HasPrefix(b, []byte("pos:")) {
