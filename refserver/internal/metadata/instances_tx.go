@@ -65,8 +65,8 @@ var patchOptions = &jsonpatch.ApplyOptions{
 	AccumulatedCopySizeLimit: wire.MaxJSONBody,
 }
 
-// GetInstanceTx serves GET .../metadata/{scope}/{template_key}: 200 with
-// the instance.
+// GetInstanceTx serves GET /files/{id}/metadata/{scope}/{template_key}
+// (and /folders/{id}/...): 200 with the instance.
 func GetInstanceTx(s *state.State, ip InstancePath, p *state.Principal) (state.Reply, error) {
 	in, err := ExistingInstance(s, ip, p)
 	if err != nil {
@@ -75,8 +75,9 @@ func GetInstanceTx(s *state.State, ip InstancePath, p *state.Principal) (state.R
 	return state.Reply{Status: wire.StatusOK, Body: in.Record()}, nil
 }
 
-// AddInstanceTx serves POST .../metadata/{scope}/{template_key}: 201 with
-// the new instance of raw's values (CreateInstanceTx).
+// AddInstanceTx serves POST /files/{id}/metadata/{scope}/{template_key}
+// (and /folders/{id}/...): 201 with the new instance of raw's values
+// (CreateInstanceTx).
 func AddInstanceTx(s *state.State, ip InstancePath, p *state.Principal, raw map[string]any) (state.Reply, error) {
 	in, err := CreateInstanceTx(s, ip, p, raw)
 	if err != nil {
@@ -85,8 +86,8 @@ func AddInstanceTx(s *state.State, ip InstancePath, p *state.Principal, raw map[
 	return state.Reply{Status: wire.StatusCreated, Body: in.Record()}, nil
 }
 
-// DeleteInstanceTx serves DELETE .../metadata/{scope}/{template_key}: 204,
-// and a metadata delete event.
+// DeleteInstanceTx serves DELETE /files/{id}/metadata/{scope}/{template_key}
+// (and /folders/{id}/...): 204, and a metadata delete event.
 func DeleteInstanceTx(s *state.State, ip InstancePath, p *state.Principal) (state.Reply, error) {
 	in, err := ExistingInstance(s, ip, p)
 	if err != nil {
@@ -97,10 +98,10 @@ func DeleteInstanceTx(s *state.State, ip InstancePath, p *state.Principal) (stat
 	return state.Reply{Status: wire.StatusNoContent}, nil
 }
 
-// PatchInstanceTx serves PUT .../metadata/{scope}/{template_key}: the JSON
-// Patch applied to the instance's values, all or nothing
-// (ApplyInstancePatch); $version grows and an update event is recorded
-// when the values changed. 200 with the instance.
+// PatchInstanceTx serves PUT /files/{id}/metadata/{scope}/{template_key}
+// (and /folders/{id}/...): the JSON Patch applied to the instance's values,
+// all or nothing (ApplyInstancePatch); $version grows and an update event
+// is recorded when the values changed. 200 with the instance.
 func PatchInstanceTx(s *state.State, ip InstancePath, p *state.Principal, patch jsonpatch.Patch) (state.Reply, error) {
 	in, err := ExistingInstance(s, ip, p)
 	if err != nil {
