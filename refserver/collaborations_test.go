@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/contentapi/cms/refserver/internal/state"
@@ -193,4 +194,38 @@ func TestGroupCollaboration(t *testing.T) {
 	require.EqualValues(t, 1, page["total_count"], "members list it too")
 	resp, m := e.doJSON("GET", e.api("/collaborations"), user, nil, nil)
 	requireAPIError(t, resp, m, http.StatusBadRequest, wire.CodeBadRequest)
+}
+
+// TestDeletedCollaboratorsEndTheirCollaborations: deleting a group or a
+// user ends their collaborations (404, not listed on the item), and a
+// persisted server restarts after it (a collaboration of a deleted group
+// made the restore fail).
+func TestDeletedCollaboratorsEndTheirCollaborations(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	e := newEnv(t, Options{DataDir: dir})
+	admin := e.s.AdminToken()
+	folder := e.createFolder(admin, "0", "shared")["id"].(string)
+	g := e.newGroup("readers", nil)
+	resp, gc := e.collaborate(admin, "folder", folder, map[string]any{"type": "group", "id": g}, "viewer")
+	require.Equal(t, http.StatusCreated, resp.StatusCode, "%v", gc)
+	resp, u := e.post(admin, "/users", map[string]any{"name": "Vera", "login": "vera@cms.test"})
+	require.Equal(t, http.StatusCreated, resp.StatusCode, "%v", u)
+	resp, uc := e.collaborate(admin, "folder", folder, map[string]any{"type": "user", "id": u["id"]}, "editor")
+	require.Equal(t, http.StatusCreated, resp.StatusCode, "%v", uc)
+
+	resp, _ = e.do("DELETE", e.api("/groups/"+g), admin, nil, nil)
+	require.Equal(t, http.StatusNoContent, resp.StatusCode)
+	resp, _ = e.do("DELETE", e.api("/users/"+u["id"].(string)), admin, nil, nil)
+	require.Equal(t, http.StatusNoContent, resp.StatusCode)
+	for _, c := range []map[string]any{gc, uc} {
+		assert.Equal(t, http.StatusNotFound, e.statusOf(admin, "/collaborations/"+c["id"].(string)))
+	}
+	page := e.getJSON(admin, "/folders/"+folder+"/collaborations")
+	assert.Empty(t, page["entries"], "the folder lists no collaboration of a deleted collaborator")
+
+	require.NoError(t, e.s.Close())
+	s2, err := New(Options{DataDir: dir})
+	require.NoError(t, err, "the state restores")
+	require.NoError(t, s2.Close())
 }

@@ -101,6 +101,17 @@ func (s *State) collabsItemPurged(it *Item) {
 	}
 }
 
+// collabsCollaboratorGone drops the collaborations of a user or a group
+// (one of them nil) that is deleted: they grant nothing any more, and the
+// service lists them no longer.
+func (s *State) collabsCollaboratorGone(u *User, g *Group) {
+	for _, c := range s.collabs.byID {
+		if u != nil && c.user == u || g != nil && c.group == g {
+			s.removeCollab(c)
+		}
+	}
+}
+
 // grants reports whether c gives u its role now.
 func (s *State) grants(c *Collab, u *User) bool {
 	if c.status != "accepted" || !c.expiresAt.IsZero() && !s.Now().Before(c.expiresAt) {

@@ -224,6 +224,7 @@ func (s *State) UpdateGroupTx(id string, p *Principal, body *GroupBody, fields [
 // it never fails. Callers hold Mu.
 func (s *State) RemoveGroup(g *Group) *wire.Error {
 	dropWhere(s, KMemberships, s.Groups.Memberships, func(m *Membership) bool { return m.Group == g })
+	s.collabsCollaboratorGone(nil, g)
 	delete(s.Groups.ByID, g.ID)
 	s.Dirty(KGroups, g.ID)
 	delete(s.Groups.ByName, strings.ToLower(g.Name))

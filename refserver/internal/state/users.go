@@ -269,6 +269,7 @@ func (s *State) RemoveUser(u *User, owned []*Item) []string {
 	delete(s.Users.ByLogin, strings.ToLower(u.Login))
 	s.Users.Order = wire.RemoveFrom(s.Users.Order, u)
 	s.userLeft(u)
+	s.collabsCollaboratorGone(u, nil) // a rolled-out user keeps them; a deleted one does not
 	return blobs
 }
 
