@@ -3,6 +3,7 @@ package refserver
 import (
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -313,4 +314,19 @@ func TestUsersList(t *testing.T) {
 	// Limit above the maximum is lowered.
 	big := e.ok(http.MethodGet, "/users?limit=5000", admin, nil, http.StatusOK)
 	assert.EqualValues(t, 1000, big["limit"])
+}
+
+// TestRefusedUserCreateTakesNoID: a POST /users refused for its login (409)
+// changes nothing, not even the next id: the next user gets the id after
+// the last one.
+func TestRefusedUserCreateTakesNoID(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, Options{})
+	admin := e.s.AdminToken()
+	first := e.newUser("A", "a@cms.test")
+	e.rejects(http.MethodPost, "/users", admin, map[string]any{"name": "A2", "login": "A@cms.test"}, http.StatusConflict, state.CodeUserLoginInUse)
+	second := e.newUser("B", "b@cms.test")
+	a, err := strconv.ParseInt(first, 10, 64)
+	require.NoError(t, err)
+	assert.Equal(t, strconv.FormatInt(a+1, 10), second, "the refused request took no id")
 }

@@ -126,13 +126,14 @@ type CreateUserBody struct {
 // user_login_already_used for a login taken; pending invitations to the
 // login become theirs. 201 with the record. Callers hold Mu.
 func (s *State) CreateUserTx(body CreateUserBody, appUser bool, fields []string) (Reply, *wire.Error) {
+	if body.Login != nil && s.Users.ByLogin[strings.ToLower(*body.Login)] != nil {
+		// Refused before the id is taken: a refused request changes nothing.
+		return Reply{}, wire.Errorf(wire.StatusConflict, CodeUserLoginInUse, "User with the specified login already exists")
+	}
 	id := s.NewID()
 	login := fmt.Sprintf("AppUser_%s_%s@apps.cms.test", id, RandomHex(4))
 	if body.Login != nil {
 		login = *body.Login
-		if s.Users.ByLogin[strings.ToLower(login)] != nil {
-			return Reply{}, wire.Errorf(wire.StatusConflict, CodeUserLoginInUse, "User with the specified login already exists")
-		}
 	}
 	now := s.NowSec()
 	u := &User{ID: id, Login: login, Role: userRoleUser, CreatedAt: now, UserProfile: defaultProfile(now)}
