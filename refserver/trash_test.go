@@ -260,3 +260,30 @@ func TestTrashPurgeFiresHooks(t *testing.T) {
 		requireAPIError(t, resp, m, 404, "not_found")
 	}
 }
+
+// TestRestoreIntoAnotherOwnersFolderMovesTheTree: a folder restored into
+// a folder of another owner (its own parent being gone) belongs to that
+// owner with all its content, as a move makes it.
+func TestRestoreIntoAnotherOwnersFolderMovesTheTree(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, Options{})
+	admin, user := e.s.AdminToken(), e.s.UserToken()
+	shared := e.createFolder(admin, "0", "shared")["id"].(string)
+	resp, c := e.collaborate(admin, "folder", shared, map[string]any{"type": "user", "id": e.s.UserID()}, "editor")
+	require.Equal(t, http.StatusCreated, resp.StatusCode, "%v", c)
+	parent := e.createFolder(user, "0", "mine")["id"].(string)
+	dir := e.createFolder(user, parent, "work")["id"].(string)
+	file := e.uploadFile(user, dir, "notes.txt", []byte("notes"))["id"].(string)
+	for _, id := range []string{dir, parent} {
+		resp, _ := e.do("DELETE", e.api("/folders/"+id+"?recursive=true"), user, nil, nil)
+		require.Equal(t, http.StatusNoContent, resp.StatusCode)
+	}
+	resp, m := e.doJSON("POST", e.api("/folders/"+dir), user, map[string]any{"parent": map[string]any{"id": shared}}, nil)
+	require.Equal(t, http.StatusCreated, resp.StatusCode, "%v", m)
+	owner := func(path string) string {
+		return e.getJSON(admin, path)["owned_by"].(map[string]any)["id"].(string)
+	}
+	adminID := owner("/folders/" + shared)
+	assert.Equal(t, adminID, owner("/folders/"+dir), "the restored folder")
+	assert.Equal(t, adminID, owner("/files/"+file), "its content")
+}

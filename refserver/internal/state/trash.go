@@ -172,7 +172,8 @@ func (s *State) RestoreItemTx(p *Principal, typ string, id string, body RestoreB
 	}
 	now := s.NowSec()
 	s.untrash(it, it.ID)
-	it.Name, it.ParentID, it.Owner = name, target, owner
+	it.Name, it.ParentID = name, target
+	s.setOwnerTree(it, owner) // a folder's content with it, as a move does
 	it.touch(now, p.User)
 	s.dirtyItem(it)
 	if parent, ok := s.Items[target]; ok {
