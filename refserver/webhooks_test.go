@@ -63,6 +63,13 @@ func TestWebhooksCRUDAndRules(t *testing.T) {
 		{user, map[string]any{"address": "https://example.com/h", "triggers": []string{"FILE.UPLOADED"}}, http.StatusBadRequest, wire.CodeBadRequest},
 		{user, map[string]any{"target": nil, "address": "https://example.com/h", "triggers": []string{"FILE.UPLOADED"}}, http.StatusBadRequest, wire.CodeBadRequest},
 		{user, `[]`, http.StatusBadRequest, wire.CodeBadRequest},
+		// A member the body does not have, even one named after a field
+		// of the server's own: strict decoding refuses it.
+		{user, func() map[string]any {
+			b := hookBody(file, "file", "https://example.com/h", "FILE.UPLOADED")
+			b["HasTrig"] = true
+			return b
+		}(), http.StatusBadRequest, wire.CodeBadRequest},
 		{app, hookBody(file, "file", "https://example.com/h", "FILE.UPLOADED"), http.StatusForbidden, wire.CodeInsufficientScope},
 	} {
 		resp, m := e.createWebhook(c.token, c.body)

@@ -88,7 +88,7 @@ type WebhookBody struct {
 	} `json:"target"`
 	Address  *string  `json:"address"`
 	Triggers []string `json:"triggers"`
-	HasTrig  bool     // the body has triggers (set by the handler from the raw body)
+	HasTrig  bool     `json:"-"` // the body has triggers (set by the handler from the raw body)
 }
 
 // CheckTriggers applies the trigger rule for a target type.
