@@ -10,7 +10,8 @@
 // request waits until the records marked so far are written in one bbolt
 // transaction before its answer goes out (DB.Await); concurrent requests
 // share that transaction (group commit), and the content the records name
-// is fsynced first (blob.Dir.SyncPending). So nothing a client was told is
+// is fsynced first (blob.Dir.SyncPending) or, up to SmallBlobMax bytes,
+// written in that transaction (SmallBlobs). So nothing a client was told is
 // lost when the process dies, and a request costs the records it changed,
 // not the size of the state.
 //

@@ -271,7 +271,7 @@ func (b *SmallBlobs) done(puts []smallPut, committed bool) {
 	}
 }
 
-// write puts the small blobs of a flush into tx and deletes dels.
+// writeSmall puts the small blobs of a flush into tx and deletes dels.
 func writeSmall(tx *bolt.Tx, puts []smallPut, dels []string) error {
 	if len(puts) == 0 && len(dels) == 0 {
 		return nil
