@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contentapi/cms/refserver/internal/blob"
+	"github.com/contentapi/cms/refserver/internal/persist"
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
@@ -80,7 +81,8 @@ func boundaryOf(t *testing.T, contentType string) string {
 // TestDurableServerSyncsBeforeCommit: on a persisted server every answer's
 // content is synced before the commit of the state that names it: a new
 // file's blob and entry, a session's part, the blob a commit makes (the
-// store's own notes are tested in internal/blob).
+// store's own notes are tested in internal/blob). A small blob has no file
+// to sync: it is written by the commit itself.
 func TestDurableServerSyncsBeforeCommit(t *testing.T) {
 	t.Parallel()
 	var mu sync.Mutex
@@ -99,8 +101,9 @@ func TestDurableServerSyncsBeforeCommit(t *testing.T) {
 	}
 	// The server: syncs, then the commit.
 	e := newEnv(t, Options{DataDir: t.TempDir()})
-	d, ok := e.s.st.Store.(*blob.Dir)
-	require.True(t, ok)
+	sb, ok := e.s.st.Store.(*persist.SmallBlobs)
+	require.True(t, ok, "the data directory's store keeps small blobs in the database")
+	d := sb.Dir()
 	require.True(t, d.Durable(), "DataDir makes the store durable")
 	d.SetOnSync(func(kind, name string) { record(kind + ":" + name) })
 	e.s.db.BeforeCommit = func() { record("commit") }
@@ -112,11 +115,13 @@ func TestDurableServerSyncsBeforeCommit(t *testing.T) {
 		return "file:" + vs[len(vs)-1].Blob.ID + ".blob"
 	}
 	tok := e.s.UserToken()
-	f := e.uploadFile(tok, "0", "a.txt", []byte("first"))["id"].(string)
+	f := e.uploadFile(tok, "0", "a.txt", bytes.Repeat([]byte("l"), persist.SmallBlobMax+1))["id"].(string)
 	ev := taken()
 	require.Len(t, ev, 3, "%v", ev)
 	assert.ElementsMatch(t, []string{blobOf(f), serverDir}, ev[:2])
 	assert.Equal(t, "commit", ev[2], "the commit comes after the syncs")
+	e.uploadFile(tok, "0", "small.txt", bytes.Repeat([]byte("s"), persist.SmallBlobMax))
+	assert.Equal(t, []string{"commit"}, taken(), "a small blob is written by the commit")
 
 	data := []byte("0123456789")
 	sess := e.createSession(tok, "0", "big.bin", len(data))

@@ -22,6 +22,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/contentapi/cms/refserver/internal/blob"
+	"github.com/contentapi/cms/refserver/internal/persist"
 	"github.com/contentapi/cms/refserver/internal/state"
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
@@ -252,7 +253,12 @@ func snapshot(s *Server) string {
 
 func blobCount(t *testing.T, s *Server) int {
 	t.Helper()
-	if d, ok := s.st.Store.(*blob.Dir); ok {
+	small := 0
+	d, ok := s.st.Store.(*blob.Dir)
+	if sb, isSmall := s.st.Store.(*persist.SmallBlobs); isSmall {
+		d, ok, small = sb.Dir(), true, sb.Len()
+	}
+	if ok {
 		blobs, err := filepath.Glob(filepath.Join(d.Path(), "*.blob"))
 		require.NoError(t, err)
 		// Parts of open upload sessions count as blobs: they are in their
@@ -267,7 +273,7 @@ func blobCount(t *testing.T, s *Server) int {
 				}
 			}
 		}
-		return len(blobs) + parts
+		return len(blobs) + parts + small
 	}
 	m, ok := s.st.Store.(*blob.Memory)
 	require.True(t, ok)

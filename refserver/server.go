@@ -70,7 +70,9 @@ type Options struct {
 	// when DataDir is set.
 	Store Store
 	// DataDir, when set, persists the server: content is kept in the
-	// directory (unless Store is set) and the whole state — items and
+	// directory (unless Store is set; blobs of up to 8 KiB go into the
+	// database below, written with the records that name them, when the
+	// store is the directory's) and the whole state — items and
 	// versions, upload sessions and their parts, every resource, users,
 	// OAuth apps and issued tokens, the ids and the random tokens — in the
 	// embedded database DataDir/state.db (StateFileName). A server started

@@ -10,7 +10,8 @@
 // request waits until the records marked so far are written in one bbolt
 // transaction before its answer goes out (DB.Await); concurrent requests
 // share that transaction (group commit), and the content the records name
-// is fsynced first (blob.Dir.SyncPending). So nothing a client was told is
+// is fsynced first (blob.Dir.SyncPending) or, up to SmallBlobMax bytes,
+// written in that transaction (SmallBlobs). So nothing a client was told is
 // lost when the process dies, and a request costs the records it changed,
 // not the size of the state.
 //
@@ -43,8 +44,13 @@ const (
 	// StateFileName is the name of the state database in a data directory.
 	StateFileName = "state.db"
 	// stateSchema is the version of the record layout; a database written
-	// with another version is refused (ErrStateSchema).
-	stateSchema = 1
+	// with another version is refused (ErrStateSchema), but for
+	// upgradeSchema.
+	stateSchema = 2
+	// upgradeSchema is the version this server reads and rewrites as
+	// stateSchema: 2 added the small blobs (SmallBlobs), which a server
+	// that writes 1 would not find.
+	upgradeSchema = 1
 
 	schemaBucket = "schema"
 	schemaKey    = "version"
@@ -123,6 +129,11 @@ type DB struct {
 	st  *state.State
 	// Bolt is the database (tests read and close it).
 	Bolt *bolt.DB
+	// dir is the state's directory store, whose writes each commit syncs
+	// first; small keeps its small blobs in the database when it is the
+	// data directory's. Either may be nil.
+	dir   *blob.Dir
+	small *SmallBlobs
 
 	// flushMu serializes flushes from the moment they take the marks to
 	// the end of their transaction, so that a request whose marks another
@@ -144,7 +155,9 @@ type DB struct {
 
 // Open opens (or creates) the state database of dir and loads it into
 // cfg.State, or writes the fresh state into a new one. restored reports a
-// database that existed. Blobs of dir that no record names are deleted.
+// database that existed. When the state's store is the directory store of
+// dir, Open wraps it in SmallBlobs (cfg.State.Store becomes the wrapper).
+// Blobs of dir that no record names are deleted.
 func Open(dir string, cfg Config) (d *DB, restored bool, err error) {
 	// The freelist is not written with every commit (fewer pages per
 	// commit); opening rebuilds it from the pages.
@@ -155,6 +168,14 @@ func Open(dir string, cfg Config) (d *DB, restored bool, err error) {
 	}
 	st := cfg.State
 	d = &DB{cfg: cfg, st: st, Bolt: db}
+	store := st.Store
+	if ds, ok := store.(*blob.Dir); ok {
+		d.dir = ds
+		if filepath.Clean(ds.Path()) == filepath.Clean(dir) {
+			d.small = &SmallBlobs{dir: ds, db: d, pending: map[string]*pendingBlob{}}
+			st.Store = d.small
+		}
+	}
 	st.Persist = &state.Persister{Dirty: map[state.DirtyKey]struct{}{}, Load: state.LoadScratch{Purged: map[string]*state.Item{}}}
 	st.Persist.CommittedCond = sync.NewCond(&st.Persist.Mu)
 	fresh := true
@@ -165,7 +186,9 @@ func Open(dir string, cfg Config) (d *DB, restored bool, err error) {
 		}
 		fresh = false
 		v := string(b.Get([]byte(schemaKey)))
-		if v != strconv.Itoa(stateSchema) {
+		if v == strconv.Itoa(upgradeSchema) {
+			d.schemaPending = true // the first commit writes the new version
+		} else if v != strconv.Itoa(stateSchema) {
 			return fmt.Errorf("%w: %s has schema %q, this server reads %d", ErrStateSchema, filepath.Join(dir, StateFileName), v, stateSchema)
 		}
 		return d.load(tx)
@@ -184,9 +207,12 @@ func Open(dir string, cfg Config) (d *DB, restored bool, err error) {
 	if err == nil && !fresh {
 		err = SweepBlobs(st, dir)
 	}
+	if err == nil && !fresh && d.small != nil {
+		err = d.sweepSmall()
+	}
 	if err != nil {
 		_ = db.Close()
-		st.Persist = nil
+		st.Persist, st.Store = nil, store
 		return nil, false, err
 	}
 	return d, !fresh, nil
@@ -278,6 +304,26 @@ func (d *DB) Flush() error {
 	})
 	d.cfg.Outer.Unlock()
 
+	// The small blobs these records name (and any other written so far:
+	// a blob is written before the record that names it is marked) go in
+	// the same transaction, and the small ones of the blobs to delete.
+	var (
+		puts      []smallPut
+		smallDels []string
+		dirDels   = blobs
+	)
+	if d.small != nil {
+		puts = d.small.take()
+		dirDels = nil
+		for _, id := range blobs {
+			if IsSmallBlob(id) {
+				smallDels = append(smallDels, id)
+			} else {
+				dirDels = append(dirDels, id)
+			}
+		}
+	}
+
 	// Keys in order: bbolt writes sorted keys with fewer page splits.
 	sort.Slice(changes, func(i, j int) bool {
 		a, b := changes[i], changes[j]
@@ -286,8 +332,8 @@ func (d *DB) Flush() error {
 	// The content these records name goes to disk first (a durable
 	// directory store noted it as it was written).
 	var err error
-	if ds, ok := d.st.Store.(*blob.Dir); ok {
-		err = ds.SyncPending()
+	if d.dir != nil {
+		err = d.dir.SyncPending()
 	}
 	if err == nil && d.BeforeCommit != nil {
 		d.BeforeCommit()
@@ -303,8 +349,14 @@ func (d *DB) Flush() error {
 					return err
 				}
 			}
-			return d.writeChanges(tx, changes)
+			if err := d.writeChanges(tx, changes); err != nil {
+				return err
+			}
+			return writeSmall(tx, puts, smallDels)
 		})
+	}
+	if d.small != nil {
+		d.small.done(puts, err == nil)
 	}
 	if err == nil {
 		d.schemaPending = false
@@ -321,7 +373,7 @@ func (d *DB) Flush() error {
 	p.Mu.Lock()
 	p.SetCommitted(taken)
 	p.Mu.Unlock()
-	for _, id := range blobs {
+	for _, id := range dirDels {
 		if err := d.st.Store.Delete(context.Background(), id); err != nil {
 			d.st.Log.Warn("deleting blob", "blob", id, "err", err)
 		}
@@ -453,6 +505,7 @@ func (d *DB) check() {
 	var (
 		pending bool
 		live    map[string]map[string]string
+		named   map[string]bool
 	)
 	d.st.View(func() {
 		p.Mu.Lock()
@@ -460,14 +513,24 @@ func (d *DB) check() {
 		p.Mu.Unlock()
 		if !pending {
 			live = d.DumpLive()
+			if d.small != nil {
+				named = liveContent(d.st)
+			}
 		}
 	})
 	if pending {
 		return
 	}
-	var stored map[string]map[string]string
-	_ = d.Bolt.View(func(tx *bolt.Tx) error { stored = d.DumpDB(tx); return nil })
-	if errs := diffDumps(stored, live); len(errs) > 0 {
+	var (
+		stored map[string]map[string]string
+		errs   []error
+	)
+	_ = d.Bolt.View(func(tx *bolt.Tx) error {
+		stored = d.DumpDB(tx)
+		errs = missingSmall(tx, named)
+		return nil
+	})
+	if errs = append(errs, diffDumps(stored, live)...); len(errs) > 0 {
 		d.checkMu.Lock()
 		d.checkErrs = append(d.checkErrs, errs...)
 		d.checkMu.Unlock()

@@ -25,12 +25,16 @@ func QueueBlobDeletes(s *state.State, ids []string) bool {
 	return true
 }
 
-// SweepBlobs deletes, from the directory store of dir, the blob files that
-// no record names and the temporary files of interrupted writes: what a
-// crash between a blob write and its commit (or between a commit and a
-// blob delete) leaves behind. Other stores are left alone.
+// SweepBlobs deletes, from the directory store of dir (SmallBlobs' too),
+// the blob files that no record names and the temporary files of
+// interrupted writes: what a crash between a blob write and its commit (or
+// between a commit and a blob delete) leaves behind. Other stores are left
+// alone.
 func SweepBlobs(s *state.State, dir string) error {
 	ds, ok := s.Store.(*blob.Dir)
+	if sb, small := s.Store.(*SmallBlobs); small {
+		ds, ok = sb.Dir(), true
+	}
 	if !ok || filepath.Clean(ds.Path()) != filepath.Clean(dir) {
 		return nil
 	}
