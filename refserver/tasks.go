@@ -80,7 +80,7 @@ func (s *Server) updateTask(w http.ResponseWriter, r *http.Request, p *state.Pri
 
 // deleteTask serves DELETE /tasks/{task_id}: 204, with its assignments.
 func (s *Server) deleteTask(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
-	return deleteRecord(s, w, r, "task_id", http.StatusNoContent, s.st.TaskFor(p), func(t *state.Task) *wire.Error {
+	return deleteRecord(s, w, r, "task_id", http.StatusNoContent, s.st.TaskToChangeFor(p), func(t *state.Task) *wire.Error {
 		s.st.RemoveTask(t)
 		return nil
 	})

@@ -356,3 +356,29 @@ func FuzzTaskBody(f *testing.F) {
 		}
 	})
 }
+
+// TestTaskChangesNeedEditRights: who only sees a file (a viewer) reads its
+// tasks but may not change or delete them (403, nothing changed), as it
+// may not create one; who does not see it gets 404.
+func TestTaskChangesNeedEditRights(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, Options{})
+	admin, user := e.s.AdminToken(), e.s.UserToken()
+	dir := e.createFolder(admin, "0", "reviewed")["id"].(string)
+	file := e.uploadFile(admin, dir, "plan.txt", []byte("plan"))["id"].(string)
+	task := e.createTask(admin, file, map[string]any{"message": "check"})["id"].(string)
+	hidden := e.createTask(admin, e.uploadFile(admin, "0", "own.txt", []byte("own"))["id"].(string), nil)["id"].(string)
+	resp, c := e.collaborate(admin, "folder", dir, map[string]any{"type": "user", "id": e.s.UserID()}, "viewer")
+	require.Equal(t, http.StatusCreated, resp.StatusCode, "%v", c)
+
+	assert.Equal(t, "check", e.task(user, task)["message"], "a viewer reads the task")
+	before := snapshot(e.s)
+	resp, m := e.doJSON("PUT", e.api("/tasks/"+task), user, map[string]any{"message": "changed"}, nil)
+	requireAPIError(t, resp, m, http.StatusForbidden, wire.CodeAccessDenied)
+	resp, m = e.doJSON("DELETE", e.api("/tasks/"+task), user, nil, nil)
+	requireAPIError(t, resp, m, http.StatusForbidden, wire.CodeAccessDenied)
+	resp, m = e.doJSON("PUT", e.api("/tasks/"+hidden), user, map[string]any{"message": "changed"}, nil)
+	requireAPIError(t, resp, m, http.StatusNotFound, wire.CodeNotFound)
+	assert.Equal(t, before, snapshot(e.s), "refused requests change nothing")
+	assert.Equal(t, "check", e.task(admin, task)["message"])
+}

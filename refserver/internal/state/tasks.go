@@ -153,9 +153,28 @@ func (s *State) lookupTask(p *Principal, id string) (*Task, *wire.Error) {
 	return t, nil
 }
 
-// TaskFor is lookupTask for p, for refserver's getRecord and deleteRecord.
+// TaskFor is lookupTask for p, for refserver's getRecord.
 func (s *State) TaskFor(p *Principal) func(id string) (*Task, *wire.Error) {
 	return func(id string) (*Task, *wire.Error) { return s.lookupTask(p, id) }
+}
+
+// taskToChange returns p's task with id that p may change or delete: as
+// creating one on its file does, that takes edit rights on the file (403
+// for who only sees it, 404 for who does not).
+func (s *State) taskToChange(p *Principal, id string) (*Task, *wire.Error) {
+	t, aerr := s.lookupTask(p, id)
+	if aerr != nil {
+		return nil, aerr
+	}
+	if _, aerr := s.LookupFor(p, "file", t.FileID, ActEdit); aerr != nil {
+		return nil, aerr
+	}
+	return t, nil
+}
+
+// TaskToChangeFor is taskToChange for p, for refserver's deleteRecord.
+func (s *State) TaskToChangeFor(p *Principal) func(id string) (*Task, *wire.Error) {
+	return func(id string) (*Task, *wire.Error) { return s.taskToChange(p, id) }
 }
 
 // TaskFields are the fields shared by the task create and update bodies.
@@ -220,7 +239,7 @@ func (s *State) CreateTaskTx(body CreateTaskBody, p *Principal, t *Task) (Reply,
 // action (400 when an assignment's state does not fit it), completion
 // rule, message and due date (dueGiven: set to dueAt). Callers hold Mu.
 func (s *State) UpdateTaskTx(p *Principal, id string, body TaskFields, dueGiven bool, dueAt time.Time) (Reply, *wire.Error) {
-	t, aerr := s.lookupTask(p, id)
+	t, aerr := s.taskToChange(p, id)
 	if aerr != nil {
 		return Reply{}, aerr
 	}
