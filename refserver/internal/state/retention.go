@@ -12,9 +12,10 @@ import (
 // use them.
 //
 // Rules: a policy is finite (retention_length in days) or indefinite; a
-// non_modifiable policy may only be lengthened, retired, or have its
-// disposition and notifications changed (403 otherwise), and neither it nor
-// its assignments can be deleted. Retiring is one-way. A retired policy
+// non_modifiable policy may not be shortened or made modifiable again (403:
+// the two refusals the spec documents for PUT; its name, description,
+// disposition and notifications may change, and it may be lengthened or
+// retired), and neither it nor its assignments can be deleted. Retiring is one-way. A retired policy
 // stops applying to new content, but what it already retains stays retained
 // until its disposition date: retiring is allowed for non_modifiable
 // policies, so it cannot be a way around them. A version under retention
