@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/contentapi/cms/refserver/internal/wire"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -102,4 +103,34 @@ func TestContentNotReady(t *testing.T) {
 	e.clock.Advance(time.Second)
 	resp, _ = e.do("GET", url, tok, nil, nil)
 	assert.Equal(t, http.StatusFound, resp.StatusCode)
+}
+
+// TestCompanyOnlyDownloads: a file whose permissions.can_download is
+// company is downloaded by the enterprise's users only (403 to a
+// collaborator rolled out of it); open lets everyone download again.
+func TestCompanyOnlyDownloads(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, Options{})
+	admin, user := e.s.AdminToken(), e.s.UserToken()
+	dir := e.createFolder(admin, "0", "reports")["id"].(string)
+	file := e.uploadFile(admin, dir, "q3.txt", []byte("q3"))["id"].(string)
+	resp, c := e.collaborate(admin, "folder", dir, map[string]any{"type": "user", "id": e.s.UserID()}, "viewer")
+	require.Equal(t, http.StatusCreated, resp.StatusCode, "%v", c)
+	resp, m := e.put(admin, "/files/"+file, map[string]any{"permissions": map[string]any{"can_download": "company"}}, nil)
+	require.Equal(t, http.StatusOK, resp.StatusCode, "%v", m)
+	download := func() (*http.Response, map[string]any) {
+		return e.doJSON("GET", e.api("/files/"+file+"/content"), user, nil, nil)
+	}
+	resp, _ = download()
+	require.Equal(t, http.StatusFound, resp.StatusCode, "a user of the enterprise downloads")
+
+	resp, m = e.put(admin, "/users/"+e.s.UserID(), map[string]any{"enterprise": nil}, nil)
+	require.Equal(t, http.StatusOK, resp.StatusCode, "%v", m)
+	resp, m = download()
+	requireAPIError(t, resp, m, http.StatusForbidden, wire.CodeAccessDenied)
+
+	resp, m = e.put(admin, "/files/"+file, map[string]any{"permissions": map[string]any{"can_download": "open"}}, nil)
+	require.Equal(t, http.StatusOK, resp.StatusCode, "%v", m)
+	resp, _ = download()
+	assert.Equal(t, http.StatusFound, resp.StatusCode, "open: everyone who may download does")
 }

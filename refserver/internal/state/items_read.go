@@ -113,13 +113,18 @@ func (s *State) TrashItemTx(p *Principal, typ, id, ifMatch string, recursive boo
 // DownloadTx serves GET /files/{id}/content: the file and the version
 // (want, "" for the current one; nil when there is none that is not in
 // the trash) p may download, and whether the content is not ready yet. A
-// download that goes ahead is an event.
+// file whose permissions.can_download is company is refused (403) to a
+// user outside the enterprise. A download that goes ahead is an event.
 func (s *State) DownloadTx(p *Principal, link *BoxapiLink, id, want string) (f *Item, v *Version, notReady bool, aerr *wire.Error) {
 	if f, aerr = s.LookupVia(p, link, "file", id, ActDownload); aerr != nil {
 		return nil, nil, false, aerr
 	}
 	if aerr = s.LockRefuses(p, f, ActDownload); aerr != nil {
 		return nil, nil, false, aerr
+	}
+	if f.DownloadAccess == "company" && (p.User == nil || p.User.Free) {
+		// permissions.can_download company: only the enterprise's users.
+		return nil, nil, false, wire.Errorf(wire.StatusForbidden, wire.CodeAccessDenied, "The file may be downloaded by the users of its enterprise only")
 	}
 	v = f.Current()
 	if want != "" {
