@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -37,7 +38,7 @@ func FuzzAdminBodies(f *testing.F) {
 			t.Fatal("long address accepted")
 		}
 		var g state.GroupBody
-		if wire.DecodeJSON(strings.NewReader(body), &g) == nil && g.Check() == nil && g.InvitabilityLevel != nil && !state.Contains(state.GroupAccessLevels, *g.InvitabilityLevel) {
+		if wire.DecodeJSON(strings.NewReader(body), &g) == nil && g.Check() == nil && g.InvitabilityLevel != nil && !slices.Contains(state.GroupAccessLevels, *g.InvitabilityLevel) {
 			t.Fatal("bad invitability_level accepted")
 		}
 		var m state.MembershipBody

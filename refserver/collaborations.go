@@ -59,7 +59,7 @@ func (s *Server) createCollaboration(w http.ResponseWriter, r *http.Request, p *
 	fields := parseFields(r)
 
 	return s.change(w, func() (state.Reply, *wire.Error) {
-		return s.st.CreateCollaborationTx(id, typ, p, body, expires, ab, fields)
+		return s.st.CreateCollaborationTx(id, typ, p, body, expires, fields)
 	})
 }
 

@@ -59,7 +59,7 @@ func (s *Server) createComment(w http.ResponseWriter, r *http.Request, p *state.
 	fields := parseFields(r)
 
 	return s.change(w, func() (state.Reply, *wire.Error) {
-		return s.st.CreateCommentTx(p, body, msg, tag, fields)
+		return s.st.CreateCommentTx(p, *body.Item.Type, *body.Item.ID, msg, tag, fields)
 	})
 }
 

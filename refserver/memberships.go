@@ -9,7 +9,7 @@ import (
 
 func checkGroupRole(role *string) *wire.Error {
 	if role != nil && *role != state.RoleGroupMember && *role != state.RoleGroupAdmin {
-		return state.ErrInvalidParam("role must be member or admin")
+		return wire.InvalidParam("role must be member or admin")
 	}
 	return nil
 }

@@ -68,7 +68,7 @@ func (s *Server) parseSearch(r *http.Request) (*state.SearchRequest, *wire.Error
 			return def, nil
 		}
 		if !slices.Contains(allowed, val) {
-			return "", state.InvalidParam("Invalid value for %q: use one of %s", name, strings.Join(allowed, ", "))
+			return "", wire.InvalidParam("Invalid value for %q: use one of %s", name, strings.Join(allowed, ", "))
 		}
 		return val, nil
 	}
@@ -101,7 +101,7 @@ func (s *Server) parseSearch(r *http.Request) (*state.SearchRequest, *wire.Error
 		for _, c := range cts {
 			f, ok := searchContentTypes[c]
 			if !ok {
-				return nil, state.InvalidParam("Invalid value for \"content_types\": %q", c)
+				return nil, wire.InvalidParam("Invalid value for \"content_types\": %q", c)
 			}
 			q.Mask |= f
 		}
@@ -131,14 +131,14 @@ func (s *Server) parseSearch(r *http.Request) (*state.SearchRequest, *wire.Error
 			*dst = map[string]bool{}
 			for _, id := range ids {
 				if !state.ValidID(id) {
-					return nil, state.InvalidParam("Invalid value for %q: %q is not a user id", name, id)
+					return nil, wire.InvalidParam("Invalid value for %q: %q is not a user id", name, id)
 				}
 				(*dst)[id] = true
 			}
 		}
 	}
 	if v.Get("deleted_user_ids") != "" {
-		return nil, state.InvalidParam("deleted_user_ids is not supported by this server: it does not record who trashed an item")
+		return nil, wire.InvalidParam("deleted_user_ids is not supported by this server: it does not record who trashed an item")
 	}
 	if raw := v.Get("mdfilters"); raw != "" {
 		if q.MD, aerr = s.st.ParseSearchMDFilters(raw); aerr != nil {
@@ -171,7 +171,7 @@ func listParam(v string) []string {
 func parseBoolParam(name, v string) (bool, *wire.Error) {
 	b, err := strconv.ParseBool(v)
 	if err != nil {
-		return false, state.InvalidParam("Invalid value for %q", name)
+		return false, wire.InvalidParam("Invalid value for %q", name)
 	}
 	return b, nil
 }
@@ -183,7 +183,7 @@ func parseTimeRange(name, v string) (*state.TimeRange, *wire.Error) {
 	}
 	from, to, ok := strings.Cut(v, ",")
 	if !ok {
-		return nil, state.InvalidParam("Invalid value for %q: use <from>,<to> (RFC 3339, either may be empty)", name)
+		return nil, wire.InvalidParam("Invalid value for %q: use <from>,<to> (RFC 3339, either may be empty)", name)
 	}
 	var r state.TimeRange
 	for _, p := range []struct {
@@ -195,7 +195,7 @@ func parseTimeRange(name, v string) (*state.TimeRange, *wire.Error) {
 		}
 		t, err := time.Parse(time.RFC3339, strings.TrimSpace(p.s))
 		if err != nil {
-			return nil, state.InvalidParam("Invalid value for %q: %q is not an RFC 3339 date-time", name, p.s)
+			return nil, wire.InvalidParam("Invalid value for %q: %q is not an RFC 3339 date-time", name, p.s)
 		}
 		*p.dst = t
 	}
@@ -209,7 +209,7 @@ func parseSizeRange(v string) (*[2]int64, *wire.Error) {
 	}
 	lo, hi, ok := strings.Cut(v, ",")
 	if !ok {
-		return nil, state.InvalidParam("Invalid value for \"size_range\": use <lower>,<upper> (bytes, either may be empty)")
+		return nil, wire.InvalidParam("Invalid value for \"size_range\": use <lower>,<upper> (bytes, either may be empty)")
 	}
 	r := [2]int64{-1, -1}
 	for i, p := range []string{lo, hi} {
@@ -218,7 +218,7 @@ func parseSizeRange(v string) (*[2]int64, *wire.Error) {
 		}
 		n, err := strconv.ParseInt(p, 10, 64)
 		if err != nil || n < 0 {
-			return nil, state.InvalidParam("Invalid value for \"size_range\": %q is not a size in bytes", p)
+			return nil, wire.InvalidParam("Invalid value for \"size_range\": %q is not a size in bytes", p)
 		}
 		r[i] = n
 	}

@@ -50,7 +50,7 @@ func (s *Server) createUser(w http.ResponseWriter, r *http.Request, p *state.Pri
 	case body.Login == nil && !appUser:
 		return wire.BadRequest("Missing required field: login (required unless is_platform_access_only is true)")
 	case body.ExternalAppUserID != nil && !appUser:
-		return state.ErrInvalidParam("external_app_user_id is only for app users (is_platform_access_only)")
+		return wire.InvalidParam("external_app_user_id is only for app users (is_platform_access_only)")
 	}
 	if aerr := body.Check(); aerr != nil {
 		return aerr
@@ -101,10 +101,10 @@ func (s *Server) updateUser(w http.ResponseWriter, r *http.Request, p *state.Pri
 	}
 	ne := body.NotificationEmail
 	if ne.Present && !ne.Null && !state.ValidEmail(ne.V.Email) {
-		return state.ErrInvalidParam("notification_email.email must be an e-mail address")
+		return wire.InvalidParam("notification_email.email must be an e-mail address")
 	}
 	if body.Enterprise.Present && !body.Enterprise.Null && body.Enterprise.V != s.st.EnterpriseID {
-		return state.ErrInvalidParam("enterprise must be null (roll the user out) or the id of the user's enterprise")
+		return wire.InvalidParam("enterprise must be null (roll the user out) or the id of the user's enterprise")
 	}
 	fields := parseFields(r)
 

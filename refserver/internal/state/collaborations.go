@@ -167,32 +167,33 @@ func (s *State) CollabRecord(c *Collab) map[string]any {
 	return rec
 }
 
+// Collaborator is the accessible_by of a new collaboration: a group by
+// id, a user by id, or a login.
+type Collaborator struct {
+	Type  *string `json:"type"`
+	ID    *string `json:"id"`
+	Login *string `json:"login"`
+}
+
 // CollabBody is the body of POST /collaborations.
 type CollabBody struct {
 	Item *struct {
 		Type *string `json:"type"`
 		ID   *string `json:"id"`
 	} `json:"item"`
-	AccessibleBy *struct {
-		Type  *string `json:"type"`
-		ID    *string `json:"id"`
-		Login *string `json:"login"`
-	} `json:"accessible_by"`
-	Role         *string `json:"role"`
-	IsAccessOnly *bool   `json:"is_access_only"`
-	CanViewPath  *bool   `json:"can_view_path"`
-	ExpiresAt    *string `json:"expires_at"`
+	AccessibleBy *Collaborator `json:"accessible_by"`
+	Role         *string       `json:"role"`
+	IsAccessOnly *bool         `json:"is_access_only"`
+	CanViewPath  *bool         `json:"can_view_path"`
+	ExpiresAt    *string       `json:"expires_at"`
 }
 
 // CreateCollaborationTx serves POST /collaborations (refserver's
-// createCollaboration): it gives ab (body.AccessibleBy: a group, a user by
-// id, or a login) the role on the item typ id, accepted at once or pending,
+// createCollaboration): it gives body.AccessibleBy (a group, a user by id,
+// or a login) the role on the item typ id, accepted at once or pending,
 // and returns 201 with its record. Callers hold Mu.
-func (s *State) CreateCollaborationTx(id string, typ string, p *Principal, body CollabBody, expires time.Time, ab *struct {
-	Type  *string "json:\"type\""
-	ID    *string "json:\"id\""
-	Login *string "json:\"login\""
-}, fields []string) (Reply, *wire.Error) {
+func (s *State) CreateCollaborationTx(id string, typ string, p *Principal, body CollabBody, expires time.Time, fields []string) (Reply, *wire.Error) {
+	ab := body.AccessibleBy
 	if !ValidID(id) {
 		return Reply{}, wire.NotFound(typ)
 	}

@@ -111,17 +111,11 @@ func (s *State) commentsItemPurged(it *Item) {
 }
 
 // CreateCommentTx serves POST /comments (refserver's createComment): p's
-// comment msg (tag: the tagged_message as sent) on a file or a reply to a
-// comment (addCommentBy), 201 with its record. Callers hold Mu.
-func (s *State) CreateCommentTx(p *Principal, body struct {
-	Message       *string "json:\"message\""
-	TaggedMessage *string "json:\"tagged_message\""
-	Item          *struct {
-		ID   *string "json:\"id\""
-		Type *string "json:\"type\""
-	} "json:\"item\""
-}, msg string, tag string, fields []string) (Reply, *wire.Error) {
-	c, aerr := s.addCommentBy(p, *body.Item.Type, *body.Item.ID, msg, tag)
+// comment msg (tag: the tagged_message as sent) on the item itemType
+// itemID: a file, or a comment it replies to (addCommentBy); 201 with its
+// record. Callers hold Mu.
+func (s *State) CreateCommentTx(p *Principal, itemType, itemID, msg, tag string, fields []string) (Reply, *wire.Error) {
+	c, aerr := s.addCommentBy(p, itemType, itemID, msg, tag)
 	if aerr != nil {
 		return Reply{}, aerr
 	}

@@ -2,6 +2,7 @@ package state
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
@@ -135,20 +136,10 @@ func (s *State) HideItems(ids []string) error {
 // AddItemCollection adds item_collection to a folder representation when
 // it is a standard one or the field was requested.
 func (s *State) AddItemCollection(out map[string]any, f *Item, fields []string, p *Principal, q CollectionQuery) {
-	if fields != nil && !Contains(fields, "item_collection") {
+	if fields != nil && !slices.Contains(fields, "item_collection") {
 		return
 	}
 	out["item_collection"] = s.Listing(f, p, q, nil)
-}
-
-// Contains reports whether list holds v.
-func Contains(list []string, v string) bool {
-	for _, x := range list {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
 
 // RootRepresentation is folder "0" as p sees it. Callers hold Mu.

@@ -1,6 +1,7 @@
 package state
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -124,22 +125,22 @@ type GroupBody struct {
 // Check applies the value rules (400 invalid_parameter).
 func (b *GroupBody) Check() *wire.Error {
 	if b.Name != nil && (strings.TrimSpace(*b.Name) == "" || utf8.RuneCountInString(*b.Name) > maxGroupTextLen) {
-		return ErrInvalidParam("name must be 1 to %d characters", maxGroupTextLen)
+		return wire.InvalidParam("name must be 1 to %d characters", maxGroupTextLen)
 	}
 	for _, f := range []struct {
 		name string
 		v    *string
 	}{{"description", b.Description}, {"provenance", b.Provenance}} {
 		if f.v != nil && utf8.RuneCountInString(*f.v) > maxGroupTextLen {
-			return ErrInvalidParam("%s must be at most %d characters", f.name, maxGroupTextLen)
+			return wire.InvalidParam("%s must be at most %d characters", f.name, maxGroupTextLen)
 		}
 	}
 	for _, f := range []struct {
 		name string
 		v    *string
 	}{{"invitability_level", b.InvitabilityLevel}, {"member_viewability_level", b.MemberViewabilityLevel}} {
-		if f.v != nil && !Contains(GroupAccessLevels, *f.v) {
-			return ErrInvalidParam("%s must be one of %s", f.name, strings.Join(GroupAccessLevels, ", "))
+		if f.v != nil && !slices.Contains(GroupAccessLevels, *f.v) {
+			return wire.InvalidParam("%s must be one of %s", f.name, strings.Join(GroupAccessLevels, ", "))
 		}
 	}
 	return nil

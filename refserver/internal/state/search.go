@@ -41,12 +41,6 @@ func (r *TimeRange) contains(t time.Time) bool {
 	return (r.From.IsZero() || !t.Before(r.From)) && (r.To.IsZero() || !t.After(r.To))
 }
 
-// InvalidParam is 400 invalid_parameter with a formatted message (the same
-// as ErrInvalidParam).
-func InvalidParam(format string, args ...any) *wire.Error {
-	return wire.Errorf(wire.StatusBadRequest, wire.CodeInvalidParameter, format, args...)
-}
-
 // SearchKeeps applies the access model and every filter but the query's.
 func (s *State) SearchKeeps(p *Principal, q *SearchRequest, it *Item, ancestors map[string]bool) bool {
 	if it.ID == RootID || !s.visible(p, it) {
@@ -151,13 +145,13 @@ func (s *State) ParseSearchMDFilters(raw string) (*searchMDFilter, *wire.Error) 
 		Filters     map[string]json.RawMessage `json:"filters"`
 	}
 	if err := json.Unmarshal([]byte(raw), &list); err != nil || len(list) != 1 {
-		return nil, InvalidParam("Invalid value for \"mdfilters\": use a JSON array of one {scope, templateKey, filters}")
+		return nil, wire.InvalidParam("Invalid value for \"mdfilters\": use a JSON array of one {scope, templateKey, filters}")
 	}
 	f := list[0]
 	scope := s.ScopeKind(f.Scope)
 	t := s.Template(scope, f.TemplateKey)
 	if t == nil {
-		return nil, InvalidParam("Invalid value for \"mdfilters\": no template %s.%s", f.Scope, f.TemplateKey)
+		return nil, wire.InvalidParam("Invalid value for \"mdfilters\": no template %s.%s", f.Scope, f.TemplateKey)
 	}
 	out := &searchMDFilter{tmpl: t}
 	for key, rawVal := range f.Filters {
@@ -166,11 +160,11 @@ func (s *State) ParseSearchMDFilters(raw string) (*searchMDFilter, *wire.Error) 
 			field = &MDField{Typ: FieldString, Key: key} // global.properties: any key, string values
 		}
 		if field == nil {
-			return nil, InvalidParam("Invalid value for \"mdfilters\": template %s has no field %q", t.Key, key)
+			return nil, wire.InvalidParam("Invalid value for \"mdfilters\": template %s has no field %q", t.Key, key)
 		}
 		c, err := mdConditionOf(field, rawVal)
 		if err != nil {
-			return nil, InvalidParam("Invalid value for \"mdfilters\" field %q: %v", key, err)
+			return nil, wire.InvalidParam("Invalid value for \"mdfilters\" field %q: %v", key, err)
 		}
 		out.fields = append(out.fields, c)
 	}

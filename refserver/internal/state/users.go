@@ -191,11 +191,11 @@ func (s *State) UpdateUserTx(id string, body UpdateUserBody, ne wire.Nullable[no
 	case protected && body.Enterprise.Null:
 		return Reply{}, wire.Errorf(wire.StatusForbidden, wire.CodeAccessDenied, "The enterprise admin or the service account cannot be rolled out of the enterprise")
 	case body.ExternalAppUserID != nil && !u.AppUser:
-		return Reply{}, ErrInvalidParam("external_app_user_id is only for app users (is_platform_access_only)")
+		return Reply{}, wire.InvalidParam("external_app_user_id is only for app users (is_platform_access_only)")
 	}
 	if body.Login != nil && !strings.EqualFold(*body.Login, u.Login) {
 		if u.AppUser {
-			return Reply{}, ErrInvalidParam("The login of an app user cannot be changed")
+			return Reply{}, wire.InvalidParam("The login of an app user cannot be changed")
 		}
 		if s.Users.ByLogin[strings.ToLower(*body.Login)] != nil {
 			return Reply{}, wire.Errorf(wire.StatusConflict, CodeUserLoginInUse, "User with the specified login already exists")

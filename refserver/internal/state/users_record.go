@@ -3,6 +3,7 @@ package state
 import (
 	"net/mail"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 	_ "time/tzdata" // timezone names are checked the same on every machine
@@ -176,11 +177,6 @@ type userFields struct {
 	ExternalAppUserID             *string         `json:"external_app_user_id"`
 }
 
-// ErrInvalidParam is 400 invalid_parameter with a formatted message.
-func ErrInvalidParam(format string, args ...any) *wire.Error {
-	return wire.Errorf(wire.StatusBadRequest, wire.CodeInvalidParameter, format, args...)
-}
-
 var languageRE = regexp.MustCompile(`^[a-z]{2,3}([-_][A-Za-z]{2,4})?$`)
 
 // ValidEmail reports whether v is a bare e-mail address (no display name).
@@ -194,17 +190,17 @@ func ValidEmail(v string) bool {
 func (f *userFields) Check() *wire.Error {
 	if f.Name != nil {
 		if n := utf8.RuneCountInString(*f.Name); n == 0 || n > MaxUserNameLen {
-			return ErrInvalidParam("name must be 1 to %d characters", MaxUserNameLen)
+			return wire.InvalidParam("name must be 1 to %d characters", MaxUserNameLen)
 		}
 	}
 	if f.Login != nil && !ValidEmail(*f.Login) {
-		return ErrInvalidParam("login must be an e-mail address")
+		return wire.InvalidParam("login must be an e-mail address")
 	}
 	if f.Role != nil && *f.Role != userRoleCoadmin && *f.Role != userRoleUser {
-		return ErrInvalidParam("role must be coadmin or user")
+		return wire.InvalidParam("role must be coadmin or user")
 	}
 	if f.Language != nil && !languageRE.MatchString(*f.Language) {
-		return ErrInvalidParam("language must be a language code such as en")
+		return wire.InvalidParam("language must be a language code such as en")
 	}
 	for _, c := range []struct {
 		name string
@@ -212,29 +208,29 @@ func (f *userFields) Check() *wire.Error {
 		max  int
 	}{{"job_title", f.JobTitle, maxJobTitleLen}, {"phone", f.Phone, maxPhoneLen}, {"address", f.Address, MaxAddressLen}} {
 		if c.v != nil && utf8.RuneCountInString(*c.v) > c.max {
-			return ErrInvalidParam("%s must be at most %d characters", c.name, c.max)
+			return wire.InvalidParam("%s must be at most %d characters", c.name, c.max)
 		}
 	}
 	if f.SpaceAmount != nil && *f.SpaceAmount < -1 {
-		return ErrInvalidParam("space_amount must be -1 (unlimited) or a number of bytes")
+		return wire.InvalidParam("space_amount must be -1 (unlimited) or a number of bytes")
 	}
 	if f.TrackingCodes != nil {
 		for _, c := range *f.TrackingCodes {
 			if c.Type != "" && c.Type != "tracking_code" || c.Name == "" || utf8.RuneCountInString(c.Value) > maxTrackingValLen {
-				return ErrInvalidParam("tracking_codes entries are {type: tracking_code, name, value}")
+				return wire.InvalidParam("tracking_codes entries are {type: tracking_code, name, value}")
 			}
 		}
 	}
 	if f.Timezone != nil {
 		if _, err := time.LoadLocation(*f.Timezone); err != nil || *f.Timezone == "" || *f.Timezone == "Local" {
-			return ErrInvalidParam("timezone must be a time zone name such as Europe/Paris")
+			return wire.InvalidParam("timezone must be a time zone name such as Europe/Paris")
 		}
 	}
-	if f.Status != nil && !Contains(userStatuses, *f.Status) {
-		return ErrInvalidParam("status must be one of %s", strings.Join(userStatuses, ", "))
+	if f.Status != nil && !slices.Contains(userStatuses, *f.Status) {
+		return wire.InvalidParam("status must be one of %s", strings.Join(userStatuses, ", "))
 	}
 	if f.ExternalAppUserID != nil && *f.ExternalAppUserID == "" {
-		return ErrInvalidParam("external_app_user_id must not be empty")
+		return wire.InvalidParam("external_app_user_id must not be empty")
 	}
 	return nil
 }

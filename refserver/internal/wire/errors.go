@@ -114,6 +114,11 @@ func (e *Error) Body(requestID string) Body {
 	}
 }
 
+// InvalidParam is 400 invalid_parameter with a formatted message.
+func InvalidParam(format string, args ...any) *Error {
+	return Errorf(StatusBadRequest, CodeInvalidParameter, format, args...)
+}
+
 // ErrRange is 416 requested_range_not_satisfiable: a part whose range
 // breaks the session's rules.
 func ErrRange(format string, args ...any) *Error {
