@@ -188,15 +188,14 @@ func BenchmarkListFolder(b *testing.B) {
 	}
 }
 
-// BenchmarkSmallCalls sends small calls from 16 goroutines on one client,
-// in turn a file get, a list page of 100 items and a folder creation, and
-// reports requests/s and the p50 and p99 latencies.
-func BenchmarkSmallCalls(b *testing.B) {
-	_, c := benchServer(b)
+// smallCallsFixture makes what the small-call benchmarks use: a folder of
+// 100 one-byte files (folderID, and the last file's fileID) and an empty
+// folder to create folders in (parentID).
+func smallCallsFixture(b *testing.B, c *cms.Client) (folderID, fileID, parentID string) {
+	b.Helper()
 	ctx := context.Background()
 	folder, _, err := c.Folders.Create(ctx, &cms.CreateFolderRequest{Name: "small", Parent: cms.FolderRef{ID: "0"}}, nil)
 	require.NoError(b, err)
-	var fileID string
 	for k := range 100 {
 		f, _, err := c.Files.UploadInOneRequest(ctx, folder.ID, fmt.Sprintf("f%03d.txt", k), strings.NewReader("x"), 1, nil)
 		require.NoError(b, err)
@@ -204,6 +203,16 @@ func BenchmarkSmallCalls(b *testing.B) {
 	}
 	parent, _, err := c.Folders.Create(ctx, &cms.CreateFolderRequest{Name: "new", Parent: cms.FolderRef{ID: "0"}}, nil)
 	require.NoError(b, err)
+	return folder.ID, fileID, parent.ID
+}
+
+// BenchmarkSmallCalls sends small calls from 16 goroutines on one client,
+// in turn a file get, a list page of 100 items and a folder creation, and
+// reports requests/s and the p50 and p99 latencies.
+func BenchmarkSmallCalls(b *testing.B) {
+	_, c := benchServer(b)
+	ctx := context.Background()
+	folderID, fileID, parentID := smallCallsFixture(b, c)
 	var (
 		next atomic.Int64
 		mu   sync.Mutex
@@ -221,9 +230,9 @@ func BenchmarkSmallCalls(b *testing.B) {
 			case 0:
 				_, _, err = c.Files.Get(ctx, fileID, nil)
 			case 1:
-				_, _, err = c.Folders.ListItems(ctx, folder.ID, &cms.ListItemsOptions{Limit: 100})
+				_, _, err = c.Folders.ListItems(ctx, folderID, &cms.ListItemsOptions{Limit: 100})
 			default:
-				_, _, err = c.Folders.Create(ctx, &cms.CreateFolderRequest{Name: fmt.Sprintf("n%d", k), Parent: cms.FolderRef{ID: parent.ID}}, nil)
+				_, _, err = c.Folders.Create(ctx, &cms.CreateFolderRequest{Name: fmt.Sprintf("n%d", k), Parent: cms.FolderRef{ID: parentID}}, nil)
 			}
 			if err != nil {
 				b.Error(err)

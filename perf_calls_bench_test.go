@@ -21,37 +21,9 @@ import (
 	"testing"
 
 	"github.com/contentapi/cms"
+	"github.com/contentapi/cms/internal/benchref"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-)
-
-// The hand-written client's records: the fields a program would read (as
-// cmd/cmsbench's reference decodes).
-type (
-	rawMini struct {
-		Type string `json:"type"`
-		ID   string `json:"id"`
-		Name string `json:"name"`
-	}
-	rawFile struct {
-		rawMini
-		Size       int64   `json:"size"`
-		SHA1       string  `json:"sha1"`
-		ETag       string  `json:"etag"`
-		Parent     rawMini `json:"parent"`
-		ModifiedAt string  `json:"modified_at"`
-	}
-	rawFolder struct {
-		rawMini
-		ETag   string  `json:"etag"`
-		Parent rawMini `json:"parent"`
-	}
-	rawItemsPage struct {
-		TotalCount int       `json:"total_count"`
-		Offset     int       `json:"offset"`
-		Limit      int       `json:"limit"`
-		Entries    []rawMini `json:"entries"`
-	}
 )
 
 // cannedServer records the answers of the reference server to a file get,
@@ -59,16 +31,7 @@ type (
 func cannedServer(b *testing.B) (srvURL, fileID, folderID, parentID string) {
 	b.Helper()
 	rs, c := benchServer(b)
-	ctx := context.Background()
-	folder, _, err := c.Folders.Create(ctx, &cms.CreateFolderRequest{Name: "small", Parent: cms.FolderRef{ID: "0"}}, nil)
-	require.NoError(b, err)
-	for k := range 100 {
-		f, _, err := c.Files.UploadInOneRequest(ctx, folder.ID, fmt.Sprintf("f%03d.txt", k), strings.NewReader("x"), 1, nil)
-		require.NoError(b, err)
-		fileID = f.ID
-	}
-	parent, _, err := c.Folders.Create(ctx, &cms.CreateFolderRequest{Name: "new", Parent: cms.FolderRef{ID: "0"}}, nil)
-	require.NoError(b, err)
+	folderID, fileID, parentID = smallCallsFixture(b, c)
 	var file, page, created json.RawMessage
 	rec := func(method, u, body string, out *json.RawMessage) {
 		var rd io.Reader
@@ -86,8 +49,8 @@ func cannedServer(b *testing.B) (srvURL, fileID, folderID, parentID string) {
 		require.Less(b, resp.StatusCode, 300, string(*out))
 	}
 	rec(http.MethodGet, "/files/"+fileID, "", &file)
-	rec(http.MethodGet, "/folders/"+folder.ID+"/items?limit=100", "", &page)
-	rec(http.MethodPost, "/folders", fmt.Sprintf(`{"name":"rec","parent":{"id":%q}}`, parent.ID), &created)
+	rec(http.MethodGet, "/folders/"+folderID+"/items?limit=100", "", &page)
+	rec(http.MethodPost, "/folders", fmt.Sprintf(`{"name":"rec","parent":{"id":%q}}`, parentID), &created)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var body []byte
 		switch {
@@ -107,7 +70,7 @@ func cannedServer(b *testing.B) (srvURL, fileID, folderID, parentID string) {
 		_, _ = w.Write(body)
 	}))
 	b.Cleanup(srv.Close)
-	return srv.URL, fileID, folder.ID, parent.ID
+	return srv.URL, fileID, folderID, parentID
 }
 
 func BenchmarkCallOverhead(b *testing.B) {
@@ -117,47 +80,26 @@ func BenchmarkCallOverhead(b *testing.B) {
 	require.NoError(b, err)
 	raw := &http.Client{Transport: cms.NewDefaultTransport()}
 	rawJSON := func(method, u, body string, out any) error {
-		var rd io.Reader
-		if body != "" {
-			rd = strings.NewReader(body)
-		}
-		req, err := http.NewRequestWithContext(ctx, method, u, rd)
-		if err != nil {
-			return err
-		}
-		req.Header.Set("Authorization", "Bearer tok")
-		if body != "" {
-			req.Header.Set("Content-Type", "application/json")
-		}
-		resp, err := raw.Do(req)
-		if err != nil {
-			return err
-		}
-		defer resp.Body.Close()
-		if resp.StatusCode >= 300 {
-			b, _ := io.ReadAll(resp.Body)
-			return fmt.Errorf("%s %s: %s %s", method, u, resp.Status, b)
-		}
-		return json.NewDecoder(resp.Body).Decode(out)
+		return benchref.JSON(ctx, raw, "tok", method, u, body, out)
 	}
 	calls := []struct {
 		name     string
 		sdk, raw func() error
 	}{
 		{"get", func() error { _, _, err := c.Files.Get(ctx, fileID, nil); return err },
-			func() error { var f rawFile; return rawJSON(http.MethodGet, base+"/files/"+fileID, "", &f) }},
+			func() error { var f benchref.File; return rawJSON(http.MethodGet, base+"/files/"+fileID, "", &f) }},
 		{"list100", func() error {
 			_, _, err := c.Folders.ListItems(ctx, folderID, &cms.ListItemsOptions{Limit: 100})
 			return err
 		}, func() error {
-			var p rawItemsPage
+			var p benchref.ItemsPage
 			return rawJSON(http.MethodGet, base+"/folders/"+folderID+"/items?limit=100", "", &p)
 		}},
 		{"create", func() error {
 			_, _, err := c.Folders.Create(ctx, &cms.CreateFolderRequest{Name: "n", Parent: cms.FolderRef{ID: parentID}}, nil)
 			return err
 		}, func() error {
-			var f rawFolder
+			var f benchref.Folder
 			return rawJSON(http.MethodPost, base+"/folders", fmt.Sprintf(`{"name":"n","parent":{"id":%q}}`, parentID), &f)
 		}},
 	}

@@ -99,11 +99,11 @@ func (s *Server) loadMeta(_ string, r persist.RecMeta) error {
 		fixed  string
 		stored string
 	}{
-		{&s.st.Cfg.AdminToken, s.fixedTokens[0], r.AdminToken},
-		{&s.st.Cfg.UserToken, s.fixedTokens[1], r.UserToken},
-		{&s.st.Cfg.AppToken, s.fixedTokens[2], r.AppToken},
-		{&s.st.Cfg.WebhookPrimaryKey, s.fixedKeys[0], r.WebhookPrimaryKey},
-		{&s.st.Cfg.WebhookSecondaryKey, s.fixedKeys[1], r.WebhookSecondaryKey},
+		{&s.st.Cfg.AdminToken, s.opts.AdminToken, r.AdminToken},
+		{&s.st.Cfg.UserToken, s.opts.UserToken, r.UserToken},
+		{&s.st.Cfg.AppToken, s.opts.AppToken, r.AppToken},
+		{&s.st.Cfg.WebhookPrimaryKey, s.opts.WebhookPrimaryKey, r.WebhookPrimaryKey},
+		{&s.st.Cfg.WebhookSecondaryKey, s.opts.WebhookSecondaryKey, r.WebhookSecondaryKey},
 	} {
 		if t.fixed == "" && t.stored != "" {
 			*t.opt = t.stored

@@ -186,8 +186,7 @@ type Server struct {
 
 	oauth *oauth.Service[*state.Principal] // apps and issued tokens: the oauth room (oauth.go)
 
-	restored    bool      // the state was loaded from Options.DataDir
-	fixedTokens [3]string // the admin, user and app tokens Options gave
+	restored bool // the state was loaded from Options.DataDir
 
 	faultsMu sync.Mutex
 	faults   []*fault
@@ -197,7 +196,6 @@ type Server struct {
 	hookClient *http.Client
 	hookSlots  chan struct{}
 	hookWG     sync.WaitGroup
-	fixedKeys  [2]string // the webhook keys Options gave
 
 	reqMu    sync.Mutex
 	requests requestLog // the newest requests (requestlog.go), guarded by reqMu
@@ -292,9 +290,6 @@ func newServer(opts Options) (*Server, error) {
 			SignKey:  state.RandomBytes(32),
 		},
 		requests: newRequestLog(opts.RequestLogSize),
-
-		fixedTokens: [3]string{opts.AdminToken, opts.UserToken, opts.AppToken},
-		fixedKeys:   [2]string{opts.WebhookPrimaryKey, opts.WebhookSecondaryKey},
 	}
 	s.life.init()
 	s.st.InitItemIndexes()

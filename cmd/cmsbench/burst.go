@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/contentapi/cms"
+	"github.com/contentapi/cms/internal/benchref"
 )
 
 // burstFiles is how many files the burst's folder holds (one list page).
@@ -23,8 +24,8 @@ const burstFiles = 100
 // one client, in turn a file get, a list page of 100 items and a folder
 // creation, and reports requests/s and the latency percentiles; and the
 // same requests through a hand-written net/http + encoding/json client that
-// decodes each answer into small structs (rawFile, rawItemsPage,
-// rawFolder) on a transport tuned for the goroutines (rawTransport). The
+// decodes each answer into small structs (benchref.File, benchref.ItemsPage,
+// benchref.Folder) on a transport tuned for the goroutines (rawTransport). The
 // two alternate which goes first from run to run (-repeat, or the rounds of
 // scripts/bench.sh), so neither always meets a warmer server.
 func measureBurst(ctx context.Context, t *target, c config, i int, emit func(result) error) error {
@@ -62,13 +63,13 @@ func measureBurst(ctx context.Context, t *target, c config, i int, emit func(res
 		"net/http": func(k int) error {
 			switch k % 3 {
 			case 0:
-				var f rawFile
+				var f benchref.File
 				return rawJSON(ctx, t, http.MethodGet, t.baseURL+"/files/"+fileID, "", &f)
 			case 1:
-				var p rawItemsPage
+				var p benchref.ItemsPage
 				return rawJSON(ctx, t, http.MethodGet, fmt.Sprintf("%s/folders/%s/items?limit=%d", t.baseURL, folderID, burstFiles), "", &p)
 			}
-			var f rawFolder
+			var f benchref.Folder
 			body := fmt.Sprintf(`{"name":"f-%d","parent":{"id":%q}}`, k, parents["net/http"])
 			return rawJSON(ctx, t, http.MethodPost, t.baseURL+"/folders", body, &f)
 		},
@@ -96,34 +97,6 @@ func measureBurst(ctx context.Context, t *target, c config, i int, emit func(res
 	}
 	return nil
 }
-
-// The hand-written client's records: the fields a program would read.
-type (
-	rawMini struct {
-		Type string `json:"type"`
-		ID   string `json:"id"`
-		Name string `json:"name"`
-	}
-	rawFile struct {
-		rawMini
-		Size       int64   `json:"size"`
-		SHA1       string  `json:"sha1"`
-		ETag       string  `json:"etag"`
-		Parent     rawMini `json:"parent"`
-		ModifiedAt string  `json:"modified_at"`
-	}
-	rawFolder struct {
-		rawMini
-		ETag   string  `json:"etag"`
-		Parent rawMini `json:"parent"`
-	}
-	rawItemsPage struct {
-		TotalCount int       `json:"total_count"`
-		Offset     int       `json:"offset"`
-		Limit      int       `json:"limit"`
-		Entries    []rawMini `json:"entries"`
-	}
-)
 
 // burst runs call(0..n-1) from g goroutines and measures each call.
 func burst(n, g int, call func(k int) error) (result, error) {

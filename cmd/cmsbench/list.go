@@ -2,10 +2,8 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -14,6 +12,7 @@ import (
 	"time"
 
 	"github.com/contentapi/cms"
+	"github.com/contentapi/cms/internal/benchref"
 )
 
 // measureList lists a folder of -items files with pages of -page items,
@@ -84,8 +83,8 @@ func rawList(ctx context.Context, t *target, folderID string, pageSize int) (int
 			q.Set("marker", marker)
 		}
 		var page struct {
-			Entries    []rawMini `json:"entries"`
-			NextMarker *string   `json:"next_marker"`
+			Entries    []benchref.Mini `json:"entries"`
+			NextMarker *string         `json:"next_marker"`
 		}
 		if err := rawJSON(ctx, t, http.MethodGet, t.baseURL+"/folders/"+folderID+"/items?"+q.Encode(), "", &page); err != nil {
 			return n, err
@@ -98,35 +97,10 @@ func rawList(ctx context.Context, t *target, folderID string, pageSize int) (int
 	}
 }
 
-// rawJSON sends one request with the bearer token and decodes the answer
-// into out (nil: the body is read and dropped).
+// rawJSON is the reference's request (benchref.JSON) on t's transport
+// and token.
 func rawJSON(ctx context.Context, t *target, method, u, body string, out any) error {
-	var rd io.Reader
-	if body != "" {
-		rd = strings.NewReader(body)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, u, rd)
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Authorization", "Bearer "+t.token)
-	if body != "" {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	resp, err := t.raw.Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode >= 300 {
-		b, _ := io.ReadAll(resp.Body)
-		return fmt.Errorf("%s %s: %s %s", method, u, resp.Status, b)
-	}
-	if out == nil {
-		_, err = io.Copy(io.Discard, resp.Body)
-		return err
-	}
-	return json.NewDecoder(resp.Body).Decode(out)
+	return benchref.JSON(ctx, t.raw, t.token, method, u, body, out)
 }
 
 // ensureFolder returns the id of a folder in the root holding n small

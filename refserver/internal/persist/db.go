@@ -205,10 +205,11 @@ func Open(dir string, cfg Config) (d *DB, restored bool, err error) {
 		err = d.Flush()
 	}
 	if err == nil && !fresh {
-		err = SweepBlobs(st, dir)
-	}
-	if err == nil && !fresh && d.small != nil {
-		err = d.sweepSmall()
+		keep := ReferencedBlobs(st) // once, for both sweeps
+		err = SweepBlobs(st, dir, keep)
+		if err == nil && d.small != nil {
+			err = d.sweepSmall(keep)
+		}
 	}
 	if err != nil {
 		_ = db.Close()

@@ -29,8 +29,8 @@ func QueueBlobDeletes(s *state.State, ids []string) bool {
 // the blob files that no record names and the temporary files of
 // interrupted writes: what a crash between a blob write and its commit (or
 // between a commit and a blob delete) leaves behind. Other stores are left
-// alone.
-func SweepBlobs(s *state.State, dir string) error {
+// alone. keep is the blobs the state names (ReferencedBlobs).
+func SweepBlobs(s *state.State, dir string, keep map[string]bool) error {
 	ds, ok := s.Store.(*blob.Dir)
 	if sb, small := s.Store.(*SmallBlobs); small {
 		ds, ok = sb.Dir(), true
@@ -38,7 +38,7 @@ func SweepBlobs(s *state.State, dir string) error {
 	if !ok || filepath.Clean(ds.Path()) != filepath.Clean(dir) {
 		return nil
 	}
-	keep, keepAssembly := ReferencedBlobs(s), ReferencedAssemblies(s)
+	keepAssembly := ReferencedAssemblies(s)
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return fmt.Errorf("refserver: sweeping %s: %w", dir, err)

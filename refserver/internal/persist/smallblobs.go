@@ -303,9 +303,9 @@ func (nopCloser) Close() error { return nil }
 
 // sweepSmall deletes the small blobs that no record names: written by a
 // commit that the records naming them never followed (the process died
-// first, or a failed request's delete was not committed yet).
-func (d *DB) sweepSmall() error {
-	keep := ReferencedBlobs(d.st)
+// first, or a failed request's delete was not committed yet). keep is the
+// blobs the state names (ReferencedBlobs).
+func (d *DB) sweepSmall(keep map[string]bool) error {
 	var gone [][]byte
 	err := d.Bolt.View(func(tx *bolt.Tx) error {
 		bk := tx.Bucket([]byte(smallBucket))

@@ -85,12 +85,7 @@ func (s *State) addCollab(c *Collab) {
 
 func (s *State) removeCollab(c *Collab) {
 	delete(s.collabs.byID, c.id)
-	rest := wire.RemoveFrom(s.collabs.byItem[c.item.ID], c)
-	if len(rest) == 0 {
-		delete(s.collabs.byItem, c.item.ID)
-	} else {
-		s.collabs.byItem[c.item.ID] = rest
-	}
+	wire.RemoveKeyed(s.collabs.byItem, c.item.ID, c)
 	s.Dirty(KCollabs, c.id)
 }
 

@@ -93,12 +93,7 @@ func (s *State) addComment(c *Comment) {
 
 func (s *State) dropComment(c *Comment) {
 	delete(s.comments.byID, c.id)
-	rest := wire.RemoveFrom(s.comments.byFile[c.file.ID], c)
-	if len(rest) == 0 {
-		delete(s.comments.byFile, c.file.ID)
-	} else {
-		s.comments.byFile[c.file.ID] = rest
-	}
+	wire.RemoveKeyed(s.comments.byFile, c.file.ID, c)
 	s.Dirty(KComments, c.id)
 	s.Search.changed(c.file)
 }

@@ -81,6 +81,22 @@ func (s *State) Listing(f *Item, p *Principal, q CollectionQuery, entryFields []
 		map[string]any{"by": "type", "direction": "ASC"},
 		map[string]any{"by": q.Key, "direction": dir},
 	}
+	out := s.indexPage(fx, q, entryFields, p, func(it *Item) bool {
+		if q.ViaLink {
+			return !it.Hidden || p.SeesAll()
+		}
+		return s.visible(p, it)
+	})
+	out["order"] = order
+	return out
+}
+
+// indexPage pages a folder or trash index fx as q asks (offset or
+// marker): entries keep (mini records, or the fields given) in the window,
+// limit, and for marker pages next_marker and prev_marker, for offset
+// pages total_count and offset. Items keep refuses hold their place in the
+// window but are left out. Callers hold Mu.
+func (s *State) indexPage(fx *folderIndex, q CollectionQuery, fields []string, p *Principal, keep func(*Item) bool) map[string]any {
 	total := int64(fx.Len())
 	start := q.Offset
 	if q.UseMarker {
@@ -91,30 +107,28 @@ func (s *State) Listing(f *Item, p *Principal, q CollectionQuery, entryFields []
 	entries := make([]any, 0, end-start)
 	for _, it := range fx.Page(sortKeyIndex(q.Key), q.Desc, int(start), int(end)) {
 		switch {
-		case q.ViaLink && it.Hidden && !p.SeesAll(), !q.ViaLink && !s.visible(p, it):
+		case !keep(it):
 			continue
-		case entryFields == nil:
+		case fields == nil:
 			entries = append(entries, s.MiniJSON(it))
 		default:
-			entries = append(entries, s.Render(it, entryFields, p))
+			entries = append(entries, s.Render(it, fields, p))
 		}
 	}
-	out := map[string]any{"entries": entries, "limit": q.Limit, "order": order}
-	if q.UseMarker {
-		if end < total {
-			out["next_marker"] = wire.EncodeMarker(end)
-		} else {
-			out["next_marker"] = nil
-		}
-		if start > 0 {
-			out["prev_marker"] = wire.EncodeMarker(max(start-q.Limit, 0))
-		} else {
-			out["prev_marker"] = nil
-		}
+	out := map[string]any{"entries": entries, "limit": q.Limit}
+	if !q.UseMarker {
+		out["total_count"] = total
+		out["offset"] = q.Offset
 		return out
 	}
-	out["total_count"] = total
-	out["offset"] = q.Offset
+	out["next_marker"] = nil
+	if end < total {
+		out["next_marker"] = wire.EncodeMarker(end)
+	}
+	out["prev_marker"] = nil
+	if start > 0 {
+		out["prev_marker"] = wire.EncodeMarker(max(start-q.Limit, 0))
+	}
 	return out
 }
 

@@ -124,11 +124,6 @@ func (s *State) RemoveInstance(in *MDInstance) {
 		t.BySeq = append(t.BySeq[:i], t.BySeq[i+1:]...)
 	}
 	delete(t.Instances, in.Item.ID)
-	rest := wire.RemoveFrom(s.Metadata.ByItem[in.Item.ID], in)
-	if len(rest) == 0 {
-		delete(s.Metadata.ByItem, in.Item.ID)
-	} else {
-		s.Metadata.ByItem[in.Item.ID] = rest
-	}
+	wire.RemoveKeyed(s.Metadata.ByItem, in.Item.ID, in)
 	delete(s.Metadata.ByInstID, in.ID)
 }

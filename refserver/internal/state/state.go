@@ -139,12 +139,9 @@ func (s *State) Update(fn func()) {
 	fn()
 }
 
-// View runs fn, which only reads the state, under Mu.
-func (s *State) View(fn func()) {
-	s.Mu.Lock()
-	defer s.Mu.Unlock()
-	fn()
-}
+// View runs fn, which only reads the state, under Mu (the same lock as
+// Update: some reads fill caches, the search index's for one).
+func (s *State) View(fn func()) { s.Update(fn) }
 
 // RandomBytes returns n bytes from crypto/rand.
 func RandomBytes(n int) []byte {

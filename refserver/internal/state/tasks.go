@@ -109,12 +109,7 @@ func (s *State) RemoveTask(t *Task) {
 	s.dropTask(t)
 	delete(s.Tasks.Tasks, t.ID)
 	s.Dirty(KTasks, t.ID)
-	rest := wire.RemoveFrom(s.Tasks.ByFile[t.FileID], t)
-	if len(rest) == 0 {
-		delete(s.Tasks.ByFile, t.FileID)
-	} else {
-		s.Tasks.ByFile[t.FileID] = rest
-	}
+	wire.RemoveKeyed(s.Tasks.ByFile, t.FileID, t)
 }
 
 // dropTask forgets the assignments of a task.

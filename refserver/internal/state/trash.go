@@ -225,46 +225,16 @@ func (s *State) ListTrashTx(p *Principal, q CollectionQuery, fields []string) (R
 	return Reply{wire.StatusOK, s.trashPage(s.Folders.trash(owner), q, fields, p)}, nil
 }
 
-// trashPage pages the trash index fx like a folder listing (Listing,
-// folders.go): offset pages carry total_count and offset, marker pages
-// next_marker and prev_marker. Callers hold Mu.
+// trashPage pages the trash index fx like a folder listing (indexPage);
+// offset pages also give their order. Callers hold Mu.
 func (s *State) trashPage(fx *folderIndex, q CollectionQuery, fields []string, p *Principal) map[string]any {
-	total := int64(fx.Len())
-	start := q.Offset
-	if q.UseMarker {
-		start = q.Marker
-	}
-	start = min(start, total)
-	end := min(start+q.Limit, total)
-	entries := make([]any, 0, end-start)
-	for _, it := range fx.Page(sortKeyIndex(q.Key), q.Desc, int(start), int(end)) {
-		if !s.visible(p, it) {
-			continue
-		}
-		if fields == nil {
-			entries = append(entries, s.MiniJSON(it))
-		} else {
-			entries = append(entries, s.Render(it, fields, p))
-		}
-	}
-	out := map[string]any{"entries": entries, "limit": q.Limit}
+	out := s.indexPage(fx, q, fields, p, func(it *Item) bool { return s.visible(p, it) })
 	if !q.UseMarker {
 		dir := "ASC"
 		if q.Desc {
 			dir = "DESC"
 		}
 		out["order"] = []any{map[string]any{"by": q.Key, "direction": dir}}
-		out["total_count"] = total
-		out["offset"] = q.Offset
-		return out
-	}
-	out["next_marker"] = nil
-	if end < total {
-		out["next_marker"] = wire.EncodeMarker(end)
-	}
-	out["prev_marker"] = nil
-	if start > 0 {
-		out["prev_marker"] = wire.EncodeMarker(max(start-q.Limit, 0))
 	}
 	return out
 }

@@ -171,6 +171,16 @@ func RemoveFrom[T comparable](list []T, x T) []T {
 	return slices.DeleteFunc(list, func(v T) bool { return v == x })
 }
 
+// RemoveKeyed removes x from the list of m under key, and the key with the
+// list once it is empty (indexes of records by their parent).
+func RemoveKeyed[K, T comparable](m map[K][]T, key K, x T) {
+	if rest := RemoveFrom(m[key], x); len(rest) > 0 {
+		m[key] = rest
+	} else {
+		delete(m, key)
+	}
+}
+
 // OffsetEntries is an offset page of list: {entries, limit, offset,
 // total_count}. Entries for which hidden is true keep their place (they
 // count in total_count and in the offset/limit window) but are left out, as

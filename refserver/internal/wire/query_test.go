@@ -55,3 +55,14 @@ func TestParseMarkerPage(t *testing.T) {
 		assert.Equal(t, CodeBadRequest, aerr.Code, bad)
 	}
 }
+
+// TestRemoveKeyed: the value leaves its key's list; the key goes with the
+// list's last value.
+func TestRemoveKeyed(t *testing.T) {
+	t.Parallel()
+	m := map[string][]int{"a": {1, 2}, "b": {3}}
+	RemoveKeyed(m, "a", 1)
+	RemoveKeyed(m, "b", 3)
+	RemoveKeyed(m, "c", 4)
+	assert.Equal(t, map[string][]int{"a": {2}}, m)
+}
