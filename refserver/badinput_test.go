@@ -106,7 +106,7 @@ func TestDurableServerSyncsBeforeCommit(t *testing.T) {
 	d := sb.Dir()
 	require.True(t, d.Durable(), "DataDir makes the store durable")
 	d.SetOnSync(func(kind, name string) { record(kind + ":" + name) })
-	e.s.db.BeforeCommit = func() { record("commit") }
+	e.s.db.BeforeCommit = func() error { record("commit"); return nil }
 	serverDir := "dir:" + filepath.Base(d.Path())
 	blobOf := func(fileID string) string {
 		e.s.st.Mu.Lock()

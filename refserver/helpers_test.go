@@ -76,6 +76,7 @@ func newEnv(t *testing.T, opts Options) *env {
 	require.NoError(t, err)
 	if check {
 		s.db.Bolt.NoSync = true // the check is about records, not the disk
+		s.db.NoSync = true
 		s.db.Check = true
 		t.Cleanup(func() { // after Close (cleanups run last first)
 			for _, err := range s.db.CheckErrs() {

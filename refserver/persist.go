@@ -74,7 +74,9 @@ func (s *Server) closeState() error {
 func (s *Server) persistHandler(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		bw := &bufferedWriter{header: w.Header().Clone()} // with the request id
+		s.db.Enter()
 		next.ServeHTTP(bw, r)
+		s.db.Leave()
 		if err := s.db.Await(); err != nil {
 			s.st.Log.Error("saving the state", "path", r.URL.Path, "err", err)
 			writeError(w, wire.Errorf(http.StatusInternalServerError, wire.CodeInternalServerError, "Internal Server Error: the state could not be saved"))

@@ -30,12 +30,13 @@ func TestPersistGroupCommit(t *testing.T) {
 	var commits atomic.Int32
 	entered := make(chan int, 8)
 	release := []chan struct{}{make(chan struct{}), make(chan struct{}), make(chan struct{})}
-	p.BeforeCommit = func() {
+	p.BeforeCommit = func() error {
 		n := int(commits.Add(1))
 		entered <- n
 		if n <= len(release) {
 			<-release[n-1]
 		}
+		return nil
 	}
 	defer func() {
 		for _, r := range release {

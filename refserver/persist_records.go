@@ -29,7 +29,7 @@ func (s *Server) recordKinds() []persist.Kind {
 	return []persist.Kind{
 		state.KMeta:            persist.KindOf("meta", s.metaKeys, bindRec(st, persist.MetaRec), s.loadMeta, nil),
 		state.KUsers:           persist.KindOf("users", bindKeys(st, persist.UserKeys), bindRec(st, persist.UserRec), bindLoad(st, persist.LoadUser), bindDone(st, persist.UsersLoaded)),
-		state.KItems:           persist.KindOf("items", bindKeys(st, persist.ItemKeys), bindRec(st, persist.ItemRec), bindLoad(st, persist.LoadItem), bindDone(st, persist.ItemsLoaded)),
+		state.KItems:           persist.KindOf("items", bindKeys(st, persist.ItemKeys), bindRec(st, persist.ItemRec), bindLoad(st, persist.LoadItem), bindDone(st, persist.ItemsLoaded)).Detached(),
 		state.KSessions:        persist.KindOf("sessions", bindKeys(st, persist.SessionKeys), bindRec(st, persist.SessionRec), bindLoad(st, persist.LoadSession), nil),
 		state.KParts:           persist.KindOf("session_parts", bindKeys(st, persist.PartKeys), bindRec(st, persist.PartRec), bindLoad(st, persist.LoadPart), nil),
 		state.KEnded:           persist.KindOf("ended_sessions", bindKeys(st, persist.EndedKeys), bindRec(st, persist.EndedRec), bindLoad(st, persist.LoadEnded), nil),
@@ -55,7 +55,7 @@ func (s *Server) recordKinds() []persist.Kind {
 		state.KCollabs:         persist.KindOf("collaborations", bindKeys(st, (*state.State).CollabKeys), bindRec(st, (*state.State).CollabRec), bindLoad(st, (*state.State).LoadCollab), nil),
 		state.KComments:        persist.KindOf("comments", bindKeys(st, (*state.State).CommentKeys), bindRec(st, (*state.State).CommentRec), bindLoad(st, (*state.State).LoadComment), bindDone(st, (*state.State).CommentsLoaded)),
 		state.KWebhooks:        persist.KindOf("webhooks", bindKeys(st, (*state.State).WebhookKeys), bindRec(st, (*state.State).WebhookRec), bindLoad(st, (*state.State).LoadWebhook), nil),
-		state.KEvents:          persist.KindOf("events", bindKeys(st, persist.EventKeys), bindRec(st, persist.EventRec), bindLoad(st, persist.LoadEvent), bindDone(st, persist.EventsLoaded)),
+		state.KEvents:          persist.KindOf("events", bindKeys(st, persist.EventKeys), bindRec(st, persist.EventRec), bindLoad(st, persist.LoadEvent), bindDone(st, persist.EventsLoaded)).Detached(),
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"path/filepath"
@@ -22,19 +23,8 @@ import (
 // of internal/persist's SmallBlobs), and whether it does.
 func smallStored(t *testing.T, s *Server, id string) (string, bool) {
 	t.Helper()
-	var (
-		v  []byte
-		ok bool
-	)
-	require.NoError(t, s.db.Bolt.View(func(tx *bolt.Tx) error {
-		if b := tx.Bucket([]byte("small_blobs")); b != nil {
-			k, val := b.Cursor().Seek([]byte(id))
-			if ok = string(k) == id; ok {
-				v = bytes.Clone(val)
-			}
-		}
-		return nil
-	}))
+	v, ok, err := s.db.StoredValue("small_blobs", id)
+	require.NoError(t, err)
 	return string(v), ok
 }
 
@@ -64,11 +54,12 @@ func blobOfName(s *Server, name string) string {
 func holdFirstCommit(s *Server) (entered <-chan struct{}, release chan struct{}) {
 	in, rel := make(chan struct{}), make(chan struct{})
 	var n atomic.Int32
-	s.db.BeforeCommit = func() {
+	s.db.BeforeCommit = func() error {
 		if n.Add(1) == 1 {
 			close(in)
 			<-rel
 		}
+		return nil
 	}
 	return in, rel
 }
@@ -302,19 +293,17 @@ func TestPersistSmallBlobFailedCommit(t *testing.T) {
 	e := newEnv(t, Options{DataDir: dir})
 	U := e.s.UserToken()
 	var failed atomic.Bool
-	e.s.db.BeforeCommit = func() {
+	e.s.db.BeforeCommit = func() error {
 		if !failed.Swap(true) {
-			assert.NoError(t, e.s.db.Bolt.Close()) // the commit fails
+			return errors.New("the disk is gone") // the commit fails
 		}
+		return nil
 	}
 	resp, _ := e.uploadRaw(U, e.upload("/files/content"), `{"name":"retried.txt","parent":{"id":"0"}}`, []byte("retried"), nil)
 	require.Equal(t, 500, resp.StatusCode)
 	id := blobOfName(e.s, "retried.txt")
 	require.True(t, persist.IsSmallBlob(id))
 
-	db, err := bolt.Open(filepath.Join(dir, StateFileName), 0o600, nil)
-	require.NoError(t, err)
-	e.s.db.Bolt = db
 	require.NoError(t, e.s.db.Flush())
 	stored, inDB := smallStored(t, e.s, id)
 	assert.True(t, inDB)
@@ -342,5 +331,5 @@ func TestPersistSchemaUpgrade(t *testing.T) {
 		v = string(tx.Bucket([]byte("schema")).Get([]byte("version")))
 		return nil
 	}))
-	assert.Equal(t, "2", v)
+	assert.Equal(t, "3", v)
 }

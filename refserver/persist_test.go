@@ -2,6 +2,7 @@ package refserver
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -36,9 +37,7 @@ func lockedDump(s *Server) map[string]map[string]string {
 // storedDump is the dump of s's database.
 func storedDump(t *testing.T, s *Server) map[string]map[string]string {
 	t.Helper()
-	var out map[string]map[string]string
-	require.NoError(t, s.db.Bolt.View(func(tx *bolt.Tx) error { out = s.db.DumpDB(tx); return nil }))
-	return out
+	return s.db.Stored()
 }
 
 // scenario drives a server through every kind of state.
@@ -389,7 +388,7 @@ func crash(t *testing.T, s *Server) {
 		for _, srv := range s.life.servers {
 			_ = srv.Close()
 		}
-		require.NoError(t, s.db.Bolt.Close())
+		require.NoError(t, s.db.Abandon())
 	})
 }
 
@@ -397,7 +396,7 @@ func crash(t *testing.T, s *Server) {
 // answer, and the change stays marked for the next commit.
 func TestPersistFailedCommitAnswers500(t *testing.T) {
 	e := newEnv(t, Options{DataDir: t.TempDir()})
-	require.NoError(t, e.s.db.Bolt.Close())
+	e.s.db.BeforeCommit = func() error { return errors.New("the disk is gone") }
 	resp, m := e.doJSON("POST", e.api("/folders"), e.s.AdminToken(), map[string]any{"name": "Lost", "parent": map[string]any{"id": "0"}}, nil)
 	requireAPIError(t, resp, m, 500, wire.CodeInternalServerError)
 	assert.Empty(t, resp.Header.Get("Location"))

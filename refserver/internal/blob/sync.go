@@ -55,7 +55,7 @@ func (d *Dir) SyncPending() error {
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			err := syncPath(path)
+			err := SyncPath(path)
 			if errors.Is(err, os.ErrNotExist) && kind == "file" {
 				return
 			}
@@ -86,8 +86,9 @@ func (d *Dir) SyncPending() error {
 	return nil
 }
 
-// syncPath fsyncs the file or directory at path.
-func syncPath(path string) error {
+// SyncPath fsyncs the file or directory at path (a directory: the entries
+// made in it).
+func SyncPath(path string) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err

@@ -3,6 +3,7 @@ package persist
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -209,18 +210,29 @@ func encodeItem(it *state.Item) RecItem {
 		r.Versions = append(r.Versions, recVersion{ID: v.ID, Blob: v.Blob, CreatedAt: state.Utc(v.CreatedAt), By: state.Uid(v.By),
 			TrashedAt: state.Utc(v.TrashedAt), RestoredAt: state.Utc(v.RestoredAt), TrashedBy: state.Uid(v.TrashedBy), RestoredBy: state.Uid(v.RestoredBy)})
 	}
-	r.Tags, r.DownloadAccess = it.Tags, it.DownloadAccess
+	// The record is encoded after the state's lock is released (the kind
+	// is Detached): nothing of it may be the live item's.
+	r.Tags, r.DownloadAccess = slices.Clone(it.Tags), it.DownloadAccess
 	if l := it.Lock; l != nil {
 		r.Lock = &recLock{ID: l.ID, By: state.Uid(l.By), CreatedAt: state.Utc(l.CreatedAt), ExpiresAt: state.Utc(l.ExpiresAt), DownloadPrevented: l.DownloadPrevented}
 	}
 	if it.CanNonOwnersInvite != nil || it.CanNonOwnersViewCollab != nil || it.RestrictedToEnterprise != nil {
-		r.FolderSettings = &[3]*bool{it.CanNonOwnersInvite, it.CanNonOwnersViewCollab, it.RestrictedToEnterprise}
+		r.FolderSettings = &[3]*bool{copyBool(it.CanNonOwnersInvite), copyBool(it.CanNonOwnersViewCollab), copyBool(it.RestrictedToEnterprise)}
 	}
 	if l := it.Link; l != nil {
 		r.Link = &recSharedLink{Token: l.Token, Access: l.Access, Password: l.Password, VanityName: l.VanityName, UnsharedAt: state.Utc(l.UnsharedAt),
-			CanDownload: l.CanDownload, CanEdit: l.CanEdit}
+			CanDownload: copyBool(l.CanDownload), CanEdit: copyBool(l.CanEdit)}
 	}
 	return r
+}
+
+// copyBool is a new pointer to *p's value (nil for nil).
+func copyBool(p *bool) *bool {
+	if p == nil {
+		return nil
+	}
+	v := *p
+	return &v
 }
 
 // ItemsLoaded files the loaded items in the folder indexes, which are

@@ -66,12 +66,12 @@ func newSmallID() string {
 // SmallBlobs is the store of a persisted server whose content is in the
 // directory store of its data directory: a blob of up to SmallBlobMax
 // bytes is kept in the state database, written by the next commit of the
-// state in the same transaction as the records (no file, no fsync of its
-// own), and held in memory until then, so that it can be read at once; a
-// larger one is a file of the directory store, as without it. A small
-// blob a commit no longer needs (queued with QueueBlobDeletes) is deleted
-// in that commit's transaction. Upload sessions' assemblies are the
-// directory store's.
+// state in the same frame of the commit log as the records (no file, no
+// fsync of its own; a checkpoint takes it into state.db), and held in
+// memory until then, so that it can be read at once; a larger one is a
+// file of the directory store, as without it. A small blob a commit no
+// longer needs (queued with QueueBlobDeletes) is deleted by that commit.
+// Upload sessions' assemblies are the directory store's.
 type SmallBlobs struct {
 	dir *blob.Dir
 	db  *DB
@@ -155,40 +155,16 @@ func (b *SmallBlobs) Open(ctx context.Context, id string) (io.ReadSeekCloser, er
 	if ok {
 		return nopCloser{bytes.NewReader(p.data)}, nil
 	}
-	// A commit writes before the blob leaves pending: not pending, so in
-	// the database, unless it was deleted or never was.
-	var data []byte
-	err := b.db.Bolt.View(func(tx *bolt.Tx) error {
-		v, ok := getSmall(tx, id)
-		if ok {
-			data = bytes.Clone(v) // v lives as long as tx
-			if data == nil {
-				data = []byte{}
-			}
-		}
-		return nil
-	})
+	// A commit logs the blob before it leaves pending: not pending, so
+	// committed, unless it was deleted or never was.
+	data, ok, err := b.db.StoredValue(smallBucket, id)
 	if err != nil {
 		return nil, fmt.Errorf("open %q: %w", id, err)
 	}
-	if data == nil {
+	if !ok {
 		return nil, fmt.Errorf("open %q: %w", id, blob.ErrNotFound)
 	}
 	return nopCloser{bytes.NewReader(data)}, nil
-}
-
-// getSmall is the small blob id of tx. A cursor, not Bucket.Get, tells an
-// empty blob from a missing one.
-func getSmall(tx *bolt.Tx, id string) ([]byte, bool) {
-	bk := tx.Bucket([]byte(smallBucket))
-	if bk == nil {
-		return nil, false
-	}
-	k, v := bk.Cursor().Seek([]byte(id))
-	if string(k) != id {
-		return nil, false
-	}
-	return v, true
 }
 
 // Delete forgets a small blob no commit has taken yet; one in the
@@ -219,24 +195,38 @@ func (b *SmallBlobs) OpenAssembly(ctx context.Context, id string, size int64) (b
 	return b.dir.OpenAssembly(ctx, id, size)
 }
 
-// Len is how many small blobs there are, in the database or waiting for a
+// Len is how many small blobs there are, committed or waiting for a
 // commit (tests).
 func (b *SmallBlobs) Len() int {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	n := 0
-	_ = b.db.Bolt.View(func(tx *bolt.Tx) error {
+	d := b.db
+	d.flushMu.Lock() // the log's overlays stay as they are
+	defer d.flushMu.Unlock()
+	ids := map[string]bool{}
+	_ = d.Bolt.View(func(tx *bolt.Tx) error {
 		if bk := tx.Bucket([]byte(smallBucket)); bk != nil {
-			_ = bk.ForEach(func(k, _ []byte) error {
-				if _, ok := b.pending[string(k)]; !ok {
-					n++
-				}
-				return nil
-			})
+			_ = bk.ForEach(func(k, _ []byte) error { ids[string(k)] = true; return nil })
 		}
 		return nil
 	})
-	return n + len(b.pending)
+	if d.log != nil {
+		for _, o := range d.log.overlays() {
+			for id, v := range o.recs[smallBucket] {
+				ids[id] = v != nil
+			}
+		}
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for id := range b.pending {
+		ids[id] = true
+	}
+	n := 0
+	for _, ok := range ids {
+		if ok {
+			n++
+		}
+	}
+	return n
 }
 
 // take marks every pending blob as being written by a flush and returns
@@ -269,31 +259,6 @@ func (b *SmallBlobs) done(puts []smallPut, committed bool) {
 			p.taken = false
 		}
 	}
-}
-
-// writeSmall puts the small blobs of a flush into tx and deletes dels.
-func writeSmall(tx *bolt.Tx, puts []smallPut, dels []string) error {
-	if len(puts) == 0 && len(dels) == 0 {
-		return nil
-	}
-	bk, err := tx.CreateBucketIfNotExists([]byte(smallBucket))
-	if err != nil {
-		return err
-	}
-	// New ids grow with time: the bucket is written at its end, whose
-	// pages may be filled (the default, half, suits keys in any order).
-	bk.FillPercent = 0.9
-	for _, p := range puts {
-		if err := bk.Put([]byte(p.id), p.data); err != nil {
-			return err
-		}
-	}
-	for _, id := range dels {
-		if err := bk.Delete([]byte(id)); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // nopCloser is a ReadSeeker with a Close that does nothing.
@@ -337,13 +302,13 @@ func (d *DB) sweepSmall(keep map[string]bool) error {
 	return nil
 }
 
-// missingSmall lists the small blobs of named that tx lacks (the check
-// mode: a record committed without its content).
-func missingSmall(tx *bolt.Tx, named map[string]bool) []error {
+// missingSmall lists the small blobs of named that are not committed (the
+// check mode: a record committed without its content).
+func (d *DB) missingSmall(named map[string]bool) []error {
 	var errs []error
 	for _, id := range slices.Sorted(maps.Keys(named)) {
 		if IsSmallBlob(id) {
-			if _, ok := getSmall(tx, id); !ok {
+			if _, ok, _ := d.StoredValue(smallBucket, id); !ok {
 				errs = append(errs, fmt.Errorf("%s/%s: named by a record but not stored", smallBucket, id))
 			}
 		}

@@ -14,8 +14,8 @@ type Persister struct {
 	// takes the next number of marked; committed is the highest number a
 	// commit has covered. A request waits until committed reaches the
 	// marked it saw, and at most one waiter at a time (flushing) commits
-	// for every request waiting, so concurrent requests share one bbolt
-	// transaction. CommittedCond (on Mu) is signalled when Committed moves
+	// for every request waiting, so concurrent requests share one frame
+	// of the commit log. CommittedCond (on Mu) is signalled when Committed moves
 	// or a flush ends.
 	Marked, Committed uint64
 	Flushing          bool

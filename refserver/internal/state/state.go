@@ -67,8 +67,10 @@ const sessionLifetime = 7 * 24 * time.Hour
 // Lock order, where more than one is held: a flush's lock
 // (internal/persist's DB.flushMu, from taking the marks to its commit),
 // then the oauth room's lock (refserver's Server.oauth), then Mu, then the
-// Persister's Mu, then a store's own locks (internal/blob). The server's
-// faults and request log locks are never held with another lock.
+// Persister's Mu, then a store's own locks (internal/blob). The commit
+// log's lock (internal/persist's commitLog.mu) is taken after a flush's
+// and holds no other. The server's faults and request log locks are never
+// held with another lock.
 type State struct {
 	Cfg   StateConfig
 	Now   func() time.Time

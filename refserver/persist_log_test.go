@@ -1,0 +1,179 @@
+package refserver
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	bolt "go.etcd.io/bbolt"
+)
+
+// logFiles lists the commit logs of dir.
+func logFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	logs, err := filepath.Glob(filepath.Join(dir, "state-*.log"))
+	require.NoError(t, err)
+	return logs
+}
+
+// churn makes n changes of every kind the load test makes: uploads (small
+// blobs), new folders, new versions; it returns the files and their last
+// content.
+func churn(e *env, n int) map[string]string {
+	U := e.s.UserToken()
+	files := map[string]string{}
+	f := e.uploadFile(U, "0", "versions.txt", []byte("v0"))["id"].(string)
+	files[f] = "v0"
+	for i := range n {
+		id := e.uploadFile(U, "0", fmt.Sprintf("f%03d.txt", i), []byte(fmt.Sprint("content ", i)))["id"].(string)
+		files[id] = fmt.Sprint("content ", i)
+		e.createFolder(U, "0", fmt.Sprintf("d%03d", i))
+		v := fmt.Sprint("v", i+1)
+		resp, body := e.uploadRaw(U, e.upload("/files/"+f+"/content"), `{}`, []byte(v), nil)
+		require.Equal(e.t, 200, resp.StatusCode, "%v", body)
+		files[f] = v
+	}
+	return files
+}
+
+// A crash loses nothing answered, across many checkpoints: the commit
+// logs that state.db lacks are replayed at the next start, small blobs
+// included, and then deleted.
+func TestPersistCommitLogReplay(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	e := newEnv(t, Options{DataDir: dir})
+	e.s.db.SetCheckpointBytes(4 << 10) // a checkpoint every few commits
+	files := churn(e, 40)
+	require.NotEmpty(t, logFiles(t, dir), "the last commits are in a log")
+	before := lockedDump(e.s)
+	assert.Equal(t, before, storedDump(t, e.s), "state.db and the logs hold the live records")
+	crash(t, e.s)
+
+	e2 := newEnv(t, Options{DataDir: dir})
+	assert.Equal(t, before, lockedDump(e2.s))
+	U := e2.s.UserToken()
+	for id, content := range files {
+		assert.Equal(t, content, string(e2.download(U, "/files/"+id+"/content")), id)
+	}
+	logs := logFiles(t, dir)
+	require.Len(t, logs, 1, "the replayed logs are gone; the new server's own is there")
+	assert.Equal(t, "state-", filepath.Base(logs[0])[:6])
+}
+
+// A clean stop writes the commit log to state.db: the directory holds
+// state.db and blobs only, and state.db alone restores the state.
+func TestPersistCloseLeavesNoLog(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	e := newEnv(t, Options{DataDir: dir})
+	e.s.db.SetCheckpointBytes(4 << 10)
+	churn(e, 10)
+	before := lockedDump(e.s)
+	require.NoError(t, e.s.Close())
+	assert.Empty(t, logFiles(t, dir))
+
+	db, err := bolt.Open(filepath.Join(dir, StateFileName), 0o600, &bolt.Options{ReadOnly: true})
+	require.NoError(t, err)
+	var items int
+	require.NoError(t, db.View(func(tx *bolt.Tx) error {
+		items = tx.Bucket([]byte("items")).Stats().KeyN
+		return nil
+	}))
+	require.NoError(t, db.Close())
+	assert.Len(t, before["items"], items)
+	e2 := newEnv(t, Options{DataDir: dir})
+	assert.Equal(t, before, lockedDump(e2.s))
+}
+
+// A frame the process was writing when it died (never answered: its sync
+// had not returned) is dropped at the next start; the frames before it
+// are kept. Damage anywhere but at the end of the last log is an error.
+func TestPersistCommitLogTornTail(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	e := newEnv(t, Options{DataDir: dir})
+	churn(e, 3)
+	before := lockedDump(e.s)
+	crash(t, e.s)
+	logs := logFiles(t, dir)
+	require.Len(t, logs, 1)
+	frames := logEnd(t, logs[0])
+	f, err := os.OpenFile(logs[0], os.O_RDWR, 0)
+	require.NoError(t, err)
+	// Half a frame: a length, a checksum and some of a payload.
+	_, err = f.WriteAt([]byte{200, 0, 0, 0, 1, 2, 3, 4, 1, 5, 'i', 't', 'e'}, frames)
+	require.NoError(t, err)
+	require.NoError(t, f.Close())
+
+	e2 := newEnv(t, Options{DataDir: dir})
+	assert.Equal(t, before, lockedDump(e2.s))
+	crash(t, e2.s)
+
+	// The same damage in a log that another follows.
+	logs = logFiles(t, dir)
+	require.Len(t, logs, 1)
+	frames = logEnd(t, logs[0])
+	f, err = os.OpenFile(logs[0], os.O_RDWR, 0)
+	require.NoError(t, err)
+	_, err = f.WriteAt([]byte{200, 0, 0, 0, 1, 2, 3, 4}, frames)
+	require.NoError(t, err)
+	require.NoError(t, f.Close())
+	next := strings.Replace(logs[0], filepath.Base(logs[0]), "state-99999999.log", 1)
+	require.NoError(t, os.WriteFile(next, []byte("cmslog1\n"), 0o600))
+	_, err = New(Options{DataDir: dir})
+	require.ErrorContains(t, err, "commit log")
+}
+
+// logEnd is the offset where the frames of the log at path end (its first
+// zero length).
+func logEnd(t *testing.T, path string) int64 {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	off := int64(len("cmslog1\n"))
+	for {
+		n := int64(b[off]) | int64(b[off+1])<<8 | int64(b[off+2])<<16 | int64(b[off+3])<<24
+		if n == 0 {
+			return off
+		}
+		off += 8 + n
+	}
+}
+
+// A database of schema 2 (before the commit log) is read and rewritten as
+// schema 3, which a server of schema 2 refuses: it would not replay the
+// logs.
+func TestPersistSchemaUpgradeFrom2(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	e := newEnv(t, Options{DataDir: dir})
+	churn(e, 2)
+	before := lockedDump(e.s)
+	require.NoError(t, e.s.Close())
+	db, err := bolt.Open(filepath.Join(dir, StateFileName), 0o600, nil)
+	require.NoError(t, err)
+	require.NoError(t, db.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket([]byte("schema"))
+		if err := b.Delete([]byte("log")); err != nil {
+			return err
+		}
+		return b.Put([]byte("version"), []byte("2"))
+	}))
+	require.NoError(t, db.Close())
+
+	e2 := newEnv(t, Options{DataDir: dir})
+	assert.Equal(t, before, lockedDump(e2.s))
+	require.NoError(t, e2.s.Close())
+	db, err = bolt.Open(filepath.Join(dir, StateFileName), 0o600, &bolt.Options{ReadOnly: true})
+	require.NoError(t, err)
+	defer db.Close()
+	require.NoError(t, db.View(func(tx *bolt.Tx) error {
+		assert.Equal(t, "3", string(tx.Bucket([]byte("schema")).Get([]byte("version"))))
+		return nil
+	}))
+}
