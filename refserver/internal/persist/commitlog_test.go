@@ -119,3 +119,40 @@ func TestEventRecordEncoding(t *testing.T) {
 		assert.Equal(t, string(want), string(r.appendRecord(nil)))
 	}
 }
+
+// A commit waits for the requests still in their handler, up to
+// CommitDelay, and not at all when there is none.
+func TestCommitGathersRequestsInHandler(t *testing.T) {
+	var slept []time.Duration
+	d := &DB{CommitDelay: time.Millisecond}
+	d.sleep = func(step time.Duration) {
+		slept = append(slept, step)
+		if len(slept) == 3 {
+			d.Leave() // the last request in a handler reaches Await
+		}
+	}
+
+	d.gather()
+	assert.Empty(t, slept, "no request in a handler: no wait")
+
+	d.Enter()
+	d.Enter()
+	d.Leave()
+	d.gather()
+	assert.Len(t, slept, 3, "until the request in its handler is done")
+
+	slept = nil
+	d.sleep = func(step time.Duration) { slept = append(slept, step) }
+	d.Enter() // and it never ends
+	d.gather()
+	var total time.Duration
+	for _, s := range slept {
+		total += s
+	}
+	assert.Equal(t, d.CommitDelay, total, "no longer than CommitDelay")
+
+	slept = nil
+	d.CommitDelay = 0
+	d.gather()
+	assert.Empty(t, slept, "CommitDelay 0: no wait")
+}
