@@ -46,6 +46,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	bolt "go.etcd.io/bbolt"
 
@@ -73,7 +74,9 @@ const (
 	// project's VM (BenchmarkServerLoad, DataDir): 16 MiB made 10% more
 	// calls per second than 4 MiB (a record that many commits change is
 	// written to bbolt once per checkpoint). What the logs hold is also
-	// held in memory until its checkpoint: at most twice this size.
+	// held in memory until its checkpoint: the log being written (up to
+	// twice this size while a checkpoint runs) and the one being
+	// checkpointed.
 	CheckpointBytes = 16 << 20
 	// logChunk is how many zeros a log is extended by when a frame reaches
 	// its end.
@@ -281,6 +284,8 @@ type commitLog struct {
 
 	ckptErr error    // the error of the checkpoint of ckpt, read once ckpt is closed
 	spare   *os.File // the next log, made ready by that checkpoint (read once ckpt is closed)
+
+	running atomic.Pointer[chan struct{}] // ckpt, for DB.Abandon, which holds no flushMu
 }
 
 // finished reports whether no checkpoint is running, breaking the log when
@@ -471,6 +476,7 @@ func (d *DB) startCheckpoint() {
 	l.zeroed = logChunk + int64(len(logMagic))
 	done := make(chan struct{})
 	l.ckpt = done
+	l.running.Store(&done)
 	go func() {
 		defer close(done)
 		l.ckptErr = d.checkpoint(frozen, old)
@@ -482,6 +488,9 @@ func (d *DB) startCheckpoint() {
 		l.mu.Unlock()
 		// The log after the active one, ready for the next checkpoint
 		// (without it, that checkpoint makes it, holding up a commit).
+		if d.abandoned.Load() {
+			return // a test's crash: the directory is another server's now
+		}
 		if f, err := createLog(l.dir, next+1, d.NoSync); err == nil {
 			l.spare = f
 		}

@@ -537,6 +537,9 @@ func (d *DB) Abandon() error {
 		f := l.f
 		l.mu.Unlock()
 		err = f.Close()
+		if done := l.running.Load(); done != nil {
+			<-*done // a checkpoint under way ends before the next server opens the directory
+		}
 	}
 	return errors.Join(err, d.Bolt.Close())
 }
