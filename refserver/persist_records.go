@@ -55,7 +55,7 @@ func (s *Server) recordKinds() []persist.Kind {
 		state.KCollabs:         persist.KindOf("collaborations", bindKeys(st, (*state.State).CollabKeys), bindRec(st, (*state.State).CollabRec), bindLoad(st, (*state.State).LoadCollab), nil),
 		state.KComments:        persist.KindOf("comments", bindKeys(st, (*state.State).CommentKeys), bindRec(st, (*state.State).CommentRec), bindLoad(st, (*state.State).LoadComment), bindDone(st, (*state.State).CommentsLoaded)),
 		state.KWebhooks:        persist.KindOf("webhooks", bindKeys(st, (*state.State).WebhookKeys), bindRec(st, (*state.State).WebhookRec), bindLoad(st, (*state.State).LoadWebhook), nil),
-		state.KEvents:          persist.KindOf("events", bindKeys(st, persist.EventKeys), bindRec(st, persist.EventRec), bindLoad(st, persist.LoadEvent), bindDone(st, persist.EventsLoaded)).Detached(),
+		state.KEvents:          persist.KindOf(persist.EventsBucket, bindKeys(st, persist.EventKeys), bindRec(st, persist.EventRec), bindLoad(st, persist.LoadEvent), bindDone(st, persist.EventsLoaded)).Detached(),
 	}
 }
 

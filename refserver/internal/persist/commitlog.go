@@ -31,20 +31,12 @@ package persist
 // replay.
 
 import (
-	"bufio"
-	"bytes"
-	"cmp"
-	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/crc32"
-	"io"
 	"maps"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -60,6 +52,10 @@ const (
 	// logKey is the key of the schema bucket that holds the number of the
 	// last log whose frames state.db holds.
 	logKey = "log"
+
+	// EventsBucket is the bucket of the events (a kind of refserver's
+	// records), whose keys grow with time.
+	EventsBucket = "events"
 
 	opPut    byte = 1
 	opDelete byte = 2
@@ -82,152 +78,6 @@ const (
 	// its end.
 	logChunk = 1 << 20
 )
-
-var crcTable = crc32.MakeTable(crc32.Castagnoli)
-
-// logOp is one change a commit logs: the record (or small blob) key of
-// bucket, put with val, or deleted (val nil; an empty value is not nil).
-type logOp struct {
-	bucket, key string
-	val         []byte
-}
-
-// appendFrame appends the frame of ops to dst.
-func appendFrame(dst []byte, ops []logOp) []byte {
-	start := len(dst)
-	dst = append(dst, make([]byte, frameHeader)...)
-	for _, op := range ops {
-		code := opPut
-		if op.val == nil {
-			code = opDelete
-		}
-		dst = append(dst, code)
-		dst = binary.AppendUvarint(dst, uint64(len(op.bucket)))
-		dst = append(dst, op.bucket...)
-		dst = binary.AppendUvarint(dst, uint64(len(op.key)))
-		dst = append(dst, op.key...)
-		if code == opPut {
-			dst = binary.AppendUvarint(dst, uint64(len(op.val)))
-			dst = append(dst, op.val...)
-		}
-	}
-	payload := dst[start+frameHeader:]
-	binary.LittleEndian.PutUint32(dst[start:], uint32(len(payload)))
-	binary.LittleEndian.PutUint32(dst[start+4:], crc32.Checksum(payload, crcTable))
-	return dst
-}
-
-// errTorn is a frame that ends early or whose checksum does not match.
-var errTorn = errors.New("torn frame")
-
-// decodeOps parses a frame's payload; the ops' values alias payload.
-func decodeOps(payload []byte) ([]logOp, error) {
-	var ops []logOp
-	field := func() ([]byte, bool) {
-		n, w := binary.Uvarint(payload)
-		if w <= 0 || n > uint64(len(payload)-w) {
-			return nil, false
-		}
-		v := payload[w : w+int(n) : w+int(n)]
-		payload = payload[w+int(n):]
-		return v, true
-	}
-	for len(payload) > 0 {
-		code := payload[0]
-		payload = payload[1:]
-		if code != opPut && code != opDelete {
-			return nil, fmt.Errorf("unknown op %d", code)
-		}
-		bucket, ok1 := field()
-		key, ok2 := field()
-		if !ok1 || !ok2 {
-			return nil, errors.New("op ends early")
-		}
-		op := logOp{bucket: string(bucket), key: string(key)}
-		if code == opPut {
-			val, ok := field()
-			if !ok {
-				return nil, errors.New("op ends early")
-			}
-			op.val = val
-			if op.val == nil {
-				op.val = []byte{}
-			}
-		}
-		ops = append(ops, op)
-	}
-	return ops, nil
-}
-
-// readLog calls fn with the ops of each frame of r (after logMagic), in
-// order, up to the end of r or a zero length (the log's unused zeros). A
-// torn frame ends the log: readLog returns errTorn, after the frames
-// before it; a frame that is whole but not a list of ops is an error.
-func readLog(r io.Reader, fn func([]logOp) error) error {
-	br := bufio.NewReaderSize(r, 64<<10)
-	magic := make([]byte, len(logMagic))
-	if _, err := io.ReadFull(br, magic); err != nil {
-		return errTorn // created, not yet written: no frame
-	}
-	if string(magic) != logMagic {
-		return errors.New("not a commit log")
-	}
-	var (
-		head    [frameHeader]byte
-		payload bytes.Buffer // grows with what is read, not with what a damaged header claims
-	)
-	for {
-		if _, err := io.ReadFull(br, head[:]); err != nil {
-			if err == io.EOF { //nolint:errorlint // ReadFull's own end
-				return nil
-			}
-			return errTorn
-		}
-		n := binary.LittleEndian.Uint32(head[:4])
-		if n == 0 {
-			return nil // the zeros past the last frame
-		}
-		if n > maxFrame {
-			return errTorn
-		}
-		payload.Reset()
-		if _, err := io.CopyN(&payload, br, int64(n)); err != nil {
-			return errTorn
-		}
-		if crc32.Checksum(payload.Bytes(), crcTable) != binary.LittleEndian.Uint32(head[4:]) {
-			return errTorn
-		}
-		ops, err := decodeOps(payload.Bytes())
-		if err != nil {
-			return err
-		}
-		if err := fn(ops); err != nil {
-			return err
-		}
-	}
-}
-
-// logName is the name of log n.
-func logName(n uint64) string { return fmt.Sprintf("%s%08d%s", logPrefix, n, logSuffix) }
-
-// logsOf lists the numbers of the logs of dir, in order.
-func logsOf(dir string) ([]uint64, error) {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return nil, err
-	}
-	var ns []uint64
-	for _, e := range entries {
-		num, ok := strings.CutPrefix(e.Name(), logPrefix)
-		if num, ok2 := strings.CutSuffix(num, logSuffix); ok && ok2 && !e.IsDir() {
-			if n, err := strconv.ParseUint(num, 10, 64); err == nil {
-				ns = append(ns, n)
-			}
-		}
-	}
-	slices.Sort(ns)
-	return ns, nil
-}
 
 // overlay is what the logs hold that state.db does not yet: bucket → key
 // → value (nil: deleted).
@@ -515,143 +365,6 @@ func (d *DB) checkpoint(o *overlay, f *os.File) error {
 		d.st.Log.Warn("deleting a checkpointed commit log", "log", name, "err", err)
 	}
 	return nil
-}
-
-// putLogNumber stores n as the last log state.db holds, with the schema
-// version when it is still to be written.
-func putLogNumber(tx *bolt.Tx, n uint64, schema bool) error {
-	b, err := tx.CreateBucketIfNotExists([]byte(schemaBucket))
-	if err != nil {
-		return err
-	}
-	if schema {
-		if err := b.Put([]byte(schemaKey), []byte(strconv.Itoa(stateSchema))); err != nil {
-			return err
-		}
-	}
-	return b.Put([]byte(logKey), []byte(strconv.FormatUint(n, 10)))
-}
-
-// logNumber is the number of the last log tx holds (0: none).
-func logNumber(tx *bolt.Tx) (uint64, error) {
-	b := tx.Bucket([]byte(schemaBucket))
-	if b == nil {
-		return 0, nil
-	}
-	v := b.Get([]byte(logKey))
-	if v == nil {
-		return 0, nil
-	}
-	n, err := strconv.ParseUint(string(v), 10, 64)
-	if err != nil {
-		return 0, fmt.Errorf("refserver: %s keeps log number %q", StateFileName, v)
-	}
-	return n, nil
-}
-
-// applyOps writes ops into tx: puts and deletes, bucket by bucket.
-func applyOps(tx *bolt.Tx, ops []logOp) error {
-	var (
-		b    *bolt.Bucket
-		last string
-	)
-	for i, op := range ops {
-		if i == 0 || op.bucket != last {
-			var err error
-			if b, err = tx.CreateBucketIfNotExists([]byte(op.bucket)); err != nil {
-				return err
-			}
-			if op.bucket == smallBucket {
-				// New ids grow with time: the bucket is written at its
-				// end, whose pages may be filled (the default, half, suits
-				// keys in any order).
-				b.FillPercent = 0.9
-			}
-			last = op.bucket
-		}
-		var err error
-		if op.val == nil {
-			err = b.Delete([]byte(op.key))
-		} else {
-			err = b.Put([]byte(op.key), op.val)
-		}
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// sortOps orders ops by bucket and key, keeping the last op of a key
-// (bbolt writes sorted keys with fewer page splits).
-func sortOps(ops []logOp) {
-	slices.SortStableFunc(ops, func(a, b logOp) int {
-		return cmp.Or(cmp.Compare(a.bucket, b.bucket), cmp.Compare(a.key, b.key))
-	})
-}
-
-// replayLogs writes the frames of dir's logs newer than the number
-// state.db keeps into state.db, in one transaction that stores the
-// number of the last, then deletes the logs. It returns the number of the
-// last log state.db now holds. A log with a torn frame ends there (the
-// process died while writing it: no answer told of it) and must be the
-// last one.
-func (d *DB) replayLogs(dir string) (uint64, error) {
-	var kept uint64
-	if err := d.Bolt.View(func(tx *bolt.Tx) (err error) { kept, err = logNumber(tx); return err }); err != nil {
-		return 0, err
-	}
-	ns, err := logsOf(dir)
-	if err != nil {
-		return 0, fmt.Errorf("refserver: listing the commit logs: %w", err)
-	}
-	o := newOverlay(kept)
-	for i, n := range ns {
-		if n <= kept {
-			continue // written to state.db, its deletion lost
-		}
-		f, err := os.Open(filepath.Join(dir, logName(n)))
-		if err != nil {
-			return 0, fmt.Errorf("refserver: reading the commit log: %w", err)
-		}
-		err = readLog(f, func(ops []logOp) error {
-			for j := range ops { // the ops alias the reader's buffer
-				if ops[j].val != nil {
-					ops[j].val = append([]byte{}, ops[j].val...)
-				}
-			}
-			o.apply(ops)
-			return nil
-		})
-		_ = f.Close()
-		if errors.Is(err, errTorn) && i == len(ns)-1 {
-			err = nil
-		}
-		if err != nil {
-			return 0, fmt.Errorf("refserver: reading the commit log %s: %w", logName(n), err)
-		}
-		o.log = n
-	}
-	if o.log > kept {
-		err := d.Bolt.Update(func(tx *bolt.Tx) error {
-			if err := applyOps(tx, o.ops()); err != nil {
-				return err
-			}
-			// A database whose first commits were only logged gets its
-			// schema version here.
-			fresh := tx.Bucket([]byte(schemaBucket)) == nil
-			return putLogNumber(tx, o.log, fresh)
-		})
-		if err != nil {
-			return 0, fmt.Errorf("refserver: writing the commit log to %s: %w", StateFileName, err)
-		}
-	}
-	for _, n := range ns {
-		if err := os.Remove(filepath.Join(dir, logName(n))); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return 0, fmt.Errorf("refserver: deleting the commit log: %w", err)
-		}
-	}
-	return max(o.log, kept), nil
 }
 
 // closeLog ends the commit log: it waits for a running checkpoint, then,

@@ -1,0 +1,196 @@
+package persist
+
+// The check mode (DB.Check) and the dumps it compares: the live state's
+// records and the committed ones (state.db with the commit log on top).
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// DumpLive encodes every record of the live state: bucket → key →
+// record. Callers hold the outer lock and the state's.
+func (d *DB) DumpLive() map[string]map[string]string {
+	out := map[string]map[string]string{}
+	for _, k := range d.cfg.Kinds {
+		m := map[string]string{}
+		for _, key := range k.Keys() {
+			v, ok := k.Encode(key)
+			if !ok {
+				m[key] = "<listed but not found>"
+				continue
+			}
+			m[key] = string(v)
+		}
+		if len(m) > 0 {
+			out[k.Bucket] = m
+		}
+	}
+	return out
+}
+
+// DumpDB reads every record of tx: bucket → key → record.
+func (d *DB) DumpDB(tx *bolt.Tx) map[string]map[string]string {
+	out := map[string]map[string]string{}
+	for _, k := range d.cfg.Kinds {
+		b := tx.Bucket([]byte(k.Bucket))
+		if b == nil {
+			continue
+		}
+		m := map[string]string{}
+		_ = b.ForEach(func(key, v []byte) error { m[string(key)] = string(v); return nil })
+		if len(m) > 0 {
+			out[k.Bucket] = m
+		}
+	}
+	return out
+}
+
+// Stored dumps the committed records, bucket → key → record: state.db's,
+// with the commit log's on top (tests compare it with DumpLive).
+func (d *DB) Stored() map[string]map[string]string {
+	d.flushMu.Lock()
+	defer d.flushMu.Unlock()
+	return d.stored()
+}
+
+// stored is Stored for callers that hold flushMu.
+func (d *DB) stored() map[string]map[string]string {
+	var ovs []*overlay
+	if d.log != nil {
+		// Before the View: a checkpoint that ends in between wrote the
+		// same records to state.db.
+		ovs = d.log.overlays()
+	}
+	var out map[string]map[string]string
+	_ = d.Bolt.View(func(tx *bolt.Tx) error { out = d.DumpDB(tx); return nil })
+	kinds := map[string]bool{}
+	for _, k := range d.cfg.Kinds {
+		kinds[k.Bucket] = true
+	}
+	for _, o := range ovs {
+		for b, recs := range o.recs {
+			if !kinds[b] {
+				continue // the small blobs
+			}
+			for k, v := range recs {
+				if v == nil {
+					delete(out[b], k)
+					if len(out[b]) == 0 {
+						delete(out, b)
+					}
+					continue
+				}
+				if out[b] == nil {
+					out[b] = map[string]string{}
+				}
+				out[b][k] = string(v)
+			}
+		}
+	}
+	return out
+}
+
+// StoredValue is bucket/key as committed: the commit log's, else
+// state.db's (a copy); ok is false when it is not there. Callers do not
+// change val.
+func (d *DB) StoredValue(bucket, key string) (val []byte, ok bool, err error) {
+	if d.log != nil {
+		if v, found := d.log.lookup(bucket, key); found {
+			return v, v != nil, nil // the log's values are never changed
+		}
+	}
+	err = d.Bolt.View(func(tx *bolt.Tx) error {
+		bk := tx.Bucket([]byte(bucket))
+		if bk == nil {
+			return nil
+		}
+		// A cursor, not Bucket.Get, tells an empty value from a missing one.
+		k, v := bk.Cursor().Seek([]byte(key))
+		if ok = string(k) == key; ok {
+			val = append([]byte{}, v...) // v lives as long as tx
+		}
+		return nil
+	})
+	return val, ok, err
+}
+
+// check compares the database with the live state when no flush is under
+// way and nothing is marked (a mark pending means a flush is due, not a
+// difference) and records every difference (CheckErrs).
+func (d *DB) check() {
+	p := d.st.Persist
+	d.flushMu.Lock() // no flush between taking its marks and its commit
+	defer d.flushMu.Unlock()
+	d.cfg.Outer.Lock()
+	defer d.cfg.Outer.Unlock()
+	var (
+		pending bool
+		live    map[string]map[string]string
+		named   map[string]bool
+	)
+	d.st.View(func() {
+		p.Mu.Lock()
+		pending = len(p.Dirty) > 0
+		p.Mu.Unlock()
+		if !pending {
+			live = d.DumpLive()
+			if d.small != nil {
+				named = liveContent(d.st)
+			}
+		}
+	})
+	if pending {
+		return
+	}
+	errs := d.missingSmall(named)
+	if errs = append(errs, diffDumps(d.stored(), live)...); len(errs) > 0 {
+		d.checkMu.Lock()
+		d.checkErrs = append(d.checkErrs, errs...)
+		d.checkMu.Unlock()
+	}
+}
+
+// CheckErrs returns the differences Check found so far.
+func (d *DB) CheckErrs() []error {
+	d.checkMu.Lock()
+	defer d.checkMu.Unlock()
+	return slices.Clone(d.checkErrs)
+}
+
+// diffDumps lists the differences between a stored and a live dump.
+func diffDumps(stored, live map[string]map[string]string) []error {
+	var errs []error
+	buckets := map[string]bool{}
+	for b := range stored {
+		buckets[b] = true
+	}
+	for b := range live {
+		buckets[b] = true
+	}
+	for _, b := range slices.Sorted(maps.Keys(buckets)) {
+		keys := map[string]bool{}
+		for k := range stored[b] {
+			keys[k] = true
+		}
+		for k := range live[b] {
+			keys[k] = true
+		}
+		for _, k := range slices.Sorted(maps.Keys(keys)) {
+			sv, sok := stored[b][k]
+			lv, lok := live[b][k]
+			switch {
+			case !sok:
+				errs = append(errs, fmt.Errorf("%s/%s: live but not stored: %s", b, k, lv))
+			case !lok:
+				errs = append(errs, fmt.Errorf("%s/%s: stored but gone: %s", b, k, sv))
+			case sv != lv:
+				errs = append(errs, fmt.Errorf("%s/%s: stored %s, live %s", b, k, sv, lv))
+			}
+		}
+	}
+	return errs
+}

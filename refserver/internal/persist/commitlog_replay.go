@@ -1,0 +1,155 @@
+package persist
+
+// What the commit log writes into state.db: the checkpoint's ops, the
+// number of the last log state.db holds, and the replay of the logs at
+// Open.
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// putLogNumber stores n as the last log state.db holds, with the schema
+// version when it is still to be written.
+func putLogNumber(tx *bolt.Tx, n uint64, schema bool) error {
+	b, err := tx.CreateBucketIfNotExists([]byte(schemaBucket))
+	if err != nil {
+		return err
+	}
+	if schema {
+		if err := b.Put([]byte(schemaKey), []byte(strconv.Itoa(stateSchema))); err != nil {
+			return err
+		}
+	}
+	return b.Put([]byte(logKey), []byte(strconv.FormatUint(n, 10)))
+}
+
+// logNumber is the number of the last log tx holds (0: none).
+func logNumber(tx *bolt.Tx) (uint64, error) {
+	b := tx.Bucket([]byte(schemaBucket))
+	if b == nil {
+		return 0, nil
+	}
+	v := b.Get([]byte(logKey))
+	if v == nil {
+		return 0, nil
+	}
+	n, err := strconv.ParseUint(string(v), 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("refserver: %s keeps log number %q", StateFileName, v)
+	}
+	return n, nil
+}
+
+// applyOps writes ops into tx: puts and deletes, bucket by bucket.
+func applyOps(tx *bolt.Tx, ops []logOp) error {
+	var (
+		b    *bolt.Bucket
+		last string
+	)
+	for i, op := range ops {
+		if i == 0 || op.bucket != last {
+			var err error
+			if b, err = tx.CreateBucketIfNotExists([]byte(op.bucket)); err != nil {
+				return err
+			}
+			if op.bucket == smallBucket || op.bucket == EventsBucket {
+				// New keys grow with time (a small blob's id starts with
+				// its time, an event's is its position): the bucket is
+				// written at its end, whose pages may be filled (the
+				// default, half, suits keys in any order).
+				b.FillPercent = 0.9
+			}
+			last = op.bucket
+		}
+		var err error
+		if op.val == nil {
+			err = b.Delete([]byte(op.key))
+		} else {
+			err = b.Put([]byte(op.key), op.val)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sortOps orders ops by bucket and key, keeping the last op of a key
+// (bbolt writes sorted keys with fewer page splits).
+func sortOps(ops []logOp) {
+	slices.SortStableFunc(ops, func(a, b logOp) int {
+		return cmp.Or(cmp.Compare(a.bucket, b.bucket), cmp.Compare(a.key, b.key))
+	})
+}
+
+// replayLogs writes the frames of dir's logs newer than the number
+// state.db keeps into state.db, in one transaction that stores the
+// number of the last, then deletes the logs. It returns the number of the
+// last log state.db now holds. A log with a torn frame ends there (the
+// process died while writing it: no answer told of it) and must be the
+// last one.
+func (d *DB) replayLogs(dir string) (uint64, error) {
+	var kept uint64
+	if err := d.Bolt.View(func(tx *bolt.Tx) (err error) { kept, err = logNumber(tx); return err }); err != nil {
+		return 0, err
+	}
+	ns, err := logsOf(dir)
+	if err != nil {
+		return 0, fmt.Errorf("refserver: listing the commit logs: %w", err)
+	}
+	o := newOverlay(kept)
+	for i, n := range ns {
+		if n <= kept {
+			continue // written to state.db, its deletion lost
+		}
+		f, err := os.Open(filepath.Join(dir, logName(n)))
+		if err != nil {
+			return 0, fmt.Errorf("refserver: reading the commit log: %w", err)
+		}
+		err = readLog(f, func(ops []logOp) error {
+			for j := range ops { // the ops alias the reader's buffer
+				if ops[j].val != nil {
+					ops[j].val = append([]byte{}, ops[j].val...)
+				}
+			}
+			o.apply(ops)
+			return nil
+		})
+		_ = f.Close()
+		if errors.Is(err, errTorn) && i == len(ns)-1 {
+			err = nil
+		}
+		if err != nil {
+			return 0, fmt.Errorf("refserver: reading the commit log %s: %w", logName(n), err)
+		}
+		o.log = n
+	}
+	if o.log > kept {
+		err := d.Bolt.Update(func(tx *bolt.Tx) error {
+			if err := applyOps(tx, o.ops()); err != nil {
+				return err
+			}
+			// A database whose first commits were only logged gets its
+			// schema version here.
+			fresh := tx.Bucket([]byte(schemaBucket)) == nil
+			return putLogNumber(tx, o.log, fresh)
+		})
+		if err != nil {
+			return 0, fmt.Errorf("refserver: writing the commit log to %s: %w", StateFileName, err)
+		}
+	}
+	for _, n := range ns {
+		if err := os.Remove(filepath.Join(dir, logName(n))); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return 0, fmt.Errorf("refserver: deleting the commit log: %w", err)
+		}
+	}
+	return max(o.log, kept), nil
+}
