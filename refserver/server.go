@@ -75,7 +75,9 @@ type Options struct {
 	// store is the directory's) and the whole state — items and
 	// versions, upload sessions and their parts, every resource, users,
 	// OAuth apps and issued tokens, the ids and the random tokens — in the
-	// embedded database DataDir/state.db (StateFileName). A server started
+	// embedded database DataDir/state.db (StateFileName), the latest
+	// changes in a commit log beside it (state-<n>.log), which background
+	// checkpoints and Close write into state.db. A server started
 	// on a directory that holds a state resumes it (Restored reports so):
 	// a restart loses nothing a client was answered. Every answer waits
 	// until the state it reports is committed to disk, and content (a

@@ -91,7 +91,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	fs.StringVar(&opts.AppToken, "app-token", "", "bearer token of the app (default: random)")
 	fs.BoolVar(&seed, "seed", false, "add demo folders and files (and device pins)")
 	fs.IntVar(&pins, "device-pins", 0, "pin this many devices to the admin's and the managed user's accounts (the API has no call that creates pins)")
-	fs.StringVar(&opts.DataDir, "data", "", "persist the server in this directory: file content and the whole state (state.db), "+
+	fs.StringVar(&opts.DataDir, "data", "", "persist the server in this directory: file content and the whole state (state.db and its commit log), "+
 		"committed before each answer; a restart on the same directory resumes it with the same tokens (default: memory only)")
 	fs.Int64Var(&opts.PartSize, "part-size", 0, "part_size of upload sessions in bytes (default 8388608)")
 	fs.Int64Var(&opts.ChunkedMinSize, "chunked-min-size", 0, "minimum file_size of upload sessions in bytes (default 20000000)")
