@@ -78,10 +78,10 @@ for round in $(seq "$ROUNDS"); do
 		bench -suite "$m" -repeat 2 >>"$results"
 		[[ $m == burst || $m == download_sha1 ]] || { sync; peer "$m" >>"$results"; }
 	done
-	for m in ceiling_upload upload_file upload_reader; do
+	for m in ceiling_upload upload_file ceiling_reader upload_reader; do
 		sync
 		bench -suite "$m" >>"$results"
-		[[ $m == ceiling_upload ]] || { sync; peer "$m" >>"$results"; }
+		[[ $m == ceiling_* ]] || { sync; peer "$m" >>"$results"; }
 	done
 done
 # Peak RSS: one process per run, so the high-water mark is the run's own.

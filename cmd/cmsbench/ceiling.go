@@ -38,6 +38,28 @@ import (
 // again with CMSBENCH_CEILING_DIR set), like cmd/refserver for the SDK's
 // measures, so that both share the two cores the same way.
 func measureCeiling(ctx context.Context, t *target, c config, i int, emit func(result) error) error {
+	return ceilingRun(ctx, c, "upload_file", ceilingUpload, emit)
+}
+
+// measureCeilingReader is the ceiling for a source that is only an
+// io.Reader (the SDK's upload_reader measure): the same four SHA-1 passes,
+// loopback PUTs and store writes, but the client reads the file through a
+// reader that hides every method but Read, so no part can go out with
+// sendfile. A hand-written uploader does the least such a source allows:
+// it reads each part once, in order, into one of Concurrency+1 buffers,
+// hashing the whole file as it goes, and a worker hashes the buffer and
+// PUTs it. (Against the file ceiling, a reader pays for copying every byte
+// through the process twice, in and out: the README states both ratios.)
+func measureCeilingReader(ctx context.Context, t *target, c config, i int, emit func(result) error) error {
+	return ceilingRun(ctx, c, "upload_reader", ceilingReaderUpload, emit)
+}
+
+// ceilingUploader uploads the file at path to a ceiling server at base.
+type ceilingUploader func(ctx context.Context, base, path string, size, part int64, concurrency int) error
+
+// ceilingRun starts a ceiling server and times upload against it,
+// reporting the run as the "ceiling" of the measure name.
+func ceilingRun(ctx context.Context, c config, name string, upload ceilingUploader, emit func(result) error) error {
 	path, err := sourceFile(c.size)
 	if err != nil {
 		return err
@@ -56,9 +78,9 @@ func measureCeiling(ctx context.Context, t *target, c config, i int, emit func(r
 
 	probe := startProbe()
 	start := time.Now()
-	err = ceilingUpload(ctx, base, path, c.size, c.part, concurrency)
+	err = upload(ctx, base, path, c.size, c.part, concurrency)
 	elapsed := time.Since(start)
-	r := result{Name: "upload_file", Impl: "ceiling", SizeBytes: c.size, PartSize: c.part, Concurrency: concurrency,
+	r := result{Name: name, Impl: "ceiling", SizeBytes: c.size, PartSize: c.part, Concurrency: concurrency,
 		Seconds: elapsed.Seconds(), MBPerSecond: float64(c.size) / 1e6 / elapsed.Seconds()}
 	probe.end(&r)
 	if err != nil {
@@ -166,8 +188,14 @@ func ceilingUpload(ctx context.Context, base, path string, size, part int64, con
 		return err
 	default:
 	}
+	return ceilingCommit(ctx, hc, base, whole.Sum(nil))
+}
+
+// ceilingCommit asks the ceiling server to compare its whole-file digest
+// with sum.
+func ceilingCommit(ctx context.Context, hc *http.Client, base string, sum []byte) error {
 	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, base+"/commit", nil)
-	req.Header.Set("Digest", "sha="+base64.StdEncoding.EncodeToString(whole.Sum(nil)))
+	req.Header.Set("Digest", "sha="+base64.StdEncoding.EncodeToString(sum))
 	resp, err := hc.Do(req)
 	if err != nil {
 		return err
@@ -175,6 +203,103 @@ func ceilingUpload(ctx context.Context, base, path string, size, part int64, con
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
 		return fmt.Errorf("ceiling commit: %s", resp.Status)
+	}
+	return nil
+}
+
+// ceilingReaderUpload is ceilingUpload for a source seen only as an
+// io.Reader: parts are read in order into Concurrency+1 buffers (the
+// whole-file SHA-1 fed as each is read), and each worker hashes its buffer
+// and PUTs it from memory.
+func ceilingReaderUpload(ctx context.Context, base, path string, size, part int64, concurrency int) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	src := onlyReader{f}
+	hc := &http.Client{Transport: rawTransport(concurrency)}
+	type job struct {
+		off int64
+		buf []byte
+	}
+	free := make(chan []byte, concurrency+1)
+	for range concurrency + 1 {
+		free <- make([]byte, part)
+	}
+	jobs := make(chan job)
+	errc := make(chan error, concurrency)
+	var wg sync.WaitGroup
+	for range concurrency {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				err := ceilingBufferPart(ctx, hc, base, j.off, j.buf)
+				free <- j.buf[:cap(j.buf)]
+				if err != nil {
+					errc <- err
+					return
+				}
+			}
+		}()
+	}
+	whole := sha1.New()
+	var sendErr error
+	for off := int64(0); off < size && sendErr == nil; {
+		var buf []byte
+		select {
+		case buf = <-free:
+		case sendErr = <-errc:
+			continue
+		}
+		buf = buf[:min(part, size-off)]
+		// Read in 256 KiB steps, hashing each as it arrives (what the SDK's
+		// producer does), so the hash runs while the page cache is warm.
+		for got := 0; got < len(buf); {
+			n, err := io.ReadFull(src, buf[got:min(got+256<<10, len(buf))])
+			whole.Write(buf[got : got+n])
+			got += n
+			if err != nil {
+				sendErr = err
+				break
+			}
+		}
+		if sendErr != nil {
+			break
+		}
+		select {
+		case jobs <- job{off, buf}:
+			off += int64(len(buf))
+		case sendErr = <-errc:
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	if sendErr != nil {
+		return sendErr
+	}
+	select {
+	case err := <-errc:
+		return err
+	default:
+	}
+	return ceilingCommit(ctx, hc, base, whole.Sum(nil))
+}
+
+// ceilingBufferPart hashes one part held in memory and PUTs it.
+func ceilingBufferPart(ctx context.Context, hc *http.Client, base string, off int64, buf []byte) error {
+	sum := sha1.Sum(buf)
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPut, base+"/part?off="+strconv.FormatInt(off, 10), bytes.NewReader(buf))
+	req.Header.Set("Digest", "sha="+base64.StdEncoding.EncodeToString(sum[:]))
+	resp, err := hc.Do(req)
+	if err != nil {
+		return err
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("ceiling part %d: %s", off, resp.Status)
 	}
 	return nil
 }

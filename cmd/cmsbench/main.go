@@ -16,7 +16,7 @@
 // listing a large folder, a burst of small calls from many goroutines, each
 // next to raw net/http on the same server, and the peak RSS of a 1 GiB
 // upload from a reader. -suite accepts a comma-separated list of measures
-// too (upload_file, upload_reader, ceiling_upload, download, download_sha1,
+// too (upload_file, upload_reader, ceiling_upload, ceiling_reader, download, download_sha1,
 // list, burst, memory).
 //
 // With -server FILE the measures run against a server started elsewhere
@@ -235,7 +235,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	case "upload":
 		measures = []string{"upload_chunked"}
 	case "readme":
-		measures = []string{"ceiling_upload", "upload_file", "upload_reader", "download", "download_sha1", "list", "burst", "memory"}
+		measures = []string{"ceiling_upload", "ceiling_reader", "upload_file", "upload_reader", "download", "download_sha1", "list", "burst", "memory"}
 	}
 	t, cleanup, err := connect(c)
 	if err != nil {
@@ -292,6 +292,7 @@ func init() {
 		"upload_file":    measureFileUpload,
 		"upload_reader":  measureReaderUpload,
 		"ceiling_upload": measureCeiling,
+		"ceiling_reader": measureCeilingReader,
 		"download":       measureDownload,
 		"download_sha1":  measureDownloadSHA1,
 		"list":           measureList,

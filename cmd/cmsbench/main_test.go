@@ -70,7 +70,7 @@ func TestReadmeSuiteSmoke(t *testing.T) {
 		seen[r.Name+"/"+r.Impl] = true
 		assert.Positive(t, r.Seconds, r.Name)
 	}
-	for _, want := range []string{"upload_file/ceiling", "upload_file/go-sdk", "upload_reader/go-sdk", "download/go-sdk", "download/net/http", "download_sha1/go-sdk", "download_sha1/net/http",
+	for _, want := range []string{"upload_file/ceiling", "upload_reader/ceiling", "upload_file/go-sdk", "upload_reader/go-sdk", "download/go-sdk", "download/net/http", "download_sha1/go-sdk", "download_sha1/net/http",
 		"list/go-sdk", "list/net/http", "burst/go-sdk", "burst/net/http", "upload_reader_memory/go-sdk"} {
 		assert.True(t, seen[want], want)
 	}
@@ -87,6 +87,8 @@ func TestReadmeSuiteSmoke(t *testing.T) {
 	require.NoError(t, run(context.Background(), []string{"-summarize", path}, &table))
 	assert.Contains(t, table.String(), "| list a folder (items/s) |")
 	assert.Contains(t, table.String(), "| 5.00 |", "the peer's median")
-	assert.Contains(t, table.String(), "ceiling")
+	assert.Contains(t, table.String(), "| ceiling ")
+	assert.Contains(t, table.String(), "| reader ceiling ", "a reader's upload against the reader's ceiling")
+	assert.Contains(t, table.String(), "| file ceiling ", "and against the file's")
 	assert.Contains(t, table.String(), "| download with SHA1 check (MB/s) |")
 }
