@@ -46,13 +46,24 @@ func internalError() (int, []byte) {
 		[]byte(`{"type":"error","status":500,"code":"internal_server_error","message":"encoding response"}`)
 }
 
+// writeJSONBytes writes b, freshly encoded and not used again by the
+// caller, as a JSON response with the given status. A writer that holds
+// answers (persistHandler's) takes b as it is instead of copying it.
 func writeJSONBytes(w http.ResponseWriter, status int, b []byte) {
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
 	h.Set("Content-Length", strconv.Itoa(len(b)))
 	w.WriteHeader(status)
+	if hw, ok := w.(bodyTaker); ok {
+		hw.takeBody(b)
+		return
+	}
 	_, _ = w.Write(b)
 }
+
+// bodyTaker is a writer that can keep a body it is given, without a copy:
+// the caller gives b up.
+type bodyTaker interface{ takeBody(b []byte) }
 
 // codeForStatus is the standard code for a status, used by injected faults
 // and by failures that have no more specific code.

@@ -86,10 +86,13 @@ func (s *Server) persistHandler(next http.Handler) http.Handler {
 	})
 }
 
-// bufferedWriter holds an answer until the state is committed.
+// bufferedWriter holds an answer until the state is committed. An answer
+// written whole by writeJSONBytes is kept as the slice it was encoded into
+// (taken); anything else is copied into body.
 type bufferedWriter struct {
 	header http.Header
 	status int
+	taken  []byte // the body, when writeJSONBytes gave it (nothing was written before)
 	body   bytes.Buffer
 }
 
@@ -103,7 +106,23 @@ func (b *bufferedWriter) WriteHeader(code int) {
 
 func (b *bufferedWriter) Write(p []byte) (int, error) {
 	b.WriteHeader(http.StatusOK)
+	if b.taken != nil {
+		b.body.Write(b.taken) // a write after a taken body goes after it
+		b.taken = nil
+	}
 	return b.body.Write(p)
+}
+
+// takeBody keeps p as the body (bodyTaker): the caller does not use it
+// again, so a large listing page is not copied (nor its buffer grown)
+// while it waits for the commit.
+func (b *bufferedWriter) takeBody(p []byte) {
+	if b.taken != nil || b.body.Len() > 0 || p == nil {
+		_, _ = b.Write(p)
+		return
+	}
+	b.WriteHeader(http.StatusOK)
+	b.taken = p
 }
 
 // send writes the held answer to w.
@@ -116,5 +135,9 @@ func (b *bufferedWriter) send(w http.ResponseWriter) {
 		return // the handler wrote nothing: net/http answers 200
 	}
 	w.WriteHeader(b.status)
+	if b.taken != nil {
+		_, _ = w.Write(b.taken)
+		return
+	}
 	_, _ = w.Write(b.body.Bytes())
 }
