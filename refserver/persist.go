@@ -69,16 +69,22 @@ func (s *Server) closeState() error {
 // whose changes it may have seen) is committed, and only then is the
 // answer sent. Concurrent requests share their commits (awaitState). When
 // the commit fails the client gets 500 instead, so no answer ever tells of
-// a change that could be lost. Answers that changed nothing, when nothing
-// else is pending, cost a buffer copy.
+// a change that could be lost. Holding costs no copy of a JSON answer
+// (writeJSONBytes hands its bytes over) nor of the headers.
 func (s *Server) persistHandler(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		bw := &bufferedWriter{header: w.Header().Clone()} // with the request id
+		// The answer's headers go straight into w's (they are sent only
+		// by bw.send); a failed commit clears them.
+		bw := &bufferedWriter{header: w.Header(), sharedHeader: true}
 		s.db.Enter()
 		next.ServeHTTP(bw, r)
 		s.db.Leave()
 		if err := s.db.Await(); err != nil {
 			s.st.Log.Error("saving the state", "path", r.URL.Path, "err", err)
+			h := w.Header()
+			id := h.Get(wire.HeaderRequestID)
+			clear(h) // nothing of the held answer (its ETag, Location...) goes with the 500
+			h.Set(wire.HeaderRequestID, id)
 			writeError(w, wire.Errorf(http.StatusInternalServerError, wire.CodeInternalServerError, "Internal Server Error: the state could not be saved"))
 			return
 		}
@@ -91,9 +97,11 @@ func (s *Server) persistHandler(next http.Handler) http.Handler {
 // (taken); anything else is copied into body.
 type bufferedWriter struct {
 	header http.Header
-	status int
-	taken  []byte // the body, when writeJSONBytes gave it (nothing was written before)
-	body   bytes.Buffer
+	// sharedHeader: header is the map of the writer send writes to.
+	sharedHeader bool
+	status       int
+	taken        []byte // the body, when writeJSONBytes gave it (nothing was written before)
+	body         bytes.Buffer
 }
 
 func (b *bufferedWriter) Header() http.Header { return b.header }
@@ -125,11 +133,14 @@ func (b *bufferedWriter) takeBody(p []byte) {
 	b.taken = p
 }
 
-// send writes the held answer to w.
+// send writes the held answer to w (whose header map b.header is, when
+// sharedHeader).
 func (b *bufferedWriter) send(w http.ResponseWriter) {
-	h := w.Header()
-	for k, v := range b.header {
-		h[k] = v
+	if !b.sharedHeader {
+		h := w.Header()
+		for k, v := range b.header {
+			h[k] = v
+		}
 	}
 	if b.status == 0 {
 		return // the handler wrote nothing: net/http answers 200

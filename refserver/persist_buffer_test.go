@@ -1,11 +1,16 @@
 package refserver
 
 import (
+	"encoding/json"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 // TestBufferedWriterTakesBody: a body given whole by writeJSONBytes is kept
@@ -53,4 +58,39 @@ func TestBufferedWriterTakesBody(t *testing.T) {
 		assert.Equal(t, "1", rec.Header().Get("X-A"))
 		assert.Zero(t, rec.Body.Len())
 	})
+}
+
+// TestFailedCommitAnswers500: when the commit of a request's changes
+// fails, the client gets the 500 error with its request id and none of the
+// held answer's headers (a download's Location).
+func TestFailedCommitAnswers500(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, Options{DataDir: t.TempDir()})
+	tok := e.s.UserToken()
+	id := e.uploadFile(tok, "0", "a.txt", []byte("abc"))["id"].(string)
+	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	get := func() *http.Response {
+		req, _ := http.NewRequest("GET", e.api("/files/"+id+"/content"), nil)
+		req.Header.Set("Authorization", "Bearer "+tok)
+		resp, err := noRedirect.Do(req)
+		require.NoError(t, err)
+		t.Cleanup(func() { resp.Body.Close() })
+		return resp
+	}
+
+	e.s.db.BeforeCommit = func() error { return errors.New("disk full") } // the download's event is not saved
+	resp := get()
+	require.Equal(t, http.StatusInternalServerError, resp.StatusCode)
+	var m map[string]any
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&m))
+	assert.Equal(t, "internal_server_error", m["code"])
+	assert.NotEmpty(t, resp.Header.Get(wire.HeaderRequestID))
+	assert.Equal(t, resp.Header.Get(wire.HeaderRequestID), m["request_id"])
+	assert.Empty(t, resp.Header.Get("Location"), "the held answer's headers are not sent")
+	assert.Equal(t, "application/json", resp.Header.Get("Content-Type"))
+
+	e.s.db.BeforeCommit = nil
+	resp = get()
+	require.Equal(t, http.StatusFound, resp.StatusCode)
+	assert.NotEmpty(t, resp.Header.Get("Location"))
 }
