@@ -290,8 +290,14 @@ func ceilingReaderUpload(ctx context.Context, base, path string, size, part int6
 // ceilingBufferPart hashes one part held in memory and PUTs it.
 func ceilingBufferPart(ctx context.Context, hc *http.Client, base string, off int64, buf []byte) error {
 	sum := sha1.Sum(buf)
-	req, _ := http.NewRequestWithContext(ctx, http.MethodPut, base+"/part?off="+strconv.FormatInt(off, 10), bytes.NewReader(buf))
-	req.Header.Set("Digest", "sha="+base64.StdEncoding.EncodeToString(sum[:]))
+	return putCeilingPart(ctx, hc, base, off, int64(len(buf)), bytes.NewReader(buf), sum[:])
+}
+
+// putCeilingPart PUTs the n bytes of body at off with their SHA-1 sum.
+func putCeilingPart(ctx context.Context, hc *http.Client, base string, off, n int64, body io.Reader, sum []byte) error {
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPut, base+"/part?off="+strconv.FormatInt(off, 10), body)
+	req.ContentLength = n
+	req.Header.Set("Digest", "sha="+base64.StdEncoding.EncodeToString(sum))
 	resp, err := hc.Do(req)
 	if err != nil {
 		return err
@@ -319,19 +325,7 @@ func ceilingPart(ctx context.Context, hc *http.Client, base, path string, src *o
 		f.Close()
 		return err
 	}
-	req, _ := http.NewRequestWithContext(ctx, http.MethodPut, base+"/part?off="+strconv.FormatInt(off, 10), body)
-	req.ContentLength = n
-	req.Header.Set("Digest", "sha="+base64.StdEncoding.EncodeToString(h.Sum(nil)))
-	resp, err := hc.Do(req)
-	if err != nil {
-		return err
-	}
-	io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("ceiling part %d: %s", off, resp.Status)
-	}
-	return nil
+	return putCeilingPart(ctx, hc, base, off, n, body, h.Sum(nil))
 }
 
 // ceilingServer is the bare receiving side of measureCeiling.
