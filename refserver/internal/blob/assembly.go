@@ -245,8 +245,17 @@ func (d *Dir) OpenAssembly(_ context.Context, id string, size int64) (Assembly, 
 // ID is the assembly's id, which names its file.
 func (a *dirAssembly) ID() string { return a.id }
 
-// WriteAt copies the part (at most n bytes) into the file at off, to be
-// synced before the session's state is committed.
+// WriteAt copies the part (at most n bytes) into the file at off and, in a
+// durable store, syncs it before it returns: the part is acknowledged once
+// the session's state lists it, so its bytes must be on disk first.
+//
+// The sync runs here, in the part's own request, rather than with the
+// commit (SyncPending): concurrent parts then reach the disk while others
+// still arrive, as a hand-written receiver's do, instead of all of them
+// waiting for one commit's sync of the whole file and arriving again
+// together (a 256 MiB upload ran at 0.89x of the ceiling that way). A
+// sync that fails is noted for the commit, which tries again and fails
+// the request if it fails too.
 func (a *dirAssembly) WriteAt(ctx context.Context, r io.Reader, off, n int64) (int64, error) {
 	if off < 0 || n < 0 || off+n > a.size {
 		return 0, fmt.Errorf("refserver: write of %d bytes at %d outside a blob of %d", n, off, a.size)
@@ -254,10 +263,12 @@ func (a *dirAssembly) WriteAt(ctx context.Context, r io.Reader, off, n int64) (i
 	buf := copyBuffers.Get().(*[]byte)
 	defer copyBuffers.Put(buf)
 	got, err := io.CopyBuffer(io.NewOffsetWriter(a.f, off), io.LimitReader(ctxReader{ctx, r}, n), *buf)
-	if err == nil {
-		// The part is acknowledged once the session's state lists it: its
-		// bytes must be on disk first.
-		a.d.syncLater(a.f.Name(), false)
+	if err == nil && a.d.durable {
+		if serr := a.f.Sync(); serr != nil {
+			a.d.syncLater(a.f.Name(), false)
+		} else if a.d.onSync != nil {
+			a.d.onSync("file", filepath.Base(a.f.Name()))
+		}
 	}
 	return got, err
 }
