@@ -33,7 +33,15 @@ func (s *Server) downloadFile(w http.ResponseWriter, r *http.Request, p *state.P
 		v        *state.Version
 		notReady bool
 	)
-	s.st.Update(func() { f, v, notReady, aerr = s.st.DownloadTx(p, link, id, want) })
+	var mark uint64
+	s.st.Update(func() {
+		m0 := s.st.MarkCount()
+		f, v, notReady, aerr = s.st.DownloadTx(p, link, id, want)
+		mark = s.st.ItemReadWait(m0, id)
+	})
+	if link == nil { // through a shared link, the answer depends on the link's folder too
+		answersRead(w, mark)
+	}
 	if aerr != nil {
 		return aerr
 	}

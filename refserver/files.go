@@ -38,7 +38,17 @@ func (s *Server) getFile(w http.ResponseWriter, r *http.Request, p *state.Princi
 	if aerr != nil {
 		return aerr
 	}
-	return s.change(w, func() (state.Reply, *wire.Error) { return s.st.GetItemTx(p, rd, state.CollectionQuery{}) })
+	var mark uint64
+	err := s.change(w, func() (state.Reply, *wire.Error) {
+		m0 := s.st.MarkCount()
+		rep, aerr := s.st.GetItemTx(p, rd, state.CollectionQuery{})
+		mark = s.st.ItemReadWait(m0, id)
+		return rep, aerr
+	})
+	if rd.Link == nil { // through a shared link, the answer depends on the link's folder too
+		answersRead(w, mark)
+	}
+	return err
 }
 
 // deleteFile serves DELETE /files/{file_id}: 204, 412 on an if-match

@@ -79,7 +79,13 @@ func (s *Server) persistHandler(next http.Handler) http.Handler {
 		s.db.Enter()
 		next.ServeHTTP(bw, r)
 		s.db.Leave()
-		if err := s.db.Await(); err != nil {
+		var err error
+		if bw.read {
+			err = s.db.AwaitMark(bw.readMark)
+		} else {
+			err = s.db.Await()
+		}
+		if err != nil {
 			s.st.Log.Error("saving the state", "path", r.URL.Path, "err", err)
 			h := w.Header()
 			id := h.Get(wire.HeaderRequestID)
@@ -102,6 +108,21 @@ type bufferedWriter struct {
 	status       int
 	taken        []byte // the body, when writeJSONBytes gave it (nothing was written before)
 	body         bytes.Buffer
+	// read: the request only read, and its answer waits for the marks up
+	// to readMark only (answersRead); else for every mark made so far.
+	read     bool
+	readMark uint64
+}
+
+// answersRead tells a persisted server's held answer (persistHandler)
+// that the request read what the marks up to mark cover and changed
+// nothing its answer shows (state.ItemReadWait): it is sent once those are
+// committed, whatever other requests changed meanwhile. Without
+// persistence it does nothing.
+func answersRead(w http.ResponseWriter, mark uint64) {
+	if bw, ok := w.(*bufferedWriter); ok {
+		bw.read, bw.readMark = true, mark
+	}
 }
 
 func (b *bufferedWriter) Header() http.Header { return b.header }

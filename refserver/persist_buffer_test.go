@@ -62,16 +62,22 @@ func TestBufferedWriterTakesBody(t *testing.T) {
 
 // TestFailedCommitAnswers500: when the commit of a request's changes
 // fails, the client gets the 500 error with its request id and none of the
-// held answer's headers (a download's Location).
+// held answer's headers (a download's Location). The download goes
+// through a shared link (boxapi), so its answer waits for every change,
+// its own event included (state.ItemReadWait).
 func TestFailedCommitAnswers500(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, Options{DataDir: t.TempDir()})
 	tok := e.s.UserToken()
 	id := e.uploadFile(tok, "0", "a.txt", []byte("abc"))["id"].(string)
+	resp, m := e.put(tok, "/files/"+id+"?fields=shared_link", map[string]any{"shared_link": map[string]any{"access": "open"}}, nil)
+	require.Equal(t, http.StatusOK, resp.StatusCode, "%v", m)
+	link := m["shared_link"].(map[string]any)["url"].(string)
 	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	get := func() *http.Response {
 		req, _ := http.NewRequest("GET", e.api("/files/"+id+"/content"), nil)
 		req.Header.Set("Authorization", "Bearer "+tok)
+		req.Header.Set("boxapi", "shared_link="+link)
 		resp, err := noRedirect.Do(req)
 		require.NoError(t, err)
 		t.Cleanup(func() { resp.Body.Close() })
@@ -79,13 +85,13 @@ func TestFailedCommitAnswers500(t *testing.T) {
 	}
 
 	e.s.db.BeforeCommit = func() error { return errors.New("disk full") } // the download's event is not saved
-	resp := get()
+	resp = get()
 	require.Equal(t, http.StatusInternalServerError, resp.StatusCode)
-	var m map[string]any
-	require.NoError(t, json.NewDecoder(resp.Body).Decode(&m))
-	assert.Equal(t, "internal_server_error", m["code"])
+	var body map[string]any
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&body))
+	assert.Equal(t, "internal_server_error", body["code"])
 	assert.NotEmpty(t, resp.Header.Get(wire.HeaderRequestID))
-	assert.Equal(t, resp.Header.Get(wire.HeaderRequestID), m["request_id"])
+	assert.Equal(t, resp.Header.Get(wire.HeaderRequestID), body["request_id"])
 	assert.Empty(t, resp.Header.Get("Location"), "the held answer's headers are not sent")
 	assert.Equal(t, "application/json", resp.Header.Get("Content-Type"))
 

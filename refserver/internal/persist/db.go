@@ -337,7 +337,9 @@ func (d *DB) load(tx *bolt.Tx) error {
 			}
 		}
 	}
-	d.st.Persist.Dirty = map[state.DirtyKey]struct{}{} // what loading marked is stored already
+	d.st.Persist.Mu.Lock()
+	d.st.Persist.Forget() // what loading marked is stored already
+	d.st.Persist.Mu.Unlock()
 	return d.cfg.Loaded()
 }
 
@@ -468,7 +470,7 @@ func (d *DB) Flush() error {
 		return fmt.Errorf("refserver: saving the state: %w", err)
 	}
 	p.Mu.Lock()
-	p.SetCommitted(taken)
+	p.Settle(dirty, taken)
 	p.Mu.Unlock()
 	for _, id := range dirDels {
 		if err := d.st.Store.Delete(context.Background(), id); err != nil {
@@ -555,7 +557,19 @@ func (d *DB) Abandon() error {
 // with the live state. Callers hold neither the state's lock nor the outer
 // one.
 func (d *DB) Await() error {
-	if err := d.await(); err != nil {
+	p := d.st.Persist
+	p.Mu.Lock()
+	want := p.Marked
+	p.Mu.Unlock()
+	return d.AwaitMark(want)
+}
+
+// AwaitMark is Await for the marks numbered up to want only: a request
+// that read what those marks cover and changed nothing it shows
+// (state.ItemReadWait) returns at once when they are committed, however
+// many marks other requests made since.
+func (d *DB) AwaitMark(want uint64) error {
+	if err := d.await(want); err != nil {
 		return err
 	}
 	if d.Check {
@@ -564,11 +578,10 @@ func (d *DB) Await() error {
 	return nil
 }
 
-func (d *DB) await() error {
+func (d *DB) await(want uint64) error {
 	p := d.st.Persist
 	p.Mu.Lock()
 	defer p.Mu.Unlock()
-	want := p.Marked
 	for p.Committed < want {
 		if p.Flushing {
 			p.CommittedCond.Wait()

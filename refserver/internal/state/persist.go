@@ -21,6 +21,13 @@ type Persister struct {
 	Flushing          bool
 	CommittedCond     *sync.Cond
 
+	// pending is the number of the last mark of each record marked and
+	// not committed yet (Settle forgets it); kindMark the number of the
+	// last mark of each kind. They tell a read what it may have seen
+	// (ItemReadWait).
+	pending  map[DirtyKey]uint64
+	kindMark [NumKinds]uint64
+
 	Load LoadScratch // used while loading only
 }
 
@@ -58,9 +65,15 @@ func dropWhere[V any](s *State, kind KindID, m map[string]V, match func(V) bool)
 }
 
 func (p *Persister) mark(kind KindID, key string) {
+	dk := DirtyKey{kind, key}
 	p.Mu.Lock()
-	p.Dirty[DirtyKey{kind, key}] = struct{}{}
+	p.Dirty[dk] = struct{}{}
 	p.Marked++
+	if p.pending == nil {
+		p.pending = map[DirtyKey]uint64{}
+	}
+	p.pending[dk] = p.Marked
+	p.kindMark[kind] = p.Marked
 	p.Mu.Unlock()
 }
 

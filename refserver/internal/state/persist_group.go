@@ -8,3 +8,76 @@ func (p *Persister) SetCommitted(n uint64) {
 		p.CommittedCond.Broadcast()
 	}
 }
+
+// Settle records that the marks of dirty, numbered up to n, are committed
+// (SetCommitted) and forgets them as pending, unless marked again since.
+// Callers hold p.Mu.
+func (p *Persister) Settle(dirty map[DirtyKey]struct{}, n uint64) {
+	for dk := range dirty {
+		if p.pending[dk] <= n {
+			delete(p.pending, dk)
+		}
+	}
+	p.SetCommitted(n)
+}
+
+// Forget drops every mark as already stored (what loading a state marked).
+// Callers hold p.Mu.
+func (p *Persister) Forget() {
+	p.Dirty = map[DirtyKey]struct{}{}
+	p.pending = nil
+}
+
+// MarkCount is the number of marks made so far (0 without persistence):
+// a transaction notes it when it starts, for ItemReadWait. Callers hold Mu.
+func (s *State) MarkCount() uint64 {
+	p := s.Persist
+	if p == nil {
+		return 0
+	}
+	p.Mu.Lock()
+	defer p.Mu.Unlock()
+	return p.Marked
+}
+
+// ItemReadWait is the mark that the answer of a read of item id (a file
+// got or downloaded by id, without a shared link) must see committed
+// before it is sent (persist.DB.AwaitMark), for a transaction that began
+// at mark m0 (MarkCount) and has just ended. Such an answer shows the item
+// and its ancestors (path, access, trash, shared links: their records) and
+// may depend on any record of another kind (collaborations, users, groups,
+// tokens...), but shows no event and not the server's next id. So it waits
+// for the pending marks of the item and its ancestors, of every kind but
+// items, events and the server's own record, and for the marks of its own
+// transaction but its events (a download's own event is committed with a
+// later commit: the answer does not show it). Other requests' changes to
+// other items do not hold it. 0 without persistence. Callers hold Mu.
+func (s *State) ItemReadWait(m0 uint64, id string) uint64 {
+	p := s.Persist
+	if p == nil {
+		return 0
+	}
+	p.Mu.Lock()
+	defer p.Mu.Unlock()
+	var want uint64
+	for k, seq := range p.kindMark {
+		switch KindID(k) {
+		case KEvents:
+		case KItems, KMeta:
+			if seq > m0 { // this transaction's own
+				want = max(want, seq)
+			}
+		default:
+			want = max(want, seq)
+		}
+	}
+	for guard := len(s.Items) + 1; id != "" && guard > 0; guard-- { // a chain ends at the root
+		want = max(want, p.pending[DirtyKey{KItems, id}])
+		it, ok := s.Items[id]
+		if !ok {
+			break
+		}
+		id = it.ParentID
+	}
+	return want
+}
