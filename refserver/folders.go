@@ -160,7 +160,24 @@ func (s *Server) listFolderItems(w http.ResponseWriter, r *http.Request, p *stat
 	if aerr != nil {
 		return aerr
 	}
-	return s.change(w, func() (state.Reply, *wire.Error) { return s.st.ListFolderItemsTx(p, rd, q) })
+	if rd.Link != nil || rd.Fields != nil {
+		// Through a shared link the answer depends on the link's folder;
+		// full entries show more than their own records (a folder's size).
+		return s.change(w, func() (state.Reply, *wire.Error) { return s.st.ListFolderItemsTx(p, rd, q) })
+	}
+	var (
+		mark   uint64
+		window []string
+	)
+	q.Window = &window
+	err := s.change(w, func() (state.Reply, *wire.Error) {
+		m0 := s.st.MarkCount()
+		rep, aerr := s.st.ListFolderItemsTx(p, rd, q)
+		mark = s.st.ListingReadWait(m0, id, window)
+		return rep, aerr
+	})
+	answersRead(w, mark)
+	return err
 }
 
 // deleteFolder serves DELETE /folders/{folder_id}: 204, the folder goes to

@@ -12,12 +12,13 @@ import (
 	"testing/synctest"
 )
 
-// TestReadsWaitOnlyForWhatTheyShow: on a persisted server, a file's GET
-// and its download answer while another request's commit is held when
-// that request changed nothing they show (another folder), and wait for
-// it when it changed the file's folder (their path) or a record of
-// another kind (a collaboration: access). A read must never show a change
-// that a crash could still lose.
+// TestReadsWaitOnlyForWhatTheyShow: on a persisted server, a file's GET,
+// its download and a folder's listing answer while another request's
+// commit is held when that request changed nothing they show (another
+// folder), and wait for it when it changed the file's folder (their path),
+// the listed folder's content, an entry, or a record of another kind (a
+// collaboration: access). A read must never show a change that a crash
+// could still lose.
 func TestReadsWaitOnlyForWhatTheyShow(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		s, err := New(Options{DataDir: t.TempDir()})
@@ -87,12 +88,26 @@ func TestReadsWaitOnlyForWhatTheyShow(t *testing.T) {
 		if w := call("GET", s.BaseURL()+"/files/"+a+"/content", "", nil); w.Code != http.StatusFound {
 			t.Fatalf("download a.txt: %d %s", w.Code, w.Body)
 		}
-		// b.txt's show its path, folder two's new name: they wait.
+		if w := call("GET", s.BaseURL()+"/folders/"+one+"/items", "", nil); w.Code != 200 {
+			t.Fatalf("list one: %d %s", w.Code, w.Body)
+		}
+		// b.txt's show its path, folder two's new name: they wait; so do
+		// the listings of folder two and of the root, which shows its name.
 		getB := async("GET", s.BaseURL()+"/files/"+b, "", "")
 		downloadB := async("GET", s.BaseURL()+"/files/"+b+"/content", "", "")
+		listTwo := async("GET", s.BaseURL()+"/folders/"+two+"/items", "", "")
+		listRoot := async("GET", s.BaseURL()+"/folders/0/items", "", "")
 		notYet("GET b.txt", getB)
 		notYet("download b.txt", downloadB)
+		notYet("list two", listTwo)
+		notYet("list the root", listRoot)
 		close(release)
+		if w := <-listTwo; w.Code != 200 {
+			t.Fatalf("list two: %d %s", w.Code, w.Body)
+		}
+		if w := <-listRoot; w.Code != 200 || !strings.Contains(w.Body.String(), `"two renamed"`) {
+			t.Fatalf("list the root: %d %s", w.Code, w.Body)
+		}
 		if w := <-rename; w.Code != 200 {
 			t.Fatalf("rename: %d %s", w.Code, w.Body)
 		}
@@ -119,18 +134,60 @@ func TestReadsWaitOnlyForWhatTheyShow(t *testing.T) {
 			t.Fatalf("GET a.txt: %d %s", w.Code, w.Body)
 		}
 
-		// b.txt is deleted; its commit is held: its 404 waits.
+		// A file is uploaded into folder one; its commit is held: one's
+		// listing waits (its count and its entries change), two's does not.
+		entered, release = holdFirstCommit(s)
+		body, ct := multipartBody(t, `{"name":"c.txt","parent":{"id":"`+one+`"}}`, []byte("c"))
+		up := make(chan *httptest.ResponseRecorder, 1)
+		go func() { up <- call("POST", s.UploadURL()+"/files/content", ct, body) }()
+		<-entered
+		if w := call("GET", s.BaseURL()+"/folders/"+two+"/items", "", nil); w.Code != 200 {
+			t.Fatalf("list two: %d %s", w.Code, w.Body)
+		}
+		listOne := async("GET", s.BaseURL()+"/folders/"+one+"/items", "", "")
+		notYet("list one", listOne)
+		close(release)
+		if w := <-up; w.Code != 201 {
+			t.Fatalf("upload: %d %s", w.Code, w.Body)
+		}
+		if w := <-listOne; w.Code != 200 || !strings.Contains(w.Body.String(), `"c.txt"`) || !strings.Contains(w.Body.String(), `"total_count":2`) {
+			t.Fatalf("list one: %d %s", w.Code, w.Body)
+		}
+
+		// a.txt is renamed to z.txt; its commit is held: the first page of
+		// one by name (one entry) now shows c.txt, whose record did not
+		// change, in a.txt's place: it waits.
+		entered, release = holdFirstCommit(s)
+		rename = async("PUT", s.BaseURL()+"/files/"+a, "application/json", `{"name":"z.txt"}`)
+		<-entered
+		firstOfOne := async("GET", s.BaseURL()+"/folders/"+one+"/items?limit=1&sort=name&direction=ASC", "", "")
+		notYet("the first page of one", firstOfOne)
+		close(release)
+		if w := <-rename; w.Code != 200 {
+			t.Fatalf("rename: %d %s", w.Code, w.Body)
+		}
+		if w := <-firstOfOne; w.Code != 200 || !strings.Contains(w.Body.String(), `"c.txt"`) {
+			t.Fatalf("the first page of one: %d %s", w.Code, w.Body)
+		}
+
+		// b.txt is deleted; its commit is held: its 404 waits, and so does
+		// the listing it leaves.
 		entered, release = holdFirstCommit(s)
 		del := async("DELETE", s.BaseURL()+"/files/"+b, "", "")
 		<-entered
 		getB = async("GET", s.BaseURL()+"/files/"+b, "", "")
+		listTwo = async("GET", s.BaseURL()+"/folders/"+two+"/items", "", "")
 		notYet("GET deleted b.txt", getB)
+		notYet("list two", listTwo)
 		close(release)
 		if w := <-del; w.Code != http.StatusNoContent {
 			t.Fatalf("delete: %d %s", w.Code, w.Body)
 		}
 		if w := <-getB; w.Code != http.StatusNotFound {
 			t.Fatalf("GET deleted b.txt: %d %s", w.Code, w.Body)
+		}
+		if w := <-listTwo; w.Code != 200 || !strings.Contains(w.Body.String(), `"total_count":0`) {
+			t.Fatalf("list two: %d %s", w.Code, w.Body)
 		}
 	})
 }

@@ -396,6 +396,7 @@ func (d *DB) Flush() error {
 		p.Mu.Lock()
 		dirty, blobs, taken = p.Dirty, p.Blobs, p.Marked
 		p.Dirty, p.Blobs = map[state.DirtyKey]struct{}{}, nil
+		p.TakeListings(taken)
 		p.Mu.Unlock()
 		changes = make([]change, 0, len(dirty))
 		for dk := range dirty {

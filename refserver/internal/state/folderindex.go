@@ -80,6 +80,10 @@ type folderIndexes struct {
 	// the search index marks it pending, the event log tells moves and
 	// renames.
 	changed func(it *Item, from itemSlot, to IndexKey, listed bool)
+	// reshaped, when set, hears of every folder whose listing changes: an
+	// item filed in or out of it, or under new keys (a persisted server's
+	// listings wait for its commit: Persister.ListingChanged).
+	reshaped func(folder string)
 }
 
 // trash returns the trash index of owner, or of every owner when owner is
@@ -205,6 +209,9 @@ func (x *folderIndexes) Sync(it *Item) {
 	it.slot = want
 	it.index = x
 	fx.add(it)
+	if x.reshaped != nil {
+		x.reshaped(key.Folder)
+	}
 	if key.Folder == TrashKey {
 		if x.TrashAll == nil {
 			x.TrashAll = newFolderIndex()
@@ -257,6 +264,9 @@ func (x *folderIndexes) unindex(it *Item) {
 		return
 	}
 	fx.Remove(it)
+	if x.reshaped != nil {
+		x.reshaped(it.slot.key.Folder)
+	}
 	if it.slot.key.Folder == TrashKey {
 		x.TrashAll.Remove(it)
 	}

@@ -57,6 +57,9 @@ type CollectionQuery struct {
 	UseMarker bool
 	Marker    int64
 	ViaLink   bool // the folder was reached through a shared link: every entry shows
+	// Window, when set, gets the ids of the items in the page's window,
+	// shown or left out (ListingReadWait).
+	Window *[]string
 }
 
 // Listing pages the items of a folder (f nil = p's root). entryFields nil
@@ -106,6 +109,9 @@ func (s *State) indexPage(fx *folderIndex, q CollectionQuery, fields []string, p
 	end := min(start+q.Limit, total)
 	entries := make([]any, 0, end-start)
 	for _, it := range fx.Page(sortKeyIndex(q.Key), q.Desc, int(start), int(end)) {
+		if q.Window != nil {
+			*q.Window = append(*q.Window, it.ID)
+		}
 		switch {
 		case !keep(it):
 			continue

@@ -27,6 +27,12 @@ type Persister struct {
 	// (ItemReadWait).
 	pending  map[DirtyKey]uint64
 	kindMark [NumKinds]uint64
+	// listDirty are the folders whose listings changed since the last
+	// commit took its marks; listPending the number of marks the commit
+	// that took a folder's last change covers, until it is committed
+	// (ListingReadWait).
+	listDirty   map[string]struct{}
+	listPending map[string]uint64
 
 	Load LoadScratch // used while loading only
 }

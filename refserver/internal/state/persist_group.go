@@ -6,7 +6,41 @@ func (p *Persister) SetCommitted(n uint64) {
 	if n > p.Committed {
 		p.Committed = n
 		p.CommittedCond.Broadcast()
+		for f, seq := range p.listPending {
+			if seq <= n {
+				delete(p.listPending, f)
+			}
+		}
 	}
+}
+
+// ListingChanged notes that the listing of folder changed (an item filed
+// in or out of it, or under new keys): a listing read now waits for the
+// commit of the marks made so far. Callers hold the State's Mu.
+func (p *Persister) ListingChanged(folder string) {
+	p.Mu.Lock()
+	if p.listDirty == nil {
+		p.listDirty = map[string]struct{}{}
+	}
+	p.listDirty[folder] = struct{}{}
+	p.Mu.Unlock()
+}
+
+// TakeListings hands the listing changes noted so far to the commit that
+// takes the marks numbered up to n (under the State's Mu, as it takes
+// them): every change of those listings was made by a transaction whose
+// marks it takes. Callers hold p.Mu.
+func (p *Persister) TakeListings(n uint64) {
+	if len(p.listDirty) == 0 {
+		return
+	}
+	if p.listPending == nil {
+		p.listPending = map[string]uint64{}
+	}
+	for f := range p.listDirty {
+		p.listPending[f] = n
+	}
+	clear(p.listDirty)
 }
 
 // Settle records that the marks of dirty, numbered up to n, are committed
@@ -25,7 +59,7 @@ func (p *Persister) Settle(dirty map[DirtyKey]struct{}, n uint64) {
 // Callers hold p.Mu.
 func (p *Persister) Forget() {
 	p.Dirty = map[DirtyKey]struct{}{}
-	p.pending = nil
+	p.pending, p.listDirty, p.listPending = nil, nil, nil
 }
 
 // MarkCount is the number of marks made so far (0 without persistence):
@@ -59,6 +93,38 @@ func (s *State) ItemReadWait(m0 uint64, id string) uint64 {
 	}
 	p.Mu.Lock()
 	defer p.Mu.Unlock()
+	return s.itemReadWait(m0, id)
+}
+
+// ListingReadWait is ItemReadWait for a page of a folder's listing with
+// mini entries (GET /folders/{id}/items without fields or a shared link):
+// it waits for what ItemReadWait(folder) does, for the pending marks of
+// every item in the page's window (entries, shown or left out), and for
+// the commit of the last change of the folder's listing (an item filed in
+// or out of it, or under new keys: its count, its order, the window).
+// Entries show only their own records (mini: id, name, etag, version,
+// sha1). Callers hold Mu.
+func (s *State) ListingReadWait(m0 uint64, folder string, window []string) uint64 {
+	p := s.Persist
+	if p == nil {
+		return 0
+	}
+	p.Mu.Lock()
+	defer p.Mu.Unlock()
+	want := s.itemReadWait(m0, folder)
+	if _, changed := p.listDirty[folder]; changed {
+		want = max(want, p.Marked) // the marks of the change are among these
+	}
+	want = max(want, p.listPending[folder])
+	for _, id := range window {
+		want = max(want, p.pending[DirtyKey{KItems, id}])
+	}
+	return want
+}
+
+// itemReadWait is ItemReadWait. Callers hold Mu and p.Mu.
+func (s *State) itemReadWait(m0 uint64, id string) uint64 {
+	p := s.Persist
 	var want uint64
 	for k, seq := range p.kindMark {
 		switch KindID(k) {

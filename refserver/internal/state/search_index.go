@@ -109,6 +109,10 @@ func (s *State) InitItemIndexes() {
 		if s.EventsOn {
 			s.itemFiled(it, from, to, listed)
 		}
+	}, reshaped: func(folder string) {
+		if s.Persist != nil {
+			s.Persist.ListingChanged(folder)
+		}
 	}}
 }
 
