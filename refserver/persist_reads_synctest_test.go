@@ -62,10 +62,18 @@ func TestReadsWaitOnlyForWhatTheyShow(t *testing.T) {
 		a, b := upload(one, "a.txt"), upload(two, "b.txt")
 
 		// async runs a call whose answer may have to wait.
-		async := func(method, url, contentType, body string) <-chan *httptest.ResponseRecorder {
+		async := func(method, url, contentType string, body io.Reader) <-chan *httptest.ResponseRecorder {
 			done := make(chan *httptest.ResponseRecorder, 1)
-			go func() { done <- call(method, url, contentType, strings.NewReader(body)) }()
+			go func() { done <- call(method, url, contentType, body) }()
 			return done
+		}
+		get := func(path string) <-chan *httptest.ResponseRecorder { return async("GET", s.BaseURL()+path, "", nil) }
+		// held runs a change whose commit is held until release is called.
+		held := func(method, url, contentType string, body io.Reader) (<-chan *httptest.ResponseRecorder, func()) {
+			entered, release := holdFirstCommit(s)
+			done := async(method, url, contentType, body)
+			<-entered
+			return done, func() { close(release) }
 		}
 		notYet := func(what string, c <-chan *httptest.ResponseRecorder) {
 			t.Helper()
@@ -76,118 +84,85 @@ func TestReadsWaitOnlyForWhatTheyShow(t *testing.T) {
 			default:
 			}
 		}
+		answered := func(what string, c <-chan *httptest.ResponseRecorder, code int, shows ...string) {
+			t.Helper()
+			w := <-c
+			if w.Code != code {
+				t.Fatalf("%s: %d, want %d: %s", what, w.Code, code, w.Body)
+			}
+			for _, want := range shows {
+				if !strings.Contains(w.Body.String(), want) {
+					t.Fatalf("%s does not show %s: %s", what, want, w.Body)
+				}
+			}
+		}
+		now := func(what, path string, code int) {
+			t.Helper()
+			answered(what, get(path), code)
+		}
+		jsonBody := func(s string) io.Reader { return strings.NewReader(s) }
 
-		// Folder two is renamed; its commit is held.
-		entered, release := holdFirstCommit(s)
-		rename := async("PUT", s.BaseURL()+"/folders/"+two, "application/json", `{"name":"two renamed"}`)
-		<-entered
-		// a.txt's answers show nothing of folder two: they do not wait.
-		if w := call("GET", s.BaseURL()+"/files/"+a, "", nil); w.Code != 200 {
-			t.Fatalf("GET a.txt: %d %s", w.Code, w.Body)
-		}
-		if w := call("GET", s.BaseURL()+"/files/"+a+"/content", "", nil); w.Code != http.StatusFound {
-			t.Fatalf("download a.txt: %d %s", w.Code, w.Body)
-		}
-		if w := call("GET", s.BaseURL()+"/folders/"+one+"/items", "", nil); w.Code != 200 {
-			t.Fatalf("list one: %d %s", w.Code, w.Body)
-		}
+		// Folder two is renamed; its commit is held. a.txt's answers and
+		// folder one's listing show nothing of folder two: they do not wait.
+		rename, release := held("PUT", s.BaseURL()+"/folders/"+two, "application/json", jsonBody(`{"name":"two renamed"}`))
+		now("GET a.txt", "/files/"+a, 200)
+		now("download a.txt", "/files/"+a+"/content", http.StatusFound)
+		now("list one", "/folders/"+one+"/items", 200)
 		// b.txt's show its path, folder two's new name: they wait; so do
 		// the listings of folder two and of the root, which shows its name.
-		getB := async("GET", s.BaseURL()+"/files/"+b, "", "")
-		downloadB := async("GET", s.BaseURL()+"/files/"+b+"/content", "", "")
-		listTwo := async("GET", s.BaseURL()+"/folders/"+two+"/items", "", "")
-		listRoot := async("GET", s.BaseURL()+"/folders/0/items", "", "")
+		getB, downloadB := get("/files/"+b), get("/files/"+b+"/content")
+		listTwo, listRoot := get("/folders/"+two+"/items"), get("/folders/0/items")
 		notYet("GET b.txt", getB)
 		notYet("download b.txt", downloadB)
 		notYet("list two", listTwo)
 		notYet("list the root", listRoot)
-		close(release)
-		if w := <-listTwo; w.Code != 200 {
-			t.Fatalf("list two: %d %s", w.Code, w.Body)
-		}
-		if w := <-listRoot; w.Code != 200 || !strings.Contains(w.Body.String(), `"two renamed"`) {
-			t.Fatalf("list the root: %d %s", w.Code, w.Body)
-		}
-		if w := <-rename; w.Code != 200 {
-			t.Fatalf("rename: %d %s", w.Code, w.Body)
-		}
-		if w := <-getB; w.Code != 200 || !strings.Contains(w.Body.String(), `"two renamed"`) {
-			t.Fatalf("GET b.txt: %d %s", w.Code, w.Body)
-		}
-		if w := <-downloadB; w.Code != http.StatusFound {
-			t.Fatalf("download b.txt: %d %s", w.Code, w.Body)
-		}
+		release()
+		answered("rename", rename, 200)
+		answered("GET b.txt", getB, 200, `"two renamed"`)
+		answered("download b.txt", downloadB, http.StatusFound)
+		answered("list two", listTwo, 200)
+		answered("list the root", listRoot, 200, `"two renamed"`)
 
 		// A collaboration on folder one is held: access may have changed,
 		// so a.txt's answers wait for it too.
-		entered, release = holdFirstCommit(s)
-		collab := async("POST", s.BaseURL()+"/collaborations", "application/json",
-			`{"item":{"type":"folder","id":"`+one+`"},"accessible_by":{"type":"user","login":"someone@example.com"},"role":"editor"}`)
-		<-entered
-		getA := async("GET", s.BaseURL()+"/files/"+a, "", "")
+		collab, release := held("POST", s.BaseURL()+"/collaborations", "application/json",
+			jsonBody(`{"item":{"type":"folder","id":"`+one+`"},"accessible_by":{"type":"user","login":"someone@example.com"},"role":"editor"}`))
+		getA := get("/files/" + a)
 		notYet("GET a.txt", getA)
-		close(release)
-		if w := <-collab; w.Code != 201 {
-			t.Fatalf("collaboration: %d %s", w.Code, w.Body)
-		}
-		if w := <-getA; w.Code != 200 {
-			t.Fatalf("GET a.txt: %d %s", w.Code, w.Body)
-		}
+		release()
+		answered("collaboration", collab, 201)
+		answered("GET a.txt", getA, 200)
 
 		// A file is uploaded into folder one; its commit is held: one's
 		// listing waits (its count and its entries change), two's does not.
-		entered, release = holdFirstCommit(s)
-		body, ct := multipartBody(t, `{"name":"c.txt","parent":{"id":"`+one+`"}}`, []byte("c"))
-		up := make(chan *httptest.ResponseRecorder, 1)
-		go func() { up <- call("POST", s.UploadURL()+"/files/content", ct, body) }()
-		<-entered
-		if w := call("GET", s.BaseURL()+"/folders/"+two+"/items", "", nil); w.Code != 200 {
-			t.Fatalf("list two: %d %s", w.Code, w.Body)
-		}
-		listOne := async("GET", s.BaseURL()+"/folders/"+one+"/items", "", "")
+		mp, ct := multipartBody(t, `{"name":"c.txt","parent":{"id":"`+one+`"}}`, []byte("c"))
+		up, release := held("POST", s.UploadURL()+"/files/content", ct, mp)
+		now("list two", "/folders/"+two+"/items", 200)
+		listOne := get("/folders/" + one + "/items")
 		notYet("list one", listOne)
-		close(release)
-		if w := <-up; w.Code != 201 {
-			t.Fatalf("upload: %d %s", w.Code, w.Body)
-		}
-		if w := <-listOne; w.Code != 200 || !strings.Contains(w.Body.String(), `"c.txt"`) || !strings.Contains(w.Body.String(), `"total_count":2`) {
-			t.Fatalf("list one: %d %s", w.Code, w.Body)
-		}
+		release()
+		answered("upload", up, 201)
+		answered("list one", listOne, 200, `"c.txt"`, `"total_count":2`)
 
 		// a.txt is renamed to z.txt; its commit is held: the first page of
 		// one by name (one entry) now shows c.txt, whose record did not
 		// change, in a.txt's place: it waits.
-		entered, release = holdFirstCommit(s)
-		rename = async("PUT", s.BaseURL()+"/files/"+a, "application/json", `{"name":"z.txt"}`)
-		<-entered
-		firstOfOne := async("GET", s.BaseURL()+"/folders/"+one+"/items?limit=1&sort=name&direction=ASC", "", "")
+		rename, release = held("PUT", s.BaseURL()+"/files/"+a, "application/json", jsonBody(`{"name":"z.txt"}`))
+		firstOfOne := get("/folders/" + one + "/items?limit=1&sort=name&direction=ASC")
 		notYet("the first page of one", firstOfOne)
-		close(release)
-		if w := <-rename; w.Code != 200 {
-			t.Fatalf("rename: %d %s", w.Code, w.Body)
-		}
-		if w := <-firstOfOne; w.Code != 200 || !strings.Contains(w.Body.String(), `"c.txt"`) {
-			t.Fatalf("the first page of one: %d %s", w.Code, w.Body)
-		}
+		release()
+		answered("rename", rename, 200)
+		answered("the first page of one", firstOfOne, 200, `"c.txt"`)
 
 		// b.txt is deleted; its commit is held: its 404 waits, and so does
 		// the listing it leaves.
-		entered, release = holdFirstCommit(s)
-		del := async("DELETE", s.BaseURL()+"/files/"+b, "", "")
-		<-entered
-		getB = async("GET", s.BaseURL()+"/files/"+b, "", "")
-		listTwo = async("GET", s.BaseURL()+"/folders/"+two+"/items", "", "")
+		del, release := held("DELETE", s.BaseURL()+"/files/"+b, "", nil)
+		getB, listTwo = get("/files/"+b), get("/folders/"+two+"/items")
 		notYet("GET deleted b.txt", getB)
 		notYet("list two", listTwo)
-		close(release)
-		if w := <-del; w.Code != http.StatusNoContent {
-			t.Fatalf("delete: %d %s", w.Code, w.Body)
-		}
-		if w := <-getB; w.Code != http.StatusNotFound {
-			t.Fatalf("GET deleted b.txt: %d %s", w.Code, w.Body)
-		}
-		if w := <-listTwo; w.Code != 200 || !strings.Contains(w.Body.String(), `"total_count":0`) {
-			t.Fatalf("list two: %d %s", w.Code, w.Body)
-		}
+		release()
+		answered("delete", del, http.StatusNoContent)
+		answered("GET deleted b.txt", getB, http.StatusNotFound)
+		answered("list two", listTwo, 200, `"total_count":0`)
 	})
 }
