@@ -54,16 +54,12 @@ func writeJSONBytes(w http.ResponseWriter, status int, b []byte) {
 	h.Set("Content-Type", "application/json")
 	h.Set("Content-Length", strconv.Itoa(len(b)))
 	w.WriteHeader(status)
-	if hw, ok := w.(bodyTaker); ok {
-		hw.takeBody(b)
+	if bw, ok := w.(*bufferedWriter); ok {
+		bw.takeBody(b)
 		return
 	}
 	_, _ = w.Write(b)
 }
-
-// bodyTaker is a writer that can keep a body it is given, without a copy:
-// the caller gives b up.
-type bodyTaker interface{ takeBody(b []byte) }
 
 // codeForStatus is the standard code for a status, used by injected faults
 // and by failures that have no more specific code.

@@ -75,7 +75,7 @@ func (s *Server) persistHandler(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// The answer's headers go straight into w's (they are sent only
 		// by bw.send); a failed commit clears them.
-		bw := &bufferedWriter{header: w.Header(), sharedHeader: true}
+		bw := &bufferedWriter{header: w.Header()}
 		s.db.Enter()
 		next.ServeHTTP(bw, r)
 		s.db.Leave()
@@ -98,16 +98,15 @@ func (s *Server) persistHandler(next http.Handler) http.Handler {
 	})
 }
 
-// bufferedWriter holds an answer until the state is committed. An answer
-// written whole by writeJSONBytes is kept as the slice it was encoded into
-// (taken); anything else is copied into body.
+// bufferedWriter holds an answer until the state is committed. Its header
+// is the map of the response it is sent to. An answer written whole by
+// writeJSONBytes is kept as the slice it was encoded into (taken); anything
+// else is copied into body.
 type bufferedWriter struct {
 	header http.Header
-	// sharedHeader: header is the map of the writer send writes to.
-	sharedHeader bool
-	status       int
-	taken        []byte // the body, when writeJSONBytes gave it (nothing was written before)
-	body         bytes.Buffer
+	status int
+	taken  []byte // the body, when writeJSONBytes gave it (nothing was written before)
+	body   bytes.Buffer
 	// read: the request only read, and its answer waits for the marks up
 	// to readMark only (answersRead); else for every mark made so far.
 	read     bool
@@ -142,7 +141,7 @@ func (b *bufferedWriter) Write(p []byte) (int, error) {
 	return b.body.Write(p)
 }
 
-// takeBody keeps p as the body (bodyTaker): the caller does not use it
+// takeBody keeps p as the body (writeJSONBytes): the caller does not use it
 // again, so a large listing page is not copied (nor its buffer grown)
 // while it waits for the commit.
 func (b *bufferedWriter) takeBody(p []byte) {
@@ -154,15 +153,8 @@ func (b *bufferedWriter) takeBody(p []byte) {
 	b.taken = p
 }
 
-// send writes the held answer to w (whose header map b.header is, when
-// sharedHeader).
+// send writes the held answer to w, whose header map b.header is.
 func (b *bufferedWriter) send(w http.ResponseWriter) {
-	if !b.sharedHeader {
-		h := w.Header()
-		for k, v := range b.header {
-			h[k] = v
-		}
-	}
 	if b.status == 0 {
 		return // the handler wrote nothing: net/http answers 200
 	}
