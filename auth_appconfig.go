@@ -115,7 +115,7 @@ func (c *AppConfig) privateKey() (*rsa.PrivateKey, error) {
 		if c.BoxAppSettings.AppAuth.Passphrase == "" {
 			return nil, errors.New("cms: app config: appAuth.passphrase is missing for the encrypted private key")
 		}
-		key, err = pkcs8.ParsePKCS8PrivateKey(block.Bytes, []byte(c.BoxAppSettings.AppAuth.Passphrase))
+		key, err = decryptPKCS8(block.Bytes, []byte(c.BoxAppSettings.AppAuth.Passphrase))
 		if err != nil {
 			return nil, errors.New("cms: app config: cannot decrypt appAuth.privateKey (wrong passphrase or unsupported encryption)")
 		}
@@ -137,4 +137,17 @@ func (c *AppConfig) privateKey() (*rsa.PrivateKey, error) {
 		return nil, errors.New("cms: app config: appAuth.privateKey is not an RSA key")
 	}
 	return rk, nil
+}
+
+// decryptPKCS8 opens an encrypted PKCS#8 key. The library panics on some
+// malformed keys (an IV whose length is not the cipher's block size:
+// FuzzParseAppConfig); a key from a config file is untrusted input, so the
+// panic is an error like any other undecryptable key.
+func decryptPKCS8(der, passphrase []byte) (key any, err error) {
+	defer func() {
+		if recover() != nil {
+			key, err = nil, errors.New("malformed encrypted key")
+		}
+	}()
+	return pkcs8.ParsePKCS8PrivateKey(der, passphrase)
 }
