@@ -1,9 +1,11 @@
 package refserver
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -146,8 +148,8 @@ func logEnd(t *testing.T, path string) int64 {
 }
 
 // A database of schema 2 (before the commit log) is read and rewritten as
-// schema 3, which a server of schema 2 refuses: it would not replay the
-// logs.
+// the current schema, which a server of schema 2 refuses: it would not
+// replay the logs.
 func TestPersistSchemaUpgradeFrom2(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -173,7 +175,94 @@ func TestPersistSchemaUpgradeFrom2(t *testing.T) {
 	require.NoError(t, err)
 	defer db.Close()
 	require.NoError(t, db.View(func(tx *bolt.Tx) error {
-		assert.Equal(t, "3", string(tx.Bucket([]byte("schema")).Get([]byte("version"))))
+		assert.Equal(t, "4", string(tx.Bucket([]byte("schema")).Get([]byte("version"))))
 		return nil
 	}))
+}
+
+// A database of schema 3 (a file's versions inside its item record) is
+// read and rewritten whole in the current layout: item records without
+// versions, each version a record of its own.
+func TestPersistSchemaUpgradeFrom3(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	e := newEnv(t, Options{DataDir: dir})
+	files := churn(e, 3)
+	U := e.s.UserToken()
+	var versioned string
+	for id, content := range files {
+		if content == "v3" {
+			versioned = id
+		}
+	}
+	vs := e.getJSON(U, "/files/"+versioned+"/versions")["entries"].([]any)
+	e.deleteOK(U, "/files/"+versioned+"/versions/"+vs[1].(map[string]any)["id"].(string)) // a version in the trash
+	before := lockedDump(e.s)
+	require.NoError(t, e.s.Close())
+	versions := downgradeToSchema3(t, filepath.Join(dir, StateFileName))
+	require.Equal(t, 4+3, versions, "versions.txt's four and one of each other file")
+
+	e2 := newEnv(t, Options{DataDir: dir})
+	require.True(t, e2.s.Restored())
+	assert.Equal(t, before, lockedDump(e2.s))
+	assert.Equal(t, before, storedDump(t, e2.s), "every record is rewritten in the new layout")
+	assert.Len(t, before["file_versions"], versions)
+	for id, content := range files {
+		assert.Equal(t, content, string(e2.download(U, "/files/"+id+"/content")))
+	}
+	require.NoError(t, e2.s.db.Bolt.View(func(tx *bolt.Tx) error {
+		assert.Equal(t, "4", string(tx.Bucket([]byte("schema")).Get([]byte("version"))))
+		return nil
+	}))
+}
+
+// downgradeToSchema3 rewrites the state database at path as a server of
+// schema 3 wrote it: each file's versions (in position order) inside its
+// item record, "Versions": null in the others, no file_versions bucket. It
+// returns the number of versions moved.
+func downgradeToSchema3(t *testing.T, path string) int {
+	t.Helper()
+	db, err := bolt.Open(path, 0o600, nil)
+	require.NoError(t, err)
+	defer db.Close()
+	moved := 0
+	require.NoError(t, db.Update(func(tx *bolt.Tx) error {
+		byFile := map[string][]json.RawMessage{}
+		require.NoError(t, tx.Bucket([]byte("file_versions")).ForEach(func(k, v []byte) error {
+			id, pos, ok := strings.Cut(string(k), "/")
+			require.True(t, ok, "key %s", k)
+			n, err := strconv.Atoi(pos)
+			require.NoError(t, err)
+			for len(byFile[id]) < n {
+				byFile[id] = append(byFile[id], nil)
+			}
+			byFile[id][n-1] = append(json.RawMessage(nil), v...)
+			moved++
+			return nil
+		}))
+		require.NoError(t, tx.DeleteBucket([]byte("file_versions")))
+		items := tx.Bucket([]byte("items"))
+		var rewrite [][2][]byte
+		require.NoError(t, items.ForEach(func(k, v []byte) error {
+			var r map[string]json.RawMessage
+			require.NoError(t, json.Unmarshal(v, &r))
+			_, hadVersions := r["Versions"]
+			assert.False(t, hadVersions, "item %s: the current layout keeps no versions in the item", k)
+			r["Versions"] = json.RawMessage("null")
+			if vs := byFile[string(k)]; vs != nil {
+				b, err := json.Marshal(vs)
+				require.NoError(t, err)
+				r["Versions"] = b
+			}
+			b, err := json.Marshal(r)
+			require.NoError(t, err)
+			rewrite = append(rewrite, [2][]byte{append([]byte(nil), k...), b})
+			return nil
+		}))
+		for _, kv := range rewrite {
+			require.NoError(t, items.Put(kv[0], kv[1]))
+		}
+		return tx.Bucket([]byte("schema")).Put([]byte("version"), []byte("3"))
+	}))
+	return moved
 }

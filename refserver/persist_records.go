@@ -29,7 +29,8 @@ func (s *Server) recordKinds() []persist.Kind {
 	return []persist.Kind{
 		state.KMeta:            persist.KindOf("meta", s.metaKeys, bindRec(st, persist.MetaRec), s.loadMeta, nil),
 		state.KUsers:           persist.KindOf("users", bindKeys(st, persist.UserKeys), bindRec(st, persist.UserRec), bindLoad(st, persist.LoadUser), bindDone(st, persist.UsersLoaded)),
-		state.KItems:           persist.KindOf("items", bindKeys(st, persist.ItemKeys), bindRec(st, persist.ItemRec), bindLoad(st, persist.LoadItem), bindDone(st, persist.ItemsLoaded)).Detached(),
+		state.KItems:           persist.KindOf("items", bindKeys(st, persist.ItemKeys), bindRec(st, persist.ItemRec), bindLoad(st, persist.LoadItem), nil).Detached(),
+		state.KVersions:        persist.KindOf("file_versions", bindKeys(st, persist.VersionKeys), bindRec(st, persist.VersionRec), bindLoad(st, persist.LoadVersion), bindDone(st, persist.VersionsLoaded)),
 		state.KSessions:        persist.KindOf("sessions", bindKeys(st, persist.SessionKeys), bindRec(st, persist.SessionRec), bindLoad(st, persist.LoadSession), nil),
 		state.KParts:           persist.KindOf("session_parts", bindKeys(st, persist.PartKeys), bindRec(st, persist.PartRec), bindLoad(st, persist.LoadPart), nil),
 		state.KEnded:           persist.KindOf("ended_sessions", bindKeys(st, persist.EndedKeys), bindRec(st, persist.EndedRec), bindLoad(st, persist.LoadEnded), nil),

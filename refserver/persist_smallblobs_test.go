@@ -312,7 +312,7 @@ func TestPersistSmallBlobFailedCommit(t *testing.T) {
 }
 
 // A database of schema 1 (before small blobs) is read and rewritten as
-// schema 2; a server of schema 1 would refuse it from then on.
+// the current schema; a server of schema 1 would refuse it from then on.
 func TestPersistSchemaUpgrade(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -331,5 +331,5 @@ func TestPersistSchemaUpgrade(t *testing.T) {
 		v = string(tx.Bucket([]byte("schema")).Get([]byte("version")))
 		return nil
 	}))
-	assert.Equal(t, "3", v)
+	assert.Equal(t, "4", v)
 }

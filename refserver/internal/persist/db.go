@@ -47,16 +47,18 @@ const (
 	// stateSchema is the version of the record layout; a database written
 	// with another version is refused (ErrStateSchema), but for the
 	// versions of upgradeSchemas.
-	stateSchema = 3
+	stateSchema = 4
 
 	schemaBucket = "schema"
 	schemaKey    = "version"
 )
 
 // upgradeSchemas are the versions this server reads and rewrites as
-// stateSchema: 2 added the small blobs (SmallBlobs) and 3 the commit log,
-// which a server that writes an earlier version would not read.
-var upgradeSchemas = []string{"1", "2"}
+// stateSchema: 2 added the small blobs (SmallBlobs), 3 the commit log and
+// 4 the versions of a file as records of their own (file_versions), which
+// a server that writes an earlier version would not read. An upgrade
+// rewrites every record in the first commit.
+var upgradeSchemas = []string{"1", "2", "3"}
 
 // ErrStateSchema is returned (wrapped) by Open when the database was
 // written with another record layout.
@@ -259,7 +261,7 @@ func Open(dir string, cfg Config) (d *DB, restored bool, err error) {
 	}
 	st.Persist = &state.Persister{Dirty: map[state.DirtyKey]struct{}{}, Load: state.LoadScratch{Purged: map[string]*state.Item{}}}
 	st.Persist.CommittedCond = sync.NewCond(&st.Persist.Mu)
-	fresh := true
+	fresh, upgrade := true, false
 	var kept uint64 // the last log state.db holds
 	err = db.View(func(tx *bolt.Tx) error {
 		b := tx.Bucket([]byte(schemaBucket))
@@ -268,7 +270,7 @@ func Open(dir string, cfg Config) (d *DB, restored bool, err error) {
 		}
 		v := string(b.Get([]byte(schemaKey)))
 		if slices.Contains(upgradeSchemas, v) {
-			d.schemaPending = true // the first commit writes the new version
+			d.schemaPending, upgrade = true, true // the first commit writes the new version
 		} else if v != strconv.Itoa(stateSchema) {
 			return fmt.Errorf("%w: %s has schema %q, this server reads %d", ErrStateSchema, filepath.Join(dir, StateFileName), v, stateSchema)
 		}
@@ -287,9 +289,11 @@ func Open(dir string, cfg Config) (d *DB, restored bool, err error) {
 		})
 	}
 	if err == nil {
-		if fresh {
+		if fresh || upgrade {
 			// The fresh state is written whole, with the schema version in
-			// the same transaction: a directory has both or neither.
+			// the same transaction: a directory has both or neither. An
+			// upgraded one is rewritten whole in the new layout, with the
+			// version.
 			d.schemaPending = true
 			d.markAll()
 		} else {

@@ -137,7 +137,11 @@ func UsersLoaded(s *state.State) error {
 	return nil
 }
 
-// RecItem is a file (with its versions), a folder or a web link.
+// RecItem is a file, a folder or a web link. A live file's versions are
+// records of their own (recVersion, keyed state.VersionKey), so a new
+// version writes itself and not every earlier one; Versions holds them
+// only in the copy of a purged file that governance records keep, and in
+// the records of schema 3 and earlier (read, then rewritten).
 type RecItem struct {
 	Type, Name, ParentID                string
 	Owner, CreatedBy, ModifiedBy        string
@@ -147,7 +151,7 @@ type RecItem struct {
 	Seq                                 int
 	SyncState, UploadEmail              string
 	Hidden                              bool
-	Versions                            []recVersion
+	Versions                            []recVersion `json:",omitempty"`
 	ReadyAt                             time.Time
 	URL                                 string
 	Link                                *recSharedLink
@@ -194,10 +198,12 @@ func ItemRec(s *state.State, id string) (RecItem, bool) {
 	if !ok {
 		return RecItem{}, false
 	}
-	return encodeItem(it), true
+	return encodeItem(it, false), true
 }
 
-func encodeItem(it *state.Item) RecItem {
+// encodeItem is the record of it; with its versions for a copy that
+// another record keeps.
+func encodeItem(it *state.Item, versions bool) RecItem {
 	r := RecItem{
 		Type: it.Typ, Name: it.Name, ParentID: it.ParentID,
 		Owner: state.Uid(it.Owner), CreatedBy: state.Uid(it.CreatedBy), ModifiedBy: state.Uid(it.ModBy),
@@ -206,9 +212,10 @@ func encodeItem(it *state.Item) RecItem {
 		Seq: it.Seq, SyncState: it.SyncState, UploadEmail: it.UploadEmail, Hidden: it.Hidden,
 		ReadyAt: state.Utc(it.ReadyAt), URL: it.URL, TrashedAt: state.Utc(it.TrashedAt), TrashedWith: it.TrashedWith,
 	}
-	for _, v := range it.Versions {
-		r.Versions = append(r.Versions, recVersion{ID: v.ID, Blob: v.Blob, CreatedAt: state.Utc(v.CreatedAt), By: state.Uid(v.By),
-			TrashedAt: state.Utc(v.TrashedAt), RestoredAt: state.Utc(v.RestoredAt), TrashedBy: state.Uid(v.TrashedBy), RestoredBy: state.Uid(v.RestoredBy)})
+	if versions {
+		for _, v := range it.Versions {
+			r.Versions = append(r.Versions, encodeVersion(v))
+		}
 	}
 	// The record is encoded after the state's lock is released (the kind
 	// is Detached): nothing of it may be the live item's.
@@ -226,6 +233,82 @@ func encodeItem(it *state.Item) RecItem {
 	return r
 }
 
+func encodeVersion(v *state.Version) recVersion {
+	return recVersion{ID: v.ID, Blob: v.Blob, CreatedAt: state.Utc(v.CreatedAt), By: state.Uid(v.By),
+		TrashedAt: state.Utc(v.TrashedAt), RestoredAt: state.Utc(v.RestoredAt), TrashedBy: state.Uid(v.TrashedBy), RestoredBy: state.Uid(v.RestoredBy)}
+}
+
+// VersionKeys lists the keys of the versions of every file, by file id
+// and position.
+func VersionKeys(s *state.State) []string {
+	var keys []string
+	for _, id := range state.SortedKeys(s.Items) {
+		for i := range s.Items[id].Versions {
+			keys = append(keys, state.VersionKey(id, i+1))
+		}
+	}
+	return keys
+}
+
+// VersionRec is the record of the version key names, false when it is
+// gone (its file was purged).
+func VersionRec(s *state.State, key string) (recVersion, bool) {
+	id, pos, ok := state.ParseVersionKey(key)
+	if !ok {
+		return recVersion{}, false
+	}
+	f, ok := s.Items[id]
+	if !ok || pos > len(f.Versions) {
+		return recVersion{}, false
+	}
+	return encodeVersion(f.Versions[pos-1]), true
+}
+
+// LoadVersion restores the version record r at its file's position.
+func LoadVersion(s *state.State, key string, r recVersion) error {
+	id, pos, ok := state.ParseVersionKey(key)
+	if !ok {
+		return fmt.Errorf("malformed key")
+	}
+	f := s.Items[id]
+	if f == nil || f.Typ != "file" {
+		return fmt.Errorf("no file %s", id)
+	}
+	v, err := decodeVersion(s, r)
+	if err != nil {
+		return err
+	}
+	if pos > len(f.Versions) {
+		f.Versions = append(f.Versions, make([]*state.Version, pos-len(f.Versions))...)
+	}
+	if f.Versions[pos-1] != nil {
+		return fmt.Errorf("file %s has two versions at position %d", id, pos)
+	}
+	f.Versions[pos-1] = v
+	return nil
+}
+
+// VersionsLoaded checks that every file has its versions, each position
+// filled, and files the items in the folder indexes (derived, not stored;
+// a file is filed by its current version's size).
+func VersionsLoaded(s *state.State) error {
+	for id, it := range s.Items {
+		if it.Typ != "file" {
+			continue
+		}
+		if len(it.Versions) == 0 {
+			return fmt.Errorf("file %s has no version", id)
+		}
+		if i := slices.Index(it.Versions, nil); i >= 0 {
+			return fmt.Errorf("file %s has no version at position %d", id, i+1)
+		}
+	}
+	for _, it := range s.Items {
+		s.Folders.Sync(it)
+	}
+	return nil
+}
+
 // copyBool is a new pointer to *p's value (nil for nil).
 func copyBool(p *bool) *bool {
 	if p == nil {
@@ -233,15 +316,6 @@ func copyBool(p *bool) *bool {
 	}
 	v := *p
 	return &v
-}
-
-// ItemsLoaded files the loaded items in the folder indexes, which are
-// derived and not stored.
-func ItemsLoaded(s *state.State) error {
-	for _, it := range s.Items {
-		s.Folders.Sync(it)
-	}
-	return nil
 }
 
 // FileRef is how a governance record names its file and version: by id
@@ -256,7 +330,7 @@ type FileRef struct {
 func EncodeFileRef(s *state.State, f *state.Item, v *state.Version) FileRef {
 	r := FileRef{File: f.ID, Version: v.ID}
 	if s.Items[f.ID] != f {
-		c := encodeItem(f)
+		c := encodeItem(f, true)
 		c.ID = f.ID
 		r.Purged = &c
 	}

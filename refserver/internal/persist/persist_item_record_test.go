@@ -48,8 +48,9 @@ func TestItemRecordEncoding(t *testing.T) {
 	}
 }
 
-// BenchmarkItemRecordEncoding: a file record with 60 versions, as the load
-// benchmark's files reach, by encoding/json and by appendRecord.
+// BenchmarkItemRecordEncoding: the kept copy of a purged file with 60
+// versions (live files' versions are records of their own), by
+// encoding/json and by appendRecord.
 func BenchmarkItemRecordEncoding(b *testing.B) {
 	at := time.Date(2026, 11, 27, 9, 30, 0, 0, time.UTC)
 	r := RecItem{Type: "file", Name: "own.txt", ParentID: "100", Owner: "2000002", CreatedBy: "2000002", ModifiedBy: "2000002",

@@ -30,13 +30,12 @@ func DecodeItem(st *state.State, id string, r RecItem) (*state.Item, error) {
 		Seq: r.Seq, SyncState: r.SyncState, UploadEmail: r.UploadEmail, Hidden: r.Hidden,
 		ReadyAt: r.ReadyAt, URL: r.URL, TrashedAt: r.TrashedAt, TrashedWith: r.TrashedWith,
 	}
-	for _, v := range r.Versions {
-		us, err := st.UsersByRef(v.By, v.TrashedBy, v.RestoredBy)
+	for _, r := range r.Versions { // a purged file's copy, or a record of schema 3 or earlier
+		v, err := decodeVersion(st, r)
 		if err != nil {
 			return nil, err
 		}
-		it.Versions = append(it.Versions, &state.Version{ID: v.ID, Blob: v.Blob, CreatedAt: v.CreatedAt, By: us[0],
-			TrashedAt: v.TrashedAt, RestoredAt: v.RestoredAt, TrashedBy: us[1], RestoredBy: us[2]})
+		it.Versions = append(it.Versions, v)
 	}
 	it.Tags, it.DownloadAccess = r.Tags, r.DownloadAccess
 	if l := r.Lock; l != nil {
@@ -53,10 +52,17 @@ func DecodeItem(st *state.State, id string, r RecItem) (*state.Item, error) {
 		it.Link = &state.SharedLink{Token: l.Token, Access: l.Access, Password: l.Password, VanityName: l.VanityName, UnsharedAt: l.UnsharedAt,
 			CanDownload: l.CanDownload, CanEdit: l.CanEdit}
 	}
-	if it.Typ == "file" && len(it.Versions) == 0 {
-		return nil, fmt.Errorf("file %s has no version", id)
-	}
 	return it, nil
+}
+
+// decodeVersion rebuilds the version of record r.
+func decodeVersion(st *state.State, r recVersion) (*state.Version, error) {
+	us, err := st.UsersByRef(r.By, r.TrashedBy, r.RestoredBy)
+	if err != nil {
+		return nil, err
+	}
+	return &state.Version{ID: r.ID, Blob: r.Blob, CreatedAt: r.CreatedAt, By: us[0],
+		TrashedAt: r.TrashedAt, RestoredAt: r.RestoredAt, TrashedBy: us[1], RestoredBy: us[2]}, nil
 }
 
 // DecodeFileRef finds, while loading, the file and version r names among
@@ -70,6 +76,9 @@ func DecodeFileRef(st *state.State, r FileRef, purged map[string]*state.Item) (*
 			var err error
 			if f, err = DecodeItem(st, r.File, *r.Purged); err != nil {
 				return nil, nil, err
+			}
+			if len(f.Versions) == 0 {
+				return nil, nil, fmt.Errorf("purged file %s has no version", r.File)
 			}
 			purged[r.File] = f
 		}

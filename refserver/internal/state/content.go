@@ -276,6 +276,7 @@ func (s *State) removeTree(it *Item) []string {
 	delete(s.Items, it.ID)
 	s.Folders.unindex(it)
 	s.Dirty(KItems, it.ID)
+	s.dirtyVersionsGone(it)
 	s.itemPurged(it)
 	return blobs
 }

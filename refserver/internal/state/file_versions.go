@@ -58,7 +58,7 @@ func (s *State) DeleteFileVersionTx(fileID string, versionID string, p *Principa
 		return Reply{}, wire.Errorf(wire.StatusForbidden, wire.CodeAccessDenied, "Access denied - insufficient permission to delete a version")
 	}
 	v.TrashedAt, v.TrashedBy = s.NowSec(), p.User
-	s.dirtyItem(f)
+	s.dirtyVersion(f, v)
 	return Reply{Status: wire.StatusNoContent}, nil
 }
 
@@ -83,7 +83,7 @@ func (s *State) RestoreFileVersionTx(fileID string, versionID string, p *Princip
 	if !v.TrashedAt.IsZero() {
 		v.TrashedAt, v.TrashedBy = time.Time{}, nil
 		v.RestoredAt, v.RestoredBy = s.NowSec(), p.User
-		s.dirtyItem(f)
+		s.dirtyVersion(f, v)
 	}
 	return Reply{wire.StatusOK, PickFields(VersionRecord(f, slices.Index(f.Versions, v)+1, v), fields, "type", "id", "sha1")}, nil
 }

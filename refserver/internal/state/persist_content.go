@@ -2,6 +2,8 @@ package state
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 )
 
 // Records of the server itself, its users, items and upload sessions.
@@ -28,5 +30,51 @@ func (s *State) dirtySession(ss *Session) {
 	s.Dirty(KSessions, ss.ID)
 	for off := range ss.Parts {
 		s.dirtyPart(ss, off)
+	}
+}
+
+// VersionKey is the key of the version at position pos (1: the oldest) of
+// file fileID. A file's versions are only ever appended, so a position
+// names the same version for the file's life.
+func VersionKey(fileID string, pos int) string { return fileID + "/" + strconv.Itoa(pos) }
+
+// ParseVersionKey splits a VersionKey; false when key is not one.
+func ParseVersionKey(key string) (fileID string, pos int, ok bool) {
+	i := strings.LastIndexByte(key, '/')
+	if i <= 0 {
+		return "", 0, false
+	}
+	pos, err := strconv.Atoi(key[i+1:])
+	if err != nil || pos < 1 || strconv.Itoa(pos) != key[i+1:] {
+		return "", 0, false
+	}
+	return key[:i], pos, true
+}
+
+// dirtyVersion marks the record of version v of file f, and f's own: a
+// read of the file waits for its item's marks only (ItemReadWait), so a
+// version is never marked without its file. Every change to a version (a
+// new one, trashed, restored) goes through here.
+func (s *State) dirtyVersion(f *Item, v *Version) {
+	if s.Persist == nil {
+		return
+	}
+	for i := len(f.Versions) - 1; i >= 0; i-- { // a new version is the last
+		if f.Versions[i] == v {
+			s.Dirty(KVersions, VersionKey(f.ID, i+1))
+			break
+		}
+	}
+	s.Dirty(KItems, f.ID)
+}
+
+// dirtyVersionsGone marks the records of every version of it, which is
+// gone from the state.
+func (s *State) dirtyVersionsGone(it *Item) {
+	if s.Persist == nil {
+		return
+	}
+	for i := range it.Versions {
+		s.Dirty(KVersions, VersionKey(it.ID, i+1))
 	}
 }

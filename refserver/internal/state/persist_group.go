@@ -81,8 +81,9 @@ func (s *State) MarkCount() uint64 {
 // and its ancestors (path, access, trash, shared links: their records) and
 // may depend on any record of another kind (collaborations, users, groups,
 // tokens...), but shows no event and not the server's next id. So it waits
-// for the pending marks of the item and its ancestors, of every kind but
-// items, events and the server's own record, and for the marks of its own
+// for the pending marks of the item and its ancestors (a version's mark
+// comes with its file's, dirtyVersion), of every kind but items, versions,
+// events and the server's own record, and for the marks of its own
 // transaction but its events (a download's own event is committed with a
 // later commit: the answer does not show it). Other requests' changes to
 // other items do not hold it. 0 without persistence. Callers hold Mu.
@@ -129,7 +130,7 @@ func (s *State) itemReadWait(m0 uint64, id string) uint64 {
 	for k, seq := range p.kindMark {
 		switch KindID(k) {
 		case KEvents:
-		case KItems, KMeta:
+		case KItems, KVersions, KMeta: // a version is marked with its file (dirtyVersion)
 			if seq > m0 { // this transaction's own
 				want = max(want, seq)
 			}

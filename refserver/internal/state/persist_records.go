@@ -19,7 +19,8 @@ type KindID uint8
 const (
 	KMeta            KindID = iota // the server: ids, tokens, signing key
 	KUsers                         // enterprise users, deleted ones included
-	KItems                         // files (with their versions), folders, web links
+	KItems                         // files, folders, web links
+	KVersions                      // file versions, keyed file/position (VersionKey)
 	KSessions                      // open upload sessions
 	KParts                         // their parts, keyed session/offset
 	KEnded                         // committed and aborted sessions (UploadSession)

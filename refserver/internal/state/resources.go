@@ -31,9 +31,11 @@ func (s *State) InitResources() {
 // its own file. All are called with Mu held.
 
 // versionAdded is called when a file gets a version: its first one
-// (CreateFile) or a new one (AddVersion). Retention and legal holds attach
-// to the new version here.
+// (CreateFile, a copy) or a new one (AddVersion, a promotion). The
+// version's record is marked here; retention and legal holds attach to the
+// new version.
 func (s *State) versionAdded(f *Item, v *Version) {
+	s.dirtyVersion(f, v)
 	s.retentionVersionAdded(f, v)
 	s.legalHoldVersionAdded(f, v)
 }
