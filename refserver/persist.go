@@ -64,6 +64,19 @@ func (s *Server) closeState() error {
 	return s.db.Close()
 }
 
+// awaitQueuer returns once the transaction that queued the caller's work
+// (a webhook delivery, queued under the state's lock) is committed: it
+// waits for that transaction to end (its marks are then made), then for
+// every mark so far (persist.DB.Await). Nothing to wait for without
+// DataDir. Callers hold no lock.
+func (s *Server) awaitQueuer() error {
+	if s.db == nil {
+		return nil
+	}
+	s.st.View(func() {})
+	return s.db.Await()
+}
+
 // persistHandler makes next's answers wait for the state: the answer is
 // buffered, every record marked so far (by this request or another one
 // whose changes it may have seen) is committed, and only then is the

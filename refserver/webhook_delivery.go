@@ -31,6 +31,9 @@ import (
 //
 // It is made off the request path, in its own goroutine (at most
 // maxConcurrentDeliveries at once): a slow receiver never slows the API.
+// On a persisted server it leaves once the change it reports is committed,
+// as an answer does: a receiver never hears of a change that a crash then
+// loses.
 // An answer outside 200-299, or none within 30 seconds, is a failure: the
 // delivery is retried up to maxWebhookRetries times, after
 // Options.WebhookRetryDelay (default 2 s) and then twice as long each time
@@ -102,9 +105,14 @@ func (s *Server) queueDelivery(hook *state.Webhook, trigger string, by *state.Us
 	go s.deliver(d)
 }
 
-// deliver makes a delivery's attempts (see the top of the file).
+// deliver makes a delivery's attempts (see the top of the file), once the
+// change it reports is committed (awaitQueuer).
 func (s *Server) deliver(d delivery) {
 	defer s.hookWG.Done()
+	if err := s.awaitQueuer(); err != nil {
+		s.st.Log.Warn("webhook delivery dropped: its change was not saved", "webhook", d.hookID, "err", err)
+		return
+	}
 	delay := s.opts.WebhookRetryDelay
 	for attempt := 0; attempt <= maxWebhookRetries; attempt++ {
 		if attempt > 0 {

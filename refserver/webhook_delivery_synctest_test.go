@@ -39,9 +39,13 @@ func (m *memReceiver) RoundTrip(req *http.Request) (*http.Response, error) {
 func (m *memReceiver) attempts() int { m.mu.Lock(); defer m.mu.Unlock(); return len(m.at) }
 
 // inBubble starts a server whose deliveries go to rcv, and returns a way
-// to call its API.
-func inBubble(t *testing.T, rcv *memReceiver) (*Server, func(method, path, token, body string) map[string]any) {
-	s, err := New(Options{WebhookTransport: rcv, WebhookRetryDelay: time.Second})
+// to call its API; dataDir, when given, persists it.
+func inBubble(t *testing.T, rcv *memReceiver, dataDir ...string) (*Server, func(method, path, token, body string) map[string]any) {
+	opts := Options{WebhookTransport: rcv, WebhookRetryDelay: time.Second}
+	if len(dataDir) > 0 {
+		opts.DataDir = dataDir[0]
+	}
+	s, err := New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,6 +124,36 @@ func TestWebhookRetriesEnd(t *testing.T) {
 		synctest.Wait()
 		if n := rcv.attempts(); n != before {
 			t.Fatalf("%d attempts after the delete, want none", n-before)
+		}
+	})
+}
+
+// TestWebhookDeliveryAfterCommit: on a persisted server a delivery leaves
+// only once the change it reports is committed, as the answer does; while
+// the commit is held, the receiver hears nothing.
+func TestWebhookDeliveryAfterCommit(t *testing.T) {
+	dir := t.TempDir()
+	synctest.Test(t, func(t *testing.T) {
+		rcv := &memReceiver{statuses: []int{200}, start: time.Now()}
+		s, call := inBubble(t, rcv, dir)
+		watched := call("POST", "/folders", s.UserToken(), `{"name":"w","parent":{"id":"0"}}`)["id"].(string)
+		call("POST", "/webhooks", s.UserToken(), `{"target":{"id":"`+watched+`","type":"folder"},"address":"https://example.com/h","triggers":["FOLDER.CREATED"]}`)
+		release := make(chan struct{})
+		s.db.BeforeCommit = func() error { <-release; return nil }
+		answered := make(chan struct{})
+		go func() {
+			defer close(answered)
+			call("POST", "/folders", s.UserToken(), `{"name":"new","parent":{"id":"`+watched+`"}}`)
+		}()
+		synctest.Wait() // the creation waits for its commit, held
+		if n := rcv.attempts(); n != 0 {
+			t.Errorf("%d deliveries before the change was committed", n)
+		}
+		close(release)
+		<-answered
+		synctest.Wait()
+		if n := rcv.attempts(); n != 1 {
+			t.Fatalf("%d deliveries once committed, want 1", n)
 		}
 	})
 }
