@@ -92,7 +92,7 @@ func UserRec(s *state.State, id string) (recUser, bool) {
 		CanSeeManagedUsers: u.CanSeeManagedUsers, IsSyncEnabled: u.IsSyncEnabled,
 		IsExternalCollabRestricted: u.IsExternalCollabRestricted, IsExemptFromDeviceLimits: u.IsExemptFromDeviceLimits,
 		IsExemptFromLoginVerification: u.IsExemptFromLoginVerification, IsPasswordResetRequired: u.IsPasswordResetRequired,
-		AppUser: u.AppUser, ExternalAppUserID: u.ExternalAppUserID, Free: u.Free, Deleted: u.Deleted,
+		AppUser: u.AppUser, ExternalAppUserID: u.ExternalAppUserID, Free: u.Free, Deleted: u.Deleted(),
 	}, true
 }
 
@@ -113,9 +113,10 @@ func LoadUser(s *state.State, id string, r recUser) error {
 		CanSeeManagedUsers: r.CanSeeManagedUsers, IsSyncEnabled: r.IsSyncEnabled,
 		IsExternalCollabRestricted: r.IsExternalCollabRestricted, IsExemptFromDeviceLimits: r.IsExemptFromDeviceLimits,
 		IsExemptFromLoginVerification: r.IsExemptFromLoginVerification, IsPasswordResetRequired: r.IsPasswordResetRequired,
-		AppUser: r.AppUser, ExternalAppUserID: r.ExternalAppUserID, Free: r.Free, Deleted: r.Deleted,
+		AppUser: r.AppUser, ExternalAppUserID: r.ExternalAppUserID, Free: r.Free,
 	}}
-	if u.Deleted {
+	if r.Deleted {
+		u.SetDeleted()
 		s.Users.Removed[id] = u
 		return nil
 	}

@@ -1,6 +1,7 @@
 package state
 
 import (
+	"sync/atomic"
 	"time"
 )
 
@@ -9,7 +10,18 @@ type User struct {
 	ID, Name, Login, Role string
 	CreatedAt             time.Time
 	UserProfile           // the rest of the user record (users_record.go)
+
+	// deleted: DELETE /users/{id}, after which its tokens stop working.
+	// Authentication reads it on every request without the state's lock
+	// (UserActive), so that it does not queue for the lock twice.
+	deleted atomic.Bool
 }
+
+// Deleted reports whether the user was deleted (DELETE /users/{id}).
+func (u *User) Deleted() bool { return u.deleted.Load() }
+
+// SetDeleted marks the user deleted. Callers hold Mu (or load the state).
+func (u *User) SetDeleted() { u.deleted.Store(true) }
 
 // Mini is the user's mini record (type, id, name, login), as other
 // records embed it.

@@ -216,7 +216,7 @@ func (s *State) CreateCollaborationTx(id string, typ string, p *Principal, body 
 		c.group = g
 	case ab.ID != nil:
 		u := s.Users.ByID[*ab.ID]
-		if u == nil || u.Deleted {
+		if u == nil || u.Deleted() {
 			return Reply{}, wire.NotFound("user")
 		}
 		c.user = u
@@ -225,7 +225,7 @@ func (s *State) CreateCollaborationTx(id string, typ string, p *Principal, body 
 		if !strings.Contains(login, "@") {
 			return Reply{}, wire.BadRequest("Invalid value for \"accessible_by.login\": an e-mail address")
 		}
-		if u := s.Users.ByLogin[strings.ToLower(login)]; u != nil && !u.Deleted {
+		if u := s.Users.ByLogin[strings.ToLower(login)]; u != nil && !u.Deleted() {
 			c.user = u
 		} else {
 			c.inviteEmail, c.status = login, "pending"

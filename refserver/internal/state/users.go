@@ -76,17 +76,16 @@ func NumID(id string) int64 { n, _ := strconv.ParseInt(id, 10, 64); return n }
 // not rolled out), or nil. Callers hold Mu.
 func (s *State) EnterpriseUser(id string) *User {
 	u := s.Users.ByID[id]
-	if u == nil || u.Deleted || u.Free {
+	if u == nil || u.Deleted() || u.Free {
 		return nil
 	}
 	return u
 }
 
-// UserActive reports whether u may still act (not deleted).
+// UserActive reports whether u may still act (not deleted). It takes no
+// lock: authentication asks it on every request.
 func (s *State) UserActive(u *User) bool {
-	s.Mu.Lock()
-	defer s.Mu.Unlock()
-	return !u.Deleted
+	return !u.Deleted()
 }
 
 // ListUsersTx serves GET /users (refserver's listUsers): a page (offset or
@@ -100,7 +99,7 @@ func (s *State) ListUsersTx(p *Principal, userType string, extID string, filter 
 	var match []*User
 	for _, u := range s.Users.Order {
 		switch {
-		case u.Deleted || u.Free, userType == "external", // the enterprise has no external users
+		case u.Deleted() || u.Free, userType == "external", // the enterprise has no external users
 			extID != "" && u.ExternalAppUserID != extID,
 			filter != "" && !strings.HasPrefix(strings.ToLower(u.Name), filter) && !strings.HasPrefix(strings.ToLower(u.Login), filter):
 			continue
@@ -263,7 +262,7 @@ func (s *State) RemoveUser(u *User, owned []*Item) []string {
 	for _, it := range owned {
 		blobs = append(blobs, s.RemoveItem(it)...)
 	}
-	u.Deleted = true
+	u.SetDeleted()
 	s.Users.Removed[u.ID] = u
 	s.Dirty(KUsers, u.ID)
 	delete(s.Users.ByID, u.ID)

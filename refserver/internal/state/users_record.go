@@ -62,7 +62,6 @@ type UserProfile struct {
 	AppUser           bool   // is_platform_access_only
 	ExternalAppUserID string // app users only
 	Free              bool   // rolled out of the enterprise (enterprise: null)
-	Deleted           bool   // DELETE /users/{id}: its tokens stop working
 }
 
 // TrackingCode is one entry of tracking_codes.
