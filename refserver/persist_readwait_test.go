@@ -10,9 +10,9 @@ import (
 )
 
 // TestItemReadWaitMarks: the mark a read waits for counts the pending
-// marks of the item and its ancestors, of every kind but items, events and
-// the server's own record, and its own transaction's marks but its events;
-// a commit forgets what it covered.
+// marks of the item and its ancestors, of every kind but items, versions,
+// events and the server's own record, and its own transaction's marks but
+// its events; a commit forgets what it covered.
 func TestItemReadWaitMarks(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, Options{DataDir: t.TempDir()})
