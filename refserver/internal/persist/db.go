@@ -215,17 +215,16 @@ type DB struct {
 // changes (and those of the requests that come in meanwhile) share its
 // sync. A sync costs far more than its own CPU on a VM (the host's I/O
 // slows the guest's processors: at 32 clients, runs without syncs made
-// 1.3x the calls of runs with them, 8 rounds of each, and spent 17% less
-// CPU per call), so fewer, larger
-// commits pay. Measured on the project's VM (BenchmarkServerLoad,
-// DataDir, 32 and 64 clients, 2026-11-27, two sittings of 12 rounds):
-// waiting 2 ms in full made 0.87-0.89x and 0.86-0.91x the memory store's
-// calls/s, against 0.76-0.78x and 0.77-0.80x for waiting up to 1 ms
-// until no request was in its handler (that wait ended early whenever
-// the handlers happened to be empty for a moment: 2,259 commits in 20,000
-// calls against 1,398), with a lower median latency (3.8 against 4.3 ms
-// at 32 clients). Waiting 3 ms was no better. A lone request, with no
-// other in its handler, does not wait.
+// 1.3x the calls of runs with them and spent 17% less CPU per call), so
+// fewer, larger commits pay. Waiting up to 1 ms, until no request was in
+// its handler, ended early whenever the handlers happened to be empty
+// for a moment: 2,259 commits in 20,000 calls (BenchmarkServerLoad,
+// DataDir, 32 clients) against 1,398 now. Measured on the project's VM
+// on 2026-11-27 (README.md): 0.82x the memory store's calls/s at 32 and
+// 64 clients against 0.79x and 0.80x (26 interleaved rounds), and 0.84x
+// against 0.80x over every round of the day (60 and 92), with the same
+// latency. Waiting 3 ms was no better. A lone request, with no other in
+// its handler, does not wait.
 const DefaultCommitDelay = 2 * time.Millisecond
 
 // Enter tells that a request's handler starts: a commit that begins
