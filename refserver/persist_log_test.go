@@ -266,3 +266,33 @@ func downgradeToSchema3(t *testing.T, path string) int {
 	}))
 	return moved
 }
+
+// A version record whose key claims a position far past its file's
+// others (a damaged state.db) is refused with an error naming the first
+// missing position, without allocating for the position it claims (it
+// used to grow the file's versions to that length: 8 TB here).
+func TestPersistVersionPositionGap(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	e := newEnv(t, Options{DataDir: dir})
+	U := e.s.UserToken()
+	id := e.uploadFile(U, "0", "gap.txt", []byte("v1"))["id"].(string)
+	resp, body := e.uploadRaw(U, e.upload("/files/"+id+"/content"), `{}`, []byte("v2"), nil)
+	require.Equal(t, 200, resp.StatusCode, "%v", body)
+	require.NoError(t, e.s.Close())
+
+	db, err := bolt.Open(filepath.Join(dir, StateFileName), 0o600, nil)
+	require.NoError(t, err)
+	require.NoError(t, db.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket([]byte("file_versions"))
+		v := append([]byte(nil), b.Get([]byte(id+"/2"))...)
+		require.NotEmpty(t, v)
+		require.NoError(t, b.Delete([]byte(id+"/2")))
+		return b.Put([]byte(id+"/"+strconv.Itoa(1<<40)), v)
+	}))
+	require.NoError(t, db.Close())
+
+	_, err = New(Options{DataDir: dir})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "file "+id+" has no version at position 2")
+}

@@ -265,7 +265,10 @@ func VersionRec(s *state.State, key string) (recVersion, bool) {
 	return encodeVersion(f.Versions[pos-1]), true
 }
 
-// LoadVersion restores the version record r at its file's position.
+// LoadVersion reads the version record r, at its file's position. The
+// records come in key order (a file's position 10 before its 2), so they
+// are gathered by position and put in their files once all are read
+// (VersionsLoaded): what a position in a key claims allocates nothing.
 func LoadVersion(s *state.State, key string, r recVersion) error {
 	id, pos, ok := state.ParseVersionKey(key)
 	if !ok {
@@ -279,20 +282,42 @@ func LoadVersion(s *state.State, key string, r recVersion) error {
 	if err != nil {
 		return err
 	}
-	if pos > len(f.Versions) {
-		f.Versions = append(f.Versions, make([]*state.Version, pos-len(f.Versions))...)
+	ld := &s.Persist.Load
+	if ld.Versions == nil {
+		ld.Versions = map[*state.Item]map[int]*state.Version{}
 	}
-	if f.Versions[pos-1] != nil {
+	byPos := ld.Versions[f]
+	if byPos == nil {
+		byPos = map[int]*state.Version{}
+		ld.Versions[f] = byPos
+	}
+	if byPos[pos] != nil || len(f.Versions) > 0 {
 		return fmt.Errorf("file %s has two versions at position %d", id, pos)
 	}
-	f.Versions[pos-1] = v
+	byPos[pos] = v
 	return nil
 }
 
-// VersionsLoaded checks that every file has its versions, each position
-// filled, and files the items in the folder indexes (derived, not stored;
-// a file is filed by its current version's size).
+// VersionsLoaded puts the versions read in their files, checks that every
+// file has its versions, each position from 1 filled, and files the items
+// in the folder indexes (derived, not stored; a file is filed by its
+// current version's size).
 func VersionsLoaded(s *state.State) error {
+	read := s.Persist.Load.Versions
+	s.Persist.Load.Versions = nil
+	for f, byPos := range read {
+		vs := make([]*state.Version, len(byPos))
+		for pos, v := range byPos {
+			if pos > len(vs) {
+				continue // a position is missing below it: found next
+			}
+			vs[pos-1] = v
+		}
+		if i := slices.Index(vs, nil); i >= 0 {
+			return fmt.Errorf("file %s has no version at position %d", f.ID, i+1)
+		}
+		f.Versions = vs
+	}
 	for id, it := range s.Items {
 		if it.Typ != "file" {
 			continue

@@ -41,6 +41,9 @@ type Persister struct {
 type LoadScratch struct {
 	TemplateOrder []string         // template ids in listing order (KMetadata)
 	Purged        map[string]*Item // purged files that governance records keep, by id
+	// Versions are the version records read so far, by file and position
+	// (KVersions; its Done puts them in their files).
+	Versions map[*Item]map[int]*Version
 }
 
 // DirtyKey names one record: its kind and its key.
