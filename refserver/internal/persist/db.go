@@ -202,7 +202,7 @@ type DB struct {
 	// inHandler counts the requests between Enter and Leave: their marks
 	// are still to come.
 	inHandler atomic.Int64
-	// CommitDelay is how long a commit waits when other requests are in
+	// CommitDelay bounds how long a commit waits for requests still in
 	// their handler (DefaultCommitDelay; 0: it does not wait). Set before
 	// the first request.
 	CommitDelay time.Duration
@@ -210,22 +210,20 @@ type DB struct {
 	sleep func(time.Duration)
 }
 
-// DefaultCommitDelay is how long a commit waits, when other requests are
-// in their handler as it is about to take the marks, so that their
-// changes (and those of the requests that come in meanwhile) share its
-// sync. A sync costs far more than its own CPU on a VM (the host's I/O
-// slows the guest's processors: at 32 clients, runs without syncs made
-// 1.3x the calls of runs with them and spent 17% less CPU per call), so
-// fewer, larger commits pay. Waiting up to 1 ms, until no request was in
-// its handler, ended early whenever the handlers happened to be empty
-// for a moment: 2,259 commits in 20,000 calls (BenchmarkServerLoad,
-// DataDir, 32 clients) against 1,398 now. Measured on the project's VM
-// on 2026-11-27 (README.md): 0.82x the memory store's calls/s at 32 and
-// 64 clients against 0.79x and 0.80x (26 interleaved rounds), and 0.84x
-// against 0.80x over every round of the day (60 and 92), with the same
-// latency. Waiting 3 ms was no better. A lone request, with no other in
-// its handler, does not wait.
-const DefaultCommitDelay = 2 * time.Millisecond
+// DefaultCommitDelay is how long, at most, a commit waits for the
+// requests still in their handler before it takes the marks, so that
+// their changes share its sync. Measured on the project's VM
+// (BenchmarkServerLoad, DataDir, 32 and 64 clients): without it a commit
+// carried 4 calls and made 3,500-3,900 calls/s; waiting up to 0.5-1 ms,
+// 4,000-4,600, with a lower median latency (a sync holds up the
+// scheduler's processor and costs CPU in the kernel: fewer of them leave
+// more for the requests). A lone request, with no other in its handler,
+// does not wait.
+const DefaultCommitDelay = time.Millisecond
+
+// gatherStep is how often a waiting commit looks whether the requests it
+// waits for are done.
+const gatherStep = 100 * time.Microsecond
 
 // Enter tells that a request's handler starts: a commit that begins
 // before its Leave may wait for its marks (CommitDelay). Every Enter is
@@ -608,13 +606,11 @@ func (d *DB) await(want uint64) error {
 	return nil
 }
 
-// gather waits CommitDelay when other requests are in their handler, so
-// that the commit about to start takes their marks too, and those of the
-// requests that start meanwhile. It waits in full: under load the
-// handlers are empty now and then for a moment, and a commit that went
-// then would carry few requests (DefaultCommitDelay).
+// gather waits, up to CommitDelay, for the requests still in their
+// handler to reach Await, so that the commit about to start takes their
+// marks too.
 func (d *DB) gather() {
-	if d.CommitDelay > 0 && d.inHandler.Load() > 0 {
-		d.sleep(d.CommitDelay)
+	for waited := time.Duration(0); waited < d.CommitDelay && d.inHandler.Load() > 0; waited += gatherStep {
+		d.sleep(gatherStep)
 	}
 }
