@@ -306,17 +306,12 @@ func VersionsLoaded(s *state.State) error {
 	read := s.Persist.Load.Versions
 	s.Persist.Load.Versions = nil
 	for f, byPos := range read {
-		vs := make([]*state.Version, len(byPos))
+		f.Versions = make([]*state.Version, len(byPos))
 		for pos, v := range byPos {
-			if pos > len(vs) {
-				continue // a position is missing below it: found next
+			if pos <= len(f.Versions) { // past it: a position below is missing (the check below)
+				f.Versions[pos-1] = v
 			}
-			vs[pos-1] = v
 		}
-		if i := slices.Index(vs, nil); i >= 0 {
-			return fmt.Errorf("file %s has no version at position %d", f.ID, i+1)
-		}
-		f.Versions = vs
 	}
 	for id, it := range s.Items {
 		if it.Typ != "file" {
