@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/contentapi/cms/refserver/internal/state"
@@ -43,7 +44,10 @@ type lifecycle struct {
 
 	mu      sync.Mutex
 	closing bool
-	conns   map[net.Conn]http.ConnState
+	conns   map[net.Conn]connInfo
+	clients clientCount // guarded by mu but for its count
+	// now is time.Now (tests freeze it).
+	now func() time.Time
 
 	// inflight counts the handlers running, so that Close returns only
 	// once none touches the state.
@@ -70,8 +74,71 @@ func (l *lifecycle) setBodyDeadline(rc *http.ResponseController, bodyIdle time.D
 func (l *lifecycle) init() {
 	l.closed = make(chan struct{})
 	l.baseCtx, l.cancel = context.WithCancel(context.Background())
-	l.conns = make(map[net.Conn]http.ConnState)
+	l.conns = make(map[net.Conn]connInfo)
+	l.now = time.Now
 }
+
+// connInfo is what the server keeps of a connection: its state, and the
+// window in which it was last counted as a client (clientCount).
+type connInfo struct {
+	state  http.ConnState
+	window int64
+}
+
+// clientWindow is the span in which the connections that start a request
+// are counted as the clients of the moment (clientCount).
+const clientWindow = 5 * time.Millisecond
+
+// clientCount counts the clients sending requests: the connections that
+// started one in the current window of clientWindow, or in the window
+// before it when that one counted more (a steady load does not fall to
+// nothing each time a window starts). A persisted server's commits wait
+// longer for many clients (persist.DB.Clients). One keep-alive connection
+// is one client; a client with requests to the API, upload and content
+// hosts at once counts once per host.
+type clientCount struct {
+	// Guarded by lifecycle.mu:
+	window  int64 // the current window: Unix time in clientWindows
+	current int   // the connections counted in it
+	before  int   // in the window before it
+
+	// What count reads without the lock: max(current, before) as of
+	// window at.
+	n, at atomic.Int64
+}
+
+// started counts a connection that starts a request at now, unless it was
+// counted in now's window already (last: the window it was last counted
+// in), and returns the window it is now counted in. Callers hold
+// lifecycle.mu.
+func (c *clientCount) started(last int64, now time.Time) int64 {
+	w := now.UnixNano() / int64(clientWindow)
+	if w != c.window {
+		c.before = 0
+		if w == c.window+1 {
+			c.before = c.current
+		}
+		c.window, c.current = w, 0
+	}
+	if last != w {
+		c.current++
+	}
+	c.n.Store(int64(max(c.current, c.before)))
+	c.at.Store(w)
+	return w
+}
+
+// count is the number of clients at now: none when no request started in
+// now's window or the one before it.
+func (c *clientCount) count(now time.Time) int {
+	if c.at.Load() < now.UnixNano()/int64(clientWindow)-1 {
+		return 0
+	}
+	return int(c.n.Load())
+}
+
+// clientsNow is the number of clients sending requests now (clientCount).
+func (l *lifecycle) clientsNow() int { return l.clients.count(l.now()) }
 
 // connState tracks connections. Once closing, a connection that has not
 // sent a request is closed, and one that starts a request gets a read
@@ -84,7 +151,12 @@ func (l *lifecycle) connState(c net.Conn, st http.ConnState) {
 		delete(l.conns, c)
 		return
 	}
-	l.conns[c] = st
+	info := l.conns[c]
+	info.state = st
+	if st == http.StateActive {
+		info.window = l.clients.started(info.window, l.now())
+	}
+	l.conns[c] = info
 	if l.closing {
 		stopConn(c, st)
 	}
@@ -160,8 +232,8 @@ func (s *Server) Close() error {
 		s.life.cancel()
 		s.life.mu.Lock()
 		s.life.closing = true
-		for c, st := range s.life.conns {
-			stopConn(c, st)
+		for c, info := range s.life.conns {
+			stopConn(c, info.state)
 		}
 		s.life.mu.Unlock()
 		ctx, cancel := context.WithTimeout(context.Background(), s.opts.CloseGrace)

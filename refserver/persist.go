@@ -36,6 +36,7 @@ func (s *Server) openState(dir string) error {
 	if err != nil {
 		return err
 	}
+	db.Clients = s.life.clientsNow
 	s.db, s.restored = db, restored
 	return nil
 }

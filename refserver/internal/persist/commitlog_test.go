@@ -156,3 +156,37 @@ func TestCommitGathersRequestsInHandler(t *testing.T) {
 	d.gather()
 	assert.Empty(t, slept, "CommitDelay 0: no wait")
 }
+
+// With BusyClients or more clients sending requests, a commit waits
+// BusyCommitDelay in full, even with no request in a handler; with fewer,
+// it gathers as before.
+func TestCommitWaitsInFullForManyClients(t *testing.T) {
+	var slept []time.Duration
+	clients := 0
+	d := &DB{CommitDelay: time.Millisecond, BusyClients: 24, BusyCommitDelay: 2 * time.Millisecond,
+		Clients: func() int { return clients }}
+	d.sleep = func(step time.Duration) { slept = append(slept, step) }
+
+	clients = 23
+	d.gather()
+	assert.Empty(t, slept, "23 clients, none in a handler: no wait")
+
+	clients = 24
+	d.gather()
+	assert.Equal(t, []time.Duration{2 * time.Millisecond}, slept, "24 clients: the busy delay, in full")
+
+	slept = nil
+	d.Enter() // a request in its handler that never ends
+	d.gather()
+	assert.Equal(t, []time.Duration{2 * time.Millisecond}, slept, "no longer than the busy delay")
+	d.Leave()
+
+	slept = nil
+	d.BusyCommitDelay = 0
+	d.gather()
+	assert.Empty(t, slept, "BusyCommitDelay 0: never in full")
+
+	d.BusyCommitDelay, d.Clients = 2*time.Millisecond, nil
+	d.gather()
+	assert.Empty(t, slept, "no count of clients: never in full")
+}
