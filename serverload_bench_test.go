@@ -6,12 +6,14 @@ package cms_test
 // process's resident set before, at the peak of and after the run:
 //
 //	go test -run '^$' -bench ServerLoad -benchtime 20000x .
+//	go test -run '^$' -bench ServerLoad -benchtime 20000x . -serverload.clients 2,4,8
 //
 // -benchtime Nx is the number of calls of one run, shared by the clients.
 
 import (
 	"bytes"
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -35,8 +37,9 @@ const (
 	loadFileSize = 1024 // bytes of every file and version uploaded
 )
 
-// BenchmarkServerLoad runs 32 and 64 concurrent clients against a server
-// with the memory store and a persisted one. Each client has its own
+// BenchmarkServerLoad runs 32 and 64 concurrent clients (other numbers:
+// -serverload.clients) against a server with the memory store and a
+// persisted one. Each client has its own
 // cms.Client (on the SDK's shared default transport) and sends, out of
 // every ten calls: three file gets, two list pages of 100 items, two
 // downloads of a 1 KB file (the API call and its redirect to the content
@@ -48,12 +51,28 @@ const (
 // what the server keeps).
 func BenchmarkServerLoad(b *testing.B) {
 	for _, store := range []string{"memory", "data"} {
-		for _, clients := range []int{32, 64} {
+		for _, clients := range loadClientCounts(b) {
 			b.Run(fmt.Sprintf("store=%s/clients=%d", store, clients), func(b *testing.B) {
 				serverLoad(b, store == "data", clients)
 			})
 		}
 	}
+}
+
+// serverLoadClients sets BenchmarkServerLoad's client counts (a comma-separated list).
+var serverLoadClients = flag.String("serverload.clients", "32,64", "BenchmarkServerLoad: the numbers of concurrent clients, comma-separated")
+
+// loadClientCounts parses -serverload.clients.
+func loadClientCounts(b *testing.B) []int {
+	var counts []int
+	for _, f := range strings.Split(*serverLoadClients, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 {
+			b.Fatalf("-serverload.clients: %q is not a number of clients", f)
+		}
+		counts = append(counts, n)
+	}
+	return counts
 }
 
 // loadSetup is what one run's clients share.

@@ -240,9 +240,10 @@ const DefaultCommitDelay = time.Millisecond
 // clients half of the commits began with no request in a handler (the
 // clients were encoding, decoding, on the network), so the 1 ms gather
 // seldom waited, and a commit carried 2.7 writes; with these values, 0.81×
-// the memory store's calls/s against 0.77× (68 rounds), and 12 and 16
-// clients made 15-20% more calls, 4 and 8 as many as before. A threshold
-// of 24 helped 12 and 16 clients less; waiting 2 ms did no better.
+// the memory store's calls/s against 0.77× (68 rounds); 2 to 8 clients
+// made as many calls as before; 12 and 16 clients 15-20% more in one
+// sitting, 16 clients 4% more in another. A threshold of 24 helped 12
+// and 16 clients less; waiting 2 ms did no better.
 const (
 	DefaultBusyClients     = 16
 	DefaultBusyCommitDelay = time.Millisecond
