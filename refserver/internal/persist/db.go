@@ -239,8 +239,8 @@ const DefaultCommitDelay = time.Millisecond
 // (BenchmarkServerLoad, DataDir; docs/refserver.md, Persistence): at 32
 // clients half of the commits began with no request in a handler (the
 // clients were encoding, decoding, on the network), so the 1 ms gather
-// seldom waited, and a commit carried 2.7 writes; with these values, 0.81×
-// the memory store's calls/s against 0.77× (68 rounds); 2 to 8 clients
+// seldom waited, and a commit carried 2.7 writes; with these values,
+// 0.805× the memory store's calls/s against 0.775× (88 rounds); 2 to 8 clients
 // made as many calls as before; 12 and 16 clients 15-20% more in one
 // sitting, 16 clients 4% more in another. A threshold of 24 helped 12
 // and 16 clients less; waiting 2 ms did no better.
