@@ -97,14 +97,11 @@ const clientWindow = 5 * time.Millisecond
 // is one client; a client with requests to the API, upload and content
 // hosts at once counts once per host.
 type clientCount struct {
-	// Guarded by lifecycle.mu:
-	window  int64 // the current window: Unix time in clientWindows
-	current int   // the connections counted in it
-	before  int   // in the window before it
-
-	// What count reads without the lock: max(current, before) as of
-	// window at.
-	n, at atomic.Int64
+	// Written under lifecycle.mu; count reads window and n without it.
+	window  atomic.Int64 // the current window: Unix time in clientWindows
+	current int          // the connections counted in it
+	before  int          // in the window before it
+	n       atomic.Int64 // max(current, before)
 }
 
 // started counts a connection that starts a request at now, unless it was
@@ -113,25 +110,25 @@ type clientCount struct {
 // lifecycle.mu.
 func (c *clientCount) started(last int64, now time.Time) int64 {
 	w := now.UnixNano() / int64(clientWindow)
-	if w != c.window {
+	if prev := c.window.Load(); w != prev {
 		c.before = 0
-		if w == c.window+1 {
+		if w == prev+1 {
 			c.before = c.current
 		}
-		c.window, c.current = w, 0
+		c.current = 0
+		c.window.Store(w)
 	}
 	if last != w {
 		c.current++
 	}
 	c.n.Store(int64(max(c.current, c.before)))
-	c.at.Store(w)
 	return w
 }
 
 // count is the number of clients at now: none when no request started in
 // now's window or the one before it.
 func (c *clientCount) count(now time.Time) int {
-	if c.at.Load() < now.UnixNano()/int64(clientWindow)-1 {
+	if c.window.Load() < now.UnixNano()/int64(clientWindow)-1 {
 		return 0
 	}
 	return int(c.n.Load())
