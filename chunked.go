@@ -269,9 +269,8 @@ func checkChunkedArgs(ctx context.Context, r io.Reader, size int64, opts *Chunke
 // partJob is one part handed from the producer to a worker.
 type partJob struct {
 	offset, size int64
-	sum          []byte                           // the part's SHA1; nil: the worker computes it with hash
-	hash         func(buf []byte) ([]byte, error) // hashes the part (buf is the worker's scratch buffer)
-	scratch      bool                             // hash reads the source through buf
+	sum          []byte        // the part's SHA1; nil: the worker computes it with hash
+	hash         func() []byte // hashes the part in its buffer
 	body         *transport.Body
 	release      func() // returns the part buffer to the pool
 }
@@ -329,10 +328,12 @@ func (s *UploadsService) fail(ctx context.Context, sess *UploadSession, abort bo
 	return &UploadError{SessionID: sess.ID, Err: err}
 }
 
-// sendParts runs the producer (this goroutine: reads the source in offset
-// order and feeds the whole-file SHA1, the only sequential step) and
-// Concurrency workers (each hashes its part, then PUTs it). It returns the
-// whole-file SHA1 once every part is stored.
+// sendParts runs the producer (this goroutine: reads the source once, in
+// offset order, and feeds the whole-file SHA1, the only sequential step;
+// for an io.ReaderAt source a part hasher beside it hashes each part from
+// the same blocks) and Concurrency workers (each PUTs a part, hashing it
+// first if the producer did not). It returns the whole-file SHA1 once
+// every part is stored.
 func (run *uploadRun) sendParts(ctx context.Context, r io.Reader) ([]byte, error) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -342,12 +343,8 @@ func (run *uploadRun) sendParts(ctx context.Context, r io.Reader) ([]byte, error
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var buf []byte // scratch for hashing parts read from an io.ReaderAt
 			for job := range jobs {
-				if buf == nil && job.scratch {
-					buf = make([]byte, hashBlock)
-				}
-				err := run.send(ctx, job, buf)
+				err := run.send(ctx, job)
 				job.release()
 				if err != nil {
 					cancel(err)
@@ -375,18 +372,15 @@ func (run *uploadRun) sendParts(ctx context.Context, r io.Reader) ([]byte, error
 	return fileHash.Sum(nil), nil
 }
 
-// send hashes one part unless the producer did, PUTs it (the transport
+// send hashes one part unless its producer did, PUTs it (the transport
 // retries it on its own) and records it.
-func (run *uploadRun) send(ctx context.Context, job partJob, buf []byte) error {
+func (run *uploadRun) send(ctx context.Context, job partJob) error {
 	if err := ctx.Err(); err != nil {
 		return context.Cause(ctx)
 	}
 	sum := job.sum
 	if sum == nil {
-		var err error
-		if sum, err = job.hash(buf); err != nil {
-			return fmt.Errorf("reading part at %d: %w", job.offset, err)
-		}
+		sum = job.hash()
 	}
 	p, _, err := run.s.putPart(ctx, run.sess, job.body, PartRange{Offset: job.offset, Size: job.size, FileSize: run.size}, sum)
 	if err != nil {

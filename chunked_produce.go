@@ -29,42 +29,100 @@ func hand(ctx context.Context, jobs chan<- partJob, job partJob) error {
 	}
 }
 
-// produceFromReaderAt reads ra in order, in small blocks, for the whole-file
-// SHA1, and hands each part to a worker as a section of ra: the worker
-// hashes the section and sends it (an *os.File with sendfile where the
-// platform allows, see partBody). No part is copied into memory.
+// readAheadBlocks is how many blocks the producer of an io.ReaderAt source
+// may read ahead of the part hasher (1 MiB).
+const readAheadBlocks = 4
+
+// produceFromReaderAt reads ra once, in order, in small blocks: this
+// goroutine feeds each block to the whole-file SHA1 and passes it on to a
+// part hasher (hashPartBlocks), which hashes the part and hands it to a
+// worker with its digest ready. The worker sends the part as a section of
+// ra (an *os.File with sendfile where the platform allows, see partBody).
+// No part is copied into memory, and no byte is read twice: the two hashes
+// run side by side on the same blocks, at most readAheadBlocks apart.
 func (run *uploadRun) produceFromReaderAt(ctx context.Context, ra io.ReaderAt, fileHash hash.Hash, jobs chan<- partJob) error {
-	buf := make([]byte, hashBlock)
-	open := sectionOpener(ra)
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	free := make(chan []byte, readAheadBlocks)
+	for range readAheadBlocks {
+		free <- make([]byte, hashBlock)
+	}
+	filled := make(chan []byte, readAheadBlocks)
+	hashed := make(chan error, 1)
+	go func() {
+		err := run.hashPartBlocks(ctx, ra, filled, free, jobs)
+		if err != nil {
+			cancel(err) // the reader stops too
+		}
+		hashed <- err
+	}()
+	err := run.readBlocks(ctx, ra, fileHash, filled, free)
+	close(filled)
+	if err != nil {
+		cancel(err)
+	}
+	if herr := <-hashed; err == nil {
+		err = herr
+	}
+	return err
+}
+
+// readBlocks reads the run's size bytes of ra in order into the free
+// blocks, writes each to fileHash and sends it to filled.
+func (run *uploadRun) readBlocks(ctx context.Context, ra io.ReaderAt, fileHash hash.Hash, filled chan<- []byte, free <-chan []byte) error {
 	for off := int64(0); off < run.size; off += run.sess.PartSize {
 		if err := ctx.Err(); err != nil {
 			return context.Cause(ctx)
 		}
 		n := min(run.sess.PartSize, run.size-off)
-		job := partJob{offset: off, size: n, release: func() {}, scratch: true}
-		w := io.Writer(fileHash)
-		var partHash hash.Hash
-		if _, stored := run.have[off]; stored {
-			partHash = sha1.New() // Resume: check the stored part here, before anything is sent
-			w = io.MultiWriter(partHash, fileHash)
-		}
-		got, err := io.CopyBuffer(w, io.NewSectionReader(ra, off, n), buf)
-		if err != nil {
-			return fmt.Errorf("reading part at %d: %w", off, err)
-		}
-		if got != n {
-			return &SourceSizeError{Size: run.size, Read: off + got}
-		}
-		if partHash != nil {
-			job.sum = partHash.Sum(nil)
-		}
-		job.hash = func(buf []byte) ([]byte, error) {
-			h := sha1.New()
-			if _, err := io.CopyBuffer(h, io.NewSectionReader(ra, off, n), buf); err != nil {
-				return nil, err
+		for pos := int64(0); pos < n; {
+			var buf []byte
+			select {
+			case buf = <-free:
+			case <-ctx.Done():
+				return context.Cause(ctx)
 			}
-			return h.Sum(nil), nil
+			buf = buf[:min(hashBlock, n-pos)]
+			got, err := ra.ReadAt(buf, off+pos)
+			if got < len(buf) {
+				if err == nil || errors.Is(err, io.EOF) {
+					return &SourceSizeError{Size: run.size, Read: off + pos + int64(got)} // the source ended before size
+				}
+				return fmt.Errorf("reading part at %d: %w", off, err)
+			}
+			fileHash.Write(buf)
+			filled <- buf // never blocks: a block out of free has room here
+			pos += int64(got)
 		}
+	}
+	return nil
+}
+
+// hashPartBlocks hashes the blocks readBlocks sends, part by part, and
+// hands each part to a worker with its digest. A part the service already
+// has (Resume) is checked against it instead. It stops at the first
+// failure, or when filled is closed early (the reader failed).
+func (run *uploadRun) hashPartBlocks(ctx context.Context, ra io.ReaderAt, filled <-chan []byte, free chan<- []byte, jobs chan<- partJob) error {
+	open := sectionOpener(ra)
+	for off := int64(0); off < run.size; off += run.sess.PartSize {
+		n := min(run.sess.PartSize, run.size-off)
+		h := sha1.New()
+		for pos := int64(0); pos < n; {
+			var buf []byte
+			var ok bool
+			select {
+			case buf, ok = <-filled:
+				if !ok {
+					return nil // the reader's error is the upload's
+				}
+			case <-ctx.Done():
+				return context.Cause(ctx)
+			}
+			h.Write(buf)
+			pos += int64(len(buf))
+			free <- buf[:cap(buf)]
+		}
+		job := partJob{offset: off, size: n, release: func() {}, sum: h.Sum(nil)}
 		job.body = &transport.Body{
 			Open:          func() (io.ReadCloser, error) { return open(off, n) },
 			ContentLength: n,
@@ -105,9 +163,9 @@ func (run *uploadRun) produceFromReader(ctx context.Context, r io.Reader, fileHa
 			return fmt.Errorf("reading part at %d: %w", off, err)
 		}
 		job := partJob{offset: off, size: n, release: func() { pool.put(buf) }}
-		job.hash = func([]byte) ([]byte, error) { sum := sha1.Sum(part); return sum[:], nil }
+		job.hash = func() []byte { sum := sha1.Sum(part); return sum[:] }
 		if _, stored := run.have[off]; stored {
-			job.sum, _ = job.hash(nil)
+			job.sum = job.hash()
 		}
 		job.body = &transport.Body{
 			Open:          func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(part)), nil },

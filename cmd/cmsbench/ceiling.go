@@ -25,14 +25,15 @@ import (
 
 // measureCeiling uploads the source file with only the work the protocol
 // requires, done the plainest way, to give the machine's ceiling for a
-// chunked upload: the client reads the file once in order for the
-// whole-file SHA-1, workers hash their part and PUT it over loopback
-// (net/http, the file as body so it can be sent with sendfile); a bare
-// net/http handler writes each part into one file at its offset while
-// hashing it, checks the part digest, and hashes the whole file in offset
-// order as contiguous parts land; the final request compares the two
-// whole-file digests. That is four SHA-1 passes, the loopback transfer and
-// the store write, with no SDK or reference-server logic.
+// chunked upload: the client reads the file once, in order, and hashes
+// each block for the whole-file SHA-1 and, beside it, for its part's, and
+// workers PUT the hashed parts over loopback (net/http, the file as body
+// so it can be sent with sendfile); a bare net/http handler writes each
+// part into one file at its offset while hashing it, checks the part
+// digest, and hashes the whole file in offset order as contiguous parts
+// land; the final request compares the two whole-file digests. That is
+// four SHA-1 passes, one read of the source, the loopback transfer and the
+// store write, with no SDK or reference-server logic.
 //
 // The receiving side runs in a process of its own (this program, started
 // again with CMSBENCH_CEILING_DIR set), like cmd/refserver for the SDK's
@@ -69,7 +70,7 @@ func ceilingRun(ctx context.Context, c config, name string, upload ceilingUpload
 		return err
 	}
 	defer os.RemoveAll(dir)
-	base, stop, err := startCeilingServer(dir, c.ceilingFsync)
+	base, stop, err := startCeilingServer(dir, c.size, c.ceilingFsync)
 	if err != nil {
 		return err
 	}
@@ -89,23 +90,26 @@ func ceilingRun(ctx context.Context, c config, name string, upload ceilingUpload
 	return emit(r)
 }
 
-// ceilingDirEnv names the directory of a ceiling server process;
-// ceilingSyncEnv, set to 1, makes it fsync each part before answering, as a
-// persisted reference server (-data) does.
+// ceilingDirEnv names the directory of a ceiling server process and
+// ceilingSizeEnv the size of the file it receives; ceilingSyncEnv, set to
+// 1, makes it reserve the file's blocks before the first part and sync
+// each part's data before answering, as a persisted reference server
+// (-data) does.
 const (
 	ceilingDirEnv  = "CMSBENCH_CEILING_DIR"
+	ceilingSizeEnv = "CMSBENCH_CEILING_SIZE"
 	ceilingSyncEnv = "CMSBENCH_CEILING_FSYNC"
 )
 
-// startCeilingServer starts this program as a ceiling server writing into
-// dir and returns its base URL.
-func startCeilingServer(dir string, fsync bool) (string, func(), error) {
+// startCeilingServer starts this program as a ceiling server writing a
+// file of size bytes into dir and returns its base URL.
+func startCeilingServer(dir string, size int64, fsync bool) (string, func(), error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return "", nil, err
 	}
 	cmd := exec.Command(exe)
-	cmd.Env = append(os.Environ(), ceilingDirEnv+"="+dir)
+	cmd.Env = append(os.Environ(), ceilingDirEnv+"="+dir, ceilingSizeEnv+"="+strconv.FormatInt(size, 10))
 	if fsync {
 		cmd.Env = append(cmd.Env, ceilingSyncEnv+"=1")
 	}
@@ -134,12 +138,16 @@ func serveCeiling(dir string) error {
 		return err
 	}
 	defer dst.Close()
+	fsync := os.Getenv(ceilingSyncEnv) == "1"
+	if size, err := strconv.ParseInt(os.Getenv(ceilingSizeEnv), 10, 64); err == nil && fsync {
+		_ = preallocate(dst, size) // what the reference server's store does
+	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return err
 	}
 	fmt.Println("http://" + ln.Addr().String())
-	return http.Serve(ln, &ceilingServer{dst: dst, landed: map[int64]int64{}, whole: sha1.New(), fsync: os.Getenv(ceilingSyncEnv) == "1"})
+	return http.Serve(ln, &ceilingServer{dst: dst, landed: map[int64]int64{}, whole: sha1.New(), fsync: fsync})
 }
 
 func ceilingUpload(ctx context.Context, base, path string, size, part int64, concurrency int) error {
@@ -148,45 +156,77 @@ func ceilingUpload(ctx context.Context, base, path string, size, part int64, con
 		return err
 	}
 	defer src.Close()
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
 	hc := &http.Client{Transport: rawTransport(concurrency)}
-	type job struct{ off, n int64 }
+	type job struct {
+		off, n int64
+		sum    []byte
+	}
 	jobs := make(chan job)
-	errc := make(chan error, concurrency+1)
 	var wg sync.WaitGroup
 	for range concurrency {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			buf := make([]byte, 256<<10)
 			for j := range jobs {
-				if err := ceilingPart(ctx, hc, base, path, src, j.off, j.n, buf); err != nil {
-					errc <- err
-					return
+				if err := ceilingPart(ctx, hc, base, path, j.off, j.n, j.sum); err != nil {
+					cancel(err)
 				}
 			}
 		}()
 	}
-	whole := sha1.New()
-	buf := make([]byte, 256<<10)
-	for off := int64(0); off < size; off += part {
-		n := min(part, size-off)
-		if _, err := io.CopyBuffer(whole, io.NewSectionReader(src, off, n), buf); err != nil {
-			return err
-		}
-		select {
-		case jobs <- job{off, n}:
-		case err := <-errc:
-			close(jobs)
-			wg.Wait()
-			return err
-		}
+	// The file is read once, in order, in 256 KiB blocks: this goroutine
+	// feeds each block to the whole-file hash and passes it on to a part
+	// hasher, which hands each part with its digest to a worker (what the
+	// SDK does for a file).
+	const blocks = 4
+	free, filled := make(chan []byte, blocks), make(chan []byte, blocks)
+	for range blocks {
+		free <- make([]byte, 256<<10)
 	}
-	close(jobs)
+	go func() {
+		defer close(jobs)
+		for off := int64(0); off < size; off += part {
+			n := min(part, size-off)
+			h := sha1.New()
+			for pos := int64(0); pos < n; {
+				b, ok := <-filled
+				if !ok {
+					return
+				}
+				h.Write(b)
+				pos += int64(len(b))
+				free <- b[:cap(b)]
+			}
+			select {
+			case jobs <- job{off, n, h.Sum(nil)}:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	whole := sha1.New()
+	for off := int64(0); off < size && ctx.Err() == nil; {
+		var b []byte
+		select {
+		case b = <-free:
+		case <-ctx.Done():
+			continue
+		}
+		b = b[:min(int64(len(b)), part-off%part, size-off)]
+		if _, err := io.ReadFull(io.NewSectionReader(src, off, int64(len(b))), b); err != nil {
+			cancel(err)
+			break
+		}
+		whole.Write(b)
+		filled <- b
+		off += int64(len(b))
+	}
+	close(filled)
 	wg.Wait()
-	select {
-	case err := <-errc:
+	if err := context.Cause(ctx); err != nil {
 		return err
-	default:
 	}
 	return ceilingCommit(ctx, hc, base, whole.Sum(nil))
 }
@@ -310,22 +350,18 @@ func putCeilingPart(ctx context.Context, hc *http.Client, base string, off, n in
 	return nil
 }
 
-// ceilingPart hashes one part and PUTs it with the file as body.
-func ceilingPart(ctx context.Context, hc *http.Client, base, path string, src *os.File, off, n int64, buf []byte) error {
-	h := sha1.New()
-	if _, err := io.CopyBuffer(h, io.NewSectionReader(src, off, n), buf); err != nil {
-		return err
-	}
+// ceilingPart PUTs one part with the file as body, sent with sendfile.
+func ceilingPart(ctx context.Context, hc *http.Client, base, path string, off, n int64, sum []byte) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err
 	}
-	body, err := filebody.New(f, off, n) // sent with sendfile
+	body, err := filebody.New(f, off, n)
 	if err != nil {
 		f.Close()
 		return err
 	}
-	return putCeilingPart(ctx, hc, base, off, n, body, h.Sum(nil))
+	return putCeilingPart(ctx, hc, base, off, n, body, sum)
 }
 
 // ceilingServer is the bare receiving side of measureCeiling.
@@ -336,7 +372,7 @@ type ceilingServer struct {
 	next    int64           // whole covers [0, next)
 	hashing bool
 	whole   hash.Hash
-	fsync   bool // fsync each part before answering (a persisted server's store does)
+	fsync   bool // sync each part's data before answering (a persisted server's store does)
 }
 
 func (s *ceilingServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -358,7 +394,7 @@ func (s *ceilingServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if s.fsync {
-		if err := s.dst.Sync(); err != nil {
+		if err := syncData(s.dst); err != nil {
 			http.Error(w, err.Error(), http.StatusInternalServerError)
 			return
 		}

@@ -12,6 +12,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/contentapi/cms/refserver/internal/diskio"
 )
 
 // Assembler is an optional interface of a Store: it builds one blob from
@@ -222,7 +224,8 @@ func (d *Dir) NewAssembly(_ context.Context, size int64) (Assembly, error) {
 	if err != nil {
 		return nil, err
 	}
-	d.syncLater("", true) // the session's state names the file
+	_ = diskio.Preallocate(f, size) // a hint: a store without it writes all the same
+	d.syncLater("", true)           // the session's state names the file
 	return &dirAssembly{d: d, id: id, f: f, size: size}, nil
 }
 
@@ -247,7 +250,9 @@ func (a *dirAssembly) ID() string { return a.id }
 
 // WriteAt copies the part (at most n bytes) into the file at off and, in a
 // durable store, syncs it before it returns: the part is acknowledged once
-// the session's state lists it, so its bytes must be on disk first.
+// the session's state lists it, so its bytes must be on disk first. The
+// sync is of the data and what reading it back needs (SyncData), into
+// blocks NewAssembly reserved.
 //
 // The sync runs here, in the part's own request, rather than with the
 // commit (SyncPending): concurrent parts then reach the disk while others
@@ -264,7 +269,7 @@ func (a *dirAssembly) WriteAt(ctx context.Context, r io.Reader, off, n int64) (i
 	defer copyBuffers.Put(buf)
 	got, err := io.CopyBuffer(io.NewOffsetWriter(a.f, off), io.LimitReader(ctxReader{ctx, r}, n), *buf)
 	if err == nil && a.d.durable {
-		if serr := a.f.Sync(); serr != nil {
+		if serr := diskio.SyncData(a.f); serr != nil {
 			a.d.syncLater(a.f.Name(), false)
 		} else if a.d.onSync != nil {
 			a.d.onSync("file", filepath.Base(a.f.Name()))

@@ -43,6 +43,8 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/contentapi/cms/refserver/internal/blob"
+
+	"github.com/contentapi/cms/refserver/internal/diskio"
 )
 
 const (
@@ -261,7 +263,7 @@ func (d *DB) appendLog(ops []logOp) error {
 		_, err = l.f.WriteAt(l.buf, size)
 	}
 	if err == nil && !d.NoSync {
-		err = syncData(l.f)
+		err = diskio.SyncData(l.f)
 	}
 	if err != nil {
 		// What the failed write left is zeroed again: the next frame
@@ -269,7 +271,7 @@ func (d *DB) appendLog(ops []logOp) error {
 		zeros := make([]byte, len(l.buf))
 		_, zerr := l.f.WriteAt(zeros, size)
 		if zerr == nil && !d.NoSync {
-			zerr = syncData(l.f)
+			zerr = diskio.SyncData(l.f)
 		}
 		if zerr != nil {
 			l.broken = fmt.Errorf("commit log %s cannot be written: %w", l.f.Name(), errors.Join(err, zerr))
