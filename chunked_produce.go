@@ -37,7 +37,7 @@ const readAheadBlocks = 4
 // goroutine feeds each block to the whole-file SHA1 and passes it on to a
 // part hasher (hashPartBlocks), which hashes the part and hands it to a
 // worker with its digest ready. The worker sends the part as a section of
-// ra (an *os.File with sendfile where the platform allows, see partBody).
+// ra (an *os.File with sendfile where the platform allows, see sectionOpener).
 // No part is copied into memory, and no byte is read twice: the two hashes
 // run side by side on the same blocks, at most readAheadBlocks apart.
 func (run *uploadRun) produceFromReaderAt(ctx context.Context, ra io.ReaderAt, fileHash hash.Hash, jobs chan<- partJob) error {
