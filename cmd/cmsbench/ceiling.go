@@ -91,10 +91,10 @@ func ceilingRun(ctx context.Context, c config, name string, upload ceilingUpload
 }
 
 // ceilingDirEnv names the directory of a ceiling server process and
-// ceilingSizeEnv the size of the file it receives; ceilingSyncEnv, set to
-// 1, makes it reserve the file's blocks before the first part and sync
-// each part's data before answering, as a persisted reference server
-// (-data) does.
+// ceilingSizeEnv the size of the file it receives, whose blocks it
+// reserves before the first part as the reference server's directory
+// store does; ceilingSyncEnv, set to 1, makes it sync each part's data
+// before answering, as a persisted reference server (-data) does.
 const (
 	ceilingDirEnv  = "CMSBENCH_CEILING_DIR"
 	ceilingSizeEnv = "CMSBENCH_CEILING_SIZE"
@@ -138,16 +138,15 @@ func serveCeiling(dir string) error {
 		return err
 	}
 	defer dst.Close()
-	fsync := os.Getenv(ceilingSyncEnv) == "1"
-	if size, err := strconv.ParseInt(os.Getenv(ceilingSizeEnv), 10, 64); err == nil && fsync {
-		_ = preallocate(dst, size) // what the reference server's store does
+	if size, err := strconv.ParseInt(os.Getenv(ceilingSizeEnv), 10, 64); err == nil {
+		_ = preallocate(dst, size) // what the reference server's directory store does
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return err
 	}
 	fmt.Println("http://" + ln.Addr().String())
-	return http.Serve(ln, &ceilingServer{dst: dst, landed: map[int64]int64{}, whole: sha1.New(), fsync: fsync})
+	return http.Serve(ln, &ceilingServer{dst: dst, landed: map[int64]int64{}, whole: sha1.New(), fsync: os.Getenv(ceilingSyncEnv) == "1"})
 }
 
 func ceilingUpload(ctx context.Context, base, path string, size, part int64, concurrency int) error {

@@ -101,9 +101,9 @@ type config struct {
 	goroutines int
 	memSize    int64
 	readAhead  bool
-	// ceilingFsync makes the ceiling's receiver reserve the file's blocks
-	// and sync each part's data (fdatasync), as the store of a persisted
-	// reference server (-data) does.
+	// ceilingFsync makes the ceiling's receiver sync each part's data
+	// (fdatasync), as the store of a persisted reference server (-data)
+	// does.
 	ceilingFsync bool
 	summarize    string
 	cpuProfile   string
@@ -126,7 +126,7 @@ func parseArgs(args []string) (config, error) {
 	fs.IntVar(&c.goroutines, "goroutines", 16, "goroutines of the burst")
 	memFlag := fs.String("memory-size", "1GiB", "size of the upload whose peak RSS is measured")
 	fs.BoolVar(&c.readAhead, "read-ahead", true, "let the SDK's listing fetch one page ahead")
-	fs.BoolVar(&c.ceilingFsync, "ceiling-fsync", false, "make the ceiling's receiver reserve the file's blocks and sync each part's data before answering, as a persisted reference server (-data) does; scripts/bench.sh sets it")
+	fs.BoolVar(&c.ceilingFsync, "ceiling-fsync", false, "make the ceiling's receiver sync each part's data before answering, as a persisted reference server (-data) does; scripts/bench.sh sets it")
 	fs.StringVar(&c.summarize, "summarize", "", "print the medians of a JSON-lines results file as a Markdown table and exit")
 	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a CPU profile of the measures to this file")
 	if err := fs.Parse(args); err != nil {

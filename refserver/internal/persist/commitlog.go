@@ -43,7 +43,6 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/contentapi/cms/refserver/internal/blob"
-
 	"github.com/contentapi/cms/refserver/internal/diskio"
 )
 
