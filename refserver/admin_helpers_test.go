@@ -2,6 +2,7 @@ package refserver
 
 import (
 	"fmt"
+	"github.com/contentapi/cms/refserver/internal/state"
 	"net/http"
 	"net/url"
 	"sort"
@@ -17,19 +18,19 @@ import (
 // nothing.
 func adminSnapshot(s *Server) string {
 	items := snapshot(s)
-	s.st.Mu.Lock()
-	defer s.st.Mu.Unlock()
+	tx, end := s.st.BeginForTest()
+	defer end()
 	var lines []string
-	for _, u := range s.st.Users.ByID {
+	for _, u := range tx.Users.ByID {
 		lines = append(lines, fmt.Sprintf("user %s %q %q %s %+v", u.ID, u.Name, u.Login, u.Role, u.UserProfile))
 	}
-	for _, g := range s.st.Groups.ByID {
+	for _, g := range tx.Groups.ByID {
 		lines = append(lines, fmt.Sprintf("group %s %+v", g.ID, *g))
 	}
-	for _, m := range s.st.Groups.Memberships {
+	for _, m := range tx.Groups.Memberships {
 		lines = append(lines, fmt.Sprintf("membership %s user=%s group=%s %s %v %v", m.ID, m.User.ID, m.Group.ID, m.Role, m.Perms, m.ModifiedAt))
 	}
-	lines = append(lines, pinLines(s)...)
+	lines = append(lines, pinLines(tx)...)
 	sort.Strings(lines)
 	return items + "\n" + strings.Join(lines, "\n")
 }
@@ -59,10 +60,10 @@ func (e *env) newUser(name, login string) string {
 	return m["id"].(string)
 }
 
-// pinLines describe the device pins. Callers hold s.mu.
-func pinLines(s *Server) []string {
+// pinLines describe the device pins of tx.
+func pinLines(tx *state.Tx) []string {
 	var out []string
-	for _, p := range s.st.Pins.ByID {
+	for _, p := range tx.Pins.ByID {
 		out = append(out, fmt.Sprintf("pin %s owner=%s %q", p.ID, p.Owner.ID, p.ProductName))
 	}
 	return out

@@ -21,10 +21,16 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (*state.Pr
 	scheme, tok, ok := strings.Cut(h, " ")
 	tok = strings.TrimSpace(tok)
 	if ok && strings.EqualFold(scheme, "Bearer") && tok != "" {
-		for t, p := range s.st.Principals {
-			if subtle.ConstantTimeCompare([]byte(t), []byte(tok)) == 1 {
-				return s.asUser(r, p)
+		var found *state.Principal
+		s.st.View(func(tx *state.ReadTx) {
+			for t, p := range tx.Principals {
+				if subtle.ConstantTimeCompare([]byte(t), []byte(tok)) == 1 {
+					found = p
+				}
 			}
+		})
+		if found != nil {
+			return s.asUser(r, found)
 		}
 		// Tokens issued by POST /oauth2/token (oauth.go).
 		p, ok, expired := s.lookupIssued(tok)
@@ -54,7 +60,9 @@ func errAppScope(w http.ResponseWriter) *wire.Error {
 // else, and an unknown user, gets 403 access_denied_insufficient_permissions.
 // A token of a deleted user is 401 unauthorized.
 func (s *Server) asUser(r *http.Request, p *state.Principal) (*state.Principal, *wire.Error) {
-	if !s.st.UserActive(p.User) {
+	var active bool
+	s.st.View(func(tx *state.ReadTx) { active = tx.UserActive(p.User) })
+	if !active {
 		return nil, wire.Errorf(http.StatusUnauthorized, wire.CodeUnauthorized, "Unauthorized: the user of this token was deleted")
 	}
 	id := r.Header.Get("As-User")

@@ -109,9 +109,9 @@ func TestDurableServerSyncsBeforeCommit(t *testing.T) {
 	e.s.db.BeforeCommit = func() error { record("commit"); return nil }
 	serverDir := "dir:" + filepath.Base(d.Path())
 	blobOf := func(fileID string) string {
-		e.s.st.Mu.Lock()
-		defer e.s.st.Mu.Unlock()
-		vs := e.s.st.Items[fileID].Versions
+		tx, end := e.s.st.BeginForTest()
+		defer end()
+		vs := tx.Items[fileID].Versions
 		return "file:" + vs[len(vs)-1].Blob.ID + ".blob"
 	}
 	tok := e.s.UserToken()
@@ -128,9 +128,9 @@ func TestDurableServerSyncsBeforeCommit(t *testing.T) {
 	assert.Equal(t, []string{serverDir, "commit"}, taken(), "the assembly's entry before the session")
 	resp, m := e.putPart(tok, endpoints(sess)["upload_part"], data[:4], 0, len(data), nil)
 	require.Equal(t, 200, resp.StatusCode, "%v", m)
-	e.s.st.Mu.Lock()
-	asm := "file:" + blob.AssemblyFile(e.s.st.Sessions[sess["id"].(string)].Asm.ID())
-	e.s.st.Mu.Unlock()
+	tx, end := e.s.st.BeginForTest()
+	asm := "file:" + blob.AssemblyFile(tx.Sessions[sess["id"].(string)].Asm.ID())
+	end()
 	assert.Equal(t, []string{asm, "commit"}, taken(), "the part's bytes before the session lists it")
 
 	parts := []any{m["part"]}

@@ -58,8 +58,8 @@ func (s *Server) createCollaboration(w http.ResponseWriter, r *http.Request, p *
 	}
 	fields := parseFields(r)
 
-	return s.change(w, func() (state.Reply, *wire.Error) {
-		return s.st.CreateCollaborationTx(id, typ, p, body, expires, fields)
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		return tx.CreateCollaborationTx(id, typ, p, body, expires, fields)
 	})
 }
 
@@ -67,9 +67,9 @@ func (s *Server) createCollaboration(w http.ResponseWriter, r *http.Request, p *
 func (s *Server) getCollaboration(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
 	fields := parseFields(r)
 	collabID := r.PathValue("collaboration_id")
-	return replyRecord(s, w, func() (*state.Collab, *wire.Error) { return s.st.CollabFor(collabID, p) },
-		func(c *state.Collab) map[string]any {
-			return state.PickFields(s.st.CollabRecord(c), fields, "type", "id")
+	return replyRecord(s, w, func(tx *state.Tx) (*state.Collab, *wire.Error) { return tx.CollabFor(collabID, p) },
+		func(tx *state.Tx, c *state.Collab) map[string]any {
+			return state.PickFields(tx.CollabRecord(c), fields, "type", "id")
 		})
 }
 
@@ -101,16 +101,16 @@ func (s *Server) updateCollaboration(w http.ResponseWriter, r *http.Request, p *
 	fields := parseFields(r)
 
 	collabID := r.PathValue("collaboration_id")
-	return s.change(w, func() (state.Reply, *wire.Error) {
-		return s.st.UpdateCollaborationTx(collabID, p, body, expires, fields)
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		return tx.UpdateCollaborationTx(collabID, p, body, expires, fields)
 	})
 }
 
 // deleteCollaboration serves DELETE /collaborations/{collaboration_id}.
 func (s *Server) deleteCollaboration(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
 	collabID := r.PathValue("collaboration_id")
-	return s.change(w, func() (state.Reply, *wire.Error) {
-		return s.st.DeleteCollaborationTx(collabID, p)
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		return tx.DeleteCollaborationTx(collabID, p)
 	})
 }
 
@@ -127,8 +127,8 @@ func (s *Server) listItemCollaborations(typ string) handlerFunc {
 			return aerr
 		}
 		fields := parseFields(r)
-		return s.change(w, func() (state.Reply, *wire.Error) {
-			return s.st.ListItemCollaborationsTx(p, typ, id, q, fields)
+		return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+			return tx.ListItemCollaborationsTx(p, typ, id, q, fields)
 		})
 	}
 }
@@ -143,8 +143,8 @@ func (s *Server) listGroupCollaborations(w http.ResponseWriter, r *http.Request,
 	if aerr != nil {
 		return aerr
 	}
-	return s.change(w, func() (state.Reply, *wire.Error) {
-		return s.st.ListGroupCollaborationsTx(gid, p, q)
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		return tx.ListGroupCollaborationsTx(gid, p, q)
 	})
 }
 
@@ -159,7 +159,7 @@ func (s *Server) listPendingCollaborations(w http.ResponseWriter, r *http.Reques
 		return aerr
 	}
 	fields := parseFields(r)
-	return s.change(w, func() (state.Reply, *wire.Error) {
-		return s.st.ListPendingCollaborationsTx(p, q, fields)
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		return tx.ListPendingCollaborationsTx(p, q, fields)
 	})
 }

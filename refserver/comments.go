@@ -58,8 +58,8 @@ func (s *Server) createComment(w http.ResponseWriter, r *http.Request, p *state.
 	}
 	fields := parseFields(r)
 
-	return s.change(w, func() (state.Reply, *wire.Error) {
-		return s.st.CreateCommentTx(p, *body.Item.Type, *body.Item.ID, msg, tag, fields)
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		return tx.CreateCommentTx(p, *body.Item.Type, *body.Item.ID, msg, tag, fields)
 	})
 }
 
@@ -67,9 +67,9 @@ func (s *Server) createComment(w http.ResponseWriter, r *http.Request, p *state.
 func (s *Server) getComment(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
 	fields := parseFields(r)
 	id := r.PathValue("comment_id")
-	return replyRecord(s, w, func() (*state.Comment, *wire.Error) { return s.st.CommentFor(id, p) },
-		func(c *state.Comment) map[string]any {
-			return state.PickFields(s.st.CommentRecord(c), fields, "type", "id")
+	return replyRecord(s, w, func(tx *state.Tx) (*state.Comment, *wire.Error) { return tx.CommentFor(id, p) },
+		func(tx *state.Tx, c *state.Comment) map[string]any {
+			return state.PickFields(tx.CommentRecord(c), fields, "type", "id")
 		})
 }
 
@@ -90,16 +90,16 @@ func (s *Server) updateComment(w http.ResponseWriter, r *http.Request, p *state.
 	}
 	fields := parseFields(r)
 	id := r.PathValue("comment_id")
-	return s.change(w, func() (state.Reply, *wire.Error) {
-		return s.st.UpdateCommentTx(id, p, msg, fields)
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		return tx.UpdateCommentTx(id, p, msg, fields)
 	})
 }
 
 // deleteComment serves DELETE /comments/{comment_id}: 204.
 func (s *Server) deleteComment(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
 	return deleteRecord(s, w, r, "comment_id", http.StatusNoContent,
-		func(id string) (*state.Comment, *wire.Error) { return s.st.CommentFor(id, p) },
-		func(c *state.Comment) *wire.Error { return s.st.DeleteCommentBy(p, c) })
+		func(tx *state.Tx, id string) (*state.Comment, *wire.Error) { return tx.CommentFor(id, p) },
+		func(tx *state.Tx, c *state.Comment) *wire.Error { return tx.DeleteCommentBy(p, c) })
 }
 
 // listFileComments serves GET /files/{file_id}/comments.
@@ -113,7 +113,7 @@ func (s *Server) listFileComments(w http.ResponseWriter, r *http.Request, p *sta
 		return aerr
 	}
 	fields := parseFields(r)
-	return s.change(w, func() (state.Reply, *wire.Error) {
-		return s.st.ListFileCommentsTx(p, id, q, fields)
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		return tx.ListFileCommentsTx(p, id, q, fields)
 	})
 }

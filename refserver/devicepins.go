@@ -18,9 +18,9 @@ func (s *Server) AddDevicePin(userID, productName string) (string, error) {
 		return "", fmt.Errorf("refserver: a device pin needs a product name")
 	}
 	var pin *state.DevicePin
-	s.st.Update(func() {
-		if u := s.st.EnterpriseUser(userID); u != nil {
-			pin = s.st.PinDevice(u, productName)
+	s.st.Update(func(tx *state.Tx) {
+		if u := tx.EnterpriseUser(userID); u != nil {
+			pin = tx.PinDevice(u, productName)
 		}
 	})
 	if pin == nil {
@@ -75,20 +75,20 @@ func (s *Server) listDevicePins(w http.ResponseWriter, r *http.Request, p *state
 		marker = n
 	}
 
-	return s.change(w, func() (state.Reply, *wire.Error) {
-		return state.Reply{Status: http.StatusOK, Body: s.st.PinsPage(desc, hasMarker, marker, limit)}, nil
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		return state.Reply{Status: http.StatusOK, Body: tx.PinsPage(desc, hasMarker, marker, limit)}, nil
 	})
 }
 
 // getDevicePin serves GET /device_pinners/{device_pinner_id}.
 func (s *Server) getDevicePin(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
-	return getRecord(s, w, r, "device_pinner_id", s.st.LookupPin, s.st.RenderPin)
+	return getRecord(s, w, r, "device_pinner_id", (*state.Tx).LookupPin, (*state.Tx).RenderPin)
 }
 
 // deleteDevicePin serves DELETE /device_pinners/{device_pinner_id}: 204.
 func (s *Server) deleteDevicePin(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
-	return deleteRecord(s, w, r, "device_pinner_id", http.StatusNoContent, s.st.LookupPin, func(pin *state.DevicePin) *wire.Error {
-		s.st.UnpinDevice(pin)
+	return deleteRecord(s, w, r, "device_pinner_id", http.StatusNoContent, (*state.Tx).LookupPin, func(tx *state.Tx, pin *state.DevicePin) *wire.Error {
+		tx.UnpinDevice(pin)
 		return nil
 	})
 }

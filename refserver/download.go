@@ -34,10 +34,10 @@ func (s *Server) downloadFile(w http.ResponseWriter, r *http.Request, p *state.P
 		notReady bool
 	)
 	var mark uint64
-	s.st.Update(func() {
-		m0 := s.st.MarkCount()
-		f, v, notReady, aerr = s.st.DownloadTx(p, link, id, want)
-		mark = s.st.ItemReadWait(m0, id)
+	s.st.Update(func(tx *state.Tx) {
+		m0 := tx.MarkCount()
+		f, v, notReady, aerr = tx.DownloadTx(p, link, id, want)
+		mark = tx.ItemReadWait(m0, id)
 	})
 	if link == nil { // through a shared link, the answer depends on the link's folder too
 		answersRead(w, mark)
@@ -87,7 +87,7 @@ func (s *Server) serveContent(w http.ResponseWriter, r *http.Request, _ *state.P
 		name string
 		ok   bool
 	)
-	s.st.View(func() { name, ok = s.st.FileName(ref.FileID) })
+	s.st.View(func(tx *state.ReadTx) { name, ok = tx.FileName(ref.FileID) })
 	if !ok {
 		return wire.NotFound("file content") // deleted, or in the trash
 	}
@@ -147,7 +147,7 @@ func (s *Server) serveEmbed(w http.ResponseWriter, r *http.Request, _ *state.Pri
 		name string
 		ok   bool
 	)
-	s.st.View(func() { name, ok = s.st.FileName(ref.FileID) })
+	s.st.View(func(tx *state.ReadTx) { name, ok = tx.FileName(ref.FileID) })
 	if !ok {
 		return wire.NotFound("file")
 	}

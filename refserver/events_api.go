@@ -117,7 +117,7 @@ func (s *Server) getEvents(w http.ResponseWriter, r *http.Request, p *state.Prin
 		return wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "The enterprise event stream is for the enterprise admin")
 	}
 	var page map[string]any
-	s.st.View(func() { page = s.st.EventPage(p, q) })
+	s.st.View(func(tx *state.ReadTx) { page = tx.EventPage(p, q) })
 	writePage(w, http.StatusOK, page)
 	return nil
 }
@@ -126,7 +126,7 @@ func (s *Server) getEvents(w http.ResponseWriter, r *http.Request, p *state.Prin
 // caller.
 func (s *Server) eventsOptions(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
 	id := state.RandomHex(16)
-	s.st.Update(func() { s.st.OpenPollChannel(p, id, pollChannelTTL, maxPollChannels) })
+	s.st.Update(func(tx *state.Tx) { tx.OpenPollChannel(p, id, pollChannelTTL, maxPollChannels) })
 	timeout := int((s.opts.LongPollTimeout + 10*time.Second + time.Second - 1) / time.Second)
 	writeJSON(w, http.StatusOK, map[string]any{"chunk_size": 1, "entries": []any{map[string]any{
 		"type":          "realtime_server",
@@ -163,7 +163,9 @@ func (s *Server) longPoll(w http.ResponseWriter, r *http.Request, _ *state.Princ
 			live, changed bool
 			wake          <-chan struct{}
 		)
-		s.st.View(func() { live, changed, after, wake = s.st.PollEvents(channel, streamType, after, fromHead) })
+		s.st.View(func(tx *state.ReadTx) {
+			live, changed, after, wake = tx.PollEvents(channel, streamType, after, fromHead)
+		})
 		switch {
 		case !live:
 			return reply("reconnect")

@@ -17,17 +17,17 @@ func BenchmarkEventsPage(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	s.st.Mu.Lock()
+	tx, end := s.st.BeginForTest()
 	now := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 	for i := range DefaultEventHistory {
-		owner := s.st.Admin
+		owner := tx.Admin
 		if i%2 == 0 {
-			owner = s.st.User
+			owner = tx.User
 		}
-		s.st.AddItem(&state.Item{Typ: "folder", ID: s.st.NewID(), Name: fmt.Sprintf("f%d", i), ParentID: state.RootID,
+		tx.AddItem(&state.Item{Typ: "folder", ID: tx.NewID(), Name: fmt.Sprintf("f%d", i), ParentID: state.RootID,
 			Owner: owner, CreatedBy: owner, ModBy: owner, CreatedAt: now, ModifiedAt: now})
 	}
-	s.st.Mu.Unlock()
+	end()
 	for name, query := range map[string]string{
 		"user":       "stream_position=2000&limit=100",
 		"enterprise": "stream_type=admin_logs&stream_position=2000&limit=100",

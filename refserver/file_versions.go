@@ -42,7 +42,7 @@ func (s *Server) listFileVersions(w http.ResponseWriter, r *http.Request, p *sta
 		return aerr
 	}
 	fields := parseFields(r)
-	return s.change(w, func() (state.Reply, *wire.Error) { return s.st.ListFileVersionsTx(p, id, q, fields) })
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) { return tx.ListFileVersionsTx(p, id, q, fields) })
 }
 
 // deleteFileVersion serves DELETE /files/{file_id}/versions/{id}: 204.
@@ -53,8 +53,8 @@ func (s *Server) deleteFileVersion(w http.ResponseWriter, r *http.Request, p *st
 		return aerr
 	}
 	versionID := r.PathValue("file_version_id")
-	return s.change(w, func() (state.Reply, *wire.Error) {
-		return s.st.DeleteFileVersionTx(fileID, versionID, p, ifMatch)
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		return tx.DeleteFileVersionTx(fileID, versionID, p, ifMatch)
 	})
 }
 
@@ -78,8 +78,8 @@ func (s *Server) restoreFileVersion(w http.ResponseWriter, r *http.Request, p *s
 		return aerr
 	}
 	versionID := r.PathValue("file_version_id")
-	return s.change(w, func() (state.Reply, *wire.Error) {
-		return s.st.RestoreFileVersionTx(fileID, versionID, p, fields)
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		return tx.RestoreFileVersionTx(fileID, versionID, p, fields)
 	})
 }
 
@@ -104,7 +104,7 @@ func (s *Server) promoteFileVersion(w http.ResponseWriter, r *http.Request, p *s
 	}
 	fields := parseFields(r)
 	var v *state.Version
-	s.st.View(func() { v, aerr = s.st.PromotableVersion(p, id, *body.ID) })
+	s.st.View(func(tx *state.ReadTx) { v, aerr = tx.PromotableVersion(p, id, *body.ID) })
 	if aerr != nil {
 		return aerr
 	}
@@ -114,8 +114,8 @@ func (s *Server) promoteFileVersion(w http.ResponseWriter, r *http.Request, p *s
 		s.deleteBlobs(r, blobs)
 		return err
 	}
-	if err := s.change(w, func() (state.Reply, *wire.Error) {
-		return s.st.PromoteVersionTx(p, id, *body.ID, nodes[0].Copied, fields)
+	if err := s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		return tx.PromoteVersionTx(p, id, *body.ID, nodes[0].Copied, fields)
 	}); err != nil {
 		s.deleteBlobs(r, blobs)
 		return err

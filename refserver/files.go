@@ -39,10 +39,10 @@ func (s *Server) getFile(w http.ResponseWriter, r *http.Request, p *state.Princi
 		return aerr
 	}
 	var mark uint64
-	err := s.change(w, func() (state.Reply, *wire.Error) {
-		m0 := s.st.MarkCount()
-		rep, aerr := s.st.GetItemTx(p, rd, state.CollectionQuery{})
-		mark = s.st.ItemReadWait(m0, id)
+	err := s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		m0 := tx.MarkCount()
+		rep, aerr := tx.GetItemTx(p, rd, state.CollectionQuery{})
+		mark = tx.ItemReadWait(m0, id)
 		return rep, aerr
 	})
 	if rd.Link == nil { // through a shared link, the answer depends on the link's folder too
@@ -58,7 +58,7 @@ func (s *Server) deleteFile(w http.ResponseWriter, r *http.Request, p *state.Pri
 	if aerr != nil {
 		return aerr
 	}
-	s.st.Update(func() { aerr = s.st.TrashItemTx(p, "file", id, r.Header.Get("If-Match"), false) })
+	s.st.Update(func(tx *state.Tx) { aerr = tx.TrashItemTx(p, "file", id, r.Header.Get("If-Match"), false) })
 	if aerr != nil {
 		return aerr
 	}
@@ -85,7 +85,7 @@ func (s *Server) preflightUpload(w http.ResponseWriter, r *http.Request, p *stat
 	if aerr := state.CheckName(*body.Name); aerr != nil {
 		return aerr
 	}
-	return s.change(w, func() (state.Reply, *wire.Error) {
-		return s.st.PreflightUploadTx(p, body)
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		return tx.PreflightUploadTx(p, body)
 	})
 }

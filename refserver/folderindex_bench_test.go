@@ -20,16 +20,16 @@ func bigFolder(b *testing.B, n int) (*Server, string) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	s.st.Mu.Lock()
-	defer s.st.Mu.Unlock()
+	tx, end := s.st.BeginForTest()
+	defer end()
 	now := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
-	f := &state.Item{Typ: "folder", ID: s.st.NewID(), Name: "big", ParentID: state.RootID, Owner: s.st.Admin, CreatedBy: s.st.Admin, ModBy: s.st.Admin, CreatedAt: now, ModifiedAt: now}
-	s.st.AddItem(f)
+	f := &state.Item{Typ: "folder", ID: tx.NewID(), Name: "big", ParentID: state.RootID, Owner: tx.Admin, CreatedBy: tx.Admin, ModBy: tx.Admin, CreatedAt: now, ModifiedAt: now}
+	tx.AddItem(f)
 	for i := range n {
 		blob := BlobInfo{ID: blob.NewID(), Size: int64(i % 1000), SHA1: fmt.Sprintf("%040x", i)}
-		s.st.AddItem(&state.Item{Typ: "file", ID: s.st.NewID(), Name: fmt.Sprintf("file-%06d.txt", (i*7919)%n), ParentID: f.ID,
-			Owner: s.st.Admin, CreatedBy: s.st.Admin, ModBy: s.st.Admin, CreatedAt: now, ModifiedAt: now.Add(time.Duration(i%97) * time.Second),
-			Versions: []*state.Version{{ID: s.st.NewID(), Blob: blob, CreatedAt: now, By: s.st.Admin}}})
+		tx.AddItem(&state.Item{Typ: "file", ID: tx.NewID(), Name: fmt.Sprintf("file-%06d.txt", (i*7919)%n), ParentID: f.ID,
+			Owner: tx.Admin, CreatedBy: tx.Admin, ModBy: tx.Admin, CreatedAt: now, ModifiedAt: now.Add(time.Duration(i%97) * time.Second),
+			Versions: []*state.Version{{ID: tx.NewID(), Blob: blob, CreatedAt: now, By: tx.Admin}}})
 	}
 	return s, f.ID
 }
@@ -80,11 +80,11 @@ func BenchmarkCreateInLargeFolder(b *testing.B) {
 // a page by name in the middle, by date in descending order, and by marker.
 func BenchmarkListTrashPage(b *testing.B) {
 	s, id := bigFolder(b, 20000)
-	s.st.Mu.Lock()
-	for _, it := range s.st.Folders.Index(id, nil).All() {
-		s.st.TrashItem(it, s.st.Admin)
+	tx, end := s.st.BeginForTest()
+	for _, it := range tx.Folders.Index(id, nil).All() {
+		tx.TrashItem(it, tx.Admin)
 	}
-	s.st.Mu.Unlock()
+	end()
 	h := s.Handler()
 	for name, query := range map[string]string{
 		"name_middle": "?limit=100&sort=name&offset=10000",

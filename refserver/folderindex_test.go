@@ -78,12 +78,12 @@ func TestFolderIndexMatchesScan(t *testing.T) {
 		}
 	}
 	checkFolderIndexes(t, e.s)
-	e.s.st.Mu.Lock()
+	tx, end := e.s.st.BeginForTest()
 	indexed := 0
-	for _, fx := range e.s.st.Folders.M {
+	for _, fx := range tx.Folders.M {
 		indexed += fx.Len()
 	}
-	e.s.st.Mu.Unlock()
+	end()
 	t.Logf("%d items created, %d folders, %d listed", len(all), len(folders), indexed)
 	assert.Greater(t, indexed, 100, "the steps built a real tree")
 }
@@ -91,17 +91,17 @@ func TestFolderIndexMatchesScan(t *testing.T) {
 // checkFolderIndexes compares every folder index with a scan of the items.
 func checkFolderIndexes(t *testing.T, s *Server) {
 	t.Helper()
-	s.st.Mu.Lock()
-	defer s.st.Mu.Unlock()
+	tx, end := s.st.BeginForTest()
+	defer end()
 	scan := map[state.IndexKey][]*state.Item{}
-	for _, it := range s.st.Items {
+	for _, it := range tx.Items {
 		if key, ok := state.Placement(it); ok {
 			scan[key] = append(scan[key], it)
 		}
 	}
-	require.Len(t, s.st.Folders.M, len(scan), "one index per folder that lists something")
+	require.Len(t, tx.Folders.M, len(scan), "one index per folder that lists something")
 	for key, items := range scan {
-		fx := s.st.Folders.M[key]
+		fx := tx.Folders.M[key]
 		require.NotNil(t, fx, "index of %v", key)
 		require.Equal(t, len(items), fx.Len(), "count of %v", key)
 		for _, it := range items {
@@ -132,12 +132,12 @@ func checkFolderIndexes(t *testing.T, s *Server) {
 			trashed = append(trashed, items...)
 		}
 	}
-	require.Equal(t, len(trashed), s.st.Folders.TrashAll.Len(), "trash across owners")
+	require.Equal(t, len(trashed), tx.Folders.TrashAll.Len(), "trash across owners")
 	for k, sortKey := range state.SortKeys {
 		for _, desc := range []bool{false, true} {
 			want := append([]*state.Item(nil), trashed...)
 			sortItems(want, sortKey, desc)
-			assert.Equal(t, itemIDs(want), itemIDs(s.st.Folders.TrashAll.Page(k, desc, 0, len(want))), "all trash by %s desc=%v", sortKey, desc)
+			assert.Equal(t, itemIDs(want), itemIDs(tx.Folders.TrashAll.Page(k, desc, 0, len(want))), "all trash by %s desc=%v", sortKey, desc)
 		}
 	}
 }

@@ -48,8 +48,8 @@ func (s *Server) createFolder(w http.ResponseWriter, r *http.Request, p *state.P
 	}
 	fields := parseFields(r)
 
-	return s.change(w, func() (state.Reply, *wire.Error) {
-		return s.st.CreateFolderTx(p, body, syncState, uploadEmail, fields)
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		return tx.CreateFolderTx(p, body, syncState, uploadEmail, fields)
 	})
 }
 
@@ -120,7 +120,7 @@ func parseCollectionQuery(r *http.Request, allowMarker bool) (state.CollectionQu
 // them. It fails when an id is not a file or folder.
 func (s *Server) HideFromUsers(ids ...string) error {
 	var err error
-	s.st.Update(func() { err = s.st.HideItems(ids) })
+	s.st.Update(func(tx *state.Tx) { err = tx.HideItems(ids) })
 	if err != nil {
 		return err
 	}
@@ -142,7 +142,7 @@ func (s *Server) getFolder(w http.ResponseWriter, r *http.Request, p *state.Prin
 	if aerr != nil {
 		return aerr
 	}
-	return s.change(w, func() (state.Reply, *wire.Error) { return s.st.GetItemTx(p, rd, q) })
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) { return tx.GetItemTx(p, rd, q) })
 }
 
 // listFolderItems serves GET /folders/{folder_id}/items with offset or
@@ -163,17 +163,17 @@ func (s *Server) listFolderItems(w http.ResponseWriter, r *http.Request, p *stat
 	if rd.Link != nil || rd.Fields != nil {
 		// Through a shared link the answer depends on the link's folder;
 		// full entries show more than their own records (a folder's size).
-		return s.change(w, func() (state.Reply, *wire.Error) { return s.st.ListFolderItemsTx(p, rd, q) })
+		return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) { return tx.ListFolderItemsTx(p, rd, q) })
 	}
 	var (
 		mark   uint64
 		window []string
 	)
 	q.Window = &window
-	err := s.change(w, func() (state.Reply, *wire.Error) {
-		m0 := s.st.MarkCount()
-		rep, aerr := s.st.ListFolderItemsTx(p, rd, q)
-		mark = s.st.ListingReadWait(m0, id, window)
+	err := s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		m0 := tx.MarkCount()
+		rep, aerr := tx.ListFolderItemsTx(p, rd, q)
+		mark = tx.ListingReadWait(m0, id, window)
 		return rep, aerr
 	})
 	answersRead(w, mark)
@@ -197,7 +197,7 @@ func (s *Server) deleteFolder(w http.ResponseWriter, r *http.Request, p *state.P
 	if id == state.RootID {
 		return wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "The root folder cannot be deleted")
 	}
-	s.st.Update(func() { aerr = s.st.TrashItemTx(p, "folder", id, r.Header.Get("If-Match"), recursive) })
+	s.st.Update(func(tx *state.Tx) { aerr = tx.TrashItemTx(p, "folder", id, r.Header.Get("If-Match"), recursive) })
 	if aerr != nil {
 		return aerr
 	}

@@ -14,17 +14,17 @@ import (
 // check that rejected requests change nothing.
 func govSnapshot(s *Server) string {
 	base := snapshot(s)
-	s.st.Mu.Lock()
-	defer s.st.Mu.Unlock()
+	tx, end := s.st.BeginForTest()
+	defer end()
 	var lines []string
-	for _, rp := range s.st.Retention.PolicyOrder {
+	for _, rp := range tx.Retention.PolicyOrder {
 		lines = append(lines, fmt.Sprintf("rp %s %q %q %s %d %s %s %s ext=%d %v %v %d %s", rp.ID, rp.Name, rp.Description, rp.PolicyType, rp.Days,
 			rp.Disposition, rp.RetentionType, rp.Status, rp.MaxExtension, rp.CanOwnerExtend, rp.OwnersNotified, len(rp.Recipients), rp.ModifiedAt))
 	}
-	for _, a := range s.st.Retention.AssignOrder {
+	for _, a := range tx.Retention.AssignOrder {
 		lines = append(lines, fmt.Sprintf("ra %s %s %s %s %v %q", a.ID, a.Policy.ID, a.ToType, a.ToID, a.FilterFields, a.StartDateField))
 	}
-	for _, f := range s.st.Retention.FvrOrder {
+	for _, f := range tx.Retention.FvrOrder {
 		var src []string
 		for a, at := range f.Sources {
 			src = append(src, a.ID+"@"+at.String())
@@ -32,13 +32,13 @@ func govSnapshot(s *Server) string {
 		sort.Strings(src)
 		lines = append(lines, fmt.Sprintf("fvr %s %s %s %v", f.ID, f.File.ID, f.Version.ID, src))
 	}
-	for _, hp := range s.st.Holds.PolicyOrder {
+	for _, hp := range tx.Holds.PolicyOrder {
 		lines = append(lines, fmt.Sprintf("hp %s %q %q %q %v %s %s %s", hp.ID, hp.Name, hp.Description, hp.ReleaseNotes, hp.Ongoing, hp.FilterStart, hp.FilterEnd, hp.Released))
 	}
-	for _, a := range s.st.Holds.AssignOrder {
+	for _, a := range tx.Holds.AssignOrder {
 		lines = append(lines, fmt.Sprintf("ha %s %s %s %s %s", a.ID, a.Policy.ID, a.ToType, a.ToID, a.Deleted))
 	}
-	for _, h := range s.st.Holds.HoldOrder {
+	for _, h := range tx.Holds.HoldOrder {
 		var src []string
 		for _, a := range h.Sources {
 			src = append(src, a.ID)

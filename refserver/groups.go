@@ -33,8 +33,8 @@ func (s *Server) createGroup(w http.ResponseWriter, r *http.Request, p *state.Pr
 		return wire.BadRequest("Missing required field: name")
 	}
 	fields := parseFields(r)
-	return s.change(w, func() (state.Reply, *wire.Error) {
-		return s.st.CreateGroupTx(body, fields, p)
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		return tx.CreateGroupTx(body, fields, p)
 	})
 }
 
@@ -45,8 +45,8 @@ func (s *Server) getGroup(w http.ResponseWriter, r *http.Request, p *state.Princ
 		return aerr
 	}
 	fields := parseFields(r)
-	return s.change(w, func() (state.Reply, *wire.Error) {
-		return s.st.GetGroupTx(id, p, fields)
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		return tx.GetGroupTx(id, p, fields)
 	})
 }
 
@@ -61,14 +61,14 @@ func (s *Server) updateGroup(w http.ResponseWriter, r *http.Request, p *state.Pr
 		return aerr
 	}
 	fields := parseFields(r)
-	return s.change(w, func() (state.Reply, *wire.Error) {
-		return s.st.UpdateGroupTx(id, p, body, fields)
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		return tx.UpdateGroupTx(id, p, body, fields)
 	})
 }
 
 // deleteGroup serves DELETE /groups/{group_id}: 204; its memberships go too.
 func (s *Server) deleteGroup(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
-	return deleteRecord(s, w, r, "group_id", http.StatusNoContent, s.st.LookupGroup, s.st.RemoveGroup)
+	return deleteRecord(s, w, r, "group_id", http.StatusNoContent, (*state.Tx).LookupGroup, (*state.Tx).RemoveGroup)
 }
 
 // listGroups serves GET /groups: offset pages of the groups by name
@@ -80,8 +80,8 @@ func (s *Server) listGroups(w http.ResponseWriter, r *http.Request, p *state.Pri
 	}
 	filter := strings.ToLower(r.URL.Query().Get("filter_term"))
 	fields := parseFields(r)
-	return s.change(w, func() (state.Reply, *wire.Error) {
-		return s.st.ListGroupsTx(filter, pq, fields, p)
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		return tx.ListGroupsTx(filter, pq, fields, p)
 	})
 }
 
@@ -96,7 +96,7 @@ func (s *Server) listGroupMemberships(w http.ResponseWriter, r *http.Request, p 
 	if aerr != nil {
 		return aerr
 	}
-	return s.change(w, func() (state.Reply, *wire.Error) {
-		return s.st.ListGroupMembershipsTx(id, p, pq)
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		return tx.ListGroupMembershipsTx(id, p, pq)
 	})
 }

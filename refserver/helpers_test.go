@@ -231,17 +231,17 @@ func digestOf(b []byte) string {
 // snapshot is a fingerprint of the server state, to check that rejected
 // requests change nothing.
 func snapshot(s *Server) string {
-	s.st.Mu.Lock()
-	defer s.st.Mu.Unlock()
+	tx, end := s.st.BeginForTest()
+	defer end()
 	var lines []string
-	for _, it := range s.st.Items {
+	for _, it := range tx.Items {
 		l := fmt.Sprintf("%s %s %q parent=%s seq=%d owner=%s", it.Typ, it.ID, it.Name, it.ParentID, it.Seq, it.Owner.ID)
 		for _, v := range it.Versions {
 			l += fmt.Sprintf(" v%s:%s", v.ID, v.Blob.SHA1)
 		}
 		lines = append(lines, l)
 	}
-	for _, ss := range s.st.Sessions {
+	for _, ss := range tx.Sessions {
 		l := fmt.Sprintf("session %s size=%d", ss.ID, ss.FileSize)
 		for _, pt := range state.SortedParts(ss) {
 			l += fmt.Sprintf(" %s@%d+%d", pt.ID, pt.Offset, pt.Size)
@@ -264,10 +264,10 @@ func blobCount(t *testing.T, s *Server) int {
 		require.NoError(t, err)
 		// Parts of open upload sessions count as blobs: they are in their
 		// session's assembly file until the commit or the abort.
-		s.st.Mu.Lock()
-		defer s.st.Mu.Unlock()
+		tx, end := s.st.BeginForTest()
+		defer end()
 		parts := 0
-		for _, ss := range s.st.Sessions {
+		for _, ss := range tx.Sessions {
 			if id := ss.Asm.ID(); id != "" {
 				if _, err := os.Stat(filepath.Join(d.Path(), blob.AssemblyFile(id))); err == nil {
 					parts += len(ss.Parts)

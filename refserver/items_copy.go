@@ -54,7 +54,7 @@ func (s *Server) copyItem(w http.ResponseWriter, r *http.Request, p *state.Princ
 		name  string
 		aerr  *wire.Error
 	)
-	s.st.View(func() { nodes, name, aerr = s.st.PlanCopy(p, typ, id, &body) })
+	s.st.View(func(tx *state.ReadTx) { nodes, name, aerr = tx.PlanCopy(p, typ, id, &body) })
 	if aerr != nil {
 		return aerr
 	}
@@ -63,8 +63,8 @@ func (s *Server) copyItem(w http.ResponseWriter, r *http.Request, p *state.Princ
 		s.deleteBlobs(r, blobs)
 		return err
 	}
-	if err := s.change(w, func() (state.Reply, *wire.Error) {
-		return s.st.AddCopyTx(p, nodes, *body.Parent.ID, name, fields)
+	if err := s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		return tx.AddCopyTx(p, nodes, *body.Parent.ID, name, fields)
 	}); err != nil {
 		s.deleteBlobs(r, blobs)
 		return err

@@ -51,7 +51,7 @@ func (s *Server) updateItem(w http.ResponseWriter, r *http.Request, p *state.Pri
 	fields := parseFields(r)
 
 	ifMatch := r.Header.Get("If-Match")
-	return s.change(w, func() (state.Reply, *wire.Error) {
-		return s.st.UpdateItemTx(id, body, p, typ, ifMatch, lock, unlock, now, removeLink, link, fields)
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		return tx.UpdateItemTx(id, body, p, typ, ifMatch, lock, unlock, now, removeLink, link, fields)
 	})
 }

@@ -33,16 +33,16 @@ func (s *Server) createLegalHoldAssignment(w http.ResponseWriter, r *http.Reques
 	if !slices.Contains(governance.HoldTargetTypes, a.ToType) {
 		return wire.BadRequest("assign_to.type must be file, file_version, folder, user, ownership or interactions")
 	}
-	return s.change(w, func() (state.Reply, *wire.Error) {
-		return governance.CreateLegalHoldAssignmentTx(s.st, b, p, a)
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		return governance.CreateLegalHoldAssignmentTx(tx, b, p, a)
 	})
 }
 
 // getLegalHoldAssignment serves GET /legal_hold_policy_assignments/{id}.
 func (s *Server) getLegalHoldAssignment(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
 	fields := parseFields(r)
-	return getRecord(s, w, r, "id", onState2(s.st, governance.LegalHoldAssignmentByID), func(a *state.LegalHoldAssignment) map[string]any {
-		return state.PickFields(governance.LegalHoldAssignmentRecord(s.st, a), fields, "type", "id")
+	return getRecord(s, w, r, "id", governance.LegalHoldAssignmentByID, func(tx *state.Tx, a *state.LegalHoldAssignment) map[string]any {
+		return state.PickFields(governance.LegalHoldAssignmentRecord(tx, a), fields, "type", "id")
 	})
 }
 
@@ -63,8 +63,8 @@ func (s *Server) listLegalHoldAssignments(w http.ResponseWriter, r *http.Request
 		return wire.BadRequest("assign_to_type must be file, file_version, folder, user, ownership or interactions")
 	}
 	fields := parseFields(r)
-	return s.change(w, func() (state.Reply, *wire.Error) {
-		return governance.ListLegalHoldAssignmentsTx(s.st, policyID, typ, toID, q, fields)
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		return governance.ListLegalHoldAssignmentsTx(tx, policyID, typ, toID, q, fields)
 	})
 }
 
@@ -72,5 +72,5 @@ func (s *Server) listLegalHoldAssignments(w http.ResponseWriter, r *http.Request
 // 202 with no body; the assignment keeps holding, listed with deleted_at,
 // until it is gone. Asking again is accepted again and changes nothing.
 func (s *Server) deleteLegalHoldAssignment(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
-	return deleteRecord(s, w, r, "id", http.StatusAccepted, onState2(s.st, governance.LegalHoldAssignmentByID), onState(s.st, governance.RemoveLegalHoldAssignment))
+	return deleteRecord(s, w, r, "id", http.StatusAccepted, governance.LegalHoldAssignmentByID, governance.RemoveLegalHoldAssignment)
 }

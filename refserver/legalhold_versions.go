@@ -20,8 +20,8 @@ func (s *Server) listFileVersionLegalHolds(w http.ResponseWriter, r *http.Reques
 	if policyID == "" {
 		return wire.BadRequest("Missing required parameter: policy_id")
 	}
-	return s.change(w, func() (state.Reply, *wire.Error) {
-		return governance.ListFileVersionLegalHoldsTx(s.st, policyID, q)
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		return governance.ListFileVersionLegalHoldsTx(tx, policyID, q)
 	})
 }
 
@@ -29,8 +29,8 @@ func (s *Server) listFileVersionLegalHolds(w http.ResponseWriter, r *http.Reques
 // once no assignment holds the version any more.
 func (s *Server) getFileVersionLegalHold(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
 	recordID := r.PathValue("id")
-	return s.change(w, func() (state.Reply, *wire.Error) {
-		return governance.GetFileVersionLegalHoldTx(s.st, recordID)
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		return governance.GetFileVersionLegalHoldTx(tx, recordID)
 	})
 }
 
@@ -55,7 +55,7 @@ func (s *Server) listHeldByAssignment(w http.ResponseWriter, r *http.Request, p 
 	}
 	fields := parseFields(r)
 	recordID := r.PathValue("id")
-	return s.change(w, func() (state.Reply, *wire.Error) {
-		return governance.ListHeldByAssignmentTx(s.st, recordID, current, q, fields, p)
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		return governance.ListHeldByAssignmentTx(tx, recordID, current, q, fields, p)
 	})
 }

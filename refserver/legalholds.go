@@ -70,14 +70,14 @@ func (s *Server) createLegalHoldPolicy(w http.ResponseWriter, r *http.Request, p
 	if b.FilterStartedAt != nil && hp.FilterEnd.Before(hp.FilterStart) {
 		return wire.BadRequest("filter_started_at is after filter_ended_at")
 	}
-	return s.change(w, func() (state.Reply, *wire.Error) {
-		return governance.CreateLegalHoldPolicyTx(s.st, hp)
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		return governance.CreateLegalHoldPolicyTx(tx, hp)
 	})
 }
 
 // getLegalHoldPolicy serves GET /legal_hold_policies/{id}.
 func (s *Server) getLegalHoldPolicy(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
-	return getRecord(s, w, r, "id", onState2(s.st, governance.LegalHoldPolicyByID), onState(s.st, governance.LegalHoldPolicyRecord))
+	return getRecord(s, w, r, "id", governance.LegalHoldPolicyByID, governance.LegalHoldPolicyRecord)
 }
 
 // listLegalHoldPolicies serves GET /legal_hold_policies, marker-paged,
@@ -89,8 +89,8 @@ func (s *Server) listLegalHoldPolicies(w http.ResponseWriter, r *http.Request, p
 	}
 	prefix := strings.ToLower(r.URL.Query().Get("policy_name"))
 	fields := parseFields(r)
-	return s.change(w, func() (state.Reply, *wire.Error) {
-		return governance.ListLegalHoldPoliciesTx(s.st, prefix, q, fields)
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		return governance.ListLegalHoldPoliciesTx(tx, prefix, q, fields)
 	})
 }
 
@@ -112,8 +112,8 @@ func (s *Server) updateLegalHoldPolicy(w http.ResponseWriter, r *http.Request, p
 		return aerr
 	}
 	pathValue := r.PathValue("id")
-	return s.change(w, func() (state.Reply, *wire.Error) {
-		return governance.UpdateLegalHoldPolicyTx(s.st, pathValue, b)
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		return governance.UpdateLegalHoldPolicyTx(tx, pathValue, b)
 	})
 }
 
@@ -121,5 +121,5 @@ func (s *Server) updateLegalHoldPolicy(w http.ResponseWriter, r *http.Request, p
 // no body; the release runs in the background (releasing, then released,
 // when the holds lift). Asking again is accepted again and changes nothing.
 func (s *Server) releaseLegalHoldPolicy(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
-	return deleteRecord(s, w, r, "id", http.StatusAccepted, onState2(s.st, governance.LegalHoldPolicyByID), onState(s.st, governance.ReleaseLegalHold))
+	return deleteRecord(s, w, r, "id", http.StatusAccepted, governance.LegalHoldPolicyByID, governance.ReleaseLegalHold)
 }

@@ -1,5 +1,7 @@
 package refserver
 
+import "github.com/contentapi/cms/refserver/internal/state"
+
 // HideFromPages makes the users, groups and group memberships with these
 // ids invisible in the offset pages of their lists, as the service does
 // with records the caller may not see: they still count in total_count and
@@ -10,6 +12,6 @@ package refserver
 // It fails, changing nothing, when an id is none of those records.
 func (s *Server) HideFromPages(ids ...string) error {
 	var err error
-	s.st.Update(func() { err = s.st.HideFromPages(ids) })
+	s.st.Update(func(tx *state.Tx) { err = tx.HideFromPages(ids) })
 	return err
 }

@@ -33,8 +33,8 @@ func (s *Server) createMembership(w http.ResponseWriter, r *http.Request, p *sta
 		return aerr
 	}
 	fields := parseFields(r)
-	return s.change(w, func() (state.Reply, *wire.Error) {
-		return s.st.CreateMembershipTx(body, fields)
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		return tx.CreateMembershipTx(body, fields)
 	})
 }
 
@@ -42,8 +42,8 @@ func (s *Server) createMembership(w http.ResponseWriter, r *http.Request, p *sta
 func (s *Server) getMembership(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
 	fields := parseFields(r)
 	membershipID := r.PathValue("group_membership_id")
-	return s.change(w, func() (state.Reply, *wire.Error) {
-		return s.st.GetMembershipTx(membershipID, p, fields)
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		return tx.GetMembershipTx(membershipID, p, fields)
 	})
 }
 
@@ -61,16 +61,16 @@ func (s *Server) updateMembership(w http.ResponseWriter, r *http.Request, p *sta
 	}
 	fields := parseFields(r)
 	membershipID := r.PathValue("group_membership_id")
-	return s.change(w, func() (state.Reply, *wire.Error) {
-		return s.st.UpdateMembershipTx(membershipID, p, body, fields)
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		return tx.UpdateMembershipTx(membershipID, p, body, fields)
 	})
 }
 
 // deleteMembership serves DELETE /group_memberships/{group_membership_id}: 204.
 func (s *Server) deleteMembership(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
 	membershipID := r.PathValue("group_membership_id")
-	return s.change(w, func() (state.Reply, *wire.Error) {
-		return s.st.DeleteMembershipTx(membershipID, p)
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		return tx.DeleteMembershipTx(membershipID, p)
 	})
 }
 
@@ -85,7 +85,7 @@ func (s *Server) listUserMemberships(w http.ResponseWriter, r *http.Request, p *
 	if aerr != nil {
 		return aerr
 	}
-	return s.change(w, func() (state.Reply, *wire.Error) {
-		return s.st.ListUserMembershipsTx(p, id, pq)
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		return tx.ListUserMembershipsTx(p, id, pq)
 	})
 }

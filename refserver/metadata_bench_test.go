@@ -33,17 +33,17 @@ func benchServer(b *testing.B, n int) (*Server, []*state.Item) {
 		}
 		t.Fields = append(t.Fields, f)
 	}
-	s.st.Mu.Lock()
-	defer s.st.Mu.Unlock()
-	s.st.AddTemplate(t)
+	tx, end := s.st.BeginForTest()
+	defer end()
+	tx.AddTemplate(t)
 	now := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 	statuses := []string{"draft", "active", "closed"}
 	items := make([]*state.Item, n)
 	for i := range n {
-		it := &state.Item{Typ: "file", ID: s.st.NewID(), Name: fmt.Sprintf("f%05d.pdf", i), ParentID: state.RootID,
-			Owner: s.st.Admin, CreatedBy: s.st.Admin, ModBy: s.st.Admin, CreatedAt: now, ModifiedAt: now,
-			Versions: []*state.Version{{ID: s.st.NewID(), CreatedAt: now, By: s.st.Admin}}}
-		s.st.AddItem(it)
+		it := &state.Item{Typ: "file", ID: tx.NewID(), Name: fmt.Sprintf("f%05d.pdf", i), ParentID: state.RootID,
+			Owner: tx.Admin, CreatedBy: tx.Admin, ModBy: tx.Admin, CreatedAt: now, ModifiedAt: now,
+			Versions: []*state.Version{{ID: tx.NewID(), CreatedAt: now, By: tx.Admin}}}
+		tx.AddItem(it)
 		items[i] = it
 		amount := (i * 7919) % n // a permutation of 0..n-1
 		values, merr := metadata.TemplateValues(t, map[string]any{
@@ -53,7 +53,7 @@ func benchServer(b *testing.B, n int) (*Server, []*state.Item) {
 		if merr != nil {
 			b.Fatal(merr)
 		}
-		s.st.AddInstance(t, it, values)
+		tx.AddInstance(t, it, values)
 	}
 	return s, items
 }
@@ -141,9 +141,9 @@ func BenchmarkMetadataInstanceUpdate(b *testing.B) {
 // patch decoding, atomic application, validation and the index update.
 func BenchmarkMetadataInstanceUpdateState(b *testing.B) {
 	s, items := benchServer(b, 10_000)
-	s.st.Mu.Lock()
-	defer s.st.Mu.Unlock()
-	t := s.st.Template(s.st.EnterpriseScope(), "contract")
+	tx, end := s.st.BeginForTest()
+	defer end()
+	t := tx.Template(tx.EnterpriseScope(), "contract")
 	t.Index("amount")
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -157,6 +157,6 @@ func BenchmarkMetadataInstanceUpdateState(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		metadata.SetValues(s.st, in, values)
+		metadata.SetValues(tx, in, values)
 	}
 }

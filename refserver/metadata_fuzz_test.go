@@ -99,7 +99,7 @@ func FuzzMetadataQueryParse(f *testing.F) {
 	} {
 		f.Add(s, "A%b_\\%")
 	}
-	s := &Server{st: &state.State{EnterpriseID: "1"}}
+	st := state.New(&state.Env{EnterpriseID: "1"})
 	tmpl, instances := fuzzTemplate()
 	f.Fuzz(func(t *testing.T, query, param string) {
 		n, err := mdquery.Parse(query)
@@ -133,7 +133,9 @@ func FuzzMetadataQueryParse(f *testing.F) {
 			}
 		}
 		collect(n)
-		pred, aerr := metadata.CompileQuery(s.st, n, tmpl, params)
+		tx, end := st.BeginForTest()
+		defer end()
+		pred, aerr := metadata.CompileQuery(tx, n, tmpl, params)
 		if aerr != nil {
 			if aerr.Code != metadata.CodeInvalidQuery && aerr.Code != metadata.CodeUnexpectedJSONType {
 				t.Fatalf("compile %q: code %s", query, aerr.Code)

@@ -28,10 +28,10 @@ func requireMDError(t *testing.T, resp *http.Response, body map[string]any, stat
 // mdSnapshot fingerprints the metadata state (templates, instances, the
 // item index and the instance ids) to check that rejections change nothing.
 func mdSnapshot(s *Server) string {
-	s.st.Mu.Lock()
-	defer s.st.Mu.Unlock()
+	tx, end := s.st.BeginForTest()
+	defer end()
 	var lines []string
-	for k, t := range s.st.Metadata.Templates {
+	for k, t := range tx.Metadata.Templates {
 		b, _ := json.Marshal(t.Record())
 		lines = append(lines, fmt.Sprintf("template %s %s v%d %d", k, b, t.Version, len(t.BySeq)))
 		for _, in := range t.BySeq {
@@ -39,10 +39,10 @@ func mdSnapshot(s *Server) string {
 			lines = append(lines, fmt.Sprintf("instance %s %s", in.Item.ID, b))
 		}
 	}
-	for id, list := range s.st.Metadata.ByItem {
+	for id, list := range tx.Metadata.ByItem {
 		lines = append(lines, fmt.Sprintf("item %s %d", id, len(list)))
 	}
-	lines = append(lines, fmt.Sprintf("ids %d order %d", len(s.st.Metadata.ByInstID), len(s.st.Metadata.Order)))
+	lines = append(lines, fmt.Sprintf("ids %d order %d", len(tx.Metadata.ByInstID), len(tx.Metadata.Order)))
 	sort.Strings(lines)
 	return strings.Join(lines, "\n")
 }

@@ -14,9 +14,9 @@ import (
 // page of 100 from a marker in both directions.
 func BenchmarkMetadataIndex(b *testing.B) {
 	s, items := benchServer(b, 10_000)
-	s.st.Mu.Lock()
-	defer s.st.Mu.Unlock()
-	t := s.st.Template(s.st.EnterpriseScope(), "contract")
+	tx, end := s.st.BeginForTest()
+	defer end()
+	t := tx.Template(tx.EnterpriseScope(), "contract")
 	b.Run("build", func(b *testing.B) {
 		b.ReportAllocs()
 		for range b.N {
@@ -36,7 +36,7 @@ func BenchmarkMetadataIndex(b *testing.B) {
 		}
 	})
 	o := metadata.QueryOrder{Keys: []metadata.QField{{Key: "amount"}}}
-	after := metadata.PositionOf(s.st, o, t.Instances[items[len(items)/2].ID])
+	after := metadata.PositionOf(tx, o, t.Instances[items[len(items)/2].ID])
 	for _, desc := range []bool{false, true} {
 		name := "walk-asc"
 		if desc {

@@ -27,8 +27,8 @@ func (s *Server) listInstances(typ string) handlerFunc {
 		if !state.ValidID(id) {
 			return wire.NotFound(typ)
 		}
-		return s.change(w, func() (state.Reply, *wire.Error) {
-			return metadata.ListInstancesTx(s.st, p, typ, id)
+		return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+			return metadata.ListInstancesTx(tx, p, typ, id)
 		})
 	}
 }
@@ -39,7 +39,7 @@ func (s *Server) listInstances(typ string) handlerFunc {
 func (s *Server) getInstance(typ string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
 		ip := s.readInstancePath(r, typ)
-		return s.changeErr(w, func() (state.Reply, error) { return metadata.GetInstanceTx(s.st, ip, p) })
+		return s.changeErr(w, func(tx *state.Tx) (state.Reply, error) { return metadata.GetInstanceTx(tx, ip, p) })
 	}
 }
 
@@ -62,7 +62,7 @@ func (s *Server) createInstance(typ string) handlerFunc {
 			return metadata.MDErrf(http.StatusBadRequest, wire.CodeBadRequest, "The body must be a JSON object of values")
 		}
 		ip := s.readInstancePath(r, typ)
-		return s.changeErr(w, func() (state.Reply, error) { return metadata.AddInstanceTx(s.st, ip, p, raw) })
+		return s.changeErr(w, func(tx *state.Tx) (state.Reply, error) { return metadata.AddInstanceTx(tx, ip, p, raw) })
 	}
 }
 
@@ -70,7 +70,7 @@ func (s *Server) createInstance(typ string) handlerFunc {
 func (s *Server) deleteInstance(typ string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
 		ip := s.readInstancePath(r, typ)
-		return s.changeErr(w, func() (state.Reply, error) { return metadata.DeleteInstanceTx(s.st, ip, p) })
+		return s.changeErr(w, func(tx *state.Tx) (state.Reply, error) { return metadata.DeleteInstanceTx(tx, ip, p) })
 	}
 }
 
@@ -97,6 +97,6 @@ func (s *Server) updateInstance(typ string) handlerFunc {
 			return aerr
 		}
 		ip := s.readInstancePath(r, typ)
-		return s.changeErr(w, func() (state.Reply, error) { return metadata.PatchInstanceTx(s.st, ip, p, patch) })
+		return s.changeErr(w, func(tx *state.Tx) (state.Reply, error) { return metadata.PatchInstanceTx(tx, ip, p, patch) })
 	}
 }

@@ -403,16 +403,16 @@ func TestMetadataDroppedWithItem(t *testing.T) {
 	require.Equal(t, 204, resp.StatusCode)
 	// In the trash the instances stay (a restore brings them back); they go
 	// when the folder is deleted for good.
-	e.s.st.Mu.Lock()
-	require.NotEmpty(t, e.s.st.Metadata.ByItem)
-	e.s.st.Mu.Unlock()
+	tx, end := e.s.st.BeginForTest()
+	require.NotEmpty(t, tx.Metadata.ByItem)
+	end()
 	resp, _ = e.do("DELETE", e.api("/folders/"+folder+"/trash"), e.user, nil, nil)
 	require.Equal(t, 204, resp.StatusCode)
-	e.s.st.Mu.Lock()
-	defer e.s.st.Mu.Unlock()
-	assert.Empty(t, e.s.st.Metadata.ByItem)
-	assert.Empty(t, e.s.st.Metadata.ByInstID)
-	for _, tm := range e.s.st.Metadata.Templates {
+	tx, end = e.s.st.BeginForTest()
+	defer end()
+	assert.Empty(t, tx.Metadata.ByItem)
+	assert.Empty(t, tx.Metadata.ByInstID)
+	for _, tm := range tx.Metadata.Templates {
 		assert.Empty(t, tm.BySeq)
 		assert.Empty(t, tm.Instances)
 	}

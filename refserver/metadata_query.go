@@ -63,7 +63,7 @@ func (s *Server) executeMetadataQuery(w http.ResponseWriter, r *http.Request, p 
 	if limit < 0 || limit > maxQueryLimit {
 		return wire.BadRequest("limit must be between 0 and %d", maxQueryLimit)
 	}
-	scope, key, aerr := metadata.ParseFrom(s.st, *body.From)
+	scope, key, aerr := metadata.ParseFrom(s.st.Env, *body.From)
 	if aerr != nil {
 		return aerr
 	}
@@ -81,7 +81,7 @@ func (s *Server) executeMetadataQuery(w http.ResponseWriter, r *http.Request, p 
 	}
 	hash := bodyHash(raw)
 
-	return s.change(w, func() (state.Reply, *wire.Error) {
-		return metadata.ExecuteMetadataQueryTx(s.st, scope, key, body, tree, params, p, hash, limit)
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		return metadata.ExecuteMetadataQueryTx(tx, scope, key, body, tree, params, p, hash, limit)
 	})
 }

@@ -43,7 +43,7 @@ func (s *Server) updateTemplate(w http.ResponseWriter, r *http.Request, p *state
 		return aerr
 	}
 	templateKey := r.PathValue("template_key")
-	return s.change(w, func() (state.Reply, *wire.Error) {
-		return metadata.UpdateTemplateTx(s.st, scope, templateKey, ops)
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		return metadata.UpdateTemplateTx(tx, scope, templateKey, ops)
 	})
 }

@@ -132,8 +132,8 @@ func (s *Server) createTemplate(w http.ResponseWriter, r *http.Request, p *state
 		}
 	}
 
-	return s.change(w, func() (state.Reply, *wire.Error) {
-		return metadata.CreateTemplateTx(s.st, t, derived)
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		return metadata.CreateTemplateTx(tx, t, derived)
 	})
 }
 
@@ -144,8 +144,8 @@ func (s *Server) getTemplate(w http.ResponseWriter, r *http.Request, p *state.Pr
 		return aerr
 	}
 	templateKey := r.PathValue("template_key")
-	return s.change(w, func() (state.Reply, *wire.Error) {
-		return metadata.GetTemplateTx(s.st, scope, templateKey)
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		return metadata.GetTemplateTx(tx, scope, templateKey)
 	})
 }
 
@@ -154,8 +154,8 @@ func (s *Server) getTemplate(w http.ResponseWriter, r *http.Request, p *state.Pr
 // ID of the template is not recognised").
 func (s *Server) getTemplateByID(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
 	pathValue := r.PathValue("template_id")
-	return s.change(w, func() (state.Reply, *wire.Error) {
-		return metadata.GetTemplateByIDTx(s.st, pathValue)
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		return metadata.GetTemplateByIDTx(tx, pathValue)
 	})
 }
 
@@ -168,8 +168,8 @@ func (s *Server) deleteTemplate(w http.ResponseWriter, r *http.Request, p *state
 		return aerr
 	}
 	templateKey := r.PathValue("template_key")
-	return s.change(w, func() (state.Reply, *wire.Error) {
-		return metadata.DeleteTemplateTx(s.st, scope, templateKey)
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		return metadata.DeleteTemplateTx(tx, scope, templateKey)
 	})
 }
 
@@ -189,8 +189,8 @@ func (s *Server) listTemplates(w http.ResponseWriter, r *http.Request, scope str
 	if aerr != nil {
 		return aerr
 	}
-	return s.change(w, func() (state.Reply, *wire.Error) {
-		return metadata.ListTemplatesTx(s.st, scope, q)
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		return metadata.ListTemplatesTx(tx, scope, q)
 	})
 }
 
@@ -207,7 +207,7 @@ func (s *Server) listTemplatesByInstance(w http.ResponseWriter, r *http.Request,
 	if aerr != nil {
 		return aerr
 	}
-	return s.change(w, func() (state.Reply, *wire.Error) {
-		return metadata.ListTemplatesByInstanceTx(s.st, id, p, limit)
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		return metadata.ListTemplatesByInstanceTx(tx, id, p, limit)
 	})
 }

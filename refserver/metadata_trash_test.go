@@ -33,9 +33,9 @@ func (q *queryEnv) queryNames(ancestor string) []string {
 // instanceID is the $id of the contract instance on a file.
 func (q *queryEnv) instanceID(fileID string) string {
 	q.t.Helper()
-	q.s.st.Mu.Lock()
-	defer q.s.st.Mu.Unlock()
-	return q.s.st.Template(q.scope, "contract").Instances[fileID].ID
+	tx, end := q.s.st.BeginForTest()
+	defer end()
+	return tx.Template(q.scope, "contract").Instances[fileID].ID
 }
 
 // TestMetadataReadsSkipTrash: an item in the trash, trashed itself or with
@@ -46,9 +46,9 @@ func TestMetadataReadsSkipTrash(t *testing.T) {
 	t.Parallel()
 	q := newQueryEnv(t)
 	c1, c5 := q.idOf("c1"), q.idOf("c5")
-	q.s.st.Mu.Lock()
-	sub := q.s.st.Items[c5].ParentID
-	q.s.st.Mu.Unlock()
+	tx, end := q.s.st.BeginForTest()
+	sub := tx.Items[c5].ParentID
+	end()
 	in1 := q.instanceID(c1)
 	require.Equal(t, []string{"c1", "c2", "c3", "c4", "c5", "c6"}, q.queryNames("0"))
 

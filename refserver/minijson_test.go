@@ -19,6 +19,8 @@ func TestMiniJSONMatchesMap(t *testing.T) {
 	t.Parallel()
 	s, err := New(Options{})
 	require.NoError(t, err)
+	tx, end := s.st.BeginForTest()
+	defer end()
 	rng := rand.New(rand.NewPCG(3, 4))
 	alphabet := []string{"a", "Z", "\"", "\\", "<", ">", "&", "\n", "\t", "\x01", "\x7f", "é", "\u2028", "\u2029", "😀", "\xff", "\xe2\x82", "/", " "}
 	now := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -37,9 +39,9 @@ func TestMiniJSONMatchesMap(t *testing.T) {
 		default:
 			it.Typ, it.URL = "web_link", "https://x.test/?q="+name
 		}
-		want, err := json.Marshal(s.st.Mini(it))
+		want, err := json.Marshal(tx.Mini(it))
 		require.NoError(t, err)
-		assert.Equal(t, string(want), string(s.st.MiniJSON(it)), "%q", name)
+		assert.Equal(t, string(want), string(tx.MiniJSON(it)), "%q", name)
 	}
 }
 
@@ -49,11 +51,13 @@ func TestWritePageMatchesWriteJSON(t *testing.T) {
 	t.Parallel()
 	s, err := New(Options{})
 	require.NoError(t, err)
+	tx, end := s.st.BeginForTest()
+	defer end()
 	f := &state.Item{Typ: "folder", ID: "5", Name: "<a & b>"}
 	pages := []map[string]any{
-		{"entries": []any{s.st.MiniJSON(f), map[string]any{"id": "7", "type": "file", "name": "x\u2028"}}, "limit": 2, "next_marker": nil, "order": []any{map[string]any{"by": "name"}}},
+		{"entries": []any{tx.MiniJSON(f), map[string]any{"id": "7", "type": "file", "name": "x\u2028"}}, "limit": 2, "next_marker": nil, "order": []any{map[string]any{"by": "name"}}},
 		{"entries": []any{}, "limit": 100, "offset": 0, "total_count": 0},
-		{"entries": []any{s.st.MiniJSON(f)}},
+		{"entries": []any{tx.MiniJSON(f)}},
 	}
 	for _, page := range pages {
 		a, b := httptest.NewRecorder(), httptest.NewRecorder()

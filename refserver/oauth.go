@@ -35,7 +35,7 @@ func (s *Server) initOAuth() {
 	s.oauth = oauth.New(oauth.Config[*state.Principal]{
 		Now:      s.st.Now,
 		Lifetime: s.opts.TokenLifetime,
-		Mark:     func(k oauth.Kind, key string) { s.st.Dirty(oauthKinds[k], key) },
+		Mark:     func(k oauth.Kind, key string) { s.st.MarkOAuth(oauthKinds[k], key) },
 		EnterpriseSubject: func(id string) (*state.Principal, bool) {
 			return s.st.PrincipalForUser(s.st.App), id == s.st.EnterpriseID
 		},

@@ -11,6 +11,7 @@ import (
 	"net/http"
 
 	"github.com/contentapi/cms/refserver/internal/persist"
+	"github.com/contentapi/cms/refserver/internal/state"
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
@@ -31,7 +32,7 @@ func (s *Server) openState(dir string) error {
 		Kinds:  s.recordKinds(),
 		Outer:  oauthLock{s},
 		Reset:  s.clearState,
-		Loaded: func() error { return persist.InitPrincipalTokens(s.st) },
+		Loaded: persist.InitPrincipalTokens,
 	})
 	if err != nil {
 		return err
@@ -74,7 +75,7 @@ func (s *Server) awaitQueuer() error {
 	if s.db == nil {
 		return nil
 	}
-	s.st.View(func() {})
+	s.st.View(func(*state.ReadTx) {})
 	return s.db.Await()
 }
 

@@ -12,8 +12,8 @@ import (
 // derivedDump lists the indexes and orders a restore rebuilds instead of
 // loading them, by ids.
 func derivedDump(s *Server) map[string]any {
-	s.st.Mu.Lock()
-	defer s.st.Mu.Unlock()
+	tx, end := s.st.BeginForTest()
+	defer end()
 	idsOf := func(n int, id func(int) string) []string {
 		out := make([]string, n)
 		for i := range out {
@@ -22,14 +22,14 @@ func derivedDump(s *Server) map[string]any {
 		return out
 	}
 	d := map[string]any{}
-	us := s.st.Users
+	us := tx.Users
 	d["users.order"] = idsOf(len(us.Order), func(i int) string { return us.Order[i].ID })
 	logins := map[string]string{}
 	for l, u := range us.ByLogin {
 		logins[l] = u.ID
 	}
 	d["users.byLogin"] = logins
-	md := s.st.Metadata
+	md := tx.Metadata
 	d["metadata.order"] = idsOf(len(md.Order), func(i int) string { return md.Order[i].ID })
 	tmpls := map[string]string{}
 	for k, t := range md.Templates {
@@ -45,7 +45,7 @@ func derivedDump(s *Server) map[string]any {
 	for it, list := range md.ByItem {
 		d["metadata.byItem "+it] = idsOf(len(list), func(i int) string { return list[i].ID })
 	}
-	rs, hs := s.st.Retention, s.st.Holds
+	rs, hs := tx.Retention, tx.Holds
 	d["retention.policyOrder"] = idsOf(len(rs.PolicyOrder), func(i int) string { return rs.PolicyOrder[i].ID })
 	d["retention.assignOrder"] = idsOf(len(rs.AssignOrder), func(i int) string { return rs.AssignOrder[i].ID })
 	d["retention.fvrOrder"] = idsOf(len(rs.FvrOrder), func(i int) string { return rs.FvrOrder[i].ID })
@@ -61,21 +61,21 @@ func derivedDump(s *Server) map[string]any {
 	}
 	d["byVersion"] = byVersion
 	names := map[string]string{}
-	for n, g := range s.st.Groups.ByName {
+	for n, g := range tx.Groups.ByName {
 		names[n] = g.ID
 	}
 	d["groups.byName"] = names
 	asg := map[string]string{}
-	for id, a := range s.st.Tasks.Assignments {
+	for id, a := range tx.Tasks.Assignments {
 		asg[id] = a.Task.ID
 	}
 	d["tasks.assignments"] = asg
 	principals := map[string]string{}
-	for tok, p := range s.st.Principals {
+	for tok, p := range tx.Principals {
 		principals[tok] = fmt.Sprintf("%s %s", p.Kind, p.User.ID)
 	}
 	d["principals"] = principals
-	for key, fx := range s.st.Folders.M {
+	for key, fx := range tx.Folders.M {
 		owner := ""
 		if key.Owner != nil {
 			owner = key.Owner.ID

@@ -67,10 +67,10 @@ func TestPersistGroupCommit(t *testing.T) {
 	// created counts the folders of parent whose name starts with prefix
 	// in the live state: their records are marked.
 	created := func(prefix string) int {
-		e.s.st.Mu.Lock()
-		defer e.s.st.Mu.Unlock()
+		tx, end := e.s.st.BeginForTest()
+		defer end()
 		n := 0
-		for _, it := range e.s.st.Items {
+		for _, it := range tx.Items {
 			if it.ParentID == parent && strings.HasPrefix(it.Name, prefix) {
 				n++
 			}

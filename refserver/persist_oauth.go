@@ -23,9 +23,9 @@ type recApp struct {
 	NotAuthorized bool
 }
 
-func (s *Server) appKeys() []string { return state.SortedKeys(s.oauth.Records().Apps) }
+func (s *Server) appKeys(*state.ReadTx) []string { return state.SortedKeys(s.oauth.Records().Apps) }
 
-func (s *Server) appRec(id string) (recApp, bool) {
+func (s *Server) appRec(_ *state.ReadTx, id string) (recApp, bool) {
 	a, ok := s.oauth.Records().Apps[id]
 	if !ok {
 		return recApp{}, false
@@ -41,7 +41,7 @@ func (s *Server) appRec(id string) (recApp, bool) {
 	return r, true
 }
 
-func (s *Server) loadApp(id string, r recApp) error {
+func (s *Server) loadApp(tx *state.Tx, id string, r recApp) error {
 	a := &App{ClientID: id, ClientSecret: r.ClientSecret, RedirectURIs: r.RedirectURIs,
 		PublicKeys: map[string]*rsa.PublicKey{}, NotAuthorized: r.NotAuthorized}
 	for kid, der := range r.PublicKeys {
@@ -69,9 +69,9 @@ type recAccess struct {
 	Refresh              string
 }
 
-func (s *Server) accessKeys() []string { return state.SortedKeys(s.oauth.Records().Access) }
+func (s *Server) accessKeys(*state.ReadTx) []string { return state.SortedKeys(s.oauth.Records().Access) }
 
-func (s *Server) accessRec(tok string) (recAccess, bool) {
+func (s *Server) accessRec(_ *state.ReadTx, tok string) (recAccess, bool) {
 	it, ok := s.oauth.Records().Access[tok]
 	if !ok {
 		return recAccess{}, false
@@ -84,8 +84,8 @@ func (s *Server) accessRec(tok string) (recAccess, bool) {
 	return r, true
 }
 
-func (s *Server) loadAccess(tok string, r recAccess) error {
-	u, err := s.st.UserByRef(r.User)
+func (s *Server) loadAccess(tx *state.Tx, tok string, r recAccess) error {
+	u, err := tx.UserByRef(r.User)
 	if err != nil {
 		return err
 	}
@@ -104,9 +104,9 @@ type recRefresh struct {
 	Expires                time.Time
 }
 
-func (s *Server) refreshKeys() []string { return state.SortedKeys(s.oauth.Records().Refresh) }
+func (s *Server) refreshKeys(*state.ReadTx) []string { return state.SortedKeys(s.oauth.Records().Refresh) }
 
-func (s *Server) refreshRec(tok string) (recRefresh, bool) {
+func (s *Server) refreshRec(_ *state.ReadTx, tok string) (recRefresh, bool) {
 	e, ok := s.oauth.Records().Refresh[tok]
 	if !ok {
 		return recRefresh{}, false
@@ -114,8 +114,8 @@ func (s *Server) refreshRec(tok string) (recRefresh, bool) {
 	return recRefresh{ClientID: e.ClientID, User: state.Uid(e.Subject.User), Access: e.Access, Expires: state.Utc(e.Expires)}, true
 }
 
-func (s *Server) loadRefresh(tok string, r recRefresh) error {
-	u, err := s.st.UserByRef(r.User)
+func (s *Server) loadRefresh(tx *state.Tx, tok string, r recRefresh) error {
+	u, err := tx.UserByRef(r.User)
 	if err != nil {
 		return err
 	}
@@ -129,9 +129,9 @@ type recCode struct {
 	Expires                     time.Time
 }
 
-func (s *Server) codeKeys() []string { return state.SortedKeys(s.oauth.Records().Codes) }
+func (s *Server) codeKeys(*state.ReadTx) []string { return state.SortedKeys(s.oauth.Records().Codes) }
 
-func (s *Server) codeRec(code string) (recCode, bool) {
+func (s *Server) codeRec(_ *state.ReadTx, code string) (recCode, bool) {
 	c, ok := s.oauth.Records().Codes[code]
 	if !ok {
 		return recCode{}, false
@@ -139,8 +139,8 @@ func (s *Server) codeRec(code string) (recCode, bool) {
 	return recCode{ClientID: c.ClientID, RedirectURI: c.RedirectURI, User: state.Uid(c.Subject.User), Expires: state.Utc(c.Expires)}, true
 }
 
-func (s *Server) loadCode(code string, r recCode) error {
-	u, err := s.st.UserByRef(r.User)
+func (s *Server) loadCode(tx *state.Tx, code string, r recCode) error {
+	u, err := tx.UserByRef(r.User)
 	if err != nil {
 		return err
 	}
@@ -150,14 +150,14 @@ func (s *Server) loadCode(code string, r recCode) error {
 
 // A used JWT id is stored as its expiry.
 
-func (s *Server) jtiKeys() []string { return state.SortedKeys(s.oauth.Records().JTIs) }
+func (s *Server) jtiKeys(*state.ReadTx) []string { return state.SortedKeys(s.oauth.Records().JTIs) }
 
-func (s *Server) jtiRec(key string) (time.Time, bool) {
+func (s *Server) jtiRec(_ *state.ReadTx, key string) (time.Time, bool) {
 	t, ok := s.oauth.Records().JTIs[key]
 	return state.Utc(t), ok
 }
 
-func (s *Server) loadJTI(key string, t time.Time) error {
+func (s *Server) loadJTI(tx *state.Tx, key string, t time.Time) error {
 	s.oauth.Records().JTIs[key] = t
 	return nil
 }

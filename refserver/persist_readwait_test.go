@@ -22,22 +22,20 @@ func TestItemReadWaitMarks(t *testing.T) {
 	other := e.uploadFile(tok, "0", "b.txt", []byte("b"))["id"].(string)
 	st := e.s.st
 	committed := func() uint64 {
-		st.Persist.Mu.Lock()
-		defer st.Persist.Mu.Unlock()
-		return st.Persist.Committed
+		return st.Persist.Committed()
 	}
 	require.NoError(t, e.s.db.Flush())
 	base := committed()
 	// wait runs a transaction that marks (kind, key) pairs, then reads
 	// item id.
 	wait := func(id string, marks ...state.DirtyKey) (want, last uint64) {
-		st.Update(func() {
-			m0 := st.MarkCount()
+		st.Update(func(tx *state.Tx) {
+			m0 := tx.MarkCount()
 			for _, dk := range marks {
-				st.Dirty(dk.Kind, dk.Key)
+				tx.Dirty(dk.Kind, dk.Key)
 			}
-			last = st.MarkCount()
-			want = st.ItemReadWait(m0, id)
+			last = tx.MarkCount()
+			want = tx.ItemReadWait(m0, id)
 		})
 		return want, last
 	}

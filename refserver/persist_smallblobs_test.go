@@ -30,17 +30,17 @@ func smallStored(t *testing.T, s *Server, id string) (string, bool) {
 
 // currentBlob is the blob of the current version of file id.
 func currentBlob(s *Server, id string) string {
-	s.st.Mu.Lock()
-	defer s.st.Mu.Unlock()
-	return s.st.Items[id].Current().Blob.ID
+	tx, end := s.st.BeginForTest()
+	defer end()
+	return tx.Items[id].Current().Blob.ID
 }
 
 // blobOfName is the current blob of the file of parent "0" called name,
 // "" when there is none.
 func blobOfName(s *Server, name string) string {
-	s.st.Mu.Lock()
-	defer s.st.Mu.Unlock()
-	for _, it := range s.st.Items {
+	tx, end := s.st.BeginForTest()
+	defer end()
+	for _, it := range tx.Items {
 		if it.Typ == "file" && it.Name == name && it.ParentID == "0" {
 			return it.Current().Blob.ID
 		}
@@ -174,13 +174,13 @@ func TestPersistSmallBlobReadBeforeCommit(t *testing.T) {
 
 	// A copy reads the content in its handler, before the commit.
 	var file string
-	e.s.st.Mu.Lock()
-	for fid, it := range e.s.st.Items {
+	tx, end := e.s.st.BeginForTest()
+	for fid, it := range tx.Items {
 		if it.Name == "a.txt" {
 			file = fid
 		}
 	}
-	e.s.st.Mu.Unlock()
+	end()
 	copied := make(chan map[string]any, 1)
 	go func() {
 		body, _ := json.Marshal(map[string]any{"parent": map[string]any{"id": "0"}, "name": "b.txt"})

@@ -29,9 +29,9 @@ import (
 func lockedDump(s *Server) map[string]map[string]string {
 	s.oauth.Lock()
 	defer s.oauth.Unlock()
-	s.st.Mu.Lock()
-	defer s.st.Mu.Unlock()
-	return s.db.DumpLive()
+	var dump map[string]map[string]string
+	s.st.View(func(tx *state.ReadTx) { dump = s.db.DumpLive(tx) })
+	return dump
 }
 
 // storedDump is the dump of s's database.
@@ -400,9 +400,7 @@ func TestPersistFailedCommitAnswers500(t *testing.T) {
 	resp, m := e.doJSON("POST", e.api("/folders"), e.s.AdminToken(), map[string]any{"name": "Lost", "parent": map[string]any{"id": "0"}}, nil)
 	requireAPIError(t, resp, m, 500, wire.CodeInternalServerError)
 	assert.Empty(t, resp.Header.Get("Location"))
-	e.s.st.Persist.Mu.Lock()
-	defer e.s.st.Persist.Mu.Unlock()
-	assert.NotEmpty(t, e.s.st.Persist.Dirty, "the change waits for the next commit")
+	assert.True(t, e.s.st.Persist.Pending(), "the change waits for the next commit")
 }
 
 // Concurrent changes are all committed: after a restart every file that

@@ -72,8 +72,8 @@ func (s *Server) createRetentionPolicy(w http.ResponseWriter, r *http.Request, p
 	}
 	rp.CanOwnerExtend, _ = b.CanOwnerExtendRetention.Value()
 	rp.OwnersNotified, _ = b.AreOwnersNotified.Value()
-	return s.change(w, func() (state.Reply, *wire.Error) {
-		return governance.CreateRetentionPolicyTx(s.st, b, rp)
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		return governance.CreateRetentionPolicyTx(tx, b, rp)
 	})
 }
 
@@ -81,8 +81,8 @@ func (s *Server) createRetentionPolicy(w http.ResponseWriter, r *http.Request, p
 // (fields picks fields; the mini fields always come).
 func (s *Server) getRetentionPolicy(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
 	fields := parseFields(r)
-	return getRecord(s, w, r, "id", onState2(s.st, governance.RetentionPolicyByID), func(rp *state.RetentionPolicy) map[string]any {
-		return governance.PickRetentionFields(governance.RetentionPolicyRecord(s.st, rp), fields)
+	return getRecord(s, w, r, "id", governance.RetentionPolicyByID, func(tx *state.Tx, rp *state.RetentionPolicy) map[string]any {
+		return governance.PickRetentionFields(governance.RetentionPolicyRecord(tx, rp), fields)
 	})
 }
 
@@ -100,8 +100,8 @@ func (s *Server) listRetentionPolicies(w http.ResponseWriter, r *http.Request, p
 		return wire.BadRequest("policy_type must be finite or indefinite")
 	}
 	fields := parseFields(r)
-	return s.change(w, func() (state.Reply, *wire.Error) {
-		return governance.ListRetentionPoliciesTx(s.st, by, name, typ, q, fields)
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		return governance.ListRetentionPoliciesTx(tx, by, name, typ, q, fields)
 	})
 }
 
@@ -125,8 +125,8 @@ func (s *Server) updateRetentionPolicy(w http.ResponseWriter, r *http.Request, p
 		return wire.BadRequest("policy_type cannot be changed")
 	}
 	pathValue := r.PathValue("id")
-	return s.change(w, func() (state.Reply, *wire.Error) {
-		return governance.UpdateRetentionPolicyTx(s.st, pathValue, b)
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		return governance.UpdateRetentionPolicyTx(tx, pathValue, b)
 	})
 }
 
@@ -135,5 +135,5 @@ func (s *Server) updateRetentionPolicy(w http.ResponseWriter, r *http.Request, p
 // an unknown one. Its assignments go with it, and so does the retention
 // they alone gave to file versions.
 func (s *Server) deleteRetentionPolicy(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
-	return deleteRecord(s, w, r, "id", http.StatusNoContent, onState2(s.st, governance.RetentionPolicyByID), onState(s.st, governance.RemoveRetentionPolicy))
+	return deleteRecord(s, w, r, "id", http.StatusNoContent, governance.RetentionPolicyByID, governance.RemoveRetentionPolicy)
 }

@@ -68,16 +68,16 @@ func (s *Server) createRetentionAssignment(w http.ResponseWriter, r *http.Reques
 		}
 		a.StartDateField = v
 	}
-	return s.change(w, func() (state.Reply, *wire.Error) {
-		return governance.CreateRetentionAssignmentTx(s.st, b, a, p)
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		return governance.CreateRetentionAssignmentTx(tx, b, a, p)
 	})
 }
 
 // getRetentionAssignment serves GET /retention_policy_assignments/{id}.
 func (s *Server) getRetentionAssignment(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
 	fields := parseFields(r)
-	return getRecord(s, w, r, "id", onState2(s.st, governance.RetentionAssignmentByID), func(a *state.RetentionAssignment) map[string]any {
-		return state.PickFields(governance.RetentionAssignmentRecord(s.st, a), fields, "type", "id")
+	return getRecord(s, w, r, "id", governance.RetentionAssignmentByID, func(tx *state.Tx, a *state.RetentionAssignment) map[string]any {
+		return state.PickFields(governance.RetentionAssignmentRecord(tx, a), fields, "type", "id")
 	})
 }
 
@@ -96,8 +96,8 @@ func (s *Server) listRetentionPolicyAssignments(w http.ResponseWriter, r *http.R
 	}
 	fields := parseFields(r)
 	recordID := r.PathValue("id")
-	return s.change(w, func() (state.Reply, *wire.Error) {
-		return governance.ListRetentionPolicyAssignmentsTx(s.st, recordID, typ, q, fields)
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		return governance.ListRetentionPolicyAssignmentsTx(tx, recordID, typ, q, fields)
 	})
 }
 
@@ -105,11 +105,11 @@ func (s *Server) listRetentionPolicyAssignments(w http.ResponseWriter, r *http.R
 // 204; 403 forbidden when its policy is non_modifiable (no code in the
 // spec); 404. The retention it alone gave to file versions is lifted.
 func (s *Server) deleteRetentionAssignment(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
-	return deleteRecord(s, w, r, "id", http.StatusNoContent, onState2(s.st, governance.RetentionAssignmentByID), func(a *state.RetentionAssignment) *wire.Error {
+	return deleteRecord(s, w, r, "id", http.StatusNoContent, governance.RetentionAssignmentByID, func(tx *state.Tx, a *state.RetentionAssignment) *wire.Error {
 		if a.Policy.RetentionType == state.RetentionNonModifiable {
 			return wire.Errorf(http.StatusForbidden, wire.CodeForbidden, "An assignment of a non-modifiable retention policy cannot be deleted")
 		}
-		governance.RemoveRetentionAssignment(s.st, a)
+		governance.RemoveRetentionAssignment(tx, a)
 		return nil
 	})
 }
@@ -135,7 +135,7 @@ func (s *Server) listRetainedByAssignment(w http.ResponseWriter, r *http.Request
 		return aerr
 	}
 	recordID := r.PathValue("id")
-	return s.change(w, func() (state.Reply, *wire.Error) {
-		return governance.ListRetainedByAssignmentTx(s.st, recordID, current, q)
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		return governance.ListRetainedByAssignmentTx(tx, recordID, current, q)
 	})
 }

@@ -77,9 +77,9 @@ func TestRetentionMetadataAssignmentRules(t *testing.T) {
 	short := e.mustAdmin(201, "POST", "/retention_policies", finitePolicy("Short", 10))["id"].(string)
 	long := e.mustAdmin(201, "POST", "/retention_policies", finitePolicy("Long", 100))["id"].(string)
 	ind := e.mustAdmin(201, "POST", "/retention_policies", map[string]any{"policy_name": "Ind", "policy_type": "indefinite", "disposition_action": "remove_retention"})["id"].(string)
-	e.s.st.Mu.Lock()
-	global := e.s.st.Template(state.ScopeGlobal, state.GlobalPropertiesKey).ID
-	e.s.st.Mu.Unlock()
+	tx, end := e.s.st.BeginForTest()
+	global := tx.Template(state.ScopeGlobal, state.GlobalPropertiesKey).ID
+	end()
 	first := e.mustAdmin(201, "POST", "/retention_policy_assignments", templateAssignment(long, tid, map[string]any{"field": status, "value": active}, signed))
 	assert.Equal(t, map[string]any{"type": "metadata_template", "id": tid}, first["assigned_to"])
 	assert.Equal(t, []any{map[string]any{"field": status, "value": active}}, first["filter_fields"])

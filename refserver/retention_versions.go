@@ -32,15 +32,15 @@ func (s *Server) listFileVersionRetentions(w http.ResponseWriter, r *http.Reques
 	if aerr != nil {
 		return aerr
 	}
-	return s.change(w, func() (state.Reply, *wire.Error) {
-		return governance.ListFileVersionRetentionsTx(s.st, fileID, versionID, action, before, after, policyID, q)
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		return governance.ListFileVersionRetentionsTx(tx, fileID, versionID, action, before, after, policyID, q)
 	})
 }
 
 // getFileVersionRetention serves GET /file_version_retentions/{id}.
 func (s *Server) getFileVersionRetention(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
-	find := func(id string) (*state.FileVersionRetention, *wire.Error) {
-		return state.RecordIn(s.st.Retention.Fvrs, id, "file_version_retention")
+	find := func(tx *state.Tx, id string) (*state.FileVersionRetention, *wire.Error) {
+		return state.RecordIn(tx.Retention.Fvrs, id, "file_version_retention")
 	}
-	return getRecord(s, w, r, "id", find, onState(s.st, governance.FileVersionRetentionRecord))
+	return getRecord(s, w, r, "id", find, governance.FileVersionRetentionRecord)
 }

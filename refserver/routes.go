@@ -96,15 +96,15 @@ func (s *Server) route(methods map[string]endpoint) http.Handler {
 	})
 }
 
-// change runs fn as one change of the state (state.update) and writes the
+// change runs fn as one change of the state (State.Update) and writes the
 // reply it makes once the lock is released, so that a slow client never
 // holds the state while its answer is written. fn's error (a 404, a
-// conflict) is the answer instead. fn calls the state's methods, which
-// mark what they change for the persistence: a handler neither locks the
-// state nor marks records.
-func (s *Server) change(w http.ResponseWriter, fn func() (state.Reply, *wire.Error)) error {
-	return s.changeErr(w, func() (state.Reply, error) {
-		rep, aerr := fn()
+// conflict) is the answer instead. fn calls the methods of tx, which mark
+// what they change for the persistence: a handler neither locks the state
+// nor marks records.
+func (s *Server) change(w http.ResponseWriter, fn func(tx *state.Tx) (state.Reply, *wire.Error)) error {
+	return s.changeErr(w, func(tx *state.Tx) (state.Reply, error) {
+		rep, aerr := fn(tx)
 		if aerr != nil {
 			return state.Reply{}, aerr // never a typed nil in the error
 		}
@@ -114,10 +114,10 @@ func (s *Server) change(w http.ResponseWriter, fn func() (state.Reply, *wire.Err
 
 // changeErr is change for transactions whose failures are other errors
 // too (the metadata instances' *mdError, answered by mdRoute).
-func (s *Server) changeErr(w http.ResponseWriter, fn func() (state.Reply, error)) error {
+func (s *Server) changeErr(w http.ResponseWriter, fn func(tx *state.Tx) (state.Reply, error)) error {
 	var rep state.Reply
 	var err error
-	s.st.Update(func() { rep, err = fn() })
+	s.st.Update(func(tx *state.Tx) { rep, err = fn(tx) })
 	if err != nil {
 		return err
 	}
@@ -145,32 +145,33 @@ func writeReply(w http.ResponseWriter, rep state.Reply) {
 // getRecord answers a GET of one record (change): find looks up the record
 // named by the path value key (its error, a 404 mostly, is the answer) and
 // render makes the 200 body.
-func getRecord[T, B any](s *Server, w http.ResponseWriter, r *http.Request, key string, find func(id string) (T, *wire.Error), render func(T) B) error {
+func getRecord[T, B any](s *Server, w http.ResponseWriter, r *http.Request, key string, find func(tx *state.Tx, id string) (T, *wire.Error), render func(*state.Tx, T) B) error {
 	id := r.PathValue(key)
-	return replyRecord(s, w, func() (T, *wire.Error) { return find(id) }, render)
+	return replyRecord(s, w, func(tx *state.Tx) (T, *wire.Error) { return find(tx, id) }, render)
 }
 
 // replyRecord answers a GET of one record (change): find looks the record
 // up (its error, a 404 mostly, is the answer) and render makes the body.
-func replyRecord[T, B any](s *Server, w http.ResponseWriter, find func() (T, *wire.Error), render func(T) B) error {
-	return s.change(w, func() (state.Reply, *wire.Error) {
-		v, aerr := find()
+func replyRecord[T, B any](s *Server, w http.ResponseWriter, find func(tx *state.Tx) (T, *wire.Error), render func(*state.Tx, T) B) error {
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		v, aerr := find(tx)
 		if aerr != nil {
 			return state.Reply{}, aerr
 		}
-		return state.Reply{Status: http.StatusOK, Body: render(v)}, nil
+		return state.Reply{Status: http.StatusOK, Body: render(tx, v)}, nil
 	})
 }
 
 // deleteRecord answers a DELETE of one record (change): find looks up the
-// record named by the path value key and remove (a method of the state)
-// acts on it; either's error is the answer; then status with no body.
-func deleteRecord[T any](s *Server, w http.ResponseWriter, r *http.Request, key string, status int, find func(id string) (T, *wire.Error), remove func(T) *wire.Error) error {
+// record named by the path value key and remove (a method of the
+// transaction) acts on it; either's error is the answer; then status with
+// no body.
+func deleteRecord[T any](s *Server, w http.ResponseWriter, r *http.Request, key string, status int, find func(tx *state.Tx, id string) (T, *wire.Error), remove func(*state.Tx, T) *wire.Error) error {
 	id := r.PathValue(key)
-	return s.change(w, func() (state.Reply, *wire.Error) {
-		v, aerr := find(id)
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		v, aerr := find(tx, id)
 		if aerr == nil {
-			aerr = remove(v)
+			aerr = remove(tx, v)
 		}
 		return state.Reply{Status: status}, aerr
 	})
@@ -249,12 +250,3 @@ func (s *Server) contentMux() http.Handler {
 	return mux
 }
 
-// onState and onState2 bind a function of the state (a room's, as
-// governance's lookups and records) to st, for the record helpers above.
-func onState[A, R any](st *state.State, f func(*state.State, A) R) func(A) R {
-	return func(a A) R { return f(st, a) }
-}
-
-func onState2[A, R1, R2 any](st *state.State, f func(*state.State, A) (R1, R2)) func(A) (R1, R2) {
-	return func(a A) (R1, R2) { return f(st, a) }
-}

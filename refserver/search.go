@@ -141,7 +141,8 @@ func (s *Server) parseSearch(r *http.Request) (*state.SearchRequest, *wire.Error
 		return nil, wire.InvalidParam("deleted_user_ids is not supported by this server: it does not record who trashed an item")
 	}
 	if raw := v.Get("mdfilters"); raw != "" {
-		if q.MD, aerr = s.st.ParseSearchMDFilters(raw); aerr != nil {
+		s.st.View(func(tx *state.ReadTx) { q.MD, aerr = tx.ParseSearchMDFilters(raw) })
+		if aerr != nil {
 			return nil, aerr
 		}
 	}
@@ -234,5 +235,5 @@ func (s *Server) searchItems(w http.ResponseWriter, r *http.Request, p *state.Pr
 	if q.Enterprise && !p.SeesAll() {
 		return wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "The enterprise_content scope is not enabled for this user")
 	}
-	return s.change(w, func() (state.Reply, *wire.Error) { return s.st.SearchTx(r.Context(), p, q) })
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) { return tx.SearchTx(r.Context(), p, q) })
 }

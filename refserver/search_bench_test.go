@@ -21,17 +21,17 @@ func BenchmarkSearch100k(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	s.st.Mu.Lock()
+	tx, end := s.st.BeginForTest()
 	now := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 	word := func(i int) string { return fmt.Sprintf("w%03d", i%1000) }
 	for i := range n {
 		blob := BlobInfo{ID: blob.NewID(), Size: int64(i % 1000), SHA1: fmt.Sprintf("%040x", i)}
-		s.st.AddItem(&state.Item{Typ: "file", ID: s.st.NewID(), Name: word(i) + " " + word(i*7+3) + " " + word(i*13+5) + ".pdf", ParentID: state.RootID,
-			Owner: s.st.Admin, CreatedBy: s.st.Admin, ModBy: s.st.Admin, CreatedAt: now, ModifiedAt: now.Add(time.Duration(i) * time.Second),
-			Versions: []*state.Version{{ID: s.st.NewID(), Blob: blob, CreatedAt: now, By: s.st.Admin}}})
+		tx.AddItem(&state.Item{Typ: "file", ID: tx.NewID(), Name: word(i) + " " + word(i*7+3) + " " + word(i*13+5) + ".pdf", ParentID: state.RootID,
+			Owner: tx.Admin, CreatedBy: tx.Admin, ModBy: tx.Admin, CreatedAt: now, ModifiedAt: now.Add(time.Duration(i) * time.Second),
+			Versions: []*state.Version{{ID: tx.NewID(), Blob: blob, CreatedAt: now, By: tx.Admin}}})
 	}
-	s.st.FlushSearchIndex(b.Context())
-	s.st.Mu.Unlock()
+	tx.FlushSearchIndex(b.Context())
+	end()
 	h := s.Handler()
 	for name, query := range map[string]string{
 		"word":        "query=w042",

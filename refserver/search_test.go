@@ -169,7 +169,8 @@ func TestSearchFilters(t *testing.T) {
 	start := e.clock.Now().Add(-30 * time.Minute).UTC().Format(time.RFC3339)
 	check([]string{"report b.pdf", "report c.txt", "report link"}, "created_at_range", start+",")
 	check([]string{"report folder", "report a.txt"}, "updated_at_range", ","+start) // report sub changed when b.pdf came in
-	me := e.s.st.Users.ByLogin[e.s.st.User.Login]
+	var me *state.User
+	e.s.st.View(func(tx *state.ReadTx) { me = tx.Users.ByLogin[e.s.st.User.Login] })
 	check([]string{"report a.txt", "report b.pdf", "report c.txt", "report folder", "report sub", "report link"}, "owner_user_ids", me.ID)
 	check(nil, "owner_user_ids", "12345")
 	check([]string{"report a.txt", "report b.pdf", "report c.txt", "report folder", "report sub", "report link"}, "recent_updater_user_ids", me.ID)

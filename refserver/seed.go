@@ -12,7 +12,11 @@ import (
 // the names are taken.
 func (s *Server) Seed() error {
 	ctx := context.Background()
-	for _, p := range []*state.Principal{s.st.Principals[s.st.Cfg.AdminToken], s.st.Principals[s.st.Cfg.UserToken]} {
+	var seeded []*state.Principal
+	s.st.View(func(tx *state.ReadTx) {
+		seeded = []*state.Principal{tx.Principals[s.st.Cfg.AdminToken], tx.Principals[s.st.Cfg.UserToken]}
+	})
+	for _, p := range seeded {
 		docs, err := s.st.SeedFolder(p, state.RootID, "Documents")
 		if err != nil {
 			return err

@@ -274,7 +274,7 @@ func newServer(opts Options) (*Server, error) {
 	}
 	s := &Server{
 		opts: opts,
-		st: &state.State{
+		st: state.New(&state.Env{
 			Cfg: state.StateConfig{
 				AdminToken: opts.AdminToken, UserToken: opts.UserToken, AppToken: opts.AppToken,
 				WebhookPrimaryKey: opts.WebhookPrimaryKey, WebhookSecondaryKey: opts.WebhookSecondaryKey,
@@ -282,24 +282,24 @@ func newServer(opts Options) (*Server, error) {
 				ContentNotReady: opts.ContentNotReady, LegalHoldReleaseDelay: opts.LegalHoldReleaseDelay,
 				EventHistory: opts.EventHistory, ChunkedMinSize: opts.ChunkedMinSize, PartSize: opts.PartSize,
 			},
-			Now:      opts.Now,
-			Log:      opts.Logger,
-			Store:    opts.Store,
-			Items:    make(map[string]*state.Item),
-			Sessions: make(map[string]*state.Session),
-			Ended:    make(map[string]state.EndedSession),
-			NextID:   100000000000,
-			SignKey:  state.RandomBytes(32),
-		},
+			Now:     opts.Now,
+			Log:     opts.Logger,
+			Store:   opts.Store,
+			SignKey: state.RandomBytes(32),
+		}),
 		requests: newRequestLog(opts.RequestLogSize),
 	}
 	s.life.init()
-	s.st.InitItemIndexes()
-	if err := s.st.InitPrincipals(); err != nil {
+	var err error
+	s.st.Update(func(tx *state.Tx) {
+		tx.InitItemIndexes()
+		err = tx.InitPrincipals()
+	})
+	if err != nil {
 		return nil, err
 	}
 	s.initOAuth()
-	s.st.InitResources()
+	s.st.Update(func(tx *state.Tx) { tx.InitResources() })
 	s.initWebhookDelivery()
 	s.st.QueueHook = s.queueDelivery
 	s.handlers = map[string]http.Handler{
@@ -315,7 +315,7 @@ func newServer(opts Options) (*Server, error) {
 		s.handlers[state.RoleAPI] = s.persistHandler(s.handlers[state.RoleAPI])
 		s.handlers[state.RoleUpload] = s.persistHandler(s.handlers[state.RoleUpload])
 	}
-	s.st.EventsOn = true
+	s.st.Update(func(tx *state.Tx) { tx.EventsOn = true })
 	return s, nil
 }
 

@@ -46,7 +46,7 @@ func (s *Server) UploadSession(id string) (UploadSessionInfo, bool) {
 		d  state.EndedSession
 		ok bool
 	)
-	s.st.View(func() { d, ok = s.st.DescribeSessionID(id) })
+	s.st.View(func(tx *state.ReadTx) { d, ok = tx.DescribeSessionID(id) })
 	if !ok {
 		return UploadSessionInfo{}, false
 	}

@@ -11,7 +11,7 @@ import (
 // listTaskAssignments serves GET /tasks/{task_id}/assignments: 200
 // TaskAssignments, unpaged.
 func (s *Server) listTaskAssignments(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
-	return getRecord(s, w, r, "task_id", s.st.TaskFor(p), s.st.AssignmentCollection)
+	return getRecord(s, w, r, "task_id", state.TaskFor(p), (*state.Tx).AssignmentCollection)
 }
 
 // createTaskAssignment serves POST /task_assignments: 201 TaskAssignment.
@@ -42,14 +42,14 @@ func (s *Server) createTaskAssignment(w http.ResponseWriter, r *http.Request, p 
 	if body.AssignTo.Login != nil {
 		login = *body.AssignTo.Login
 	}
-	return s.change(w, func() (state.Reply, *wire.Error) {
-		return s.st.CreateTaskAssignmentTx(body, p, userID, login)
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		return tx.CreateTaskAssignmentTx(body, p, userID, login)
 	})
 }
 
 // getTaskAssignment serves GET /task_assignments/{task_assignment_id}: 200.
 func (s *Server) getTaskAssignment(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
-	return getRecord(s, w, r, "task_assignment_id", s.st.AssignmentFor(p), s.st.AssignmentRecord)
+	return getRecord(s, w, r, "task_assignment_id", state.AssignmentFor(p), (*state.Tx).AssignmentRecord)
 }
 
 // updateTaskAssignment serves PUT /task_assignments/{task_assignment_id}:
@@ -76,12 +76,12 @@ func (s *Server) updateTaskAssignment(w http.ResponseWriter, r *http.Request, p 
 			return wire.BadRequest("Invalid value for resolution_state: %s", strings.Join(append(state.StatesFor(state.TaskReview), state.StateCompleted), ", "))
 		}
 	}
-	return s.change(w, func() (state.Reply, *wire.Error) {
-		return s.st.UpdateTaskAssignmentTx(p, id, body)
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		return tx.UpdateTaskAssignmentTx(p, id, body)
 	})
 }
 
 // deleteTaskAssignment serves DELETE /task_assignments/{task_assignment_id}: 204.
 func (s *Server) deleteTaskAssignment(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
-	return deleteRecord(s, w, r, "task_assignment_id", http.StatusNoContent, s.st.AssignmentFor(p), s.st.RemoveTaskAssignment)
+	return deleteRecord(s, w, r, "task_assignment_id", http.StatusNoContent, state.AssignmentFor(p), (*state.Tx).RemoveTaskAssignment)
 }

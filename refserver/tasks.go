@@ -45,14 +45,14 @@ func (s *Server) createTask(w http.ResponseWriter, r *http.Request, p *state.Pri
 	if body.Message != nil {
 		t.Message = *body.Message
 	}
-	return s.change(w, func() (state.Reply, *wire.Error) {
-		return s.st.CreateTaskTx(body, p, t)
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		return tx.CreateTaskTx(body, p, t)
 	})
 }
 
 // getTask serves GET /tasks/{task_id}: 200 Task.
 func (s *Server) getTask(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
-	return getRecord(s, w, r, "task_id", s.st.TaskFor(p), s.st.TaskRecord)
+	return getRecord(s, w, r, "task_id", state.TaskFor(p), (*state.Tx).TaskRecord)
 }
 
 // updateTask serves PUT /tasks/{task_id}: 200 Task. A new action must allow
@@ -73,15 +73,15 @@ func (s *Server) updateTask(w http.ResponseWriter, r *http.Request, p *state.Pri
 	if aerr != nil {
 		return aerr
 	}
-	return s.change(w, func() (state.Reply, *wire.Error) {
-		return s.st.UpdateTaskTx(p, id, body, dueGiven, dueAt)
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		return tx.UpdateTaskTx(p, id, body, dueGiven, dueAt)
 	})
 }
 
 // deleteTask serves DELETE /tasks/{task_id}: 204, with its assignments.
 func (s *Server) deleteTask(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
-	return deleteRecord(s, w, r, "task_id", http.StatusNoContent, s.st.TaskToChangeFor(p), func(t *state.Task) *wire.Error {
-		s.st.RemoveTask(t)
+	return deleteRecord(s, w, r, "task_id", http.StatusNoContent, state.TaskToChangeFor(p), func(tx *state.Tx, t *state.Task) *wire.Error {
+		tx.RemoveTask(t)
 		return nil
 	})
 }
@@ -93,7 +93,7 @@ func (s *Server) listFileTasks(w http.ResponseWriter, r *http.Request, p *state.
 	if aerr != nil {
 		return aerr
 	}
-	return s.change(w, func() (state.Reply, *wire.Error) {
-		return s.st.ListFileTasksTx(p, id)
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		return tx.ListFileTasksTx(p, id)
 	})
 }

@@ -287,11 +287,11 @@ func TestTasksFollowTheirFile(t *testing.T) {
 
 	e.deleteOK(tok, "/files/"+fid)
 	e.deleteOK(tok, "/files/"+fid+"/trash")
-	e.s.st.Mu.Lock()
-	assert.Empty(t, e.s.st.Tasks.Tasks, "purged with the file")
-	assert.Empty(t, e.s.st.Tasks.Assignments)
-	assert.Empty(t, e.s.st.Tasks.ByFile, "the file's index entry goes too")
-	e.s.st.Mu.Unlock()
+	tx, end := e.s.st.BeginForTest()
+	assert.Empty(t, tx.Tasks.Tasks, "purged with the file")
+	assert.Empty(t, tx.Tasks.Assignments)
+	assert.Empty(t, tx.Tasks.ByFile, "the file's index entry goes too")
+	end()
 }
 
 // TestTasksByFileIndex: the tasks of a file are listed from a per-file
@@ -322,17 +322,17 @@ func TestTasksByFileIndex(t *testing.T) {
 	e.deleteOK(tok, "/tasks/"+onA[1])
 	assert.Equal(t, []string{onA[0], onA[2]}, listed(a))
 	assert.Len(t, listed(b), 3)
-	e.s.st.Mu.Lock()
-	assert.Len(t, e.s.st.Tasks.ByFile[a], 2)
-	assert.Len(t, e.s.st.Tasks.Tasks, 5)
-	e.s.st.Mu.Unlock()
+	tx, end := e.s.st.BeginForTest()
+	assert.Len(t, tx.Tasks.ByFile[a], 2)
+	assert.Len(t, tx.Tasks.Tasks, 5)
+	end()
 
 	e.deleteOK(tok, "/files/"+b)
 	e.deleteOK(tok, "/files/"+b+"/trash")
-	e.s.st.Mu.Lock()
-	defer e.s.st.Mu.Unlock()
-	assert.NotContains(t, e.s.st.Tasks.ByFile, b)
-	assert.Len(t, e.s.st.Tasks.Tasks, 2)
+	tx, end = e.s.st.BeginForTest()
+	defer end()
+	assert.NotContains(t, tx.Tasks.ByFile, b)
+	assert.Len(t, tx.Tasks.Tasks, 2)
 }
 
 // FuzzTaskBody feeds untrusted task bodies to the decoder and the rules: no

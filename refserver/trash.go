@@ -25,8 +25,8 @@ func (s *Server) getTrashed(typ string) handlerFunc {
 			return aerr
 		}
 		fields := parseFields(r)
-		return s.change(w, func() (state.Reply, *wire.Error) {
-			return s.st.GetTrashedTx(p, typ, id, fields)
+		return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+			return tx.GetTrashedTx(p, typ, id, fields)
 		})
 	}
 }
@@ -41,7 +41,7 @@ func (s *Server) purgeTrashed(typ string) handlerFunc {
 			return aerr
 		}
 		var blobs []string
-		s.st.Update(func() { blobs, aerr = s.st.PurgeTrashedTx(p, typ, id) })
+		s.st.Update(func(tx *state.Tx) { blobs, aerr = tx.PurgeTrashedTx(p, typ, id) })
 		if aerr != nil {
 			return aerr
 		}
@@ -83,8 +83,8 @@ func (s *Server) restoreHandler(typ, pathKey string) handlerFunc {
 			return wire.BadRequest("Missing required field: parent.id")
 		}
 		fields := parseFields(r)
-		return s.change(w, func() (state.Reply, *wire.Error) {
-			return s.st.RestoreItemTx(p, typ, id, body, fields)
+		return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+			return tx.RestoreItemTx(p, typ, id, body, fields)
 		})
 	}
 }
@@ -152,7 +152,7 @@ func (s *Server) listTrash(w http.ResponseWriter, r *http.Request, p *state.Prin
 		return aerr
 	}
 	fields := parseFields(r)
-	return s.change(w, func() (state.Reply, *wire.Error) {
-		return s.st.ListTrashTx(p, q, fields)
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		return tx.ListTrashTx(p, q, fields)
 	})
 }

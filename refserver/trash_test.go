@@ -16,17 +16,17 @@ import (
 // tasks and watermarks, to check that rejected requests change nothing.
 func collabSnapshot(s *Server) string {
 	base := snapshot(s)
-	s.st.Mu.Lock()
-	defer s.st.Mu.Unlock()
+	tx, end := s.st.BeginForTest()
+	defer end()
 	var lines []string
-	for _, it := range s.st.Items {
+	for _, it := range tx.Items {
 		l := fmt.Sprintf("%s trashed=%s with=%s url=%q desc=%q", it.ID, it.TrashedAt.Format(time.RFC3339), it.TrashedWith, it.URL, it.Description)
 		if it.Link != nil {
 			l += fmt.Sprintf(" link=%+v", *it.Link)
 		}
 		lines = append(lines, l)
 	}
-	lines = append(lines, collabStateLines(s)...)
+	lines = append(lines, collabStateLines(tx)...)
 	sort.Strings(lines)
 	return base + "\n" + strings.Join(lines, "\n")
 }
@@ -250,9 +250,9 @@ func TestTrashPurgeFiresHooks(t *testing.T) {
 	resp, _ := e.do("DELETE", e.api("/folders/"+dir["id"].(string)+"?recursive=true"), tok, nil, nil)
 	require.Equal(t, 204, resp.StatusCode)
 	e.deleteOK(tok, "/folders/"+dir["id"].(string)+"/trash")
-	e.s.st.Mu.Lock()
-	_, ok := e.s.st.Items[f["id"].(string)]
-	e.s.st.Mu.Unlock()
+	tx, end := e.s.st.BeginForTest()
+	_, ok := tx.Items[f["id"].(string)]
+	end()
 	assert.False(t, ok, "the folder's content is gone for good")
 	assert.Equal(t, 404, e.getStatus(tok, "/folders/"+dir["id"].(string)+"/trash"))
 	for _, p := range []string{"/files/abc/trash", "/folders/0/trash", "/web_links/x/trash"} {

@@ -170,15 +170,15 @@ func (s *Server) uploadFile(w http.ResponseWriter, r *http.Request, p *state.Pri
 		if modified, aerr = parseTime("content_modified_at", attrs.ContentModifiedAt); aerr != nil {
 			return aerr
 		}
-		s.st.View(func() { aerr = s.st.CheckUploadTarget(p, *attrs.Parent.ID, *attrs.Name) })
+		s.st.View(func(tx *state.ReadTx) { aerr = tx.CheckUploadTarget(p, *attrs.Parent.ID, *attrs.Name) })
 		return aerr
 	}
 	blob, err := s.readUpload(r, &attrs, false, validate)
 	if err != nil {
 		return err
 	}
-	if err := s.change(w, func() (state.Reply, *wire.Error) {
-		return s.st.CreateFileTx(p, *attrs.Parent.ID, *attrs.Name, blob, created, modified, fields)
+	if err := s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		return tx.CreateFileTx(p, *attrs.Parent.ID, *attrs.Name, blob, created, modified, fields)
 	}); err != nil {
 		s.deleteBlobs(r, []string{blob.ID})
 		return err
@@ -196,7 +196,7 @@ func (s *Server) uploadNewVersion(w http.ResponseWriter, r *http.Request, p *sta
 	fields := parseFields(r)
 	ifMatch := r.Header.Get("If-Match")
 	check := func(name string) (aerr *wire.Error) {
-		s.st.View(func() { aerr = s.st.CheckNewVersion(p, id, ifMatch, name) })
+		s.st.View(func(tx *state.ReadTx) { aerr = tx.CheckNewVersion(p, id, ifMatch, name) })
 		return aerr
 	}
 	if aerr := check(""); aerr != nil {
@@ -226,8 +226,8 @@ func (s *Server) uploadNewVersion(w http.ResponseWriter, r *http.Request, p *sta
 	if attrs.Name != nil {
 		name = *attrs.Name
 	}
-	if err := s.change(w, func() (state.Reply, *wire.Error) {
-		return s.st.AddVersionTx(p, id, ifMatch, name, blob, modified, fields)
+	if err := s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		return tx.AddVersionTx(p, id, ifMatch, name, blob, modified, fields)
 	}); err != nil {
 		s.deleteBlobs(r, []string{blob.ID})
 		return err

@@ -68,12 +68,12 @@ func checkCommitParts(ss *state.Session, body *commitBody) *wire.Error {
 }
 
 // checkCommitConditions applies if-match / if-none-match to a new-version
-// session's file. Callers hold s.mu.
-func (s *Server) checkCommitConditions(r *http.Request, p *state.Principal, ss *state.Session) (*state.Item, *wire.Error) {
+// session's file, in tx.
+func (s *Server) checkCommitConditions(tx *state.Tx, r *http.Request, p *state.Principal, ss *state.Session) (*state.Item, *wire.Error) {
 	if ss.FileID == "" {
 		return nil, nil
 	}
-	f, aerr := s.st.LookupFor(p, "file", ss.FileID, state.ActUpload)
+	f, aerr := tx.LookupFor(p, "file", ss.FileID, state.ActUpload)
 	if aerr != nil {
 		return nil, aerr
 	}
@@ -126,24 +126,24 @@ func (s *Server) commitUploadSession(w http.ResponseWriter, r *http.Request, p *
 		ss       *state.Session
 		notReady bool
 	)
-	if aerr := s.withSession(r, p, func(cur *state.Session) *wire.Error {
+	if aerr := s.withSession(r, p, func(tx *state.Tx, cur *state.Session) *wire.Error {
 		if aerr := checkCommitParts(cur, &body); aerr != nil {
 			return aerr
 		}
-		if s.st.Now().Before(cur.LastPartAt.Add(s.opts.CommitNotReady)) {
+		if tx.Now().Before(cur.LastPartAt.Add(s.opts.CommitNotReady)) {
 			notReady = true
 			return nil
 		}
-		if _, aerr := s.checkCommitConditions(r, p, cur); aerr != nil {
+		if _, aerr := s.checkCommitConditions(tx, r, p, cur); aerr != nil {
 			return aerr
 		}
 		if cur.FileID == "" {
-			parent, aerr := s.st.ParentFolder(p, cur.FolderID)
+			parent, aerr := tx.ParentFolder(p, cur.FolderID)
 			if aerr != nil {
 				return aerr
 			}
-			if c := s.st.Conflict(cur.FolderID, state.OwnerIn(p, parent), cur.FileName, nil); c != nil {
-				return s.st.ErrNameInUse(c)
+			if c := tx.Conflict(cur.FolderID, state.OwnerIn(p, parent), cur.FileName, nil); c != nil {
+				return tx.ErrNameInUse(c)
 			}
 		}
 		ss = cur
@@ -157,8 +157,7 @@ func (s *Server) commitUploadSession(w http.ResponseWriter, r *http.Request, p *
 		return nil
 	}
 
-	ss.CommitMu.Lock()
-	defer ss.CommitMu.Unlock()
+	defer ss.LockCommit()()
 	sum, err := s.st.WholeSHA1(r.Context(), ss)
 	if err != nil {
 		return err
@@ -171,26 +170,26 @@ func (s *Server) commitUploadSession(w http.ResponseWriter, r *http.Request, p *
 		return err
 	}
 	var out map[string]any
-	if aerr := s.withSession(r, p, func(cur *state.Session) *wire.Error {
+	if aerr := s.withSession(r, p, func(tx *state.Tx, cur *state.Session) *wire.Error {
 		if cur != ss || cur.Final == nil {
 			return wire.Errorf(http.StatusConflict, wire.CodeConflict, "The session changed during the commit; retry")
 		}
-		f, aerr := s.checkCommitConditions(r, p, ss)
+		f, aerr := s.checkCommitConditions(tx, r, p, ss)
 		if aerr != nil {
 			return aerr
 		}
 		if f == nil {
-			if f, aerr = s.st.CreateFile(p, ss.FolderID, ss.FileName, blob, created, modified); aerr != nil {
+			if f, aerr = tx.CreateFile(p, ss.FolderID, ss.FileName, blob, created, modified); aerr != nil {
 				return aerr
 			}
-		} else if aerr = s.st.AddVersion(p, f, ss.FileName, blob, modified); aerr != nil {
+		} else if aerr = tx.AddVersion(p, f, ss.FileName, blob, modified); aerr != nil {
 			return aerr
 		}
 		if attrs.Description != nil {
-			s.st.Describe(f, *attrs.Description)
+			tx.Describe(f, *attrs.Description)
 		}
-		s.st.EndSession(ss, state.SessionCommitted, f.ID)
-		out = s.st.Render(f, fields, p)
+		tx.EndSession(ss, state.SessionCommitted, f.ID)
+		out = tx.Render(f, fields, p)
 		return nil
 	}); aerr != nil {
 		return aerr // the session keeps its finished content for a later commit
@@ -207,7 +206,7 @@ func (s *Server) finishContent(r *http.Request, ss *state.Session, sum string) (
 		final *BlobInfo
 		asm   Assembly
 	)
-	s.st.View(func() { final, asm = ss.Final, ss.Asm })
+	s.st.View(func(tx *state.ReadTx) { final, asm = ss.Final, ss.Asm })
 	if final != nil {
 		return *final, nil
 	}
@@ -216,7 +215,7 @@ func (s *Server) finishContent(r *http.Request, ss *state.Session, sum string) (
 		return BlobInfo{}, err
 	}
 	var live bool
-	s.st.Update(func() { live = s.st.KeepFinalContent(ss, blob) })
+	s.st.Update(func(tx *state.Tx) { live = tx.KeepFinalContent(ss, blob) })
 	if !live {
 		s.deleteBlobs(r, []string{blob.ID})
 		return BlobInfo{}, wire.NotFound("upload session") // aborted meanwhile

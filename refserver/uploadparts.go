@@ -42,7 +42,9 @@ func (s *Server) uploadPart(w http.ResponseWriter, r *http.Request, p *state.Pri
 	size := cr.Last - cr.First + 1
 	var slot state.PartSlot
 	for {
-		s.st.Update(func() { slot, aerr = s.st.ReservePart(p, r.PathValue("session_id"), cr, r.ContentLength, wantSHA1) })
+		s.st.Update(func(tx *state.Tx) {
+			slot, aerr = tx.ReservePart(p, r.PathValue("session_id"), cr, r.ContentLength, wantSHA1)
+		})
 		s.dropContent(r, slot.Stale)
 		if aerr != nil {
 			return aerr
@@ -88,9 +90,9 @@ func (s *Server) uploadPart(w http.ResponseWriter, r *http.Request, p *state.Pri
 		part   *state.UploadPart
 		hashIt bool
 	)
-	s.st.Update(func() {
+	s.st.Update(func(tx *state.Tx) {
 		var live bool
-		part, hashIt, live = s.st.PartLanded(ss, cr.First, size, sum, !gone && aerr == nil, done)
+		part, hashIt, live = tx.PartLanded(ss, cr.First, size, sum, !gone && aerr == nil, done)
 		if !live && aerr == nil {
 			aerr = wire.NotFound("upload session") // aborted meanwhile
 		}

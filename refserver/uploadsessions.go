@@ -73,8 +73,8 @@ func (s *Server) createUploadSession(w http.ResponseWriter, r *http.Request, p *
 		return err
 	}
 	defer release()
-	return s.change(w, func() (state.Reply, *wire.Error) {
-		return s.st.CreateUploadSessionTx(p, folderID, name, size, asm, keep)
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		return tx.CreateUploadSessionTx(p, folderID, name, size, asm, keep)
 	})
 }
 
@@ -106,8 +106,8 @@ func (s *Server) createVersionUploadSession(w http.ResponseWriter, r *http.Reque
 		return err
 	}
 	defer release()
-	return s.change(w, func() (state.Reply, *wire.Error) {
-		return s.st.CreateVersionUploadSessionTx(p, id, name, size, asm, keep)
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		return tx.CreateVersionUploadSessionTx(p, id, name, size, asm, keep)
 	})
 }
 
@@ -125,16 +125,16 @@ func (s *Server) dropContent(r *http.Request, ss *state.Session) {
 	}
 }
 
-// withSession runs fn on p's session under s.mu.
-func (s *Server) withSession(r *http.Request, p *state.Principal, fn func(ss *state.Session) *wire.Error) *wire.Error {
+// withSession runs fn on p's session in a transaction.
+func (s *Server) withSession(r *http.Request, p *state.Principal, fn func(tx *state.Tx, ss *state.Session) *wire.Error) *wire.Error {
 	var (
 		stale *state.Session
 		aerr  *wire.Error
 	)
-	s.st.Update(func() {
+	s.st.Update(func(tx *state.Tx) {
 		var ss *state.Session
-		if ss, stale, aerr = s.st.Session(p, r.PathValue("session_id")); aerr == nil {
-			aerr = fn(ss)
+		if ss, stale, aerr = tx.Session(p, r.PathValue("session_id")); aerr == nil {
+			aerr = fn(tx, ss)
 		}
 	})
 	s.dropContent(r, stale)
@@ -144,7 +144,7 @@ func (s *Server) withSession(r *http.Request, p *state.Principal, fn func(ss *st
 // getUploadSession serves GET .../upload_sessions/{id}: 200 UploadSession.
 func (s *Server) getUploadSession(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
 	var out map[string]any
-	if aerr := s.withSession(r, p, func(ss *state.Session) *wire.Error { out = s.st.SessionJSON(ss); return nil }); aerr != nil {
+	if aerr := s.withSession(r, p, func(tx *state.Tx, ss *state.Session) *wire.Error { out = tx.SessionJSON(ss); return nil }); aerr != nil {
 		return aerr
 	}
 	writeJSON(w, http.StatusOK, out)
@@ -155,8 +155,8 @@ func (s *Server) getUploadSession(w http.ResponseWriter, r *http.Request, p *sta
 // are discarded and the session is gone.
 func (s *Server) abortUploadSession(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
 	var ended *state.Session
-	if aerr := s.withSession(r, p, func(ss *state.Session) *wire.Error {
-		s.st.EndSession(ss, state.SessionAborted, "")
+	if aerr := s.withSession(r, p, func(tx *state.Tx, ss *state.Session) *wire.Error {
+		tx.EndSession(ss, state.SessionAborted, "")
 		ended = ss
 		return nil
 	}); aerr != nil {
@@ -182,7 +182,7 @@ func (s *Server) listParts(w http.ResponseWriter, r *http.Request, p *state.Prin
 		return aerr
 	}
 	var out map[string]any
-	if aerr := s.withSession(r, p, func(ss *state.Session) *wire.Error {
+	if aerr := s.withSession(r, p, func(tx *state.Tx, ss *state.Session) *wire.Error {
 		parts := state.SortedParts(ss)
 		total := int64(len(parts))
 		start := min(offset, total)

@@ -29,8 +29,8 @@ func (s *Server) listUsers(w http.ResponseWriter, r *http.Request, p *state.Prin
 	}
 	fields := parseFields(r)
 
-	return s.change(w, func() (state.Reply, *wire.Error) {
-		return s.st.ListUsersTx(p, userType, extID, filter, fields, pq)
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		return tx.ListUsersTx(p, userType, extID, filter, fields, pq)
 	})
 }
 
@@ -57,16 +57,16 @@ func (s *Server) createUser(w http.ResponseWriter, r *http.Request, p *state.Pri
 	}
 	fields := parseFields(r)
 
-	return s.change(w, func() (state.Reply, *wire.Error) {
-		return s.st.CreateUserTx(body, appUser, fields)
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		return tx.CreateUserTx(body, appUser, fields)
 	})
 }
 
 // getUserMe serves GET /users/me: the user the token (or As-User) acts as.
 func (s *Server) getUserMe(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
 	fields := parseFields(r)
-	return s.change(w, func() (state.Reply, *wire.Error) {
-		return state.Reply{Status: http.StatusOK, Body: s.st.RenderUser(p.User, fields, s.st.SpaceUsed()[p.User])}, nil
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		return state.Reply{Status: http.StatusOK, Body: tx.RenderUser(p.User, fields, tx.SpaceUsed()[p.User])}, nil
 	})
 }
 
@@ -77,8 +77,8 @@ func (s *Server) getUser(w http.ResponseWriter, r *http.Request, p *state.Princi
 		return aerr
 	}
 	fields := parseFields(r)
-	return s.change(w, func() (state.Reply, *wire.Error) {
-		return s.st.GetUserTx(id, p, fields)
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		return tx.GetUserTx(id, p, fields)
 	})
 }
 
@@ -108,8 +108,8 @@ func (s *Server) updateUser(w http.ResponseWriter, r *http.Request, p *state.Pri
 	}
 	fields := parseFields(r)
 
-	return s.change(w, func() (state.Reply, *wire.Error) {
-		return s.st.UpdateUserTx(id, body, ne, fields)
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		return tx.UpdateUserTx(id, body, ne, fields)
 	})
 }
 
@@ -128,7 +128,7 @@ func (s *Server) deleteUser(w http.ResponseWriter, r *http.Request, p *state.Pri
 		return aerr
 	}
 	var blobs []string
-	s.st.Update(func() { blobs, aerr = s.st.DeleteUserTx(p, id, force) })
+	s.st.Update(func(tx *state.Tx) { blobs, aerr = tx.DeleteUserTx(p, id, force) })
 	if aerr != nil {
 		return aerr
 	}

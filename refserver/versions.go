@@ -20,7 +20,7 @@ func (s *Server) getFileVersion(w http.ResponseWriter, r *http.Request, p *state
 		return wire.NotFound("file version")
 	}
 	fields := parseFields(r)
-	return s.change(w, func() (state.Reply, *wire.Error) {
-		return s.st.GetFileVersionTx(p, id, vid, fields)
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		return tx.GetFileVersionTx(p, id, vid, fields)
 	})
 }

@@ -12,8 +12,8 @@ import (
 func (s *Server) getWatermark(typ string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
 		id := r.PathValue("id")
-		return s.change(w, func() (state.Reply, *wire.Error) {
-			return s.st.GetWatermarkTx(id, p, typ)
+		return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+			return tx.GetWatermarkTx(id, p, typ)
 		})
 	}
 }
@@ -44,8 +44,8 @@ func (s *Server) applyWatermark(typ string) handlerFunc {
 			return wire.BadRequest("Invalid value for watermark.imprint: default")
 		}
 		id := r.PathValue("id")
-		return s.change(w, func() (state.Reply, *wire.Error) {
-			return s.st.ApplyWatermarkTx(id, p, typ)
+		return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+			return tx.ApplyWatermarkTx(id, p, typ)
 		})
 	}
 }
@@ -55,8 +55,8 @@ func (s *Server) applyWatermark(typ string) handlerFunc {
 func (s *Server) removeWatermark(typ string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
 		id := r.PathValue("id")
-		return s.change(w, func() (state.Reply, *wire.Error) {
-			return s.st.RemoveWatermarkTx(id, p, typ)
+		return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+			return tx.RemoveWatermarkTx(id, p, typ)
 		})
 	}
 }

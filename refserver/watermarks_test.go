@@ -90,7 +90,7 @@ func TestWatermarkLifecycle(t *testing.T) {
 	assert.Equal(t, 200, e.getStatus(tok, "/folders/"+dirID+"/watermark"))
 	e.deleteOK(tok, "/folders/"+dirID+"?recursive=true")
 	e.deleteOK(tok, "/folders/"+dirID+"/trash")
-	e.s.st.Mu.Lock()
-	assert.Empty(t, e.s.st.Watermarks.ByItem)
-	e.s.st.Mu.Unlock()
+	tx, end := e.s.st.BeginForTest()
+	assert.Empty(t, tx.Watermarks.ByItem)
+	end()
 }

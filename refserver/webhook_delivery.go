@@ -60,7 +60,7 @@ type delivery struct {
 // webhook deliveries with (Options.WebhookPrimaryKey and
 // WebhookSecondaryKey, or random ones kept with the state).
 func (s *Server) WebhookKeys() (primary, secondary string) {
-	s.st.View(func() { primary, secondary = s.st.Cfg.WebhookPrimaryKey, s.st.Cfg.WebhookSecondaryKey })
+	s.st.View(func(tx *state.ReadTx) { primary, secondary = tx.Cfg.WebhookPrimaryKey, tx.Cfg.WebhookSecondaryKey })
 	return primary, secondary
 }
 
@@ -127,7 +127,7 @@ func (s *Server) deliver(d delivery) {
 		}
 		if !d.final {
 			var live bool
-			s.st.View(func() { _, live = s.st.Webhooks.ByID[d.hookID] })
+			s.st.View(func(tx *state.ReadTx) { _, live = tx.Webhooks.ByID[d.hookID] })
 			if !live {
 				return
 			}

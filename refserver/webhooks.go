@@ -66,15 +66,15 @@ func (s *Server) createWebhook(w http.ResponseWriter, r *http.Request, p *state.
 	if aerr != nil {
 		return aerr
 	}
-	return s.change(w, func() (state.Reply, *wire.Error) {
-		return s.st.CreateWebhookTx(p, body, triggers)
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		return tx.CreateWebhookTx(p, body, triggers)
 	})
 }
 
 // getWebhook serves GET /webhooks/{webhook_id}.
 func (s *Server) getWebhook(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
 	id := r.PathValue("webhook_id")
-	return replyRecord(s, w, func() (*state.Webhook, *wire.Error) { return s.st.OwnWebhook(id, p) }, (*state.Webhook).Record)
+	return replyRecord(s, w, func(tx *state.Tx) (*state.Webhook, *wire.Error) { return tx.OwnWebhook(id, p) }, func(_ *state.Tx, h *state.Webhook) map[string]any { return h.Record() })
 }
 
 // updateWebhook serves PUT /webhooks/{webhook_id}: target, address and
@@ -90,8 +90,8 @@ func (s *Server) updateWebhook(w http.ResponseWriter, r *http.Request, p *state.
 		}
 	}
 	id := r.PathValue("webhook_id")
-	return s.change(w, func() (state.Reply, *wire.Error) {
-		return s.st.UpdateWebhookTx(id, p, body)
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		return tx.UpdateWebhookTx(id, p, body)
 	})
 }
 
@@ -99,8 +99,8 @@ func (s *Server) updateWebhook(w http.ResponseWriter, r *http.Request, p *state.
 // the WEBHOOK.DELETED trigger is told so.
 func (s *Server) deleteWebhook(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
 	return deleteRecord(s, w, r, "webhook_id", http.StatusNoContent,
-		func(id string) (*state.Webhook, *wire.Error) { return s.st.OwnWebhook(id, p) },
-		func(hook *state.Webhook) *wire.Error { s.st.RemoveWebhook(hook, p.User); return nil })
+		func(tx *state.Tx, id string) (*state.Webhook, *wire.Error) { return tx.OwnWebhook(id, p) },
+		func(tx *state.Tx, hook *state.Webhook) *wire.Error { tx.RemoveWebhook(hook, p.User); return nil })
 }
 
 // listWebhooks serves GET /webhooks: the caller's webhooks by id, marker
@@ -110,7 +110,7 @@ func (s *Server) listWebhooks(w http.ResponseWriter, r *http.Request, p *state.P
 	if aerr != nil {
 		return aerr
 	}
-	return s.change(w, func() (state.Reply, *wire.Error) {
-		return state.Reply{Status: http.StatusOK, Body: s.st.WebhooksPage(p, q)}, nil
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		return state.Reply{Status: http.StatusOK, Body: tx.WebhooksPage(p, q)}, nil
 	})
 }

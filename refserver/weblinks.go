@@ -78,8 +78,8 @@ func (s *Server) createWebLink(w http.ResponseWriter, r *http.Request, p *state.
 		return aerr
 	}
 	fields := parseFields(r)
-	return s.change(w, func() (state.Reply, *wire.Error) {
-		return s.st.CreateWebLinkTx(p, body, name, desc, fields)
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		return tx.CreateWebLinkTx(p, body, name, desc, fields)
 	})
 }
 
@@ -96,7 +96,7 @@ func (s *Server) getWebLink(w http.ResponseWriter, r *http.Request, p *state.Pri
 		return aerr
 	}
 	rd.IfNoneMatch = "" // a web link is read whole, whatever the etag
-	return s.change(w, func() (state.Reply, *wire.Error) { return s.st.GetItemTx(p, rd, state.CollectionQuery{}) })
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) { return tx.GetItemTx(p, rd, state.CollectionQuery{}) })
 }
 
 // sharedLinkBody is the shared_link object of an update. Only password
@@ -156,8 +156,8 @@ func (s *Server) updateWebLink(w http.ResponseWriter, r *http.Request, p *state.
 	}
 	fields := parseFields(r)
 
-	return s.change(w, func() (state.Reply, *wire.Error) {
-		return s.st.UpdateWebLinkTx(p, id, body, now, removeLink, link, fields)
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		return tx.UpdateWebLinkTx(p, id, body, now, removeLink, link, fields)
 	})
 }
 
@@ -238,9 +238,11 @@ func strongPassword(pw string) bool {
 // deleteWebLink serves DELETE /web_links/{web_link_id}: 204, the web link
 // goes to the trash.
 func (s *Server) deleteWebLink(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
-	find := func(id string) (*state.Item, *wire.Error) { return s.st.LookupFor(p, "web_link", id, state.ActDelete) }
-	return deleteRecord(s, w, r, "web_link_id", http.StatusNoContent, find, func(wl *state.Item) *wire.Error {
-		s.st.TrashItem(wl, p.User)
+	find := func(tx *state.Tx, id string) (*state.Item, *wire.Error) {
+		return tx.LookupFor(p, "web_link", id, state.ActDelete)
+	}
+	return deleteRecord(s, w, r, "web_link_id", http.StatusNoContent, find, func(tx *state.Tx, wl *state.Item) *wire.Error {
+		tx.TrashItem(wl, p.User)
 		return nil
 	})
 }

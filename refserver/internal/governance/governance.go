@@ -20,7 +20,7 @@ import (
 // rolled out; nil otherwise. Governance takes any of them (legal hold
 // custodians, retention notification recipients, the created_by_user_id
 // filter). Callers hold Mu.
-func KnownUser(s *state.State, id string) *state.User {
+func KnownUser(s *state.Tx, id string) *state.User {
 	for _, u := range []*state.User{s.Admin, s.User, s.App} {
 		if u.ID == id {
 			return u
@@ -30,7 +30,7 @@ func KnownUser(s *state.State, id string) *state.User {
 }
 
 // FilesByID lists every file of the server in id (creation) order.
-func FilesByID(s *state.State) []*state.Item {
+func FilesByID(s *state.Tx) []*state.Item {
 	var out []*state.Item
 	for _, it := range s.Items {
 		if it.Typ == "file" {

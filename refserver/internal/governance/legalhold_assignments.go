@@ -24,7 +24,7 @@ type LegalHoldAssignmentBody struct {
 // policy on its target and holds every version it covers now; 400 for a
 // policy releasing or released, 409 for the same target twice. 201 with
 // its record. Callers hold Mu.
-func CreateLegalHoldAssignmentTx(s *state.State, b LegalHoldAssignmentBody, p *state.Principal, a *state.LegalHoldAssignment) (state.Reply, *wire.Error) {
+func CreateLegalHoldAssignmentTx(s *state.Tx, b LegalHoldAssignmentBody, p *state.Principal, a *state.LegalHoldAssignment) (state.Reply, *wire.Error) {
 	hp, aerr := LegalHoldPolicyByID(s, *b.PolicyID)
 	if aerr != nil {
 		return state.Reply{}, aerr
@@ -59,7 +59,7 @@ func CreateLegalHoldAssignmentTx(s *state.State, b LegalHoldAssignmentBody, p *s
 
 // HoldTargetExists checks the target of an assignment: 404 not_found when
 // there is no such file, version, folder or user.
-func HoldTargetExists(s *state.State, p *state.Principal, typ, id string) *wire.Error {
+func HoldTargetExists(s *state.Tx, p *state.Principal, typ, id string) *wire.Error {
 	switch typ {
 	case "file", "folder":
 		if !state.ValidID(id) || id == state.RootID {
@@ -85,7 +85,7 @@ func HoldTargetExists(s *state.State, p *state.Principal, typ, id string) *wire.
 }
 
 // LegalHoldAssignmentRecord is the LegalHoldPolicyAssignment record.
-func LegalHoldAssignmentRecord(s *state.State, a *state.LegalHoldAssignment) map[string]any {
+func LegalHoldAssignmentRecord(s *state.Tx, a *state.LegalHoldAssignment) map[string]any {
 	return map[string]any{
 		"type": "legal_hold_policy_assignment", "id": a.ID,
 		"legal_hold_policy": map[string]any{"type": "legal_hold_policy", "id": a.Policy.ID, "policy_name": a.Policy.Name},
@@ -97,7 +97,7 @@ func LegalHoldAssignmentRecord(s *state.State, a *state.LegalHoldAssignment) map
 }
 
 // LegalHoldAssignmentByID finds an assignment that is not gone: 404 otherwise.
-func LegalHoldAssignmentByID(s *state.State, id string) (*state.LegalHoldAssignment, *wire.Error) {
+func LegalHoldAssignmentByID(s *state.Tx, id string) (*state.LegalHoldAssignment, *wire.Error) {
 	a, ok := s.Holds.Assignments[id]
 	if !ok || s.HoldAssignmentGone(a, s.Now()) {
 		return nil, wire.NotFound("legal_hold_policy_assignment")
@@ -108,7 +108,7 @@ func LegalHoldAssignmentByID(s *state.State, id string) (*state.LegalHoldAssignm
 // ListLegalHoldAssignmentsTx serves GET /legal_hold_policy_assignments
 // (listLegalHoldAssignments): a marker page of the policy's assignments
 // not gone, of type typ and target toID when given. Callers hold Mu.
-func ListLegalHoldAssignmentsTx(s *state.State, policyID string, typ string, toID string, q wire.Page, fields []string) (state.Reply, *wire.Error) {
+func ListLegalHoldAssignmentsTx(s *state.Tx, policyID string, typ string, toID string, q wire.Page, fields []string) (state.Reply, *wire.Error) {
 	hp, aerr := LegalHoldPolicyByID(s, policyID)
 	if aerr != nil {
 		return state.Reply{}, aerr
@@ -127,7 +127,7 @@ func ListLegalHoldAssignmentsTx(s *state.State, policyID string, typ string, toI
 
 // RemoveLegalHoldAssignment starts the deletion of a (it stays listed for
 // LegalHoldReleaseDelay); a second delete changes nothing. Callers hold Mu.
-func RemoveLegalHoldAssignment(s *state.State, a *state.LegalHoldAssignment) *wire.Error {
+func RemoveLegalHoldAssignment(s *state.Tx, a *state.LegalHoldAssignment) *wire.Error {
 	if a.Deleted.IsZero() {
 		a.Deleted = s.Now()
 		s.Dirty(state.KHoldAssignments, a.ID)

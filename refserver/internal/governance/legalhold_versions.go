@@ -6,7 +6,7 @@ import (
 )
 
 // FileVersionLegalHoldRecord is the FileVersionLegalHold record.
-func FileVersionLegalHoldRecord(s *state.State, h *state.FileVersionLegalHold, active []*state.LegalHoldAssignment) map[string]any {
+func FileVersionLegalHoldRecord(s *state.Tx, h *state.FileVersionLegalHold, active []*state.LegalHoldAssignment) map[string]any {
 	return map[string]any{
 		"type": "file_version_legal_hold", "id": h.ID,
 		"file_version":                  fileVersionMini(h.Version),
@@ -19,7 +19,7 @@ func FileVersionLegalHoldRecord(s *state.State, h *state.FileVersionLegalHold, a
 // GetFileVersionLegalHoldTx serves GET /file_version_legal_holds/{id}
 // (refserver's getFileVersionLegalHold): the record with the assignments
 // still holding the version; 404 when none does. Callers hold Mu.
-func GetFileVersionLegalHoldTx(s *state.State, recordID string) (state.Reply, *wire.Error) {
+func GetFileVersionLegalHoldTx(s *state.Tx, recordID string) (state.Reply, *wire.Error) {
 	h, ok := s.Holds.Holds[recordID]
 	var active []*state.LegalHoldAssignment
 	if ok {
@@ -36,7 +36,7 @@ func GetFileVersionLegalHoldTx(s *state.State, recordID string) (state.Reply, *w
 // whose current version the assignment holds) and .../file_versions_on_hold
 // (the earlier versions it holds) (listHeldByAssignment): a marker page.
 // Callers hold Mu.
-func ListHeldByAssignmentTx(s *state.State, recordID string, current bool, q wire.Page, fields []string, p *state.Principal) (state.Reply, *wire.Error) {
+func ListHeldByAssignmentTx(s *state.Tx, recordID string, current bool, q wire.Page, fields []string, p *state.Principal) (state.Reply, *wire.Error) {
 	a, aerr := LegalHoldAssignmentByID(s, recordID)
 	if aerr != nil {
 		return state.Reply{}, aerr

@@ -8,7 +8,7 @@ import (
 // ListFileVersionLegalHoldsTx serves GET /file_version_legal_holds: the
 // file versions the policy policyID holds now, in the order they were
 // held, marker-paged; 404 for an unknown policy.
-func ListFileVersionLegalHoldsTx(s *state.State, policyID string, q wire.Page) (state.Reply, *wire.Error) {
+func ListFileVersionLegalHoldsTx(s *state.Tx, policyID string, q wire.Page) (state.Reply, *wire.Error) {
 	hp, aerr := LegalHoldPolicyByID(s, policyID)
 	if aerr != nil {
 		return state.Reply{}, aerr

@@ -20,7 +20,7 @@ type LegalHoldPolicyBody struct {
 
 // LegalHoldPolicyNamed finds a policy that is not released by name (names
 // are unique ignoring case among policies not released), other than skip.
-func LegalHoldPolicyNamed(s *state.State, name string, skip *state.LegalHoldPolicy) *state.LegalHoldPolicy {
+func LegalHoldPolicyNamed(s *state.Tx, name string, skip *state.LegalHoldPolicy) *state.LegalHoldPolicy {
 	for _, hp := range s.Holds.PolicyOrder {
 		if hp != skip && strings.EqualFold(hp.Name, name) && s.HoldStatus(hp) != state.HoldReleased {
 			return hp
@@ -33,7 +33,7 @@ func LegalHoldPolicyNamed(s *state.State, name string, skip *state.LegalHoldPoli
 // createLegalHoldPolicy): hp (built from the checked body) is added,
 // "applying" at first; 409 for a name a policy not released has. 201 with
 // its record. Callers hold Mu.
-func CreateLegalHoldPolicyTx(s *state.State, hp *state.LegalHoldPolicy) (state.Reply, *wire.Error) {
+func CreateLegalHoldPolicyTx(s *state.Tx, hp *state.LegalHoldPolicy) (state.Reply, *wire.Error) {
 	if LegalHoldPolicyNamed(s, hp.Name, nil) != nil {
 		return state.Reply{}, wire.Errorf(wire.StatusConflict, wire.CodeConflict, "A legal hold policy with this name already exists")
 	}
@@ -48,7 +48,7 @@ func CreateLegalHoldPolicyTx(s *state.State, hp *state.LegalHoldPolicy) (state.R
 }
 
 // LegalHoldPolicyRecord is the LegalHoldPolicy record. Callers hold Mu.
-func LegalHoldPolicyRecord(s *state.State, hp *state.LegalHoldPolicy) map[string]any {
+func LegalHoldPolicyRecord(s *state.Tx, hp *state.LegalHoldPolicy) map[string]any {
 	counts := map[string]any{}
 	for _, t := range HoldTargetTypes {
 		counts[t] = 0
@@ -77,14 +77,14 @@ func LegalHoldPolicyRecord(s *state.State, hp *state.LegalHoldPolicy) map[string
 
 // LegalHoldPolicyByID finds a policy, released ones included: 404
 // not_found when unknown.
-func LegalHoldPolicyByID(s *state.State, id string) (*state.LegalHoldPolicy, *wire.Error) {
+func LegalHoldPolicyByID(s *state.Tx, id string) (*state.LegalHoldPolicy, *wire.Error) {
 	return state.RecordIn(s.Holds.Policies, id, "legal_hold_policy")
 }
 
 // ListLegalHoldPoliciesTx serves GET /legal_hold_policies
 // (listLegalHoldPolicies): a marker page of the policies whose lower-cased
 // name starts with prefix, oldest first. Callers hold Mu.
-func ListLegalHoldPoliciesTx(s *state.State, prefix string, q wire.Page, fields []string) (state.Reply, *wire.Error) {
+func ListLegalHoldPoliciesTx(s *state.Tx, prefix string, q wire.Page, fields []string) (state.Reply, *wire.Error) {
 	var list []*state.LegalHoldPolicy
 	for _, hp := range s.Holds.PolicyOrder {
 		if strings.HasPrefix(strings.ToLower(hp.Name), prefix) {
@@ -99,7 +99,7 @@ func ListLegalHoldPoliciesTx(s *state.State, prefix string, q wire.Page, fields 
 // UpdateLegalHoldPolicyTx serves PUT /legal_hold_policies/{id}
 // (updateLegalHoldPolicy): the policy's name (409 when taken),
 // description and release notes. Callers hold Mu.
-func UpdateLegalHoldPolicyTx(s *state.State, pathValue string, b LegalHoldPolicyBody) (state.Reply, *wire.Error) {
+func UpdateLegalHoldPolicyTx(s *state.Tx, pathValue string, b LegalHoldPolicyBody) (state.Reply, *wire.Error) {
 	hp, aerr := LegalHoldPolicyByID(s, pathValue)
 	if aerr != nil {
 		return state.Reply{}, aerr
@@ -123,7 +123,7 @@ func UpdateLegalHoldPolicyTx(s *state.State, pathValue string, b LegalHoldPolicy
 
 // ReleaseLegalHold starts the release of hp (releasing, then released);
 // a second release changes nothing. Callers hold Mu.
-func ReleaseLegalHold(s *state.State, hp *state.LegalHoldPolicy) *wire.Error {
+func ReleaseLegalHold(s *state.Tx, hp *state.LegalHoldPolicy) *wire.Error {
 	if hp.Released.IsZero() {
 		hp.Released = s.Now()
 		s.Dirty(state.KHoldPolicies, hp.ID)

@@ -55,7 +55,7 @@ func ValidDisposition(v string) bool {
 
 // Recipients resolves custom_notification_recipients: every user must exist
 // (400 bad_request otherwise; the spec names no code).
-func Recipients(s *state.State, refs []userRef) ([]*state.User, *wire.Error) {
+func Recipients(s *state.Tx, refs []userRef) ([]*state.User, *wire.Error) {
 	out := make([]*state.User, 0, len(refs))
 	for _, ref := range refs {
 		if ref.Type != "" && ref.Type != "user" {
@@ -90,7 +90,7 @@ func CheckMaxExtension(raw json.RawMessage, policyType, disposition string) (int
 // createRetentionPolicy): rp (built from the checked body) is added, with
 // body's notification recipients (400 for an unknown user); 409 for a
 // name taken. 201 with its record. Callers hold Mu.
-func CreateRetentionPolicyTx(s *state.State, b RetentionPolicyBody, rp *state.RetentionPolicy) (state.Reply, *wire.Error) {
+func CreateRetentionPolicyTx(s *state.Tx, b RetentionPolicyBody, rp *state.RetentionPolicy) (state.Reply, *wire.Error) {
 	if refs, ok := b.CustomNotificationRecipients.Value(); ok {
 		users, aerr := Recipients(s, refs)
 		if aerr != nil {
@@ -112,7 +112,7 @@ func CreateRetentionPolicyTx(s *state.State, b RetentionPolicyBody, rp *state.Re
 
 // RetentionPolicyNamed finds a policy by name (names are unique ignoring
 // case), other than skip.
-func RetentionPolicyNamed(s *state.State, name string, skip *state.RetentionPolicy) *state.RetentionPolicy {
+func RetentionPolicyNamed(s *state.Tx, name string, skip *state.RetentionPolicy) *state.RetentionPolicy {
 	for _, rp := range s.Retention.PolicyOrder {
 		if rp != skip && strings.EqualFold(rp.Name, name) {
 			return rp
@@ -131,7 +131,7 @@ func retentionPolicyMini(rp *state.RetentionPolicy) map[string]any {
 }
 
 // RetentionPolicyRecord is the RetentionPolicy record. Callers hold Mu.
-func RetentionPolicyRecord(s *state.State, rp *state.RetentionPolicy) map[string]any {
+func RetentionPolicyRecord(s *state.Tx, rp *state.RetentionPolicy) map[string]any {
 	m := retentionPolicyMini(rp)
 	counts := map[string]any{"enterprise": 0, "folder": 0, "metadata_template": 0}
 	for _, a := range s.Retention.AssignOrder {
@@ -154,7 +154,7 @@ func RetentionPolicyRecord(s *state.State, rp *state.RetentionPolicy) map[string
 }
 
 // RetentionPolicyByID finds a policy: 404 not_found when unknown.
-func RetentionPolicyByID(s *state.State, id string) (*state.RetentionPolicy, *wire.Error) {
+func RetentionPolicyByID(s *state.Tx, id string) (*state.RetentionPolicy, *wire.Error) {
 	return state.RecordIn(s.Retention.Policies, id, "retention_policy")
 }
 
@@ -168,7 +168,7 @@ func PickRetentionFields(rec map[string]any, fields []string) map[string]any {
 // (listRetentionPolicies): a marker page of the policies whose name starts
 // with name (case-sensitive), of type typ and created by user by when
 // given (404 for an unknown user). Callers hold Mu.
-func ListRetentionPoliciesTx(s *state.State, by string, name string, typ string, q wire.Page, fields []string) (state.Reply, *wire.Error) {
+func ListRetentionPoliciesTx(s *state.Tx, by string, name string, typ string, q wire.Page, fields []string) (state.Reply, *wire.Error) {
 	if by != "" && KnownUser(s, by) == nil {
 		return state.Reply{}, wire.NotFound("user")
 	}
@@ -187,7 +187,7 @@ func ListRetentionPoliciesTx(s *state.State, by string, name string, typ string,
 // (updateRetentionPolicy): body's changes, checked in full on a copy
 // before the policy takes them (a non_modifiable policy is 403 for being
 // made modifiable or shortened; retiring is one-way). Callers hold Mu.
-func UpdateRetentionPolicyTx(s *state.State, pathValue string, b RetentionPolicyBody) (state.Reply, *wire.Error) {
+func UpdateRetentionPolicyTx(s *state.Tx, pathValue string, b RetentionPolicyBody) (state.Reply, *wire.Error) {
 	rp, aerr := RetentionPolicyByID(s, pathValue)
 	if aerr != nil {
 		return state.Reply{}, aerr
@@ -282,7 +282,7 @@ func UpdateRetentionPolicyTx(s *state.State, pathValue string, b RetentionPolicy
 
 // RemoveRetentionPolicy deletes rp and its assignments; a non-modifiable
 // policy is 403. Callers hold Mu.
-func RemoveRetentionPolicy(s *state.State, rp *state.RetentionPolicy) *wire.Error {
+func RemoveRetentionPolicy(s *state.Tx, rp *state.RetentionPolicy) *wire.Error {
 	if rp.RetentionType == state.RetentionNonModifiable {
 		return wire.Errorf(wire.StatusForbidden, wire.CodeForbidden, "A non-modifiable retention policy cannot be deleted")
 	}

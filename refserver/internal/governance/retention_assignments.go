@@ -20,7 +20,7 @@ type RetentionAssignmentBody struct {
 // (refserver's createRetentionAssignment): a puts an active policy on the
 // enterprise, a folder or a metadata template, and retains the versions it
 // covers now; 201 with its record. Callers hold Mu.
-func CreateRetentionAssignmentTx(s *state.State, b RetentionAssignmentBody, a *state.RetentionAssignment, p *state.Principal) (state.Reply, *wire.Error) {
+func CreateRetentionAssignmentTx(s *state.Tx, b RetentionAssignmentBody, a *state.RetentionAssignment, p *state.Principal) (state.Reply, *wire.Error) {
 	rp, aerr := RetentionPolicyByID(s, *b.PolicyID)
 	if aerr != nil {
 		return state.Reply{}, aerr
@@ -66,7 +66,7 @@ func CreateRetentionAssignmentTx(s *state.State, b RetentionAssignmentBody, a *s
 }
 
 // RetentionAssignmentRecord is the RetentionPolicyAssignment record.
-func RetentionAssignmentRecord(s *state.State, a *state.RetentionAssignment) map[string]any {
+func RetentionAssignmentRecord(s *state.Tx, a *state.RetentionAssignment) map[string]any {
 	var id, filters, start any
 	if a.ToID != "" {
 		id = a.ToID
@@ -90,7 +90,7 @@ func RetentionAssignmentRecord(s *state.State, a *state.RetentionAssignment) map
 }
 
 // RetentionAssignmentByID finds an assignment: 404 not_found when unknown.
-func RetentionAssignmentByID(s *state.State, id string) (*state.RetentionAssignment, *wire.Error) {
+func RetentionAssignmentByID(s *state.Tx, id string) (*state.RetentionAssignment, *wire.Error) {
 	return state.RecordIn(s.Retention.Assignments, id, "retention_policy_assignment")
 }
 
@@ -98,7 +98,7 @@ func RetentionAssignmentByID(s *state.State, id string) (*state.RetentionAssignm
 // /retention_policies/{id}/assignments (listRetentionPolicyAssignments): a
 // marker page of the policy's assignments, of type typ when given. Callers
 // hold Mu.
-func ListRetentionPolicyAssignmentsTx(s *state.State, recordID string, typ string, q wire.Page, fields []string) (state.Reply, *wire.Error) {
+func ListRetentionPolicyAssignmentsTx(s *state.Tx, recordID string, typ string, q wire.Page, fields []string) (state.Reply, *wire.Error) {
 	rp, aerr := RetentionPolicyByID(s, recordID)
 	if aerr != nil {
 		return state.Reply{}, aerr
@@ -116,7 +116,7 @@ func ListRetentionPolicyAssignmentsTx(s *state.State, recordID string, typ strin
 
 // RemoveRetentionAssignment forgets a and the retention it gave (a file
 // version retention with no other source goes). Callers hold Mu.
-func RemoveRetentionAssignment(s *state.State, a *state.RetentionAssignment) {
+func RemoveRetentionAssignment(s *state.Tx, a *state.RetentionAssignment) {
 	delete(s.Retention.Assignments, a.ID)
 	s.Retention.AssignOrder = wire.RemoveFrom(s.Retention.AssignOrder, a)
 	s.Dirty(state.KRetAssignments, a.ID)
@@ -139,7 +139,7 @@ func RemoveRetentionAssignment(s *state.State, a *state.RetentionAssignment) {
 // files whose current version the assignment retains) and
 // .../file_versions_under_retention (the earlier versions it retains)
 // (listRetainedByAssignment): a marker page. Callers hold Mu.
-func ListRetainedByAssignmentTx(s *state.State, recordID string, current bool, q wire.Page) (state.Reply, *wire.Error) {
+func ListRetainedByAssignmentTx(s *state.Tx, recordID string, current bool, q wire.Page) (state.Reply, *wire.Error) {
 	a, aerr := RetentionAssignmentByID(s, recordID)
 	if aerr != nil {
 		return state.Reply{}, aerr

@@ -46,7 +46,7 @@ import (
 
 // MetadataTargetOf resolves the template of a metadata_template assignment
 // and checks its filter_fields and start_date_field. Callers hold Mu.
-func MetadataTargetOf(s *state.State, a *state.RetentionAssignment) *wire.Error {
+func MetadataTargetOf(s *state.Tx, a *state.RetentionAssignment) *wire.Error {
 	t := s.Metadata.ByID[a.ToID]
 	if t == nil {
 		return wire.NotFound("metadata_template")

@@ -8,7 +8,7 @@ import (
 )
 
 // FileVersionRetentionRecord is the FileVersionRetention record.
-func FileVersionRetentionRecord(s *state.State, fvr *state.FileVersionRetention) map[string]any {
+func FileVersionRetentionRecord(s *state.Tx, fvr *state.FileVersionRetention) map[string]any {
 	a, disp := fvr.Winner()
 	return map[string]any{
 		"type": "file_version_retention", "id": fvr.ID,
@@ -25,7 +25,7 @@ func FileVersionRetentionRecord(s *state.State, fvr *state.FileVersionRetention)
 // retentions, filtered by file, version, the winning policy's disposition
 // action, the disposition date (before, after) and a policy among the
 // sources. Callers hold Mu.
-func ListFileVersionRetentionsTx(s *state.State, fileID string, versionID string, action string, before time.Time, after time.Time, policyID string, q wire.Page) (state.Reply, *wire.Error) {
+func ListFileVersionRetentionsTx(s *state.Tx, fileID string, versionID string, action string, before time.Time, after time.Time, policyID string, q wire.Page) (state.Reply, *wire.Error) {
 	var list []*state.FileVersionRetention
 	for _, fvr := range s.Retention.FvrOrder {
 		a, disp := fvr.Winner()

@@ -17,7 +17,7 @@ type QueryOrder struct {
 
 // PositionOf is the position of in in the order o: its values of the order
 // keys (ok false for null) and its creation.
-func PositionOf(s *state.State, o QueryOrder, in *state.MDInstance) state.Position {
+func PositionOf(s *state.Tx, o QueryOrder, in *state.MDInstance) state.Position {
 	p := state.Position{Vals: make([]state.MDVal, len(o.Keys)), Oks: make([]bool, len(o.Keys)), Seq: in.Seq}
 	for i, k := range o.Keys {
 		p.Vals[i], p.Oks[i] = FieldOf(s, k, in)
@@ -26,7 +26,7 @@ func PositionOf(s *state.State, o QueryOrder, in *state.MDInstance) state.Positi
 }
 
 // CmpToPosition compares an instance with a position in ascending order.
-func CmpToPosition(s *state.State, o QueryOrder, in *state.MDInstance, p state.Position) int {
+func CmpToPosition(s *state.Tx, o QueryOrder, in *state.MDInstance, p state.Position) int {
 	for i, k := range o.Keys {
 		v, ok := FieldOf(s, k, in)
 		if c := state.CmpPresent(v, ok, p.Vals[i], p.Oks[i]); c != 0 {
@@ -37,7 +37,7 @@ func CmpToPosition(s *state.State, o QueryOrder, in *state.MDInstance, p state.P
 }
 
 // CmpInstances compares two instances in ascending order.
-func CmpInstances(s *state.State, o QueryOrder, a, b *state.MDInstance) int {
+func CmpInstances(s *state.Tx, o QueryOrder, a, b *state.MDInstance) int {
 	for _, k := range o.Keys {
 		va, aok := FieldOf(s, k, a)
 		vb, bok := FieldOf(s, k, b)
@@ -53,7 +53,7 @@ func CmpInstances(s *state.State, o QueryOrder, a, b *state.MDInstance) int {
 // and whether more follow. With no order_by, or one template field, it
 // walks an index from the marker; other orders (item fields, several
 // keys) filter every instance and sort the matches.
-func SelectPage(s *state.State, t *state.MDTemplate, o QueryOrder, pred predicate, keep func(*state.MDInstance) bool, after *state.Position, limit int) ([]*state.MDInstance, bool) {
+func SelectPage(s *state.Tx, t *state.MDTemplate, o QueryOrder, pred predicate, keep func(*state.MDInstance) bool, after *state.Position, limit int) ([]*state.MDInstance, bool) {
 	match := func(in *state.MDInstance) bool { return keep(in) && pred(in) == triTrue }
 	out := make([]*state.MDInstance, 0, limit+1)
 	collect := func(in *state.MDInstance) bool {
@@ -99,7 +99,7 @@ func walkSeq(list []*state.MDInstance, after *state.Position, desc bool, visit f
 // ScanPage is SelectPage for the orders no index serves (item fields,
 // several keys): it filters every instance of t after the position after,
 // sorts the matches and returns the first limit, and whether more follow.
-func ScanPage(s *state.State, t *state.MDTemplate, o QueryOrder, match func(*state.MDInstance) bool, after *state.Position, limit int) ([]*state.MDInstance, bool) {
+func ScanPage(s *state.Tx, t *state.MDTemplate, o QueryOrder, match func(*state.MDInstance) bool, after *state.Position, limit int) ([]*state.MDInstance, bool) {
 	var out []*state.MDInstance
 	for _, in := range t.BySeq {
 		if after != nil {

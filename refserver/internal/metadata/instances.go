@@ -19,7 +19,7 @@ type InstancePath struct {
 // MDItem resolves the item of an instance path: a malformed id or folder
 // "0" is 405 (as the service answers), an item the caller cannot see 404
 // not_found.
-func MDItem(s *state.State, ip InstancePath, p *state.Principal) (*state.Item, *wire.Error) {
+func MDItem(s *state.Tx, ip InstancePath, p *state.Principal) (*state.Item, *wire.Error) {
 	if !state.ValidID(ip.ItemID) || ip.ItemID == state.RootID {
 		return nil, wire.Errorf(wire.StatusMethodNotAllowed, wire.CodeMethodNotAllowed, "Method Not Allowed: malformed %s id", ip.Typ)
 	}
@@ -32,7 +32,7 @@ func MDItem(s *state.State, ip InstancePath, p *state.Principal) (*state.Item, *
 // InstanceOf resolves item, scope and template of an instance path and
 // returns the instance (nil when the template is not applied). missing is
 // the code for an unknown template.
-func InstanceOf(s *state.State, ip InstancePath, p *state.Principal, missing string) (*state.Item, *state.MDTemplate, *state.MDInstance, error) {
+func InstanceOf(s *state.Tx, ip InstancePath, p *state.Principal, missing string) (*state.Item, *state.MDTemplate, *state.MDInstance, error) {
 	it, aerr := MDItem(s, ip, p)
 	if aerr != nil {
 		return nil, nil, nil, aerr
@@ -55,7 +55,7 @@ func errInstanceNotFound(t *state.MDTemplate) *MDError {
 // ExistingInstance is InstanceOf for the calls on an instance that must
 // exist: an unknown template or a missing instance is 404
 // instance_not_found. Callers hold Mu.
-func ExistingInstance(s *state.State, ip InstancePath, p *state.Principal) (*state.MDInstance, error) {
+func ExistingInstance(s *state.Tx, ip InstancePath, p *state.Principal) (*state.MDInstance, error) {
 	_, t, in, err := InstanceOf(s, ip, p, codeInstanceNotFound)
 	if err == nil && in == nil {
 		err = errInstanceNotFound(t)
@@ -66,7 +66,7 @@ func ExistingInstance(s *state.State, ip InstancePath, p *state.Principal) (*sta
 // ListInstancesTx serves GET /files/{id}/metadata and
 // /folders/{id}/metadata (refserver's listInstances): every instance on
 // the item, oldest first. Callers hold Mu.
-func ListInstancesTx(s *state.State, p *state.Principal, typ string, id string) (state.Reply, *wire.Error) {
+func ListInstancesTx(s *state.Tx, p *state.Principal, typ string, id string) (state.Reply, *wire.Error) {
 	it, aerr := s.Lookup(p, typ, id)
 	if aerr != nil {
 		return state.Reply{}, aerr
@@ -83,7 +83,7 @@ func ListInstancesTx(s *state.State, p *state.Principal, typ string, id string) 
 // tuple_already_exists, 400 schema_validation_failed, 400 past
 // MaxInstancesPerItem. It serves POST
 // /files|folders/{id}/metadata/{scope}/{template_key}. Callers hold Mu.
-func CreateInstanceTx(s *state.State, ip InstancePath, p *state.Principal, raw map[string]any) (*state.MDInstance, error) {
+func CreateInstanceTx(s *state.Tx, ip InstancePath, p *state.Principal, raw map[string]any) (*state.MDInstance, error) {
 	it, t, in, err := InstanceOf(s, ip, p, codeInstanceTupleNotFound)
 	if err != nil {
 		return nil, err
@@ -107,7 +107,7 @@ func CreateInstanceTx(s *state.State, ip InstancePath, p *state.Principal, raw m
 // SetValues replaces an instance's values, keeping the sort indexes in
 // step, and bumps $version when anything changed; it reports whether
 // anything did. Callers hold Mu.
-func SetValues(s *state.State, in *state.MDInstance, values map[string]state.MDVal) bool {
+func SetValues(s *state.Tx, in *state.MDInstance, values map[string]state.MDVal) bool {
 	var changed []string
 	for k, v := range in.Values {
 		if nv, ok := values[k]; !ok || !nv.Equal(v) {

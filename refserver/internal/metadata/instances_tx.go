@@ -67,7 +67,7 @@ var patchOptions = &jsonpatch.ApplyOptions{
 
 // GetInstanceTx serves GET /files/{id}/metadata/{scope}/{template_key}
 // (and /folders/{id}/...): 200 with the instance.
-func GetInstanceTx(s *state.State, ip InstancePath, p *state.Principal) (state.Reply, error) {
+func GetInstanceTx(s *state.Tx, ip InstancePath, p *state.Principal) (state.Reply, error) {
 	in, err := ExistingInstance(s, ip, p)
 	if err != nil {
 		return state.Reply{}, err
@@ -78,7 +78,7 @@ func GetInstanceTx(s *state.State, ip InstancePath, p *state.Principal) (state.R
 // AddInstanceTx serves POST /files/{id}/metadata/{scope}/{template_key}
 // (and /folders/{id}/...): 201 with the new instance of raw's values
 // (CreateInstanceTx).
-func AddInstanceTx(s *state.State, ip InstancePath, p *state.Principal, raw map[string]any) (state.Reply, error) {
+func AddInstanceTx(s *state.Tx, ip InstancePath, p *state.Principal, raw map[string]any) (state.Reply, error) {
 	in, err := CreateInstanceTx(s, ip, p, raw)
 	if err != nil {
 		return state.Reply{}, err
@@ -88,7 +88,7 @@ func AddInstanceTx(s *state.State, ip InstancePath, p *state.Principal, raw map[
 
 // DeleteInstanceTx serves DELETE /files/{id}/metadata/{scope}/{template_key}
 // (and /folders/{id}/...): 204, and a metadata delete event.
-func DeleteInstanceTx(s *state.State, ip InstancePath, p *state.Principal) (state.Reply, error) {
+func DeleteInstanceTx(s *state.Tx, ip InstancePath, p *state.Principal) (state.Reply, error) {
 	in, err := ExistingInstance(s, ip, p)
 	if err != nil {
 		return state.Reply{}, err
@@ -102,7 +102,7 @@ func DeleteInstanceTx(s *state.State, ip InstancePath, p *state.Principal) (stat
 // (and /folders/{id}/...): the JSON Patch applied to the instance's values,
 // all or nothing (ApplyInstancePatch); $version grows and an update event
 // is recorded when the values changed. 200 with the instance.
-func PatchInstanceTx(s *state.State, ip InstancePath, p *state.Principal, patch jsonpatch.Patch) (state.Reply, error) {
+func PatchInstanceTx(s *state.Tx, ip InstancePath, p *state.Principal, patch jsonpatch.Patch) (state.Reply, error) {
 	in, err := ExistingInstance(s, ip, p)
 	if err != nil {
 		return state.Reply{}, err

@@ -82,7 +82,7 @@ func DecodeQueryMarker(s, hash string, keys int) (*state.Position, *wire.Error) 
 // ParseFrom splits from = scope.templateKey. The scope must be the full
 // enterprise_<id>: global and the enterprise shorthand are 400
 // invalid_query (DG queries/errors).
-func ParseFrom(s *state.State, from string) (scope, key string, aerr *wire.Error) {
+func ParseFrom(s *state.Env, from string) (scope, key string, aerr *wire.Error) {
 	scope, key, ok := strings.Cut(from, ".")
 	if !ok || key == "" || scope == state.ScopeGlobal || scope == "enterprise" || s.ScopeKind(scope) == "" {
 		return "", "", wire.Errorf(wire.StatusBadRequest, CodeInvalidQuery, "from must be enterprise_<id>.templateKey, e.g. %s.contract", s.EnterpriseScope())
@@ -132,7 +132,7 @@ func queryOrderOf(t *state.MDTemplate, body []orderByBody) (QueryOrder, *wire.Er
 // the ancestor folder, live for p, whose instance of the template scope.key
 // matches tree with params, in body's order; hash is the body's without its
 // marker. Callers hold Mu.
-func ExecuteMetadataQueryTx(s *state.State, scope string, key string, body QueryBody, tree *mdquery.Node, params map[string]any, p *state.Principal, hash string, limit int) (state.Reply, *wire.Error) {
+func ExecuteMetadataQueryTx(s *state.Tx, scope string, key string, body QueryBody, tree *mdquery.Node, params map[string]any, p *state.Principal, hash string, limit int) (state.Reply, *wire.Error) {
 	t := s.Template(scope, key)
 	if t == nil || t.Scope == state.ScopeGlobal {
 		return state.Reply{}, wire.Errorf(wire.StatusNotFound, codeInstanceNotFound, "Template %s not found: use the full scope, e.g. %s", *body.From, s.EnterpriseScope())
@@ -176,7 +176,7 @@ func ExecuteMetadataQueryTx(s *state.State, scope string, key string, body Query
 // the requested fields: item fields by name, metadata.<scope>.<key> for
 // an instance's base record and metadata.<scope>.<key>.<field> to add one
 // of its values.
-func QueryEntry(s *state.State, it *state.Item, fields []string, p *state.Principal) map[string]any {
+func QueryEntry(s *state.Tx, it *state.Item, fields []string, p *state.Principal) map[string]any {
 	m := map[string]any{"type": it.Typ, "id": it.ID, "etag": it.Etag()}
 	var itemFields []string
 	for _, f := range fields {

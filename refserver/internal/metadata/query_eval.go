@@ -57,7 +57,7 @@ func resolveField(t *state.MDTemplate, name string) (QField, *wire.Error) {
 }
 
 // FieldOf is the field's value on an instance (ok false = null).
-func FieldOf(s *state.State, f QField, in *state.MDInstance) (state.MDVal, bool) {
+func FieldOf(s *state.Tx, f QField, in *state.MDInstance) (state.MDVal, bool) {
 	if !f.item {
 		v, ok := in.Values[f.Key]
 		return v, ok
@@ -131,7 +131,7 @@ func paramValue(f QField, name string, params map[string]any) (state.MDVal, *wir
 }
 
 // CompileQuery turns a parsed query into a predicate for template t.
-func CompileQuery(s *state.State, n *mdquery.Node, t *state.MDTemplate, params map[string]any) (predicate, *wire.Error) {
+func CompileQuery(s *state.Tx, n *mdquery.Node, t *state.MDTemplate, params map[string]any) (predicate, *wire.Error) {
 	if n == nil {
 		return func(*state.MDInstance) tri { return triTrue }, nil
 	}
@@ -228,7 +228,7 @@ func CompileQuery(s *state.State, n *mdquery.Node, t *state.MDTemplate, params m
 
 // ValuePred is a predicate that is null on a missing value, test(value)
 // otherwise, inverted by negate.
-func ValuePred(s *state.State, f QField, negate bool, test func(state.MDVal) bool) predicate {
+func ValuePred(s *state.Tx, f QField, negate bool, test func(state.MDVal) bool) predicate {
 	return func(in *state.MDInstance) tri {
 		v, ok := FieldOf(s, f, in)
 		if !ok {

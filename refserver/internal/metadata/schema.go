@@ -317,7 +317,7 @@ func (d *SchemaDraft) changeOption(op SchemaOp) *wire.Error {
 // the first that fails); then the template takes the draft, its instances'
 // values follow renames and removals, and its sort indexes are dropped.
 // Global templates are 403. Callers hold Mu.
-func UpdateTemplateTx(s *state.State, scope string, templateKey string, ops []SchemaOp) (state.Reply, *wire.Error) {
+func UpdateTemplateTx(s *state.Tx, scope string, templateKey string, ops []SchemaOp) (state.Reply, *wire.Error) {
 	t, aerr := TemplateOf(s, scope, templateKey)
 	if aerr != nil {
 		return state.Reply{}, aerr

@@ -99,7 +99,7 @@ func CheckDisplayName(v, what string) *wire.Error {
 // createTemplate): t is added, 409 when its key is taken, unless derived
 // (no templateKey sent: one made from the displayName), which then takes
 // a numbered key; 201 with its record. Callers hold Mu.
-func CreateTemplateTx(s *state.State, t *state.MDTemplate, derived bool) (state.Reply, *wire.Error) {
+func CreateTemplateTx(s *state.Tx, t *state.MDTemplate, derived bool) (state.Reply, *wire.Error) {
 	if s.Template(t.Scope, t.Key) != nil {
 		if !derived {
 			return state.Reply{}, wire.Errorf(wire.StatusConflict, wire.CodeConflict, "A template with templateKey %q already exists", t.Key)
@@ -116,7 +116,7 @@ func CreateTemplateTx(s *state.State, t *state.MDTemplate, derived bool) (state.
 
 // TemplateOf resolves {scope}/{template_key} of a template path: 400 for
 // no scope, 404 not_found for no such template.
-func TemplateOf(s *state.State, scope, key string) (*state.MDTemplate, *wire.Error) {
+func TemplateOf(s *state.Tx, scope, key string) (*state.MDTemplate, *wire.Error) {
 	t := s.Template(scope, key)
 	if t == nil {
 		return nil, wire.NotFound("metadata template")
@@ -127,7 +127,7 @@ func TemplateOf(s *state.State, scope, key string) (*state.MDTemplate, *wire.Err
 // GetTemplateTx serves GET /metadata_templates/{scope}/{template_key}/schema
 // (getTemplate): the template's record, 404 when there is none. Callers
 // hold Mu.
-func GetTemplateTx(s *state.State, scope string, templateKey string) (state.Reply, *wire.Error) {
+func GetTemplateTx(s *state.Tx, scope string, templateKey string) (state.Reply, *wire.Error) {
 	t, aerr := TemplateOf(s, scope, templateKey)
 	if aerr != nil {
 		return state.Reply{}, aerr
@@ -138,7 +138,7 @@ func GetTemplateTx(s *state.State, scope string, templateKey string) (state.Repl
 // GetTemplateByIDTx serves GET /metadata_templates/{template_id}
 // (getTemplateByID): the template with that id, 400 for an unknown one.
 // Callers hold Mu.
-func GetTemplateByIDTx(s *state.State, pathValue string) (state.Reply, *wire.Error) {
+func GetTemplateByIDTx(s *state.Tx, pathValue string) (state.Reply, *wire.Error) {
 	t := s.Metadata.ByID[pathValue]
 	if t == nil {
 		return state.Reply{}, wire.BadRequest("Template id not recognised")
@@ -150,7 +150,7 @@ func GetTemplateByIDTx(s *state.State, pathValue string) (state.Reply, *wire.Err
 // /metadata_templates/{scope}/{template_key}/schema (deleteTemplate): the
 // template goes with its instances (204); global templates are 403.
 // Callers hold Mu.
-func DeleteTemplateTx(s *state.State, scope string, templateKey string) (state.Reply, *wire.Error) {
+func DeleteTemplateTx(s *state.Tx, scope string, templateKey string) (state.Reply, *wire.Error) {
 	t, aerr := TemplateOf(s, scope, templateKey)
 	if aerr != nil {
 		return state.Reply{}, aerr
@@ -172,7 +172,7 @@ func DeleteTemplateTx(s *state.State, scope string, templateKey string) (state.R
 // ListTemplatesTx serves GET /metadata_templates/enterprise and
 // /metadata_templates/global (refserver's listTemplates): a marker page of
 // the scope's templates, oldest first. Callers hold Mu.
-func ListTemplatesTx(s *state.State, scope string, q wire.Page) (state.Reply, *wire.Error) {
+func ListTemplatesTx(s *state.Tx, scope string, q wire.Page) (state.Reply, *wire.Error) {
 	var all []*state.MDTemplate
 	for _, t := range s.Metadata.Order {
 		if t.Scope == scope {
@@ -186,7 +186,7 @@ func ListTemplatesTx(s *state.State, scope string, q wire.Page) (state.Reply, *w
 // /metadata_templates?metadata_instance_id= (listTemplatesByInstance): the
 // template of the instance with id, when p may read its item; an empty
 // page otherwise. Callers hold Mu.
-func ListTemplatesByInstanceTx(s *state.State, id string, p *state.Principal, limit int64) (state.Reply, *wire.Error) {
+func ListTemplatesByInstanceTx(s *state.Tx, id string, p *state.Principal, limit int64) (state.Reply, *wire.Error) {
 	var found []*state.MDTemplate
 	if in := s.Metadata.ByInstID[strings.ToLower(id)]; in != nil && s.Live(p, in.Item) {
 		found = append(found, in.Tmpl)

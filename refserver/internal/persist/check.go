@@ -9,16 +9,18 @@ import (
 	"slices"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/contentapi/cms/refserver/internal/state"
 )
 
 // DumpLive encodes every record of the live state: bucket → key →
-// record. Callers hold the outer lock and the state's.
-func (d *DB) DumpLive() map[string]map[string]string {
+// record. Callers hold the outer lock.
+func (d *DB) DumpLive(tx *state.ReadTx) map[string]map[string]string {
 	out := map[string]map[string]string{}
 	for _, k := range d.cfg.Kinds {
 		m := map[string]string{}
-		for _, key := range k.Keys() {
-			v, ok := k.Encode(key)
+		for _, key := range k.Keys(tx) {
+			v, ok := k.Encode(tx, key)
 			if !ok {
 				m[key] = "<listed but not found>"
 				continue
@@ -132,14 +134,12 @@ func (d *DB) check() {
 		live    map[string]map[string]string
 		named   map[string]bool
 	)
-	d.st.View(func() {
-		p.Mu.Lock()
-		pending = len(p.Dirty) > 0
-		p.Mu.Unlock()
+	d.st.View(func(tx *state.ReadTx) {
+		pending = p.Pending()
 		if !pending {
-			live = d.DumpLive()
+			live = d.DumpLive(tx)
 			if d.small != nil {
-				named = liveContent(d.st)
+				named = liveContent(tx)
 			}
 		}
 	})

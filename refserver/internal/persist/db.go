@@ -69,19 +69,19 @@ type Kind struct {
 	Bucket string
 	// Keys lists the keys of every live record (dumps, checks, the first
 	// write).
-	Keys func() []string
+	Keys func(tx *state.ReadTx) []string
 	// Encode is the live record with key, false when the object is gone.
-	Encode func(key string) ([]byte, bool)
+	Encode func(tx *state.ReadTx, key string) ([]byte, bool)
 	// Load adds a stored record to the state being restored.
-	Load func(key string, b []byte) error
+	Load func(tx *state.Tx, key string, b []byte) error
 	// Done, when set, runs after every record of the kind is loaded
 	// (orders, indexes).
-	Done func() error
-	// Snapshot, set by Detached, copies the live record with key under
-	// the state's lock (false when the object is gone) and returns its
+	Done func(tx *state.Tx) error
+	// Snapshot, set by Detached, copies the live record with key in the
+	// transaction (false when the object is gone) and returns its
 	// encoding, which a commit runs once the lock is released.
-	Snapshot func(key string) (encode func() []byte, ok bool)
-	snapshot func(key string) (func() []byte, bool)
+	Snapshot func(tx *state.ReadTx, key string) (encode func() []byte, ok bool)
+	snapshot func(tx *state.ReadTx, key string) (func() []byte, bool)
 }
 
 // Detached returns k with Snapshot set: its records are encoded after the
@@ -96,7 +96,7 @@ func (k Kind) Detached() Kind {
 // KindOf builds a Kind from a record type R: get returns the live record
 // with key (false when gone), load restores one; records are JSON, read
 // strictly (an unknown member is an error).
-func KindOf[R any](bucket string, keys func() []string, get func(string) (R, bool), load func(string, R) error, done func() error) Kind {
+func KindOf[R any](bucket string, keys func(*state.ReadTx) []string, get func(*state.ReadTx, string) (R, bool), load func(*state.Tx, string, R) error, done func(*state.Tx) error) Kind {
 	marshal := func(key string, r R) []byte {
 		if a, ok := any(r).(recordAppender); ok {
 			return a.appendRecord(nil)
@@ -110,28 +110,28 @@ func KindOf[R any](bucket string, keys func() []string, get func(string) (R, boo
 	return Kind{
 		Bucket: bucket,
 		Keys:   keys,
-		Encode: func(key string) ([]byte, bool) {
-			r, ok := get(key)
+		Encode: func(tx *state.ReadTx, key string) ([]byte, bool) {
+			r, ok := get(tx, key)
 			if !ok {
 				return nil, false
 			}
 			return marshal(key, r), true
 		},
-		snapshot: func(key string) (func() []byte, bool) {
-			r, ok := get(key)
+		snapshot: func(tx *state.ReadTx, key string) (func() []byte, bool) {
+			r, ok := get(tx, key)
 			if !ok {
 				return nil, false
 			}
 			return func() []byte { return marshal(key, r) }, true
 		},
-		Load: func(key string, b []byte) error {
+		Load: func(tx *state.Tx, key string, b []byte) error {
 			var r R
 			dec := json.NewDecoder(bytes.NewReader(b))
 			dec.DisallowUnknownFields()
 			if err := dec.Decode(&r); err != nil {
 				return err
 			}
-			return load(key, r)
+			return load(tx, key, r)
 		},
 		Done: done,
 	}
@@ -153,9 +153,9 @@ type Config struct {
 	// (the oauth room's, whose records are kinds too).
 	Outer sync.Locker
 	// Reset empties what the records restore, before a load.
-	Reset func()
+	Reset func(tx *state.Tx)
 	// Loaded runs after every kind is loaded (the principals).
-	Loaded func() error
+	Loaded func(tx *state.Tx) error
 }
 
 // DB is an open state database.
@@ -288,8 +288,7 @@ func Open(dir string, cfg Config) (d *DB, restored bool, err error) {
 			st.Store = d.small
 		}
 	}
-	st.Persist = &state.Persister{Dirty: map[state.DirtyKey]struct{}{}, Load: state.LoadScratch{Purged: map[string]*state.Item{}}}
-	st.Persist.CommittedCond = sync.NewCond(&st.Persist.Mu)
+	st.Persist = state.NewPersister()
 	fresh, upgrade := true, false
 	var kept uint64 // the last log state.db holds
 	err = db.View(func(tx *bolt.Tx) error {
@@ -326,13 +325,14 @@ func Open(dir string, cfg Config) (d *DB, restored bool, err error) {
 			d.schemaPending = true
 			d.markAll()
 		} else {
-			st.Dirty(state.KMeta, state.MetaKey) // the tokens Options gave
+			st.Update(func(tx *state.Tx) { tx.Dirty(state.KMeta, state.MetaKey) }) // the tokens Options gave
 		}
 		err = d.Flush()
 	}
 	if err == nil && !fresh {
-		keep := ReferencedBlobs(st) // once, for both sweeps
-		err = SweepBlobs(st, dir, keep)
+		var keep, keepAssembly map[string]bool // once, for both sweeps
+		st.View(func(tx *state.ReadTx) { keep, keepAssembly = ReferencedBlobs(tx), ReferencedAssemblies(tx) })
+		err = SweepBlobs(st, dir, keep, keepAssembly)
 		if err == nil && d.small != nil {
 			err = d.sweepSmall(keep)
 		}
@@ -348,14 +348,26 @@ func Open(dir string, cfg Config) (d *DB, restored bool, err error) {
 	return d, !fresh, nil
 }
 
-// load replaces the fresh state with the records of tx, kind by kind in
-// dependency order.
-func (d *DB) load(tx *bolt.Tx) error {
-	d.cfg.Reset()
+// load replaces the fresh state with the records of btx, kind by kind in
+// dependency order, in one transaction of the state. It runs before the
+// server serves: nothing else holds a lock (Reset replaces the oauth room,
+// so the outer lock cannot be held across it).
+func (d *DB) load(btx *bolt.Tx) (err error) {
+	d.st.Update(func(tx *state.Tx) { err = d.loadTx(btx, tx) })
+	if err != nil {
+		return err
+	}
+	d.st.Persist.Forget() // what loading marked is stored already
+	d.st.Update(func(tx *state.Tx) { err = d.cfg.Loaded(tx) })
+	return err
+}
+
+func (d *DB) loadTx(btx *bolt.Tx, tx *state.Tx) error {
+	d.cfg.Reset(tx)
 	for _, k := range d.cfg.Kinds {
-		if b := tx.Bucket([]byte(k.Bucket)); b != nil { // no bucket: no record of the kind yet
+		if b := btx.Bucket([]byte(k.Bucket)); b != nil { // no bucket: no record of the kind yet
 			err := b.ForEach(func(key, v []byte) error {
-				if err := k.Load(string(key), v); err != nil {
+				if err := k.Load(tx, string(key), v); err != nil {
 					return fmt.Errorf("refserver: state record %s/%s: %w", k.Bucket, key, err)
 				}
 				return nil
@@ -365,25 +377,22 @@ func (d *DB) load(tx *bolt.Tx) error {
 			}
 		}
 		if k.Done != nil { // even without records: orders of earlier kinds are rebuilt here
-			if err := k.Done(); err != nil {
+			if err := k.Done(tx); err != nil {
 				return fmt.Errorf("refserver: state records %s: %w", k.Bucket, err)
 			}
 		}
 	}
-	d.st.Persist.Mu.Lock()
-	d.st.Persist.Forget() // what loading marked is stored already
-	d.st.Persist.Mu.Unlock()
-	return d.cfg.Loaded()
+	return nil
 }
 
 // markAll marks every record of the live state.
 func (d *DB) markAll() {
 	d.cfg.Outer.Lock()
 	defer d.cfg.Outer.Unlock()
-	d.st.Update(func() {
+	d.st.Update(func(tx *state.Tx) {
 		for i, k := range d.cfg.Kinds {
-			for _, key := range k.Keys() {
-				d.st.Dirty(state.KindID(i), key)
+			for _, key := range k.Keys(&tx.ReadTx) {
+				tx.Dirty(state.KindID(i), key)
 			}
 		}
 	})
@@ -407,15 +416,7 @@ func (d *DB) Flush() error {
 	p := d.st.Persist
 	d.flushMu.Lock()
 	defer d.flushMu.Unlock()
-	p.Mu.Lock()
-	idle := len(p.Dirty) == 0 && len(p.Blobs) == 0
-	if idle {
-		// No flush is under way and a failed one puts its marks back:
-		// every mark so far is committed.
-		p.SetCommitted(p.Marked)
-	}
-	p.Mu.Unlock()
-	if idle {
+	if p.CommitIfIdle() {
 		return nil
 	}
 	var (
@@ -425,19 +426,15 @@ func (d *DB) Flush() error {
 		taken   uint64
 	)
 	d.cfg.Outer.Lock()
-	d.st.View(func() {
-		p.Mu.Lock()
-		dirty, blobs, taken = p.Dirty, p.Blobs, p.Marked
-		p.Dirty, p.Blobs = map[state.DirtyKey]struct{}{}, nil
-		p.TakeListings(taken)
-		p.Mu.Unlock()
+	d.st.View(func(tx *state.ReadTx) {
+		dirty, blobs, taken = p.Take()
 		changes = make([]change, 0, len(dirty))
 		for dk := range dirty {
 			c := change{kind: dk.Kind, key: dk.Key}
 			if k := d.cfg.Kinds[dk.Kind]; k.Snapshot != nil {
-				c.encode, _ = k.Snapshot(dk.Key)
+				c.encode, _ = k.Snapshot(tx, dk.Key)
 			} else {
-				c.val, _ = k.Encode(dk.Key)
+				c.val, _ = k.Encode(tx, dk.Key)
 			}
 			changes = append(changes, c)
 		}
@@ -495,17 +492,10 @@ func (d *DB) Flush() error {
 		d.small.done(puts, err == nil)
 	}
 	if err != nil {
-		p.Mu.Lock()
-		for dk := range dirty {
-			p.Dirty[dk] = struct{}{}
-		}
-		p.Blobs = append(p.Blobs, blobs...)
-		p.Mu.Unlock()
+		p.PutBack(dirty, blobs)
 		return fmt.Errorf("refserver: saving the state: %w", err)
 	}
-	p.Mu.Lock()
 	p.Settle(dirty, taken)
-	p.Mu.Unlock()
 	for _, id := range dirDels {
 		if err := d.st.Store.Delete(context.Background(), id); err != nil {
 			d.st.Log.Warn("deleting blob", "blob", id, "err", err)
@@ -591,11 +581,7 @@ func (d *DB) Abandon() error {
 // with the live state. Callers hold neither the state's lock nor the outer
 // one.
 func (d *DB) Await() error {
-	p := d.st.Persist
-	p.Mu.Lock()
-	want := p.Marked
-	p.Mu.Unlock()
-	return d.AwaitMark(want)
+	return d.AwaitMark(d.st.Persist.Marked())
 }
 
 // AwaitMark is Await for the marks numbered up to want only: a request
@@ -613,26 +599,10 @@ func (d *DB) AwaitMark(want uint64) error {
 }
 
 func (d *DB) await(want uint64) error {
-	p := d.st.Persist
-	p.Mu.Lock()
-	defer p.Mu.Unlock()
-	for p.Committed < want {
-		if p.Flushing {
-			p.CommittedCond.Wait()
-			continue
-		}
-		p.Flushing = true
-		p.Mu.Unlock()
+	return d.st.Persist.AwaitCommitted(want, func() error {
 		d.gather()
-		err := d.Flush()
-		p.Mu.Lock()
-		p.Flushing = false
-		p.CommittedCond.Broadcast() // a waiter left behind takes over
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+		return d.Flush()
+	})
 }
 
 // gather waits, up to CommitDelay, for the requests still in their

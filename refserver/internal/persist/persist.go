@@ -18,10 +18,7 @@ func QueueBlobDeletes(s *state.State, ids []string) bool {
 	if p == nil {
 		return false
 	}
-	p.Mu.Lock()
-	p.Blobs = append(p.Blobs, ids...)
-	p.Marked++
-	p.Mu.Unlock()
+	p.QueueBlobs(ids)
 	return true
 }
 
@@ -29,8 +26,9 @@ func QueueBlobDeletes(s *state.State, ids []string) bool {
 // the blob files that no record names and the temporary files of
 // interrupted writes: what a crash between a blob write and its commit (or
 // between a commit and a blob delete) leaves behind. Other stores are left
-// alone. keep is the blobs the state names (ReferencedBlobs).
-func SweepBlobs(s *state.State, dir string, keep map[string]bool) error {
+// alone. keep is the blobs the state names (ReferencedBlobs), keepAssembly
+// the assemblies of its sessions (ReferencedAssemblies).
+func SweepBlobs(s *state.State, dir string, keep, keepAssembly map[string]bool) error {
 	ds, ok := s.Store.(*blob.Dir)
 	if sb, small := s.Store.(*SmallBlobs); small {
 		ds, ok = sb.Dir(), true
@@ -38,7 +36,6 @@ func SweepBlobs(s *state.State, dir string, keep map[string]bool) error {
 	if !ok || filepath.Clean(ds.Path()) != filepath.Clean(dir) {
 		return nil
 	}
-	keepAssembly := ReferencedAssemblies(s)
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return fmt.Errorf("refserver: sweeping %s: %w", dir, err)
@@ -69,7 +66,7 @@ func cutSuffix(s, suffix string) (string, bool) {
 
 // ReferencedBlobs is every blob the state names: file versions (of live
 // files and of files that records of purged ones keep) and session parts.
-func ReferencedBlobs(s *state.State) map[string]bool {
+func ReferencedBlobs(s *state.ReadTx) map[string]bool {
 	keep := map[string]bool{}
 	addItem := func(it *state.Item) {
 		for _, v := range it.Versions {
@@ -99,7 +96,7 @@ func ReferencedBlobs(s *state.State) map[string]bool {
 }
 
 // ReferencedAssemblies is every assembly id the open sessions name.
-func ReferencedAssemblies(s *state.State) map[string]bool {
+func ReferencedAssemblies(s *state.ReadTx) map[string]bool {
 	keep := map[string]bool{}
 	for _, ss := range s.Sessions {
 		if id := ss.Asm.ID(); id != "" {

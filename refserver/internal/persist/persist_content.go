@@ -27,7 +27,7 @@ type RecMeta struct {
 
 // MetaRec is the server's record (key MetaKey): its ids, keys and tokens;
 // false for another key.
-func MetaRec(s *state.State, key string) (RecMeta, bool) {
+func MetaRec(s *state.ReadTx, key string) (RecMeta, bool) {
 	return RecMeta{
 		EnterpriseID: s.EnterpriseID, SignKey: s.SignKey, NextID: s.NextID,
 		AdminToken: s.Cfg.AdminToken, UserToken: s.Cfg.UserToken, AppToken: s.Cfg.AppToken,
@@ -36,7 +36,7 @@ func MetaRec(s *state.State, key string) (RecMeta, bool) {
 }
 
 // InitPrincipalTokens rebuilds the principals from the (restored) tokens.
-func InitPrincipalTokens(s *state.State) error {
+func InitPrincipalTokens(s *state.Tx) error {
 	o := &s.Cfg
 	if o.AdminToken == o.UserToken || o.AdminToken == o.AppToken || o.UserToken == o.AppToken {
 		return state.ErrString("refserver: the admin, user and app tokens must differ")
@@ -68,14 +68,14 @@ type recUser struct {
 
 // UserKeys lists the ids of the users, live ones then deleted ones (each
 // sorted): the keys of their records.
-func UserKeys(s *state.State) []string {
+func UserKeys(s *state.ReadTx) []string {
 	keys := state.SortedKeys(s.Users.ByID)
 	return append(keys, state.SortedKeys(s.Users.Removed)...)
 }
 
 // UserRec is the record of user id, live or deleted, false when there is
 // none.
-func UserRec(s *state.State, id string) (recUser, bool) {
+func UserRec(s *state.ReadTx, id string) (recUser, bool) {
 	u := s.Users.ByID[id]
 	if u == nil {
 		u = s.Users.Removed[id]
@@ -98,7 +98,7 @@ func UserRec(s *state.State, id string) (recUser, bool) {
 
 // LoadUser restores a user into the indexes (UsersLoaded orders them);
 // the admin, user and app objects of the principals are filled in place.
-func LoadUser(s *state.State, id string, r recUser) error {
+func LoadUser(s *state.Tx, id string, r recUser) error {
 	u := &state.User{}
 	for _, known := range []*state.User{s.Admin, s.User, s.App} {
 		if known.ID == id {
@@ -128,7 +128,7 @@ func LoadUser(s *state.State, id string, r recUser) error {
 
 // UsersLoaded orders the restored users by id and checks that the
 // records of the admin, the user and the service account were there.
-func UsersLoaded(s *state.State) error {
+func UsersLoaded(s *state.Tx) error {
 	sort.SliceStable(s.Users.Order, func(i, j int) bool { return state.NumID(s.Users.Order[i].ID) < state.NumID(s.Users.Order[j].ID) })
 	for _, u := range []*state.User{s.Admin, s.User, s.App} { // the managed user may be deleted
 		if s.Users.ByID[u.ID] != u && s.Users.Removed[u.ID] != u {
@@ -191,10 +191,10 @@ type recSharedLink struct {
 }
 
 // ItemKeys lists the ids of the items, sorted: the keys of their records.
-func ItemKeys(s *state.State) []string { return state.SortedKeys(s.Items) }
+func ItemKeys(s *state.ReadTx) []string { return state.SortedKeys(s.Items) }
 
 // ItemRec is the record of item id, false when it is gone.
-func ItemRec(s *state.State, id string) (RecItem, bool) {
+func ItemRec(s *state.ReadTx, id string) (RecItem, bool) {
 	it, ok := s.Items[id]
 	if !ok {
 		return RecItem{}, false
@@ -241,7 +241,7 @@ func encodeVersion(v *state.Version) recVersion {
 
 // VersionKeys lists the keys of the versions of every file, by file id
 // and position.
-func VersionKeys(s *state.State) []string {
+func VersionKeys(s *state.ReadTx) []string {
 	var keys []string
 	for _, id := range state.SortedKeys(s.Items) {
 		for i := range s.Items[id].Versions {
@@ -253,7 +253,7 @@ func VersionKeys(s *state.State) []string {
 
 // VersionRec is the record of the version key names, false when it is
 // gone (its file was purged).
-func VersionRec(s *state.State, key string) (recVersion, bool) {
+func VersionRec(s *state.ReadTx, key string) (recVersion, bool) {
 	id, pos, ok := state.ParseVersionKey(key)
 	if !ok {
 		return recVersion{}, false
@@ -269,7 +269,7 @@ func VersionRec(s *state.State, key string) (recVersion, bool) {
 // records come in key order (a file's position 10 before its 2), so they
 // are gathered by position and put in their files once all are read
 // (VersionsLoaded): what a position in a key claims allocates nothing.
-func LoadVersion(s *state.State, key string, r recVersion) error {
+func LoadVersion(s *state.Tx, key string, r recVersion) error {
 	id, pos, ok := state.ParseVersionKey(key)
 	if !ok {
 		return fmt.Errorf("malformed key")
@@ -278,7 +278,7 @@ func LoadVersion(s *state.State, key string, r recVersion) error {
 	if f == nil || f.Typ != "file" {
 		return fmt.Errorf("no file %s", id)
 	}
-	v, err := decodeVersion(s, r)
+	v, err := decodeVersion(&s.ReadTx, r)
 	if err != nil {
 		return err
 	}
@@ -302,7 +302,7 @@ func LoadVersion(s *state.State, key string, r recVersion) error {
 // file has its versions, each position from 1 filled, and files the items
 // in the folder indexes (derived, not stored; a file is filed by its
 // current version's size).
-func VersionsLoaded(s *state.State) error {
+func VersionsLoaded(s *state.Tx) error {
 	read := s.Persist.Load.Versions
 	s.Persist.Load.Versions = nil
 	for f, byPos := range read {
@@ -348,7 +348,7 @@ type FileRef struct {
 }
 
 // EncodeFileRef names f and v for a record; a purged file is copied.
-func EncodeFileRef(s *state.State, f *state.Item, v *state.Version) FileRef {
+func EncodeFileRef(s *state.ReadTx, f *state.Item, v *state.Version) FileRef {
 	r := FileRef{File: f.ID, Version: v.ID}
 	if s.Items[f.ID] != f {
 		c := encodeItem(f, true)
@@ -374,11 +374,11 @@ type recSession struct {
 }
 
 // SessionKeys lists the ids of the open upload sessions, sorted.
-func SessionKeys(s *state.State) []string { return state.SortedKeys(s.Sessions) }
+func SessionKeys(s *state.ReadTx) []string { return state.SortedKeys(s.Sessions) }
 
 // SessionRec is the record of open session id, false when it is gone
 // (ended or expired).
-func SessionRec(s *state.State, id string) (recSession, bool) {
+func SessionRec(s *state.ReadTx, id string) (recSession, bool) {
 	ss, ok := s.Sessions[id]
 	if !ok {
 		return recSession{}, false
@@ -393,7 +393,7 @@ func SessionRec(s *state.State, id string) (recSession, bool) {
 
 // LoadSession restores open session id, reopening its assembly in the
 // store (or a Parts assembly, whose parts LoadPart restores).
-func LoadSession(s *state.State, id string, r recSession) error {
+func LoadSession(s *state.Tx, id string, r recSession) error {
 	owner, err := s.UserByRef(r.Owner)
 	if err != nil {
 		return err
@@ -429,7 +429,7 @@ type recPart struct {
 
 // PartKeys lists the keys of the parts of the open sessions
 // ("<session>/<offset>", in order).
-func PartKeys(s *state.State) []string {
+func PartKeys(s *state.ReadTx) []string {
 	var keys []string
 	for _, sid := range state.SortedKeys(s.Sessions) {
 		for _, pt := range state.SortedParts(s.Sessions[sid]) {
@@ -447,7 +447,7 @@ func splitPartKey(key string) (string, int64, bool) {
 
 // PartRec is the record of the part with key, false when it or its
 // session is gone.
-func PartRec(s *state.State, key string) (recPart, bool) {
+func PartRec(s *state.ReadTx, key string) (recPart, bool) {
 	sid, off, ok := splitPartKey(key)
 	ss := s.Sessions[sid]
 	if !ok || ss == nil || ss.Parts[off] == nil {
@@ -463,7 +463,7 @@ func PartRec(s *state.State, key string) (recPart, bool) {
 
 // LoadPart restores a part into its session (restored first), and its
 // blob into a Parts assembly.
-func LoadPart(s *state.State, key string, r recPart) error {
+func LoadPart(s *state.Tx, key string, r recPart) error {
 	sid, off, ok := splitPartKey(key)
 	if !ok || s.Sessions[sid] == nil {
 		return fmt.Errorf("part of an unknown session")
@@ -483,16 +483,16 @@ func LoadPart(s *state.State, key string, r recPart) error {
 
 // EndedKeys lists the ids of the ended (committed or aborted) sessions,
 // sorted.
-func EndedKeys(s *state.State) []string { return state.SortedKeys(s.Ended) }
+func EndedKeys(s *state.ReadTx) []string { return state.SortedKeys(s.Ended) }
 
 // EndedRec is the record of ended session id: its EndedSession.
-func EndedRec(s *state.State, id string) (state.EndedSession, bool) {
+func EndedRec(s *state.ReadTx, id string) (state.EndedSession, bool) {
 	info, ok := s.Ended[id]
 	return info, ok
 }
 
 // LoadEnded restores ended session id.
-func LoadEnded(s *state.State, id string, r state.EndedSession) error {
+func LoadEnded(s *state.Tx, id string, r state.EndedSession) error {
 	s.Ended[id] = r
 	return nil
 }

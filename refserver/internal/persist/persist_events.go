@@ -53,7 +53,7 @@ func (r recEvent) appendRecord(b []byte) []byte {
 
 // EventKeys lists the keys of the events in the history, oldest first,
 // then the head's (state.EventHeadKey).
-func EventKeys(s *state.State) []string {
+func EventKeys(s *state.ReadTx) []string {
 	keys := make([]string, 0, len(s.Events.List)+1)
 	for _, e := range s.Events.List {
 		keys = append(keys, state.EventKey(e.Seq))
@@ -63,7 +63,7 @@ func EventKeys(s *state.State) []string {
 
 // EventRec is the record of the event at position key, or of the head
 // position; false for an event no longer in the history.
-func EventRec(s *state.State, key string) (recEvent, bool) {
+func EventRec(s *state.ReadTx, key string) (recEvent, bool) {
 	if key == state.EventHeadKey {
 		return recEvent{Seq: s.Events.Head}, true
 	}
@@ -82,7 +82,7 @@ func EventRec(s *state.State, key string) (recEvent, bool) {
 
 // LoadEvent restores an event into the history (in key order, which is
 // the stream's), or the head position.
-func LoadEvent(s *state.State, key string, r recEvent) error {
+func LoadEvent(s *state.Tx, key string, r recEvent) error {
 	if key == state.EventHeadKey {
 		s.Events.Head = r.Seq
 		return nil
@@ -98,7 +98,7 @@ func LoadEvent(s *state.State, key string, r recEvent) error {
 
 // EventsLoaded checks that the stored events are consecutive and keeps
 // the newest the history holds.
-func EventsLoaded(s *state.State) error {
+func EventsLoaded(s *state.Tx) error {
 	for i := 1; i < len(s.Events.List); i++ {
 		if s.Events.List[i].Seq != s.Events.List[i-1].Seq+1 {
 			return fmt.Errorf("refserver: stored events are not consecutive at %d", s.Events.List[i].Seq)

@@ -25,11 +25,11 @@ type recRetPolicy struct {
 }
 
 // RetPolicyKeys lists the ids of the retention policies, sorted.
-func RetPolicyKeys(s *state.State) []string { return state.SortedKeys(s.Retention.Policies) }
+func RetPolicyKeys(s *state.ReadTx) []string { return state.SortedKeys(s.Retention.Policies) }
 
 // RetPolicyRec is the record of retention policy id, false when it is
 // gone.
-func RetPolicyRec(s *state.State, id string) (recRetPolicy, bool) {
+func RetPolicyRec(s *state.ReadTx, id string) (recRetPolicy, bool) {
 	rp, ok := s.Retention.Policies[id]
 	if !ok {
 		return recRetPolicy{}, false
@@ -48,7 +48,7 @@ func RetPolicyRec(s *state.State, id string) (recRetPolicy, bool) {
 }
 
 // LoadRetPolicy restores retention policy id (after the users it names).
-func LoadRetPolicy(s *state.State, id string, r recRetPolicy) error {
+func LoadRetPolicy(s *state.Tx, id string, r recRetPolicy) error {
 	by, err := s.UserByRef(r.CreatedBy)
 	if err != nil {
 		return err
@@ -76,11 +76,11 @@ type recRetAssignment struct {
 
 // RetAssignmentKeys lists the ids of the retention policy assignments,
 // sorted.
-func RetAssignmentKeys(s *state.State) []string { return state.SortedKeys(s.Retention.Assignments) }
+func RetAssignmentKeys(s *state.ReadTx) []string { return state.SortedKeys(s.Retention.Assignments) }
 
 // RetAssignmentRec is the record of retention assignment id, false when
 // it is gone.
-func RetAssignmentRec(s *state.State, id string) (recRetAssignment, bool) {
+func RetAssignmentRec(s *state.ReadTx, id string) (recRetAssignment, bool) {
 	a, ok := s.Retention.Assignments[id]
 	if !ok {
 		return recRetAssignment{}, false
@@ -90,7 +90,7 @@ func RetAssignmentRec(s *state.State, id string) (recRetAssignment, bool) {
 }
 
 // LoadRetAssignment restores retention assignment id (after its policy).
-func LoadRetAssignment(s *state.State, id string, r recRetAssignment) error {
+func LoadRetAssignment(s *state.Tx, id string, r recRetAssignment) error {
 	by, err := s.UserByRef(r.By)
 	if err != nil {
 		return err
@@ -113,11 +113,11 @@ type RecFVR struct {
 }
 
 // FvrKeys lists the ids of the file version retentions, sorted.
-func FvrKeys(s *state.State) []string { return state.SortedKeys(s.Retention.Fvrs) }
+func FvrKeys(s *state.ReadTx) []string { return state.SortedKeys(s.Retention.Fvrs) }
 
 // FvrRec is the record of file version retention id (its file copied in
 // once purged), false when it is gone.
-func FvrRec(s *state.State, id string) (RecFVR, bool) {
+func FvrRec(s *state.ReadTx, id string) (RecFVR, bool) {
 	fvr, ok := s.Retention.Fvrs[id]
 	if !ok {
 		return RecFVR{}, false
@@ -130,7 +130,7 @@ func FvrRec(s *state.State, id string) (RecFVR, bool) {
 }
 
 // RetentionLoaded rebuilds the creation orders.
-func RetentionLoaded(s *state.State) error {
+func RetentionLoaded(s *state.Tx) error {
 	rs := &s.Retention
 	rs.PolicyOrder = orderedByID(rs.Policies, func(x *state.RetentionPolicy) string { return x.ID })
 	rs.AssignOrder = orderedByID(rs.Assignments, func(x *state.RetentionAssignment) string { return x.ID })
@@ -149,11 +149,11 @@ type recHoldPolicy struct {
 }
 
 // HoldPolicyKeys lists the ids of the legal hold policies, sorted.
-func HoldPolicyKeys(s *state.State) []string { return state.SortedKeys(s.Holds.Policies) }
+func HoldPolicyKeys(s *state.ReadTx) []string { return state.SortedKeys(s.Holds.Policies) }
 
 // HoldPolicyRec is the record of legal hold policy id, false when it is
 // gone.
-func HoldPolicyRec(s *state.State, id string) (recHoldPolicy, bool) {
+func HoldPolicyRec(s *state.ReadTx, id string) (recHoldPolicy, bool) {
 	hp, ok := s.Holds.Policies[id]
 	if !ok {
 		return recHoldPolicy{}, false
@@ -164,7 +164,7 @@ func HoldPolicyRec(s *state.State, id string) (recHoldPolicy, bool) {
 }
 
 // LoadHoldPolicy restores legal hold policy id (after its creator).
-func LoadHoldPolicy(s *state.State, id string, r recHoldPolicy) error {
+func LoadHoldPolicy(s *state.Tx, id string, r recHoldPolicy) error {
 	by, err := s.UserByRef(r.CreatedBy)
 	if err != nil {
 		return err
@@ -183,11 +183,11 @@ type recHoldAssignment struct {
 
 // HoldAssignmentKeys lists the ids of the legal hold policy assignments,
 // sorted.
-func HoldAssignmentKeys(s *state.State) []string { return state.SortedKeys(s.Holds.Assignments) }
+func HoldAssignmentKeys(s *state.ReadTx) []string { return state.SortedKeys(s.Holds.Assignments) }
 
 // HoldAssignmentRec is the record of legal hold assignment id, false when
 // it is gone.
-func HoldAssignmentRec(s *state.State, id string) (recHoldAssignment, bool) {
+func HoldAssignmentRec(s *state.ReadTx, id string) (recHoldAssignment, bool) {
 	a, ok := s.Holds.Assignments[id]
 	if !ok {
 		return recHoldAssignment{}, false
@@ -196,7 +196,7 @@ func HoldAssignmentRec(s *state.State, id string) (recHoldAssignment, bool) {
 }
 
 // LoadHoldAssignment restores legal hold assignment id (after its policy).
-func LoadHoldAssignment(s *state.State, id string, r recHoldAssignment) error {
+func LoadHoldAssignment(s *state.Tx, id string, r recHoldAssignment) error {
 	by, err := s.UserByRef(r.By)
 	if err != nil {
 		return err
@@ -217,11 +217,11 @@ type RecHold struct {
 }
 
 // HoldKeys lists the ids of the file version legal holds, sorted.
-func HoldKeys(s *state.State) []string { return state.SortedKeys(s.Holds.Holds) }
+func HoldKeys(s *state.ReadTx) []string { return state.SortedKeys(s.Holds.Holds) }
 
 // HoldRec is the record of file version legal hold id (its file copied in
 // once purged), false when it is gone.
-func HoldRec(s *state.State, id string) (RecHold, bool) {
+func HoldRec(s *state.ReadTx, id string) (RecHold, bool) {
 	h, ok := s.Holds.Holds[id]
 	if !ok {
 		return RecHold{}, false
@@ -234,7 +234,7 @@ func HoldRec(s *state.State, id string) (RecHold, bool) {
 }
 
 // HoldsLoaded rebuilds the creation orders.
-func HoldsLoaded(s *state.State) error {
+func HoldsLoaded(s *state.Tx) error {
 	hs := &s.Holds
 	hs.PolicyOrder = orderedByID(hs.Policies, func(x *state.LegalHoldPolicy) string { return x.ID })
 	hs.AssignOrder = orderedByID(hs.Assignments, func(x *state.LegalHoldAssignment) string { return x.ID })

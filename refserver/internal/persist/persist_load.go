@@ -8,7 +8,7 @@ import (
 )
 
 // LoadItem restores the item record r with id.
-func LoadItem(st *state.State, id string, r RecItem) error {
+func LoadItem(st *state.Tx, id string, r RecItem) error {
 	it, err := DecodeItem(st, id, r)
 	if err != nil {
 		return err
@@ -18,7 +18,7 @@ func LoadItem(st *state.State, id string, r RecItem) error {
 }
 
 // DecodeItem rebuilds the item of record r.
-func DecodeItem(st *state.State, id string, r RecItem) (*state.Item, error) {
+func DecodeItem(st *state.Tx, id string, r RecItem) (*state.Item, error) {
 	us, err := st.UsersByRef(r.Owner, r.CreatedBy, r.ModifiedBy)
 	if err != nil {
 		return nil, err
@@ -31,7 +31,7 @@ func DecodeItem(st *state.State, id string, r RecItem) (*state.Item, error) {
 		ReadyAt: r.ReadyAt, URL: r.URL, TrashedAt: r.TrashedAt, TrashedWith: r.TrashedWith,
 	}
 	for _, r := range r.Versions { // a purged file's copy, or a record of schema 3 or earlier
-		v, err := decodeVersion(st, r)
+		v, err := decodeVersion(&st.ReadTx, r)
 		if err != nil {
 			return nil, err
 		}
@@ -56,7 +56,7 @@ func DecodeItem(st *state.State, id string, r RecItem) (*state.Item, error) {
 }
 
 // decodeVersion rebuilds the version of record r.
-func decodeVersion(st *state.State, r recVersion) (*state.Version, error) {
+func decodeVersion(st *state.ReadTx, r recVersion) (*state.Version, error) {
 	us, err := st.UsersByRef(r.By, r.TrashedBy, r.RestoredBy)
 	if err != nil {
 		return nil, err
@@ -69,7 +69,7 @@ func decodeVersion(st *state.State, r recVersion) (*state.Version, error) {
 // the live items or the purged ones governance records keep; purged files
 // are shared between the records that name them (purged caches them by
 // id).
-func DecodeFileRef(st *state.State, r FileRef, purged map[string]*state.Item) (*state.Item, *state.Version, error) {
+func DecodeFileRef(st *state.Tx, r FileRef, purged map[string]*state.Item) (*state.Item, *state.Version, error) {
 	f := st.Items[r.File]
 	if r.Purged != nil {
 		if f = purged[r.File]; f == nil {
@@ -95,7 +95,7 @@ func DecodeFileRef(st *state.State, r FileRef, purged map[string]*state.Item) (*
 }
 
 // LoadFVR restores the file version retention record r with id.
-func LoadFVR(st *state.State, id string, r RecFVR) error {
+func LoadFVR(st *state.Tx, id string, r RecFVR) error {
 	f, v, err := DecodeFileRef(st, r.FileRef, st.Persist.Load.Purged)
 	if err != nil {
 		return err
@@ -114,7 +114,7 @@ func LoadFVR(st *state.State, id string, r RecFVR) error {
 }
 
 // LoadHold restores the file version legal hold record r with id.
-func LoadHold(st *state.State, id string, r RecHold) error {
+func LoadHold(st *state.Tx, id string, r RecHold) error {
 	f, v, err := DecodeFileRef(st, r.FileRef, st.Persist.Load.Purged)
 	if err != nil {
 		return err

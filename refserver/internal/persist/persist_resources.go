@@ -28,11 +28,11 @@ type recTaskAssignment struct {
 }
 
 // TaskKeys lists the ids of the tasks, sorted.
-func TaskKeys(s *state.State) []string { return state.SortedKeys(s.Tasks.Tasks) }
+func TaskKeys(s *state.ReadTx) []string { return state.SortedKeys(s.Tasks.Tasks) }
 
 // TaskRec is the record of task id with its assignments, false when it
 // is gone.
-func TaskRec(s *state.State, id string) (recTask, bool) {
+func TaskRec(s *state.ReadTx, id string) (recTask, bool) {
 	t, ok := s.Tasks.Tasks[id]
 	if !ok {
 		return recTask{}, false
@@ -52,7 +52,7 @@ func TaskRec(s *state.State, id string) (recTask, bool) {
 
 // LoadTask restores task id and its assignments (after the users they
 // name); TasksLoaded files them by file.
-func LoadTask(s *state.State, id string, r recTask) error {
+func LoadTask(s *state.Tx, id string, r recTask) error {
 	by, err := s.UserByRef(r.CreatedBy)
 	if err != nil {
 		return err
@@ -75,7 +75,7 @@ func LoadTask(s *state.State, id string, r recTask) error {
 
 // TasksLoaded rebuilds the tasks of each file in the order they were
 // created (ids grow with time; the records come in key order).
-func TasksLoaded(s *state.State) error {
+func TasksLoaded(s *state.Tx) error {
 	for _, t := range s.Tasks.Tasks {
 		s.Tasks.ByFile[t.FileID] = append(s.Tasks.ByFile[t.FileID], t)
 	}
@@ -89,11 +89,11 @@ func TasksLoaded(s *state.State) error {
 type recWatermark struct{ CreatedAt, ModifiedAt time.Time }
 
 // WatermarkKeys lists the ids of the watermarked items, sorted.
-func WatermarkKeys(s *state.State) []string { return state.SortedKeys(s.Watermarks.ByItem) }
+func WatermarkKeys(s *state.ReadTx) []string { return state.SortedKeys(s.Watermarks.ByItem) }
 
 // WatermarkRec is the record of the watermark of item id, false when it
 // has none.
-func WatermarkRec(s *state.State, id string) (recWatermark, bool) {
+func WatermarkRec(s *state.ReadTx, id string) (recWatermark, bool) {
 	wm, ok := s.Watermarks.ByItem[id]
 	if !ok {
 		return recWatermark{}, false
@@ -102,7 +102,7 @@ func WatermarkRec(s *state.State, id string) (recWatermark, bool) {
 }
 
 // LoadWatermark restores the watermark of item id.
-func LoadWatermark(s *state.State, id string, r recWatermark) error {
+func LoadWatermark(s *state.Tx, id string, r recWatermark) error {
 	s.Watermarks.ByItem[id] = &state.Watermark{CreatedAt: r.CreatedAt, ModifiedAt: r.ModifiedAt}
 	return nil
 }
@@ -116,7 +116,7 @@ type recMetadata struct {
 
 // MetadataRec is the metadata state's record (key MetadataKey): its
 // counter and template order; false for another key.
-func MetadataRec(s *state.State, key string) (recMetadata, bool) {
+func MetadataRec(s *state.ReadTx, key string) (recMetadata, bool) {
 	r := recMetadata{Seq: s.Metadata.Seq, Order: []string{}}
 	for _, t := range s.Metadata.Order {
 		r.Order = append(r.Order, t.ID)
@@ -126,7 +126,7 @@ func MetadataRec(s *state.State, key string) (recMetadata, bool) {
 
 // LoadMetadata restores the metadata counter and keeps the template order
 // for TemplatesLoaded.
-func LoadMetadata(s *state.State, _ string, r recMetadata) error {
+func LoadMetadata(s *state.Tx, _ string, r recMetadata) error {
 	s.Metadata.Seq = r.Seq
 	s.Persist.Load.TemplateOrder = r.Order
 	return nil
@@ -148,10 +148,10 @@ type recField struct {
 }
 
 // TemplateKeys lists the ids of the metadata templates, sorted.
-func TemplateKeys(s *state.State) []string { return state.SortedKeys(s.Metadata.ByID) }
+func TemplateKeys(s *state.ReadTx) []string { return state.SortedKeys(s.Metadata.ByID) }
 
 // TemplateRec is the record of template id, false when it is gone.
-func TemplateRec(s *state.State, id string) (recTemplate, bool) {
+func TemplateRec(s *state.ReadTx, id string) (recTemplate, bool) {
 	t, ok := s.Metadata.ByID[id]
 	if !ok {
 		return recTemplate{}, false
@@ -170,7 +170,7 @@ func TemplateRec(s *state.State, id string) (recTemplate, bool) {
 
 // LoadTemplate restores template id (its instances come later);
 // TemplatesLoaded orders the templates.
-func LoadTemplate(s *state.State, id string, r recTemplate) error {
+func LoadTemplate(s *state.Tx, id string, r recTemplate) error {
 	t := &state.MDTemplate{ID: id, Scope: r.Scope, Key: r.Key, DisplayName: r.DisplayName, Hidden: r.Hidden,
 		CopyOnCopy: r.CopyOnCopy, TypeID: r.TypeID, Version: r.Version, Instances: map[string]*state.MDInstance{}}
 	for _, rf := range r.Fields {
@@ -186,7 +186,7 @@ func LoadTemplate(s *state.State, id string, r recTemplate) error {
 }
 
 // TemplatesLoaded puts the templates in their stored order.
-func TemplatesLoaded(s *state.State) error {
+func TemplatesLoaded(s *state.Tx) error {
 	for _, id := range s.Persist.Load.TemplateOrder {
 		t := s.Metadata.ByID[id]
 		if t == nil {
@@ -217,10 +217,10 @@ type recVal struct {
 }
 
 // InstanceKeys lists the ids of the metadata instances, sorted.
-func InstanceKeys(s *state.State) []string { return state.SortedKeys(s.Metadata.ByInstID) }
+func InstanceKeys(s *state.ReadTx) []string { return state.SortedKeys(s.Metadata.ByInstID) }
 
 // InstanceRec is the record of instance id, false when it is gone.
-func InstanceRec(s *state.State, id string) (recInstance, bool) {
+func InstanceRec(s *state.ReadTx, id string) (recInstance, bool) {
 	in, ok := s.Metadata.ByInstID[id]
 	if !ok {
 		return recInstance{}, false
@@ -234,7 +234,7 @@ func InstanceRec(s *state.State, id string) (recInstance, bool) {
 
 // LoadInstance restores instance id (after its template and item);
 // InstancesLoaded indexes it.
-func LoadInstance(s *state.State, id string, r recInstance) error {
+func LoadInstance(s *state.Tx, id string, r recInstance) error {
 	t, it := s.Metadata.ByID[r.Template], s.Items[r.Item]
 	if t == nil || it == nil {
 		return fmt.Errorf("unknown template %s or item %s", r.Template, r.Item)
@@ -249,7 +249,7 @@ func LoadInstance(s *state.State, id string, r recInstance) error {
 
 // InstancesLoaded indexes the instances in creation order (the sort
 // indexes of queries are built on demand).
-func InstancesLoaded(s *state.State) error {
+func InstancesLoaded(s *state.Tx) error {
 	list := make([]*state.MDInstance, 0, len(s.Metadata.ByInstID))
 	for _, in := range s.Metadata.ByInstID {
 		list = append(list, in)
@@ -269,10 +269,10 @@ type recGroup struct {
 }
 
 // GroupKeys lists the ids of the groups, sorted.
-func GroupKeys(s *state.State) []string { return state.SortedKeys(s.Groups.ByID) }
+func GroupKeys(s *state.ReadTx) []string { return state.SortedKeys(s.Groups.ByID) }
 
 // GroupRec is the record of group id, false when it is gone.
-func GroupRec(s *state.State, id string) (recGroup, bool) {
+func GroupRec(s *state.ReadTx, id string) (recGroup, bool) {
 	g, ok := s.Groups.ByID[id]
 	if !ok {
 		return recGroup{}, false
@@ -283,7 +283,7 @@ func GroupRec(s *state.State, id string) (recGroup, bool) {
 }
 
 // LoadGroup restores group id.
-func LoadGroup(s *state.State, id string, r recGroup) error {
+func LoadGroup(s *state.Tx, id string, r recGroup) error {
 	g := &state.Group{ID: id, Name: r.Name, Provenance: r.Provenance, ExternalSyncID: r.ExternalSyncID, Descr: r.Description,
 		Invitability: r.Invitability, MemberViewability: r.MemberViewability, CreatedAt: r.CreatedAt, ModifiedAt: r.ModifiedAt}
 	s.Groups.ByID[id] = g
@@ -299,10 +299,10 @@ type recMembership struct {
 }
 
 // MembershipKeys lists the ids of the group memberships, sorted.
-func MembershipKeys(s *state.State) []string { return state.SortedKeys(s.Groups.Memberships) }
+func MembershipKeys(s *state.ReadTx) []string { return state.SortedKeys(s.Groups.Memberships) }
 
 // MembershipRec is the record of membership id, false when it is gone.
-func MembershipRec(s *state.State, id string) (recMembership, bool) {
+func MembershipRec(s *state.ReadTx, id string) (recMembership, bool) {
 	m, ok := s.Groups.Memberships[id]
 	if !ok {
 		return recMembership{}, false
@@ -312,7 +312,7 @@ func MembershipRec(s *state.State, id string) (recMembership, bool) {
 }
 
 // LoadMembership restores membership id (after its user and group).
-func LoadMembership(s *state.State, id string, r recMembership) error {
+func LoadMembership(s *state.Tx, id string, r recMembership) error {
 	u, err := s.UserByRef(r.User)
 	if err != nil {
 		return err
@@ -333,10 +333,10 @@ type recPin struct {
 }
 
 // PinKeys lists the ids of the device pins, sorted.
-func PinKeys(s *state.State) []string { return state.SortedKeys(s.Pins.ByID) }
+func PinKeys(s *state.ReadTx) []string { return state.SortedKeys(s.Pins.ByID) }
 
 // PinRec is the record of device pin id, false when it is gone.
-func PinRec(s *state.State, id string) (recPin, bool) {
+func PinRec(s *state.ReadTx, id string) (recPin, bool) {
 	p, ok := s.Pins.ByID[id]
 	if !ok {
 		return recPin{}, false
@@ -345,7 +345,7 @@ func PinRec(s *state.State, id string) (recPin, bool) {
 }
 
 // LoadPin restores device pin id (after its owner).
-func LoadPin(s *state.State, id string, r recPin) error {
+func LoadPin(s *state.Tx, id string, r recPin) error {
 	u, err := s.UserByRef(r.Owner)
 	if err != nil {
 		return err

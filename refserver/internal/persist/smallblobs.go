@@ -319,7 +319,7 @@ func (d *DB) missingSmall(named map[string]bool) []error {
 // liveContent is every blob the live items' versions name. Records of
 // purged files that governance keeps name blobs too, but their content
 // was deleted with the file (ReferencedBlobs keeps those from a sweep).
-func liveContent(s *state.State) map[string]bool {
+func liveContent(s *state.ReadTx) map[string]bool {
 	named := map[string]bool{}
 	for _, it := range s.Items {
 		for _, v := range it.Versions {

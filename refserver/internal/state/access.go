@@ -61,7 +61,7 @@ var RoleActions = map[string][]Action{
 }
 
 // Can reports whether p may do act to it. Callers hold Mu.
-func (s *State) Can(p *Principal, it *Item, act Action) bool {
+func (s *ReadTx) Can(p *Principal, it *Item, act Action) bool {
 	if p.SeesAll() {
 		return true
 	}
@@ -88,14 +88,14 @@ func (s *State) Can(p *Principal, it *Item, act Action) bool {
 }
 
 // visible reports whether p may access it (ActSee). Callers hold Mu.
-func (s *State) visible(p *Principal, it *Item) bool {
+func (s *ReadTx) visible(p *Principal, it *Item) bool {
 	return s.Can(p, it, ActSee)
 }
 
 // LookupFor returns the item of a type visible to p (as Lookup) when p may
 // do act to it; an item p sees but may not act on is 403
 // access_denied_insufficient_permissions. Callers hold Mu.
-func (s *State) LookupFor(p *Principal, typ, id string, act Action) (*Item, *wire.Error) {
+func (s *ReadTx) LookupFor(p *Principal, typ, id string, act Action) (*Item, *wire.Error) {
 	it, aerr := s.Lookup(p, typ, id)
 	if aerr != nil {
 		return nil, aerr

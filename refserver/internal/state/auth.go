@@ -49,7 +49,7 @@ func (p *Principal) SeesAll() bool { return p.IsAdmin() || p.Kind == "app" }
 // account, and the principals of their tokens; tokens Cfg leaves empty are
 // made random. Distinct tokens are required. Called once by refserver's
 // newServer, before the state is restored.
-func (s *State) InitPrincipals() error {
+func (s *Tx) InitPrincipals() error {
 	if s.Cfg.AdminToken == "" {
 		s.Cfg.AdminToken = RandomHex(20)
 	}

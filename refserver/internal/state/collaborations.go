@@ -73,24 +73,24 @@ type collabState struct {
 
 // InitCollabs prepares the (empty) state of collaborations; called by
 // InitResources, and to empty the state before a restore.
-func (s *State) InitCollabs() {
+func (s *Tx) InitCollabs() {
 	s.collabs = collabState{byID: map[string]*Collab{}, byItem: map[string][]*Collab{}}
 }
 
-func (s *State) addCollab(c *Collab) {
+func (s *Tx) addCollab(c *Collab) {
 	s.collabs.byID[c.id] = c
 	s.collabs.byItem[c.item.ID] = append(s.collabs.byItem[c.item.ID], c)
 	s.Dirty(KCollabs, c.id)
 }
 
-func (s *State) removeCollab(c *Collab) {
+func (s *Tx) removeCollab(c *Collab) {
 	delete(s.collabs.byID, c.id)
 	wire.RemoveKeyed(s.collabs.byItem, c.item.ID, c)
 	s.Dirty(KCollabs, c.id)
 }
 
 // collabsItemPurged drops the collaborations of an item deleted for good.
-func (s *State) collabsItemPurged(it *Item) {
+func (s *Tx) collabsItemPurged(it *Item) {
 	for _, c := range slices.Clone(s.collabs.byItem[it.ID]) {
 		s.removeCollab(c)
 	}
@@ -99,7 +99,7 @@ func (s *State) collabsItemPurged(it *Item) {
 // collabsCollaboratorGone drops the collaborations of a user or a group
 // (one of them nil) that is deleted: they grant nothing any more, and the
 // service lists them no longer.
-func (s *State) collabsCollaboratorGone(u *User, g *Group) {
+func (s *Tx) collabsCollaboratorGone(u *User, g *Group) {
 	for _, c := range s.collabs.byID {
 		if u != nil && c.user == u || g != nil && c.group == g {
 			s.removeCollab(c)
@@ -108,7 +108,7 @@ func (s *State) collabsCollaboratorGone(u *User, g *Group) {
 }
 
 // grants reports whether c gives u its role now.
-func (s *State) grants(c *Collab, u *User) bool {
+func (s *ReadTx) grants(c *Collab, u *User) bool {
 	if c.status != "accepted" || !c.expiresAt.IsZero() && !s.Now().Before(c.expiresAt) {
 		return false
 	}
@@ -117,7 +117,7 @@ func (s *State) grants(c *Collab, u *User) bool {
 
 // collabRoles lists the roles u holds on it through collaborations on it
 // or on a folder above it. Callers hold Mu.
-func (s *State) collabRoles(u *User, it *Item) []string {
+func (s *ReadTx) collabRoles(u *User, it *Item) []string {
 	if len(s.collabs.byID) == 0 || u == nil {
 		return nil
 	}
@@ -137,7 +137,7 @@ func (s *State) collabRoles(u *User, it *Item) []string {
 }
 
 // CollabRecord is c's Collaboration record (its item null while pending).
-func (s *State) CollabRecord(c *Collab) map[string]any {
+func (s *Tx) CollabRecord(c *Collab) map[string]any {
 	rec := map[string]any{
 		"type": "collaboration", "id": c.id, "item": nil, "accessible_by": nil, "invite_email": nil,
 		"role": c.role, "expires_at": FmtTime(c.expiresAt), "is_access_only": c.accessOnly, "status": c.status,
@@ -187,7 +187,7 @@ type CollabBody struct {
 // createCollaboration): it gives body.AccessibleBy (a group, a user by id,
 // or a login) the role on the item typ id, accepted at once or pending,
 // and returns 201 with its record. Callers hold Mu.
-func (s *State) CreateCollaborationTx(id string, typ string, p *Principal, body CollabBody, expires time.Time, fields []string) (Reply, *wire.Error) {
+func (s *Tx) CreateCollaborationTx(id string, typ string, p *Principal, body CollabBody, expires time.Time, fields []string) (Reply, *wire.Error) {
 	ab := body.AccessibleBy
 	if !ValidID(id) {
 		return Reply{}, wire.NotFound(typ)
@@ -246,7 +246,7 @@ func (s *State) CreateCollaborationTx(id string, typ string, p *Principal, body 
 // bindInvitations gives a new user the pending invitations sent to their
 // login: they stay pending until the user accepts or rejects them.
 // Callers hold Mu.
-func (s *State) bindInvitations(u *User) {
+func (s *Tx) bindInvitations(u *User) {
 	for _, c := range s.collabs.byID {
 		if c.user == nil && c.group == nil && strings.EqualFold(c.inviteEmail, u.Login) {
 			c.user = u
@@ -257,7 +257,7 @@ func (s *State) bindInvitations(u *User) {
 
 // alreadyCollaborates reports whether c's collaborator already has a
 // pending or accepted collaboration on c's item, or owns it.
-func (s *State) alreadyCollaborates(c *Collab) bool {
+func (s *Tx) alreadyCollaborates(c *Collab) bool {
 	if c.user != nil && c.user == c.item.Owner {
 		return true
 	}
@@ -275,7 +275,7 @@ func (s *State) alreadyCollaborates(c *Collab) bool {
 
 // CollabFor finds the collaboration of the path that p may read: a
 // viewer of its item, its collaborator or its creator. Callers hold Mu.
-func (s *State) CollabFor(id string, p *Principal) (*Collab, *wire.Error) {
+func (s *Tx) CollabFor(id string, p *Principal) (*Collab, *wire.Error) {
 	c, ok := s.collabs.byID[id]
 	if !ok || !(s.visible(p, c.item) || c.user == p.User || c.createdBy == p.User) {
 		return nil, wire.NotFound("collaboration")
@@ -295,7 +295,7 @@ type CollabUpdateBody struct {
 // (updateCollaboration): the invitee accepts or rejects it, a manager of
 // the item changes its role, expiry or can_view_path, and role owner
 // transfers the item (204). Callers hold Mu.
-func (s *State) UpdateCollaborationTx(collabID string, p *Principal, body CollabUpdateBody, expires time.Time, fields []string) (Reply, *wire.Error) {
+func (s *Tx) UpdateCollaborationTx(collabID string, p *Principal, body CollabUpdateBody, expires time.Time, fields []string) (Reply, *wire.Error) {
 	c, aerr := s.CollabFor(collabID, p)
 	if aerr != nil {
 		return Reply{}, aerr
@@ -340,7 +340,7 @@ func (s *State) UpdateCollaborationTx(collabID string, p *Principal, body Collab
 // transferOwnership gives c's item (and what is below it) to c's user; the
 // old owner becomes a co-owner in a new collaboration that replaces c.
 // Callers hold Mu.
-func (s *State) transferOwnership(c *Collab, p *Principal, now time.Time) {
+func (s *Tx) transferOwnership(c *Collab, p *Principal, now time.Time) {
 	old := c.item.Owner
 	s.removeCollab(c)
 	s.setOwnerTree(c.item, c.user)
@@ -355,7 +355,7 @@ func (s *State) transferOwnership(c *Collab, p *Principal, now time.Time) {
 // DeleteCollaborationTx serves DELETE /collaborations/{collaboration_id}
 // (deleteCollaboration): a manager of the item, or the collaborator
 // leaving, removes it (204). Callers hold Mu.
-func (s *State) DeleteCollaborationTx(collabID string, p *Principal) (Reply, *wire.Error) {
+func (s *Tx) DeleteCollaborationTx(collabID string, p *Principal) (Reply, *wire.Error) {
 	c, aerr := s.CollabFor(collabID, p)
 	if aerr != nil {
 		return Reply{}, aerr
@@ -371,7 +371,7 @@ func (s *State) DeleteCollaborationTx(collabID string, p *Principal) (Reply, *wi
 // ListItemCollaborationsTx serves GET /files|folders/{id}/collaborations
 // (listItemCollaborations): a marker page of the item's collaborations,
 // pending ones included. Callers hold Mu.
-func (s *State) ListItemCollaborationsTx(p *Principal, typ string, id string, q wire.Page, fields []string) (Reply, *wire.Error) {
+func (s *Tx) ListItemCollaborationsTx(p *Principal, typ string, id string, q wire.Page, fields []string) (Reply, *wire.Error) {
 	it, aerr := s.Lookup(p, typ, id)
 	if aerr != nil {
 		return Reply{}, aerr
@@ -385,7 +385,7 @@ func (s *State) ListItemCollaborationsTx(p *Principal, typ string, id string, q 
 // ListGroupCollaborationsTx serves GET /groups/{group_id}/collaborations
 // (listGroupCollaborations): an offset page of the group's collaborations,
 // for admins and the group's members (403 for others). Callers hold Mu.
-func (s *State) ListGroupCollaborationsTx(gid string, p *Principal, q wire.Page) (Reply, *wire.Error) {
+func (s *Tx) ListGroupCollaborationsTx(gid string, p *Principal, q wire.Page) (Reply, *wire.Error) {
 	g, aerr := s.LookupGroup(gid)
 	if aerr != nil {
 		return Reply{}, aerr
@@ -406,7 +406,7 @@ func (s *State) ListGroupCollaborationsTx(gid string, p *Principal, q wire.Page)
 // ListPendingCollaborationsTx serves GET /collaborations?status=pending
 // (listPendingCollaborations): an offset page of the caller's pending
 // invitations. Callers hold Mu.
-func (s *State) ListPendingCollaborationsTx(p *Principal, q wire.Page, fields []string) (Reply, *wire.Error) {
+func (s *Tx) ListPendingCollaborationsTx(p *Principal, q wire.Page, fields []string) (Reply, *wire.Error) {
 	var list []*Collab
 	for _, c := range s.collabs.byID {
 		if c.status == "pending" && c.user != nil && c.user == p.User {
@@ -428,11 +428,11 @@ type recCollab struct {
 
 // CollabKeys lists the ids of the collaborations, sorted: the keys of
 // their persisted records.
-func (s *State) CollabKeys() []string { return SortedKeys(s.collabs.byID) }
+func (s *ReadTx) CollabKeys() []string { return SortedKeys(s.collabs.byID) }
 
 // CollabRec is the persisted record of collaboration id, false when it is
 // gone.
-func (s *State) CollabRec(id string) (recCollab, bool) {
+func (s *ReadTx) CollabRec(id string) (recCollab, bool) {
 	c, ok := s.collabs.byID[id]
 	if !ok {
 		return recCollab{}, false
@@ -448,7 +448,7 @@ func (s *State) CollabRec(id string) (recCollab, bool) {
 
 // LoadCollab restores collaboration id from its record, on a restore
 // (after the items, users and groups it points to).
-func (s *State) LoadCollab(id string, r recCollab) error {
+func (s *Tx) LoadCollab(id string, r recCollab) error {
 	it, ok := s.Items[r.Item]
 	if !ok {
 		return ErrString("refserver: collaboration " + id + " on a missing item " + r.Item)

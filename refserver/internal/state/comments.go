@@ -54,13 +54,13 @@ type commentState struct {
 
 // InitComments prepares the (empty) state of comments; called by
 // InitResources, and to empty the state before a restore.
-func (s *State) InitComments() {
+func (s *Tx) InitComments() {
 	s.comments = commentState{byID: map[string]*Comment{}, byFile: map[string][]*Comment{}}
 }
 
 // CommentRecord is c's Comment record: its item is the file, or the
 // comment it answers.
-func (s *State) CommentRecord(c *Comment) map[string]any {
+func (s *Tx) CommentRecord(c *Comment) map[string]any {
 	rec := map[string]any{
 		"type": "comment", "id": c.id, "is_reply_comment": c.replyTo != "", "message": c.message,
 		"created_by": c.by.Mini(), "created_at": FmtTime(c.createdAt), "modified_at": FmtTime(c.modifiedAt),
@@ -76,7 +76,7 @@ func (s *State) CommentRecord(c *Comment) map[string]any {
 }
 
 // commentTexts are the texts of a file's comments (for the search index).
-func (s *State) commentTexts(f *Item) []string {
+func (s *Tx) commentTexts(f *Item) []string {
 	var out []string
 	for _, c := range s.comments.byFile[f.ID] {
 		out = append(out, c.message)
@@ -84,14 +84,14 @@ func (s *State) commentTexts(f *Item) []string {
 	return out
 }
 
-func (s *State) addComment(c *Comment) {
+func (s *Tx) addComment(c *Comment) {
 	s.comments.byID[c.id] = c
 	s.comments.byFile[c.file.ID] = append(s.comments.byFile[c.file.ID], c)
 	s.Dirty(KComments, c.id)
 	s.Search.changed(c.file)
 }
 
-func (s *State) dropComment(c *Comment) {
+func (s *Tx) dropComment(c *Comment) {
 	delete(s.comments.byID, c.id)
 	wire.RemoveKeyed(s.comments.byFile, c.file.ID, c)
 	s.Dirty(KComments, c.id)
@@ -99,7 +99,7 @@ func (s *State) dropComment(c *Comment) {
 }
 
 // commentsItemPurged drops the comments of a file deleted for good.
-func (s *State) commentsItemPurged(it *Item) {
+func (s *Tx) commentsItemPurged(it *Item) {
 	for _, c := range slices.Clone(s.comments.byFile[it.ID]) {
 		s.dropComment(c)
 	}
@@ -109,7 +109,7 @@ func (s *State) commentsItemPurged(it *Item) {
 // comment msg (tag: the tagged_message as sent) on the item itemType
 // itemID: a file, or a comment it replies to (addCommentBy); 201 with its
 // record. Callers hold Mu.
-func (s *State) CreateCommentTx(p *Principal, itemType, itemID, msg, tag string, fields []string) (Reply, *wire.Error) {
+func (s *Tx) CreateCommentTx(p *Principal, itemType, itemID, msg, tag string, fields []string) (Reply, *wire.Error) {
 	c, aerr := s.addCommentBy(p, itemType, itemID, msg, tag)
 	if aerr != nil {
 		return Reply{}, aerr
@@ -121,7 +121,7 @@ func (s *State) CreateCommentTx(p *Principal, itemType, itemID, msg, tag string,
 // the comment id (typ "comment"): 404 for what p cannot see, 403 when p
 // may not preview the file, 409 recent_similar_comment for the same text
 // again. Callers hold Mu.
-func (s *State) addCommentBy(p *Principal, typ, id, msg, tag string) (*Comment, *wire.Error) {
+func (s *Tx) addCommentBy(p *Principal, typ, id, msg, tag string) (*Comment, *wire.Error) {
 	c := &Comment{message: msg, tagged: tag, by: p.User, createdAt: s.NowSec()}
 	c.modifiedAt = c.createdAt
 	if typ == "comment" {
@@ -156,7 +156,7 @@ func (s *State) addCommentBy(p *Principal, typ, id, msg, tag string) (*Comment, 
 
 // CommentFor finds the comment with id for p (who may preview its file).
 // Callers hold Mu.
-func (s *State) CommentFor(id string, p *Principal) (*Comment, *wire.Error) {
+func (s *Tx) CommentFor(id string, p *Principal) (*Comment, *wire.Error) {
 	c, ok := s.comments.byID[id]
 	if !ok || s.InTrash(c.file) || !s.Can(p, c.file, ActPreview) {
 		return nil, wire.NotFound("comment")
@@ -166,14 +166,14 @@ func (s *State) CommentFor(id string, p *Principal) (*Comment, *wire.Error) {
 
 // mayTx reports whether p may edit or delete c: its author, the
 // file's owner, the admin.
-func (s *State) mayTx(p *Principal, c *Comment) bool {
+func (s *Tx) mayTx(p *Principal, c *Comment) bool {
 	return c.by == p.User || c.file.Owner == p.User || p.SeesAll()
 }
 
 // UpdateCommentTx serves PUT /comments/{comment_id} (updateComment): the
 // comment's new message (editComment), 200 with its record. Callers hold
 // Mu.
-func (s *State) UpdateCommentTx(id string, p *Principal, msg string, fields []string) (Reply, *wire.Error) {
+func (s *Tx) UpdateCommentTx(id string, p *Principal, msg string, fields []string) (Reply, *wire.Error) {
 	c, aerr := s.editComment(id, p, msg)
 	if aerr != nil {
 		return Reply{}, aerr
@@ -183,7 +183,7 @@ func (s *State) UpdateCommentTx(id string, p *Principal, msg string, fields []st
 
 // editComment replaces the message of the comment with id, for its
 // author, the file's owner or the admin (403 for others). Callers hold Mu.
-func (s *State) editComment(id string, p *Principal, msg string) (*Comment, *wire.Error) {
+func (s *Tx) editComment(id string, p *Principal, msg string) (*Comment, *wire.Error) {
 	c, aerr := s.CommentFor(id, p)
 	if aerr != nil {
 		return nil, aerr
@@ -200,7 +200,7 @@ func (s *State) editComment(id string, p *Principal, msg string) (*Comment, *wir
 
 // DeleteCommentBy deletes c for its author, the file's owner or the admin
 // (403 for others); its replies stay. Callers hold Mu.
-func (s *State) DeleteCommentBy(p *Principal, c *Comment) *wire.Error {
+func (s *Tx) DeleteCommentBy(p *Principal, c *Comment) *wire.Error {
 	if !s.mayTx(p, c) {
 		return ErrDenied("comment")
 	}
@@ -212,7 +212,7 @@ func (s *State) DeleteCommentBy(p *Principal, c *Comment) *wire.Error {
 // ListFileCommentsTx serves GET /files/{file_id}/comments
 // (listFileComments): an offset page of the file's comments, replies
 // included, oldest first, for who may preview it. Callers hold Mu.
-func (s *State) ListFileCommentsTx(p *Principal, id string, q wire.Page, fields []string) (Reply, *wire.Error) {
+func (s *Tx) ListFileCommentsTx(p *Principal, id string, q wire.Page, fields []string) (Reply, *wire.Error) {
 	f, aerr := s.LookupFor(p, "file", id, ActPreview)
 	if aerr != nil {
 		return Reply{}, aerr
@@ -229,10 +229,10 @@ type recComment struct {
 
 // CommentKeys lists the ids of the comments, sorted: the keys of their
 // persisted records.
-func (s *State) CommentKeys() []string { return SortedKeys(s.comments.byID) }
+func (s *ReadTx) CommentKeys() []string { return SortedKeys(s.comments.byID) }
 
 // CommentRec is the persisted record of comment id, false when it is gone.
-func (s *State) CommentRec(id string) (recComment, bool) {
+func (s *ReadTx) CommentRec(id string) (recComment, bool) {
 	c, ok := s.comments.byID[id]
 	if !ok {
 		return recComment{}, false
@@ -243,7 +243,7 @@ func (s *State) CommentRec(id string) (recComment, bool) {
 
 // LoadComment restores comment id from its record, on a restore (after
 // the items and users it points to); CommentsLoaded orders them.
-func (s *State) LoadComment(id string, r recComment) error {
+func (s *Tx) LoadComment(id string, r recComment) error {
 	f, ok := s.Items[r.File]
 	if !ok {
 		return ErrString("refserver: comment " + id + " on a missing file " + r.File)
@@ -259,7 +259,7 @@ func (s *State) LoadComment(id string, r recComment) error {
 }
 
 // CommentsLoaded orders each file's comments by creation (ids grow).
-func (s *State) CommentsLoaded() error {
+func (s *Tx) CommentsLoaded() error {
 	for _, c := range s.comments.byID {
 		s.comments.byFile[c.file.ID] = append(s.comments.byFile[c.file.ID], c)
 	}

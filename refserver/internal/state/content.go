@@ -107,14 +107,14 @@ func (it *Item) touch(now time.Time, by *User) {
 }
 
 // NewID returns a fresh numeric id. Callers hold Mu.
-func (s *State) NewID() string {
+func (s *Tx) NewID() string {
 	s.NextID++
 	s.Dirty(KMeta, MetaKey)
 	return strconv.FormatInt(s.NextID, 10)
 }
 
 // NowSec is the server's clock truncated to seconds, in UTC.
-func (s *State) NowSec() time.Time { return s.Now().UTC().Truncate(time.Second) }
+func (s *Env) NowSec() time.Time { return s.Now().UTC().Truncate(time.Second) }
 
 // FmtTime is t as the wire writes a time (RFC 3339, UTC), or nil (JSON
 // null) for the zero time.
@@ -159,7 +159,7 @@ func CheckName(name string) *wire.Error {
 
 // Lookup returns the item of a type visible to p; an item in the trash is
 // not found. Callers hold Mu.
-func (s *State) Lookup(p *Principal, typ, id string) (*Item, *wire.Error) {
+func (s *ReadTx) Lookup(p *Principal, typ, id string) (*Item, *wire.Error) {
 	it, ok := s.Items[id]
 	if !ok || it.Typ != typ || !s.Live(p, it) {
 		return nil, wire.NotFound(typ)
@@ -169,7 +169,7 @@ func (s *State) Lookup(p *Principal, typ, id string) (*Item, *wire.Error) {
 
 // ParentFolder checks that folder id exists for p; "0" is p's root. It
 // returns nil for the root. Callers hold Mu.
-func (s *State) ParentFolder(p *Principal, id string) (*Item, *wire.Error) {
+func (s *ReadTx) ParentFolder(p *Principal, id string) (*Item, *wire.Error) {
 	if id == RootID {
 		return nil, nil
 	}
@@ -190,14 +190,14 @@ func OwnerIn(p *Principal, parent *Item) *User {
 // Children lists the items in a folder, without those in the trash: for
 // the root, the items in "0" owned by rootOwner; otherwise the items whose
 // parent is folderID. Callers hold Mu.
-func (s *State) Children(folderID string, rootOwner *User) []*Item {
+func (s *ReadTx) Children(folderID string, rootOwner *User) []*Item {
 	return s.Folders.Index(folderID, rootOwner).All()
 }
 
 // Conflict returns the item in the folder whose name equals name ignoring
 // case, except skip (files, folders and web links share the names of a
 // folder). Callers hold Mu.
-func (s *State) Conflict(folderID string, rootOwner *User, name string, skip *Item) *Item {
+func (s *ReadTx) Conflict(folderID string, rootOwner *User, name string, skip *Item) *Item {
 	for _, it := range s.Folders.Index(folderID, rootOwner).Named(name) {
 		if it != skip {
 			return it
@@ -208,7 +208,7 @@ func (s *State) Conflict(folderID string, rootOwner *User, name string, skip *It
 
 // AddItem adds a new item to the state and to its folder's index, and
 // records its creation in the event log. Callers hold Mu.
-func (s *State) AddItem(it *Item) {
+func (s *Tx) AddItem(it *Item) {
 	s.Items[it.ID] = it
 	s.Folders.Sync(it)
 	typ := evItemCreate
@@ -225,14 +225,14 @@ func (s *State) AddItem(it *Item) {
 }
 
 // ErrNameInUse is 409 item_name_in_use with context_info.conflicts.
-func (s *State) ErrNameInUse(c *Item) *wire.Error {
+func (s *ReadTx) ErrNameInUse(c *Item) *wire.Error {
 	e := wire.Errorf(wire.StatusConflict, wire.CodeItemNameInUse, "Item with the same name already exists")
 	e.ContextInfo = map[string]any{"conflicts": []any{s.Mini(c)}}
 	return e
 }
 
 // folderSize sums the current sizes of the files below a folder.
-func (s *State) folderSize(f *Item) int64 {
+func (s *Tx) folderSize(f *Item) int64 {
 	var n int64
 	for _, it := range s.Children(f.ID, nil) {
 		switch it.Typ {
@@ -248,7 +248,7 @@ func (s *State) folderSize(f *Item) int64 {
 // RemoveItem deletes an item and everything below it, records the change
 // on its parent (new etag), and returns the blob ids to delete from the
 // store. Callers hold Mu.
-func (s *State) RemoveItem(it *Item) []string {
+func (s *Tx) RemoveItem(it *Item) []string {
 	blobs := s.removeTree(it)
 	if parent, ok := s.Items[it.ParentID]; ok {
 		parent.touch(s.NowSec(), nil)
@@ -260,7 +260,7 @@ func (s *State) RemoveItem(it *Item) []string {
 // removeTree deletes an item and everything below it and returns the blob ids
 // to delete from the store. Items below it that are in the trash on their
 // own stay there (without their parent). Callers hold Mu.
-func (s *State) removeTree(it *Item) []string {
+func (s *Tx) removeTree(it *Item) []string {
 	var blobs []string
 	if it.Typ == "folder" {
 		for _, c := range s.subItems(it.ID) {
@@ -287,7 +287,7 @@ func rootMini() map[string]any {
 }
 
 // Mini is the Folder--Mini or File--Mini record of an item.
-func (s *State) Mini(it *Item) map[string]any {
+func (s *ReadTx) Mini(it *Item) map[string]any {
 	m := map[string]any{
 		"type": it.Typ, "id": it.ID, "etag": it.Etag(), "sequence_id": it.Etag(), "name": it.Name,
 	}
@@ -304,7 +304,7 @@ func (s *State) Mini(it *Item) map[string]any {
 
 // pathCollection lists the folders from "0" down to the parent of it; for
 // an item in the trash, the trash folder.
-func (s *State) pathCollection(it *Item) map[string]any {
+func (s *Tx) pathCollection(it *Item) map[string]any {
 	if it.Trashed() {
 		return trashPathCollection()
 	}
@@ -321,7 +321,7 @@ func (s *State) pathCollection(it *Item) map[string]any {
 	return map[string]any{"total_count": len(chain), "entries": chain}
 }
 
-func (s *State) parentMini(it *Item) any {
+func (s *Tx) parentMini(it *Item) any {
 	if it.ParentID == RootID {
 		return rootMini()
 	}
@@ -332,7 +332,7 @@ func (s *State) parentMini(it *Item) any {
 }
 
 // Standard is the standard (default) representation of an item.
-func (s *State) Standard(it *Item) map[string]any {
+func (s *Tx) Standard(it *Item) map[string]any {
 	m := s.Mini(it)
 	m["description"] = it.Description
 	m["path_collection"] = s.pathCollection(it)
@@ -368,7 +368,7 @@ func (s *State) Standard(it *Item) map[string]any {
 
 // Extra computes a "Full"-only field that appears only when requested.
 // ok is false for fields the server does not know.
-func (s *State) Extra(it *Item, field string, p *Principal) (any, bool) {
+func (s *Tx) Extra(it *Item, field string, p *Principal) (any, bool) {
 	if v, ok := s.itemSettings(it, field); ok {
 		return v, true // items_update.go
 	}
@@ -429,7 +429,7 @@ func (s *State) Extra(it *Item, field string, p *Principal) (any, bool) {
 // Render is the representation of an item for a fields parameter: without
 // fields, the standard representation; with fields, the mini fields plus
 // the requested ones (standard or Full-only). Unknown names are ignored.
-func (s *State) Render(it *Item, fields []string, p *Principal) map[string]any {
+func (s *Tx) Render(it *Item, fields []string, p *Principal) map[string]any {
 	std := s.Standard(it)
 	if fields == nil {
 		return std

@@ -39,12 +39,12 @@ type devicePinState struct {
 
 // InitDevicePins prepares the (empty) state of device pins; called by
 // InitResources, and to empty the state before a restore.
-func (s *State) InitDevicePins() {
+func (s *Tx) InitDevicePins() {
 	s.Pins = devicePinState{ByID: map[string]*DevicePin{}}
 }
 
 // PinDevice pins a device (productName) to u's account. Callers hold Mu.
-func (s *State) PinDevice(u *User, productName string) *DevicePin {
+func (s *Tx) PinDevice(u *User, productName string) *DevicePin {
 	pin := &DevicePin{ID: s.NewID(), Owner: u, ProductName: productName, CreatedAt: s.NowSec()}
 	s.Pins.ByID[pin.ID] = pin
 	s.Dirty(KPins, pin.ID)
@@ -52,18 +52,18 @@ func (s *State) PinDevice(u *User, productName string) *DevicePin {
 }
 
 // UnpinDevice removes a pin. Callers hold Mu.
-func (s *State) UnpinDevice(pin *DevicePin) {
+func (s *Tx) UnpinDevice(pin *DevicePin) {
 	delete(s.Pins.ByID, pin.ID)
 	s.Dirty(KPins, pin.ID)
 }
 
 // RenderPin is the pin's Device Pinner record.
-func (s *State) RenderPin(pin *DevicePin) map[string]any {
+func (s *Tx) RenderPin(pin *DevicePin) map[string]any {
 	return map[string]any{"type": "device_pinner", "id": pin.ID, "owned_by": pin.Owner.Mini(), "product_name": pin.ProductName}
 }
 
 // PinsPage is a marker page of the device pins, by id. Callers hold Mu.
-func (s *State) PinsPage(desc, hasMarker bool, marker, limit int64) map[string]any {
+func (s *Tx) PinsPage(desc, hasMarker bool, marker, limit int64) map[string]any {
 	pins := make([]*DevicePin, 0, len(s.Pins.ByID))
 	for _, pin := range s.Pins.ByID {
 		id := NumID(pin.ID)
@@ -87,11 +87,11 @@ func (s *State) PinsPage(desc, hasMarker bool, marker, limit int64) map[string]a
 }
 
 // LookupPin finds a pin for the admin; 404 when there is none. Callers hold Mu.
-func (s *State) LookupPin(id string) (*DevicePin, *wire.Error) {
+func (s *Tx) LookupPin(id string) (*DevicePin, *wire.Error) {
 	return RecordIn(s.Pins.ByID, id, "device pin")
 }
 
 // pinsUserLeft removes u's device pins. Callers hold Mu.
-func (s *State) pinsUserLeft(u *User) {
+func (s *Tx) pinsUserLeft(u *User) {
 	dropWhere(s, KPins, s.Pins.ByID, func(pin *DevicePin) bool { return pin.Owner == u })
 }

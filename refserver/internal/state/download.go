@@ -22,7 +22,7 @@ type SignedRef struct {
 }
 
 // Sign makes the signed token of ref (see SignedRef).
-func (s *State) Sign(ref SignedRef) string {
+func (s *Env) Sign(ref SignedRef) string {
 	payload := strings.Join([]string{ref.Kind, ref.FileID, ref.VersionID, ref.BlobID, strconv.FormatInt(ref.Expires.Unix(), 10)}, "|")
 	mac := hmac.New(sha256.New, s.SignKey)
 	mac.Write([]byte(payload))
@@ -39,7 +39,7 @@ var (
 // Verify checks a signed token of kind and returns what it carries:
 // errBadSignature when it is not one, ErrExpired (with the ref) when it
 // has expired.
-func (s *State) Verify(tok, kind string) (SignedRef, error) {
+func (s *Env) Verify(tok, kind string) (SignedRef, error) {
 	p64, m64, ok := strings.Cut(tok, ".")
 	if !ok {
 		return SignedRef{}, errBadSignature
@@ -70,12 +70,12 @@ func (s *State) Verify(tok, kind string) (SignedRef, error) {
 }
 
 // RetryAfterSeconds is RetryAfter in whole seconds, rounded up.
-func (s *State) RetryAfterSeconds() int {
+func (s *Env) RetryAfterSeconds() int {
 	return max(1, int(math.Ceil(s.Cfg.RetryAfter.Seconds())))
 }
 
 // embedLink is the expiring_embed_link of a file. Callers hold Mu.
-func (s *State) embedLink(f *Item, _ *Principal) map[string]any {
+func (s *Tx) embedLink(f *Item, _ *Principal) map[string]any {
 	v := f.Current()
 	tok := s.Sign(SignedRef{Kind: "e", FileID: f.ID, VersionID: v.ID, BlobID: v.Blob.ID, Expires: s.Now().Add(s.Cfg.SignedURLTTL)})
 	return map[string]any{

@@ -102,12 +102,12 @@ type eventLog struct {
 // InitEvents prepares the (empty) event log, keeping Cfg.EventHistory
 // events; called by InitResources, and to empty the state before a
 // restore.
-func (s *State) InitEvents() {
+func (s *Tx) InitEvents() {
 	s.Events = eventLog{Max: s.Cfg.EventHistory, Wake: make(chan struct{}), Channels: map[string]*PollChannel{}}
 }
 
 // emit records an event. Callers hold Mu.
-func (s *State) emit(e *Event) {
+func (s *Tx) emit(e *Event) {
 	if s.Events.Max < 0 {
 		return
 	}
@@ -135,7 +135,7 @@ func (s *State) emit(e *Event) {
 
 // ItemEvent records an event about an item, with the item as its source
 // (rendered as it is now). Callers hold Mu.
-func (s *State) ItemEvent(typ string, it *Item, by *User) {
+func (s *Tx) ItemEvent(typ string, it *Item, by *User) {
 	e := &Event{Typ: typ, By: by, ItemID: it.ID}
 	if it.Owner != nil {
 		e.OwnerID = it.Owner.ID
@@ -147,7 +147,7 @@ func (s *State) ItemEvent(typ string, it *Item, by *User) {
 
 // RecordEvent records an event whose source is another record, about an
 // item (it, nil for none). Callers hold Mu.
-func (s *State) RecordEvent(typ string, by *User, it *Item, source any) {
+func (s *Tx) RecordEvent(typ string, by *User, it *Item, source any) {
 	e := &Event{Typ: typ, By: by, Source: RecordJSON(source)}
 	e.AdminSrc = e.Source
 	if it != nil {
@@ -161,7 +161,7 @@ func (s *State) RecordEvent(typ string, by *User, it *Item, source any) {
 
 // adminItemSource is an item as the enterprise stream shows it (the
 // spec's EventSource: item_type, item_id, item_name, parent, owned_by).
-func (s *State) adminItemSource(it *Item) map[string]any {
+func (s *Tx) adminItemSource(it *Item) map[string]any {
 	src := map[string]any{"item_type": it.Typ, "item_id": it.ID, "item_name": it.Name, "parent": nil, "owned_by": nil}
 	if p, ok := s.Items[it.ParentID]; ok {
 		src["parent"] = s.Mini(p)
@@ -178,7 +178,7 @@ func (s *State) adminItemSource(it *Item) map[string]any {
 // index's sync): from was its slot, to its new key. A move or a rename
 // between two folders' listings is an event; trash and restore have
 // their own (trash.go). Callers hold Mu.
-func (s *State) itemFiled(it *Item, from itemSlot, to IndexKey, listed bool) {
+func (s *Tx) itemFiled(it *Item, from itemSlot, to IndexKey, listed bool) {
 	if from.home == nil || !listed || from.key.Folder == TrashKey || to.Folder == TrashKey {
 		return
 	}

@@ -29,7 +29,7 @@ func (q *EventQuery) Admin() bool {
 }
 
 // EventPage reads one page of a stream. Callers hold Mu.
-func (s *State) EventPage(p *Principal, q *EventQuery) map[string]any {
+func (s *ReadTx) EventPage(p *Principal, q *EventQuery) map[string]any {
 	next := s.Events.Head
 	entries := []any{}
 	if !q.Now {
@@ -70,7 +70,7 @@ func (l *eventLog) Since(after int64) []*Event {
 
 // UserSees reports whether an event belongs to p's user stream of a type.
 // Callers hold Mu.
-func (s *State) UserSees(p *Principal, streamType string, e *Event) bool {
+func (s *ReadTx) UserSees(p *Principal, streamType string, e *Event) bool {
 	if e.Typ == "" {
 		return false
 	}
@@ -92,7 +92,7 @@ func (s *State) UserSees(p *Principal, streamType string, e *Event) bool {
 
 // underSyncedFolder reports whether an item is in (or is) a folder marked
 // synced.
-func (s *State) underSyncedFolder(it *Item) bool {
+func (s *ReadTx) underSyncedFolder(it *Item) bool {
 	synced := func(f *Item) bool { return f.Typ == "folder" && f.SyncState == "synced" }
 	if synced(it) {
 		return true
@@ -106,7 +106,7 @@ func (s *State) underSyncedFolder(it *Item) bool {
 }
 
 // adminSees reports whether an event belongs to an enterprise stream page.
-func (s *State) adminSees(q *EventQuery, e *Event) bool {
+func (s *ReadTx) adminSees(q *EventQuery, e *Event) bool {
 	if e.Admin == "" || q.Types != nil && !q.Types[e.Admin] {
 		return false
 	}
@@ -118,7 +118,7 @@ func (s *State) adminSees(q *EventQuery, e *Event) bool {
 var UnknownUser = map[string]any{"type": "user", "id": "2", "name": "", "login": ""}
 
 // renderEvent is the Event record.
-func (s *State) renderEvent(e *Event, admin bool) map[string]any {
+func (s *ReadTx) renderEvent(e *Event, admin bool) map[string]any {
 	by := UnknownUser
 	if e.By != nil {
 		by = e.By.Mini()
@@ -137,7 +137,7 @@ func (s *State) renderEvent(e *Event, admin bool) map[string]any {
 // OpenPollChannel opens the long-poll channel id for p (OPTIONS /events),
 // open for ttl. At most max are kept: the expired ones go first, then any
 // one (bounded memory).
-func (s *State) OpenPollChannel(p *Principal, id string, ttl time.Duration, max int) {
+func (s *Tx) OpenPollChannel(p *Principal, id string, ttl time.Duration, max int) {
 	now := s.Now()
 	if len(s.Events.Channels) >= max {
 		for k, c := range s.Events.Channels {
@@ -160,7 +160,7 @@ func (s *State) OpenPollChannel(p *Principal, id string, ttl time.Duration, max 
 // event after position after (the head when fromHead) that the channel's
 // user sees in streamType. Otherwise next is the position to wait after,
 // and wake is closed by the next event.
-func (s *State) PollEvents(channel, streamType string, after int64, fromHead bool) (live, changed bool, next int64, wake <-chan struct{}) {
+func (s *ReadTx) PollEvents(channel, streamType string, after int64, fromHead bool) (live, changed bool, next int64, wake <-chan struct{}) {
 	ch := s.Events.Channels[channel]
 	if ch == nil || !s.Now().Before(ch.Expires) {
 		return false, false, after, nil

@@ -42,7 +42,7 @@ type LockBody struct {
 
 // activeLock returns the file's lock while it holds, else nil. Callers
 // hold Mu.
-func (s *State) activeLock(f *Item) *FileLock {
+func (s *ReadTx) activeLock(f *Item) *FileLock {
 	l := f.Lock
 	if l == nil || !l.ExpiresAt.IsZero() && !s.Now().Before(l.ExpiresAt) {
 		return nil
@@ -54,7 +54,7 @@ func (s *State) activeLock(f *Item) *FileLock {
 // else holds keeps p from doing act to f (ActUpload, ActEdit for a rename
 // or a move, ActDelete, ActDownload when downloads are prevented), or nil.
 // Callers hold Mu.
-func (s *State) LockRefuses(p *Principal, f *Item, act Action) *wire.Error {
+func (s *ReadTx) LockRefuses(p *Principal, f *Item, act Action) *wire.Error {
 	if f.Typ != "file" {
 		return nil
 	}
@@ -75,7 +75,7 @@ func (s *State) LockRefuses(p *Principal, f *Item, act Action) *wire.Error {
 }
 
 // applyLock sets or removes f's lock for p. Callers hold Mu.
-func (s *State) applyLock(p *Principal, f *Item, l *FileLock, unlock bool) *wire.Error {
+func (s *Tx) applyLock(p *Principal, f *Item, l *FileLock, unlock bool) *wire.Error {
 	cur := s.activeLock(f)
 	if unlock {
 		if cur != nil && p.User != cur.By && p.User != f.Owner && !p.SeesAll() {
@@ -93,7 +93,7 @@ func (s *State) applyLock(p *Principal, f *Item, l *FileLock, unlock bool) *wire
 }
 
 // lockRecord is the Lock record of a file's active lock, or nil.
-func (s *State) lockRecord(f *Item) any {
+func (s *Tx) lockRecord(f *Item) any {
 	l := s.activeLock(f)
 	if l == nil {
 		return nil

@@ -10,7 +10,7 @@ import (
 
 // fileVersion finds the file id and its version vid for p. Callers hold
 // Mu.
-func (s *State) fileVersion(id, vid string, p *Principal) (*Item, *Version, *wire.Error) {
+func (s *Tx) fileVersion(id, vid string, p *Principal) (*Item, *Version, *wire.Error) {
 	f, aerr := s.LookupFor(p, "file", id, ActEdit)
 	if aerr != nil {
 		return nil, nil, aerr
@@ -25,7 +25,7 @@ func (s *State) fileVersion(id, vid string, p *Principal) (*Item, *Version, *wir
 
 // versionBlocked returns the error that keeps a version from the trash
 // (retention or an active legal hold), or nil. Callers hold Mu.
-func (s *State) versionBlocked(v *Version) *wire.Error {
+func (s *Tx) versionBlocked(v *Version) *wire.Error {
 	now := s.Now()
 	if fvr, ok := s.Retention.ByVersion[v.ID]; ok && fvr.retainedAt(now) {
 		return wire.Errorf(wire.StatusForbidden, wire.CodeAccessDenied, "File version %s is under retention", v.ID)
@@ -40,7 +40,7 @@ func (s *State) versionBlocked(v *Version) *wire.Error {
 // (refserver's deleteFileVersion): an earlier version goes to the trash
 // (204), unless it is the current one (400), ifMatch fails (412), a lock,
 // retention or a legal hold keeps it. Callers hold Mu.
-func (s *State) DeleteFileVersionTx(fileID string, versionID string, p *Principal, ifMatch string) (Reply, *wire.Error) {
+func (s *Tx) DeleteFileVersionTx(fileID string, versionID string, p *Principal, ifMatch string) (Reply, *wire.Error) {
 	f, v, aerr := s.fileVersion(fileID, versionID, p)
 	if aerr != nil {
 		return Reply{}, aerr
@@ -75,7 +75,7 @@ func FirstAPIError(errs ...*wire.Error) *wire.Error {
 // RestoreFileVersionTx serves PUT /files/{file_id}/versions/{id}
 // (restoreFileVersion): a version in the trash is restored (a version not
 // in the trash is left as it is); 200 with its record. Callers hold Mu.
-func (s *State) RestoreFileVersionTx(fileID string, versionID string, p *Principal, fields []string) (Reply, *wire.Error) {
+func (s *Tx) RestoreFileVersionTx(fileID string, versionID string, p *Principal, fields []string) (Reply, *wire.Error) {
 	f, v, aerr := s.fileVersion(fileID, versionID, p)
 	if aerr != nil {
 		return Reply{}, aerr
@@ -90,7 +90,7 @@ func (s *State) RestoreFileVersionTx(fileID string, versionID string, p *Princip
 
 // PromoteVersion makes a copy of an earlier version's content (blob) the
 // current version of f, by u. Callers hold Mu.
-func (s *State) PromoteVersion(f *Item, blob blob.Info, u *User) {
+func (s *Tx) PromoteVersion(f *Item, blob blob.Info, u *User) {
 	now := s.NowSec()
 	f.Versions = append(f.Versions, &Version{ID: s.NewID(), Blob: blob, CreatedAt: now, By: u})
 	s.versionAdded(f, f.Current())
@@ -102,7 +102,7 @@ func (s *State) PromoteVersion(f *Item, blob blob.Info, u *User) {
 
 // ListFileVersionsTx serves GET /files/{id}/versions: a page of the file's
 // earlier versions, newest first (the current one is not listed).
-func (s *State) ListFileVersionsTx(p *Principal, fileID string, q wire.Page, fields []string) (Reply, *wire.Error) {
+func (s *Tx) ListFileVersionsTx(p *Principal, fileID string, q wire.Page, fields []string) (Reply, *wire.Error) {
 	f, aerr := s.LookupFor(p, "file", fileID, ActPreview)
 	if aerr != nil {
 		return Reply{}, aerr
@@ -118,7 +118,7 @@ func (s *State) ListFileVersionsTx(p *Principal, fileID string, q wire.Page, fie
 // PromotableVersion is the version of the file p may make current again
 // (POST /files/{id}/versions/current): 400 for the current one or one in
 // the trash, 404 for none. Callers hold Mu.
-func (s *State) PromotableVersion(p *Principal, fileID, versionID string) (*Version, *wire.Error) {
+func (s *ReadTx) PromotableVersion(p *Principal, fileID, versionID string) (*Version, *wire.Error) {
 	f, aerr := s.LookupFor(p, "file", fileID, ActUpload)
 	if aerr != nil {
 		return nil, aerr
@@ -142,7 +142,7 @@ func (s *State) PromotableVersion(p *Principal, fileID, versionID string) (*Vers
 // content is copied: copied (a copy of versionID's content, made outside
 // the lock) becomes the file's new current version, if the version may
 // still be promoted: 201 with the new version's record. Callers hold Mu.
-func (s *State) PromoteVersionTx(p *Principal, fileID, versionID string, copied blob.Info, fields []string) (Reply, *wire.Error) {
+func (s *Tx) PromoteVersionTx(p *Principal, fileID, versionID string, copied blob.Info, fields []string) (Reply, *wire.Error) {
 	if _, aerr := s.PromotableVersion(p, fileID, versionID); aerr != nil {
 		return Reply{}, aerr
 	}

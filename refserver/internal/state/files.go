@@ -17,7 +17,7 @@ type PreflightBody struct {
 // preflightUpload): whether p may upload the name into the parent folder
 // (404, 403, 409 item_name_in_use), 200 with the upload URL and a token.
 // Changes nothing. Callers hold Mu.
-func (s *State) PreflightUploadTx(p *Principal, body PreflightBody) (Reply, *wire.Error) {
+func (s *Tx) PreflightUploadTx(p *Principal, body PreflightBody) (Reply, *wire.Error) {
 	parent, aerr := s.ParentFolder(p, *body.Parent.ID)
 	if aerr != nil {
 		return Reply{}, aerr

@@ -23,7 +23,7 @@ type CreateFolderBody struct {
 // folder in the parent p may upload into (409 item_name_in_use for a name
 // taken), 201 with its representation and first page of items. Callers
 // hold Mu.
-func (s *State) CreateFolderTx(p *Principal, body CreateFolderBody, syncState string, uploadEmail string, fields []string) (Reply, *wire.Error) {
+func (s *Tx) CreateFolderTx(p *Principal, body CreateFolderBody, syncState string, uploadEmail string, fields []string) (Reply, *wire.Error) {
 	parent, aerr := s.ParentFolder(p, *body.Parent.ID)
 	if aerr != nil {
 		return Reply{}, aerr
@@ -70,7 +70,7 @@ type CollectionQuery struct {
 // marker) window, but are left out of entries. A page can therefore hold
 // fewer entries than limit, or none, while more items follow; the next page
 // is still at offset + limit, and the listing ends at total_count.
-func (s *State) Listing(f *Item, p *Principal, q CollectionQuery, entryFields []string) map[string]any {
+func (s *Tx) Listing(f *Item, p *Principal, q CollectionQuery, entryFields []string) map[string]any {
 	folderID := RootID
 	if f != nil {
 		folderID = f.ID
@@ -99,7 +99,7 @@ func (s *State) Listing(f *Item, p *Principal, q CollectionQuery, entryFields []
 // limit, and for marker pages next_marker and prev_marker, for offset
 // pages total_count and offset. Items keep refuses hold their place in the
 // window but are left out. Callers hold Mu.
-func (s *State) indexPage(fx *folderIndex, q CollectionQuery, fields []string, p *Principal, keep func(*Item) bool) map[string]any {
+func (s *Tx) indexPage(fx *folderIndex, q CollectionQuery, fields []string, p *Principal, keep func(*Item) bool) map[string]any {
 	total := int64(fx.Len())
 	start := q.Offset
 	if q.UseMarker {
@@ -140,7 +140,7 @@ func (s *State) indexPage(fx *folderIndex, q CollectionQuery, fields []string, p
 
 // HideItems hides the items with ids from their users (HideFromUsers), or
 // changes nothing when one is unknown. Callers hold Mu.
-func (s *State) HideItems(ids []string) error {
+func (s *Tx) HideItems(ids []string) error {
 	for _, id := range ids {
 		if _, ok := s.Items[id]; !ok {
 			return fmt.Errorf("refserver: no item %q", id)
@@ -155,7 +155,7 @@ func (s *State) HideItems(ids []string) error {
 
 // AddItemCollection adds item_collection to a folder representation when
 // it is a standard one or the field was requested.
-func (s *State) AddItemCollection(out map[string]any, f *Item, fields []string, p *Principal, q CollectionQuery) {
+func (s *Tx) AddItemCollection(out map[string]any, f *Item, fields []string, p *Principal, q CollectionQuery) {
 	if fields != nil && !slices.Contains(fields, "item_collection") {
 		return
 	}
@@ -163,7 +163,7 @@ func (s *State) AddItemCollection(out map[string]any, f *Item, fields []string, 
 }
 
 // RootRepresentation is folder "0" as p sees it. Callers hold Mu.
-func (s *State) RootRepresentation(p *Principal, fields []string) map[string]any {
+func (s *Tx) RootRepresentation(p *Principal, fields []string) map[string]any {
 	var size int64
 	for _, it := range s.Children(RootID, p.User) {
 		if it.Typ == "file" {

@@ -55,7 +55,7 @@ type groupState struct {
 
 // InitGroups prepares the (empty) state of groups and group memberships;
 // called by InitResources, and to empty the state before a restore.
-func (s *State) InitGroups() {
+func (s *Tx) InitGroups() {
 	s.Groups = groupState{ByID: map[string]*Group{}, ByName: map[string]*Group{}, Memberships: map[string]*Membership{}}
 }
 
@@ -67,7 +67,7 @@ func (g *Group) Mini() map[string]any {
 // renderGroup is a group for a fields parameter: the standard record
 // (Group) without fields; with fields, Group--Mini plus the requested ones
 // (standard or Full). Callers hold Mu.
-func (s *State) renderGroup(g *Group, fields []string, p *Principal) map[string]any {
+func (s *Tx) renderGroup(g *Group, fields []string, p *Principal) map[string]any {
 	m := g.Mini()
 	m["created_at"] = FmtTime(g.CreatedAt)
 	m["modified_at"] = FmtTime(g.ModifiedAt)
@@ -84,7 +84,7 @@ func (s *State) renderGroup(g *Group, fields []string, p *Principal) map[string]
 }
 
 // canInviteGroup applies invitability_level for p. Callers hold Mu.
-func (s *State) canInviteGroup(g *Group, p *Principal) bool {
+func (s *Tx) canInviteGroup(g *Group, p *Principal) bool {
 	role := s.groupRole(g, p.User)
 	switch {
 	case p.IsAdmin(), role == RoleGroupAdmin:
@@ -98,7 +98,7 @@ func (s *State) canInviteGroup(g *Group, p *Principal) bool {
 }
 
 // groupRole is u's role in g ("" = not a member). Callers hold Mu.
-func (s *State) groupRole(g *Group, u *User) string {
+func (s *ReadTx) groupRole(g *Group, u *User) string {
 	for _, m := range s.Groups.Memberships {
 		if m.Group == g && m.User == u {
 			return m.Role
@@ -108,7 +108,7 @@ func (s *State) groupRole(g *Group, u *User) string {
 }
 
 // LookupGroup finds a group; 404 when there is none. Callers hold Mu.
-func (s *State) LookupGroup(id string) (*Group, *wire.Error) {
+func (s *Tx) LookupGroup(id string) (*Group, *wire.Error) {
 	return RecordIn(s.Groups.ByID, id, "group")
 }
 
@@ -148,7 +148,7 @@ func (b *GroupBody) Check() *wire.Error {
 
 // nameTaken is 409 invalid_parameter when another group has the name.
 // Callers hold Mu.
-func (s *State) nameTaken(name string, self *Group) *wire.Error {
+func (s *Tx) nameTaken(name string, self *Group) *wire.Error {
 	if g := s.Groups.ByName[strings.ToLower(name)]; g != nil && g != self {
 		return wire.Errorf(wire.StatusConflict, wire.CodeInvalidParameter, "A group with this name already exists in the enterprise")
 	}
@@ -171,7 +171,7 @@ func (b *GroupBody) Apply(g *Group) {
 // CreateGroupTx serves POST /groups (refserver's createGroup): a new group
 // with body's fields (already checked), 409 invalid_parameter for a name
 // taken; 201 with its record. Callers hold Mu.
-func (s *State) CreateGroupTx(body *GroupBody, fields []string, p *Principal) (Reply, *wire.Error) {
+func (s *Tx) CreateGroupTx(body *GroupBody, fields []string, p *Principal) (Reply, *wire.Error) {
 	if aerr := s.nameTaken(*body.Name, nil); aerr != nil {
 		return Reply{}, aerr
 	}
@@ -186,7 +186,7 @@ func (s *State) CreateGroupTx(body *GroupBody, fields []string, p *Principal) (R
 
 // GetGroupTx serves GET /groups/{group_id} (getGroup): the group for the
 // admin and its members (403 for others). Callers hold Mu.
-func (s *State) GetGroupTx(id string, p *Principal, fields []string) (Reply, *wire.Error) {
+func (s *Tx) GetGroupTx(id string, p *Principal, fields []string) (Reply, *wire.Error) {
 	g, aerr := s.LookupGroup(id)
 	if aerr != nil {
 		return Reply{}, aerr
@@ -200,7 +200,7 @@ func (s *State) GetGroupTx(id string, p *Principal, fields []string) (Reply, *wi
 // UpdateGroupTx serves PUT /groups/{group_id} (updateGroup): the admin or
 // a group admin writes body's fields (403 for others, 409 for a name
 // taken); 200 with its record. Callers hold Mu.
-func (s *State) UpdateGroupTx(id string, p *Principal, body *GroupBody, fields []string) (Reply, *wire.Error) {
+func (s *Tx) UpdateGroupTx(id string, p *Principal, body *GroupBody, fields []string) (Reply, *wire.Error) {
 	g, aerr := s.LookupGroup(id)
 	if aerr != nil {
 		return Reply{}, aerr
@@ -223,7 +223,7 @@ func (s *State) UpdateGroupTx(id string, p *Principal, body *GroupBody, fields [
 
 // RemoveGroup deletes g and its memberships (DELETE /groups/{group_id});
 // it never fails. Callers hold Mu.
-func (s *State) RemoveGroup(g *Group) *wire.Error {
+func (s *Tx) RemoveGroup(g *Group) *wire.Error {
 	dropWhere(s, KMemberships, s.Groups.Memberships, func(m *Membership) bool { return m.Group == g })
 	s.collabsCollaboratorGone(nil, g)
 	delete(s.Groups.ByID, g.ID)
@@ -235,7 +235,7 @@ func (s *State) RemoveGroup(g *Group) *wire.Error {
 // ListGroupsTx serves GET /groups (listGroups): an offset page of the
 // groups whose lower-cased name starts with filter, by name. Callers hold
 // Mu.
-func (s *State) ListGroupsTx(filter string, pq wire.Page, fields []string, p *Principal) (Reply, *wire.Error) {
+func (s *Tx) ListGroupsTx(filter string, pq wire.Page, fields []string, p *Principal) (Reply, *wire.Error) {
 	var list []*Group
 	for _, g := range s.Groups.ByID {
 		if strings.HasPrefix(strings.ToLower(g.Name), filter) {
@@ -253,7 +253,7 @@ func (s *State) ListGroupsTx(filter string, pq wire.Page, fields []string, p *Pr
 // (listGroupMemberships): an offset page of the group's memberships, for
 // who its member_viewability_level lets see them (403 for others). Callers
 // hold Mu.
-func (s *State) ListGroupMembershipsTx(id string, p *Principal, pq wire.Page) (Reply, *wire.Error) {
+func (s *Tx) ListGroupMembershipsTx(id string, p *Principal, pq wire.Page) (Reply, *wire.Error) {
 	g, aerr := s.LookupGroup(id)
 	if aerr != nil {
 		return Reply{}, aerr

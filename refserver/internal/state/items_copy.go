@@ -49,7 +49,7 @@ type CopyNode struct {
 }
 
 // PlanCopy checks a copy and lists what it copies. Callers hold Mu.
-func (s *State) PlanCopy(p *Principal, typ, id string, body *CopyBody) ([]CopyNode, string, *wire.Error) {
+func (s *ReadTx) PlanCopy(p *Principal, typ, id string, body *CopyBody) ([]CopyNode, string, *wire.Error) {
 	src, aerr := s.LookupFor(p, typ, id, ActDownload)
 	if aerr != nil {
 		return nil, "", aerr
@@ -95,7 +95,7 @@ func (s *State) PlanCopy(p *Principal, typ, id string, body *CopyBody) ([]CopyNo
 
 // checkCopyTarget checks the target folder and name of a copy. Callers
 // hold Mu.
-func (s *State) checkCopyTarget(p *Principal, src *Item, target, name string) *wire.Error {
+func (s *ReadTx) checkCopyTarget(p *Principal, src *Item, target, name string) *wire.Error {
 	parent, aerr := s.ParentFolder(p, target)
 	if aerr != nil {
 		return aerr
@@ -111,7 +111,7 @@ func (s *State) checkCopyTarget(p *Principal, src *Item, target, name string) *w
 
 // CopyBlobs copies the content of the files of a copy, outside the lock.
 // It returns the ids of the blobs it made (to delete on failure).
-func (s *State) CopyBlobs(ctx context.Context, nodes []CopyNode) ([]string, error) {
+func (s *Env) CopyBlobs(ctx context.Context, nodes []CopyNode) ([]string, error) {
 	var made []string
 	for i := range nodes {
 		n := &nodes[i]
@@ -135,7 +135,7 @@ func (s *State) CopyBlobs(ctx context.Context, nodes []CopyNode) ([]string, erro
 
 // AddCopy checks the target again and adds the copied items. Callers hold
 // Mu.
-func (s *State) AddCopy(p *Principal, nodes []CopyNode, target, name string) (*Item, *wire.Error) {
+func (s *Tx) AddCopy(p *Principal, nodes []CopyNode, target, name string) (*Item, *wire.Error) {
 	if aerr := s.checkCopyTarget(p, nodes[0].Src, target, name); aerr != nil {
 		return nil, aerr
 	}
@@ -180,7 +180,7 @@ func (s *State) AddCopy(p *Principal, nodes []CopyNode, target, name string) (*I
 
 // copyInstances copies the metadata instances of src whose template says
 // copyInstanceOnItemCopy onto c. Callers hold Mu.
-func (s *State) copyInstances(src, c *Item) {
+func (s *Tx) copyInstances(src, c *Item) {
 	for _, in := range s.Metadata.ByItem[src.ID] {
 		if !in.Tmpl.CopyOnCopy {
 			continue
@@ -198,7 +198,7 @@ func (s *State) copyInstances(src, c *Item) {
 // /folders/{folder_id}/copy once the content is copied: it adds the copy
 // PlanCopy planned (its content copied outside the lock) to the folder
 // parentID as name, 201 with the copy's record. Callers hold Mu.
-func (s *State) AddCopyTx(p *Principal, nodes []CopyNode, parentID, name string, fields []string) (Reply, *wire.Error) {
+func (s *Tx) AddCopyTx(p *Principal, nodes []CopyNode, parentID, name string, fields []string) (Reply, *wire.Error) {
 	top, aerr := s.AddCopy(p, nodes, parentID, name)
 	if aerr != nil {
 		return Reply{}, aerr

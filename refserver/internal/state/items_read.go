@@ -5,7 +5,7 @@ import "github.com/contentapi/cms/refserver/internal/wire"
 // LookupVia returns the item of a type p may act on: through link (a
 // boxapi header) when there is one (sharedlink_access.go), else as
 // LookupFor. Callers hold Mu.
-func (s *State) LookupVia(p *Principal, link *BoxapiLink, typ, id string, act Action) (*Item, *wire.Error) {
+func (s *Tx) LookupVia(p *Principal, link *BoxapiLink, typ, id string, act Action) (*Item, *wire.Error) {
 	if link == nil {
 		return s.LookupFor(p, typ, id, act)
 	}
@@ -39,7 +39,7 @@ type ItemRead struct {
 // GetItemTx serves GET /files/{id}, /folders/{id} and /web_links/{id}:
 // 200 with the record, 304 when if-none-match matches its etag. A folder's
 // record carries its first page of items (q), the root folder's included.
-func (s *State) GetItemTx(p *Principal, rd ItemRead, q CollectionQuery) (Reply, *wire.Error) {
+func (s *Tx) GetItemTx(p *Principal, rd ItemRead, q CollectionQuery) (Reply, *wire.Error) {
 	if rd.Type == "folder" && rd.ID == RootID {
 		out := s.RootRepresentation(p, rd.Fields)
 		s.AddItemCollection(out, nil, rd.Fields, p, q)
@@ -61,7 +61,7 @@ func (s *State) GetItemTx(p *Principal, rd ItemRead, q CollectionQuery) (Reply, 
 
 // GetSharedItemTx serves GET /shared_items: the item rd.Link names, 304
 // when if-none-match matches its etag.
-func (s *State) GetSharedItemTx(p *Principal, rd ItemRead) (Reply, *wire.Error) {
+func (s *Tx) GetSharedItemTx(p *Principal, rd ItemRead) (Reply, *wire.Error) {
 	it, aerr := s.SharedLinkItem(p, *rd.Link)
 	if aerr != nil {
 		return Reply{}, aerr
@@ -74,7 +74,7 @@ func (s *State) GetSharedItemTx(p *Principal, rd ItemRead) (Reply, *wire.Error) 
 
 // ListFolderItemsTx serves GET /folders/{id}/items: a page of the folder's
 // items. Through a shared link the whole folder shows.
-func (s *State) ListFolderItemsTx(p *Principal, rd ItemRead, q CollectionQuery) (Reply, *wire.Error) {
+func (s *Tx) ListFolderItemsTx(p *Principal, rd ItemRead, q CollectionQuery) (Reply, *wire.Error) {
 	var f *Item
 	if rd.ID != RootID {
 		var aerr *wire.Error
@@ -90,7 +90,7 @@ func (s *State) ListFolderItemsTx(p *Principal, rd ItemRead, q CollectionQuery) 
 // to the trash, with a folder's content. if-match must match its etag
 // (412); a file's lock must allow it; a folder with items needs recursive
 // (400 folder_not_empty).
-func (s *State) TrashItemTx(p *Principal, typ, id, ifMatch string, recursive bool) *wire.Error {
+func (s *Tx) TrashItemTx(p *Principal, typ, id, ifMatch string, recursive bool) *wire.Error {
 	it, aerr := s.LookupFor(p, typ, id, ActDelete)
 	if aerr != nil {
 		return aerr
@@ -115,7 +115,7 @@ func (s *State) TrashItemTx(p *Principal, typ, id, ifMatch string, recursive boo
 // the trash) p may download, and whether the content is not ready yet. A
 // file whose permissions.can_download is company is refused (403) to a
 // user outside the enterprise. A download that goes ahead is an event.
-func (s *State) DownloadTx(p *Principal, link *BoxapiLink, id, want string) (f *Item, v *Version, notReady bool, aerr *wire.Error) {
+func (s *Tx) DownloadTx(p *Principal, link *BoxapiLink, id, want string) (f *Item, v *Version, notReady bool, aerr *wire.Error) {
 	if f, aerr = s.LookupVia(p, link, "file", id, ActDownload); aerr != nil {
 		return nil, nil, false, aerr
 	}
@@ -144,7 +144,7 @@ func (s *State) DownloadTx(p *Principal, link *BoxapiLink, id, want string) (f *
 
 // FileName is the name of the file with id, and whether it exists and is
 // not in the trash (the content host).
-func (s *State) FileName(id string) (string, bool) {
+func (s *ReadTx) FileName(id string) (string, bool) {
 	f, ok := s.Items[id]
 	if !ok || f.Trashed() {
 		return "", false

@@ -139,7 +139,7 @@ func (b *ItemUpdateBody) CheckShape(typ string) *wire.Error {
 // the changes (lock and unlock: the parsed lock member; removeLink and
 // link: the parsed shared_link), at now; 200 with the item's record.
 // Callers hold Mu.
-func (s *State) UpdateItemTx(id string, body ItemUpdateBody, p *Principal, typ string, ifMatch string, lock *FileLock, unlock bool, now time.Time, removeLink bool, link *SharedLinkUpdate, fields []string) (Reply, *wire.Error) {
+func (s *Tx) UpdateItemTx(id string, body ItemUpdateBody, p *Principal, typ string, ifMatch string, lock *FileLock, unlock bool, now time.Time, removeLink bool, link *SharedLinkUpdate, fields []string) (Reply, *wire.Error) {
 	if id == RootID {
 		if body.Name != nil || body.Parent != nil {
 			return Reply{}, wire.Errorf(wire.StatusForbidden, wire.CodeAccessDenied, "The root folder cannot be renamed or moved")
@@ -264,7 +264,7 @@ func (b *ItemUpdateBody) applyFolderSettings(it *Item) {
 
 // IsWithin reports whether folder id is folder root or below it. Callers
 // hold Mu.
-func (s *State) IsWithin(id, root string) bool {
+func (s *ReadTx) IsWithin(id, root string) bool {
 	if id == root {
 		return true
 	}
@@ -274,7 +274,7 @@ func (s *State) IsWithin(id, root string) bool {
 
 // setOwnerTree gives an item and everything below it a new owner (a move
 // into another user's folder). Callers hold Mu.
-func (s *State) setOwnerTree(it *Item, owner *User) {
+func (s *Tx) setOwnerTree(it *Item, owner *User) {
 	if it.Owner != owner {
 		it.Owner = owner
 		s.dirtyItem(it)
@@ -289,7 +289,7 @@ func (s *State) setOwnerTree(it *Item, owner *User) {
 
 // itemSettings renders the members this file adds to a record when asked
 // by fields (content.go's Extra). ok is false for other fields.
-func (s *State) itemSettings(it *Item, field string) (any, bool) {
+func (s *Tx) itemSettings(it *Item, field string) (any, bool) {
 	switch field {
 	case "tags":
 		return append([]string{}, it.Tags...), true

@@ -19,20 +19,20 @@ type LegalHoldAssignment struct {
 
 // HoldAssignmentGone reports whether a deleted assignment has finished
 // going away.
-func (s *State) HoldAssignmentGone(a *LegalHoldAssignment, now time.Time) bool {
+func (s *Tx) HoldAssignmentGone(a *LegalHoldAssignment, now time.Time) bool {
 	return !a.Deleted.IsZero() && !now.Before(a.Deleted.Add(s.holdDelay()))
 }
 
 // HoldAssignmentHolds reports whether a still holds what it covers: not
 // gone, and its policy not released.
-func (s *State) HoldAssignmentHolds(a *LegalHoldAssignment, now time.Time) bool {
+func (s *Tx) HoldAssignmentHolds(a *LegalHoldAssignment, now time.Time) bool {
 	return !s.HoldAssignmentGone(a, now) && s.HoldStatus(a.Policy) != HoldReleased
 }
 
 // HoldCovers reports whether assignment a covers version v of file f. The
 // policy's filter dates limit the custodian assignments (user, ownership,
 // interactions) to versions created in the range.
-func (s *State) HoldCovers(a *LegalHoldAssignment, f *Item, v *Version) bool {
+func (s *Tx) HoldCovers(a *LegalHoldAssignment, f *Item, v *Version) bool {
 	hp := a.Policy
 	custodian := false
 	switch a.ToType {

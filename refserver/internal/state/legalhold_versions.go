@@ -17,7 +17,7 @@ type FileVersionLegalHold struct {
 }
 
 // HoldVersion puts version v of f on hold by assignment a. Callers hold Mu.
-func (s *State) HoldVersion(f *Item, v *Version, a *LegalHoldAssignment) {
+func (s *Tx) HoldVersion(f *Item, v *Version, a *LegalHoldAssignment) {
 	h, ok := s.Holds.ByVersion[v.ID]
 	if !ok {
 		h = &FileVersionLegalHold{ID: s.NewID(), File: f, Version: v}
@@ -35,7 +35,7 @@ func (s *State) HoldVersion(f *Item, v *Version, a *LegalHoldAssignment) {
 }
 
 // ActiveHolds lists the sources of h still holding at now.
-func (s *State) ActiveHolds(h *FileVersionLegalHold, now time.Time) []*LegalHoldAssignment {
+func (s *Tx) ActiveHolds(h *FileVersionLegalHold, now time.Time) []*LegalHoldAssignment {
 	var out []*LegalHoldAssignment
 	for _, a := range h.Sources {
 		if s.HoldAssignmentHolds(a, now) {
@@ -49,7 +49,7 @@ func (s *State) ActiveHolds(h *FileVersionLegalHold, now time.Time) []*LegalHold
 // when the assignment covers it and its policy is ongoing (a policy that is
 // not ongoing holds only the versions present when it was assigned). The
 // earlier versions stay held either way.
-func (s *State) legalHoldVersionAdded(f *Item, v *Version) {
+func (s *Tx) legalHoldVersionAdded(f *Item, v *Version) {
 	now := s.Now()
 	for _, a := range s.Holds.AssignOrder {
 		if a.Policy.Ongoing && s.HoldAssignmentHolds(a, now) && s.HoldCovers(a, f, v) {
@@ -62,7 +62,7 @@ func (s *State) legalHoldVersionAdded(f *Item, v *Version) {
 // gives to a permanent delete, or nil: 403
 // access_denied_insufficient_permissions (as for retention), with
 // context_info naming the file version legal hold.
-func (s *State) legalHoldBlocksPurge(it *Item) *wire.Error {
+func (s *Tx) legalHoldBlocksPurge(it *Item) *wire.Error {
 	now := s.Now()
 	for _, f := range s.filesUnder(it) {
 		for _, v := range f.Versions {

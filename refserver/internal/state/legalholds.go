@@ -55,7 +55,7 @@ const (
 // InitLegalHolds prepares the state of legal hold policies, assignments
 // and file version legal holds; called by InitResources, and to empty the
 // state before a restore.
-func (s *State) InitLegalHolds() {
+func (s *Tx) InitLegalHolds() {
 	s.Holds = legalHoldState{
 		Policies:    map[string]*LegalHoldPolicy{},
 		Assignments: map[string]*LegalHoldAssignment{},
@@ -65,7 +65,7 @@ func (s *State) InitLegalHolds() {
 }
 
 // holdDelay is Options.LegalHoldReleaseDelay with its default.
-func (s *State) holdDelay() time.Duration {
+func (s *Tx) holdDelay() time.Duration {
 	switch d := s.Cfg.LegalHoldReleaseDelay; {
 	case d < 0:
 		return 0
@@ -77,7 +77,7 @@ func (s *State) holdDelay() time.Duration {
 }
 
 // HoldStatus is the status of a policy now.
-func (s *State) HoldStatus(hp *LegalHoldPolicy) string {
+func (s *Tx) HoldStatus(hp *LegalHoldPolicy) string {
 	now := s.Now()
 	if !hp.Released.IsZero() {
 		if now.Before(hp.Released.Add(s.holdDelay())) {

@@ -8,7 +8,7 @@ import (
 // from offset pages (refserver's Server.HideFromPages): they keep their
 // place, but are left out of entries. It changes nothing when an id is
 // unknown. Callers hold Mu.
-func (s *State) HideFromPages(ids []string) error {
+func (s *Tx) HideFromPages(ids []string) error {
 	for _, id := range ids {
 		_, isUser := s.Users.ByID[id]
 		_, isGroup := s.Groups.ByID[id]
@@ -28,6 +28,6 @@ func (s *State) HideFromPages(ids []string) error {
 
 // userHidden, groupHidden and membershipHidden tell wire.OffsetEntries what
 // HideFromPages hid. Callers hold Mu.
-func (s *State) userHidden(u *User) bool             { return s.pageHidden[u.ID] }
-func (s *State) groupHidden(g *Group) bool           { return s.pageHidden[g.ID] }
-func (s *State) membershipHidden(m *Membership) bool { return s.pageHidden[m.ID] }
+func (s *Tx) userHidden(u *User) bool             { return s.pageHidden[u.ID] }
+func (s *Tx) groupHidden(g *Group) bool           { return s.pageHidden[g.ID] }
+func (s *Tx) membershipHidden(m *Membership) bool { return s.pageHidden[m.ID] }

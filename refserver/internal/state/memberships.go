@@ -48,7 +48,7 @@ type Membership struct {
 
 // renderMembership is a membership for a fields parameter (GroupMembership;
 // configurable_permissions for admins only). Callers hold Mu.
-func (s *State) renderMembership(m *Membership, fields []string) map[string]any {
+func (s *Tx) renderMembership(m *Membership, fields []string) map[string]any {
 	rec := map[string]any{
 		"type": "group_membership", "id": m.ID, "user": m.User.Mini(), "group": m.Group.Mini(),
 		"role": m.Role, "created_at": FmtTime(m.CreatedAt), "modified_at": FmtTime(m.ModifiedAt),
@@ -64,7 +64,7 @@ func (s *State) renderMembership(m *Membership, fields []string) map[string]any 
 }
 
 // membershipsWhere lists the memberships that match, in id order. Callers hold Mu.
-func (s *State) membershipsWhere(match func(*Membership) bool) []*Membership {
+func (s *Tx) membershipsWhere(match func(*Membership) bool) []*Membership {
 	var out []*Membership
 	for _, m := range s.Groups.Memberships {
 		if match(m) {
@@ -104,7 +104,7 @@ type MembershipBody struct {
 // createMembership): the enterprise user joins the group (404 for either
 // missing, 409 conflict when already in it); 201 with its record. Callers
 // hold Mu.
-func (s *State) CreateMembershipTx(body MembershipBody, fields []string) (Reply, *wire.Error) {
+func (s *Tx) CreateMembershipTx(body MembershipBody, fields []string) (Reply, *wire.Error) {
 	u := s.EnterpriseUser(*body.User.ID)
 	if u == nil {
 		return Reply{}, wire.NotFound("user")
@@ -131,7 +131,7 @@ func (s *State) CreateMembershipTx(body MembershipBody, fields []string) (Reply,
 
 // lookupMembership finds a membership p may manage (self: p may also be
 // its member, for reads). Callers hold Mu.
-func (s *State) lookupMembership(id string, p *Principal, self bool) (*Membership, *wire.Error) {
+func (s *Tx) lookupMembership(id string, p *Principal, self bool) (*Membership, *wire.Error) {
 	m := s.Groups.Memberships[id]
 	if !ValidID(id) || m == nil {
 		return nil, wire.NotFound("group membership")
@@ -145,7 +145,7 @@ func (s *State) lookupMembership(id string, p *Principal, self bool) (*Membershi
 // GetMembershipTx serves GET /group_memberships/{group_membership_id}
 // (getMembership): the membership, for the admin, the group's admins and
 // its member. Callers hold Mu.
-func (s *State) GetMembershipTx(membershipID string, p *Principal, fields []string) (Reply, *wire.Error) {
+func (s *Tx) GetMembershipTx(membershipID string, p *Principal, fields []string) (Reply, *wire.Error) {
 	m, aerr := s.lookupMembership(membershipID, p, true)
 	if aerr != nil {
 		return Reply{}, aerr
@@ -162,7 +162,7 @@ type UpdateMembershipBody struct {
 // UpdateMembershipTx serves PUT /group_memberships/{group_membership_id}
 // (updateMembership): the admin or a group admin changes its role and
 // configurable permissions. Callers hold Mu.
-func (s *State) UpdateMembershipTx(membershipID string, p *Principal, body UpdateMembershipBody, fields []string) (Reply, *wire.Error) {
+func (s *Tx) UpdateMembershipTx(membershipID string, p *Principal, body UpdateMembershipBody, fields []string) (Reply, *wire.Error) {
 	m, aerr := s.lookupMembership(membershipID, p, false)
 	if aerr != nil {
 		return Reply{}, aerr
@@ -185,7 +185,7 @@ func (s *State) UpdateMembershipTx(membershipID string, p *Principal, body Updat
 // DeleteMembershipTx serves DELETE /group_memberships/{group_membership_id}
 // (deleteMembership): the admin or a group admin removes it (204). Callers
 // hold Mu.
-func (s *State) DeleteMembershipTx(membershipID string, p *Principal) (Reply, *wire.Error) {
+func (s *Tx) DeleteMembershipTx(membershipID string, p *Principal) (Reply, *wire.Error) {
 	m, aerr := s.lookupMembership(membershipID, p, false)
 	if aerr != nil {
 		return Reply{}, aerr
@@ -198,7 +198,7 @@ func (s *State) DeleteMembershipTx(membershipID string, p *Principal) (Reply, *w
 // ListUserMembershipsTx serves GET /users/{user_id}/memberships
 // (listUserMemberships): an offset page of the user's memberships, for the
 // admin and the user (403 for others). Callers hold Mu.
-func (s *State) ListUserMembershipsTx(p *Principal, id string, pq wire.Page) (Reply, *wire.Error) {
+func (s *Tx) ListUserMembershipsTx(p *Principal, id string, pq wire.Page) (Reply, *wire.Error) {
 	if !p.IsAdmin() && id != p.User.ID {
 		return Reply{}, wire.Errorf(wire.StatusForbidden, wire.CodeAccessDenied, "Only the user and enterprise admins may list the user's groups")
 	}
@@ -211,6 +211,6 @@ func (s *State) ListUserMembershipsTx(p *Principal, id string, pq wire.Page) (Re
 }
 
 // groupsUserLeft removes u's memberships. Callers hold Mu.
-func (s *State) groupsUserLeft(u *User) {
+func (s *Tx) groupsUserLeft(u *User) {
 	dropWhere(s, KMemberships, s.Groups.Memberships, func(m *Membership) bool { return m.User == u })
 }

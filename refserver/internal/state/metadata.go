@@ -34,7 +34,7 @@ type MetadataState struct {
 // queries: the global "properties" template (free-form string values)
 // exists from the start. Called once by InitResources (a restore rebuilds
 // the templates from their records).
-func (s *State) initMetadata() {
+func (s *Tx) initMetadata() {
 	s.Metadata = MetadataState{
 		Templates: make(map[string]*MDTemplate),
 		ByID:      make(map[string]*MDTemplate),
@@ -46,20 +46,20 @@ func (s *State) initMetadata() {
 
 // metadataItemPurged drops the metadata instances of an item deleted for
 // good. Callers hold Mu.
-func (s *State) metadataItemPurged(it *Item) {
+func (s *Tx) metadataItemPurged(it *Item) {
 	for _, in := range append([]*MDInstance(nil), s.Metadata.ByItem[it.ID]...) {
 		s.RemoveInstance(in)
 	}
 }
 
 // EnterpriseScope is the full scope of this server's enterprise templates.
-func (s *State) EnterpriseScope() string { return "enterprise_" + s.EnterpriseID }
+func (s *Env) EnterpriseScope() string { return "enterprise_" + s.EnterpriseID }
 
 // ScopeKind classifies a scope of a path: "global", the full enterprise
 // scope for "enterprise" and "enterprise_<this id>", "other" for another
 // enterprise's scope (whose templates this server does not hold), or ""
 // for something that is no scope at all.
-func (s *State) ScopeKind(scope string) string {
+func (s *Env) ScopeKind(scope string) string {
 	switch {
 	case scope == ScopeGlobal:
 		return ScopeGlobal
@@ -72,7 +72,7 @@ func (s *State) ScopeKind(scope string) string {
 }
 
 // Template returns the template of a canonical scope and key, or nil.
-func (s *State) Template(scope, key string) *MDTemplate {
+func (s *ReadTx) Template(scope, key string) *MDTemplate {
 	return s.Metadata.Templates[scope+"."+key]
 }
 

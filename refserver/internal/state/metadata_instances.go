@@ -90,7 +90,7 @@ func (in *MDInstance) ApplyEffect(e SchemaEffect) bool {
 }
 
 // AddInstance applies a template to an item. Callers hold Mu.
-func (s *State) AddInstance(t *MDTemplate, it *Item, values map[string]MDVal) *MDInstance {
+func (s *Tx) AddInstance(t *MDTemplate, it *Item, values map[string]MDVal) *MDInstance {
 	s.Metadata.Seq++
 	in := &MDInstance{ID: NewUUID(), Tmpl: t, Item: it, Seq: s.Metadata.Seq, Values: values}
 	s.IndexInstance(in)
@@ -100,7 +100,7 @@ func (s *State) AddInstance(t *MDTemplate, it *Item, values map[string]MDVal) *M
 
 // IndexInstance adds in to the indexes of its template and item; in is
 // newer than every instance indexed. Callers hold Mu.
-func (s *State) IndexInstance(in *MDInstance) {
+func (s *Tx) IndexInstance(in *MDInstance) {
 	t, it := in.Tmpl, in.Item
 	s.Dirty(KInstances, in.ID)
 	t.Instances[it.ID] = in
@@ -113,7 +113,7 @@ func (s *State) IndexInstance(in *MDInstance) {
 }
 
 // RemoveInstance deletes an instance and its index entries. Callers hold Mu.
-func (s *State) RemoveInstance(in *MDInstance) {
+func (s *Tx) RemoveInstance(in *MDInstance) {
 	s.Dirty(KInstances, in.ID)
 	t := in.Tmpl
 	for _, idx := range t.Sorted {

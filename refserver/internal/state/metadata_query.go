@@ -10,7 +10,7 @@ import (
 // each instance's full record; otherwise (query results) its base record
 // plus the fields named. Unknown templates and fields are left out, as
 // unknown fields are. Callers hold Mu.
-func (s *State) MetadataFields(it *Item, fields []string, full bool) map[string]any {
+func (s *Tx) MetadataFields(it *Item, fields []string, full bool) map[string]any {
 	var out map[string]any
 	for _, f := range fields {
 		rest, ok := strings.CutPrefix(f, "metadata.")

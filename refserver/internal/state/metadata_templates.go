@@ -110,7 +110,7 @@ func (t *MDTemplate) Record() map[string]any {
 
 // AddTemplate registers a new template (ids are assigned here). Callers
 // hold Mu (or run before the server answers).
-func (s *State) AddTemplate(t *MDTemplate) {
+func (s *Tx) AddTemplate(t *MDTemplate) {
 	t.ID = NewUUID()
 	t.TypeID = t.Key + "-" + NewUUID()
 	t.Instances = make(map[string]*MDInstance)

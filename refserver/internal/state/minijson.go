@@ -10,7 +10,7 @@ import (
 // json.Marshal gives for the map (keys in sorted order), without building
 // the map. Folder listings send a page of up to 1000 of them; encoding
 // maps was most of a page's cost. Callers hold Mu.
-func (s *State) MiniJSON(it *Item) json.RawMessage {
+func (s *Tx) MiniJSON(it *Item) json.RawMessage {
 	b := make([]byte, 0, 256)
 	b = append(b, `{"etag":`...)
 	etag := it.Etag()

@@ -6,10 +6,10 @@ import (
 
 // APIOrigin is the API host's origin: BaseURL without its APIRoot (the
 // base of the token and authorize URLs, avatars, the enterprise hostname).
-func (s *State) APIOrigin() string { return strings.TrimSuffix(s.BaseURL, APIRoot) }
+func (s *Env) APIOrigin() string { return strings.TrimSuffix(s.BaseURL, APIRoot) }
 
 // PrincipalForUser is the principal a token of user u acts as.
-func (s *State) PrincipalForUser(u *User) *Principal {
+func (s *Env) PrincipalForUser(u *User) *Principal {
 	switch u {
 	case s.Admin:
 		return &Principal{Kind: "admin", User: s.Admin}
@@ -24,13 +24,13 @@ func (s *State) PrincipalForUser(u *User) *Principal {
 
 // ManagedUser returns the managed (or app) user of the enterprise with id,
 // not the service account, nor a deleted or rolled-out user (users.go).
-// It takes Mu: callers may hold the oauth room's lock (never the other
-// way round).
-func (s *State) ManagedUser(id string) *User {
-	s.Mu.Lock()
-	defer s.Mu.Unlock()
-	if u := s.EnterpriseUser(id); u != nil && u != s.App {
-		return u
-	}
-	return nil
+// It runs a View of its own: callers may hold the oauth room's lock
+// (never the other way round).
+func (s *State) ManagedUser(id string) (u *User) {
+	s.View(func(tx *ReadTx) {
+		if eu := tx.EnterpriseUser(id); eu != nil && eu != s.App {
+			u = eu
+		}
+	})
+	return u
 }

@@ -4,22 +4,24 @@ import "sync"
 
 // Persister holds the marks of a persisted state: the records changed
 // and the blobs to delete since the last commit (internal/persist writes
-// them), and the numbers of the group commit.
+// them), and the numbers of the group commit. Its lock (mu) is its own,
+// taken after the state's (see State for the lock order); every method
+// takes it.
 type Persister struct {
-	Mu    sync.Mutex // guards the fields below
-	Dirty map[DirtyKey]struct{}
-	Blobs []string // blobs to delete once the state without them is committed
+	mu    sync.Mutex // guards the fields below but Load
+	dirty map[DirtyKey]struct{}
+	blobs []string // blobs to delete once the state without them is committed
 
-	// Group commit (persist.DB.Await): every mark (and queued blob delete)
-	// takes the next number of marked; committed is the highest number a
-	// commit has covered. A request waits until committed reaches the
-	// marked it saw, and at most one waiter at a time (flushing) commits
-	// for every request waiting, so concurrent requests share one frame
-	// of the commit log. CommittedCond (on Mu) is signalled when Committed moves
-	// or a flush ends.
-	Marked, Committed uint64
-	Flushing          bool
-	CommittedCond     *sync.Cond
+	// Group commit (internal/persist's DB.Await): every mark (and queued
+	// blob delete) takes the next number of marked; committed is the
+	// highest number a commit has covered. A request waits until committed
+	// reaches the marked it saw, and at most one waiter at a time
+	// (flushing) commits for every request waiting, so concurrent requests
+	// share one frame of the commit log. committedCond (on mu) is
+	// signalled when committed moves or a flush ends.
+	marked, committed uint64
+	flushing          bool
+	committedCond     *sync.Cond
 
 	// pending is the number of the last mark of each record marked and
 	// not committed yet (Settle forgets it); kindMark the number of the
@@ -34,7 +36,15 @@ type Persister struct {
 	listDirty   map[string]struct{}
 	listPending map[string]uint64
 
-	Load LoadScratch // used while loading only
+	Load LoadScratch // used while loading only, in its transaction
+}
+
+// NewPersister returns the marks of a state about to be loaded or written
+// whole (internal/persist's Open).
+func NewPersister() *Persister {
+	p := &Persister{dirty: map[DirtyKey]struct{}{}, Load: LoadScratch{Purged: map[string]*Item{}}}
+	p.committedCond = sync.NewCond(&p.mu)
+	return p
 }
 
 // LoadScratch is what loading keeps between kinds.
@@ -53,18 +63,26 @@ type DirtyKey struct {
 }
 
 // Dirty marks the record (kind, key) as changed: the end of the request
-// writes it, or deletes it when the object is gone. Callers hold the lock
-// that guards the object (Mu, or refserver's oauth room lock for the oauth
-// kinds).
-func (s *State) Dirty(kind KindID, key string) {
+// writes it, or deletes it when the object is gone. (The oauth room's
+// records are marked with MarkOAuth.)
+func (s *Tx) Dirty(kind KindID, key string) {
 	if s.Persist != nil { // inlined: without DataDir a mark is this check
 		s.Persist.mark(kind, key)
 	}
 }
 
+// MarkOAuth marks a record of the oauth room (refserver's Server.oauth),
+// which the room's own lock guards, not the state's: its mutators call it
+// under that lock.
+func (e *Env) MarkOAuth(kind KindID, key string) {
+	if e.Persist != nil {
+		e.Persist.mark(kind, key)
+	}
+}
+
 // dropWhere deletes the records of m that match, marking each one
-// (s.Dirty(kind, key)). Callers hold the lock that guards m.
-func dropWhere[V any](s *State, kind KindID, m map[string]V, match func(V) bool) {
+// (s.Dirty(kind, key)).
+func dropWhere[V any](s *Tx, kind KindID, m map[string]V, match func(V) bool) {
 	for k, v := range m {
 		if match(v) {
 			delete(m, k)
@@ -75,20 +93,20 @@ func dropWhere[V any](s *State, kind KindID, m map[string]V, match func(V) bool)
 
 func (p *Persister) mark(kind KindID, key string) {
 	dk := DirtyKey{kind, key}
-	p.Mu.Lock()
-	p.Dirty[dk] = struct{}{}
-	p.Marked++
+	p.mu.Lock()
+	p.dirty[dk] = struct{}{}
+	p.marked++
 	if p.pending == nil {
 		p.pending = map[DirtyKey]uint64{}
 	}
-	p.pending[dk] = p.Marked
-	p.kindMark[kind] = p.Marked
-	p.Mu.Unlock()
+	p.pending[dk] = p.marked
+	p.kindMark[kind] = p.marked
+	p.mu.Unlock()
 }
 
 // persistItemPurged marks the governance records of a purged file: from
 // now on they keep a copy of it (internal/persist's EncodeFileRef).
-func (s *State) persistItemPurged(it *Item) {
+func (s *Tx) persistItemPurged(it *Item) {
 	if s.Persist == nil {
 		return
 	}
@@ -103,7 +121,7 @@ func (s *State) persistItemPurged(it *Item) {
 }
 
 // dirtyItem marks the records of items (nil ones are skipped: the root).
-func (s *State) dirtyItem(its ...*Item) {
+func (s *Tx) dirtyItem(its ...*Item) {
 	if s.Persist == nil {
 		return
 	}

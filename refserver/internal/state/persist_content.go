@@ -15,7 +15,7 @@ const MetaKey = "server"
 func PartKey(sid string, offset int64) string { return fmt.Sprintf("%s/%020d", sid, offset) }
 
 // dirtyPart marks the part of ss at offset.
-func (s *State) dirtyPart(ss *Session, offset int64) {
+func (s *Tx) dirtyPart(ss *Session, offset int64) {
 	if s.Persist != nil {
 		s.Dirty(KParts, PartKey(ss.ID, offset))
 	}
@@ -23,7 +23,7 @@ func (s *State) dirtyPart(ss *Session, offset int64) {
 
 // dirtySession marks ss and every part of it (the session ended or
 // expired).
-func (s *State) dirtySession(ss *Session) {
+func (s *Tx) dirtySession(ss *Session) {
 	if s.Persist == nil {
 		return
 	}
@@ -55,7 +55,7 @@ func ParseVersionKey(key string) (fileID string, pos int, ok bool) {
 // read of the file waits for its item's marks only (ItemReadWait), so a
 // version is never marked without its file. Every change to a version (a
 // new one, trashed, restored) goes through here.
-func (s *State) dirtyVersion(f *Item, v *Version) {
+func (s *Tx) dirtyVersion(f *Item, v *Version) {
 	if s.Persist == nil {
 		return
 	}
@@ -70,7 +70,7 @@ func (s *State) dirtyVersion(f *Item, v *Version) {
 
 // dirtyVersionsGone marks the records of every version of it, which is
 // gone from the state.
-func (s *State) dirtyVersionsGone(it *Item) {
+func (s *Tx) dirtyVersionsGone(it *Item) {
 	if s.Persist == nil {
 		return
 	}

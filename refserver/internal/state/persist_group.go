@@ -1,11 +1,11 @@
 package state
 
-// SetCommitted records that every mark numbered up to n is committed and
-// wakes the requests waiting for it. Callers hold p.Mu.
-func (p *Persister) SetCommitted(n uint64) {
-	if n > p.Committed {
-		p.Committed = n
-		p.CommittedCond.Broadcast()
+// setCommitted records that every mark numbered up to n is committed and
+// wakes the requests waiting for it. Callers hold p.mu.
+func (p *Persister) setCommitted(n uint64) {
+	if n > p.committed {
+		p.committed = n
+		p.committedCond.Broadcast()
 		for f, seq := range p.listPending {
 			if seq <= n {
 				delete(p.listPending, f)
@@ -16,21 +16,21 @@ func (p *Persister) SetCommitted(n uint64) {
 
 // ListingChanged notes that the listing of folder changed (an item filed
 // in or out of it, or under new keys): a listing read now waits for the
-// commit of the marks made so far. Callers hold the State's Mu.
+// commit of the marks made so far. It is called in a transaction.
 func (p *Persister) ListingChanged(folder string) {
-	p.Mu.Lock()
+	p.mu.Lock()
 	if p.listDirty == nil {
 		p.listDirty = map[string]struct{}{}
 	}
 	p.listDirty[folder] = struct{}{}
-	p.Mu.Unlock()
+	p.mu.Unlock()
 }
 
-// TakeListings hands the listing changes noted so far to the commit that
-// takes the marks numbered up to n (under the State's Mu, as it takes
-// them): every change of those listings was made by a transaction whose
-// marks it takes. Callers hold p.Mu.
-func (p *Persister) TakeListings(n uint64) {
+// takeListings hands the listing changes noted so far to the commit that
+// takes the marks numbered up to n (in a transaction, as it takes them):
+// every change of those listings was made by a transaction whose marks it
+// takes. Callers hold p.mu.
+func (p *Persister) takeListings(n uint64) {
 	if len(p.listDirty) == 0 {
 		return
 	}
@@ -44,34 +44,124 @@ func (p *Persister) TakeListings(n uint64) {
 }
 
 // Settle records that the marks of dirty, numbered up to n, are committed
-// (SetCommitted) and forgets them as pending, unless marked again since.
-// Callers hold p.Mu.
+// (setCommitted) and forgets them as pending, unless marked again since.
 func (p *Persister) Settle(dirty map[DirtyKey]struct{}, n uint64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	for dk := range dirty {
 		if p.pending[dk] <= n {
 			delete(p.pending, dk)
 		}
 	}
-	p.SetCommitted(n)
+	p.setCommitted(n)
+}
+
+// CommitIfIdle reports whether nothing is marked nor queued; then every
+// mark so far is committed (no flush is under way, and a failed one puts
+// its marks back), which it records.
+func (p *Persister) CommitIfIdle() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	idle := len(p.dirty) == 0 && len(p.blobs) == 0
+	if idle {
+		p.setCommitted(p.marked)
+	}
+	return idle
+}
+
+// Take hands the marks and queued blob deletes so far to a commit, with
+// the number of the last mark they cover; it runs in a transaction (a
+// View), so that every change it takes is whole.
+func (p *Persister) Take() (dirty map[DirtyKey]struct{}, blobs []string, taken uint64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	dirty, blobs, taken = p.dirty, p.blobs, p.marked
+	p.dirty, p.blobs = map[DirtyKey]struct{}{}, nil
+	p.takeListings(taken)
+	return dirty, blobs, taken
+}
+
+// PutBack returns the marks and blob deletes of a failed commit (Take).
+func (p *Persister) PutBack(dirty map[DirtyKey]struct{}, blobs []string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for dk := range dirty {
+		p.dirty[dk] = struct{}{}
+	}
+	p.blobs = append(p.blobs, blobs...)
+}
+
+// QueueBlobs queues the deletion of blobs for the next commit, as a mark.
+func (p *Persister) QueueBlobs(ids []string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.blobs = append(p.blobs, ids...)
+	p.marked++
+}
+
+// Pending reports whether a record is marked and not taken by a commit.
+func (p *Persister) Pending() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.dirty) > 0
+}
+
+// Marked is the number of the last mark made.
+func (p *Persister) Marked() uint64 {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.marked
+}
+
+// Committed is the number of the last mark committed.
+func (p *Persister) Committed() uint64 {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.committed
+}
+
+// AwaitCommitted returns once every mark numbered up to want is committed:
+// when no other waiter is committing, this one runs flush (which commits
+// every mark so far) for itself and every request waiting, while the
+// others sleep; a waiter left behind by a failed flush takes over. It
+// returns the error of a flush it ran.
+func (p *Persister) AwaitCommitted(want uint64, flush func() error) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for p.committed < want {
+		if p.flushing {
+			p.committedCond.Wait()
+			continue
+		}
+		p.flushing = true
+		p.mu.Unlock()
+		err := flush()
+		p.mu.Lock()
+		p.flushing = false
+		p.committedCond.Broadcast() // a waiter left behind takes over
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Forget drops every mark as already stored (what loading a state marked).
-// Callers hold p.Mu.
 func (p *Persister) Forget() {
-	p.Dirty = map[DirtyKey]struct{}{}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.dirty = map[DirtyKey]struct{}{}
 	p.pending, p.listDirty, p.listPending = nil, nil, nil
 }
 
 // MarkCount is the number of marks made so far (0 without persistence):
-// a transaction notes it when it starts, for ItemReadWait. Callers hold Mu.
-func (s *State) MarkCount() uint64 {
+// a transaction notes it when it starts, for ItemReadWait.
+func (s *ReadTx) MarkCount() uint64 {
 	p := s.Persist
 	if p == nil {
 		return 0
 	}
-	p.Mu.Lock()
-	defer p.Mu.Unlock()
-	return p.Marked
+	return p.Marked()
 }
 
 // ItemReadWait is the mark that the answer of a read of item id (a file
@@ -87,13 +177,13 @@ func (s *State) MarkCount() uint64 {
 // transaction but its events (a download's own event is committed with a
 // later commit: the answer does not show it). Other requests' changes to
 // other items do not hold it. 0 without persistence. Callers hold Mu.
-func (s *State) ItemReadWait(m0 uint64, id string) uint64 {
+func (s *Tx) ItemReadWait(m0 uint64, id string) uint64 {
 	p := s.Persist
 	if p == nil {
 		return 0
 	}
-	p.Mu.Lock()
-	defer p.Mu.Unlock()
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	return s.itemReadWait(m0, id)
 }
 
@@ -105,16 +195,16 @@ func (s *State) ItemReadWait(m0 uint64, id string) uint64 {
 // or out of it, or under new keys: its count, its order, the window).
 // Entries show only their own records (mini: id, name, etag, version,
 // sha1). Callers hold Mu.
-func (s *State) ListingReadWait(m0 uint64, folder string, window []string) uint64 {
+func (s *Tx) ListingReadWait(m0 uint64, folder string, window []string) uint64 {
 	p := s.Persist
 	if p == nil {
 		return 0
 	}
-	p.Mu.Lock()
-	defer p.Mu.Unlock()
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	want := s.itemReadWait(m0, folder)
 	if _, changed := p.listDirty[folder]; changed {
-		want = max(want, p.Marked) // the marks of the change are among these
+		want = max(want, p.marked) // the marks of the change are among these
 	}
 	want = max(want, p.listPending[folder])
 	for _, id := range window {
@@ -123,8 +213,8 @@ func (s *State) ListingReadWait(m0 uint64, folder string, window []string) uint6
 	return want
 }
 
-// itemReadWait is ItemReadWait. Callers hold Mu and p.Mu.
-func (s *State) itemReadWait(m0 uint64, id string) uint64 {
+// itemReadWait is ItemReadWait. Callers hold p.mu.
+func (s *Tx) itemReadWait(m0 uint64, id string) uint64 {
 	p := s.Persist
 	var want uint64
 	for k, seq := range p.kindMark {

@@ -66,7 +66,7 @@ func Uid(u *User) string {
 }
 
 // UserByRef resolves a uid while loading; users load first.
-func (s *State) UserByRef(id string) (*User, error) {
+func (s *ReadTx) UserByRef(id string) (*User, error) {
 	if id == "" {
 		return nil, nil
 	}
@@ -80,7 +80,7 @@ func (s *State) UserByRef(id string) (*User, error) {
 }
 
 // UsersByRef resolves several uids at once.
-func (s *State) UsersByRef(ids ...string) ([]*User, error) {
+func (s *ReadTx) UsersByRef(ids ...string) ([]*User, error) {
 	out := make([]*User, len(ids))
 	for i, id := range ids {
 		u, err := s.UserByRef(id)

@@ -11,7 +11,7 @@ import "github.com/contentapi/cms/refserver/internal/wire"
 // InitResources prepares every such resource's state; called once by
 // refserver's newServer before the server answers a request (a persisted
 // server then restores the records into it).
-func (s *State) InitResources() {
+func (s *Tx) InitResources() {
 	s.InitTasks()
 	s.InitWatermarks()
 	s.initMetadata()
@@ -34,7 +34,7 @@ func (s *State) InitResources() {
 // (CreateFile, a copy) or a new one (AddVersion, a promotion). The
 // version's record is marked here; retention and legal holds attach to the
 // new version.
-func (s *State) versionAdded(f *Item, v *Version) {
+func (s *Tx) versionAdded(f *Item, v *Version) {
 	s.dirtyVersion(f, v)
 	s.retentionVersionAdded(f, v)
 	s.legalHoldVersionAdded(f, v)
@@ -43,13 +43,13 @@ func (s *State) versionAdded(f *Item, v *Version) {
 // MetadataChanged is called when an instance is created on an item or its
 // values change. Retention assigned to its template re-evaluates the item
 // here.
-func (s *State) MetadataChanged(in *MDInstance) {
+func (s *Tx) MetadataChanged(in *MDInstance) {
 	s.retentionMetadataChanged(in)
 }
 
 // PurgeBlocked returns the error that keeps an item (a file, or a folder
 // with everything in it) from being deleted for good now, or nil.
-func (s *State) PurgeBlocked(it *Item) *wire.Error {
+func (s *Tx) PurgeBlocked(it *Item) *wire.Error {
 	if e := s.retentionBlocksPurge(it); e != nil {
 		return e
 	}
@@ -58,7 +58,7 @@ func (s *State) PurgeBlocked(it *Item) *wire.Error {
 
 // itemPurged is called for every item (each one of a folder tree) when it
 // leaves the server for good, so the resources attached to it go too.
-func (s *State) itemPurged(it *Item) {
+func (s *Tx) itemPurged(it *Item) {
 	s.persistItemPurged(it)
 	s.metadataItemPurged(it)
 	s.watermarkItemPurged(it)

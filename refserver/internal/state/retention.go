@@ -66,7 +66,7 @@ const (
 // InitRetention prepares the state of retention policies, assignments and
 // file version retentions; called by InitResources, and to empty the state
 // before a restore.
-func (s *State) InitRetention() {
+func (s *Tx) InitRetention() {
 	s.Retention = retentionState{
 		Policies:    map[string]*RetentionPolicy{},
 		Assignments: map[string]*RetentionAssignment{},

@@ -34,7 +34,7 @@ const (
 // RetentionCovers reports whether assignment a applies to file f: every
 // file for the enterprise, the files below a folder, the files carrying a
 // matching instance of a template (metadataCovers).
-func (s *State) RetentionCovers(a *RetentionAssignment, f *Item) bool {
+func (s *Tx) RetentionCovers(a *RetentionAssignment, f *Item) bool {
 	switch a.ToType {
 	case AssignEnterprise:
 		return true

@@ -28,7 +28,7 @@ func OptionByID(f *MDField, id string) *MDOption {
 // metadataCovers reports whether the metadata_template assignment a covers
 // file f: f carries an instance of the template that matches the filter.
 // A template, field or option that is gone matches nothing. Callers hold Mu.
-func (s *State) metadataCovers(a *RetentionAssignment, f *Item) bool {
+func (s *Tx) metadataCovers(a *RetentionAssignment, f *Item) bool {
 	t := s.Metadata.ByID[a.ToID]
 	if t == nil || f.Typ != "file" {
 		return false
@@ -65,7 +65,7 @@ func (s *State) metadataCovers(a *RetentionAssignment, f *Item) bool {
 // for the enterprise or a folder, now (when the version comes under it);
 // for a metadata template, the date in the start date field of f's
 // instance, else the version's upload. Callers hold Mu.
-func (s *State) RetentionStart(a *RetentionAssignment, f *Item, v *Version) time.Time {
+func (s *Tx) RetentionStart(a *RetentionAssignment, f *Item, v *Version) time.Time {
 	if a.ToType != AssignMetadataTemplate {
 		return s.NowSec()
 	}
@@ -84,7 +84,7 @@ func (s *State) RetentionStart(a *RetentionAssignment, f *Item, v *Version) time
 // values changed: a file that now matches has every version retained, and
 // a later start date extends the retention of the versions already
 // retained (an earlier one does not shorten it). Callers hold Mu.
-func (s *State) retentionMetadataChanged(in *MDInstance) {
+func (s *Tx) retentionMetadataChanged(in *MDInstance) {
 	f := in.Item
 	if f.Typ != "file" {
 		return

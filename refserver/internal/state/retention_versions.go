@@ -57,7 +57,7 @@ func (fvr *FileVersionRetention) retainedAt(now time.Time) bool {
 // counted from start (RetentionStart). A version a already retains keeps
 // its start unless start is later: retention is extended, never shortened.
 // Callers hold Mu.
-func (s *State) RetainVersionFrom(f *Item, v *Version, a *RetentionAssignment, start time.Time) {
+func (s *Tx) RetainVersionFrom(f *Item, v *Version, a *RetentionAssignment, start time.Time) {
 	fvr, ok := s.Retention.ByVersion[v.ID]
 	if !ok {
 		fvr = &FileVersionRetention{ID: s.NewID(), File: f, Version: v, Sources: map[*RetentionAssignment]time.Time{}, Applied: s.NowSec()}
@@ -75,7 +75,7 @@ func (s *State) RetainVersionFrom(f *Item, v *Version, a *RetentionAssignment, s
 // new version v: the assignments of active policies on the enterprise, on
 // a folder above f or on a template f carries a matching instance of.
 // Earlier versions keep their own retention.
-func (s *State) retentionVersionAdded(f *Item, v *Version) {
+func (s *Tx) retentionVersionAdded(f *Item, v *Version) {
 	for _, a := range s.Retention.AssignOrder {
 		if a.Policy.Status == RetentionStatusActive && s.RetentionCovers(a, f) {
 			s.RetainVersionFrom(f, v, a, s.RetentionStart(a, f, v))
@@ -88,7 +88,7 @@ func (s *State) retentionVersionAdded(f *Item, v *Version) {
 // access_denied_insufficient_permissions, the answer the service gives to a
 // permanent delete it refuses (box/box-python-sdk#547), with context_info
 // naming the file version retention.
-func (s *State) retentionBlocksPurge(it *Item) *wire.Error {
+func (s *Tx) retentionBlocksPurge(it *Item) *wire.Error {
 	now := s.Now()
 	for _, f := range s.filesUnder(it) {
 		for _, v := range f.Versions {

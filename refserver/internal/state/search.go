@@ -42,7 +42,7 @@ func (r *TimeRange) contains(t time.Time) bool {
 }
 
 // SearchKeeps applies the access model and every filter but the query's.
-func (s *State) SearchKeeps(p *Principal, q *SearchRequest, it *Item, ancestors map[string]bool) bool {
+func (s *Tx) SearchKeeps(p *Principal, q *SearchRequest, it *Item, ancestors map[string]bool) bool {
 	if it.ID == RootID || !s.visible(p, it) {
 		return false
 	}
@@ -96,7 +96,7 @@ func (s *State) SearchKeeps(p *Principal, q *SearchRequest, it *Item, ancestors 
 
 // updatedBy reports whether a user of ids changed it last or uploaded one
 // of its last 10 versions.
-func (s *State) updatedBy(it *Item, ids map[string]bool) bool {
+func (s *Tx) updatedBy(it *Item, ids map[string]bool) bool {
 	if it.ModBy != nil && ids[it.ModBy.ID] {
 		return true
 	}
@@ -110,7 +110,7 @@ func (s *State) updatedBy(it *Item, ids map[string]bool) bool {
 
 // under reports whether one of the folders (ids) is an ancestor of it;
 // "0" is the root every item is under.
-func (s *State) under(it *Item, folders map[string]bool) bool {
+func (s *Tx) under(it *Item, folders map[string]bool) bool {
 	if folders[RootID] {
 		return true
 	}
@@ -138,7 +138,7 @@ type mdCondition struct {
 
 // ParseSearchMDFilters reads mdfilters: a JSON array of exactly one
 // {scope, templateKey, filters}.
-func (s *State) ParseSearchMDFilters(raw string) (*searchMDFilter, *wire.Error) {
+func (s *ReadTx) ParseSearchMDFilters(raw string) (*searchMDFilter, *wire.Error) {
 	var list []struct {
 		Scope       string                     `json:"scope"`
 		TemplateKey string                     `json:"templateKey"`
@@ -258,7 +258,7 @@ func (c mdCondition) matches(in *MDInstance) bool {
 // MatchMDFilter keeps the hits whose instance of the filter's template
 // meets every condition; with no hits (no query), every such instance's
 // item, scored 0. Callers hold Mu.
-func (s *State) MatchMDFilter(f *searchMDFilter, hits map[*Item]int) map[*Item]int {
+func (s *Tx) MatchMDFilter(f *searchMDFilter, hits map[*Item]int) map[*Item]int {
 	keep := func(in *MDInstance) bool {
 		for _, c := range f.fields {
 			if !c.matches(in) {

@@ -102,7 +102,7 @@ func NewSearchIndex() *searchIndex {
 // InitItemIndexes empties the indexes of items: the folder indexes, and
 // the search index and the event log's move and rename detection, which
 // hear of every change the folder indexes see.
-func (s *State) InitItemIndexes() {
+func (s *Tx) InitItemIndexes() {
 	s.Search = NewSearchIndex()
 	s.Folders = folderIndexes{M: make(map[IndexKey]*folderIndex), changed: func(it *Item, from itemSlot, to IndexKey, listed bool) {
 		s.Search.changed(it)
@@ -131,7 +131,7 @@ func (x *searchIndex) PairKey(a, b string) uint64 {
 
 // FlushSearchIndex indexes the pending items (reading the content of text
 // files from the store), so a search sees every change. Callers hold Mu.
-func (s *State) FlushSearchIndex(ctx context.Context) {
+func (s *Tx) FlushSearchIndex(ctx context.Context) {
 	x := s.Search
 	for it := range x.pending {
 		delete(x.pending, it)
@@ -165,7 +165,7 @@ func (x *searchIndex) unpost(w string, it *Item) {
 }
 
 // indexItem indexes an item's current texts, replacing what was indexed.
-func (s *State) indexItem(ctx context.Context, it *Item) {
+func (s *Tx) indexItem(ctx context.Context, it *Item) {
 	x := s.Search
 	old := x.Docs[it]
 	d := &SearchDoc{Words: make(map[string]SearchField), Pairs: make(map[uint64]SearchField)}
@@ -222,7 +222,7 @@ func (s *State) indexItem(ctx context.Context, it *Item) {
 // contentWords reads the words and adjacent pairs of a blob's first
 // maxIndexedContent bytes, streaming. A blob that cannot be read indexes
 // nothing.
-func (s *State) contentWords(ctx context.Context, blobID string) (map[string]struct{}, map[uint64]struct{}) {
+func (s *Tx) contentWords(ctx context.Context, blobID string) (map[string]struct{}, map[uint64]struct{}) {
 	words, pairs := map[string]struct{}{}, map[uint64]struct{}{}
 	rc, err := s.Store.Open(ctx, blobID)
 	if err != nil {

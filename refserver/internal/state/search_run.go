@@ -15,7 +15,7 @@ type scored struct {
 }
 
 // SearchTx serves GET /search: it finds, orders and renders one page.
-func (s *State) SearchTx(ctx context.Context, p *Principal, q *SearchRequest) (Reply, *wire.Error) {
+func (s *Tx) SearchTx(ctx context.Context, p *Principal, q *SearchRequest) (Reply, *wire.Error) {
 	var ancestors map[string]bool
 	for _, id := range q.Ancestors {
 		if id != RootID {

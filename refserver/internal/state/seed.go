@@ -5,13 +5,18 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 // SeedFolder makes folder name in parentID for p (refserver's Seed),
-// taking Mu itself; it fails when the name is taken.
-func (s *State) SeedFolder(p *Principal, parentID, name string) (*Item, error) {
-	s.Mu.Lock()
-	defer s.Mu.Unlock()
+// in a transaction of its own; it fails when the name is taken.
+func (s *State) SeedFolder(p *Principal, parentID, name string) (f *Item, err error) {
+	s.Update(func(tx *Tx) { f, err = tx.seedFolder(p, parentID, name) })
+	return f, err
+}
+
+func (s *Tx) seedFolder(p *Principal, parentID, name string) (*Item, error) {
 	parent, aerr := s.ParentFolder(p, parentID)
 	if aerr != nil {
 		return nil, fmt.Errorf("refserver: seed folder %q: %w", name, aerr)
@@ -32,19 +37,20 @@ func (s *State) SeedFolder(p *Principal, parentID, name string) (*Item, error) {
 }
 
 // SeedFile stores body and makes file name of it in parentID for p,
-// downloadable at once (refserver's Seed); it takes Mu itself, and
-// deletes the blob again when the file cannot be made.
+// downloadable at once (refserver's Seed), in a transaction of its own;
+// it deletes the blob again when the file cannot be made.
 func (s *State) SeedFile(ctx context.Context, p *Principal, parentID, name, body string) error {
 	blob, err := s.Store.Put(ctx, strings.NewReader(body))
 	if err != nil {
 		return fmt.Errorf("refserver: seed file %q: %w", name, err)
 	}
-	s.Mu.Lock()
-	f, aerr := s.CreateFile(p, parentID, name, blob, time.Time{}, time.Time{})
-	if aerr == nil {
-		f.ReadyAt = time.Time{}
-	}
-	s.Mu.Unlock()
+	var aerr *wire.Error
+	s.Update(func(tx *Tx) {
+		var f *Item
+		if f, aerr = tx.CreateFile(p, parentID, name, blob, time.Time{}, time.Time{}); aerr == nil {
+			f.ReadyAt = time.Time{}
+		}
+	})
 	if aerr != nil {
 		_ = s.Store.Delete(ctx, blob.ID)
 		return fmt.Errorf("refserver: seed file %q: %w", name, aerr)

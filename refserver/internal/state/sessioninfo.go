@@ -40,7 +40,7 @@ type EndedPart struct {
 }
 
 // EndSession removes a session and keeps its description. Callers hold Mu.
-func (s *State) EndSession(ss *Session, state SessionState, fileID string) {
+func (s *Tx) EndSession(ss *Session, state SessionState, fileID string) {
 	delete(s.Sessions, ss.ID)
 	s.Ended[ss.ID] = DescribeSession(ss, state, fileID)
 	s.dirtySession(ss)
@@ -61,7 +61,7 @@ func DescribeSession(ss *Session, state SessionState, fileID string) EndedSessio
 
 // DescribeSessionID describes the upload session with id, open or ended (committed
 // or aborted), whoever owns it. Callers hold Mu.
-func (s *State) DescribeSessionID(id string) (EndedSession, bool) {
+func (s *ReadTx) DescribeSessionID(id string) (EndedSession, bool) {
 	if ss, ok := s.Sessions[id]; ok {
 		return DescribeSession(ss, SessionOpen, ss.FileID), true
 	}

@@ -65,7 +65,7 @@ const sharedLinkBase = "https://app.cms.test"
 
 // SharedLinkItem returns the item whose shared link b names, for p (rules
 // above). Callers hold Mu.
-func (s *State) SharedLinkItem(p *Principal, b BoxapiLink) (*Item, *wire.Error) {
+func (s *Tx) SharedLinkItem(p *Principal, b BoxapiLink) (*Item, *wire.Error) {
 	var it *Item
 	for _, x := range s.Items {
 		l := x.Link

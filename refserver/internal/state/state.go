@@ -53,25 +53,13 @@ const (
 // sessionLifetime is how long an upload session lives.
 const sessionLifetime = 7 * 24 * time.Hour
 
-// State is the server's model: items and folders, versions and upload
-// sessions, every resource, users, groups and pins, the indexes (folders,
-// search, metadata), the event log, and the rules that keep them
-// consistent. Its methods take no HTTP request and write no answer: a
-// handler (a method of refserver.Server) parses the request, runs one
-// transaction under Mu (Update, View, or Server.change), and answers once
-// Mu is released. The rooms on the state (internal/metadata,
-// internal/governance, internal/persist) are functions of it, called the
-// same way. Every mutator marks the records it changes (Dirty): a
-// persisted server commits the marks before it answers.
-//
-// Lock order, where more than one is held: a flush's lock
-// (internal/persist's DB.flushMu, from taking the marks to its commit),
-// then the oauth room's lock (refserver's Server.oauth), then Mu, then the
-// Persister's Mu, then a store's own locks (internal/blob). The commit
-// log's lock (internal/persist's commitLog.mu) is taken after a flush's
-// and holds no other. The server's faults and request log locks are never
-// held with another lock.
-type State struct {
+// Env is the part of the state that needs no lock: the configuration, the
+// clock, the log, the blob store, the URLs of the hosts, the enterprise and
+// its fixed principals, the marks' holder (Persister, with a lock of its
+// own) and the key that signs content-host URLs. It is set up before the
+// server serves (refserver's newServer, internal/persist's Open) and only
+// read after. A transaction reaches it too (Tx and ReadTx embed it).
+type Env struct {
 	Cfg   StateConfig
 	Now   func() time.Time
 	Log   *slog.Logger
@@ -82,16 +70,50 @@ type State struct {
 	EnterpriseID string
 	Admin, User  *User
 	App          *User
-	Principals   map[string]*Principal // by token
 
 	Persist *Persister // nil unless Options.DataDir (persist.go)
 	SignKey []byte     // signs content-host URLs (download.go)
 
 	// QueueHook queues the delivery of a webhook an event fired: the HTTP
-	// side (refserver's Server.queueDelivery). Called under Mu.
+	// side (refserver's Server.queueDelivery). Called in a transaction.
 	QueueHook func(hook *Webhook, trigger string, by *User, source any)
+}
 
-	Mu       sync.Mutex // guards the state below
+// State is the server's model: items and folders, versions and upload
+// sessions, every resource, users, groups and pins, the indexes (folders,
+// search, metadata), the event log, and the rules that keep them
+// consistent. The model is reachable only through a transaction, handed
+// out under the state's lock: Update hands a *Tx (reads and changes), View
+// a *ReadTx (reads). The model's methods are methods of Tx or ReadTx, and
+// the rooms on the state (internal/metadata, internal/governance,
+// internal/persist) take one, so code that forgets the lock does not
+// compile. They take no HTTP request and write no answer: a handler (a
+// method of refserver.Server) parses the request, runs one transaction
+// (Update, View, or Server.change), and answers once the lock is released.
+// Every mutator marks the records it changes (Dirty): a persisted server
+// commits the marks before it answers.
+//
+// Lock order, where more than one is held: a flush's lock
+// (internal/persist's DB.flushMu, from taking the marks to its commit),
+// then the oauth room's lock (refserver's Server.oauth), then the state's
+// lock (mu, below), then the Persister's lock (Persister.mu), then a
+// store's own locks (internal/blob). A session's commit lock
+// (Session.commitMu, LockCommit) is taken before the state's, which a
+// commit's hashing takes in short turns, and never with a flush's or the
+// oauth room's. The commit log's lock (internal/persist's commitLog.mu)
+// is taken after a flush's and holds no other. The server's faults and
+// request log locks are never held with another lock.
+type State struct {
+	*Env
+	mu sync.Mutex // guards m: held for the whole of Update and View
+	m  model
+}
+
+// model is the state the lock guards. Only a transaction reaches it.
+type model struct {
+	*Env
+	Principals map[string]*Principal // by token
+
 	Items    map[string]*Item
 	Folders  folderIndexes // listable items by folder (folderindex.go)
 	Search   *searchIndex  // words of items, for GET /search (search_index.go)
@@ -104,7 +126,7 @@ type State struct {
 	Ended    map[string]EndedSession // committed and aborted sessions, for UploadSession
 	NextID   int64
 
-	// State of the other resources, guarded by Mu (one type per resource file).
+	// State of the other resources (one type per resource file).
 	Tasks      taskState
 	Watermarks watermarkState
 	Metadata   MetadataState
@@ -114,7 +136,32 @@ type State struct {
 	Groups     groupState
 	Pins       devicePinState
 
-	pageHidden map[string]bool // HideFromPages (listpage.go), guarded by Mu
+	pageHidden map[string]bool // HideFromPages (listpage.go)
+}
+
+// ReadTx is a transaction that reads the state (View): the proof that the
+// state's lock is held. Its methods read the model; they may fill caches
+// (the search index's), which is safe because View holds the same lock
+// as Update.
+type ReadTx struct{ *model }
+
+// Tx is a transaction that changes the state (Update): a ReadTx whose
+// methods also change the model and mark what they change. A write
+// method cannot be called from a ReadTx.
+type Tx struct{ ReadTx }
+
+// New returns a state on env with no records yet: the server fills it in
+// an Update (InitItemIndexes, InitPrincipals, InitResources).
+func New(env *Env) *State {
+	s := &State{Env: env}
+	s.m = model{
+		Env:      env,
+		Items:    make(map[string]*Item),
+		Sessions: make(map[string]*Session),
+		Ended:    make(map[string]EndedSession),
+		NextID:   100000000000,
+	}
+	return s
 }
 
 // StateConfig is the part of Options the state uses (newServer fills it).
@@ -129,21 +176,26 @@ type StateConfig struct {
 	ChunkedMinSize, PartSize               int64
 }
 
-// Update runs fn as one change of the state, under Mu: a request's
-// (Server.change) or a hook's outside requests (Seed, AddDevicePin,
-// HideFromUsers, HideFromPages). The state's methods fn calls mark what
-// they change; a persisted server commits the marks of every change
+// Update runs fn as one change of the state, under the state's lock: a
+// request's (Server.change) or a hook's outside requests (Seed,
+// AddDevicePin, HideFromUsers, HideFromPages). The methods of tx mark
+// what they change; a persisted server commits the marks of every change
 // before it answers (refserver's persistHandler) or before the hook
-// returns.
-func (s *State) Update(fn func()) {
-	s.Mu.Lock()
-	defer s.Mu.Unlock()
-	fn()
+// returns. tx is valid only during fn.
+func (s *State) Update(fn func(tx *Tx)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	fn(&Tx{ReadTx{&s.m}})
 }
 
-// View runs fn, which only reads the state, under Mu (the same lock as
-// Update: some reads fill caches, the search index's for one).
-func (s *State) View(fn func()) { s.Update(fn) }
+// View runs fn, which only reads the state, under the state's lock (the
+// same lock as Update: some reads fill caches, the search index's for
+// one). tx is valid only during fn.
+func (s *State) View(fn func(tx *ReadTx)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	fn(&ReadTx{&s.m})
+}
 
 // RandomBytes returns n bytes from crypto/rand.
 func RandomBytes(n int) []byte {
@@ -154,3 +206,11 @@ func RandomBytes(n int) []byte {
 
 // RandomHex returns n random bytes in hex (2n characters): tokens, keys.
 func RandomHex(n int) string { return hex.EncodeToString(RandomBytes(n)) }
+
+// BeginForTest takes the state's lock and hands out the transaction until
+// end is called: for the tests of package refserver that set up or read
+// the model across statements. Only tests call it (TestHouseRules).
+func (s *State) BeginForTest() (tx *Tx, end func()) {
+	s.mu.Lock()
+	return &Tx{ReadTx{&s.m}}, s.mu.Unlock
+}

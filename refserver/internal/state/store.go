@@ -7,7 +7,7 @@ import (
 )
 
 // NewAssembly starts an assembly in the server's store.
-func (s *State) NewAssembly(ctx context.Context, size int64) (blob.Assembly, error) {
+func (s *Env) NewAssembly(ctx context.Context, size int64) (blob.Assembly, error) {
 	if a, ok := s.Store.(blob.Assembler); ok {
 		return a.NewAssembly(ctx, size)
 	}

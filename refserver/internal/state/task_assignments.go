@@ -30,7 +30,7 @@ type TaskAssignment struct {
 // taskUser finds an enterprise user to assign by id or login
 // (case-insensitive), or nil: not the service account, nor a deleted or
 // rolled-out user. Callers hold Mu.
-func (s *State) taskUser(id, login string) *User {
+func (s *Tx) taskUser(id, login string) *User {
 	if id == "" {
 		u := s.Users.ByLogin[strings.ToLower(login)]
 		if u == nil {
@@ -45,7 +45,7 @@ func (s *State) taskUser(id, login string) *User {
 }
 
 // AssignmentRecord is the TaskAssignment record.
-func (s *State) AssignmentRecord(a *TaskAssignment) map[string]any {
+func (s *Tx) AssignmentRecord(a *TaskAssignment) map[string]any {
 	return map[string]any{
 		"type": "task_assignment", "id": a.ID, "item": s.taskFileMini(a.Task),
 		"assigned_to": a.To.Mini(), "assigned_by": a.By.Mini(), "message": a.Message,
@@ -56,12 +56,12 @@ func (s *State) AssignmentRecord(a *TaskAssignment) map[string]any {
 
 // AssignmentCollection is a task's task_assignment_collection: every
 // assignment, with total_count.
-func (s *State) AssignmentCollection(t *Task) map[string]any {
+func (s *Tx) AssignmentCollection(t *Task) map[string]any {
 	return map[string]any{"total_count": len(t.Assignments), "entries": wire.RenderEach(t.Assignments, s.AssignmentRecord)}
 }
 
 // lookupAssignment returns an assignment whose file p may see. Callers hold Mu.
-func (s *State) lookupAssignment(p *Principal, id string) (*TaskAssignment, *wire.Error) {
+func (s *Tx) lookupAssignment(p *Principal, id string) (*TaskAssignment, *wire.Error) {
 	a, ok := s.Tasks.Assignments[id]
 	if !ok {
 		return nil, wire.NotFound("task_assignment")
@@ -74,8 +74,8 @@ func (s *State) lookupAssignment(p *Principal, id string) (*TaskAssignment, *wir
 
 // AssignmentFor is lookupAssignment for p, for refserver's getRecord and
 // deleteRecord.
-func (s *State) AssignmentFor(p *Principal) func(id string) (*TaskAssignment, *wire.Error) {
-	return func(id string) (*TaskAssignment, *wire.Error) { return s.lookupAssignment(p, id) }
+func AssignmentFor(p *Principal) func(tx *Tx, id string) (*TaskAssignment, *wire.Error) {
+	return func(tx *Tx, id string) (*TaskAssignment, *wire.Error) { return tx.lookupAssignment(p, id) }
 }
 
 // CreateAssignmentBody is the body of POST /task_assignments.
@@ -95,7 +95,7 @@ type CreateAssignmentBody struct {
 // if the task is not completed (403), the user may see its file (400
 // task_assignee_not_allowed) and has no assignment yet (409); 201 with
 // the record. Callers hold Mu.
-func (s *State) CreateTaskAssignmentTx(body CreateAssignmentBody, p *Principal, userID string, login string) (Reply, *wire.Error) {
+func (s *Tx) CreateTaskAssignmentTx(body CreateAssignmentBody, p *Principal, userID string, login string) (Reply, *wire.Error) {
 	if !ValidID(*body.Task.ID) {
 		return Reply{}, wire.NotFound("task")
 	}
@@ -140,7 +140,7 @@ type UpdateAssignmentBody struct {
 // UpdateTaskAssignmentTx serves PUT /task_assignments/{task_assignment_id}
 // (updateTaskAssignment): the assignee (403 for others) sets its message
 // or resolution_state, one the task's action takes. Callers hold Mu.
-func (s *State) UpdateTaskAssignmentTx(p *Principal, id string, body UpdateAssignmentBody) (Reply, *wire.Error) {
+func (s *Tx) UpdateTaskAssignmentTx(p *Principal, id string, body UpdateAssignmentBody) (Reply, *wire.Error) {
 	a, aerr := s.lookupAssignment(p, id)
 	if aerr != nil {
 		return Reply{}, aerr
@@ -170,7 +170,7 @@ func (s *State) UpdateTaskAssignmentTx(p *Principal, id string, body UpdateAssig
 }
 
 // RemoveTaskAssignment deletes a from its task. Callers hold Mu.
-func (s *State) RemoveTaskAssignment(a *TaskAssignment) *wire.Error {
+func (s *Tx) RemoveTaskAssignment(a *TaskAssignment) *wire.Error {
 	t := a.Task
 	t.Assignments = wire.RemoveFrom(t.Assignments, a)
 	delete(s.Tasks.Assignments, a.ID)

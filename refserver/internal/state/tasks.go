@@ -83,12 +83,12 @@ type taskState struct {
 // InitTasks prepares the (empty) state of tasks and task assignments
 // (/tasks, /task_assignments); called by InitResources, and to empty the
 // state before a restore.
-func (s *State) InitTasks() {
+func (s *Tx) InitTasks() {
 	s.Tasks = taskState{Tasks: map[string]*Task{}, Assignments: map[string]*TaskAssignment{}, ByFile: map[string][]*Task{}}
 }
 
 // tasksItemPurged drops the tasks of a file deleted for good.
-func (s *State) tasksItemPurged(it *Item) {
+func (s *Tx) tasksItemPurged(it *Item) {
 	for _, t := range s.Tasks.ByFile[it.ID] {
 		s.dropTask(t)
 		delete(s.Tasks.Tasks, t.ID)
@@ -98,14 +98,14 @@ func (s *State) tasksItemPurged(it *Item) {
 }
 
 // addTask registers a new task. Callers hold Mu.
-func (s *State) addTask(t *Task) {
+func (s *Tx) addTask(t *Task) {
 	s.Tasks.Tasks[t.ID] = t
 	s.Tasks.ByFile[t.FileID] = append(s.Tasks.ByFile[t.FileID], t)
 	s.Dirty(KTasks, t.ID)
 }
 
 // RemoveTask forgets a task with its assignments. Callers hold Mu.
-func (s *State) RemoveTask(t *Task) {
+func (s *Tx) RemoveTask(t *Task) {
 	s.dropTask(t)
 	delete(s.Tasks.Tasks, t.ID)
 	s.Dirty(KTasks, t.ID)
@@ -113,13 +113,13 @@ func (s *State) RemoveTask(t *Task) {
 }
 
 // dropTask forgets the assignments of a task.
-func (s *State) dropTask(t *Task) {
+func (s *Tx) dropTask(t *Task) {
 	for _, a := range t.Assignments {
 		delete(s.Tasks.Assignments, a.ID)
 	}
 }
 
-func (s *State) taskFileMini(t *Task) any {
+func (s *Tx) taskFileMini(t *Task) any {
 	if f, ok := s.Items[t.FileID]; ok {
 		return s.Mini(f)
 	}
@@ -127,7 +127,7 @@ func (s *State) taskFileMini(t *Task) any {
 }
 
 // TaskRecord is the Task record.
-func (s *State) TaskRecord(t *Task) map[string]any {
+func (s *Tx) TaskRecord(t *Task) map[string]any {
 	return map[string]any{
 		"type": "task", "id": t.ID, "item": s.taskFileMini(t), "action": t.Action,
 		"message": t.Message, "due_at": FmtTime(t.DueAt), "completion_rule": t.Rule,
@@ -137,7 +137,7 @@ func (s *State) TaskRecord(t *Task) map[string]any {
 }
 
 // lookupTask returns a task whose file p may see. Callers hold Mu.
-func (s *State) lookupTask(p *Principal, id string) (*Task, *wire.Error) {
+func (s *Tx) lookupTask(p *Principal, id string) (*Task, *wire.Error) {
 	t, ok := s.Tasks.Tasks[id]
 	if !ok {
 		return nil, wire.NotFound("task")
@@ -149,14 +149,14 @@ func (s *State) lookupTask(p *Principal, id string) (*Task, *wire.Error) {
 }
 
 // TaskFor is lookupTask for p, for refserver's getRecord.
-func (s *State) TaskFor(p *Principal) func(id string) (*Task, *wire.Error) {
-	return func(id string) (*Task, *wire.Error) { return s.lookupTask(p, id) }
+func TaskFor(p *Principal) func(tx *Tx, id string) (*Task, *wire.Error) {
+	return func(tx *Tx, id string) (*Task, *wire.Error) { return tx.lookupTask(p, id) }
 }
 
 // taskToChange returns p's task with id that p may change or delete: as
 // creating one on its file does, that takes edit rights on the file (403
 // for who only sees it, 404 for who does not).
-func (s *State) taskToChange(p *Principal, id string) (*Task, *wire.Error) {
+func (s *Tx) taskToChange(p *Principal, id string) (*Task, *wire.Error) {
 	t, aerr := s.lookupTask(p, id)
 	if aerr != nil {
 		return nil, aerr
@@ -168,8 +168,8 @@ func (s *State) taskToChange(p *Principal, id string) (*Task, *wire.Error) {
 }
 
 // TaskToChangeFor is taskToChange for p, for refserver's deleteRecord.
-func (s *State) TaskToChangeFor(p *Principal) func(id string) (*Task, *wire.Error) {
-	return func(id string) (*Task, *wire.Error) { return s.taskToChange(p, id) }
+func TaskToChangeFor(p *Principal) func(tx *Tx, id string) (*Task, *wire.Error) {
+	return func(tx *Tx, id string) (*Task, *wire.Error) { return tx.taskToChange(p, id) }
 }
 
 // TaskFields are the fields shared by the task create and update bodies.
@@ -217,7 +217,7 @@ type CreateTaskBody struct {
 // CreateTaskTx serves POST /tasks (refserver's createTask): t (built from
 // the checked body) goes on the file, which p must be able to edit; 201
 // with its record. Callers hold Mu.
-func (s *State) CreateTaskTx(body CreateTaskBody, p *Principal, t *Task) (Reply, *wire.Error) {
+func (s *Tx) CreateTaskTx(body CreateTaskBody, p *Principal, t *Task) (Reply, *wire.Error) {
 	if !ValidID(*body.Item.ID) {
 		return Reply{}, wire.NotFound("file")
 	}
@@ -233,7 +233,7 @@ func (s *State) CreateTaskTx(body CreateTaskBody, p *Principal, t *Task) (Reply,
 // UpdateTaskTx serves PUT /tasks/{task_id} (updateTask): the task's
 // action (400 when an assignment's state does not fit it), completion
 // rule, message and due date (dueGiven: set to dueAt). Callers hold Mu.
-func (s *State) UpdateTaskTx(p *Principal, id string, body TaskFields, dueGiven bool, dueAt time.Time) (Reply, *wire.Error) {
+func (s *Tx) UpdateTaskTx(p *Principal, id string, body TaskFields, dueGiven bool, dueAt time.Time) (Reply, *wire.Error) {
 	t, aerr := s.taskToChange(p, id)
 	if aerr != nil {
 		return Reply{}, aerr
@@ -261,7 +261,7 @@ func (s *State) UpdateTaskTx(p *Principal, id string, body TaskFields, dueGiven 
 
 // ListFileTasksTx serves GET /files/{file_id}/tasks (listFileTasks): every
 // task of a file p sees, in creation order. Callers hold Mu.
-func (s *State) ListFileTasksTx(p *Principal, id string) (Reply, *wire.Error) {
+func (s *Tx) ListFileTasksTx(p *Principal, id string) (Reply, *wire.Error) {
 	if _, aerr := s.Lookup(p, "file", id); aerr != nil {
 		return Reply{}, aerr
 	}

@@ -33,13 +33,13 @@ const codeParentUnavailable = "parent_folder_unavailable"
 // the metadata query, the template of an instance). A folder's trashing
 // marks everything below it (setTrashedWith), so the item's own mark
 // answers for its ancestors too. Callers hold Mu.
-func (s *State) InTrash(it *Item) bool { return it.Trashed() }
+func (s *ReadTx) InTrash(it *Item) bool { return it.Trashed() }
 
 // Live reports whether p may read it through the endpoints of items and
 // of what hangs on them (metadata, tasks, watermarks, ...): visible to p and
 // not in the trash. An item in the trash answers 404 there, as it does on
 // its own endpoints; only the trash endpoints read it. Callers hold Mu.
-func (s *State) Live(p *Principal, it *Item) bool { return s.visible(p, it) && !s.InTrash(it) }
+func (s *ReadTx) Live(p *Principal, it *Item) bool { return s.visible(p, it) && !s.InTrash(it) }
 
 // trashPathCollection is the path_collection of an item in the trash.
 func trashPathCollection() map[string]any {
@@ -48,7 +48,7 @@ func trashPathCollection() map[string]any {
 }
 
 // addTrashState sets trashed_at, purged_at and item_status of a record.
-func (s *State) addTrashState(m map[string]any, it *Item) {
+func (s *Tx) addTrashState(m map[string]any, it *Item) {
 	m["item_status"] = "active"
 	m["trashed_at"] = nil
 	m["purged_at"] = nil
@@ -61,7 +61,7 @@ func (s *State) addTrashState(m map[string]any, it *Item) {
 
 // subItems lists every item whose parent is folderID, in the trash or not.
 // Callers hold Mu.
-func (s *State) subItems(folderID string) []*Item {
+func (s *Tx) subItems(folderID string) []*Item {
 	var out []*Item
 	for _, it := range s.Items {
 		if it.ParentID == folderID {
@@ -74,7 +74,7 @@ func (s *State) subItems(folderID string) []*Item {
 // TrashItem moves an item to the trash, a folder with everything in it
 // that is not in the trash already, by a user (the event's created_by).
 // Callers hold Mu.
-func (s *State) TrashItem(it *Item, by *User) {
+func (s *Tx) TrashItem(it *Item, by *User) {
 	now := s.NowSec()
 	it.TrashedAt, it.TrashedWith = now, ""
 	it.Seq++
@@ -90,7 +90,7 @@ func (s *State) TrashItem(it *Item, by *User) {
 
 // setTrashedWith marks the content below folderID that is not in the trash
 // as trashed with the folder root.
-func (s *State) setTrashedWith(folderID string, now time.Time, root string) {
+func (s *Tx) setTrashedWith(folderID string, now time.Time, root string) {
 	for _, c := range s.subItems(folderID) {
 		if c.Trashed() {
 			continue
@@ -103,7 +103,7 @@ func (s *State) setTrashedWith(folderID string, now time.Time, root string) {
 }
 
 // untrash takes an item out of the trash with the content trashed with it.
-func (s *State) untrash(it *Item, root string) {
+func (s *Tx) untrash(it *Item, root string) {
 	it.TrashedAt, it.TrashedWith = time.Time{}, ""
 	s.Folders.Sync(it)
 	s.dirtyItem(it)
@@ -116,7 +116,7 @@ func (s *State) untrash(it *Item, root string) {
 
 // LookupTrashed returns an item of a type that p may see and that is in the
 // trash itself (not with its folder). Callers hold Mu.
-func (s *State) LookupTrashed(p *Principal, typ, id string) (*Item, *wire.Error) {
+func (s *Tx) LookupTrashed(p *Principal, typ, id string) (*Item, *wire.Error) {
 	it, ok := s.Items[id]
 	if !ok || it.Typ != typ || !it.Trashed() || it.TrashedWith != "" || !s.visible(p, it) {
 		return nil, wire.Errorf(wire.StatusNotFound, wire.CodeNotFound, "Not Found: no %s with this id in the trash", typ)
@@ -127,7 +127,7 @@ func (s *State) LookupTrashed(p *Principal, typ, id string) (*Item, *wire.Error)
 // GetTrashedTx serves GET /files/{id}/trash, /folders/{id}/trash and
 // /web_links/{id}/trash (refserver's getTrashed): an item in the trash
 // itself, as p sees it. Callers hold Mu.
-func (s *State) GetTrashedTx(p *Principal, typ string, id string, fields []string) (Reply, *wire.Error) {
+func (s *Tx) GetTrashedTx(p *Principal, typ string, id string, fields []string) (Reply, *wire.Error) {
 	it, aerr := s.LookupTrashed(p, typ, id)
 	if aerr != nil {
 		return Reply{}, aerr
@@ -149,7 +149,7 @@ type RestoreBody struct {
 // with it, to its parent or, when that is gone, to body's (409
 // parent_folder_unavailable without one), under body's name if given; 201
 // with its record, shared_link null. Callers hold Mu.
-func (s *State) RestoreItemTx(p *Principal, typ string, id string, body RestoreBody, fields []string) (Reply, *wire.Error) {
+func (s *Tx) RestoreItemTx(p *Principal, typ string, id string, body RestoreBody, fields []string) (Reply, *wire.Error) {
 	it, aerr := s.LookupTrashed(p, typ, id)
 	if aerr != nil {
 		return Reply{}, aerr
@@ -193,7 +193,7 @@ func (s *State) RestoreItemTx(p *Principal, typ string, id string, body RestoreB
 }
 
 // restoreTarget picks the folder a restored item goes to. Callers hold Mu.
-func (s *State) restoreTarget(p *Principal, it *Item, body RestoreBody) (string, *wire.Error) {
+func (s *Tx) restoreTarget(p *Principal, it *Item, body RestoreBody) (string, *wire.Error) {
 	orig := it.ParentID
 	if orig == RootID {
 		return orig, nil
@@ -213,7 +213,7 @@ func (s *State) restoreTarget(p *Principal, it *Item, body RestoreBody) (string,
 // ListTrashTx serves GET /folders/trash/items (listTrash): a page of the
 // items in the trash themselves, p's own (everyone's for a principal who
 // sees every item). Callers hold Mu.
-func (s *State) ListTrashTx(p *Principal, q CollectionQuery, fields []string) (Reply, *wire.Error) {
+func (s *Tx) ListTrashTx(p *Principal, q CollectionQuery, fields []string) (Reply, *wire.Error) {
 	// The trash index of p's own items, or of everyone's for a principal
 	// who sees every item (folderindex.go): a page costs O(log n + page).
 	// Items p owns but may not see (HideFromUsers) keep their place in the
@@ -227,7 +227,7 @@ func (s *State) ListTrashTx(p *Principal, q CollectionQuery, fields []string) (R
 
 // trashPage pages the trash index fx like a folder listing (indexPage);
 // offset pages also give their order. Callers hold Mu.
-func (s *State) trashPage(fx *folderIndex, q CollectionQuery, fields []string, p *Principal) map[string]any {
+func (s *Tx) trashPage(fx *folderIndex, q CollectionQuery, fields []string, p *Principal) map[string]any {
 	out := s.indexPage(fx, q, fields, p, func(it *Item) bool { return s.visible(p, it) })
 	if !q.UseMarker {
 		dir := "ASC"
@@ -243,7 +243,7 @@ func (s *State) trashPage(fx *folderIndex, q CollectionQuery, fields []string, p
 // /web_links/{id}/trash: the item (a folder with its content) is gone for
 // good, unless PurgeBlocked reports a retention or a hold. It returns the
 // blobs to delete once the lock is released. Callers hold Mu.
-func (s *State) PurgeTrashedTx(p *Principal, typ, id string) ([]string, *wire.Error) {
+func (s *Tx) PurgeTrashedTx(p *Principal, typ, id string) ([]string, *wire.Error) {
 	it, aerr := s.LookupTrashed(p, typ, id)
 	if aerr == nil {
 		aerr = s.PurgeBlocked(it)

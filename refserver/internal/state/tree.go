@@ -8,7 +8,7 @@ import "iter"
 // ancestors yields the folders above it, its parent first, up to the root
 // folder (not yielded); the walk ends early at a parent that is not an
 // item. Callers hold Mu.
-func (s *State) ancestors(it *Item) iter.Seq[*Item] {
+func (s *ReadTx) ancestors(it *Item) iter.Seq[*Item] {
 	return func(yield func(*Item) bool) {
 		for pid := it.ParentID; pid != "" && pid != RootID; {
 			f, ok := s.Items[pid]
@@ -22,7 +22,7 @@ func (s *State) ancestors(it *Item) iter.Seq[*Item] {
 
 // IsUnder reports whether it lies somewhere below folder folderID; every
 // item lies below the root folder "0". Callers hold Mu.
-func (s *State) IsUnder(it *Item, folderID string) bool {
+func (s *ReadTx) IsUnder(it *Item, folderID string) bool {
 	if folderID == RootID {
 		return true
 	}

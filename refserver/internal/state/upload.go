@@ -9,7 +9,7 @@ import (
 
 // CreateFile adds a file with its first version, re-checking the parent and
 // the name. Callers hold Mu.
-func (s *State) CreateFile(p *Principal, parentID, name string, blob blob.Info, created, modified time.Time) (*Item, *wire.Error) {
+func (s *Tx) CreateFile(p *Principal, parentID, name string, blob blob.Info, created, modified time.Time) (*Item, *wire.Error) {
 	parent, aerr := s.ParentFolder(p, parentID)
 	if aerr != nil {
 		return nil, aerr
@@ -43,7 +43,7 @@ func (s *State) CreateFile(p *Principal, parentID, name string, blob blob.Info, 
 
 // AddVersion makes blob the current version of f, optionally renaming it,
 // re-checking the name. Callers hold Mu.
-func (s *State) AddVersion(p *Principal, f *Item, name string, blob blob.Info, modified time.Time) *wire.Error {
+func (s *Tx) AddVersion(p *Principal, f *Item, name string, blob blob.Info, modified time.Time) *wire.Error {
 	if aerr := s.LockRefuses(p, f, ActUpload); aerr != nil {
 		return aerr
 	}
@@ -74,7 +74,7 @@ func (s *State) AddVersion(p *Principal, f *Item, name string, blob blob.Info, m
 // CheckUploadTarget checks that p may upload a file named name into the
 // folder parentID, before the content is read: the folder exists and p may
 // upload there, and the name is free (409 item_name_in_use).
-func (s *State) CheckUploadTarget(p *Principal, parentID, name string) *wire.Error {
+func (s *ReadTx) CheckUploadTarget(p *Principal, parentID, name string) *wire.Error {
 	parent, aerr := s.ParentFolder(p, parentID)
 	if aerr != nil {
 		return aerr
@@ -87,7 +87,7 @@ func (s *State) CheckUploadTarget(p *Principal, parentID, name string) *wire.Err
 
 // CreateFileTx serves POST {upload}/files/content once the content is
 // stored: the new file in the folder parentID, 201 Files.
-func (s *State) CreateFileTx(p *Principal, parentID, name string, content blob.Info, created, modified time.Time, fields []string) (Reply, *wire.Error) {
+func (s *Tx) CreateFileTx(p *Principal, parentID, name string, content blob.Info, created, modified time.Time, fields []string) (Reply, *wire.Error) {
 	f, aerr := s.CreateFile(p, parentID, name, content, created, modified)
 	if aerr != nil {
 		return Reply{}, aerr
@@ -98,7 +98,7 @@ func (s *State) CreateFileTx(p *Principal, parentID, name string, content blob.I
 // CheckNewVersion checks that p may upload a new version of the file
 // fileID: if-match (ifMatch) must match its etag (412), and a new name
 // (name, "" to keep it) must be free in its folder.
-func (s *State) CheckNewVersion(p *Principal, fileID, ifMatch, name string) *wire.Error {
+func (s *ReadTx) CheckNewVersion(p *Principal, fileID, ifMatch, name string) *wire.Error {
 	f, aerr := s.LookupFor(p, "file", fileID, ActUpload)
 	if aerr != nil {
 		return aerr
@@ -117,7 +117,7 @@ func (s *State) CheckNewVersion(p *Principal, fileID, ifMatch, name string) *wir
 // AddVersionTx serves POST {upload}/files/{id}/content once the content is
 // stored: the checks of CheckNewVersion again, then the new version, 200
 // Files.
-func (s *State) AddVersionTx(p *Principal, fileID, ifMatch, name string, content blob.Info, modified time.Time, fields []string) (Reply, *wire.Error) {
+func (s *Tx) AddVersionTx(p *Principal, fileID, ifMatch, name string, content blob.Info, modified time.Time, fields []string) (Reply, *wire.Error) {
 	if aerr := s.CheckNewVersion(p, fileID, ifMatch, name); aerr != nil {
 		return Reply{}, aerr
 	}

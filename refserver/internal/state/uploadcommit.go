@@ -5,7 +5,7 @@ import "github.com/contentapi/cms/refserver/internal/blob"
 // KeepFinalContent records blob as the finished content of ss when the
 // session is still live (a later commit reuses it), reporting whether it
 // was. Callers hold Mu.
-func (s *State) KeepFinalContent(ss *Session, blob blob.Info) bool {
+func (s *Tx) KeepFinalContent(ss *Session, blob blob.Info) bool {
 	if _, live := s.Sessions[ss.ID]; !live {
 		return false
 	}
@@ -15,7 +15,7 @@ func (s *State) KeepFinalContent(ss *Session, blob blob.Info) bool {
 }
 
 // Describe sets the description of f. Callers hold Mu.
-func (s *State) Describe(f *Item, description string) {
+func (s *Tx) Describe(f *Item, description string) {
 	f.Description = description
 	s.dirtyItem(f)
 }

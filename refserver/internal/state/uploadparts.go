@@ -14,7 +14,7 @@ import (
 // offset is free again) and, when ok and the session is still live,
 // records the part (size bytes, SHA1 sum) and marks it; hashIt reports that
 // the caller is to hash the contiguous parts from there. Callers hold Mu.
-func (s *State) PartLanded(ss *Session, off, size int64, sum string, ok bool, done chan struct{}) (part *UploadPart, hashIt, live bool) {
+func (s *Tx) PartLanded(ss *Session, off, size int64, sum string, ok bool, done chan struct{}) (part *UploadPart, hashIt, live bool) {
 	delete(ss.Writing, off)
 	close(done)
 	_, live = s.Sessions[ss.ID]
@@ -40,24 +40,24 @@ func (s *State) HashLanded(ss *Session) {
 	buf := blob.GetBuffer()
 	defer blob.PutBuffer(buf)
 	for {
-		s.Mu.Lock()
+		s.mu.Lock()
 		pt, ok := ss.Parts[ss.Hashed]
 		if !ok || ss.HashErr != nil || ss.Final != nil {
 			close(ss.Hashing)
 			ss.Hashing = nil
-			s.Mu.Unlock()
+			s.mu.Unlock()
 			return
 		}
 		asm := ss.Asm
-		s.Mu.Unlock()
+		s.mu.Unlock()
 		_, err := io.CopyBuffer(ss.Whole, io.NewSectionReader(asm, pt.Offset, pt.Size), *buf)
-		s.Mu.Lock()
+		s.mu.Lock()
 		if err != nil {
 			ss.HashErr = err
 		} else {
 			ss.Hashed += pt.Size
 		}
-		s.Mu.Unlock()
+		s.mu.Unlock()
 	}
 }
 
@@ -101,7 +101,7 @@ type PartSlot struct {
 // session: a repeat of a stored part (409 range_overlaps_existing_part
 // unless it has the same SHA1 and size), a part another request is still
 // writing (Wait), or a new part this request writes (Done, Asm).
-func (s *State) ReservePart(p *Principal, sessionID string, cr wire.ContentRange, contentLength int64, wantSHA1 string) (PartSlot, *wire.Error) {
+func (s *Tx) ReservePart(p *Principal, sessionID string, cr wire.ContentRange, contentLength int64, wantSHA1 string) (PartSlot, *wire.Error) {
 	var slot PartSlot
 	var aerr *wire.Error
 	size := cr.Last - cr.First + 1
@@ -132,10 +132,10 @@ func (s *State) ReservePart(p *Principal, sessionID string, cr wire.ContentRange
 // WholeSHA1 waits until no request is hashing the session, finishes the
 // whole-file hash if parts are left (a part whose hashing failed, or a
 // commit that came first), and returns the file's hex SHA1. Callers hold
-// ss.CommitMu, not Mu.
+// ss.LockCommit, not the state's lock.
 func (s *State) WholeSHA1(ctx context.Context, ss *Session) (string, error) {
 	for {
-		s.Mu.Lock()
+		s.mu.Lock()
 		busy := ss.Hashing
 		if busy == nil {
 			if ss.HashErr != nil {
@@ -143,17 +143,17 @@ func (s *State) WholeSHA1(ctx context.Context, ss *Session) (string, error) {
 			}
 			if ss.Hashed == ss.FileSize {
 				sum := hex.EncodeToString(ss.Whole.Sum(nil))
-				s.Mu.Unlock()
+				s.mu.Unlock()
 				return sum, nil
 			}
 			ss.Hashing = make(chan struct{})
 		}
-		s.Mu.Unlock()
+		s.mu.Unlock()
 		if busy == nil {
 			s.HashLanded(ss)
-			s.Mu.Lock()
+			s.mu.Lock()
 			err, short := ss.HashErr, ss.Hashed != ss.FileSize
-			s.Mu.Unlock()
+			s.mu.Unlock()
 			if err != nil {
 				return "", err
 			}

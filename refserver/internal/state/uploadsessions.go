@@ -37,7 +37,7 @@ type Session struct {
 	Hashed   int64         // Whole covers the bytes [0, Hashed)
 	Hashing  chan struct{} // non-nil while a request feeds Whole; closed when it stops
 	HashErr  error
-	CommitMu *sync.Mutex // one commit of the session at a time
+	commitMu *sync.Mutex // one commit of the session at a time (LockCommit)
 }
 
 // UploadPart is one uploaded part.
@@ -50,7 +50,7 @@ type UploadPart struct {
 
 // SessionJSON is the UploadSession record of ss, with its endpoints on
 // the upload host.
-func (s *State) SessionJSON(ss *Session) map[string]any {
+func (s *Tx) SessionJSON(ss *Session) map[string]any {
 	u := s.UploadURL + "/files/upload_sessions/" + ss.ID
 	return map[string]any{
 		"id":                  ss.ID,
@@ -76,7 +76,7 @@ func Present(m json.RawMessage) bool { return len(m) > 0 && string(m) != "null" 
 // ParseFileSize reads the file_size of a new session: 400
 // missing_file_size, invalid_file_size, or file_size_too_small below
 // Cfg.ChunkedMinSize.
-func (s *State) ParseFileSize(m json.RawMessage) (int64, *wire.Error) {
+func (s *Env) ParseFileSize(m json.RawMessage) (int64, *wire.Error) {
 	if !Present(m) {
 		return 0, wire.Errorf(wire.StatusBadRequest, wire.CodeMissingFileSize, "Missing file_size")
 	}
@@ -92,7 +92,7 @@ func (s *State) ParseFileSize(m json.RawMessage) (int64, *wire.Error) {
 
 // newSession makes a session around an assembly of its content. Callers
 // hold Mu.
-func (s *State) newSession(p *Principal, folderID, fileID, name string, size int64, asm blob.Assembly) *Session {
+func (s *Tx) newSession(p *Principal, folderID, fileID, name string, size int64, asm blob.Assembly) *Session {
 	ps := s.Cfg.PartSize
 	return (&Session{
 		ID: strings.ToUpper(RandomHex(16)), Owner: p.User, FolderID: folderID, FileID: fileID,
@@ -105,7 +105,7 @@ func (s *State) newSession(p *Principal, folderID, fileID, name string, size int
 // the whole-file hash, empty (a session loaded after a restart hashes its
 // parts again at the commit).
 func (ss *Session) WithContent(asm blob.Assembly) *Session {
-	ss.Asm, ss.Writing, ss.Whole, ss.CommitMu = asm, make(map[int64]chan struct{}), sha1.New(), new(sync.Mutex)
+	ss.Asm, ss.Writing, ss.Whole, ss.commitMu = asm, make(map[int64]chan struct{}), sha1.New(), new(sync.Mutex)
 	return ss
 }
 
@@ -114,7 +114,7 @@ func (ss *Session) WithContent(asm blob.Assembly) *Session {
 // folderID, its content assembled in asm (404 invalid_parameter for a
 // folder p may not upload into, 409 for a name taken); keep runs once the
 // session holds asm. 201 with its record. Callers hold Mu.
-func (s *State) CreateUploadSessionTx(p *Principal, folderID string, name string, size int64, asm blob.Assembly, keep func()) (Reply, *wire.Error) {
+func (s *Tx) CreateUploadSessionTx(p *Principal, folderID string, name string, size int64, asm blob.Assembly, keep func()) (Reply, *wire.Error) {
 	parent, aerr := s.ParentFolder(p, folderID)
 	if aerr != nil {
 		return Reply{}, wire.Errorf(wire.StatusNotFound, wire.CodeInvalidParameter, "The folder does not exist or is not accessible")
@@ -134,7 +134,7 @@ func (s *State) CreateUploadSessionTx(p *Principal, folderID string, name string
 // session for a new version of file id (renamed to name, when given and
 // free), its content assembled in asm; keep runs once the session holds
 // asm. 201 with its record. Callers hold Mu.
-func (s *State) CreateVersionUploadSessionTx(p *Principal, id string, name string, size int64, asm blob.Assembly, keep func()) (Reply, *wire.Error) {
+func (s *Tx) CreateVersionUploadSessionTx(p *Principal, id string, name string, size int64, asm blob.Assembly, keep func()) (Reply, *wire.Error) {
 	f, aerr := s.LookupFor(p, "file", id, ActUpload)
 	if aerr != nil {
 		return Reply{}, aerr
@@ -154,7 +154,7 @@ func (s *State) CreateVersionUploadSessionTx(p *Principal, id string, name strin
 // Session returns p's live session. An unknown, expired or foreign session
 // is 404. Callers hold Mu; an expired session is dropped and returned as
 // stale, for refserver's dropContent once Mu is released.
-func (s *State) Session(p *Principal, id string) (ss, stale *Session, aerr *wire.Error) {
+func (s *Tx) Session(p *Principal, id string) (ss, stale *Session, aerr *wire.Error) {
 	ss, ok := s.Sessions[id]
 	if !ok || ss.Owner != p.User {
 		return nil, nil, wire.NotFound("upload session")
@@ -168,7 +168,7 @@ func (s *State) Session(p *Principal, id string) (ss, stale *Session, aerr *wire
 }
 
 // newPartID is 8 upper-case hex characters, unique in the session.
-func (s *State) newPartID(ss *Session) string {
+func (s *Tx) newPartID(ss *Session) string {
 	for {
 		id := strings.ToUpper(RandomHex(4))
 		taken := false
@@ -189,4 +189,12 @@ func SortedParts(ss *Session) []*UploadPart {
 	}
 	sort.Slice(parts, func(i, j int) bool { return parts[i].Offset < parts[j].Offset })
 	return parts
+}
+
+// LockCommit takes the session's commit lock, which lets one commit of the
+// session at a time hash and land its content, and returns its unlock. It
+// is taken outside any transaction (see State for the lock order).
+func (ss *Session) LockCommit() (unlock func()) {
+	ss.commitMu.Lock()
+	return ss.commitMu.Unlock
 }

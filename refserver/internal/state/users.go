@@ -49,7 +49,7 @@ type UserState struct {
 // initUsers prepares the state of enterprise users (/users) with the
 // admin, the user and the service account; called once by InitResources
 // (a restore reads the users from their records).
-func (s *State) initUsers() {
+func (s *Tx) initUsers() {
 	s.Users = UserState{ByID: map[string]*User{}, ByLogin: map[string]*User{}, Removed: map[string]*User{}}
 	for _, u := range []*User{s.Admin, s.User, s.App} {
 		u.UserProfile = defaultProfile(u.CreatedAt)
@@ -60,7 +60,7 @@ func (s *State) initUsers() {
 }
 
 // addUser registers u. Callers hold Mu (or run before serving).
-func (s *State) addUser(u *User) {
+func (s *Tx) addUser(u *User) {
 	s.Users.ByID[u.ID] = u
 	s.Users.ByLogin[strings.ToLower(u.Login)] = u
 	s.Users.Order = append(s.Users.Order, u)
@@ -74,7 +74,7 @@ func NumID(id string) int64 { n, _ := strconv.ParseInt(id, 10, 64); return n }
 
 // EnterpriseUser returns the user of the enterprise with id (not deleted,
 // not rolled out), or nil. Callers hold Mu.
-func (s *State) EnterpriseUser(id string) *User {
+func (s *ReadTx) EnterpriseUser(id string) *User {
 	u := s.Users.ByID[id]
 	if u == nil || u.Deleted() || u.Free {
 		return nil
@@ -84,7 +84,7 @@ func (s *State) EnterpriseUser(id string) *User {
 
 // UserActive reports whether u may still act (not deleted). It takes no
 // lock: authentication asks it on every request.
-func (s *State) UserActive(u *User) bool {
+func (s *ReadTx) UserActive(u *User) bool {
 	return !u.Deleted()
 }
 
@@ -92,7 +92,7 @@ func (s *State) UserActive(u *User) bool {
 // marker) of the enterprise's users, by id, of userType, with extID, or
 // whose lower-cased name or login starts with filter; for the admin and
 // users who can_see_managed_users (403 for others). Callers hold Mu.
-func (s *State) ListUsersTx(p *Principal, userType string, extID string, filter string, fields []string, pq wire.Page) (Reply, *wire.Error) {
+func (s *Tx) ListUsersTx(p *Principal, userType string, extID string, filter string, fields []string, pq wire.Page) (Reply, *wire.Error) {
 	if !p.IsAdmin() && !p.User.CanSeeManagedUsers {
 		return Reply{}, wire.Errorf(wire.StatusForbidden, wire.CodeAccessDenied, "The user may not look up the users of the enterprise")
 	}
@@ -124,7 +124,7 @@ type CreateUserBody struct {
 // enterprise (an app user, with a made-up login, when appUser), 409
 // user_login_already_used for a login taken; pending invitations to the
 // login become theirs. 201 with the record. Callers hold Mu.
-func (s *State) CreateUserTx(body CreateUserBody, appUser bool, fields []string) (Reply, *wire.Error) {
+func (s *Tx) CreateUserTx(body CreateUserBody, appUser bool, fields []string) (Reply, *wire.Error) {
 	if body.Login != nil && s.Users.ByLogin[strings.ToLower(*body.Login)] != nil {
 		// Refused before the id is taken: a refused request changes nothing.
 		return Reply{}, wire.Errorf(wire.StatusConflict, CodeUserLoginInUse, "User with the specified login already exists")
@@ -147,7 +147,7 @@ func (s *State) CreateUserTx(body CreateUserBody, appUser bool, fields []string)
 // GetUserTx serves GET /users/{user_id} (getUser): the caller, or for the
 // admin and users who can_see_managed_users another enterprise user.
 // Callers hold Mu.
-func (s *State) GetUserTx(id string, p *Principal, fields []string) (Reply, *wire.Error) {
+func (s *Tx) GetUserTx(id string, p *Principal, fields []string) (Reply, *wire.Error) {
 	u := s.EnterpriseUser(id)
 	if id == p.User.ID {
 		u = p.User
@@ -178,7 +178,7 @@ type notifyAddress struct {
 // (checked) and ne, the notification_email, go into the user; enterprise
 // null rolls the user out. The admin's and the service account's role and
 // enterprise are fixed (403); a login taken is 409. Callers hold Mu.
-func (s *State) UpdateUserTx(id string, body UpdateUserBody, ne wire.Nullable[notifyAddress], fields []string) (Reply, *wire.Error) {
+func (s *Tx) UpdateUserTx(id string, body UpdateUserBody, ne wire.Nullable[notifyAddress], fields []string) (Reply, *wire.Error) {
 	u := s.EnterpriseUser(id)
 	if u == nil {
 		return Reply{}, wire.NotFound("user")
@@ -221,7 +221,7 @@ func (s *State) UpdateUserTx(id string, body UpdateUserBody, ne wire.Nullable[no
 // groups, loses its device pins, gets a free account's quotas and no
 // longer appears to the enterprise. Its content stays its own. Callers
 // hold Mu.
-func (s *State) rollOut(u *User) {
+func (s *Tx) rollOut(u *User) {
 	u.Free = true
 	u.Role = userRoleUser
 	u.SpaceAmount, u.MaxUploadSize = freeSpaceAmount, FreeMaxUploadSize
@@ -232,14 +232,14 @@ func (s *State) rollOut(u *User) {
 
 // userLeft removes what ties u to the enterprise when it is rolled out or
 // deleted: group memberships and device pins. Callers hold Mu.
-func (s *State) userLeft(u *User) {
+func (s *Tx) userLeft(u *User) {
 	s.groupsUserLeft(u)
 	s.pinsUserLeft(u)
 }
 
 // OwnedTops lists the items u owns whose parent u does not own (the tops
 // of u's trees), in id order. Callers hold Mu.
-func (s *State) OwnedTops(u *User) []*Item {
+func (s *Tx) OwnedTops(u *User) []*Item {
 	var out []*Item
 	for _, it := range s.Items {
 		if it.Owner != u {
@@ -257,7 +257,7 @@ func (s *State) OwnedTops(u *User) []*Item {
 // RemoveUser deletes u with the items u owns (owned, checked by the
 // caller), returning the blobs to delete once the change is committed.
 // Callers hold Mu.
-func (s *State) RemoveUser(u *User, owned []*Item) []string {
+func (s *Tx) RemoveUser(u *User, owned []*Item) []string {
 	var blobs []string
 	for _, it := range owned {
 		blobs = append(blobs, s.RemoveItem(it)...)
@@ -277,7 +277,7 @@ func (s *State) RemoveUser(u *User, owned []*Item) []string {
 // with force the items they own too (without it, 409 while they own any).
 // The admin, the service account and the caller cannot be deleted. It
 // returns the blobs to delete once the lock is released. Callers hold Mu.
-func (s *State) DeleteUserTx(p *Principal, id string, force bool) ([]string, *wire.Error) {
+func (s *Tx) DeleteUserTx(p *Principal, id string, force bool) ([]string, *wire.Error) {
 	u := s.EnterpriseUser(id)
 	if u == nil {
 		return nil, wire.NotFound("user")

@@ -81,7 +81,7 @@ func defaultProfile(now time.Time) UserProfile {
 }
 
 // userStandard is the standard (default) representation of a user.
-func (s *State) userStandard(u *User, used int64) map[string]any {
+func (s *Tx) userStandard(u *User, used int64) map[string]any {
 	m := u.Mini()
 	m["created_at"] = FmtTime(u.CreatedAt)
 	m["modified_at"] = FmtTime(u.ModifiedAt)
@@ -103,7 +103,7 @@ func (s *State) userStandard(u *User, used int64) map[string]any {
 }
 
 // userFull adds the User--Full fields that are sent only on request.
-func (s *State) userFull(u *User, m map[string]any) map[string]any {
+func (s *Tx) userFull(u *User, m map[string]any) map[string]any {
 	m["role"] = u.Role
 	m["tracking_codes"] = append(make([]TrackingCode, 0, len(u.TrackingCodes)), u.TrackingCodes...)
 	m["can_see_managed_users"] = u.CanSeeManagedUsers
@@ -125,14 +125,14 @@ func (s *State) userFull(u *User, m map[string]any) map[string]any {
 	return m
 }
 
-func (s *State) enterpriseMini() map[string]any {
+func (s *Tx) enterpriseMini() map[string]any {
 	return map[string]any{"id": s.EnterpriseID, "type": "enterprise", "name": EnterpriseName}
 }
 
 // RenderUser is a user for a fields parameter: the standard record without
 // fields; with fields, User--Mini plus the requested ones (standard or
 // Full). used is the space the user's content takes. Callers hold Mu.
-func (s *State) RenderUser(u *User, fields []string, used int64) map[string]any {
+func (s *Tx) RenderUser(u *User, fields []string, used int64) map[string]any {
 	std := s.userStandard(u, used)
 	if fields == nil {
 		return std
@@ -142,7 +142,7 @@ func (s *State) RenderUser(u *User, fields []string, used int64) map[string]any 
 
 // SpaceUsed sums the sizes of every version of every file each user owns
 // (trashed ones too: they still take space). Callers hold Mu.
-func (s *State) SpaceUsed() map[*User]int64 {
+func (s *Tx) SpaceUsed() map[*User]int64 {
 	used := map[*User]int64{}
 	for _, it := range s.Items {
 		for _, v := range it.Versions {

@@ -25,19 +25,19 @@ type watermarkState struct {
 // InitWatermarks prepares the (empty) state of watermarks on files and
 // folders; called by InitResources, and to empty the state before a
 // restore.
-func (s *State) InitWatermarks() {
+func (s *Tx) InitWatermarks() {
 	s.Watermarks = watermarkState{ByItem: map[string]*Watermark{}}
 }
 
 // watermarkItemPurged drops the watermark of an item deleted for good.
-func (s *State) watermarkItemPurged(it *Item) {
+func (s *Tx) watermarkItemPurged(it *Item) {
 	delete(s.Watermarks.ByItem, it.ID)
 	s.Dirty(KWatermarks, it.ID)
 }
 
 // applyWatermarkTo gives it a watermark, or refreshes the one it has
 // (modified_at); created reports a new one.
-func (s *State) applyWatermarkTo(it *Item) (wm *Watermark, created bool) {
+func (s *Tx) applyWatermarkTo(it *Item) (wm *Watermark, created bool) {
 	now := s.NowSec()
 	wm, ok := s.Watermarks.ByItem[it.ID]
 	if !ok {
@@ -51,7 +51,7 @@ func (s *State) applyWatermarkTo(it *Item) (wm *Watermark, created bool) {
 
 // removeWatermarkFrom removes the watermark of it, reporting whether it had
 // one.
-func (s *State) removeWatermarkFrom(it *Item) bool {
+func (s *Tx) removeWatermarkFrom(it *Item) bool {
 	if _, ok := s.Watermarks.ByItem[it.ID]; !ok {
 		return false
 	}
@@ -61,7 +61,7 @@ func (s *State) removeWatermarkFrom(it *Item) bool {
 }
 
 // watermarkInfo is the watermark_info field of a file or folder.
-func (s *State) watermarkInfo(it *Item) map[string]any {
+func (s *Tx) watermarkInfo(it *Item) map[string]any {
 	_, own := s.Watermarks.ByItem[it.ID]
 	inherited := false
 	if !own {
@@ -85,7 +85,7 @@ func watermarkRecord(wm *Watermark) map[string]any {
 
 // watermarkTarget finds the file or folder of a watermark route: a
 // malformed id, the root folder or an item p cannot see is 404.
-func (s *State) watermarkTarget(id string, edit bool, p *Principal, typ string) (*Item, *wire.Error) {
+func (s *Tx) watermarkTarget(id string, edit bool, p *Principal, typ string) (*Item, *wire.Error) {
 	if !ValidID(id) || id == RootID {
 		return nil, wire.NotFound(typ)
 	}
@@ -98,7 +98,7 @@ func (s *State) watermarkTarget(id string, edit bool, p *Principal, typ string) 
 // GetWatermarkTx serves GET /files/{id}/watermark and
 // /folders/{id}/watermark (refserver's getWatermark): the item's own
 // watermark, 404 when it has none. Callers hold Mu.
-func (s *State) GetWatermarkTx(id string, p *Principal, typ string) (Reply, *wire.Error) {
+func (s *Tx) GetWatermarkTx(id string, p *Principal, typ string) (Reply, *wire.Error) {
 	it, aerr := s.watermarkTarget(id, false, p, typ)
 	if aerr != nil {
 		return Reply{}, aerr
@@ -113,7 +113,7 @@ func (s *State) GetWatermarkTx(id string, p *Principal, typ string) (Reply, *wir
 // ApplyWatermarkTx serves PUT /files/{id}/watermark and
 // /folders/{id}/watermark (applyWatermark): a new watermark (201), or the
 // item's refreshed (200), for who may edit the item. Callers hold Mu.
-func (s *State) ApplyWatermarkTx(id string, p *Principal, typ string) (Reply, *wire.Error) {
+func (s *Tx) ApplyWatermarkTx(id string, p *Principal, typ string) (Reply, *wire.Error) {
 	it, aerr := s.watermarkTarget(id, true, p, typ)
 	if aerr != nil {
 		return Reply{}, aerr
@@ -128,7 +128,7 @@ func (s *State) ApplyWatermarkTx(id string, p *Principal, typ string) (Reply, *w
 // RemoveWatermarkTx serves DELETE /files/{id}/watermark and
 // /folders/{id}/watermark (removeWatermark): the item's watermark goes
 // (204; 404 when it has none). Callers hold Mu.
-func (s *State) RemoveWatermarkTx(id string, p *Principal, typ string) (Reply, *wire.Error) {
+func (s *Tx) RemoveWatermarkTx(id string, p *Principal, typ string) (Reply, *wire.Error) {
 	it, aerr := s.watermarkTarget(id, true, p, typ)
 	if aerr != nil {
 		return Reply{}, aerr

@@ -6,7 +6,7 @@ import (
 )
 
 // fireWebhooks queues the deliveries an event triggers. Callers hold Mu.
-func (s *State) fireWebhooks(e *Event) {
+func (s *Tx) fireWebhooks(e *Event) {
 	if len(s.Webhooks.ByID) == 0 || e.ItemID == "" {
 		return
 	}
@@ -43,10 +43,10 @@ type recWebhook struct {
 
 // WebhookKeys lists the ids of the webhooks, sorted: the keys of their
 // persisted records.
-func (s *State) WebhookKeys() []string { return SortedKeys(s.Webhooks.ByID) }
+func (s *ReadTx) WebhookKeys() []string { return SortedKeys(s.Webhooks.ByID) }
 
 // WebhookRec is the persisted record of webhook id, false when it is gone.
-func (s *State) WebhookRec(id string) (recWebhook, bool) {
+func (s *ReadTx) WebhookRec(id string) (recWebhook, bool) {
 	w, ok := s.Webhooks.ByID[id]
 	if !ok {
 		return recWebhook{}, false
@@ -57,7 +57,7 @@ func (s *State) WebhookRec(id string) (recWebhook, bool) {
 
 // LoadWebhook restores webhook id from its record, on a restore (after
 // the users it points to).
-func (s *State) LoadWebhook(id string, r recWebhook) error {
+func (s *Tx) LoadWebhook(id string, r recWebhook) error {
 	by, err := s.UserByRef(r.CreatedBy)
 	if err != nil {
 		return err

@@ -68,7 +68,7 @@ type webhookState struct {
 
 // InitWebhooks prepares the (empty) state of webhooks; called by
 // InitResources, and to empty the state before a restore.
-func (s *State) InitWebhooks() { s.Webhooks = webhookState{ByID: map[string]*Webhook{}} }
+func (s *Tx) InitWebhooks() { s.Webhooks = webhookState{ByID: map[string]*Webhook{}} }
 
 // Record is the Webhook record.
 func (w *Webhook) Record() map[string]any {
@@ -113,7 +113,7 @@ func CheckTriggers(triggers []string, targetType string) ([]string, *wire.Error)
 }
 
 // webhookTarget checks a target for p. Callers hold Mu.
-func (s *State) webhookTarget(p *Principal, id, typ string) (*Item, *wire.Error) {
+func (s *Tx) webhookTarget(p *Principal, id, typ string) (*Item, *wire.Error) {
 	if typ != "file" && typ != "folder" {
 		return nil, wire.BadRequest("target.type must be file or folder")
 	}
@@ -127,7 +127,7 @@ func (s *State) webhookTarget(p *Principal, id, typ string) (*Item, *wire.Error)
 }
 
 // duplicateWebhook returns the user's other webhook on the target, if any.
-func (s *State) duplicateWebhook(u *User, targetID string, skip *Webhook) *Webhook {
+func (s *Tx) duplicateWebhook(u *User, targetID string, skip *Webhook) *Webhook {
 	for _, w := range s.Webhooks.ByID {
 		if w != skip && w.createdBy == u && w.targetID == targetID {
 			return w
@@ -139,7 +139,7 @@ func (s *State) duplicateWebhook(u *User, targetID string, skip *Webhook) *Webho
 // CreateWebhookTx serves POST /webhooks (refserver's createWebhook): p's
 // webhook on body's target with the checked triggers (addWebhook); 201
 // with its record. Callers hold Mu.
-func (s *State) CreateWebhookTx(p *Principal, body *WebhookBody, triggers []string) (Reply, *wire.Error) {
+func (s *Tx) CreateWebhookTx(p *Principal, body *WebhookBody, triggers []string) (Reply, *wire.Error) {
 	hook, aerr := s.addWebhook(p, *body.Target.ID, *body.Target.Type, *body.Address, triggers)
 	if aerr != nil {
 		return Reply{}, aerr
@@ -150,7 +150,7 @@ func (s *State) CreateWebhookTx(p *Principal, body *WebhookBody, triggers []stri
 // addWebhook creates p's webhook on the target item: 404 for an item p
 // cannot see, 409 for a second webhook of p on it, 400 past
 // maxWebhooksPerUser. Callers hold Mu.
-func (s *State) addWebhook(p *Principal, targetID, targetType, address string, triggers []string) (*Webhook, *wire.Error) {
+func (s *Tx) addWebhook(p *Principal, targetID, targetType, address string, triggers []string) (*Webhook, *wire.Error) {
 	it, aerr := s.webhookTarget(p, targetID, targetType)
 	if aerr != nil {
 		return nil, aerr
@@ -175,7 +175,7 @@ func (s *State) addWebhook(p *Principal, targetID, targetType, address string, t
 }
 
 // OwnWebhook returns the webhook with id that p created. Callers hold Mu.
-func (s *State) OwnWebhook(id string, p *Principal) (*Webhook, *wire.Error) {
+func (s *Tx) OwnWebhook(id string, p *Principal) (*Webhook, *wire.Error) {
 	hook, ok := s.Webhooks.ByID[id]
 	if !ok || !ValidID(id) || hook.createdBy != p.User {
 		return nil, wire.NotFound("webhook")
@@ -186,7 +186,7 @@ func (s *State) OwnWebhook(id string, p *Principal) (*Webhook, *wire.Error) {
 // UpdateWebhookTx serves PUT /webhooks/{webhook_id} (updateWebhook): p's
 // webhook takes body's target, address and triggers (editWebhook); 200
 // with its record. Callers hold Mu.
-func (s *State) UpdateWebhookTx(id string, p *Principal, body *WebhookBody) (Reply, *wire.Error) {
+func (s *Tx) UpdateWebhookTx(id string, p *Principal, body *WebhookBody) (Reply, *wire.Error) {
 	hook, aerr := s.editWebhook(id, p, body)
 	if aerr != nil {
 		return Reply{}, aerr
@@ -197,7 +197,7 @@ func (s *State) UpdateWebhookTx(id string, p *Principal, body *WebhookBody) (Rep
 // editWebhook changes p's webhook with id as body says (target, address,
 // triggers), under the rules of a new webhook; nothing changes when a rule
 // refuses. Callers hold Mu.
-func (s *State) editWebhook(id string, p *Principal, body *WebhookBody) (*Webhook, *wire.Error) {
+func (s *Tx) editWebhook(id string, p *Principal, body *WebhookBody) (*Webhook, *wire.Error) {
 	hook, aerr := s.OwnWebhook(id, p)
 	if aerr != nil {
 		return nil, aerr
@@ -236,7 +236,7 @@ func (s *State) editWebhook(id string, p *Principal, body *WebhookBody) (*Webhoo
 
 // RemoveWebhook deletes hook; one with the WEBHOOK.DELETED trigger is told
 // so (by is who deleted it). Callers hold Mu.
-func (s *State) RemoveWebhook(hook *Webhook, by *User) {
+func (s *Tx) RemoveWebhook(hook *Webhook, by *User) {
 	delete(s.Webhooks.ByID, hook.ID)
 	s.Dirty(KWebhooks, hook.ID)
 	if slices.Contains(hook.triggers, "WEBHOOK.DELETED") {
@@ -245,7 +245,7 @@ func (s *State) RemoveWebhook(hook *Webhook, by *User) {
 }
 
 // WebhooksPage is a marker page of p's webhooks, by id. Callers hold Mu.
-func (s *State) WebhooksPage(p *Principal, q wire.Page) map[string]any {
+func (s *Tx) WebhooksPage(p *Principal, q wire.Page) map[string]any {
 	var own []*Webhook
 	for _, hook := range s.Webhooks.ByID {
 		if hook.createdBy == p.User {

@@ -32,7 +32,7 @@ func (l *SharedLink) Downloads() bool {
 }
 
 // addWebLinkFields completes the standard record of a web link (WebLink).
-func (s *State) addWebLinkFields(m map[string]any, it *Item) {
+func (s *Tx) addWebLinkFields(m map[string]any, it *Item) {
 	m["created_by"] = it.CreatedBy.Mini()
 	m["modified_by"] = it.ModBy.Mini()
 	m["owned_by"] = it.Owner.Mini()
@@ -44,7 +44,7 @@ func (s *State) addWebLinkFields(m map[string]any, it *Item) {
 }
 
 // sharedLinkRecord is the shared_link object of a record.
-func (s *State) sharedLinkRecord(l *SharedLink) map[string]any {
+func (s *Tx) sharedLinkRecord(l *SharedLink) map[string]any {
 	rec := map[string]any{
 		"url": sharedLinkBase + "/s/" + l.Token, "download_url": nil,
 		"vanity_url": nil, "vanity_name": nil,
@@ -74,7 +74,7 @@ type CreateWebLinkBody struct {
 // new web link named name (desc: its description) in the parent p may
 // upload into, 409 for a name taken; 200 (as the service answers) with its
 // record. Callers hold Mu.
-func (s *State) CreateWebLinkTx(p *Principal, body CreateWebLinkBody, name string, desc string, fields []string) (Reply, *wire.Error) {
+func (s *Tx) CreateWebLinkTx(p *Principal, body CreateWebLinkBody, name string, desc string, fields []string) (Reply, *wire.Error) {
 	parent, aerr := s.ParentFolder(p, *body.Parent.ID)
 	if aerr != nil {
 		return Reply{}, aerr
@@ -123,7 +123,7 @@ type UpdateWebLinkBody struct {
 // web link's parent (a move), name, url, description and shared link
 // (removeLink removes it, link merges into it), for who may edit it; 409
 // for a name taken. Callers hold Mu.
-func (s *State) UpdateWebLinkTx(p *Principal, id string, body UpdateWebLinkBody, now time.Time, removeLink bool, link *SharedLinkUpdate, fields []string) (Reply, *wire.Error) {
+func (s *Tx) UpdateWebLinkTx(p *Principal, id string, body UpdateWebLinkBody, now time.Time, removeLink bool, link *SharedLinkUpdate, fields []string) (Reply, *wire.Error) {
 	wl, aerr := s.LookupFor(p, "web_link", id, ActEdit)
 	if aerr != nil {
 		return Reply{}, aerr
