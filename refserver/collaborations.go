@@ -59,7 +59,7 @@ func (s *Server) createCollaboration(w http.ResponseWriter, r *http.Request, p *
 	fields := parseFields(r)
 
 	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-		return tx.CreateCollaborationTx(id, typ, p, body, expires, fields)
+		return tx.CreateCollaboration(id, typ, p, body, expires, fields)
 	})
 }
 
@@ -102,7 +102,7 @@ func (s *Server) updateCollaboration(w http.ResponseWriter, r *http.Request, p *
 
 	collabID := r.PathValue("collaboration_id")
 	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-		return tx.UpdateCollaborationTx(collabID, p, body, expires, fields)
+		return tx.UpdateCollaboration(collabID, p, body, expires, fields)
 	})
 }
 
@@ -110,7 +110,7 @@ func (s *Server) updateCollaboration(w http.ResponseWriter, r *http.Request, p *
 func (s *Server) deleteCollaboration(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
 	collabID := r.PathValue("collaboration_id")
 	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-		return tx.DeleteCollaborationTx(collabID, p)
+		return tx.DeleteCollaboration(collabID, p)
 	})
 }
 
@@ -128,7 +128,7 @@ func (s *Server) listItemCollaborations(typ string) handlerFunc {
 		}
 		fields := parseFields(r)
 		return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-			return tx.ListItemCollaborationsTx(p, typ, id, q, fields)
+			return tx.ListItemCollaborations(p, typ, id, q, fields)
 		})
 	}
 }
@@ -144,7 +144,7 @@ func (s *Server) listGroupCollaborations(w http.ResponseWriter, r *http.Request,
 		return aerr
 	}
 	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-		return tx.ListGroupCollaborationsTx(gid, p, q)
+		return tx.ListGroupCollaborations(gid, p, q)
 	})
 }
 
@@ -160,6 +160,6 @@ func (s *Server) listPendingCollaborations(w http.ResponseWriter, r *http.Reques
 	}
 	fields := parseFields(r)
 	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-		return tx.ListPendingCollaborationsTx(p, q, fields)
+		return tx.ListPendingCollaborations(p, q, fields)
 	})
 }

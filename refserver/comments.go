@@ -59,7 +59,7 @@ func (s *Server) createComment(w http.ResponseWriter, r *http.Request, p *state.
 	fields := parseFields(r)
 
 	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-		return tx.CreateCommentTx(p, *body.Item.Type, *body.Item.ID, msg, tag, fields)
+		return tx.CreateComment(p, *body.Item.Type, *body.Item.ID, msg, tag, fields)
 	})
 }
 
@@ -91,7 +91,7 @@ func (s *Server) updateComment(w http.ResponseWriter, r *http.Request, p *state.
 	fields := parseFields(r)
 	id := r.PathValue("comment_id")
 	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-		return tx.UpdateCommentTx(id, p, msg, fields)
+		return tx.UpdateComment(id, p, msg, fields)
 	})
 }
 
@@ -114,6 +114,6 @@ func (s *Server) listFileComments(w http.ResponseWriter, r *http.Request, p *sta
 	}
 	fields := parseFields(r)
 	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-		return tx.ListFileCommentsTx(p, id, q, fields)
+		return tx.ListFileComments(p, id, q, fields)
 	})
 }

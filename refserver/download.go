@@ -36,7 +36,7 @@ func (s *Server) downloadFile(w http.ResponseWriter, r *http.Request, p *state.P
 	var mark uint64
 	s.st.Update(func(tx *state.Tx) {
 		m0 := tx.MarkCount()
-		f, v, notReady, aerr = tx.DownloadTx(p, link, id, want)
+		f, v, notReady, aerr = tx.Download(p, link, id, want)
 		mark = tx.ItemReadWait(m0, id)
 	})
 	if link == nil { // through a shared link, the answer depends on the link's folder too

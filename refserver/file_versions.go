@@ -42,7 +42,7 @@ func (s *Server) listFileVersions(w http.ResponseWriter, r *http.Request, p *sta
 		return aerr
 	}
 	fields := parseFields(r)
-	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) { return tx.ListFileVersionsTx(p, id, q, fields) })
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) { return tx.ListFileVersions(p, id, q, fields) })
 }
 
 // deleteFileVersion serves DELETE /files/{file_id}/versions/{id}: 204.
@@ -54,7 +54,7 @@ func (s *Server) deleteFileVersion(w http.ResponseWriter, r *http.Request, p *st
 	}
 	versionID := r.PathValue("file_version_id")
 	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-		return tx.DeleteFileVersionTx(fileID, versionID, p, ifMatch)
+		return tx.DeleteFileVersion(fileID, versionID, p, ifMatch)
 	})
 }
 
@@ -79,7 +79,7 @@ func (s *Server) restoreFileVersion(w http.ResponseWriter, r *http.Request, p *s
 	}
 	versionID := r.PathValue("file_version_id")
 	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-		return tx.RestoreFileVersionTx(fileID, versionID, p, fields)
+		return tx.RestoreFileVersion(fileID, versionID, p, fields)
 	})
 }
 

@@ -41,7 +41,7 @@ func (s *Server) getFile(w http.ResponseWriter, r *http.Request, p *state.Princi
 	var mark uint64
 	err := s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
 		m0 := tx.MarkCount()
-		rep, aerr := tx.GetItemTx(p, rd, state.CollectionQuery{})
+		rep, aerr := tx.GetItem(p, rd, state.CollectionQuery{})
 		mark = tx.ItemReadWait(m0, id)
 		return rep, aerr
 	})
@@ -86,6 +86,6 @@ func (s *Server) preflightUpload(w http.ResponseWriter, r *http.Request, p *stat
 		return aerr
 	}
 	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-		return tx.PreflightUploadTx(p, body)
+		return tx.PreflightUpload(p, body)
 	})
 }

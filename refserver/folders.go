@@ -49,7 +49,7 @@ func (s *Server) createFolder(w http.ResponseWriter, r *http.Request, p *state.P
 	fields := parseFields(r)
 
 	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-		return tx.CreateFolderTx(p, body, syncState, uploadEmail, fields)
+		return tx.CreateFolder(p, body, syncState, uploadEmail, fields)
 	})
 }
 
@@ -142,7 +142,7 @@ func (s *Server) getFolder(w http.ResponseWriter, r *http.Request, p *state.Prin
 	if aerr != nil {
 		return aerr
 	}
-	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) { return tx.GetItemTx(p, rd, q) })
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) { return tx.GetItem(p, rd, q) })
 }
 
 // listFolderItems serves GET /folders/{folder_id}/items with offset or
@@ -163,7 +163,7 @@ func (s *Server) listFolderItems(w http.ResponseWriter, r *http.Request, p *stat
 	if rd.Link != nil || rd.Fields != nil {
 		// Through a shared link the answer depends on the link's folder;
 		// full entries show more than their own records (a folder's size).
-		return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) { return tx.ListFolderItemsTx(p, rd, q) })
+		return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) { return tx.ListFolderItems(p, rd, q) })
 	}
 	var (
 		mark   uint64
@@ -172,7 +172,7 @@ func (s *Server) listFolderItems(w http.ResponseWriter, r *http.Request, p *stat
 	q.Window = &window
 	err := s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
 		m0 := tx.MarkCount()
-		rep, aerr := tx.ListFolderItemsTx(p, rd, q)
+		rep, aerr := tx.ListFolderItems(p, rd, q)
 		mark = tx.ListingReadWait(m0, id, window)
 		return rep, aerr
 	})

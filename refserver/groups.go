@@ -34,7 +34,7 @@ func (s *Server) createGroup(w http.ResponseWriter, r *http.Request, p *state.Pr
 	}
 	fields := parseFields(r)
 	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-		return tx.CreateGroupTx(body, fields, p)
+		return tx.CreateGroup(body, fields, p)
 	})
 }
 
@@ -46,7 +46,7 @@ func (s *Server) getGroup(w http.ResponseWriter, r *http.Request, p *state.Princ
 	}
 	fields := parseFields(r)
 	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-		return tx.GetGroupTx(id, p, fields)
+		return tx.GetGroup(id, p, fields)
 	})
 }
 
@@ -62,7 +62,7 @@ func (s *Server) updateGroup(w http.ResponseWriter, r *http.Request, p *state.Pr
 	}
 	fields := parseFields(r)
 	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-		return tx.UpdateGroupTx(id, p, body, fields)
+		return tx.UpdateGroup(id, p, body, fields)
 	})
 }
 
@@ -81,7 +81,7 @@ func (s *Server) listGroups(w http.ResponseWriter, r *http.Request, p *state.Pri
 	filter := strings.ToLower(r.URL.Query().Get("filter_term"))
 	fields := parseFields(r)
 	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-		return tx.ListGroupsTx(filter, pq, fields, p)
+		return tx.ListGroups(filter, pq, fields, p)
 	})
 }
 
@@ -97,6 +97,6 @@ func (s *Server) listGroupMemberships(w http.ResponseWriter, r *http.Request, p 
 		return aerr
 	}
 	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-		return tx.ListGroupMembershipsTx(id, p, pq)
+		return tx.ListGroupMemberships(id, p, pq)
 	})
 }

@@ -4,9 +4,11 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -16,10 +18,15 @@ import (
 
 // TestHouseRules checks the layout docs/refserver.md describes, so that it
 // stays true as resources are added: no handler (no non-test file of this
-// package but the persistence's) takes the state's lock or marks a record
-// itself; the state and the rooms on it (metadata, persist) import no
-// net/http, not even through another package, and the state no bbolt; and
-// the rooms import nothing of the server.
+// package but the persistence's) marks a record itself or begins a test
+// transaction; no type under internal/ exports a lock (the model is
+// reached only through a transaction, state.Tx or state.ReadTx, which
+// only State.Update and View hand out, so a handler cannot take the
+// state's lock, nor forget it); no comment asks a caller to hold a lock
+// (the transaction's type says it); the state and the rooms on it
+// (metadata, persist) import no net/http, not even through another
+// package, and the state no bbolt; and the rooms import nothing of the
+// server.
 func TestHouseRules(t *testing.T) {
 	t.Parallel()
 	files, err := filepath.Glob("*.go")
@@ -31,10 +38,11 @@ func TestHouseRules(t *testing.T) {
 		if strings.HasSuffix(name, "_test.go") {
 			continue
 		}
-		f, err := parser.ParseFile(fset, name, nil, 0)
+		f, err := parser.ParseFile(fset, name, nil, parser.ParseComments)
 		if err != nil {
 			t.Fatal(err)
 		}
+		checkLockComments(t, fset, f)
 		// The persistence marks every record (markAll), and oauth.go wires
 		// the oauth room's Mark hook, through which its own mutators mark.
 		persistence := strings.HasPrefix(name, "persist") || name == "oauth.go"
@@ -43,20 +51,50 @@ func TestHouseRules(t *testing.T) {
 			if !ok {
 				return true
 			}
-			inner, ok := sel.X.(*ast.SelectorExpr)
-			if !ok || inner.Sel.Name != "st" {
-				return true
-			}
 			switch sel.Sel.Name {
-			case "Mu":
-				t.Errorf("%s: takes the state's lock (st.Mu); run a state transaction through change, Update or View", fset.Position(sel.Pos()))
-			case "Dirty":
+			case "BeginForTest":
+				t.Errorf("%s: begins a test transaction; run a state transaction through change, Update or View", fset.Position(sel.Pos()))
+			case "Dirty", "MarkOAuth":
 				if !persistence {
-					t.Errorf("%s: marks a record (st.Dirty); the state's mutators mark what they change", fset.Position(sel.Pos()))
+					t.Errorf("%s: marks a record (%s); the transaction's mutators mark what they change", fset.Position(sel.Pos()), sel.Sel.Name)
 				}
 			}
 			return true
 		})
+	}
+	err = filepath.WalkDir("internal", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.ParseComments)
+		if err != nil {
+			return err
+		}
+		checkLockComments(t, fset, f)
+		ast.Inspect(f, func(n ast.Node) bool {
+			st, ok := n.(*ast.StructType)
+			if !ok {
+				return true
+			}
+			for _, field := range st.Fields.List {
+				if !isLockType(field.Type) {
+					continue
+				}
+				if len(field.Names) == 0 { // embedded: its methods and the field Mutex are exported
+					t.Errorf("%s: embeds a lock; make it an unexported field", fset.Position(field.Pos()))
+				}
+				for _, id := range field.Names {
+					if id.IsExported() {
+						t.Errorf("%s: exported lock %s; unexport it and hand out a transaction (or a method) instead", fset.Position(id.Pos()), id.Name)
+					}
+				}
+			}
+			return true
+		})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 
 	if testing.Short() {
@@ -86,6 +124,38 @@ func TestHouseRules(t *testing.T) {
 			if d == "github.com/contentapi/cms/refserver" || strings.HasPrefix(d, "github.com/contentapi/cms/") && !strings.HasPrefix(d, "github.com/contentapi/cms/refserver/internal/") {
 				t.Errorf("internal/%s imports %s: the rooms import nothing of the server or the SDK", e.Name(), d)
 			}
+		}
+	}
+}
+
+// isLockType reports whether e is sync.Mutex or sync.RWMutex, or a
+// pointer to one.
+func isLockType(e ast.Expr) bool {
+	if star, ok := e.(*ast.StarExpr); ok {
+		e = star.X
+	}
+	sel, ok := e.(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	pkg, ok := sel.X.(*ast.Ident)
+	return ok && pkg.Name == "sync" && (sel.Sel.Name == "Mutex" || sel.Sel.Name == "RWMutex")
+}
+
+// askHold matches a comment that asks its caller to hold a lock:
+// "Callers hold Mu", "the caller holds the lock", "with Mu held", "under
+// Mu".
+var askHold = regexp.MustCompile(`(?i)\bcallers?\s+(must\s+)?holds?\b|\bcaller\s+holds\b|\bwith\s+\w*mu\s+held\b|\b(hold|under)\s+(the\s+state's\s+)?Mu\b`)
+
+// checkLockComments fails on every comment of f that asks a caller to
+// hold a lock: a function that needs the state's lock takes the
+// transaction instead.
+func checkLockComments(t *testing.T, fset *token.FileSet, f *ast.File) {
+	t.Helper()
+	for _, g := range f.Comments {
+		text := strings.Join(strings.Fields(g.Text()), " ")
+		if m := askHold.FindString(text); m != "" {
+			t.Errorf("%s: a comment asks its caller to hold a lock (%q); take the transaction (state.Tx, state.ReadTx) instead", fset.Position(g.Pos()), m)
 		}
 	}
 }

@@ -52,6 +52,6 @@ func (s *Server) updateItem(w http.ResponseWriter, r *http.Request, p *state.Pri
 
 	ifMatch := r.Header.Get("If-Match")
 	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-		return tx.UpdateItemTx(id, body, p, typ, ifMatch, lock, unlock, now, removeLink, link, fields)
+		return tx.UpdateItem(id, body, p, typ, ifMatch, lock, unlock, now, removeLink, link, fields)
 	})
 }

@@ -34,7 +34,7 @@ func (s *Server) createLegalHoldAssignment(w http.ResponseWriter, r *http.Reques
 		return wire.BadRequest("assign_to.type must be file, file_version, folder, user, ownership or interactions")
 	}
 	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-		return governance.CreateLegalHoldAssignmentTx(tx, b, p, a)
+		return governance.CreateLegalHoldAssignment(tx, b, p, a)
 	})
 }
 
@@ -64,7 +64,7 @@ func (s *Server) listLegalHoldAssignments(w http.ResponseWriter, r *http.Request
 	}
 	fields := parseFields(r)
 	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-		return governance.ListLegalHoldAssignmentsTx(tx, policyID, typ, toID, q, fields)
+		return governance.ListLegalHoldAssignments(tx, policyID, typ, toID, q, fields)
 	})
 }
 

@@ -21,7 +21,7 @@ func (s *Server) listFileVersionLegalHolds(w http.ResponseWriter, r *http.Reques
 		return wire.BadRequest("Missing required parameter: policy_id")
 	}
 	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-		return governance.ListFileVersionLegalHoldsTx(tx, policyID, q)
+		return governance.ListFileVersionLegalHolds(tx, policyID, q)
 	})
 }
 
@@ -30,7 +30,7 @@ func (s *Server) listFileVersionLegalHolds(w http.ResponseWriter, r *http.Reques
 func (s *Server) getFileVersionLegalHold(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
 	recordID := r.PathValue("id")
 	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-		return governance.GetFileVersionLegalHoldTx(tx, recordID)
+		return governance.GetFileVersionLegalHold(tx, recordID)
 	})
 }
 
@@ -56,6 +56,6 @@ func (s *Server) listHeldByAssignment(w http.ResponseWriter, r *http.Request, p 
 	fields := parseFields(r)
 	recordID := r.PathValue("id")
 	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-		return governance.ListHeldByAssignmentTx(tx, recordID, current, q, fields, p)
+		return governance.ListHeldByAssignment(tx, recordID, current, q, fields, p)
 	})
 }

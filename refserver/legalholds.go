@@ -71,7 +71,7 @@ func (s *Server) createLegalHoldPolicy(w http.ResponseWriter, r *http.Request, p
 		return wire.BadRequest("filter_started_at is after filter_ended_at")
 	}
 	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-		return governance.CreateLegalHoldPolicyTx(tx, hp)
+		return governance.CreateLegalHoldPolicy(tx, hp)
 	})
 }
 
@@ -90,7 +90,7 @@ func (s *Server) listLegalHoldPolicies(w http.ResponseWriter, r *http.Request, p
 	prefix := strings.ToLower(r.URL.Query().Get("policy_name"))
 	fields := parseFields(r)
 	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-		return governance.ListLegalHoldPoliciesTx(tx, prefix, q, fields)
+		return governance.ListLegalHoldPolicies(tx, prefix, q, fields)
 	})
 }
 
@@ -113,7 +113,7 @@ func (s *Server) updateLegalHoldPolicy(w http.ResponseWriter, r *http.Request, p
 	}
 	pathValue := r.PathValue("id")
 	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-		return governance.UpdateLegalHoldPolicyTx(tx, pathValue, b)
+		return governance.UpdateLegalHoldPolicy(tx, pathValue, b)
 	})
 }
 

@@ -106,8 +106,8 @@ type clientCount struct {
 
 // started counts a connection that starts a request at now, unless it was
 // counted in now's window already (last: the window it was last counted
-// in), and returns the window it is now counted in. Callers hold
-// lifecycle.mu.
+// in), and returns the window it is now counted in. It runs
+// under lifecycle.mu, which its callers take.
 func (c *clientCount) started(last int64, now time.Time) int64 {
 	w := now.UnixNano() / int64(clientWindow)
 	if prev := c.window.Load(); w != prev {

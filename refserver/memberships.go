@@ -34,7 +34,7 @@ func (s *Server) createMembership(w http.ResponseWriter, r *http.Request, p *sta
 	}
 	fields := parseFields(r)
 	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-		return tx.CreateMembershipTx(body, fields)
+		return tx.CreateMembership(body, fields)
 	})
 }
 
@@ -43,7 +43,7 @@ func (s *Server) getMembership(w http.ResponseWriter, r *http.Request, p *state.
 	fields := parseFields(r)
 	membershipID := r.PathValue("group_membership_id")
 	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-		return tx.GetMembershipTx(membershipID, p, fields)
+		return tx.GetMembership(membershipID, p, fields)
 	})
 }
 
@@ -62,7 +62,7 @@ func (s *Server) updateMembership(w http.ResponseWriter, r *http.Request, p *sta
 	fields := parseFields(r)
 	membershipID := r.PathValue("group_membership_id")
 	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-		return tx.UpdateMembershipTx(membershipID, p, body, fields)
+		return tx.UpdateMembership(membershipID, p, body, fields)
 	})
 }
 
@@ -70,7 +70,7 @@ func (s *Server) updateMembership(w http.ResponseWriter, r *http.Request, p *sta
 func (s *Server) deleteMembership(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
 	membershipID := r.PathValue("group_membership_id")
 	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-		return tx.DeleteMembershipTx(membershipID, p)
+		return tx.DeleteMembership(membershipID, p)
 	})
 }
 
@@ -86,6 +86,6 @@ func (s *Server) listUserMemberships(w http.ResponseWriter, r *http.Request, p *
 		return aerr
 	}
 	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-		return tx.ListUserMembershipsTx(p, id, pq)
+		return tx.ListUserMemberships(p, id, pq)
 	})
 }

@@ -28,7 +28,7 @@ func (s *Server) listInstances(typ string) handlerFunc {
 			return wire.NotFound(typ)
 		}
 		return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-			return metadata.ListInstancesTx(tx, p, typ, id)
+			return metadata.ListInstances(tx, p, typ, id)
 		})
 	}
 }
@@ -39,7 +39,7 @@ func (s *Server) listInstances(typ string) handlerFunc {
 func (s *Server) getInstance(typ string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
 		ip := s.readInstancePath(r, typ)
-		return s.changeErr(w, func(tx *state.Tx) (state.Reply, error) { return metadata.GetInstanceTx(tx, ip, p) })
+		return s.changeErr(w, func(tx *state.Tx) (state.Reply, error) { return metadata.GetInstance(tx, ip, p) })
 	}
 }
 
@@ -70,7 +70,7 @@ func (s *Server) createInstance(typ string) handlerFunc {
 func (s *Server) deleteInstance(typ string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
 		ip := s.readInstancePath(r, typ)
-		return s.changeErr(w, func(tx *state.Tx) (state.Reply, error) { return metadata.DeleteInstanceTx(tx, ip, p) })
+		return s.changeErr(w, func(tx *state.Tx) (state.Reply, error) { return metadata.DeleteInstance(tx, ip, p) })
 	}
 }
 
@@ -97,6 +97,6 @@ func (s *Server) updateInstance(typ string) handlerFunc {
 			return aerr
 		}
 		ip := s.readInstancePath(r, typ)
-		return s.changeErr(w, func(tx *state.Tx) (state.Reply, error) { return metadata.PatchInstanceTx(tx, ip, p, patch) })
+		return s.changeErr(w, func(tx *state.Tx) (state.Reply, error) { return metadata.PatchInstance(tx, ip, p, patch) })
 	}
 }

@@ -82,6 +82,6 @@ func (s *Server) executeMetadataQuery(w http.ResponseWriter, r *http.Request, p 
 	hash := bodyHash(raw)
 
 	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-		return metadata.ExecuteMetadataQueryTx(tx, scope, key, body, tree, params, p, hash, limit)
+		return metadata.ExecuteMetadataQuery(tx, scope, key, body, tree, params, p, hash, limit)
 	})
 }

@@ -44,6 +44,6 @@ func (s *Server) updateTemplate(w http.ResponseWriter, r *http.Request, p *state
 	}
 	templateKey := r.PathValue("template_key")
 	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-		return metadata.UpdateTemplateTx(tx, scope, templateKey, ops)
+		return metadata.UpdateTemplate(tx, scope, templateKey, ops)
 	})
 }

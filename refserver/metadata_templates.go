@@ -133,7 +133,7 @@ func (s *Server) createTemplate(w http.ResponseWriter, r *http.Request, p *state
 	}
 
 	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-		return metadata.CreateTemplateTx(tx, t, derived)
+		return metadata.CreateTemplate(tx, t, derived)
 	})
 }
 
@@ -145,7 +145,7 @@ func (s *Server) getTemplate(w http.ResponseWriter, r *http.Request, p *state.Pr
 	}
 	templateKey := r.PathValue("template_key")
 	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-		return metadata.GetTemplateTx(tx, scope, templateKey)
+		return metadata.GetTemplate(tx, scope, templateKey)
 	})
 }
 
@@ -155,7 +155,7 @@ func (s *Server) getTemplate(w http.ResponseWriter, r *http.Request, p *state.Pr
 func (s *Server) getTemplateByID(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
 	pathValue := r.PathValue("template_id")
 	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-		return metadata.GetTemplateByIDTx(tx, pathValue)
+		return metadata.GetTemplateByID(tx, pathValue)
 	})
 }
 
@@ -169,7 +169,7 @@ func (s *Server) deleteTemplate(w http.ResponseWriter, r *http.Request, p *state
 	}
 	templateKey := r.PathValue("template_key")
 	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-		return metadata.DeleteTemplateTx(tx, scope, templateKey)
+		return metadata.DeleteTemplate(tx, scope, templateKey)
 	})
 }
 
@@ -190,7 +190,7 @@ func (s *Server) listTemplates(w http.ResponseWriter, r *http.Request, scope str
 		return aerr
 	}
 	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-		return metadata.ListTemplatesTx(tx, scope, q)
+		return metadata.ListTemplates(tx, scope, q)
 	})
 }
 
@@ -208,6 +208,6 @@ func (s *Server) listTemplatesByInstance(w http.ResponseWriter, r *http.Request,
 		return aerr
 	}
 	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-		return metadata.ListTemplatesByInstanceTx(tx, id, p, limit)
+		return metadata.ListTemplatesByInstance(tx, id, p, limit)
 	})
 }

@@ -70,7 +70,7 @@ func (s *Server) closeState() error {
 // (a webhook delivery, queued under the state's lock) is committed: it
 // waits for that transaction to end (its marks are then made), then for
 // every mark so far (persist.DB.Await). Nothing to wait for without
-// DataDir. Callers hold no lock.
+// DataDir. Call it outside any transaction.
 func (s *Server) awaitQueuer() error {
 	if s.db == nil {
 		return nil

@@ -12,8 +12,8 @@ import (
 
 // Records of the authorization service: apps, issued access and refresh
 // tokens, authorization codes and used JWT ids, keyed by client id, token,
-// code and "<client id>\x00<jti>". They are guarded by the oauth room's lock (s.oauth.Lock), which the persistence
-// takes before s.mu.
+// code and "<client id>\x00<jti>". The oauth room's lock (s.oauth.Lock)
+// guards them; the persistence takes it before the state's lock.
 
 // recApp is a registered app; its public keys are PKIX DER by key id.
 type recApp struct {
@@ -69,7 +69,9 @@ type recAccess struct {
 	Refresh              string
 }
 
-func (s *Server) accessKeys(*state.ReadTx) []string { return state.SortedKeys(s.oauth.Records().Access) }
+func (s *Server) accessKeys(*state.ReadTx) []string {
+	return state.SortedKeys(s.oauth.Records().Access)
+}
 
 func (s *Server) accessRec(_ *state.ReadTx, tok string) (recAccess, bool) {
 	it, ok := s.oauth.Records().Access[tok]
@@ -104,7 +106,9 @@ type recRefresh struct {
 	Expires                time.Time
 }
 
-func (s *Server) refreshKeys(*state.ReadTx) []string { return state.SortedKeys(s.oauth.Records().Refresh) }
+func (s *Server) refreshKeys(*state.ReadTx) []string {
+	return state.SortedKeys(s.oauth.Records().Refresh)
+}
 
 func (s *Server) refreshRec(_ *state.ReadTx, tok string) (recRefresh, bool) {
 	e, ok := s.oauth.Records().Refresh[tok]

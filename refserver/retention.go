@@ -73,7 +73,7 @@ func (s *Server) createRetentionPolicy(w http.ResponseWriter, r *http.Request, p
 	rp.CanOwnerExtend, _ = b.CanOwnerExtendRetention.Value()
 	rp.OwnersNotified, _ = b.AreOwnersNotified.Value()
 	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-		return governance.CreateRetentionPolicyTx(tx, b, rp)
+		return governance.CreateRetentionPolicy(tx, b, rp)
 	})
 }
 
@@ -101,7 +101,7 @@ func (s *Server) listRetentionPolicies(w http.ResponseWriter, r *http.Request, p
 	}
 	fields := parseFields(r)
 	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-		return governance.ListRetentionPoliciesTx(tx, by, name, typ, q, fields)
+		return governance.ListRetentionPolicies(tx, by, name, typ, q, fields)
 	})
 }
 
@@ -126,7 +126,7 @@ func (s *Server) updateRetentionPolicy(w http.ResponseWriter, r *http.Request, p
 	}
 	pathValue := r.PathValue("id")
 	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-		return governance.UpdateRetentionPolicyTx(tx, pathValue, b)
+		return governance.UpdateRetentionPolicy(tx, pathValue, b)
 	})
 }
 

@@ -69,7 +69,7 @@ func (s *Server) createRetentionAssignment(w http.ResponseWriter, r *http.Reques
 		a.StartDateField = v
 	}
 	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-		return governance.CreateRetentionAssignmentTx(tx, b, a, p)
+		return governance.CreateRetentionAssignment(tx, b, a, p)
 	})
 }
 
@@ -97,7 +97,7 @@ func (s *Server) listRetentionPolicyAssignments(w http.ResponseWriter, r *http.R
 	fields := parseFields(r)
 	recordID := r.PathValue("id")
 	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-		return governance.ListRetentionPolicyAssignmentsTx(tx, recordID, typ, q, fields)
+		return governance.ListRetentionPolicyAssignments(tx, recordID, typ, q, fields)
 	})
 }
 
@@ -136,6 +136,6 @@ func (s *Server) listRetainedByAssignment(w http.ResponseWriter, r *http.Request
 	}
 	recordID := r.PathValue("id")
 	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-		return governance.ListRetainedByAssignmentTx(tx, recordID, current, q)
+		return governance.ListRetainedByAssignment(tx, recordID, current, q)
 	})
 }

@@ -33,7 +33,7 @@ func (s *Server) listFileVersionRetentions(w http.ResponseWriter, r *http.Reques
 		return aerr
 	}
 	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-		return governance.ListFileVersionRetentionsTx(tx, fileID, versionID, action, before, after, policyID, q)
+		return governance.ListFileVersionRetentions(tx, fileID, versionID, action, before, after, policyID, q)
 	})
 }
 

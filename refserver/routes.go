@@ -249,4 +249,3 @@ func (s *Server) contentMux() http.Handler {
 	}))
 	return mux
 }
-

@@ -67,7 +67,7 @@ func (s *Server) getSharedItem(w http.ResponseWriter, r *http.Request, p *state.
 		return wire.BadRequest("GET /shared_items needs the boxapi header: shared_link=<URL>[&shared_link_password=<password>]")
 	}
 	rd := state.ItemRead{Link: b, IfNoneMatch: r.Header.Get("If-None-Match"), Fields: parseFields(r)}
-	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) { return tx.GetSharedItemTx(p, rd) })
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) { return tx.GetSharedItem(p, rd) })
 }
 
 // redactBoxAPI hides the password of a boxapi header value (the request

@@ -43,7 +43,7 @@ func (s *Server) createTaskAssignment(w http.ResponseWriter, r *http.Request, p 
 		login = *body.AssignTo.Login
 	}
 	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-		return tx.CreateTaskAssignmentTx(body, p, userID, login)
+		return tx.CreateTaskAssignment(body, p, userID, login)
 	})
 }
 
@@ -77,7 +77,7 @@ func (s *Server) updateTaskAssignment(w http.ResponseWriter, r *http.Request, p 
 		}
 	}
 	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-		return tx.UpdateTaskAssignmentTx(p, id, body)
+		return tx.UpdateTaskAssignment(p, id, body)
 	})
 }
 

@@ -46,7 +46,7 @@ func (s *Server) createTask(w http.ResponseWriter, r *http.Request, p *state.Pri
 		t.Message = *body.Message
 	}
 	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-		return tx.CreateTaskTx(body, p, t)
+		return tx.CreateTask(body, p, t)
 	})
 }
 
@@ -74,7 +74,7 @@ func (s *Server) updateTask(w http.ResponseWriter, r *http.Request, p *state.Pri
 		return aerr
 	}
 	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-		return tx.UpdateTaskTx(p, id, body, dueGiven, dueAt)
+		return tx.UpdateTask(p, id, body, dueGiven, dueAt)
 	})
 }
 
@@ -94,6 +94,6 @@ func (s *Server) listFileTasks(w http.ResponseWriter, r *http.Request, p *state.
 		return aerr
 	}
 	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-		return tx.ListFileTasksTx(p, id)
+		return tx.ListFileTasks(p, id)
 	})
 }

@@ -26,7 +26,7 @@ func (s *Server) getTrashed(typ string) handlerFunc {
 		}
 		fields := parseFields(r)
 		return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-			return tx.GetTrashedTx(p, typ, id, fields)
+			return tx.GetTrashed(p, typ, id, fields)
 		})
 	}
 }
@@ -41,7 +41,7 @@ func (s *Server) purgeTrashed(typ string) handlerFunc {
 			return aerr
 		}
 		var blobs []string
-		s.st.Update(func(tx *state.Tx) { blobs, aerr = tx.PurgeTrashedTx(p, typ, id) })
+		s.st.Update(func(tx *state.Tx) { blobs, aerr = tx.PurgeTrashed(p, typ, id) })
 		if aerr != nil {
 			return aerr
 		}
@@ -84,7 +84,7 @@ func (s *Server) restoreHandler(typ, pathKey string) handlerFunc {
 		}
 		fields := parseFields(r)
 		return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-			return tx.RestoreItemTx(p, typ, id, body, fields)
+			return tx.RestoreItem(p, typ, id, body, fields)
 		})
 	}
 }
@@ -153,6 +153,6 @@ func (s *Server) listTrash(w http.ResponseWriter, r *http.Request, p *state.Prin
 	}
 	fields := parseFields(r)
 	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-		return tx.ListTrashTx(p, q, fields)
+		return tx.ListTrash(p, q, fields)
 	})
 }

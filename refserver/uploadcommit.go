@@ -200,7 +200,8 @@ func (s *Server) commitUploadSession(w http.ResponseWriter, r *http.Request, p *
 
 // finishContent makes the session's content a blob once (a commit that
 // fails later, on a name clash or a condition, leaves it to the next one).
-// Callers hold ss.commitMu, not s.mu.
+// It runs under the session's commit lock (Session.LockCommit), outside any
+// transaction.
 func (s *Server) finishContent(r *http.Request, ss *state.Session, sum string) (BlobInfo, error) {
 	var (
 		final *BlobInfo

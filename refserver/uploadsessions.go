@@ -74,7 +74,7 @@ func (s *Server) createUploadSession(w http.ResponseWriter, r *http.Request, p *
 	}
 	defer release()
 	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-		return tx.CreateUploadSessionTx(p, folderID, name, size, asm, keep)
+		return tx.CreateUploadSession(p, folderID, name, size, asm, keep)
 	})
 }
 
@@ -107,12 +107,12 @@ func (s *Server) createVersionUploadSession(w http.ResponseWriter, r *http.Reque
 	}
 	defer release()
 	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-		return tx.CreateVersionUploadSessionTx(p, id, name, size, asm, keep)
+		return tx.CreateVersionUploadSession(p, id, name, size, asm, keep)
 	})
 }
 
 // dropContent discards the content of a session that ended without a
-// commit. Callers do not hold s.mu.
+// commit. It runs outside any transaction.
 func (s *Server) dropContent(r *http.Request, ss *state.Session) {
 	if ss == nil {
 		return

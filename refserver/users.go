@@ -30,7 +30,7 @@ func (s *Server) listUsers(w http.ResponseWriter, r *http.Request, p *state.Prin
 	fields := parseFields(r)
 
 	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-		return tx.ListUsersTx(p, userType, extID, filter, fields, pq)
+		return tx.ListUsers(p, userType, extID, filter, fields, pq)
 	})
 }
 
@@ -58,7 +58,7 @@ func (s *Server) createUser(w http.ResponseWriter, r *http.Request, p *state.Pri
 	fields := parseFields(r)
 
 	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-		return tx.CreateUserTx(body, appUser, fields)
+		return tx.CreateUser(body, appUser, fields)
 	})
 }
 
@@ -78,7 +78,7 @@ func (s *Server) getUser(w http.ResponseWriter, r *http.Request, p *state.Princi
 	}
 	fields := parseFields(r)
 	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-		return tx.GetUserTx(id, p, fields)
+		return tx.GetUser(id, p, fields)
 	})
 }
 
@@ -109,7 +109,7 @@ func (s *Server) updateUser(w http.ResponseWriter, r *http.Request, p *state.Pri
 	fields := parseFields(r)
 
 	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-		return tx.UpdateUserTx(id, body, ne, fields)
+		return tx.UpdateUser(id, body, ne, fields)
 	})
 }
 
@@ -128,7 +128,7 @@ func (s *Server) deleteUser(w http.ResponseWriter, r *http.Request, p *state.Pri
 		return aerr
 	}
 	var blobs []string
-	s.st.Update(func(tx *state.Tx) { blobs, aerr = tx.DeleteUserTx(p, id, force) })
+	s.st.Update(func(tx *state.Tx) { blobs, aerr = tx.DeleteUser(p, id, force) })
 	if aerr != nil {
 		return aerr
 	}

@@ -21,6 +21,6 @@ func (s *Server) getFileVersion(w http.ResponseWriter, r *http.Request, p *state
 	}
 	fields := parseFields(r)
 	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-		return tx.GetFileVersionTx(p, id, vid, fields)
+		return tx.GetFileVersion(p, id, vid, fields)
 	})
 }

@@ -13,7 +13,7 @@ func (s *Server) getWatermark(typ string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
 		id := r.PathValue("id")
 		return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-			return tx.GetWatermarkTx(id, p, typ)
+			return tx.GetWatermark(id, p, typ)
 		})
 	}
 }
@@ -45,7 +45,7 @@ func (s *Server) applyWatermark(typ string) handlerFunc {
 		}
 		id := r.PathValue("id")
 		return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-			return tx.ApplyWatermarkTx(id, p, typ)
+			return tx.ApplyWatermark(id, p, typ)
 		})
 	}
 }
@@ -56,7 +56,7 @@ func (s *Server) removeWatermark(typ string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
 		id := r.PathValue("id")
 		return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-			return tx.RemoveWatermarkTx(id, p, typ)
+			return tx.RemoveWatermark(id, p, typ)
 		})
 	}
 }

@@ -84,7 +84,8 @@ func (s *Server) initWebhookDelivery() {
 	s.hookSlots = make(chan struct{}, maxConcurrentDeliveries)
 }
 
-// queueDelivery starts the delivery of one payload. Callers hold s.mu.
+// queueDelivery starts the delivery of one payload. The state calls it
+// in the transaction that fired the event (State.QueueHook).
 func (s *Server) queueDelivery(hook *state.Webhook, trigger string, by *state.User, source any) {
 	creator := state.UnknownUser
 	if by != nil {

@@ -67,7 +67,7 @@ func (s *Server) createWebhook(w http.ResponseWriter, r *http.Request, p *state.
 		return aerr
 	}
 	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-		return tx.CreateWebhookTx(p, body, triggers)
+		return tx.CreateWebhook(p, body, triggers)
 	})
 }
 
@@ -91,7 +91,7 @@ func (s *Server) updateWebhook(w http.ResponseWriter, r *http.Request, p *state.
 	}
 	id := r.PathValue("webhook_id")
 	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-		return tx.UpdateWebhookTx(id, p, body)
+		return tx.UpdateWebhook(id, p, body)
 	})
 }
 

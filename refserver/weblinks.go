@@ -79,7 +79,7 @@ func (s *Server) createWebLink(w http.ResponseWriter, r *http.Request, p *state.
 	}
 	fields := parseFields(r)
 	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-		return tx.CreateWebLinkTx(p, body, name, desc, fields)
+		return tx.CreateWebLink(p, body, name, desc, fields)
 	})
 }
 
@@ -96,7 +96,7 @@ func (s *Server) getWebLink(w http.ResponseWriter, r *http.Request, p *state.Pri
 		return aerr
 	}
 	rd.IfNoneMatch = "" // a web link is read whole, whatever the etag
-	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) { return tx.GetItemTx(p, rd, state.CollectionQuery{}) })
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) { return tx.GetItem(p, rd, state.CollectionQuery{}) })
 }
 
 // sharedLinkBody is the shared_link object of an update. Only password
@@ -157,7 +157,7 @@ func (s *Server) updateWebLink(w http.ResponseWriter, r *http.Request, p *state.
 	fields := parseFields(r)
 
 	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-		return tx.UpdateWebLinkTx(p, id, body, now, removeLink, link, fields)
+		return tx.UpdateWebLink(p, id, body, now, removeLink, link, fields)
 	})
 }
 

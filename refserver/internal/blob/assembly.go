@@ -124,7 +124,7 @@ func (a *memAssembly) ReadAt(p []byte, off int64) (int, error) {
 	return n, nil
 }
 
-// chunkAt finds the chunk holding byte pos. Callers hold a.mu.
+// chunkAt finds the chunk holding byte pos. It runs under a.mu, which its callers take.
 func (a *memAssembly) chunkAt(pos int64) ([]byte, int64, bool) {
 	for start, c := range a.chunks {
 		if pos >= start && pos < start+int64(len(c)) {

@@ -19,7 +19,7 @@ import (
 // user of the enterprise made through POST /users that is not deleted or
 // rolled out; nil otherwise. Governance takes any of them (legal hold
 // custodians, retention notification recipients, the created_by_user_id
-// filter). Callers hold Mu.
+// filter).
 func KnownUser(s *state.Tx, id string) *state.User {
 	for _, u := range []*state.User{s.Admin, s.User, s.App} {
 		if u.ID == id {

@@ -19,12 +19,12 @@ type LegalHoldAssignmentBody struct {
 	} `json:"assign_to"`
 }
 
-// CreateLegalHoldAssignmentTx serves POST /legal_hold_policy_assignments
+// CreateLegalHoldAssignment serves POST /legal_hold_policy_assignments
 // (refserver's createLegalHoldAssignment): a (target checked) puts the
 // policy on its target and holds every version it covers now; 400 for a
 // policy releasing or released, 409 for the same target twice. 201 with
-// its record. Callers hold Mu.
-func CreateLegalHoldAssignmentTx(s *state.Tx, b LegalHoldAssignmentBody, p *state.Principal, a *state.LegalHoldAssignment) (state.Reply, *wire.Error) {
+// its record.
+func CreateLegalHoldAssignment(s *state.Tx, b LegalHoldAssignmentBody, p *state.Principal, a *state.LegalHoldAssignment) (state.Reply, *wire.Error) {
 	hp, aerr := LegalHoldPolicyByID(s, *b.PolicyID)
 	if aerr != nil {
 		return state.Reply{}, aerr
@@ -105,10 +105,10 @@ func LegalHoldAssignmentByID(s *state.Tx, id string) (*state.LegalHoldAssignment
 	return a, nil
 }
 
-// ListLegalHoldAssignmentsTx serves GET /legal_hold_policy_assignments
+// ListLegalHoldAssignments serves GET /legal_hold_policy_assignments
 // (listLegalHoldAssignments): a marker page of the policy's assignments
-// not gone, of type typ and target toID when given. Callers hold Mu.
-func ListLegalHoldAssignmentsTx(s *state.Tx, policyID string, typ string, toID string, q wire.Page, fields []string) (state.Reply, *wire.Error) {
+// not gone, of type typ and target toID when given.
+func ListLegalHoldAssignments(s *state.Tx, policyID string, typ string, toID string, q wire.Page, fields []string) (state.Reply, *wire.Error) {
 	hp, aerr := LegalHoldPolicyByID(s, policyID)
 	if aerr != nil {
 		return state.Reply{}, aerr
@@ -126,7 +126,7 @@ func ListLegalHoldAssignmentsTx(s *state.Tx, policyID string, typ string, toID s
 }
 
 // RemoveLegalHoldAssignment starts the deletion of a (it stays listed for
-// LegalHoldReleaseDelay); a second delete changes nothing. Callers hold Mu.
+// LegalHoldReleaseDelay); a second delete changes nothing.
 func RemoveLegalHoldAssignment(s *state.Tx, a *state.LegalHoldAssignment) *wire.Error {
 	if a.Deleted.IsZero() {
 		a.Deleted = s.Now()

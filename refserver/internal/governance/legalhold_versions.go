@@ -16,10 +16,10 @@ func FileVersionLegalHoldRecord(s *state.Tx, h *state.FileVersionLegalHold, acti
 	}
 }
 
-// GetFileVersionLegalHoldTx serves GET /file_version_legal_holds/{id}
+// GetFileVersionLegalHold serves GET /file_version_legal_holds/{id}
 // (refserver's getFileVersionLegalHold): the record with the assignments
-// still holding the version; 404 when none does. Callers hold Mu.
-func GetFileVersionLegalHoldTx(s *state.Tx, recordID string) (state.Reply, *wire.Error) {
+// still holding the version; 404 when none does.
+func GetFileVersionLegalHold(s *state.Tx, recordID string) (state.Reply, *wire.Error) {
 	h, ok := s.Holds.Holds[recordID]
 	var active []*state.LegalHoldAssignment
 	if ok {
@@ -31,12 +31,11 @@ func GetFileVersionLegalHoldTx(s *state.Tx, recordID string) (state.Reply, *wire
 	return state.Reply{Status: wire.StatusOK, Body: FileVersionLegalHoldRecord(s, h, active)}, nil
 }
 
-// ListHeldByAssignmentTx serves GET
+// ListHeldByAssignment serves GET
 // /legal_hold_policy_assignments/{id}/files_on_hold (current: the files
 // whose current version the assignment holds) and .../file_versions_on_hold
 // (the earlier versions it holds) (listHeldByAssignment): a marker page.
-// Callers hold Mu.
-func ListHeldByAssignmentTx(s *state.Tx, recordID string, current bool, q wire.Page, fields []string, p *state.Principal) (state.Reply, *wire.Error) {
+func ListHeldByAssignment(s *state.Tx, recordID string, current bool, q wire.Page, fields []string, p *state.Principal) (state.Reply, *wire.Error) {
 	a, aerr := LegalHoldAssignmentByID(s, recordID)
 	if aerr != nil {
 		return state.Reply{}, aerr

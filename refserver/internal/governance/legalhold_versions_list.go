@@ -5,10 +5,10 @@ import (
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
-// ListFileVersionLegalHoldsTx serves GET /file_version_legal_holds: the
+// ListFileVersionLegalHolds serves GET /file_version_legal_holds: the
 // file versions the policy policyID holds now, in the order they were
 // held, marker-paged; 404 for an unknown policy.
-func ListFileVersionLegalHoldsTx(s *state.Tx, policyID string, q wire.Page) (state.Reply, *wire.Error) {
+func ListFileVersionLegalHolds(s *state.Tx, policyID string, q wire.Page) (state.Reply, *wire.Error) {
 	hp, aerr := LegalHoldPolicyByID(s, policyID)
 	if aerr != nil {
 		return state.Reply{}, aerr

@@ -29,11 +29,11 @@ func LegalHoldPolicyNamed(s *state.Tx, name string, skip *state.LegalHoldPolicy)
 	return nil
 }
 
-// CreateLegalHoldPolicyTx serves POST /legal_hold_policies (refserver's
+// CreateLegalHoldPolicy serves POST /legal_hold_policies (refserver's
 // createLegalHoldPolicy): hp (built from the checked body) is added,
 // "applying" at first; 409 for a name a policy not released has. 201 with
-// its record. Callers hold Mu.
-func CreateLegalHoldPolicyTx(s *state.Tx, hp *state.LegalHoldPolicy) (state.Reply, *wire.Error) {
+// its record.
+func CreateLegalHoldPolicy(s *state.Tx, hp *state.LegalHoldPolicy) (state.Reply, *wire.Error) {
 	if LegalHoldPolicyNamed(s, hp.Name, nil) != nil {
 		return state.Reply{}, wire.Errorf(wire.StatusConflict, wire.CodeConflict, "A legal hold policy with this name already exists")
 	}
@@ -47,7 +47,7 @@ func CreateLegalHoldPolicyTx(s *state.Tx, hp *state.LegalHoldPolicy) (state.Repl
 	return state.Reply{Status: wire.StatusCreated, Body: LegalHoldPolicyRecord(s, hp)}, nil
 }
 
-// LegalHoldPolicyRecord is the LegalHoldPolicy record. Callers hold Mu.
+// LegalHoldPolicyRecord is the LegalHoldPolicy record.
 func LegalHoldPolicyRecord(s *state.Tx, hp *state.LegalHoldPolicy) map[string]any {
 	counts := map[string]any{}
 	for _, t := range HoldTargetTypes {
@@ -81,10 +81,10 @@ func LegalHoldPolicyByID(s *state.Tx, id string) (*state.LegalHoldPolicy, *wire.
 	return state.RecordIn(s.Holds.Policies, id, "legal_hold_policy")
 }
 
-// ListLegalHoldPoliciesTx serves GET /legal_hold_policies
+// ListLegalHoldPolicies serves GET /legal_hold_policies
 // (listLegalHoldPolicies): a marker page of the policies whose lower-cased
-// name starts with prefix, oldest first. Callers hold Mu.
-func ListLegalHoldPoliciesTx(s *state.Tx, prefix string, q wire.Page, fields []string) (state.Reply, *wire.Error) {
+// name starts with prefix, oldest first.
+func ListLegalHoldPolicies(s *state.Tx, prefix string, q wire.Page, fields []string) (state.Reply, *wire.Error) {
 	var list []*state.LegalHoldPolicy
 	for _, hp := range s.Holds.PolicyOrder {
 		if strings.HasPrefix(strings.ToLower(hp.Name), prefix) {
@@ -96,10 +96,10 @@ func ListLegalHoldPoliciesTx(s *state.Tx, prefix string, q wire.Page, fields []s
 	})}, nil
 }
 
-// UpdateLegalHoldPolicyTx serves PUT /legal_hold_policies/{id}
+// UpdateLegalHoldPolicy serves PUT /legal_hold_policies/{id}
 // (updateLegalHoldPolicy): the policy's name (409 when taken),
-// description and release notes. Callers hold Mu.
-func UpdateLegalHoldPolicyTx(s *state.Tx, pathValue string, b LegalHoldPolicyBody) (state.Reply, *wire.Error) {
+// description and release notes.
+func UpdateLegalHoldPolicy(s *state.Tx, pathValue string, b LegalHoldPolicyBody) (state.Reply, *wire.Error) {
 	hp, aerr := LegalHoldPolicyByID(s, pathValue)
 	if aerr != nil {
 		return state.Reply{}, aerr
@@ -122,7 +122,7 @@ func UpdateLegalHoldPolicyTx(s *state.Tx, pathValue string, b LegalHoldPolicyBod
 }
 
 // ReleaseLegalHold starts the release of hp (releasing, then released);
-// a second release changes nothing. Callers hold Mu.
+// a second release changes nothing.
 func ReleaseLegalHold(s *state.Tx, hp *state.LegalHoldPolicy) *wire.Error {
 	if hp.Released.IsZero() {
 		hp.Released = s.Now()

@@ -86,11 +86,11 @@ func CheckMaxExtension(raw json.RawMessage, policyType, disposition string) (int
 	return days, nil
 }
 
-// CreateRetentionPolicyTx serves POST /retention_policies (refserver's
+// CreateRetentionPolicy serves POST /retention_policies (refserver's
 // createRetentionPolicy): rp (built from the checked body) is added, with
 // body's notification recipients (400 for an unknown user); 409 for a
-// name taken. 201 with its record. Callers hold Mu.
-func CreateRetentionPolicyTx(s *state.Tx, b RetentionPolicyBody, rp *state.RetentionPolicy) (state.Reply, *wire.Error) {
+// name taken. 201 with its record.
+func CreateRetentionPolicy(s *state.Tx, b RetentionPolicyBody, rp *state.RetentionPolicy) (state.Reply, *wire.Error) {
 	if refs, ok := b.CustomNotificationRecipients.Value(); ok {
 		users, aerr := Recipients(s, refs)
 		if aerr != nil {
@@ -130,7 +130,7 @@ func retentionPolicyMini(rp *state.RetentionPolicy) map[string]any {
 	}
 }
 
-// RetentionPolicyRecord is the RetentionPolicy record. Callers hold Mu.
+// RetentionPolicyRecord is the RetentionPolicy record.
 func RetentionPolicyRecord(s *state.Tx, rp *state.RetentionPolicy) map[string]any {
 	m := retentionPolicyMini(rp)
 	counts := map[string]any{"enterprise": 0, "folder": 0, "metadata_template": 0}
@@ -164,11 +164,11 @@ func PickRetentionFields(rec map[string]any, fields []string) map[string]any {
 	return state.PickFields(rec, fields, "type", "id", "policy_name", "retention_length", "disposition_action", "max_extension_length")
 }
 
-// ListRetentionPoliciesTx serves GET /retention_policies
+// ListRetentionPolicies serves GET /retention_policies
 // (listRetentionPolicies): a marker page of the policies whose name starts
 // with name (case-sensitive), of type typ and created by user by when
-// given (404 for an unknown user). Callers hold Mu.
-func ListRetentionPoliciesTx(s *state.Tx, by string, name string, typ string, q wire.Page, fields []string) (state.Reply, *wire.Error) {
+// given (404 for an unknown user).
+func ListRetentionPolicies(s *state.Tx, by string, name string, typ string, q wire.Page, fields []string) (state.Reply, *wire.Error) {
 	if by != "" && KnownUser(s, by) == nil {
 		return state.Reply{}, wire.NotFound("user")
 	}
@@ -183,11 +183,11 @@ func ListRetentionPoliciesTx(s *state.Tx, by string, name string, typ string, q 
 	})}, nil
 }
 
-// UpdateRetentionPolicyTx serves PUT /retention_policies/{id}
+// UpdateRetentionPolicy serves PUT /retention_policies/{id}
 // (updateRetentionPolicy): body's changes, checked in full on a copy
 // before the policy takes them (a non_modifiable policy is 403 for being
-// made modifiable or shortened; retiring is one-way). Callers hold Mu.
-func UpdateRetentionPolicyTx(s *state.Tx, pathValue string, b RetentionPolicyBody) (state.Reply, *wire.Error) {
+// made modifiable or shortened; retiring is one-way).
+func UpdateRetentionPolicy(s *state.Tx, pathValue string, b RetentionPolicyBody) (state.Reply, *wire.Error) {
 	rp, aerr := RetentionPolicyByID(s, pathValue)
 	if aerr != nil {
 		return state.Reply{}, aerr
@@ -281,7 +281,7 @@ func UpdateRetentionPolicyTx(s *state.Tx, pathValue string, b RetentionPolicyBod
 }
 
 // RemoveRetentionPolicy deletes rp and its assignments; a non-modifiable
-// policy is 403. Callers hold Mu.
+// policy is 403.
 func RemoveRetentionPolicy(s *state.Tx, rp *state.RetentionPolicy) *wire.Error {
 	if rp.RetentionType == state.RetentionNonModifiable {
 		return wire.Errorf(wire.StatusForbidden, wire.CodeForbidden, "A non-modifiable retention policy cannot be deleted")

@@ -16,11 +16,11 @@ type RetentionAssignmentBody struct {
 	StartDateField wire.Nullable[string]              `json:"start_date_field"`
 }
 
-// CreateRetentionAssignmentTx serves POST /retention_policy_assignments
+// CreateRetentionAssignment serves POST /retention_policy_assignments
 // (refserver's createRetentionAssignment): a puts an active policy on the
 // enterprise, a folder or a metadata template, and retains the versions it
-// covers now; 201 with its record. Callers hold Mu.
-func CreateRetentionAssignmentTx(s *state.Tx, b RetentionAssignmentBody, a *state.RetentionAssignment, p *state.Principal) (state.Reply, *wire.Error) {
+// covers now; 201 with its record.
+func CreateRetentionAssignment(s *state.Tx, b RetentionAssignmentBody, a *state.RetentionAssignment, p *state.Principal) (state.Reply, *wire.Error) {
 	rp, aerr := RetentionPolicyByID(s, *b.PolicyID)
 	if aerr != nil {
 		return state.Reply{}, aerr
@@ -94,11 +94,10 @@ func RetentionAssignmentByID(s *state.Tx, id string) (*state.RetentionAssignment
 	return state.RecordIn(s.Retention.Assignments, id, "retention_policy_assignment")
 }
 
-// ListRetentionPolicyAssignmentsTx serves GET
+// ListRetentionPolicyAssignments serves GET
 // /retention_policies/{id}/assignments (listRetentionPolicyAssignments): a
-// marker page of the policy's assignments, of type typ when given. Callers
-// hold Mu.
-func ListRetentionPolicyAssignmentsTx(s *state.Tx, recordID string, typ string, q wire.Page, fields []string) (state.Reply, *wire.Error) {
+// marker page of the policy's assignments, of type typ when given.
+func ListRetentionPolicyAssignments(s *state.Tx, recordID string, typ string, q wire.Page, fields []string) (state.Reply, *wire.Error) {
 	rp, aerr := RetentionPolicyByID(s, recordID)
 	if aerr != nil {
 		return state.Reply{}, aerr
@@ -115,7 +114,7 @@ func ListRetentionPolicyAssignmentsTx(s *state.Tx, recordID string, typ string, 
 }
 
 // RemoveRetentionAssignment forgets a and the retention it gave (a file
-// version retention with no other source goes). Callers hold Mu.
+// version retention with no other source goes).
 func RemoveRetentionAssignment(s *state.Tx, a *state.RetentionAssignment) {
 	delete(s.Retention.Assignments, a.ID)
 	s.Retention.AssignOrder = wire.RemoveFrom(s.Retention.AssignOrder, a)
@@ -134,12 +133,12 @@ func RemoveRetentionAssignment(s *state.Tx, a *state.RetentionAssignment) {
 	}
 }
 
-// ListRetainedByAssignmentTx serves GET
+// ListRetainedByAssignment serves GET
 // /retention_policy_assignments/{id}/files_under_retention (current: the
 // files whose current version the assignment retains) and
 // .../file_versions_under_retention (the earlier versions it retains)
-// (listRetainedByAssignment): a marker page. Callers hold Mu.
-func ListRetainedByAssignmentTx(s *state.Tx, recordID string, current bool, q wire.Page) (state.Reply, *wire.Error) {
+// (listRetainedByAssignment): a marker page.
+func ListRetainedByAssignment(s *state.Tx, recordID string, current bool, q wire.Page) (state.Reply, *wire.Error) {
 	a, aerr := RetentionAssignmentByID(s, recordID)
 	if aerr != nil {
 		return state.Reply{}, aerr

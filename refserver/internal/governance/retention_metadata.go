@@ -45,7 +45,7 @@ import (
 // only the versions that come later are not covered any more.
 
 // MetadataTargetOf resolves the template of a metadata_template assignment
-// and checks its filter_fields and start_date_field. Callers hold Mu.
+// and checks its filter_fields and start_date_field.
 func MetadataTargetOf(s *state.Tx, a *state.RetentionAssignment) *wire.Error {
 	t := s.Metadata.ByID[a.ToID]
 	if t == nil {

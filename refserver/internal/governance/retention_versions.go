@@ -20,12 +20,12 @@ func FileVersionRetentionRecord(s *state.Tx, fvr *state.FileVersionRetention) ma
 	}
 }
 
-// ListFileVersionRetentionsTx serves GET /file_version_retentions
+// ListFileVersionRetentions serves GET /file_version_retentions
 // (listFileVersionRetentions): a marker page of the file version
 // retentions, filtered by file, version, the winning policy's disposition
 // action, the disposition date (before, after) and a policy among the
-// sources. Callers hold Mu.
-func ListFileVersionRetentionsTx(s *state.Tx, fileID string, versionID string, action string, before time.Time, after time.Time, policyID string, q wire.Page) (state.Reply, *wire.Error) {
+// sources.
+func ListFileVersionRetentions(s *state.Tx, fileID string, versionID string, action string, before time.Time, after time.Time, policyID string, q wire.Page) (state.Reply, *wire.Error) {
 	var list []*state.FileVersionRetention
 	for _, fvr := range s.Retention.FvrOrder {
 		a, disp := fvr.Winner()

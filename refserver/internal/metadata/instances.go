@@ -54,7 +54,7 @@ func errInstanceNotFound(t *state.MDTemplate) *MDError {
 
 // ExistingInstance is InstanceOf for the calls on an instance that must
 // exist: an unknown template or a missing instance is 404
-// instance_not_found. Callers hold Mu.
+// instance_not_found.
 func ExistingInstance(s *state.Tx, ip InstancePath, p *state.Principal) (*state.MDInstance, error) {
 	_, t, in, err := InstanceOf(s, ip, p, codeInstanceNotFound)
 	if err == nil && in == nil {
@@ -63,10 +63,10 @@ func ExistingInstance(s *state.Tx, ip InstancePath, p *state.Principal) (*state.
 	return in, err
 }
 
-// ListInstancesTx serves GET /files/{id}/metadata and
+// ListInstances serves GET /files/{id}/metadata and
 // /folders/{id}/metadata (refserver's listInstances): every instance on
-// the item, oldest first. Callers hold Mu.
-func ListInstancesTx(s *state.Tx, p *state.Principal, typ string, id string) (state.Reply, *wire.Error) {
+// the item, oldest first.
+func ListInstances(s *state.Tx, p *state.Principal, typ string, id string) (state.Reply, *wire.Error) {
 	it, aerr := s.Lookup(p, typ, id)
 	if aerr != nil {
 		return state.Reply{}, aerr
@@ -78,12 +78,12 @@ func ListInstancesTx(s *state.Tx, p *state.Principal, typ string, id string) (st
 	return state.Reply{Status: wire.StatusOK, Body: map[string]any{"entries": entries, "limit": state.MaxInstancesPerItem}}, nil
 }
 
-// CreateInstanceTx applies the template of ip to its item with the values
+// CreateInstance applies the template of ip to its item with the values
 // of raw: 404 instance_tuple_not_found for an unknown template, 409
 // tuple_already_exists, 400 schema_validation_failed, 400 past
 // MaxInstancesPerItem. It serves POST
-// /files|folders/{id}/metadata/{scope}/{template_key}. Callers hold Mu.
-func CreateInstanceTx(s *state.Tx, ip InstancePath, p *state.Principal, raw map[string]any) (*state.MDInstance, error) {
+// /files|folders/{id}/metadata/{scope}/{template_key}.
+func CreateInstance(s *state.Tx, ip InstancePath, p *state.Principal, raw map[string]any) (*state.MDInstance, error) {
 	it, t, in, err := InstanceOf(s, ip, p, codeInstanceTupleNotFound)
 	if err != nil {
 		return nil, err
@@ -106,7 +106,7 @@ func CreateInstanceTx(s *state.Tx, ip InstancePath, p *state.Principal, raw map[
 
 // SetValues replaces an instance's values, keeping the sort indexes in
 // step, and bumps $version when anything changed; it reports whether
-// anything did. Callers hold Mu.
+// anything did.
 func SetValues(s *state.Tx, in *state.MDInstance, values map[string]state.MDVal) bool {
 	var changed []string
 	for k, v := range in.Values {

@@ -65,9 +65,9 @@ var patchOptions = &jsonpatch.ApplyOptions{
 	AccumulatedCopySizeLimit: wire.MaxJSONBody,
 }
 
-// GetInstanceTx serves GET /files/{id}/metadata/{scope}/{template_key}
+// GetInstance serves GET /files/{id}/metadata/{scope}/{template_key}
 // (and /folders/{id}/...): 200 with the instance.
-func GetInstanceTx(s *state.Tx, ip InstancePath, p *state.Principal) (state.Reply, error) {
+func GetInstance(s *state.Tx, ip InstancePath, p *state.Principal) (state.Reply, error) {
 	in, err := ExistingInstance(s, ip, p)
 	if err != nil {
 		return state.Reply{}, err
@@ -77,18 +77,18 @@ func GetInstanceTx(s *state.Tx, ip InstancePath, p *state.Principal) (state.Repl
 
 // AddInstanceTx serves POST /files/{id}/metadata/{scope}/{template_key}
 // (and /folders/{id}/...): 201 with the new instance of raw's values
-// (CreateInstanceTx).
+// (CreateInstance).
 func AddInstanceTx(s *state.Tx, ip InstancePath, p *state.Principal, raw map[string]any) (state.Reply, error) {
-	in, err := CreateInstanceTx(s, ip, p, raw)
+	in, err := CreateInstance(s, ip, p, raw)
 	if err != nil {
 		return state.Reply{}, err
 	}
 	return state.Reply{Status: wire.StatusCreated, Body: in.Record()}, nil
 }
 
-// DeleteInstanceTx serves DELETE /files/{id}/metadata/{scope}/{template_key}
+// DeleteInstance serves DELETE /files/{id}/metadata/{scope}/{template_key}
 // (and /folders/{id}/...): 204, and a metadata delete event.
-func DeleteInstanceTx(s *state.Tx, ip InstancePath, p *state.Principal) (state.Reply, error) {
+func DeleteInstance(s *state.Tx, ip InstancePath, p *state.Principal) (state.Reply, error) {
 	in, err := ExistingInstance(s, ip, p)
 	if err != nil {
 		return state.Reply{}, err
@@ -98,11 +98,11 @@ func DeleteInstanceTx(s *state.Tx, ip InstancePath, p *state.Principal) (state.R
 	return state.Reply{Status: wire.StatusNoContent}, nil
 }
 
-// PatchInstanceTx serves PUT /files/{id}/metadata/{scope}/{template_key}
+// PatchInstance serves PUT /files/{id}/metadata/{scope}/{template_key}
 // (and /folders/{id}/...): the JSON Patch applied to the instance's values,
 // all or nothing (ApplyInstancePatch); $version grows and an update event
 // is recorded when the values changed. 200 with the instance.
-func PatchInstanceTx(s *state.Tx, ip InstancePath, p *state.Principal, patch jsonpatch.Patch) (state.Reply, error) {
+func PatchInstance(s *state.Tx, ip InstancePath, p *state.Principal, patch jsonpatch.Patch) (state.Reply, error) {
 	in, err := ExistingInstance(s, ip, p)
 	if err != nil {
 		return state.Reply{}, err

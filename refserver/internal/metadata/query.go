@@ -127,12 +127,12 @@ func queryOrderOf(t *state.MDTemplate, body []orderByBody) (QueryOrder, *wire.Er
 	return o, nil
 }
 
-// ExecuteMetadataQueryTx serves POST /metadata_queries/execute_read
+// ExecuteMetadataQuery serves POST /metadata_queries/execute_read
 // (refserver's executeMetadataQuery): one page (limit) of the items below
 // the ancestor folder, live for p, whose instance of the template scope.key
 // matches tree with params, in body's order; hash is the body's without its
-// marker. Callers hold Mu.
-func ExecuteMetadataQueryTx(s *state.Tx, scope string, key string, body QueryBody, tree *mdquery.Node, params map[string]any, p *state.Principal, hash string, limit int) (state.Reply, *wire.Error) {
+// marker.
+func ExecuteMetadataQuery(s *state.Tx, scope string, key string, body QueryBody, tree *mdquery.Node, params map[string]any, p *state.Principal, hash string, limit int) (state.Reply, *wire.Error) {
 	t := s.Template(scope, key)
 	if t == nil || t.Scope == state.ScopeGlobal {
 		return state.Reply{}, wire.Errorf(wire.StatusNotFound, codeInstanceNotFound, "Template %s not found: use the full scope, e.g. %s", *body.From, s.EnterpriseScope())

@@ -311,13 +311,13 @@ func (d *SchemaDraft) changeOption(op SchemaOp) *wire.Error {
 	return nil
 }
 
-// UpdateTemplateTx serves PUT
+// UpdateTemplate serves PUT
 // /metadata_templates/{scope}/{template_key}/schema (refserver's
 // updateTemplate): the operations apply to a draft, all or none (400 on
 // the first that fails); then the template takes the draft, its instances'
 // values follow renames and removals, and its sort indexes are dropped.
-// Global templates are 403. Callers hold Mu.
-func UpdateTemplateTx(s *state.Tx, scope string, templateKey string, ops []SchemaOp) (state.Reply, *wire.Error) {
+// Global templates are 403.
+func UpdateTemplate(s *state.Tx, scope string, templateKey string, ops []SchemaOp) (state.Reply, *wire.Error) {
 	t, aerr := TemplateOf(s, scope, templateKey)
 	if aerr != nil {
 		return state.Reply{}, aerr

@@ -95,11 +95,11 @@ func CheckDisplayName(v, what string) *wire.Error {
 	return nil
 }
 
-// CreateTemplateTx serves POST /metadata_templates/schema (refserver's
+// CreateTemplate serves POST /metadata_templates/schema (refserver's
 // createTemplate): t is added, 409 when its key is taken, unless derived
 // (no templateKey sent: one made from the displayName), which then takes
-// a numbered key; 201 with its record. Callers hold Mu.
-func CreateTemplateTx(s *state.Tx, t *state.MDTemplate, derived bool) (state.Reply, *wire.Error) {
+// a numbered key; 201 with its record.
+func CreateTemplate(s *state.Tx, t *state.MDTemplate, derived bool) (state.Reply, *wire.Error) {
 	if s.Template(t.Scope, t.Key) != nil {
 		if !derived {
 			return state.Reply{}, wire.Errorf(wire.StatusConflict, wire.CodeConflict, "A template with templateKey %q already exists", t.Key)
@@ -124,10 +124,9 @@ func TemplateOf(s *state.Tx, scope, key string) (*state.MDTemplate, *wire.Error)
 	return t, nil
 }
 
-// GetTemplateTx serves GET /metadata_templates/{scope}/{template_key}/schema
-// (getTemplate): the template's record, 404 when there is none. Callers
-// hold Mu.
-func GetTemplateTx(s *state.Tx, scope string, templateKey string) (state.Reply, *wire.Error) {
+// GetTemplate serves GET /metadata_templates/{scope}/{template_key}/schema
+// (getTemplate): the template's record, 404 when there is none.
+func GetTemplate(s *state.Tx, scope string, templateKey string) (state.Reply, *wire.Error) {
 	t, aerr := TemplateOf(s, scope, templateKey)
 	if aerr != nil {
 		return state.Reply{}, aerr
@@ -135,10 +134,9 @@ func GetTemplateTx(s *state.Tx, scope string, templateKey string) (state.Reply, 
 	return state.Reply{Status: wire.StatusOK, Body: t.Record()}, nil
 }
 
-// GetTemplateByIDTx serves GET /metadata_templates/{template_id}
+// GetTemplateByID serves GET /metadata_templates/{template_id}
 // (getTemplateByID): the template with that id, 400 for an unknown one.
-// Callers hold Mu.
-func GetTemplateByIDTx(s *state.Tx, pathValue string) (state.Reply, *wire.Error) {
+func GetTemplateByID(s *state.Tx, pathValue string) (state.Reply, *wire.Error) {
 	t := s.Metadata.ByID[pathValue]
 	if t == nil {
 		return state.Reply{}, wire.BadRequest("Template id not recognised")
@@ -146,11 +144,10 @@ func GetTemplateByIDTx(s *state.Tx, pathValue string) (state.Reply, *wire.Error)
 	return state.Reply{Status: wire.StatusOK, Body: t.Record()}, nil
 }
 
-// DeleteTemplateTx serves DELETE
+// DeleteTemplate serves DELETE
 // /metadata_templates/{scope}/{template_key}/schema (deleteTemplate): the
 // template goes with its instances (204); global templates are 403.
-// Callers hold Mu.
-func DeleteTemplateTx(s *state.Tx, scope string, templateKey string) (state.Reply, *wire.Error) {
+func DeleteTemplate(s *state.Tx, scope string, templateKey string) (state.Reply, *wire.Error) {
 	t, aerr := TemplateOf(s, scope, templateKey)
 	if aerr != nil {
 		return state.Reply{}, aerr
@@ -169,10 +166,10 @@ func DeleteTemplateTx(s *state.Tx, scope string, templateKey string) (state.Repl
 	return state.Reply{Status: wire.StatusNoContent}, nil
 }
 
-// ListTemplatesTx serves GET /metadata_templates/enterprise and
+// ListTemplates serves GET /metadata_templates/enterprise and
 // /metadata_templates/global (refserver's listTemplates): a marker page of
-// the scope's templates, oldest first. Callers hold Mu.
-func ListTemplatesTx(s *state.Tx, scope string, q wire.Page) (state.Reply, *wire.Error) {
+// the scope's templates, oldest first.
+func ListTemplates(s *state.Tx, scope string, q wire.Page) (state.Reply, *wire.Error) {
 	var all []*state.MDTemplate
 	for _, t := range s.Metadata.Order {
 		if t.Scope == scope {
@@ -182,11 +179,11 @@ func ListTemplatesTx(s *state.Tx, scope string, q wire.Page) (state.Reply, *wire
 	return state.Reply{Status: wire.StatusOK, Body: wire.PositionEntries(all, q, (*state.MDTemplate).Record)}, nil
 }
 
-// ListTemplatesByInstanceTx serves GET
+// ListTemplatesByInstance serves GET
 // /metadata_templates?metadata_instance_id= (listTemplatesByInstance): the
 // template of the instance with id, when p may read its item; an empty
-// page otherwise. Callers hold Mu.
-func ListTemplatesByInstanceTx(s *state.Tx, id string, p *state.Principal, limit int64) (state.Reply, *wire.Error) {
+// page otherwise.
+func ListTemplatesByInstance(s *state.Tx, id string, p *state.Principal, limit int64) (state.Reply, *wire.Error) {
 	var found []*state.MDTemplate
 	if in := s.Metadata.ByInstID[strings.ToLower(id)]; in != nil && s.Live(p, in.Item) {
 		found = append(found, in.Tmpl)

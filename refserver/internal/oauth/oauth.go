@@ -238,7 +238,7 @@ func ParseForm(r *http.Request) (url.Values, *Error) {
 	return r.PostForm, nil
 }
 
-// clientApp checks client_id and client_secret (caller holds the lock).
+// clientApp checks client_id and client_secret (under the room's lock, which its callers take).
 func (o *Service[S]) clientApp(form url.Values) (*App, *Error) {
 	a := o.apps[form.Get("client_id")]
 	if a == nil || subtle.ConstantTimeCompare([]byte(a.ClientSecret), []byte(form.Get("client_secret"))) != 1 {

@@ -14,7 +14,7 @@ import (
 )
 
 // DumpLive encodes every record of the live state: bucket → key →
-// record. Callers hold the outer lock.
+// record. It runs under the outer lock (Flush, check).
 func (d *DB) DumpLive(tx *state.ReadTx) map[string]map[string]string {
 	out := map[string]map[string]string{}
 	for _, k := range d.cfg.Kinds {

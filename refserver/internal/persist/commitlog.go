@@ -140,7 +140,7 @@ type commitLog struct {
 }
 
 // finished reports whether no checkpoint is running, breaking the log when
-// the last one failed. Callers hold flushMu.
+// the last one failed. It runs under flushMu (Flush, Close).
 func (l *commitLog) finished() bool {
 	if l.ckpt == nil {
 		return true
@@ -238,7 +238,7 @@ func (d *DB) startLog(dir string, n uint64) error {
 // appendLog writes ops as one frame of the log and syncs it; then
 // readers find them in the active overlay. A write or sync that fails is
 // cut off the log (a later frame must follow the last whole one); a log
-// that cannot be cut breaks every later commit. Callers hold flushMu.
+// that cannot be cut breaks every later commit. It runs under flushMu (Flush, Close).
 func (d *DB) appendLog(ops []logOp) error {
 	l := d.log
 	if d.abandoned.Load() {
@@ -294,7 +294,7 @@ func (d *DB) appendLog(ops []logOp) error {
 // commits that follow and writes the frozen one to state.db in the
 // background. When a checkpoint is still running, it does nothing unless
 // the log has grown to twice the threshold; then it waits for that
-// checkpoint first, so the overlays stay bounded. Callers hold flushMu.
+// checkpoint first, so the overlays stay bounded. It runs under flushMu (Flush, Close).
 func (d *DB) startCheckpoint() {
 	l := d.log
 	if !l.finished() {

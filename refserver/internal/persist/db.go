@@ -410,8 +410,8 @@ type change struct {
 // Flush writes the marked records in one transaction, then deletes the
 // blobs that the committed state no longer names. It returns once every
 // mark made before the call is committed (by this flush or by one that
-// took the mark earlier). Callers hold neither the state's lock nor the
-// outer one.
+// took the mark earlier). Call it outside any
+// transaction and without the outer lock.
 func (d *DB) Flush() error {
 	p := d.st.Persist
 	d.flushMu.Lock()
@@ -506,7 +506,7 @@ func (d *DB) Flush() error {
 
 // commit makes ops durable: a frame of the commit log, or, while Open
 // loads the state (no log yet), a bbolt transaction (with the schema
-// version when it is still to be written). Callers hold flushMu.
+// version when it is still to be written). It runs under flushMu (Flush, Close).
 func (d *DB) commit(ops []logOp) error {
 	if len(ops) == 0 {
 		return nil // only blob files to delete (a frame of no op would end the log)
@@ -578,8 +578,8 @@ func (d *DB) Abandon() error {
 // changes a failed commit carried goes on to commit them itself (a failed
 // commit puts its marks back), so every waiter gets either its changes
 // committed or an error. With Check set, it then compares the database
-// with the live state. Callers hold neither the state's lock nor the outer
-// one.
+// with the live state. Call it outside any transaction and without the outer
+// lock.
 func (d *DB) Await() error {
 	return d.AwaitMark(d.st.Persist.Marked())
 }

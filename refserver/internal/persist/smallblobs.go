@@ -230,7 +230,7 @@ func (b *SmallBlobs) Len() int {
 }
 
 // take marks every pending blob as being written by a flush and returns
-// them in id order. Callers hold the DB's flushMu.
+// them in id order. It runs under the DB's flushMu.
 func (b *SmallBlobs) take() []smallPut {
 	b.mu.Lock()
 	defer b.mu.Unlock()

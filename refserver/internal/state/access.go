@@ -60,7 +60,7 @@ var RoleActions = map[string][]Action{
 	"uploader":           {ActUpload},
 }
 
-// Can reports whether p may do act to it. Callers hold Mu.
+// Can reports whether p may do act to it.
 func (s *ReadTx) Can(p *Principal, it *Item, act Action) bool {
 	if p.SeesAll() {
 		return true
@@ -87,14 +87,14 @@ func (s *ReadTx) Can(p *Principal, it *Item, act Action) bool {
 	return false
 }
 
-// visible reports whether p may access it (ActSee). Callers hold Mu.
+// visible reports whether p may access it (ActSee).
 func (s *ReadTx) visible(p *Principal, it *Item) bool {
 	return s.Can(p, it, ActSee)
 }
 
 // LookupFor returns the item of a type visible to p (as Lookup) when p may
 // do act to it; an item p sees but may not act on is 403
-// access_denied_insufficient_permissions. Callers hold Mu.
+// access_denied_insufficient_permissions.
 func (s *ReadTx) LookupFor(p *Principal, typ, id string, act Action) (*Item, *wire.Error) {
 	it, aerr := s.Lookup(p, typ, id)
 	if aerr != nil {

@@ -20,7 +20,7 @@ type User struct {
 // Deleted reports whether the user was deleted (DELETE /users/{id}).
 func (u *User) Deleted() bool { return u.deleted.Load() }
 
-// SetDeleted marks the user deleted. Callers hold Mu (or load the state).
+// SetDeleted marks the user deleted.
 func (u *User) SetDeleted() { u.deleted.Store(true) }
 
 // Mini is the user's mini record (type, id, name, login), as other

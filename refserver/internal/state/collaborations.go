@@ -47,7 +47,7 @@ const (
 	CodeInvalidStatus            = "invalid_status"
 )
 
-// Collab is a collaboration. Fields are guarded by the State's Mu.
+// Collab is a collaboration. Its fields are read and changed only in a transaction.
 type Collab struct {
 	id          string
 	item        *Item
@@ -65,7 +65,7 @@ type Collab struct {
 	ackAt       time.Time
 }
 
-// collabState is the server's collaborations, guarded by the State's Mu.
+// collabState is the server's collaborations, reached only through a transaction.
 type collabState struct {
 	byID   map[string]*Collab
 	byItem map[string][]*Collab
@@ -116,7 +116,7 @@ func (s *ReadTx) grants(c *Collab, u *User) bool {
 }
 
 // collabRoles lists the roles u holds on it through collaborations on it
-// or on a folder above it. Callers hold Mu.
+// or on a folder above it.
 func (s *ReadTx) collabRoles(u *User, it *Item) []string {
 	if len(s.collabs.byID) == 0 || u == nil {
 		return nil
@@ -183,11 +183,11 @@ type CollabBody struct {
 	ExpiresAt    *string       `json:"expires_at"`
 }
 
-// CreateCollaborationTx serves POST /collaborations (refserver's
+// CreateCollaboration serves POST /collaborations (refserver's
 // createCollaboration): it gives body.AccessibleBy (a group, a user by id,
 // or a login) the role on the item typ id, accepted at once or pending,
-// and returns 201 with its record. Callers hold Mu.
-func (s *Tx) CreateCollaborationTx(id string, typ string, p *Principal, body CollabBody, expires time.Time, fields []string) (Reply, *wire.Error) {
+// and returns 201 with its record.
+func (s *Tx) CreateCollaboration(id string, typ string, p *Principal, body CollabBody, expires time.Time, fields []string) (Reply, *wire.Error) {
 	ab := body.AccessibleBy
 	if !ValidID(id) {
 		return Reply{}, wire.NotFound(typ)
@@ -245,7 +245,6 @@ func (s *Tx) CreateCollaborationTx(id string, typ string, p *Principal, body Col
 
 // bindInvitations gives a new user the pending invitations sent to their
 // login: they stay pending until the user accepts or rejects them.
-// Callers hold Mu.
 func (s *Tx) bindInvitations(u *User) {
 	for _, c := range s.collabs.byID {
 		if c.user == nil && c.group == nil && strings.EqualFold(c.inviteEmail, u.Login) {
@@ -274,7 +273,7 @@ func (s *Tx) alreadyCollaborates(c *Collab) bool {
 }
 
 // CollabFor finds the collaboration of the path that p may read: a
-// viewer of its item, its collaborator or its creator. Callers hold Mu.
+// viewer of its item, its collaborator or its creator.
 func (s *Tx) CollabFor(id string, p *Principal) (*Collab, *wire.Error) {
 	c, ok := s.collabs.byID[id]
 	if !ok || !(s.visible(p, c.item) || c.user == p.User || c.createdBy == p.User) {
@@ -291,11 +290,11 @@ type CollabUpdateBody struct {
 	CanViewPath *bool                 `json:"can_view_path"`
 }
 
-// UpdateCollaborationTx serves PUT /collaborations/{collaboration_id}
+// UpdateCollaboration serves PUT /collaborations/{collaboration_id}
 // (updateCollaboration): the invitee accepts or rejects it, a manager of
 // the item changes its role, expiry or can_view_path, and role owner
-// transfers the item (204). Callers hold Mu.
-func (s *Tx) UpdateCollaborationTx(collabID string, p *Principal, body CollabUpdateBody, expires time.Time, fields []string) (Reply, *wire.Error) {
+// transfers the item (204).
+func (s *Tx) UpdateCollaboration(collabID string, p *Principal, body CollabUpdateBody, expires time.Time, fields []string) (Reply, *wire.Error) {
 	c, aerr := s.CollabFor(collabID, p)
 	if aerr != nil {
 		return Reply{}, aerr
@@ -339,7 +338,6 @@ func (s *Tx) UpdateCollaborationTx(collabID string, p *Principal, body CollabUpd
 
 // transferOwnership gives c's item (and what is below it) to c's user; the
 // old owner becomes a co-owner in a new collaboration that replaces c.
-// Callers hold Mu.
 func (s *Tx) transferOwnership(c *Collab, p *Principal, now time.Time) {
 	old := c.item.Owner
 	s.removeCollab(c)
@@ -352,10 +350,10 @@ func (s *Tx) transferOwnership(c *Collab, p *Principal, now time.Time) {
 	}
 }
 
-// DeleteCollaborationTx serves DELETE /collaborations/{collaboration_id}
+// DeleteCollaboration serves DELETE /collaborations/{collaboration_id}
 // (deleteCollaboration): a manager of the item, or the collaborator
-// leaving, removes it (204). Callers hold Mu.
-func (s *Tx) DeleteCollaborationTx(collabID string, p *Principal) (Reply, *wire.Error) {
+// leaving, removes it (204).
+func (s *Tx) DeleteCollaboration(collabID string, p *Principal) (Reply, *wire.Error) {
 	c, aerr := s.CollabFor(collabID, p)
 	if aerr != nil {
 		return Reply{}, aerr
@@ -368,10 +366,10 @@ func (s *Tx) DeleteCollaborationTx(collabID string, p *Principal) (Reply, *wire.
 	return Reply{Status: wire.StatusNoContent}, nil
 }
 
-// ListItemCollaborationsTx serves GET /files|folders/{id}/collaborations
+// ListItemCollaborations serves GET /files|folders/{id}/collaborations
 // (listItemCollaborations): a marker page of the item's collaborations,
-// pending ones included. Callers hold Mu.
-func (s *Tx) ListItemCollaborationsTx(p *Principal, typ string, id string, q wire.Page, fields []string) (Reply, *wire.Error) {
+// pending ones included.
+func (s *Tx) ListItemCollaborations(p *Principal, typ string, id string, q wire.Page, fields []string) (Reply, *wire.Error) {
 	it, aerr := s.Lookup(p, typ, id)
 	if aerr != nil {
 		return Reply{}, aerr
@@ -382,10 +380,10 @@ func (s *Tx) ListItemCollaborationsTx(p *Principal, typ string, id string, q wir
 		func(c *Collab) any { return PickFields(s.CollabRecord(c), fields, "type", "id") })}, nil
 }
 
-// ListGroupCollaborationsTx serves GET /groups/{group_id}/collaborations
+// ListGroupCollaborations serves GET /groups/{group_id}/collaborations
 // (listGroupCollaborations): an offset page of the group's collaborations,
-// for admins and the group's members (403 for others). Callers hold Mu.
-func (s *Tx) ListGroupCollaborationsTx(gid string, p *Principal, q wire.Page) (Reply, *wire.Error) {
+// for admins and the group's members (403 for others).
+func (s *Tx) ListGroupCollaborations(gid string, p *Principal, q wire.Page) (Reply, *wire.Error) {
 	g, aerr := s.LookupGroup(gid)
 	if aerr != nil {
 		return Reply{}, aerr
@@ -403,10 +401,10 @@ func (s *Tx) ListGroupCollaborationsTx(gid string, p *Principal, q wire.Page) (R
 	return Reply{wire.StatusOK, wire.OffsetEntries(list, q, func(*Collab) bool { return false }, func(c *Collab) any { return s.CollabRecord(c) })}, nil
 }
 
-// ListPendingCollaborationsTx serves GET /collaborations?status=pending
+// ListPendingCollaborations serves GET /collaborations?status=pending
 // (listPendingCollaborations): an offset page of the caller's pending
-// invitations. Callers hold Mu.
-func (s *Tx) ListPendingCollaborationsTx(p *Principal, q wire.Page, fields []string) (Reply, *wire.Error) {
+// invitations.
+func (s *Tx) ListPendingCollaborations(p *Principal, q wire.Page, fields []string) (Reply, *wire.Error) {
 	var list []*Collab
 	for _, c := range s.collabs.byID {
 		if c.status == "pending" && c.user != nil && c.user == p.User {

@@ -34,7 +34,7 @@ const (
 	similarCommentWindow     = 10 * time.Second
 )
 
-// Comment is a comment on a file. Fields are guarded by the State's Mu.
+// Comment is a comment on a file. Its fields are read and changed only in a transaction.
 type Comment struct {
 	id         string
 	file       *Item
@@ -46,7 +46,7 @@ type Comment struct {
 	modifiedAt time.Time
 }
 
-// commentState is the server's comments, guarded by the State's Mu.
+// commentState is the server's comments, reached only through a transaction.
 type commentState struct {
 	byID   map[string]*Comment
 	byFile map[string][]*Comment // oldest first
@@ -105,11 +105,11 @@ func (s *Tx) commentsItemPurged(it *Item) {
 	}
 }
 
-// CreateCommentTx serves POST /comments (refserver's createComment): p's
+// CreateComment serves POST /comments (refserver's createComment): p's
 // comment msg (tag: the tagged_message as sent) on the item itemType
 // itemID: a file, or a comment it replies to (addCommentBy); 201 with its
-// record. Callers hold Mu.
-func (s *Tx) CreateCommentTx(p *Principal, itemType, itemID, msg, tag string, fields []string) (Reply, *wire.Error) {
+// record.
+func (s *Tx) CreateComment(p *Principal, itemType, itemID, msg, tag string, fields []string) (Reply, *wire.Error) {
 	c, aerr := s.addCommentBy(p, itemType, itemID, msg, tag)
 	if aerr != nil {
 		return Reply{}, aerr
@@ -120,7 +120,7 @@ func (s *Tx) CreateCommentTx(p *Principal, itemType, itemID, msg, tag string, fi
 // addCommentBy makes p's comment on the file id (typ "file") or answer to
 // the comment id (typ "comment"): 404 for what p cannot see, 403 when p
 // may not preview the file, 409 recent_similar_comment for the same text
-// again. Callers hold Mu.
+// again.
 func (s *Tx) addCommentBy(p *Principal, typ, id, msg, tag string) (*Comment, *wire.Error) {
 	c := &Comment{message: msg, tagged: tag, by: p.User, createdAt: s.NowSec()}
 	c.modifiedAt = c.createdAt
@@ -155,7 +155,6 @@ func (s *Tx) addCommentBy(p *Principal, typ, id, msg, tag string) (*Comment, *wi
 }
 
 // CommentFor finds the comment with id for p (who may preview its file).
-// Callers hold Mu.
 func (s *Tx) CommentFor(id string, p *Principal) (*Comment, *wire.Error) {
 	c, ok := s.comments.byID[id]
 	if !ok || s.InTrash(c.file) || !s.Can(p, c.file, ActPreview) {
@@ -170,10 +169,9 @@ func (s *Tx) mayTx(p *Principal, c *Comment) bool {
 	return c.by == p.User || c.file.Owner == p.User || p.SeesAll()
 }
 
-// UpdateCommentTx serves PUT /comments/{comment_id} (updateComment): the
-// comment's new message (editComment), 200 with its record. Callers hold
-// Mu.
-func (s *Tx) UpdateCommentTx(id string, p *Principal, msg string, fields []string) (Reply, *wire.Error) {
+// UpdateComment serves PUT /comments/{comment_id} (updateComment): the
+// comment's new message (editComment), 200 with its record.
+func (s *Tx) UpdateComment(id string, p *Principal, msg string, fields []string) (Reply, *wire.Error) {
 	c, aerr := s.editComment(id, p, msg)
 	if aerr != nil {
 		return Reply{}, aerr
@@ -182,7 +180,7 @@ func (s *Tx) UpdateCommentTx(id string, p *Principal, msg string, fields []strin
 }
 
 // editComment replaces the message of the comment with id, for its
-// author, the file's owner or the admin (403 for others). Callers hold Mu.
+// author, the file's owner or the admin (403 for others).
 func (s *Tx) editComment(id string, p *Principal, msg string) (*Comment, *wire.Error) {
 	c, aerr := s.CommentFor(id, p)
 	if aerr != nil {
@@ -199,7 +197,7 @@ func (s *Tx) editComment(id string, p *Principal, msg string) (*Comment, *wire.E
 }
 
 // DeleteCommentBy deletes c for its author, the file's owner or the admin
-// (403 for others); its replies stay. Callers hold Mu.
+// (403 for others); its replies stay.
 func (s *Tx) DeleteCommentBy(p *Principal, c *Comment) *wire.Error {
 	if !s.mayTx(p, c) {
 		return ErrDenied("comment")
@@ -209,10 +207,10 @@ func (s *Tx) DeleteCommentBy(p *Principal, c *Comment) *wire.Error {
 	return nil
 }
 
-// ListFileCommentsTx serves GET /files/{file_id}/comments
+// ListFileComments serves GET /files/{file_id}/comments
 // (listFileComments): an offset page of the file's comments, replies
-// included, oldest first, for who may preview it. Callers hold Mu.
-func (s *Tx) ListFileCommentsTx(p *Principal, id string, q wire.Page, fields []string) (Reply, *wire.Error) {
+// included, oldest first, for who may preview it.
+func (s *Tx) ListFileComments(p *Principal, id string, q wire.Page, fields []string) (Reply, *wire.Error) {
 	f, aerr := s.LookupFor(p, "file", id, ActPreview)
 	if aerr != nil {
 		return Reply{}, aerr

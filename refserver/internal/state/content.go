@@ -14,7 +14,7 @@ import (
 // RootID is the id of the root folder ("All Files"): every user's own.
 const RootID = "0"
 
-// Item is a folder, a file or a web link. Fields are guarded by the State's Mu.
+// Item is a folder, a file or a web link. Its fields are read and changed only in a transaction.
 type Item struct {
 	Typ       string // "folder", "file" or "web_link"
 	ID        string
@@ -106,7 +106,7 @@ func (it *Item) touch(now time.Time, by *User) {
 	}
 }
 
-// NewID returns a fresh numeric id. Callers hold Mu.
+// NewID returns a fresh numeric id.
 func (s *Tx) NewID() string {
 	s.NextID++
 	s.Dirty(KMeta, MetaKey)
@@ -158,7 +158,7 @@ func CheckName(name string) *wire.Error {
 }
 
 // Lookup returns the item of a type visible to p; an item in the trash is
-// not found. Callers hold Mu.
+// not found.
 func (s *ReadTx) Lookup(p *Principal, typ, id string) (*Item, *wire.Error) {
 	it, ok := s.Items[id]
 	if !ok || it.Typ != typ || !s.Live(p, it) {
@@ -168,7 +168,7 @@ func (s *ReadTx) Lookup(p *Principal, typ, id string) (*Item, *wire.Error) {
 }
 
 // ParentFolder checks that folder id exists for p; "0" is p's root. It
-// returns nil for the root. Callers hold Mu.
+// returns nil for the root.
 func (s *ReadTx) ParentFolder(p *Principal, id string) (*Item, *wire.Error) {
 	if id == RootID {
 		return nil, nil
@@ -189,14 +189,14 @@ func OwnerIn(p *Principal, parent *Item) *User {
 
 // Children lists the items in a folder, without those in the trash: for
 // the root, the items in "0" owned by rootOwner; otherwise the items whose
-// parent is folderID. Callers hold Mu.
+// parent is folderID.
 func (s *ReadTx) Children(folderID string, rootOwner *User) []*Item {
 	return s.Folders.Index(folderID, rootOwner).All()
 }
 
 // Conflict returns the item in the folder whose name equals name ignoring
 // case, except skip (files, folders and web links share the names of a
-// folder). Callers hold Mu.
+// folder).
 func (s *ReadTx) Conflict(folderID string, rootOwner *User, name string, skip *Item) *Item {
 	for _, it := range s.Folders.Index(folderID, rootOwner).Named(name) {
 		if it != skip {
@@ -207,7 +207,7 @@ func (s *ReadTx) Conflict(folderID string, rootOwner *User, name string, skip *I
 }
 
 // AddItem adds a new item to the state and to its folder's index, and
-// records its creation in the event log. Callers hold Mu.
+// records its creation in the event log.
 func (s *Tx) AddItem(it *Item) {
 	s.Items[it.ID] = it
 	s.Folders.Sync(it)
@@ -247,7 +247,7 @@ func (s *Tx) folderSize(f *Item) int64 {
 
 // RemoveItem deletes an item and everything below it, records the change
 // on its parent (new etag), and returns the blob ids to delete from the
-// store. Callers hold Mu.
+// store.
 func (s *Tx) RemoveItem(it *Item) []string {
 	blobs := s.removeTree(it)
 	if parent, ok := s.Items[it.ParentID]; ok {
@@ -259,7 +259,7 @@ func (s *Tx) RemoveItem(it *Item) []string {
 
 // removeTree deletes an item and everything below it and returns the blob ids
 // to delete from the store. Items below it that are in the trash on their
-// own stay there (without their parent). Callers hold Mu.
+// own stay there (without their parent).
 func (s *Tx) removeTree(it *Item) []string {
 	var blobs []string
 	if it.Typ == "folder" {

@@ -24,7 +24,7 @@ import (
 //   - 400 bad_request for a marker that is not a number, or a direction
 //     other than ASC or DESC.
 
-// DevicePin is a device a user's account is pinned to. Guarded by the State's Mu.
+// DevicePin is a device a user's account is pinned to. Reached only through a transaction.
 type DevicePin struct {
 	ID          string
 	Owner       *User
@@ -32,7 +32,7 @@ type DevicePin struct {
 	CreatedAt   time.Time
 }
 
-// devicePinState is the server's state for device pins, guarded by the State's Mu.
+// devicePinState is the server's state for device pins, reached only through a transaction.
 type devicePinState struct {
 	ByID map[string]*DevicePin
 }
@@ -43,7 +43,7 @@ func (s *Tx) InitDevicePins() {
 	s.Pins = devicePinState{ByID: map[string]*DevicePin{}}
 }
 
-// PinDevice pins a device (productName) to u's account. Callers hold Mu.
+// PinDevice pins a device (productName) to u's account.
 func (s *Tx) PinDevice(u *User, productName string) *DevicePin {
 	pin := &DevicePin{ID: s.NewID(), Owner: u, ProductName: productName, CreatedAt: s.NowSec()}
 	s.Pins.ByID[pin.ID] = pin
@@ -51,7 +51,7 @@ func (s *Tx) PinDevice(u *User, productName string) *DevicePin {
 	return pin
 }
 
-// UnpinDevice removes a pin. Callers hold Mu.
+// UnpinDevice removes a pin.
 func (s *Tx) UnpinDevice(pin *DevicePin) {
 	delete(s.Pins.ByID, pin.ID)
 	s.Dirty(KPins, pin.ID)
@@ -62,7 +62,7 @@ func (s *Tx) RenderPin(pin *DevicePin) map[string]any {
 	return map[string]any{"type": "device_pinner", "id": pin.ID, "owned_by": pin.Owner.Mini(), "product_name": pin.ProductName}
 }
 
-// PinsPage is a marker page of the device pins, by id. Callers hold Mu.
+// PinsPage is a marker page of the device pins, by id.
 func (s *Tx) PinsPage(desc, hasMarker bool, marker, limit int64) map[string]any {
 	pins := make([]*DevicePin, 0, len(s.Pins.ByID))
 	for _, pin := range s.Pins.ByID {
@@ -86,12 +86,12 @@ func (s *Tx) PinsPage(desc, hasMarker bool, marker, limit int64) map[string]any 
 	return out
 }
 
-// LookupPin finds a pin for the admin; 404 when there is none. Callers hold Mu.
+// LookupPin finds a pin for the admin; 404 when there is none.
 func (s *Tx) LookupPin(id string) (*DevicePin, *wire.Error) {
 	return RecordIn(s.Pins.ByID, id, "device pin")
 }
 
-// pinsUserLeft removes u's device pins. Callers hold Mu.
+// pinsUserLeft removes u's device pins.
 func (s *Tx) pinsUserLeft(u *User) {
 	dropWhere(s, KPins, s.Pins.ByID, func(pin *DevicePin) bool { return pin.Owner == u })
 }

@@ -74,7 +74,7 @@ func (s *Env) RetryAfterSeconds() int {
 	return max(1, int(math.Ceil(s.Cfg.RetryAfter.Seconds())))
 }
 
-// embedLink is the expiring_embed_link of a file. Callers hold Mu.
+// embedLink is the expiring_embed_link of a file.
 func (s *Tx) embedLink(f *Item, _ *Principal) map[string]any {
 	v := f.Current()
 	tok := s.Sign(SignedRef{Kind: "e", FileID: f.ID, VersionID: v.ID, BlobID: v.Blob.ID, Expires: s.Now().Add(s.Cfg.SignedURLTTL)})

@@ -72,7 +72,7 @@ var changeEvents = map[string]bool{
 	evItemTrash: true, evItemUndelete: true, evItemMakeCurrent: true, evCollabAdd: true, evCollabRemove: true,
 }
 
-// Event is one recorded change. Fields are guarded by the State's Mu and never
+// Event is one recorded change. Its fields are read only in a transaction and never
 // change once recorded.
 type Event struct {
 	Seq      int64  // position: the stream position after it is seq
@@ -87,7 +87,7 @@ type Event struct {
 	AdminSrc json.RawMessage // source as the enterprise stream shows it
 }
 
-// eventLog is the server's event history, guarded by the State's Mu.
+// eventLog is the server's event history, reached only through a transaction.
 type eventLog struct {
 	List []*Event // oldest first
 	Head int64    // the newest seq (0: none yet)
@@ -106,7 +106,7 @@ func (s *Tx) InitEvents() {
 	s.Events = eventLog{Max: s.Cfg.EventHistory, Wake: make(chan struct{}), Channels: map[string]*PollChannel{}}
 }
 
-// emit records an event. Callers hold Mu.
+// emit records an event.
 func (s *Tx) emit(e *Event) {
 	if s.Events.Max < 0 {
 		return
@@ -134,7 +134,7 @@ func (s *Tx) emit(e *Event) {
 }
 
 // ItemEvent records an event about an item, with the item as its source
-// (rendered as it is now). Callers hold Mu.
+// (rendered as it is now).
 func (s *Tx) ItemEvent(typ string, it *Item, by *User) {
 	e := &Event{Typ: typ, By: by, ItemID: it.ID}
 	if it.Owner != nil {
@@ -146,7 +146,7 @@ func (s *Tx) ItemEvent(typ string, it *Item, by *User) {
 }
 
 // RecordEvent records an event whose source is another record, about an
-// item (it, nil for none). Callers hold Mu.
+// item (it, nil for none).
 func (s *Tx) RecordEvent(typ string, by *User, it *Item, source any) {
 	e := &Event{Typ: typ, By: by, Source: RecordJSON(source)}
 	e.AdminSrc = e.Source
@@ -177,7 +177,7 @@ func (s *Tx) adminItemSource(it *Item) map[string]any {
 // itemFiled hears of every change of where an item is filed (the folder
 // index's sync): from was its slot, to its new key. A move or a rename
 // between two folders' listings is an event; trash and restore have
-// their own (trash.go). Callers hold Mu.
+// their own (trash.go).
 func (s *Tx) itemFiled(it *Item, from itemSlot, to IndexKey, listed bool) {
 	if from.home == nil || !listed || from.key.Folder == TrashKey || to.Folder == TrashKey {
 		return

@@ -28,7 +28,7 @@ func (q *EventQuery) Admin() bool {
 	return q.StreamType == "admin_logs" || q.StreamType == "admin_logs_streaming"
 }
 
-// EventPage reads one page of a stream. Callers hold Mu.
+// EventPage reads one page of a stream.
 func (s *ReadTx) EventPage(p *Principal, q *EventQuery) map[string]any {
 	next := s.Events.Head
 	entries := []any{}
@@ -69,7 +69,6 @@ func (l *eventLog) Since(after int64) []*Event {
 }
 
 // UserSees reports whether an event belongs to p's user stream of a type.
-// Callers hold Mu.
 func (s *ReadTx) UserSees(p *Principal, streamType string, e *Event) bool {
 	if e.Typ == "" {
 		return false

@@ -21,7 +21,7 @@ import (
 // CodeItemLocked is the 403 code of a change a lock refuses.
 const CodeItemLocked = "access_denied_item_locked"
 
-// FileLock is the lock of a file. Fields are guarded by the State's Mu.
+// FileLock is the lock of a file. Its fields are read and changed only in a transaction.
 type FileLock struct {
 	ID                string
 	By                *User
@@ -40,8 +40,7 @@ type LockBody struct {
 	IsDownloadPrevented *bool   `json:"is_download_prevented"`
 }
 
-// activeLock returns the file's lock while it holds, else nil. Callers
-// hold Mu.
+// activeLock returns the file's lock while it holds, else nil.
 func (s *ReadTx) activeLock(f *Item) *FileLock {
 	l := f.Lock
 	if l == nil || !l.ExpiresAt.IsZero() && !s.Now().Before(l.ExpiresAt) {
@@ -53,7 +52,6 @@ func (s *ReadTx) activeLock(f *Item) *FileLock {
 // LockRefuses returns 403 access_denied_item_locked when a lock someone
 // else holds keeps p from doing act to f (ActUpload, ActEdit for a rename
 // or a move, ActDelete, ActDownload when downloads are prevented), or nil.
-// Callers hold Mu.
 func (s *ReadTx) LockRefuses(p *Principal, f *Item, act Action) *wire.Error {
 	if f.Typ != "file" {
 		return nil
@@ -74,7 +72,7 @@ func (s *ReadTx) LockRefuses(p *Principal, f *Item, act Action) *wire.Error {
 	return wire.Errorf(wire.StatusForbidden, CodeItemLocked, "The file is locked by another user")
 }
 
-// applyLock sets or removes f's lock for p. Callers hold Mu.
+// applyLock sets or removes f's lock for p.
 func (s *Tx) applyLock(p *Principal, f *Item, l *FileLock, unlock bool) *wire.Error {
 	cur := s.activeLock(f)
 	if unlock {

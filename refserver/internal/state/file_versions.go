@@ -8,8 +8,7 @@ import (
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
-// fileVersion finds the file id and its version vid for p. Callers hold
-// Mu.
+// fileVersion finds the file id and its version vid for p.
 func (s *Tx) fileVersion(id, vid string, p *Principal) (*Item, *Version, *wire.Error) {
 	f, aerr := s.LookupFor(p, "file", id, ActEdit)
 	if aerr != nil {
@@ -24,7 +23,7 @@ func (s *Tx) fileVersion(id, vid string, p *Principal) (*Item, *Version, *wire.E
 }
 
 // versionBlocked returns the error that keeps a version from the trash
-// (retention or an active legal hold), or nil. Callers hold Mu.
+// (retention or an active legal hold), or nil.
 func (s *Tx) versionBlocked(v *Version) *wire.Error {
 	now := s.Now()
 	if fvr, ok := s.Retention.ByVersion[v.ID]; ok && fvr.retainedAt(now) {
@@ -36,11 +35,11 @@ func (s *Tx) versionBlocked(v *Version) *wire.Error {
 	return nil
 }
 
-// DeleteFileVersionTx serves DELETE /files/{file_id}/versions/{id}
+// DeleteFileVersion serves DELETE /files/{file_id}/versions/{id}
 // (refserver's deleteFileVersion): an earlier version goes to the trash
 // (204), unless it is the current one (400), ifMatch fails (412), a lock,
-// retention or a legal hold keeps it. Callers hold Mu.
-func (s *Tx) DeleteFileVersionTx(fileID string, versionID string, p *Principal, ifMatch string) (Reply, *wire.Error) {
+// retention or a legal hold keeps it.
+func (s *Tx) DeleteFileVersion(fileID string, versionID string, p *Principal, ifMatch string) (Reply, *wire.Error) {
 	f, v, aerr := s.fileVersion(fileID, versionID, p)
 	if aerr != nil {
 		return Reply{}, aerr
@@ -72,10 +71,10 @@ func FirstAPIError(errs ...*wire.Error) *wire.Error {
 	return nil
 }
 
-// RestoreFileVersionTx serves PUT /files/{file_id}/versions/{id}
+// RestoreFileVersion serves PUT /files/{file_id}/versions/{id}
 // (restoreFileVersion): a version in the trash is restored (a version not
-// in the trash is left as it is); 200 with its record. Callers hold Mu.
-func (s *Tx) RestoreFileVersionTx(fileID string, versionID string, p *Principal, fields []string) (Reply, *wire.Error) {
+// in the trash is left as it is); 200 with its record.
+func (s *Tx) RestoreFileVersion(fileID string, versionID string, p *Principal, fields []string) (Reply, *wire.Error) {
 	f, v, aerr := s.fileVersion(fileID, versionID, p)
 	if aerr != nil {
 		return Reply{}, aerr
@@ -89,7 +88,7 @@ func (s *Tx) RestoreFileVersionTx(fileID string, versionID string, p *Principal,
 }
 
 // PromoteVersion makes a copy of an earlier version's content (blob) the
-// current version of f, by u. Callers hold Mu.
+// current version of f, by u.
 func (s *Tx) PromoteVersion(f *Item, blob blob.Info, u *User) {
 	now := s.NowSec()
 	f.Versions = append(f.Versions, &Version{ID: s.NewID(), Blob: blob, CreatedAt: now, By: u})
@@ -100,9 +99,9 @@ func (s *Tx) PromoteVersion(f *Item, blob blob.Info, u *User) {
 	s.ItemEvent(evItemMakeCurrent, f, u)
 }
 
-// ListFileVersionsTx serves GET /files/{id}/versions: a page of the file's
+// ListFileVersions serves GET /files/{id}/versions: a page of the file's
 // earlier versions, newest first (the current one is not listed).
-func (s *Tx) ListFileVersionsTx(p *Principal, fileID string, q wire.Page, fields []string) (Reply, *wire.Error) {
+func (s *Tx) ListFileVersions(p *Principal, fileID string, q wire.Page, fields []string) (Reply, *wire.Error) {
 	f, aerr := s.LookupFor(p, "file", fileID, ActPreview)
 	if aerr != nil {
 		return Reply{}, aerr
@@ -117,7 +116,7 @@ func (s *Tx) ListFileVersionsTx(p *Principal, fileID string, q wire.Page, fields
 
 // PromotableVersion is the version of the file p may make current again
 // (POST /files/{id}/versions/current): 400 for the current one or one in
-// the trash, 404 for none. Callers hold Mu.
+// the trash, 404 for none.
 func (s *ReadTx) PromotableVersion(p *Principal, fileID, versionID string) (*Version, *wire.Error) {
 	f, aerr := s.LookupFor(p, "file", fileID, ActUpload)
 	if aerr != nil {
@@ -141,7 +140,7 @@ func (s *ReadTx) PromotableVersion(p *Principal, fileID, versionID string) (*Ver
 // PromoteVersionTx serves POST /files/{id}/versions/current once the
 // content is copied: copied (a copy of versionID's content, made outside
 // the lock) becomes the file's new current version, if the version may
-// still be promoted: 201 with the new version's record. Callers hold Mu.
+// still be promoted: 201 with the new version's record.
 func (s *Tx) PromoteVersionTx(p *Principal, fileID, versionID string, copied blob.Info, fields []string) (Reply, *wire.Error) {
 	if _, aerr := s.PromotableVersion(p, fileID, versionID); aerr != nil {
 		return Reply{}, aerr

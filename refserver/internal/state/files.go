@@ -13,11 +13,11 @@ type PreflightBody struct {
 	} `json:"parent"`
 }
 
-// PreflightUploadTx serves OPTIONS /files/content (refserver's
+// PreflightUpload serves OPTIONS /files/content (refserver's
 // preflightUpload): whether p may upload the name into the parent folder
 // (404, 403, 409 item_name_in_use), 200 with the upload URL and a token.
-// Changes nothing. Callers hold Mu.
-func (s *Tx) PreflightUploadTx(p *Principal, body PreflightBody) (Reply, *wire.Error) {
+// Changes nothing.
+func (s *Tx) PreflightUpload(p *Principal, body PreflightBody) (Reply, *wire.Error) {
 	parent, aerr := s.ParentFolder(p, *body.Parent.ID)
 	if aerr != nil {
 		return Reply{}, aerr

@@ -49,7 +49,7 @@ type IndexKey struct {
 }
 
 // itemSlot is where an item is filed and the keys it is filed under.
-// Guarded by the State's Mu.
+// Reached only through a transaction.
 type itemSlot struct {
 	home  *folderIndex // nil: not in any index
 	key   IndexKey
@@ -62,7 +62,7 @@ type itemSlot struct {
 	rank  int // 0 folder, 1 file, 2 web link
 }
 
-// folderIndex is the index of one folder. Guarded by the State's Mu.
+// folderIndex is the index of one folder. Reached only through a transaction.
 type folderIndex struct {
 	byName map[string][]*Item
 	orders [len(SortKeys)][3]*btree.BTreeG[*Item]
@@ -70,8 +70,8 @@ type folderIndex struct {
 }
 
 // folderIndexes are the server's folder indexes, and the trash's: one per
-// owner in M (keyed {TrashKey, owner}) and TrashAll across owners. Guarded
-// by the State's Mu.
+// owner in M (keyed {TrashKey, owner}) and TrashAll across owners. Reached
+// only through a transaction.
 type folderIndexes struct {
 	M        map[IndexKey]*folderIndex
 	TrashAll *folderIndex
@@ -183,7 +183,6 @@ func (x *folderIndexes) Index(folderID string, rootOwner *User) *folderIndex {
 }
 
 // Sync files an item where it belongs now, under its current keys.
-// Callers hold Mu.
 func (x *folderIndexes) Sync(it *Item) {
 	key, listed := Placement(it)
 	if x.changed != nil {
@@ -254,7 +253,7 @@ func withHome(sl itemSlot, home *folderIndex) itemSlot {
 	return sl
 }
 
-// unindex removes an item from its index. Callers hold Mu.
+// unindex removes an item from its index.
 func (x *folderIndexes) unindex(it *Item) {
 	if x.changed != nil {
 		x.changed(it, it.slot, IndexKey{}, false)

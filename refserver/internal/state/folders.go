@@ -19,11 +19,10 @@ type CreateFolderBody struct {
 	SyncState *string `json:"sync_state"`
 }
 
-// CreateFolderTx serves POST /folders (refserver's createFolder): a new
+// CreateFolder serves POST /folders (refserver's createFolder): a new
 // folder in the parent p may upload into (409 item_name_in_use for a name
-// taken), 201 with its representation and first page of items. Callers
-// hold Mu.
-func (s *Tx) CreateFolderTx(p *Principal, body CreateFolderBody, syncState string, uploadEmail string, fields []string) (Reply, *wire.Error) {
+// taken), 201 with its representation and first page of items.
+func (s *Tx) CreateFolder(p *Principal, body CreateFolderBody, syncState string, uploadEmail string, fields []string) (Reply, *wire.Error) {
 	parent, aerr := s.ParentFolder(p, *body.Parent.ID)
 	if aerr != nil {
 		return Reply{}, aerr
@@ -63,7 +62,7 @@ type CollectionQuery struct {
 }
 
 // Listing pages the items of a folder (f nil = p's root). entryFields nil
-// gives mini entries. Callers hold Mu.
+// gives mini entries.
 //
 // As on the service, items the principal may not see (HideFromUsers) keep
 // their place: they count in total_count and in the offset/limit (or
@@ -98,7 +97,7 @@ func (s *Tx) Listing(f *Item, p *Principal, q CollectionQuery, entryFields []str
 // marker): entries keep (mini records, or the fields given) in the window,
 // limit, and for marker pages next_marker and prev_marker, for offset
 // pages total_count and offset. Items keep refuses hold their place in the
-// window but are left out. Callers hold Mu.
+// window but are left out.
 func (s *Tx) indexPage(fx *folderIndex, q CollectionQuery, fields []string, p *Principal, keep func(*Item) bool) map[string]any {
 	total := int64(fx.Len())
 	start := q.Offset
@@ -139,7 +138,7 @@ func (s *Tx) indexPage(fx *folderIndex, q CollectionQuery, fields []string, p *P
 }
 
 // HideItems hides the items with ids from their users (HideFromUsers), or
-// changes nothing when one is unknown. Callers hold Mu.
+// changes nothing when one is unknown.
 func (s *Tx) HideItems(ids []string) error {
 	for _, id := range ids {
 		if _, ok := s.Items[id]; !ok {
@@ -162,7 +161,7 @@ func (s *Tx) AddItemCollection(out map[string]any, f *Item, fields []string, p *
 	out["item_collection"] = s.Listing(f, p, q, nil)
 }
 
-// RootRepresentation is folder "0" as p sees it. Callers hold Mu.
+// RootRepresentation is folder "0" as p sees it.
 func (s *Tx) RootRepresentation(p *Principal, fields []string) map[string]any {
 	var size int64
 	for _, it := range s.Children(RootID, p.User) {

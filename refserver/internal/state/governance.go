@@ -14,7 +14,7 @@ import (
 const defaultLegalHoldDelay = 2 * time.Second
 
 // filesUnder lists the files of it: it itself when it is a file, every file
-// below it when it is a folder. Callers hold Mu.
+// below it when it is a folder.
 func (s *Tx) filesUnder(it *Item) []*Item {
 	if it.Typ == "file" {
 		return []*Item{it}

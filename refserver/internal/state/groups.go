@@ -38,7 +38,7 @@ const (
 // member_viewability_level.
 var GroupAccessLevels = []string{"admins_only", "admins_and_members", "all_managed_users"}
 
-// Group is an enterprise group. Fields are guarded by the State's Mu.
+// Group is an enterprise group. Its fields are read and changed only in a transaction.
 type Group struct {
 	ID, Name                          string
 	Provenance, ExternalSyncID, Descr string
@@ -46,7 +46,7 @@ type Group struct {
 	CreatedAt, ModifiedAt             time.Time
 }
 
-// groupState is the server's state for groups and group memberships, guarded by the State's Mu.
+// groupState is the server's state for groups and group memberships, reached only through a transaction.
 type groupState struct {
 	ByID        map[string]*Group
 	ByName      map[string]*Group // by lower-case name
@@ -66,7 +66,7 @@ func (g *Group) Mini() map[string]any {
 
 // renderGroup is a group for a fields parameter: the standard record
 // (Group) without fields; with fields, Group--Mini plus the requested ones
-// (standard or Full). Callers hold Mu.
+// (standard or Full).
 func (s *Tx) renderGroup(g *Group, fields []string, p *Principal) map[string]any {
 	m := g.Mini()
 	m["created_at"] = FmtTime(g.CreatedAt)
@@ -83,7 +83,7 @@ func (s *Tx) renderGroup(g *Group, fields []string, p *Principal) map[string]any
 	return PickFields(m, fields, "type", "id", "name", "group_type")
 }
 
-// canInviteGroup applies invitability_level for p. Callers hold Mu.
+// canInviteGroup applies invitability_level for p.
 func (s *Tx) canInviteGroup(g *Group, p *Principal) bool {
 	role := s.groupRole(g, p.User)
 	switch {
@@ -97,7 +97,7 @@ func (s *Tx) canInviteGroup(g *Group, p *Principal) bool {
 	return false
 }
 
-// groupRole is u's role in g ("" = not a member). Callers hold Mu.
+// groupRole is u's role in g ("" = not a member).
 func (s *ReadTx) groupRole(g *Group, u *User) string {
 	for _, m := range s.Groups.Memberships {
 		if m.Group == g && m.User == u {
@@ -107,7 +107,7 @@ func (s *ReadTx) groupRole(g *Group, u *User) string {
 	return ""
 }
 
-// LookupGroup finds a group; 404 when there is none. Callers hold Mu.
+// LookupGroup finds a group; 404 when there is none.
 func (s *Tx) LookupGroup(id string) (*Group, *wire.Error) {
 	return RecordIn(s.Groups.ByID, id, "group")
 }
@@ -147,7 +147,6 @@ func (b *GroupBody) Check() *wire.Error {
 }
 
 // nameTaken is 409 invalid_parameter when another group has the name.
-// Callers hold Mu.
 func (s *Tx) nameTaken(name string, self *Group) *wire.Error {
 	if g := s.Groups.ByName[strings.ToLower(name)]; g != nil && g != self {
 		return wire.Errorf(wire.StatusConflict, wire.CodeInvalidParameter, "A group with this name already exists in the enterprise")
@@ -168,10 +167,10 @@ func (b *GroupBody) Apply(g *Group) {
 	}
 }
 
-// CreateGroupTx serves POST /groups (refserver's createGroup): a new group
+// CreateGroup serves POST /groups (refserver's createGroup): a new group
 // with body's fields (already checked), 409 invalid_parameter for a name
-// taken; 201 with its record. Callers hold Mu.
-func (s *Tx) CreateGroupTx(body *GroupBody, fields []string, p *Principal) (Reply, *wire.Error) {
+// taken; 201 with its record.
+func (s *Tx) CreateGroup(body *GroupBody, fields []string, p *Principal) (Reply, *wire.Error) {
 	if aerr := s.nameTaken(*body.Name, nil); aerr != nil {
 		return Reply{}, aerr
 	}
@@ -184,9 +183,9 @@ func (s *Tx) CreateGroupTx(body *GroupBody, fields []string, p *Principal) (Repl
 	return Reply{wire.StatusCreated, s.renderGroup(g, fields, p)}, nil
 }
 
-// GetGroupTx serves GET /groups/{group_id} (getGroup): the group for the
-// admin and its members (403 for others). Callers hold Mu.
-func (s *Tx) GetGroupTx(id string, p *Principal, fields []string) (Reply, *wire.Error) {
+// GetGroup serves GET /groups/{group_id} (getGroup): the group for the
+// admin and its members (403 for others).
+func (s *Tx) GetGroup(id string, p *Principal, fields []string) (Reply, *wire.Error) {
 	g, aerr := s.LookupGroup(id)
 	if aerr != nil {
 		return Reply{}, aerr
@@ -197,10 +196,10 @@ func (s *Tx) GetGroupTx(id string, p *Principal, fields []string) (Reply, *wire.
 	return Reply{wire.StatusOK, s.renderGroup(g, fields, p)}, nil
 }
 
-// UpdateGroupTx serves PUT /groups/{group_id} (updateGroup): the admin or
+// UpdateGroup serves PUT /groups/{group_id} (updateGroup): the admin or
 // a group admin writes body's fields (403 for others, 409 for a name
-// taken); 200 with its record. Callers hold Mu.
-func (s *Tx) UpdateGroupTx(id string, p *Principal, body *GroupBody, fields []string) (Reply, *wire.Error) {
+// taken); 200 with its record.
+func (s *Tx) UpdateGroup(id string, p *Principal, body *GroupBody, fields []string) (Reply, *wire.Error) {
 	g, aerr := s.LookupGroup(id)
 	if aerr != nil {
 		return Reply{}, aerr
@@ -222,7 +221,7 @@ func (s *Tx) UpdateGroupTx(id string, p *Principal, body *GroupBody, fields []st
 }
 
 // RemoveGroup deletes g and its memberships (DELETE /groups/{group_id});
-// it never fails. Callers hold Mu.
+// it never fails.
 func (s *Tx) RemoveGroup(g *Group) *wire.Error {
 	dropWhere(s, KMemberships, s.Groups.Memberships, func(m *Membership) bool { return m.Group == g })
 	s.collabsCollaboratorGone(nil, g)
@@ -232,10 +231,9 @@ func (s *Tx) RemoveGroup(g *Group) *wire.Error {
 	return nil
 }
 
-// ListGroupsTx serves GET /groups (listGroups): an offset page of the
-// groups whose lower-cased name starts with filter, by name. Callers hold
-// Mu.
-func (s *Tx) ListGroupsTx(filter string, pq wire.Page, fields []string, p *Principal) (Reply, *wire.Error) {
+// ListGroups serves GET /groups (listGroups): an offset page of the
+// groups whose lower-cased name starts with filter, by name.
+func (s *Tx) ListGroups(filter string, pq wire.Page, fields []string, p *Principal) (Reply, *wire.Error) {
 	var list []*Group
 	for _, g := range s.Groups.ByID {
 		if strings.HasPrefix(strings.ToLower(g.Name), filter) {
@@ -249,11 +247,10 @@ func (s *Tx) ListGroupsTx(filter string, pq wire.Page, fields []string, p *Princ
 	return Reply{wire.StatusOK, wire.OffsetEntries(list, pq, s.groupHidden, func(g *Group) any { return s.renderGroup(g, fields, p) })}, nil
 }
 
-// ListGroupMembershipsTx serves GET /groups/{group_id}/memberships
+// ListGroupMemberships serves GET /groups/{group_id}/memberships
 // (listGroupMemberships): an offset page of the group's memberships, for
-// who its member_viewability_level lets see them (403 for others). Callers
-// hold Mu.
-func (s *Tx) ListGroupMembershipsTx(id string, p *Principal, pq wire.Page) (Reply, *wire.Error) {
+// who its member_viewability_level lets see them (403 for others).
+func (s *Tx) ListGroupMemberships(id string, p *Principal, pq wire.Page) (Reply, *wire.Error) {
 	g, aerr := s.LookupGroup(id)
 	if aerr != nil {
 		return Reply{}, aerr

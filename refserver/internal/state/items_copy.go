@@ -48,7 +48,7 @@ type CopyNode struct {
 	Copied blob.Info
 }
 
-// PlanCopy checks a copy and lists what it copies. Callers hold Mu.
+// PlanCopy checks a copy and lists what it copies.
 func (s *ReadTx) PlanCopy(p *Principal, typ, id string, body *CopyBody) ([]CopyNode, string, *wire.Error) {
 	src, aerr := s.LookupFor(p, typ, id, ActDownload)
 	if aerr != nil {
@@ -93,8 +93,7 @@ func (s *ReadTx) PlanCopy(p *Principal, typ, id string, body *CopyBody) ([]CopyN
 	return nodes, name, nil
 }
 
-// checkCopyTarget checks the target folder and name of a copy. Callers
-// hold Mu.
+// checkCopyTarget checks the target folder and name of a copy.
 func (s *ReadTx) checkCopyTarget(p *Principal, src *Item, target, name string) *wire.Error {
 	parent, aerr := s.ParentFolder(p, target)
 	if aerr != nil {
@@ -133,8 +132,7 @@ func (s *Env) CopyBlobs(ctx context.Context, nodes []CopyNode) ([]string, error)
 	return made, nil
 }
 
-// AddCopy checks the target again and adds the copied items. Callers hold
-// Mu.
+// AddCopy checks the target again and adds the copied items.
 func (s *Tx) AddCopy(p *Principal, nodes []CopyNode, target, name string) (*Item, *wire.Error) {
 	if aerr := s.checkCopyTarget(p, nodes[0].Src, target, name); aerr != nil {
 		return nil, aerr
@@ -179,7 +177,7 @@ func (s *Tx) AddCopy(p *Principal, nodes []CopyNode, target, name string) (*Item
 }
 
 // copyInstances copies the metadata instances of src whose template says
-// copyInstanceOnItemCopy onto c. Callers hold Mu.
+// copyInstanceOnItemCopy onto c.
 func (s *Tx) copyInstances(src, c *Item) {
 	for _, in := range s.Metadata.ByItem[src.ID] {
 		if !in.Tmpl.CopyOnCopy {
@@ -197,7 +195,7 @@ func (s *Tx) copyInstances(src, c *Item) {
 // AddCopyTx serves POST /files/{file_id}/copy and POST
 // /folders/{folder_id}/copy once the content is copied: it adds the copy
 // PlanCopy planned (its content copied outside the lock) to the folder
-// parentID as name, 201 with the copy's record. Callers hold Mu.
+// parentID as name, 201 with the copy's record.
 func (s *Tx) AddCopyTx(p *Principal, nodes []CopyNode, parentID, name string, fields []string) (Reply, *wire.Error) {
 	top, aerr := s.AddCopy(p, nodes, parentID, name)
 	if aerr != nil {

@@ -4,7 +4,7 @@ import "github.com/contentapi/cms/refserver/internal/wire"
 
 // LookupVia returns the item of a type p may act on: through link (a
 // boxapi header) when there is one (sharedlink_access.go), else as
-// LookupFor. Callers hold Mu.
+// LookupFor.
 func (s *Tx) LookupVia(p *Principal, link *BoxapiLink, typ, id string, act Action) (*Item, *wire.Error) {
 	if link == nil {
 		return s.LookupFor(p, typ, id, act)
@@ -36,10 +36,10 @@ type ItemRead struct {
 	Fields      []string
 }
 
-// GetItemTx serves GET /files/{id}, /folders/{id} and /web_links/{id}:
+// GetItem serves GET /files/{id}, /folders/{id} and /web_links/{id}:
 // 200 with the record, 304 when if-none-match matches its etag. A folder's
 // record carries its first page of items (q), the root folder's included.
-func (s *Tx) GetItemTx(p *Principal, rd ItemRead, q CollectionQuery) (Reply, *wire.Error) {
+func (s *Tx) GetItem(p *Principal, rd ItemRead, q CollectionQuery) (Reply, *wire.Error) {
 	if rd.Type == "folder" && rd.ID == RootID {
 		out := s.RootRepresentation(p, rd.Fields)
 		s.AddItemCollection(out, nil, rd.Fields, p, q)
@@ -59,9 +59,9 @@ func (s *Tx) GetItemTx(p *Principal, rd ItemRead, q CollectionQuery) (Reply, *wi
 	return Reply{Status: wire.StatusOK, Body: out}, nil
 }
 
-// GetSharedItemTx serves GET /shared_items: the item rd.Link names, 304
+// GetSharedItem serves GET /shared_items: the item rd.Link names, 304
 // when if-none-match matches its etag.
-func (s *Tx) GetSharedItemTx(p *Principal, rd ItemRead) (Reply, *wire.Error) {
+func (s *Tx) GetSharedItem(p *Principal, rd ItemRead) (Reply, *wire.Error) {
 	it, aerr := s.SharedLinkItem(p, *rd.Link)
 	if aerr != nil {
 		return Reply{}, aerr
@@ -72,9 +72,9 @@ func (s *Tx) GetSharedItemTx(p *Principal, rd ItemRead) (Reply, *wire.Error) {
 	return Reply{Status: wire.StatusOK, Body: s.Render(it, rd.Fields, p)}, nil
 }
 
-// ListFolderItemsTx serves GET /folders/{id}/items: a page of the folder's
+// ListFolderItems serves GET /folders/{id}/items: a page of the folder's
 // items. Through a shared link the whole folder shows.
-func (s *Tx) ListFolderItemsTx(p *Principal, rd ItemRead, q CollectionQuery) (Reply, *wire.Error) {
+func (s *Tx) ListFolderItems(p *Principal, rd ItemRead, q CollectionQuery) (Reply, *wire.Error) {
 	var f *Item
 	if rd.ID != RootID {
 		var aerr *wire.Error
@@ -110,12 +110,12 @@ func (s *Tx) TrashItemTx(p *Principal, typ, id, ifMatch string, recursive bool) 
 	return nil
 }
 
-// DownloadTx serves GET /files/{id}/content: the file and the version
+// Download serves GET /files/{id}/content: the file and the version
 // (want, "" for the current one; nil when there is none that is not in
 // the trash) p may download, and whether the content is not ready yet. A
 // file whose permissions.can_download is company is refused (403) to a
 // user outside the enterprise. A download that goes ahead is an event.
-func (s *Tx) DownloadTx(p *Principal, link *BoxapiLink, id, want string) (f *Item, v *Version, notReady bool, aerr *wire.Error) {
+func (s *Tx) Download(p *Principal, link *BoxapiLink, id, want string) (f *Item, v *Version, notReady bool, aerr *wire.Error) {
 	if f, aerr = s.LookupVia(p, link, "file", id, ActDownload); aerr != nil {
 		return nil, nil, false, aerr
 	}

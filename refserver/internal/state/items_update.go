@@ -134,12 +134,11 @@ func (b *ItemUpdateBody) CheckShape(typ string) *wire.Error {
 	return nil
 }
 
-// UpdateItemTx serves PUT /files/{file_id} and PUT /folders/{folder_id}
+// UpdateItem serves PUT /files/{file_id} and PUT /folders/{folder_id}
 // (refserver's updateItem) under the rules above: every check first, then
 // the changes (lock and unlock: the parsed lock member; removeLink and
 // link: the parsed shared_link), at now; 200 with the item's record.
-// Callers hold Mu.
-func (s *Tx) UpdateItemTx(id string, body ItemUpdateBody, p *Principal, typ string, ifMatch string, lock *FileLock, unlock bool, now time.Time, removeLink bool, link *SharedLinkUpdate, fields []string) (Reply, *wire.Error) {
+func (s *Tx) UpdateItem(id string, body ItemUpdateBody, p *Principal, typ string, ifMatch string, lock *FileLock, unlock bool, now time.Time, removeLink bool, link *SharedLinkUpdate, fields []string) (Reply, *wire.Error) {
 	if id == RootID {
 		if body.Name != nil || body.Parent != nil {
 			return Reply{}, wire.Errorf(wire.StatusForbidden, wire.CodeAccessDenied, "The root folder cannot be renamed or moved")
@@ -262,8 +261,7 @@ func (b *ItemUpdateBody) applyFolderSettings(it *Item) {
 	set(&it.RestrictedToEnterprise, b.IsCollaborationRestrictedToEnterprise)
 }
 
-// IsWithin reports whether folder id is folder root or below it. Callers
-// hold Mu.
+// IsWithin reports whether folder id is folder root or below it.
 func (s *ReadTx) IsWithin(id, root string) bool {
 	if id == root {
 		return true
@@ -273,7 +271,7 @@ func (s *ReadTx) IsWithin(id, root string) bool {
 }
 
 // setOwnerTree gives an item and everything below it a new owner (a move
-// into another user's folder). Callers hold Mu.
+// into another user's folder).
 func (s *Tx) setOwnerTree(it *Item, owner *User) {
 	if it.Owner != owner {
 		it.Owner = owner

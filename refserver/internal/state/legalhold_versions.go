@@ -16,7 +16,7 @@ type FileVersionLegalHold struct {
 	Sources []*LegalHoldAssignment
 }
 
-// HoldVersion puts version v of f on hold by assignment a. Callers hold Mu.
+// HoldVersion puts version v of f on hold by assignment a.
 func (s *Tx) HoldVersion(f *Item, v *Version, a *LegalHoldAssignment) {
 	h, ok := s.Holds.ByVersion[v.ID]
 	if !ok {

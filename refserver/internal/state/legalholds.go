@@ -18,7 +18,7 @@ import (
 // in the spec: a null is 400 bad_request (wire.DecodeJSONObject), not "absent".
 
 // legalHoldState is the server's state for legal hold policies,
-// assignments and file version legal holds, guarded by the State's Mu.
+// assignments and file version legal holds, reached only through a transaction.
 type legalHoldState struct {
 	Policies    map[string]*LegalHoldPolicy
 	PolicyOrder []*LegalHoldPolicy

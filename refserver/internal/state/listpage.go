@@ -7,7 +7,7 @@ import (
 // HideFromPages hides the users, groups and group memberships with ids
 // from offset pages (refserver's Server.HideFromPages): they keep their
 // place, but are left out of entries. It changes nothing when an id is
-// unknown. Callers hold Mu.
+// unknown.
 func (s *Tx) HideFromPages(ids []string) error {
 	for _, id := range ids {
 		_, isUser := s.Users.ByID[id]
@@ -27,7 +27,7 @@ func (s *Tx) HideFromPages(ids []string) error {
 }
 
 // userHidden, groupHidden and membershipHidden tell wire.OffsetEntries what
-// HideFromPages hid. Callers hold Mu.
+// HideFromPages hid.
 func (s *Tx) userHidden(u *User) bool             { return s.pageHidden[u.ID] }
 func (s *Tx) groupHidden(g *Group) bool           { return s.pageHidden[g.ID] }
 func (s *Tx) membershipHidden(m *Membership) bool { return s.pageHidden[m.ID] }

@@ -36,7 +36,7 @@ const (
 // the service names; all are on unless configured otherwise.
 var GroupAdminPermissions = []string{"can_run_reports", "can_instant_login", "can_create_accounts", "can_edit_accounts"}
 
-// Membership is a user's membership of a group. Fields are guarded by the State's Mu.
+// Membership is a user's membership of a group. Its fields are read and changed only in a transaction.
 type Membership struct {
 	ID                    string
 	User                  *User
@@ -47,7 +47,7 @@ type Membership struct {
 }
 
 // renderMembership is a membership for a fields parameter (GroupMembership;
-// configurable_permissions for admins only). Callers hold Mu.
+// configurable_permissions for admins only).
 func (s *Tx) renderMembership(m *Membership, fields []string) map[string]any {
 	rec := map[string]any{
 		"type": "group_membership", "id": m.ID, "user": m.User.Mini(), "group": m.Group.Mini(),
@@ -63,7 +63,7 @@ func (s *Tx) renderMembership(m *Membership, fields []string) map[string]any {
 	return PickFields(rec, fields, "type", "id")
 }
 
-// membershipsWhere lists the memberships that match, in id order. Callers hold Mu.
+// membershipsWhere lists the memberships that match, in id order.
 func (s *Tx) membershipsWhere(match func(*Membership) bool) []*Membership {
 	var out []*Membership
 	for _, m := range s.Groups.Memberships {
@@ -100,11 +100,10 @@ type MembershipBody struct {
 	ConfigurablePermissions wire.Nullable[map[string]bool] `json:"configurable_permissions"`
 }
 
-// CreateMembershipTx serves POST /group_memberships (refserver's
+// CreateMembership serves POST /group_memberships (refserver's
 // createMembership): the enterprise user joins the group (404 for either
-// missing, 409 conflict when already in it); 201 with its record. Callers
-// hold Mu.
-func (s *Tx) CreateMembershipTx(body MembershipBody, fields []string) (Reply, *wire.Error) {
+// missing, 409 conflict when already in it); 201 with its record.
+func (s *Tx) CreateMembership(body MembershipBody, fields []string) (Reply, *wire.Error) {
 	u := s.EnterpriseUser(*body.User.ID)
 	if u == nil {
 		return Reply{}, wire.NotFound("user")
@@ -130,7 +129,7 @@ func (s *Tx) CreateMembershipTx(body MembershipBody, fields []string) (Reply, *w
 }
 
 // lookupMembership finds a membership p may manage (self: p may also be
-// its member, for reads). Callers hold Mu.
+// its member, for reads).
 func (s *Tx) lookupMembership(id string, p *Principal, self bool) (*Membership, *wire.Error) {
 	m := s.Groups.Memberships[id]
 	if !ValidID(id) || m == nil {
@@ -142,10 +141,10 @@ func (s *Tx) lookupMembership(id string, p *Principal, self bool) (*Membership, 
 	return m, nil
 }
 
-// GetMembershipTx serves GET /group_memberships/{group_membership_id}
+// GetMembership serves GET /group_memberships/{group_membership_id}
 // (getMembership): the membership, for the admin, the group's admins and
-// its member. Callers hold Mu.
-func (s *Tx) GetMembershipTx(membershipID string, p *Principal, fields []string) (Reply, *wire.Error) {
+// its member.
+func (s *Tx) GetMembership(membershipID string, p *Principal, fields []string) (Reply, *wire.Error) {
 	m, aerr := s.lookupMembership(membershipID, p, true)
 	if aerr != nil {
 		return Reply{}, aerr
@@ -159,10 +158,10 @@ type UpdateMembershipBody struct {
 	ConfigurablePermissions wire.Nullable[map[string]bool] `json:"configurable_permissions"`
 }
 
-// UpdateMembershipTx serves PUT /group_memberships/{group_membership_id}
+// UpdateMembership serves PUT /group_memberships/{group_membership_id}
 // (updateMembership): the admin or a group admin changes its role and
-// configurable permissions. Callers hold Mu.
-func (s *Tx) UpdateMembershipTx(membershipID string, p *Principal, body UpdateMembershipBody, fields []string) (Reply, *wire.Error) {
+// configurable permissions.
+func (s *Tx) UpdateMembership(membershipID string, p *Principal, body UpdateMembershipBody, fields []string) (Reply, *wire.Error) {
 	m, aerr := s.lookupMembership(membershipID, p, false)
 	if aerr != nil {
 		return Reply{}, aerr
@@ -182,10 +181,9 @@ func (s *Tx) UpdateMembershipTx(membershipID string, p *Principal, body UpdateMe
 	return Reply{wire.StatusOK, s.renderMembership(m, fields)}, nil
 }
 
-// DeleteMembershipTx serves DELETE /group_memberships/{group_membership_id}
-// (deleteMembership): the admin or a group admin removes it (204). Callers
-// hold Mu.
-func (s *Tx) DeleteMembershipTx(membershipID string, p *Principal) (Reply, *wire.Error) {
+// DeleteMembership serves DELETE /group_memberships/{group_membership_id}
+// (deleteMembership): the admin or a group admin removes it (204).
+func (s *Tx) DeleteMembership(membershipID string, p *Principal) (Reply, *wire.Error) {
 	m, aerr := s.lookupMembership(membershipID, p, false)
 	if aerr != nil {
 		return Reply{}, aerr
@@ -195,10 +193,10 @@ func (s *Tx) DeleteMembershipTx(membershipID string, p *Principal) (Reply, *wire
 	return Reply{Status: wire.StatusNoContent}, nil
 }
 
-// ListUserMembershipsTx serves GET /users/{user_id}/memberships
+// ListUserMemberships serves GET /users/{user_id}/memberships
 // (listUserMemberships): an offset page of the user's memberships, for the
-// admin and the user (403 for others). Callers hold Mu.
-func (s *Tx) ListUserMembershipsTx(p *Principal, id string, pq wire.Page) (Reply, *wire.Error) {
+// admin and the user (403 for others).
+func (s *Tx) ListUserMemberships(p *Principal, id string, pq wire.Page) (Reply, *wire.Error) {
 	if !p.IsAdmin() && id != p.User.ID {
 		return Reply{}, wire.Errorf(wire.StatusForbidden, wire.CodeAccessDenied, "Only the user and enterprise admins may list the user's groups")
 	}
@@ -210,7 +208,7 @@ func (s *Tx) ListUserMembershipsTx(p *Principal, id string, pq wire.Page) (Reply
 	return Reply{wire.StatusOK, wire.OffsetEntries(list, pq, s.membershipHidden, func(m *Membership) any { return s.renderMembership(m, nil) })}, nil
 }
 
-// groupsUserLeft removes u's memberships. Callers hold Mu.
+// groupsUserLeft removes u's memberships.
 func (s *Tx) groupsUserLeft(u *User) {
 	dropWhere(s, KMemberships, s.Groups.Memberships, func(m *Membership) bool { return m.User == u })
 }

@@ -20,7 +20,7 @@ const (
 )
 
 // MetadataState is the server's state for metadata templates, instances
-// and queries, guarded by the State's Mu.
+// and queries, reached only through a transaction.
 type MetadataState struct {
 	Templates map[string]*MDTemplate   // by scope + "." + templateKey
 	ByID      map[string]*MDTemplate   // by template id
@@ -45,7 +45,7 @@ func (s *Tx) initMetadata() {
 }
 
 // metadataItemPurged drops the metadata instances of an item deleted for
-// good. Callers hold Mu.
+// good.
 func (s *Tx) metadataItemPurged(it *Item) {
 	for _, in := range append([]*MDInstance(nil), s.Metadata.ByItem[it.ID]...) {
 		s.RemoveInstance(in)

@@ -58,7 +58,7 @@ func (t *MDTemplate) Index(field string) *SortIndex {
 		return x
 	}
 	x := &SortIndex{field: field}
-	// Guarded by Mu like the rest of the template: no locks of its own.
+	// Reached through a transaction like the rest of the template: no locks of its own.
 	// Degree 64 (nodes of up to 127 instances): with the default 32 an
 	// update's remove and insert measured about 2% slower than with the
 	// google/btree this replaced (BenchmarkMetadataIndex/move); with 64

@@ -6,8 +6,8 @@ import (
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
-// MDInstance is a template applied to a file or folder. Fields are guarded
-// by the State's Mu.
+// MDInstance is a template applied to a file or folder. Its fields are
+// read and changed only in a transaction.
 type MDInstance struct {
 	ID      string // $id
 	Tmpl    *MDTemplate
@@ -89,7 +89,7 @@ func (in *MDInstance) ApplyEffect(e SchemaEffect) bool {
 	return changed
 }
 
-// AddInstance applies a template to an item. Callers hold Mu.
+// AddInstance applies a template to an item.
 func (s *Tx) AddInstance(t *MDTemplate, it *Item, values map[string]MDVal) *MDInstance {
 	s.Metadata.Seq++
 	in := &MDInstance{ID: NewUUID(), Tmpl: t, Item: it, Seq: s.Metadata.Seq, Values: values}
@@ -99,7 +99,7 @@ func (s *Tx) AddInstance(t *MDTemplate, it *Item, values map[string]MDVal) *MDIn
 }
 
 // IndexInstance adds in to the indexes of its template and item; in is
-// newer than every instance indexed. Callers hold Mu.
+// newer than every instance indexed.
 func (s *Tx) IndexInstance(in *MDInstance) {
 	t, it := in.Tmpl, in.Item
 	s.Dirty(KInstances, in.ID)
@@ -112,7 +112,7 @@ func (s *Tx) IndexInstance(in *MDInstance) {
 	s.Metadata.ByInstID[in.ID] = in
 }
 
-// RemoveInstance deletes an instance and its index entries. Callers hold Mu.
+// RemoveInstance deletes an instance and its index entries.
 func (s *Tx) RemoveInstance(in *MDInstance) {
 	s.Dirty(KInstances, in.ID)
 	t := in.Tmpl

@@ -9,7 +9,7 @@ import (
 // requested or applied. full (GET /files/{id}, GET /folders/{id}) gives
 // each instance's full record; otherwise (query results) its base record
 // plus the fields named. Unknown templates and fields are left out, as
-// unknown fields are. Callers hold Mu.
+// unknown fields are.
 func (s *Tx) MetadataFields(it *Item, fields []string, full bool) map[string]any {
 	var out map[string]any
 	for _, f := range fields {

@@ -7,7 +7,7 @@ import (
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
-// MDTemplate is a metadata template. Fields are guarded by the State's Mu.
+// MDTemplate is a metadata template. Its fields are read and changed only in a transaction.
 type MDTemplate struct {
 	ID, Scope, Key, DisplayName string
 	Hidden, CopyOnCopy          bool
@@ -108,8 +108,7 @@ func (t *MDTemplate) Record() map[string]any {
 	}
 }
 
-// AddTemplate registers a new template (ids are assigned here). Callers
-// hold Mu (or run before the server answers).
+// AddTemplate registers a new template (ids are assigned here).
 func (s *Tx) AddTemplate(t *MDTemplate) {
 	t.ID = NewUUID()
 	t.TypeID = t.Key + "-" + NewUUID()

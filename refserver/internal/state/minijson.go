@@ -9,7 +9,7 @@ import (
 // MiniJSON is the JSON of s.Mini(it), written directly: the same bytes
 // json.Marshal gives for the map (keys in sorted order), without building
 // the map. Folder listings send a page of up to 1000 of them; encoding
-// maps was most of a page's cost. Callers hold Mu.
+// maps was most of a page's cost.
 func (s *Tx) MiniJSON(it *Item) json.RawMessage {
 	b := make([]byte, 0, 256)
 	b = append(b, `{"etag":`...)

@@ -1,7 +1,7 @@
 package state
 
 // setCommitted records that every mark numbered up to n is committed and
-// wakes the requests waiting for it. Callers hold p.mu.
+// wakes the requests waiting for it. It runs under p.mu, which its callers take.
 func (p *Persister) setCommitted(n uint64) {
 	if n > p.committed {
 		p.committed = n
@@ -29,7 +29,7 @@ func (p *Persister) ListingChanged(folder string) {
 // takeListings hands the listing changes noted so far to the commit that
 // takes the marks numbered up to n (in a transaction, as it takes them):
 // every change of those listings was made by a transaction whose marks it
-// takes. Callers hold p.mu.
+// takes. It runs under p.mu, which its callers take.
 func (p *Persister) takeListings(n uint64) {
 	if len(p.listDirty) == 0 {
 		return
@@ -176,7 +176,7 @@ func (s *ReadTx) MarkCount() uint64 {
 // events and the server's own record, and for the marks of its own
 // transaction but its events (a download's own event is committed with a
 // later commit: the answer does not show it). Other requests' changes to
-// other items do not hold it. 0 without persistence. Callers hold Mu.
+// other items do not hold it. 0 without persistence.
 func (s *Tx) ItemReadWait(m0 uint64, id string) uint64 {
 	p := s.Persist
 	if p == nil {
@@ -194,7 +194,7 @@ func (s *Tx) ItemReadWait(m0 uint64, id string) uint64 {
 // the commit of the last change of the folder's listing (an item filed in
 // or out of it, or under new keys: its count, its order, the window).
 // Entries show only their own records (mini: id, name, etag, version,
-// sha1). Callers hold Mu.
+// sha1).
 func (s *Tx) ListingReadWait(m0 uint64, folder string, window []string) uint64 {
 	p := s.Persist
 	if p == nil {
@@ -213,7 +213,7 @@ func (s *Tx) ListingReadWait(m0 uint64, folder string, window []string) uint64 {
 	return want
 }
 
-// itemReadWait is ItemReadWait. Callers hold p.mu.
+// itemReadWait is ItemReadWait. It runs under p.mu, which its callers take.
 func (s *Tx) itemReadWait(m0 uint64, id string) uint64 {
 	p := s.Persist
 	var want uint64

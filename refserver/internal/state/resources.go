@@ -28,7 +28,7 @@ func (s *Tx) InitResources() {
 
 // Cross-resource hooks. The content code (files, folders, uploads, trash)
 // calls these at its choke points; each resource fills in its own part in
-// its own file. All are called with Mu held.
+// its own file. All are methods of the transaction.
 
 // versionAdded is called when a file gets a version: its first one
 // (CreateFile, a copy) or a new one (AddVersion, a promotion). The

@@ -22,7 +22,7 @@ import (
 // cannot be deleted for good before its disposition date.
 
 // retentionState is the server's state for retention policies, assignments
-// and file version retentions, guarded by the State's Mu.
+// and file version retentions, reached only through a transaction.
 type retentionState struct {
 	Policies    map[string]*RetentionPolicy
 	PolicyOrder []*RetentionPolicy // creation (id) order

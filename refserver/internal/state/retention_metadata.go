@@ -27,7 +27,7 @@ func OptionByID(f *MDField, id string) *MDOption {
 
 // metadataCovers reports whether the metadata_template assignment a covers
 // file f: f carries an instance of the template that matches the filter.
-// A template, field or option that is gone matches nothing. Callers hold Mu.
+// A template, field or option that is gone matches nothing.
 func (s *Tx) metadataCovers(a *RetentionAssignment, f *Item) bool {
 	t := s.Metadata.ByID[a.ToID]
 	if t == nil || f.Typ != "file" {
@@ -64,7 +64,7 @@ func (s *Tx) metadataCovers(a *RetentionAssignment, f *Item) bool {
 // RetentionStart is when assignment a starts retaining version v of file f:
 // for the enterprise or a folder, now (when the version comes under it);
 // for a metadata template, the date in the start date field of f's
-// instance, else the version's upload. Callers hold Mu.
+// instance, else the version's upload.
 func (s *Tx) RetentionStart(a *RetentionAssignment, f *Item, v *Version) time.Time {
 	if a.ToType != AssignMetadataTemplate {
 		return s.NowSec()
@@ -83,7 +83,7 @@ func (s *Tx) RetentionStart(a *RetentionAssignment, f *Item, v *Version) time.Ti
 // of active policies for the item of an instance that was created or whose
 // values changed: a file that now matches has every version retained, and
 // a later start date extends the retention of the versions already
-// retained (an earlier one does not shorten it). Callers hold Mu.
+// retained (an earlier one does not shorten it).
 func (s *Tx) retentionMetadataChanged(in *MDInstance) {
 	f := in.Item
 	if f.Typ != "file" {

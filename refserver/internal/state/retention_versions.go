@@ -56,7 +56,6 @@ func (fvr *FileVersionRetention) retainedAt(now time.Time) bool {
 // RetainVersionFrom puts version v of f under assignment a, its retention
 // counted from start (RetentionStart). A version a already retains keeps
 // its start unless start is later: retention is extended, never shortened.
-// Callers hold Mu.
 func (s *Tx) RetainVersionFrom(f *Item, v *Version, a *RetentionAssignment, start time.Time) {
 	fvr, ok := s.Retention.ByVersion[v.ID]
 	if !ok {

@@ -257,7 +257,7 @@ func (c mdCondition) matches(in *MDInstance) bool {
 
 // MatchMDFilter keeps the hits whose instance of the filter's template
 // meets every condition; with no hits (no query), every such instance's
-// item, scored 0. Callers hold Mu.
+// item, scored 0.
 func (s *Tx) MatchMDFilter(f *searchMDFilter, hits map[*Item]int) map[*Item]int {
 	keep := func(in *MDInstance) bool {
 		for _, c := range f.fields {

@@ -69,7 +69,7 @@ var textExtensions = map[string]bool{
 	"go": true, "js": true, "ts": true, "py": true, "java": true, "c": true, "h": true, "sql": true,
 }
 
-// searchIndex is the server's search index, guarded by the State's Mu.
+// searchIndex is the server's search index, reached only through a transaction.
 type searchIndex struct {
 	seed     maphash.Seed
 	Postings map[string]map[*Item]SearchField
@@ -130,7 +130,7 @@ func (x *searchIndex) PairKey(a, b string) uint64 {
 }
 
 // FlushSearchIndex indexes the pending items (reading the content of text
-// files from the store), so a search sees every change. Callers hold Mu.
+// files from the store), so a search sees every change.
 func (s *Tx) FlushSearchIndex(ctx context.Context) {
 	x := s.Search
 	for it := range x.pending {
@@ -275,7 +275,7 @@ func fileExtension(name string) string {
 }
 
 // Eval returns the items a query node matches in the fields of
-// mask, with their relevance. Callers hold Mu and flushed the index.
+// mask, with their relevance. Callers flushed the index.
 func (x *searchIndex) Eval(n *SearchNode, mask SearchField) map[*Item]int {
 	switch n.Op {
 	case OpWords:

@@ -39,7 +39,7 @@ type EndedPart struct {
 	SHA1 string
 }
 
-// EndSession removes a session and keeps its description. Callers hold Mu.
+// EndSession removes a session and keeps its description.
 func (s *Tx) EndSession(ss *Session, state SessionState, fileID string) {
 	delete(s.Sessions, ss.ID)
 	s.Ended[ss.ID] = DescribeSession(ss, state, fileID)
@@ -60,7 +60,7 @@ func DescribeSession(ss *Session, state SessionState, fileID string) EndedSessio
 }
 
 // DescribeSessionID describes the upload session with id, open or ended (committed
-// or aborted), whoever owns it. Callers hold Mu.
+// or aborted), whoever owns it.
 func (s *ReadTx) DescribeSessionID(id string) (EndedSession, bool) {
 	if ss, ok := s.Sessions[id]; ok {
 		return DescribeSession(ss, SessionOpen, ss.FileID), true

@@ -64,7 +64,7 @@ func sharedLinkURLs(l *SharedLink) []string {
 const sharedLinkBase = "https://app.cms.test"
 
 // SharedLinkItem returns the item whose shared link b names, for p (rules
-// above). Callers hold Mu.
+// above).
 func (s *Tx) SharedLinkItem(p *Principal, b BoxapiLink) (*Item, *wire.Error) {
 	var it *Item
 	for _, x := range s.Items {

@@ -29,7 +29,7 @@ type TaskAssignment struct {
 
 // taskUser finds an enterprise user to assign by id or login
 // (case-insensitive), or nil: not the service account, nor a deleted or
-// rolled-out user. Callers hold Mu.
+// rolled-out user.
 func (s *Tx) taskUser(id, login string) *User {
 	if id == "" {
 		u := s.Users.ByLogin[strings.ToLower(login)]
@@ -60,7 +60,7 @@ func (s *Tx) AssignmentCollection(t *Task) map[string]any {
 	return map[string]any{"total_count": len(t.Assignments), "entries": wire.RenderEach(t.Assignments, s.AssignmentRecord)}
 }
 
-// lookupAssignment returns an assignment whose file p may see. Callers hold Mu.
+// lookupAssignment returns an assignment whose file p may see.
 func (s *Tx) lookupAssignment(p *Principal, id string) (*TaskAssignment, *wire.Error) {
 	a, ok := s.Tasks.Assignments[id]
 	if !ok {
@@ -90,12 +90,12 @@ type CreateAssignmentBody struct {
 	} `json:"assign_to"`
 }
 
-// CreateTaskAssignmentTx serves POST /task_assignments (refserver's
+// CreateTaskAssignment serves POST /task_assignments (refserver's
 // createTaskAssignment): the user (userID or login) is assigned the task,
 // if the task is not completed (403), the user may see its file (400
 // task_assignee_not_allowed) and has no assignment yet (409); 201 with
-// the record. Callers hold Mu.
-func (s *Tx) CreateTaskAssignmentTx(body CreateAssignmentBody, p *Principal, userID string, login string) (Reply, *wire.Error) {
+// the record.
+func (s *Tx) CreateTaskAssignment(body CreateAssignmentBody, p *Principal, userID string, login string) (Reply, *wire.Error) {
 	if !ValidID(*body.Task.ID) {
 		return Reply{}, wire.NotFound("task")
 	}
@@ -137,10 +137,10 @@ type UpdateAssignmentBody struct {
 	ResolutionState *string `json:"resolution_state"`
 }
 
-// UpdateTaskAssignmentTx serves PUT /task_assignments/{task_assignment_id}
+// UpdateTaskAssignment serves PUT /task_assignments/{task_assignment_id}
 // (updateTaskAssignment): the assignee (403 for others) sets its message
-// or resolution_state, one the task's action takes. Callers hold Mu.
-func (s *Tx) UpdateTaskAssignmentTx(p *Principal, id string, body UpdateAssignmentBody) (Reply, *wire.Error) {
+// or resolution_state, one the task's action takes.
+func (s *Tx) UpdateTaskAssignment(p *Principal, id string, body UpdateAssignmentBody) (Reply, *wire.Error) {
 	a, aerr := s.lookupAssignment(p, id)
 	if aerr != nil {
 		return Reply{}, aerr
@@ -169,7 +169,7 @@ func (s *Tx) UpdateTaskAssignmentTx(p *Principal, id string, body UpdateAssignme
 	return Reply{wire.StatusOK, s.AssignmentRecord(a)}, nil
 }
 
-// RemoveTaskAssignment deletes a from its task. Callers hold Mu.
+// RemoveTaskAssignment deletes a from its task.
 func (s *Tx) RemoveTaskAssignment(a *TaskAssignment) *wire.Error {
 	t := a.Task
 	t.Assignments = wire.RemoveFrom(t.Assignments, a)

@@ -73,7 +73,7 @@ func (t *Task) completed() bool {
 	return resolved > 0 && resolved == len(t.Assignments)
 }
 
-// taskState is the server's state for tasks and task assignments (/tasks, /task_assignments), guarded by the State's Mu.
+// taskState is the server's state for tasks and task assignments (/tasks, /task_assignments), reached only through a transaction.
 type taskState struct {
 	Tasks       map[string]*Task
 	Assignments map[string]*TaskAssignment
@@ -97,14 +97,14 @@ func (s *Tx) tasksItemPurged(it *Item) {
 	delete(s.Tasks.ByFile, it.ID)
 }
 
-// addTask registers a new task. Callers hold Mu.
+// addTask registers a new task.
 func (s *Tx) addTask(t *Task) {
 	s.Tasks.Tasks[t.ID] = t
 	s.Tasks.ByFile[t.FileID] = append(s.Tasks.ByFile[t.FileID], t)
 	s.Dirty(KTasks, t.ID)
 }
 
-// RemoveTask forgets a task with its assignments. Callers hold Mu.
+// RemoveTask forgets a task with its assignments.
 func (s *Tx) RemoveTask(t *Task) {
 	s.dropTask(t)
 	delete(s.Tasks.Tasks, t.ID)
@@ -136,7 +136,7 @@ func (s *Tx) TaskRecord(t *Task) map[string]any {
 	}
 }
 
-// lookupTask returns a task whose file p may see. Callers hold Mu.
+// lookupTask returns a task whose file p may see.
 func (s *Tx) lookupTask(p *Principal, id string) (*Task, *wire.Error) {
 	t, ok := s.Tasks.Tasks[id]
 	if !ok {
@@ -214,10 +214,10 @@ type CreateTaskBody struct {
 	TaskFields
 }
 
-// CreateTaskTx serves POST /tasks (refserver's createTask): t (built from
+// CreateTask serves POST /tasks (refserver's createTask): t (built from
 // the checked body) goes on the file, which p must be able to edit; 201
-// with its record. Callers hold Mu.
-func (s *Tx) CreateTaskTx(body CreateTaskBody, p *Principal, t *Task) (Reply, *wire.Error) {
+// with its record.
+func (s *Tx) CreateTask(body CreateTaskBody, p *Principal, t *Task) (Reply, *wire.Error) {
 	if !ValidID(*body.Item.ID) {
 		return Reply{}, wire.NotFound("file")
 	}
@@ -230,10 +230,10 @@ func (s *Tx) CreateTaskTx(body CreateTaskBody, p *Principal, t *Task) (Reply, *w
 	return Reply{wire.StatusCreated, s.TaskRecord(t)}, nil
 }
 
-// UpdateTaskTx serves PUT /tasks/{task_id} (updateTask): the task's
+// UpdateTask serves PUT /tasks/{task_id} (updateTask): the task's
 // action (400 when an assignment's state does not fit it), completion
-// rule, message and due date (dueGiven: set to dueAt). Callers hold Mu.
-func (s *Tx) UpdateTaskTx(p *Principal, id string, body TaskFields, dueGiven bool, dueAt time.Time) (Reply, *wire.Error) {
+// rule, message and due date (dueGiven: set to dueAt).
+func (s *Tx) UpdateTask(p *Principal, id string, body TaskFields, dueGiven bool, dueAt time.Time) (Reply, *wire.Error) {
 	t, aerr := s.taskToChange(p, id)
 	if aerr != nil {
 		return Reply{}, aerr
@@ -259,9 +259,9 @@ func (s *Tx) UpdateTaskTx(p *Principal, id string, body TaskFields, dueGiven boo
 	return Reply{wire.StatusOK, s.TaskRecord(t)}, nil
 }
 
-// ListFileTasksTx serves GET /files/{file_id}/tasks (listFileTasks): every
-// task of a file p sees, in creation order. Callers hold Mu.
-func (s *Tx) ListFileTasksTx(p *Principal, id string) (Reply, *wire.Error) {
+// ListFileTasks serves GET /files/{file_id}/tasks (listFileTasks): every
+// task of a file p sees, in creation order.
+func (s *Tx) ListFileTasks(p *Principal, id string) (Reply, *wire.Error) {
 	if _, aerr := s.Lookup(p, "file", id); aerr != nil {
 		return Reply{}, aerr
 	}

@@ -32,13 +32,13 @@ const codeParentUnavailable = "parent_folder_unavailable"
 // folder in the trash. This is the one test the read paths use (lookup,
 // the metadata query, the template of an instance). A folder's trashing
 // marks everything below it (setTrashedWith), so the item's own mark
-// answers for its ancestors too. Callers hold Mu.
+// answers for its ancestors too.
 func (s *ReadTx) InTrash(it *Item) bool { return it.Trashed() }
 
 // Live reports whether p may read it through the endpoints of items and
 // of what hangs on them (metadata, tasks, watermarks, ...): visible to p and
 // not in the trash. An item in the trash answers 404 there, as it does on
-// its own endpoints; only the trash endpoints read it. Callers hold Mu.
+// its own endpoints; only the trash endpoints read it.
 func (s *ReadTx) Live(p *Principal, it *Item) bool { return s.visible(p, it) && !s.InTrash(it) }
 
 // trashPathCollection is the path_collection of an item in the trash.
@@ -60,7 +60,6 @@ func (s *Tx) addTrashState(m map[string]any, it *Item) {
 }
 
 // subItems lists every item whose parent is folderID, in the trash or not.
-// Callers hold Mu.
 func (s *Tx) subItems(folderID string) []*Item {
 	var out []*Item
 	for _, it := range s.Items {
@@ -73,7 +72,6 @@ func (s *Tx) subItems(folderID string) []*Item {
 
 // TrashItem moves an item to the trash, a folder with everything in it
 // that is not in the trash already, by a user (the event's created_by).
-// Callers hold Mu.
 func (s *Tx) TrashItem(it *Item, by *User) {
 	now := s.NowSec()
 	it.TrashedAt, it.TrashedWith = now, ""
@@ -115,7 +113,7 @@ func (s *Tx) untrash(it *Item, root string) {
 }
 
 // LookupTrashed returns an item of a type that p may see and that is in the
-// trash itself (not with its folder). Callers hold Mu.
+// trash itself (not with its folder).
 func (s *Tx) LookupTrashed(p *Principal, typ, id string) (*Item, *wire.Error) {
 	it, ok := s.Items[id]
 	if !ok || it.Typ != typ || !it.Trashed() || it.TrashedWith != "" || !s.visible(p, it) {
@@ -124,10 +122,10 @@ func (s *Tx) LookupTrashed(p *Principal, typ, id string) (*Item, *wire.Error) {
 	return it, nil
 }
 
-// GetTrashedTx serves GET /files/{id}/trash, /folders/{id}/trash and
+// GetTrashed serves GET /files/{id}/trash, /folders/{id}/trash and
 // /web_links/{id}/trash (refserver's getTrashed): an item in the trash
-// itself, as p sees it. Callers hold Mu.
-func (s *Tx) GetTrashedTx(p *Principal, typ string, id string, fields []string) (Reply, *wire.Error) {
+// itself, as p sees it.
+func (s *Tx) GetTrashed(p *Principal, typ string, id string, fields []string) (Reply, *wire.Error) {
 	it, aerr := s.LookupTrashed(p, typ, id)
 	if aerr != nil {
 		return Reply{}, aerr
@@ -144,12 +142,12 @@ type RestoreBody struct {
 	} `json:"parent"`
 }
 
-// RestoreItemTx serves POST /files/{id}, /folders/{id} and /web_links/{id}
+// RestoreItem serves POST /files/{id}, /folders/{id} and /web_links/{id}
 // (restoreHandler): the item in the trash comes back with what was trashed
 // with it, to its parent or, when that is gone, to body's (409
 // parent_folder_unavailable without one), under body's name if given; 201
-// with its record, shared_link null. Callers hold Mu.
-func (s *Tx) RestoreItemTx(p *Principal, typ string, id string, body RestoreBody, fields []string) (Reply, *wire.Error) {
+// with its record, shared_link null.
+func (s *Tx) RestoreItem(p *Principal, typ string, id string, body RestoreBody, fields []string) (Reply, *wire.Error) {
 	it, aerr := s.LookupTrashed(p, typ, id)
 	if aerr != nil {
 		return Reply{}, aerr
@@ -192,7 +190,7 @@ func (s *Tx) RestoreItemTx(p *Principal, typ string, id string, body RestoreBody
 	return Reply{wire.StatusCreated, out}, nil
 }
 
-// restoreTarget picks the folder a restored item goes to. Callers hold Mu.
+// restoreTarget picks the folder a restored item goes to.
 func (s *Tx) restoreTarget(p *Principal, it *Item, body RestoreBody) (string, *wire.Error) {
 	orig := it.ParentID
 	if orig == RootID {
@@ -210,10 +208,10 @@ func (s *Tx) restoreTarget(p *Principal, it *Item, body RestoreBody) (string, *w
 	return *body.Parent.ID, nil
 }
 
-// ListTrashTx serves GET /folders/trash/items (listTrash): a page of the
+// ListTrash serves GET /folders/trash/items (listTrash): a page of the
 // items in the trash themselves, p's own (everyone's for a principal who
-// sees every item). Callers hold Mu.
-func (s *Tx) ListTrashTx(p *Principal, q CollectionQuery, fields []string) (Reply, *wire.Error) {
+// sees every item).
+func (s *Tx) ListTrash(p *Principal, q CollectionQuery, fields []string) (Reply, *wire.Error) {
 	// The trash index of p's own items, or of everyone's for a principal
 	// who sees every item (folderindex.go): a page costs O(log n + page).
 	// Items p owns but may not see (HideFromUsers) keep their place in the
@@ -226,7 +224,7 @@ func (s *Tx) ListTrashTx(p *Principal, q CollectionQuery, fields []string) (Repl
 }
 
 // trashPage pages the trash index fx like a folder listing (indexPage);
-// offset pages also give their order. Callers hold Mu.
+// offset pages also give their order.
 func (s *Tx) trashPage(fx *folderIndex, q CollectionQuery, fields []string, p *Principal) map[string]any {
 	out := s.indexPage(fx, q, fields, p, func(it *Item) bool { return s.visible(p, it) })
 	if !q.UseMarker {
@@ -239,11 +237,11 @@ func (s *Tx) trashPage(fx *folderIndex, q CollectionQuery, fields []string, p *P
 	return out
 }
 
-// PurgeTrashedTx serves DELETE /files/{id}/trash, /folders/{id}/trash and
+// PurgeTrashed serves DELETE /files/{id}/trash, /folders/{id}/trash and
 // /web_links/{id}/trash: the item (a folder with its content) is gone for
 // good, unless PurgeBlocked reports a retention or a hold. It returns the
-// blobs to delete once the lock is released. Callers hold Mu.
-func (s *Tx) PurgeTrashedTx(p *Principal, typ, id string) ([]string, *wire.Error) {
+// blobs to delete once the lock is released.
+func (s *Tx) PurgeTrashed(p *Principal, typ, id string) ([]string, *wire.Error) {
 	it, aerr := s.LookupTrashed(p, typ, id)
 	if aerr == nil {
 		aerr = s.PurgeBlocked(it)

@@ -7,7 +7,7 @@ import "iter"
 
 // ancestors yields the folders above it, its parent first, up to the root
 // folder (not yielded); the walk ends early at a parent that is not an
-// item. Callers hold Mu.
+// item.
 func (s *ReadTx) ancestors(it *Item) iter.Seq[*Item] {
 	return func(yield func(*Item) bool) {
 		for pid := it.ParentID; pid != "" && pid != RootID; {
@@ -21,7 +21,7 @@ func (s *ReadTx) ancestors(it *Item) iter.Seq[*Item] {
 }
 
 // IsUnder reports whether it lies somewhere below folder folderID; every
-// item lies below the root folder "0". Callers hold Mu.
+// item lies below the root folder "0".
 func (s *ReadTx) IsUnder(it *Item, folderID string) bool {
 	if folderID == RootID {
 		return true

@@ -8,7 +8,7 @@ import (
 )
 
 // CreateFile adds a file with its first version, re-checking the parent and
-// the name. Callers hold Mu.
+// the name.
 func (s *Tx) CreateFile(p *Principal, parentID, name string, blob blob.Info, created, modified time.Time) (*Item, *wire.Error) {
 	parent, aerr := s.ParentFolder(p, parentID)
 	if aerr != nil {
@@ -42,7 +42,7 @@ func (s *Tx) CreateFile(p *Principal, parentID, name string, blob blob.Info, cre
 }
 
 // AddVersion makes blob the current version of f, optionally renaming it,
-// re-checking the name. Callers hold Mu.
+// re-checking the name.
 func (s *Tx) AddVersion(p *Principal, f *Item, name string, blob blob.Info, modified time.Time) *wire.Error {
 	if aerr := s.LockRefuses(p, f, ActUpload); aerr != nil {
 		return aerr

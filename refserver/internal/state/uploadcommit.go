@@ -4,7 +4,7 @@ import "github.com/contentapi/cms/refserver/internal/blob"
 
 // KeepFinalContent records blob as the finished content of ss when the
 // session is still live (a later commit reuses it), reporting whether it
-// was. Callers hold Mu.
+// was.
 func (s *Tx) KeepFinalContent(ss *Session, blob blob.Info) bool {
 	if _, live := s.Sessions[ss.ID]; !live {
 		return false
@@ -14,7 +14,7 @@ func (s *Tx) KeepFinalContent(ss *Session, blob blob.Info) bool {
 	return true
 }
 
-// Describe sets the description of f. Callers hold Mu.
+// Describe sets the description of f.
 func (s *Tx) Describe(f *Item, description string) {
 	f.Description = description
 	s.dirtyItem(f)

@@ -13,7 +13,7 @@ import (
 // PartLanded ends the write of the part at off of ss (done is closed: the
 // offset is free again) and, when ok and the session is still live,
 // records the part (size bytes, SHA1 sum) and marks it; hashIt reports that
-// the caller is to hash the contiguous parts from there. Callers hold Mu.
+// the caller is to hash the contiguous parts from there.
 func (s *Tx) PartLanded(ss *Session, off, size int64, sum string, ok bool, done chan struct{}) (part *UploadPart, hashIt, live bool) {
 	delete(ss.Writing, off)
 	close(done)
@@ -35,7 +35,7 @@ func (s *Tx) PartLanded(ss *Session, off, size int64, sum string, ok bool, done 
 // HashLanded feeds the parts that continue the hashed run of the file to
 // the whole-file hash, in offset order, until the next part has not landed
 // yet. The caller set ss.Hashing; HashLanded closes it when it stops. Only
-// one request hashes a session at a time, and never under Mu.
+// one request hashes a session at a time, and never in a transaction.
 func (s *State) HashLanded(ss *Session) {
 	buf := blob.GetBuffer()
 	defer blob.PutBuffer(buf)
@@ -131,8 +131,8 @@ func (s *Tx) ReservePart(p *Principal, sessionID string, cr wire.ContentRange, c
 
 // WholeSHA1 waits until no request is hashing the session, finishes the
 // whole-file hash if parts are left (a part whose hashing failed, or a
-// commit that came first), and returns the file's hex SHA1. Callers hold
-// ss.LockCommit, not the state's lock.
+// commit that came first), and returns the file's hex SHA1. It runs
+// under the session's commit lock (LockCommit), outside any transaction.
 func (s *State) WholeSHA1(ctx context.Context, ss *Session) (string, error) {
 	for {
 		s.mu.Lock()

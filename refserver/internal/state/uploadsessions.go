@@ -13,7 +13,7 @@ import (
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
-// Session is a chunked upload session. Fields are guarded by the State's Mu.
+// Session is a chunked upload session. Its fields are read and changed only in a transaction.
 type Session struct {
 	ID         string
 	Owner      *User
@@ -90,8 +90,7 @@ func (s *Env) ParseFileSize(m json.RawMessage) (int64, *wire.Error) {
 	return n, nil
 }
 
-// newSession makes a session around an assembly of its content. Callers
-// hold Mu.
+// newSession makes a session around an assembly of its content.
 func (s *Tx) newSession(p *Principal, folderID, fileID, name string, size int64, asm blob.Assembly) *Session {
 	ps := s.Cfg.PartSize
 	return (&Session{
@@ -109,12 +108,12 @@ func (ss *Session) WithContent(asm blob.Assembly) *Session {
 	return ss
 }
 
-// CreateUploadSessionTx serves POST {upload}/files/upload_sessions
+// CreateUploadSession serves POST {upload}/files/upload_sessions
 // (refserver's createUploadSession): a session for a new file name in
 // folderID, its content assembled in asm (404 invalid_parameter for a
 // folder p may not upload into, 409 for a name taken); keep runs once the
-// session holds asm. 201 with its record. Callers hold Mu.
-func (s *Tx) CreateUploadSessionTx(p *Principal, folderID string, name string, size int64, asm blob.Assembly, keep func()) (Reply, *wire.Error) {
+// session holds asm. 201 with its record.
+func (s *Tx) CreateUploadSession(p *Principal, folderID string, name string, size int64, asm blob.Assembly, keep func()) (Reply, *wire.Error) {
 	parent, aerr := s.ParentFolder(p, folderID)
 	if aerr != nil {
 		return Reply{}, wire.Errorf(wire.StatusNotFound, wire.CodeInvalidParameter, "The folder does not exist or is not accessible")
@@ -129,12 +128,12 @@ func (s *Tx) CreateUploadSessionTx(p *Principal, folderID string, name string, s
 	return Reply{wire.StatusCreated, s.SessionJSON(ss)}, nil
 }
 
-// CreateVersionUploadSessionTx serves POST
+// CreateVersionUploadSession serves POST
 // {upload}/files/{file_id}/upload_sessions (createVersionUploadSession): a
 // session for a new version of file id (renamed to name, when given and
 // free), its content assembled in asm; keep runs once the session holds
-// asm. 201 with its record. Callers hold Mu.
-func (s *Tx) CreateVersionUploadSessionTx(p *Principal, id string, name string, size int64, asm blob.Assembly, keep func()) (Reply, *wire.Error) {
+// asm. 201 with its record.
+func (s *Tx) CreateVersionUploadSession(p *Principal, id string, name string, size int64, asm blob.Assembly, keep func()) (Reply, *wire.Error) {
 	f, aerr := s.LookupFor(p, "file", id, ActUpload)
 	if aerr != nil {
 		return Reply{}, aerr
@@ -152,8 +151,8 @@ func (s *Tx) CreateVersionUploadSessionTx(p *Principal, id string, name string, 
 }
 
 // Session returns p's live session. An unknown, expired or foreign session
-// is 404. Callers hold Mu; an expired session is dropped and returned as
-// stale, for refserver's dropContent once Mu is released.
+// is 404. An expired session is dropped and returned as
+// stale, for refserver's dropContent once the transaction ends.
 func (s *Tx) Session(p *Principal, id string) (ss, stale *Session, aerr *wire.Error) {
 	ss, ok := s.Sessions[id]
 	if !ok || ss.Owner != p.User {

@@ -38,7 +38,7 @@ const (
 	CodeUserHasContent = "user_has_content"
 )
 
-// UserState is the server's state for enterprise users (/users), guarded by the State's Mu.
+// UserState is the server's state for enterprise users (/users), reached only through a transaction.
 type UserState struct {
 	ByID    map[string]*User
 	ByLogin map[string]*User // by lower-case login
@@ -59,7 +59,7 @@ func (s *Tx) initUsers() {
 	s.App.CanSeeManagedUsers = true
 }
 
-// addUser registers u. Callers hold Mu (or run before serving).
+// addUser registers u.
 func (s *Tx) addUser(u *User) {
 	s.Users.ByID[u.ID] = u
 	s.Users.ByLogin[strings.ToLower(u.Login)] = u
@@ -73,7 +73,7 @@ func (s *Tx) addUser(u *User) {
 func NumID(id string) int64 { n, _ := strconv.ParseInt(id, 10, 64); return n }
 
 // EnterpriseUser returns the user of the enterprise with id (not deleted,
-// not rolled out), or nil. Callers hold Mu.
+// not rolled out), or nil.
 func (s *ReadTx) EnterpriseUser(id string) *User {
 	u := s.Users.ByID[id]
 	if u == nil || u.Deleted() || u.Free {
@@ -88,11 +88,11 @@ func (s *ReadTx) UserActive(u *User) bool {
 	return !u.Deleted()
 }
 
-// ListUsersTx serves GET /users (refserver's listUsers): a page (offset or
+// ListUsers serves GET /users (refserver's listUsers): a page (offset or
 // marker) of the enterprise's users, by id, of userType, with extID, or
 // whose lower-cased name or login starts with filter; for the admin and
-// users who can_see_managed_users (403 for others). Callers hold Mu.
-func (s *Tx) ListUsersTx(p *Principal, userType string, extID string, filter string, fields []string, pq wire.Page) (Reply, *wire.Error) {
+// users who can_see_managed_users (403 for others).
+func (s *Tx) ListUsers(p *Principal, userType string, extID string, filter string, fields []string, pq wire.Page) (Reply, *wire.Error) {
 	if !p.IsAdmin() && !p.User.CanSeeManagedUsers {
 		return Reply{}, wire.Errorf(wire.StatusForbidden, wire.CodeAccessDenied, "The user may not look up the users of the enterprise")
 	}
@@ -120,11 +120,11 @@ type CreateUserBody struct {
 	IsPlatformAccessOnly *bool `json:"is_platform_access_only"`
 }
 
-// CreateUserTx serves POST /users (createUser): a new user of the
+// CreateUser serves POST /users (createUser): a new user of the
 // enterprise (an app user, with a made-up login, when appUser), 409
 // user_login_already_used for a login taken; pending invitations to the
-// login become theirs. 201 with the record. Callers hold Mu.
-func (s *Tx) CreateUserTx(body CreateUserBody, appUser bool, fields []string) (Reply, *wire.Error) {
+// login become theirs. 201 with the record.
+func (s *Tx) CreateUser(body CreateUserBody, appUser bool, fields []string) (Reply, *wire.Error) {
 	if body.Login != nil && s.Users.ByLogin[strings.ToLower(*body.Login)] != nil {
 		// Refused before the id is taken: a refused request changes nothing.
 		return Reply{}, wire.Errorf(wire.StatusConflict, CodeUserLoginInUse, "User with the specified login already exists")
@@ -144,10 +144,9 @@ func (s *Tx) CreateUserTx(body CreateUserBody, appUser bool, fields []string) (R
 	return Reply{wire.StatusCreated, s.RenderUser(u, fields, 0)}, nil
 }
 
-// GetUserTx serves GET /users/{user_id} (getUser): the caller, or for the
+// GetUser serves GET /users/{user_id} (getUser): the caller, or for the
 // admin and users who can_see_managed_users another enterprise user.
-// Callers hold Mu.
-func (s *Tx) GetUserTx(id string, p *Principal, fields []string) (Reply, *wire.Error) {
+func (s *Tx) GetUser(id string, p *Principal, fields []string) (Reply, *wire.Error) {
 	u := s.EnterpriseUser(id)
 	if id == p.User.ID {
 		u = p.User
@@ -174,11 +173,11 @@ type notifyAddress struct {
 	Email string `json:"email"`
 }
 
-// UpdateUserTx serves PUT /users/{user_id} (updateUser): body's fields
+// UpdateUser serves PUT /users/{user_id} (updateUser): body's fields
 // (checked) and ne, the notification_email, go into the user; enterprise
 // null rolls the user out. The admin's and the service account's role and
-// enterprise are fixed (403); a login taken is 409. Callers hold Mu.
-func (s *Tx) UpdateUserTx(id string, body UpdateUserBody, ne wire.Nullable[notifyAddress], fields []string) (Reply, *wire.Error) {
+// enterprise are fixed (403); a login taken is 409.
+func (s *Tx) UpdateUser(id string, body UpdateUserBody, ne wire.Nullable[notifyAddress], fields []string) (Reply, *wire.Error) {
 	u := s.EnterpriseUser(id)
 	if u == nil {
 		return Reply{}, wire.NotFound("user")
@@ -219,8 +218,7 @@ func (s *Tx) UpdateUserTx(id string, body UpdateUserBody, ne wire.Nullable[notif
 
 // rollOut makes u a free user outside the enterprise: it leaves its
 // groups, loses its device pins, gets a free account's quotas and no
-// longer appears to the enterprise. Its content stays its own. Callers
-// hold Mu.
+// longer appears to the enterprise. Its content stays its own.
 func (s *Tx) rollOut(u *User) {
 	u.Free = true
 	u.Role = userRoleUser
@@ -231,14 +229,14 @@ func (s *Tx) rollOut(u *User) {
 }
 
 // userLeft removes what ties u to the enterprise when it is rolled out or
-// deleted: group memberships and device pins. Callers hold Mu.
+// deleted: group memberships and device pins.
 func (s *Tx) userLeft(u *User) {
 	s.groupsUserLeft(u)
 	s.pinsUserLeft(u)
 }
 
 // OwnedTops lists the items u owns whose parent u does not own (the tops
-// of u's trees), in id order. Callers hold Mu.
+// of u's trees), in id order.
 func (s *Tx) OwnedTops(u *User) []*Item {
 	var out []*Item
 	for _, it := range s.Items {
@@ -256,7 +254,6 @@ func (s *Tx) OwnedTops(u *User) []*Item {
 
 // RemoveUser deletes u with the items u owns (owned, checked by the
 // caller), returning the blobs to delete once the change is committed.
-// Callers hold Mu.
 func (s *Tx) RemoveUser(u *User, owned []*Item) []string {
 	var blobs []string
 	for _, it := range owned {
@@ -273,11 +270,11 @@ func (s *Tx) RemoveUser(u *User, owned []*Item) []string {
 	return blobs
 }
 
-// DeleteUserTx serves DELETE /users/{id}: the enterprise user goes, and
+// DeleteUser serves DELETE /users/{id}: the enterprise user goes, and
 // with force the items they own too (without it, 409 while they own any).
 // The admin, the service account and the caller cannot be deleted. It
-// returns the blobs to delete once the lock is released. Callers hold Mu.
-func (s *Tx) DeleteUserTx(p *Principal, id string, force bool) ([]string, *wire.Error) {
+// returns the blobs to delete once the lock is released.
+func (s *Tx) DeleteUser(p *Principal, id string, force bool) ([]string, *wire.Error) {
 	u := s.EnterpriseUser(id)
 	if u == nil {
 		return nil, wire.NotFound("user")

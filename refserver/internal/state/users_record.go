@@ -45,7 +45,7 @@ const (
 var userStatuses = []string{"active", "inactive", "cannot_delete_edit", "cannot_delete_edit_upload"}
 
 // UserProfile is the part of a user record beyond id, name, login and role.
-// It is embedded in User; every field is guarded by the State's Mu.
+// It is embedded in User; every field is read and changed only in a transaction.
 type UserProfile struct {
 	ModifiedAt                 time.Time
 	Status                     string
@@ -131,7 +131,7 @@ func (s *Tx) enterpriseMini() map[string]any {
 
 // RenderUser is a user for a fields parameter: the standard record without
 // fields; with fields, User--Mini plus the requested ones (standard or
-// Full). used is the space the user's content takes. Callers hold Mu.
+// Full). used is the space the user's content takes.
 func (s *Tx) RenderUser(u *User, fields []string, used int64) map[string]any {
 	std := s.userStandard(u, used)
 	if fields == nil {
@@ -141,7 +141,7 @@ func (s *Tx) RenderUser(u *User, fields []string, used int64) map[string]any {
 }
 
 // SpaceUsed sums the sizes of every version of every file each user owns
-// (trashed ones too: they still take space). Callers hold Mu.
+// (trashed ones too: they still take space).
 func (s *Tx) SpaceUsed() map[*User]int64 {
 	used := map[*User]int64{}
 	for _, it := range s.Items {

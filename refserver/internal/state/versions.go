@@ -6,10 +6,10 @@ import (
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
-// GetFileVersionTx serves GET /files/{file_id}/versions/{file_version_id}
+// GetFileVersion serves GET /files/{file_id}/versions/{file_version_id}
 // (refserver's getFileVersion): any version of a file p sees, the current
-// one and those in the trash included. Callers hold Mu.
-func (s *Tx) GetFileVersionTx(p *Principal, id string, vid string, fields []string) (Reply, *wire.Error) {
+// one and those in the trash included.
+func (s *Tx) GetFileVersion(p *Principal, id string, vid string, fields []string) (Reply, *wire.Error) {
 	f, aerr := s.Lookup(p, "file", id)
 	if aerr != nil {
 		return Reply{}, aerr

@@ -17,7 +17,7 @@ type Watermark struct {
 	CreatedAt, ModifiedAt time.Time
 }
 
-// watermarkState is the server's state for watermarks on files and folders, guarded by the State's Mu.
+// watermarkState is the server's state for watermarks on files and folders, reached only through a transaction.
 type watermarkState struct {
 	ByItem map[string]*Watermark
 }
@@ -95,10 +95,10 @@ func (s *Tx) watermarkTarget(id string, edit bool, p *Principal, typ string) (*I
 	return s.LookupFor(p, typ, id, ActEdit)
 }
 
-// GetWatermarkTx serves GET /files/{id}/watermark and
+// GetWatermark serves GET /files/{id}/watermark and
 // /folders/{id}/watermark (refserver's getWatermark): the item's own
-// watermark, 404 when it has none. Callers hold Mu.
-func (s *Tx) GetWatermarkTx(id string, p *Principal, typ string) (Reply, *wire.Error) {
+// watermark, 404 when it has none.
+func (s *Tx) GetWatermark(id string, p *Principal, typ string) (Reply, *wire.Error) {
 	it, aerr := s.watermarkTarget(id, false, p, typ)
 	if aerr != nil {
 		return Reply{}, aerr
@@ -110,10 +110,10 @@ func (s *Tx) GetWatermarkTx(id string, p *Principal, typ string) (Reply, *wire.E
 	return Reply{wire.StatusOK, watermarkRecord(wm)}, nil
 }
 
-// ApplyWatermarkTx serves PUT /files/{id}/watermark and
+// ApplyWatermark serves PUT /files/{id}/watermark and
 // /folders/{id}/watermark (applyWatermark): a new watermark (201), or the
-// item's refreshed (200), for who may edit the item. Callers hold Mu.
-func (s *Tx) ApplyWatermarkTx(id string, p *Principal, typ string) (Reply, *wire.Error) {
+// item's refreshed (200), for who may edit the item.
+func (s *Tx) ApplyWatermark(id string, p *Principal, typ string) (Reply, *wire.Error) {
 	it, aerr := s.watermarkTarget(id, true, p, typ)
 	if aerr != nil {
 		return Reply{}, aerr
@@ -125,10 +125,10 @@ func (s *Tx) ApplyWatermarkTx(id string, p *Principal, typ string) (Reply, *wire
 	return Reply{wire.StatusOK, watermarkRecord(wm)}, nil
 }
 
-// RemoveWatermarkTx serves DELETE /files/{id}/watermark and
+// RemoveWatermark serves DELETE /files/{id}/watermark and
 // /folders/{id}/watermark (removeWatermark): the item's watermark goes
-// (204; 404 when it has none). Callers hold Mu.
-func (s *Tx) RemoveWatermarkTx(id string, p *Principal, typ string) (Reply, *wire.Error) {
+// (204; 404 when it has none).
+func (s *Tx) RemoveWatermark(id string, p *Principal, typ string) (Reply, *wire.Error) {
 	it, aerr := s.watermarkTarget(id, true, p, typ)
 	if aerr != nil {
 		return Reply{}, aerr

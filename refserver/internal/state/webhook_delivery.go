@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// fireWebhooks queues the deliveries an event triggers. Callers hold Mu.
+// fireWebhooks queues the deliveries an event triggers.
 func (s *Tx) fireWebhooks(e *Event) {
 	if len(s.Webhooks.ByID) == 0 || e.ItemID == "" {
 		return

@@ -50,7 +50,7 @@ var webhookTriggers = map[string]bool{
 	"SIGN_REQUEST.SIGN_DOCUMENT_CREATED": false, "SIGN_REQUEST.SIGN_ERROR_FINALIZING": false,
 }
 
-// Webhook is a configured webhook. Fields are guarded by the State's Mu.
+// Webhook is a configured webhook. Its fields are read and changed only in a transaction.
 type Webhook struct {
 	ID         string
 	targetID   string
@@ -61,7 +61,7 @@ type Webhook struct {
 	createdAt  time.Time
 }
 
-// webhookState is the server's webhooks, guarded by the State's Mu.
+// webhookState is the server's webhooks, reached only through a transaction.
 type webhookState struct {
 	ByID map[string]*Webhook
 }
@@ -112,7 +112,7 @@ func CheckTriggers(triggers []string, targetType string) ([]string, *wire.Error)
 	return out, nil
 }
 
-// webhookTarget checks a target for p. Callers hold Mu.
+// webhookTarget checks a target for p.
 func (s *Tx) webhookTarget(p *Principal, id, typ string) (*Item, *wire.Error) {
 	if typ != "file" && typ != "folder" {
 		return nil, wire.BadRequest("target.type must be file or folder")
@@ -136,10 +136,10 @@ func (s *Tx) duplicateWebhook(u *User, targetID string, skip *Webhook) *Webhook 
 	return nil
 }
 
-// CreateWebhookTx serves POST /webhooks (refserver's createWebhook): p's
+// CreateWebhook serves POST /webhooks (refserver's createWebhook): p's
 // webhook on body's target with the checked triggers (addWebhook); 201
-// with its record. Callers hold Mu.
-func (s *Tx) CreateWebhookTx(p *Principal, body *WebhookBody, triggers []string) (Reply, *wire.Error) {
+// with its record.
+func (s *Tx) CreateWebhook(p *Principal, body *WebhookBody, triggers []string) (Reply, *wire.Error) {
 	hook, aerr := s.addWebhook(p, *body.Target.ID, *body.Target.Type, *body.Address, triggers)
 	if aerr != nil {
 		return Reply{}, aerr
@@ -149,7 +149,7 @@ func (s *Tx) CreateWebhookTx(p *Principal, body *WebhookBody, triggers []string)
 
 // addWebhook creates p's webhook on the target item: 404 for an item p
 // cannot see, 409 for a second webhook of p on it, 400 past
-// maxWebhooksPerUser. Callers hold Mu.
+// maxWebhooksPerUser.
 func (s *Tx) addWebhook(p *Principal, targetID, targetType, address string, triggers []string) (*Webhook, *wire.Error) {
 	it, aerr := s.webhookTarget(p, targetID, targetType)
 	if aerr != nil {
@@ -174,7 +174,7 @@ func (s *Tx) addWebhook(p *Principal, targetID, targetType, address string, trig
 	return hook, nil
 }
 
-// OwnWebhook returns the webhook with id that p created. Callers hold Mu.
+// OwnWebhook returns the webhook with id that p created.
 func (s *Tx) OwnWebhook(id string, p *Principal) (*Webhook, *wire.Error) {
 	hook, ok := s.Webhooks.ByID[id]
 	if !ok || !ValidID(id) || hook.createdBy != p.User {
@@ -183,10 +183,10 @@ func (s *Tx) OwnWebhook(id string, p *Principal) (*Webhook, *wire.Error) {
 	return hook, nil
 }
 
-// UpdateWebhookTx serves PUT /webhooks/{webhook_id} (updateWebhook): p's
+// UpdateWebhook serves PUT /webhooks/{webhook_id} (updateWebhook): p's
 // webhook takes body's target, address and triggers (editWebhook); 200
-// with its record. Callers hold Mu.
-func (s *Tx) UpdateWebhookTx(id string, p *Principal, body *WebhookBody) (Reply, *wire.Error) {
+// with its record.
+func (s *Tx) UpdateWebhook(id string, p *Principal, body *WebhookBody) (Reply, *wire.Error) {
 	hook, aerr := s.editWebhook(id, p, body)
 	if aerr != nil {
 		return Reply{}, aerr
@@ -196,7 +196,7 @@ func (s *Tx) UpdateWebhookTx(id string, p *Principal, body *WebhookBody) (Reply,
 
 // editWebhook changes p's webhook with id as body says (target, address,
 // triggers), under the rules of a new webhook; nothing changes when a rule
-// refuses. Callers hold Mu.
+// refuses.
 func (s *Tx) editWebhook(id string, p *Principal, body *WebhookBody) (*Webhook, *wire.Error) {
 	hook, aerr := s.OwnWebhook(id, p)
 	if aerr != nil {
@@ -235,7 +235,7 @@ func (s *Tx) editWebhook(id string, p *Principal, body *WebhookBody) (*Webhook, 
 }
 
 // RemoveWebhook deletes hook; one with the WEBHOOK.DELETED trigger is told
-// so (by is who deleted it). Callers hold Mu.
+// so (by is who deleted it).
 func (s *Tx) RemoveWebhook(hook *Webhook, by *User) {
 	delete(s.Webhooks.ByID, hook.ID)
 	s.Dirty(KWebhooks, hook.ID)
@@ -244,7 +244,7 @@ func (s *Tx) RemoveWebhook(hook *Webhook, by *User) {
 	}
 }
 
-// WebhooksPage is a marker page of p's webhooks, by id. Callers hold Mu.
+// WebhooksPage is a marker page of p's webhooks, by id.
 func (s *Tx) WebhooksPage(p *Principal, q wire.Page) map[string]any {
 	var own []*Webhook
 	for _, hook := range s.Webhooks.ByID {

@@ -14,7 +14,7 @@ import (
 // them alike.
 
 // SharedLink is the shared link of an item: a file, a folder or a web link
-// (items_update.go, and UpdateWebLinkTx here).
+// (items_update.go, and UpdateWebLink here).
 type SharedLink struct {
 	Token, Access, Password, VanityName string
 	UnsharedAt                          time.Time
@@ -70,11 +70,11 @@ type CreateWebLinkBody struct {
 	Description *string `json:"description"`
 }
 
-// CreateWebLinkTx serves POST /web_links (refserver's createWebLink): a
+// CreateWebLink serves POST /web_links (refserver's createWebLink): a
 // new web link named name (desc: its description) in the parent p may
 // upload into, 409 for a name taken; 200 (as the service answers) with its
-// record. Callers hold Mu.
-func (s *Tx) CreateWebLinkTx(p *Principal, body CreateWebLinkBody, name string, desc string, fields []string) (Reply, *wire.Error) {
+// record.
+func (s *Tx) CreateWebLink(p *Principal, body CreateWebLinkBody, name string, desc string, fields []string) (Reply, *wire.Error) {
 	parent, aerr := s.ParentFolder(p, *body.Parent.ID)
 	if aerr != nil {
 		return Reply{}, aerr
@@ -119,11 +119,11 @@ type UpdateWebLinkBody struct {
 	SharedLink  wire.Nullable[json.RawMessage] `json:"shared_link"`
 }
 
-// UpdateWebLinkTx serves PUT /web_links/{web_link_id} (updateWebLink): the
+// UpdateWebLink serves PUT /web_links/{web_link_id} (updateWebLink): the
 // web link's parent (a move), name, url, description and shared link
 // (removeLink removes it, link merges into it), for who may edit it; 409
-// for a name taken. Callers hold Mu.
-func (s *Tx) UpdateWebLinkTx(p *Principal, id string, body UpdateWebLinkBody, now time.Time, removeLink bool, link *SharedLinkUpdate, fields []string) (Reply, *wire.Error) {
+// for a name taken.
+func (s *Tx) UpdateWebLink(p *Principal, id string, body UpdateWebLinkBody, now time.Time, removeLink bool, link *SharedLinkUpdate, fields []string) (Reply, *wire.Error) {
 	wl, aerr := s.LookupFor(p, "web_link", id, ActEdit)
 	if aerr != nil {
 		return Reply{}, aerr
