@@ -53,11 +53,16 @@ func (s *TransfersService) DownloadDir(ctx context.Context, folderID, dir string
 	var broken []string
 	for _, p := range paths {
 		it := remote[p]
-		if !filepath.IsLocal(filepath.FromSlash(p)) {
-			t.fail(p, errors.New("cms: not a safe local path"))
+		if under(p, broken) {
 			continue
 		}
-		if under(p, broken) {
+		if err := checkLocalName(it.Name); err != nil {
+			t.fail(p, err) // nothing below it is written either
+			broken = append(broken, p)
+			continue
+		}
+		if !filepath.IsLocal(filepath.FromSlash(p)) {
+			t.fail(p, &UnsafeNameError{Name: p, Reason: "not a local path"})
 			continue
 		}
 		local := filepath.Join(root, filepath.FromSlash(p))
