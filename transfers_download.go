@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/contentapi/cms/internal/atomicfile"
 )
 
 // DownloadDir downloads the folder folderID into the local directory dir
@@ -35,7 +37,7 @@ func (s *TransfersService) DownloadDir(ctx context.Context, folderID, dir string
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(root, 0o755); err != nil {
+	if err := os.MkdirAll(root, 0o777); err != nil {
 		return nil, err
 	}
 	remote, err := s.remoteTree(t.ctx, folderID)
@@ -71,7 +73,7 @@ func (s *TransfersService) DownloadDir(ctx context.Context, folderID, dir string
 			if fi, err := os.Lstat(local); err == nil && fi.IsDir() {
 				continue
 			}
-			if err := os.Mkdir(local, 0o755); err != nil {
+			if err := os.Mkdir(local, 0o777); err != nil {
 				t.fail(p, err)
 				broken = append(broken, p)
 				continue
@@ -126,11 +128,14 @@ func (s *TransfersService) downloadOne(t *treeRun, it *Item, rel, local string) 
 			return nil
 		}
 	}
+	// A new file gets the mode os.Create gives (0o666 less the umask); a
+	// replaced one keeps its permission bits (a 0o755 script stays so).
 	existed := false
-	if _, err := os.Lstat(local); err == nil {
-		existed = true
+	var keep fs.FileMode
+	if fi, err := os.Lstat(local); err == nil {
+		existed, keep = true, fi.Mode().Perm()
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(local), "."+filepath.Base(local)+".*.part")
+	tmp, err := atomicfile.CreateTemp(filepath.Dir(local), "."+filepath.Base(local)+".", ".part", 0o666)
 	if err != nil {
 		return err
 	}
@@ -143,6 +148,11 @@ func (s *TransfersService) downloadOne(t *treeRun, it *Item, rel, local string) 
 	}()
 	if _, _, err := s.client.Files.DownloadTo(t.ctx, it.ID, tmp, &DownloadOptions{Progress: t.fileProgress(rel)}); err != nil {
 		return err
+	}
+	if existed {
+		if err := tmp.Chmod(keep); err != nil {
+			return err
+		}
 	}
 	if err := tmp.Sync(); err != nil {
 		return err
