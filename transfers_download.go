@@ -71,6 +71,7 @@ func (s *TransfersService) DownloadDir(ctx context.Context, folderID, dir string
 		switch it.Type {
 		case string(ItemTypeFolder):
 			if fi, err := os.Lstat(local); err == nil && fi.IsDir() {
+				t.folder(p, it.ID, false)
 				continue
 			}
 			if err := os.Mkdir(local, 0o777); err != nil {
@@ -78,9 +79,7 @@ func (s *TransfersService) DownloadDir(ctx context.Context, folderID, dir string
 				broken = append(broken, p)
 				continue
 			}
-			t.mu.Lock()
-			t.res.Folders++
-			t.mu.Unlock()
+			t.folder(p, it.ID, true)
 		case string(ItemTypeFile):
 			files = append(files, p)
 			if it.File != nil {
@@ -124,7 +123,7 @@ func (s *TransfersService) downloadOne(t *treeRun, it *Item, rel, local string) 
 			return ErrNotRegularFile // a directory, symlink or device where the file goes
 		}
 		if have, err := t.localSHA1(local); err == nil && sum != "" && strings.EqualFold(have, sum) {
-			t.count(rel, &t.res.Skipped, size, false)
+			t.done(rel, it.ID, size, OutcomeUnchanged)
 			return nil
 		}
 	}
@@ -176,9 +175,9 @@ func (s *TransfersService) downloadOne(t *treeRun, it *Item, rel, local string) 
 		}
 	}
 	if existed {
-		t.count(rel, &t.res.Updated, size, true)
+		t.done(rel, it.ID, size, OutcomeUpdated)
 	} else {
-		t.count(rel, &t.res.Created, size, true)
+		t.done(rel, it.ID, size, OutcomeCreated)
 	}
 	return nil
 }
@@ -186,7 +185,11 @@ func (s *TransfersService) downloadOne(t *treeRun, it *Item, rel, local string) 
 // mirrorLocal deletes the local files and directories below root that the
 // folder does not have (never root itself).
 func mirrorLocal(t *treeRun, root string, remote map[string]*Item) {
-	var extra []string
+	type local struct {
+		rel string
+		typ ItemType
+	}
+	var extra []local
 	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || p == root {
 			return nil
@@ -197,20 +200,19 @@ func mirrorLocal(t *treeRun, root string, remote map[string]*Item) {
 		}
 		rel = filepath.ToSlash(rel)
 		if _, ok := remote[rel]; !ok {
-			extra = append(extra, rel)
 			if d.IsDir() {
+				extra = append(extra, local{rel, ItemTypeFolder})
 				return fs.SkipDir
 			}
+			extra = append(extra, local{rel, ItemTypeFile})
 		}
 		return nil
 	})
-	for _, rel := range extra {
-		if err := os.RemoveAll(filepath.Join(root, filepath.FromSlash(rel))); err != nil {
-			t.fail(rel, err)
+	for _, x := range extra {
+		if err := os.RemoveAll(filepath.Join(root, filepath.FromSlash(x.rel))); err != nil {
+			t.fail(x.rel, err)
 			continue
 		}
-		t.mu.Lock()
-		t.res.Deleted++
-		t.mu.Unlock()
+		t.deleted(x.rel, "", x.typ)
 	}
 }

@@ -34,7 +34,7 @@ func (s *TransfersService) UploadFile(ctx context.Context, src, folderID string,
 			break
 		}
 	}
-	fi, err := os.Lstat(src)
+	fi, err := os.Stat(src) // the file the caller names is followed
 	if err != nil {
 		return nil, err
 	}
