@@ -1,15 +1,15 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 
 	"github.com/contentapi/cms"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // summary is the --json line of upload and download. Scripts rely on
@@ -55,9 +55,9 @@ type transferFlags struct {
 }
 
 // addCommonTransferFlags adds the flags upload and download share.
-func addCommonTransferFlags(fs *flag.FlagSet, tf *transferFlags) {
+func addCommonTransferFlags(fs *pflag.FlagSet, tf *transferFlags) {
 	fs.IntVar(&tf.concurrency, "concurrency", 0, "transfers in flight, files and parts of big files together (default 16)")
-	fs.BoolVar(&tf.quiet, "quiet", false, "no progress")
+	fs.BoolVarP(&tf.quiet, "quiet", "q", false, "no progress")
 	fs.BoolVar(&tf.noCache, "no-hash-cache", false, "hash every local file again instead of trusting the cache of earlier runs")
 }
 
@@ -82,85 +82,99 @@ func (tf *transferFlags) treeOptions(h *hashCache, progress func(cms.Progress)) 
 	return o
 }
 
-func cmdUpload(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) (bool, error) {
-	fs, common := newFlagSet("upload", "upload [--delete] [--json] SRC FOLDER_ID", stderr)
-	tf := &transferFlags{}
-	fs.BoolVar(&tf.del, "delete", false, "move to the trash what the folder has and SRC does not (a directory SRC only)")
-	addCommonTransferFlags(fs, tf)
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
-		return false, err
+// saveHashes writes the hash cache back, saying so when it cannot.
+func (a *app) saveHashes(h *hashCache) {
+	if h == nil {
+		return
 	}
-	if len(pos) != 2 {
-		return false, usageError{"upload takes SRC and FOLDER_ID"}
+	if err := h.save(); err != nil {
+		fmt.Fprintln(a.stderr, errorText("", fmt.Errorf("saving the hash cache: %w", err)))
 	}
-	src, folderID := pos[0], trimID(pos[1])
-	c, err := newClient(getenv, common.appConfig)
-	if err != nil {
-		return false, err
-	}
-	fi, err := os.Stat(src)
-	if err != nil {
-		return false, err
-	}
-	bar := newProgress(stderr, "upload", tf.quiet)
-	defer bar.done()
-	var res *cms.TreeResult
-	if fi.IsDir() {
-		h := tf.hashes(getenv)
-		res, err = c.Transfers.UploadDir(ctx, src, folderID, tf.treeOptions(h, bar.update))
-		if h != nil {
-			if serr := h.save(); serr != nil {
-				fmt.Fprintf(stderr, "cms: saving the hash cache: %v\n", serr)
-			}
-		}
-	} else {
-		res, err = c.Transfers.UploadFile(ctx, src, folderID, tf.treeOptions(nil, bar.update))
-	}
-	if res == nil {
-		return false, err
-	}
-	bar.done()
-	failed := report(res, common.json, stdout, stderr)
-	return failed, err
 }
 
-func cmdDownload(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) (bool, error) {
-	fs, common := newFlagSet("download", "download [--delete] [--json] FOLDER_ID|FILE_ID DST", stderr)
-	tf := &transferFlags{}
-	fs.BoolVar(&tf.del, "delete", false, "delete the local files and directories the folder does not have")
-	addCommonTransferFlags(fs, tf)
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
-		return false, err
-	}
-	if len(pos) != 2 {
-		return false, usageError{"download takes an id and DST"}
-	}
-	id, dst := trimID(pos[0]), pos[1]
-	c, err := newClient(getenv, common.appConfig)
-	if err != nil {
-		return false, err
-	}
-	bar := newProgress(stderr, "download", tf.quiet)
-	defer bar.done()
-	var res *cms.TreeResult
-	if _, _, ferr := c.Folders.Get(ctx, id, nil); ferr == nil {
-		h := tf.hashes(getenv)
-		res, err = c.Transfers.DownloadDir(ctx, id, dst, tf.treeOptions(h, bar.update))
-		if h != nil {
-			if serr := h.save(); serr != nil {
-				fmt.Fprintf(stderr, "cms: saving the hash cache: %v\n", serr)
-			}
-		}
-	} else if errors.Is(ferr, cms.ErrNotFound) {
-		res, err = c.Transfers.DownloadFile(ctx, id, dst, tf.treeOptions(nil, bar.update))
-	} else {
-		return false, ferr
-	}
+// finish reports a transfer's result and turns failed files into
+// errPartial.
+func (a *app) finish(res *cms.TreeResult, err error) error {
 	if res == nil {
-		return false, err
+		return err
 	}
-	bar.done()
-	return report(res, common.json, stdout, stderr), err
+	if err != nil {
+		return err
+	}
+	if report(res, a.g.json, a.stdout, a.stderr) {
+		return errPartial
+	}
+	return nil
+}
+
+func (a *app) uploadCmd() *cobra.Command {
+	tf := &transferFlags{}
+	cmd := &cobra.Command{
+		Use:   "upload SRC FOLDER",
+		Short: "Upload a directory's tree, or one file, into a folder",
+		Long: `Upload a directory's tree (empty directories too), or one file, into a folder.
+Only what differs is sent (SHA-1); nothing is deleted unless --delete.`,
+		Args: nArgs(2, 2, "SRC and FOLDER"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			src, folderID := args[0], trimID(args[1])
+			c, err := a.client()
+			if err != nil {
+				return err
+			}
+			fi, err := os.Stat(src)
+			if err != nil {
+				return err
+			}
+			bar := newProgress(a.stderr, "upload", tf.quiet)
+			defer bar.done()
+			var res *cms.TreeResult
+			if fi.IsDir() {
+				h := tf.hashes(a.getenv)
+				res, err = c.Transfers.UploadDir(ctx, src, folderID, tf.treeOptions(h, bar.update))
+				a.saveHashes(h)
+			} else {
+				res, err = c.Transfers.UploadFile(ctx, src, folderID, tf.treeOptions(nil, bar.update))
+			}
+			bar.done()
+			return a.finish(res, err)
+		},
+	}
+	cmd.Flags().BoolVar(&tf.del, "delete", false, "move to the trash what the folder has and SRC does not (a directory SRC only)")
+	addCommonTransferFlags(cmd.Flags(), tf)
+	return cmd
+}
+
+func (a *app) downloadCmd() *cobra.Command {
+	tf := &transferFlags{}
+	cmd := &cobra.Command{
+		Use:   "download ID DST",
+		Short: "Download a folder's tree, or one file, into DST",
+		Args:  nArgs(2, 2, "an ID and DST"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			id, dst := trimID(args[0]), args[1]
+			c, err := a.client()
+			if err != nil {
+				return err
+			}
+			bar := newProgress(a.stderr, "download", tf.quiet)
+			defer bar.done()
+			var res *cms.TreeResult
+			if _, _, ferr := c.Folders.Get(ctx, id, nil); ferr == nil {
+				h := tf.hashes(a.getenv)
+				res, err = c.Transfers.DownloadDir(ctx, id, dst, tf.treeOptions(h, bar.update))
+				a.saveHashes(h)
+			} else if errors.Is(ferr, cms.ErrNotFound) {
+				res, err = c.Transfers.DownloadFile(ctx, id, dst, tf.treeOptions(nil, bar.update))
+			} else {
+				return ferr
+			}
+			bar.done()
+			return a.finish(res, err)
+		},
+	}
+	cmd.Flags().BoolVar(&tf.del, "delete", false, "delete the local files and directories the folder does not have")
+	addCommonTransferFlags(cmd.Flags(), tf)
+	return cmd
 }
