@@ -20,7 +20,6 @@ func TestUsageExitsTwo(t *testing.T) {
 		{"ls", "0", "--no-such-flag"},
 		{"--no-such-flag", "ls", "0"},
 		{"frobnicate"},
-		{"ls"},
 		{"ls", "0", "1"},
 		{"upload", "only-one-arg"},
 		{"mkdir", "0"},

@@ -20,12 +20,22 @@ type listed struct {
 func (a *app) lsCmd() *cobra.Command {
 	var recursive bool
 	cmd := &cobra.Command{
-		Use:   "ls FOLDER",
+		Use:   "ls [FOLDER]",
 		Short: "List a folder's items (-r: the whole tree, with paths)",
-		Args:  nArgs(1, 1, "one FOLDER"),
+		Long: `List a folder's items (-r: the whole tree, with paths), sorted by path.
+FOLDER is a folder id, folder:ID or a /path; the root (0) by default.`,
+		Args: nArgs(0, 1, "at most one FOLDER"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
 			c, err := a.client()
+			if err != nil {
+				return err
+			}
+			arg := "0"
+			if len(args) == 1 {
+				arg = args[0]
+			}
+			id, err := folderID(ctx, c, arg)
 			if err != nil {
 				return err
 			}
@@ -44,14 +54,14 @@ func (a *app) lsCmd() *cobra.Command {
 				}
 			}
 			if recursive {
-				for e, err := range c.Folders.Walk(ctx, trimID(args[0]), &cms.WalkOptions{Fields: fields}) {
+				for e, err := range c.Folders.Walk(ctx, id, &cms.WalkOptions{Fields: fields}) {
 					if err != nil {
 						return err
 					}
 					add(e.Path, e.Item)
 				}
 			} else {
-				for it, err := range c.Folders.ListItemsByMarkerIter(ctx, trimID(args[0]), &cms.ListItemsByMarkerOptions{Fields: fields}) {
+				for it, err := range c.Folders.ListItemsByMarkerIter(ctx, id, &cms.ListItemsByMarkerOptions{Fields: fields}) {
 					if err != nil {
 						return err
 					}

@@ -102,6 +102,7 @@ func (a *app) rootCmd() *cobra.Command {
 	pf.BoolVar(&a.g.json, "json", false, "print JSON on stdout (a summary as its last line; an error object on failure)")
 	pf.StringVar(&a.g.appConfig, "app-config", "", "sign in with this app config file (JWT or client credentials) instead of CMS_TOKEN")
 	pf.StringVar(&a.g.asUser, "as-user", "", "act as this user id (As-User header; needs an admin or app token)")
+	pf.BoolVar(&a.g.dryRun, "dry-run", false, "say what upload, download, rm, mv, cp, rename and mkdir would do, and change nothing")
 	pf.BoolVarP(&a.g.verbose, "verbose", "v", false, "log requests and retries to stderr (tokens are never logged)")
 	root.AddCommand(
 		a.uploadCmd(), a.downloadCmd(), a.lsCmd(), a.mkdirCmd(), a.rmCmd(), a.infoCmd(), a.shareCmd(),

@@ -53,7 +53,7 @@ download_url, enterprise_id, tokens, users, webhook_keys, client_id), or with
 }
 
 // shellQuote quotes s for a POSIX shell: single quotes, with each single
-// quote written as '\''.
+// quote written as '\”.
 func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

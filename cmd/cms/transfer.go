@@ -2,10 +2,10 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/contentapi/cms"
 	"github.com/spf13/cobra"
@@ -117,8 +117,12 @@ Only what differs is sent (SHA-1); nothing is deleted unless --delete.`,
 		Args: nArgs(2, 2, "SRC and FOLDER"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
-			src, folderID := args[0], trimID(args[1])
+			src := args[0]
 			c, err := a.client()
+			if err != nil {
+				return err
+			}
+			folderID, err := folderID(ctx, c, args[1])
 			if err != nil {
 				return err
 			}
@@ -148,27 +152,36 @@ Only what differs is sent (SHA-1); nothing is deleted unless --delete.`,
 func (a *app) downloadCmd() *cobra.Command {
 	tf := &transferFlags{}
 	cmd := &cobra.Command{
-		Use:   "download ID DST",
+		Use:   "download ITEM DST",
 		Short: "Download a folder's tree, or one file, into DST",
-		Args:  nArgs(2, 2, "an ID and DST"),
+		Long: `Download a folder's tree, or one file, into the directory DST. ITEM is
+file:ID, folder:ID or a /path; a bare id is taken when only one of a file and a
+folder has it. Only what differs is fetched (SHA-1); nothing is deleted unless
+--delete.`,
+		Args: nArgs(2, 2, "an ITEM and DST"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
-			id, dst := trimID(args[0]), args[1]
+			dst := args[1]
 			c, err := a.client()
+			if err != nil {
+				return err
+			}
+			it, err := resolveArg(ctx, c, args[0], unambiguous)
 			if err != nil {
 				return err
 			}
 			bar := newProgress(a.stderr, "download", tf.quiet)
 			defer bar.done()
 			var res *cms.TreeResult
-			if _, _, ferr := c.Folders.Get(ctx, id, nil); ferr == nil {
+			if it.folder != nil {
 				h := tf.hashes(a.getenv)
-				res, err = c.Transfers.DownloadDir(ctx, id, dst, tf.treeOptions(h, bar.update))
+				res, err = c.Transfers.DownloadDir(ctx, it.id(), dst, tf.treeOptions(h, bar.update))
 				a.saveHashes(h)
-			} else if errors.Is(ferr, cms.ErrNotFound) {
-				res, err = c.Transfers.DownloadFile(ctx, id, dst, tf.treeOptions(nil, bar.update))
 			} else {
-				return ferr
+				if err := safeName(it.file.Name); err != nil {
+					return err
+				}
+				res, err = c.Transfers.DownloadFile(ctx, it.id(), dst, tf.treeOptions(nil, bar.update))
 			}
 			bar.done()
 			return a.finish(res, err)
@@ -177,4 +190,13 @@ func (a *app) downloadCmd() *cobra.Command {
 	cmd.Flags().BoolVar(&tf.del, "delete", false, "delete the local files and directories the folder does not have")
 	addCommonTransferFlags(cmd.Flags(), tf)
 	return cmd
+}
+
+// safeName refuses a file name the service sent that would not stay in the
+// download's directory (a separator, "..", NUL), whatever the SDK checks.
+func safeName(name string) error {
+	if name == "" || name == "." || name == ".." || strings.ContainsAny(name, "/\\\x00") {
+		return fmt.Errorf("the file's name %q would leave the target directory: refused", name)
+	}
+	return nil
 }
