@@ -1,7 +1,9 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -93,15 +95,33 @@ func (a *app) saveHashes(h *hashCache) {
 }
 
 // finish reports a transfer's result and turns failed files into
-// errPartial.
-func (a *app) finish(res *cms.TreeResult, err error) error {
-	if res == nil {
+// errPartial; an interruption (ctx cancelled: ctrl-C, SIGTERM) is
+// errInterrupted, whatever the transfer made of it, and its files that
+// failed only because of it are not listed.
+func (a *app) finish(ctx context.Context, res *cms.TreeResult, err error) error {
+	interrupted := ctx.Err() != nil
+	if res != nil && interrupted {
+		kept := res.Failures[:0]
+		for _, f := range res.Failures {
+			if !errors.Is(f.Err, context.Canceled) {
+				kept = append(kept, f)
+			}
+		}
+		res.Failures = kept
+	}
+	switch {
+	case res == nil && interrupted:
+		return errInterrupted
+	case res == nil:
 		return err
 	}
-	if err != nil {
+	failed := report(res, a.g.json, a.stdout, a.stderr)
+	switch {
+	case interrupted:
+		return errInterrupted
+	case err != nil:
 		return err
-	}
-	if report(res, a.g.json, a.stdout, a.stderr) {
+	case failed:
 		return errPartial
 	}
 	return nil
@@ -141,7 +161,7 @@ Only what differs is sent (SHA-1); nothing is deleted unless --delete.`,
 				res, err = c.Transfers.UploadFile(ctx, src, folderID, tf.treeOptions(nil, bar.update))
 			}
 			bar.done()
-			return a.finish(res, err)
+			return a.finish(ctx, res, err)
 		},
 	}
 	cmd.Flags().BoolVar(&tf.del, "delete", false, "move to the trash what the folder has and SRC does not (a directory SRC only)")
@@ -184,7 +204,7 @@ folder has it. Only what differs is fetched (SHA-1); nothing is deleted unless
 				res, err = c.Transfers.DownloadFile(ctx, it.id(), dst, tf.treeOptions(nil, bar.update))
 			}
 			bar.done()
-			return a.finish(res, err)
+			return a.finish(ctx, res, err)
 		},
 	}
 	cmd.Flags().BoolVar(&tf.del, "delete", false, "delete the local files and directories the folder does not have")
