@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
+	"log"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -25,6 +27,7 @@ func cancellingProxy(t *testing.T, target string, cancel context.CancelFunc) str
 	require.NoError(t, err)
 	var once sync.Once
 	rp := httputil.NewSingleHostReverseProxy(&url.URL{Scheme: u.Scheme, Host: u.Host})
+	rp.ErrorLog = log.New(io.Discard, "", 0)
 	ps := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		once.Do(cancel)
 		rp.ServeHTTP(w, r)
@@ -42,11 +45,13 @@ func TestInterruptedTransfer(t *testing.T) {
 	for i := range 8 {
 		put(t, filepath.Join(src, "d", string(rune('a'+i))+".txt"), strings.Repeat("x", 1000))
 	}
-	for _, args := range [][]string{
-		{"upload", src, "0"},
-		{"upload", "--json", src, "0"},
-		{"upload", filepath.Join(src, "d", "a.txt"), "0"},
+	for i, args := range [][]string{
+		{"upload", src, "/one"},
+		{"upload", "--json", src, "/two"},
+		{"upload", filepath.Join(src, "d", "a.txt"), "/three"},
 	} {
+		code, _, mkErr := c.run("mkdir", args[len(args)-1])
+		require.Equal(t, exitOK, code, "%d: %s", i, mkErr)
 		ctx, cancel := context.WithCancel(context.Background())
 		env := map[string]string{}
 		for k, v := range c.env {
@@ -54,7 +59,7 @@ func TestInterruptedTransfer(t *testing.T) {
 		}
 		env["CMS_UPLOAD_URL"] = cancellingProxy(t, srv.UploadURL(), cancel)
 		var out, errOut bytes.Buffer
-		code := run(ctx, args, &out, &errOut, func(k string) string { return env[k] })
+		code = run(ctx, args, &out, &errOut, func(k string) string { return env[k] })
 		cancel()
 		assert.Equal(t, exitInterrupted, code, "%v: %s", args, errOut.String())
 		assert.Contains(t, errOut.String(), "interrupted", args)

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"path"
 	"strings"
 
@@ -213,11 +215,15 @@ func (a *app) infoCmd() *cobra.Command {
 
 func (a *app) shareCmd() *cobra.Command {
 	var access, password string
-	var remove bool
+	var remove, passwordStdin bool
 	cmd := &cobra.Command{
 		Use:   "share ITEM",
 		Short: "Set a shared link on a file or folder and print its URL (--remove removes it)",
-		Args:  nArgs(1, 1, "one ITEM ("+refForms+")"),
+		Long: `Set a shared link on a file or folder and print its URL (--remove removes it).
+ITEM is file:ID, folder:ID or a /path (a bare id is refused). A password for the
+link is best given on standard input (--password-stdin) or in CMS_SHARE_PASSWORD:
+--password is visible to every user of the machine (ps).`,
+		Args: nArgs(1, 1, "one ITEM ("+refForms+")"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
 			if _, err := parseRefExplicit(args[0]); err != nil {
@@ -246,6 +252,10 @@ func (a *app) shareCmd() *cobra.Command {
 				return err
 			}
 			req := &cms.SharedLinkRequest{Access: cms.SharedLinkAccess(access)}
+			password, err := a.sharePassword(password, passwordStdin)
+			if err != nil {
+				return err
+			}
 			if password != "" {
 				a.secrets = append(a.secrets, password)
 				req.Password = cms.Set(password)
@@ -268,7 +278,8 @@ func (a *app) shareCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&access, "access", "open", "who the link lets in: open, company or collaborators")
-	cmd.Flags().StringVar(&password, "password", "", "a password the link asks for (never printed)")
+	cmd.Flags().StringVar(&password, "password", "", "a password the link asks for (never printed; visible to other users in ps: prefer --password-stdin or CMS_SHARE_PASSWORD)")
+	cmd.Flags().BoolVar(&passwordStdin, "password-stdin", false, "read the link's password from the first line of standard input")
 	cmd.Flags().BoolVar(&remove, "remove", false, "remove the item's shared link instead")
 	return cmd
 }
@@ -281,4 +292,26 @@ func parseRefExplicit(arg string) (ref, error) {
 		_, err = resolve(context.Background(), nil, r, explicitOnly)
 	}
 	return r, err
+}
+
+// sharePassword is the link's password: --password-stdin reads the first
+// line of standard input, else --password, else CMS_SHARE_PASSWORD.
+func (a *app) sharePassword(flagValue string, fromStdin bool) (string, error) {
+	switch {
+	case fromStdin && flagValue != "":
+		return "", usagef("give --password or --password-stdin, not both")
+	case fromStdin:
+		line, err := bufio.NewReader(io.LimitReader(a.stdin, 4096)).ReadString('\n')
+		if err != nil && !errors.Is(err, io.EOF) {
+			return "", fmt.Errorf("reading the password from standard input: %w", err)
+		}
+		line = strings.TrimRight(line, "\r\n")
+		if line == "" {
+			return "", usagef("--password-stdin: standard input has no password")
+		}
+		return line, nil
+	case flagValue != "":
+		return flagValue, nil
+	}
+	return a.getenv("CMS_SHARE_PASSWORD"), nil
 }

@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/contentapi/cms"
 	"github.com/spf13/cobra"
@@ -49,9 +51,6 @@ FOLDER is a folder id, folder:ID or a /path; the root (0) by default.`,
 					l.Size = it.Folder.Size
 				}
 				out = append(out, l)
-				if !a.g.json {
-					fmt.Fprintf(a.stdout, "%-8s %14s %12d  %s\n", l.Type, l.ID, l.Size, l.Path)
-				}
 			}
 			if recursive {
 				for e, err := range c.Folders.Walk(ctx, id, &cms.WalkOptions{Fields: fields}) {
@@ -67,6 +66,15 @@ FOLDER is a folder id, folder:ID or a /path; the root (0) by default.`,
 					}
 					add(it.Name, it)
 				}
+			}
+			// The service's order, and a concurrent walk's, vary: sort by path
+			// (bytewise), so that two runs print the same.
+			slices.SortFunc(out, func(x, y listed) int { return strings.Compare(x.Path, y.Path) })
+			if !a.g.json {
+				for _, l := range out {
+					fmt.Fprintf(a.stdout, "%-8s %14s %12d  %s\n", l.Type, l.ID, l.Size, l.Path)
+				}
+				return nil
 			}
 			if a.g.json {
 				if out == nil {

@@ -31,8 +31,15 @@ func newCLI(t *testing.T, srv *cmstest.Server) *cli {
 
 func (c *cli) run(args ...string) (int, string, string) {
 	c.t.Helper()
+	return c.runStdin("", args...)
+}
+
+// runStdin runs the command with stdin as its standard input.
+func (c *cli) runStdin(stdin string, args ...string) (int, string, string) {
+	c.t.Helper()
 	var out, errOut bytes.Buffer
-	code := run(context.Background(), args, &out, &errOut, func(k string) string { return c.env[k] })
+	a := &app{stdin: strings.NewReader(stdin), stdout: &out, stderr: &errOut, getenv: func(k string) string { return c.env[k] }}
+	code := a.run(context.Background(), args)
 	return code, out.String(), errOut.String()
 }
 
@@ -82,8 +89,9 @@ func TestUploadDownloadRoundTrip(t *testing.T) {
 	require.Equal(t, 0, code)
 	assert.Equal(t, summary{Skipped: 3}, lastJSON(t, out), "and the same without the cache")
 
-	// A conflict (a local file where the folder has a folder) and a symlink
-	// fail; the rest completes; the exit status says so.
+	// A conflict (a local file where the folder has a folder) fails, a
+	// symlink is skipped with a notice; the rest completes; the exit status
+	// says so.
 	put(t, filepath.Join(src, "docs", "new.txt"), "new")
 	put(t, filepath.Join(src, "clash"), "a file")
 	_, _, err = api.Folders.Create(ctx, &cms.CreateFolderRequest{Name: "clash", Parent: cms.FolderRef{ID: root.ID}}, nil)
@@ -93,9 +101,11 @@ func TestUploadDownloadRoundTrip(t *testing.T) {
 	assert.Equal(t, exitPartial, code)
 	s = lastJSON(t, out)
 	assert.Equal(t, 1, s.Files)
-	assert.Equal(t, 2, s.Failed)
+	assert.Equal(t, 1, s.Failed)
+	assert.Equal(t, 1, s.Symlinks)
 	assert.Contains(t, errOut, "failed: clash")
-	assert.Contains(t, errOut, "failed: link")
+	assert.Contains(t, errOut, "skipped symlink: link")
+	assert.NotContains(t, errOut, "failed: link")
 	require.NoError(t, os.Remove(filepath.Join(src, "link")))
 	require.NoError(t, os.Remove(filepath.Join(src, "clash")))
 

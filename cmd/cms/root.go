@@ -23,6 +23,8 @@ type app struct {
 	g              globals
 	// secrets are values never printed (the token, a share password).
 	secrets []string
+	// symlinks counts the symlinks an upload skipped.
+	symlinks int
 }
 
 // globals are the flags of every command.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/contentapi/cms"
@@ -25,6 +26,8 @@ type summary struct {
 	Updated int   `json:"updated"`
 	Folders int   `json:"folders"`
 	Deleted int   `json:"deleted"`
+	// Symlinks counts the symlinks met in the tree and skipped.
+	Symlinks int `json:"symlinks,omitzero"`
 }
 
 func summaryOf(res *cms.TreeResult) summary {
@@ -33,17 +36,22 @@ func summaryOf(res *cms.TreeResult) summary {
 }
 
 // report prints the failures to stderr and the summary to stdout.
-func report(res *cms.TreeResult, asJSON bool, stdout, stderr io.Writer) bool {
+func report(res *cms.TreeResult, symlinks int, asJSON bool, stdout, stderr io.Writer) bool {
 	for _, f := range res.Failures {
-		fmt.Fprintf(stderr, "failed: %s\n", f.Error())
+		fmt.Fprintln(stderr, "failed: "+strings.ReplaceAll(f.Error(), "cms: ", ""))
 	}
 	s := summaryOf(res)
+	s.Symlinks = symlinks
 	if asJSON {
 		b, _ := json.Marshal(s)
 		fmt.Fprintf(stdout, "%s\n", b)
 	} else {
-		fmt.Fprintf(stdout, "%d files sent or fetched (%d bytes), %d unchanged, %d folders made, %d deleted, %d failed\n",
+		fmt.Fprintf(stdout, "%d files sent or fetched (%d bytes), %d unchanged, %d folders made, %d deleted, %d failed",
 			s.Files, s.Bytes, s.Skipped, s.Folders, s.Deleted, s.Failed)
+		if s.Symlinks > 0 {
+			fmt.Fprintf(stdout, ", %d symlinks skipped", s.Symlinks)
+		}
+		fmt.Fprintln(stdout)
 	}
 	return s.Failed > 0
 }
@@ -115,7 +123,7 @@ func (a *app) finish(ctx context.Context, res *cms.TreeResult, err error) error 
 	case res == nil:
 		return err
 	}
-	failed := report(res, a.g.json, a.stdout, a.stderr)
+	failed := report(res, a.symlinks, a.g.json, a.stdout, a.stderr)
 	switch {
 	case interrupted:
 		return errInterrupted
@@ -146,6 +154,17 @@ Only what differs is sent (SHA-1); nothing is deleted unless --delete.`,
 			if err != nil {
 				return err
 			}
+			// A SRC that is a symlink is followed here, once, and the walk
+			// starts from its target: the walk does not follow links, so
+			// walking the link itself would see an empty tree (and --delete
+			// would trash everything in the folder).
+			if real, err := filepath.EvalSymlinks(src); err != nil {
+				return err
+			} else if real != src {
+				if lfi, err := os.Lstat(src); err == nil && lfi.Mode()&os.ModeSymlink != 0 {
+					src = real
+				}
+			}
 			fi, err := os.Stat(src)
 			if err != nil {
 				return err
@@ -157,6 +176,7 @@ Only what differs is sent (SHA-1); nothing is deleted unless --delete.`,
 				h := tf.hashes(a.getenv)
 				res, err = c.Transfers.UploadDir(ctx, src, folderID, tf.treeOptions(h, bar.update))
 				a.saveHashes(h)
+				a.skipSymlinks(src, res)
 			} else {
 				res, err = c.Transfers.UploadFile(ctx, src, folderID, tf.treeOptions(nil, bar.update))
 			}
@@ -210,6 +230,26 @@ folder has it. Only what differs is fetched (SHA-1); nothing is deleted unless
 	cmd.Flags().BoolVar(&tf.del, "delete", false, "delete the local files and directories the folder does not have")
 	addCommonTransferFlags(cmd.Flags(), tf)
 	return cmd
+}
+
+// skipSymlinks turns the symlinks an upload met in the tree from failures
+// into notices (rsync and rclone skip them too): a link is not followed,
+// and not an error.
+func (a *app) skipSymlinks(root string, res *cms.TreeResult) {
+	if res == nil {
+		return
+	}
+	kept := res.Failures[:0]
+	for _, f := range res.Failures {
+		fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(f.Path)))
+		if errors.Is(f.Err, cms.ErrNotRegularFile) && err == nil && fi.Mode()&os.ModeSymlink != 0 {
+			fmt.Fprintf(a.stderr, "skipped symlink: %s (not followed)\n", f.Path)
+			a.symlinks++
+			continue
+		}
+		kept = append(kept, f)
+	}
+	res.Failures = kept
 }
 
 // safeName refuses a file name the service sent that would not stay in the
