@@ -3,6 +3,7 @@ module github.com/contentapi/cms
 go 1.24.0
 
 require (
+	github.com/bmatcuk/doublestar/v4 v4.10.4
 	github.com/evanphx/json-patch/v5 v5.9.11
 	github.com/goccy/go-json v0.12.0
 	github.com/golang-jwt/jwt/v5 v5.3.1

@@ -226,6 +226,9 @@ link is best given on standard input (--password-stdin) or in CMS_SHARE_PASSWORD
 		Args: nArgs(1, 1, "one ITEM ("+refForms+")"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
+			if err := a.noDryRun(cmd); err != nil {
+				return err
+			}
 			if _, err := parseRefExplicit(args[0]); err != nil {
 				return err
 			}

@@ -44,6 +44,9 @@ FOLDER is a folder id, folder:ID or a /path; the root (0) by default.`,
 			fields := []string{"name", "size", "sha1"}
 			var out []listed
 			add := func(p string, it *cms.Item) {
+				if !a.g.filter.match(p, it.Type == kindFolder) || excludedAbove(a.g.filter, p) {
+					return
+				}
 				l := listed{Path: p, Type: it.Type, ID: it.ID}
 				if it.File != nil {
 					l.Size, l.SHA1 = it.File.Size, it.File.SHA1
@@ -88,4 +91,15 @@ FOLDER is a folder id, folder:ID or a /path; the root (0) by default.`,
 	}
 	cmd.Flags().BoolVarP(&recursive, "recursive", "r", false, "the whole tree, with paths")
 	return cmd
+}
+
+// excludedAbove reports whether a folder above rel is excluded (a walk
+// lists what is in it anyway).
+func excludedAbove(f filter, rel string) bool {
+	for i := strings.LastIndex(rel, "/"); i > 0; i = strings.LastIndex(rel[:i], "/") {
+		if f.excludedDir(rel[:i]) {
+			return true
+		}
+	}
+	return false
 }

@@ -36,6 +36,8 @@ type globals struct {
 	dryRun    bool
 	exclude   []string
 	include   []string
+	// filter is exclude and include, checked.
+	filter filter
 }
 
 const rootLong = `cms moves content to and from the Content Management Service (wire-compatible
@@ -99,16 +101,23 @@ func (a *app) rootCmd() *cobra.Command {
 			return usageError{"a command is needed"}
 		},
 	}
+	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
+		a.g.filter = filter{exclude: a.g.exclude, include: a.g.include}
+		return a.g.filter.check()
+	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err.Error()} })
 	pf := root.PersistentFlags()
 	pf.BoolVar(&a.g.json, "json", false, "print JSON on stdout (a summary as its last line; an error object on failure)")
 	pf.StringVar(&a.g.appConfig, "app-config", "", "sign in with this app config file (JWT or client credentials) instead of CMS_TOKEN")
 	pf.StringVar(&a.g.asUser, "as-user", "", "act as this user id (As-User header; needs an admin or app token)")
 	pf.BoolVar(&a.g.dryRun, "dry-run", false, "say what upload, download, rm, mv, cp, rename and mkdir would do, and change nothing")
+	pf.StringArrayVar(&a.g.exclude, "exclude", nil, "skip the paths that match this glob (**, *, ?, [..], {a,b}; no / in it: any name); repeatable")
+	pf.StringArrayVar(&a.g.include, "include", nil, "only the files that match this glob (as --exclude); repeatable")
 	pf.BoolVarP(&a.g.verbose, "verbose", "v", false, "log requests and retries to stderr (tokens are never logged)")
 	root.AddCommand(
 		a.uploadCmd(), a.downloadCmd(), a.lsCmd(), a.mkdirCmd(), a.rmCmd(), a.infoCmd(), a.shareCmd(),
-		a.serveCmd(), a.versionCmd(),
+		a.mvCmd(), a.cpCmd(), a.renameCmd(), a.catCmd(), a.searchCmd(), a.trashCmd(), a.versionsCmd(),
+		a.whoamiCmd(), a.collabCmd(), a.serveCmd(), a.versionCmd(),
 	)
 	return root
 }

@@ -146,6 +146,9 @@ Only what differs is sent (SHA-1); nothing is deleted unless --delete.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
 			src := args[0]
+			if err := a.transferGuards(cmd); err != nil {
+				return err
+			}
 			c, err := a.client()
 			if err != nil {
 				return err
@@ -202,6 +205,9 @@ folder has it. Only what differs is fetched (SHA-1); nothing is deleted unless
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
 			dst := args[1]
+			if err := a.transferGuards(cmd); err != nil {
+				return err
+			}
 			c, err := a.client()
 			if err != nil {
 				return err
@@ -230,6 +236,19 @@ folder has it. Only what differs is fetched (SHA-1); nothing is deleted unless
 	cmd.Flags().BoolVar(&tf.del, "delete", false, "delete the local files and directories the folder does not have")
 	addCommonTransferFlags(cmd.Flags(), tf)
 	return cmd
+}
+
+// transferGuards refuses what a tree transfer cannot honour yet: a run
+// that ignored --dry-run or a filter would change what the user meant to
+// keep.
+func (a *app) transferGuards(cmd *cobra.Command) error {
+	if a.g.dryRun {
+		return a.noDryRun(cmd)
+	}
+	if a.g.filter.active() {
+		return usagef("--exclude and --include are not supported by %s yet", cmd.CommandPath())
+	}
+	return nil
 }
 
 // skipSymlinks turns the symlinks an upload met in the tree from failures
