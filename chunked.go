@@ -67,6 +67,10 @@ type Progress struct {
 	// FilesDone and TotalFiles count the files of a tree transfer
 	// (Transfers.UploadDir, DownloadDir); 0 for other transfers.
 	FilesDone, TotalFiles int
+	// SkippedBytes are the bytes of a tree transfer's files left alone
+	// because they were unchanged; they are not in Bytes (0 for other
+	// transfers).
+	SkippedBytes int64
 }
 
 // UploadError is a failed chunked upload.

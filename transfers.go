@@ -8,6 +8,8 @@ import (
 	"io"
 	"os"
 	"path"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -32,8 +34,19 @@ import (
 //   - modification times travel both ways (content_modified_at ↔ mtime);
 //   - one failed file does not stop the others (unless StopOnError); the
 //     result lists every failure with its path;
-//   - symlinks, special files and names the service refuses are reported
-//     as failures, never followed or silently dropped;
+//   - the directory the caller names is followed if it is a symbolic
+//     link; symbolic links inside the tree are skipped with a notice
+//     (OutcomeSymlink), or followed with TreeOptions.FollowSymlinks (a link
+//     to a directory above it is a failure, never followed forever);
+//   - special files and names the service refuses are reported as
+//     failures, never silently dropped;
+//   - names are matched as the service matches them, case-insensitively
+//     (Unicode simple case folding, as strings.EqualFold): an upload
+//     renames a remote item whose name differs from the local one by case
+//     only, and two local names that differ by case only both fail before
+//     anything is sent for them;
+//   - the result lists every path with its remote id and outcome
+//     (TreeResult.Entries);
 //   - one concurrency budget covers files and the parts of big files:
 //     a small file takes one slot, a file sent in chunks takes as many
 //     slots as parts it sends at once.
@@ -63,9 +76,20 @@ type TreeOptions struct {
 	// ChunkedThreshold is as in UploadOptions (uploads only).
 	ChunkedThreshold int64
 	// Progress reports the whole transfer: FilesDone and TotalFiles count
-	// the files (skipped ones included), Bytes and TotalBytes their bytes.
+	// the files (skipped ones included); Bytes counts the bytes sent or
+	// fetched (done and in flight), SkippedBytes those of the files left
+	// alone because they were unchanged, and TotalBytes all of them, so
+	// Bytes+SkippedBytes reaches TotalBytes when every file is done.
 	// Calls never overlap.
 	Progress func(Progress)
+	// FollowSymlinks follows symbolic links inside the tree being uploaded
+	// (the cms command's -L): a link to a file uploads the file, a link to
+	// a directory its tree; a link to a directory that holds it (a loop)
+	// fails with ErrSymlinkLoop. By default such links are skipped
+	// (OutcomeSymlink, ErrSymlinkSkipped), as rsync and rclone do. The
+	// directory given to UploadDir (or the file given to UploadFile) is
+	// always followed.
+	FollowSymlinks bool
 	// Hashes, when set, remembers the SHA-1 of local files between runs, so
 	// that a re-run need not read every unchanged file again. Its keys must
 	// see an edit that keeps a file's size and modification time (the
@@ -113,10 +137,22 @@ type TreeResult struct {
 	Folders int
 	// Deleted counts what Mirror deleted.
 	Deleted int
-	// Bytes is what was transferred.
+	// Renamed counts the remote files and folders renamed to the local
+	// case (OutcomeRenamed, or OutcomeUpdated with RenamedFrom).
+	Renamed int
+	// Symlinks counts the symbolic links skipped (OutcomeSymlink).
+	Symlinks int
+	// Bytes is what was transferred: the bytes of the files sent or
+	// fetched.
 	Bytes int64
-	// Failures lists every path that failed, with why.
+	// SkippedBytes are the bytes of the files left alone because they
+	// were unchanged (never counted in Bytes).
+	SkippedBytes int64
+	// Failures lists every path that failed, with why, in path order.
 	Failures []TreeFailure
+	// Entries lists every path the transfer met, sorted by path (see
+	// Entry and All): its remote id and what was done (TreeEntry).
+	Entries []TreeEntry
 }
 
 // TreeFailure is a path a tree transfer could not handle.
@@ -132,9 +168,26 @@ func (f TreeFailure) Error() string { return f.Path + ": " + f.Err.Error() }
 // Unwrap is the failure's cause (an *APIError, a file system error, …).
 func (f TreeFailure) Unwrap() error { return f.Err }
 
-// ErrNotRegularFile is the error of a symlink or special file met by a
-// tree transfer: it is reported, not followed.
+// ErrNotRegularFile is the error of a special file (device, socket, pipe)
+// met by a tree transfer, or of a symbolic link or special file where a
+// download would write a file: it is reported, not followed.
 var ErrNotRegularFile = errors.New("cms: not a regular file (not followed)")
+
+// ErrSymlinkSkipped is the notice of a symbolic link inside a tree that
+// an upload did not follow (OutcomeSymlink; not a failure). Set
+// TreeOptions.FollowSymlinks to follow such links.
+var ErrSymlinkSkipped = errors.New("cms: symbolic link skipped (FollowSymlinks follows it)")
+
+// ErrSymlinkLoop is the failure of a symbolic link, followed with
+// TreeOptions.FollowSymlinks, to a directory that holds it: following it
+// would never end.
+var ErrSymlinkLoop = errors.New("cms: symbolic link to a directory above it (a loop, not followed)")
+
+// ErrCaseTwin is the failure of each of two or more local names in one
+// directory that differ by case only: the service compares names
+// case-insensitively, so only one of them could exist remotely. Nothing
+// is sent for any of them.
+var ErrCaseTwin = errors.New("cms: another local name in the directory differs only by case")
 
 // treeRun is the shared state of one tree transfer.
 type treeRun struct {
@@ -147,6 +200,7 @@ type treeRun struct {
 	res      TreeResult
 	progress Progress
 	inflight map[string]int64
+	entries  map[string]*TreeEntry
 }
 
 func newTreeRun(ctx context.Context, opts *TreeOptions) (*treeRun, error) {
@@ -164,31 +218,93 @@ func newTreeRun(ctx context.Context, opts *TreeOptions) (*treeRun, error) {
 		return nil, invalidArg("ChunkedThreshold", "negative")
 	}
 	rctx, stop := context.WithCancel(ctx)
-	return &treeRun{opts: o, sem: semaphore.NewWeighted(int64(o.Concurrency)), ctx: rctx, stop: stop, inflight: map[string]int64{}}, nil
+	return &treeRun{opts: o, sem: semaphore.NewWeighted(int64(o.Concurrency)), ctx: rctx, stop: stop, inflight: map[string]int64{}, entries: map[string]*TreeEntry{}}, nil
 }
 
 // fail records a failure; with StopOnError it stops the run.
 func (t *treeRun) fail(p string, err error) {
 	t.mu.Lock()
 	t.res.Failures = append(t.res.Failures, TreeFailure{Path: p, Err: err})
+	e := t.entry(p)
+	e.Outcome, e.Err = OutcomeFailed, err
 	t.mu.Unlock()
 	if t.opts.StopOnError {
 		t.stop()
 	}
 }
 
-// count records a finished file of size bytes.
-func (t *treeRun) count(p string, what *int, size int64, moved bool) {
+// done records a finished file: its id, size and outcome (created,
+// updated, renamed or unchanged; the content moved for the first two).
+func (t *treeRun) done(p, id string, size int64, outcome TreeOutcome) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	*what++
-	if moved {
-		t.res.Bytes += size
-	}
+	e := t.entry(p)
+	e.Type, e.ID, e.Size, e.Outcome = ItemTypeFile, id, size, outcome
 	delete(t.inflight, p)
 	t.progress.FilesDone++
-	t.progress.Bytes += size
+	switch outcome {
+	case OutcomeCreated, OutcomeUpdated:
+		if outcome == OutcomeCreated {
+			t.res.Created++
+		} else {
+			t.res.Updated++
+		}
+		t.res.Bytes += size
+		t.progress.Bytes += size
+	default: // unchanged content, renamed or not
+		if outcome == OutcomeUnchanged {
+			t.res.Skipped++
+		}
+		t.res.SkippedBytes += size
+		t.progress.SkippedBytes += size
+	}
+	if e.RenamedFrom != "" {
+		t.res.Renamed++
+	}
 	t.report()
+}
+
+// folder records a folder (or local directory) made or found.
+func (t *treeRun) folder(p, id string, created bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	e := t.entry(p)
+	e.Type, e.ID, e.Outcome = ItemTypeFolder, id, OutcomeUnchanged
+	if created {
+		e.Outcome = OutcomeCreated
+		t.res.Folders++
+	}
+}
+
+// renamed records a case-only rename of p's remote item (from its old
+// name); a folder's rename is its outcome, a file's comes with done.
+func (t *treeRun) renamed(p, id, from string, typ ItemType) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	e := t.entry(p)
+	e.Type, e.ID, e.RenamedFrom = typ, id, from
+	if typ == ItemTypeFolder {
+		e.Outcome = OutcomeRenamed
+		t.res.Renamed++
+	}
+}
+
+// deleted records what Mirror deleted.
+func (t *treeRun) deleted(p, id string, typ ItemType) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	e := t.entry(p)
+	e.Type, e.ID, e.Outcome = typ, id, OutcomeDeleted
+	t.res.Deleted++
+}
+
+// skippedLink records a symbolic link that was not followed.
+func (t *treeRun) skippedLink(p string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	e := t.entry(p)
+	e.Outcome, e.Err = OutcomeSymlink, ErrSymlinkSkipped
+	t.res.Symlinks++
 }
 
 // fileProgress is the per-file progress function of a transfer of p.
@@ -227,6 +343,9 @@ func (t *treeRun) result(parent context.Context) (*TreeResult, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	res := t.res
+	res.Failures = slices.Clone(res.Failures)
+	slices.SortStableFunc(res.Failures, func(a, b TreeFailure) int { return strings.Compare(a.Path, b.Path) })
+	res.Entries = t.sortedEntries()
 	if err := parent.Err(); err != nil {
 		return &res, err
 	}

@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/contentapi/cms/internal/atomicfile"
 )
 
 // DownloadDir downloads the folder folderID into the local directory dir
@@ -35,7 +37,7 @@ func (s *TransfersService) DownloadDir(ctx context.Context, folderID, dir string
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(root, 0o755); err != nil {
+	if err := os.MkdirAll(root, 0o777); err != nil {
 		return nil, err
 	}
 	remote, err := s.remoteTree(t.ctx, folderID)
@@ -53,27 +55,31 @@ func (s *TransfersService) DownloadDir(ctx context.Context, folderID, dir string
 	var broken []string
 	for _, p := range paths {
 		it := remote[p]
-		if !filepath.IsLocal(filepath.FromSlash(p)) {
-			t.fail(p, errors.New("cms: not a safe local path"))
+		if under(p, broken) {
 			continue
 		}
-		if under(p, broken) {
+		if err := checkLocalName(it.Name); err != nil {
+			t.fail(p, err) // nothing below it is written either
+			broken = append(broken, p)
+			continue
+		}
+		if !filepath.IsLocal(filepath.FromSlash(p)) {
+			t.fail(p, &UnsafeNameError{Name: p, Reason: "not a local path"})
 			continue
 		}
 		local := filepath.Join(root, filepath.FromSlash(p))
 		switch it.Type {
 		case string(ItemTypeFolder):
 			if fi, err := os.Lstat(local); err == nil && fi.IsDir() {
+				t.folder(p, it.ID, false)
 				continue
 			}
-			if err := os.Mkdir(local, 0o755); err != nil {
+			if err := os.Mkdir(local, 0o777); err != nil {
 				t.fail(p, err)
 				broken = append(broken, p)
 				continue
 			}
-			t.mu.Lock()
-			t.res.Folders++
-			t.mu.Unlock()
+			t.folder(p, it.ID, true)
 		case string(ItemTypeFile):
 			files = append(files, p)
 			if it.File != nil {
@@ -117,15 +123,18 @@ func (s *TransfersService) downloadOne(t *treeRun, it *Item, rel, local string) 
 			return ErrNotRegularFile // a directory, symlink or device where the file goes
 		}
 		if have, err := t.localSHA1(local); err == nil && sum != "" && strings.EqualFold(have, sum) {
-			t.count(rel, &t.res.Skipped, size, false)
+			t.done(rel, it.ID, size, OutcomeUnchanged)
 			return nil
 		}
 	}
+	// A new file gets the mode os.Create gives (0o666 less the umask); a
+	// replaced one keeps its permission bits (a 0o755 script stays so).
 	existed := false
-	if _, err := os.Lstat(local); err == nil {
-		existed = true
+	var keep fs.FileMode
+	if fi, err := os.Lstat(local); err == nil {
+		existed, keep = true, fi.Mode().Perm()
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(local), "."+filepath.Base(local)+".*.part")
+	tmp, err := atomicfile.CreateTemp(filepath.Dir(local), "."+filepath.Base(local)+".", ".part", 0o666)
 	if err != nil {
 		return err
 	}
@@ -138,6 +147,11 @@ func (s *TransfersService) downloadOne(t *treeRun, it *Item, rel, local string) 
 	}()
 	if _, _, err := s.client.Files.DownloadTo(t.ctx, it.ID, tmp, &DownloadOptions{Progress: t.fileProgress(rel)}); err != nil {
 		return err
+	}
+	if existed {
+		if err := tmp.Chmod(keep); err != nil {
+			return err
+		}
 	}
 	if err := tmp.Sync(); err != nil {
 		return err
@@ -161,9 +175,9 @@ func (s *TransfersService) downloadOne(t *treeRun, it *Item, rel, local string) 
 		}
 	}
 	if existed {
-		t.count(rel, &t.res.Updated, size, true)
+		t.done(rel, it.ID, size, OutcomeUpdated)
 	} else {
-		t.count(rel, &t.res.Created, size, true)
+		t.done(rel, it.ID, size, OutcomeCreated)
 	}
 	return nil
 }
@@ -171,7 +185,11 @@ func (s *TransfersService) downloadOne(t *treeRun, it *Item, rel, local string) 
 // mirrorLocal deletes the local files and directories below root that the
 // folder does not have (never root itself).
 func mirrorLocal(t *treeRun, root string, remote map[string]*Item) {
-	var extra []string
+	type local struct {
+		rel string
+		typ ItemType
+	}
+	var extra []local
 	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || p == root {
 			return nil
@@ -182,20 +200,19 @@ func mirrorLocal(t *treeRun, root string, remote map[string]*Item) {
 		}
 		rel = filepath.ToSlash(rel)
 		if _, ok := remote[rel]; !ok {
-			extra = append(extra, rel)
 			if d.IsDir() {
+				extra = append(extra, local{rel, ItemTypeFolder})
 				return fs.SkipDir
 			}
+			extra = append(extra, local{rel, ItemTypeFile})
 		}
 		return nil
 	})
-	for _, rel := range extra {
-		if err := os.RemoveAll(filepath.Join(root, filepath.FromSlash(rel))); err != nil {
-			t.fail(rel, err)
+	for _, x := range extra {
+		if err := os.RemoveAll(filepath.Join(root, filepath.FromSlash(x.rel))); err != nil {
+			t.fail(x.rel, err)
 			continue
 		}
-		t.mu.Lock()
-		t.res.Deleted++
-		t.mu.Unlock()
+		t.deleted(x.rel, "", x.typ)
 	}
 }

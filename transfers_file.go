@@ -34,7 +34,7 @@ func (s *TransfersService) UploadFile(ctx context.Context, src, folderID string,
 			break
 		}
 	}
-	fi, err := os.Lstat(src)
+	fi, err := os.Stat(src) // the file the caller names is followed
 	if err != nil {
 		return nil, err
 	}
@@ -73,6 +73,9 @@ func (s *TransfersService) DownloadFile(ctx context.Context, fileID, dst string,
 		return nil, err
 	}
 	if fi, err := os.Stat(dst); err == nil && fi.IsDir() {
+		if err := checkLocalName(f.Name); err != nil {
+			return nil, err // the server's name would lead out of dst
+		}
 		dst = filepath.Join(dst, f.Name)
 	} else if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, err

@@ -31,7 +31,8 @@ func failurePaths(res *cms.TreeResult) []string {
 }
 
 // TestTreeTransfers: a local tree goes up (folders made, a big file in
-// chunks, mtimes carried, a symlink and a refused name reported), a re-run
+// chunks, mtimes carried, a symlink skipped with a notice and a refused
+// name reported), a re-run
 // sends nothing, a change becomes a new version, the folder comes down
 // (mtimes, atomic replace, skips), and Mirror alone deletes.
 func TestTreeTransfers(t *testing.T) {
@@ -56,12 +57,12 @@ func TestTreeTransfers(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 4, res.Created)
 	assert.Equal(t, 2, res.Folders)
-	assert.ElementsMatch(t, []string{"bad ", "link.txt"}, failurePaths(res))
-	for _, f := range res.Failures {
-		if f.Path == "link.txt" {
-			assert.ErrorIs(t, f, cms.ErrNotRegularFile)
-		}
-	}
+	assert.ElementsMatch(t, []string{"bad "}, failurePaths(res))
+	link, ok := res.Entry("link.txt")
+	require.True(t, ok)
+	assert.Equal(t, cms.OutcomeSymlink, link.Outcome, "a symlink inside the tree is skipped, not a failure")
+	assert.ErrorIs(t, link.Err, cms.ErrSymlinkSkipped)
+	assert.Equal(t, 1, res.Symlinks)
 	assert.Equal(t, 4, last.FilesDone)
 	assert.Equal(t, 4, last.TotalFiles)
 	assert.EqualValues(t, 309, last.Bytes)
@@ -248,8 +249,14 @@ func TestSingleFileTransfers(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 1, res.Skipped)
 
+	// The file the caller names is followed when it is a symlink; a
+	// special file is refused.
 	require.NoError(t, os.Symlink(src, filepath.Join(dir, "link")))
 	res, err = c.Transfers.UploadFile(ctx, filepath.Join(dir, "link"), "0", nil)
+	require.NoError(t, err)
+	assert.Empty(t, res.Failures)
+	assert.Equal(t, 1, res.Created, "the link's target, under the link's name")
+	res, err = c.Transfers.UploadFile(ctx, os.DevNull, "0", nil)
 	require.NoError(t, err)
 	require.Len(t, res.Failures, 1)
 	assert.ErrorIs(t, res.Failures[0], cms.ErrNotRegularFile)

@@ -3,14 +3,11 @@ package cms
 import (
 	"context"
 	"errors"
-	"io/fs"
 	"os"
 	"path"
-	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
-	"time"
 )
 
 // UploadDir uploads the local directory dir into the folder folderID
@@ -20,8 +17,10 @@ import (
 // {upload_url}/files/content, or an upload session), sends a new version
 // of each changed one (POST {upload_url}/files/{file_id}/content; its mtime
 // as content_modified_at)
-// and skips those whose SHA-1 already matches; with Mirror it then moves
-// what dir does not have to the trash. The error is the ctx's, a failure
+// and skips those whose SHA-1 already matches; a remote file or folder
+// whose name differs from the local one by case only is renamed first (PUT
+// /files/{file_id}, PUT /folders/{folder_id}); with Mirror it then moves
+// what dir does not have (compared case-insensitively) to the trash. The error is the ctx's, a failure
 // to read dir or list the folder, or with StopOnError the first failure;
 // the result lists every failed path.
 func (s *TransfersService) UploadDir(ctx context.Context, dir, folderID string, opts *TreeOptions) (*TreeResult, error) {
@@ -42,22 +41,38 @@ func (s *TransfersService) UploadDir(ctx context.Context, dir, folderID string, 
 		return nil, err
 	}
 
-	// Folders, parents first (WalkDir's lexical order puts them first).
+	// The service compares names case-insensitively: so do the lookups.
+	byFold := make(map[string]*Item, len(remote))
+	for p, it := range remote {
+		byFold[foldPath(p)] = it
+	}
+
+	// Folders, parents first (the local listing puts them first).
 	ids := map[string]string{"": folderID}
-	var broken []string // local folders that could not be made: skip below them
 	for _, d := range local.dirs {
 		parent, name := path.Split(d)
 		parentID, ok := ids[strings.TrimSuffix(parent, "/")]
 		if !ok {
 			continue // its parent failed
 		}
-		if it, ok := remote[d]; ok {
-			if it.Type == string(ItemTypeFolder) {
-				ids[d] = it.ID
+		if it, ok := byFold[foldPath(d)]; ok {
+			if it.Type != string(ItemTypeFolder) {
+				t.fail(d, errors.New("cms: a file of that name is in the folder"))
 				continue
 			}
-			t.fail(d, errors.New("cms: a file of that name is in the folder"))
-			broken = append(broken, d)
+			if it.Name != name {
+				if _, _, err := s.client.Folders.Update(t.ctx, it.ID, &UpdateFolderRequest{Name: name}, nil); err != nil {
+					if t.ctx.Err() != nil {
+						return t.result(ctx)
+					}
+					t.fail(d, err)
+					continue
+				}
+				t.renamed(d, it.ID, it.Name, ItemTypeFolder)
+			} else {
+				t.folder(d, it.ID, false)
+			}
+			ids[d] = it.ID
 			continue
 		}
 		f, _, err := s.client.Folders.Create(t.ctx, &CreateFolderRequest{Name: name, Parent: FolderRef{ID: parentID}}, nil)
@@ -66,13 +81,10 @@ func (s *TransfersService) UploadDir(ctx context.Context, dir, folderID string, 
 				return t.result(ctx)
 			}
 			t.fail(d, err)
-			broken = append(broken, d)
 			continue
 		}
 		ids[d] = f.ID
-		t.mu.Lock()
-		t.res.Folders++
-		t.mu.Unlock()
+		t.folder(d, f.ID, true)
 	}
 
 	var wg sync.WaitGroup
@@ -102,7 +114,8 @@ func (s *TransfersService) UploadDir(ctx context.Context, dir, folderID string, 
 		if f.size >= threshold {
 			weight = int64(min(t.opts.Concurrency, maxPartsPerFile))
 		}
-		t.run(&wg, weight, f.rel, func() error { return s.uploadOne(t, f, parentID, remote[f.rel], int(weight)) })
+		have := byFold[foldPath(f.rel)]
+		t.run(&wg, weight, f.rel, func() error { return s.uploadOne(t, f, parentID, have, int(weight)) })
 	}
 	wg.Wait()
 
@@ -112,7 +125,9 @@ func (s *TransfersService) UploadDir(ctx context.Context, dir, folderID string, 
 	return t.result(ctx)
 }
 
-// uploadOne uploads, updates or skips one local file.
+// uploadOne uploads, updates or skips one local file; have is the remote
+// item of the same name (compared case-insensitively), renamed first when
+// its case differs.
 func (s *TransfersService) uploadOne(t *treeRun, f localFile, parentID string, have *Item, parts int) error {
 	progress := t.fileProgress(f.rel)
 	if have != nil && have.Type != string(ItemTypeFile) {
@@ -124,8 +139,17 @@ func (s *TransfersService) uploadOne(t *treeRun, f localFile, parentID string, h
 	if err != nil {
 		return err
 	}
+	name := path.Base(f.rel)
+	unchanged := OutcomeUnchanged
+	if have != nil && have.Name != name {
+		if _, _, err := s.client.Files.Update(t.ctx, have.ID, &UpdateFileRequest{Name: name}, nil); err != nil {
+			return err
+		}
+		t.renamed(f.rel, have.ID, have.Name, ItemTypeFile)
+		unchanged = OutcomeRenamed
+	}
 	if have != nil && have.File != nil && strings.EqualFold(have.File.SHA1, sum) {
-		t.count(f.rel, &t.res.Skipped, f.size, false)
+		t.done(f.rel, have.ID, f.size, unchanged)
 		return nil
 	}
 	r, err := os.Open(f.path)
@@ -140,22 +164,23 @@ func (s *TransfersService) uploadOne(t *treeRun, f localFile, parentID string, h
 			OneRequest: &OneRequestVersionOptions{ContentModifiedAt: f.mtime, SHA1: sum},
 		})
 		if err == nil {
-			t.count(f.rel, &t.res.Updated, f.size, true)
+			t.done(f.rel, have.ID, f.size, OutcomeUpdated)
 		}
 		return err
 	}
-	_, _, err = s.client.Files.Upload(t.ctx, parentID, path.Base(f.rel), r, f.size, &UploadOptions{
+	nf, _, err := s.client.Files.Upload(t.ctx, parentID, name, r, f.size, &UploadOptions{
 		ChunkedThreshold: t.opts.ChunkedThreshold, Progress: progress, Chunked: chunked,
 		OneRequest: &OneRequestUploadOptions{ContentModifiedAt: f.mtime, SHA1: sum},
 	})
 	if err == nil {
-		t.count(f.rel, &t.res.Created, f.size, true)
+		t.done(f.rel, nf.ID, f.size, OutcomeCreated)
 	}
 	return err
 }
 
-// mirrorRemote moves to the trash what the folder has and dir does not:
-// the topmost of each missing subtree.
+// mirrorRemote moves to the trash what the folder has and dir does not
+// (compared case-insensitively, as the service compares names): the
+// topmost of each missing subtree.
 func (s *TransfersService) mirrorRemote(t *treeRun, remote map[string]*Item, local *localListing) {
 	var extra []string
 	for p := range remote {
@@ -184,9 +209,7 @@ func (s *TransfersService) mirrorRemote(t *treeRun, remote map[string]*Item, loc
 			continue
 		}
 		gone = append(gone, p)
-		t.mu.Lock()
-		t.res.Deleted++
-		t.mu.Unlock()
+		t.deleted(p, it.ID, ItemType(it.Type))
 	}
 }
 
@@ -211,81 +234,4 @@ func (s *TransfersService) remoteTree(ctx context.Context, folderID string) (map
 		out[e.Path] = e.Item
 	}
 	return out, nil
-}
-
-// localFile is a regular file of a local tree.
-type localFile struct {
-	rel, path string
-	size      int64
-	mtime     time.Time
-}
-
-// localListing is a local tree: its directories (parents first) and files,
-// by path relative to the root with "/" separators.
-type localListing struct {
-	dirs  []string
-	files []localFile
-	all   map[string]bool
-}
-
-func (l *localListing) has(p string) bool { return l.all[p] }
-
-// localTree lists dir; symlinks, special files and names the service
-// refuses are failures of t.
-func localTree(t *treeRun, dir string) (*localListing, error) {
-	l := &localListing{all: map[string]bool{}}
-	root, err := filepath.Abs(dir)
-	if err != nil {
-		return nil, err
-	}
-	fi, err := os.Stat(root)
-	if err != nil {
-		return nil, err
-	}
-	if !fi.IsDir() {
-		return nil, invalidArg("dir", "not a directory")
-	}
-	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if p == root {
-			return err
-		}
-		rel, rerr := filepath.Rel(root, p)
-		if rerr != nil {
-			return rerr
-		}
-		rel = filepath.ToSlash(rel)
-		if err != nil {
-			t.fail(rel, err)
-			if d != nil && d.IsDir() {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		l.all[rel] = true // present locally, whatever happens to it (Mirror keeps it)
-		if nerr := checkItemName("name", d.Name()); nerr != nil {
-			t.fail(rel, nerr)
-			if d.IsDir() {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		switch {
-		case d.IsDir():
-			l.dirs = append(l.dirs, rel)
-		case d.Type().IsRegular():
-			info, ierr := d.Info()
-			if ierr != nil {
-				t.fail(rel, ierr)
-				return nil
-			}
-			l.files = append(l.files, localFile{rel: rel, path: p, size: info.Size(), mtime: mtimeOrZero(info)})
-		default:
-			t.fail(rel, ErrNotRegularFile)
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return l, nil
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"iter"
+	"slices"
+	"strings"
 	"sync"
 )
 
@@ -34,13 +36,23 @@ type WalkOptions struct {
 	Fields []string
 	// Limit is the page size of each listing (0: the service's default).
 	Limit int
+	// Ordered makes the order stable: depth first, a folder's items sorted
+	// by name (byte order, as sort.Strings) and each folder followed at
+	// once by what is inside it, so two walks of the same tree yield the
+	// same sequence (as `cms ls -r` prints it). One folder is listed at a
+	// time (Concurrency is not used) and each folder's listing is read
+	// whole before its items are yielded, so the walk holds the listings
+	// of the folders on the current path.
+	Ordered bool
 }
 
 // Walk yields every item below a folder (not the folder itself), with its
 // path: it lists the folder by marker (GET
 // /folders/{folder_id}/items?usemarker=true) and every folder below it,
 // up to opts.Concurrency folders at once. A folder is yielded before
-// anything inside it; items of different folders may interleave. It is
+// anything inside it; items of different folders may interleave, and the
+// order may differ from one walk to the next (WalkOptions.Ordered gives a
+// stable order: by name, depth first). It is
 // lazy and bounded: listing waits while the loop works (a few pages of
 // entries at most are held), and a break, an error or the end of ctx stops
 // every listing before Walk returns. An error is yielded once, naming the
@@ -68,6 +80,15 @@ func (s *FoldersService) Walk(ctx context.Context, folderID string, opts *WalkOp
 	}
 	if err := checkLimit(o.Limit); err != nil {
 		return fail(err)
+	}
+	if o.Ordered {
+		return func(yield func(*WalkEntry, error) bool) {
+			if s.walkOrdered(ctx, walkFolder{id: folderID}, o, yield) {
+				if err := ctx.Err(); err != nil {
+					yield(nil, err)
+				}
+			}
+		}
 	}
 	return func(yield func(*WalkEntry, error) bool) {
 		w := newWalker(ctx, s, o)
@@ -223,4 +244,40 @@ func (w *walker) stop() {
 	w.cancel()
 	for range w.out { // let the workers end
 	}
+}
+
+// walkOrdered yields the items of f sorted by name, each folder followed by
+// its own subtree; false when the walk ended (an error or the loop's
+// break).
+func (s *FoldersService) walkOrdered(ctx context.Context, f walkFolder, o WalkOptions, yield func(*WalkEntry, error) bool) bool {
+	var items []*Item
+	opts := &ListItemsByMarkerOptions{Fields: o.Fields, Limit: o.Limit}
+	for it, err := range s.ListItemsByMarkerIter(ctx, f.id, opts) {
+		if err != nil {
+			if ctx.Err() == nil {
+				err = fmt.Errorf("cms: walking /%s (folder %s): %w", f.path, f.id, err)
+			}
+			yield(nil, err)
+			return false
+		}
+		items = append(items, it)
+	}
+	slices.SortStableFunc(items, func(a, b *Item) int { return strings.Compare(a.Name, b.Name) })
+	for _, it := range items {
+		if ctx.Err() != nil {
+			return true // the caller's ctx: said once, by Walk
+		}
+		p := it.Name
+		if f.path != "" {
+			p = f.path + "/" + it.Name
+		}
+		e := &WalkEntry{Path: p, Depth: f.depth + 1, Item: it}
+		if !yield(e, nil) {
+			return false
+		}
+		if it.Type == "folder" && !s.walkOrdered(ctx, walkFolder{id: it.ID, path: p, depth: e.Depth}, o, yield) {
+			return false
+		}
+	}
+	return true
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -145,4 +146,48 @@ func TestFoldersWalk(t *testing.T) {
 			assert.ErrorIs(t, err, cms.ErrInvalidID)
 		}
 	})
+}
+
+// TestFoldersWalkOrdered: with Ordered, every walk yields the same
+// sequence: depth first, by name within a folder, each folder right
+// before its contents; a break and a cancelled ctx end it as a plain walk.
+func TestFoldersWalkOrdered(t *testing.T) {
+	t.Parallel()
+	_, c := refServer(t, cmstest.Options{})
+	ctx := context.Background()
+	rootID, want := walkTree(t, c)
+	// Depth first by name is the paths sorted element by element.
+	slices.SortFunc(want, func(a, b string) int {
+		return slices.Compare(strings.Split(a, "/"), strings.Split(b, "/"))
+	})
+	for _, opts := range []*cms.WalkOptions{{Ordered: true}, {Ordered: true, Limit: 1}, {Ordered: true, Concurrency: 8, Limit: 2}} {
+		var got []string
+		for e, err := range c.Folders.Walk(ctx, rootID, opts) {
+			require.NoError(t, err)
+			assert.Equal(t, strings.Count(e.Path, "/")+1, e.Depth, e.Path)
+			got = append(got, e.Path)
+		}
+		assert.Equal(t, want, got, "opts %+v", opts)
+	}
+
+	n := 0
+	for _, err := range c.Folders.Walk(ctx, rootID, &cms.WalkOptions{Ordered: true}) {
+		require.NoError(t, err)
+		if n++; n == 5 {
+			break
+		}
+	}
+	assert.Equal(t, 5, n)
+	cctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var errs []error
+	for _, err := range c.Folders.Walk(cctx, rootID, &cms.WalkOptions{Ordered: true}) {
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		cancel()
+	}
+	require.Len(t, errs, 1)
+	assert.ErrorIs(t, errs[0], context.Canceled)
 }

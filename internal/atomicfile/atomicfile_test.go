@@ -38,3 +38,24 @@ func TestWriteFile(t *testing.T) {
 	assert.Len(t, entries, 2)
 	assert.Error(t, WriteFile(filepath.Join(dir, "missing", "f"), nil, 0o600), "the directory must exist")
 }
+
+func TestCreateTemp(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	seen := map[string]bool{}
+	for range 20 {
+		f, err := CreateTemp(dir, ".x.", ".part", 0o600)
+		require.NoError(t, err)
+		require.NoError(t, f.Close())
+		assert.False(t, seen[f.Name()])
+		seen[f.Name()] = true
+		assert.Equal(t, dir, filepath.Dir(f.Name()))
+		base := filepath.Base(f.Name())
+		assert.True(t, len(base) > len(".x..part"), base)
+		if runtime.GOOS != "windows" {
+			fi, err := os.Stat(f.Name())
+			require.NoError(t, err)
+			assert.Equal(t, os.FileMode(0o600), fi.Mode().Perm())
+		}
+	}
+}
