@@ -79,15 +79,15 @@ func TestUploadDownloadRoundTrip(t *testing.T) {
 
 	code, out, errOut = c.run("--json", "upload", src, root.ID)
 	require.Equal(t, 0, code, "global flags go before the command too: %s", errOut)
-	assert.Equal(t, summary{Skipped: 3}, lastJSON(t, out), "a re-run moves nothing")
+	assert.Equal(t, summary{Skipped: 3, SkippedBytes: 19}, lastJSON(t, out), "a re-run moves nothing")
 	code, out, errOut = c.run("upload", "--json", src, root.ID)
 	require.Equal(t, 0, code, "stderr: %s", errOut)
-	assert.Equal(t, summary{Skipped: 3}, lastJSON(t, out), "a re-run moves nothing")
+	assert.Equal(t, summary{Skipped: 3, SkippedBytes: 19}, lastJSON(t, out), "a re-run moves nothing")
 	cache := loadHashCache(c.env["CMS_HASH_CACHE"])
 	assert.Len(t, cache.entries, 3, "the hashes are remembered for the next run")
 	code, out, _ = c.run("upload", "--json", "--no-hash-cache", src, root.ID)
 	require.Equal(t, 0, code)
-	assert.Equal(t, summary{Skipped: 3}, lastJSON(t, out), "and the same without the cache")
+	assert.Equal(t, summary{Skipped: 3, SkippedBytes: 19}, lastJSON(t, out), "and the same without the cache")
 
 	// A conflict (a local file where the folder has a folder) fails, a
 	// symlink is skipped with a notice; the rest completes; the exit status

@@ -107,3 +107,31 @@ func TestSharePasswordSafely(t *testing.T) {
 	assert.Equal(t, exitUsage, code, errOut)
 	_ = cms.ErrNotFound
 }
+
+// TestFollowSymlinksAndProgress: -L uploads what a link in the tree points
+// at; a re-run's progress counts the unchanged bytes apart, never as sent.
+func TestFollowSymlinksAndProgress(t *testing.T) {
+	srv := cmstest.NewServer(t, cmstest.Options{})
+	c := newCLI(t, srv)
+	dir := t.TempDir()
+	src := filepath.Join(dir, "src")
+	put(t, filepath.Join(src, "a.txt"), "aaaa")
+	put(t, filepath.Join(dir, "outside.txt"), "outside")
+	require.NoError(t, os.Symlink(filepath.Join(dir, "outside.txt"), filepath.Join(src, "link.txt")))
+	c.runOK("mkdir", "/t")
+	code, out, errOut := c.run("upload", src, "/t", "--json")
+	require.Equal(t, exitOK, code, errOut)
+	assert.Equal(t, 1, lastJSON(t, out).Symlinks)
+	assert.Contains(t, errOut, "skipped symlink: link.txt")
+	code, _, _ = c.run("info", "/t/link.txt")
+	assert.Equal(t, exitNotFound, code)
+
+	code, out, errOut = c.run("upload", "-L", src, "/t", "--json")
+	require.Equal(t, exitOK, code, errOut)
+	assert.Equal(t, 0, lastJSON(t, out).Symlinks)
+	assert.Equal(t, "outside", c.runOK("cat", "/t/link.txt"))
+
+	code, _, errOut = c.run("upload", "-L", src, "/t")
+	require.Equal(t, exitOK, code, errOut)
+	assert.Contains(t, errOut, "upload: 2/2 files, 0 bytes moved, 11 unchanged, of 11", "nothing sent")
+}

@@ -22,16 +22,18 @@ type summary struct {
 	Skipped int   `json:"skipped"` // files left alone (unchanged)
 	Failed  int   `json:"failed"`  // paths that failed
 	Bytes   int64 `json:"bytes"`   // content bytes of the files that moved
-	Created int   `json:"created"`
-	Updated int   `json:"updated"`
-	Folders int   `json:"folders"`
-	Deleted int   `json:"deleted"`
+	// SkippedBytes are the bytes of the unchanged files (never sent).
+	SkippedBytes int64 `json:"skipped_bytes"`
+	Created      int   `json:"created"`
+	Updated      int   `json:"updated"`
+	Folders      int   `json:"folders"`
+	Deleted      int   `json:"deleted"`
 	// Symlinks counts the symlinks met in the tree and skipped.
 	Symlinks int `json:"symlinks,omitzero"`
 }
 
 func summaryOf(res *cms.TreeResult) summary {
-	return summary{Files: res.Created + res.Updated, Skipped: res.Skipped, Failed: len(res.Failures), Bytes: res.Bytes,
+	return summary{Files: res.Created + res.Updated, Skipped: res.Skipped, Failed: len(res.Failures), Bytes: res.Bytes, SkippedBytes: res.SkippedBytes,
 		Created: res.Created, Updated: res.Updated, Folders: res.Folders, Deleted: res.Deleted}
 }
 
@@ -62,6 +64,7 @@ type transferFlags struct {
 	concurrency int
 	quiet       bool
 	noCache     bool
+	follow      bool
 }
 
 // addCommonTransferFlags adds the flags upload and download share.
@@ -85,7 +88,7 @@ func (tf *transferFlags) hashes(getenv func(string) string) *hashCache {
 
 // treeOptions are the SDK options of a tree transfer.
 func (tf *transferFlags) treeOptions(h *hashCache, progress func(cms.Progress)) *cms.TreeOptions {
-	o := &cms.TreeOptions{Mirror: tf.del, Concurrency: tf.concurrency, Progress: progress}
+	o := &cms.TreeOptions{Mirror: tf.del, Concurrency: tf.concurrency, Progress: progress, FollowSymlinks: tf.follow}
 	if h != nil {
 		o.Hashes = h
 	}
@@ -179,7 +182,7 @@ Only what differs is sent (SHA-1); nothing is deleted unless --delete.`,
 				h := tf.hashes(a.getenv)
 				res, err = c.Transfers.UploadDir(ctx, src, folderID, tf.treeOptions(h, bar.update))
 				a.saveHashes(h)
-				a.skipSymlinks(src, res)
+				a.noteSymlinks(res)
 			} else {
 				res, err = c.Transfers.UploadFile(ctx, src, folderID, tf.treeOptions(nil, bar.update))
 			}
@@ -188,6 +191,7 @@ Only what differs is sent (SHA-1); nothing is deleted unless --delete.`,
 		},
 	}
 	cmd.Flags().BoolVar(&tf.del, "delete", false, "move to the trash what the folder has and SRC does not (a directory SRC only)")
+	cmd.Flags().BoolVarP(&tf.follow, "copy-links", "L", false, "follow symlinks in the tree (a loop is reported); by default they are skipped with a notice")
 	addCommonTransferFlags(cmd.Flags(), tf)
 	return cmd
 }
@@ -251,24 +255,18 @@ func (a *app) transferGuards(cmd *cobra.Command) error {
 	return nil
 }
 
-// skipSymlinks turns the symlinks an upload met in the tree from failures
-// into notices (rsync and rclone skip them too): a link is not followed,
-// and not an error.
-func (a *app) skipSymlinks(root string, res *cms.TreeResult) {
+// noteSymlinks prints a notice for each symlink an upload skipped (not a
+// failure: rsync and rclone skip them too; -L follows them).
+func (a *app) noteSymlinks(res *cms.TreeResult) {
 	if res == nil {
 		return
 	}
-	kept := res.Failures[:0]
-	for _, f := range res.Failures {
-		fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(f.Path)))
-		if errors.Is(f.Err, cms.ErrNotRegularFile) && err == nil && fi.Mode()&os.ModeSymlink != 0 {
-			fmt.Fprintf(a.stderr, "skipped symlink: %s (not followed)\n", f.Path)
+	for _, e := range res.Entries {
+		if e.Outcome == cms.OutcomeSymlink {
+			fmt.Fprintf(a.stderr, "skipped symlink: %s (not followed; -L follows)\n", e.Path)
 			a.symlinks++
-			continue
 		}
-		kept = append(kept, f)
 	}
-	res.Failures = kept
 }
 
 // safeName refuses a file name the service sent that would not stay in the
