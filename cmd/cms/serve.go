@@ -27,6 +27,9 @@ download_url, enterprise_id, tokens, users, webhook_keys, client_id), or with
 		Args: nArgs(0, 0, "no arguments"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			cfg.Verbose = a.g.verbose
+			if err := cfg.Validate(); err != nil {
+				return usageError{err.Error()}
+			}
 			srv, line, err := cfg.Start(a.stderr)
 			if err != nil {
 				return err

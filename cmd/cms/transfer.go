@@ -175,6 +175,14 @@ Only what differs is sent (SHA-1); nothing is deleted unless --delete.`,
 			if err != nil {
 				return err
 			}
+			if a.g.dryRun {
+				p, err := planUpload(ctx, c, src, folderID, tf, tf.hashes(a.getenv))
+				if err != nil {
+					return err
+				}
+				a.printPlan(p)
+				return nil
+			}
 			bar := newProgress(a.stderr, "upload", tf.quiet)
 			defer bar.done()
 			var res *cms.TreeResult
@@ -220,6 +228,19 @@ folder has it. Only what differs is fetched (SHA-1); nothing is deleted unless
 			if err != nil {
 				return err
 			}
+			if a.g.dryRun {
+				if it.file != nil {
+					if err := safeName(it.file.Name); err != nil {
+						return err
+					}
+				}
+				p, err := planDownload(ctx, c, it, dst, tf, tf.hashes(a.getenv))
+				if err != nil {
+					return err
+				}
+				a.printPlan(p)
+				return nil
+			}
 			bar := newProgress(a.stderr, "download", tf.quiet)
 			defer bar.done()
 			var res *cms.TreeResult
@@ -246,9 +267,6 @@ folder has it. Only what differs is fetched (SHA-1); nothing is deleted unless
 // that ignored --dry-run or a filter would change what the user meant to
 // keep.
 func (a *app) transferGuards(cmd *cobra.Command) error {
-	if a.g.dryRun {
-		return a.noDryRun(cmd)
-	}
 	if a.g.filter.active() {
 		return usagef("--exclude and --include are not supported by %s yet", cmd.CommandPath())
 	}
