@@ -18,7 +18,8 @@ func (a *app) serveCmd() *cobra.Command {
 		Use:   "serve",
 		Short: "Run a reference server (as cmd/refserver does) until interrupted",
 		Long: `Run a reference server until interrupted, with every flag of cmd/refserver
-(-v logs its requests). It prints one JSON line (base_url, upload_url,
+(-v logs its requests; --app-config here is the server's: where to write a
+registered app's config). It prints one JSON line (base_url, upload_url,
 download_url, enterprise_id, tokens, users, webhook_keys, client_id), or with
 --env the lines to eval in a shell:
 
@@ -47,8 +48,12 @@ download_url, enterprise_id, tokens, users, webhook_keys, client_id), or with
 	}
 	// The shared definition, but for -v: cms has its own (it sets Verbose).
 	goFlags.VisitAll(func(f *flag.Flag) {
-		if f.Name != serveflags.VerboseFlag {
-			cmd.Flags().AddGoFlag(f)
+		if f.Name == serveflags.VerboseFlag {
+			return
+		}
+		cmd.Flags().AddGoFlag(f)
+		if f.DefValue == "0s" { // a zero duration: no "(default 0s)" after the text's own default
+			cmd.Flags().Lookup(f.Name).DefValue = "0"
 		}
 	})
 	cmd.Flags().BoolVar(&env, "env", false, "print eval-able export lines (CMS_BASE_URL, CMS_UPLOAD_URL, CMS_TOKEN of the managed user) instead of the JSON line")
