@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/contentapi/cms"
 	"github.com/spf13/cobra"
@@ -65,6 +66,9 @@ type transferFlags struct {
 	quiet       bool
 	noCache     bool
 	follow      bool
+	// chunkedThreshold is the size from which a file goes in an upload
+	// session (0: the SDK's default).
+	chunkedThreshold int64
 }
 
 // addCommonTransferFlags adds the flags upload and download share.
@@ -88,7 +92,8 @@ func (tf *transferFlags) hashes(getenv func(string) string) *hashCache {
 
 // treeOptions are the SDK options of a tree transfer.
 func (tf *transferFlags) treeOptions(h *hashCache, progress func(cms.Progress)) *cms.TreeOptions {
-	o := &cms.TreeOptions{Mirror: tf.del, Concurrency: tf.concurrency, Progress: progress, FollowSymlinks: tf.follow}
+	o := &cms.TreeOptions{Mirror: tf.del, Concurrency: tf.concurrency, Progress: progress, FollowSymlinks: tf.follow,
+		ChunkedThreshold: tf.chunkedThreshold}
 	if h != nil {
 		o.Hashes = h
 	}
@@ -109,8 +114,11 @@ func (a *app) saveHashes(h *hashCache) {
 // errPartial; an interruption (ctx cancelled: ctrl-C, SIGTERM) is
 // errInterrupted, whatever the transfer made of it, and its files that
 // failed only because of it are not listed.
-func (a *app) finish(ctx context.Context, res *cms.TreeResult, err error) error {
+func (a *app) finish(ctx context.Context, c *cms.Client, res *cms.TreeResult, err error) error {
 	interrupted := ctx.Err() != nil
+	if interrupted {
+		a.abortSessions(ctx, c, res, err)
+	}
 	if res != nil && interrupted {
 		kept := res.Failures[:0]
 		for _, f := range res.Failures {
@@ -195,10 +203,11 @@ Only what differs is sent (SHA-1); nothing is deleted unless --delete.`,
 				res, err = c.Transfers.UploadFile(ctx, src, folderID, tf.treeOptions(nil, bar.update))
 			}
 			bar.done()
-			return a.finish(ctx, res, err)
+			return a.finish(ctx, c, res, err)
 		},
 	}
 	cmd.Flags().BoolVar(&tf.del, "delete", false, "move to the trash what the folder has and SRC does not (a directory SRC only)")
+	cmd.Flags().Int64Var(&tf.chunkedThreshold, "chunked-threshold", 0, "files of at least this many bytes go in upload sessions, in parts (default 20000000; the service's minimum applies)")
 	cmd.Flags().BoolVarP(&tf.follow, "copy-links", "L", false, "follow symlinks in the tree (a loop is reported); by default they are skipped with a notice")
 	addCommonTransferFlags(cmd.Flags(), tf)
 	return cmd
@@ -255,12 +264,39 @@ folder has it. Only what differs is fetched (SHA-1); nothing is deleted unless
 				res, err = c.Transfers.DownloadFile(ctx, it.id(), dst, tf.treeOptions(nil, bar.update))
 			}
 			bar.done()
-			return a.finish(ctx, res, err)
+			return a.finish(ctx, c, res, err)
 		},
 	}
 	cmd.Flags().BoolVar(&tf.del, "delete", false, "delete the local files and directories the folder does not have")
 	addCommonTransferFlags(cmd.Flags(), tf)
 	return cmd
+}
+
+// abortSessions aborts the upload sessions an interrupted transfer kept
+// open (the SDK keeps a session after a cancellation, for Resume; the
+// command does not resume, so it must not leave them behind).
+func (a *app) abortSessions(ctx context.Context, c *cms.Client, res *cms.TreeResult, err error) {
+	errs := []error{err}
+	if res != nil {
+		for _, f := range res.Failures {
+			errs = append(errs, f.Err)
+		}
+	}
+	seen := map[string]bool{}
+	actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	for _, e := range errs {
+		var ue *cms.UploadError
+		if !errors.As(e, &ue) || !ue.SessionKept || ue.SessionID == "" || seen[ue.SessionID] {
+			continue
+		}
+		seen[ue.SessionID] = true
+		if _, aerr := c.Uploads.AbortSession(actx, ue.SessionID); aerr != nil && !errors.Is(aerr, cms.ErrNotFound) {
+			fmt.Fprintln(a.stderr, errorText("", fmt.Errorf("aborting upload session %s: %w", ue.SessionID, aerr), a.secrets...))
+			continue
+		}
+		fmt.Fprintf(a.stderr, "aborted upload session %s\n", ue.SessionID)
+	}
 }
 
 // transferGuards refuses what a tree transfer cannot honour yet: a run
