@@ -90,6 +90,12 @@ type TreeOptions struct {
 	// directory given to UploadDir (or the file given to UploadFile) is
 	// always followed.
 	FollowSymlinks bool
+	// Sessions, when set, keeps the upload sessions an interrupted upload
+	// leaves open (a cancelled ctx, or a failure the retries did not
+	// outlive), so that the next run resumes them (Uploads.Resume) and
+	// sends only the missing parts; see FileSessionStore. Without it, such
+	// sessions are aborted before UploadDir or UploadFile returns.
+	Sessions UploadSessionStore
 	// Hashes, when set, remembers the SHA-1 of local files between runs, so
 	// that a re-run need not read every unchanged file again. Its keys must
 	// see an edit that keeps a file's size and modification time (the

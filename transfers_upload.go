@@ -3,11 +3,15 @@ package cms
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	"os"
 	"path"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
+	"time"
 )
 
 // UploadDir uploads the local directory dir into the folder folderID
@@ -157,25 +161,109 @@ func (s *TransfersService) uploadOne(t *treeRun, f localFile, parentID string, h
 		return err
 	}
 	defer r.Close()
-	chunked := &ChunkedUploadOptions{Concurrency: parts, ContentModifiedAt: f.mtime}
+	outcome := OutcomeCreated
 	if have != nil {
-		_, _, err = s.client.Files.UploadVersion(t.ctx, have.ID, r, f.size, &UploadVersionOptions{
+		outcome = OutcomeUpdated
+	}
+	// A session left by an interruption is either kept in the store, to
+	// be resumed, or aborted: never left open unknowingly.
+	store := t.opts.Sessions
+	key, err := sessionKey(f, sum, parentID, name, have)
+	if err != nil {
+		return err
+	}
+	if store != nil {
+		if id, ok := store.Get(key); ok {
+			done, err := s.resumeOne(t, store, key, id, r, f, parts, progress, outcome)
+			if done || err != nil {
+				return err
+			}
+			if _, err := r.Seek(0, io.SeekStart); err != nil {
+				return err
+			}
+		}
+	}
+	chunked := &ChunkedUploadOptions{Concurrency: parts, ContentModifiedAt: f.mtime, AbortOnError: store == nil}
+	var sent *File
+	if have != nil {
+		sent, _, err = s.client.Files.UploadVersion(t.ctx, have.ID, r, f.size, &UploadVersionOptions{
 			ChunkedThreshold: t.opts.ChunkedThreshold, Progress: progress, Chunked: chunked,
 			OneRequest: &OneRequestVersionOptions{ContentModifiedAt: f.mtime, SHA1: sum},
 		})
-		if err == nil {
-			t.done(f.rel, have.ID, f.size, OutcomeUpdated)
-		}
+	} else {
+		sent, _, err = s.client.Files.Upload(t.ctx, parentID, name, r, f.size, &UploadOptions{
+			ChunkedThreshold: t.opts.ChunkedThreshold, Progress: progress, Chunked: chunked,
+			OneRequest: &OneRequestUploadOptions{ContentModifiedAt: f.mtime, SHA1: sum},
+		})
+	}
+	if err != nil {
+		return s.keepSession(t, store, key, err)
+	}
+	t.done(f.rel, sent.ID, f.size, outcome)
+	return nil
+}
+
+// sessionKey is the UploadSessionStore key of f's upload.
+func sessionKey(f localFile, sum, parentID, name string, have *Item) (UploadSessionKey, error) {
+	abs, err := filepath.Abs(f.path)
+	if err != nil {
+		return UploadSessionKey{}, err
+	}
+	key := UploadSessionKey{Path: abs, Size: f.size, ModTime: f.mtime, SHA1: strings.ToLower(sum)}
+	if have != nil {
+		key.FileID = have.ID
+	} else {
+		key.FolderID, key.Name = parentID, name
+	}
+	return key, nil
+}
+
+// resumeOne finishes the session kept for f (Uploads.Resume). done is true
+// when the file is uploaded; an error when the session is kept again (the
+// run was interrupted again, or the service failed for now). A session that
+// cannot be resumed (expired, or its parts do not match) is forgotten and
+// aborted, and the file is sent anew (done false, no error).
+func (s *TransfersService) resumeOne(t *treeRun, store UploadSessionStore, key UploadSessionKey, id string, r *os.File, f localFile, parts int, progress func(Progress), outcome TreeOutcome) (bool, error) {
+	sent, _, err := s.client.Uploads.Resume(t.ctx, id, r, f.size, &ChunkedUploadOptions{Concurrency: parts, ContentModifiedAt: f.mtime, Progress: progress})
+	if err == nil {
+		t.done(f.rel, sent.ID, f.size, outcome)
+		return true, store.Delete(key)
+	}
+	if t.ctx.Err() != nil || !permanentUploadFailure(err) {
+		return false, err // kept for the next run
+	}
+	s.abortSession(t, id)
+	if derr := store.Delete(key); derr != nil {
+		return false, errors.Join(err, derr)
+	}
+	return false, nil
+}
+
+// keepSession records the session a failed upload kept in the store, or
+// aborts it when there is no store or the store fails. err is the upload's
+// failure, returned as it is (with the store's failure joined).
+func (s *TransfersService) keepSession(t *treeRun, store UploadSessionStore, key UploadSessionKey, err error) error {
+	var ue *UploadError
+	if !errors.As(err, &ue) || !ue.SessionKept || ue.SessionID == "" {
 		return err
 	}
-	nf, _, err := s.client.Files.Upload(t.ctx, parentID, name, r, f.size, &UploadOptions{
-		ChunkedThreshold: t.opts.ChunkedThreshold, Progress: progress, Chunked: chunked,
-		OneRequest: &OneRequestUploadOptions{ContentModifiedAt: f.mtime, SHA1: sum},
-	})
-	if err == nil {
-		t.done(f.rel, nf.ID, f.size, OutcomeCreated)
+	if store != nil {
+		perr := store.Put(key, ue.SessionID)
+		if perr == nil {
+			return err
+		}
+		err = errors.Join(err, fmt.Errorf("cms: keeping upload session: %w", perr))
 	}
+	s.abortSession(t, ue.SessionID)
 	return err
+}
+
+// abortSession aborts a session, even when the run's ctx has ended (with
+// its values, and a timeout of its own).
+func (s *TransfersService) abortSession(t *treeRun, id string) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(t.ctx), 30*time.Second)
+	defer cancel()
+	_, _ = s.client.Uploads.AbortSession(ctx, id)
 }
 
 // mirrorRemote moves to the trash what the folder has and dir does not
