@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"log"
 	"net/http"
@@ -10,7 +11,6 @@ import (
 	"net/http/httputil"
 	"net/url"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -84,33 +84,96 @@ func TestInterruptedTransfer(t *testing.T) {
 	assert.Equal(t, "cms: download: interrupted\n", errOut.String())
 }
 
-// TestInterruptAbortsSessions: an upload session the interrupted upload of
-// a file kept is aborted, not left open on the service. (A tree upload's
-// sessions are the SDK's to abort: its result does not name them.)
-func TestInterruptAbortsSessions(t *testing.T) {
+// sessionSpy forwards to the upload root, remembers the id of every upload
+// session created, and cancels the command's context on the first part
+// sent: ctrl-C in the middle of a chunked upload.
+type sessionSpy struct {
+	mu  sync.Mutex
+	ids []string
+}
+
+func (sp *sessionSpy) proxy(t *testing.T, target string, cancel context.CancelFunc) string {
+	u, err := url.Parse(target)
+	require.NoError(t, err)
+	var once sync.Once
+	rp := httputil.NewSingleHostReverseProxy(&url.URL{Scheme: u.Scheme, Host: u.Host})
+	rp.ErrorLog = log.New(io.Discard, "", 0)
+	rp.ModifyResponse = func(resp *http.Response) error {
+		if resp.Request.Method != http.MethodPost || !strings.HasSuffix(resp.Request.URL.Path, "/upload_sessions") {
+			return nil
+		}
+		b, err := io.ReadAll(resp.Body)
+		if err != nil {
+			return err
+		}
+		resp.Body = io.NopCloser(bytes.NewReader(b))
+		var sess struct{ ID string }
+		if json.Unmarshal(b, &sess) == nil && sess.ID != "" {
+			sp.mu.Lock()
+			sp.ids = append(sp.ids, sess.ID)
+			sp.mu.Unlock()
+		}
+		return nil
+	}
+	ps := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPut {
+			once.Do(cancel)
+		}
+		rp.ServeHTTP(w, r)
+	}))
+	t.Cleanup(ps.Close)
+	return ps.URL + u.Path
+}
+
+// TestInterruptedChunkedUpload: an upload session an interrupted upload
+// leaves is kept, and the next run resumes it (a file and a tree); with
+// --no-resume it is aborted, not left open on the service.
+func TestInterruptedChunkedUpload(t *testing.T) {
 	srv := cmstest.NewServer(t, cmstest.Options{ChunkedMinSize: 1000, PartSize: 1024})
 	c := newCLI(t, srv)
 	api := srv.Client(t)
 	src := t.TempDir()
-	put(t, filepath.Join(src, "big.bin"), strings.Repeat("b", 5000))
-	for i, args := range [][]string{
-		{"upload", "--chunked-threshold", "1000", filepath.Join(src, "big.bin"), "/one"},
-	} {
-		code, _, mkErr := c.run("mkdir", args[len(args)-1])
-		require.Equal(t, exitOK, code, "%d: %s", i, mkErr)
+	content := strings.Repeat("0123456789", 500)
+	put(t, filepath.Join(src, "big.bin"), content)
+	interrupted := func(args ...string) []string {
+		t.Helper()
 		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
 		env := map[string]string{}
 		for k, v := range c.env {
 			env[k] = v
 		}
-		env["CMS_UPLOAD_URL"] = cancellingProxyOn(t, srv.UploadURL(), cancel, func(r *http.Request) bool { return r.Method == http.MethodPut })
+		spy := &sessionSpy{}
+		env["CMS_UPLOAD_URL"] = spy.proxy(t, srv.UploadURL(), cancel)
 		var out, errOut bytes.Buffer
-		code = run(ctx, args, &out, &errOut, func(k string) string { return env[k] })
-		cancel()
+		code := run(ctx, args, &out, &errOut, func(k string) string { return env[k] })
 		require.Equal(t, exitInterrupted, code, "%v: %s", args, errOut.String())
-		m := regexp.MustCompile(`aborted upload session (\S+)`).FindStringSubmatch(errOut.String())
-		require.NotNil(t, m, "%v: %s", args, errOut.String())
-		_, _, err := api.Uploads.GetSession(context.Background(), m[1])
-		assert.ErrorIs(t, err, cms.ErrNotFound, "the session is gone")
+		require.NotEmpty(t, spy.ids, "%v: a session was made", args)
+		return append(spy.ids, errOut.String())
+	}
+	for i, args := range [][]string{
+		{"upload", "--chunked-threshold", "1000", filepath.Join(src, "big.bin"), "/one"},
+		{"upload", "--chunked-threshold", "1000", src, "/tree"},
+	} {
+		dest := args[len(args)-1]
+		c.runOK("mkdir", dest)
+		got := interrupted(args...)
+		assert.Contains(t, got[len(got)-1], "1 upload sessions kept", i)
+		store, err := cms.LoadFileSessionStore(c.env["CMS_UPLOAD_SESSIONS"])
+		require.NoError(t, err)
+		assert.Equal(t, 1, store.Len(), i)
+		_, _, err = api.Uploads.GetSession(context.Background(), got[0])
+		require.NoError(t, err, "%d: the session is open for the next run", i)
+
+		c.runOK(args...)
+		assert.Equal(t, content, c.runOK("cat", dest+"/big.bin"), i)
+		store, err = cms.LoadFileSessionStore(c.env["CMS_UPLOAD_SESSIONS"])
+		require.NoError(t, err)
+		assert.Equal(t, 0, store.Len(), "%d: resumed and forgotten", i)
+		c.runOK("rm", dest+"/big.bin")
+
+		got = interrupted(append([]string{"upload", "--no-resume"}, args[1:]...)...)
+		_, _, err = api.Uploads.GetSession(context.Background(), got[0])
+		assert.ErrorIs(t, err, cms.ErrNotFound, "%d: --no-resume: the session is aborted", i)
 	}
 }

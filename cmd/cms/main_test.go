@@ -26,7 +26,7 @@ type cli struct {
 
 func newCLI(t *testing.T, srv *cmstest.Server) *cli {
 	return &cli{t: t, env: map[string]string{"CMS_BASE_URL": srv.BaseURL(), "CMS_UPLOAD_URL": srv.UploadURL(), "CMS_TOKEN": srv.UserToken(),
-		"CMS_HASH_CACHE": filepath.Join(t.TempDir(), "hashes.json")}}
+		"CMS_HASH_CACHE": filepath.Join(t.TempDir(), "hashes.json"), "CMS_UPLOAD_SESSIONS": filepath.Join(t.TempDir(), "sessions.json")}}
 }
 
 func (c *cli) run(args ...string) (int, string, string) {
@@ -83,8 +83,9 @@ func TestUploadDownloadRoundTrip(t *testing.T) {
 	code, out, errOut = c.run("upload", "--json", src, root.ID)
 	require.Equal(t, 0, code, "stderr: %s", errOut)
 	assert.Equal(t, summary{Skipped: 3, SkippedBytes: 19}, lastJSON(t, out), "a re-run moves nothing")
-	cache := loadHashCache(c.env["CMS_HASH_CACHE"])
-	assert.Len(t, cache.entries, 3, "the hashes are remembered for the next run")
+	cache, err := cms.LoadFileHashCache(c.env["CMS_HASH_CACHE"])
+	require.NoError(t, err)
+	assert.Equal(t, 3, cache.Len(), "the hashes are remembered for the next run")
 	code, out, _ = c.run("upload", "--json", "--no-hash-cache", src, root.ID)
 	require.Equal(t, 0, code)
 	assert.Equal(t, summary{Skipped: 3, SkippedBytes: 19}, lastJSON(t, out), "and the same without the cache")

@@ -186,7 +186,7 @@ func localTree(root string, follow bool) ([]localEntry, error) {
 
 // localSHA1 hashes a file, through the hash cache when there is one
 // (reading it only: a dry run writes nothing).
-func localSHA1(p string, h *hashCache) (string, error) {
+func localSHA1(p string, h *cms.FileHashCache) (string, error) {
 	if h != nil {
 		if fi, err := os.Stat(p); err == nil {
 			if sum, ok := h.Get(p, fi); ok {
@@ -207,7 +207,7 @@ func localSHA1(p string, h *hashCache) (string, error) {
 }
 
 // planUpload is what `upload SRC FOLDER` would do.
-func planUpload(ctx context.Context, c *cms.Client, src, folderID string, tf *transferFlags, h *hashCache) (*plan, error) {
+func planUpload(ctx context.Context, c *cms.Client, src, folderID string, tf *transferFlags, h *cms.FileHashCache) (*plan, error) {
 	p := &plan{}
 	fi, err := os.Stat(src)
 	if err != nil {
@@ -243,7 +243,7 @@ func planUpload(ctx context.Context, c *cms.Client, src, folderID string, tf *tr
 }
 
 // compareUp plans an upload of local over remote.
-func (p *plan) compareUp(local []localEntry, remote map[string]remoteEntry, del bool, h *hashCache) error {
+func (p *plan) compareUp(local []localEntry, remote map[string]remoteEntry, del bool, h *cms.FileHashCache) error {
 	seen := map[string]bool{}
 	for _, l := range local {
 		k := fold(l.path)
@@ -309,7 +309,7 @@ func (p *plan) deleteUnseen(other map[string]remoteEntry, seen map[string]bool, 
 }
 
 // planDownload is what `download ITEM DST` would do.
-func planDownload(ctx context.Context, c *cms.Client, it item, dst string, tf *transferFlags, h *hashCache) (*plan, error) {
+func planDownload(ctx context.Context, c *cms.Client, it item, dst string, tf *transferFlags, h *cms.FileHashCache) (*plan, error) {
 	p := &plan{}
 	if it.file != nil {
 		remote := []remoteEntry{{path: it.file.Name, typ: kindFile, sha1: it.file.SHA1, size: it.file.Size}}
@@ -328,7 +328,7 @@ func planDownload(ctx context.Context, c *cms.Client, it item, dst string, tf *t
 }
 
 // compareDown plans a download of remote into dst.
-func (p *plan) compareDown(remote []remoteEntry, dst string, del bool, h *hashCache) error {
+func (p *plan) compareDown(remote []remoteEntry, dst string, del bool, h *cms.FileHashCache) error {
 	seen := map[string]bool{}
 	for _, r := range remote {
 		seen[fold(r.path)] = true

@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/contentapi/cms"
 	"github.com/spf13/cobra"
@@ -65,6 +64,7 @@ type transferFlags struct {
 	concurrency int
 	quiet       bool
 	noCache     bool
+	noResume    bool
 	follow      bool
 	// chunkedThreshold is the size from which a file goes in an upload
 	// session (0: the SDK's default).
@@ -78,35 +78,69 @@ func addCommonTransferFlags(fs *pflag.FlagSet, tf *transferFlags) {
 	fs.BoolVar(&tf.noCache, "no-hash-cache", false, "hash every local file again instead of trusting the cache of earlier runs")
 }
 
-// hashes opens the hash cache (nil with --no-hash-cache).
-func (tf *transferFlags) hashes(getenv func(string) string) *hashCache {
+// hashes opens the hash cache (nil with --no-hash-cache): the SDK's
+// FileHashCache, at CMS_HASH_CACHE or in the user's cache directory. An
+// unreadable one is said and started afresh (it only saves work).
+func (a *app) hashes(tf *transferFlags) *cms.FileHashCache {
 	if tf.noCache {
 		return nil
 	}
-	p := hashCachePath(getenv)
+	p := a.getenv("CMS_HASH_CACHE")
 	if p == "" {
-		return nil
+		var err error
+		if p, err = cms.DefaultHashCachePath(); err != nil {
+			return nil
+		}
 	}
-	return loadHashCache(p)
+	h, err := cms.LoadFileHashCache(p)
+	if err != nil {
+		fmt.Fprintln(a.stderr, errorText("", fmt.Errorf("the hash cache (starting afresh): %w", err), a.secrets...))
+	}
+	return h
 }
 
-// treeOptions are the SDK options of a tree transfer.
-func (tf *transferFlags) treeOptions(h *hashCache, progress func(cms.Progress)) *cms.TreeOptions {
+// sessions opens the store of the upload sessions an interrupted upload
+// keeps for the next run to resume (nil with --no-resume: they are
+// aborted), at CMS_UPLOAD_SESSIONS or next to the hash cache.
+func (a *app) sessions(tf *transferFlags) (*cms.FileSessionStore, error) {
+	if tf.noResume {
+		return nil, nil
+	}
+	p := a.getenv("CMS_UPLOAD_SESSIONS")
+	if p == "" {
+		hp, err := cms.DefaultHashCachePath()
+		if err != nil {
+			return nil, nil
+		}
+		p = filepath.Join(filepath.Dir(hp), "upload-sessions.json")
+	}
+	s, err := cms.LoadFileSessionStore(p)
+	if err != nil {
+		return nil, fmt.Errorf("the upload session store %s: %w", p, err)
+	}
+	return s, nil
+}
+
+// treeOptions are the SDK options of a transfer.
+func (tf *transferFlags) treeOptions(h *cms.FileHashCache, s *cms.FileSessionStore, progress func(cms.Progress)) *cms.TreeOptions {
 	o := &cms.TreeOptions{Mirror: tf.del, Concurrency: tf.concurrency, Progress: progress, FollowSymlinks: tf.follow,
 		ChunkedThreshold: tf.chunkedThreshold}
 	if h != nil {
 		o.Hashes = h
 	}
+	if s != nil {
+		o.Sessions = s
+	}
 	return o
 }
 
 // saveHashes writes the hash cache back, saying so when it cannot.
-func (a *app) saveHashes(h *hashCache) {
+func (a *app) saveHashes(h *cms.FileHashCache) {
 	if h == nil {
 		return
 	}
-	if err := h.save(); err != nil {
-		fmt.Fprintln(a.stderr, errorText("", fmt.Errorf("saving the hash cache: %w", err)))
+	if err := h.Save(); err != nil {
+		fmt.Fprintln(a.stderr, errorText("", fmt.Errorf("saving the hash cache: %w", err), a.secrets...))
 	}
 }
 
@@ -114,11 +148,8 @@ func (a *app) saveHashes(h *hashCache) {
 // errPartial; an interruption (ctx cancelled: ctrl-C, SIGTERM) is
 // errInterrupted, whatever the transfer made of it, and its files that
 // failed only because of it are not listed.
-func (a *app) finish(ctx context.Context, c *cms.Client, res *cms.TreeResult, err error) error {
+func (a *app) finish(ctx context.Context, res *cms.TreeResult, err error) error {
 	interrupted := ctx.Err() != nil
-	if interrupted {
-		a.abortSessions(ctx, c, res, err)
-	}
 	if res != nil && interrupted {
 		kept := res.Failures[:0]
 		for _, f := range res.Failures {
@@ -184,30 +215,38 @@ Only what differs is sent (SHA-1); nothing is deleted unless --delete.`,
 				return err
 			}
 			if a.g.dryRun {
-				p, err := planUpload(ctx, c, src, folderID, tf, tf.hashes(a.getenv))
+				p, err := planUpload(ctx, c, src, folderID, tf, a.hashes(tf))
 				if err != nil {
 					return err
 				}
 				a.printPlan(p)
 				return nil
 			}
+			store, err := a.sessions(tf)
+			if err != nil {
+				return err
+			}
 			bar := newProgress(a.stderr, "upload", tf.quiet)
 			defer bar.done()
 			var res *cms.TreeResult
 			if fi.IsDir() {
-				h := tf.hashes(a.getenv)
-				res, err = c.Transfers.UploadDir(ctx, src, folderID, tf.treeOptions(h, bar.update))
+				h := a.hashes(tf)
+				res, err = c.Transfers.UploadDir(ctx, src, folderID, tf.treeOptions(h, store, bar.update))
 				a.saveHashes(h)
 				a.noteSymlinks(res)
 			} else {
-				res, err = c.Transfers.UploadFile(ctx, src, folderID, tf.treeOptions(nil, bar.update))
+				res, err = c.Transfers.UploadFile(ctx, src, folderID, tf.treeOptions(nil, store, bar.update))
 			}
 			bar.done()
-			return a.finish(ctx, c, res, err)
+			if ctx.Err() != nil && store != nil && store.Len() > 0 {
+				fmt.Fprintf(a.stderr, "%d upload sessions kept: the next upload resumes them (--no-resume aborts them instead)\n", store.Len())
+			}
+			return a.finish(ctx, res, err)
 		},
 	}
 	cmd.Flags().BoolVar(&tf.del, "delete", false, "move to the trash what the folder has and SRC does not (a directory SRC only)")
 	cmd.Flags().Int64Var(&tf.chunkedThreshold, "chunked-threshold", 0, "files of at least this many bytes go in upload sessions, in parts (default 20000000; the service's minimum applies)")
+	cmd.Flags().BoolVar(&tf.noResume, "no-resume", false, "abort the upload sessions an interruption leaves, instead of keeping them for the next run to resume")
 	cmd.Flags().BoolVarP(&tf.follow, "copy-links", "L", false, "follow symlinks in the tree (a loop is reported); by default they are skipped with a notice")
 	addCommonTransferFlags(cmd.Flags(), tf)
 	return cmd
@@ -243,7 +282,7 @@ folder has it. Only what differs is fetched (SHA-1); nothing is deleted unless
 						return err
 					}
 				}
-				p, err := planDownload(ctx, c, it, dst, tf, tf.hashes(a.getenv))
+				p, err := planDownload(ctx, c, it, dst, tf, a.hashes(tf))
 				if err != nil {
 					return err
 				}
@@ -254,49 +293,22 @@ folder has it. Only what differs is fetched (SHA-1); nothing is deleted unless
 			defer bar.done()
 			var res *cms.TreeResult
 			if it.folder != nil {
-				h := tf.hashes(a.getenv)
-				res, err = c.Transfers.DownloadDir(ctx, it.id(), dst, tf.treeOptions(h, bar.update))
+				h := a.hashes(tf)
+				res, err = c.Transfers.DownloadDir(ctx, it.id(), dst, tf.treeOptions(h, nil, bar.update))
 				a.saveHashes(h)
 			} else {
 				if err := safeName(it.file.Name); err != nil {
 					return err
 				}
-				res, err = c.Transfers.DownloadFile(ctx, it.id(), dst, tf.treeOptions(nil, bar.update))
+				res, err = c.Transfers.DownloadFile(ctx, it.id(), dst, tf.treeOptions(nil, nil, bar.update))
 			}
 			bar.done()
-			return a.finish(ctx, c, res, err)
+			return a.finish(ctx, res, err)
 		},
 	}
 	cmd.Flags().BoolVar(&tf.del, "delete", false, "delete the local files and directories the folder does not have")
 	addCommonTransferFlags(cmd.Flags(), tf)
 	return cmd
-}
-
-// abortSessions aborts the upload sessions an interrupted transfer kept
-// open (the SDK keeps a session after a cancellation, for Resume; the
-// command does not resume, so it must not leave them behind).
-func (a *app) abortSessions(ctx context.Context, c *cms.Client, res *cms.TreeResult, err error) {
-	errs := []error{err}
-	if res != nil {
-		for _, f := range res.Failures {
-			errs = append(errs, f.Err)
-		}
-	}
-	seen := map[string]bool{}
-	actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-	defer cancel()
-	for _, e := range errs {
-		var ue *cms.UploadError
-		if !errors.As(e, &ue) || !ue.SessionKept || ue.SessionID == "" || seen[ue.SessionID] {
-			continue
-		}
-		seen[ue.SessionID] = true
-		if _, aerr := c.Uploads.AbortSession(actx, ue.SessionID); aerr != nil && !errors.Is(aerr, cms.ErrNotFound) {
-			fmt.Fprintln(a.stderr, errorText("", fmt.Errorf("aborting upload session %s: %w", ue.SessionID, aerr), a.secrets...))
-			continue
-		}
-		fmt.Fprintf(a.stderr, "aborted upload session %s\n", ue.SessionID)
-	}
 }
 
 // transferGuards refuses what a tree transfer cannot honour yet: a run
