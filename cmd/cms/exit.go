@@ -112,8 +112,10 @@ var urlPattern = regexp.MustCompile(`https?://[^\s"']+`)
 // name, URLs decoded and without their query, and the secrets of the
 // environment never shown.
 func errorText(cmdName string, err error, secrets ...string) string {
-	msg := strings.ReplaceAll(err.Error(), "cms: ", "")
-	msg = urlPattern.ReplaceAllStringFunc(msg, readableURL)
+	msg := urlPattern.ReplaceAllStringFunc(err.Error(), readableURL)
+	for strings.Contains(msg, "cms: ") { // a removal may join a new one ("cmcms: s: ")
+		msg = strings.ReplaceAll(msg, "cms: ", "")
+	}
 	for _, s := range secrets {
 		if len(s) >= 4 {
 			msg = strings.ReplaceAll(msg, s, "[redacted]")
