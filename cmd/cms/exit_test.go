@@ -50,14 +50,15 @@ func TestExitCodeKinds(t *testing.T) {
 	}
 }
 
-// TestTransfersRefuseWhatTheyCannotHonour: --dry-run and filters are not
-// ignored by a transfer (which would then change everything).
-func TestTransfersRefuseWhatTheyCannotHonour(t *testing.T) {
+// TestRefuseWhatCannotBeHonoured: --dry-run is not ignored by a command
+// that cannot say beforehand what it would do (it would then do it).
+func TestRefuseWhatCannotBeHonoured(t *testing.T) {
 	c := &cli{t: t, env: map[string]string{}}
 	for _, args := range [][]string{
-		{"upload", "--exclude", "*.tmp", t.TempDir(), "0"},
-		{"download", "--include", "*.go", "folder:0", t.TempDir()},
 		{"share", "--dry-run", "file:1"},
+		{"collab", "rm", "--dry-run", "1"},
+		{"trash", "restore", "--dry-run", "file:1"},
+		{"versions", "promote", "--dry-run", "file:1", "2"},
 	} {
 		code, _, errOut := c.run(args...)
 		assert.Equal(t, exitUsage, code, "%v: %s", args, errOut)

@@ -27,6 +27,9 @@ type step struct {
 	Action string `json:"action"` // upload, update, rename, download, mkdir, trash, delete, conflict, skip-symlink
 	Path   string `json:"path"`
 	Size   int64  `json:"size,omitzero"`
+	// What a run needs to do it (not printed): the remote item's id and
+	// kind, and the local path.
+	id, typ, abs string
 }
 
 // Actions of a step.
@@ -46,6 +49,9 @@ const (
 type plan struct {
 	steps []step
 	sum   summary
+	// folders are the remote folders' ids by folded path ("" the root of
+	// an upload), for a run of the plan.
+	folders map[string]string
 }
 
 func (p *plan) add(s step) {
@@ -100,18 +106,23 @@ func (a *app) printPlan(p *plan) {
 
 // remoteEntry is an item of the remote tree.
 type remoteEntry struct {
-	path, typ, sha1 string
-	size            int64
+	path, typ, sha1, id string
+	abs                 string // a local entry's path (deleteUnseen on download)
+	size                int64
 }
 
 // remoteTree lists a folder's tree by folded path.
-func remoteTree(ctx context.Context, c *cms.Client, folderID string) (map[string]remoteEntry, error) {
+// Items the filter leaves out are not listed (so never deleted either).
+func remoteTree(ctx context.Context, c *cms.Client, folderID string, f filter) (map[string]remoteEntry, error) {
 	out := map[string]remoteEntry{}
 	for e, err := range c.Folders.Walk(ctx, folderID, &cms.WalkOptions{Fields: []string{"name", "size", "sha1"}}) {
 		if err != nil {
 			return nil, err
 		}
-		r := remoteEntry{path: e.Path, typ: e.Item.Type}
+		if !f.match(e.Path, e.Item.Type == kindFolder) || excludedAbove(f, e.Path) {
+			continue
+		}
+		r := remoteEntry{path: e.Path, typ: e.Item.Type, id: e.Item.ID}
 		if e.Item.File != nil {
 			r.sha1, r.size = e.Item.File.SHA1, e.Item.File.Size
 		}
@@ -132,8 +143,9 @@ type localEntry struct {
 }
 
 // localTree lists a directory's tree (following symlinks with follow, a
-// link to a directory that holds it is not followed again).
-func localTree(root string, follow bool) ([]localEntry, error) {
+// link to a directory that holds it is not followed again), without what
+// the filter leaves out.
+func localTree(root string, follow bool, f filter) ([]localEntry, error) {
 	var out []localEntry
 	var walk func(abs, rel string, seen []string) error
 	walk = func(abs, rel string, seen []string) error {
@@ -143,6 +155,12 @@ func localTree(root string, follow bool) ([]localEntry, error) {
 		}
 		for _, de := range des {
 			p, r := filepath.Join(abs, de.Name()), path.Join(rel, de.Name())
+			if de.IsDir() && f.excludedDir(r) {
+				continue
+			}
+			if !de.IsDir() && de.Type()&fs.ModeSymlink == 0 && !f.match(r, false) {
+				continue
+			}
 			fi, err := de.Info()
 			if err != nil {
 				return err
@@ -207,13 +225,17 @@ func localSHA1(p string, h *cms.FileHashCache) (string, error) {
 }
 
 // planUpload is what `upload SRC FOLDER` would do.
-func planUpload(ctx context.Context, c *cms.Client, src, folderID string, tf *transferFlags, h *cms.FileHashCache) (*plan, error) {
+func planUpload(ctx context.Context, c *cms.Client, src, folderID string, tf *transferFlags, h *cms.FileHashCache, f filter) (*plan, error) {
 	p := &plan{}
 	fi, err := os.Stat(src)
 	if err != nil {
 		return nil, err
 	}
 	if !fi.IsDir() {
+		if !f.match(filepath.Base(src), false) {
+			return p, nil
+		}
+		p.folders = map[string]string{"": folderID}
 		it, err := child(ctx, c, folderID, filepath.Base(src))
 		if err != nil {
 			return nil, err
@@ -226,20 +248,57 @@ func planUpload(ctx context.Context, c *cms.Client, src, folderID string, tf *tr
 				if err != nil {
 					return nil, err
 				}
-				remote[fold(it.Name)] = remoteEntry{path: it.Name, typ: it.Type, sha1: f.SHA1, size: f.Size}
+				remote[fold(it.Name)] = remoteEntry{path: it.Name, typ: it.Type, sha1: f.SHA1, size: f.Size, id: f.ID}
 			}
 		}
 		return p, p.compareUp([]localEntry{{path: filepath.Base(src), abs: src, size: fi.Size()}}, remote, false, h)
 	}
-	local, err := localTree(src, tf.follow)
+	local, err := localTree(src, tf.follow, f)
 	if err != nil {
 		return nil, err
 	}
-	remote, err := remoteTree(ctx, c, folderID)
+	remote, err := remoteTree(ctx, c, folderID, f)
 	if err != nil {
 		return nil, err
 	}
-	return p, p.compareUp(local, remote, tf.del, h)
+	p.folders = map[string]string{"": folderID}
+	for k, r := range remote {
+		if r.typ == kindFolder {
+			p.folders[k] = r.id
+		}
+	}
+	if err := p.compareUp(local, remote, tf.del, h); err != nil {
+		return nil, err
+	}
+	p.pruneFolders(f)
+	return p, nil
+}
+
+// pruneFolders drops, when the filter has includes, the folders to make
+// that would hold no included file: an include names files, and the walk
+// into every folder is only to find them.
+func (p *plan) pruneFolders(f filter) {
+	if len(f.include) == 0 {
+		return
+	}
+	needed := map[string]bool{}
+	for _, s := range p.steps {
+		switch s.Action {
+		case actUpload, actUpdate, actDownload:
+			for d := path.Dir(s.Path); d != "." && d != "/"; d = path.Dir(d) {
+				needed[fold(d)] = true
+			}
+		}
+	}
+	kept := p.steps[:0]
+	for _, s := range p.steps {
+		if s.Action == actMkdir && !needed[fold(s.Path)] {
+			p.sum.Folders--
+			continue
+		}
+		kept = append(kept, s)
+	}
+	p.steps = kept
 }
 
 // compareUp plans an upload of local over remote.
@@ -255,15 +314,15 @@ func (p *plan) compareUp(local []localEntry, remote map[string]remoteEntry, del 
 		seen[k] = true
 		switch {
 		case l.dir && !ok:
-			p.add(step{Action: actMkdir, Path: l.path})
+			p.add(step{Action: actMkdir, Path: l.path, abs: l.abs})
 		case l.dir && r.typ != kindFolder, !l.dir && ok && r.typ != kindFile:
 			p.add(step{Action: actConflict, Path: l.path})
 		case l.dir:
 			if r.path != l.path {
-				p.add(step{Action: actRename, Path: l.path})
+				p.add(step{Action: actRename, Path: l.path, id: r.id, typ: r.typ})
 			}
 		case !ok:
-			p.add(step{Action: actUpload, Path: l.path, Size: l.size})
+			p.add(step{Action: actUpload, Path: l.path, Size: l.size, abs: l.abs})
 		default:
 			sum, err := localSHA1(l.abs, h)
 			if err != nil {
@@ -271,9 +330,9 @@ func (p *plan) compareUp(local []localEntry, remote map[string]remoteEntry, del 
 			}
 			switch {
 			case sum != r.sha1:
-				p.add(step{Action: actUpdate, Path: l.path, Size: l.size})
+				p.add(step{Action: actUpdate, Path: l.path, Size: l.size, abs: l.abs, id: r.id, typ: kindFile})
 			case r.path != l.path:
-				p.add(step{Action: actRename, Path: l.path})
+				p.add(step{Action: actRename, Path: l.path, id: r.id, typ: r.typ})
 				p.unchanged(l.size)
 			default:
 				p.unchanged(l.size)
@@ -301,7 +360,7 @@ func (p *plan) deleteUnseen(other map[string]remoteEntry, seen map[string]bool, 
 		if last != "" && strings.HasPrefix(fold(e.path), fold(last)+"/") {
 			continue
 		}
-		p.add(step{Action: action, Path: e.path, Size: e.size})
+		p.add(step{Action: action, Path: e.path, Size: e.size, id: e.id, typ: e.typ, abs: e.abs})
 		if e.typ == kindFolder {
 			last = e.path
 		}
@@ -309,13 +368,16 @@ func (p *plan) deleteUnseen(other map[string]remoteEntry, seen map[string]bool, 
 }
 
 // planDownload is what `download ITEM DST` would do.
-func planDownload(ctx context.Context, c *cms.Client, it item, dst string, tf *transferFlags, h *cms.FileHashCache) (*plan, error) {
+func planDownload(ctx context.Context, c *cms.Client, it item, dst string, tf *transferFlags, h *cms.FileHashCache, f filter) (*plan, error) {
 	p := &plan{}
 	if it.file != nil {
-		remote := []remoteEntry{{path: it.file.Name, typ: kindFile, sha1: it.file.SHA1, size: it.file.Size}}
-		return p, p.compareDown(remote, dst, false, h)
+		if !f.match(it.file.Name, false) {
+			return p, nil
+		}
+		remote := []remoteEntry{{path: it.file.Name, typ: kindFile, sha1: it.file.SHA1, size: it.file.Size, id: it.file.ID}}
+		return p, p.compareDown(remote, dst, false, h, f)
 	}
-	tree, err := remoteTree(ctx, c, it.id())
+	tree, err := remoteTree(ctx, c, it.id(), f)
 	if err != nil {
 		return nil, err
 	}
@@ -324,11 +386,15 @@ func planDownload(ctx context.Context, c *cms.Client, it item, dst string, tf *t
 		remote = append(remote, e)
 	}
 	slices.SortFunc(remote, func(x, y remoteEntry) int { return strings.Compare(x.path, y.path) })
-	return p, p.compareDown(remote, dst, tf.del, h)
+	if err := p.compareDown(remote, dst, tf.del, h, f); err != nil {
+		return nil, err
+	}
+	p.pruneFolders(f)
+	return p, nil
 }
 
 // compareDown plans a download of remote into dst.
-func (p *plan) compareDown(remote []remoteEntry, dst string, del bool, h *cms.FileHashCache) error {
+func (p *plan) compareDown(remote []remoteEntry, dst string, del bool, h *cms.FileHashCache, f filter) error {
 	seen := map[string]bool{}
 	for _, r := range remote {
 		seen[fold(r.path)] = true
@@ -341,12 +407,12 @@ func (p *plan) compareDown(remote []remoteEntry, dst string, del bool, h *cms.Fi
 		switch {
 		case r.typ != kindFile && r.typ != kindFolder:
 		case r.typ == kindFolder && !exists:
-			p.add(step{Action: actMkdir, Path: r.path})
+			p.add(step{Action: actMkdir, Path: r.path, abs: lp})
 		case r.typ == kindFolder && !fi.IsDir(), r.typ == kindFile && exists && !fi.Mode().IsRegular():
 			p.add(step{Action: actConflict, Path: r.path})
 		case r.typ == kindFolder:
 		case !exists:
-			p.add(step{Action: actDownload, Path: r.path, Size: r.size})
+			p.add(step{Action: actDownload, Path: r.path, Size: r.size, id: r.id, abs: lp})
 		default:
 			sum, err := localSHA1(lp, h)
 			if err != nil {
@@ -355,7 +421,7 @@ func (p *plan) compareDown(remote []remoteEntry, dst string, del bool, h *cms.Fi
 			if sum == r.sha1 {
 				p.unchanged(r.size)
 			} else {
-				p.add(step{Action: actUpdate, Path: r.path, Size: r.size})
+				p.add(step{Action: actUpdate, Path: r.path, Size: r.size, id: r.id, abs: lp, typ: kindFile})
 			}
 		}
 	}
@@ -365,7 +431,7 @@ func (p *plan) compareDown(remote []remoteEntry, dst string, del bool, h *cms.Fi
 	if _, err := os.Stat(dst); errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
-	local, err := localTree(dst, false)
+	local, err := localTree(dst, false, f)
 	if err != nil {
 		return err
 	}
@@ -375,7 +441,7 @@ func (p *plan) compareDown(remote []remoteEntry, dst string, del bool, h *cms.Fi
 		if l.dir {
 			typ = kindFolder
 		}
-		others[fold(l.path)] = remoteEntry{path: l.path, typ: typ, size: l.size}
+		others[fold(l.path)] = remoteEntry{path: l.path, typ: typ, size: l.size, abs: l.abs}
 	}
 	p.deleteUnseen(others, seen, actDelete)
 	return nil

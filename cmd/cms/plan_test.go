@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"crypto/sha1"
+	"encoding/hex"
 	"encoding/json"
 	"io/fs"
 	"os"
@@ -128,4 +130,60 @@ func TestDryRunTransfers(t *testing.T) {
 	assert.Contains(t, out, "0 files to send")
 	out = c.runOK("download", "--dry-run", "/t/new/n.txt", t.TempDir())
 	assert.Contains(t, out, "dry run: download")
+}
+
+// TestFilteredTransfers: --exclude and --include choose what upload and
+// download move; what they leave out is never sent, fetched or deleted.
+func TestFilteredTransfers(t *testing.T) {
+	srv := cmstest.NewServer(t, cmstest.Options{})
+	c := newCLI(t, srv)
+	api := srv.Client(t)
+	src := t.TempDir()
+	for _, p := range []string{"README.md", "src/a.go", "src/a_test.go", "node_modules/x/x.js"} {
+		put(t, filepath.Join(src, filepath.FromSlash(p)), p)
+	}
+	c.runOK("mkdir", "/t")
+	var tid map[string]any
+	require.NoError(t, json.Unmarshal([]byte(c.runOK("info", "/t")), &tid))
+	id := tid["id"].(string)
+	code, out, errOut := c.run("upload", "--exclude", "node_modules", "--exclude", "*_test.go", "--json", src, "/t")
+	require.Equal(t, exitOK, code, errOut)
+	assert.Equal(t, 2, lastJSON(t, out).Files)
+	assert.Equal(t, map[string]string{"README.md": sha("README.md"), "src": "", "src/a.go": sha("src/a.go")}, remoteSnapshot(t, api, id))
+
+	// An extra remote file: --delete with an include trashes only what the
+	// include covers.
+	_, _, err := api.Files.Upload(context.Background(), id, "old.md", strings.NewReader("old"), 3, nil)
+	require.NoError(t, err)
+	code, out, errOut = c.run("upload", "--delete", "--include", "*.md", "--json", src, "/t")
+	require.Equal(t, exitOK, code, errOut)
+	s := lastJSON(t, out)
+	assert.Equal(t, 1, s.Deleted)
+	assert.Equal(t, 1, s.Skipped)
+	assert.Equal(t, map[string]string{"README.md": sha("README.md"), "src": "", "src/a.go": sha("src/a.go")}, remoteSnapshot(t, api, id))
+
+	// A changed file and the include: a new version.
+	put(t, filepath.Join(src, "src", "a.go"), "changed")
+	code, out, errOut = c.run("upload", "--include", "*.go", "--exclude", "*_test.go", "--json", src, "/t")
+	require.Equal(t, exitOK, code, errOut)
+	assert.Equal(t, 1, lastJSON(t, out).Updated)
+	assert.Equal(t, "changed", c.runOK("cat", "/t/src/a.go"))
+
+	dst := t.TempDir()
+	put(t, filepath.Join(dst, "keep.txt"), "local only")
+	code, out, errOut = c.run("download", "--exclude", "src/**", "--delete", "--include", "*.md", "--json", "/t", dst)
+	require.Equal(t, exitOK, code, errOut)
+	assert.Equal(t, 1, lastJSON(t, out).Files)
+	assert.Equal(t, map[string]string{".": "/", "README.md": "README.md", "keep.txt": "local only"}, localSnapshot(t, dst),
+		"keep.txt is outside the include: not deleted")
+	code, out, errOut = c.run("download", "--include", "*.go", "--json", "/t", dst)
+	require.Equal(t, exitOK, code, errOut)
+	assert.Equal(t, 1, lastJSON(t, out).Files)
+	assert.FileExists(t, filepath.Join(dst, "src", "a.go"))
+}
+
+// sha is the SHA-1 of s, in hex.
+func sha(s string) string {
+	h := sha1.Sum([]byte(s))
+	return hex.EncodeToString(h[:])
 }

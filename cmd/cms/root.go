@@ -111,8 +111,8 @@ func (a *app) rootCmd() *cobra.Command {
 	pf.StringVar(&a.g.appConfig, "app-config", "", "sign in with this app config file (JWT or client credentials) instead of CMS_TOKEN")
 	pf.StringVar(&a.g.asUser, "as-user", "", "act as this user id (As-User header; needs an admin or app token)")
 	pf.BoolVar(&a.g.dryRun, "dry-run", false, "say what upload, download, rm, mv, cp, rename and mkdir would do, and change nothing")
-	pf.StringArrayVar(&a.g.exclude, "exclude", nil, "ls -r and search: skip the paths that match this glob (**, *, ?, [..], {a,b}; without a /: a name at any depth); repeatable")
-	pf.StringArrayVar(&a.g.include, "include", nil, "ls -r and search: only the files that match this glob (as --exclude); repeatable")
+	pf.StringArrayVar(&a.g.exclude, "exclude", nil, "upload, download, ls -r, search: skip the paths that match this glob (**, *, ?, [..], {a,b}; without a /: a name at any depth); repeatable")
+	pf.StringArrayVar(&a.g.include, "include", nil, "upload, download, ls -r, search: only the files that match this glob (as --exclude); repeatable")
 	pf.BoolVarP(&a.g.verbose, "verbose", "v", false, "log requests and retries to stderr (tokens are never logged)")
 	root.AddCommand(
 		a.uploadCmd(), a.downloadCmd(), a.lsCmd(), a.mkdirCmd(), a.rmCmd(), a.infoCmd(), a.shareCmd(),

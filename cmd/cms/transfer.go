@@ -188,9 +188,6 @@ Only what differs is sent (SHA-1); nothing is deleted unless --delete.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
 			src := args[0]
-			if err := a.transferGuards(cmd); err != nil {
-				return err
-			}
 			c, err := a.client()
 			if err != nil {
 				return err
@@ -214,13 +211,23 @@ Only what differs is sent (SHA-1); nothing is deleted unless --delete.`,
 			if err != nil {
 				return err
 			}
-			if a.g.dryRun {
-				p, err := planUpload(ctx, c, src, folderID, tf, a.hashes(tf))
+			if a.g.dryRun || a.g.filter.active() {
+				h := a.hashes(tf)
+				p, err := planUpload(ctx, c, src, folderID, tf, h, a.g.filter)
 				if err != nil {
 					return err
 				}
-				a.printPlan(p)
-				return nil
+				if a.g.dryRun {
+					a.printPlan(p)
+					return nil
+				}
+				store, err := a.sessions(tf)
+				if err != nil {
+					return err
+				}
+				res := a.runPlan(ctx, c, p, true, tf, tf.treeOptions(h, store, nil))
+				a.saveHashes(h)
+				return a.finish(ctx, res, nil)
 			}
 			store, err := a.sessions(tf)
 			if err != nil {
@@ -265,9 +272,6 @@ folder has it. Only what differs is fetched (SHA-1); nothing is deleted unless
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
 			dst := args[1]
-			if err := a.transferGuards(cmd); err != nil {
-				return err
-			}
 			c, err := a.client()
 			if err != nil {
 				return err
@@ -276,18 +280,24 @@ folder has it. Only what differs is fetched (SHA-1); nothing is deleted unless
 			if err != nil {
 				return err
 			}
-			if a.g.dryRun {
-				if it.file != nil {
-					if err := safeName(it.file.Name); err != nil {
-						return err
-					}
+			if it.file != nil {
+				if err := safeName(it.file.Name); err != nil {
+					return err
 				}
-				p, err := planDownload(ctx, c, it, dst, tf, a.hashes(tf))
+			}
+			if a.g.dryRun || a.g.filter.active() {
+				h := a.hashes(tf)
+				p, err := planDownload(ctx, c, it, dst, tf, h, a.g.filter)
 				if err != nil {
 					return err
 				}
-				a.printPlan(p)
-				return nil
+				if a.g.dryRun {
+					a.printPlan(p)
+					return nil
+				}
+				res := a.runPlan(ctx, c, p, false, tf, tf.treeOptions(h, nil, nil))
+				a.saveHashes(h)
+				return a.finish(ctx, res, nil)
 			}
 			bar := newProgress(a.stderr, "download", tf.quiet)
 			defer bar.done()
@@ -297,9 +307,6 @@ folder has it. Only what differs is fetched (SHA-1); nothing is deleted unless
 				res, err = c.Transfers.DownloadDir(ctx, it.id(), dst, tf.treeOptions(h, nil, bar.update))
 				a.saveHashes(h)
 			} else {
-				if err := safeName(it.file.Name); err != nil {
-					return err
-				}
 				res, err = c.Transfers.DownloadFile(ctx, it.id(), dst, tf.treeOptions(nil, nil, bar.update))
 			}
 			bar.done()
@@ -309,16 +316,6 @@ folder has it. Only what differs is fetched (SHA-1); nothing is deleted unless
 	cmd.Flags().BoolVar(&tf.del, "delete", false, "delete the local files and directories the folder does not have")
 	addCommonTransferFlags(cmd.Flags(), tf)
 	return cmd
-}
-
-// transferGuards refuses what a tree transfer cannot honour yet: a run
-// that ignored --dry-run or a filter would change what the user meant to
-// keep.
-func (a *app) transferGuards(cmd *cobra.Command) error {
-	if a.g.filter.active() {
-		return usagef("--exclude and --include are not supported by %s yet", cmd.CommandPath())
-	}
-	return nil
 }
 
 // noteSymlinks prints a notice for each symlink an upload skipped (not a
