@@ -50,7 +50,8 @@ folder (ls, mkdir's parent, upload's destination) take a bare folder id too; rm,
 mv, rename, share and collab never guess the kind of a bare id.
 
 Environment: CMS_BASE_URL and CMS_UPLOAD_URL (both, or neither for the public
-service), CMS_TOKEN (or --app-config FILE), CMS_HASH_CACHE, CMS_SHARE_PASSWORD.
+service), CMS_TOKEN (or --app-config FILE), CMS_HASH_CACHE, CMS_UPLOAD_SESSIONS,
+CMS_SHARE_PASSWORD. docs/cli.md has every command, flag and rule.
 
 ` + exitHelp
 
