@@ -98,8 +98,9 @@ type TreeOptions struct {
 	Sessions UploadSessionStore
 	// Hashes, when set, remembers the SHA-1 of local files between runs, so
 	// that a re-run need not read every unchanged file again. Its keys must
-	// see an edit that keeps a file's size and modification time (the
-	// cms command's cache keys on the inode and the change time too).
+	// see an edit that keeps a file's size and modification time:
+	// FileHashCache, the cms command's, keys on the inode and the change
+	// time too.
 	Hashes HashCache
 }
 

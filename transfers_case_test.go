@@ -89,6 +89,15 @@ func TestUploadDirCaseInsensitiveNames(t *testing.T) {
 	}
 	assert.Equal(t, 1, uploads, "only fine.txt was sent")
 	assert.Equal(t, []string{"Docs", "Docs/fine.txt", "Docs/notes.md", "Docs/Report.txt"}, remotePathsSorted(t, c, folder.ID))
+
+	// One file by the same rule.
+	one := filepath.Join(t.TempDir(), "FINE.TXT")
+	writeFile(t, one, "5", when)
+	fine, ok := res.Entry("Docs/fine.txt")
+	require.True(t, ok)
+	res, err = c.Transfers.UploadFile(ctx, one, docs.ID, nil)
+	require.NoError(t, err)
+	assert.Equal(t, []cms.TreeEntry{{Path: "FINE.TXT", Type: cms.ItemTypeFile, ID: fine.ID, Outcome: cms.OutcomeRenamed, Size: 1, RenamedFrom: "fine.txt"}}, res.Entries)
 }
 
 // remotePathsSorted lists a folder's subtree by path, sorted

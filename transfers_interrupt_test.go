@@ -2,7 +2,9 @@ package cms_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -138,4 +140,48 @@ func TestUploadDirInterrupted(t *testing.T) {
 		assert.Equal(t, 1, res.Updated)
 		assert.Zero(t, store.Len())
 	})
+}
+
+// TestFileSessionStore: sessions survive a reload, are forgotten on
+// Delete and after MaxSessionAge, and a corrupt file is an empty store.
+func TestFileSessionStore(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "dir", "sessions.json")
+	s, err := cms.LoadFileSessionStore(path)
+	require.NoError(t, err)
+	when := time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC)
+	k := cms.UploadSessionKey{Path: "/a/b", Size: 10, ModTime: when, SHA1: "ABC", FolderID: "1", Name: "b"}
+	require.NoError(t, s.Put(k, "S1"))
+	s, err = cms.LoadFileSessionStore(path)
+	require.NoError(t, err)
+	id, ok := s.Get(cms.UploadSessionKey{Path: "/a/b", Size: 10, ModTime: when.In(time.Local), SHA1: "abc", FolderID: "1", Name: "b"})
+	require.True(t, ok, "the same key, however the time and digest are spelled")
+	assert.Equal(t, "S1", id)
+	for _, other := range []cms.UploadSessionKey{
+		{Path: "/a/b", Size: 11, ModTime: when, SHA1: "abc", FolderID: "1", Name: "b"},
+		{Path: "/a/b", Size: 10, ModTime: when.Add(time.Second), SHA1: "abc", FolderID: "1", Name: "b"},
+		{Path: "/a/b", Size: 10, ModTime: when, SHA1: "abd", FolderID: "1", Name: "b"},
+		{Path: "/a/b", Size: 10, ModTime: when, SHA1: "abc", FileID: "1"},
+	} {
+		_, ok := s.Get(other)
+		assert.False(t, ok, "%+v", other)
+	}
+	fi, err := os.Stat(path)
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o600), fi.Mode().Perm())
+	require.NoError(t, s.Delete(k))
+	s, err = cms.LoadFileSessionStore(path)
+	require.NoError(t, err)
+	assert.Zero(t, s.Len())
+
+	old := fmt.Sprintf(`[{"key":{"path":"/x","size":1,"mtime":"2024-01-01T00:00:00Z","sha1":"a"},"session_id":"S2","saved":%q}]`,
+		time.Now().Add(-cms.MaxSessionAge-time.Hour).UTC().Format(time.RFC3339))
+	require.NoError(t, os.WriteFile(path, []byte(old), 0o600))
+	s, err = cms.LoadFileSessionStore(path)
+	require.NoError(t, err)
+	assert.Zero(t, s.Len(), "expired on the service's side")
+	require.NoError(t, os.WriteFile(path, []byte("{"), 0o600))
+	s, err = cms.LoadFileSessionStore(path)
+	assert.Error(t, err)
+	require.NotNil(t, s)
+	assert.Zero(t, s.Len())
 }
