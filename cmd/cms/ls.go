@@ -24,7 +24,8 @@ func (a *app) lsCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "ls [FOLDER]",
 		Short: "List a folder's items (-r: the whole tree, with paths)",
-		Long: `List a folder's items (-r: the whole tree, with paths), sorted by path.
+		Long: `List a folder's items, sorted by name; -r the whole tree with paths, depth
+first (each folder followed by what is in it), the same order every run.
 FOLDER is a folder id, folder:ID or a /path; the root (0) by default.`,
 		Args: nArgs(0, 1, "at most one FOLDER"),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -53,31 +54,36 @@ FOLDER is a folder id, folder:ID or a /path; the root (0) by default.`,
 				} else if it.Folder != nil {
 					l.Size = it.Folder.Size
 				}
-				out = append(out, l)
+				if a.g.json {
+					out = append(out, l)
+				} else {
+					fmt.Fprintf(a.stdout, "%-8s %14s %12d  %s\n", l.Type, l.ID, l.Size, l.Path)
+				}
 			}
 			if recursive {
-				for e, err := range c.Folders.Walk(ctx, id, &cms.WalkOptions{Fields: fields}) {
+				// Ordered: depth first, by name within a folder, each folder
+				// followed by what is in it, the same every run (a plain walk
+				// is concurrent); printed as it goes.
+				for e, err := range c.Folders.Walk(ctx, id, &cms.WalkOptions{Fields: fields, Ordered: true}) {
 					if err != nil {
 						return err
 					}
 					add(e.Path, e.Item)
 				}
 			} else {
+				// One folder's items, sorted by name (byte order) as the
+				// walk sorts them.
+				var items []*cms.Item
 				for it, err := range c.Folders.ListItemsByMarkerIter(ctx, id, &cms.ListItemsByMarkerOptions{Fields: fields}) {
 					if err != nil {
 						return err
 					}
+					items = append(items, it)
+				}
+				slices.SortFunc(items, func(x, y *cms.Item) int { return strings.Compare(x.Name, y.Name) })
+				for _, it := range items {
 					add(it.Name, it)
 				}
-			}
-			// The service's order, and a concurrent walk's, vary: sort by path
-			// (bytewise), so that two runs print the same.
-			slices.SortFunc(out, func(x, y listed) int { return strings.Compare(x.Path, y.Path) })
-			if !a.g.json {
-				for _, l := range out {
-					fmt.Fprintf(a.stdout, "%-8s %14s %12d  %s\n", l.Type, l.ID, l.Size, l.Path)
-				}
-				return nil
 			}
 			if a.g.json {
 				if out == nil {

@@ -48,7 +48,8 @@ func TestUploadSymlinkSourceDelete(t *testing.T) {
 	assert.Contains(t, names, "target/sub/b.txt")
 }
 
-// TestLsStableOrder: ls and ls -r print sorted by path, the same every run.
+// TestLsStableOrder: ls prints sorted by name, ls -r depth first by name,
+// the same every run.
 func TestLsStableOrder(t *testing.T) {
 	srv := cmstest.NewServer(t, cmstest.Options{})
 	c := newCLI(t, srv)
@@ -68,7 +69,7 @@ func TestLsStableOrder(t *testing.T) {
 		for _, it := range items {
 			paths = append(paths, it.Path)
 		}
-		assert.IsIncreasing(t, paths, "sorted by path")
+		assert.Equal(t, []string{"a", "a/c.txt", "a/z", "a/z/k.txt", "b", "b/a.txt", "b/y.txt", "c", "c/d", "c/d/e", "c/d/e/f.txt", "m.txt", "z.txt"}, paths)
 		if i == 0 {
 			first = out
 		}
