@@ -24,7 +24,6 @@ import (
 	"time"
 
 	"github.com/contentapi/cms"
-	"github.com/contentapi/cms/examples/internal/connect"
 	"github.com/contentapi/cms/refserver"
 )
 
@@ -142,12 +141,12 @@ func setup() (client *cms.Client, where string, cleanup func(), err error) {
 		os.RemoveAll(dir)
 		return nil, "", nil, err
 	}
-	c, err := connect.Open(refserver.RoleUser, refserver.Options{Store: store}, "")
+	client, srv, where, err := connect(refserver.RoleUser, refserver.Options{Store: store}, "")
 	if err != nil {
 		os.RemoveAll(dir)
 		return nil, "", nil, err
 	}
-	return c.Client, c.Where, func() { c.Close(); os.RemoveAll(dir) }, nil
+	return client, where, func() { closeServer(srv); os.RemoveAll(dir) }, nil
 }
 
 // patternReader yields size bytes of a repeating pattern, hashing them as
@@ -179,3 +178,41 @@ func (p *patternReader) Read(b []byte) (int, error) {
 
 // sum is the hex SHA1 of what was read.
 func (p *patternReader) sum() string { return hex.EncodeToString(p.h.Sum(nil)) }
+
+// connect returns a client of the service the environment names
+// (cms.NewClientFromEnv: CMS_TOKEN, and CMS_BASE_URL with CMS_UPLOAD_URL
+// unless it is the public service) and says where it is, or, when CMS_TOKEN
+// is unset, starts a reference server in this process with opts and
+// returns a client of it as role, with the server (nil for a real
+// service). hint tells which variables point the program at a real service.
+func connect(role refserver.Role, opts refserver.Options, hint string) (client *cms.Client, srv *refserver.Server, where string, err error) {
+	if os.Getenv(cms.EnvToken) != "" {
+		client, err = cms.NewClientFromEnv()
+		if err != nil {
+			return nil, nil, "", err
+		}
+		return client, nil, client.BaseURL(), nil
+	}
+	if srv, err = refserver.Start(opts); err != nil {
+		return nil, nil, "", err
+	}
+	ep, err := srv.Endpoint(role)
+	if err == nil {
+		client, err = cms.NewClient(cms.WithURLs(ep.BaseURL, ep.UploadURL), cms.WithToken(ep.Token))
+	}
+	if err != nil {
+		srv.Close()
+		return nil, nil, "", err
+	}
+	if hint == "" {
+		hint = "set CMS_BASE_URL, CMS_UPLOAD_URL and CMS_TOKEN for a real service"
+	}
+	return client, srv, "a reference server at " + srv.BaseURL() + " (" + hint + ")", nil
+}
+
+// closeServer stops srv, when connect started one.
+func closeServer(srv *refserver.Server) {
+	if srv != nil {
+		srv.Close()
+	}
+}
