@@ -11,7 +11,6 @@ import (
 	"github.com/contentapi/cms/refserver"
 )
 
-
 func ExampleLegalHoldPoliciesService() {
 	srv, err := refserver.Start(refserver.Options{LegalHoldReleaseDelay: 50 * time.Millisecond})
 	if err != nil {

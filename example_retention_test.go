@@ -11,7 +11,6 @@ import (
 	"github.com/contentapi/cms/refserver"
 )
 
-
 func ExampleRetentionPoliciesService() {
 	srv, err := refserver.Start(refserver.Options{})
 	if err != nil {
