@@ -41,14 +41,14 @@ func ExampleFilesService_Update() {
 		Name:        "report-final.pdf",
 		Parent:      &cms.FolderRef{ID: archive.ID},
 		Description: cms.Ptr(""), // clears the description
-	}, &cms.UpdateItemOptions{IfMatch: f.Etag})
+	}, &cms.UpdateItemOptions{IfMatch: f.ETag})
 	if err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println("moved:", moved.Name, "into", moved.Parent.Name)
 
 	// The etag read before the move is stale now: nothing changes.
-	_, _, err = client.Files.Update(ctx, f.ID, &cms.UpdateFileRequest{Name: "x.pdf"}, &cms.UpdateItemOptions{IfMatch: f.Etag})
+	_, _, err = client.Files.Update(ctx, f.ID, &cms.UpdateFileRequest{Name: "x.pdf"}, &cms.UpdateItemOptions{IfMatch: f.ETag})
 	fmt.Println("stale etag:", errors.Is(err, cms.ErrPreconditionFailed))
 	// Output:
 	// moved: report-final.pdf into Archive

@@ -74,7 +74,7 @@ func run(ctx context.Context, out io.Writer) error {
 
 	// 3. A new version, only if nobody changed the file meanwhile (if-match).
 	v2 := v1 + "Second version, with one more line.\n"
-	file, _, err = client.Files.UploadVersionInOneRequest(ctx, file.ID, strings.NewReader(v2), int64(len(v2)), &cms.OneRequestVersionOptions{IfMatch: file.Etag})
+	file, _, err = client.Files.UploadVersionInOneRequest(ctx, file.ID, strings.NewReader(v2), int64(len(v2)), &cms.OneRequestVersionOptions{IfMatch: file.ETag})
 	if err != nil {
 		return fmt.Errorf("uploading new version: %w", err)
 	}
