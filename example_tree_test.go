@@ -189,7 +189,7 @@ func ExampleNewWebhookHandler() {
 		log.Fatal(err)
 	}
 	_, _, err = client.Webhooks.Create(ctx, &cms.CreateWebhookRequest{
-		Target:   cms.WebhookTarget{ID: folder.ID, Type: cms.ItemTypeFolder},
+		Target:   cms.ItemRef{ID: folder.ID, Type: cms.ItemTypeFolder},
 		Address:  receiver.URL,
 		Triggers: []cms.WebhookTrigger{cms.WebhookTriggerFileUploaded},
 	})

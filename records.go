@@ -88,14 +88,19 @@ type ItemPermissions struct {
 
 // ExpiringEmbedLink is a short-lived URL to embed a file's preview.
 type ExpiringEmbedLink struct {
-	AccessToken  string `json:"access_token,omitzero"`
-	ExpiresIn    int64  `json:"expires_in,omitzero"`
-	TokenType    string `json:"token_type,omitzero"`
-	RestrictedTo []struct {
-		Scope  string          `json:"scope"`
-		Object json.RawMessage `json:"object,omitzero"`
-	} `json:"restricted_to,omitzero"`
-	URL string `json:"url"`
+	AccessToken  string                 `json:"access_token,omitzero"`
+	ExpiresIn    int64                  `json:"expires_in,omitzero"`
+	TokenType    string                 `json:"token_type,omitzero"`
+	RestrictedTo []EmbedLinkRestriction `json:"restricted_to,omitzero"`
+	URL          string                 `json:"url"`
+}
+
+// EmbedLinkRestriction is one scope an expiring embed link's token is
+// restricted to, on one object (FileOrFolderScope).
+type EmbedLinkRestriction struct {
+	Scope string `json:"scope"`
+	// Object is the file or folder, as sent.
+	Object json.RawMessage `json:"object,omitzero"`
 }
 
 // WatermarkInfo says whether an item is watermarked.

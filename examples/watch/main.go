@@ -103,7 +103,7 @@ func run(ctx context.Context, out io.Writer) error {
 			_, _ = c.Trash.PurgeFolder(cctx, folder.ID)
 		}
 	}()
-	hook, _, err := c.Webhooks.Create(ctx, &cms.CreateWebhookRequest{Target: cms.WebhookTarget{ID: folder.ID, Type: cms.ItemTypeFolder},
+	hook, _, err := c.Webhooks.Create(ctx, &cms.CreateWebhookRequest{Target: cms.ItemRef{ID: folder.ID, Type: cms.ItemTypeFolder},
 		Address: address, Triggers: []cms.WebhookTrigger{cms.WebhookTriggerFileUploaded, cms.WebhookTriggerFileRenamed}})
 	if err != nil {
 		return fmt.Errorf("creating the webhook: %w", err)
