@@ -189,7 +189,9 @@ func (r *Request) SetBody(contentType string, body io.Reader, size int64) error 
 //
 // A status outside 2xx is an *APIError (match it with errors.Is and the
 // sentinels, ErrNotFound say), after the client's retries; a 3xx is one
-// too (downloads, which redirect, are FilesService.Download's).
+// too (downloads, which redirect, are FilesService.Download's). Send a
+// request with the client that built it: its headers (As-User included)
+// are that client's.
 func (c *Client) Do(ctx context.Context, req *Request, v any) (*Response, error) {
 	if req == nil || req.r == nil {
 		return nil, invalidArg("request", "nil: build it with NewRequest or NewUploadRequest")

@@ -5,8 +5,9 @@
 // them with their content, which is refused until force is asked for).
 //
 // It runs against a reference server started in this process, unless
-// CMS_BASE_URL and CMS_TOKEN (an enterprise admin's token with the manage
-// users, groups and enterprise scopes) point at a real service.
+// CMS_TOKEN (an enterprise admin's token with the manage users, groups and
+// enterprise scopes) is set: then against the public service, or the one
+// CMS_BASE_URL and CMS_UPLOAD_URL name (cms.NewClientFromEnv).
 //
 //	go run ./examples/admin
 package main

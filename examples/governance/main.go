@@ -5,8 +5,9 @@
 // removes what it made (a modifiable policy can be deleted).
 //
 // It runs against a reference server started in this process, unless
-// CMS_BASE_URL and CMS_TOKEN point at a real service; governance needs an
-// enterprise admin's token there.
+// CMS_TOKEN is set: then against the public service, or the one
+// CMS_BASE_URL and CMS_UPLOAD_URL name (cms.NewClientFromEnv); governance
+// needs an enterprise admin's token there.
 //
 //	go run ./examples/governance
 package main

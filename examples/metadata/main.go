@@ -4,8 +4,9 @@
 // query whose results come page by page through an iterator.
 //
 // It runs against a reference server started in this process, unless
-// CMS_BASE_URL and CMS_TOKEN point at a real service. The token must be an
-// enterprise admin's (creating templates needs one).
+// CMS_TOKEN is set: then against the public service, or the one
+// CMS_BASE_URL and CMS_UPLOAD_URL name (cms.NewClientFromEnv). The token
+// must be an enterprise admin's (creating templates needs one).
 //
 //	go run ./examples/metadata
 package main

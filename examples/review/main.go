@@ -3,10 +3,10 @@
 // answer; the task completes when all of them have.
 //
 // It runs against a reference server started in this process (the managed
-// user is the author, the enterprise admin the reviewer), unless
-// CMS_BASE_URL, CMS_TOKEN (the author), CMS_REVIEWER_TOKEN and
-// CMS_REVIEWER_LOGIN point at a real service (CMS_UPLOAD_URL too, when it
-// is not the public upload root).
+// user is the author, the enterprise admin the reviewer), unless CMS_TOKEN
+// (the author) is set: then against the public service, or the one
+// CMS_BASE_URL and CMS_UPLOAD_URL name (cms.NewClientFromEnv), with
+// CMS_REVIEWER_TOKEN and CMS_REVIEWER_LOGIN for the reviewer.
 //
 //	go run ./examples/review
 package main

@@ -3,10 +3,10 @@
 // earlier version, comments, and hands out a password-protected link.
 //
 // It runs against a reference server started in this process (the managed
-// user owns the folder, a new user of its enterprise is the colleague), unless
-// CMS_BASE_URL, CMS_TOKEN (the owner), CMS_COLLEAGUE_TOKEN and
-// CMS_COLLEAGUE_LOGIN point at a real service (CMS_UPLOAD_URL too, when it
-// is not the public upload root).
+// user owns the folder, a new user of its enterprise is the colleague),
+// unless CMS_TOKEN (the owner) is set: then against the public service, or
+// the one CMS_BASE_URL and CMS_UPLOAD_URL name (cms.NewClientFromEnv), with
+// CMS_COLLEAGUE_TOKEN and CMS_COLLEAGUE_LOGIN for the colleague.
 //
 //	go run ./examples/sharing
 package main

@@ -5,9 +5,9 @@
 //
 // It runs against a reference server started in this process, which
 // signs deliveries with keys it makes up and delivers to the loopback
-// address this program listens on. Against a real service, set
-// CMS_BASE_URL, CMS_TOKEN (CMS_UPLOAD_URL too when it is not the public
-// upload root), CMS_WEBHOOK_ADDRESS (the public https address that reaches
+// address this program listens on. Against a real service, set CMS_TOKEN
+// (and CMS_BASE_URL with CMS_UPLOAD_URL, unless it is the public service),
+// CMS_WEBHOOK_ADDRESS (the public https address that reaches
 // this program's listener, CMS_WEBHOOK_LISTEN) and CMS_WEBHOOK_PRIMARY_KEY /
 // CMS_WEBHOOK_SECONDARY_KEY (the application's signature keys).
 //
