@@ -2,6 +2,7 @@ package cms_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log"
 	"net/http/httptest"
@@ -207,4 +208,29 @@ func ExampleNewWebhookHandler() {
 	}
 	// Output:
 	// verified: FILE.UPLOADED scan.pdf
+}
+
+func ExampleVerifyWebhook() {
+	// A receiver checks a delivery before trusting it: the body's exact
+	// bytes, its headers, the app's two keys (either may sign, so keys
+	// can be rotated).
+	keys := cms.WebhookKeys{Primary: "primary-key-1", Secondary: "secondary-key-1"}
+	body := []byte(`{"type":"webhook_event","id":"1","trigger":"FILE.UPLOADED","source":{"type":"file","id":"5","name":"scan.pdf"}}`)
+
+	// Signed as the service signs (SignWebhook, for a receiver's tests).
+	signed := cms.SignWebhook(body, time.Now(), keys)
+	fmt.Println("signed delivery:", cms.VerifyWebhook(body, signed, keys, nil))
+
+	// The same headers on a changed body do not verify.
+	tampered := []byte(strings.Replace(string(body), "scan.pdf", "evil.exe", 1))
+	err := cms.VerifyWebhook(tampered, signed, keys, nil)
+	fmt.Println("tampered body refused:", errors.Is(err, cms.ErrWebhookSignature))
+
+	// Nor does an old delivery replayed later.
+	old := cms.SignWebhook(body, time.Now().Add(-time.Hour), keys)
+	fmt.Println("replay refused:", cms.VerifyWebhook(body, old, keys, nil) != nil)
+	// Output:
+	// signed delivery: <nil>
+	// tampered body refused: true
+	// replay refused: true
 }
