@@ -62,6 +62,9 @@ type Client struct {
 	Events *EventsService
 	// Transfers moves whole trees between a local directory and a folder.
 	Transfers *TransfersService
+	// ZipDownloads downloads files and folders as one zip archive
+	// (/zip_downloads).
+	ZipDownloads *ZipDownloadsService
 }
 
 type service struct{ client *Client }
@@ -137,6 +140,7 @@ func (c *Client) initServices() {
 	c.Webhooks = (*WebhooksService)(s)
 	c.Events = (*EventsService)(s)
 	c.Transfers = (*TransfersService)(s)
+	c.ZipDownloads = (*ZipDownloadsService)(s)
 }
 
 // baseTransport is the transport under authentication and retries: the
