@@ -65,6 +65,8 @@ type Client struct {
 	// ZipDownloads downloads files and folders as one zip archive
 	// (/zip_downloads).
 	ZipDownloads *ZipDownloadsService
+	// FolderLocks locks folders against moves and deletes (/folder_locks).
+	FolderLocks *FolderLocksService
 }
 
 type service struct{ client *Client }
@@ -141,6 +143,7 @@ func (c *Client) initServices() {
 	c.Events = (*EventsService)(s)
 	c.Transfers = (*TransfersService)(s)
 	c.ZipDownloads = (*ZipDownloadsService)(s)
+	c.FolderLocks = (*FolderLocksService)(s)
 }
 
 // baseTransport is the transport under authentication and retries: the
