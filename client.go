@@ -67,6 +67,11 @@ type Client struct {
 	ZipDownloads *ZipDownloadsService
 	// FolderLocks locks folders against moves and deletes (/folder_locks).
 	FolderLocks *FolderLocksService
+	// Collections reads the user's collections, such as Favorites, and
+	// puts items in them (/collections).
+	Collections *CollectionsService
+	// RecentItems lists the items the user used lately (/recent_items).
+	RecentItems *RecentItemsService
 }
 
 type service struct{ client *Client }
@@ -144,6 +149,8 @@ func (c *Client) initServices() {
 	c.Transfers = (*TransfersService)(s)
 	c.ZipDownloads = (*ZipDownloadsService)(s)
 	c.FolderLocks = (*FolderLocksService)(s)
+	c.Collections = (*CollectionsService)(s)
+	c.RecentItems = (*RecentItemsService)(s)
 }
 
 // baseTransport is the transport under authentication and retries: the
