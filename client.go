@@ -72,6 +72,9 @@ type Client struct {
 	Collections *CollectionsService
 	// RecentItems lists the items the user used lately (/recent_items).
 	RecentItems *RecentItemsService
+	// Classifications manages the enterprise's security classifications
+	// and those of files and folders.
+	Classifications *ClassificationsService
 }
 
 type service struct{ client *Client }
@@ -151,6 +154,7 @@ func (c *Client) initServices() {
 	c.FolderLocks = (*FolderLocksService)(s)
 	c.Collections = (*CollectionsService)(s)
 	c.RecentItems = (*RecentItemsService)(s)
+	c.Classifications = (*ClassificationsService)(s)
 }
 
 // baseTransport is the transport under authentication and retries: the
