@@ -75,6 +75,9 @@ type Client struct {
 	// Classifications manages the enterprise's security classifications
 	// and those of files and folders.
 	Classifications *ClassificationsService
+	// MetadataCascadePolicies cascades a folder's metadata to the items
+	// below it (/metadata_cascade_policies).
+	MetadataCascadePolicies *MetadataCascadePoliciesService
 }
 
 type service struct{ client *Client }
@@ -155,6 +158,7 @@ func (c *Client) initServices() {
 	c.Collections = (*CollectionsService)(s)
 	c.RecentItems = (*RecentItemsService)(s)
 	c.Classifications = (*ClassificationsService)(s)
+	c.MetadataCascadePolicies = (*MetadataCascadePoliciesService)(s)
 }
 
 // baseTransport is the transport under authentication and retries: the
