@@ -78,6 +78,9 @@ type Client struct {
 	// MetadataCascadePolicies cascades a folder's metadata to the items
 	// below it (/metadata_cascade_policies).
 	MetadataCascadePolicies *MetadataCascadePoliciesService
+	// FileRequests reads, changes, copies and deletes file requests
+	// (/file_requests).
+	FileRequests *FileRequestsService
 }
 
 type service struct{ client *Client }
@@ -159,6 +162,7 @@ func (c *Client) initServices() {
 	c.RecentItems = (*RecentItemsService)(s)
 	c.Classifications = (*ClassificationsService)(s)
 	c.MetadataCascadePolicies = (*MetadataCascadePoliciesService)(s)
+	c.FileRequests = (*FileRequestsService)(s)
 }
 
 // baseTransport is the transport under authentication and retries: the

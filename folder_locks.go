@@ -32,8 +32,9 @@ type FolderLock struct {
 	LockType string `json:"lock_type,omitzero"`
 }
 
-// folderLockTarget is the folder member of POST /folder_locks.
-type folderLockTarget struct {
+// typedFolderRef names a folder with its type ({"type": "folder", "id"}),
+// as POST /folder_locks and POST /file_requests/{id}/copy take it.
+type typedFolderRef struct {
 	Type string `json:"type"`
 	ID   string `json:"id"`
 }
@@ -41,7 +42,7 @@ type folderLockTarget struct {
 // createFolderLockRequest is the body of POST /folder_locks.
 type createFolderLockRequest struct {
 	LockedOperations FolderLockedOperations `json:"locked_operations"`
-	Folder           folderLockTarget       `json:"folder"`
+	Folder           typedFolderRef         `json:"folder"`
 }
 
 // Create locks a folder against both moving and deleting (POST /folder_locks,
@@ -56,7 +57,7 @@ func (s *FolderLocksService) Create(ctx context.Context, folderID string) (*Fold
 	}
 	body := &createFolderLockRequest{
 		LockedOperations: FolderLockedOperations{Move: true, Delete: true},
-		Folder:           folderLockTarget{Type: "folder", ID: folderID},
+		Folder:           typedFolderRef{Type: "folder", ID: folderID},
 	}
 	return callAPI[FolderLock](ctx, s.client, http.MethodPost, body, nil, "folder_locks")
 }
