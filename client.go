@@ -81,6 +81,9 @@ type Client struct {
 	// FileRequests reads, changes, copies and deletes file requests
 	// (/file_requests).
 	FileRequests *FileRequestsService
+	// Avatars reads, sets and removes users' avatars
+	// (/users/{user_id}/avatar).
+	Avatars *AvatarsService
 }
 
 type service struct{ client *Client }
@@ -163,6 +166,7 @@ func (c *Client) initServices() {
 	c.Classifications = (*ClassificationsService)(s)
 	c.MetadataCascadePolicies = (*MetadataCascadePoliciesService)(s)
 	c.FileRequests = (*FileRequestsService)(s)
+	c.Avatars = (*AvatarsService)(s)
 }
 
 // baseTransport is the transport under authentication and retries: the
