@@ -84,6 +84,9 @@ type Client struct {
 	// Avatars reads, sets and removes users' avatars
 	// (/users/{user_id}/avatar).
 	Avatars *AvatarsService
+	// EmailAliases manages users' other e-mail addresses
+	// (/users/{user_id}/email_aliases).
+	EmailAliases *EmailAliasesService
 }
 
 type service struct{ client *Client }
@@ -167,6 +170,7 @@ func (c *Client) initServices() {
 	c.MetadataCascadePolicies = (*MetadataCascadePoliciesService)(s)
 	c.FileRequests = (*FileRequestsService)(s)
 	c.Avatars = (*AvatarsService)(s)
+	c.EmailAliases = (*EmailAliasesService)(s)
 }
 
 // baseTransport is the transport under authentication and retries: the
