@@ -87,6 +87,8 @@ type Client struct {
 	// EmailAliases manages users' other e-mail addresses
 	// (/users/{user_id}/email_aliases).
 	EmailAliases *EmailAliasesService
+	// Invites invites users to join the enterprise (/invites).
+	Invites *InvitesService
 }
 
 type service struct{ client *Client }
@@ -171,6 +173,7 @@ func (c *Client) initServices() {
 	c.FileRequests = (*FileRequestsService)(s)
 	c.Avatars = (*AvatarsService)(s)
 	c.EmailAliases = (*EmailAliasesService)(s)
+	c.Invites = (*InvitesService)(s)
 }
 
 // baseTransport is the transport under authentication and retries: the
