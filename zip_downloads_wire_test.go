@@ -5,9 +5,11 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -193,4 +195,75 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 	}
 	c.n += int64(len(p))
 	return len(p), nil
+}
+
+// zipStreamEnv returns a client of a fake service that answers POST
+// /zip_downloads with an archive of size bytes, served from one small
+// buffer on a content host of its own.
+func zipStreamEnv(tb testing.TB, size int64) *Client {
+	block := bytes.Repeat([]byte{'z'}, 256<<10)
+	content := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		for left := size; left > 0; {
+			n, err := rw.Write(block[:min(int64(len(block)), left)])
+			if err != nil {
+				return
+			}
+			left -= int64(n)
+		}
+	}))
+	tb.Cleanup(content.Close)
+	api := http.NewServeMux()
+	api.HandleFunc("POST /2.0/zip_downloads", func(rw http.ResponseWriter, r *http.Request) {
+		writeJSON(rw, http.StatusAccepted, []byte(`{"download_url":"`+content.URL+`/zip/big/content","status_url":"zip_downloads/big/status"}`))
+	})
+	api.HandleFunc("GET /2.0/zip_downloads/big/status", func(rw http.ResponseWriter, r *http.Request) {
+		writeJSON(rw, http.StatusOK, []byte(`{"total_file_count":1,"downloaded_file_count":1,"state":"succeeded"}`))
+	})
+	apiSrv := httptest.NewServer(api)
+	tb.Cleanup(apiSrv.Close)
+	c, err := NewClient(WithToken(testToken), WithBaseURL(apiSrv.URL+"/2.0"), WithUploadURL(apiSrv.URL+"/api/2.0"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return c
+}
+
+// TestZipDownloadMemoryIsBounded streams a 128 MiB archive through
+// Download: the bytes allocated meanwhile stay a small fraction of it (the
+// SDK copies through a fixed buffer, it never holds the archive). It is
+// not parallel, so other tests' allocations do not count.
+func TestZipDownloadMemoryIsBounded(t *testing.T) {
+	const size = 128 << 20
+	client := zipStreamEnv(t, size)
+	ctx := context.Background()
+	body := &CreateZipDownloadRequest{Items: []ZipItem{ZipFolder("1")}}
+	_, _, err := client.ZipDownloads.Download(ctx, body, io.Discard, nil) // warm the connections and pools
+	require.NoError(t, err)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	res, _, err := client.ZipDownloads.Download(ctx, body, io.Discard, nil)
+	runtime.ReadMemStats(&after)
+	require.NoError(t, err)
+	require.Equal(t, int64(size), res.Bytes)
+	allocated := after.TotalAlloc - before.TotalAlloc
+	t.Logf("allocated %d KiB to download %d MiB", allocated>>10, size>>20)
+	assert.Less(t, allocated, uint64(8<<20), "allocations do not grow with the archive")
+}
+
+// BenchmarkZipDownload measures Download of a 32 MiB archive: B/op is what
+// the client allocates (the server's writes included), far below the
+// archive's size.
+func BenchmarkZipDownload(b *testing.B) {
+	const size = 32 << 20
+	client := zipStreamEnv(b, size)
+	ctx := context.Background()
+	body := &CreateZipDownloadRequest{Items: []ZipItem{ZipFolder("1")}}
+	b.SetBytes(size)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, err := client.ZipDownloads.Download(ctx, body, io.Discard, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
