@@ -46,8 +46,9 @@ type CreateMetadataCascadePolicyRequest struct {
 
 // Create puts a cascade policy on a folder (POST /metadata_cascade_policies;
 // the service answers 201). A folder without an instance of the template
-// fails with an *APIError (400); a policy for the same template on the
-// folder with one matching ErrConflict. A POST is not retried blindly.
+// fails with an *APIError (404 instance_tuple_not_found, or 400); a policy
+// for the same template on the folder with one matching
+// ErrTupleAlreadyExists (and ErrConflict). A POST is not retried blindly.
 func (s *MetadataCascadePoliciesService) Create(ctx context.Context, body *CreateMetadataCascadePolicyRequest) (*MetadataCascadePolicy, *Response, error) {
 	if body == nil {
 		return nil, nil, invalidArg("request", "nil")

@@ -118,7 +118,8 @@ func TestMetadataCascadePoliciesWire(t *testing.T) {
 	assert.Equal(t, n, w.count(), "nothing was sent")
 
 	w2 := newWireLog(t)
-	w2.answer("POST /metadata_cascade_policies", http.StatusConflict, `{"type":"error","status":409,"code":"conflict","message":"A policy for this template exists on the folder"}`)
+	w2.answer("POST /metadata_cascade_policies", http.StatusConflict, `{"type":"error","status":409,"code":"tuple_already_exists","message":"A policy for this template exists on the folder"}`)
 	_, _, err = w2.e.client.MetadataCascadePolicies.Create(ctx, &CreateMetadataCascadePolicyRequest{FolderID: "7", Scope: MetadataScopeEnterprise, TemplateKey: "contract"})
 	assert.ErrorIs(t, err, ErrConflict)
+	assert.ErrorIs(t, err, ErrTupleAlreadyExists)
 }

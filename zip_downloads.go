@@ -44,8 +44,8 @@ func ZipFolder(folderID string) ZipItem { return ZipItem{Type: ZipItemTypeFolder
 // CreateZipDownloadRequest is the body of ZipDownloadsService.Create
 // (ZipDownloadRequest).
 type CreateZipDownloadRequest struct {
-	// Items are the files and folders of the archive (at least one; the
-	// service takes at most 10,000 files).
+	// Items are the files and folders of the archive (at least one, not
+	// the root folder; the service takes at most 10,000 files).
 	Items []ZipItem `json:"items"`
 	// DownloadFileName is the archive's name, without the .zip extension
 	// the service adds; empty lets the service name it.
@@ -71,6 +71,9 @@ func (r *CreateZipDownloadRequest) check() error {
 		}
 		if err := checkID(arg, it.ID); err != nil {
 			return err
+		}
+		if it.Type == ZipItemTypeFolder && it.ID == "0" {
+			return &ArgError{Arg: arg + " id", Reason: "the root folder cannot go in an archive", Err: ErrInvalidID}
 		}
 	}
 	return nil
@@ -165,7 +168,10 @@ func (s *ZipDownloadsService) zipURL(arg, raw string) (*url.URL, error) {
 // is fetched with them, on any other host (the service's download host)
 // with the download HTTP client and no Authorization header, as
 // FilesService.Download does. The caller must close the body. The archive
-// is built as it is sent, so its size is not known in advance.
+// is built as it is sent, so its size is not known in advance. The URL
+// serves once: a second fetch fails with an *APIError matching
+// ErrNotFound. Too many archives downloading at once (5 for a user, 10 for
+// an enterprise) fail with one matching ErrRateLimited.
 func (s *ZipDownloadsService) Content(ctx context.Context, z *ZipDownload) (io.ReadCloser, *Response, error) {
 	if z == nil {
 		return nil, nil, invalidArg("zip download", "nil")

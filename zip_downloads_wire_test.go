@@ -140,6 +140,7 @@ func TestZipDownloadsWire(t *testing.T) {
 		{"web link", &CreateZipDownloadRequest{Items: []ZipItem{{Type: "web_link", ID: "1"}}}, ErrInvalidArgument},
 		{"no type", &CreateZipDownloadRequest{Items: []ZipItem{{ID: "1"}}}, ErrInvalidArgument},
 		{"no id", &CreateZipDownloadRequest{Items: []ZipItem{ZipFile("1"), ZipFolder("")}}, ErrMissingID},
+		{"root folder", &CreateZipDownloadRequest{Items: []ZipItem{ZipFolder("0")}}, ErrInvalidID},
 	} {
 		_, _, err := zs.Create(ctx, c.body)
 		assert.ErrorIs(t, err, c.want, c.name)
