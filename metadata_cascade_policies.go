@@ -9,8 +9,9 @@ import (
 // MetadataCascadePoliciesService manages metadata cascade policies
 // (/metadata_cascade_policies): a policy copies a folder's instance of a
 // template to every file and folder below it, those added later included.
-// The folder must hold an instance of the template before the policy is
-// created; Apply then copies it to the items already there.
+// The policy cascades the folder's own instance of the template: the guides
+// ask for the instance before the policy, and Apply, which copies it to the
+// items already there, fails while the folder has none.
 type MetadataCascadePoliciesService service
 
 // MetadataCascadePolicyParent is the folder a cascade policy is on
@@ -36,7 +37,7 @@ type MetadataCascadePolicy struct {
 // CreateMetadataCascadePolicyRequest is the body of
 // MetadataCascadePoliciesService.Create.
 type CreateMetadataCascadePolicyRequest struct {
-	// FolderID is the folder (not the root), which must already hold an
+	// FolderID is the folder (not the root), which should hold an
 	// instance of the template.
 	FolderID string `json:"folder_id"`
 	// Scope is MetadataScopeGlobal or MetadataScopeEnterprise.
@@ -45,10 +46,10 @@ type CreateMetadataCascadePolicyRequest struct {
 }
 
 // Create puts a cascade policy on a folder (POST /metadata_cascade_policies;
-// the service answers 201). A folder without an instance of the template
-// fails with an *APIError (404 instance_tuple_not_found, or 400); a policy
-// for the same template on the folder with one matching
-// ErrTupleAlreadyExists (and ErrConflict). A POST is not retried blindly.
+// the service answers 201). A template the caller cannot see fails with an
+// *APIError (404 instance_tuple_not_found); a second policy for the same
+// template on the folder with one matching ErrTupleAlreadyExists (and
+// ErrConflict). A POST is not retried blindly.
 func (s *MetadataCascadePoliciesService) Create(ctx context.Context, body *CreateMetadataCascadePolicyRequest) (*MetadataCascadePolicy, *Response, error) {
 	if body == nil {
 		return nil, nil, invalidArg("request", "nil")
@@ -167,7 +168,8 @@ type applyCascadePolicyRequest struct {
 // Apply copies the folder's instance to every item already below it
 // (POST /metadata_cascade_policies/{metadata_cascade_policy_id}/apply; the
 // service answers 202 and works in the background). resolution says what
-// happens to items that already have an instance (required). Applying
+// happens to items that already have an instance (required). A folder
+// without an instance of the template fails with an *APIError. Applying
 // again is harmless, so the call is retried as an idempotent one.
 func (s *MetadataCascadePoliciesService) Apply(ctx context.Context, policyID string, resolution ConflictResolution) (*Response, error) {
 	if err := checkID("metadata cascade policy", policyID); err != nil {
