@@ -145,7 +145,8 @@ func (s *ClassificationsService) GetTemplate(ctx context.Context) (*Classificati
 // CreateClassificationTemplateRequest is the body of
 // ClassificationsService.CreateTemplate.
 type CreateClassificationTemplateRequest struct {
-	// Labels are the first labels (at least one).
+	// Labels are the first labels; none makes a template without labels
+	// yet (add them with AddLabels).
 	Labels []ClassificationLabel
 	// Hidden hides the template in the web and mobile apps.
 	Hidden bool
@@ -172,9 +173,6 @@ type createClassificationTemplateBody struct {
 func (s *ClassificationsService) CreateTemplate(ctx context.Context, body *CreateClassificationTemplateRequest) (*ClassificationTemplate, *Response, error) {
 	if body == nil {
 		return nil, nil, invalidArg("request", "nil")
-	}
-	if len(body.Labels) == 0 {
-		return nil, nil, invalidArg("labels", "empty")
 	}
 	field := &ClassificationField{Type: "enum", Key: ClassificationFieldKey, DisplayName: "Classification", Options: make([]*ClassificationOption, 0, len(body.Labels))}
 	for i, l := range body.Labels {

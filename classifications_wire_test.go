@@ -58,6 +58,12 @@ func TestClassificationTemplateWire(t *testing.T) {
 "copyInstanceOnItemCopy":true,"fields":[{"type":"enum","key":"Box__Security__Classification__Key","displayName":"Classification",
 "options":[{"key":"Sensitive","staticConfig":{"classification":{"classificationDefinition":"Keep inside","colorID":0}}},{"key":"Public"}]}]}`, c.Body)
 
+	_, _, err = cs.CreateTemplate(ctx, &CreateClassificationTemplateRequest{})
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"scope":"enterprise","templateKey":"securityClassification-6VMVochwUWo","displayName":"Classification","hidden":false,
+"copyInstanceOnItemCopy":false,"fields":[{"type":"enum","key":"Box__Security__Classification__Key","displayName":"Classification","options":[]}]}`, w.last(t).Body,
+		"a template without labels yet, as the official SDKs create it")
+
 	_, _, err = cs.AddLabels(ctx, ClassificationLabel{Key: "Secret", ColorID: Ptr(2)}, ClassificationLabel{Key: "Internal", Definition: "Staff only"})
 	require.NoError(t, err)
 	c = w.last(t)
@@ -83,7 +89,7 @@ func TestClassificationTemplateWire(t *testing.T) {
 	n := w.count()
 	_, _, err = cs.CreateTemplate(ctx, nil)
 	assert.ErrorIs(t, err, ErrInvalidArgument)
-	_, _, err = cs.CreateTemplate(ctx, &CreateClassificationTemplateRequest{})
+	_, _, err = cs.CreateTemplate(ctx, &CreateClassificationTemplateRequest{Labels: []ClassificationLabel{{Key: ""}}})
 	assert.ErrorIs(t, err, ErrInvalidArgument)
 	_, _, err = cs.AddLabels(ctx)
 	assert.ErrorIs(t, err, ErrInvalidArgument)
