@@ -23,13 +23,13 @@ type AvatarImageType string
 
 // Avatar image formats.
 const (
-	AvatarImageJPEG AvatarImageType = "jpg"
-	AvatarImagePNG  AvatarImageType = "png"
+	AvatarImageTypeJPEG AvatarImageType = "jpg"
+	AvatarImageTypePNG  AvatarImageType = "png"
 )
 
 // contentType is the MIME type of the format.
 func (t AvatarImageType) contentType() string {
-	if t == AvatarImagePNG {
+	if t == AvatarImageTypePNG {
 		return "image/png"
 	}
 	return "image/jpeg"
@@ -83,7 +83,7 @@ func (s *AvatarsService) Upload(ctx context.Context, userID string, imageType Av
 	if imageType == "" {
 		return nil, nil, invalidArg("image type", "empty")
 	}
-	if err := checkEnum("image type", imageType, AvatarImageJPEG, AvatarImagePNG); err != nil {
+	if err := checkEnum("image type", imageType, AvatarImageTypeJPEG, AvatarImageTypePNG); err != nil {
 		return nil, nil, err
 	}
 	if r == nil {

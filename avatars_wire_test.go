@@ -17,7 +17,7 @@ import (
 )
 
 func init() {
-	sweepBodies[reflect.TypeOf(AvatarImageJPEG)] = AvatarImagePNG
+	sweepBodies[reflect.TypeOf(AvatarImageTypeJPEG)] = AvatarImageTypePNG
 }
 
 // formPart reads the one part of a multipart/form-data body.
@@ -66,7 +66,7 @@ func TestAvatarsWire(t *testing.T) {
 	assert.Equal(t, "/users/11/avatar", w.last(t).Path)
 
 	// A seekable image is sent again after a 502.
-	av, resp, err := as.Upload(ctx, "11", AvatarImagePNG, bytes.NewReader(png), -1)
+	av, resp, err := as.Upload(ctx, "11", AvatarImageTypePNG, bytes.NewReader(png), -1)
 	require.NoError(t, err)
 	assert.Equal(t, http.StatusCreated, resp.StatusCode)
 	assert.Equal(t, &UserAvatar{PicURLs: &AvatarURLs{Small: "https://example.com/s.png", Large: "https://example.com/l.png", Preview: "https://example.com/p.png"}}, av)
@@ -83,7 +83,7 @@ func TestAvatarsWire(t *testing.T) {
 
 	// A plain reader is sent once.
 	posts.Store(0)
-	_, _, err = as.Upload(ctx, "11", AvatarImageJPEG, io.MultiReader(strings.NewReader("\xff\xd8\xff jpeg")), 8)
+	_, _, err = as.Upload(ctx, "11", AvatarImageTypeJPEG, io.MultiReader(strings.NewReader("\xff\xd8\xff jpeg")), 8)
 	var ae *APIError
 	require.ErrorAs(t, err, &ae)
 	assert.Equal(t, http.StatusBadGateway, ae.StatusCode)
@@ -104,11 +104,11 @@ func TestAvatarsWire(t *testing.T) {
 	assert.ErrorIs(t, err, ErrInvalidArgument)
 	_, _, err = as.Upload(ctx, "11", "", bytes.NewReader(png), -1)
 	assert.ErrorIs(t, err, ErrInvalidArgument)
-	_, _, err = as.Upload(ctx, "11", AvatarImagePNG, nil, 1)
+	_, _, err = as.Upload(ctx, "11", AvatarImageTypePNG, nil, 1)
 	assert.ErrorIs(t, err, ErrInvalidArgument)
-	_, _, err = as.Upload(ctx, "11", AvatarImagePNG, strings.NewReader("x"), MaxAvatarSize+1)
+	_, _, err = as.Upload(ctx, "11", AvatarImageTypePNG, strings.NewReader("x"), MaxAvatarSize+1)
 	assert.ErrorIs(t, err, ErrInvalidArgument)
-	_, _, err = as.Upload(ctx, "11", AvatarImagePNG, bytes.NewReader(make([]byte, MaxAvatarSize+1)), -1)
+	_, _, err = as.Upload(ctx, "11", AvatarImageTypePNG, bytes.NewReader(make([]byte, MaxAvatarSize+1)), -1)
 	assert.ErrorIs(t, err, ErrInvalidArgument, "a seekable source's size is known")
 	_, err = as.Delete(ctx, "a/b")
 	assert.ErrorIs(t, err, ErrInvalidID)

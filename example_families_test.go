@@ -166,7 +166,7 @@ func ExampleAvatarsService_Upload() {
 		log.Fatal(err)
 	}
 	defer f.Close()
-	av, _, err := client.Avatars.Upload(context.Background(), "1111", cms.AvatarImagePNG, f, -1)
+	av, _, err := client.Avatars.Upload(context.Background(), "1111", cms.AvatarImageTypePNG, f, -1)
 	if err != nil {
 		log.Fatal(err)
 	}
