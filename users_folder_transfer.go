@@ -3,6 +3,9 @@ package cms
 import (
 	"context"
 	"net/http"
+	"slices"
+
+	"github.com/contentapi/cms/internal/transport"
 )
 
 // TransferOwnedFolderRequest is the body of UsersService.TransferOwnedFolder.
@@ -29,6 +32,10 @@ type TransferOwnedFolderOptions struct {
 // the receiver, holding the source user's items with their shared links
 // and folder collaborations; the call returns that folder. The service may
 // finish a large transfer in the background after answering.
+//
+// Of the retry policy's statuses only 429 (the request was not processed)
+// is retried: after a 5xx the service may have moved items, and repeating
+// the transfer would spread them over two folders.
 func (s *UsersService) TransferOwnedFolder(ctx context.Context, userID string, body *TransferOwnedFolderRequest, opts *TransferOwnedFolderOptions) (*Folder, *Response, error) {
 	if err := checkID("user", userID); err != nil {
 		return nil, nil, err
@@ -45,5 +52,14 @@ func (s *UsersService) TransferOwnedFolder(ctx context.Context, userID string, b
 	if opts == nil {
 		opts = &TransferOwnedFolderOptions{}
 	}
-	return callAPI[Folder](ctx, s.client, http.MethodPut, body, opts, "users", userID, "folders", "0")
+	if err := checkCtx(ctx); err != nil {
+		return nil, nil, err
+	}
+	policy := transport.Policy(s.client.cfg.retry)
+	if p, ok := transport.PolicyFrom(ctx); ok {
+		policy = p
+	}
+	policy = policy.WithDefaults()
+	policy.RetryStatuses = slices.DeleteFunc(policy.RetryStatuses, func(code int) bool { return code != http.StatusTooManyRequests })
+	return callAPI[Folder](transport.WithPolicy(ctx, policy), s.client, http.MethodPut, body, opts, "users", userID, "folders", "0")
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"reflect"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -56,4 +57,24 @@ func TestTransferOwnedFolderWire(t *testing.T) {
 	require.ErrorAs(t, err, &ae)
 	assert.Equal(t, "access_denied_insufficient_permissions", ae.Code)
 	assert.Equal(t, http.StatusForbidden, resp.StatusCode)
+
+	// A 5xx is not repeated (items may have moved); a 429 is.
+	w3 := newWireLog(t)
+	var calls atomic.Int32
+	w3.serve("PUT /users/{id}/folders/0", func(rw http.ResponseWriter, r *http.Request) {
+		switch calls.Add(1) {
+		case 1:
+			rw.Header().Set("Retry-After", "0")
+			writeJSON(rw, http.StatusTooManyRequests, []byte(`{"type":"error","status":429,"code":"rate_limit_exceeded","message":"slow down"}`))
+		case 2:
+			writeJSON(rw, http.StatusServiceUnavailable, []byte(`{"type":"error","status":503,"code":"unavailable","message":"took too long"}`))
+		default:
+			writeJSON(rw, http.StatusOK, []byte(`{"id":"99","type":"folder"}`))
+		}
+	})
+	_, resp, err = w3.e.client.Users.TransferOwnedFolder(ctx, "11", &TransferOwnedFolderRequest{OwnedBy: UserRef{ID: "12"}}, nil)
+	require.ErrorAs(t, err, &ae)
+	assert.Equal(t, http.StatusServiceUnavailable, ae.StatusCode)
+	assert.Equal(t, int32(2), calls.Load(), "the 429 was retried, the 503 was not")
+	assert.Equal(t, http.StatusServiceUnavailable, resp.StatusCode)
 }
