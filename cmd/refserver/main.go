@@ -11,6 +11,9 @@
 // line prints the same tokens; -seed and -device-pins apply to a fresh
 // directory only.
 //
+// Web pages of any origin may call it from a browser (CORS), as Box UI
+// Elements do; -cors-origins limits that to the origins it lists.
+//
 // With -app-config FILE it also registers an app authorized in the
 // enterprise and writes the app's config.json (client id and secret, an
 // encrypted private key with its passphrase and key id, the enterprise id)
@@ -82,6 +85,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		verbose bool
 		appCfg  string
 		pins    int
+		origins string
 	)
 	fs.StringVar(&opts.Addr, "addr", "127.0.0.1:0", "API listener address")
 	fs.StringVar(&opts.UploadAddr, "upload-addr", "", "upload listener address (default: a free port)")
@@ -107,12 +111,19 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	fs.DurationVar(&opts.LongPollTimeout, "long-poll-timeout", 0, "how long a long poll of the event stream waits before it answers reconnect (default 60s)")
 	fs.IntVar(&opts.RequestLogSize, "request-log", defaultRequestLog,
 		"how many of the newest requests the in-memory request log keeps (negative: none); the command never reads it, scripts of its embedders may")
+	fs.StringVar(&origins, "cors-origins", "", "comma-separated origins (scheme://host[:port]) whose web pages may call the server from a browser, "+
+		"e.g. http://localhost:3000 (default: any origin, as suits a server on this machine)")
 	fs.StringVar(&appCfg, "app-config", "", "register an app authorized in the enterprise and write its config.json (client credentials and JWT) to this file")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments: %v", fs.Args())
+	}
+	for o := range strings.SplitSeq(origins, ",") {
+		if o = strings.TrimSpace(o); o != "" {
+			opts.CORSOrigins = append(opts.CORSOrigins, o)
+		}
 	}
 	if opts.PartSize < 0 || opts.ChunkedMinSize < 0 || pins < 0 {
 		return errors.New("-part-size, -chunked-min-size and -device-pins must not be negative")
