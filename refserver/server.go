@@ -156,7 +156,8 @@ type RequestRecord struct {
 	Host string
 	// Path is the full request path as received (escaped), e.g. "/2.0/files/12".
 	Path string
-	// RawQuery is the raw query string.
+	// RawQuery is the raw query string; the value of an access_token
+	// parameter is replaced by "[redacted]".
 	RawQuery string
 	// Header is a copy of the request headers; an Authorization header is
 	// replaced by "[redacted]", and so is the shared_link_password of a
@@ -459,7 +460,7 @@ func (s *Server) record(role, id string, r *http.Request) *RequestRecord {
 	}
 	rec := &RequestRecord{
 		Method: r.Method, Role: role, Host: r.Host, Path: r.URL.EscapedPath(),
-		RawQuery: r.URL.RawQuery, Header: h, HasAuthorization: hasAuth, RequestID: id,
+		RawQuery: redactQueryToken(r.URL.RawQuery), Header: h, HasAuthorization: hasAuth, RequestID: id,
 	}
 	s.reqMu.Lock()
 	s.requests.add(rec)
