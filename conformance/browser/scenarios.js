@@ -1,0 +1,247 @@
+// The scenarios harness.js runs, in order, each on a new page over the same
+// server (a later one may use what an earlier one made). A scenario with
+// `pending` needs a server fix not made yet: it runs all the same, and its
+// failure is reported as pending with that reason, not as a failure.
+'use strict';
+
+const assert = require('node:assert/strict');
+
+// setup adds, through the API, what the scenarios need beyond -seed's demo
+// content: a folder of 55 files (more than the elements' page of 50).
+async function setup(api) {
+	const many = await api.json('POST', '/folders', { name: 'Many', parent: { id: '0' } });
+	for (let i = 1; i <= 55; i++) {
+		await api.upload(many.id, `file-${String(i).padStart(2, '0')}.txt`, `file ${i}\n`);
+	}
+	return { manyID: many.id };
+}
+
+const rows = (page) => page.locator('.be-ItemList-item');
+const names = (page) => page.locator('.be-ItemList-itemTitle').allInnerTexts();
+
+// openFolder opens the explorer at the root and then the named folder.
+async function openFolder(t, name) {
+	await t.open();
+	await t.page.getByText(name, { exact: true }).click();
+	await t.page.getByRole('link', { name }).or(t.page.locator('.be-breadcrumbs').getByText(name)).first().waitFor();
+	await rows(t.page).first().waitFor();
+}
+
+// itemMenu opens the "More options" menu of the named row.
+async function itemMenu(page, name) {
+	const row = rows(page).filter({ hasText: name });
+	await row.hover();
+	await row.getByRole('button', { name: 'More options' }).click();
+}
+
+const scenarios = [
+	{
+		name: 'list the root',
+		async run(t) {
+			await t.open();
+			for (const n of ['Documents', 'Photos', 'welcome.txt', 'Many']) {
+				await t.page.getByText(n, { exact: true }).waitFor();
+			}
+			await t.shot('explorer-root');
+		},
+	},
+	{
+		name: 'navigate into a folder and back',
+		async run(t) {
+			await openFolder(t, 'Documents');
+			assert.deepEqual((await names(t.page)).sort(), ['README.txt', 'notes.md']);
+			await t.page.getByText('All Files', { exact: true }).click();
+			await t.page.getByText('welcome.txt', { exact: true }).waitFor();
+		},
+	},
+	{
+		name: 'sort by name, both ways',
+		async run(t) {
+			await t.open();
+			await rows(t.page).first().waitFor();
+			const before = await names(t.page);
+			const desc = t.page.waitForRequest((r) => r.url().includes('/folders/0?') && r.url().includes('direction=desc'));
+			await t.page.getByRole('columnheader', { name: 'NAME' }).click();
+			await desc;
+			await t.page.waitForFunction(
+				(first) => document.querySelector('.be-ItemList-itemTitle')?.textContent !== first,
+				before[0],
+			);
+			const after = await names(t.page);
+			// Folders first either way; each kind reversed.
+			assert.deepEqual(after, ['Photos', 'Many', 'Documents', 'welcome.txt']);
+		},
+	},
+	{
+		name: 'paginate a folder of 55 files',
+		async run(t) {
+			await openFolder(t, 'Many');
+			await t.page.getByText('Showing 1 to 50 of 55 entries').waitFor();
+			assert.equal((await names(t.page))[0], 'file-01.txt');
+			await t.page.getByRole('button', { name: 'Next' }).click();
+			await t.page.getByText('Showing 51 to 55 of 55 entries').waitFor();
+			assert.deepEqual(await names(t.page), ['file-51.txt', 'file-52.txt', 'file-53.txt', 'file-54.txt', 'file-55.txt']);
+		},
+	},
+	{
+		name: 'search',
+		async run(t) {
+			await t.open();
+			await rows(t.page).first().waitFor();
+			await t.page.getByPlaceholder('Search files and folders').fill('notes');
+			await t.page.getByText('Search Results', { exact: true }).or(t.page.getByText('notes.md', { exact: true })).first().waitFor();
+			await t.page.getByText('notes.md', { exact: true }).waitFor();
+			assert.deepEqual(await names(t.page), ['notes.md']);
+		},
+	},
+	{
+		name: 'create a folder',
+		async run(t) {
+			await openFolder(t, 'Documents');
+			await t.page.getByRole('button', { name: 'Add' }).click();
+			await t.page.getByRole('menuitem', { name: 'New Folder' }).click();
+			await t.page.getByRole('dialog').getByRole('textbox').fill('Made in the browser');
+			// The explorer throttles its create-folder callback (500 ms, no
+			// trailing call): the dialog's opening was the first call.
+			await t.page.waitForTimeout(600);
+			await t.page.getByRole('dialog').getByRole('button', { name: 'Create' }).click();
+			await t.page.getByText('Made in the browser', { exact: true }).waitFor();
+			await t.page.getByRole('dialog').waitFor({ state: 'detached' });
+			await t.shot('explorer-created');
+		},
+	},
+	{
+		name: 'item details in the list (dates, sizes, file icons)',
+		pending: 'folder item lists ignore fields: entries lack modified_at, size, modified_by, extension ("Invalid Date", "0 Byte", generic icons)',
+		async run(t) {
+			await t.open();
+			await t.page.getByText('welcome.txt', { exact: true }).waitFor();
+			assert.equal(await t.page.getByText('Invalid Date').count(), 0, 'dates show "Invalid Date"');
+			assert.equal(await t.page.getByText('0 Byte').count(), 0, 'sizes show "0 Byte"');
+		},
+	},
+	{
+		name: 'upload and new folder at the root',
+		pending: 'the root folder lacks permissions (can_upload), so the Add button is not offered there',
+		async run(t) {
+			await t.open();
+			await t.page.getByText('welcome.txt', { exact: true }).waitFor();
+			await t.page.getByRole('button', { name: 'Add' }).click({ timeout: 3000 });
+		},
+	},
+	{
+		name: 'rename',
+		pending: 'item entries lack permissions (can_rename), so rows have no "More options" menu',
+		async run(t) {
+			await openFolder(t, 'Documents');
+			await itemMenu(t.page, 'notes.md');
+			await t.page.getByRole('menuitem', { name: 'Rename' }).click();
+			await t.page.getByRole('dialog').getByRole('textbox').fill('renamed.md');
+			await t.page.getByRole('dialog').getByRole('button', { name: 'Rename' }).click();
+			await t.page.getByText('renamed.md', { exact: true }).waitFor();
+		},
+	},
+	{
+		name: 'delete',
+		pending: 'item entries lack permissions (can_delete), so rows have no "More options" menu',
+		async run(t) {
+			await openFolder(t, 'Documents');
+			await itemMenu(t.page, 'README.txt');
+			await t.page.getByRole('menuitem', { name: 'Delete' }).click();
+			await t.page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+			await t.page.getByText('README.txt', { exact: true }).waitFor({ state: 'detached' });
+		},
+	},
+	{
+		name: 'download',
+		pending: 'entries lack permissions (can_download), is_download_available and authenticated_download_url',
+		async run(t) {
+			await openFolder(t, 'Documents');
+			await itemMenu(t.page, 'notes.md');
+			const popup = t.page.waitForEvent('download');
+			await t.page.getByRole('menuitem', { name: 'Download' }).click();
+			await popup;
+		},
+	},
+	{
+		name: 'share with the access selector',
+		pending: 'entries lack permissions (can_share, can_set_share_access) and allowed_shared_link_access_levels',
+		async run(t) {
+			await openFolder(t, 'Documents');
+			await itemMenu(t.page, 'notes.md');
+			await t.page.getByRole('menuitem', { name: 'Share' }).click();
+			await t.page.getByText('Shared Link:').waitFor();
+			await t.page.getByRole('dialog').getByRole('combobox').waitFor();
+		},
+	},
+	{
+		name: 'thumbnails in grid view',
+		pending: 'files lack representations (x-rep-hints) and GET /files/{id}/thumbnail.{png,jpg} has no route',
+		async run(t) {
+			await openFolder(t, 'Documents');
+			await t.page.getByRole('button', { name: 'Switch to Grid View' }).click();
+			await t.page.locator('.be-ItemGrid-thumbnail img, .bdl-ItemGrid-thumbnail img, img[src*="thumbnail"]').first().waitFor({ timeout: 5000 });
+		},
+	},
+	{
+		name: 'Recents view',
+		pending: 'GET /recent_items has no route (and its answer needs order)',
+		async run(t) {
+			await t.open('?view=recents');
+			await t.page.getByText('Recents', { exact: true }).first().waitFor();
+			await t.page.getByText('welcome.txt', { exact: true }).waitFor({ timeout: 5000 });
+		},
+	},
+	{
+		name: 'upload a file (plain) into a folder',
+		pending: 'the upload pre-check and upload answers are not yet as the uploader reads them (checked in the next wave)',
+		async run(t) {
+			await openFolder(t, 'Documents');
+			await t.page.getByRole('button', { name: 'Add' }).click();
+			await t.page.getByRole('menuitem', { name: 'Upload' }).click();
+			await t.page.getByRole('dialog').locator('input[type=file]').first().setInputFiles({
+				name: 'from-browser.txt',
+				mimeType: 'text/plain',
+				buffer: Buffer.from('uploaded by Content Explorer\n'),
+			});
+			await t.page.getByText('Success! Your files have been uploaded.').waitFor();
+			await t.page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+			await t.page.getByText('from-browser.txt', { exact: true }).waitFor();
+		},
+	},
+	{
+		name: 'overwrite on a name conflict',
+		pending: 'the pre-check conflict gives context_info.conflicts as an array (Box: one object), and a new version rejects attributes.parent',
+		async run(t) {
+			await openFolder(t, 'Documents');
+			await t.page.getByRole('button', { name: 'Add' }).click();
+			await t.page.getByRole('menuitem', { name: 'Upload' }).click();
+			await t.page.getByRole('dialog').locator('input[type=file]').first().setInputFiles({
+				name: 'notes.md',
+				mimeType: 'text/markdown',
+				buffer: Buffer.from('# Notes, version 2\n'),
+			});
+			await t.page.getByText('Success! Your files have been uploaded.').waitFor();
+		},
+	},
+	{
+		name: 'chunked upload',
+		pending: 'not written yet: needs a file over the elements\' chunked threshold and the upload fixes above',
+		async run() {
+			throw new Error('not written yet');
+		},
+	},
+	{
+		name: 'picker selection',
+		pending: 'picker rows need permissions and the item fields on collections',
+		async run(t) {
+			await t.open('?element=picker');
+			const row = rows(t.page).filter({ hasText: 'welcome.txt' });
+			await row.getByRole('checkbox').check({ timeout: 5000 });
+			await t.page.getByRole('button', { name: 'Choose' }).click();
+			await t.page.waitForFunction(() => window.cmsEvents.some((e) => e.name === 'choose'));
+		},
+	},
+];
+
+module.exports = { scenarios, setup };
