@@ -2,7 +2,8 @@
 # Runs Box UI Elements (box-ui-elements from npm: its prebuilt dist bundles,
 # loaded through a script tag, unchanged) in headless Chromium against the
 # reference server: Content Explorer lists, navigates, sorts, paginates,
-# searches and creates a folder; the scenarios that need server fixes not
+# searches, creates a folder and uploads (plain, and chunked from an https
+# page), Content Picker chooses a file; the scenarios that need server fixes not
 # made yet run too and are reported "PENDING <name>: <reason>"
 # (scenarios.js). Exits non-zero only when a scenario expected to pass
 # fails, or when the harness cannot run.
@@ -55,20 +56,31 @@ for tool in go node npm; do
 	fi
 done
 
-# 1. Debian's Chromium.
+# 1. Debian's Chromium, and openssl for the https page's certificate.
 export CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
-if [[ ! -x "$CHROMIUM" ]]; then
+missing=()
+[[ -x "$CHROMIUM" ]] || missing+=(chromium)
+command -v openssl >/dev/null || missing+=(openssl)
+if [[ ${#missing[@]} -gt 0 ]]; then
 	if [[ $(id -u) -ne 0 ]] || ! command -v apt-get >/dev/null; then
-		echo "browser: $CHROMIUM is missing; install Debian's chromium package (apt-get install chromium)" >&2
+		echo "browser: missing ${missing[*]}; install Debian's packages (apt-get install ${missing[*]})" >&2
 		exit 1
 	fi
-	echo "browser: installing Debian's chromium"
-	if ! { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; } >"$work/apt.log" 2>&1; then
+	echo "browser: installing Debian's ${missing[*]}"
+	if ! { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"; } >"$work/apt.log" 2>&1; then
 		cat "$work/apt.log" >&2
-		echo "browser: apt-get install chromium failed" >&2
+		echo "browser: apt-get install ${missing[*]} failed" >&2
 		exit 1
 	fi
 fi
+# A certificate for the page's https server (the elements upload in chunks
+# only from an https page); the browser is told to accept it.
+openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 \
+	-keyout "$work/page.key" -out "$work/page.crt" >"$work/openssl.log" 2>&1 || {
+	cat "$work/openssl.log" >&2
+	echo "browser: openssl could not make the page's certificate" >&2
+	exit 1
+}
 
 # 2. The pinned packages (package-lock.json). No retries: an unreachable
 # registry must not eat the time budget. .npmrc leaves box-ui-elements'
@@ -87,6 +99,7 @@ fi
 
 # 3. The reference server, with the demo content.
 (cd "$root" && go build -o "$work/refserver" ./cmd/refserver)
+: >"$work/server.json"
 "$work/refserver" -addr 127.0.0.1:0 -seed >"$work/server.json" 2>"$work/server.log" &
 pids+=("$!")
 for ((i = 0; i < 200; i++)); do
@@ -113,4 +126,5 @@ field() {
 
 # 4. The scenarios.
 BASE_URL=$(field base_url) UPLOAD_URL=$(field upload_url) TOKEN=$(field tokens.user) \
+	TLS_CERT="$work/page.crt" TLS_KEY="$work/page.key" \
 	OUT_DIR="$here/out" NODE_NO_WARNINGS=1 node "$here/harness.js"
