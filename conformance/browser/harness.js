@@ -51,9 +51,13 @@ const cfg = {
 };
 
 // redact hides the token in a URL (downloads and thumbnails carry it in
-// access_token) before it is printed.
+// access_token), and the signed part of a content-host URL, before it is
+// printed.
 function redact(s) {
-	return String(s).split(cfg.token).join('[token]');
+	return String(s)
+		.split(cfg.token)
+		.join('[token]')
+		.replace(/\/(d|embed)\/[^/?\s]+/g, '/$1/[signed]');
 }
 
 // The static page: index.html, page.js, config.js and the element bundles
