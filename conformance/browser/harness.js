@@ -122,7 +122,9 @@ function startPageServer(tls) {
 		if (body !== undefined) {
 			res.end(body);
 		} else {
-			fs.createReadStream(file).pipe(res);
+			fs.createReadStream(file)
+				.on('error', (err) => res.destroy(err))
+				.pipe(res);
 		}
 	};
 	const server = tls ? https.createServer(tls, handler) : http.createServer(handler);

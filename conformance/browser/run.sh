@@ -86,15 +86,24 @@ openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=127.0.0.1 -addext su
 # registry must not eat the time budget. .npmrc leaves box-ui-elements'
 # peer dependencies out: its dist bundles carry what they need.
 cd "$here"
-if ! npm ci --prefer-offline --fetch-retries=0 --fetch-timeout=30000 \
-	--no-audit --no-fund --loglevel=error >"$work/npm.log" 2>&1; then
+npm_ci() {
+	npm ci --prefer-offline --fetch-retries=0 --fetch-timeout=30000 \
+		--no-audit --no-fund --loglevel=error "$@" >"$work/npm.log" 2>&1
+}
+if ! npm_ci; then
 	if ! timeout 30 npm ping --fetch-retries=0 --fetch-timeout=10000 >/dev/null 2>&1; then
 		echo "SKIP: npm registry unreachable"
 		exit 0
 	fi
-	cat "$work/npm.log" >&2
-	echo "browser: npm ci failed" >&2
-	exit 1
+	# Once more with a cache of its own: the shared one may have lost
+	# content that its index still names (ENOENT), e.g. to a concurrent
+	# clean.
+	echo "browser: npm ci failed ($(grep -m1 -o 'npm error code [A-Z]*' "$work/npm.log" || echo '?')); retrying with a fresh cache"
+	if ! npm_ci --cache "$work/npm-cache"; then
+		cat "$work/npm.log" >&2
+		echo "browser: npm ci failed" >&2
+		exit 1
+	fi
 fi
 
 # 3. The reference server, with the demo content.
