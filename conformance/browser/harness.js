@@ -295,13 +295,19 @@ async function main() {
 			const why = [];
 			if (err) {
 				// The message, and the locator Playwright was waiting for.
-				const lines = err.message.split('\n');
+				// eslint-disable-next-line no-control-regex
+				const lines = err.message.replace(/\x1b\[[0-9;]*m/g, '').split('\n');
 				const waiting = lines.find((l) => l.includes('waiting for'));
 				why.push(redact(lines[0] + (waiting ? ` (${waiting.trim().replace(/^- /, '')})` : '')));
 			}
 			// An error answer the scenario expects (a name conflict) is none.
 			why.push(...problems.filter((p) => !(sc.allow || []).some((re) => re.test(p))));
-			const detail = why.length ? why.map((w) => `\n    - ${w}`).join('') : '';
+			// Each problem once, with how often it happened (retries repeat).
+			const counts = new Map();
+			for (const w of why) {
+				counts.set(w, (counts.get(w) || 0) + 1);
+			}
+			const detail = [...counts].map(([w, n]) => `\n    - ${w}${n > 1 ? ` (${n} times)` : ''}`).join('');
 			if (sc.pending) {
 				pending++;
 				console.log(`PENDING ${sc.name}: ${sc.pending} (${why.length ? 'fails as expected' : 'now passes: mark it expected'}, ${ms} ms)${detail}`);
