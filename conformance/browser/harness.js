@@ -67,7 +67,7 @@ const bundles = new Set(['explorer.js', 'explorer.css', 'picker.js', 'picker.css
 const types = { '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.html': 'text/html; charset=utf-8' };
 
 function indexHTML(element) {
-	const bundle = element === 'picker' ? 'picker' : 'explorer';
+	const bundle = element === 'picker' || element === 'uploader' ? element : 'explorer';
 	return `<!doctype html>
 <html lang="en-US">
 <head>
@@ -281,6 +281,7 @@ async function main() {
 					shot: (name) => page.screenshot({ path: path.join(cfg.outDir, `${name}.png`) }),
 					shared,
 					cfg,
+					api,
 				}));
 				// Let calls the last step started finish before judging.
 				await page.waitForLoadState('networkidle', { timeout: 5000 }).catch(() => {});

@@ -27,6 +27,14 @@ async function setup(api) {
 }
 
 const rows = (page) => page.locator('.be-ItemList-item');
+
+// stored returns the file named name in the folder, as the API lists it.
+async function stored(t, folderID, name) {
+	const list = await t.api.json('GET', `/folders/${folderID}/items?fields=name,size&limit=1000`);
+	const f = list.entries.find((e) => e.name === name);
+	assert.ok(f, `${name} is not in the folder`);
+	return f;
+}
 const names = (page) => page.locator('.be-ItemList-itemTitle').allInnerTexts();
 
 // openFolder opens the explorer at the root and then the named folder.
@@ -228,6 +236,7 @@ const scenarios = [
 			await t.page.getByText('Success! Your files have been uploaded.').waitFor();
 			await t.page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
 			await t.page.getByText('from-browser.txt', { exact: true }).waitFor();
+			assert.equal((await stored(t, t.shared.workID, 'from-browser.txt')).size, 29);
 		},
 	},
 	{
@@ -266,9 +275,26 @@ const scenarios = [
 				await t.page.getByRole('dialog').locator('input[type=file]').first().setInputFiles(file);
 				await t.page.getByRole('dialog').getByRole('button', { name: 'Upload', exact: true }).click();
 				await t.page.getByText('Success! Your files have been uploaded.').waitFor({ timeout: 120000 });
+				assert.equal((await stored(t, t.shared.workID, 'chunked-upload.bin')).size, 105 * 1024 * 1024);
 			} finally {
 				fs.rmSync(file, { force: true });
 			}
+		},
+	},
+	{
+		name: 'Content Uploader: upload a file',
+		async run(t) {
+			await t.open(`?element=uploader&folder=${t.shared.workID}`);
+			await t.page.locator('input[type=file]').first().setInputFiles({
+				name: 'from-uploader.txt',
+				mimeType: 'text/plain',
+				buffer: Buffer.from('uploaded by Content Uploader\n'),
+			});
+			await t.page.getByRole('button', { name: 'Upload', exact: true }).click();
+			await t.page.getByText('Success! Your files have been uploaded.').waitFor();
+			await t.page.waitForFunction(() => window.cmsEvents.some((e) => e.name === 'complete'));
+			assert.equal((await stored(t, t.shared.workID, 'from-uploader.txt')).size, 29);
+			await t.shot('uploader');
 		},
 	},
 	{
@@ -279,6 +305,11 @@ const scenarios = [
 			await row.getByRole('checkbox').check();
 			await t.page.getByRole('button', { name: 'Choose' }).click();
 			await t.page.waitForFunction(() => window.cmsEvents.some((e) => e.name === 'choose'));
+			const chosen = await t.page.evaluate(() => window.cmsEvents.find((e) => e.name === 'choose').data);
+			assert.deepEqual(
+				chosen.map((i) => i.name),
+				['welcome.txt'],
+			);
 		},
 	},
 ];
