@@ -4,10 +4,9 @@
 # reference server: Content Explorer lists, navigates, sorts, paginates,
 # searches, creates a folder and uploads (plain, and chunked from an https
 # page), Content Uploader uploads, Content Picker chooses a file; the
-# scenarios that need server fixes not
-# made yet run too and are reported "PENDING <name>: <reason>"
-# (scenarios.js). Exits non-zero only when a scenario expected to pass
-# fails, or when the harness cannot run.
+# scenarios that need server fixes not made yet run too and are reported
+# "PENDING <name>: <reason>" (scenarios.js). Exits non-zero only when a
+# scenario expected to pass fails, or when the harness cannot run.
 #
 #   conformance/browser/run.sh
 #
