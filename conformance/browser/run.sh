@@ -17,8 +17,8 @@
 # packages cannot be installed because the registry cannot be reached.
 # Everything runs on loopback; the page's requests off this machine (the
 # elements' fonts on Box's CDN) are aborted and listed. Bounded by
-# CMS_BROWSER_TIMEOUT seconds (default 420; it covers the apt-get install). Screenshots go to
-# conformance/browser/out/ (not committed).
+# CMS_BROWSER_TIMEOUT seconds (default 420; it covers the apt-get
+# install). Screenshots go to conformance/browser/out/ (not committed).
 #
 # Environment passed on to harness.js: SCENARIO (run only the scenarios
 # whose name contains it), VERBOSE=1 (print every call to the server),
