@@ -51,7 +51,8 @@ func (s *Server) registerAPI(mux *http.ServeMux) {
 		http.MethodDelete: {h: s.deleteFileVersion},
 	}))
 	mux.Handle(state.APIRoot+"/files/{file_id}/content", s.route(map[string]endpoint{
-		http.MethodGet: {h: s.downloadFile, app: true},
+		http.MethodGet:     {h: s.downloadFile, app: true},
+		http.MethodOptions: {h: s.preflightNewVersion}, // files.go
 	}))
 	// Collaborations (collaborations.go)
 	mux.Handle(state.APIRoot+"/collaborations", s.route(map[string]endpoint{
