@@ -258,6 +258,7 @@ func (s *Server) Close() error {
 		wg.Wait()
 		s.life.inflight.Wait()
 		s.hookWG.Wait() // deliveries end with s.life.closed
+		s.closeThumbs()
 		errs = append(errs, s.closeState())
 	})
 	return errors.Join(errs...)

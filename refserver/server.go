@@ -29,6 +29,7 @@ import (
 	"github.com/contentapi/cms/refserver/internal/oauth"
 	"github.com/contentapi/cms/refserver/internal/persist"
 	"github.com/contentapi/cms/refserver/internal/state"
+	"github.com/contentapi/cms/refserver/internal/thumb"
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
@@ -206,6 +207,11 @@ type Server struct {
 	hookClient *http.Client
 	hookSlots  chan struct{}
 	hookWG     sync.WaitGroup
+
+	// Thumbnails and image representations (thumbnails.go), started on
+	// first use.
+	thumbOnce sync.Once
+	thumbSvc  *thumb.Service
 
 	reqMu    sync.Mutex
 	requests requestLog // the newest requests (requestlog.go), guarded by reqMu

@@ -35,6 +35,8 @@ const (
 	CodeFolderNotEmpty      = "folder_not_empty"
 	CodeAccessDenied        = "access_denied_insufficient_permissions"
 	CodeMetadataAfterFile   = "metadata_after_file_contents"
+	// CodeRequestedPreviewUnavailable: a thumbnail size the service does not serve.
+	CodeRequestedPreviewUnavailable = "requested_preview_unavailable"
 	// CodeBadDigest is what the service's "common errors" guide documents for
 	// a content-md5 (hex SHA1) that does not match the received bytes; the
 	// server uses it for a part whose digest header does not match too.
