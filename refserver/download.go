@@ -147,7 +147,7 @@ func (s *Server) serveEmbed(w http.ResponseWriter, r *http.Request, _ *state.Pri
 		name string
 		ok   bool
 	)
-	s.st.View(func(tx *state.ReadTx) { name, ok = tx.FileName(ref.FileID) })
+	s.st.Update(func(tx *state.Tx) { name, ok = tx.Preview(ref.FileID) })
 	if !ok {
 		return wire.NotFound("file")
 	}

@@ -37,7 +37,8 @@ import (
 //     a group's by offset (admins and the group's members), the caller's
 //     pending invitations by offset (GET /collaborations?status=pending).
 //   - A pending collaboration's item is null in its record (the spec).
-//   - Expired collaborations grant nothing and are listed until removed.
+//   - An expired collaboration is gone: it grants nothing, no list shows
+//     it, and its id answers 404 (Box removes the collaborator at expiry).
 
 // The error codes of the collaboration endpoints.
 const (
@@ -63,6 +64,10 @@ type Collab struct {
 	createdAt   time.Time
 	modifiedAt  time.Time
 	ackAt       time.Time
+	// grantedSeq is the event position when the collaboration started to
+	// grant (created accepted, or accepted): its collaborator's user
+	// stream shows the item's events after it.
+	grantedSeq int64
 }
 
 // collabState is the server's collaborations, reached only through a transaction.
@@ -107,9 +112,17 @@ func (s *Tx) collabsCollaboratorGone(u *User, g *Group) {
 	}
 }
 
+// expired reports whether c's expires_at has passed: it grants nothing
+// and is gone (Box removes the collaborator when it expires): no list
+// shows it, its id answers 404, and it no longer counts as the user's
+// collaboration on the item.
+func (s *ReadTx) expired(c *Collab) bool {
+	return !c.expiresAt.IsZero() && !s.Now().Before(c.expiresAt)
+}
+
 // grants reports whether c gives u its role now.
 func (s *ReadTx) grants(c *Collab, u *User) bool {
-	if c.status != "accepted" || !c.expiresAt.IsZero() && !s.Now().Before(c.expiresAt) {
+	if c.status != "accepted" || s.expired(c) {
 		return false
 	}
 	return c.user != nil && c.user == u || c.group != nil && u != nil && s.groupRole(c.group, u) != ""
@@ -136,6 +149,30 @@ func (s *ReadTx) collabRoles(u *User, it *Item) []string {
 	return roles
 }
 
+// accessSince is the event position after which p's user stream shows
+// the events of it: 0 (all of them) for the owner, the admin and the app;
+// for a collaborator, the position when the earliest of the
+// collaborations that give them it started to grant. (A member of a
+// group counts from the group's collaboration, not from joining.)
+func (s *ReadTx) accessSince(p *Principal, it *Item) int64 {
+	if p.SeesAll() || it.Owner == p.User || p.User == nil || len(s.collabs.byID) == 0 {
+		return 0
+	}
+	since, found := int64(0), false
+	add := func(x *Item) {
+		for _, c := range s.collabs.byItem[x.ID] {
+			if s.grants(c, p.User) && (!found || c.grantedSeq < since) {
+				since, found = c.grantedSeq, true
+			}
+		}
+	}
+	add(it)
+	for f := range s.ancestors(it) { // tree.go
+		add(f)
+	}
+	return since
+}
+
 // CollabRecord is c's Collaboration record (its item null while pending).
 func (s *Tx) CollabRecord(c *Collab) map[string]any {
 	rec := map[string]any{
@@ -149,7 +186,11 @@ func (s *Tx) CollabRecord(c *Collab) map[string]any {
 	}
 	switch {
 	case c.user != nil:
-		rec["accessible_by"] = c.user.Mini()
+		ab := c.user.Mini()
+		if c.status == "pending" {
+			ab["name"] = "" // the spec (User--Collaborations): "an empty string" while pending
+		}
+		rec["accessible_by"] = ab
 	case c.group != nil:
 		rec["accessible_by"] = c.group.Mini()
 	}
@@ -238,6 +279,9 @@ func (s *Tx) CreateCollaboration(id string, typ string, p *Principal, body Colla
 		return Reply{}, wire.Errorf(wire.StatusBadRequest, CodeAlreadyCollaborator, "The user or group already collaborates on this item")
 	}
 	c.id = s.NewID()
+	if c.status == "accepted" {
+		c.grantedSeq = s.Events.Head
+	}
 	s.addCollab(c)
 	s.RecordEvent(evCollabAdd, p.User, it, s.CollabRecord(c))
 	return Reply{wire.StatusCreated, PickFields(s.CollabRecord(c), fields, "type", "id")}, nil
@@ -261,7 +305,7 @@ func (s *Tx) alreadyCollaborates(c *Collab) bool {
 		return true
 	}
 	for _, o := range s.collabs.byItem[c.item.ID] {
-		if o.status == "rejected" {
+		if o.status == "rejected" || s.expired(o) {
 			continue
 		}
 		if c.user != nil && o.user == c.user || c.group != nil && o.group == c.group ||
@@ -276,7 +320,7 @@ func (s *Tx) alreadyCollaborates(c *Collab) bool {
 // viewer of its item, its collaborator or its creator.
 func (s *Tx) CollabFor(id string, p *Principal) (*Collab, *wire.Error) {
 	c, ok := s.collabs.byID[id]
-	if !ok || !(s.visible(p, c.item) || c.user == p.User || c.createdBy == p.User) {
+	if !ok || s.expired(c) || !(s.visible(p, c.item) || c.user == p.User || c.createdBy == p.User) {
 		return nil, wire.NotFound("collaboration")
 	}
 	return c, nil
@@ -321,7 +365,11 @@ func (s *Tx) UpdateCollaboration(collabID string, p *Principal, body CollabUpdat
 	}
 	if body.Status != nil {
 		c.status, c.ackAt = *body.Status, now
+		if c.status == "accepted" {
+			c.grantedSeq = s.Events.Head
+		}
 	}
+	roleChanged := body.Role != nil && *body.Role != c.role
 	if body.Role != nil {
 		c.role = *body.Role
 	}
@@ -333,7 +381,30 @@ func (s *Tx) UpdateCollaboration(collabID string, p *Principal, body CollabUpdat
 	}
 	c.modifiedAt = now
 	s.Dirty(KCollabs, c.id)
+	s.collabChanged(c, p.User, body.Status != nil, roleChanged, changesGrant)
 	return Reply{wire.StatusOK, PickFields(s.CollabRecord(c), fields, "type", "id")}, nil
+}
+
+// collabChanged records what a PUT changed in c (the events guide, the
+// webhooks guide's triggers): accepted (COLLABORATION.ACCEPTED) or rejected
+// (COLLABORATION.REJECTED) by its invitee; a new role is COLLAB_ROLE_CHANGE
+// (COLLABORATION.UPDATED); another change of the grant (expiry,
+// can_view_path) has no user stream event and fires COLLABORATION.UPDATED.
+func (s *Tx) collabChanged(c *Collab, by *User, statusSet, roleChanged, grantChanged bool) {
+	src := RecordJSON(s.CollabRecord(c))
+	if statusSet {
+		trigger := "COLLABORATION.ACCEPTED"
+		if c.status == "rejected" {
+			trigger = "COLLABORATION.REJECTED"
+		}
+		s.fireTrigger(c.item, trigger, by, src)
+	}
+	switch {
+	case roleChanged:
+		s.RecordEvent(evCollabRoleChange, by, c.item, s.CollabRecord(c))
+	case grantChanged:
+		s.fireTrigger(c.item, "COLLABORATION.UPDATED", by, src)
+	}
 }
 
 // transferOwnership gives c's item (and what is below it) to c's user; the
@@ -374,7 +445,12 @@ func (s *Tx) ListItemCollaborations(p *Principal, typ string, id string, q wire.
 	if aerr != nil {
 		return Reply{}, aerr
 	}
-	list := slices.Clone(s.collabs.byItem[it.ID])
+	var list []*Collab
+	for _, c := range s.collabs.byItem[it.ID] {
+		if !s.expired(c) {
+			list = append(list, c)
+		}
+	}
 	slices.SortFunc(list, func(a, b *Collab) int { return wire.CompareIDs(a.id, b.id) })
 	return Reply{wire.StatusOK, wire.MarkerEntries(list, q, func(c *Collab) int64 { return NumID(c.id) },
 		func(c *Collab) any { return PickFields(s.CollabRecord(c), fields, "type", "id") })}, nil
@@ -393,7 +469,7 @@ func (s *Tx) ListGroupCollaborations(gid string, p *Principal, q wire.Page) (Rep
 	}
 	var list []*Collab
 	for _, c := range s.collabs.byID {
-		if c.group == g {
+		if c.group == g && !s.expired(c) {
 			list = append(list, c)
 		}
 	}
@@ -407,7 +483,7 @@ func (s *Tx) ListGroupCollaborations(gid string, p *Principal, q wire.Page) (Rep
 func (s *Tx) ListPendingCollaborations(p *Principal, q wire.Page, fields []string) (Reply, *wire.Error) {
 	var list []*Collab
 	for _, c := range s.collabs.byID {
-		if c.status == "pending" && c.user != nil && c.user == p.User {
+		if c.status == "pending" && c.user != nil && c.user == p.User && !s.expired(c) {
 			list = append(list, c)
 		}
 	}
@@ -422,6 +498,7 @@ type recCollab struct {
 	AccessOnly, CanViewPath                      bool
 	ExpiresAt, CreatedAt, ModifiedAt, AckAt      time.Time
 	CreatedBy                                    string
+	GrantedSeq                                   int64 `json:",omitzero"`
 }
 
 // CollabKeys lists the ids of the collaborations, sorted: the keys of
@@ -437,7 +514,7 @@ func (s *ReadTx) CollabRec(id string) (recCollab, bool) {
 	}
 	r := recCollab{Item: c.item.ID, User: Uid(c.user), InviteEmail: c.inviteEmail, Role: c.role, Status: c.status,
 		AccessOnly: c.accessOnly, CanViewPath: c.canViewPath, ExpiresAt: Utc(c.expiresAt), CreatedAt: Utc(c.createdAt),
-		ModifiedAt: Utc(c.modifiedAt), AckAt: Utc(c.ackAt), CreatedBy: Uid(c.createdBy)}
+		ModifiedAt: Utc(c.modifiedAt), AckAt: Utc(c.ackAt), CreatedBy: Uid(c.createdBy), GrantedSeq: c.grantedSeq}
 	if c.group != nil {
 		r.Group = c.group.ID
 	}
@@ -457,7 +534,7 @@ func (s *Tx) LoadCollab(id string, r recCollab) error {
 	}
 	c := &Collab{id: id, item: it, user: us[0], inviteEmail: r.InviteEmail, role: r.Role, status: r.Status,
 		accessOnly: r.AccessOnly, canViewPath: r.CanViewPath, expiresAt: r.ExpiresAt, createdBy: us[1],
-		createdAt: r.CreatedAt, modifiedAt: r.ModifiedAt, ackAt: r.AckAt}
+		createdAt: r.CreatedAt, modifiedAt: r.ModifiedAt, ackAt: r.AckAt, grantedSeq: r.GrantedSeq}
 	if r.Group != "" {
 		if c.group = s.Groups.ByID[r.Group]; c.group == nil {
 			return ErrString("refserver: collaboration " + id + " of a missing group " + r.Group)

@@ -366,6 +366,17 @@ func (s *Tx) Standard(it *Item) map[string]any {
 	return m
 }
 
+// StandardFor is the standard representation of an item as p is shown
+// it: its path_collection and parent name only the folders p may see
+// (paths.go).
+func (s *Tx) StandardFor(it *Item, p *Principal) map[string]any {
+	m := s.Standard(it)
+	if p != nil {
+		s.trimPath(p, it, m)
+	}
+	return m
+}
+
 // Extra computes a "Full"-only field that appears only when requested.
 // ok is false for fields the server does not know.
 func (s *Tx) Extra(it *Item, field string, p *Principal) (any, bool) {
@@ -430,7 +441,7 @@ func (s *Tx) Extra(it *Item, field string, p *Principal) (any, bool) {
 // fields, the standard representation; with fields, the mini fields plus
 // the requested ones (standard or Full-only). Unknown names are ignored.
 func (s *Tx) Render(it *Item, fields []string, p *Principal) map[string]any {
-	std := s.Standard(it)
+	std := s.StandardFor(it, p)
 	if fields == nil {
 		return std
 	}

@@ -44,12 +44,17 @@ const (
 	evTaskAssignCreate = "TASK_ASSIGNMENT_CREATE"
 	evGroupAddUser     = "GROUP_ADD_USER"
 	evGroupRemoveUser  = "GROUP_REMOVE_USER"
+	evTaskAssignUpdate = "TASK_ASSIGNMENT_UPDATE"
 	evCollabAdd        = "COLLAB_ADD_COLLABORATOR"
 	evCollabRemove     = "COLLAB_REMOVE_COLLABORATOR"
+	evCollabRoleChange = "COLLAB_ROLE_CHANGE"
 	evCommentCreate    = "COMMENT_CREATE"
 	evCommentUpdate    = "COMMENT_UPDATE"
 	evCommentDelete    = "COMMENT_DELETE"
+	evSharedCreate     = "ITEM_SHARED_CREATE"
 	evSharedUpdate     = "ITEM_SHARED_UPDATE"
+	evSharedUnshare    = "ITEM_SHARED_UNSHARE"
+	evItemPreview      = "ITEM_PREVIEW"
 	evLockCreate       = "LOCK_CREATE"
 	evLockDestroy      = "LOCK_DESTROY"
 )
@@ -59,10 +64,10 @@ var adminEventType = map[string]string{
 	evItemCreate: "UPLOAD", evItemUpload: "UPLOAD", evItemRename: "RENAME", evItemMove: "MOVE",
 	evItemCopy: "COPY", evItemMakeCurrent: "FILE_VERSION_RESTORE", evItemTrash: "DELETE", evItemUndelete: "UNDELETE", EvItemDownload: "DOWNLOAD",
 	EvMetadataCreate: EvMetadataCreate, EvMetadataUpdate: EvMetadataUpdate, EvMetadataDelete: EvMetadataDelete,
-	evTaskAssignCreate: evTaskAssignCreate, evGroupAddUser: evGroupAddUser, evGroupRemoveUser: evGroupRemoveUser,
-	evCollabAdd: "COLLABORATION_INVITE", evCollabRemove: "COLLABORATION_REMOVE",
+	evTaskAssignCreate: evTaskAssignCreate, evTaskAssignUpdate: evTaskAssignUpdate, evGroupAddUser: evGroupAddUser, evGroupRemoveUser: evGroupRemoveUser,
+	evCollabAdd: "COLLABORATION_INVITE", evCollabRemove: "COLLABORATION_REMOVE", evCollabRoleChange: "COLLABORATION_ROLE_CHANGE",
 	evCommentCreate: evCommentCreate, evCommentUpdate: "COMMENT_EDIT", evCommentDelete: evCommentDelete,
-	evSharedUpdate: "ITEM_SHARED_UPDATE", evLockCreate: "LOCK", evLockDestroy: "UNLOCK",
+	evSharedCreate: "SHARE", evSharedUpdate: "ITEM_SHARED_UPDATE", evSharedUnshare: "UNSHARE", evItemPreview: "PREVIEW", evLockCreate: "LOCK", evLockDestroy: "UNLOCK",
 }
 
 // changeEvents are the event types of stream_type=changes: those that may
@@ -70,6 +75,24 @@ var adminEventType = map[string]string{
 var changeEvents = map[string]bool{
 	evItemCreate: true, evItemUpload: true, evItemRename: true, evItemMove: true, evItemCopy: true,
 	evItemTrash: true, evItemUndelete: true, evItemMakeCurrent: true, evCollabAdd: true, evCollabRemove: true,
+	evCollabRoleChange: true,
+}
+
+// ownerOnlyEvents are the user stream events only the item's owner is
+// notified of (the user events guide, "Event notifications": "only the
+// content owner gets the notification. Collaborators are not notified").
+var ownerOnlyEvents = map[string]bool{EvItemDownload: true, evItemPreview: true}
+
+// eventReadAction is the action a user needs on an event's item to read
+// the event's source, besides seeing the item: a comment's text is read
+// by who may preview the file (an uploader sees the file's name, not its
+// comments).
+func eventReadAction(typ string) Action {
+	switch typ {
+	case evCommentCreate, evCommentUpdate, evCommentDelete:
+		return ActPreview
+	}
+	return ActSee
 }
 
 // Event is one recorded change. Its fields are read only in a transaction and never

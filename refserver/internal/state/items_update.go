@@ -211,6 +211,7 @@ func (s *Tx) UpdateItem(id string, body ItemUpdateBody, p *Principal, typ string
 	if body.Tags != nil {
 		it.Tags = append([]string{}, *body.Tags...)
 	}
+	hadLink := it.Link != nil
 	switch {
 	case removeLink:
 		it.Link = nil
@@ -226,9 +227,7 @@ func (s *Tx) UpdateItem(id string, body ItemUpdateBody, p *Principal, typ string
 	body.applyFolderSettings(it)
 	it.touch(now, p.User)
 	s.dirtyItem(it)
-	if removeLink || link != nil {
-		s.ItemEvent(evSharedUpdate, it, p.User)
-	}
+	s.sharedLinkEvent(it, p.User, hadLink, removeLink, link != nil)
 	if body.Lock.Present {
 		ev := evLockCreate
 		if unlock {
@@ -237,6 +236,21 @@ func (s *Tx) UpdateItem(id string, body ItemUpdateBody, p *Principal, typ string
 		s.ItemEvent(ev, it, p.User)
 	}
 	return Reply{wire.StatusOK, s.Render(it, fields, p)}, nil
+}
+
+// sharedLinkEvent records the change of an item's shared link by an
+// update (the events guide): ITEM_SHARED_CREATE for a new link,
+// ITEM_SHARED_UPDATE for a change of one, ITEM_SHARED_UNSHARE for its
+// removal; nothing when no link was there to remove.
+func (s *Tx) sharedLinkEvent(it *Item, by *User, hadLink, removed, changed bool) {
+	switch {
+	case removed && hadLink:
+		s.ItemEvent(evSharedUnshare, it, by)
+	case changed && !hadLink:
+		s.ItemEvent(evSharedCreate, it, by)
+	case changed:
+		s.ItemEvent(evSharedUpdate, it, by)
+	}
 }
 
 // applyFolderSettings sets the folder members of an update.

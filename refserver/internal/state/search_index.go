@@ -277,15 +277,26 @@ func fileExtension(name string) string {
 // Eval returns the items a query node matches in the fields of
 // mask, with their relevance. Callers flushed the index.
 func (x *searchIndex) Eval(n *SearchNode, mask SearchField) map[*Item]int {
+	return x.EvalFor(n, mask, nil)
+}
+
+// FieldGate is the fields of an item a caller's query may match (nil:
+// every field of every item): who may not preview a file matches only its
+// name, description and tags, never its content or comments.
+type FieldGate func(*Item) SearchField
+
+// EvalFor is Eval where gate limits, item by item, the fields a word may
+// be matched in.
+func (x *searchIndex) EvalFor(n *SearchNode, mask SearchField, gate FieldGate) map[*Item]int {
 	switch n.Op {
 	case OpWords:
-		return x.words(n.Words, mask)
+		return x.words(n.Words, mask, gate)
 	case OpNot:
-		return x.except(x.Eval(n.Kids[0], mask))
+		return x.except(x.EvalFor(n.Kids[0], mask, gate))
 	case OpOr:
 		out := map[*Item]int{}
 		for _, k := range n.Kids {
-			for it, sc := range x.Eval(k, mask) {
+			for it, sc := range x.EvalFor(k, mask, gate) {
 				out[it] += sc
 			}
 		}
@@ -299,7 +310,7 @@ func (x *searchIndex) Eval(n *SearchNode, mask SearchField) map[*Item]int {
 			excluded = append(excluded, k.Kids[0])
 			continue
 		}
-		m := x.Eval(k, mask)
+		m := x.EvalFor(k, mask, gate)
 		if out == nil {
 			out = m
 			continue
@@ -316,7 +327,7 @@ func (x *searchIndex) Eval(n *SearchNode, mask SearchField) map[*Item]int {
 		out = x.except(nil)
 	}
 	for _, k := range excluded {
-		for it := range x.Eval(k, mask) {
+		for it := range x.EvalFor(k, mask, gate) {
 			delete(out, it)
 		}
 	}
@@ -336,7 +347,7 @@ func (x *searchIndex) except(m map[*Item]int) map[*Item]int {
 
 // words matches one word, or a phrase: its words consecutively within one
 // field of mask.
-func (x *searchIndex) words(words []string, mask SearchField) map[*Item]int {
+func (x *searchIndex) words(words []string, mask SearchField, gate FieldGate) map[*Item]int {
 	rarest := words[0]
 	for _, w := range words[1:] {
 		if len(x.Postings[w]) < len(x.Postings[rarest]) {
@@ -346,6 +357,9 @@ func (x *searchIndex) words(words []string, mask SearchField) map[*Item]int {
 	out := map[*Item]int{}
 	for it, f := range x.Postings[rarest] {
 		f &= mask
+		if gate != nil && f != 0 {
+			f &= gate(it)
+		}
 		if f == 0 {
 			continue
 		}

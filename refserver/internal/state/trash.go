@@ -249,5 +249,13 @@ func (s *Tx) PurgeTrashed(p *Principal, typ, id string) ([]string, *wire.Error) 
 	if aerr != nil {
 		return nil, aerr
 	}
+	// Deleted for good: FILE.DELETED or FOLDER.DELETED, which the user
+	// stream records no event for (the events guide lists none).
+	switch it.Typ {
+	case "file":
+		s.fireTrigger(it, "FILE.DELETED", p.User, RecordJSON(s.Standard(it)))
+	case "folder":
+		s.fireTrigger(it, "FOLDER.DELETED", p.User, RecordJSON(s.Standard(it)))
+	}
 	return s.RemoveItem(it), nil
 }

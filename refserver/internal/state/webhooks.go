@@ -20,7 +20,8 @@ import (
 //     takes http on a loopback host (127.0.0.1, ::1, localhost), so tests
 //     can receive deliveries; any port (the service: 443 only);
 //   - triggers: a non-empty list of the spec's trigger names, those of a
-//     folder (FOLDER.*) only on a folder target (400 bad_request);
+//     folder (FOLDER.*, COLLABORATION.*) only on a folder target, none that
+//     cannot happen on this server (neverFires) (400 bad_request);
 //   - one webhook per target and user ("one webhook for each item, each
 //     application and each authenticated user"): a second is 409 conflict;
 //     at most 1000 per user (400 bad_request);
@@ -31,7 +32,9 @@ import (
 const maxWebhooksPerUser = 1000
 
 // webhookTriggers are the triggers of the spec, each with whether it is
-// a folder's only.
+// a folder's only. Every one fires on this server where its change is
+// made (webhookTrigger, fireTrigger; the table test
+// TestWebhookEveryTriggerFires), but those in neverFires.
 var webhookTriggers = map[string]bool{
 	"FILE.UPLOADED": false, "FILE.PREVIEWED": false, "FILE.DOWNLOADED": false, "FILE.TRASHED": false,
 	"FILE.DELETED": false, "FILE.RESTORED": false, "FILE.COPIED": false, "FILE.MOVED": false,
@@ -48,6 +51,27 @@ var webhookTriggers = map[string]bool{
 	"SIGN_REQUEST.COMPLETED": false, "SIGN_REQUEST.DECLINED": false, "SIGN_REQUEST.EXPIRED": false,
 	"SIGN_REQUEST.SIGNER_EMAIL_BOUNCED": false, "SIGN_REQUEST.SIGN_SIGNER_SIGNED": false,
 	"SIGN_REQUEST.SIGN_DOCUMENT_CREATED": false, "SIGN_REQUEST.SIGN_ERROR_FINALIZING": false,
+}
+
+// neverFires are the spec's triggers whose change cannot happen on this
+// server: it has no Box Sign requests and no folder downloads (zip
+// downloads). A webhook asking for one is refused (400 bad_request, as an
+// unknown trigger) rather than left waiting forever.
+var neverFires = map[string]bool{
+	"FOLDER.DOWNLOADED":      true,
+	"SIGN_REQUEST.COMPLETED": true, "SIGN_REQUEST.DECLINED": true, "SIGN_REQUEST.EXPIRED": true,
+	"SIGN_REQUEST.SIGNER_EMAIL_BOUNCED": true, "SIGN_REQUEST.SIGN_SIGNER_SIGNED": true,
+	"SIGN_REQUEST.SIGN_DOCUMENT_CREATED": true, "SIGN_REQUEST.SIGN_ERROR_FINALIZING": true,
+}
+
+// triggerReadAction is the action a webhook's creator needs on the item
+// to be sent a trigger's payload: a comment's text goes to who may preview
+// the file (an uploader sees the file's name, not its comments).
+func triggerReadAction(trigger string) Action {
+	if strings.HasPrefix(trigger, "COMMENT.") {
+		return ActPreview
+	}
+	return ActSee
 }
 
 // Webhook is a configured webhook. Its fields are read and changed only in a transaction.
@@ -101,6 +125,9 @@ func CheckTriggers(triggers []string, targetType string) ([]string, *wire.Error)
 		folderOnly, known := webhookTriggers[t]
 		if !known {
 			return nil, wire.BadRequest("Invalid trigger %q", t)
+		}
+		if neverFires[t] {
+			return nil, wire.BadRequest("Trigger %s never fires on this server", t)
 		}
 		if folderOnly && targetType != "folder" {
 			return nil, wire.BadRequest("Trigger %s is for folder targets", t)
@@ -284,8 +311,22 @@ func webhookTrigger(eventType, itemType string) string {
 		return prefix + "RESTORED"
 	case EvItemDownload:
 		return prefix + "DOWNLOADED"
+	case evItemPreview:
+		if itemType == "file" {
+			return "FILE.PREVIEWED"
+		}
 	case evTaskAssignCreate:
 		return "TASK_ASSIGNMENT.CREATED"
+	case evTaskAssignUpdate:
+		return "TASK_ASSIGNMENT.UPDATED"
+	case evSharedCreate:
+		return "SHARED_LINK.CREATED"
+	case evSharedUpdate:
+		return "SHARED_LINK.UPDATED"
+	case evSharedUnshare:
+		return "SHARED_LINK.DELETED"
+	case evCollabRoleChange:
+		return "COLLABORATION.UPDATED"
 	case evCollabAdd:
 		return "COLLABORATION.CREATED"
 	case evCollabRemove:

@@ -163,6 +163,7 @@ func (s *Tx) UpdateWebLink(p *Principal, id string, body UpdateWebLinkBody, now 
 	if body.Description != nil {
 		wl.Description = *body.Description
 	}
+	hadLink := wl.Link != nil
 	switch {
 	case removeLink:
 		wl.Link = nil
@@ -171,6 +172,7 @@ func (s *Tx) UpdateWebLink(p *Principal, id string, body UpdateWebLinkBody, now 
 	}
 	wl.touch(now, p.User)
 	s.dirtyItem(wl)
+	s.sharedLinkEvent(wl, p.User, hadLink, removeLink, link != nil)
 	return Reply{wire.StatusOK, s.Render(wl, fields, p)}, nil
 }
 
