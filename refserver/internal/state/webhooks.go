@@ -64,6 +64,19 @@ var neverFires = map[string]bool{
 	"SIGN_REQUEST.SIGN_DOCUMENT_CREATED": true, "SIGN_REQUEST.SIGN_ERROR_FINALIZING": true,
 }
 
+// FiringTriggers lists, sorted, the triggers a webhook may ask for on
+// this server: every trigger of the spec but those in neverFires.
+func FiringTriggers() []string {
+	var out []string
+	for t := range webhookTriggers {
+		if !neverFires[t] {
+			out = append(out, t)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
 // triggerReadAction is the action a webhook's creator needs on the item
 // to be sent a trigger's payload: a comment's text goes to who may preview
 // the file (an uploader sees the file's name, not its comments).
