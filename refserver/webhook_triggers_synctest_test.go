@@ -219,7 +219,9 @@ func TestWebhookEveryTriggerFires(t *testing.T) {
 			{"FOLDER.COPIED", func() {
 				subCopy = b.api("POST", "/folders/"+sub+"/copy", user, nil, map[string]any{"parent": map[string]any{"id": w}, "name": "sub copy"})["id"].(string)
 			}},
-			{"FOLDER.MOVED", func() { b.api("PUT", "/folders/"+subCopy, user, nil, map[string]any{"parent": map[string]any{"id": sub}}) }},
+			{"FOLDER.MOVED", func() {
+				b.api("PUT", "/folders/"+subCopy, user, nil, map[string]any{"parent": map[string]any{"id": sub}})
+			}},
 			{"FOLDER.TRASHED", func() { b.api("DELETE", "/folders/"+subCopy+"?recursive=true", user, nil, nil) }},
 			{"FOLDER.RESTORED", func() { b.api("POST", "/folders/"+subCopy, user, nil, map[string]any{}) }},
 			{"FOLDER.DELETED", func() {
