@@ -252,3 +252,39 @@ func TestWebhookEveryTriggerFires(t *testing.T) {
 		require.Equal(t, state.FiringTriggers(), covered, "the table has one step for every trigger the server accepts")
 	})
 }
+
+// TestWebhookPayloadsFollowWhatTheCreatorReads: COMMENT.* goes to the
+// webhooks of who may preview the file, not an uploader's; a payload's
+// item path is the one the webhook's creator is shown.
+func TestWebhookPayloadsFollowWhatTheCreatorReads(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		b := newBubble(t)
+		admin, user := b.s.AdminToken(), b.s.UserToken()
+		private := b.api("POST", "/folders", admin, nil, map[string]any{"name": "Private", "parent": map[string]any{"id": "0"}})["id"].(string)
+		dir := b.api("POST", "/folders", admin, nil, map[string]any{"name": "shared", "parent": map[string]any{"id": private}})["id"].(string)
+		pat := b.api("POST", "/users", admin, nil, map[string]any{"name": "Pat", "login": "pat@cms.test"})["id"].(string)
+		asPat := hdr{"As-User": pat}
+		for who, role := range map[string]string{b.s.UserID(): "uploader", pat: "previewer"} {
+			b.api("POST", "/collaborations", admin, nil, map[string]any{"item": map[string]any{"type": "folder", "id": dir},
+				"accessible_by": map[string]any{"type": "user", "id": who}, "role": role})
+		}
+		f := b.upload(admin, dir, "f.txt", "x")
+		uploaderHook := b.api("POST", "/webhooks", user, nil, hookBody(dir, "folder", "https://example.com/u", "COMMENT.CREATED", "FILE.RENAMED"))["id"].(string)
+		previewerHook := b.api("POST", "/webhooks", admin, asPat, hookBody(dir, "folder", "https://example.com/p", "COMMENT.CREATED"))["id"].(string)
+		b.deliveries()
+
+		b.api("POST", "/comments", admin, nil, map[string]any{"message": "walrus remark", "item": map[string]any{"type": "file", "id": f}})
+		got := map[string][]string{}
+		for _, m := range b.deliveries() {
+			id := m["webhook"].(map[string]any)["id"].(string)
+			got[id] = append(got[id], m["trigger"].(string))
+		}
+		require.Equal(t, map[string][]string{previewerHook: {"COMMENT.CREATED"}}, got, "the uploader's webhook is not sent the comment")
+
+		b.api("PUT", "/files/"+f, admin, nil, map[string]any{"name": "g.txt"})
+		ds := b.deliveries()
+		require.Len(t, ds, 1)
+		require.Equal(t, uploaderHook, ds[0]["webhook"].(map[string]any)["id"])
+		require.Equal(t, []string{"0", dir}, pathIDs(ds[0]["source"].(map[string]any)), "the payload shows the path its creator sees")
+	})
+}
