@@ -9,7 +9,10 @@ import (
 // The event log: every change the server makes is recorded once, as one
 // event, with a position in one stream (its seq). GET /events reads it
 // (events_api.go): the user stream shows the events on items the caller
-// may see now (the access model), the enterprise stream (admin_logs) every
+// may see now (the access model) from the time their access was granted,
+// those whose source they may read (comments: preview), downloads and
+// previews to the content owner only, and item sources with the path the
+// caller is shown (paths.go); the enterprise stream (admin_logs) every
 // event that has an enterprise event type. The history is bounded
 // (Options.EventHistory): the oldest events are dropped, positions keep
 // growing.
@@ -21,9 +24,14 @@ import (
 //     where an item was filed with where it goes: ITEM_RENAME, ITEM_MOVE),
 //     new versions (ITEM_UPLOAD), the trash (ITEM_TRASH,
 //     ITEM_UNDELETE_VIA_TRASH) and downloads through the API (ITEM_DOWNLOAD);
-//   - the other resources' mutators: shared links and locks
-//     (items_update.go), metadata instances, task assignments,
-//     collaborations, comments. (GROUP_ADD_USER and GROUP_REMOVE_USER are
+//   - previews: the page of an expiring embed link (ITEM_PREVIEW,
+//     items_read.go);
+//   - the other resources' mutators: shared links (ITEM_SHARED_CREATE,
+//     _UPDATE, _UNSHARE) and locks (items_update.go), metadata instances,
+//     task assignments (created, updated), collaborations (added, role
+//     changed, removed), comments. Changes with a webhook trigger but no
+//     user stream event (a collaboration accepted or rejected, a purge)
+//     fire it directly (fireTrigger). (GROUP_ADD_USER and GROUP_REMOVE_USER are
 //     named below, but no membership change records them yet.)
 
 // Event types of the user stream and their enterprise (admin_logs)
