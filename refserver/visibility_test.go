@@ -170,7 +170,7 @@ func TestCollaboratorSeesPathFromTheSharedFolder(t *testing.T) {
 
 // TestUserStreamFromTheGrant: a collaborator's stream starts when the
 // collaboration grants (not the item's earlier, private history); a
-// download is the content owner's notification only.
+// download or a preview is the content owner's notification only.
 func TestUserStreamFromTheGrant(t *testing.T) {
 	e := newEnv(t, Options{})
 	user := e.s.UserToken()
@@ -193,8 +193,11 @@ func TestUserStreamFromTheGrant(t *testing.T) {
 	require.Equal(t, http.StatusFound, resp.StatusCode)
 	resp, _ = e.do("GET", e.api("/files/"+f+"/content"), asBob.token, nil, asBob.h) // Bob's
 	require.Equal(t, http.StatusFound, resp.StatusCode)
-	require.Empty(t, eventTypes(e.eventsAs(asBob, pos)), "only the content owner is notified of downloads")
-	require.Equal(t, []string{"ITEM_DOWNLOAD", "ITEM_DOWNLOAD"}, eventTypes(e.eventsAs(owner, pos)))
+	embed := e.getAs(asBob, "/files/"+f+"?fields=expiring_embed_link")["expiring_embed_link"].(map[string]any)["url"].(string)
+	resp, _ = e.do("GET", embed, "", nil, nil) // Bob opens the preview
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	require.Empty(t, eventTypes(e.eventsAs(asBob, pos)), "only the content owner is notified of downloads and previews")
+	require.Equal(t, []string{"ITEM_DOWNLOAD", "ITEM_DOWNLOAD", "ITEM_PREVIEW"}, eventTypes(e.eventsAs(owner, pos)))
 }
 
 // TestEventsOfSharedLinksAndRoles: a shared link's creation, change and
