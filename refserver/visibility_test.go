@@ -188,6 +188,24 @@ func TestUserStreamFromTheGrant(t *testing.T) {
 	require.Equal(t, []string{"COLLAB_ADD_COLLABORATOR"}, eventTypes(evs), "the file's earlier names are not in Bob's history")
 	require.NotContains(t, eventTypes(e.eventsAs(owner, "0")), "COLLAB_ROLE_CHANGE")
 
+	// A file the owner kept private until after the grant: its private
+	// history is not Bob's once it moves in (from a folder, or the root).
+	for _, parent := range []string{e.createFolder(user, "0", "private")["id"].(string), "0"} {
+		g := e.uploadFile(user, parent, "layoffs "+parent+".txt", []byte("x"))["id"].(string)
+		resp, m = e.put(user, "/files/"+g, map[string]any{"name": "memo " + parent + ".txt"}, nil)
+		require.Equal(t, http.StatusOK, resp.StatusCode, "%v", m)
+		_, _, moved := e.events(user, q("stream_position", "now"))
+		resp, m = e.put(user, "/files/"+g, map[string]any{"parent": map[string]any{"id": dir}}, nil)
+		require.Equal(t, http.StatusOK, resp.StatusCode, "%v", m)
+		evs = e.eventsAs(asBob, "0")
+		for _, ev := range evs {
+			if src, ok := ev["source"].(map[string]any); ok && src["id"] == g {
+				require.Equal(t, "ITEM_MOVE", ev["event_type"], "only the move into the shared folder: %v", src["name"])
+			}
+		}
+		require.Contains(t, eventTypes(e.eventsAs(asBob, moved)), "ITEM_MOVE")
+	}
+
 	_, _, pos := e.events(user, q("stream_position", "now"))
 	resp, _ = e.do("GET", e.api("/files/"+f+"/content"), user, nil, nil) // the owner's download
 	require.Equal(t, http.StatusFound, resp.StatusCode)

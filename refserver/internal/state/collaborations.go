@@ -149,28 +149,33 @@ func (s *ReadTx) collabRoles(u *User, it *Item) []string {
 	return roles
 }
 
-// accessSince is the event position after which p's user stream shows
-// the events of it: 0 (all of them) for the owner, the admin and the app;
-// for a collaborator, the position when the earliest of the
-// collaborations that give them it started to grant. (A member of a
-// group counts from the group's collaboration, not from joining.)
-func (s *ReadTx) accessSince(p *Principal, it *Item) int64 {
+// grantedAt reports whether p had access to it when e was recorded: the
+// owner, the admin and the app always; a collaborator when one of the
+// collaborations that give them it now had started to grant (created
+// accepted, or accepted) before e, on it or on a folder it was below at
+// e's time. (A member of a group counts from the group's collaboration,
+// not from joining.)
+func (s *ReadTx) grantedAt(p *Principal, it *Item, e *Event) bool {
 	if p.SeesAll() || it.Owner == p.User || p.User == nil || len(s.collabs.byID) == 0 {
-		return 0
+		return true
 	}
-	since, found := int64(0), false
-	add := func(x *Item) {
+	granted := func(x *Item) bool {
 		for _, c := range s.collabs.byItem[x.ID] {
-			if s.grants(c, p.User) && (!found || c.grantedSeq < since) {
-				since, found = c.grantedSeq, true
+			if s.grants(c, p.User) && c.grantedSeq < e.Seq {
+				return true
 			}
 		}
+		return false
 	}
-	add(it)
+	if granted(it) {
+		return true
+	}
 	for f := range s.ancestors(it) { // tree.go
-		add(f)
+		if (e.under == nil || slices.Contains(e.under, f.ID)) && granted(f) {
+			return true
+		}
 	}
-	return since
+	return false
 }
 
 // CollabRecord is c's Collaboration record (its item null while pending).

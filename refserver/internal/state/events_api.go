@@ -88,7 +88,7 @@ func (s *ReadTx) UserSees(p *Principal, streamType string, e *Event) bool {
 		return owner
 	}
 	if live {
-		return s.Can(p, it, eventReadAction(e.Typ)) && e.Seq > s.accessSince(p, it)
+		return s.Can(p, it, eventReadAction(e.Typ)) && s.grantedAt(p, it, e)
 	}
 	return owner
 }
