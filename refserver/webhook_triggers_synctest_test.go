@@ -233,7 +233,11 @@ func TestWebhookEveryTriggerFires(t *testing.T) {
 				b.api("PUT", "/collaborations/"+invite, admin, invitee("one@example.com"), map[string]any{"status": "accepted"})
 			}},
 			{"COLLABORATION.UPDATED", func() { b.api("PUT", "/collaborations/"+invite, user, nil, map[string]any{"role": "editor"}) }},
-			{"COLLABORATION.REMOVED", func() { b.api("DELETE", "/collaborations/"+invite, user, nil, nil) }},
+			{"COLLABORATION.REMOVED", func() {
+				b.api("PUT", "/collaborations/"+invite, user, nil, map[string]any{"role": "editor"})
+				require.Empty(t, b.triggersFor(hook), "the same role again changes nothing")
+				b.api("DELETE", "/collaborations/"+invite, user, nil, nil)
+			}},
 			{"COLLABORATION.REJECTED", func() {
 				id := inviteUser("two@example.com")
 				b.deliveries() // COLLABORATION.CREATED

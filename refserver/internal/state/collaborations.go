@@ -375,6 +375,8 @@ func (s *Tx) UpdateCollaboration(collabID string, p *Principal, body CollabUpdat
 		}
 	}
 	roleChanged := body.Role != nil && *body.Role != c.role
+	grantChanged := roleChanged || body.ExpiresAt.Present && !expires.Equal(c.expiresAt) ||
+		body.CanViewPath != nil && *body.CanViewPath != c.canViewPath
 	if body.Role != nil {
 		c.role = *body.Role
 	}
@@ -386,7 +388,7 @@ func (s *Tx) UpdateCollaboration(collabID string, p *Principal, body CollabUpdat
 	}
 	c.modifiedAt = now
 	s.Dirty(KCollabs, c.id)
-	s.collabChanged(c, p.User, body.Status != nil, roleChanged, changesGrant)
+	s.collabChanged(c, p.User, body.Status != nil, roleChanged, grantChanged)
 	return Reply{wire.StatusOK, PickFields(s.CollabRecord(c), fields, "type", "id")}, nil
 }
 
