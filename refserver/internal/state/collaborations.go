@@ -136,6 +136,86 @@ func (s *ReadTx) collabRoles(u *User, it *Item) []string {
 	return roles
 }
 
+// ownRoles lists the roles u holds through collaborations on it itself.
+func (s *ReadTx) ownRoles(u *User, it *Item) []string {
+	if len(s.collabs.byID) == 0 || u == nil {
+		return nil
+	}
+	var roles []string
+	for _, c := range s.collabs.byItem[it.ID] {
+		if s.grants(c, u) {
+			roles = append(roles, c.role)
+		}
+	}
+	return roles
+}
+
+// hasCollaborations reports whether it has collaborations of its own that
+// are not rejected (has_collaborations).
+func (s *ReadTx) hasCollaborations(it *Item) bool {
+	for _, c := range s.collabs.byItem[it.ID] {
+		if c.status != "rejected" {
+			return true
+		}
+	}
+	return false
+}
+
+// settingFolders yields it when it is a folder, then the folders above it:
+// the folders whose collaboration settings bind it.
+func (s *ReadTx) settingFolders(it *Item, yield func(*Item) bool) {
+	if it.Typ == "folder" && !yield(it) {
+		return
+	}
+	for f := range s.ancestors(it) {
+		if !yield(f) {
+			return
+		}
+	}
+}
+
+// collabSettingsRefuse applies the folder settings to a user who is not the
+// owner (nor the admin): can_non_owners_invite false, or
+// can_non_owners_view_collaborators false, on the item or a folder above
+// it refuses invitations (actInvite); can_non_owners_view_collaborators
+// false refuses the list of collaborators (actViewCollaborators). 403
+// access_denied_insufficient_permissions, or nil.
+func (s *ReadTx) collabSettingsRefuse(p *Principal, it *Item, act Action) *wire.Error {
+	if p.SeesAll() || p.User != nil && it.Owner == p.User {
+		return nil
+	}
+	var refused *wire.Error
+	s.settingFolders(it, func(f *Item) bool {
+		noView := !boolOr(f.CanNonOwnersViewCollab, true)
+		switch {
+		case act == actInvite && (noView || !boolOr(f.CanNonOwnersInvite, true)):
+			refused = wire.Errorf(wire.StatusForbidden, wire.CodeAccessDenied, "Only the owner invites collaborators to this folder (can_non_owners_invite)")
+		case act == actViewCollaborators && noView:
+			refused = wire.Errorf(wire.StatusForbidden, wire.CodeAccessDenied, "Only the owner sees the collaborators of this folder (can_non_owners_view_collaborators)")
+		}
+		return refused == nil
+	})
+	return refused
+}
+
+// restrictedToEnterprise reports whether it, or a folder above it, takes
+// new collaborators from the enterprise only
+// (is_collaboration_restricted_to_enterprise).
+func (s *ReadTx) restrictedToEnterprise(it *Item) bool {
+	restricted := false
+	s.settingFolders(it, func(f *Item) bool {
+		restricted = boolOr(f.RestrictedToEnterprise, false)
+		return !restricted
+	})
+	return restricted
+}
+
+// inEnterprise reports whether u is a user of the enterprise (not a free
+// user, not rolled out).
+func (s *ReadTx) inEnterprise(u *User) bool {
+	return u != nil && !u.Free && (s.EnterpriseUser(u.ID) != nil || u == s.Admin || u == s.User)
+}
+
 // CollabRecord is c's Collaboration record (its item null while pending).
 func (s *Tx) CollabRecord(c *Collab) map[string]any {
 	rec := map[string]any{
@@ -192,9 +272,18 @@ func (s *Tx) CreateCollaboration(id string, typ string, p *Principal, body Colla
 	if !ValidID(id) {
 		return Reply{}, wire.NotFound(typ)
 	}
-	it, aerr := s.LookupFor(p, typ, id, actManageCollaborators)
+	it, aerr := s.LookupFor(p, typ, id, actInvite)
 	if aerr != nil {
 		return Reply{}, aerr
+	}
+	if aerr := s.collabSettingsRefuse(p, it, actInvite); aerr != nil {
+		return Reply{}, aerr
+	}
+	// Inviting as co-owner, or with can_view_path, is the owner's and the
+	// co-owners' (the spec's can_view_path; an editor invites editors and
+	// lower roles).
+	if (*body.Role == "co-owner" || body.CanViewPath != nil && *body.CanViewPath) && !s.Can(p, it, actManageCollaborators) {
+		return Reply{}, wire.Errorf(wire.StatusForbidden, wire.CodeAccessDenied, "Only the owner and co-owners invite co-owners or give can_view_path")
 	}
 	now := s.NowSec()
 	c := &Collab{item: it, role: *body.Role, status: "accepted", expiresAt: expires, createdBy: p.User, createdAt: now, modifiedAt: now}
@@ -231,8 +320,11 @@ func (s *Tx) CreateCollaboration(id string, typ string, p *Principal, body Colla
 			c.inviteEmail, c.status = login, "pending"
 		}
 	}
-	if c.user != nil && (c.user.Free || s.EnterpriseUser(c.user.ID) == nil && c.user != s.Admin && c.user != s.User) {
+	if c.user != nil && !s.inEnterprise(c.user) {
 		c.status = "pending" // outside the enterprise: they accept or reject
+	}
+	if c.group == nil && !s.inEnterprise(c.user) && s.restrictedToEnterprise(it) {
+		return Reply{}, wire.Errorf(wire.StatusForbidden, wire.CodeAccessDenied, "Collaboration on this folder is restricted to the users of the enterprise (is_collaboration_restricted_to_enterprise)")
 	}
 	if s.alreadyCollaborates(c) {
 		return Reply{}, wire.Errorf(wire.StatusBadRequest, CodeAlreadyCollaborator, "The user or group already collaborates on this item")
@@ -276,10 +368,16 @@ func (s *Tx) alreadyCollaborates(c *Collab) bool {
 // viewer of its item, its collaborator or its creator.
 func (s *Tx) CollabFor(id string, p *Principal) (*Collab, *wire.Error) {
 	c, ok := s.collabs.byID[id]
-	if !ok || !(s.visible(p, c.item) || c.user == p.User || c.createdBy == p.User) {
+	if !ok || !(s.mayListCollaborators(p, c.item) || c.user == p.User || c.createdBy == p.User) {
 		return nil, wire.NotFound("collaboration")
 	}
 	return c, nil
+}
+
+// mayListCollaborators reports whether p reads the collaborations of it:
+// a role that views collaborators, and the folder settings allowing.
+func (s *ReadTx) mayListCollaborators(p *Principal, it *Item) bool {
+	return s.Can(p, it, actViewCollaborators) && s.collabSettingsRefuse(p, it, actViewCollaborators) == nil
 }
 
 // CollabUpdateBody is the body of PUT /collaborations/{id}.
@@ -308,6 +406,10 @@ func (s *Tx) UpdateCollaboration(collabID string, p *Principal, body CollabUpdat
 	changesGrant := body.Role != nil || body.ExpiresAt.Present || body.CanViewPath != nil
 	if changesGrant && !s.Can(p, c.item, actManageCollaborators) {
 		return Reply{}, ErrDenied("collaboration")
+	}
+	if body.CanViewPath != nil && !s.Can(p, c.item, actFolderSettings) {
+		// "Only an owner can update can_view_path on existing collaborations."
+		return Reply{}, wire.Errorf(wire.StatusForbidden, wire.CodeAccessDenied, "Only the owner changes can_view_path of a collaboration")
 	}
 	if body.Role != nil && *body.Role == "owner" {
 		if !s.Can(p, c.item, actOwn) {
@@ -372,6 +474,12 @@ func (s *Tx) DeleteCollaboration(collabID string, p *Principal) (Reply, *wire.Er
 func (s *Tx) ListItemCollaborations(p *Principal, typ string, id string, q wire.Page, fields []string) (Reply, *wire.Error) {
 	it, aerr := s.Lookup(p, typ, id)
 	if aerr != nil {
+		return Reply{}, aerr
+	}
+	if !s.Can(p, it, actViewCollaborators) {
+		return Reply{}, ErrDenied(typ)
+	}
+	if aerr := s.collabSettingsRefuse(p, it, actViewCollaborators); aerr != nil {
 		return Reply{}, aerr
 	}
 	list := slices.Clone(s.collabs.byItem[it.ID])

@@ -2,6 +2,7 @@ package state
 
 import (
 	"encoding/json"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -71,17 +72,101 @@ type ItemUpdateBody struct {
 	IsCollaborationRestrictedToEnterprise *bool `json:"is_collaboration_restricted_to_enterprise"`
 }
 
-// action is what an update asks of the access model: sharing alone is
-// actShare, anything else ActEdit.
-func (b *ItemUpdateBody) action() Action {
-	other := b.Name != nil || b.Description != nil || b.Parent != nil || b.Tags != nil || b.Collections != nil ||
+// actions are what an update asks of the access model, besides the shared
+// link (sharedLinkAction): a move is actMove, the folder's collaboration
+// settings actFolderSettings, anything else ActEdit.
+func (b *ItemUpdateBody) actions(it *Item) []Action {
+	var acts []Action
+	if b.Name != nil || b.Description != nil || b.Tags != nil || b.Collections != nil ||
 		b.Lock.Present || b.DispositionAt != nil || b.Permissions != nil || b.SyncState != nil ||
-		b.FolderUploadEmail.Present || b.CanNonOwnersInvite != nil || b.CanNonOwnersViewCollaborators != nil ||
-		b.IsCollaborationRestrictedToEnterprise != nil
-	if b.SharedLink.Present && !other {
-		return actShare
+		b.FolderUploadEmail.Present {
+		acts = append(acts, ActEdit)
 	}
-	return ActEdit
+	if b.Parent != nil && *b.Parent.ID != it.ParentID {
+		acts = append(acts, actMove)
+	}
+	if b.CanNonOwnersInvite != nil || b.CanNonOwnersViewCollaborators != nil || b.IsCollaborationRestrictedToEnterprise != nil {
+		acts = append(acts, actFolderSettings)
+	}
+	if len(acts) == 0 && !b.SharedLink.Present && b.Parent == nil {
+		acts = append(acts, ActEdit) // an empty update still changes the etag
+	}
+	return acts
+}
+
+// sharedLinkAction is what a change of it's shared link asks (ok false
+// when there is none): removing or changing a link is actShareChange; a
+// new link, or the current one unchanged, is actShareCreate when p may not
+// change links and the link is view-only (the update asks no download,
+// edit, password, vanity name or expiry): p gets a view-only link then
+// (viewOnly).
+func (s *ReadTx) sharedLinkAction(p *Principal, it *Item, removeLink bool, link *SharedLinkUpdate) (act Action, viewOnly, ok bool) {
+	switch {
+	case removeLink:
+		return actShareChange, false, true
+	case link == nil:
+		return 0, false, false
+	case s.Can(p, it, actShareChange):
+		return actShareChange, false, true
+	}
+	if it.Link != nil {
+		cur, next := *it.Link, *link.Merge(it.Link)
+		next.Token = cur.Token
+		if sameLink(cur, next) {
+			return actShareCreate, false, true
+		}
+		return actShareChange, false, true
+	}
+	if link.CanDownload != nil && *link.CanDownload || link.CanEdit != nil && *link.CanEdit ||
+		link.Password != nil && *link.Password != "" || link.VanityName != nil || link.UnsharedAt != nil {
+		return actShareChange, false, true
+	}
+	return actShareCreate, true, true
+}
+
+// sameLink reports whether two links have the same settings.
+func sameLink(a, b SharedLink) bool {
+	eq := func(x, y *bool) bool { return x == nil && y == nil || x != nil && y != nil && *x == *y }
+	return a.Token == b.Token && a.Access == b.Access && a.Password == b.Password && a.VanityName == b.VanityName &&
+		a.UnsharedAt.Equal(b.UnsharedAt) && eq(a.CanDownload, b.CanDownload) && eq(a.CanEdit, b.CanEdit)
+}
+
+// checkSharedLink asks the access model for the change of it's shared
+// link and checks a vanity name is free; it returns the update to apply
+// (a view-only one for p who may only create links).
+func (s *ReadTx) checkSharedLink(p *Principal, it *Item, removeLink bool, link *SharedLinkUpdate) (*SharedLinkUpdate, *wire.Error) {
+	act, viewOnly, ok := s.sharedLinkAction(p, it, removeLink, link)
+	if !ok {
+		return link, nil
+	}
+	if !s.Can(p, it, act) {
+		return nil, ErrDenied(it.Typ)
+	}
+	if link != nil && link.VanityName != nil {
+		if aerr := s.checkVanityName(it, *link.VanityName); aerr != nil {
+			return nil, aerr
+		}
+	}
+	if viewOnly {
+		l, off := *link, false
+		l.CanDownload = &off
+		return &l, nil
+	}
+	return link, nil
+}
+
+// checkVanityName refuses a vanity name another item's shared link has
+// (case ignored): 400 bad_request (the service documents no code).
+func (s *ReadTx) checkVanityName(it *Item, name string) *wire.Error {
+	if name == "" {
+		return nil
+	}
+	for _, x := range s.Items {
+		if x != it && x.Link != nil && strings.EqualFold(x.Link.VanityName, name) {
+			return wire.BadRequest("Invalid value for shared_link.vanity_name: the name is taken by another shared link")
+		}
+	}
+	return nil
 }
 
 // CheckShape applies the rules that need no state.
@@ -152,8 +237,13 @@ func (s *Tx) UpdateItem(id string, body ItemUpdateBody, p *Principal, typ string
 	if aerr := CheckIfMatch(ifMatch, it.Etag()); aerr != nil {
 		return Reply{}, aerr
 	}
-	if need := body.action(); !s.Can(p, it, need) {
-		return Reply{}, ErrDenied(typ)
+	for _, need := range body.actions(it) {
+		if !s.Can(p, it, need) {
+			return Reply{}, ErrDenied(typ)
+		}
+	}
+	if link, aerr = s.checkSharedLink(p, it, removeLink, link); aerr != nil {
+		return Reply{}, aerr
 	}
 	target, owner, name := it.ParentID, it.Owner, it.Name
 	if body.Parent != nil && *body.Parent.ID != it.ParentID {

@@ -124,8 +124,16 @@ type UpdateWebLinkBody struct {
 // (removeLink removes it, link merges into it), for who may edit it; 409
 // for a name taken.
 func (s *Tx) UpdateWebLink(p *Principal, id string, body UpdateWebLinkBody, now time.Time, removeLink bool, link *SharedLinkUpdate, fields []string) (Reply, *wire.Error) {
-	wl, aerr := s.LookupFor(p, "web_link", id, ActEdit)
+	wl, aerr := s.Lookup(p, "web_link", id)
 	if aerr != nil {
+		return Reply{}, aerr
+	}
+	edits := body.URL != nil || body.Name != nil || body.Description != nil || body.Parent == nil && !body.SharedLink.Present
+	if edits && !s.Can(p, wl, ActEdit) ||
+		body.Parent != nil && *body.Parent.ID != wl.ParentID && !s.Can(p, wl, actMove) {
+		return Reply{}, ErrDenied("web_link")
+	}
+	if link, aerr = s.checkSharedLink(p, wl, removeLink, link); aerr != nil {
 		return Reply{}, aerr
 	}
 	target, owner := wl.ParentID, wl.Owner
