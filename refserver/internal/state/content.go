@@ -350,7 +350,7 @@ func (s *Tx) Standard(it *Item) map[string]any {
 	m["owned_by"] = it.Owner.Mini()
 	m["shared_link"] = nil
 	if it.Link != nil {
-		m["shared_link"] = s.sharedLinkRecord(it.Link)
+		m["shared_link"] = s.sharedLinkRecord(it)
 	}
 	m["parent"] = s.parentMini(it)
 	if it.Typ == "file" {
