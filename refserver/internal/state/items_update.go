@@ -75,14 +75,14 @@ type ItemUpdateBody struct {
 // actions are what an update asks of the access model, besides the shared
 // link (sharedLinkAction): a move is actMove, the folder's collaboration
 // settings actFolderSettings, anything else ActEdit.
-func (b *ItemUpdateBody) actions(it *Item) []Action {
+func (b *ItemUpdateBody) actions(p *Principal, it *Item) []Action {
 	var acts []Action
 	if b.Name != nil || b.Description != nil || b.Tags != nil || b.Collections != nil ||
 		b.Lock.Present || b.DispositionAt != nil || b.Permissions != nil || b.SyncState != nil ||
 		b.FolderUploadEmail.Present {
 		acts = append(acts, ActEdit)
 	}
-	if b.Parent != nil && *b.Parent.ID != it.ParentID {
+	if b.Parent != nil && MovesTo(p, it, *b.Parent.ID) {
 		acts = append(acts, actMove)
 	}
 	if b.CanNonOwnersInvite != nil || b.CanNonOwnersViewCollaborators != nil || b.IsCollaborationRestrictedToEnterprise != nil {
@@ -237,7 +237,7 @@ func (s *Tx) UpdateItem(id string, body ItemUpdateBody, p *Principal, typ string
 	if aerr := CheckIfMatch(ifMatch, it.Etag()); aerr != nil {
 		return Reply{}, aerr
 	}
-	for _, need := range body.actions(it) {
+	for _, need := range body.actions(p, it) {
 		if !s.Can(p, it, need) {
 			return Reply{}, ErrDenied(typ)
 		}
@@ -246,7 +246,8 @@ func (s *Tx) UpdateItem(id string, body ItemUpdateBody, p *Principal, typ string
 		return Reply{}, aerr
 	}
 	target, owner, name := it.ParentID, it.Owner, it.Name
-	if body.Parent != nil && *body.Parent.ID != it.ParentID {
+	moving := body.Parent != nil && MovesTo(p, it, *body.Parent.ID)
+	if moving {
 		target = *body.Parent.ID
 		parent, aerr := s.ParentFolder(p, target)
 		if aerr != nil {
@@ -260,7 +261,7 @@ func (s *Tx) UpdateItem(id string, body ItemUpdateBody, p *Principal, typ string
 	if body.Name != nil {
 		name = *body.Name
 	}
-	moving, renaming := target != it.ParentID, name != it.Name
+	renaming := name != it.Name
 	if moving || renaming {
 		if aerr := s.LockRefuses(p, it, ActEdit); aerr != nil {
 			return Reply{}, aerr
@@ -349,6 +350,13 @@ func (b *ItemUpdateBody) applyFolderSettings(it *Item) {
 	set(&it.CanNonOwnersInvite, b.CanNonOwnersInvite)
 	set(&it.CanNonOwnersViewCollab, b.CanNonOwnersViewCollaborators)
 	set(&it.RestrictedToEnterprise, b.IsCollaborationRestrictedToEnterprise)
+}
+
+// MovesTo reports whether parent id is another folder than it's: "0" is
+// the caller's root, another folder than the owner's root for a caller
+// who is not the owner.
+func MovesTo(p *Principal, it *Item, id string) bool {
+	return id != it.ParentID || id == RootID && p.User != it.Owner
 }
 
 // IsWithin reports whether folder id is folder root or below it.

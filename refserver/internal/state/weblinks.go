@@ -157,14 +157,15 @@ func (s *Tx) UpdateWebLink(p *Principal, id string, body UpdateWebLinkBody, now 
 	}
 	edits := body.URL != nil || body.Name != nil || body.Description != nil || body.Parent == nil && !body.SharedLink.Present
 	if edits && !s.Can(p, wl, ActEdit) ||
-		body.Parent != nil && *body.Parent.ID != wl.ParentID && !s.Can(p, wl, actMove) {
+		body.Parent != nil && MovesTo(p, wl, *body.Parent.ID) && !s.Can(p, wl, actMove) {
 		return Reply{}, ErrDenied("web_link")
 	}
 	if link, aerr = s.checkSharedLink(p, wl, removeLink, link); aerr != nil {
 		return Reply{}, aerr
 	}
 	target, owner := wl.ParentID, wl.Owner
-	if body.Parent != nil && *body.Parent.ID != wl.ParentID {
+	moving := body.Parent != nil && MovesTo(p, wl, *body.Parent.ID)
+	if moving {
 		target = *body.Parent.ID
 		parent, aerr := s.ParentFolder(p, target)
 		if aerr != nil {
@@ -176,12 +177,12 @@ func (s *Tx) UpdateWebLink(p *Principal, id string, body UpdateWebLinkBody, now 
 	if body.Name != nil {
 		name = *body.Name
 	}
-	if target != wl.ParentID || name != wl.Name {
+	if moving || name != wl.Name {
 		if c := s.Conflict(target, owner, name, wl); c != nil {
 			return Reply{}, s.ErrNameInUse(c)
 		}
 	}
-	if target != wl.ParentID {
+	if moving {
 		if old, ok := s.Items[wl.ParentID]; ok {
 			old.touch(now, nil)
 			s.dirtyItem(old)
