@@ -14,8 +14,12 @@ import (
 //
 //   - POST /collaborations: item {type file|folder, id}, accessible_by
 //     {type user|group, id or login}, role (not owner: 400 bad_request);
-//     the caller must manage the item's collaborators (owner, co-owner,
-//     admin: 403 access_denied_insufficient_permissions otherwise); the root
+//     the caller must be allowed to invite (actInvite: owner, co-owner,
+//     editor, admin; 403 access_denied_insufficient_permissions otherwise),
+//     the folder settings must let them (collabSettingsRefuse), and a
+//     co-owner or can_view_path invitation is the owner's and co-owners'
+//     (403); a folder restricted to the enterprise takes users of the
+//     enterprise and groups only (403); the root
 //     folder is 400 collaborations_not_available_on_root_folder; a web link
 //     or another type is 400 invalid_collaboration_item; a user or group
 //     that already collaborates on the item (pending or accepted), or the
@@ -26,14 +30,18 @@ import (
 //     is accepted; only who may invite it can (403).
 //   - PUT /collaborations/{id}: status accepted or rejected by the invitee of
 //     a pending collaboration only (400 invalid_status otherwise); role,
-//     expires_at (null: no expiry), can_view_path by a manager of the item;
+//     expires_at (null: no expiry) by a manager of the item (owner,
+//     co-owner, admin), can_view_path by the owner (or admin) only;
 //     role owner transfers the item to the collaborator — only the owner or
 //     an admin may (403) — the old owner becomes co-owner, the collaboration
 //     is replaced, and the answer is 204.
 //   - DELETE /collaborations/{id}: a manager of the item, or the collaborator
 //     leaving: 204; the access ends at once (404 after).
-//   - GET one: its item's viewers, its collaborator, its creator; else 404.
-//   - Lists: an item's own collaborations by marker (pending ones included),
+//   - GET one: who may list the item's collaborators, its collaborator, its
+//     creator; else 404.
+//   - Lists: an item's own collaborations by marker (pending ones
+//     included), for who may view collaborators (every role but uploader,
+//     and can_non_owners_view_collaborators not false; 403 otherwise),
 //     a group's by offset (admins and the group's members), the caller's
 //     pending invitations by offset (GET /collaborations?status=pending).
 //   - A pending collaboration's item is null in its record (the spec).
