@@ -24,8 +24,8 @@ import (
 //   - Moving, copying and deleting an item take a role that comes from a
 //     collaboration on a folder above it: the top-level item of a
 //     collaboration is moved, copied and deleted by its owner only (the
-//     chart's footnote: editors "cannot copy, delete, or move root-level
-//     folders"; the stricter answer for co-owners and files).
+//     chart: an editor does not copy, delete or move root-level folders;
+//     the stricter answer for co-owners and files).
 //   - The trash is the owner's (and the admin's): only they see, restore
 //     and purge an item in it (actTrash is in no role).
 //   - Folder settings (can_non_owners_invite,
