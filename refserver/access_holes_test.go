@@ -106,6 +106,14 @@ func TestViewerGetsViewOnlyLinks(t *testing.T) {
 	require.Equal(t, http.StatusOK, resp.StatusCode, "the current link, unchanged: %v", m)
 	require.Equal(t, "collaborators", m["shared_link"].(map[string]any)["access"])
 
+	// The owner's password stays.
+	locked := e.uploadFile(admin, dir, "locked.txt", []byte("l"))["id"].(string)
+	resp, m = e.put(admin, "/files/"+locked, map[string]any{"shared_link": map[string]any{"access": "open", "password": "Secret-123"}}, nil)
+	require.Equal(t, http.StatusOK, resp.StatusCode, "%v", m)
+	resp, m = e.put(user, "/files/"+locked, map[string]any{"shared_link": map[string]any{"access": "open", "password": nil}}, nil)
+	requireAPIError(t, resp, m, http.StatusForbidden, wire.CodeAccessDenied)
+	require.Equal(t, true, e.getJSON(admin, "/files/"+locked+"?fields=shared_link")["shared_link"].(map[string]any)["is_password_enabled"])
+
 	// A new link: view-only.
 	g := e.uploadFile(admin, dir, "other.txt", []byte("o"))["id"].(string)
 	resp, m = e.put(user, "/files/"+g, map[string]any{"shared_link": map[string]any{"access": "open", "permissions": map[string]any{"can_download": true}}}, nil)
