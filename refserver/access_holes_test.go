@@ -105,6 +105,7 @@ func TestViewerGetsViewOnlyLinks(t *testing.T) {
 	resp, m = e.put(user, "/files/"+f+"?fields=shared_link", map[string]any{"shared_link": map[string]any{}}, nil)
 	require.Equal(t, http.StatusOK, resp.StatusCode, "the current link, unchanged: %v", m)
 	require.Equal(t, "collaborators", m["shared_link"].(map[string]any)["access"])
+	require.Equal(t, before, snapshot(e.s), "reading the current link changes nothing")
 
 	// The owner's password stays.
 	locked := e.uploadFile(admin, dir, "locked.txt", []byte("l"))["id"].(string)
@@ -124,6 +125,14 @@ func TestViewerGetsViewOnlyLinks(t *testing.T) {
 	require.Equal(t, false, link["permissions"].(map[string]any)["can_download"], "a viewer's link is view-only")
 	require.Equal(t, "can_preview", link["effective_permission"])
 	require.Nil(t, link["download_url"])
+
+	// A viewer of a web link reads its link too, and changes it not.
+	wl := e.createWebLink(admin, dir, "https://example.com", "site")["id"].(string)
+	e.shareWebLink(admin, wl, map[string]any{"access": "collaborators"})
+	resp, m = e.put(user, "/web_links/"+wl, map[string]any{"shared_link": map[string]any{"access": "open"}}, nil)
+	requireAPIError(t, resp, m, http.StatusForbidden, wire.CodeAccessDenied)
+	resp, m = e.put(user, "/web_links/"+wl, map[string]any{"shared_link": map[string]any{"access": "collaborators"}}, nil)
+	require.Equal(t, http.StatusOK, resp.StatusCode, "%v", m)
 }
 
 // TestVanityNamesAreUnique: a vanity name another link has is refused
@@ -309,6 +318,14 @@ func TestSharedLinkDownloadURL(t *testing.T) {
 	require.NoError(t, err)
 	resp.Body.Close()
 	require.Equal(t, http.StatusForbidden, resp.StatusCode, "the old download_url no longer downloads")
+
+	resp, m = e.put(admin, "/files/"+f+"?fields=shared_link", map[string]any{"shared_link": map[string]any{"access": "open", "password": "Secret-123", "permissions": map[string]any{"can_download": true}}}, nil)
+	require.Equal(t, http.StatusOK, resp.StatusCode, "%v", m)
+	require.Equal(t, dl, m["shared_link"].(map[string]any)["download_url"], "a password link has its download_url")
+	resp, err = e.hc.Get(dl)
+	require.NoError(t, err)
+	resp.Body.Close()
+	require.Equal(t, http.StatusForbidden, resp.StatusCode, "which the content host does not serve without the password")
 
 	resp, m = e.put(admin, "/files/"+f+"?fields=shared_link", map[string]any{"shared_link": map[string]any{"access": "open", "permissions": map[string]any{"can_download": true, "can_edit": true}}}, nil)
 	require.Equal(t, http.StatusOK, resp.StatusCode, "%v", m)

@@ -133,26 +133,28 @@ func sameLink(a, b SharedLink) bool {
 
 // checkSharedLink asks the access model for the change of it's shared
 // link and checks a vanity name is free; it returns the update to apply
-// (a view-only one for p who may only create links).
-func (s *ReadTx) checkSharedLink(p *Principal, it *Item, removeLink bool, link *SharedLinkUpdate) (*SharedLinkUpdate, *wire.Error) {
+// (a view-only one for p who may only create links), and readOnly when p,
+// who may not change links, asked for the current link unchanged: nothing
+// is to change then (no new etag, no event).
+func (s *ReadTx) checkSharedLink(p *Principal, it *Item, removeLink bool, link *SharedLinkUpdate) (_ *SharedLinkUpdate, readOnly bool, _ *wire.Error) {
 	act, viewOnly, ok := s.sharedLinkAction(p, it, removeLink, link)
 	if !ok {
-		return link, nil
+		return link, false, nil
 	}
 	if !s.Can(p, it, act) {
-		return nil, ErrDenied(it.Typ)
+		return nil, false, ErrDenied(it.Typ)
 	}
 	if link != nil && link.VanityName != nil {
 		if aerr := s.checkVanityName(it, *link.VanityName); aerr != nil {
-			return nil, aerr
+			return nil, false, aerr
 		}
 	}
 	if viewOnly {
 		l, off := *link, false
 		l.CanDownload = &off
-		return &l, nil
+		return &l, false, nil
 	}
-	return link, nil
+	return link, act == actShareCreate, nil
 }
 
 // checkVanityName refuses a vanity name another item's shared link has
@@ -237,13 +239,18 @@ func (s *Tx) UpdateItem(id string, body ItemUpdateBody, p *Principal, typ string
 	if aerr := CheckIfMatch(ifMatch, it.Etag()); aerr != nil {
 		return Reply{}, aerr
 	}
-	for _, need := range body.actions(p, it) {
+	acts := body.actions(p, it)
+	for _, need := range acts {
 		if !s.Can(p, it, need) {
 			return Reply{}, ErrDenied(typ)
 		}
 	}
-	if link, aerr = s.checkSharedLink(p, it, removeLink, link); aerr != nil {
+	link, readOnly, aerr := s.checkSharedLink(p, it, removeLink, link)
+	if aerr != nil {
 		return Reply{}, aerr
+	}
+	if readOnly && len(acts) == 0 {
+		return Reply{wire.StatusOK, s.Render(it, fields, p)}, nil // the current link, read
 	}
 	target, owner, name := it.ParentID, it.Owner, it.Name
 	moving := body.Parent != nil && MovesTo(p, it, *body.Parent.ID)

@@ -160,8 +160,12 @@ func (s *Tx) UpdateWebLink(p *Principal, id string, body UpdateWebLinkBody, now 
 		body.Parent != nil && MovesTo(p, wl, *body.Parent.ID) && !s.Can(p, wl, actMove) {
 		return Reply{}, ErrDenied("web_link")
 	}
-	if link, aerr = s.checkSharedLink(p, wl, removeLink, link); aerr != nil {
+	link, readOnly, aerr := s.checkSharedLink(p, wl, removeLink, link)
+	if aerr != nil {
 		return Reply{}, aerr
+	}
+	if readOnly && !edits && body.Parent == nil {
+		return Reply{wire.StatusOK, s.Render(wl, fields, p)}, nil // the current link, read
 	}
 	target, owner := wl.ParentID, wl.Owner
 	moving := body.Parent != nil && MovesTo(p, wl, *body.Parent.ID)
