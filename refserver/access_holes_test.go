@@ -194,6 +194,8 @@ func TestFolderCollaborationSettings(t *testing.T) {
 			requireAPIError(t, resp, m, http.StatusForbidden, wire.CodeAccessDenied)
 		}
 
+		resp, m = e.put(admin, "/folders/"+dir, map[string]any{"can_non_owners_view_collaborators": false}, nil)
+		requireAPIError(t, resp, m, http.StatusBadRequest, wire.CodeBadRequest) // the spec: invitations off first
 		e.ok(http.MethodPut, "/folders/"+dir, admin, map[string]any{"can_non_owners_invite": false}, http.StatusOK)
 		resp, m = invite(user, "second@cms.test")
 		requireAPIError(t, resp, m, http.StatusForbidden, wire.CodeAccessDenied)

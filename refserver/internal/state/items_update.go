@@ -33,7 +33,13 @@ import (
 //     that is not under retention"); this server does not extend
 //     dispositions (400 bad_request for a retained file);
 //   - collections (favorites) are not kept by this server: an empty list is
-//     taken, a non-empty one is 400 bad_request.
+//     taken, a non-empty one is 400 bad_request;
+//   - can_non_owners_view_collaborators false needs can_non_owners_invite
+//     false, set before or in the same update (the spec): 400 bad_request;
+//   - what the caller may change is the access model's (access.go): a move
+//     actMove, the collaboration settings actFolderSettings, the shared
+//     link actShareCreate or actShareChange, the rest ActEdit: 403
+//     access_denied_insufficient_permissions otherwise.
 //
 // A move changes the owner as an upload into the target would (the owner
 // of the target folder, or the caller for their root), and the etag,
@@ -275,6 +281,18 @@ func (s *Tx) UpdateItem(id string, body ItemUpdateBody, p *Principal, typ string
 		}
 		if c := s.Conflict(target, owner, name, it); c != nil {
 			return Reply{}, s.ErrNameInUse(c)
+		}
+	}
+	if v := body.CanNonOwnersViewCollaborators; v != nil && !*v {
+		invite := boolOr(it.CanNonOwnersInvite, true)
+		if body.CanNonOwnersInvite != nil {
+			invite = *body.CanNonOwnersInvite
+		}
+		if invite {
+			// The spec: setting it false "is required to also set
+			// can_non_owners_invite_collaborators to false if it has not
+			// already been set".
+			return Reply{}, wire.BadRequest("can_non_owners_view_collaborators false needs can_non_owners_invite false")
 		}
 	}
 	if body.DispositionAt != nil {
