@@ -101,6 +101,8 @@ func TestViewerGetsViewOnlyLinks(t *testing.T) {
 		resp, m := e.put(user, "/files/"+f, map[string]any{"shared_link": link}, nil)
 		requireAPIError(t, resp, m, http.StatusForbidden, wire.CodeAccessDenied)
 	}
+	resp, m = e.put(user, "/files/"+f, map[string]any{"parent": map[string]any{"id": dir}}, nil)
+	requireAPIError(t, resp, m, http.StatusForbidden, wire.CodeAccessDenied) // a "move" in place still changes the etag
 	require.Equal(t, before, snapshot(e.s), "a viewer changes no link")
 	resp, m = e.put(user, "/files/"+f+"?fields=shared_link", map[string]any{"shared_link": map[string]any{}}, nil)
 	require.Equal(t, http.StatusOK, resp.StatusCode, "the current link, unchanged: %v", m)

@@ -94,8 +94,8 @@ func (b *ItemUpdateBody) actions(p *Principal, it *Item) []Action {
 	if b.CanNonOwnersInvite != nil || b.CanNonOwnersViewCollaborators != nil || b.IsCollaborationRestrictedToEnterprise != nil {
 		acts = append(acts, actFolderSettings)
 	}
-	if len(acts) == 0 && !b.SharedLink.Present && b.Parent == nil {
-		acts = append(acts, ActEdit) // an empty update still changes the etag
+	if len(acts) == 0 && !b.SharedLink.Present {
+		acts = append(acts, ActEdit) // an update that asks nothing still changes the etag
 	}
 	return acts
 }

@@ -155,20 +155,20 @@ func (s *Tx) UpdateWebLink(p *Principal, id string, body UpdateWebLinkBody, now 
 	if aerr != nil {
 		return Reply{}, aerr
 	}
-	edits := body.URL != nil || body.Name != nil || body.Description != nil || body.Parent == nil && !body.SharedLink.Present
-	if edits && !s.Can(p, wl, ActEdit) ||
-		body.Parent != nil && MovesTo(p, wl, *body.Parent.ID) && !s.Can(p, wl, actMove) {
+	moves := body.Parent != nil && MovesTo(p, wl, *body.Parent.ID)
+	edits := body.URL != nil || body.Name != nil || body.Description != nil || !moves && !body.SharedLink.Present
+	if edits && !s.Can(p, wl, ActEdit) || moves && !s.Can(p, wl, actMove) {
 		return Reply{}, ErrDenied("web_link")
 	}
 	link, readOnly, aerr := s.checkSharedLink(p, wl, removeLink, link)
 	if aerr != nil {
 		return Reply{}, aerr
 	}
-	if readOnly && !edits && body.Parent == nil {
+	if readOnly && !edits && !moves {
 		return Reply{wire.StatusOK, s.Render(wl, fields, p)}, nil // the current link, read
 	}
 	target, owner := wl.ParentID, wl.Owner
-	moving := body.Parent != nil && MovesTo(p, wl, *body.Parent.ID)
+	moving := moves
 	if moving {
 		target = *body.Parent.ID
 		parent, aerr := s.ParentFolder(p, target)
