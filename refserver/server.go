@@ -431,12 +431,13 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // logPath is the request path as the logger may see it: the token of a
-// content-host URL (/d/{token}, /embed/{token}) is a signed secret that
-// grants the download, so it is replaced by "[redacted]". The logger never
+// content-host URL (/d/{token}, /embed/{token}, and the shared link token
+// of /shared/static/{name}) is a secret that grants the download, so it is
+// replaced by "[redacted]". The logger never
 // sees headers, queries or bodies (tokens, shared link passwords, client
 // secrets travel there).
 func logPath(r *http.Request) string {
-	for _, prefix := range []string{"/d/", "/embed/"} {
+	for _, prefix := range []string{"/d/", "/embed/", "/shared/static/"} {
 		if rest, ok := strings.CutPrefix(r.URL.Path, prefix); ok && rest != "" {
 			return prefix + "[redacted]"
 		}

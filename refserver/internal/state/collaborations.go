@@ -14,8 +14,12 @@ import (
 //
 //   - POST /collaborations: item {type file|folder, id}, accessible_by
 //     {type user|group, id or login}, role (not owner: 400 bad_request);
-//     the caller must manage the item's collaborators (owner, co-owner,
-//     admin: 403 access_denied_insufficient_permissions otherwise); the root
+//     the caller must be allowed to invite (actInvite: owner, co-owner,
+//     editor, admin; 403 access_denied_insufficient_permissions otherwise),
+//     the folder settings must let them (collabSettingsRefuse), and a
+//     co-owner or can_view_path invitation is the owner's and co-owners'
+//     (403); a folder restricted to the enterprise takes users of the
+//     enterprise and groups only (403); the root
 //     folder is 400 collaborations_not_available_on_root_folder; a web link
 //     or another type is 400 invalid_collaboration_item; a user or group
 //     that already collaborates on the item (pending or accepted), or the
@@ -26,14 +30,18 @@ import (
 //     is accepted; only who may invite it can (403).
 //   - PUT /collaborations/{id}: status accepted or rejected by the invitee of
 //     a pending collaboration only (400 invalid_status otherwise); role,
-//     expires_at (null: no expiry), can_view_path by a manager of the item;
+//     expires_at (null: no expiry) by a manager of the item (owner,
+//     co-owner, admin), can_view_path by the owner (or admin) only;
 //     role owner transfers the item to the collaborator — only the owner or
 //     an admin may (403) — the old owner becomes co-owner, the collaboration
 //     is replaced, and the answer is 204.
 //   - DELETE /collaborations/{id}: a manager of the item, or the collaborator
 //     leaving: 204; the access ends at once (404 after).
-//   - GET one: its item's viewers, its collaborator, its creator; else 404.
-//   - Lists: an item's own collaborations by marker (pending ones included),
+//   - GET one: who may list the item's collaborators, its collaborator, its
+//     creator; else 404.
+//   - Lists: an item's own collaborations by marker (pending ones
+//     included), for who may view collaborators (every role but uploader,
+//     and can_non_owners_view_collaborators not false; 403 otherwise),
 //     a group's by offset (admins and the group's members), the caller's
 //     pending invitations by offset (GET /collaborations?status=pending).
 //   - A pending collaboration's item is null in its record (the spec).
@@ -178,6 +186,31 @@ func (s *ReadTx) grantedAt(p *Principal, it *Item, e *Event) bool {
 	return false
 }
 
+// ownRoles lists the roles u holds through collaborations on it itself.
+func (s *ReadTx) ownRoles(u *User, it *Item) []string {
+	if len(s.collabs.byID) == 0 || u == nil {
+		return nil
+	}
+	var roles []string
+	for _, c := range s.collabs.byItem[it.ID] {
+		if s.grants(c, u) {
+			roles = append(roles, c.role)
+		}
+	}
+	return roles
+}
+
+// hasCollaborations reports whether it has collaborations of its own that
+// are not rejected (has_collaborations).
+func (s *ReadTx) hasCollaborations(it *Item) bool {
+	for _, c := range s.collabs.byItem[it.ID] {
+		if c.status != "rejected" && !s.expired(c) {
+			return true
+		}
+	}
+	return false
+}
+
 // CollabRecord is c's Collaboration record (its item null while pending).
 func (s *Tx) CollabRecord(c *Collab) map[string]any {
 	rec := map[string]any{
@@ -238,9 +271,18 @@ func (s *Tx) CreateCollaboration(id string, typ string, p *Principal, body Colla
 	if !ValidID(id) {
 		return Reply{}, wire.NotFound(typ)
 	}
-	it, aerr := s.LookupFor(p, typ, id, actManageCollaborators)
+	it, aerr := s.LookupFor(p, typ, id, actInvite)
 	if aerr != nil {
 		return Reply{}, aerr
+	}
+	if aerr := s.collabSettingsRefuse(p, it, actInvite); aerr != nil {
+		return Reply{}, aerr
+	}
+	// Inviting as co-owner, or with can_view_path, is the owner's and the
+	// co-owners' (the spec's can_view_path; an editor invites editors and
+	// lower roles).
+	if (*body.Role == "co-owner" || body.CanViewPath != nil && *body.CanViewPath) && !s.Can(p, it, actManageCollaborators) {
+		return Reply{}, wire.Errorf(wire.StatusForbidden, wire.CodeAccessDenied, "Only the owner and co-owners invite co-owners or give can_view_path")
 	}
 	now := s.NowSec()
 	c := &Collab{item: it, role: *body.Role, status: "accepted", expiresAt: expires, createdBy: p.User, createdAt: now, modifiedAt: now}
@@ -277,8 +319,11 @@ func (s *Tx) CreateCollaboration(id string, typ string, p *Principal, body Colla
 			c.inviteEmail, c.status = login, "pending"
 		}
 	}
-	if c.user != nil && (c.user.Free || s.EnterpriseUser(c.user.ID) == nil && c.user != s.Admin && c.user != s.User) {
+	if c.user != nil && !s.inEnterprise(c.user) {
 		c.status = "pending" // outside the enterprise: they accept or reject
+	}
+	if c.group == nil && !s.inEnterprise(c.user) && s.restrictedToEnterprise(it) {
+		return Reply{}, wire.Errorf(wire.StatusForbidden, wire.CodeAccessDenied, "Collaboration on this folder is restricted to the users of the enterprise (is_collaboration_restricted_to_enterprise)")
 	}
 	if s.alreadyCollaborates(c) {
 		return Reply{}, wire.Errorf(wire.StatusBadRequest, CodeAlreadyCollaborator, "The user or group already collaborates on this item")
@@ -325,10 +370,16 @@ func (s *Tx) alreadyCollaborates(c *Collab) bool {
 // viewer of its item, its collaborator or its creator.
 func (s *Tx) CollabFor(id string, p *Principal) (*Collab, *wire.Error) {
 	c, ok := s.collabs.byID[id]
-	if !ok || s.expired(c) || !(s.visible(p, c.item) || c.user == p.User || c.createdBy == p.User) {
+	if !ok || s.expired(c) || !(s.mayListCollaborators(p, c.item) || c.user == p.User || c.createdBy == p.User) {
 		return nil, wire.NotFound("collaboration")
 	}
 	return c, nil
+}
+
+// mayListCollaborators reports whether p reads the collaborations of it:
+// a role that views collaborators, and the folder settings allowing.
+func (s *ReadTx) mayListCollaborators(p *Principal, it *Item) bool {
+	return s.Can(p, it, actViewCollaborators) && s.collabSettingsRefuse(p, it, actViewCollaborators) == nil
 }
 
 // CollabUpdateBody is the body of PUT /collaborations/{id}.
@@ -357,6 +408,10 @@ func (s *Tx) UpdateCollaboration(collabID string, p *Principal, body CollabUpdat
 	changesGrant := body.Role != nil || body.ExpiresAt.Present || body.CanViewPath != nil
 	if changesGrant && !s.Can(p, c.item, actManageCollaborators) {
 		return Reply{}, ErrDenied("collaboration")
+	}
+	if body.CanViewPath != nil && !s.Can(p, c.item, actFolderSettings) {
+		// "Only an owner can update can_view_path on existing collaborations."
+		return Reply{}, wire.Errorf(wire.StatusForbidden, wire.CodeAccessDenied, "Only the owner changes can_view_path of a collaboration")
 	}
 	if body.Role != nil && *body.Role == "owner" {
 		if !s.Can(p, c.item, actOwn) {
@@ -450,6 +505,12 @@ func (s *Tx) DeleteCollaboration(collabID string, p *Principal) (Reply, *wire.Er
 func (s *Tx) ListItemCollaborations(p *Principal, typ string, id string, q wire.Page, fields []string) (Reply, *wire.Error) {
 	it, aerr := s.Lookup(p, typ, id)
 	if aerr != nil {
+		return Reply{}, aerr
+	}
+	if !s.Can(p, it, actViewCollaborators) {
+		return Reply{}, ErrDenied(typ)
+	}
+	if aerr := s.collabSettingsRefuse(p, it, actViewCollaborators); aerr != nil {
 		return Reply{}, aerr
 	}
 	var list []*Collab

@@ -350,7 +350,7 @@ func (s *Tx) Standard(it *Item) map[string]any {
 	m["owned_by"] = it.Owner.Mini()
 	m["shared_link"] = nil
 	if it.Link != nil {
-		m["shared_link"] = s.sharedLinkRecord(it.Link)
+		m["shared_link"] = s.sharedLinkRecord(it)
 	}
 	m["parent"] = s.parentMini(it)
 	if it.Typ == "file" {
@@ -383,24 +383,14 @@ func (s *Tx) Extra(it *Item, field string, p *Principal) (any, bool) {
 	if v, ok := s.itemSettings(it, field); ok {
 		return v, true // items_update.go
 	}
-	perms := map[string]any{
-		"can_delete": true, "can_download": true, "can_invite_collaborator": true, "can_rename": true,
-		"can_set_share_access": true, "can_share": true, "can_upload": true,
-	}
 	switch field {
 	case "permissions":
-		if it.Typ == "file" {
-			perms["can_annotate"] = false
-			perms["can_comment"] = true
-			perms["can_preview"] = true
-			perms["can_view_annotations_all"] = false
-			perms["can_view_annotations_self"] = false
-			perms["can_apply_watermark"] = false
-		}
-		return perms, true
+		return s.callerPermissions(p, it), true // access.go
 	case "tags":
 		return []string{}, true
-	case "has_collaborations", "is_externally_owned", "is_accessible_via_shared_link":
+	case "has_collaborations":
+		return s.hasCollaborations(it), true // collaborations.go
+	case "is_externally_owned", "is_accessible_via_shared_link":
 		return false, true
 	case "watermark_info":
 		return s.watermarkInfo(it), true // watermarks.go
