@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/contentapi/cms/refserver/internal/blob"
+	"github.com/contentapi/cms/refserver/internal/hookaddr"
 	"github.com/contentapi/cms/refserver/internal/oauth"
 	"github.com/contentapi/cms/refserver/internal/persist"
 	"github.com/contentapi/cms/refserver/internal/state"
@@ -129,8 +130,17 @@ type Options struct {
 	// key, kept with the state in DataDir.
 	WebhookPrimaryKey, WebhookSecondaryKey string
 	// WebhookTransport carries webhook deliveries; nil means a transport
-	// of the server's own (a test may deliver in memory).
+	// of the server's own (a test may deliver in memory), which uses no
+	// proxy and connects only to the addresses the address rule allows,
+	// checked on every address a host name resolves to (the rule:
+	// docs/webhooks.md; WebhookAllowedHosts).
 	WebhookTransport http.RoundTripper
+	// WebhookAllowedHosts are hosts a webhook may deliver to besides the
+	// public https addresses on port 443 (and http on a loopback host)
+	// the rule allows: each a host name, an IP address or a CIDR prefix
+	// (10.0.0.0/8), taken with http or https on any port, at creation and
+	// when a delivery connects. An invalid entry fails New and Start.
+	WebhookAllowedHosts []string
 	// WebhookRetryDelay is the wait before the first retry of a failed
 	// delivery; each later retry waits twice as long (default 2s).
 	WebhookRetryDelay time.Duration
@@ -196,6 +206,7 @@ type Server struct {
 	// Webhook deliveries (webhook_delivery.go): their client, the slots
 	// that bound how many run at once, and the goroutines of those pending.
 	hookClient *http.Client
+	hookDialer *hookaddr.Dialer // the client's dialer, nil with Options.WebhookTransport
 	hookSlots  chan struct{}
 	hookWG     sync.WaitGroup
 
@@ -269,6 +280,10 @@ func newServer(opts Options) (*Server, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
+	hookAddrs, err := hookaddr.NewPolicy(opts.WebhookAllowedHosts)
+	if err != nil {
+		return nil, fmt.Errorf("refserver: WebhookAllowedHosts: %w", err)
+	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -282,15 +297,15 @@ func newServer(opts Options) (*Server, error) {
 				ContentNotReady: opts.ContentNotReady, LegalHoldReleaseDelay: opts.LegalHoldReleaseDelay,
 				EventHistory: opts.EventHistory, ChunkedMinSize: opts.ChunkedMinSize, PartSize: opts.PartSize,
 			},
-			Now:     opts.Now,
-			Log:     opts.Logger,
-			Store:   opts.Store,
-			SignKey: state.RandomBytes(32),
+			Now:       opts.Now,
+			Log:       opts.Logger,
+			Store:     opts.Store,
+			SignKey:   state.RandomBytes(32),
+			HookAddrs: hookAddrs,
 		}),
 		requests: newRequestLog(opts.RequestLogSize),
 	}
 	s.life.init()
-	var err error
 	s.st.Update(func(tx *state.Tx) {
 		tx.InitItemIndexes()
 		err = tx.InitPrincipals()

@@ -7,9 +7,11 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"io"
+	"net"
 	"net/http"
 	"time"
 
+	"github.com/contentapi/cms/refserver/internal/hookaddr"
 	"github.com/contentapi/cms/refserver/internal/state"
 )
 
@@ -74,7 +76,11 @@ func (s *Server) initWebhookDelivery() {
 	}
 	rt := s.opts.WebhookTransport
 	if rt == nil {
-		rt = http.DefaultTransport.(*http.Transport).Clone()
+		s.hookDialer = &hookaddr.Dialer{Policy: s.st.HookAddrs, Dialer: net.Dialer{Timeout: webhookDeliveryTimeout, KeepAlive: 30 * time.Second}}
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		t.Proxy = nil // the rule applies to the receiver's addresses, not a proxy's
+		t.DialContext = s.hookDialer.DialContext
+		rt = t
 	}
 	s.hookClient = &http.Client{
 		Transport:     rt,
@@ -149,6 +155,12 @@ func (s *Server) deliver(d delivery) {
 
 // post makes one attempt; it reports whether the receiver took it.
 func (s *Server) post(d delivery) bool {
+	if err := s.st.HookAddrs.CheckURL(d.address); err != nil {
+		// A webhook kept from before the rule, or from a server that
+		// allowed its host.
+		s.st.Log.Warn("webhook delivery refused", "webhook", d.hookID, "err", err)
+		return false
+	}
 	ctx, cancel := context.WithTimeout(s.life.baseCtx, webhookDeliveryTimeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, d.address, bytes.NewReader(d.body))

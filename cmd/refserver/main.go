@@ -82,6 +82,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		verbose bool
 		appCfg  string
 		pins    int
+		allow   string
 	)
 	fs.StringVar(&opts.Addr, "addr", "127.0.0.1:0", "API listener address")
 	fs.StringVar(&opts.UploadAddr, "upload-addr", "", "upload listener address (default: a free port)")
@@ -103,6 +104,8 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	fs.DurationVar(&opts.CloseGrace, "close-grace", 0, "how long a stop (SIGTERM, interrupt) lets requests in flight finish before it closes their connections (default 2s)")
 	fs.StringVar(&opts.WebhookPrimaryKey, "webhook-primary-key", "", "the primary key webhook deliveries are signed with (default: random, kept with -data)")
 	fs.StringVar(&opts.WebhookSecondaryKey, "webhook-secondary-key", "", "the secondary key webhook deliveries are signed with (default: random, kept with -data)")
+	fs.StringVar(&allow, "webhook-allow-hosts", "", "comma-separated hosts webhooks may deliver to besides public https on port 443 and http on loopback: "+
+		"host names, IP addresses or CIDR prefixes (10.0.0.0/8), with any scheme and port")
 	fs.IntVar(&opts.EventHistory, "event-history", 0, "how many events GET /events keeps (default 10000; negative records none)")
 	fs.DurationVar(&opts.LongPollTimeout, "long-poll-timeout", 0, "how long a long poll of the event stream waits before it answers reconnect (default 60s)")
 	fs.IntVar(&opts.RequestLogSize, "request-log", defaultRequestLog,
@@ -113,6 +116,9 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments: %v", fs.Args())
+	}
+	if allow != "" {
+		opts.WebhookAllowedHosts = strings.Split(allow, ",")
 	}
 	if opts.PartSize < 0 || opts.ChunkedMinSize < 0 || pins < 0 {
 		return errors.New("-part-size, -chunked-min-size and -device-pins must not be negative")
