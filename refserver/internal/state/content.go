@@ -76,6 +76,11 @@ type Version struct {
 	Blob      blob.Info
 	CreatedAt time.Time
 	By        *User
+	// Name is the file's name when a newer version replaced this one
+	// ("" while it is the current one, whose name is the file's, and
+	// for versions kept from before names were): promoting it restores
+	// the name (file_versions.go).
+	Name string
 
 	// A version in the trash (file_versions.go): when and by whom, and the
 	// last restore.
