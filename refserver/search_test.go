@@ -286,6 +286,40 @@ func TestSearchMetadataFilters(t *testing.T) {
 	}
 }
 
+// TestSearchMatchesWordPrefixes: a bare word also finds the words it
+// begins, as Box's search guide shows ("cal" finds California), in names,
+// descriptions and content; an item with the whole word ranks above one
+// with a longer word; a quoted word and a phrase match whole words only.
+func TestSearchMatchesWordPrefixes(t *testing.T) {
+	e := newEnv(t, Options{})
+	tok := e.s.UserToken()
+	e.uploadFile(tok, "0", "California trip.txt", []byte("beaches"))
+	e.uploadFile(tok, "0", "cal.txt", []byte("calendar of the year"))
+	e.uploadFile(tok, "0", "local notes.txt", []byte("nothing here"))
+	e.createFolder(tok, "0", "Calgary")
+
+	cases := []struct {
+		query string
+		want  []string
+	}{
+		{"cal", []string{"California trip.txt", "cal.txt", "Calgary"}},
+		{"CALIF", []string{"California trip.txt"}},
+		{"calendar", []string{"cal.txt"}},
+		{"cale", []string{"cal.txt"}}, // content words too
+		{`"cal"`, []string{"cal.txt"}},
+		{`"cal trip"`, nil},
+		{"california tr", []string{"California trip.txt"}},
+		{"cal AND NOT calgary", []string{"California trip.txt", "cal.txt"}},
+		{"ocal", nil}, // a prefix, not a substring
+	}
+	for _, c := range cases {
+		names, _ := e.search(tok, q("query", c.query))
+		require.Equal(t, sorted(c.want), sorted(names), "query %q", c.query)
+	}
+	names, _ := e.search(tok, q("query", "cal", "content_types", "name"))
+	require.Equal(t, "cal.txt", names[0], "the whole word ranks first")
+}
+
 func TestSearchQueryParser(t *testing.T) {
 	render := func(n *state.SearchNode) string {
 		var f func(*state.SearchNode) string

@@ -6,6 +6,7 @@ import (
 	"hash/maphash"
 	"io"
 	"path"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -75,6 +76,11 @@ type searchIndex struct {
 	Postings map[string]map[*Item]SearchField
 	Docs     map[*Item]*SearchDoc
 	pending  map[*Item]struct{}
+
+	// vocab is the words of Postings, sorted, for prefix matches; it is
+	// rebuilt when a search needs it after a word came or went.
+	vocab      []string
+	vocabStale bool
 }
 
 // SearchDoc is what the index holds of one item.
@@ -96,6 +102,8 @@ func NewSearchIndex() *searchIndex {
 		Postings: make(map[string]map[*Item]SearchField),
 		Docs:     make(map[*Item]*SearchDoc),
 		pending:  make(map[*Item]struct{}),
+
+		vocabStale: true,
 	}
 }
 
@@ -160,6 +168,7 @@ func (x *searchIndex) unpost(w string, it *Item) {
 		delete(p, it)
 		if len(p) == 0 {
 			delete(x.Postings, w)
+			x.vocabStale = true
 		}
 	}
 }
@@ -213,6 +222,7 @@ func (s *Tx) indexItem(ctx context.Context, it *Item) {
 		if p == nil {
 			p = make(map[*Item]SearchField)
 			x.Postings[w] = p
+			x.vocabStale = true
 		}
 		p[it] = f
 	}
@@ -279,6 +289,9 @@ func fileExtension(name string) string {
 func (x *searchIndex) Eval(n *SearchNode, mask SearchField) map[*Item]int {
 	switch n.Op {
 	case OpWords:
+		if n.Prefix && len(n.Words) == 1 {
+			return x.prefixed(n.Words[0], mask)
+		}
 		return x.words(n.Words, mask)
 	case OpNot:
 		return x.except(x.Eval(n.Kids[0], mask))
@@ -359,6 +372,37 @@ func (x *searchIndex) words(words []string, mask SearchField) map[*Item]int {
 			}
 		}
 		out[it] = fieldWeight(f) * len(words)
+	}
+	return out
+}
+
+// prefixed matches the words that begin with prefix (the word itself
+// among them): each item scores as for its best word, a word it only
+// begins one less than the word itself (at least 1).
+func (x *searchIndex) prefixed(prefix string, mask SearchField) map[*Item]int {
+	if x.vocabStale {
+		x.vocab = x.vocab[:0]
+		for w := range x.Postings {
+			x.vocab = append(x.vocab, w)
+		}
+		slices.Sort(x.vocab)
+		x.vocabStale = false
+	}
+	out := map[*Item]int{}
+	i, _ := slices.BinarySearch(x.vocab, prefix)
+	for ; i < len(x.vocab) && strings.HasPrefix(x.vocab[i], prefix); i++ {
+		w := x.vocab[i]
+		for it, f := range x.Postings[w] {
+			f &= mask
+			if f == 0 {
+				continue
+			}
+			sc := fieldWeight(f)
+			if w != prefix {
+				sc = max(1, sc-1)
+			}
+			out[it] = max(out[it], sc)
+		}
 	}
 	return out
 }
