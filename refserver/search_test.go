@@ -405,3 +405,43 @@ func FuzzSearchQuery(f *testing.F) {
 		_ = x.Eval(n, state.AllSearchFields)
 	})
 }
+
+// TestSearchIndexDelay: with Options.SearchIndexDelay a new item is not
+// found until the delay has passed on the server's clock, and a renamed
+// one is found under its old name until then, as the service indexes
+// asynchronously; a restarted server finds what it had at once.
+func TestSearchIndexDelay(t *testing.T) {
+	dir := t.TempDir()
+	e := newEnv(t, Options{SearchIndexDelay: 30 * time.Second, DataDir: dir})
+	tok := e.s.UserToken()
+	f := e.uploadFile(tok, "0", "delayed.txt", []byte("x"))["id"].(string)
+	names, _ := e.search(tok, q("query", "delayed"))
+	require.Empty(t, names, "a new item is not indexed yet")
+	e.clock.Advance(29 * time.Second)
+	names, _ = e.search(tok, q("query", "delayed"))
+	require.Empty(t, names)
+	e.clock.Advance(time.Second)
+	names, _ = e.search(tok, q("query", "delayed"))
+	require.Equal(t, []string{"delayed.txt"}, names, "indexed once the delay passed")
+
+	resp, m := e.put(tok, "/files/"+f, map[string]any{"name": "renamed.txt"}, nil)
+	require.Equal(t, http.StatusOK, resp.StatusCode, "%v", m)
+	names, _ = e.search(tok, q("query", "renamed"))
+	require.Empty(t, names, "the new name is not indexed yet")
+	names, _ = e.search(tok, q("query", "delayed"))
+	require.Equal(t, []string{"renamed.txt"}, names, "the old name still finds it")
+	e.clock.Advance(30 * time.Second)
+	names, _ = e.search(tok, q("query", "renamed"))
+	require.Equal(t, []string{"renamed.txt"}, names)
+	names, _ = e.search(tok, q("query", "delayed"))
+	require.Empty(t, names)
+
+	e.uploadFile(tok, "0", "late.txt", []byte("x"))
+	require.NoError(t, e.s.Close())
+	s2, err := Start(Options{SearchIndexDelay: 30 * time.Second, DataDir: dir, Now: e.clock.Now, PartSize: 4, ChunkedMinSize: 5})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = s2.Close() })
+	e.s = s2
+	names, _ = e.search(tok, q("query", "late"))
+	require.Equal(t, []string{"late.txt"}, names, "a restored item is not delayed")
+}

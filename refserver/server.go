@@ -144,6 +144,12 @@ type Options struct {
 	// WebhookRetryDelay is the wait before the first retry of a failed
 	// delivery; each later retry waits twice as long (default 2s).
 	WebhookRetryDelay time.Duration
+	// SearchIndexDelay is how long, on the server clock (Now), a new or
+	// changed item waits before GET /search sees the change, as the
+	// service indexes new content asynchronously (a new item is not
+	// found, a renamed one is found under its old name); 0 (the default)
+	// means at once.
+	SearchIndexDelay time.Duration
 	// RequestLogSize is how many of the newest requests Requests keeps: 0
 	// means DefaultRequestLogSize, negative keeps none. Older records are
 	// dropped (RequestsDropped counts them), so the log's memory is bounded.
@@ -296,6 +302,7 @@ func newServer(opts Options) (*Server, error) {
 				RetryAfter: opts.RetryAfter, SignedURLTTL: opts.SignedURLTTL,
 				ContentNotReady: opts.ContentNotReady, LegalHoldReleaseDelay: opts.LegalHoldReleaseDelay,
 				EventHistory: opts.EventHistory, ChunkedMinSize: opts.ChunkedMinSize, PartSize: opts.PartSize,
+				SearchIndexDelay: opts.SearchIndexDelay,
 			},
 			Now:       opts.Now,
 			Log:       opts.Logger,

@@ -106,6 +106,8 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	fs.StringVar(&opts.WebhookSecondaryKey, "webhook-secondary-key", "", "the secondary key webhook deliveries are signed with (default: random, kept with -data)")
 	fs.StringVar(&allow, "webhook-allow-hosts", "", "comma-separated hosts webhooks may deliver to besides public https on port 443 and http on loopback: "+
 		"host names, IP addresses or CIDR prefixes (10.0.0.0/8), with any scheme and port")
+	fs.DurationVar(&opts.SearchIndexDelay, "search-delay", 0, "how long a new or changed item waits before search sees the change, "+
+		"as the service indexes asynchronously (default 0: at once)")
 	fs.IntVar(&opts.EventHistory, "event-history", 0, "how many events GET /events keeps (default 10000; negative records none)")
 	fs.DurationVar(&opts.LongPollTimeout, "long-poll-timeout", 0, "how long a long poll of the event stream waits before it answers reconnect (default 60s)")
 	fs.IntVar(&opts.RequestLogSize, "request-log", defaultRequestLog,

@@ -8,6 +8,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 )
@@ -23,6 +24,13 @@ import (
 // trashes, restores or deletes an item call it), which marks the item
 // pending; a search first re-reads the pending items. A change costs a map
 // insert, and the content of a file is read once per version.
+//
+// With Options.SearchIndexDelay (StateConfig.SearchIndexDelay), a change
+// waits that long, on the server's clock, before a search re-reads the
+// item, as the service indexes new content asynchronously: until then a
+// search sees what was indexed before (nothing for a new item, the old
+// name for a renamed one). Items restored from a data directory and an
+// item that is gone (purged) are not delayed.
 //
 // The content of a file is indexed when its name has a text extension
 // (textExtensions) and only its first maxIndexedContent bytes.
@@ -75,7 +83,10 @@ type searchIndex struct {
 	seed     maphash.Seed
 	Postings map[string]map[*Item]SearchField
 	Docs     map[*Item]*SearchDoc
-	pending  map[*Item]struct{}
+	pending  map[*Item]time.Time // when each pending item may be indexed (zero: at once)
+	// readyAt is when a change made now may be indexed (zero: at once);
+	// nil means at once.
+	readyAt func() time.Time
 
 	// vocab is the words of Postings, sorted, for prefix matches; it is
 	// rebuilt when a search needs it after a word came or went.
@@ -101,7 +112,7 @@ func NewSearchIndex() *searchIndex {
 		seed:     maphash.MakeSeed(),
 		Postings: make(map[string]map[*Item]SearchField),
 		Docs:     make(map[*Item]*SearchDoc),
-		pending:  make(map[*Item]struct{}),
+		pending:  make(map[*Item]time.Time),
 
 		vocabStale: true,
 	}
@@ -112,6 +123,12 @@ func NewSearchIndex() *searchIndex {
 // hear of every change the folder indexes see.
 func (s *Tx) InitItemIndexes() {
 	s.Search = NewSearchIndex()
+	s.Search.readyAt = func() time.Time {
+		if s.Cfg.SearchIndexDelay <= 0 || !s.EventsOn { // restored items were indexed long ago
+			return time.Time{}
+		}
+		return s.Now().Add(s.Cfg.SearchIndexDelay)
+	}
 	s.Folders = folderIndexes{M: make(map[IndexKey]*folderIndex), changed: func(it *Item, from itemSlot, to IndexKey, listed bool) {
 		s.Search.changed(it)
 		if s.EventsOn {
@@ -124,8 +141,15 @@ func (s *Tx) InitItemIndexes() {
 	}}
 }
 
-// changed marks an item to be indexed anew before the next search.
-func (x *searchIndex) changed(it *Item) { x.pending[it] = struct{}{} }
+// changed marks an item to be indexed anew before the next search (or
+// the first one after the index delay).
+func (x *searchIndex) changed(it *Item) {
+	var at time.Time
+	if x.readyAt != nil {
+		at = x.readyAt()
+	}
+	x.pending[it] = at
+}
 
 // PairKey is the key of two adjacent words.
 func (x *searchIndex) PairKey(a, b string) uint64 {
@@ -138,15 +162,26 @@ func (x *searchIndex) PairKey(a, b string) uint64 {
 }
 
 // FlushSearchIndex indexes the pending items (reading the content of text
-// files from the store), so a search sees every change.
+// files from the store), so a search sees every change, but those still
+// within the index delay.
 func (s *Tx) FlushSearchIndex(ctx context.Context) {
 	x := s.Search
-	for it := range x.pending {
-		delete(x.pending, it)
+	var now time.Time
+	for it, at := range x.pending {
 		if s.Items[it.ID] != it {
+			delete(x.pending, it)
 			x.drop(it)
 			continue
 		}
+		if !at.IsZero() {
+			if now.IsZero() {
+				now = s.Now()
+			}
+			if now.Before(at) {
+				continue
+			}
+		}
+		delete(x.pending, it)
 		s.indexItem(ctx, it)
 	}
 }

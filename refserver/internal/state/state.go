@@ -179,6 +179,7 @@ type StateConfig struct {
 	ContentNotReady, LegalHoldReleaseDelay time.Duration
 	EventHistory                           int
 	ChunkedMinSize, PartSize               int64
+	SearchIndexDelay                       time.Duration // search_index.go
 }
 
 // Update runs fn as one change of the state, under the state's lock: a
