@@ -144,6 +144,14 @@ type Options struct {
 	// WebhookRetryDelay is the wait before the first retry of a failed
 	// delivery; each later retry waits twice as long (default 2s).
 	WebhookRetryDelay time.Duration
+	// WebhookQueueLimit and WebhookQueueBytes bound the webhook delivery
+	// queue: how many deliveries (in flight, ready or waiting for a
+	// retry) and how many bytes of their payloads it holds (defaults
+	// DefaultWebhookQueueLimit and DefaultWebhookQueueBytes). Past a
+	// bound the oldest queued delivery not in flight is dropped
+	// (WebhookQueueStats counts the drops).
+	WebhookQueueLimit int
+	WebhookQueueBytes int64
 	// SearchIndexDelay is how long, on the server clock (Now), a new or
 	// changed item waits before GET /search sees the change, as the
 	// service indexes new content asynchronously (a new item is not
@@ -209,11 +217,12 @@ type Server struct {
 	faultsMu sync.Mutex
 	faults   []*fault
 
-	// Webhook deliveries (webhook_delivery.go): their client, the slots
-	// that bound how many run at once, and the goroutines of those pending.
+	// Webhook deliveries (webhook_delivery.go): their client, the queue
+	// (webhook_queue.go), and the goroutines of those being admitted or
+	// attempted.
 	hookClient *http.Client
 	hookDialer *hookaddr.Dialer // the client's dialer, nil with Options.WebhookTransport
-	hookSlots  chan struct{}
+	hooks      *hookQueue
 	hookWG     sync.WaitGroup
 
 	reqMu    sync.Mutex

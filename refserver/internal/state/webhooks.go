@@ -73,6 +73,9 @@ type webhookState struct {
 // InitResources, and to empty the state before a restore.
 func (s *Tx) InitWebhooks() { s.Webhooks = webhookState{ByID: map[string]*Webhook{}} }
 
+// CreatorID is the id of the user who created the webhook (its owner).
+func (w *Webhook) CreatorID() string { return w.createdBy.ID }
+
 // Record is the Webhook record.
 func (w *Webhook) Record() map[string]any {
 	return map[string]any{
