@@ -121,7 +121,7 @@ func TestUploadChunkedNewVersion(t *testing.T) {
 	_, _, err = c.Uploads.UploadVersionChunked(context.Background(), f.ID, bytes.NewReader(v2), int64(len(v2)), &cms.ChunkedUploadOptions{IfMatch: "stale-etag"})
 	assert.ErrorIs(t, err, cms.ErrPreconditionFailed, "commit honours if-match")
 
-	g, _, err := c.Uploads.UploadVersionChunked(context.Background(), f.ID, bytes.NewReader(v2), int64(len(v2)), &cms.ChunkedUploadOptions{IfMatch: f.Etag, NewName: "doc-v2.bin"})
+	g, _, err := c.Uploads.UploadVersionChunked(context.Background(), f.ID, bytes.NewReader(v2), int64(len(v2)), &cms.ChunkedUploadOptions{IfMatch: f.ETag, NewName: "doc-v2.bin"})
 	require.NoError(t, err)
 	assert.Equal(t, f.ID, g.ID)
 	assert.Equal(t, want, g.SHA1)

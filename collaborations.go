@@ -92,21 +92,36 @@ type AppItem struct {
 // CollaborationAcceptanceRequirements is what the invitee must do before
 // the collaboration is active (acceptance_requirements_status).
 type CollaborationAcceptanceRequirements struct {
-	TermsOfServiceRequirement *struct {
-		IsAccepted     bool `json:"is_accepted"`
-		TermsOfService *struct {
-			ID   string `json:"id"`
-			Type string `json:"type,omitzero"`
-		} `json:"terms_of_service,omitzero"`
-	} `json:"terms_of_service_requirement,omitzero"`
-	StrongPasswordRequirement *struct {
-		EnterpriseHasStrongPasswordRequiredForExternalUsers bool `json:"enterprise_has_strong_password_required_for_external_users"`
-		UserHasStrongPassword                               bool `json:"user_has_strong_password"`
-	} `json:"strong_password_requirement,omitzero"`
-	TwoFactorAuthenticationRequirement *struct {
-		EnterpriseHasTwoFactorAuthEnabled     bool `json:"enterprise_has_two_factor_auth_enabled"`
-		UserHasTwoFactorAuthenticationEnabled bool `json:"user_has_two_factor_authentication_enabled"`
-	} `json:"two_factor_authentication_requirement,omitzero"`
+	TermsOfServiceRequirement          *TermsOfServiceRequirement          `json:"terms_of_service_requirement,omitzero"`
+	StrongPasswordRequirement          *StrongPasswordRequirement          `json:"strong_password_requirement,omitzero"`
+	TwoFactorAuthenticationRequirement *TwoFactorAuthenticationRequirement `json:"two_factor_authentication_requirement,omitzero"`
+}
+
+// TermsOfServiceRequirement says whether the invitee accepted the terms of
+// service a collaboration requires (terms_of_service_requirement).
+type TermsOfServiceRequirement struct {
+	IsAccepted     bool                `json:"is_accepted"`
+	TermsOfService *TermsOfServiceMini `json:"terms_of_service,omitzero"`
+}
+
+// TermsOfServiceMini names terms of service (terms_of_service).
+type TermsOfServiceMini struct {
+	ID   string `json:"id"`
+	Type string `json:"type,omitzero"`
+}
+
+// StrongPasswordRequirement says whether the invitee meets the
+// enterprise's strong-password rule (strong_password_requirement).
+type StrongPasswordRequirement struct {
+	EnterpriseHasStrongPasswordRequiredForExternalUsers bool `json:"enterprise_has_strong_password_required_for_external_users"`
+	UserHasStrongPassword                               bool `json:"user_has_strong_password"`
+}
+
+// TwoFactorAuthenticationRequirement says whether the invitee meets the
+// enterprise's two-factor rule (two_factor_authentication_requirement).
+type TwoFactorAuthenticationRequirement struct {
+	EnterpriseHasTwoFactorAuthEnabled     bool `json:"enterprise_has_two_factor_auth_enabled"`
+	UserHasTwoFactorAuthenticationEnabled bool `json:"user_has_two_factor_authentication_enabled"`
 }
 
 // Collaboration is a collaboration (Collaboration): a user or group given a

@@ -34,12 +34,12 @@ func TestEverydayContentAgainstRefServer(t *testing.T) {
 
 	// Rename, move, describe and tag a file, with if-match.
 	got, _, err := c.Files.Update(ctx, f.ID, &cms.UpdateFileRequest{Name: "g.txt", Parent: &cms.FolderRef{ID: b.ID},
-		Description: cms.Ptr("moved"), Tags: []string{"t1"}}, &cms.UpdateItemOptions{IfMatch: f.Etag, Fields: []string{"name", "parent", "description", "tags"}})
+		Description: cms.Ptr("moved"), Tags: []string{"t1"}}, &cms.UpdateItemOptions{IfMatch: f.ETag, Fields: []string{"name", "parent", "description", "tags"}})
 	require.NoError(t, err)
 	require.Equal(t, "g.txt", got.Name)
 	require.Equal(t, b.ID, got.Parent.ID)
 	require.Equal(t, []string{"t1"}, got.Tags)
-	_, _, err = c.Files.Update(ctx, f.ID, &cms.UpdateFileRequest{Name: "h.txt"}, &cms.UpdateItemOptions{IfMatch: f.Etag})
+	_, _, err = c.Files.Update(ctx, f.ID, &cms.UpdateFileRequest{Name: "h.txt"}, &cms.UpdateItemOptions{IfMatch: f.ETag})
 	require.ErrorIs(t, err, cms.ErrPreconditionFailed)
 
 	// Folders: a cycle is refused, a move works.

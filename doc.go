@@ -13,7 +13,13 @@
 // attempt of every request. WithBaseURL and WithUploadURL point the client
 // at another deployment, such as the reference server of package cmstest.
 // WithAsUser acts as another user. A *Client is safe for concurrent use;
-// Clone derives a client with other options.
+// Clone derives a client with other options. Plain http:// roots are
+// accepted on loopback hosts only, unless WithInsecureHTTP says otherwise:
+// every call carries the token.
+//
+// NewClientFromEnv builds the client the environment names, as the cms
+// command does: CMS_TOKEN, and CMS_BASE_URL with CMS_UPLOAD_URL for a
+// deployment other than the public service (ConfigFromEnv reads them).
 //
 // For server applications, NewJWTTokenSource (from the service's app config
 // JSON), NewCCGTokenSource (client credentials) and NewOAuth2Config (the
@@ -35,6 +41,18 @@
 // other sentinels, and its error code to the code's sentinel
 // (errors.Is(err, cms.ErrUserLoginAlreadyUsed), ErrTupleAlreadyExists,
 // ErrItemNameInUse, ...). Tokens never appear in errors or logs.
+//
+// # Any endpoint
+//
+// An endpoint the SDK has no method for is called with NewRequest (or
+// NewUploadRequest, on the upload root) and Do, through the same request
+// path as every method: the client's token, retries, rate limit, As-User
+// and *APIError decoding. The body is JSON, or a raw stream (SetBody); the
+// answer is decoded into any type, or streamed into an io.Writer:
+//
+//	req, err := client.NewRequest(http.MethodGet, "files/123?fields=name,size", nil)
+//	var f cms.File
+//	_, err = client.Do(ctx, req, &f)
 //
 // # Pagination
 //

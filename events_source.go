@@ -23,11 +23,15 @@ type EnterpriseEventSource struct {
 	ItemID   string   `json:"item_id"`
 	ItemName string   `json:"item_name"`
 	// Classification is the item's classification, when it has one.
-	Classification *struct {
-		Name string `json:"name"`
-	} `json:"classification,omitzero"`
-	Parent  *FolderMini `json:"parent,omitzero"`
-	OwnedBy *UserMini   `json:"owned_by,omitzero"`
+	Classification *EventClassification `json:"classification,omitzero"`
+	Parent         *FolderMini          `json:"parent,omitzero"`
+	OwnedBy        *UserMini            `json:"owned_by,omitzero"`
+}
+
+// EventClassification is the classification of an enterprise event's
+// item (EventSource.classification).
+type EventClassification struct {
+	Name string `json:"name"`
 }
 
 // EnterpriseSource decodes Source when it is the enterprise stream's item

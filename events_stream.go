@@ -6,6 +6,7 @@ import (
 	"errors"
 	"iter"
 	"log/slog"
+	"math/rand/v2"
 	"time"
 )
 
@@ -30,6 +31,8 @@ type EventStreamOptions struct {
 	// RetryDelay is the first wait after a failed long poll (a transport
 	// error, a status outside 2xx, an answer that is not JSON); it doubles
 	// up to a minute and starts again after a poll that works (default 1s).
+	// It is also the base of the jittered wait after polls answered at once
+	// (see Stream).
 	// The waits use the client's sleep (WithSleep).
 	RetryDelay time.Duration
 }
@@ -48,9 +51,13 @@ const (
 // OPTIONS /events for a server again, as it does once a server's
 // max_retries polls are used or its ttl has passed; a poll without an
 // answer in retry_timeout seconds is made again at once; a failed poll is
-// made again after RetryDelay, doubling. It always resumes from the last
-// position, and drops events whose event_id it has yielded already (the
-// last Remember ids: memory stays bounded). It stops when the loop breaks
+// made again after RetryDelay, doubling. A poll answered in less than 5 s
+// (a server saying reconnect at once) makes the stream wait before the next
+// one: a random half to all of RetryDelay, doubled per such answer in a
+// row up to a minute, until a poll holds the line or a change brings
+// events. It always resumes from the last position, and drops events whose
+// event_id it has yielded already (the last Remember ids: memory stays
+// bounded). It stops when the loop breaks
 // or ctx ends; a failed page or OPTIONS call (after the client's retries)
 // is yielded as an error and ends it.
 func (s *EventsService) Stream(ctx context.Context, opts *EventStreamOptions) iter.Seq2[*Event, error] {
@@ -86,6 +93,27 @@ type streamState struct {
 	server  *RealtimeServer
 	expires time.Time // the server's ttl; zero: none given
 	retries int       // polls made on server
+	// quick counts the polls in a row that came back before minLongPoll
+	// without a change that brought events (a server answering reconnect
+	// at once): each makes the next poll wait longer (pause). A poll that
+	// held the line, or a page with events, resets it.
+	quick int
+}
+
+// minLongPoll is how long a long poll must hold the line to count as one:
+// a quicker answer makes the stream back off before it polls again.
+const minLongPoll = 5 * time.Second
+
+// pause is the jittered wait before the next poll after quick answers in a
+// row: RetryDelay doubled per quick answer up to a minute, of which a
+// random half to all is waited (so that many streams do not poll in step).
+func (st *streamState) pause() time.Duration {
+	d := st.retryDelay()
+	for i := 1; i < st.quick && d < maxEventRetry; i++ {
+		d *= 2
+	}
+	d = min(d, maxEventRetry)
+	return d/2 + rand.N(d/2+1)
 }
 
 func (st *streamState) setPos(p StreamPosition) {
@@ -117,6 +145,7 @@ func (st *streamState) run(ctx context.Context, yield func(*Event, error) bool) 
 			}
 		}
 		if len(page.Entries) > 0 {
+			st.quick = 0
 			continue // read on until a page is empty
 		}
 		if err := st.waitForChange(ctx); err != nil {
@@ -136,6 +165,11 @@ func (st *streamState) waitForChange(ctx context.Context) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
+		if st.quick > 0 { // the last poll came back at once: back off
+			if err := st.s.client.sleep(ctx, st.pause()); err != nil {
+				return err
+			}
+		}
 		if st.server == nil || st.retries >= cmp.Or(st.server.MaxRetries, defaultPollRetries) ||
 			(!st.expires.IsZero() && !time.Now().Before(st.expires)) {
 			if err := st.newServer(ctx); err != nil {
@@ -143,7 +177,15 @@ func (st *streamState) waitForChange(ctx context.Context) error {
 			}
 		}
 		st.retries++
+		began := time.Now()
 		res, err := st.s.longPoll(ctx, st.server, st.pos)
+		if err == nil {
+			if time.Since(began) >= minLongPoll {
+				st.quick = 0
+			} else {
+				st.quick++
+			}
+		}
 		switch {
 		case ctx.Err() != nil:
 			return ctx.Err()

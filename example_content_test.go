@@ -5,46 +5,73 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"strings"
 	"time"
 
 	"github.com/contentapi/cms"
+	"github.com/contentapi/cms/refserver"
 )
 
-// The examples of the everyday content calls run against a small canned
-// fake of the service (example_content_fake_test.go) until the reference
-// server implements these endpoints; docs/content.md says what it will do.
+// The examples of the everyday content calls (docs/content.md) run against
+// the reference server, which implements each of them.
 
 func ExampleFilesService_Update() {
-	client, done := contentFakeClient()
-	defer done()
-	ctx := context.Background()
-
-	// Rename and move in one call, only if nobody changed the file since
-	// etag "1" was read.
-	f, _, err := client.Files.Update(ctx, "5", &cms.UpdateFileRequest{
-		Name:        "report-final.pdf",
-		Parent:      &cms.FolderRef{ID: "7"},
-		Description: cms.Ptr(""), // clears the description
-	}, &cms.UpdateItemOptions{IfMatch: "1"})
+	srv, err := refserver.Start(refserver.Options{})
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println("moved:", f.Name, "into folder", f.Parent.ID)
+	defer srv.Close()
+	client, err := cms.NewClient(cms.WithURLs(srv.BaseURL(), srv.UploadURL()), cms.WithToken(srv.UserToken()))
+	if err != nil {
+		log.Fatal(err)
+	}
+	ctx := context.Background()
+	f, _, err := client.Files.Upload(ctx, "0", "report.pdf", strings.NewReader("%PDF"), 4, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	archive, _, err := client.Folders.Create(ctx, &cms.CreateFolderRequest{Name: "Archive", Parent: cms.FolderRef{ID: "0"}}, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
 
-	// A stale etag changes nothing.
-	_, _, err = client.Files.Update(ctx, "5", &cms.UpdateFileRequest{Name: "x.pdf"}, &cms.UpdateItemOptions{IfMatch: "0"})
+	// Rename and move in one call, only if nobody changed the file since
+	// it was read (its etag).
+	moved, _, err := client.Files.Update(ctx, f.ID, &cms.UpdateFileRequest{
+		Name:        "report-final.pdf",
+		Parent:      &cms.FolderRef{ID: archive.ID},
+		Description: cms.Ptr(""), // clears the description
+	}, &cms.UpdateItemOptions{IfMatch: f.ETag})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("moved:", moved.Name, "into", moved.Parent.Name)
+
+	// The etag read before the move is stale now: nothing changes.
+	_, _, err = client.Files.Update(ctx, f.ID, &cms.UpdateFileRequest{Name: "x.pdf"}, &cms.UpdateItemOptions{IfMatch: f.ETag})
 	fmt.Println("stale etag:", errors.Is(err, cms.ErrPreconditionFailed))
 	// Output:
-	// moved: report-final.pdf into folder 7
+	// moved: report-final.pdf into Archive
 	// stale etag: true
 }
 
 func ExampleFilesService_Lock() {
-	client, done := contentFakeClient()
-	defer done()
+	srv, err := refserver.Start(refserver.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer srv.Close()
+	client, err := cms.NewClient(cms.WithURLs(srv.BaseURL(), srv.UploadURL()), cms.WithToken(srv.UserToken()))
+	if err != nil {
+		log.Fatal(err)
+	}
 	ctx := context.Background()
+	f, _, err := client.Files.Upload(ctx, "0", "report.pdf", strings.NewReader("%PDF"), 4, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
 
-	f, _, err := client.Files.Lock(ctx, "5", &cms.LockRequest{
+	f, _, err = client.Files.Lock(ctx, f.ID, &cms.LockRequest{
 		ExpiresAt:           time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC),
 		IsDownloadPrevented: true,
 	}, &cms.UpdateItemOptions{Fields: []string{"lock"}})
@@ -53,7 +80,7 @@ func ExampleFilesService_Lock() {
 	}
 	fmt.Println("locked until", f.Lock.ExpiredAt.Format(time.DateOnly), "downloads prevented:", f.Lock.IsDownloadPrevented)
 
-	f, _, err = client.Files.Unlock(ctx, "5", &cms.UpdateItemOptions{Fields: []string{"lock"}})
+	f, _, err = client.Files.Unlock(ctx, f.ID, &cms.UpdateItemOptions{Fields: []string{"lock"}})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -64,14 +91,26 @@ func ExampleFilesService_Lock() {
 }
 
 func ExampleCollaborationsService() {
-	client, done := contentFakeClient()
-	defer done()
+	srv, err := refserver.Start(refserver.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer srv.Close()
+	client, err := cms.NewClient(cms.WithURLs(srv.BaseURL(), srv.UploadURL()), cms.WithToken(srv.UserToken()))
+	if err != nil {
+		log.Fatal(err)
+	}
 	ctx := context.Background()
+	folder, _, err := client.Folders.Create(ctx, &cms.CreateFolderRequest{Name: "Plans", Parent: cms.FolderRef{ID: "0"}}, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
 
-	// Share a folder with a colleague by e-mail address, as an editor.
+	// Share the folder with a colleague by e-mail address, as an editor:
+	// a user of the enterprise is a collaborator at once.
 	c, _, err := client.Collaborations.Create(ctx, &cms.CreateCollaborationRequest{
-		Item:  cms.ItemRef{Type: cms.ItemTypeFolder, ID: "7"},
-		Login: "colleague@example.com",
+		Item:  cms.ItemRef{Type: cms.ItemTypeFolder, ID: folder.ID},
+		Login: "admin@cms.test",
 		Role:  cms.CollaborationRoleEditor,
 	}, &cms.CreateCollaborationOptions{Notify: cms.Ptr(true)})
 	if err != nil {
@@ -79,50 +118,81 @@ func ExampleCollaborationsService() {
 	}
 	fmt.Println("invited:", c.AccessibleBy.Login, c.Role, c.Status)
 
-	for c, err := range client.Collaborations.ListByFolderIter(ctx, "7", nil) {
+	for c, err := range client.Collaborations.ListByFolderIter(ctx, folder.ID, nil) {
 		if err != nil {
 			log.Fatal(err)
 		}
 		fmt.Println("collaborator:", c.AccessibleBy.Login, c.Role)
 	}
 	// Output:
-	// invited: colleague@example.com editor pending
-	// collaborator: colleague@example.com editor
+	// invited: admin@cms.test editor accepted
+	// collaborator: admin@cms.test editor
 }
 
 func ExampleFileVersionsService() {
-	client, done := contentFakeClient()
-	defer done()
-	ctx := context.Background()
-
-	var oldest *cms.FileVersion
-	for v, err := range client.FileVersions.ListByFileIter(ctx, "5", nil) {
-		if err != nil {
-			log.Fatal(err)
-		}
-		fmt.Println("version", v.VersionNumber, "by", v.ModifiedBy.Name)
-		oldest = v
-	}
-	// Make the oldest content current again: a new version on top.
-	v, _, err := client.FileVersions.Promote(ctx, "5", oldest.ID, nil)
+	srv, err := refserver.Start(refserver.Options{})
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println("promoted: now version", v.VersionNumber)
+	defer srv.Close()
+	client, err := cms.NewClient(cms.WithURLs(srv.BaseURL(), srv.UploadURL()), cms.WithToken(srv.UserToken()))
+	if err != nil {
+		log.Fatal(err)
+	}
+	ctx := context.Background()
+	f, _, err := client.Files.Upload(ctx, "0", "plan.txt", strings.NewReader("v1"), 2, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, text := range []string{"v2", "v3"} {
+		if _, _, err := client.Files.UploadVersion(ctx, f.ID, strings.NewReader(text), 2, nil); err != nil {
+			log.Fatal(err)
+		}
+	}
+
+	// The earlier versions, newest first (the current one is the file).
+	var oldest *cms.FileVersion
+	for v, err := range client.FileVersions.ListByFileIter(ctx, f.ID, nil) {
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println("version of", v.Size, "bytes by", v.ModifiedBy.Name)
+		oldest = v
+	}
+	// Make the oldest content current again: a new version on top.
+	if _, _, err := client.FileVersions.Promote(ctx, f.ID, oldest.ID, nil); err != nil {
+		log.Fatal(err)
+	}
+	var text strings.Builder
+	if _, _, err := client.Files.DownloadTo(ctx, f.ID, &text, nil); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("current content:", text.String())
 	// Output:
-	// version 2 by Colleague
-	// version 1 by Ann
-	// promoted: now version 4
+	// version of 2 bytes by Uma User
+	// version of 2 bytes by Uma User
+	// current content: v1
 }
 
 func ExampleCommentsService() {
-	client, done := contentFakeClient()
-	defer done()
+	srv, err := refserver.Start(refserver.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer srv.Close()
+	client, err := cms.NewClient(cms.WithURLs(srv.BaseURL(), srv.UploadURL()), cms.WithToken(srv.UserToken()))
+	if err != nil {
+		log.Fatal(err)
+	}
 	ctx := context.Background()
+	f, _, err := client.Files.Upload(ctx, "0", "plan.txt", strings.NewReader("v1"), 2, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
 
 	c, _, err := client.Comments.Create(ctx, &cms.CreateCommentRequest{
-		Item:          cms.ItemRef{Type: cms.ItemTypeFile, ID: "5"},
-		TaggedMessage: cms.Mentions(cms.Mention{UserID: "12", Name: "Colleague"}, " thanks, reviewed"),
+		Item:          cms.ItemRef{Type: cms.ItemTypeFile, ID: f.ID},
+		TaggedMessage: cms.Mentions(cms.Mention{UserID: "2000001", Name: "Ada Admin"}, " thanks, reviewed"),
 	}, nil)
 	if err != nil {
 		log.Fatal(err)
@@ -130,16 +200,27 @@ func ExampleCommentsService() {
 	fmt.Println(c.Message)
 	fmt.Println("mentions:", cms.ParseMentions(c.TaggedMessage))
 	// Output:
-	// @Colleague thanks, reviewed
-	// mentions: [@[12:Colleague]]
+	// Ada Admin thanks, reviewed
+	// mentions: [@[2000001:Ada Admin]]
 }
 
 func ExampleSharedItemsService() {
-	client, done := contentFakeClient()
-	defer done()
+	srv, err := refserver.Start(refserver.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer srv.Close()
+	client, err := cms.NewClient(cms.WithURLs(srv.BaseURL(), srv.UploadURL()), cms.WithToken(srv.UserToken()))
+	if err != nil {
+		log.Fatal(err)
+	}
 	ctx := context.Background()
+	f, _, err := client.Files.Upload(ctx, "0", "report.pdf", strings.NewReader("%PDF"), 4, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
 
-	link, _, err := client.Files.SetSharedLink(ctx, "5", &cms.SharedLinkRequest{
+	link, _, err := client.Files.SetSharedLink(ctx, f.ID, &cms.SharedLinkRequest{
 		Access:      cms.SharedLinkAccessOpen,
 		Password:    cms.Set("Review-2030"),
 		Permissions: &cms.SharedLinkPermissionsRequest{CanDownload: cms.Ptr(true)},
@@ -147,7 +228,7 @@ func ExampleSharedItemsService() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println("link:", link.URL, "password:", link.IsPasswordEnabled)
+	fmt.Println("link:", link.Access, "password:", link.IsPasswordEnabled)
 
 	// Whoever has the link (and its password) finds the file.
 	it, _, err := client.SharedItems.Get(ctx, link.URL, &cms.GetSharedItemOptions{Password: "Review-2030"})
@@ -159,7 +240,7 @@ func ExampleSharedItemsService() {
 	_, _, err = client.SharedItems.Get(ctx, link.URL, &cms.GetSharedItemOptions{Password: "Wrong-2030"})
 	fmt.Println("wrong password:", errors.Is(err, cms.ErrIncorrectSharedItemPassword))
 	// Output:
-	// link: https://cms.example/s/f5 password: true
+	// link: open password: true
 	// found: file report.pdf
 	// wrong password: true
 }

@@ -6,11 +6,19 @@ import (
 	"log"
 
 	"github.com/contentapi/cms"
+	"github.com/contentapi/cms/refserver"
 )
 
 func ExampleDevicePinsService() {
-	srv, admin := exampleAdminServer()
+	srv, err := refserver.Start(refserver.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
 	defer srv.Close()
+	admin, err := cms.NewClient(cms.WithURLs(srv.BaseURL(), srv.UploadURL()), cms.WithToken(srv.AdminToken()))
+	if err != nil {
+		log.Fatal(err)
+	}
 	ctx := context.Background()
 	if err := srv.AddDevicePins(3); err != nil { // the API cannot create pins
 		log.Fatal(err)

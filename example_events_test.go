@@ -79,7 +79,7 @@ func ExampleWebhooksService() {
 		log.Fatal(err)
 	}
 	hook, _, err := c.Webhooks.Create(ctx, &cms.CreateWebhookRequest{
-		Target:   cms.WebhookTarget{ID: dir.ID, Type: cms.ItemTypeFolder},
+		Target:   cms.ItemRef{ID: dir.ID, Type: cms.ItemTypeFolder},
 		Address:  "https://example.com/hooks/inbox",
 		Triggers: []cms.WebhookTrigger{cms.WebhookTriggerFileUploaded},
 	})
@@ -89,7 +89,7 @@ func ExampleWebhooksService() {
 	// The SDK refuses what the service would: here a folder-only trigger on
 	// a file, before sending.
 	_, _, err = c.Webhooks.Create(ctx, &cms.CreateWebhookRequest{
-		Target:   cms.WebhookTarget{ID: "123", Type: cms.ItemTypeFile},
+		Target:   cms.ItemRef{ID: "123", Type: cms.ItemTypeFile},
 		Address:  "https://example.com/hooks/file",
 		Triggers: []cms.WebhookTrigger{cms.WebhookTriggerFolderCreated},
 	})

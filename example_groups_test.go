@@ -6,11 +6,19 @@ import (
 	"log"
 
 	"github.com/contentapi/cms"
+	"github.com/contentapi/cms/refserver"
 )
 
 func ExampleGroupsService() {
-	srv, admin := exampleAdminServer()
+	srv, err := refserver.Start(refserver.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
 	defer srv.Close()
+	admin, err := cms.NewClient(cms.WithURLs(srv.BaseURL(), srv.UploadURL()), cms.WithToken(srv.AdminToken()))
+	if err != nil {
+		log.Fatal(err)
+	}
 	ctx := context.Background()
 
 	for _, name := range []string{"Design", "Engineering", "Finance"} {
@@ -31,8 +39,15 @@ func ExampleGroupsService() {
 }
 
 func ExampleGroupMembershipsService() {
-	srv, admin := exampleAdminServer()
+	srv, err := refserver.Start(refserver.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
 	defer srv.Close()
+	admin, err := cms.NewClient(cms.WithURLs(srv.BaseURL(), srv.UploadURL()), cms.WithToken(srv.AdminToken()))
+	if err != nil {
+		log.Fatal(err)
+	}
 	ctx := context.Background()
 
 	g, _, err := admin.Groups.Create(ctx, &cms.CreateGroupRequest{Name: "Reviewers"}, nil)

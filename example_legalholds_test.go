@@ -11,8 +11,17 @@ import (
 	"github.com/contentapi/cms/refserver"
 )
 
-// heldFile uploads a file and puts it on hold.
-func heldFile(ctx context.Context, admin *cms.Client) (*cms.LegalHoldPolicy, *cms.LegalHoldPolicyAssignment) {
+func ExampleLegalHoldPoliciesService() {
+	srv, err := refserver.Start(refserver.Options{LegalHoldReleaseDelay: 50 * time.Millisecond})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer srv.Close()
+	admin, err := cms.NewClient(cms.WithURLs(srv.BaseURL(), srv.UploadURL()), cms.WithToken(srv.AdminToken()))
+	if err != nil {
+		log.Fatal(err)
+	}
+	ctx := context.Background()
 	hold, _, err := admin.LegalHoldPolicies.Create(ctx, &cms.CreateLegalHoldPolicyRequest{PolicyName: "Case 42", IsOngoing: true})
 	if err != nil {
 		log.Fatal(err)
@@ -21,20 +30,12 @@ func heldFile(ctx context.Context, admin *cms.Client) (*cms.LegalHoldPolicy, *cm
 	if err != nil {
 		log.Fatal(err)
 	}
-	a, _, err := admin.LegalHoldPolicyAssignments.Create(ctx, &cms.CreateLegalHoldPolicyAssignmentRequest{
+	_, _, err = admin.LegalHoldPolicyAssignments.Create(ctx, &cms.CreateLegalHoldPolicyAssignmentRequest{
 		PolicyID: hold.ID, AssignTo: cms.LegalHoldAssignTo{Type: cms.LegalHoldAssignmentTypeFile, ID: f.ID},
 	})
 	if err != nil {
 		log.Fatal(err)
 	}
-	return hold, a
-}
-
-func ExampleLegalHoldPoliciesService() {
-	admin, done := exampleAdmin(refserver.Options{LegalHoldReleaseDelay: 50 * time.Millisecond})
-	defer done()
-	ctx := context.Background()
-	hold, _ := heldFile(ctx, admin)
 
 	fmt.Println(hold.PolicyName, hold.Status)
 	release, _, err := admin.LegalHoldPolicies.Delete(ctx, hold.ID) // 202: the release goes on in the background
@@ -54,10 +55,30 @@ func ExampleLegalHoldPoliciesService() {
 }
 
 func ExampleLegalHoldPolicyAssignmentsService() {
-	admin, done := exampleAdmin(refserver.Options{})
-	defer done()
+	srv, err := refserver.Start(refserver.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer srv.Close()
+	admin, err := cms.NewClient(cms.WithURLs(srv.BaseURL(), srv.UploadURL()), cms.WithToken(srv.AdminToken()))
+	if err != nil {
+		log.Fatal(err)
+	}
 	ctx := context.Background()
-	hold, a := heldFile(ctx, admin)
+	hold, _, err := admin.LegalHoldPolicies.Create(ctx, &cms.CreateLegalHoldPolicyRequest{PolicyName: "Case 42", IsOngoing: true})
+	if err != nil {
+		log.Fatal(err)
+	}
+	f, _, err := admin.Files.Upload(ctx, "0", "mail.eml", strings.NewReader("evidence"), 8, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	a, _, err := admin.LegalHoldPolicyAssignments.Create(ctx, &cms.CreateLegalHoldPolicyAssignmentRequest{
+		PolicyID: hold.ID, AssignTo: cms.LegalHoldAssignTo{Type: cms.LegalHoldAssignmentTypeFile, ID: f.ID},
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
 
 	for x, err := range admin.LegalHoldPolicyAssignments.ListByPolicyIter(ctx, hold.ID, nil) {
 		if err != nil {
@@ -77,10 +98,30 @@ func ExampleLegalHoldPolicyAssignmentsService() {
 }
 
 func ExampleFileVersionLegalHoldsService() {
-	admin, done := exampleAdmin(refserver.Options{})
-	defer done()
+	srv, err := refserver.Start(refserver.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer srv.Close()
+	admin, err := cms.NewClient(cms.WithURLs(srv.BaseURL(), srv.UploadURL()), cms.WithToken(srv.AdminToken()))
+	if err != nil {
+		log.Fatal(err)
+	}
 	ctx := context.Background()
-	hold, _ := heldFile(ctx, admin)
+	hold, _, err := admin.LegalHoldPolicies.Create(ctx, &cms.CreateLegalHoldPolicyRequest{PolicyName: "Case 42", IsOngoing: true})
+	if err != nil {
+		log.Fatal(err)
+	}
+	f, _, err := admin.Files.Upload(ctx, "0", "mail.eml", strings.NewReader("evidence"), 8, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	_, _, err = admin.LegalHoldPolicyAssignments.Create(ctx, &cms.CreateLegalHoldPolicyAssignmentRequest{
+		PolicyID: hold.ID, AssignTo: cms.LegalHoldAssignTo{Type: cms.LegalHoldAssignmentTypeFile, ID: f.ID},
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
 
 	for h, err := range admin.FileVersionLegalHolds.ListByPolicyIter(ctx, hold.ID, nil) {
 		if err != nil {

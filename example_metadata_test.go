@@ -13,26 +13,16 @@ import (
 	"github.com/contentapi/cms/refserver"
 )
 
-// exampleMetadataClients starts a reference server and returns clients of
-// its enterprise admin and its managed user, and the enterprise's scope.
-func exampleMetadataClients() (admin, user *cms.Client, scope cms.MetadataScope, done func()) {
+func ExampleMetadataTemplatesService() {
 	srv, err := refserver.Start(refserver.Options{})
 	if err != nil {
 		log.Fatal(err)
 	}
-	newClient := func(token string) *cms.Client {
-		c, err := cms.NewClient(cms.WithToken(token), cms.WithBaseURL(srv.BaseURL()), cms.WithUploadURL(srv.UploadURL()))
-		if err != nil {
-			log.Fatal(err)
-		}
-		return c
+	defer srv.Close()
+	admin, err := cms.NewClient(cms.WithURLs(srv.BaseURL(), srv.UploadURL()), cms.WithToken(srv.AdminToken()))
+	if err != nil {
+		log.Fatal(err)
 	}
-	return newClient(srv.AdminToken()), newClient(srv.UserToken()), cms.EnterpriseScope(srv.EnterpriseID()), func() { srv.Close() }
-}
-
-func ExampleMetadataTemplatesService() {
-	admin, _, _, done := exampleMetadataClients()
-	defer done()
 	ctx := context.Background()
 
 	tpl, _, err := admin.MetadataTemplates.Create(ctx, &cms.CreateMetadataTemplateRequest{
@@ -77,8 +67,20 @@ func ExampleMetadataTemplatesService() {
 }
 
 func ExampleMetadataService() {
-	admin, user, scope, done := exampleMetadataClients()
-	defer done()
+	srv, err := refserver.Start(refserver.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer srv.Close()
+	admin, err := cms.NewClient(cms.WithURLs(srv.BaseURL(), srv.UploadURL()), cms.WithToken(srv.AdminToken()))
+	if err != nil {
+		log.Fatal(err)
+	}
+	user, err := cms.NewClient(cms.WithURLs(srv.BaseURL(), srv.UploadURL()), cms.WithToken(srv.UserToken()))
+	if err != nil {
+		log.Fatal(err)
+	}
+	scope := cms.EnterpriseScope(srv.EnterpriseID())
 	ctx := context.Background()
 	if _, _, err := admin.MetadataTemplates.Create(ctx, &cms.CreateMetadataTemplateRequest{
 		TemplateKey: "contract", DisplayName: "Contract",

@@ -11,50 +11,16 @@ import (
 	"github.com/contentapi/cms/refserver"
 )
 
-// exampleAdmin starts a reference server and returns a client of its
-// enterprise admin (governance is admin only).
-func exampleAdmin(opts refserver.Options) (admin *cms.Client, done func()) {
-	srv, err := refserver.Start(opts)
-	if err != nil {
-		log.Fatal(err)
-	}
-	c, err := cms.NewClient(cms.WithToken(srv.AdminToken()), cms.WithBaseURL(srv.BaseURL()), cms.WithUploadURL(srv.UploadURL()))
-	if err != nil {
-		log.Fatal(err)
-	}
-	return c, func() { srv.Close() }
-}
-
-// retainedFolder makes a folder under a 30-day retention policy and
-// uploads a file into it.
-func retainedFolder(ctx context.Context, admin *cms.Client) (*cms.RetentionPolicy, *cms.RetentionPolicyAssignment, *cms.File) {
-	policy, _, err := admin.RetentionPolicies.Create(ctx, &cms.CreateRetentionPolicyRequest{
-		PolicyName: "Contracts", PolicyType: cms.RetentionPolicyTypeFinite,
-		RetentionLength: cms.RetentionDays(30), DispositionAction: cms.DispositionActionRemoveRetention,
-	})
-	if err != nil {
-		log.Fatal(err)
-	}
-	folder, _, err := admin.Folders.Create(ctx, &cms.CreateFolderRequest{Name: "Contracts", Parent: cms.FolderRef{ID: "0"}}, nil)
-	if err != nil {
-		log.Fatal(err)
-	}
-	a, _, err := admin.RetentionPolicyAssignments.Create(ctx, &cms.CreateRetentionPolicyAssignmentRequest{
-		PolicyID: policy.ID, AssignTo: cms.RetentionAssignTo{Type: cms.RetentionAssignmentTypeFolder, ID: folder.ID},
-	})
-	if err != nil {
-		log.Fatal(err)
-	}
-	f, _, err := admin.Files.Upload(ctx, folder.ID, "nda.txt", strings.NewReader("signed"), 6, nil)
-	if err != nil {
-		log.Fatal(err)
-	}
-	return policy, a, f
-}
-
 func ExampleRetentionPoliciesService() {
-	admin, done := exampleAdmin(refserver.Options{})
-	defer done()
+	srv, err := refserver.Start(refserver.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer srv.Close()
+	admin, err := cms.NewClient(cms.WithURLs(srv.BaseURL(), srv.UploadURL()), cms.WithToken(srv.AdminToken()))
+	if err != nil {
+		log.Fatal(err)
+	}
 	ctx := context.Background()
 
 	p, _, err := admin.RetentionPolicies.Create(ctx, &cms.CreateRetentionPolicyRequest{
@@ -85,10 +51,37 @@ func ExampleRetentionPoliciesService() {
 }
 
 func ExampleRetentionPolicyAssignmentsService() {
-	admin, done := exampleAdmin(refserver.Options{})
-	defer done()
+	srv, err := refserver.Start(refserver.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer srv.Close()
+	admin, err := cms.NewClient(cms.WithURLs(srv.BaseURL(), srv.UploadURL()), cms.WithToken(srv.AdminToken()))
+	if err != nil {
+		log.Fatal(err)
+	}
 	ctx := context.Background()
-	policy, a, _ := retainedFolder(ctx, admin)
+	policy, _, err := admin.RetentionPolicies.Create(ctx, &cms.CreateRetentionPolicyRequest{
+		PolicyName: "Contracts", PolicyType: cms.RetentionPolicyTypeFinite,
+		RetentionLength: cms.RetentionDays(30), DispositionAction: cms.DispositionActionRemoveRetention,
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	folder, _, err := admin.Folders.Create(ctx, &cms.CreateFolderRequest{Name: "Contracts", Parent: cms.FolderRef{ID: "0"}}, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	a, _, err := admin.RetentionPolicyAssignments.Create(ctx, &cms.CreateRetentionPolicyAssignmentRequest{
+		PolicyID: policy.ID, AssignTo: cms.RetentionAssignTo{Type: cms.RetentionAssignmentTypeFolder, ID: folder.ID},
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	_, _, err = admin.Files.Upload(ctx, folder.ID, "nda.txt", strings.NewReader("signed"), 6, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
 
 	fmt.Println(a.AssignedTo.Type, "assigned to policy", a.RetentionPolicy.PolicyName)
 	for f, err := range admin.RetentionPolicyAssignments.ListFilesUnderRetentionIter(ctx, a.ID, nil) {
@@ -112,10 +105,37 @@ func ExampleRetentionPolicyAssignmentsService() {
 }
 
 func ExampleFileVersionRetentionsService() {
-	admin, done := exampleAdmin(refserver.Options{})
-	defer done()
+	srv, err := refserver.Start(refserver.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer srv.Close()
+	admin, err := cms.NewClient(cms.WithURLs(srv.BaseURL(), srv.UploadURL()), cms.WithToken(srv.AdminToken()))
+	if err != nil {
+		log.Fatal(err)
+	}
 	ctx := context.Background()
-	_, _, f := retainedFolder(ctx, admin)
+	policy, _, err := admin.RetentionPolicies.Create(ctx, &cms.CreateRetentionPolicyRequest{
+		PolicyName: "Contracts", PolicyType: cms.RetentionPolicyTypeFinite,
+		RetentionLength: cms.RetentionDays(30), DispositionAction: cms.DispositionActionRemoveRetention,
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	folder, _, err := admin.Folders.Create(ctx, &cms.CreateFolderRequest{Name: "Contracts", Parent: cms.FolderRef{ID: "0"}}, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	_, _, err = admin.RetentionPolicyAssignments.Create(ctx, &cms.CreateRetentionPolicyAssignmentRequest{
+		PolicyID: policy.ID, AssignTo: cms.RetentionAssignTo{Type: cms.RetentionAssignmentTypeFolder, ID: folder.ID},
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	f, _, err := admin.Files.Upload(ctx, folder.ID, "nda.txt", strings.NewReader("signed"), 6, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
 
 	for r, err := range admin.FileVersionRetentions.ListIter(ctx, &cms.ListFileVersionRetentionsOptions{FileID: f.ID}) {
 		if err != nil {
@@ -128,7 +148,7 @@ func ExampleFileVersionRetentionsService() {
 	if _, err := admin.Files.Delete(ctx, f.ID, nil); err != nil {
 		log.Fatal(err)
 	}
-	_, err := admin.Trash.PurgeFile(ctx, f.ID)
+	_, err = admin.Trash.PurgeFile(ctx, f.ID)
 	fmt.Println("permanent delete refused:", errors.Is(err, cms.ErrForbidden))
 	// Output:
 	// nda.txt retained by Contracts for 30 days

@@ -12,24 +12,16 @@ import (
 	"github.com/contentapi/cms/refserver"
 )
 
-// exampleClient starts a reference server for an example and returns a
-// client of its user; in a program you would call cms.NewClient with your
-// token instead.
-func exampleClient(opts refserver.Options) (*cms.Client, func()) {
-	srv, err := refserver.Start(opts)
-	if err != nil {
-		log.Fatal(err)
-	}
-	c, err := cms.NewClient(cms.WithToken(srv.UserToken()), cms.WithBaseURL(srv.BaseURL()), cms.WithUploadURL(srv.UploadURL()))
-	if err != nil {
-		log.Fatal(err)
-	}
-	return c, func() { srv.Close() }
-}
-
 func ExampleFilesService() {
-	client, done := exampleClient(refserver.Options{})
-	defer done()
+	srv, err := refserver.Start(refserver.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer srv.Close()
+	client, err := cms.NewClient(cms.WithURLs(srv.BaseURL(), srv.UploadURL()), cms.WithToken(srv.UserToken()))
+	if err != nil {
+		log.Fatal(err)
+	}
 	ctx := context.Background()
 
 	text := "hello, world\n"
@@ -58,8 +50,15 @@ func ExampleFilesService() {
 }
 
 func ExampleFoldersService() {
-	client, done := exampleClient(refserver.Options{})
-	defer done()
+	srv, err := refserver.Start(refserver.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer srv.Close()
+	client, err := cms.NewClient(cms.WithURLs(srv.BaseURL(), srv.UploadURL()), cms.WithToken(srv.UserToken()))
+	if err != nil {
+		log.Fatal(err)
+	}
 	ctx := context.Background()
 
 	docs, _, err := client.Folders.Create(ctx, &cms.CreateFolderRequest{Name: "Docs", Parent: cms.FolderRef{ID: "0"}}, nil)
@@ -89,8 +88,15 @@ func ExampleFoldersService() {
 
 func ExampleUploadsService_UploadChunked() {
 	// Small parts so the example is quick; the service uses 8 MiB and more.
-	client, done := exampleClient(refserver.Options{PartSize: 1 << 10, ChunkedMinSize: 1})
-	defer done()
+	srv, err := refserver.Start(refserver.Options{PartSize: 1 << 10, ChunkedMinSize: 1})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer srv.Close()
+	client, err := cms.NewClient(cms.WithURLs(srv.BaseURL(), srv.UploadURL()), cms.WithToken(srv.UserToken()))
+	if err != nil {
+		log.Fatal(err)
+	}
 	ctx := context.Background()
 
 	content := bytes.Repeat([]byte("0123456789abcdef"), 500) // 8000 bytes: 8 parts

@@ -11,8 +11,15 @@ import (
 )
 
 func ExampleTrashService() {
-	client, done := exampleClient(refserver.Options{})
-	defer done()
+	srv, err := refserver.Start(refserver.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer srv.Close()
+	client, err := cms.NewClient(cms.WithURLs(srv.BaseURL(), srv.UploadURL()), cms.WithToken(srv.UserToken()))
+	if err != nil {
+		log.Fatal(err)
+	}
 	ctx := context.Background()
 
 	f, _, err := client.Files.Upload(ctx, "0", "draft.txt", strings.NewReader("draft"), 5, nil)

@@ -10,23 +10,16 @@ import (
 	"github.com/contentapi/cms/refserver"
 )
 
-// exampleAdmin starts a reference server for an example and returns it
-// with a client of the enterprise admin.
-func exampleAdminServer() (*refserver.Server, *cms.Client) {
+func ExampleUsersService() {
 	srv, err := refserver.Start(refserver.Options{})
 	if err != nil {
 		log.Fatal(err)
 	}
-	c, err := cms.NewClient(cms.WithToken(srv.AdminToken()), cms.WithBaseURL(srv.BaseURL()), cms.WithUploadURL(srv.UploadURL()))
+	defer srv.Close()
+	admin, err := cms.NewClient(cms.WithURLs(srv.BaseURL(), srv.UploadURL()), cms.WithToken(srv.AdminToken()))
 	if err != nil {
 		log.Fatal(err)
 	}
-	return srv, c
-}
-
-func ExampleUsersService() {
-	srv, admin := exampleAdminServer()
-	defer srv.Close()
 	ctx := context.Background()
 
 	u, _, err := admin.Users.Create(ctx, &cms.CreateUserRequest{Name: "Grace Hopper", Login: "grace@example.com"}, nil)

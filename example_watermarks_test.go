@@ -10,8 +10,15 @@ import (
 )
 
 func ExampleWatermarksService() {
-	client, done := exampleClient(refserver.Options{})
-	defer done()
+	srv, err := refserver.Start(refserver.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer srv.Close()
+	client, err := cms.NewClient(cms.WithURLs(srv.BaseURL(), srv.UploadURL()), cms.WithToken(srv.UserToken()))
+	if err != nil {
+		log.Fatal(err)
+	}
 	ctx := context.Background()
 
 	dir, _, err := client.Folders.Create(ctx, &cms.CreateFolderRequest{Name: "Board", Parent: cms.FolderRef{ID: "0"}}, nil)

@@ -10,8 +10,15 @@ import (
 )
 
 func ExampleWebLinksService() {
-	client, done := exampleClient(refserver.Options{})
-	defer done()
+	srv, err := refserver.Start(refserver.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer srv.Close()
+	client, err := cms.NewClient(cms.WithURLs(srv.BaseURL(), srv.UploadURL()), cms.WithToken(srv.UserToken()))
+	if err != nil {
+		log.Fatal(err)
+	}
 	ctx := context.Background()
 
 	link, _, err := client.WebLinks.Create(ctx, &cms.CreateWebLinkRequest{

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strings"
 	"time"
@@ -98,6 +99,7 @@ type config struct {
 	logger             *slog.Logger
 	sleep              func(context.Context, time.Duration) error // nil = real timers (sleep.go)
 	limiter            *pacer                                     // WithRateLimit; nil = no pacing
+	insecureHTTP       bool                                       // WithInsecureHTTP
 }
 
 // Option configures a Client. Options validate their arguments.
@@ -154,6 +156,15 @@ func WithURLs(baseURL, uploadURL string) Option {
 // public one. The token would travel to the public service with every call
 // of the root left public.
 func (c *config) checkRoots() error {
+	for _, root := range []struct {
+		name string
+		u    *url.URL
+	}{{"API root", c.baseURL}, {"upload root", c.uploadURL}} {
+		if root.u.Scheme == "http" && !c.insecureHTTP && !isLoopback(root.u.Hostname()) {
+			return fmt.Errorf("the %s %s is plain http on a host that is not loopback: the token would travel unencrypted; "+
+				"use https, or add WithInsecureHTTP to allow it", root.name, root.u.Redacted())
+		}
+	}
 	publicBase := sameRoot(c.baseURL, DefaultBaseURL)
 	publicUpload := sameRoot(c.uploadURL, DefaultUploadURL)
 	switch {
@@ -165,6 +176,28 @@ func (c *config) checkRoots() error {
 			"add WithBaseURL, or set both with WithURLs", c.uploadURL, DefaultBaseURL)
 	}
 	return nil
+}
+
+// WithInsecureHTTP allows plain http:// roots on any host. Without it
+// NewClient accepts plain http only on loopback (localhost, 127.0.0.0/8,
+// ::1), since every API call carries the token. Use it for a deployment on
+// a private network you trust, or a client whose WithHTTPClient transport
+// never reaches the network (an in-process server).
+func WithInsecureHTTP() Option {
+	return func(c *config) error {
+		c.insecureHTTP = true
+		return nil
+	}
+}
+
+// isLoopback reports whether host (without port) is a loopback name or
+// address: localhost, 127.0.0.0/8 or ::1.
+func isLoopback(host string) bool {
+	if strings.EqualFold(strings.TrimSuffix(host, "."), "localhost") {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.Unmap().IsLoopback()
 }
 
 // sameRoot reports whether u is the root raw.

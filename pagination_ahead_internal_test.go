@@ -108,7 +108,7 @@ func TestTopLevelString(t *testing.T) {
 func TestItemUnmarshalJSON(t *testing.T) {
 	t.Parallel()
 	for in, want := range map[string]Item{
-		`{"type":"file","id":"1","name":"a","etag":"2"}`:        {Type: "file", ID: "1", Name: "a", Etag: "2", File: &File{Type: "file", ID: "1", Name: "a", Etag: "2"}},
+		`{"type":"file","id":"1","name":"a","etag":"2"}`:        {Type: "file", ID: "1", Name: "a", ETag: "2", File: &File{Type: "file", ID: "1", Name: "a", ETag: "2"}},
 		`{"id":"1","type":"fi\u006ce","name":"a"}`:              {Type: "file", ID: "1", Name: "a", File: &File{Type: "file", ID: "1", Name: "a"}},
 		`{"type":"folder","id":"3","name":"f"}`:                 {Type: "folder", ID: "3", Name: "f", Folder: &Folder{Type: "folder", ID: "3", Name: "f"}},
 		`{"type":"web_link","id":"4","url":"https://x.test/"}`:  {Type: "web_link", ID: "4", WebLink: &WebLink{Type: "web_link", ID: "4", URL: "https://x.test/"}},

@@ -17,7 +17,7 @@ type UserMini struct {
 type FolderMini struct {
 	ID         string `json:"id"`
 	Type       string `json:"type,omitzero"`
-	Etag       string `json:"etag,omitzero"`
+	ETag       string `json:"etag,omitzero"`
 	SequenceID string `json:"sequence_id,omitzero"`
 	Name       string `json:"name,omitzero"`
 }
@@ -33,7 +33,7 @@ type FileVersionMini struct {
 type FileMini struct {
 	ID          string           `json:"id"`
 	Type        string           `json:"type,omitzero"`
-	Etag        string           `json:"etag,omitzero"`
+	ETag        string           `json:"etag,omitzero"`
 	SequenceID  string           `json:"sequence_id,omitzero"`
 	Name        string           `json:"name,omitzero"`
 	SHA1        string           `json:"sha1,omitzero"`
@@ -88,14 +88,19 @@ type ItemPermissions struct {
 
 // ExpiringEmbedLink is a short-lived URL to embed a file's preview.
 type ExpiringEmbedLink struct {
-	AccessToken  string `json:"access_token,omitzero"`
-	ExpiresIn    int64  `json:"expires_in,omitzero"`
-	TokenType    string `json:"token_type,omitzero"`
-	RestrictedTo []struct {
-		Scope  string          `json:"scope"`
-		Object json.RawMessage `json:"object,omitzero"`
-	} `json:"restricted_to,omitzero"`
-	URL string `json:"url"`
+	AccessToken  string                 `json:"access_token,omitzero"`
+	ExpiresIn    int64                  `json:"expires_in,omitzero"`
+	TokenType    string                 `json:"token_type,omitzero"`
+	RestrictedTo []EmbedLinkRestriction `json:"restricted_to,omitzero"`
+	URL          string                 `json:"url"`
+}
+
+// EmbedLinkRestriction is one scope an expiring embed link's token is
+// restricted to, on one object (FileOrFolderScope).
+type EmbedLinkRestriction struct {
+	Scope string `json:"scope"`
+	// Object is the file or folder, as sent.
+	Object json.RawMessage `json:"object,omitzero"`
 }
 
 // WatermarkInfo says whether an item is watermarked.
@@ -110,7 +115,7 @@ type WatermarkInfo struct {
 type File struct {
 	ID                string           `json:"id"`
 	Type              string           `json:"type,omitzero"`
-	Etag              string           `json:"etag,omitzero"`
+	ETag              string           `json:"etag,omitzero"`
 	SequenceID        string           `json:"sequence_id,omitzero"`
 	Name              string           `json:"name,omitzero"`
 	SHA1              string           `json:"sha1,omitzero"`
@@ -158,7 +163,7 @@ type FolderUploadEmail struct {
 type Folder struct {
 	ID                string             `json:"id"`
 	Type              string             `json:"type,omitzero"`
-	Etag              string             `json:"etag,omitzero"`
+	ETag              string             `json:"etag,omitzero"`
 	SequenceID        string             `json:"sequence_id,omitzero"`
 	Name              string             `json:"name,omitzero"`
 	Description       string             `json:"description,omitzero"`
@@ -200,7 +205,7 @@ type Item struct {
 	Type string
 	ID   string
 	Name string
-	Etag string
+	ETag string
 
 	File    *File
 	Folder  *Folder
@@ -240,33 +245,33 @@ func (it *Item) UnmarshalJSON(b []byte) error {
 		if err := decodeJSON(b, f); err != nil {
 			return err
 		}
-		*it = Item{Type: typ, ID: f.ID, Name: f.Name, Etag: f.Etag, File: f}
+		*it = Item{Type: typ, ID: f.ID, Name: f.Name, ETag: f.ETag, File: f}
 		return nil
 	case "folder":
 		f := new(Folder)
 		if err := decodeJSON(b, f); err != nil {
 			return err
 		}
-		*it = Item{Type: typ, ID: f.ID, Name: f.Name, Etag: f.Etag, Folder: f}
+		*it = Item{Type: typ, ID: f.ID, Name: f.Name, ETag: f.ETag, Folder: f}
 		return nil
 	case "web_link":
 		w := new(WebLink)
 		if err := decodeJSON(b, w); err != nil {
 			return err
 		}
-		*it = Item{Type: typ, ID: w.ID, Name: w.Name, Etag: w.Etag, WebLink: w}
+		*it = Item{Type: typ, ID: w.ID, Name: w.Name, ETag: w.ETag, WebLink: w}
 		return nil
 	}
 	var head struct {
 		Type string `json:"type"`
 		ID   string `json:"id"`
 		Name string `json:"name"`
-		Etag string `json:"etag"`
+		ETag string `json:"etag"`
 	}
 	if err := decodeJSON(b, &head); err != nil {
 		return err
 	}
-	*it = Item{Type: head.Type, ID: head.ID, Name: head.Name, Etag: head.Etag}
+	*it = Item{Type: head.Type, ID: head.ID, Name: head.Name, ETag: head.ETag}
 	return nil
 }
 
@@ -284,15 +289,15 @@ func (it Item) MarshalJSON() ([]byte, error) {
 		Type string `json:"type"`
 		ID   string `json:"id"`
 		Name string `json:"name,omitzero"`
-		Etag string `json:"etag,omitzero"`
-	}{it.Type, it.ID, it.Name, it.Etag})
+		ETag string `json:"etag,omitzero"`
+	}{it.Type, it.ID, it.Name, it.ETag})
 }
 
 // WebLink is a bookmark to a URL stored in a folder.
 type WebLink struct {
 	ID             string          `json:"id"`
 	Type           string          `json:"type,omitzero"`
-	Etag           string          `json:"etag,omitzero"`
+	ETag           string          `json:"etag,omitzero"`
 	URL            string          `json:"url,omitzero"`
 	SequenceID     string          `json:"sequence_id,omitzero"`
 	Name           string          `json:"name,omitzero"`

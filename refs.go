@@ -33,7 +33,8 @@ type TaskRef struct {
 
 // ItemRef names an item by kind and id in a request body where the kind
 // varies ({"type": "folder", "id": "12"}): the item of a collaboration
-// (POST /collaborations) or of a comment (POST /comments). Where the kind
+// (POST /collaborations), of a comment (POST /comments) or the target of a
+// webhook (POST /webhooks: a file or a folder). Where the kind
 // is fixed the SDK takes FileRef, FolderRef, TaskRef, UserRef or GroupRef
 // instead.
 type ItemRef struct {

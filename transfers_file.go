@@ -81,7 +81,7 @@ func (s *TransfersService) DownloadFile(ctx context.Context, fileID, dst string,
 		return nil, err
 	}
 	t.addTotals(1, f.Size)
-	it := &Item{Type: string(ItemTypeFile), ID: f.ID, Name: f.Name, Etag: f.Etag, File: f}
+	it := &Item{Type: string(ItemTypeFile), ID: f.ID, Name: f.Name, ETag: f.ETag, File: f}
 	if err := s.downloadOne(t, it, f.Name, dst); err != nil {
 		t.fail(f.Name, err)
 	}

@@ -78,7 +78,7 @@ func createHook(t *testing.T, srv *cmstest.Server, folderID, address string) {
 	t.Helper()
 	c := srv.Client(t)
 	hook, _, err := c.Webhooks.Create(context.Background(), &cms.CreateWebhookRequest{
-		Target: cms.WebhookTarget{ID: folderID, Type: cms.ItemTypeFolder}, Address: address,
+		Target: cms.ItemRef{ID: folderID, Type: cms.ItemTypeFolder}, Address: address,
 		Triggers: []cms.WebhookTrigger{cms.WebhookTriggerFileUploaded}})
 	require.NoError(t, err)
 	require.Equal(t, address, hook.Address)

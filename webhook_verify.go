@@ -161,6 +161,12 @@ func SignWebhook(body []byte, t time.Time, keys WebhookKeys) http.Header {
 	return h
 }
 
+// WebhookMini names the webhook that delivered a payload.
+type WebhookMini struct {
+	ID   string `json:"id"`
+	Type string `json:"type"`
+}
+
 // WebhookPayload is the body of a webhook delivery (type "webhook_event").
 type WebhookPayload struct {
 	Type      string    `json:"type"`
@@ -169,10 +175,7 @@ type WebhookPayload struct {
 	// Trigger is the event that fired, such as FILE.UPLOADED.
 	Trigger WebhookTrigger `json:"trigger"`
 	// Webhook is the webhook that delivered it.
-	Webhook struct {
-		ID   string `json:"id"`
-		Type string `json:"type"`
-	} `json:"webhook"`
+	Webhook WebhookMini `json:"webhook"`
 	// CreatedBy is who caused the event.
 	CreatedBy *UserMini `json:"created_by,omitzero"`
 	// Source is the item the event is about (a file or a folder).

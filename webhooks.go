@@ -91,17 +91,16 @@ var webhookTriggers = map[WebhookTrigger]bool{
 }
 
 // WebhookTarget is the file or folder a webhook watches (a folder's
-// webhook fires for everything below it).
-type WebhookTarget struct {
-	ID   string   `json:"id"`
-	Type ItemType `json:"type"`
-}
+// webhook fires for everything below it): an ItemRef.
+//
+// Deprecated: use ItemRef, the one type naming an item by kind and id.
+type WebhookTarget = ItemRef
 
 // Webhook is a configured webhook (Webhook).
 type Webhook struct {
 	ID        string           `json:"id"`
 	Type      string           `json:"type,omitzero"`
-	Target    *WebhookTarget   `json:"target,omitzero"`
+	Target    *ItemRef         `json:"target,omitzero"`
 	CreatedBy *UserMini        `json:"created_by,omitzero"`
 	CreatedAt time.Time        `json:"created_at,omitzero"`
 	Address   string           `json:"address,omitzero"`
@@ -111,7 +110,7 @@ type Webhook struct {
 // CreateWebhookRequest is the body of WebhooksService.Create.
 type CreateWebhookRequest struct {
 	// Target is the file or folder to watch (not the root folder 0).
-	Target WebhookTarget `json:"target"`
+	Target ItemRef `json:"target"`
 	// Address is where deliveries go: an absolute https URL (the service
 	// takes no other; http is let through only for a loopback host, where a
 	// reference server delivers to a test's receiver).
@@ -123,14 +122,14 @@ type CreateWebhookRequest struct {
 // UpdateWebhookRequest is the body of WebhooksService.Update; zero fields
 // keep their value.
 type UpdateWebhookRequest struct {
-	Target   *WebhookTarget   `json:"target,omitzero"`
+	Target   *ItemRef         `json:"target,omitzero"`
 	Address  string           `json:"address,omitzero"`
 	Triggers []WebhookTrigger `json:"triggers,omitempty"`
 }
 
 // checkWebhook checks the parts of a webhook a request sets (empty ones
 // are not set).
-func checkWebhook(target *WebhookTarget, address string, triggers []WebhookTrigger, requireAll bool) error {
+func checkWebhook(target *ItemRef, address string, triggers []WebhookTrigger, requireAll bool) error {
 	if target != nil {
 		if err := firstErr(checkEnum("webhook target type", target.Type, ItemTypeFile, ItemTypeFolder), checkID("webhook target", target.ID)); err != nil {
 			return err

@@ -16,7 +16,7 @@ func TestWebhookUpdateAndGetWire(t *testing.T) {
 	w := newWireLog(t)
 	ctx := context.Background()
 	w.answer("PUT /webhooks/4133", http.StatusOK, webhookRecord)
-	_, _, err := w.e.client.Webhooks.Update(ctx, "4133", &UpdateWebhookRequest{Target: &WebhookTarget{ID: "77", Type: ItemTypeFile},
+	_, _, err := w.e.client.Webhooks.Update(ctx, "4133", &UpdateWebhookRequest{Target: &ItemRef{ID: "77", Type: ItemTypeFile},
 		Address: "https://example.com/new", Triggers: []WebhookTrigger{WebhookTriggerFileLocked, WebhookTriggerSharedLinkCreated}})
 	require.NoError(t, err)
 	c := w.last(t)
@@ -29,7 +29,7 @@ func TestWebhookUpdateAndGetWire(t *testing.T) {
 	w.answer("GET /webhooks/4133", http.StatusOK, webhookRecord)
 	hook, _, err := w.e.client.Webhooks.Get(ctx, "4133")
 	require.NoError(t, err)
-	assert.Equal(t, &Webhook{ID: "4133", Type: "webhook", Target: &WebhookTarget{ID: "42", Type: ItemTypeFolder},
+	assert.Equal(t, &Webhook{ID: "4133", Type: "webhook", Target: &ItemRef{ID: "42", Type: ItemTypeFolder},
 		CreatedBy: &UserMini{Type: "user", ID: "11"}, CreatedAt: time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC),
 		Address: "https://example.com/hook", Triggers: []WebhookTrigger{WebhookTriggerFileUploaded, WebhookTriggerFolderCreated}}, hook)
 }
@@ -60,11 +60,11 @@ func TestWebhookArgumentsRefused(t *testing.T) {
 		{Address: "http://example.com/h"},
 		{Triggers: []WebhookTrigger{"FILE.EXPLODED"}},
 		{Triggers: []WebhookTrigger{""}},
-		{Target: &WebhookTarget{ID: "7", Type: ItemTypeFile}, Triggers: []WebhookTrigger{WebhookTriggerCollaborationCreated}},
-		{Target: &WebhookTarget{ID: "0", Type: ItemTypeFolder}},
-		{Target: &WebhookTarget{ID: "7"}},
-		{Target: &WebhookTarget{Type: ItemTypeFile}},
-		{Target: &WebhookTarget{ID: "7", Type: ItemTypeWebLink}},
+		{Target: &ItemRef{ID: "7", Type: ItemTypeFile}, Triggers: []WebhookTrigger{WebhookTriggerCollaborationCreated}},
+		{Target: &ItemRef{ID: "0", Type: ItemTypeFolder}},
+		{Target: &ItemRef{ID: "7"}},
+		{Target: &ItemRef{Type: ItemTypeFile}},
+		{Target: &ItemRef{ID: "7", Type: ItemTypeWebLink}},
 	} {
 		_, _, err := w.e.client.Webhooks.Update(ctx, "1", body)
 		argErr(t, err, "Update body")
@@ -110,7 +110,7 @@ func TestWebhookConflictAndPaginator(t *testing.T) {
 	w := newWireLog(t)
 	ctx := context.Background()
 	w.answer("POST /webhooks", http.StatusConflict, `{"type":"error","status":409,"code":"conflict","message":"Webhook:1 already exists"}`)
-	_, resp, err := w.e.client.Webhooks.Create(ctx, &CreateWebhookRequest{Target: WebhookTarget{ID: "42", Type: ItemTypeFile},
+	_, resp, err := w.e.client.Webhooks.Create(ctx, &CreateWebhookRequest{Target: ItemRef{ID: "42", Type: ItemTypeFile},
 		Address: "https://example.com/h", Triggers: []WebhookTrigger{WebhookTriggerFileUploaded}})
 	require.ErrorIs(t, err, ErrConflict)
 	require.NotNil(t, resp)

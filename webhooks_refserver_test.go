@@ -23,13 +23,13 @@ func TestWebhooksCRUDAgainstRefserver(t *testing.T) {
 	ctx := context.Background()
 	f, _, err := c.Files.Upload(ctx, "0", "watched.txt", strings.NewReader("w"), 1, nil)
 	require.NoError(t, err)
-	var targets []cms.WebhookTarget
+	var targets []cms.ItemRef
 	for _, name := range []string{"one", "two"} {
 		d, _, err := c.Folders.Create(ctx, &cms.CreateFolderRequest{Name: name, Parent: cms.FolderRef{ID: "0"}}, nil)
 		require.NoError(t, err)
-		targets = append(targets, cms.WebhookTarget{ID: d.ID, Type: cms.ItemTypeFolder})
+		targets = append(targets, cms.ItemRef{ID: d.ID, Type: cms.ItemTypeFolder})
 	}
-	targets = append(targets, cms.WebhookTarget{ID: f.ID, Type: cms.ItemTypeFile})
+	targets = append(targets, cms.ItemRef{ID: f.ID, Type: cms.ItemTypeFile})
 
 	var ids []string
 	for _, target := range targets {

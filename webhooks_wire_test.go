@@ -17,7 +17,7 @@ func TestWebhooksWire(t *testing.T) {
 	w := newWireLog(t)
 	ctx := context.Background()
 	w.answer("POST /webhooks", http.StatusCreated, webhookRecord)
-	hook, _, err := w.e.client.Webhooks.Create(ctx, &CreateWebhookRequest{Target: WebhookTarget{ID: "42", Type: ItemTypeFolder},
+	hook, _, err := w.e.client.Webhooks.Create(ctx, &CreateWebhookRequest{Target: ItemRef{ID: "42", Type: ItemTypeFolder},
 		Address: "https://example.com/hook", Triggers: []WebhookTrigger{WebhookTriggerFileUploaded, WebhookTriggerFolderCreated}})
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"target":{"id":"42","type":"folder"},"address":"https://example.com/hook","triggers":["FILE.UPLOADED","FOLDER.CREATED"]}`, w.last(t).Body)
@@ -56,18 +56,18 @@ func TestWebhooksWire(t *testing.T) {
 	n := w.count()
 	for _, bad := range []*CreateWebhookRequest{
 		nil,
-		{Target: WebhookTarget{ID: "42", Type: ItemTypeFolder}, Address: "https://example.com/h"},
-		{Target: WebhookTarget{ID: "42", Type: ItemTypeWebLink}, Address: "https://example.com/h", Triggers: []WebhookTrigger{WebhookTriggerFileUploaded}},
-		{Target: WebhookTarget{ID: "0", Type: ItemTypeFolder}, Address: "https://example.com/h", Triggers: []WebhookTrigger{WebhookTriggerFileUploaded}},
-		{Target: WebhookTarget{ID: "42", Type: ItemTypeFile}, Address: "http://example.com/h", Triggers: []WebhookTrigger{WebhookTriggerFileUploaded}},
-		{Target: WebhookTarget{ID: "42", Type: ItemTypeFile}, Address: "https://example.com/h", Triggers: []WebhookTrigger{"FILE.EXPLODED"}},
-		{Target: WebhookTarget{ID: "42", Type: ItemTypeFile}, Address: "https://example.com/h", Triggers: []WebhookTrigger{WebhookTriggerFolderCreated}},
+		{Target: ItemRef{ID: "42", Type: ItemTypeFolder}, Address: "https://example.com/h"},
+		{Target: ItemRef{ID: "42", Type: ItemTypeWebLink}, Address: "https://example.com/h", Triggers: []WebhookTrigger{WebhookTriggerFileUploaded}},
+		{Target: ItemRef{ID: "0", Type: ItemTypeFolder}, Address: "https://example.com/h", Triggers: []WebhookTrigger{WebhookTriggerFileUploaded}},
+		{Target: ItemRef{ID: "42", Type: ItemTypeFile}, Address: "http://example.com/h", Triggers: []WebhookTrigger{WebhookTriggerFileUploaded}},
+		{Target: ItemRef{ID: "42", Type: ItemTypeFile}, Address: "https://example.com/h", Triggers: []WebhookTrigger{"FILE.EXPLODED"}},
+		{Target: ItemRef{ID: "42", Type: ItemTypeFile}, Address: "https://example.com/h", Triggers: []WebhookTrigger{WebhookTriggerFolderCreated}},
 	} {
 		_, _, err := w.e.client.Webhooks.Create(ctx, bad)
 		var argErr *ArgError
 		require.ErrorAs(t, err, &argErr, "%+v", bad)
 	}
-	_, _, err = w.e.client.Webhooks.Create(ctx, &CreateWebhookRequest{Target: WebhookTarget{ID: "42", Type: ItemTypeFile},
+	_, _, err = w.e.client.Webhooks.Create(ctx, &CreateWebhookRequest{Target: ItemRef{ID: "42", Type: ItemTypeFile},
 		Address: "http://127.0.0.1:8080/hook", Triggers: []WebhookTrigger{WebhookTriggerFileUploaded}})
 	require.NoError(t, err, "http on a loopback host is let through")
 	assert.Equal(t, n+1, w.count(), "only the valid call was sent")
@@ -76,7 +76,7 @@ func TestWebhooksWire(t *testing.T) {
 // A valid body of Webhooks.Create for the failure sweep
 // (failure_sweep_test.go).
 func init() {
-	b := &CreateWebhookRequest{Target: WebhookTarget{ID: "1", Type: ItemTypeFolder}, Address: "https://example.com/h",
+	b := &CreateWebhookRequest{Target: ItemRef{ID: "1", Type: ItemTypeFolder}, Address: "https://example.com/h",
 		Triggers: []WebhookTrigger{WebhookTriggerFileUploaded}}
 	sweepBodies[reflect.TypeOf(b)] = b
 }

@@ -123,7 +123,8 @@ func (s *Server) ClientOptions(token string) []cms.Option {
 	}
 	if s.inProcess {
 		hc := &http.Client{Transport: s.Transport()}
-		opts = append(opts, cms.WithHTTPClient(hc), cms.WithDownloadHTTPClient(hc))
+		// Plain http to the in-process hosts never reaches the network.
+		opts = append(opts, cms.WithHTTPClient(hc), cms.WithDownloadHTTPClient(hc), cms.WithInsecureHTTP())
 	}
 	return opts
 }

@@ -5,14 +5,18 @@ import "fmt"
 // Role names one of the server's three principals, for Endpoint.
 //
 // What each may call:
-//   - RoleAdmin, the enterprise admin: everything — content, metadata
-//     templates (create, update, delete), retention and legal holds,
-//     users, groups and memberships, device pins, the enterprise's events.
-//   - RoleUser, a managed user of the enterprise: their own content (files,
-//     folders, uploads, web links, trash, tasks, metadata instances and
-//     queries, watermarks), reading templates, themselves (GET /users/me),
-//     the groups they belong to. Templates, governance and administration
-//     answer 403.
+//   - RoleAdmin, the enterprise admin: everything — content, collaborations,
+//     comments, shared links, webhooks, search, the event streams (the
+//     user's and the enterprise's), metadata templates (create, update,
+//     delete), retention and legal holds, users, groups and memberships,
+//     device pins.
+//   - RoleUser, a managed user of the enterprise: their own content and
+//     what is shared with them (files, folders, uploads, copies, locks,
+//     versions, web links, trash, tasks, comments, collaborations, shared
+//     links, webhooks, metadata instances and queries, watermarks), search,
+//     their event stream, reading templates, themselves (GET /users/me),
+//     the groups they belong to. Templates, governance, administration and
+//     the enterprise's event streams answer 403.
 //   - RoleApp, an app's service account token: only upload, download, get
 //     and delete a file (the four app-token operations).
 type Role string

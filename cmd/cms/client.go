@@ -10,7 +10,7 @@ import (
 // newClient makes the SDK client of the environment: CMS_BASE_URL and
 // CMS_UPLOAD_URL (both or neither: the public service), and CMS_TOKEN or
 // the app config file.
-func newClient(getenv func(string) string, appConfig string) (*cms.Client, error) {
+func newClient(getenv func(string) string, appConfig string, extra ...cms.Option) (*cms.Client, error) {
 	base, upload, token := getenv("CMS_BASE_URL"), getenv("CMS_UPLOAD_URL"), getenv("CMS_TOKEN")
 	var opts []cms.Option
 	switch {
@@ -42,7 +42,7 @@ func newClient(getenv func(string) string, appConfig string) (*cms.Client, error
 	case token != "":
 		opts = append(opts, cms.WithToken(token))
 	default:
-		return nil, errors.New("set CMS_TOKEN, or give --app-config FILE")
+		return nil, errNoCredentials
 	}
-	return cms.NewClient(opts...)
+	return cms.NewClient(append(opts, extra...)...)
 }

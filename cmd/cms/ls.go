@@ -1,12 +1,13 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
-	"io"
+	"slices"
+	"strings"
 
 	"github.com/contentapi/cms"
+	"github.com/spf13/cobra"
 )
 
 // listed is one item of ls --json.
@@ -18,55 +19,93 @@ type listed struct {
 	SHA1 string `json:"sha1,omitempty"`
 }
 
-func cmdLs(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) error {
-	fs, common := newFlagSet("ls", "ls [-r] [--json] FOLDER_ID", stderr)
-	recursive := fs.Bool("r", false, "the whole tree, with paths")
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
-		return err
-	}
-	if len(pos) != 1 {
-		return usageError{"ls takes FOLDER_ID"}
-	}
-	c, err := newClient(getenv, common.appConfig)
-	if err != nil {
-		return err
-	}
-	fields := []string{"name", "size", "sha1"}
-	var out []listed
-	add := func(p string, it *cms.Item) {
-		l := listed{Path: p, Type: it.Type, ID: it.ID}
-		if it.File != nil {
-			l.Size, l.SHA1 = it.File.Size, it.File.SHA1
-		} else if it.Folder != nil {
-			l.Size = it.Folder.Size
-		}
-		out = append(out, l)
-		if !common.json {
-			fmt.Fprintf(stdout, "%-8s %14s %12d  %s\n", l.Type, l.ID, l.Size, l.Path)
-		}
-	}
-	if *recursive {
-		for e, err := range c.Folders.Walk(ctx, trimID(pos[0]), &cms.WalkOptions{Fields: fields}) {
+func (a *app) lsCmd() *cobra.Command {
+	var recursive bool
+	cmd := &cobra.Command{
+		Use:   "ls [FOLDER]",
+		Short: "List a folder's items (-r: the whole tree, with paths)",
+		Long: `List a folder's items, sorted by name; -r the whole tree with paths, depth
+first (each folder followed by what is in it), the same order every run.
+FOLDER is a folder id, folder:ID or a /path; the root (0) by default.`,
+		Args: nArgs(0, 1, "at most one FOLDER"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			c, err := a.client()
 			if err != nil {
 				return err
 			}
-			add(e.Path, e.Item)
-		}
-	} else {
-		for it, err := range c.Folders.ListItemsByMarkerIter(ctx, trimID(pos[0]), &cms.ListItemsByMarkerOptions{Fields: fields}) {
+			arg := "0"
+			if len(args) == 1 {
+				arg = args[0]
+			}
+			id, err := folderID(ctx, c, arg)
 			if err != nil {
 				return err
 			}
-			add(it.Name, it)
+			fields := []string{"name", "size", "sha1"}
+			var out []listed
+			add := func(p string, it *cms.Item) {
+				if !a.g.filter.match(p, it.Type == kindFolder) || excludedAbove(a.g.filter, p) {
+					return
+				}
+				l := listed{Path: p, Type: it.Type, ID: it.ID}
+				if it.File != nil {
+					l.Size, l.SHA1 = it.File.Size, it.File.SHA1
+				} else if it.Folder != nil {
+					l.Size = it.Folder.Size
+				}
+				if a.g.json {
+					out = append(out, l)
+				} else {
+					fmt.Fprintf(a.stdout, "%-8s %14s %12d  %s\n", l.Type, l.ID, l.Size, l.Path)
+				}
+			}
+			if recursive {
+				// Ordered: depth first, by name within a folder, each folder
+				// followed by what is in it, the same every run (a plain walk
+				// is concurrent); printed as it goes.
+				for e, err := range c.Folders.Walk(ctx, id, &cms.WalkOptions{Fields: fields, Ordered: true}) {
+					if err != nil {
+						return err
+					}
+					add(e.Path, e.Item)
+				}
+			} else {
+				// One folder's items, sorted by name (byte order) as the
+				// walk sorts them.
+				var items []*cms.Item
+				for it, err := range c.Folders.ListItemsByMarkerIter(ctx, id, &cms.ListItemsByMarkerOptions{Fields: fields}) {
+					if err != nil {
+						return err
+					}
+					items = append(items, it)
+				}
+				slices.SortFunc(items, func(x, y *cms.Item) int { return strings.Compare(x.Name, y.Name) })
+				for _, it := range items {
+					add(it.Name, it)
+				}
+			}
+			if a.g.json {
+				if out == nil {
+					out = []listed{}
+				}
+				b, _ := json.Marshal(out)
+				fmt.Fprintf(a.stdout, "%s\n", b)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVarP(&recursive, "recursive", "r", false, "the whole tree, with paths")
+	return cmd
+}
+
+// excludedAbove reports whether a folder above rel is excluded (a walk
+// lists what is in it anyway).
+func excludedAbove(f filter, rel string) bool {
+	for i := strings.LastIndex(rel, "/"); i > 0; i = strings.LastIndex(rel[:i], "/") {
+		if f.excludedDir(rel[:i]) {
+			return true
 		}
 	}
-	if common.json {
-		if out == nil {
-			out = []listed{}
-		}
-		b, _ := json.Marshal(out)
-		fmt.Fprintf(stdout, "%s\n", b)
-	}
-	return nil
+	return false
 }

@@ -26,13 +26,20 @@ type cli struct {
 
 func newCLI(t *testing.T, srv *cmstest.Server) *cli {
 	return &cli{t: t, env: map[string]string{"CMS_BASE_URL": srv.BaseURL(), "CMS_UPLOAD_URL": srv.UploadURL(), "CMS_TOKEN": srv.UserToken(),
-		"CMS_HASH_CACHE": filepath.Join(t.TempDir(), "hashes.json")}}
+		"CMS_HASH_CACHE": filepath.Join(t.TempDir(), "hashes.json"), "CMS_UPLOAD_SESSIONS": filepath.Join(t.TempDir(), "sessions.json")}}
 }
 
 func (c *cli) run(args ...string) (int, string, string) {
 	c.t.Helper()
+	return c.runStdin("", args...)
+}
+
+// runStdin runs the command with stdin as its standard input.
+func (c *cli) runStdin(stdin string, args ...string) (int, string, string) {
+	c.t.Helper()
 	var out, errOut bytes.Buffer
-	code := run(context.Background(), args, &out, &errOut, func(k string) string { return c.env[k] })
+	a := &app{stdin: strings.NewReader(stdin), stdout: &out, stderr: &errOut, getenv: func(k string) string { return c.env[k] }}
+	code := a.run(context.Background(), args)
 	return code, out.String(), errOut.String()
 }
 
@@ -70,31 +77,36 @@ func TestUploadDownloadRoundTrip(t *testing.T) {
 	s := lastJSON(t, out)
 	assert.Equal(t, summary{Files: 3, Bytes: 19, Created: 3, Folders: 3}, s)
 
-	code, out, _ = c.run("--json", "upload", src, root.ID)
-	assert.Equal(t, 2, code, "flags go after the command")
+	code, out, errOut = c.run("--json", "upload", src, root.ID)
+	require.Equal(t, 0, code, "global flags go before the command too: %s", errOut)
+	assert.Equal(t, summary{Skipped: 3, SkippedBytes: 19}, lastJSON(t, out), "a re-run moves nothing")
 	code, out, errOut = c.run("upload", "--json", src, root.ID)
 	require.Equal(t, 0, code, "stderr: %s", errOut)
-	assert.Equal(t, summary{Skipped: 3}, lastJSON(t, out), "a re-run moves nothing")
-	cache := loadHashCache(c.env["CMS_HASH_CACHE"])
-	assert.Len(t, cache.entries, 3, "the hashes are remembered for the next run")
+	assert.Equal(t, summary{Skipped: 3, SkippedBytes: 19}, lastJSON(t, out), "a re-run moves nothing")
+	cache, err := cms.LoadFileHashCache(c.env["CMS_HASH_CACHE"])
+	require.NoError(t, err)
+	assert.Equal(t, 3, cache.Len(), "the hashes are remembered for the next run")
 	code, out, _ = c.run("upload", "--json", "--no-hash-cache", src, root.ID)
 	require.Equal(t, 0, code)
-	assert.Equal(t, summary{Skipped: 3}, lastJSON(t, out), "and the same without the cache")
+	assert.Equal(t, summary{Skipped: 3, SkippedBytes: 19}, lastJSON(t, out), "and the same without the cache")
 
-	// A conflict (a local file where the folder has a folder) and a symlink
-	// fail; the rest completes; the exit status says so.
+	// A conflict (a local file where the folder has a folder) fails, a
+	// symlink is skipped with a notice; the rest completes; the exit status
+	// says so.
 	put(t, filepath.Join(src, "docs", "new.txt"), "new")
 	put(t, filepath.Join(src, "clash"), "a file")
 	_, _, err = api.Folders.Create(ctx, &cms.CreateFolderRequest{Name: "clash", Parent: cms.FolderRef{ID: root.ID}}, nil)
 	require.NoError(t, err)
 	require.NoError(t, os.Symlink(filepath.Join(src, "readme.md"), filepath.Join(src, "link")))
 	code, out, errOut = c.run("upload", src, root.ID, "--json")
-	assert.Equal(t, 1, code)
+	assert.Equal(t, exitPartial, code)
 	s = lastJSON(t, out)
 	assert.Equal(t, 1, s.Files)
-	assert.Equal(t, 2, s.Failed)
+	assert.Equal(t, 1, s.Failed)
+	assert.Equal(t, 1, s.Symlinks)
 	assert.Contains(t, errOut, "failed: clash")
-	assert.Contains(t, errOut, "failed: link")
+	assert.Contains(t, errOut, "skipped symlink: link")
+	assert.NotContains(t, errOut, "failed: link")
 	require.NoError(t, os.Remove(filepath.Join(src, "link")))
 	require.NoError(t, os.Remove(filepath.Join(src, "clash")))
 
@@ -167,20 +179,20 @@ func TestUsageAndErrors(t *testing.T) {
 	c := newCLI(t, srv)
 	code, _, errOut := c.run()
 	assert.Equal(t, 2, code)
-	assert.Contains(t, errOut, "usage: cms")
-	code, _, errOut = c.run("upload", "--help")
+	assert.Contains(t, errOut, "Usage:\n  cms")
+	code, out, _ := c.run("upload", "--help")
 	assert.Equal(t, 0, code)
-	assert.Contains(t, errOut, "--delete")
+	assert.Contains(t, out, "--delete", "help goes to stdout")
 	code, _, _ = c.run("upload", "only-one-arg")
 	assert.Equal(t, 2, code)
 	code, _, _ = c.run("frobnicate")
 	assert.Equal(t, 2, code)
 	code, _, errOut = c.run("ls", "999999")
-	assert.Equal(t, 1, code)
+	assert.Equal(t, exitNotFound, code)
 	assert.Contains(t, errOut, "not_found", "errors name the service's code")
 	delete(c.env, "CMS_TOKEN")
 	code, _, errOut = c.run("ls", "0")
-	assert.Equal(t, 1, code)
+	assert.Equal(t, exitAuth, code)
 	assert.Contains(t, errOut, "CMS_TOKEN")
 	c.env["CMS_TOKEN"] = srv.UserToken()
 	delete(c.env, "CMS_UPLOAD_URL")
@@ -233,23 +245,23 @@ func TestItemCommands(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(strings.TrimSpace(out)), &rec))
 	assert.Equal(t, "folder", rec["type"])
 
-	code, out, errOut = c.run("share", "--password", "Secret-123", id, "--json")
+	code, out, errOut = c.run("share", "--password", "Secret-123", "folder:"+id, "--json")
 	require.Equal(t, 0, code, errOut)
 	var link map[string]any
 	require.NoError(t, json.Unmarshal([]byte(strings.TrimSpace(out)), &link))
 	assert.Equal(t, true, link["is_password_enabled"])
 	assert.NotContains(t, out, "Secret-123", "the password is never printed")
-	code, _, _ = c.run("share", "--remove", id)
+	code, _, _ = c.run("share", "--remove", "folder:"+id)
 	require.Equal(t, 0, code)
-	code, _, errOut = c.run("share", "--access", "everyone", id)
-	assert.Equal(t, 1, code)
+	code, _, errOut = c.run("share", "--access", "everyone", "folder:"+id)
+	assert.Equal(t, exitFailed, code)
 	assert.NotEmpty(t, errOut)
 
-	code, out, _ = c.run("rm", id)
+	code, out, _ = c.run("rm", "folder:"+id)
 	require.Equal(t, 0, code)
 	assert.Contains(t, out, "moved to the trash")
 	code, _, errOut = c.run("info", id)
-	assert.Equal(t, 1, code)
+	assert.Equal(t, exitNotFound, code)
 	assert.Contains(t, errOut, "not_found")
 	code, _, _ = c.run("mkdir", "0")
 	assert.Equal(t, 2, code)

@@ -47,8 +47,9 @@ func (pr *progress) update(p cms.Progress) {
 	}
 	pr.p = p
 	if pr.bar != nil {
-		if p.TotalBytes > 0 && pr.bar.GetMax64() != p.TotalBytes {
-			pr.bar.ChangeMax64(p.TotalBytes)
+		// The bar counts the bytes to move: unchanged ones are not sent.
+		if toMove := p.TotalBytes - p.SkippedBytes; p.TotalBytes > 0 && pr.bar.GetMax64() != toMove {
+			pr.bar.ChangeMax64(toMove)
 		}
 		_ = pr.bar.Set64(p.Bytes)
 		if p.TotalFiles > 0 {
@@ -64,7 +65,8 @@ func (pr *progress) update(p cms.Progress) {
 
 func (pr *progress) line() {
 	if pr.p.TotalFiles > 0 {
-		fmt.Fprintf(pr.w, "%s: %d/%d files, %d/%d bytes\n", pr.verb, pr.p.FilesDone, pr.p.TotalFiles, pr.p.Bytes, pr.p.TotalBytes)
+		fmt.Fprintf(pr.w, "%s: %d/%d files, %d bytes moved, %d unchanged, of %d\n",
+			pr.verb, pr.p.FilesDone, pr.p.TotalFiles, pr.p.Bytes, pr.p.SkippedBytes, pr.p.TotalBytes)
 	} else {
 		fmt.Fprintf(pr.w, "%s: %d bytes\n", pr.verb, pr.p.Bytes)
 	}

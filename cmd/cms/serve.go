@@ -1,50 +1,67 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
+	"strings"
 
-	"github.com/contentapi/cms/refserver"
+	"github.com/contentapi/cms/cmd/internal/serveflags"
+	"github.com/spf13/cobra"
 )
 
-// cmdServe runs a reference server until interrupted, printing one JSON
-// line as cmd/refserver does (base_url, upload_url, download_url, tokens,
-// webhook_keys); cmd/refserver has every other option.
-func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("cms serve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var opts refserver.Options
-	fs.StringVar(&opts.Addr, "addr", "127.0.0.1:0", "the API listener's address")
-	fs.StringVar(&opts.DataDir, "data", "", "persist the whole state in this directory")
-	fs.StringVar(&opts.UserToken, "user-token", "", "the managed user's token (default: random)")
-	fs.StringVar(&opts.AdminToken, "admin-token", "", "the admin's token (default: random)")
-	seed := fs.Bool("seed", false, "add demo content")
-	if err := fs.Parse(args); err != nil {
-		return err
+func (a *app) serveCmd() *cobra.Command {
+	goFlags := flag.NewFlagSet("serve", flag.ContinueOnError)
+	cfg := serveflags.Register(goFlags)
+	var env bool
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Run a reference server (as cmd/refserver does) until interrupted",
+		Long: `Run a reference server until interrupted, with every flag of cmd/refserver
+(-v logs its requests; --app-config here is the server's: where to write a
+registered app's config). It prints one JSON line (base_url, upload_url,
+download_url, enterprise_id, tokens, users, webhook_keys, client_id), or with
+--env the lines to eval in a shell:
+
+  cms serve --env > cms.env &   # then, once the line is there:
+  . ./cms.env                   # CMS_BASE_URL, CMS_UPLOAD_URL and CMS_TOKEN set`,
+		Args: nArgs(0, 0, "no arguments"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cfg.Verbose = a.g.verbose
+			if err := cfg.Validate(); err != nil {
+				return usageError{err.Error()}
+			}
+			srv, line, err := cfg.Start(a.stderr)
+			if err != nil {
+				return err
+			}
+			if env {
+				fmt.Fprintf(a.stdout, "export CMS_BASE_URL=%s CMS_UPLOAD_URL=%s CMS_TOKEN=%s\n",
+					shellQuote(line.BaseURL), shellQuote(line.UploadURL), shellQuote(line.Tokens["user"]))
+			} else {
+				b, _ := json.Marshal(line)
+				fmt.Fprintf(a.stdout, "%s\n", b)
+			}
+			<-cmd.Context().Done()
+			return srv.Close()
+		},
 	}
-	if fs.NArg() > 0 {
-		return usageError{"serve takes no arguments"}
-	}
-	srv, err := refserver.Start(opts)
-	if err != nil {
-		return err
-	}
-	if *seed && !srv.Restored() {
-		if err := srv.Seed(); err != nil {
-			srv.Close()
-			return err
+	// The shared definition, but for -v: cms has its own (it sets Verbose).
+	goFlags.VisitAll(func(f *flag.Flag) {
+		if f.Name == serveflags.VerboseFlag {
+			return
 		}
-	}
-	primary, secondary := srv.WebhookKeys()
-	line, _ := json.Marshal(map[string]any{
-		"base_url": srv.BaseURL(), "upload_url": srv.UploadURL(), "download_url": srv.DownloadURL(),
-		"tokens":       map[string]string{"admin": srv.AdminToken(), "user": srv.UserToken(), "app": srv.AppToken()},
-		"webhook_keys": map[string]string{"primary": primary, "secondary": secondary},
+		cmd.Flags().AddGoFlag(f)
+		if f.DefValue == "0s" { // a zero duration: no "(default 0s)" after the text's own default
+			cmd.Flags().Lookup(f.Name).DefValue = "0"
+		}
 	})
-	fmt.Fprintf(stdout, "%s\n", line)
-	<-ctx.Done()
-	return srv.Close()
+	cmd.Flags().BoolVar(&env, "env", false, "print eval-able export lines (CMS_BASE_URL, CMS_UPLOAD_URL, CMS_TOKEN of the managed user) instead of the JSON line")
+	return cmd
+}
+
+// shellQuote quotes s for a POSIX shell: single quotes, with each single
+// quote written as '\”.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -18,6 +18,7 @@ import (
 	"testing"
 
 	"github.com/contentapi/cms"
+	"github.com/contentapi/cms/cmd/internal/serveflags"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -40,7 +41,7 @@ func TestMain(m *testing.M) {
 // child is cmd/refserver running in a process of its own.
 type child struct {
 	cmd  *exec.Cmd
-	line startupLine
+	line serveflags.StartupLine
 }
 
 // startChild starts cmd/refserver with args and reads its startup line.

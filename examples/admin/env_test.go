@@ -3,7 +3,7 @@ package main
 import (
 	"testing"
 
-	"github.com/contentapi/cms/examples/internal/connect/connecttest"
+	"github.com/contentapi/cms/examples/internal/envtest"
 	"github.com/contentapi/cms/refserver"
 )
 
@@ -12,6 +12,6 @@ import (
 // server whose upload root is not the public one: the example connects
 // through it, and its uploads land on that server's upload root.
 func TestFromEnvironment(t *testing.T) {
-	srv := connecttest.ServeFromEnv(t, refserver.RoleAdmin, refserver.Options{})
-	connecttest.CheckRun(t, srv, run)
+	srv := envtest.ServeFromEnv(t, refserver.RoleAdmin, refserver.Options{})
+	envtest.CheckRun(t, srv, run)
 }

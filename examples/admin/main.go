@@ -5,8 +5,9 @@
 // them with their content, which is refused until force is asked for).
 //
 // It runs against a reference server started in this process, unless
-// CMS_BASE_URL and CMS_TOKEN (an enterprise admin's token with the manage
-// users, groups and enterprise scopes) point at a real service.
+// CMS_TOKEN (an enterprise admin's token with the manage users, groups and
+// enterprise scopes) is set: then against the public service, or the one
+// CMS_BASE_URL and CMS_UPLOAD_URL name (cms.NewClientFromEnv).
 //
 //	go run ./examples/admin
 package main
@@ -23,7 +24,6 @@ import (
 	"time"
 
 	"github.com/contentapi/cms"
-	"github.com/contentapi/cms/examples/internal/connect"
 	"github.com/contentapi/cms/refserver"
 )
 
@@ -184,13 +184,51 @@ func offboard(ctx context.Context, out io.Writer, e *env, u *cms.User) error {
 // (CMS_BASE_URL, CMS_UPLOAD_URL, CMS_TOKEN), or of a reference server
 // started here (which can also pin devices: the API has no call for it).
 func setup() (*env, error) {
-	c, err := connect.Open(refserver.RoleAdmin, refserver.Options{}, "")
+	client, srv, where, err := connect(refserver.RoleAdmin, refserver.Options{}, "")
 	if err != nil {
 		return nil, err
 	}
-	e := &env{admin: c.Client, where: c.Where, cleanup: c.Close}
-	if srv := c.Server; srv != nil {
+	e := &env{admin: client, where: where, cleanup: func() { closeServer(srv) }}
+	if srv != nil {
 		e.pin = func(userID, product string) error { _, err := srv.AddDevicePin(userID, product); return err }
 	}
 	return e, nil
+}
+
+// connect returns a client of the service the environment names
+// (cms.NewClientFromEnv: CMS_TOKEN, and CMS_BASE_URL with CMS_UPLOAD_URL
+// unless it is the public service) and says where it is, or, when CMS_TOKEN
+// is unset, starts a reference server in this process with opts and
+// returns a client of it as role, with the server (nil for a real
+// service). hint tells which variables point the program at a real service.
+func connect(role refserver.Role, opts refserver.Options, hint string) (client *cms.Client, srv *refserver.Server, where string, err error) {
+	if os.Getenv(cms.EnvToken) != "" {
+		client, err = cms.NewClientFromEnv()
+		if err != nil {
+			return nil, nil, "", err
+		}
+		return client, nil, client.BaseURL(), nil
+	}
+	if srv, err = refserver.Start(opts); err != nil {
+		return nil, nil, "", err
+	}
+	ep, err := srv.Endpoint(role)
+	if err == nil {
+		client, err = cms.NewClient(cms.WithURLs(ep.BaseURL, ep.UploadURL), cms.WithToken(ep.Token))
+	}
+	if err != nil {
+		srv.Close()
+		return nil, nil, "", err
+	}
+	if hint == "" {
+		hint = "set CMS_BASE_URL, CMS_UPLOAD_URL and CMS_TOKEN for a real service"
+	}
+	return client, srv, "a reference server at " + srv.BaseURL() + " (" + hint + ")", nil
+}
+
+// closeServer stops srv, when connect started one.
+func closeServer(srv *refserver.Server) {
+	if srv != nil {
+		srv.Close()
+	}
 }

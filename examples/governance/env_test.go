@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/contentapi/cms/examples/internal/connect/connecttest"
+	"github.com/contentapi/cms/examples/internal/envtest"
 	"github.com/contentapi/cms/refserver"
 )
 
@@ -13,6 +13,6 @@ import (
 // server whose upload root is not the public one: the example connects
 // through it, and its uploads land on that server's upload root.
 func TestFromEnvironment(t *testing.T) {
-	srv := connecttest.ServeFromEnv(t, refserver.RoleAdmin, refserver.Options{LegalHoldReleaseDelay: 300 * time.Millisecond})
-	connecttest.CheckRun(t, srv, run)
+	srv := envtest.ServeFromEnv(t, refserver.RoleAdmin, refserver.Options{LegalHoldReleaseDelay: 300 * time.Millisecond})
+	envtest.CheckRun(t, srv, run)
 }

@@ -5,8 +5,9 @@
 // removes what it made (a modifiable policy can be deleted).
 //
 // It runs against a reference server started in this process, unless
-// CMS_BASE_URL and CMS_TOKEN point at a real service; governance needs an
-// enterprise admin's token there.
+// CMS_TOKEN is set: then against the public service, or the one
+// CMS_BASE_URL and CMS_UPLOAD_URL name (cms.NewClientFromEnv); governance
+// needs an enterprise admin's token there.
 //
 //	go run ./examples/governance
 package main
@@ -23,7 +24,6 @@ import (
 	"time"
 
 	"github.com/contentapi/cms"
-	"github.com/contentapi/cms/examples/internal/connect"
 	"github.com/contentapi/cms/refserver"
 )
 
@@ -145,9 +145,47 @@ func run(ctx context.Context, out io.Writer) error {
 // (CMS_BASE_URL, CMS_UPLOAD_URL, CMS_TOKEN), or of a reference server
 // started here.
 func setup() (client *cms.Client, where string, cleanup func(), err error) {
-	c, err := connect.Open(refserver.RoleAdmin, refserver.Options{LegalHoldReleaseDelay: 300 * time.Millisecond}, "")
+	client, srv, where, err := connect(refserver.RoleAdmin, refserver.Options{LegalHoldReleaseDelay: 300 * time.Millisecond}, "")
 	if err != nil {
 		return nil, "", nil, err
 	}
-	return c.Client, c.Where, c.Close, nil
+	return client, where, func() { closeServer(srv) }, nil
+}
+
+// connect returns a client of the service the environment names
+// (cms.NewClientFromEnv: CMS_TOKEN, and CMS_BASE_URL with CMS_UPLOAD_URL
+// unless it is the public service) and says where it is, or, when CMS_TOKEN
+// is unset, starts a reference server in this process with opts and
+// returns a client of it as role, with the server (nil for a real
+// service). hint tells which variables point the program at a real service.
+func connect(role refserver.Role, opts refserver.Options, hint string) (client *cms.Client, srv *refserver.Server, where string, err error) {
+	if os.Getenv(cms.EnvToken) != "" {
+		client, err = cms.NewClientFromEnv()
+		if err != nil {
+			return nil, nil, "", err
+		}
+		return client, nil, client.BaseURL(), nil
+	}
+	if srv, err = refserver.Start(opts); err != nil {
+		return nil, nil, "", err
+	}
+	ep, err := srv.Endpoint(role)
+	if err == nil {
+		client, err = cms.NewClient(cms.WithURLs(ep.BaseURL, ep.UploadURL), cms.WithToken(ep.Token))
+	}
+	if err != nil {
+		srv.Close()
+		return nil, nil, "", err
+	}
+	if hint == "" {
+		hint = "set CMS_BASE_URL, CMS_UPLOAD_URL and CMS_TOKEN for a real service"
+	}
+	return client, srv, "a reference server at " + srv.BaseURL() + " (" + hint + ")", nil
+}
+
+// closeServer stops srv, when connect started one.
+func closeServer(srv *refserver.Server) {
+	if srv != nil {
+		srv.Close()
+	}
 }

@@ -23,8 +23,13 @@ func TestQuickstart(t *testing.T) {
 		"Upload with a stale etag refused: true",
 		"SHA1 verified, content matches: true",
 		"part 8/8, 100%",
+		"Renamed it to \"greeting.txt\"",
+		"Shared link (open access): https://",
+		"Invited admin@cms.test as editor (accepted)",
+		"Search found file \"greeting.txt\"",
 		"(matches source: true)",
-		"file   ", "big.bin", "hello.txt",
+		"file   ", "big.bin", "greeting.txt",
+		"Events since the start: ITEM_CREATE, ITEM_UPLOAD", "ITEM_RENAME", "COLLAB_ADD_COLLABORATOR",
 		"Deleted folder",
 	} {
 		assert.Contains(t, s, want)

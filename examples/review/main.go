@@ -3,10 +3,10 @@
 // answer; the task completes when all of them have.
 //
 // It runs against a reference server started in this process (the managed
-// user is the author, the enterprise admin the reviewer), unless
-// CMS_BASE_URL, CMS_TOKEN (the author), CMS_REVIEWER_TOKEN and
-// CMS_REVIEWER_LOGIN point at a real service (CMS_UPLOAD_URL too, when it
-// is not the public upload root).
+// user is the author, the enterprise admin the reviewer), unless CMS_TOKEN
+// (the author) is set: then against the public service, or the one
+// CMS_BASE_URL and CMS_UPLOAD_URL name (cms.NewClientFromEnv), with
+// CMS_REVIEWER_TOKEN and CMS_REVIEWER_LOGIN for the reviewer.
 //
 //	go run ./examples/review
 package main
@@ -23,7 +23,6 @@ import (
 	"time"
 
 	"github.com/contentapi/cms"
-	"github.com/contentapi/cms/examples/internal/connect"
 	"github.com/contentapi/cms/refserver"
 )
 
@@ -150,20 +149,59 @@ func run(ctx context.Context, out io.Writer) error {
 // reviews).
 func setup() (*team, error) {
 	const hint = "set CMS_BASE_URL, CMS_UPLOAD_URL, CMS_TOKEN, CMS_REVIEWER_TOKEN and CMS_REVIEWER_LOGIN for a real service"
-	c, err := connect.Open(refserver.RoleUser, refserver.Options{}, hint)
+	author, srv, where, err := connect(refserver.RoleUser, refserver.Options{}, hint)
 	if err != nil {
 		return nil, err
 	}
 	rtoken, login := os.Getenv("CMS_REVIEWER_TOKEN"), os.Getenv("CMS_REVIEWER_LOGIN")
-	if srv := c.Server; srv != nil {
+	if srv != nil {
 		rtoken, login = srv.AdminToken(), "admin@cms.test"
 	} else if rtoken == "" || login == "" {
 		return nil, errors.New("set CMS_REVIEWER_TOKEN and CMS_REVIEWER_LOGIN for the second assignee")
 	}
-	reviewer, err := c.WithToken(rtoken)
+	// The same service with the reviewer's token.
+	reviewer, err := author.Clone(cms.WithToken(rtoken))
 	if err != nil {
-		c.Close()
+		closeServer(srv)
 		return nil, err
 	}
-	return &team{author: c.Client, reviewer: reviewer, reviewerLogin: login, where: c.Where, cleanup: c.Close}, nil
+	return &team{author: author, reviewer: reviewer, reviewerLogin: login, where: where, cleanup: func() { closeServer(srv) }}, nil
+}
+
+// connect returns a client of the service the environment names
+// (cms.NewClientFromEnv: CMS_TOKEN, and CMS_BASE_URL with CMS_UPLOAD_URL
+// unless it is the public service) and says where it is, or, when CMS_TOKEN
+// is unset, starts a reference server in this process with opts and
+// returns a client of it as role, with the server (nil for a real
+// service). hint tells which variables point the program at a real service.
+func connect(role refserver.Role, opts refserver.Options, hint string) (client *cms.Client, srv *refserver.Server, where string, err error) {
+	if os.Getenv(cms.EnvToken) != "" {
+		client, err = cms.NewClientFromEnv()
+		if err != nil {
+			return nil, nil, "", err
+		}
+		return client, nil, client.BaseURL(), nil
+	}
+	if srv, err = refserver.Start(opts); err != nil {
+		return nil, nil, "", err
+	}
+	ep, err := srv.Endpoint(role)
+	if err == nil {
+		client, err = cms.NewClient(cms.WithURLs(ep.BaseURL, ep.UploadURL), cms.WithToken(ep.Token))
+	}
+	if err != nil {
+		srv.Close()
+		return nil, nil, "", err
+	}
+	if hint == "" {
+		hint = "set CMS_BASE_URL, CMS_UPLOAD_URL and CMS_TOKEN for a real service"
+	}
+	return client, srv, "a reference server at " + srv.BaseURL() + " (" + hint + ")", nil
+}
+
+// closeServer stops srv, when connect started one.
+func closeServer(srv *refserver.Server) {
+	if srv != nil {
+		srv.Close()
+	}
 }

@@ -3,10 +3,10 @@
 // earlier version, comments, and hands out a password-protected link.
 //
 // It runs against a reference server started in this process (the managed
-// user owns the folder, a new user of its enterprise is the colleague), unless
-// CMS_BASE_URL, CMS_TOKEN (the owner), CMS_COLLEAGUE_TOKEN and
-// CMS_COLLEAGUE_LOGIN point at a real service (CMS_UPLOAD_URL too, when it
-// is not the public upload root).
+// user owns the folder, a new user of its enterprise is the colleague),
+// unless CMS_TOKEN (the owner) is set: then against the public service, or
+// the one CMS_BASE_URL and CMS_UPLOAD_URL name (cms.NewClientFromEnv), with
+// CMS_COLLEAGUE_TOKEN and CMS_COLLEAGUE_LOGIN for the colleague.
 //
 //	go run ./examples/sharing
 package main
@@ -23,7 +23,6 @@ import (
 	"time"
 
 	"github.com/contentapi/cms"
-	"github.com/contentapi/cms/examples/internal/connect"
 	"github.com/contentapi/cms/refserver"
 )
 
@@ -154,13 +153,13 @@ func run(ctx context.Context, out io.Writer) error {
 // new user of its enterprise, reached through the admin's As-User).
 func setup(ctx context.Context) (*pair, error) {
 	const hint = "set CMS_BASE_URL, CMS_UPLOAD_URL, CMS_TOKEN, CMS_COLLEAGUE_TOKEN and CMS_COLLEAGUE_LOGIN for a real service"
-	c, err := connect.Open(refserver.RoleUser, refserver.Options{}, hint)
+	owner, srv, where, err := connect(refserver.RoleUser, refserver.Options{}, hint)
 	if err != nil {
 		return nil, err
 	}
-	p := &pair{owner: c.Client, where: c.Where, cleanup: c.Close}
-	if srv := c.Server; srv != nil {
-		admin, err := c.WithToken(srv.AdminToken())
+	p := &pair{owner: owner, where: where, cleanup: func() { closeServer(srv) }}
+	if srv != nil {
+		admin, err := owner.Clone(cms.WithToken(srv.AdminToken()))
 		if err == nil {
 			var u *cms.User
 			if u, _, err = admin.Users.Create(ctx, &cms.CreateUserRequest{Name: "Colleague", Login: "colleague@cms.test"}, nil); err == nil {
@@ -169,20 +168,58 @@ func setup(ctx context.Context) (*pair, error) {
 			}
 		}
 		if err != nil {
-			c.Close()
+			p.cleanup()
 			return nil, fmt.Errorf("making the colleague: %w", err)
 		}
 		return p, nil
 	}
 	token, login := os.Getenv("CMS_COLLEAGUE_TOKEN"), os.Getenv("CMS_COLLEAGUE_LOGIN")
 	if token == "" || login == "" {
-		c.Close()
+		p.cleanup()
 		return nil, errors.New("set CMS_COLLEAGUE_TOKEN and CMS_COLLEAGUE_LOGIN for the colleague")
 	}
-	if p.colleague, err = c.WithToken(token); err != nil {
-		c.Close()
+	if p.colleague, err = owner.Clone(cms.WithToken(token)); err != nil {
+		p.cleanup()
 		return nil, err
 	}
 	p.colleagueLogin = login
 	return p, nil
+}
+
+// connect returns a client of the service the environment names
+// (cms.NewClientFromEnv: CMS_TOKEN, and CMS_BASE_URL with CMS_UPLOAD_URL
+// unless it is the public service) and says where it is, or, when CMS_TOKEN
+// is unset, starts a reference server in this process with opts and
+// returns a client of it as role, with the server (nil for a real
+// service). hint tells which variables point the program at a real service.
+func connect(role refserver.Role, opts refserver.Options, hint string) (client *cms.Client, srv *refserver.Server, where string, err error) {
+	if os.Getenv(cms.EnvToken) != "" {
+		client, err = cms.NewClientFromEnv()
+		if err != nil {
+			return nil, nil, "", err
+		}
+		return client, nil, client.BaseURL(), nil
+	}
+	if srv, err = refserver.Start(opts); err != nil {
+		return nil, nil, "", err
+	}
+	ep, err := srv.Endpoint(role)
+	if err == nil {
+		client, err = cms.NewClient(cms.WithURLs(ep.BaseURL, ep.UploadURL), cms.WithToken(ep.Token))
+	}
+	if err != nil {
+		srv.Close()
+		return nil, nil, "", err
+	}
+	if hint == "" {
+		hint = "set CMS_BASE_URL, CMS_UPLOAD_URL and CMS_TOKEN for a real service"
+	}
+	return client, srv, "a reference server at " + srv.BaseURL() + " (" + hint + ")", nil
+}
+
+// closeServer stops srv, when connect started one.
+func closeServer(srv *refserver.Server) {
+	if srv != nil {
+		srv.Close()
+	}
 }

@@ -4,7 +4,7 @@ import (
 	"net"
 	"testing"
 
-	"github.com/contentapi/cms/examples/internal/connect/connecttest"
+	"github.com/contentapi/cms/examples/internal/envtest"
 	"github.com/contentapi/cms/refserver"
 	"github.com/stretchr/testify/require"
 )
@@ -14,7 +14,7 @@ import (
 // variables), here a reference server whose upload root is not the public
 // one.
 func TestFromEnvironment(t *testing.T) {
-	srv := connecttest.ServeFromEnv(t, refserver.RoleUser, refserver.Options{})
+	srv := envtest.ServeFromEnv(t, refserver.RoleUser, refserver.Options{})
 	ln, err := net.Listen("tcp", "127.0.0.1:0") // a free port for the receiver
 	require.NoError(t, err)
 	addr := ln.Addr().String()
@@ -24,5 +24,5 @@ func TestFromEnvironment(t *testing.T) {
 	t.Setenv("CMS_WEBHOOK_ADDRESS", "http://"+addr+"/hook")
 	t.Setenv("CMS_WEBHOOK_PRIMARY_KEY", primary)
 	t.Setenv("CMS_WEBHOOK_SECONDARY_KEY", secondary)
-	connecttest.CheckRun(t, srv, run)
+	envtest.CheckRun(t, srv, run)
 }

@@ -5,9 +5,9 @@
 //
 // It runs against a reference server started in this process, which
 // signs deliveries with keys it makes up and delivers to the loopback
-// address this program listens on. Against a real service, set
-// CMS_BASE_URL, CMS_TOKEN (CMS_UPLOAD_URL too when it is not the public
-// upload root), CMS_WEBHOOK_ADDRESS (the public https address that reaches
+// address this program listens on. Against a real service, set CMS_TOKEN
+// (and CMS_BASE_URL with CMS_UPLOAD_URL, unless it is the public service),
+// CMS_WEBHOOK_ADDRESS (the public https address that reaches
 // this program's listener, CMS_WEBHOOK_LISTEN) and CMS_WEBHOOK_PRIMARY_KEY /
 // CMS_WEBHOOK_SECONDARY_KEY (the application's signature keys).
 //
@@ -29,7 +29,6 @@ import (
 	"time"
 
 	"github.com/contentapi/cms"
-	"github.com/contentapi/cms/examples/internal/connect"
 	"github.com/contentapi/cms/refserver"
 )
 
@@ -57,17 +56,16 @@ func (p *printer) printf(format string, args ...any) {
 func run(ctx context.Context, out io.Writer) error {
 	pr := &printer{out: out}
 	const hint = "set CMS_BASE_URL, CMS_UPLOAD_URL, CMS_TOKEN, CMS_WEBHOOK_ADDRESS, CMS_WEBHOOK_LISTEN and the CMS_WEBHOOK_*_KEY variables for a real service"
-	conn, err := connect.Open(refserver.RoleUser, refserver.Options{}, hint)
+	c, srv, where, err := connect(refserver.RoleUser, refserver.Options{}, hint)
 	if err != nil {
 		return err
 	}
-	defer conn.Close()
-	c := conn.Client
-	pr.printf("Connected to %s\n", conn.Where)
+	defer closeServer(srv)
+	pr.printf("Connected to %s\n", where)
 
 	keys := cms.WebhookKeys{Primary: os.Getenv("CMS_WEBHOOK_PRIMARY_KEY"), Secondary: os.Getenv("CMS_WEBHOOK_SECONDARY_KEY")}
 	listen, address := os.Getenv("CMS_WEBHOOK_LISTEN"), os.Getenv("CMS_WEBHOOK_ADDRESS")
-	if srv := conn.Server; srv != nil {
+	if srv != nil {
 		keys.Primary, keys.Secondary = srv.WebhookKeys()
 		listen = "127.0.0.1:0"
 	} else if listen == "" || address == "" || keys.Primary == "" && keys.Secondary == "" {
@@ -87,7 +85,7 @@ func run(ctx context.Context, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if conn.Server != nil {
+	if srv != nil {
 		address = "http://" + ln.Addr().String() + "/hook"
 	}
 	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
@@ -105,7 +103,7 @@ func run(ctx context.Context, out io.Writer) error {
 			_, _ = c.Trash.PurgeFolder(cctx, folder.ID)
 		}
 	}()
-	hook, _, err := c.Webhooks.Create(ctx, &cms.CreateWebhookRequest{Target: cms.WebhookTarget{ID: folder.ID, Type: cms.ItemTypeFolder},
+	hook, _, err := c.Webhooks.Create(ctx, &cms.CreateWebhookRequest{Target: cms.ItemRef{ID: folder.ID, Type: cms.ItemTypeFolder},
 		Address: address, Triggers: []cms.WebhookTrigger{cms.WebhookTriggerFileUploaded, cms.WebhookTriggerFileRenamed}})
 	if err != nil {
 		return fmt.Errorf("creating the webhook: %w", err)
@@ -159,4 +157,42 @@ func run(ctx context.Context, out io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// connect returns a client of the service the environment names
+// (cms.NewClientFromEnv: CMS_TOKEN, and CMS_BASE_URL with CMS_UPLOAD_URL
+// unless it is the public service) and says where it is, or, when CMS_TOKEN
+// is unset, starts a reference server in this process with opts and
+// returns a client of it as role, with the server (nil for a real
+// service). hint tells which variables point the program at a real service.
+func connect(role refserver.Role, opts refserver.Options, hint string) (client *cms.Client, srv *refserver.Server, where string, err error) {
+	if os.Getenv(cms.EnvToken) != "" {
+		client, err = cms.NewClientFromEnv()
+		if err != nil {
+			return nil, nil, "", err
+		}
+		return client, nil, client.BaseURL(), nil
+	}
+	if srv, err = refserver.Start(opts); err != nil {
+		return nil, nil, "", err
+	}
+	ep, err := srv.Endpoint(role)
+	if err == nil {
+		client, err = cms.NewClient(cms.WithURLs(ep.BaseURL, ep.UploadURL), cms.WithToken(ep.Token))
+	}
+	if err != nil {
+		srv.Close()
+		return nil, nil, "", err
+	}
+	if hint == "" {
+		hint = "set CMS_BASE_URL, CMS_UPLOAD_URL and CMS_TOKEN for a real service"
+	}
+	return client, srv, "a reference server at " + srv.BaseURL() + " (" + hint + ")", nil
+}
+
+// closeServer stops srv, when connect started one.
+func closeServer(srv *refserver.Server) {
+	if srv != nil {
+		srv.Close()
+	}
 }

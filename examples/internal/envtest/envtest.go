@@ -1,6 +1,6 @@
-// Package connecttest points the environment of an example's test at a
+// Package envtest points the environment of an example's test at a
 // reference server, as a user points an example at a real service.
-package connecttest
+package envtest
 
 import (
 	"bytes"
@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/contentapi/cms/examples/internal/connect"
+	"github.com/contentapi/cms"
 	"github.com/contentapi/cms/refserver"
 )
 
@@ -30,9 +30,9 @@ func ServeFromEnv(t testing.TB, role refserver.Role, opts refserver.Options) *re
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Setenv(connect.EnvBaseURL, ep.BaseURL)
-	t.Setenv(connect.EnvUploadURL, ep.UploadURL)
-	t.Setenv(connect.EnvToken, ep.Token)
+	t.Setenv(cms.EnvBaseURL, ep.BaseURL)
+	t.Setenv(cms.EnvUploadURL, ep.UploadURL)
+	t.Setenv(cms.EnvToken, ep.Token)
 	return srv
 }
 

@@ -1,7 +1,0 @@
-//go:build linux
-
-package main
-
-import "syscall"
-
-func changeTime(st *syscall.Stat_t) int64 { return st.Ctim.Nano() }
