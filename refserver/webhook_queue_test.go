@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"log/slog"
+	"runtime"
 	"sync"
 	"testing"
 	"time"
@@ -45,4 +46,35 @@ func TestWebhookQueueBytesBound(t *testing.T) {
 	if st := q.stats(); st.Queued != 0 || st.Bytes != 0 {
 		t.Fatalf("%+v after every delivery was taken", st)
 	}
+}
+
+// TestWebhookQueueMemoryBound: 20,000 deliveries of 4 KiB to a receiver
+// that refuses them all (80 MB of payloads, each waiting hours for its
+// retries) grow the heap by about the queue's byte bound, not by their
+// sum.
+func TestWebhookQueueMemoryBound(t *testing.T) {
+	if testing.Short() {
+		t.Skip("measures the heap")
+	}
+	var wg sync.WaitGroup
+	q := &hookQueue{slots: 8, maxCount: DefaultWebhookQueueLimit, maxBytes: 8 << 20, retryDelay: time.Hour, maxRetries: maxWebhookRetries,
+		send: func(*delivery) attemptResult { return attemptFailed },
+		wg:   &wg, log: slog.New(slog.DiscardHandler), owners: map[string]*hookOwner{}}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	const n, size = 20_000, 4 << 10
+	for i := range n {
+		q.add(&delivery{hookID: fmt.Sprint(i), owner: fmt.Sprint(i % 7), body: bytes.Repeat([]byte{'x'}, size)})
+	}
+	wg.Wait()
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	grown := int64(after.HeapAlloc) - int64(before.HeapAlloc)
+	st := q.stats()
+	t.Logf("%d queued (%d bytes), %d dropped; heap grew %d bytes", st.Queued, st.Bytes, st.Dropped, grown)
+	if st.Bytes > 8<<20 || grown > 16<<20 {
+		t.Fatalf("queue holds %d bytes and the heap grew %d bytes for an 8 MiB bound", st.Bytes, grown)
+	}
+	q.close()
 }
