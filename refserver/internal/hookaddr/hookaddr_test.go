@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net"
 	"net/netip"
+	"net/url"
 	"strconv"
 	"testing"
 )
@@ -187,4 +188,38 @@ func TestDialerChecksResolvedAddresses(t *testing.T) {
 			t.Errorf("%s -> %s: %v", c.host, c.addr, err)
 		}
 	}
+}
+
+// FuzzCheckURL: any address is judged without panicking, and one the rule
+// takes without allowed hosts is https on 443 to a host that is not an
+// internal address, or http on a loopback host.
+func FuzzCheckURL(f *testing.F) {
+	for _, s := range []string{"https://example.com/h", "http://127.0.0.1:8080/", "https://[::ffff:10.0.0.1]/", "https://2130706433/", "http://[fe80::1%25eth0]/", "https://a@b/"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if (*Policy)(nil).CheckURL(s) != nil {
+			return
+		}
+		u, err := url.Parse(s)
+		if err != nil {
+			t.Fatalf("%q taken but does not parse: %v", s, err)
+		}
+		host := u.Hostname()
+		switch u.Scheme {
+		case "http":
+			if !LoopbackHost(host) {
+				t.Fatalf("%q: http to a host that is not loopback", s)
+			}
+		case "https":
+			if p := u.Port(); p != "" && p != "443" {
+				t.Fatalf("%q: port %s", s, p)
+			}
+			if ip, err := netip.ParseAddr(host); err == nil && !PublicAddr(ip) {
+				t.Fatalf("%q: internal address", s)
+			}
+		default:
+			t.Fatalf("%q: scheme %q", s, u.Scheme)
+		}
+	})
 }
