@@ -76,6 +76,11 @@ type Version struct {
 	Blob      blob.Info
 	CreatedAt time.Time
 	By        *User
+	// Name is the file's name when a newer version replaced this one
+	// ("" while it is the current one, whose name is the file's, and
+	// for versions kept from before names were): promoting it restores
+	// the name (file_versions.go).
+	Name string
 
 	// A version in the trash (file_versions.go): when and by whom, and the
 	// last restore.
@@ -155,6 +160,33 @@ func CheckName(name string) *wire.Error {
 		return wire.Errorf(wire.StatusBadRequest, wire.CodeItemNameInvalid, "Item name invalid")
 	}
 	return nil
+}
+
+// CopyName is the name a copy of an item of typ takes when the request
+// names it (POST /files/{id}/copy, POST /folders/{id}/copy). A file's
+// name is sanitized as the spec says ("names containing non-printable
+// ASCII characters, forward and backward slashes, and protected names
+// like . and .. are automatically sanitized by removing the non-allowed
+// characters"): those characters go, and "." and ".." become empty;
+// what is left must then pass CheckName (an empty name, where the spec
+// is silent, is refused: item_name_invalid). A folder's name is not
+// sanitized: the spec prohibits those names (CheckName).
+func CopyName(typ, name string) (string, *wire.Error) {
+	if typ == "file" {
+		name = strings.Map(func(r rune) rune {
+			if r == '/' || r == '\\' || r < 0x20 || r == 0x7f {
+				return -1
+			}
+			return r
+		}, name)
+		if name == "." || name == ".." {
+			name = ""
+		}
+	}
+	if aerr := CheckName(name); aerr != nil {
+		return "", aerr
+	}
+	return name, nil
 }
 
 // Lookup returns the item of a type visible to p; an item in the trash is

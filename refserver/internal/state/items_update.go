@@ -20,8 +20,8 @@ import (
 //     access_denied_insufficient_permissions);
 //   - a name taken in the target folder (files, folders and web links share
 //     names, case-insensitively): 409 item_name_in_use with the conflict;
-//   - a folder moved into itself or below itself: 400 bad_request (the
-//     service's message "cyclical folder structure"; it documents no code);
+//   - a folder moved into itself or below itself: 400
+//     cyclical_folder_structure (Box's error code list);
 //   - a target folder the caller cannot see: 404 not_found;
 //   - rename, move or delete of a file someone else locked: 403
 //     access_denied_item_locked;
@@ -267,7 +267,7 @@ func (s *Tx) UpdateItem(id string, body ItemUpdateBody, p *Principal, typ string
 			return Reply{}, aerr
 		}
 		if typ == "folder" && s.IsWithin(target, it.ID) {
-			return Reply{}, wire.BadRequest("Cannot move a folder into itself or a folder below it: cyclical folder structure")
+			return Reply{}, wire.Errorf(wire.StatusBadRequest, wire.CodeCyclicalFolderStructure, "Folder move creates cyclical folder structure")
 		}
 		owner = OwnerIn(p, parent)
 	}

@@ -6,7 +6,9 @@ import (
 	"hash/maphash"
 	"io"
 	"path"
+	"slices"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 )
@@ -22,6 +24,13 @@ import (
 // trashes, restores or deletes an item call it), which marks the item
 // pending; a search first re-reads the pending items. A change costs a map
 // insert, and the content of a file is read once per version.
+//
+// With Options.SearchIndexDelay (StateConfig.SearchIndexDelay), a change
+// waits that long, on the server's clock, before a search re-reads the
+// item, as the service indexes new content asynchronously: until then a
+// search sees what was indexed before (nothing for a new item, the old
+// name for a renamed one). Items restored from a data directory and an
+// item that is gone (purged) are not delayed.
 //
 // The content of a file is indexed when its name has a text extension
 // (textExtensions) and only its first maxIndexedContent bytes.
@@ -74,7 +83,15 @@ type searchIndex struct {
 	seed     maphash.Seed
 	Postings map[string]map[*Item]SearchField
 	Docs     map[*Item]*SearchDoc
-	pending  map[*Item]struct{}
+	pending  map[*Item]time.Time // when each pending item may be indexed (zero: at once)
+	// readyAt is when a change made now may be indexed (zero: at once);
+	// nil means at once.
+	readyAt func() time.Time
+
+	// vocab is the words of Postings, sorted, for prefix matches; it is
+	// rebuilt when a search needs it after a word came or went.
+	vocab      []string
+	vocabStale bool
 }
 
 // SearchDoc is what the index holds of one item.
@@ -95,7 +112,9 @@ func NewSearchIndex() *searchIndex {
 		seed:     maphash.MakeSeed(),
 		Postings: make(map[string]map[*Item]SearchField),
 		Docs:     make(map[*Item]*SearchDoc),
-		pending:  make(map[*Item]struct{}),
+		pending:  make(map[*Item]time.Time),
+
+		vocabStale: true,
 	}
 }
 
@@ -104,6 +123,12 @@ func NewSearchIndex() *searchIndex {
 // hear of every change the folder indexes see.
 func (s *Tx) InitItemIndexes() {
 	s.Search = NewSearchIndex()
+	s.Search.readyAt = func() time.Time {
+		if s.Cfg.SearchIndexDelay <= 0 || !s.EventsOn { // restored items were indexed long ago
+			return time.Time{}
+		}
+		return s.Now().Add(s.Cfg.SearchIndexDelay)
+	}
 	s.Folders = folderIndexes{M: make(map[IndexKey]*folderIndex), changed: func(it *Item, from itemSlot, to IndexKey, listed bool) {
 		s.Search.changed(it)
 		if s.EventsOn {
@@ -116,8 +141,15 @@ func (s *Tx) InitItemIndexes() {
 	}}
 }
 
-// changed marks an item to be indexed anew before the next search.
-func (x *searchIndex) changed(it *Item) { x.pending[it] = struct{}{} }
+// changed marks an item to be indexed anew before the next search (or
+// the first one after the index delay).
+func (x *searchIndex) changed(it *Item) {
+	var at time.Time
+	if x.readyAt != nil {
+		at = x.readyAt()
+	}
+	x.pending[it] = at
+}
 
 // PairKey is the key of two adjacent words.
 func (x *searchIndex) PairKey(a, b string) uint64 {
@@ -130,15 +162,26 @@ func (x *searchIndex) PairKey(a, b string) uint64 {
 }
 
 // FlushSearchIndex indexes the pending items (reading the content of text
-// files from the store), so a search sees every change.
+// files from the store), so a search sees every change, but those still
+// within the index delay.
 func (s *Tx) FlushSearchIndex(ctx context.Context) {
 	x := s.Search
-	for it := range x.pending {
-		delete(x.pending, it)
+	var now time.Time
+	for it, at := range x.pending {
 		if s.Items[it.ID] != it {
+			delete(x.pending, it)
 			x.drop(it)
 			continue
 		}
+		if !at.IsZero() {
+			if now.IsZero() {
+				now = s.Now()
+			}
+			if now.Before(at) {
+				continue
+			}
+		}
+		delete(x.pending, it)
 		s.indexItem(ctx, it)
 	}
 }
@@ -160,6 +203,7 @@ func (x *searchIndex) unpost(w string, it *Item) {
 		delete(p, it)
 		if len(p) == 0 {
 			delete(x.Postings, w)
+			x.vocabStale = true
 		}
 	}
 }
@@ -213,6 +257,7 @@ func (s *Tx) indexItem(ctx context.Context, it *Item) {
 		if p == nil {
 			p = make(map[*Item]SearchField)
 			x.Postings[w] = p
+			x.vocabStale = true
 		}
 		p[it] = f
 	}
@@ -290,6 +335,9 @@ type FieldGate func(*Item) SearchField
 func (x *searchIndex) EvalFor(n *SearchNode, mask SearchField, gate FieldGate) map[*Item]int {
 	switch n.Op {
 	case OpWords:
+		if n.Prefix && len(n.Words) == 1 {
+			return x.prefixed(n.Words[0], mask, gate)
+		}
 		return x.words(n.Words, mask, gate)
 	case OpNot:
 		return x.except(x.EvalFor(n.Kids[0], mask, gate))
@@ -373,6 +421,40 @@ func (x *searchIndex) words(words []string, mask SearchField, gate FieldGate) ma
 			}
 		}
 		out[it] = fieldWeight(f) * len(words)
+	}
+	return out
+}
+
+// prefixed matches the words that begin with prefix (the word itself
+// among them): each item scores as for its best word, a word it only
+// begins one less than the word itself (at least 1).
+func (x *searchIndex) prefixed(prefix string, mask SearchField, gate FieldGate) map[*Item]int {
+	if x.vocabStale {
+		x.vocab = x.vocab[:0]
+		for w := range x.Postings {
+			x.vocab = append(x.vocab, w)
+		}
+		slices.Sort(x.vocab)
+		x.vocabStale = false
+	}
+	out := map[*Item]int{}
+	i, _ := slices.BinarySearch(x.vocab, prefix)
+	for ; i < len(x.vocab) && strings.HasPrefix(x.vocab[i], prefix); i++ {
+		w := x.vocab[i]
+		for it, f := range x.Postings[w] {
+			f &= mask
+			if gate != nil && f != 0 {
+				f &= gate(it)
+			}
+			if f == 0 {
+				continue
+			}
+			sc := fieldWeight(f)
+			if w != prefix {
+				sc = max(1, sc-1)
+			}
+			out[it] = max(out[it], sc)
+		}
 	}
 	return out
 }

@@ -16,9 +16,12 @@ import (
 //   - target {id, type file|folder} must be an item the caller may see (404
 //     not_found otherwise) and not the root folder 0 ("V2 webhooks cannot be
 //     created on the root folder": 400 bad_request);
-//   - address must be an absolute https URL; this reference server also
-//     takes http on a loopback host (127.0.0.1, ::1, localhost), so tests
-//     can receive deliveries; any port (the service: 443 only);
+//   - address: a public https URL on port 443, as the service requires;
+//     this reference server also takes http on a loopback host (127.0.0.1,
+//     ::1, localhost; any port), so tests can receive deliveries, and any
+//     URL to a host the operator allows (Options.WebhookAllowedHosts); 400
+//     bad_request otherwise (the rule: internal/hookaddr; deliveries check
+//     it again, on the resolved addresses);
 //   - triggers: a non-empty list of the spec's trigger names, those of a
 //     folder (FOLDER.*, COLLABORATION.*) only on a folder target, none that
 //     cannot happen on this server (neverFires) (400 bad_request);
@@ -107,6 +110,9 @@ type webhookState struct {
 // InitResources, and to empty the state before a restore.
 func (s *Tx) InitWebhooks() { s.Webhooks = webhookState{ByID: map[string]*Webhook{}} }
 
+// CreatorID is the id of the user who created the webhook (its owner).
+func (w *Webhook) CreatorID() string { return w.createdBy.ID }
+
 // Record is the Webhook record.
 func (w *Webhook) Record() map[string]any {
 	return map[string]any{
@@ -152,6 +158,14 @@ func CheckTriggers(triggers []string, targetType string) ([]string, *wire.Error)
 	return out, nil
 }
 
+// checkHookAddress applies the address rule (see the top of the file).
+func (s *Tx) checkHookAddress(address string) *wire.Error {
+	if err := s.HookAddrs.CheckURL(address); err != nil {
+		return wire.BadRequest("Invalid address %q: %v", address, err)
+	}
+	return nil
+}
+
 // webhookTarget checks a target for p.
 func (s *Tx) webhookTarget(p *Principal, id, typ string) (*Item, *wire.Error) {
 	if typ != "file" && typ != "folder" {
@@ -180,6 +194,9 @@ func (s *Tx) duplicateWebhook(u *User, targetID string, skip *Webhook) *Webhook 
 // webhook on body's target with the checked triggers (addWebhook); 201
 // with its record.
 func (s *Tx) CreateWebhook(p *Principal, body *WebhookBody, triggers []string) (Reply, *wire.Error) {
+	if aerr := s.checkHookAddress(*body.Address); aerr != nil {
+		return Reply{}, aerr
+	}
 	hook, aerr := s.addWebhook(p, *body.Target.ID, *body.Target.Type, *body.Address, triggers)
 	if aerr != nil {
 		return Reply{}, aerr
@@ -227,6 +244,11 @@ func (s *Tx) OwnWebhook(id string, p *Principal) (*Webhook, *wire.Error) {
 // webhook takes body's target, address and triggers (editWebhook); 200
 // with its record.
 func (s *Tx) UpdateWebhook(id string, p *Principal, body *WebhookBody) (Reply, *wire.Error) {
+	if body.Address != nil {
+		if aerr := s.checkHookAddress(*body.Address); aerr != nil {
+			return Reply{}, aerr
+		}
+	}
 	hook, aerr := s.editWebhook(id, p, body)
 	if aerr != nil {
 		return Reply{}, aerr
