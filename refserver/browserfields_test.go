@@ -74,7 +74,7 @@ func TestRootFolderFullFields(t *testing.T) {
 	assert.Contains(t, ent, "modified_at")
 }
 
-func TestPermissionsAreTheCallers(t *testing.T) {
+func TestDownloadAndShareFieldsAreTheCallers(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, Options{})
 	admin, user := e.s.AdminToken(), e.s.UserToken()

@@ -1,29 +1,10 @@
 package state
 
 // The fields web clients (Box UI Elements among them) read on items and on
-// the root folder: the caller's permissions, the download URL and whether
-// a download is possible, the shared-link access levels the caller may
-// choose, and the root folder's Full fields.
-
-// permissions is the permissions object of it for p: what p may do to it
-// (access.go's Can), as the service answers it for the caller.
-func (s *Tx) permissions(it *Item, p *Principal) map[string]any {
-	can := func(act Action) bool { return p == nil || s.Can(p, it, act) }
-	perms := map[string]any{
-		"can_delete": can(ActDelete), "can_download": can(ActDownload),
-		"can_invite_collaborator": can(actManageCollaborators), "can_rename": can(ActEdit),
-		"can_set_share_access": can(actShare), "can_share": can(actShare), "can_upload": can(ActUpload),
-	}
-	if it.Typ == "file" {
-		perms["can_annotate"] = false
-		perms["can_comment"] = can(ActPreview)
-		perms["can_preview"] = can(ActPreview)
-		perms["can_view_annotations_all"] = false
-		perms["can_view_annotations_self"] = false
-		perms["can_apply_watermark"] = false
-	}
-	return perms
-}
+// the root folder: the download URL and whether a download is possible,
+// the shared-link access levels and invitee roles the caller may choose,
+// and the root folder's Full fields. The caller's permissions are
+// access.go's (callerPermissions).
 
 // sharedLinkAccessLevels are the access levels a shared link may have, in
 // the service's order.
@@ -34,12 +15,12 @@ var sharedLinkAccessLevels = []string{"open", "company", "collaborators"}
 func (s *Tx) browserField(it *Item, field string, p *Principal) (any, bool) {
 	switch field {
 	case "allowed_shared_link_access_levels":
-		if it.Typ == "web_link" || p != nil && !s.Can(p, it, actShare) {
+		if it.Typ == "web_link" || p != nil && !s.Can(p, it, actShareCreate) {
 			return []string{}, true
 		}
 		return sharedLinkAccessLevels, true
 	case "allowed_invitee_roles":
-		if p != nil && !s.Can(p, it, actManageCollaborators) {
+		if p != nil && !s.Can(p, it, actInvite) {
 			return []string{}, true
 		}
 		return []string{"editor", "viewer", "previewer", "uploader", "previewer uploader", "viewer uploader", "co-owner"}, true
@@ -55,7 +36,7 @@ func (s *Tx) browserField(it *Item, field string, p *Principal) (any, bool) {
 		// (Authorization, or ?access_token= where a page cannot).
 		return s.BaseURL + "/files/" + it.ID + "/content", true
 	case "is_download_available":
-		return p == nil || s.Can(p, it, ActDownload), true
+		return p == nil || s.Can(p, it, ActDownload) && s.LockRefuses(p, it, ActDownload) == nil, true
 	case "representations":
 		return s.representations(it), true // representations.go
 	}

@@ -35,6 +35,9 @@ const (
 	CodeFolderNotEmpty      = "folder_not_empty"
 	CodeAccessDenied        = "access_denied_insufficient_permissions"
 	CodeMetadataAfterFile   = "metadata_after_file_contents"
+	// CodeCyclicalFolderStructure: a folder moved into itself or below
+	// itself (400).
+	CodeCyclicalFolderStructure = "cyclical_folder_structure"
 	// CodeRequestedPreviewUnavailable: a thumbnail size the service does not serve.
 	CodeRequestedPreviewUnavailable = "requested_preview_unavailable"
 	// CodeBadDigest is what the service's "common errors" guide documents for
