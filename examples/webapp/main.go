@@ -170,7 +170,8 @@ new Box[{{.Element}}]().show({{.FolderID}}, {{.Token}}, {
 	container: '#root',
 	apiHost: {{.APIHost}},
 	uploadHost: {{.UploadHost}},
-	canPreview: false,
+	canPreview: false, // ContentPreview's library is only on Box's CDN
+	logoUrl: 'box',
 	canUpload: true, canCreateNewFolder: true, canRename: true, canDelete: true,
 	canDownload: true, canShare: true, canSetShareAccess: true,
 });
