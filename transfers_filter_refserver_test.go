@@ -151,7 +151,7 @@ func TestTreeFilter(t *testing.T) {
 	nm, _, err := c.Folders.Create(ctx, &cms.CreateFolderRequest{Name: "node_modules", Parent: cms.FolderRef{ID: root.ID}}, nil)
 	require.NoError(t, err)
 	upload(nm.ID, "keep.js")
-	upload(root.ID, "debug.log")
+	debugLog := upload(root.ID, "debug.log")
 	upload(root.ID, "keep.txt") // local Keep.TXT is left out: this one stays
 	upload(root.ID, "old.txt")
 	srcFolder, ok := res.Entry("src")
@@ -191,6 +191,11 @@ func TestTreeFilter(t *testing.T) {
 	assert.Zero(t, res.Created+res.Updated+res.Skipped+len(res.Failures))
 	assert.Empty(t, res.Entries)
 	assert.Equal(t, n, rec.total(), "nothing was sent")
+	one := t.TempDir()
+	res, err = c.Transfers.DownloadFile(ctx, debugLog, one, opts)
+	require.NoError(t, err)
+	assert.Empty(t, res.Entries)
+	assert.Empty(t, localPaths(t, one), "a file left out is not fetched")
 }
 
 // TestTreeFilterPruneEmptyDirs: with a filter that chooses files, the
