@@ -212,6 +212,24 @@ func (c *scenario) run() {
 		c.get(x["access_token"].(string), "/users/me")
 	}
 	c.get(down["access_token"].(string), "/files/"+a)
+	c.families(mine)
+}
+
+// families adds the records of issue 34's families: an email alias, an
+// invite of an external user (Options.ExternalUsers), a file request.
+func (c *scenario) families(folder string) {
+	A := c.e.s.AdminToken()
+	alias := c.call(201, "POST", "/users/"+c.e.s.UserID()+"/email_aliases", A, map[string]any{"email": "alias@cms.test"})
+	c.call(204, "DELETE", "/users/"+c.e.s.UserID()+"/email_aliases/"+alias["id"].(string), A, nil)
+	c.call(201, "POST", "/users/"+c.e.s.UserID()+"/email_aliases", A, map[string]any{"email": "kept@cms.test"})
+	c.get(A, "/users/"+c.e.s.UserID()+"/email_aliases")
+	in := c.call(200, "POST", "/invites", A, map[string]any{"enterprise": map[string]any{"id": c.e.s.EnterpriseID()},
+		"actionable_by": map[string]any{"login": "guest@partner.test"}})
+	c.get(A, "/invites/"+in["id"].(string))
+	fr, err := c.e.s.AddFileRequest(folder)
+	require.NoError(c.t, err)
+	c.call(200, "PUT", "/file_requests/"+fr, A, map[string]any{"description": "receipts", "status": "inactive"})
+	c.get(A, "/file_requests/"+fr)
 }
 
 // session creates an upload session for data (parts of 4 bytes) with its
@@ -272,7 +290,7 @@ func (c *scenario) answers(e *env) []string {
 // same directory must hold the same records and give the same answers.
 func TestPersistRestartKeepsEverything(t *testing.T) {
 	dir := t.TempDir()
-	opts := Options{DataDir: dir, LegalHoldReleaseDelay: -1}
+	opts := Options{DataDir: dir, LegalHoldReleaseDelay: -1, ExternalUsers: []string{"guest@partner.test"}}
 	e := newEnv(t, opts)
 	require.False(t, e.s.Restored())
 	c := &scenario{t: t, e: e}

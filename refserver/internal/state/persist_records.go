@@ -46,6 +46,9 @@ const (
 	KCollabs                       // collaborations
 	KComments                      // comments
 	KWebhooks                      // webhooks
+	KEmailAliases                  // email aliases of users
+	KInvites                       // invites to the enterprise
+	KFileRequests                  // file requests
 	KEvents                        // the event history and its head position
 	NumKinds
 )

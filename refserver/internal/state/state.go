@@ -136,6 +136,10 @@ type model struct {
 	Groups     groupState
 	Pins       devicePinState
 
+	EmailAliases emailAliasState
+	Invites      inviteState
+	FileRequests fileRequestState
+
 	pageHidden map[string]bool // HideFromPages (listpage.go)
 }
 
@@ -173,7 +177,10 @@ type StateConfig struct {
 	RetryAfter, SignedURLTTL               time.Duration
 	ContentNotReady, LegalHoldReleaseDelay time.Duration
 	EventHistory                           int
-	ChunkedMinSize, PartSize               int64
+	// EnterpriseDomains are the domains email aliases may use ("": the
+	// domain of the admin's login).
+	EnterpriseDomains        []string
+	ChunkedMinSize, PartSize int64
 }
 
 // Update runs fn as one change of the state, under the state's lock: a

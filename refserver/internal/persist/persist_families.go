@@ -1,0 +1,111 @@
+package persist
+
+import (
+	"time"
+
+	"github.com/contentapi/cms/refserver/internal/state"
+)
+
+// Records of email aliases, invites and file requests.
+
+// recEmailAlias is an email alias.
+type recEmailAlias struct {
+	User, Email string
+	Confirmed   bool
+}
+
+// EmailAliasKeys lists the ids of the email aliases, sorted.
+func EmailAliasKeys(s *state.ReadTx) []string { return state.SortedKeys(s.EmailAliases.ByID) }
+
+// EmailAliasRec is the record of alias id, false when it is gone.
+func EmailAliasRec(s *state.ReadTx, id string) (recEmailAlias, bool) {
+	a, ok := s.EmailAliases.ByID[id]
+	if !ok {
+		return recEmailAlias{}, false
+	}
+	return recEmailAlias{User: state.Uid(a.User), Email: a.Email, Confirmed: a.Confirmed}, true
+}
+
+// LoadEmailAlias restores alias id (after the users).
+func LoadEmailAlias(s *state.Tx, id string, r recEmailAlias) error {
+	u, err := s.UserByRef(r.User)
+	if err != nil {
+		return err
+	}
+	s.AddEmailAlias(&state.EmailAlias{ID: id, User: u, Email: r.Email, Confirmed: r.Confirmed})
+	return nil
+}
+
+// recInvite is an invite to the enterprise.
+type recInvite struct {
+	To, By, Status        string
+	CreatedAt, ModifiedAt time.Time
+}
+
+// InviteKeys lists the ids of the invites, sorted.
+func InviteKeys(s *state.ReadTx) []string { return state.SortedKeys(s.Invites.ByID) }
+
+// InviteRec is the record of invite id, false when it is gone.
+func InviteRec(s *state.ReadTx, id string) (recInvite, bool) {
+	in, ok := s.Invites.ByID[id]
+	if !ok {
+		return recInvite{}, false
+	}
+	return recInvite{To: state.Uid(in.To), By: state.Uid(in.By), Status: in.Status,
+		CreatedAt: state.Utc(in.CreatedAt), ModifiedAt: state.Utc(in.ModifiedAt)}, true
+}
+
+// LoadInvite restores invite id (after the users).
+func LoadInvite(s *state.Tx, id string, r recInvite) error {
+	us, err := s.UsersByRef(r.To, r.By)
+	if err != nil {
+		return err
+	}
+	s.Invites.ByID[id] = &state.Invite{ID: id, To: us[0], By: us[1], Status: r.Status, CreatedAt: r.CreatedAt, ModifiedAt: r.ModifiedAt}
+	return nil
+}
+
+// recFileRequest is a file request.
+type recFileRequest struct {
+	FolderID, Title, Description string
+	HasDescription               bool
+	Status                       string
+	EmailRequired, DescRequired  bool
+	ExpiresAt                    time.Time
+	Etag                         int
+	CreatedBy, UpdatedBy         string
+	CreatedAt, UpdatedAt         time.Time
+}
+
+// FileRequestKeys lists the ids of the file requests, sorted.
+func FileRequestKeys(s *state.ReadTx) []string { return state.SortedKeys(s.FileRequests.ByID) }
+
+// FileRequestRec is the record of file request id, false when it is gone.
+func FileRequestRec(s *state.ReadTx, id string) (recFileRequest, bool) {
+	fr, ok := s.FileRequests.ByID[id]
+	if !ok {
+		return recFileRequest{}, false
+	}
+	return recFileRequest{
+		FolderID: fr.FolderID, Title: fr.Title, Description: fr.Description, HasDescription: fr.HasDescription,
+		Status: fr.Status, EmailRequired: fr.EmailRequired, DescRequired: fr.DescRequired,
+		ExpiresAt: state.Utc(fr.ExpiresAt), Etag: fr.Etag,
+		CreatedBy: state.Uid(fr.CreatedBy), UpdatedBy: state.Uid(fr.UpdatedBy),
+		CreatedAt: state.Utc(fr.CreatedAt), UpdatedAt: state.Utc(fr.UpdatedAt),
+	}, true
+}
+
+// LoadFileRequest restores file request id (after the users and items).
+func LoadFileRequest(s *state.Tx, id string, r recFileRequest) error {
+	us, err := s.UsersByRef(r.CreatedBy, r.UpdatedBy)
+	if err != nil {
+		return err
+	}
+	s.AddFileRequest(&state.FileRequest{
+		ID: id, FolderID: r.FolderID, Title: r.Title, Description: r.Description, HasDescription: r.HasDescription,
+		Status: r.Status, EmailRequired: r.EmailRequired, DescRequired: r.DescRequired,
+		ExpiresAt: r.ExpiresAt, Etag: r.Etag, CreatedBy: us[0], UpdatedBy: us[1],
+		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
+	})
+	return nil
+}
