@@ -230,6 +230,12 @@ func (c *scenario) families(folder string) {
 	require.NoError(c.t, err)
 	c.call(200, "PUT", "/file_requests/"+fr, A, map[string]any{"description": "receipts", "status": "inactive"})
 	c.get(A, "/file_requests/"+fr)
+	// The classification template: labels keep their staticConfig.
+	c.call(201, "POST", "/metadata_templates/schema", A, map[string]any{"scope": "enterprise", "templateKey": "securityClassification-6VMVochwUWo",
+		"displayName": "Classification", "fields": []any{map[string]any{"type": "enum", "key": "Box__Security__Classification__Key",
+			"displayName": "Classification", "options": []any{map[string]any{"key": "Secret",
+				"staticConfig": map[string]any{"classification": map[string]any{"classificationDefinition": "Few", "colorID": 3}}}}}}})
+	c.get(A, "/metadata_templates/enterprise/securityClassification-6VMVochwUWo/schema")
 }
 
 // session creates an upload session for data (parts of 4 bytes) with its
