@@ -40,6 +40,7 @@ func (s *Server) recordKinds() []persist.Kind {
 		state.KEmailAliases:    persist.KindOf("email_aliases", persist.EmailAliasKeys, persist.EmailAliasRec, persist.LoadEmailAlias, nil),
 		state.KInvites:         persist.KindOf("invites", persist.InviteKeys, persist.InviteRec, persist.LoadInvite, nil),
 		state.KFileRequests:    persist.KindOf("file_requests", persist.FileRequestKeys, persist.FileRequestRec, persist.LoadFileRequest, nil),
+		state.KCascadePolicies: persist.KindOf("metadata_cascade_policies", persist.CascadeKeys, persist.CascadeRec, persist.LoadCascade, (*state.Tx).CascadesLoaded),
 		state.KEvents:          persist.KindOf(persist.EventsBucket, persist.EventKeys, persist.EventRec, persist.LoadEvent, persist.EventsLoaded).Detached(),
 	}
 }
@@ -73,6 +74,7 @@ func (s *Server) clearState(tx *state.Tx) {
 	tx.InitEmailAliases()
 	tx.InitInvites()
 	tx.InitFileRequests()
+	tx.InitCascadePolicies()
 }
 
 func (s *Server) metaKeys(*state.ReadTx) []string { return []string{state.MetaKey} }

@@ -236,6 +236,13 @@ func (c *scenario) families(folder string) {
 			"displayName": "Classification", "options": []any{map[string]any{"key": "Secret",
 				"staticConfig": map[string]any{"classification": map[string]any{"classificationDefinition": "Few", "colorID": 3}}}}}}})
 	c.get(A, "/metadata_templates/enterprise/securityClassification-6VMVochwUWo/schema")
+	// A cascade policy, applied.
+	c.call(201, "POST", "/metadata_templates/schema", A, map[string]any{"scope": "enterprise", "templateKey": "cascaded", "displayName": "Cascaded",
+		"fields": []any{map[string]any{"type": "string", "key": "k", "displayName": "K"}}})
+	c.call(201, "POST", "/folders/"+folder+"/metadata/enterprise/cascaded", A, map[string]any{"k": "v"})
+	pol := c.call(201, "POST", "/metadata_cascade_policies", A, map[string]any{"folder_id": folder, "scope": "enterprise", "templateKey": "cascaded"})
+	c.call(202, "POST", "/metadata_cascade_policies/"+pol["id"].(string)+"/apply", A, map[string]any{"conflict_resolution": "overwrite"})
+	c.get(A, "/metadata_cascade_policies/"+pol["id"].(string), "/metadata_cascade_policies?folder_id="+folder)
 }
 
 // session creates an upload session for data (parts of 4 bytes) with its

@@ -332,4 +332,16 @@ func (s *Server) registerAPI(mux *http.ServeMux) {
 	mux.Handle(state.APIRoot+"/file_requests/{file_request_id}/copy", s.route(map[string]endpoint{
 		http.MethodPost: {h: s.copyFileRequest},
 	}))
+	// Metadata cascade policies (metadata_cascade_policies.go)
+	mux.Handle(state.APIRoot+"/metadata_cascade_policies", s.route(map[string]endpoint{
+		http.MethodGet:  {h: s.listCascadePolicies},
+		http.MethodPost: {h: s.createCascadePolicy},
+	}))
+	mux.Handle(state.APIRoot+"/metadata_cascade_policies/{metadata_cascade_policy_id}", s.route(map[string]endpoint{
+		http.MethodGet:    {h: s.getCascadePolicy},
+		http.MethodDelete: {h: s.deleteCascadePolicy},
+	}))
+	mux.Handle(state.APIRoot+"/metadata_cascade_policies/{metadata_cascade_policy_id}/apply", s.route(map[string]endpoint{
+		http.MethodPost: {h: s.applyCascadePolicy},
+	}))
 }

@@ -187,6 +187,7 @@ func DeleteTemplate(s *state.Tx, scope string, templateKey string) (state.Reply,
 	for _, in := range append([]*state.MDInstance(nil), t.BySeq...) {
 		s.RemoveInstance(in)
 	}
+	s.CascadeTemplateDeleted(t)
 	delete(s.Metadata.Templates, t.Scope+"."+t.Key)
 	delete(s.Metadata.ByID, t.ID)
 	s.Metadata.Order = wire.RemoveFrom(s.Metadata.Order, t)

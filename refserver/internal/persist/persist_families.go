@@ -1,6 +1,7 @@
 package persist
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/contentapi/cms/refserver/internal/state"
@@ -107,5 +108,34 @@ func LoadFileRequest(s *state.Tx, id string, r recFileRequest) error {
 		ExpiresAt: r.ExpiresAt, Etag: r.Etag, CreatedBy: us[0], UpdatedBy: us[1],
 		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
 	})
+	return nil
+}
+
+// recCascade is a metadata cascade policy.
+type recCascade struct {
+	FolderID, TemplateID string
+	Seq                  int64
+}
+
+// CascadeKeys lists the ids of the cascade policies, sorted.
+func CascadeKeys(s *state.ReadTx) []string { return state.SortedKeys(s.Cascades.ByID) }
+
+// CascadeRec is the record of policy id, false when it is gone.
+func CascadeRec(s *state.ReadTx, id string) (recCascade, bool) {
+	c, ok := s.Cascades.ByID[id]
+	if !ok {
+		return recCascade{}, false
+	}
+	return recCascade{FolderID: c.FolderID, TemplateID: c.Tmpl.ID, Seq: c.Seq}, true
+}
+
+// LoadCascade restores policy id (after the templates); the Tx's
+// CascadesLoaded then orders each folder's by creation.
+func LoadCascade(s *state.Tx, id string, r recCascade) error {
+	t := s.Metadata.ByID[r.TemplateID]
+	if t == nil {
+		return fmt.Errorf("cascade policy %s: unknown template %s", id, r.TemplateID)
+	}
+	s.AddCascadePolicy(&state.CascadePolicy{ID: id, FolderID: r.FolderID, Tmpl: t, Seq: r.Seq})
 	return nil
 }

@@ -49,6 +49,7 @@ const (
 	KEmailAliases                  // email aliases of users
 	KInvites                       // invites to the enterprise
 	KFileRequests                  // file requests
+	KCascadePolicies               // metadata cascade policies
 	KEvents                        // the event history and its head position
 	NumKinds
 )

@@ -27,6 +27,7 @@ func (s *Tx) InitResources() {
 	s.InitEmailAliases()
 	s.InitInvites()
 	s.InitFileRequests()
+	s.InitCascadePolicies()
 }
 
 // Cross-resource hooks. The content code (files, folders, uploads, trash)
@@ -69,4 +70,5 @@ func (s *Tx) itemPurged(it *Item) {
 	s.collabsItemPurged(it)
 	s.commentsItemPurged(it)
 	s.fileRequestsItemPurged(it)
+	s.cascadeItemPurged(it)
 }

@@ -139,6 +139,7 @@ type model struct {
 	EmailAliases emailAliasState
 	Invites      inviteState
 	FileRequests fileRequestState
+	Cascades     cascadeState
 
 	pageHidden map[string]bool // HideFromPages (listpage.go)
 }
