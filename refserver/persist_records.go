@@ -41,6 +41,7 @@ func (s *Server) recordKinds() []persist.Kind {
 		state.KInvites:         persist.KindOf("invites", persist.InviteKeys, persist.InviteRec, persist.LoadInvite, nil),
 		state.KFileRequests:    persist.KindOf("file_requests", persist.FileRequestKeys, persist.FileRequestRec, persist.LoadFileRequest, nil),
 		state.KCascadePolicies: persist.KindOf("metadata_cascade_policies", persist.CascadeKeys, persist.CascadeRec, persist.LoadCascade, (*state.Tx).CascadesLoaded),
+		state.KAvatars:         persist.KindOf("avatars", persist.AvatarKeys, persist.AvatarRec, persist.LoadAvatar, nil),
 		state.KEvents:          persist.KindOf(persist.EventsBucket, persist.EventKeys, persist.EventRec, persist.LoadEvent, persist.EventsLoaded).Detached(),
 	}
 }
@@ -75,6 +76,7 @@ func (s *Server) clearState(tx *state.Tx) {
 	tx.InitInvites()
 	tx.InitFileRequests()
 	tx.InitCascadePolicies()
+	tx.InitAvatars()
 }
 
 func (s *Server) metaKeys(*state.ReadTx) []string { return []string{state.MetaKey} }

@@ -243,6 +243,11 @@ func (c *scenario) families(folder string) {
 	pol := c.call(201, "POST", "/metadata_cascade_policies", A, map[string]any{"folder_id": folder, "scope": "enterprise", "templateKey": "cascaded"})
 	c.call(202, "POST", "/metadata_cascade_policies/"+pol["id"].(string)+"/apply", A, map[string]any{"conflict_resolution": "overwrite"})
 	c.get(A, "/metadata_cascade_policies/"+pol["id"].(string), "/metadata_cascade_policies?folder_id="+folder)
+	// An avatar (its image is a blob of the store).
+	body, ct := avatarBody(c.t, "me.png", 8, 8)
+	resp, m := c.e.do("POST", c.e.api("/users/"+c.e.s.UserID()+"/avatar"), A, body, hdr{"Content-Type": ct})
+	require.Equal(c.t, 201, resp.StatusCode, "%s", m)
+	c.get(A, "/users/"+c.e.s.UserID()+"/avatar")
 }
 
 // session creates an upload session for data (parts of 4 bytes) with its

@@ -344,4 +344,10 @@ func (s *Server) registerAPI(mux *http.ServeMux) {
 	mux.Handle(state.APIRoot+"/metadata_cascade_policies/{metadata_cascade_policy_id}/apply", s.route(map[string]endpoint{
 		http.MethodPost: {h: s.applyCascadePolicy},
 	}))
+	// Avatars (avatars.go)
+	mux.Handle(state.APIRoot+"/users/{user_id}/avatar", s.route(map[string]endpoint{
+		http.MethodGet:    {h: s.getAvatar, fullToken: true},
+		http.MethodPost:   {h: s.uploadAvatar, fullToken: true},
+		http.MethodDelete: {h: s.deleteAvatar, fullToken: true},
+	}))
 }

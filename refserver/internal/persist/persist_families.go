@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/contentapi/cms/refserver/internal/blob"
+
 	"github.com/contentapi/cms/refserver/internal/state"
 )
 
@@ -137,5 +139,29 @@ func LoadCascade(s *state.Tx, id string, r recCascade) error {
 		return fmt.Errorf("cascade policy %s: unknown template %s", id, r.TemplateID)
 	}
 	s.AddCascadePolicy(&state.CascadePolicy{ID: id, FolderID: r.FolderID, Tmpl: t, Seq: r.Seq})
+	return nil
+}
+
+// recAvatar is the avatar of the user whose id is the key.
+type recAvatar struct {
+	Blob        blob.Info
+	ContentType string
+}
+
+// AvatarKeys lists the ids of the users with an avatar, sorted.
+func AvatarKeys(s *state.ReadTx) []string { return state.SortedKeys(s.Avatars.ByUser) }
+
+// AvatarRec is the record of user id's avatar, false when there is none.
+func AvatarRec(s *state.ReadTx, id string) (recAvatar, bool) {
+	a, ok := s.Avatars.ByUser[id]
+	if !ok {
+		return recAvatar{}, false
+	}
+	return recAvatar{Blob: a.Blob, ContentType: a.ContentType}, true
+}
+
+// LoadAvatar restores user id's avatar.
+func LoadAvatar(s *state.Tx, id string, r recAvatar) error {
+	s.Avatars.ByUser[id] = &state.Avatar{Blob: r.Blob, ContentType: r.ContentType}
 	return nil
 }

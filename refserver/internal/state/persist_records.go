@@ -50,6 +50,7 @@ const (
 	KInvites                       // invites to the enterprise
 	KFileRequests                  // file requests
 	KCascadePolicies               // metadata cascade policies
+	KAvatars                       // user avatars, by user id
 	KEvents                        // the event history and its head position
 	NumKinds
 )

@@ -28,6 +28,7 @@ func (s *Tx) InitResources() {
 	s.InitInvites()
 	s.InitFileRequests()
 	s.InitCascadePolicies()
+	s.InitAvatars()
 }
 
 // Cross-resource hooks. The content code (files, folders, uploads, trash)

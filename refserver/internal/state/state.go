@@ -140,6 +140,7 @@ type model struct {
 	Invites      inviteState
 	FileRequests fileRequestState
 	Cascades     cascadeState
+	Avatars      avatarState
 
 	pageHidden map[string]bool // HideFromPages (listpage.go)
 }
