@@ -16,14 +16,16 @@ func (s *Server) listEmailAliases(w http.ResponseWriter, r *http.Request, p *sta
 	})
 }
 
-// createEmailAlias serves POST /users/{user_id}/email_aliases {email}: 201
+// createEmailAlias serves POST /users/{user_id}/email_aliases {email,
+// is_confirmed (optional)}: 201
 // EmailAlias; 400 bad_request without an email.
 func (s *Server) createEmailAlias(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
 	if aerr := wire.RequireJSONContentType(r.Header.Get("Content-Type")); aerr != nil {
 		return aerr
 	}
 	var body struct {
-		Email *string `json:"email"`
+		Email       *string `json:"email"`
+		IsConfirmed *bool   `json:"is_confirmed"` // an admin's false leaves the alias unconfirmed
 	}
 	if aerr := wire.DecodeJSONObject(r.Body, &body, wire.CodeBadRequest); aerr != nil {
 		return aerr
@@ -33,7 +35,7 @@ func (s *Server) createEmailAlias(w http.ResponseWriter, r *http.Request, p *sta
 	}
 	id := r.PathValue("user_id")
 	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-		return tx.CreateEmailAlias(p, id, *body.Email)
+		return tx.CreateEmailAlias(p, id, *body.Email, body.IsConfirmed)
 	})
 }
 

@@ -14,7 +14,9 @@ import (
 // two users share an address, alias or login. The admin (or the service
 // account) manages every user's aliases, a user their own; another
 // user's are 403 forbidden. An alias the admin adds is confirmed at once
-// (is_confirmed true); one a user adds for themselves waits for the
+// (is_confirmed true) unless the request says is_confirmed false (the
+// classic box-node-sdk does, "don't attempt to autoconfirm aliases for
+// admins by default"); one a user adds for themselves waits for the
 // confirmation mail (is_confirmed false), which this server never sends.
 
 // EmailAlias is one alias of a user.
@@ -93,7 +95,7 @@ func (s *Tx) ListEmailAliases(p *Principal, userID string) (Reply, *wire.Error) 
 // (createEmailAlias): 201 with the new alias; 400 bad_request for an
 // address that is not one or whose domain is not the enterprise's, 409
 // conflict for an address a user already has.
-func (s *Tx) CreateEmailAlias(p *Principal, userID, email string) (Reply, *wire.Error) {
+func (s *Tx) CreateEmailAlias(p *Principal, userID, email string, confirm *bool) (Reply, *wire.Error) {
 	u, aerr := s.emailAliasUser(p, userID)
 	if aerr != nil {
 		return Reply{}, aerr
@@ -110,7 +112,7 @@ func (s *Tx) CreateEmailAlias(p *Principal, userID, email string) (Reply, *wire.
 	if s.EmailAliases.ByEmail[key] != nil || s.Users.ByLogin[key] != nil {
 		return Reply{}, wire.Errorf(wire.StatusConflict, wire.CodeConflict, "The address is already in use")
 	}
-	a := &EmailAlias{ID: s.NewID(), User: u, Email: email, Confirmed: p.SeesAll()}
+	a := &EmailAlias{ID: s.NewID(), User: u, Email: email, Confirmed: p.SeesAll() && (confirm == nil || *confirm)}
 	s.AddEmailAlias(a)
 	s.Dirty(KEmailAliases, a.ID)
 	return Reply{wire.StatusCreated, emailAliasRecord(a)}, nil
