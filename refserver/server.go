@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/contentapi/cms/refserver/internal/blob"
+	"github.com/contentapi/cms/refserver/internal/hookaddr"
 	"github.com/contentapi/cms/refserver/internal/oauth"
 	"github.com/contentapi/cms/refserver/internal/persist"
 	"github.com/contentapi/cms/refserver/internal/state"
@@ -129,15 +130,44 @@ type Options struct {
 	// key, kept with the state in DataDir.
 	WebhookPrimaryKey, WebhookSecondaryKey string
 	// WebhookTransport carries webhook deliveries; nil means a transport
-	// of the server's own (a test may deliver in memory).
+	// of the server's own (a test may deliver in memory), which uses no
+	// proxy and connects only to the addresses the address rule allows,
+	// checked on every address a host name resolves to (the rule:
+	// docs/webhooks.md; WebhookAllowedHosts).
 	WebhookTransport http.RoundTripper
+	// WebhookAllowedHosts are hosts a webhook may deliver to besides the
+	// public https addresses on port 443 (and http on a loopback host)
+	// the rule allows: each a host name, an IP address or a CIDR prefix
+	// (10.0.0.0/8), taken with http or https on any port, at creation and
+	// when a delivery connects. An invalid entry fails New and Start.
+	WebhookAllowedHosts []string
 	// WebhookRetryDelay is the wait before the first retry of a failed
 	// delivery; each later retry waits twice as long (default 2s).
 	WebhookRetryDelay time.Duration
+	// WebhookQueueLimit and WebhookQueueBytes bound the webhook delivery
+	// queue: how many deliveries (in flight, ready or waiting for a
+	// retry) and how many bytes of their payloads it holds (defaults
+	// DefaultWebhookQueueLimit and DefaultWebhookQueueBytes). Past a
+	// bound the oldest queued delivery not in flight is dropped
+	// (WebhookQueueStats counts the drops).
+	WebhookQueueLimit int
+	WebhookQueueBytes int64
+	// SearchIndexDelay is how long, on the server clock (Now), a new or
+	// changed item waits before GET /search sees the change, as the
+	// service indexes new content asynchronously (a new item is not
+	// found, a renamed one is found under its old name); 0 (the default)
+	// means at once.
+	SearchIndexDelay time.Duration
 	// RequestLogSize is how many of the newest requests Requests keeps: 0
 	// means DefaultRequestLogSize, negative keeps none. Older records are
 	// dropped (RequestsDropped counts them), so the log's memory is bounded.
 	RequestLogSize int
+	// CORSOrigins are the origins (scheme://host[:port], as a browser
+	// sends them in the Origin header) whose web pages may call the server
+	// from a browser (CORS, on every listener: cors.go). Empty, the
+	// default for a server on this machine, or an entry "*", allows any
+	// origin; a malformed entry is an error of New and Start.
+	CORSOrigins []string
 	// ExternalUsers are the logins of Box users outside the enterprise (no
 	// enterprise, as free accounts), made at start unless a user has the
 	// login already: the users POST /invites invites. A login of the
@@ -164,7 +194,8 @@ type RequestRecord struct {
 	Host string
 	// Path is the full request path as received (escaped), e.g. "/2.0/files/12".
 	Path string
-	// RawQuery is the raw query string.
+	// RawQuery is the raw query string; the value of an access_token
+	// parameter is replaced by "[redacted]".
 	RawQuery string
 	// Header is a copy of the request headers; an Authorization header is
 	// replaced by "[redacted]", and so is the shared_link_password of a
@@ -198,6 +229,7 @@ type Server struct {
 
 	roleByHost map[string]string
 	handlers   map[string]http.Handler // by role
+	cors       corsPolicy              // Options.CORSOrigins (cors.go)
 	life       lifecycle               // listeners, connections, Close (lifecycle.go)
 
 	oauth *oauth.Service[*state.Principal] // apps and issued tokens: the oauth room (oauth.go)
@@ -207,10 +239,12 @@ type Server struct {
 	faultsMu sync.Mutex
 	faults   []*fault
 
-	// Webhook deliveries (webhook_delivery.go): their client, the slots
-	// that bound how many run at once, and the goroutines of those pending.
+	// Webhook deliveries (webhook_delivery.go): their client, the queue
+	// (webhook_queue.go), and the goroutines of those being admitted or
+	// attempted.
 	hookClient *http.Client
-	hookSlots  chan struct{}
+	hookDialer *hookaddr.Dialer // the client's dialer, nil with Options.WebhookTransport
+	hooks      *hookQueue
 	hookWG     sync.WaitGroup
 
 	reqMu    sync.Mutex
@@ -231,6 +265,10 @@ func New(opts Options) (*Server, error) {
 }
 
 func newServer(opts Options) (*Server, error) {
+	cors, err := newCORSPolicy(opts.CORSOrigins)
+	if err != nil {
+		return nil, err
+	}
 	if opts.ChunkedMinSize <= 0 {
 		opts.ChunkedMinSize = state.DefaultChunkedMinSize
 	}
@@ -283,11 +321,16 @@ func newServer(opts Options) (*Server, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
+	hookAddrs, err := hookaddr.NewPolicy(opts.WebhookAllowedHosts)
+	if err != nil {
+		return nil, fmt.Errorf("refserver: WebhookAllowedHosts: %w", err)
+	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	s := &Server{
 		opts: opts,
+		cors: cors,
 		st: state.New(&state.Env{
 			Cfg: state.StateConfig{
 				AdminToken: opts.AdminToken, UserToken: opts.UserToken, AppToken: opts.AppToken,
@@ -296,16 +339,17 @@ func newServer(opts Options) (*Server, error) {
 				ContentNotReady: opts.ContentNotReady, LegalHoldReleaseDelay: opts.LegalHoldReleaseDelay,
 				EnterpriseDomains: lowerAll(opts.EnterpriseDomains),
 				EventHistory:      opts.EventHistory, ChunkedMinSize: opts.ChunkedMinSize, PartSize: opts.PartSize,
+				SearchIndexDelay: opts.SearchIndexDelay,
 			},
-			Now:     opts.Now,
-			Log:     opts.Logger,
-			Store:   opts.Store,
-			SignKey: state.RandomBytes(32),
+			Now:       opts.Now,
+			Log:       opts.Logger,
+			Store:     opts.Store,
+			SignKey:   state.RandomBytes(32),
+			HookAddrs: hookAddrs,
 		}),
 		requests: newRequestLog(opts.RequestLogSize),
 	}
 	s.life.init()
-	var err error
 	s.st.Update(func(tx *state.Tx) {
 		tx.InitItemIndexes()
 		err = tx.InitPrincipals()
@@ -376,7 +420,8 @@ func (s *Server) Handler() http.Handler {
 }
 
 // roleHandler is the entry point of one role: request id, request log,
-// faults, then the role's routes.
+// CORS (a browser's preflight is answered there), faults, then the role's
+// routes.
 func (s *Server) roleHandler(role string) http.Handler {
 	mux := s.handlers[role]
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -394,6 +439,9 @@ func (s *Server) roleHandler(role string) http.Handler {
 				slog.String("path", logPath(r)), slog.Int("status", rw.status),
 				slog.String("request_id", id))
 		}()
+		if s.cors.serveCORS(rw, r) {
+			return
+		}
 		s.serveWithFaults(rw, r, role, mux)
 	})
 }
@@ -434,12 +482,13 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // logPath is the request path as the logger may see it: the token of a
-// content-host URL (/d/{token}, /embed/{token}) is a signed secret that
-// grants the download, so it is replaced by "[redacted]". The logger never
+// content-host URL (/d/{token}, /embed/{token}, and the shared link token
+// of /shared/static/{name}) is a secret that grants the download, so it is
+// replaced by "[redacted]". The logger never
 // sees headers, queries or bodies (tokens, shared link passwords, client
 // secrets travel there).
 func logPath(r *http.Request) string {
-	for _, prefix := range []string{"/d/", "/embed/"} {
+	for _, prefix := range []string{"/d/", "/embed/", "/shared/static/"} {
 		if rest, ok := strings.CutPrefix(r.URL.Path, prefix); ok && rest != "" {
 			return prefix + "[redacted]"
 		}
@@ -462,7 +511,7 @@ func (s *Server) record(role, id string, r *http.Request) *RequestRecord {
 	}
 	rec := &RequestRecord{
 		Method: r.Method, Role: role, Host: r.Host, Path: r.URL.EscapedPath(),
-		RawQuery: r.URL.RawQuery, Header: h, HasAuthorization: hasAuth, RequestID: id,
+		RawQuery: redactQueryToken(r.URL.RawQuery), Header: h, HasAuthorization: hasAuth, RequestID: id,
 	}
 	s.reqMu.Lock()
 	s.requests.add(rec)
