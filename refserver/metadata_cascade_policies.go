@@ -74,7 +74,8 @@ func (s *Server) deleteCascadePolicy(w http.ResponseWriter, r *http.Request, p *
 
 // applyCascadePolicy serves POST /metadata_cascade_policies/{id}/apply
 // {conflict_resolution: none|overwrite}: 202, empty; 400 bad_request for
-// another resolution.
+// another resolution. Without one the items keep their values (none), as
+// Box's force-apply guide says.
 func (s *Server) applyCascadePolicy(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
 	if aerr := wire.RequireJSONContentType(r.Header.Get("Content-Type")); aerr != nil {
 		return aerr
@@ -85,10 +86,10 @@ func (s *Server) applyCascadePolicy(w http.ResponseWriter, r *http.Request, p *s
 	if aerr := wire.DecodeJSONObject(r.Body, &body, wire.CodeBadRequest); aerr != nil {
 		return aerr
 	}
-	if body.ConflictResolution == nil || (*body.ConflictResolution != "none" && *body.ConflictResolution != "overwrite") {
+	if body.ConflictResolution != nil && *body.ConflictResolution != "none" && *body.ConflictResolution != "overwrite" {
 		return wire.BadRequest("Invalid value for \"conflict_resolution\": none or overwrite")
 	}
-	overwrite := *body.ConflictResolution == "overwrite"
+	overwrite := body.ConflictResolution != nil && *body.ConflictResolution == "overwrite"
 	id := r.PathValue("metadata_cascade_policy_id")
 	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
 		return tx.ApplyCascadePolicy(p, id, overwrite)

@@ -23,4 +23,7 @@ func TestCascadePolicyBadRequests(t *testing.T) {
 	requireAPIError(t, resp, m, 400, "bad_request")
 	resp, m = e.doJSON("POST", e.api("/metadata_cascade_policies/abc/apply"), A, map[string]any{"conflict_resolution": "none"}, nil)
 	requireAPIError(t, resp, m, 404, "instance_not_found")
+	// Without a resolution the items keep their values (Box's guide).
+	resp, m = e.doJSON("POST", e.api("/metadata_cascade_policies/abc/apply"), A, map[string]any{}, nil)
+	requireAPIError(t, resp, m, 404, "instance_not_found")
 }
