@@ -321,4 +321,46 @@ func (s *Server) registerAPI(mux *http.ServeMux) {
 		http.MethodGet:    {h: s.getDevicePin, fullToken: true, admin: true},
 		http.MethodDelete: {h: s.deleteDevicePin, fullToken: true, admin: true},
 	}))
+	// Email aliases (email_aliases.go)
+	mux.Handle(state.APIRoot+"/users/{user_id}/email_aliases", s.route(map[string]endpoint{
+		http.MethodGet:  {h: s.listEmailAliases, fullToken: true},
+		http.MethodPost: {h: s.createEmailAlias, fullToken: true},
+	}))
+	mux.Handle(state.APIRoot+"/users/{user_id}/email_aliases/{email_alias_id}", s.route(map[string]endpoint{
+		http.MethodDelete: {h: s.deleteEmailAlias, fullToken: true},
+	}))
+	// Invites (invites.go)
+	mux.Handle(state.APIRoot+"/invites", s.route(map[string]endpoint{
+		http.MethodPost: {h: s.createInvite, fullToken: true, admin: true},
+	}))
+	mux.Handle(state.APIRoot+"/invites/{invite_id}", s.route(map[string]endpoint{
+		http.MethodGet: {h: s.getInvite, fullToken: true, admin: true},
+	}))
+	// File requests (file_requests.go)
+	mux.Handle(state.APIRoot+"/file_requests/{file_request_id}", s.route(map[string]endpoint{
+		http.MethodGet:    {h: s.getFileRequest},
+		http.MethodPut:    {h: s.updateFileRequest},
+		http.MethodDelete: {h: s.deleteFileRequest},
+	}))
+	mux.Handle(state.APIRoot+"/file_requests/{file_request_id}/copy", s.route(map[string]endpoint{
+		http.MethodPost: {h: s.copyFileRequest},
+	}))
+	// Metadata cascade policies (metadata_cascade_policies.go)
+	mux.Handle(state.APIRoot+"/metadata_cascade_policies", s.route(map[string]endpoint{
+		http.MethodGet:  {h: s.listCascadePolicies},
+		http.MethodPost: {h: s.createCascadePolicy},
+	}))
+	mux.Handle(state.APIRoot+"/metadata_cascade_policies/{metadata_cascade_policy_id}", s.route(map[string]endpoint{
+		http.MethodGet:    {h: s.getCascadePolicy},
+		http.MethodDelete: {h: s.deleteCascadePolicy},
+	}))
+	mux.Handle(state.APIRoot+"/metadata_cascade_policies/{metadata_cascade_policy_id}/apply", s.route(map[string]endpoint{
+		http.MethodPost: {h: s.applyCascadePolicy},
+	}))
+	// Avatars (avatars.go)
+	mux.Handle(state.APIRoot+"/users/{user_id}/avatar", s.route(map[string]endpoint{
+		http.MethodGet:    {h: s.getAvatar, fullToken: true},
+		http.MethodPost:   {h: s.uploadAvatar, fullToken: true},
+		http.MethodDelete: {h: s.deleteAvatar, fullToken: true},
+	}))
 }

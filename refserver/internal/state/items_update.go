@@ -313,6 +313,7 @@ func (s *Tx) UpdateItem(id string, body ItemUpdateBody, p *Principal, typ string
 		old := s.Items[it.ParentID]
 		it.ParentID = target
 		s.setOwnerTree(it, owner)
+		s.cascadeInto(it)
 		for _, f := range []*Item{old, s.Items[target]} {
 			if f != nil {
 				f.touch(now, nil)

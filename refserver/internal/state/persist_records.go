@@ -46,6 +46,11 @@ const (
 	KCollabs                       // collaborations
 	KComments                      // comments
 	KWebhooks                      // webhooks
+	KEmailAliases                  // email aliases of users
+	KInvites                       // invites to the enterprise
+	KFileRequests                  // file requests
+	KCascadePolicies               // metadata cascade policies
+	KAvatars                       // user avatars, by user id
 	KEvents                        // the event history and its head position
 	NumKinds
 )

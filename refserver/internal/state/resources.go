@@ -24,6 +24,11 @@ func (s *Tx) InitResources() {
 	s.InitWebhooks()
 	s.InitCollabs()
 	s.InitComments()
+	s.InitEmailAliases()
+	s.InitInvites()
+	s.InitFileRequests()
+	s.InitCascadePolicies()
+	s.InitAvatars()
 }
 
 // Cross-resource hooks. The content code (files, folders, uploads, trash)
@@ -65,4 +70,6 @@ func (s *Tx) itemPurged(it *Item) {
 	s.tasksItemPurged(it)
 	s.collabsItemPurged(it)
 	s.commentsItemPurged(it)
+	s.fileRequestsItemPurged(it)
+	s.cascadeItemPurged(it)
 }

@@ -141,6 +141,12 @@ type model struct {
 	Groups     groupState
 	Pins       devicePinState
 
+	EmailAliases emailAliasState
+	Invites      inviteState
+	FileRequests fileRequestState
+	Cascades     cascadeState
+	Avatars      avatarState
+
 	pageHidden map[string]bool // HideFromPages (listpage.go)
 }
 
@@ -178,8 +184,11 @@ type StateConfig struct {
 	RetryAfter, SignedURLTTL               time.Duration
 	ContentNotReady, LegalHoldReleaseDelay time.Duration
 	EventHistory                           int
-	ChunkedMinSize, PartSize               int64
-	SearchIndexDelay                       time.Duration // search_index.go
+	// EnterpriseDomains are the domains email aliases may use ("": the
+	// domain of the admin's login).
+	EnterpriseDomains        []string
+	ChunkedMinSize, PartSize int64
+	SearchIndexDelay         time.Duration // search_index.go
 }
 
 // Update runs fn as one change of the state, under the state's lock: a
