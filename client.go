@@ -62,6 +62,33 @@ type Client struct {
 	Events *EventsService
 	// Transfers moves whole trees between a local directory and a folder.
 	Transfers *TransfersService
+	// ZipDownloads downloads files and folders as one zip archive
+	// (/zip_downloads).
+	ZipDownloads *ZipDownloadsService
+	// FolderLocks locks folders against moves and deletes (/folder_locks).
+	FolderLocks *FolderLocksService
+	// Collections reads the user's collections, such as Favorites, and
+	// puts items in them (/collections).
+	Collections *CollectionsService
+	// RecentItems lists the items the user used lately (/recent_items).
+	RecentItems *RecentItemsService
+	// Classifications manages the enterprise's security classifications
+	// and those of files and folders.
+	Classifications *ClassificationsService
+	// MetadataCascadePolicies cascades a folder's metadata to the items
+	// below it (/metadata_cascade_policies).
+	MetadataCascadePolicies *MetadataCascadePoliciesService
+	// FileRequests reads, changes, copies and deletes file requests
+	// (/file_requests).
+	FileRequests *FileRequestsService
+	// Avatars reads, sets and removes users' avatars
+	// (/users/{user_id}/avatar).
+	Avatars *AvatarsService
+	// EmailAliases manages users' other e-mail addresses
+	// (/users/{user_id}/email_aliases).
+	EmailAliases *EmailAliasesService
+	// Invites invites users to join the enterprise (/invites).
+	Invites *InvitesService
 }
 
 type service struct{ client *Client }
@@ -137,6 +164,16 @@ func (c *Client) initServices() {
 	c.Webhooks = (*WebhooksService)(s)
 	c.Events = (*EventsService)(s)
 	c.Transfers = (*TransfersService)(s)
+	c.ZipDownloads = (*ZipDownloadsService)(s)
+	c.FolderLocks = (*FolderLocksService)(s)
+	c.Collections = (*CollectionsService)(s)
+	c.RecentItems = (*RecentItemsService)(s)
+	c.Classifications = (*ClassificationsService)(s)
+	c.MetadataCascadePolicies = (*MetadataCascadePoliciesService)(s)
+	c.FileRequests = (*FileRequestsService)(s)
+	c.Avatars = (*AvatarsService)(s)
+	c.EmailAliases = (*EmailAliasesService)(s)
+	c.Invites = (*InvitesService)(s)
 }
 
 // baseTransport is the transport under authentication and retries: the
