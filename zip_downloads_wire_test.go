@@ -268,3 +268,43 @@ func BenchmarkZipDownload(b *testing.B) {
 		}
 	}
 }
+
+// TestZipDownloadHostsAndCancel: an archive URL on the API host is fetched
+// with the client's credentials; a download whose ctx ends midway returns
+// ctx's error and DownloadToFile leaves no file behind.
+func TestZipDownloadHostsAndCancel(t *testing.T) {
+	t.Parallel()
+	w := newWireLog(t, WithSleep(noSleep))
+	w.answer("POST /zip_downloads", http.StatusAccepted, `{"download_url":"zip_downloads/z2/content","status_url":"zip_downloads/z2/status"}`)
+	w.answer("GET /zip_downloads/{id}/status", http.StatusOK, `{"total_file_count":1,"downloaded_file_count":1,"state":"succeeded"}`)
+	block := bytes.Repeat([]byte{'z'}, 64<<10)
+	w.serve("GET /zip_downloads/{id}/content", func(rw http.ResponseWriter, r *http.Request) {
+		for range 64 {
+			if _, err := rw.Write(block); err != nil {
+				return
+			}
+		}
+	})
+	zs := w.e.client.ZipDownloads
+	body := &CreateZipDownloadRequest{Items: []ZipItem{ZipFile("1")}}
+
+	res, _, err := zs.Download(context.Background(), body, io.Discard, nil)
+	require.NoError(t, err)
+	assert.Equal(t, int64(64*len(block)), res.Bytes)
+	calls := w.all()
+	require.Len(t, calls, 3)
+	assert.Equal(t, "/zip_downloads/z2/content", calls[1].Path)
+	assert.Equal(t, "Bearer "+testToken, calls[1].Header.Get("Authorization"), "the API host gets the credentials")
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	dir := t.TempDir()
+	_, _, err = zs.DownloadToFile(ctx, body, filepath.Join(dir, "a.zip"), &ZipDownloadOptions{Progress: func(p Progress) {
+		if p.Bytes > 0 {
+			cancel()
+		}
+	}})
+	assert.ErrorIs(t, err, context.Canceled)
+	entries, _ := os.ReadDir(dir)
+	assert.Empty(t, entries, "no partial or temporary file is left")
+}
