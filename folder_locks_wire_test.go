@@ -23,7 +23,7 @@ func TestFolderLocksWire(t *testing.T) {
 	ctx := context.Background()
 	fl := w.e.client.FolderLocks
 
-	want := &FolderLock{ID: "L1", Type: "folder_lock", Folder: &FolderMini{ID: "12", Type: "folder", Name: "Contracts", Etag: "1"},
+	want := &FolderLock{ID: "L1", Type: "folder_lock", Folder: &FolderMini{ID: "12", Type: "folder", Name: "Contracts", ETag: "1"},
 		CreatedBy: &UserMini{ID: "11", Type: "user", Name: "Ann", Login: "ann@example.com"},
 		CreatedAt: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), LockedOperations: &FolderLockedOperations{Move: true, Delete: true}, LockType: "freeze"}
 	lock, _, err := fl.Create(ctx, "12")

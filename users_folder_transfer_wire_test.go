@@ -32,7 +32,7 @@ func TestTransferOwnedFolderWire(t *testing.T) {
 	assert.Equal(t, "PUT /users/11/folders/0", c.Method+" "+c.Path)
 	assert.Equal(t, "fields=name%2Cowned_by&notify=false", c.Query)
 	assert.JSONEq(t, `{"owned_by":{"id":"12"}}`, c.Body)
-	assert.Equal(t, &Folder{ID: "99", Type: "folder", Name: "Ann Lee's Files and Folders", Etag: "0",
+	assert.Equal(t, &Folder{ID: "99", Type: "folder", Name: "Ann Lee's Files and Folders", ETag: "0",
 		OwnedBy: &UserMini{ID: "12", Type: "user", Name: "Bob", Login: "bob@example.com"},
 		Parent:  &FolderMini{ID: "0", Type: "folder", Name: "All Files"}, CreatedAt: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}, f)
 	_, _, err = w.e.client.Users.TransferOwnedFolder(ctx, "11", &TransferOwnedFolderRequest{OwnedBy: UserRef{ID: "12"}}, nil)
