@@ -37,6 +37,10 @@ func (s *Server) recordKinds() []persist.Kind {
 		state.KCollabs:         persist.KindOf("collaborations", (*state.ReadTx).CollabKeys, (*state.ReadTx).CollabRec, (*state.Tx).LoadCollab, nil),
 		state.KComments:        persist.KindOf("comments", (*state.ReadTx).CommentKeys, (*state.ReadTx).CommentRec, (*state.Tx).LoadComment, (*state.Tx).CommentsLoaded),
 		state.KWebhooks:        persist.KindOf("webhooks", (*state.ReadTx).WebhookKeys, (*state.ReadTx).WebhookRec, (*state.Tx).LoadWebhook, nil),
+		state.KFolderLocks:     persist.KindOf("folder_locks", persist.FolderLockKeys, persist.FolderLockRec, persist.LoadFolderLock, nil),
+		state.KFavorites:       persist.KindOf("collections", persist.FavoritesKeys, persist.FavoritesRec, persist.LoadFavorites, nil),
+		state.KRecentItems:     persist.KindOf("recent_items", persist.RecentItemKeys, persist.RecentItemRec, persist.LoadRecentItem, nil),
+		state.KZipDownloads:    persist.KindOf("zip_downloads", persist.ZipDownloadKeys, persist.ZipDownloadRec, persist.LoadZipDownload, nil),
 		state.KEvents:          persist.KindOf(persist.EventsBucket, persist.EventKeys, persist.EventRec, persist.LoadEvent, persist.EventsLoaded).Detached(),
 	}
 }
@@ -67,6 +71,10 @@ func (s *Server) clearState(tx *state.Tx) {
 	tx.InitWebhooks()
 	tx.InitCollabs()
 	tx.InitComments()
+	tx.InitFolderLocks()
+	tx.InitFavorites()
+	tx.InitRecentItems()
+	tx.InitZipDownloads()
 }
 
 func (s *Server) metaKeys(*state.ReadTx) []string { return []string{state.MetaKey} }

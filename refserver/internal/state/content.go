@@ -372,6 +372,9 @@ func (s *Tx) Extra(it *Item, field string, p *Principal) (any, bool) {
 	if v, ok := s.itemSettings(it, field); ok {
 		return v, true // items_update.go
 	}
+	if field == "collections" {
+		return s.itemCollections(p, it), true // collections.go
+	}
 	perms := map[string]any{
 		"can_delete": true, "can_download": true, "can_invite_collaborator": true, "can_rename": true,
 		"can_set_share_access": true, "can_share": true, "can_upload": true,
@@ -417,6 +420,7 @@ func (s *Tx) Extra(it *Item, field string, p *Principal) (any, bool) {
 	case "is_package":
 		return false, true
 	case "expiring_embed_link":
+		s.noteInteraction(p.User, it, InteractionPreview) // recent_items.go
 		return s.embedLink(it, p), true
 	case "uploader_display_name":
 		return it.Current().By.Name, true

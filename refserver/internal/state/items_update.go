@@ -31,8 +31,11 @@ import (
 //     access_denied_insufficient_permissions otherwise (the spec's "a file_id
 //     that is not under retention"); this server does not extend
 //     dispositions (400 bad_request for a retained file);
-//   - collections (favorites) are not kept by this server: an empty list is
-//     taken, a non-empty one is 400 bad_request.
+//   - collections: the caller's favorites only (collections.go), 404
+//     not_found for another collection; changing them needs only to see
+//     the item;
+//   - a locked folder (folder_locks.go) cannot be moved: 403
+//     access_denied_insufficient_permissions.
 //
 // A move changes the owner as an upload into the target would (the owner
 // of the target folder, or the caller for their root), and the etag,
@@ -72,14 +75,19 @@ type ItemUpdateBody struct {
 }
 
 // action is what an update asks of the access model: sharing alone is
-// actShare, anything else ActEdit.
+// actShare, collections alone ActSee, anything else ActEdit.
 func (b *ItemUpdateBody) action() Action {
-	other := b.Name != nil || b.Description != nil || b.Parent != nil || b.Tags != nil || b.Collections != nil ||
+	other := b.Name != nil || b.Description != nil || b.Parent != nil || b.Tags != nil ||
 		b.Lock.Present || b.DispositionAt != nil || b.Permissions != nil || b.SyncState != nil ||
 		b.FolderUploadEmail.Present || b.CanNonOwnersInvite != nil || b.CanNonOwnersViewCollaborators != nil ||
 		b.IsCollaborationRestrictedToEnterprise != nil
-	if b.SharedLink.Present && !other {
+	switch {
+	case other:
+		return ActEdit
+	case b.SharedLink.Present:
 		return actShare
+	case b.Collections != nil:
+		return ActSee
 	}
 	return ActEdit
 }
@@ -109,8 +117,10 @@ func (b *ItemUpdateBody) CheckShape(typ string) *wire.Error {
 			}
 		}
 	}
-	if b.Collections != nil && len(*b.Collections) > 0 {
-		return wire.BadRequest("collections (favorites) are not kept by this server")
+	if b.Collections != nil {
+		if _, aerr := ParseCollections(*b.Collections); aerr != nil {
+			return aerr
+		}
 	}
 	if typ == "file" {
 		if b.SyncState != nil || b.FolderUploadEmail.Present || b.CanNonOwnersInvite != nil ||
@@ -171,6 +181,11 @@ func (s *Tx) UpdateItem(id string, body ItemUpdateBody, p *Principal, typ string
 		name = *body.Name
 	}
 	moving, renaming := target != it.ParentID, name != it.Name
+	if moving {
+		if aerr := s.FolderLockRefuses(it, "move"); aerr != nil { // folder_locks.go
+			return Reply{}, aerr
+		}
+	}
 	if moving || renaming {
 		if aerr := s.LockRefuses(p, it, ActEdit); aerr != nil {
 			return Reply{}, aerr
@@ -189,6 +204,10 @@ func (s *Tx) UpdateItem(id string, body ItemUpdateBody, p *Principal, typ string
 		if aerr := s.applyLock(p, it, lock, unlock); aerr != nil {
 			return Reply{}, aerr
 		}
+	}
+	setCollections, aerr := s.applyCollections(p, body.Collections) // collections.go
+	if aerr != nil {
+		return Reply{}, aerr
 	}
 
 	// Every check passed: apply.
@@ -224,6 +243,7 @@ func (s *Tx) UpdateItem(id string, body ItemUpdateBody, p *Principal, typ string
 		}
 	}
 	body.applyFolderSettings(it)
+	setCollections(it)
 	it.touch(now, p.User)
 	s.dirtyItem(it)
 	if removeLink || link != nil {

@@ -46,6 +46,10 @@ const (
 	KCollabs                       // collaborations
 	KComments                      // comments
 	KWebhooks                      // webhooks
+	KFolderLocks                   // folder locks
+	KFavorites                     // a user's favorites collection, by user id
+	KRecentItems                   // a user's recent items, by user id
+	KZipDownloads                  // zip downloads, by id
 	KEvents                        // the event history and its head position
 	NumKinds
 )

@@ -24,6 +24,10 @@ func (s *Tx) InitResources() {
 	s.InitWebhooks()
 	s.InitCollabs()
 	s.InitComments()
+	s.InitFolderLocks()
+	s.InitFavorites()
+	s.InitRecentItems()
+	s.InitZipDownloads()
 }
 
 // Cross-resource hooks. The content code (files, folders, uploads, trash)
@@ -65,4 +69,7 @@ func (s *Tx) itemPurged(it *Item) {
 	s.tasksItemPurged(it)
 	s.collabsItemPurged(it)
 	s.commentsItemPurged(it)
+	s.folderLocksItemPurged(it)
+	s.favoritesItemPurged(it)
+	s.recentItemPurged(it)
 }

@@ -136,6 +136,12 @@ type model struct {
 	Groups     groupState
 	Pins       devicePinState
 
+	// Issue #34's families (one file each).
+	FolderLocks folderLockState  // folder_locks.go
+	Favorites   favoriteState    // collections.go
+	Recent      recentItemState  // recent_items.go
+	Zips        zipDownloadState // zip_downloads.go
+
 	pageHidden map[string]bool // HideFromPages (listpage.go)
 }
 

@@ -117,6 +117,7 @@ type UpdateWebLinkBody struct {
 	Name        *string                        `json:"name"`
 	Description *string                        `json:"description"`
 	SharedLink  wire.Nullable[json.RawMessage] `json:"shared_link"`
+	Collections *[]json.RawMessage             `json:"collections"`
 }
 
 // UpdateWebLink serves PUT /web_links/{web_link_id} (updateWebLink): the
@@ -124,7 +125,15 @@ type UpdateWebLinkBody struct {
 // (removeLink removes it, link merges into it), for who may edit it; 409
 // for a name taken.
 func (s *Tx) UpdateWebLink(p *Principal, id string, body UpdateWebLinkBody, now time.Time, removeLink bool, link *SharedLinkUpdate, fields []string) (Reply, *wire.Error) {
-	wl, aerr := s.LookupFor(p, "web_link", id, ActEdit)
+	act := ActEdit
+	if body.Collections != nil && body.URL == nil && body.Parent == nil && body.Name == nil && body.Description == nil && !body.SharedLink.Present {
+		act = ActSee // favorites alone (collections.go)
+	}
+	wl, aerr := s.LookupFor(p, "web_link", id, act)
+	if aerr != nil {
+		return Reply{}, aerr
+	}
+	setCollections, aerr := s.applyCollections(p, body.Collections)
 	if aerr != nil {
 		return Reply{}, aerr
 	}
@@ -169,6 +178,7 @@ func (s *Tx) UpdateWebLink(p *Principal, id string, body UpdateWebLinkBody, now 
 	case link != nil:
 		wl.Link = link.Merge(wl.Link)
 	}
+	setCollections(wl)
 	wl.touch(now, p.User)
 	s.dirtyItem(wl)
 	return Reply{wire.StatusOK, s.Render(wl, fields, p)}, nil
