@@ -107,7 +107,9 @@ func zipOnce(tb testing.TB, s *Server, folder string) int64 {
 	req.Header.Set("Content-Type", "application/json")
 	w := httptest.NewRecorder()
 	s.Handler().ServeHTTP(w, req)
-	var z struct{ DownloadURL string `json:"download_url"` }
+	var z struct {
+		DownloadURL string `json:"download_url"`
+	}
 	if w.Code != http.StatusAccepted || json.Unmarshal(w.Body.Bytes(), &z) != nil {
 		tb.Fatalf("POST /zip_downloads: %d %s", w.Code, w.Body)
 	}
