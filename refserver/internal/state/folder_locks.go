@@ -2,6 +2,7 @@ package state
 
 import (
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/contentapi/cms/refserver/internal/wire"
@@ -133,14 +134,15 @@ func (s *Tx) CreateFolderLock(p *Principal, folderID string) (Reply, *wire.Error
 }
 
 // ListFolderLocks serves GET /folder_locks?folder_id= (listFolderLocks):
-// the folder's locks, oldest first, in one page.
+// the folder's locks, oldest first, in one page. limit is a string here,
+// as the spec's FolderLocks has it (box-typescript-sdk-gen requires one).
 func (s *Tx) ListFolderLocks(p *Principal, folderID string) (Reply, *wire.Error) {
 	f, aerr := s.folderLockTarget(p, folderID)
 	if aerr != nil {
 		return Reply{}, aerr
 	}
 	entries := wire.RenderEach(s.FolderLocks.ByFolder[f.ID], func(l *FolderLock) any { return s.folderLockRecord(l) })
-	return Reply{wire.StatusOK, map[string]any{"entries": entries, "limit": wire.MaxPageLimit, "next_marker": nil}}, nil
+	return Reply{wire.StatusOK, map[string]any{"entries": entries, "limit": strconv.Itoa(wire.MaxPageLimit), "next_marker": nil}}, nil
 }
 
 // DeleteFolderLock serves DELETE /folder_locks/{id} (deleteFolderLock):
