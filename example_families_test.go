@@ -23,68 +23,6 @@ func familiesClient() *cms.Client {
 	return c
 }
 
-func ExampleZipDownloadsService_DownloadToFile() {
-	client := familiesClient()
-	res, _, err := client.ZipDownloads.DownloadToFile(context.Background(), &cms.CreateZipDownloadRequest{
-		Items:            []cms.ZipItem{cms.ZipFolder("12345"), cms.ZipFile("67890")},
-		DownloadFileName: "quarter-close",
-	}, "quarter-close.zip", &cms.ZipDownloadOptions{
-		Progress: func(p cms.Progress) { fmt.Fprintf(os.Stderr, "\r%d bytes", p.Bytes) },
-	})
-	if err != nil {
-		log.Fatal(err)
-	}
-	for _, conflict := range res.ZipDownload.NameConflicts {
-		for _, item := range conflict {
-			fmt.Printf("%s %s saved as %s\n", item.Type, item.OriginalName, item.DownloadName)
-		}
-	}
-	fmt.Printf("%d of %d files, %d bytes\n", res.Status.DownloadedFileCount, res.Status.TotalFileCount, res.Bytes)
-}
-
-func ExampleFolderLocksService() {
-	client := familiesClient()
-	ctx := context.Background()
-	lock, _, err := client.FolderLocks.Create(ctx, "12345")
-	if err != nil {
-		log.Fatal(err)
-	}
-	// Moving or deleting the folder now fails, for its owner too.
-	_, err = client.Folders.Delete(ctx, "12345", nil)
-	fmt.Println("delete refused:", err != nil)
-	if _, err := client.FolderLocks.Delete(ctx, lock.ID); err != nil {
-		log.Fatal(err)
-	}
-}
-
-func ExampleCollectionsService_AddItem() {
-	client := familiesClient()
-	ctx := context.Background()
-	fav, _, err := client.Collections.Favorites(ctx)
-	if err != nil {
-		log.Fatal(err)
-	}
-	if _, _, err := client.Collections.AddItem(ctx, fav.ID, cms.ItemRef{Type: cms.ItemTypeFile, ID: "67890"}); err != nil {
-		log.Fatal(err)
-	}
-	for it, err := range client.Collections.ListItemsIter(ctx, fav.ID, nil) {
-		if err != nil {
-			log.Fatal(err)
-		}
-		fmt.Println(it.Type, it.Name)
-	}
-}
-
-func ExampleRecentItemsService_ListIter() {
-	client := familiesClient()
-	for ri, err := range client.RecentItems.ListIter(context.Background(), &cms.ListRecentItemsOptions{Limit: 100}) {
-		if err != nil {
-			log.Fatal(err)
-		}
-		fmt.Println(ri.InteractedAt.Format("2006-01-02"), ri.InteractionType, ri.Item.Name)
-	}
-}
-
 func ExampleClassificationsService() {
 	client := familiesClient()
 	ctx := context.Background()
@@ -127,21 +65,6 @@ func ExampleMetadataCascadePoliciesService_Apply() {
 	}
 	// Copy it to the items already in the folder, replacing their values.
 	if _, err := client.MetadataCascadePolicies.Apply(ctx, p.ID, cms.ConflictResolutionOverwrite); err != nil {
-		log.Fatal(err)
-	}
-}
-
-func ExampleUsersService_TransferOwnedFolder() {
-	admin := familiesClient()
-	ctx := context.Background()
-	const leaver, manager = "1111", "2222"
-	f, _, err := admin.Users.TransferOwnedFolder(ctx, leaver, &cms.TransferOwnedFolderRequest{OwnedBy: cms.UserRef{ID: manager}},
-		&cms.TransferOwnedFolderOptions{Notify: cms.Ptr(false)})
-	if err != nil {
-		log.Fatal(err)
-	}
-	fmt.Println("moved into", f.Name)
-	if _, err := admin.Users.Delete(ctx, leaver, nil); err != nil {
 		log.Fatal(err)
 	}
 }
