@@ -149,7 +149,7 @@ func (s *CollectionsService) NewListItemsPaginator(collectionID string, opts *Li
 type ItemCollections struct {
 	Type        ItemType          `json:"type"`
 	ID          string            `json:"id"`
-	Etag        string            `json:"etag,omitzero"`
+	ETag        string            `json:"etag,omitzero"`
 	Collections []*UserCollection `json:"collections"`
 }
 
@@ -265,5 +265,5 @@ func (s *CollectionsService) changeItem(ctx context.Context, collectionID string
 	if add {
 		ids = append(ids, collectionID)
 	}
-	return s.setItemCollections(ctx, item, cur.Etag, ids)
+	return s.setItemCollections(ctx, item, cur.ETag, ids)
 }

@@ -119,13 +119,13 @@ func TestCollectionItemsWire(t *testing.T) {
 	assert.Equal(t, "PUT /files/5 fields=collections%2Cetag", calls[1].Method+" "+calls[1].Path+" "+calls[1].Query)
 	assert.JSONEq(t, `{"collections":[{"id":"c9"},{"id":"f1"}]}`, calls[1].Body, "the other collections are kept")
 	assert.Equal(t, "3", calls[1].Header.Get("If-Match"), "the update holds only if the item did not change")
-	assert.Equal(t, &ItemCollections{Type: ItemTypeFile, ID: "5", Etag: "4", Collections: []*UserCollection{{ID: "c9", Type: "collection"}, {ID: "f1", Type: "collection"}}}, ic)
+	assert.Equal(t, &ItemCollections{Type: ItemTypeFile, ID: "5", ETag: "4", Collections: []*UserCollection{{ID: "c9", Type: "collection"}, {ID: "f1", Type: "collection"}}}, ic)
 	assert.True(t, ic.Has("f1"))
 
 	ic, _, err = cs.AddItem(ctx, "c9", ItemRef{Type: ItemTypeFile, ID: "5"})
 	require.NoError(t, err)
 	assert.Len(t, w.all(), 3, "already in the collection: only the read")
-	assert.Equal(t, "3", ic.Etag)
+	assert.Equal(t, "3", ic.ETag)
 
 	_, _, err = cs.RemoveItem(ctx, "c9", ItemRef{Type: ItemTypeFile, ID: "5"})
 	require.NoError(t, err)

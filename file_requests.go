@@ -40,8 +40,8 @@ type FileRequest struct {
 	// URL is the request's path on the web app (for example
 	// "/f/19e57f40ace247278a8e3d336678c64a").
 	URL string `json:"url,omitzero"`
-	// Etag is the version UpdateFileRequestOptions.IfMatch compares.
-	Etag      string    `json:"etag,omitzero"`
+	// ETag is the version UpdateFileRequestOptions.IfMatch compares.
+	ETag      string    `json:"etag,omitzero"`
 	CreatedBy *UserMini `json:"created_by,omitzero"`
 	CreatedAt time.Time `json:"created_at,omitzero"`
 	UpdatedBy *UserMini `json:"updated_by,omitzero"`

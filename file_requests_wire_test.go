@@ -41,7 +41,7 @@ func TestFileRequestsWire(t *testing.T) {
 	assert.Equal(t, "/file_requests/r1", w.last(t).Path)
 	assert.Equal(t, &FileRequest{ID: "r1", Type: "file_request", Title: "Receipts", Status: FileRequestStatusActive,
 		IsEmailRequired: true, ExpiresAt: time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC),
-		Folder: &FolderMini{ID: "7", Type: "folder", Name: "Inbox", ETag: "1"}, URL: "/f/19e57f40ace247278a8e3d336678c64a", Etag: "3",
+		Folder: &FolderMini{ID: "7", Type: "folder", Name: "Inbox", ETag: "1"}, URL: "/f/19e57f40ace247278a8e3d336678c64a", ETag: "3",
 		CreatedBy: &UserMini{ID: "11", Type: "user", Name: "Ann", Login: "ann@example.com"}, CreatedAt: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
 		UpdatedBy: &UserMini{ID: "12", Type: "user", Name: "Bob", Login: "bob@example.com"}, UpdatedAt: time.Date(2026, 1, 2, 3, 4, 6, 0, time.UTC)}, fr)
 

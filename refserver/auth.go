@@ -9,11 +9,15 @@ import (
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
-// authenticate maps the Authorization header to a principal. A missing or
-// unknown token is 401 unauthorized with a WWW-Authenticate challenge
-// (RFC 6750); the token itself never appears in the answer.
+// authenticate maps the Authorization header, or where the service accepts
+// one the access_token query parameter (queryToken), to a principal. A
+// missing or unknown token is 401 unauthorized with a WWW-Authenticate
+// challenge (RFC 6750); the token itself never appears in the answer.
 func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (*state.Principal, *wire.Error) {
 	h := r.Header.Get("Authorization")
+	if tok, ok := queryToken(r); ok && h == "" {
+		h = "Bearer " + tok
+	}
 	if h == "" {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="Service"`)
 		return nil, wire.Errorf(http.StatusUnauthorized, wire.CodeUnauthorized, "Unauthorized: no access token was provided")

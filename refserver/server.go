@@ -138,6 +138,12 @@ type Options struct {
 	// means DefaultRequestLogSize, negative keeps none. Older records are
 	// dropped (RequestsDropped counts them), so the log's memory is bounded.
 	RequestLogSize int
+	// CORSOrigins are the origins (scheme://host[:port], as a browser
+	// sends them in the Origin header) whose web pages may call the server
+	// from a browser (CORS, on every listener: cors.go). Empty, the
+	// default for a server on this machine, or an entry "*", allows any
+	// origin; a malformed entry is an error of New and Start.
+	CORSOrigins []string
 }
 
 // RequestRecord is one request the server received, for wire assertions.
@@ -150,7 +156,8 @@ type RequestRecord struct {
 	Host string
 	// Path is the full request path as received (escaped), e.g. "/2.0/files/12".
 	Path string
-	// RawQuery is the raw query string.
+	// RawQuery is the raw query string; the value of an access_token
+	// parameter is replaced by "[redacted]".
 	RawQuery string
 	// Header is a copy of the request headers; an Authorization header is
 	// replaced by "[redacted]", and so is the shared_link_password of a
@@ -184,6 +191,7 @@ type Server struct {
 
 	roleByHost map[string]string
 	handlers   map[string]http.Handler // by role
+	cors       corsPolicy              // Options.CORSOrigins (cors.go)
 	life       lifecycle               // listeners, connections, Close (lifecycle.go)
 
 	oauth *oauth.Service[*state.Principal] // apps and issued tokens: the oauth room (oauth.go)
@@ -217,6 +225,10 @@ func New(opts Options) (*Server, error) {
 }
 
 func newServer(opts Options) (*Server, error) {
+	cors, err := newCORSPolicy(opts.CORSOrigins)
+	if err != nil {
+		return nil, err
+	}
 	if opts.ChunkedMinSize <= 0 {
 		opts.ChunkedMinSize = state.DefaultChunkedMinSize
 	}
@@ -274,6 +286,7 @@ func newServer(opts Options) (*Server, error) {
 	}
 	s := &Server{
 		opts: opts,
+		cors: cors,
 		st: state.New(&state.Env{
 			Cfg: state.StateConfig{
 				AdminToken: opts.AdminToken, UserToken: opts.UserToken, AppToken: opts.AppToken,
@@ -290,7 +303,6 @@ func newServer(opts Options) (*Server, error) {
 		requests: newRequestLog(opts.RequestLogSize),
 	}
 	s.life.init()
-	var err error
 	s.st.Update(func(tx *state.Tx) {
 		tx.InitItemIndexes()
 		err = tx.InitPrincipals()
@@ -357,7 +369,8 @@ func (s *Server) Handler() http.Handler {
 }
 
 // roleHandler is the entry point of one role: request id, request log,
-// faults, then the role's routes.
+// CORS (a browser's preflight is answered there), faults, then the role's
+// routes.
 func (s *Server) roleHandler(role string) http.Handler {
 	mux := s.handlers[role]
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -375,6 +388,9 @@ func (s *Server) roleHandler(role string) http.Handler {
 				slog.String("path", logPath(r)), slog.Int("status", rw.status),
 				slog.String("request_id", id))
 		}()
+		if s.cors.serveCORS(rw, r) {
+			return
+		}
 		s.serveWithFaults(rw, r, role, mux)
 	})
 }
@@ -443,7 +459,7 @@ func (s *Server) record(role, id string, r *http.Request) *RequestRecord {
 	}
 	rec := &RequestRecord{
 		Method: r.Method, Role: role, Host: r.Host, Path: r.URL.EscapedPath(),
-		RawQuery: r.URL.RawQuery, Header: h, HasAuthorization: hasAuth, RequestID: id,
+		RawQuery: redactQueryToken(r.URL.RawQuery), Header: h, HasAuthorization: hasAuth, RequestID: id,
 	}
 	s.reqMu.Lock()
 	s.requests.add(rec)

@@ -11,6 +11,9 @@
 // line prints the same tokens; -seed and -device-pins apply to a fresh
 // directory only.
 //
+// Web pages of any origin may call it from a browser (CORS), as Box UI
+// Elements do; -cors-origins limits that to the origins it lists.
+//
 // With -app-config FILE it also registers an app authorized in the
 // enterprise and writes the app's config.json (client id and secret, an
 // encrypted private key with its passphrase and key id, the enterprise id)

@@ -224,3 +224,56 @@ func TestRunDevicePins(t *testing.T) {
 
 	require.Error(t, run(context.Background(), []string{"-device-pins", "-1"}, io.Discard))
 }
+
+// -cors-origins limits the origins whose pages may call the server; a
+// malformed origin stops the command.
+func TestRunCORSOrigins(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"-cors-origins", "http://localhost:3000, https://app.example"}, pw)
+		pw.Close()
+	}()
+	line, err := bufio.NewReader(pr).ReadString('\n')
+	require.NoError(t, err)
+	go func() { _, _ = io.Copy(io.Discard, pr) }()
+	var got struct {
+		BaseURL string `json:"base_url"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(line), &got))
+
+	preflight := func(origin string) *http.Response {
+		t.Helper()
+		req, err := http.NewRequest(http.MethodOptions, got.BaseURL+"/folders/0/items", nil)
+		require.NoError(t, err)
+		req.Header.Set("Origin", origin)
+		req.Header.Set("Access-Control-Request-Method", "GET")
+		req.Header.Set("Access-Control-Request-Headers", "authorization")
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp
+	}
+	for _, o := range []string{"http://localhost:3000", "https://app.example"} {
+		resp := preflight(o)
+		assert.Equal(t, http.StatusNoContent, resp.StatusCode, o)
+		assert.Equal(t, o, resp.Header.Get("Access-Control-Allow-Origin"))
+	}
+	resp := preflight("http://localhost:3001")
+	assert.Equal(t, http.StatusForbidden, resp.StatusCode)
+	assert.Empty(t, resp.Header.Get("Access-Control-Allow-Origin"))
+
+	cancel()
+	select {
+	case err := <-done:
+		require.NoError(t, err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("run did not stop")
+	}
+
+	err = run(context.Background(), []string{"-cors-origins", "localhost:3000"}, io.Discard)
+	require.ErrorContains(t, err, "CORSOrigins")
+}

@@ -8,6 +8,7 @@ import (
 	"flag"
 	"io"
 	"log/slog"
+	"strings"
 
 	"github.com/contentapi/cms/refserver"
 )
@@ -62,6 +63,15 @@ func Register(fs *flag.FlagSet) *Config {
 	fs.DurationVar(&o.LongPollTimeout, "long-poll-timeout", 0, "how long a long poll of the event stream waits before it answers reconnect (default 60s)")
 	fs.IntVar(&o.RequestLogSize, "request-log", DefaultRequestLog,
 		"how many of the newest requests the in-memory request log keeps (negative: none); the command never reads it, scripts of its embedders may")
+	fs.Func("cors-origins", "comma-separated origins (scheme://host[:port]) whose web pages may call the server from a browser, "+
+		"e.g. http://localhost:3000 (default: any origin, as suits a server on this machine)", func(v string) error {
+		for origin := range strings.SplitSeq(v, ",") {
+			if origin = strings.TrimSpace(origin); origin != "" {
+				o.CORSOrigins = append(o.CORSOrigins, origin)
+			}
+		}
+		return nil
+	})
 	fs.StringVar(&c.AppConfig, "app-config", "", "register an app authorized in the enterprise and write its config.json (client credentials and JWT) to this file")
 	return c
 }
