@@ -148,6 +148,8 @@ func (s *Tx) ListRecentItems(p *Principal, q wire.Page, fields []string) (Reply,
 		}
 	})
 	page["prev_marker"] = nil
-	page["order"] = []any{map[string]any{"by": "interacted_at", "direction": "DESC"}}
+	// One sort key, as an object (Box UI Elements' Recents reads order.by
+	// and order.direction).
+	page["order"] = map[string]any{"by": "interacted_at", "direction": "DESC"}
 	return Reply{wire.StatusOK, page}, nil
 }
