@@ -200,7 +200,7 @@ func ExampleCommentsService() {
 	fmt.Println(c.Message)
 	fmt.Println("mentions:", cms.ParseMentions(c.TaggedMessage))
 	// Output:
-	// Ada Admin thanks, reviewed
+	// @Ada Admin thanks, reviewed
 	// mentions: [@[2000001:Ada Admin]]
 }
 

@@ -31,8 +31,8 @@ func TestCollaborationRoles(t *testing.T) {
 		"previewer uploader": {"see": true, "upload": true},
 		"viewer":             {"see": true, "download": true, "share": true},
 		"viewer uploader":    {"see": true, "download": true, "upload": true, "share": true},
-		"editor":             {"see": true, "download": true, "upload": true, "share": true, "edit": true, "delete": true},
-		"co-owner":           {"see": true, "download": true, "upload": true, "share": true, "edit": true, "delete": true, "manage": true},
+		"editor":             {"see": true, "download": true, "upload": true, "share": true, "edit": true, "delete": true, "invite": true},
+		"co-owner":           {"see": true, "download": true, "upload": true, "share": true, "edit": true, "delete": true, "invite": true, "manage": true},
 	}
 	n := 0
 	for role, allowed := range want {
@@ -59,8 +59,11 @@ func TestCollaborationRoles(t *testing.T) {
 		resp, _ = e.do("DELETE", e.api("/files/"+doomed), user, nil, nil)
 		got["delete"] = resp.StatusCode == http.StatusNoContent
 		resp, _ = e.collaborate(user, "file", f, map[string]any{"type": "user", "login": "someone@example.com"}, "viewer")
-		got["manage"] = resp.StatusCode == http.StatusCreated
-		for _, a := range []string{"see", "download", "upload", "share", "edit", "delete", "manage"} {
+		got["invite"] = resp.StatusCode == http.StatusCreated
+		_, other := e.collaborate(admin, "file", f, map[string]any{"type": "user", "login": "other@example.com"}, "viewer")
+		resp, _ = e.put(user, "/collaborations/"+other["id"].(string), map[string]any{"role": "editor"}, nil)
+		got["manage"] = resp.StatusCode == http.StatusOK
+		for _, a := range []string{"see", "download", "upload", "share", "edit", "delete", "invite", "manage"} {
 			require.Equal(t, allowed[a], got[a], "role %s, action %s", role, a)
 		}
 		if !allowed["download"] {
@@ -103,7 +106,7 @@ func TestCollaborationRules(t *testing.T) {
 		{admin, map[string]any{"item": map[string]any{"type": "file", "id": f}, "accessible_by": map[string]any{"type": "user", "id": e.s.UserID(), "login": "x@y.z"}, "role": "viewer"}, 400, wire.CodeBadRequest},
 		{admin, map[string]any{"item": map[string]any{"type": "file", "id": f}, "accessible_by": map[string]any{"type": "user", "login": "not-an-address"}, "role": "viewer"}, 400, wire.CodeBadRequest},
 		{admin, map[string]any{"item": map[string]any{"type": "file", "id": f}, "accessible_by": collabUser(e.s.UserID()), "role": "viewer", "can_view_path": true}, 400, wire.CodeBadRequest},
-		{user, map[string]any{"item": map[string]any{"type": "folder", "id": dir}, "accessible_by": map[string]any{"type": "user", "login": "a@b.c"}, "role": "viewer"}, 403, wire.CodeAccessDenied},
+		{user, map[string]any{"item": map[string]any{"type": "folder", "id": dir}, "accessible_by": map[string]any{"type": "user", "login": "a@b.c"}, "role": "co-owner"}, 403, wire.CodeAccessDenied},
 		{admin, map[string]any{"item": map[string]any{"type": "file", "id": f}, "role": "viewer"}, 400, wire.CodeBadRequest},
 	} {
 		resp, m := e.post(tc.token, "/collaborations", tc.body)

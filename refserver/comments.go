@@ -17,7 +17,7 @@ var mentionMarkup = regexp.MustCompile(`@\[(\d+):([^\]]*)\]`)
 func commentText(message, tagged *string) (msg, tag string, aerr *wire.Error) {
 	if tagged != nil {
 		tag = *tagged
-		msg = mentionMarkup.ReplaceAllString(tag, "$2")
+		msg = mentionMarkup.ReplaceAllString(tag, "@$2") // a mention reads @name in message
 	} else if message != nil {
 		msg = *message
 	}

@@ -35,7 +35,7 @@ func TestComments(t *testing.T) {
 	resp, reply := e.post(admin, "/comments", map[string]any{"message": "x", "tagged_message": tagged, "item": map[string]any{"type": "comment", "id": cid}})
 	require.Equal(t, http.StatusCreated, resp.StatusCode, "%v", reply)
 	require.Equal(t, true, reply["is_reply_comment"])
-	require.Equal(t, "Ada please check", reply["message"])
+	require.Equal(t, "@Ada please check", reply["message"], "a mention reads @name in message")
 	require.Equal(t, tagged, reply["tagged_message"])
 	require.Equal(t, map[string]any{"type": "comment", "id": cid}, reply["item"])
 

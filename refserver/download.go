@@ -147,7 +147,7 @@ func (s *Server) serveEmbed(w http.ResponseWriter, r *http.Request, _ *state.Pri
 		name string
 		ok   bool
 	)
-	s.st.View(func(tx *state.ReadTx) { name, ok = tx.FileName(ref.FileID) })
+	s.st.Update(func(tx *state.Tx) { name, ok = tx.Preview(ref.FileID) })
 	if !ok {
 		return wire.NotFound("file")
 	}
@@ -155,4 +155,38 @@ func (s *Server) serveEmbed(w http.ResponseWriter, r *http.Request, _ *state.Pri
 	_, err = io.WriteString(w, fmt.Sprintf("<!doctype html><title>%s</title><p>Preview of %s (version %s)</p>\n",
 		html.EscapeString(name), html.EscapeString(name), html.EscapeString(ref.VersionID)))
 	return err
+}
+
+// serveSharedStatic serves GET/HEAD {download}/shared/static/{name}: the
+// download_url of a file's shared link (state.SharedStaticDownload): 302 to
+// a signed download URL on this host, or 202 + Retry-After while the
+// content is not ready.
+func (s *Server) serveSharedStatic(w http.ResponseWriter, r *http.Request, _ *state.Principal) error {
+	if aerr := s.checkContentAuth(r); aerr != nil {
+		return aerr
+	}
+	var (
+		f    *state.Item
+		v    *state.Version
+		aerr *wire.Error
+		ref  state.SignedRef
+		wait bool
+	)
+	s.st.View(func(tx *state.ReadTx) {
+		if f, v, aerr = tx.SharedStaticDownload(r.PathValue("name")); aerr == nil {
+			ref = state.SignedRef{Kind: "d", FileID: f.ID, VersionID: v.ID, BlobID: v.Blob.ID, Expires: s.st.Now().Add(s.opts.SignedURLTTL)}
+			wait = s.st.Now().Before(f.ReadyAt)
+		}
+	})
+	if aerr != nil {
+		return aerr
+	}
+	if wait {
+		w.Header().Set("Retry-After", strconv.Itoa(s.st.RetryAfterSeconds()))
+		w.WriteHeader(http.StatusAccepted)
+		return nil
+	}
+	w.Header().Set("Location", s.st.DownloadURL+"/d/"+s.st.Sign(ref))
+	w.WriteHeader(http.StatusFound)
+	return nil
 }

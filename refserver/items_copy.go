@@ -40,9 +40,11 @@ func (s *Server) copyItem(w http.ResponseWriter, r *http.Request, p *state.Princ
 		return wire.BadRequest("Missing required field: parent.id")
 	}
 	if body.Name != nil {
-		if aerr := state.CheckName(*body.Name); aerr != nil {
+		name, aerr := state.CopyName(typ, *body.Name)
+		if aerr != nil {
 			return aerr
 		}
+		body.Name = &name
 	}
 	if body.Version != nil && typ != "file" {
 		return wire.BadRequest("Only a file copy takes a version")

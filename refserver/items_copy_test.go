@@ -93,7 +93,9 @@ func TestCopyFilesAndFolders(t *testing.T) {
 		{"/files/" + c["id"].(string) + "/copy", map[string]any{}, http.StatusBadRequest, wire.CodeBadRequest},
 		{"/files/" + c["id"].(string) + "/copy", map[string]any{"parent": map[string]any{"id": hidden}}, http.StatusNotFound, wire.CodeNotFound},
 		{"/files/" + c["id"].(string) + "/copy", map[string]any{"parent": map[string]any{"id": dst}, "name": "v.txt", "version": "123"}, http.StatusNotFound, wire.CodeNotFound},
-		{"/files/" + c["id"].(string) + "/copy", map[string]any{"parent": map[string]any{"id": dst}, "name": "a/b"}, http.StatusBadRequest, wire.CodeItemNameInvalid},
+		{"/files/" + c["id"].(string) + "/copy", map[string]any{"parent": map[string]any{"id": dst}, "name": "/./"}, http.StatusBadRequest, wire.CodeItemNameInvalid},
+		{"/files/" + c["id"].(string) + "/copy", map[string]any{"parent": map[string]any{"id": dst}, "name": "trailing "}, http.StatusBadRequest, wire.CodeItemNameInvalid},
+		{"/folders/" + cf["id"].(string) + "/copy", map[string]any{"parent": map[string]any{"id": dst}, "name": "a/b"}, http.StatusBadRequest, wire.CodeItemNameInvalid},
 		{"/folders/" + cf["id"].(string) + "/copy", map[string]any{"parent": map[string]any{"id": subCopy}, "name": "loop"}, http.StatusBadRequest, wire.CodeBadRequest},
 		{"/folders/" + cf["id"].(string) + "/copy", map[string]any{"parent": map[string]any{"id": dst}, "version": "1"}, http.StatusBadRequest, wire.CodeBadRequest},
 		{"/folders/0/copy", map[string]any{"parent": map[string]any{"id": dst}}, http.StatusInternalServerError, wire.CodeInternalServerError},
@@ -103,6 +105,26 @@ func TestCopyFilesAndFolders(t *testing.T) {
 		requireAPIError(t, resp, m, c.status, c.code)
 	}
 	require.Equal(t, before, snapshot(e.s), "refused copies change nothing")
+}
+
+// TestCopyFileNameSanitized: a file copy's name loses its slashes,
+// backslashes and non-printable ASCII characters, as Box's spec says
+// (POST /files/{id}/copy: "automatically sanitized by removing the
+// non-allowed characters"), instead of being refused.
+func TestCopyFileNameSanitized(t *testing.T) {
+	e := newEnv(t, Options{})
+	user := e.s.UserToken()
+	f := e.uploadFile(user, "0", "src.txt", []byte("x"))["id"].(string)
+	dst := e.createFolder(user, "0", "dst")["id"].(string)
+	for name, want := range map[string]string{"a/b.txt": "ab.txt", "re\\port\x01.txt": "report.txt", "tab\tbed.txt": "tabbed.txt", "..": ""} {
+		resp, c := e.post(user, "/files/"+f+"/copy", map[string]any{"parent": map[string]any{"id": dst}, "name": name})
+		if want == "" {
+			requireAPIError(t, resp, c, http.StatusBadRequest, wire.CodeItemNameInvalid)
+			continue
+		}
+		require.Equal(t, http.StatusCreated, resp.StatusCode, "%q: %v", name, c)
+		require.Equal(t, want, c["name"], "%q", name)
+	}
 }
 
 func (e *env) statusOf(token, path string) int {

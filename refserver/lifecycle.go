@@ -257,7 +257,8 @@ func (s *Server) Close() error {
 		}
 		wg.Wait()
 		s.life.inflight.Wait()
-		s.hookWG.Wait() // deliveries end with s.life.closed
+		s.hooks.close()
+		s.hookWG.Wait() // attempts in flight end with s.life.closed
 		errs = append(errs, s.closeState())
 	})
 	return errors.Join(errs...)

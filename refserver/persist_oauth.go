@@ -91,7 +91,11 @@ func (s *Server) loadAccess(tx *state.Tx, tok string, r recAccess) error {
 	if err != nil {
 		return err
 	}
-	it := &oauth.AccessToken[*state.Principal]{Subject: &state.Principal{Kind: r.Kind, User: u}, ClientID: r.ClientID, Expires: r.Expires,
+	kind := r.Kind
+	if kind == "admin" && u == s.st.App {
+		kind = state.KindService // a token saved before the service account had a kind of its own
+	}
+	it := &oauth.AccessToken[*state.Principal]{Subject: &state.Principal{Kind: kind, User: u}, ClientID: r.ClientID, Expires: r.Expires,
 		Scopes: r.Scopes, Refresh: r.Refresh}
 	if r.Resource != nil {
 		it.Resource = &oauth.Resource{Kind: r.Resource[0], ID: r.Resource[1]}

@@ -244,6 +244,10 @@ func (s *Server) contentMux() http.Handler {
 		http.MethodGet:  {h: s.serveContent, noAuth: true},
 		http.MethodHead: {h: s.serveContent, noAuth: true},
 	}))
+	mux.Handle("/shared/static/{name}", s.route(map[string]endpoint{
+		http.MethodGet:  {h: s.serveSharedStatic, noAuth: true},
+		http.MethodHead: {h: s.serveSharedStatic, noAuth: true},
+	}))
 	mux.Handle("/embed/{token}", s.route(map[string]endpoint{
 		http.MethodGet: {h: s.serveEmbed, noAuth: true},
 	}))

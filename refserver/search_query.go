@@ -13,8 +13,9 @@ const maxQueryTerms = 64
 
 // searchToken is a lexical token of a query: an operator or words.
 type searchToken struct {
-	op    state.SearchOp // opWords for words
-	words []string
+	op     state.SearchOp // opWords for words
+	words  []string
+	prefix bool // a bare word: it also matches the words it begins
 }
 
 // lexSearchQuery cuts a query into operators, words and phrases.
@@ -52,7 +53,7 @@ func lexSearchQuery(q string) []searchToken {
 			out = append(out, searchToken{op: state.OpNot})
 		default:
 			if w := state.SearchWords(word); len(w) > 0 {
-				out = append(out, searchToken{op: state.OpWords, words: w})
+				out = append(out, searchToken{op: state.OpWords, words: w, prefix: len(w) == 1})
 			}
 		}
 	}
@@ -131,7 +132,7 @@ func (p *searchParser) unary() *state.SearchNode {
 		return nil
 	case state.OpWords:
 		p.pos++
-		return &state.SearchNode{Op: state.OpWords, Words: t.words}
+		return &state.SearchNode{Op: state.OpWords, Words: t.words, Prefix: t.prefix}
 	}
 	return nil // OR or AND: the caller handles it
 }

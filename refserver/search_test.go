@@ -286,6 +286,40 @@ func TestSearchMetadataFilters(t *testing.T) {
 	}
 }
 
+// TestSearchMatchesWordPrefixes: a bare word also finds the words it
+// begins, as Box's search guide shows ("cal" finds California), in names,
+// descriptions and content; an item with the whole word ranks above one
+// with a longer word; a quoted word and a phrase match whole words only.
+func TestSearchMatchesWordPrefixes(t *testing.T) {
+	e := newEnv(t, Options{})
+	tok := e.s.UserToken()
+	e.uploadFile(tok, "0", "California trip.txt", []byte("beaches"))
+	e.uploadFile(tok, "0", "cal.txt", []byte("calendar of the year"))
+	e.uploadFile(tok, "0", "local notes.txt", []byte("nothing here"))
+	e.createFolder(tok, "0", "Calgary")
+
+	cases := []struct {
+		query string
+		want  []string
+	}{
+		{"cal", []string{"California trip.txt", "cal.txt", "Calgary"}},
+		{"CALIF", []string{"California trip.txt"}},
+		{"calendar", []string{"cal.txt"}},
+		{"cale", []string{"cal.txt"}}, // content words too
+		{`"cal"`, []string{"cal.txt"}},
+		{`"cal trip"`, nil},
+		{"california tr", []string{"California trip.txt"}},
+		{"cal AND NOT calgary", []string{"California trip.txt", "cal.txt"}},
+		{"ocal", nil}, // a prefix, not a substring
+	}
+	for _, c := range cases {
+		names, _ := e.search(tok, q("query", c.query))
+		require.Equal(t, sorted(c.want), sorted(names), "query %q", c.query)
+	}
+	names, _ := e.search(tok, q("query", "cal", "content_types", "name"))
+	require.Equal(t, "cal.txt", names[0], "the whole word ranks first")
+}
+
 func TestSearchQueryParser(t *testing.T) {
 	render := func(n *state.SearchNode) string {
 		var f func(*state.SearchNode) string
@@ -370,4 +404,44 @@ func FuzzSearchQuery(f *testing.F) {
 		}
 		_ = x.Eval(n, state.AllSearchFields)
 	})
+}
+
+// TestSearchIndexDelay: with Options.SearchIndexDelay a new item is not
+// found until the delay has passed on the server's clock, and a renamed
+// one is found under its old name until then, as the service indexes
+// asynchronously; a restarted server finds what it had at once.
+func TestSearchIndexDelay(t *testing.T) {
+	dir := t.TempDir()
+	e := newEnv(t, Options{SearchIndexDelay: 30 * time.Second, DataDir: dir})
+	tok := e.s.UserToken()
+	f := e.uploadFile(tok, "0", "delayed.txt", []byte("x"))["id"].(string)
+	names, _ := e.search(tok, q("query", "delayed"))
+	require.Empty(t, names, "a new item is not indexed yet")
+	e.clock.Advance(29 * time.Second)
+	names, _ = e.search(tok, q("query", "delayed"))
+	require.Empty(t, names)
+	e.clock.Advance(time.Second)
+	names, _ = e.search(tok, q("query", "delayed"))
+	require.Equal(t, []string{"delayed.txt"}, names, "indexed once the delay passed")
+
+	resp, m := e.put(tok, "/files/"+f, map[string]any{"name": "renamed.txt"}, nil)
+	require.Equal(t, http.StatusOK, resp.StatusCode, "%v", m)
+	names, _ = e.search(tok, q("query", "renamed"))
+	require.Empty(t, names, "the new name is not indexed yet")
+	names, _ = e.search(tok, q("query", "delayed"))
+	require.Equal(t, []string{"renamed.txt"}, names, "the old name still finds it")
+	e.clock.Advance(30 * time.Second)
+	names, _ = e.search(tok, q("query", "renamed"))
+	require.Equal(t, []string{"renamed.txt"}, names)
+	names, _ = e.search(tok, q("query", "delayed"))
+	require.Empty(t, names)
+
+	e.uploadFile(tok, "0", "late.txt", []byte("x"))
+	require.NoError(t, e.s.Close())
+	s2, err := Start(Options{SearchIndexDelay: 30 * time.Second, DataDir: dir, Now: e.clock.Now, PartSize: 4, ChunkedMinSize: 5})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = s2.Close() })
+	e.s = s2
+	names, _ = e.search(tok, q("query", "late"))
+	require.Equal(t, []string{"late.txt"}, names, "a restored item is not delayed")
 }

@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/contentapi/cms/refserver/internal/blob"
+	"github.com/contentapi/cms/refserver/internal/hookaddr"
 	"github.com/contentapi/cms/refserver/internal/oauth"
 	"github.com/contentapi/cms/refserver/internal/persist"
 	"github.com/contentapi/cms/refserver/internal/state"
@@ -129,11 +130,34 @@ type Options struct {
 	// key, kept with the state in DataDir.
 	WebhookPrimaryKey, WebhookSecondaryKey string
 	// WebhookTransport carries webhook deliveries; nil means a transport
-	// of the server's own (a test may deliver in memory).
+	// of the server's own (a test may deliver in memory), which uses no
+	// proxy and connects only to the addresses the address rule allows,
+	// checked on every address a host name resolves to (the rule:
+	// docs/webhooks.md; WebhookAllowedHosts).
 	WebhookTransport http.RoundTripper
+	// WebhookAllowedHosts are hosts a webhook may deliver to besides the
+	// public https addresses on port 443 (and http on a loopback host)
+	// the rule allows: each a host name, an IP address or a CIDR prefix
+	// (10.0.0.0/8), taken with http or https on any port, at creation and
+	// when a delivery connects. An invalid entry fails New and Start.
+	WebhookAllowedHosts []string
 	// WebhookRetryDelay is the wait before the first retry of a failed
 	// delivery; each later retry waits twice as long (default 2s).
 	WebhookRetryDelay time.Duration
+	// WebhookQueueLimit and WebhookQueueBytes bound the webhook delivery
+	// queue: how many deliveries (in flight, ready or waiting for a
+	// retry) and how many bytes of their payloads it holds (defaults
+	// DefaultWebhookQueueLimit and DefaultWebhookQueueBytes). Past a
+	// bound the oldest queued delivery not in flight is dropped
+	// (WebhookQueueStats counts the drops).
+	WebhookQueueLimit int
+	WebhookQueueBytes int64
+	// SearchIndexDelay is how long, on the server clock (Now), a new or
+	// changed item waits before GET /search sees the change, as the
+	// service indexes new content asynchronously (a new item is not
+	// found, a renamed one is found under its old name); 0 (the default)
+	// means at once.
+	SearchIndexDelay time.Duration
 	// RequestLogSize is how many of the newest requests Requests keeps: 0
 	// means DefaultRequestLogSize, negative keeps none. Older records are
 	// dropped (RequestsDropped counts them), so the log's memory is bounded.
@@ -201,10 +225,12 @@ type Server struct {
 	faultsMu sync.Mutex
 	faults   []*fault
 
-	// Webhook deliveries (webhook_delivery.go): their client, the slots
-	// that bound how many run at once, and the goroutines of those pending.
+	// Webhook deliveries (webhook_delivery.go): their client, the queue
+	// (webhook_queue.go), and the goroutines of those being admitted or
+	// attempted.
 	hookClient *http.Client
-	hookSlots  chan struct{}
+	hookDialer *hookaddr.Dialer // the client's dialer, nil with Options.WebhookTransport
+	hooks      *hookQueue
 	hookWG     sync.WaitGroup
 
 	reqMu    sync.Mutex
@@ -281,6 +307,10 @@ func newServer(opts Options) (*Server, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
+	hookAddrs, err := hookaddr.NewPolicy(opts.WebhookAllowedHosts)
+	if err != nil {
+		return nil, fmt.Errorf("refserver: WebhookAllowedHosts: %w", err)
+	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -294,11 +324,13 @@ func newServer(opts Options) (*Server, error) {
 				RetryAfter: opts.RetryAfter, SignedURLTTL: opts.SignedURLTTL,
 				ContentNotReady: opts.ContentNotReady, LegalHoldReleaseDelay: opts.LegalHoldReleaseDelay,
 				EventHistory: opts.EventHistory, ChunkedMinSize: opts.ChunkedMinSize, PartSize: opts.PartSize,
+				SearchIndexDelay: opts.SearchIndexDelay,
 			},
-			Now:     opts.Now,
-			Log:     opts.Logger,
-			Store:   opts.Store,
-			SignKey: state.RandomBytes(32),
+			Now:       opts.Now,
+			Log:       opts.Logger,
+			Store:     opts.Store,
+			SignKey:   state.RandomBytes(32),
+			HookAddrs: hookAddrs,
 		}),
 		requests: newRequestLog(opts.RequestLogSize),
 	}
@@ -431,12 +463,13 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // logPath is the request path as the logger may see it: the token of a
-// content-host URL (/d/{token}, /embed/{token}) is a signed secret that
-// grants the download, so it is replaced by "[redacted]". The logger never
+// content-host URL (/d/{token}, /embed/{token}, and the shared link token
+// of /shared/static/{name}) is a secret that grants the download, so it is
+// replaced by "[redacted]". The logger never
 // sees headers, queries or bodies (tokens, shared link passwords, client
 // secrets travel there).
 func logPath(r *http.Request) string {
-	for _, prefix := range []string{"/d/", "/embed/"} {
+	for _, prefix := range []string{"/d/", "/embed/", "/shared/static/"} {
 		if rest, ok := strings.CutPrefix(r.URL.Path, prefix); ok && rest != "" {
 			return prefix + "[redacted]"
 		}

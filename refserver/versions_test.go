@@ -6,6 +6,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 func TestGetFileVersion(t *testing.T) {
@@ -43,4 +45,36 @@ func keys(m map[string]any) []string {
 		out = append(out, k)
 	}
 	return out
+}
+
+// TestPromoteVersionRestoresName: promoting an earlier version restores
+// the name the file had with it, as Box documents ("the same hash digest,
+// etag, and name as the original"), and lists that name on the version;
+// a name taken meanwhile by another item refuses the promotion (409
+// item_name_in_use) and changes nothing.
+func TestPromoteVersionRestoresName(t *testing.T) {
+	e := newEnv(t, Options{})
+	user := e.s.UserToken()
+	dir := e.createFolder(user, "0", "d")["id"].(string)
+	f := e.uploadFile(user, dir, "a.txt", []byte("one"))["id"].(string)
+	resp, m := e.uploadRaw(user, e.upload("/files/"+f+"/content"), `{"name":"b.txt"}`, []byte("two"), nil)
+	require.Equal(t, http.StatusOK, resp.StatusCode, "%v", m)
+	versions := e.getJSON(user, "/files/"+f+"/versions?fields=name")["entries"].([]any)
+	v1 := versions[0].(map[string]any)
+	require.Equal(t, "a.txt", v1["name"], "an earlier version keeps its name")
+
+	resp, nv := e.post(user, "/files/"+f+"/versions/current?fields=name", map[string]any{"type": "file_version", "id": v1["id"]})
+	require.Equal(t, http.StatusCreated, resp.StatusCode, "%v", nv)
+	require.Equal(t, "a.txt", nv["name"])
+	require.Equal(t, "a.txt", e.getJSON(user, "/files/"+f)["name"], "the file takes the version's name back")
+	require.Equal(t, []byte("one"), e.download(user, "/files/"+f+"/content"))
+	versions = e.getJSON(user, "/files/"+f+"/versions?fields=name")["entries"].([]any)
+	v2 := versions[0].(map[string]any)
+	require.Equal(t, "b.txt", v2["name"], "the replaced version keeps the name it had")
+
+	e.uploadFile(user, dir, "b.txt", []byte("squatter"))
+	before := snapshot(e.s)
+	resp, m = e.post(user, "/files/"+f+"/versions/current", map[string]any{"type": "file_version", "id": v2["id"]})
+	requireAPIError(t, resp, m, http.StatusConflict, wire.CodeItemNameInUse)
+	require.Equal(t, before, snapshot(e.s))
 }

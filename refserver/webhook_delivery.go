@@ -2,14 +2,18 @@ package refserver
 
 import (
 	"bytes"
+	"container/list"
 	"context"
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
+	"errors"
 	"io"
+	"net"
 	"net/http"
 	"time"
 
+	"github.com/contentapi/cms/refserver/internal/hookaddr"
 	"github.com/contentapi/cms/refserver/internal/state"
 )
 
@@ -29,11 +33,17 @@ import (
 // box-signature-version 1, box-signature-algorithm HmacSHA256 and
 // User-Agent Box-WH-Client/0.1.
 //
-// It is made off the request path, in its own goroutine (at most
-// maxConcurrentDeliveries at once): a slow receiver never slows the API.
-// On a persisted server it leaves once the change it reports is committed,
-// as an answer does: a receiver never hears of a change that a crash then
-// loses.
+// It is made off the request path, in the delivery queue
+// (webhook_queue.go: bounded memory, at most maxConcurrentDeliveries
+// attempts at once, shared fairly between the webhooks' owners): a slow
+// receiver never slows the API. On a persisted server it is queued once
+// the change it reports is committed, as an answer is sent: a receiver
+// never hears of a change that a crash then loses.
+//
+// The server's own transport (without Options.WebhookTransport) uses no
+// proxy and dials only what the address rule allows, on every address the
+// host resolves to (internal/hookaddr); an address the rule refuses, or
+// a webhook deleted meanwhile, ends the delivery without retries.
 // An answer outside 200-299, or none within 30 seconds, is a failure: the
 // delivery is retried up to maxWebhookRetries times, after
 // Options.WebhookRetryDelay (default 2 s) and then twice as long each time
@@ -52,8 +62,16 @@ const (
 // delivery is one webhook payload on its way.
 type delivery struct {
 	hookID, address string
+	owner           string // the id of the webhook's creator: slots are shared per owner
 	body            []byte
 	final           bool // WEBHOOK.DELETED: delivered although the webhook is gone
+
+	// The queue's (webhook_queue.go), under its lock.
+	attempt int           // attempts made before this one
+	delay   time.Duration // the wait before the next retry
+	elem    *list.Element // in hookQueue.all; nil once out of the queue
+	timer   *time.Timer   // while waiting for a retry
+	running bool          // an attempt is in flight
 }
 
 // WebhookKeys returns the primary and secondary keys the server signs
@@ -74,14 +92,30 @@ func (s *Server) initWebhookDelivery() {
 	}
 	rt := s.opts.WebhookTransport
 	if rt == nil {
-		rt = http.DefaultTransport.(*http.Transport).Clone()
+		s.hookDialer = &hookaddr.Dialer{Policy: s.st.HookAddrs, Dialer: net.Dialer{Timeout: webhookDeliveryTimeout, KeepAlive: 30 * time.Second}}
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		t.Proxy = nil // the rule applies to the receiver's addresses, not a proxy's
+		t.DialContext = s.hookDialer.DialContext
+		rt = t
 	}
 	s.hookClient = &http.Client{
 		Transport:     rt,
 		Timeout:       webhookDeliveryTimeout,
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	}
-	s.hookSlots = make(chan struct{}, maxConcurrentDeliveries)
+	limit, size := s.opts.WebhookQueueLimit, s.opts.WebhookQueueBytes
+	if limit <= 0 {
+		limit = DefaultWebhookQueueLimit
+	}
+	if size <= 0 {
+		size = DefaultWebhookQueueBytes
+	}
+	s.hooks = &hookQueue{
+		slots: maxConcurrentDeliveries, maxCount: limit, maxBytes: size,
+		retryDelay: s.opts.WebhookRetryDelay, maxRetries: maxWebhookRetries,
+		send: s.attemptDelivery, wg: &s.hookWG, log: s.st.Log,
+		owners: map[string]*hookOwner{},
+	}
 }
 
 // queueDelivery starts the delivery of one payload. The state calls it
@@ -96,64 +130,53 @@ func (s *Server) queueDelivery(hook *state.Webhook, trigger string, by *state.Us
 		"webhook": map[string]any{"id": hook.ID, "type": "webhook"}, "created_by": creator,
 		"source": source, "additional_info": []any{},
 	})
-	d := delivery{hookID: hook.ID, address: hook.Address, body: body, final: trigger == "WEBHOOK.DELETED"}
+	d := &delivery{hookID: hook.ID, address: hook.Address, owner: hook.CreatorID(), body: body, final: trigger == "WEBHOOK.DELETED"}
 	select {
 	case <-s.life.closed:
 		return
 	default:
 	}
 	s.hookWG.Add(1)
-	go s.deliver(d)
+	go s.admitDelivery(d)
 }
 
-// deliver makes a delivery's attempts (see the top of the file), once the
-// change it reports is committed (awaitQueuer).
-func (s *Server) deliver(d delivery) {
+// admitDelivery queues d once the change it reports is committed
+// (awaitQueuer).
+func (s *Server) admitDelivery(d *delivery) {
 	defer s.hookWG.Done()
 	if err := s.awaitQueuer(); err != nil {
 		s.st.Log.Warn("webhook delivery dropped: its change was not saved", "webhook", d.hookID, "err", err)
 		return
 	}
-	delay := s.opts.WebhookRetryDelay
-	for attempt := 0; attempt <= maxWebhookRetries; attempt++ {
-		if attempt > 0 {
-			t := time.NewTimer(delay)
-			select {
-			case <-t.C:
-			case <-s.life.closed:
-				t.Stop()
-				return
-			}
-			delay *= 2
-		}
-		if !d.final {
-			var live bool
-			s.st.View(func(tx *state.ReadTx) { _, live = tx.Webhooks.ByID[d.hookID] })
-			if !live {
-				return
-			}
-		}
-		select {
-		case s.hookSlots <- struct{}{}:
-		case <-s.life.closed:
-			return
-		}
-		ok := s.post(d)
-		<-s.hookSlots
-		if ok {
-			return
-		}
-	}
-	s.st.Log.Warn("webhook delivery failed after every retry", "webhook", d.hookID)
+	s.hooks.add(d)
 }
 
-// post makes one attempt; it reports whether the receiver took it.
-func (s *Server) post(d delivery) bool {
+// attemptDelivery makes one attempt of d, unless its webhook is gone.
+func (s *Server) attemptDelivery(d *delivery) attemptResult {
+	if !d.final {
+		var live bool
+		s.st.View(func(tx *state.ReadTx) { _, live = tx.Webhooks.ByID[d.hookID] })
+		if !live {
+			return attemptDone
+		}
+	}
+	return s.post(d)
+}
+
+// post makes one attempt: done when the receiver took it or the address
+// is refused, failed otherwise.
+func (s *Server) post(d *delivery) attemptResult {
+	if err := s.st.HookAddrs.CheckURL(d.address); err != nil {
+		// A webhook kept from before the rule, or from a server that
+		// allowed its host.
+		s.st.Log.Warn("webhook delivery refused", "webhook", d.hookID, "err", err)
+		return attemptDone
+	}
 	ctx, cancel := context.WithTimeout(s.life.baseCtx, webhookDeliveryTimeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, d.address, bytes.NewReader(d.body))
 	if err != nil {
-		return false
+		return attemptDone
 	}
 	ts := s.st.Now().UTC().Format(time.RFC3339)
 	primary, secondary := s.WebhookKeys()
@@ -168,12 +191,19 @@ func (s *Server) post(d delivery) bool {
 	h.Set("box-signature-algorithm", "HmacSHA256")
 	resp, err := s.hookClient.Do(req)
 	if err != nil {
+		if errors.Is(err, hookaddr.ErrForbidden) {
+			s.st.Log.Warn("webhook delivery refused", "webhook", d.hookID, "err", err)
+			return attemptDone
+		}
 		s.st.Log.Debug("webhook delivery", "webhook", d.hookID, "err", err)
-		return false
+		return attemptFailed
 	}
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
 	resp.Body.Close()
-	return resp.StatusCode >= 200 && resp.StatusCode <= 299
+	if resp.StatusCode >= 200 && resp.StatusCode <= 299 {
+		return attemptDone
+	}
+	return attemptFailed
 }
 
 // signDelivery is the base64 HMAC-SHA256 under key of body followed by

@@ -50,7 +50,12 @@ func inBubble(t *testing.T, rcv *memReceiver, dataDir ...string) (*Server, func(
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = s.Close() })
-	call := func(method, path, token, body string) map[string]any {
+	return s, bubbleCaller(t, s)
+}
+
+// bubbleCaller returns a way to call s's API in process.
+func bubbleCaller(t *testing.T, s *Server) func(method, path, token, body string) map[string]any {
+	return func(method, path, token, body string) map[string]any {
 		req := httptest.NewRequest(method, s.BaseURL()+path, strings.NewReader(body))
 		req.Header.Set("Authorization", "Bearer "+token)
 		if body != "" {
@@ -65,7 +70,6 @@ func inBubble(t *testing.T, rcv *memReceiver, dataDir ...string) (*Server, func(
 		_ = json.Unmarshal(w.Body.Bytes(), &m)
 		return m
 	}
-	return s, call
 }
 
 // TestWebhookRetries: a delivery the receiver refuses is retried after

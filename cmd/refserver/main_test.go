@@ -72,6 +72,8 @@ func TestRunRejectsBadFlags(t *testing.T) {
 	require.Error(t, err)
 	err = run(context.Background(), []string{"extra"}, io.Discard)
 	require.Error(t, err)
+	err = run(context.Background(), []string{"-webhook-allow-hosts", "hooks.corp,https://x.example.com"}, io.Discard)
+	require.ErrorContains(t, err, "WebhookAllowedHosts", "the flag reaches the option, which checks it")
 }
 
 // -ignore-content-auth makes the content host serve a download URL that is

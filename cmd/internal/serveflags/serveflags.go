@@ -59,6 +59,13 @@ func Register(fs *flag.FlagSet) *Config {
 	fs.DurationVar(&o.CloseGrace, "close-grace", 0, "how long a stop (SIGTERM, interrupt) lets requests in flight finish before it closes their connections (default 2s)")
 	fs.StringVar(&o.WebhookPrimaryKey, "webhook-primary-key", "", "the primary key webhook deliveries are signed with (default: random, kept with -data)")
 	fs.StringVar(&o.WebhookSecondaryKey, "webhook-secondary-key", "", "the secondary key webhook deliveries are signed with (default: random, kept with -data)")
+	fs.Func("webhook-allow-hosts", "comma-separated hosts webhooks may deliver to besides public https on port 443 and http on loopback: "+
+		"host names, IP addresses or CIDR prefixes (10.0.0.0/8), with any scheme and port; repeatable", func(v string) error {
+		o.WebhookAllowedHosts = append(o.WebhookAllowedHosts, strings.Split(v, ",")...)
+		return nil
+	})
+	fs.DurationVar(&o.SearchIndexDelay, "search-delay", 0, "how long a new or changed item waits before search sees the change, "+
+		"as the service indexes asynchronously (default 0: at once)")
 	fs.IntVar(&o.EventHistory, "event-history", 0, "how many events GET /events keeps (default 10000; negative records none)")
 	fs.DurationVar(&o.LongPollTimeout, "long-poll-timeout", 0, "how long a long poll of the event stream waits before it answers reconnect (default 60s)")
 	fs.IntVar(&o.RequestLogSize, "request-log", DefaultRequestLog,

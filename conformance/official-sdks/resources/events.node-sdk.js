@@ -3,7 +3,10 @@
 // events (current position, a page, the SDK's long-polling EventStream,
 // the enterprise stream for the admin) and webhooks (create, get, getAll,
 // update, delete) whose deliveries reach a local receiver and pass
-// BoxSDK.validateWebhookMessage, while a tampered body does not.
+// BoxSDK.validateWebhookMessage, while a tampered body does not; a
+// collaborator's role change (COLLAB_ROLE_CHANGE, COLLABORATION.UPDATED)
+// and a shared link's creation and removal (ITEM_SHARED_CREATE / _UNSHARE,
+// SHARED_LINK.CREATED / DELETED).
 // Env: BASE_URL, UPLOAD_URL, TOKEN (managed user), ADMIN_TOKEN,
 // WEBHOOK_PRIMARY_KEY, WEBHOOK_SECONDARY_KEY.
 const BoxSDK = require('box-node-sdk').default;
@@ -73,6 +76,28 @@ async function main() {
     let status;
     try { await client.webhooks.get(hook.id); } catch (err) { status = err.statusCode || (err.response && err.response.statusCode); }
     check('a deleted webhook is not found', status === 404);
+  });
+  await step('a role change and shared links: events and webhook triggers', async () => {
+    const adminMe = await admin.users.get('me');
+    const dir = await client.folders.create('0', `roles-node-${RUN}`);
+    const file = (await client.files.uploadFile(dir.id, `shared-${RUN}.txt`, Buffer.from('share me'))).entries[0];
+    const hook = await client.webhooks.create(dir.id, 'folder', rcv.url, ['COLLABORATION.UPDATED', 'SHARED_LINK.CREATED', 'SHARED_LINK.DELETED']);
+    const c = await client.collaborations.createWithUserID(adminMe.id, dir.id, 'viewer');
+    const pos = await client.events.getCurrentStreamPosition();
+    await client.collaborations.update(c.id, { role: 'editor' });
+    const updated = JSON.parse((await rcv.next()).body);
+    check('COLLABORATION.UPDATED fires on the role change', updated.trigger === 'COLLABORATION.UPDATED' && updated.source.id === c.id, JSON.stringify(updated).slice(0, 200));
+    await client.files.update(file.id, { shared_link: { access: 'open' } });
+    const created = JSON.parse((await rcv.next()).body);
+    check('SHARED_LINK.CREATED fires on a new link', created.trigger === 'SHARED_LINK.CREATED' && created.source.id === file.id, JSON.stringify(created).slice(0, 200));
+    await client.files.update(file.id, { shared_link: null });
+    const deleted = JSON.parse((await rcv.next()).body);
+    check('SHARED_LINK.DELETED fires on its removal', deleted.trigger === 'SHARED_LINK.DELETED' && deleted.source.id === file.id, JSON.stringify(deleted).slice(0, 200));
+    const page = await client.events.get({ stream_position: pos });
+    const types = page.entries.map((e) => e.event_type);
+    check('COLLAB_ROLE_CHANGE, ITEM_SHARED_CREATE, ITEM_SHARED_UNSHARE on the stream',
+      JSON.stringify(types) === JSON.stringify(['COLLAB_ROLE_CHANGE', 'ITEM_SHARED_CREATE', 'ITEM_SHARED_UNSHARE']), JSON.stringify(types));
+    await client.webhooks.delete(hook.id);
   });
   rcv.close();
   finish('box-node-sdk events');

@@ -4,9 +4,12 @@
 // SDK's own long-polling EventStream picking up a change) and webhooks
 // (create, list by marker, get, update, delete) whose deliveries reach a
 // local receiver and pass WebhooksManager.validateMessage, while a
-// tampered body or a wrong key does not.
-// Env: BASE_URL, UPLOAD_URL, TOKEN (managed user), WEBHOOK_PRIMARY_KEY,
-// WEBHOOK_SECONDARY_KEY.
+// tampered body or a wrong key does not; a collaborator's role change
+// (COLLAB_ROLE_CHANGE, COLLABORATION.UPDATED) and a shared link's creation
+// and removal (ITEM_SHARED_CREATE / _UNSHARE, SHARED_LINK.CREATED /
+// DELETED).
+// Env: BASE_URL, UPLOAD_URL, TOKEN (managed user), ADMIN_TOKEN,
+// WEBHOOK_PRIMARY_KEY, WEBHOOK_SECONDARY_KEY.
 const { Readable } = require('stream');
 const { WebhooksManager } = require('box-typescript-sdk-gen/managers');
 const { pkgVersion, env, check, step, finish, webhookReceiver, genClient } = require('../lib/common');
@@ -99,6 +102,29 @@ async function main() {
     try { await client.webhooks.getWebhookById(hook.id); } catch (err) { gone = err.responseInfo && err.responseInfo.statusCode === 404; }
     check('a deleted webhook is not found', gone);
     for (const w of subs) await client.webhooks.deleteWebhookById(w.id);
+  });
+  await step('a role change and shared links: events and webhook triggers', async () => {
+    const adminMe = await genClient(env('ADMIN_TOKEN')).users.getUserMe();
+    const dir = await client.folders.createFolder({ name: `roles-gen-${RUN}`, parent: { id: '0' } });
+    const file = await upload(client, dir.id, `shared-${RUN}.txt`, 'share me');
+    const hook = await client.webhooks.createWebhook({ target: { id: dir.id, type: 'folder' }, address: rcv.url,
+      triggers: ['COLLABORATION.UPDATED', 'SHARED_LINK.CREATED', 'SHARED_LINK.DELETED'] });
+    const c = await client.userCollaborations.createCollaboration({ item: { type: 'folder', id: dir.id }, accessibleBy: { type: 'user', id: adminMe.id }, role: 'viewer' });
+    const now = await client.events.getEvents({ streamPosition: 'now' });
+    await client.userCollaborations.updateCollaborationById(c.id, { role: 'editor' });
+    const updated = JSON.parse((await rcv.next()).body);
+    check('COLLABORATION.UPDATED fires on the role change', updated.trigger === 'COLLABORATION.UPDATED' && updated.source.id === c.id, JSON.stringify(updated).slice(0, 200));
+    await client.sharedLinksFiles.addShareLinkToFile(file.id, { sharedLink: { access: 'open' } }, { fields: 'shared_link' });
+    const created = JSON.parse((await rcv.next()).body);
+    check('SHARED_LINK.CREATED fires on a new link', created.trigger === 'SHARED_LINK.CREATED' && created.source.id === file.id, JSON.stringify(created).slice(0, 200));
+    await client.sharedLinksFiles.removeSharedLinkFromFile(file.id, { sharedLink: null }, { fields: 'shared_link' });
+    const deleted = JSON.parse((await rcv.next()).body);
+    check('SHARED_LINK.DELETED fires on its removal', deleted.trigger === 'SHARED_LINK.DELETED' && deleted.source.id === file.id, JSON.stringify(deleted).slice(0, 200));
+    const page = await client.events.getEvents({ streamPosition: String(now.nextStreamPosition) });
+    const types = page.entries.map((e) => e.eventType);
+    check('COLLAB_ROLE_CHANGE, ITEM_SHARED_CREATE, ITEM_SHARED_UNSHARE on the stream',
+      JSON.stringify(types) === JSON.stringify(['COLLAB_ROLE_CHANGE', 'ITEM_SHARED_CREATE', 'ITEM_SHARED_UNSHARE']), JSON.stringify(types));
+    await client.webhooks.deleteWebhookById(hook.id);
   });
   rcv.close();
   finish('box-typescript-sdk-gen events');

@@ -3,7 +3,9 @@
 // collaborations.createWithUserID / createWithUserEmail / update / delete,
 // folders.getCollaborations, a shared link set with files.update and read
 // with sharedItems.get (the SDK percent-encodes the boxapi header; the
-// server takes it), and comments (create, reply, update, delete,
+// server takes it), a file link's effective_permission and download_url
+// (fetched without a token), a viewer refused the owner's link and told its
+// own permissions, and comments (create, reply, update, delete,
 // files.getComments).
 // Env: BASE_URL, UPLOAD_URL, TOKEN (managed user), ADMIN_TOKEN.
 const BoxSDK = require('box-node-sdk').default;
@@ -49,6 +51,23 @@ async function main() {
       refused = `${err.statusCode || (err.response && err.response.statusCode)} ${err.message}`;
     }
     check('a wrong password is refused with 403', refused.startsWith('403 ') && refused.includes('Incorrect shared link password'), refused);
+  });
+
+  await step('shared link: effective permission, download_url, a viewer', async () => {
+    const report = (await admin.files.uploadFile(dir.id, 'report.txt', Buffer.from('report body'))).entries[0];
+    const open = await admin.files.update(report.id, { shared_link: { access: 'open' }, fields: 'shared_link' });
+    const link = open.shared_link;
+    check('an open link: can_download and a download_url', link.effective_permission === 'can_download' && !!link.download_url, JSON.stringify(open));
+    const res = await fetch(link.download_url);
+    check('the download_url downloads without a token', res.status === 200 && (await res.text()) === 'report body', String(res.status));
+    const viewOnly = await admin.files.update(report.id, { shared_link: { access: 'open', permissions: { can_download: false } }, fields: 'shared_link' });
+    check('a view-only link: can_preview, no download_url', viewOnly.shared_link.effective_permission === 'can_preview' && viewOnly.shared_link.download_url === null, JSON.stringify(viewOnly));
+    const c = await admin.collaborations.createWithUserID(me.id, dir.id, 'viewer');
+    const denied = await failure(user.files.update(report.id, { shared_link: { access: 'open', permissions: { can_download: true } } }));
+    check("a viewer does not change the owner's link", denied.status === 403, JSON.stringify(denied));
+    const mine = await user.files.get(report.id, { fields: 'permissions' });
+    check("permissions are the viewer's", mine.permissions.can_download === true && mine.permissions.can_delete === false && mine.permissions.can_set_share_access === false, JSON.stringify(mine));
+    await admin.collaborations.delete(c.id);
   });
 
   await step('comments', async () => {

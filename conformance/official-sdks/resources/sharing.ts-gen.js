@@ -3,8 +3,10 @@
 // collaborations (create, the item and pending lists, update, a task
 // assigned to the collaborator, delete and the access gone), shared links
 // on a file and a folder read through findFileForSharedLink /
-// findFolderForSharedLink with the boxapi header (password, removal), and
-// comments (create, reply, list, update, delete).
+// findFolderForSharedLink with the boxapi header (password, removal), a
+// file link's effective permission and download_url (fetched without a
+// token), a viewer refused the owner's link and told its own permissions,
+// and comments (create, reply, list, update, delete).
 // Env: BASE_URL, UPLOAD_URL, TOKEN (managed user), ADMIN_TOKEN.
 const { Readable } = require('stream');
 const { pkgVersion, env, check, step, finish, genClient, failure } = require('../lib/common');
@@ -58,6 +60,23 @@ async function main() {
     await admin.sharedLinksFiles.removeSharedLinkFromFile(file.id, { sharedLink: null }, { fields: 'shared_link' });
     const gone = await failure(user.sharedLinksFiles.findFileForSharedLink({}, { boxapi: `shared_link=${url}&shared_link_password=Secret-123` }));
     check('a removed link is not found', gone.status === 404);
+  });
+
+  await step('shared link: effective permission, download_url, a viewer', async () => {
+    const report = (await admin.uploads.uploadFile({ attributes: { name: 'report.txt', parent: { id: dir.id } }, file: Readable.from([Buffer.from('report body')]) })).entries[0];
+    const open = await admin.sharedLinksFiles.addShareLinkToFile(report.id, { sharedLink: { access: 'open' } }, { fields: 'shared_link' });
+    const link = open.sharedLink;
+    check('an open link: can_download and a download_url', link.effectivePermission === 'can_download' && !!link.downloadUrl, JSON.stringify(open.rawData));
+    const res = await fetch(link.downloadUrl);
+    check('the download_url downloads without a token', res.status === 200 && (await res.text()) === 'report body', String(res.status));
+    const viewOnly = await admin.sharedLinksFiles.updateSharedLinkOnFile(report.id, { sharedLink: { access: 'open', permissions: { canDownload: false } } }, { fields: 'shared_link' });
+    check('a view-only link: can_preview, no download_url', viewOnly.sharedLink.effectivePermission === 'can_preview' && viewOnly.sharedLink.downloadUrl == null, JSON.stringify(viewOnly.rawData));
+    const c = await admin.userCollaborations.createCollaboration({ item: { type: 'folder', id: dir.id }, accessibleBy: { type: 'user', id: me.id }, role: 'viewer' });
+    const denied = await failure(user.sharedLinksFiles.updateSharedLinkOnFile(report.id, { sharedLink: { access: 'open', permissions: { canDownload: true } } }, { fields: 'shared_link' }));
+    check("a viewer does not change the owner's link", denied.status === 403 && denied.code === 'access_denied_insufficient_permissions', JSON.stringify(denied));
+    const mine = await user.files.getFileById(report.id, { queryParams: { fields: ['permissions'] } });
+    check("permissions are the viewer's", mine.permissions.canDownload === true && mine.permissions.canDelete === false && mine.permissions.canSetShareAccess === false, JSON.stringify(mine.rawData));
+    await admin.userCollaborations.deleteCollaborationById(c.id);
   });
 
   await step('comments', async () => {

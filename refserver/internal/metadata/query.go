@@ -185,7 +185,7 @@ func QueryEntry(s *state.Tx, it *state.Item, fields []string, p *state.Principal
 		}
 	}
 	if len(itemFields) > 0 {
-		std := s.Standard(it)
+		std := s.StandardFor(it, p)
 		for _, f := range itemFields {
 			if v, ok := std[f]; ok {
 				m[f] = v

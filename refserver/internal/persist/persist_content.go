@@ -178,6 +178,8 @@ type recVersion struct {
 	Blob      blob.Info
 	CreatedAt time.Time
 	By        string
+	// Name is the file's name when a newer version replaced this one.
+	Name string `json:",omitempty"`
 	// A version in the trash, and its last restore (internal/state's
 	// file_versions.go).
 	TrashedAt, RestoredAt time.Time `json:",omitzero"`
@@ -235,7 +237,7 @@ func encodeItem(it *state.Item, versions bool) RecItem {
 }
 
 func encodeVersion(v *state.Version) recVersion {
-	return recVersion{ID: v.ID, Blob: v.Blob, CreatedAt: state.Utc(v.CreatedAt), By: state.Uid(v.By),
+	return recVersion{ID: v.ID, Blob: v.Blob, CreatedAt: state.Utc(v.CreatedAt), By: state.Uid(v.By), Name: v.Name,
 		TrashedAt: state.Utc(v.TrashedAt), RestoredAt: state.Utc(v.RestoredAt), TrashedBy: state.Uid(v.TrashedBy), RestoredBy: state.Uid(v.RestoredBy)}
 }
 

@@ -81,6 +81,9 @@ func (v recVersion) appendRecord(b []byte) []byte {
 	b = append(b, '}')
 	b = appendTimeField(b, "CreatedAt", v.CreatedAt)
 	b = appendStringField(b, "By", v.By)
+	if v.Name != "" {
+		b = appendStringField(b, "Name", v.Name)
+	}
 	if !v.TrashedAt.IsZero() {
 		b = appendTimeField(b, "TrashedAt", v.TrashedAt)
 	}

@@ -24,7 +24,7 @@ func TestItemRecordEncoding(t *testing.T) {
 			ContentModifiedAt: at, Seq: 12, SyncState: "synced", UploadEmail: "u@example.com", ReadyAt: at,
 			Versions: []recVersion{
 				{ID: "v1", Blob: blob.Info{ID: "b1", Size: 1024, SHA1: "da39a3ee5e6b4b0d3255bfef95601890afd80709"}, CreatedAt: at, By: "2000002"},
-				{ID: "v2", Blob: blob.Info{ID: "b2"}, CreatedAt: at, By: "2000002", TrashedAt: at, TrashedBy: "2000003"},
+				{ID: "v2", Blob: blob.Info{ID: "b2"}, CreatedAt: at, By: "2000002", Name: "old \"name\".txt", TrashedAt: at, TrashedBy: "2000003"},
 				{ID: "v3", Blob: blob.Info{ID: "b3", Size: 1}, CreatedAt: at, RestoredAt: at.Add(time.Nanosecond), RestoredBy: "2000004"},
 			}},
 		"versions but none": {Type: "file", Versions: []recVersion{}},

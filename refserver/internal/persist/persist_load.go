@@ -61,7 +61,7 @@ func decodeVersion(st *state.ReadTx, r recVersion) (*state.Version, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &state.Version{ID: r.ID, Blob: r.Blob, CreatedAt: r.CreatedAt, By: us[0],
+	return &state.Version{ID: r.ID, Blob: r.Blob, CreatedAt: r.CreatedAt, By: us[0], Name: r.Name,
 		TrashedAt: r.TrashedAt, RestoredAt: r.RestoredAt, TrashedBy: us[1], RestoredBy: us[2]}, nil
 }
 

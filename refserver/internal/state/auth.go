@@ -31,7 +31,7 @@ func (u *User) Mini() map[string]any {
 
 // Principal is who a token acts for.
 type Principal struct {
-	Kind  string // "admin", "user" or "app"
+	Kind  string // "admin", "service", "user" or "app"
 	Token string
 	User  *User
 	// Restrict, when set, limits a downscoped token (oauth_downscope.go).
@@ -39,11 +39,18 @@ type Principal struct {
 }
 
 // IsAdmin reports whether the principal acts as the enterprise admin (the
-// admin, or a service account acting with its permissions).
-func (p *Principal) IsAdmin() bool { return p.Kind == "admin" }
+// admin, or a service account acting with its permissions: users, groups,
+// governance, As-User).
+func (p *Principal) IsAdmin() bool { return p.Kind == "admin" || p.Kind == KindService }
 
-// SeesAll reports whether the principal may access every item.
-func (p *Principal) SeesAll() bool { return p.IsAdmin() || p.Kind == "app" }
+// KindService is the Kind of the service account's principal: an admin of
+// the enterprise's users and policies, but for content a user of its own
+// (access.go).
+const KindService = "service"
+
+// SeesAll reports whether the principal may access every item: the admin
+// and the app token, not the service account.
+func (p *Principal) SeesAll() bool { return p.Kind == "admin" || p.Kind == "app" }
 
 // InitPrincipals makes the enterprise, its admin, user and service
 // account, and the principals of their tokens; tokens Cfg leaves empty are

@@ -14,8 +14,12 @@ import (
 //
 //   - POST /collaborations: item {type file|folder, id}, accessible_by
 //     {type user|group, id or login}, role (not owner: 400 bad_request);
-//     the caller must manage the item's collaborators (owner, co-owner,
-//     admin: 403 access_denied_insufficient_permissions otherwise); the root
+//     the caller must be allowed to invite (actInvite: owner, co-owner,
+//     editor, admin; 403 access_denied_insufficient_permissions otherwise),
+//     the folder settings must let them (collabSettingsRefuse), and a
+//     co-owner or can_view_path invitation is the owner's and co-owners'
+//     (403); a folder restricted to the enterprise takes users of the
+//     enterprise and groups only (403); the root
 //     folder is 400 collaborations_not_available_on_root_folder; a web link
 //     or another type is 400 invalid_collaboration_item; a user or group
 //     that already collaborates on the item (pending or accepted), or the
@@ -26,18 +30,23 @@ import (
 //     is accepted; only who may invite it can (403).
 //   - PUT /collaborations/{id}: status accepted or rejected by the invitee of
 //     a pending collaboration only (400 invalid_status otherwise); role,
-//     expires_at (null: no expiry), can_view_path by a manager of the item;
+//     expires_at (null: no expiry) by a manager of the item (owner,
+//     co-owner, admin), can_view_path by the owner (or admin) only;
 //     role owner transfers the item to the collaborator — only the owner or
 //     an admin may (403) — the old owner becomes co-owner, the collaboration
 //     is replaced, and the answer is 204.
 //   - DELETE /collaborations/{id}: a manager of the item, or the collaborator
 //     leaving: 204; the access ends at once (404 after).
-//   - GET one: its item's viewers, its collaborator, its creator; else 404.
-//   - Lists: an item's own collaborations by marker (pending ones included),
+//   - GET one: who may list the item's collaborators, its collaborator, its
+//     creator; else 404.
+//   - Lists: an item's own collaborations by marker (pending ones
+//     included), for who may view collaborators (every role but uploader,
+//     and can_non_owners_view_collaborators not false; 403 otherwise),
 //     a group's by offset (admins and the group's members), the caller's
 //     pending invitations by offset (GET /collaborations?status=pending).
 //   - A pending collaboration's item is null in its record (the spec).
-//   - Expired collaborations grant nothing and are listed until removed.
+//   - An expired collaboration is gone: it grants nothing, no list shows
+//     it, and its id answers 404 (Box removes the collaborator at expiry).
 
 // The error codes of the collaboration endpoints.
 const (
@@ -63,6 +72,10 @@ type Collab struct {
 	createdAt   time.Time
 	modifiedAt  time.Time
 	ackAt       time.Time
+	// grantedSeq is the event position when the collaboration started to
+	// grant (created accepted, or accepted): its collaborator's user
+	// stream shows the item's events after it.
+	grantedSeq int64
 }
 
 // collabState is the server's collaborations, reached only through a transaction.
@@ -107,9 +120,17 @@ func (s *Tx) collabsCollaboratorGone(u *User, g *Group) {
 	}
 }
 
+// expired reports whether c's expires_at has passed: it grants nothing
+// and is gone (Box removes the collaborator when it expires): no list
+// shows it, its id answers 404, and it no longer counts as the user's
+// collaboration on the item.
+func (s *ReadTx) expired(c *Collab) bool {
+	return !c.expiresAt.IsZero() && !s.Now().Before(c.expiresAt)
+}
+
 // grants reports whether c gives u its role now.
 func (s *ReadTx) grants(c *Collab, u *User) bool {
-	if c.status != "accepted" || !c.expiresAt.IsZero() && !s.Now().Before(c.expiresAt) {
+	if c.status != "accepted" || s.expired(c) {
 		return false
 	}
 	return c.user != nil && c.user == u || c.group != nil && u != nil && s.groupRole(c.group, u) != ""
@@ -136,6 +157,60 @@ func (s *ReadTx) collabRoles(u *User, it *Item) []string {
 	return roles
 }
 
+// grantedAt reports whether p had access to it when e was recorded: the
+// owner, the admin and the app always; a collaborator when one of the
+// collaborations that give them it now had started to grant (created
+// accepted, or accepted) before e, on it or on a folder it was below at
+// e's time. (A member of a group counts from the group's collaboration,
+// not from joining.)
+func (s *ReadTx) grantedAt(p *Principal, it *Item, e *Event) bool {
+	if p.SeesAll() || it.Owner == p.User || p.User == nil || len(s.collabs.byID) == 0 {
+		return true
+	}
+	granted := func(x *Item) bool {
+		for _, c := range s.collabs.byItem[x.ID] {
+			if s.grants(c, p.User) && c.grantedSeq < e.Seq {
+				return true
+			}
+		}
+		return false
+	}
+	if granted(it) {
+		return true
+	}
+	for f := range s.ancestors(it) { // tree.go
+		if (e.under == nil || slices.Contains(e.under, f.ID)) && granted(f) {
+			return true
+		}
+	}
+	return false
+}
+
+// ownRoles lists the roles u holds through collaborations on it itself.
+func (s *ReadTx) ownRoles(u *User, it *Item) []string {
+	if len(s.collabs.byID) == 0 || u == nil {
+		return nil
+	}
+	var roles []string
+	for _, c := range s.collabs.byItem[it.ID] {
+		if s.grants(c, u) {
+			roles = append(roles, c.role)
+		}
+	}
+	return roles
+}
+
+// hasCollaborations reports whether it has collaborations of its own that
+// are not rejected (has_collaborations).
+func (s *ReadTx) hasCollaborations(it *Item) bool {
+	for _, c := range s.collabs.byItem[it.ID] {
+		if c.status != "rejected" && !s.expired(c) {
+			return true
+		}
+	}
+	return false
+}
+
 // CollabRecord is c's Collaboration record (its item null while pending).
 func (s *Tx) CollabRecord(c *Collab) map[string]any {
 	rec := map[string]any{
@@ -149,7 +224,11 @@ func (s *Tx) CollabRecord(c *Collab) map[string]any {
 	}
 	switch {
 	case c.user != nil:
-		rec["accessible_by"] = c.user.Mini()
+		ab := c.user.Mini()
+		if c.status == "pending" {
+			ab["name"] = "" // the spec (User--Collaborations): "an empty string" while pending
+		}
+		rec["accessible_by"] = ab
 	case c.group != nil:
 		rec["accessible_by"] = c.group.Mini()
 	}
@@ -192,9 +271,18 @@ func (s *Tx) CreateCollaboration(id string, typ string, p *Principal, body Colla
 	if !ValidID(id) {
 		return Reply{}, wire.NotFound(typ)
 	}
-	it, aerr := s.LookupFor(p, typ, id, actManageCollaborators)
+	it, aerr := s.LookupFor(p, typ, id, actInvite)
 	if aerr != nil {
 		return Reply{}, aerr
+	}
+	if aerr := s.collabSettingsRefuse(p, it, actInvite); aerr != nil {
+		return Reply{}, aerr
+	}
+	// Inviting as co-owner, or with can_view_path, is the owner's and the
+	// co-owners' (the spec's can_view_path; an editor invites editors and
+	// lower roles).
+	if (*body.Role == "co-owner" || body.CanViewPath != nil && *body.CanViewPath) && !s.Can(p, it, actManageCollaborators) {
+		return Reply{}, wire.Errorf(wire.StatusForbidden, wire.CodeAccessDenied, "Only the owner and co-owners invite co-owners or give can_view_path")
 	}
 	now := s.NowSec()
 	c := &Collab{item: it, role: *body.Role, status: "accepted", expiresAt: expires, createdBy: p.User, createdAt: now, modifiedAt: now}
@@ -231,13 +319,19 @@ func (s *Tx) CreateCollaboration(id string, typ string, p *Principal, body Colla
 			c.inviteEmail, c.status = login, "pending"
 		}
 	}
-	if c.user != nil && (c.user.Free || s.EnterpriseUser(c.user.ID) == nil && c.user != s.Admin && c.user != s.User) {
+	if c.user != nil && !s.inEnterprise(c.user) {
 		c.status = "pending" // outside the enterprise: they accept or reject
+	}
+	if c.group == nil && !s.inEnterprise(c.user) && s.restrictedToEnterprise(it) {
+		return Reply{}, wire.Errorf(wire.StatusForbidden, wire.CodeAccessDenied, "Collaboration on this folder is restricted to the users of the enterprise (is_collaboration_restricted_to_enterprise)")
 	}
 	if s.alreadyCollaborates(c) {
 		return Reply{}, wire.Errorf(wire.StatusBadRequest, CodeAlreadyCollaborator, "The user or group already collaborates on this item")
 	}
 	c.id = s.NewID()
+	if c.status == "accepted" {
+		c.grantedSeq = s.Events.Head
+	}
 	s.addCollab(c)
 	s.RecordEvent(evCollabAdd, p.User, it, s.CollabRecord(c))
 	return Reply{wire.StatusCreated, PickFields(s.CollabRecord(c), fields, "type", "id")}, nil
@@ -261,7 +355,7 @@ func (s *Tx) alreadyCollaborates(c *Collab) bool {
 		return true
 	}
 	for _, o := range s.collabs.byItem[c.item.ID] {
-		if o.status == "rejected" {
+		if o.status == "rejected" || s.expired(o) {
 			continue
 		}
 		if c.user != nil && o.user == c.user || c.group != nil && o.group == c.group ||
@@ -276,10 +370,16 @@ func (s *Tx) alreadyCollaborates(c *Collab) bool {
 // viewer of its item, its collaborator or its creator.
 func (s *Tx) CollabFor(id string, p *Principal) (*Collab, *wire.Error) {
 	c, ok := s.collabs.byID[id]
-	if !ok || !(s.visible(p, c.item) || c.user == p.User || c.createdBy == p.User) {
+	if !ok || s.expired(c) || !(s.mayListCollaborators(p, c.item) || c.user == p.User || c.createdBy == p.User) {
 		return nil, wire.NotFound("collaboration")
 	}
 	return c, nil
+}
+
+// mayListCollaborators reports whether p reads the collaborations of it:
+// a role that views collaborators, and the folder settings allowing.
+func (s *ReadTx) mayListCollaborators(p *Principal, it *Item) bool {
+	return s.Can(p, it, actViewCollaborators) && s.collabSettingsRefuse(p, it, actViewCollaborators) == nil
 }
 
 // CollabUpdateBody is the body of PUT /collaborations/{id}.
@@ -309,6 +409,10 @@ func (s *Tx) UpdateCollaboration(collabID string, p *Principal, body CollabUpdat
 	if changesGrant && !s.Can(p, c.item, actManageCollaborators) {
 		return Reply{}, ErrDenied("collaboration")
 	}
+	if body.CanViewPath != nil && !s.Can(p, c.item, actFolderSettings) {
+		// "Only an owner can update can_view_path on existing collaborations."
+		return Reply{}, wire.Errorf(wire.StatusForbidden, wire.CodeAccessDenied, "Only the owner changes can_view_path of a collaboration")
+	}
 	if body.Role != nil && *body.Role == "owner" {
 		if !s.Can(p, c.item, actOwn) {
 			return Reply{}, wire.Errorf(wire.StatusForbidden, wire.CodeAccessDenied, "Only the owner may transfer the item")
@@ -321,7 +425,13 @@ func (s *Tx) UpdateCollaboration(collabID string, p *Principal, body CollabUpdat
 	}
 	if body.Status != nil {
 		c.status, c.ackAt = *body.Status, now
+		if c.status == "accepted" {
+			c.grantedSeq = s.Events.Head
+		}
 	}
+	roleChanged := body.Role != nil && *body.Role != c.role
+	grantChanged := roleChanged || body.ExpiresAt.Present && !expires.Equal(c.expiresAt) ||
+		body.CanViewPath != nil && *body.CanViewPath != c.canViewPath
 	if body.Role != nil {
 		c.role = *body.Role
 	}
@@ -333,7 +443,30 @@ func (s *Tx) UpdateCollaboration(collabID string, p *Principal, body CollabUpdat
 	}
 	c.modifiedAt = now
 	s.Dirty(KCollabs, c.id)
+	s.collabChanged(c, p.User, body.Status != nil, roleChanged, grantChanged)
 	return Reply{wire.StatusOK, PickFields(s.CollabRecord(c), fields, "type", "id")}, nil
+}
+
+// collabChanged records what a PUT changed in c (the events guide, the
+// webhooks guide's triggers): accepted (COLLABORATION.ACCEPTED) or rejected
+// (COLLABORATION.REJECTED) by its invitee; a new role is COLLAB_ROLE_CHANGE
+// (COLLABORATION.UPDATED); another change of the grant (expiry,
+// can_view_path) has no user stream event and fires COLLABORATION.UPDATED.
+func (s *Tx) collabChanged(c *Collab, by *User, statusSet, roleChanged, grantChanged bool) {
+	src := RecordJSON(s.CollabRecord(c))
+	if statusSet {
+		trigger := "COLLABORATION.ACCEPTED"
+		if c.status == "rejected" {
+			trigger = "COLLABORATION.REJECTED"
+		}
+		s.fireTrigger(c.item, trigger, by, src)
+	}
+	switch {
+	case roleChanged:
+		s.RecordEvent(evCollabRoleChange, by, c.item, s.CollabRecord(c))
+	case grantChanged:
+		s.fireTrigger(c.item, "COLLABORATION.UPDATED", by, src)
+	}
 }
 
 // transferOwnership gives c's item (and what is below it) to c's user; the
@@ -374,7 +507,18 @@ func (s *Tx) ListItemCollaborations(p *Principal, typ string, id string, q wire.
 	if aerr != nil {
 		return Reply{}, aerr
 	}
-	list := slices.Clone(s.collabs.byItem[it.ID])
+	if !s.Can(p, it, actViewCollaborators) {
+		return Reply{}, ErrDenied(typ)
+	}
+	if aerr := s.collabSettingsRefuse(p, it, actViewCollaborators); aerr != nil {
+		return Reply{}, aerr
+	}
+	var list []*Collab
+	for _, c := range s.collabs.byItem[it.ID] {
+		if !s.expired(c) {
+			list = append(list, c)
+		}
+	}
 	slices.SortFunc(list, func(a, b *Collab) int { return wire.CompareIDs(a.id, b.id) })
 	return Reply{wire.StatusOK, wire.MarkerEntries(list, q, func(c *Collab) int64 { return NumID(c.id) },
 		func(c *Collab) any { return PickFields(s.CollabRecord(c), fields, "type", "id") })}, nil
@@ -393,7 +537,7 @@ func (s *Tx) ListGroupCollaborations(gid string, p *Principal, q wire.Page) (Rep
 	}
 	var list []*Collab
 	for _, c := range s.collabs.byID {
-		if c.group == g {
+		if c.group == g && !s.expired(c) {
 			list = append(list, c)
 		}
 	}
@@ -407,7 +551,7 @@ func (s *Tx) ListGroupCollaborations(gid string, p *Principal, q wire.Page) (Rep
 func (s *Tx) ListPendingCollaborations(p *Principal, q wire.Page, fields []string) (Reply, *wire.Error) {
 	var list []*Collab
 	for _, c := range s.collabs.byID {
-		if c.status == "pending" && c.user != nil && c.user == p.User {
+		if c.status == "pending" && c.user != nil && c.user == p.User && !s.expired(c) {
 			list = append(list, c)
 		}
 	}
@@ -422,6 +566,7 @@ type recCollab struct {
 	AccessOnly, CanViewPath                      bool
 	ExpiresAt, CreatedAt, ModifiedAt, AckAt      time.Time
 	CreatedBy                                    string
+	GrantedSeq                                   int64 `json:",omitzero"`
 }
 
 // CollabKeys lists the ids of the collaborations, sorted: the keys of
@@ -437,7 +582,7 @@ func (s *ReadTx) CollabRec(id string) (recCollab, bool) {
 	}
 	r := recCollab{Item: c.item.ID, User: Uid(c.user), InviteEmail: c.inviteEmail, Role: c.role, Status: c.status,
 		AccessOnly: c.accessOnly, CanViewPath: c.canViewPath, ExpiresAt: Utc(c.expiresAt), CreatedAt: Utc(c.createdAt),
-		ModifiedAt: Utc(c.modifiedAt), AckAt: Utc(c.ackAt), CreatedBy: Uid(c.createdBy)}
+		ModifiedAt: Utc(c.modifiedAt), AckAt: Utc(c.ackAt), CreatedBy: Uid(c.createdBy), GrantedSeq: c.grantedSeq}
 	if c.group != nil {
 		r.Group = c.group.ID
 	}
@@ -457,7 +602,7 @@ func (s *Tx) LoadCollab(id string, r recCollab) error {
 	}
 	c := &Collab{id: id, item: it, user: us[0], inviteEmail: r.InviteEmail, role: r.Role, status: r.Status,
 		accessOnly: r.AccessOnly, canViewPath: r.CanViewPath, expiresAt: r.ExpiresAt, createdBy: us[1],
-		createdAt: r.CreatedAt, modifiedAt: r.ModifiedAt, ackAt: r.AckAt}
+		createdAt: r.CreatedAt, modifiedAt: r.ModifiedAt, ackAt: r.AckAt, grantedSeq: r.GrantedSeq}
 	if r.Group != "" {
 		if c.group = s.Groups.ByID[r.Group]; c.group == nil {
 			return ErrString("refserver: collaboration " + id + " of a missing group " + r.Group)

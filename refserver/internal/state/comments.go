@@ -15,7 +15,8 @@ import (
 //     cannot see, 403 access_denied_insufficient_permissions for an uploader
 //     who sees only its name), or a reply to a comment on such a file
 //     (is_reply_comment, on the same file). tagged_message mentions users as
-//     @[user_id:name]; its message is the text without the markup. The same
+//     @[user_id:name]; its message is the text with each mention as
+//     @name (@[16:Bob] reads @Bob). The same
 //     text by the same user on the same item within 10 seconds is 409
 //     recent_similar_comment (the service's code for a duplicate).
 //   - GET /comments/{id}: who may preview its file; else 404.
@@ -24,7 +25,9 @@ import (
 //   - GET /files/{file_id}/comments: every comment of the file, replies
 //     included, oldest first, offset paged (limit default 100, at most 1000).
 //   - Comments leave with their file when it is deleted for good; their
-//     text is searchable (content_types=comments).
+//     text is searchable (content_types=comments) by who may preview the
+//     file, and their events and COMMENT.* webhooks go to who may preview
+//     it (an uploader is shown neither).
 
 // The duplicate comment's error code, the longest message, and how long a
 // comment counts as recent for the duplicate check.
@@ -39,7 +42,7 @@ type Comment struct {
 	id         string
 	file       *Item
 	replyTo    string // the comment it answers, "" for none
-	message    string // the text (mentions as their names)
+	message    string // the text (mentions as @name)
 	tagged     string // tagged_message as sent, "" for none
 	by         *User
 	createdAt  time.Time

@@ -76,6 +76,11 @@ type Version struct {
 	Blob      blob.Info
 	CreatedAt time.Time
 	By        *User
+	// Name is the file's name when a newer version replaced this one
+	// ("" while it is the current one, whose name is the file's, and
+	// for versions kept from before names were): promoting it restores
+	// the name (file_versions.go).
+	Name string
 
 	// A version in the trash (file_versions.go): when and by whom, and the
 	// last restore.
@@ -155,6 +160,33 @@ func CheckName(name string) *wire.Error {
 		return wire.Errorf(wire.StatusBadRequest, wire.CodeItemNameInvalid, "Item name invalid")
 	}
 	return nil
+}
+
+// CopyName is the name a copy of an item of typ takes when the request
+// names it (POST /files/{id}/copy, POST /folders/{id}/copy). A file's
+// name is sanitized as the spec says ("names containing non-printable
+// ASCII characters, forward and backward slashes, and protected names
+// like . and .. are automatically sanitized by removing the non-allowed
+// characters"): those characters go, and "." and ".." become empty;
+// what is left must then pass CheckName (an empty name, where the spec
+// is silent, is refused: item_name_invalid). A folder's name is not
+// sanitized: the spec prohibits those names (CheckName).
+func CopyName(typ, name string) (string, *wire.Error) {
+	if typ == "file" {
+		name = strings.Map(func(r rune) rune {
+			if r == '/' || r == '\\' || r < 0x20 || r == 0x7f {
+				return -1
+			}
+			return r
+		}, name)
+		if name == "." || name == ".." {
+			name = ""
+		}
+	}
+	if aerr := CheckName(name); aerr != nil {
+		return "", aerr
+	}
+	return name, nil
 }
 
 // Lookup returns the item of a type visible to p; an item in the trash is
@@ -350,7 +382,7 @@ func (s *Tx) Standard(it *Item) map[string]any {
 	m["owned_by"] = it.Owner.Mini()
 	m["shared_link"] = nil
 	if it.Link != nil {
-		m["shared_link"] = s.sharedLinkRecord(it.Link)
+		m["shared_link"] = s.sharedLinkRecord(it)
 	}
 	m["parent"] = s.parentMini(it)
 	if it.Typ == "file" {
@@ -366,6 +398,17 @@ func (s *Tx) Standard(it *Item) map[string]any {
 	return m
 }
 
+// StandardFor is the standard representation of an item as p is shown
+// it: its path_collection and parent name only the folders p may see
+// (paths.go).
+func (s *Tx) StandardFor(it *Item, p *Principal) map[string]any {
+	m := s.Standard(it)
+	if p != nil {
+		s.trimPath(p, it, m)
+	}
+	return m
+}
+
 // Extra computes a "Full"-only field that appears only when requested.
 // ok is false for fields the server does not know.
 func (s *Tx) Extra(it *Item, field string, p *Principal) (any, bool) {
@@ -375,24 +418,14 @@ func (s *Tx) Extra(it *Item, field string, p *Principal) (any, bool) {
 	if field == "collections" {
 		return s.itemCollections(p, it), true // collections.go
 	}
-	perms := map[string]any{
-		"can_delete": true, "can_download": true, "can_invite_collaborator": true, "can_rename": true,
-		"can_set_share_access": true, "can_share": true, "can_upload": true,
-	}
 	switch field {
 	case "permissions":
-		if it.Typ == "file" {
-			perms["can_annotate"] = false
-			perms["can_comment"] = true
-			perms["can_preview"] = true
-			perms["can_view_annotations_all"] = false
-			perms["can_view_annotations_self"] = false
-			perms["can_apply_watermark"] = false
-		}
-		return perms, true
+		return s.callerPermissions(p, it), true // access.go
 	case "tags":
 		return []string{}, true
-	case "has_collaborations", "is_externally_owned", "is_accessible_via_shared_link":
+	case "has_collaborations":
+		return s.hasCollaborations(it), true // collaborations.go
+	case "is_externally_owned", "is_accessible_via_shared_link":
 		return false, true
 	case "watermark_info":
 		return s.watermarkInfo(it), true // watermarks.go
@@ -434,7 +467,7 @@ func (s *Tx) Extra(it *Item, field string, p *Principal) (any, bool) {
 // fields, the standard representation; with fields, the mini fields plus
 // the requested ones (standard or Full-only). Unknown names are ignored.
 func (s *Tx) Render(it *Item, fields []string, p *Principal) map[string]any {
-	std := s.Standard(it)
+	std := s.StandardFor(it, p)
 	if fields == nil {
 		return std
 	}

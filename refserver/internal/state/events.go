@@ -9,7 +9,10 @@ import (
 // The event log: every change the server makes is recorded once, as one
 // event, with a position in one stream (its seq). GET /events reads it
 // (events_api.go): the user stream shows the events on items the caller
-// may see now (the access model), the enterprise stream (admin_logs) every
+// may see now (the access model) from the time their access was granted,
+// those whose source they may read (comments: preview), downloads and
+// previews to the content owner only, and item sources with the path the
+// caller is shown (paths.go); the enterprise stream (admin_logs) every
 // event that has an enterprise event type. The history is bounded
 // (Options.EventHistory): the oldest events are dropped, positions keep
 // growing.
@@ -21,9 +24,14 @@ import (
 //     where an item was filed with where it goes: ITEM_RENAME, ITEM_MOVE),
 //     new versions (ITEM_UPLOAD), the trash (ITEM_TRASH,
 //     ITEM_UNDELETE_VIA_TRASH) and downloads through the API (ITEM_DOWNLOAD);
-//   - the other resources' mutators: shared links and locks
-//     (items_update.go), metadata instances, task assignments,
-//     collaborations, comments. (GROUP_ADD_USER and GROUP_REMOVE_USER are
+//   - previews: the page of an expiring embed link (ITEM_PREVIEW,
+//     items_read.go);
+//   - the other resources' mutators: shared links (ITEM_SHARED_CREATE,
+//     _UPDATE, _UNSHARE) and locks (items_update.go), metadata instances,
+//     task assignments (created, updated), collaborations (added, role
+//     changed, removed), comments. Changes with a webhook trigger but no
+//     user stream event (a collaboration accepted or rejected, a purge)
+//     fire it directly (fireTrigger). (GROUP_ADD_USER and GROUP_REMOVE_USER are
 //     named below, but no membership change records them yet.)
 
 // Event types of the user stream and their enterprise (admin_logs)
@@ -44,12 +52,17 @@ const (
 	evTaskAssignCreate = "TASK_ASSIGNMENT_CREATE"
 	evGroupAddUser     = "GROUP_ADD_USER"
 	evGroupRemoveUser  = "GROUP_REMOVE_USER"
+	evTaskAssignUpdate = "TASK_ASSIGNMENT_UPDATE"
 	evCollabAdd        = "COLLAB_ADD_COLLABORATOR"
 	evCollabRemove     = "COLLAB_REMOVE_COLLABORATOR"
+	evCollabRoleChange = "COLLAB_ROLE_CHANGE"
 	evCommentCreate    = "COMMENT_CREATE"
 	evCommentUpdate    = "COMMENT_UPDATE"
 	evCommentDelete    = "COMMENT_DELETE"
+	evSharedCreate     = "ITEM_SHARED_CREATE"
 	evSharedUpdate     = "ITEM_SHARED_UPDATE"
+	evSharedUnshare    = "ITEM_SHARED_UNSHARE"
+	evItemPreview      = "ITEM_PREVIEW"
 	evLockCreate       = "LOCK_CREATE"
 	evLockDestroy      = "LOCK_DESTROY"
 )
@@ -59,10 +72,10 @@ var adminEventType = map[string]string{
 	evItemCreate: "UPLOAD", evItemUpload: "UPLOAD", evItemRename: "RENAME", evItemMove: "MOVE",
 	evItemCopy: "COPY", evItemMakeCurrent: "FILE_VERSION_RESTORE", evItemTrash: "DELETE", evItemUndelete: "UNDELETE", EvItemDownload: "DOWNLOAD",
 	EvMetadataCreate: EvMetadataCreate, EvMetadataUpdate: EvMetadataUpdate, EvMetadataDelete: EvMetadataDelete,
-	evTaskAssignCreate: evTaskAssignCreate, evGroupAddUser: evGroupAddUser, evGroupRemoveUser: evGroupRemoveUser,
-	evCollabAdd: "COLLABORATION_INVITE", evCollabRemove: "COLLABORATION_REMOVE",
+	evTaskAssignCreate: evTaskAssignCreate, evTaskAssignUpdate: evTaskAssignUpdate, evGroupAddUser: evGroupAddUser, evGroupRemoveUser: evGroupRemoveUser,
+	evCollabAdd: "COLLABORATION_INVITE", evCollabRemove: "COLLABORATION_REMOVE", evCollabRoleChange: "COLLABORATION_ROLE_CHANGE",
 	evCommentCreate: evCommentCreate, evCommentUpdate: "COMMENT_EDIT", evCommentDelete: evCommentDelete,
-	evSharedUpdate: "ITEM_SHARED_UPDATE", evLockCreate: "LOCK", evLockDestroy: "UNLOCK",
+	evSharedCreate: "SHARE", evSharedUpdate: "ITEM_SHARED_UPDATE", evSharedUnshare: "UNSHARE", evItemPreview: "PREVIEW", evLockCreate: "LOCK", evLockDestroy: "UNLOCK",
 }
 
 // changeEvents are the event types of stream_type=changes: those that may
@@ -70,6 +83,24 @@ var adminEventType = map[string]string{
 var changeEvents = map[string]bool{
 	evItemCreate: true, evItemUpload: true, evItemRename: true, evItemMove: true, evItemCopy: true,
 	evItemTrash: true, evItemUndelete: true, evItemMakeCurrent: true, evCollabAdd: true, evCollabRemove: true,
+	evCollabRoleChange: true,
+}
+
+// ownerOnlyEvents are the user stream events only the item's owner is
+// notified of (the user events guide, "Event notifications": "only the
+// content owner gets the notification. Collaborators are not notified").
+var ownerOnlyEvents = map[string]bool{EvItemDownload: true, evItemPreview: true}
+
+// eventReadAction is the action a user needs on an event's item to read
+// the event's source, besides seeing the item: a comment's text is read
+// by who may preview the file (an uploader sees the file's name, not its
+// comments).
+func eventReadAction(typ string) Action {
+	switch typ {
+	case evCommentCreate, evCommentUpdate, evCommentDelete:
+		return ActPreview
+	}
+	return ActSee
 }
 
 // Event is one recorded change. Its fields are read only in a transaction and never
@@ -85,6 +116,11 @@ type Event struct {
 	OwnerID  string // the item's owner then (who sees it once the item is gone)
 	Source   json.RawMessage
 	AdminSrc json.RawMessage // source as the enterprise stream shows it
+	// under are the ids of the folders above the item when the event was
+	// recorded: a collaborator on a folder is shown the item's events from
+	// when it was below that folder (events_api.go). Not persisted: the
+	// events of an earlier run have none, and count from the grant alone.
+	under []string
 }
 
 // eventLog is the server's event history, reached only through a transaction.
@@ -113,6 +149,13 @@ func (s *Tx) emit(e *Event) {
 	}
 	if e.Admin == "" {
 		e.Admin = adminEventType[e.Typ]
+	}
+	if it := s.Items[e.ItemID]; it != nil {
+		// Recorded (empty for an item in the root); tree.go's walk.
+		e.under = []string{}
+		for f := range s.ancestors(it) {
+			e.under = append(e.under, f.ID)
+		}
 	}
 	s.Events.Head++
 	e.Seq = s.Events.Head

@@ -41,10 +41,10 @@ func (s *ReadTx) EventPage(p *Principal, q *EventQuery) map[string]any {
 			next = e.Seq
 			if q.Admin() {
 				if s.adminSees(q, e) {
-					entries = append(entries, s.renderEvent(e, true))
+					entries = append(entries, s.renderEvent(e, nil))
 				}
 			} else if s.UserSees(p, q.StreamType, e) {
-				entries = append(entries, s.renderEvent(e, false))
+				entries = append(entries, s.renderEvent(e, p))
 			}
 		}
 		next = max(next, q.After)
@@ -83,10 +83,14 @@ func (s *ReadTx) UserSees(p *Principal, streamType string, e *Event) bool {
 	if e.ItemID == "" {
 		return p.SeesAll() || e.By == p.User
 	}
-	if live {
-		return s.visible(p, it)
+	owner := p.SeesAll() || p.User != nil && e.OwnerID == p.User.ID
+	if ownerOnlyEvents[e.Typ] {
+		return owner
 	}
-	return p.SeesAll() || p.User != nil && e.OwnerID == p.User.ID
+	if live {
+		return s.Can(p, it, eventReadAction(e.Typ)) && s.grantedAt(p, it, e)
+	}
+	return owner
 }
 
 // underSyncedFolder reports whether an item is in (or is) a folder marked
@@ -116,15 +120,17 @@ func (s *ReadTx) adminSees(q *EventQuery, e *Event) bool {
 // "attributed to a unknown user (user_id = 2)").
 var UnknownUser = map[string]any{"type": "user", "id": "2", "name": "", "login": ""}
 
-// renderEvent is the Event record.
-func (s *ReadTx) renderEvent(e *Event, admin bool) map[string]any {
+// renderEvent is the Event record: on the user stream of p, or on the
+// enterprise stream (p nil). A user is shown an item source's path as
+// they may see it (paths.go).
+func (s *ReadTx) renderEvent(e *Event, p *Principal) map[string]any {
 	by := UnknownUser
 	if e.By != nil {
 		by = e.By.Mini()
 	}
-	typ, src := e.Typ, e.Source
-	if admin {
-		typ, src = e.Admin, e.AdminSrc
+	typ, src := e.Admin, e.AdminSrc
+	if p != nil {
+		typ, src = e.Typ, s.trimmedSource(p, e)
 	}
 	return map[string]any{
 		"type": "event", "event_id": e.ID, "event_type": typ, "created_by": by,

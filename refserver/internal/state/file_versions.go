@@ -87,10 +87,25 @@ func (s *Tx) RestoreFileVersion(fileID string, versionID string, p *Principal, f
 	return Reply{wire.StatusOK, PickFields(VersionRecord(f, slices.Index(f.Versions, v)+1, v), fields, "type", "id", "sha1")}, nil
 }
 
+// supersede records, before a new version of f becomes current, the name
+// of the version it replaces: f's name now.
+func (s *Tx) supersede(f *Item) {
+	if prev := f.Current(); prev.Name != f.Name {
+		prev.Name = f.Name
+		s.dirtyVersion(f, prev)
+	}
+}
+
 // PromoteVersion makes a copy of an earlier version's content (blob) the
-// current version of f, by u.
-func (s *Tx) PromoteVersion(f *Item, blob blob.Info, u *User) {
+// current version of f, by u, under the name the file had with that
+// version (Box: "the same hash digest, etag, and name as the original");
+// the caller checked the name is free (PromotableVersion).
+func (s *Tx) PromoteVersion(f *Item, old *Version, blob blob.Info, u *User) {
 	now := s.NowSec()
+	s.supersede(f)
+	if old.Name != "" {
+		f.Name = old.Name
+	}
 	f.Versions = append(f.Versions, &Version{ID: s.NewID(), Blob: blob, CreatedAt: now, By: u})
 	s.versionAdded(f, f.Current())
 	f.ReadyAt = s.Now().Add(s.Cfg.ContentNotReady)
@@ -132,6 +147,11 @@ func (s *ReadTx) PromotableVersion(p *Principal, fileID, versionID string) (*Ver
 		case !v.TrashedAt.IsZero():
 			return nil, wire.BadRequest("A version in the trash cannot be promoted: restore it first")
 		}
+		if v.Name != "" && v.Name != f.Name {
+			if c := s.Conflict(f.ParentID, f.Owner, v.Name, f); c != nil {
+				return nil, s.ErrNameInUse(c)
+			}
+		}
 		return v, FirstAPIError(s.LockRefuses(p, f, ActUpload))
 	}
 	return nil, wire.NotFound("file version")
@@ -142,10 +162,11 @@ func (s *ReadTx) PromotableVersion(p *Principal, fileID, versionID string) (*Ver
 // the lock) becomes the file's new current version, if the version may
 // still be promoted: 201 with the new version's record.
 func (s *Tx) PromoteVersionTx(p *Principal, fileID, versionID string, copied blob.Info, fields []string) (Reply, *wire.Error) {
-	if _, aerr := s.PromotableVersion(p, fileID, versionID); aerr != nil {
+	old, aerr := s.PromotableVersion(p, fileID, versionID)
+	if aerr != nil {
 		return Reply{}, aerr
 	}
 	f := s.Items[fileID]
-	s.PromoteVersion(f, copied, p.User)
+	s.PromoteVersion(f, old, copied, p.User)
 	return Reply{Status: wire.StatusCreated, Body: PickFields(VersionRecord(f, len(f.Versions), f.Current()), fields, "type", "id", "sha1")}, nil
 }

@@ -95,29 +95,33 @@ func (x *folderIndexes) trash(owner *User) *folderIndex {
 	return x.M[IndexKey{Folder: TrashKey, Owner: owner}]
 }
 
+// slotLess are the orders of SortKeys, on the keys an item is filed under
+// (then its id).
+var slotLess = [len(SortKeys)]func(a, b *Item) bool{
+	func(a, b *Item) bool {
+		if a.slot.lower != b.slot.lower {
+			return a.slot.lower < b.slot.lower
+		}
+		return a.slot.id < b.slot.id
+	},
+	func(a, b *Item) bool {
+		if !a.slot.date.Equal(b.slot.date) {
+			return a.slot.date.Before(b.slot.date)
+		}
+		return a.slot.id < b.slot.id
+	},
+	func(a, b *Item) bool {
+		if a.slot.size != b.slot.size {
+			return a.slot.size < b.slot.size
+		}
+		return a.slot.id < b.slot.id
+	},
+	func(a, b *Item) bool { return a.slot.id < b.slot.id },
+}
+
 func newFolderIndex() *folderIndex {
 	fx := &folderIndex{byName: map[string][]*Item{}}
-	less := [len(SortKeys)]func(a, b *Item) bool{
-		func(a, b *Item) bool {
-			if a.slot.lower != b.slot.lower {
-				return a.slot.lower < b.slot.lower
-			}
-			return a.slot.id < b.slot.id
-		},
-		func(a, b *Item) bool {
-			if !a.slot.date.Equal(b.slot.date) {
-				return a.slot.date.Before(b.slot.date)
-			}
-			return a.slot.id < b.slot.id
-		},
-		func(a, b *Item) bool {
-			if a.slot.size != b.slot.size {
-				return a.slot.size < b.slot.size
-			}
-			return a.slot.id < b.slot.id
-		},
-		func(a, b *Item) bool { return a.slot.id < b.slot.id },
-	}
+	less := slotLess
 	for k := range fx.orders {
 		for t := range fx.orders[k] {
 			fx.orders[k][t] = btree.NewBTreeGOptions(less[k], btree.Options{NoLocks: true})

@@ -74,7 +74,12 @@ func (s *Tx) Listing(f *Item, p *Principal, q CollectionQuery, entryFields []str
 	if f != nil {
 		folderID = f.ID
 	}
-	fx := s.Folders.Index(folderID, p.User)
+	var fx pager = s.Folders.Index(folderID, p.User)
+	if f == nil {
+		if tops := s.collabTops(p.User); len(tops) > 0 {
+			fx = mergedRoot(s.Folders.Index(RootID, p.User), tops, q)
+		}
+	}
 	dir := "ASC"
 	if q.Desc {
 		dir = "DESC"
@@ -93,12 +98,84 @@ func (s *Tx) Listing(f *Item, p *Principal, q CollectionQuery, entryFields []str
 	return out
 }
 
+// pager is what a listing pages: a folder or trash index, or a user's root
+// with the items collaborated with them (rootPage).
+type pager interface {
+	Len() int
+	Page(key int, desc bool, start, end int) []*Item
+}
+
+// rootPage is a user's root listing with the top-level items collaborated
+// with them, in the order q asks.
+type rootPage []*Item
+
+// Len is the number of items of the listing.
+func (r rootPage) Len() int { return len(r) }
+
+// Page returns the items at [start, end); r is sorted already.
+func (r rootPage) Page(_ int, _ bool, start, end int) []*Item {
+	return r[min(start, len(r)):min(end, len(r))]
+}
+
+// mergedRoot merges the root index fx with the collaborated items tops,
+// sorted as fx sorts (folders, files, web links, each by q's key).
+func mergedRoot(fx *folderIndex, tops []*Item, q CollectionQuery) rootPage {
+	k := sortKeyIndex(q.Key)
+	all := append(fx.Page(k, q.Desc, 0, fx.Len()), tops...)
+	slices.SortStableFunc(all, func(a, b *Item) int {
+		if a.slot.rank != b.slot.rank {
+			return a.slot.rank - b.slot.rank
+		}
+		x, y := a, b
+		if q.Desc {
+			x, y = b, a
+		}
+		switch {
+		case slotLess[k](x, y):
+			return -1
+		case slotLess[k](y, x):
+			return 1
+		}
+		return 0
+	})
+	return all
+}
+
+// collabTops lists the items collaborated with u that show in u's root
+// ("All Files"): those a collaboration grants u that no collaboration on a
+// folder above them grants too, not u's own and not in the trash.
+func (s *ReadTx) collabTops(u *User) []*Item {
+	if u == nil || len(s.collabs.byID) == 0 {
+		return nil
+	}
+	seen := map[*Item]bool{}
+	var tops []*Item
+	for _, c := range s.collabs.byID {
+		it := c.item
+		if seen[it] || it.Owner == u || it.Trashed() || it.Hidden || !s.grants(c, u) {
+			continue
+		}
+		seen[it] = true
+		above := false
+		for f := range s.ancestors(it) {
+			if len(s.ownRoles(u, f)) > 0 {
+				above = true
+				break
+			}
+		}
+		if !above {
+			tops = append(tops, it)
+		}
+	}
+	return tops
+}
+
 // indexPage pages a folder or trash index fx as q asks (offset or
 // marker): entries keep (mini records, or the fields given) in the window,
 // limit, and for marker pages next_marker and prev_marker, for offset
 // pages total_count and offset. Items keep refuses hold their place in the
 // window but are left out.
-func (s *Tx) indexPage(fx *folderIndex, q CollectionQuery, fields []string, p *Principal, keep func(*Item) bool) map[string]any {
+func (s *Tx) indexPage(fx pager, q CollectionQuery, fields []string, p *Principal, keep func(*Item) bool) map[string]any {
 	total := int64(fx.Len())
 	start := q.Offset
 	if q.UseMarker {

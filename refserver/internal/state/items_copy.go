@@ -50,7 +50,7 @@ type CopyNode struct {
 
 // PlanCopy checks a copy and lists what it copies.
 func (s *ReadTx) PlanCopy(p *Principal, typ, id string, body *CopyBody) ([]CopyNode, string, *wire.Error) {
-	src, aerr := s.LookupFor(p, typ, id, ActDownload)
+	src, aerr := s.LookupFor(p, typ, id, actCopy)
 	if aerr != nil {
 		return nil, "", aerr
 	}
@@ -75,7 +75,8 @@ func (s *ReadTx) PlanCopy(p *Principal, typ, id string, body *CopyBody) ([]CopyN
 				return nil, "", wire.NotFound("file version")
 			}
 		}
-		return []CopyNode{{Src: src, parent: -1, Blob: v.Blob}}, name, nil
+		nodes := []CopyNode{{Src: src, parent: -1, Blob: v.Blob}}
+		return nodes, name, s.copyLockRefuses(p, nodes)
 	}
 	nodes := []CopyNode{{Src: src, parent: -1}}
 	for i := 0; i < len(nodes); i++ {
@@ -90,7 +91,19 @@ func (s *ReadTx) PlanCopy(p *Principal, typ, id string, body *CopyBody) ([]CopyN
 			nodes = append(nodes, n)
 		}
 	}
-	return nodes, name, nil
+	return nodes, name, s.copyLockRefuses(p, nodes)
+}
+
+// copyLockRefuses refuses a copy of a file (alone or in a folder) whose
+// lock prevents p's downloads: a copy reads the content as a download
+// does, and its copy would carry no lock (403 access_denied_item_locked).
+func (s *ReadTx) copyLockRefuses(p *Principal, nodes []CopyNode) *wire.Error {
+	for _, n := range nodes {
+		if aerr := s.LockRefuses(p, n.Src, ActDownload); aerr != nil {
+			return aerr
+		}
+	}
+	return nil
 }
 
 // checkCopyTarget checks the target folder and name of a copy.
@@ -136,6 +149,9 @@ func (s *Env) CopyBlobs(ctx context.Context, nodes []CopyNode) ([]string, error)
 func (s *Tx) AddCopy(p *Principal, nodes []CopyNode, target, name string) (*Item, *wire.Error) {
 	if aerr := s.checkCopyTarget(p, nodes[0].Src, target, name); aerr != nil {
 		return nil, aerr
+	}
+	if aerr := s.copyLockRefuses(p, nodes); aerr != nil {
+		return nil, aerr // locked while the content was copied
 	}
 	parent, _ := s.ParentFolder(p, target)
 	owner := OwnerIn(p, parent)

@@ -145,6 +145,19 @@ func (s *Tx) Download(p *Principal, link *BoxapiLink, id, want string) (f *Item,
 	return f, v, notReady, nil
 }
 
+// Preview is the opening of a file's preview (an expiring embed link's
+// page, the content host): the name of the file with id, and whether it
+// exists and is not in the trash. An opened preview is ITEM_PREVIEW (by
+// the unknown user: the link carries no user), which fires FILE.PREVIEWED.
+func (s *Tx) Preview(id string) (string, bool) {
+	f, ok := s.Items[id]
+	if !ok || f.Trashed() {
+		return "", false
+	}
+	s.ItemEvent(evItemPreview, f, nil)
+	return f.Name, true
+}
+
 // FileName is the name of the file with id, and whether it exists and is
 // not in the trash (the content host).
 func (s *ReadTx) FileName(id string) (string, bool) {

@@ -2,6 +2,7 @@ package state
 
 import (
 	"encoding/json"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -19,8 +20,8 @@ import (
 //     access_denied_insufficient_permissions);
 //   - a name taken in the target folder (files, folders and web links share
 //     names, case-insensitively): 409 item_name_in_use with the conflict;
-//   - a folder moved into itself or below itself: 400 bad_request (the
-//     service's message "cyclical folder structure"; it documents no code);
+//   - a folder moved into itself or below itself: 400
+//     cyclical_folder_structure (Box's error code list);
 //   - a target folder the caller cannot see: 404 not_found;
 //   - rename, move or delete of a file someone else locked: 403
 //     access_denied_item_locked;
@@ -32,10 +33,16 @@ import (
 //     that is not under retention"); this server does not extend
 //     dispositions (400 bad_request for a retained file);
 //   - collections: the caller's favorites only (collections.go), 404
-//     not_found for another collection; changing them needs only to see
-//     the item;
+//     not_found for another collection; changing them alone needs only to
+//     see the item;
 //   - a locked folder (folder_locks.go) cannot be moved: 403
-//     access_denied_insufficient_permissions.
+//     access_denied_insufficient_permissions;
+//   - can_non_owners_view_collaborators false needs can_non_owners_invite
+//     false, set before or in the same update (the spec): 400 bad_request;
+//   - what the caller may change is the access model's (access.go): a move
+//     actMove, the collaboration settings actFolderSettings, the shared
+//     link actShareCreate or actShareChange, the rest ActEdit: 403
+//     access_denied_insufficient_permissions otherwise.
 //
 // A move changes the owner as an upload into the target would (the owner
 // of the target folder, or the caller for their root), and the etag,
@@ -74,22 +81,108 @@ type ItemUpdateBody struct {
 	IsCollaborationRestrictedToEnterprise *bool `json:"is_collaboration_restricted_to_enterprise"`
 }
 
-// action is what an update asks of the access model: sharing alone is
-// actShare, collections alone ActSee, anything else ActEdit.
-func (b *ItemUpdateBody) action() Action {
-	other := b.Name != nil || b.Description != nil || b.Parent != nil || b.Tags != nil ||
+// actions are what an update asks of the access model, besides the shared
+// link (sharedLinkAction): a move is actMove, the folder's collaboration
+// settings actFolderSettings, collections alone ActSee, anything else
+// ActEdit.
+func (b *ItemUpdateBody) actions(p *Principal, it *Item) []Action {
+	var acts []Action
+	if b.Name != nil || b.Description != nil || b.Tags != nil ||
 		b.Lock.Present || b.DispositionAt != nil || b.Permissions != nil || b.SyncState != nil ||
-		b.FolderUploadEmail.Present || b.CanNonOwnersInvite != nil || b.CanNonOwnersViewCollaborators != nil ||
-		b.IsCollaborationRestrictedToEnterprise != nil
-	switch {
-	case other:
-		return ActEdit
-	case b.SharedLink.Present:
-		return actShare
-	case b.Collections != nil:
-		return ActSee
+		b.FolderUploadEmail.Present {
+		acts = append(acts, ActEdit)
 	}
-	return ActEdit
+	if b.Parent != nil && MovesTo(p, it, *b.Parent.ID) {
+		acts = append(acts, actMove)
+	}
+	if b.CanNonOwnersInvite != nil || b.CanNonOwnersViewCollaborators != nil || b.IsCollaborationRestrictedToEnterprise != nil {
+		acts = append(acts, actFolderSettings)
+	}
+	switch {
+	case len(acts) > 0 || b.SharedLink.Present:
+	case b.Collections != nil:
+		acts = append(acts, ActSee) // favorites alone: seeing the item is enough (collections.go)
+	default:
+		acts = append(acts, ActEdit) // an update that asks nothing still changes the etag
+	}
+	return acts
+}
+
+// sharedLinkAction is what a change of it's shared link asks (ok false
+// when there is none): removing or changing a link is actShareChange; a
+// new link, or the current one unchanged, is actShareCreate when p may not
+// change links and the link is view-only (the update asks no download,
+// edit, password, vanity name or expiry): p gets a view-only link then
+// (viewOnly).
+func (s *ReadTx) sharedLinkAction(p *Principal, it *Item, removeLink bool, link *SharedLinkUpdate) (act Action, viewOnly, ok bool) {
+	switch {
+	case removeLink:
+		return actShareChange, false, true
+	case link == nil:
+		return 0, false, false
+	case s.Can(p, it, actShareChange):
+		return actShareChange, false, true
+	}
+	if it.Link != nil {
+		cur, next := *it.Link, *link.Merge(it.Link)
+		next.Token = cur.Token
+		if sameLink(cur, next) {
+			return actShareCreate, false, true
+		}
+		return actShareChange, false, true
+	}
+	if link.CanDownload != nil && *link.CanDownload || link.CanEdit != nil && *link.CanEdit ||
+		link.Password != nil && *link.Password != "" || link.VanityName != nil || link.UnsharedAt != nil {
+		return actShareChange, false, true
+	}
+	return actShareCreate, true, true
+}
+
+// sameLink reports whether two links have the same settings.
+func sameLink(a, b SharedLink) bool {
+	eq := func(x, y *bool) bool { return x == nil && y == nil || x != nil && y != nil && *x == *y }
+	return a.Token == b.Token && a.Access == b.Access && a.Password == b.Password && a.VanityName == b.VanityName &&
+		a.UnsharedAt.Equal(b.UnsharedAt) && eq(a.CanDownload, b.CanDownload) && eq(a.CanEdit, b.CanEdit)
+}
+
+// checkSharedLink asks the access model for the change of it's shared
+// link and checks a vanity name is free; it returns the update to apply
+// (a view-only one for p who may only create links), and readOnly when p,
+// who may not change links, asked for the current link unchanged: nothing
+// is to change then (no new etag, no event).
+func (s *ReadTx) checkSharedLink(p *Principal, it *Item, removeLink bool, link *SharedLinkUpdate) (_ *SharedLinkUpdate, readOnly bool, _ *wire.Error) {
+	act, viewOnly, ok := s.sharedLinkAction(p, it, removeLink, link)
+	if !ok {
+		return link, false, nil
+	}
+	if !s.Can(p, it, act) {
+		return nil, false, ErrDenied(it.Typ)
+	}
+	if link != nil && link.VanityName != nil {
+		if aerr := s.checkVanityName(it, *link.VanityName); aerr != nil {
+			return nil, false, aerr
+		}
+	}
+	if viewOnly {
+		l, off := *link, false
+		l.CanDownload = &off
+		return &l, false, nil
+	}
+	return link, act == actShareCreate, nil
+}
+
+// checkVanityName refuses a vanity name another item's shared link has
+// (case ignored): 400 bad_request (the service documents no code).
+func (s *ReadTx) checkVanityName(it *Item, name string) *wire.Error {
+	if name == "" {
+		return nil
+	}
+	for _, x := range s.Items {
+		if x != it && x.Link != nil && strings.EqualFold(x.Link.VanityName, name) {
+			return wire.BadRequest("Invalid value for shared_link.vanity_name: the name is taken by another shared link")
+		}
+	}
+	return nil
 }
 
 // CheckShape applies the rules that need no state.
@@ -162,25 +255,36 @@ func (s *Tx) UpdateItem(id string, body ItemUpdateBody, p *Principal, typ string
 	if aerr := CheckIfMatch(ifMatch, it.Etag()); aerr != nil {
 		return Reply{}, aerr
 	}
-	if need := body.action(); !s.Can(p, it, need) {
-		return Reply{}, ErrDenied(typ)
+	acts := body.actions(p, it)
+	for _, need := range acts {
+		if !s.Can(p, it, need) {
+			return Reply{}, ErrDenied(typ)
+		}
+	}
+	link, readOnly, aerr := s.checkSharedLink(p, it, removeLink, link)
+	if aerr != nil {
+		return Reply{}, aerr
+	}
+	if readOnly && len(acts) == 0 {
+		return Reply{wire.StatusOK, s.Render(it, fields, p)}, nil // the current link, read
 	}
 	target, owner, name := it.ParentID, it.Owner, it.Name
-	if body.Parent != nil && *body.Parent.ID != it.ParentID {
+	moving := body.Parent != nil && MovesTo(p, it, *body.Parent.ID)
+	if moving {
 		target = *body.Parent.ID
 		parent, aerr := s.ParentFolder(p, target)
 		if aerr != nil {
 			return Reply{}, aerr
 		}
 		if typ == "folder" && s.IsWithin(target, it.ID) {
-			return Reply{}, wire.BadRequest("Cannot move a folder into itself or a folder below it: cyclical folder structure")
+			return Reply{}, wire.Errorf(wire.StatusBadRequest, wire.CodeCyclicalFolderStructure, "Folder move creates cyclical folder structure")
 		}
 		owner = OwnerIn(p, parent)
 	}
 	if body.Name != nil {
 		name = *body.Name
 	}
-	moving, renaming := target != it.ParentID, name != it.Name
+	renaming := name != it.Name
 	if moving {
 		if aerr := s.FolderLockRefuses(it, "move"); aerr != nil { // folder_locks.go
 			return Reply{}, aerr
@@ -192,6 +296,18 @@ func (s *Tx) UpdateItem(id string, body ItemUpdateBody, p *Principal, typ string
 		}
 		if c := s.Conflict(target, owner, name, it); c != nil {
 			return Reply{}, s.ErrNameInUse(c)
+		}
+	}
+	if v := body.CanNonOwnersViewCollaborators; v != nil && !*v {
+		invite := boolOr(it.CanNonOwnersInvite, true)
+		if body.CanNonOwnersInvite != nil {
+			invite = *body.CanNonOwnersInvite
+		}
+		if invite {
+			// The spec: setting it false "is required to also set
+			// can_non_owners_invite_collaborators to false if it has not
+			// already been set".
+			return Reply{}, wire.BadRequest("can_non_owners_view_collaborators false needs can_non_owners_invite false")
 		}
 	}
 	if body.DispositionAt != nil {
@@ -230,6 +346,7 @@ func (s *Tx) UpdateItem(id string, body ItemUpdateBody, p *Principal, typ string
 	if body.Tags != nil {
 		it.Tags = append([]string{}, *body.Tags...)
 	}
+	hadLink := it.Link != nil
 	switch {
 	case removeLink:
 		it.Link = nil
@@ -246,9 +363,7 @@ func (s *Tx) UpdateItem(id string, body ItemUpdateBody, p *Principal, typ string
 	setCollections(it)
 	it.touch(now, p.User)
 	s.dirtyItem(it)
-	if removeLink || link != nil {
-		s.ItemEvent(evSharedUpdate, it, p.User)
-	}
+	s.sharedLinkEvent(it, p.User, hadLink, removeLink, link != nil)
 	if body.Lock.Present {
 		ev := evLockCreate
 		if unlock {
@@ -257,6 +372,21 @@ func (s *Tx) UpdateItem(id string, body ItemUpdateBody, p *Principal, typ string
 		s.ItemEvent(ev, it, p.User)
 	}
 	return Reply{wire.StatusOK, s.Render(it, fields, p)}, nil
+}
+
+// sharedLinkEvent records the change of an item's shared link by an
+// update (the events guide): ITEM_SHARED_CREATE for a new link,
+// ITEM_SHARED_UPDATE for a change of one, ITEM_SHARED_UNSHARE for its
+// removal; nothing when no link was there to remove.
+func (s *Tx) sharedLinkEvent(it *Item, by *User, hadLink, removed, changed bool) {
+	switch {
+	case removed && hadLink:
+		s.ItemEvent(evSharedUnshare, it, by)
+	case changed && !hadLink:
+		s.ItemEvent(evSharedCreate, it, by)
+	case changed:
+		s.ItemEvent(evSharedUpdate, it, by)
+	}
 }
 
 // applyFolderSettings sets the folder members of an update.
@@ -279,6 +409,13 @@ func (b *ItemUpdateBody) applyFolderSettings(it *Item) {
 	set(&it.CanNonOwnersInvite, b.CanNonOwnersInvite)
 	set(&it.CanNonOwnersViewCollab, b.CanNonOwnersViewCollaborators)
 	set(&it.RestrictedToEnterprise, b.IsCollaborationRestrictedToEnterprise)
+}
+
+// MovesTo reports whether parent id is another folder than it's: "0" is
+// the caller's root, another folder than the owner's root for a caller
+// who is not the owner.
+func MovesTo(p *Principal, it *Item, id string) bool {
+	return id != it.ParentID || id == RootID && p.User != it.Owner
 }
 
 // IsWithin reports whether folder id is folder root or below it.

@@ -14,9 +14,11 @@ func (s *Env) PrincipalForUser(u *User) *Principal {
 	case s.Admin:
 		return &Principal{Kind: "admin", User: s.Admin}
 	case s.App:
-		// The service account of an authorized app: it acts with the
-		// enterprise admin's permissions (an app with Manage Enterprise).
-		return &Principal{Kind: "admin", User: s.App}
+		// The service account of an authorized app: it manages the
+		// enterprise with the admin's permissions (an app with Manage
+		// Enterprise), and is a user of its own for content: its own
+		// content and what is shared with it; others' only As-User.
+		return &Principal{Kind: KindService, User: s.App}
 	default:
 		return &Principal{Kind: "user", User: u}
 	}

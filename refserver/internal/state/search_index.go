@@ -6,7 +6,9 @@ import (
 	"hash/maphash"
 	"io"
 	"path"
+	"slices"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 )
@@ -22,6 +24,13 @@ import (
 // trashes, restores or deletes an item call it), which marks the item
 // pending; a search first re-reads the pending items. A change costs a map
 // insert, and the content of a file is read once per version.
+//
+// With Options.SearchIndexDelay (StateConfig.SearchIndexDelay), a change
+// waits that long, on the server's clock, before a search re-reads the
+// item, as the service indexes new content asynchronously: until then a
+// search sees what was indexed before (nothing for a new item, the old
+// name for a renamed one). Items restored from a data directory and an
+// item that is gone (purged) are not delayed.
 //
 // The content of a file is indexed when its name has a text extension
 // (textExtensions) and only its first maxIndexedContent bytes.
@@ -74,7 +83,15 @@ type searchIndex struct {
 	seed     maphash.Seed
 	Postings map[string]map[*Item]SearchField
 	Docs     map[*Item]*SearchDoc
-	pending  map[*Item]struct{}
+	pending  map[*Item]time.Time // when each pending item may be indexed (zero: at once)
+	// readyAt is when a change made now may be indexed (zero: at once);
+	// nil means at once.
+	readyAt func() time.Time
+
+	// vocab is the words of Postings, sorted, for prefix matches; it is
+	// rebuilt when a search needs it after a word came or went.
+	vocab      []string
+	vocabStale bool
 }
 
 // SearchDoc is what the index holds of one item.
@@ -95,7 +112,9 @@ func NewSearchIndex() *searchIndex {
 		seed:     maphash.MakeSeed(),
 		Postings: make(map[string]map[*Item]SearchField),
 		Docs:     make(map[*Item]*SearchDoc),
-		pending:  make(map[*Item]struct{}),
+		pending:  make(map[*Item]time.Time),
+
+		vocabStale: true,
 	}
 }
 
@@ -104,6 +123,12 @@ func NewSearchIndex() *searchIndex {
 // hear of every change the folder indexes see.
 func (s *Tx) InitItemIndexes() {
 	s.Search = NewSearchIndex()
+	s.Search.readyAt = func() time.Time {
+		if s.Cfg.SearchIndexDelay <= 0 || !s.EventsOn { // restored items were indexed long ago
+			return time.Time{}
+		}
+		return s.Now().Add(s.Cfg.SearchIndexDelay)
+	}
 	s.Folders = folderIndexes{M: make(map[IndexKey]*folderIndex), changed: func(it *Item, from itemSlot, to IndexKey, listed bool) {
 		s.Search.changed(it)
 		if s.EventsOn {
@@ -116,8 +141,15 @@ func (s *Tx) InitItemIndexes() {
 	}}
 }
 
-// changed marks an item to be indexed anew before the next search.
-func (x *searchIndex) changed(it *Item) { x.pending[it] = struct{}{} }
+// changed marks an item to be indexed anew before the next search (or
+// the first one after the index delay).
+func (x *searchIndex) changed(it *Item) {
+	var at time.Time
+	if x.readyAt != nil {
+		at = x.readyAt()
+	}
+	x.pending[it] = at
+}
 
 // PairKey is the key of two adjacent words.
 func (x *searchIndex) PairKey(a, b string) uint64 {
@@ -130,15 +162,26 @@ func (x *searchIndex) PairKey(a, b string) uint64 {
 }
 
 // FlushSearchIndex indexes the pending items (reading the content of text
-// files from the store), so a search sees every change.
+// files from the store), so a search sees every change, but those still
+// within the index delay.
 func (s *Tx) FlushSearchIndex(ctx context.Context) {
 	x := s.Search
-	for it := range x.pending {
-		delete(x.pending, it)
+	var now time.Time
+	for it, at := range x.pending {
 		if s.Items[it.ID] != it {
+			delete(x.pending, it)
 			x.drop(it)
 			continue
 		}
+		if !at.IsZero() {
+			if now.IsZero() {
+				now = s.Now()
+			}
+			if now.Before(at) {
+				continue
+			}
+		}
+		delete(x.pending, it)
 		s.indexItem(ctx, it)
 	}
 }
@@ -160,6 +203,7 @@ func (x *searchIndex) unpost(w string, it *Item) {
 		delete(p, it)
 		if len(p) == 0 {
 			delete(x.Postings, w)
+			x.vocabStale = true
 		}
 	}
 }
@@ -213,6 +257,7 @@ func (s *Tx) indexItem(ctx context.Context, it *Item) {
 		if p == nil {
 			p = make(map[*Item]SearchField)
 			x.Postings[w] = p
+			x.vocabStale = true
 		}
 		p[it] = f
 	}
@@ -277,15 +322,29 @@ func fileExtension(name string) string {
 // Eval returns the items a query node matches in the fields of
 // mask, with their relevance. Callers flushed the index.
 func (x *searchIndex) Eval(n *SearchNode, mask SearchField) map[*Item]int {
+	return x.EvalFor(n, mask, nil)
+}
+
+// FieldGate is the fields of an item a caller's query may match (nil:
+// every field of every item): who may not preview a file matches only its
+// name, description and tags, never its content or comments.
+type FieldGate func(*Item) SearchField
+
+// EvalFor is Eval where gate limits, item by item, the fields a word may
+// be matched in.
+func (x *searchIndex) EvalFor(n *SearchNode, mask SearchField, gate FieldGate) map[*Item]int {
 	switch n.Op {
 	case OpWords:
-		return x.words(n.Words, mask)
+		if n.Prefix && len(n.Words) == 1 {
+			return x.prefixed(n.Words[0], mask, gate)
+		}
+		return x.words(n.Words, mask, gate)
 	case OpNot:
-		return x.except(x.Eval(n.Kids[0], mask))
+		return x.except(x.EvalFor(n.Kids[0], mask, gate))
 	case OpOr:
 		out := map[*Item]int{}
 		for _, k := range n.Kids {
-			for it, sc := range x.Eval(k, mask) {
+			for it, sc := range x.EvalFor(k, mask, gate) {
 				out[it] += sc
 			}
 		}
@@ -299,7 +358,7 @@ func (x *searchIndex) Eval(n *SearchNode, mask SearchField) map[*Item]int {
 			excluded = append(excluded, k.Kids[0])
 			continue
 		}
-		m := x.Eval(k, mask)
+		m := x.EvalFor(k, mask, gate)
 		if out == nil {
 			out = m
 			continue
@@ -316,7 +375,7 @@ func (x *searchIndex) Eval(n *SearchNode, mask SearchField) map[*Item]int {
 		out = x.except(nil)
 	}
 	for _, k := range excluded {
-		for it := range x.Eval(k, mask) {
+		for it := range x.EvalFor(k, mask, gate) {
 			delete(out, it)
 		}
 	}
@@ -336,7 +395,7 @@ func (x *searchIndex) except(m map[*Item]int) map[*Item]int {
 
 // words matches one word, or a phrase: its words consecutively within one
 // field of mask.
-func (x *searchIndex) words(words []string, mask SearchField) map[*Item]int {
+func (x *searchIndex) words(words []string, mask SearchField, gate FieldGate) map[*Item]int {
 	rarest := words[0]
 	for _, w := range words[1:] {
 		if len(x.Postings[w]) < len(x.Postings[rarest]) {
@@ -346,6 +405,9 @@ func (x *searchIndex) words(words []string, mask SearchField) map[*Item]int {
 	out := map[*Item]int{}
 	for it, f := range x.Postings[rarest] {
 		f &= mask
+		if gate != nil && f != 0 {
+			f &= gate(it)
+		}
 		if f == 0 {
 			continue
 		}
@@ -359,6 +421,40 @@ func (x *searchIndex) words(words []string, mask SearchField) map[*Item]int {
 			}
 		}
 		out[it] = fieldWeight(f) * len(words)
+	}
+	return out
+}
+
+// prefixed matches the words that begin with prefix (the word itself
+// among them): each item scores as for its best word, a word it only
+// begins one less than the word itself (at least 1).
+func (x *searchIndex) prefixed(prefix string, mask SearchField, gate FieldGate) map[*Item]int {
+	if x.vocabStale {
+		x.vocab = x.vocab[:0]
+		for w := range x.Postings {
+			x.vocab = append(x.vocab, w)
+		}
+		slices.Sort(x.vocab)
+		x.vocabStale = false
+	}
+	out := map[*Item]int{}
+	i, _ := slices.BinarySearch(x.vocab, prefix)
+	for ; i < len(x.vocab) && strings.HasPrefix(x.vocab[i], prefix); i++ {
+		w := x.vocab[i]
+		for it, f := range x.Postings[w] {
+			f &= mask
+			if gate != nil && f != 0 {
+				f &= gate(it)
+			}
+			if f == 0 {
+				continue
+			}
+			sc := fieldWeight(f)
+			if w != prefix {
+				sc = max(1, sc-1)
+			}
+			out[it] = max(out[it], sc)
+		}
 	}
 	return out
 }

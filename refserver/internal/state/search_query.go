@@ -11,6 +11,9 @@ import (
 //     the text is cut into words at every character that is neither a
 //     letter nor a digit, so "Blue-Box", "blue.box" and "Blue Box" are the
 //     same two words;
+//   - a bare word also matches the words it begins, as Box's search
+//     guide shows ("cal" finds California), ranked below the word itself;
+//     a quoted word, and the words of a phrase, match whole words only;
 //   - "a quoted phrase" matches those words consecutively, in that order
 //     (a bare word that holds several words, like Blue-Box, is a phrase
 //     too);
@@ -27,7 +30,10 @@ import (
 type SearchNode struct {
 	Op    SearchOp
 	Words []string // OpWords: one word, or a phrase
-	Kids  []*SearchNode
+	// Prefix: the node's one word also matches the words it begins (a
+	// bare word, not a quoted one).
+	Prefix bool
+	Kids   []*SearchNode
 }
 
 // SearchOp is the kind of a query node: words (a term or a phrase), or an

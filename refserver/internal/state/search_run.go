@@ -31,7 +31,7 @@ func (s *Tx) SearchTx(ctx context.Context, p *Principal, q *SearchRequest) (Repl
 	s.FlushSearchIndex(ctx)
 	var hits map[*Item]int
 	if q.Query != nil {
-		hits = s.Search.Eval(q.Query, q.Mask)
+		hits = s.Search.EvalFor(q.Query, q.Mask, s.searchGate(p))
 	} else if q.HasQuery {
 		hits = map[*Item]int{} // only punctuation or operators: nothing to match
 	}
@@ -77,6 +77,28 @@ func (s *Tx) SearchTx(ctx context.Context, p *Principal, q *SearchRequest) (Repl
 		typ = "search_results_with_shared_links"
 	}
 	return Reply{Status: wire.StatusOK, Body: map[string]any{"type": typ, "entries": entries, "limit": q.Page.Limit, "offset": q.Page.Offset, "total_count": total}}, nil
+}
+
+// searchGate is the fields of each item p's query may match: all of them
+// for who may preview it; its name, description and tags only for who
+// sees it without preview (an uploader), so that a query cannot probe the
+// content or comments word by word.
+func (s *ReadTx) searchGate(p *Principal) FieldGate {
+	if p.SeesAll() {
+		return nil
+	}
+	memo := map[*Item]SearchField{}
+	return func(it *Item) SearchField {
+		f, ok := memo[it]
+		if !ok {
+			f = AllSearchFields
+			if !s.Can(p, it, ActPreview) {
+				f &^= FieldContent | FieldComments
+			}
+			memo[it] = f
+		}
+		return f
+	}
 }
 
 // cmpNewest orders the most recently changed item first, then by id

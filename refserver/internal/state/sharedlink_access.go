@@ -2,6 +2,8 @@ package state
 
 import (
 	"crypto/subtle"
+	"path"
+	"strings"
 
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
@@ -91,4 +93,43 @@ func (s *Tx) SharedLinkItem(p *Principal, b BoxapiLink) (*Item, *wire.Error) {
 		return it, nil
 	}
 	return nil, wire.NotFound("shared item")
+}
+
+// The download_url of a file's shared link (Box's
+// https://app.box.com/shared/static/<token>.<extension>, "used in a browser
+// to download the file") is {content host}/shared/static/<token><.ext>.
+// The content host has no caller: it serves a link that lets anyone
+// download (access open, no password, effective permission can_download
+// or can_edit) by a redirect to a signed download URL; a link that needs a
+// signed-in caller or a password (company, collaborators, a password) is
+// 403 access_denied_insufficient_permissions there, and a link that is
+// unknown, removed, expired or whose file is in the trash 404 not_found.
+
+// sharedStaticPath is the path of the download_url of a file's link.
+const sharedStaticPath = "/shared/static/"
+
+// sharedStaticURL is the download_url of the shared link of file it.
+func (s *Tx) sharedStaticURL(it *Item) string {
+	return s.DownloadURL + sharedStaticPath + it.Link.Token + path.Ext(it.Name)
+}
+
+// SharedStaticDownload serves GET {content host}/shared/static/{name}: the
+// file and current version the link of token name (an extension after
+// the token is ignored) lets anyone download (rules above).
+func (s *ReadTx) SharedStaticDownload(name string) (*Item, *Version, *wire.Error) {
+	token, _, _ := strings.Cut(name, ".")
+	for _, it := range s.Items {
+		l := it.Link
+		if l == nil || it.Typ != "file" || subtle.ConstantTimeCompare([]byte(l.Token), []byte(token)) != 1 {
+			continue
+		}
+		if s.InTrash(it) || !l.UnsharedAt.IsZero() && !s.Now().Before(l.UnsharedAt) {
+			break
+		}
+		if l.Access != "open" || l.Password != "" || s.linkPermission(it) == "can_preview" {
+			return nil, nil, wire.Errorf(wire.StatusForbidden, wire.CodeAccessDenied, "This shared link does not let anyone download the file without signing in")
+		}
+		return it, it.Current(), nil
+	}
+	return nil, nil, wire.NotFound("shared item")
 }

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/contentapi/cms/refserver/internal/blob"
+	"github.com/contentapi/cms/refserver/internal/hookaddr"
 )
 
 // The roles of the server's hosts: the API, the upload host and the
@@ -73,6 +74,10 @@ type Env struct {
 
 	Persist *Persister // nil unless Options.DataDir (persist.go)
 	SignKey []byte     // signs content-host URLs (download.go)
+
+	// HookAddrs is the rule of webhook addresses, with the hosts the
+	// operator allows (Options.WebhookAllowedHosts; internal/hookaddr).
+	HookAddrs *hookaddr.Policy
 
 	// QueueHook queues the delivery of a webhook an event fired: the HTTP
 	// side (refserver's Server.queueDelivery). Called in a transaction.
@@ -180,6 +185,7 @@ type StateConfig struct {
 	ContentNotReady, LegalHoldReleaseDelay time.Duration
 	EventHistory                           int
 	ChunkedMinSize, PartSize               int64
+	SearchIndexDelay                       time.Duration // search_index.go
 }
 
 // Update runs fn as one change of the state, under the state's lock: a

@@ -166,6 +166,7 @@ func (s *Tx) UpdateTaskAssignment(p *Principal, id string, body UpdateAssignment
 		a.Message = *body.Message
 	}
 	s.Dirty(KTasks, t.ID)
+	s.RecordEvent(evTaskAssignUpdate, p.User, s.Items[t.FileID], s.AssignmentRecord(a))
 	return Reply{wire.StatusOK, s.AssignmentRecord(a)}, nil
 }
 

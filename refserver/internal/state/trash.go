@@ -112,11 +112,13 @@ func (s *Tx) untrash(it *Item, root string) {
 	}
 }
 
-// LookupTrashed returns an item of a type that p may see and that is in the
-// trash itself (not with its folder).
+// LookupTrashed returns an item of a type that is in the trash itself (not
+// with its folder) and whose trash p may read: the trash is the owner's
+// and the admin's (actTrash, access.go); collaborators, whatever their
+// role, neither see, restore nor purge it (404).
 func (s *Tx) LookupTrashed(p *Principal, typ, id string) (*Item, *wire.Error) {
 	it, ok := s.Items[id]
-	if !ok || it.Typ != typ || !it.Trashed() || it.TrashedWith != "" || !s.visible(p, it) {
+	if !ok || it.Typ != typ || !it.Trashed() || it.TrashedWith != "" || !s.Can(p, it, actTrash) {
 		return nil, wire.Errorf(wire.StatusNotFound, wire.CodeNotFound, "Not Found: no %s with this id in the trash", typ)
 	}
 	return it, nil
@@ -226,7 +228,7 @@ func (s *Tx) ListTrash(p *Principal, q CollectionQuery, fields []string) (Reply,
 // trashPage pages the trash index fx like a folder listing (indexPage);
 // offset pages also give their order.
 func (s *Tx) trashPage(fx *folderIndex, q CollectionQuery, fields []string, p *Principal) map[string]any {
-	out := s.indexPage(fx, q, fields, p, func(it *Item) bool { return s.visible(p, it) })
+	out := s.indexPage(fx, q, fields, p, func(it *Item) bool { return s.Can(p, it, actTrash) })
 	if !q.UseMarker {
 		dir := "ASC"
 		if q.Desc {
@@ -248,6 +250,14 @@ func (s *Tx) PurgeTrashed(p *Principal, typ, id string) ([]string, *wire.Error) 
 	}
 	if aerr != nil {
 		return nil, aerr
+	}
+	// Deleted for good: FILE.DELETED or FOLDER.DELETED, which the user
+	// stream records no event for (the events guide lists none).
+	switch it.Typ {
+	case "file":
+		s.fireTrigger(it, "FILE.DELETED", p.User, RecordJSON(s.Standard(it)))
+	case "folder":
+		s.fireTrigger(it, "FOLDER.DELETED", p.User, RecordJSON(s.Standard(it)))
 	}
 	return s.RemoveItem(it), nil
 }

@@ -51,6 +51,9 @@ func (s *Tx) AddVersion(p *Principal, f *Item, name string, blob blob.Info, modi
 		if c := s.Conflict(f.ParentID, f.Owner, name, f); c != nil {
 			return s.ErrNameInUse(c)
 		}
+	}
+	s.supersede(f)
+	if name != "" {
 		f.Name = name
 	}
 	now := s.NowSec()

@@ -29,7 +29,7 @@ func VersionRecord(f *Item, n int, v *Version) map[string]any {
 		"type":           "file_version",
 		"id":             v.ID,
 		"sha1":           v.Blob.SHA1,
-		"name":           f.Name,
+		"name":           versionName(f, v),
 		"size":           v.Blob.Size,
 		"created_at":     FmtTime(v.CreatedAt),
 		"modified_at":    FmtTime(v.CreatedAt),
@@ -45,6 +45,15 @@ func VersionRecord(f *Item, n int, v *Version) map[string]any {
 		rec["uploader_display_name"] = v.By.Name
 	}
 	return rec
+}
+
+// versionName is the name of version v of f: the file's while it is
+// current, the name the file had when it was replaced otherwise.
+func versionName(f *Item, v *Version) string {
+	if v.Name == "" || v == f.Current() {
+		return f.Name
+	}
+	return v.Name
 }
 
 // userMiniOrNil is u's User--Mini record, or nil.

@@ -1,6 +1,7 @@
 package state
 
 import (
+	"encoding/json"
 	"slices"
 	"time"
 )
@@ -18,6 +19,20 @@ func (s *Tx) fireWebhooks(e *Event) {
 	if trigger == "" {
 		return
 	}
+	s.fireTrigger(it, trigger, e.By, e.Source)
+}
+
+// fireTrigger queues the deliveries of trigger on it (by: who acted,
+// source: the payload's source as recorded) to the webhooks on it or on a
+// folder above it whose creator may read what the trigger says: see the
+// item, and for the triggers that carry content, do what reads it
+// (triggerReadAction). The source's path is the one the creator is shown
+// (paths.go). Changes with no event of their own (a collaboration
+// accepted, a purge) call it directly.
+func (s *Tx) fireTrigger(it *Item, trigger string, by *User, source json.RawMessage) {
+	if len(s.Webhooks.ByID) == 0 {
+		return
+	}
 	above := map[string]bool{it.ID: true}
 	for f := range s.ancestors(it) { // tree.go
 		above[f.ID] = true
@@ -26,10 +41,19 @@ func (s *Tx) fireWebhooks(e *Event) {
 		if !above[hook.targetID] || !slices.Contains(hook.triggers, trigger) {
 			continue
 		}
-		if !s.visible(s.PrincipalForUser(hook.createdBy), it) {
+		p := s.PrincipalForUser(hook.createdBy)
+		if !s.Can(p, it, triggerReadAction(trigger)) {
 			continue
 		}
-		s.QueueHook(hook, trigger, e.By, e.Source)
+		src := source
+		if s.pathHidden(p, it) {
+			var rec map[string]any
+			if json.Unmarshal(source, &rec) == nil && (rec["path_collection"] != nil || rec["parent"] != nil) {
+				s.trimPath(p, it, rec)
+				src = RecordJSON(rec)
+			}
+		}
+		s.QueueHook(hook, trigger, by, src)
 	}
 }
 

@@ -16,11 +16,15 @@ import (
 //   - target {id, type file|folder} must be an item the caller may see (404
 //     not_found otherwise) and not the root folder 0 ("V2 webhooks cannot be
 //     created on the root folder": 400 bad_request);
-//   - address must be an absolute https URL; this reference server also
-//     takes http on a loopback host (127.0.0.1, ::1, localhost), so tests
-//     can receive deliveries; any port (the service: 443 only);
+//   - address: a public https URL on port 443, as the service requires;
+//     this reference server also takes http on a loopback host (127.0.0.1,
+//     ::1, localhost; any port), so tests can receive deliveries, and any
+//     URL to a host the operator allows (Options.WebhookAllowedHosts); 400
+//     bad_request otherwise (the rule: internal/hookaddr; deliveries check
+//     it again, on the resolved addresses);
 //   - triggers: a non-empty list of the spec's trigger names, those of a
-//     folder (FOLDER.*) only on a folder target (400 bad_request);
+//     folder (FOLDER.*, COLLABORATION.*) only on a folder target, none that
+//     cannot happen on this server (neverFires) (400 bad_request);
 //   - one webhook per target and user ("one webhook for each item, each
 //     application and each authenticated user"): a second is 409 conflict;
 //     at most 1000 per user (400 bad_request);
@@ -31,7 +35,9 @@ import (
 const maxWebhooksPerUser = 1000
 
 // webhookTriggers are the triggers of the spec, each with whether it is
-// a folder's only.
+// a folder's only. Every one fires on this server where its change is
+// made (webhookTrigger, fireTrigger; the table test
+// TestWebhookEveryTriggerFires), but those in neverFires.
 var webhookTriggers = map[string]bool{
 	"FILE.UPLOADED": false, "FILE.PREVIEWED": false, "FILE.DOWNLOADED": false, "FILE.TRASHED": false,
 	"FILE.DELETED": false, "FILE.RESTORED": false, "FILE.COPIED": false, "FILE.MOVED": false,
@@ -48,6 +54,40 @@ var webhookTriggers = map[string]bool{
 	"SIGN_REQUEST.COMPLETED": false, "SIGN_REQUEST.DECLINED": false, "SIGN_REQUEST.EXPIRED": false,
 	"SIGN_REQUEST.SIGNER_EMAIL_BOUNCED": false, "SIGN_REQUEST.SIGN_SIGNER_SIGNED": false,
 	"SIGN_REQUEST.SIGN_DOCUMENT_CREATED": false, "SIGN_REQUEST.SIGN_ERROR_FINALIZING": false,
+}
+
+// neverFires are the spec's triggers whose change cannot happen on this
+// server: it has no Box Sign requests and no folder downloads (zip
+// downloads). A webhook asking for one is refused (400 bad_request, as an
+// unknown trigger) rather than left waiting forever.
+var neverFires = map[string]bool{
+	"FOLDER.DOWNLOADED":      true,
+	"SIGN_REQUEST.COMPLETED": true, "SIGN_REQUEST.DECLINED": true, "SIGN_REQUEST.EXPIRED": true,
+	"SIGN_REQUEST.SIGNER_EMAIL_BOUNCED": true, "SIGN_REQUEST.SIGN_SIGNER_SIGNED": true,
+	"SIGN_REQUEST.SIGN_DOCUMENT_CREATED": true, "SIGN_REQUEST.SIGN_ERROR_FINALIZING": true,
+}
+
+// FiringTriggers lists, sorted, the triggers a webhook may ask for on
+// this server: every trigger of the spec but those in neverFires.
+func FiringTriggers() []string {
+	var out []string
+	for t := range webhookTriggers {
+		if !neverFires[t] {
+			out = append(out, t)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// triggerReadAction is the action a webhook's creator needs on the item
+// to be sent a trigger's payload: a comment's text goes to who may preview
+// the file (an uploader sees the file's name, not its comments).
+func triggerReadAction(trigger string) Action {
+	if strings.HasPrefix(trigger, "COMMENT.") {
+		return ActPreview
+	}
+	return ActSee
 }
 
 // Webhook is a configured webhook. Its fields are read and changed only in a transaction.
@@ -69,6 +109,9 @@ type webhookState struct {
 // InitWebhooks prepares the (empty) state of webhooks; called by
 // InitResources, and to empty the state before a restore.
 func (s *Tx) InitWebhooks() { s.Webhooks = webhookState{ByID: map[string]*Webhook{}} }
+
+// CreatorID is the id of the user who created the webhook (its owner).
+func (w *Webhook) CreatorID() string { return w.createdBy.ID }
 
 // Record is the Webhook record.
 func (w *Webhook) Record() map[string]any {
@@ -102,6 +145,9 @@ func CheckTriggers(triggers []string, targetType string) ([]string, *wire.Error)
 		if !known {
 			return nil, wire.BadRequest("Invalid trigger %q", t)
 		}
+		if neverFires[t] {
+			return nil, wire.BadRequest("Trigger %s never fires on this server", t)
+		}
 		if folderOnly && targetType != "folder" {
 			return nil, wire.BadRequest("Trigger %s is for folder targets", t)
 		}
@@ -110,6 +156,14 @@ func CheckTriggers(triggers []string, targetType string) ([]string, *wire.Error)
 		}
 	}
 	return out, nil
+}
+
+// checkHookAddress applies the address rule (see the top of the file).
+func (s *Tx) checkHookAddress(address string) *wire.Error {
+	if err := s.HookAddrs.CheckURL(address); err != nil {
+		return wire.BadRequest("Invalid address %q: %v", address, err)
+	}
+	return nil
 }
 
 // webhookTarget checks a target for p.
@@ -140,6 +194,9 @@ func (s *Tx) duplicateWebhook(u *User, targetID string, skip *Webhook) *Webhook 
 // webhook on body's target with the checked triggers (addWebhook); 201
 // with its record.
 func (s *Tx) CreateWebhook(p *Principal, body *WebhookBody, triggers []string) (Reply, *wire.Error) {
+	if aerr := s.checkHookAddress(*body.Address); aerr != nil {
+		return Reply{}, aerr
+	}
 	hook, aerr := s.addWebhook(p, *body.Target.ID, *body.Target.Type, *body.Address, triggers)
 	if aerr != nil {
 		return Reply{}, aerr
@@ -187,6 +244,11 @@ func (s *Tx) OwnWebhook(id string, p *Principal) (*Webhook, *wire.Error) {
 // webhook takes body's target, address and triggers (editWebhook); 200
 // with its record.
 func (s *Tx) UpdateWebhook(id string, p *Principal, body *WebhookBody) (Reply, *wire.Error) {
+	if body.Address != nil {
+		if aerr := s.checkHookAddress(*body.Address); aerr != nil {
+			return Reply{}, aerr
+		}
+	}
 	hook, aerr := s.editWebhook(id, p, body)
 	if aerr != nil {
 		return Reply{}, aerr
@@ -284,8 +346,22 @@ func webhookTrigger(eventType, itemType string) string {
 		return prefix + "RESTORED"
 	case EvItemDownload:
 		return prefix + "DOWNLOADED"
+	case evItemPreview:
+		if itemType == "file" {
+			return "FILE.PREVIEWED"
+		}
 	case evTaskAssignCreate:
 		return "TASK_ASSIGNMENT.CREATED"
+	case evTaskAssignUpdate:
+		return "TASK_ASSIGNMENT.UPDATED"
+	case evSharedCreate:
+		return "SHARED_LINK.CREATED"
+	case evSharedUpdate:
+		return "SHARED_LINK.UPDATED"
+	case evSharedUnshare:
+		return "SHARED_LINK.DELETED"
+	case evCollabRoleChange:
+		return "COLLABORATION.UPDATED"
 	case evCollabAdd:
 		return "COLLABORATION.CREATED"
 	case evCollabRemove:

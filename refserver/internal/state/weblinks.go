@@ -39,25 +39,52 @@ func (s *Tx) addWebLinkFields(m map[string]any, it *Item) {
 	m["parent"] = s.parentMini(it)
 	m["shared_link"] = nil
 	if it.Link != nil && !it.Trashed() {
-		m["shared_link"] = s.sharedLinkRecord(it.Link)
+		m["shared_link"] = s.sharedLinkRecord(it)
 	}
 }
 
-// sharedLinkRecord is the shared_link object of a record.
-func (s *Tx) sharedLinkRecord(l *SharedLink) map[string]any {
+// sharedLinkRecord is the shared_link object of it's record: its
+// effective_permission is the more restrictive of the link's permissions
+// and the item's (a file that only the enterprise downloads, a lock that
+// prevents downloads), and a file whose link lets its holders download has
+// a download_url (sharedStaticURL); a folder's and a web link's is null.
+func (s *Tx) sharedLinkRecord(it *Item) map[string]any {
+	l := it.Link
+	perm := s.linkPermission(it)
 	rec := map[string]any{
 		"url": sharedLinkBase + "/s/" + l.Token, "download_url": nil,
 		"vanity_url": nil, "vanity_name": nil,
-		"access": l.Access, "effective_access": l.Access, "effective_permission": "can_preview",
+		"access": l.Access, "effective_access": l.Access, "effective_permission": perm,
 		"unshared_at": FmtTime(l.UnsharedAt), "is_password_enabled": l.Password != "",
 		"permissions":    map[string]any{"can_download": l.Downloads(), "can_preview": true, "can_edit": l.CanEdit != nil && *l.CanEdit},
 		"download_count": 0, "preview_count": 0,
+	}
+	if it.Typ == "file" && perm != "can_preview" {
+		rec["download_url"] = s.sharedStaticURL(it)
 	}
 	if l.VanityName != "" {
 		rec["vanity_name"] = l.VanityName
 		rec["vanity_url"] = sharedLinkBase + "/v/" + l.VanityName
 	}
 	return rec
+}
+
+// linkPermission is the effective_permission of it's shared link:
+// can_edit (a file's link with can_edit), can_download or can_preview.
+func (s *ReadTx) linkPermission(it *Item) string {
+	l := it.Link
+	if it.Typ == "web_link" || !l.Downloads() || it.DownloadAccess == "company" && l.Access == "open" {
+		return "can_preview"
+	}
+	if it.Typ == "file" {
+		if lk := s.activeLock(it); lk != nil && lk.DownloadPrevented {
+			return "can_preview"
+		}
+		if l.CanEdit != nil && *l.CanEdit {
+			return "can_edit"
+		}
+	}
+	return "can_download"
 }
 
 // CreateWebLinkBody is the body of POST /web_links.
@@ -125,20 +152,30 @@ type UpdateWebLinkBody struct {
 // (removeLink removes it, link merges into it), for who may edit it; 409
 // for a name taken.
 func (s *Tx) UpdateWebLink(p *Principal, id string, body UpdateWebLinkBody, now time.Time, removeLink bool, link *SharedLinkUpdate, fields []string) (Reply, *wire.Error) {
-	act := ActEdit
-	if body.Collections != nil && body.URL == nil && body.Parent == nil && body.Name == nil && body.Description == nil && !body.SharedLink.Present {
-		act = ActSee // favorites alone (collections.go)
-	}
-	wl, aerr := s.LookupFor(p, "web_link", id, act)
+	wl, aerr := s.Lookup(p, "web_link", id)
 	if aerr != nil {
 		return Reply{}, aerr
+	}
+	moves := body.Parent != nil && MovesTo(p, wl, *body.Parent.ID)
+	// Favorites alone (collections) need only to see the link (collections.go).
+	edits := body.URL != nil || body.Name != nil || body.Description != nil || !moves && !body.SharedLink.Present && body.Collections == nil
+	if edits && !s.Can(p, wl, ActEdit) || moves && !s.Can(p, wl, actMove) {
+		return Reply{}, ErrDenied("web_link")
 	}
 	setCollections, aerr := s.applyCollections(p, body.Collections)
 	if aerr != nil {
 		return Reply{}, aerr
 	}
+	link, readOnly, aerr := s.checkSharedLink(p, wl, removeLink, link)
+	if aerr != nil {
+		return Reply{}, aerr
+	}
+	if readOnly && !edits && !moves && body.Collections == nil {
+		return Reply{wire.StatusOK, s.Render(wl, fields, p)}, nil // the current link, read
+	}
 	target, owner := wl.ParentID, wl.Owner
-	if body.Parent != nil && *body.Parent.ID != wl.ParentID {
+	moving := moves
+	if moving {
 		target = *body.Parent.ID
 		parent, aerr := s.ParentFolder(p, target)
 		if aerr != nil {
@@ -150,12 +187,12 @@ func (s *Tx) UpdateWebLink(p *Principal, id string, body UpdateWebLinkBody, now 
 	if body.Name != nil {
 		name = *body.Name
 	}
-	if target != wl.ParentID || name != wl.Name {
+	if moving || name != wl.Name {
 		if c := s.Conflict(target, owner, name, wl); c != nil {
 			return Reply{}, s.ErrNameInUse(c)
 		}
 	}
-	if target != wl.ParentID {
+	if moving {
 		if old, ok := s.Items[wl.ParentID]; ok {
 			old.touch(now, nil)
 			s.dirtyItem(old)
@@ -172,6 +209,7 @@ func (s *Tx) UpdateWebLink(p *Principal, id string, body UpdateWebLinkBody, now 
 	if body.Description != nil {
 		wl.Description = *body.Description
 	}
+	hadLink := wl.Link != nil
 	switch {
 	case removeLink:
 		wl.Link = nil
@@ -181,6 +219,7 @@ func (s *Tx) UpdateWebLink(p *Principal, id string, body UpdateWebLinkBody, now 
 	setCollections(wl)
 	wl.touch(now, p.User)
 	s.dirtyItem(wl)
+	s.sharedLinkEvent(wl, p.User, hadLink, removeLink, link != nil)
 	return Reply{wire.StatusOK, s.Render(wl, fields, p)}, nil
 }
 

@@ -35,6 +35,9 @@ const (
 	CodeFolderNotEmpty      = "folder_not_empty"
 	CodeAccessDenied        = "access_denied_insufficient_permissions"
 	CodeMetadataAfterFile   = "metadata_after_file_contents"
+	// CodeCyclicalFolderStructure: a folder moved into itself or below
+	// itself (400).
+	CodeCyclicalFolderStructure = "cyclical_folder_structure"
 	// CodeBadDigest is what the service's "common errors" guide documents for
 	// a content-md5 (hex SHA1) that does not match the received bytes; the
 	// server uses it for a part whose digest header does not match too.
