@@ -84,6 +84,7 @@ type authConfig struct {
 	jwtLifetime  time.Duration
 	subject      *Subject
 	scopes       []string
+	insecureHTTP bool // WithAuthInsecureHTTP
 }
 
 func defaultAuthConfig() authConfig {
@@ -106,6 +107,27 @@ func (c *authConfig) apply(opts []AuthOption) error {
 		}
 		if err := o(c); err != nil {
 			return fmt.Errorf("cms: %w", err)
+		}
+	}
+	return c.checkPlainHTTP()
+}
+
+// checkPlainHTTP refuses token and revoke endpoints on plain http to a host
+// that is not loopback, as NewClient refuses such roots: the client secret,
+// the JWT assertion, refresh tokens and the tokens themselves would travel
+// unencrypted. WithAuthInsecureHTTP opts in.
+func (c *authConfig) checkPlainHTTP() error {
+	if c.insecureHTTP {
+		return nil
+	}
+	for _, e := range []struct{ name, raw string }{{"token endpoint", c.tokenURL}, {"revoke endpoint", c.revokeURL}} {
+		u, err := url.Parse(e.raw)
+		if err != nil {
+			return fmt.Errorf("cms: %s: %w", e.name, err)
+		}
+		if u.Scheme == "http" && !isLoopback(u.Hostname()) {
+			return fmt.Errorf("cms: the %s %s is plain http on a host that is not loopback: the client's secrets and tokens would travel unencrypted; "+
+				"use https, or add WithAuthInsecureHTTP to allow it", e.name, u.Redacted())
 		}
 	}
 	return nil
@@ -157,6 +179,19 @@ func WithTokenEndpoint(tokenURL string) AuthOption {
 		r.Path = strings.TrimSuffix(u.Path, "/token") + "/revoke"
 		r.RawPath = ""
 		c.revokeURL = r.String()
+		return nil
+	}
+}
+
+// WithAuthInsecureHTTP allows token and revoke endpoints (WithAuthBaseURL,
+// WithTokenEndpoint) on plain http:// to any host. Without it they may be
+// plain http only on loopback (localhost, 127.0.0.0/8, ::1), as NewClient's
+// roots without WithInsecureHTTP, since POST /oauth2/token carries the
+// client secret or assertion and returns the tokens. Use it for a
+// deployment on a private network you trust.
+func WithAuthInsecureHTTP() AuthOption {
+	return func(c *authConfig) error {
+		c.insecureHTTP = true
 		return nil
 	}
 }

@@ -26,8 +26,10 @@
 // authorization-code flow, with rotating refresh tokens kept in a
 // TokenStore) return a *TokenSource. It refreshes before expiry, shares one
 // refresh among concurrent requests, and on a 401 refreshes and retries the
-// request once. Client.AsUser derives a client that sends As-User on every
-// request without rebuilding the transport. See docs/auth.md.
+// request once. Their token endpoints follow the rule of the roots: plain
+// http on loopback only, unless WithAuthInsecureHTTP. Client.AsUser derives
+// a client that sends As-User on every request without rebuilding the
+// transport. See docs/auth.md.
 //
 // # Calls, responses and errors
 //

@@ -27,23 +27,40 @@ type EnvConfig struct {
 	Token string
 }
 
+// ErrEnvTokenUnset is the error of ConfigFromEnv and ConfigFromLookup
+// when CMS_TOKEN is not set (and the roots are as they should be): the
+// config they return then holds the roots, for a caller that has
+// credentials of another kind (an app config, as the cms command's
+// --app-config).
+var ErrEnvTokenUnset = errors.New("cms: " + EnvToken + " is not set")
+
 // ConfigFromEnv reads CMS_BASE_URL, CMS_UPLOAD_URL and CMS_TOKEN with the
 // cms command's rules: the two roots both set (a deployment of its own) or
 // neither (the public service), since a custom API root with the public
 // upload root would send its token to the public service; and a token
-// always. The error names the variables, never their values.
+// always (ErrEnvTokenUnset). The error names the variables, never their
+// values. It is ConfigFromLookup(os.LookupEnv).
 func ConfigFromEnv() (EnvConfig, error) {
-	return configFromEnv(os.Getenv)
+	return ConfigFromLookup(os.LookupEnv)
 }
 
-func configFromEnv(getenv func(string) string) (EnvConfig, error) {
-	e := EnvConfig{BaseURL: getenv(EnvBaseURL), UploadURL: getenv(EnvUploadURL), Token: getenv(EnvToken)}
+// ConfigFromLookup is ConfigFromEnv with the variables read through lookup
+// (os.LookupEnv's shape) instead of the process environment: a program
+// that keeps its own environment (a test, a command run in-process) reads
+// it with the same rules. A variable set to "" counts as unset, as for
+// the cms command.
+func ConfigFromLookup(lookup func(string) (string, bool)) (EnvConfig, error) {
+	if lookup == nil {
+		return EnvConfig{}, invalidArg("lookup", "nil")
+	}
+	get := func(k string) string { v, _ := lookup(k); return v }
+	e := EnvConfig{BaseURL: get(EnvBaseURL), UploadURL: get(EnvUploadURL), Token: get(EnvToken)}
 	if (e.BaseURL == "") != (e.UploadURL == "") {
 		return EnvConfig{}, errors.New("cms: set both " + EnvBaseURL + " and " + EnvUploadURL +
 			" (the API root …/2.0 and the upload root …/api/2.0), or neither for the public service")
 	}
 	if e.Token == "" {
-		return EnvConfig{}, errors.New("cms: " + EnvToken + " is not set")
+		return e, ErrEnvTokenUnset
 	}
 	return e, nil
 }

@@ -96,6 +96,23 @@ type TreeOptions struct {
 	// sends only the missing parts; see FileSessionStore. Without it, such
 	// sessions are aborted before UploadDir or UploadFile returns.
 	Sessions UploadSessionStore
+	// Filter, when set, chooses what the transfer handles: it is called
+	// with each path below the tree's root ("/" separators, as on the side
+	// where the item is: the local name or the remote one) and whether it
+	// is a folder (a directory), on both sides. False leaves the item out,
+	// and for a folder everything inside it, which is then never read or
+	// listed: what a filter leaves out is never sent, fetched, made or
+	// deleted (Mirror keeps it, and keeps what matches it on the other
+	// side, compared as the service compares names), and is not in the
+	// result. UploadFile and DownloadFile call it with the file's name. It
+	// may be called from several goroutines at once.
+	Filter func(path string, isDir bool) bool
+	// PruneEmptyDirs makes only the folders (or local directories) that
+	// will hold a file, as rsync's --prune-empty-dirs: with a Filter that
+	// chooses files, the folders walked into to find them are not made
+	// when none of their files is chosen. Folders already there are left
+	// alone, and still count for Mirror.
+	PruneEmptyDirs bool
 	// Hashes, when set, remembers the SHA-1 of local files between runs, so
 	// that a re-run need not read every unchanged file again. Its keys must
 	// see an edit that keeps a file's size and modification time:
@@ -226,6 +243,59 @@ func newTreeRun(ctx context.Context, opts *TreeOptions) (*treeRun, error) {
 	}
 	rctx, stop := context.WithCancel(ctx)
 	return &treeRun{opts: o, sem: semaphore.NewWeighted(int64(o.Concurrency)), ctx: rctx, stop: stop, inflight: map[string]int64{}, entries: map[string]*TreeEntry{}}, nil
+}
+
+// keep reports whether the Filter keeps the item at p.
+func (t *treeRun) keep(p string, isDir bool) bool {
+	return t.opts.Filter == nil || t.opts.Filter(p, isDir)
+}
+
+// leftOut is a set of paths the Filter left out, compared as the service
+// compares names (foldPath): what matches one of them, or is below one,
+// is never deleted. It is safe for concurrent use.
+type leftOut struct {
+	mu    sync.Mutex
+	paths map[string]bool
+}
+
+func (l *leftOut) add(p string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.paths == nil {
+		l.paths = map[string]bool{}
+	}
+	l.paths[foldPath(p)] = true
+}
+
+// covers reports whether p, or a folder above it, was left out.
+func (l *leftOut) covers(p string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.paths) == 0 {
+		return false
+	}
+	for f := foldPath(p); ; {
+		if l.paths[f] {
+			return true
+		}
+		i := strings.LastIndexByte(f, '/')
+		if i < 0 {
+			return false
+		}
+		f = f[:i]
+	}
+}
+
+// neededDirs is every folder above one of files (relative paths), for
+// PruneEmptyDirs, by foldPath.
+func neededDirs(files []string) map[string]bool {
+	out := map[string]bool{}
+	for _, f := range files {
+		for d := path.Dir(f); d != "." && d != "/" && !out[foldPath(d)]; d = path.Dir(d) {
+			out[foldPath(d)] = true
+		}
+	}
+	return out
 }
 
 // fail records a failure; with StopOnError it stops the run.

@@ -40,15 +40,24 @@ func (s *TransfersService) DownloadDir(ctx context.Context, folderID, dir string
 	if err := os.MkdirAll(root, 0o777); err != nil {
 		return nil, err
 	}
-	remote, err := s.remoteTree(t.ctx, folderID)
+	var left leftOut
+	remote, err := s.remoteTree(t, folderID, &left)
 	if err != nil {
 		return nil, err
 	}
 	paths := make([]string, 0, len(remote))
-	for p := range remote {
+	var remoteFiles []string
+	for p, it := range remote {
 		paths = append(paths, p)
+		if it.Type == string(ItemTypeFile) {
+			remoteFiles = append(remoteFiles, p)
+		}
 	}
 	sort.Strings(paths) // parents first
+	var needed map[string]bool
+	if t.opts.PruneEmptyDirs {
+		needed = neededDirs(remoteFiles)
+	}
 
 	var files []string
 	var total int64
@@ -72,6 +81,10 @@ func (s *TransfersService) DownloadDir(ctx context.Context, folderID, dir string
 		case string(ItemTypeFolder):
 			if fi, err := os.Lstat(local); err == nil && fi.IsDir() {
 				t.folder(p, it.ID, false)
+				continue
+			}
+			if needed != nil && !needed[foldPath(p)] {
+				broken = append(broken, p) // would hold no file (PruneEmptyDirs): nothing below is made
 				continue
 			}
 			if err := os.Mkdir(local, 0o777); err != nil {
@@ -106,7 +119,7 @@ func (s *TransfersService) DownloadDir(ctx context.Context, folderID, dir string
 	wg.Wait()
 
 	if t.opts.Mirror && t.ctx.Err() == nil && len(t.res.Failures) == 0 {
-		mirrorLocal(t, root, remote)
+		mirrorLocal(t, root, remote, &left)
 	}
 	return t.result(ctx)
 }
@@ -183,8 +196,9 @@ func (s *TransfersService) downloadOne(t *treeRun, it *Item, rel, local string) 
 }
 
 // mirrorLocal deletes the local files and directories below root that the
-// folder does not have (never root itself).
-func mirrorLocal(t *treeRun, root string, remote map[string]*Item) {
+// folder does not have (never root itself). What the Filter leaves out
+// stays, and so does what matches a remote path it left out (left).
+func mirrorLocal(t *treeRun, root string, remote map[string]*Item, left *leftOut) {
 	type local struct {
 		rel string
 		typ ItemType
@@ -199,6 +213,12 @@ func mirrorLocal(t *treeRun, root string, remote map[string]*Item) {
 			return nil
 		}
 		rel = filepath.ToSlash(rel)
+		if !t.keep(rel, d.IsDir()) || left.covers(rel) {
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
 		if _, ok := remote[rel]; !ok {
 			if d.IsDir() {
 				extra = append(extra, local{rel, ItemTypeFolder})

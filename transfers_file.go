@@ -12,7 +12,8 @@ import (
 // of UploadDir: a new file, a new version of the file of that name
 // (POST {upload_url}/files/{file_id}/content), or nothing when its SHA-1
 // already matches; the folder's items are read to find it
-// (GET /folders/{folder_id}/items). A failure is in the result, as for a
+// (GET /folders/{folder_id}/items). A file the Filter leaves out (called
+// with its name) is left alone. A failure is in the result, as for a
 // tree.
 func (s *TransfersService) UploadFile(ctx context.Context, src, folderID string, opts *TreeOptions) (*TreeResult, error) {
 	if err := firstErr(checkCtx(ctx), checkID("folder", folderID)); err != nil {
@@ -24,6 +25,9 @@ func (s *TransfersService) UploadFile(ctx context.Context, src, folderID string,
 	}
 	defer t.stop()
 	name := filepath.Base(src)
+	if !t.keep(name, false) {
+		return t.result(ctx) // left out: nothing read or sent
+	}
 	var have *Item
 	for it, err := range s.client.Folders.ListItemsByMarkerIter(t.ctx, folderID, &ListItemsByMarkerOptions{Fields: []string{"name", "sha1"}}) {
 		if err != nil {
@@ -57,8 +61,9 @@ func (s *TransfersService) UploadFile(ctx context.Context, src, folderID string,
 // DownloadFile downloads one file to dst by the rules of DownloadDir (GET
 // /files/{file_id}, then GET /files/{file_id}/content): dst is the file to
 // write, or a directory to write it into under its name; a local file with
-// the same SHA-1 is left alone, another is replaced atomically. A failure
-// is in the result, as for a tree.
+// the same SHA-1 is left alone, another is replaced atomically; so is a
+// file the Filter leaves out (called with its name). A failure is in the
+// result, as for a tree.
 func (s *TransfersService) DownloadFile(ctx context.Context, fileID, dst string, opts *TreeOptions) (*TreeResult, error) {
 	if err := firstErr(checkCtx(ctx), checkID("file", fileID)); err != nil {
 		return nil, err
@@ -71,6 +76,9 @@ func (s *TransfersService) DownloadFile(ctx context.Context, fileID, dst string,
 	f, _, err := s.client.Files.Get(t.ctx, fileID, nil)
 	if err != nil {
 		return nil, err
+	}
+	if !t.keep(f.Name, false) {
+		return t.result(ctx) // left out: nothing fetched or written
 	}
 	if fi, err := os.Stat(dst); err == nil && fi.IsDir() {
 		if err := checkLocalName(f.Name); err != nil {

@@ -24,6 +24,7 @@ type localListing struct {
 	dirs  []string
 	files []localFile
 	all   map[string]bool // every path met, by foldPath
+	left  leftOut         // the paths the Filter left out
 }
 
 // has reports whether the tree has p, compared as the service compares
@@ -61,6 +62,7 @@ func localTree(t *treeRun, dir string) (*localListing, error) {
 // ancestors are the directories from the root down to it, for loop
 // detection.
 func (l *localListing) walk(t *treeRun, abs, rel string, entries []os.DirEntry, ancestors []os.FileInfo) {
+	entries = l.filter(t, abs, rel, entries)
 	twins := caseTwins(entries)
 	for _, d := range entries { // os.ReadDir sorts by name
 		name := d.Name()
@@ -107,6 +109,31 @@ func (l *localListing) walk(t *treeRun, abs, rel string, entries []os.DirEntry, 
 		}
 		l.file(t, p, r, fi)
 	}
+}
+
+// filter returns the entries of the directory at abs (rel below the root)
+// that the Filter keeps, and notes the others as left out. A symbolic link
+// that would be followed is a directory when its target is one.
+func (l *localListing) filter(t *treeRun, abs, rel string, entries []os.DirEntry) []os.DirEntry {
+	if t.opts.Filter == nil {
+		return entries
+	}
+	kept := entries[:0:0]
+	for _, d := range entries {
+		r := joinRel(rel, d.Name())
+		isDir := d.IsDir()
+		if d.Type()&os.ModeSymlink != 0 && t.opts.FollowSymlinks {
+			if fi, err := os.Stat(filepath.Join(abs, d.Name())); err == nil {
+				isDir = fi.IsDir()
+			}
+		}
+		if !t.keep(r, isDir) {
+			l.left.add(r)
+			continue
+		}
+		kept = append(kept, d)
+	}
+	return kept
 }
 
 // dir adds the directory at abs and lists it.

@@ -36,7 +36,7 @@ func (s *TransfersService) UploadDir(ctx context.Context, dir, folderID string, 
 		return nil, err
 	}
 	defer t.stop()
-	remote, err := s.remoteTree(t.ctx, folderID)
+	remote, err := s.remoteTree(t, folderID, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -53,6 +53,14 @@ func (s *TransfersService) UploadDir(ctx context.Context, dir, folderID string, 
 
 	// Folders, parents first (the local listing puts them first).
 	ids := map[string]string{"": folderID}
+	var needed map[string]bool
+	if t.opts.PruneEmptyDirs {
+		rels := make([]string, len(local.files))
+		for i, f := range local.files {
+			rels[i] = f.rel
+		}
+		needed = neededDirs(rels)
+	}
 	for _, d := range local.dirs {
 		parent, name := path.Split(d)
 		parentID, ok := ids[strings.TrimSuffix(parent, "/")]
@@ -78,6 +86,9 @@ func (s *TransfersService) UploadDir(ctx context.Context, dir, folderID string, 
 			}
 			ids[d] = it.ID
 			continue
+		}
+		if needed != nil && !needed[foldPath(d)] {
+			continue // would hold no file (PruneEmptyDirs)
 		}
 		f, _, err := s.client.Folders.Create(t.ctx, &CreateFolderRequest{Name: name, Parent: FolderRef{ID: parentID}}, nil)
 		if err != nil {
@@ -268,11 +279,12 @@ func (s *TransfersService) abortSession(t *treeRun, id string) {
 
 // mirrorRemote moves to the trash what the folder has and dir does not
 // (compared case-insensitively, as the service compares names): the
-// topmost of each missing subtree.
+// topmost of each missing subtree. What matches a local path the Filter
+// left out, or is below one, stays.
 func (s *TransfersService) mirrorRemote(t *treeRun, remote map[string]*Item, local *localListing) {
 	var extra []string
 	for p := range remote {
-		if !local.has(p) {
+		if !local.has(p) && !local.left.covers(p) {
 			extra = append(extra, p)
 		}
 	}
@@ -311,11 +323,24 @@ func under(p string, dirs []string) bool {
 	return false
 }
 
-// remoteTree lists a folder's subtree by path.
-func (s *TransfersService) remoteTree(ctx context.Context, folderID string) (map[string]*Item, error) {
+// remoteTree lists a folder's subtree by path, without what the Filter
+// leaves out (folders left out are not listed); left, when not nil, gets
+// the paths left out.
+func (s *TransfersService) remoteTree(t *treeRun, folderID string, left *leftOut) (map[string]*Item, error) {
 	out := map[string]*Item{}
-	fields := []string{"name", "sha1", "size", "content_modified_at"}
-	for e, err := range s.client.Folders.Walk(ctx, folderID, &WalkOptions{Fields: fields}) {
+	opts := &WalkOptions{Fields: []string{"name", "sha1", "size", "content_modified_at"}}
+	if t.opts.Filter != nil {
+		opts.Filter = func(p string, isDir bool) bool {
+			if t.keep(p, isDir) {
+				return true
+			}
+			if left != nil {
+				left.add(p)
+			}
+			return false
+		}
+	}
+	for e, err := range s.client.Folders.Walk(t.ctx, folderID, opts) {
 		if err != nil {
 			return nil, err
 		}

@@ -44,6 +44,12 @@ type WalkOptions struct {
 	// whole before its items are yielded, so the walk holds the listings
 	// of the folders on the current path.
 	Ordered bool
+	// Filter, when set, chooses what the walk yields: it is called with
+	// each item's path (as WalkEntry.Path) and whether it is a folder, and
+	// false leaves the item out, and for a folder everything inside it,
+	// which is then never listed. It may be called from several goroutines
+	// at once.
+	Filter func(path string, isDir bool) bool
 }
 
 // Walk yields every item below a folder (not the folder itself), with its
@@ -223,13 +229,16 @@ func (w *walker) work() {
 				w.cancel()
 				return
 			}
-			w.mu.Lock()
-			w.pending++ // the entry, until the loop has handled it
-			w.mu.Unlock()
 			p := it.Name // joined as is: no cleaning of "." or ".." here
 			if f.path != "" {
 				p = f.path + "/" + it.Name
 			}
+			if w.opts.Filter != nil && !w.opts.Filter(p, it.Type == "folder") {
+				continue // left out, and never listed when a folder
+			}
+			w.mu.Lock()
+			w.pending++ // the entry, until the loop has handled it
+			w.mu.Unlock()
 			if !w.send(walkResult{entry: &WalkEntry{Path: p, Depth: f.depth + 1, Item: it}}) {
 				return
 			}
@@ -270,6 +279,9 @@ func (s *FoldersService) walkOrdered(ctx context.Context, f walkFolder, o WalkOp
 		p := it.Name
 		if f.path != "" {
 			p = f.path + "/" + it.Name
+		}
+		if o.Filter != nil && !o.Filter(p, it.Type == "folder") {
+			continue
 		}
 		e := &WalkEntry{Path: p, Depth: f.depth + 1, Item: it}
 		if !yield(e, nil) {

@@ -48,6 +48,16 @@ func (f filter) match(rel string, isDir bool) bool {
 	return false
 }
 
+// treeFilter is the filter as the SDK's TreeOptions.Filter and
+// WalkOptions.Filter take it (nil when no pattern is set): a folder left
+// out is left out with all it holds, and never listed or read.
+func (f filter) treeFilter() func(rel string, isDir bool) bool {
+	if !f.active() {
+		return nil
+	}
+	return f.match
+}
+
 // excludedDir reports whether a folder and all it holds are excluded.
 func (f filter) excludedDir(rel string) bool {
 	for _, p := range f.exclude {

@@ -45,8 +45,8 @@ FOLDER is a folder id, folder:ID or a /path; the root (0) by default.`,
 			fields := []string{"name", "size", "sha1"}
 			var out []listed
 			add := func(p string, it *cms.Item) {
-				if !a.g.filter.match(p, it.Type == kindFolder) || excludedAbove(a.g.filter, p) {
-					return
+				if !a.g.filter.match(p, it.Type == kindFolder) {
+					return // a walk asked the filter already; this is for one folder's items
 				}
 				l := listed{Path: p, Type: it.Type, ID: it.ID}
 				if it.File != nil {
@@ -63,8 +63,9 @@ FOLDER is a folder id, folder:ID or a /path; the root (0) by default.`,
 			if recursive {
 				// Ordered: depth first, by name within a folder, each folder
 				// followed by what is in it, the same every run (a plain walk
-				// is concurrent); printed as it goes.
-				for e, err := range c.Folders.Walk(ctx, id, &cms.WalkOptions{Fields: fields, Ordered: true}) {
+				// is concurrent); printed as it goes. A folder the filter
+				// leaves out is not listed.
+				for e, err := range c.Folders.Walk(ctx, id, &cms.WalkOptions{Fields: fields, Ordered: true, Filter: a.g.filter.treeFilter()}) {
 					if err != nil {
 						return err
 					}
@@ -97,15 +98,4 @@ FOLDER is a folder id, folder:ID or a /path; the root (0) by default.`,
 	}
 	cmd.Flags().BoolVarP(&recursive, "recursive", "r", false, "the whole tree, with paths")
 	return cmd
-}
-
-// excludedAbove reports whether a folder above rel is excluded (a walk
-// lists what is in it anyway).
-func excludedAbove(f filter, rel string) bool {
-	for i := strings.LastIndex(rel, "/"); i > 0; i = strings.LastIndex(rel[:i], "/") {
-		if f.excludedDir(rel[:i]) {
-			return true
-		}
-	}
-	return false
 }

@@ -19,17 +19,15 @@ import (
 
 // A dry run (--dry-run) of upload and download: it reads both sides,
 // compares them by the transfers' rules (SHA-1; names compared
-// case-insensitively, as the service does) and prints what a run would do,
-// changing nothing on either side (not even the hash cache).
+// case-insensitively, as the service does; the filter of --exclude and
+// --include, as the run gives it to the SDK) and prints what a run would
+// do, changing nothing on either side (not even the hash cache).
 
 // step is one thing a transfer would do.
 type step struct {
 	Action string `json:"action"` // upload, update, rename, download, mkdir, trash, delete, conflict, skip-symlink
 	Path   string `json:"path"`
 	Size   int64  `json:"size,omitzero"`
-	// What a run needs to do it (not printed): the remote item's id and
-	// kind, and the local path.
-	id, typ, abs string
 }
 
 // Actions of a step.
@@ -49,9 +47,6 @@ const (
 type plan struct {
 	steps []step
 	sum   summary
-	// folders are the remote folders' ids by folded path ("" the root of
-	// an upload), for a run of the plan.
-	folders map[string]string
 }
 
 func (p *plan) add(s step) {
@@ -106,23 +101,21 @@ func (a *app) printPlan(p *plan) {
 
 // remoteEntry is an item of the remote tree.
 type remoteEntry struct {
-	path, typ, sha1, id string
-	abs                 string // a local entry's path (deleteUnseen on download)
-	size                int64
+	path, typ, sha1 string
+	size            int64
 }
 
 // remoteTree lists a folder's tree by folded path.
-// Items the filter leaves out are not listed (so never deleted either).
+// Items the filter leaves out are not listed (so never deleted either), as
+// the SDK's tree transfers leave them out (WalkOptions.Filter, the same
+// rules as TreeOptions.Filter).
 func remoteTree(ctx context.Context, c *cms.Client, folderID string, f filter) (map[string]remoteEntry, error) {
 	out := map[string]remoteEntry{}
-	for e, err := range c.Folders.Walk(ctx, folderID, &cms.WalkOptions{Fields: []string{"name", "size", "sha1"}}) {
+	for e, err := range c.Folders.Walk(ctx, folderID, &cms.WalkOptions{Fields: []string{"name", "size", "sha1"}, Filter: f.treeFilter()}) {
 		if err != nil {
 			return nil, err
 		}
-		if !f.match(e.Path, e.Item.Type == kindFolder) || excludedAbove(f, e.Path) {
-			continue
-		}
-		r := remoteEntry{path: e.Path, typ: e.Item.Type, id: e.Item.ID}
+		r := remoteEntry{path: e.Path, typ: e.Item.Type}
 		if e.Item.File != nil {
 			r.sha1, r.size = e.Item.File.SHA1, e.Item.File.Size
 		}
@@ -235,7 +228,6 @@ func planUpload(ctx context.Context, c *cms.Client, src, folderID string, tf *tr
 		if !f.match(filepath.Base(src), false) {
 			return p, nil
 		}
-		p.folders = map[string]string{"": folderID}
 		it, err := child(ctx, c, folderID, filepath.Base(src))
 		if err != nil {
 			return nil, err
@@ -248,7 +240,7 @@ func planUpload(ctx context.Context, c *cms.Client, src, folderID string, tf *tr
 				if err != nil {
 					return nil, err
 				}
-				remote[fold(it.Name)] = remoteEntry{path: it.Name, typ: it.Type, sha1: f.SHA1, size: f.Size, id: f.ID}
+				remote[fold(it.Name)] = remoteEntry{path: it.Name, typ: it.Type, sha1: f.SHA1, size: f.Size}
 			}
 		}
 		return p, p.compareUp([]localEntry{{path: filepath.Base(src), abs: src, size: fi.Size()}}, remote, false, h)
@@ -260,12 +252,6 @@ func planUpload(ctx context.Context, c *cms.Client, src, folderID string, tf *tr
 	remote, err := remoteTree(ctx, c, folderID, f)
 	if err != nil {
 		return nil, err
-	}
-	p.folders = map[string]string{"": folderID}
-	for k, r := range remote {
-		if r.typ == kindFolder {
-			p.folders[k] = r.id
-		}
 	}
 	if err := p.compareUp(local, remote, tf.del, h); err != nil {
 		return nil, err
@@ -314,15 +300,15 @@ func (p *plan) compareUp(local []localEntry, remote map[string]remoteEntry, del 
 		seen[k] = true
 		switch {
 		case l.dir && !ok:
-			p.add(step{Action: actMkdir, Path: l.path, abs: l.abs})
+			p.add(step{Action: actMkdir, Path: l.path})
 		case l.dir && r.typ != kindFolder, !l.dir && ok && r.typ != kindFile:
 			p.add(step{Action: actConflict, Path: l.path})
 		case l.dir:
 			if r.path != l.path {
-				p.add(step{Action: actRename, Path: l.path, id: r.id, typ: r.typ})
+				p.add(step{Action: actRename, Path: l.path})
 			}
 		case !ok:
-			p.add(step{Action: actUpload, Path: l.path, Size: l.size, abs: l.abs})
+			p.add(step{Action: actUpload, Path: l.path, Size: l.size})
 		default:
 			sum, err := localSHA1(l.abs, h)
 			if err != nil {
@@ -330,9 +316,9 @@ func (p *plan) compareUp(local []localEntry, remote map[string]remoteEntry, del 
 			}
 			switch {
 			case sum != r.sha1:
-				p.add(step{Action: actUpdate, Path: l.path, Size: l.size, abs: l.abs, id: r.id, typ: kindFile})
+				p.add(step{Action: actUpdate, Path: l.path, Size: l.size})
 			case r.path != l.path:
-				p.add(step{Action: actRename, Path: l.path, id: r.id, typ: r.typ})
+				p.add(step{Action: actRename, Path: l.path})
 				p.unchanged(l.size)
 			default:
 				p.unchanged(l.size)
@@ -360,7 +346,7 @@ func (p *plan) deleteUnseen(other map[string]remoteEntry, seen map[string]bool, 
 		if last != "" && strings.HasPrefix(fold(e.path), fold(last)+"/") {
 			continue
 		}
-		p.add(step{Action: action, Path: e.path, Size: e.size, id: e.id, typ: e.typ, abs: e.abs})
+		p.add(step{Action: action, Path: e.path, Size: e.size})
 		if e.typ == kindFolder {
 			last = e.path
 		}
@@ -374,7 +360,7 @@ func planDownload(ctx context.Context, c *cms.Client, it item, dst string, tf *t
 		if !f.match(it.file.Name, false) {
 			return p, nil
 		}
-		remote := []remoteEntry{{path: it.file.Name, typ: kindFile, sha1: it.file.SHA1, size: it.file.Size, id: it.file.ID}}
+		remote := []remoteEntry{{path: it.file.Name, typ: kindFile, sha1: it.file.SHA1, size: it.file.Size}}
 		return p, p.compareDown(remote, dst, false, h, f)
 	}
 	tree, err := remoteTree(ctx, c, it.id(), f)
@@ -407,12 +393,12 @@ func (p *plan) compareDown(remote []remoteEntry, dst string, del bool, h *cms.Fi
 		switch {
 		case r.typ != kindFile && r.typ != kindFolder:
 		case r.typ == kindFolder && !exists:
-			p.add(step{Action: actMkdir, Path: r.path, abs: lp})
+			p.add(step{Action: actMkdir, Path: r.path})
 		case r.typ == kindFolder && !fi.IsDir(), r.typ == kindFile && exists && !fi.Mode().IsRegular():
 			p.add(step{Action: actConflict, Path: r.path})
 		case r.typ == kindFolder:
 		case !exists:
-			p.add(step{Action: actDownload, Path: r.path, Size: r.size, id: r.id, abs: lp})
+			p.add(step{Action: actDownload, Path: r.path, Size: r.size})
 		default:
 			sum, err := localSHA1(lp, h)
 			if err != nil {
@@ -421,7 +407,7 @@ func (p *plan) compareDown(remote []remoteEntry, dst string, del bool, h *cms.Fi
 			if sum == r.sha1 {
 				p.unchanged(r.size)
 			} else {
-				p.add(step{Action: actUpdate, Path: r.path, Size: r.size, id: r.id, abs: lp, typ: kindFile})
+				p.add(step{Action: actUpdate, Path: r.path, Size: r.size})
 			}
 		}
 	}
@@ -441,7 +427,7 @@ func (p *plan) compareDown(remote []remoteEntry, dst string, del bool, h *cms.Fi
 		if l.dir {
 			typ = kindFolder
 		}
-		others[fold(l.path)] = remoteEntry{path: l.path, typ: typ, size: l.size, abs: l.abs}
+		others[fold(l.path)] = remoteEntry{path: l.path, typ: typ, size: l.size}
 	}
 	p.deleteUnseen(others, seen, actDelete)
 	return nil

@@ -187,3 +187,54 @@ func sha(s string) string {
 	h := sha1.Sum([]byte(s))
 	return hex.EncodeToString(h[:])
 }
+
+// TestFilteredTransferIsATreeTransfer: with --exclude or --include, upload
+// and download run the SDK's tree transfer with its filter — the progress
+// line counts the chosen files, and each folder is listed once, not once
+// per file sent — and a folder left out is never listed.
+func TestFilteredTransferIsATreeTransfer(t *testing.T) {
+	srv := cmstest.NewServer(t, cmstest.Options{})
+	c := newCLI(t, srv)
+	src := t.TempDir()
+	for _, p := range []string{"a/1.txt", "a/2.txt", "a/3.txt", "b/4.txt", "b/5.txt", "b/skip.log", "cache/x.txt"} {
+		put(t, filepath.Join(src, filepath.FromSlash(p)), p)
+	}
+	c.runOK("mkdir", "/t")
+	listings := func() int {
+		n := 0
+		for _, r := range srv.Requests() {
+			if r.Role == "api" && r.Method == "GET" && strings.HasSuffix(r.Path, "/items") {
+				n++
+			}
+		}
+		return n
+	}
+	before := listings()
+	code, out, errOut := c.run("upload", "--exclude", "cache", "--exclude", "*.log", "--json", src, "/t")
+	require.Equal(t, exitOK, code, errOut)
+	assert.Equal(t, 5, lastJSON(t, out).Files)
+	assert.Contains(t, errOut, "upload: 5/5 files", "the progress of the tree transfer")
+	assert.LessOrEqual(t, listings()-before, 2, "the folder's tree is listed once (a path lookup aside), not once per file")
+
+	// The remote tree gets a folder the filter leaves out: never listed.
+	c.runOK("mkdir", "-p", "/t/cache/deep")
+	var cache map[string]any
+	require.NoError(t, json.Unmarshal([]byte(c.runOK("info", "/t/cache")), &cache))
+	cacheList := func() int {
+		n := 0
+		for _, r := range srv.Requests() {
+			if r.Method == "GET" && strings.HasSuffix(r.Path, "/folders/"+cache["id"].(string)+"/items") {
+				n++
+			}
+		}
+		return n
+	}
+	listedCache := cacheList()
+	dst := t.TempDir()
+	code, out, errOut = c.run("download", "--exclude", "cache", "--include", "*.txt", "--delete", "--json", "/t", dst)
+	require.Equal(t, exitOK, code, errOut)
+	assert.Equal(t, 5, lastJSON(t, out).Files)
+	assert.Contains(t, errOut, "download: 5/5 files")
+	assert.Equal(t, listedCache, cacheList(), "a folder left out is never listed")
+	assert.NoDirExists(t, filepath.Join(dst, "cache"))
+}

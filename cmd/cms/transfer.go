@@ -121,10 +121,13 @@ func (a *app) sessions(tf *transferFlags) (*cms.FileSessionStore, error) {
 	return s, nil
 }
 
-// treeOptions are the SDK options of a transfer.
-func (tf *transferFlags) treeOptions(h *cms.FileHashCache, s *cms.FileSessionStore, progress func(cms.Progress)) *cms.TreeOptions {
+// treeOptions are the SDK options of a transfer. The filter of --exclude
+// and --include is the SDK's TreeOptions.Filter (what it leaves out is
+// never sent, fetched or deleted); with an include, the folders walked
+// into to find its files are made only when they hold one.
+func (tf *transferFlags) treeOptions(f filter, h *cms.FileHashCache, s *cms.FileSessionStore, progress func(cms.Progress)) *cms.TreeOptions {
 	o := &cms.TreeOptions{Mirror: tf.del, Concurrency: tf.concurrency, Progress: progress, FollowSymlinks: tf.follow,
-		ChunkedThreshold: tf.chunkedThreshold}
+		ChunkedThreshold: tf.chunkedThreshold, Filter: f.treeFilter(), PruneEmptyDirs: len(f.include) > 0}
 	if h != nil {
 		o.Hashes = h
 	}
@@ -211,23 +214,13 @@ Only what differs is sent (SHA-1); nothing is deleted unless --delete.`,
 			if err != nil {
 				return err
 			}
-			if a.g.dryRun || a.g.filter.active() {
-				h := a.hashes(tf)
-				p, err := planUpload(ctx, c, src, folderID, tf, h, a.g.filter)
+			if a.g.dryRun {
+				p, err := planUpload(ctx, c, src, folderID, tf, a.hashes(tf), a.g.filter)
 				if err != nil {
 					return err
 				}
-				if a.g.dryRun {
-					a.printPlan(p)
-					return nil
-				}
-				store, err := a.sessions(tf)
-				if err != nil {
-					return err
-				}
-				res := a.runPlan(ctx, c, p, true, tf, tf.treeOptions(h, store, nil))
-				a.saveHashes(h)
-				return a.finish(ctx, res, nil)
+				a.printPlan(p)
+				return nil
 			}
 			store, err := a.sessions(tf)
 			if err != nil {
@@ -238,11 +231,11 @@ Only what differs is sent (SHA-1); nothing is deleted unless --delete.`,
 			var res *cms.TreeResult
 			if fi.IsDir() {
 				h := a.hashes(tf)
-				res, err = c.Transfers.UploadDir(ctx, src, folderID, tf.treeOptions(h, store, bar.update))
+				res, err = c.Transfers.UploadDir(ctx, src, folderID, tf.treeOptions(a.g.filter, h, store, bar.update))
 				a.saveHashes(h)
 				a.noteSymlinks(res)
 			} else {
-				res, err = c.Transfers.UploadFile(ctx, src, folderID, tf.treeOptions(nil, store, bar.update))
+				res, err = c.Transfers.UploadFile(ctx, src, folderID, tf.treeOptions(a.g.filter, nil, store, bar.update))
 			}
 			bar.done()
 			if ctx.Err() != nil && store != nil && store.Len() > 0 {
@@ -285,29 +278,23 @@ folder has it. Only what differs is fetched (SHA-1); nothing is deleted unless
 					return err
 				}
 			}
-			if a.g.dryRun || a.g.filter.active() {
-				h := a.hashes(tf)
-				p, err := planDownload(ctx, c, it, dst, tf, h, a.g.filter)
+			if a.g.dryRun {
+				p, err := planDownload(ctx, c, it, dst, tf, a.hashes(tf), a.g.filter)
 				if err != nil {
 					return err
 				}
-				if a.g.dryRun {
-					a.printPlan(p)
-					return nil
-				}
-				res := a.runPlan(ctx, c, p, false, tf, tf.treeOptions(h, nil, nil))
-				a.saveHashes(h)
-				return a.finish(ctx, res, nil)
+				a.printPlan(p)
+				return nil
 			}
 			bar := newProgress(a.stderr, "download", tf.quiet)
 			defer bar.done()
 			var res *cms.TreeResult
 			if it.folder != nil {
 				h := a.hashes(tf)
-				res, err = c.Transfers.DownloadDir(ctx, it.id(), dst, tf.treeOptions(h, nil, bar.update))
+				res, err = c.Transfers.DownloadDir(ctx, it.id(), dst, tf.treeOptions(a.g.filter, h, nil, bar.update))
 				a.saveHashes(h)
 			} else {
-				res, err = c.Transfers.DownloadFile(ctx, it.id(), dst, tf.treeOptions(nil, nil, bar.update))
+				res, err = c.Transfers.DownloadFile(ctx, it.id(), dst, tf.treeOptions(a.g.filter, nil, nil, bar.update))
 			}
 			bar.done()
 			return a.finish(ctx, res, err)
