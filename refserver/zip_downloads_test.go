@@ -82,3 +82,21 @@ func FuzzParseCollections(f *testing.F) {
 		}
 	})
 }
+
+// The enterprise sends at most 10 archives at once: with 10 of other
+// users in progress, a user's first is 429
+// enterprise_too_many_concurrent_downloads.
+func TestZipDownloadEnterpriseLimit(t *testing.T) {
+	s, top := zipTree(t, 2, 2, 8)
+	s.st.Update(func(tx *state.Tx) {
+		for range 10 {
+			tx.AddZipDownload(&state.ZipDownload{ID: tx.NewID(), User: tx.Admin, Kind: "admin", State: state.ZipInProgress, StartedAt: tx.Now()})
+		}
+	})
+	url, _ := askZip(t, s, top)
+	w := httptest.NewRecorder()
+	s.Handler().ServeHTTP(w, httptest.NewRequest(http.MethodGet, url, nil))
+	if w.Code != http.StatusTooManyRequests || !strings.Contains(w.Body.String(), `"code":"enterprise_too_many_concurrent_downloads"`) {
+		t.Fatalf("%d %s", w.Code, w.Body)
+	}
+}

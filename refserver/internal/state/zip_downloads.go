@@ -21,13 +21,16 @@ import (
 // caller may no longer download is skipped and counted. The status URL
 // answers 404 until the download starts, then for 12 hours. At most
 // zipUserConcurrent archives of a user are sent at once (429
-// user_too_many_concurrent_downloads). At most MaxZipFiles files.
+// user_too_many_concurrent_downloads), and zipEnterpriseConcurrent of the
+// enterprise (429 enterprise_too_many_concurrent_downloads). At most
+// MaxZipFiles files.
 
 // The limits of zip downloads.
 const (
-	MaxZipFiles       = 10000
-	zipUserConcurrent = 5
-	zipStatusLifetime = 12 * time.Hour
+	MaxZipFiles             = 10000
+	zipUserConcurrent       = 5
+	zipEnterpriseConcurrent = 10
+	zipStatusLifetime       = 12 * time.Hour
 )
 
 // The states of a zip download.
@@ -185,21 +188,29 @@ func (s *Tx) zipFileCount(p *Principal, it *Item, limit int) int {
 // StartZipDownload starts sending archive id (the content host): the
 // entries to write, in order, from what its creator may download now —
 // what it may not is counted as skipped. An archive serves once (404
-// afterwards); a user sends at most zipUserConcurrent at once (429).
+// afterwards); a user sends at most zipUserConcurrent at once, the
+// enterprise zipEnterpriseConcurrent (429).
 func (s *Tx) StartZipDownload(id string) (*ZipDownload, []ZipEntry, *wire.Error) {
 	z, ok := s.Zips.ByID[id]
 	if !ok || z.State != "" {
 		return nil, nil, wire.NotFound("zip_download")
 	}
-	active := 0
+	mine, all := 0, 0
 	for _, o := range s.Zips.ByID {
-		if o.User == z.User && o.State == ZipInProgress {
-			active++
+		if o.State == ZipInProgress {
+			all++
+			if o.User == z.User {
+				mine++
+			}
 		}
 	}
-	if active >= zipUserConcurrent {
+	switch {
+	case mine >= zipUserConcurrent:
 		return nil, nil, wire.Errorf(wire.StatusTooManyRequests, "user_too_many_concurrent_downloads",
 			"The user has too many zip downloads in progress")
+	case all >= zipEnterpriseConcurrent:
+		return nil, nil, wire.Errorf(wire.StatusTooManyRequests, "enterprise_too_many_concurrent_downloads",
+			"The enterprise has too many zip downloads in progress")
 	}
 	p := &Principal{Kind: z.Kind, User: z.User}
 	var entries []ZipEntry
