@@ -53,7 +53,7 @@ func TestFamiliesPersistAcrossRestart(t *testing.T) {
 	require.Len(t, locks.Entries, 1)
 	assert.Equal(t, lock.ID, locks.Entries[0].ID)
 	_, err = c2.Folders.Delete(ctx, dir.ID, &cms.DeleteFolderOptions{Recursive: true})
-	st, _ := apiCode(t, err)
+	st, _ := apiStatusCode(t, err)
 	assert.Equal(t, 403, st, "still locked")
 	favs2, _, err := c2.Collections.Favorites(ctx)
 	require.NoError(t, err)

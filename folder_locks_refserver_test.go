@@ -12,8 +12,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// apiCode is the status and code of an *APIError (0, "" for none).
-func apiCode(t *testing.T, err error) (int, string) {
+// apiStatusCode is the status and code of an *APIError (0, "" for none).
+func apiStatusCode(t *testing.T, err error) (int, string) {
 	t.Helper()
 	var apiErr *cms.APIError
 	require.ErrorAs(t, err, &apiErr)
@@ -64,15 +64,15 @@ func TestFolderLocksFreezeMoveAndDelete(t *testing.T) {
 
 	for name, cl := range map[string]*cms.Client{"owner": c, "admin": admin} {
 		_, _, err = cl.Folders.Update(ctx, dir.ID, &cms.UpdateFolderRequest{Parent: &cms.FolderRef{ID: other.ID}}, nil)
-		st, code := apiCode(t, err)
+		st, code := apiStatusCode(t, err)
 		assert.Equal(t, 403, st, name)
 		assert.Equal(t, "access_denied_insufficient_permissions", code, name)
 		_, err = cl.Folders.Delete(ctx, dir.ID, &cms.DeleteFolderOptions{Recursive: true})
-		st, code = apiCode(t, err)
+		st, code = apiStatusCode(t, err)
 		assert.Equal(t, 403, st, name)
 		assert.Equal(t, "access_denied_insufficient_permissions", code, name)
 		_, err = cl.Folders.Delete(ctx, top.ID, &cms.DeleteFolderOptions{Recursive: true})
-		st, _ = apiCode(t, err)
+		st, _ = apiStatusCode(t, err)
 		assert.Equal(t, 403, st, name+": a folder holding a locked folder")
 	}
 	renamed, _, err := c.Folders.Update(ctx, dir.ID, &cms.UpdateFolderRequest{Name: "Still frozen"}, nil)
@@ -84,7 +84,7 @@ func TestFolderLocksFreezeMoveAndDelete(t *testing.T) {
 	_, err = c.FolderLocks.Delete(ctx, lock.ID)
 	require.NoError(t, err)
 	_, err = c.FolderLocks.Delete(ctx, lock.ID)
-	st, code := apiCode(t, err)
+	st, code := apiStatusCode(t, err)
 	assert.Equal(t, 404, st)
 	assert.Equal(t, "not_found", code)
 	_, _, err = c.Folders.Update(ctx, dir.ID, &cms.UpdateFolderRequest{Parent: &cms.FolderRef{ID: "0"}}, nil)
@@ -104,39 +104,39 @@ func TestFolderLocksAccessAndErrors(t *testing.T) {
 	require.NoError(t, err)
 
 	_, _, err = c.FolderLocks.Create(ctx, dir.ID)
-	st, code := apiCode(t, err)
+	st, code := apiStatusCode(t, err)
 	assert.Equal(t, 404, st, "a stranger does not see the folder")
 	assert.Equal(t, "not_found", code)
 	_, _, err = c.FolderLocks.ListByFolder(ctx, dir.ID)
-	st, _ = apiCode(t, err)
+	st, _ = apiStatusCode(t, err)
 	assert.Equal(t, 404, st)
 
 	_, _, err = admin.Collaborations.Create(ctx, &cms.CreateCollaborationRequest{Item: cms.ItemRef{Type: cms.ItemTypeFolder, ID: dir.ID},
 		User: &cms.UserRef{ID: srv.UserID()}, Role: cms.CollaborationRoleViewer}, nil)
 	require.NoError(t, err)
 	_, _, err = c.FolderLocks.Create(ctx, dir.ID)
-	st, code = apiCode(t, err)
+	st, code = apiStatusCode(t, err)
 	assert.Equal(t, 403, st, "a viewer may not lock")
 	assert.Equal(t, "access_denied_insufficient_permissions", code)
 
 	lock, _, err := admin.FolderLocks.Create(ctx, dir.ID)
 	require.NoError(t, err)
 	_, err = c.FolderLocks.Delete(ctx, lock.ID)
-	st, _ = apiCode(t, err)
+	st, _ = apiStatusCode(t, err)
 	assert.Equal(t, 403, st, "nor unlock")
 
 	raw := srv.AdminClient(t)
 	_, err = rawJSON(ctx, raw, "POST", "/folder_locks", `{"folder":{"type":"folder","id":"0"}}`)
-	st, _ = apiCode(t, err)
+	st, _ = apiStatusCode(t, err)
 	assert.Equal(t, 404, st, "the root folder takes no lock")
 	for _, body := range []string{`{}`, `{"folder":{"type":"file","id":"` + dir.ID + `"}}`} {
 		_, err = rawJSON(ctx, raw, "POST", "/folder_locks", body)
-		st, code = apiCode(t, err)
+		st, code = apiStatusCode(t, err)
 		assert.Equal(t, 400, st, body)
 		assert.Equal(t, "bad_request", code, body)
 	}
 	_, err = rawJSON(ctx, raw, "POST", "/folder_locks", `{"folder":{"type":"folder","id":"`+dir.ID+`"},"locked_operations":{"move":true,"delete":false}}`)
-	st, code = apiCode(t, err)
+	st, code = apiStatusCode(t, err)
 	assert.Equal(t, 400, st)
 	assert.Equal(t, "schema_validation_failed", code)
 }

@@ -116,7 +116,7 @@ func TestZipDownloadStatusAndSkips(t *testing.T) {
 	assert.Empty(t, z.NameConflicts)
 	assert.False(t, z.ExpiresAt.IsZero())
 	_, _, err = c.ZipDownloads.Status(ctx, z)
-	st, _ := apiCode(t, err)
+	st, _ := apiStatusCode(t, err)
 	assert.Equal(t, 404, st, "no status before the download starts")
 
 	// The user loses access before the download: the folder is skipped.
@@ -138,7 +138,7 @@ func TestZipDownloadStatusAndSkips(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, &cms.ZipDownloadStatus{SkippedFolderCount: 1, State: cms.ZipDownloadStateSucceeded}, status)
 	_, _, err = admin.ZipDownloads.Status(ctx, z)
-	st, _ = apiCode(t, err)
+	st, _ = apiStatusCode(t, err)
 	assert.Equal(t, 404, st, "another user's status")
 }
 
@@ -171,7 +171,7 @@ func TestZipDownloadErrors(t *testing.T) {
 		{`{"items":[{"type":"folder","id":"` + dir.ID + `"}]}`, 403, "access_denied_insufficient_permissions"},
 	} {
 		_, err := rawJSON(ctx, c, "POST", "/zip_downloads", tc.body)
-		st, code := apiCode(t, err)
+		st, code := apiStatusCode(t, err)
 		assert.Equal(t, tc.status, st, tc.body)
 		assert.Equal(t, tc.code, code, tc.body)
 	}
