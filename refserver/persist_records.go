@@ -42,6 +42,10 @@ func (s *Server) recordKinds() []persist.Kind {
 		state.KFileRequests:    persist.KindOf("file_requests", persist.FileRequestKeys, persist.FileRequestRec, persist.LoadFileRequest, nil),
 		state.KCascadePolicies: persist.KindOf("metadata_cascade_policies", persist.CascadeKeys, persist.CascadeRec, persist.LoadCascade, (*state.Tx).CascadesLoaded),
 		state.KAvatars:         persist.KindOf("avatars", persist.AvatarKeys, persist.AvatarRec, persist.LoadAvatar, nil),
+		state.KFolderLocks:     persist.KindOf("folder_locks", persist.FolderLockKeys, persist.FolderLockRec, persist.LoadFolderLock, nil),
+		state.KFavorites:       persist.KindOf("collections", persist.FavoritesKeys, persist.FavoritesRec, persist.LoadFavorites, nil),
+		state.KRecentItems:     persist.KindOf("recent_items", persist.RecentItemKeys, persist.RecentItemRec, persist.LoadRecentItem, nil),
+		state.KZipDownloads:    persist.KindOf("zip_downloads", persist.ZipDownloadKeys, persist.ZipDownloadRec, persist.LoadZipDownload, nil),
 		state.KEvents:          persist.KindOf(persist.EventsBucket, persist.EventKeys, persist.EventRec, persist.LoadEvent, persist.EventsLoaded).Detached(),
 	}
 }
@@ -77,6 +81,10 @@ func (s *Server) clearState(tx *state.Tx) {
 	tx.InitFileRequests()
 	tx.InitCascadePolicies()
 	tx.InitAvatars()
+	tx.InitFolderLocks()
+	tx.InitFavorites()
+	tx.InitRecentItems()
+	tx.InitZipDownloads()
 }
 
 func (s *Server) metaKeys(*state.ReadTx) []string { return []string{state.MetaKey} }

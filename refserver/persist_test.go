@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"os"
@@ -152,6 +153,21 @@ func (c *scenario) run() {
 	c.call(201, "PUT", "/folders/"+mine+"/watermark", U, map[string]any{"watermark": map[string]any{"imprint": "default"}})
 	c.call(204, "DELETE", "/folders/"+mine+"/watermark", U, nil)
 	c.get(U, "/files/"+a+"/watermark")
+
+	// Folder locks, favorites, a zip download sent, recent items.
+	c.call(200, "POST", "/folder_locks", U, map[string]any{"folder": map[string]any{"type": "folder", "id": mine}})
+	c.get(U, "/folder_locks?folder_id="+mine)
+	favs := c.call(200, "GET", "/collections", U, nil)["entries"].([]any)[0].(map[string]any)["id"].(string)
+	c.call(200, "PUT", "/files/"+a, U, map[string]any{"collections": []any{map[string]any{"id": favs}}})
+	c.get(U, "/collections", "/collections/"+favs+"/items", "/files/"+a+"?fields=collections", "/recent_items?limit=2")
+	zipped := c.call(202, "POST", "/zip_downloads", U, map[string]any{"items": []any{map[string]any{"type": "folder", "id": mine}}})
+	zresp, err := e.hc.Get(zipped["download_url"].(string))
+	require.NoError(t, err)
+	_, err = io.Copy(io.Discard, zresp.Body)
+	require.NoError(t, err)
+	zresp.Body.Close()
+	require.Equal(t, 200, zresp.StatusCode)
+	c.get(U, strings.TrimPrefix(zipped["status_url"].(string), e.api("")))
 
 	// Retention on a folder, with a file under it.
 	rp := c.call(201, "POST", "/retention_policies", A, finitePolicy("Keep", 10))["id"].(string)

@@ -159,6 +159,38 @@ func (s *Server) registerAPI(mux *http.ServeMux) {
 		http.MethodPut:    {h: s.updateTaskAssignment},
 		http.MethodDelete: {h: s.deleteTaskAssignment},
 	}))
+	// Folder locks (folder_locks.go)
+	mux.Handle(state.APIRoot+"/folder_locks", s.route(map[string]endpoint{
+		http.MethodGet:  {h: s.listFolderLocks},
+		http.MethodPost: {h: s.createFolderLock},
+	}))
+	mux.Handle(state.APIRoot+"/folder_locks/{folder_lock_id}", s.route(map[string]endpoint{
+		http.MethodDelete: {h: s.deleteFolderLock},
+	}))
+	// Zip downloads (zip_downloads.go; the archive is on the content host, routes.go)
+	mux.Handle(state.APIRoot+"/zip_downloads", s.route(map[string]endpoint{
+		http.MethodPost: {h: s.createZipDownload},
+	}))
+	mux.Handle(state.APIRoot+"/zip_downloads/{zip_download_id}/status", s.route(map[string]endpoint{
+		http.MethodGet: {h: s.getZipDownloadStatus},
+	}))
+	// Collections and recent items (collections.go, recent_items.go)
+	mux.Handle(state.APIRoot+"/collections", s.route(map[string]endpoint{
+		http.MethodGet: {h: s.listCollections},
+	}))
+	mux.Handle(state.APIRoot+"/collections/{collection_id}", s.route(map[string]endpoint{
+		http.MethodGet: {h: s.getCollection},
+	}))
+	mux.Handle(state.APIRoot+"/collections/{collection_id}/items", s.route(map[string]endpoint{
+		http.MethodGet: {h: s.listCollectionItems},
+	}))
+	mux.Handle(state.APIRoot+"/recent_items", s.route(map[string]endpoint{
+		http.MethodGet: {h: s.listRecentItems},
+	}))
+	// Transfer of a user's owned folder (users_folder_transfer.go)
+	mux.Handle(state.APIRoot+"/users/{user_id}/folders/{folder_id}", s.route(map[string]endpoint{
+		http.MethodPut: {h: s.transferOwnedFolder, admin: true},
+	}))
 	// Watermarks (watermarks.go)
 	for _, typ := range []string{"file", "folder"} {
 		mux.Handle(state.APIRoot+"/"+typ+"s/{id}/watermark", s.route(map[string]endpoint{

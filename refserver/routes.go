@@ -257,5 +257,8 @@ func (s *Server) contentMux() http.Handler {
 			http.MethodGet: {h: s.servePlaceholder(f), noAuth: true},
 		}))
 	}
+	mux.Handle("/zip_downloads/{token}/content", s.route(map[string]endpoint{
+		http.MethodGet: {h: s.serveZipContent, noAuth: true}, // zip_downloads.go
+	}))
 	return mux
 }

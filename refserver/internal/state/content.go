@@ -427,6 +427,9 @@ func (s *Tx) Extra(it *Item, field string, p *Principal) (any, bool) {
 	if v, ok := s.browserField(it, field, p); ok {
 		return v, true // browserfields.go
 	}
+	if field == "collections" {
+		return s.itemCollections(p, it), true // collections.go
+	}
 	switch field {
 	case "permissions":
 		return s.callerPermissions(p, it), true // access.go
@@ -462,6 +465,7 @@ func (s *Tx) Extra(it *Item, field string, p *Principal) (any, bool) {
 	case "is_package":
 		return false, true
 	case "expiring_embed_link":
+		s.noteInteraction(p.User, it, InteractionPreview) // recent_items.go
 		return s.embedLink(it, p), true
 	case "uploader_display_name":
 		return it.Current().By.Name, true

@@ -51,6 +51,10 @@ const (
 	KFileRequests                  // file requests
 	KCascadePolicies               // metadata cascade policies
 	KAvatars                       // user avatars, by user id
+	KFolderLocks                   // folder locks
+	KFavorites                     // a user's favorites collection, by user id
+	KRecentItems                   // a user's recent items, by user id
+	KZipDownloads                  // zip downloads, by id
 	KEvents                        // the event history and its head position
 	NumKinds
 )

@@ -29,6 +29,10 @@ func (s *Tx) InitResources() {
 	s.InitFileRequests()
 	s.InitCascadePolicies()
 	s.InitAvatars()
+	s.InitFolderLocks()
+	s.InitFavorites()
+	s.InitRecentItems()
+	s.InitZipDownloads()
 }
 
 // Cross-resource hooks. The content code (files, folders, uploads, trash)
@@ -72,4 +76,7 @@ func (s *Tx) itemPurged(it *Item) {
 	s.commentsItemPurged(it)
 	s.fileRequestsItemPurged(it)
 	s.cascadeItemPurged(it)
+	s.folderLocksItemPurged(it)
+	s.favoritesItemPurged(it)
+	s.recentItemPurged(it)
 }

@@ -146,6 +146,11 @@ type model struct {
 	FileRequests fileRequestState
 	Cascades     cascadeState
 	Avatars      avatarState
+	// Issue #34's families (one file each).
+	FolderLocks folderLockState  // folder_locks.go
+	Favorites   favoriteState    // collections.go
+	Recent      recentItemState  // recent_items.go
+	Zips        zipDownloadState // zip_downloads.go
 
 	pageHidden map[string]bool // HideFromPages (listpage.go)
 }

@@ -15,4 +15,5 @@ const (
 	StatusConflict                     = 409
 	StatusPreconditionFailed           = 412
 	StatusRequestedRangeNotSatisfiable = 416
+	StatusTooManyRequests              = 429
 )
