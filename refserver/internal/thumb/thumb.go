@@ -221,7 +221,20 @@ func (s *Service) make(k Key) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return Encode(Scale(src, k.Side), k.Format)
+	img := Scale(src, k.Side)
+	if k.Format == JPG {
+		img = onWhite(img) // JPEG has no alpha: transparency shows white, not black
+	}
+	return Encode(img, k.Format)
+}
+
+// onWhite composes img over a white background.
+func onWhite(img image.Image) image.Image {
+	b := img.Bounds()
+	dst := image.NewRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
+	draw.Draw(dst, dst.Bounds(), image.White, image.Point{}, draw.Src)
+	draw.Draw(dst, dst.Bounds(), img, b.Min, draw.Over)
+	return dst
 }
 
 // Scale returns src scaled down (never up) to fit a side × side square,

@@ -82,6 +82,21 @@ func TestScaleRealImages(t *testing.T) {
 	assert.Equal(t, 20, cfg.Width)
 }
 
+func TestJPEGOfTransparentImageIsOnWhite(t *testing.T) {
+	t.Parallel()
+	st := blob.NewMemory()
+	svc := New(st, Options{})
+	t.Cleanup(svc.Close)
+	clear := image.NewNRGBA(image.Rect(0, 0, 40, 40)) // fully transparent
+	id := put(t, st, encodeAs(t, clear, "png"))
+	data, status := svc.Wait(context.Background(), Key{BlobID: id, Format: JPG, Side: 32})
+	require.Equal(t, Ready, status)
+	img, err := jpeg.Decode(bytes.NewReader(data))
+	require.NoError(t, err)
+	r, g, b, _ := img.At(10, 10).RGBA()
+	assert.Greater(t, min(r, g, b), uint32(0xf000), "transparent shows white")
+}
+
 func TestPendingThenReady(t *testing.T) {
 	t.Parallel()
 	st := blob.NewMemory()
