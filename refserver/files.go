@@ -38,13 +38,17 @@ func (s *Server) getFile(w http.ResponseWriter, r *http.Request, p *state.Princi
 	if aerr != nil {
 		return aerr
 	}
+	hints, aerr := repHints(r)
+	if aerr != nil {
+		return aerr
+	}
 	var mark uint64
-	err := s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+	err := s.change(w, withRepHints(hints, func(tx *state.Tx) (state.Reply, *wire.Error) {
 		m0 := tx.MarkCount()
 		rep, aerr := tx.GetItem(p, rd, state.CollectionQuery{})
 		mark = tx.ItemReadWait(m0, id)
 		return rep, aerr
-	})
+	}))
 	if rd.Link == nil { // through a shared link, the answer depends on the link's folder too
 		answersRead(w, mark)
 	}

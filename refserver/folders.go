@@ -142,7 +142,11 @@ func (s *Server) getFolder(w http.ResponseWriter, r *http.Request, p *state.Prin
 	if aerr != nil {
 		return aerr
 	}
-	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) { return tx.GetItem(p, rd, q) })
+	hints, aerr := repHints(r)
+	if aerr != nil {
+		return aerr
+	}
+	return s.change(w, withRepHints(hints, func(tx *state.Tx) (state.Reply, *wire.Error) { return tx.GetItem(p, rd, q) }))
 }
 
 // listFolderItems serves GET /folders/{folder_id}/items with offset or
@@ -160,10 +164,14 @@ func (s *Server) listFolderItems(w http.ResponseWriter, r *http.Request, p *stat
 	if aerr != nil {
 		return aerr
 	}
+	hints, aerr := repHints(r)
+	if aerr != nil {
+		return aerr
+	}
 	if rd.Link != nil || rd.Fields != nil {
 		// Through a shared link the answer depends on the link's folder;
 		// full entries show more than their own records (a folder's size).
-		return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) { return tx.ListFolderItems(p, rd, q) })
+		return s.change(w, withRepHints(hints, func(tx *state.Tx) (state.Reply, *wire.Error) { return tx.ListFolderItems(p, rd, q) }))
 	}
 	var (
 		mark   uint64

@@ -15,7 +15,11 @@ func (s *Server) listRecentItems(w http.ResponseWriter, r *http.Request, p *stat
 		return aerr
 	}
 	fields := parseFields(r)
-	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+	hints, aerr := repHints(r)
+	if aerr != nil {
+		return aerr
+	}
+	return s.change(w, withRepHints(hints, func(tx *state.Tx) (state.Reply, *wire.Error) {
 		return tx.ListRecentItems(p, q, fields)
-	})
+	}))
 }

@@ -235,5 +235,9 @@ func (s *Server) searchItems(w http.ResponseWriter, r *http.Request, p *state.Pr
 	if q.Enterprise && !p.SeesAll() {
 		return wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "The enterprise_content scope is not enabled for this user")
 	}
-	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) { return tx.SearchTx(r.Context(), p, q) })
+	hints, aerr := repHints(r)
+	if aerr != nil {
+		return aerr
+	}
+	return s.change(w, withRepHints(hints, func(tx *state.Tx) (state.Reply, *wire.Error) { return tx.SearchTx(r.Context(), p, q) }))
 }
