@@ -488,3 +488,35 @@ func TestLegalHoldLifecycle(t *testing.T) {
 		})
 	})
 }
+
+// TestDeleteRetentionAssignment: the assignment of a non-modifiable policy
+// stays, with what it retains; another one goes, and so does the
+// retention it alone gave.
+func TestDeleteRetentionAssignment(t *testing.T) {
+	for _, c := range []struct {
+		retType string
+		status  int
+	}{
+		{state.RetentionNonModifiable, 403},
+		{state.RetentionModifiable, 0},
+	} {
+		t.Run(c.retType, func(t *testing.T) {
+			w := newWorld(t)
+			w.update(func(tx *state.Tx) {
+				rp := w.policy(tx, "p", state.RetentionIndefinite, 0, c.retType)
+				if aerr := w.assign(tx, rp, state.AssignFolder, w.folder.ID, ""); aerr != nil {
+					t.Fatal(aerr)
+				}
+				a := tx.Retention.AssignOrder[len(tx.Retention.AssignOrder)-1]
+				if aerr := DeleteRetentionAssignment(tx, a); code(aerr) != c.status {
+					t.Fatalf("got %v, want status %d", aerr, c.status)
+				}
+				_, kept := tx.Retention.Assignments[a.ID]
+				retained := tx.PurgeBlocked(w.file) != nil
+				if want := c.status != 0; kept != want || retained != want {
+					t.Fatalf("assignment kept %v, file retained %v; want %v", kept, retained, want)
+				}
+			})
+		})
+	}
+}
