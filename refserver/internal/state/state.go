@@ -217,11 +217,3 @@ func RandomBytes(n int) []byte {
 
 // RandomHex returns n random bytes in hex (2n characters): tokens, keys.
 func RandomHex(n int) string { return hex.EncodeToString(RandomBytes(n)) }
-
-// BeginForTest takes the state's lock and hands out the transaction until
-// end is called: for the tests of package refserver that set up or read
-// the model across statements. Only tests call it (TestHouseRules).
-func (s *State) BeginForTest() (tx *Tx, end func()) {
-	s.mu.Lock()
-	return &Tx{ReadTx{&s.m}}, s.mu.Unlock
-}
