@@ -1,6 +1,7 @@
 package cms
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"iter"
@@ -31,13 +32,30 @@ func (p *MarkerPage[T]) UnmarshalJSON(b []byte) error {
 		Limit      flexInt    `json:"limit"`
 		NextMarker flexString `json:"next_marker"`
 		PrevMarker flexString `json:"prev_marker"`
-		Order      []Order    `json:"order"`
+		Order      orderList  `json:"order"`
 	}
 	if err := decodeJSON(b, &w); err != nil {
 		return err
 	}
 	*p = MarkerPage[T]{Entries: w.Entries, Limit: int(w.Limit), NextMarker: string(w.NextMarker), PrevMarker: string(w.PrevMarker), Order: w.Order}
 	return nil
+}
+
+// orderList decodes the order of a list: a list of sort keys, or the one
+// sort key GET /recent_items sends as an object ({"by":"interacted_at",
+// "direction":"DESC"}, as Box UI Elements reads it).
+type orderList []Order
+
+func (o *orderList) UnmarshalJSON(b []byte) error {
+	if t := bytes.TrimSpace(b); len(t) > 0 && t[0] == '{' {
+		var one Order
+		if err := json.Unmarshal(t, &one); err != nil {
+			return err
+		}
+		*o = orderList{one}
+		return nil
+	}
+	return json.Unmarshal(b, (*[]Order)(o))
 }
 
 // OffsetPage is one page of an offset-paged list.

@@ -58,7 +58,8 @@ func TestUpdateRenameMoveAndRules(t *testing.T) {
 		{"/files/" + fid, map[string]any{"parent": map[string]any{"id": hidden}}, nil, http.StatusNotFound, wire.CodeNotFound},
 		{"/files/" + fid, map[string]any{"parent": map[string]any{}}, nil, http.StatusBadRequest, wire.CodeBadRequest},
 		{"/files/" + fid, map[string]any{"sync_state": "synced"}, nil, http.StatusBadRequest, wire.CodeBadRequest},
-		{"/files/" + fid, map[string]any{"collections": []any{map[string]any{"id": "1"}}}, nil, http.StatusBadRequest, wire.CodeBadRequest},
+		{"/files/" + fid, map[string]any{"collections": []any{map[string]any{"id": "1"}}}, nil, http.StatusNotFound, wire.CodeNotFound}, // not the caller's collection (collections.go)
+		{"/files/" + fid, map[string]any{"collections": []any{map[string]any{}}}, nil, http.StatusBadRequest, wire.CodeBadRequest},
 		{"/files/" + fid, map[string]any{"disposition_at": "2030-01-01T00:00:00Z"}, nil, http.StatusForbidden, wire.CodeAccessDenied},
 		{"/files/" + fid, map[string]any{"name": nil}, nil, http.StatusBadRequest, wire.CodeBadRequest},
 		{"/files/" + fid, map[string]any{"unknown": 1}, nil, http.StatusBadRequest, wire.CodeBadRequest},

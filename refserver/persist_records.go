@@ -37,6 +37,15 @@ func (s *Server) recordKinds() []persist.Kind {
 		state.KCollabs:         persist.KindOf("collaborations", (*state.ReadTx).CollabKeys, (*state.ReadTx).CollabRec, (*state.Tx).LoadCollab, nil),
 		state.KComments:        persist.KindOf("comments", (*state.ReadTx).CommentKeys, (*state.ReadTx).CommentRec, (*state.Tx).LoadComment, (*state.Tx).CommentsLoaded),
 		state.KWebhooks:        persist.KindOf("webhooks", (*state.ReadTx).WebhookKeys, (*state.ReadTx).WebhookRec, (*state.Tx).LoadWebhook, nil),
+		state.KEmailAliases:    persist.KindOf("email_aliases", persist.EmailAliasKeys, persist.EmailAliasRec, persist.LoadEmailAlias, nil),
+		state.KInvites:         persist.KindOf("invites", persist.InviteKeys, persist.InviteRec, persist.LoadInvite, nil),
+		state.KFileRequests:    persist.KindOf("file_requests", persist.FileRequestKeys, persist.FileRequestRec, persist.LoadFileRequest, nil),
+		state.KCascadePolicies: persist.KindOf("metadata_cascade_policies", persist.CascadeKeys, persist.CascadeRec, persist.LoadCascade, (*state.Tx).CascadesLoaded),
+		state.KAvatars:         persist.KindOf("avatars", persist.AvatarKeys, persist.AvatarRec, persist.LoadAvatar, nil),
+		state.KFolderLocks:     persist.KindOf("folder_locks", persist.FolderLockKeys, persist.FolderLockRec, persist.LoadFolderLock, nil),
+		state.KFavorites:       persist.KindOf("collections", persist.FavoritesKeys, persist.FavoritesRec, persist.LoadFavorites, nil),
+		state.KRecentItems:     persist.KindOf("recent_items", persist.RecentItemKeys, persist.RecentItemRec, persist.LoadRecentItem, nil),
+		state.KZipDownloads:    persist.KindOf("zip_downloads", persist.ZipDownloadKeys, persist.ZipDownloadRec, persist.LoadZipDownload, nil),
 		state.KEvents:          persist.KindOf(persist.EventsBucket, persist.EventKeys, persist.EventRec, persist.LoadEvent, persist.EventsLoaded).Detached(),
 	}
 }
@@ -67,6 +76,15 @@ func (s *Server) clearState(tx *state.Tx) {
 	tx.InitWebhooks()
 	tx.InitCollabs()
 	tx.InitComments()
+	tx.InitEmailAliases()
+	tx.InitInvites()
+	tx.InitFileRequests()
+	tx.InitCascadePolicies()
+	tx.InitAvatars()
+	tx.InitFolderLocks()
+	tx.InitFavorites()
+	tx.InitRecentItems()
+	tx.InitZipDownloads()
 }
 
 func (s *Server) metaKeys(*state.ReadTx) []string { return []string{state.MetaKey} }

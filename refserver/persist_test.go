@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"os"
@@ -153,6 +154,21 @@ func (c *scenario) run() {
 	c.call(204, "DELETE", "/folders/"+mine+"/watermark", U, nil)
 	c.get(U, "/files/"+a+"/watermark")
 
+	// Folder locks, favorites, a zip download sent, recent items.
+	c.call(200, "POST", "/folder_locks", U, map[string]any{"folder": map[string]any{"type": "folder", "id": mine}})
+	c.get(U, "/folder_locks?folder_id="+mine)
+	favs := c.call(200, "GET", "/collections", U, nil)["entries"].([]any)[0].(map[string]any)["id"].(string)
+	c.call(200, "PUT", "/files/"+a, U, map[string]any{"collections": []any{map[string]any{"id": favs}}})
+	c.get(U, "/collections", "/collections/"+favs+"/items", "/files/"+a+"?fields=collections", "/recent_items?limit=2")
+	zipped := c.call(202, "POST", "/zip_downloads", U, map[string]any{"items": []any{map[string]any{"type": "folder", "id": mine}}})
+	zresp, err := e.hc.Get(zipped["download_url"].(string))
+	require.NoError(t, err)
+	_, err = io.Copy(io.Discard, zresp.Body)
+	require.NoError(t, err)
+	zresp.Body.Close()
+	require.Equal(t, 200, zresp.StatusCode)
+	c.get(U, strings.TrimPrefix(zipped["status_url"].(string), e.api("")))
+
 	// Retention on a folder, with a file under it.
 	rp := c.call(201, "POST", "/retention_policies", A, finitePolicy("Keep", 10))["id"].(string)
 	ra := c.call(201, "POST", "/retention_policy_assignments", A, assignTo(rp, "folder", docs))["id"].(string)
@@ -212,6 +228,42 @@ func (c *scenario) run() {
 		c.get(x["access_token"].(string), "/users/me")
 	}
 	c.get(down["access_token"].(string), "/files/"+a)
+	c.families(mine)
+}
+
+// families adds the records of issue 34's families: an email alias, an
+// invite of an external user (Options.ExternalUsers), a file request.
+func (c *scenario) families(folder string) {
+	A := c.e.s.AdminToken()
+	alias := c.call(201, "POST", "/users/"+c.e.s.UserID()+"/email_aliases", A, map[string]any{"email": "alias@cms.test"})
+	c.call(204, "DELETE", "/users/"+c.e.s.UserID()+"/email_aliases/"+alias["id"].(string), A, nil)
+	c.call(201, "POST", "/users/"+c.e.s.UserID()+"/email_aliases", A, map[string]any{"email": "kept@cms.test"})
+	c.get(A, "/users/"+c.e.s.UserID()+"/email_aliases")
+	in := c.call(200, "POST", "/invites", A, map[string]any{"enterprise": map[string]any{"id": c.e.s.EnterpriseID()},
+		"actionable_by": map[string]any{"login": "guest@partner.test"}})
+	c.get(A, "/invites/"+in["id"].(string))
+	fr, err := c.e.s.AddFileRequest(folder)
+	require.NoError(c.t, err)
+	c.call(200, "PUT", "/file_requests/"+fr, A, map[string]any{"description": "receipts", "status": "inactive"})
+	c.get(A, "/file_requests/"+fr)
+	// The classification template: labels keep their staticConfig.
+	c.call(201, "POST", "/metadata_templates/schema", A, map[string]any{"scope": "enterprise", "templateKey": "securityClassification-6VMVochwUWo",
+		"displayName": "Classification", "fields": []any{map[string]any{"type": "enum", "key": "Box__Security__Classification__Key",
+			"displayName": "Classification", "options": []any{map[string]any{"key": "Secret",
+				"staticConfig": map[string]any{"classification": map[string]any{"classificationDefinition": "Few", "colorID": 3}}}}}}})
+	c.get(A, "/metadata_templates/enterprise/securityClassification-6VMVochwUWo/schema")
+	// A cascade policy, applied.
+	c.call(201, "POST", "/metadata_templates/schema", A, map[string]any{"scope": "enterprise", "templateKey": "cascaded", "displayName": "Cascaded",
+		"fields": []any{map[string]any{"type": "string", "key": "k", "displayName": "K"}}})
+	c.call(201, "POST", "/folders/"+folder+"/metadata/enterprise/cascaded", A, map[string]any{"k": "v"})
+	pol := c.call(201, "POST", "/metadata_cascade_policies", A, map[string]any{"folder_id": folder, "scope": "enterprise", "templateKey": "cascaded"})
+	c.call(202, "POST", "/metadata_cascade_policies/"+pol["id"].(string)+"/apply", A, map[string]any{"conflict_resolution": "overwrite"})
+	c.get(A, "/metadata_cascade_policies/"+pol["id"].(string), "/metadata_cascade_policies?folder_id="+folder)
+	// An avatar (its image is a blob of the store).
+	body, ct := avatarBody(c.t, "me.png", 8, 8)
+	resp, m := c.e.do("POST", c.e.api("/users/"+c.e.s.UserID()+"/avatar"), A, body, hdr{"Content-Type": ct})
+	require.Equal(c.t, 201, resp.StatusCode, "%s", m)
+	c.get(A, "/users/"+c.e.s.UserID()+"/avatar")
 }
 
 // session creates an upload session for data (parts of 4 bytes) with its
@@ -272,7 +324,7 @@ func (c *scenario) answers(e *env) []string {
 // same directory must hold the same records and give the same answers.
 func TestPersistRestartKeepsEverything(t *testing.T) {
 	dir := t.TempDir()
-	opts := Options{DataDir: dir, LegalHoldReleaseDelay: -1}
+	opts := Options{DataDir: dir, LegalHoldReleaseDelay: -1, ExternalUsers: []string{"guest@partner.test"}}
 	e := newEnv(t, opts)
 	require.False(t, e.s.Restored())
 	c := &scenario{t: t, e: e}

@@ -146,6 +146,38 @@ func (s *Server) registerAPI(mux *http.ServeMux) {
 		http.MethodPut:    {h: s.updateTaskAssignment},
 		http.MethodDelete: {h: s.deleteTaskAssignment},
 	}))
+	// Folder locks (folder_locks.go)
+	mux.Handle(state.APIRoot+"/folder_locks", s.route(map[string]endpoint{
+		http.MethodGet:  {h: s.listFolderLocks},
+		http.MethodPost: {h: s.createFolderLock},
+	}))
+	mux.Handle(state.APIRoot+"/folder_locks/{folder_lock_id}", s.route(map[string]endpoint{
+		http.MethodDelete: {h: s.deleteFolderLock},
+	}))
+	// Zip downloads (zip_downloads.go; the archive is on the content host, routes.go)
+	mux.Handle(state.APIRoot+"/zip_downloads", s.route(map[string]endpoint{
+		http.MethodPost: {h: s.createZipDownload},
+	}))
+	mux.Handle(state.APIRoot+"/zip_downloads/{zip_download_id}/status", s.route(map[string]endpoint{
+		http.MethodGet: {h: s.getZipDownloadStatus},
+	}))
+	// Collections and recent items (collections.go, recent_items.go)
+	mux.Handle(state.APIRoot+"/collections", s.route(map[string]endpoint{
+		http.MethodGet: {h: s.listCollections},
+	}))
+	mux.Handle(state.APIRoot+"/collections/{collection_id}", s.route(map[string]endpoint{
+		http.MethodGet: {h: s.getCollection},
+	}))
+	mux.Handle(state.APIRoot+"/collections/{collection_id}/items", s.route(map[string]endpoint{
+		http.MethodGet: {h: s.listCollectionItems},
+	}))
+	mux.Handle(state.APIRoot+"/recent_items", s.route(map[string]endpoint{
+		http.MethodGet: {h: s.listRecentItems},
+	}))
+	// Transfer of a user's owned folder (users_folder_transfer.go)
+	mux.Handle(state.APIRoot+"/users/{user_id}/folders/{folder_id}", s.route(map[string]endpoint{
+		http.MethodPut: {h: s.transferOwnedFolder, admin: true},
+	}))
 	// Watermarks (watermarks.go)
 	for _, typ := range []string{"file", "folder"} {
 		mux.Handle(state.APIRoot+"/"+typ+"s/{id}/watermark", s.route(map[string]endpoint{
@@ -307,5 +339,47 @@ func (s *Server) registerAPI(mux *http.ServeMux) {
 	mux.Handle(state.APIRoot+"/device_pinners/{device_pinner_id}", s.route(map[string]endpoint{
 		http.MethodGet:    {h: s.getDevicePin, fullToken: true, admin: true},
 		http.MethodDelete: {h: s.deleteDevicePin, fullToken: true, admin: true},
+	}))
+	// Email aliases (email_aliases.go)
+	mux.Handle(state.APIRoot+"/users/{user_id}/email_aliases", s.route(map[string]endpoint{
+		http.MethodGet:  {h: s.listEmailAliases, fullToken: true},
+		http.MethodPost: {h: s.createEmailAlias, fullToken: true},
+	}))
+	mux.Handle(state.APIRoot+"/users/{user_id}/email_aliases/{email_alias_id}", s.route(map[string]endpoint{
+		http.MethodDelete: {h: s.deleteEmailAlias, fullToken: true},
+	}))
+	// Invites (invites.go)
+	mux.Handle(state.APIRoot+"/invites", s.route(map[string]endpoint{
+		http.MethodPost: {h: s.createInvite, fullToken: true, admin: true},
+	}))
+	mux.Handle(state.APIRoot+"/invites/{invite_id}", s.route(map[string]endpoint{
+		http.MethodGet: {h: s.getInvite, fullToken: true, admin: true},
+	}))
+	// File requests (file_requests.go)
+	mux.Handle(state.APIRoot+"/file_requests/{file_request_id}", s.route(map[string]endpoint{
+		http.MethodGet:    {h: s.getFileRequest},
+		http.MethodPut:    {h: s.updateFileRequest},
+		http.MethodDelete: {h: s.deleteFileRequest},
+	}))
+	mux.Handle(state.APIRoot+"/file_requests/{file_request_id}/copy", s.route(map[string]endpoint{
+		http.MethodPost: {h: s.copyFileRequest},
+	}))
+	// Metadata cascade policies (metadata_cascade_policies.go)
+	mux.Handle(state.APIRoot+"/metadata_cascade_policies", s.route(map[string]endpoint{
+		http.MethodGet:  {h: s.listCascadePolicies},
+		http.MethodPost: {h: s.createCascadePolicy},
+	}))
+	mux.Handle(state.APIRoot+"/metadata_cascade_policies/{metadata_cascade_policy_id}", s.route(map[string]endpoint{
+		http.MethodGet:    {h: s.getCascadePolicy},
+		http.MethodDelete: {h: s.deleteCascadePolicy},
+	}))
+	mux.Handle(state.APIRoot+"/metadata_cascade_policies/{metadata_cascade_policy_id}/apply", s.route(map[string]endpoint{
+		http.MethodPost: {h: s.applyCascadePolicy},
+	}))
+	// Avatars (avatars.go)
+	mux.Handle(state.APIRoot+"/users/{user_id}/avatar", s.route(map[string]endpoint{
+		http.MethodGet:    {h: s.getAvatar, fullToken: true},
+		http.MethodPost:   {h: s.uploadAvatar, fullToken: true},
+		http.MethodDelete: {h: s.deleteAvatar, fullToken: true},
 	}))
 }

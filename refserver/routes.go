@@ -251,5 +251,8 @@ func (s *Server) contentMux() http.Handler {
 	mux.Handle("/embed/{token}", s.route(map[string]endpoint{
 		http.MethodGet: {h: s.serveEmbed, noAuth: true},
 	}))
+	mux.Handle("/zip_downloads/{token}/content", s.route(map[string]endpoint{
+		http.MethodGet: {h: s.serveZipContent, noAuth: true}, // zip_downloads.go
+	}))
 	return mux
 }

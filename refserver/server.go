@@ -168,6 +168,20 @@ type Options struct {
 	// default for a server on this machine, or an entry "*", allows any
 	// origin; a malformed entry is an error of New and Start.
 	CORSOrigins []string
+	// ExternalUsers are the logins of Box users outside the enterprise (no
+	// enterprise, as free accounts), made at start unless a user has the
+	// login already: the users POST /invites invites. A login of the
+	// enterprise's own users is refused. The API cannot create them.
+	ExternalUsers []string
+	// EnterpriseDomains are the domains registered to the enterprise, which
+	// email aliases must use (default: the domain of the admin's login,
+	// cms.test).
+	EnterpriseDomains []string
+	// FileRequests is how many file requests a fresh server (not one
+	// resumed from DataDir) gets, each on a new folder "File request <n>" of
+	// the managed user's root (FileRequestIDs lists them; AddFileRequest
+	// makes more). The service creates them in its web app only.
+	FileRequests int
 }
 
 // RequestRecord is one request the server received, for wire assertions.
@@ -323,7 +337,8 @@ func newServer(opts Options) (*Server, error) {
 				WebhookPrimaryKey: opts.WebhookPrimaryKey, WebhookSecondaryKey: opts.WebhookSecondaryKey,
 				RetryAfter: opts.RetryAfter, SignedURLTTL: opts.SignedURLTTL,
 				ContentNotReady: opts.ContentNotReady, LegalHoldReleaseDelay: opts.LegalHoldReleaseDelay,
-				EventHistory: opts.EventHistory, ChunkedMinSize: opts.ChunkedMinSize, PartSize: opts.PartSize,
+				EnterpriseDomains: lowerAll(opts.EnterpriseDomains),
+				EventHistory:      opts.EventHistory, ChunkedMinSize: opts.ChunkedMinSize, PartSize: opts.PartSize,
 				SearchIndexDelay: opts.SearchIndexDelay,
 			},
 			Now:       opts.Now,
@@ -358,6 +373,10 @@ func newServer(opts Options) (*Server, error) {
 		// The content host changes nothing and streams: it is not held.
 		s.handlers[state.RoleAPI] = s.persistHandler(s.handlers[state.RoleAPI])
 		s.handlers[state.RoleUpload] = s.persistHandler(s.handlers[state.RoleUpload])
+	}
+	if err := s.seedFamilies(); err != nil {
+		_ = s.closeState()
+		return nil, err
 	}
 	s.st.Update(func(tx *state.Tx) { tx.EventsOn = true })
 	return s, nil

@@ -214,7 +214,6 @@ const scenarios = [
 	},
 	{
 		name: 'Recents view',
-		pending: 'GET /recent_items has no route (and its answer needs order)',
 		async run(t) {
 			await t.open('?view=recents');
 			await t.page.getByText('Recents', { exact: true }).first().waitFor();

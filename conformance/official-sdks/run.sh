@@ -163,8 +163,12 @@ start_server() {
 	exit 1
 }
 
-start_server strict -device-pins 4 -long-poll-timeout 10s
-start_server lenient -ignore-content-auth -device-pins 4 -long-poll-timeout 10s
+# Both also seed a file request (the API cannot make one), a user outside
+# the enterprise for POST /invites, and register boxdemo.com for email
+# aliases (the SDKs' own tests use it).
+EXTERNAL_USER_EMAIL=guest@partner.test
+start_server strict -device-pins 4 -long-poll-timeout 10s -file-requests 1 -external-users "$EXTERNAL_USER_EMAIL" -enterprise-domains cms.test,boxdemo.com
+start_server lenient -ignore-content-auth -device-pins 4 -long-poll-timeout 10s -file-requests 1 -external-users "$EXTERNAL_USER_EMAIL" -enterprise-domains cms.test,boxdemo.com
 
 # run_sdk SCRIPT SERVER runs one SDK script against one server.
 passed=0
@@ -181,6 +185,9 @@ run_sdk() {
 		APP_CONFIG="$work/$server-app.json" \
 		WEBHOOK_PRIMARY_KEY=$(json_get "$line" .webhook_keys.primary) \
 		WEBHOOK_SECONDARY_KEY=$(json_get "$line" .webhook_keys.secondary) \
+		USER_ID=$(json_get "$line" .users.user) \
+		FILE_REQUEST_ID=$(json_get "$line" .file_requests | tr -d "[]\"' \n" | cut -d, -f1) \
+		EXTERNAL_USER_EMAIL=$EXTERNAL_USER_EMAIL \
 		NODE_NO_WARNINGS=1 \
 		"$interpreter" "$here/$script"; then
 		passed=$((passed + 1))

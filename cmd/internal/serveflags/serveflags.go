@@ -79,14 +79,23 @@ func Register(fs *flag.FlagSet) *Config {
 		}
 		return nil
 	})
+	fs.Func("external-users", "comma-separated logins of Box users outside the enterprise, for POST /invites (made at start unless they exist)", func(v string) error {
+		o.ExternalUsers = append(o.ExternalUsers, splitList(v)...)
+		return nil
+	})
+	fs.Func("enterprise-domains", "comma-separated domains registered to the enterprise, which email aliases must use (default: cms.test)", func(v string) error {
+		o.EnterpriseDomains = append(o.EnterpriseDomains, splitList(v)...)
+		return nil
+	})
+	fs.IntVar(&o.FileRequests, "file-requests", 0, "give a fresh server this many file requests, each on a new folder of the managed user (the API cannot create them)")
 	fs.StringVar(&c.AppConfig, "app-config", "", "register an app authorized in the enterprise and write its config.json (client credentials and JWT) to this file")
 	return c
 }
 
 // Validate checks what the flags cannot.
 func (c *Config) Validate() error {
-	if c.Options.PartSize < 0 || c.Options.ChunkedMinSize < 0 || c.DevicePins < 0 {
-		return errors.New("-part-size, -chunked-min-size and -device-pins must not be negative")
+	if c.Options.PartSize < 0 || c.Options.ChunkedMinSize < 0 || c.DevicePins < 0 || c.Options.FileRequests < 0 {
+		return errors.New("-part-size, -chunked-min-size and -device-pins must not be negative (nor -file-requests)")
 	}
 	return nil
 }
@@ -103,6 +112,22 @@ type StartupLine struct {
 	WebhookKeys map[string]string `json:"webhook_keys"`
 	// ClientID is the app registered by -app-config.
 	ClientID string `json:"client_id,omitempty"`
+	// FileRequests are the ids of the server's file requests (-file-requests).
+	FileRequests []string `json:"file_requests,omitempty"`
+	// ExternalUsers maps the login of each user outside the enterprise
+	// (-external-users) to the user's id.
+	ExternalUsers map[string]string `json:"external_users,omitempty"`
+}
+
+// splitList splits a comma-separated flag value, dropping empty entries.
+func splitList(v string) []string {
+	var out []string
+	for _, s := range strings.Split(v, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // Start validates c, starts the server (logging requests to logTo with
@@ -156,5 +181,6 @@ func (c *Config) prepare(srv *refserver.Server) (*StartupLine, error) {
 		Users:        map[string]string{"admin": srv.AdminUserID(), "user": srv.UserID()},
 		WebhookKeys:  map[string]string{"primary": primary, "secondary": secondary},
 		ClientID:     clientID,
+		FileRequests: srv.FileRequestIDs(), ExternalUsers: srv.ExternalUsers(),
 	}, nil
 }

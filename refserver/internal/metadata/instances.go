@@ -108,33 +108,5 @@ func CreateInstance(s *state.Tx, ip InstancePath, p *state.Principal, raw map[st
 // step, and bumps $version when anything changed; it reports whether
 // anything did.
 func SetValues(s *state.Tx, in *state.MDInstance, values map[string]state.MDVal) bool {
-	var changed []string
-	for k, v := range in.Values {
-		if nv, ok := values[k]; !ok || !nv.Equal(v) {
-			changed = append(changed, k)
-		}
-	}
-	for k := range values {
-		if _, ok := in.Values[k]; !ok {
-			changed = append(changed, k)
-		}
-	}
-	if len(changed) == 0 {
-		return false
-	}
-	t := in.Tmpl
-	var touched []*state.SortIndex
-	for _, k := range changed {
-		if idx := t.Sorted[k]; idx != nil {
-			idx.Remove(in)
-			touched = append(touched, idx)
-		}
-	}
-	in.Values = values
-	for _, idx := range touched {
-		idx.Insert(in)
-	}
-	in.Version++
-	s.Dirty(state.KInstances, in.ID)
-	return true
+	return s.SetInstanceValues(in, values)
 }

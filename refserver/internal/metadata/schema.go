@@ -263,7 +263,7 @@ func (d *SchemaDraft) addOption(op SchemaOp) *wire.Error {
 	if data.Key == nil {
 		return wire.BadRequest("Missing required member: data.key")
 	}
-	return f.AddOption(*data.Key)
+	return addOption(f, data)
 }
 
 // changeOption runs editEnumOption, editMultiSelectOption,
@@ -296,6 +296,13 @@ func (d *SchemaDraft) changeOption(op SchemaOp) *wire.Error {
 	}
 	if data.Key == nil {
 		return wire.BadRequest("Missing required member: data.key")
+	}
+	cfg, aerr := data.staticConfig()
+	if aerr != nil {
+		return aerr
+	}
+	if cfg != nil {
+		o.StaticConfig = cfg
 	}
 	if *data.Key == o.Key {
 		return nil

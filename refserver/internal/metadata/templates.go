@@ -1,6 +1,8 @@
 package metadata
 
 import (
+	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -27,7 +29,37 @@ type FieldBody struct {
 
 // optionBody is an option of a field body, or the data of the option ops.
 type optionBody struct {
-	Key *string `json:"key"`
+	Key          *string         `json:"key"`
+	StaticConfig json.RawMessage `json:"staticConfig"`
+}
+
+// staticConfig is the option's staticConfig, which must be an object (400
+// otherwise); nil when absent.
+func (o optionBody) staticConfig() (json.RawMessage, *wire.Error) {
+	if o.StaticConfig == nil {
+		return nil, nil
+	}
+	var m map[string]any
+	if json.Unmarshal(o.StaticConfig, &m) != nil || m == nil {
+		return nil, wire.BadRequest("Invalid value for \"staticConfig\": an object")
+	}
+	return slices.Clone(o.StaticConfig), nil
+}
+
+// addOption adds the option of o to f.
+func addOption(f *state.MDField, o optionBody) *wire.Error {
+	if o.Key == nil {
+		return wire.BadRequest("An option needs a key")
+	}
+	cfg, aerr := o.staticConfig()
+	if aerr != nil {
+		return aerr
+	}
+	if aerr := f.AddOption(*o.Key); aerr != nil {
+		return aerr
+	}
+	f.Options[len(f.Options)-1].StaticConfig = cfg
+	return nil
 }
 
 // NewField checks a field body and builds the field. Field rules: type one
@@ -67,10 +99,7 @@ func NewField(b FieldBody) (*state.MDField, *wire.Error) {
 		return nil, wire.BadRequest("Options are only valid on enum and multiSelect fields")
 	}
 	for _, o := range b.Options {
-		if o.Key == nil {
-			return nil, wire.BadRequest("An option needs a key")
-		}
-		if aerr := f.AddOption(*o.Key); aerr != nil {
+		if aerr := addOption(f, o); aerr != nil {
 			return nil, aerr
 		}
 	}
@@ -158,6 +187,7 @@ func DeleteTemplate(s *state.Tx, scope string, templateKey string) (state.Reply,
 	for _, in := range append([]*state.MDInstance(nil), t.BySeq...) {
 		s.RemoveInstance(in)
 	}
+	s.CascadeTemplateDeleted(t)
 	delete(s.Metadata.Templates, t.Scope+"."+t.Key)
 	delete(s.Metadata.ByID, t.ID)
 	s.Metadata.Order = wire.RemoveFrom(s.Metadata.Order, t)

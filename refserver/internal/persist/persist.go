@@ -82,6 +82,9 @@ func ReferencedBlobs(s *state.ReadTx) map[string]bool {
 	for _, h := range s.Holds.Holds {
 		addItem(h.File)
 	}
+	for _, a := range s.Avatars.ByUser {
+		keep[a.Blob.ID] = true
+	}
 	for _, ss := range s.Sessions {
 		if ss.Final != nil {
 			keep[ss.Final.ID] = true

@@ -2,6 +2,7 @@ package persist
 
 import (
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"sort"
@@ -145,6 +146,8 @@ type recField struct {
 	ID, Type, Key, DisplayName, Description string
 	Hidden                                  bool
 	Options                                 [][2]string // id, key
+	// OptionConfigs are the options' staticConfig objects, by option id.
+	OptionConfigs map[string]string `json:",omitempty"`
 }
 
 // TemplateKeys lists the ids of the metadata templates, sorted.
@@ -162,6 +165,12 @@ func TemplateRec(s *state.ReadTx, id string) (recTemplate, bool) {
 		rf := recField{ID: f.ID, Type: f.Typ, Key: f.Key, DisplayName: f.DisplayName, Description: f.Description, Hidden: f.Hidden}
 		for _, o := range f.Options {
 			rf.Options = append(rf.Options, [2]string{o.ID, o.Key})
+			if o.StaticConfig != nil {
+				if rf.OptionConfigs == nil {
+					rf.OptionConfigs = map[string]string{}
+				}
+				rf.OptionConfigs[o.ID] = string(o.StaticConfig)
+			}
 		}
 		r.Fields = append(r.Fields, rf)
 	}
@@ -176,7 +185,11 @@ func LoadTemplate(s *state.Tx, id string, r recTemplate) error {
 	for _, rf := range r.Fields {
 		f := &state.MDField{ID: rf.ID, Typ: rf.Type, Key: rf.Key, DisplayName: rf.DisplayName, Description: rf.Description, Hidden: rf.Hidden}
 		for _, o := range rf.Options {
-			f.Options = append(f.Options, &state.MDOption{ID: o[0], Key: o[1]})
+			opt := &state.MDOption{ID: o[0], Key: o[1]}
+			if c, ok := rf.OptionConfigs[o[0]]; ok {
+				opt.StaticConfig = json.RawMessage(c)
+			}
+			f.Options = append(f.Options, opt)
 		}
 		t.Fields = append(t.Fields, f)
 	}

@@ -415,6 +415,9 @@ func (s *Tx) Extra(it *Item, field string, p *Principal) (any, bool) {
 	if v, ok := s.itemSettings(it, field); ok {
 		return v, true // items_update.go
 	}
+	if field == "collections" {
+		return s.itemCollections(p, it), true // collections.go
+	}
 	switch field {
 	case "permissions":
 		return s.callerPermissions(p, it), true // access.go
@@ -450,6 +453,7 @@ func (s *Tx) Extra(it *Item, field string, p *Principal) (any, bool) {
 	case "is_package":
 		return false, true
 	case "expiring_embed_link":
+		s.noteInteraction(p.User, it, InteractionPreview) // recent_items.go
 		return s.embedLink(it, p), true
 	case "uploader_display_name":
 		return it.Current().By.Name, true

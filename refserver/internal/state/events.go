@@ -186,6 +186,7 @@ func (s *Tx) ItemEvent(typ string, it *Item, by *User) {
 	e.Source = RecordJSON(s.Standard(it))
 	e.AdminSrc = RecordJSON(s.adminItemSource(it))
 	s.emit(e)
+	s.recentItemEvent(typ, it, by) // recent_items.go
 }
 
 // RecordEvent records an event whose source is another record, about an
@@ -198,6 +199,7 @@ func (s *Tx) RecordEvent(typ string, by *User, it *Item, source any) {
 		if it.Owner != nil {
 			e.OwnerID = it.Owner.ID
 		}
+		s.recentItemEvent(typ, it, by) // recent_items.go
 	}
 	s.emit(e)
 }

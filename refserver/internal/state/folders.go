@@ -38,6 +38,7 @@ func (s *Tx) CreateFolder(p *Principal, body CreateFolderBody, syncState string,
 		SyncState: syncState, UploadEmail: uploadEmail,
 	}
 	s.AddItem(f)
+	s.cascadeInto(f) // metadata_cascade_policies.go
 	if parent != nil {
 		parent.touch(now, nil)
 	}

@@ -185,6 +185,7 @@ func (s *Tx) AddCopy(p *Principal, nodes []CopyNode, target, name string) (*Item
 	for _, c := range made {
 		c.copiedFrom = ""
 	}
+	s.cascadeInto(made[0])
 	if parent != nil {
 		parent.touch(now, nil)
 		s.dirtyItem(parent)

@@ -100,6 +100,9 @@ func (s *Tx) TrashItemTx(p *Principal, typ, id, ifMatch string, recursive bool) 
 			return aerr
 		}
 	}
+	if aerr := s.FolderLockRefuses(it, "delete"); aerr != nil { // folder_locks.go
+		return aerr
+	}
 	if aerr := CheckIfMatch(ifMatch, it.Etag()); aerr != nil {
 		return aerr
 	}

@@ -32,8 +32,11 @@ import (
 //     access_denied_insufficient_permissions otherwise (the spec's "a file_id
 //     that is not under retention"); this server does not extend
 //     dispositions (400 bad_request for a retained file);
-//   - collections (favorites) are not kept by this server: an empty list is
-//     taken, a non-empty one is 400 bad_request;
+//   - collections: the caller's favorites only (collections.go), 404
+//     not_found for another collection; changing them alone needs only to
+//     see the item;
+//   - a locked folder (folder_locks.go) cannot be moved: 403
+//     access_denied_insufficient_permissions;
 //   - can_non_owners_view_collaborators false needs can_non_owners_invite
 //     false, set before or in the same update (the spec): 400 bad_request;
 //   - what the caller may change is the access model's (access.go): a move
@@ -80,10 +83,11 @@ type ItemUpdateBody struct {
 
 // actions are what an update asks of the access model, besides the shared
 // link (sharedLinkAction): a move is actMove, the folder's collaboration
-// settings actFolderSettings, anything else ActEdit.
+// settings actFolderSettings, collections alone ActSee, anything else
+// ActEdit.
 func (b *ItemUpdateBody) actions(p *Principal, it *Item) []Action {
 	var acts []Action
-	if b.Name != nil || b.Description != nil || b.Tags != nil || b.Collections != nil ||
+	if b.Name != nil || b.Description != nil || b.Tags != nil ||
 		b.Lock.Present || b.DispositionAt != nil || b.Permissions != nil || b.SyncState != nil ||
 		b.FolderUploadEmail.Present {
 		acts = append(acts, ActEdit)
@@ -94,7 +98,11 @@ func (b *ItemUpdateBody) actions(p *Principal, it *Item) []Action {
 	if b.CanNonOwnersInvite != nil || b.CanNonOwnersViewCollaborators != nil || b.IsCollaborationRestrictedToEnterprise != nil {
 		acts = append(acts, actFolderSettings)
 	}
-	if len(acts) == 0 && !b.SharedLink.Present {
+	switch {
+	case len(acts) > 0 || b.SharedLink.Present:
+	case b.Collections != nil:
+		acts = append(acts, ActSee) // favorites alone: seeing the item is enough (collections.go)
+	default:
 		acts = append(acts, ActEdit) // an update that asks nothing still changes the etag
 	}
 	return acts
@@ -202,8 +210,10 @@ func (b *ItemUpdateBody) CheckShape(typ string) *wire.Error {
 			}
 		}
 	}
-	if b.Collections != nil && len(*b.Collections) > 0 {
-		return wire.BadRequest("collections (favorites) are not kept by this server")
+	if b.Collections != nil {
+		if _, aerr := ParseCollections(*b.Collections); aerr != nil {
+			return aerr
+		}
 	}
 	if typ == "file" {
 		if b.SyncState != nil || b.FolderUploadEmail.Present || b.CanNonOwnersInvite != nil ||
@@ -275,6 +285,11 @@ func (s *Tx) UpdateItem(id string, body ItemUpdateBody, p *Principal, typ string
 		name = *body.Name
 	}
 	renaming := name != it.Name
+	if moving {
+		if aerr := s.FolderLockRefuses(it, "move"); aerr != nil { // folder_locks.go
+			return Reply{}, aerr
+		}
+	}
 	if moving || renaming {
 		if aerr := s.LockRefuses(p, it, ActEdit); aerr != nil {
 			return Reply{}, aerr
@@ -306,6 +321,10 @@ func (s *Tx) UpdateItem(id string, body ItemUpdateBody, p *Principal, typ string
 			return Reply{}, aerr
 		}
 	}
+	setCollections, aerr := s.applyCollections(p, body.Collections) // collections.go
+	if aerr != nil {
+		return Reply{}, aerr
+	}
 
 	// Every check passed: apply.
 	it.ModBy = p.User
@@ -313,6 +332,7 @@ func (s *Tx) UpdateItem(id string, body ItemUpdateBody, p *Principal, typ string
 		old := s.Items[it.ParentID]
 		it.ParentID = target
 		s.setOwnerTree(it, owner)
+		s.cascadeInto(it)
 		for _, f := range []*Item{old, s.Items[target]} {
 			if f != nil {
 				f.touch(now, nil)
@@ -341,6 +361,7 @@ func (s *Tx) UpdateItem(id string, body ItemUpdateBody, p *Principal, typ string
 		}
 	}
 	body.applyFolderSettings(it)
+	setCollections(it)
 	it.touch(now, p.User)
 	s.dirtyItem(it)
 	s.sharedLinkEvent(it, p.User, hadLink, removeLink, link != nil)

@@ -1,6 +1,7 @@
 package state
 
 import (
+	"encoding/json"
 	"strings"
 	"unicode/utf8"
 
@@ -28,7 +29,12 @@ type MDField struct {
 }
 
 // MDOption is an option of an enum or multiSelect field.
-type MDOption struct{ ID, Key string }
+type MDOption struct {
+	ID, Key string
+	// StaticConfig is the option's staticConfig object as sent (the
+	// classification's definition and colour), nil for none.
+	StaticConfig json.RawMessage
+}
 
 // Field types. integer (deprecated) and taxonomy are decoded and validated
 // but cannot be created (spec: "integer ... cannot be used in the POST
@@ -95,7 +101,11 @@ func (t *MDTemplate) Record() map[string]any {
 		if f.HasOptions() {
 			opts := make([]any, 0, len(f.Options))
 			for _, o := range f.Options {
-				opts = append(opts, map[string]any{"id": o.ID, "key": o.Key})
+				om := map[string]any{"id": o.ID, "key": o.Key}
+				if o.StaticConfig != nil {
+					om["staticConfig"] = o.StaticConfig
+				}
+				opts = append(opts, om)
 			}
 			m["options"] = opts
 		}

@@ -170,7 +170,8 @@ func (s *ReadTx) MarkCount() uint64 {
 // at mark m0 (MarkCount) and has just ended. Such an answer shows the item
 // and its ancestors (path, access, trash, shared links: their records) and
 // may depend on any record of another kind (collaborations, users, groups,
-// tokens...), but shows no event and not the server's next id. So it waits
+// tokens...), but shows no event, no recent item and not the server's
+// next id. So it waits
 // for the pending marks of the item and its ancestors (a version's mark
 // comes with its file's, dirtyVersion), of every kind but items, versions,
 // events and the server's own record, and for the marks of its own
@@ -219,7 +220,7 @@ func (s *Tx) itemReadWait(m0 uint64, id string) uint64 {
 	var want uint64
 	for k, seq := range p.kindMark {
 		switch KindID(k) {
-		case KEvents:
+		case KEvents, KRecentItems: // shown by no item's answer (a download's own recent item, like its event, commits later)
 		case KItems, KVersions, KMeta: // a version is marked with its file (dirtyVersion)
 			if seq > m0 { // this transaction's own
 				want = max(want, seq)

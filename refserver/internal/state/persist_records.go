@@ -46,6 +46,15 @@ const (
 	KCollabs                       // collaborations
 	KComments                      // comments
 	KWebhooks                      // webhooks
+	KEmailAliases                  // email aliases of users
+	KInvites                       // invites to the enterprise
+	KFileRequests                  // file requests
+	KCascadePolicies               // metadata cascade policies
+	KAvatars                       // user avatars, by user id
+	KFolderLocks                   // folder locks
+	KFavorites                     // a user's favorites collection, by user id
+	KRecentItems                   // a user's recent items, by user id
+	KZipDownloads                  // zip downloads, by id
 	KEvents                        // the event history and its head position
 	NumKinds
 )

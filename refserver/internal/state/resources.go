@@ -24,6 +24,15 @@ func (s *Tx) InitResources() {
 	s.InitWebhooks()
 	s.InitCollabs()
 	s.InitComments()
+	s.InitEmailAliases()
+	s.InitInvites()
+	s.InitFileRequests()
+	s.InitCascadePolicies()
+	s.InitAvatars()
+	s.InitFolderLocks()
+	s.InitFavorites()
+	s.InitRecentItems()
+	s.InitZipDownloads()
 }
 
 // Cross-resource hooks. The content code (files, folders, uploads, trash)
@@ -65,4 +74,9 @@ func (s *Tx) itemPurged(it *Item) {
 	s.tasksItemPurged(it)
 	s.collabsItemPurged(it)
 	s.commentsItemPurged(it)
+	s.fileRequestsItemPurged(it)
+	s.cascadeItemPurged(it)
+	s.folderLocksItemPurged(it)
+	s.favoritesItemPurged(it)
+	s.recentItemPurged(it)
 }

@@ -146,6 +146,17 @@ type model struct {
 	Groups     groupState
 	Pins       devicePinState
 
+	EmailAliases emailAliasState
+	Invites      inviteState
+	FileRequests fileRequestState
+	Cascades     cascadeState
+	Avatars      avatarState
+	// Issue #34's families (one file each).
+	FolderLocks folderLockState  // folder_locks.go
+	Favorites   favoriteState    // collections.go
+	Recent      recentItemState  // recent_items.go
+	Zips        zipDownloadState // zip_downloads.go
+
 	pageHidden map[string]bool // HideFromPages (listpage.go)
 }
 
@@ -183,8 +194,11 @@ type StateConfig struct {
 	RetryAfter, SignedURLTTL               time.Duration
 	ContentNotReady, LegalHoldReleaseDelay time.Duration
 	EventHistory                           int
-	ChunkedMinSize, PartSize               int64
-	SearchIndexDelay                       time.Duration // search_index.go
+	// EnterpriseDomains are the domains email aliases may use ("": the
+	// domain of the admin's login).
+	EnterpriseDomains        []string
+	ChunkedMinSize, PartSize int64
+	SearchIndexDelay         time.Duration // search_index.go
 }
 
 // Update runs fn as one change of the state, under the state's lock: a

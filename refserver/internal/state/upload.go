@@ -34,6 +34,7 @@ func (s *Tx) CreateFile(p *Principal, parentID, name string, blob blob.Info, cre
 	}
 	s.AddItem(f)
 	s.versionAdded(f, f.Current())
+	s.cascadeInto(f) // metadata_cascade_policies.go
 	if parent != nil {
 		parent.touch(now, nil)
 	}

@@ -233,6 +233,7 @@ func (s *Tx) rollOut(u *User) {
 func (s *Tx) userLeft(u *User) {
 	s.groupsUserLeft(u)
 	s.pinsUserLeft(u)
+	s.emailAliasesUserLeft(u)
 }
 
 // OwnedTops lists the items u owns whose parent u does not own (the tops

@@ -144,6 +144,7 @@ type UpdateWebLinkBody struct {
 	Name        *string                        `json:"name"`
 	Description *string                        `json:"description"`
 	SharedLink  wire.Nullable[json.RawMessage] `json:"shared_link"`
+	Collections *[]json.RawMessage             `json:"collections"`
 }
 
 // UpdateWebLink serves PUT /web_links/{web_link_id} (updateWebLink): the
@@ -156,15 +157,20 @@ func (s *Tx) UpdateWebLink(p *Principal, id string, body UpdateWebLinkBody, now 
 		return Reply{}, aerr
 	}
 	moves := body.Parent != nil && MovesTo(p, wl, *body.Parent.ID)
-	edits := body.URL != nil || body.Name != nil || body.Description != nil || !moves && !body.SharedLink.Present
+	// Favorites alone (collections) need only to see the link (collections.go).
+	edits := body.URL != nil || body.Name != nil || body.Description != nil || !moves && !body.SharedLink.Present && body.Collections == nil
 	if edits && !s.Can(p, wl, ActEdit) || moves && !s.Can(p, wl, actMove) {
 		return Reply{}, ErrDenied("web_link")
+	}
+	setCollections, aerr := s.applyCollections(p, body.Collections)
+	if aerr != nil {
+		return Reply{}, aerr
 	}
 	link, readOnly, aerr := s.checkSharedLink(p, wl, removeLink, link)
 	if aerr != nil {
 		return Reply{}, aerr
 	}
-	if readOnly && !edits && !moves {
+	if readOnly && !edits && !moves && body.Collections == nil {
 		return Reply{wire.StatusOK, s.Render(wl, fields, p)}, nil // the current link, read
 	}
 	target, owner := wl.ParentID, wl.Owner
@@ -210,6 +216,7 @@ func (s *Tx) UpdateWebLink(p *Principal, id string, body UpdateWebLinkBody, now 
 	case link != nil:
 		wl.Link = link.Merge(wl.Link)
 	}
+	setCollections(wl)
 	wl.touch(now, p.User)
 	s.dirtyItem(wl)
 	s.sharedLinkEvent(wl, p.User, hadLink, removeLink, link != nil)

@@ -5,6 +5,7 @@ package wire
 const (
 	StatusOK                           = 200
 	StatusCreated                      = 201
+	StatusAccepted                     = 202
 	StatusNoContent                    = 204
 	StatusNotModified                  = 304
 	StatusBadRequest                   = 400
@@ -14,4 +15,5 @@ const (
 	StatusConflict                     = 409
 	StatusPreconditionFailed           = 412
 	StatusRequestedRangeNotSatisfiable = 416
+	StatusTooManyRequests              = 429
 )
