@@ -376,8 +376,9 @@ func TestApplyInstancePatch(t *testing.T) {
 	}
 }
 
-// TestScopes: the scopes a path names, and the from of a query (the
-// full enterprise scope only).
+// TestScopes: the scopes a path names, the scope a template is created
+// in (the enterprise's), and the from of a query (the full enterprise
+// scope only).
 func TestScopes(t *testing.T) {
 	w := newWorld(t)
 	env := w.st.Env
@@ -391,6 +392,17 @@ func TestScopes(t *testing.T) {
 	} {
 		if got := env.ScopeKind(c.scope); got != c.want {
 			t.Errorf("ScopeKind(%q) = %q, want %q", c.scope, got, c.want)
+		}
+	}
+	for _, c := range []struct {
+		scope  string
+		status int
+	}{
+		{"enterprise", 0}, {w.scope, 0}, {"global", 403}, {"enterprise_42", 400}, {"team", 400},
+	} {
+		got, aerr := CreationScope(env, c.scope)
+		if st, _ := statusCode(werr(aerr)); st != c.status || aerr == nil && got != w.scope {
+			t.Errorf("CreationScope(%q) = %q, %v; want status %d", c.scope, got, aerr, c.status)
 		}
 	}
 	for _, c := range []struct {
