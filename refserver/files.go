@@ -89,3 +89,34 @@ func (s *Server) preflightUpload(w http.ResponseWriter, r *http.Request, p *stat
 		return tx.PreflightUpload(p, body)
 	})
 }
+
+// preflightNewVersion serves OPTIONS /files/{file_id}/content, the
+// pre-check before a new version: the body (name, size, parent,
+// description, all optional) as OPTIONS /files/content takes it; 200 with
+// the upload URL, or the error the upload would get.
+func (s *Server) preflightNewVersion(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
+	id, aerr := fileIDLoose(r)
+	if aerr != nil {
+		return aerr
+	}
+	var body state.PreflightBody
+	if r.ContentLength != 0 {
+		if aerr := wire.DecodeJSON(r.Body, &body); aerr != nil {
+			return aerr
+		}
+	}
+	if body.Size != nil && *body.Size < 0 {
+		return wire.BadRequest("Invalid value for size")
+	}
+	name := ""
+	if body.Name != nil {
+		name = *body.Name
+		if aerr := state.CheckName(name); aerr != nil {
+			return aerr
+		}
+	}
+	ifMatch := r.Header.Get("If-Match")
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
+		return tx.PreflightNewVersion(p, id, ifMatch, name)
+	})
+}

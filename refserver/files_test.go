@@ -78,9 +78,10 @@ func TestUploadFileRejections(t *testing.T) {
 			resp, m := e.uploadRaw(tok, e.upload("/files/content"), c.attrs, data, c.h, c.order...)
 			requireAPIError(t, resp, m, c.status, c.code)
 			if c.status == 409 {
-				conflicts := m["context_info"].(map[string]any)["conflicts"].([]any)
-				assert.Equal(t, existing["id"], conflicts[0].(map[string]any)["id"])
-				assert.Equal(t, existing["sha1"], conflicts[0].(map[string]any)["sha1"])
+				// One object for an upload, as the service gives it.
+				conflict := m["context_info"].(map[string]any)["conflicts"].(map[string]any)
+				assert.Equal(t, existing["id"], conflict["id"])
+				assert.Equal(t, existing["sha1"], conflict["sha1"])
 			}
 		})
 	}
@@ -105,7 +106,9 @@ func TestNewVersion(t *testing.T) {
 		status      int
 		code        string
 	}{
-		{"parent not allowed", `{"name":"doc.txt","parent":{"id":"0"}}`, nil, 400, "bad_request"},
+		// parent is accepted, as Box's own upload client sends it
+		// (TestNewVersionAcceptsUploaderAttributes); a malformed one is not.
+		{"parent malformed", `{"name":"doc.txt","parent":{"id":"zero"}}`, nil, 400, "bad_request"},
 		{"if-match mismatch", `{"name":"doc.txt"}`, hdr{"If-Match": "999"}, 412, "precondition_failed"},
 		{"rename clash", `{"name":"Other.txt"}`, nil, 409, "item_name_in_use"},
 		{"digest mismatch", `{}`, hdr{"Content-MD5": sha1Hex([]byte("nope"))}, 400, "bad_digest"},
@@ -200,7 +203,7 @@ func TestPreflight(t *testing.T) {
 	assert.NotEmpty(t, m["upload_token"])
 	resp, m = e.doJSON("OPTIONS", e.api("/files/content"), tok, `{"name":"P.TXT","size":10,"parent":{"id":"0"}}`, nil)
 	requireAPIError(t, resp, m, 409, "item_name_in_use")
-	assert.Equal(t, existing["id"], m["context_info"].(map[string]any)["conflicts"].([]any)[0].(map[string]any)["id"])
+	assert.Equal(t, existing["id"], m["context_info"].(map[string]any)["conflicts"].(map[string]any)["id"], "one object, as the service gives it")
 	resp, m = e.doJSON("OPTIONS", e.api("/files/content"), tok, `{"name":"q","parent":{"id":"5555"}}`, nil)
 	requireAPIError(t, resp, m, 404, "not_found")
 	resp, m = e.doJSON("OPTIONS", e.api("/files/content"), tok, `{"name":"q","parent":{"id":"0"},"x":1}`, nil)

@@ -259,6 +259,7 @@ func (s *Server) Close() error {
 		s.life.inflight.Wait()
 		s.hooks.close()
 		s.hookWG.Wait() // attempts in flight end with s.life.closed
+		s.closeThumbs()
 		errs = append(errs, s.closeState())
 	})
 	return errors.Join(errs...)

@@ -17,7 +17,8 @@ const queryTokenParam = "access_token"
 // accepts one instead of the Authorization header: the downloads
 // (GET /files/{file_id}/content, documented), and the URLs Box UI Elements
 // build with it, a file's thumbnail (GET /files/{file_id}/thumbnail.png,
-// .jpg) and a user's avatar (GET /users/{user_id}/avatar). Anywhere else
+// .jpg), a representation's content (GET /internal_files/.../content/...)
+// and a user's avatar (GET /users/{user_id}/avatar). Anywhere else
 // the parameter is no token (401 without an Authorization header). An
 // Authorization header, when sent, is used instead (authenticate); a
 // parameter given twice is none.
@@ -30,12 +31,12 @@ func queryToken(r *http.Request) (string, bool) {
 		return "", false
 	}
 	seg := strings.Split(rest, "/")
-	if len(seg) != 3 || seg[1] == "" {
-		return "", false
-	}
 	switch {
-	case seg[0] == "files" && (seg[2] == "content" || seg[2] == "thumbnail.png" || seg[2] == "thumbnail.jpg"),
-		seg[0] == "users" && seg[2] == "avatar":
+	case len(seg) == 3 && seg[1] != "" && seg[0] == "files" && (seg[2] == "content" || seg[2] == "thumbnail.png" || seg[2] == "thumbnail.jpg"),
+		len(seg) == 3 && seg[1] != "" && seg[0] == "users" && seg[2] == "avatar",
+		// a representation's content (thumbnails.go): the url_template of
+		// the representations field, as the elements load it in an <img>
+		len(seg) >= 7 && seg[0] == "internal_files" && seg[1] != "" && seg[2] == "versions" && seg[4] == "representations" && seg[6] == "content":
 	default:
 		return "", false
 	}

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/contentapi/cms/refserver/internal/state"
+	"github.com/contentapi/cms/refserver/internal/thumb"
 )
 
 // registerAPI is the route table of the API root: every path, the methods
@@ -50,8 +51,20 @@ func (s *Server) registerAPI(mux *http.ServeMux) {
 		http.MethodPut:    {h: s.restoreFileVersion},
 		http.MethodDelete: {h: s.deleteFileVersion},
 	}))
+	for _, f := range []thumb.Format{thumb.PNG, thumb.JPG} { // thumbnails.go
+		mux.Handle(state.APIRoot+"/files/{file_id}/thumbnail."+string(f), s.route(map[string]endpoint{
+			http.MethodGet: {h: s.getThumbnail(f), app: true},
+		}))
+	}
+	mux.Handle(state.APIRoot+"/internal_files/{file_id}/versions/{version_id}/representations/{rep}", s.route(map[string]endpoint{
+		http.MethodGet: {h: s.getRepresentationInfo, app: true},
+	}))
+	mux.Handle(state.APIRoot+"/internal_files/{file_id}/versions/{version_id}/representations/{rep}/content/{asset...}", s.route(map[string]endpoint{
+		http.MethodGet: {h: s.getRepresentationContent, app: true},
+	}))
 	mux.Handle(state.APIRoot+"/files/{file_id}/content", s.route(map[string]endpoint{
-		http.MethodGet: {h: s.downloadFile, app: true},
+		http.MethodGet:     {h: s.downloadFile, app: true},
+		http.MethodOptions: {h: s.preflightNewVersion}, // files.go
 	}))
 	// Collaborations (collaborations.go)
 	mux.Handle(state.APIRoot+"/collaborations", s.route(map[string]endpoint{

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/contentapi/cms/refserver/internal/state"
+	"github.com/contentapi/cms/refserver/internal/thumb"
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
@@ -251,6 +252,11 @@ func (s *Server) contentMux() http.Handler {
 	mux.Handle("/embed/{token}", s.route(map[string]endpoint{
 		http.MethodGet: {h: s.serveEmbed, noAuth: true},
 	}))
+	for _, f := range []thumb.Format{thumb.PNG, thumb.JPG} { // thumbnails.go
+		mux.Handle("/placeholders/thumbnail."+string(f), s.route(map[string]endpoint{
+			http.MethodGet: {h: s.servePlaceholder(f), noAuth: true},
+		}))
+	}
 	mux.Handle("/zip_downloads/{token}/content", s.route(map[string]endpoint{
 		http.MethodGet: {h: s.serveZipContent, noAuth: true}, // zip_downloads.go
 	}))

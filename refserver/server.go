@@ -30,6 +30,7 @@ import (
 	"github.com/contentapi/cms/refserver/internal/oauth"
 	"github.com/contentapi/cms/refserver/internal/persist"
 	"github.com/contentapi/cms/refserver/internal/state"
+	"github.com/contentapi/cms/refserver/internal/thumb"
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
@@ -246,6 +247,11 @@ type Server struct {
 	hookDialer *hookaddr.Dialer // the client's dialer, nil with Options.WebhookTransport
 	hooks      *hookQueue
 	hookWG     sync.WaitGroup
+
+	// Thumbnails and image representations (thumbnails.go), started on
+	// first use.
+	thumbOnce sync.Once
+	thumbSvc  *thumb.Service
 
 	reqMu    sync.Mutex
 	requests requestLog // the newest requests (requestlog.go), guarded by reqMu

@@ -22,11 +22,19 @@ type uploadAttributes struct {
 	ContentModifiedAt *string `json:"content_modified_at"`
 }
 
-// versionAttributes is the attributes part of POST /files/{id}/content;
-// the schema has no parent, so parent is rejected as an unknown field.
+// versionAttributes is the attributes part of POST /files/{id}/content.
+// The schema names only name and content_modified_at, but Box's own upload
+// client (Box UI Elements) sends parent, description and size too, so the
+// service accepts them: parent must name a folder id when given, and the
+// three are ignored (a new version does not move the file).
 type versionAttributes struct {
 	Name              *string `json:"name"`
 	ContentModifiedAt *string `json:"content_modified_at"`
+	Parent            *struct {
+		ID *string `json:"id"`
+	} `json:"parent"`
+	Description *string `json:"description"`
+	Size        *int64  `json:"size"`
 }
 
 // parseTime reads an optional RFC 3339 attribute.
@@ -211,6 +219,9 @@ func (s *Server) uploadNewVersion(w http.ResponseWriter, r *http.Request, p *sta
 			if aerr := state.CheckName(name); aerr != nil {
 				return aerr
 			}
+		}
+		if attrs.Parent != nil && (attrs.Parent.ID == nil || !state.ValidID(*attrs.Parent.ID)) {
+			return wire.BadRequest("Invalid value for parent.id")
 		}
 		var aerr *wire.Error
 		if modified, aerr = parseTime("content_modified_at", attrs.ContentModifiedAt); aerr != nil {

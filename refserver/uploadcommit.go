@@ -143,7 +143,7 @@ func (s *Server) commitUploadSession(w http.ResponseWriter, r *http.Request, p *
 				return aerr
 			}
 			if c := tx.Conflict(cur.FolderID, state.OwnerIn(p, parent), cur.FileName, nil); c != nil {
-				return tx.ErrNameInUse(c)
+				return tx.ErrUploadNameInUse(c)
 			}
 		}
 		ss = cur

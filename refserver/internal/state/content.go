@@ -263,6 +263,15 @@ func (s *ReadTx) ErrNameInUse(c *Item) *wire.Error {
 	return e
 }
 
+// ErrUploadNameInUse is 409 item_name_in_use of an upload (the pre-checks,
+// uploads, upload sessions): context_info.conflicts is the one item in
+// the way, an object, where other endpoints give a list (ErrNameInUse).
+func (s *ReadTx) ErrUploadNameInUse(c *Item) *wire.Error {
+	e := wire.Errorf(wire.StatusConflict, wire.CodeItemNameInUse, "Item with the same name already exists")
+	e.ContextInfo = map[string]any{"conflicts": s.Mini(c)}
+	return e
+}
+
 // folderSize sums the current sizes of the files below a folder.
 func (s *Tx) folderSize(f *Item) int64 {
 	var n int64
@@ -414,6 +423,9 @@ func (s *Tx) StandardFor(it *Item, p *Principal) map[string]any {
 func (s *Tx) Extra(it *Item, field string, p *Principal) (any, bool) {
 	if v, ok := s.itemSettings(it, field); ok {
 		return v, true // items_update.go
+	}
+	if v, ok := s.browserField(it, field, p); ok {
+		return v, true // browserfields.go
 	}
 	if field == "collections" {
 		return s.itemCollections(p, it), true // collections.go

@@ -236,7 +236,9 @@ func (s *Tx) AddItemCollection(out map[string]any, f *Item, fields []string, p *
 	if fields != nil && !slices.Contains(fields, "item_collection") {
 		return
 	}
-	out["item_collection"] = s.Listing(f, p, q, nil)
+	// Entries carry the fields asked for the folder (the service's rule;
+	// web clients list a folder this way), mini records without fields.
+	out["item_collection"] = s.Listing(f, p, q, fields)
 }
 
 // RootRepresentation is folder "0" as p sees it.
@@ -263,8 +265,11 @@ func (s *Tx) RootRepresentation(p *Principal, fields []string) map[string]any {
 		return std
 	}
 	m := rootMini()
+	extra := rootExtra() // browserfields.go
 	for _, f := range fields {
 		if v, ok := std[f]; ok {
+			m[f] = v
+		} else if v, ok := extra[f]; ok {
 			m[f] = v
 		}
 	}

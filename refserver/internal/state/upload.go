@@ -16,7 +16,7 @@ func (s *Tx) CreateFile(p *Principal, parentID, name string, blob blob.Info, cre
 	}
 	owner := OwnerIn(p, parent)
 	if c := s.Conflict(parentID, owner, name, nil); c != nil {
-		return nil, s.ErrNameInUse(c)
+		return nil, s.ErrUploadNameInUse(c)
 	}
 	now := s.NowSec()
 	if created.IsZero() {
@@ -50,7 +50,7 @@ func (s *Tx) AddVersion(p *Principal, f *Item, name string, blob blob.Info, modi
 	}
 	if name != "" && name != f.Name {
 		if c := s.Conflict(f.ParentID, f.Owner, name, f); c != nil {
-			return s.ErrNameInUse(c)
+			return s.ErrUploadNameInUse(c)
 		}
 	}
 	s.supersede(f)
@@ -84,7 +84,7 @@ func (s *ReadTx) CheckUploadTarget(p *Principal, parentID, name string) *wire.Er
 		return aerr
 	}
 	if c := s.Conflict(parentID, OwnerIn(p, parent), name, nil); c != nil {
-		return s.ErrNameInUse(c)
+		return s.ErrUploadNameInUse(c)
 	}
 	return nil
 }
@@ -112,7 +112,7 @@ func (s *ReadTx) CheckNewVersion(p *Principal, fileID, ifMatch, name string) *wi
 	}
 	if name != "" && name != f.Name {
 		if c := s.Conflict(f.ParentID, f.Owner, name, f); c != nil {
-			return s.ErrNameInUse(c)
+			return s.ErrUploadNameInUse(c)
 		}
 	}
 	return nil

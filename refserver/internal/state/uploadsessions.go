@@ -119,7 +119,7 @@ func (s *Tx) CreateUploadSession(p *Principal, folderID string, name string, siz
 		return Reply{}, wire.Errorf(wire.StatusNotFound, wire.CodeInvalidParameter, "The folder does not exist or is not accessible")
 	}
 	if c := s.Conflict(folderID, OwnerIn(p, parent), name, nil); c != nil {
-		return Reply{}, s.ErrNameInUse(c)
+		return Reply{}, s.ErrUploadNameInUse(c)
 	}
 	ss := s.newSession(p, folderID, "", name, size, asm)
 	s.Sessions[ss.ID] = ss
@@ -140,7 +140,7 @@ func (s *Tx) CreateVersionUploadSession(p *Principal, id string, name string, si
 	}
 	if name != "" && name != f.Name {
 		if c := s.Conflict(f.ParentID, f.Owner, name, f); c != nil {
-			return Reply{}, s.ErrNameInUse(c)
+			return Reply{}, s.ErrUploadNameInUse(c)
 		}
 	}
 	ss := s.newSession(p, "", f.ID, name, size, asm)

@@ -38,6 +38,8 @@ const (
 	// CodeCyclicalFolderStructure: a folder moved into itself or below
 	// itself (400).
 	CodeCyclicalFolderStructure = "cyclical_folder_structure"
+	// CodeRequestedPreviewUnavailable: a thumbnail size the service does not serve.
+	CodeRequestedPreviewUnavailable = "requested_preview_unavailable"
 	// CodeBadDigest is what the service's "common errors" guide documents for
 	// a content-md5 (hex SHA1) that does not match the received bytes; the
 	// server uses it for a part whose digest header does not match too.
