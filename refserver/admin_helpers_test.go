@@ -18,7 +18,7 @@ import (
 // nothing.
 func adminSnapshot(s *Server) string {
 	items := snapshot(s)
-	tx, end := s.st.BeginForTest()
+	tx, end := beginTx(s.st)
 	defer end()
 	var lines []string
 	for _, u := range tx.Users.ByID {

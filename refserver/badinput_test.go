@@ -109,7 +109,7 @@ func TestDurableServerSyncsBeforeCommit(t *testing.T) {
 	e.s.db.BeforeCommit = func() error { record("commit"); return nil }
 	serverDir := "dir:" + filepath.Base(d.Path())
 	blobOf := func(fileID string) string {
-		tx, end := e.s.st.BeginForTest()
+		tx, end := beginTx(e.s.st)
 		defer end()
 		vs := tx.Items[fileID].Versions
 		return "file:" + vs[len(vs)-1].Blob.ID + ".blob"
@@ -128,7 +128,7 @@ func TestDurableServerSyncsBeforeCommit(t *testing.T) {
 	assert.Equal(t, []string{serverDir, "commit"}, taken(), "the assembly's entry before the session")
 	resp, m := e.putPart(tok, endpoints(sess)["upload_part"], data[:4], 0, len(data), nil)
 	require.Equal(t, 200, resp.StatusCode, "%v", m)
-	tx, end := e.s.st.BeginForTest()
+	tx, end := beginTx(e.s.st)
 	asm := "file:" + blob.AssemblyFile(tx.Sessions[sess["id"].(string)].Asm.ID())
 	end()
 	assert.Equal(t, []string{asm, "commit"}, taken(), "the part's bytes before the session lists it")

@@ -17,7 +17,7 @@ func BenchmarkEventsPage(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	tx, end := s.st.BeginForTest()
+	tx, end := beginTx(s.st)
 	now := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 	for i := range DefaultEventHistory {
 		owner := tx.Admin

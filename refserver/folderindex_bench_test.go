@@ -20,7 +20,7 @@ func bigFolder(b *testing.B, n int) (*Server, string) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	tx, end := s.st.BeginForTest()
+	tx, end := beginTx(s.st)
 	defer end()
 	now := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 	f := &state.Item{Typ: "folder", ID: tx.NewID(), Name: "big", ParentID: state.RootID, Owner: tx.Admin, CreatedBy: tx.Admin, ModBy: tx.Admin, CreatedAt: now, ModifiedAt: now}
@@ -80,7 +80,7 @@ func BenchmarkCreateInLargeFolder(b *testing.B) {
 // a page by name in the middle, by date in descending order, and by marker.
 func BenchmarkListTrashPage(b *testing.B) {
 	s, id := bigFolder(b, 20000)
-	tx, end := s.st.BeginForTest()
+	tx, end := beginTx(s.st)
 	for _, it := range tx.Folders.Index(id, nil).All() {
 		tx.TrashItem(it, tx.Admin)
 	}

@@ -78,7 +78,7 @@ func TestFolderIndexMatchesScan(t *testing.T) {
 		}
 	}
 	checkFolderIndexes(t, e.s)
-	tx, end := e.s.st.BeginForTest()
+	tx, end := beginTx(e.s.st)
 	indexed := 0
 	for _, fx := range tx.Folders.M {
 		indexed += fx.Len()
@@ -91,7 +91,7 @@ func TestFolderIndexMatchesScan(t *testing.T) {
 // checkFolderIndexes compares every folder index with a scan of the items.
 func checkFolderIndexes(t *testing.T, s *Server) {
 	t.Helper()
-	tx, end := s.st.BeginForTest()
+	tx, end := beginTx(s.st)
 	defer end()
 	scan := map[state.IndexKey][]*state.Item{}
 	for _, it := range tx.Items {

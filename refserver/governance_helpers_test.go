@@ -14,7 +14,7 @@ import (
 // check that rejected requests change nothing.
 func govSnapshot(s *Server) string {
 	base := snapshot(s)
-	tx, end := s.st.BeginForTest()
+	tx, end := beginTx(s.st)
 	defer end()
 	var lines []string
 	for _, rp := range tx.Retention.PolicyOrder {

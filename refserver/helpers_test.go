@@ -231,7 +231,7 @@ func digestOf(b []byte) string {
 // snapshot is a fingerprint of the server state, to check that rejected
 // requests change nothing.
 func snapshot(s *Server) string {
-	tx, end := s.st.BeginForTest()
+	tx, end := beginTx(s.st)
 	defer end()
 	var lines []string
 	for _, it := range tx.Items {
@@ -264,7 +264,7 @@ func blobCount(t *testing.T, s *Server) int {
 		require.NoError(t, err)
 		// Parts of open upload sessions count as blobs: they are in their
 		// session's assembly file until the commit or the abort.
-		tx, end := s.st.BeginForTest()
+		tx, end := beginTx(s.st)
 		defer end()
 		parts := 0
 		for _, ss := range tx.Sessions {
@@ -283,3 +283,16 @@ func blobCount(t *testing.T, s *Server) int {
 
 // jsonEncode writes v as JSON.
 func jsonEncode(w io.Writer, v any) error { return json.NewEncoder(w).Encode(v) }
+
+// beginTx opens a transaction of st that stays open across statements
+// until end is called: for tests that set up or read the model over
+// several steps. The transaction is an ordinary Update, run on a goroutine
+// that holds it until end.
+func beginTx(st *state.State) (tx *state.Tx, end func()) {
+	txc, done := make(chan *state.Tx), make(chan struct{})
+	go st.Update(func(tx *state.Tx) {
+		txc <- tx
+		<-done
+	})
+	return <-txc, func() { close(done) }
+}

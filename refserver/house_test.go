@@ -52,8 +52,6 @@ func TestHouseRules(t *testing.T) {
 				return true
 			}
 			switch sel.Sel.Name {
-			case "BeginForTest":
-				t.Errorf("%s: begins a test transaction; run a state transaction through change, Update or View", fset.Position(sel.Pos()))
 			case "Dirty", "MarkOAuth":
 				if !persistence {
 					t.Errorf("%s: marks a record (%s); the transaction's mutators mark what they change", fset.Position(sel.Pos()), sel.Sel.Name)

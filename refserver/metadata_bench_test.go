@@ -33,7 +33,7 @@ func benchServer(b *testing.B, n int) (*Server, []*state.Item) {
 		}
 		t.Fields = append(t.Fields, f)
 	}
-	tx, end := s.st.BeginForTest()
+	tx, end := beginTx(s.st)
 	defer end()
 	tx.AddTemplate(t)
 	now := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -141,7 +141,7 @@ func BenchmarkMetadataInstanceUpdate(b *testing.B) {
 // patch decoding, atomic application, validation and the index update.
 func BenchmarkMetadataInstanceUpdateState(b *testing.B) {
 	s, items := benchServer(b, 10_000)
-	tx, end := s.st.BeginForTest()
+	tx, end := beginTx(s.st)
 	defer end()
 	t := tx.Template(tx.EnterpriseScope(), "contract")
 	t.Index("amount")

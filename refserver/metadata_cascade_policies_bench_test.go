@@ -20,7 +20,7 @@ func BenchmarkCascadeApply(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer s.Close()
-			tx, end := s.st.BeginForTest()
+			tx, end := beginTx(s.st)
 			defer end()
 			p := tx.Principals[s.AdminToken()]
 			top, items := cascadeTree(tx, n)

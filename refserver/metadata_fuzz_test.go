@@ -133,7 +133,7 @@ func FuzzMetadataQueryParse(f *testing.F) {
 			}
 		}
 		collect(n)
-		tx, end := st.BeginForTest()
+		tx, end := beginTx(st)
 		defer end()
 		pred, aerr := metadata.CompileQuery(tx, n, tmpl, params)
 		if aerr != nil {

@@ -28,7 +28,7 @@ func requireMDError(t *testing.T, resp *http.Response, body map[string]any, stat
 // mdSnapshot fingerprints the metadata state (templates, instances, the
 // item index and the instance ids) to check that rejections change nothing.
 func mdSnapshot(s *Server) string {
-	tx, end := s.st.BeginForTest()
+	tx, end := beginTx(s.st)
 	defer end()
 	var lines []string
 	for k, t := range tx.Metadata.Templates {

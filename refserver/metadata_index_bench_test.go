@@ -14,7 +14,7 @@ import (
 // page of 100 from a marker in both directions.
 func BenchmarkMetadataIndex(b *testing.B) {
 	s, items := benchServer(b, 10_000)
-	tx, end := s.st.BeginForTest()
+	tx, end := beginTx(s.st)
 	defer end()
 	t := tx.Template(tx.EnterpriseScope(), "contract")
 	b.Run("build", func(b *testing.B) {

@@ -403,12 +403,12 @@ func TestMetadataDroppedWithItem(t *testing.T) {
 	require.Equal(t, 204, resp.StatusCode)
 	// In the trash the instances stay (a restore brings them back); they go
 	// when the folder is deleted for good.
-	tx, end := e.s.st.BeginForTest()
+	tx, end := beginTx(e.s.st)
 	require.NotEmpty(t, tx.Metadata.ByItem)
 	end()
 	resp, _ = e.do("DELETE", e.api("/folders/"+folder+"/trash"), e.user, nil, nil)
 	require.Equal(t, 204, resp.StatusCode)
-	tx, end = e.s.st.BeginForTest()
+	tx, end = beginTx(e.s.st)
 	defer end()
 	assert.Empty(t, tx.Metadata.ByItem)
 	assert.Empty(t, tx.Metadata.ByInstID)

@@ -92,17 +92,14 @@ func (s *Server) createTemplate(w http.ResponseWriter, r *http.Request, p *state
 	if body.Scope == nil || body.DisplayName == nil {
 		return wire.BadRequest("Missing required field: scope and displayName are required")
 	}
-	switch s.st.ScopeKind(*body.Scope) {
-	case state.ScopeGlobal:
-		return wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "Templates cannot be created in the global scope")
-	case s.st.EnterpriseScope():
-	default:
-		return wire.BadRequest("Invalid scope %q: templates are created in the enterprise scope", *body.Scope)
+	scope, aerr := metadata.CreationScope(s.st.Env, *body.Scope)
+	if aerr != nil {
+		return aerr
 	}
 	if aerr := metadata.CheckDisplayName(*body.DisplayName, "displayName"); aerr != nil {
 		return aerr
 	}
-	t := &state.MDTemplate{Scope: s.st.EnterpriseScope(), DisplayName: *body.DisplayName}
+	t := &state.MDTemplate{Scope: scope, DisplayName: *body.DisplayName}
 	if body.Hidden != nil {
 		t.Hidden = *body.Hidden
 	}

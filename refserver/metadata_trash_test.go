@@ -33,7 +33,7 @@ func (q *queryEnv) queryNames(ancestor string) []string {
 // instanceID is the $id of the contract instance on a file.
 func (q *queryEnv) instanceID(fileID string) string {
 	q.t.Helper()
-	tx, end := q.s.st.BeginForTest()
+	tx, end := beginTx(q.s.st)
 	defer end()
 	return tx.Template(q.scope, "contract").Instances[fileID].ID
 }
@@ -46,7 +46,7 @@ func TestMetadataReadsSkipTrash(t *testing.T) {
 	t.Parallel()
 	q := newQueryEnv(t)
 	c1, c5 := q.idOf("c1"), q.idOf("c5")
-	tx, end := q.s.st.BeginForTest()
+	tx, end := beginTx(q.s.st)
 	sub := tx.Items[c5].ParentID
 	end()
 	in1 := q.instanceID(c1)

@@ -19,7 +19,7 @@ func TestMiniJSONMatchesMap(t *testing.T) {
 	t.Parallel()
 	s, err := New(Options{})
 	require.NoError(t, err)
-	tx, end := s.st.BeginForTest()
+	tx, end := beginTx(s.st)
 	defer end()
 	rng := rand.New(rand.NewPCG(3, 4))
 	alphabet := []string{"a", "Z", "\"", "\\", "<", ">", "&", "\n", "\t", "\x01", "\x7f", "é", "\u2028", "\u2029", "😀", "\xff", "\xe2\x82", "/", " "}
@@ -51,7 +51,7 @@ func TestWritePageMatchesWriteJSON(t *testing.T) {
 	t.Parallel()
 	s, err := New(Options{})
 	require.NoError(t, err)
-	tx, end := s.st.BeginForTest()
+	tx, end := beginTx(s.st)
 	defer end()
 	f := &state.Item{Typ: "folder", ID: "5", Name: "<a & b>"}
 	pages := []map[string]any{

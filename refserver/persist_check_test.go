@@ -12,7 +12,7 @@ import (
 // derivedDump lists the indexes and orders a restore rebuilds instead of
 // loading them, by ids.
 func derivedDump(s *Server) map[string]any {
-	tx, end := s.st.BeginForTest()
+	tx, end := beginTx(s.st)
 	defer end()
 	idsOf := func(n int, id func(int) string) []string {
 		out := make([]string, n)

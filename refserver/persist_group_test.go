@@ -67,7 +67,7 @@ func TestPersistGroupCommit(t *testing.T) {
 	// created counts the folders of parent whose name starts with prefix
 	// in the live state: their records are marked.
 	created := func(prefix string) int {
-		tx, end := e.s.st.BeginForTest()
+		tx, end := beginTx(e.s.st)
 		defer end()
 		n := 0
 		for _, it := range tx.Items {

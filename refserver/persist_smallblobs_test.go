@@ -30,7 +30,7 @@ func smallStored(t *testing.T, s *Server, id string) (string, bool) {
 
 // currentBlob is the blob of the current version of file id.
 func currentBlob(s *Server, id string) string {
-	tx, end := s.st.BeginForTest()
+	tx, end := beginTx(s.st)
 	defer end()
 	return tx.Items[id].Current().Blob.ID
 }
@@ -38,7 +38,7 @@ func currentBlob(s *Server, id string) string {
 // blobOfName is the current blob of the file of parent "0" called name,
 // "" when there is none.
 func blobOfName(s *Server, name string) string {
-	tx, end := s.st.BeginForTest()
+	tx, end := beginTx(s.st)
 	defer end()
 	for _, it := range tx.Items {
 		if it.Typ == "file" && it.Name == name && it.ParentID == "0" {
@@ -174,7 +174,7 @@ func TestPersistSmallBlobReadBeforeCommit(t *testing.T) {
 
 	// A copy reads the content in its handler, before the commit.
 	var file string
-	tx, end := e.s.st.BeginForTest()
+	tx, end := beginTx(e.s.st)
 	for fid, it := range tx.Items {
 		if it.Name == "a.txt" {
 			file = fid

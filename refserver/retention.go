@@ -35,24 +35,11 @@ func (s *Server) createRetentionPolicy(w http.ResponseWriter, r *http.Request, p
 	if b.Status.Present {
 		return wire.BadRequest("Unknown field: status")
 	}
-	switch {
-	case rp.PolicyType == state.RetentionIndefinite && len(b.RetentionLength) > 0 && string(b.RetentionLength) != "null":
-		if _, indefinite, _ := governance.ParseDays(b.RetentionLength, "retention_length", state.RetentionIndefinite); !indefinite {
-			return wire.BadRequest("retention_length cannot be set for an indefinite policy")
-		}
-	case rp.PolicyType == state.RetentionFinite:
-		if len(b.RetentionLength) == 0 || string(b.RetentionLength) == "null" {
-			return wire.BadRequest("Missing required field: retention_length (a finite policy needs it)")
-		}
-		days, indefinite, aerr := governance.ParseDays(b.RetentionLength, "retention_length", state.RetentionIndefinite)
-		if aerr != nil {
-			return aerr
-		}
-		if indefinite {
-			return wire.BadRequest("retention_length of a finite policy must be a number of days")
-		}
-		rp.Days = days
+	days, aerr := governance.RetentionLength(b.RetentionLength, rp.PolicyType, true)
+	if aerr != nil {
+		return aerr
 	}
+	rp.Days = days
 	if v, ok := b.RetentionType.Value(); ok {
 		if v != state.RetentionModifiable && v != state.RetentionNonModifiable {
 			return wire.BadRequest("retention_type must be modifiable or non_modifiable")

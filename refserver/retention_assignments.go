@@ -105,13 +105,7 @@ func (s *Server) listRetentionPolicyAssignments(w http.ResponseWriter, r *http.R
 // 204; 403 forbidden when its policy is non_modifiable (no code in the
 // spec); 404. The retention it alone gave to file versions is lifted.
 func (s *Server) deleteRetentionAssignment(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
-	return deleteRecord(s, w, r, "id", http.StatusNoContent, governance.RetentionAssignmentByID, func(tx *state.Tx, a *state.RetentionAssignment) *wire.Error {
-		if a.Policy.RetentionType == state.RetentionNonModifiable {
-			return wire.Errorf(http.StatusForbidden, wire.CodeForbidden, "An assignment of a non-modifiable retention policy cannot be deleted")
-		}
-		governance.RemoveRetentionAssignment(tx, a)
-		return nil
-	})
+	return deleteRecord(s, w, r, "id", http.StatusNoContent, governance.RetentionAssignmentByID, governance.DeleteRetentionAssignment)
 }
 
 // listFilesUnderRetention serves GET

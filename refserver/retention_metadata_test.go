@@ -77,7 +77,7 @@ func TestRetentionMetadataAssignmentRules(t *testing.T) {
 	short := e.mustAdmin(201, "POST", "/retention_policies", finitePolicy("Short", 10))["id"].(string)
 	long := e.mustAdmin(201, "POST", "/retention_policies", finitePolicy("Long", 100))["id"].(string)
 	ind := e.mustAdmin(201, "POST", "/retention_policies", map[string]any{"policy_name": "Ind", "policy_type": "indefinite", "disposition_action": "remove_retention"})["id"].(string)
-	tx, end := e.s.st.BeginForTest()
+	tx, end := beginTx(e.s.st)
 	global := tx.Template(state.ScopeGlobal, state.GlobalPropertiesKey).ID
 	end()
 	first := e.mustAdmin(201, "POST", "/retention_policy_assignments", templateAssignment(long, tid, map[string]any{"field": status, "value": active}, signed))

@@ -21,7 +21,7 @@ func BenchmarkSearch100k(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	tx, end := s.st.BeginForTest()
+	tx, end := beginTx(s.st)
 	now := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 	word := func(i int) string { return fmt.Sprintf("w%03d", i%1000) }
 	for i := range n {

@@ -16,7 +16,7 @@ import (
 // tasks and watermarks, to check that rejected requests change nothing.
 func collabSnapshot(s *Server) string {
 	base := snapshot(s)
-	tx, end := s.st.BeginForTest()
+	tx, end := beginTx(s.st)
 	defer end()
 	var lines []string
 	for _, it := range tx.Items {
@@ -250,7 +250,7 @@ func TestTrashPurgeFiresHooks(t *testing.T) {
 	resp, _ := e.do("DELETE", e.api("/folders/"+dir["id"].(string)+"?recursive=true"), tok, nil, nil)
 	require.Equal(t, 204, resp.StatusCode)
 	e.deleteOK(tok, "/folders/"+dir["id"].(string)+"/trash")
-	tx, end := e.s.st.BeginForTest()
+	tx, end := beginTx(e.s.st)
 	_, ok := tx.Items[f["id"].(string)]
 	end()
 	assert.False(t, ok, "the folder's content is gone for good")

@@ -90,7 +90,7 @@ func TestWatermarkLifecycle(t *testing.T) {
 	assert.Equal(t, 200, e.getStatus(tok, "/folders/"+dirID+"/watermark"))
 	e.deleteOK(tok, "/folders/"+dirID+"?recursive=true")
 	e.deleteOK(tok, "/folders/"+dirID+"/trash")
-	tx, end := e.s.st.BeginForTest()
+	tx, end := beginTx(e.s.st)
 	assert.Empty(t, tx.Watermarks.ByItem)
 	end()
 }

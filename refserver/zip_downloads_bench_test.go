@@ -65,7 +65,7 @@ func zipTree(tb testing.TB, files, perFolder int, size int64) (*Server, string) 
 	if err != nil {
 		tb.Fatal(err)
 	}
-	tx, end := s.st.BeginForTest()
+	tx, end := beginTx(s.st)
 	defer end()
 	now := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 	folder := func(name, parent string) *state.Item {
@@ -164,7 +164,7 @@ func BenchmarkZipContent(b *testing.B) {
 // recent items, and notes one interaction (a download).
 func BenchmarkRecentItems(b *testing.B) {
 	s, top := zipTree(b, 1000, 100, 16)
-	tx, end := s.st.BeginForTest()
+	tx, end := beginTx(s.st)
 	var ids []string
 	for _, sub := range tx.Children(top, nil) {
 		for _, f := range tx.Children(sub.ID, nil) {

@@ -47,6 +47,33 @@ type RetentionPolicyBody struct {
 	CustomNotificationRecipients wire.Nullable[[]userRef] `json:"custom_notification_recipients"`
 }
 
+// RetentionLength applies the rule of retention_length to a policy of
+// policyType, the one rule for POST and PUT /retention_policies: a finite
+// policy retains a number of days, an indefinite one takes no length
+// (only the word "indefinite"). Absent or null is 0 and no error, unless
+// required (a new finite policy needs its length). days is 0 for an
+// indefinite policy.
+func RetentionLength(raw json.RawMessage, policyType string, required bool) (days int, aerr *wire.Error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		if required && policyType == state.RetentionFinite {
+			return 0, wire.BadRequest("Missing required field: retention_length (a finite policy needs it)")
+		}
+		return 0, nil
+	}
+	days, indefinite, aerr := ParseDays(raw, "retention_length", state.RetentionIndefinite)
+	switch {
+	case policyType == state.RetentionIndefinite && !indefinite:
+		return 0, wire.BadRequest("retention_length cannot be set for an indefinite policy")
+	case policyType == state.RetentionIndefinite:
+		return 0, nil
+	case aerr != nil:
+		return 0, aerr
+	case indefinite:
+		return 0, wire.BadRequest("retention_length of a finite policy must be a number of days")
+	}
+	return days, nil
+}
+
 // ValidDisposition reports whether v is a disposition_action
 // (permanently_delete or remove_retention).
 func ValidDisposition(v string) bool {
@@ -224,21 +251,13 @@ func UpdateRetentionPolicy(s *state.Tx, pathValue string, b RetentionPolicyBody)
 			return state.Reply{}, wire.BadRequest("retention_type can only be changed to non_modifiable")
 		}
 	}
-	if len(b.RetentionLength) > 0 && string(b.RetentionLength) != "null" {
-		days, indefinite, aerr := ParseDays(b.RetentionLength, "retention_length", state.RetentionIndefinite)
-		switch {
-		case aerr != nil:
-			return state.Reply{}, aerr
-		case rp.PolicyType == state.RetentionIndefinite && !indefinite:
-			return state.Reply{}, wire.BadRequest("retention_length cannot be set for an indefinite policy")
-		case rp.PolicyType == state.RetentionFinite && indefinite:
-			return state.Reply{}, wire.BadRequest("retention_length of a finite policy must be a number of days")
-		case rp.PolicyType == state.RetentionFinite:
-			if days < rp.Days && rp.RetentionType == state.RetentionNonModifiable {
-				return state.Reply{}, wire.Errorf(wire.StatusForbidden, wire.CodeForbidden, "A non-modifiable retention policy cannot be shortened")
-			}
-			next.Days = days
+	if days, aerr := RetentionLength(b.RetentionLength, rp.PolicyType, false); aerr != nil {
+		return state.Reply{}, aerr
+	} else if days > 0 {
+		if days < rp.Days && rp.RetentionType == state.RetentionNonModifiable {
+			return state.Reply{}, wire.Errorf(wire.StatusForbidden, wire.CodeForbidden, "A non-modifiable retention policy cannot be shortened")
 		}
+		next.Days = days
 	}
 	if v, ok := b.Status.Value(); ok {
 		switch {

@@ -113,6 +113,19 @@ func ListRetentionPolicyAssignments(s *state.Tx, recordID string, typ string, q 
 	})}, nil
 }
 
+// DeleteRetentionAssignment serves DELETE
+// /retention_policy_assignments/{id} (refserver's
+// deleteRetentionAssignment): the assignment of a non-modifiable policy
+// stays (403 forbidden; the spec names no code); another one goes with the
+// retention it alone gave (RemoveRetentionAssignment).
+func DeleteRetentionAssignment(s *state.Tx, a *state.RetentionAssignment) *wire.Error {
+	if a.Policy.RetentionType == state.RetentionNonModifiable {
+		return wire.Errorf(wire.StatusForbidden, wire.CodeForbidden, "An assignment of a non-modifiable retention policy cannot be deleted")
+	}
+	RemoveRetentionAssignment(s, a)
+	return nil
+}
+
 // RemoveRetentionAssignment forgets a and the retention it gave (a file
 // version retention with no other source goes).
 func RemoveRetentionAssignment(s *state.Tx, a *state.RetentionAssignment) {

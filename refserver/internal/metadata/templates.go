@@ -124,6 +124,21 @@ func CheckDisplayName(v, what string) *wire.Error {
 	return nil
 }
 
+// CreationScope applies the scope rule of POST /metadata_templates/schema
+// (refserver's createTemplate): templates are created in the enterprise
+// scope, named "enterprise" or in full (enterprise_<id>), which it
+// returns; the global scope is 403 access_denied_insufficient_permissions,
+// any other 400.
+func CreationScope(s *state.Env, scope string) (string, *wire.Error) {
+	switch s.ScopeKind(scope) {
+	case state.ScopeGlobal:
+		return "", wire.Errorf(wire.StatusForbidden, wire.CodeAccessDenied, "Templates cannot be created in the global scope")
+	case s.EnterpriseScope():
+		return s.EnterpriseScope(), nil
+	}
+	return "", wire.BadRequest("Invalid scope %q: templates are created in the enterprise scope", scope)
+}
+
 // CreateTemplate serves POST /metadata_templates/schema (refserver's
 // createTemplate): t is added, 409 when its key is taken, unless derived
 // (no templateKey sent: one made from the displayName), which then takes

@@ -100,14 +100,19 @@ type Env struct {
 //
 // Lock order, where more than one is held: a flush's lock
 // (internal/persist's DB.flushMu, from taking the marks to its commit),
-// then the oauth room's lock (refserver's Server.oauth), then the state's
-// lock (mu, below), then the Persister's lock (Persister.mu), then a
-// store's own locks (internal/blob). A session's commit lock
+// then the oauth room's lock (internal/oauth's Service.mu, refserver's
+// Server.oauth), then the state's lock (mu, below), then the Persister's
+// lock (Persister.mu), then a store's own locks (internal/blob's, and
+// internal/persist's SmallBlobs.mu). A session's commit lock
 // (Session.commitMu, LockCommit) is taken before the state's, which a
 // commit's hashing takes in short turns, and never with a flush's or the
 // oauth room's. The commit log's lock (internal/persist's commitLog.mu)
-// is taken after a flush's and holds no other. The server's faults and
-// request log locks are never held with another lock.
+// is taken after a flush's and holds no other. These are taken last and
+// hold no other lock: the check mode's errors (internal/persist's
+// DB.checkMu), and refserver's webhook queue (hookQueue.mu, never under
+// the state's lock: a delivery is queued from its own goroutine),
+// connection set (lifecycle.mu), faults (Server.faultsMu) and request log
+// (Server.reqMu).
 type State struct {
 	*Env
 	mu sync.Mutex // guards m: held for the whole of Update and View
@@ -226,11 +231,3 @@ func RandomBytes(n int) []byte {
 
 // RandomHex returns n random bytes in hex (2n characters): tokens, keys.
 func RandomHex(n int) string { return hex.EncodeToString(RandomBytes(n)) }
-
-// BeginForTest takes the state's lock and hands out the transaction until
-// end is called: for the tests of package refserver that set up or read
-// the model across statements. Only tests call it (TestHouseRules).
-func (s *State) BeginForTest() (tx *Tx, end func()) {
-	s.mu.Lock()
-	return &Tx{ReadTx{&s.m}}, s.mu.Unlock
-}
