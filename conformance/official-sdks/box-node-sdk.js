@@ -62,4 +62,4 @@ async function main() {
   });
 }
 
-main().catch((err) => { check('unexpected error', false, err && err.stack); }).finally(() => finish('box-node-sdk'));
+main().catch((err) => { check('unexpected error', false, err && err.stack); }).finally(() => finish(`box-node-sdk ${pkgVersion('box-node-sdk')}`));

@@ -3,8 +3,8 @@
 // reference server: upload, new version, download, 25 MB chunked upload.
 // Env: BASE_URL (…/2.0), UPLOAD_URL (…/api/2.0), TOKEN.
 const { Readable } = require('stream');
-const { BoxClient, BoxDeveloperTokenAuth } = require('box-typescript-sdk-gen');
-const { pkgVersion, env, sha1hex, bytes, readAll, describe, check, step, finish, customBaseUrls } = require('./lib/common');
+const { genSDK, genLabel, env, sha1hex, bytes, readAll, describe, check, step, finish, customBaseUrls } = require('./lib/common');
+const { BoxClient, BoxDeveloperTokenAuth } = genSDK();
 
 const CHUNKED_SIZE = 25_000_000;
 // RUN keeps names unique so the scripts can run again against one server.
@@ -15,7 +15,7 @@ const RUN = `${process.pid}-${Date.now()}`;
 async function main() {
   const auth = new BoxDeveloperTokenAuth({ token: env('TOKEN') });
   const client = new BoxClient({ auth }).withCustomBaseUrls(customBaseUrls());
-  console.log(`box-typescript-sdk-gen ${pkgVersion('box-typescript-sdk-gen')}`);
+  console.log(genLabel());
 
   const v1 = bytes(100_000, 'gen-v1');
   const v2 = bytes(123_457, 'gen-v2');
@@ -61,4 +61,4 @@ async function main() {
   });
 }
 
-main().catch((err) => { check('unexpected error', false, err && err.stack); }).finally(() => finish('box-typescript-sdk-gen'));
+main().catch((err) => { check('unexpected error', false, err && err.stack); }).finally(() => finish(genLabel()));

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs Box's official SDKs, unchanged, against the reference server: the Node
-# SDKs (box-node-sdk, box-typescript-sdk-gen, from npm) and the Python SDK
+# SDKs (box-node-sdk 4 classic, box-node-sdk 10 and box-typescript-sdk-gen,
+# from npm) and the Python SDK
 # (boxsdk, module box_sdk_gen, from the Python package index): upload, new
 # version, download and a 25 MB chunked upload per SDK, sign-in with JWT and
 # client credentials, and the per-resource scripts in resources/.
@@ -16,22 +17,27 @@
 #
 # Servers (built from ./cmd/refserver, defaults: part size 8 MiB, chunked
 # minimum 20 000 000 bytes):
-#   - box-typescript-sdk-gen and the Python SDK run against the default,
-#     strict server, whose content host refuses an Authorization header:
-#     their downloads passing shows that they drop the token on the
-#     cross-host redirect.
+#   - The generated Node SDKs, box-typescript-sdk-gen and box-node-sdk 10
+#     (the same BoxClient; installed as the npm alias box-node-sdk-10 beside
+#     the classic 4.x), each run box-typescript-sdk-gen.js and
+#     resources/*.ts-gen.js, the SDK chosen by GEN_SDK, against a default,
+#     strict server of their own (so one SDK's run cannot change what the
+#     other finds); the Python SDK runs against box-typescript-sdk-gen's.
+#     The strict content host refuses an Authorization header: their
+#     downloads passing shows that they drop the token on the cross-host
+#     redirect.
 #   - box-node-sdk (classic) runs against a server started with
 #     -ignore-content-auth: its files.getReadStream sends the API bearer
 #     token to the download URL, which the real content host ignores.
-# Both servers register an app (-app-config); its config.json is passed to
+# Every server registers an app (-app-config); its config.json is passed to
 # every script as APP_CONFIG, and resources/auth.*.js and the Python script
 # sign in with each SDK's JWT and client-credentials auth.
 
-#   - Both start with -device-pins 4: the API has no call that creates
+#   - All start with -device-pins 4: the API has no call that creates
 #     device pins, and resources/admin.*.js list them over two pages.
 set -euo pipefail
 
-LIMIT_SECONDS=${CMS_CONFORMANCE_TIMEOUT:-300}
+LIMIT_SECONDS=${CMS_CONFORMANCE_TIMEOUT:-600}
 if [[ -z "${CMS_CONFORMANCE_TIMED:-}" ]]; then
 	export CMS_CONFORMANCE_TIMED=1
 	exec timeout --kill-after=10 "$LIMIT_SECONDS" bash "$0" "$@"
@@ -163,19 +169,34 @@ start_server() {
 	exit 1
 }
 
-# Both also seed a file request (the API cannot make one), a user outside
+# All also seed a file request (the API cannot make one), a user outside
 # the enterprise for POST /invites, and register boxdemo.com for email
 # aliases (the SDKs' own tests use it).
 EXTERNAL_USER_EMAIL=guest@partner.test
-start_server strict -device-pins 4 -long-poll-timeout 10s -file-requests 1 -external-users "$EXTERNAL_USER_EMAIL" -enterprise-domains cms.test,boxdemo.com
-start_server lenient -ignore-content-auth -device-pins 4 -long-poll-timeout 10s -file-requests 1 -external-users "$EXTERNAL_USER_EMAIL" -enterprise-domains cms.test,boxdemo.com
+server_args=(-device-pins 4 -long-poll-timeout 10s -file-requests 1 -external-users "$EXTERNAL_USER_EMAIL" -enterprise-domains cms.test,boxdemo.com)
+# The generated SDKs (GEN_SDK, a package directory in node_modules) and the
+# strict server each runs against.
+gen_sdks=(box-typescript-sdk-gen box-node-sdk-10)
+declare -A gen_server=([box-typescript-sdk-gen]=strict [box-node-sdk-10]=strict-sdk10)
+for sdk in "${gen_sdks[@]}"; do
+	start_server "${gen_server[$sdk]}" "${server_args[@]}"
+done
+start_server lenient -ignore-content-auth "${server_args[@]}"
 
-# run_sdk SCRIPT SERVER runs one SDK script against one server.
+# pkg_label DIR is the published name and version of the package installed
+# in node_modules/DIR, e.g. "box-node-sdk 10.12.0".
+pkg_label() {
+	node -p 'const p = require(process.argv[1]); p.name + " " + p.version' "$here/node_modules/$1/package.json"
+}
+
+# run_sdk LABEL SCRIPT SERVER [INTERPRETER] runs one SDK script against one
+# server; LABEL names the SDK and version on its lines and in the summary.
 passed=0
 failed=0
+failures=()
 run_sdk() {
-	local script=$1 server=$2 line="$work/$2.json" interpreter=${3:-node}
-	echo "== $script (server: $server)"
+	local label=$1 script=$2 server=$3 line="$work/$3.json" interpreter=${4:-node}
+	echo "== $script [$label] (server: $server)"
 	if BASE_URL=$(json_get "$line" .base_url) \
 		UPLOAD_URL=$(json_get "$line" .upload_url) \
 		TOKEN=$(json_get "$line" .tokens.user) \
@@ -193,28 +214,39 @@ run_sdk() {
 		passed=$((passed + 1))
 	else
 		failed=$((failed + 1))
+		failures+=("$script [$label]")
 	fi
 }
 
 if [[ $node_ok -eq 1 ]]; then
-	run_sdk box-typescript-sdk-gen.js strict
-	run_sdk box-node-sdk.js lenient
-
-	# One script per resource and SDK, in resources/: NAME.ts-gen.js runs
-	# box-typescript-sdk-gen against the strict server, NAME.node-sdk.js the
-	# classic box-node-sdk against the lenient one.
+	# One script per resource and SDK family, in resources/: NAME.ts-gen.js
+	# runs once per generated SDK (GEN_SDK) against that SDK's strict
+	# server, NAME.node-sdk.js the classic box-node-sdk against the lenient
+	# one.
 	shopt -s nullglob
-	for script in "$here"/resources/*.ts-gen.js; do
-		run_sdk "resources/$(basename "$script")" strict
+	for sdk in "${gen_sdks[@]}"; do
+		label=$(pkg_label "$sdk")
+		export GEN_SDK=$sdk
+		run_sdk "$label" box-typescript-sdk-gen.js "${gen_server[$sdk]}"
+		for script in "$here"/resources/*.ts-gen.js; do
+			run_sdk "$label" "resources/$(basename "$script")" "${gen_server[$sdk]}"
+		done
+		unset GEN_SDK
 	done
+	label=$(pkg_label box-node-sdk)
+	run_sdk "$label" box-node-sdk.js lenient
 	for script in "$here"/resources/*.node-sdk.js; do
-		run_sdk "resources/$(basename "$script")" lenient
+		run_sdk "$label" "resources/$(basename "$script")" lenient
 	done
 fi
 
 if [[ $py_ok -eq 1 ]]; then
-	run_sdk python/box_sdk_gen_conformance.py strict "$venv/bin/python"
+	run_sdk "boxsdk $(sed -n 's/^boxsdk\(\[[^]]*\]\)\{0,1\}==//p' "$here/python/requirements.txt")" \
+		python/box_sdk_gen_conformance.py strict "$venv/bin/python"
 fi
 
+for f in "${failures[@]}"; do
+	echo "FAILED: $f"
+done
 echo "official-sdks: $passed passed, $failed failed"
 [[ $failed -eq 0 ]]

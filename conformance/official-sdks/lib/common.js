@@ -72,11 +72,50 @@ function finish(sdk) {
   process.exit(failures ? 1 : 0);
 }
 
-// pkgVersion reads the installed version (the packages' "exports" hide package.json).
-function pkgVersion(name) {
+// pkgJSON reads an installed package's package.json (the packages'
+// "exports" hide it from require); name is its directory in node_modules.
+function pkgJSON(name) {
   const fs = require('fs');
   const path = require('path');
-  return JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'node_modules', name, 'package.json'), 'utf8')).version;
+  return JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'node_modules', name, 'package.json'), 'utf8'));
+}
+
+// pkgVersion reads the installed version of a package.
+function pkgVersion(name) {
+  return pkgJSON(name).version;
+}
+
+// GEN_SDK names the generated SDK the *.ts-gen.js scripts and
+// box-typescript-sdk-gen.js run: the package as installed in node_modules,
+// box-typescript-sdk-gen (the default) or box-node-sdk-10 (npm's
+// box-node-sdk 10.x, the same generated BoxClient under Box's classic name).
+const GEN_SDK = process.env.GEN_SDK || 'box-typescript-sdk-gen';
+
+// genSDK is the generated SDK's module, or one of its subpath exports
+// ('managers', ...).
+function genSDK(subpath) {
+  return require(subpath ? `${GEN_SDK}/${subpath}` : GEN_SDK);
+}
+
+// genLabel is the generated SDK's published name and installed version,
+// e.g. "box-node-sdk 10.12.0", for the scripts' header and result lines.
+function genLabel() {
+  const pkg = pkgJSON(GEN_SDK);
+  return `${pkg.name} ${pkg.version}`;
+}
+
+// updateCollaboration is userCollaborations.updateCollaborationById(id,
+// body) in either generated SDK: the one call whose shape differs between
+// them. Box's API document made every field of PUT /collaborations/{id}
+// optional, so box-node-sdk 10 takes the body inside its optionals
+// ({requestBody}); box-typescript-sdk-gen 1.x takes it as the second
+// argument. (Given the 1.x shape, 10.x sends {} and the role is unchanged.)
+function updateCollaboration(client, id, body) {
+  const pkg = pkgJSON(GEN_SDK);
+  const bodyInOptionals = pkg.name === 'box-node-sdk' && Number(pkg.version.split('.')[0]) >= 10;
+  return bodyInOptionals
+    ? client.userCollaborations.updateCollaborationById(id, { requestBody: body })
+    : client.userCollaborations.updateCollaborationById(id, body);
 }
 
 // root is the service root of an API or upload URL of the reference
@@ -87,7 +126,7 @@ function root(url) {
   return url.slice(0, -suffix.length);
 }
 
-// customBaseUrls is box-typescript-sdk-gen's withCustomBaseUrls argument
+// customBaseUrls is the generated SDK's withCustomBaseUrls argument
 // for the reference server of BASE_URL and UPLOAD_URL.
 function customBaseUrls() {
   return { baseUrl: root(env('BASE_URL')), uploadUrl: root(env('UPLOAD_URL')), oauth2Url: root(env('BASE_URL')) + '/oauth2' };
@@ -108,10 +147,10 @@ function classicSDK(BoxSDK) {
   return new BoxSDK({ clientID: 'conformance', clientSecret: 'conformance', numMaxRetries: 2, retryIntervalMS: 200, ...classicRoots() });
 }
 
-// genClient is a box-typescript-sdk-gen client for a developer token
+// genClient is a generated-SDK (GEN_SDK) client for a developer token
 // against the reference server of BASE_URL and UPLOAD_URL.
 function genClient(token) {
-  const { BoxClient, BoxDeveloperTokenAuth } = require('box-typescript-sdk-gen');
+  const { BoxClient, BoxDeveloperTokenAuth } = genSDK();
   return new BoxClient({ auth: new BoxDeveloperTokenAuth({ token }) }).withCustomBaseUrls(customBaseUrls());
 }
 
@@ -165,6 +204,6 @@ function webhookReceiver() {
 }
 
 module.exports = {
-  pkgVersion, env, sha1hex, bytes, readAll, describe, check, step, finish,
+  pkgVersion, genSDK, genLabel, updateCollaboration, env, sha1hex, bytes, readAll, describe, check, step, finish,
   root, customBaseUrls, classicRoots, classicSDK, genClient, failure, webhookReceiver,
 };

@@ -22,7 +22,7 @@ async function main() {
     check('user id', user && user.id, JSON.stringify(user));
     check('user login', user.login === `node-${RUN}@cms.test`, user.login);
   });
-  if (!user) return finish('box-node-sdk admin');
+  if (!user) return finish(`box-node-sdk ${pkgVersion('box-node-sdk')} admin`);
 
   await step('create an app user', async () => {
     const app = await client.enterprise.addAppUser(`Node Bot ${RUN}`.slice(0, 50), { external_app_user_id: `ext-${RUN}` });
@@ -109,7 +109,7 @@ async function main() {
       check('deleted', true);
     });
   }
-  finish('box-node-sdk admin');
+  finish(`box-node-sdk ${pkgVersion('box-node-sdk')} admin`);
 }
 
 main().catch((err) => {

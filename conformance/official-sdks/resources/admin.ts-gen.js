@@ -6,8 +6,8 @@
 // (null turns them all off), and lists device pins over two pages. The
 // server is started with -device-pins (run.sh): the API cannot create pins.
 // Env: BASE_URL, UPLOAD_URL, ADMIN_TOKEN, ENTERPRISE_ID.
-const { BoxClient, BoxDeveloperTokenAuth } = require('box-typescript-sdk-gen');
-const { pkgVersion, env, check, step, finish, customBaseUrls } = require('../lib/common');
+const { genSDK, genLabel, env, check, step, finish, customBaseUrls } = require('../lib/common');
+const { BoxClient, BoxDeveloperTokenAuth } = genSDK();
 
 const RUN = `${process.pid}-${Date.now()}`;
 
@@ -16,7 +16,7 @@ async function main() {
   const auth = new BoxDeveloperTokenAuth({ token: env('ADMIN_TOKEN') });
   const client = new BoxClient({ auth }).withCustomBaseUrls(customBaseUrls());
   const enterpriseId = env('ENTERPRISE_ID');
-  console.log(`box-typescript-sdk-gen ${pkgVersion('box-typescript-sdk-gen')} (admin)`);
+  console.log(`${genLabel()} (admin)`);
 
   await step('current user has the enterprise', async () => {
     const me = await client.users.getUserMe({ fields: ['enterprise', 'role'] });
@@ -34,7 +34,7 @@ async function main() {
     check('user job title', user.jobTitle === 'Tester', user.jobTitle);
     check('user role', user.role === 'user', user.role);
   });
-  if (!user) return finish('box-typescript-sdk-gen admin');
+  if (!user) return finish(`${genLabel()} admin`);
 
   await step('login taken is 409 user_login_already_used', async () => {
     try {
@@ -140,7 +140,7 @@ async function main() {
       check('deleted', true);
     });
   }
-  finish('box-typescript-sdk-gen admin');
+  finish(`${genLabel()} admin`);
 }
 
 main().catch((err) => {

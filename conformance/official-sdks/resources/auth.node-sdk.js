@@ -36,4 +36,4 @@ async function main() {
   });
 }
 
-main().catch((err) => { check('unexpected error', false, err && err.stack); }).finally(() => finish('box-node-sdk auth'));
+main().catch((err) => { check('unexpected error', false, err && err.stack); }).finally(() => finish(`box-node-sdk ${pkgVersion('box-node-sdk')} auth`));

@@ -6,8 +6,8 @@
 // Env: BASE_URL, UPLOAD_URL, ENTERPRISE_ID, APP_CONFIG (path of config.json).
 const fs = require('fs');
 const { Readable } = require('stream');
-const { BoxClient, BoxJwtAuth, JwtConfig, BoxCcgAuth, CcgConfig } = require('box-typescript-sdk-gen');
-const { pkgVersion, env, sha1hex, bytes, readAll, describe, check, step, finish, customBaseUrls } = require('../lib/common');
+const { genSDK, genLabel, env, sha1hex, bytes, readAll, describe, check, step, finish, customBaseUrls } = require('../lib/common');
+const { BoxClient, BoxJwtAuth, JwtConfig, BoxCcgAuth, CcgConfig } = genSDK();
 
 const RUN = `${process.pid}-${Date.now()}`;
 
@@ -32,7 +32,7 @@ async function roundTrip(name, client) {
 }
 
 async function main() {
-  console.log(`box-typescript-sdk-gen ${pkgVersion('box-typescript-sdk-gen')} (auth)`);
+  console.log(`${genLabel()} (auth)`);
   const text = fs.readFileSync(env('APP_CONFIG'), 'utf8');
   const cfg = JSON.parse(text);
 
@@ -53,4 +53,4 @@ async function main() {
   });
 }
 
-main().catch((err) => { check('unexpected error', false, err && err.stack); }).finally(() => finish('box-typescript-sdk-gen auth'));
+main().catch((err) => { check('unexpected error', false, err && err.stack); }).finally(() => finish(`${genLabel()} auth`));

@@ -27,7 +27,7 @@ async function main() {
     const gone = await failure(user.users.deleteAvatar(uid));
     check('deleted: 404', gone.status === 404, JSON.stringify(gone));
   });
-  finish('box-node-sdk avatars');
+  finish(`box-node-sdk ${pkgVersion('box-node-sdk')} avatars`);
 }
 
 main().catch((err) => { console.error(err); process.exit(1); });

@@ -3,7 +3,7 @@
 // the managed user's avatar: upload (a PNG), read, delete.
 // Env: BASE_URL, UPLOAD_URL, TOKEN, USER_ID.
 const { Readable } = require('stream');
-const { pkgVersion, env, check, step, finish, genClient, failure, readAll } = require('../lib/common');
+const { genLabel, env, check, step, finish, genClient, failure, readAll } = require('../lib/common');
 
 // A 1×1 grey PNG.
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAAAAAA6fptVAAAACklEQVR4nGNgAAAAAgABSK+kcQAAAABJRU5ErkJggg==', 'base64');
@@ -11,7 +11,7 @@ const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAAAAAA6fptVAAAACklEQVR
 async function main() {
   const user = genClient(env('TOKEN'));
   const uid = env('USER_ID');
-  console.log(`box-typescript-sdk-gen ${pkgVersion('box-typescript-sdk-gen')} (avatars)`);
+  console.log(`${genLabel()} (avatars)`);
   await step('upload, read, delete', async () => {
     const av = await user.avatars.createUserAvatar(uid, { pic: Readable.from([PNG]), picFileName: 'avatar.png', picContentType: 'image/png' });
     check('pic urls', !!av.picUrls && !!av.picUrls.large, JSON.stringify(av));
@@ -21,7 +21,7 @@ async function main() {
     const gone = await failure(user.avatars.getUserAvatar(uid));
     check('deleted: 404', gone.status === 404, JSON.stringify(gone));
   });
-  finish('box-typescript-sdk-gen avatars');
+  finish(`${genLabel()} avatars`);
 }
 
 main().catch((err) => { console.error(err); process.exit(1); });

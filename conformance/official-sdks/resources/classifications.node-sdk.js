@@ -37,7 +37,7 @@ async function main() {
     const gone = await failure(user.files.getMetadata(f.id, 'enterprise', KEY));
     check('removed: 404', gone.status === 404, JSON.stringify(gone));
   });
-  finish('box-node-sdk classifications');
+  finish(`box-node-sdk ${pkgVersion('box-node-sdk')} classifications`);
 }
 
 main().catch((err) => { console.error(err); process.exit(1); });

@@ -4,7 +4,7 @@
 // SDK's own tests do), its labels, and a file's classification.
 // Env: BASE_URL, UPLOAD_URL, TOKEN, ADMIN_TOKEN.
 const { Readable } = require('stream');
-const { pkgVersion, env, check, step, finish, genClient, failure } = require('../lib/common');
+const { genLabel, env, check, step, finish, genClient, failure } = require('../lib/common');
 
 const RUN = `${process.pid}${Date.now()}`;
 const FIELD = 'Box__Security__Classification__Key';
@@ -12,7 +12,7 @@ const FIELD = 'Box__Security__Classification__Key';
 async function main() {
   const admin = genClient(env('ADMIN_TOKEN'));
   const user = genClient(env('TOKEN'));
-  console.log(`box-typescript-sdk-gen ${pkgVersion('box-typescript-sdk-gen')} (classifications)`);
+  console.log(`${genLabel()} (classifications)`);
 
   await step('template, made when missing', async () => {
     let tpl;
@@ -43,7 +43,7 @@ async function main() {
   const file = await step('upload', async () => (await user.uploads.uploadFile({
     attributes: { name: `classified-${RUN}.txt`, parent: { id: '0' } }, file: Readable.from([Buffer.from('x')]),
   })).entries[0]);
-  if (!file) return finish('box-typescript-sdk-gen classifications');
+  if (!file) return finish(`${genLabel()} classifications`);
   await step('file classification', async () => {
     const none = await failure(user.fileClassifications.getClassificationOnFile(file.id));
     check('none yet: 404', none.status === 404, JSON.stringify(none));
@@ -57,7 +57,7 @@ async function main() {
     const gone = await failure(user.fileClassifications.getClassificationOnFile(file.id));
     check('removed: 404', gone.status === 404, JSON.stringify(gone));
   });
-  finish('box-typescript-sdk-gen classifications');
+  finish(`${genLabel()} classifications`);
 }
 
 main().catch((err) => { console.error(err); process.exit(1); });

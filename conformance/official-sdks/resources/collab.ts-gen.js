@@ -6,7 +6,7 @@
 // folder, and a file trashed and restored.
 // Env: BASE_URL, UPLOAD_URL, TOKEN (managed user), ADMIN_TOKEN.
 const { Readable } = require('stream');
-const { pkgVersion, env, bytes, check, step, finish, genClient } = require('../lib/common');
+const { genLabel, env, bytes, check, step, finish, genClient } = require('../lib/common');
 
 // RUN keeps names unique so the script can run again against one server.
 const RUN = `${process.pid}-${Date.now()}`;
@@ -24,7 +24,7 @@ async function status(promise) {
 async function main() {
   const client = genClient(env('TOKEN'));
   const admin = genClient(env('ADMIN_TOKEN'));
-  console.log(`box-typescript-sdk-gen ${pkgVersion('box-typescript-sdk-gen')} (collab)`);
+  console.log(`${genLabel()} (collab)`);
 
   const folder = await client.folders.createFolder({ name: `collab-gen-${RUN}`, parent: { id: '0' } });
   const upload = await client.uploads.uploadFile({
@@ -138,4 +138,4 @@ async function main() {
   });
 }
 
-main().catch((err) => { check('unexpected error', false, err && err.stack); }).finally(() => finish('box-typescript-sdk-gen collab'));
+main().catch((err) => { check('unexpected error', false, err && err.stack); }).finally(() => finish(`${genLabel()} collab`));

@@ -40,7 +40,7 @@ async function main() {
   });
 
   await user.folders.delete(dir.id, { recursive: true });
-  finish('box-node-sdk collections');
+  finish(`box-node-sdk ${pkgVersion('box-node-sdk')} collections`);
 }
 
 main().catch((err) => {

@@ -8,13 +8,13 @@
 // marker.
 // Env: BASE_URL, UPLOAD_URL, TOKEN (managed user).
 const { Readable } = require('stream');
-const { pkgVersion, env, check, step, finish, genClient, readAll } = require('../lib/common');
+const { genLabel, env, check, step, finish, genClient, readAll } = require('../lib/common');
 
 const RUN = `${process.pid}-${Date.now()}`;
 
 async function main() {
   const user = genClient(env('TOKEN'));
-  console.log(`box-typescript-sdk-gen ${pkgVersion('box-typescript-sdk-gen')} (collections, recent items)`);
+  console.log(`${genLabel()} (collections, recent items)`);
   const dir = await user.folders.createFolder({ name: `collections-gen-${RUN}`, parent: { id: '0' } });
   const up = async (name) => (await user.uploads.uploadFile({ attributes: { name, parent: { id: dir.id } }, file: Readable.from([Buffer.from(name)]) })).entries[0];
   const file = await up('fav.txt');
@@ -54,7 +54,7 @@ async function main() {
   });
 
   await user.folders.deleteFolderById(dir.id, { queryParams: { recursive: true } });
-  finish('box-typescript-sdk-gen collections');
+  finish(`${genLabel()} collections`);
 }
 
 main().catch((err) => {

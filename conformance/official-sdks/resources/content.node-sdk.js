@@ -65,7 +65,7 @@ async function main() {
     check('folders.copy with its subtree', items.total_count === 1, JSON.stringify(items).slice(0, 300));
   });
 
-  finish('box-node-sdk content');
+  finish(`box-node-sdk ${pkgVersion('box-node-sdk')} content`);
 }
 
 main().catch((err) => {

@@ -6,14 +6,14 @@
 // and file versions: list, trash, restore, promote.
 // Env: BASE_URL, UPLOAD_URL, TOKEN (managed user), ADMIN_TOKEN.
 const { Readable } = require('stream');
-const { pkgVersion, env, check, step, finish, genClient, failure } = require('../lib/common');
+const { genLabel, env, check, step, finish, genClient, failure } = require('../lib/common');
 
 const RUN = `${process.pid}-${Date.now()}`;
 
 async function main() {
   const client = genClient(env('TOKEN'));
   const admin = genClient(env('ADMIN_TOKEN'));
-  console.log(`box-typescript-sdk-gen ${pkgVersion('box-typescript-sdk-gen')} (content)`);
+  console.log(`${genLabel()} (content)`);
   const root = await client.folders.createFolder({ name: `content-gen-${RUN}`, parent: { id: '0' } });
   const a = await client.folders.createFolder({ name: 'a', parent: { id: root.id } });
   const b = await client.folders.createFolder({ name: 'b', parent: { id: root.id } });
@@ -77,7 +77,7 @@ async function main() {
     check('a copy onto a taken name is 409', again.status === 409);
   });
 
-  finish('box-typescript-sdk-gen content');
+  finish(`${genLabel()} content`);
 }
 
 main().catch((err) => {

@@ -22,7 +22,7 @@ async function main() {
     await admin.users.removeEmailAlias(u.id, a.id);
     check('removed', (await admin.users.getEmailAliases(u.id)).total_count === 0);
   });
-  finish('box-node-sdk email aliases');
+  finish(`box-node-sdk ${pkgVersion('box-node-sdk')} email aliases`);
 }
 
 main().catch((err) => { console.error(err); process.exit(1); });

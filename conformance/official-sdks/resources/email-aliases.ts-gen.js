@@ -3,13 +3,13 @@
 // a new user's email aliases (the SDK's own test uses <id>@boxdemo.com,
 // a domain the server registers with -enterprise-domains).
 // Env: BASE_URL, UPLOAD_URL, ADMIN_TOKEN.
-const { pkgVersion, env, check, step, finish, genClient } = require('../lib/common');
+const { genLabel, env, check, step, finish, genClient } = require('../lib/common');
 
 const RUN = `${process.pid}${Date.now()}`;
 
 async function main() {
   const admin = genClient(env('ADMIN_TOKEN'));
-  console.log(`box-typescript-sdk-gen ${pkgVersion('box-typescript-sdk-gen')} (email aliases)`);
+  console.log(`${genLabel()} (email aliases)`);
   await step('list, create, delete', async () => {
     const u = await admin.users.createUser({ name: `alias ${RUN}`, login: `alias${RUN}@cms.test` });
     const none = await admin.emailAliases.getUserEmailAliases(u.id);
@@ -22,7 +22,7 @@ async function main() {
     const after = await admin.emailAliases.getUserEmailAliases(u.id);
     check('deleted', after.totalCount === 0);
   });
-  finish('box-typescript-sdk-gen email aliases');
+  finish(`${genLabel()} email aliases`);
 }
 
 main().catch((err) => { console.error(err); process.exit(1); });

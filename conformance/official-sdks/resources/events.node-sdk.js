@@ -100,7 +100,7 @@ async function main() {
     await client.webhooks.delete(hook.id);
   });
   rcv.close();
-  finish('box-node-sdk events');
+  finish(`box-node-sdk ${pkgVersion('box-node-sdk')} events`);
 }
 
 main().catch((err) => {

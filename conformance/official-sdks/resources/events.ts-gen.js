@@ -11,8 +11,8 @@
 // Env: BASE_URL, UPLOAD_URL, TOKEN (managed user), ADMIN_TOKEN,
 // WEBHOOK_PRIMARY_KEY, WEBHOOK_SECONDARY_KEY.
 const { Readable } = require('stream');
-const { WebhooksManager } = require('box-typescript-sdk-gen/managers');
-const { pkgVersion, env, check, step, finish, webhookReceiver, genClient } = require('../lib/common');
+const { genSDK, genLabel, updateCollaboration, env, check, step, finish, webhookReceiver, genClient } = require('../lib/common');
+const { WebhooksManager } = genSDK('managers');
 
 const RUN = `${process.pid}-${Date.now()}`;
 
@@ -25,7 +25,7 @@ async function main() {
   const client = genClient(env('TOKEN'));
   const primary = env('WEBHOOK_PRIMARY_KEY');
   const secondary = env('WEBHOOK_SECONDARY_KEY');
-  console.log(`box-typescript-sdk-gen ${pkgVersion('box-typescript-sdk-gen')} (events)`);
+  console.log(`${genLabel()} (events)`);
   const folder = await client.folders.createFolder({ name: `events-gen-${RUN}`, parent: { id: '0' } });
 
   await step('event pages', async () => {
@@ -111,7 +111,7 @@ async function main() {
       triggers: ['COLLABORATION.UPDATED', 'SHARED_LINK.CREATED', 'SHARED_LINK.DELETED'] });
     const c = await client.userCollaborations.createCollaboration({ item: { type: 'folder', id: dir.id }, accessibleBy: { type: 'user', id: adminMe.id }, role: 'viewer' });
     const now = await client.events.getEvents({ streamPosition: 'now' });
-    await client.userCollaborations.updateCollaborationById(c.id, { role: 'editor' });
+    await updateCollaboration(client, c.id, { role: 'editor' });
     const updated = JSON.parse((await rcv.next()).body);
     check('COLLABORATION.UPDATED fires on the role change', updated.trigger === 'COLLABORATION.UPDATED' && updated.source.id === c.id, JSON.stringify(updated).slice(0, 200));
     await client.sharedLinksFiles.addShareLinkToFile(file.id, { sharedLink: { access: 'open' } }, { fields: 'shared_link' });
@@ -127,7 +127,7 @@ async function main() {
     await client.webhooks.deleteWebhookById(hook.id);
   });
   rcv.close();
-  finish('box-typescript-sdk-gen events');
+  finish(`${genLabel()} events`);
 }
 
 main().catch((err) => {

@@ -26,7 +26,7 @@ async function main() {
     const gone = await failure(user.fileRequests.getById(cp.id));
     check('deleted: 404', gone.status === 404, JSON.stringify(gone));
   });
-  finish('box-node-sdk file requests');
+  finish(`box-node-sdk ${pkgVersion('box-node-sdk')} file requests`);
 }
 
 main().catch((err) => { console.error(err); process.exit(1); });

@@ -3,21 +3,21 @@
 // a file request the server seeded (-file-requests): get, update, copy,
 // delete, as the SDK's own tests do.
 // Env: BASE_URL, UPLOAD_URL, TOKEN, FILE_REQUEST_ID.
-const { pkgVersion, env, check, step, finish, genClient, failure } = require('../lib/common');
+const { genLabel, env, check, step, finish, genClient, failure } = require('../lib/common');
 
 const RUN = `${process.pid}${Date.now()}`;
 
 async function main() {
   const user = genClient(env('TOKEN'));
   const id = env('FILE_REQUEST_ID');
-  console.log(`box-typescript-sdk-gen ${pkgVersion('box-typescript-sdk-gen')} (file requests)`);
+  console.log(`${genLabel()} (file requests)`);
   const fr = await step('get', async () => {
     const r = await user.fileRequests.getFileRequestById(id);
     check('id', r.id === id);
     check('folder', !!r.folder && !!r.folder.id);
     return r;
   });
-  if (!fr) return finish('box-typescript-sdk-gen file requests');
+  if (!fr) return finish(`${genLabel()} file requests`);
   await step('update', async () => {
     const r = await user.fileRequests.updateFileRequestById(id, { title: `Receipts ${RUN}`, description: 'scans' });
     check('title', r.title === `Receipts ${RUN}`, r.title);
@@ -33,7 +33,7 @@ async function main() {
     const gone = await failure(user.fileRequests.getFileRequestById(cp.id));
     check('deleted: 404', gone.status === 404, JSON.stringify(gone));
   });
-  finish('box-typescript-sdk-gen file requests');
+  finish(`${genLabel()} file requests`);
 }
 
 main().catch((err) => { console.error(err); process.exit(1); });

@@ -32,7 +32,7 @@ async function main() {
   });
 
   await user.folders.delete(target.id, { recursive: true });
-  finish('box-node-sdk folder locks');
+  finish(`box-node-sdk ${pkgVersion('box-node-sdk')} folder locks`);
 }
 
 main().catch((err) => {

@@ -6,13 +6,13 @@
 // (403 access_denied_insufficient_permissions) until it is unlocked, while
 // a rename still works.
 // Env: BASE_URL, UPLOAD_URL, TOKEN (managed user).
-const { pkgVersion, env, check, step, finish, genClient, failure } = require('../lib/common');
+const { genLabel, env, check, step, finish, genClient, failure } = require('../lib/common');
 
 const RUN = `${process.pid}-${Date.now()}`;
 
 async function main() {
   const user = genClient(env('TOKEN'));
-  console.log(`box-typescript-sdk-gen ${pkgVersion('box-typescript-sdk-gen')} (folder locks)`);
+  console.log(`${genLabel()} (folder locks)`);
   const dir = await user.folders.createFolder({ name: `locks-gen-${RUN}`, parent: { id: '0' } });
   const target = await user.folders.createFolder({ name: `locks-target-gen-${RUN}`, parent: { id: '0' } });
 
@@ -39,7 +39,7 @@ async function main() {
   });
 
   await user.folders.deleteFolderById(target.id, { queryParams: { recursive: true } });
-  finish('box-typescript-sdk-gen folder locks');
+  finish(`${genLabel()} folder locks`);
 }
 
 main().catch((err) => {

@@ -91,4 +91,4 @@ async function main() {
 main().catch((err) => {
   console.log(`  FAIL unexpected: ${err && err.stack}`);
   process.exitCode = 1;
-}).then(() => finish('box-node-sdk governance'));
+}).then(() => finish(`box-node-sdk ${pkgVersion('box-node-sdk')} governance`));

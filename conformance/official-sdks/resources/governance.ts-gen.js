@@ -4,15 +4,15 @@
 // version retention) and legal holds (policy, file assignment, file version
 // legal holds, release). Governance is admin only: ADMIN_TOKEN.
 const { Readable } = require('stream');
-const { BoxClient, BoxDeveloperTokenAuth } = require('box-typescript-sdk-gen');
-const { pkgVersion, env, bytes, check, step, finish, customBaseUrls } = require('../lib/common');
+const { genSDK, genLabel, env, bytes, check, step, finish, customBaseUrls } = require('../lib/common');
+const { BoxClient, BoxDeveloperTokenAuth } = genSDK();
 
 const RUN = `${process.pid}-${Date.now()}`;
 
 
 async function main() {
   const client = new BoxClient({ auth: new BoxDeveloperTokenAuth({ token: env('ADMIN_TOKEN') }) }).withCustomBaseUrls(customBaseUrls());
-  console.log(`box-typescript-sdk-gen ${pkgVersion('box-typescript-sdk-gen')} (governance)`);
+  console.log(`${genLabel()} (governance)`);
 
   let policy, folder, assignment, file;
   await step('create retention policy', async () => {
@@ -137,4 +137,4 @@ async function main() {
 main().catch((err) => {
   console.log(`  FAIL unexpected: ${err && err.stack}`);
   process.exitCode = 1;
-}).then(() => finish('box-typescript-sdk-gen governance'));
+}).then(() => finish(`${genLabel()} governance`));

@@ -15,7 +15,7 @@ async function main() {
     const member = await failure(admin.enterprise.inviteUser(env('ENTERPRISE_ID'), 'user@cms.test'));
     check('a member: 400', member.status === 400, JSON.stringify(member));
   });
-  finish('box-node-sdk invites');
+  finish(`box-node-sdk ${pkgVersion('box-node-sdk')} invites`);
 }
 
 main().catch((err) => { console.error(err); process.exit(1); });

@@ -2,11 +2,11 @@
 // box-typescript-sdk-gen, unchanged, against the strict reference server:
 // an invite of a user outside the enterprise (-external-users), read back.
 // Env: BASE_URL, UPLOAD_URL, ADMIN_TOKEN, ENTERPRISE_ID, EXTERNAL_USER_EMAIL.
-const { pkgVersion, env, check, step, finish, genClient, failure } = require('../lib/common');
+const { genLabel, env, check, step, finish, genClient, failure } = require('../lib/common');
 
 async function main() {
   const admin = genClient(env('ADMIN_TOKEN'));
-  console.log(`box-typescript-sdk-gen ${pkgVersion('box-typescript-sdk-gen')} (invites)`);
+  console.log(`${genLabel()} (invites)`);
   await step('create, get', async () => {
     const inv = await admin.invites.createInvite({ enterprise: { id: env('ENTERPRISE_ID') }, actionableBy: { login: env('EXTERNAL_USER_EMAIL') } });
     check('invited_to', inv.invitedTo.id === env('ENTERPRISE_ID'));
@@ -17,7 +17,7 @@ async function main() {
     const missing = await failure(admin.invites.createInvite({ enterprise: { id: env('ENTERPRISE_ID') }, actionableBy: { login: 'nobody@nowhere.test' } }));
     check('unknown user: 404', missing.status === 404, JSON.stringify(missing));
   });
-  finish('box-typescript-sdk-gen invites');
+  finish(`${genLabel()} invites`);
 }
 
 main().catch((err) => { console.error(err); process.exit(1); });

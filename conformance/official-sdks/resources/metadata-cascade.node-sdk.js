@@ -22,7 +22,7 @@ async function main() {
     await user.files.addMetadata(f.before.id, 'enterprise', key, { status: 'own' });
     return f;
   });
-  if (!folder) return finish('box-node-sdk metadata cascade policies');
+  if (!folder) return finish(`box-node-sdk ${pkgVersion('box-node-sdk')} metadata cascade policies`);
   await step('policy', async () => {
     const p = await user.metadata.createCascadePolicy('enterprise', key, folder.id);
     check('parent', p.parent.id === folder.id, JSON.stringify(p));
@@ -39,7 +39,7 @@ async function main() {
     const gone = await failure(user.metadata.getCascadePolicy(p.id));
     check('deleted: 404', gone.status === 404, JSON.stringify(gone));
   });
-  finish('box-node-sdk metadata cascade policies');
+  finish(`box-node-sdk ${pkgVersion('box-node-sdk')} metadata cascade policies`);
 }
 
 main().catch((err) => { console.error(err); process.exit(1); });

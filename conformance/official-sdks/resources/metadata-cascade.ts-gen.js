@@ -5,7 +5,7 @@
 // cascading to a file already in the folder and to one uploaded later.
 // Env: BASE_URL, UPLOAD_URL, TOKEN, ADMIN_TOKEN, ENTERPRISE_ID.
 const { Readable } = require('stream');
-const { pkgVersion, env, check, step, finish, genClient, failure } = require('../lib/common');
+const { genLabel, env, check, step, finish, genClient, failure } = require('../lib/common');
 
 const RUN = `${process.pid}${Date.now()}`;
 
@@ -13,7 +13,7 @@ async function main() {
   const admin = genClient(env('ADMIN_TOKEN'));
   const user = genClient(env('TOKEN'));
   const key = `cascade${RUN}`;
-  console.log(`box-typescript-sdk-gen ${pkgVersion('box-typescript-sdk-gen')} (metadata cascade policies)`);
+  console.log(`${genLabel()} (metadata cascade policies)`);
   const upload = async (name, parent) => (await user.uploads.uploadFile({
     attributes: { name, parent: { id: parent } }, file: Readable.from([Buffer.from(name)]),
   })).entries[0];
@@ -25,7 +25,7 @@ async function main() {
     f.before = await upload('before.txt', f.id);
     return f;
   });
-  if (!folder) return finish('box-typescript-sdk-gen metadata cascade policies');
+  if (!folder) return finish(`${genLabel()} metadata cascade policies`);
   const policy = await step('create policy', async () => {
     const p = await user.metadataCascadePolicies.createMetadataCascadePolicy({ folderId: folder.id, scope: 'enterprise', templateKey: key });
     check('parent', p.parent.id === folder.id);
@@ -35,7 +35,7 @@ async function main() {
     check('duplicate: 409', dup.status === 409 && dup.code === 'tuple_already_exists', JSON.stringify(dup));
     return p;
   });
-  if (!policy) return finish('box-typescript-sdk-gen metadata cascade policies');
+  if (!policy) return finish(`${genLabel()} metadata cascade policies`);
   await step('apply', async () => {
     const early = await failure(user.metadataCascadePolicies.applyMetadataCascadePolicy(policy.id, { conflictResolution: 'none' }));
     check('no folder instance: fails', early.status === 404, JSON.stringify(early));
@@ -56,7 +56,7 @@ async function main() {
     const gone = await failure(user.metadataCascadePolicies.getMetadataCascadePolicyById(policy.id));
     check('deleted: 404', gone.status === 404, JSON.stringify(gone));
   });
-  finish('box-typescript-sdk-gen metadata cascade policies');
+  finish(`${genLabel()} metadata cascade policies`);
 }
 
 main().catch((err) => { console.error(err); process.exit(1); });

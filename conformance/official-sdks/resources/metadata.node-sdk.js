@@ -135,4 +135,4 @@ main()
     console.log(`  FAIL unexpected: ${err && err.stack}`);
     process.exitCode = 1;
   })
-  .finally(() => finish('box-node-sdk metadata'));
+  .finally(() => finish(`box-node-sdk ${pkgVersion('box-node-sdk')} metadata`));

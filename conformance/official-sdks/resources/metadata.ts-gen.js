@@ -4,8 +4,8 @@
 // user) and a paged, sorted metadata query.
 // Env: BASE_URL, UPLOAD_URL, TOKEN, ADMIN_TOKEN, ENTERPRISE_ID.
 const { Readable } = require('stream');
-const { BoxClient, BoxDeveloperTokenAuth } = require('box-typescript-sdk-gen');
-const { pkgVersion, env, check, step, finish, customBaseUrls } = require('../lib/common');
+const { genSDK, genLabel, env, check, step, finish, customBaseUrls } = require('../lib/common');
+const { BoxClient, BoxDeveloperTokenAuth } = genSDK();
 
 const RUN = `${process.pid}${Date.now()}`;
 
@@ -18,7 +18,7 @@ async function main() {
   const user = client(env('TOKEN'));
   const scope = `enterprise_${env('ENTERPRISE_ID')}`;
   const key = `contract${RUN}`;
-  console.log(`box-typescript-sdk-gen ${pkgVersion('box-typescript-sdk-gen')} (metadata)`);
+  console.log(`${genLabel()} (metadata)`);
 
   const tmpl = await step('create template', async () => {
     const t = await admin.metadataTemplates.createMetadataTemplate({
@@ -54,7 +54,7 @@ async function main() {
   });
 
   const folder = await step('create folder', () => user.folders.createFolder({ name: `meta-${RUN}`, parent: { id: '0' } }));
-  if (!folder) return finish('box-typescript-sdk-gen metadata');
+  if (!folder) return finish(`${genLabel()} metadata`);
   const files = [];
   await step('upload files', async () => {
     for (let i = 0; i < 5; i++) {
@@ -169,4 +169,4 @@ main()
     console.log(`  FAIL unexpected: ${err && err.stack}`);
     process.exitCode = 1;
   })
-  .finally(() => finish('box-typescript-sdk-gen metadata'));
+  .finally(() => finish(`${genLabel()} metadata`));

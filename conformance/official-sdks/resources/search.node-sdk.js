@@ -65,7 +65,7 @@ async function main() {
     check('a search without query or mdfilters is 400', (await status(client.search.query(''))) === 400);
   });
 
-  finish('box-node-sdk search');
+  finish(`box-node-sdk ${pkgVersion('box-node-sdk')} search`);
 }
 
 main().catch((err) => {

@@ -7,7 +7,7 @@
 // ancestor folder the caller cannot see.
 // Env: BASE_URL, UPLOAD_URL, TOKEN (managed user), ADMIN_TOKEN.
 const { Readable } = require('stream');
-const { pkgVersion, env, check, step, finish, genClient } = require('../lib/common');
+const { genLabel, env, check, step, finish, genClient } = require('../lib/common');
 
 // RUN keeps words unique so the script can run again against one server.
 const RUN = `r${process.pid}x${Date.now()}`;
@@ -24,7 +24,7 @@ async function status(promise) {
 async function main() {
   const client = genClient(env('TOKEN'));
   const admin = genClient(env('ADMIN_TOKEN'));
-  console.log(`box-typescript-sdk-gen ${pkgVersion('box-typescript-sdk-gen')} (search)`);
+  console.log(`${genLabel()} (search)`);
 
   const folder = await client.folders.createFolder({ name: `search-gen-${RUN}`, parent: { id: '0' } });
   const files = [];
@@ -91,7 +91,7 @@ async function main() {
     check("another user's folder is not found", adminOnly.totalCount === 0);
   });
 
-  finish('box-typescript-sdk-gen search');
+  finish(`${genLabel()} search`);
 }
 
 main().catch((err) => {

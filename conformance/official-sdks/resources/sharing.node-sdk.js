@@ -84,7 +84,7 @@ async function main() {
     check('delete', gone.status === 404);
   });
 
-  finish('box-node-sdk sharing');
+  finish(`box-node-sdk ${pkgVersion('box-node-sdk')} sharing`);
 }
 
 main().catch((err) => {

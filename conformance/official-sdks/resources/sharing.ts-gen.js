@@ -9,14 +9,14 @@
 // and comments (create, reply, list, update, delete).
 // Env: BASE_URL, UPLOAD_URL, TOKEN (managed user), ADMIN_TOKEN.
 const { Readable } = require('stream');
-const { pkgVersion, env, check, step, finish, genClient, failure } = require('../lib/common');
+const { genLabel, updateCollaboration, env, check, step, finish, genClient, failure } = require('../lib/common');
 
 const RUN = `${process.pid}-${Date.now()}`;
 
 async function main() {
   const admin = genClient(env('ADMIN_TOKEN'));
   const user = genClient(env('TOKEN'));
-  console.log(`box-typescript-sdk-gen ${pkgVersion('box-typescript-sdk-gen')} (sharing)`);
+  console.log(`${genLabel()} (sharing)`);
   const me = await user.users.getUserMe();
   const dir = await admin.folders.createFolder({ name: `sharing-gen-${RUN}`, parent: { id: '0' } });
   const file = (await admin.uploads.uploadFile({ attributes: { name: 'plan.txt', parent: { id: dir.id } }, file: Readable.from([Buffer.from('plan')]) })).entries[0];
@@ -36,7 +36,7 @@ async function main() {
     check('the folder lists it', list.entries.some((x) => x.id === c.id));
     const pending = await user.listCollaborations.getCollaborations({ status: 'pending' });
     check('no pending invitation for the user', pending.entries.length === 0);
-    const up = await admin.userCollaborations.updateCollaborationById(c.id, { role: 'editor' });
+    const up = await updateCollaboration(admin, c.id, { role: 'editor' });
     check('the role changes', up && up.role === 'editor');
     const task = await admin.tasks.createTask({ item: { type: 'file', id: file.id }, action: 'review', message: 'check' });
     const assignment = await admin.taskAssignments.createTaskAssignment({ task: { type: 'task', id: task.id }, assignTo: { id: me.id } });
@@ -95,7 +95,7 @@ async function main() {
     check('deleted', gone.status === 404);
   });
 
-  finish('box-typescript-sdk-gen sharing');
+  finish(`${genLabel()} sharing`);
 }
 
 main().catch((err) => {

@@ -30,7 +30,7 @@ async function main() {
     await admin.users.delete(source.id, { force: true });
   });
 
-  finish('box-node-sdk owned-folder transfer');
+  finish(`box-node-sdk ${pkgVersion('box-node-sdk')} owned-folder transfer`);
 }
 
 main().catch((err) => {

@@ -7,14 +7,14 @@
 // the new folder; a managed user may not transfer (403).
 // Env: BASE_URL, UPLOAD_URL, TOKEN (managed user), ADMIN_TOKEN.
 const { Readable } = require('stream');
-const { pkgVersion, env, check, step, finish, genClient, failure } = require('../lib/common');
+const { genLabel, env, check, step, finish, genClient, failure } = require('../lib/common');
 
 const RUN = `${process.pid}-${Date.now()}`;
 
 async function main() {
   const admin = genClient(env('ADMIN_TOKEN'));
   const user = genClient(env('TOKEN'));
-  console.log(`box-typescript-sdk-gen ${pkgVersion('box-typescript-sdk-gen')} (owned-folder transfer)`);
+  console.log(`${genLabel()} (owned-folder transfer)`);
   const me = await admin.users.getUserMe();
   const source = await admin.users.createUser({ name: `Leaver ${RUN}`, isPlatformAccessOnly: true });
   const as = admin.withAsUserHeader(source.id);
@@ -37,7 +37,7 @@ async function main() {
     check('the user is deleted', gone.status === 404, JSON.stringify(gone));
   });
 
-  finish('box-typescript-sdk-gen owned-folder transfer');
+  finish(`${genLabel()} owned-folder transfer`);
 }
 
 main().catch((err) => {

@@ -44,7 +44,7 @@ async function main() {
 
   await user.folders.delete(dir.id, { recursive: true });
   check('cleaned up', !!inner.id);
-  finish('box-node-sdk zip downloads');
+  finish(`box-node-sdk ${pkgVersion('box-node-sdk')} zip downloads`);
 }
 
 main().catch((err) => {

@@ -7,13 +7,13 @@
 // root folder refused.
 // Env: BASE_URL, UPLOAD_URL, TOKEN (managed user).
 const { Readable } = require('stream');
-const { pkgVersion, env, check, step, finish, genClient, failure, readAll } = require('../lib/common');
+const { genLabel, env, check, step, finish, genClient, failure, readAll } = require('../lib/common');
 
 const RUN = `${process.pid}-${Date.now()}`;
 
 async function main() {
   const user = genClient(env('TOKEN'));
-  console.log(`box-typescript-sdk-gen ${pkgVersion('box-typescript-sdk-gen')} (zip downloads)`);
+  console.log(`${genLabel()} (zip downloads)`);
   const dir = await user.folders.createFolder({ name: `zip-gen-${RUN}`, parent: { id: '0' } });
   const up = async (name, text) => (await user.uploads.uploadFile({ attributes: { name, parent: { id: dir.id } }, file: Readable.from([Buffer.from(text)]) })).entries[0];
   const a = await up('a.txt', 'alpha');
@@ -40,7 +40,7 @@ async function main() {
   });
 
   await user.folders.deleteFolderById(dir.id, { queryParams: { recursive: true } });
-  finish('box-typescript-sdk-gen zip downloads');
+  finish(`${genLabel()} zip downloads`);
 }
 
 main().catch((err) => {
