@@ -63,7 +63,7 @@ func (e *env) newUser(name, login string) string {
 // pinLines describe the device pins of tx.
 func pinLines(tx *state.Tx) []string {
 	var out []string
-	for _, p := range tx.Pins.ByID {
+	for _, p := range tx.Pins.ByID.All() {
 		out = append(out, fmt.Sprintf("pin %s owner=%s %q", p.ID, p.Owner.ID, p.ProductName))
 	}
 	return out

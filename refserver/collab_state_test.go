@@ -16,7 +16,7 @@ func collabStateLines(tx *state.Tx) []string {
 	for _, a := range tx.Tasks.Assignments {
 		lines = append(lines, fmt.Sprintf("assignment %s task=%s to=%s %s %q done=%s", a.ID, a.Task.ID, a.To.ID, a.State, a.Message, a.CompletedAt.Format(time.RFC3339)))
 	}
-	for id, wm := range tx.Watermarks.ByItem {
+	for id, wm := range tx.Watermarks.ByItem.All() {
 		lines = append(lines, fmt.Sprintf("watermark %s %s %s", id, wm.CreatedAt.Format(time.RFC3339), wm.ModifiedAt.Format(time.RFC3339)))
 	}
 	return lines

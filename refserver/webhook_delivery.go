@@ -128,7 +128,7 @@ func (s *Server) deliver(d delivery) {
 		}
 		if !d.final {
 			var live bool
-			s.st.View(func(tx *state.ReadTx) { _, live = tx.Webhooks.ByID[d.hookID] })
+			s.st.View(func(tx *state.ReadTx) { _, live = tx.Webhooks.ByID.Get(d.hookID) })
 			if !live {
 				return
 			}

@@ -89,12 +89,12 @@ func TasksLoaded(s *state.Tx) error {
 type recWatermark struct{ CreatedAt, ModifiedAt time.Time }
 
 // WatermarkKeys lists the ids of the watermarked items, sorted.
-func WatermarkKeys(s *state.ReadTx) []string { return state.SortedKeys(s.Watermarks.ByItem) }
+func WatermarkKeys(s *state.ReadTx) []string { return s.Watermarks.ByItem.Keys() }
 
 // WatermarkRec is the record of the watermark of item id, false when it
 // has none.
 func WatermarkRec(s *state.ReadTx, id string) (recWatermark, bool) {
-	wm, ok := s.Watermarks.ByItem[id]
+	wm, ok := s.Watermarks.ByItem.Get(id)
 	if !ok {
 		return recWatermark{}, false
 	}
@@ -103,7 +103,7 @@ func WatermarkRec(s *state.ReadTx, id string) (recWatermark, bool) {
 
 // LoadWatermark restores the watermark of item id.
 func LoadWatermark(s *state.Tx, id string, r recWatermark) error {
-	s.Watermarks.ByItem[id] = &state.Watermark{CreatedAt: r.CreatedAt, ModifiedAt: r.ModifiedAt}
+	s.Watermarks.ByItem.Put(id, &state.Watermark{CreatedAt: r.CreatedAt, ModifiedAt: r.ModifiedAt})
 	return nil
 }
 
@@ -333,11 +333,11 @@ type recPin struct {
 }
 
 // PinKeys lists the ids of the device pins, sorted.
-func PinKeys(s *state.ReadTx) []string { return state.SortedKeys(s.Pins.ByID) }
+func PinKeys(s *state.ReadTx) []string { return s.Pins.ByID.Keys() }
 
 // PinRec is the record of device pin id, false when it is gone.
 func PinRec(s *state.ReadTx, id string) (recPin, bool) {
-	p, ok := s.Pins.ByID[id]
+	p, ok := s.Pins.ByID.Get(id)
 	if !ok {
 		return recPin{}, false
 	}
@@ -350,6 +350,6 @@ func LoadPin(s *state.Tx, id string, r recPin) error {
 	if err != nil {
 		return err
 	}
-	s.Pins.ByID[id] = &state.DevicePin{ID: id, Owner: u, ProductName: r.ProductName, CreatedAt: r.CreatedAt}
+	s.Pins.ByID.Put(id, &state.DevicePin{ID: id, Owner: u, ProductName: r.ProductName, CreatedAt: r.CreatedAt})
 	return nil
 }

@@ -7,7 +7,7 @@ import (
 
 // fireWebhooks queues the deliveries an event triggers.
 func (s *Tx) fireWebhooks(e *Event) {
-	if len(s.Webhooks.ByID) == 0 || e.ItemID == "" {
+	if s.Webhooks.ByID.Len() == 0 || e.ItemID == "" {
 		return
 	}
 	it := s.Items[e.ItemID]
@@ -22,7 +22,7 @@ func (s *Tx) fireWebhooks(e *Event) {
 	for f := range s.ancestors(it) { // tree.go
 		above[f.ID] = true
 	}
-	for _, hook := range s.Webhooks.ByID {
+	for _, hook := range s.Webhooks.ByID.All() {
 		if !above[hook.targetID] || !slices.Contains(hook.triggers, trigger) {
 			continue
 		}
@@ -43,11 +43,11 @@ type recWebhook struct {
 
 // WebhookKeys lists the ids of the webhooks, sorted: the keys of their
 // persisted records.
-func (s *ReadTx) WebhookKeys() []string { return SortedKeys(s.Webhooks.ByID) }
+func (s *ReadTx) WebhookKeys() []string { return s.Webhooks.ByID.Keys() }
 
 // WebhookRec is the persisted record of webhook id, false when it is gone.
 func (s *ReadTx) WebhookRec(id string) (recWebhook, bool) {
-	w, ok := s.Webhooks.ByID[id]
+	w, ok := s.Webhooks.ByID.Get(id)
 	if !ok {
 		return recWebhook{}, false
 	}
@@ -62,7 +62,7 @@ func (s *Tx) LoadWebhook(id string, r recWebhook) error {
 	if err != nil {
 		return err
 	}
-	s.Webhooks.ByID[id] = &Webhook{ID: id, targetID: r.TargetID, targetType: r.TargetType, Address: r.Address,
-		triggers: r.Triggers, createdBy: by, createdAt: r.CreatedAt}
+	s.Webhooks.ByID.Put(id, &Webhook{ID: id, targetID: r.TargetID, targetType: r.TargetType, Address: r.Address,
+		triggers: r.Triggers, createdBy: by, createdAt: r.CreatedAt})
 	return nil
 }
