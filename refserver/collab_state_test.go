@@ -10,7 +10,7 @@ import (
 // collabSnapshot, in tx.
 func collabStateLines(tx *state.Tx) []string {
 	var lines []string
-	for _, t := range tx.Tasks.Tasks {
+	for _, t := range tx.Tasks.Tasks.All() {
 		lines = append(lines, fmt.Sprintf("task %s file=%s %s %s %q due=%s n=%d", t.ID, t.FileID, t.Action, t.Rule, t.Message, t.DueAt.Format(time.RFC3339), len(t.Assignments)))
 	}
 	for _, a := range tx.Tasks.Assignments {

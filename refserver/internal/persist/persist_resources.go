@@ -28,12 +28,12 @@ type recTaskAssignment struct {
 }
 
 // TaskKeys lists the ids of the tasks, sorted.
-func TaskKeys(s *state.ReadTx) []string { return state.SortedKeys(s.Tasks.Tasks) }
+func TaskKeys(s *state.ReadTx) []string { return s.Tasks.Tasks.Keys() }
 
 // TaskRec is the record of task id with its assignments, false when it
 // is gone.
 func TaskRec(s *state.ReadTx, id string) (recTask, bool) {
-	t, ok := s.Tasks.Tasks[id]
+	t, ok := s.Tasks.Tasks.Get(id)
 	if !ok {
 		return recTask{}, false
 	}
@@ -69,14 +69,14 @@ func LoadTask(s *state.Tx, id string, r recTask) error {
 		t.Assignments = append(t.Assignments, a)
 		s.Tasks.Assignments[a.ID] = a
 	}
-	s.Tasks.Tasks[id] = t
+	s.Tasks.Tasks.Put(id, t)
 	return nil
 }
 
 // TasksLoaded rebuilds the tasks of each file in the order they were
 // created (ids grow with time; the records come in key order).
 func TasksLoaded(s *state.Tx) error {
-	for _, t := range s.Tasks.Tasks {
+	for _, t := range s.Tasks.Tasks.All() {
 		s.Tasks.ByFile[t.FileID] = append(s.Tasks.ByFile[t.FileID], t)
 	}
 	for _, ts := range s.Tasks.ByFile {
