@@ -24,10 +24,10 @@ func adminSnapshot(s *Server) string {
 	for _, u := range tx.Users.ByID {
 		lines = append(lines, fmt.Sprintf("user %s %q %q %s %+v", u.ID, u.Name, u.Login, u.Role, u.UserProfile))
 	}
-	for _, g := range tx.Groups.ByID {
+	for _, g := range tx.Groups.ByID.All() {
 		lines = append(lines, fmt.Sprintf("group %s %+v", g.ID, *g))
 	}
-	for _, m := range tx.Groups.Memberships {
+	for _, m := range tx.Groups.Memberships.All() {
 		lines = append(lines, fmt.Sprintf("membership %s user=%s group=%s %s %v %v", m.ID, m.User.ID, m.Group.ID, m.Role, m.Perms, m.ModifiedAt))
 	}
 	lines = append(lines, pinLines(tx)...)

@@ -269,11 +269,11 @@ type recGroup struct {
 }
 
 // GroupKeys lists the ids of the groups, sorted.
-func GroupKeys(s *state.ReadTx) []string { return state.SortedKeys(s.Groups.ByID) }
+func GroupKeys(s *state.ReadTx) []string { return s.Groups.ByID.Keys() }
 
 // GroupRec is the record of group id, false when it is gone.
 func GroupRec(s *state.ReadTx, id string) (recGroup, bool) {
-	g, ok := s.Groups.ByID[id]
+	g, ok := s.Groups.ByID.Get(id)
 	if !ok {
 		return recGroup{}, false
 	}
@@ -286,7 +286,7 @@ func GroupRec(s *state.ReadTx, id string) (recGroup, bool) {
 func LoadGroup(s *state.Tx, id string, r recGroup) error {
 	g := &state.Group{ID: id, Name: r.Name, Provenance: r.Provenance, ExternalSyncID: r.ExternalSyncID, Descr: r.Description,
 		Invitability: r.Invitability, MemberViewability: r.MemberViewability, CreatedAt: r.CreatedAt, ModifiedAt: r.ModifiedAt}
-	s.Groups.ByID[id] = g
+	s.Groups.ByID.Put(id, g)
 	s.Groups.ByName[strings.ToLower(g.Name)] = g
 	return nil
 }
@@ -299,11 +299,11 @@ type recMembership struct {
 }
 
 // MembershipKeys lists the ids of the group memberships, sorted.
-func MembershipKeys(s *state.ReadTx) []string { return state.SortedKeys(s.Groups.Memberships) }
+func MembershipKeys(s *state.ReadTx) []string { return s.Groups.Memberships.Keys() }
 
 // MembershipRec is the record of membership id, false when it is gone.
 func MembershipRec(s *state.ReadTx, id string) (recMembership, bool) {
-	m, ok := s.Groups.Memberships[id]
+	m, ok := s.Groups.Memberships.Get(id)
 	if !ok {
 		return recMembership{}, false
 	}
@@ -317,12 +317,12 @@ func LoadMembership(s *state.Tx, id string, r recMembership) error {
 	if err != nil {
 		return err
 	}
-	g := s.Groups.ByID[r.Group]
+	g := s.Groups.ByID.At(r.Group)
 	if g == nil {
 		return fmt.Errorf("unknown group %s", r.Group)
 	}
-	s.Groups.Memberships[id] = &state.Membership{ID: id, User: u, Group: g, Role: r.Role, Perms: r.Perms,
-		CreatedAt: r.CreatedAt, ModifiedAt: r.ModifiedAt}
+	s.Groups.Memberships.Put(id, &state.Membership{ID: id, User: u, Group: g, Role: r.Role, Perms: r.Perms,
+		CreatedAt: r.CreatedAt, ModifiedAt: r.ModifiedAt})
 	return nil
 }
 

@@ -80,17 +80,6 @@ func (e *Env) MarkOAuth(kind KindID, key string) {
 	}
 }
 
-// dropWhere deletes the records of m that match, marking each one
-// (s.Dirty(kind, key)).
-func dropWhere[V any](s *Tx, kind KindID, m map[string]V, match func(V) bool) {
-	for k, v := range m {
-		if match(v) {
-			delete(m, k)
-			s.Dirty(kind, k)
-		}
-	}
-}
-
 func (p *Persister) mark(kind KindID, key string) {
 	dk := DirtyKey{kind, key}
 	p.mu.Lock()
