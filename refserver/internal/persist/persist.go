@@ -76,10 +76,10 @@ func ReferencedBlobs(s *state.ReadTx) map[string]bool {
 	for _, it := range s.Items {
 		addItem(it)
 	}
-	for _, fvr := range s.Retention.Fvrs {
+	for _, fvr := range s.Retention.Fvrs.All() {
 		addItem(fvr.File)
 	}
-	for _, h := range s.Holds.Holds {
+	for _, h := range s.Holds.Holds.All() {
 		addItem(h.File)
 	}
 	for _, ss := range s.Sessions {
