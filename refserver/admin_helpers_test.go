@@ -21,7 +21,7 @@ func adminSnapshot(s *Server) string {
 	tx, end := s.st.BeginForTest()
 	defer end()
 	var lines []string
-	for _, u := range tx.Users.ByID {
+	for _, u := range tx.Users.ByID.All() {
 		lines = append(lines, fmt.Sprintf("user %s %q %q %s %+v", u.ID, u.Name, u.Login, u.Role, u.UserProfile))
 	}
 	for _, g := range tx.Groups.ByID.All() {

@@ -51,15 +51,10 @@ func (s *Server) clearState(tx *state.Tx) {
 	tx.Ended = make(map[string]state.EndedSession)
 	tx.InitTasks()
 	tx.InitWatermarks()
-	tx.Metadata = state.MetadataState{
-		Templates: make(map[string]*state.MDTemplate),
-		ByID:      make(map[string]*state.MDTemplate),
-		ByItem:    make(map[string][]*state.MDInstance),
-		ByInstID:  make(map[string]*state.MDInstance),
-	}
+	tx.EmptyMetadata()
 	tx.InitRetention()
 	tx.InitLegalHolds()
-	tx.Users = state.UserState{ByID: map[string]*state.User{}, ByLogin: map[string]*state.User{}, Removed: map[string]*state.User{}}
+	tx.EmptyUsers()
 	tx.InitGroups()
 	tx.InitDevicePins()
 	s.initOAuth()

@@ -69,16 +69,16 @@ type recUser struct {
 // UserKeys lists the ids of the users, live ones then deleted ones (each
 // sorted): the keys of their records.
 func UserKeys(s *state.ReadTx) []string {
-	keys := state.SortedKeys(s.Users.ByID)
-	return append(keys, state.SortedKeys(s.Users.Removed)...)
+	keys := s.Users.ByID.Keys()
+	return append(keys, s.Users.Removed.Keys()...)
 }
 
 // UserRec is the record of user id, live or deleted, false when there is
 // none.
 func UserRec(s *state.ReadTx, id string) (recUser, bool) {
-	u := s.Users.ByID[id]
+	u := s.Users.ByID.At(id)
 	if u == nil {
-		u = s.Users.Removed[id]
+		u = s.Users.Removed.At(id)
 	}
 	if u == nil {
 		return recUser{}, false
@@ -117,10 +117,10 @@ func LoadUser(s *state.Tx, id string, r recUser) error {
 	}}
 	if r.Deleted {
 		u.SetDeleted()
-		s.Users.Removed[id] = u
+		s.Users.Removed.Put(id, u)
 		return nil
 	}
-	s.Users.ByID[id] = u
+	s.Users.ByID.Put(id, u)
 	s.Users.ByLogin[strings.ToLower(u.Login)] = u
 	s.Users.Order = append(s.Users.Order, u)
 	return nil
@@ -131,7 +131,7 @@ func LoadUser(s *state.Tx, id string, r recUser) error {
 func UsersLoaded(s *state.Tx) error {
 	sort.SliceStable(s.Users.Order, func(i, j int) bool { return state.NumID(s.Users.Order[i].ID) < state.NumID(s.Users.Order[j].ID) })
 	for _, u := range []*state.User{s.Admin, s.User, s.App} { // the managed user may be deleted
-		if s.Users.ByID[u.ID] != u && s.Users.Removed[u.ID] != u {
+		if s.Users.ByID.At(u.ID) != u && s.Users.Removed.At(u.ID) != u {
 			return fmt.Errorf("the record of user %s is missing", u.ID)
 		}
 	}

@@ -148,11 +148,11 @@ type recField struct {
 }
 
 // TemplateKeys lists the ids of the metadata templates, sorted.
-func TemplateKeys(s *state.ReadTx) []string { return state.SortedKeys(s.Metadata.ByID) }
+func TemplateKeys(s *state.ReadTx) []string { return s.Metadata.ByID.Keys() }
 
 // TemplateRec is the record of template id, false when it is gone.
 func TemplateRec(s *state.ReadTx, id string) (recTemplate, bool) {
-	t, ok := s.Metadata.ByID[id]
+	t, ok := s.Metadata.ByID.Get(id)
 	if !ok {
 		return recTemplate{}, false
 	}
@@ -181,21 +181,21 @@ func LoadTemplate(s *state.Tx, id string, r recTemplate) error {
 		t.Fields = append(t.Fields, f)
 	}
 	s.Metadata.Templates[t.Scope+"."+t.Key] = t
-	s.Metadata.ByID[id] = t
+	s.Metadata.ByID.Put(id, t)
 	return nil
 }
 
 // TemplatesLoaded puts the templates in their stored order.
 func TemplatesLoaded(s *state.Tx) error {
 	for _, id := range s.Persist.Load.TemplateOrder {
-		t := s.Metadata.ByID[id]
+		t := s.Metadata.ByID.At(id)
 		if t == nil {
 			return fmt.Errorf("unknown template %s in the template order", id)
 		}
 		s.Metadata.Order = append(s.Metadata.Order, t)
 	}
-	if len(s.Metadata.Order) != len(s.Metadata.ByID) {
-		return fmt.Errorf("the template order lists %d of %d templates", len(s.Metadata.Order), len(s.Metadata.ByID))
+	if len(s.Metadata.Order) != s.Metadata.ByID.Len() {
+		return fmt.Errorf("the template order lists %d of %d templates", len(s.Metadata.Order), s.Metadata.ByID.Len())
 	}
 	return nil
 }
@@ -217,11 +217,11 @@ type recVal struct {
 }
 
 // InstanceKeys lists the ids of the metadata instances, sorted.
-func InstanceKeys(s *state.ReadTx) []string { return state.SortedKeys(s.Metadata.ByInstID) }
+func InstanceKeys(s *state.ReadTx) []string { return s.Metadata.ByInstID.Keys() }
 
 // InstanceRec is the record of instance id, false when it is gone.
 func InstanceRec(s *state.ReadTx, id string) (recInstance, bool) {
-	in, ok := s.Metadata.ByInstID[id]
+	in, ok := s.Metadata.ByInstID.Get(id)
 	if !ok {
 		return recInstance{}, false
 	}
@@ -235,7 +235,7 @@ func InstanceRec(s *state.ReadTx, id string) (recInstance, bool) {
 // LoadInstance restores instance id (after its template and item);
 // InstancesLoaded indexes it.
 func LoadInstance(s *state.Tx, id string, r recInstance) error {
-	t, it := s.Metadata.ByID[r.Template], s.Items[r.Item]
+	t, it := s.Metadata.ByID.At(r.Template), s.Items[r.Item]
 	if t == nil || it == nil {
 		return fmt.Errorf("unknown template %s or item %s", r.Template, r.Item)
 	}
@@ -243,15 +243,15 @@ func LoadInstance(s *state.Tx, id string, r recInstance) error {
 	for k, v := range r.Values {
 		in.Values[k] = state.MDVal{Kind: v.Kind, S: v.S, F: v.F, List: v.List}
 	}
-	s.Metadata.ByInstID[id] = in
+	s.Metadata.ByInstID.Put(id, in)
 	return nil
 }
 
 // InstancesLoaded indexes the instances in creation order (the sort
 // indexes of queries are built on demand).
 func InstancesLoaded(s *state.Tx) error {
-	list := make([]*state.MDInstance, 0, len(s.Metadata.ByInstID))
-	for _, in := range s.Metadata.ByInstID {
+	list := make([]*state.MDInstance, 0, s.Metadata.ByInstID.Len())
+	for _, in := range s.Metadata.ByInstID.All() {
 		list = append(list, in)
 	}
 	sort.Slice(list, func(i, j int) bool { return list[i].Seq < list[j].Seq })

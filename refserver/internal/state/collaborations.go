@@ -213,7 +213,7 @@ func (s *Tx) CreateCollaboration(id string, typ string, p *Principal, body Colla
 		}
 		c.group = g
 	case ab.ID != nil:
-		u := s.Users.ByID[*ab.ID]
+		u := s.Users.ByID.At(*ab.ID)
 		if u == nil || u.Deleted() {
 			return Reply{}, wire.NotFound("user")
 		}

@@ -10,7 +10,7 @@ import (
 // unknown.
 func (s *Tx) HideFromPages(ids []string) error {
 	for _, id := range ids {
-		_, isUser := s.Users.ByID[id]
+		_, isUser := s.Users.ByID.Get(id)
 		_, isGroup := s.Groups.ByID.Get(id)
 		_, isMembership := s.Groups.Memberships.Get(id)
 		if !isUser && !isGroup && !isMembership {

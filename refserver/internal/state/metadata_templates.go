@@ -114,10 +114,23 @@ func (s *Tx) AddTemplate(t *MDTemplate) {
 	t.TypeID = t.Key + "-" + NewUUID()
 	t.Instances = make(map[string]*MDInstance)
 	s.Metadata.Templates[t.Scope+"."+t.Key] = t
-	s.Metadata.ByID[t.ID] = t
-	s.Metadata.Order = append(s.Metadata.Order, t)
-	s.Dirty(KTemplates, t.ID)
-	s.Dirty(KMetadata, MetadataKey)
+	s.Metadata.ByID.Put(t.ID, t)
+	s.SetTemplateOrder(append(s.Metadata.Order, t))
+}
+
+// nextMetadataSeq takes the next number of the creation counter of
+// templates and instances; the counter's record (KMetadata) is marked.
+func (s *Tx) nextMetadataSeq() int64 {
+	s.Metadata.Seq++
+	s.Dirty(KMetadata, MetadataKey) // the one setter of the counter
+	return s.Metadata.Seq
+}
+
+// SetTemplateOrder sets the listing order of the templates; its record
+// (KMetadata) is marked.
+func (s *Tx) SetTemplateOrder(order []*MDTemplate) {
+	s.Metadata.Order = order
+	s.Dirty(KMetadata, MetadataKey) // the one setter of the order
 }
 
 // AddOption appends a new option (a fresh id) to an enum or multiSelect
