@@ -241,7 +241,7 @@ func snapshot(s *Server) string {
 		}
 		lines = append(lines, l)
 	}
-	for _, ss := range tx.Sessions {
+	for _, ss := range tx.Sessions.All() {
 		l := fmt.Sprintf("session %s size=%d", ss.ID, ss.FileSize)
 		for _, pt := range state.SortedParts(ss) {
 			l += fmt.Sprintf(" %s@%d+%d", pt.ID, pt.Offset, pt.Size)
@@ -267,7 +267,7 @@ func blobCount(t *testing.T, s *Server) int {
 		tx, end := s.st.BeginForTest()
 		defer end()
 		parts := 0
-		for _, ss := range tx.Sessions {
+		for _, ss := range tx.Sessions.All() {
 			if id := ss.Asm.ID(); id != "" {
 				if _, err := os.Stat(filepath.Join(d.Path(), blob.AssemblyFile(id))); err == nil {
 					parts += len(ss.Parts)

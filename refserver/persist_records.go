@@ -47,8 +47,7 @@ func (s *Server) recordKinds() []persist.Kind {
 func (s *Server) clearState(tx *state.Tx) {
 	tx.Items = make(map[string]*state.Item)
 	tx.InitItemIndexes()
-	tx.Sessions = make(map[string]*state.Session)
-	tx.Ended = make(map[string]state.EndedSession)
+	tx.EmptySessions()
 	tx.InitTasks()
 	tx.InitWatermarks()
 	tx.EmptyMetadata()

@@ -374,12 +374,12 @@ type recSession struct {
 }
 
 // SessionKeys lists the ids of the open upload sessions, sorted.
-func SessionKeys(s *state.ReadTx) []string { return state.SortedKeys(s.Sessions) }
+func SessionKeys(s *state.ReadTx) []string { return s.Sessions.Keys() }
 
 // SessionRec is the record of open session id, false when it is gone
 // (ended or expired).
 func SessionRec(s *state.ReadTx, id string) (recSession, bool) {
-	ss, ok := s.Sessions[id]
+	ss, ok := s.Sessions.Get(id)
 	if !ok {
 		return recSession{}, false
 	}
@@ -414,7 +414,7 @@ func LoadSession(s *state.Tx, id string, r recSession) error {
 		ExpiresAt: r.ExpiresAt, LastPartAt: r.LastPartAt, Parts: map[int64]*state.UploadPart{},
 	}).WithContent(asm)
 	ss.Final = r.Final
-	s.Sessions[id] = ss
+	s.Sessions.Put(id, ss)
 	return nil
 }
 
@@ -431,8 +431,8 @@ type recPart struct {
 // ("<session>/<offset>", in order).
 func PartKeys(s *state.ReadTx) []string {
 	var keys []string
-	for _, sid := range state.SortedKeys(s.Sessions) {
-		for _, pt := range state.SortedParts(s.Sessions[sid]) {
+	for _, sid := range s.Sessions.Keys() {
+		for _, pt := range state.SortedParts(s.Sessions.At(sid)) {
 			keys = append(keys, state.PartKey(sid, pt.Offset))
 		}
 	}
@@ -449,7 +449,7 @@ func splitPartKey(key string) (string, int64, bool) {
 // session is gone.
 func PartRec(s *state.ReadTx, key string) (recPart, bool) {
 	sid, off, ok := splitPartKey(key)
-	ss := s.Sessions[sid]
+	ss := s.Sessions.At(sid)
 	if !ok || ss == nil || ss.Parts[off] == nil {
 		return recPart{}, false
 	}
@@ -465,11 +465,12 @@ func PartRec(s *state.ReadTx, key string) (recPart, bool) {
 // blob into a Parts assembly.
 func LoadPart(s *state.Tx, key string, r recPart) error {
 	sid, off, ok := splitPartKey(key)
-	if !ok || s.Sessions[sid] == nil {
+	if !ok || s.Sessions.At(sid) == nil {
 		return fmt.Errorf("part of an unknown session")
 	}
-	ss := s.Sessions[sid]
+	ss := s.Sessions.At(sid)
 	ss.Parts[off] = &state.UploadPart{ID: r.ID, Offset: off, Size: r.Size, SHA1: r.SHA1}
+	s.Parts.Put(key, ss.Parts[off])
 	if pa, ok := ss.Asm.(*blob.Parts); ok {
 		if r.BlobID == "" {
 			return fmt.Errorf("part %s has no blob", key)
@@ -483,16 +484,16 @@ func LoadPart(s *state.Tx, key string, r recPart) error {
 
 // EndedKeys lists the ids of the ended (committed or aborted) sessions,
 // sorted.
-func EndedKeys(s *state.ReadTx) []string { return state.SortedKeys(s.Ended) }
+func EndedKeys(s *state.ReadTx) []string { return s.Ended.Keys() }
 
 // EndedRec is the record of ended session id: its EndedSession.
 func EndedRec(s *state.ReadTx, id string) (state.EndedSession, bool) {
-	info, ok := s.Ended[id]
+	info, ok := s.Ended.Get(id)
 	return info, ok
 }
 
 // LoadEnded restores ended session id.
 func LoadEnded(s *state.Tx, id string, r state.EndedSession) error {
-	s.Ended[id] = r
+	s.Ended.Put(id, r)
 	return nil
 }

@@ -14,22 +14,12 @@ const MetaKey = "server"
 // PartKey is the key of the part of session sid at offset.
 func PartKey(sid string, offset int64) string { return fmt.Sprintf("%s/%020d", sid, offset) }
 
-// dirtyPart marks the part of ss at offset.
-func (s *Tx) dirtyPart(ss *Session, offset int64) {
-	if s.Persist != nil {
-		s.Dirty(KParts, PartKey(ss.ID, offset))
-	}
-}
-
-// dirtySession marks ss and every part of it (the session ended or
-// expired).
-func (s *Tx) dirtySession(ss *Session) {
-	if s.Persist == nil {
-		return
-	}
-	s.Dirty(KSessions, ss.ID)
+// dropSession removes ss (ended or expired) from the live sessions, with
+// its parts.
+func (s *Tx) dropSession(ss *Session) {
+	s.Sessions.Delete(ss.ID)
 	for off := range ss.Parts {
-		s.dirtyPart(ss, off)
+		s.Parts.Delete(PartKey(ss.ID, off))
 	}
 }
 
