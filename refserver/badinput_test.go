@@ -111,7 +111,7 @@ func TestDurableServerSyncsBeforeCommit(t *testing.T) {
 	blobOf := func(fileID string) string {
 		tx, end := e.s.st.BeginForTest()
 		defer end()
-		vs := tx.Items[fileID].Versions
+		vs := tx.Items.At(fileID).Versions
 		return "file:" + vs[len(vs)-1].Blob.ID + ".blob"
 	}
 	tok := e.s.UserToken()

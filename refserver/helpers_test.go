@@ -234,7 +234,7 @@ func snapshot(s *Server) string {
 	tx, end := s.st.BeginForTest()
 	defer end()
 	var lines []string
-	for _, it := range tx.Items {
+	for _, it := range tx.Items.All() {
 		l := fmt.Sprintf("%s %s %q parent=%s seq=%d owner=%s", it.Typ, it.ID, it.Name, it.ParentID, it.Seq, it.Owner.ID)
 		for _, v := range it.Versions {
 			l += fmt.Sprintf(" v%s:%s", v.ID, v.Blob.SHA1)

@@ -45,7 +45,7 @@ func (s *Server) recordKinds() []persist.Kind {
 // keeping the admin, user and app user objects (the principals point to
 // them; their records fill them in).
 func (s *Server) clearState(tx *state.Tx) {
-	tx.Items = make(map[string]*state.Item)
+	tx.EmptyItems()
 	tx.InitItemIndexes()
 	tx.EmptySessions()
 	tx.InitTasks()

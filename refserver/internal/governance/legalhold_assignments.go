@@ -67,7 +67,7 @@ func HoldTargetExists(s *state.Tx, p *state.Principal, typ, id string) *wire.Err
 		_, aerr := s.Lookup(p, typ, id)
 		return aerr
 	case "file_version":
-		for _, it := range s.Items {
+		for _, it := range s.Items.All() {
 			for _, v := range it.Versions {
 				if v.ID == id {
 					return nil

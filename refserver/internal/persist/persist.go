@@ -73,7 +73,7 @@ func ReferencedBlobs(s *state.ReadTx) map[string]bool {
 			keep[v.Blob.ID] = true
 		}
 	}
-	for _, it := range s.Items {
+	for _, it := range s.Items.All() {
 		addItem(it)
 	}
 	for _, fvr := range s.Retention.Fvrs.All() {

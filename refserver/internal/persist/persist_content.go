@@ -191,11 +191,11 @@ type recSharedLink struct {
 }
 
 // ItemKeys lists the ids of the items, sorted: the keys of their records.
-func ItemKeys(s *state.ReadTx) []string { return state.SortedKeys(s.Items) }
+func ItemKeys(s *state.ReadTx) []string { return s.Items.Keys() }
 
 // ItemRec is the record of item id, false when it is gone.
 func ItemRec(s *state.ReadTx, id string) (RecItem, bool) {
-	it, ok := s.Items[id]
+	it, ok := s.Items.Get(id)
 	if !ok {
 		return RecItem{}, false
 	}
@@ -243,8 +243,8 @@ func encodeVersion(v *state.Version) recVersion {
 // and position.
 func VersionKeys(s *state.ReadTx) []string {
 	var keys []string
-	for _, id := range state.SortedKeys(s.Items) {
-		for i := range s.Items[id].Versions {
+	for _, id := range s.Items.Keys() {
+		for i := range s.Items.At(id).Versions {
 			keys = append(keys, state.VersionKey(id, i+1))
 		}
 	}
@@ -258,7 +258,7 @@ func VersionRec(s *state.ReadTx, key string) (recVersion, bool) {
 	if !ok {
 		return recVersion{}, false
 	}
-	f, ok := s.Items[id]
+	f, ok := s.Items.Get(id)
 	if !ok || pos > len(f.Versions) {
 		return recVersion{}, false
 	}
@@ -274,7 +274,7 @@ func LoadVersion(s *state.Tx, key string, r recVersion) error {
 	if !ok {
 		return fmt.Errorf("malformed key")
 	}
-	f := s.Items[id]
+	f := s.Items.At(id)
 	if f == nil || f.Typ != "file" {
 		return fmt.Errorf("no file %s", id)
 	}
@@ -313,7 +313,7 @@ func VersionsLoaded(s *state.Tx) error {
 			}
 		}
 	}
-	for id, it := range s.Items {
+	for id, it := range s.Items.All() {
 		if it.Typ != "file" {
 			continue
 		}
@@ -324,7 +324,7 @@ func VersionsLoaded(s *state.Tx) error {
 			return fmt.Errorf("file %s has no version at position %d", id, i+1)
 		}
 	}
-	for _, it := range s.Items {
+	for _, it := range s.Items.All() {
 		s.Folders.Sync(it)
 	}
 	return nil
@@ -350,7 +350,7 @@ type FileRef struct {
 // EncodeFileRef names f and v for a record; a purged file is copied.
 func EncodeFileRef(s *state.ReadTx, f *state.Item, v *state.Version) FileRef {
 	r := FileRef{File: f.ID, Version: v.ID}
-	if s.Items[f.ID] != f {
+	if s.Items.At(f.ID) != f {
 		c := encodeItem(f, true)
 		c.ID = f.ID
 		r.Purged = &c

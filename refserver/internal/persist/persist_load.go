@@ -13,7 +13,7 @@ func LoadItem(st *state.Tx, id string, r RecItem) error {
 	if err != nil {
 		return err
 	}
-	st.Items[id] = it
+	st.Items.Put(id, it)
 	return nil
 }
 
@@ -70,7 +70,7 @@ func decodeVersion(st *state.ReadTx, r recVersion) (*state.Version, error) {
 // are shared between the records that name them (purged caches them by
 // id).
 func DecodeFileRef(st *state.Tx, r FileRef, purged map[string]*state.Item) (*state.Item, *state.Version, error) {
-	f := st.Items[r.File]
+	f := st.Items.At(r.File)
 	if r.Purged != nil {
 		if f = purged[r.File]; f == nil {
 			var err error

@@ -235,7 +235,7 @@ func InstanceRec(s *state.ReadTx, id string) (recInstance, bool) {
 // LoadInstance restores instance id (after its template and item);
 // InstancesLoaded indexes it.
 func LoadInstance(s *state.Tx, id string, r recInstance) error {
-	t, it := s.Metadata.ByID.At(r.Template), s.Items[r.Item]
+	t, it := s.Metadata.ByID.At(r.Template), s.Items.At(r.Item)
 	if t == nil || it == nil {
 		return fmt.Errorf("unknown template %s or item %s", r.Template, r.Item)
 	}

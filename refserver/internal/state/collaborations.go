@@ -340,8 +340,7 @@ func (s *Tx) transferOwnership(c *Collab, p *Principal, now time.Time) {
 	old := c.item.Owner
 	s.removeCollab(c)
 	s.setOwnerTree(c.item, c.user)
-	c.item.touch(now, p.User)
-	s.dirtyItem(c.item)
+	s.touchItem(c.item, now, p.User)
 	if old != nil {
 		s.addCollab(&Collab{id: s.NewID(), item: c.item, user: old, role: "co-owner", status: "accepted",
 			createdBy: p.User, createdAt: now, modifiedAt: now})
@@ -445,7 +444,7 @@ func (s *ReadTx) CollabRec(id string) (recCollab, bool) {
 // LoadCollab restores collaboration id from its record, on a restore
 // (after the items, users and groups it points to).
 func (s *Tx) LoadCollab(id string, r recCollab) error {
-	it, ok := s.Items[r.Item]
+	it, ok := s.Items.Get(r.Item)
 	if !ok {
 		return ErrString("refserver: collaboration " + id + " on a missing item " + r.Item)
 	}

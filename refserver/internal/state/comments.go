@@ -239,7 +239,7 @@ func (s *ReadTx) CommentRec(id string) (recComment, bool) {
 // LoadComment restores comment id from its record, on a restore (after
 // the items and users it points to); CommentsLoaded orders them.
 func (s *Tx) LoadComment(id string, r recComment) error {
-	f, ok := s.Items[r.File]
+	f, ok := s.Items.Get(r.File)
 	if !ok {
 		return ErrString("refserver: comment " + id + " on a missing file " + r.File)
 	}

@@ -163,7 +163,7 @@ func (s *Tx) RecordEvent(typ string, by *User, it *Item, source any) {
 // spec's EventSource: item_type, item_id, item_name, parent, owned_by).
 func (s *Tx) adminItemSource(it *Item) map[string]any {
 	src := map[string]any{"item_type": it.Typ, "item_id": it.ID, "item_name": it.Name, "parent": nil, "owned_by": nil}
-	if p, ok := s.Items[it.ParentID]; ok {
+	if p, ok := s.Items.Get(it.ParentID); ok {
 		src["parent"] = s.Mini(p)
 	} else if it.ParentID == RootID {
 		src["parent"] = map[string]any{"type": "folder", "id": RootID, "name": "All Files", "etag": nil, "sequence_id": nil}

@@ -39,9 +39,8 @@ func (s *Tx) CreateFolder(p *Principal, body CreateFolderBody, syncState string,
 	}
 	s.AddItem(f)
 	if parent != nil {
-		parent.touch(now, nil)
+		s.touchItem(parent, now, nil)
 	}
-	s.dirtyItem(f, parent)
 	out := s.Render(f, fields, p)
 	s.AddItemCollection(out, f, fields, p, CollectionQuery{Key: "name", Limit: 100})
 	return Reply{wire.StatusCreated, out}, nil
@@ -141,13 +140,12 @@ func (s *Tx) indexPage(fx *folderIndex, q CollectionQuery, fields []string, p *P
 // changes nothing when one is unknown.
 func (s *Tx) HideItems(ids []string) error {
 	for _, id := range ids {
-		if _, ok := s.Items[id]; !ok {
+		if _, ok := s.Items.Get(id); !ok {
 			return fmt.Errorf("refserver: no item %q", id)
 		}
 	}
 	for _, id := range ids {
-		s.Items[id].Hidden = true
-		s.dirtyItem(s.Items[id])
+		s.Items.Update(id, func(it *Item) { it.Hidden = true })
 	}
 	return nil
 }

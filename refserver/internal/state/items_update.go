@@ -192,40 +192,40 @@ func (s *Tx) UpdateItem(id string, body ItemUpdateBody, p *Principal, typ string
 	}
 
 	// Every check passed: apply.
-	it.ModBy = p.User
-	if moving {
-		old := s.Items[it.ParentID]
-		it.ParentID = target
-		s.setOwnerTree(it, owner)
-		for _, f := range []*Item{old, s.Items[target]} {
-			if f != nil {
-				f.touch(now, nil)
-				s.dirtyItem(f)
+	s.Items.Update(it.ID, func(it *Item) {
+		it.ModBy = p.User
+		if moving {
+			old := s.Items.At(it.ParentID)
+			it.ParentID = target
+			s.setOwnerTree(it, owner)
+			for _, f := range []*Item{old, s.Items.At(target)} {
+				if f != nil {
+					s.touchItem(f, now, nil)
+				}
 			}
 		}
-	}
-	it.Name = name
-	if body.Description != nil {
-		it.Description = *body.Description
-	}
-	if body.Tags != nil {
-		it.Tags = append([]string{}, *body.Tags...)
-	}
-	switch {
-	case removeLink:
-		it.Link = nil
-	case link != nil:
-		it.Link = link.Merge(it.Link)
-	}
-	if body.Permissions != nil && body.Permissions.CanDownload != nil {
-		it.DownloadAccess = *body.Permissions.CanDownload
-		if it.DownloadAccess == "open" {
-			it.DownloadAccess = ""
+		it.Name = name
+		if body.Description != nil {
+			it.Description = *body.Description
 		}
-	}
-	body.applyFolderSettings(it)
-	it.touch(now, p.User)
-	s.dirtyItem(it)
+		if body.Tags != nil {
+			it.Tags = append([]string{}, *body.Tags...)
+		}
+		switch {
+		case removeLink:
+			it.Link = nil
+		case link != nil:
+			it.Link = link.Merge(it.Link)
+		}
+		if body.Permissions != nil && body.Permissions.CanDownload != nil {
+			it.DownloadAccess = *body.Permissions.CanDownload
+			if it.DownloadAccess == "open" {
+				it.DownloadAccess = ""
+			}
+		}
+		body.applyFolderSettings(it)
+		it.touch(now, p.User)
+	})
 	if removeLink || link != nil {
 		s.ItemEvent(evSharedUpdate, it, p.User)
 	}
@@ -266,7 +266,7 @@ func (s *ReadTx) IsWithin(id, root string) bool {
 	if id == root {
 		return true
 	}
-	f, ok := s.Items[id]
+	f, ok := s.Items.Get(id)
 	return ok && root != RootID && s.IsUnder(f, root) // tree.go
 }
 
@@ -274,8 +274,7 @@ func (s *ReadTx) IsWithin(id, root string) bool {
 // into another user's folder).
 func (s *Tx) setOwnerTree(it *Item, owner *User) {
 	if it.Owner != owner {
-		it.Owner = owner
-		s.dirtyItem(it)
+		s.Items.Update(it.ID, func(it *Item) { it.Owner = owner })
 		if it.Typ == "folder" {
 			for _, c := range s.subItems(it.ID) {
 				s.setOwnerTree(c, owner)

@@ -94,7 +94,8 @@ func (p *Persister) mark(kind KindID, key string) {
 }
 
 // persistItemPurged marks the governance records of a purged file: from
-// now on they keep a copy of it (internal/persist's EncodeFileRef).
+// now on they keep a copy of it (internal/persist's EncodeFileRef). A hand
+// mark: the records do not change, their encoding does.
 func (s *Tx) persistItemPurged(it *Item) {
 	if s.Persist == nil {
 		return
@@ -105,18 +106,6 @@ func (s *Tx) persistItemPurged(it *Item) {
 		}
 		if h, ok := s.Holds.ByVersion[v.ID]; ok {
 			s.Dirty(KHoldVersions, h.ID)
-		}
-	}
-}
-
-// dirtyItem marks the records of items (nil ones are skipped: the root).
-func (s *Tx) dirtyItem(its ...*Item) {
-	if s.Persist == nil {
-		return
-	}
-	for _, it := range its {
-		if it != nil {
-			s.Dirty(KItems, it.ID)
 		}
 	}
 }

@@ -41,25 +41,34 @@ func ParseVersionKey(key string) (fileID string, pos int, ok bool) {
 	return key[:i], pos, true
 }
 
-// dirtyVersion marks the record of version v of file f, and f's own: a
-// read of the file waits for its item's marks only (ItemReadWait), so a
-// version is never marked without its file. Every change to a version (a
-// new one, trashed, restored) goes through here.
-func (s *Tx) dirtyVersion(f *Item, v *Version) {
+// changeVersion is the one setter of version records: it runs change (nil
+// for a new version, already in f.Versions) on version v of file f through
+// the items table, so f's record is marked with v's: a read of the file
+// waits for its item's marks only (ItemReadWait), so a version is never
+// marked without its file. Every change to a version (a new one, trashed,
+// restored) goes through here.
+func (s *Tx) changeVersion(f *Item, v *Version, change func(*Version)) {
+	s.Items.Update(f.ID, func(*Item) {
+		if change != nil {
+			change(v)
+		}
+	})
 	if s.Persist == nil {
 		return
 	}
 	for i := len(f.Versions) - 1; i >= 0; i-- { // a new version is the last
 		if f.Versions[i] == v {
+			// Versions have no table: their records are keyed by their
+			// file and position, and live in the file.
 			s.Dirty(KVersions, VersionKey(f.ID, i+1))
 			break
 		}
 	}
-	s.Dirty(KItems, f.ID)
 }
 
 // dirtyVersionsGone marks the records of every version of it, which is
-// gone from the state.
+// gone from the state. A hand mark (a sweep): versions have no table, and
+// leave with their file.
 func (s *Tx) dirtyVersionsGone(it *Item) {
 	if s.Persist == nil {
 		return

@@ -135,7 +135,7 @@ func (s *Tx) FlushSearchIndex(ctx context.Context) {
 	x := s.Search
 	for it := range x.pending {
 		delete(x.pending, it)
-		if s.Items[it.ID] != it {
+		if s.Items.At(it.ID) != it {
 			x.drop(it)
 			continue
 		}

@@ -67,7 +67,7 @@ const sharedLinkBase = "https://app.cms.test"
 // above).
 func (s *Tx) SharedLinkItem(p *Principal, b BoxapiLink) (*Item, *wire.Error) {
 	var it *Item
-	for _, x := range s.Items {
+	for _, x := range s.Items.All() {
 		l := x.Link
 		if l == nil || s.InTrash(x) || !l.UnsharedAt.IsZero() && !s.Now().Before(l.UnsharedAt) {
 			continue

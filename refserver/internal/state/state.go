@@ -114,7 +114,7 @@ type model struct {
 	*Env
 	Principals map[string]*Principal // by token
 
-	Items    map[string]*Item
+	Items    Table[*Item]
 	Folders  folderIndexes // listable items by folder (folderindex.go)
 	Search   *searchIndex  // words of items, for GET /search (search_index.go)
 	Events   eventLog      // the event history (events.go)
@@ -140,6 +140,9 @@ type model struct {
 	pageHidden map[string]bool // HideFromPages (listpage.go)
 }
 
+// EmptyItems empties the items (before a restore).
+func (s *Tx) EmptyItems() { s.Items = newTable[*Item](s.Env, KItems) }
+
 // EmptySessions empties the upload sessions, open and ended (before a
 // restore).
 func (s *Tx) EmptySessions() {
@@ -164,8 +167,8 @@ type Tx struct{ ReadTx }
 func New(env *Env) *State {
 	s := &State{Env: env}
 	s.m = model{
-		Env:      env,
-		Items:  make(map[string]*Item),
+		Env:    env,
+		Items:  newTable[*Item](env, KItems),
 		NextID: 100000000000,
 	}
 	(&Tx{ReadTx{&s.m}}).EmptySessions()

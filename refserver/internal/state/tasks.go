@@ -117,7 +117,7 @@ func (s *Tx) dropTask(t *Task) {
 }
 
 func (s *Tx) taskFileMini(t *Task) any {
-	if f, ok := s.Items[t.FileID]; ok {
+	if f, ok := s.Items.Get(t.FileID); ok {
 		return s.Mini(f)
 	}
 	return nil

@@ -11,6 +11,5 @@ func (s *Tx) KeepFinalContent(ss *Session, blob blob.Info) bool {
 
 // Describe sets the description of f.
 func (s *Tx) Describe(f *Item, description string) {
-	f.Description = description
-	s.dirtyItem(f)
+	s.Items.Update(f.ID, func(f *Item) { f.Description = description })
 }

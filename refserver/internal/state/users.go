@@ -244,11 +244,11 @@ func (s *Tx) userLeft(u *User) {
 // of u's trees), in id order.
 func (s *Tx) OwnedTops(u *User) []*Item {
 	var out []*Item
-	for _, it := range s.Items {
+	for _, it := range s.Items.All() {
 		if it.Owner != u {
 			continue
 		}
-		if parent, ok := s.Items[it.ParentID]; ok && parent.Owner == u {
+		if parent, ok := s.Items.Get(it.ParentID); ok && parent.Owner == u {
 			continue
 		}
 		out = append(out, it)

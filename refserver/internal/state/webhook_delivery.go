@@ -10,7 +10,7 @@ func (s *Tx) fireWebhooks(e *Event) {
 	if s.Webhooks.ByID.Len() == 0 || e.ItemID == "" {
 		return
 	}
-	it := s.Items[e.ItemID]
+	it := s.Items.At(e.ItemID)
 	if it == nil {
 		return
 	}
