@@ -112,7 +112,8 @@ func (s *Tx) touchItem(it *Item, now time.Time, by *User) {
 	s.Items.Update(it.ID, func(it *Item) { it.touch(now, by) })
 }
 
-// NewID returns a fresh numeric id.
+// NewID returns a fresh numeric id. Hand mark: the counter is a field of
+// the server's own record (KMeta), a single record with no table.
 func (s *Tx) NewID() string {
 	s.NextID++
 	s.Dirty(KMeta, MetaKey)

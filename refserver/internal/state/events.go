@@ -106,7 +106,8 @@ func (s *Tx) InitEvents() {
 	s.Events = eventLog{Max: s.Cfg.EventHistory, Wake: make(chan struct{}), Channels: map[string]*PollChannel{}}
 }
 
-// emit records an event.
+// emit records an event. Hand mark: the event log is a bounded ring with a
+// head record, not a table; emit is its one writer.
 func (s *Tx) emit(e *Event) {
 	if s.Events.Max < 0 {
 		return

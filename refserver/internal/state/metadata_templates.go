@@ -119,19 +119,24 @@ func (s *Tx) AddTemplate(t *MDTemplate) {
 }
 
 // nextMetadataSeq takes the next number of the creation counter of
-// templates and instances; the counter's record (KMetadata) is marked.
+// templates and instances (the metadata state's own record).
 func (s *Tx) nextMetadataSeq() int64 {
 	s.Metadata.Seq++
-	s.Dirty(KMetadata, MetadataKey) // the one setter of the counter
+	s.metadataRecordChanged()
 	return s.Metadata.Seq
 }
 
-// SetTemplateOrder sets the listing order of the templates; its record
-// (KMetadata) is marked.
+// SetTemplateOrder sets the listing order of the templates (the metadata
+// state's own record).
 func (s *Tx) SetTemplateOrder(order []*MDTemplate) {
 	s.Metadata.Order = order
-	s.Dirty(KMetadata, MetadataKey) // the one setter of the order
+	s.metadataRecordChanged()
 }
+
+// metadataRecordChanged marks the metadata state's own record (KMetadata:
+// the counter and the template order). Hand mark: a single record with no
+// table; its two setters above call it.
+func (s *Tx) metadataRecordChanged() { s.Dirty(KMetadata, MetadataKey) }
 
 // AddOption appends a new option (a fresh id) to an enum or multiSelect
 // field: 400 for a bad or existing key.

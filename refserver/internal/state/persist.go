@@ -73,7 +73,9 @@ func (s *Tx) Dirty(kind KindID, key string) {
 
 // MarkOAuth marks a record of the oauth room (refserver's Server.oauth),
 // which the room's own lock guards, not the state's: its mutators call it
-// under that lock.
+// under that lock. Hand mark: the oauth room (internal/oauth, generic over
+// the server's subject type) keeps its own maps and marks through its Mark
+// hook.
 func (e *Env) MarkOAuth(kind KindID, key string) {
 	if e.Persist != nil {
 		e.Persist.mark(kind, key)
@@ -94,7 +96,7 @@ func (p *Persister) mark(kind KindID, key string) {
 }
 
 // persistItemPurged marks the governance records of a purged file: from
-// now on they keep a copy of it (internal/persist's EncodeFileRef). A hand
+// now on they keep a copy of it (internal/persist's EncodeFileRef). Hand
 // mark: the records do not change, their encoding does.
 func (s *Tx) persistItemPurged(it *Item) {
 	if s.Persist == nil {

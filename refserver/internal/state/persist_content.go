@@ -46,7 +46,8 @@ func ParseVersionKey(key string) (fileID string, pos int, ok bool) {
 // the items table, so f's record is marked with v's: a read of the file
 // waits for its item's marks only (ItemReadWait), so a version is never
 // marked without its file. Every change to a version (a new one, trashed,
-// restored) goes through here.
+// restored) goes through here. Hand mark: versions have no table (their
+// records are keyed by their file and position, and live in the file).
 func (s *Tx) changeVersion(f *Item, v *Version, change func(*Version)) {
 	s.Items.Update(f.ID, func(*Item) {
 		if change != nil {
@@ -58,8 +59,6 @@ func (s *Tx) changeVersion(f *Item, v *Version, change func(*Version)) {
 	}
 	for i := len(f.Versions) - 1; i >= 0; i-- { // a new version is the last
 		if f.Versions[i] == v {
-			// Versions have no table: their records are keyed by their
-			// file and position, and live in the file.
 			s.Dirty(KVersions, VersionKey(f.ID, i+1))
 			break
 		}
@@ -67,7 +66,7 @@ func (s *Tx) changeVersion(f *Item, v *Version, change func(*Version)) {
 }
 
 // dirtyVersionsGone marks the records of every version of it, which is
-// gone from the state. A hand mark (a sweep): versions have no table, and
+// gone from the state. Hand mark (a sweep): versions have no table, and
 // leave with their file.
 func (s *Tx) dirtyVersionsGone(it *Item) {
 	if s.Persist == nil {
