@@ -130,11 +130,12 @@ func SetValues(s *state.Tx, in *state.MDInstance, values map[string]state.MDVal)
 			touched = append(touched, idx)
 		}
 	}
-	in.Values = values
+	s.Metadata.ByInstID.Update(in.ID, func(in *state.MDInstance) {
+		in.Values = values
+		in.Version++
+	})
 	for _, idx := range touched {
 		idx.Insert(in)
 	}
-	in.Version++
-	s.Dirty(state.KInstances, in.ID)
 	return true
 }

@@ -97,7 +97,8 @@ func LoadEvent(s *state.Tx, key string, r recEvent) error {
 }
 
 // EventsLoaded checks that the stored events are consecutive and keeps
-// the newest the history holds.
+// the newest the history holds. Hand mark (restore): the events it drops
+// are deleted from the database.
 func EventsLoaded(s *state.Tx) error {
 	for i := 1; i < len(s.Events.List); i++ {
 		if s.Events.List[i].Seq != s.Events.List[i-1].Seq+1 {

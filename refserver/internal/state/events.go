@@ -142,7 +142,8 @@ func (s *Tx) InitEvents() {
 	s.Events = eventLog{Max: s.Cfg.EventHistory, Wake: make(chan struct{}), Channels: map[string]*PollChannel{}}
 }
 
-// emit records an event.
+// emit records an event. Hand mark: the event log is a bounded ring with a
+// head record, not a table; emit is its one writer.
 func (s *Tx) emit(e *Event) {
 	if s.Events.Max < 0 {
 		return
@@ -150,7 +151,7 @@ func (s *Tx) emit(e *Event) {
 	if e.Admin == "" {
 		e.Admin = adminEventType[e.Typ]
 	}
-	if it := s.Items[e.ItemID]; it != nil {
+	if it := s.Items.At(e.ItemID); it != nil {
 		// Recorded (empty for an item in the root); tree.go's walk.
 		e.under = []string{}
 		for f := range s.ancestors(it) {
@@ -206,7 +207,7 @@ func (s *Tx) RecordEvent(typ string, by *User, it *Item, source any) {
 // spec's EventSource: item_type, item_id, item_name, parent, owned_by).
 func (s *Tx) adminItemSource(it *Item) map[string]any {
 	src := map[string]any{"item_type": it.Typ, "item_id": it.ID, "item_name": it.Name, "parent": nil, "owned_by": nil}
-	if p, ok := s.Items[it.ParentID]; ok {
+	if p, ok := s.Items.Get(it.ParentID); ok {
 		src["parent"] = s.Mini(p)
 	} else if it.ParentID == RootID {
 		src["parent"] = map[string]any{"type": "folder", "id": RootID, "name": "All Files", "etag": nil, "sequence_id": nil}

@@ -180,14 +180,12 @@ func (s *Tx) AddCopy(p *Principal, nodes []CopyNode, target, name string) (*Item
 			s.versionAdded(c, c.Current())
 		}
 		s.copyInstances(n.Src, c)
-		s.dirtyItem(c)
 	}
 	for _, c := range made {
 		c.copiedFrom = ""
 	}
 	if parent != nil {
-		parent.touch(now, nil)
-		s.dirtyItem(parent)
+		s.touchItem(parent, now, nil)
 	}
 	return made[0], nil
 }
