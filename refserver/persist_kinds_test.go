@@ -36,9 +36,9 @@ func TestEveryKindSurvivesARestart(t *testing.T) {
 		})
 	}
 	// Fields a record kind gained later (a collaboration's grant position,
-	// a superseded version's name) are covered only if the scenario sets
-	// them.
-	for bucket, field := range map[string]string{"collaborations": `"GrantedSeq":`, "file_versions": `"Name":`} {
+	// a superseded version's name, the folders above an event's item) are
+	// covered only if the scenario sets them.
+	for bucket, field := range map[string]string{"collaborations": `"GrantedSeq":`, "file_versions": `"Name":`, "events": `"Under":[`} {
 		set := false
 		for _, rec := range live[bucket] {
 			set = set || strings.Contains(rec, field)

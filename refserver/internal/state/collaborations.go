@@ -177,7 +177,7 @@ func (s *ReadTx) grantedAt(p *Principal, it *Item, e *Event) bool {
 		return true
 	}
 	for f := range s.ancestors(it) { // tree.go
-		if (e.under == nil || slices.Contains(e.under, f.ID)) && granted(f) {
+		if (e.Under == nil || slices.Contains(e.Under, f.ID)) && granted(f) {
 			return true
 		}
 	}

@@ -116,11 +116,12 @@ type Event struct {
 	OwnerID  string // the item's owner then (who sees it once the item is gone)
 	Source   json.RawMessage
 	AdminSrc json.RawMessage // source as the enterprise stream shows it
-	// under are the ids of the folders above the item when the event was
-	// recorded: a collaborator on a folder is shown the item's events from
-	// when it was below that folder (events_api.go). Not persisted: the
-	// events of an earlier run have none, and count from the grant alone.
-	under []string
+	// Under are the ids of the folders above the item when the event was
+	// recorded (empty for an item in the root): a collaborator on a folder
+	// is shown the item's events from when it was below that folder
+	// (events_api.go). Nil for an event recorded before the field was:
+	// it counts from the grant alone.
+	Under []string
 }
 
 // eventLog is the server's event history, reached only through a transaction.
@@ -153,9 +154,9 @@ func (s *Tx) emit(e *Event) {
 	}
 	if it := s.Items.At(e.ItemID); it != nil {
 		// Recorded (empty for an item in the root); tree.go's walk.
-		e.under = []string{}
+		e.Under = []string{}
 		for f := range s.ancestors(it) {
-			e.under = append(e.under, f.ID)
+			e.Under = append(e.Under, f.ID)
 		}
 	}
 	s.Events.Head++
