@@ -155,7 +155,7 @@ func (s *Server) admitDelivery(d *delivery) {
 func (s *Server) attemptDelivery(d *delivery) attemptResult {
 	if !d.final {
 		var live bool
-		s.st.View(func(tx *state.ReadTx) { _, live = tx.Webhooks.ByID[d.hookID] })
+		s.st.View(func(tx *state.ReadTx) { _, live = tx.Webhooks.ByID.Get(d.hookID) })
 		if !live {
 			return attemptDone
 		}

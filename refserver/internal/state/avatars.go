@@ -27,13 +27,13 @@ type Avatar struct {
 // avatarState is the server's state for avatars, reached only through a
 // transaction.
 type avatarState struct {
-	ByUser map[string]*Avatar
+	ByUser Table[*Avatar]
 }
 
 // InitAvatars prepares the (empty) state of avatars; called by
 // InitResources, and to empty the state before a restore.
 func (s *Tx) InitAvatars() {
-	s.Avatars = avatarState{ByUser: map[string]*Avatar{}}
+	s.Avatars = avatarState{ByUser: newTable[*Avatar](s.Env, KAvatars)}
 }
 
 // avatarUser is the user of an avatar route: 404 not_found for no such
@@ -67,11 +67,10 @@ func (s *Tx) SetAvatar(p *Principal, id string, b blob.Info, contentType string)
 		return Reply{}, "", aerr
 	}
 	status := wire.StatusCreated
-	if a := s.Avatars.ByUser[u.ID]; a != nil {
+	if a := s.Avatars.ByUser.At(u.ID); a != nil {
 		status, old = wire.StatusOK, a.Blob.ID
 	}
-	s.Avatars.ByUser[u.ID] = &Avatar{Blob: b, ContentType: contentType}
-	s.Dirty(KAvatars, u.ID)
+	s.Avatars.ByUser.Put(u.ID, &Avatar{Blob: b, ContentType: contentType})
 	url := s.BaseURL + "/users/" + u.ID + "/avatar"
 	return Reply{status, map[string]any{"pic_urls": map[string]any{
 		"small": url + "?pic_type=small", "large": url + "?pic_type=large", "preview": url,
@@ -85,7 +84,7 @@ func (s *ReadTx) AvatarOf(p *Principal, id string) (Avatar, *wire.Error) {
 	if aerr != nil {
 		return Avatar{}, aerr
 	}
-	a := s.Avatars.ByUser[u.ID]
+	a := s.Avatars.ByUser.At(u.ID)
 	if a == nil {
 		return Avatar{}, wire.NotFound("avatar")
 	}
@@ -99,11 +98,10 @@ func (s *Tx) DeleteAvatar(p *Principal, id string) (rep Reply, old string, aerr 
 	if aerr != nil {
 		return Reply{}, "", aerr
 	}
-	a := s.Avatars.ByUser[u.ID]
+	a := s.Avatars.ByUser.At(u.ID)
 	if a == nil {
 		return Reply{}, "", wire.NotFound("avatar")
 	}
-	delete(s.Avatars.ByUser, u.ID)
-	s.Dirty(KAvatars, u.ID)
+	s.Avatars.ByUser.Delete(u.ID)
 	return Reply{Status: wire.StatusNoContent}, a.Blob.ID, nil
 }

@@ -173,7 +173,7 @@ func (s *ReadTx) MarkCount() uint64 {
 // tokens...), but shows no event, no recent item and not the server's
 // next id. So it waits
 // for the pending marks of the item and its ancestors (a version's mark
-// comes with its file's, dirtyVersion), of every kind but items, versions,
+// comes with its file's, changeVersion), of every kind but items, versions,
 // events and the server's own record, and for the marks of its own
 // transaction but its events (a download's own event is committed with a
 // later commit: the answer does not show it). Other requests' changes to
@@ -221,7 +221,7 @@ func (s *Tx) itemReadWait(m0 uint64, id string) uint64 {
 	for k, seq := range p.kindMark {
 		switch KindID(k) {
 		case KEvents, KRecentItems: // shown by no item's answer (a download's own recent item, like its event, commits later)
-		case KItems, KVersions, KMeta: // a version is marked with its file (dirtyVersion)
+		case KItems, KVersions, KMeta: // a version is marked with its file (changeVersion)
 			if seq > m0 { // this transaction's own
 				want = max(want, seq)
 			}
@@ -229,9 +229,9 @@ func (s *Tx) itemReadWait(m0 uint64, id string) uint64 {
 			want = max(want, seq)
 		}
 	}
-	for guard := len(s.Items) + 1; id != "" && guard > 0; guard-- { // a chain ends at the root
+	for guard := s.Items.Len() + 1; id != "" && guard > 0; guard-- { // a chain ends at the root
 		want = max(want, p.pending[DirtyKey{KItems, id}])
-		it, ok := s.Items[id]
+		it, ok := s.Items.Get(id)
 		if !ok {
 			break
 		}

@@ -119,7 +119,7 @@ type model struct {
 	*Env
 	Principals map[string]*Principal // by token
 
-	Items    map[string]*Item
+	Items    Table[*Item]
 	Folders  folderIndexes // listable items by folder (folderindex.go)
 	Search   *searchIndex  // words of items, for GET /search (search_index.go)
 	Events   eventLog      // the event history (events.go)
@@ -127,8 +127,9 @@ type model struct {
 	collabs  collabState   // collaborations (collaborations.go)
 	comments commentState  // comments (comments.go)
 	EventsOn bool          // events are recorded (not while the state is restored)
-	Sessions map[string]*Session
-	Ended    map[string]EndedSession // committed and aborted sessions, for UploadSession
+	Sessions Table[*Session]
+	Ended    Table[EndedSession] // committed and aborted sessions, for UploadSession
+	Parts    Table[*UploadPart]  // the parts of the live sessions, by PartKey (each session's Parts index them by offset)
 	NextID   int64
 
 	// State of the other resources (one type per resource file).
@@ -155,6 +156,17 @@ type model struct {
 	pageHidden map[string]bool // HideFromPages (listpage.go)
 }
 
+// EmptyItems empties the items (before a restore).
+func (s *Tx) EmptyItems() { s.Items = newTable[*Item](s.Env, KItems) }
+
+// EmptySessions empties the upload sessions, open and ended (before a
+// restore).
+func (s *Tx) EmptySessions() {
+	s.Sessions = newTable[*Session](s.Env, KSessions)
+	s.Ended = newTable[EndedSession](s.Env, KEnded)
+	s.Parts = newTable[*UploadPart](s.Env, KParts)
+}
+
 // ReadTx is a transaction that reads the state (View): the proof that the
 // state's lock is held. Its methods read the model; they may fill caches
 // (the search index's), which is safe because View holds the same lock
@@ -171,12 +183,11 @@ type Tx struct{ ReadTx }
 func New(env *Env) *State {
 	s := &State{Env: env}
 	s.m = model{
-		Env:      env,
-		Items:    make(map[string]*Item),
-		Sessions: make(map[string]*Session),
-		Ended:    make(map[string]EndedSession),
-		NextID:   100000000000,
+		Env:    env,
+		Items:  newTable[*Item](env, KItems),
+		NextID: 100000000000,
 	}
+	(&Tx{ReadTx{&s.m}}).EmptySessions()
 	return s
 }
 

@@ -62,7 +62,7 @@ func (s *Tx) addTrashState(m map[string]any, it *Item) {
 // subItems lists every item whose parent is folderID, in the trash or not.
 func (s *Tx) subItems(folderID string) []*Item {
 	var out []*Item
-	for _, it := range s.Items {
+	for _, it := range s.Items.All() {
 		if it.ParentID == folderID {
 			out = append(out, it)
 		}
@@ -74,14 +74,14 @@ func (s *Tx) subItems(folderID string) []*Item {
 // that is not in the trash already, by a user (the event's created_by).
 func (s *Tx) TrashItem(it *Item, by *User) {
 	now := s.NowSec()
-	it.TrashedAt, it.TrashedWith = now, ""
-	it.Seq++
+	s.Items.Update(it.ID, func(it *Item) {
+		it.TrashedAt, it.TrashedWith = now, ""
+		it.Seq++
+	})
 	s.Folders.Sync(it) // out of its folder's listings
-	s.dirtyItem(it)
 	s.setTrashedWith(it.ID, now, it.ID)
-	if parent, ok := s.Items[it.ParentID]; ok {
-		parent.touch(now, nil)
-		s.dirtyItem(parent)
+	if parent, ok := s.Items.Get(it.ParentID); ok {
+		s.touchItem(parent, now, nil)
 	}
 	s.ItemEvent(evItemTrash, it, by)
 }
@@ -93,18 +93,16 @@ func (s *Tx) setTrashedWith(folderID string, now time.Time, root string) {
 		if c.Trashed() {
 			continue
 		}
-		c.TrashedAt, c.TrashedWith = now, root
+		s.Items.Update(c.ID, func(c *Item) { c.TrashedAt, c.TrashedWith = now, root })
 		s.Folders.Sync(c)
-		s.dirtyItem(c)
 		s.setTrashedWith(c.ID, now, root)
 	}
 }
 
 // untrash takes an item out of the trash with the content trashed with it.
 func (s *Tx) untrash(it *Item, root string) {
-	it.TrashedAt, it.TrashedWith = time.Time{}, ""
+	s.Items.Update(it.ID, func(it *Item) { it.TrashedAt, it.TrashedWith = time.Time{}, "" })
 	s.Folders.Sync(it)
-	s.dirtyItem(it)
 	for _, c := range s.subItems(it.ID) {
 		if c.Trashed() && c.TrashedWith == root {
 			s.untrash(c, root)
@@ -117,7 +115,7 @@ func (s *Tx) untrash(it *Item, root string) {
 // and the admin's (actTrash, access.go); collaborators, whatever their
 // role, neither see, restore nor purge it (404).
 func (s *Tx) LookupTrashed(p *Principal, typ, id string) (*Item, *wire.Error) {
-	it, ok := s.Items[id]
+	it, ok := s.Items.Get(id)
 	if !ok || it.Typ != typ || !it.Trashed() || it.TrashedWith != "" || !s.Can(p, it, actTrash) {
 		return nil, wire.Errorf(wire.StatusNotFound, wire.CodeNotFound, "Not Found: no %s with this id in the trash", typ)
 	}
@@ -172,13 +170,11 @@ func (s *Tx) RestoreItem(p *Principal, typ string, id string, body RestoreBody, 
 	}
 	now := s.NowSec()
 	s.untrash(it, it.ID)
-	it.Name, it.ParentID = name, target
+	s.Items.Update(it.ID, func(it *Item) { it.Name, it.ParentID = name, target })
 	s.setOwnerTree(it, owner) // a folder's content with it, as a move does
-	it.touch(now, p.User)
-	s.dirtyItem(it)
-	if parent, ok := s.Items[target]; ok {
-		parent.touch(now, nil)
-		s.dirtyItem(parent)
+	s.touchItem(it, now, p.User)
+	if parent, ok := s.Items.Get(target); ok {
+		s.touchItem(parent, now, nil)
 	}
 	s.ItemEvent(evItemUndelete, it, p.User)
 	out := s.Render(it, fields, p)
@@ -198,7 +194,7 @@ func (s *Tx) restoreTarget(p *Principal, it *Item, body RestoreBody) (string, *w
 	if orig == RootID {
 		return orig, nil
 	}
-	if f, ok := s.Items[orig]; ok && !f.Trashed() {
+	if f, ok := s.Items.Get(orig); ok && !f.Trashed() {
 		return orig, nil
 	}
 	if body.Parent == nil {
