@@ -85,18 +85,15 @@ func (s *Server) initWebhookDelivery() {
 }
 
 // queueDelivery starts the delivery of one payload. The state calls it
-// in the transaction that fired the event (State.QueueHook).
-func (s *Server) queueDelivery(hook *state.Webhook, trigger string, by *state.User, source any) {
-	creator := state.UnknownUser
-	if by != nil {
-		creator = by.Mini()
-	}
+// when it releases the outbox of the transaction that fired the event,
+// once that transaction's commit is durable (state.Env.Deliver).
+func (s *Server) queueDelivery(dl state.Delivery) {
 	body := state.RecordJSON(map[string]any{
-		"type": "webhook_event", "id": state.NewUUID(), "created_at": state.FmtTime(s.st.NowSec()), "trigger": trigger,
-		"webhook": map[string]any{"id": hook.ID, "type": "webhook"}, "created_by": creator,
-		"source": source, "additional_info": []any{},
+		"type": "webhook_event", "id": state.NewUUID(), "created_at": state.FmtTime(s.st.NowSec()), "trigger": dl.Trigger,
+		"webhook": map[string]any{"id": dl.HookID, "type": "webhook"}, "created_by": dl.By,
+		"source": dl.Source, "additional_info": []any{},
 	})
-	d := delivery{hookID: hook.ID, address: hook.Address, body: body, final: trigger == "WEBHOOK.DELETED"}
+	d := delivery{hookID: dl.HookID, address: dl.Address, body: body, final: dl.Trigger == "WEBHOOK.DELETED"}
 	select {
 	case <-s.life.closed:
 		return
@@ -106,14 +103,10 @@ func (s *Server) queueDelivery(hook *state.Webhook, trigger string, by *state.Us
 	go s.deliver(d)
 }
 
-// deliver makes a delivery's attempts (see the top of the file), once the
-// change it reports is committed (awaitQueuer).
+// deliver makes a delivery's attempts (see the top of the file); its
+// change is committed (the outbox released it).
 func (s *Server) deliver(d delivery) {
 	defer s.hookWG.Done()
-	if err := s.awaitQueuer(); err != nil {
-		s.st.Log.Warn("webhook delivery dropped: its change was not saved", "webhook", d.hookID, "err", err)
-		return
-	}
 	delay := s.opts.WebhookRetryDelay
 	for attempt := 0; attempt <= maxWebhookRetries; attempt++ {
 		if attempt > 0 {

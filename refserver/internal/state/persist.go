@@ -35,6 +35,9 @@ type Persister struct {
 	// (ListingReadWait).
 	listDirty   map[string]struct{}
 	listPending map[string]uint64
+	// waiters are the outboxes waiting for their marks to be committed
+	// (WhenCommitted).
+	waiters []commitWaiter
 
 	Load LoadScratch // used while loading only, in its transaction
 }

@@ -29,7 +29,7 @@ func (s *Tx) fireWebhooks(e *Event) {
 		if !s.visible(s.PrincipalForUser(hook.createdBy), it) {
 			continue
 		}
-		s.QueueHook(hook, trigger, e.By, e.Source)
+		s.out.deliver(newDelivery(hook, trigger, e.By, e.Source))
 	}
 }
 
