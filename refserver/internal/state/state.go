@@ -216,8 +216,11 @@ func (s *State) run(tx *Tx, fn func(tx *Tx)) (mark uint64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	fn(tx)
-	if s.Persist != nil && !tx.out.empty() {
-		mark = s.Persist.Marked()
+	if s.Persist != nil {
+		tx.out.queueBlobs(s.Persist)
+		if !tx.out.empty() {
+			mark = s.Persist.Marked()
+		}
 	}
 	return mark
 }
@@ -249,8 +252,11 @@ func (s *State) BeginForTest() (tx *Tx, end func()) {
 	tx = &Tx{ReadTx: ReadTx{&s.m}}
 	return tx, func() {
 		var mark uint64
-		if s.Persist != nil && !tx.out.empty() {
-			mark = s.Persist.Marked()
+		if s.Persist != nil {
+			tx.out.queueBlobs(s.Persist)
+			if !tx.out.empty() {
+				mark = s.Persist.Marked()
+			}
 		}
 		s.mu.Unlock()
 		s.release(&tx.out, mark)

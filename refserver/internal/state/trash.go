@@ -235,15 +235,16 @@ func (s *Tx) trashPage(fx *folderIndex, q CollectionQuery, fields []string, p *P
 
 // PurgeTrashed serves DELETE /files/{id}/trash, /folders/{id}/trash and
 // /web_links/{id}/trash: the item (a folder with its content) is gone for
-// good, unless PurgeBlocked reports a retention or a hold. It returns the
-// blobs to delete once the lock is released.
-func (s *Tx) PurgeTrashed(p *Principal, typ, id string) ([]string, *wire.Error) {
+// good, unless PurgeBlocked reports a retention or a hold. Its blobs are
+// deleted once the change is committed (the outbox).
+func (s *Tx) PurgeTrashed(p *Principal, typ, id string) *wire.Error {
 	it, aerr := s.LookupTrashed(p, typ, id)
 	if aerr == nil {
 		aerr = s.PurgeBlocked(it)
 	}
 	if aerr != nil {
-		return nil, aerr
+		return aerr
 	}
-	return s.RemoveItem(it), nil
+	s.out.deleteBlobs(s.RemoveItem(it))
+	return nil
 }
