@@ -74,6 +74,11 @@ func TestHouseRules(t *testing.T) {
 		}
 		checkLockComments(t, fset, f)
 		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+				checkReadOnly(t, fset, fd)
+			}
+		}
+		for _, d := range f.Decls {
 			fd, ok := d.(*ast.FuncDecl)
 			if !ok || fd.Body == nil || !marksByHand(fd) {
 				continue
@@ -168,6 +173,74 @@ func marksByHand(fd *ast.FuncDecl) bool {
 		return !found
 	})
 	return found
+}
+
+// checkReadOnly fails when a function of a read transaction (a method of
+// ReadTx, or a function that takes a *ReadTx and no *Tx) writes through a
+// table reached from it: the type keeps the state's write methods from a
+// ReadTx, this keeps the tables' own writes (Put, Delete, Update,
+// DeleteWhere) from it too.
+func checkReadOnly(t *testing.T, fset *token.FileSet, fd *ast.FuncDecl) {
+	t.Helper()
+	isType := func(e ast.Expr, name string) bool {
+		star, ok := e.(*ast.StarExpr)
+		if !ok {
+			return false
+		}
+		switch x := star.X.(type) {
+		case *ast.Ident:
+			return x.Name == name
+		case *ast.SelectorExpr:
+			return x.Sel.Name == name
+		}
+		return false
+	}
+	readers := map[string]bool{}
+	var fields []*ast.Field
+	if fd.Recv != nil {
+		fields = append(fields, fd.Recv.List...)
+	}
+	fields = append(fields, fd.Type.Params.List...)
+	for _, f := range fields {
+		if isType(f.Type, "Tx") {
+			return // it may write
+		}
+		if isType(f.Type, "ReadTx") {
+			for _, n := range f.Names {
+				readers[n.Name] = true
+			}
+		}
+	}
+	if len(readers) == 0 {
+		return
+	}
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		sel, ok := call.Fun.(*ast.SelectorExpr)
+		if !ok {
+			return true
+		}
+		switch sel.Sel.Name {
+		case "Put", "Delete", "Update", "DeleteWhere":
+		default:
+			return true
+		}
+		root := sel.X
+		for {
+			if inner, ok := root.(*ast.SelectorExpr); ok {
+				root = inner.X
+				continue
+			}
+			break
+		}
+		if id, ok := root.(*ast.Ident); ok && readers[id.Name] && sel.X != root {
+			t.Errorf("%s: %s writes through a table (%s) in a read transaction", fset.Position(call.Pos()), fd.Name.Name, sel.Sel.Name)
+		}
+		return true
+	})
 }
 
 // isLockType reports whether e is sync.Mutex or sync.RWMutex, or a

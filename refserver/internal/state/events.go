@@ -173,8 +173,7 @@ func (s *Tx) emit(e *Event) {
 		clear(s.Events.List[:over])
 		s.Events.List = s.Events.List[over:]
 	}
-	close(s.Events.Wake)
-	s.Events.Wake = make(chan struct{})
+	s.out.wake = true // the long polls, once the event is committed
 	s.fireWebhooks(e)
 }
 

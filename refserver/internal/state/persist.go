@@ -35,6 +35,9 @@ type Persister struct {
 	// (ListingReadWait).
 	listDirty   map[string]struct{}
 	listPending map[string]uint64
+	// waiters are the outboxes waiting for their marks to be committed
+	// (WhenCommitted).
+	waiters []commitWaiter
 
 	Load LoadScratch // used while loading only, in its transaction
 }
@@ -74,8 +77,8 @@ func (s *Tx) Dirty(kind KindID, key string) {
 // MarkOAuth marks a record of the oauth room (refserver's Server.oauth),
 // which the room's own lock guards, not the state's: its mutators call it
 // under that lock. Hand mark: the oauth room (internal/oauth, generic over
-// the server's subject type) keeps its own maps and marks through its Mark
-// hook.
+// the server's subject type, importing nothing of the state) keeps its
+// records in tables of its own, whose writes mark through this hook.
 func (e *Env) MarkOAuth(kind KindID, key string) {
 	if e.Persist != nil {
 		e.Persist.mark(kind, key)

@@ -132,7 +132,7 @@ func (s *Tx) InitItemIndexes() {
 	s.Folders = folderIndexes{M: make(map[IndexKey]*folderIndex), changed: func(it *Item, from itemSlot, to IndexKey, listed bool) {
 		s.Search.changed(it)
 		if s.EventsOn {
-			s.itemFiled(it, from, to, listed)
+			s.running.itemFiled(it, from, to, listed) // not s: a later transaction's outbox
 		}
 	}, reshaped: func(folder string) {
 		if s.Persist != nil {

@@ -79,9 +79,10 @@ type Env struct {
 	// operator allows (Options.WebhookAllowedHosts; internal/hookaddr).
 	HookAddrs *hookaddr.Policy
 
-	// QueueHook queues the delivery of a webhook an event fired: the HTTP
-	// side (refserver's Server.queueDelivery). Called in a transaction.
-	QueueHook func(hook *Webhook, trigger string, by *User, source any)
+	// Deliver starts the delivery of a webhook payload (refserver's
+	// Server.queueDelivery): the release of a transaction's outbox calls
+	// it, once the transaction's commit is durable, outside any lock.
+	Deliver func(Delivery)
 }
 
 // State is the server's model: items and folders, versions and upload
@@ -127,6 +128,10 @@ type model struct {
 	collabs  collabState   // collaborations (collaborations.go)
 	comments commentState  // comments (comments.go)
 	EventsOn bool          // events are recorded (not while the state is restored)
+	// running is the transaction under way (State.run, BeginForTest): the
+	// hooks the model keeps (the folder indexes' changed) act through it,
+	// so what they record leaves through its outbox.
+	running  *Tx
 	Sessions Table[*Session]
 	Ended    Table[EndedSession] // committed and aborted sessions, for UploadSession
 	Parts    Table[*UploadPart]  // the parts of the live sessions, by PartKey (each session's Parts index them by offset)
@@ -174,9 +179,13 @@ func (s *Tx) EmptySessions() {
 type ReadTx struct{ *model }
 
 // Tx is a transaction that changes the state (Update): a ReadTx whose
-// methods also change the model and mark what they change. A write
-// method cannot be called from a ReadTx.
-type Tx struct{ ReadTx }
+// methods also change the model and mark what they change, and leave in
+// its outbox the work that must follow its commit. A write method cannot
+// be called from a ReadTx.
+type Tx struct {
+	ReadTx
+	out outbox
+}
 
 // New returns a state on env with no records yet: the server fills it in
 // an Update (InitItemIndexes, InitPrincipals, InitResources).
@@ -187,7 +196,7 @@ func New(env *Env) *State {
 		Items:  newTable[*Item](env, KItems),
 		NextID: 100000000000,
 	}
-	(&Tx{ReadTx{&s.m}}).EmptySessions()
+	(&Tx{ReadTx: ReadTx{&s.m}}).EmptySessions()
 	return s
 }
 
@@ -213,10 +222,33 @@ type StateConfig struct {
 // what they change; a persisted server commits the marks of every change
 // before it answers (refserver's persistHandler) or before the hook
 // returns. tx is valid only during fn.
+//
+// Work the transaction leaves in its outbox (webhook deliveries, the
+// wake-up of the long polls of /events) is released once its commit is
+// durable: at once without persistence, else when the marks it made are
+// committed (Persister.WhenCommitted); a failed commit releases nothing
+// (its marks wait for the next commit, and the outbox with them).
 func (s *State) Update(fn func(tx *Tx)) {
+	tx := &Tx{ReadTx: ReadTx{&s.m}}
+	mark := s.run(tx, fn)
+	s.release(&tx.out, mark)
+}
+
+// run runs fn on tx under the lock, and returns the number of the last
+// mark made so far (what the outbox waits for).
+func (s *State) run(tx *Tx, fn func(tx *Tx)) (mark uint64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	fn(&Tx{ReadTx{&s.m}})
+	s.m.running = tx
+	defer func() { s.m.running = nil }()
+	fn(tx)
+	if s.Persist != nil {
+		tx.out.queueBlobs(s.Persist)
+		if !tx.out.empty() {
+			mark = s.Persist.Marked()
+		}
+	}
+	return mark
 }
 
 // View runs fn, which only reads the state, under the state's lock (the
@@ -243,5 +275,18 @@ func RandomHex(n int) string { return hex.EncodeToString(RandomBytes(n)) }
 // the model across statements. Only tests call it (TestHouseRules).
 func (s *State) BeginForTest() (tx *Tx, end func()) {
 	s.mu.Lock()
-	return &Tx{ReadTx{&s.m}}, s.mu.Unlock
+	tx = &Tx{ReadTx: ReadTx{&s.m}}
+	s.m.running = tx
+	return tx, func() {
+		s.m.running = nil
+		var mark uint64
+		if s.Persist != nil {
+			tx.out.queueBlobs(s.Persist)
+			if !tx.out.empty() {
+				mark = s.Persist.Marked()
+			}
+		}
+		s.mu.Unlock()
+		s.release(&tx.out, mark)
+	}
 }

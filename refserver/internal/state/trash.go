@@ -237,15 +237,15 @@ func (s *Tx) trashPage(fx *folderIndex, q CollectionQuery, fields []string, p *P
 
 // PurgeTrashed serves DELETE /files/{id}/trash, /folders/{id}/trash and
 // /web_links/{id}/trash: the item (a folder with its content) is gone for
-// good, unless PurgeBlocked reports a retention or a hold. It returns the
-// blobs to delete once the lock is released.
-func (s *Tx) PurgeTrashed(p *Principal, typ, id string) ([]string, *wire.Error) {
+// good, unless PurgeBlocked reports a retention or a hold. Its blobs are
+// deleted once the change is committed (the outbox).
+func (s *Tx) PurgeTrashed(p *Principal, typ, id string) *wire.Error {
 	it, aerr := s.LookupTrashed(p, typ, id)
 	if aerr == nil {
 		aerr = s.PurgeBlocked(it)
 	}
 	if aerr != nil {
-		return nil, aerr
+		return aerr
 	}
 	// Deleted for good: FILE.DELETED or FOLDER.DELETED, which the user
 	// stream records no event for (the events guide lists none).
@@ -255,5 +255,6 @@ func (s *Tx) PurgeTrashed(p *Principal, typ, id string) ([]string, *wire.Error) 
 	case "folder":
 		s.fireTrigger(it, "FOLDER.DELETED", p.User, RecordJSON(s.Standard(it)))
 	}
-	return s.RemoveItem(it), nil
+	s.out.deleteBlobs(s.RemoveItem(it))
+	return nil
 }

@@ -277,24 +277,26 @@ func (s *Tx) RemoveUser(u *User, owned []*Item) []string {
 
 // DeleteUser serves DELETE /users/{id}: the enterprise user goes, and
 // with force the items they own too (without it, 409 while they own any).
-// The admin, the service account and the caller cannot be deleted. It
-// returns the blobs to delete once the lock is released.
-func (s *Tx) DeleteUser(p *Principal, id string, force bool) ([]string, *wire.Error) {
+// The admin, the service account and the caller cannot be deleted. The
+// blobs of the items are deleted once the change is committed (the
+// outbox).
+func (s *Tx) DeleteUser(p *Principal, id string, force bool) *wire.Error {
 	u := s.EnterpriseUser(id)
 	if u == nil {
-		return nil, wire.NotFound("user")
+		return wire.NotFound("user")
 	}
 	owned := s.OwnedTops(u)
 	switch {
 	case u == p.User || u.Role == UserRoleAdmin || u == s.App:
-		return nil, wire.Errorf(wire.StatusForbidden, wire.CodeAccessDenied, "The enterprise admin, the service account and the caller cannot be deleted")
+		return wire.Errorf(wire.StatusForbidden, wire.CodeAccessDenied, "The enterprise admin, the service account and the caller cannot be deleted")
 	case len(owned) > 0 && !force:
-		return nil, wire.Errorf(wire.StatusConflict, CodeUserHasContent, "The user still owns content: move it first or delete with force=true")
+		return wire.Errorf(wire.StatusConflict, CodeUserHasContent, "The user still owns content: move it first or delete with force=true")
 	}
 	for _, it := range owned {
 		if aerr := s.PurgeBlocked(it); aerr != nil {
-			return nil, aerr
+			return aerr
 		}
 	}
-	return s.RemoveUser(u, owned), nil
+	s.out.deleteBlobs(s.RemoveUser(u, owned))
+	return nil
 }

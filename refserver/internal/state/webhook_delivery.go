@@ -53,7 +53,7 @@ func (s *Tx) fireTrigger(it *Item, trigger string, by *User, source json.RawMess
 				src = RecordJSON(rec)
 			}
 		}
-		s.QueueHook(hook, trigger, by, src)
+		s.out.deliver(newDelivery(hook, trigger, by, src))
 	}
 }
 

@@ -301,7 +301,7 @@ func (s *Tx) editWebhook(id string, p *Principal, body *WebhookBody) (*Webhook, 
 func (s *Tx) RemoveWebhook(hook *Webhook, by *User) {
 	s.Webhooks.ByID.Delete(hook.ID)
 	if slices.Contains(hook.triggers, "WEBHOOK.DELETED") {
-		s.QueueHook(hook, "WEBHOOK.DELETED", by, hook.Record())
+		s.out.deliver(newDelivery(hook, "WEBHOOK.DELETED", by, hook.Record()))
 	}
 }
 
