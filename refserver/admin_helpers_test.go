@@ -21,13 +21,13 @@ func adminSnapshot(s *Server) string {
 	tx, end := beginTx(s.st)
 	defer end()
 	var lines []string
-	for _, u := range tx.Users.ByID {
+	for _, u := range tx.Users.ByID.All() {
 		lines = append(lines, fmt.Sprintf("user %s %q %q %s %+v", u.ID, u.Name, u.Login, u.Role, u.UserProfile))
 	}
-	for _, g := range tx.Groups.ByID {
+	for _, g := range tx.Groups.ByID.All() {
 		lines = append(lines, fmt.Sprintf("group %s %+v", g.ID, *g))
 	}
-	for _, m := range tx.Groups.Memberships {
+	for _, m := range tx.Groups.Memberships.All() {
 		lines = append(lines, fmt.Sprintf("membership %s user=%s group=%s %s %v %v", m.ID, m.User.ID, m.Group.ID, m.Role, m.Perms, m.ModifiedAt))
 	}
 	lines = append(lines, pinLines(tx)...)
@@ -63,7 +63,7 @@ func (e *env) newUser(name, login string) string {
 // pinLines describe the device pins of tx.
 func pinLines(tx *state.Tx) []string {
 	var out []string
-	for _, p := range tx.Pins.ByID {
+	for _, p := range tx.Pins.ByID.All() {
 		out = append(out, fmt.Sprintf("pin %s owner=%s %q", p.ID, p.Owner.ID, p.ProductName))
 	}
 	return out

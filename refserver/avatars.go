@@ -86,17 +86,10 @@ func (s *Server) uploadAvatar(w http.ResponseWriter, r *http.Request, p *state.P
 	if aerr := s.checkAvatarImage(r, pic, typ[1]); aerr != nil {
 		return fail(aerr)
 	}
-	var old string
-	err = s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-		rep, prev, aerr := tx.SetAvatar(p, id, pic, typ[0])
-		old = prev
-		return rep, aerr
-	})
+	// The replaced avatar's blob leaves through the transaction's outbox.
+	err = s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) { return tx.SetAvatar(p, id, pic, typ[0]) })
 	if err != nil {
 		return fail(err)
-	}
-	if old != "" {
-		s.deleteBlobs(r, []string{old})
 	}
 	return nil
 }
@@ -152,14 +145,6 @@ func (s *Server) getAvatar(w http.ResponseWriter, r *http.Request, p *state.Prin
 // deleteAvatar serves DELETE /users/{user_id}/avatar: 204.
 func (s *Server) deleteAvatar(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
 	id := r.PathValue("user_id")
-	var old string
-	err := s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
-		rep, prev, aerr := tx.DeleteAvatar(p, id)
-		old = prev
-		return rep, aerr
-	})
-	if err == nil && old != "" {
-		s.deleteBlobs(r, []string{old})
-	}
-	return err
+	// The avatar's blob leaves through the transaction's outbox.
+	return s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) { return tx.DeleteAvatar(p, id) })
 }

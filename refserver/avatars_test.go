@@ -82,3 +82,23 @@ func FuzzAvatarUpload(f *testing.F) {
 		}
 	})
 }
+
+// The blob of a replaced or deleted avatar leaves the store (through the
+// transaction's outbox, once the change is committed); the current one
+// stays.
+func TestAvatarBlobLeavesOnReplaceAndDelete(t *testing.T) {
+	e := newEnv(t, Options{DataDir: t.TempDir()})
+	url := e.api("/users/" + e.s.UserID() + "/avatar")
+	before := blobCount(t, e.s)
+	body, ct := avatarBody(t, "me.png", 4, 4)
+	resp, b := e.do("POST", url, e.s.UserToken(), body, hdr{"Content-Type": ct})
+	require.Equal(t, 201, resp.StatusCode, "%s", b)
+	require.Equal(t, before+1, blobCount(t, e.s), "the first avatar's blob")
+	body, ct = avatarBody(t, "me.png", 8, 8)
+	resp, b = e.do("POST", url, e.s.UserToken(), body, hdr{"Content-Type": ct})
+	require.Equal(t, 200, resp.StatusCode, "%s", b)
+	require.Equal(t, before+1, blobCount(t, e.s), "the replaced avatar's blob is gone")
+	resp, b = e.do("DELETE", url, e.s.UserToken(), nil, nil)
+	require.Equal(t, 204, resp.StatusCode, "%s", b)
+	require.Equal(t, before, blobCount(t, e.s), "the deleted avatar's blob is gone")
+}

@@ -111,7 +111,7 @@ func TestDurableServerSyncsBeforeCommit(t *testing.T) {
 	blobOf := func(fileID string) string {
 		tx, end := beginTx(e.s.st)
 		defer end()
-		vs := tx.Items[fileID].Versions
+		vs := tx.Items.At(fileID).Versions
 		return "file:" + vs[len(vs)-1].Blob.ID + ".blob"
 	}
 	tok := e.s.UserToken()
@@ -129,7 +129,7 @@ func TestDurableServerSyncsBeforeCommit(t *testing.T) {
 	resp, m := e.putPart(tok, endpoints(sess)["upload_part"], data[:4], 0, len(data), nil)
 	require.Equal(t, 200, resp.StatusCode, "%v", m)
 	tx, end := beginTx(e.s.st)
-	asm := "file:" + blob.AssemblyFile(tx.Sessions[sess["id"].(string)].Asm.ID())
+	asm := "file:" + blob.AssemblyFile(tx.Sessions.At(sess["id"].(string)).Asm.ID())
 	end()
 	assert.Equal(t, []string{asm, "commit"}, taken(), "the part's bytes before the session lists it")
 

@@ -94,7 +94,7 @@ func checkFolderIndexes(t *testing.T, s *Server) {
 	tx, end := beginTx(s.st)
 	defer end()
 	scan := map[state.IndexKey][]*state.Item{}
-	for _, it := range tx.Items {
+	for _, it := range tx.Items.All() {
 		if key, ok := state.Placement(it); ok {
 			scan[key] = append(scan[key], it)
 		}

@@ -234,14 +234,14 @@ func snapshot(s *Server) string {
 	tx, end := beginTx(s.st)
 	defer end()
 	var lines []string
-	for _, it := range tx.Items {
+	for _, it := range tx.Items.All() {
 		l := fmt.Sprintf("%s %s %q parent=%s seq=%d owner=%s", it.Typ, it.ID, it.Name, it.ParentID, it.Seq, it.Owner.ID)
 		for _, v := range it.Versions {
 			l += fmt.Sprintf(" v%s:%s", v.ID, v.Blob.SHA1)
 		}
 		lines = append(lines, l)
 	}
-	for _, ss := range tx.Sessions {
+	for _, ss := range tx.Sessions.All() {
 		l := fmt.Sprintf("session %s size=%d", ss.ID, ss.FileSize)
 		for _, pt := range state.SortedParts(ss) {
 			l += fmt.Sprintf(" %s@%d+%d", pt.ID, pt.Offset, pt.Size)
@@ -267,7 +267,7 @@ func blobCount(t *testing.T, s *Server) int {
 		tx, end := beginTx(s.st)
 		defer end()
 		parts := 0
-		for _, ss := range tx.Sessions {
+		for _, ss := range tx.Sessions.All() {
 			if id := ss.Asm.ID(); id != "" {
 				if _, err := os.Stat(filepath.Join(d.Path(), blob.AssemblyFile(id))); err == nil {
 					parts += len(ss.Parts)

@@ -23,7 +23,8 @@ import (
 // reached only through a transaction, state.Tx or state.ReadTx, which
 // only State.Update and View hand out, so a handler cannot take the
 // state's lock, nor forget it); no comment asks a caller to hold a lock
-// (the transaction's type says it); the state and the rooms on it
+// (the transaction's type says it); at most maxHandMarks functions under
+// internal/ mark a record by hand, each saying why; the state and the rooms on it
 // (metadata, persist) import no net/http, not even through another
 // package, and the state no bbolt; and the rooms import nothing of the
 // server.
@@ -60,6 +61,7 @@ func TestHouseRules(t *testing.T) {
 			return true
 		})
 	}
+	handMarks := 0 // functions under internal/ that mark a record by hand
 	err = filepath.WalkDir("internal", func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
 			return err
@@ -69,6 +71,21 @@ func TestHouseRules(t *testing.T) {
 			return err
 		}
 		checkLockComments(t, fset, f)
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+				checkReadOnly(t, fset, fd)
+			}
+		}
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil || !marksByHand(fd) {
+				continue
+			}
+			handMarks++
+			if fd.Doc == nil || !strings.Contains(strings.ToLower(strings.Join(strings.Fields(fd.Doc.Text()), " ")), "hand mark") {
+				t.Errorf("%s: %s marks a record by hand without saying why (a \"Hand mark:\" line in its doc comment); write the record through its table", fset.Position(fd.Pos()), fd.Name.Name)
+			}
+		}
 		ast.Inspect(f, func(n ast.Node) bool {
 			st, ok := n.(*ast.StructType)
 			if !ok {
@@ -93,6 +110,12 @@ func TestHouseRules(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+	// Records mark themselves when written through their tables
+	// (state.Table); a handful of special sites mark by hand.
+	t.Logf("%d functions under internal/ mark records by hand (at most %d)", handMarks, maxHandMarks)
+	if handMarks > maxHandMarks {
+		t.Errorf("%d functions under internal/ mark records by hand, at most %d may: write records through their tables", handMarks, maxHandMarks)
 	}
 
 	if testing.Short() {
@@ -124,6 +147,98 @@ func TestHouseRules(t *testing.T) {
 			}
 		}
 	}
+}
+
+// maxHandMarks is how many functions under internal/ may mark a record by
+// hand: setters of records that have no table (the server's and the
+// metadata state's own records, the event log, versions, the oauth room's
+// hook), sweeps (a purge, a fresh database) and restore.
+const maxHandMarks = 10
+
+// marksByHand reports whether fd calls a mark itself: Dirty (state.Tx's)
+// or the persister's mark outside a Table, or is the oauth room's hook.
+func marksByHand(fd *ast.FuncDecl) bool {
+	if fd.Name.Name == "MarkOAuth" {
+		return true
+	}
+	found := false
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if call, ok := n.(*ast.CallExpr); ok {
+			if sel, ok := call.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "Dirty" {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// checkReadOnly fails when a function of a read transaction (a method of
+// ReadTx, or a function that takes a *ReadTx and no *Tx) writes through a
+// table reached from it: the type keeps the state's write methods from a
+// ReadTx, this keeps the tables' own writes (Put, Delete, Update,
+// DeleteWhere) from it too.
+func checkReadOnly(t *testing.T, fset *token.FileSet, fd *ast.FuncDecl) {
+	t.Helper()
+	isType := func(e ast.Expr, name string) bool {
+		star, ok := e.(*ast.StarExpr)
+		if !ok {
+			return false
+		}
+		switch x := star.X.(type) {
+		case *ast.Ident:
+			return x.Name == name
+		case *ast.SelectorExpr:
+			return x.Sel.Name == name
+		}
+		return false
+	}
+	readers := map[string]bool{}
+	var fields []*ast.Field
+	if fd.Recv != nil {
+		fields = append(fields, fd.Recv.List...)
+	}
+	fields = append(fields, fd.Type.Params.List...)
+	for _, f := range fields {
+		if isType(f.Type, "Tx") {
+			return // it may write
+		}
+		if isType(f.Type, "ReadTx") {
+			for _, n := range f.Names {
+				readers[n.Name] = true
+			}
+		}
+	}
+	if len(readers) == 0 {
+		return
+	}
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		sel, ok := call.Fun.(*ast.SelectorExpr)
+		if !ok {
+			return true
+		}
+		switch sel.Sel.Name {
+		case "Put", "Delete", "Update", "DeleteWhere":
+		default:
+			return true
+		}
+		root := sel.X
+		for {
+			if inner, ok := root.(*ast.SelectorExpr); ok {
+				root = inner.X
+				continue
+			}
+			break
+		}
+		if id, ok := root.(*ast.Ident); ok && readers[id.Name] && sel.X != root {
+			t.Errorf("%s: %s writes through a table (%s) in a read transaction", fset.Position(call.Pos()), fd.Name.Name, sel.Sel.Name)
+		}
+		return true
+	})
 }
 
 // isLockType reports whether e is sync.Mutex or sync.RWMutex, or a

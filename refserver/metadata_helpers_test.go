@@ -42,7 +42,7 @@ func mdSnapshot(s *Server) string {
 	for id, list := range tx.Metadata.ByItem {
 		lines = append(lines, fmt.Sprintf("item %s %d", id, len(list)))
 	}
-	lines = append(lines, fmt.Sprintf("ids %d order %d", len(tx.Metadata.ByInstID), len(tx.Metadata.Order)))
+	lines = append(lines, fmt.Sprintf("ids %d order %d", tx.Metadata.ByInstID.Len(), len(tx.Metadata.Order)))
 	sort.Strings(lines)
 	return strings.Join(lines, "\n")
 }

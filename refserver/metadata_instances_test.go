@@ -411,7 +411,7 @@ func TestMetadataDroppedWithItem(t *testing.T) {
 	tx, end = beginTx(e.s.st)
 	defer end()
 	assert.Empty(t, tx.Metadata.ByItem)
-	assert.Empty(t, tx.Metadata.ByInstID)
+	assert.Zero(t, tx.Metadata.ByInstID.Len())
 	for _, tm := range tx.Metadata.Templates {
 		assert.Empty(t, tm.BySeq)
 		assert.Empty(t, tm.Instances)

@@ -11,7 +11,6 @@ import (
 	"net/http"
 
 	"github.com/contentapi/cms/refserver/internal/persist"
-	"github.com/contentapi/cms/refserver/internal/state"
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
@@ -64,19 +63,6 @@ func (s *Server) closeState() error {
 		return nil
 	}
 	return s.db.Close()
-}
-
-// awaitQueuer returns once the transaction that queued the caller's work
-// (a webhook delivery, queued under the state's lock) is committed: it
-// waits for that transaction to end (its marks are then made), then for
-// every mark so far (persist.DB.Await). Nothing to wait for without
-// DataDir. Call it outside any transaction.
-func (s *Server) awaitQueuer() error {
-	if s.db == nil {
-		return nil
-	}
-	s.st.View(func(*state.ReadTx) {})
-	return s.db.Await()
 }
 
 // persistHandler makes next's answers wait for the state: the answer is

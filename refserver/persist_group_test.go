@@ -70,7 +70,7 @@ func TestPersistGroupCommit(t *testing.T) {
 		tx, end := beginTx(e.s.st)
 		defer end()
 		n := 0
-		for _, it := range tx.Items {
+		for _, it := range tx.Items.All() {
 			if it.ParentID == parent && strings.HasPrefix(it.Name, prefix) {
 				n++
 			}

@@ -54,21 +54,15 @@ func (s *Server) recordKinds() []persist.Kind {
 // keeping the admin, user and app user objects (the principals point to
 // them; their records fill them in).
 func (s *Server) clearState(tx *state.Tx) {
-	tx.Items = make(map[string]*state.Item)
+	tx.EmptyItems()
 	tx.InitItemIndexes()
-	tx.Sessions = make(map[string]*state.Session)
-	tx.Ended = make(map[string]state.EndedSession)
+	tx.EmptySessions()
 	tx.InitTasks()
 	tx.InitWatermarks()
-	tx.Metadata = state.MetadataState{
-		Templates: make(map[string]*state.MDTemplate),
-		ByID:      make(map[string]*state.MDTemplate),
-		ByItem:    make(map[string][]*state.MDInstance),
-		ByInstID:  make(map[string]*state.MDInstance),
-	}
+	tx.EmptyMetadata()
 	tx.InitRetention()
 	tx.InitLegalHolds()
-	tx.Users = state.UserState{ByID: map[string]*state.User{}, ByLogin: map[string]*state.User{}, Removed: map[string]*state.User{}}
+	tx.EmptyUsers()
 	tx.InitGroups()
 	tx.InitDevicePins()
 	s.initOAuth()

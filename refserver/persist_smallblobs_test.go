@@ -32,7 +32,7 @@ func smallStored(t *testing.T, s *Server, id string) (string, bool) {
 func currentBlob(s *Server, id string) string {
 	tx, end := beginTx(s.st)
 	defer end()
-	return tx.Items[id].Current().Blob.ID
+	return tx.Items.At(id).Current().Blob.ID
 }
 
 // blobOfName is the current blob of the file of parent "0" called name,
@@ -40,7 +40,7 @@ func currentBlob(s *Server, id string) string {
 func blobOfName(s *Server, name string) string {
 	tx, end := beginTx(s.st)
 	defer end()
-	for _, it := range tx.Items {
+	for _, it := range tx.Items.All() {
 		if it.Typ == "file" && it.Name == name && it.ParentID == "0" {
 			return it.Current().Blob.ID
 		}
@@ -175,7 +175,7 @@ func TestPersistSmallBlobReadBeforeCommit(t *testing.T) {
 	// A copy reads the content in its handler, before the commit.
 	var file string
 	tx, end := beginTx(e.s.st)
-	for fid, it := range tx.Items {
+	for fid, it := range tx.Items.All() {
 		if it.Name == "a.txt" {
 			file = fid
 		}

@@ -40,7 +40,7 @@ func (s *Server) listFileVersionRetentions(w http.ResponseWriter, r *http.Reques
 // getFileVersionRetention serves GET /file_version_retentions/{id}.
 func (s *Server) getFileVersionRetention(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
 	find := func(tx *state.Tx, id string) (*state.FileVersionRetention, *wire.Error) {
-		return state.RecordIn(tx.Retention.Fvrs, id, "file_version_retention")
+		return state.TableRecord(&tx.Retention.Fvrs, id, "file_version_retention")
 	}
 	return getRecord(s, w, r, "id", find, governance.FileVersionRetentionRecord)
 }

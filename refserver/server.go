@@ -366,7 +366,7 @@ func newServer(opts Options) (*Server, error) {
 	s.initOAuth()
 	s.st.Update(func(tx *state.Tx) { tx.InitResources() })
 	s.initWebhookDelivery()
-	s.st.QueueHook = s.queueDelivery
+	s.st.Deliver = s.queueDelivery
 	s.handlers = map[string]http.Handler{
 		state.RoleAPI:     s.apiMux(),
 		state.RoleUpload:  s.uploadMux(),

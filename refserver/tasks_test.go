@@ -288,7 +288,7 @@ func TestTasksFollowTheirFile(t *testing.T) {
 	e.deleteOK(tok, "/files/"+fid)
 	e.deleteOK(tok, "/files/"+fid+"/trash")
 	tx, end := beginTx(e.s.st)
-	assert.Empty(t, tx.Tasks.Tasks, "purged with the file")
+	assert.Zero(t, tx.Tasks.Tasks.Len(), "purged with the file")
 	assert.Empty(t, tx.Tasks.Assignments)
 	assert.Empty(t, tx.Tasks.ByFile, "the file's index entry goes too")
 	end()
@@ -324,7 +324,7 @@ func TestTasksByFileIndex(t *testing.T) {
 	assert.Len(t, listed(b), 3)
 	tx, end := beginTx(e.s.st)
 	assert.Len(t, tx.Tasks.ByFile[a], 2)
-	assert.Len(t, tx.Tasks.Tasks, 5)
+	assert.Equal(t, 5, tx.Tasks.Tasks.Len())
 	end()
 
 	e.deleteOK(tok, "/files/"+b)
@@ -332,7 +332,7 @@ func TestTasksByFileIndex(t *testing.T) {
 	tx, end = beginTx(e.s.st)
 	defer end()
 	assert.NotContains(t, tx.Tasks.ByFile, b)
-	assert.Len(t, tx.Tasks.Tasks, 2)
+	assert.Equal(t, 2, tx.Tasks.Tasks.Len())
 }
 
 // FuzzTaskBody feeds untrusted task bodies to the decoder and the rules: no

@@ -40,12 +40,10 @@ func (s *Server) purgeTrashed(typ string) handlerFunc {
 		if aerr != nil {
 			return aerr
 		}
-		var blobs []string
-		s.st.Update(func(tx *state.Tx) { blobs, aerr = tx.PurgeTrashed(p, typ, id) })
+		s.st.Update(func(tx *state.Tx) { aerr = tx.PurgeTrashed(p, typ, id) })
 		if aerr != nil {
 			return aerr
 		}
-		s.deleteBlobs(r, blobs)
 		w.WriteHeader(http.StatusNoContent)
 		return nil
 	}

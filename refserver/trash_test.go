@@ -19,7 +19,7 @@ func collabSnapshot(s *Server) string {
 	tx, end := beginTx(s.st)
 	defer end()
 	var lines []string
-	for _, it := range tx.Items {
+	for _, it := range tx.Items.All() {
 		l := fmt.Sprintf("%s trashed=%s with=%s url=%q desc=%q", it.ID, it.TrashedAt.Format(time.RFC3339), it.TrashedWith, it.URL, it.Description)
 		if it.Link != nil {
 			l += fmt.Sprintf(" link=%+v", *it.Link)
@@ -251,7 +251,7 @@ func TestTrashPurgeFiresHooks(t *testing.T) {
 	require.Equal(t, 204, resp.StatusCode)
 	e.deleteOK(tok, "/folders/"+dir["id"].(string)+"/trash")
 	tx, end := beginTx(e.s.st)
-	_, ok := tx.Items[f["id"].(string)]
+	_, ok := tx.Items.Get(f["id"].(string))
 	end()
 	assert.False(t, ok, "the folder's content is gone for good")
 	assert.Equal(t, 404, e.getStatus(tok, "/folders/"+dir["id"].(string)+"/trash"))

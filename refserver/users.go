@@ -127,12 +127,10 @@ func (s *Server) deleteUser(w http.ResponseWriter, r *http.Request, p *state.Pri
 	if aerr != nil {
 		return aerr
 	}
-	var blobs []string
-	s.st.Update(func(tx *state.Tx) { blobs, aerr = tx.DeleteUser(p, id, force) })
+	s.st.Update(func(tx *state.Tx) { aerr = tx.DeleteUser(p, id, force) })
 	if aerr != nil {
 		return aerr
 	}
-	s.deleteBlobs(r, blobs)
 	w.WriteHeader(http.StatusNoContent)
 	return nil
 }

@@ -91,6 +91,6 @@ func TestWatermarkLifecycle(t *testing.T) {
 	e.deleteOK(tok, "/folders/"+dirID+"?recursive=true")
 	e.deleteOK(tok, "/folders/"+dirID+"/trash")
 	tx, end := beginTx(e.s.st)
-	assert.Empty(t, tx.Watermarks.ByItem)
+	assert.Zero(t, tx.Watermarks.ByItem.Len())
 	end()
 }

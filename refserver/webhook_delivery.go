@@ -36,9 +36,9 @@ import (
 // It is made off the request path, in the delivery queue
 // (webhook_queue.go: bounded memory, at most maxConcurrentDeliveries
 // attempts at once, shared fairly between the webhooks' owners): a slow
-// receiver never slows the API. On a persisted server it is queued once
-// the change it reports is committed, as an answer is sent: a receiver
-// never hears of a change that a crash then loses.
+// receiver never slows the API. It leaves through the outbox of the
+// transaction that fired it, once that transaction's commit is durable: a
+// receiver never hears of a change that a crash then loses.
 //
 // The server's own transport (without Options.WebhookTransport) uses no
 // proxy and dials only what the address rule allows, on every address the
@@ -119,34 +119,19 @@ func (s *Server) initWebhookDelivery() {
 }
 
 // queueDelivery starts the delivery of one payload. The state calls it
-// in the transaction that fired the event (State.QueueHook).
-func (s *Server) queueDelivery(hook *state.Webhook, trigger string, by *state.User, source any) {
-	creator := state.UnknownUser
-	if by != nil {
-		creator = by.Mini()
-	}
+// when it releases the outbox of the transaction that fired the event,
+// once that transaction's commit is durable (state.Env.Deliver).
+func (s *Server) queueDelivery(dl state.Delivery) {
 	body := state.RecordJSON(map[string]any{
-		"type": "webhook_event", "id": state.NewUUID(), "created_at": state.FmtTime(s.st.NowSec()), "trigger": trigger,
-		"webhook": map[string]any{"id": hook.ID, "type": "webhook"}, "created_by": creator,
-		"source": source, "additional_info": []any{},
+		"type": "webhook_event", "id": state.NewUUID(), "created_at": state.FmtTime(s.st.NowSec()), "trigger": dl.Trigger,
+		"webhook": map[string]any{"id": dl.HookID, "type": "webhook"}, "created_by": dl.By,
+		"source": dl.Source, "additional_info": []any{},
 	})
-	d := &delivery{hookID: hook.ID, address: hook.Address, owner: hook.CreatorID(), body: body, final: trigger == "WEBHOOK.DELETED"}
+	d := &delivery{hookID: dl.HookID, address: dl.Address, owner: dl.Owner, body: body, final: dl.Trigger == "WEBHOOK.DELETED"}
 	select {
 	case <-s.life.closed:
 		return
 	default:
-	}
-	s.hookWG.Add(1)
-	go s.admitDelivery(d)
-}
-
-// admitDelivery queues d once the change it reports is committed
-// (awaitQueuer).
-func (s *Server) admitDelivery(d *delivery) {
-	defer s.hookWG.Done()
-	if err := s.awaitQueuer(); err != nil {
-		s.st.Log.Warn("webhook delivery dropped: its change was not saved", "webhook", d.hookID, "err", err)
-		return
 	}
 	s.hooks.add(d)
 }
@@ -155,7 +140,7 @@ func (s *Server) admitDelivery(d *delivery) {
 func (s *Server) attemptDelivery(d *delivery) attemptResult {
 	if !d.final {
 		var live bool
-		s.st.View(func(tx *state.ReadTx) { _, live = tx.Webhooks.ByID[d.hookID] })
+		s.st.View(func(tx *state.ReadTx) { _, live = tx.Webhooks.ByID.Get(d.hookID) })
 		if !live {
 			return attemptDone
 		}

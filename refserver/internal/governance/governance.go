@@ -32,7 +32,7 @@ func KnownUser(s *state.Tx, id string) *state.User {
 // FilesByID lists every file of the server in id (creation) order.
 func FilesByID(s *state.Tx) []*state.Item {
 	var out []*state.Item
-	for _, it := range s.Items {
+	for _, it := range s.Items.All() {
 		if it.Typ == "file" {
 			out = append(out, it)
 		}

@@ -511,7 +511,7 @@ func TestDeleteRetentionAssignment(t *testing.T) {
 				if aerr := DeleteRetentionAssignment(tx, a); code(aerr) != c.status {
 					t.Fatalf("got %v, want status %d", aerr, c.status)
 				}
-				_, kept := tx.Retention.Assignments[a.ID]
+				kept := tx.Retention.Assignments.Has(a.ID)
 				retained := tx.PurgeBlocked(w.file) != nil
 				if want := c.status != 0; kept != want || retained != want {
 					t.Fatalf("assignment kept %v, file retained %v; want %v", kept, retained, want)

@@ -44,8 +44,7 @@ func CreateLegalHoldAssignment(s *state.Tx, b LegalHoldAssignmentBody, p *state.
 	a.Policy = hp
 	a.ID = s.NewID()
 	a.At = s.NowSec()
-	s.Holds.Assignments[a.ID] = a
-	s.Dirty(state.KHoldAssignments, a.ID)
+	s.Holds.Assignments.Put(a.ID, a)
 	s.Holds.AssignOrder = append(s.Holds.AssignOrder, a)
 	for _, f := range FilesByID(s) {
 		for _, v := range f.Versions {
@@ -68,7 +67,7 @@ func HoldTargetExists(s *state.Tx, p *state.Principal, typ, id string) *wire.Err
 		_, aerr := s.Lookup(p, typ, id)
 		return aerr
 	case "file_version":
-		for _, it := range s.Items {
+		for _, it := range s.Items.All() {
 			for _, v := range it.Versions {
 				if v.ID == id {
 					return nil
@@ -98,7 +97,7 @@ func LegalHoldAssignmentRecord(s *state.Tx, a *state.LegalHoldAssignment) map[st
 
 // LegalHoldAssignmentByID finds an assignment that is not gone: 404 otherwise.
 func LegalHoldAssignmentByID(s *state.Tx, id string) (*state.LegalHoldAssignment, *wire.Error) {
-	a, ok := s.Holds.Assignments[id]
+	a, ok := s.Holds.Assignments.Get(id)
 	if !ok || s.HoldAssignmentGone(a, s.Now()) {
 		return nil, wire.NotFound("legal_hold_policy_assignment")
 	}
@@ -129,8 +128,7 @@ func ListLegalHoldAssignments(s *state.Tx, policyID string, typ string, toID str
 // LegalHoldReleaseDelay); a second delete changes nothing.
 func RemoveLegalHoldAssignment(s *state.Tx, a *state.LegalHoldAssignment) *wire.Error {
 	if a.Deleted.IsZero() {
-		a.Deleted = s.Now()
-		s.Dirty(state.KHoldAssignments, a.ID)
+		s.Holds.Assignments.Update(a.ID, func(a *state.LegalHoldAssignment) { a.Deleted = s.Now() })
 	}
 	return nil
 }

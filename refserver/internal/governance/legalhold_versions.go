@@ -20,7 +20,7 @@ func FileVersionLegalHoldRecord(s *state.Tx, h *state.FileVersionLegalHold, acti
 // (refserver's getFileVersionLegalHold): the record with the assignments
 // still holding the version; 404 when none does.
 func GetFileVersionLegalHold(s *state.Tx, recordID string) (state.Reply, *wire.Error) {
-	h, ok := s.Holds.Holds[recordID]
+	h, ok := s.Holds.Holds.Get(recordID)
 	var active []*state.LegalHoldAssignment
 	if ok {
 		active = s.ActiveHolds(h, s.Now())

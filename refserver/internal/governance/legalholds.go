@@ -41,8 +41,7 @@ func CreateLegalHoldPolicy(s *state.Tx, hp *state.LegalHoldPolicy) (state.Reply,
 	hp.Created = s.Now()
 	hp.CreatedAt = s.NowSec()
 	hp.ModifiedAt = hp.CreatedAt
-	s.Holds.Policies[hp.ID] = hp
-	s.Dirty(state.KHoldPolicies, hp.ID)
+	s.Holds.Policies.Put(hp.ID, hp)
 	s.Holds.PolicyOrder = append(s.Holds.PolicyOrder, hp)
 	return state.Reply{Status: wire.StatusCreated, Body: LegalHoldPolicyRecord(s, hp)}, nil
 }
@@ -78,7 +77,7 @@ func LegalHoldPolicyRecord(s *state.Tx, hp *state.LegalHoldPolicy) map[string]an
 // LegalHoldPolicyByID finds a policy, released ones included: 404
 // not_found when unknown.
 func LegalHoldPolicyByID(s *state.Tx, id string) (*state.LegalHoldPolicy, *wire.Error) {
-	return state.RecordIn(s.Holds.Policies, id, "legal_hold_policy")
+	return state.TableRecord(&s.Holds.Policies, id, "legal_hold_policy")
 }
 
 // ListLegalHoldPolicies serves GET /legal_hold_policies
@@ -107,17 +106,18 @@ func UpdateLegalHoldPolicy(s *state.Tx, pathValue string, b LegalHoldPolicyBody)
 	if b.PolicyName != nil && LegalHoldPolicyNamed(s, *b.PolicyName, hp) != nil {
 		return state.Reply{}, wire.Errorf(wire.StatusConflict, wire.CodeConflict, "A legal hold policy with this name already exists")
 	}
-	if b.PolicyName != nil {
-		hp.Name = *b.PolicyName
-	}
-	if b.Description != nil {
-		hp.Description = *b.Description
-	}
-	if b.ReleaseNotes != nil {
-		hp.ReleaseNotes = *b.ReleaseNotes
-	}
-	hp.ModifiedAt = s.NowSec()
-	s.Dirty(state.KHoldPolicies, hp.ID)
+	s.Holds.Policies.Update(hp.ID, func(hp *state.LegalHoldPolicy) {
+		if b.PolicyName != nil {
+			hp.Name = *b.PolicyName
+		}
+		if b.Description != nil {
+			hp.Description = *b.Description
+		}
+		if b.ReleaseNotes != nil {
+			hp.ReleaseNotes = *b.ReleaseNotes
+		}
+		hp.ModifiedAt = s.NowSec()
+	})
 	return state.Reply{Status: wire.StatusOK, Body: LegalHoldPolicyRecord(s, hp)}, nil
 }
 
@@ -125,8 +125,7 @@ func UpdateLegalHoldPolicy(s *state.Tx, pathValue string, b LegalHoldPolicyBody)
 // a second release changes nothing.
 func ReleaseLegalHold(s *state.Tx, hp *state.LegalHoldPolicy) *wire.Error {
 	if hp.Released.IsZero() {
-		hp.Released = s.Now()
-		s.Dirty(state.KHoldPolicies, hp.ID)
+		s.Holds.Policies.Update(hp.ID, func(hp *state.LegalHoldPolicy) { hp.Released = s.Now() })
 	}
 	return nil
 }

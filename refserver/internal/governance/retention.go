@@ -131,9 +131,8 @@ func CreateRetentionPolicy(s *state.Tx, b RetentionPolicyBody, rp *state.Retenti
 	rp.ID = s.NewID()
 	rp.CreatedAt = s.NowSec()
 	rp.ModifiedAt = rp.CreatedAt
-	s.Retention.Policies[rp.ID] = rp
+	s.Retention.Policies.Put(rp.ID, rp)
 	s.Retention.PolicyOrder = append(s.Retention.PolicyOrder, rp)
-	s.Dirty(state.KRetPolicies, rp.ID)
 	return state.Reply{Status: wire.StatusCreated, Body: RetentionPolicyRecord(s, rp)}, nil
 }
 
@@ -182,7 +181,7 @@ func RetentionPolicyRecord(s *state.Tx, rp *state.RetentionPolicy) map[string]an
 
 // RetentionPolicyByID finds a policy: 404 not_found when unknown.
 func RetentionPolicyByID(s *state.Tx, id string) (*state.RetentionPolicy, *wire.Error) {
-	return state.RecordIn(s.Retention.Policies, id, "retention_policy")
+	return state.TableRecord(&s.Retention.Policies, id, "retention_policy")
 }
 
 // PickRetentionFields is rec for a fields parameter: the fields asked plus
@@ -294,8 +293,7 @@ func UpdateRetentionPolicy(s *state.Tx, pathValue string, b RetentionPolicyBody)
 		return state.Reply{}, wire.Errorf(wire.StatusConflict, wire.CodeConflict, "A retention policy with this name already exists")
 	}
 	next.ModifiedAt = s.NowSec()
-	*rp = next
-	s.Dirty(state.KRetPolicies, rp.ID)
+	s.Retention.Policies.Update(rp.ID, func(rp *state.RetentionPolicy) { *rp = next })
 	return state.Reply{Status: wire.StatusOK, Body: RetentionPolicyRecord(s, rp)}, nil
 }
 
@@ -310,8 +308,7 @@ func RemoveRetentionPolicy(s *state.Tx, rp *state.RetentionPolicy) *wire.Error {
 			RemoveRetentionAssignment(s, a)
 		}
 	}
-	delete(s.Retention.Policies, rp.ID)
+	s.Retention.Policies.Delete(rp.ID)
 	s.Retention.PolicyOrder = wire.RemoveFrom(s.Retention.PolicyOrder, rp)
-	s.Dirty(state.KRetPolicies, rp.ID)
 	return nil
 }

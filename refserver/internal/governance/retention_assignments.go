@@ -52,9 +52,8 @@ func CreateRetentionAssignment(s *state.Tx, b RetentionAssignmentBody, a *state.
 	a.Policy = rp
 	a.ID = s.NewID()
 	a.At = s.NowSec()
-	s.Retention.Assignments[a.ID] = a
+	s.Retention.Assignments.Put(a.ID, a)
 	s.Retention.AssignOrder = append(s.Retention.AssignOrder, a)
-	s.Dirty(state.KRetAssignments, a.ID)
 	for _, f := range FilesByID(s) {
 		if s.RetentionCovers(a, f) {
 			for _, v := range f.Versions {
@@ -91,7 +90,7 @@ func RetentionAssignmentRecord(s *state.Tx, a *state.RetentionAssignment) map[st
 
 // RetentionAssignmentByID finds an assignment: 404 not_found when unknown.
 func RetentionAssignmentByID(s *state.Tx, id string) (*state.RetentionAssignment, *wire.Error) {
-	return state.RecordIn(s.Retention.Assignments, id, "retention_policy_assignment")
+	return state.TableRecord(&s.Retention.Assignments, id, "retention_policy_assignment")
 }
 
 // ListRetentionPolicyAssignments serves GET
@@ -129,17 +128,15 @@ func DeleteRetentionAssignment(s *state.Tx, a *state.RetentionAssignment) *wire.
 // RemoveRetentionAssignment forgets a and the retention it gave (a file
 // version retention with no other source goes).
 func RemoveRetentionAssignment(s *state.Tx, a *state.RetentionAssignment) {
-	delete(s.Retention.Assignments, a.ID)
+	s.Retention.Assignments.Delete(a.ID)
 	s.Retention.AssignOrder = wire.RemoveFrom(s.Retention.AssignOrder, a)
-	s.Dirty(state.KRetAssignments, a.ID)
 	for _, fvr := range append([]*state.FileVersionRetention(nil), s.Retention.FvrOrder...) {
 		if _, ok := fvr.Sources[a]; !ok {
 			continue
 		}
-		delete(fvr.Sources, a)
-		s.Dirty(state.KRetVersions, fvr.ID)
+		s.Retention.Fvrs.Update(fvr.ID, func(fvr *state.FileVersionRetention) { delete(fvr.Sources, a) })
 		if len(fvr.Sources) == 0 {
-			delete(s.Retention.Fvrs, fvr.ID)
+			s.Retention.Fvrs.Delete(fvr.ID)
 			delete(s.Retention.ByVersion, fvr.Version.ID)
 			s.Retention.FvrOrder = wire.RemoveFrom(s.Retention.FvrOrder, fvr)
 		}

@@ -47,7 +47,7 @@ import (
 // MetadataTargetOf resolves the template of a metadata_template assignment
 // and checks its filter_fields and start_date_field.
 func MetadataTargetOf(s *state.Tx, a *state.RetentionAssignment) *wire.Error {
-	t := s.Metadata.ByID[a.ToID]
+	t := s.Metadata.ByID.At(a.ToID)
 	if t == nil {
 		return wire.NotFound("metadata_template")
 	}

@@ -338,19 +338,23 @@ func UpdateTemplate(s *state.Tx, scope string, templateKey string, ops []SchemaO
 			return state.Reply{}, aerr
 		}
 	}
-	t.DisplayName, t.Hidden, t.CopyOnCopy, t.Fields = d.DisplayName, d.hidden, d.copyOnCopy, d.Fields
-	t.Version++
+	s.Metadata.ByID.Update(t.ID, func(t *state.MDTemplate) {
+		t.DisplayName, t.Hidden, t.CopyOnCopy, t.Fields = d.DisplayName, d.hidden, d.copyOnCopy, d.Fields
+		t.Version++
+	})
 	for _, in := range t.BySeq {
-		changed := false
-		for _, e := range d.effects {
-			changed = in.ApplyEffect(e) || changed
-		}
-		if changed {
-			in.Version++
-		}
-		s.Dirty(state.KInstances, in.ID)
+		// An instance's record names its template's field keys: every one
+		// is written again.
+		s.Metadata.ByInstID.Update(in.ID, func(in *state.MDInstance) {
+			changed := false
+			for _, e := range d.effects {
+				changed = in.ApplyEffect(e) || changed
+			}
+			if changed {
+				in.Version++
+			}
+		})
 	}
-	s.Dirty(state.KTemplates, t.ID)
-	t.Sorted = nil // values or field keys may have changed: rebuilt on demand
+	t.Sorted = nil // values or field keys may have changed: rebuilt on demand (a cache, not in the record)
 	return state.Reply{Status: wire.StatusOK, Body: t.Record()}, nil
 }

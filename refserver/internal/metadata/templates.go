@@ -181,7 +181,7 @@ func GetTemplate(s *state.Tx, scope string, templateKey string) (state.Reply, *w
 // GetTemplateByID serves GET /metadata_templates/{template_id}
 // (getTemplateByID): the template with that id, 400 for an unknown one.
 func GetTemplateByID(s *state.Tx, pathValue string) (state.Reply, *wire.Error) {
-	t := s.Metadata.ByID[pathValue]
+	t := s.Metadata.ByID.At(pathValue)
 	if t == nil {
 		return state.Reply{}, wire.BadRequest("Template id not recognised")
 	}
@@ -204,10 +204,8 @@ func DeleteTemplate(s *state.Tx, scope string, templateKey string) (state.Reply,
 	}
 	s.CascadeTemplateDeleted(t)
 	delete(s.Metadata.Templates, t.Scope+"."+t.Key)
-	delete(s.Metadata.ByID, t.ID)
-	s.Metadata.Order = wire.RemoveFrom(s.Metadata.Order, t)
-	s.Dirty(state.KTemplates, t.ID)
-	s.Dirty(state.KMetadata, state.MetadataKey)
+	s.Metadata.ByID.Delete(t.ID)
+	s.SetTemplateOrder(wire.RemoveFrom(s.Metadata.Order, t))
 	return state.Reply{Status: wire.StatusNoContent}, nil
 }
 
@@ -230,7 +228,7 @@ func ListTemplates(s *state.Tx, scope string, q wire.Page) (state.Reply, *wire.E
 // page otherwise.
 func ListTemplatesByInstance(s *state.Tx, id string, p *state.Principal, limit int64) (state.Reply, *wire.Error) {
 	var found []*state.MDTemplate
-	if in := s.Metadata.ByInstID[strings.ToLower(id)]; in != nil && s.Live(p, in.Item) {
+	if in := s.Metadata.ByInstID.At(strings.ToLower(id)); in != nil && s.Live(p, in.Item) {
 		found = append(found, in.Tmpl)
 	}
 	return state.Reply{Status: wire.StatusOK, Body: wire.PositionEntries(found, wire.Page{Limit: limit}, (*state.MDTemplate).Record)}, nil

@@ -29,7 +29,7 @@ func (o *Service[S]) GrantTokenExchange(form url.Values) (*TokenResponse, *Error
 		return nil, errf(http.StatusBadRequest, "invalid_request", "subject_token_type must be "+TokenTypeAccessToken)
 	}
 	now := o.cfg.Now()
-	subj := o.access[form.Get("subject_token")]
+	subj := o.access.m[form.Get("subject_token")]
 	if subj == nil || !now.Before(subj.Expires) {
 		return nil, errf(http.StatusBadRequest, "invalid_grant", "The subject token is invalid or expired")
 	}
@@ -63,8 +63,7 @@ func (o *Service[S]) GrantTokenExchange(form url.Values) (*TokenResponse, *Error
 	if subj.Expires.Before(exp) {
 		exp = subj.Expires
 	}
-	o.access[at] = &AccessToken[S]{Subject: subj.Subject, ClientID: subj.ClientID, Expires: exp, Scopes: scopes, Resource: res}
-	o.cfg.Mark(KindAccess, at)
+	o.access.put(at, &AccessToken[S]{Subject: subj.Subject, ClientID: subj.ClientID, Expires: exp, Scopes: scopes, Resource: res})
 	resp := &TokenResponse{AccessToken: at, ExpiresIn: int64(exp.Sub(now) / time.Second), TokenType: "bearer", IssuedTokenType: TokenTypeAccessToken}
 	for _, sc := range scopes {
 		rt := RestrictedTo{Scope: sc}

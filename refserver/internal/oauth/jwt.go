@@ -65,7 +65,7 @@ func (o *Service[S]) grantJWT(form url.Values) (*TokenResponse, *Error) {
 	if len(jti) < 16 || len(jti) > 128 {
 		return nil, bad("Please check the 'jti' claim. It must be a unique string of 16 to 128 characters.")
 	}
-	if _, used := o.jtis[app.ClientID+"\x00"+jti]; used {
+	if _, used := o.jtis.m[app.ClientID+"\x00"+jti]; used {
 		return nil, bad("Please check the 'jti' claim. A unique 'jti' value is required.")
 	}
 	subType, _ := claims["box_sub_type"].(string)
@@ -74,7 +74,6 @@ func (o *Service[S]) grantJWT(form url.Values) (*TokenResponse, *Error) {
 	if oerr != nil {
 		return nil, oerr
 	}
-	o.jtis[app.ClientID+"\x00"+jti] = exp.Time
-	o.cfg.Mark(KindJTI, app.ClientID+"\x00"+jti)
+	o.jtis.put(app.ClientID+"\x00"+jti, exp.Time)
 	return o.issue(subj, app.ClientID, false), nil
 }

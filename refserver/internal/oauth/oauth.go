@@ -133,11 +133,11 @@ type Config[S any] struct {
 type Service[S any] struct {
 	cfg      Config[S]
 	mu       sync.Mutex
-	apps     map[string]*App             // by client id
-	access   map[string]*AccessToken[S]  // by access token
-	refresh  map[string]*RefreshToken[S] // by refresh token
-	codes    map[string]*Code[S]
-	jtis     map[string]time.Time // used JWT ids until their exp
+	apps     table[*App]             // by client id
+	access   table[*AccessToken[S]]  // by access token
+	refresh  table[*RefreshToken[S]] // by refresh token
+	codes    table[*Code[S]]
+	jtis     table[time.Time] // used JWT ids until their exp
 	lifetime time.Duration
 }
 
@@ -150,8 +150,9 @@ func New[S any](cfg Config[S]) *Service[S] {
 	if cfg.Mark == nil {
 		cfg.Mark = func(Kind, string) {}
 	}
-	return &Service[S]{cfg: cfg, apps: map[string]*App{}, access: map[string]*AccessToken[S]{},
-		refresh: map[string]*RefreshToken[S]{}, codes: map[string]*Code[S]{}, jtis: map[string]time.Time{}, lifetime: lt}
+	return &Service[S]{cfg: cfg, apps: newTable[*App](KindApp, cfg.Mark), access: newTable[*AccessToken[S]](KindAccess, cfg.Mark),
+		refresh: newTable[*RefreshToken[S]](KindRefresh, cfg.Mark), codes: newTable[*Code[S]](KindCode, cfg.Mark),
+		jtis: newTable[time.Time](KindJTI, cfg.Mark), lifetime: lt}
 }
 
 // RandomHex is n random bytes in hex: tokens, codes, client ids.
@@ -182,12 +183,11 @@ func (o *Service[S]) Register(a App) (App, error) {
 	a.RedirectURIs = slices.Clone(a.RedirectURIs)
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	if _, dup := o.apps[a.ClientID]; dup {
+	if _, dup := o.apps.m[a.ClientID]; dup {
 		return App{}, fmt.Errorf("refserver: app %s is already registered", a.ClientID)
 	}
 	stored := a
-	o.apps[a.ClientID] = &stored
-	o.cfg.Mark(KindApp, a.ClientID)
+	o.apps.put(a.ClientID, &stored)
 	return a, nil
 }
 
@@ -240,7 +240,7 @@ func ParseForm(r *http.Request) (url.Values, *Error) {
 
 // clientApp checks client_id and client_secret (under the room's lock, which its callers take).
 func (o *Service[S]) clientApp(form url.Values) (*App, *Error) {
-	a := o.apps[form.Get("client_id")]
+	a := o.apps.m[form.Get("client_id")]
 	if a == nil || subtle.ConstantTimeCompare([]byte(a.ClientSecret), []byte(form.Get("client_secret"))) != 1 {
 		return nil, errf(http.StatusBadRequest, "invalid_client", "The client credentials are invalid")
 	}
@@ -269,24 +269,14 @@ func (o *Service[S]) Token(form url.Values) (*TokenResponse, *Error) {
 	}
 }
 
-// dropWhere deletes the entries of m for which drop is true, marking each.
-func dropWhere[V any](mark func(Kind, string), kind Kind, m map[string]V, drop func(V) bool) {
-	for k, v := range m {
-		if drop(v) {
-			delete(m, k)
-			mark(kind, k)
-		}
-	}
-}
-
 // prune forgets expired tokens, codes and JWT ids (lock held).
 func (o *Service[S]) prune() {
 	now := o.cfg.Now()
-	dropWhere(o.cfg.Mark, KindJTI, o.jtis, func(v time.Time) bool { return now.After(v.Add(maxJWTLifetime)) })
-	dropWhere(o.cfg.Mark, KindCode, o.codes, func(v *Code[S]) bool { return now.After(v.Expires) })
-	dropWhere(o.cfg.Mark, KindRefresh, o.refresh, func(v *RefreshToken[S]) bool { return now.After(v.Expires) })
+	o.jtis.deleteWhere(func(v time.Time) bool { return now.After(v.Add(maxJWTLifetime)) })
+	o.codes.deleteWhere(func(v *Code[S]) bool { return now.After(v.Expires) })
+	o.refresh.deleteWhere(func(v *RefreshToken[S]) bool { return now.After(v.Expires) })
 	// Expired access tokens are kept a while so they answer "expired".
-	dropWhere(o.cfg.Mark, KindAccess, o.access, func(v *AccessToken[S]) bool { return now.After(v.Expires.Add(24 * time.Hour)) })
+	o.access.deleteWhere(func(v *AccessToken[S]) bool { return now.After(v.Expires.Add(24 * time.Hour)) })
 }
 
 // issue makes an access token for subj (lock held).
@@ -297,13 +287,11 @@ func (o *Service[S]) issue(subj S, clientID string, withRefresh bool) *TokenResp
 	resp := &TokenResponse{AccessToken: at, ExpiresIn: int64(o.lifetime / time.Second), TokenType: "bearer", RestrictedTo: []RestrictedTo{}}
 	if withRefresh {
 		rt := RandomHex(32)
-		o.refresh[rt] = &RefreshToken[S]{ClientID: clientID, Subject: subj, Expires: now.Add(refreshTokenLifetime), Access: at}
-		o.cfg.Mark(KindRefresh, rt)
+		o.refresh.put(rt, &RefreshToken[S]{ClientID: clientID, Subject: subj, Expires: now.Add(refreshTokenLifetime), Access: at})
 		it.Refresh = rt
 		resp.RefreshToken = rt
 	}
-	o.access[at] = it
-	o.cfg.Mark(KindAccess, at)
+	o.access.put(at, it)
 	return resp
 }
 
@@ -313,15 +301,14 @@ func (o *Service[S]) grantCode(form url.Values) (*TokenResponse, *Error) {
 		return nil, oerr
 	}
 	code := form.Get("code")
-	c := o.codes[code]
+	c := o.codes.m[code]
 	if c == nil || c.ClientID != app.ClientID || !o.cfg.Now().Before(c.Expires) {
 		return nil, errf(http.StatusBadRequest, "invalid_grant", "Auth code doesn't exist or is invalid for the client")
 	}
 	if ru := form.Get("redirect_uri"); ru != "" && ru != c.RedirectURI {
 		return nil, errf(http.StatusBadRequest, "invalid_grant", "The redirect_uri does not match the one of the authorization request")
 	}
-	delete(o.codes, code) // single use
-	o.cfg.Mark(KindCode, code)
+	o.codes.delete(code) // single use
 	return o.issue(c.Subject, app.ClientID, true), nil
 }
 
@@ -331,18 +318,14 @@ func (o *Service[S]) grantRefresh(form url.Values) (*TokenResponse, *Error) {
 		return nil, oerr
 	}
 	rt := form.Get("refresh_token")
-	e := o.refresh[rt]
+	e := o.refresh.m[rt]
 	if e == nil || e.ClientID != app.ClientID {
 		return nil, errf(http.StatusBadRequest, "invalid_grant", "Invalid refresh token")
 	}
 	// Rotation: the refresh token is single use. The access token issued
 	// with it lives on until it expires or is revoked.
-	delete(o.refresh, rt)
-	o.cfg.Mark(KindRefresh, rt)
-	if it := o.access[e.Access]; it != nil {
-		it.Refresh = ""
-		o.cfg.Mark(KindAccess, e.Access)
-	}
+	o.refresh.delete(rt)
+	o.access.update(e.Access, func(it *AccessToken[S]) { it.Refresh = "" })
 	return o.issue(e.Subject, app.ClientID, true), nil
 }
 

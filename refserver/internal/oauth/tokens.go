@@ -20,17 +20,13 @@ func (o *Service[S]) Revoke(form url.Values) *Error {
 	if tok == "" {
 		return errf(http.StatusBadRequest, "invalid_request", "The token parameter is missing")
 	}
-	if it := o.access[tok]; it != nil && it.ClientID == app.ClientID {
-		delete(o.access, tok)
-		delete(o.refresh, it.Refresh)
-		o.cfg.Mark(KindAccess, tok)
-		o.cfg.Mark(KindRefresh, it.Refresh)
+	if it := o.access.m[tok]; it != nil && it.ClientID == app.ClientID {
+		o.access.delete(tok)
+		o.refresh.delete(it.Refresh)
 	}
-	if e := o.refresh[tok]; e != nil && e.ClientID == app.ClientID {
-		delete(o.refresh, tok)
-		delete(o.access, e.Access)
-		o.cfg.Mark(KindRefresh, tok)
-		o.cfg.Mark(KindAccess, e.Access)
+	if e := o.refresh.m[tok]; e != nil && e.ClientID == app.ClientID {
+		o.refresh.delete(tok)
+		o.access.delete(e.Access)
 	}
 	return nil
 }
@@ -40,7 +36,7 @@ func (o *Service[S]) Revoke(form url.Values) *Error {
 // It returns the redirect URI to answer to.
 func (o *Service[S]) RedirectFor(clientID, redirect string) (string, *Error) {
 	o.mu.Lock()
-	app := o.apps[clientID]
+	app := o.apps.m[clientID]
 	o.mu.Unlock()
 	if app == nil {
 		return "", errf(http.StatusBadRequest, "invalid_client", "The client_id is not registered")
@@ -59,8 +55,7 @@ func (o *Service[S]) RedirectFor(clientID, redirect string) (string, *Error) {
 func (o *Service[S]) NewCode(clientID, redirect string, subj S) string {
 	code := RandomHex(16)
 	o.mu.Lock()
-	o.codes[code] = &Code[S]{ClientID: clientID, RedirectURI: redirect, Subject: subj, Expires: o.cfg.Now().Add(authCodeLifetime)}
-	o.cfg.Mark(KindCode, code)
+	o.codes.put(code, &Code[S]{ClientID: clientID, RedirectURI: redirect, Subject: subj, Expires: o.cfg.Now().Add(authCodeLifetime)})
 	o.mu.Unlock()
 	return code
 }
@@ -70,7 +65,7 @@ func (o *Service[S]) NewCode(clientID, redirect string, subj S) string {
 func (o *Service[S]) Lookup(tok string) (it AccessToken[S], ok, expired bool) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	p := o.access[tok]
+	p := o.access.m[tok]
 	if p == nil {
 		return it, false, false
 	}
@@ -90,7 +85,7 @@ func (o *Service[S]) Unlock() { o.mu.Unlock() }
 
 // Records are the service's maps; read or change them only with Lock held.
 func (o *Service[S]) Records() Records[S] {
-	return Records[S]{Apps: o.apps, Access: o.access, Refresh: o.refresh, Codes: o.codes, JTIs: o.jtis}
+	return Records[S]{Apps: o.apps.m, Access: o.access.m, Refresh: o.refresh.m, Codes: o.codes.m, JTIs: o.jtis.m}
 }
 
 // Records are the maps of a Service, by key (see Kind).

@@ -111,7 +111,8 @@ func TestEventRecordEncoding(t *testing.T) {
 	for _, r := range []recEvent{
 		{Seq: 7},
 		{Seq: 8, ID: "e1", Type: "ITEM_UPLOAD", By: "2000002", At: at, ItemID: "100", OwnerID: "2000002",
-			Source: source, AdminSource: json.RawMessage(`{"x":1}`)},
+			Source: source, AdminSource: json.RawMessage(`{"x":1}`), Under: []string{"0", "12", "a\"b"}},
+		{Seq: 10, ItemID: "101", Under: []string{}},
 		{Seq: 9, Admin: "a\u2028b\x01é\xff", At: at.In(time.FixedZone("x", 3600))},
 	} {
 		want, err := json.Marshal(r)

@@ -325,7 +325,7 @@ func Open(dir string, cfg Config) (d *DB, restored bool, err error) {
 			d.schemaPending = true
 			d.markAll()
 		} else {
-			st.Update(func(tx *state.Tx) { tx.Dirty(state.KMeta, state.MetaKey) }) // the tokens Options gave
+			d.markOptionTokens()
 		}
 		err = d.Flush()
 	}
@@ -385,7 +385,15 @@ func (d *DB) loadTx(btx *bolt.Tx, tx *state.Tx) error {
 	return nil
 }
 
-// markAll marks every record of the live state.
+// markOptionTokens marks the server's own record once a stored state is
+// loaded. Hand mark (restore): the tokens Options gave win over the stored
+// ones (the server's loadMeta) and are stored by the first flush.
+func (d *DB) markOptionTokens() {
+	d.st.Update(func(tx *state.Tx) { tx.Dirty(state.KMeta, state.MetaKey) })
+}
+
+// markAll marks every record of the live state. Hand mark: a bulk sweep
+// (a fresh or upgraded database is written whole).
 func (d *DB) markAll() {
 	d.cfg.Outer.Lock()
 	defer d.cfg.Outer.Unlock()

@@ -73,19 +73,19 @@ func ReferencedBlobs(s *state.ReadTx) map[string]bool {
 			keep[v.Blob.ID] = true
 		}
 	}
-	for _, it := range s.Items {
+	for _, it := range s.Items.All() {
 		addItem(it)
 	}
-	for _, fvr := range s.Retention.Fvrs {
+	for _, fvr := range s.Retention.Fvrs.All() {
 		addItem(fvr.File)
 	}
-	for _, h := range s.Holds.Holds {
+	for _, h := range s.Holds.Holds.All() {
 		addItem(h.File)
 	}
-	for _, a := range s.Avatars.ByUser {
+	for _, a := range s.Avatars.ByUser.All() {
 		keep[a.Blob.ID] = true
 	}
-	for _, ss := range s.Sessions {
+	for _, ss := range s.Sessions.All() {
 		if ss.Final != nil {
 			keep[ss.Final.ID] = true
 		}
@@ -101,7 +101,7 @@ func ReferencedBlobs(s *state.ReadTx) map[string]bool {
 // ReferencedAssemblies is every assembly id the open sessions name.
 func ReferencedAssemblies(s *state.ReadTx) map[string]bool {
 	keep := map[string]bool{}
-	for _, ss := range s.Sessions {
+	for _, ss := range s.Sessions.All() {
 		if id := ss.Asm.ID(); id != "" {
 			keep[id] = true
 		}

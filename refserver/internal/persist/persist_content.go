@@ -69,16 +69,16 @@ type recUser struct {
 // UserKeys lists the ids of the users, live ones then deleted ones (each
 // sorted): the keys of their records.
 func UserKeys(s *state.ReadTx) []string {
-	keys := state.SortedKeys(s.Users.ByID)
-	return append(keys, state.SortedKeys(s.Users.Removed)...)
+	keys := s.Users.ByID.Keys()
+	return append(keys, s.Users.Removed.Keys()...)
 }
 
 // UserRec is the record of user id, live or deleted, false when there is
 // none.
 func UserRec(s *state.ReadTx, id string) (recUser, bool) {
-	u := s.Users.ByID[id]
+	u := s.Users.ByID.At(id)
 	if u == nil {
-		u = s.Users.Removed[id]
+		u = s.Users.Removed.At(id)
 	}
 	if u == nil {
 		return recUser{}, false
@@ -117,10 +117,10 @@ func LoadUser(s *state.Tx, id string, r recUser) error {
 	}}
 	if r.Deleted {
 		u.SetDeleted()
-		s.Users.Removed[id] = u
+		s.Users.Removed.Put(id, u)
 		return nil
 	}
-	s.Users.ByID[id] = u
+	s.Users.ByID.Put(id, u)
 	s.Users.ByLogin[strings.ToLower(u.Login)] = u
 	s.Users.Order = append(s.Users.Order, u)
 	return nil
@@ -131,7 +131,7 @@ func LoadUser(s *state.Tx, id string, r recUser) error {
 func UsersLoaded(s *state.Tx) error {
 	sort.SliceStable(s.Users.Order, func(i, j int) bool { return state.NumID(s.Users.Order[i].ID) < state.NumID(s.Users.Order[j].ID) })
 	for _, u := range []*state.User{s.Admin, s.User, s.App} { // the managed user may be deleted
-		if s.Users.ByID[u.ID] != u && s.Users.Removed[u.ID] != u {
+		if s.Users.ByID.At(u.ID) != u && s.Users.Removed.At(u.ID) != u {
 			return fmt.Errorf("the record of user %s is missing", u.ID)
 		}
 	}
@@ -193,11 +193,11 @@ type recSharedLink struct {
 }
 
 // ItemKeys lists the ids of the items, sorted: the keys of their records.
-func ItemKeys(s *state.ReadTx) []string { return state.SortedKeys(s.Items) }
+func ItemKeys(s *state.ReadTx) []string { return s.Items.Keys() }
 
 // ItemRec is the record of item id, false when it is gone.
 func ItemRec(s *state.ReadTx, id string) (RecItem, bool) {
-	it, ok := s.Items[id]
+	it, ok := s.Items.Get(id)
 	if !ok {
 		return RecItem{}, false
 	}
@@ -245,8 +245,8 @@ func encodeVersion(v *state.Version) recVersion {
 // and position.
 func VersionKeys(s *state.ReadTx) []string {
 	var keys []string
-	for _, id := range state.SortedKeys(s.Items) {
-		for i := range s.Items[id].Versions {
+	for _, id := range s.Items.Keys() {
+		for i := range s.Items.At(id).Versions {
 			keys = append(keys, state.VersionKey(id, i+1))
 		}
 	}
@@ -260,7 +260,7 @@ func VersionRec(s *state.ReadTx, key string) (recVersion, bool) {
 	if !ok {
 		return recVersion{}, false
 	}
-	f, ok := s.Items[id]
+	f, ok := s.Items.Get(id)
 	if !ok || pos > len(f.Versions) {
 		return recVersion{}, false
 	}
@@ -276,7 +276,7 @@ func LoadVersion(s *state.Tx, key string, r recVersion) error {
 	if !ok {
 		return fmt.Errorf("malformed key")
 	}
-	f := s.Items[id]
+	f := s.Items.At(id)
 	if f == nil || f.Typ != "file" {
 		return fmt.Errorf("no file %s", id)
 	}
@@ -315,7 +315,7 @@ func VersionsLoaded(s *state.Tx) error {
 			}
 		}
 	}
-	for id, it := range s.Items {
+	for id, it := range s.Items.All() {
 		if it.Typ != "file" {
 			continue
 		}
@@ -326,7 +326,7 @@ func VersionsLoaded(s *state.Tx) error {
 			return fmt.Errorf("file %s has no version at position %d", id, i+1)
 		}
 	}
-	for _, it := range s.Items {
+	for _, it := range s.Items.All() {
 		s.Folders.Sync(it)
 	}
 	return nil
@@ -352,7 +352,7 @@ type FileRef struct {
 // EncodeFileRef names f and v for a record; a purged file is copied.
 func EncodeFileRef(s *state.ReadTx, f *state.Item, v *state.Version) FileRef {
 	r := FileRef{File: f.ID, Version: v.ID}
-	if s.Items[f.ID] != f {
+	if s.Items.At(f.ID) != f {
 		c := encodeItem(f, true)
 		c.ID = f.ID
 		r.Purged = &c
@@ -376,12 +376,12 @@ type recSession struct {
 }
 
 // SessionKeys lists the ids of the open upload sessions, sorted.
-func SessionKeys(s *state.ReadTx) []string { return state.SortedKeys(s.Sessions) }
+func SessionKeys(s *state.ReadTx) []string { return s.Sessions.Keys() }
 
 // SessionRec is the record of open session id, false when it is gone
 // (ended or expired).
 func SessionRec(s *state.ReadTx, id string) (recSession, bool) {
-	ss, ok := s.Sessions[id]
+	ss, ok := s.Sessions.Get(id)
 	if !ok {
 		return recSession{}, false
 	}
@@ -416,7 +416,7 @@ func LoadSession(s *state.Tx, id string, r recSession) error {
 		ExpiresAt: r.ExpiresAt, LastPartAt: r.LastPartAt, Parts: map[int64]*state.UploadPart{},
 	}).WithContent(asm)
 	ss.Final = r.Final
-	s.Sessions[id] = ss
+	s.Sessions.Put(id, ss)
 	return nil
 }
 
@@ -433,8 +433,8 @@ type recPart struct {
 // ("<session>/<offset>", in order).
 func PartKeys(s *state.ReadTx) []string {
 	var keys []string
-	for _, sid := range state.SortedKeys(s.Sessions) {
-		for _, pt := range state.SortedParts(s.Sessions[sid]) {
+	for _, sid := range s.Sessions.Keys() {
+		for _, pt := range state.SortedParts(s.Sessions.At(sid)) {
 			keys = append(keys, state.PartKey(sid, pt.Offset))
 		}
 	}
@@ -451,7 +451,7 @@ func splitPartKey(key string) (string, int64, bool) {
 // session is gone.
 func PartRec(s *state.ReadTx, key string) (recPart, bool) {
 	sid, off, ok := splitPartKey(key)
-	ss := s.Sessions[sid]
+	ss := s.Sessions.At(sid)
 	if !ok || ss == nil || ss.Parts[off] == nil {
 		return recPart{}, false
 	}
@@ -467,11 +467,12 @@ func PartRec(s *state.ReadTx, key string) (recPart, bool) {
 // blob into a Parts assembly.
 func LoadPart(s *state.Tx, key string, r recPart) error {
 	sid, off, ok := splitPartKey(key)
-	if !ok || s.Sessions[sid] == nil {
+	if !ok || s.Sessions.At(sid) == nil {
 		return fmt.Errorf("part of an unknown session")
 	}
-	ss := s.Sessions[sid]
+	ss := s.Sessions.At(sid)
 	ss.Parts[off] = &state.UploadPart{ID: r.ID, Offset: off, Size: r.Size, SHA1: r.SHA1}
+	s.Parts.Put(key, ss.Parts[off])
 	if pa, ok := ss.Asm.(*blob.Parts); ok {
 		if r.BlobID == "" {
 			return fmt.Errorf("part %s has no blob", key)
@@ -485,16 +486,16 @@ func LoadPart(s *state.Tx, key string, r recPart) error {
 
 // EndedKeys lists the ids of the ended (committed or aborted) sessions,
 // sorted.
-func EndedKeys(s *state.ReadTx) []string { return state.SortedKeys(s.Ended) }
+func EndedKeys(s *state.ReadTx) []string { return s.Ended.Keys() }
 
 // EndedRec is the record of ended session id: its EndedSession.
 func EndedRec(s *state.ReadTx, id string) (state.EndedSession, bool) {
-	info, ok := s.Ended[id]
+	info, ok := s.Ended.Get(id)
 	return info, ok
 }
 
 // LoadEnded restores ended session id.
 func LoadEnded(s *state.Tx, id string, r state.EndedSession) error {
-	s.Ended[id] = r
+	s.Ended.Put(id, r)
 	return nil
 }

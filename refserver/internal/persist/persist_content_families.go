@@ -2,7 +2,6 @@ package persist
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -19,11 +18,11 @@ type recFolderLock struct {
 }
 
 // FolderLockKeys lists the ids of the folder locks, sorted.
-func FolderLockKeys(s *state.ReadTx) []string { return state.SortedKeys(s.FolderLocks.ByID) }
+func FolderLockKeys(s *state.ReadTx) []string { return s.FolderLocks.ByID.Keys() }
 
 // FolderLockRec is the record of lock id, false when it is gone.
 func FolderLockRec(s *state.ReadTx, id string) (recFolderLock, bool) {
-	l, ok := s.FolderLocks.ByID[id]
+	l, ok := s.FolderLocks.ByID.Get(id)
 	if !ok {
 		return recFolderLock{}, false
 	}
@@ -47,11 +46,11 @@ type recFavorites struct {
 }
 
 // FavoritesKeys lists the ids of the users with a collection, sorted.
-func FavoritesKeys(s *state.ReadTx) []string { return state.SortedKeys(s.Favorites.ByUser) }
+func FavoritesKeys(s *state.ReadTx) []string { return s.Favorites.ByUser.Keys() }
 
 // FavoritesRec is the collection of user id, false when there is none.
 func FavoritesRec(s *state.ReadTx, id string) (recFavorites, bool) {
-	f, ok := s.Favorites.ByUser[id]
+	f, ok := s.Favorites.ByUser.Get(id)
 	if !ok {
 		return recFavorites{}, false
 	}
@@ -81,20 +80,12 @@ type recRecentItem struct {
 
 // RecentItemKeys lists the keys of every user's recent items, sorted.
 func RecentItemKeys(s *state.ReadTx) []string {
-	var keys []string
-	for uid, m := range s.Recent.ByUser {
-		for iid := range m {
-			keys = append(keys, state.RecentItemKey(uid, iid))
-		}
-	}
-	slices.Sort(keys)
-	return keys
+	return s.Recent.Entries.Keys()
 }
 
 // RecentItemRec is the record under key, false when it is gone.
 func RecentItemRec(s *state.ReadTx, key string) (recRecentItem, bool) {
-	uid, iid, _ := strings.Cut(key, "/")
-	r, ok := s.Recent.ByUser[uid][iid]
+	r, ok := s.Recent.Entries.Get(key)
 	if !ok {
 		return recRecentItem{}, false
 	}
@@ -128,11 +119,11 @@ type recZipDownload struct {
 }
 
 // ZipDownloadKeys lists the ids of the zip downloads, sorted.
-func ZipDownloadKeys(s *state.ReadTx) []string { return state.SortedKeys(s.Zips.ByID) }
+func ZipDownloadKeys(s *state.ReadTx) []string { return s.Zips.ByID.Keys() }
 
 // ZipDownloadRec is the record of zip download id, false when it is gone.
 func ZipDownloadRec(s *state.ReadTx, id string) (recZipDownload, bool) {
-	z, ok := s.Zips.ByID[id]
+	z, ok := s.Zips.ByID.Get(id)
 	if !ok {
 		return recZipDownload{}, false
 	}

@@ -17,6 +17,9 @@ type recEvent struct {
 	At                  time.Time
 	ItemID, OwnerID     string          `json:",omitempty"`
 	Source, AdminSource json.RawMessage `json:",omitempty"`
+	// Under: the folders above the item then (state.Event.Under); empty
+	// and absent differ.
+	Under []string `json:",omitzero"`
 }
 
 // appendRecord appends r as encoding/json writes it (TestEventRecordEncoding),
@@ -48,6 +51,16 @@ func (r recEvent) appendRecord(b []byte) []byte {
 	if len(r.AdminSource) > 0 {
 		b = append(append(b, `,"AdminSource":`...), r.AdminSource...)
 	}
+	if r.Under != nil {
+		b = append(b, `,"Under":[`...)
+		for i, id := range r.Under {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = wire.AppendString(b, id)
+		}
+		b = append(b, ']')
+	}
 	return append(b, '}')
 }
 
@@ -77,7 +90,7 @@ func EventRec(s *state.ReadTx, key string) (recEvent, bool) {
 	}
 	e := s.Events.List[i]
 	return recEvent{Seq: e.Seq, ID: e.ID, Type: e.Typ, Admin: e.Admin, By: state.Uid(e.By), At: state.Utc(e.At),
-		ItemID: e.ItemID, OwnerID: e.OwnerID, Source: e.Source, AdminSource: e.AdminSrc}, true
+		ItemID: e.ItemID, OwnerID: e.OwnerID, Source: e.Source, AdminSource: e.AdminSrc, Under: e.Under}, true
 }
 
 // LoadEvent restores an event into the history (in key order, which is
@@ -92,12 +105,13 @@ func LoadEvent(s *state.Tx, key string, r recEvent) error {
 		return err
 	}
 	s.Events.List = append(s.Events.List, &state.Event{Seq: r.Seq, ID: r.ID, Typ: r.Type, Admin: r.Admin, At: r.At, By: by,
-		ItemID: r.ItemID, OwnerID: r.OwnerID, Source: r.Source, AdminSrc: r.AdminSource})
+		ItemID: r.ItemID, OwnerID: r.OwnerID, Source: r.Source, AdminSrc: r.AdminSource, Under: r.Under})
 	return nil
 }
 
 // EventsLoaded checks that the stored events are consecutive and keeps
-// the newest the history holds.
+// the newest the history holds. Hand mark (restore): the events it drops
+// are deleted from the database.
 func EventsLoaded(s *state.Tx) error {
 	for i := 1; i < len(s.Events.List); i++ {
 		if s.Events.List[i].Seq != s.Events.List[i-1].Seq+1 {

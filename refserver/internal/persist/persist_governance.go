@@ -25,12 +25,12 @@ type recRetPolicy struct {
 }
 
 // RetPolicyKeys lists the ids of the retention policies, sorted.
-func RetPolicyKeys(s *state.ReadTx) []string { return state.SortedKeys(s.Retention.Policies) }
+func RetPolicyKeys(s *state.ReadTx) []string { return s.Retention.Policies.Keys() }
 
 // RetPolicyRec is the record of retention policy id, false when it is
 // gone.
 func RetPolicyRec(s *state.ReadTx, id string) (recRetPolicy, bool) {
-	rp, ok := s.Retention.Policies[id]
+	rp, ok := s.Retention.Policies.Get(id)
 	if !ok {
 		return recRetPolicy{}, false
 	}
@@ -62,7 +62,7 @@ func LoadRetPolicy(s *state.Tx, id string, r recRetPolicy) error {
 			return err
 		}
 	}
-	s.Retention.Policies[id] = rp
+	s.Retention.Policies.Put(id, rp)
 	return nil
 }
 
@@ -76,12 +76,12 @@ type recRetAssignment struct {
 
 // RetAssignmentKeys lists the ids of the retention policy assignments,
 // sorted.
-func RetAssignmentKeys(s *state.ReadTx) []string { return state.SortedKeys(s.Retention.Assignments) }
+func RetAssignmentKeys(s *state.ReadTx) []string { return s.Retention.Assignments.Keys() }
 
 // RetAssignmentRec is the record of retention assignment id, false when
 // it is gone.
 func RetAssignmentRec(s *state.ReadTx, id string) (recRetAssignment, bool) {
-	a, ok := s.Retention.Assignments[id]
+	a, ok := s.Retention.Assignments.Get(id)
 	if !ok {
 		return recRetAssignment{}, false
 	}
@@ -95,12 +95,12 @@ func LoadRetAssignment(s *state.Tx, id string, r recRetAssignment) error {
 	if err != nil {
 		return err
 	}
-	rp := s.Retention.Policies[r.Policy]
+	rp := s.Retention.Policies.At(r.Policy)
 	if rp == nil {
 		return fmt.Errorf("unknown retention policy %s", r.Policy)
 	}
-	s.Retention.Assignments[id] = &state.RetentionAssignment{ID: id, Policy: rp, ToType: r.ToType, ToID: r.ToID,
-		FilterFields: r.FilterFields, StartDateField: r.StartDateField, By: by, At: r.At}
+	s.Retention.Assignments.Put(id, &state.RetentionAssignment{ID: id, Policy: rp, ToType: r.ToType, ToID: r.ToID,
+		FilterFields: r.FilterFields, StartDateField: r.StartDateField, By: by, At: r.At})
 	return nil
 }
 
@@ -113,12 +113,12 @@ type RecFVR struct {
 }
 
 // FvrKeys lists the ids of the file version retentions, sorted.
-func FvrKeys(s *state.ReadTx) []string { return state.SortedKeys(s.Retention.Fvrs) }
+func FvrKeys(s *state.ReadTx) []string { return s.Retention.Fvrs.Keys() }
 
 // FvrRec is the record of file version retention id (its file copied in
 // once purged), false when it is gone.
 func FvrRec(s *state.ReadTx, id string) (RecFVR, bool) {
-	fvr, ok := s.Retention.Fvrs[id]
+	fvr, ok := s.Retention.Fvrs.Get(id)
 	if !ok {
 		return RecFVR{}, false
 	}
@@ -132,9 +132,9 @@ func FvrRec(s *state.ReadTx, id string) (RecFVR, bool) {
 // RetentionLoaded rebuilds the creation orders.
 func RetentionLoaded(s *state.Tx) error {
 	rs := &s.Retention
-	rs.PolicyOrder = orderedByID(rs.Policies, func(x *state.RetentionPolicy) string { return x.ID })
-	rs.AssignOrder = orderedByID(rs.Assignments, func(x *state.RetentionAssignment) string { return x.ID })
-	rs.FvrOrder = orderedByID(rs.Fvrs, func(x *state.FileVersionRetention) string { return x.ID })
+	rs.PolicyOrder = orderedByID(&rs.Policies, func(x *state.RetentionPolicy) string { return x.ID })
+	rs.AssignOrder = orderedByID(&rs.Assignments, func(x *state.RetentionAssignment) string { return x.ID })
+	rs.FvrOrder = orderedByID(&rs.Fvrs, func(x *state.FileVersionRetention) string { return x.ID })
 	return nil
 }
 
@@ -149,12 +149,12 @@ type recHoldPolicy struct {
 }
 
 // HoldPolicyKeys lists the ids of the legal hold policies, sorted.
-func HoldPolicyKeys(s *state.ReadTx) []string { return state.SortedKeys(s.Holds.Policies) }
+func HoldPolicyKeys(s *state.ReadTx) []string { return s.Holds.Policies.Keys() }
 
 // HoldPolicyRec is the record of legal hold policy id, false when it is
 // gone.
 func HoldPolicyRec(s *state.ReadTx, id string) (recHoldPolicy, bool) {
-	hp, ok := s.Holds.Policies[id]
+	hp, ok := s.Holds.Policies.Get(id)
 	if !ok {
 		return recHoldPolicy{}, false
 	}
@@ -169,9 +169,9 @@ func LoadHoldPolicy(s *state.Tx, id string, r recHoldPolicy) error {
 	if err != nil {
 		return err
 	}
-	s.Holds.Policies[id] = &state.LegalHoldPolicy{ID: id, Name: r.Name, Description: r.Description, ReleaseNotes: r.ReleaseNotes,
+	s.Holds.Policies.Put(id, &state.LegalHoldPolicy{ID: id, Name: r.Name, Description: r.Description, ReleaseNotes: r.ReleaseNotes,
 		Ongoing: r.Ongoing, FilterStart: r.FilterStart, FilterEnd: r.FilterEnd, CreatedBy: by,
-		CreatedAt: r.CreatedAt, ModifiedAt: r.ModifiedAt, Created: r.Created, Released: r.Released}
+		CreatedAt: r.CreatedAt, ModifiedAt: r.ModifiedAt, Created: r.Created, Released: r.Released})
 	return nil
 }
 
@@ -183,12 +183,12 @@ type recHoldAssignment struct {
 
 // HoldAssignmentKeys lists the ids of the legal hold policy assignments,
 // sorted.
-func HoldAssignmentKeys(s *state.ReadTx) []string { return state.SortedKeys(s.Holds.Assignments) }
+func HoldAssignmentKeys(s *state.ReadTx) []string { return s.Holds.Assignments.Keys() }
 
 // HoldAssignmentRec is the record of legal hold assignment id, false when
 // it is gone.
 func HoldAssignmentRec(s *state.ReadTx, id string) (recHoldAssignment, bool) {
-	a, ok := s.Holds.Assignments[id]
+	a, ok := s.Holds.Assignments.Get(id)
 	if !ok {
 		return recHoldAssignment{}, false
 	}
@@ -201,11 +201,11 @@ func LoadHoldAssignment(s *state.Tx, id string, r recHoldAssignment) error {
 	if err != nil {
 		return err
 	}
-	hp := s.Holds.Policies[r.Policy]
+	hp := s.Holds.Policies.At(r.Policy)
 	if hp == nil {
 		return fmt.Errorf("unknown legal hold policy %s", r.Policy)
 	}
-	s.Holds.Assignments[id] = &state.LegalHoldAssignment{ID: id, Policy: hp, ToType: r.ToType, ToID: r.ToID, By: by, At: r.At, Deleted: r.Deleted}
+	s.Holds.Assignments.Put(id, &state.LegalHoldAssignment{ID: id, Policy: hp, ToType: r.ToType, ToID: r.ToID, By: by, At: r.At, Deleted: r.Deleted})
 	return nil
 }
 
@@ -217,12 +217,12 @@ type RecHold struct {
 }
 
 // HoldKeys lists the ids of the file version legal holds, sorted.
-func HoldKeys(s *state.ReadTx) []string { return state.SortedKeys(s.Holds.Holds) }
+func HoldKeys(s *state.ReadTx) []string { return s.Holds.Holds.Keys() }
 
 // HoldRec is the record of file version legal hold id (its file copied in
 // once purged), false when it is gone.
 func HoldRec(s *state.ReadTx, id string) (RecHold, bool) {
-	h, ok := s.Holds.Holds[id]
+	h, ok := s.Holds.Holds.Get(id)
 	if !ok {
 		return RecHold{}, false
 	}
@@ -236,9 +236,9 @@ func HoldRec(s *state.ReadTx, id string) (RecHold, bool) {
 // HoldsLoaded rebuilds the creation orders.
 func HoldsLoaded(s *state.Tx) error {
 	hs := &s.Holds
-	hs.PolicyOrder = orderedByID(hs.Policies, func(x *state.LegalHoldPolicy) string { return x.ID })
-	hs.AssignOrder = orderedByID(hs.Assignments, func(x *state.LegalHoldAssignment) string { return x.ID })
-	hs.HoldOrder = orderedByID(hs.Holds, func(x *state.FileVersionLegalHold) string { return x.ID })
+	hs.PolicyOrder = orderedByID(&hs.Policies, func(x *state.LegalHoldPolicy) string { return x.ID })
+	hs.AssignOrder = orderedByID(&hs.Assignments, func(x *state.LegalHoldAssignment) string { return x.ID })
+	hs.HoldOrder = orderedByID(&hs.Holds, func(x *state.FileVersionLegalHold) string { return x.ID })
 	s.Persist.Load.Purged = nil
 	return nil
 }

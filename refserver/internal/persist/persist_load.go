@@ -13,7 +13,7 @@ func LoadItem(st *state.Tx, id string, r RecItem) error {
 	if err != nil {
 		return err
 	}
-	st.Items[id] = it
+	st.Items.Put(id, it)
 	return nil
 }
 
@@ -70,7 +70,7 @@ func decodeVersion(st *state.ReadTx, r recVersion) (*state.Version, error) {
 // are shared between the records that name them (purged caches them by
 // id).
 func DecodeFileRef(st *state.Tx, r FileRef, purged map[string]*state.Item) (*state.Item, *state.Version, error) {
-	f := st.Items[r.File]
+	f := st.Items.At(r.File)
 	if r.Purged != nil {
 		if f = purged[r.File]; f == nil {
 			var err error
@@ -102,13 +102,13 @@ func LoadFVR(st *state.Tx, id string, r RecFVR) error {
 	}
 	fvr := &state.FileVersionRetention{ID: id, File: f, Version: v, Sources: map[*state.RetentionAssignment]time.Time{}, Applied: r.Applied}
 	for aid, at := range r.Sources {
-		a := st.Retention.Assignments[aid]
+		a := st.Retention.Assignments.At(aid)
 		if a == nil {
 			return fmt.Errorf("unknown retention assignment %s", aid)
 		}
 		fvr.Sources[a] = at
 	}
-	st.Retention.Fvrs[id] = fvr
+	st.Retention.Fvrs.Put(id, fvr)
 	st.Retention.ByVersion[v.ID] = fvr
 	return nil
 }
@@ -121,13 +121,13 @@ func LoadHold(st *state.Tx, id string, r RecHold) error {
 	}
 	h := &state.FileVersionLegalHold{ID: id, File: f, Version: v}
 	for _, aid := range r.Sources {
-		a := st.Holds.Assignments[aid]
+		a := st.Holds.Assignments.At(aid)
 		if a == nil {
 			return fmt.Errorf("unknown legal hold assignment %s", aid)
 		}
 		h.Sources = append(h.Sources, a)
 	}
-	st.Holds.Holds[id] = h
+	st.Holds.Holds.Put(id, h)
 	st.Holds.ByVersion[v.ID] = h
 	return nil
 }

@@ -1,16 +1,19 @@
 package persist
 
 import (
-	"maps"
 	"slices"
 
+	"github.com/contentapi/cms/refserver/internal/state"
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
-// orderedByID lists a map's objects by numeric id: the creation order of
+// orderedByID lists a table's objects by numeric id: the creation order of
 // ids from the state's NewID.
-func orderedByID[T any](m map[string]T, id func(T) string) []T {
-	list := slices.Collect(maps.Values(m))
+func orderedByID[T any](t *state.Table[T], id func(T) string) []T {
+	var list []T
+	for _, v := range t.All() {
+		list = append(list, v)
+	}
 	slices.SortFunc(list, func(a, b T) int { return wire.CompareIDs(id(a), id(b)) })
 	return list
 }

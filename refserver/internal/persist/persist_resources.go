@@ -29,12 +29,12 @@ type recTaskAssignment struct {
 }
 
 // TaskKeys lists the ids of the tasks, sorted.
-func TaskKeys(s *state.ReadTx) []string { return state.SortedKeys(s.Tasks.Tasks) }
+func TaskKeys(s *state.ReadTx) []string { return s.Tasks.Tasks.Keys() }
 
 // TaskRec is the record of task id with its assignments, false when it
 // is gone.
 func TaskRec(s *state.ReadTx, id string) (recTask, bool) {
-	t, ok := s.Tasks.Tasks[id]
+	t, ok := s.Tasks.Tasks.Get(id)
 	if !ok {
 		return recTask{}, false
 	}
@@ -70,14 +70,14 @@ func LoadTask(s *state.Tx, id string, r recTask) error {
 		t.Assignments = append(t.Assignments, a)
 		s.Tasks.Assignments[a.ID] = a
 	}
-	s.Tasks.Tasks[id] = t
+	s.Tasks.Tasks.Put(id, t)
 	return nil
 }
 
 // TasksLoaded rebuilds the tasks of each file in the order they were
 // created (ids grow with time; the records come in key order).
 func TasksLoaded(s *state.Tx) error {
-	for _, t := range s.Tasks.Tasks {
+	for _, t := range s.Tasks.Tasks.All() {
 		s.Tasks.ByFile[t.FileID] = append(s.Tasks.ByFile[t.FileID], t)
 	}
 	for _, ts := range s.Tasks.ByFile {
@@ -90,12 +90,12 @@ func TasksLoaded(s *state.Tx) error {
 type recWatermark struct{ CreatedAt, ModifiedAt time.Time }
 
 // WatermarkKeys lists the ids of the watermarked items, sorted.
-func WatermarkKeys(s *state.ReadTx) []string { return state.SortedKeys(s.Watermarks.ByItem) }
+func WatermarkKeys(s *state.ReadTx) []string { return s.Watermarks.ByItem.Keys() }
 
 // WatermarkRec is the record of the watermark of item id, false when it
 // has none.
 func WatermarkRec(s *state.ReadTx, id string) (recWatermark, bool) {
-	wm, ok := s.Watermarks.ByItem[id]
+	wm, ok := s.Watermarks.ByItem.Get(id)
 	if !ok {
 		return recWatermark{}, false
 	}
@@ -104,7 +104,7 @@ func WatermarkRec(s *state.ReadTx, id string) (recWatermark, bool) {
 
 // LoadWatermark restores the watermark of item id.
 func LoadWatermark(s *state.Tx, id string, r recWatermark) error {
-	s.Watermarks.ByItem[id] = &state.Watermark{CreatedAt: r.CreatedAt, ModifiedAt: r.ModifiedAt}
+	s.Watermarks.ByItem.Put(id, &state.Watermark{CreatedAt: r.CreatedAt, ModifiedAt: r.ModifiedAt})
 	return nil
 }
 
@@ -151,11 +151,11 @@ type recField struct {
 }
 
 // TemplateKeys lists the ids of the metadata templates, sorted.
-func TemplateKeys(s *state.ReadTx) []string { return state.SortedKeys(s.Metadata.ByID) }
+func TemplateKeys(s *state.ReadTx) []string { return s.Metadata.ByID.Keys() }
 
 // TemplateRec is the record of template id, false when it is gone.
 func TemplateRec(s *state.ReadTx, id string) (recTemplate, bool) {
-	t, ok := s.Metadata.ByID[id]
+	t, ok := s.Metadata.ByID.Get(id)
 	if !ok {
 		return recTemplate{}, false
 	}
@@ -194,21 +194,21 @@ func LoadTemplate(s *state.Tx, id string, r recTemplate) error {
 		t.Fields = append(t.Fields, f)
 	}
 	s.Metadata.Templates[t.Scope+"."+t.Key] = t
-	s.Metadata.ByID[id] = t
+	s.Metadata.ByID.Put(id, t)
 	return nil
 }
 
 // TemplatesLoaded puts the templates in their stored order.
 func TemplatesLoaded(s *state.Tx) error {
 	for _, id := range s.Persist.Load.TemplateOrder {
-		t := s.Metadata.ByID[id]
+		t := s.Metadata.ByID.At(id)
 		if t == nil {
 			return fmt.Errorf("unknown template %s in the template order", id)
 		}
 		s.Metadata.Order = append(s.Metadata.Order, t)
 	}
-	if len(s.Metadata.Order) != len(s.Metadata.ByID) {
-		return fmt.Errorf("the template order lists %d of %d templates", len(s.Metadata.Order), len(s.Metadata.ByID))
+	if len(s.Metadata.Order) != s.Metadata.ByID.Len() {
+		return fmt.Errorf("the template order lists %d of %d templates", len(s.Metadata.Order), s.Metadata.ByID.Len())
 	}
 	return nil
 }
@@ -230,11 +230,11 @@ type recVal struct {
 }
 
 // InstanceKeys lists the ids of the metadata instances, sorted.
-func InstanceKeys(s *state.ReadTx) []string { return state.SortedKeys(s.Metadata.ByInstID) }
+func InstanceKeys(s *state.ReadTx) []string { return s.Metadata.ByInstID.Keys() }
 
 // InstanceRec is the record of instance id, false when it is gone.
 func InstanceRec(s *state.ReadTx, id string) (recInstance, bool) {
-	in, ok := s.Metadata.ByInstID[id]
+	in, ok := s.Metadata.ByInstID.Get(id)
 	if !ok {
 		return recInstance{}, false
 	}
@@ -248,7 +248,7 @@ func InstanceRec(s *state.ReadTx, id string) (recInstance, bool) {
 // LoadInstance restores instance id (after its template and item);
 // InstancesLoaded indexes it.
 func LoadInstance(s *state.Tx, id string, r recInstance) error {
-	t, it := s.Metadata.ByID[r.Template], s.Items[r.Item]
+	t, it := s.Metadata.ByID.At(r.Template), s.Items.At(r.Item)
 	if t == nil || it == nil {
 		return fmt.Errorf("unknown template %s or item %s", r.Template, r.Item)
 	}
@@ -256,15 +256,15 @@ func LoadInstance(s *state.Tx, id string, r recInstance) error {
 	for k, v := range r.Values {
 		in.Values[k] = state.MDVal{Kind: v.Kind, S: v.S, F: v.F, List: v.List}
 	}
-	s.Metadata.ByInstID[id] = in
+	s.Metadata.ByInstID.Put(id, in)
 	return nil
 }
 
 // InstancesLoaded indexes the instances in creation order (the sort
 // indexes of queries are built on demand).
 func InstancesLoaded(s *state.Tx) error {
-	list := make([]*state.MDInstance, 0, len(s.Metadata.ByInstID))
-	for _, in := range s.Metadata.ByInstID {
+	list := make([]*state.MDInstance, 0, s.Metadata.ByInstID.Len())
+	for _, in := range s.Metadata.ByInstID.All() {
 		list = append(list, in)
 	}
 	sort.Slice(list, func(i, j int) bool { return list[i].Seq < list[j].Seq })
@@ -282,11 +282,11 @@ type recGroup struct {
 }
 
 // GroupKeys lists the ids of the groups, sorted.
-func GroupKeys(s *state.ReadTx) []string { return state.SortedKeys(s.Groups.ByID) }
+func GroupKeys(s *state.ReadTx) []string { return s.Groups.ByID.Keys() }
 
 // GroupRec is the record of group id, false when it is gone.
 func GroupRec(s *state.ReadTx, id string) (recGroup, bool) {
-	g, ok := s.Groups.ByID[id]
+	g, ok := s.Groups.ByID.Get(id)
 	if !ok {
 		return recGroup{}, false
 	}
@@ -299,7 +299,7 @@ func GroupRec(s *state.ReadTx, id string) (recGroup, bool) {
 func LoadGroup(s *state.Tx, id string, r recGroup) error {
 	g := &state.Group{ID: id, Name: r.Name, Provenance: r.Provenance, ExternalSyncID: r.ExternalSyncID, Descr: r.Description,
 		Invitability: r.Invitability, MemberViewability: r.MemberViewability, CreatedAt: r.CreatedAt, ModifiedAt: r.ModifiedAt}
-	s.Groups.ByID[id] = g
+	s.Groups.ByID.Put(id, g)
 	s.Groups.ByName[strings.ToLower(g.Name)] = g
 	return nil
 }
@@ -312,11 +312,11 @@ type recMembership struct {
 }
 
 // MembershipKeys lists the ids of the group memberships, sorted.
-func MembershipKeys(s *state.ReadTx) []string { return state.SortedKeys(s.Groups.Memberships) }
+func MembershipKeys(s *state.ReadTx) []string { return s.Groups.Memberships.Keys() }
 
 // MembershipRec is the record of membership id, false when it is gone.
 func MembershipRec(s *state.ReadTx, id string) (recMembership, bool) {
-	m, ok := s.Groups.Memberships[id]
+	m, ok := s.Groups.Memberships.Get(id)
 	if !ok {
 		return recMembership{}, false
 	}
@@ -330,12 +330,12 @@ func LoadMembership(s *state.Tx, id string, r recMembership) error {
 	if err != nil {
 		return err
 	}
-	g := s.Groups.ByID[r.Group]
+	g := s.Groups.ByID.At(r.Group)
 	if g == nil {
 		return fmt.Errorf("unknown group %s", r.Group)
 	}
-	s.Groups.Memberships[id] = &state.Membership{ID: id, User: u, Group: g, Role: r.Role, Perms: r.Perms,
-		CreatedAt: r.CreatedAt, ModifiedAt: r.ModifiedAt}
+	s.Groups.Memberships.Put(id, &state.Membership{ID: id, User: u, Group: g, Role: r.Role, Perms: r.Perms,
+		CreatedAt: r.CreatedAt, ModifiedAt: r.ModifiedAt})
 	return nil
 }
 
@@ -346,11 +346,11 @@ type recPin struct {
 }
 
 // PinKeys lists the ids of the device pins, sorted.
-func PinKeys(s *state.ReadTx) []string { return state.SortedKeys(s.Pins.ByID) }
+func PinKeys(s *state.ReadTx) []string { return s.Pins.ByID.Keys() }
 
 // PinRec is the record of device pin id, false when it is gone.
 func PinRec(s *state.ReadTx, id string) (recPin, bool) {
-	p, ok := s.Pins.ByID[id]
+	p, ok := s.Pins.ByID.Get(id)
 	if !ok {
 		return recPin{}, false
 	}
@@ -363,6 +363,6 @@ func LoadPin(s *state.Tx, id string, r recPin) error {
 	if err != nil {
 		return err
 	}
-	s.Pins.ByID[id] = &state.DevicePin{ID: id, Owner: u, ProductName: r.ProductName, CreatedAt: r.CreatedAt}
+	s.Pins.ByID.Put(id, &state.DevicePin{ID: id, Owner: u, ProductName: r.ProductName, CreatedAt: r.CreatedAt})
 	return nil
 }

@@ -18,11 +18,11 @@ type recEmailAlias struct {
 }
 
 // EmailAliasKeys lists the ids of the email aliases, sorted.
-func EmailAliasKeys(s *state.ReadTx) []string { return state.SortedKeys(s.EmailAliases.ByID) }
+func EmailAliasKeys(s *state.ReadTx) []string { return s.EmailAliases.ByID.Keys() }
 
 // EmailAliasRec is the record of alias id, false when it is gone.
 func EmailAliasRec(s *state.ReadTx, id string) (recEmailAlias, bool) {
-	a, ok := s.EmailAliases.ByID[id]
+	a, ok := s.EmailAliases.ByID.Get(id)
 	if !ok {
 		return recEmailAlias{}, false
 	}
@@ -46,11 +46,11 @@ type recInvite struct {
 }
 
 // InviteKeys lists the ids of the invites, sorted.
-func InviteKeys(s *state.ReadTx) []string { return state.SortedKeys(s.Invites.ByID) }
+func InviteKeys(s *state.ReadTx) []string { return s.Invites.ByID.Keys() }
 
 // InviteRec is the record of invite id, false when it is gone.
 func InviteRec(s *state.ReadTx, id string) (recInvite, bool) {
-	in, ok := s.Invites.ByID[id]
+	in, ok := s.Invites.ByID.Get(id)
 	if !ok {
 		return recInvite{}, false
 	}
@@ -64,7 +64,7 @@ func LoadInvite(s *state.Tx, id string, r recInvite) error {
 	if err != nil {
 		return err
 	}
-	s.Invites.ByID[id] = &state.Invite{ID: id, To: us[0], By: us[1], Status: r.Status, CreatedAt: r.CreatedAt, ModifiedAt: r.ModifiedAt}
+	s.Invites.ByID.Put(id, &state.Invite{ID: id, To: us[0], By: us[1], Status: r.Status, CreatedAt: r.CreatedAt, ModifiedAt: r.ModifiedAt})
 	return nil
 }
 
@@ -81,11 +81,11 @@ type recFileRequest struct {
 }
 
 // FileRequestKeys lists the ids of the file requests, sorted.
-func FileRequestKeys(s *state.ReadTx) []string { return state.SortedKeys(s.FileRequests.ByID) }
+func FileRequestKeys(s *state.ReadTx) []string { return s.FileRequests.ByID.Keys() }
 
 // FileRequestRec is the record of file request id, false when it is gone.
 func FileRequestRec(s *state.ReadTx, id string) (recFileRequest, bool) {
-	fr, ok := s.FileRequests.ByID[id]
+	fr, ok := s.FileRequests.ByID.Get(id)
 	if !ok {
 		return recFileRequest{}, false
 	}
@@ -120,11 +120,11 @@ type recCascade struct {
 }
 
 // CascadeKeys lists the ids of the cascade policies, sorted.
-func CascadeKeys(s *state.ReadTx) []string { return state.SortedKeys(s.Cascades.ByID) }
+func CascadeKeys(s *state.ReadTx) []string { return s.Cascades.ByID.Keys() }
 
 // CascadeRec is the record of policy id, false when it is gone.
 func CascadeRec(s *state.ReadTx, id string) (recCascade, bool) {
-	c, ok := s.Cascades.ByID[id]
+	c, ok := s.Cascades.ByID.Get(id)
 	if !ok {
 		return recCascade{}, false
 	}
@@ -134,7 +134,7 @@ func CascadeRec(s *state.ReadTx, id string) (recCascade, bool) {
 // LoadCascade restores policy id (after the templates); the Tx's
 // CascadesLoaded then orders each folder's by creation.
 func LoadCascade(s *state.Tx, id string, r recCascade) error {
-	t := s.Metadata.ByID[r.TemplateID]
+	t := s.Metadata.ByID.At(r.TemplateID)
 	if t == nil {
 		return fmt.Errorf("cascade policy %s: unknown template %s", id, r.TemplateID)
 	}
@@ -149,11 +149,11 @@ type recAvatar struct {
 }
 
 // AvatarKeys lists the ids of the users with an avatar, sorted.
-func AvatarKeys(s *state.ReadTx) []string { return state.SortedKeys(s.Avatars.ByUser) }
+func AvatarKeys(s *state.ReadTx) []string { return s.Avatars.ByUser.Keys() }
 
 // AvatarRec is the record of user id's avatar, false when there is none.
 func AvatarRec(s *state.ReadTx, id string) (recAvatar, bool) {
-	a, ok := s.Avatars.ByUser[id]
+	a, ok := s.Avatars.ByUser.Get(id)
 	if !ok {
 		return recAvatar{}, false
 	}
@@ -162,6 +162,6 @@ func AvatarRec(s *state.ReadTx, id string) (recAvatar, bool) {
 
 // LoadAvatar restores user id's avatar.
 func LoadAvatar(s *state.Tx, id string, r recAvatar) error {
-	s.Avatars.ByUser[id] = &state.Avatar{Blob: r.Blob, ContentType: r.ContentType}
+	s.Avatars.ByUser.Put(id, &state.Avatar{Blob: r.Blob, ContentType: r.ContentType})
 	return nil
 }

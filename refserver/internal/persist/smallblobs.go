@@ -321,7 +321,7 @@ func (d *DB) missingSmall(named map[string]bool) []error {
 // was deleted with the file (ReferencedBlobs keeps those from a sweep).
 func liveContent(s *state.ReadTx) map[string]bool {
 	named := map[string]bool{}
-	for _, it := range s.Items {
+	for _, it := range s.Items.All() {
 		for _, v := range it.Versions {
 			named[v.Blob.ID] = true
 		}

@@ -27,13 +27,13 @@ type Avatar struct {
 // avatarState is the server's state for avatars, reached only through a
 // transaction.
 type avatarState struct {
-	ByUser map[string]*Avatar
+	ByUser Table[*Avatar]
 }
 
 // InitAvatars prepares the (empty) state of avatars; called by
 // InitResources, and to empty the state before a restore.
 func (s *Tx) InitAvatars() {
-	s.Avatars = avatarState{ByUser: map[string]*Avatar{}}
+	s.Avatars = avatarState{ByUser: newTable[*Avatar](s.Env, KAvatars)}
 }
 
 // avatarUser is the user of an avatar route: 404 not_found for no such
@@ -59,23 +59,23 @@ func (s *ReadTx) CheckAvatarTarget(p *Principal, id string) *wire.Error {
 
 // SetAvatar serves POST /users/{user_id}/avatar once the image is stored
 // (refserver's uploadAvatar): 201 for a first avatar, 200 for a new one;
-// old is the blob of the avatar it replaced ("" for none), which the
-// caller deletes.
-func (s *Tx) SetAvatar(p *Principal, id string, b blob.Info, contentType string) (rep Reply, old string, aerr *wire.Error) {
+// the blob of the avatar it replaces is deleted once the change is
+// committed (the outbox).
+func (s *Tx) SetAvatar(p *Principal, id string, b blob.Info, contentType string) (Reply, *wire.Error) {
 	u, aerr := s.avatarUser(p, id, true)
 	if aerr != nil {
-		return Reply{}, "", aerr
+		return Reply{}, aerr
 	}
 	status := wire.StatusCreated
-	if a := s.Avatars.ByUser[u.ID]; a != nil {
-		status, old = wire.StatusOK, a.Blob.ID
+	if a := s.Avatars.ByUser.At(u.ID); a != nil {
+		status = wire.StatusOK
+		s.out.deleteBlobs([]string{a.Blob.ID})
 	}
-	s.Avatars.ByUser[u.ID] = &Avatar{Blob: b, ContentType: contentType}
-	s.Dirty(KAvatars, u.ID)
+	s.Avatars.ByUser.Put(u.ID, &Avatar{Blob: b, ContentType: contentType})
 	url := s.BaseURL + "/users/" + u.ID + "/avatar"
 	return Reply{status, map[string]any{"pic_urls": map[string]any{
 		"small": url + "?pic_type=small", "large": url + "?pic_type=large", "preview": url,
-	}}}, old, nil
+	}}}, nil
 }
 
 // AvatarOf serves GET /users/{user_id}/avatar (getAvatar): the avatar of
@@ -85,7 +85,7 @@ func (s *ReadTx) AvatarOf(p *Principal, id string) (Avatar, *wire.Error) {
 	if aerr != nil {
 		return Avatar{}, aerr
 	}
-	a := s.Avatars.ByUser[u.ID]
+	a := s.Avatars.ByUser.At(u.ID)
 	if a == nil {
 		return Avatar{}, wire.NotFound("avatar")
 	}
@@ -93,17 +93,17 @@ func (s *ReadTx) AvatarOf(p *Principal, id string) (Avatar, *wire.Error) {
 }
 
 // DeleteAvatar serves DELETE /users/{user_id}/avatar (deleteAvatar): 204;
-// old is the blob the caller deletes.
-func (s *Tx) DeleteAvatar(p *Principal, id string) (rep Reply, old string, aerr *wire.Error) {
+// the avatar's blob is deleted once the change is committed (the outbox).
+func (s *Tx) DeleteAvatar(p *Principal, id string) (Reply, *wire.Error) {
 	u, aerr := s.avatarUser(p, id, true)
 	if aerr != nil {
-		return Reply{}, "", aerr
+		return Reply{}, aerr
 	}
-	a := s.Avatars.ByUser[u.ID]
+	a := s.Avatars.ByUser.At(u.ID)
 	if a == nil {
-		return Reply{}, "", wire.NotFound("avatar")
+		return Reply{}, wire.NotFound("avatar")
 	}
-	delete(s.Avatars.ByUser, u.ID)
-	s.Dirty(KAvatars, u.ID)
-	return Reply{Status: wire.StatusNoContent}, a.Blob.ID, nil
+	s.Avatars.ByUser.Delete(u.ID)
+	s.out.deleteBlobs([]string{a.Blob.ID})
+	return Reply{Status: wire.StatusNoContent}, nil
 }

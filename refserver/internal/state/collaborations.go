@@ -80,26 +80,24 @@ type Collab struct {
 
 // collabState is the server's collaborations, reached only through a transaction.
 type collabState struct {
-	byID   map[string]*Collab
+	byID   Table[*Collab]
 	byItem map[string][]*Collab
 }
 
 // InitCollabs prepares the (empty) state of collaborations; called by
 // InitResources, and to empty the state before a restore.
 func (s *Tx) InitCollabs() {
-	s.collabs = collabState{byID: map[string]*Collab{}, byItem: map[string][]*Collab{}}
+	s.collabs = collabState{byID: newTable[*Collab](s.Env, KCollabs), byItem: map[string][]*Collab{}}
 }
 
 func (s *Tx) addCollab(c *Collab) {
-	s.collabs.byID[c.id] = c
+	s.collabs.byID.Put(c.id, c)
 	s.collabs.byItem[c.item.ID] = append(s.collabs.byItem[c.item.ID], c)
-	s.Dirty(KCollabs, c.id)
 }
 
 func (s *Tx) removeCollab(c *Collab) {
-	delete(s.collabs.byID, c.id)
+	s.collabs.byID.Delete(c.id)
 	wire.RemoveKeyed(s.collabs.byItem, c.item.ID, c)
-	s.Dirty(KCollabs, c.id)
 }
 
 // collabsItemPurged drops the collaborations of an item deleted for good.
@@ -113,7 +111,7 @@ func (s *Tx) collabsItemPurged(it *Item) {
 // (one of them nil) that is deleted: they grant nothing any more, and the
 // service lists them no longer.
 func (s *Tx) collabsCollaboratorGone(u *User, g *Group) {
-	for _, c := range s.collabs.byID {
+	for _, c := range s.collabs.byID.All() {
 		if u != nil && c.user == u || g != nil && c.group == g {
 			s.removeCollab(c)
 		}
@@ -139,7 +137,7 @@ func (s *ReadTx) grants(c *Collab, u *User) bool {
 // collabRoles lists the roles u holds on it through collaborations on it
 // or on a folder above it.
 func (s *ReadTx) collabRoles(u *User, it *Item) []string {
-	if len(s.collabs.byID) == 0 || u == nil {
+	if s.collabs.byID.Len() == 0 || u == nil {
 		return nil
 	}
 	var roles []string
@@ -164,7 +162,7 @@ func (s *ReadTx) collabRoles(u *User, it *Item) []string {
 // e's time. (A member of a group counts from the group's collaboration,
 // not from joining.)
 func (s *ReadTx) grantedAt(p *Principal, it *Item, e *Event) bool {
-	if p.SeesAll() || it.Owner == p.User || p.User == nil || len(s.collabs.byID) == 0 {
+	if p.SeesAll() || it.Owner == p.User || p.User == nil || s.collabs.byID.Len() == 0 {
 		return true
 	}
 	granted := func(x *Item) bool {
@@ -179,7 +177,7 @@ func (s *ReadTx) grantedAt(p *Principal, it *Item, e *Event) bool {
 		return true
 	}
 	for f := range s.ancestors(it) { // tree.go
-		if (e.under == nil || slices.Contains(e.under, f.ID)) && granted(f) {
+		if (e.Under == nil || slices.Contains(e.Under, f.ID)) && granted(f) {
 			return true
 		}
 	}
@@ -188,7 +186,7 @@ func (s *ReadTx) grantedAt(p *Principal, it *Item, e *Event) bool {
 
 // ownRoles lists the roles u holds through collaborations on it itself.
 func (s *ReadTx) ownRoles(u *User, it *Item) []string {
-	if len(s.collabs.byID) == 0 || u == nil {
+	if s.collabs.byID.Len() == 0 || u == nil {
 		return nil
 	}
 	var roles []string
@@ -303,7 +301,7 @@ func (s *Tx) CreateCollaboration(id string, typ string, p *Principal, body Colla
 		}
 		c.group = g
 	case ab.ID != nil:
-		u := s.Users.ByID[*ab.ID]
+		u := s.Users.ByID.At(*ab.ID)
 		if u == nil || u.Deleted() {
 			return Reply{}, wire.NotFound("user")
 		}
@@ -340,10 +338,9 @@ func (s *Tx) CreateCollaboration(id string, typ string, p *Principal, body Colla
 // bindInvitations gives a new user the pending invitations sent to their
 // login: they stay pending until the user accepts or rejects them.
 func (s *Tx) bindInvitations(u *User) {
-	for _, c := range s.collabs.byID {
+	for _, c := range s.collabs.byID.All() {
 		if c.user == nil && c.group == nil && strings.EqualFold(c.inviteEmail, u.Login) {
-			c.user = u
-			s.Dirty(KCollabs, c.id)
+			s.collabs.byID.Update(c.id, func(c *Collab) { c.user = u })
 		}
 	}
 }
@@ -369,7 +366,7 @@ func (s *Tx) alreadyCollaborates(c *Collab) bool {
 // CollabFor finds the collaboration of the path that p may read: a
 // viewer of its item, its collaborator or its creator.
 func (s *Tx) CollabFor(id string, p *Principal) (*Collab, *wire.Error) {
-	c, ok := s.collabs.byID[id]
+	c, ok := s.collabs.byID.Get(id)
 	if !ok || s.expired(c) || !(s.mayListCollaborators(p, c.item) || c.user == p.User || c.createdBy == p.User) {
 		return nil, wire.NotFound("collaboration")
 	}
@@ -423,26 +420,27 @@ func (s *Tx) UpdateCollaboration(collabID string, p *Principal, body CollabUpdat
 		s.transferOwnership(c, p, now)
 		return Reply{Status: wire.StatusNoContent}, nil
 	}
-	if body.Status != nil {
-		c.status, c.ackAt = *body.Status, now
-		if c.status == "accepted" {
-			c.grantedSeq = s.Events.Head
-		}
-	}
 	roleChanged := body.Role != nil && *body.Role != c.role
 	grantChanged := roleChanged || body.ExpiresAt.Present && !expires.Equal(c.expiresAt) ||
 		body.CanViewPath != nil && *body.CanViewPath != c.canViewPath
-	if body.Role != nil {
-		c.role = *body.Role
-	}
-	if body.ExpiresAt.Present {
-		c.expiresAt = expires
-	}
-	if body.CanViewPath != nil {
-		c.canViewPath = *body.CanViewPath
-	}
-	c.modifiedAt = now
-	s.Dirty(KCollabs, c.id)
+	s.collabs.byID.Update(c.id, func(c *Collab) {
+		if body.Status != nil {
+			c.status, c.ackAt = *body.Status, now
+			if c.status == "accepted" {
+				c.grantedSeq = s.Events.Head
+			}
+		}
+		if body.Role != nil {
+			c.role = *body.Role
+		}
+		if body.ExpiresAt.Present {
+			c.expiresAt = expires
+		}
+		if body.CanViewPath != nil {
+			c.canViewPath = *body.CanViewPath
+		}
+		c.modifiedAt = now
+	})
 	s.collabChanged(c, p.User, body.Status != nil, roleChanged, grantChanged)
 	return Reply{wire.StatusOK, PickFields(s.CollabRecord(c), fields, "type", "id")}, nil
 }
@@ -475,8 +473,7 @@ func (s *Tx) transferOwnership(c *Collab, p *Principal, now time.Time) {
 	old := c.item.Owner
 	s.removeCollab(c)
 	s.setOwnerTree(c.item, c.user)
-	c.item.touch(now, p.User)
-	s.dirtyItem(c.item)
+	s.touchItem(c.item, now, p.User)
 	if old != nil {
 		s.addCollab(&Collab{id: s.NewID(), item: c.item, user: old, role: "co-owner", status: "accepted",
 			createdBy: p.User, createdAt: now, modifiedAt: now})
@@ -536,7 +533,7 @@ func (s *Tx) ListGroupCollaborations(gid string, p *Principal, q wire.Page) (Rep
 		return Reply{}, wire.Errorf(wire.StatusForbidden, wire.CodeAccessDenied, "Only the admin and the group's members see its collaborations")
 	}
 	var list []*Collab
-	for _, c := range s.collabs.byID {
+	for _, c := range s.collabs.byID.All() {
 		if c.group == g && !s.expired(c) {
 			list = append(list, c)
 		}
@@ -550,7 +547,7 @@ func (s *Tx) ListGroupCollaborations(gid string, p *Principal, q wire.Page) (Rep
 // invitations.
 func (s *Tx) ListPendingCollaborations(p *Principal, q wire.Page, fields []string) (Reply, *wire.Error) {
 	var list []*Collab
-	for _, c := range s.collabs.byID {
+	for _, c := range s.collabs.byID.All() {
 		if c.status == "pending" && c.user != nil && c.user == p.User && !s.expired(c) {
 			list = append(list, c)
 		}
@@ -571,12 +568,12 @@ type recCollab struct {
 
 // CollabKeys lists the ids of the collaborations, sorted: the keys of
 // their persisted records.
-func (s *ReadTx) CollabKeys() []string { return SortedKeys(s.collabs.byID) }
+func (s *ReadTx) CollabKeys() []string { return s.collabs.byID.Keys() }
 
 // CollabRec is the persisted record of collaboration id, false when it is
 // gone.
 func (s *ReadTx) CollabRec(id string) (recCollab, bool) {
-	c, ok := s.collabs.byID[id]
+	c, ok := s.collabs.byID.Get(id)
 	if !ok {
 		return recCollab{}, false
 	}
@@ -592,7 +589,7 @@ func (s *ReadTx) CollabRec(id string) (recCollab, bool) {
 // LoadCollab restores collaboration id from its record, on a restore
 // (after the items, users and groups it points to).
 func (s *Tx) LoadCollab(id string, r recCollab) error {
-	it, ok := s.Items[r.Item]
+	it, ok := s.Items.Get(r.Item)
 	if !ok {
 		return ErrString("refserver: collaboration " + id + " on a missing item " + r.Item)
 	}
@@ -604,11 +601,11 @@ func (s *Tx) LoadCollab(id string, r recCollab) error {
 		accessOnly: r.AccessOnly, canViewPath: r.CanViewPath, expiresAt: r.ExpiresAt, createdBy: us[1],
 		createdAt: r.CreatedAt, modifiedAt: r.ModifiedAt, ackAt: r.AckAt, grantedSeq: r.GrantedSeq}
 	if r.Group != "" {
-		if c.group = s.Groups.ByID[r.Group]; c.group == nil {
+		if c.group = s.Groups.ByID.At(r.Group); c.group == nil {
 			return ErrString("refserver: collaboration " + id + " of a missing group " + r.Group)
 		}
 	}
-	s.collabs.byID[id] = c
+	s.collabs.byID.Put(id, c)
 	s.collabs.byItem[it.ID] = append(s.collabs.byItem[it.ID], c)
 	return nil
 }

@@ -26,26 +26,25 @@ type Favorites struct {
 
 // favoriteState is the server's state for collections, reached only through a transaction.
 type favoriteState struct {
-	ByUser map[string]*Favorites // by user id
+	ByUser Table[*Favorites] // by user id
 	ByID   map[string]*Favorites
 }
 
 // InitFavorites prepares the (empty) state of collections; called by
 // InitResources, and to empty the state before a restore.
 func (s *Tx) InitFavorites() {
-	s.Favorites = favoriteState{ByUser: map[string]*Favorites{}, ByID: map[string]*Favorites{}}
+	s.Favorites = favoriteState{ByUser: newTable[*Favorites](s.Env, KFavorites), ByID: map[string]*Favorites{}}
 }
 
 // AddFavorites files a user's collection (a new one, or one restored).
 func (s *Tx) AddFavorites(f *Favorites) {
-	s.Favorites.ByUser[f.User.ID] = f
+	s.Favorites.ByUser.Put(f.User.ID, f)
 	s.Favorites.ByID[f.ID] = f
-	s.Dirty(KFavorites, f.User.ID)
 }
 
 // favoritesOf is u's favorites collection, made on first use.
 func (s *Tx) favoritesOf(u *User) *Favorites {
-	if f, ok := s.Favorites.ByUser[u.ID]; ok {
+	if f, ok := s.Favorites.ByUser.Get(u.ID); ok {
 		return f
 	}
 	f := &Favorites{ID: s.NewID(), User: u}
@@ -56,10 +55,9 @@ func (s *Tx) favoritesOf(u *User) *Favorites {
 // favoritesItemPurged drops an item deleted for good from every
 // collection.
 func (s *Tx) favoritesItemPurged(it *Item) {
-	for _, f := range s.Favorites.ByUser {
+	for uid, f := range s.Favorites.ByUser.All() {
 		if slices.Contains(f.Items, it.ID) {
-			f.Items = wire.RemoveFrom(f.Items, it.ID)
-			s.Dirty(KFavorites, f.User.ID)
+			s.Favorites.ByUser.Update(uid, func(f *Favorites) { f.Items = wire.RemoveFrom(f.Items, it.ID) })
 		}
 	}
 }
@@ -110,7 +108,7 @@ func (s *Tx) ListCollectionItems(p *Principal, id string, q wire.Page, fields []
 	}
 	var items []*Item
 	for _, iid := range f.Items {
-		if it, ok := s.Items[iid]; ok && s.Live(p, it) {
+		if it, ok := s.Items.Get(iid); ok && s.Live(p, it) {
 			items = append(items, it)
 		}
 	}
@@ -159,7 +157,7 @@ func (s *Tx) setFavorite(p *Principal, it *Item, in bool) {
 	if p.User == nil {
 		return
 	}
-	f, ok := s.Favorites.ByUser[p.User.ID]
+	f, ok := s.Favorites.ByUser.Get(p.User.ID)
 	if !ok && !in {
 		return
 	}
@@ -167,13 +165,10 @@ func (s *Tx) setFavorite(p *Principal, it *Item, in bool) {
 	has := slices.Contains(f.Items, it.ID)
 	switch {
 	case in && !has:
-		f.Items = append(f.Items, it.ID)
+		s.Favorites.ByUser.Update(f.User.ID, func(f *Favorites) { f.Items = append(f.Items, it.ID) })
 	case !in && has:
-		f.Items = wire.RemoveFrom(f.Items, it.ID)
-	default:
-		return
+		s.Favorites.ByUser.Update(f.User.ID, func(f *Favorites) { f.Items = wire.RemoveFrom(f.Items, it.ID) })
 	}
-	s.Dirty(KFavorites, f.User.ID)
 }
 
 // applyCollections checks and applies the collections member of an item
@@ -200,7 +195,7 @@ func (s *Tx) itemCollections(p *Principal, it *Item) []any {
 	if p.User == nil {
 		return out
 	}
-	if f, ok := s.Favorites.ByUser[p.User.ID]; ok && slices.Contains(f.Items, it.ID) {
+	if f, ok := s.Favorites.ByUser.Get(p.User.ID); ok && slices.Contains(f.Items, it.ID) {
 		out = append(out, collectionRecord(f))
 	}
 	return out

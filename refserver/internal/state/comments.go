@@ -51,14 +51,14 @@ type Comment struct {
 
 // commentState is the server's comments, reached only through a transaction.
 type commentState struct {
-	byID   map[string]*Comment
+	byID   Table[*Comment]
 	byFile map[string][]*Comment // oldest first
 }
 
 // InitComments prepares the (empty) state of comments; called by
 // InitResources, and to empty the state before a restore.
 func (s *Tx) InitComments() {
-	s.comments = commentState{byID: map[string]*Comment{}, byFile: map[string][]*Comment{}}
+	s.comments = commentState{byID: newTable[*Comment](s.Env, KComments), byFile: map[string][]*Comment{}}
 }
 
 // CommentRecord is c's Comment record: its item is the file, or the
@@ -88,16 +88,14 @@ func (s *Tx) commentTexts(f *Item) []string {
 }
 
 func (s *Tx) addComment(c *Comment) {
-	s.comments.byID[c.id] = c
+	s.comments.byID.Put(c.id, c)
 	s.comments.byFile[c.file.ID] = append(s.comments.byFile[c.file.ID], c)
-	s.Dirty(KComments, c.id)
 	s.Search.changed(c.file)
 }
 
 func (s *Tx) dropComment(c *Comment) {
-	delete(s.comments.byID, c.id)
+	s.comments.byID.Delete(c.id)
 	wire.RemoveKeyed(s.comments.byFile, c.file.ID, c)
-	s.Dirty(KComments, c.id)
 	s.Search.changed(c.file)
 }
 
@@ -128,7 +126,7 @@ func (s *Tx) addCommentBy(p *Principal, typ, id, msg, tag string) (*Comment, *wi
 	c := &Comment{message: msg, tagged: tag, by: p.User, createdAt: s.NowSec()}
 	c.modifiedAt = c.createdAt
 	if typ == "comment" {
-		parent, ok := s.comments.byID[id]
+		parent, ok := s.comments.byID.Get(id)
 		if !ok || !s.visible(p, parent.file) {
 			return nil, wire.NotFound("comment")
 		}
@@ -159,7 +157,7 @@ func (s *Tx) addCommentBy(p *Principal, typ, id, msg, tag string) (*Comment, *wi
 
 // CommentFor finds the comment with id for p (who may preview its file).
 func (s *Tx) CommentFor(id string, p *Principal) (*Comment, *wire.Error) {
-	c, ok := s.comments.byID[id]
+	c, ok := s.comments.byID.Get(id)
 	if !ok || s.InTrash(c.file) || !s.Can(p, c.file, ActPreview) {
 		return nil, wire.NotFound("comment")
 	}
@@ -192,8 +190,7 @@ func (s *Tx) editComment(id string, p *Principal, msg string) (*Comment, *wire.E
 	if !s.mayTx(p, c) {
 		return nil, ErrDenied("comment")
 	}
-	c.message, c.tagged, c.modifiedAt = msg, "", s.NowSec()
-	s.Dirty(KComments, c.id)
+	s.comments.byID.Update(c.id, func(c *Comment) { c.message, c.tagged, c.modifiedAt = msg, "", s.NowSec() })
 	s.Search.changed(c.file)
 	s.RecordEvent(evCommentUpdate, p.User, c.file, s.CommentRecord(c))
 	return c, nil
@@ -230,11 +227,11 @@ type recComment struct {
 
 // CommentKeys lists the ids of the comments, sorted: the keys of their
 // persisted records.
-func (s *ReadTx) CommentKeys() []string { return SortedKeys(s.comments.byID) }
+func (s *ReadTx) CommentKeys() []string { return s.comments.byID.Keys() }
 
 // CommentRec is the persisted record of comment id, false when it is gone.
 func (s *ReadTx) CommentRec(id string) (recComment, bool) {
-	c, ok := s.comments.byID[id]
+	c, ok := s.comments.byID.Get(id)
 	if !ok {
 		return recComment{}, false
 	}
@@ -245,7 +242,7 @@ func (s *ReadTx) CommentRec(id string) (recComment, bool) {
 // LoadComment restores comment id from its record, on a restore (after
 // the items and users it points to); CommentsLoaded orders them.
 func (s *Tx) LoadComment(id string, r recComment) error {
-	f, ok := s.Items[r.File]
+	f, ok := s.Items.Get(r.File)
 	if !ok {
 		return ErrString("refserver: comment " + id + " on a missing file " + r.File)
 	}
@@ -255,13 +252,13 @@ func (s *Tx) LoadComment(id string, r recComment) error {
 	}
 	c := &Comment{id: id, file: f, replyTo: r.ReplyTo, message: r.Message, tagged: r.Tagged, by: by,
 		createdAt: r.CreatedAt, modifiedAt: r.ModifiedAt}
-	s.comments.byID[id] = c
+	s.comments.byID.Put(id, c)
 	return nil
 }
 
 // CommentsLoaded orders each file's comments by creation (ids grow).
 func (s *Tx) CommentsLoaded() error {
-	for _, c := range s.comments.byID {
+	for _, c := range s.comments.byID.All() {
 		s.comments.byFile[c.file.ID] = append(s.comments.byFile[c.file.ID], c)
 	}
 	for _, list := range s.comments.byFile {

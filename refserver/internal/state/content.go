@@ -111,7 +111,14 @@ func (it *Item) touch(now time.Time, by *User) {
 	}
 }
 
-// NewID returns a fresh numeric id.
+// touchItem records a change of it, through the items table: a new etag,
+// modified_at now and, when by is not nil, by as its modifier.
+func (s *Tx) touchItem(it *Item, now time.Time, by *User) {
+	s.Items.Update(it.ID, func(it *Item) { it.touch(now, by) })
+}
+
+// NewID returns a fresh numeric id. Hand mark: the counter is a field of
+// the server's own record (KMeta), a single record with no table.
 func (s *Tx) NewID() string {
 	s.NextID++
 	s.Dirty(KMeta, MetaKey)
@@ -192,7 +199,7 @@ func CopyName(typ, name string) (string, *wire.Error) {
 // Lookup returns the item of a type visible to p; an item in the trash is
 // not found.
 func (s *ReadTx) Lookup(p *Principal, typ, id string) (*Item, *wire.Error) {
-	it, ok := s.Items[id]
+	it, ok := s.Items.Get(id)
 	if !ok || it.Typ != typ || !s.Live(p, it) {
 		return nil, wire.NotFound(typ)
 	}
@@ -241,14 +248,14 @@ func (s *ReadTx) Conflict(folderID string, rootOwner *User, name string, skip *I
 // AddItem adds a new item to the state and to its folder's index, and
 // records its creation in the event log.
 func (s *Tx) AddItem(it *Item) {
-	s.Items[it.ID] = it
+	s.Items.Put(it.ID, it)
 	s.Folders.Sync(it)
 	typ := evItemCreate
 	if it.Typ == "file" {
 		typ = evItemUpload
 	}
 	if it.copiedFrom != "" {
-		if parent := s.Items[it.ParentID]; parent != nil && parent.copiedFrom != "" {
+		if parent := s.Items.At(it.ParentID); parent != nil && parent.copiedFrom != "" {
 			return // inside a copied folder: the copy's ITEM_COPY tells it
 		}
 		typ = evItemCopy
@@ -291,9 +298,8 @@ func (s *Tx) folderSize(f *Item) int64 {
 // store.
 func (s *Tx) RemoveItem(it *Item) []string {
 	blobs := s.removeTree(it)
-	if parent, ok := s.Items[it.ParentID]; ok {
-		parent.touch(s.NowSec(), nil)
-		s.dirtyItem(parent)
+	if parent, ok := s.Items.Get(it.ParentID); ok {
+		s.touchItem(parent, s.NowSec(), nil)
 	}
 	return blobs
 }
@@ -314,9 +320,8 @@ func (s *Tx) removeTree(it *Item) []string {
 	for _, v := range it.Versions {
 		blobs = append(blobs, v.Blob.ID)
 	}
-	delete(s.Items, it.ID)
+	s.Items.Delete(it.ID)
 	s.Folders.unindex(it)
-	s.Dirty(KItems, it.ID)
 	s.dirtyVersionsGone(it)
 	s.itemPurged(it)
 	return blobs
@@ -351,7 +356,7 @@ func (s *Tx) pathCollection(it *Item) map[string]any {
 	}
 	var chain []any
 	for pid := it.ParentID; pid != "" && pid != RootID; {
-		f, ok := s.Items[pid]
+		f, ok := s.Items.Get(pid)
 		if !ok {
 			break
 		}
@@ -366,7 +371,7 @@ func (s *Tx) parentMini(it *Item) any {
 	if it.ParentID == RootID {
 		return rootMini()
 	}
-	if f, ok := s.Items[it.ParentID]; ok {
+	if f, ok := s.Items.Get(it.ParentID); ok {
 		return s.Mini(f)
 	}
 	return nil

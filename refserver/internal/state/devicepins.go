@@ -34,27 +34,25 @@ type DevicePin struct {
 
 // devicePinState is the server's state for device pins, reached only through a transaction.
 type devicePinState struct {
-	ByID map[string]*DevicePin
+	ByID Table[*DevicePin]
 }
 
 // InitDevicePins prepares the (empty) state of device pins; called by
 // InitResources, and to empty the state before a restore.
 func (s *Tx) InitDevicePins() {
-	s.Pins = devicePinState{ByID: map[string]*DevicePin{}}
+	s.Pins = devicePinState{ByID: newTable[*DevicePin](s.Env, KPins)}
 }
 
 // PinDevice pins a device (productName) to u's account.
 func (s *Tx) PinDevice(u *User, productName string) *DevicePin {
 	pin := &DevicePin{ID: s.NewID(), Owner: u, ProductName: productName, CreatedAt: s.NowSec()}
-	s.Pins.ByID[pin.ID] = pin
-	s.Dirty(KPins, pin.ID)
+	s.Pins.ByID.Put(pin.ID, pin)
 	return pin
 }
 
 // UnpinDevice removes a pin.
 func (s *Tx) UnpinDevice(pin *DevicePin) {
-	delete(s.Pins.ByID, pin.ID)
-	s.Dirty(KPins, pin.ID)
+	s.Pins.ByID.Delete(pin.ID)
 }
 
 // RenderPin is the pin's Device Pinner record.
@@ -64,8 +62,8 @@ func (s *Tx) RenderPin(pin *DevicePin) map[string]any {
 
 // PinsPage is a marker page of the device pins, by id.
 func (s *Tx) PinsPage(desc, hasMarker bool, marker, limit int64) map[string]any {
-	pins := make([]*DevicePin, 0, len(s.Pins.ByID))
-	for _, pin := range s.Pins.ByID {
+	pins := make([]*DevicePin, 0, s.Pins.ByID.Len())
+	for _, pin := range s.Pins.ByID.All() {
 		id := NumID(pin.ID)
 		if hasMarker && (!desc && id < marker || desc && id > marker) {
 			continue
@@ -88,10 +86,10 @@ func (s *Tx) PinsPage(desc, hasMarker bool, marker, limit int64) map[string]any 
 
 // LookupPin finds a pin for the admin; 404 when there is none.
 func (s *Tx) LookupPin(id string) (*DevicePin, *wire.Error) {
-	return RecordIn(s.Pins.ByID, id, "device pin")
+	return TableRecord(&s.Pins.ByID, id, "device pin")
 }
 
 // pinsUserLeft removes u's device pins.
 func (s *Tx) pinsUserLeft(u *User) {
-	dropWhere(s, KPins, s.Pins.ByID, func(pin *DevicePin) bool { return pin.Owner == u })
+	s.Pins.ByID.DeleteWhere(func(pin *DevicePin) bool { return pin.Owner == u })
 }

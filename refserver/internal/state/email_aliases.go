@@ -30,19 +30,19 @@ type EmailAlias struct {
 // emailAliasState is the server's state for email aliases, reached only
 // through a transaction.
 type emailAliasState struct {
-	ByID    map[string]*EmailAlias
+	ByID    Table[*EmailAlias]
 	ByEmail map[string]*EmailAlias // by lower-case address
 }
 
 // InitEmailAliases prepares the (empty) state of email aliases; called by
 // InitResources, and to empty the state before a restore.
 func (s *Tx) InitEmailAliases() {
-	s.EmailAliases = emailAliasState{ByID: map[string]*EmailAlias{}, ByEmail: map[string]*EmailAlias{}}
+	s.EmailAliases = emailAliasState{ByID: newTable[*EmailAlias](s.Env, KEmailAliases), ByEmail: map[string]*EmailAlias{}}
 }
 
 // AddEmailAlias files a restored alias.
 func (s *Tx) AddEmailAlias(a *EmailAlias) {
-	s.EmailAliases.ByID[a.ID] = a
+	s.EmailAliases.ByID.Put(a.ID, a)
 	s.EmailAliases.ByEmail[strings.ToLower(a.Email)] = a
 }
 
@@ -63,7 +63,7 @@ func (s *ReadTx) emailAliasUser(p *Principal, id string) (*User, *wire.Error) {
 // aliasesOf lists u's aliases by id.
 func (s *ReadTx) aliasesOf(u *User) []*EmailAlias {
 	var out []*EmailAlias
-	for _, a := range s.EmailAliases.ByID {
+	for _, a := range s.EmailAliases.ByID.All() {
 		if a.User == u {
 			out = append(out, a)
 		}
@@ -114,7 +114,6 @@ func (s *Tx) CreateEmailAlias(p *Principal, userID, email string, confirm *bool)
 	}
 	a := &EmailAlias{ID: s.NewID(), User: u, Email: email, Confirmed: p.SeesAll() && (confirm == nil || *confirm)}
 	s.AddEmailAlias(a)
-	s.Dirty(KEmailAliases, a.ID)
 	return Reply{wire.StatusCreated, emailAliasRecord(a)}, nil
 }
 
@@ -125,7 +124,7 @@ func (s *Tx) DeleteEmailAlias(p *Principal, userID, aliasID string) (Reply, *wir
 	if aerr != nil {
 		return Reply{}, aerr
 	}
-	a := s.EmailAliases.ByID[aliasID]
+	a := s.EmailAliases.ByID.At(aliasID)
 	if a == nil || a.User != u {
 		return Reply{}, wire.NotFound("email_alias")
 	}
@@ -134,9 +133,8 @@ func (s *Tx) DeleteEmailAlias(p *Principal, userID, aliasID string) (Reply, *wir
 }
 
 func (s *Tx) removeEmailAlias(a *EmailAlias) {
-	delete(s.EmailAliases.ByID, a.ID)
+	s.EmailAliases.ByID.Delete(a.ID)
 	delete(s.EmailAliases.ByEmail, strings.ToLower(a.Email))
-	s.Dirty(KEmailAliases, a.ID)
 }
 
 // emailAliasesUserLeft drops the aliases of a user deleted or rolled out.

@@ -116,11 +116,12 @@ type Event struct {
 	OwnerID  string // the item's owner then (who sees it once the item is gone)
 	Source   json.RawMessage
 	AdminSrc json.RawMessage // source as the enterprise stream shows it
-	// under are the ids of the folders above the item when the event was
-	// recorded: a collaborator on a folder is shown the item's events from
-	// when it was below that folder (events_api.go). Not persisted: the
-	// events of an earlier run have none, and count from the grant alone.
-	under []string
+	// Under are the ids of the folders above the item when the event was
+	// recorded (empty for an item in the root): a collaborator on a folder
+	// is shown the item's events from when it was below that folder
+	// (events_api.go). Nil for an event recorded before the field was:
+	// it counts from the grant alone.
+	Under []string
 }
 
 // eventLog is the server's event history, reached only through a transaction.
@@ -142,7 +143,8 @@ func (s *Tx) InitEvents() {
 	s.Events = eventLog{Max: s.Cfg.EventHistory, Wake: make(chan struct{}), Channels: map[string]*PollChannel{}}
 }
 
-// emit records an event.
+// emit records an event. Hand mark: the event log is a bounded ring with a
+// head record, not a table; emit is its one writer.
 func (s *Tx) emit(e *Event) {
 	if s.Events.Max < 0 {
 		return
@@ -150,11 +152,11 @@ func (s *Tx) emit(e *Event) {
 	if e.Admin == "" {
 		e.Admin = adminEventType[e.Typ]
 	}
-	if it := s.Items[e.ItemID]; it != nil {
+	if it := s.Items.At(e.ItemID); it != nil {
 		// Recorded (empty for an item in the root); tree.go's walk.
-		e.under = []string{}
+		e.Under = []string{}
 		for f := range s.ancestors(it) {
-			e.under = append(e.under, f.ID)
+			e.Under = append(e.Under, f.ID)
 		}
 	}
 	s.Events.Head++
@@ -171,8 +173,7 @@ func (s *Tx) emit(e *Event) {
 		clear(s.Events.List[:over])
 		s.Events.List = s.Events.List[over:]
 	}
-	close(s.Events.Wake)
-	s.Events.Wake = make(chan struct{})
+	s.out.wake = true // the long polls, once the event is committed
 	s.fireWebhooks(e)
 }
 
@@ -208,7 +209,7 @@ func (s *Tx) RecordEvent(typ string, by *User, it *Item, source any) {
 // spec's EventSource: item_type, item_id, item_name, parent, owned_by).
 func (s *Tx) adminItemSource(it *Item) map[string]any {
 	src := map[string]any{"item_type": it.Typ, "item_id": it.ID, "item_name": it.Name, "parent": nil, "owned_by": nil}
-	if p, ok := s.Items[it.ParentID]; ok {
+	if p, ok := s.Items.Get(it.ParentID); ok {
 		src["parent"] = s.Mini(p)
 	} else if it.ParentID == RootID {
 		src["parent"] = map[string]any{"type": "folder", "id": RootID, "name": "All Files", "etag": nil, "sequence_id": nil}

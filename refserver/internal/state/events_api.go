@@ -76,7 +76,7 @@ func (s *ReadTx) UserSees(p *Principal, streamType string, e *Event) bool {
 	if streamType != "all" && !changeEvents[e.Typ] {
 		return false
 	}
-	it, live := s.Items[e.ItemID]
+	it, live := s.Items.Get(e.ItemID)
 	if streamType == "sync" && (!live || !s.underSyncedFolder(it)) {
 		return false
 	}

@@ -38,17 +38,17 @@ const (
 // fileRequestState is the server's state for file requests, reached only
 // through a transaction.
 type fileRequestState struct {
-	ByID map[string]*FileRequest
+	ByID Table[*FileRequest]
 }
 
 // InitFileRequests prepares the (empty) state of file requests; called by
 // InitResources, and to empty the state before a restore.
 func (s *Tx) InitFileRequests() {
-	s.FileRequests = fileRequestState{ByID: map[string]*FileRequest{}}
+	s.FileRequests = fileRequestState{ByID: newTable[*FileRequest](s.Env, KFileRequests)}
 }
 
-// AddFileRequest files a restored file request.
-func (s *Tx) AddFileRequest(fr *FileRequest) { s.FileRequests.ByID[fr.ID] = fr }
+// AddFileRequest files a file request (a new one, or one restored).
+func (s *Tx) AddFileRequest(fr *FileRequest) { s.FileRequests.ByID.Put(fr.ID, fr) }
 
 // SeedFileRequest makes an active file request on folder f by u, as the
 // web app does: title "Upload files to <folder name>".
@@ -57,13 +57,12 @@ func (s *Tx) SeedFileRequest(f *Item, u *User) *FileRequest {
 	fr := &FileRequest{ID: s.NewID(), FolderID: f.ID, Title: "Upload files to " + f.Name, Status: FileRequestActive,
 		CreatedBy: u, UpdatedBy: u, CreatedAt: now, UpdatedAt: now}
 	s.AddFileRequest(fr)
-	s.Dirty(KFileRequests, fr.ID)
 	return fr
 }
 
 // FileRequestIDs lists the ids of the file requests, in id order.
 func (s *ReadTx) FileRequestIDs() []string {
-	ids := SortedKeys(s.FileRequests.ByID)
+	ids := s.FileRequests.ByID.Keys()
 	return ids
 }
 
@@ -73,7 +72,7 @@ func (s *ReadTx) fileRequestRecord(fr *FileRequest) map[string]any {
 		desc = fr.Description
 	}
 	folder := map[string]any{"type": "folder", "id": fr.FolderID}
-	if f := s.Items[fr.FolderID]; f != nil {
+	if f := s.Items.At(fr.FolderID); f != nil {
 		folder = s.Mini(f)
 	}
 	return map[string]any{
@@ -89,7 +88,7 @@ func (s *ReadTx) fileRequestRecord(fr *FileRequest) map[string]any {
 // fileRequestFor finds file request id for p: 404 not_found when there is
 // none or p does not see its folder, 403 when act is refused on it.
 func (s *ReadTx) fileRequestFor(p *Principal, id string, act Action) (*FileRequest, *wire.Error) {
-	fr := s.FileRequests.ByID[id]
+	fr := s.FileRequests.ByID.At(id)
 	if fr == nil {
 		return nil, wire.NotFound("file_request")
 	}
@@ -167,10 +166,11 @@ func (s *Tx) UpdateFileRequest(p *Principal, id, ifMatch string, c FileRequestCh
 	if ifMatch != "" && ifMatch != strconv.Itoa(fr.Etag) {
 		return Reply{}, wire.Errorf(wire.StatusPreconditionFailed, wire.CodePreconditionFailed, "The resource has been modified. Please retrieve the resource again and retry")
 	}
-	c.apply(fr)
-	fr.Etag++
-	fr.UpdatedBy, fr.UpdatedAt = p.User, s.NowSec()
-	s.Dirty(KFileRequests, fr.ID)
+	s.FileRequests.ByID.Update(fr.ID, func(fr *FileRequest) {
+		c.apply(fr)
+		fr.Etag++
+		fr.UpdatedBy, fr.UpdatedAt = p.User, s.NowSec()
+	})
 	return Reply{wire.StatusOK, s.fileRequestRecord(fr)}, nil
 }
 
@@ -195,7 +195,6 @@ func (s *Tx) CopyFileRequest(p *Principal, id, folderID string, c FileRequestCha
 	fr.CreatedBy, fr.UpdatedBy, fr.CreatedAt, fr.UpdatedAt = p.User, p.User, now, now
 	c.apply(&fr)
 	s.AddFileRequest(&fr)
-	s.Dirty(KFileRequests, fr.ID)
 	return Reply{wire.StatusOK, s.fileRequestRecord(&fr)}, nil
 }
 
@@ -206,8 +205,7 @@ func (s *Tx) DeleteFileRequest(p *Principal, id string) (Reply, *wire.Error) {
 	if aerr != nil {
 		return Reply{}, aerr
 	}
-	delete(s.FileRequests.ByID, fr.ID)
-	s.Dirty(KFileRequests, fr.ID)
+	s.FileRequests.ByID.Delete(fr.ID)
 	return Reply{Status: wire.StatusNoContent}, nil
 }
 
@@ -216,10 +214,5 @@ func (s *Tx) fileRequestsItemPurged(it *Item) {
 	if it.Typ != "folder" {
 		return
 	}
-	for id, fr := range s.FileRequests.ByID {
-		if fr.FolderID == it.ID {
-			delete(s.FileRequests.ByID, id)
-			s.Dirty(KFileRequests, id)
-		}
-	}
+	s.FileRequests.ByID.DeleteWhere(func(fr *FileRequest) bool { return fr.FolderID == it.ID })
 }

@@ -56,8 +56,7 @@ func (s *Tx) DeleteFileVersion(fileID string, versionID string, p *Principal, if
 	if !s.Can(p, f, ActEdit) {
 		return Reply{}, wire.Errorf(wire.StatusForbidden, wire.CodeAccessDenied, "Access denied - insufficient permission to delete a version")
 	}
-	v.TrashedAt, v.TrashedBy = s.NowSec(), p.User
-	s.dirtyVersion(f, v)
+	s.changeVersion(f, v, func(v *Version) { v.TrashedAt, v.TrashedBy = s.NowSec(), p.User })
 	return Reply{Status: wire.StatusNoContent}, nil
 }
 
@@ -80,9 +79,10 @@ func (s *Tx) RestoreFileVersion(fileID string, versionID string, p *Principal, f
 		return Reply{}, aerr
 	}
 	if !v.TrashedAt.IsZero() {
-		v.TrashedAt, v.TrashedBy = time.Time{}, nil
-		v.RestoredAt, v.RestoredBy = s.NowSec(), p.User
-		s.dirtyVersion(f, v)
+		s.changeVersion(f, v, func(v *Version) {
+			v.TrashedAt, v.TrashedBy = time.Time{}, nil
+			v.RestoredAt, v.RestoredBy = s.NowSec(), p.User
+		})
 	}
 	return Reply{wire.StatusOK, PickFields(VersionRecord(f, slices.Index(f.Versions, v)+1, v), fields, "type", "id", "sha1")}, nil
 }
@@ -91,8 +91,7 @@ func (s *Tx) RestoreFileVersion(fileID string, versionID string, p *Principal, f
 // of the version it replaces: f's name now.
 func (s *Tx) supersede(f *Item) {
 	if prev := f.Current(); prev.Name != f.Name {
-		prev.Name = f.Name
-		s.dirtyVersion(f, prev)
+		s.changeVersion(f, prev, func(v *Version) { v.Name = f.Name })
 	}
 }
 
@@ -103,14 +102,16 @@ func (s *Tx) supersede(f *Item) {
 func (s *Tx) PromoteVersion(f *Item, old *Version, blob blob.Info, u *User) {
 	now := s.NowSec()
 	s.supersede(f)
-	if old.Name != "" {
-		f.Name = old.Name
-	}
-	f.Versions = append(f.Versions, &Version{ID: s.NewID(), Blob: blob, CreatedAt: now, By: u})
-	s.versionAdded(f, f.Current())
-	f.ReadyAt = s.Now().Add(s.Cfg.ContentNotReady)
-	f.touch(now, u)
-	s.dirtyItem(f)
+	v := &Version{ID: s.NewID(), Blob: blob, CreatedAt: now, By: u}
+	s.Items.Update(f.ID, func(f *Item) {
+		if old.Name != "" {
+			f.Name = old.Name
+		}
+		f.Versions = append(f.Versions, v)
+		f.ReadyAt = s.Now().Add(s.Cfg.ContentNotReady)
+		f.touch(now, u)
+	})
+	s.versionAdded(f, v)
 	s.ItemEvent(evItemMakeCurrent, f, u)
 }
 
@@ -166,7 +167,7 @@ func (s *Tx) PromoteVersionTx(p *Principal, fileID, versionID string, copied blo
 	if aerr != nil {
 		return Reply{}, aerr
 	}
-	f := s.Items[fileID]
+	f := s.Items.At(fileID)
 	s.PromoteVersion(f, old, copied, p.User)
 	return Reply{Status: wire.StatusCreated, Body: PickFields(VersionRecord(f, len(f.Versions), f.Current()), fields, "type", "id", "sha1")}, nil
 }

@@ -28,28 +28,26 @@ type FolderLock struct {
 
 // folderLockState is the server's state for folder locks, reached only through a transaction.
 type folderLockState struct {
-	ByID     map[string]*FolderLock
+	ByID     Table[*FolderLock]
 	ByFolder map[string][]*FolderLock // oldest first
 }
 
 // InitFolderLocks prepares the (empty) state of folder locks; called by
 // InitResources, and to empty the state before a restore.
 func (s *Tx) InitFolderLocks() {
-	s.FolderLocks = folderLockState{ByID: map[string]*FolderLock{}, ByFolder: map[string][]*FolderLock{}}
+	s.FolderLocks = folderLockState{ByID: newTable[*FolderLock](s.Env, KFolderLocks), ByFolder: map[string][]*FolderLock{}}
 }
 
 // AddFolderLock files a lock (a new one, or one restored).
 func (s *Tx) AddFolderLock(l *FolderLock) {
-	s.FolderLocks.ByID[l.ID] = l
+	s.FolderLocks.ByID.Put(l.ID, l)
 	s.FolderLocks.ByFolder[l.FolderID] = append(s.FolderLocks.ByFolder[l.FolderID], l)
-	s.Dirty(KFolderLocks, l.ID)
 }
 
 // dropFolderLock removes a lock.
 func (s *Tx) dropFolderLock(l *FolderLock) {
-	delete(s.FolderLocks.ByID, l.ID)
+	s.FolderLocks.ByID.Delete(l.ID)
 	wire.RemoveKeyed(s.FolderLocks.ByFolder, l.FolderID, l)
-	s.Dirty(KFolderLocks, l.ID)
 }
 
 // folderLocksItemPurged drops the locks of a folder deleted for good.
@@ -79,7 +77,7 @@ func (s *ReadTx) FolderLockRefuses(it *Item, op string) *wire.Error {
 		return nil
 	}
 	for id := range s.FolderLocks.ByFolder {
-		if f, ok := s.Items[id]; ok && !f.Trashed() && s.IsUnder(f, it.ID) {
+		if f, ok := s.Items.Get(id); ok && !f.Trashed() && s.IsUnder(f, it.ID) {
 			return errFolderLocked(op)
 		}
 	}
@@ -89,7 +87,7 @@ func (s *ReadTx) FolderLockRefuses(it *Item, op string) *wire.Error {
 // folderLockRecord is the FolderLock record.
 func (s *ReadTx) folderLockRecord(l *FolderLock) map[string]any {
 	var folder any
-	if f, ok := s.Items[l.FolderID]; ok {
+	if f, ok := s.Items.Get(l.FolderID); ok {
 		folder = s.Mini(f)
 	}
 	var by any
@@ -149,11 +147,11 @@ func (s *Tx) ListFolderLocks(p *Principal, folderID string) (Reply, *wire.Error)
 // 204; 404 when there is no such lock or p does not see its folder, 403
 // when p sees the folder but may not manage it.
 func (s *Tx) DeleteFolderLock(p *Principal, id string) (Reply, *wire.Error) {
-	l, ok := s.FolderLocks.ByID[id]
+	l, ok := s.FolderLocks.ByID.Get(id)
 	if !ok {
 		return Reply{}, wire.NotFound("folder_lock")
 	}
-	f, ok := s.Items[l.FolderID]
+	f, ok := s.Items.Get(l.FolderID)
 	if !ok || !s.visible(p, f) {
 		return Reply{}, wire.NotFound("folder_lock")
 	}

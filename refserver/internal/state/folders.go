@@ -40,9 +40,8 @@ func (s *Tx) CreateFolder(p *Principal, body CreateFolderBody, syncState string,
 	s.AddItem(f)
 	s.cascadeInto(f) // metadata_cascade_policies.go
 	if parent != nil {
-		parent.touch(now, nil)
+		s.touchItem(parent, now, nil)
 	}
-	s.dirtyItem(f, parent)
 	out := s.Render(f, fields, p)
 	s.AddItemCollection(out, f, fields, p, CollectionQuery{Key: "name", Limit: 100})
 	return Reply{wire.StatusCreated, out}, nil
@@ -146,12 +145,12 @@ func mergedRoot(fx *folderIndex, tops []*Item, q CollectionQuery) rootPage {
 // ("All Files"): those a collaboration grants u that no collaboration on a
 // folder above them grants too, not u's own and not in the trash.
 func (s *ReadTx) collabTops(u *User) []*Item {
-	if u == nil || len(s.collabs.byID) == 0 {
+	if u == nil || s.collabs.byID.Len() == 0 {
 		return nil
 	}
 	seen := map[*Item]bool{}
 	var tops []*Item
-	for _, c := range s.collabs.byID {
+	for _, c := range s.collabs.byID.All() {
 		it := c.item
 		if seen[it] || it.Owner == u || it.Trashed() || it.Hidden || !s.grants(c, u) {
 			continue
@@ -219,13 +218,12 @@ func (s *Tx) indexPage(fx pager, q CollectionQuery, fields []string, p *Principa
 // changes nothing when one is unknown.
 func (s *Tx) HideItems(ids []string) error {
 	for _, id := range ids {
-		if _, ok := s.Items[id]; !ok {
+		if _, ok := s.Items.Get(id); !ok {
 			return fmt.Errorf("refserver: no item %q", id)
 		}
 	}
 	for _, id := range ids {
-		s.Items[id].Hidden = true
-		s.dirtyItem(s.Items[id])
+		s.Items.Update(id, func(it *Item) { it.Hidden = true })
 	}
 	return nil
 }

@@ -48,15 +48,15 @@ type Group struct {
 
 // groupState is the server's state for groups and group memberships, reached only through a transaction.
 type groupState struct {
-	ByID        map[string]*Group
+	ByID        Table[*Group]
 	ByName      map[string]*Group // by lower-case name
-	Memberships map[string]*Membership
+	Memberships Table[*Membership]
 }
 
 // InitGroups prepares the (empty) state of groups and group memberships;
 // called by InitResources, and to empty the state before a restore.
 func (s *Tx) InitGroups() {
-	s.Groups = groupState{ByID: map[string]*Group{}, ByName: map[string]*Group{}, Memberships: map[string]*Membership{}}
+	s.Groups = groupState{ByID: newTable[*Group](s.Env, KGroups), ByName: map[string]*Group{}, Memberships: newTable[*Membership](s.Env, KMemberships)}
 }
 
 // Mini is the group's Group--Mini record.
@@ -99,7 +99,7 @@ func (s *Tx) canInviteGroup(g *Group, p *Principal) bool {
 
 // groupRole is u's role in g ("" = not a member).
 func (s *ReadTx) groupRole(g *Group, u *User) string {
-	for _, m := range s.Groups.Memberships {
+	for _, m := range s.Groups.Memberships.All() {
 		if m.Group == g && m.User == u {
 			return m.Role
 		}
@@ -109,7 +109,7 @@ func (s *ReadTx) groupRole(g *Group, u *User) string {
 
 // LookupGroup finds a group; 404 when there is none.
 func (s *Tx) LookupGroup(id string) (*Group, *wire.Error) {
-	return RecordIn(s.Groups.ByID, id, "group")
+	return TableRecord(&s.Groups.ByID, id, "group")
 }
 
 // GroupBody is the body of POST /groups and PUT /groups/{group_id}.
@@ -177,9 +177,8 @@ func (s *Tx) CreateGroup(body *GroupBody, fields []string, p *Principal) (Reply,
 	now := s.NowSec()
 	g := &Group{ID: s.NewID(), Invitability: "admins_only", MemberViewability: "admins_only", CreatedAt: now, ModifiedAt: now}
 	body.Apply(g)
-	s.Groups.ByID[g.ID] = g
+	s.Groups.ByID.Put(g.ID, g)
 	s.Groups.ByName[strings.ToLower(g.Name)] = g
-	s.Dirty(KGroups, g.ID)
 	return Reply{wire.StatusCreated, s.renderGroup(g, fields, p)}, nil
 }
 
@@ -213,20 +212,20 @@ func (s *Tx) UpdateGroup(id string, p *Principal, body *GroupBody, fields []stri
 		}
 	}
 	delete(s.Groups.ByName, strings.ToLower(g.Name))
-	body.Apply(g)
+	s.Groups.ByID.Update(g.ID, func(g *Group) {
+		body.Apply(g)
+		g.ModifiedAt = s.NowSec()
+	})
 	s.Groups.ByName[strings.ToLower(g.Name)] = g
-	g.ModifiedAt = s.NowSec()
-	s.Dirty(KGroups, g.ID)
 	return Reply{wire.StatusOK, s.renderGroup(g, fields, p)}, nil
 }
 
 // RemoveGroup deletes g and its memberships (DELETE /groups/{group_id});
 // it never fails.
 func (s *Tx) RemoveGroup(g *Group) *wire.Error {
-	dropWhere(s, KMemberships, s.Groups.Memberships, func(m *Membership) bool { return m.Group == g })
+	s.Groups.Memberships.DeleteWhere(func(m *Membership) bool { return m.Group == g })
 	s.collabsCollaboratorGone(nil, g)
-	delete(s.Groups.ByID, g.ID)
-	s.Dirty(KGroups, g.ID)
+	s.Groups.ByID.Delete(g.ID)
 	delete(s.Groups.ByName, strings.ToLower(g.Name))
 	return nil
 }
@@ -235,7 +234,7 @@ func (s *Tx) RemoveGroup(g *Group) *wire.Error {
 // groups whose lower-cased name starts with filter, by name.
 func (s *Tx) ListGroups(filter string, pq wire.Page, fields []string, p *Principal) (Reply, *wire.Error) {
 	var list []*Group
-	for _, g := range s.Groups.ByID {
+	for _, g := range s.Groups.ByID.All() {
 		if strings.HasPrefix(strings.ToLower(g.Name), filter) {
 			list = append(list, g)
 		}

@@ -26,13 +26,13 @@ type Invite struct {
 // inviteState is the server's state for invites, reached only through a
 // transaction.
 type inviteState struct {
-	ByID map[string]*Invite
+	ByID Table[*Invite]
 }
 
 // InitInvites prepares the (empty) state of invites; called by
 // InitResources, and to empty the state before a restore.
 func (s *Tx) InitInvites() {
-	s.Invites = inviteState{ByID: map[string]*Invite{}}
+	s.Invites = inviteState{ByID: newTable[*Invite](s.Env, KInvites)}
 }
 
 // AddExternalUser makes a user with login outside the enterprise (no
@@ -76,15 +76,14 @@ func (s *Tx) CreateInvite(p *Principal, enterpriseID, login string) (Reply, *wir
 	}
 	now := s.NowSec()
 	in := &Invite{ID: s.NewID(), To: u, By: p.User, Status: "pending", CreatedAt: now, ModifiedAt: now}
-	s.Invites.ByID[in.ID] = in
-	s.Dirty(KInvites, in.ID)
+	s.Invites.ByID.Put(in.ID, in)
 	return Reply{wire.StatusOK, s.inviteRecord(in)}, nil
 }
 
 // GetInvite serves GET /invites/{invite_id} (getInvite): 200, 404
 // not_found for no such invite.
 func (s *Tx) GetInvite(id string) (Reply, *wire.Error) {
-	in := s.Invites.ByID[id]
+	in := s.Invites.ByID.At(id)
 	if in == nil {
 		return Reply{}, wire.NotFound("invite")
 	}

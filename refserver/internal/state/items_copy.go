@@ -180,15 +180,13 @@ func (s *Tx) AddCopy(p *Principal, nodes []CopyNode, target, name string) (*Item
 			s.versionAdded(c, c.Current())
 		}
 		s.copyInstances(n.Src, c)
-		s.dirtyItem(c)
 	}
 	for _, c := range made {
 		c.copiedFrom = ""
 	}
 	s.cascadeInto(made[0])
 	if parent != nil {
-		parent.touch(now, nil)
-		s.dirtyItem(parent)
+		s.touchItem(parent, now, nil)
 	}
 	return made[0], nil
 }

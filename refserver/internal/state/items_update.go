@@ -177,7 +177,7 @@ func (s *ReadTx) checkVanityName(it *Item, name string) *wire.Error {
 	if name == "" {
 		return nil
 	}
-	for _, x := range s.Items {
+	for _, x := range s.Items.All() {
 		if x != it && x.Link != nil && strings.EqualFold(x.Link.VanityName, name) {
 			return wire.BadRequest("Invalid value for shared_link.vanity_name: the name is taken by another shared link")
 		}
@@ -327,43 +327,43 @@ func (s *Tx) UpdateItem(id string, body ItemUpdateBody, p *Principal, typ string
 	}
 
 	// Every check passed: apply.
-	it.ModBy = p.User
-	if moving {
-		old := s.Items[it.ParentID]
-		it.ParentID = target
-		s.setOwnerTree(it, owner)
-		s.cascadeInto(it)
-		for _, f := range []*Item{old, s.Items[target]} {
-			if f != nil {
-				f.touch(now, nil)
-				s.dirtyItem(f)
+	hadLink := it.Link != nil
+	s.Items.Update(it.ID, func(it *Item) {
+		it.ModBy = p.User
+		if moving {
+			old := s.Items.At(it.ParentID)
+			it.ParentID = target
+			s.setOwnerTree(it, owner)
+			s.cascadeInto(it)
+			for _, f := range []*Item{old, s.Items.At(target)} {
+				if f != nil {
+					s.touchItem(f, now, nil)
+				}
 			}
 		}
-	}
-	it.Name = name
-	if body.Description != nil {
-		it.Description = *body.Description
-	}
-	if body.Tags != nil {
-		it.Tags = append([]string{}, *body.Tags...)
-	}
-	hadLink := it.Link != nil
-	switch {
-	case removeLink:
-		it.Link = nil
-	case link != nil:
-		it.Link = link.Merge(it.Link)
-	}
-	if body.Permissions != nil && body.Permissions.CanDownload != nil {
-		it.DownloadAccess = *body.Permissions.CanDownload
-		if it.DownloadAccess == "open" {
-			it.DownloadAccess = ""
+		it.Name = name
+		if body.Description != nil {
+			it.Description = *body.Description
 		}
-	}
-	body.applyFolderSettings(it)
-	setCollections(it)
-	it.touch(now, p.User)
-	s.dirtyItem(it)
+		if body.Tags != nil {
+			it.Tags = append([]string{}, *body.Tags...)
+		}
+		switch {
+		case removeLink:
+			it.Link = nil
+		case link != nil:
+			it.Link = link.Merge(it.Link)
+		}
+		if body.Permissions != nil && body.Permissions.CanDownload != nil {
+			it.DownloadAccess = *body.Permissions.CanDownload
+			if it.DownloadAccess == "open" {
+				it.DownloadAccess = ""
+			}
+		}
+		body.applyFolderSettings(it)
+		setCollections(it)
+		it.touch(now, p.User)
+	})
 	s.sharedLinkEvent(it, p.User, hadLink, removeLink, link != nil)
 	if body.Lock.Present {
 		ev := evLockCreate
@@ -424,7 +424,7 @@ func (s *ReadTx) IsWithin(id, root string) bool {
 	if id == root {
 		return true
 	}
-	f, ok := s.Items[id]
+	f, ok := s.Items.Get(id)
 	return ok && root != RootID && s.IsUnder(f, root) // tree.go
 }
 
@@ -432,8 +432,7 @@ func (s *ReadTx) IsWithin(id, root string) bool {
 // into another user's folder).
 func (s *Tx) setOwnerTree(it *Item, owner *User) {
 	if it.Owner != owner {
-		it.Owner = owner
-		s.dirtyItem(it)
+		s.Items.Update(it.ID, func(it *Item) { it.Owner = owner })
 		if it.Typ == "folder" {
 			for _, c := range s.subItems(it.ID) {
 				s.setOwnerTree(c, owner)

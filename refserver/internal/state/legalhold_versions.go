@@ -21,7 +21,7 @@ func (s *Tx) HoldVersion(f *Item, v *Version, a *LegalHoldAssignment) {
 	h, ok := s.Holds.ByVersion[v.ID]
 	if !ok {
 		h = &FileVersionLegalHold{ID: s.NewID(), File: f, Version: v}
-		s.Holds.Holds[h.ID] = h
+		s.Holds.Holds.Put(h.ID, h)
 		s.Holds.ByVersion[v.ID] = h
 		s.Holds.HoldOrder = append(s.Holds.HoldOrder, h)
 	}
@@ -30,8 +30,7 @@ func (s *Tx) HoldVersion(f *Item, v *Version, a *LegalHoldAssignment) {
 			return
 		}
 	}
-	h.Sources = append(h.Sources, a)
-	s.Dirty(KHoldVersions, h.ID)
+	s.Holds.Holds.Update(h.ID, func(h *FileVersionLegalHold) { h.Sources = append(h.Sources, a) })
 }
 
 // ActiveHolds lists the sources of h still holding at now.

@@ -20,11 +20,11 @@ import (
 // legalHoldState is the server's state for legal hold policies,
 // assignments and file version legal holds, reached only through a transaction.
 type legalHoldState struct {
-	Policies    map[string]*LegalHoldPolicy
+	Policies    Table[*LegalHoldPolicy]
 	PolicyOrder []*LegalHoldPolicy
-	Assignments map[string]*LegalHoldAssignment
+	Assignments Table[*LegalHoldAssignment]
 	AssignOrder []*LegalHoldAssignment
-	Holds       map[string]*FileVersionLegalHold // by id
+	Holds       Table[*FileVersionLegalHold]     // by id
 	ByVersion   map[string]*FileVersionLegalHold // by file version id
 	HoldOrder   []*FileVersionLegalHold
 }
@@ -57,9 +57,9 @@ const (
 // state before a restore.
 func (s *Tx) InitLegalHolds() {
 	s.Holds = legalHoldState{
-		Policies:    map[string]*LegalHoldPolicy{},
-		Assignments: map[string]*LegalHoldAssignment{},
-		Holds:       map[string]*FileVersionLegalHold{},
+		Policies:    newTable[*LegalHoldPolicy](s.Env, KHoldPolicies),
+		Assignments: newTable[*LegalHoldAssignment](s.Env, KHoldAssignments),
+		Holds:       newTable[*FileVersionLegalHold](s.Env, KHoldVersions),
 		ByVersion:   map[string]*FileVersionLegalHold{},
 	}
 }

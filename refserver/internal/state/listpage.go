@@ -10,9 +10,9 @@ import (
 // unknown.
 func (s *Tx) HideFromPages(ids []string) error {
 	for _, id := range ids {
-		_, isUser := s.Users.ByID[id]
-		_, isGroup := s.Groups.ByID[id]
-		_, isMembership := s.Groups.Memberships[id]
+		_, isUser := s.Users.ByID.Get(id)
+		_, isGroup := s.Groups.ByID.Get(id)
+		_, isMembership := s.Groups.Memberships.Get(id)
 		if !isUser && !isGroup && !isMembership {
 			return fmt.Errorf("refserver: no user, group or group membership %q", id)
 		}

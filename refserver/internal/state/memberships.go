@@ -66,7 +66,7 @@ func (s *Tx) renderMembership(m *Membership, fields []string) map[string]any {
 // membershipsWhere lists the memberships that match, in id order.
 func (s *Tx) membershipsWhere(match func(*Membership) bool) []*Membership {
 	var out []*Membership
-	for _, m := range s.Groups.Memberships {
+	for _, m := range s.Groups.Memberships.All() {
 		if match(m) {
 			out = append(out, m)
 		}
@@ -123,15 +123,14 @@ func (s *Tx) CreateMembership(body MembershipBody, fields []string) (Reply, *wir
 	if m.Role == RoleGroupAdmin {
 		m.Perms = PermsFor(body.ConfigurablePermissions)
 	}
-	s.Groups.Memberships[m.ID] = m
-	s.Dirty(KMemberships, m.ID)
+	s.Groups.Memberships.Put(m.ID, m)
 	return Reply{wire.StatusCreated, s.renderMembership(m, fields)}, nil
 }
 
 // lookupMembership finds a membership p may manage (self: p may also be
 // its member, for reads).
 func (s *Tx) lookupMembership(id string, p *Principal, self bool) (*Membership, *wire.Error) {
-	m := s.Groups.Memberships[id]
+	m := s.Groups.Memberships.At(id)
 	if !ValidID(id) || m == nil {
 		return nil, wire.NotFound("group membership")
 	}
@@ -166,18 +165,19 @@ func (s *Tx) UpdateMembership(membershipID string, p *Principal, body UpdateMemb
 	if aerr != nil {
 		return Reply{}, aerr
 	}
-	wasAdmin := m.Role == RoleGroupAdmin
-	if body.Role != nil {
-		m.Role = *body.Role
-	}
-	switch {
-	case m.Role != RoleGroupAdmin:
-		m.Perms = nil
-	case !wasAdmin || body.ConfigurablePermissions.Present:
-		m.Perms = PermsFor(body.ConfigurablePermissions)
-	}
-	m.ModifiedAt = s.NowSec()
-	s.Dirty(KMemberships, m.ID)
+	s.Groups.Memberships.Update(m.ID, func(m *Membership) {
+		wasAdmin := m.Role == RoleGroupAdmin
+		if body.Role != nil {
+			m.Role = *body.Role
+		}
+		switch {
+		case m.Role != RoleGroupAdmin:
+			m.Perms = nil
+		case !wasAdmin || body.ConfigurablePermissions.Present:
+			m.Perms = PermsFor(body.ConfigurablePermissions)
+		}
+		m.ModifiedAt = s.NowSec()
+	})
 	return Reply{wire.StatusOK, s.renderMembership(m, fields)}, nil
 }
 
@@ -188,8 +188,7 @@ func (s *Tx) DeleteMembership(membershipID string, p *Principal) (Reply, *wire.E
 	if aerr != nil {
 		return Reply{}, aerr
 	}
-	delete(s.Groups.Memberships, m.ID)
-	s.Dirty(KMemberships, m.ID)
+	s.Groups.Memberships.Delete(m.ID)
 	return Reply{Status: wire.StatusNoContent}, nil
 }
 
@@ -210,5 +209,5 @@ func (s *Tx) ListUserMemberships(p *Principal, id string, pq wire.Page) (Reply, 
 
 // groupsUserLeft removes u's memberships.
 func (s *Tx) groupsUserLeft(u *User) {
-	dropWhere(s, KMemberships, s.Groups.Memberships, func(m *Membership) bool { return m.User == u })
+	s.Groups.Memberships.DeleteWhere(func(m *Membership) bool { return m.User == u })
 }

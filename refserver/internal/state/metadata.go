@@ -23,24 +23,25 @@ const (
 // and queries, reached only through a transaction.
 type MetadataState struct {
 	Templates map[string]*MDTemplate   // by scope + "." + templateKey
-	ByID      map[string]*MDTemplate   // by template id
+	ByID      Table[*MDTemplate]       // by template id
 	Order     []*MDTemplate            // every template, oldest first (listings)
 	ByItem    map[string][]*MDInstance // instances of an item (file or folder id), oldest first
-	ByInstID  map[string]*MDInstance   // by $id
+	ByInstID  Table[*MDInstance]       // by $id
 	Seq       int64                    // creation counter of templates and instances
 }
 
-// initMetadata prepares the state of metadata templates, instances and
-// queries: the global "properties" template (free-form string values)
-// exists from the start. Called once by InitResources (a restore rebuilds
-// the templates from their records).
-func (s *Tx) initMetadata() {
+// EmptyMetadata empties the templates and instances (before a restore).
+func (s *Tx) EmptyMetadata() {
 	s.Metadata = MetadataState{
 		Templates: make(map[string]*MDTemplate),
-		ByID:      make(map[string]*MDTemplate),
+		ByID:      newTable[*MDTemplate](s.Env, KTemplates),
 		ByItem:    make(map[string][]*MDInstance),
-		ByInstID:  make(map[string]*MDInstance),
+		ByInstID:  newTable[*MDInstance](s.Env, KInstances),
 	}
+}
+
+func (s *Tx) initMetadata() {
+	s.EmptyMetadata()
 	s.AddTemplate(&MDTemplate{Scope: ScopeGlobal, Key: GlobalPropertiesKey, DisplayName: "Properties"})
 }
 

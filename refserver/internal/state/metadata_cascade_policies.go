@@ -41,7 +41,7 @@ type CascadePolicy struct {
 // cascadeState is the server's state for cascade policies, reached only
 // through a transaction.
 type cascadeState struct {
-	ByID     map[string]*CascadePolicy
+	ByID     Table[*CascadePolicy]
 	ByFolder map[string][]*CascadePolicy // in creation order
 }
 
@@ -55,13 +55,13 @@ const (
 // InitCascadePolicies prepares the (empty) state of cascade policies;
 // called by InitResources, and to empty the state before a restore.
 func (s *Tx) InitCascadePolicies() {
-	s.Cascades = cascadeState{ByID: map[string]*CascadePolicy{}, ByFolder: map[string][]*CascadePolicy{}}
+	s.Cascades = cascadeState{ByID: newTable[*CascadePolicy](s.Env, KCascadePolicies), ByFolder: map[string][]*CascadePolicy{}}
 }
 
 // AddCascadePolicy files a policy (a new one, or a restored one:
 // CascadesLoaded then puts each folder's in creation order).
 func (s *Tx) AddCascadePolicy(c *CascadePolicy) {
-	s.Cascades.ByID[c.ID] = c
+	s.Cascades.ByID.Put(c.ID, c)
 	s.Cascades.ByFolder[c.FolderID] = append(s.Cascades.ByFolder[c.FolderID], c)
 }
 
@@ -74,9 +74,8 @@ func (s *Tx) CascadesLoaded() error {
 }
 
 func (s *Tx) removeCascadePolicy(c *CascadePolicy) {
-	delete(s.Cascades.ByID, c.ID)
+	s.Cascades.ByID.Delete(c.ID)
 	wire.RemoveKeyed(s.Cascades.ByFolder, c.FolderID, c)
-	s.Dirty(KCascadePolicies, c.ID)
 }
 
 func (s *ReadTx) cascadeRecord(c *CascadePolicy) map[string]any {
@@ -103,7 +102,7 @@ func (s *ReadTx) cascadeFolder(p *Principal, id string, act Action) (*Item, *wir
 // cascadePolicyFor finds policy id for p: 404 instance_not_found when
 // there is none, 404 not_found when p does not see its folder.
 func (s *ReadTx) cascadePolicyFor(p *Principal, id string, act Action) (*CascadePolicy, *Item, *wire.Error) {
-	c := s.Cascades.ByID[id]
+	c := s.Cascades.ByID.At(id)
 	if c == nil {
 		return nil, nil, wire.Errorf(wire.StatusNotFound, codeInstanceNotFound, "The metadata cascade policy could not be found")
 	}
@@ -137,7 +136,6 @@ func (s *Tx) CreateCascadePolicy(p *Principal, folderID, scope, templateKey stri
 	}
 	c := &CascadePolicy{ID: NewUUID(), FolderID: f.ID, Tmpl: t, Seq: NumID(s.NewID())}
 	s.AddCascadePolicy(c)
-	s.Dirty(KCascadePolicies, c.ID)
 	return Reply{wire.StatusCreated, s.cascadeRecord(c)}, nil
 }
 
@@ -248,7 +246,7 @@ func cloneValues(v map[string]MDVal) map[string]MDVal {
 // it, when it is a folder, everything it holds; the nearest folder wins
 // and what already has an instance of a template keeps it.
 func (s *Tx) cascadeInto(it *Item) {
-	if len(s.Cascades.ByID) == 0 || it.Typ == "web_link" {
+	if s.Cascades.ByID.Len() == 0 || it.Typ == "web_link" {
 		return
 	}
 	for f := range s.ancestors(it) {
@@ -274,7 +272,7 @@ func (s *Tx) cascadeItemPurged(it *Item) {
 
 // CascadeTemplateDeleted drops the policies of a deleted template.
 func (s *Tx) CascadeTemplateDeleted(t *MDTemplate) {
-	for _, c := range s.Cascades.ByID {
+	for _, c := range s.Cascades.ByID.All() {
 		if c.Tmpl == t {
 			s.removeCascadePolicy(c)
 		}
@@ -307,11 +305,12 @@ func (s *Tx) SetInstanceValues(in *MDInstance, values map[string]MDVal) bool {
 			touched = append(touched, idx)
 		}
 	}
-	in.Values = values
+	s.Metadata.ByInstID.Update(in.ID, func(in *MDInstance) {
+		in.Values = values
+		in.Version++
+	})
 	for _, idx := range touched {
 		idx.Insert(in)
 	}
-	in.Version++
-	s.Dirty(KInstances, in.ID)
 	return true
 }

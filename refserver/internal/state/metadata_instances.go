@@ -91,10 +91,8 @@ func (in *MDInstance) ApplyEffect(e SchemaEffect) bool {
 
 // AddInstance applies a template to an item.
 func (s *Tx) AddInstance(t *MDTemplate, it *Item, values map[string]MDVal) *MDInstance {
-	s.Metadata.Seq++
-	in := &MDInstance{ID: NewUUID(), Tmpl: t, Item: it, Seq: s.Metadata.Seq, Values: values}
+	in := &MDInstance{ID: NewUUID(), Tmpl: t, Item: it, Seq: s.nextMetadataSeq(), Values: values}
 	s.IndexInstance(in)
-	s.Dirty(KMetadata, MetadataKey)
 	return in
 }
 
@@ -102,19 +100,17 @@ func (s *Tx) AddInstance(t *MDTemplate, it *Item, values map[string]MDVal) *MDIn
 // newer than every instance indexed.
 func (s *Tx) IndexInstance(in *MDInstance) {
 	t, it := in.Tmpl, in.Item
-	s.Dirty(KInstances, in.ID)
 	t.Instances[it.ID] = in
 	t.BySeq = append(t.BySeq, in)
 	for _, idx := range t.Sorted {
 		idx.Insert(in)
 	}
 	s.Metadata.ByItem[it.ID] = append(s.Metadata.ByItem[it.ID], in)
-	s.Metadata.ByInstID[in.ID] = in
+	s.Metadata.ByInstID.Put(in.ID, in)
 }
 
 // RemoveInstance deletes an instance and its index entries.
 func (s *Tx) RemoveInstance(in *MDInstance) {
-	s.Dirty(KInstances, in.ID)
 	t := in.Tmpl
 	for _, idx := range t.Sorted {
 		idx.Remove(in)
@@ -125,5 +121,5 @@ func (s *Tx) RemoveInstance(in *MDInstance) {
 	}
 	delete(t.Instances, in.Item.ID)
 	wire.RemoveKeyed(s.Metadata.ByItem, in.Item.ID, in)
-	delete(s.Metadata.ByInstID, in.ID)
+	s.Metadata.ByInstID.Delete(in.ID)
 }

@@ -124,11 +124,29 @@ func (s *Tx) AddTemplate(t *MDTemplate) {
 	t.TypeID = t.Key + "-" + NewUUID()
 	t.Instances = make(map[string]*MDInstance)
 	s.Metadata.Templates[t.Scope+"."+t.Key] = t
-	s.Metadata.ByID[t.ID] = t
-	s.Metadata.Order = append(s.Metadata.Order, t)
-	s.Dirty(KTemplates, t.ID)
-	s.Dirty(KMetadata, MetadataKey)
+	s.Metadata.ByID.Put(t.ID, t)
+	s.SetTemplateOrder(append(s.Metadata.Order, t))
 }
+
+// nextMetadataSeq takes the next number of the creation counter of
+// templates and instances (the metadata state's own record).
+func (s *Tx) nextMetadataSeq() int64 {
+	s.Metadata.Seq++
+	s.metadataRecordChanged()
+	return s.Metadata.Seq
+}
+
+// SetTemplateOrder sets the listing order of the templates (the metadata
+// state's own record).
+func (s *Tx) SetTemplateOrder(order []*MDTemplate) {
+	s.Metadata.Order = order
+	s.metadataRecordChanged()
+}
+
+// metadataRecordChanged marks the metadata state's own record (KMetadata:
+// the counter and the template order). Hand mark: a single record with no
+// table; its two setters above call it.
+func (s *Tx) metadataRecordChanged() { s.Dirty(KMetadata, MetadataKey) }
 
 // AddOption appends a new option (a fresh id) to an enum or multiSelect
 // field: 400 for a bad or existing key.

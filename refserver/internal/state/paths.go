@@ -21,7 +21,7 @@ func (s *ReadTx) showsFolder(p *Principal, f, below *Item) bool {
 	if p.SeesAll() || s.visible(p, f) {
 		return true
 	}
-	if p.User == nil || len(s.collabs.byID) == 0 {
+	if p.User == nil || s.collabs.byID.Len() == 0 {
 		return false
 	}
 	viewsPath := func(x *Item) bool {
@@ -73,7 +73,7 @@ func (s *ReadTx) trimPath(p *Principal, it *Item, rec map[string]any) {
 		if id == RootID || id == trashFolderID {
 			return true
 		}
-		f, ok := s.Items[id]
+		f, ok := s.Items.Get(id)
 		if !ok {
 			return false
 		}
@@ -107,7 +107,7 @@ func (s *ReadTx) trimmedSource(p *Principal, e *Event) json.RawMessage {
 	if e.ItemID == "" || p == nil || p.SeesAll() {
 		return e.Source
 	}
-	it, ok := s.Items[e.ItemID]
+	it, ok := s.Items.Get(e.ItemID)
 	if !ok || !s.pathHidden(p, it) {
 		return e.Source
 	}

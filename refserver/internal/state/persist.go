@@ -35,6 +35,9 @@ type Persister struct {
 	// (ListingReadWait).
 	listDirty   map[string]struct{}
 	listPending map[string]uint64
+	// waiters are the outboxes waiting for their marks to be committed
+	// (WhenCommitted).
+	waiters []commitWaiter
 
 	Load LoadScratch // used while loading only, in its transaction
 }
@@ -73,21 +76,12 @@ func (s *Tx) Dirty(kind KindID, key string) {
 
 // MarkOAuth marks a record of the oauth room (refserver's Server.oauth),
 // which the room's own lock guards, not the state's: its mutators call it
-// under that lock.
+// under that lock. Hand mark: the oauth room (internal/oauth, generic over
+// the server's subject type, importing nothing of the state) keeps its
+// records in tables of its own, whose writes mark through this hook.
 func (e *Env) MarkOAuth(kind KindID, key string) {
 	if e.Persist != nil {
 		e.Persist.mark(kind, key)
-	}
-}
-
-// dropWhere deletes the records of m that match, marking each one
-// (s.Dirty(kind, key)).
-func dropWhere[V any](s *Tx, kind KindID, m map[string]V, match func(V) bool) {
-	for k, v := range m {
-		if match(v) {
-			delete(m, k)
-			s.Dirty(kind, k)
-		}
 	}
 }
 
@@ -105,7 +99,8 @@ func (p *Persister) mark(kind KindID, key string) {
 }
 
 // persistItemPurged marks the governance records of a purged file: from
-// now on they keep a copy of it (internal/persist's EncodeFileRef).
+// now on they keep a copy of it (internal/persist's EncodeFileRef). Hand
+// mark: the records do not change, their encoding does.
 func (s *Tx) persistItemPurged(it *Item) {
 	if s.Persist == nil {
 		return
@@ -116,18 +111,6 @@ func (s *Tx) persistItemPurged(it *Item) {
 		}
 		if h, ok := s.Holds.ByVersion[v.ID]; ok {
 			s.Dirty(KHoldVersions, h.ID)
-		}
-	}
-}
-
-// dirtyItem marks the records of items (nil ones are skipped: the root).
-func (s *Tx) dirtyItem(its ...*Item) {
-	if s.Persist == nil {
-		return
-	}
-	for _, it := range its {
-		if it != nil {
-			s.Dirty(KItems, it.ID)
 		}
 	}
 }

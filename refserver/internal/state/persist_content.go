@@ -14,22 +14,12 @@ const MetaKey = "server"
 // PartKey is the key of the part of session sid at offset.
 func PartKey(sid string, offset int64) string { return fmt.Sprintf("%s/%020d", sid, offset) }
 
-// dirtyPart marks the part of ss at offset.
-func (s *Tx) dirtyPart(ss *Session, offset int64) {
-	if s.Persist != nil {
-		s.Dirty(KParts, PartKey(ss.ID, offset))
-	}
-}
-
-// dirtySession marks ss and every part of it (the session ended or
-// expired).
-func (s *Tx) dirtySession(ss *Session) {
-	if s.Persist == nil {
-		return
-	}
-	s.Dirty(KSessions, ss.ID)
+// dropSession removes ss (ended or expired) from the live sessions, with
+// its parts.
+func (s *Tx) dropSession(ss *Session) {
+	s.Sessions.Delete(ss.ID)
 	for off := range ss.Parts {
-		s.dirtyPart(ss, off)
+		s.Parts.Delete(PartKey(ss.ID, off))
 	}
 }
 
@@ -51,11 +41,19 @@ func ParseVersionKey(key string) (fileID string, pos int, ok bool) {
 	return key[:i], pos, true
 }
 
-// dirtyVersion marks the record of version v of file f, and f's own: a
-// read of the file waits for its item's marks only (ItemReadWait), so a
-// version is never marked without its file. Every change to a version (a
-// new one, trashed, restored) goes through here.
-func (s *Tx) dirtyVersion(f *Item, v *Version) {
+// changeVersion is the one setter of version records: it runs change (nil
+// for a new version, already in f.Versions) on version v of file f through
+// the items table, so f's record is marked with v's: a read of the file
+// waits for its item's marks only (ItemReadWait), so a version is never
+// marked without its file. Every change to a version (a new one, trashed,
+// restored) goes through here. Hand mark: versions have no table (their
+// records are keyed by their file and position, and live in the file).
+func (s *Tx) changeVersion(f *Item, v *Version, change func(*Version)) {
+	s.Items.Update(f.ID, func(*Item) {
+		if change != nil {
+			change(v)
+		}
+	})
 	if s.Persist == nil {
 		return
 	}
@@ -65,11 +63,11 @@ func (s *Tx) dirtyVersion(f *Item, v *Version) {
 			break
 		}
 	}
-	s.Dirty(KItems, f.ID)
 }
 
 // dirtyVersionsGone marks the records of every version of it, which is
-// gone from the state.
+// gone from the state. Hand mark (a sweep): versions have no table, and
+// leave with their file.
 func (s *Tx) dirtyVersionsGone(it *Item) {
 	if s.Persist == nil {
 		return

@@ -1,5 +1,50 @@
 package state
 
+// commitWaiter is work to run once the marks up to mark are committed.
+type commitWaiter struct {
+	mark uint64
+	run  func()
+}
+
+// WhenCommitted runs fn once every mark numbered up to mark is committed:
+// at once when they are, else in the goroutine of the commit that covers
+// them, outside p.mu (a transaction's outbox, State.release). A failed
+// commit runs nothing: its marks wait for the next one, and fn with them.
+func (p *Persister) WhenCommitted(mark uint64, fn func()) {
+	p.mu.Lock()
+	if p.committed >= mark {
+		p.mu.Unlock()
+		fn()
+		return
+	}
+	p.waiters = append(p.waiters, commitWaiter{mark, fn})
+	p.mu.Unlock()
+}
+
+// takeReady removes and returns the waiters whose marks are committed. It
+// runs under p.mu, which its callers take; they run the waiters after
+// releasing it.
+func (p *Persister) takeReady() []commitWaiter {
+	var ready []commitWaiter
+	kept := p.waiters[:0]
+	for _, w := range p.waiters {
+		if w.mark <= p.committed {
+			ready = append(ready, w)
+		} else {
+			kept = append(kept, w)
+		}
+	}
+	clear(p.waiters[len(kept):])
+	p.waiters = kept
+	return ready
+}
+
+func runWaiters(ws []commitWaiter) {
+	for _, w := range ws {
+		w.run()
+	}
+}
+
 // setCommitted records that every mark numbered up to n is committed and
 // wakes the requests waiting for it. It runs under p.mu, which its callers take.
 func (p *Persister) setCommitted(n uint64) {
@@ -44,16 +89,19 @@ func (p *Persister) takeListings(n uint64) {
 }
 
 // Settle records that the marks of dirty, numbered up to n, are committed
-// (setCommitted) and forgets them as pending, unless marked again since.
+// (setCommitted) and forgets them as pending, unless marked again since;
+// then it runs the outboxes those marks release (WhenCommitted).
 func (p *Persister) Settle(dirty map[DirtyKey]struct{}, n uint64) {
 	p.mu.Lock()
-	defer p.mu.Unlock()
 	for dk := range dirty {
 		if p.pending[dk] <= n {
 			delete(p.pending, dk)
 		}
 	}
 	p.setCommitted(n)
+	ready := p.takeReady()
+	p.mu.Unlock()
+	runWaiters(ready)
 }
 
 // CommitIfIdle reports whether nothing is marked nor queued; then every
@@ -61,11 +109,14 @@ func (p *Persister) Settle(dirty map[DirtyKey]struct{}, n uint64) {
 // its marks back), which it records.
 func (p *Persister) CommitIfIdle() bool {
 	p.mu.Lock()
-	defer p.mu.Unlock()
 	idle := len(p.dirty) == 0 && len(p.blobs) == 0
+	var ready []commitWaiter
 	if idle {
 		p.setCommitted(p.marked)
+		ready = p.takeReady()
 	}
+	p.mu.Unlock()
+	runWaiters(ready)
 	return idle
 }
 
@@ -173,7 +224,7 @@ func (s *ReadTx) MarkCount() uint64 {
 // tokens...), but shows no event, no recent item and not the server's
 // next id. So it waits
 // for the pending marks of the item and its ancestors (a version's mark
-// comes with its file's, dirtyVersion), of every kind but items, versions,
+// comes with its file's, changeVersion), of every kind but items, versions,
 // events and the server's own record, and for the marks of its own
 // transaction but its events (a download's own event is committed with a
 // later commit: the answer does not show it). Other requests' changes to
@@ -221,7 +272,7 @@ func (s *Tx) itemReadWait(m0 uint64, id string) uint64 {
 	for k, seq := range p.kindMark {
 		switch KindID(k) {
 		case KEvents, KRecentItems: // shown by no item's answer (a download's own recent item, like its event, commits later)
-		case KItems, KVersions, KMeta: // a version is marked with its file (dirtyVersion)
+		case KItems, KVersions, KMeta: // a version is marked with its file (changeVersion)
 			if seq > m0 { // this transaction's own
 				want = max(want, seq)
 			}
@@ -229,9 +280,9 @@ func (s *Tx) itemReadWait(m0 uint64, id string) uint64 {
 			want = max(want, seq)
 		}
 	}
-	for guard := len(s.Items) + 1; id != "" && guard > 0; guard-- { // a chain ends at the root
+	for guard := s.Items.Len() + 1; id != "" && guard > 0; guard-- { // a chain ends at the root
 		want = max(want, p.pending[DirtyKey{KItems, id}])
-		it, ok := s.Items[id]
+		it, ok := s.Items.Get(id)
 		if !ok {
 			break
 		}

@@ -79,10 +79,10 @@ func (s *ReadTx) UserByRef(id string) (*User, error) {
 	if id == "" {
 		return nil, nil
 	}
-	if u := s.Users.ByID[id]; u != nil {
+	if u := s.Users.ByID.At(id); u != nil {
 		return u, nil
 	}
-	if u := s.Users.Removed[id]; u != nil {
+	if u := s.Users.Removed.At(id); u != nil {
 		return u, nil
 	}
 	return nil, fmt.Errorf("unknown user %s", id)

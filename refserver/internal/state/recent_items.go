@@ -46,14 +46,15 @@ type RecentItem struct {
 
 // recentItemState is the server's state for recent items, reached only through a transaction.
 type recentItemState struct {
-	ByUser map[string]map[string]*RecentItem // user id → item id → entry
-	Seq    int64
+	Entries Table[*RecentItem]                // by RecentItemKey
+	ByUser  map[string]map[string]*RecentItem // user id → item id → entry
+	Seq     int64
 }
 
 // InitRecentItems prepares the (empty) state of recent items; called by
 // InitResources, and to empty the state before a restore.
 func (s *Tx) InitRecentItems() {
-	s.Recent = recentItemState{ByUser: map[string]map[string]*RecentItem{}}
+	s.Recent = recentItemState{Entries: newTable[*RecentItem](s.Env, KRecentItems), ByUser: map[string]map[string]*RecentItem{}}
 }
 
 // RecentItemKey is the record key of u's entry for an item.
@@ -68,7 +69,7 @@ func (s *Tx) AddRecentItem(r *RecentItem) {
 	}
 	m[r.ItemID] = r
 	s.Recent.Seq = max(s.Recent.Seq, r.Seq)
-	s.Dirty(KRecentItems, RecentItemKey(r.User.ID, r.ItemID))
+	s.Recent.Entries.Put(RecentItemKey(r.User.ID, r.ItemID), r)
 }
 
 // recentInteraction is the interaction an event records, "" for none.
@@ -113,7 +114,7 @@ func (s *Tx) dropRecentItem(r *RecentItem) {
 	if len(m) == 0 {
 		delete(s.Recent.ByUser, r.User.ID)
 	}
-	s.Dirty(KRecentItems, RecentItemKey(r.User.ID, r.ItemID))
+	s.Recent.Entries.Delete(RecentItemKey(r.User.ID, r.ItemID))
 }
 
 // recentItemPurged drops an item deleted for good from every user's
@@ -134,7 +135,7 @@ func (s *Tx) ListRecentItems(p *Principal, q wire.Page, fields []string) (Reply,
 	if p.User != nil {
 		since := s.Now().Add(-recentItemsAge)
 		for _, r := range s.Recent.ByUser[p.User.ID] {
-			if it, ok := s.Items[r.ItemID]; ok && r.At.After(since) && s.Live(p, it) {
+			if it, ok := s.Items.Get(r.ItemID); ok && r.At.After(since) && s.Live(p, it) {
 				list = append(list, r)
 			}
 		}
@@ -143,7 +144,7 @@ func (s *Tx) ListRecentItems(p *Principal, q wire.Page, fields []string) (Reply,
 	key := func(r *RecentItem) int64 { return math.MaxInt64 - r.Seq } // ascending key, newest first
 	page := wire.MarkerEntries(list, q, key, func(r *RecentItem) any {
 		return map[string]any{
-			"type": "recent_item", "item": s.Render(s.Items[r.ItemID], fields, p),
+			"type": "recent_item", "item": s.Render(s.Items.At(r.ItemID), fields, p),
 			"interaction_type": r.Interaction, "interacted_at": FmtTime(r.At), "interaction_shared_link": nil,
 		}
 	})

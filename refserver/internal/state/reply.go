@@ -19,3 +19,11 @@ func RecordIn[V any](m map[string]*V, id, what string) (*V, *wire.Error) {
 	}
 	return nil, wire.NotFound(what)
 }
+
+// TableRecord is RecordIn for a table.
+func TableRecord[V any](t *Table[*V], id, what string) (*V, *wire.Error) {
+	if v, ok := t.Get(id); ok {
+		return v, nil
+	}
+	return nil, wire.NotFound(what)
+}

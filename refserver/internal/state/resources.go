@@ -41,10 +41,10 @@ func (s *Tx) InitResources() {
 
 // versionAdded is called when a file gets a version: its first one
 // (CreateFile, a copy) or a new one (AddVersion, a promotion). The
-// version's record is marked here; retention and legal holds attach to the
-// new version.
+// version's record is written here (changeVersion); retention and legal
+// holds attach to the new version.
 func (s *Tx) versionAdded(f *Item, v *Version) {
-	s.dirtyVersion(f, v)
+	s.changeVersion(f, v, nil)
 	s.retentionVersionAdded(f, v)
 	s.legalHoldVersionAdded(f, v)
 }

@@ -24,11 +24,11 @@ import (
 // retentionState is the server's state for retention policies, assignments
 // and file version retentions, reached only through a transaction.
 type retentionState struct {
-	Policies    map[string]*RetentionPolicy
+	Policies    Table[*RetentionPolicy]
 	PolicyOrder []*RetentionPolicy // creation (id) order
-	Assignments map[string]*RetentionAssignment
+	Assignments Table[*RetentionAssignment]
 	AssignOrder []*RetentionAssignment
-	Fvrs        map[string]*FileVersionRetention // by id
+	Fvrs        Table[*FileVersionRetention]     // by id
 	ByVersion   map[string]*FileVersionRetention // by file version id
 	FvrOrder    []*FileVersionRetention
 }
@@ -68,9 +68,9 @@ const (
 // before a restore.
 func (s *Tx) InitRetention() {
 	s.Retention = retentionState{
-		Policies:    map[string]*RetentionPolicy{},
-		Assignments: map[string]*RetentionAssignment{},
-		Fvrs:        map[string]*FileVersionRetention{},
+		Policies:    newTable[*RetentionPolicy](s.Env, KRetPolicies),
+		Assignments: newTable[*RetentionAssignment](s.Env, KRetAssignments),
+		Fvrs:        newTable[*FileVersionRetention](s.Env, KRetVersions),
 		ByVersion:   map[string]*FileVersionRetention{},
 	}
 }

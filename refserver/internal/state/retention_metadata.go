@@ -29,7 +29,7 @@ func OptionByID(f *MDField, id string) *MDOption {
 // file f: f carries an instance of the template that matches the filter.
 // A template, field or option that is gone matches nothing.
 func (s *Tx) metadataCovers(a *RetentionAssignment, f *Item) bool {
-	t := s.Metadata.ByID[a.ToID]
+	t := s.Metadata.ByID.At(a.ToID)
 	if t == nil || f.Typ != "file" {
 		return false
 	}
@@ -69,7 +69,7 @@ func (s *Tx) RetentionStart(a *RetentionAssignment, f *Item, v *Version) time.Ti
 	if a.ToType != AssignMetadataTemplate {
 		return s.NowSec()
 	}
-	if t := s.Metadata.ByID[a.ToID]; t != nil && a.StartDateField != "" && a.StartDateField != StartDateUploadDate {
+	if t := s.Metadata.ByID.At(a.ToID); t != nil && a.StartDateField != "" && a.StartDateField != StartDateUploadDate {
 		if field, in := FieldByID(t, a.StartDateField), t.Instances[f.ID]; field != nil && in != nil {
 			if d, ok := in.Values[field.Key]; ok && d.Kind == ValDate {
 				return time.UnixMilli(int64(d.F)).UTC()

@@ -60,13 +60,12 @@ func (s *Tx) RetainVersionFrom(f *Item, v *Version, a *RetentionAssignment, star
 	fvr, ok := s.Retention.ByVersion[v.ID]
 	if !ok {
 		fvr = &FileVersionRetention{ID: s.NewID(), File: f, Version: v, Sources: map[*RetentionAssignment]time.Time{}, Applied: s.NowSec()}
-		s.Retention.Fvrs[fvr.ID] = fvr
+		s.Retention.Fvrs.Put(fvr.ID, fvr)
 		s.Retention.ByVersion[v.ID] = fvr
 		s.Retention.FvrOrder = append(s.Retention.FvrOrder, fvr)
 	}
 	if cur, ok := fvr.Sources[a]; !ok || start.After(cur) {
-		fvr.Sources[a] = start
-		s.Dirty(KRetVersions, fvr.ID)
+		s.Retention.Fvrs.Update(fvr.ID, func(fvr *FileVersionRetention) { fvr.Sources[a] = start })
 	}
 }
 

@@ -132,7 +132,7 @@ func (s *Tx) InitItemIndexes() {
 	s.Folders = folderIndexes{M: make(map[IndexKey]*folderIndex), changed: func(it *Item, from itemSlot, to IndexKey, listed bool) {
 		s.Search.changed(it)
 		if s.EventsOn {
-			s.itemFiled(it, from, to, listed)
+			s.running.itemFiled(it, from, to, listed) // not s: a later transaction's outbox
 		}
 	}, reshaped: func(folder string) {
 		if s.Persist != nil {
@@ -168,7 +168,7 @@ func (s *Tx) FlushSearchIndex(ctx context.Context) {
 	x := s.Search
 	var now time.Time
 	for it, at := range x.pending {
-		if s.Items[it.ID] != it {
+		if s.Items.At(it.ID) != it {
 			delete(x.pending, it)
 			x.drop(it)
 			continue

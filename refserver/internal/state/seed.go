@@ -32,7 +32,6 @@ func (s *Tx) seedFolder(p *Principal, parentID, name string) (*Item, error) {
 		SyncState: "not_synced",
 	}
 	s.AddItem(f)
-	s.dirtyItem(f)
 	return f, nil
 }
 

@@ -41,10 +41,8 @@ type EndedPart struct {
 
 // EndSession removes a session and keeps its description.
 func (s *Tx) EndSession(ss *Session, state SessionState, fileID string) {
-	delete(s.Sessions, ss.ID)
-	s.Ended[ss.ID] = DescribeSession(ss, state, fileID)
-	s.dirtySession(ss)
-	s.Dirty(KEnded, ss.ID)
+	s.dropSession(ss)
+	s.Ended.Put(ss.ID, DescribeSession(ss, state, fileID))
 }
 
 // DescribeSession describes ss as it is now, in state.
@@ -62,9 +60,9 @@ func DescribeSession(ss *Session, state SessionState, fileID string) EndedSessio
 // DescribeSessionID describes the upload session with id, open or ended (committed
 // or aborted), whoever owns it.
 func (s *ReadTx) DescribeSessionID(id string) (EndedSession, bool) {
-	if ss, ok := s.Sessions[id]; ok {
+	if ss, ok := s.Sessions.Get(id); ok {
 		return DescribeSession(ss, SessionOpen, ss.FileID), true
 	}
-	d, ok := s.Ended[id]
+	d, ok := s.Ended.Get(id)
 	return d, ok
 }

@@ -69,7 +69,7 @@ const sharedLinkBase = "https://app.cms.test"
 // above).
 func (s *Tx) SharedLinkItem(p *Principal, b BoxapiLink) (*Item, *wire.Error) {
 	var it *Item
-	for _, x := range s.Items {
+	for _, x := range s.Items.All() {
 		l := x.Link
 		if l == nil || s.InTrash(x) || !l.UnsharedAt.IsZero() && !s.Now().Before(l.UnsharedAt) {
 			continue
@@ -118,7 +118,7 @@ func (s *Tx) sharedStaticURL(it *Item) string {
 // the token is ignored) lets anyone download (rules above).
 func (s *ReadTx) SharedStaticDownload(name string) (*Item, *Version, *wire.Error) {
 	token, _, _ := strings.Cut(name, ".")
-	for _, it := range s.Items {
+	for _, it := range s.Items.All() {
 		l := it.Link
 		if l == nil || it.Typ != "file" || subtle.ConstantTimeCompare([]byte(l.Token), []byte(token)) != 1 {
 			continue

@@ -79,9 +79,10 @@ type Env struct {
 	// operator allows (Options.WebhookAllowedHosts; internal/hookaddr).
 	HookAddrs *hookaddr.Policy
 
-	// QueueHook queues the delivery of a webhook an event fired: the HTTP
-	// side (refserver's Server.queueDelivery). Called in a transaction.
-	QueueHook func(hook *Webhook, trigger string, by *User, source any)
+	// Deliver starts the delivery of a webhook payload (refserver's
+	// Server.queueDelivery): the release of a transaction's outbox calls
+	// it, once the transaction's commit is durable, outside any lock.
+	Deliver func(Delivery)
 }
 
 // State is the server's model: items and folders, versions and upload
@@ -124,7 +125,7 @@ type model struct {
 	*Env
 	Principals map[string]*Principal // by token
 
-	Items    map[string]*Item
+	Items    Table[*Item]
 	Folders  folderIndexes // listable items by folder (folderindex.go)
 	Search   *searchIndex  // words of items, for GET /search (search_index.go)
 	Events   eventLog      // the event history (events.go)
@@ -132,8 +133,13 @@ type model struct {
 	collabs  collabState   // collaborations (collaborations.go)
 	comments commentState  // comments (comments.go)
 	EventsOn bool          // events are recorded (not while the state is restored)
-	Sessions map[string]*Session
-	Ended    map[string]EndedSession // committed and aborted sessions, for UploadSession
+	// running is the transaction under way (State.run): the
+	// hooks the model keeps (the folder indexes' changed) act through it,
+	// so what they record leaves through its outbox.
+	running  *Tx
+	Sessions Table[*Session]
+	Ended    Table[EndedSession] // committed and aborted sessions, for UploadSession
+	Parts    Table[*UploadPart]  // the parts of the live sessions, by PartKey (each session's Parts index them by offset)
 	NextID   int64
 
 	// State of the other resources (one type per resource file).
@@ -160,6 +166,17 @@ type model struct {
 	pageHidden map[string]bool // HideFromPages (listpage.go)
 }
 
+// EmptyItems empties the items (before a restore).
+func (s *Tx) EmptyItems() { s.Items = newTable[*Item](s.Env, KItems) }
+
+// EmptySessions empties the upload sessions, open and ended (before a
+// restore).
+func (s *Tx) EmptySessions() {
+	s.Sessions = newTable[*Session](s.Env, KSessions)
+	s.Ended = newTable[EndedSession](s.Env, KEnded)
+	s.Parts = newTable[*UploadPart](s.Env, KParts)
+}
+
 // ReadTx is a transaction that reads the state (View): the proof that the
 // state's lock is held. Its methods read the model; they may fill caches
 // (the search index's), which is safe because View holds the same lock
@@ -167,21 +184,24 @@ type model struct {
 type ReadTx struct{ *model }
 
 // Tx is a transaction that changes the state (Update): a ReadTx whose
-// methods also change the model and mark what they change. A write
-// method cannot be called from a ReadTx.
-type Tx struct{ ReadTx }
+// methods also change the model and mark what they change, and leave in
+// its outbox the work that must follow its commit. A write method cannot
+// be called from a ReadTx.
+type Tx struct {
+	ReadTx
+	out outbox
+}
 
 // New returns a state on env with no records yet: the server fills it in
 // an Update (InitItemIndexes, InitPrincipals, InitResources).
 func New(env *Env) *State {
 	s := &State{Env: env}
 	s.m = model{
-		Env:      env,
-		Items:    make(map[string]*Item),
-		Sessions: make(map[string]*Session),
-		Ended:    make(map[string]EndedSession),
-		NextID:   100000000000,
+		Env:    env,
+		Items:  newTable[*Item](env, KItems),
+		NextID: 100000000000,
 	}
+	(&Tx{ReadTx: ReadTx{&s.m}}).EmptySessions()
 	return s
 }
 
@@ -207,10 +227,33 @@ type StateConfig struct {
 // what they change; a persisted server commits the marks of every change
 // before it answers (refserver's persistHandler) or before the hook
 // returns. tx is valid only during fn.
+//
+// Work the transaction leaves in its outbox (webhook deliveries, the
+// wake-up of the long polls of /events) is released once its commit is
+// durable: at once without persistence, else when the marks it made are
+// committed (Persister.WhenCommitted); a failed commit releases nothing
+// (its marks wait for the next commit, and the outbox with them).
 func (s *State) Update(fn func(tx *Tx)) {
+	tx := &Tx{ReadTx: ReadTx{&s.m}}
+	mark := s.run(tx, fn)
+	s.release(&tx.out, mark)
+}
+
+// run runs fn on tx under the lock, and returns the number of the last
+// mark made so far (what the outbox waits for).
+func (s *State) run(tx *Tx, fn func(tx *Tx)) (mark uint64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	fn(&Tx{ReadTx{&s.m}})
+	s.m.running = tx
+	defer func() { s.m.running = nil }()
+	fn(tx)
+	if s.Persist != nil {
+		tx.out.queueBlobs(s.Persist)
+		if !tx.out.empty() {
+			mark = s.Persist.Marked()
+		}
+	}
+	return mark
 }
 
 // View runs fn, which only reads the state, under the state's lock (the

@@ -110,7 +110,7 @@ func (s *Tx) CreateTaskAssignment(body CreateAssignmentBody, p *Principal, userI
 	if u != nil && userID != "" && login != "" && !strings.EqualFold(u.Login, login) {
 		return Reply{}, wire.BadRequest("assign_to.id and assign_to.login name different users")
 	}
-	if u == nil || !s.visible(s.PrincipalForUser(u), s.Items[t.FileID]) {
+	if u == nil || !s.visible(s.PrincipalForUser(u), s.Items.At(t.FileID)) {
 		return Reply{}, wire.Errorf(wire.StatusBadRequest, CodeTaskAssigneeNotAllowed, "The user cannot be assigned this task: unknown, or without access to the file")
 	}
 	for _, a := range t.Assignments {
@@ -124,10 +124,9 @@ func (s *Tx) CreateTaskAssignment(body CreateAssignmentBody, p *Principal, userI
 		ID: s.NewID(), Task: t, To: u, By: p.User, State: StateIncomplete,
 		Message: t.Message, AssignedAt: s.NowSec(),
 	}
-	t.Assignments = append(t.Assignments, a)
+	s.Tasks.Tasks.Update(t.ID, func(t *Task) { t.Assignments = append(t.Assignments, a) })
 	s.Tasks.Assignments[a.ID] = a
-	s.Dirty(KTasks, t.ID)
-	s.RecordEvent(evTaskAssignCreate, p.User, s.Items[t.FileID], s.AssignmentRecord(a))
+	s.RecordEvent(evTaskAssignCreate, p.User, s.Items.At(t.FileID), s.AssignmentRecord(a))
 	return Reply{wire.StatusCreated, s.AssignmentRecord(a)}, nil
 }
 
@@ -156,25 +155,27 @@ func (s *Tx) UpdateTaskAssignment(p *Principal, id string, body UpdateAssignment
 		if t.Action == TaskComplete && t.completed() {
 			return Reply{}, wire.Errorf(wire.StatusForbidden, codeTaskCompleted, "The task is completed and takes no more changes")
 		}
-		a.State = *st
-		a.CompletedAt = time.Time{}
-		if a.State != StateIncomplete {
-			a.CompletedAt = s.NowSec()
+	}
+	// An assignment is a part of its task's record.
+	s.Tasks.Tasks.Update(t.ID, func(*Task) {
+		if st := body.ResolutionState; st != nil && *st != a.State {
+			a.State = *st
+			a.CompletedAt = time.Time{}
+			if a.State != StateIncomplete {
+				a.CompletedAt = s.NowSec()
+			}
 		}
-	}
-	if body.Message != nil {
-		a.Message = *body.Message
-	}
-	s.Dirty(KTasks, t.ID)
-	s.RecordEvent(evTaskAssignUpdate, p.User, s.Items[t.FileID], s.AssignmentRecord(a))
+		if body.Message != nil {
+			a.Message = *body.Message
+		}
+	})
+	s.RecordEvent(evTaskAssignUpdate, p.User, s.Items.At(t.FileID), s.AssignmentRecord(a))
 	return Reply{wire.StatusOK, s.AssignmentRecord(a)}, nil
 }
 
 // RemoveTaskAssignment deletes a from its task.
 func (s *Tx) RemoveTaskAssignment(a *TaskAssignment) *wire.Error {
-	t := a.Task
-	t.Assignments = wire.RemoveFrom(t.Assignments, a)
+	s.Tasks.Tasks.Update(a.Task.ID, func(t *Task) { t.Assignments = wire.RemoveFrom(t.Assignments, a) })
 	delete(s.Tasks.Assignments, a.ID)
-	s.Dirty(KTasks, t.ID)
 	return nil
 }

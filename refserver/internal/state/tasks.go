@@ -75,7 +75,7 @@ func (t *Task) completed() bool {
 
 // taskState is the server's state for tasks and task assignments (/tasks, /task_assignments), reached only through a transaction.
 type taskState struct {
-	Tasks       map[string]*Task
+	Tasks       Table[*Task]
 	Assignments map[string]*TaskAssignment
 	ByFile      map[string][]*Task // the tasks of a file id, in creation order
 }
@@ -84,31 +84,28 @@ type taskState struct {
 // (/tasks, /task_assignments); called by InitResources, and to empty the
 // state before a restore.
 func (s *Tx) InitTasks() {
-	s.Tasks = taskState{Tasks: map[string]*Task{}, Assignments: map[string]*TaskAssignment{}, ByFile: map[string][]*Task{}}
+	s.Tasks = taskState{Tasks: newTable[*Task](s.Env, KTasks), Assignments: map[string]*TaskAssignment{}, ByFile: map[string][]*Task{}}
 }
 
 // tasksItemPurged drops the tasks of a file deleted for good.
 func (s *Tx) tasksItemPurged(it *Item) {
 	for _, t := range s.Tasks.ByFile[it.ID] {
 		s.dropTask(t)
-		delete(s.Tasks.Tasks, t.ID)
-		s.Dirty(KTasks, t.ID)
+		s.Tasks.Tasks.Delete(t.ID)
 	}
 	delete(s.Tasks.ByFile, it.ID)
 }
 
 // addTask registers a new task.
 func (s *Tx) addTask(t *Task) {
-	s.Tasks.Tasks[t.ID] = t
+	s.Tasks.Tasks.Put(t.ID, t)
 	s.Tasks.ByFile[t.FileID] = append(s.Tasks.ByFile[t.FileID], t)
-	s.Dirty(KTasks, t.ID)
 }
 
 // RemoveTask forgets a task with its assignments.
 func (s *Tx) RemoveTask(t *Task) {
 	s.dropTask(t)
-	delete(s.Tasks.Tasks, t.ID)
-	s.Dirty(KTasks, t.ID)
+	s.Tasks.Tasks.Delete(t.ID)
 	wire.RemoveKeyed(s.Tasks.ByFile, t.FileID, t)
 }
 
@@ -120,7 +117,7 @@ func (s *Tx) dropTask(t *Task) {
 }
 
 func (s *Tx) taskFileMini(t *Task) any {
-	if f, ok := s.Items[t.FileID]; ok {
+	if f, ok := s.Items.Get(t.FileID); ok {
 		return s.Mini(f)
 	}
 	return nil
@@ -138,7 +135,7 @@ func (s *Tx) TaskRecord(t *Task) map[string]any {
 
 // lookupTask returns a task whose file p may see.
 func (s *Tx) lookupTask(p *Principal, id string) (*Task, *wire.Error) {
-	t, ok := s.Tasks.Tasks[id]
+	t, ok := s.Tasks.Tasks.Get(id)
 	if !ok {
 		return nil, wire.NotFound("task")
 	}
@@ -244,18 +241,21 @@ func (s *Tx) UpdateTask(p *Principal, id string, body TaskFields, dueGiven bool,
 				return Reply{}, wire.BadRequest("An assignment of the task is %s, which a %s task does not allow", a.State, *body.Action)
 			}
 		}
-		t.Action = *body.Action
 	}
-	if body.CompletionRule != nil {
-		t.Rule = *body.CompletionRule
-	}
-	if body.Message != nil {
-		t.Message = *body.Message
-	}
-	if dueGiven {
-		t.DueAt = dueAt
-	}
-	s.Dirty(KTasks, t.ID)
+	s.Tasks.Tasks.Update(t.ID, func(t *Task) {
+		if body.Action != nil {
+			t.Action = *body.Action
+		}
+		if body.CompletionRule != nil {
+			t.Rule = *body.CompletionRule
+		}
+		if body.Message != nil {
+			t.Message = *body.Message
+		}
+		if dueGiven {
+			t.DueAt = dueAt
+		}
+	})
 	return Reply{wire.StatusOK, s.TaskRecord(t)}, nil
 }
 

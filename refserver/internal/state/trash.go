@@ -62,7 +62,7 @@ func (s *Tx) addTrashState(m map[string]any, it *Item) {
 // subItems lists every item whose parent is folderID, in the trash or not.
 func (s *Tx) subItems(folderID string) []*Item {
 	var out []*Item
-	for _, it := range s.Items {
+	for _, it := range s.Items.All() {
 		if it.ParentID == folderID {
 			out = append(out, it)
 		}
@@ -74,14 +74,14 @@ func (s *Tx) subItems(folderID string) []*Item {
 // that is not in the trash already, by a user (the event's created_by).
 func (s *Tx) TrashItem(it *Item, by *User) {
 	now := s.NowSec()
-	it.TrashedAt, it.TrashedWith = now, ""
-	it.Seq++
+	s.Items.Update(it.ID, func(it *Item) {
+		it.TrashedAt, it.TrashedWith = now, ""
+		it.Seq++
+	})
 	s.Folders.Sync(it) // out of its folder's listings
-	s.dirtyItem(it)
 	s.setTrashedWith(it.ID, now, it.ID)
-	if parent, ok := s.Items[it.ParentID]; ok {
-		parent.touch(now, nil)
-		s.dirtyItem(parent)
+	if parent, ok := s.Items.Get(it.ParentID); ok {
+		s.touchItem(parent, now, nil)
 	}
 	s.ItemEvent(evItemTrash, it, by)
 }
@@ -93,18 +93,16 @@ func (s *Tx) setTrashedWith(folderID string, now time.Time, root string) {
 		if c.Trashed() {
 			continue
 		}
-		c.TrashedAt, c.TrashedWith = now, root
+		s.Items.Update(c.ID, func(c *Item) { c.TrashedAt, c.TrashedWith = now, root })
 		s.Folders.Sync(c)
-		s.dirtyItem(c)
 		s.setTrashedWith(c.ID, now, root)
 	}
 }
 
 // untrash takes an item out of the trash with the content trashed with it.
 func (s *Tx) untrash(it *Item, root string) {
-	it.TrashedAt, it.TrashedWith = time.Time{}, ""
+	s.Items.Update(it.ID, func(it *Item) { it.TrashedAt, it.TrashedWith = time.Time{}, "" })
 	s.Folders.Sync(it)
-	s.dirtyItem(it)
 	for _, c := range s.subItems(it.ID) {
 		if c.Trashed() && c.TrashedWith == root {
 			s.untrash(c, root)
@@ -117,7 +115,7 @@ func (s *Tx) untrash(it *Item, root string) {
 // and the admin's (actTrash, access.go); collaborators, whatever their
 // role, neither see, restore nor purge it (404).
 func (s *Tx) LookupTrashed(p *Principal, typ, id string) (*Item, *wire.Error) {
-	it, ok := s.Items[id]
+	it, ok := s.Items.Get(id)
 	if !ok || it.Typ != typ || !it.Trashed() || it.TrashedWith != "" || !s.Can(p, it, actTrash) {
 		return nil, wire.Errorf(wire.StatusNotFound, wire.CodeNotFound, "Not Found: no %s with this id in the trash", typ)
 	}
@@ -172,13 +170,11 @@ func (s *Tx) RestoreItem(p *Principal, typ string, id string, body RestoreBody, 
 	}
 	now := s.NowSec()
 	s.untrash(it, it.ID)
-	it.Name, it.ParentID = name, target
+	s.Items.Update(it.ID, func(it *Item) { it.Name, it.ParentID = name, target })
 	s.setOwnerTree(it, owner) // a folder's content with it, as a move does
-	it.touch(now, p.User)
-	s.dirtyItem(it)
-	if parent, ok := s.Items[target]; ok {
-		parent.touch(now, nil)
-		s.dirtyItem(parent)
+	s.touchItem(it, now, p.User)
+	if parent, ok := s.Items.Get(target); ok {
+		s.touchItem(parent, now, nil)
 	}
 	s.ItemEvent(evItemUndelete, it, p.User)
 	out := s.Render(it, fields, p)
@@ -198,7 +194,7 @@ func (s *Tx) restoreTarget(p *Principal, it *Item, body RestoreBody) (string, *w
 	if orig == RootID {
 		return orig, nil
 	}
-	if f, ok := s.Items[orig]; ok && !f.Trashed() {
+	if f, ok := s.Items.Get(orig); ok && !f.Trashed() {
 		return orig, nil
 	}
 	if body.Parent == nil {
@@ -241,15 +237,15 @@ func (s *Tx) trashPage(fx *folderIndex, q CollectionQuery, fields []string, p *P
 
 // PurgeTrashed serves DELETE /files/{id}/trash, /folders/{id}/trash and
 // /web_links/{id}/trash: the item (a folder with its content) is gone for
-// good, unless PurgeBlocked reports a retention or a hold. It returns the
-// blobs to delete once the lock is released.
-func (s *Tx) PurgeTrashed(p *Principal, typ, id string) ([]string, *wire.Error) {
+// good, unless PurgeBlocked reports a retention or a hold. Its blobs are
+// deleted once the change is committed (the outbox).
+func (s *Tx) PurgeTrashed(p *Principal, typ, id string) *wire.Error {
 	it, aerr := s.LookupTrashed(p, typ, id)
 	if aerr == nil {
 		aerr = s.PurgeBlocked(it)
 	}
 	if aerr != nil {
-		return nil, aerr
+		return aerr
 	}
 	// Deleted for good: FILE.DELETED or FOLDER.DELETED, which the user
 	// stream records no event for (the events guide lists none).
@@ -259,5 +255,6 @@ func (s *Tx) PurgeTrashed(p *Principal, typ, id string) ([]string, *wire.Error) 
 	case "folder":
 		s.fireTrigger(it, "FOLDER.DELETED", p.User, RecordJSON(s.Standard(it)))
 	}
-	return s.RemoveItem(it), nil
+	s.out.deleteBlobs(s.RemoveItem(it))
+	return nil
 }

@@ -60,7 +60,7 @@ func TestNewMemory(t *testing.T) {
 		if got, aerr := tx.Lookup(w.user, "file", f.ID); aerr != nil || got != f {
 			t.Fatalf("Lookup = %v, %v", got, aerr)
 		}
-		if tx.Retention.Policies == nil || tx.Holds.Policies == nil || tx.Metadata.Templates == nil {
+		if tx.Metadata.Templates == nil {
 			t.Fatal("the resources' state is not initialised")
 		}
 	})
@@ -178,11 +178,11 @@ func TestTrashRules(t *testing.T) {
 	})
 	w.st.Update(func(tx *Tx) {
 		tx.TrashItem(dir, tx.User)
-		if _, aerr := tx.PurgeTrashed(w.user, "folder", dir.ID); aerr != nil {
+		if aerr := tx.PurgeTrashed(w.user, "folder", dir.ID); aerr != nil {
 			t.Fatal(aerr)
 		}
 		for _, it := range []*Item{dir, inner} {
-			if _, ok := tx.Items[it.ID]; ok {
+			if tx.Items.Has(it.ID) {
 				t.Errorf("%s is still on the server after its folder's purge", it.Name)
 			}
 		}

@@ -36,9 +36,8 @@ func (s *Tx) CreateFile(p *Principal, parentID, name string, blob blob.Info, cre
 	s.versionAdded(f, f.Current())
 	s.cascadeInto(f) // metadata_cascade_policies.go
 	if parent != nil {
-		parent.touch(now, nil)
+		s.touchItem(parent, now, nil)
 	}
-	s.dirtyItem(f, parent)
 	return f, nil
 }
 
@@ -54,22 +53,23 @@ func (s *Tx) AddVersion(p *Principal, f *Item, name string, blob blob.Info, modi
 		}
 	}
 	s.supersede(f)
-	if name != "" {
-		f.Name = name
-	}
 	now := s.NowSec()
 	if modified.IsZero() {
 		modified = now
 	}
-	f.Versions = append(f.Versions, &Version{ID: s.NewID(), Blob: blob, CreatedAt: now, By: p.User})
-	s.versionAdded(f, f.Current())
-	f.ContentModifiedAt = modified
-	f.ReadyAt = s.Now().Add(s.Cfg.ContentNotReady)
-	f.touch(now, p.User)
-	s.dirtyItem(f)
-	if parent, ok := s.Items[f.ParentID]; ok {
-		parent.touch(now, nil)
-		s.dirtyItem(parent)
+	v := &Version{ID: s.NewID(), Blob: blob, CreatedAt: now, By: p.User}
+	s.Items.Update(f.ID, func(f *Item) {
+		if name != "" {
+			f.Name = name
+		}
+		f.Versions = append(f.Versions, v)
+		f.ContentModifiedAt = modified
+		f.ReadyAt = s.Now().Add(s.Cfg.ContentNotReady)
+		f.touch(now, p.User)
+	})
+	s.versionAdded(f, v)
+	if parent, ok := s.Items.Get(f.ParentID); ok {
+		s.touchItem(parent, now, nil)
 	}
 	s.ItemEvent(evItemUpload, f, p.User)
 	return nil
@@ -125,7 +125,7 @@ func (s *Tx) AddVersionTx(p *Principal, fileID, ifMatch, name string, content bl
 	if aerr := s.CheckNewVersion(p, fileID, ifMatch, name); aerr != nil {
 		return Reply{}, aerr
 	}
-	f := s.Items[fileID]
+	f := s.Items.At(fileID)
 	if aerr := s.AddVersion(p, f, name, content, modified); aerr != nil {
 		return Reply{}, aerr
 	}

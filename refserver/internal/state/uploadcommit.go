@@ -6,16 +6,10 @@ import "github.com/contentapi/cms/refserver/internal/blob"
 // session is still live (a later commit reuses it), reporting whether it
 // was.
 func (s *Tx) KeepFinalContent(ss *Session, blob blob.Info) bool {
-	if _, live := s.Sessions[ss.ID]; !live {
-		return false
-	}
-	ss.Final = &blob
-	s.Dirty(KSessions, ss.ID)
-	return true
+	return s.Sessions.Update(ss.ID, func(ss *Session) { ss.Final = &blob })
 }
 
 // Describe sets the description of f.
 func (s *Tx) Describe(f *Item, description string) {
-	f.Description = description
-	s.dirtyItem(f)
+	s.Items.Update(f.ID, func(f *Item) { f.Description = description })
 }

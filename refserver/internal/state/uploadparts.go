@@ -17,15 +17,16 @@ import (
 func (s *Tx) PartLanded(ss *Session, off, size int64, sum string, ok bool, done chan struct{}) (part *UploadPart, hashIt, live bool) {
 	delete(ss.Writing, off)
 	close(done)
-	_, live = s.Sessions[ss.ID]
+	_, live = s.Sessions.Get(ss.ID)
 	if !ok || !live {
 		return nil, false, live
 	}
 	part = &UploadPart{ID: s.newPartID(ss), Offset: off, Size: size, SHA1: sum}
-	ss.Parts[off] = part
-	ss.LastPartAt = s.Now()
-	s.Dirty(KSessions, ss.ID)
-	s.dirtyPart(ss, off)
+	s.Sessions.Update(ss.ID, func(ss *Session) {
+		ss.Parts[off] = part
+		ss.LastPartAt = s.Now()
+	})
+	s.Parts.Put(PartKey(ss.ID, off), part)
 	if hashIt = ss.Hashing == nil && off == ss.Hashed; hashIt {
 		ss.Hashing = make(chan struct{})
 	}

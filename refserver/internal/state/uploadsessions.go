@@ -122,8 +122,7 @@ func (s *Tx) CreateUploadSession(p *Principal, folderID string, name string, siz
 		return Reply{}, s.ErrUploadNameInUse(c)
 	}
 	ss := s.newSession(p, folderID, "", name, size, asm)
-	s.Sessions[ss.ID] = ss
-	s.Dirty(KSessions, ss.ID)
+	s.Sessions.Put(ss.ID, ss)
 	keep()
 	return Reply{wire.StatusCreated, s.SessionJSON(ss)}, nil
 }
@@ -144,8 +143,7 @@ func (s *Tx) CreateVersionUploadSession(p *Principal, id string, name string, si
 		}
 	}
 	ss := s.newSession(p, "", f.ID, name, size, asm)
-	s.Sessions[ss.ID] = ss
-	s.Dirty(KSessions, ss.ID)
+	s.Sessions.Put(ss.ID, ss)
 	keep()
 	return Reply{wire.StatusCreated, s.SessionJSON(ss)}, nil
 }
@@ -154,13 +152,12 @@ func (s *Tx) CreateVersionUploadSession(p *Principal, id string, name string, si
 // is 404. An expired session is dropped and returned as
 // stale, for refserver's dropContent once the transaction ends.
 func (s *Tx) Session(p *Principal, id string) (ss, stale *Session, aerr *wire.Error) {
-	ss, ok := s.Sessions[id]
+	ss, ok := s.Sessions.Get(id)
 	if !ok || ss.Owner != p.User {
 		return nil, nil, wire.NotFound("upload session")
 	}
 	if !s.Now().Before(ss.ExpiresAt) {
-		delete(s.Sessions, id)
-		s.dirtySession(ss)
+		s.dropSession(ss)
 		return nil, ss, wire.NotFound("upload session")
 	}
 	return ss, nil, nil

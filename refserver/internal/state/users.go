@@ -40,17 +40,22 @@ const (
 
 // UserState is the server's state for enterprise users (/users), reached only through a transaction.
 type UserState struct {
-	ByID    map[string]*User
+	ByID    Table[*User]
 	ByLogin map[string]*User // by lower-case login
 	Order   []*User          // by numeric id, for paging
-	Removed map[string]*User // deleted users, which records may still name
+	Removed Table[*User]     // deleted users, which records may still name
+}
+
+// EmptyUsers empties the users (before a restore, and before initUsers).
+func (s *Tx) EmptyUsers() {
+	s.Users = UserState{ByID: newTable[*User](s.Env, KUsers), ByLogin: map[string]*User{}, Removed: newTable[*User](s.Env, KUsers)}
 }
 
 // initUsers prepares the state of enterprise users (/users) with the
 // admin, the user and the service account; called once by InitResources
 // (a restore reads the users from their records).
 func (s *Tx) initUsers() {
-	s.Users = UserState{ByID: map[string]*User{}, ByLogin: map[string]*User{}, Removed: map[string]*User{}}
+	s.EmptyUsers()
 	for _, u := range []*User{s.Admin, s.User, s.App} {
 		u.UserProfile = defaultProfile(u.CreatedAt)
 		s.addUser(u)
@@ -61,10 +66,9 @@ func (s *Tx) initUsers() {
 
 // addUser registers u.
 func (s *Tx) addUser(u *User) {
-	s.Users.ByID[u.ID] = u
+	s.Users.ByID.Put(u.ID, u)
 	s.Users.ByLogin[strings.ToLower(u.Login)] = u
 	s.Users.Order = append(s.Users.Order, u)
-	s.Dirty(KUsers, u.ID)
 	sort.SliceStable(s.Users.Order, func(i, j int) bool { return NumID(s.Users.Order[i].ID) < NumID(s.Users.Order[j].ID) })
 }
 
@@ -75,7 +79,7 @@ func NumID(id string) int64 { n, _ := strconv.ParseInt(id, 10, 64); return n }
 // EnterpriseUser returns the user of the enterprise with id (not deleted,
 // not rolled out), or nil.
 func (s *ReadTx) EnterpriseUser(id string) *User {
-	u := s.Users.ByID[id]
+	u := s.Users.ByID.At(id)
 	if u == nil || u.Deleted() || u.Free {
 		return nil
 	}
@@ -200,16 +204,17 @@ func (s *Tx) UpdateUser(id string, body UpdateUserBody, ne wire.Nullable[notifyA
 		}
 	}
 	delete(s.Users.ByLogin, strings.ToLower(u.Login))
-	body.Apply(u)
+	s.Users.ByID.Update(u.ID, func(u *User) {
+		body.Apply(u)
+		if body.IsPasswordResetRequired != nil {
+			u.IsPasswordResetRequired = *body.IsPasswordResetRequired
+		}
+		if ne.Present {
+			u.NotificationEmail = ne.V.Email // "" when null
+		}
+		u.ModifiedAt = s.NowSec()
+	})
 	s.Users.ByLogin[strings.ToLower(u.Login)] = u
-	if body.IsPasswordResetRequired != nil {
-		u.IsPasswordResetRequired = *body.IsPasswordResetRequired
-	}
-	if ne.Present {
-		u.NotificationEmail = ne.V.Email // "" when null
-	}
-	u.ModifiedAt = s.NowSec()
-	s.Dirty(KUsers, u.ID)
 	if body.Enterprise.Null {
 		s.rollOut(u)
 	}
@@ -240,11 +245,11 @@ func (s *Tx) userLeft(u *User) {
 // of u's trees), in id order.
 func (s *Tx) OwnedTops(u *User) []*Item {
 	var out []*Item
-	for _, it := range s.Items {
+	for _, it := range s.Items.All() {
 		if it.Owner != u {
 			continue
 		}
-		if parent, ok := s.Items[it.ParentID]; ok && parent.Owner == u {
+		if parent, ok := s.Items.Get(it.ParentID); ok && parent.Owner == u {
 			continue
 		}
 		out = append(out, it)
@@ -261,9 +266,8 @@ func (s *Tx) RemoveUser(u *User, owned []*Item) []string {
 		blobs = append(blobs, s.RemoveItem(it)...)
 	}
 	u.SetDeleted()
-	s.Users.Removed[u.ID] = u
-	s.Dirty(KUsers, u.ID)
-	delete(s.Users.ByID, u.ID)
+	s.Users.Removed.Put(u.ID, u)
+	s.Users.ByID.Delete(u.ID)
 	delete(s.Users.ByLogin, strings.ToLower(u.Login))
 	s.Users.Order = wire.RemoveFrom(s.Users.Order, u)
 	s.userLeft(u)
@@ -273,24 +277,26 @@ func (s *Tx) RemoveUser(u *User, owned []*Item) []string {
 
 // DeleteUser serves DELETE /users/{id}: the enterprise user goes, and
 // with force the items they own too (without it, 409 while they own any).
-// The admin, the service account and the caller cannot be deleted. It
-// returns the blobs to delete once the lock is released.
-func (s *Tx) DeleteUser(p *Principal, id string, force bool) ([]string, *wire.Error) {
+// The admin, the service account and the caller cannot be deleted. The
+// blobs of the items are deleted once the change is committed (the
+// outbox).
+func (s *Tx) DeleteUser(p *Principal, id string, force bool) *wire.Error {
 	u := s.EnterpriseUser(id)
 	if u == nil {
-		return nil, wire.NotFound("user")
+		return wire.NotFound("user")
 	}
 	owned := s.OwnedTops(u)
 	switch {
 	case u == p.User || u.Role == UserRoleAdmin || u == s.App:
-		return nil, wire.Errorf(wire.StatusForbidden, wire.CodeAccessDenied, "The enterprise admin, the service account and the caller cannot be deleted")
+		return wire.Errorf(wire.StatusForbidden, wire.CodeAccessDenied, "The enterprise admin, the service account and the caller cannot be deleted")
 	case len(owned) > 0 && !force:
-		return nil, wire.Errorf(wire.StatusConflict, CodeUserHasContent, "The user still owns content: move it first or delete with force=true")
+		return wire.Errorf(wire.StatusConflict, CodeUserHasContent, "The user still owns content: move it first or delete with force=true")
 	}
 	for _, it := range owned {
 		if aerr := s.PurgeBlocked(it); aerr != nil {
-			return nil, aerr
+			return aerr
 		}
 	}
-	return s.RemoveUser(u, owned), nil
+	s.out.deleteBlobs(s.RemoveUser(u, owned))
+	return nil
 }

@@ -23,11 +23,11 @@ func (s *Tx) TransferOwnedFolder(p *Principal, fromID, toID string, fields []str
 	if !p.IsAdmin() {
 		return Reply{}, wire.Errorf(wire.StatusForbidden, wire.CodeAccessDenied, "Only an admin transfers a user's files")
 	}
-	from, ok := s.Users.ByID[fromID]
+	from, ok := s.Users.ByID.Get(fromID)
 	if !ok || from.Deleted() {
 		return Reply{}, wire.NotFound("user")
 	}
-	to, ok := s.Users.ByID[toID]
+	to, ok := s.Users.ByID.Get(toID)
 	if !ok || to.Deleted() {
 		return Reply{}, wire.NotFound("user")
 	}
@@ -49,13 +49,13 @@ func (s *Tx) TransferOwnedFolder(p *Principal, fromID, toID string, fields []str
 		CreatedAt: now, ModifiedAt: now, ContentCreatedAt: now, ContentModifiedAt: now,
 	}
 	s.AddItem(f)
-	s.dirtyItem(f)
 	for _, it := range slices.Clone(s.Children(RootID, from)) {
-		it.ParentID = f.ID
-		it.ModBy = p.User
+		s.Items.Update(it.ID, func(it *Item) {
+			it.ParentID = f.ID
+			it.ModBy = p.User
+		})
 		s.setOwnerTree(it, to) // items_update.go: files the item anew
 		s.Folders.Sync(it)
-		s.dirtyItem(it)
 	}
 	return Reply{wire.StatusOK, s.Render(f, fields, p)}, nil
 }

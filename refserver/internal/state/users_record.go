@@ -144,7 +144,7 @@ func (s *Tx) RenderUser(u *User, fields []string, used int64) map[string]any {
 // (trashed ones too: they still take space).
 func (s *Tx) SpaceUsed() map[*User]int64 {
 	used := map[*User]int64{}
-	for _, it := range s.Items {
+	for _, it := range s.Items.All() {
 		for _, v := range it.Versions {
 			used[it.Owner] += v.Blob.Size
 		}

@@ -19,54 +19,51 @@ type Watermark struct {
 
 // watermarkState is the server's state for watermarks on files and folders, reached only through a transaction.
 type watermarkState struct {
-	ByItem map[string]*Watermark
+	ByItem Table[*Watermark]
 }
 
 // InitWatermarks prepares the (empty) state of watermarks on files and
 // folders; called by InitResources, and to empty the state before a
 // restore.
 func (s *Tx) InitWatermarks() {
-	s.Watermarks = watermarkState{ByItem: map[string]*Watermark{}}
+	s.Watermarks = watermarkState{ByItem: newTable[*Watermark](s.Env, KWatermarks)}
 }
 
 // watermarkItemPurged drops the watermark of an item deleted for good.
 func (s *Tx) watermarkItemPurged(it *Item) {
-	delete(s.Watermarks.ByItem, it.ID)
-	s.Dirty(KWatermarks, it.ID)
+	s.Watermarks.ByItem.Delete(it.ID)
 }
 
 // applyWatermarkTo gives it a watermark, or refreshes the one it has
 // (modified_at); created reports a new one.
 func (s *Tx) applyWatermarkTo(it *Item) (wm *Watermark, created bool) {
 	now := s.NowSec()
-	wm, ok := s.Watermarks.ByItem[it.ID]
+	wm, ok := s.Watermarks.ByItem.Get(it.ID)
 	if !ok {
 		wm = &Watermark{CreatedAt: now}
-		s.Watermarks.ByItem[it.ID] = wm
+		s.Watermarks.ByItem.Put(it.ID, wm)
 	}
-	wm.ModifiedAt = now
-	s.Dirty(KWatermarks, it.ID)
+	s.Watermarks.ByItem.Update(it.ID, func(wm *Watermark) { wm.ModifiedAt = now })
 	return wm, !ok
 }
 
 // removeWatermarkFrom removes the watermark of it, reporting whether it had
 // one.
 func (s *Tx) removeWatermarkFrom(it *Item) bool {
-	if _, ok := s.Watermarks.ByItem[it.ID]; !ok {
+	if _, ok := s.Watermarks.ByItem.Get(it.ID); !ok {
 		return false
 	}
-	delete(s.Watermarks.ByItem, it.ID)
-	s.Dirty(KWatermarks, it.ID)
+	s.Watermarks.ByItem.Delete(it.ID)
 	return true
 }
 
 // watermarkInfo is the watermark_info field of a file or folder.
 func (s *Tx) watermarkInfo(it *Item) map[string]any {
-	_, own := s.Watermarks.ByItem[it.ID]
+	_, own := s.Watermarks.ByItem.Get(it.ID)
 	inherited := false
 	if !own {
 		for f := range s.ancestors(it) {
-			if _, inherited = s.Watermarks.ByItem[f.ID]; inherited {
+			if _, inherited = s.Watermarks.ByItem.Get(f.ID); inherited {
 				break
 			}
 		}
@@ -103,7 +100,7 @@ func (s *Tx) GetWatermark(id string, p *Principal, typ string) (Reply, *wire.Err
 	if aerr != nil {
 		return Reply{}, aerr
 	}
-	wm, ok := s.Watermarks.ByItem[it.ID]
+	wm, ok := s.Watermarks.ByItem.Get(it.ID)
 	if !ok {
 		return Reply{}, wire.NotFound("watermark")
 	}

@@ -8,10 +8,10 @@ import (
 
 // fireWebhooks queues the deliveries an event triggers.
 func (s *Tx) fireWebhooks(e *Event) {
-	if len(s.Webhooks.ByID) == 0 || e.ItemID == "" {
+	if s.Webhooks.ByID.Len() == 0 || e.ItemID == "" {
 		return
 	}
-	it := s.Items[e.ItemID]
+	it := s.Items.At(e.ItemID)
 	if it == nil {
 		return
 	}
@@ -30,14 +30,14 @@ func (s *Tx) fireWebhooks(e *Event) {
 // (paths.go). Changes with no event of their own (a collaboration
 // accepted, a purge) call it directly.
 func (s *Tx) fireTrigger(it *Item, trigger string, by *User, source json.RawMessage) {
-	if len(s.Webhooks.ByID) == 0 {
+	if s.Webhooks.ByID.Len() == 0 {
 		return
 	}
 	above := map[string]bool{it.ID: true}
 	for f := range s.ancestors(it) { // tree.go
 		above[f.ID] = true
 	}
-	for _, hook := range s.Webhooks.ByID {
+	for _, hook := range s.Webhooks.ByID.All() {
 		if !above[hook.targetID] || !slices.Contains(hook.triggers, trigger) {
 			continue
 		}
@@ -53,7 +53,7 @@ func (s *Tx) fireTrigger(it *Item, trigger string, by *User, source json.RawMess
 				src = RecordJSON(rec)
 			}
 		}
-		s.QueueHook(hook, trigger, by, src)
+		s.out.deliver(newDelivery(hook, trigger, by, src))
 	}
 }
 
@@ -67,11 +67,11 @@ type recWebhook struct {
 
 // WebhookKeys lists the ids of the webhooks, sorted: the keys of their
 // persisted records.
-func (s *ReadTx) WebhookKeys() []string { return SortedKeys(s.Webhooks.ByID) }
+func (s *ReadTx) WebhookKeys() []string { return s.Webhooks.ByID.Keys() }
 
 // WebhookRec is the persisted record of webhook id, false when it is gone.
 func (s *ReadTx) WebhookRec(id string) (recWebhook, bool) {
-	w, ok := s.Webhooks.ByID[id]
+	w, ok := s.Webhooks.ByID.Get(id)
 	if !ok {
 		return recWebhook{}, false
 	}
@@ -86,7 +86,7 @@ func (s *Tx) LoadWebhook(id string, r recWebhook) error {
 	if err != nil {
 		return err
 	}
-	s.Webhooks.ByID[id] = &Webhook{ID: id, targetID: r.TargetID, targetType: r.TargetType, Address: r.Address,
-		triggers: r.Triggers, createdBy: by, createdAt: r.CreatedAt}
+	s.Webhooks.ByID.Put(id, &Webhook{ID: id, targetID: r.TargetID, targetType: r.TargetType, Address: r.Address,
+		triggers: r.Triggers, createdBy: by, createdAt: r.CreatedAt})
 	return nil
 }

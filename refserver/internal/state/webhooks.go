@@ -103,12 +103,12 @@ type Webhook struct {
 
 // webhookState is the server's webhooks, reached only through a transaction.
 type webhookState struct {
-	ByID map[string]*Webhook
+	ByID Table[*Webhook]
 }
 
 // InitWebhooks prepares the (empty) state of webhooks; called by
 // InitResources, and to empty the state before a restore.
-func (s *Tx) InitWebhooks() { s.Webhooks = webhookState{ByID: map[string]*Webhook{}} }
+func (s *Tx) InitWebhooks() { s.Webhooks = webhookState{ByID: newTable[*Webhook](s.Env, KWebhooks)} }
 
 // CreatorID is the id of the user who created the webhook (its owner).
 func (w *Webhook) CreatorID() string { return w.createdBy.ID }
@@ -182,7 +182,7 @@ func (s *Tx) webhookTarget(p *Principal, id, typ string) (*Item, *wire.Error) {
 
 // duplicateWebhook returns the user's other webhook on the target, if any.
 func (s *Tx) duplicateWebhook(u *User, targetID string, skip *Webhook) *Webhook {
-	for _, w := range s.Webhooks.ByID {
+	for _, w := range s.Webhooks.ByID.All() {
 		if w != skip && w.createdBy == u && w.targetID == targetID {
 			return w
 		}
@@ -216,7 +216,7 @@ func (s *Tx) addWebhook(p *Principal, targetID, targetType, address string, trig
 		return nil, wire.Errorf(wire.StatusConflict, wire.CodeConflict, "A webhook for this target and user already exists")
 	}
 	n := 0
-	for _, o := range s.Webhooks.ByID {
+	for _, o := range s.Webhooks.ByID.All() {
 		if o.createdBy == p.User {
 			n++
 		}
@@ -226,14 +226,13 @@ func (s *Tx) addWebhook(p *Principal, targetID, targetType, address string, trig
 	}
 	hook := &Webhook{ID: s.NewID(), targetID: it.ID, targetType: it.Typ, Address: address,
 		triggers: triggers, createdBy: p.User, createdAt: s.NowSec()}
-	s.Webhooks.ByID[hook.ID] = hook
-	s.Dirty(KWebhooks, hook.ID)
+	s.Webhooks.ByID.Put(hook.ID, hook)
 	return hook, nil
 }
 
 // OwnWebhook returns the webhook with id that p created.
 func (s *Tx) OwnWebhook(id string, p *Principal) (*Webhook, *wire.Error) {
-	hook, ok := s.Webhooks.ByID[id]
+	hook, ok := s.Webhooks.ByID.Get(id)
 	if !ok || !ValidID(id) || hook.createdBy != p.User {
 		return nil, wire.NotFound("webhook")
 	}
@@ -288,28 +287,28 @@ func (s *Tx) editWebhook(id string, p *Principal, body *WebhookBody) (*Webhook, 
 			return nil, aerr
 		}
 	}
-	hook.targetID, hook.targetType, hook.triggers = targetID, targetType, triggers
-	if body.Address != nil {
-		hook.Address = *body.Address
-	}
-	s.Dirty(KWebhooks, hook.ID)
+	s.Webhooks.ByID.Update(hook.ID, func(hook *Webhook) {
+		hook.targetID, hook.targetType, hook.triggers = targetID, targetType, triggers
+		if body.Address != nil {
+			hook.Address = *body.Address
+		}
+	})
 	return hook, nil
 }
 
 // RemoveWebhook deletes hook; one with the WEBHOOK.DELETED trigger is told
 // so (by is who deleted it).
 func (s *Tx) RemoveWebhook(hook *Webhook, by *User) {
-	delete(s.Webhooks.ByID, hook.ID)
-	s.Dirty(KWebhooks, hook.ID)
+	s.Webhooks.ByID.Delete(hook.ID)
 	if slices.Contains(hook.triggers, "WEBHOOK.DELETED") {
-		s.QueueHook(hook, "WEBHOOK.DELETED", by, hook.Record())
+		s.out.deliver(newDelivery(hook, "WEBHOOK.DELETED", by, hook.Record()))
 	}
 }
 
 // WebhooksPage is a marker page of p's webhooks, by id.
 func (s *Tx) WebhooksPage(p *Principal, q wire.Page) map[string]any {
 	var own []*Webhook
-	for _, hook := range s.Webhooks.ByID {
+	for _, hook := range s.Webhooks.ByID.All() {
 		if hook.createdBy == p.User {
 			own = append(own, hook)
 		}

@@ -117,9 +117,8 @@ func (s *Tx) CreateWebLink(p *Principal, body CreateWebLinkBody, name string, de
 	}
 	s.AddItem(wl)
 	if parent != nil {
-		parent.touch(now, nil)
+		s.touchItem(parent, now, nil)
 	}
-	s.dirtyItem(wl, parent)
 	return Reply{wire.StatusOK, s.Render(wl, fields, p)}, nil
 }
 
@@ -193,32 +192,31 @@ func (s *Tx) UpdateWebLink(p *Principal, id string, body UpdateWebLinkBody, now 
 		}
 	}
 	if moving {
-		if old, ok := s.Items[wl.ParentID]; ok {
-			old.touch(now, nil)
-			s.dirtyItem(old)
+		if old, ok := s.Items.Get(wl.ParentID); ok {
+			s.touchItem(old, now, nil)
 		}
-		if parent, ok := s.Items[target]; ok {
-			parent.touch(now, nil)
-			s.dirtyItem(parent)
+		if parent, ok := s.Items.Get(target); ok {
+			s.touchItem(parent, now, nil)
 		}
-	}
-	wl.ParentID, wl.Owner, wl.Name = target, owner, name
-	if body.URL != nil {
-		wl.URL = *body.URL
-	}
-	if body.Description != nil {
-		wl.Description = *body.Description
 	}
 	hadLink := wl.Link != nil
-	switch {
-	case removeLink:
-		wl.Link = nil
-	case link != nil:
-		wl.Link = link.Merge(wl.Link)
-	}
-	setCollections(wl)
-	wl.touch(now, p.User)
-	s.dirtyItem(wl)
+	s.Items.Update(wl.ID, func(wl *Item) {
+		wl.ParentID, wl.Owner, wl.Name = target, owner, name
+		if body.URL != nil {
+			wl.URL = *body.URL
+		}
+		if body.Description != nil {
+			wl.Description = *body.Description
+		}
+		switch {
+		case removeLink:
+			wl.Link = nil
+		case link != nil:
+			wl.Link = link.Merge(wl.Link)
+		}
+		setCollections(wl)
+		wl.touch(now, p.User)
+	})
 	s.sharedLinkEvent(wl, p.User, hadLink, removeLink, link != nil)
 	return Reply{wire.StatusOK, s.Render(wl, fields, p)}, nil
 }

@@ -72,29 +72,25 @@ type ZipEntry struct {
 
 // zipDownloadState is the server's state for zip downloads, reached only through a transaction.
 type zipDownloadState struct {
-	ByID map[string]*ZipDownload
+	ByID Table[*ZipDownload]
 }
 
 // InitZipDownloads prepares the (empty) state of zip downloads; called by
 // InitResources, and to empty the state before a restore.
 func (s *Tx) InitZipDownloads() {
-	s.Zips = zipDownloadState{ByID: map[string]*ZipDownload{}}
+	s.Zips = zipDownloadState{ByID: newTable[*ZipDownload](s.Env, KZipDownloads)}
 }
 
 // AddZipDownload files an archive (a new one, or one restored).
 func (s *Tx) AddZipDownload(z *ZipDownload) {
-	s.Zips.ByID[z.ID] = z
-	s.Dirty(KZipDownloads, z.ID)
+	s.Zips.ByID.Put(z.ID, z)
 }
 
 // dropStaleZips forgets archives whose URLs can no longer be used.
 func (s *Tx) dropStaleZips(now time.Time) {
-	for id, z := range s.Zips.ByID {
-		if z.State == "" && now.After(z.ExpiresAt) || z.State != "" && z.State != ZipInProgress && now.After(z.StartedAt.Add(zipStatusLifetime)) {
-			delete(s.Zips.ByID, id)
-			s.Dirty(KZipDownloads, id)
-		}
-	}
+	s.Zips.ByID.DeleteWhere(func(z *ZipDownload) bool {
+		return z.State == "" && now.After(z.ExpiresAt) || z.State != "" && z.State != ZipInProgress && now.After(z.StartedAt.Add(zipStatusLifetime))
+	})
 }
 
 // ZipRequestItem is one item of a POST /zip_downloads body.
@@ -191,12 +187,12 @@ func (s *Tx) zipFileCount(p *Principal, it *Item, limit int) int {
 // afterwards); a user sends at most zipUserConcurrent at once, the
 // enterprise zipEnterpriseConcurrent (429).
 func (s *Tx) StartZipDownload(id string) (*ZipDownload, []ZipEntry, *wire.Error) {
-	z, ok := s.Zips.ByID[id]
+	z, ok := s.Zips.ByID.Get(id)
 	if !ok || z.State != "" {
 		return nil, nil, wire.NotFound("zip_download")
 	}
 	mine, all := 0, 0
-	for _, o := range s.Zips.ByID {
+	for _, o := range s.Zips.ByID.All() {
 		if o.State == ZipInProgress {
 			all++
 			if o.User == z.User {
@@ -214,27 +210,28 @@ func (s *Tx) StartZipDownload(id string) (*ZipDownload, []ZipEntry, *wire.Error)
 	}
 	p := &Principal{Kind: z.Kind, User: z.User}
 	var entries []ZipEntry
-	z.SkippedFiles, z.SkippedFolders = 0, 0
-	for _, top := range z.Items {
-		it, ok := s.Items[top.ID]
-		if !ok || it.Trashed() || !s.Can(p, it, ActDownload) {
-			if top.Typ == "folder" {
-				z.SkippedFolders++
-			} else {
-				z.SkippedFiles++
+	s.Zips.ByID.Update(z.ID, func(z *ZipDownload) {
+		z.SkippedFiles, z.SkippedFolders = 0, 0
+		for _, top := range z.Items {
+			it, ok := s.Items.Get(top.ID)
+			if !ok || it.Trashed() || !s.Can(p, it, ActDownload) {
+				if top.Typ == "folder" {
+					z.SkippedFolders++
+				} else {
+					z.SkippedFiles++
+				}
+				continue
 			}
-			continue
+			entries = s.zipEntries(p, z, it, top.Name, entries)
 		}
-		entries = s.zipEntries(p, z, it, top.Name, entries)
-	}
-	z.Total = z.SkippedFiles
-	for _, e := range entries {
-		if !e.Dir {
-			z.Total++
+		z.Total = z.SkippedFiles
+		for _, e := range entries {
+			if !e.Dir {
+				z.Total++
+			}
 		}
-	}
-	z.State, z.StartedAt, z.Downloaded = ZipInProgress, s.NowSec(), 0
-	s.Dirty(KZipDownloads, z.ID)
+		z.State, z.StartedAt, z.Downloaded = ZipInProgress, s.NowSec(), 0
+	})
 	return z, entries, nil
 }
 
@@ -264,37 +261,31 @@ func (s *Tx) zipEntries(p *Principal, z *ZipDownload, it *Item, name string, out
 // ZipFileSent counts a file of archive id sent (ok) or skipped (its
 // content gone meanwhile).
 func (s *Tx) ZipFileSent(id string, ok bool) {
-	z, found := s.Zips.ByID[id]
-	if !found {
-		return
-	}
-	if ok {
-		z.Downloaded++
-	} else {
-		z.SkippedFiles++
-	}
-	s.Dirty(KZipDownloads, z.ID)
+	s.Zips.ByID.Update(id, func(z *ZipDownload) {
+		if ok {
+			z.Downloaded++
+		} else {
+			z.SkippedFiles++
+		}
+	})
 }
 
 // FinishZipDownload ends the sending of archive id: succeeded, or failed
 // (the client went away, the store failed).
 func (s *Tx) FinishZipDownload(id string, ok bool) {
-	z, found := s.Zips.ByID[id]
-	if !found {
-		return
-	}
-	z.State = ZipFailed
-	if ok {
-		z.State = ZipSucceeded
-	}
-	s.Dirty(KZipDownloads, z.ID)
+	s.Zips.ByID.Update(id, func(z *ZipDownload) {
+		z.State = ZipFailed
+		if ok {
+			z.State = ZipSucceeded
+		}
+	})
 }
 
 // ZipDownloadStatus serves GET /zip_downloads/{id}/status
 // (getZipDownloadStatus): the counts of an archive of p's whose download
 // started in the last 12 hours; 404 otherwise.
 func (s *Tx) ZipDownloadStatus(p *Principal, id string) (Reply, *wire.Error) {
-	z, ok := s.Zips.ByID[id]
+	z, ok := s.Zips.ByID.Get(id)
 	if !ok || z.State == "" || z.User != p.User || s.Now().After(z.StartedAt.Add(zipStatusLifetime)) {
 		return Reply{}, wire.NotFound("zip_download")
 	}
