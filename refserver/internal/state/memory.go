@@ -3,13 +3,16 @@ package state
 import (
 	"log/slog"
 	"time"
+
+	"github.com/contentapi/cms/refserver/internal/blob"
 )
 
 // NewMemory returns a state on env held only in memory, ready to change:
 // its item indexes, the enterprise's principals (InitPrincipals) and the
 // empty state of every resource (InitResources), with no persistence and
-// no webhook delivery (env.QueueHook may stay nil). A nil env.Now is the
-// system clock and a nil env.Log discards. It is what the server's rooms
+// no webhook delivery (env.Deliver may stay nil). A nil env.Now is the
+// system clock, a nil env.Log discards and a nil env.Store is a blob store
+// in memory. It is what the server's rooms
 // (internal/governance, internal/metadata) are exercised on without HTTP;
 // refserver's newServer builds its state in the same steps, with OAuth
 // between the principals and the resources.
@@ -19,6 +22,9 @@ func NewMemory(env *Env) (*State, error) {
 	}
 	if env.Log == nil {
 		env.Log = slog.New(slog.DiscardHandler)
+	}
+	if env.Store == nil {
+		env.Store = blob.NewMemory()
 	}
 	st := New(env)
 	var err error
