@@ -11,7 +11,8 @@ import (
 // object's id. Adding state to the server means adding a kind here, its
 // record type and codec (internal/persist, or beside the state's own type
 // here), its entry in refserver's recordKinds (persist_records.go), and a
-// dirty mark where the state changes; the persistence tests then cover it.
+// table in the model (newTable) through which every write marks the record;
+// the persistence tests (TestEveryKindSurvivesARestart) then cover it.
 type KindID uint8
 
 // The kinds, in restore order: a kind's records may point only to kinds
