@@ -33,21 +33,9 @@ fi
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
-work=$(mktemp -d)
-pids=()
-
-cleanup() {
-	local pid
-	for pid in "${pids[@]}"; do
-		kill "$pid" 2>/dev/null || true
-	done
-	for pid in "${pids[@]}"; do
-		wait "$pid" 2>/dev/null || true
-	done
-	rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'echo "browser: interrupted" >&2; exit 124' INT TERM
+# shellcheck source=../lib.sh
+. "$here/../lib.sh"
+conformance_scratch browser
 
 for tool in go node npm; do
 	if ! command -v "$tool" >/dev/null; then
