@@ -61,6 +61,17 @@ func writeJSONBytes(w http.ResponseWriter, status int, b []byte) {
 	_, _ = w.Write(b)
 }
 
+// writeBytes writes b as a response of the given status and content type,
+// with its length. b may be shared (a cached placeholder image): it is
+// copied, never kept, by a writer that holds answers.
+func writeBytes(w http.ResponseWriter, status int, contentType string, b []byte) {
+	h := w.Header()
+	h.Set("Content-Type", contentType)
+	h.Set("Content-Length", strconv.Itoa(len(b)))
+	w.WriteHeader(status)
+	_, _ = w.Write(b)
+}
+
 // codeForStatus is the standard code for a status, used by injected faults
 // and by failures that have no more specific code.
 func codeForStatus(status int) string {

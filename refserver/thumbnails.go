@@ -85,10 +85,7 @@ func (s *Server) getThumbnail(f thumb.Format) handlerFunc {
 func (s *Server) writeThumb(w http.ResponseWriter, f thumb.Format, data []byte, st thumb.Status) error {
 	switch st {
 	case thumb.Ready:
-		w.Header().Set("Content-Type", f.ContentType())
-		w.Header().Set("Content-Length", strconv.Itoa(len(data)))
-		w.WriteHeader(http.StatusOK)
-		_, _ = w.Write(data)
+		writeBytes(w, http.StatusOK, f.ContentType(), data)
 		return nil
 	case thumb.Failed:
 		w.Header().Set("Location", s.placeholderURL(f))
@@ -172,11 +169,8 @@ func (s *Server) getRepresentationContent(w http.ResponseWriter, r *http.Request
 func (s *Server) servePlaceholder(f thumb.Format) handlerFunc {
 	data := thumb.Placeholder(f, thumb.MaxSide)
 	return func(w http.ResponseWriter, r *http.Request, _ *state.Principal) error {
-		w.Header().Set("Content-Type", f.ContentType())
 		w.Header().Set("Cache-Control", "public, max-age=86400")
-		w.Header().Set("Content-Length", strconv.Itoa(len(data)))
-		w.WriteHeader(http.StatusOK)
-		_, _ = w.Write(data)
+		writeBytes(w, http.StatusOK, f.ContentType(), data)
 		return nil
 	}
 }
