@@ -46,7 +46,7 @@ func (s *Server) uploadAvatar(w http.ResponseWriter, r *http.Request, p *state.P
 	)
 	fail := func(e error) error {
 		if found {
-			s.deleteBlobs(r, []string{pic.ID})
+			s.dropUnreferenced(r, pic.ID)
 		}
 		return e
 	}

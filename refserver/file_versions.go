@@ -111,13 +111,13 @@ func (s *Server) promoteFileVersion(w http.ResponseWriter, r *http.Request, p *s
 	nodes := []state.CopyNode{{Src: &state.Item{Typ: "file", ID: id}, Blob: v.Blob}}
 	blobs, err := s.st.CopyBlobs(r.Context(), nodes)
 	if err != nil {
-		s.deleteBlobs(r, blobs)
+		s.dropUnreferenced(r, blobs...)
 		return err
 	}
 	if err := s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
 		return tx.PromoteVersionTx(p, id, *body.ID, nodes[0].Copied, fields)
 	}); err != nil {
-		s.deleteBlobs(r, blobs)
+		s.dropUnreferenced(r, blobs...)
 		return err
 	}
 	return nil

@@ -1,11 +1,9 @@
 package refserver
 
 import (
-	"context"
 	"net/http"
 	"strings"
 
-	"github.com/contentapi/cms/refserver/internal/persist"
 	"github.com/contentapi/cms/refserver/internal/state"
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
@@ -211,17 +209,4 @@ func (s *Server) deleteFolder(w http.ResponseWriter, r *http.Request, p *state.P
 	}
 	w.WriteHeader(http.StatusNoContent)
 	return nil
-}
-
-// deleteBlobs removes blobs from the store after the state no longer
-// refers to them.
-func (s *Server) deleteBlobs(r *http.Request, ids []string) {
-	if persist.QueueBlobDeletes(s.st, ids) {
-		return // deleted once the state without them is committed (persist.go)
-	}
-	for _, id := range ids {
-		if err := s.st.Store.Delete(context.WithoutCancel(r.Context()), id); err != nil {
-			s.st.Log.Warn("deleting blob", "blob", id, "err", err)
-		}
-	}
 }

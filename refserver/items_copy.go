@@ -62,13 +62,13 @@ func (s *Server) copyItem(w http.ResponseWriter, r *http.Request, p *state.Princ
 	}
 	blobs, err := s.st.CopyBlobs(r.Context(), nodes)
 	if err != nil {
-		s.deleteBlobs(r, blobs)
+		s.dropUnreferenced(r, blobs...)
 		return err
 	}
 	if err := s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
 		return tx.AddCopyTx(p, nodes, *body.Parent.ID, name, fields)
 	}); err != nil {
-		s.deleteBlobs(r, blobs)
+		s.dropUnreferenced(r, blobs...)
 		return err
 	}
 	return nil

@@ -1,6 +1,9 @@
 package refserver
 
 import (
+	"context"
+	"net/http"
+
 	"github.com/contentapi/cms/refserver/internal/blob"
 )
 
@@ -40,4 +43,19 @@ func NewDirStore(dir string) (Store, error) {
 		return nil, err
 	}
 	return d, nil
+}
+
+// dropUnreferenced deletes at once content that no transaction ever named:
+// a failed upload's or copy's blobs (the change was refused, so the state
+// is as before), a session's finished content that lost to an abort, an
+// avatar that was refused. No commit can name them, so there is none to
+// wait for and they do not go through a transaction's outbox, which is
+// for content the state stops naming (a small blob a commit is taking is
+// deleted by the next one, SmallBlobs.Delete).
+func (s *Server) dropUnreferenced(r *http.Request, ids ...string) {
+	for _, id := range ids {
+		if err := s.st.Store.Delete(context.WithoutCancel(r.Context()), id); err != nil {
+			s.st.Log.Warn("deleting blob", "blob", id, "err", err)
+		}
+	}
 }

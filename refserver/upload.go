@@ -1,7 +1,6 @@
 package refserver
 
 import (
-	"context"
 	"io"
 	"mime"
 	"net/http"
@@ -79,7 +78,7 @@ func (s *Server) readUpload(r *http.Request, attrs any, attrsOptional bool, vali
 	)
 	fail := func(e error) (BlobInfo, error) {
 		if haveFile {
-			_ = s.st.Store.Delete(context.WithoutCancel(r.Context()), blob.ID)
+			s.dropUnreferenced(r, blob.ID)
 		}
 		return BlobInfo{}, e
 	}
@@ -188,7 +187,7 @@ func (s *Server) uploadFile(w http.ResponseWriter, r *http.Request, p *state.Pri
 	if err := s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
 		return tx.CreateFileTx(p, *attrs.Parent.ID, *attrs.Name, blob, created, modified, fields)
 	}); err != nil {
-		s.deleteBlobs(r, []string{blob.ID})
+		s.dropUnreferenced(r, blob.ID)
 		return err
 	}
 	return nil
@@ -240,7 +239,7 @@ func (s *Server) uploadNewVersion(w http.ResponseWriter, r *http.Request, p *sta
 	if err := s.change(w, func(tx *state.Tx) (state.Reply, *wire.Error) {
 		return tx.AddVersionTx(p, id, ifMatch, name, blob, modified, fields)
 	}); err != nil {
-		s.deleteBlobs(r, []string{blob.ID})
+		s.dropUnreferenced(r, blob.ID)
 		return err
 	}
 	return nil

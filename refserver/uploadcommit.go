@@ -218,7 +218,7 @@ func (s *Server) finishContent(r *http.Request, ss *state.Session, sum string) (
 	var live bool
 	s.st.Update(func(tx *state.Tx) { live = tx.KeepFinalContent(ss, blob) })
 	if !live {
-		s.deleteBlobs(r, []string{blob.ID})
+		s.dropUnreferenced(r, blob.ID)
 		return BlobInfo{}, wire.NotFound("upload session") // aborted meanwhile
 	}
 	return blob, nil

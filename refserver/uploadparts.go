@@ -45,7 +45,6 @@ func (s *Server) uploadPart(w http.ResponseWriter, r *http.Request, p *state.Pri
 		s.st.Update(func(tx *state.Tx) {
 			slot, aerr = tx.ReservePart(p, r.PathValue("session_id"), cr, r.ContentLength, wantSHA1)
 		})
-		s.dropContent(r, slot.Stale)
 		if aerr != nil {
 			return aerr
 		}

@@ -111,33 +111,15 @@ func (s *Server) createVersionUploadSession(w http.ResponseWriter, r *http.Reque
 	})
 }
 
-// dropContent discards the content of a session that ended without a
-// commit. It runs outside any transaction.
-func (s *Server) dropContent(r *http.Request, ss *state.Session) {
-	if ss == nil {
-		return
-	}
-	if err := ss.Asm.Discard(); err != nil {
-		s.st.Log.Warn("discarding upload session content", "session", ss.ID, "err", err)
-	}
-	if ss.Final != nil {
-		s.deleteBlobs(r, []string{ss.Final.ID})
-	}
-}
-
 // withSession runs fn on p's session in a transaction.
 func (s *Server) withSession(r *http.Request, p *state.Principal, fn func(tx *state.Tx, ss *state.Session) *wire.Error) *wire.Error {
-	var (
-		stale *state.Session
-		aerr  *wire.Error
-	)
+	var aerr *wire.Error
 	s.st.Update(func(tx *state.Tx) {
 		var ss *state.Session
-		if ss, stale, aerr = tx.Session(p, r.PathValue("session_id")); aerr == nil {
+		if ss, aerr = tx.Session(p, r.PathValue("session_id")); aerr == nil {
 			aerr = fn(tx, ss)
 		}
 	})
-	s.dropContent(r, stale)
 	return aerr
 }
 
@@ -154,15 +136,12 @@ func (s *Server) getUploadSession(w http.ResponseWriter, r *http.Request, p *sta
 // abortUploadSession serves DELETE .../upload_sessions/{id}: 204; the parts
 // are discarded and the session is gone.
 func (s *Server) abortUploadSession(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
-	var ended *state.Session
 	if aerr := s.withSession(r, p, func(tx *state.Tx, ss *state.Session) *wire.Error {
 		tx.EndSession(ss, state.SessionAborted, "")
-		ended = ss
 		return nil
 	}); aerr != nil {
 		return aerr
 	}
-	s.dropContent(r, ended)
 	w.WriteHeader(http.StatusNoContent)
 	return nil
 }

@@ -1,6 +1,10 @@
 package state
 
-import "context"
+import (
+	"context"
+
+	"github.com/contentapi/cms/refserver/internal/blob"
+)
 
 // Delivery is a webhook payload to deliver, taken in the transaction
 // that fired it (it leaves after the lock is released): the webhook's id,
@@ -28,6 +32,14 @@ type outbox struct {
 	deliveries []Delivery
 	wake       bool
 	blobs      []string // content no record names any more
+	discards   []endedContent
+}
+
+// endedContent is the assembly of an upload session that ended without a
+// commit, to discard.
+type endedContent struct {
+	session string
+	asm     blob.Assembly
 }
 
 func (o *outbox) deliver(d Delivery) { o.deliveries = append(o.deliveries, d) }
@@ -48,7 +60,20 @@ func (o *outbox) queueBlobs(p *Persister) {
 	}
 }
 
-func (o *outbox) empty() bool { return len(o.deliveries) == 0 && !o.wake && len(o.blobs) == 0 }
+// dropContent discards the content of ss, a session that ended without a
+// commit (aborted, or expired), once the transaction that dropped it is
+// committed: its assembly, and the blob a commit that did not complete
+// finished. Before that commit the session's records still name them.
+func (o *outbox) dropContent(ss *Session) {
+	o.discards = append(o.discards, endedContent{ss.ID, ss.Asm})
+	if ss.Final != nil {
+		o.deleteBlobs([]string{ss.Final.ID})
+	}
+}
+
+func (o *outbox) empty() bool {
+	return len(o.deliveries) == 0 && !o.wake && len(o.blobs) == 0 && len(o.discards) == 0
+}
 
 // release sends out once every mark numbered up to mark is committed (at
 // once without persistence, or when there is nothing to send). It runs
@@ -68,7 +93,7 @@ func (s *State) release(out *outbox, mark uint64) {
 
 // send does the work of an outbox whose commit is durable: it wakes the
 // long polls (a new Wake channel for the next ones), starts the
-// deliveries and deletes the blobs. It takes the state's lock briefly (after a flush's, as the
+// deliveries, deletes the blobs and discards the ended sessions' content. It takes the state's lock briefly (after a flush's, as the
 // lock order wants: a flush's Settle may call it).
 func (s *State) send(o outbox) {
 	if o.wake {
@@ -85,6 +110,11 @@ func (s *State) send(o outbox) {
 	for _, id := range o.blobs {
 		if err := s.Store.Delete(context.Background(), id); err != nil {
 			s.Log.Warn("deleting blob", "blob", id, "err", err)
+		}
+	}
+	for _, d := range o.discards {
+		if err := d.asm.Discard(); err != nil {
+			s.Log.Warn("discarding upload session content", "session", d.session, "err", err)
 		}
 	}
 }

@@ -39,9 +39,14 @@ type EndedPart struct {
 	SHA1 string
 }
 
-// EndSession removes a session and keeps its description.
+// EndSession removes a session and keeps its description; the content of
+// one that ends without a commit is discarded once the transaction is
+// committed (the outbox).
 func (s *Tx) EndSession(ss *Session, state SessionState, fileID string) {
 	s.dropSession(ss)
+	if state != SessionCommitted {
+		s.out.dropContent(ss) // a commit made its content a version
+	}
 	s.Ended.Put(ss.ID, DescribeSession(ss, state, fileID))
 }
 

@@ -82,9 +82,8 @@ func CheckPartRange(ss *Session, cr wire.ContentRange) *wire.Error {
 
 // PartSlot is what ReservePart found for a part upload.
 type PartSlot struct {
-	// Session is p's live session; Stale an expired one ReservePart
-	// dropped, whose content the caller deletes once the lock is released.
-	Session, Stale *Session
+	// Session is p's live session.
+	Session *Session
 	// Old is the part stored at the offset: the upload is a repeat, whose
 	// bytes are only checked against it.
 	Old *UploadPart
@@ -106,7 +105,7 @@ func (s *Tx) ReservePart(p *Principal, sessionID string, cr wire.ContentRange, c
 	var slot PartSlot
 	var aerr *wire.Error
 	size := cr.Last - cr.First + 1
-	if slot.Session, slot.Stale, aerr = s.Session(p, sessionID); aerr != nil {
+	if slot.Session, aerr = s.Session(p, sessionID); aerr != nil {
 		return slot, aerr
 	}
 	ss := slot.Session

@@ -149,18 +149,19 @@ func (s *Tx) CreateVersionUploadSession(p *Principal, id string, name string, si
 }
 
 // Session returns p's live session. An unknown, expired or foreign session
-// is 404. An expired session is dropped and returned as
-// stale, for refserver's dropContent once the transaction ends.
-func (s *Tx) Session(p *Principal, id string) (ss, stale *Session, aerr *wire.Error) {
+// is 404. An expired session is dropped, its content discarded once the
+// transaction is committed.
+func (s *Tx) Session(p *Principal, id string) (*Session, *wire.Error) {
 	ss, ok := s.Sessions.Get(id)
 	if !ok || ss.Owner != p.User {
-		return nil, nil, wire.NotFound("upload session")
+		return nil, wire.NotFound("upload session")
 	}
 	if !s.Now().Before(ss.ExpiresAt) {
 		s.dropSession(ss)
-		return nil, ss, wire.NotFound("upload session")
+		s.out.dropContent(ss)
+		return nil, wire.NotFound("upload session")
 	}
-	return ss, nil, nil
+	return ss, nil
 }
 
 // newPartID is 8 upper-case hex characters, unique in the session.
