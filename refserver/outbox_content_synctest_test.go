@@ -98,4 +98,3 @@ func TestEndedSessionContentLeavesAfterCommit(t *testing.T) {
 		})
 	}
 }
-
