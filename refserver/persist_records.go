@@ -1,14 +1,19 @@
 package refserver
 
 import (
+	"github.com/contentapi/cms/refserver/internal/oauth/oauthrec"
 	"github.com/contentapi/cms/refserver/internal/persist"
 	"github.com/contentapi/cms/refserver/internal/state"
 )
 
 // recordKinds is the table of kinds, indexed by state.KindID, bound to s.
 func (s *Server) recordKinds() []persist.Kind {
+	apps, access, refresh, codes, jtis := persist.OAuthKinds(func() oauthrec.Records[*state.Principal] { return s.oauth.Records() })
 	return []persist.Kind{
-		state.KMeta:            persist.KindOf("meta", s.metaKeys, persist.MetaRec, s.loadMeta, nil),
+		state.KMeta: persist.MetaKind(persist.FixedTokens{
+			AdminToken: s.opts.AdminToken, UserToken: s.opts.UserToken, AppToken: s.opts.AppToken,
+			WebhookPrimaryKey: s.opts.WebhookPrimaryKey, WebhookSecondaryKey: s.opts.WebhookSecondaryKey,
+		}),
 		state.KUsers:           persist.KindOf("users", persist.UserKeys, persist.UserRec, persist.LoadUser, persist.UsersLoaded),
 		state.KItems:           persist.KindOf("items", persist.ItemKeys, persist.ItemRec, persist.LoadItem, nil).Detached(),
 		state.KVersions:        persist.KindOf("file_versions", persist.VersionKeys, persist.VersionRec, persist.LoadVersion, persist.VersionsLoaded),
@@ -17,7 +22,7 @@ func (s *Server) recordKinds() []persist.Kind {
 		state.KEnded:           persist.KindOf("ended_sessions", persist.EndedKeys, persist.EndedRec, persist.LoadEnded, nil),
 		state.KTasks:           persist.KindOf("tasks", persist.TaskKeys, persist.TaskRec, persist.LoadTask, persist.TasksLoaded),
 		state.KWatermarks:      persist.KindOf("watermarks", persist.WatermarkKeys, persist.WatermarkRec, persist.LoadWatermark, nil),
-		state.KMetadata:        persist.KindOf("metadata", s.metadataKeys, persist.MetadataRec, persist.LoadMetadata, nil),
+		state.KMetadata:        persist.KindOf("metadata", persist.MetadataKeys, persist.MetadataRec, persist.LoadMetadata, nil),
 		state.KTemplates:       persist.KindOf("metadata_templates", persist.TemplateKeys, persist.TemplateRec, persist.LoadTemplate, persist.TemplatesLoaded),
 		state.KInstances:       persist.KindOf("metadata_instances", persist.InstanceKeys, persist.InstanceRec, persist.LoadInstance, persist.InstancesLoaded),
 		state.KRetPolicies:     persist.KindOf("retention_policies", persist.RetPolicyKeys, persist.RetPolicyRec, persist.LoadRetPolicy, nil),
@@ -29,18 +34,18 @@ func (s *Server) recordKinds() []persist.Kind {
 		state.KGroups:          persist.KindOf("groups", persist.GroupKeys, persist.GroupRec, persist.LoadGroup, nil),
 		state.KMemberships:     persist.KindOf("group_memberships", persist.MembershipKeys, persist.MembershipRec, persist.LoadMembership, nil),
 		state.KPins:            persist.KindOf("device_pins", persist.PinKeys, persist.PinRec, persist.LoadPin, nil),
-		state.KApps:            persist.KindOf("oauth_apps", s.appKeys, s.appRec, s.loadApp, nil),
-		state.KAccessTokens:    persist.KindOf("oauth_access_tokens", s.accessKeys, s.accessRec, s.loadAccess, nil),
-		state.KRefreshTokens:   persist.KindOf("oauth_refresh_tokens", s.refreshKeys, s.refreshRec, s.loadRefresh, nil),
-		state.KAuthCodes:       persist.KindOf("oauth_codes", s.codeKeys, s.codeRec, s.loadCode, nil),
-		state.KJWTIDs:          persist.KindOf("oauth_jwt_ids", s.jtiKeys, s.jtiRec, s.loadJTI, nil),
-		state.KCollabs:         persist.KindOf("collaborations", (*state.ReadTx).CollabKeys, (*state.ReadTx).CollabRec, (*state.Tx).LoadCollab, nil),
-		state.KComments:        persist.KindOf("comments", (*state.ReadTx).CommentKeys, (*state.ReadTx).CommentRec, (*state.Tx).LoadComment, (*state.Tx).CommentsLoaded),
-		state.KWebhooks:        persist.KindOf("webhooks", (*state.ReadTx).WebhookKeys, (*state.ReadTx).WebhookRec, (*state.Tx).LoadWebhook, nil),
+		state.KApps:            apps,
+		state.KAccessTokens:    access,
+		state.KRefreshTokens:   refresh,
+		state.KAuthCodes:       codes,
+		state.KJWTIDs:          jtis,
+		state.KCollabs:         persist.KindOf("collaborations", persist.CollabKeys, persist.CollabRec, persist.LoadCollab, nil),
+		state.KComments:        persist.KindOf("comments", persist.CommentKeys, persist.CommentRec, persist.LoadComment, persist.CommentsLoaded),
+		state.KWebhooks:        persist.KindOf("webhooks", persist.WebhookKeys, persist.WebhookRec, persist.LoadWebhook, nil),
 		state.KEmailAliases:    persist.KindOf("email_aliases", persist.EmailAliasKeys, persist.EmailAliasRec, persist.LoadEmailAlias, nil),
 		state.KInvites:         persist.KindOf("invites", persist.InviteKeys, persist.InviteRec, persist.LoadInvite, nil),
 		state.KFileRequests:    persist.KindOf("file_requests", persist.FileRequestKeys, persist.FileRequestRec, persist.LoadFileRequest, nil),
-		state.KCascadePolicies: persist.KindOf("metadata_cascade_policies", persist.CascadeKeys, persist.CascadeRec, persist.LoadCascade, (*state.Tx).CascadesLoaded),
+		state.KCascadePolicies: persist.KindOf("metadata_cascade_policies", persist.CascadeKeys, persist.CascadeRec, persist.LoadCascade, persist.CascadesLoaded),
 		state.KAvatars:         persist.KindOf("avatars", persist.AvatarKeys, persist.AvatarRec, persist.LoadAvatar, nil),
 		state.KFolderLocks:     persist.KindOf("folder_locks", persist.FolderLockKeys, persist.FolderLockRec, persist.LoadFolderLock, nil),
 		state.KFavorites:       persist.KindOf("collections", persist.FavoritesKeys, persist.FavoritesRec, persist.LoadFavorites, nil),
@@ -80,30 +85,3 @@ func (s *Server) clearState(tx *state.Tx) {
 	tx.InitRecentItems()
 	tx.InitZipDownloads()
 }
-
-func (s *Server) metaKeys(*state.ReadTx) []string { return []string{state.MetaKey} }
-
-// loadMeta restores the ids and keys. A token that Options gave wins over
-// the stored one (and is stored by the first flush); the others are the
-// stored ones, so that clients keep working across a restart.
-func (s *Server) loadMeta(tx *state.Tx, _ string, r persist.RecMeta) error {
-	s.st.EnterpriseID, s.st.SignKey, tx.NextID = r.EnterpriseID, r.SignKey, r.NextID
-	for _, t := range []struct {
-		opt    *string
-		fixed  string
-		stored string
-	}{
-		{&s.st.Cfg.AdminToken, s.opts.AdminToken, r.AdminToken},
-		{&s.st.Cfg.UserToken, s.opts.UserToken, r.UserToken},
-		{&s.st.Cfg.AppToken, s.opts.AppToken, r.AppToken},
-		{&s.st.Cfg.WebhookPrimaryKey, s.opts.WebhookPrimaryKey, r.WebhookPrimaryKey},
-		{&s.st.Cfg.WebhookSecondaryKey, s.opts.WebhookSecondaryKey, r.WebhookSecondaryKey},
-	} {
-		if t.fixed == "" && t.stored != "" {
-			*t.opt = t.stored
-		}
-	}
-	return nil
-}
-
-func (s *Server) metadataKeys(*state.ReadTx) []string { return []string{state.MetadataKey} }

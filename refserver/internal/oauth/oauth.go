@@ -26,6 +26,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/contentapi/cms/refserver/internal/oauth/oauthrec"
 )
 
 // The grant types and the token type of POST /oauth2/token (grant_type,
@@ -46,50 +48,22 @@ const (
 	maxJWTLifetime       = 60 * time.Second
 )
 
-// App is an application registered for OAuth 2.0 (code flow), client
-// credentials and JWT.
-type App struct {
-	// ClientID and ClientSecret identify the app; Register makes random
-	// ones when empty.
-	ClientID, ClientSecret string
-	// RedirectURIs are the allowed redirect_uri values of the code flow.
-	RedirectURIs []string
-	// PublicKeys are the app's JWT public keys by key id (publicKeyID).
-	PublicKeys map[string]*rsa.PublicKey
-	// NotAuthorized leaves the app unauthorized in the enterprise: client
-	// credentials and JWT answer unauthorized_client.
-	NotAuthorized bool
-}
-
-// Resource is the file or folder a downscoped token is restricted to.
-type Resource struct{ Kind, ID string }
-
-// AccessToken is an access token the service handed out, acting for
-// Subject.
-type AccessToken[S any] struct {
-	Subject  S
-	ClientID string
-	Expires  time.Time
-	Scopes   []string  // nil = full access (not downscoped)
-	Resource *Resource // a downscoped token's item, if any
-	Refresh  string    // the refresh token issued with it, if any
-}
-
-// RefreshToken is an issued refresh token and the access token issued with
-// it.
-type RefreshToken[S any] struct {
-	ClientID string
-	Subject  S
-	Expires  time.Time
-	Access   string
-}
-
-// Code is an authorization code of the code flow.
-type Code[S any] struct {
-	ClientID, RedirectURI string
-	Subject               S
-	Expires               time.Time
-}
+// The records of the service: their types live in oauthrec, which needs
+// no net/http, so that the persistence (internal/persist) encodes them.
+type (
+	// App is an application registered for OAuth 2.0 (oauthrec.App).
+	App = oauthrec.App
+	// Resource is the item a downscoped token is restricted to.
+	Resource = oauthrec.Resource
+	// AccessToken is an access token the service handed out.
+	AccessToken[S any] = oauthrec.AccessToken[S]
+	// RefreshToken is an issued refresh token.
+	RefreshToken[S any] = oauthrec.RefreshToken[S]
+	// Code is an authorization code of the code flow.
+	Code[S any] = oauthrec.Code[S]
+	// Records are the maps of a Service, by key (see Kind).
+	Records[S any] = oauthrec.Records[S]
+)
 
 // Kind names a kind of record, for Config.Mark.
 type Kind int

@@ -4,7 +4,6 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
-	"time"
 )
 
 // Revoke answers POST /oauth2/revoke's form: revoking either token of a
@@ -86,13 +85,4 @@ func (o *Service[S]) Unlock() { o.mu.Unlock() }
 // Records are the service's maps; read or change them only with Lock held.
 func (o *Service[S]) Records() Records[S] {
 	return Records[S]{Apps: o.apps.m, Access: o.access.m, Refresh: o.refresh.m, Codes: o.codes.m, JTIs: o.jtis.m}
-}
-
-// Records are the maps of a Service, by key (see Kind).
-type Records[S any] struct {
-	Apps    map[string]*App
-	Access  map[string]*AccessToken[S]
-	Refresh map[string]*RefreshToken[S]
-	Codes   map[string]*Code[S]
-	JTIs    map[string]time.Time
 }

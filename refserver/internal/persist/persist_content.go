@@ -35,6 +35,45 @@ func MetaRec(s *state.ReadTx, key string) (RecMeta, bool) {
 	}, key == state.MetaKey
 }
 
+// MetaKeys is the key of the one meta record.
+func MetaKeys(*state.ReadTx) []string { return []string{state.MetaKey} }
+
+// FixedTokens are the tokens and webhook keys the server's Options gave
+// ("" for one Options left to the state).
+type FixedTokens struct {
+	AdminToken, UserToken, AppToken        string
+	WebhookPrimaryKey, WebhookSecondaryKey string
+}
+
+// MetaKind is the kind of the server's own record (state.KMeta): a token
+// or key that fixed names wins over the stored one (and is stored by the
+// first flush); the others are the stored ones, so that clients keep
+// working across a restart.
+func MetaKind(fixed FixedTokens) Kind {
+	return KindOf("meta", MetaKeys, MetaRec, fixed.loadMeta, nil)
+}
+
+// loadMeta restores the ids, the signing key and the tokens fixed does
+// not name.
+func (fixed FixedTokens) loadMeta(tx *state.Tx, _ string, r RecMeta) error {
+	tx.EnterpriseID, tx.SignKey, tx.NextID = r.EnterpriseID, r.SignKey, r.NextID
+	for _, t := range []struct {
+		opt           *string
+		fixed, stored string
+	}{
+		{&tx.Cfg.AdminToken, fixed.AdminToken, r.AdminToken},
+		{&tx.Cfg.UserToken, fixed.UserToken, r.UserToken},
+		{&tx.Cfg.AppToken, fixed.AppToken, r.AppToken},
+		{&tx.Cfg.WebhookPrimaryKey, fixed.WebhookPrimaryKey, r.WebhookPrimaryKey},
+		{&tx.Cfg.WebhookSecondaryKey, fixed.WebhookSecondaryKey, r.WebhookSecondaryKey},
+	} {
+		if t.fixed == "" && t.stored != "" {
+			*t.opt = t.stored
+		}
+	}
+	return nil
+}
+
 // InitPrincipalTokens rebuilds the principals from the (restored) tokens.
 func InitPrincipalTokens(s *state.Tx) error {
 	o := &s.Cfg

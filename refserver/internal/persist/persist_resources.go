@@ -115,6 +115,9 @@ type recMetadata struct {
 	Order []string // template ids
 }
 
+// MetadataKeys is the key of the metadata state's one record.
+func MetadataKeys(*state.ReadTx) []string { return []string{state.MetadataKey} }
+
 // MetadataRec is the metadata state's record (key MetadataKey): its
 // counter and template order; false for another key.
 func MetadataRec(s *state.ReadTx, key string) (recMetadata, bool) {

@@ -1,7 +1,9 @@
 package persist
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/contentapi/cms/refserver/internal/blob"
@@ -131,14 +133,22 @@ func CascadeRec(s *state.ReadTx, id string) (recCascade, bool) {
 	return recCascade{FolderID: c.FolderID, TemplateID: c.Tmpl.ID, Seq: c.Seq}, true
 }
 
-// LoadCascade restores policy id (after the templates); the Tx's
-// CascadesLoaded then orders each folder's by creation.
+// LoadCascade restores policy id (after the templates); CascadesLoaded
+// then orders each folder's by creation.
 func LoadCascade(s *state.Tx, id string, r recCascade) error {
 	t := s.Metadata.ByID.At(r.TemplateID)
 	if t == nil {
 		return fmt.Errorf("cascade policy %s: unknown template %s", id, r.TemplateID)
 	}
 	s.AddCascadePolicy(&state.CascadePolicy{ID: id, FolderID: r.FolderID, Tmpl: t, Seq: r.Seq})
+	return nil
+}
+
+// CascadesLoaded orders each folder's restored policies by creation.
+func CascadesLoaded(s *state.Tx) error {
+	for _, cs := range s.Cascades.ByFolder {
+		slices.SortFunc(cs, func(a, b *state.CascadePolicy) int { return cmp.Compare(a.Seq, b.Seq) })
+	}
 	return nil
 }
 

@@ -557,55 +557,42 @@ func (s *Tx) ListPendingCollaborations(p *Principal, q wire.Page, fields []strin
 		func(c *Collab) any { return PickFields(s.CollabRecord(c), fields, "type", "id") })}, nil
 }
 
-// recCollab is a collaboration.
-type recCollab struct {
-	Item, User, Group, InviteEmail, Role, Status string
-	AccessOnly, CanViewPath                      bool
-	ExpiresAt, CreatedAt, ModifiedAt, AckAt      time.Time
-	CreatedBy                                    string
-	GrantedSeq                                   int64 `json:",omitzero"`
+// CollabFields is a collaboration as plain data: what the persistence
+// stores (internal/persist builds its record from it) and gives back on a
+// restore (RestoreCollab).
+type CollabFields struct {
+	ID                                      string
+	Item                                    *Item
+	User                                    *User  // nil for a group or an e-mail invitation
+	Group                                   *Group // nil for a user
+	InviteEmail, Role, Status               string
+	AccessOnly, CanViewPath                 bool
+	ExpiresAt, CreatedAt, ModifiedAt, AckAt time.Time
+	CreatedBy                               *User
+	GrantedSeq                              int64
 }
 
-// CollabKeys lists the ids of the collaborations, sorted: the keys of
-// their persisted records.
-func (s *ReadTx) CollabKeys() []string { return s.collabs.byID.Keys() }
+// CollabIDs lists the ids of the collaborations, sorted.
+func (s *ReadTx) CollabIDs() []string { return s.collabs.byID.Keys() }
 
-// CollabRec is the persisted record of collaboration id, false when it is
-// gone.
-func (s *ReadTx) CollabRec(id string) (recCollab, bool) {
+// CollabFields is collaboration id as plain data, false when it is gone.
+func (s *ReadTx) CollabFields(id string) (CollabFields, bool) {
 	c, ok := s.collabs.byID.Get(id)
 	if !ok {
-		return recCollab{}, false
+		return CollabFields{}, false
 	}
-	r := recCollab{Item: c.item.ID, User: Uid(c.user), InviteEmail: c.inviteEmail, Role: c.role, Status: c.status,
-		AccessOnly: c.accessOnly, CanViewPath: c.canViewPath, ExpiresAt: Utc(c.expiresAt), CreatedAt: Utc(c.createdAt),
-		ModifiedAt: Utc(c.modifiedAt), AckAt: Utc(c.ackAt), CreatedBy: Uid(c.createdBy), GrantedSeq: c.grantedSeq}
-	if c.group != nil {
-		r.Group = c.group.ID
-	}
-	return r, true
+	return CollabFields{ID: c.id, Item: c.item, User: c.user, Group: c.group, InviteEmail: c.inviteEmail,
+		Role: c.role, Status: c.status, AccessOnly: c.accessOnly, CanViewPath: c.canViewPath,
+		ExpiresAt: c.expiresAt, CreatedAt: c.createdAt, ModifiedAt: c.modifiedAt, AckAt: c.ackAt,
+		CreatedBy: c.createdBy, GrantedSeq: c.grantedSeq}, true
 }
 
-// LoadCollab restores collaboration id from its record, on a restore
-// (after the items, users and groups it points to).
-func (s *Tx) LoadCollab(id string, r recCollab) error {
-	it, ok := s.Items.Get(r.Item)
-	if !ok {
-		return ErrString("refserver: collaboration " + id + " on a missing item " + r.Item)
-	}
-	us, err := s.UsersByRef(r.User, r.CreatedBy)
-	if err != nil {
-		return err
-	}
-	c := &Collab{id: id, item: it, user: us[0], inviteEmail: r.InviteEmail, role: r.Role, status: r.Status,
-		accessOnly: r.AccessOnly, canViewPath: r.CanViewPath, expiresAt: r.ExpiresAt, createdBy: us[1],
-		createdAt: r.CreatedAt, modifiedAt: r.ModifiedAt, ackAt: r.AckAt, grantedSeq: r.GrantedSeq}
-	if r.Group != "" {
-		if c.group = s.Groups.ByID.At(r.Group); c.group == nil {
-			return ErrString("refserver: collaboration " + id + " of a missing group " + r.Group)
-		}
-	}
-	s.collabs.byID.Put(id, c)
-	s.collabs.byItem[it.ID] = append(s.collabs.byItem[it.ID], c)
-	return nil
+// RestoreCollab files a collaboration given back by the persistence, on
+// a restore (after the items, users and groups it points to).
+func (s *Tx) RestoreCollab(f CollabFields) {
+	c := &Collab{id: f.ID, item: f.Item, user: f.User, group: f.Group, inviteEmail: f.InviteEmail, role: f.Role,
+		status: f.Status, accessOnly: f.AccessOnly, canViewPath: f.CanViewPath, expiresAt: f.ExpiresAt,
+		createdBy: f.CreatedBy, createdAt: f.CreatedAt, modifiedAt: f.ModifiedAt, ackAt: f.AckAt, grantedSeq: f.GrantedSeq}
+	s.collabs.byID.Put(c.id, c)
+	s.collabs.byItem[c.item.ID] = append(s.collabs.byItem[c.item.ID], c)
 }

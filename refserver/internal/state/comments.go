@@ -219,50 +219,45 @@ func (s *Tx) ListFileComments(p *Principal, id string, q wire.Page, fields []str
 		func(c *Comment) any { return PickFields(s.CommentRecord(c), fields, "type", "id") })}, nil
 }
 
-// recComment is a comment.
-type recComment struct {
-	File, ReplyTo, Message, Tagged, By string
-	CreatedAt, ModifiedAt              time.Time
+// CommentFields is a comment as plain data: what the persistence stores
+// (internal/persist builds its record from it) and gives back on a
+// restore (RestoreComment).
+type CommentFields struct {
+	ID                       string
+	File                     *Item
+	ReplyTo, Message, Tagged string
+	By                       *User
+	CreatedAt, ModifiedAt    time.Time
 }
 
-// CommentKeys lists the ids of the comments, sorted: the keys of their
-// persisted records.
-func (s *ReadTx) CommentKeys() []string { return s.comments.byID.Keys() }
+// CommentIDs lists the ids of the comments, sorted.
+func (s *ReadTx) CommentIDs() []string { return s.comments.byID.Keys() }
 
-// CommentRec is the persisted record of comment id, false when it is gone.
-func (s *ReadTx) CommentRec(id string) (recComment, bool) {
+// CommentFields is comment id as plain data, false when it is gone.
+func (s *ReadTx) CommentFields(id string) (CommentFields, bool) {
 	c, ok := s.comments.byID.Get(id)
 	if !ok {
-		return recComment{}, false
+		return CommentFields{}, false
 	}
-	return recComment{File: c.file.ID, ReplyTo: c.replyTo, Message: c.message, Tagged: c.tagged, By: Uid(c.by),
-		CreatedAt: Utc(c.createdAt), ModifiedAt: Utc(c.modifiedAt)}, true
+	return CommentFields{ID: c.id, File: c.file, ReplyTo: c.replyTo, Message: c.message, Tagged: c.tagged, By: c.by,
+		CreatedAt: c.createdAt, ModifiedAt: c.modifiedAt}, true
 }
 
-// LoadComment restores comment id from its record, on a restore (after
-// the items and users it points to); CommentsLoaded orders them.
-func (s *Tx) LoadComment(id string, r recComment) error {
-	f, ok := s.Items.Get(r.File)
-	if !ok {
-		return ErrString("refserver: comment " + id + " on a missing file " + r.File)
-	}
-	by, err := s.UserByRef(r.By)
-	if err != nil {
-		return err
-	}
-	c := &Comment{id: id, file: f, replyTo: r.ReplyTo, message: r.Message, tagged: r.Tagged, by: by,
-		createdAt: r.CreatedAt, modifiedAt: r.ModifiedAt}
-	s.comments.byID.Put(id, c)
-	return nil
+// RestoreComment keeps a comment given back by the persistence, on a
+// restore (after the items and users it points to); IndexComments then
+// files them by file.
+func (s *Tx) RestoreComment(f CommentFields) {
+	s.comments.byID.Put(f.ID, &Comment{id: f.ID, file: f.File, replyTo: f.ReplyTo, message: f.Message, tagged: f.Tagged,
+		by: f.By, createdAt: f.CreatedAt, modifiedAt: f.ModifiedAt})
 }
 
-// CommentsLoaded orders each file's comments by creation (ids grow).
-func (s *Tx) CommentsLoaded() error {
+// IndexComments files every comment under its file, oldest first (ids
+// grow): once a restore has given them all back.
+func (s *Tx) IndexComments() {
 	for _, c := range s.comments.byID.All() {
 		s.comments.byFile[c.file.ID] = append(s.comments.byFile[c.file.ID], c)
 	}
 	for _, list := range s.comments.byFile {
 		slices.SortFunc(list, func(a, b *Comment) int { return wire.CompareIDs(a.id, b.id) })
 	}
-	return nil
 }

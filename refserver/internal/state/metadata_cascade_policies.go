@@ -1,7 +1,6 @@
 package state
 
 import (
-	"cmp"
 	"maps"
 	"slices"
 
@@ -59,18 +58,10 @@ func (s *Tx) InitCascadePolicies() {
 }
 
 // AddCascadePolicy files a policy (a new one, or a restored one:
-// CascadesLoaded then puts each folder's in creation order).
+// internal/persist's CascadesLoaded then puts each folder's in creation order).
 func (s *Tx) AddCascadePolicy(c *CascadePolicy) {
 	s.Cascades.ByID.Put(c.ID, c)
 	s.Cascades.ByFolder[c.FolderID] = append(s.Cascades.ByFolder[c.FolderID], c)
-}
-
-// CascadesLoaded orders each folder's restored policies by creation.
-func (s *Tx) CascadesLoaded() error {
-	for _, cs := range s.Cascades.ByFolder {
-		slices.SortFunc(cs, func(a, b *CascadePolicy) int { return cmp.Compare(a.Seq, b.Seq) })
-	}
-	return nil
 }
 
 func (s *Tx) removeCascadePolicy(c *CascadePolicy) {

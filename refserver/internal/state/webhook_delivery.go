@@ -3,7 +3,6 @@ package state
 import (
 	"encoding/json"
 	"slices"
-	"time"
 )
 
 // fireWebhooks queues the deliveries an event triggers.
@@ -55,38 +54,4 @@ func (s *Tx) fireTrigger(it *Item, trigger string, by *User, source json.RawMess
 		}
 		s.out.deliver(newDelivery(hook, trigger, by, src))
 	}
-}
-
-// recWebhook is a webhook.
-type recWebhook struct {
-	TargetID, TargetType, Address string
-	Triggers                      []string
-	CreatedBy                     string
-	CreatedAt                     time.Time
-}
-
-// WebhookKeys lists the ids of the webhooks, sorted: the keys of their
-// persisted records.
-func (s *ReadTx) WebhookKeys() []string { return s.Webhooks.ByID.Keys() }
-
-// WebhookRec is the persisted record of webhook id, false when it is gone.
-func (s *ReadTx) WebhookRec(id string) (recWebhook, bool) {
-	w, ok := s.Webhooks.ByID.Get(id)
-	if !ok {
-		return recWebhook{}, false
-	}
-	return recWebhook{TargetID: w.targetID, TargetType: w.targetType, Address: w.Address, Triggers: w.triggers,
-		CreatedBy: Uid(w.createdBy), CreatedAt: Utc(w.createdAt)}, true
-}
-
-// LoadWebhook restores webhook id from its record, on a restore (after
-// the users it points to).
-func (s *Tx) LoadWebhook(id string, r recWebhook) error {
-	by, err := s.UserByRef(r.CreatedBy)
-	if err != nil {
-		return err
-	}
-	s.Webhooks.ByID.Put(id, &Webhook{ID: id, targetID: r.TargetID, targetType: r.TargetType, Address: r.Address,
-		triggers: r.Triggers, createdBy: by, createdAt: r.CreatedAt})
-	return nil
 }

@@ -110,6 +110,29 @@ type webhookState struct {
 // InitResources, and to empty the state before a restore.
 func (s *Tx) InitWebhooks() { s.Webhooks = webhookState{ByID: newTable[*Webhook](s.Env, KWebhooks)} }
 
+// WebhookFields is a webhook as plain data: what the persistence stores
+// (internal/persist builds its record from it) and gives back on a
+// restore (RestoreWebhook).
+type WebhookFields struct {
+	ID, TargetID, TargetType, Address string
+	Triggers                          []string
+	CreatedBy                         *User
+	CreatedAt                         time.Time
+}
+
+// Fields is w as plain data.
+func (w *Webhook) Fields() WebhookFields {
+	return WebhookFields{ID: w.ID, TargetID: w.targetID, TargetType: w.targetType, Address: w.Address,
+		Triggers: w.triggers, CreatedBy: w.createdBy, CreatedAt: w.createdAt}
+}
+
+// RestoreWebhook keeps a webhook given back by the persistence, on a
+// restore (after the users it points to).
+func (s *Tx) RestoreWebhook(f WebhookFields) {
+	s.Webhooks.ByID.Put(f.ID, &Webhook{ID: f.ID, targetID: f.TargetID, targetType: f.TargetType, Address: f.Address,
+		triggers: f.Triggers, createdBy: f.CreatedBy, createdAt: f.CreatedAt})
+}
+
 // CreatorID is the id of the user who created the webhook (its owner).
 func (w *Webhook) CreatorID() string { return w.createdBy.ID }
 
