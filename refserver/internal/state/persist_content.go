@@ -6,7 +6,11 @@ import (
 	"strings"
 )
 
-// Records of the server itself, its users, items and upload sessions.
+// The records of the server itself, of versions and of upload session
+// parts: their keys, and the setters that mark them. The keys live here,
+// not with the codecs in internal/persist, because the state marks these
+// records by key (the meta record when an id is taken, a version through
+// changeVersion, a part as it lands).
 
 // MetaKey is the key of the one KMeta record (ids, tokens, signing key).
 const MetaKey = "server"

@@ -6,7 +6,9 @@ import (
 
 // Events are stored one record each, keyed by their position (zero-padded,
 // so the bucket's order is the stream's), plus the head position, which
-// outlives the events dropped from the history.
+// outlives the events dropped from the history. The keys live here, not
+// with the codec in internal/persist, because the state marks an event's
+// record and the head's by key as it records the event.
 
 // EventHeadKey is the key of the record of the head position in the
 // events bucket.

@@ -9,8 +9,11 @@ import (
 
 // KindID is a kind of persisted record: one bbolt bucket, keyed by the
 // object's id. Adding state to the server means adding a kind here, its
-// record type and codec (internal/persist, or beside the state's own type
-// here), its entry in refserver's recordKinds (persist_records.go), and a
+// record type and codec in internal/persist (the only home of codecs: a
+// type whose fields are unexported gives a plain view and a restore
+// operation, as Collab does with CollabFields and RestoreCollab), its
+// entry in refserver's recordKinds (persist_records.go), which names only
+// package persist, and a
 // table in the model (newTable) through which every write marks the record;
 // the persistence tests (TestEveryKindSurvivesARestart) then cover it.
 type KindID uint8
