@@ -26,8 +26,9 @@ import (
 // (the transaction's type says it); at most maxHandMarks functions under
 // internal/ mark a record by hand, each saying why; the state and the rooms on it
 // (metadata, persist) import no net/http, not even through another
-// package, and the state no bbolt; and the rooms import nothing of the
-// server.
+// package, and the state no bbolt; the rooms import nothing of the
+// server; and the record codecs live in internal/persist only
+// (checkCodecsHome).
 func TestHouseRules(t *testing.T) {
 	t.Parallel()
 	files, err := filepath.Glob("*.go")
@@ -117,6 +118,8 @@ func TestHouseRules(t *testing.T) {
 	if handMarks > maxHandMarks {
 		t.Errorf("%d functions under internal/ mark records by hand, at most %d may: write records through their tables", handMarks, maxHandMarks)
 	}
+
+	checkCodecsHome(t, fset)
 
 	if testing.Short() {
 		return
@@ -279,5 +282,97 @@ func TestStateFileName(t *testing.T) {
 	t.Parallel()
 	if StateFileName != persist.StateFileName {
 		t.Errorf("StateFileName %q, internal/persist writes %q", StateFileName, persist.StateFileName)
+	}
+}
+
+// codecName is the name of a record codec's function: a key listing
+// (…Keys), an encoding (…Rec), a restore (Load…, load…) or a kind's final
+// step (…Loaded).
+var codecName = regexp.MustCompile(`^(Load|load)[A-Z]|(Keys|Rec|Loaded)$`)
+
+// checkCodecsHome fails when a record codec lives outside internal/persist:
+// a function named like a codec (codecName) that takes a transaction
+// (state.Tx or state.ReadTx), in this package or under internal/; or a
+// function value in the kinds table (recordKinds) that is not package
+// persist's.
+func checkCodecsHome(t *testing.T, fset *token.FileSet) {
+	t.Helper()
+	takesTx := func(fd *ast.FuncDecl) bool {
+		var fields []*ast.Field
+		if fd.Recv != nil {
+			fields = append(fields, fd.Recv.List...)
+		}
+		fields = append(fields, fd.Type.Params.List...)
+		for _, f := range fields {
+			if star, ok := f.Type.(*ast.StarExpr); ok {
+				var name string
+				switch x := star.X.(type) {
+				case *ast.Ident:
+					name = x.Name
+				case *ast.SelectorExpr:
+					name = x.Sel.Name
+				}
+				if name == "Tx" || name == "ReadTx" {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	var paths []string
+	top, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths = append(paths, top...)
+	err = filepath.WalkDir("internal", func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".go") && filepath.Dir(path) != filepath.Join("internal", "persist") {
+			paths = append(paths, path)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range paths {
+		if strings.HasSuffix(path, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok {
+				continue
+			}
+			if codecName.MatchString(fd.Name.Name) && takesTx(fd) {
+				t.Errorf("%s: %s looks like a record codec; codecs live in internal/persist (the state gives plain views and restore operations)", fset.Position(fd.Pos()), fd.Name.Name)
+			}
+			if fd.Name.Name != "recordKinds" {
+				continue
+			}
+			ast.Inspect(fd.Body, func(n ast.Node) bool {
+				switch n := n.(type) {
+				case *ast.FuncLit:
+					t.Errorf("%s: a function literal in the kinds table; its codecs are package persist's", fset.Position(n.Pos()))
+				case *ast.CallExpr:
+					for _, arg := range n.Args {
+						switch a := arg.(type) {
+						case *ast.Ident:
+							if a.Name != "nil" {
+								t.Errorf("%s: the kinds table passes %s; its codecs are package persist's", fset.Position(a.Pos()), a.Name)
+							}
+						case *ast.SelectorExpr:
+							if x, ok := a.X.(*ast.Ident); !ok || x.Name != "persist" {
+								t.Errorf("%s: the kinds table passes %s; its codecs are package persist's", fset.Position(a.Pos()), a.Sel.Name)
+							}
+						}
+					}
+				}
+				return true
+			})
+		}
 	}
 }

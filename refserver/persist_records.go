@@ -8,7 +8,7 @@ import (
 
 // recordKinds is the table of kinds, indexed by state.KindID, bound to s.
 func (s *Server) recordKinds() []persist.Kind {
-	apps, access, refresh, codes, jtis := persist.OAuthKinds(func() oauthrec.Records[*state.Principal] { return s.oauth.Records() })
+	apps, access, refresh, codes, jtis := persist.OAuthKinds(oauthRoom{s})
 	return []persist.Kind{
 		state.KMeta: persist.MetaKind(persist.FixedTokens{
 			AdminToken: s.opts.AdminToken, UserToken: s.opts.UserToken, AppToken: s.opts.AppToken,
@@ -85,3 +85,10 @@ func (s *Server) clearState(tx *state.Tx) {
 	tx.InitRecentItems()
 	tx.InitZipDownloads()
 }
+
+// oauthRoom is the server's oauth room, whichever it is (a restore makes
+// a new one), for the persistence of its records.
+type oauthRoom struct{ s *Server }
+
+// Records are the records of the room of the moment.
+func (r oauthRoom) Records() oauthrec.Records[*state.Principal] { return r.s.oauth.Records() }

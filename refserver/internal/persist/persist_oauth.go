@@ -15,13 +15,19 @@ import (
 // code and "<client id>\x00<jti>". The oauth room's lock guards them
 // (Config.Outer); the persistence takes it before the state's lock.
 
-// OAuthRecords returns the records of the server's oauth room: the room
-// of the moment, since a restore makes a new one.
-type OAuthRecords func() oauthrec.Records[*state.Principal]
+// OAuthRoom is the server's oauth room, whose records these are. Records
+// is read at each use: a restore makes a new room.
+type OAuthRoom interface {
+	Records() oauthrec.Records[*state.Principal]
+}
+
+// oauthRecords returns the records of the oauth room of the moment.
+type oauthRecords func() oauthrec.Records[*state.Principal]
 
 // OAuthKinds are the kinds of the oauth room's records, in the order of
 // state.KApps to state.KJWTIDs.
-func OAuthKinds(recs OAuthRecords) (apps, access, refresh, codes, jtis Kind) {
+func OAuthKinds(room OAuthRoom) (apps, access, refresh, codes, jtis Kind) {
+	recs := oauthRecords(room.Records)
 	apps = KindOf("oauth_apps", recs.appKeys, recs.appRec, recs.loadApp, nil)
 	access = KindOf("oauth_access_tokens", recs.accessKeys, recs.accessRec, recs.loadAccess, nil)
 	refresh = KindOf("oauth_refresh_tokens", recs.refreshKeys, recs.refreshRec, recs.loadRefresh, nil)
@@ -38,9 +44,9 @@ type recApp struct {
 	NotAuthorized bool
 }
 
-func (recs OAuthRecords) appKeys(*state.ReadTx) []string { return state.SortedKeys(recs().Apps) }
+func (recs oauthRecords) appKeys(*state.ReadTx) []string { return state.SortedKeys(recs().Apps) }
 
-func (recs OAuthRecords) appRec(_ *state.ReadTx, id string) (recApp, bool) {
+func (recs oauthRecords) appRec(_ *state.ReadTx, id string) (recApp, bool) {
 	a, ok := recs().Apps[id]
 	if !ok {
 		return recApp{}, false
@@ -56,7 +62,7 @@ func (recs OAuthRecords) appRec(_ *state.ReadTx, id string) (recApp, bool) {
 	return r, true
 }
 
-func (recs OAuthRecords) loadApp(_ *state.Tx, id string, r recApp) error {
+func (recs oauthRecords) loadApp(_ *state.Tx, id string, r recApp) error {
 	a := &oauthrec.App{ClientID: id, ClientSecret: r.ClientSecret, RedirectURIs: r.RedirectURIs,
 		PublicKeys: map[string]*rsa.PublicKey{}, NotAuthorized: r.NotAuthorized}
 	for kid, der := range r.PublicKeys {
@@ -84,9 +90,9 @@ type recAccess struct {
 	Refresh              string
 }
 
-func (recs OAuthRecords) accessKeys(*state.ReadTx) []string { return state.SortedKeys(recs().Access) }
+func (recs oauthRecords) accessKeys(*state.ReadTx) []string { return state.SortedKeys(recs().Access) }
 
-func (recs OAuthRecords) accessRec(_ *state.ReadTx, tok string) (recAccess, bool) {
+func (recs oauthRecords) accessRec(_ *state.ReadTx, tok string) (recAccess, bool) {
 	it, ok := recs().Access[tok]
 	if !ok {
 		return recAccess{}, false
@@ -99,7 +105,7 @@ func (recs OAuthRecords) accessRec(_ *state.ReadTx, tok string) (recAccess, bool
 	return r, true
 }
 
-func (recs OAuthRecords) loadAccess(tx *state.Tx, tok string, r recAccess) error {
+func (recs oauthRecords) loadAccess(tx *state.Tx, tok string, r recAccess) error {
 	u, err := tx.UserByRef(r.User)
 	if err != nil {
 		return err
@@ -123,9 +129,9 @@ type recRefresh struct {
 	Expires                time.Time
 }
 
-func (recs OAuthRecords) refreshKeys(*state.ReadTx) []string { return state.SortedKeys(recs().Refresh) }
+func (recs oauthRecords) refreshKeys(*state.ReadTx) []string { return state.SortedKeys(recs().Refresh) }
 
-func (recs OAuthRecords) refreshRec(_ *state.ReadTx, tok string) (recRefresh, bool) {
+func (recs oauthRecords) refreshRec(_ *state.ReadTx, tok string) (recRefresh, bool) {
 	e, ok := recs().Refresh[tok]
 	if !ok {
 		return recRefresh{}, false
@@ -133,7 +139,7 @@ func (recs OAuthRecords) refreshRec(_ *state.ReadTx, tok string) (recRefresh, bo
 	return recRefresh{ClientID: e.ClientID, User: state.Uid(e.Subject.User), Access: e.Access, Expires: state.Utc(e.Expires)}, true
 }
 
-func (recs OAuthRecords) loadRefresh(tx *state.Tx, tok string, r recRefresh) error {
+func (recs oauthRecords) loadRefresh(tx *state.Tx, tok string, r recRefresh) error {
 	u, err := tx.UserByRef(r.User)
 	if err != nil {
 		return err
@@ -148,9 +154,9 @@ type recCode struct {
 	Expires                     time.Time
 }
 
-func (recs OAuthRecords) codeKeys(*state.ReadTx) []string { return state.SortedKeys(recs().Codes) }
+func (recs oauthRecords) codeKeys(*state.ReadTx) []string { return state.SortedKeys(recs().Codes) }
 
-func (recs OAuthRecords) codeRec(_ *state.ReadTx, code string) (recCode, bool) {
+func (recs oauthRecords) codeRec(_ *state.ReadTx, code string) (recCode, bool) {
 	c, ok := recs().Codes[code]
 	if !ok {
 		return recCode{}, false
@@ -158,7 +164,7 @@ func (recs OAuthRecords) codeRec(_ *state.ReadTx, code string) (recCode, bool) {
 	return recCode{ClientID: c.ClientID, RedirectURI: c.RedirectURI, User: state.Uid(c.Subject.User), Expires: state.Utc(c.Expires)}, true
 }
 
-func (recs OAuthRecords) loadCode(tx *state.Tx, code string, r recCode) error {
+func (recs oauthRecords) loadCode(tx *state.Tx, code string, r recCode) error {
 	u, err := tx.UserByRef(r.User)
 	if err != nil {
 		return err
@@ -169,14 +175,14 @@ func (recs OAuthRecords) loadCode(tx *state.Tx, code string, r recCode) error {
 
 // A used JWT id is stored as its expiry.
 
-func (recs OAuthRecords) jtiKeys(*state.ReadTx) []string { return state.SortedKeys(recs().JTIs) }
+func (recs oauthRecords) jtiKeys(*state.ReadTx) []string { return state.SortedKeys(recs().JTIs) }
 
-func (recs OAuthRecords) jtiRec(_ *state.ReadTx, key string) (time.Time, bool) {
+func (recs oauthRecords) jtiRec(_ *state.ReadTx, key string) (time.Time, bool) {
 	t, ok := recs().JTIs[key]
 	return state.Utc(t), ok
 }
 
-func (recs OAuthRecords) loadJTI(_ *state.Tx, key string, t time.Time) error {
+func (recs oauthRecords) loadJTI(_ *state.Tx, key string, t time.Time) error {
 	recs().JTIs[key] = t
 	return nil
 }
