@@ -32,10 +32,8 @@ func (f filter) active() bool { return len(f.exclude)+len(f.include) > 0 }
 
 // match reports whether the item at rel passes the filter.
 func (f filter) match(rel string, isDir bool) bool {
-	for _, p := range f.exclude {
-		if globMatch(p, rel) {
-			return false
-		}
+	if f.excluded(rel) {
+		return false
 	}
 	if isDir || len(f.include) == 0 {
 		return true
@@ -59,7 +57,10 @@ func (f filter) treeFilter() func(rel string, isDir bool) bool {
 }
 
 // excludedDir reports whether a folder and all it holds are excluded.
-func (f filter) excludedDir(rel string) bool {
+func (f filter) excludedDir(rel string) bool { return f.excluded(rel) }
+
+// excluded reports whether rel matches an --exclude pattern.
+func (f filter) excluded(rel string) bool {
 	for _, p := range f.exclude {
 		if globMatch(p, rel) {
 			return true

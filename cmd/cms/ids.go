@@ -132,26 +132,28 @@ func resolve(ctx context.Context, c *cms.Client, r ref, g guess) (item, error) {
 			return resolveEither(ctx, c, r)
 		}
 	}
+	// The kind is known: refuse the wrong one before any request.
+	if err := wrongKind(kind == kindFolder, g, r); err != nil {
+		return item{}, err
+	}
 	if kind == kindFolder {
-		if g == fileOnly {
-			return item{}, usagef("%s is a folder; a file is needed here", r.raw)
-		}
 		f, _, err := c.Folders.Get(ctx, r.id, nil)
 		return item{folder: f}, err
-	}
-	if g == folderOnly {
-		return item{}, usagef("%s is a file; a folder is needed here", r.raw)
 	}
 	f, _, err := c.Files.Get(ctx, r.id, nil)
 	return item{file: f}, err
 }
 
 // checkKind refuses an item of the wrong kind for the command.
-func checkKind(it item, g guess, r ref) error {
+func checkKind(it item, g guess, r ref) error { return wrongKind(it.folder != nil, g, r) }
+
+// wrongKind is the usage error for a folder (isFolder) or a file where
+// the command needs the other kind, or nil when the kind fits.
+func wrongKind(isFolder bool, g guess, r ref) error {
 	switch {
-	case g == folderOnly && it.folder == nil:
+	case g == folderOnly && !isFolder:
 		return usagef("%s is a file; a folder is needed here", r.raw)
-	case g == fileOnly && it.file == nil:
+	case g == fileOnly && isFolder:
 		return usagef("%s is a folder; a file is needed here", r.raw)
 	}
 	return nil
@@ -255,8 +257,8 @@ func folderID(ctx context.Context, c *cms.Client, arg string) (string, error) {
 		return "", err
 	}
 	if r.path == "" {
-		if r.kind == kindFile {
-			return "", usagef("%s is a file; a folder is needed here", r.raw)
+		if err := wrongKind(r.kind != kindFile, folderOnly, r); err != nil {
+			return "", err
 		}
 		return r.id, nil
 	}
