@@ -111,7 +111,7 @@ func TestDurableServerSyncsBeforeCommit(t *testing.T) {
 	blobOf := func(fileID string) string {
 		tx, end := beginTx(e.s.st)
 		defer end()
-		vs := tx.Items.At(fileID).Versions
+		vs := tx.Items.At("file", fileID).Versions
 		return "file:" + vs[len(vs)-1].Blob.ID + ".blob"
 	}
 	tok := e.s.UserToken()

@@ -37,7 +37,7 @@ func (s *Server) downloadFile(w http.ResponseWriter, r *http.Request, p *state.P
 	s.st.Update(func(tx *state.Tx) {
 		m0 := tx.MarkCount()
 		f, v, notReady, aerr = tx.Download(p, link, id, want)
-		mark = tx.ItemReadWait(m0, id)
+		mark = tx.ItemReadWait(m0, "file", id)
 	})
 	if link == nil { // through a shared link, the answer depends on the link's folder too
 		answersRead(w, mark)

@@ -46,7 +46,7 @@ func (s *Server) getFile(w http.ResponseWriter, r *http.Request, p *state.Princi
 	err := s.change(w, withRepHints(hints, func(tx *state.Tx) (state.Reply, *wire.Error) {
 		m0 := tx.MarkCount()
 		rep, aerr := tx.GetItem(p, rd, state.CollectionQuery{})
-		mark = tx.ItemReadWait(m0, id)
+		mark = tx.ItemReadWait(m0, "file", id)
 		return rep, aerr
 	}))
 	if rd.Link == nil { // through a shared link, the answer depends on the link's folder too

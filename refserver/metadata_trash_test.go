@@ -47,7 +47,7 @@ func TestMetadataReadsSkipTrash(t *testing.T) {
 	q := newQueryEnv(t)
 	c1, c5 := q.idOf("c1"), q.idOf("c5")
 	tx, end := beginTx(q.s.st)
-	sub := tx.Items.At(c5).ParentID
+	sub := tx.Items.At("file", c5).ParentID
 	end()
 	in1 := q.instanceID(c1)
 	require.Equal(t, []string{"c1", "c2", "c3", "c4", "c5", "c6"}, q.queryNames("0"))

@@ -35,7 +35,7 @@ func TestItemReadWaitMarks(t *testing.T) {
 				tx.Dirty(dk.Kind, dk.Key)
 			}
 			last = tx.MarkCount()
-			want = tx.ItemReadWait(m0, id)
+			want = tx.ItemReadWait(m0, "file", id)
 		})
 		return want, last
 	}

@@ -60,7 +60,7 @@ func (s *Server) userPrincipal() (p *state.Principal) {
 func (s *Server) AddFileRequest(folderID string) (string, error) {
 	var fr *state.FileRequest
 	s.st.Update(func(tx *state.Tx) {
-		if f := tx.Items.At(folderID); f != nil && f.Typ == "folder" && !f.Trashed() {
+		if f := tx.Items.At("folder", folderID); f != nil && f.Typ == "folder" && !f.Trashed() {
 			fr = tx.SeedFileRequest(f, f.Owner)
 		}
 	})

@@ -183,6 +183,15 @@ type Options struct {
 	// the managed user's root (FileRequestIDs lists them; AddFileRequest
 	// makes more). The service creates them in its web app only.
 	FileRequests int
+	// SeparateIDSpaces draws folder ids from a counter of their own, apart
+	// from the counter of files and web links (and the other resources),
+	// both starting at the same value, so that a file and a folder can
+	// carry the same id, as on the service, where /files/123 and
+	// /folders/123 are different items. A client test sets it to prove it
+	// never takes a file's id for a folder's (a CLI resolving a bare id, a
+	// cache keyed by id alone). A server resumed from DataDir keeps the
+	// id spaces it was made with, whatever the option says.
+	SeparateIDSpaces bool
 }
 
 // RequestRecord is one request the server received, for wire assertions.
@@ -345,7 +354,7 @@ func newServer(opts Options) (*Server, error) {
 				ContentNotReady: opts.ContentNotReady, LegalHoldReleaseDelay: opts.LegalHoldReleaseDelay,
 				EnterpriseDomains: lowerAll(opts.EnterpriseDomains),
 				EventHistory:      opts.EventHistory, ChunkedMinSize: opts.ChunkedMinSize, PartSize: opts.PartSize,
-				SearchIndexDelay: opts.SearchIndexDelay,
+				SearchIndexDelay: opts.SearchIndexDelay, SeparateIDSpaces: opts.SeparateIDSpaces,
 			},
 			Now:       opts.Now,
 			Log:       opts.Logger,

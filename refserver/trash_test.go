@@ -251,7 +251,7 @@ func TestTrashPurgeFiresHooks(t *testing.T) {
 	require.Equal(t, 204, resp.StatusCode)
 	e.deleteOK(tok, "/folders/"+dir["id"].(string)+"/trash")
 	tx, end := beginTx(e.s.st)
-	_, ok := tx.Items.Get(f["id"].(string))
+	_, ok := tx.Items.Get("file", f["id"].(string))
 	end()
 	assert.False(t, ok, "the folder's content is gone for good")
 	assert.Equal(t, 404, e.getStatus(tok, "/folders/"+dir["id"].(string)+"/trash"))

@@ -183,7 +183,7 @@ func BenchmarkRecentItems(b *testing.B) {
 		b.ReportAllocs()
 		i := 0
 		for b.Loop() {
-			s.st.Update(func(tx *state.Tx) { tx.ItemEvent(state.EvItemDownload, tx.Items.At(ids[i%len(ids)]), tx.User) })
+			s.st.Update(func(tx *state.Tx) { tx.ItemEvent(state.EvItemDownload, tx.Items.At("file", ids[i%len(ids)]), tx.User) })
 			i++
 		}
 	})

@@ -22,9 +22,9 @@ import (
 )
 
 // rewritingProxy stands in front of the API root at target: it rewrites
-// request paths with path and response bodies with body (either may be
-// nil), and returns the root to use instead of target.
-func rewritingProxy(t *testing.T, target string, path func(string) string, body func(reqPath string, b []byte) []byte) string {
+// response bodies with body, and returns the root to use instead of
+// target.
+func rewritingProxy(t *testing.T, target string, body func(reqPath string, b []byte) []byte) string {
 	t.Helper()
 	u, err := url.Parse(target)
 	require.NoError(t, err)
@@ -32,16 +32,10 @@ func rewritingProxy(t *testing.T, target string, path func(string) string, body 
 		Rewrite: func(r *httputil.ProxyRequest) {
 			r.SetURL(&url.URL{Scheme: u.Scheme, Host: u.Host})
 			r.Out.URL.Path = r.In.URL.Path
-			if path != nil {
-				r.Out.URL.Path = path(r.In.URL.Path)
-			}
 			r.Out.URL.RawPath = ""
 			r.Out.Host = u.Host
 		},
 		ModifyResponse: func(resp *http.Response) error {
-			if body == nil {
-				return nil
-			}
 			b, err := io.ReadAll(resp.Body)
 			resp.Body.Close()
 			if err != nil {
@@ -59,37 +53,47 @@ func rewritingProxy(t *testing.T, target string, path func(string) string, body 
 	return ps.URL + u.Path
 }
 
-// twinIDs makes a file and a folder in the root and, through a proxy,
-// lets the folder answer under the file's id too: the two id spaces of the
-// service meet, as they do on Box (the reference server draws both from
-// one counter). It returns the CLI pointed at the proxy, the shared id and
-// the folder's real id.
-func twinIDs(t *testing.T) (*cli, *cms.Client, string, string) {
-	srv := cmstest.NewServer(t, cmstest.Options{})
+// twinIDs makes, on a server whose files and folders have id spaces of
+// their own (Options.SeparateIDSpaces), as on Box, a folder and a file in
+// the root that share an id, and returns the CLI, a client and the id.
+// A file draws two ids (its own, its version's), a folder one: folders
+// are made until their counter meets the files'.
+func twinIDs(t *testing.T) (*cli, *cms.Client, string) {
+	srv := cmstest.NewServer(t, cmstest.Options{SeparateIDSpaces: true})
 	api := srv.Client(t)
 	ctx := context.Background()
-	folder, _, err := api.Folders.Create(ctx, &cms.CreateFolderRequest{Name: "precious", Parent: cms.FolderRef{ID: "0"}}, nil)
-	require.NoError(t, err)
-	file, _, err := api.Files.Upload(ctx, "0", "scratch.txt", strings.NewReader("scratch"), 7, nil)
-	require.NoError(t, err)
-	c := newCLI(t, srv)
-	c.env["CMS_BASE_URL"] = rewritingProxy(t, srv.BaseURL(), func(p string) string {
-		return strings.Replace(p, "/folders/"+file.ID, "/folders/"+folder.ID, 1)
-	}, nil)
-	return c, api, file.ID, folder.ID
+	num := func(id string) int64 {
+		n, err := strconv.ParseInt(id, 10, 64)
+		require.NoError(t, err)
+		return n
+	}
+	var folder, file int64
+	for i := 0; folder == 0 || folder != file; i++ {
+		require.Less(t, i, 1000, "the id counters never met")
+		if folder <= file {
+			f, _, err := api.Folders.Create(ctx, &cms.CreateFolderRequest{Name: "precious-" + strconv.Itoa(i), Parent: cms.FolderRef{ID: "0"}}, nil)
+			require.NoError(t, err)
+			folder = num(f.ID)
+		} else {
+			f, _, err := api.Files.Upload(ctx, "0", "scratch-"+strconv.Itoa(i)+".txt", strings.NewReader("scratch"), 7, nil)
+			require.NoError(t, err)
+			file = num(f.ID)
+		}
+	}
+	return newCLI(t, srv), api, strconv.FormatInt(file, 10)
 }
 
 // TestRmNeverGuessesTheKind: a bare id to rm is a usage error naming the
 // two forms, and nothing is trashed; file:ID trashes the file, never the
 // folder with the same id.
 func TestRmNeverGuessesTheKind(t *testing.T) {
-	c, api, id, folderID := twinIDs(t)
+	c, api, id := twinIDs(t)
 	ctx := context.Background()
 	code, _, errOut := c.run("rm", id)
 	assert.Equal(t, exitUsage, code, errOut)
 	assert.Contains(t, errOut, "file:"+id)
 	assert.Contains(t, errOut, "folder:"+id)
-	_, _, err := api.Folders.Get(ctx, folderID, nil)
+	_, _, err := api.Folders.Get(ctx, id, nil)
 	require.NoError(t, err, "the folder is not trashed")
 	_, _, err = api.Files.Get(ctx, id, nil)
 	require.NoError(t, err, "nor the file")
@@ -110,7 +114,7 @@ func TestRmNeverGuessesTheKind(t *testing.T) {
 	code, out, errOut := c.run("rm", "file:"+id, "--json")
 	require.Equal(t, exitOK, code, errOut)
 	assert.Contains(t, out, `"type":"file"`)
-	_, _, err = api.Folders.Get(ctx, folderID, nil)
+	_, _, err = api.Folders.Get(ctx, id, nil)
 	require.NoError(t, err, "the folder is still there")
 	_, _, err = api.Files.Get(ctx, id, nil)
 	assert.ErrorIs(t, err, cms.ErrNotFound, "the file is in the trash")
@@ -119,7 +123,7 @@ func TestRmNeverGuessesTheKind(t *testing.T) {
 // TestAmbiguousBareID: info and download take a bare id only when one
 // kind has it.
 func TestAmbiguousBareID(t *testing.T) {
-	c, _, id, _ := twinIDs(t)
+	c, _, id := twinIDs(t)
 	code, _, errOut := c.run("info", id)
 	assert.Equal(t, exitUsage, code, errOut)
 	assert.Contains(t, errOut, "both a file and a folder")
@@ -203,7 +207,7 @@ func TestDownloadFileNameEscape(t *testing.T) {
 	file, _, err := api.Files.Upload(context.Background(), "0", "plain.txt", strings.NewReader("x"), 1, nil)
 	require.NoError(t, err)
 	c := newCLI(t, srv)
-	c.env["CMS_BASE_URL"] = rewritingProxy(t, srv.BaseURL(), nil, func(_ string, b []byte) []byte {
+	c.env["CMS_BASE_URL"] = rewritingProxy(t, srv.BaseURL(), func(_ string, b []byte) []byte {
 		return bytes.ReplaceAll(b, []byte(`"plain.txt"`), []byte(`"../escaped.txt"`))
 	})
 	parent := t.TempDir()

@@ -61,7 +61,7 @@ func Register(fs *flag.FlagSet) *Config {
 	fs.StringVar(&o.WebhookSecondaryKey, "webhook-secondary-key", "", "the secondary key webhook deliveries are signed with (default: random, kept with -data)")
 	fs.Func("webhook-allow-hosts", "comma-separated hosts webhooks may deliver to besides public https on port 443 and http on loopback: "+
 		"host names, IP addresses or CIDR prefixes (10.0.0.0/8), with any scheme and port; repeatable", func(v string) error {
-		o.WebhookAllowedHosts = append(o.WebhookAllowedHosts, strings.Split(v, ",")...)
+		o.WebhookAllowedHosts = append(o.WebhookAllowedHosts, splitList(v)...)
 		return nil
 	})
 	fs.DurationVar(&o.SearchIndexDelay, "search-delay", 0, "how long a new or changed item waits before search sees the change, "+
@@ -72,11 +72,7 @@ func Register(fs *flag.FlagSet) *Config {
 		"how many of the newest requests the in-memory request log keeps (negative: none); the command never reads it, scripts of its embedders may")
 	fs.Func("cors-origins", "comma-separated origins (scheme://host[:port]) whose web pages may call the server from a browser, "+
 		"e.g. http://localhost:3000 (default: any origin, as suits a server on this machine)", func(v string) error {
-		for origin := range strings.SplitSeq(v, ",") {
-			if origin = strings.TrimSpace(origin); origin != "" {
-				o.CORSOrigins = append(o.CORSOrigins, origin)
-			}
-		}
+		o.CORSOrigins = append(o.CORSOrigins, splitList(v)...)
 		return nil
 	})
 	fs.Func("external-users", "comma-separated logins of Box users outside the enterprise, for POST /invites (made at start unless they exist)", func(v string) error {
@@ -88,6 +84,8 @@ func Register(fs *flag.FlagSet) *Config {
 		return nil
 	})
 	fs.IntVar(&o.FileRequests, "file-requests", 0, "give a fresh server this many file requests, each on a new folder of the managed user (the API cannot create them)")
+	fs.BoolVar(&o.SeparateIDSpaces, "separate-id-spaces", false, "draw folder ids from a counter apart from that of files and web links, "+
+		"so that a file and a folder can share an id, as on the service (a data directory keeps the spaces it was made with)")
 	fs.StringVar(&c.AppConfig, "app-config", "", "register an app authorized in the enterprise and write its config.json (client credentials and JWT) to this file")
 	return c
 }

@@ -45,7 +45,7 @@ func InstanceOf(s *state.Tx, ip InstancePath, p *state.Principal, missing string
 	if t == nil {
 		return nil, nil, nil, MDErrf(wire.StatusNotFound, missing, "Template not found: %s.%s", scope, key)
 	}
-	return it, t, t.Instances[it.ID], nil
+	return it, t, t.Instances[s.Items.Ref(it)], nil
 }
 
 func errInstanceNotFound(t *state.MDTemplate) *MDError {
@@ -72,7 +72,7 @@ func ListInstances(s *state.Tx, p *state.Principal, typ string, id string) (stat
 		return state.Reply{}, aerr
 	}
 	entries := []any{}
-	for _, in := range s.Metadata.ByItem[it.ID] {
+	for _, in := range s.Metadata.ByItem[s.Items.Ref(it)] {
 		entries = append(entries, in.Record())
 	}
 	return state.Reply{Status: wire.StatusOK, Body: map[string]any{"entries": entries, "limit": state.MaxInstancesPerItem}}, nil
@@ -95,7 +95,7 @@ func CreateInstance(s *state.Tx, ip InstancePath, p *state.Principal, raw map[st
 	if merr != nil {
 		return nil, merr
 	}
-	if len(s.Metadata.ByItem[it.ID]) >= state.MaxInstancesPerItem {
+	if len(s.Metadata.ByItem[s.Items.Ref(it)]) >= state.MaxInstancesPerItem {
 		return nil, MDErrf(wire.StatusBadRequest, wire.CodeBadRequest, "An item can hold at most %d metadata instances", state.MaxInstancesPerItem)
 	}
 	in = s.AddInstance(t, it, values)

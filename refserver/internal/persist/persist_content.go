@@ -23,6 +23,10 @@ type RecMeta struct {
 	AppToken     string
 	// The webhook signature keys (absent in states of earlier servers).
 	WebhookPrimaryKey, WebhookSecondaryKey string `json:",omitempty"`
+	// SeparateIDSpaces: folder ids are drawn from NextFolderID (absent in
+	// states of earlier servers, which have one id space).
+	SeparateIDSpaces bool  `json:",omitempty"`
+	NextFolderID     int64 `json:",omitempty"`
 }
 
 // MetaRec is the server's record (key MetaKey): its ids, keys and tokens;
@@ -30,6 +34,7 @@ type RecMeta struct {
 func MetaRec(s *state.ReadTx, key string) (RecMeta, bool) {
 	return RecMeta{
 		EnterpriseID: s.EnterpriseID, SignKey: s.SignKey, NextID: s.NextID,
+		SeparateIDSpaces: s.Cfg.SeparateIDSpaces, NextFolderID: s.NextFolderID,
 		AdminToken: s.Cfg.AdminToken, UserToken: s.Cfg.UserToken, AppToken: s.Cfg.AppToken,
 		WebhookPrimaryKey: s.Cfg.WebhookPrimaryKey, WebhookSecondaryKey: s.Cfg.WebhookSecondaryKey,
 	}, key == state.MetaKey
@@ -54,9 +59,12 @@ func MetaKind(fixed FixedTokens) Kind {
 }
 
 // loadMeta restores the ids, the signing key and the tokens fixed does
-// not name.
+// not name. The id spaces are the stored state's, whatever
+// Options.SeparateIDSpaces says: the keys of the item records depend on
+// them (the meta record is loaded before the items).
 func (fixed FixedTokens) loadMeta(tx *state.Tx, _ string, r RecMeta) error {
 	tx.EnterpriseID, tx.SignKey, tx.NextID = r.EnterpriseID, r.SignKey, r.NextID
+	tx.Cfg.SeparateIDSpaces, tx.NextFolderID = r.SeparateIDSpaces, r.NextFolderID
 	for _, t := range []struct {
 		opt           *string
 		fixed, stored string
@@ -231,12 +239,16 @@ type recSharedLink struct {
 	CanDownload, CanEdit                *bool `json:",omitempty"`
 }
 
-// ItemKeys lists the ids of the items, sorted: the keys of their records.
+// ItemKeys lists the record keys of the items, sorted: their ids, and
+// "folder:"+id for a folder when folders have an id space of their own
+// (state.ItemTable.RecordKey). A data directory of an earlier server,
+// with one id space, has the bare ids.
 func ItemKeys(s *state.ReadTx) []string { return s.Items.Keys() }
 
-// ItemRec is the record of item id, false when it is gone.
-func ItemRec(s *state.ReadTx, id string) (RecItem, bool) {
-	it, ok := s.Items.Get(id)
+// ItemRec is the record of the item with record key key, false when it
+// is gone.
+func ItemRec(s *state.ReadTx, key string) (RecItem, bool) {
+	it, ok := s.Items.ByRef(key)
 	if !ok {
 		return RecItem{}, false
 	}
@@ -284,9 +296,10 @@ func encodeVersion(v *state.Version) recVersion {
 // and position.
 func VersionKeys(s *state.ReadTx) []string {
 	var keys []string
-	for _, id := range s.Items.Keys() {
-		for i := range s.Items.At(id).Versions {
-			keys = append(keys, state.VersionKey(id, i+1))
+	for _, key := range s.Items.Keys() {
+		it, _ := s.Items.ByRef(key)
+		for i := range it.Versions {
+			keys = append(keys, state.VersionKey(it.ID, i+1))
 		}
 	}
 	return keys
@@ -299,7 +312,7 @@ func VersionRec(s *state.ReadTx, key string) (recVersion, bool) {
 	if !ok {
 		return recVersion{}, false
 	}
-	f, ok := s.Items.Get(id)
+	f, ok := s.Items.Get("file", id)
 	if !ok || pos > len(f.Versions) {
 		return recVersion{}, false
 	}
@@ -315,7 +328,7 @@ func LoadVersion(s *state.Tx, key string, r recVersion) error {
 	if !ok {
 		return fmt.Errorf("malformed key")
 	}
-	f := s.Items.At(id)
+	f := s.Items.At("file", id)
 	if f == nil || f.Typ != "file" {
 		return fmt.Errorf("no file %s", id)
 	}
@@ -391,7 +404,7 @@ type FileRef struct {
 // EncodeFileRef names f and v for a record; a purged file is copied.
 func EncodeFileRef(s *state.ReadTx, f *state.Item, v *state.Version) FileRef {
 	r := FileRef{File: f.ID, Version: v.ID}
-	if s.Items.At(f.ID) != f {
+	if s.Items.At("file", f.ID) != f {
 		c := encodeItem(f, true)
 		c.ID = f.ID
 		r.Purged = &c

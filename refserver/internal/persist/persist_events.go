@@ -90,7 +90,7 @@ func EventRec(s *state.ReadTx, key string) (recEvent, bool) {
 	}
 	e := s.Events.List[i]
 	return recEvent{Seq: e.Seq, ID: e.ID, Type: e.Typ, Admin: e.Admin, By: state.Uid(e.By), At: state.Utc(e.At),
-		ItemID: e.ItemID, OwnerID: e.OwnerID, Source: e.Source, AdminSource: e.AdminSrc, Under: e.Under}, true
+		ItemID: e.ItemRef, OwnerID: e.OwnerID, Source: e.Source, AdminSource: e.AdminSrc, Under: e.Under}, true
 }
 
 // LoadEvent restores an event into the history (in key order, which is
@@ -105,7 +105,7 @@ func LoadEvent(s *state.Tx, key string, r recEvent) error {
 		return err
 	}
 	s.Events.List = append(s.Events.List, &state.Event{Seq: r.Seq, ID: r.ID, Typ: r.Type, Admin: r.Admin, At: r.At, By: by,
-		ItemID: r.ItemID, OwnerID: r.OwnerID, Source: r.Source, AdminSrc: r.AdminSource, Under: r.Under})
+		ItemRef: r.ItemID, OwnerID: r.OwnerID, Source: r.Source, AdminSrc: r.AdminSource, Under: r.Under})
 	return nil
 }
 

@@ -7,13 +7,16 @@ import (
 	"github.com/contentapi/cms/refserver/internal/state"
 )
 
-// LoadItem restores the item record r with id.
-func LoadItem(st *state.Tx, id string, r RecItem) error {
-	it, err := DecodeItem(st, id, r)
+// LoadItem restores the item record r with key (state.ItemTable.RecordKey).
+func LoadItem(st *state.Tx, key string, r RecItem) error {
+	it, err := DecodeItem(st, state.ItemIDOfKey(key), r)
 	if err != nil {
 		return err
 	}
-	st.Items.Put(id, it)
+	if want := st.Items.RecordKey(it.Typ, it.ID); want != key {
+		return fmt.Errorf("a %s's record has key %q, not %q (id spaces of another server?)", it.Typ, key, want)
+	}
+	st.Items.Put(it)
 	return nil
 }
 
@@ -70,7 +73,7 @@ func decodeVersion(st *state.ReadTx, r recVersion) (*state.Version, error) {
 // are shared between the records that name them (purged caches them by
 // id).
 func DecodeFileRef(st *state.Tx, r FileRef, purged map[string]*state.Item) (*state.Item, *state.Version, error) {
-	f := st.Items.At(r.File)
+	f := st.Items.At("file", r.File)
 	if r.Purged != nil {
 		if f = purged[r.File]; f == nil {
 			var err error

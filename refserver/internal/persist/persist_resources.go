@@ -86,10 +86,11 @@ func TasksLoaded(s *state.Tx) error {
 	return nil
 }
 
-// recWatermark is the watermark of the item whose id is the key.
+// recWatermark is the watermark of the item whose reference
+// (state.ItemTable.Ref: its id, or its record key) is the key.
 type recWatermark struct{ CreatedAt, ModifiedAt time.Time }
 
-// WatermarkKeys lists the ids of the watermarked items, sorted.
+// WatermarkKeys lists the references of the watermarked items, sorted.
 func WatermarkKeys(s *state.ReadTx) []string { return s.Watermarks.ByItem.Keys() }
 
 // WatermarkRec is the record of the watermark of item id, false when it
@@ -241,7 +242,7 @@ func InstanceRec(s *state.ReadTx, id string) (recInstance, bool) {
 	if !ok {
 		return recInstance{}, false
 	}
-	r := recInstance{Template: in.Tmpl.ID, Item: in.Item.ID, Seq: in.Seq, Version: in.Version, Values: map[string]recVal{}}
+	r := recInstance{Template: in.Tmpl.ID, Item: s.Items.Ref(in.Item), Seq: in.Seq, Version: in.Version, Values: map[string]recVal{}}
 	for k, v := range in.Values {
 		r.Values[k] = recVal{Kind: v.Kind, S: v.S, F: v.F, List: v.List}
 	}
@@ -251,8 +252,9 @@ func InstanceRec(s *state.ReadTx, id string) (recInstance, bool) {
 // LoadInstance restores instance id (after its template and item);
 // InstancesLoaded indexes it.
 func LoadInstance(s *state.Tx, id string, r recInstance) error {
-	t, it := s.Metadata.ByID.At(r.Template), s.Items.At(r.Item)
-	if t == nil || it == nil {
+	t := s.Metadata.ByID.At(r.Template)
+	it, ok := s.Items.ByRef(r.Item)
+	if t == nil || !ok {
 		return fmt.Errorf("unknown template %s or item %s", r.Template, r.Item)
 	}
 	in := &state.MDInstance{ID: id, Tmpl: t, Item: it, Seq: r.Seq, Version: r.Version, Values: map[string]state.MDVal{}}

@@ -28,7 +28,7 @@ func CollabRec(s *state.ReadTx, id string) (recCollab, bool) {
 	if !ok {
 		return recCollab{}, false
 	}
-	r := recCollab{Item: c.Item.ID, User: state.Uid(c.User), InviteEmail: c.InviteEmail, Role: c.Role, Status: c.Status,
+	r := recCollab{Item: s.Items.Ref(c.Item), User: state.Uid(c.User), InviteEmail: c.InviteEmail, Role: c.Role, Status: c.Status,
 		AccessOnly: c.AccessOnly, CanViewPath: c.CanViewPath, ExpiresAt: state.Utc(c.ExpiresAt), CreatedAt: state.Utc(c.CreatedAt),
 		ModifiedAt: state.Utc(c.ModifiedAt), AckAt: state.Utc(c.AckAt), CreatedBy: state.Uid(c.CreatedBy), GrantedSeq: c.GrantedSeq}
 	if c.Group != nil {
@@ -40,7 +40,7 @@ func CollabRec(s *state.ReadTx, id string) (recCollab, bool) {
 // LoadCollab restores collaboration id (after the items, users and groups
 // it points to).
 func LoadCollab(s *state.Tx, id string, r recCollab) error {
-	it, ok := s.Items.Get(r.Item)
+	it, ok := s.Items.ByRef(r.Item)
 	if !ok {
 		return state.ErrString("refserver: collaboration " + id + " on a missing item " + r.Item)
 	}
@@ -82,7 +82,7 @@ func CommentRec(s *state.ReadTx, id string) (recComment, bool) {
 // LoadComment restores comment id (after the items and users it points
 // to); CommentsLoaded files them by file.
 func LoadComment(s *state.Tx, id string, r recComment) error {
-	f, ok := s.Items.Get(r.File)
+	f, ok := s.Items.Get("file", r.File)
 	if !ok {
 		return state.ErrString("refserver: comment " + id + " on a missing file " + r.File)
 	}

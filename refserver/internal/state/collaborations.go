@@ -92,17 +92,17 @@ func (s *Tx) InitCollabs() {
 
 func (s *Tx) addCollab(c *Collab) {
 	s.collabs.byID.Put(c.id, c)
-	s.collabs.byItem[c.item.ID] = append(s.collabs.byItem[c.item.ID], c)
+	s.collabs.byItem[s.Items.Ref(c.item)] = append(s.collabs.byItem[s.Items.Ref(c.item)], c)
 }
 
 func (s *Tx) removeCollab(c *Collab) {
 	s.collabs.byID.Delete(c.id)
-	wire.RemoveKeyed(s.collabs.byItem, c.item.ID, c)
+	wire.RemoveKeyed(s.collabs.byItem, s.Items.Ref(c.item), c)
 }
 
 // collabsItemPurged drops the collaborations of an item deleted for good.
 func (s *Tx) collabsItemPurged(it *Item) {
-	for _, c := range slices.Clone(s.collabs.byItem[it.ID]) {
+	for _, c := range slices.Clone(s.collabs.byItem[s.Items.Ref(it)]) {
 		s.removeCollab(c)
 	}
 }
@@ -142,7 +142,7 @@ func (s *ReadTx) collabRoles(u *User, it *Item) []string {
 	}
 	var roles []string
 	add := func(x *Item) {
-		for _, c := range s.collabs.byItem[x.ID] {
+		for _, c := range s.collabs.byItem[s.Items.Ref(x)] {
 			if s.grants(c, u) {
 				roles = append(roles, c.role)
 			}
@@ -166,7 +166,7 @@ func (s *ReadTx) grantedAt(p *Principal, it *Item, e *Event) bool {
 		return true
 	}
 	granted := func(x *Item) bool {
-		for _, c := range s.collabs.byItem[x.ID] {
+		for _, c := range s.collabs.byItem[s.Items.Ref(x)] {
 			if s.grants(c, p.User) && c.grantedSeq < e.Seq {
 				return true
 			}
@@ -190,7 +190,7 @@ func (s *ReadTx) ownRoles(u *User, it *Item) []string {
 		return nil
 	}
 	var roles []string
-	for _, c := range s.collabs.byItem[it.ID] {
+	for _, c := range s.collabs.byItem[s.Items.Ref(it)] {
 		if s.grants(c, u) {
 			roles = append(roles, c.role)
 		}
@@ -201,7 +201,7 @@ func (s *ReadTx) ownRoles(u *User, it *Item) []string {
 // hasCollaborations reports whether it has collaborations of its own that
 // are not rejected (has_collaborations).
 func (s *ReadTx) hasCollaborations(it *Item) bool {
-	for _, c := range s.collabs.byItem[it.ID] {
+	for _, c := range s.collabs.byItem[s.Items.Ref(it)] {
 		if c.status != "rejected" && !s.expired(c) {
 			return true
 		}
@@ -351,7 +351,7 @@ func (s *Tx) alreadyCollaborates(c *Collab) bool {
 	if c.user != nil && c.user == c.item.Owner {
 		return true
 	}
-	for _, o := range s.collabs.byItem[c.item.ID] {
+	for _, o := range s.collabs.byItem[s.Items.Ref(c.item)] {
 		if o.status == "rejected" || s.expired(o) {
 			continue
 		}
@@ -511,7 +511,7 @@ func (s *Tx) ListItemCollaborations(p *Principal, typ string, id string, q wire.
 		return Reply{}, aerr
 	}
 	var list []*Collab
-	for _, c := range s.collabs.byItem[it.ID] {
+	for _, c := range s.collabs.byItem[s.Items.Ref(it)] {
 		if !s.expired(c) {
 			list = append(list, c)
 		}
@@ -594,5 +594,6 @@ func (s *Tx) RestoreCollab(f CollabFields) {
 		status: f.Status, accessOnly: f.AccessOnly, canViewPath: f.CanViewPath, expiresAt: f.ExpiresAt,
 		createdBy: f.CreatedBy, createdAt: f.CreatedAt, modifiedAt: f.ModifiedAt, ackAt: f.AckAt, grantedSeq: f.GrantedSeq}
 	s.collabs.byID.Put(c.id, c)
-	s.collabs.byItem[c.item.ID] = append(s.collabs.byItem[c.item.ID], c)
+	ref := s.Items.Ref(c.item)
+	s.collabs.byItem[ref] = append(s.collabs.byItem[ref], c)
 }

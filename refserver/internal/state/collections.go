@@ -21,7 +21,7 @@ import (
 type Favorites struct {
 	ID    string
 	User  *User
-	Items []string // item ids, in the order they were added
+	Items []string // item references (ItemTable.Ref), in the order they were added
 }
 
 // favoriteState is the server's state for collections, reached only through a transaction.
@@ -56,8 +56,8 @@ func (s *Tx) favoritesOf(u *User) *Favorites {
 // collection.
 func (s *Tx) favoritesItemPurged(it *Item) {
 	for uid, f := range s.Favorites.ByUser.All() {
-		if slices.Contains(f.Items, it.ID) {
-			s.Favorites.ByUser.Update(uid, func(f *Favorites) { f.Items = wire.RemoveFrom(f.Items, it.ID) })
+		if slices.Contains(f.Items, s.Items.Ref(it)) {
+			s.Favorites.ByUser.Update(uid, func(f *Favorites) { f.Items = wire.RemoveFrom(f.Items, s.Items.Ref(it)) })
 		}
 	}
 }
@@ -108,7 +108,7 @@ func (s *Tx) ListCollectionItems(p *Principal, id string, q wire.Page, fields []
 	}
 	var items []*Item
 	for _, iid := range f.Items {
-		if it, ok := s.Items.Get(iid); ok && s.Live(p, it) {
+		if it, ok := s.Items.ByRef(iid); ok && s.Live(p, it) {
 			items = append(items, it)
 		}
 	}
@@ -162,12 +162,12 @@ func (s *Tx) setFavorite(p *Principal, it *Item, in bool) {
 		return
 	}
 	f = s.favoritesOf(p.User)
-	has := slices.Contains(f.Items, it.ID)
+	has := slices.Contains(f.Items, s.Items.Ref(it))
 	switch {
 	case in && !has:
-		s.Favorites.ByUser.Update(f.User.ID, func(f *Favorites) { f.Items = append(f.Items, it.ID) })
+		s.Favorites.ByUser.Update(f.User.ID, func(f *Favorites) { f.Items = append(f.Items, s.Items.Ref(it)) })
 	case !in && has:
-		s.Favorites.ByUser.Update(f.User.ID, func(f *Favorites) { f.Items = wire.RemoveFrom(f.Items, it.ID) })
+		s.Favorites.ByUser.Update(f.User.ID, func(f *Favorites) { f.Items = wire.RemoveFrom(f.Items, s.Items.Ref(it)) })
 	}
 }
 
@@ -195,7 +195,7 @@ func (s *Tx) itemCollections(p *Principal, it *Item) []any {
 	if p.User == nil {
 		return out
 	}
-	if f, ok := s.Favorites.ByUser.Get(p.User.ID); ok && slices.Contains(f.Items, it.ID) {
+	if f, ok := s.Favorites.ByUser.Get(p.User.ID); ok && slices.Contains(f.Items, s.Items.Ref(it)) {
 		out = append(out, collectionRecord(f))
 	}
 	return out

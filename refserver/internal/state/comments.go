@@ -80,6 +80,9 @@ func (s *Tx) CommentRecord(c *Comment) map[string]any {
 
 // commentTexts are the texts of a file's comments (for the search index).
 func (s *Tx) commentTexts(f *Item) []string {
+	if f.Typ != "file" { // a folder may share the id (SeparateIDSpaces)
+		return nil
+	}
 	var out []string
 	for _, c := range s.comments.byFile[f.ID] {
 		out = append(out, c.message)
@@ -101,6 +104,9 @@ func (s *Tx) dropComment(c *Comment) {
 
 // commentsItemPurged drops the comments of a file deleted for good.
 func (s *Tx) commentsItemPurged(it *Item) {
+	if it.Typ != "file" { // a folder may share the id (SeparateIDSpaces)
+		return
+	}
 	for _, c := range slices.Clone(s.comments.byFile[it.ID]) {
 		s.dropComment(c)
 	}

@@ -114,15 +114,38 @@ func (it *Item) touch(now time.Time, by *User) {
 // touchItem records a change of it, through the items table: a new etag,
 // modified_at now and, when by is not nil, by as its modifier.
 func (s *Tx) touchItem(it *Item, now time.Time, by *User) {
-	s.Items.Update(it.ID, func(it *Item) { it.touch(now, by) })
+	s.Items.Update(it.Typ, it.ID, func(it *Item) { it.touch(now, by) })
 }
 
-// NewID returns a fresh numeric id. Hand mark: the counter is a field of
-// the server's own record (KMeta), a single record with no table.
-func (s *Tx) NewID() string {
-	s.NextID++
+// NewID returns a fresh numeric id (of a file, a web link or another
+// resource; folders take NewFolderID's).
+func (s *Tx) NewID() string { return s.drawID(&s.NextID) }
+
+// NewFolderID returns a fresh numeric id for a folder: NewID's, unless
+// folders have an id space of their own (SeparateIDSpaces), whose counter
+// is NextFolderID.
+func (s *Tx) NewFolderID() string {
+	if !s.Cfg.SeparateIDSpaces {
+		return s.NewID()
+	}
+	return s.drawID(&s.NextFolderID)
+}
+
+// newItemID returns a fresh id for an item of type typ.
+func (s *Tx) newItemID(typ string) string {
+	if typ == "folder" {
+		return s.NewFolderID()
+	}
+	return s.NewID()
+}
+
+// drawID advances counter and returns its value. Hand mark: the counters
+// are fields of the server's own record (KMeta), a single record with no
+// table.
+func (s *Tx) drawID(counter *int64) string {
+	*counter++
 	s.Dirty(KMeta, MetaKey)
-	return strconv.FormatInt(s.NextID, 10)
+	return strconv.FormatInt(*counter, 10)
 }
 
 // NowSec is the server's clock truncated to seconds, in UTC.
@@ -199,7 +222,7 @@ func CopyName(typ, name string) (string, *wire.Error) {
 // Lookup returns the item of a type visible to p; an item in the trash is
 // not found.
 func (s *ReadTx) Lookup(p *Principal, typ, id string) (*Item, *wire.Error) {
-	it, ok := s.Items.Get(id)
+	it, ok := s.Items.Get(typ, id)
 	if !ok || it.Typ != typ || !s.Live(p, it) {
 		return nil, wire.NotFound(typ)
 	}
@@ -248,14 +271,14 @@ func (s *ReadTx) Conflict(folderID string, rootOwner *User, name string, skip *I
 // AddItem adds a new item to the state and to its folder's index, and
 // records its creation in the event log.
 func (s *Tx) AddItem(it *Item) {
-	s.Items.Put(it.ID, it)
+	s.Items.Put(it)
 	s.Folders.Sync(it)
 	typ := evItemCreate
 	if it.Typ == "file" {
 		typ = evItemUpload
 	}
 	if it.copiedFrom != "" {
-		if parent := s.Items.At(it.ParentID); parent != nil && parent.copiedFrom != "" {
+		if parent := s.Items.At("folder", it.ParentID); parent != nil && parent.copiedFrom != "" {
 			return // inside a copied folder: the copy's ITEM_COPY tells it
 		}
 		typ = evItemCopy
@@ -298,7 +321,7 @@ func (s *Tx) folderSize(f *Item) int64 {
 // store.
 func (s *Tx) RemoveItem(it *Item) []string {
 	blobs := s.removeTree(it)
-	if parent, ok := s.Items.Get(it.ParentID); ok {
+	if parent, ok := s.Items.Get("folder", it.ParentID); ok {
 		s.touchItem(parent, s.NowSec(), nil)
 	}
 	return blobs
@@ -310,7 +333,7 @@ func (s *Tx) RemoveItem(it *Item) []string {
 func (s *Tx) removeTree(it *Item) []string {
 	var blobs []string
 	if it.Typ == "folder" {
-		for _, c := range s.subItems(it.ID) {
+		for _, c := range s.subItems(it) {
 			if c.Trashed() && c.TrashedWith == "" {
 				continue
 			}
@@ -320,7 +343,7 @@ func (s *Tx) removeTree(it *Item) []string {
 	for _, v := range it.Versions {
 		blobs = append(blobs, v.Blob.ID)
 	}
-	s.Items.Delete(it.ID)
+	s.Items.Delete(it)
 	s.Folders.unindex(it)
 	s.dirtyVersionsGone(it)
 	s.itemPurged(it)
@@ -356,7 +379,7 @@ func (s *Tx) pathCollection(it *Item) map[string]any {
 	}
 	var chain []any
 	for pid := it.ParentID; pid != "" && pid != RootID; {
-		f, ok := s.Items.Get(pid)
+		f, ok := s.Items.Get("folder", pid)
 		if !ok {
 			break
 		}
@@ -371,7 +394,7 @@ func (s *Tx) parentMini(it *Item) any {
 	if it.ParentID == RootID {
 		return rootMini()
 	}
-	if f, ok := s.Items.Get(it.ParentID); ok {
+	if f, ok := s.Items.Get("folder", it.ParentID); ok {
 		return s.Mini(f)
 	}
 	return nil

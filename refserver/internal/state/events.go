@@ -112,7 +112,7 @@ type Event struct {
 	Admin    string // enterprise stream type ("" for user-only events)
 	At       time.Time
 	By       *User  // created_by (nil: the unknown user)
-	ItemID   string // the item the event is about, "" for none
+	ItemRef  string // the item the event is about (ItemTable.Ref), "" for none
 	OwnerID  string // the item's owner then (who sees it once the item is gone)
 	Source   json.RawMessage
 	AdminSrc json.RawMessage // source as the enterprise stream shows it
@@ -152,7 +152,7 @@ func (s *Tx) emit(e *Event) {
 	if e.Admin == "" {
 		e.Admin = adminEventType[e.Typ]
 	}
-	if it := s.Items.At(e.ItemID); it != nil {
+	if it, ok := s.Items.ByRef(e.ItemRef); ok {
 		// Recorded (empty for an item in the root); tree.go's walk.
 		e.Under = []string{}
 		for f := range s.ancestors(it) {
@@ -180,7 +180,7 @@ func (s *Tx) emit(e *Event) {
 // ItemEvent records an event about an item, with the item as its source
 // (rendered as it is now).
 func (s *Tx) ItemEvent(typ string, it *Item, by *User) {
-	e := &Event{Typ: typ, By: by, ItemID: it.ID}
+	e := &Event{Typ: typ, By: by, ItemRef: s.Items.Ref(it)}
 	if it.Owner != nil {
 		e.OwnerID = it.Owner.ID
 	}
@@ -196,7 +196,7 @@ func (s *Tx) RecordEvent(typ string, by *User, it *Item, source any) {
 	e := &Event{Typ: typ, By: by, Source: RecordJSON(source)}
 	e.AdminSrc = e.Source
 	if it != nil {
-		e.ItemID = it.ID
+		e.ItemRef = s.Items.Ref(it)
 		if it.Owner != nil {
 			e.OwnerID = it.Owner.ID
 		}
@@ -209,7 +209,7 @@ func (s *Tx) RecordEvent(typ string, by *User, it *Item, source any) {
 // spec's EventSource: item_type, item_id, item_name, parent, owned_by).
 func (s *Tx) adminItemSource(it *Item) map[string]any {
 	src := map[string]any{"item_type": it.Typ, "item_id": it.ID, "item_name": it.Name, "parent": nil, "owned_by": nil}
-	if p, ok := s.Items.Get(it.ParentID); ok {
+	if p, ok := s.Items.Get("folder", it.ParentID); ok {
 		src["parent"] = s.Mini(p)
 	} else if it.ParentID == RootID {
 		src["parent"] = map[string]any{"type": "folder", "id": RootID, "name": "All Files", "etag": nil, "sequence_id": nil}

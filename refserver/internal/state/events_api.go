@@ -76,11 +76,11 @@ func (s *ReadTx) UserSees(p *Principal, streamType string, e *Event) bool {
 	if streamType != "all" && !changeEvents[e.Typ] {
 		return false
 	}
-	it, live := s.Items.Get(e.ItemID)
+	it, live := s.Items.ByRef(e.ItemRef)
 	if streamType == "sync" && (!live || !s.underSyncedFolder(it)) {
 		return false
 	}
-	if e.ItemID == "" {
+	if e.ItemRef == "" {
 		return p.SeesAll() || e.By == p.User
 	}
 	owner := p.SeesAll() || p.User != nil && e.OwnerID == p.User.ID

@@ -72,7 +72,7 @@ func (s *ReadTx) fileRequestRecord(fr *FileRequest) map[string]any {
 		desc = fr.Description
 	}
 	folder := map[string]any{"type": "folder", "id": fr.FolderID}
-	if f := s.Items.At(fr.FolderID); f != nil {
+	if f := s.Items.At("folder", fr.FolderID); f != nil {
 		folder = s.Mini(f)
 	}
 	return map[string]any{

@@ -103,7 +103,7 @@ func (s *Tx) PromoteVersion(f *Item, old *Version, blob blob.Info, u *User) {
 	now := s.NowSec()
 	s.supersede(f)
 	v := &Version{ID: s.NewID(), Blob: blob, CreatedAt: now, By: u}
-	s.Items.Update(f.ID, func(f *Item) {
+	s.Items.Update(f.Typ, f.ID, func(f *Item) {
 		if old.Name != "" {
 			f.Name = old.Name
 		}
@@ -167,7 +167,7 @@ func (s *Tx) PromoteVersionTx(p *Principal, fileID, versionID string, copied blo
 	if aerr != nil {
 		return Reply{}, aerr
 	}
-	f := s.Items.At(fileID)
+	f := s.Items.At("file", fileID)
 	s.PromoteVersion(f, old, copied, p.User)
 	return Reply{Status: wire.StatusCreated, Body: PickFields(VersionRecord(f, len(f.Versions), f.Current()), fields, "type", "id", "sha1")}, nil
 }

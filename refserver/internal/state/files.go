@@ -43,7 +43,7 @@ func (s *Tx) PreflightNewVersion(p *Principal, id, ifMatch, name string) (Reply,
 	if aerr := s.CheckNewVersion(p, id, ifMatch, name); aerr != nil {
 		return Reply{}, aerr
 	}
-	if aerr := s.LockRefuses(p, s.Items.At(id), ActUpload); aerr != nil {
+	if aerr := s.LockRefuses(p, s.Items.At("file", id), ActUpload); aerr != nil {
 		return Reply{}, aerr
 	}
 	return Reply{wire.StatusOK, map[string]any{

@@ -52,6 +52,9 @@ func (s *Tx) dropFolderLock(l *FolderLock) {
 
 // folderLocksItemPurged drops the locks of a folder deleted for good.
 func (s *Tx) folderLocksItemPurged(it *Item) {
+	if it.Typ != "folder" { // a file may share the id (SeparateIDSpaces)
+		return
+	}
 	for _, l := range slices.Clone(s.FolderLocks.ByFolder[it.ID]) {
 		s.dropFolderLock(l)
 	}
@@ -77,7 +80,7 @@ func (s *ReadTx) FolderLockRefuses(it *Item, op string) *wire.Error {
 		return nil
 	}
 	for id := range s.FolderLocks.ByFolder {
-		if f, ok := s.Items.Get(id); ok && !f.Trashed() && s.IsUnder(f, it.ID) {
+		if f, ok := s.Items.Get("folder", id); ok && !f.Trashed() && s.IsUnder(f, it.ID) {
 			return errFolderLocked(op)
 		}
 	}
@@ -87,7 +90,7 @@ func (s *ReadTx) FolderLockRefuses(it *Item, op string) *wire.Error {
 // folderLockRecord is the FolderLock record.
 func (s *ReadTx) folderLockRecord(l *FolderLock) map[string]any {
 	var folder any
-	if f, ok := s.Items.Get(l.FolderID); ok {
+	if f, ok := s.Items.Get("folder", l.FolderID); ok {
 		folder = s.Mini(f)
 	}
 	var by any
@@ -151,7 +154,7 @@ func (s *Tx) DeleteFolderLock(p *Principal, id string) (Reply, *wire.Error) {
 	if !ok {
 		return Reply{}, wire.NotFound("folder_lock")
 	}
-	f, ok := s.Items.Get(l.FolderID)
+	f, ok := s.Items.Get("folder", l.FolderID)
 	if !ok || !s.visible(p, f) {
 		return Reply{}, wire.NotFound("folder_lock")
 	}

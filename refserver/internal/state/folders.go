@@ -32,7 +32,7 @@ func (s *Tx) CreateFolder(p *Principal, body CreateFolderBody, syncState string,
 	}
 	now := s.NowSec()
 	f := &Item{
-		Typ: "folder", ID: s.NewID(), Name: *body.Name, ParentID: *body.Parent.ID,
+		Typ: "folder", ID: s.NewFolderID(), Name: *body.Name, ParentID: *body.Parent.ID,
 		Owner: OwnerIn(p, parent), CreatedBy: p.User, ModBy: p.User,
 		CreatedAt: now, ModifiedAt: now, ContentCreatedAt: now, ContentModifiedAt: now,
 		SyncState: syncState, UploadEmail: uploadEmail,
@@ -56,7 +56,8 @@ type CollectionQuery struct {
 	UseMarker bool
 	Marker    int64
 	ViaLink   bool // the folder was reached through a shared link: every entry shows
-	// Window, when set, gets the ids of the items in the page's window,
+	// Window, when set, gets the references (ItemTable.Ref) of the items
+	// in the page's window,
 	// shown or left out (ListingReadWait).
 	Window *[]string
 }
@@ -186,7 +187,7 @@ func (s *Tx) indexPage(fx pager, q CollectionQuery, fields []string, p *Principa
 	entries := make([]any, 0, end-start)
 	for _, it := range fx.Page(sortKeyIndex(q.Key), q.Desc, int(start), int(end)) {
 		if q.Window != nil {
-			*q.Window = append(*q.Window, it.ID)
+			*q.Window = append(*q.Window, s.Items.Ref(it))
 		}
 		switch {
 		case !keep(it):
@@ -215,15 +216,23 @@ func (s *Tx) indexPage(fx pager, q CollectionQuery, fields []string, p *Principa
 }
 
 // HideItems hides the items with ids from their users (HideFromUsers), or
-// changes nothing when one is unknown.
+// changes nothing when one is unknown. An id that a file (or web link)
+// and a folder share (SeparateIDSpaces) hides both.
 func (s *Tx) HideItems(ids []string) error {
+	var items []*Item
 	for _, id := range ids {
-		if _, ok := s.Items.Get(id); !ok {
+		n := len(items)
+		for _, typ := range [...]string{"file", "folder"} {
+			if it, ok := s.Items.Get(typ, id); ok && !slices.Contains(items[n:], it) {
+				items = append(items, it)
+			}
+		}
+		if len(items) == n {
 			return fmt.Errorf("refserver: no item %q", id)
 		}
 	}
-	for _, id := range ids {
-		s.Items.Update(id, func(it *Item) { it.Hidden = true })
+	for _, it := range items {
+		s.Items.Update(it.Typ, it.ID, func(it *Item) { it.Hidden = true })
 	}
 	return nil
 }

@@ -20,7 +20,7 @@ func (s *Tx) filesUnder(it *Item) []*Item {
 		return []*Item{it}
 	}
 	var out []*Item
-	for _, c := range s.subItems(it.ID) {
+	for _, c := range s.subItems(it) {
 		if c.Trashed() && c.TrashedWith == "" {
 			continue // in the trash on its own: not deleted with it (as removeTree)
 		}

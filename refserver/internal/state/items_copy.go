@@ -159,7 +159,7 @@ func (s *Tx) AddCopy(p *Principal, nodes []CopyNode, target, name string) (*Item
 	made := make([]*Item, len(nodes))
 	for i, n := range nodes {
 		c := &Item{
-			Typ: n.Src.Typ, ID: s.NewID(), Name: n.Src.Name, Owner: owner, CreatedBy: p.User, ModBy: p.User,
+			Typ: n.Src.Typ, ID: s.newItemID(n.Src.Typ), Name: n.Src.Name, Owner: owner, CreatedBy: p.User, ModBy: p.User,
 			Description: n.Src.Description, CreatedAt: now, ModifiedAt: now,
 			ContentCreatedAt: n.Src.ContentCreatedAt, ContentModifiedAt: n.Src.ContentModifiedAt,
 			SyncState: n.Src.SyncState, URL: n.Src.URL, Tags: append([]string(nil), n.Src.Tags...),
@@ -194,7 +194,7 @@ func (s *Tx) AddCopy(p *Principal, nodes []CopyNode, target, name string) (*Item
 // copyInstances copies the metadata instances of src whose template says
 // copyInstanceOnItemCopy onto c.
 func (s *Tx) copyInstances(src, c *Item) {
-	for _, in := range s.Metadata.ByItem[src.ID] {
+	for _, in := range s.Metadata.ByItem[s.Items.Ref(src)] {
 		if !in.Tmpl.CopyOnCopy {
 			continue
 		}

@@ -13,7 +13,7 @@ func (s *Tx) LookupVia(p *Principal, link *BoxapiLink, typ, id string, act Actio
 	if aerr != nil {
 		return nil, aerr
 	}
-	it, ok := s.Items.Get(id)
+	it, ok := s.Items.Get(typ, id)
 	if !ok || it.Typ != typ || s.InTrash(it) || it != shared && !(shared.Typ == "folder" && s.IsWithin(it.ParentID, shared.ID)) {
 		return nil, wire.NotFound(typ)
 	}
@@ -150,7 +150,7 @@ func (s *Tx) Download(p *Principal, link *BoxapiLink, id, want string) (f *Item,
 // exists and is not in the trash. An opened preview is ITEM_PREVIEW (by
 // the unknown user: the link carries no user), which fires FILE.PREVIEWED.
 func (s *Tx) Preview(id string) (string, bool) {
-	f, ok := s.Items.Get(id)
+	f, ok := s.Items.Get("file", id)
 	if !ok || f.Trashed() {
 		return "", false
 	}
@@ -161,7 +161,7 @@ func (s *Tx) Preview(id string) (string, bool) {
 // FileName is the name of the file with id, and whether it exists and is
 // not in the trash (the content host).
 func (s *ReadTx) FileName(id string) (string, bool) {
-	f, ok := s.Items.Get(id)
+	f, ok := s.Items.Get("file", id)
 	if !ok || f.Trashed() {
 		return "", false
 	}

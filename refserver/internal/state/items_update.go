@@ -328,14 +328,14 @@ func (s *Tx) UpdateItem(id string, body ItemUpdateBody, p *Principal, typ string
 
 	// Every check passed: apply.
 	hadLink := it.Link != nil
-	s.Items.Update(it.ID, func(it *Item) {
+	s.Items.Update(it.Typ, it.ID, func(it *Item) {
 		it.ModBy = p.User
 		if moving {
-			old := s.Items.At(it.ParentID)
+			old := s.Items.At("folder", it.ParentID)
 			it.ParentID = target
 			s.setOwnerTree(it, owner)
 			s.cascadeInto(it)
-			for _, f := range []*Item{old, s.Items.At(target)} {
+			for _, f := range []*Item{old, s.Items.At("folder", target)} {
 				if f != nil {
 					s.touchItem(f, now, nil)
 				}
@@ -424,7 +424,7 @@ func (s *ReadTx) IsWithin(id, root string) bool {
 	if id == root {
 		return true
 	}
-	f, ok := s.Items.Get(id)
+	f, ok := s.Items.Get("folder", id)
 	return ok && root != RootID && s.IsUnder(f, root) // tree.go
 }
 
@@ -432,9 +432,9 @@ func (s *ReadTx) IsWithin(id, root string) bool {
 // into another user's folder).
 func (s *Tx) setOwnerTree(it *Item, owner *User) {
 	if it.Owner != owner {
-		s.Items.Update(it.ID, func(it *Item) { it.Owner = owner })
+		s.Items.Update(it.Typ, it.ID, func(it *Item) { it.Owner = owner })
 		if it.Typ == "folder" {
-			for _, c := range s.subItems(it.ID) {
+			for _, c := range s.subItems(it) {
 				s.setOwnerTree(c, owner)
 			}
 		}

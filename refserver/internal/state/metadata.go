@@ -48,7 +48,7 @@ func (s *Tx) initMetadata() {
 // metadataItemPurged drops the metadata instances of an item deleted for
 // good.
 func (s *Tx) metadataItemPurged(it *Item) {
-	for _, in := range append([]*MDInstance(nil), s.Metadata.ByItem[it.ID]...) {
+	for _, in := range append([]*MDInstance(nil), s.Metadata.ByItem[s.Items.Ref(it)]...) {
 		s.RemoveInstance(in)
 	}
 }

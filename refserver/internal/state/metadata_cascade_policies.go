@@ -176,7 +176,7 @@ func (s *Tx) ApplyCascadePolicy(p *Principal, id string, overwrite bool) (Reply,
 	if aerr != nil {
 		return Reply{}, aerr
 	}
-	src := c.Tmpl.Instances[f.ID]
+	src := c.Tmpl.Instances[s.Items.Ref(f)]
 	if src == nil {
 		return Reply{}, wire.Errorf(wire.StatusNotFound, codeInstanceNotFound, "The folder has no instance of %s.%s to cascade", c.Tmpl.Scope, c.Tmpl.Key)
 	}
@@ -210,13 +210,13 @@ func (s *Tx) cascadeBelow(f *Item, src *MDInstance, overwrite bool) int {
 // replaced when overwrite is set.
 func (s *Tx) cascadeTo(it *Item, src *MDInstance, overwrite bool) {
 	t := src.Tmpl
-	if in := t.Instances[it.ID]; in != nil {
+	if in := t.Instances[s.Items.Ref(it)]; in != nil {
 		if overwrite && s.SetInstanceValues(in, cloneValues(src.Values)) {
 			s.MetadataChanged(in)
 		}
 		return
 	}
-	if len(s.Metadata.ByItem[it.ID]) >= MaxInstancesPerItem {
+	if len(s.Metadata.ByItem[s.Items.Ref(it)]) >= MaxInstancesPerItem {
 		return
 	}
 	s.MetadataChanged(s.AddInstance(t, it, cloneValues(src.Values)))
@@ -242,7 +242,7 @@ func (s *Tx) cascadeInto(it *Item) {
 	}
 	for f := range s.ancestors(it) {
 		for _, c := range s.Cascades.ByFolder[f.ID] {
-			src := c.Tmpl.Instances[f.ID]
+			src := c.Tmpl.Instances[s.Items.Ref(f)]
 			if src == nil {
 				continue
 			}
@@ -256,6 +256,9 @@ func (s *Tx) cascadeInto(it *Item) {
 
 // cascadeItemPurged drops the policies of a folder deleted for good.
 func (s *Tx) cascadeItemPurged(it *Item) {
+	if it.Typ != "folder" { // a file may share the id (SeparateIDSpaces)
+		return
+	}
 	for _, c := range slices.Clone(s.Cascades.ByFolder[it.ID]) {
 		s.removeCascadePolicy(c)
 	}

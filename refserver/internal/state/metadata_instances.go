@@ -100,12 +100,12 @@ func (s *Tx) AddInstance(t *MDTemplate, it *Item, values map[string]MDVal) *MDIn
 // newer than every instance indexed.
 func (s *Tx) IndexInstance(in *MDInstance) {
 	t, it := in.Tmpl, in.Item
-	t.Instances[it.ID] = in
+	t.Instances[s.Items.Ref(it)] = in
 	t.BySeq = append(t.BySeq, in)
 	for _, idx := range t.Sorted {
 		idx.Insert(in)
 	}
-	s.Metadata.ByItem[it.ID] = append(s.Metadata.ByItem[it.ID], in)
+	s.Metadata.ByItem[s.Items.Ref(it)] = append(s.Metadata.ByItem[s.Items.Ref(it)], in)
 	s.Metadata.ByInstID.Put(in.ID, in)
 }
 
@@ -119,7 +119,7 @@ func (s *Tx) RemoveInstance(in *MDInstance) {
 	if i < len(t.BySeq) && t.BySeq[i] == in {
 		t.BySeq = append(t.BySeq[:i], t.BySeq[i+1:]...)
 	}
-	delete(t.Instances, in.Item.ID)
-	wire.RemoveKeyed(s.Metadata.ByItem, in.Item.ID, in)
+	delete(t.Instances, s.Items.Ref(in.Item))
+	wire.RemoveKeyed(s.Metadata.ByItem, s.Items.Ref(in.Item), in)
 	s.Metadata.ByInstID.Delete(in.ID)
 }

@@ -29,7 +29,7 @@ func (s *Tx) MetadataFields(it *Item, fields []string, full bool) map[string]any
 		if t == nil {
 			continue
 		}
-		in := t.Instances[it.ID]
+		in := t.Instances[s.Items.Ref(it)]
 		if in == nil {
 			continue
 		}

@@ -16,7 +16,7 @@ type MDTemplate struct {
 	TypeID                      string // $type of its instances: <templateKey>-<uuid>
 	Version                     int    // $typeVersion: grows with each schema update
 
-	Instances map[string]*MDInstance // by item id
+	Instances map[string]*MDInstance // by item reference (ItemTable.Ref)
 	BySeq     []*MDInstance          // creation order (the default query order)
 	Sorted    map[string]*SortIndex  // query sort indexes by field key, built on demand
 }

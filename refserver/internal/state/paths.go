@@ -25,7 +25,7 @@ func (s *ReadTx) showsFolder(p *Principal, f, below *Item) bool {
 		return false
 	}
 	viewsPath := func(x *Item) bool {
-		for _, c := range s.collabs.byItem[x.ID] {
+		for _, c := range s.collabs.byItem[s.Items.Ref(x)] {
 			if c.canViewPath && s.grants(c, p.User) {
 				return true
 			}
@@ -73,7 +73,7 @@ func (s *ReadTx) trimPath(p *Principal, it *Item, rec map[string]any) {
 		if id == RootID || id == trashFolderID {
 			return true
 		}
-		f, ok := s.Items.Get(id)
+		f, ok := s.Items.Get("folder", id)
 		if !ok {
 			return false
 		}
@@ -104,10 +104,10 @@ func (s *ReadTx) trimPath(p *Principal, it *Item, rec map[string]any) {
 // trimmedSource is an event's source as p is shown it: an item's record
 // with the path p may see.
 func (s *ReadTx) trimmedSource(p *Principal, e *Event) json.RawMessage {
-	if e.ItemID == "" || p == nil || p.SeesAll() {
+	if e.ItemRef == "" || p == nil || p.SeesAll() {
 		return e.Source
 	}
-	it, ok := s.Items.Get(e.ItemID)
+	it, ok := s.Items.ByRef(e.ItemRef)
 	if !ok || !s.pathHidden(p, it) {
 		return e.Source
 	}

@@ -53,7 +53,7 @@ func ParseVersionKey(key string) (fileID string, pos int, ok bool) {
 // restored) goes through here. Hand mark: versions have no table (their
 // records are keyed by their file and position, and live in the file).
 func (s *Tx) changeVersion(f *Item, v *Version, change func(*Version)) {
-	s.Items.Update(f.ID, func(*Item) {
+	s.Items.Update(f.Typ, f.ID, func(*Item) {
 		if change != nil {
 			change(v)
 		}

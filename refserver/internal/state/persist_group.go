@@ -215,7 +215,8 @@ func (s *ReadTx) MarkCount() uint64 {
 	return p.Marked()
 }
 
-// ItemReadWait is the mark that the answer of a read of item id (a file
+// ItemReadWait is the mark that the answer of a read of item id of type
+// typ (a file
 // got or downloaded by id, without a shared link) must see committed
 // before it is sent (persist.DB.AwaitMark), for a transaction that began
 // at mark m0 (MarkCount) and has just ended. Such an answer shows the item
@@ -229,14 +230,14 @@ func (s *ReadTx) MarkCount() uint64 {
 // transaction but its events (a download's own event is committed with a
 // later commit: the answer does not show it). Other requests' changes to
 // other items do not hold it. 0 without persistence.
-func (s *Tx) ItemReadWait(m0 uint64, id string) uint64 {
+func (s *Tx) ItemReadWait(m0 uint64, typ, id string) uint64 {
 	p := s.Persist
 	if p == nil {
 		return 0
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return s.itemReadWait(m0, id)
+	return s.itemReadWait(m0, typ, id)
 }
 
 // ListingReadWait is ItemReadWait for a page of a folder's listing with
@@ -254,19 +255,19 @@ func (s *Tx) ListingReadWait(m0 uint64, folder string, window []string) uint64 {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	want := s.itemReadWait(m0, folder)
+	want := s.itemReadWait(m0, "folder", folder)
 	if _, changed := p.listDirty[folder]; changed {
 		want = max(want, p.marked) // the marks of the change are among these
 	}
 	want = max(want, p.listPending[folder])
-	for _, id := range window {
-		want = max(want, p.pending[DirtyKey{KItems, id}])
+	for _, ref := range window { // references are the items' record keys
+		want = max(want, p.pending[DirtyKey{KItems, ref}])
 	}
 	return want
 }
 
 // itemReadWait is ItemReadWait. It runs under p.mu, which its callers take.
-func (s *Tx) itemReadWait(m0 uint64, id string) uint64 {
+func (s *Tx) itemReadWait(m0 uint64, typ, id string) uint64 {
 	p := s.Persist
 	var want uint64
 	for k, seq := range p.kindMark {
@@ -281,12 +282,12 @@ func (s *Tx) itemReadWait(m0 uint64, id string) uint64 {
 		}
 	}
 	for guard := s.Items.Len() + 1; id != "" && guard > 0; guard-- { // a chain ends at the root
-		want = max(want, p.pending[DirtyKey{KItems, id}])
-		it, ok := s.Items.Get(id)
+		want = max(want, p.pending[DirtyKey{KItems, s.Items.RecordKey(typ, id)}])
+		it, ok := s.Items.Get(typ, id)
 		if !ok {
 			break
 		}
-		id = it.ParentID
+		typ, id = "folder", it.ParentID
 	}
 	return want
 }

@@ -38,7 +38,7 @@ const (
 // RecentItem is a user's latest interaction with an item.
 type RecentItem struct {
 	User        *User
-	ItemID      string
+	ItemID      string // the item's reference (ItemTable.Ref)
 	Interaction string
 	At          time.Time
 	Seq         int64 // order of interactions, server-wide: newer is larger
@@ -47,7 +47,7 @@ type RecentItem struct {
 // recentItemState is the server's state for recent items, reached only through a transaction.
 type recentItemState struct {
 	Entries Table[*RecentItem]                // by RecentItemKey
-	ByUser  map[string]map[string]*RecentItem // user id → item id → entry
+	ByUser  map[string]map[string]*RecentItem // user id → item reference → entry
 	Seq     int64
 }
 
@@ -96,7 +96,7 @@ func (s *Tx) noteInteraction(u *User, it *Item, kind string) {
 		return
 	}
 	s.Recent.Seq++
-	s.AddRecentItem(&RecentItem{User: u, ItemID: it.ID, Interaction: kind, At: s.NowSec(), Seq: s.Recent.Seq})
+	s.AddRecentItem(&RecentItem{User: u, ItemID: s.Items.Ref(it), Interaction: kind, At: s.NowSec(), Seq: s.Recent.Seq})
 	if m := s.Recent.ByUser[u.ID]; len(m) > recentItemsMax {
 		var oldest *RecentItem
 		for _, r := range m {
@@ -121,7 +121,7 @@ func (s *Tx) dropRecentItem(r *RecentItem) {
 // recent items.
 func (s *Tx) recentItemPurged(it *Item) {
 	for _, m := range s.Recent.ByUser {
-		if r, ok := m[it.ID]; ok {
+		if r, ok := m[s.Items.Ref(it)]; ok {
 			s.dropRecentItem(r)
 		}
 	}
@@ -135,7 +135,7 @@ func (s *Tx) ListRecentItems(p *Principal, q wire.Page, fields []string) (Reply,
 	if p.User != nil {
 		since := s.Now().Add(-recentItemsAge)
 		for _, r := range s.Recent.ByUser[p.User.ID] {
-			if it, ok := s.Items.Get(r.ItemID); ok && r.At.After(since) && s.Live(p, it) {
+			if it, ok := s.Items.ByRef(r.ItemID); ok && r.At.After(since) && s.Live(p, it) {
 				list = append(list, r)
 			}
 		}
@@ -143,8 +143,9 @@ func (s *Tx) ListRecentItems(p *Principal, q wire.Page, fields []string) (Reply,
 	slices.SortFunc(list, func(a, b *RecentItem) int { return cmp.Compare(b.Seq, a.Seq) })
 	key := func(r *RecentItem) int64 { return math.MaxInt64 - r.Seq } // ascending key, newest first
 	page := wire.MarkerEntries(list, q, key, func(r *RecentItem) any {
+		it, _ := s.Items.ByRef(r.ItemID)
 		return map[string]any{
-			"type": "recent_item", "item": s.Render(s.Items.At(r.ItemID), fields, p),
+			"type": "recent_item", "item": s.Render(it, fields, p),
 			"interaction_type": r.Interaction, "interacted_at": FmtTime(r.At), "interaction_shared_link": nil,
 		}
 	})

@@ -33,7 +33,7 @@ func (s *Tx) metadataCovers(a *RetentionAssignment, f *Item) bool {
 	if t == nil || f.Typ != "file" {
 		return false
 	}
-	in := t.Instances[f.ID]
+	in := t.Instances[s.Items.Ref(f)]
 	if in == nil {
 		return false
 	}
@@ -70,7 +70,7 @@ func (s *Tx) RetentionStart(a *RetentionAssignment, f *Item, v *Version) time.Ti
 		return s.NowSec()
 	}
 	if t := s.Metadata.ByID.At(a.ToID); t != nil && a.StartDateField != "" && a.StartDateField != StartDateUploadDate {
-		if field, in := FieldByID(t, a.StartDateField), t.Instances[f.ID]; field != nil && in != nil {
+		if field, in := FieldByID(t, a.StartDateField), t.Instances[s.Items.Ref(f)]; field != nil && in != nil {
 			if d, ok := in.Values[field.Key]; ok && d.Kind == ValDate {
 				return time.UnixMilli(int64(d.F)).UTC()
 			}

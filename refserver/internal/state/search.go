@@ -286,7 +286,7 @@ func (s *Tx) MatchMDFilter(f *searchMDFilter, hits map[*Item]int) map[*Item]int 
 		return out
 	}
 	for it, sc := range hits {
-		if in := f.tmpl.Instances[it.ID]; in != nil && keep(in) {
+		if in := f.tmpl.Instances[s.Items.Ref(it)]; in != nil && keep(in) {
 			out[it] = sc
 		}
 	}

@@ -168,7 +168,7 @@ func (s *Tx) FlushSearchIndex(ctx context.Context) {
 	x := s.Search
 	var now time.Time
 	for it, at := range x.pending {
-		if s.Items.At(it.ID) != it {
+		if s.Items.At(it.Typ, it.ID) != it {
 			delete(x.pending, it)
 			x.drop(it)
 			continue

@@ -26,7 +26,7 @@ func (s *Tx) seedFolder(p *Principal, parentID, name string) (*Item, error) {
 	}
 	now := s.NowSec()
 	f := &Item{
-		Typ: "folder", ID: s.NewID(), Name: name, ParentID: parentID,
+		Typ: "folder", ID: s.NewFolderID(), Name: name, ParentID: parentID,
 		Owner: OwnerIn(p, parent), CreatedBy: p.User, ModBy: p.User,
 		CreatedAt: now, ModifiedAt: now, ContentCreatedAt: now, ContentModifiedAt: now,
 		SyncState: "not_synced",

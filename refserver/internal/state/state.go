@@ -125,7 +125,7 @@ type model struct {
 	*Env
 	Principals map[string]*Principal // by token
 
-	Items    Table[*Item]
+	Items    ItemTable     // by type and id (items_table.go)
 	Folders  folderIndexes // listable items by folder (folderindex.go)
 	Search   *searchIndex  // words of items, for GET /search (search_index.go)
 	Events   eventLog      // the event history (events.go)
@@ -141,6 +141,9 @@ type model struct {
 	Ended    Table[EndedSession] // committed and aborted sessions, for UploadSession
 	Parts    Table[*UploadPart]  // the parts of the live sessions, by PartKey (each session's Parts index them by offset)
 	NextID   int64
+	// NextFolderID is the counter of folder ids with SeparateIDSpaces
+	// (NewFolderID); it starts where NextID does.
+	NextFolderID int64
 
 	// State of the other resources (one type per resource file).
 	Tasks      taskState
@@ -167,7 +170,7 @@ type model struct {
 }
 
 // EmptyItems empties the items (before a restore).
-func (s *Tx) EmptyItems() { s.Items = newTable[*Item](s.Env, KItems) }
+func (s *Tx) EmptyItems() { s.Items = newItemTable(s.Env) }
 
 // EmptySessions empties the upload sessions, open and ended (before a
 // restore).
@@ -192,14 +195,20 @@ type Tx struct {
 	out outbox
 }
 
+// firstID is where the id counters start: the first id drawn is one more.
+const firstID = 100000000000
+
 // New returns a state on env with no records yet: the server fills it in
 // an Update (InitItemIndexes, InitPrincipals, InitResources).
 func New(env *Env) *State {
 	s := &State{Env: env}
 	s.m = model{
 		Env:    env,
-		Items:  newTable[*Item](env, KItems),
-		NextID: 100000000000,
+		Items:  newItemTable(env),
+		NextID: firstID,
+		// With SeparateIDSpaces the first file and the first folder
+		// share an id.
+		NextFolderID: firstID,
 	}
 	(&Tx{ReadTx: ReadTx{&s.m}}).EmptySessions()
 	return s
@@ -219,6 +228,11 @@ type StateConfig struct {
 	EnterpriseDomains        []string
 	ChunkedMinSize, PartSize int64
 	SearchIndexDelay         time.Duration // search_index.go
+	// SeparateIDSpaces draws folder ids from a counter of their own
+	// (NextFolderID), so that a file and a folder may share an id; the
+	// items table keys folders apart then (items_table.go). A restored
+	// state keeps the setting it was made with.
+	SeparateIDSpaces bool
 }
 
 // Update runs fn as one change of the state, under the state's lock: a

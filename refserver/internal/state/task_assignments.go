@@ -110,7 +110,7 @@ func (s *Tx) CreateTaskAssignment(body CreateAssignmentBody, p *Principal, userI
 	if u != nil && userID != "" && login != "" && !strings.EqualFold(u.Login, login) {
 		return Reply{}, wire.BadRequest("assign_to.id and assign_to.login name different users")
 	}
-	if u == nil || !s.visible(s.PrincipalForUser(u), s.Items.At(t.FileID)) {
+	if u == nil || !s.visible(s.PrincipalForUser(u), s.Items.At("file", t.FileID)) {
 		return Reply{}, wire.Errorf(wire.StatusBadRequest, CodeTaskAssigneeNotAllowed, "The user cannot be assigned this task: unknown, or without access to the file")
 	}
 	for _, a := range t.Assignments {
@@ -126,7 +126,7 @@ func (s *Tx) CreateTaskAssignment(body CreateAssignmentBody, p *Principal, userI
 	}
 	s.Tasks.Tasks.Update(t.ID, func(t *Task) { t.Assignments = append(t.Assignments, a) })
 	s.Tasks.Assignments[a.ID] = a
-	s.RecordEvent(evTaskAssignCreate, p.User, s.Items.At(t.FileID), s.AssignmentRecord(a))
+	s.RecordEvent(evTaskAssignCreate, p.User, s.Items.At("file", t.FileID), s.AssignmentRecord(a))
 	return Reply{wire.StatusCreated, s.AssignmentRecord(a)}, nil
 }
 
@@ -169,7 +169,7 @@ func (s *Tx) UpdateTaskAssignment(p *Principal, id string, body UpdateAssignment
 			a.Message = *body.Message
 		}
 	})
-	s.RecordEvent(evTaskAssignUpdate, p.User, s.Items.At(t.FileID), s.AssignmentRecord(a))
+	s.RecordEvent(evTaskAssignUpdate, p.User, s.Items.At("file", t.FileID), s.AssignmentRecord(a))
 	return Reply{wire.StatusOK, s.AssignmentRecord(a)}, nil
 }
 

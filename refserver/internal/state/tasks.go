@@ -89,6 +89,9 @@ func (s *Tx) InitTasks() {
 
 // tasksItemPurged drops the tasks of a file deleted for good.
 func (s *Tx) tasksItemPurged(it *Item) {
+	if it.Typ != "file" { // a folder may share the id (SeparateIDSpaces)
+		return
+	}
 	for _, t := range s.Tasks.ByFile[it.ID] {
 		s.dropTask(t)
 		s.Tasks.Tasks.Delete(t.ID)
@@ -117,7 +120,7 @@ func (s *Tx) dropTask(t *Task) {
 }
 
 func (s *Tx) taskFileMini(t *Task) any {
-	if f, ok := s.Items.Get(t.FileID); ok {
+	if f, ok := s.Items.Get("file", t.FileID); ok {
 		return s.Mini(f)
 	}
 	return nil

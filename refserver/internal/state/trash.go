@@ -59,11 +59,15 @@ func (s *Tx) addTrashState(m map[string]any, it *Item) {
 	}
 }
 
-// subItems lists every item whose parent is folderID, in the trash or not.
-func (s *Tx) subItems(folderID string) []*Item {
+// subItems lists every item whose parent is f, in the trash or not: none
+// unless f is a folder (a file may share a folder's id: SeparateIDSpaces).
+func (s *Tx) subItems(f *Item) []*Item {
+	if f.Typ != "folder" {
+		return nil
+	}
 	var out []*Item
 	for _, it := range s.Items.All() {
-		if it.ParentID == folderID {
+		if it.ParentID == f.ID {
 			out = append(out, it)
 		}
 	}
@@ -74,36 +78,36 @@ func (s *Tx) subItems(folderID string) []*Item {
 // that is not in the trash already, by a user (the event's created_by).
 func (s *Tx) TrashItem(it *Item, by *User) {
 	now := s.NowSec()
-	s.Items.Update(it.ID, func(it *Item) {
+	s.Items.Update(it.Typ, it.ID, func(it *Item) {
 		it.TrashedAt, it.TrashedWith = now, ""
 		it.Seq++
 	})
 	s.Folders.Sync(it) // out of its folder's listings
-	s.setTrashedWith(it.ID, now, it.ID)
-	if parent, ok := s.Items.Get(it.ParentID); ok {
+	s.setTrashedWith(it, now, it.ID)
+	if parent, ok := s.Items.Get("folder", it.ParentID); ok {
 		s.touchItem(parent, now, nil)
 	}
 	s.ItemEvent(evItemTrash, it, by)
 }
 
-// setTrashedWith marks the content below folderID that is not in the trash
-// as trashed with the folder root.
-func (s *Tx) setTrashedWith(folderID string, now time.Time, root string) {
-	for _, c := range s.subItems(folderID) {
+// setTrashedWith marks the content below folder f that is not in the
+// trash as trashed with the folder root.
+func (s *Tx) setTrashedWith(f *Item, now time.Time, root string) {
+	for _, c := range s.subItems(f) {
 		if c.Trashed() {
 			continue
 		}
-		s.Items.Update(c.ID, func(c *Item) { c.TrashedAt, c.TrashedWith = now, root })
+		s.Items.Update(c.Typ, c.ID, func(c *Item) { c.TrashedAt, c.TrashedWith = now, root })
 		s.Folders.Sync(c)
-		s.setTrashedWith(c.ID, now, root)
+		s.setTrashedWith(c, now, root)
 	}
 }
 
 // untrash takes an item out of the trash with the content trashed with it.
 func (s *Tx) untrash(it *Item, root string) {
-	s.Items.Update(it.ID, func(it *Item) { it.TrashedAt, it.TrashedWith = time.Time{}, "" })
+	s.Items.Update(it.Typ, it.ID, func(it *Item) { it.TrashedAt, it.TrashedWith = time.Time{}, "" })
 	s.Folders.Sync(it)
-	for _, c := range s.subItems(it.ID) {
+	for _, c := range s.subItems(it) {
 		if c.Trashed() && c.TrashedWith == root {
 			s.untrash(c, root)
 		}
@@ -115,7 +119,7 @@ func (s *Tx) untrash(it *Item, root string) {
 // and the admin's (actTrash, access.go); collaborators, whatever their
 // role, neither see, restore nor purge it (404).
 func (s *Tx) LookupTrashed(p *Principal, typ, id string) (*Item, *wire.Error) {
-	it, ok := s.Items.Get(id)
+	it, ok := s.Items.Get(typ, id)
 	if !ok || it.Typ != typ || !it.Trashed() || it.TrashedWith != "" || !s.Can(p, it, actTrash) {
 		return nil, wire.Errorf(wire.StatusNotFound, wire.CodeNotFound, "Not Found: no %s with this id in the trash", typ)
 	}
@@ -170,10 +174,10 @@ func (s *Tx) RestoreItem(p *Principal, typ string, id string, body RestoreBody, 
 	}
 	now := s.NowSec()
 	s.untrash(it, it.ID)
-	s.Items.Update(it.ID, func(it *Item) { it.Name, it.ParentID = name, target })
+	s.Items.Update(it.Typ, it.ID, func(it *Item) { it.Name, it.ParentID = name, target })
 	s.setOwnerTree(it, owner) // a folder's content with it, as a move does
 	s.touchItem(it, now, p.User)
-	if parent, ok := s.Items.Get(target); ok {
+	if parent, ok := s.Items.Get("folder", target); ok {
 		s.touchItem(parent, now, nil)
 	}
 	s.ItemEvent(evItemUndelete, it, p.User)
@@ -194,7 +198,7 @@ func (s *Tx) restoreTarget(p *Principal, it *Item, body RestoreBody) (string, *w
 	if orig == RootID {
 		return orig, nil
 	}
-	if f, ok := s.Items.Get(orig); ok && !f.Trashed() {
+	if f, ok := s.Items.Get("folder", orig); ok && !f.Trashed() {
 		return orig, nil
 	}
 	if body.Parent == nil {

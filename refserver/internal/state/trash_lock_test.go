@@ -182,7 +182,7 @@ func TestTrashRules(t *testing.T) {
 			t.Fatal(aerr)
 		}
 		for _, it := range []*Item{dir, inner} {
-			if tx.Items.Has(it.ID) {
+			if tx.Items.Has(it.Typ, it.ID) {
 				t.Errorf("%s is still on the server after its folder's purge", it.Name)
 			}
 		}

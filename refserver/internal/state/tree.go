@@ -11,7 +11,7 @@ import "iter"
 func (s *ReadTx) ancestors(it *Item) iter.Seq[*Item] {
 	return func(yield func(*Item) bool) {
 		for pid := it.ParentID; pid != "" && pid != RootID; {
-			f, ok := s.Items.Get(pid)
+			f, ok := s.Items.Get("folder", pid)
 			if !ok || !yield(f) {
 				return
 			}

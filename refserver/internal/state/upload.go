@@ -58,7 +58,7 @@ func (s *Tx) AddVersion(p *Principal, f *Item, name string, blob blob.Info, modi
 		modified = now
 	}
 	v := &Version{ID: s.NewID(), Blob: blob, CreatedAt: now, By: p.User}
-	s.Items.Update(f.ID, func(f *Item) {
+	s.Items.Update(f.Typ, f.ID, func(f *Item) {
 		if name != "" {
 			f.Name = name
 		}
@@ -68,7 +68,7 @@ func (s *Tx) AddVersion(p *Principal, f *Item, name string, blob blob.Info, modi
 		f.touch(now, p.User)
 	})
 	s.versionAdded(f, v)
-	if parent, ok := s.Items.Get(f.ParentID); ok {
+	if parent, ok := s.Items.Get("folder", f.ParentID); ok {
 		s.touchItem(parent, now, nil)
 	}
 	s.ItemEvent(evItemUpload, f, p.User)
@@ -125,7 +125,7 @@ func (s *Tx) AddVersionTx(p *Principal, fileID, ifMatch, name string, content bl
 	if aerr := s.CheckNewVersion(p, fileID, ifMatch, name); aerr != nil {
 		return Reply{}, aerr
 	}
-	f := s.Items.At(fileID)
+	f := s.Items.At("file", fileID)
 	if aerr := s.AddVersion(p, f, name, content, modified); aerr != nil {
 		return Reply{}, aerr
 	}

@@ -249,7 +249,7 @@ func (s *Tx) OwnedTops(u *User) []*Item {
 		if it.Owner != u {
 			continue
 		}
-		if parent, ok := s.Items.Get(it.ParentID); ok && parent.Owner == u {
+		if parent, ok := s.Items.Get("folder", it.ParentID); ok && parent.Owner == u {
 			continue
 		}
 		out = append(out, it)

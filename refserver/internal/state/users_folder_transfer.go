@@ -44,13 +44,13 @@ func (s *Tx) TransferOwnedFolder(p *Principal, fromID, toID string, fields []str
 	}
 	now := s.NowSec()
 	f := &Item{
-		Typ: "folder", ID: s.NewID(), Name: name, ParentID: RootID,
+		Typ: "folder", ID: s.NewFolderID(), Name: name, ParentID: RootID,
 		Owner: to, CreatedBy: p.User, ModBy: p.User,
 		CreatedAt: now, ModifiedAt: now, ContentCreatedAt: now, ContentModifiedAt: now,
 	}
 	s.AddItem(f)
 	for _, it := range slices.Clone(s.Children(RootID, from)) {
-		s.Items.Update(it.ID, func(it *Item) {
+		s.Items.Update(it.Typ, it.ID, func(it *Item) {
 			it.ParentID = f.ID
 			it.ModBy = p.User
 		})

@@ -31,39 +31,39 @@ func (s *Tx) InitWatermarks() {
 
 // watermarkItemPurged drops the watermark of an item deleted for good.
 func (s *Tx) watermarkItemPurged(it *Item) {
-	s.Watermarks.ByItem.Delete(it.ID)
+	s.Watermarks.ByItem.Delete(s.Items.Ref(it))
 }
 
 // applyWatermarkTo gives it a watermark, or refreshes the one it has
 // (modified_at); created reports a new one.
 func (s *Tx) applyWatermarkTo(it *Item) (wm *Watermark, created bool) {
 	now := s.NowSec()
-	wm, ok := s.Watermarks.ByItem.Get(it.ID)
+	wm, ok := s.Watermarks.ByItem.Get(s.Items.Ref(it))
 	if !ok {
 		wm = &Watermark{CreatedAt: now}
-		s.Watermarks.ByItem.Put(it.ID, wm)
+		s.Watermarks.ByItem.Put(s.Items.Ref(it), wm)
 	}
-	s.Watermarks.ByItem.Update(it.ID, func(wm *Watermark) { wm.ModifiedAt = now })
+	s.Watermarks.ByItem.Update(s.Items.Ref(it), func(wm *Watermark) { wm.ModifiedAt = now })
 	return wm, !ok
 }
 
 // removeWatermarkFrom removes the watermark of it, reporting whether it had
 // one.
 func (s *Tx) removeWatermarkFrom(it *Item) bool {
-	if _, ok := s.Watermarks.ByItem.Get(it.ID); !ok {
+	if _, ok := s.Watermarks.ByItem.Get(s.Items.Ref(it)); !ok {
 		return false
 	}
-	s.Watermarks.ByItem.Delete(it.ID)
+	s.Watermarks.ByItem.Delete(s.Items.Ref(it))
 	return true
 }
 
 // watermarkInfo is the watermark_info field of a file or folder.
 func (s *Tx) watermarkInfo(it *Item) map[string]any {
-	_, own := s.Watermarks.ByItem.Get(it.ID)
+	_, own := s.Watermarks.ByItem.Get(s.Items.Ref(it))
 	inherited := false
 	if !own {
 		for f := range s.ancestors(it) {
-			if _, inherited = s.Watermarks.ByItem.Get(f.ID); inherited {
+			if _, inherited = s.Watermarks.ByItem.Get(s.Items.Ref(f)); inherited {
 				break
 			}
 		}
@@ -100,7 +100,7 @@ func (s *Tx) GetWatermark(id string, p *Principal, typ string) (Reply, *wire.Err
 	if aerr != nil {
 		return Reply{}, aerr
 	}
-	wm, ok := s.Watermarks.ByItem.Get(it.ID)
+	wm, ok := s.Watermarks.ByItem.Get(s.Items.Ref(it))
 	if !ok {
 		return Reply{}, wire.NotFound("watermark")
 	}

@@ -7,11 +7,11 @@ import (
 
 // fireWebhooks queues the deliveries an event triggers.
 func (s *Tx) fireWebhooks(e *Event) {
-	if s.Webhooks.ByID.Len() == 0 || e.ItemID == "" {
+	if s.Webhooks.ByID.Len() == 0 || e.ItemRef == "" {
 		return
 	}
-	it := s.Items.At(e.ItemID)
-	if it == nil {
+	it, ok := s.Items.ByRef(e.ItemRef)
+	if !ok {
 		return
 	}
 	trigger := webhookTrigger(e.Typ, it.Typ)
@@ -32,12 +32,12 @@ func (s *Tx) fireTrigger(it *Item, trigger string, by *User, source json.RawMess
 	if s.Webhooks.ByID.Len() == 0 {
 		return
 	}
-	above := map[string]bool{it.ID: true}
+	above := map[*Item]bool{it: true}
 	for f := range s.ancestors(it) { // tree.go
-		above[f.ID] = true
+		above[f] = true
 	}
 	for _, hook := range s.Webhooks.ByID.All() {
-		if !above[hook.targetID] || !slices.Contains(hook.triggers, trigger) {
+		if !above[s.Items.At(hook.targetType, hook.targetID)] || !slices.Contains(hook.triggers, trigger) {
 			continue
 		}
 		p := s.PrincipalForUser(hook.createdBy)

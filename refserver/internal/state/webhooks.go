@@ -204,9 +204,9 @@ func (s *Tx) webhookTarget(p *Principal, id, typ string) (*Item, *wire.Error) {
 }
 
 // duplicateWebhook returns the user's other webhook on the target, if any.
-func (s *Tx) duplicateWebhook(u *User, targetID string, skip *Webhook) *Webhook {
+func (s *Tx) duplicateWebhook(u *User, target *Item, skip *Webhook) *Webhook {
 	for _, w := range s.Webhooks.ByID.All() {
-		if w != skip && w.createdBy == u && w.targetID == targetID {
+		if w != skip && w.createdBy == u && w.targetID == target.ID && w.targetType == target.Typ {
 			return w
 		}
 	}
@@ -235,7 +235,7 @@ func (s *Tx) addWebhook(p *Principal, targetID, targetType, address string, trig
 	if aerr != nil {
 		return nil, aerr
 	}
-	if s.duplicateWebhook(p.User, it.ID, nil) != nil {
+	if s.duplicateWebhook(p.User, it, nil) != nil {
 		return nil, wire.Errorf(wire.StatusConflict, wire.CodeConflict, "A webhook for this target and user already exists")
 	}
 	n := 0
@@ -295,7 +295,7 @@ func (s *Tx) editWebhook(id string, p *Principal, body *WebhookBody) (*Webhook, 
 		if aerr != nil {
 			return nil, aerr
 		}
-		if s.duplicateWebhook(p.User, it.ID, hook) != nil {
+		if s.duplicateWebhook(p.User, it, hook) != nil {
 			return nil, wire.Errorf(wire.StatusConflict, wire.CodeConflict, "A webhook for this target and user already exists")
 		}
 		targetID, targetType = it.ID, it.Typ

@@ -192,15 +192,15 @@ func (s *Tx) UpdateWebLink(p *Principal, id string, body UpdateWebLinkBody, now 
 		}
 	}
 	if moving {
-		if old, ok := s.Items.Get(wl.ParentID); ok {
+		if old, ok := s.Items.Get("folder", wl.ParentID); ok {
 			s.touchItem(old, now, nil)
 		}
-		if parent, ok := s.Items.Get(target); ok {
+		if parent, ok := s.Items.Get("folder", target); ok {
 			s.touchItem(parent, now, nil)
 		}
 	}
 	hadLink := wl.Link != nil
-	s.Items.Update(wl.ID, func(wl *Item) {
+	s.Items.Update(wl.Typ, wl.ID, func(wl *Item) {
 		wl.ParentID, wl.Owner, wl.Name = target, owner, name
 		if body.URL != nil {
 			wl.URL = *body.URL

@@ -213,7 +213,7 @@ func (s *Tx) StartZipDownload(id string) (*ZipDownload, []ZipEntry, *wire.Error)
 	s.Zips.ByID.Update(z.ID, func(z *ZipDownload) {
 		z.SkippedFiles, z.SkippedFolders = 0, 0
 		for _, top := range z.Items {
-			it, ok := s.Items.Get(top.ID)
+			it, ok := s.Items.Get(top.Typ, top.ID)
 			if !ok || it.Trashed() || !s.Can(p, it, ActDownload) {
 				if top.Typ == "folder" {
 					z.SkippedFolders++
