@@ -18,12 +18,23 @@ import (
 // n instances on n files of the admin (amount 0..n-1, scrambled).
 func benchServer(b *testing.B, n int) (*Server, []*state.Item) {
 	b.Helper()
+	return benchServerCoded(b, n, false)
+}
+
+// benchServerCoded is benchServer; coded adds a string field "code",
+// "c%05d" of amount/10, so that every code is on exactly 10 instances.
+func benchServerCoded(b *testing.B, n int, coded bool) (*Server, []*state.Item) {
+	b.Helper()
 	s, err := New(Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
 	t := &state.MDTemplate{Scope: s.st.EnterpriseScope(), Key: "contract", DisplayName: "Contract"}
-	for _, fb := range contractFields() {
+	fields := contractFields()
+	if coded {
+		fields = append(fields, map[string]any{"type": "string", "key": "code", "displayName": "Code"})
+	}
+	for _, fb := range fields {
 		raw, _ := json.Marshal(fb)
 		var body metadata.FieldBody
 		_ = json.Unmarshal(raw, &body)
@@ -46,10 +57,14 @@ func benchServer(b *testing.B, n int) (*Server, []*state.Item) {
 		tx.AddItem(it)
 		items[i] = it
 		amount := (i * 7919) % n // a permutation of 0..n-1
-		values, merr := metadata.TemplateValues(t, map[string]any{
+		raw := map[string]any{
 			"customer": fmt.Sprintf("Customer %05d", amount), "amount": json.Number(strconv.Itoa(amount)),
 			"status": statuses[i%3], "regions": []any{"emea"},
-		})
+		}
+		if coded {
+			raw["code"] = fmt.Sprintf("c%05d", amount/10)
+		}
+		values, merr := metadata.TemplateValues(t, raw)
 		if merr != nil {
 			b.Fatal(merr)
 		}
