@@ -1,7 +1,6 @@
 package refserver
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -21,7 +20,7 @@ func writeError(w http.ResponseWriter, e *wire.Error) {
 
 // writeJSON writes v as a JSON response with the given status.
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	b, err := json.Marshal(v)
+	b, err := wire.Marshal(v)
 	if err != nil {
 		// Only server bugs get here: every value written is a plain record.
 		status, b = internalError()

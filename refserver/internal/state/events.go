@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 // The event log: every change the server makes is recorded once, as one
@@ -238,7 +240,7 @@ func (s *Tx) itemFiled(it *Item, from itemSlot, to IndexKey, listed bool) {
 
 // RecordJSON encodes a record built of plain values.
 func RecordJSON(v any) json.RawMessage {
-	b, err := json.Marshal(v)
+	b, err := wire.Marshal(v)
 	if err != nil {
 		panic(fmt.Sprintf("refserver: encoding an event source: %v", err))
 	}

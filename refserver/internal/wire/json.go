@@ -212,44 +212,8 @@ func AppendString(b []byte, s string) []byte {
 }
 
 // EncodePage encodes a list page (a map with "entries") as json.Marshal
-// would, but copies entries that are json.RawMessage (miniJSON records) as
-// they are, without the validation pass encoding/json makes over them.
-// "entries" sorts before every other key of a page.
+// would (through Marshal, so entries that are json.RawMessage records are
+// copied as they are). "entries" sorts before every other key of a page.
 func EncodePage(page map[string]any) ([]byte, error) {
-	entries, ok := page["entries"].([]any)
-	if !ok {
-		return json.Marshal(page)
-	}
-	rest := make(map[string]any, len(page))
-	for k, v := range page {
-		if k != "entries" {
-			rest[k] = v
-		}
-	}
-	tail, err := json.Marshal(rest)
-	if err != nil {
-		return nil, err
-	}
-	b := make([]byte, 0, 256*len(entries)+len(tail)+16)
-	b = append(b, `{"entries":[`...)
-	for i, e := range entries {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		raw, isRaw := e.(json.RawMessage)
-		if !isRaw {
-			if raw, err = json.Marshal(e); err != nil {
-				return nil, err
-			}
-		}
-		b = append(b, raw...)
-	}
-	b = append(b, ']')
-	if len(rest) > 0 {
-		b = append(b, ',')
-		b = append(b, tail[1:]...) // after its "{"
-	} else {
-		b = append(b, '}')
-	}
-	return b, nil
+	return Marshal(page)
 }

@@ -1,0 +1,169 @@
+package wire
+
+import (
+	"encoding/json"
+	"slices"
+	"strconv"
+)
+
+// Marshal encodes v as json.Marshal does, byte for byte, faster for the
+// values the server's records are built of: maps with string keys, slices,
+// strings, integers, booleans and nil are written directly (map keys in
+// sorted order, strings HTML-safe, as encoding/json writes them); any
+// other value (structs, floats, pointers, types with their own
+// MarshalJSON) is handed to encoding/json. A json.RawMessage is copied as
+// it is when one scan shows encoding/json's compaction would not change it
+// (no space between tokens, nothing HTML-unsafe): the server's own records
+// always are; a raw message kept from a request body may not be.
+func Marshal(v any) ([]byte, error) {
+	return AppendJSON(make([]byte, 0, 512), v)
+}
+
+// AppendJSON appends the encoding of v (as Marshal) to b.
+func AppendJSON(b []byte, v any) ([]byte, error) {
+	switch x := v.(type) {
+	case nil:
+		return append(b, "null"...), nil
+	case string:
+		return AppendString(b, x), nil
+	case bool:
+		return strconv.AppendBool(b, x), nil
+	case int:
+		return strconv.AppendInt(b, int64(x), 10), nil
+	case int64:
+		return strconv.AppendInt(b, x, 10), nil
+	case int32:
+		return strconv.AppendInt(b, int64(x), 10), nil
+	case uint64:
+		return strconv.AppendUint(b, x, 10), nil
+	case json.RawMessage:
+		if x == nil {
+			return append(b, "null"...), nil
+		}
+		if compactAndSafe(x) {
+			return append(b, x...), nil
+		}
+	case map[string]any:
+		if x == nil {
+			return append(b, "null"...), nil
+		}
+		return appendObject(b, x)
+	case map[string]string:
+		if x == nil {
+			return append(b, "null"...), nil
+		}
+		keys := sortedKeys(x)
+		b = append(b, '{')
+		for i, k := range keys {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = AppendString(b, k)
+			b = append(b, ':')
+			b = AppendString(b, x[k])
+		}
+		return append(b, '}'), nil
+	case []any:
+		if x == nil {
+			return append(b, "null"...), nil
+		}
+		b = append(b, '[')
+		for i, e := range x {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			var err error
+			if b, err = AppendJSON(b, e); err != nil {
+				return b, err
+			}
+		}
+		return append(b, ']'), nil
+	case []map[string]any:
+		if x == nil {
+			return append(b, "null"...), nil
+		}
+		b = append(b, '[')
+		for i, e := range x {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			var err error
+			if b, err = AppendJSON(b, e); err != nil {
+				return b, err
+			}
+		}
+		return append(b, ']'), nil
+	case []string:
+		if x == nil {
+			return append(b, "null"...), nil
+		}
+		b = append(b, '[')
+		for i, e := range x {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = AppendString(b, e)
+		}
+		return append(b, ']'), nil
+	}
+	enc, err := json.Marshal(v)
+	if err != nil {
+		return b, err
+	}
+	return append(b, enc...), nil
+}
+
+// appendObject writes m's members in key order, as encoding/json does.
+func appendObject(b []byte, m map[string]any) ([]byte, error) {
+	keys := sortedKeys(m)
+	b = append(b, '{')
+	for i, k := range keys {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = AppendString(b, k)
+		b = append(b, ':')
+		var err error
+		if b, err = AppendJSON(b, m[k]); err != nil {
+			return b, err
+		}
+	}
+	return append(b, '}'), nil
+}
+
+// sortedKeys is m's keys in byte order.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// compactAndSafe reports whether raw (valid JSON) has no whitespace
+// between tokens and no byte encoding/json escapes when it compacts a raw
+// message (<, >, &, U+2028, U+2029), so that it can be copied unchanged.
+func compactAndSafe(raw []byte) bool {
+	inString, escaped := false, false
+	for _, c := range raw {
+		switch {
+		case c == '<' || c == '>' || c == '&' || c == 0xE2:
+			return false // 0xE2 may start U+2028 or U+2029: let encoding/json decide
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			return false
+		}
+	}
+	return true
+}
