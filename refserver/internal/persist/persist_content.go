@@ -131,7 +131,7 @@ func UserRec(s *state.ReadTx, id string) (recUser, bool) {
 		return recUser{}, false
 	}
 	return recUser{
-		Name: u.Name, Login: u.Login, Role: u.Role, CreatedAt: state.Utc(u.CreatedAt), ModifiedAt: state.Utc(u.ModifiedAt),
+		Name: u.Name, Login: u.Login, Role: u.Role, CreatedAt: utcTime(u.CreatedAt), ModifiedAt: utcTime(u.ModifiedAt),
 		Status: u.Status, Language: u.Language, Timezone: u.Timezone,
 		SpaceAmount: u.SpaceAmount, MaxUploadSize: u.MaxUploadSize,
 		JobTitle: u.JobTitle, Phone: u.Phone, Address: u.Address, NotificationEmail: u.NotificationEmail,
@@ -260,11 +260,11 @@ func ItemRec(s *state.ReadTx, key string) (RecItem, bool) {
 func encodeItem(it *state.Item, versions bool) RecItem {
 	r := RecItem{
 		Type: it.Typ, Name: it.Name, ParentID: it.ParentID,
-		Owner: state.Uid(it.Owner), CreatedBy: state.Uid(it.CreatedBy), ModifiedBy: state.Uid(it.ModBy),
-		Description: it.Description, CreatedAt: state.Utc(it.CreatedAt), ModifiedAt: state.Utc(it.ModifiedAt),
-		ContentCreatedAt: state.Utc(it.ContentCreatedAt), ContentModifiedAt: state.Utc(it.ContentModifiedAt),
+		Owner: userID(it.Owner), CreatedBy: userID(it.CreatedBy), ModifiedBy: userID(it.ModBy),
+		Description: it.Description, CreatedAt: utcTime(it.CreatedAt), ModifiedAt: utcTime(it.ModifiedAt),
+		ContentCreatedAt: utcTime(it.ContentCreatedAt), ContentModifiedAt: utcTime(it.ContentModifiedAt),
 		Seq: it.Seq, SyncState: it.SyncState, UploadEmail: it.UploadEmail, Hidden: it.Hidden,
-		ReadyAt: state.Utc(it.ReadyAt), URL: it.URL, TrashedAt: state.Utc(it.TrashedAt), TrashedWith: it.TrashedWith,
+		ReadyAt: utcTime(it.ReadyAt), URL: it.URL, TrashedAt: utcTime(it.TrashedAt), TrashedWith: it.TrashedWith,
 	}
 	if versions {
 		for _, v := range it.Versions {
@@ -275,21 +275,21 @@ func encodeItem(it *state.Item, versions bool) RecItem {
 	// is Detached): nothing of it may be the live item's.
 	r.Tags, r.DownloadAccess = slices.Clone(it.Tags), it.DownloadAccess
 	if l := it.Lock; l != nil {
-		r.Lock = &recLock{ID: l.ID, By: state.Uid(l.By), CreatedAt: state.Utc(l.CreatedAt), ExpiresAt: state.Utc(l.ExpiresAt), DownloadPrevented: l.DownloadPrevented}
+		r.Lock = &recLock{ID: l.ID, By: userID(l.By), CreatedAt: utcTime(l.CreatedAt), ExpiresAt: utcTime(l.ExpiresAt), DownloadPrevented: l.DownloadPrevented}
 	}
 	if it.CanNonOwnersInvite != nil || it.CanNonOwnersViewCollab != nil || it.RestrictedToEnterprise != nil {
 		r.FolderSettings = &[3]*bool{copyBool(it.CanNonOwnersInvite), copyBool(it.CanNonOwnersViewCollab), copyBool(it.RestrictedToEnterprise)}
 	}
 	if l := it.Link; l != nil {
-		r.Link = &recSharedLink{Token: l.Token, Access: l.Access, Password: l.Password, VanityName: l.VanityName, UnsharedAt: state.Utc(l.UnsharedAt),
+		r.Link = &recSharedLink{Token: l.Token, Access: l.Access, Password: l.Password, VanityName: l.VanityName, UnsharedAt: utcTime(l.UnsharedAt),
 			CanDownload: copyBool(l.CanDownload), CanEdit: copyBool(l.CanEdit)}
 	}
 	return r
 }
 
 func encodeVersion(v *state.Version) recVersion {
-	return recVersion{ID: v.ID, Blob: v.Blob, CreatedAt: state.Utc(v.CreatedAt), By: state.Uid(v.By), Name: v.Name,
-		TrashedAt: state.Utc(v.TrashedAt), RestoredAt: state.Utc(v.RestoredAt), TrashedBy: state.Uid(v.TrashedBy), RestoredBy: state.Uid(v.RestoredBy)}
+	return recVersion{ID: v.ID, Blob: v.Blob, CreatedAt: utcTime(v.CreatedAt), By: userID(v.By), Name: v.Name,
+		TrashedAt: utcTime(v.TrashedAt), RestoredAt: utcTime(v.RestoredAt), TrashedBy: userID(v.TrashedBy), RestoredBy: userID(v.RestoredBy)}
 }
 
 // VersionKeys lists the keys of the versions of every file, by file id
@@ -308,7 +308,7 @@ func VersionKeys(s *state.ReadTx) []string {
 // VersionRec is the record of the version key names, false when it is
 // gone (its file was purged).
 func VersionRec(s *state.ReadTx, key string) (recVersion, bool) {
-	id, pos, ok := state.ParseVersionKey(key)
+	id, pos, ok := parseVersionKey(key)
 	if !ok {
 		return recVersion{}, false
 	}
@@ -324,7 +324,7 @@ func VersionRec(s *state.ReadTx, key string) (recVersion, bool) {
 // are gathered by position and put in their files once all are read
 // (VersionsLoaded): what a position in a key claims allocates nothing.
 func LoadVersion(s *state.Tx, key string, r recVersion) error {
-	id, pos, ok := state.ParseVersionKey(key)
+	id, pos, ok := parseVersionKey(key)
 	if !ok {
 		return fmt.Errorf("malformed key")
 	}
@@ -438,9 +438,9 @@ func SessionRec(s *state.ReadTx, id string) (recSession, bool) {
 		return recSession{}, false
 	}
 	return recSession{
-		Owner: state.Uid(ss.Owner), FolderID: ss.FolderID, FileID: ss.FileID, FileName: ss.FileName,
+		Owner: userID(ss.Owner), FolderID: ss.FolderID, FileID: ss.FileID, FileName: ss.FileName,
 		FileSize: ss.FileSize, PartSize: ss.PartSize, TotalParts: ss.TotalParts,
-		ExpiresAt: state.Utc(ss.ExpiresAt), LastPartAt: state.Utc(ss.LastPartAt),
+		ExpiresAt: utcTime(ss.ExpiresAt), LastPartAt: utcTime(ss.LastPartAt),
 		Assembly: ss.Asm.ID(), Final: ss.Final,
 	}, true
 }
@@ -448,7 +448,7 @@ func SessionRec(s *state.ReadTx, id string) (recSession, bool) {
 // LoadSession restores open session id, reopening its assembly in the
 // store (or a Parts assembly, whose parts LoadPart restores).
 func LoadSession(s *state.Tx, id string, r recSession) error {
-	owner, err := s.UserByRef(r.Owner)
+	owner, err := userByRef(&s.Users, r.Owner)
 	if err != nil {
 		return err
 	}

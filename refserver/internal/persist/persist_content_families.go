@@ -26,12 +26,12 @@ func FolderLockRec(s *state.ReadTx, id string) (recFolderLock, bool) {
 	if !ok {
 		return recFolderLock{}, false
 	}
-	return recFolderLock{FolderID: l.FolderID, CreatedBy: state.Uid(l.CreatedBy), CreatedAt: state.Utc(l.CreatedAt)}, true
+	return recFolderLock{FolderID: l.FolderID, CreatedBy: userID(l.CreatedBy), CreatedAt: utcTime(l.CreatedAt)}, true
 }
 
 // LoadFolderLock restores lock id (records come in id order: oldest first).
 func LoadFolderLock(s *state.Tx, id string, r recFolderLock) error {
-	by, err := s.UserByRef(r.CreatedBy)
+	by, err := userByRef(&s.Users, r.CreatedBy)
 	if err != nil {
 		return err
 	}
@@ -59,7 +59,7 @@ func FavoritesRec(s *state.ReadTx, id string) (recFavorites, bool) {
 
 // LoadFavorites restores the collection of user id.
 func LoadFavorites(s *state.Tx, id string, r recFavorites) error {
-	u, err := s.UserByRef(id)
+	u, err := userByRef(&s.Users, id)
 	if err != nil {
 		return err
 	}
@@ -89,7 +89,7 @@ func RecentItemRec(s *state.ReadTx, key string) (recRecentItem, bool) {
 	if !ok {
 		return recRecentItem{}, false
 	}
-	return recRecentItem{Interaction: r.Interaction, At: state.Utc(r.At), Seq: r.Seq}, true
+	return recRecentItem{Interaction: r.Interaction, At: utcTime(r.At), Seq: r.Seq}, true
 }
 
 // LoadRecentItem restores the entry under key.
@@ -98,7 +98,7 @@ func LoadRecentItem(s *state.Tx, key string, r recRecentItem) error {
 	if !ok {
 		return fmt.Errorf("bad recent item key %q", key)
 	}
-	u, err := s.UserByRef(uid)
+	u, err := userByRef(&s.Users, uid)
 	if err != nil {
 		return err
 	}
@@ -128,8 +128,8 @@ func ZipDownloadRec(s *state.ReadTx, id string) (recZipDownload, bool) {
 		return recZipDownload{}, false
 	}
 	return recZipDownload{
-		User: state.Uid(z.User), Kind: z.Kind, FileName: z.FileName, Items: append([]state.ZipTop{}, z.Items...),
-		CreatedAt: state.Utc(z.CreatedAt), ExpiresAt: state.Utc(z.ExpiresAt), StartedAt: state.Utc(z.StartedAt),
+		User: userID(z.User), Kind: z.Kind, FileName: z.FileName, Items: append([]state.ZipTop{}, z.Items...),
+		CreatedAt: utcTime(z.CreatedAt), ExpiresAt: utcTime(z.ExpiresAt), StartedAt: utcTime(z.StartedAt),
 		State: z.State, Total: z.Total, Downloaded: z.Downloaded, SkippedFiles: z.SkippedFiles, SkippedFolders: z.SkippedFolders,
 	}, true
 }
@@ -137,7 +137,7 @@ func ZipDownloadRec(s *state.ReadTx, id string) (recZipDownload, bool) {
 // LoadZipDownload restores zip download id (one that was being sent has
 // failed: the stream ended with the server).
 func LoadZipDownload(s *state.Tx, id string, r recZipDownload) error {
-	u, err := s.UserByRef(r.User)
+	u, err := userByRef(&s.Users, r.User)
 	if err != nil {
 		return err
 	}

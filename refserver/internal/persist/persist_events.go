@@ -89,7 +89,7 @@ func EventRec(s *state.ReadTx, key string) (recEvent, bool) {
 		return recEvent{}, false
 	}
 	e := s.Events.List[i]
-	return recEvent{Seq: e.Seq, ID: e.ID, Type: e.Typ, Admin: e.Admin, By: state.Uid(e.By), At: state.Utc(e.At),
+	return recEvent{Seq: e.Seq, ID: e.ID, Type: e.Typ, Admin: e.Admin, By: userID(e.By), At: utcTime(e.At),
 		ItemID: e.ItemRef, OwnerID: e.OwnerID, Source: e.Source, AdminSource: e.AdminSrc, Under: e.Under}, true
 }
 
@@ -100,7 +100,7 @@ func LoadEvent(s *state.Tx, key string, r recEvent) error {
 		s.Events.Head = r.Seq
 		return nil
 	}
-	by, err := s.UserByRef(r.By)
+	by, err := userByRef(&s.Users, r.By)
 	if err != nil {
 		return err
 	}

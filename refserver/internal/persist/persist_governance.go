@@ -37,7 +37,7 @@ func RetPolicyRec(s *state.ReadTx, id string) (recRetPolicy, bool) {
 	r := recRetPolicy{Name: rp.Name, Description: rp.Description, PolicyType: rp.PolicyType, Days: rp.Days,
 		Disposition: rp.Disposition, RetentionType: rp.RetentionType, CanOwnerExtend: rp.CanOwnerExtend,
 		MaxExtension: rp.MaxExtension, OwnersNotified: rp.OwnersNotified, Status: rp.Status,
-		CreatedBy: state.Uid(rp.CreatedBy), CreatedAt: state.Utc(rp.CreatedAt), ModifiedAt: state.Utc(rp.ModifiedAt)}
+		CreatedBy: userID(rp.CreatedBy), CreatedAt: utcTime(rp.CreatedAt), ModifiedAt: utcTime(rp.ModifiedAt)}
 	if rp.Recipients != nil {
 		r.Recipients = []string{}
 	}
@@ -49,7 +49,7 @@ func RetPolicyRec(s *state.ReadTx, id string) (recRetPolicy, bool) {
 
 // LoadRetPolicy restores retention policy id (after the users it names).
 func LoadRetPolicy(s *state.Tx, id string, r recRetPolicy) error {
-	by, err := s.UserByRef(r.CreatedBy)
+	by, err := userByRef(&s.Users, r.CreatedBy)
 	if err != nil {
 		return err
 	}
@@ -58,7 +58,7 @@ func LoadRetPolicy(s *state.Tx, id string, r recRetPolicy) error {
 		MaxExtension: r.MaxExtension, OwnersNotified: r.OwnersNotified, Status: r.Status,
 		CreatedBy: by, CreatedAt: r.CreatedAt, ModifiedAt: r.ModifiedAt}
 	if r.Recipients != nil {
-		if rp.Recipients, err = s.UsersByRef(r.Recipients...); err != nil {
+		if rp.Recipients, err = usersByRef(&s.Users, r.Recipients...); err != nil {
 			return err
 		}
 	}
@@ -86,12 +86,12 @@ func RetAssignmentRec(s *state.ReadTx, id string) (recRetAssignment, bool) {
 		return recRetAssignment{}, false
 	}
 	return recRetAssignment{Policy: a.Policy.ID, ToType: a.ToType, ToID: a.ToID, FilterFields: a.FilterFields,
-		StartDateField: a.StartDateField, By: state.Uid(a.By), At: state.Utc(a.At)}, true
+		StartDateField: a.StartDateField, By: userID(a.By), At: utcTime(a.At)}, true
 }
 
 // LoadRetAssignment restores retention assignment id (after its policy).
 func LoadRetAssignment(s *state.Tx, id string, r recRetAssignment) error {
-	by, err := s.UserByRef(r.By)
+	by, err := userByRef(&s.Users, r.By)
 	if err != nil {
 		return err
 	}
@@ -122,9 +122,9 @@ func FvrRec(s *state.ReadTx, id string) (RecFVR, bool) {
 	if !ok {
 		return RecFVR{}, false
 	}
-	r := RecFVR{FileRef: EncodeFileRef(s, fvr.File, fvr.Version), Sources: map[string]time.Time{}, Applied: state.Utc(fvr.Applied)}
+	r := RecFVR{FileRef: EncodeFileRef(s, fvr.File, fvr.Version), Sources: map[string]time.Time{}, Applied: utcTime(fvr.Applied)}
 	for a, at := range fvr.Sources {
-		r.Sources[a.ID] = state.Utc(at)
+		r.Sources[a.ID] = utcTime(at)
 	}
 	return r, true
 }
@@ -159,13 +159,13 @@ func HoldPolicyRec(s *state.ReadTx, id string) (recHoldPolicy, bool) {
 		return recHoldPolicy{}, false
 	}
 	return recHoldPolicy{Name: hp.Name, Description: hp.Description, ReleaseNotes: hp.ReleaseNotes, Ongoing: hp.Ongoing,
-		FilterStart: state.Utc(hp.FilterStart), FilterEnd: state.Utc(hp.FilterEnd), CreatedBy: state.Uid(hp.CreatedBy),
-		CreatedAt: state.Utc(hp.CreatedAt), ModifiedAt: state.Utc(hp.ModifiedAt), Created: state.Utc(hp.Created), Released: state.Utc(hp.Released)}, true
+		FilterStart: utcTime(hp.FilterStart), FilterEnd: utcTime(hp.FilterEnd), CreatedBy: userID(hp.CreatedBy),
+		CreatedAt: utcTime(hp.CreatedAt), ModifiedAt: utcTime(hp.ModifiedAt), Created: utcTime(hp.Created), Released: utcTime(hp.Released)}, true
 }
 
 // LoadHoldPolicy restores legal hold policy id (after its creator).
 func LoadHoldPolicy(s *state.Tx, id string, r recHoldPolicy) error {
-	by, err := s.UserByRef(r.CreatedBy)
+	by, err := userByRef(&s.Users, r.CreatedBy)
 	if err != nil {
 		return err
 	}
@@ -192,12 +192,12 @@ func HoldAssignmentRec(s *state.ReadTx, id string) (recHoldAssignment, bool) {
 	if !ok {
 		return recHoldAssignment{}, false
 	}
-	return recHoldAssignment{Policy: a.Policy.ID, ToType: a.ToType, ToID: a.ToID, By: state.Uid(a.By), At: state.Utc(a.At), Deleted: state.Utc(a.Deleted)}, true
+	return recHoldAssignment{Policy: a.Policy.ID, ToType: a.ToType, ToID: a.ToID, By: userID(a.By), At: utcTime(a.At), Deleted: utcTime(a.Deleted)}, true
 }
 
 // LoadHoldAssignment restores legal hold assignment id (after its policy).
 func LoadHoldAssignment(s *state.Tx, id string, r recHoldAssignment) error {
-	by, err := s.UserByRef(r.By)
+	by, err := userByRef(&s.Users, r.By)
 	if err != nil {
 		return err
 	}

@@ -22,7 +22,7 @@ func LoadItem(st *state.Tx, key string, r RecItem) error {
 
 // DecodeItem rebuilds the item of record r.
 func DecodeItem(st *state.Tx, id string, r RecItem) (*state.Item, error) {
-	us, err := st.UsersByRef(r.Owner, r.CreatedBy, r.ModifiedBy)
+	us, err := usersByRef(&st.Users, r.Owner, r.CreatedBy, r.ModifiedBy)
 	if err != nil {
 		return nil, err
 	}
@@ -42,7 +42,7 @@ func DecodeItem(st *state.Tx, id string, r RecItem) (*state.Item, error) {
 	}
 	it.Tags, it.DownloadAccess = r.Tags, r.DownloadAccess
 	if l := r.Lock; l != nil {
-		by, err := st.UserByRef(l.By)
+		by, err := userByRef(&st.Users, l.By)
 		if err != nil {
 			return nil, err
 		}
@@ -60,7 +60,7 @@ func DecodeItem(st *state.Tx, id string, r RecItem) (*state.Item, error) {
 
 // decodeVersion rebuilds the version of record r.
 func decodeVersion(st *state.ReadTx, r recVersion) (*state.Version, error) {
-	us, err := st.UsersByRef(r.By, r.TrashedBy, r.RestoredBy)
+	us, err := usersByRef(&st.Users, r.By, r.TrashedBy, r.RestoredBy)
 	if err != nil {
 		return nil, err
 	}

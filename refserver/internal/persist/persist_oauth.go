@@ -97,8 +97,8 @@ func (recs oauthRecords) accessRec(_ *state.ReadTx, tok string) (recAccess, bool
 	if !ok {
 		return recAccess{}, false
 	}
-	r := recAccess{Kind: it.Subject.Kind, User: state.Uid(it.Subject.User), ClientID: it.ClientID,
-		Expires: state.Utc(it.Expires), Scopes: it.Scopes, Refresh: it.Refresh}
+	r := recAccess{Kind: it.Subject.Kind, User: userID(it.Subject.User), ClientID: it.ClientID,
+		Expires: utcTime(it.Expires), Scopes: it.Scopes, Refresh: it.Refresh}
 	if it.Resource != nil {
 		r.Resource = &[2]string{it.Resource.Kind, it.Resource.ID}
 	}
@@ -106,7 +106,7 @@ func (recs oauthRecords) accessRec(_ *state.ReadTx, tok string) (recAccess, bool
 }
 
 func (recs oauthRecords) loadAccess(tx *state.Tx, tok string, r recAccess) error {
-	u, err := tx.UserByRef(r.User)
+	u, err := userByRef(&tx.Users, r.User)
 	if err != nil {
 		return err
 	}
@@ -136,11 +136,11 @@ func (recs oauthRecords) refreshRec(_ *state.ReadTx, tok string) (recRefresh, bo
 	if !ok {
 		return recRefresh{}, false
 	}
-	return recRefresh{ClientID: e.ClientID, User: state.Uid(e.Subject.User), Access: e.Access, Expires: state.Utc(e.Expires)}, true
+	return recRefresh{ClientID: e.ClientID, User: userID(e.Subject.User), Access: e.Access, Expires: utcTime(e.Expires)}, true
 }
 
 func (recs oauthRecords) loadRefresh(tx *state.Tx, tok string, r recRefresh) error {
-	u, err := tx.UserByRef(r.User)
+	u, err := userByRef(&tx.Users, r.User)
 	if err != nil {
 		return err
 	}
@@ -161,11 +161,11 @@ func (recs oauthRecords) codeRec(_ *state.ReadTx, code string) (recCode, bool) {
 	if !ok {
 		return recCode{}, false
 	}
-	return recCode{ClientID: c.ClientID, RedirectURI: c.RedirectURI, User: state.Uid(c.Subject.User), Expires: state.Utc(c.Expires)}, true
+	return recCode{ClientID: c.ClientID, RedirectURI: c.RedirectURI, User: userID(c.Subject.User), Expires: utcTime(c.Expires)}, true
 }
 
 func (recs oauthRecords) loadCode(tx *state.Tx, code string, r recCode) error {
-	u, err := tx.UserByRef(r.User)
+	u, err := userByRef(&tx.Users, r.User)
 	if err != nil {
 		return err
 	}
@@ -179,7 +179,7 @@ func (recs oauthRecords) jtiKeys(*state.ReadTx) []string { return state.SortedKe
 
 func (recs oauthRecords) jtiRec(_ *state.ReadTx, key string) (time.Time, bool) {
 	t, ok := recs().JTIs[key]
-	return state.Utc(t), ok
+	return utcTime(t), ok
 }
 
 func (recs oauthRecords) loadJTI(_ *state.Tx, key string, t time.Time) error {

@@ -40,12 +40,12 @@ func TaskRec(s *state.ReadTx, id string) (recTask, bool) {
 	}
 	r := recTask{
 		FileID: t.FileID, Action: t.Action, Rule: t.Rule, Message: t.Message,
-		DueAt: state.Utc(t.DueAt), CreatedAt: state.Utc(t.CreatedAt), CreatedBy: state.Uid(t.CreatedBy),
+		DueAt: utcTime(t.DueAt), CreatedAt: utcTime(t.CreatedAt), CreatedBy: userID(t.CreatedBy),
 	}
 	for _, a := range t.Assignments {
 		r.Assignments = append(r.Assignments, recTaskAssignment{
-			ID: a.ID, To: state.Uid(a.To), By: state.Uid(a.By), Message: a.Message, State: a.State,
-			AssignedAt: state.Utc(a.AssignedAt), CompletedAt: state.Utc(a.CompletedAt),
+			ID: a.ID, To: userID(a.To), By: userID(a.By), Message: a.Message, State: a.State,
+			AssignedAt: utcTime(a.AssignedAt), CompletedAt: utcTime(a.CompletedAt),
 		})
 	}
 	return r, true
@@ -54,14 +54,14 @@ func TaskRec(s *state.ReadTx, id string) (recTask, bool) {
 // LoadTask restores task id and its assignments (after the users they
 // name); TasksLoaded files them by file.
 func LoadTask(s *state.Tx, id string, r recTask) error {
-	by, err := s.UserByRef(r.CreatedBy)
+	by, err := userByRef(&s.Users, r.CreatedBy)
 	if err != nil {
 		return err
 	}
 	t := &state.Task{ID: id, FileID: r.FileID, Action: r.Action, Rule: r.Rule, Message: r.Message,
 		DueAt: r.DueAt, CreatedAt: r.CreatedAt, CreatedBy: by}
 	for _, ra := range r.Assignments {
-		us, err := s.UsersByRef(ra.To, ra.By)
+		us, err := usersByRef(&s.Users, ra.To, ra.By)
 		if err != nil {
 			return err
 		}
@@ -100,7 +100,7 @@ func WatermarkRec(s *state.ReadTx, id string) (recWatermark, bool) {
 	if !ok {
 		return recWatermark{}, false
 	}
-	return recWatermark{state.Utc(wm.CreatedAt), state.Utc(wm.ModifiedAt)}, true
+	return recWatermark{utcTime(wm.CreatedAt), utcTime(wm.ModifiedAt)}, true
 }
 
 // LoadWatermark restores the watermark of item id.
@@ -297,7 +297,7 @@ func GroupRec(s *state.ReadTx, id string) (recGroup, bool) {
 	}
 	return recGroup{Name: g.Name, Provenance: g.Provenance, ExternalSyncID: g.ExternalSyncID, Description: g.Descr,
 		Invitability: g.Invitability, MemberViewability: g.MemberViewability,
-		CreatedAt: state.Utc(g.CreatedAt), ModifiedAt: state.Utc(g.ModifiedAt)}, true
+		CreatedAt: utcTime(g.CreatedAt), ModifiedAt: utcTime(g.ModifiedAt)}, true
 }
 
 // LoadGroup restores group id.
@@ -325,13 +325,13 @@ func MembershipRec(s *state.ReadTx, id string) (recMembership, bool) {
 	if !ok {
 		return recMembership{}, false
 	}
-	return recMembership{User: state.Uid(m.User), Group: m.Group.ID, Role: m.Role, Perms: m.Perms,
-		CreatedAt: state.Utc(m.CreatedAt), ModifiedAt: state.Utc(m.ModifiedAt)}, true
+	return recMembership{User: userID(m.User), Group: m.Group.ID, Role: m.Role, Perms: m.Perms,
+		CreatedAt: utcTime(m.CreatedAt), ModifiedAt: utcTime(m.ModifiedAt)}, true
 }
 
 // LoadMembership restores membership id (after its user and group).
 func LoadMembership(s *state.Tx, id string, r recMembership) error {
-	u, err := s.UserByRef(r.User)
+	u, err := userByRef(&s.Users, r.User)
 	if err != nil {
 		return err
 	}
@@ -359,12 +359,12 @@ func PinRec(s *state.ReadTx, id string) (recPin, bool) {
 	if !ok {
 		return recPin{}, false
 	}
-	return recPin{Owner: state.Uid(p.Owner), ProductName: p.ProductName, CreatedAt: state.Utc(p.CreatedAt)}, true
+	return recPin{Owner: userID(p.Owner), ProductName: p.ProductName, CreatedAt: utcTime(p.CreatedAt)}, true
 }
 
 // LoadPin restores device pin id (after its owner).
 func LoadPin(s *state.Tx, id string, r recPin) error {
-	u, err := s.UserByRef(r.Owner)
+	u, err := userByRef(&s.Users, r.Owner)
 	if err != nil {
 		return err
 	}

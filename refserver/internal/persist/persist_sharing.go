@@ -28,9 +28,9 @@ func CollabRec(s *state.ReadTx, id string) (recCollab, bool) {
 	if !ok {
 		return recCollab{}, false
 	}
-	r := recCollab{Item: s.Items.Ref(c.Item), User: state.Uid(c.User), InviteEmail: c.InviteEmail, Role: c.Role, Status: c.Status,
-		AccessOnly: c.AccessOnly, CanViewPath: c.CanViewPath, ExpiresAt: state.Utc(c.ExpiresAt), CreatedAt: state.Utc(c.CreatedAt),
-		ModifiedAt: state.Utc(c.ModifiedAt), AckAt: state.Utc(c.AckAt), CreatedBy: state.Uid(c.CreatedBy), GrantedSeq: c.GrantedSeq}
+	r := recCollab{Item: s.Items.Ref(c.Item), User: userID(c.User), InviteEmail: c.InviteEmail, Role: c.Role, Status: c.Status,
+		AccessOnly: c.AccessOnly, CanViewPath: c.CanViewPath, ExpiresAt: utcTime(c.ExpiresAt), CreatedAt: utcTime(c.CreatedAt),
+		ModifiedAt: utcTime(c.ModifiedAt), AckAt: utcTime(c.AckAt), CreatedBy: userID(c.CreatedBy), GrantedSeq: c.GrantedSeq}
 	if c.Group != nil {
 		r.Group = c.Group.ID
 	}
@@ -44,7 +44,7 @@ func LoadCollab(s *state.Tx, id string, r recCollab) error {
 	if !ok {
 		return state.ErrString("refserver: collaboration " + id + " on a missing item " + r.Item)
 	}
-	us, err := s.UsersByRef(r.User, r.CreatedBy)
+	us, err := usersByRef(&s.Users, r.User, r.CreatedBy)
 	if err != nil {
 		return err
 	}
@@ -75,8 +75,8 @@ func CommentRec(s *state.ReadTx, id string) (recComment, bool) {
 	if !ok {
 		return recComment{}, false
 	}
-	return recComment{File: c.File.ID, ReplyTo: c.ReplyTo, Message: c.Message, Tagged: c.Tagged, By: state.Uid(c.By),
-		CreatedAt: state.Utc(c.CreatedAt), ModifiedAt: state.Utc(c.ModifiedAt)}, true
+	return recComment{File: c.File.ID, ReplyTo: c.ReplyTo, Message: c.Message, Tagged: c.Tagged, By: userID(c.By),
+		CreatedAt: utcTime(c.CreatedAt), ModifiedAt: utcTime(c.ModifiedAt)}, true
 }
 
 // LoadComment restores comment id (after the items and users it points
@@ -86,7 +86,7 @@ func LoadComment(s *state.Tx, id string, r recComment) error {
 	if !ok {
 		return state.ErrString("refserver: comment " + id + " on a missing file " + r.File)
 	}
-	by, err := s.UserByRef(r.By)
+	by, err := userByRef(&s.Users, r.By)
 	if err != nil {
 		return err
 	}
@@ -120,12 +120,12 @@ func WebhookRec(s *state.ReadTx, id string) (recWebhook, bool) {
 	}
 	f := w.Fields()
 	return recWebhook{TargetID: f.TargetID, TargetType: f.TargetType, Address: f.Address, Triggers: f.Triggers,
-		CreatedBy: state.Uid(f.CreatedBy), CreatedAt: state.Utc(f.CreatedAt)}, true
+		CreatedBy: userID(f.CreatedBy), CreatedAt: utcTime(f.CreatedAt)}, true
 }
 
 // LoadWebhook restores webhook id (after the users it points to).
 func LoadWebhook(s *state.Tx, id string, r recWebhook) error {
-	by, err := s.UserByRef(r.CreatedBy)
+	by, err := userByRef(&s.Users, r.CreatedBy)
 	if err != nil {
 		return err
 	}

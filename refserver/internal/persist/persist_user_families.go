@@ -28,12 +28,12 @@ func EmailAliasRec(s *state.ReadTx, id string) (recEmailAlias, bool) {
 	if !ok {
 		return recEmailAlias{}, false
 	}
-	return recEmailAlias{User: state.Uid(a.User), Email: a.Email, Confirmed: a.Confirmed}, true
+	return recEmailAlias{User: userID(a.User), Email: a.Email, Confirmed: a.Confirmed}, true
 }
 
 // LoadEmailAlias restores alias id (after the users).
 func LoadEmailAlias(s *state.Tx, id string, r recEmailAlias) error {
-	u, err := s.UserByRef(r.User)
+	u, err := userByRef(&s.Users, r.User)
 	if err != nil {
 		return err
 	}
@@ -56,13 +56,13 @@ func InviteRec(s *state.ReadTx, id string) (recInvite, bool) {
 	if !ok {
 		return recInvite{}, false
 	}
-	return recInvite{To: state.Uid(in.To), By: state.Uid(in.By), Status: in.Status,
-		CreatedAt: state.Utc(in.CreatedAt), ModifiedAt: state.Utc(in.ModifiedAt)}, true
+	return recInvite{To: userID(in.To), By: userID(in.By), Status: in.Status,
+		CreatedAt: utcTime(in.CreatedAt), ModifiedAt: utcTime(in.ModifiedAt)}, true
 }
 
 // LoadInvite restores invite id (after the users).
 func LoadInvite(s *state.Tx, id string, r recInvite) error {
-	us, err := s.UsersByRef(r.To, r.By)
+	us, err := usersByRef(&s.Users, r.To, r.By)
 	if err != nil {
 		return err
 	}
@@ -94,15 +94,15 @@ func FileRequestRec(s *state.ReadTx, id string) (recFileRequest, bool) {
 	return recFileRequest{
 		FolderID: fr.FolderID, Title: fr.Title, Description: fr.Description, HasDescription: fr.HasDescription,
 		Status: fr.Status, EmailRequired: fr.EmailRequired, DescRequired: fr.DescRequired,
-		ExpiresAt: state.Utc(fr.ExpiresAt), Etag: fr.Etag,
-		CreatedBy: state.Uid(fr.CreatedBy), UpdatedBy: state.Uid(fr.UpdatedBy),
-		CreatedAt: state.Utc(fr.CreatedAt), UpdatedAt: state.Utc(fr.UpdatedAt),
+		ExpiresAt: utcTime(fr.ExpiresAt), Etag: fr.Etag,
+		CreatedBy: userID(fr.CreatedBy), UpdatedBy: userID(fr.UpdatedBy),
+		CreatedAt: utcTime(fr.CreatedAt), UpdatedAt: utcTime(fr.UpdatedAt),
 	}, true
 }
 
 // LoadFileRequest restores file request id (after the users and items).
 func LoadFileRequest(s *state.Tx, id string, r recFileRequest) error {
-	us, err := s.UsersByRef(r.CreatedBy, r.UpdatedBy)
+	us, err := usersByRef(&s.Users, r.CreatedBy, r.UpdatedBy)
 	if err != nil {
 		return err
 	}

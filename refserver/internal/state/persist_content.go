@@ -3,7 +3,6 @@ package state
 import (
 	"fmt"
 	"strconv"
-	"strings"
 )
 
 // The records of the server itself, of versions and of upload session
@@ -31,19 +30,6 @@ func (s *Tx) dropSession(ss *Session) {
 // file fileID. A file's versions are only ever appended, so a position
 // names the same version for the file's life.
 func VersionKey(fileID string, pos int) string { return fileID + "/" + strconv.Itoa(pos) }
-
-// ParseVersionKey splits a VersionKey; false when key is not one.
-func ParseVersionKey(key string) (fileID string, pos int, ok bool) {
-	i := strings.LastIndexByte(key, '/')
-	if i <= 0 {
-		return "", 0, false
-	}
-	pos, err := strconv.Atoi(key[i+1:])
-	if err != nil || pos < 1 || strconv.Itoa(pos) != key[i+1:] {
-		return "", 0, false
-	}
-	return key[:i], pos, true
-}
 
 // changeVersion is the one setter of version records: it runs change (nil
 // for a new version, already in f.Versions) on version v of file f through

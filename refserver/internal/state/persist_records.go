@@ -1,10 +1,8 @@
 package state
 
 import (
-	"fmt"
 	"maps"
 	"slices"
-	"time"
 )
 
 // KindID is a kind of persisted record: one bbolt bucket, keyed by the
@@ -65,42 +63,3 @@ const (
 
 // SortedKeys lists a map's keys in order.
 func SortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
-
-// Utc drops the location and monotonic reading of t, so that a record
-// reads the same before and after a restart.
-func Utc(t time.Time) time.Time { return t.UTC().Round(0) }
-
-// Uid is the id of a user a record points to ("" for none).
-func Uid(u *User) string {
-	if u == nil {
-		return ""
-	}
-	return u.ID
-}
-
-// UserByRef resolves a uid while loading; users load first.
-func (s *ReadTx) UserByRef(id string) (*User, error) {
-	if id == "" {
-		return nil, nil
-	}
-	if u := s.Users.ByID.At(id); u != nil {
-		return u, nil
-	}
-	if u := s.Users.Removed.At(id); u != nil {
-		return u, nil
-	}
-	return nil, fmt.Errorf("unknown user %s", id)
-}
-
-// UsersByRef resolves several uids at once.
-func (s *ReadTx) UsersByRef(ids ...string) ([]*User, error) {
-	out := make([]*User, len(ids))
-	for i, id := range ids {
-		u, err := s.UserByRef(id)
-		if err != nil {
-			return nil, err
-		}
-		out[i] = u
-	}
-	return out, nil
-}
