@@ -219,7 +219,8 @@ func Start(opts Options) (*Server, error) {
 // handlers return for at most Options.CloseGrace (2 s by default), then
 // closes the connections still open (a client that stopped reading a
 // download, say): ending them is what a stop does, not an error. It stops
-// the listeners and, with Options.DataDir, closes the state database
+// the listeners, stops the upload sessions' whole-file hash workers and
+// waits for them, and, with Options.DataDir, closes the state database
 // (every answered change is in it already) once no handler runs. Safe to
 // call more than once; the later calls return nil at once.
 func (s *Server) Close() error {
@@ -260,6 +261,7 @@ func (s *Server) Close() error {
 		s.hooks.close()
 		s.hookWG.Wait() // attempts in flight end with s.life.closed
 		s.closeThumbs()
+		s.st.StopHashing() // the upload sessions' hash workers read the store
 		errs = append(errs, s.closeState())
 	})
 	return errors.Join(errs...)

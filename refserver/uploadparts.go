@@ -20,9 +20,10 @@ import (
 // A new part is written straight into the session's content at its offset
 // while it is hashed; it counts once its digest matched. A repeat of a
 // stored part is only hashed, so it can never change stored bytes, and a
-// part whose first copy is still arriving waits for it. The request that
-// completes a run of contiguous parts from the start of the file feeds them
-// to the whole-file hash before it answers.
+// part whose first copy is still arriving waits for it. The whole-file
+// hash is not the request's: the session's hash worker reads the part back
+// once the parts before it are hashed (state's uploadhash.go), so the
+// answer does not wait for it.
 func (s *Server) uploadPart(w http.ResponseWriter, r *http.Request, p *state.Principal) error {
 	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/octet-stream" {
 		return wire.BadRequest("Content-Type must be application/octet-stream")
@@ -85,13 +86,10 @@ func (s *Server) uploadPart(w http.ResponseWriter, r *http.Request, p *state.Pri
 	if gone || aerr != nil {
 		_ = asm.Drop(cr.First) // before the offset is free for another copy
 	}
-	var (
-		part   *state.UploadPart
-		hashIt bool
-	)
+	var part *state.UploadPart
 	s.st.Update(func(tx *state.Tx) {
 		var live bool
-		part, hashIt, live = tx.PartLanded(ss, cr.First, size, sum, !gone && aerr == nil, done)
+		part, live = tx.PartLanded(ss, cr.First, size, sum, !gone && aerr == nil, done)
 		if !live && aerr == nil {
 			aerr = wire.NotFound("upload session") // aborted meanwhile
 		}
@@ -101,9 +99,6 @@ func (s *Server) uploadPart(w http.ResponseWriter, r *http.Request, p *state.Pri
 	}
 	if aerr != nil {
 		return aerr
-	}
-	if hashIt {
-		s.st.HashLanded(ss)
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"part": part})
 	return nil

@@ -18,8 +18,9 @@ const MetaKey = "server"
 func PartKey(sid string, offset int64) string { return fmt.Sprintf("%s/%020d", sid, offset) }
 
 // dropSession removes ss (ended or expired) from the live sessions, with
-// its parts.
+// its parts, and stops its hash worker.
 func (s *Tx) dropSession(ss *Session) {
+	ss.ended.Store(true)
 	s.Sessions.Delete(ss.ID)
 	for off := range ss.Parts {
 		s.Parts.Delete(PartKey(ss.ID, off))

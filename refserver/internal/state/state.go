@@ -14,6 +14,7 @@ import (
 	"encoding/hex"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/contentapi/cms/refserver/internal/blob"
@@ -106,7 +107,7 @@ type Env struct {
 // lock (Persister.mu), then a store's own locks (internal/blob's, and
 // internal/persist's SmallBlobs.mu). A session's commit lock
 // (Session.commitMu, LockCommit) is taken before the state's, which a
-// commit's hashing takes in short turns, and never with a flush's or the
+// commit's hashing and a session's hash worker take in short turns, and never with a flush's or the
 // oauth room's. The commit log's lock (internal/persist's commitLog.mu)
 // is taken after a flush's and holds no other. These are taken last and
 // hold no other lock: the check mode's errors (internal/persist's
@@ -118,6 +119,12 @@ type State struct {
 	*Env
 	mu sync.Mutex // guards m: held for the whole of Update and View
 	m  model
+
+	// The upload sessions' hash workers (uploadhash.go): a transaction
+	// starts them unless closing is set, which StopHashing sets with the
+	// state's lock taken before it waits, so it waits for every one.
+	hashers sync.WaitGroup
+	closing atomic.Bool
 }
 
 // model is the state the lock guards. Only a transaction reaches it.
@@ -193,6 +200,9 @@ type ReadTx struct{ *model }
 type Tx struct {
 	ReadTx
 	out outbox
+	// hash are the upload sessions whose hash worker starts as the
+	// transaction ends (PartLanded, State.startHashers).
+	hash []*Session
 }
 
 // firstID is where the id counters start: the first id drawn is one more.
@@ -261,6 +271,7 @@ func (s *State) run(tx *Tx, fn func(tx *Tx)) (mark uint64) {
 	s.m.running = tx
 	defer func() { s.m.running = nil }()
 	fn(tx)
+	s.startHashers(tx)
 	if s.Persist != nil {
 		tx.out.queueBlobs(s.Persist)
 		if !tx.out.empty() {

@@ -1,25 +1,22 @@
 package state
 
 import (
-	"context"
-	"crypto/sha1"
-	"encoding/hex"
-	"io"
-
 	"github.com/contentapi/cms/refserver/internal/blob"
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 // PartLanded ends the write of the part at off of ss (done is closed: the
 // offset is free again) and, when ok and the session is still live,
-// records the part (size bytes, SHA1 sum) and marks it; hashIt reports that
-// the caller is to hash the contiguous parts from there.
-func (s *Tx) PartLanded(ss *Session, off, size int64, sum string, ok bool, done chan struct{}) (part *UploadPart, hashIt, live bool) {
+// records the part (size bytes, SHA1 sum) and marks it. When the part
+// continues the hashed run of the file and no worker hashes the session,
+// the transaction starts the session's hash worker (uploadhash.go) as it
+// ends: the part's request answers without waiting for it.
+func (s *Tx) PartLanded(ss *Session, off, size int64, sum string, ok bool, done chan struct{}) (part *UploadPart, live bool) {
 	delete(ss.Writing, off)
 	close(done)
 	_, live = s.Sessions.Get(ss.ID)
 	if !ok || !live {
-		return nil, false, live
+		return nil, live
 	}
 	part = &UploadPart{ID: s.newPartID(ss), Offset: off, Size: size, SHA1: sum}
 	s.Sessions.Update(ss.ID, func(ss *Session) {
@@ -27,39 +24,11 @@ func (s *Tx) PartLanded(ss *Session, off, size int64, sum string, ok bool, done 
 		ss.LastPartAt = s.Now()
 	})
 	s.Parts.Put(PartKey(ss.ID, off), part)
-	if hashIt = ss.Hashing == nil && off == ss.Hashed; hashIt {
+	if ss.Hashing == nil && off == ss.Hashed {
 		ss.Hashing = make(chan struct{})
+		s.hash = append(s.hash, ss)
 	}
-	return part, hashIt, true
-}
-
-// HashLanded feeds the parts that continue the hashed run of the file to
-// the whole-file hash, in offset order, until the next part has not landed
-// yet. The caller set ss.Hashing; HashLanded closes it when it stops. Only
-// one request hashes a session at a time, and never in a transaction.
-func (s *State) HashLanded(ss *Session) {
-	buf := blob.GetBuffer()
-	defer blob.PutBuffer(buf)
-	for {
-		s.mu.Lock()
-		pt, ok := ss.Parts[ss.Hashed]
-		if !ok || ss.HashErr != nil || ss.Final != nil {
-			close(ss.Hashing)
-			ss.Hashing = nil
-			s.mu.Unlock()
-			return
-		}
-		asm := ss.Asm
-		s.mu.Unlock()
-		_, err := io.CopyBuffer(ss.Whole, io.NewSectionReader(asm, pt.Offset, pt.Size), *buf)
-		s.mu.Lock()
-		if err != nil {
-			ss.HashErr = err
-		} else {
-			ss.Hashed += pt.Size
-		}
-		s.mu.Unlock()
-	}
+	return part, true
 }
 
 // CheckPartRange applies the session's part rules to a content range: 416
@@ -127,45 +96,4 @@ func (s *Tx) ReservePart(p *Principal, sessionID string, cr wire.ContentRange, c
 		slot.Asm = ss.Asm
 	}
 	return slot, nil
-}
-
-// WholeSHA1 waits until no request is hashing the session, finishes the
-// whole-file hash if parts are left (a part whose hashing failed, or a
-// commit that came first), and returns the file's hex SHA1. It runs
-// under the session's commit lock (LockCommit), outside any transaction.
-func (s *State) WholeSHA1(ctx context.Context, ss *Session) (string, error) {
-	for {
-		s.mu.Lock()
-		busy := ss.Hashing
-		if busy == nil {
-			if ss.HashErr != nil {
-				ss.Whole, ss.Hashed, ss.HashErr = sha1.New(), 0, nil // start over
-			}
-			if ss.Hashed == ss.FileSize {
-				sum := hex.EncodeToString(ss.Whole.Sum(nil))
-				s.mu.Unlock()
-				return sum, nil
-			}
-			ss.Hashing = make(chan struct{})
-		}
-		s.mu.Unlock()
-		if busy == nil {
-			s.HashLanded(ss)
-			s.mu.Lock()
-			err, short := ss.HashErr, ss.Hashed != ss.FileSize
-			s.mu.Unlock()
-			if err != nil {
-				return "", err
-			}
-			if short {
-				return "", wire.Errorf(wire.StatusBadRequest, wire.CodePartsMismatch, "The parts do not cover the file")
-			}
-			continue
-		}
-		select {
-		case <-busy:
-		case <-ctx.Done():
-			return "", ctx.Err()
-		}
-	}
 }

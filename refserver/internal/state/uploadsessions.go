@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/contentapi/cms/refserver/internal/blob"
@@ -28,16 +29,21 @@ type Session struct {
 	LastPartAt time.Time
 
 	// The content (uploadparts.go): each part is written into Asm at its
-	// offset as it arrives, and Whole hashes the file in offset order as
-	// contiguous parts land, so a commit only checks and links.
+	// offset as it arrives, and the session's hash worker (uploadhash.go)
+	// feeds Whole in offset order as contiguous parts land, so a commit
+	// only checks and links.
 	Asm      blob.Assembly
 	Final    *blob.Info              // Asm finished by a commit that did not complete
 	Writing  map[int64]chan struct{} // parts being written, by offset; closed when done
 	Whole    hash.Hash
 	Hashed   int64         // Whole covers the bytes [0, Hashed)
-	Hashing  chan struct{} // non-nil while a request feeds Whole; closed when it stops
+	Hashing  chan struct{} // non-nil while the hash worker (or a commit) feeds Whole; closed when it stops
 	HashErr  error
 	commitMu *sync.Mutex // one commit of the session at a time (LockCommit)
+	// ended is set when the session leaves the live ones (dropSession):
+	// its hash worker stops. The worker reads it between blocks, without
+	// the state's lock.
+	ended atomic.Bool
 }
 
 // UploadPart is one uploaded part.
