@@ -141,28 +141,39 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
+// rawSpecial marks the bytes compactAndSafe must look at; every other
+// byte is copied as it is whether or not it is inside a string.
+var rawSpecial = func() (t [256]bool) {
+	for _, c := range []byte{'<', '>', '&', 0xE2, '"', '\\', ' ', '\t', '\n', '\r'} {
+		t[c] = true
+	}
+	return t
+}()
+
 // compactAndSafe reports whether raw (valid JSON) has no whitespace
 // between tokens and no byte encoding/json escapes when it compacts a raw
 // message (<, >, &, U+2028, U+2029), so that it can be copied unchanged.
 func compactAndSafe(raw []byte) bool {
 	inString, escaped := false, false
 	for _, c := range raw {
-		switch {
-		case c == '<' || c == '>' || c == '&' || c == 0xE2:
+		if escaped {
+			escaped = false
+			continue
+		}
+		if !rawSpecial[c] {
+			continue
+		}
+		switch c {
+		case '<', '>', '&', 0xE2:
 			return false // 0xE2 may start U+2028 or U+2029: let encoding/json decide
-		case inString:
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
+		case '"':
+			inString = !inString
+		case '\\':
+			escaped = inString
+		default: // whitespace
+			if !inString {
+				return false
 			}
-		case c == '"':
-			inString = true
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
-			return false
 		}
 	}
 	return true

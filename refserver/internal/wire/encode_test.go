@@ -90,6 +90,22 @@ func TestMarshalMatchesEncodingJSON(t *testing.T) {
 	}
 }
 
+func TestEncodePageMatchesEncodingJSON(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for i := range 2000 {
+		entries := []any{json.RawMessage(`{"type":"file","id":"1","name":"a b"}`), map[string]any{"type": "folder", "id": "2"}}
+		page := map[string]any{"entries": entries[:r.IntN(3)], "total_count": r.IntN(9), "limit": 100, "next_marker": randomValue(r, 2), "an_early_key": "x"}
+		if r.IntN(4) == 0 {
+			delete(page, "an_early_key")
+		}
+		want, _ := json.Marshal(page)
+		got, err := EncodePage(page)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("case %d: EncodePage = %s, %v; encoding/json: %s", i, got, err, want)
+		}
+	}
+}
+
 func TestMarshalNilsAndErrors(t *testing.T) {
 	for _, v := range []any{map[string]any(nil), []any(nil), []string(nil), map[string]string(nil), []map[string]any(nil), json.RawMessage(nil)} {
 		got, err := Marshal(v)

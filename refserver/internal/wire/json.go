@@ -212,8 +212,41 @@ func AppendString(b []byte, s string) []byte {
 }
 
 // EncodePage encodes a list page (a map with "entries") as json.Marshal
-// would (through Marshal, so entries that are json.RawMessage records are
-// copied as they are). "entries" sorts before every other key of a page.
+// would, but copies entries that are json.RawMessage as they are, without
+// the scan Marshal makes of a raw message: a page's raw entries are the
+// server's own compact records (MiniJSON).
 func EncodePage(page map[string]any) ([]byte, error) {
-	return Marshal(page)
+	entries, ok := page["entries"].([]any)
+	if !ok {
+		return Marshal(page)
+	}
+	b := make([]byte, 0, 256*len(entries)+128)
+	b = append(b, '{')
+	for i, k := range sortedKeys(page) {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = AppendString(b, k)
+		b = append(b, ':')
+		var err error
+		if k != "entries" {
+			if b, err = AppendJSON(b, page[k]); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		b = append(b, '[')
+		for j, e := range entries {
+			if j > 0 {
+				b = append(b, ',')
+			}
+			if raw, isRaw := e.(json.RawMessage); isRaw && raw != nil {
+				b = append(b, raw...)
+			} else if b, err = AppendJSON(b, e); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	return append(b, '}'), nil
 }
