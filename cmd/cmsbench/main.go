@@ -17,7 +17,12 @@
 // next to raw net/http on the same server, and the peak RSS of a 1 GiB
 // upload from a reader. -suite accepts a comma-separated list of measures
 // too (upload_file, upload_reader, ceiling_upload, ceiling_reader, download, download_sha1,
-// list, burst, memory).
+// list, burst, memory, cpu).
+//
+// The cpu measure (-suite cpu) reports the client process's CPU per GiB of
+// a chunked upload from a file beside the two-hash minimum measured in the
+// same run, and their ratio; with -cpuprofile it profiles the upload and
+// prints its top functions to standard error.
 //
 // With -server FILE the measures run against a server started elsewhere
 // (the JSON line cmd/refserver prints, saved to FILE); without it an
@@ -37,7 +42,6 @@ import (
 	"os"
 	"runtime"
 	"runtime/metrics"
-	"runtime/pprof"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -69,12 +73,28 @@ type result struct {
 	AllocatedBytes uint64  `json:"allocated_bytes,omitempty"`
 	PeakHeapBytes  uint64  `json:"peak_heap_bytes,omitempty"`
 	PeakRSSBytes   uint64  `json:"peak_rss_bytes,omitempty"`
+	// The cpu measure (cpu.go): the client process's CPU for the upload,
+	// user and system, per GiB, the two-hash minimum per GiB measured in
+	// the same run, and their ratio.
+	CPUSeconds   float64 `json:"cpu_s,omitempty"`
+	UserSeconds  float64 `json:"user_s,omitempty"`
+	SysSeconds   float64 `json:"sys_s,omitempty"`
+	CPUPerGiB    float64 `json:"cpu_s_per_gib,omitempty"`
+	MinCPUPerGiB float64 `json:"min_cpu_s_per_gib,omitempty"`
+	CPURatio     float64 `json:"cpu_ratio,omitempty"`
 }
 
 func main() {
 	if dir := os.Getenv(ceilingDirEnv); dir != "" {
 		if err := serveCeiling(dir); err != nil {
 			fmt.Fprintln(os.Stderr, "cmsbench: ceiling server:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if dir := os.Getenv(refserverDirEnv); dir != "" {
+		if err := serveRefserver(dir); err != nil {
+			fmt.Fprintln(os.Stderr, "cmsbench: reference server:", err)
 			os.Exit(1)
 		}
 		return
@@ -128,7 +148,7 @@ func parseArgs(args []string) (config, error) {
 	fs.BoolVar(&c.readAhead, "read-ahead", true, "let the SDK's listing fetch one page ahead")
 	fs.BoolVar(&c.ceilingFsync, "ceiling-fsync", false, "make the ceiling's receiver sync each part's data before answering, as a persisted reference server (-data) does; scripts/bench.sh sets it")
 	fs.StringVar(&c.summarize, "summarize", "", "print the medians of a JSON-lines results file as a Markdown table and exit")
-	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a CPU profile of the measures to this file")
+	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a CPU profile of the measures (with -suite cpu: of its first upload) to this file, and print its top functions")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -243,16 +263,15 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	defer cleanup()
-	if c.cpuProfile != "" {
-		f, err := os.Create(c.cpuProfile)
+	if c.cpuProfile != "" && c.suite != "cpu" { // the cpu measure profiles its first upload itself
+		stop, err := startProfile(c.cpuProfile)
 		if err != nil {
 			return err
 		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return err
-		}
-		defer pprof.StopCPUProfile()
+		defer func() {
+			stop()
+			summarizeProfile(c.cpuProfile, os.Stderr)
+		}()
 	}
 	enc := json.NewEncoder(out)
 	emit := func(r result) error { return enc.Encode(r) }
@@ -299,6 +318,7 @@ func init() {
 		"list":           measureList,
 		"burst":          measureBurst,
 		"memory":         measureMemory,
+		"cpu":            measureCPU,
 	}
 }
 

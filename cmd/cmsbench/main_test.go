@@ -3,11 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/sha1"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -43,10 +45,18 @@ func TestParseBytes(t *testing.T) {
 }
 
 // TestMain lets the test binary serve as the ceiling's receiving process,
-// which measureCeiling starts from os.Executable.
+// which measureCeiling starts from os.Executable, and as the cpu measure's
+// reference server process.
 func TestMain(m *testing.M) {
 	if dir := os.Getenv(ceilingDirEnv); dir != "" {
 		if err := serveCeiling(dir); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		return
+	}
+	if dir := os.Getenv(refserverDirEnv); dir != "" {
+		if err := serveRefserver(dir); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
@@ -91,4 +101,57 @@ func TestReadmeSuiteSmoke(t *testing.T) {
 	assert.Contains(t, table.String(), "| reader ceiling ", "a reader's upload against the reader's ceiling")
 	assert.Contains(t, table.String(), "| file ceiling ", "and against the file's")
 	assert.Contains(t, table.String(), "| download with SHA1 check (MB/s) |")
+}
+
+func TestCPUFigures(t *testing.T) {
+	var r result
+	upload := cpuTimes{user: 800 * time.Millisecond, sys: 200 * time.Millisecond}
+	minimum := cpuTimes{user: 590 * time.Millisecond, sys: 10 * time.Millisecond}
+	cpuFigures(&r, 512<<20, upload, minimum) // half a GiB
+	assert.InDelta(t, 1.0, r.CPUSeconds, 1e-9)
+	assert.InDelta(t, 0.8, r.UserSeconds, 1e-9)
+	assert.InDelta(t, 0.2, r.SysSeconds, 1e-9)
+	assert.InDelta(t, 2.0, r.CPUPerGiB, 1e-9)
+	assert.InDelta(t, 1.2, r.MinCPUPerGiB, 1e-9)
+	assert.InDelta(t, 2.0/1.2, r.CPURatio, 1e-9)
+
+	var none result
+	cpuFigures(&none, 1<<30, upload, cpuTimes{})
+	assert.Zero(t, none.CPURatio, "no ratio without a minimum")
+}
+
+func TestCPUOfCountsTheWork(t *testing.T) {
+	spent, err := cpuOf(func() error {
+		h := sha1.New()
+		buf := make([]byte, 1<<20)
+		for range 64 {
+			h.Write(buf)
+		}
+		return nil
+	})
+	require.NoError(t, err)
+	assert.Positive(t, spent.total())
+	_, err = cpuOf(func() error { return os.ErrClosed })
+	assert.ErrorIs(t, err, os.ErrClosed)
+}
+
+// TestCPUSuiteSmoke runs the cpu measure on a tiny file against a
+// reference server in a process of its own, with a profile: a smoke test,
+// no figure is checked but that each is there.
+func TestCPUSuiteSmoke(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir()) // the source file
+	var out bytes.Buffer
+	prof := filepath.Join(t.TempDir(), "cpu.pprof")
+	require.NoError(t, run(context.Background(), []string{"-suite", "cpu", "-size", "4MiB", "-part", "1MiB", "-concurrency", "2", "-cpuprofile", prof}, &out))
+	rs, err := readResults(bytes.NewReader(out.Bytes()))
+	require.NoError(t, err)
+	require.Len(t, rs, 1)
+	r := rs[0]
+	assert.Equal(t, "upload_file_cpu", r.Name)
+	assert.Equal(t, 2, r.Concurrency)
+	assert.Positive(t, r.MinCPUPerGiB)
+	assert.Positive(t, r.CPUPerGiB)
+	st, err := os.Stat(prof)
+	require.NoError(t, err)
+	assert.Positive(t, st.Size())
 }
