@@ -189,6 +189,7 @@ func Start(opts Options) (*Server, error) {
 			for _, l := range lns {
 				_ = l.Close()
 			}
+			s.st.StopSearchIndexer()
 			_ = s.closeState()
 			return nil, fmt.Errorf("refserver: listen %s: %w", a, err)
 		}
@@ -220,8 +221,9 @@ func Start(opts Options) (*Server, error) {
 // closes the connections still open (a client that stopped reading a
 // download, say): ending them is what a stop does, not an error. It stops
 // the listeners, stops the upload sessions' whole-file hash workers and
-// waits for them, and, with Options.DataDir, closes the state database
-// (every answered change is in it already) once no handler runs. Safe to
+// the search indexer's goroutine and waits for them, and, with
+// Options.DataDir, closes the state database (every answered change is
+// in it already) once no handler runs. Safe to
 // call more than once; the later calls return nil at once.
 func (s *Server) Close() error {
 	var errs []error
@@ -262,6 +264,7 @@ func (s *Server) Close() error {
 		s.hookWG.Wait() // attempts in flight end with s.life.closed
 		s.closeThumbs()
 		s.st.StopHashing() // the upload sessions' hash workers read the store
+		s.st.StopSearchIndexer()
 		errs = append(errs, s.closeState())
 	})
 	return errors.Join(errs...)

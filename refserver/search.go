@@ -239,5 +239,11 @@ func (s *Server) searchItems(w http.ResponseWriter, r *http.Request, p *state.Pr
 	if aerr != nil {
 		return aerr
 	}
-	return s.change(w, withRepHints(hints, func(tx *state.Tx) (state.Reply, *wire.Error) { return tx.SearchTx(r.Context(), p, q) }))
+	// The index catches up with every change made before the search,
+	// off the state's lock (internal/state/search_indexer.go).
+	mark, err := s.st.CatchUpSearch(r.Context())
+	if err != nil {
+		return err
+	}
+	return s.change(w, withRepHints(hints, func(tx *state.Tx) (state.Reply, *wire.Error) { return tx.SearchTx(p, q, mark) }))
 }

@@ -30,8 +30,10 @@ func BenchmarkSearch100k(b *testing.B) {
 			Owner: tx.Admin, CreatedBy: tx.Admin, ModBy: tx.Admin, CreatedAt: now, ModifiedAt: now.Add(time.Duration(i) * time.Second),
 			Versions: []*state.Version{{ID: tx.NewID(), Blob: blob, CreatedAt: now, By: tx.Admin}}})
 	}
-	tx.FlushSearchIndex(b.Context())
 	end()
+	if _, err := s.st.CatchUpSearch(b.Context()); err != nil {
+		b.Fatal(err)
+	}
 	h := s.Handler()
 	for name, query := range map[string]string{
 		"word":        "query=w042",

@@ -394,6 +394,7 @@ func newServer(opts Options) (*Server, error) {
 		return nil, err
 	}
 	s.st.Update(func(tx *state.Tx) { tx.EventsOn = true })
+	s.st.StartSearchIndexer() // Close stops it
 	return s, nil
 }
 

@@ -79,7 +79,7 @@ func (s *Tx) CommentRecord(c *Comment) map[string]any {
 }
 
 // commentTexts are the texts of a file's comments (for the search index).
-func (s *Tx) commentTexts(f *Item) []string {
+func (s *ReadTx) commentTexts(f *Item) []string {
 	if f.Typ != "file" { // a folder may share the id (SeparateIDSpaces)
 		return nil
 	}

@@ -8,6 +8,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -19,18 +20,25 @@ import (
 // comments), plus, per item, the pairs of adjacent words of each part, so
 // that a phrase is checked without the text.
 //
-// Items are indexed lazily: every change of an item reaches
-// folderIndexes.Sync (Item.touch and every place that adds, moves,
-// trashes, restores or deletes an item call it), which marks the item
-// pending; a search first re-reads the pending items. A change costs a map
-// insert, and the content of a file is read once per version.
+// Items are indexed off the state's lock (search_indexer.go): every change
+// of an item reaches folderIndexes.Sync (Item.touch and every place that
+// adds, moves, trashes, restores or deletes an item call it), which queues
+// the item (changed: a map insert and an append, under the state's lock).
+// The server's indexer goroutine drains the queue in batches: it copies
+// the texts of a batch's items in a short read transaction, reads the
+// content of text files and cuts the words with no lock held, and puts the
+// batch into the index under the index's own lock. A search first catches
+// the index up with every change committed before it (read-your-writes),
+// helping the indexer, then evaluates under the index's read lock and
+// drops the hits whose item is gone or changed after it began. The content
+// of a file is read once per version.
 //
 // With Options.SearchIndexDelay (StateConfig.SearchIndexDelay), a change
-// waits that long, on the server's clock, before a search re-reads the
-// item, as the service indexes new content asynchronously: until then a
-// search sees what was indexed before (nothing for a new item, the old
-// name for a renamed one). Items restored from a data directory and an
-// item that is gone (purged) are not delayed.
+// waits that long, on the server's clock, before it is indexed, as the
+// service indexes new content asynchronously: until then a search sees
+// what was indexed before (nothing for a new item, the old name for a
+// renamed one). Items restored from a data directory and an item that is
+// gone (purged) are not delayed.
 //
 // The content of a file is indexed when its name has a text extension
 // (textExtensions) and only its first maxIndexedContent bytes.
@@ -78,20 +86,38 @@ var textExtensions = map[string]bool{
 	"go": true, "js": true, "ts": true, "py": true, "java": true, "c": true, "h": true, "sql": true,
 }
 
-// searchIndex is the server's search index, reached only through a transaction.
+// searchIndex is the server's search index. The model holds it (a
+// transaction reaches it as Search), and so does the indexer, outside the
+// state's lock: what the index holds is guarded by its own locks.
+//
+// Lock order: the indexer's drain lock (searchIndexer.drainMu), then the
+// state's lock (State.mu), then mu, then vocabMu, then the queue's lock
+// (searchQueue.mu). The queue's lock holds no other.
 type searchIndex struct {
-	seed     maphash.Seed
+	seed maphash.Seed // set once: PairKey needs no lock
+
+	// mu guards Postings, Docs and vocabStale: the indexer writes them
+	// (apply), a search reads them (EvalFor, searchHits).
+	mu       sync.RWMutex
 	Postings map[string]map[*Item]SearchField
 	Docs     map[*Item]*SearchDoc
-	pending  map[*Item]time.Time // when each pending item may be indexed (zero: at once)
-	// readyAt is when a change made now may be indexed (zero: at once);
-	// nil means at once.
-	readyAt func() time.Time
-
-	// vocab is the words of Postings, sorted, for prefix matches; it is
-	// rebuilt when a search needs it after a word came or went.
-	vocab      []string
+	// vocabStale says vocab lacks a word of Postings or holds one no
+	// longer there. Written while mu is locked for writing, or locked
+	// for reading and vocabMu locked.
 	vocabStale bool
+	// vocabMu guards vocab (with vocabStale), which a search sorts anew
+	// while it holds mu for reading only.
+	vocabMu sync.Mutex
+	vocab   []string // the words of Postings, sorted, for prefix matches
+
+	queue searchQueue // the changes not indexed yet (search_indexer.go)
+
+	// readyAt is when a change made now may be indexed (zero: at once);
+	// nil means at once. kick wakes the indexer; nil: none runs. Both are
+	// set by InitItemIndexes and called from changed, within a
+	// transaction.
+	readyAt func() time.Time
+	kick    func()
 }
 
 // SearchDoc is what the index holds of one item.
@@ -112,7 +138,7 @@ func NewSearchIndex() *searchIndex {
 		seed:     maphash.MakeSeed(),
 		Postings: make(map[string]map[*Item]SearchField),
 		Docs:     make(map[*Item]*SearchDoc),
-		pending:  make(map[*Item]time.Time),
+		queue:    searchQueue{latest: make(map[*Item]uint64)},
 
 		vocabStale: true,
 	}
@@ -129,6 +155,7 @@ func (s *Tx) InitItemIndexes() {
 		}
 		return s.Now().Add(s.Cfg.SearchIndexDelay)
 	}
+	s.Search.kick = s.kickIndexer
 	s.Folders = folderIndexes{M: make(map[IndexKey]*folderIndex), changed: func(it *Item, from itemSlot, to IndexKey, listed bool) {
 		s.Search.changed(it)
 		if s.EventsOn {
@@ -141,14 +168,17 @@ func (s *Tx) InitItemIndexes() {
 	}}
 }
 
-// changed marks an item to be indexed anew before the next search (or
-// the first one after the index delay).
+// changed queues an item to be indexed anew (at once, or after the index
+// delay) and wakes the indexer. It is called within a transaction.
 func (x *searchIndex) changed(it *Item) {
 	var at time.Time
 	if x.readyAt != nil {
 		at = x.readyAt()
 	}
-	x.pending[it] = at
+	x.queue.add(it, at)
+	if x.kick != nil {
+		x.kick()
+	}
 }
 
 // PairKey is the key of two adjacent words.
@@ -159,31 +189,6 @@ func (x *searchIndex) PairKey(a, b string) uint64 {
 	h.WriteByte(0)
 	h.WriteString(b)
 	return h.Sum64()
-}
-
-// FlushSearchIndex indexes the pending items (reading the content of text
-// files from the store), so a search sees every change, but those still
-// within the index delay.
-func (s *Tx) FlushSearchIndex(ctx context.Context) {
-	x := s.Search
-	var now time.Time
-	for it, at := range x.pending {
-		if s.Items.At(it.Typ, it.ID) != it {
-			delete(x.pending, it)
-			x.drop(it)
-			continue
-		}
-		if !at.IsZero() {
-			if now.IsZero() {
-				now = s.Now()
-			}
-			if now.Before(at) {
-				continue
-			}
-		}
-		delete(x.pending, it)
-		s.indexItem(ctx, it)
-	}
 }
 
 // drop removes an item from the index.
@@ -208,10 +213,27 @@ func (x *searchIndex) unpost(w string, it *Item) {
 	}
 }
 
-// indexItem indexes an item's current texts, replacing what was indexed.
-func (s *Tx) indexItem(ctx context.Context, it *Item) {
-	x := s.Search
-	old := x.Docs[it]
+// searchTexts is what the index reads of an item: a copy of its texts
+// taken within a transaction, so that its words are cut with no lock held.
+type searchTexts struct {
+	name, description string
+	tags, comments    []string
+	blobID            string // the current version's content, for a text file ("": none to index)
+}
+
+// textsOf copies the texts of it that the index reads.
+func (s *ReadTx) textsOf(it *Item) searchTexts {
+	t := searchTexts{name: it.Name, description: it.Description, tags: slices.Clone(it.Tags), comments: s.commentTexts(it)}
+	if it.Typ == "file" && textExtensions[fileExtension(it.Name)] {
+		t.blobID = it.Current().Blob.ID
+	}
+	return t
+}
+
+// newDoc makes the document of an item's texts. old is what the index
+// holds of it (nil: nothing), whose content words are reused while the
+// content stays the same; content reads a blob's words otherwise.
+func (x *searchIndex) newDoc(t *searchTexts, old *SearchDoc, content func(blobID string) (map[string]struct{}, map[uint64]struct{}, error)) (*SearchDoc, error) {
 	d := &SearchDoc{Words: make(map[string]SearchField), Pairs: make(map[uint64]SearchField)}
 	add := func(f SearchField, text string) {
 		words := SearchWords(text)
@@ -222,21 +244,23 @@ func (s *Tx) indexItem(ctx context.Context, it *Item) {
 			}
 		}
 	}
-	add(FieldName, it.Name)
-	add(FieldDescription, it.Description)
-	for _, t := range it.Tags {
-		add(FieldTags, t)
+	add(FieldName, t.name)
+	add(FieldDescription, t.description)
+	for _, tag := range t.tags {
+		add(FieldTags, tag)
 	}
-	for _, c := range s.commentTexts(it) {
+	for _, c := range t.comments {
 		add(FieldComments, c)
 	}
-	if it.Typ == "file" && textExtensions[fileExtension(it.Name)] {
-		blob := it.Current().Blob.ID
-		if old != nil && old.blobID == blob {
-			d.blobID, d.contentWords, d.contentPairs = blob, old.contentWords, old.contentPairs
+	if t.blobID != "" {
+		d.blobID = t.blobID
+		if old != nil && old.blobID == t.blobID {
+			d.contentWords, d.contentPairs = old.contentWords, old.contentPairs
 		} else {
-			d.blobID = blob
-			d.contentWords, d.contentPairs = s.contentWords(ctx, blob)
+			var err error
+			if d.contentWords, d.contentPairs, err = content(t.blobID); err != nil {
+				return nil, err
+			}
 		}
 		for w := range d.contentWords {
 			d.Words[w] |= FieldContent
@@ -245,7 +269,13 @@ func (s *Tx) indexItem(ctx context.Context, it *Item) {
 			d.Pairs[p] |= FieldContent
 		}
 	}
-	if old != nil {
+	return d, nil
+}
+
+// put makes d what the index holds of it, replacing what it held. The
+// indexer calls it while mu is locked for writing (apply).
+func (x *searchIndex) put(it *Item, d *SearchDoc) {
+	if old := x.Docs[it]; old != nil {
 		for w := range old.Words {
 			if _, still := d.Words[w]; !still {
 				x.unpost(w, it)
@@ -265,14 +295,18 @@ func (s *Tx) indexItem(ctx context.Context, it *Item) {
 }
 
 // contentWords reads the words and adjacent pairs of a blob's first
-// maxIndexedContent bytes, streaming. A blob that cannot be read indexes
-// nothing.
-func (s *Tx) contentWords(ctx context.Context, blobID string) (map[string]struct{}, map[uint64]struct{}) {
+// maxIndexedContent bytes from the store, streaming. A blob that cannot be
+// read indexes nothing (and is logged); the error is ctx's only, when it
+// ended.
+func (x *searchIndex) contentWords(ctx context.Context, env *Env, blobID string) (map[string]struct{}, map[uint64]struct{}, error) {
 	words, pairs := map[string]struct{}{}, map[uint64]struct{}{}
-	rc, err := s.Store.Open(ctx, blobID)
+	rc, err := env.Store.Open(ctx, blobID)
 	if err != nil {
-		s.Log.Warn("search index: reading content", "blob", blobID, "err", err)
-		return words, pairs
+		if ctx.Err() != nil {
+			return nil, nil, ctx.Err()
+		}
+		env.Log.Warn("search index: reading content", "blob", blobID, "err", err)
+		return words, pairs, nil
 	}
 	defer rc.Close()
 	sc := bufio.NewScanner(io.LimitReader(rc, maxIndexedContent))
@@ -283,11 +317,17 @@ func (s *Tx) contentWords(ctx context.Context, blobID string) (map[string]struct
 		w := strings.ToLower(sc.Text())
 		words[w] = struct{}{}
 		if prev != "" {
-			pairs[s.Search.PairKey(prev, w)] = struct{}{}
+			pairs[x.PairKey(prev, w)] = struct{}{}
 		}
 		prev = w
 	}
-	return words, pairs
+	if err := sc.Err(); err != nil {
+		if ctx.Err() != nil {
+			return nil, nil, ctx.Err()
+		}
+		env.Log.Warn("search index: reading content", "blob", blobID, "err", err)
+	}
+	return words, pairs, nil
 }
 
 // scanSearchWords is a bufio.SplitFunc for the words of SearchWords.
@@ -317,144 +357,4 @@ func scanSearchWords(data []byte, atEOF bool) (int, []byte, error) {
 // fileExtension is the lower-cased extension of a name, without the dot.
 func fileExtension(name string) string {
 	return strings.ToLower(strings.TrimPrefix(path.Ext(name), "."))
-}
-
-// Eval returns the items a query node matches in the fields of
-// mask, with their relevance. Callers flushed the index.
-func (x *searchIndex) Eval(n *SearchNode, mask SearchField) map[*Item]int {
-	return x.EvalFor(n, mask, nil)
-}
-
-// FieldGate is the fields of an item a caller's query may match (nil:
-// every field of every item): who may not preview a file matches only its
-// name, description and tags, never its content or comments.
-type FieldGate func(*Item) SearchField
-
-// EvalFor is Eval where gate limits, item by item, the fields a word may
-// be matched in.
-func (x *searchIndex) EvalFor(n *SearchNode, mask SearchField, gate FieldGate) map[*Item]int {
-	switch n.Op {
-	case OpWords:
-		if n.Prefix && len(n.Words) == 1 {
-			return x.prefixed(n.Words[0], mask, gate)
-		}
-		return x.words(n.Words, mask, gate)
-	case OpNot:
-		return x.except(x.EvalFor(n.Kids[0], mask, gate))
-	case OpOr:
-		out := map[*Item]int{}
-		for _, k := range n.Kids {
-			for it, sc := range x.EvalFor(k, mask, gate) {
-				out[it] += sc
-			}
-		}
-		return out
-	}
-	// OpAnd: intersect the positive kids, then drop what the others match.
-	var out map[*Item]int
-	var excluded []*SearchNode
-	for _, k := range n.Kids {
-		if k.Op == OpNot {
-			excluded = append(excluded, k.Kids[0])
-			continue
-		}
-		m := x.EvalFor(k, mask, gate)
-		if out == nil {
-			out = m
-			continue
-		}
-		for it, sc := range out {
-			if o, ok := m[it]; ok {
-				out[it] = sc + o
-			} else {
-				delete(out, it)
-			}
-		}
-	}
-	if out == nil {
-		out = x.except(nil)
-	}
-	for _, k := range excluded {
-		for it := range x.EvalFor(k, mask, gate) {
-			delete(out, it)
-		}
-	}
-	return out
-}
-
-// except is every indexed item not in m.
-func (x *searchIndex) except(m map[*Item]int) map[*Item]int {
-	out := make(map[*Item]int, len(x.Docs))
-	for it := range x.Docs {
-		if _, in := m[it]; !in {
-			out[it] = 0
-		}
-	}
-	return out
-}
-
-// words matches one word, or a phrase: its words consecutively within one
-// field of mask.
-func (x *searchIndex) words(words []string, mask SearchField, gate FieldGate) map[*Item]int {
-	rarest := words[0]
-	for _, w := range words[1:] {
-		if len(x.Postings[w]) < len(x.Postings[rarest]) {
-			rarest = w
-		}
-	}
-	out := map[*Item]int{}
-	for it, f := range x.Postings[rarest] {
-		f &= mask
-		if gate != nil && f != 0 {
-			f &= gate(it)
-		}
-		if f == 0 {
-			continue
-		}
-		if len(words) > 1 {
-			d := x.Docs[it]
-			for i := 1; i < len(words) && f != 0; i++ {
-				f &= d.Pairs[x.PairKey(words[i-1], words[i])]
-			}
-			if f == 0 {
-				continue
-			}
-		}
-		out[it] = fieldWeight(f) * len(words)
-	}
-	return out
-}
-
-// prefixed matches the words that begin with prefix (the word itself
-// among them): each item scores as for its best word, a word it only
-// begins one less than the word itself (at least 1).
-func (x *searchIndex) prefixed(prefix string, mask SearchField, gate FieldGate) map[*Item]int {
-	if x.vocabStale {
-		x.vocab = x.vocab[:0]
-		for w := range x.Postings {
-			x.vocab = append(x.vocab, w)
-		}
-		slices.Sort(x.vocab)
-		x.vocabStale = false
-	}
-	out := map[*Item]int{}
-	i, _ := slices.BinarySearch(x.vocab, prefix)
-	for ; i < len(x.vocab) && strings.HasPrefix(x.vocab[i], prefix); i++ {
-		w := x.vocab[i]
-		for it, f := range x.Postings[w] {
-			f &= mask
-			if gate != nil && f != 0 {
-				f &= gate(it)
-			}
-			if f == 0 {
-				continue
-			}
-			sc := fieldWeight(f)
-			if w != prefix {
-				sc = max(1, sc-1)
-			}
-			out[it] = max(out[it], sc)
-		}
-	}
-	return out
 }

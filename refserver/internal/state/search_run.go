@@ -2,7 +2,6 @@ package state
 
 import (
 	"cmp"
-	"context"
 	"slices"
 
 	"github.com/contentapi/cms/refserver/internal/wire"
@@ -15,7 +14,9 @@ type scored struct {
 }
 
 // SearchTx serves GET /search: it finds, orders and renders one page.
-func (s *Tx) SearchTx(ctx context.Context, p *Principal, q *SearchRequest) (Reply, *wire.Error) {
+// mark is what State.CatchUpSearch returned, before: the index holds
+// every change up to it.
+func (s *Tx) SearchTx(p *Principal, q *SearchRequest, mark uint64) (Reply, *wire.Error) {
 	var ancestors map[string]bool
 	for _, id := range q.Ancestors {
 		if id != RootID {
@@ -28,10 +29,9 @@ func (s *Tx) SearchTx(ctx context.Context, p *Principal, q *SearchRequest) (Repl
 		}
 		ancestors[id] = true
 	}
-	s.FlushSearchIndex(ctx)
 	var hits map[*Item]int
 	if q.Query != nil {
-		hits = s.Search.EvalFor(q.Query, q.Mask, s.searchGate(p))
+		hits = s.searchHits(q.Query, q.Mask, s.searchGate(p), mark)
 	} else if q.HasQuery {
 		hits = map[*Item]int{} // only punctuation or operators: nothing to match
 	}
@@ -77,6 +77,26 @@ func (s *Tx) SearchTx(ctx context.Context, p *Principal, q *SearchRequest) (Repl
 		typ = "search_results_with_shared_links"
 	}
 	return Reply{Status: wire.StatusOK, Body: map[string]any{"type": typ, "entries": entries, "limit": q.Page.Limit, "offset": q.Page.Offset, "total_count": total}}, nil
+}
+
+// searchHits evaluates a query in the index (EvalFor) and keeps the
+// hits the index holds as they are: it drops an item that is gone, or
+// changed after mark (indexed as it was before, or not yet). A change
+// within the index delay leaves the item as it was indexed, as the delay
+// means.
+func (s *ReadTx) searchHits(n *SearchNode, mask SearchField, gate FieldGate, mark uint64) map[*Item]int {
+	x := s.Search
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	hits := x.evalFor(n, mask, gate)
+	x.queue.mu.Lock()
+	defer x.queue.mu.Unlock()
+	for it := range hits {
+		if x.queue.changedAfter(it, mark) || s.Items.At(it.Typ, it.ID) != it {
+			delete(hits, it)
+		}
+	}
+	return hits
 }
 
 // searchGate is the fields of each item p's query may match: all of them

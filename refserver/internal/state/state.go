@@ -10,6 +10,7 @@
 package state
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"log/slog"
@@ -114,7 +115,10 @@ type Env struct {
 // DB.checkMu), and refserver's webhook queue (hookQueue.mu, never under
 // the state's lock: a delivery is queued from its own goroutine),
 // connection set (lifecycle.mu), faults (Server.faultsMu) and request log
-// (Server.reqMu).
+// (Server.reqMu). The search index's locks (search_indexer.go): its
+// drain lock (searchIndexer.drainMu) comes before the state's lock; the
+// index's own (searchIndex.mu, vocabMu, searchQueue.mu) and the indexer's
+// (searchIndexer.mu) after it, in that order, and they hold no other.
 type State struct {
 	*Env
 	mu sync.Mutex // guards m: held for the whole of Update and View
@@ -125,6 +129,8 @@ type State struct {
 	// state's lock taken before it waits, so it waits for every one.
 	hashers sync.WaitGroup
 	closing atomic.Bool
+
+	indexer searchIndexer // keeps the search index up to date, off mu (search_indexer.go)
 }
 
 // model is the state the lock guards. Only a transaction reaches it.
@@ -140,6 +146,8 @@ type model struct {
 	collabs  collabState   // collaborations (collaborations.go)
 	comments commentState  // comments (comments.go)
 	EventsOn bool          // events are recorded (not while the state is restored)
+	// kickIndexer wakes the search indexer (State.kickIndexer).
+	kickIndexer func()
 	// running is the transaction under way (State.run): the
 	// hooks the model keeps (the folder indexes' changed) act through it,
 	// so what they record leaves through its outbox.
@@ -188,9 +196,10 @@ func (s *Tx) EmptySessions() {
 }
 
 // ReadTx is a transaction that reads the state (View): the proof that the
-// state's lock is held. Its methods read the model; they may fill caches
-// (the search index's), which is safe because View holds the same lock
-// as Update.
+// state's lock is held. Its methods read the model; they may fill caches,
+// which is safe because View holds the same lock as Update. (The search
+// index is reached from a transaction but guarded by locks of its own:
+// its indexer works outside the state's lock, search_indexer.go.)
 type ReadTx struct{ *model }
 
 // Tx is a transaction that changes the state (Update): a ReadTx whose
@@ -221,6 +230,8 @@ func New(env *Env) *State {
 		NextFolderID: firstID,
 	}
 	(&Tx{ReadTx: ReadTx{&s.m}}).EmptySessions()
+	s.m.kickIndexer = s.kickIndexer
+	s.indexer.ctx, s.indexer.cancel = context.WithCancel(context.Background())
 	return s
 }
 
@@ -282,8 +293,8 @@ func (s *State) run(tx *Tx, fn func(tx *Tx)) (mark uint64) {
 }
 
 // View runs fn, which only reads the state, under the state's lock (the
-// same lock as Update: some reads fill caches, the search index's for
-// one). tx is valid only during fn.
+// same lock as Update: some reads may fill caches). tx is valid only
+// during fn.
 func (s *State) View(fn func(tx *ReadTx)) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -1,0 +1,167 @@
+package state
+
+import (
+	"slices"
+	"strings"
+)
+
+// Eval returns the items a query node matches in the fields of
+// mask, with their relevance, as the index holds them now.
+func (x *searchIndex) Eval(n *SearchNode, mask SearchField) map[*Item]int {
+	return x.EvalFor(n, mask, nil)
+}
+
+// FieldGate is the fields of an item a caller's query may match (nil:
+// every field of every item): who may not preview a file matches only its
+// name, description and tags, never its content or comments.
+type FieldGate func(*Item) SearchField
+
+// EvalFor is Eval where gate limits, item by item, the fields a word may
+// be matched in.
+func (x *searchIndex) EvalFor(n *SearchNode, mask SearchField, gate FieldGate) map[*Item]int {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	return x.evalFor(n, mask, gate)
+}
+
+// evalFor is EvalFor once mu is locked for reading.
+func (x *searchIndex) evalFor(n *SearchNode, mask SearchField, gate FieldGate) map[*Item]int {
+	switch n.Op {
+	case OpWords:
+		if n.Prefix && len(n.Words) == 1 {
+			return x.prefixed(n.Words[0], mask, gate)
+		}
+		return x.words(n.Words, mask, gate)
+	case OpNot:
+		return x.except(x.evalFor(n.Kids[0], mask, gate))
+	case OpOr:
+		out := map[*Item]int{}
+		for _, k := range n.Kids {
+			for it, sc := range x.evalFor(k, mask, gate) {
+				out[it] += sc
+			}
+		}
+		return out
+	}
+	// OpAnd: intersect the positive kids, then drop what the others match.
+	var out map[*Item]int
+	var excluded []*SearchNode
+	for _, k := range n.Kids {
+		if k.Op == OpNot {
+			excluded = append(excluded, k.Kids[0])
+			continue
+		}
+		m := x.evalFor(k, mask, gate)
+		if out == nil {
+			out = m
+			continue
+		}
+		for it, sc := range out {
+			if o, ok := m[it]; ok {
+				out[it] = sc + o
+			} else {
+				delete(out, it)
+			}
+		}
+	}
+	if out == nil {
+		out = x.except(nil)
+	}
+	for _, k := range excluded {
+		for it := range x.evalFor(k, mask, gate) {
+			delete(out, it)
+		}
+	}
+	return out
+}
+
+// except is every indexed item not in m.
+func (x *searchIndex) except(m map[*Item]int) map[*Item]int {
+	out := make(map[*Item]int, len(x.Docs))
+	for it := range x.Docs {
+		if _, in := m[it]; !in {
+			out[it] = 0
+		}
+	}
+	return out
+}
+
+// words matches one word, or a phrase: its words consecutively within one
+// field of mask.
+func (x *searchIndex) words(words []string, mask SearchField, gate FieldGate) map[*Item]int {
+	rarest := words[0]
+	for _, w := range words[1:] {
+		if len(x.Postings[w]) < len(x.Postings[rarest]) {
+			rarest = w
+		}
+	}
+	out := map[*Item]int{}
+	for it, f := range x.Postings[rarest] {
+		f &= mask
+		if gate != nil && f != 0 {
+			f &= gate(it)
+		}
+		if f == 0 {
+			continue
+		}
+		if len(words) > 1 {
+			d := x.Docs[it]
+			for i := 1; i < len(words) && f != 0; i++ {
+				f &= d.Pairs[x.PairKey(words[i-1], words[i])]
+			}
+			if f == 0 {
+				continue
+			}
+		}
+		out[it] = fieldWeight(f) * len(words)
+	}
+	return out
+}
+
+// prefixed matches the words that begin with prefix (the word itself
+// among them): each item scores as for its best word, a word it only
+// begins one less than the word itself (at least 1).
+func (x *searchIndex) prefixed(prefix string, mask SearchField, gate FieldGate) map[*Item]int {
+	out := map[*Item]int{}
+	for _, w := range x.wordsWithPrefix(prefix) {
+		for it, f := range x.Postings[w] {
+			f &= mask
+			if gate != nil && f != 0 {
+				f &= gate(it)
+			}
+			if f == 0 {
+				continue
+			}
+			sc := fieldWeight(f)
+			if w != prefix {
+				sc = max(1, sc-1)
+			}
+			out[it] = max(out[it], sc)
+		}
+	}
+	return out
+}
+
+// wordsWithPrefix returns the words of the index that begin with prefix,
+// sorting the vocabulary anew first if a word came or went. It runs in
+// evalFor, mu locked for reading, so no writer marks the vocabulary stale
+// meanwhile: vocabMu keeps two searches from sorting it at once, and the
+// slice returned stays as it is while mu is locked.
+func (x *searchIndex) wordsWithPrefix(prefix string) []string {
+	x.vocabMu.Lock()
+	defer x.vocabMu.Unlock()
+	if x.vocabStale {
+		x.vocab = x.vocab[:0]
+		for w := range x.Postings {
+			x.vocab = append(x.vocab, w)
+		}
+		slices.Sort(x.vocab)
+		x.vocabStale = false
+	}
+	i, _ := slices.BinarySearch(x.vocab, prefix)
+	j := i
+	for j < len(x.vocab) && strings.HasPrefix(x.vocab[j], prefix) {
+		j++
+	}
+	return x.vocab[i:j]
+}
