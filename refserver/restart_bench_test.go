@@ -7,7 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -25,30 +27,42 @@ const restartDirEnv = "REFSERVER_RESTART_DIR"
 // files in nested folders, each file with one version of a few bytes (a
 // small blob in the database) and the events their uploads recorded: New
 // on the data directory until the first answer of GET /folders/0. It
-// reports the time of a restart (ms/restart, µs/item), and the live heap
+// reports the time of a restart (ms/restart, µs/item; medians), the CPU
+// time the process used meanwhile (cpu-ms/restart, every thread: the
+// figure a shared machine stretches least), and the live heap
 // after it (runtime.ReadMemStats after a GC, less the heap before New) per
-// item (heapB/item). The state is filled through the state, not HTTP, to
+// item (heapB/item), and the resident memory of the process then per item
+// (rssB/item: everything, the test binary and the pages of state.db it
+// read included; Linux only). The state is filled through the state, not HTTP, to
 // keep the setup short.
 func BenchmarkRestart(b *testing.B) {
 	for _, n := range []int{50_000, 200_000} {
 		b.Run(fmt.Sprintf("%dk", n/1000), func(b *testing.B) {
 			dir := restartDir(b, n)
 			var (
-				times []time.Duration
-				heaps []float64
+				times, cpus []time.Duration
+				heaps, rsss []float64
 			)
 			for b.Loop() {
 				b.StopTimer()
+				debug.FreeOSMemory() // the last server's heap goes back to the system
 				base := liveHeap()
 				b.StartTimer()
 				start := time.Now()
+				cpu0, cpuOK := processCPU()
 				s, err := New(Options{DataDir: dir})
 				if err != nil {
 					b.Fatal(err)
 				}
 				benchDo(b, s.Handler(), http.MethodGet, "/folders/0", s.AdminToken(), "", "")
 				took := time.Since(start)
+				if cpu1, ok := processCPU(); ok && cpuOK {
+					cpus = append(cpus, cpu1-cpu0)
+				}
 				b.StopTimer()
+				if rss, ok := residentBytes(); ok {
+					rsss = append(rsss, float64(rss)/float64(n))
+				}
 				times = append(times, took)
 				heaps = append(heaps, float64(liveHeap()-base)/float64(n))
 				if err := s.Close(); err != nil {
@@ -60,8 +74,30 @@ func BenchmarkRestart(b *testing.B) {
 			b.ReportMetric(float64(d)/float64(time.Millisecond), "ms/restart")
 			b.ReportMetric(float64(d)/float64(time.Microsecond)/float64(n), "µs/item")
 			b.ReportMetric(medianF(heaps), "heapB/item")
+			if len(rsss) > 0 {
+				b.ReportMetric(medianF(rsss), "rssB/item")
+			}
+			if len(cpus) > 0 {
+				b.ReportMetric(float64(median(cpus))/float64(time.Millisecond), "cpu-ms/restart")
+			}
 		})
 	}
+}
+
+// residentBytes is the resident memory of the process (VmRSS), false
+// where /proc does not tell it.
+func residentBytes() (int64, bool) {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0, false
+	}
+	for line := range strings.Lines(string(b)) {
+		if kb, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			n, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(kb), " kB"), 10, 64)
+			return n << 10, err == nil
+		}
+	}
+	return 0, false
 }
 
 // liveHeap is the heap in use after a collection.

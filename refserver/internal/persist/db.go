@@ -95,7 +95,8 @@ func (k Kind) Detached() Kind {
 
 // KindOf builds a Kind from a record type R: get returns the live record
 // with key (false when gone), load restores one; records are JSON, read
-// strictly (an unknown member is an error).
+// strictly (an unknown member is an error); a record type that decodes
+// itself (recordDecoder) does, in the shapes it knows.
 func KindOf[R any](bucket string, keys func(*state.ReadTx) []string, get func(*state.ReadTx, string) (R, bool), load func(*state.Tx, string, R) error, done func(*state.Tx) error) Kind {
 	marshal := func(key string, r R) []byte {
 		if a, ok := any(r).(recordAppender); ok {
@@ -107,6 +108,7 @@ func KindOf[R any](bucket string, keys func(*state.ReadTx) []string, get func(*s
 		}
 		return b
 	}
+	fast := fastDecoder[R]()
 	return Kind{
 		Bucket: bucket,
 		Keys:   keys,
@@ -125,6 +127,11 @@ func KindOf[R any](bucket string, keys func(*state.ReadTx) []string, get func(*s
 			return func() []byte { return marshal(key, r) }, true
 		},
 		Load: func(tx *state.Tx, key string, b []byte) error {
+			if fast != nil {
+				if r, ok := fast(b); ok {
+					return load(tx, key, r)
+				}
+			}
 			var r R
 			dec := json.NewDecoder(bytes.NewReader(b))
 			dec.DisallowUnknownFields()
@@ -353,7 +360,12 @@ func Open(dir string, cfg Config) (d *DB, restored bool, err error) {
 // server serves: nothing else holds a lock (Reset replaces the oauth room,
 // so the outer lock cannot be held across it).
 func (d *DB) load(btx *bolt.Tx) (err error) {
-	d.st.Update(func(tx *state.Tx) { err = d.loadTx(btx, tx) })
+	defer raiseLoadGC()()
+	d.st.Update(func(tx *state.Tx) {
+		tx.Persist.Restoring(true)
+		err = d.loadTx(btx, tx)
+		tx.Persist.Restoring(false)
+	})
 	if err != nil {
 		return err
 	}

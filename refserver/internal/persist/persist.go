@@ -67,7 +67,7 @@ func cutSuffix(s, suffix string) (string, bool) {
 // ReferencedBlobs is every blob the state names: file versions (of live
 // files and of files that records of purged ones keep) and session parts.
 func ReferencedBlobs(s *state.ReadTx) map[string]bool {
-	keep := map[string]bool{}
+	keep := make(map[string]bool, s.Items.Len()) // a file has a version at least
 	addItem := func(it *state.Item) {
 		for _, v := range it.Versions {
 			keep[v.Blob.ID] = true

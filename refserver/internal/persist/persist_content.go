@@ -320,9 +320,10 @@ func VersionRec(s *state.ReadTx, key string) (recVersion, bool) {
 }
 
 // LoadVersion reads the version record r, at its file's position. The
-// records come in key order (a file's position 10 before its 2), so they
-// are gathered by position and put in their files once all are read
-// (VersionsLoaded): what a position in a key claims allocates nothing.
+// records come in key order (a file's position 10 before its 2, a file's
+// records together), so they are gathered and put in their files once all
+// are read (VersionsLoaded): what a position in a key claims allocates
+// nothing.
 func LoadVersion(s *state.Tx, key string, r recVersion) error {
 	id, pos, ok := parseVersionKey(key)
 	if !ok {
@@ -337,50 +338,56 @@ func LoadVersion(s *state.Tx, key string, r recVersion) error {
 		return err
 	}
 	ld := &s.Persist.Load
-	if ld.Versions == nil {
-		ld.Versions = map[*state.Item]map[int]*state.Version{}
-	}
-	byPos := ld.Versions[f]
-	if byPos == nil {
-		byPos = map[int]*state.Version{}
-		ld.Versions[f] = byPos
-	}
-	if byPos[pos] != nil || len(f.Versions) > 0 {
-		return fmt.Errorf("file %s has two versions at position %d", id, pos)
-	}
-	byPos[pos] = v
+	ld.Versions = append(ld.Versions, state.LoadedVersion{File: f, Pos: pos, V: v})
 	return nil
 }
 
 // VersionsLoaded puts the versions read in their files, checks that every
-// file has its versions, each position from 1 filled, and files the items
-// in the folder indexes (derived, not stored; a file is filed by its
+// file has its versions, each position from 1 filled once, and files the
+// items in the folder indexes (derived, not stored; a file is filed by its
 // current version's size).
 func VersionsLoaded(s *state.Tx) error {
 	read := s.Persist.Load.Versions
 	s.Persist.Load.Versions = nil
-	for f, byPos := range read {
-		f.Versions = make([]*state.Version, len(byPos))
-		for pos, v := range byPos {
-			if pos <= len(f.Versions) { // past it: a position below is missing (the check below)
-				f.Versions[pos-1] = v
+	for len(read) > 0 {
+		f, n := read[0].File, 1
+		for n < len(read) && read[n].File == f {
+			n++
+		}
+		run := read[:n]
+		read = read[n:]
+		if len(f.Versions) > 0 { // its item record had them, or its records were not together
+			return fmt.Errorf("file %s has two versions at position %d", f.ID, run[0].Pos)
+		}
+		slices.SortFunc(run, func(a, b state.LoadedVersion) int { return a.Pos - b.Pos })
+		f.Versions = make([]*state.Version, n)
+		for i, lv := range run {
+			if i > 0 && lv.Pos == run[i-1].Pos {
+				return fmt.Errorf("file %s has two versions at position %d", f.ID, lv.Pos)
+			}
+			if lv.Pos != i+1 {
+				return fmt.Errorf("file %s has no version at position %d", f.ID, i+1)
+			}
+			f.Versions[i] = lv.V
+		}
+	}
+	items := s.Items.All()
+	if loaded := s.Persist.Load.Items; len(loaded) == s.Items.Len() { // every item, in the order they were read
+		items = func(yield func(string, *state.Item) bool) {
+			for _, it := range loaded {
+				if !yield(it.ID, it) {
+					return
+				}
 			}
 		}
 	}
-	for id, it := range s.Items.All() {
-		if it.Typ != "file" {
-			continue
-		}
-		if len(it.Versions) == 0 {
+	s.Persist.Load.Items = nil
+	for id, it := range items {
+		if it.Typ == "file" && len(it.Versions) == 0 {
 			return fmt.Errorf("file %s has no version", id)
 		}
-		if i := slices.Index(it.Versions, nil); i >= 0 {
-			return fmt.Errorf("file %s has no version at position %d", id, i+1)
-		}
 	}
-	for _, it := range s.Items.All() {
-		s.Folders.Sync(it)
-	}
+	s.Folders.SyncAll(items)
 	return nil
 }
 

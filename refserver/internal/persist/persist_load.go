@@ -17,6 +17,7 @@ func LoadItem(st *state.Tx, key string, r RecItem) error {
 		return fmt.Errorf("a %s's record has key %q, not %q (id spaces of another server?)", it.Typ, key, want)
 	}
 	st.Items.Put(it)
+	st.Persist.Load.Items = append(st.Persist.Load.Items, it)
 	return nil
 }
 

@@ -36,6 +36,10 @@ type Item struct {
 	// Hidden: a managed user may not see the item (HideFromUsers), yet it
 	// is counted in its folder's listings.
 	Hidden bool
+	// copying is set while a copy is being added: its events say
+	// ITEM_COPY. (A bool beside Hidden, in its padding: an Item fits the
+	// 576-byte size class, not 640.)
+	copying bool
 
 	// files
 	Versions []*Version // oldest first; the last is current
@@ -55,7 +59,6 @@ type Item struct {
 	CanNonOwnersInvite     *bool
 	CanNonOwnersViewCollab *bool
 	RestrictedToEnterprise *bool
-	copiedFrom             string // set while a copy is being added: its events say ITEM_COPY
 
 	// listing index (folderindex.go): where the item is filed and under
 	// which keys; index is set once it was filed.
@@ -277,8 +280,8 @@ func (s *Tx) AddItem(it *Item) {
 	if it.Typ == "file" {
 		typ = evItemUpload
 	}
-	if it.copiedFrom != "" {
-		if parent := s.Items.At("folder", it.ParentID); parent != nil && parent.copiedFrom != "" {
+	if it.copying {
+		if parent := s.Items.At("folder", it.ParentID); parent != nil && parent.copying {
 			return // inside a copied folder: the copy's ITEM_COPY tells it
 		}
 		typ = evItemCopy

@@ -67,6 +67,7 @@ type folderIndex struct {
 	byName map[string][]*Item
 	orders [len(SortKeys)][3]*btree.BTreeG[*Item]
 	count  int
+	filing []*Item // while SyncAll files items in a new index: them
 }
 
 // folderIndexes are the server's folder indexes, and the trash's: one per

@@ -163,7 +163,7 @@ func (s *Tx) AddCopy(p *Principal, nodes []CopyNode, target, name string) (*Item
 			Description: n.Src.Description, CreatedAt: now, ModifiedAt: now,
 			ContentCreatedAt: n.Src.ContentCreatedAt, ContentModifiedAt: n.Src.ContentModifiedAt,
 			SyncState: n.Src.SyncState, URL: n.Src.URL, Tags: append([]string(nil), n.Src.Tags...),
-			copiedFrom: n.Src.ID,
+			copying: true,
 		}
 		if i == 0 {
 			c.Name, c.ParentID = name, target
@@ -182,7 +182,7 @@ func (s *Tx) AddCopy(p *Principal, nodes []CopyNode, target, name string) (*Item
 		s.copyInstances(n.Src, c)
 	}
 	for _, c := range made {
-		c.copiedFrom = ""
+		c.copying = false
 	}
 	s.cascadeInto(made[0])
 	if parent != nil {

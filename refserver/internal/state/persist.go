@@ -40,7 +40,17 @@ type Persister struct {
 	waiters []commitWaiter
 
 	Load LoadScratch // used while loading only, in its transaction
+
+	// restoring: a load is under way, whose marks Forget drops once it
+	// ends; they are not made (Restoring). Set and read in transactions.
+	restoring bool
 }
+
+// Restoring turns the marks off (on) while a load restores the stored
+// state, or back on: what loading would mark is stored already (and
+// Forget drops it anyway), and a million marks cost a restart time and
+// garbage. Call it in the loading transaction.
+func (p *Persister) Restoring(on bool) { p.restoring = on }
 
 // NewPersister returns the marks of a state about to be loaded or written
 // whole (internal/persist's Open).
@@ -54,9 +64,20 @@ func NewPersister() *Persister {
 type LoadScratch struct {
 	TemplateOrder []string         // template ids in listing order (KMetadata)
 	Purged        map[string]*Item // purged files that governance records keep, by id
-	// Versions are the version records read so far, by file and position
-	// (KVersions; its Done puts them in their files).
-	Versions map[*Item]map[int]*Version
+	// Versions are the version records read so far, in key order (a
+	// file's together; KVersions' Done puts them in their files).
+	Versions []LoadedVersion
+	// Items are the items read, in key order (their memory's order: a
+	// walk over them is cheaper than one over the table).
+	Items []*Item
+}
+
+// LoadedVersion is a version record read: its file, the position its key
+// names, the version.
+type LoadedVersion struct {
+	File *Item
+	Pos  int
+	V    *Version
 }
 
 // DirtyKey names one record: its kind and its key.
@@ -86,6 +107,9 @@ func (e *Env) MarkOAuth(kind KindID, key string) {
 }
 
 func (p *Persister) mark(kind KindID, key string) {
+	if p.restoring {
+		return
+	}
 	dk := DirtyKey{kind, key}
 	p.mu.Lock()
 	p.dirty[dk] = struct{}{}

@@ -63,6 +63,9 @@ func (p *Persister) setCommitted(n uint64) {
 // in or out of it, or under new keys): a listing read now waits for the
 // commit of the marks made so far. It is called in a transaction.
 func (p *Persister) ListingChanged(folder string) {
+	if p.restoring {
+		return
+	}
 	p.mu.Lock()
 	if p.listDirty == nil {
 		p.listDirty = map[string]struct{}{}

@@ -1,0 +1,108 @@
+package state
+
+import (
+	"cmp"
+	"iter"
+	"slices"
+	"strings"
+)
+
+// SyncAll files every item of items where it belongs, as Sync does one by
+// one, in bulk: a restore files every item at once (internal/persist's
+// VersionsLoaded). The items of each new index are sorted in each order
+// and loaded into its B-trees in that order (appends, no search or
+// split in the middle of a node), not inserted one by one. An item
+// already filed, or filed in an index that held items before, goes
+// through Sync.
+func (x *folderIndexes) SyncAll(items iter.Seq2[string, *Item]) {
+	var (
+		fresh   []*folderIndex // new indexes, each with its items in filing
+		lastKey IndexKey       // consecutive items are mostly in one folder
+		lastFx  *folderIndex
+	)
+	for _, it := range items {
+		key, listed := Placement(it)
+		if !listed || it.slot.home != nil {
+			x.Sync(it)
+			continue
+		}
+		fx := lastFx
+		if fx == nil || key != lastKey {
+			fx = x.M[key]
+		}
+		if fx != nil && fx.filing == nil {
+			x.Sync(it) // an index from before
+			continue
+		}
+		if x.changed != nil {
+			x.changed(it, it.slot, key, listed)
+		}
+		if fx == nil {
+			fx = newFolderIndex()
+			x.M[key] = fx
+			fresh = append(fresh, fx)
+		}
+		lastKey, lastFx = key, fx
+		it.slot = slotFor(it, key)
+		it.slot.home = fx
+		it.index = x
+		fx.byName[it.slot.fold] = append(fx.byName[it.slot.fold], it)
+		fx.count++
+		fx.filing = append(fx.filing, it)
+		if key.Folder == TrashKey {
+			if x.TrashAll == nil {
+				x.TrashAll = newFolderIndex()
+			}
+			x.TrashAll.add(it)
+		}
+	}
+	for _, fx := range fresh {
+		filed := fx.filing
+		fx.filing = nil
+		fx.load(filed)
+		if x.reshaped != nil {
+			x.reshaped(filed[0].slot.key.Folder)
+		}
+	}
+}
+
+// load fills the B-trees of fx, empty, with filed (filed in fx's byName
+// already), each order's sorted first.
+func (fx *folderIndex) load(filed []*Item) {
+	var byRank [3][]*Item
+	for _, it := range filed {
+		byRank[it.slot.rank] = append(byRank[it.slot.rank], it)
+	}
+	for rank, its := range byRank {
+		for k, cmp := range slotCmp {
+			slices.SortFunc(its, cmp)
+			tr := fx.orders[k][rank]
+			for _, it := range its {
+				tr.Load(it)
+			}
+		}
+	}
+}
+
+// slotCmp are the orders of slotLess as comparisons (for sorting).
+var slotCmp = [len(SortKeys)]func(a, b *Item) int{
+	func(a, b *Item) int {
+		if c := strings.Compare(a.slot.lower, b.slot.lower); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.slot.id, b.slot.id)
+	},
+	func(a, b *Item) int {
+		if c := a.slot.date.Compare(b.slot.date); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.slot.id, b.slot.id)
+	},
+	func(a, b *Item) int {
+		if c := cmp.Compare(a.slot.size, b.slot.size); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.slot.id, b.slot.id)
+	},
+	func(a, b *Item) int { return cmp.Compare(a.slot.id, b.slot.id) },
+}

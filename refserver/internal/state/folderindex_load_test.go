@@ -1,0 +1,94 @@
+package state
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/contentapi/cms/refserver/internal/blob"
+)
+
+// TestFolderSyncAll: filing items in bulk (a restore) builds the indexes
+// filing them one by one does: the same pages in every order and
+// direction, the same names, counts and trash.
+func TestFolderSyncAll(t *testing.T) {
+	owners := []*User{{ID: "1"}, {ID: "2"}}
+	at := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	var items []*Item
+	for i := range 300 {
+		it := &Item{Typ: []string{"file", "folder", "web_link"}[i%3], ID: strconv.Itoa(1000 + (i*7919)%300),
+			Name: fmt.Sprintf("Item-%d", (i*31)%50), Owner: owners[i%2], ModifiedAt: at.Add(time.Duration(i%13) * time.Hour)}
+		switch {
+		case i%5 == 0:
+			it.ParentID = RootID
+		case i%7 == 0:
+			it.ParentID, it.TrashedAt = "10", at // in the trash itself
+		case i%11 == 0:
+			it.ParentID, it.TrashedAt, it.TrashedWith = "11", at, "11" // with a folder: not listed
+		default:
+			it.ParentID = strconv.Itoa(10 + i%4)
+		}
+		if it.Typ == "file" {
+			it.Versions = []*Version{{Blob: blob.Info{Size: int64(i % 17)}}}
+		}
+		items = append(items, it)
+	}
+	clone := func() map[string]*Item {
+		m := map[string]*Item{}
+		for _, it := range items {
+			c := *it
+			m[c.ID] = &c
+		}
+		return m
+	}
+	one, bulk := clone(), clone()
+	var x, y folderIndexes
+	x.M, y.M = map[IndexKey]*folderIndex{}, map[IndexKey]*folderIndex{}
+	for _, id := range slices.Sorted(maps.Keys(one)) {
+		x.Sync(one[id])
+	}
+	y.SyncAll(maps.All(bulk))
+	if len(x.M) != len(y.M) {
+		t.Fatalf("%d indexes one by one, %d in bulk", len(x.M), len(y.M))
+	}
+	ids := func(its []*Item) []string {
+		var out []string
+		for _, it := range its {
+			out = append(out, it.ID)
+		}
+		return out
+	}
+	same := func(what string, a, b *folderIndex) {
+		t.Helper()
+		if a.Len() != b.Len() {
+			t.Fatalf("%s: %d items one by one, %d in bulk", what, a.Len(), b.Len())
+		}
+		for k := range SortKeys {
+			for _, desc := range []bool{false, true} {
+				if got, want := ids(b.Page(k, desc, 0, b.Len())), ids(a.Page(k, desc, 0, a.Len())); !slices.Equal(got, want) {
+					t.Errorf("%s by %s (desc %v): %v in bulk, %v one by one", what, SortKeys[k], desc, got, want)
+				}
+			}
+		}
+		for name, its := range a.byName {
+			if got := ids(b.byName[name]); !slices.Equal(slices.Sorted(slices.Values(got)), slices.Sorted(slices.Values(ids(its)))) {
+				t.Errorf("%s: name %q has %v in bulk, %v one by one", what, name, got, ids(its))
+			}
+		}
+	}
+	for key, fx := range x.M {
+		if y.M[key] == nil {
+			t.Fatalf("no index %v in bulk", key)
+		}
+		same(fmt.Sprint(key), fx, y.M[key])
+	}
+	same("trash", x.TrashAll, y.TrashAll)
+	for id, it := range bulk {
+		if o := one[id]; withHome(it.slot, nil) != withHome(o.slot, nil) || (it.slot.home == nil) != (o.slot.home == nil) {
+			t.Errorf("item %s filed under %+v in bulk, %+v one by one", id, it.slot, o.slot)
+		}
+	}
+}
