@@ -155,7 +155,8 @@ type uploadTarget struct {
 // parts are read from it in place (a regular *os.File on Linux is sent with
 // sendfile); otherwise r is read once, in order, through at most
 // Concurrency+1 part buffers. Either way the whole-file SHA1 is computed
-// in one sequential pass and each part's SHA1 by the worker that sends it. Parts and the commit are
+// in one sequential pass; each part's SHA1 is computed in the same pass
+// for an io.ReaderAt, by the worker that sends it otherwise. Parts and the commit are
 // retried on transient faults; a commit whose answer was lost and whose
 // repeat finds the session consumed resolves to the file it created. Every
 // failure is an *UploadError, which says whether the session was kept for
@@ -334,9 +335,9 @@ func (s *UploadsService) fail(ctx context.Context, sess *UploadSession, abort bo
 
 // sendParts runs the producer (this goroutine: reads the source once, in
 // offset order, and feeds the whole-file SHA1, the only sequential step;
-// for an io.ReaderAt source a part hasher beside it hashes each part from
-// the same blocks) and Concurrency workers (each PUTs a part, hashing it
-// first if the producer did not). It returns the whole-file SHA1 once
+// for an io.ReaderAt source it hashes each part from the same blocks too)
+// and Concurrency workers (each PUTs a part, hashing it first if the
+// producer did not). It returns the whole-file SHA1 once
 // every part is stored.
 func (run *uploadRun) sendParts(ctx context.Context, r io.Reader) ([]byte, error) {
 	ctx, cancel := context.WithCancelCause(ctx)
