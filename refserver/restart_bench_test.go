@@ -31,17 +31,21 @@ const restartDirEnv = "REFSERVER_RESTART_DIR"
 // time the process used meanwhile (cpu-ms/restart, every thread: the
 // figure a shared machine stretches least), and the live heap
 // after it (runtime.ReadMemStats after a GC, less the heap before New) per
-// item (heapB/item), and the resident memory of the process then per item
-// (rssB/item: everything, the test binary and the pages of state.db it
-// read included; Linux only). The state is filled through the state, not HTTP, to
+// item (heapB/item: the search indexer New starts is stopped first, so it
+// holds the state and what the indexer had indexed by then), the resident
+// memory of the process then per item (rssB/item: everything, the test
+// binary and the pages of state.db it read included; Linux only), then
+// how long a search takes to index what is left and answer
+// (ms/searchIndexed, not in the restart's time) and the live heap once
+// every item is indexed (indexedHeapB/item). The state is filled through the state, not HTTP, to
 // keep the setup short.
 func BenchmarkRestart(b *testing.B) {
 	for _, n := range []int{50_000, 200_000} {
 		b.Run(fmt.Sprintf("%dk", n/1000), func(b *testing.B) {
 			dir := restartDir(b, n)
 			var (
-				times, cpus []time.Duration
-				heaps, rsss []float64
+				times, cpus, indexing   []time.Duration
+				heaps, rsss, heapsIndex []float64
 			)
 			for b.Loop() {
 				b.StopTimer()
@@ -60,11 +64,19 @@ func BenchmarkRestart(b *testing.B) {
 					cpus = append(cpus, cpu1-cpu0)
 				}
 				b.StopTimer()
+				times = append(times, took)
+				// The state, without what the search indexer (started by
+				// New) keeps on adding: stopped, it leaves its queue.
+				s.st.StopSearchIndexer()
+				heaps = append(heaps, float64(liveHeap()-base)/float64(n))
 				if rss, ok := residentBytes(); ok {
 					rsss = append(rsss, float64(rss)/float64(n))
 				}
-				times = append(times, took)
-				heaps = append(heaps, float64(liveHeap()-base)/float64(n))
+				// A search indexes whatever is left first.
+				start = time.Now()
+				benchDo(b, s.Handler(), http.MethodGet, "/search?query=file", s.AdminToken(), "", "")
+				indexing = append(indexing, time.Since(start))
+				heapsIndex = append(heapsIndex, float64(liveHeap()-base)/float64(n))
 				if err := s.Close(); err != nil {
 					b.Fatal(err)
 				}
@@ -74,6 +86,8 @@ func BenchmarkRestart(b *testing.B) {
 			b.ReportMetric(float64(d)/float64(time.Millisecond), "ms/restart")
 			b.ReportMetric(float64(d)/float64(time.Microsecond)/float64(n), "µs/item")
 			b.ReportMetric(medianF(heaps), "heapB/item")
+			b.ReportMetric(medianF(heapsIndex), "indexedHeapB/item")
+			b.ReportMetric(float64(median(indexing))/float64(time.Millisecond), "ms/searchIndexed")
 			if len(rsss) > 0 {
 				b.ReportMetric(medianF(rsss), "rssB/item")
 			}
