@@ -239,11 +239,20 @@ func (s *Server) searchItems(w http.ResponseWriter, r *http.Request, p *state.Pr
 	if aerr != nil {
 		return aerr
 	}
-	// The index catches up with every change made before the search,
-	// off the state's lock (internal/state/search_indexer.go).
-	mark, err := s.st.CatchUpSearch(r.Context())
+	// The index catches up with every change made before the search and
+	// evaluates the query off the state's lock; a transaction filters,
+	// orders and renders the page (internal/state/search_run.go), and the
+	// reply is written once the locks are released (as change does).
+	var rep state.Reply
+	err := s.st.Search(r.Context(), p, q, func(tx *state.Tx, h *state.SearchHits) {
+		rep, aerr = withRepHints(hints, func(tx *state.Tx) (state.Reply, *wire.Error) { return tx.SearchTx(p, q, h) })(tx)
+	})
 	if err != nil {
 		return err
 	}
-	return s.change(w, withRepHints(hints, func(tx *state.Tx) (state.Reply, *wire.Error) { return tx.SearchTx(p, q, mark) }))
+	if aerr != nil {
+		return aerr
+	}
+	writeReply(w, rep)
+	return nil
 }

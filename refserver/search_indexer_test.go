@@ -125,10 +125,12 @@ func TestSearchDropsWhatChangedAfterIt(t *testing.T) {
 
 	searchAt := func(word string, mark uint64) []string {
 		var names []string
-		e.s.st.Update(func(tx *state.Tx) {
-			req := &state.SearchRequest{Query: &state.SearchNode{Op: state.OpWords, Words: []string{word}}, HasQuery: true,
-				Mask: state.AllSearchFields, Trash: "all_items", Page: wire.Page{Limit: 30}}
-			rep, aerr := tx.SearchTx(tx.Principals[tok], req, mark)
+		var p *state.Principal
+		e.s.st.View(func(tx *state.ReadTx) { p = tx.Principals[tok] })
+		req := &state.SearchRequest{Query: &state.SearchNode{Op: state.OpWords, Words: []string{word}}, HasQuery: true,
+			Mask: state.AllSearchFields, Trash: "all_items", Page: wire.Page{Limit: 30}}
+		e.s.st.SearchAt(mark, p, req, func(tx *state.Tx, h *state.SearchHits) {
+			rep, aerr := tx.SearchTx(p, req, h)
 			require.Nil(t, aerr)
 			for _, x := range rep.Body.(map[string]any)["entries"].([]any) {
 				names = append(names, x.(map[string]any)["name"].(string))

@@ -29,9 +29,10 @@ import (
 // content of text files and cuts the words with no lock held, and puts the
 // batch into the index under the index's own lock. A search first catches
 // the index up with every change committed before it (read-your-writes),
-// helping the indexer, then evaluates under the index's read lock and
-// drops the hits whose item is gone or changed after it began. The content
-// of a file is read once per version.
+// helping the indexer, then evaluates under the index's read lock (not
+// the state's) and, in its transaction, drops the hits whose item is gone
+// or changed after it began. The content of a file is read once per
+// version.
 //
 // With Options.SearchIndexDelay (StateConfig.SearchIndexDelay), a change
 // waits that long, on the server's clock, before it is indexed, as the
@@ -90,14 +91,15 @@ var textExtensions = map[string]bool{
 // transaction reaches it as Search), and so does the indexer, outside the
 // state's lock: what the index holds is guarded by its own locks.
 //
-// Lock order: the indexer's drain lock (searchIndexer.drainMu), then the
-// state's lock (State.mu), then mu, then vocabMu, then the queue's lock
-// (searchQueue.mu). The queue's lock holds no other.
+// Lock order: the indexer's drain lock (searchIndexer.drainMu), then mu
+// (a search holds it for reading from its evaluation to the end of its
+// transaction, State.SearchAt), then the state's lock (State.mu), then
+// vocabMu, then the queue's lock (searchQueue.mu), which holds no other.
 type searchIndex struct {
 	seed maphash.Seed // set once: PairKey needs no lock
 
 	// mu guards Postings, Docs and vocabStale: the indexer writes them
-	// (apply), a search reads them (EvalFor, searchHits).
+	// (apply), a search reads them (State.SearchAt).
 	mu       sync.RWMutex
 	Postings map[string]map[*Item]SearchField
 	Docs     map[*Item]*SearchDoc

@@ -24,14 +24,16 @@ import (
 //     batch into the index and takes from the queue the changes it
 //     indexed (apply). An item changed again meanwhile stays queued.
 //
-// A search (CatchUpSearch, then Tx.SearchTx) first drains, itself, every
-// change queued before it began, so it finds what was committed before
-// it (read-your-writes); it waits at most for the batch the indexer is
-// on. It then evaluates under the index's read lock and drops the hits
-// whose item is gone, or changed after it began (its index entry may be
-// stale). With the index delay, a change not ready yet stays queued (the
-// indexer leaves it to a later search or wake-up) and the index answers
-// with what it held before.
+// A search (State.Search: CatchUpSearch, then SearchAt and Tx.SearchTx)
+// first drains, itself, every change queued before it began, so it finds
+// what was committed before it (read-your-writes); it waits at most for
+// the batch the indexer is on. It then evaluates the query under the
+// index's read lock, before it takes the state's, and, in its
+// transaction, drops the hits whose item is gone, or changed after it
+// began (their index entry may be stale), applies the access model and
+// orders the page. With the index delay, a change not ready yet stays
+// queued (the indexer leaves it to a later search or wake-up) and the
+// index answers with what it held before.
 
 // searchBatch is how many items the indexer takes at once: the state's
 // lock is held to copy their texts and the index's to put them in, a
@@ -40,7 +42,8 @@ const searchBatch = 256
 
 // searchQueue is the changes of items not indexed yet, in the order they
 // were made. Its lock (mu) is the last of the search index's: changed
-// takes it within a transaction, the indexer with the index's lock.
+// and a search take it within a transaction, the indexer with the
+// index's lock.
 type searchQueue struct {
 	mu sync.Mutex
 	// seq numbers the changes: the last one queued.
@@ -222,7 +225,7 @@ func (s *State) runIndexer() {
 // to index, with no lock of the state held but in short turns (those the
 // indexer's goroutine has not indexed yet; it waits for the batch the
 // goroutine is on). It returns the number of the last change it covers,
-// for Tx.SearchTx: an item changed after it may be indexed as it was. An
+// for SearchAt: an item changed after it may be indexed as it was. An
 // error is ctx's: the changes not indexed stay queued.
 func (s *State) CatchUpSearch(ctx context.Context) (uint64, error) {
 	var mark uint64

@@ -2,6 +2,7 @@ package state
 
 import (
 	"cmp"
+	"context"
 	"slices"
 
 	"github.com/contentapi/cms/refserver/internal/wire"
@@ -13,10 +14,54 @@ type scored struct {
 	score int
 }
 
-// SearchTx serves GET /search: it finds, orders and renders one page.
-// mark is what State.CatchUpSearch returned, before: the index holds
-// every change up to it.
-func (s *Tx) SearchTx(p *Principal, q *SearchRequest, mark uint64) (Reply, *wire.Error) {
+// SearchHits is what the index answers a query, evaluated off the state's
+// lock (State.SearchAt): the items matched and their relevance, in every
+// field of the query's mask (all) and, for a caller who may not preview
+// every item, in its name, description and tags only (named). Tx.SearchTx
+// takes the hits the caller may match and that the index holds as they
+// are. The index stays locked for reading while the hits are used.
+type SearchHits struct {
+	x     *searchIndex
+	mark  uint64
+	all   map[*Item]int
+	named map[*Item]int // nil: the caller may preview everything, or the mask has no content
+}
+
+// Search serves a search: it catches the index up with every change made
+// before it (CatchUpSearch), then runs fn with the hits (SearchAt). An
+// error is ctx's.
+func (s *State) Search(ctx context.Context, p *Principal, q *SearchRequest, fn func(tx *Tx, h *SearchHits)) error {
+	mark, err := s.CatchUpSearch(ctx)
+	if err != nil {
+		return err
+	}
+	s.SearchAt(mark, p, q, fn)
+	return nil
+}
+
+// SearchAt evaluates q's query in the index, under the index's read lock
+// but not the state's, then runs fn, with the hits, in a transaction
+// (Update: rendering an item may note an interaction), the index still
+// locked for reading so that no hit changes under it. mark is what
+// CatchUpSearch returned: an item changed after it is left out.
+func (s *State) SearchAt(mark uint64, p *Principal, q *SearchRequest, fn func(tx *Tx, h *SearchHits)) {
+	var x *searchIndex
+	s.View(func(tx *ReadTx) { x = tx.Search })
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	h := &SearchHits{x: x, mark: mark}
+	if q.Query != nil {
+		h.all = x.evalFor(q.Query, q.Mask, nil)
+		if named := q.Mask &^ (FieldContent | FieldComments); !p.SeesAll() && named != q.Mask {
+			h.named = x.evalFor(q.Query, named, nil)
+		}
+	}
+	s.Update(func(tx *Tx) { fn(tx, h) })
+}
+
+// SearchTx serves GET /search: it finds, orders and renders one page of
+// the hits (State.Search).
+func (s *Tx) SearchTx(p *Principal, q *SearchRequest, h *SearchHits) (Reply, *wire.Error) {
 	var ancestors map[string]bool
 	for _, id := range q.Ancestors {
 		if id != RootID {
@@ -31,20 +76,14 @@ func (s *Tx) SearchTx(p *Principal, q *SearchRequest, mark uint64) (Reply, *wire
 	}
 	var hits map[*Item]int
 	if q.Query != nil {
-		hits = s.searchHits(q.Query, q.Mask, s.searchGate(p), mark)
+		hits = s.searchHits(p, h)
 	} else if q.HasQuery {
 		hits = map[*Item]int{} // only punctuation or operators: nothing to match
 	}
 	if q.MD != nil {
 		hits = s.MatchMDFilter(q.MD, hits)
 	}
-	list := make([]scored, 0, len(hits))
-	for it, sc := range hits {
-		if s.SearchKeeps(p, q, it, ancestors) {
-			list = append(list, scored{it, sc})
-		}
-	}
-	slices.SortFunc(list, func(a, b scored) int {
+	order := func(a, b scored) int {
 		if !q.ByModified {
 			if c := cmp.Compare(b.score, a.score); c != 0 {
 				return c
@@ -59,10 +98,19 @@ func (s *Tx) SearchTx(p *Principal, q *SearchRequest, mark uint64) (Reply, *wire
 			return c
 		}
 		return cmpNewest(a.it, b.it)
-	})
-	total := int64(len(list))
-	start := min(q.Page.Offset, total)
-	end := min(start+q.Page.Limit, total)
+	}
+	// Only the page and those before it are ordered (firstK), not every hit.
+	first := newFirstK(int(min(q.Page.Offset+q.Page.Limit, int64(len(hits)))), order)
+	var total int64
+	for it, sc := range hits {
+		if s.SearchKeeps(p, q, it, ancestors) {
+			total++
+			first.add(scored{it, sc})
+		}
+	}
+	list := first.sorted()
+	start := min(q.Page.Offset, int64(len(list)))
+	end := min(start+q.Page.Limit, int64(len(list)))
 	entries := make([]any, 0, end-start)
 	for _, h := range list[start:end] {
 		rec := s.Render(h.it, q.Fields, p)
@@ -79,45 +127,91 @@ func (s *Tx) SearchTx(p *Principal, q *SearchRequest, mark uint64) (Reply, *wire
 	return Reply{Status: wire.StatusOK, Body: map[string]any{"type": typ, "entries": entries, "limit": q.Page.Limit, "offset": q.Page.Offset, "total_count": total}}, nil
 }
 
-// searchHits evaluates a query in the index (EvalFor) and keeps the
-// hits the index holds as they are: it drops an item that is gone, or
-// changed after mark (indexed as it was before, or not yet). A change
-// within the index delay leaves the item as it was indexed, as the delay
-// means.
-func (s *ReadTx) searchHits(n *SearchNode, mask SearchField, gate FieldGate, mark uint64) map[*Item]int {
-	x := s.Search
-	x.mu.RLock()
-	defer x.mu.RUnlock()
-	hits := x.evalFor(n, mask, gate)
-	x.queue.mu.Lock()
-	defer x.queue.mu.Unlock()
-	for it := range hits {
-		if x.queue.changedAfter(it, mark) || s.Items.At(it.Typ, it.ID) != it {
-			delete(hits, it)
-		}
+// searchHits keeps the hits p's query may match and the index holds as
+// they are, with their relevance. An item p sees but may not preview (an
+// uploader's) is matched in its name, description and tags only, so that
+// a query cannot probe its content or comments word by word. An item
+// changed after the hits' mark is left out (indexed as it was before, or
+// not yet), and so is one that is gone; one changed before it but within
+// the index delay is matched as it was indexed, as the delay means.
+func (s *ReadTx) searchHits(p *Principal, h *SearchHits) map[*Item]int {
+	q := &h.x.queue
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if len(q.latest) == 0 && h.named == nil {
+		return h.all // nothing changed since the index caught up
 	}
-	return hits
+	out := make(map[*Item]int, len(h.all))
+	for it, sc := range h.all {
+		if seq, queued := q.latest[it]; queued && (seq > h.mark || s.Items.At(it.Typ, it.ID) != it) {
+			continue
+		}
+		if h.named != nil && !s.Can(p, it, ActPreview) {
+			if sc, ok := h.named[it]; ok {
+				out[it] = sc
+			}
+			continue
+		}
+		out[it] = sc
+	}
+	return out
 }
 
-// searchGate is the fields of each item p's query may match: all of them
-// for who may preview it; its name, description and tags only for who
-// sees it without preview (an uploader), so that a query cannot probe the
-// content or comments word by word.
-func (s *ReadTx) searchGate(p *Principal) FieldGate {
-	if p.SeesAll() {
-		return nil
+// firstK keeps the first k values in an order, of those it is given, in
+// a heap whose top is the last of them.
+type firstK struct {
+	k     int
+	s     []scored
+	order func(a, b scored) int
+}
+
+func newFirstK(k int, order func(a, b scored) int) *firstK {
+	return &firstK{k: k, s: make([]scored, 0, k), order: order}
+}
+
+// add keeps v if it is among the first k so far.
+func (f *firstK) add(v scored) {
+	switch {
+	case len(f.s) < f.k:
+		f.s = append(f.s, v)
+		f.up(len(f.s) - 1)
+	case f.k > 0 && f.order(v, f.s[0]) < 0:
+		f.s[0] = v
+		f.down(0)
 	}
-	memo := map[*Item]SearchField{}
-	return func(it *Item) SearchField {
-		f, ok := memo[it]
-		if !ok {
-			f = AllSearchFields
-			if !s.Can(p, it, ActPreview) {
-				f &^= FieldContent | FieldComments
-			}
-			memo[it] = f
+}
+
+// sorted returns the values kept, in order.
+func (f *firstK) sorted() []scored {
+	slices.SortFunc(f.s, f.order)
+	return f.s
+}
+
+func (f *firstK) up(i int) {
+	for i > 0 {
+		parent := (i - 1) / 2
+		if f.order(f.s[i], f.s[parent]) <= 0 {
+			return
 		}
-		return f
+		f.s[i], f.s[parent] = f.s[parent], f.s[i]
+		i = parent
+	}
+}
+
+func (f *firstK) down(i int) {
+	for {
+		last, l := i, 2*i+1
+		if l < len(f.s) && f.order(f.s[l], f.s[last]) > 0 {
+			last = l
+		}
+		if r := l + 1; r < len(f.s) && f.order(f.s[r], f.s[last]) > 0 {
+			last = r
+		}
+		if last == i {
+			return
+		}
+		f.s[i], f.s[last] = f.s[last], f.s[i]
+		i = last
 	}
 }
 

@@ -116,9 +116,10 @@ type Env struct {
 // the state's lock: a delivery is queued from its own goroutine),
 // connection set (lifecycle.mu), faults (Server.faultsMu) and request log
 // (Server.reqMu). The search index's locks (search_indexer.go): its
-// drain lock (searchIndexer.drainMu) comes before the state's lock; the
-// index's own (searchIndex.mu, vocabMu, searchQueue.mu) and the indexer's
-// (searchIndexer.mu) after it, in that order, and they hold no other.
+// drain lock (searchIndexer.drainMu) and the index's lock (searchIndex.mu)
+// come before the state's lock, in that order; the index's vocabMu and
+// queue lock (searchQueue.mu) and the indexer's (searchIndexer.mu) after
+// it, in that order, and they hold no other.
 type State struct {
 	*Env
 	mu sync.Mutex // guards m: held for the whole of Update and View
