@@ -64,7 +64,7 @@ func TestSortIndexWalk(t *testing.T) {
 		}
 		x.Insert(in)
 	}
-	require.Equal(t, len(tmpl.BySeq), x.Tree.Len())
+	require.Equal(t, len(tmpl.BySeq), x.Len())
 	check()
 }
 

@@ -1,19 +1,22 @@
 package mdquery
 
 import (
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
 
-// Like compiles a LIKE pattern: % is any run of characters, _ is
-// one character, a backslash makes the next character literal (DG syntax
-// "Pattern matching"). fold makes it case-insensitive (ILIKE).
-func Like(pattern string, fold bool) func(string) bool {
-	type tok struct {
-		r    rune
-		kind byte // 'l' literal, '%', '_'
-	}
-	var toks []tok
+// likeTok is a token of a LIKE pattern.
+type likeTok struct {
+	r    rune
+	kind byte // 'l' literal, '%', '_'
+}
+
+// likeTokens splits a LIKE pattern: % is any run of characters, _ is one
+// character, a backslash makes the next character literal (a trailing one
+// is itself a literal).
+func likeTokens(pattern string) []likeTok {
+	var toks []likeTok
 	for i := 0; i < len(pattern); {
 		r, n := utf8.DecodeRuneInString(pattern[i:])
 		i += n
@@ -21,17 +24,40 @@ func Like(pattern string, fold bool) func(string) bool {
 		case r == '\\' && i < len(pattern):
 			r, n = utf8.DecodeRuneInString(pattern[i:])
 			i += n
-			toks = append(toks, tok{r: r, kind: 'l'})
+			toks = append(toks, likeTok{r: r, kind: 'l'})
 		case r == '%':
 			if len(toks) == 0 || toks[len(toks)-1].kind != '%' {
-				toks = append(toks, tok{kind: '%'})
+				toks = append(toks, likeTok{kind: '%'})
 			}
 		case r == '_':
-			toks = append(toks, tok{kind: '_'})
+			toks = append(toks, likeTok{kind: '_'})
 		default:
-			toks = append(toks, tok{r: r, kind: 'l'})
+			toks = append(toks, likeTok{r: r, kind: 'l'})
 		}
 	}
+	return toks
+}
+
+// LiteralPrefix is the text every string matched by the case-sensitive
+// LIKE pattern starts with: its literal characters before the first
+// wildcard (so a query planner can read the matches from an ordered
+// index). It stops at a U+FFFD, which also matches invalid UTF-8 bytes.
+func LiteralPrefix(pattern string) string {
+	var b strings.Builder
+	for _, t := range likeTokens(pattern) {
+		if t.kind != 'l' || t.r == utf8.RuneError {
+			break
+		}
+		b.WriteRune(t.r)
+	}
+	return b.String()
+}
+
+// Like compiles a LIKE pattern: % is any run of characters, _ is
+// one character, a backslash makes the next character literal (DG syntax
+// "Pattern matching"). fold makes it case-insensitive (ILIKE).
+func Like(pattern string, fold bool) func(string) bool {
+	toks := likeTokens(pattern)
 	eq := func(a, b rune) bool { return a == b }
 	if fold {
 		eq = func(a, b rune) bool { return a == b || unicode.ToLower(a) == unicode.ToLower(b) }

@@ -2,6 +2,7 @@ package metadata
 
 import (
 	"cmp"
+	"math"
 	"slices"
 	"sort"
 
@@ -50,26 +51,91 @@ func CmpInstances(s *state.Tx, o QueryOrder, a, b *state.MDInstance) int {
 
 // SelectPage returns up to limit instances of t that match (pred true and
 // keep true) after the position after (nil = from the start), in order,
-// and whether more follow. With no order_by, or one template field, it
-// walks an index from the marker; other orders (item fields, several
-// keys) filter every instance and sort the matches.
-func SelectPage(s *state.Tx, t *state.MDTemplate, o QueryOrder, pred predicate, keep func(*state.MDInstance) bool, after *state.Position, limit int) ([]*state.MDInstance, bool) {
+// and whether more follow. Without candidates (plan, PlanQuery), no
+// order_by or one template field walks an index from the marker until
+// the page is full, and other orders (item fields, several keys) filter
+// every instance and sort the matches.
+//
+// With candidates, the cheaper of the two is a bet on how dense the
+// matches are. A set of c candidates costs about c steps of a B-tree's
+// walk to read (and a sort for ranges); a walk in order costs about
+// (limit+1)·n/m tests of instances, each some ten times a read, to find
+// a page among m matches. So a set of up to √(4·(limit+1)·n) is read at
+// once; a larger one only after a walk of as many steps has not filled
+// the page (the matches are sparse), and one over maxCandidates never.
+func SelectPage(s *state.Tx, t *state.MDTemplate, o QueryOrder, pred predicate, plan *Plan, keep func(*state.MDInstance) bool, after *state.Position, limit int) ([]*state.MDInstance, bool) {
 	match := func(in *state.MDInstance) bool { return keep(in) && pred(in) == triTrue }
+	walkable := len(o.Keys) == 0 || len(o.Keys) == 1 && !o.Keys[0].item
+	if !plan.scan {
+		n := len(t.BySeq)
+		most := maxCandidates(n)
+		if walkable {
+			few := min(most, max(64, int(math.Sqrt(4*float64(limit+1)*float64(n)))))
+			if cands, ok := plan.gather(few); ok {
+				return pageOfCandidates(s, o, match, cands, after, limit)
+			}
+			if page, more, done := walkPage(t, o, match, after, limit, few); done {
+				return page, more
+			}
+		}
+		if cands, ok := plan.gather(most); ok {
+			return pageOfCandidates(s, o, match, cands, after, limit)
+		}
+	}
+	if !walkable {
+		return ScanPage(s, t.BySeq, o, match, after, limit)
+	}
+	page, more, _ := walkPage(t, o, match, after, limit, -1)
+	return page, more
+}
+
+// walkPage walks the instances of t in a walkable order (none, or one
+// template field) from the position after, collecting up to limit
+// matches, for at most budget steps (< 0: no limit); done is false when
+// the budget ran out first.
+func walkPage(t *state.MDTemplate, o QueryOrder, match func(*state.MDInstance) bool, after *state.Position, limit, budget int) (page []*state.MDInstance, more, done bool) {
 	out := make([]*state.MDInstance, 0, limit+1)
+	steps := 0
+	done = true
 	collect := func(in *state.MDInstance) bool {
+		if steps++; budget >= 0 && steps > budget {
+			done = false
+			return false
+		}
 		if match(in) {
 			out = append(out, in)
 		}
 		return len(out) <= limit
 	}
-	switch {
-	case len(o.Keys) == 0:
+	if len(o.Keys) == 0 {
 		walkSeq(t.BySeq, after, o.desc, collect)
-	case len(o.Keys) == 1 && !o.Keys[0].item:
+	} else {
 		t.Index(o.Keys[0].Key).Walk(after, o.desc, collect)
-	default:
-		return ScanPage(s, t, o, match, after, limit)
 	}
+	if !done {
+		return nil, false, false
+	}
+	if len(out) > limit {
+		return out[:limit], true, true
+	}
+	return out, false, true
+}
+
+// pageOfCandidates is SelectPage over a candidate set (creation order):
+// with no order_by it walks the candidates from the marker as the scan
+// walks every instance, stopping at the page's end; other orders filter
+// the candidates and sort the matches.
+func pageOfCandidates(s *state.Tx, o QueryOrder, match func(*state.MDInstance) bool, cands []*state.MDInstance, after *state.Position, limit int) ([]*state.MDInstance, bool) {
+	if len(o.Keys) > 0 {
+		return ScanPage(s, cands, o, match, after, limit)
+	}
+	out := make([]*state.MDInstance, 0, limit+1)
+	walkSeq(cands, after, o.desc, func(in *state.MDInstance) bool {
+		if match(in) {
+			out = append(out, in)
+		}
+		return len(out) <= limit
+	})
 	if len(out) > limit {
 		return out[:limit], true
 	}
@@ -97,11 +163,12 @@ func walkSeq(list []*state.MDInstance, after *state.Position, desc bool, visit f
 }
 
 // ScanPage is SelectPage for the orders no index serves (item fields,
-// several keys): it filters every instance of t after the position after,
-// sorts the matches and returns the first limit, and whether more follow.
-func ScanPage(s *state.Tx, t *state.MDTemplate, o QueryOrder, match func(*state.MDInstance) bool, after *state.Position, limit int) ([]*state.MDInstance, bool) {
+// several keys) and for candidate sets: it filters the instances of list
+// after the position after, sorts the matches and returns the first
+// limit, and whether more follow.
+func ScanPage(s *state.Tx, list []*state.MDInstance, o QueryOrder, match func(*state.MDInstance) bool, after *state.Position, limit int) ([]*state.MDInstance, bool) {
 	var out []*state.MDInstance
-	for _, in := range t.BySeq {
+	for _, in := range list {
 		if after != nil {
 			c := CmpToPosition(s, o, in, *after)
 			if o.desc && c >= 0 || !o.desc && c <= 0 {
