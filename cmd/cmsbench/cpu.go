@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/exec"
 	"runtime/pprof"
@@ -17,6 +18,7 @@ import (
 	"time"
 
 	"github.com/contentapi/cms"
+	"github.com/contentapi/cms/internal/filebody"
 	"github.com/contentapi/cms/refserver"
 )
 
@@ -48,8 +50,17 @@ func measureCPU(ctx context.Context, t *target, c config, i int, emit func(resul
 		defer stop()
 		t = remote
 	}
+	sink, stopSink, err := startDiscardProcess()
+	if err != nil {
+		return err
+	}
+	defer stopSink()
 	for li, level := range c.levels {
 		minimum, err := cpuOf(func() error { return twoHashes(path) })
+		if err != nil {
+			return err
+		}
+		transfer, err := cpuOf(func() error { return sendFileTo(sink, path, c.part) })
 		if err != nil {
 			return err
 		}
@@ -82,6 +93,10 @@ func measureCPU(ctx context.Context, t *target, c config, i int, emit func(resul
 		r := result{Name: "upload_file_cpu", Impl: "go-sdk", SizeBytes: c.size, PartSize: c.part, Concurrency: level,
 			Seconds: elapsed.Seconds(), MBPerSecond: float64(c.size) / 1e6 / elapsed.Seconds()}
 		cpuFigures(&r, c.size, upload, minimum)
+		r.TransferCPUPerGiB = perGiB(transfer.total(), c.size)
+		if d := r.MinCPUPerGiB + r.TransferCPUPerGiB; d > 0 {
+			r.CPURatioWithTransfer = r.CPUPerGiB / d
+		}
 		if err := emit(r); err != nil {
 			return err
 		}
@@ -152,6 +167,92 @@ func twoHashes(path string) error {
 		if err != nil {
 			return err
 		}
+	}
+}
+
+// sendFileTo sends the file at path to the discarding process at addr, in
+// sections of part bytes over one connection, as sendfile does for the
+// SDK's parts: the CPU the bare transfer costs the sender on this machine
+// (over loopback the sender's CPU also runs much of the receiver's TCP
+// work, in its softirqs).
+func sendFileTo(addr, path string, part int64) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	tcp := conn.(*net.TCPConn)
+	for off := int64(0); off < st.Size(); off += part {
+		n := min(part, st.Size()-off)
+		body, err := filebody.New(f, off, n)
+		if err != nil {
+			return err
+		}
+		// Limited, as net/http limits a body to its ContentLength: a bare
+		// sendfile would send the rest of the file.
+		if _, err := tcp.ReadFrom(io.LimitReader(body, n)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// discardEnv, set to 1, makes this program a process that reads and drops
+// whatever its connections send (the transfer baseline of measureCPU).
+const discardEnv = "CMSBENCH_DISCARD"
+
+// startDiscardProcess starts this program as a discarding receiver and
+// returns its address.
+func startDiscardProcess() (string, func(), error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return "", nil, err
+	}
+	cmd := exec.Command(exe)
+	cmd.Env = append(os.Environ(), discardEnv+"=1")
+	cmd.Stderr = os.Stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return "", nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return "", nil, err
+	}
+	stop := func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		stop()
+		return "", nil, fmt.Errorf("discarding process: %w", err)
+	}
+	return strings.TrimSpace(line), stop, nil
+}
+
+// serveDiscard is the discarding process: it prints its address and reads
+// every connection to its end until it is killed.
+func serveDiscard() error {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	fmt.Println(ln.Addr().String())
+	for {
+		conn, err := ln.Accept()
+		if err != nil {
+			return err
+		}
+		go func() {
+			_, _ = io.CopyBuffer(io.Discard, conn, make([]byte, 256<<10))
+			conn.Close()
+		}()
 	}
 }
 

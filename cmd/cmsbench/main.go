@@ -82,6 +82,11 @@ type result struct {
 	CPUPerGiB    float64 `json:"cpu_s_per_gib,omitempty"`
 	MinCPUPerGiB float64 `json:"min_cpu_s_per_gib,omitempty"`
 	CPURatio     float64 `json:"cpu_ratio,omitempty"`
+	// TransferCPUPerGiB is the CPU of sending the same bytes with
+	// sendfile to a process that drops them, and CPURatioWithTransfer the
+	// upload's ratio to the minimum plus that.
+	TransferCPUPerGiB    float64 `json:"transfer_cpu_s_per_gib,omitempty"`
+	CPURatioWithTransfer float64 `json:"cpu_ratio_with_transfer,omitempty"`
 }
 
 func main() {
@@ -95,6 +100,13 @@ func main() {
 	if dir := os.Getenv(refserverDirEnv); dir != "" {
 		if err := serveRefserver(dir); err != nil {
 			fmt.Fprintln(os.Stderr, "cmsbench: reference server:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if os.Getenv(discardEnv) == "1" {
+		if err := serveDiscard(); err != nil {
+			fmt.Fprintln(os.Stderr, "cmsbench: discarding process:", err)
 			os.Exit(1)
 		}
 		return

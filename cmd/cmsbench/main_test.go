@@ -46,7 +46,7 @@ func TestParseBytes(t *testing.T) {
 
 // TestMain lets the test binary serve as the ceiling's receiving process,
 // which measureCeiling starts from os.Executable, and as the cpu measure's
-// reference server process.
+// reference server and discarding processes.
 func TestMain(m *testing.M) {
 	if dir := os.Getenv(ceilingDirEnv); dir != "" {
 		if err := serveCeiling(dir); err != nil {
@@ -57,6 +57,13 @@ func TestMain(m *testing.M) {
 	}
 	if dir := os.Getenv(refserverDirEnv); dir != "" {
 		if err := serveRefserver(dir); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		return
+	}
+	if os.Getenv(discardEnv) == "1" {
+		if err := serveDiscard(); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
@@ -151,6 +158,8 @@ func TestCPUSuiteSmoke(t *testing.T) {
 	assert.Equal(t, 2, r.Concurrency)
 	assert.Positive(t, r.MinCPUPerGiB)
 	assert.Positive(t, r.CPUPerGiB)
+	assert.Positive(t, r.TransferCPUPerGiB)
+	assert.InDelta(t, r.CPUPerGiB/(r.MinCPUPerGiB+r.TransferCPUPerGiB), r.CPURatioWithTransfer, 1e-9)
 	st, err := os.Stat(prof)
 	require.NoError(t, err)
 	assert.Positive(t, st.Size())
