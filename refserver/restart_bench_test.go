@@ -160,12 +160,23 @@ const restartLeafFiles = 500
 // fillRestart starts a persisted server in dir, adds n files (and their
 // folders) through the state (CreateFile, as an upload does), and
 // closes it.
-func fillRestart(b *testing.B, dir string, n int) {
+func fillRestart(b testing.TB, dir string, n int) {
 	b.Helper()
 	s, err := New(Options{DataDir: dir})
 	if err != nil {
 		b.Fatal(err)
 	}
+	fillFiles(b, s, n)
+	if err := s.Close(); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// fillFiles adds n files (and their folders) to s through the state, as
+// fillRestart describes.
+func fillFiles(b testing.TB, s *Server, n int) {
+	b.Helper()
+	var err error
 	ctx := context.Background()
 	blobs := make([]BlobInfo, n) // small blobs, written by the commit
 	for i := range blobs {
@@ -201,7 +212,4 @@ func fillRestart(b *testing.B, dir string, n int) {
 		}
 	}
 	end()
-	if err := s.Close(); err != nil {
-		b.Fatal(err)
-	}
 }

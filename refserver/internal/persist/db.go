@@ -82,6 +82,9 @@ type Kind struct {
 	// encoding, which a commit runs once the lock is released.
 	Snapshot func(tx *state.ReadTx, key string) (encode func() []byte, ok bool)
 	snapshot func(tx *state.ReadTx, key string) (func() []byte, bool)
+	// decodeBatch, set for the kinds whose records decode themselves,
+	// decodes records off the loading transaction (load_pipeline.go).
+	decodeBatch func(keys []string, vals [][]byte) func(*state.Tx) error
 }
 
 // Detached returns k with Snapshot set: its records are encoded after the
@@ -109,7 +112,7 @@ func KindOf[R any](bucket string, keys func(*state.ReadTx) []string, get func(*s
 		return b
 	}
 	fast := fastDecoder[R]()
-	return Kind{
+	k := Kind{
 		Bucket: bucket,
 		Keys:   keys,
 		Encode: func(tx *state.ReadTx, key string) ([]byte, bool) {
@@ -133,15 +136,25 @@ func KindOf[R any](bucket string, keys func(*state.ReadTx) []string, get func(*s
 				}
 			}
 			var r R
-			dec := json.NewDecoder(bytes.NewReader(b))
-			dec.DisallowUnknownFields()
-			if err := dec.Decode(&r); err != nil {
+			if err := decodeJSON(b, &r); err != nil {
 				return err
 			}
 			return load(tx, key, r)
 		},
 		Done: done,
 	}
+	if fast != nil {
+		k.decodeBatch = decodeBatchOf(bucket, fast, load)
+	}
+	return k
+}
+
+// decodeJSON decodes record b into v with encoding/json, strictly (an
+// unknown member is an error).
+func decodeJSON(b []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	return dec.Decode(v)
 }
 
 // recordAppender is a record type that encodes itself, as encoding/json
@@ -377,7 +390,11 @@ func (d *DB) load(btx *bolt.Tx) (err error) {
 func (d *DB) loadTx(btx *bolt.Tx, tx *state.Tx) error {
 	d.cfg.Reset(tx)
 	for _, k := range d.cfg.Kinds {
-		if b := btx.Bucket([]byte(k.Bucket)); b != nil { // no bucket: no record of the kind yet
+		if b := btx.Bucket([]byte(k.Bucket)); b != nil && k.decodeBatch != nil {
+			if err := loadPipelined(tx, k, b); err != nil {
+				return err
+			}
+		} else if b != nil { // no bucket: no record of the kind yet
 			err := b.ForEach(func(key, v []byte) error {
 				if err := k.Load(tx, string(key), v); err != nil {
 					return fmt.Errorf("refserver: state record %s/%s: %w", k.Bucket, key, err)
