@@ -23,6 +23,10 @@ import (
 // run that reuses them holds the restarts only, not the fill.
 const restartDirEnv = "REFSERVER_RESTART_DIR"
 
+// restartMillionEnv, set, adds a million files to BenchmarkRestart's
+// sizes.
+const restartMillionEnv = "REFSERVER_RESTART_MILLION"
+
 // BenchmarkRestart restarts a persisted server (Options.DataDir) holding n
 // files in nested folders, each file with one version of a few bytes (a
 // small blob in the database) and the events their uploads recorded: New
@@ -40,8 +44,11 @@ const restartDirEnv = "REFSERVER_RESTART_DIR"
 // every item is indexed (indexedHeapB/item). The state is filled through the state, not HTTP, to
 // keep the setup short.
 func BenchmarkRestart(b *testing.B) {
-	for _, n := range []int{50_000, 200_000} {
+	for _, n := range []int{50_000, 200_000, 1_000_000} {
 		b.Run(fmt.Sprintf("%dk", n/1000), func(b *testing.B) {
+			if n > 200_000 && os.Getenv(restartMillionEnv) == "" {
+				b.Skipf("a million files (minutes to fill, GBs of memory and disk): set %s=1", restartMillionEnv)
+			}
 			dir := restartDir(b, n)
 			var (
 				times, cpus, indexing   []time.Duration

@@ -42,3 +42,14 @@ func Preallocate(f *os.File, size int64) error {
 		}
 	}
 }
+
+// DropMapped tells the kernel that the n bytes mapped at addr (a shared,
+// read-only mapping of a file) are not needed now: their pages leave the
+// process's resident memory (they stay in the page cache, and come back
+// on the next read). The caller makes sure the range stays mapped
+// meanwhile. Errors are ignored: it is advice.
+func DropMapped(addr uintptr, n int64) {
+	if addr != 0 && n > 0 {
+		_, _, _ = syscall.Syscall(syscall.SYS_MADVISE, addr, uintptr(n), syscall.MADV_DONTNEED)
+	}
+}
