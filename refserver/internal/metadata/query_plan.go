@@ -83,7 +83,7 @@ func (p *Plan) gather(limit int) ([]*state.MDInstance, bool) {
 		return nil, false
 	}
 	r, ok := p.pl.resolve(p.tree, limit)
-	return r.cands, ok
+	return instances(r.cands), ok
 }
 
 // maxCandidates is the largest candidate set worth reading for a
@@ -128,7 +128,23 @@ type access struct {
 // resolved is a candidate set and how it was found.
 type resolved struct {
 	desc  string
-	cands []*state.MDInstance
+	cands []cand // creation order, no duplicates
+}
+
+// cand is a candidate with its creation (Seq), copied from the index so
+// that ordering a set does not read every instance.
+type cand struct {
+	seq int64
+	in  *state.MDInstance
+}
+
+// instances lists the candidates' instances.
+func instances(cs []cand) []*state.MDInstance {
+	out := make([]*state.MDInstance, len(cs))
+	for i, c := range cs {
+		out[i] = c.in
+	}
+	return out
 }
 
 // indexableType reports whether a template field type has values one
@@ -231,7 +247,7 @@ func (pl *planner) resolve(n *mdquery.Node, limit int) (resolved, bool) {
 		return pl.resolveAnd(n, limit)
 	case "or":
 		var parts []string
-		var all []*state.MDInstance
+		var all []cand
 		for _, k := range n.Kids {
 			r, ok := pl.resolve(k, limit-len(all))
 			if !ok {
@@ -301,7 +317,7 @@ func (pl *planner) read(a access, limit int) (resolved, bool) {
 		return resolved{desc: desc}, true
 	}
 	idx := pl.t.Index(a.field)
-	var out []*state.MDInstance
+	var out []cand
 	for _, r := range a.ranges {
 		var ok bool
 		if out, ok = walkRange(idx, r, out, limit); !ok {
@@ -314,7 +330,7 @@ func (pl *planner) read(a access, limit int) (resolved, bool) {
 // walkRange appends the instances in r of the index of field to out,
 // up to limit in all; false when there are more. It reads the values from
 // the index's entries, not from the instances.
-func walkRange(idx *state.SortIndex, r keyRange, out []*state.MDInstance, limit int) ([]*state.MDInstance, bool) {
+func walkRange(idx *state.SortIndex, r keyRange, out []cand, limit int) ([]cand, bool) {
 	var from *state.Position
 	switch {
 	case r.null:
@@ -327,7 +343,7 @@ func walkRange(idx *state.SortIndex, r keyRange, out []*state.MDInstance, limit 
 		from = &state.Position{Vals: []state.MDVal{r.lo.v}, Oks: []bool{true}, Seq: seq}
 	}
 	ok := true
-	idx.Ascend(from, func(v state.MDVal, has bool, in *state.MDInstance) bool {
+	idx.Ascend(from, func(v state.MDVal, has bool, seq int64, in *state.MDInstance) bool {
 		if has == r.null {
 			return false // past the values (null last) or, for null, not one
 		}
@@ -343,17 +359,21 @@ func walkRange(idx *state.SortIndex, r keyRange, out []*state.MDInstance, limit 
 			ok = false
 			return false
 		}
-		out = append(out, in)
+		out = append(out, cand{seq, in})
 		return true
 	})
 	return out, ok
 }
 
 // bySeq sorts a candidate set in creation order and drops duplicates.
-func bySeq(list []*state.MDInstance) []*state.MDInstance {
-	slices.SortFunc(list, func(a, b *state.MDInstance) int { return cmp.Compare(a.Seq, b.Seq) })
+func bySeq(list []cand) []cand {
+	if !slices.IsSortedFunc(list, cmpCands) {
+		slices.SortFunc(list, cmpCands)
+	}
 	return slices.Compact(list)
 }
+
+func cmpCands(a, b cand) int { return cmp.Compare(a.seq, b.seq) }
 
 // intersectAll intersects two unions of disjoint ranges.
 func intersectAll(a, b []keyRange) []keyRange {

@@ -132,9 +132,10 @@ func (x *SortIndex) Walk(after *Position, desc bool, visit func(*MDInstance) boo
 
 // Ascend visits the index in ascending order from the position from
 // (inclusive; nil: from the start) until visit returns false, with each
-// instance's value of the field (ok false: null) read from the index.
-func (x *SortIndex) Ascend(from *Position, visit func(v MDVal, ok bool, in *MDInstance) bool) {
-	each := func(e indexEntry) bool { return visit(e.key(), e.ok, e.in) }
+// instance's value of the field (ok false: null) and creation (Seq) read
+// from the index.
+func (x *SortIndex) Ascend(from *Position, visit func(v MDVal, ok bool, seq int64, in *MDInstance) bool) {
+	each := func(e indexEntry) bool { return visit(e.key(), e.ok, e.seq, e.in) }
 	if from == nil {
 		x.tree.Scan(each)
 		return
