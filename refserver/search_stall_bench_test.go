@@ -209,3 +209,62 @@ func percentile(ds []time.Duration, p float64) time.Duration {
 	i := int(float64(len(s))*p/100+0.5) - 1
 	return s[min(max(i, 0), len(s)-1)]
 }
+
+// BenchmarkSearchWideStall measures what a search that matches many items
+// costs the other clients: n items (50k, 5k with -short), then searches
+// of a prefix that matches 10% of them (w1: w100 to w199), one after the
+// other for 300 ms, while 2 other clients GET files, each pausing 1 ms
+// between requests. It reports the GETs' latency (get-p50-ms,
+// get-p99-ms, get-max-ms) and the median search (search-ms).
+func BenchmarkSearchWideStall(b *testing.B) {
+	n := 50_000
+	if testing.Short() {
+		n = 5_000
+	}
+	s := searchBenchServer(b, n)
+	h := s.Handler()
+	tok := s.AdminToken()
+	ids := searchBenchFileIDs(s, 1000)
+	benchDo(b, h, http.MethodGet, "/search?query=w1", tok, "", "") // indexes the n items
+	var gets, searches []time.Duration
+	for b.Loop() {
+		stop := make(chan struct{})
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		for c := range 2 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := c; ; i += 2 {
+					select {
+					case <-stop:
+						return
+					default:
+					}
+					req := httptest.NewRequest(http.MethodGet, "http://"+state.InProcessAPIHost+state.APIRoot+"/files/"+ids[i%len(ids)], nil)
+					req.Header.Set("Authorization", "Bearer "+tok)
+					w := httptest.NewRecorder()
+					t0 := time.Now()
+					h.ServeHTTP(w, req)
+					d := time.Since(t0)
+					mu.Lock()
+					gets = append(gets, d)
+					mu.Unlock()
+					time.Sleep(time.Millisecond)
+				}
+			}()
+		}
+		for start := time.Now(); time.Since(start) < 300*time.Millisecond; {
+			t0 := time.Now()
+			benchDo(b, h, http.MethodGet, "/search?query=w1", tok, "", "")
+			searches = append(searches, time.Since(t0))
+		}
+		close(stop)
+		wg.Wait()
+	}
+	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+	b.ReportMetric(ms(percentile(gets, 50)), "get-p50-ms")
+	b.ReportMetric(ms(percentile(gets, 99)), "get-p99-ms")
+	b.ReportMetric(ms(percentile(gets, 100)), "get-max-ms")
+	b.ReportMetric(ms(percentile(searches, 50)), "search-ms")
+}

@@ -25,7 +25,26 @@ type SearchHits struct {
 	mark  uint64
 	all   map[*Item]int
 	named map[*Item]int // nil: the caller may preview everything, or the mask has no content
+
+	// A search with more hits than searchChunk checks them in
+	// transactions of searchChunk (State.checkInChunks): first holds the
+	// first of those kept (its page and those before, and searchSlack
+	// more), total how many were kept.
+	first *firstK
+	total int64
 }
+
+// searchChunk is how many hits one transaction of a search checks at
+// most (the access model, the filters, the index's view of the item): a
+// query that matches more checks them in transactions of this many, a
+// millisecond or two each, so that other requests get the state between
+// them. A variable for the tests.
+var searchChunk = 4096
+
+// searchSlack is how many hits beyond its page a search checked in chunks
+// keeps, to stand in for those that change before its last transaction
+// (which checks them again). Should more change, the page comes short.
+const searchSlack = 64
 
 // Search serves a search: it catches the index up with every change made
 // before it (CatchUpSearch), then runs fn with the hits (SearchAt). An
@@ -43,7 +62,8 @@ func (s *State) Search(ctx context.Context, p *Principal, q *SearchRequest, fn f
 // but not the state's, then runs fn, with the hits, in a transaction
 // (Update: rendering an item may note an interaction), the index still
 // locked for reading so that no hit changes under it. mark is what
-// CatchUpSearch returned: an item changed after it is left out.
+// CatchUpSearch returned: an item changed after it is left out. Hits
+// beyond searchChunk are checked in transactions of their own first.
 func (s *State) SearchAt(mark uint64, p *Principal, q *SearchRequest, fn func(tx *Tx, h *SearchHits)) {
 	var x *searchIndex
 	s.View(func(tx *ReadTx) { x = tx.Search })
@@ -55,18 +75,73 @@ func (s *State) SearchAt(mark uint64, p *Principal, q *SearchRequest, fn func(tx
 		if named := q.Mask &^ (FieldContent | FieldComments); !p.SeesAll() && named != q.Mask {
 			h.named = x.evalFor(q.Query, named, nil)
 		}
+		if q.MD == nil && len(h.all) > searchChunk {
+			s.checkInChunks(p, q, h)
+		}
 	}
 	s.Update(func(tx *Tx) { fn(tx, h) })
 }
 
-// SearchTx serves GET /search: it finds, orders and renders one page of
-// the hits (State.Search).
-func (s *Tx) SearchTx(p *Principal, q *SearchRequest, h *SearchHits) (Reply, *wire.Error) {
+// checkInChunks checks the hits searchChunk at a time, each chunk in a
+// transaction, and keeps the first of those kept in h.first. An
+// ancestor's error is left for SearchTx to answer.
+func (s *State) checkInChunks(p *Principal, q *SearchRequest, h *SearchHits) {
+	hits := make([]scored, 0, len(h.all))
+	for it, sc := range h.all {
+		hits = append(hits, scored{it, sc})
+	}
+	first := newFirstK(int(min(q.Page.Offset+q.Page.Limit+searchSlack, int64(len(hits)))), q.order)
+	for i := 0; i < len(hits); i += searchChunk {
+		failed := false
+		s.Update(func(tx *Tx) {
+			ancestors, aerr := tx.searchAncestors(p, q)
+			if aerr != nil {
+				failed = true
+				return
+			}
+			h.x.queue.mu.Lock()
+			defer h.x.queue.mu.Unlock()
+			for _, c := range hits[i:min(i+searchChunk, len(hits))] {
+				if sc, ok := tx.searchHit(p, h, c.it); ok && tx.SearchKeeps(p, q, c.it, ancestors) {
+					h.total++
+					first.add(scored{c.it, sc})
+				}
+			}
+		})
+		if failed {
+			return
+		}
+	}
+	h.first = first
+}
+
+// order is the order of a search's results: by relevance, or by
+// modified_at, then the newest change first and by id.
+func (q *SearchRequest) order(a, b scored) int {
+	if !q.ByModified {
+		if c := cmp.Compare(b.score, a.score); c != 0 {
+			return c
+		}
+		return cmpNewest(a.it, b.it)
+	}
+	c := a.it.ModifiedAt.Compare(b.it.ModifiedAt)
+	if !q.Ascending {
+		c = -c
+	}
+	if c != 0 {
+		return c
+	}
+	return cmpNewest(a.it, b.it)
+}
+
+// searchAncestors is the set of q's ancestor folders; an error when p
+// cannot see one.
+func (s *Tx) searchAncestors(p *Principal, q *SearchRequest) (map[string]bool, *wire.Error) {
 	var ancestors map[string]bool
 	for _, id := range q.Ancestors {
 		if id != RootID {
 			if _, aerr := s.Lookup(p, "folder", id); aerr != nil {
-				return Reply{}, aerr
+				return nil, aerr
 			}
 		}
 		if ancestors == nil {
@@ -74,41 +149,40 @@ func (s *Tx) SearchTx(p *Principal, q *SearchRequest, h *SearchHits) (Reply, *wi
 		}
 		ancestors[id] = true
 	}
-	var hits map[*Item]int
-	if q.Query != nil {
-		hits = s.searchHits(p, h)
-	} else if q.HasQuery {
-		hits = map[*Item]int{} // only punctuation or operators: nothing to match
+	return ancestors, nil
+}
+
+// SearchTx serves GET /search: it finds, orders and renders one page of
+// the hits (State.Search).
+func (s *Tx) SearchTx(p *Principal, q *SearchRequest, h *SearchHits) (Reply, *wire.Error) {
+	ancestors, aerr := s.searchAncestors(p, q)
+	if aerr != nil {
+		return Reply{}, aerr
 	}
-	if q.MD != nil {
-		hits = s.MatchMDFilter(q.MD, hits)
-	}
-	order := func(a, b scored) int {
-		if !q.ByModified {
-			if c := cmp.Compare(b.score, a.score); c != 0 {
-				return c
-			}
-			return cmpNewest(a.it, b.it)
-		}
-		c := a.it.ModifiedAt.Compare(b.it.ModifiedAt)
-		if !q.Ascending {
-			c = -c
-		}
-		if c != 0 {
-			return c
-		}
-		return cmpNewest(a.it, b.it)
-	}
-	// Only the page and those before it are ordered (firstK), not every hit.
-	first := newFirstK(int(min(q.Page.Offset+q.Page.Limit, int64(len(hits)))), order)
+	var list []scored
 	var total int64
-	for it, sc := range hits {
-		if s.SearchKeeps(p, q, it, ancestors) {
-			total++
-			first.add(scored{it, sc})
+	if h.first != nil {
+		list, total = s.recheck(p, q, h, ancestors)
+	} else {
+		var hits map[*Item]int
+		if q.Query != nil {
+			hits = s.searchHits(p, h)
+		} else if q.HasQuery {
+			hits = map[*Item]int{} // only punctuation or operators: nothing to match
 		}
+		if q.MD != nil {
+			hits = s.MatchMDFilter(q.MD, hits)
+		}
+		// Only the page and those before it are ordered (firstK), not every hit.
+		first := newFirstK(int(min(q.Page.Offset+q.Page.Limit, int64(len(hits)))), q.order)
+		for it, sc := range hits {
+			if s.SearchKeeps(p, q, it, ancestors) {
+				total++
+				first.add(scored{it, sc})
+			}
+		}
+		list = first.sorted()
 	}
-	list := first.sorted()
 	start := min(q.Page.Offset, int64(len(list)))
 	end := min(start+q.Page.Limit, int64(len(list)))
 	entries := make([]any, 0, end-start)
@@ -127,13 +201,28 @@ func (s *Tx) SearchTx(p *Principal, q *SearchRequest, h *SearchHits) (Reply, *wi
 	return Reply{Status: wire.StatusOK, Body: map[string]any{"type": typ, "entries": entries, "limit": q.Page.Limit, "offset": q.Page.Offset, "total_count": total}}, nil
 }
 
+// recheck orders the hits a search kept while it checked them in chunks
+// and checks them again, now: one changed since its chunk (another change
+// queued, access, trash) is left out, and counted out of the total.
+func (s *Tx) recheck(p *Principal, q *SearchRequest, h *SearchHits, ancestors map[string]bool) ([]scored, int64) {
+	q2 := &h.x.queue
+	q2.mu.Lock()
+	defer q2.mu.Unlock()
+	list := h.first.sorted()
+	kept := list[:0]
+	total := h.total
+	for _, c := range list {
+		if sc, ok := s.searchHit(p, h, c.it); ok && sc == c.score && s.SearchKeeps(p, q, c.it, ancestors) {
+			kept = append(kept, c)
+		} else {
+			total--
+		}
+	}
+	return kept, total
+}
+
 // searchHits keeps the hits p's query may match and the index holds as
-// they are, with their relevance. An item p sees but may not preview (an
-// uploader's) is matched in its name, description and tags only, so that
-// a query cannot probe its content or comments word by word. An item
-// changed after the hits' mark is left out (indexed as it was before, or
-// not yet), and so is one that is gone; one changed before it but within
-// the index delay is matched as it was indexed, as the delay means.
+// they are, with their relevance (searchHit).
 func (s *ReadTx) searchHits(p *Principal, h *SearchHits) map[*Item]int {
 	q := &h.x.queue
 	q.mu.Lock()
@@ -142,19 +231,33 @@ func (s *ReadTx) searchHits(p *Principal, h *SearchHits) map[*Item]int {
 		return h.all // nothing changed since the index caught up
 	}
 	out := make(map[*Item]int, len(h.all))
-	for it, sc := range h.all {
-		if seq, queued := q.latest[it]; queued && (seq > h.mark || s.Items.At(it.Typ, it.ID) != it) {
-			continue
+	for it := range h.all {
+		if sc, ok := s.searchHit(p, h, it); ok {
+			out[it] = sc
 		}
-		if h.named != nil && !s.Can(p, it, ActPreview) {
-			if sc, ok := h.named[it]; ok {
-				out[it] = sc
-			}
-			continue
-		}
-		out[it] = sc
 	}
 	return out
+}
+
+// searchHit reports whether p's query may match a hit, it, as the index
+// holds it, and its relevance. An item p sees but may not preview (an
+// uploader's) is matched in its name, description and tags only, so that
+// a query cannot probe its content or comments word by word. An item
+// changed after the hits' mark is left out (indexed as it was before, or
+// not yet), and so is one that is gone; one changed before it but within
+// the index delay is matched as it was indexed, as the delay means. The
+// queue's lock is taken by the caller's transaction (searchHits, recheck,
+// checkInChunks).
+func (s *ReadTx) searchHit(p *Principal, h *SearchHits, it *Item) (int, bool) {
+	if seq, queued := h.x.queue.latest[it]; queued && (seq > h.mark || s.Items.At(it.Typ, it.ID) != it) {
+		return 0, false
+	}
+	if h.named != nil && !s.Can(p, it, ActPreview) {
+		sc, ok := h.named[it]
+		return sc, ok
+	}
+	sc, ok := h.all[it]
+	return sc, ok
 }
 
 // firstK keeps the first k values in an order, of those it is given, in
