@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/contentapi/cms/refserver/internal/mdquery"
 	"github.com/contentapi/cms/refserver/internal/state"
@@ -83,7 +84,30 @@ func (p *Plan) gather(limit int) ([]*state.MDInstance, bool) {
 		return nil, false
 	}
 	r, ok := p.pl.resolve(p.tree, limit)
-	return instances(r.cands), ok
+	out := instances(r.cands)
+	putCands(r.cands)
+	return out, ok
+}
+
+// candBufs recycles the buffers sets are read into: a set that turns out
+// too large, or is copied out, leaves its buffer for the next query
+// instead of to the garbage collector (whose cost per byte grows with the
+// state's heap).
+var candBufs sync.Pool
+
+func getCands() []cand {
+	if b, ok := candBufs.Get().(*[]cand); ok {
+		return (*b)[:0]
+	}
+	return nil
+}
+
+func putCands(b []cand) {
+	if cap(b) == 0 || cap(b) > 1<<20 {
+		return
+	}
+	clear(b[:cap(b)]) // drop the instances it points to
+	candBufs.Put(&b)
 }
 
 // maxCandidates is the largest candidate set worth reading for a
@@ -247,14 +271,16 @@ func (pl *planner) resolve(n *mdquery.Node, limit int) (resolved, bool) {
 		return pl.resolveAnd(n, limit)
 	case "or":
 		var parts []string
-		var all []cand
+		all := getCands()
 		for _, k := range n.Kids {
 			r, ok := pl.resolve(k, limit-len(all))
 			if !ok {
+				putCands(all)
 				return resolved{}, false
 			}
 			parts = append(parts, r.desc)
 			all = append(all, r.cands...)
+			putCands(r.cands)
 		}
 		return resolved{desc: "union(" + strings.Join(parts, "; ") + ")", cands: bySeq(all)}, true
 	}
@@ -286,8 +312,11 @@ func (pl *planner) resolveAnd(n *mdquery.Node, limit int) (resolved, bool) {
 	found := false
 	try := func(r resolved, ok bool) bool {
 		if ok && (!found || len(r.cands) < len(best.cands)) {
+			putCands(best.cands)
 			best, found = r, true
 			limit = len(r.cands) - 1 // only a smaller set is worth reading
+		} else {
+			putCands(r.cands)
 		}
 		return found && len(best.cands) == 0
 	}
@@ -317,10 +346,11 @@ func (pl *planner) read(a access, limit int) (resolved, bool) {
 		return resolved{desc: desc}, true
 	}
 	idx := pl.t.Index(a.field)
-	var out []cand
+	out := getCands()
 	for _, r := range a.ranges {
 		var ok bool
 		if out, ok = walkRange(idx, r, out, limit); !ok {
+			putCands(out)
 			return resolved{}, false
 		}
 	}
