@@ -300,7 +300,12 @@ func (x *searchIndex) put(it *Item, d *SearchDoc) {
 // maxIndexedContent bytes from the store, streaming. A blob that cannot be
 // read indexes nothing (and is logged); the error is ctx's only, when it
 // ended.
-func (x *searchIndex) contentWords(ctx context.Context, env *Env, blobID string) (map[string]struct{}, map[uint64]struct{}, error) {
+//
+// scratch is the scanner's first buffer, shared by the calls of one drain
+// (which makes them one after another): a buffer per file made the indexer
+// allocate 64 KiB for every file however small, which after a restart of a
+// large state was most of the process's garbage.
+func (x *searchIndex) contentWords(ctx context.Context, env *Env, blobID string, scratch []byte) (map[string]struct{}, map[uint64]struct{}, error) {
 	words, pairs := map[string]struct{}{}, map[uint64]struct{}{}
 	rc, err := env.Store.Open(ctx, blobID)
 	if err != nil {
@@ -312,7 +317,7 @@ func (x *searchIndex) contentWords(ctx context.Context, env *Env, blobID string)
 	}
 	defer rc.Close()
 	sc := bufio.NewScanner(io.LimitReader(rc, maxIndexedContent))
-	sc.Buffer(make([]byte, 0, 64<<10), maxIndexedContent)
+	sc.Buffer(scratch[:0], maxIndexedContent)
 	sc.Split(scanSearchWords)
 	prev := ""
 	for sc.Scan() {

@@ -276,8 +276,9 @@ func (s *State) indexBatch(ctx context.Context, limit uint64, worker bool) (done
 	if len(batch) == 0 {
 		return true, nil
 	}
+	scratch := make([]byte, 64<<10)
 	content := func(blobID string) (map[string]struct{}, map[uint64]struct{}, error) {
-		return x.contentWords(ctx, s.Env, blobID)
+		return x.contentWords(ctx, s.Env, blobID, scratch)
 	}
 	docs := make([]*SearchDoc, len(batch))
 	for i, c := range batch {
