@@ -12,6 +12,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/contentapi/cms/refserver/internal/persist"
 )
 
 // logFiles lists the commit logs of dir.
@@ -295,4 +297,34 @@ func TestPersistVersionPositionGap(t *testing.T) {
 	_, err = New(Options{DataDir: dir})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "file "+id+" has no version at position 2")
+}
+
+// A server started with a shorter event history than its data directory
+// holds deletes the stored events it leaves out (they used to stay in
+// state.db for good, dropped again at every start).
+func TestPersistShorterHistoryDeletesStoredEvents(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	e := newEnv(t, Options{DataDir: dir, EventHistory: 10})
+	for i := range 8 {
+		e.createFolder(e.s.UserToken(), "0", fmt.Sprintf("f%d", i))
+	}
+	require.NoError(t, e.s.Close())
+	storedEvents := func() int {
+		db, err := bolt.Open(filepath.Join(dir, StateFileName), 0o600, &bolt.Options{ReadOnly: true})
+		require.NoError(t, err)
+		defer db.Close()
+		var n int
+		require.NoError(t, db.View(func(tx *bolt.Tx) error {
+			n = tx.Bucket([]byte(persist.EventsBucket)).Stats().KeyN
+			return nil
+		}))
+		return n
+	}
+	require.Equal(t, 8+1, storedEvents(), "eight events and the head position")
+
+	e2 := newEnv(t, Options{DataDir: dir, EventHistory: 3})
+	e2.createFolder(e2.s.UserToken(), "0", "after")
+	require.NoError(t, e2.s.Close())
+	assert.Equal(t, 3+1, storedEvents(), "the newest three and the head position")
 }

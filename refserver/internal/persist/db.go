@@ -391,7 +391,9 @@ func (d *DB) dropLoadedPages() {
 // load replaces the fresh state with the records of btx, kind by kind in
 // dependency order, in one transaction of the state. It runs before the
 // server serves: nothing else holds a lock (Reset replaces the oauth room,
-// so the outer lock cannot be held across it).
+// so the outer lock cannot be held across it). Hand mark (restore): the
+// stored records the load left out (LoadScratch.Obsolete) are marked once
+// it is over, so that the next commit deletes them.
 func (d *DB) load(btx *bolt.Tx) (err error) {
 	defer raiseLoadGC()()
 	d.st.Update(func(tx *state.Tx) {
@@ -403,7 +405,13 @@ func (d *DB) load(btx *bolt.Tx) (err error) {
 		return err
 	}
 	d.st.Persist.Forget() // what loading marked is stored already
-	d.st.Update(func(tx *state.Tx) { err = d.cfg.Loaded(tx) })
+	d.st.Update(func(tx *state.Tx) {
+		for _, k := range tx.Persist.Load.Obsolete {
+			tx.Dirty(k.Kind, k.Key)
+		}
+		tx.Persist.Load.Obsolete = nil
+		err = d.cfg.Loaded(tx)
+	})
 	return err
 }
 

@@ -110,8 +110,8 @@ func LoadEvent(s *state.Tx, key string, r recEvent) error {
 }
 
 // EventsLoaded checks that the stored events are consecutive and keeps
-// the newest the history holds. Hand mark (restore): the events it drops
-// are deleted from the database.
+// the newest the history holds. The events it drops are deleted from the
+// database once the load is over (LoadScratch.Obsolete, marked by DB.load).
 func EventsLoaded(s *state.Tx) error {
 	for i := 1; i < len(s.Events.List); i++ {
 		if s.Events.List[i].Seq != s.Events.List[i-1].Seq+1 {
@@ -120,7 +120,7 @@ func EventsLoaded(s *state.Tx) error {
 	}
 	if over := len(s.Events.List) - max(s.Events.Max, 0); over > 0 {
 		for _, e := range s.Events.List[:over] {
-			s.Dirty(state.KEvents, state.EventKey(e.Seq))
+			s.Persist.Load.Obsolete = append(s.Persist.Load.Obsolete, state.DirtyKey{Kind: state.KEvents, Key: state.EventKey(e.Seq)})
 		}
 		s.Events.List = s.Events.List[over:]
 	}

@@ -70,6 +70,11 @@ type LoadScratch struct {
 	// Items are the items read, in key order (their memory's order: a
 	// walk over them is cheaper than one over the table).
 	Items []*Item
+	// Obsolete are stored records the load left out (events beyond the
+	// history, when it was made shorter): marked once the load is over,
+	// so that the next commit deletes them (marks made while restoring
+	// are dropped).
+	Obsolete []DirtyKey
 }
 
 // LoadedVersion is a version record read: its file, the position its key
