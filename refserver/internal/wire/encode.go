@@ -67,32 +67,12 @@ func AppendJSON(b []byte, v any) ([]byte, error) {
 		if x == nil {
 			return append(b, "null"...), nil
 		}
-		b = append(b, '[')
-		for i, e := range x {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			var err error
-			if b, err = AppendJSON(b, e); err != nil {
-				return b, err
-			}
-		}
-		return append(b, ']'), nil
+		return appendArray(b, x)
 	case []map[string]any:
 		if x == nil {
 			return append(b, "null"...), nil
 		}
-		b = append(b, '[')
-		for i, e := range x {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			var err error
-			if b, err = AppendJSON(b, e); err != nil {
-				return b, err
-			}
-		}
-		return append(b, ']'), nil
+		return appendArray(b, x)
 	case []string:
 		if x == nil {
 			return append(b, "null"...), nil
@@ -111,6 +91,21 @@ func AppendJSON(b []byte, v any) ([]byte, error) {
 		return b, err
 	}
 	return append(b, enc...), nil
+}
+
+// appendArray writes xs as a JSON array, each element as AppendJSON does.
+func appendArray[T any](b []byte, xs []T) ([]byte, error) {
+	b = append(b, '[')
+	for i, e := range xs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		var err error
+		if b, err = AppendJSON(b, e); err != nil {
+			return b, err
+		}
+	}
+	return append(b, ']'), nil
 }
 
 // appendObject writes m's members in key order, as encoding/json does.
