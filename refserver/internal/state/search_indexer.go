@@ -206,9 +206,9 @@ func (s *State) runIndexer() {
 	ix := &s.indexer
 	defer ix.wg.Done()
 	for {
-		ix.drainMu.Lock()
-		done, err := s.indexBatch(ix.ctx, math.MaxUint64, true)
-		ix.drainMu.Unlock()
+		d, end := s.drainTurn()
+		done, err := d.indexBatch(ix.ctx, math.MaxUint64, true)
+		end()
 		if err != nil { // stopped
 			ix.mu.Lock()
 			ix.running = false
@@ -230,24 +230,36 @@ func (s *State) runIndexer() {
 func (s *State) CatchUpSearch(ctx context.Context) (uint64, error) {
 	var mark uint64
 	s.View(func(tx *ReadTx) { mark = tx.Search.queue.last() })
-	ix := &s.indexer
-	ix.drainMu.Lock()
-	defer ix.drainMu.Unlock()
+	d, end := s.drainTurn()
+	defer end()
 	for {
-		done, err := s.indexBatch(ctx, mark, false)
+		done, err := d.indexBatch(ctx, mark, false)
 		if err != nil || done {
 			return mark, err
 		}
 	}
 }
 
+// drain is the turn of the one drainer of the queue, the goroutine or a
+// search catching up: it holds the indexer's drain lock (drainMu) from
+// drainTurn until its end is called, so that batches are put in the
+// order they are taken. Draining is its method, so it cannot run without
+// the lock.
+type drain struct{ *State }
+
+// drainTurn waits for the drain lock and returns the turn, with the
+// function that ends it.
+func (s *State) drainTurn() (drain, func()) {
+	s.indexer.drainMu.Lock()
+	return drain{s}, s.indexer.drainMu.Unlock
+}
+
 // indexBatch indexes the next batch of the changes numbered up to limit
 // that are ready, and reports done when there was none. The indexer's
 // goroutine (worker) marks itself idle then, within the same transaction
 // as the queue was found empty, so that a change queued later starts it
-// again. drainMu is locked by the caller. An error is ctx's: the batch's
-// changes stay queued.
-func (s *State) indexBatch(ctx context.Context, limit uint64, worker bool) (done bool, err error) {
+// again. An error is ctx's: the batch's changes stay queued.
+func (s drain) indexBatch(ctx context.Context, limit uint64, worker bool) (done bool, err error) {
 	var x *searchIndex
 	var batch []queuedChange
 	var next int
