@@ -52,17 +52,7 @@ func AppendJSON(b []byte, v any) ([]byte, error) {
 		if x == nil {
 			return append(b, "null"...), nil
 		}
-		keys := sortedKeys(x)
-		b = append(b, '{')
-		for i, k := range keys {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = AppendString(b, k)
-			b = append(b, ':')
-			b = AppendString(b, x[k])
-		}
-		return append(b, '}'), nil
+		return appendObject(b, x)
 	case []any:
 		if x == nil {
 			return append(b, "null"...), nil
@@ -109,7 +99,7 @@ func appendArray[T any](b []byte, xs []T) ([]byte, error) {
 }
 
 // appendObject writes m's members in key order, as encoding/json does.
-func appendObject(b []byte, m map[string]any) ([]byte, error) {
+func appendObject[V any](b []byte, m map[string]V) ([]byte, error) {
 	keys := sortedKeys(m)
 	b = append(b, '{')
 	for i, k := range keys {
