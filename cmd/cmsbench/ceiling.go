@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"crypto/sha1"
@@ -13,7 +12,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -104,30 +102,12 @@ const (
 // startCeilingServer starts this program as a ceiling server writing a
 // file of size bytes into dir and returns its base URL.
 func startCeilingServer(dir string, size int64, fsync bool) (string, func(), error) {
-	exe, err := os.Executable()
-	if err != nil {
-		return "", nil, err
-	}
-	cmd := exec.Command(exe)
-	cmd.Env = append(os.Environ(), ceilingDirEnv+"="+dir, ceilingSizeEnv+"="+strconv.FormatInt(size, 10))
+	env := []string{ceilingDirEnv + "=" + dir, ceilingSizeEnv + "=" + strconv.FormatInt(size, 10)}
 	if fsync {
-		cmd.Env = append(cmd.Env, ceilingSyncEnv+"=1")
+		env = append(env, ceilingSyncEnv+"=1")
 	}
-	cmd.Stderr = os.Stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return "", nil, err
-	}
-	if err := cmd.Start(); err != nil {
-		return "", nil, err
-	}
-	stop := func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		stop()
-		return "", nil, fmt.Errorf("ceiling server: %w", err)
-	}
-	return strings.TrimSpace(line), stop, nil
+	line, stop, err := startSelf("ceiling server", env...)
+	return strings.TrimSpace(string(line)), stop, err
 }
 
 // serveCeiling is the ceiling server process: it prints its base URL and

@@ -213,27 +213,8 @@ const discardEnv = "CMSBENCH_DISCARD"
 // startDiscardProcess starts this program as a discarding receiver and
 // returns its address.
 func startDiscardProcess() (string, func(), error) {
-	exe, err := os.Executable()
-	if err != nil {
-		return "", nil, err
-	}
-	cmd := exec.Command(exe)
-	cmd.Env = append(os.Environ(), discardEnv+"=1")
-	cmd.Stderr = os.Stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return "", nil, err
-	}
-	if err := cmd.Start(); err != nil {
-		return "", nil, err
-	}
-	stop := func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		stop()
-		return "", nil, fmt.Errorf("discarding process: %w", err)
-	}
-	return strings.TrimSpace(line), stop, nil
+	line, stop, err := startSelf("discarding process", discardEnv+"=1")
+	return strings.TrimSpace(string(line)), stop, err
 }
 
 // serveDiscard is the discarding process: it prints its address and reads
@@ -299,33 +280,18 @@ const (
 // startRefserverProcess starts this program as a reference server with a
 // directory store and parts of part bytes, and returns a target on it.
 func startRefserverProcess(part int64) (*target, func(), error) {
-	exe, err := os.Executable()
-	if err != nil {
-		return nil, nil, err
-	}
 	dir, err := os.MkdirTemp("", "cmsbench-refserver-")
 	if err != nil {
 		return nil, nil, err
 	}
-	cmd := exec.Command(exe)
-	cmd.Env = append(os.Environ(), refserverDirEnv+"="+dir, refserverPartEnv+"="+strconv.FormatInt(part, 10))
-	cmd.Stderr = os.Stderr
-	out, err := cmd.StdoutPipe()
+	line, stopChild, err := startSelf("reference server process", refserverDirEnv+"="+dir, refserverPartEnv+"="+strconv.FormatInt(part, 10))
 	if err != nil {
 		os.RemoveAll(dir)
 		return nil, nil, err
 	}
-	if err := cmd.Start(); err != nil {
-		os.RemoveAll(dir)
-		return nil, nil, err
-	}
-	stop := func() { _ = cmd.Process.Kill(); _ = cmd.Wait(); os.RemoveAll(dir) }
-	line, err := bufio.NewReader(out).ReadBytes('\n')
+	stop := func() { stopChild(); os.RemoveAll(dir) }
 	var sl serverLine
-	if err == nil {
-		err = json.Unmarshal(line, &sl)
-	}
-	if err != nil {
+	if err := json.Unmarshal(line, &sl); err != nil {
 		stop()
 		return nil, nil, fmt.Errorf("reference server process: %w", err)
 	}
