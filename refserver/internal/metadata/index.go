@@ -74,7 +74,7 @@ func SelectPage(s *state.Tx, t *state.MDTemplate, o QueryOrder, pred predicate, 
 	walkable := len(o.Keys) == 0 || len(o.Keys) == 1 && !o.Keys[0].item
 	if !plan.scan {
 		n := len(t.BySeq)
-		most := maxCandidates(n)
+		most, tried := maxCandidates(n), 0
 		if walkable {
 			few := min(most, max(64, int(math.Sqrt(4*float64(limit+1)*float64(n)))))
 			if cands, ok := plan.gather(few); ok {
@@ -83,9 +83,12 @@ func SelectPage(s *state.Tx, t *state.MDTemplate, o QueryOrder, pred predicate, 
 			if page, more, done := walkPage(t, o, match, after, limit, few); done {
 				return page, more
 			}
+			tried = few
 		}
-		if cands, ok := plan.gather(most); ok {
-			return pageOfCandidates(s, o, match, cands, after, limit)
+		if most > tried { // a set larger than tried is not read again
+			if cands, ok := plan.gather(most); ok {
+				return pageOfCandidates(s, o, match, cands, after, limit)
+			}
 		}
 	}
 	if !walkable {

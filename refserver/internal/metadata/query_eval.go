@@ -50,8 +50,7 @@ func resolveField(t *state.MDTemplate, name string) (QField, *wire.Error) {
 		return QField{Key: name, typ: typ, item: true, sortable: true}, nil
 	}
 	if _, f := t.Field(name); f != nil {
-		sortable := f.Typ == state.FieldString || f.Typ == state.FieldFloat || f.Typ == state.FieldDate || f.Typ == state.FieldInteger
-		return QField{Key: name, typ: f.Typ, sortable: sortable}, nil
+		return QField{Key: name, typ: f.Typ, sortable: sortableType(f.Typ)}, nil
 	}
 	return QField{}, wire.Errorf(wire.StatusBadRequest, CodeInvalidQuery, "%q is not a field of template %s nor a supported item field", name, t.Key)
 }
@@ -301,4 +300,14 @@ func instantVal(s string) (state.MDVal, bool) {
 	tm, _ := state.ParseRFC3339(s)
 	v.F = float64(tm.UnixMilli())
 	return v, true
+}
+
+// sortableType reports whether values of a template field type have one
+// order an order_by can follow (strings, numbers, dates).
+func sortableType(typ string) bool {
+	switch typ {
+	case state.FieldString, state.FieldFloat, state.FieldInteger, state.FieldDate:
+		return true
+	}
+	return false
 }

@@ -174,11 +174,7 @@ func instances(cs []cand) []*state.MDInstance {
 // indexableType reports whether a template field type has values one
 // index orders (every value of one kind, compared by state.CmpVals).
 func indexableType(typ string) bool {
-	switch typ {
-	case state.FieldString, state.FieldFloat, state.FieldInteger, state.FieldDate, state.FieldEnum:
-		return true
-	}
-	return false
+	return sortableType(typ) || typ == state.FieldEnum
 }
 
 // indexable reports whether the planner can find candidates for n.
