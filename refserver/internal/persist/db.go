@@ -444,7 +444,7 @@ func (d *DB) loadTx(btx *bolt.Tx, tx *state.Tx) error {
 
 // markOptionTokens marks the server's own record once a stored state is
 // loaded. Hand mark (restore): the tokens Options gave win over the stored
-// ones (the server's loadMeta) and are stored by the first flush.
+// ones (FixedTokens' loadMeta) and are stored by the first flush.
 func (d *DB) markOptionTokens() {
 	d.st.Update(func(tx *state.Tx) { tx.Dirty(state.KMeta, state.MetaKey) })
 }

@@ -92,7 +92,8 @@ func (s *Tx) InitCollabs() {
 
 func (s *Tx) addCollab(c *Collab) {
 	s.collabs.byID.Put(c.id, c)
-	s.collabs.byItem[s.Items.Ref(c.item)] = append(s.collabs.byItem[s.Items.Ref(c.item)], c)
+	ref := s.Items.Ref(c.item)
+	s.collabs.byItem[ref] = append(s.collabs.byItem[ref], c)
 }
 
 func (s *Tx) removeCollab(c *Collab) {
@@ -593,7 +594,5 @@ func (s *Tx) RestoreCollab(f CollabFields) {
 	c := &Collab{id: f.ID, item: f.Item, user: f.User, group: f.Group, inviteEmail: f.InviteEmail, role: f.Role,
 		status: f.Status, accessOnly: f.AccessOnly, canViewPath: f.CanViewPath, expiresAt: f.ExpiresAt,
 		createdBy: f.CreatedBy, createdAt: f.CreatedAt, modifiedAt: f.ModifiedAt, ackAt: f.AckAt, grantedSeq: f.GrantedSeq}
-	s.collabs.byID.Put(c.id, c)
-	ref := s.Items.Ref(c.item)
-	s.collabs.byItem[ref] = append(s.collabs.byItem[ref], c)
+	s.addCollab(c)
 }
