@@ -113,6 +113,16 @@ func KindOf[R any](bucket string, keys func(*state.ReadTx) []string, get func(*s
 		return b
 	}
 	fast := fastDecoder[R]()
+	// decode reads a record: R's own decoder where R has one and knows the
+	// record's shape, encoding/json otherwise (the strictness decides).
+	decode := func(b []byte) (R, error) {
+		if fast != nil {
+			if r, ok := fast(b); ok {
+				return r, nil
+			}
+		}
+		return decodeRecordJSON[R](b)
+	}
 	k := Kind{
 		Bucket: bucket,
 		Keys:   keys,
@@ -131,13 +141,8 @@ func KindOf[R any](bucket string, keys func(*state.ReadTx) []string, get func(*s
 			return func() []byte { return marshal(key, r) }, true
 		},
 		Load: func(tx *state.Tx, key string, b []byte) error {
-			if fast != nil {
-				if r, ok := fast(b); ok {
-					return load(tx, key, r)
-				}
-			}
-			var r R
-			if err := decodeJSON(b, &r); err != nil {
+			r, err := decode(b)
+			if err != nil {
 				return err
 			}
 			return load(tx, key, r)
@@ -145,9 +150,17 @@ func KindOf[R any](bucket string, keys func(*state.ReadTx) []string, get func(*s
 		Done: done,
 	}
 	if fast != nil {
-		k.decodeBatch = decodeBatchOf(bucket, fast, load)
+		k.decodeBatch = decodeBatchOf(bucket, decode, load)
 	}
 	return k
+}
+
+// decodeRecordJSON decodes record b with decodeJSON. Its record alone
+// goes to the heap (encoding/json takes its address), not the fast path's.
+func decodeRecordJSON[R any](b []byte) (R, error) {
+	var r R
+	err := decodeJSON(b, &r)
+	return r, err
 }
 
 // decodeJSON decodes record b into v with encoding/json, strictly (an

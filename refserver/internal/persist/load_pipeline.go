@@ -31,16 +31,13 @@ type loadBatch struct {
 // state is read: it runs off the loading transaction) and returns what
 // loads them, in order, into the state, with the error of the first
 // record that fails, named as loadTx names it.
-func decodeBatchOf[R any](bucket string, fast func([]byte) (R, bool), load func(*state.Tx, string, R) error) func(keys []string, vals [][]byte) func(*state.Tx) error {
+func decodeBatchOf[R any](bucket string, decode func([]byte) (R, error), load func(*state.Tx, string, R) error) func(keys []string, vals [][]byte) func(*state.Tx) error {
 	return func(keys []string, vals [][]byte) func(*state.Tx) error {
 		rs := make([]R, len(vals))
 		var errs []error
 		for i, b := range vals {
-			if r, ok := fast(b); ok {
-				rs[i] = r
-				continue
-			}
-			if err := decodeJSON(b, &rs[i]); err != nil {
+			var err error
+			if rs[i], err = decode(b); err != nil {
 				if errs == nil {
 					errs = make([]error, len(vals))
 				}
