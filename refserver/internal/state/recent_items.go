@@ -142,8 +142,9 @@ func (s *Tx) dropRecentItem(r *RecentItem) {
 // recentItemPurged drops an item deleted for good from every user's
 // recent items.
 func (s *Tx) recentItemPurged(it *Item) {
+	ref := s.Items.Ref(it)
 	for _, m := range s.Recent.ByUser {
-		if r, ok := m[s.Items.Ref(it)]; ok {
+		if r, ok := m[ref]; ok {
 			s.dropRecentItem(r)
 		}
 	}

