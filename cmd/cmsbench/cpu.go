@@ -19,7 +19,6 @@ import (
 
 	"github.com/contentapi/cms"
 	"github.com/contentapi/cms/internal/filebody"
-	"github.com/contentapi/cms/refserver"
 )
 
 // measureCPU measures the client's CPU for a chunked upload from a file:
@@ -310,11 +309,7 @@ func serveRefserver(dir string) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", refserverPartEnv, err)
 	}
-	store, err := refserver.NewDirStore(dir)
-	if err != nil {
-		return err
-	}
-	srv, err := refserver.Start(refserver.Options{PartSize: part, ChunkedMinSize: 1, Store: store})
+	srv, err := startDirServer(dir, part)
 	if err != nil {
 		return err
 	}

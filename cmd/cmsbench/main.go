@@ -211,6 +211,17 @@ type serverLine struct {
 	} `json:"tokens"`
 }
 
+// startDirServer starts the reference server the measures use: content
+// in a directory store in dir, upload sessions of part bytes, a session
+// allowed for any size.
+func startDirServer(dir string, part int64) (*refserver.Server, error) {
+	store, err := refserver.NewDirStore(dir)
+	if err != nil {
+		return nil, err
+	}
+	return refserver.Start(refserver.Options{PartSize: part, ChunkedMinSize: 1, Store: store})
+}
+
 func connect(c config) (*target, func(), error) {
 	t := &target{raw: &http.Client{
 		Transport:     rawTransport(c.goroutines),
@@ -232,12 +243,7 @@ func connect(c config) (*target, func(), error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		store, err := refserver.NewDirStore(dir)
-		if err != nil {
-			os.RemoveAll(dir)
-			return nil, nil, err
-		}
-		srv, err := refserver.Start(refserver.Options{PartSize: c.part, ChunkedMinSize: 1, Store: store})
+		srv, err := startDirServer(dir, c.part)
 		if err != nil {
 			os.RemoveAll(dir)
 			return nil, nil, err
