@@ -100,16 +100,23 @@ func appendArray[T any](b []byte, xs []T) ([]byte, error) {
 
 // appendObject writes m's members in key order, as encoding/json does.
 func appendObject[V any](b []byte, m map[string]V) ([]byte, error) {
-	keys := sortedKeys(m)
+	return appendObjectWith(b, m, func(b []byte, _ string, v V) ([]byte, error) {
+		return AppendJSON(b, v)
+	})
+}
+
+// appendObjectWith appends m as a JSON object with its keys in byte
+// order, each value written by appendValue.
+func appendObjectWith[V any](b []byte, m map[string]V, appendValue func(b []byte, key string, v V) ([]byte, error)) ([]byte, error) {
 	b = append(b, '{')
-	for i, k := range keys {
+	for i, k := range sortedKeys(m) {
 		if i > 0 {
 			b = append(b, ',')
 		}
 		b = AppendString(b, k)
 		b = append(b, ':')
 		var err error
-		if b, err = AppendJSON(b, m[k]); err != nil {
+		if b, err = appendValue(b, k, m[k]); err != nil {
 			return b, err
 		}
 	}

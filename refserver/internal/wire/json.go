@@ -221,32 +221,32 @@ func EncodePage(page map[string]any) ([]byte, error) {
 		return Marshal(page)
 	}
 	b := make([]byte, 0, 256*len(entries)+128)
-	b = append(b, '{')
-	for i, k := range sortedKeys(page) {
-		if i > 0 {
+	b, err := appendObjectWith(b, page, func(b []byte, key string, v any) ([]byte, error) {
+		if key != "entries" {
+			return AppendJSON(b, v)
+		}
+		return appendTrustedEntries(b, entries)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// appendTrustedEntries appends entries as a JSON array, copying the ones
+// that are json.RawMessage unchecked.
+func appendTrustedEntries(b []byte, entries []any) ([]byte, error) {
+	b = append(b, '[')
+	for j, e := range entries {
+		if j > 0 {
 			b = append(b, ',')
 		}
-		b = AppendString(b, k)
-		b = append(b, ':')
 		var err error
-		if k != "entries" {
-			if b, err = AppendJSON(b, page[k]); err != nil {
-				return nil, err
-			}
-			continue
+		if raw, isRaw := e.(json.RawMessage); isRaw && raw != nil {
+			b = append(b, raw...)
+		} else if b, err = AppendJSON(b, e); err != nil {
+			return b, err
 		}
-		b = append(b, '[')
-		for j, e := range entries {
-			if j > 0 {
-				b = append(b, ',')
-			}
-			if raw, isRaw := e.(json.RawMessage); isRaw && raw != nil {
-				b = append(b, raw...)
-			} else if b, err = AppendJSON(b, e); err != nil {
-				return nil, err
-			}
-		}
-		b = append(b, ']')
 	}
-	return append(b, '}'), nil
+	return append(b, ']'), nil
 }
