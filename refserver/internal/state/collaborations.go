@@ -81,29 +81,29 @@ type Collab struct {
 // collabState is the server's collaborations, reached only through a transaction.
 type collabState struct {
 	byID   Table[*Collab]
-	byItem map[string][]*Collab
+	byItem map[itemKey][]*Collab // by the items table's key of the item: no reference string built per check
 }
 
 // InitCollabs prepares the (empty) state of collaborations; called by
 // InitResources, and to empty the state before a restore.
 func (s *Tx) InitCollabs() {
-	s.collabs = collabState{byID: newTable[*Collab](s.Env, KCollabs), byItem: map[string][]*Collab{}}
+	s.collabs = collabState{byID: newTable[*Collab](s.Env, KCollabs), byItem: map[itemKey][]*Collab{}}
 }
 
 func (s *Tx) addCollab(c *Collab) {
 	s.collabs.byID.Put(c.id, c)
-	ref := s.Items.Ref(c.item)
-	s.collabs.byItem[ref] = append(s.collabs.byItem[ref], c)
+	k := s.Items.keyOf(c.item)
+	s.collabs.byItem[k] = append(s.collabs.byItem[k], c)
 }
 
 func (s *Tx) removeCollab(c *Collab) {
 	s.collabs.byID.Delete(c.id)
-	wire.RemoveKeyed(s.collabs.byItem, s.Items.Ref(c.item), c)
+	wire.RemoveKeyed(s.collabs.byItem, s.Items.keyOf(c.item), c)
 }
 
 // collabsItemPurged drops the collaborations of an item deleted for good.
 func (s *Tx) collabsItemPurged(it *Item) {
-	for _, c := range slices.Clone(s.collabs.byItem[s.Items.Ref(it)]) {
+	for _, c := range slices.Clone(s.collabs.byItem[s.Items.keyOf(it)]) {
 		s.removeCollab(c)
 	}
 }
@@ -143,7 +143,7 @@ func (s *ReadTx) collabRoles(u *User, it *Item) []string {
 	}
 	var roles []string
 	add := func(x *Item) {
-		for _, c := range s.collabs.byItem[s.Items.Ref(x)] {
+		for _, c := range s.collabs.byItem[s.Items.keyOf(x)] {
 			if s.grants(c, u) {
 				roles = append(roles, c.role)
 			}
@@ -167,7 +167,7 @@ func (s *ReadTx) grantedAt(p *Principal, it *Item, e *Event) bool {
 		return true
 	}
 	granted := func(x *Item) bool {
-		for _, c := range s.collabs.byItem[s.Items.Ref(x)] {
+		for _, c := range s.collabs.byItem[s.Items.keyOf(x)] {
 			if s.grants(c, p.User) && c.grantedSeq < e.Seq {
 				return true
 			}
@@ -191,7 +191,7 @@ func (s *ReadTx) ownRoles(u *User, it *Item) []string {
 		return nil
 	}
 	var roles []string
-	for _, c := range s.collabs.byItem[s.Items.Ref(it)] {
+	for _, c := range s.collabs.byItem[s.Items.keyOf(it)] {
 		if s.grants(c, u) {
 			roles = append(roles, c.role)
 		}
@@ -202,7 +202,7 @@ func (s *ReadTx) ownRoles(u *User, it *Item) []string {
 // hasCollaborations reports whether it has collaborations of its own that
 // are not rejected (has_collaborations).
 func (s *ReadTx) hasCollaborations(it *Item) bool {
-	for _, c := range s.collabs.byItem[s.Items.Ref(it)] {
+	for _, c := range s.collabs.byItem[s.Items.keyOf(it)] {
 		if c.status != "rejected" && !s.expired(c) {
 			return true
 		}
@@ -352,7 +352,7 @@ func (s *Tx) alreadyCollaborates(c *Collab) bool {
 	if c.user != nil && c.user == c.item.Owner {
 		return true
 	}
-	for _, o := range s.collabs.byItem[s.Items.Ref(c.item)] {
+	for _, o := range s.collabs.byItem[s.Items.keyOf(c.item)] {
 		if o.status == "rejected" || s.expired(o) {
 			continue
 		}
@@ -512,7 +512,7 @@ func (s *Tx) ListItemCollaborations(p *Principal, typ string, id string, q wire.
 		return Reply{}, aerr
 	}
 	var list []*Collab
-	for _, c := range s.collabs.byItem[s.Items.Ref(it)] {
+	for _, c := range s.collabs.byItem[s.Items.keyOf(it)] {
 		if !s.expired(c) {
 			list = append(list, c)
 		}

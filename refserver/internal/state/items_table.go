@@ -69,7 +69,11 @@ func (t *ItemTable) RecordKey(typ, id string) string { return recordKey(t.key(ty
 // items, collections): the key of its record (RecordKey), its id unless
 // folders have an id space of their own. It allocates only for a folder
 // then.
-func (t *ItemTable) Ref(it *Item) string { return recordKey(t.key(it.Typ, it.ID)) }
+func (t *ItemTable) Ref(it *Item) string { return recordKey(t.keyOf(it)) }
+
+// keyOf is it's key in the table: an index in memory keyed by it builds
+// no string, unlike Ref.
+func (t *ItemTable) keyOf(it *Item) itemKey { return t.key(it.Typ, it.ID) }
 
 // ByRef returns the item with reference (or record key) key.
 func (t *ItemTable) ByRef(key string) (*Item, bool) {

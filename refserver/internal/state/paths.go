@@ -25,7 +25,7 @@ func (s *ReadTx) showsFolder(p *Principal, f, below *Item) bool {
 		return false
 	}
 	viewsPath := func(x *Item) bool {
-		for _, c := range s.collabs.byItem[s.Items.Ref(x)] {
+		for _, c := range s.collabs.byItem[s.Items.keyOf(x)] {
 			if c.canViewPath && s.grants(c, p.User) {
 				return true
 			}
