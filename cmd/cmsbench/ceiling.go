@@ -22,16 +22,18 @@ import (
 )
 
 // measureCeiling uploads the source file with only the work the protocol
-// requires, done the plainest way, to give the machine's ceiling for a
-// chunked upload: the client reads the file once, in order, and hashes
-// each block for the whole-file SHA-1 and, beside it, for its part's, and
+// requires, done the plainest way, in the shapes the SDK and the reference
+// server use, to give the machine's ceiling for a chunked upload: the
+// client reads the file once, in order, into one block buffer, and one
+// goroutine writes each block to the whole-file SHA-1 and to its part's;
 // workers PUT the hashed parts over loopback (net/http, the file as body
-// so it can be sent with sendfile); a bare net/http handler writes each
+// so it can be sent with sendfile). A bare net/http handler writes each
 // part into one file at its offset while hashing it, checks the part
-// digest, and hashes the whole file in offset order as contiguous parts
-// land; the final request compares the two whole-file digests. That is
-// four SHA-1 passes, one read of the source, the loopback transfer and the
-// store write, with no SDK or reference-server logic.
+// digest and answers; a hash worker beside the requests reads the parts
+// back in offset order as contiguous parts land and hashes the whole file;
+// the final request waits for it and compares the two whole-file digests.
+// That is four SHA-1 passes, one read of the source, the loopback transfer
+// and the store write, with no SDK or reference-server logic.
 //
 // The receiving side runs in a process of its own (this program, started
 // again with CMSBENCH_CEILING_DIR set), like cmd/refserver for the SDK's
@@ -155,54 +157,35 @@ func ceilingUpload(ctx context.Context, base, path string, size, part int64, con
 			}
 		}()
 	}
-	// The file is read once, in order, in 256 KiB blocks: this goroutine
-	// feeds each block to the whole-file hash and passes it on to a part
-	// hasher, which hands each part with its digest to a worker (what the
-	// SDK does for a file).
-	const blocks = 4
-	free, filled := make(chan []byte, blocks), make(chan []byte, blocks)
-	for range blocks {
-		free <- make([]byte, 256<<10)
-	}
-	go func() {
+	// The file is read once, in order, in 256 KiB blocks into one buffer,
+	// and this goroutine writes each block to the whole-file hash and to
+	// its part's, one after the other while the block is in the CPU cache,
+	// then hands each part with its digest to a worker (the SDK's shape
+	// for a file, cms's produceFromReaderAt).
+	whole, partHash := sha1.New(), sha1.New()
+	buf := make([]byte, 256<<10)
+	func() {
 		defer close(jobs)
 		for off := int64(0); off < size; off += part {
 			n := min(part, size-off)
-			h := sha1.New()
+			partHash.Reset()
 			for pos := int64(0); pos < n; {
-				b, ok := <-filled
-				if !ok {
+				b := buf[:min(int64(len(buf)), n-pos)]
+				if got, err := src.ReadAt(b, off+pos); got < len(b) {
+					cancel(errors.Join(io.ErrUnexpectedEOF, err))
 					return
 				}
-				h.Write(b)
+				whole.Write(b)
+				partHash.Write(b)
 				pos += int64(len(b))
-				free <- b[:cap(b)]
 			}
 			select {
-			case jobs <- job{off, n, h.Sum(nil)}:
+			case jobs <- job{off, n, partHash.Sum(nil)}:
 			case <-ctx.Done():
 				return
 			}
 		}
 	}()
-	whole := sha1.New()
-	for off := int64(0); off < size && ctx.Err() == nil; {
-		var b []byte
-		select {
-		case b = <-free:
-		case <-ctx.Done():
-			continue
-		}
-		b = b[:min(int64(len(b)), part-off%part, size-off)]
-		if _, err := io.ReadFull(io.NewSectionReader(src, off, int64(len(b))), b); err != nil {
-			cancel(err)
-			break
-		}
-		whole.Write(b)
-		filled <- b
-		off += int64(len(b))
-	}
-	close(filled)
 	wg.Wait()
 	if err := context.Cause(ctx); err != nil {
 		return err
@@ -343,13 +326,21 @@ func ceilingPart(ctx context.Context, hc *http.Client, base, path string, off, n
 	return putCeilingPart(ctx, hc, base, off, n, body, sum)
 }
 
-// ceilingServer is the bare receiving side of measureCeiling.
+// ceilingServer is the bare receiving side of measureCeiling. A part's
+// request writes the part at its offset while hashing it, checks its
+// digest and answers; the whole-file hash runs off the request path, as
+// the reference server's per-session hash worker does: the request that
+// lands the part continuing the hashed run starts a goroutine that reads
+// the contiguous landed parts back in offset order into the whole-file
+// hash, and the commit waits for it.
 type ceilingServer struct {
 	dst     *os.File
 	mu      sync.Mutex
 	landed  map[int64]int64 // verified parts not hashed into whole yet: offset -> size
 	next    int64           // whole covers [0, next)
-	hashing bool
+	hashing bool            // a hash worker is running
+	err     error           // the hash worker's failure
+	workers sync.WaitGroup  // the hash worker, for the commit to wait on
 	whole   hash.Hash
 	fsync   bool // sync each part's data before answering (a persisted server's store does)
 }
@@ -357,8 +348,9 @@ type ceilingServer struct {
 func (s *ceilingServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	want, _ := base64.StdEncoding.DecodeString(r.Header.Get("Digest")[len("sha="):])
 	if r.URL.Path == "/commit" {
+		s.workers.Wait() // every part answered before the commit: its worker, if any, was started
 		s.mu.Lock()
-		ok := !s.hashing && len(s.landed) == 0 && bytes.Equal(s.whole.Sum(nil), want)
+		ok := s.err == nil && len(s.landed) == 0 && bytes.Equal(s.whole.Sum(nil), want)
 		s.mu.Unlock()
 		if !ok {
 			http.Error(w, "digest mismatch", http.StatusBadRequest)
@@ -380,34 +372,37 @@ func (s *ceilingServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Lock()
 	s.landed[off] = n
-	run := !s.hashing && off == s.next
-	s.hashing = s.hashing || run
-	s.mu.Unlock()
-	if run {
-		if err := s.hashLanded(); err != nil {
-			http.Error(w, err.Error(), http.StatusInternalServerError)
-			return
-		}
+	if !s.hashing && off == s.next {
+		s.hashing = true
+		s.workers.Add(1)
+		go s.hashLanded()
 	}
+	s.mu.Unlock()
 	w.Write([]byte(`{}`))
 }
 
-// hashLanded feeds the contiguous landed parts to the whole-file hash.
-func (s *ceilingServer) hashLanded() error {
+// hashLanded is the hash worker: it feeds the contiguous landed parts to
+// the whole-file hash and ends when the next part has not landed.
+func (s *ceilingServer) hashLanded() {
+	defer s.workers.Done()
 	buf := make([]byte, 256<<10)
 	for {
 		s.mu.Lock()
 		n, ok := s.landed[s.next]
-		if !ok {
+		if !ok || s.err != nil {
 			s.hashing = false
 			s.mu.Unlock()
-			return nil
+			return
 		}
 		delete(s.landed, s.next)
 		off := s.next
 		s.mu.Unlock()
 		if _, err := io.CopyBuffer(s.whole, io.NewSectionReader(s.dst, off, n), buf); err != nil {
-			return errors.Join(errors.New("hashing"), err)
+			s.mu.Lock()
+			s.err = errors.Join(errors.New("hashing"), err)
+			s.hashing = false
+			s.mu.Unlock()
+			return
 		}
 		s.mu.Lock()
 		s.next += n
