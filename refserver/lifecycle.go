@@ -190,6 +190,7 @@ func Start(opts Options) (*Server, error) {
 				_ = l.Close()
 			}
 			s.st.StopSearchIndexer()
+			s.st.StopMetadataIndexer()
 			_ = s.closeState()
 			return nil, fmt.Errorf("refserver: listen %s: %w", a, err)
 		}
@@ -265,6 +266,7 @@ func (s *Server) Close() error {
 		s.closeThumbs()
 		s.st.StopHashing() // the upload sessions' hash workers read the store
 		s.st.StopSearchIndexer()
+		s.st.StopMetadataIndexer()
 		errs = append(errs, s.closeState())
 	})
 	return errors.Join(errs...)

@@ -1,6 +1,7 @@
 package refserver
 
 import (
+	"cmp"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -40,7 +41,14 @@ func TestSortIndexWalk(t *testing.T) {
 	}
 	check := func() {
 		all := slices.Clone(tmpl.BySeq)
-		slices.SortFunc(all, x.Cmp)
+		slices.SortFunc(all, func(a, b *state.MDInstance) int { // by value, null last, then creation
+			va, aok := a.Values["amount"]
+			vb, bok := b.Values["amount"]
+			if c := state.CmpPresent(va, aok, vb, bok); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.Seq, b.Seq)
+		})
 		var want []int64
 		for _, in := range all {
 			want = append(want, in.Seq)

@@ -71,11 +71,13 @@ func pct(d []float64, p int) float64 {
 }
 
 // forgetIndexes leaves the templates' query indexes as a start leaves
-// them: none (they are built on the first query that needs them).
+// them: none, and the builder started on them (StartMetadataIndexer, as
+// New does once the state is loaded).
 func forgetIndexes(s *Server) {
 	s.st.Update(func(tx *state.Tx) {
 		for _, t := range tx.Metadata.Order {
 			t.Sorted = nil
 		}
 	})
+	s.st.StartMetadataIndexer()
 }

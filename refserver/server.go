@@ -394,7 +394,8 @@ func newServer(opts Options) (*Server, error) {
 		return nil, err
 	}
 	s.st.Update(func(tx *state.Tx) { tx.EventsOn = true })
-	s.st.StartSearchIndexer() // Close stops it
+	s.st.StartSearchIndexer()   // Close stops it
+	s.st.StartMetadataIndexer() // Close stops it
 	return s, nil
 }
 

@@ -71,8 +71,10 @@ func CmpInstances(s *state.Tx, o QueryOrder, a, b *state.MDInstance) int {
 // the whole set was read and sorted.
 func SelectPage(s *state.Tx, t *state.MDTemplate, o QueryOrder, pred predicate, plan *Plan, keep func(*state.MDInstance) bool, after *state.Position, limit int) ([]*state.MDInstance, bool) {
 	match := func(in *state.MDInstance) bool { return keep(in) && pred(in) == triTrue }
-	walkable := len(o.Keys) == 0 || len(o.Keys) == 1 && !o.Keys[0].item
-	if !plan.scan {
+	// One template field is walked in its index once that is complete;
+	// while the builder is at it, the order is sorted as other orders are.
+	walkable := len(o.Keys) == 0 || len(o.Keys) == 1 && !o.Keys[0].item && t.QueryIndex(o.Keys[0].Key).Complete()
+	if plan.root != nil {
 		n := len(t.BySeq)
 		most, tried := maxCandidates(n), 0
 		if walkable {
@@ -119,7 +121,7 @@ func walkPage(t *state.MDTemplate, o QueryOrder, match func(*state.MDInstance) b
 	if len(o.Keys) == 0 {
 		walkSeq(t.BySeq, after, o.desc, collect)
 	} else {
-		t.Index(o.Keys[0].Key).Walk(after, o.desc, collect)
+		t.QueryIndex(o.Keys[0].Key).Walk(after, o.desc, collect)
 	}
 	if !done {
 		return nil, false, false

@@ -163,7 +163,7 @@ func ExecuteMetadataQuery(s *state.Tx, scope string, key string, body QueryBody,
 	// Items in the trash (themselves or with a folder) are no results: they
 	// answer 404 everywhere but in the trash.
 	keep := func(in *state.MDInstance) bool { return s.Live(p, in.Item) && s.IsUnder(in.Item, ancestor) }
-	plan := PlanQuery(s, t, tree, params)
+	plan := PlanQuery(t, tree, params)
 	page, more := SelectPage(s, t, order, pred, plan, keep, after, limit)
 	entries := wire.RenderEach(page, func(in *state.MDInstance) any { return QueryEntry(s, in.Item, body.Fields, p) })
 	out := map[string]any{"entries": entries, "limit": limit}

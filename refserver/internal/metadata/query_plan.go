@@ -32,58 +32,39 @@ import (
 // A candidate set larger than half the template (maxCandidates) is not
 // worth reading: the plan is then a scan. The compiled predicate still
 // decides on every candidate: a plan only narrows, so a query answers
-// exactly what the scan answers, in the same order. Indexes are built on
-// first use (Template.Index) and kept in step with every change after
-// that.
+// exactly what the scan answers, in the same order. The indexes are the
+// state's: kept in step with every change, built in the background after
+// a start or a schema update (state/metadata_index_build.go); while one is
+// built, a read of it adds the instances it does not hold yet.
 
 // Plan is how a query finds the instances its predicate tests: a scan of
 // every instance of the template, or a candidate set read from indexes.
-// The set is read on demand (gather), up to a size the caller chooses.
+// The fields and parameters of its terms are resolved once, by PlanQuery;
+// the set is read on demand (gather), up to a size the caller chooses.
 type Plan struct {
-	pl   *planner
-	tree *mdquery.Node
-	scan bool // nothing in the query is indexable
+	t    *state.MDTemplate
+	root *planNode // nil: nothing in the query is indexable (a scan)
 }
 
-// String describes the plan as it is for a set of up to maxCandidates:
-// "scan", or the index reads it chose, e.g. `amount [10,20)`,
-// `status ="draft" | ="final"`, `customer ^"Acme"`,
-// `union(amount =5; customer ^"B")`.
-func (p *Plan) String() string {
-	if r, ok := p.resolveMax(); ok {
-		return r.desc
-	}
-	return "scan"
-}
-
-// Scan reports whether the plan reads every instance (no candidate set of
-// up to maxCandidates).
-func (p *Plan) Scan() bool {
-	_, ok := p.resolveMax()
-	return !ok
-}
-
-// Candidates is the number of instances the plan has the predicate test
-// (0 for a scan).
-func (p *Plan) Candidates() int {
-	r, _ := p.resolveMax()
-	return len(r.cands)
-}
-
-func (p *Plan) resolveMax() (resolved, bool) {
-	if p.scan {
-		return resolved{}, false
-	}
-	return p.pl.resolve(p.tree, maxCandidates(len(p.pl.t.BySeq)))
+// planNode is an indexable part of a query.
+type planNode struct {
+	kind string // "leaf", "and", "or"
+	// leaf: the field and its ranges; and: unused.
+	acc access
+	// and: the ranges of each field its indexable comparisons read,
+	// intersected per field.
+	fields []access
+	// and: its other indexable terms; or: every term.
+	kids []*planNode
 }
 
 // gather reads the candidate set, in creation order, if it has at most
 // limit instances.
 func (p *Plan) gather(limit int) ([]*state.MDInstance, bool) {
-	if p.scan {
+	if p.root == nil {
 		return nil, false
 	}
-	r, ok := p.pl.resolve(p.tree, limit)
+	r, ok := p.resolve(p.root, limit)
 	out := instances(r.cands)
 	putCands(r.cands)
 	return out, ok
@@ -116,17 +97,61 @@ func putCands(b []cand) {
 func maxCandidates(n int) int { return max(n/2, 64) }
 
 // PlanQuery chooses how the query tree (checked by CompileQuery) finds its
-// candidates among the instances of t; the field indexes it reads are
-// built when it first gathers them.
-func PlanQuery(s *state.Tx, t *state.MDTemplate, tree *mdquery.Node, params map[string]any) *Plan {
-	pl := &planner{s: s, t: t, params: params}
-	return &Plan{pl: pl, tree: tree, scan: tree == nil || !pl.indexable(tree)}
+// candidates among the instances of t.
+func PlanQuery(t *state.MDTemplate, tree *mdquery.Node, params map[string]any) *Plan {
+	p := &Plan{t: t}
+	if tree != nil {
+		p.root = (&planner{t: t, params: params}).plan(tree)
+	}
+	return p
 }
 
 type planner struct {
-	s      *state.Tx
 	t      *state.MDTemplate
 	params map[string]any
+}
+
+// plan is the indexable part of n, nil if none.
+func (pl *planner) plan(n *mdquery.Node) *planNode {
+	switch n.Kind {
+	case "and":
+		and := &planNode{kind: "and"}
+		for _, k := range n.Kids {
+			if a, ok := pl.leaf(k); ok {
+				i := slices.IndexFunc(and.fields, func(f access) bool { return f.field == a.field })
+				if i < 0 {
+					and.fields = append(and.fields, a)
+				} else {
+					and.fields[i].ranges = intersectAll(and.fields[i].ranges, a.ranges)
+				}
+			} else if kp := pl.plan(k); kp != nil {
+				and.kids = append(and.kids, kp)
+			}
+		}
+		if len(and.fields) == 0 && len(and.kids) == 0 {
+			return nil
+		}
+		for i := range and.fields {
+			and.fields[i].via.acc = &and.fields[i]
+		}
+		return and
+	case "or":
+		or := &planNode{kind: "or"}
+		for _, k := range n.Kids {
+			kp := pl.plan(k)
+			if kp == nil {
+				return nil
+			}
+			or.kids = append(or.kids, kp)
+		}
+		return or
+	}
+	if a, ok := pl.leaf(n); ok {
+		leaf := &planNode{kind: "leaf", acc: a}
+		leaf.acc.via.acc = &leaf.acc
+		return leaf
+	}
+	return nil
 }
 
 // bound is one end of a range of values.
@@ -147,12 +172,21 @@ type keyRange struct {
 type access struct {
 	field  string
 	ranges []keyRange
+	via    readVia // {this access}, set once the plan is made (sets point to it)
 }
 
 // resolved is a candidate set and how it was found.
 type resolved struct {
-	desc  string
 	cands []cand // creation order, no duplicates
+	// via is the index reads that found them: an access, or for a union
+	// its terms' (for tests, which describe plans).
+	via *readVia
+}
+
+// readVia is how a candidate set was read.
+type readVia struct {
+	acc   *access    // one field's ranges
+	union []*readVia // or: the union of these
 }
 
 // cand is a candidate with its creation (Seq), copied from the index so
@@ -173,26 +207,7 @@ func instances(cs []cand) []*state.MDInstance {
 
 // indexableType reports whether a template field type has values one
 // index orders (every value of one kind, compared by state.CmpVals).
-func indexableType(typ string) bool {
-	return sortableType(typ) || typ == state.FieldEnum
-}
-
-// indexable reports whether the planner can find candidates for n.
-func (pl *planner) indexable(n *mdquery.Node) bool {
-	switch n.Kind {
-	case "and":
-		return slices.ContainsFunc(n.Kids, pl.indexable)
-	case "or":
-		for _, k := range n.Kids {
-			if !pl.indexable(k) {
-				return false
-			}
-		}
-		return true
-	}
-	_, ok := pl.leaf(n)
-	return ok
-}
+func indexableType(typ string) bool { return state.IndexedType(typ) }
 
 // leaf is the index access of a predicate, if it has one.
 func (pl *planner) leaf(n *mdquery.Node) (access, bool) {
@@ -259,51 +274,33 @@ func (pl *planner) leaf(n *mdquery.Node) (access, bool) {
 	return a, true
 }
 
-// resolve finds the candidates of an indexable n, at most limit of them;
-// false when there would be more.
-func (pl *planner) resolve(n *mdquery.Node, limit int) (resolved, bool) {
-	switch n.Kind {
+// resolve finds the candidates of n, at most limit of them; false when
+// there would be more.
+func (p *Plan) resolve(n *planNode, limit int) (resolved, bool) {
+	switch n.kind {
 	case "and":
-		return pl.resolveAnd(n, limit)
+		return p.resolveAnd(n, limit)
 	case "or":
-		var parts []string
+		via := &readVia{}
 		all := getCands()
-		for _, k := range n.Kids {
-			r, ok := pl.resolve(k, limit-len(all))
+		for _, k := range n.kids {
+			r, ok := p.resolve(k, limit-len(all))
 			if !ok {
 				putCands(all)
 				return resolved{}, false
 			}
-			parts = append(parts, r.desc)
+			via.union = append(via.union, r.via)
 			all = append(all, r.cands...)
 			putCands(r.cands)
 		}
-		return resolved{desc: "union(" + strings.Join(parts, "; ") + ")", cands: bySeq(all)}, true
+		return resolved{cands: bySeq(all), via: via}, true
 	}
-	a, _ := pl.leaf(n)
-	return pl.read(a, limit)
+	return p.read(&n.acc, limit)
 }
 
-// resolveAnd intersects the ranges of each field the terms of n read and
-// takes the smallest candidate set among those fields' and the other
-// indexable terms'.
-func (pl *planner) resolveAnd(n *mdquery.Node, limit int) (resolved, bool) {
-	var fields []access
-	var others []*mdquery.Node
-	for _, k := range n.Kids {
-		a, ok := pl.leaf(k)
-		switch {
-		case ok:
-			i := slices.IndexFunc(fields, func(f access) bool { return f.field == a.field })
-			if i < 0 {
-				fields = append(fields, a)
-			} else {
-				fields[i].ranges = intersectAll(fields[i].ranges, a.ranges)
-			}
-		case pl.indexable(k):
-			others = append(others, k)
-		}
-	}
+// resolveAnd takes the smallest candidate set among the fields n's
+// comparisons read and its other indexable terms.
+func (p *Plan) resolveAnd(n *planNode, limit int) (resolved, bool) {
 	var best resolved
 	found := false
 	try := func(r resolved, ok bool) bool {
@@ -316,13 +313,13 @@ func (pl *planner) resolveAnd(n *mdquery.Node, limit int) (resolved, bool) {
 		}
 		return found && len(best.cands) == 0
 	}
-	for _, a := range fields {
-		if limit < 0 || try(pl.read(a, limit)) {
+	for i := range n.fields {
+		if limit < 0 || try(p.read(&n.fields[i], limit)) {
 			return best, found
 		}
 	}
-	for _, k := range others {
-		if limit < 0 || try(pl.resolve(k, limit)) {
+	for _, k := range n.kids {
+		if limit < 0 || try(p.resolve(k, limit)) {
 			return best, found
 		}
 	}
@@ -330,27 +327,33 @@ func (pl *planner) resolveAnd(n *mdquery.Node, limit int) (resolved, bool) {
 }
 
 // read reads the ranges of a from the field's index: at most limit
-// instances, in creation order; false when there are more.
-func (pl *planner) read(a access, limit int) (resolved, bool) {
-	parts := make([]string, len(a.ranges))
-	for i, r := range a.ranges {
-		parts[i] = r.String()
-	}
-	desc := a.field + " " + strings.Join(parts, " | ")
+// instances, in creation order; false when there are more. While the
+// index is being built (state.SortIndex.Complete), the instances it does
+// not hold yet are candidates too: the predicate tests them, as a scan
+// does.
+func (p *Plan) read(a *access, limit int) (resolved, bool) {
+	via := &a.via
 	if len(a.ranges) == 0 {
-		desc = a.field + " ∅"
-		return resolved{desc: desc}, true
+		return resolved{via: via}, true
 	}
-	idx := pl.t.Index(a.field)
+	idx := p.t.QueryIndex(a.field)
+	tail := p.t.Unbuilt(idx)
+	if len(tail) > limit {
+		return resolved{}, false
+	}
 	out := getCands()
 	for _, r := range a.ranges {
 		var ok bool
-		if out, ok = walkRange(idx, r, out, limit); !ok {
+		if out, ok = walkRange(idx, r, out, limit-len(tail)); !ok {
 			putCands(out)
 			return resolved{}, false
 		}
 	}
-	return resolved{desc: desc, cands: bySeq(out)}, true
+	out = bySeq(out)
+	for _, in := range tail { // newer than every instance in the index: the order holds
+		out = append(out, cand{in.Seq, in})
+	}
+	return resolved{cands: out, via: via}, true
 }
 
 // walkRange appends the instances in r of the index of field to out,
@@ -452,42 +455,4 @@ func tighter(a, b bound, dir int) bound {
 	}
 	a.incl = a.incl && b.incl
 	return a
-}
-
-// String renders a range: =v, ^"prefix", null, or an interval.
-func (r keyRange) String() string {
-	val := func(v state.MDVal) string {
-		if v.Kind == state.ValString {
-			return `"` + v.S + `"`
-		}
-		return v.S
-	}
-	switch {
-	case r.null:
-		return "null"
-	case r.lo.set && r.hi.set && r.lo.incl && r.hi.incl && state.CmpVals(r.lo.v, r.hi.v) == 0:
-		return "=" + val(r.lo.v)
-	case r.prefix != "" && !r.hi.set && r.lo.v.S == r.prefix:
-		return `^"` + r.prefix + `"`
-	}
-	var b strings.Builder
-	if r.lo.set && r.lo.incl {
-		b.WriteString("[" + val(r.lo.v))
-	} else if r.lo.set {
-		b.WriteString("(" + val(r.lo.v))
-	} else {
-		b.WriteString("(-∞")
-	}
-	b.WriteString(",")
-	if r.hi.set && r.hi.incl {
-		b.WriteString(val(r.hi.v) + "]")
-	} else if r.hi.set {
-		b.WriteString(val(r.hi.v) + ")")
-	} else {
-		b.WriteString("∞)")
-	}
-	if r.prefix != "" {
-		b.WriteString(` ^"` + r.prefix + `"`)
-	}
-	return b.String()
 }

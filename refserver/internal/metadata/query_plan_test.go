@@ -111,7 +111,7 @@ func TestPlanQuery(t *testing.T) {
 				if _, aerr := CompileQuery(tx, tree, tmpl, params); aerr != nil {
 					t.Fatal(aerr)
 				}
-				p := PlanQuery(tx, tmpl, tree, params)
+				p := PlanQuery(tmpl, tree, params)
 				if p.String() != c.plan || p.Candidates() != c.cands {
 					t.Fatalf("plan %s (%d candidates), want %s (%d)", p, p.Candidates(), c.plan, c.cands)
 				}
@@ -259,11 +259,52 @@ func TestPlanMatchesScan(t *testing.T) {
 		t.Fatal("paging does not end")
 		return nil
 	}
+	// change changes the instances: new values for some, some deleted,
+	// some created (on files that lost theirs, or new ones).
+	change := func(tx *state.Tx, tmpl *state.MDTemplate) {
+		for range 40 {
+			it := files[rng.IntN(len(files))]
+			in := tmpl.Instances[tx.Items.Ref(it)]
+			switch {
+			case in == nil:
+				if _, err := CreateInstance(tx, w.path(it, w.scope, "contract"), w.user, values()); err != nil {
+					t.Fatal(err)
+				}
+			case rng.IntN(4) == 0:
+				if _, err := DeleteInstance(tx, w.path(it, w.scope, "contract"), w.user); err != nil {
+					t.Fatal(err)
+				}
+			default:
+				vals, merr := TemplateValues(tmpl, values())
+				if merr != nil {
+					t.Fatal(merr)
+				}
+				SetValues(tx, in, vals)
+			}
+		}
+	}
 	planned, nonEmpty, queries := 0, 0, 0
+	w.st.StartMetadataIndexer() // ResetIndexes registers indexes for it
+	t.Cleanup(w.st.StopMetadataIndexer)
 	for round := range 8 {
 		w.st.Update(func(tx *state.Tx) {
 			tmpl := tx.Template(w.scope, "contract")
-			for range 250 {
+			partial := round%2 == 1
+			if partial {
+				// Indexes as the builder leaves them midway: some
+				// complete, one partly built, the others empty.
+				tx.ResetIndexes(tmpl)
+				for range rng.IntN(8) {
+					tx.BuildIndexStep(1 + rng.IntN(150))
+				}
+			} else {
+				for tx.BuildIndexStep(1 << 20) { // complete, whether the builder came by or not
+				}
+			}
+			for q := range 250 {
+				if partial && q == 125 {
+					change(tx, tmpl) // kept in step by partial indexes
+				}
 				params := map[string]any{}
 				tree := query(params, 3)
 				pred, aerr := CompileQuery(tx, tree, tmpl, params)
@@ -277,8 +318,8 @@ func TestPlanMatchesScan(t *testing.T) {
 				limit := []int{1, 2, 3, 7, 100}[rng.IntN(5)]
 				hidden := int64(rng.IntN(5) + 2)
 				keep := func(in *state.MDInstance) bool { return in.Seq%hidden != 0 } // as the trash and the ancestor do
-				plan := PlanQuery(tx, tmpl, tree, params)
-				want := run(tx, tmpl, o, pred, &Plan{scan: true}, keep, limit)
+				plan := PlanQuery(tmpl, tree, params)
+				want := run(tx, tmpl, o, pred, &Plan{t: tmpl}, keep, limit)
 				got := run(tx, tmpl, o, pred, plan, keep, limit)
 				if !slices.Equal(got, want) {
 					t.Fatalf("round %d, %s %v (order %v, limit %d): plan %s answers %v, the scan %v",
@@ -292,27 +333,8 @@ func TestPlanMatchesScan(t *testing.T) {
 					nonEmpty++
 				}
 			}
-			// Change the instances: new values for some, some deleted,
-			// some created (on files that lost theirs, or new ones).
-			for range 40 {
-				it := files[rng.IntN(len(files))]
-				in := tmpl.Instances[tx.Items.Ref(it)]
-				switch {
-				case in == nil:
-					if _, err := CreateInstance(tx, w.path(it, w.scope, "contract"), w.user, values()); err != nil {
-						t.Fatal(err)
-					}
-				case rng.IntN(4) == 0:
-					if _, err := DeleteInstance(tx, w.path(it, w.scope, "contract"), w.user); err != nil {
-						t.Fatal(err)
-					}
-				default:
-					vals, merr := TemplateValues(tmpl, values())
-					if merr != nil {
-						t.Fatal(merr)
-					}
-					SetValues(tx, in, vals)
-				}
+			if !partial {
+				change(tx, tmpl)
 			}
 			it := w.addFile(tx, "f9.pdf")
 			files = append(files, it)
@@ -370,4 +392,93 @@ func renderNode(n *mdquery.Node) string {
 		return n.Field + " IS NOT NULL"
 	}
 	return n.Field + " IS NULL"
+}
+
+// String describes the plan as it is for a set of up to maxCandidates:
+// "scan", or the index reads it chose, e.g. `amount [10,20)`,
+// `status ="draft" | ="final"`, `customer ^"Acme"`,
+// `union(amount =5; customer ^"B")`.
+func (p *Plan) String() string {
+	if r, ok := p.resolveMax(); ok {
+		return r.via.String()
+	}
+	return "scan"
+}
+
+// Scan reports whether the plan reads every instance (no candidate set of
+// up to maxCandidates).
+func (p *Plan) Scan() bool {
+	_, ok := p.resolveMax()
+	return !ok
+}
+
+// Candidates is the number of instances the plan has the predicate test
+// (0 for a scan).
+func (p *Plan) Candidates() int {
+	r, _ := p.resolveMax()
+	return len(r.cands)
+}
+
+func (p *Plan) resolveMax() (resolved, bool) {
+	if p.root == nil {
+		return resolved{}, false
+	}
+	return p.resolve(p.root, maxCandidates(len(p.t.BySeq)))
+}
+
+// String describes the index reads of a candidate set.
+func (v *readVia) String() string {
+	if v.acc == nil {
+		parts := make([]string, len(v.union))
+		for i, u := range v.union {
+			parts[i] = u.String()
+		}
+		return "union(" + strings.Join(parts, "; ") + ")"
+	}
+	if len(v.acc.ranges) == 0 {
+		return v.acc.field + " ∅"
+	}
+	parts := make([]string, len(v.acc.ranges))
+	for i, r := range v.acc.ranges {
+		parts[i] = r.String()
+	}
+	return v.acc.field + " " + strings.Join(parts, " | ")
+}
+
+// String renders a range: =v, ^"prefix", null, or an interval.
+func (r keyRange) String() string {
+	val := func(v state.MDVal) string {
+		if v.Kind == state.ValString {
+			return `"` + v.S + `"`
+		}
+		return v.S
+	}
+	switch {
+	case r.null:
+		return "null"
+	case r.lo.set && r.hi.set && r.lo.incl && r.hi.incl && state.CmpVals(r.lo.v, r.hi.v) == 0:
+		return "=" + val(r.lo.v)
+	case r.prefix != "" && !r.hi.set && r.lo.v.S == r.prefix:
+		return `^"` + r.prefix + `"`
+	}
+	var b strings.Builder
+	if r.lo.set && r.lo.incl {
+		b.WriteString("[" + val(r.lo.v))
+	} else if r.lo.set {
+		b.WriteString("(" + val(r.lo.v))
+	} else {
+		b.WriteString("(-∞")
+	}
+	b.WriteString(",")
+	if r.hi.set && r.hi.incl {
+		b.WriteString(val(r.hi.v) + "]")
+	} else if r.hi.set {
+		b.WriteString(val(r.hi.v) + ")")
+	} else {
+		b.WriteString("∞)")
+	}
+	if r.prefix != "" {
+		b.WriteString(` ^"` + r.prefix + `"`)
+	}
+	return b.String()
 }

@@ -355,6 +355,6 @@ func UpdateTemplate(s *state.Tx, scope string, templateKey string, ops []SchemaO
 			}
 		})
 	}
-	t.Sorted = nil // values or field keys may have changed: rebuilt on demand (a cache, not in the record)
+	s.ResetIndexes(t) // values or field keys may have changed (the indexes are a cache, not in the record)
 	return state.Reply{Status: wire.StatusOK, Body: t.Record()}, nil
 }

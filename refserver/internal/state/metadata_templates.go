@@ -126,6 +126,9 @@ func (s *Tx) AddTemplate(t *MDTemplate) {
 	s.Metadata.Templates[t.Scope+"."+t.Key] = t
 	s.Metadata.ByID.Put(t.ID, t)
 	s.SetTemplateOrder(append(s.Metadata.Order, t))
+	if s.mdx.isOn() {
+		t.registerIndexes(false) // empty and complete: instances are filed as they come
+	}
 }
 
 // nextMetadataSeq takes the next number of the creation counter of

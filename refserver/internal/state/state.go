@@ -132,6 +132,8 @@ type State struct {
 	closing atomic.Bool
 
 	indexer searchIndexer // keeps the search index up to date, off mu (search_indexer.go)
+
+	mdIndexer mdIndexer // builds the metadata query indexes in short turns (metadata_index_build.go)
 }
 
 // model is the state the lock guards. Only a transaction reaches it.
@@ -149,6 +151,8 @@ type model struct {
 	EventsOn bool          // events are recorded (not while the state is restored)
 	// kickIndexer wakes the search indexer (State.kickIndexer).
 	kickIndexer func()
+	// mdx is the metadata index builder (State.mdIndexer).
+	mdx *mdIndexer
 	// running is the transaction under way (State.run): the
 	// hooks the model keeps (the folder indexes' changed) act through it,
 	// so what they record leaves through its outbox.
@@ -232,6 +236,8 @@ func New(env *Env) *State {
 	}
 	(&Tx{ReadTx: ReadTx{&s.m}}).EmptySessions()
 	s.m.kickIndexer = s.kickIndexer
+	s.mdIndexer.st = s
+	s.m.mdx = &s.mdIndexer
 	s.indexer.ctx, s.indexer.cancel = context.WithCancel(context.Background())
 	return s
 }
