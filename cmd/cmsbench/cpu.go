@@ -34,9 +34,23 @@ import (
 // The server must not share the process: with -server the measure uses
 // that server, otherwise it starts a reference server in a process of its
 // own (this program again, with CMSBENCH_REFSERVER_DIR set). With
-// -cpuprofile and -suite cpu, the profile covers the first upload only, and
-// a summary of its top functions goes to standard error.
+// -cpuprofile and -suite cpu (or cpu_reader), the profile covers the first
+// upload only, and a summary of its top functions goes to standard error.
 func measureCPU(ctx context.Context, t *target, c config, i int, emit func(result) error) error {
+	return cpuRun(ctx, t, c, i, "upload_file_cpu", func(f *os.File) io.Reader { return f }, emit)
+}
+
+// measureCPUReader is measureCPU for the same file seen only as a reader
+// (upload_reader's source): the SDK streams it through its part buffers,
+// so no part goes out with sendfile, and every byte is copied into the
+// process and out again. The minimum stays the two hashes of one read.
+func measureCPUReader(ctx context.Context, t *target, c config, i int, emit func(result) error) error {
+	return cpuRun(ctx, t, c, i, "upload_reader_cpu", func(f *os.File) io.Reader { return onlyReader{f} }, emit)
+}
+
+// cpuRun is a cpu measure: name for its results, wrap for the source the
+// SDK reads.
+func cpuRun(ctx context.Context, t *target, c config, i int, name string, wrap func(*os.File) io.Reader, emit func(result) error) error {
 	path, err := sourceFile(c.size)
 	if err != nil {
 		return err
@@ -74,7 +88,7 @@ func measureCPU(ctx context.Context, t *target, c config, i int, emit func(resul
 		if err != nil {
 			return err
 		}
-		profile := c.cpuProfile != "" && c.suite == "cpu" && i == 0 && li == 0
+		profile := c.cpuProfile != "" && cpuSuite(c.suite) && i == 0 && li == 0
 		var file *cms.File
 		start := time.Now()
 		upload, err := cpuOf(func() error {
@@ -87,7 +101,7 @@ func measureCPU(ctx context.Context, t *target, c config, i int, emit func(resul
 			}
 			fname := fmt.Sprintf("bench-cpu-%d.bin", time.Now().UnixNano())
 			var err error
-			file, _, err = t.client.Uploads.UploadChunked(ctx, "0", fname, f, c.size, &cms.ChunkedUploadOptions{Concurrency: level})
+			file, _, err = t.client.Uploads.UploadChunked(ctx, "0", fname, wrap(f), c.size, &cms.ChunkedUploadOptions{Concurrency: level})
 			return err
 		})
 		elapsed := time.Since(start)
@@ -96,7 +110,7 @@ func measureCPU(ctx context.Context, t *target, c config, i int, emit func(resul
 			return err
 		}
 		removeFile(ctx, t, file.ID)
-		r := result{Name: "upload_file_cpu", Impl: "go-sdk", SizeBytes: c.size, PartSize: c.part, Concurrency: level,
+		r := result{Name: name, Impl: "go-sdk", SizeBytes: c.size, PartSize: c.part, Concurrency: level,
 			Seconds: elapsed.Seconds(), MBPerSecond: float64(c.size) / 1e6 / elapsed.Seconds()}
 		cpuFigures(&r, c.size, upload, minimum)
 		r.TransferCPUPerGiB = perGiB(transfer.total(), c.size)
@@ -112,6 +126,10 @@ func measureCPU(ctx context.Context, t *target, c config, i int, emit func(resul
 	}
 	return nil
 }
+
+// cpuSuite reports whether suite is one cpu measure alone, which then
+// profiles its first upload itself (-cpuprofile).
+func cpuSuite(suite string) bool { return suite == "cpu" || suite == "cpu_reader" }
 
 // cpuTimes is CPU time of the process: user and system.
 type cpuTimes struct{ user, sys time.Duration }

@@ -17,12 +17,13 @@
 // next to raw net/http on the same server, and the peak RSS of a 1 GiB
 // upload from a reader. -suite accepts a comma-separated list of measures
 // too (upload_file, upload_reader, ceiling_upload, ceiling_reader, download, download_sha1,
-// list, burst, memory, cpu).
+// list, burst, memory, cpu, cpu_reader).
 //
 // The cpu measure (-suite cpu) reports the client process's CPU per GiB of
 // a chunked upload from a file beside the two-hash minimum measured in the
-// same run, and their ratio; with -cpuprofile it profiles the upload and
-// prints its top functions to standard error.
+// same run, and their ratio; cpu_reader does the same for the file seen
+// only as a reader. With -cpuprofile either profiles the upload and prints
+// its top functions to standard error.
 //
 // With -server FILE the measures run against a server started elsewhere
 // (the JSON line cmd/refserver prints, saved to FILE); without it an
@@ -160,7 +161,7 @@ func parseArgs(args []string) (config, error) {
 	fs.BoolVar(&c.readAhead, "read-ahead", true, "let the SDK's listing fetch one page ahead")
 	fs.BoolVar(&c.ceilingFsync, "ceiling-fsync", false, "make the ceiling's receiver sync each part's data before answering, as a persisted reference server (-data) does; scripts/bench.sh sets it")
 	fs.StringVar(&c.summarize, "summarize", "", "print the medians of a JSON-lines results file as a Markdown table and exit")
-	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a CPU profile of the measures (with -suite cpu: of its first upload) to this file, and print its top functions")
+	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a CPU profile of the measures (with -suite cpu or cpu_reader: of its first upload) to this file, and print its top functions")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -281,7 +282,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	defer cleanup()
-	if c.cpuProfile != "" && c.suite != "cpu" { // the cpu measure profiles its first upload itself
+	if c.cpuProfile != "" && !cpuSuite(c.suite) { // the cpu measure profiles its first upload itself
 		stop, err := startProfile(c.cpuProfile)
 		if err != nil {
 			return err
@@ -337,6 +338,7 @@ func init() {
 		"burst":          measureBurst,
 		"memory":         measureMemory,
 		"cpu":            measureCPU,
+		"cpu_reader":     measureCPUReader,
 	}
 }
 

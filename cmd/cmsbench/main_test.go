@@ -164,3 +164,17 @@ func TestCPUSuiteSmoke(t *testing.T) {
 	require.NoError(t, err)
 	assert.Positive(t, st.Size())
 }
+
+// TestCPUReaderSuiteSmoke runs the cpu measure of a reader source on a tiny
+// file: its results carry their own name and every figure.
+func TestCPUReaderSuiteSmoke(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir()) // the source file
+	var out bytes.Buffer
+	require.NoError(t, run(context.Background(), []string{"-suite", "cpu_reader", "-size", "4MiB", "-part", "1MiB", "-concurrency", "2"}, &out))
+	rs, err := readResults(bytes.NewReader(out.Bytes()))
+	require.NoError(t, err)
+	require.Len(t, rs, 1)
+	assert.Equal(t, "upload_reader_cpu", rs[0].Name)
+	assert.Positive(t, rs[0].MinCPUPerGiB)
+	assert.Positive(t, rs[0].CPUPerGiB)
+}
