@@ -154,10 +154,9 @@ type uploadTarget struct {
 // several calls: the *Response is the commit's. If r is an io.ReaderAt,
 // parts are read from it in place (a regular *os.File on Linux is sent with
 // sendfile); otherwise r is read once, in order, through at most
-// Concurrency+1 part buffers. Either way the whole-file SHA1 is computed
-// in one sequential pass; each part's SHA1 is computed in the same pass
-// for an io.ReaderAt, by the worker that sends it otherwise. Parts and the commit are
-// retried on transient faults; a commit whose answer was lost and whose
+// Concurrency+1 part buffers. Either way the whole-file SHA1 and each
+// part's SHA1 are computed in one sequential pass over the source. Parts
+// and the commit are retried on transient faults; a commit whose answer was lost and whose
 // repeat finds the session consumed resolves to the file it created. Every
 // failure is an *UploadError, which says whether the session was kept for
 // Resume (see UploadError for the rule). size must be at least the
@@ -274,8 +273,7 @@ func checkChunkedArgs(ctx context.Context, r io.Reader, size int64, opts *Chunke
 // partJob is one part handed from the producer to a worker.
 type partJob struct {
 	offset, size int64
-	sum          []byte        // the part's SHA1; nil: the worker computes it with hash
-	hash         func() []byte // hashes the part in its buffer
+	sum          []byte // the part's SHA1, computed by the producer
 	body         *transport.Body
 	release      func() // returns the part buffer to the pool
 }
@@ -334,11 +332,9 @@ func (s *UploadsService) fail(ctx context.Context, sess *UploadSession, abort bo
 }
 
 // sendParts runs the producer (this goroutine: reads the source once, in
-// offset order, and feeds the whole-file SHA1, the only sequential step;
-// for an io.ReaderAt source it hashes each part from the same blocks too)
-// and Concurrency workers (each PUTs a part, hashing it first if the
-// producer did not). It returns the whole-file SHA1 once
-// every part is stored.
+// offset order, and writes each block to the whole-file SHA1 and to its
+// part's, the only sequential step) and Concurrency workers (each PUTs a
+// part). It returns the whole-file SHA1 once every part is stored.
 func (run *uploadRun) sendParts(ctx context.Context, r io.Reader) ([]byte, error) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -377,17 +373,12 @@ func (run *uploadRun) sendParts(ctx context.Context, r io.Reader) ([]byte, error
 	return fileHash.Sum(nil), nil
 }
 
-// send hashes one part unless its producer did, PUTs it (the transport
-// retries it on its own) and records it.
+// send PUTs one part (the transport retries it on its own) and records it.
 func (run *uploadRun) send(ctx context.Context, job partJob) error {
 	if err := ctx.Err(); err != nil {
 		return context.Cause(ctx)
 	}
-	sum := job.sum
-	if sum == nil {
-		sum = job.hash()
-	}
-	p, _, err := run.s.putPart(ctx, run.sess, job.body, PartRange{Offset: job.offset, Size: job.size, FileSize: run.size}, sum)
+	p, _, err := run.s.putPart(ctx, run.sess, job.body, PartRange{Offset: job.offset, Size: job.size, FileSize: run.size}, job.sum)
 	if err != nil {
 		return fmt.Errorf("part at offset %d: %w", job.offset, err)
 	}

@@ -27,18 +27,20 @@ func newCeilingTestServer(t *testing.T) (*httptest.Server, string) {
 }
 
 // TestCeilingUploadLandsTheFile uploads a file through the ceiling's
-// client, whose workers send parts out of order at concurrency 3, and
-// checks the receiver's copy and that its whole-file hash worker agreed
-// with the client's digest at the commit.
+// clients (the file's and the reader's), whose workers send parts out of
+// order at concurrency 3, and checks the receiver's copy and that its
+// whole-file hash worker agreed with the client's digest at the commit.
 func TestCeilingUploadLandsTheFile(t *testing.T) {
 	src := filepath.Join(t.TempDir(), "src")
 	content := bytes.Repeat([]byte("0123456789abcdef"), 70_001) // parts of 64 KiB, the last one short
 	require.NoError(t, os.WriteFile(src, content, 0o600))
-	srv, dst := newCeilingTestServer(t)
-	require.NoError(t, ceilingUpload(context.Background(), srv.URL, src, int64(len(content)), 64<<10, 3))
-	got, err := os.ReadFile(dst)
-	require.NoError(t, err)
-	assert.Equal(t, content, got)
+	for name, upload := range map[string]ceilingUploader{"file": ceilingUpload, "reader": ceilingReaderUpload} {
+		srv, dst := newCeilingTestServer(t)
+		require.NoError(t, upload(context.Background(), srv.URL, src, int64(len(content)), 64<<10, 3), name)
+		got, err := os.ReadFile(dst)
+		require.NoError(t, err)
+		assert.Equal(t, content, got, name)
+	}
 }
 
 // TestCeilingCommitChecksTheWholeDigest: parts landed out of order are
@@ -53,7 +55,8 @@ func TestCeilingCommitChecksTheWholeDigest(t *testing.T) {
 		off int64
 		buf []byte
 	}{{1000, b}, {0, a}} { // the second part first: no worker until the first lands
-		require.NoError(t, ceilingBufferPart(ctx, hc, srv.URL, p.off, p.buf))
+		sum := sha1.Sum(p.buf)
+		require.NoError(t, putCeilingPart(ctx, hc, srv.URL, p.off, int64(len(p.buf)), bytes.NewReader(p.buf), sum[:]))
 	}
 	assert.Error(t, ceilingCommit(ctx, hc, srv.URL, make([]byte, sha1.Size)))
 	whole := sha1.Sum(append(append([]byte{}, a...), b...))
