@@ -103,6 +103,10 @@ func TestUploaderReadsNoCommentsOrContent(t *testing.T) {
 		{"walrus", "comments", []string{}, []string{"plan.txt"}},
 		{"walrus OR plan", "", []string{"plan.txt"}, []string{"plan.txt"}},
 		{"plan", "name", []string{"plan.txt"}, []string{"plan.txt"}},
+		// NOT is matched in the same fields: the uploader's query cannot
+		// tell the content by an item left out.
+		{"plan AND NOT zebra", "", []string{"plan.txt"}, []string{}},
+		{"plan AND NOT walrus", "", []string{"plan.txt"}, []string{}},
 	} {
 		v := q("query", c.query)
 		if c.types != "" {

@@ -75,7 +75,7 @@ func (s *State) SearchAt(mark uint64, p *Principal, q *SearchRequest, fn func(tx
 		if named := q.Mask &^ (FieldContent | FieldComments); !p.SeesAll() && named != q.Mask {
 			h.named = x.evalFor(q.Query, named, nil)
 		}
-		if q.MD == nil && len(h.all) > searchChunk {
+		if q.MD == nil && h.candidates() > searchChunk {
 			s.checkInChunks(p, q, h)
 		}
 	}
@@ -86,10 +86,8 @@ func (s *State) SearchAt(mark uint64, p *Principal, q *SearchRequest, fn func(tx
 // transaction, and keeps the first of those kept in h.first. An
 // ancestor's error is left for SearchTx to answer.
 func (s *State) checkInChunks(p *Principal, q *SearchRequest, h *SearchHits) {
-	hits := make([]scored, 0, len(h.all))
-	for it, sc := range h.all {
-		hits = append(hits, scored{it, sc})
-	}
+	hits := make([]scored, 0, h.candidates())
+	h.each(func(it *Item) { hits = append(hits, scored{it, 0}) })
 	first := newFirstK(int(min(q.Page.Offset+q.Page.Limit+searchSlack, int64(len(hits)))), q.order)
 	for i := 0; i < len(hits); i += searchChunk {
 		failed := false
@@ -231,12 +229,39 @@ func (s *ReadTx) searchHits(p *Principal, h *SearchHits) map[*Item]int {
 		return h.all // nothing changed since the index caught up
 	}
 	out := make(map[*Item]int, len(h.all))
-	for it := range h.all {
+	h.each(func(it *Item) {
 		if sc, ok := s.searchHit(p, h, it); ok {
 			out[it] = sc
 		}
-	}
+	})
 	return out
+}
+
+// each calls fn with every item the query may match: those it matches in
+// every field and, for a caller who may not preview every item, those it
+// matches in the name, description and tags only (a NOT of a word found
+// in the content keeps an item there: left out, the item would tell its
+// content to who may not preview it).
+func (h *SearchHits) each(fn func(it *Item)) {
+	for it := range h.all {
+		fn(it)
+	}
+	for it := range h.named {
+		if _, in := h.all[it]; !in {
+			fn(it)
+		}
+	}
+}
+
+// candidates is how many items each gives.
+func (h *SearchHits) candidates() int {
+	n := len(h.all)
+	for it := range h.named {
+		if _, in := h.all[it]; !in {
+			n++
+		}
+	}
+	return n
 }
 
 // searchHit reports whether p's query may match a hit, it, as the index
