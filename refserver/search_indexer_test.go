@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net/http"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -182,4 +184,63 @@ func TestSearchReadsItsWritesConcurrently(t *testing.T) {
 	names, _ := e.search(tok, q("query", "text", "limit", "100"))
 	require.Len(t, names, 45)
 	require.True(t, strings.HasSuffix(names[0], ".txt"))
+}
+
+// TestSearchByStampsAnswersAsTheWalk: the admin's search ranked by the
+// index's stamps (state.rankByStamps: no filter but trash_content) answers
+// every page, order and trash mode as the walk of every hit does (the same
+// search with ancestor_folder_ids=0, which keeps every item but is ranked
+// by the walk), through random uploads, renames, moves, trashes, restores,
+// purges and clock steps (ties of a second among them), with and without
+// an index delay (changes queued and not indexed).
+func TestSearchByStampsAnswersAsTheWalk(t *testing.T) {
+	for _, delay := range []time.Duration{0, 2 * time.Second} {
+		t.Run(delay.String(), func(t *testing.T) {
+			e := newEnv(t, Options{SearchIndexDelay: delay})
+			tok := e.s.AdminToken()
+			rng := rand.New(rand.NewPCG(3, uint64(delay)))
+			words := []string{"alpha", "beta", "gamma", "delta"}
+			name := func() string {
+				return fmt.Sprintf("%s %s-%d.txt", words[rng.IntN(len(words))], words[rng.IntN(len(words))], rng.IntN(1000))
+			}
+			folders := []string{"0"}
+			var files []string
+			check := func() {
+				t.Helper()
+				for _, query := range []string{"alpha", "bet", `"alpha beta"`, "gamma OR delta", "alpha AND NOT beta"} {
+					for _, extra := range [][]string{{}, {"sort", "modified_at"}, {"sort", "modified_at", "direction", "ASC"},
+						{"trash_content", "trashed_only"}, {"trash_content", "all_items"}, {"offset", "3", "limit", "4"}, {"limit", "1"}} {
+						v := q(append([]string{"query", query}, extra...)...)
+						_, fast := e.search(tok, v)
+						v.Set("ancestor_folder_ids", "0")
+						_, walk := e.search(tok, v)
+						require.Equal(t, walk["total_count"], fast["total_count"], "%s", v.Encode())
+						require.Equal(t, entryIDs(walk["entries"].([]any)), entryIDs(fast["entries"].([]any)), "%s", v.Encode())
+					}
+				}
+			}
+			for step := range 300 {
+				parent := folders[rng.IntN(len(folders))]
+				switch op := rng.IntN(10); {
+				case op < 1:
+					folders = append(folders, e.createFolder(tok, parent, name())["id"].(string))
+				case op < 4 || len(files) == 0:
+					files = append(files, e.uploadFile(tok, parent, name(), []byte(words[rng.IntN(len(words))]))["id"].(string))
+				case op < 5:
+					e.doJSON("PUT", e.api("/files/"+files[rng.IntN(len(files))]), tok, map[string]any{"name": name(), "parent": map[string]any{"id": parent}}, nil)
+				case op < 6:
+					e.do("DELETE", e.api("/files/"+files[rng.IntN(len(files))]), tok, nil, nil)
+				case op < 7:
+					e.doJSON("POST", e.api("/files/"+files[rng.IntN(len(files))]), tok, map[string]any{}, nil)
+				case op < 8 && rng.IntN(4) == 0:
+					e.do("DELETE", e.api("/files/"+files[rng.IntN(len(files))]+"/trash"), tok, nil, nil)
+				default:
+					e.clock.Advance(time.Duration(rng.IntN(3)) * time.Second)
+				}
+				if step%30 == 29 {
+					check()
+				}
+			}
+		})
+	}
 }

@@ -267,7 +267,7 @@ func (c mdCondition) matches(in *MDInstance) bool {
 // MatchMDFilter keeps the hits whose instance of the filter's template
 // meets every condition; with no hits (no query), every such instance's
 // item, scored 0.
-func (s *Tx) MatchMDFilter(f *searchMDFilter, hits map[*Item]int) map[*Item]int {
+func (s *Tx) MatchMDFilter(f *searchMDFilter, hits map[*Item]Hit) map[*Item]Hit {
 	keep := func(in *MDInstance) bool {
 		for _, c := range f.fields {
 			if !c.matches(in) {
@@ -276,11 +276,11 @@ func (s *Tx) MatchMDFilter(f *searchMDFilter, hits map[*Item]int) map[*Item]int 
 		}
 		return true
 	}
-	out := map[*Item]int{}
+	out := map[*Item]Hit{}
 	if hits == nil {
 		for _, in := range f.tmpl.Instances {
 			if keep(in) {
-				out[in.Item] = 0
+				out[in.Item] = Hit{}
 			}
 		}
 		return out

@@ -5,9 +5,16 @@ import (
 	"strings"
 )
 
+// Hit is an item a query matches: its relevance, and its stamp as the
+// index holds it.
+type Hit struct {
+	Score int
+	stamp ItemStamp
+}
+
 // Eval returns the items a query node matches in the fields of
 // mask, with their relevance, as the index holds them now.
-func (x *searchIndex) Eval(n *SearchNode, mask SearchField) map[*Item]int {
+func (x *searchIndex) Eval(n *SearchNode, mask SearchField) map[*Item]Hit {
 	return x.EvalFor(n, mask, nil)
 }
 
@@ -18,14 +25,14 @@ type FieldGate func(*Item) SearchField
 
 // EvalFor is Eval where gate limits, item by item, the fields a word may
 // be matched in.
-func (x *searchIndex) EvalFor(n *SearchNode, mask SearchField, gate FieldGate) map[*Item]int {
+func (x *searchIndex) EvalFor(n *SearchNode, mask SearchField, gate FieldGate) map[*Item]Hit {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	return x.evalFor(n, mask, gate)
 }
 
 // evalFor is EvalFor once mu is locked for reading.
-func (x *searchIndex) evalFor(n *SearchNode, mask SearchField, gate FieldGate) map[*Item]int {
+func (x *searchIndex) evalFor(n *SearchNode, mask SearchField, gate FieldGate) map[*Item]Hit {
 	switch n.Op {
 	case OpWords:
 		if n.Prefix && len(n.Words) == 1 {
@@ -35,16 +42,16 @@ func (x *searchIndex) evalFor(n *SearchNode, mask SearchField, gate FieldGate) m
 	case OpNot:
 		return x.except(x.evalFor(n.Kids[0], mask, gate))
 	case OpOr:
-		out := map[*Item]int{}
+		out := map[*Item]Hit{}
 		for _, k := range n.Kids {
-			for it, sc := range x.evalFor(k, mask, gate) {
-				out[it] += sc
+			for it, h := range x.evalFor(k, mask, gate) {
+				out[it] = Hit{out[it].Score + h.Score, h.stamp}
 			}
 		}
 		return out
 	}
 	// OpAnd: intersect the positive kids, then drop what the others match.
-	var out map[*Item]int
+	var out map[*Item]Hit
 	var excluded []*SearchNode
 	for _, k := range n.Kids {
 		if k.Op == OpNot {
@@ -56,9 +63,9 @@ func (x *searchIndex) evalFor(n *SearchNode, mask SearchField, gate FieldGate) m
 			out = m
 			continue
 		}
-		for it, sc := range out {
+		for it, h := range out {
 			if o, ok := m[it]; ok {
-				out[it] = sc + o
+				out[it] = Hit{h.Score + o.Score, h.stamp}
 			} else {
 				delete(out, it)
 			}
@@ -76,11 +83,11 @@ func (x *searchIndex) evalFor(n *SearchNode, mask SearchField, gate FieldGate) m
 }
 
 // except is every indexed item not in m.
-func (x *searchIndex) except(m map[*Item]int) map[*Item]int {
-	out := make(map[*Item]int, len(x.Docs))
-	for it := range x.Docs {
+func (x *searchIndex) except(m map[*Item]Hit) map[*Item]Hit {
+	out := make(map[*Item]Hit, len(x.Docs))
+	for it, d := range x.Docs {
 		if _, in := m[it]; !in {
-			out[it] = 0
+			out[it] = Hit{0, d.Stamp}
 		}
 	}
 	return out
@@ -88,16 +95,16 @@ func (x *searchIndex) except(m map[*Item]int) map[*Item]int {
 
 // words matches one word, or a phrase: its words consecutively within one
 // field of mask.
-func (x *searchIndex) words(words []string, mask SearchField, gate FieldGate) map[*Item]int {
+func (x *searchIndex) words(words []string, mask SearchField, gate FieldGate) map[*Item]Hit {
 	rarest := words[0]
 	for _, w := range words[1:] {
 		if len(x.Postings[w]) < len(x.Postings[rarest]) {
 			rarest = w
 		}
 	}
-	out := map[*Item]int{}
-	for it, f := range x.Postings[rarest] {
-		f &= mask
+	out := make(map[*Item]Hit, len(x.Postings[rarest]))
+	for it, post := range x.Postings[rarest] {
+		f := post.Fields() & mask
 		if gate != nil && f != 0 {
 			f &= gate(it)
 		}
@@ -113,7 +120,7 @@ func (x *searchIndex) words(words []string, mask SearchField, gate FieldGate) ma
 				continue
 			}
 		}
-		out[it] = fieldWeight(f) * len(words)
+		out[it] = Hit{fieldWeight(f) * len(words), post.stamp()}
 	}
 	return out
 }
@@ -121,11 +128,16 @@ func (x *searchIndex) words(words []string, mask SearchField, gate FieldGate) ma
 // prefixed matches the words that begin with prefix (the word itself
 // among them): each item scores as for its best word, a word it only
 // begins one less than the word itself (at least 1).
-func (x *searchIndex) prefixed(prefix string, mask SearchField, gate FieldGate) map[*Item]int {
-	out := map[*Item]int{}
-	for _, w := range x.wordsWithPrefix(prefix) {
-		for it, f := range x.Postings[w] {
-			f &= mask
+func (x *searchIndex) prefixed(prefix string, mask SearchField, gate FieldGate) map[*Item]Hit {
+	words := x.wordsWithPrefix(prefix)
+	size := 0
+	for _, w := range words {
+		size = max(size, len(x.Postings[w]))
+	}
+	out := make(map[*Item]Hit, size)
+	for _, w := range words {
+		for it, post := range x.Postings[w] {
+			f := post.Fields() & mask
 			if gate != nil && f != 0 {
 				f &= gate(it)
 			}
@@ -136,7 +148,9 @@ func (x *searchIndex) prefixed(prefix string, mask SearchField, gate FieldGate) 
 			if w != prefix {
 				sc = max(1, sc-1)
 			}
-			out[it] = max(out[it], sc)
+			if h, ok := out[it]; !ok || sc > h.Score {
+				out[it] = Hit{sc, post.stamp()}
+			}
 		}
 	}
 	return out

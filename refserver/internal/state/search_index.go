@@ -101,7 +101,7 @@ type searchIndex struct {
 	// mu guards Postings, Docs and vocabStale: the indexer writes them
 	// (apply), a search reads them (State.SearchAt).
 	mu       sync.RWMutex
-	Postings map[string]map[*Item]SearchField
+	Postings map[string]map[*Item]Posting
 	Docs     map[*Item]*SearchDoc
 	// vocabStale says vocab lacks a word of Postings or holds one no
 	// longer there. Written while mu is locked for writing, or locked
@@ -126,6 +126,7 @@ type searchIndex struct {
 type SearchDoc struct {
 	Words map[string]SearchField // every word and the fields it is in
 	Pairs map[uint64]SearchField // adjacent word pairs and their fields
+	Stamp ItemStamp              // the item's trash and modified_at when indexed
 
 	// The content's words and pairs, kept to be reused while the current
 	// version stays the same (a rename does not read the content again).
@@ -138,7 +139,7 @@ type SearchDoc struct {
 func NewSearchIndex() *searchIndex {
 	return &searchIndex{
 		seed:     maphash.MakeSeed(),
-		Postings: make(map[string]map[*Item]SearchField),
+		Postings: make(map[string]map[*Item]Posting),
 		Docs:     make(map[*Item]*SearchDoc),
 		queue:    searchQueue{latest: make(map[*Item]uint64)},
 
@@ -183,6 +184,49 @@ func (x *searchIndex) changed(it *Item) {
 	}
 }
 
+// Posting is what the index holds of an item under one of its words: the
+// fields the word is in (its low 8 bits) and the item's stamp (ItemStamp),
+// so that a search orders and counts its hits without reading each item
+// (search_rank.go). It takes a map slot of the same size as a SearchField
+// alone would (a pointer key pads its value to 8 bytes).
+type Posting uint64
+
+// Fields is the fields the word is in.
+func (p Posting) Fields() SearchField { return SearchField(p & 0xff) }
+
+// stamp is the item's stamp.
+func (p Posting) stamp() ItemStamp { return ItemStamp(p &^ 0xff) }
+
+// ItemStamp is what a search orders and filters an item by, as the item was
+// when indexed: whether it was in the trash (bit 8) and the second of its
+// modified_at (bits 16 on, offset so as to order as the times do; times
+// beyond about ±4 million years are clamped, which keeps the order, not
+// strictly). An item the queue holds no change of is as its stamp says,
+// as every change of its trash or modified_at reaches the queue.
+type ItemStamp uint64
+
+const (
+	stampTrashed  ItemStamp = 1 << 8
+	stampSecShift           = 16
+	stampSecBias            = 1 << 46 // half the seconds' range
+)
+
+// stampOf is it's stamp now.
+func stampOf(it *Item) ItemStamp {
+	var st ItemStamp
+	if it.Trashed() {
+		st |= stampTrashed
+	}
+	sec := min(max(it.ModifiedAt.Unix()+stampSecBias, 0), 1<<(64-stampSecShift)-1)
+	return st | ItemStamp(sec)<<stampSecShift
+}
+
+// trashed reports whether the item was in the trash.
+func (st ItemStamp) trashed() bool { return st&stampTrashed != 0 }
+
+// sec is the item's modified_at's second, biased: greater is later.
+func (st ItemStamp) sec() uint64 { return uint64(st >> stampSecShift) }
+
 // PairKey is the key of two adjacent words.
 func (x *searchIndex) PairKey(a, b string) uint64 {
 	var h maphash.Hash
@@ -221,11 +265,12 @@ type searchTexts struct {
 	name, description string
 	tags, comments    []string
 	blobID            string // the current version's content, for a text file ("": none to index)
+	stamp             ItemStamp
 }
 
 // textsOf copies the texts of it that the index reads.
 func (s *ReadTx) textsOf(it *Item) searchTexts {
-	t := searchTexts{name: it.Name, description: it.Description, tags: slices.Clone(it.Tags), comments: s.commentTexts(it)}
+	t := searchTexts{name: it.Name, description: it.Description, tags: slices.Clone(it.Tags), comments: s.commentTexts(it), stamp: stampOf(it)}
 	if it.Typ == "file" && textExtensions[fileExtension(it.Name)] {
 		t.blobID = it.Current().Blob.ID
 	}
@@ -236,7 +281,7 @@ func (s *ReadTx) textsOf(it *Item) searchTexts {
 // holds of it (nil: nothing), whose content words are reused while the
 // content stays the same; content reads a blob's words otherwise.
 func (x *searchIndex) newDoc(t *searchTexts, old *SearchDoc, content func(blobID string) (map[string]struct{}, map[uint64]struct{}, error)) (*SearchDoc, error) {
-	d := &SearchDoc{Words: make(map[string]SearchField), Pairs: make(map[uint64]SearchField)}
+	d := &SearchDoc{Words: make(map[string]SearchField), Pairs: make(map[uint64]SearchField), Stamp: t.stamp}
 	add := func(f SearchField, text string) {
 		words := SearchWords(text)
 		for i, w := range words {
@@ -287,11 +332,11 @@ func (x *searchIndex) put(it *Item, d *SearchDoc) {
 	for w, f := range d.Words {
 		p := x.Postings[w]
 		if p == nil {
-			p = make(map[*Item]SearchField)
+			p = make(map[*Item]Posting)
 			x.Postings[w] = p
 			x.vocabStale = true
 		}
-		p[it] = f
+		p[it] = Posting(d.Stamp) | Posting(f)
 	}
 	x.Docs[it] = d
 }

@@ -23,14 +23,14 @@ type scored struct {
 type SearchHits struct {
 	x     *searchIndex
 	mark  uint64
-	all   map[*Item]int
-	named map[*Item]int // nil: the caller may preview everything, or the mask has no content
+	all   map[*Item]Hit
+	named map[*Item]Hit // nil: the caller may preview everything, or the mask has no content
 
 	// A search with more hits than searchChunk checks them in
 	// transactions of searchChunk (State.checkInChunks): first holds the
 	// first of those kept (its page and those before, and searchSlack
 	// more), total how many were kept.
-	first *firstK
+	first *firstK[scored]
 	total int64
 }
 
@@ -159,24 +159,28 @@ func (s *Tx) SearchTx(p *Principal, q *SearchRequest, h *SearchHits) (Reply, *wi
 	}
 	var list []scored
 	var total int64
+	ranked := false
 	if h.first != nil {
 		list, total = s.recheck(p, q, h, ancestors)
-	} else {
-		var hits map[*Item]int
+	} else if q.Query != nil {
+		list, total, ranked = s.rankByStamps(p, q, h)
+	}
+	if h.first == nil && !ranked {
+		var hits map[*Item]Hit
 		if q.Query != nil {
 			hits = s.searchHits(p, h)
 		} else if q.HasQuery {
-			hits = map[*Item]int{} // only punctuation or operators: nothing to match
+			hits = map[*Item]Hit{} // only punctuation or operators: nothing to match
 		}
 		if q.MD != nil {
 			hits = s.MatchMDFilter(q.MD, hits)
 		}
 		// Only the page and those before it are ordered (firstK), not every hit.
 		first := newFirstK(int(min(q.Page.Offset+q.Page.Limit, int64(len(hits)))), q.order)
-		for it, sc := range hits {
+		for it, hit := range hits {
 			if s.SearchKeeps(p, q, it, ancestors) {
 				total++
-				first.add(scored{it, sc})
+				first.add(scored{it, hit.Score})
 			}
 		}
 		list = first.sorted()
@@ -221,17 +225,17 @@ func (s *Tx) recheck(p *Principal, q *SearchRequest, h *SearchHits, ancestors ma
 
 // searchHits keeps the hits p's query may match and the index holds as
 // they are, with their relevance (searchHit).
-func (s *ReadTx) searchHits(p *Principal, h *SearchHits) map[*Item]int {
+func (s *ReadTx) searchHits(p *Principal, h *SearchHits) map[*Item]Hit {
 	q := &h.x.queue
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if len(q.latest) == 0 && h.named == nil {
 		return h.all // nothing changed since the index caught up
 	}
-	out := make(map[*Item]int, len(h.all))
+	out := make(map[*Item]Hit, len(h.all))
 	h.each(func(it *Item) {
 		if sc, ok := s.searchHit(p, h, it); ok {
-			out[it] = sc
+			out[it] = Hit{Score: sc}
 		}
 	})
 	return out
@@ -278,27 +282,27 @@ func (s *ReadTx) searchHit(p *Principal, h *SearchHits, it *Item) (int, bool) {
 		return 0, false
 	}
 	if h.named != nil && !s.Can(p, it, ActPreview) {
-		sc, ok := h.named[it]
-		return sc, ok
+		hit, ok := h.named[it]
+		return hit.Score, ok
 	}
-	sc, ok := h.all[it]
-	return sc, ok
+	hit, ok := h.all[it]
+	return hit.Score, ok
 }
 
 // firstK keeps the first k values in an order, of those it is given, in
 // a heap whose top is the last of them.
-type firstK struct {
+type firstK[T any] struct {
 	k     int
-	s     []scored
-	order func(a, b scored) int
+	s     []T
+	order func(a, b T) int
 }
 
-func newFirstK(k int, order func(a, b scored) int) *firstK {
-	return &firstK{k: k, s: make([]scored, 0, k), order: order}
+func newFirstK[T any](k int, order func(a, b T) int) *firstK[T] {
+	return &firstK[T]{k: k, s: make([]T, 0, k), order: order}
 }
 
 // add keeps v if it is among the first k so far.
-func (f *firstK) add(v scored) {
+func (f *firstK[T]) add(v T) {
 	switch {
 	case len(f.s) < f.k:
 		f.s = append(f.s, v)
@@ -310,12 +314,12 @@ func (f *firstK) add(v scored) {
 }
 
 // sorted returns the values kept, in order.
-func (f *firstK) sorted() []scored {
+func (f *firstK[T]) sorted() []T {
 	slices.SortFunc(f.s, f.order)
 	return f.s
 }
 
-func (f *firstK) up(i int) {
+func (f *firstK[T]) up(i int) {
 	for i > 0 {
 		parent := (i - 1) / 2
 		if f.order(f.s[i], f.s[parent]) <= 0 {
@@ -326,7 +330,7 @@ func (f *firstK) up(i int) {
 	}
 }
 
-func (f *firstK) down(i int) {
+func (f *firstK[T]) down(i int) {
 	for {
 		last, l := i, 2*i+1
 		if l < len(f.s) && f.order(f.s[l], f.s[last]) > 0 {
