@@ -15,36 +15,25 @@ type Hit struct {
 // Eval returns the items a query node matches in the fields of
 // mask, with their relevance, as the index holds them now.
 func (x *searchIndex) Eval(n *SearchNode, mask SearchField) map[*Item]Hit {
-	return x.EvalFor(n, mask, nil)
-}
-
-// FieldGate is the fields of an item a caller's query may match (nil:
-// every field of every item): who may not preview a file matches only its
-// name, description and tags, never its content or comments.
-type FieldGate func(*Item) SearchField
-
-// EvalFor is Eval where gate limits, item by item, the fields a word may
-// be matched in.
-func (x *searchIndex) EvalFor(n *SearchNode, mask SearchField, gate FieldGate) map[*Item]Hit {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
-	return x.evalFor(n, mask, gate)
+	return x.evalFor(n, mask)
 }
 
-// evalFor is EvalFor once mu is locked for reading.
-func (x *searchIndex) evalFor(n *SearchNode, mask SearchField, gate FieldGate) map[*Item]Hit {
+// evalFor is Eval once mu is locked for reading.
+func (x *searchIndex) evalFor(n *SearchNode, mask SearchField) map[*Item]Hit {
 	switch n.Op {
 	case OpWords:
 		if n.Prefix && len(n.Words) == 1 {
-			return x.prefixed(n.Words[0], mask, gate)
+			return x.prefixed(n.Words[0], mask)
 		}
-		return x.words(n.Words, mask, gate)
+		return x.words(n.Words, mask)
 	case OpNot:
-		return x.except(x.evalFor(n.Kids[0], mask, gate))
+		return x.except(x.evalFor(n.Kids[0], mask))
 	case OpOr:
 		out := map[*Item]Hit{}
 		for _, k := range n.Kids {
-			for it, h := range x.evalFor(k, mask, gate) {
+			for it, h := range x.evalFor(k, mask) {
 				out[it] = Hit{out[it].Score + h.Score, h.stamp}
 			}
 		}
@@ -58,7 +47,7 @@ func (x *searchIndex) evalFor(n *SearchNode, mask SearchField, gate FieldGate) m
 			excluded = append(excluded, k.Kids[0])
 			continue
 		}
-		m := x.evalFor(k, mask, gate)
+		m := x.evalFor(k, mask)
 		if out == nil {
 			out = m
 			continue
@@ -75,7 +64,7 @@ func (x *searchIndex) evalFor(n *SearchNode, mask SearchField, gate FieldGate) m
 		out = x.except(nil)
 	}
 	for _, k := range excluded {
-		for it := range x.evalFor(k, mask, gate) {
+		for it := range x.evalFor(k, mask) {
 			delete(out, it)
 		}
 	}
@@ -95,7 +84,7 @@ func (x *searchIndex) except(m map[*Item]Hit) map[*Item]Hit {
 
 // words matches one word, or a phrase: its words consecutively within one
 // field of mask.
-func (x *searchIndex) words(words []string, mask SearchField, gate FieldGate) map[*Item]Hit {
+func (x *searchIndex) words(words []string, mask SearchField) map[*Item]Hit {
 	rarest := words[0]
 	for _, w := range words[1:] {
 		if len(x.Postings[w]) < len(x.Postings[rarest]) {
@@ -105,9 +94,6 @@ func (x *searchIndex) words(words []string, mask SearchField, gate FieldGate) ma
 	out := make(map[*Item]Hit, len(x.Postings[rarest]))
 	for it, post := range x.Postings[rarest] {
 		f := post.Fields() & mask
-		if gate != nil && f != 0 {
-			f &= gate(it)
-		}
 		if f == 0 {
 			continue
 		}
@@ -128,7 +114,7 @@ func (x *searchIndex) words(words []string, mask SearchField, gate FieldGate) ma
 // prefixed matches the words that begin with prefix (the word itself
 // among them): each item scores as for its best word, a word it only
 // begins one less than the word itself (at least 1).
-func (x *searchIndex) prefixed(prefix string, mask SearchField, gate FieldGate) map[*Item]Hit {
+func (x *searchIndex) prefixed(prefix string, mask SearchField) map[*Item]Hit {
 	words := x.wordsWithPrefix(prefix)
 	size := 0
 	for _, w := range words {
@@ -138,9 +124,6 @@ func (x *searchIndex) prefixed(prefix string, mask SearchField, gate FieldGate) 
 	for _, w := range words {
 		for it, post := range x.Postings[w] {
 			f := post.Fields() & mask
-			if gate != nil && f != 0 {
-				f &= gate(it)
-			}
 			if f == 0 {
 				continue
 			}

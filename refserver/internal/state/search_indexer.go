@@ -132,12 +132,6 @@ func (q *searchQueue) queued() bool {
 	return len(q.latest) > 0
 }
 
-// changedAfter reports whether it has a change queued numbered after
-// mark: what the index holds of it may be older than the item.
-func (q *searchQueue) changedAfter(it *Item, mark uint64) bool {
-	return q.latest[it] > mark
-}
-
 // searchIndexer runs the goroutine that drains the search index's queue
 // (see above); it is the State's, not the model's, as it works outside
 // the state's lock.

@@ -71,9 +71,9 @@ func (s *State) SearchAt(mark uint64, p *Principal, q *SearchRequest, fn func(tx
 	defer x.mu.RUnlock()
 	h := &SearchHits{x: x, mark: mark}
 	if q.Query != nil {
-		h.all = x.evalFor(q.Query, q.Mask, nil)
+		h.all = x.evalFor(q.Query, q.Mask)
 		if named := q.Mask &^ (FieldContent | FieldComments); !p.SeesAll() && named != q.Mask {
-			h.named = x.evalFor(q.Query, named, nil)
+			h.named = x.evalFor(q.Query, named)
 		}
 		if q.MD == nil && h.candidates() > searchChunk {
 			s.checkInChunks(p, q, h)
