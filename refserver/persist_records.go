@@ -16,7 +16,7 @@ func (s *Server) recordKinds() []persist.Kind {
 		}),
 		state.KUsers:           persist.KindOf("users", persist.UserKeys, persist.UserRec, persist.LoadUser, persist.UsersLoaded),
 		state.KItems:           persist.KindOf("items", persist.ItemKeys, persist.ItemRec, persist.LoadItem, nil).Detached(),
-		state.KVersions:        persist.KindOf("file_versions", persist.VersionKeys, persist.VersionRec, persist.LoadVersion, persist.VersionsLoaded),
+		state.KVersions:        persist.KindOf("file_versions", persist.VersionKeys, persist.VersionRec, persist.LoadVersion, persist.VersionsLoaded).Detached(),
 		state.KSessions:        persist.KindOf("sessions", persist.SessionKeys, persist.SessionRec, persist.LoadSession, nil),
 		state.KParts:           persist.KindOf("session_parts", persist.PartKeys, persist.PartRec, persist.LoadPart, nil),
 		state.KEnded:           persist.KindOf("ended_sessions", persist.EndedKeys, persist.EndedRec, persist.LoadEnded, nil),
@@ -49,7 +49,7 @@ func (s *Server) recordKinds() []persist.Kind {
 		state.KAvatars:         persist.KindOf("avatars", persist.AvatarKeys, persist.AvatarRec, persist.LoadAvatar, nil),
 		state.KFolderLocks:     persist.KindOf("folder_locks", persist.FolderLockKeys, persist.FolderLockRec, persist.LoadFolderLock, nil),
 		state.KFavorites:       persist.KindOf("collections", persist.FavoritesKeys, persist.FavoritesRec, persist.LoadFavorites, nil),
-		state.KRecentItems:     persist.KindOf("recent_items", persist.RecentItemKeys, persist.RecentItemRec, persist.LoadRecentItem, nil),
+		state.KRecentItems:     persist.KindOf("recent_items", persist.RecentItemKeys, persist.RecentItemRec, persist.LoadRecentItem, nil).Detached(),
 		state.KZipDownloads:    persist.KindOf("zip_downloads", persist.ZipDownloadKeys, persist.ZipDownloadRec, persist.LoadZipDownload, nil),
 		state.KEvents:          persist.KindOf(persist.EventsBucket, persist.EventKeys, persist.EventRec, persist.LoadEvent, persist.EventsLoaded).Detached(),
 	}

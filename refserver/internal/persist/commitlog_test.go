@@ -121,6 +121,20 @@ func TestEventRecordEncoding(t *testing.T) {
 	}
 }
 
+// A recent item's record encodes itself exactly as encoding/json would.
+func TestRecentItemRecordEncoding(t *testing.T) {
+	at := time.Date(2026, 11, 28, 9, 0, 0, 120000000, time.UTC)
+	for _, r := range []recRecentItem{
+		{},
+		{Interaction: "item_preview", At: at, Seq: 42},
+		{Interaction: "a<b>&\"c\"\u2028\x01é\xff", At: at.In(time.FixedZone("x", -7200)), Seq: -1},
+	} {
+		want, err := json.Marshal(r)
+		require.NoError(t, err)
+		assert.Equal(t, string(want), string(r.appendRecord(nil)))
+	}
+}
+
 // A commit waits for the requests still in their handler, up to
 // CommitDelay, and not at all when there is none.
 func TestCommitGathersRequestsInHandler(t *testing.T) {

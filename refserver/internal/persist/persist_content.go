@@ -1,6 +1,7 @@
 package persist
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"slices"
@@ -33,7 +34,7 @@ type RecMeta struct {
 // false for another key.
 func MetaRec(s *state.ReadTx, key string) (RecMeta, bool) {
 	return RecMeta{
-		EnterpriseID: s.EnterpriseID, SignKey: s.SignKey, NextID: s.NextID,
+		EnterpriseID: s.EnterpriseID, SignKey: bytes.Clone(s.SignKey), NextID: s.NextID,
 		SeparateIDSpaces: s.Cfg.SeparateIDSpaces, NextFolderID: s.NextFolderID,
 		AdminToken: s.Cfg.AdminToken, UserToken: s.Cfg.UserToken, AppToken: s.Cfg.AppToken,
 		WebhookPrimaryKey: s.Cfg.WebhookPrimaryKey, WebhookSecondaryKey: s.Cfg.WebhookSecondaryKey,
@@ -53,9 +54,11 @@ type FixedTokens struct {
 // MetaKind is the kind of the server's own record (state.KMeta): a token
 // or key that fixed names wins over the stored one (and is stored by the
 // first flush); the others are the stored ones, so that clients keep
-// working across a restart.
+// working across a restart. It is detached (MetaRec copies the signing
+// key): every commit that creates an item writes the record, encoded after
+// the state's lock is released.
 func MetaKind(fixed FixedTokens) Kind {
-	return KindOf("meta", MetaKeys, MetaRec, fixed.loadMeta, nil)
+	return KindOf("meta", MetaKeys, MetaRec, fixed.loadMeta, nil).Detached()
 }
 
 // loadMeta restores the ids, the signing key and the tokens fixed does
