@@ -1,7 +1,9 @@
 package mdquery
 
 import (
+	"slices"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -52,6 +54,35 @@ func LiteralPrefix(pattern string) string {
 	}
 	return b.String()
 }
+
+// FoldVariants is the runes a character r of a case-insensitive (ILIKE)
+// pattern matches, as Like compares them: r itself and every rune x with
+// unicode.ToLower(x) == unicode.ToLower(r) (for k: k, K and the Kelvin
+// sign; for i: i, I and İ). In increasing order.
+func FoldVariants(r rune) []rune {
+	l := unicode.ToLower(r)
+	out := []rune{r}
+	if unicode.ToLower(l) == l {
+		out = append(out, l)
+	}
+	out = append(out, upperOf()[l]...)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// upperOf maps a rune l to the runes x != l with unicode.ToLower(x) == l:
+// the runes with a case mapping are all in unicode.CaseRanges.
+var upperOf = sync.OnceValue(func() map[rune][]rune {
+	m := map[rune][]rune{}
+	for _, cr := range unicode.CaseRanges {
+		for x := rune(cr.Lo); x <= rune(cr.Hi); x++ {
+			if l := unicode.ToLower(x); l != x {
+				m[l] = append(m[l], x)
+			}
+		}
+	}
+	return m
+})
 
 // Like compiles a LIKE pattern: % is any run of characters, _ is
 // one character, a backslash makes the next character literal (DG syntax

@@ -1,8 +1,10 @@
 package mdquery
 
 import (
+	"slices"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -49,6 +51,27 @@ func TestLiteralPrefix(t *testing.T) {
 	} {
 		if got := LiteralPrefix(pattern); got != want {
 			t.Errorf("LiteralPrefix(%q) = %q, want %q", pattern, got, want)
+		}
+	}
+}
+
+// TestFoldVariants: the variants of a rune are exactly the runes an ILIKE
+// pattern's rune matches (checked against every rune of the planes that
+// hold letters with case, up to U+1FFFF).
+func TestFoldVariants(t *testing.T) {
+	for _, r := range []rune{'a', 'A', 'k', 'K', '\u212a', 'i', 'I', '\u0130', '\u0131', 's', '\u017f', '\u00df', '\u1e9e', '\u03a3', '\u03c2', '1', '%', '\u01c5'} {
+		if last := unicode.CaseRanges[len(unicode.CaseRanges)-1].Hi; last > 0x1ffff {
+			t.Fatalf("case ranges reach %#x", last)
+		}
+		m := Like("\\"+string(r), true)
+		var want []rune
+		for x := rune(0); x <= 0x1ffff; x++ {
+			if utf8.ValidRune(x) && x != utf8.RuneError && m(string(x)) {
+				want = append(want, x)
+			}
+		}
+		if got := FoldVariants(r); !slices.Equal(got, want) {
+			t.Errorf("FoldVariants(%q) = %q, want %q", r, got, want)
 		}
 	}
 }

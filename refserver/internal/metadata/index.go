@@ -72,8 +72,14 @@ func CmpInstances(s *state.Tx, o QueryOrder, a, b *state.MDInstance) int {
 func SelectPage(s *state.Tx, t *state.MDTemplate, o QueryOrder, pred predicate, plan *Plan, keep func(*state.MDInstance) bool, after *state.Position, limit int) ([]*state.MDInstance, bool) {
 	match := func(in *state.MDInstance) bool { return keep(in) && pred(in) == triTrue }
 	// One template field is walked in its index once that is complete;
-	// while the builder is at it, the order is sorted as other orders are.
-	walkable := len(o.Keys) == 0 || len(o.Keys) == 1 && !o.Keys[0].item && t.QueryIndex(o.Keys[0].Key).Complete()
+	// while the builder is at it, the order is sorted as other orders are
+	// (and the query helps it, as PlanQuery does).
+	walkable := len(o.Keys) == 0
+	if len(o.Keys) == 1 && !o.Keys[0].item {
+		x := t.QueryIndex(o.Keys[0].Key)
+		t.HelpBuild(x)
+		walkable = x.Complete()
+	}
 	if plan.root != nil {
 		n := len(t.BySeq)
 		most, tried := maxCandidates(n), 0

@@ -19,15 +19,18 @@ import (
 // creation, null values last):
 //
 //   - a comparison (= < <= > >=), IN, an enum's HASANY/HASALL, IS [NOT]
-//     NULL, and a case-sensitive LIKE whose pattern starts with literal
-//     text, on a string, float, integer, date or enum field of the
-//     template, is one or more ranges of that field's index;
+//     NULL, and a LIKE whose pattern starts with literal text, on a
+//     string, float, integer, date or enum field of the template, is one
+//     or more ranges of that field's index (an ILIKE: one per way of
+//     writing the start of that text in either case, foldPrefixes);
 //   - AND intersects the ranges of the same field and takes the smallest
 //     candidate set of its indexable terms (others are left to the
 //     predicate);
 //   - OR is the union of its terms' sets when every term is indexable;
-//   - anything else (NOT, <>, NOT IN, NOT LIKE, ILIKE, multiSelect
-//     fields, item fields) leaves the whole query to a scan.
+//   - anything else (NOT, <>, NOT IN, NOT LIKE, NOT ILIKE, multiSelect
+//     fields, item fields) leaves the whole query to a scan. A
+//     multiSelect's HASANY/HASALL would need an index of each option's
+//     instances (an inverted index), which the state does not keep.
 //
 // A candidate set larger than half the template (maxCandidates) is not
 // worth reading: the plan is then a scan. The compiled predicate still
@@ -97,7 +100,9 @@ func putCands(b []cand) {
 func maxCandidates(n int) int { return max(n/2, 64) }
 
 // PlanQuery chooses how the query tree (checked by CompileQuery) finds its
-// candidates among the instances of t.
+// candidates among the instances of t. An index it reads that the
+// builder has not finished gets a share of the work from it
+// (state.MDTemplate.HelpBuild).
 func PlanQuery(t *state.MDTemplate, tree *mdquery.Node, params map[string]any) *Plan {
 	p := &Plan{t: t}
 	if tree != nil {
@@ -118,6 +123,7 @@ func (pl *planner) plan(n *mdquery.Node) *planNode {
 		and := &planNode{kind: "and"}
 		for _, k := range n.Kids {
 			if a, ok := pl.leaf(k); ok {
+				pl.t.HelpBuild(pl.t.QueryIndex(a.field))
 				i := slices.IndexFunc(and.fields, func(f access) bool { return f.field == a.field })
 				if i < 0 {
 					and.fields = append(and.fields, a)
@@ -147,6 +153,7 @@ func (pl *planner) plan(n *mdquery.Node) *planNode {
 		return or
 	}
 	if a, ok := pl.leaf(n); ok {
+		pl.t.HelpBuild(pl.t.QueryIndex(a.field))
 		leaf := &planNode{kind: "leaf", acc: a}
 		leaf.acc.via.acc = &leaf.acc
 		return leaf
@@ -246,14 +253,19 @@ func (pl *planner) leaf(n *mdquery.Node) (access, bool) {
 			return access{}, false
 		}
 	case "like":
-		if n.Not || n.Fold || f.typ != state.FieldString {
+		if n.Not || f.typ != state.FieldString {
 			return access{}, false
 		}
-		p := mdquery.LiteralPrefix(vals[0].S)
-		if p == "" {
+		prefixes := []string{mdquery.LiteralPrefix(vals[0].S)}
+		if n.Fold {
+			prefixes = foldPrefixes(prefixes[0])
+		}
+		if len(prefixes) == 0 || prefixes[0] == "" {
 			return access{}, false
 		}
-		a.ranges = []keyRange{{lo: bound{v: state.MDVal{Kind: state.ValString, S: p}, set: true, incl: true}, prefix: p}}
+		for _, p := range prefixes {
+			a.ranges = append(a.ranges, keyRange{lo: bound{v: state.MDVal{Kind: state.ValString, S: p}, set: true, incl: true}, prefix: p})
+		}
 	case "in", "has":
 		if n.Not || n.Kind == "has" && f.typ != state.FieldEnum {
 			return access{}, false
@@ -272,6 +284,40 @@ func (pl *planner) leaf(n *mdquery.Node) (access, bool) {
 		a.ranges = []keyRange{{null: !n.Not}} // IS NOT NULL: every value
 	}
 	return a, true
+}
+
+// maxFoldRanges bounds the ranges an ILIKE reads: one per way of writing
+// its literal start in upper and lower case.
+const maxFoldRanges = 16
+
+// foldPrefixes is the ways of writing the start of prefix that a
+// case-insensitive pattern matches (mdquery.FoldVariants of each
+// character), as many characters as keep them to maxFoldRanges: "ab"
+// gives "AB", "Ab", "aB", "ab". None for an empty prefix. Strings of the
+// same number of characters, none of them a prefix of another: the
+// ranges are disjoint.
+func foldPrefixes(prefix string) []string {
+	if prefix == "" {
+		return nil
+	}
+	out := []string{""}
+	for _, r := range prefix {
+		vs := mdquery.FoldVariants(r)
+		if len(out)*len(vs) > maxFoldRanges {
+			break
+		}
+		next := make([]string, 0, len(out)*len(vs))
+		for _, p := range out {
+			for _, v := range vs {
+				next = append(next, p+string(v))
+			}
+		}
+		out = next
+	}
+	if out[0] == "" {
+		return nil
+	}
+	return out
 }
 
 // resolve finds the candidates of n, at most limit of them; false when

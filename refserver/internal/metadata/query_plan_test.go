@@ -84,7 +84,10 @@ func TestPlanQuery(t *testing.T) {
 		{"customer LIKE :p AND customer >= :c", `{"p":"C001%","c":"C0015"}`, `customer ["C0015",∞) ^"C001"`, 5},
 		{"customer LIKE :p AND customer LIKE :q", `{"p":"C00%","q":"C001%"}`, `customer ^"C001"`, 10},
 		{"customer LIKE :p AND customer LIKE :q", `{"p":"C01%","q":"C02%"}`, "customer ∅", 0},
-		{"customer ILIKE :p", `{"p":"c001%"}`, "scan", 0},
+		{"customer ILIKE :p", `{"p":"c001%"}`, `customer ^"C001" | ^"c001"`, 10},
+		{"customer ILIKE :p", `{"p":"%001"}`, "scan", 0},
+		{"customer NOT ILIKE :p", `{"p":"c001%"}`, "scan", 0},
+		{"customer ILIKE :p AND customer LIKE :q", `{"p":"c00%","q":"C0012%"}`, `customer ^"C0012"`, 1},
 		{"customer LIKE :p", `{"p":"%1"}`, "scan", 0},
 		{"customer NOT LIKE :p", `{"p":"C001%"}`, "scan", 0},
 		{"customer = :c OR amount = :a", `{"c":"C0007","a":5}`, `union(customer ="C0007"; amount =5)`, 2},
@@ -134,7 +137,7 @@ func TestPlanMatchesScan(t *testing.T) {
 	rng := rand.New(rand.NewPCG(35, 1))
 	w := newWorld(t)
 	pick := func(pool []any) any { return pool[rng.IntN(len(pool))] }
-	customers := []any{"a", "ab", "abc", "abd", "b", "B", "b%", "a_c", "", "é", "éa", `ab\`, "zz"}
+	customers := []any{"a", "ab", "abc", "abd", "b", "B", "b%", "a_c", "", "é", "éa", `ab\`, "zz", "Ab", "ÉA", "K\u212a"}
 	amounts := []any{json.Number("-1.5"), json.Number("0"), json.Number("1"), json.Number("2"), json.Number("2.0"), json.Number("2.5"), json.Number("3"), json.Number("10"), json.Number("100")}
 	dates := []any{"2025-01-01T00:00:00Z", "2025-01-02T00:00:00Z", "2025-01-02T12:00:00Z", "2025-02-01T00:00:00Z", "2024-12-31T23:00:00-02:00"}
 	statuses := []any{"draft", "final"}
@@ -162,7 +165,7 @@ func TestPlanMatchesScan(t *testing.T) {
 		}
 	})
 
-	likes := []any{"a%", "ab%", "a_%", "%b", "a", `b\%%`, `a\_c`, "é%", "%", "ab_", `ab\`}
+	likes := []any{"a%", "ab%", "a_%", "%b", "a", `b\%%`, `a\_c`, "é%", "%", "ab_", `ab\`, "B%", "k%"}
 	var leaf func(params map[string]any) *mdquery.Node
 	leaf = func(params map[string]any) *mdquery.Node {
 		f := fields[rng.IntN(len(fields))]

@@ -121,3 +121,31 @@ func TestMetadataIndexerBuilds(t *testing.T) {
 		})
 	})
 }
+
+// TestHelpBuild: a query reading an index midway files a share of what
+// it lacks (a step, at most half of the rest) and marks it asked.
+func TestHelpBuild(t *testing.T) {
+	w := newMemWorld(t)
+	w.st.Update(func(tx *Tx) {
+		tmpl := &MDTemplate{Scope: tx.EnterpriseScope(), Key: "contract", Fields: []*MDField{{Key: "code", Typ: FieldString}}}
+		tx.AddTemplate(tmpl)
+		n := 3*indexBuildStep - 100
+		for i := range n {
+			tx.AddInstance(tmpl, w.item(tx, "file", fmt.Sprintf("f%d", i), RootID), map[string]MDVal{"code": {Kind: ValString, S: strconv.Itoa(i % 7)}})
+		}
+		tmpl.registerIndexes(true)
+		x := tmpl.Sorted["code"]
+		for _, want := range []int{indexBuildStep, indexBuildStep + (n-indexBuildStep)/2} {
+			tmpl.HelpBuild(x)
+			if x.Len() != want || !x.asked {
+				t.Fatalf("after help: %d filed (want %d), asked %v", x.Len(), want, x.asked)
+			}
+		}
+		for range 20 {
+			tmpl.HelpBuild(x)
+		}
+		if x.Complete() || len(tmpl.unbuilt(x)) != 1 {
+			t.Fatalf("queries alone left %d unbuilt (complete %v): the last is the builder's", len(tmpl.unbuilt(x)), x.Complete())
+		}
+	})
+}
