@@ -48,7 +48,7 @@ func BenchmarkMetadataQuerySelective(b *testing.B) {
 			body := fmt.Sprintf(`{"from":"%s.contract","ancestor_folder_id":"0","query":%q,"query_params":%s,"limit":100}`,
 				s.st.EnterpriseScope(), q.q, params)
 			b.Run(fmt.Sprintf("%s/n=%d", q.name, n), func(b *testing.B) {
-				w := benchDo(b, h, "POST", "/metadata_queries/execute_read", s.AdminToken(), "application/json", body) // builds indexes
+				w := benchDo(b, h, "POST", "/metadata_queries/execute_read", s.AdminToken(), "application/json", body) // checks the answer
 				var out struct {
 					Entries []json.RawMessage `json:"entries"`
 				}

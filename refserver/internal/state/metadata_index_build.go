@@ -32,7 +32,7 @@ import (
 // they were before.
 
 // indexBuildStep is how many instances the builder files in one
-// transaction: about 1.5–3 ms of the state's lock at 1.5–2 µs an
+// transaction: about 1–3 ms of the state's lock at 0.8–2 µs an
 // instance (100,000 instances of a template whose state holds 100,000
 // items; 4,096 took 10 ms, for the same total).
 const indexBuildStep = 1024
