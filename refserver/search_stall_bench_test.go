@@ -151,16 +151,39 @@ func uploadSearchBenchFiles(b *testing.B, h http.Handler, tok string, round, k i
 // every search's.
 func searchWhileGetting(b *testing.B, h http.Handler, tok string, ids []string) (gets []time.Duration, first time.Duration, searches []time.Duration) {
 	b.Helper()
-	stop := make(chan struct{})
+	stop := startGetting(b, h, tok, ids)
+	start := time.Now()
+	for i, query := range []string{"w042", "note", "%22w001+w018%22", "w7", "w100+AND+NOT+w200"} {
+		t0 := time.Now()
+		benchDo(b, h, http.MethodGet, "/search?query="+query, tok, "", "")
+		d := time.Since(t0)
+		if i == 0 {
+			first = d
+		}
+		searches = append(searches, d)
+	}
+	if rest := 200*time.Millisecond - time.Since(start); rest > 0 {
+		time.Sleep(rest)
+	}
+	return stop(), first, searches
+}
+
+// startGetting starts 2 clients that GET files of ids one after the other,
+// each pausing 1 ms between requests, and returns the function that stops
+// them and gives their latencies.
+func startGetting(b *testing.B, h http.Handler, tok string, ids []string) (stop func() []time.Duration) {
+	b.Helper()
+	done := make(chan struct{})
 	var wg sync.WaitGroup
 	var mu sync.Mutex
+	var gets []time.Duration
 	for c := range 2 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := c; ; i += 2 {
 				select {
-				case <-stop:
+				case <-done:
 					return
 				default:
 				}
@@ -181,22 +204,11 @@ func searchWhileGetting(b *testing.B, h http.Handler, tok string, ids []string) 
 			}
 		}()
 	}
-	start := time.Now()
-	for i, query := range []string{"w042", "note", "%22w001+w018%22", "w7", "w100+AND+NOT+w200"} {
-		t0 := time.Now()
-		benchDo(b, h, http.MethodGet, "/search?query="+query, tok, "", "")
-		d := time.Since(t0)
-		if i == 0 {
-			first = d
-		}
-		searches = append(searches, d)
+	return func() []time.Duration {
+		close(done)
+		wg.Wait()
+		return gets
 	}
-	if rest := 200*time.Millisecond - time.Since(start); rest > 0 {
-		time.Sleep(rest)
-	}
-	close(stop)
-	wg.Wait()
-	return gets, first, searches
 }
 
 // percentile is the p-th percentile (nearest rank) of ds; 0 when empty.
@@ -228,39 +240,13 @@ func BenchmarkSearchWideStall(b *testing.B) {
 	benchDo(b, h, http.MethodGet, "/search?query=w1", tok, "", "") // indexes the n items
 	var gets, searches []time.Duration
 	for b.Loop() {
-		stop := make(chan struct{})
-		var wg sync.WaitGroup
-		var mu sync.Mutex
-		for c := range 2 {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for i := c; ; i += 2 {
-					select {
-					case <-stop:
-						return
-					default:
-					}
-					req := httptest.NewRequest(http.MethodGet, "http://"+state.InProcessAPIHost+state.APIRoot+"/files/"+ids[i%len(ids)], nil)
-					req.Header.Set("Authorization", "Bearer "+tok)
-					w := httptest.NewRecorder()
-					t0 := time.Now()
-					h.ServeHTTP(w, req)
-					d := time.Since(t0)
-					mu.Lock()
-					gets = append(gets, d)
-					mu.Unlock()
-					time.Sleep(time.Millisecond)
-				}
-			}()
-		}
+		stop := startGetting(b, h, tok, ids)
 		for start := time.Now(); time.Since(start) < 300*time.Millisecond; {
 			t0 := time.Now()
 			benchDo(b, h, http.MethodGet, "/search?query=w1", tok, "", "")
 			searches = append(searches, time.Since(t0))
 		}
-		close(stop)
-		wg.Wait()
+		gets = append(gets, stop()...)
 	}
 	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 	b.ReportMetric(ms(percentile(gets, 50)), "get-p50-ms")
