@@ -41,6 +41,12 @@ type SearchHits struct {
 // them. A variable for the tests.
 var searchChunk = 4096
 
+// stampRankMax is how many hits a search ranked by stamps (search_rank.go)
+// takes in its one transaction rather than in chunks: it reads the item of
+// none but the page's, a few tens of nanoseconds a hit. A variable for the
+// tests.
+var stampRankMax = 8 * 4096
+
 // searchSlack is how many hits beyond its page a search checked in chunks
 // keeps, to stand in for those that change before its last transaction
 // (which checks them again). Should more change, the page comes short.
@@ -75,7 +81,7 @@ func (s *State) SearchAt(mark uint64, p *Principal, q *SearchRequest, fn func(tx
 		if named := q.Mask &^ (FieldContent | FieldComments); !p.SeesAll() && named != q.Mask {
 			h.named = x.evalFor(q.Query, named)
 		}
-		if q.MD == nil && h.candidates() > searchChunk {
+		if q.MD == nil && h.candidates() > searchChunk && !(rankableByStamps(p, q) && len(h.all) <= stampRankMax) {
 			s.checkInChunks(p, q, h)
 		}
 	}

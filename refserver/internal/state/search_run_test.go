@@ -100,7 +100,8 @@ func TestSearchInChunksAnswersAsOne(t *testing.T) {
 		})
 		return out, total
 	}
-	defer func(n int) { searchChunk = n }(searchChunk)
+	defer func(n, m int) { searchChunk, stampRankMax = n, m }(searchChunk, stampRankMax)
+	stampRankMax = 0 // the admin's search is checked in chunks too
 	for _, byModified := range []bool{false, true} {
 		for _, page := range []wire.Page{{Offset: 0, Limit: 7}, {Offset: 5, Limit: 30}, {Offset: 55, Limit: 30}, {Offset: 70, Limit: 5}} {
 			q := &SearchRequest{Query: &SearchNode{Op: OpWords, Words: []string{"doc"}, Prefix: true}, HasQuery: true,
