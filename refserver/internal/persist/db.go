@@ -637,9 +637,10 @@ func (d *DB) Abandon() error {
 	var err error
 	if l := d.log; l != nil {
 		l.mu.Lock()
-		f := l.f
+		f, syncer := l.f, l.syncer
 		l.mu.Unlock()
 		err = f.Close()
+		_ = syncer.Close() // after a sync under way, if any
 		if done := l.running.Load(); done != nil {
 			<-*done // a checkpoint under way ends before the next server opens the directory
 		}
