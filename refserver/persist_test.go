@@ -493,6 +493,41 @@ func TestPersistConcurrentRequests(t *testing.T) {
 	assert.Equal(t, workers*each, n)
 }
 
+// A busy server syncs the commit log asynchronously (diskio.Syncer):
+// every change answered then survives a crash (no last flush) as with the
+// blocking sync.
+func TestPersistBusySyncSurvivesACrash(t *testing.T) {
+	dir := t.TempDir()
+	e := newEnv(t, Options{DataDir: dir})
+	e.s.db.Clients = func() int { return e.s.db.BusyClients } // busy: the asynchronous sync
+	e.s.db.BusyCommitDelay = 0                                // no full wait (the test's speed)
+	const workers, each = 4, 5
+	ids := make(chan string, workers*each)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			folder := e.createFolder(e.s.UserToken(), "0", fmt.Sprintf("w%d", w))["id"].(string)
+			for i := range each {
+				ids <- e.uploadFile(e.s.UserToken(), folder, fmt.Sprintf("f%d.txt", i), []byte(fmt.Sprint(w, i)))["id"].(string)
+			}
+		}()
+	}
+	wg.Wait()
+	close(ids)
+	crash(t, e.s)
+
+	e2 := newEnv(t, Options{DataDir: dir})
+	n := 0
+	for id := range ids {
+		resp, body := e2.do("GET", e2.api("/files/"+id+"/content"), e2.s.UserToken(), nil, nil)
+		require.Equal(t, 302, resp.StatusCode, "%s", body)
+		n++
+	}
+	assert.Equal(t, workers*each, n)
+}
+
 // Kinds whose orders are rebuilt after a later kind's records (policies
 // after file version retentions and legal holds) are restored without any
 // record of that later kind.

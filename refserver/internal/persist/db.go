@@ -689,11 +689,17 @@ func (d *DB) await(want uint64) error {
 // marks too; with BusyClients or more clients sending requests, it waits
 // BusyCommitDelay in full, for the writes they are about to send too.
 func (d *DB) gather() {
-	if d.BusyCommitDelay > 0 && d.Clients != nil && d.Clients() >= d.BusyClients {
+	if d.BusyCommitDelay > 0 && d.busy() {
 		d.sleep(d.BusyCommitDelay)
 		return
 	}
 	for waited := time.Duration(0); waited < d.CommitDelay && d.inHandler.Load() > 0; waited += gatherStep {
 		d.sleep(gatherStep)
 	}
+}
+
+// busy reports whether BusyClients or more clients are sending requests
+// now (DB.Clients; false without it).
+func (d *DB) busy() bool {
+	return d.Clients != nil && d.Clients() >= d.BusyClients
 }
