@@ -23,10 +23,10 @@ package persist
 // ahead of its frames (logChunk at a time), so a commit overwrites blocks
 // the file already has and its sync flushes data only (fdatasync: on the
 // project's VM 100 µs of CPU and 0.45 ms, against 170 µs and 0.65 ms for
-// appending); a zero length ends the frames. The sync is submitted to the
-// kernel's asynchronous I/O (diskio.Syncer): the committing goroutine
-// waits for it without holding a Go processor, which a blocking fdatasync
-// kept through most syncs under load. The next log is made ready by
+// appending); a zero length ends the frames. A busy server submits the
+// sync to the kernel's asynchronous I/O (diskio.Syncer, DB.syncLog): the
+// committing goroutine waits for it without holding a Go processor, which
+// a blocking fdatasync kept through most syncs under load. The next log is made ready by
 // the checkpoint of the one before. Opening replays, in
 // order, every log newer than the number state.db keeps, into state.db in
 // one transaction that stores the last number; a log's torn last frame
