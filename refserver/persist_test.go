@@ -430,6 +430,48 @@ func TestPersistCrashKeepsAnsweredState(t *testing.T) {
 	assert.NoFileExists(t, orphan)
 }
 
+// A directory closed cleanly is not swept at the next start (every blob
+// file of it is named or deleted, and building the set of named blobs
+// was an eighth of a restart at a million files); the start takes the
+// clean mark away, so a crash after it sweeps again. Content that could
+// not be deleted keeps a close from being clean.
+func TestPersistCleanCloseSkipsTheSweep(t *testing.T) {
+	dir := t.TempDir()
+	e := newEnv(t, Options{DataDir: dir})
+	U := e.s.UserToken()
+	f := e.uploadFile(U, "0", "a.txt", []byte("hello"))["id"].(string)
+	require.NoError(t, e.s.Close())
+	closed := func(s *Server) (mark bool) {
+		require.NoError(t, s.db.Bolt.View(func(tx *bolt.Tx) error {
+			mark = tx.Bucket([]byte("schema")).Get([]byte("closed-cleanly")) != nil // internal/persist's closedKey
+			return nil
+		}))
+		return mark
+	}
+	// Put by hand where no server would leave it after a clean close: the
+	// next start does not look.
+	byHand := filepath.Join(dir, strings.Repeat("ab", 16)+".blob")
+	require.NoError(t, os.WriteFile(byHand, []byte("by hand"), 0o600))
+
+	e2 := newEnv(t, Options{DataDir: dir})
+	assert.FileExists(t, byHand, "a clean directory is not swept")
+	assert.False(t, closed(e2.s), "the start takes the clean mark away")
+	assert.Equal(t, "hello", string(e2.download(U, "/files/"+f+"/content")))
+	crash(t, e2.s)
+
+	e3 := newEnv(t, Options{DataDir: dir})
+	assert.NoFileExists(t, byHand, "swept after a crash")
+	require.NoError(t, os.WriteFile(byHand, []byte("by hand"), 0o600))
+	e3.s.st.ContentLeft("deleting blob", errors.New("the disk said no"), "blob", "x")
+	require.NoError(t, e3.s.Close())
+
+	e4 := newEnv(t, Options{DataDir: dir})
+	assert.NoFileExists(t, byHand, "swept after a close that left content behind")
+	require.NoError(t, e4.s.Close())
+	e5 := newEnv(t, Options{DataDir: dir})
+	assert.Equal(t, "hello", string(e5.download(U, "/files/"+f+"/content")))
+}
+
 // crash stops s as a killed process would: listeners and connections go,
 // the database is closed without a last flush.
 func crash(t *testing.T, s *Server) {

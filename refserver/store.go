@@ -55,7 +55,7 @@ func NewDirStore(dir string) (Store, error) {
 func (s *Server) dropUnreferenced(r *http.Request, ids ...string) {
 	for _, id := range ids {
 		if err := s.st.Store.Delete(context.WithoutCancel(r.Context()), id); err != nil {
-			s.st.Log.Warn("deleting blob", "blob", id, "err", err)
+			s.st.ContentLeft("deleting blob", err, "blob", id)
 		}
 	}
 }

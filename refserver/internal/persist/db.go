@@ -52,6 +52,12 @@ const (
 
 	schemaBucket = "schema"
 	schemaKey    = "version"
+	// closedKey, in the schema bucket, says that the last server closed
+	// the directory cleanly (closeCleanly): every blob file it wrote is
+	// named by a committed record or deleted, so the next Open skips the
+	// orphan sweep. Open deletes it before it serves, so a crash after
+	// that start sweeps again.
+	closedKey = "closed-cleanly"
 )
 
 // upgradeSchemas are the versions this server reads and rewrites as
@@ -323,13 +329,14 @@ func Open(dir string, cfg Config) (d *DB, restored bool, err error) {
 		}
 	}
 	st.Persist = state.NewPersister()
-	fresh, upgrade := true, false
+	fresh, upgrade, closedCleanly := true, false, false
 	var kept uint64 // the last log state.db holds
 	err = db.View(func(tx *bolt.Tx) error {
 		b := tx.Bucket([]byte(schemaBucket))
 		if b == nil {
 			return nil
 		}
+		closedCleanly = b.Get([]byte(closedKey)) != nil
 		v := string(b.Get([]byte(schemaKey)))
 		if slices.Contains(upgradeSchemas, v) {
 			d.schemaPending, upgrade = true, true // the first commit writes the new version
@@ -338,6 +345,9 @@ func Open(dir string, cfg Config) (d *DB, restored bool, err error) {
 		}
 		return nil
 	})
+	if err == nil && closedCleanly {
+		err = db.Update(func(tx *bolt.Tx) error { return tx.Bucket([]byte(schemaBucket)).Delete([]byte(closedKey)) })
+	}
 	if err == nil {
 		kept, err = d.replayLogs(dir)
 	}
@@ -363,7 +373,12 @@ func Open(dir string, cfg Config) (d *DB, restored bool, err error) {
 		}
 		err = d.Flush()
 	}
-	if err == nil && !fresh {
+	// After a crash, blob files that no record names may be left (written
+	// before a commit that never came, or let go by a commit the process
+	// did not live to delete them after): they are swept. A directory
+	// closed cleanly has none, and at a million files building the set of
+	// named blobs was an eighth of a restart.
+	if err == nil && !fresh && !closedCleanly {
 		var keep, keepAssembly map[string]bool // once, for both sweeps
 		st.View(func(tx *state.ReadTx) { keep, keepAssembly = ReferencedBlobs(tx), ReferencedAssemblies(tx) })
 		err = SweepBlobs(st, dir, keep, keepAssembly)
@@ -576,7 +591,7 @@ func (d *DB) Flush() error {
 	p.Settle(dirty, taken)
 	for _, id := range dirDels {
 		if err := d.st.Store.Delete(context.Background(), id); err != nil {
-			d.st.Log.Warn("deleting blob", "blob", id, "err", err)
+			d.st.ContentLeft("deleting blob", err, "blob", id)
 		}
 	}
 	return nil
@@ -618,7 +633,28 @@ func (d *DB) Close() error {
 	err := d.Flush()
 	d.flushMu.Lock()
 	defer d.flushMu.Unlock()
-	return errors.Join(err, d.closeLog(true), d.Bolt.Close())
+	err = errors.Join(err, d.closeLog(true))
+	if err == nil {
+		err = d.closeCleanly()
+	}
+	return errors.Join(err, d.Bolt.Close())
+}
+
+// closeCleanly notes in state.db (closedKey) that every blob file of the
+// directory is named by a committed record, unless content could not be
+// deleted since the state was made (state.ContentLeft). Close calls it
+// once the commit log is written to bbolt.
+func (d *DB) closeCleanly() error {
+	if d.st.LeftContent() || d.abandoned.Load() {
+		return nil
+	}
+	return d.Bolt.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket([]byte(schemaBucket))
+		if b == nil {
+			return nil
+		}
+		return b.Put([]byte(closedKey), []byte("1"))
+	})
 }
 
 // SetCheckpointBytes sets the size of the commit log past which a commit

@@ -109,12 +109,12 @@ func (s *State) send(o outbox) {
 	}
 	for _, id := range o.blobs {
 		if err := s.Store.Delete(context.Background(), id); err != nil {
-			s.Log.Warn("deleting blob", "blob", id, "err", err)
+			s.ContentLeft("deleting blob", err, "blob", id)
 		}
 	}
 	for _, d := range o.discards {
 		if err := d.asm.Discard(); err != nil {
-			s.Log.Warn("discarding upload session content", "session", d.session, "err", err)
+			s.ContentLeft("discarding upload session content", err, "session", d.session)
 		}
 	}
 }

@@ -51,7 +51,9 @@ func (s *State) SeedFile(ctx context.Context, p *Principal, parentID, name, body
 		}
 	})
 	if aerr != nil {
-		_ = s.Store.Delete(ctx, blob.ID)
+		if err := s.Store.Delete(ctx, blob.ID); err != nil {
+			s.ContentLeft("deleting blob", err, "blob", blob.ID)
+		}
 		return fmt.Errorf("refserver: seed file %q: %w", name, aerr)
 	}
 	return nil

@@ -134,6 +134,8 @@ type State struct {
 	indexer searchIndexer // keeps the search index up to date, off mu (search_indexer.go)
 
 	mdIndexer mdIndexer // builds the metadata query indexes in short turns (metadata_index_build.go)
+
+	contentLeft atomic.Bool // content could not be deleted (ContentLeft)
 }
 
 // model is the state the lock guards. Only a transaction reaches it.
