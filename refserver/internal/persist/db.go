@@ -423,7 +423,7 @@ func (d *DB) dropLoadedPages() {
 // stored records the load left out (LoadScratch.Obsolete) are marked once
 // it is over, so that the next commit deletes them.
 func (d *DB) load(btx *bolt.Tx) (err error) {
-	defer raiseLoadGC()()
+	defer pauseGCForLoad()()
 	d.st.Update(func(tx *state.Tx) {
 		tx.Persist.Restoring(true)
 		err = d.loadTx(btx, tx)
