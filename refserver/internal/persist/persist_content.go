@@ -385,6 +385,7 @@ func VersionsLoaded(s *state.Tx) error {
 		}
 	}
 	s.Persist.Load.Items = nil
+	s.Search.Expect(s.Items.Len()) // SyncAll queues every listed item
 	for id, it := range items {
 		if it.Typ == "file" && len(it.Versions) == 0 {
 			return fmt.Errorf("file %s has no version", id)
