@@ -246,6 +246,8 @@ type Server struct {
 
 	restored bool // the state was loaded from Options.DataDir
 
+	indexers backgroundIndexers // started after the first answer of a restored state (indexers.go)
+
 	faultsMu sync.Mutex
 	faults   []*fault
 
@@ -394,8 +396,9 @@ func newServer(opts Options) (*Server, error) {
 		return nil, err
 	}
 	s.st.Update(func(tx *state.Tx) { tx.EventsOn = true })
-	s.st.StartSearchIndexer()   // Close stops it
-	s.st.StartMetadataIndexer() // Close stops it
+	if !s.restored {
+		s.indexers.start(s)
+	}
 	return s, nil
 }
 
@@ -456,6 +459,7 @@ func (s *Server) roleHandler(role string) http.Handler {
 				slog.String("path", logPath(r)), slog.Int("status", rw.status),
 				slog.String("request_id", id))
 		}()
+		defer s.indexers.start(s) // after the first answer of a restored state
 		if s.cors.serveCORS(rw, r) {
 			return
 		}
