@@ -189,6 +189,7 @@ func Start(opts Options) (*Server, error) {
 			for _, l := range lns {
 				_ = l.Close()
 			}
+			s.indexers.stop()
 			s.st.StopSearchIndexer()
 			s.st.StopMetadataIndexer()
 			_ = s.closeState()
@@ -265,6 +266,7 @@ func (s *Server) Close() error {
 		s.hookWG.Wait() // attempts in flight end with s.life.closed
 		s.closeThumbs()
 		s.st.StopHashing() // the upload sessions' hash workers read the store
+		s.indexers.stop()
 		s.st.StopSearchIndexer()
 		s.st.StopMetadataIndexer()
 		errs = append(errs, s.closeState())

@@ -396,7 +396,9 @@ func newServer(opts Options) (*Server, error) {
 		return nil, err
 	}
 	s.st.Update(func(tx *state.Tx) { tx.EventsOn = true })
-	if !s.restored {
+	if s.restored {
+		s.indexers.startLater(s, restoredIndexDelay) // or after the first answer
+	} else {
 		s.indexers.start(s)
 	}
 	return s, nil
