@@ -503,24 +503,12 @@ func TestPersistConcurrentRequests(t *testing.T) {
 	dir := t.TempDir()
 	e := newEnv(t, Options{DataDir: dir})
 	const workers, each = 4, 8
-	ids := make(chan string, workers*each)
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			tok := e.s.UserToken()
-			if w%2 == 0 {
-				tok = e.s.AdminToken()
-			}
-			folder := e.createFolder(tok, "0", fmt.Sprintf("w%d", w))["id"].(string)
-			for i := range each {
-				ids <- e.uploadFile(tok, folder, fmt.Sprintf("f%d.txt", i), []byte(fmt.Sprint(w, i)))["id"].(string)
-			}
-		}()
-	}
-	wg.Wait()
-	close(ids)
+	ids := uploadFromWorkers(e, workers, each, func(w int) string {
+		if w%2 == 0 {
+			return e.s.AdminToken()
+		}
+		return e.s.UserToken()
+	})
 	before := lockedDump(e.s)
 	require.NoError(t, e.s.Close())
 
@@ -535,6 +523,28 @@ func TestPersistConcurrentRequests(t *testing.T) {
 	assert.Equal(t, workers*each, n)
 }
 
+// uploadFromWorkers has workers goroutines each make a folder and upload
+// each files into it at once, with the token token(w) of worker w, and
+// returns the ids of the files (closed channel).
+func uploadFromWorkers(e *env, workers, each int, token func(w int) string) chan string {
+	ids := make(chan string, workers*each)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			tok := token(w)
+			folder := e.createFolder(tok, "0", fmt.Sprintf("w%d", w))["id"].(string)
+			for i := range each {
+				ids <- e.uploadFile(tok, folder, fmt.Sprintf("f%d.txt", i), []byte(fmt.Sprint(w, i)))["id"].(string)
+			}
+		}()
+	}
+	wg.Wait()
+	close(ids)
+	return ids
+}
+
 // A busy server syncs the commit log asynchronously (diskio.Syncer):
 // every change answered then survives a crash (no last flush) as with the
 // blocking sync.
@@ -544,20 +554,7 @@ func TestPersistBusySyncSurvivesACrash(t *testing.T) {
 	e.s.db.Clients = func() int { return e.s.db.BusyClients } // busy: the asynchronous sync
 	e.s.db.BusyCommitDelay = 0                                // no full wait (the test's speed)
 	const workers, each = 4, 5
-	ids := make(chan string, workers*each)
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			folder := e.createFolder(e.s.UserToken(), "0", fmt.Sprintf("w%d", w))["id"].(string)
-			for i := range each {
-				ids <- e.uploadFile(e.s.UserToken(), folder, fmt.Sprintf("f%d.txt", i), []byte(fmt.Sprint(w, i)))["id"].(string)
-			}
-		}()
-	}
-	wg.Wait()
-	close(ids)
+	ids := uploadFromWorkers(e, workers, each, func(int) string { return e.s.UserToken() })
 	crash(t, e.s)
 
 	e2 := newEnv(t, Options{DataDir: dir})
