@@ -3,7 +3,7 @@ package state
 import (
 	"math"
 	"runtime"
-	"sync"
+	"sync/atomic"
 )
 
 // The query index builder (issue 35: the first query that filtered on a
@@ -44,26 +44,16 @@ const completeIndex = math.MaxInt64
 // search indexer is, and the model reaches it (model.mdx) to register
 // work from a transaction.
 type mdIndexer struct {
-	st *State
-	// mu guards on, running, closed and steps. It comes after the
-	// state's lock (kick runs within a transaction) and holds no other.
-	mu      sync.Mutex
-	on      bool // StartMetadataIndexer was called
-	running bool // the goroutine runs
-	closed  bool // StopMetadataIndexer was called
-	steps   int  // transactions the goroutine ran (tests)
-	wg      sync.WaitGroup
+	background
+	st    *State
+	steps atomic.Int64 // transactions the goroutine ran (tests)
 }
 
 // StartMetadataIndexer registers an index for every indexed field of
 // every template and starts the goroutine that builds them (see above).
 func (s *State) StartMetadataIndexer() {
 	ix := &s.mdIndexer
-	ix.mu.Lock()
-	ix.on = !ix.closed
-	on := ix.on
-	ix.mu.Unlock()
-	if !on {
+	if !ix.enable() {
 		return
 	}
 	s.View(func(tx *ReadTx) {
@@ -80,10 +70,8 @@ func (s *State) StartMetadataIndexer() {
 // more than once.
 func (s *State) StopMetadataIndexer() {
 	ix := &s.mdIndexer
-	ix.mu.Lock()
-	ix.closed, ix.on = true, false
-	ix.mu.Unlock()
-	ix.wg.Wait()
+	ix.stop() // run sees it at its next step
+	ix.wait()
 	s.View(func(tx *ReadTx) {
 		for _, t := range tx.Metadata.Order {
 			for f, x := range t.Sorted {
@@ -98,49 +86,24 @@ func (s *State) StopMetadataIndexer() {
 // MetadataIndexerSteps is the number of transactions the builder has run
 // (tests).
 func (s *State) MetadataIndexerSteps() int {
-	ix := &s.mdIndexer
-	ix.mu.Lock()
-	defer ix.mu.Unlock()
-	return ix.steps
-}
-
-// isOn reports whether a builder runs, or will when work comes.
-func (ix *mdIndexer) isOn() bool {
-	ix.mu.Lock()
-	defer ix.mu.Unlock()
-	return ix.on
+	return int(s.mdIndexer.steps.Load())
 }
 
 // kick starts the builder's goroutine unless it runs, is not started, or
 // is stopped. It is called within a transaction.
-func (ix *mdIndexer) kick() {
-	ix.mu.Lock()
-	defer ix.mu.Unlock()
-	if !ix.on || ix.running || ix.closed {
-		return
-	}
-	ix.running = true
-	ix.wg.Add(1)
-	go ix.run()
-}
+func (ix *mdIndexer) kick() { ix.background.kick(ix.run) }
 
 // run builds a step at a time until every index is complete or the
 // builder stops.
 func (ix *mdIndexer) run() {
-	defer ix.wg.Done()
 	for {
 		done := false
 		ix.st.View(func(tx *ReadTx) {
-			ix.mu.Lock()
-			closed := ix.closed
-			ix.mu.Unlock()
-			done = closed || !tx.BuildIndexStep(indexBuildStep)
-			ix.mu.Lock()
-			ix.steps++
+			done = ix.stopped() || !tx.BuildIndexStep(indexBuildStep)
+			ix.steps.Add(1)
 			if done {
-				ix.running = false // within the transaction: a later registration kicks again
+				ix.idle() // within the transaction: a later registration kicks again
 			}
-			ix.mu.Unlock()
 		})
 		if done {
 			return

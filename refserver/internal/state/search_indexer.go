@@ -155,15 +155,9 @@ type searchIndexer struct {
 	// It comes before the state's lock.
 	drainMu sync.Mutex
 
-	// mu guards on, running and closed. It comes after the state's lock
-	// (kick and idle run within a transaction) and holds no other.
-	mu      sync.Mutex
-	on      bool // StartSearchIndexer was called
-	running bool // the goroutine runs
-	closed  bool // StopSearchIndexer was called
-	wg      sync.WaitGroup
-	ctx     context.Context // ends with StopSearchIndexer
-	cancel  context.CancelFunc
+	background
+	ctx    context.Context // ends with StopSearchIndexer
+	cancel context.CancelFunc
 }
 
 // StartSearchIndexer lets the indexer's goroutine run whenever changes
@@ -171,10 +165,7 @@ type searchIndexer struct {
 // restored state, say). Without it, searches index what they need
 // themselves.
 func (s *State) StartSearchIndexer() {
-	ix := &s.indexer
-	ix.mu.Lock()
-	ix.on = !ix.closed
-	ix.mu.Unlock()
+	s.indexer.enable()
 	s.View(func(tx *ReadTx) {
 		if tx.Search != nil && tx.Search.queue.queued() {
 			s.kickIndexer()
@@ -187,40 +178,24 @@ func (s *State) StartSearchIndexer() {
 // still index what they need. Safe to call more than once.
 func (s *State) StopSearchIndexer() {
 	ix := &s.indexer
-	ix.mu.Lock()
-	ix.closed, ix.on = true, false
-	ix.mu.Unlock()
+	ix.stop()
 	ix.cancel()
-	ix.wg.Wait()
+	ix.wait()
 }
 
 // kickIndexer starts the indexer's goroutine unless it runs, is not
 // started, or is stopped. It is called within a transaction (changed).
-func (s *State) kickIndexer() {
-	ix := &s.indexer
-	ix.mu.Lock()
-	defer ix.mu.Unlock()
-	if !ix.on || ix.running || ix.closed {
-		return
-	}
-	ix.running = true
-	ix.wg.Add(1)
-	go s.runIndexer()
-}
+func (s *State) kickIndexer() { s.indexer.kick(s.runIndexer) }
 
 // runIndexer drains the queue a batch at a time until nothing is ready
 // to index or the indexer stops.
 func (s *State) runIndexer() {
-	ix := &s.indexer
-	defer ix.wg.Done()
 	for {
 		d, end := s.drainTurn()
-		done, err := d.indexBatch(ix.ctx, math.MaxUint64, true)
+		done, err := d.indexBatch(s.indexer.ctx, math.MaxUint64, true)
 		end()
 		if err != nil { // stopped
-			ix.mu.Lock()
-			ix.running = false
-			ix.mu.Unlock()
+			s.indexer.idle()
 			return
 		}
 		if done {
@@ -278,9 +253,7 @@ func (s drain) indexBatch(ctx context.Context, limit uint64, worker bool) (done 
 		batch, next = x.queue.peek(limit, tx.Now(), searchBatch)
 		if len(batch) == 0 {
 			if worker {
-				s.indexer.mu.Lock()
-				s.indexer.running = false
-				s.indexer.mu.Unlock()
+				s.indexer.idle()
 			}
 			return
 		}
