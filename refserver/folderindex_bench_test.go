@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/contentapi/cms/refserver/internal/blob"
 	"github.com/contentapi/cms/refserver/internal/state"
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
@@ -16,22 +15,14 @@ import (
 // bigFolder is an in-process server with a folder of n files of the admin.
 func bigFolder(b *testing.B, n int) (*Server, string) {
 	b.Helper()
-	s, err := New(Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	tx, end := beginTx(s.st)
-	defer end()
-	now := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
-	f := &state.Item{Typ: "folder", ID: tx.NewID(), Name: "big", ParentID: state.RootID, Owner: tx.Admin, CreatedBy: tx.Admin, ModBy: tx.Admin, CreatedAt: now, ModifiedAt: now}
-	tx.AddItem(f)
-	for i := range n {
-		blob := BlobInfo{ID: blob.NewID(), Size: int64(i % 1000), SHA1: fmt.Sprintf("%040x", i)}
-		tx.AddItem(&state.Item{Typ: "file", ID: tx.NewID(), Name: fmt.Sprintf("file-%06d.txt", (i*7919)%n), ParentID: f.ID,
-			Owner: tx.Admin, CreatedBy: tx.Admin, ModBy: tx.Admin, CreatedAt: now, ModifiedAt: now.Add(time.Duration(i%97) * time.Second),
-			Versions: []*state.Version{{ID: tx.NewID(), Blob: blob, CreatedAt: now, By: tx.Admin}}})
-	}
-	return s, f.ID
+	var id string
+	s := filledServer(b, func(f *benchFill) {
+		id = f.folder("big", state.RootID)
+		for i := range n {
+			f.file(fmt.Sprintf("file-%06d.txt", (i*7919)%n), id, int64(i%1000), i, time.Duration(i%97)*time.Second)
+		}
+	})
+	return s, id
 }
 
 // BenchmarkListFolderPage serves one page of 1000 entries from a folder of

@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/contentapi/cms/refserver/internal/blob"
 	"github.com/contentapi/cms/refserver/internal/state"
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
@@ -80,27 +79,15 @@ func BenchmarkSearchScale(b *testing.B) {
 // words of a vocabulary of 1,000), as PDFs.
 func searchScaleServer(b *testing.B, n int) *Server {
 	b.Helper()
-	s, err := New(Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { _ = s.Close() })
-	tx, end := beginTx(s.st)
-	defer end()
-	now := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
-	var folder string
-	for i := range n {
-		if i%1000 == 0 {
-			folder = tx.NewID()
-			tx.AddItem(&state.Item{Typ: "folder", ID: folder, Name: fmt.Sprintf("f%04d", i/1000), ParentID: state.RootID,
-				Owner: tx.Admin, CreatedBy: tx.Admin, ModBy: tx.Admin, CreatedAt: now, ModifiedAt: now})
+	return filledServer(b, func(f *benchFill) {
+		var folder string
+		for i := range n {
+			if i%1000 == 0 {
+				folder = f.folder(fmt.Sprintf("f%04d", i/1000), state.RootID)
+			}
+			f.file(fmt.Sprintf("doc-%07d w%03d w%03d.pdf", i, i%1000, (i*7+3)%1000), folder, 40, i, time.Duration(i)*time.Second)
 		}
-		blob := BlobInfo{ID: blob.NewID(), Size: 40, SHA1: fmt.Sprintf("%040x", i)}
-		tx.AddItem(&state.Item{Typ: "file", ID: tx.NewID(), Name: fmt.Sprintf("doc-%07d w%03d w%03d.pdf", i, i%1000, (i*7+3)%1000), ParentID: folder,
-			Owner: tx.Admin, CreatedBy: tx.Admin, ModBy: tx.Admin, CreatedAt: now, ModifiedAt: now.Add(time.Duration(i) * time.Second),
-			Versions: []*state.Version{{ID: tx.NewID(), Blob: blob, CreatedAt: now, By: tx.Admin}}})
-	}
-	return s
+	})
 }
 
 // reportCPUPerOp starts counting the process's CPU time and returns the

@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/contentapi/cms/refserver/internal/blob"
 	"github.com/contentapi/cms/refserver/internal/state"
 )
 
@@ -92,22 +91,12 @@ func BenchmarkSearchLatency(b *testing.B) {
 // (w000 to w999), PDFs (no content to index).
 func searchBenchServer(b *testing.B, n int) *Server {
 	b.Helper()
-	s, err := New(Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { _ = s.Close() })
-	tx, end := beginTx(s.st)
-	defer end()
-	now := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 	word := func(i int) string { return fmt.Sprintf("w%03d", i%1000) }
-	for i := range n {
-		blob := BlobInfo{ID: blob.NewID(), Size: int64(i % 1000), SHA1: fmt.Sprintf("%040x", i)}
-		tx.AddItem(&state.Item{Typ: "file", ID: tx.NewID(), Name: word(i) + " " + word(i*7+3) + " " + word(i*13+5) + ".pdf", ParentID: state.RootID,
-			Owner: tx.Admin, CreatedBy: tx.Admin, ModBy: tx.Admin, CreatedAt: now, ModifiedAt: now.Add(time.Duration(i) * time.Second),
-			Versions: []*state.Version{{ID: tx.NewID(), Blob: blob, CreatedAt: now, By: tx.Admin}}})
-	}
-	return s
+	return filledServer(b, func(f *benchFill) {
+		for i := range n {
+			f.file(word(i)+" "+word(i*7+3)+" "+word(i*13+5)+".pdf", state.RootID, int64(i%1000), i, time.Duration(i)*time.Second)
+		}
+	})
 }
 
 // searchBenchFileIDs returns the ids of up to k files of s.
