@@ -83,6 +83,9 @@ func derivedDump(s *Server) map[string]any {
 		for k, sortKey := range state.SortKeys {
 			d["folder "+key.Folder+"/"+owner+" by "+sortKey] = itemIDs(fx.Page(k, false, 0, fx.Len()))
 		}
+		if key.Folder != state.TrashKey {
+			d["folder "+key.Folder+"/"+owner+" size"] = fx.Size()
+		}
 	}
 	return d
 }

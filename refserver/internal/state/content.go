@@ -305,18 +305,11 @@ func (s *ReadTx) ErrUploadNameInUse(c *Item) *wire.Error {
 	return e
 }
 
-// folderSize sums the current sizes of the files below a folder.
-func (s *Tx) folderSize(f *Item) int64 {
-	var n int64
-	for _, it := range s.Children(f.ID, nil) {
-		switch it.Typ {
-		case "file":
-			n += it.Current().Blob.Size
-		case "folder":
-			n += s.folderSize(it)
-		}
-	}
-	return n
+// folderSize is the sum of the current sizes of the files below a folder,
+// through its folders, none in the trash: its index keeps it as items are
+// filed in and out (folderIndexes.grow).
+func (s *ReadTx) folderSize(f *Item) int64 {
+	return s.Folders.Index(f.ID, nil).Size()
 }
 
 // RemoveItem deletes an item and everything below it, records the change

@@ -68,6 +68,10 @@ type folderIndex struct {
 	orders [len(SortKeys)][3]*btree.BTreeG[*Item]
 	count  int
 	filing []*Item // while SyncAll files items in a new index: them
+	// size is the sum of the sizes of the files the index lists and of
+	// the sizes of the folders it lists (each its own index's size): the
+	// folder's size, kept as items are filed in and out (folderSize).
+	size int64
 }
 
 // folderIndexes are the server's folder indexes, and the trash's: one per
@@ -85,6 +89,10 @@ type folderIndexes struct {
 	// item filed in or out of it, or under new keys (a persisted server's
 	// listings wait for its commit: Persister.ListingChanged).
 	reshaped func(folder string)
+	// folder, when set, finds a folder by id: a change of an index's size
+	// goes up through the folder it belongs to into that folder's own
+	// index, and so on up to a root or the trash (grow).
+	folder func(id string) *Item
 }
 
 // trash returns the trash index of owner, or of every owner when owner is
@@ -213,6 +221,7 @@ func (x *folderIndexes) Sync(it *Item) {
 	it.slot = want
 	it.index = x
 	fx.add(it)
+	x.grow(fx, key, x.sizeOf(it))
 	if x.reshaped != nil {
 		x.reshaped(key.Folder)
 	}
@@ -268,6 +277,7 @@ func (x *folderIndexes) unindex(it *Item) {
 		return
 	}
 	fx.Remove(it)
+	x.grow(fx, it.slot.key, -x.sizeOf(it))
 	if x.reshaped != nil {
 		x.reshaped(it.slot.key.Folder)
 	}
@@ -278,6 +288,49 @@ func (x *folderIndexes) unindex(it *Item) {
 		delete(x.M, it.slot.key)
 	}
 	it.slot = itemSlot{}
+}
+
+// sizeOf is what a filed item adds to the size of the index it is filed
+// in: a file its size when filed, a folder its own index's size, a web
+// link nothing.
+func (x *folderIndexes) sizeOf(it *Item) int64 {
+	switch it.slot.rank {
+	case 1:
+		return it.slot.size
+	case 0:
+		return x.M[IndexKey{Folder: it.ID}].Size()
+	}
+	return 0
+}
+
+// grow adds delta to the size of fx, filed under key, and to the sizes of
+// the indexes above it: the folder fx belongs to is filed in its parent's
+// index, which grows as much, and so on up to an owner's root (or the
+// trash, whose size means nothing), or to a folder not filed anywhere.
+func (x *folderIndexes) grow(fx *folderIndex, key IndexKey, delta int64) {
+	if delta == 0 {
+		return
+	}
+	for {
+		fx.size += delta
+		if key.Folder == RootID || key.Folder == TrashKey || x.folder == nil {
+			return
+		}
+		f := x.folder(key.Folder)
+		if f == nil || f.Typ != "folder" || f.slot.home == nil {
+			return
+		}
+		fx, key = f.slot.home, f.slot.key
+	}
+}
+
+// Size is the size of the folder the index lists: the sum of the current
+// sizes of the files below it, through its folders, none in the trash.
+func (fx *folderIndex) Size() int64 {
+	if fx == nil {
+		return 0
+	}
+	return fx.size
 }
 
 // Len is the number of items a listing of the folder counts.

@@ -19,6 +19,10 @@ func (x *folderIndexes) SyncAll(items iter.Seq2[string, *Item]) {
 		fresh   []*folderIndex // new indexes, each with its items in filing
 		lastKey IndexKey       // consecutive items are mostly in one folder
 		lastFx  *folderIndex
+		// pending is what the items filed in each new index add to its
+		// size, added (and carried up) once every item is filed: a
+		// folder's items may come before the folder.
+		pending map[*folderIndex]int64
 	)
 	for _, it := range items {
 		key, listed := Placement(it)
@@ -49,11 +53,22 @@ func (x *folderIndexes) SyncAll(items iter.Seq2[string, *Item]) {
 		fx.byName[it.slot.fold] = append(fx.byName[it.slot.fold], it)
 		fx.count++
 		fx.filing = append(fx.filing, it)
+		if size := x.sizeOf(it); size != 0 {
+			if pending == nil {
+				pending = map[*folderIndex]int64{}
+			}
+			pending[fx] += size
+		}
 		if key.Folder == TrashKey {
 			if x.TrashAll == nil {
 				x.TrashAll = newFolderIndex()
 			}
 			x.TrashAll.add(it)
+		}
+	}
+	for _, fx := range fresh {
+		if size := pending[fx]; size != 0 {
+			x.grow(fx, fx.filing[0].slot.key, size)
 		}
 	}
 	for _, fx := range fresh {

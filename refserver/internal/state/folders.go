@@ -250,14 +250,7 @@ func (s *Tx) AddItemCollection(out map[string]any, f *Item, fields []string, p *
 
 // RootRepresentation is folder "0" as p sees it.
 func (s *Tx) RootRepresentation(p *Principal, fields []string) map[string]any {
-	var size int64
-	for _, it := range s.Children(RootID, p.User) {
-		if it.Typ == "file" {
-			size += it.Current().Blob.Size
-		} else {
-			size += s.folderSize(it)
-		}
-	}
+	size := s.Folders.Index(RootID, p.User).Size()
 	nobody := map[string]any{"type": "user", "id": "", "name": "", "login": ""}
 	std := rootMini()
 	for k, v := range map[string]any{

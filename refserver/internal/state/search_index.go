@@ -168,7 +168,7 @@ func (s *Tx) InitItemIndexes() {
 		if s.Persist != nil {
 			s.Persist.ListingChanged(folder)
 		}
-	}}
+	}, folder: func(id string) *Item { return s.Items.At("folder", id) }}
 }
 
 // changed queues an item to be indexed anew (at once, or after the index
