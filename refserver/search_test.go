@@ -375,11 +375,7 @@ func FuzzSearchQuery(f *testing.F) {
 	}
 	x := state.NewSearchIndex()
 	it := &state.Item{ID: "1", Name: "a b c"}
-	x.Docs[it] = &state.SearchDoc{Words: map[string]state.SearchField{"a": state.FieldName, "b": state.FieldName, "c": state.FieldName},
-		Pairs: map[uint64]state.SearchField{x.PairKey("a", "b"): state.FieldName, x.PairKey("b", "c"): state.FieldName}}
-	for _, w := range []string{"a", "b", "c"} {
-		x.Postings[w] = map[*state.Item]state.Posting{it: state.Posting(state.FieldName)}
-	}
+	x.PutName(it, it.Name)
 	f.Fuzz(func(t *testing.T, s string) {
 		n := parseSearchQuery(s)
 		if n == nil {

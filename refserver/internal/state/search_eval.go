@@ -87,12 +87,12 @@ func (x *searchIndex) except(m map[*Item]Hit) map[*Item]Hit {
 func (x *searchIndex) words(words []string, mask SearchField) map[*Item]Hit {
 	rarest := words[0]
 	for _, w := range words[1:] {
-		if len(x.Postings[w]) < len(x.Postings[rarest]) {
+		if x.Postings[w].len() < x.Postings[rarest].len() {
 			rarest = w
 		}
 	}
-	out := make(map[*Item]Hit, len(x.Postings[rarest]))
-	for it, post := range x.Postings[rarest] {
+	out := make(map[*Item]Hit, x.Postings[rarest].len())
+	for it, post := range x.Postings[rarest].all() {
 		f := post.Fields() & mask
 		if f == 0 {
 			continue
@@ -100,7 +100,7 @@ func (x *searchIndex) words(words []string, mask SearchField) map[*Item]Hit {
 		if len(words) > 1 {
 			d := x.Docs[it]
 			for i := 1; i < len(words) && f != 0; i++ {
-				f &= d.Pairs[x.PairKey(words[i-1], words[i])]
+				f &= d.PairFields(x.PairKey(words[i-1], words[i]))
 			}
 			if f == 0 {
 				continue
@@ -118,11 +118,11 @@ func (x *searchIndex) prefixed(prefix string, mask SearchField) map[*Item]Hit {
 	words := x.wordsWithPrefix(prefix)
 	size := 0
 	for _, w := range words {
-		size = max(size, len(x.Postings[w]))
+		size = max(size, x.Postings[w].len())
 	}
 	out := make(map[*Item]Hit, size)
 	for _, w := range words {
-		for it, post := range x.Postings[w] {
+		for it, post := range x.Postings[w].all() {
 			f := post.Fields() & mask
 			if f == 0 {
 				continue

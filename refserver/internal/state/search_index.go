@@ -5,6 +5,7 @@ import (
 	"context"
 	"hash/maphash"
 	"io"
+	"iter"
 	"path"
 	"slices"
 	"strings"
@@ -101,7 +102,7 @@ type searchIndex struct {
 	// mu guards Postings, Docs and vocabStale: the indexer writes them
 	// (apply), a search reads them (State.SearchAt).
 	mu       sync.RWMutex
-	Postings map[string]map[*Item]Posting
+	Postings map[string]*postingList
 	Docs     map[*Item]*SearchDoc
 	// vocabStale says vocab lacks a word of Postings or holds one no
 	// longer there. Written while mu is locked for writing, or locked
@@ -122,24 +123,156 @@ type searchIndex struct {
 	kick    func()
 }
 
-// SearchDoc is what the index holds of one item.
+// SearchDoc is what the index holds of one item, in slices rather than
+// maps: at a million items the maps (four per item) were most of the
+// index's memory, and a document is only ever read whole or searched.
 type SearchDoc struct {
-	Words map[string]SearchField // every word and the fields it is in
-	Pairs map[uint64]SearchField // adjacent word pairs and their fields
-	Stamp ItemStamp              // the item's trash and modified_at when indexed
+	Words []DocWord // every word and the fields it is in, sorted by word
+	// Pairs is the keys of the adjacent word pairs (PairKey) with their
+	// fields in the low pairFieldBits instead of the key's own (a pair
+	// is found by the rest of its key), sorted.
+	Pairs []uint64
+	Stamp ItemStamp // the item's trash and modified_at when indexed
 
-	// The content's words and pairs, kept to be reused while the current
-	// version stays the same (a rename does not read the content again).
-	blobID       string
-	contentWords map[string]struct{}
-	contentPairs map[uint64]struct{}
+	// blobID is the content whose words and pairs the document holds
+	// (those with FieldContent), reused while the current version stays
+	// the same (a rename does not read the content again).
+	blobID string
+}
+
+// DocWord is one of an item's words and the fields it is in.
+type DocWord struct {
+	Word   string // the index's copy once put (postingList.word)
+	Fields SearchField
+}
+
+// pairFieldBits is how many low bits of a pair's key hold its fields.
+const (
+	pairFieldBits = 5
+	pairFieldMask = 1<<pairFieldBits - 1
+)
+
+// pair is how SearchDoc.Pairs holds the pair key k in the fields f.
+func pair(k uint64, f SearchField) uint64 { return k&^pairFieldMask | uint64(f) }
+
+// PairFields is the fields the pair of key k (PairKey) is in.
+func (d *SearchDoc) PairFields(k uint64) SearchField {
+	k &^= pairFieldMask
+	i, _ := slices.BinarySearch(d.Pairs, k)
+	var f SearchField
+	for ; i < len(d.Pairs) && d.Pairs[i]&^pairFieldMask == k; i++ {
+		f |= SearchField(d.Pairs[i] & pairFieldMask)
+	}
+	return f
+}
+
+// docOf makes the document of the words and pairs of an item's fields.
+func docOf(words map[string]SearchField, pairs map[uint64]SearchField, stamp ItemStamp, blobID string) *SearchDoc {
+	d := &SearchDoc{Words: make([]DocWord, 0, len(words)), Pairs: make([]uint64, 0, len(pairs)), Stamp: stamp, blobID: blobID}
+	for w, f := range words {
+		d.Words = append(d.Words, DocWord{w, f})
+	}
+	slices.SortFunc(d.Words, func(a, b DocWord) int { return strings.Compare(a.Word, b.Word) })
+	for k, f := range pairs {
+		d.Pairs = append(d.Pairs, pair(k, f))
+	}
+	slices.Sort(d.Pairs)
+	return d
+}
+
+// postingList is the items that hold one word: a few in a slice (most
+// words of a large index are in one or two items, and a map per word
+// cost ~200 bytes), more in a map.
+type postingList struct {
+	word string // the word, shared by the documents that hold it
+	few  []itemPosting
+	many map[*Item]Posting // nil while few holds them
+}
+
+// itemPosting is one item of a short posting list.
+type itemPosting struct {
+	it *Item
+	p  Posting
+}
+
+// fewPostings is how many items a posting list holds in its slice.
+const fewPostings = 8
+
+// len is the number of items; a nil list has none.
+func (l *postingList) len() int {
+	if l == nil {
+		return 0
+	}
+	if l.many != nil {
+		return len(l.many)
+	}
+	return len(l.few)
+}
+
+// set makes p the posting of it.
+func (l *postingList) set(it *Item, p Posting) {
+	if l.many != nil {
+		l.many[it] = p
+		return
+	}
+	for i := range l.few {
+		if l.few[i].it == it {
+			l.few[i].p = p
+			return
+		}
+	}
+	if len(l.few) < fewPostings {
+		l.few = append(l.few, itemPosting{it, p})
+		return
+	}
+	l.many = make(map[*Item]Posting, 2*fewPostings)
+	for _, e := range l.few {
+		l.many[e.it] = e.p
+	}
+	l.many[it], l.few = p, nil
+}
+
+// del removes it.
+func (l *postingList) del(it *Item) {
+	if l.many != nil {
+		delete(l.many, it)
+		return
+	}
+	for i := range l.few {
+		if l.few[i].it == it {
+			l.few = slices.Delete(l.few, i, i+1)
+			return
+		}
+	}
+}
+
+// all is the items and their postings; a nil list has none.
+func (l *postingList) all() iter.Seq2[*Item, Posting] {
+	return func(yield func(*Item, Posting) bool) {
+		if l == nil {
+			return
+		}
+		if l.many != nil {
+			for it, p := range l.many {
+				if !yield(it, p) {
+					return
+				}
+			}
+			return
+		}
+		for _, e := range l.few {
+			if !yield(e.it, e.p) {
+				return
+			}
+		}
+	}
 }
 
 // NewSearchIndex returns an empty search index.
 func NewSearchIndex() *searchIndex {
 	return &searchIndex{
 		seed:     maphash.MakeSeed(),
-		Postings: make(map[string]map[*Item]Posting),
+		Postings: make(map[string]*postingList),
 		Docs:     make(map[*Item]*SearchDoc),
 		queue:    searchQueue{latest: make(map[*Item]uint64)},
 
@@ -243,16 +376,16 @@ func (x *searchIndex) drop(it *Item) {
 	if d == nil {
 		return
 	}
-	for w := range d.Words {
-		x.unpost(w, it)
+	for _, w := range d.Words {
+		x.unpost(w.Word, it)
 	}
 	delete(x.Docs, it)
 }
 
 func (x *searchIndex) unpost(w string, it *Item) {
 	if p := x.Postings[w]; p != nil {
-		delete(p, it)
-		if len(p) == 0 {
+		p.del(it)
+		if p.len() == 0 {
 			delete(x.Postings, w)
 			x.vocabStale = true
 		}
@@ -281,13 +414,14 @@ func (s *ReadTx) textsOf(it *Item) searchTexts {
 // holds of it (nil: nothing), whose content words are reused while the
 // content stays the same; content reads a blob's words otherwise.
 func (x *searchIndex) newDoc(t *searchTexts, old *SearchDoc, content func(blobID string) (map[string]struct{}, map[uint64]struct{}, error)) (*SearchDoc, error) {
-	d := &SearchDoc{Words: make(map[string]SearchField), Pairs: make(map[uint64]SearchField), Stamp: t.stamp}
+	// The pairs' keys as the document holds them: without their low bits.
+	words, pairs := make(map[string]SearchField), make(map[uint64]SearchField)
 	add := func(f SearchField, text string) {
-		words := SearchWords(text)
-		for i, w := range words {
-			d.Words[w] |= f
+		ws := SearchWords(text)
+		for i, w := range ws {
+			words[w] |= f
 			if i > 0 {
-				d.Pairs[x.PairKey(words[i-1], w)] |= f
+				pairs[x.PairKey(ws[i-1], w)&^pairFieldMask] |= f
 			}
 		}
 	}
@@ -300,45 +434,63 @@ func (x *searchIndex) newDoc(t *searchTexts, old *SearchDoc, content func(blobID
 		add(FieldComments, c)
 	}
 	if t.blobID != "" {
-		d.blobID = t.blobID
 		if old != nil && old.blobID == t.blobID {
-			d.contentWords, d.contentPairs = old.contentWords, old.contentPairs
+			for _, w := range old.Words {
+				if w.Fields&FieldContent != 0 {
+					words[w.Word] |= FieldContent
+				}
+			}
+			for _, p := range old.Pairs {
+				if SearchField(p&pairFieldMask)&FieldContent != 0 {
+					pairs[p&^pairFieldMask] |= FieldContent
+				}
+			}
 		} else {
-			var err error
-			if d.contentWords, d.contentPairs, err = content(t.blobID); err != nil {
+			cw, cp, err := content(t.blobID)
+			if err != nil {
 				return nil, err
 			}
-		}
-		for w := range d.contentWords {
-			d.Words[w] |= FieldContent
-		}
-		for p := range d.contentPairs {
-			d.Pairs[p] |= FieldContent
+			for w := range cw {
+				words[w] |= FieldContent
+			}
+			for p := range cp {
+				pairs[p&^pairFieldMask] |= FieldContent
+			}
 		}
 	}
-	return d, nil
+	return docOf(words, pairs, t.stamp, t.blobID), nil
 }
 
 // put makes d what the index holds of it, replacing what it held. The
-// indexer calls it while mu is locked for writing (apply).
+// indexer calls it while mu is locked for writing (apply). The words of d
+// become the index's copies.
 func (x *searchIndex) put(it *Item, d *SearchDoc) {
 	if old := x.Docs[it]; old != nil {
-		for w := range old.Words {
-			if _, still := d.Words[w]; !still {
-				x.unpost(w, it)
+		for _, w := range old.Words {
+			if _, still := slices.BinarySearchFunc(d.Words, w.Word, func(e DocWord, w string) int { return strings.Compare(e.Word, w) }); !still {
+				x.unpost(w.Word, it)
 			}
 		}
 	}
-	for w, f := range d.Words {
-		p := x.Postings[w]
+	for i, w := range d.Words {
+		p := x.Postings[w.Word]
 		if p == nil {
-			p = make(map[*Item]Posting)
-			x.Postings[w] = p
+			p = &postingList{word: w.Word}
+			x.Postings[w.Word] = p
 			x.vocabStale = true
 		}
-		p[it] = Posting(d.Stamp) | Posting(f)
+		d.Words[i].Word = p.word
+		p.set(it, Posting(d.Stamp)|Posting(w.Fields))
 	}
 	x.Docs[it] = d
+}
+
+// PutName indexes it by a name alone, at once (FuzzSearchQuery's index).
+func (x *searchIndex) PutName(it *Item, name string) {
+	d, _ := x.newDoc(&searchTexts{name: name, stamp: stampOf(it)}, nil, nil)
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.put(it, d)
 }
 
 // contentWords reads the words and adjacent pairs of a blob's first

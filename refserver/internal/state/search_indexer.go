@@ -132,12 +132,20 @@ func (q *searchQueue) commit(done []queuedChange, next int) {
 	q.head = next
 	if q.head == len(q.fifo) {
 		q.fifo, q.head = q.fifo[:0], 0
+		if cap(q.fifo) > keptQueue && len(q.latest) == 0 {
+			// Empty after a load's million changes: the slice and the
+			// map (which never shrinks) held ~80 bytes per item.
+			q.fifo, q.latest = nil, make(map[*Item]uint64)
+		}
 	} else if q.head > 1024 && q.head > len(q.fifo)/2 {
 		q.fifo = append(q.fifo[:0], q.fifo[q.head:]...)
 		clear(q.fifo[len(q.fifo):cap(q.fifo)])
 		q.head = 0
 	}
 }
+
+// keptQueue is the largest capacity an empty queue keeps.
+const keptQueue = 4096
 
 // queued reports whether a change is queued.
 func (q *searchQueue) queued() bool {
