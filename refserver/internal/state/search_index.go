@@ -127,7 +127,9 @@ type searchIndex struct {
 // maps: at a million items the maps (four per item) were most of the
 // index's memory, and a document is only ever read whole or searched.
 type SearchDoc struct {
-	Words []DocWord // every word and the fields it is in, sorted by word
+	// words is the posting lists of the item's words (each tells the
+	// fields the word is in).
+	words []*postingList
 	// Pairs is the keys of the adjacent word pairs (PairKey) with their
 	// fields in the low pairFieldBits instead of the key's own (a pair
 	// is found by the rest of its key), sorted.
@@ -140,10 +142,17 @@ type SearchDoc struct {
 	blobID string
 }
 
-// DocWord is one of an item's words and the fields it is in.
-type DocWord struct {
-	Word   string // the index's copy once put (postingList.word)
-	Fields SearchField
+// docDraft is a document before it is put into the index: its words as
+// strings, sorted, with the fields they are in.
+type docDraft struct {
+	*SearchDoc
+	words []docWord
+}
+
+// docWord is one of an item's words and the fields it is in.
+type docWord struct {
+	word   string
+	fields SearchField
 }
 
 // pairFieldBits is how many low bits of a pair's key hold its fields.
@@ -167,12 +176,12 @@ func (d *SearchDoc) PairFields(k uint64) SearchField {
 }
 
 // docOf makes the document of the words and pairs of an item's fields.
-func docOf(words map[string]SearchField, pairs map[uint64]SearchField, stamp ItemStamp, blobID string) *SearchDoc {
-	d := &SearchDoc{Words: make([]DocWord, 0, len(words)), Pairs: make([]uint64, 0, len(pairs)), Stamp: stamp, blobID: blobID}
+func docOf(words map[string]SearchField, pairs map[uint64]SearchField, stamp ItemStamp, blobID string) *docDraft {
+	d := &docDraft{SearchDoc: &SearchDoc{Pairs: make([]uint64, 0, len(pairs)), Stamp: stamp, blobID: blobID}, words: make([]docWord, 0, len(words))}
 	for w, f := range words {
-		d.Words = append(d.Words, DocWord{w, f})
+		d.words = append(d.words, docWord{w, f})
 	}
-	slices.SortFunc(d.Words, func(a, b DocWord) int { return strings.Compare(a.Word, b.Word) })
+	slices.SortFunc(d.words, func(a, b docWord) int { return strings.Compare(a.word, b.word) })
 	for k, f := range pairs {
 		d.Pairs = append(d.Pairs, pair(k, f))
 	}
@@ -207,6 +216,19 @@ func (l *postingList) len() int {
 		return len(l.many)
 	}
 	return len(l.few)
+}
+
+// get is the posting of it (zero: none).
+func (l *postingList) get(it *Item) Posting {
+	if l.many != nil {
+		return l.many[it]
+	}
+	for _, e := range l.few {
+		if e.it == it {
+			return e.p
+		}
+	}
+	return 0
 }
 
 // set makes p the posting of it.
@@ -376,19 +398,17 @@ func (x *searchIndex) drop(it *Item) {
 	if d == nil {
 		return
 	}
-	for _, w := range d.Words {
-		x.unpost(w.Word, it)
+	for _, p := range d.words {
+		x.unpost(p, it)
 	}
 	delete(x.Docs, it)
 }
 
-func (x *searchIndex) unpost(w string, it *Item) {
-	if p := x.Postings[w]; p != nil {
-		p.del(it)
-		if p.len() == 0 {
-			delete(x.Postings, w)
-			x.vocabStale = true
-		}
+func (x *searchIndex) unpost(p *postingList, it *Item) {
+	p.del(it)
+	if p.len() == 0 {
+		delete(x.Postings, p.word)
+		x.vocabStale = true
 	}
 }
 
@@ -413,7 +433,10 @@ func (s *ReadTx) textsOf(it *Item) searchTexts {
 // newDoc makes the document of an item's texts. old is what the index
 // holds of it (nil: nothing), whose content words are reused while the
 // content stays the same; content reads a blob's words otherwise.
-func (x *searchIndex) newDoc(t *searchTexts, old *SearchDoc, content func(blobID string) (map[string]struct{}, map[uint64]struct{}, error)) (*SearchDoc, error) {
+//
+// Reading old (its posting lists) needs no lock: only the drainer, which
+// calls newDoc, changes the index.
+func (x *searchIndex) newDoc(it *Item, t *searchTexts, old *SearchDoc, content func(blobID string) (map[string]struct{}, map[uint64]struct{}, error)) (*docDraft, error) {
 	// The pairs' keys as the document holds them: without their low bits.
 	words, pairs := make(map[string]SearchField), make(map[uint64]SearchField)
 	add := func(f SearchField, text string) {
@@ -435,9 +458,9 @@ func (x *searchIndex) newDoc(t *searchTexts, old *SearchDoc, content func(blobID
 	}
 	if t.blobID != "" {
 		if old != nil && old.blobID == t.blobID {
-			for _, w := range old.Words {
-				if w.Fields&FieldContent != 0 {
-					words[w.Word] |= FieldContent
+			for _, p := range old.words {
+				if p.get(it).Fields()&FieldContent != 0 {
+					words[p.word] |= FieldContent
 				}
 			}
 			for _, p := range old.Pairs {
@@ -462,32 +485,32 @@ func (x *searchIndex) newDoc(t *searchTexts, old *SearchDoc, content func(blobID
 }
 
 // put makes d what the index holds of it, replacing what it held. The
-// indexer calls it while mu is locked for writing (apply). The words of d
-// become the index's copies.
-func (x *searchIndex) put(it *Item, d *SearchDoc) {
+// indexer calls it while mu is locked for writing (apply).
+func (x *searchIndex) put(it *Item, d *docDraft) {
 	if old := x.Docs[it]; old != nil {
-		for _, w := range old.Words {
-			if _, still := slices.BinarySearchFunc(d.Words, w.Word, func(e DocWord, w string) int { return strings.Compare(e.Word, w) }); !still {
-				x.unpost(w.Word, it)
+		for _, p := range old.words {
+			if _, still := slices.BinarySearchFunc(d.words, p.word, func(e docWord, w string) int { return strings.Compare(e.word, w) }); !still {
+				x.unpost(p, it)
 			}
 		}
 	}
-	for i, w := range d.Words {
-		p := x.Postings[w.Word]
+	d.SearchDoc.words = make([]*postingList, len(d.words))
+	for i, w := range d.words {
+		p := x.Postings[w.word]
 		if p == nil {
-			p = &postingList{word: w.Word}
-			x.Postings[w.Word] = p
+			p = &postingList{word: w.word}
+			x.Postings[w.word] = p
 			x.vocabStale = true
 		}
-		d.Words[i].Word = p.word
-		p.set(it, Posting(d.Stamp)|Posting(w.Fields))
+		p.set(it, Posting(d.Stamp)|Posting(w.fields))
+		d.SearchDoc.words[i] = p
 	}
-	x.Docs[it] = d
+	x.Docs[it] = d.SearchDoc
 }
 
 // PutName indexes it by a name alone, at once (FuzzSearchQuery's index).
 func (x *searchIndex) PutName(it *Item, name string) {
-	d, _ := x.newDoc(&searchTexts{name: name, stamp: stampOf(it)}, nil, nil)
+	d, _ := x.newDoc(it, &searchTexts{name: name, stamp: stampOf(it)}, nil, nil)
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	x.put(it, d)

@@ -281,7 +281,7 @@ func (s drain) indexBatch(ctx context.Context, limit uint64, worker bool) (done 
 	content := func(blobID string) (map[string]struct{}, map[uint64]struct{}, error) {
 		return x.contentWords(ctx, s.Env, blobID, scratch)
 	}
-	docs := make([]*SearchDoc, len(batch))
+	docs := make([]*docDraft, len(batch))
 	for i, c := range batch {
 		if gone[i] {
 			continue
@@ -291,7 +291,7 @@ func (s drain) indexBatch(ctx context.Context, limit uint64, worker bool) (done 
 		x.mu.RLock()
 		old := x.Docs[c.it]
 		x.mu.RUnlock()
-		if docs[i], err = x.newDoc(&texts[i], old, content); err != nil {
+		if docs[i], err = x.newDoc(c.it, &texts[i], old, content); err != nil {
 			return false, err
 		}
 	}
@@ -302,7 +302,7 @@ func (s drain) indexBatch(ctx context.Context, limit uint64, worker bool) (done 
 // apply puts the documents of a batch into the index (nil: the item is
 // gone) and takes the batch's changes from the queue, under the index's
 // lock.
-func (x *searchIndex) apply(batch []queuedChange, next int, docs []*SearchDoc) {
+func (x *searchIndex) apply(batch []queuedChange, next int, docs []*docDraft) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	for i, c := range batch {
