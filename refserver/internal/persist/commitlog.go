@@ -215,11 +215,16 @@ func createLog(dir string, n uint64, noSync bool) (*os.File, error) {
 	return f, nil
 }
 
+// zeroBlock is what writeZeros writes from: never written, so its pages
+// are the system's one page of zeros, not the process's memory, and a log
+// that grows by logChunk no longer allocates (and clears) a buffer each
+// time.
+var zeroBlock [256 << 10]byte
+
 // writeZeros writes n zeros into f at off.
 func writeZeros(f *os.File, off, n int64) error {
-	zeros := make([]byte, min(n, 256<<10))
 	for n > 0 {
-		w, err := f.WriteAt(zeros[:min(n, int64(len(zeros)))], off)
+		w, err := f.WriteAt(zeroBlock[:min(n, int64(len(zeroBlock)))], off)
 		if err != nil {
 			return err
 		}

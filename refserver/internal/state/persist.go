@@ -10,7 +10,10 @@ import "sync"
 type Persister struct {
 	mu    sync.Mutex // guards the fields below but Load
 	dirty map[DirtyKey]struct{}
-	blobs []string // blobs to delete once the state without them is committed
+	// spareDirty is the emptied map of a settled commit's marks, the next
+	// dirty once Take hands the current one over (recycle).
+	spareDirty map[DirtyKey]struct{}
+	blobs      []string // blobs to delete once the state without them is committed
 
 	// Group commit (internal/persist's DB.Await): every mark (and queued
 	// blob delete) takes the next number of marked; committed is the

@@ -103,9 +103,25 @@ func (p *Persister) Settle(dirty map[DirtyKey]struct{}, n uint64) {
 	}
 	p.setCommitted(n)
 	ready := p.takeReady()
+	p.recycle(dirty)
 	p.mu.Unlock()
 	runWaiters(ready)
 }
+
+// recycle keeps the map of a commit's marks (Take), emptied, for the marks
+// of a later one: the marks of a commit no longer grow a new map from
+// nothing (a busy commit carries tens of them). It runs under p.mu, which
+// its callers take; the commit does not use dirty again.
+func (p *Persister) recycle(dirty map[DirtyKey]struct{}) {
+	if len(dirty) > maxSpareDirty {
+		return // one large commit (a restore's) does not keep its map
+	}
+	clear(dirty)
+	p.spareDirty = dirty
+}
+
+// maxSpareDirty bounds the map recycle keeps.
+const maxSpareDirty = 4096
 
 // CommitIfIdle reports whether nothing is marked nor queued; then every
 // mark so far is committed (no flush is under way, and a failed one puts
@@ -130,7 +146,11 @@ func (p *Persister) Take() (dirty map[DirtyKey]struct{}, blobs []string, taken u
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	dirty, blobs, taken = p.dirty, p.blobs, p.marked
-	p.dirty, p.blobs = map[DirtyKey]struct{}{}, nil
+	p.dirty, p.blobs = p.spareDirty, nil
+	if p.dirty == nil {
+		p.dirty = map[DirtyKey]struct{}{}
+	}
+	p.spareDirty = nil
 	p.takeListings(taken)
 	return dirty, blobs, taken
 }
@@ -142,6 +162,7 @@ func (p *Persister) PutBack(dirty map[DirtyKey]struct{}, blobs []string) {
 	for dk := range dirty {
 		p.dirty[dk] = struct{}{}
 	}
+	p.recycle(dirty)
 	p.blobs = append(p.blobs, blobs...)
 }
 
