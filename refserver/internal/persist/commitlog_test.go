@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"github.com/contentapi/cms/refserver/internal/blob"
 	"testing"
 	"time"
 
@@ -204,4 +205,57 @@ func TestCommitWaitsInFullForManyClients(t *testing.T) {
 	d.BusyCommitDelay, d.Clients = 2*time.Millisecond, nil
 	d.gather()
 	assert.Empty(t, slept, "no count of clients: never in full")
+}
+
+// The server's own record encodes itself as encoding/json would: every
+// commit that draws an id writes it.
+func TestMetaRecordEncoding(t *testing.T) {
+	for _, r := range []RecMeta{
+		{},
+		{EnterpriseID: "e1", SignKey: []byte{}, NextID: 42, AdminToken: "a", UserToken: "u", AppToken: "p"},
+		{EnterpriseID: "a<b>&\"c\"\u2028\x01é\xff", SignKey: []byte("\x00\x01\xfe\xffsecret-key-of-32-bytes.........."), NextID: -7,
+			AdminToken: "t\\1", UserToken: "t/2", AppToken: "t\t3", WebhookPrimaryKey: "k1", WebhookSecondaryKey: "k<2>",
+			SeparateIDSpaces: true, NextFolderID: 1 << 40},
+		{WebhookSecondaryKey: "only", NextFolderID: 3},
+	} {
+		want, err := json.Marshal(r)
+		require.NoError(t, err)
+		assert.Equal(t, string(want), string(r.appendRecord(nil)))
+	}
+}
+
+// BenchmarkCommitRecordEncoding: the records a busy server's commits write
+// most (BenchmarkServerLoad: events, versions, recent items and the meta
+// record), each as one commit encodes it (appendRecord(nil)).
+func BenchmarkCommitRecordEncoding(b *testing.B) {
+	at := time.Date(2026, 11, 28, 9, 0, 0, 120000000, time.UTC)
+	source := json.RawMessage(`{"type":"file","id":"100000012345","file_version":{"type":"file_version","id":"100000012346","sha1":"da39a3ee5e6b4b0d3255bfef95601890afd80709"},` +
+		`"sequence_id":"3","etag":"3","sha1":"da39a3ee5e6b4b0d3255bfef95601890afd80709","name":"f042.txt","description":"","size":1024,` +
+		`"path_collection":{"total_count":2,"entries":[{"type":"folder","id":"0","sequence_id":null,"etag":null,"name":"All Files"},` +
+		`{"type":"folder","id":"100000000101","sequence_id":"0","etag":"0","name":"load"}]},"created_at":"2026-11-28T09:00:00Z",` +
+		`"modified_at":"2026-11-28T09:00:00Z","trashed_at":null,"purged_at":null,"content_created_at":"2026-11-28T09:00:00Z",` +
+		`"content_modified_at":"2026-11-28T09:00:00Z","created_by":{"type":"user","id":"2000002","name":"Load User","login":"user@example.com"},` +
+		`"modified_by":{"type":"user","id":"2000002","name":"Load User","login":"user@example.com"},"owned_by":{"type":"user","id":"2000002",` +
+		`"name":"Load User","login":"user@example.com"},"shared_link":null,"parent":{"type":"folder","id":"100000000101","sequence_id":"0",` +
+		`"etag":"0","name":"load"},"item_status":"active"}`)
+	records := []struct {
+		name string
+		r    recordAppender
+	}{
+		{"event", recEvent{Seq: 123456, ID: "e-123456", Type: "ITEM_UPLOAD", By: "2000002", At: at, ItemID: "f100000012345", OwnerID: "2000002",
+			Source: source, Under: []string{"0", "100000000101"}}},
+		{"version", recVersion{ID: "100000012346", Blob: blob.Info{ID: "s-100000012347", Size: 1024, SHA1: "da39a3ee5e6b4b0d3255bfef95601890afd80709"},
+			CreatedAt: at, By: "2000002"}},
+		{"recent", recRecentItem{Interaction: "item_preview", At: at, Seq: 42}},
+		{"meta", RecMeta{EnterpriseID: "11446498", SignKey: make([]byte, 32), NextID: 100000012347,
+			AdminToken: "admin-token-0123456789abcdef", UserToken: "user-token-0123456789abcdef", AppToken: "app-token-0123456789abcdef"}},
+	}
+	for _, rec := range records {
+		b.Run(rec.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				_ = rec.r.appendRecord(nil)
+			}
+		})
+	}
 }

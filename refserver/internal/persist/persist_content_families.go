@@ -2,6 +2,7 @@ package persist
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -85,6 +86,7 @@ type recRecentItem struct {
 // its download change the reader's recent item, so most commits write
 // some.
 func (r recRecentItem) appendRecord(b []byte) []byte {
+	b = slices.Grow(b, 96+len(r.Interaction)) // one allocation (about 80 bytes)
 	b = append(b, `{"Interaction":`...)
 	b = wire.AppendString(b, r.Interaction)
 	b = appendTimeField(b, "At", r.At)

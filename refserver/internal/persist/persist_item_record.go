@@ -71,6 +71,9 @@ func (r RecItem) appendRecord(b []byte) []byte {
 
 // appendRecord appends v as encoding/json writes it, for RecItem's.
 func (v recVersion) appendRecord(b []byte) []byte {
+	if len(b) == 0 { // a version's own record (about 180 bytes; RecItem's sized its kept copies): one allocation
+		b = slices.Grow(b, 224+len(v.Name))
+	}
 	b = append(b, `{"ID":`...)
 	b = wire.AppendString(b, v.ID)
 	b = append(b, `,"Blob":{"ID":`...)
