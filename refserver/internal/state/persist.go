@@ -73,6 +73,10 @@ type LoadScratch struct {
 	// Items are the items read, in key order (their memory's order: a
 	// walk over them is cheaper than one over the table).
 	Items []*Item
+	// NextFile is where in Items the search for the file of the next
+	// version record starts (internal/persist's LoadVersion): versions
+	// come in their files' order, so the file is mostly the item there.
+	NextFile int
 	// Obsolete are stored records the load left out (events beyond the
 	// history, when it was made shorter): marked once the load is over,
 	// so that the next commit deletes them (marks made while restoring
