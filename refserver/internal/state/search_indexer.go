@@ -251,6 +251,9 @@ func (s *State) drainTurn() (drain, func()) {
 // as the queue was found empty, so that a change queued later starts it
 // again. An error is ctx's: the batch's changes stay queued.
 func (s drain) indexBatch(ctx context.Context, limit uint64, worker bool) (done bool, err error) {
+	if err := ctx.Err(); err != nil {
+		return false, err // a stop (the store may read without looking at ctx)
+	}
 	var x *searchIndex
 	var batch []queuedChange
 	var next int
@@ -285,6 +288,9 @@ func (s drain) indexBatch(ctx context.Context, limit uint64, worker bool) (done 
 	for i, c := range batch {
 		if gone[i] {
 			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return false, err
 		}
 		// Only a drain (drainMu) writes Docs: reading it needs the
 		// index's read lock against none but the race detector's view.
