@@ -29,14 +29,52 @@ type itemKey struct {
 // each other. A lookup is one map access. As a Table, what is written
 // through it (Put, Delete, Update) is marked for persistence, under the
 // item's record key (RecordKey).
+//
+// Items whose id is a canonical decimal number (every id the server draws)
+// are held by that number (numKey: 16 bytes a slot, not 32 for the string
+// and its space; at a million items 40 MB less), any other in other.
 type ItemTable struct {
-	env *Env
-	m   map[itemKey]*Item
+	env   *Env
+	num   map[uint64]*Item
+	other map[itemKey]*Item
+}
+
+// numKey is the key in num of k, unless its id is not a canonical decimal
+// number below 2^62 (no sign, no leading zero but "0" itself): the number
+// shifted left, with k.folder in the low bit.
+func numKey(k itemKey) (uint64, bool) {
+	id := k.id
+	if len(id) == 0 || len(id) > 18 || id[0] == '0' && len(id) > 1 {
+		return 0, false
+	}
+	var n uint64
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + uint64(c-'0')
+	}
+	n <<= 1
+	if k.folder {
+		n |= 1
+	}
+	return n, true
+}
+
+// get is the item of key k.
+func (t *ItemTable) get(k itemKey) (*Item, bool) {
+	if n, ok := numKey(k); ok {
+		it, ok := t.num[n]
+		return it, ok
+	}
+	it, ok := t.other[k]
+	return it, ok
 }
 
 // newItemTable returns an empty items table on env.
 func newItemTable(env *Env) ItemTable {
-	return ItemTable{env: env, m: map[itemKey]*Item{}}
+	return ItemTable{env: env, num: map[uint64]*Item{}, other: map[itemKey]*Item{}}
 }
 
 // key is the table key of the item of type typ and id.
@@ -81,34 +119,40 @@ func (t *ItemTable) ByRef(key string) (*Item, bool) {
 	if id, ok := strings.CutPrefix(key, folderRecordPrefix); ok {
 		k = itemKey{folder: true, id: id}
 	}
-	it, ok := t.m[k]
-	return it, ok
+	return t.get(k)
 }
 
 // Get returns the item of type typ with id. With one id space it may be
 // of another type (the id is unique); with SeparateIDSpaces it is a
 // folder exactly when typ is "folder". Callers check Typ.
 func (t *ItemTable) Get(typ, id string) (*Item, bool) {
-	it, ok := t.m[t.key(typ, id)]
-	return it, ok
+	return t.get(t.key(typ, id))
 }
 
 // At returns the item of type typ with id (as Get), or nil.
-func (t *ItemTable) At(typ, id string) *Item { return t.m[t.key(typ, id)] }
+func (t *ItemTable) At(typ, id string) *Item {
+	it, _ := t.get(t.key(typ, id))
+	return it
+}
 
 // Has reports whether an item of type typ has id (as Get).
 func (t *ItemTable) Has(typ, id string) bool {
-	_, ok := t.m[t.key(typ, id)]
+	_, ok := t.get(t.key(typ, id))
 	return ok
 }
 
 // Len is the number of items.
-func (t *ItemTable) Len() int { return len(t.m) }
+func (t *ItemTable) Len() int { return len(t.num) + len(t.other) }
 
 // All yields every item with its id, in no order.
 func (t *ItemTable) All() iter.Seq2[string, *Item] {
 	return func(yield func(string, *Item) bool) {
-		for k, it := range t.m {
+		for _, it := range t.num {
+			if !yield(it.ID, it) {
+				return
+			}
+		}
+		for k, it := range t.other {
 			if !yield(k.id, it) {
 				return
 			}
@@ -118,8 +162,11 @@ func (t *ItemTable) All() iter.Seq2[string, *Item] {
 
 // Keys returns the record keys of the items (RecordKey), sorted.
 func (t *ItemTable) Keys() []string {
-	keys := make([]string, 0, len(t.m))
-	for k := range maps.Keys(t.m) {
+	keys := make([]string, 0, t.Len())
+	for _, it := range t.num {
+		keys = append(keys, recordKey(t.keyOf(it)))
+	}
+	for k := range maps.Keys(t.other) {
 		keys = append(keys, recordKey(k))
 	}
 	slices.Sort(keys)
@@ -129,14 +176,22 @@ func (t *ItemTable) Keys() []string {
 // Put stores it under its type and id, and marks it.
 func (t *ItemTable) Put(it *Item) {
 	k := t.key(it.Typ, it.ID)
-	t.m[k] = it
+	if n, ok := numKey(k); ok {
+		t.num[n] = it
+	} else {
+		t.other[k] = it
+	}
 	t.mark(k)
 }
 
 // Delete removes it (if stored), and marks it.
 func (t *ItemTable) Delete(it *Item) {
 	k := t.key(it.Typ, it.ID)
-	delete(t.m, k)
+	if n, ok := numKey(k); ok {
+		delete(t.num, n)
+	} else {
+		delete(t.other, k)
+	}
 	t.mark(k)
 }
 
@@ -144,7 +199,7 @@ func (t *ItemTable) Delete(it *Item) {
 // it; it reports false, changing nothing, when there is none.
 func (t *ItemTable) Update(typ, id string, change func(*Item)) bool {
 	k := t.key(typ, id)
-	it, ok := t.m[k]
+	it, ok := t.get(k)
 	if !ok {
 		return false
 	}

@@ -53,3 +53,53 @@ func TestItemTableSpaces(t *testing.T) {
 		}
 	}
 }
+
+// TestItemTableOddIDs: ids that are not canonical decimal numbers (held
+// apart from the numbered ones) are found, listed and deleted as the
+// others, and never taken for the number they spell.
+func TestItemTableOddIDs(t *testing.T) {
+	for _, separate := range []bool{false, true} {
+		tab := newItemTable(&Env{Cfg: StateConfig{SeparateIDSpaces: separate}})
+		ids := []string{"0", "7", "07", "007", "x7", "", "-7", "+7", "999999999999999999", "9999999999999999999", "18446744073709551617", "٣"}
+		var items []*Item
+		for i, id := range ids {
+			typ := "file"
+			if i%2 == 1 {
+				typ = "folder"
+			}
+			it := &Item{Typ: typ, ID: id}
+			items = append(items, it)
+			tab.Put(it)
+		}
+		if tab.Len() != len(ids) {
+			t.Fatalf("separate=%v: Len %d, want %d", separate, tab.Len(), len(ids))
+		}
+		for _, it := range items {
+			if got := tab.At(it.Typ, it.ID); got != it {
+				t.Errorf("separate=%v: At(%s, %q) = %v", separate, it.Typ, it.ID, got)
+			}
+			if got, ok := tab.ByRef(tab.Ref(it)); !ok || got != it {
+				t.Errorf("separate=%v: ByRef(%q) = %v", separate, tab.Ref(it), got)
+			}
+		}
+		seen := map[string]bool{}
+		for id, it := range tab.All() {
+			if id != it.ID || seen[id] {
+				t.Errorf("separate=%v: All yields %q for %q", separate, id, it.ID)
+			}
+			seen[id] = true
+		}
+		if keys := tab.Keys(); len(keys) != len(ids) {
+			t.Errorf("separate=%v: Keys %q", separate, keys)
+		}
+		for _, it := range items {
+			tab.Delete(it)
+			if tab.Has(it.Typ, it.ID) {
+				t.Errorf("separate=%v: %q still there", separate, it.ID)
+			}
+		}
+		if tab.Len() != 0 {
+			t.Errorf("separate=%v: Len %d after deleting all", separate, tab.Len())
+		}
+	}
+}
