@@ -120,10 +120,15 @@ func KindOf[R any](bucket string, keys func(*state.ReadTx) []string, get func(*s
 	}
 	fast := fastDecoder[R]()
 	// decode reads a record: R's own decoder where R has one and knows the
-	// record's shape, encoding/json otherwise (the strictness decides).
-	decode := func(b []byte) (R, error) {
+	// record's shape (with s, which may have read the records before, or
+	// a new scanner when s is nil), encoding/json otherwise (the
+	// strictness decides).
+	decode := func(s *scanner, b []byte) (R, error) {
 		if fast != nil {
-			if r, ok := fast(b); ok {
+			if s == nil {
+				s = new(scanner)
+			}
+			if r, ok := fast(s, b); ok {
 				return r, nil
 			}
 		}
@@ -147,7 +152,7 @@ func KindOf[R any](bucket string, keys func(*state.ReadTx) []string, get func(*s
 			return func() []byte { return marshal(key, r) }, true
 		},
 		Load: func(tx *state.Tx, key string, b []byte) error {
-			r, err := decode(b)
+			r, err := decode(nil, b)
 			if err != nil {
 				return err
 			}

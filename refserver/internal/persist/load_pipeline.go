@@ -31,13 +31,14 @@ type loadBatch struct {
 // state is read: it runs off the loading transaction) and returns what
 // loads them, in order, into the state, with the error of the first
 // record that fails, named as loadTx names it.
-func decodeBatchOf[R any](bucket string, decode func([]byte) (R, error), load func(*state.Tx, string, R) error) func(keys []string, vals [][]byte) func(*state.Tx) error {
+func decodeBatchOf[R any](bucket string, decode func(*scanner, []byte) (R, error), load func(*state.Tx, string, R) error) func(keys []string, vals [][]byte) func(*state.Tx) error {
 	return func(keys []string, vals [][]byte) func(*state.Tx) error {
 		rs := make([]R, len(vals))
 		var errs []error
+		s := new(scanner) // one for the batch: records share what repeats
 		for i, b := range vals {
 			var err error
-			if rs[i], err = decode(b); err != nil {
+			if rs[i], err = decode(s, b); err != nil {
 				if errs == nil {
 					errs = make([]error, len(vals))
 				}

@@ -28,24 +28,48 @@ type recordDecoder interface{ decodeRecord([]byte) bool }
 // (recordDecoder; false: read it with encoding/json), nil for a type that
 // has none. The record is a value of the function, not behind an
 // interface: it stays off the heap.
-func fastDecoder[R any]() func([]byte) (R, bool) {
+//
+// The scanner s reads b; one scanner can read a batch of records, one
+// after the other, and then shares what they repeat (scanner.reset).
+func fastDecoder[R any]() func(s *scanner, b []byte) (R, bool) {
 	var f any
 	switch any(*new(R)).(type) {
 	case RecItem:
-		f = func(b []byte) (r RecItem, ok bool) { ok = r.decodeRecord(b); return }
+		f = func(s *scanner, b []byte) (r RecItem, ok bool) { ok = r.decodeIn(s.reset(b)); return }
 	case recVersion:
-		f = func(b []byte) (r recVersion, ok bool) { ok = r.decodeRecord(b); return }
+		f = func(s *scanner, b []byte) (r recVersion, ok bool) { ok = r.decodeIn(s.reset(b)); return }
 	case recEvent:
-		f = func(b []byte) (r recEvent, ok bool) { ok = r.decodeRecord(b); return }
+		f = func(s *scanner, b []byte) (r recEvent, ok bool) { ok = r.decodeIn(s.reset(b)); return }
+	case recInstance:
+		f = func(s *scanner, b []byte) (r recInstance, ok bool) { ok = r.decodeIn(s.reset(b)); return }
 	}
-	dec, _ := f.(func([]byte) (R, bool))
+	dec, _ := f.(func(*scanner, []byte) (R, bool))
 	return dec
 }
 
-// scanner reads one JSON document.
+// scanner reads one JSON document, or one after the other (reset). What
+// it read last of a few kinds of values is kept, so that a repeat (within
+// a record or in the next one) is neither parsed nor allocated again: a
+// record's times are mostly one instant (created, modified, content
+// created and modified), one user made it, and records read in key order
+// are mostly of one folder, made at about the same time.
 type scanner struct {
 	b []byte
 	i int
+	// lastTime is the last time read; timeRaw[:timeLen] the bytes it was
+	// read from (timeLen 0: none).
+	lastTime time.Time
+	timeRaw  [40]byte
+	timeLen  int
+	// user, parent and template are the last user id, parent id and
+	// metadata template id read.
+	user, parent, template string
+}
+
+// reset makes s read b, from its start, keeping what it read last.
+func (s *scanner) reset(b []byte) *scanner {
+	s.b, s.i = b, 0
+	return s
 }
 
 func (s *scanner) ws() {
@@ -77,12 +101,28 @@ func (s *scanner) end() bool {
 
 // rawString consumes a string and returns what is between its quotes;
 // plain is false when it holds an escape or a byte that is not ASCII (its
-// value is then not those bytes as they are, or may not be).
+// value is then not those bytes as they are, or may not be). The closing
+// quote is found with bytes.IndexByte; only a string with an escape
+// before it is read byte by byte.
 func (s *scanner) rawString() (raw []byte, plain, ok bool) {
 	if !s.next('"') {
 		return nil, false, false
 	}
 	start := s.i
+	if n := bytes.IndexByte(s.b[start:], '"'); n >= 0 {
+		raw = s.b[start : start+n]
+		plain = true
+		for _, c := range raw {
+			if c < 0x20 || c >= utf8.RuneSelf || c == '\\' {
+				plain = false
+				break
+			}
+		}
+		if plain {
+			s.i = start + n + 1
+			return raw, true, true
+		}
+	}
 	plain = true
 	for s.i < len(s.b) {
 		c := s.b[s.i]
@@ -109,6 +149,26 @@ func (s *scanner) rawString() (raw []byte, plain, ok bool) {
 func (s *scanner) str() (string, bool) {
 	start := s.i
 	raw, plain, ok := s.rawString()
+	return s.strOf(start, raw, plain, ok)
+}
+
+// strRepeat consumes a string and returns its value: *last when it is the
+// same (no allocation), else the value, which becomes *last.
+func (s *scanner) strRepeat(last *string) (string, bool) {
+	start := s.i
+	raw, plain, ok := s.rawString()
+	if ok && plain && string(raw) == *last {
+		return *last, true
+	}
+	v, ok := s.strOf(start, raw, plain, ok)
+	if ok {
+		*last = v
+	}
+	return v, ok
+}
+
+// strOf is the value of the string that rawString read from start.
+func (s *scanner) strOf(start int, raw []byte, plain, ok bool) (string, bool) {
 	if !ok {
 		return "", false
 	}
@@ -142,14 +202,31 @@ func (s *scanner) kind(known ...string) (string, bool) {
 }
 
 // time consumes a time as encoding/json reads a time.Time.
+// The zero time (a file never trashed) and a repeat of the last time read
+// are not parsed again.
 func (s *scanner) time() (time.Time, bool) {
 	raw, plain, ok := s.rawString()
-	var t time.Time
-	if !ok || !plain || t.UnmarshalText(raw) != nil {
+	if !ok || !plain {
 		return time.Time{}, false
+	}
+	if string(raw) == zeroTimeText {
+		return time.Time{}, true
+	}
+	if s.timeLen > 0 && string(raw) == string(s.timeRaw[:s.timeLen]) {
+		return s.lastTime, true
+	}
+	var t time.Time
+	if t.UnmarshalText(raw) != nil {
+		return time.Time{}, false
+	}
+	if len(raw) <= len(s.timeRaw) {
+		s.lastTime, s.timeLen = t, copy(s.timeRaw[:], raw)
 	}
 	return t, true
 }
+
+// zeroTimeText is the zero time.Time as encoding/json writes it.
+const zeroTimeText = "0001-01-01T00:00:00Z"
 
 // int consumes an integer (no fraction, no exponent).
 func (s *scanner) int() (int64, bool) {
@@ -244,14 +321,19 @@ func (s *scanner) members(names []string, member func(i int) bool) bool {
 		return true
 	}
 	var seen uint64
+	i := -1
 	for {
 		raw, plain, ok := s.rawString()
 		if !ok || !plain {
 			return false
 		}
-		i := 0
-		for i < len(names) && names[i] != string(raw) {
-			i++
+		// Records are written in names' order: the name after the last
+		// one is tried first.
+		if i++; i >= len(names) || names[i] != string(raw) {
+			i = 0
+			for i < len(names) && names[i] != string(raw) {
+				i++
+			}
 		}
 		if i == len(names) || seen&(1<<i) != 0 || !s.next(':') || !member(i) {
 			return false
@@ -272,8 +354,10 @@ var itemFields = []string{"Type", "Name", "ParentID", "Owner", "CreatedBy", "Mod
 	"CreatedAt", "ModifiedAt", "ContentCreatedAt", "ContentModifiedAt", "Seq", "SyncState", "UploadEmail", "Hidden",
 	"Versions", "ReadyAt", "URL", "Link", "TrashedAt", "TrashedWith", "ID", "Tags", "Lock", "DownloadAccess", "FolderSettings"}
 
-func (r *RecItem) decodeRecord(b []byte) bool {
-	s := &scanner{b: b}
+func (r *RecItem) decodeRecord(b []byte) bool { return r.decodeIn(new(scanner).reset(b)) }
+
+// decodeIn reads the record s is reset to (decodeRecord).
+func (r *RecItem) decodeIn(s *scanner) bool {
 	ok := s.members(itemFields, func(i int) (ok bool) {
 		switch i {
 		case 0:
@@ -281,13 +365,13 @@ func (r *RecItem) decodeRecord(b []byte) bool {
 		case 1:
 			r.Name, ok = s.str()
 		case 2:
-			r.ParentID, ok = s.str()
+			r.ParentID, ok = s.strRepeat(&s.parent)
 		case 3:
-			r.Owner, ok = s.str()
+			r.Owner, ok = s.strRepeat(&s.user)
 		case 4:
-			r.CreatedBy, ok = s.str()
+			r.CreatedBy, ok = s.strRepeat(&s.user)
 		case 5:
-			r.ModifiedBy, ok = s.str()
+			r.ModifiedBy, ok = s.strRepeat(&s.user)
 		case 6:
 			r.Description, ok = s.str()
 		case 7:
@@ -381,10 +465,10 @@ var versionFields = []string{"ID", "Blob", "CreatedAt", "By", "Name", "TrashedAt
 // blobFields are blob.Info's members.
 var blobFields = []string{"ID", "Size", "SHA1"}
 
-func (v *recVersion) decodeRecord(b []byte) bool {
-	s := &scanner{b: b}
-	return v.decode(s) && s.end()
-}
+func (v *recVersion) decodeRecord(b []byte) bool { return v.decodeIn(new(scanner).reset(b)) }
+
+// decodeIn reads the record s is reset to (decodeRecord).
+func (v *recVersion) decodeIn(s *scanner) bool { return v.decode(s) && s.end() }
 
 func (v *recVersion) decode(s *scanner) bool {
 	return s.members(versionFields, func(i int) (ok bool) {
@@ -406,7 +490,7 @@ func (v *recVersion) decode(s *scanner) bool {
 		case 2:
 			v.CreatedAt, ok = s.time()
 		case 3:
-			v.By, ok = s.str()
+			v.By, ok = s.strRepeat(&s.user)
 		case 4:
 			v.Name, ok = s.str()
 		case 5:
@@ -414,9 +498,9 @@ func (v *recVersion) decode(s *scanner) bool {
 		case 6:
 			v.RestoredAt, ok = s.time()
 		case 7:
-			v.TrashedBy, ok = s.str()
+			v.TrashedBy, ok = s.strRepeat(&s.user)
 		case 8:
-			v.RestoredBy, ok = s.str()
+			v.RestoredBy, ok = s.strRepeat(&s.user)
 		}
 		return ok
 	})
@@ -426,8 +510,10 @@ func (v *recVersion) decode(s *scanner) bool {
 // decodeRecord.
 var eventFields = []string{"Seq", "ID", "Type", "Admin", "By", "At", "ItemID", "OwnerID", "Source", "AdminSource", "Under"}
 
-func (r *recEvent) decodeRecord(b []byte) bool {
-	s := &scanner{b: b}
+func (r *recEvent) decodeRecord(b []byte) bool { return r.decodeIn(new(scanner).reset(b)) }
+
+// decodeIn reads the record s is reset to (decodeRecord).
+func (r *recEvent) decodeIn(s *scanner) bool {
 	raw := func() (json.RawMessage, bool) { // as encoding/json copies it
 		v, ok := s.value()
 		if !ok || string(v) == "null" || !json.Valid(v) {
@@ -463,4 +549,79 @@ func (r *recEvent) decodeRecord(b []byte) bool {
 		return ok
 	})
 	return ok && s.end()
+}
+
+// instanceFields are recInstance's members, valFields recVal's, in the
+// order of the cases of their decoding.
+var (
+	instanceFields = []string{"Template", "Item", "Seq", "Version", "Values"}
+	valFields      = []string{"Kind", "S", "F", "List"}
+)
+
+func (r *recInstance) decodeRecord(b []byte) bool { return r.decodeIn(new(scanner).reset(b)) }
+
+// decodeIn reads the record s is reset to (decodeRecord). A value with a
+// float (F) is left to encoding/json, as is a key given twice.
+func (r *recInstance) decodeIn(s *scanner) bool {
+	ok := s.members(instanceFields, func(i int) (ok bool) {
+		switch i {
+		case 0:
+			r.Template, ok = s.strRepeat(&s.template)
+		case 1:
+			r.Item, ok = s.str()
+		case 2:
+			r.Seq, ok = s.int()
+		case 3:
+			var n int64
+			n, ok = s.int()
+			r.Version = int(n)
+			ok = ok && int64(r.Version) == n
+		case 4:
+			r.Values, ok = s.values()
+		}
+		return ok
+	})
+	return ok && s.end()
+}
+
+// values consumes an instance's values (an object, not null).
+func (s *scanner) values() (map[string]recVal, bool) {
+	if !s.next('{') {
+		return nil, false
+	}
+	vals := map[string]recVal{}
+	if s.next('}') {
+		return vals, true
+	}
+	for {
+		key, ok := s.str()
+		if _, twice := vals[key]; !ok || twice || !s.next(':') {
+			return nil, false
+		}
+		var v recVal
+		ok = s.members(valFields, func(i int) (ok bool) {
+			switch i {
+			case 0:
+				var n int64
+				n, ok = s.int()
+				v.Kind = byte(n)
+				ok = ok && n >= 0 && n <= 255
+			case 1:
+				v.S, ok = s.str()
+			case 3:
+				ok = s.strict(&v.List)
+			}
+			return ok // F (case 2): encoding/json's float parsing
+		})
+		if !ok {
+			return nil, false
+		}
+		vals[key] = v
+		if s.next('}') {
+			return vals, true
+		}
+		if !s.next(',') {
+			return nil, false
+		}
+	}
 }

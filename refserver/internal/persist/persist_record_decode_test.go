@@ -36,7 +36,34 @@ func checkDecode[R any, P interface {
 	if !assert.Equal(t, slow, fast, "%s", b) {
 		t.FailNow()
 	}
+	// A scanner that read other records first (a load's batch) reads it
+	// the same.
+	shared, ok := fastDecoder[R]()(primedScanner(t), b)
+	if !assert.True(t, ok, "%s", b) || !assert.Equal(t, slow, shared, "after other records: %s", b) {
+		t.FailNow()
+	}
 	return true
+}
+
+// primedScanner is a scanner that read the sample records, one after the
+// other, as a load's batch does.
+func primedScanner(t *testing.T) *scanner {
+	s := new(scanner)
+	for _, r := range sampleItems() {
+		var got RecItem
+		require.True(t, got.decodeIn(s.reset(r.appendRecord(nil))))
+		for _, v := range r.Versions {
+			b, err := json.Marshal(v)
+			require.NoError(t, err)
+			var got recVersion
+			require.True(t, got.decodeIn(s.reset(b)))
+		}
+	}
+	for _, r := range sampleEvents() {
+		var got recEvent
+		require.True(t, got.decodeIn(s.reset(r.appendRecord(nil))))
+	}
+	return s
 }
 
 func sampleItems() map[string]RecItem {
@@ -165,10 +192,16 @@ func FuzzItemRecordDecoding(f *testing.F) {
 	for _, r := range sampleEvents() {
 		f.Add(r.appendRecord(nil))
 	}
+	for _, r := range sampleInstances() {
+		b, err := json.Marshal(r)
+		require.NoError(f, err)
+		f.Add(b)
+	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		checkDecode[RecItem](t, b)
 		checkDecode[recVersion](t, b)
 		checkDecode[recEvent](t, b)
+		checkDecode[recInstance](t, b)
 	})
 }
 
@@ -201,4 +234,50 @@ func BenchmarkItemRecordDecoding(b *testing.B) {
 			}
 		}
 	})
+}
+
+// TestRecordTimes: the times the scanner does not parse again (the zero
+// time, a repeat of the one before) are the ones time.Time's decoding
+// gives.
+func TestRecordTimes(t *testing.T) {
+	zero, err := json.Marshal(time.Time{})
+	require.NoError(t, err)
+	assert.Equal(t, `"`+zeroTimeText+`"`, string(zero))
+	for _, b := range []string{
+		`{"Type":"file","CreatedAt":"0001-01-01T00:00:00Z","ModifiedAt":"2026-11-28T06:07:58Z","ContentCreatedAt":"2026-11-28T06:07:58Z","ReadyAt":"2026-11-28T06:07:58.943828139Z","TrashedAt":"0001-01-01T00:00:00Z"}`,
+		`{"CreatedAt":"2026-11-28T06:07:58+01:00","ModifiedAt":"2026-11-28T06:07:58+01:00","ContentCreatedAt":"2026-11-28T06:07:58Z","ContentModifiedAt":"2026-11-28T06:07:58+01:00"}`,
+	} {
+		require.True(t, checkDecode[RecItem](t, []byte(b)), b)
+	}
+}
+
+func sampleInstances() []recInstance {
+	return []recInstance{ // as InstanceRec writes them: Values never nil
+		{Template: "a116af6f-d5b9-4c19-b162-a0a25eb48d13", Item: "100000179829", Seq: 8982, Values: map[string]recVal{"code": {Kind: 1, S: "c898"}}},
+		{Template: "t", Item: "folder:12", Seq: -1, Version: 3, Values: map[string]recVal{
+			"a\"b": {Kind: 255, S: "é\u2028"}, "list": {Kind: 4, List: []string{"x", "y"}}, "empty": {}}},
+		{Values: map[string]recVal{}},
+	}
+}
+
+// TestInstanceRecordDecoding: metadata instance records are read by the
+// fast path, to what encoding/json reads; floats and other shapes are
+// left to encoding/json.
+func TestInstanceRecordDecoding(t *testing.T) {
+	for _, r := range sampleInstances() {
+		b, err := json.Marshal(r)
+		require.NoError(t, err)
+		assert.True(t, checkDecode[recInstance](t, b), "%s", b)
+	}
+	for _, b := range []string{
+		`{"Values":{"n":{"Kind":2,"F":1.5}}}`,
+		`{"Values":null}`,
+		`{"Values":{"a":{},"a":{"S":"x"}}}`,
+		`{"Values":{"a":{"Kind":256}}}`,
+		`{"Values":{"a":{"List":null}}}`,
+		`{"Values":{"a":{"s":"x"}}}`,
+		`{"Version":1.0}`,
+	} {
+		assert.False(t, checkDecode[recInstance](t, []byte(b)), b)
+	}
 }
