@@ -58,7 +58,17 @@ const (
 	// orphan sweep. Open deletes it before it serves, so a crash after
 	// that start sweeps again.
 	closedKey = "closed-cleanly"
+	// countsKey, in the schema bucket, holds how many items and versions
+	// the state had when the last server closed cleanly (loadCounts):
+	// the next load makes room for them at once instead of growing the
+	// items table and its slices step by step (a tenth of a restart's
+	// CPU at a million files). Only a size hint: written with closedKey,
+	// deleted with it, and a directory without it loads as before.
+	countsKey = "counts"
 )
+
+// loadCounts is the value of countsKey.
+type loadCounts struct{ Items, Versions int }
 
 // upgradeSchemas are the versions this server reads and rewrites as
 // stateSchema: 2 added the small blobs (SmallBlobs), 3 the commit log and
@@ -339,13 +349,17 @@ func Open(dir string, cfg Config) (d *DB, restored bool, err error) {
 	}
 	st.Persist = state.NewPersister()
 	fresh, upgrade, closedCleanly := true, false, false
-	var kept uint64 // the last log state.db holds
+	var counts loadCounts // zero: no hint
+	var kept uint64       // the last log state.db holds
 	err = db.View(func(tx *bolt.Tx) error {
 		b := tx.Bucket([]byte(schemaBucket))
 		if b == nil {
 			return nil
 		}
 		closedCleanly = b.Get([]byte(closedKey)) != nil
+		if c := b.Get([]byte(countsKey)); closedCleanly && c != nil && json.Unmarshal(c, &counts) != nil {
+			counts = loadCounts{} // a hint only
+		}
 		v := string(b.Get([]byte(schemaKey)))
 		if slices.Contains(upgradeSchemas, v) {
 			d.schemaPending, upgrade = true, true // the first commit writes the new version
@@ -355,7 +369,10 @@ func Open(dir string, cfg Config) (d *DB, restored bool, err error) {
 		return nil
 	})
 	if err == nil && closedCleanly {
-		err = db.Update(func(tx *bolt.Tx) error { return tx.Bucket([]byte(schemaBucket)).Delete([]byte(closedKey)) })
+		err = db.Update(func(tx *bolt.Tx) error {
+			b := tx.Bucket([]byte(schemaBucket))
+			return errors.Join(b.Delete([]byte(closedKey)), b.Delete([]byte(countsKey)))
+		})
 	}
 	if err == nil {
 		kept, err = d.replayLogs(dir)
@@ -366,7 +383,7 @@ func Open(dir string, cfg Config) (d *DB, restored bool, err error) {
 				return nil
 			}
 			fresh = false
-			return d.load(tx)
+			return d.load(tx, counts)
 		})
 	}
 	if err == nil {
@@ -431,11 +448,11 @@ func (d *DB) dropLoadedPages() {
 // so the outer lock cannot be held across it). Hand mark (restore): the
 // stored records the load left out (LoadScratch.Obsolete) are marked once
 // it is over, so that the next commit deletes them.
-func (d *DB) load(btx *bolt.Tx) (err error) {
+func (d *DB) load(btx *bolt.Tx, counts loadCounts) (err error) {
 	defer pauseGCForLoad()()
 	d.st.Update(func(tx *state.Tx) {
 		tx.Persist.Restoring(true)
-		err = d.loadTx(btx, tx)
+		err = d.loadTx(btx, tx, counts)
 		tx.Persist.Restoring(false)
 	})
 	if err != nil {
@@ -452,8 +469,17 @@ func (d *DB) load(btx *bolt.Tx) (err error) {
 	return err
 }
 
-func (d *DB) loadTx(btx *bolt.Tx, tx *state.Tx) error {
+// loadTx loads the records of btx into tx, making room first for the
+// items and versions counts says the state had.
+func (d *DB) loadTx(btx *bolt.Tx, tx *state.Tx, counts loadCounts) error {
 	d.cfg.Reset(tx)
+	if counts.Items > 0 {
+		tx.Items.Grow(counts.Items)
+		tx.Persist.Load.Items = make([]*state.Item, 0, counts.Items)
+	}
+	if counts.Versions > 0 {
+		tx.Persist.Load.Versions = make([]state.LoadedVersion, 0, counts.Versions)
+	}
 	for _, k := range d.cfg.Kinds {
 		if b := btx.Bucket([]byte(k.Bucket)); b != nil && k.decodeBatch != nil {
 			if err := loadPipelined(tx, k, b); err != nil {
@@ -657,12 +683,23 @@ func (d *DB) closeCleanly() error {
 	if d.st.LeftContent() || d.abandoned.Load() {
 		return nil
 	}
+	var counts loadCounts
+	d.st.View(func(tx *state.ReadTx) {
+		counts.Items = tx.Items.Len()
+		for _, it := range tx.Items.All() {
+			counts.Versions += len(it.Versions)
+		}
+	})
+	c, err := json.Marshal(counts)
+	if err != nil {
+		return err
+	}
 	return d.Bolt.Update(func(tx *bolt.Tx) error {
 		b := tx.Bucket([]byte(schemaBucket))
 		if b == nil {
 			return nil
 		}
-		return b.Put([]byte(closedKey), []byte("1"))
+		return errors.Join(b.Put([]byte(countsKey), c), b.Put([]byte(closedKey), []byte("1")))
 	})
 }
 

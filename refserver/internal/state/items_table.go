@@ -141,6 +141,14 @@ func (t *ItemTable) Has(typ, id string) bool {
 	return ok
 }
 
+// Grow makes room for n items in an empty table (a load that knows how
+// many it reads), so that it does not grow step by step.
+func (t *ItemTable) Grow(n int) {
+	if len(t.m) == 0 && n > 0 {
+		t.m = make(map[itemKey]*Item, n)
+	}
+}
+
 // Len is the number of items.
 func (t *ItemTable) Len() int { return len(t.num) + len(t.other) }
 
