@@ -142,10 +142,11 @@ func (t *ItemTable) Has(typ, id string) bool {
 }
 
 // Grow makes room for n items in an empty table (a load that knows how
-// many it reads), so that it does not grow step by step.
+// many it reads), so that it does not grow step by step. Ids are mostly
+// canonical numbers: the room is made in num.
 func (t *ItemTable) Grow(n int) {
-	if len(t.m) == 0 && n > 0 {
-		t.m = make(map[itemKey]*Item, n)
+	if t.Len() == 0 && n > 0 {
+		t.num = make(map[uint64]*Item, n)
 	}
 }
 
