@@ -392,25 +392,27 @@ func LoadVersion(s *state.Tx, key string, r recVersion) error {
 	return nil
 }
 
-// fileScan is how many items past the last file found loadedFile looks
-// at for the next one (folders and web links come between files).
-const fileScan = 16
-
-// loadedFile is the file with id among the items read, found near the
-// last one found (ld.NextFile), or nil: version records come in the
-// order of their files' records (a key "id/pos" sorts as "id" among
-// the ids of files), so this is mostly the next item, in memory read
-// just before, where a lookup in the items table was a cache miss (a
-// sixteenth of a restart's CPU at a million files). Any id, in any
-// order, is still found by the caller's lookup when this misses.
+// loadedFile is the file with id among the items read, or nil. Version
+// records come in the order of their files' records (a key "id/pos"
+// sorts as "id" among the ids), so it walks the items read once, with
+// the versions: from where the last one was found (ld.NextFile) past the
+// items of smaller ids (folders, web links, files of no version), to the
+// next item, in memory read just before, where a lookup in the items
+// table was a cache miss (a sixteenth of a restart's CPU at a million
+// files). An id out of that order, or of no file, is left to the
+// caller's lookup in the items table.
 func loadedFile(ld *state.LoadScratch, id string) *state.Item {
-	items := ld.Items
-	start := max(ld.NextFile-1, 0) // a file's versions follow each other
-	for i := start; i < len(items) && i < start+fileScan; i++ {
-		if it := items[i]; it.ID == id && it.Typ == "file" {
-			ld.NextFile = i + 1
-			return it
-		}
+	items, i := ld.Items, ld.NextFile
+	if i > 0 && items[i-1].ID == id { // a file's versions follow each other
+		i--
+	}
+	for i < len(items) && items[i].ID < id {
+		i++
+	}
+	ld.NextFile = i
+	if i < len(items) && items[i].ID == id && items[i].Typ == "file" {
+		ld.NextFile = i + 1
+		return items[i]
 	}
 	return nil
 }
