@@ -336,7 +336,7 @@ func encodeItem(it *state.Item, versions bool) RecItem {
 
 func encodeVersion(v *state.Version) recVersion {
 	return recVersion{ID: v.ID, Blob: v.Blob, CreatedAt: utcTime(v.CreatedAt), By: userID(v.By), Name: v.Name,
-		TrashedAt: utcTime(v.TrashedAt), RestoredAt: utcTime(v.RestoredAt), TrashedBy: userID(v.TrashedBy), RestoredBy: userID(v.RestoredBy)}
+		TrashedAt: utcTime(v.TrashedAt()), RestoredAt: utcTime(v.RestoredAt()), TrashedBy: userID(v.TrashedBy()), RestoredBy: userID(v.RestoredBy())}
 }
 
 // VersionKeys lists the keys of the versions of every file, by file id

@@ -65,8 +65,9 @@ func decodeVersion(st *state.ReadTx, r recVersion) (*state.Version, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &state.Version{ID: r.ID, Blob: r.Blob, CreatedAt: r.CreatedAt, By: us[0], Name: r.Name,
-		TrashedAt: r.TrashedAt, RestoredAt: r.RestoredAt, TrashedBy: us[1], RestoredBy: us[2]}, nil
+	v := &state.Version{ID: r.ID, Blob: r.Blob, CreatedAt: r.CreatedAt, By: us[0], Name: r.Name}
+	v.SetTrash(r.TrashedAt, r.RestoredAt, us[1], us[2])
+	return v, nil
 }
 
 // DecodeFileRef finds, while loading, the file and version r names among

@@ -47,7 +47,7 @@ func (s *Tx) DeleteFileVersion(fileID string, versionID string, p *Principal, if
 	switch {
 	case v == f.Current():
 		return Reply{}, wire.BadRequest("The current version cannot be deleted: promote another version first")
-	case !v.TrashedAt.IsZero():
+	case !v.TrashedAt().IsZero():
 		return Reply{}, wire.NotFound("file version")
 	}
 	if aerr := FirstAPIError(CheckIfMatch(ifMatch, f.Etag()), s.LockRefuses(p, f, ActEdit), s.versionBlocked(v)); aerr != nil {
@@ -56,7 +56,7 @@ func (s *Tx) DeleteFileVersion(fileID string, versionID string, p *Principal, if
 	if !s.Can(p, f, ActEdit) {
 		return Reply{}, wire.Errorf(wire.StatusForbidden, wire.CodeAccessDenied, "Access denied - insufficient permission to delete a version")
 	}
-	s.changeVersion(f, v, func(v *Version) { v.TrashedAt, v.TrashedBy = s.NowSec(), p.User })
+	s.changeVersion(f, v, func(v *Version) { v.SetTrash(s.NowSec(), v.RestoredAt(), p.User, v.RestoredBy()) })
 	return Reply{Status: wire.StatusNoContent}, nil
 }
 
@@ -78,10 +78,9 @@ func (s *Tx) RestoreFileVersion(fileID string, versionID string, p *Principal, f
 	if aerr != nil {
 		return Reply{}, aerr
 	}
-	if !v.TrashedAt.IsZero() {
+	if !v.TrashedAt().IsZero() {
 		s.changeVersion(f, v, func(v *Version) {
-			v.TrashedAt, v.TrashedBy = time.Time{}, nil
-			v.RestoredAt, v.RestoredBy = s.NowSec(), p.User
+			v.SetTrash(time.Time{}, s.NowSec(), nil, p.User)
 		})
 	}
 	return Reply{wire.StatusOK, PickFields(VersionRecord(f, slices.Index(f.Versions, v)+1, v), fields, "type", "id", "sha1")}, nil
@@ -145,7 +144,7 @@ func (s *ReadTx) PromotableVersion(p *Principal, fileID, versionID string) (*Ver
 		switch {
 		case v == f.Current():
 			return nil, wire.BadRequest("The version is the current one already")
-		case !v.TrashedAt.IsZero():
+		case !v.TrashedAt().IsZero():
 			return nil, wire.BadRequest("A version in the trash cannot be promoted: restore it first")
 		}
 		if v.Name != "" && v.Name != f.Name {

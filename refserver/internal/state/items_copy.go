@@ -67,7 +67,7 @@ func (s *ReadTx) PlanCopy(p *Principal, typ, id string, body *CopyBody) ([]CopyN
 		if body.Version != nil {
 			v = nil
 			for _, c := range src.Versions {
-				if c.ID == *body.Version && c.TrashedAt.IsZero() {
+				if c.ID == *body.Version && c.TrashedAt().IsZero() {
 					v = c
 				}
 			}

@@ -133,7 +133,7 @@ func (s *Tx) Download(p *Principal, link *BoxapiLink, id, want string) (f *Item,
 	if want != "" {
 		v = nil
 		for _, c := range f.Versions {
-			if c.ID == want && c.TrashedAt.IsZero() {
+			if c.ID == want && c.TrashedAt().IsZero() {
 				v = c // a version in the trash is not downloaded (file_versions.go)
 			}
 		}

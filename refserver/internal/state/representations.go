@@ -98,7 +98,7 @@ func (s *ReadTx) ThumbnailSource(p *Principal, id, versionID string) (blobID str
 	if versionID != "" {
 		v = nil
 		for _, c := range f.Versions {
-			if c.ID == versionID && c.TrashedAt.IsZero() {
+			if c.ID == versionID && c.TrashedAt().IsZero() {
 				v = c
 			}
 		}
