@@ -3,8 +3,11 @@ package state
 import (
 	"cmp"
 	"iter"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
 // SyncAll files every item of items where it belongs, as Sync does one by
@@ -71,14 +74,44 @@ func (x *folderIndexes) SyncAll(items iter.Seq2[string, *Item]) {
 			x.grow(fx, fx.filing[0].slot.key, size)
 		}
 	}
-	for _, fx := range fresh {
-		filed := fx.filing
-		fx.filing = nil
-		fx.load(filed)
-		if x.reshaped != nil {
-			x.reshaped(filed[0].slot.key.Folder)
+	folders := make([]string, len(fresh))
+	for i, fx := range fresh {
+		folders[i] = fx.filing[0].slot.key.Folder
+	}
+	loadIndexes(fresh)
+	if x.reshaped != nil {
+		for _, folder := range folders {
+			x.reshaped(folder)
 		}
 	}
+}
+
+// loadIndexes fills the B-trees of the fresh indexes from their filing
+// (load), on as many goroutines as the process has processors: each
+// index is its own (its trees, its filing), and the items' slots are only
+// read, so the indexes load side by side (a restore of a million items
+// files them in a thousand folders: the sorts and loads were a third of
+// SyncAll's time on one core).
+func loadIndexes(fresh []*folderIndex) {
+	var next atomic.Int64
+	work := func() {
+		for i := int(next.Add(1) - 1); i < len(fresh); i = int(next.Add(1) - 1) {
+			fx := fresh[i]
+			filed := fx.filing
+			fx.filing = nil
+			fx.load(filed)
+		}
+	}
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(fresh)) - 1 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			work()
+		}()
+	}
+	work()
+	wg.Wait()
 }
 
 // load fills the B-trees of fx, empty, with filed (filed in fx's byName
