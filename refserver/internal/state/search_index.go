@@ -191,14 +191,14 @@ func docOf(words map[string]SearchField, pairs map[uint64]SearchField, stamp Ite
 
 // postingList is the items that hold one word: a few in a slice (most
 // words of a large index are in one or two items, and a map per word
-// cost ~200 bytes), more in a map.
+// cost ~200 bytes), more in a bigPostings (search_postings.go).
 type postingList struct {
 	word string // the word, shared by the documents that hold it
 	few  []itemPosting
-	many map[*Item]Posting // nil while few holds them
+	many *bigPostings // nil while few holds them
 }
 
-// itemPosting is one item of a short posting list.
+// itemPosting is one item of a posting list.
 type itemPosting struct {
 	it *Item
 	p  Posting
@@ -213,7 +213,7 @@ func (l *postingList) len() int {
 		return 0
 	}
 	if l.many != nil {
-		return len(l.many)
+		return l.many.n
 	}
 	return len(l.few)
 }
@@ -221,7 +221,7 @@ func (l *postingList) len() int {
 // get is the posting of it (zero: none).
 func (l *postingList) get(it *Item) Posting {
 	if l.many != nil {
-		return l.many[it]
+		return l.many.get(it)
 	}
 	for _, e := range l.few {
 		if e.it == it {
@@ -234,7 +234,7 @@ func (l *postingList) get(it *Item) Posting {
 // set makes p the posting of it.
 func (l *postingList) set(it *Item, p Posting) {
 	if l.many != nil {
-		l.many[it] = p
+		l.many.set(it, p)
 		return
 	}
 	for i := range l.few {
@@ -247,17 +247,14 @@ func (l *postingList) set(it *Item, p Posting) {
 		l.few = append(l.few, itemPosting{it, p})
 		return
 	}
-	l.many = make(map[*Item]Posting, 2*fewPostings)
-	for _, e := range l.few {
-		l.many[e.it] = e.p
-	}
-	l.many[it], l.few = p, nil
+	l.many, l.few = newBigPostings(l.few), nil
+	l.many.set(it, p)
 }
 
 // del removes it.
 func (l *postingList) del(it *Item) {
 	if l.many != nil {
-		delete(l.many, it)
+		l.many.del(it)
 		return
 	}
 	for i := range l.few {
@@ -275,11 +272,7 @@ func (l *postingList) all() iter.Seq2[*Item, Posting] {
 			return
 		}
 		if l.many != nil {
-			for it, p := range l.many {
-				if !yield(it, p) {
-					return
-				}
-			}
+			l.many.all(yield)
 			return
 		}
 		for _, e := range l.few {

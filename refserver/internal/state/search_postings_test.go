@@ -1,0 +1,55 @@
+package state
+
+import (
+	"maps"
+	"math/rand/v2"
+	"strconv"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestPostingListAsAMap: a posting list, short, long (its slice, its
+// recent additions, removed items awaiting a merge) and past merges,
+// answers as a map of the same changes does.
+func TestPostingListAsAMap(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	items := make([]*Item, 3000)
+	for i := range items {
+		items[i] = &Item{Typ: "file", ID: strconv.Itoa(i)}
+		if i%7 == 0 {
+			items[i].Typ = "folder"
+		}
+	}
+	l := &postingList{word: "w"}
+	want := map[*Item]Posting{}
+	check := func() {
+		t.Helper()
+		require.Equal(t, len(want), l.len())
+		require.Equal(t, want, maps.Collect(l.all()))
+		for _, it := range items[:200] {
+			require.Equal(t, want[it], l.get(it))
+		}
+	}
+	for round := range 40_000 {
+		it := items[rng.IntN(min(len(items), 10+round/8))]
+		if rng.IntN(3) == 0 {
+			l.del(it)
+			delete(want, it)
+		} else {
+			p := Posting(rng.Uint64()<<8 | uint64(FieldName))
+			l.set(it, p)
+			want[it] = p
+		}
+		if round%997 == 0 {
+			check()
+		}
+	}
+	check()
+	require.NotNil(t, l.many)
+	for it := range want {
+		l.del(it)
+	}
+	require.Zero(t, l.len())
+	require.Empty(t, maps.Collect(l.all()))
+}
