@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/contentapi/cms/refserver/internal/proccpu"
 	"github.com/contentapi/cms/refserver/internal/state"
 )
 
@@ -60,14 +61,14 @@ func BenchmarkRestart(b *testing.B) {
 				base := liveHeap()
 				b.StartTimer()
 				start := time.Now()
-				cpu0, cpuOK := processCPU()
+				cpu0, cpuOK := proccpu.Used()
 				s, err := New(Options{DataDir: dir})
 				if err != nil {
 					b.Fatal(err)
 				}
 				benchDo(b, s.Handler(), http.MethodGet, "/folders/0", s.AdminToken(), "", "")
 				took := time.Since(start)
-				if cpu1, ok := processCPU(); ok && cpuOK {
+				if cpu1, ok := proccpu.Used(); ok && cpuOK {
 					cpus = append(cpus, cpu1-cpu0)
 				}
 				b.StopTimer()

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/contentapi/cms/refserver/internal/proccpu"
 	"github.com/contentapi/cms/refserver/internal/state"
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
@@ -94,9 +95,9 @@ func searchScaleServer(b *testing.B, n int) *Server {
 // function that reports it per op (cpu-ns/op): on a shared machine it
 // varies less than the wall time.
 func reportCPUPerOp(b *testing.B) func() {
-	start, ok := processCPU()
+	start, ok := proccpu.Used()
 	return func() {
-		if end, ok2 := processCPU(); ok && ok2 && b.N > 0 {
+		if end, ok2 := proccpu.Used(); ok && ok2 && b.N > 0 {
 			b.ReportMetric(float64(end-start)/float64(b.N), "cpu-ns/op")
 		}
 	}

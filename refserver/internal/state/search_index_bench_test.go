@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/contentapi/cms/refserver/internal/proccpu"
 	"github.com/contentapi/cms/refserver/internal/state"
 )
 
@@ -26,7 +27,7 @@ func BenchmarkSearchIndexPut(b *testing.B) {
 				items[i] = &state.Item{Typ: "file", ID: strconv.Itoa(i + 1), Name: names[i], ModifiedAt: time.Unix(int64(i), 0)}
 			}
 			var heap float64
-			cpu0, cpuOK := processCPU()
+			cpu0, cpuOK := proccpu.Used()
 			for b.Loop() {
 				b.StopTimer()
 				base := liveHeap()
@@ -41,7 +42,7 @@ func BenchmarkSearchIndexPut(b *testing.B) {
 				b.StartTimer()
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/item")
-			if cpu1, ok := processCPU(); ok && cpuOK {
+			if cpu1, ok := proccpu.Used(); ok && cpuOK {
 				// The collections of liveHeap included: an upper bound.
 				b.ReportMetric(float64((cpu1-cpu0).Nanoseconds())/float64(b.N)/float64(n), "cpu-ns/item")
 			}

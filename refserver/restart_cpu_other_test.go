@@ -1,8 +1,0 @@
-//go:build !unix
-
-package refserver
-
-import "time"
-
-// processCPU is not measured here.
-func processCPU() (time.Duration, bool) { return 0, false }
