@@ -39,13 +39,15 @@ func (b *backgroundIndexers) startLater(s *Server, delay time.Duration) {
 	b.timer = time.AfterFunc(delay, func() { b.start(s) })
 }
 
-// stop cancels a start still waiting for its delay (Close, before it stops
-// the builders).
-func (b *backgroundIndexers) stop() {
+// stop cancels a start still waiting for its delay, then stops the
+// builders and waits for them (Close, and Start when it cannot listen).
+func (b *backgroundIndexers) stop(s *Server) {
 	b.mu.Lock()
-	defer b.mu.Unlock()
 	if b.timer != nil {
 		b.timer.Stop()
 		b.timer = nil
 	}
+	b.mu.Unlock()
+	s.st.StopSearchIndexer()
+	s.st.StopMetadataIndexer()
 }

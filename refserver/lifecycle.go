@@ -189,9 +189,7 @@ func Start(opts Options) (*Server, error) {
 			for _, l := range lns {
 				_ = l.Close()
 			}
-			s.indexers.stop()
-			s.st.StopSearchIndexer()
-			s.st.StopMetadataIndexer()
+			s.indexers.stop(s)
 			_ = s.closeState()
 			return nil, fmt.Errorf("refserver: listen %s: %w", a, err)
 		}
@@ -266,9 +264,7 @@ func (s *Server) Close() error {
 		s.hookWG.Wait() // attempts in flight end with s.life.closed
 		s.closeThumbs()
 		s.st.StopHashing() // the upload sessions' hash workers read the store
-		s.indexers.stop()
-		s.st.StopSearchIndexer()
-		s.st.StopMetadataIndexer()
+		s.indexers.stop(s)
 		errs = append(errs, s.closeState())
 	})
 	return errors.Join(errs...)

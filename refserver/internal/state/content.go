@@ -97,37 +97,28 @@ type versionTrash struct {
 	trashedBy, restoredBy *User
 }
 
-// TrashedAt is when the version was put in the trash (zero: it is not).
-func (v *Version) TrashedAt() time.Time {
+// noTrash is the trash fields of a version never trashed.
+var noTrash versionTrash
+
+// trashFields is v's trash fields (noTrash when it was never trashed).
+func (v *Version) trashFields() *versionTrash {
 	if v.trash == nil {
-		return time.Time{}
+		return &noTrash
 	}
-	return v.trash.trashedAt
+	return v.trash
 }
+
+// TrashedAt is when the version was put in the trash (zero: it is not).
+func (v *Version) TrashedAt() time.Time { return v.trashFields().trashedAt }
 
 // TrashedBy is who put the version in the trash (nil: it is not).
-func (v *Version) TrashedBy() *User {
-	if v.trash == nil {
-		return nil
-	}
-	return v.trash.trashedBy
-}
+func (v *Version) TrashedBy() *User { return v.trashFields().trashedBy }
 
 // RestoredAt is when the version was last restored from the trash.
-func (v *Version) RestoredAt() time.Time {
-	if v.trash == nil {
-		return time.Time{}
-	}
-	return v.trash.restoredAt
-}
+func (v *Version) RestoredAt() time.Time { return v.trashFields().restoredAt }
 
 // RestoredBy is who last restored the version from the trash.
-func (v *Version) RestoredBy() *User {
-	if v.trash == nil {
-		return nil
-	}
-	return v.trash.restoredBy
-}
+func (v *Version) RestoredBy() *User { return v.trashFields().restoredBy }
 
 // SetTrash sets when and by whom the version was trashed and last restored
 // (zeros and nils: never), as a record restores them.

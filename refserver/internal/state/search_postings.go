@@ -8,7 +8,7 @@ import (
 )
 
 // bigPostings is a long posting list (more than fewPostings items): the
-// items in a slice ordered by id (itemOrder), plus the latest additions
+// items in a slice ordered by address (itemOrder), plus the latest additions
 // in a small map merged into the slice once it outgrows a fraction of
 // it. A map of every item cost ~28 bytes a posting (16 for the entry,
 // the rest the table's slack); the slice costs 16. At a million files
@@ -19,7 +19,7 @@ import (
 // posting has at least one field, so zero is none), until the next merge
 // drops it: a removal does not move the slice.
 type bigPostings struct {
-	sorted []itemPosting     // by itemOrder; a zero posting is a removed item
+	sorted []itemPosting     // by itemOrder (sortByItem); a zero posting is a removed item
 	recent map[*Item]Posting // items not in sorted
 	n      int               // items held (sorted's live ones and recent's)
 	dead   int               // removed items still in sorted
@@ -42,10 +42,15 @@ func itemOrder(a, b *Item) int {
 	return cmp.Compare(uintptr(unsafe.Pointer(a)), uintptr(unsafe.Pointer(b)))
 }
 
+// sortByItem sorts ps by itemOrder of their items.
+func sortByItem(ps []itemPosting) {
+	slices.SortFunc(ps, func(x, y itemPosting) int { return itemOrder(x.it, y.it) })
+}
+
 // newBigPostings holds the items of a short list that outgrew it.
 func newBigPostings(few []itemPosting) *bigPostings {
 	b := &bigPostings{sorted: slices.Clone(few), recent: map[*Item]Posting{}, n: len(few)}
-	slices.SortFunc(b.sorted, func(x, y itemPosting) int { return itemOrder(x.it, y.it) })
+	sortByItem(b.sorted)
 	return b
 }
 
@@ -113,7 +118,7 @@ func (b *bigPostings) merge() {
 	for it, p := range b.recent {
 		add = append(add, itemPosting{it, p})
 	}
-	slices.SortFunc(add, func(x, y itemPosting) int { return itemOrder(x.it, y.it) })
+	sortByItem(add)
 	out := make([]itemPosting, 0, b.n)
 	i, j := 0, 0
 	for i < len(b.sorted) || j < len(add) {
