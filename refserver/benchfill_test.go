@@ -42,11 +42,14 @@ func (f *benchFill) folder(name, parent string) string {
 }
 
 // file adds a file named name in parent, of one version of size bytes
-// (its SHA1 made of seq), modified modified after the fill's time.
-func (f *benchFill) file(name, parent string, size int64, seq int, modified time.Duration) {
+// (its SHA1 made of seq), modified modified after the fill's time, and
+// returns its id.
+func (f *benchFill) file(name, parent string, size int64, seq int, modified time.Duration) string {
 	tx := f.tx
 	blob := BlobInfo{ID: blob.NewID(), Size: size, SHA1: fmt.Sprintf("%040x", seq)}
-	tx.AddItem(&state.Item{Typ: "file", ID: tx.NewID(), Name: name, ParentID: parent,
+	id := tx.NewID()
+	tx.AddItem(&state.Item{Typ: "file", ID: id, Name: name, ParentID: parent,
 		Owner: tx.Admin, CreatedBy: tx.Admin, ModBy: tx.Admin, CreatedAt: f.now, ModifiedAt: f.now.Add(modified),
 		Versions: []*state.Version{{ID: tx.NewID(), Blob: blob, CreatedAt: f.now, By: tx.Admin}}})
+	return id
 }

@@ -378,7 +378,7 @@ func (d *DB) startCheckpoint() {
 // deletes that log (f).
 func (d *DB) checkpoint(o *overlay, f *os.File) error {
 	err := d.Bolt.Update(func(tx *bolt.Tx) error {
-		if err := applyOps(tx, o.ops()); err != nil {
+		if err := d.applyOps(tx, o.ops()); err != nil {
 			return err
 		}
 		return putLogNumber(tx, o.log, false)

@@ -48,8 +48,14 @@ func logNumber(tx *bolt.Tx) (uint64, error) {
 	return n, nil
 }
 
+// appendFill is the share of a page a checkpoint fills before it splits
+// it, in the buckets whose new keys come after the stored ones (small
+// blobs: an id starts with its time; events: the position; the kinds
+// marked Appended). bbolt's default, half, suits keys in any order.
+const appendFill = 0.9
+
 // applyOps writes ops into tx: puts and deletes, bucket by bucket.
-func applyOps(tx *bolt.Tx, ops []logOp) error {
+func (d *DB) applyOps(tx *bolt.Tx, ops []logOp) error {
 	var (
 		b    *bolt.Bucket
 		last string
@@ -60,12 +66,8 @@ func applyOps(tx *bolt.Tx, ops []logOp) error {
 			if b, err = tx.CreateBucketIfNotExists([]byte(op.bucket)); err != nil {
 				return err
 			}
-			if op.bucket == smallBucket || op.bucket == EventsBucket {
-				// New keys grow with time (a small blob's id starts with
-				// its time, an event's is its position): the bucket is
-				// written at its end, whose pages may be filled (the
-				// default, half, suits keys in any order).
-				b.FillPercent = 0.9
+			if d.appendedBucket(op.bucket) {
+				b.FillPercent = appendFill
 			}
 			last = op.bucket
 		}
@@ -80,6 +82,20 @@ func applyOps(tx *bolt.Tx, ops []logOp) error {
 		}
 	}
 	return nil
+}
+
+// appendedBucket reports whether new keys of bucket come after its
+// stored ones (appendFill).
+func (d *DB) appendedBucket(bucket string) bool {
+	if bucket == smallBucket || bucket == EventsBucket {
+		return true
+	}
+	for _, k := range d.cfg.Kinds {
+		if k.Bucket == bucket {
+			return k.appended
+		}
+	}
+	return false
 }
 
 // sortOps orders ops by bucket and key, keeping the last op of a key
@@ -134,7 +150,7 @@ func (d *DB) replayLogs(dir string) (uint64, error) {
 	}
 	if o.log > kept {
 		err := d.Bolt.Update(func(tx *bolt.Tx) error {
-			if err := applyOps(tx, o.ops()); err != nil {
+			if err := d.applyOps(tx, o.ops()); err != nil {
 				return err
 			}
 			// A database whose first commits were only logged gets its
