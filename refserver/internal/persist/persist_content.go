@@ -320,12 +320,15 @@ func encodeItem(it *state.Item, versions bool) RecItem {
 	}
 	// The record is encoded after the state's lock is released (the kind
 	// is Detached): nothing of it may be the live item's.
-	r.Tags, r.DownloadAccess = slices.Clone(it.Tags), it.DownloadAccess
+	r.Tags = slices.Clone(it.Tags)
+	if it.CompanyDownloads {
+		r.DownloadAccess = "company"
+	}
 	if l := it.Lock; l != nil {
 		r.Lock = &recLock{ID: l.ID, By: userID(l.By), CreatedAt: utcTime(l.CreatedAt), ExpiresAt: utcTime(l.ExpiresAt), DownloadPrevented: l.DownloadPrevented}
 	}
-	if it.CanNonOwnersInvite != nil || it.CanNonOwnersViewCollab != nil || it.RestrictedToEnterprise != nil {
-		r.FolderSettings = &[3]*bool{copyBool(it.CanNonOwnersInvite), copyBool(it.CanNonOwnersViewCollab), copyBool(it.RestrictedToEnterprise)}
+	if it.CanNonOwnersInvite != state.Unset || it.CanNonOwnersViewCollab != state.Unset || it.RestrictedToEnterprise != state.Unset {
+		r.FolderSettings = &[3]*bool{it.CanNonOwnersInvite.Ptr(), it.CanNonOwnersViewCollab.Ptr(), it.RestrictedToEnterprise.Ptr()}
 	}
 	if l := it.Link; l != nil {
 		r.Link = &recSharedLink{Token: l.Token, Access: l.Access, Password: l.Password, VanityName: l.VanityName, UnsharedAt: utcTime(l.UnsharedAt),

@@ -41,7 +41,7 @@ func DecodeItem(st *state.Tx, id string, r RecItem) (*state.Item, error) {
 		}
 		it.Versions = append(it.Versions, v)
 	}
-	it.Tags, it.DownloadAccess = r.Tags, r.DownloadAccess
+	it.Tags, it.CompanyDownloads = r.Tags, r.DownloadAccess == "company"
 	if l := r.Lock; l != nil {
 		by, err := userByRef(&st.Users, l.By)
 		if err != nil {
@@ -50,7 +50,7 @@ func DecodeItem(st *state.Tx, id string, r RecItem) (*state.Item, error) {
 		it.Lock = &state.FileLock{ID: l.ID, By: by, CreatedAt: l.CreatedAt, ExpiresAt: l.ExpiresAt, DownloadPrevented: l.DownloadPrevented}
 	}
 	if fs := r.FolderSettings; fs != nil {
-		it.CanNonOwnersInvite, it.CanNonOwnersViewCollab, it.RestrictedToEnterprise = fs[0], fs[1], fs[2]
+		it.CanNonOwnersInvite, it.CanNonOwnersViewCollab, it.RestrictedToEnterprise = state.OptBoolOf(fs[0]), state.OptBoolOf(fs[1]), state.OptBoolOf(fs[2])
 	}
 	if l := r.Link; l != nil {
 		it.Link = &state.SharedLink{Token: l.Token, Access: l.Access, Password: l.Password, VanityName: l.VanityName, UnsharedAt: l.UnsharedAt,

@@ -34,9 +34,9 @@ func (s *ReadTx) collabSettingsRefuse(p *Principal, it *Item, act Action) *wire.
 	}
 	var refused *wire.Error
 	s.settingFolders(it, func(f *Item) bool {
-		noView := !boolOr(f.CanNonOwnersViewCollab, true)
+		noView := !f.CanNonOwnersViewCollab.Or(true)
 		switch {
-		case act == actInvite && (noView || !boolOr(f.CanNonOwnersInvite, true)):
+		case act == actInvite && (noView || !f.CanNonOwnersInvite.Or(true)):
 			refused = wire.Errorf(wire.StatusForbidden, wire.CodeAccessDenied, "Only the owner invites collaborators to this folder (can_non_owners_invite)")
 		case act == actViewCollaborators && noView:
 			refused = wire.Errorf(wire.StatusForbidden, wire.CodeAccessDenied, "Only the owner sees the collaborators of this folder (can_non_owners_view_collaborators)")
@@ -52,7 +52,7 @@ func (s *ReadTx) collabSettingsRefuse(p *Principal, it *Item, act Action) *wire.
 func (s *ReadTx) restrictedToEnterprise(it *Item) bool {
 	restricted := false
 	s.settingFolders(it, func(f *Item) bool {
-		restricted = boolOr(f.RestrictedToEnterprise, false)
+		restricted = f.RestrictedToEnterprise.Or(false)
 		return !restricted
 	})
 	return restricted

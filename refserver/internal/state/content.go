@@ -37,9 +37,16 @@ type Item struct {
 	// is counted in its folder's listings.
 	Hidden bool
 	// copying is set while a copy is being added: its events say
-	// ITEM_COPY. (A bool beside Hidden, in its padding: an Item fits the
-	// 576-byte size class, not 640.)
+	// ITEM_COPY.
 	copying bool
+	// CompanyDownloads is a file's permissions.can_download "company"
+	// (false: "open").
+	CompanyDownloads bool
+	// A folder's collaboration settings (unset: the service's default).
+	// The six bytes from Hidden on share one word: an Item is 512 bytes,
+	// in the 512-byte size class (with three *bool and a string it was
+	// 568, in the 576 class).
+	CanNonOwnersInvite, CanNonOwnersViewCollab, RestrictedToEnterprise OptBool
 
 	// files
 	Versions []*Version // oldest first; the last is current
@@ -50,15 +57,11 @@ type Item struct {
 	URL  string
 	Link *SharedLink // nil = no shared link
 
-	// Everyday content (items_update.go, file_locks.go): tags, the lock of
-	// a file, who may download a file, and a folder's collaboration
-	// settings (nil: the service's default).
-	Tags                   []string
-	Lock                   *FileLock
-	DownloadAccess         string // permissions.can_download: "" (open) or "company"
-	CanNonOwnersInvite     *bool
-	CanNonOwnersViewCollab *bool
-	RestrictedToEnterprise *bool
+	// Everyday content (items_update.go, file_locks.go): tags and the lock
+	// of a file (who may download a file and a folder's collaboration
+	// settings are above, beside Hidden).
+	Tags []string
+	Lock *FileLock
 
 	// listing index (folderindex.go): where the item is filed and under
 	// which keys; index is set once it was filed.
@@ -71,6 +74,44 @@ type Item struct {
 	// themselves are listed in, read from and restored from the trash.
 	TrashedAt   time.Time
 	TrashedWith string
+}
+
+// OptBool is a setting that may be unset; the zero value is unset.
+type OptBool uint8
+
+// The values of an OptBool.
+const (
+	Unset OptBool = iota
+	False
+	True
+)
+
+// OptBoolOf is the setting b points to (Unset for nil).
+func OptBoolOf(b *bool) OptBool {
+	switch {
+	case b == nil:
+		return Unset
+	case *b:
+		return True
+	}
+	return False
+}
+
+// Or is the setting, def when it is unset.
+func (o OptBool) Or(def bool) bool {
+	if o == Unset {
+		return def
+	}
+	return o == True
+}
+
+// Ptr is the setting as a new *bool, nil when it is unset.
+func (o OptBool) Ptr() *bool {
+	if o == Unset {
+		return nil
+	}
+	b := o == True
+	return &b
 }
 
 // Version is one file version.

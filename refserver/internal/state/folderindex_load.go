@@ -141,7 +141,7 @@ var slotCmp = [len(SortKeys)]func(a, b *Item) int{
 		return cmp.Compare(a.slot.id, b.slot.id)
 	},
 	func(a, b *Item) int {
-		if c := a.slot.date.Compare(b.slot.date); c != 0 {
+		if c := dateCmp(&a.slot, &b.slot); c != 0 {
 			return c
 		}
 		return cmp.Compare(a.slot.id, b.slot.id)

@@ -125,7 +125,7 @@ func mergedRoot(fx *folderIndex, tops []*Item, q CollectionQuery) rootPage {
 	all := append(fx.Page(k, q.Desc, 0, fx.Len()), tops...)
 	slices.SortStableFunc(all, func(a, b *Item) int {
 		if a.slot.rank != b.slot.rank {
-			return a.slot.rank - b.slot.rank
+			return int(a.slot.rank - b.slot.rank)
 		}
 		x, y := a, b
 		if q.Desc {

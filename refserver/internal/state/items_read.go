@@ -125,7 +125,7 @@ func (s *Tx) Download(p *Principal, link *BoxapiLink, id, want string) (f *Item,
 	if aerr = s.LockRefuses(p, f, ActDownload); aerr != nil {
 		return nil, nil, false, aerr
 	}
-	if f.DownloadAccess == "company" && (p.User == nil || p.User.Free) {
+	if f.CompanyDownloads && (p.User == nil || p.User.Free) {
 		// permissions.can_download company: only the enterprise's users.
 		return nil, nil, false, wire.Errorf(wire.StatusForbidden, wire.CodeAccessDenied, "The file may be downloaded by the users of its enterprise only")
 	}

@@ -299,7 +299,7 @@ func (s *Tx) UpdateItem(id string, body ItemUpdateBody, p *Principal, typ string
 		}
 	}
 	if v := body.CanNonOwnersViewCollaborators; v != nil && !*v {
-		invite := boolOr(it.CanNonOwnersInvite, true)
+		invite := it.CanNonOwnersInvite.Or(true)
 		if body.CanNonOwnersInvite != nil {
 			invite = *body.CanNonOwnersInvite
 		}
@@ -355,10 +355,7 @@ func (s *Tx) UpdateItem(id string, body ItemUpdateBody, p *Principal, typ string
 			it.Link = link.Merge(it.Link)
 		}
 		if body.Permissions != nil && body.Permissions.CanDownload != nil {
-			it.DownloadAccess = *body.Permissions.CanDownload
-			if it.DownloadAccess == "open" {
-				it.DownloadAccess = ""
-			}
+			it.CompanyDownloads = *body.Permissions.CanDownload == "company"
 		}
 		body.applyFolderSettings(it)
 		setCollections(it)
@@ -401,10 +398,9 @@ func (b *ItemUpdateBody) applyFolderSettings(it *Item) {
 			it.UploadEmail = *e.V.Access
 		}
 	}
-	set := func(dst **bool, v *bool) {
+	set := func(dst *OptBool, v *bool) {
 		if v != nil {
-			x := *v
-			*dst = &x
+			*dst = OptBoolOf(v)
 		}
 	}
 	set(&it.CanNonOwnersInvite, b.CanNonOwnersInvite)
@@ -453,18 +449,11 @@ func (s *Tx) itemSettings(it *Item, field string) (any, bool) {
 			return s.lockRecord(it), true
 		}
 	case "can_non_owners_invite":
-		return boolOr(it.CanNonOwnersInvite, true), it.Typ == "folder"
+		return it.CanNonOwnersInvite.Or(true), it.Typ == "folder"
 	case "can_non_owners_view_collaborators":
-		return boolOr(it.CanNonOwnersViewCollab, true), it.Typ == "folder"
+		return it.CanNonOwnersViewCollab.Or(true), it.Typ == "folder"
 	case "is_collaboration_restricted_to_enterprise":
-		return boolOr(it.RestrictedToEnterprise, false), it.Typ == "folder"
+		return it.RestrictedToEnterprise.Or(false), it.Typ == "folder"
 	}
 	return nil, false
-}
-
-func boolOr(b *bool, def bool) bool {
-	if b == nil {
-		return def
-	}
-	return *b
 }

@@ -73,7 +73,7 @@ func (s *Tx) sharedLinkRecord(it *Item) map[string]any {
 // can_edit (a file's link with can_edit), can_download or can_preview.
 func (s *ReadTx) linkPermission(it *Item) string {
 	l := it.Link
-	if it.Typ == "web_link" || !l.Downloads() || it.DownloadAccess == "company" && l.Access == "open" {
+	if it.Typ == "web_link" || !l.Downloads() || it.CompanyDownloads && l.Access == "open" {
 		return "can_preview"
 	}
 	if it.Typ == "file" {
