@@ -37,7 +37,8 @@ func TestMiniJSONMatchesMap(t *testing.T) {
 		case 1:
 			it.Typ = "folder"
 		default:
-			it.Typ, it.URL = "web_link", "https://x.test/?q="+name
+			it.Typ = "web_link"
+			it.SetURL("https://x.test/?q=" + name)
 		}
 		want, err := json.Marshal(tx.Mini(it))
 		require.NoError(t, err)

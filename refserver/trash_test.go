@@ -20,9 +20,9 @@ func collabSnapshot(s *Server) string {
 	defer end()
 	var lines []string
 	for _, it := range tx.Items.All() {
-		l := fmt.Sprintf("%s trashed=%s with=%s url=%q desc=%q", it.ID, it.TrashedAt.Format(time.RFC3339), it.TrashedWith, it.URL, it.Description)
-		if it.Link != nil {
-			l += fmt.Sprintf(" link=%+v", *it.Link)
+		l := fmt.Sprintf("%s trashed=%s with=%s url=%q desc=%q", it.ID, it.TrashedAt().Format(time.RFC3339), it.TrashedWith(), it.URL(), it.Description())
+		if it.Link() != nil {
+			l += fmt.Sprintf(" link=%+v", *it.Link())
 		}
 		lines = append(lines, l)
 	}

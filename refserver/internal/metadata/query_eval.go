@@ -75,7 +75,7 @@ func FieldOf(s *state.Tx, f QField, in *state.MDInstance) (state.MDVal, bool) {
 	case "item.name":
 		return str(it.Name)
 	case "item.description":
-		return str(it.Description)
+		return str(it.Description())
 	case "item.extension":
 		if it.Typ != "file" {
 			return state.MDVal{}, false

@@ -308,10 +308,10 @@ func encodeItem(it *state.Item, versions bool) RecItem {
 	r := RecItem{
 		Type: it.Typ, Name: it.Name, ParentID: it.ParentID,
 		Owner: userID(it.Owner), CreatedBy: userID(it.CreatedBy), ModifiedBy: userID(it.ModBy),
-		Description: it.Description, CreatedAt: utcTime(it.CreatedAt), ModifiedAt: utcTime(it.ModifiedAt),
+		Description: it.Description(), CreatedAt: utcTime(it.CreatedAt), ModifiedAt: utcTime(it.ModifiedAt),
 		ContentCreatedAt: utcTime(it.ContentCreatedAt), ContentModifiedAt: utcTime(it.ContentModifiedAt),
-		Seq: it.Seq, SyncState: it.SyncState, UploadEmail: it.UploadEmail, Hidden: it.Hidden,
-		ReadyAt: utcTime(it.ReadyAt), URL: it.URL, TrashedAt: utcTime(it.TrashedAt), TrashedWith: it.TrashedWith,
+		Seq: it.Seq, SyncState: it.SyncState(), UploadEmail: it.UploadEmail(), Hidden: it.Hidden,
+		ReadyAt: utcTime(it.ReadyAt), URL: it.URL(), TrashedAt: utcTime(it.TrashedAt()), TrashedWith: it.TrashedWith(),
 	}
 	if versions {
 		for _, v := range it.Versions {
@@ -320,7 +320,7 @@ func encodeItem(it *state.Item, versions bool) RecItem {
 	}
 	// The record is encoded after the state's lock is released (the kind
 	// is Detached): nothing of it may be the live item's.
-	r.Tags = slices.Clone(it.Tags)
+	r.Tags = slices.Clone(it.Tags())
 	if it.CompanyDownloads {
 		r.DownloadAccess = "company"
 	}
@@ -330,7 +330,7 @@ func encodeItem(it *state.Item, versions bool) RecItem {
 	if it.CanNonOwnersInvite != state.Unset || it.CanNonOwnersViewCollab != state.Unset || it.RestrictedToEnterprise != state.Unset {
 		r.FolderSettings = &[3]*bool{it.CanNonOwnersInvite.Ptr(), it.CanNonOwnersViewCollab.Ptr(), it.RestrictedToEnterprise.Ptr()}
 	}
-	if l := it.Link; l != nil {
+	if l := it.Link(); l != nil {
 		r.Link = &recSharedLink{Token: l.Token, Access: l.Access, Password: l.Password, VanityName: l.VanityName, UnsharedAt: utcTime(l.UnsharedAt),
 			CanDownload: copyBool(l.CanDownload), CanEdit: copyBool(l.CanEdit)}
 	}

@@ -29,11 +29,12 @@ func DecodeItem(st *state.Tx, id string, r RecItem) (*state.Item, error) {
 	}
 	it := &state.Item{
 		Typ: r.Type, ID: id, Name: r.Name, ParentID: r.ParentID, Owner: us[0], CreatedBy: us[1], ModBy: us[2],
-		Description: r.Description, CreatedAt: r.CreatedAt, ModifiedAt: r.ModifiedAt,
+		CreatedAt: r.CreatedAt, ModifiedAt: r.ModifiedAt,
 		ContentCreatedAt: r.ContentCreatedAt, ContentModifiedAt: r.ContentModifiedAt,
-		Seq: r.Seq, SyncState: r.SyncState, UploadEmail: r.UploadEmail, Hidden: r.Hidden,
-		ReadyAt: r.ReadyAt, URL: r.URL, TrashedAt: r.TrashedAt, TrashedWith: r.TrashedWith,
+		Seq: r.Seq, Hidden: r.Hidden, ReadyAt: r.ReadyAt, CompanyDownloads: r.DownloadAccess == "company",
 	}
+	x := state.ItemExtras{Description: r.Description, Tags: r.Tags, URL: r.URL, SyncState: r.SyncState, UploadEmail: r.UploadEmail,
+		TrashedAt: r.TrashedAt, TrashedWith: r.TrashedWith}
 	for _, r := range r.Versions { // a purged file's copy, or a record of schema 3 or earlier
 		v, err := decodeVersion(&st.ReadTx, r)
 		if err != nil {
@@ -41,7 +42,6 @@ func DecodeItem(st *state.Tx, id string, r RecItem) (*state.Item, error) {
 		}
 		it.Versions = append(it.Versions, v)
 	}
-	it.Tags, it.CompanyDownloads = r.Tags, r.DownloadAccess == "company"
 	if l := r.Lock; l != nil {
 		by, err := userByRef(&st.Users, l.By)
 		if err != nil {
@@ -53,9 +53,10 @@ func DecodeItem(st *state.Tx, id string, r RecItem) (*state.Item, error) {
 		it.CanNonOwnersInvite, it.CanNonOwnersViewCollab, it.RestrictedToEnterprise = state.OptBoolOf(fs[0]), state.OptBoolOf(fs[1]), state.OptBoolOf(fs[2])
 	}
 	if l := r.Link; l != nil {
-		it.Link = &state.SharedLink{Token: l.Token, Access: l.Access, Password: l.Password, VanityName: l.VanityName, UnsharedAt: l.UnsharedAt,
+		x.Link = &state.SharedLink{Token: l.Token, Access: l.Access, Password: l.Password, VanityName: l.VanityName, UnsharedAt: l.UnsharedAt,
 			CanDownload: l.CanDownload, CanEdit: l.CanEdit}
 	}
+	it.SetExtras(x)
 	return it, nil
 }
 

@@ -144,7 +144,7 @@ func TestAccessLinkHolder(t *testing.T) {
 	stranger := &Principal{Kind: "user", User: w.stranger}
 	w.st.Update(func(tx *Tx) {
 		off := false
-		w.top.Link = &SharedLink{Token: "tok", Access: "open", CanDownload: &off}
+		w.top.SetLink(&SharedLink{Token: "tok", Access: "open", CanDownload: &off})
 		link := &BoxapiLink{URL: sharedLinkBase + "/s/tok", URLDecoded: sharedLinkBase + "/s/tok"}
 		for _, c := range []struct {
 			act  Action
@@ -160,7 +160,7 @@ func TestAccessLinkHolder(t *testing.T) {
 			}
 		}
 		on := true
-		w.top.Link.CanDownload = &on
+		w.top.Link().CanDownload = &on
 		if _, aerr := tx.LookupVia(stranger, link, "file", w.file.ID, ActDownload); aerr != nil {
 			t.Errorf("a link with can_download: %v", aerr)
 		}

@@ -24,14 +24,9 @@ type Item struct {
 	CreatedBy *User
 	ModBy     *User
 
-	Description                         string
 	CreatedAt, ModifiedAt               time.Time
 	ContentCreatedAt, ContentModifiedAt time.Time
 	Seq                                 int // etag and sequence_id
-
-	// folders
-	SyncState   string
-	UploadEmail string // folder_upload_email access, "" = none
 
 	// Hidden: a managed user may not see the item (HideFromUsers), yet it
 	// is counted in its folder's listings.
@@ -43,24 +38,17 @@ type Item struct {
 	// (false: "open").
 	CompanyDownloads bool
 	// A folder's collaboration settings (unset: the service's default).
-	// The six bytes from Hidden on share one word: an Item is 512 bytes,
-	// in the 512-byte size class (with three *bool and a string it was
-	// 568, in the 576 class).
+	// The six bytes from Hidden on share one word (with three *bool and a
+	// string these took 40 bytes).
 	CanNonOwnersInvite, CanNonOwnersViewCollab, RestrictedToEnterprise OptBool
 
 	// files
 	Versions []*Version // oldest first; the last is current
 	ReadyAt  time.Time  // content not downloadable before this
 
-	// web links (weblinks.go); Link is also the shared link of files and
-	// folders (items_update.go)
-	URL  string
-	Link *SharedLink // nil = no shared link
-
-	// Everyday content (items_update.go, file_locks.go): tags and the lock
-	// of a file (who may download a file and a folder's collaboration
-	// settings are above, beside Hidden).
-	Tags []string
+	// Lock is a file's lock (file_locks.go). Who may download a file and a
+	// folder's collaboration settings are above, beside Hidden; the fields
+	// most items never have are in extras (item_extras.go).
 	Lock *FileLock
 
 	// listing index (folderindex.go): where the item is filed and under
@@ -68,12 +56,10 @@ type Item struct {
 	slot  itemSlot
 	index *folderIndexes
 
-	// trash (trash.go): TrashedAt is set while the item is in the trash.
-	// TrashedWith is the id of the folder whose trashing took the item
-	// along ("" when the item was trashed itself); only items trashed
-	// themselves are listed in, read from and restored from the trash.
-	TrashedAt   time.Time
-	TrashedWith string
+	// extras holds the description, tags, shared link, a web link's URL,
+	// a folder's sync state and upload email, and the trash; nil while
+	// all are unset (item_extras.go).
+	extras *ItemExtras
 }
 
 // OptBool is a setting that may be unset; the zero value is unset.
@@ -175,7 +161,7 @@ func (v *Version) SetTrash(trashedAt, restoredAt time.Time, trashedBy, restoredB
 func (it *Item) Etag() string { return strconv.Itoa(it.Seq) }
 
 // Trashed reports whether the item is in the trash (itself or with a folder).
-func (it *Item) Trashed() bool { return !it.TrashedAt.IsZero() }
+func (it *Item) Trashed() bool { return !it.TrashedAt().IsZero() }
 
 // Current is the file's current version (its last).
 func (it *Item) Current() *Version { return it.Versions[len(it.Versions)-1] }
@@ -410,7 +396,7 @@ func (s *Tx) removeTree(it *Item) []string {
 	var blobs []string
 	if it.Typ == "folder" {
 		for _, c := range s.subItems(it) {
-			if c.Trashed() && c.TrashedWith == "" {
+			if c.Trashed() && c.TrashedWith() == "" {
 				continue
 			}
 			blobs = append(blobs, s.removeTree(c)...)
@@ -442,7 +428,7 @@ func (s *ReadTx) Mini(it *Item) map[string]any {
 		m["sha1"] = v.Blob.SHA1
 		m["file_version"] = map[string]any{"type": "file_version", "id": v.ID, "sha1": v.Blob.SHA1}
 	case "web_link":
-		m["url"] = it.URL
+		m["url"] = it.URL()
 	}
 	return m
 }
@@ -479,7 +465,7 @@ func (s *Tx) parentMini(it *Item) any {
 // Standard is the standard (default) representation of an item.
 func (s *Tx) Standard(it *Item) map[string]any {
 	m := s.Mini(it)
-	m["description"] = it.Description
+	m["description"] = it.Description()
 	m["path_collection"] = s.pathCollection(it)
 	m["created_at"] = FmtTime(it.CreatedAt)
 	m["modified_at"] = FmtTime(it.ModifiedAt)
@@ -494,7 +480,7 @@ func (s *Tx) Standard(it *Item) map[string]any {
 	m["modified_by"] = it.ModBy.Mini()
 	m["owned_by"] = it.Owner.Mini()
 	m["shared_link"] = nil
-	if it.Link != nil {
+	if it.Link() != nil {
 		m["shared_link"] = s.sharedLinkRecord(it)
 	}
 	m["parent"] = s.parentMini(it)
@@ -502,8 +488,8 @@ func (s *Tx) Standard(it *Item) map[string]any {
 		m["size"] = it.Current().Blob.Size
 	} else {
 		m["size"] = s.folderSize(it)
-		if it.UploadEmail != "" {
-			m["folder_upload_email"] = map[string]any{"access": it.UploadEmail, "email": "upload." + it.ID + "@u.cms.test"}
+		if it.UploadEmail() != "" {
+			m["folder_upload_email"] = map[string]any{"access": it.UploadEmail(), "email": "upload." + it.ID + "@u.cms.test"}
 		} else {
 			m["folder_upload_email"] = nil
 		}
@@ -549,7 +535,7 @@ func (s *Tx) Extra(it *Item, field string, p *Principal) (any, bool) {
 	if it.Typ == "folder" {
 		switch field {
 		case "sync_state":
-			return it.SyncState, true
+			return it.SyncState(), true
 		case "can_non_owners_invite", "can_non_owners_view_collaborators":
 			return true, true
 		case "is_collaboration_restricted_to_enterprise":

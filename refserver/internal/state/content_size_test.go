@@ -2,18 +2,19 @@ package state
 
 import (
 	"testing"
+	"time"
 	"unsafe"
 )
 
 // TestItemSizeClass keeps the structs a million-item server holds one of
 // per item (or per file version) within the allocator's size classes they
-// were fitted to: an Item that grows past 512 bytes takes 576 of the heap.
+// were fitted to: an Item that grows past 384 bytes takes 416 of the heap.
 func TestItemSizeClass(t *testing.T) {
 	for _, c := range []struct {
 		name       string
 		size, most uintptr
 	}{
-		{"Item", unsafe.Sizeof(Item{}), 512},
+		{"Item", unsafe.Sizeof(Item{}), 384},
 		{"Version", unsafe.Sizeof(Version{}), 112},
 	} {
 		if c.size > c.most {
@@ -44,5 +45,35 @@ func TestOptBool(t *testing.T) {
 				t.Errorf("%v.Or(%v) = %v, want %v", o, def, got, want)
 			}
 		}
+	}
+}
+
+// TestItemExtras: an item's extras are allocated only while one is set,
+// and a setter never changes what a copy of the item holds.
+func TestItemExtras(t *testing.T) {
+	var it Item
+	it.SetDescription("d")
+	it.SetTags([]string{"x"})
+	c := it
+	c.SetDescription("other")
+	c.SetTrash(time.Unix(5, 0), "7")
+	if it.Description() != "d" || it.Trashed() || it.TrashedWith() != "" {
+		t.Errorf("a copy's change reached the item: %+v", it.Extras())
+	}
+	if c.Description() != "other" || c.Tags()[0] != "x" || !c.TrashedAt().Equal(time.Unix(5, 0)) || c.TrashedWith() != "7" {
+		t.Errorf("copy holds %+v", c.Extras())
+	}
+	it.SetDescription("")
+	it.SetTags(nil)
+	if it.extras != nil {
+		t.Errorf("extras kept with nothing set: %+v", *it.extras)
+	}
+	it.SetTags([]string{})
+	if it.extras == nil || it.Tags() == nil {
+		t.Error("empty tags not kept apart from none")
+	}
+	it.SetExtras(ItemExtras{})
+	if it.extras != nil {
+		t.Error("SetExtras of nothing kept extras")
 	}
 }

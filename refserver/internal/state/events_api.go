@@ -96,7 +96,7 @@ func (s *ReadTx) UserSees(p *Principal, streamType string, e *Event) bool {
 // underSyncedFolder reports whether an item is in (or is) a folder marked
 // synced.
 func (s *ReadTx) underSyncedFolder(it *Item) bool {
-	synced := func(f *Item) bool { return f.Typ == "folder" && f.SyncState == "synced" }
+	synced := func(f *Item) bool { return f.Typ == "folder" && f.SyncState() == "synced" }
 	if synced(it) {
 		return true
 	}

@@ -166,7 +166,7 @@ func Placement(it *Item) (IndexKey, bool) {
 		return IndexKey{}, false
 	}
 	if it.Trashed() {
-		if it.TrashedWith != "" {
+		if it.TrashedWith() != "" {
 			return IndexKey{}, false
 		}
 		return IndexKey{Folder: TrashKey, Owner: it.Owner}, true

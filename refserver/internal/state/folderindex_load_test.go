@@ -25,9 +25,11 @@ func TestFolderSyncAll(t *testing.T) {
 		case i%5 == 0:
 			it.ParentID = RootID
 		case i%7 == 0:
-			it.ParentID, it.TrashedAt = "10", at // in the trash itself
+			it.ParentID = "10"
+			it.SetTrashedAt(at) // in the trash itself
 		case i%11 == 0:
-			it.ParentID, it.TrashedAt, it.TrashedWith = "11", at, "11" // with a folder: not listed
+			it.ParentID = "11"
+			it.SetTrash(at, "11") // with a folder: not listed
 		default:
 			it.ParentID = strconv.Itoa(10 + i%4)
 		}

@@ -35,8 +35,9 @@ func (s *Tx) CreateFolder(p *Principal, body CreateFolderBody, syncState string,
 		Typ: "folder", ID: s.NewFolderID(), Name: *body.Name, ParentID: *body.Parent.ID,
 		Owner: OwnerIn(p, parent), CreatedBy: p.User, ModBy: p.User,
 		CreatedAt: now, ModifiedAt: now, ContentCreatedAt: now, ContentModifiedAt: now,
-		SyncState: syncState, UploadEmail: uploadEmail,
 	}
+	f.SetSyncState(syncState)
+	f.SetUploadEmail(uploadEmail)
 	s.AddItem(f)
 	s.cascadeInto(f) // metadata_cascade_policies.go
 	if parent != nil {

@@ -21,7 +21,7 @@ func (s *Tx) filesUnder(it *Item) []*Item {
 	}
 	var out []*Item
 	for _, c := range s.subItems(it) {
-		if c.Trashed() && c.TrashedWith == "" {
+		if c.Trashed() && c.TrashedWith() == "" {
 			continue // in the trash on its own: not deleted with it (as removeTree)
 		}
 		out = append(out, s.filesUnder(c)...)

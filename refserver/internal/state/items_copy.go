@@ -160,11 +160,12 @@ func (s *Tx) AddCopy(p *Principal, nodes []CopyNode, target, name string) (*Item
 	for i, n := range nodes {
 		c := &Item{
 			Typ: n.Src.Typ, ID: s.newItemID(n.Src.Typ), Name: n.Src.Name, Owner: owner, CreatedBy: p.User, ModBy: p.User,
-			Description: n.Src.Description, CreatedAt: now, ModifiedAt: now,
+			CreatedAt: now, ModifiedAt: now,
 			ContentCreatedAt: n.Src.ContentCreatedAt, ContentModifiedAt: n.Src.ContentModifiedAt,
-			SyncState: n.Src.SyncState, URL: n.Src.URL, Tags: append([]string(nil), n.Src.Tags...),
 			copying: true,
 		}
+		src := n.Src.ext()
+		c.SetExtras(ItemExtras{Description: src.Description, SyncState: src.SyncState, URL: src.URL, Tags: append([]string(nil), src.Tags...)})
 		if i == 0 {
 			c.Name, c.ParentID = name, target
 		} else {

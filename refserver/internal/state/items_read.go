@@ -20,7 +20,7 @@ func (s *Tx) LookupVia(p *Principal, link *BoxapiLink, typ, id string, act Actio
 	switch {
 	case act == ActSee || act == ActPreview, s.Can(p, it, act):
 		return it, nil
-	case act == ActDownload && shared.Link.Downloads():
+	case act == ActDownload && shared.Link().Downloads():
 		return it, nil
 	}
 	return nil, ErrDenied(typ)

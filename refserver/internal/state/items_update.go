@@ -123,8 +123,8 @@ func (s *ReadTx) sharedLinkAction(p *Principal, it *Item, removeLink bool, link 
 	case s.Can(p, it, actShareChange):
 		return actShareChange, false, true
 	}
-	if it.Link != nil {
-		cur, next := *it.Link, *link.Merge(it.Link)
+	if it.Link() != nil {
+		cur, next := *it.Link(), *link.Merge(it.Link())
 		next.Token = cur.Token
 		if sameLink(cur, next) {
 			return actShareCreate, false, true
@@ -178,7 +178,7 @@ func (s *ReadTx) checkVanityName(it *Item, name string) *wire.Error {
 		return nil
 	}
 	for _, x := range s.Items.All() {
-		if x != it && x.Link != nil && strings.EqualFold(x.Link.VanityName, name) {
+		if x != it && x.Link() != nil && strings.EqualFold(x.Link().VanityName, name) {
 			return wire.BadRequest("Invalid value for shared_link.vanity_name: the name is taken by another shared link")
 		}
 	}
@@ -327,7 +327,7 @@ func (s *Tx) UpdateItem(id string, body ItemUpdateBody, p *Principal, typ string
 	}
 
 	// Every check passed: apply.
-	hadLink := it.Link != nil
+	hadLink := it.Link() != nil
 	s.Items.Update(it.Typ, it.ID, func(it *Item) {
 		it.ModBy = p.User
 		if moving {
@@ -343,16 +343,16 @@ func (s *Tx) UpdateItem(id string, body ItemUpdateBody, p *Principal, typ string
 		}
 		it.Name = name
 		if body.Description != nil {
-			it.Description = *body.Description
+			it.SetDescription(*body.Description)
 		}
 		if body.Tags != nil {
-			it.Tags = append([]string{}, *body.Tags...)
+			it.SetTags(append([]string{}, *body.Tags...))
 		}
 		switch {
 		case removeLink:
-			it.Link = nil
+			it.SetLink(nil)
 		case link != nil:
-			it.Link = link.Merge(it.Link)
+			it.SetLink(link.Merge(it.Link()))
 		}
 		if body.Permissions != nil && body.Permissions.CanDownload != nil {
 			it.CompanyDownloads = *body.Permissions.CanDownload == "company"
@@ -390,12 +390,12 @@ func (s *Tx) sharedLinkEvent(it *Item, by *User, hadLink, removed, changed bool)
 // applyFolderSettings sets the folder members of an update.
 func (b *ItemUpdateBody) applyFolderSettings(it *Item) {
 	if b.SyncState != nil {
-		it.SyncState = *b.SyncState
+		it.SetSyncState(*b.SyncState)
 	}
 	if e := b.FolderUploadEmail; e.Present {
-		it.UploadEmail = ""
+		it.SetUploadEmail("")
 		if !e.Null {
-			it.UploadEmail = *e.V.Access
+			it.SetUploadEmail(*e.V.Access)
 		}
 	}
 	set := func(dst *OptBool, v *bool) {
@@ -443,7 +443,7 @@ func (s *Tx) setOwnerTree(it *Item, owner *User) {
 func (s *Tx) itemSettings(it *Item, field string) (any, bool) {
 	switch field {
 	case "tags":
-		return append([]string{}, it.Tags...), true
+		return append([]string{}, it.Tags()...), true
 	case "lock":
 		if it.Typ == "file" {
 			return s.lockRecord(it), true

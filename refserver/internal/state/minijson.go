@@ -37,7 +37,7 @@ func (s *Tx) MiniJSON(it *Item) json.RawMessage {
 	b = wire.AppendString(b, it.Typ)
 	if it.Typ == "web_link" {
 		b = append(b, `,"url":`...)
-		b = wire.AppendString(b, it.URL)
+		b = wire.AppendString(b, it.URL())
 	}
 	return append(b, '}')
 }

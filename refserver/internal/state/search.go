@@ -56,7 +56,7 @@ func (s *Tx) SearchKeeps(p *Principal, q *SearchRequest, it *Item, ancestors map
 			return false
 		}
 	}
-	if q.Deleted != nil && (q.Trash != "trashed_only" || !q.Deleted.contains(it.TrashedAt)) {
+	if q.Deleted != nil && (q.Trash != "trashed_only" || !q.Deleted.contains(it.TrashedAt())) {
 		return false
 	}
 	if q.Typ != "" && it.Typ != q.Typ {

@@ -416,7 +416,7 @@ type searchTexts struct {
 
 // textsOf copies the texts of it that the index reads.
 func (s *ReadTx) textsOf(it *Item) searchTexts {
-	t := searchTexts{name: it.Name, description: it.Description, tags: slices.Clone(it.Tags), comments: s.commentTexts(it), stamp: stampOf(it)}
+	t := searchTexts{name: it.Name, description: it.Description(), tags: slices.Clone(it.Tags()), comments: s.commentTexts(it), stamp: stampOf(it)}
 	if it.Typ == "file" && textExtensions[fileExtension(it.Name)] {
 		t.blobID = it.Current().Blob.ID
 	}

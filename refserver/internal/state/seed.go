@@ -29,8 +29,8 @@ func (s *Tx) seedFolder(p *Principal, parentID, name string) (*Item, error) {
 		Typ: "folder", ID: s.NewFolderID(), Name: name, ParentID: parentID,
 		Owner: OwnerIn(p, parent), CreatedBy: p.User, ModBy: p.User,
 		CreatedAt: now, ModifiedAt: now, ContentCreatedAt: now, ContentModifiedAt: now,
-		SyncState: "not_synced",
 	}
+	f.SetSyncState("not_synced")
 	s.AddItem(f)
 	return f, nil
 }

@@ -70,7 +70,7 @@ const sharedLinkBase = "https://app.cms.test"
 func (s *Tx) SharedLinkItem(p *Principal, b BoxapiLink) (*Item, *wire.Error) {
 	var it *Item
 	for _, x := range s.Items.All() {
-		l := x.Link
+		l := x.Link()
 		if l == nil || s.InTrash(x) || !l.UnsharedAt.IsZero() && !s.Now().Before(l.UnsharedAt) {
 			continue
 		}
@@ -83,7 +83,7 @@ func (s *Tx) SharedLinkItem(p *Principal, b BoxapiLink) (*Item, *wire.Error) {
 	if it == nil {
 		return nil, wire.NotFound("shared item")
 	}
-	l := it.Link
+	l := it.Link()
 	if l.Password != "" && subtle.ConstantTimeCompare([]byte(l.Password), []byte(b.Password)) != 1 &&
 		subtle.ConstantTimeCompare([]byte(l.Password), []byte(b.PasswordDecoded)) != 1 {
 		return nil, wire.Errorf(wire.StatusForbidden, CodeIncorrectSharedItemPassword, "The shared link needs a password, and the one given is wrong or missing")
@@ -110,7 +110,7 @@ const sharedStaticPath = "/shared/static/"
 
 // sharedStaticURL is the download_url of the shared link of file it.
 func (s *Tx) sharedStaticURL(it *Item) string {
-	return s.DownloadURL + sharedStaticPath + it.Link.Token + path.Ext(it.Name)
+	return s.DownloadURL + sharedStaticPath + it.Link().Token + path.Ext(it.Name)
 }
 
 // SharedStaticDownload serves GET {content host}/shared/static/{name}: the
@@ -119,7 +119,7 @@ func (s *Tx) sharedStaticURL(it *Item) string {
 func (s *ReadTx) SharedStaticDownload(name string) (*Item, *Version, *wire.Error) {
 	token, _, _ := strings.Cut(name, ".")
 	for _, it := range s.Items.All() {
-		l := it.Link
+		l := it.Link()
 		if l == nil || it.Typ != "file" || subtle.ConstantTimeCompare([]byte(l.Token), []byte(token)) != 1 {
 			continue
 		}

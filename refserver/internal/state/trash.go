@@ -54,8 +54,8 @@ func (s *Tx) addTrashState(m map[string]any, it *Item) {
 	m["purged_at"] = nil
 	if it.Trashed() {
 		m["item_status"] = "trashed"
-		m["trashed_at"] = FmtTime(it.TrashedAt)
-		m["purged_at"] = FmtTime(it.TrashedAt.Add(trashRetention))
+		m["trashed_at"] = FmtTime(it.TrashedAt())
+		m["purged_at"] = FmtTime(it.TrashedAt().Add(trashRetention))
 	}
 }
 
@@ -79,7 +79,7 @@ func (s *Tx) subItems(f *Item) []*Item {
 func (s *Tx) TrashItem(it *Item, by *User) {
 	now := s.NowSec()
 	s.Items.Update(it.Typ, it.ID, func(it *Item) {
-		it.TrashedAt, it.TrashedWith = now, ""
+		it.SetTrash(now, "")
 		it.Seq++
 	})
 	s.Folders.Sync(it) // out of its folder's listings
@@ -97,7 +97,7 @@ func (s *Tx) setTrashedWith(f *Item, now time.Time, root string) {
 		if c.Trashed() {
 			continue
 		}
-		s.Items.Update(c.Typ, c.ID, func(c *Item) { c.TrashedAt, c.TrashedWith = now, root })
+		s.Items.Update(c.Typ, c.ID, func(c *Item) { c.SetTrash(now, root) })
 		s.Folders.Sync(c)
 		s.setTrashedWith(c, now, root)
 	}
@@ -105,10 +105,10 @@ func (s *Tx) setTrashedWith(f *Item, now time.Time, root string) {
 
 // untrash takes an item out of the trash with the content trashed with it.
 func (s *Tx) untrash(it *Item, root string) {
-	s.Items.Update(it.Typ, it.ID, func(it *Item) { it.TrashedAt, it.TrashedWith = time.Time{}, "" })
+	s.Items.Update(it.Typ, it.ID, func(it *Item) { it.SetTrash(time.Time{}, "") })
 	s.Folders.Sync(it)
 	for _, c := range s.subItems(it) {
-		if c.Trashed() && c.TrashedWith == root {
+		if c.Trashed() && c.TrashedWith() == root {
 			s.untrash(c, root)
 		}
 	}
@@ -120,7 +120,7 @@ func (s *Tx) untrash(it *Item, root string) {
 // role, neither see, restore nor purge it (404).
 func (s *Tx) LookupTrashed(p *Principal, typ, id string) (*Item, *wire.Error) {
 	it, ok := s.Items.Get(typ, id)
-	if !ok || it.Typ != typ || !it.Trashed() || it.TrashedWith != "" || !s.Can(p, it, actTrash) {
+	if !ok || it.Typ != typ || !it.Trashed() || it.TrashedWith() != "" || !s.Can(p, it, actTrash) {
 		return nil, wire.Errorf(wire.StatusNotFound, wire.CodeNotFound, "Not Found: no %s with this id in the trash", typ)
 	}
 	return it, nil

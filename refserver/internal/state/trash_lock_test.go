@@ -132,8 +132,8 @@ func TestTrashRules(t *testing.T) {
 		loose = w.item(tx, "file", "loose.txt", dir.ID)
 		tx.TrashItem(loose, tx.User) // in the trash on its own first
 		tx.TrashItem(dir, tx.User)
-		if inner.TrashedWith != dir.ID || loose.TrashedWith != "" {
-			t.Fatalf("trashed with: inner %q, loose %q", inner.TrashedWith, loose.TrashedWith)
+		if inner.TrashedWith() != dir.ID || loose.TrashedWith() != "" {
+			t.Fatalf("trashed with: inner %q, loose %q", inner.TrashedWith(), loose.TrashedWith())
 		}
 		for _, c := range []struct {
 			name string

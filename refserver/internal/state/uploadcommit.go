@@ -11,5 +11,5 @@ func (s *Tx) KeepFinalContent(ss *Session, blob blob.Info) bool {
 
 // Describe sets the description of f.
 func (s *Tx) Describe(f *Item, description string) {
-	s.Items.Update(f.Typ, f.ID, func(f *Item) { f.Description = description })
+	s.Items.Update(f.Typ, f.ID, func(f *Item) { f.SetDescription(description) })
 }

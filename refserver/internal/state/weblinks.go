@@ -38,7 +38,7 @@ func (s *Tx) addWebLinkFields(m map[string]any, it *Item) {
 	m["owned_by"] = it.Owner.Mini()
 	m["parent"] = s.parentMini(it)
 	m["shared_link"] = nil
-	if it.Link != nil && !it.Trashed() {
+	if it.Link() != nil && !it.Trashed() {
 		m["shared_link"] = s.sharedLinkRecord(it)
 	}
 }
@@ -49,7 +49,7 @@ func (s *Tx) addWebLinkFields(m map[string]any, it *Item) {
 // prevents downloads), and a file whose link lets its holders download has
 // a download_url (sharedStaticURL); a folder's and a web link's is null.
 func (s *Tx) sharedLinkRecord(it *Item) map[string]any {
-	l := it.Link
+	l := it.Link()
 	perm := s.linkPermission(it)
 	rec := map[string]any{
 		"url": sharedLinkBase + "/s/" + l.Token, "download_url": nil,
@@ -72,7 +72,7 @@ func (s *Tx) sharedLinkRecord(it *Item) map[string]any {
 // linkPermission is the effective_permission of it's shared link:
 // can_edit (a file's link with can_edit), can_download or can_preview.
 func (s *ReadTx) linkPermission(it *Item) string {
-	l := it.Link
+	l := it.Link()
 	if it.Typ == "web_link" || !l.Downloads() || it.CompanyDownloads && l.Access == "open" {
 		return "can_preview"
 	}
@@ -111,10 +111,12 @@ func (s *Tx) CreateWebLink(p *Principal, body CreateWebLinkBody, name string, de
 	}
 	now := s.NowSec()
 	wl := &Item{
-		Typ: "web_link", ID: s.NewID(), Name: name, ParentID: *body.Parent.ID, URL: *body.URL,
-		Description: desc, Owner: OwnerIn(p, parent), CreatedBy: p.User, ModBy: p.User,
+		Typ: "web_link", ID: s.NewID(), Name: name, ParentID: *body.Parent.ID,
+		Owner: OwnerIn(p, parent), CreatedBy: p.User, ModBy: p.User,
 		CreatedAt: now, ModifiedAt: now,
 	}
+	wl.SetURL(*body.URL)
+	wl.SetDescription(desc)
 	s.AddItem(wl)
 	if parent != nil {
 		s.touchItem(parent, now, nil)
@@ -199,20 +201,20 @@ func (s *Tx) UpdateWebLink(p *Principal, id string, body UpdateWebLinkBody, now 
 			s.touchItem(parent, now, nil)
 		}
 	}
-	hadLink := wl.Link != nil
+	hadLink := wl.Link() != nil
 	s.Items.Update(wl.Typ, wl.ID, func(wl *Item) {
 		wl.ParentID, wl.Owner, wl.Name = target, owner, name
 		if body.URL != nil {
-			wl.URL = *body.URL
+			wl.SetURL(*body.URL)
 		}
 		if body.Description != nil {
-			wl.Description = *body.Description
+			wl.SetDescription(*body.Description)
 		}
 		switch {
 		case removeLink:
-			wl.Link = nil
+			wl.SetLink(nil)
 		case link != nil:
-			wl.Link = link.Merge(wl.Link)
+			wl.SetLink(link.Merge(wl.Link()))
 		}
 		setCollections(wl)
 		wl.touch(now, p.User)
