@@ -11,6 +11,10 @@ func SyncData(f *os.File) error { return f.Sync() }
 // Preallocate does nothing where fallocate is not offered.
 func Preallocate(*os.File, int64) error { return nil }
 
+// ReadAhead does nothing here (Linux: the kernel reads the file into the
+// page cache in file order).
+func ReadAhead(*os.File) {}
+
 // DropMapped does nothing here (Linux: the mapped pages leave the
 // process's resident memory).
 func DropMapped(uintptr, int64) {}

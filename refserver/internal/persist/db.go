@@ -28,6 +28,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -344,7 +345,16 @@ func Open(dir string, cfg Config) (d *DB, restored bool, err error) {
 	// checking every page of the file (a sixth of a restart's CPU at a
 	// million files). A file written without it is read as before and
 	// gets its freelist at the first open (bbolt commits it then).
-	db, err := bolt.Open(filepath.Join(dir, StateFileName), 0o600, &bolt.Options{
+	path := filepath.Join(dir, StateFileName)
+	// The load reads every record, faulting the mapped file in page by
+	// page in key order: from a disk, a million-file state.db (943 MiB)
+	// took 22 s that way. Read ahead, the disk reads it in sequence (in
+	// 0.5 s there) while the load starts; a cached file costs a lookup.
+	if f, err := os.Open(path); err == nil {
+		diskio.ReadAhead(f)
+		_ = f.Close()
+	}
+	db, err := bolt.Open(path, 0o600, &bolt.Options{
 		Timeout: 500 * time.Millisecond, FreelistType: bolt.FreelistMapType,
 		// Address space, not memory: the file grows under it without
 		// remapping (each remap copied the nodes a checkpoint was writing).
