@@ -3,6 +3,7 @@ package refserver
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -111,7 +112,7 @@ func checkFolderIndexes(t *testing.T, s *Server) {
 					want = append(want, o)
 				}
 			}
-			assert.ElementsMatch(t, want, fx.Named(strings.ToUpper(it.Name)), "same name as %q", it.Name)
+			assert.ElementsMatch(t, want, slices.Collect(fx.Named(strings.ToUpper(it.Name))), "same name as %q", it.Name)
 		}
 		for k, sortKey := range state.SortKeys {
 			for _, desc := range []bool{false, true} {

@@ -329,7 +329,7 @@ func (s *ReadTx) Children(folderID string, rootOwner *User) []*Item {
 // case, except skip (files, folders and web links share the names of a
 // folder).
 func (s *ReadTx) Conflict(folderID string, rootOwner *User, name string, skip *Item) *Item {
-	for _, it := range s.Folders.Index(folderID, rootOwner).Named(name) {
+	for it := range s.Folders.Index(folderID, rootOwner).Named(name) {
 		if it != skip {
 			return it
 		}

@@ -2,6 +2,8 @@ package state
 
 import (
 	"cmp"
+	"iter"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -76,7 +78,13 @@ func dateCmp(a, b *itemSlot) int {
 
 // folderIndex is the index of one folder. Reached only through a transaction.
 type folderIndex struct {
-	byName map[string][]*Item
+	// byName is the item filed under each case-folded name (names are
+	// unique in a folder: a conflict), or the first of the items of a
+	// name filed more than once (the trash's, or what a conflict left),
+	// which are all in dups, in filing order. One pointer a name, not a
+	// slice: a million items' slices were ~30 MB.
+	byName map[string]*Item
+	dups   map[string][]*Item
 	orders [len(SortKeys)][3]*btree.BTreeG[*Item]
 	count  int
 	filing []*Item // while SyncAll files items in a new index: them
@@ -141,7 +149,7 @@ var slotLess = [len(SortKeys)]func(a, b *Item) bool{
 }
 
 func newFolderIndex() *folderIndex {
-	fx := &folderIndex{byName: map[string][]*Item{}}
+	fx := &folderIndex{byName: map[string]*Item{}}
 	less := slotLess
 	for k := range fx.orders {
 		for t := range fx.orders[k] {
@@ -248,7 +256,7 @@ func (x *folderIndexes) Sync(it *Item) {
 
 // add files it in fx under it.slot's keys.
 func (fx *folderIndex) add(it *Item) {
-	fx.byName[it.slot.fold] = append(fx.byName[it.slot.fold], it)
+	fx.fileName(it)
 	for k := range fx.orders {
 		fx.orders[k][it.slot.rank].Set(it)
 	}
@@ -260,19 +268,47 @@ func (fx *folderIndex) Remove(it *Item) {
 	for k := range fx.orders {
 		fx.orders[k][it.slot.rank].Delete(it)
 	}
-	same := fx.byName[it.slot.fold]
-	for i, o := range same {
-		if o == it {
-			same = append(same[:i], same[i+1:]...)
-			break
-		}
-	}
-	if len(same) == 0 {
-		delete(fx.byName, it.slot.fold)
-	} else {
-		fx.byName[it.slot.fold] = same
-	}
+	fx.unfileName(it)
 	fx.count--
+}
+
+// fileName files it under its case-folded name.
+func (fx *folderIndex) fileName(it *Item) {
+	name := it.slot.fold
+	first, ok := fx.byName[name]
+	if !ok {
+		fx.byName[name] = it
+		return
+	}
+	if fx.dups == nil {
+		fx.dups = make(map[string][]*Item)
+	}
+	same := fx.dups[name]
+	if same == nil {
+		same = []*Item{first}
+	}
+	fx.dups[name] = append(same, it)
+}
+
+// unfileName takes it out of its case-folded name's items.
+func (fx *folderIndex) unfileName(it *Item) {
+	name := it.slot.fold
+	same, ok := fx.dups[name]
+	if !ok {
+		if fx.byName[name] == it {
+			delete(fx.byName, name)
+		}
+		return
+	}
+	if i := slices.Index(same, it); i >= 0 {
+		same = slices.Delete(same, i, i+1)
+	}
+	fx.byName[name] = same[0]
+	if len(same) == 1 {
+		delete(fx.dups, name)
+	} else {
+		fx.dups[name] = same
+	}
 }
 
 func withHome(sl itemSlot, home *folderIndex) itemSlot {
@@ -354,13 +390,24 @@ func (fx *folderIndex) Len() int {
 	return fx.count
 }
 
-// Named returns the items of the index whose name equals name ignoring
-// case (strings.EqualFold).
-func (fx *folderIndex) Named(name string) []*Item {
-	if fx == nil {
-		return nil
+// Named is the items of the index whose name equals name ignoring case
+// (strings.EqualFold), in filing order.
+func (fx *folderIndex) Named(name string) iter.Seq[*Item] {
+	return func(yield func(*Item) bool) {
+		if fx == nil {
+			return
+		}
+		fold := FoldName(name)
+		if same, ok := fx.dups[fold]; ok {
+			for _, it := range same {
+				if !yield(it) {
+					return
+				}
+			}
+		} else if it, ok := fx.byName[fold]; ok {
+			yield(it)
+		}
 	}
-	return fx.byName[FoldName(name)]
 }
 
 // Page returns the items at positions [start, end) of the listing sorted by

@@ -53,7 +53,7 @@ func (x *folderIndexes) SyncAll(items iter.Seq2[string, *Item]) {
 		it.slot = slotFor(it, key)
 		it.slot.home = fx
 		it.index = x
-		fx.byName[it.slot.fold] = append(fx.byName[it.slot.fold], it)
+		fx.fileName(it)
 		fx.count++
 		fx.filing = append(fx.filing, it)
 		if size := x.sizeOf(it); size != 0 {

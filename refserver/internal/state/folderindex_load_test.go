@@ -75,8 +75,12 @@ func TestFolderSyncAll(t *testing.T) {
 				}
 			}
 		}
-		for name, its := range a.byName {
-			if got := ids(b.byName[name]); !slices.Equal(slices.Sorted(slices.Values(got)), slices.Sorted(slices.Values(ids(its)))) {
+		if len(a.byName) != len(b.byName) || len(a.dups) != len(b.dups) {
+			t.Errorf("%s: %d names (%d held more than once) in bulk, %d (%d) one by one", what, len(b.byName), len(b.dups), len(a.byName), len(a.dups))
+		}
+		for name, it := range a.byName {
+			its := slices.Collect(a.Named(it.Name))
+			if got := ids(slices.Collect(b.Named(it.Name))); !slices.Equal(slices.Sorted(slices.Values(got)), slices.Sorted(slices.Values(ids(its)))) {
 				t.Errorf("%s: name %q has %v in bulk, %v one by one", what, name, got, ids(its))
 			}
 		}
@@ -92,5 +96,54 @@ func TestFolderSyncAll(t *testing.T) {
 		if o := one[id]; withHome(it.slot, nil) != withHome(o.slot, nil) || (it.slot.home == nil) != (o.slot.home == nil) {
 			t.Errorf("item %s filed under %+v in bulk, %+v one by one", id, it.slot, o.slot)
 		}
+	}
+}
+
+// TestFolderIndexNames: the items of a folded name filed more than once
+// are found in filing order, whatever leaves first.
+func TestFolderIndexNames(t *testing.T) {
+	fx := newFolderIndex()
+	var its []*Item
+	for i, name := range []string{"A.txt", "a.txt", "b", "A.TXT"} {
+		it := &Item{Typ: "file", ID: strconv.Itoa(i + 1), Name: name}
+		it.slot = slotFor(it, IndexKey{Folder: "5"})
+		fx.add(it)
+		its = append(its, it)
+	}
+	named := func(name string) []string {
+		var out []string
+		for it := range fx.Named(name) {
+			out = append(out, it.ID)
+		}
+		return out
+	}
+	check := func(name string, want ...string) {
+		t.Helper()
+		if got := named(name); !slices.Equal(got, want) {
+			t.Errorf("Named(%q) = %v, want %v", name, got, want)
+		}
+	}
+	check("a.TXT", "1", "2", "4")
+	check("B", "3")
+	check("c")
+	fx.Remove(its[0])
+	check("a.txt", "2", "4")
+	fx.Remove(its[3])
+	check("a.txt", "2")
+	if len(fx.dups) != 0 {
+		t.Errorf("dups kept: %v", fx.dups)
+	}
+	fx.Remove(its[1])
+	fx.Remove(its[2])
+	check("a.txt")
+	if len(fx.byName) != 0 || fx.Len() != 0 {
+		t.Errorf("left: %v, %d", fx.byName, fx.Len())
+	}
+	for got := range fx.Named("a.txt") {
+		t.Errorf("Named of an empty index: %v", got)
+	}
+	var none *folderIndex
+	for got := range none.Named("x") {
+		t.Errorf("Named of a nil index: %v", got)
 	}
 }
