@@ -66,7 +66,10 @@ func decodeVersion(st *state.ReadTx, r recVersion) (*state.Version, error) {
 	if err != nil {
 		return nil, err
 	}
-	v := &state.Version{ID: r.ID, Blob: r.Blob, CreatedAt: r.CreatedAt, By: us[0], Name: r.Name}
+	v := &state.Version{ID: r.ID, Blob: r.Blob, CreatedAt: r.CreatedAt, By: us[0]}
+	if r.Name != "" {
+		v.SetName(r.Name)
+	}
 	v.SetTrash(r.TrashedAt, r.RestoredAt, us[1], us[2])
 	return v, nil
 }

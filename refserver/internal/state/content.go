@@ -106,55 +106,73 @@ type Version struct {
 	Blob      blob.Info
 	CreatedAt time.Time
 	By        *User
-	// Name is the file's name when a newer version replaced this one
+
+	// rare is the version's name once replaced, when and by whom it was
+	// put in the trash (file_versions.go), and its last restore; nil for
+	// the versions that have none of them, nearly all: a Version is 96
+	// bytes, not 176. It is never changed in place (a setter installs a
+	// changed copy), so copies of a Version never share a change.
+	rare *versionRare
+}
+
+// versionRare is what a version keeps of its name and its trash.
+type versionRare struct {
+	// name is the file's name when a newer version replaced this one
 	// ("" while it is the current one, whose name is the file's, and
 	// for versions kept from before names were): promoting it restores
 	// the name (file_versions.go).
-	Name string
-
-	// trash is when and by whom the version was put in the trash
-	// (file_versions.go), and its last restore; nil for the versions never
-	// trashed, nearly all: a Version is 112 bytes, not 176.
-	trash *versionTrash
-}
-
-// versionTrash is what a version keeps of its trash and restore.
-type versionTrash struct {
+	name                  string
 	trashedAt, restoredAt time.Time
 	trashedBy, restoredBy *User
 }
 
-// noTrash is the trash fields of a version never trashed.
-var noTrash versionTrash
+// noRare is the rare fields of a version that has none.
+var noRare versionRare
 
-// trashFields is v's trash fields (noTrash when it was never trashed).
-func (v *Version) trashFields() *versionTrash {
-	if v.trash == nil {
-		return &noTrash
+// rareFields is v's rare fields (noRare when it has none).
+func (v *Version) rareFields() *versionRare {
+	if v.rare == nil {
+		return &noRare
 	}
-	return v.trash
+	return v.rare
+}
+
+// setRare installs r as v's rare fields (nil when r holds nothing).
+func (v *Version) setRare(r versionRare) {
+	if r.name == "" && r.trashedAt.IsZero() && r.restoredAt.IsZero() && r.trashedBy == nil && r.restoredBy == nil {
+		v.rare = nil
+		return
+	}
+	v.rare = &r
+}
+
+// Name is the file's name when a newer version replaced this one ("" while
+// it is the current one, and for versions kept from before names were).
+func (v *Version) Name() string { return v.rareFields().name }
+
+// SetName sets the file's name that the version keeps once replaced.
+func (v *Version) SetName(name string) {
+	r := *v.rareFields()
+	r.name = name
+	v.setRare(r)
 }
 
 // TrashedAt is when the version was put in the trash (zero: it is not).
-func (v *Version) TrashedAt() time.Time { return v.trashFields().trashedAt }
+func (v *Version) TrashedAt() time.Time { return v.rareFields().trashedAt }
 
 // TrashedBy is who put the version in the trash (nil: it is not).
-func (v *Version) TrashedBy() *User { return v.trashFields().trashedBy }
+func (v *Version) TrashedBy() *User { return v.rareFields().trashedBy }
 
 // RestoredAt is when the version was last restored from the trash.
-func (v *Version) RestoredAt() time.Time { return v.trashFields().restoredAt }
+func (v *Version) RestoredAt() time.Time { return v.rareFields().restoredAt }
 
 // RestoredBy is who last restored the version from the trash.
-func (v *Version) RestoredBy() *User { return v.trashFields().restoredBy }
+func (v *Version) RestoredBy() *User { return v.rareFields().restoredBy }
 
 // SetTrash sets when and by whom the version was trashed and last restored
 // (zeros and nils: never), as a record restores them.
 func (v *Version) SetTrash(trashedAt, restoredAt time.Time, trashedBy, restoredBy *User) {
-	if trashedAt.IsZero() && restoredAt.IsZero() && trashedBy == nil && restoredBy == nil {
-		v.trash = nil
-		return
-	}
-	v.trash = &versionTrash{trashedAt: trashedAt, restoredAt: restoredAt, trashedBy: trashedBy, restoredBy: restoredBy}
+	v.setRare(versionRare{name: v.Name(), trashedAt: trashedAt, restoredAt: restoredAt, trashedBy: trashedBy, restoredBy: restoredBy})
 }
 
 // Etag is the item's etag (and sequence_id): its change count.

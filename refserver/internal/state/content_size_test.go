@@ -15,7 +15,7 @@ func TestItemSizeClass(t *testing.T) {
 		size, most uintptr
 	}{
 		{"Item", unsafe.Sizeof(Item{}), 384},
-		{"Version", unsafe.Sizeof(Version{}), 112},
+		{"Version", unsafe.Sizeof(Version{}), 96},
 	} {
 		if c.size > c.most {
 			t.Errorf("%s is %d bytes, more than its size class's %d", c.name, c.size, c.most)
@@ -75,5 +75,30 @@ func TestItemExtras(t *testing.T) {
 	it.SetExtras(ItemExtras{})
 	if it.extras != nil {
 		t.Error("SetExtras of nothing kept extras")
+	}
+}
+
+// TestVersionRare: a version's name and trash fields are kept apart from
+// each other, allocated only while one is set, and never shared by a copy.
+func TestVersionRare(t *testing.T) {
+	var v Version
+	u := &User{ID: "9"}
+	v.SetName("old.txt")
+	v.SetTrash(time.Unix(5, 0), time.Time{}, u, nil)
+	c := v
+	c.SetName("other.txt")
+	if v.Name() != "old.txt" || !v.TrashedAt().Equal(time.Unix(5, 0)) || v.TrashedBy() != u {
+		t.Errorf("version holds %q %v %v", v.Name(), v.TrashedAt(), v.TrashedBy())
+	}
+	if c.Name() != "other.txt" || c.TrashedBy() != u {
+		t.Errorf("copy holds %q %v", c.Name(), c.TrashedBy())
+	}
+	v.SetTrash(time.Time{}, time.Time{}, nil, nil)
+	if v.Name() != "old.txt" || v.rare == nil {
+		t.Error("the name went with the trash")
+	}
+	v.SetName("")
+	if v.rare != nil {
+		t.Errorf("rare fields kept with nothing set: %+v", *v.rare)
 	}
 }

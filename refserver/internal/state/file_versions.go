@@ -89,8 +89,8 @@ func (s *Tx) RestoreFileVersion(fileID string, versionID string, p *Principal, f
 // supersede records, before a new version of f becomes current, the name
 // of the version it replaces: f's name now.
 func (s *Tx) supersede(f *Item) {
-	if prev := f.Current(); prev.Name != f.Name {
-		s.changeVersion(f, prev, func(v *Version) { v.Name = f.Name })
+	if prev := f.Current(); prev.Name() != f.Name {
+		s.changeVersion(f, prev, func(v *Version) { v.SetName(f.Name) })
 	}
 }
 
@@ -103,8 +103,8 @@ func (s *Tx) PromoteVersion(f *Item, old *Version, blob blob.Info, u *User) {
 	s.supersede(f)
 	v := &Version{ID: s.NewID(), Blob: blob, CreatedAt: now, By: u}
 	s.Items.Update(f.Typ, f.ID, func(f *Item) {
-		if old.Name != "" {
-			f.Name = old.Name
+		if old.Name() != "" {
+			f.Name = old.Name()
 		}
 		f.Versions = append(f.Versions, v)
 		f.ReadyAt = s.Now().Add(s.Cfg.ContentNotReady)
@@ -147,8 +147,8 @@ func (s *ReadTx) PromotableVersion(p *Principal, fileID, versionID string) (*Ver
 		case !v.TrashedAt().IsZero():
 			return nil, wire.BadRequest("A version in the trash cannot be promoted: restore it first")
 		}
-		if v.Name != "" && v.Name != f.Name {
-			if c := s.Conflict(f.ParentID, f.Owner, v.Name, f); c != nil {
+		if v.Name() != "" && v.Name() != f.Name {
+			if c := s.Conflict(f.ParentID, f.Owner, v.Name(), f); c != nil {
 				return nil, s.ErrNameInUse(c)
 			}
 		}

@@ -50,10 +50,10 @@ func VersionRecord(f *Item, n int, v *Version) map[string]any {
 // versionName is the name of version v of f: the file's while it is
 // current, the name the file had when it was replaced otherwise.
 func versionName(f *Item, v *Version) string {
-	if v.Name == "" || v == f.Current() {
+	if v.Name() == "" || v == f.Current() {
 		return f.Name
 	}
-	return v.Name
+	return v.Name()
 }
 
 // userMiniOrNil is u's User--Mini record, or nil.
