@@ -87,12 +87,13 @@ func (x *searchIndex) except(m map[*Item]Hit) map[*Item]Hit {
 func (x *searchIndex) words(words []string, mask SearchField) map[*Item]Hit {
 	rarest := words[0]
 	for _, w := range words[1:] {
-		if x.Postings[w].len() < x.Postings[rarest].len() {
+		if x.postings.get(w).len() < x.postings.get(rarest).len() {
 			rarest = w
 		}
 	}
-	out := make(map[*Item]Hit, x.Postings[rarest].len())
-	for it, post := range x.Postings[rarest].all() {
+	rare := x.postings.get(rarest)
+	out := make(map[*Item]Hit, rare.len())
+	for it, post := range rare.all() {
 		f := post.Fields() & mask
 		if f == 0 {
 			continue
@@ -118,11 +119,11 @@ func (x *searchIndex) prefixed(prefix string, mask SearchField) map[*Item]Hit {
 	words := x.wordsWithPrefix(prefix)
 	size := 0
 	for _, w := range words {
-		size = max(size, x.Postings[w].len())
+		size = max(size, x.postings.get(w).len())
 	}
 	out := make(map[*Item]Hit, size)
 	for _, w := range words {
-		for it, post := range x.Postings[w].all() {
+		for it, post := range x.postings.get(w).all() {
 			f := post.Fields() & mask
 			if f == 0 {
 				continue
@@ -149,8 +150,8 @@ func (x *searchIndex) wordsWithPrefix(prefix string) []string {
 	defer x.vocabMu.Unlock()
 	if x.vocabStale {
 		x.vocab = x.vocab[:0]
-		for w := range x.Postings {
-			x.vocab = append(x.vocab, w)
+		for p := range x.postings.all() {
+			x.vocab = append(x.vocab, p.word)
 		}
 		slices.Sort(x.vocab)
 		x.vocabStale = false

@@ -99,19 +99,19 @@ var textExtensions = map[string]bool{
 type searchIndex struct {
 	seed maphash.Seed // set once: PairKey needs no lock
 
-	// mu guards Postings, Docs and vocabStale: the indexer writes them
+	// mu guards postings, Docs and vocabStale: the indexer writes them
 	// (apply), a search reads them (State.SearchAt).
 	mu       sync.RWMutex
-	Postings map[string]*postingList
+	postings wordTable // the posting list of each word (search_words.go)
 	Docs     map[*Item]*SearchDoc
-	// vocabStale says vocab lacks a word of Postings or holds one no
+	// vocabStale says vocab lacks a word of postings or holds one no
 	// longer there. Written while mu is locked for writing, or locked
 	// for reading and vocabMu locked.
 	vocabStale bool
 	// vocabMu guards vocab (with vocabStale), which a search sorts anew
 	// while it holds mu for reading only.
 	vocabMu sync.Mutex
-	vocab   []string // the words of Postings, sorted, for prefix matches
+	vocab   []string // the words of postings, sorted, for prefix matches
 
 	queue searchQueue // the changes not indexed yet (search_indexer.go)
 
@@ -287,7 +287,7 @@ func (l *postingList) all() iter.Seq2[*Item, Posting] {
 func NewSearchIndex() *searchIndex {
 	return &searchIndex{
 		seed:     maphash.MakeSeed(),
-		Postings: make(map[string]*postingList),
+		postings: newWordTable(),
 		Docs:     make(map[*Item]*SearchDoc),
 		queue:    searchQueue{latest: make(map[*Item]uint64)},
 
@@ -400,7 +400,7 @@ func (x *searchIndex) drop(it *Item) {
 func (x *searchIndex) unpost(p *postingList, it *Item) {
 	p.del(it)
 	if p.len() == 0 {
-		delete(x.Postings, p.word)
+		x.postings.remove(p.word)
 		x.vocabStale = true
 	}
 }
@@ -489,10 +489,10 @@ func (x *searchIndex) put(it *Item, d *docDraft) {
 	}
 	d.SearchDoc.words = make([]*postingList, len(d.words))
 	for i, w := range d.words {
-		p := x.Postings[w.word]
+		p := x.postings.get(w.word)
 		if p == nil {
 			p = &postingList{word: w.word}
-			x.Postings[w.word] = p
+			x.postings.add(p)
 			x.vocabStale = true
 		}
 		p.set(it, Posting(d.Stamp)|Posting(w.fields))
