@@ -115,6 +115,9 @@ func (d *DB) StoredValue(bucket, key string) (val []byte, ok bool, err error) {
 		if ok = string(k) == key; ok {
 			val = append([]byte{}, v...) // v lives as long as tx
 		}
+		if n := d.ReadsPerPageDrop; n > 0 && d.storedReads.Add(1)%n == 0 {
+			dropMapped(tx)
+		}
 		return nil
 	})
 	return val, ok, err

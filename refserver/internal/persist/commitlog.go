@@ -386,6 +386,7 @@ func (d *DB) checkpoint(o *overlay, f *os.File) error {
 	if err != nil {
 		return err
 	}
+	d.dropMappedPages() // the pages the transaction walked
 	name := f.Name()
 	_ = f.Close()
 	if err := os.Remove(name); err != nil && !errors.Is(err, os.ErrNotExist) {

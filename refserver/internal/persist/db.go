@@ -255,6 +255,13 @@ type DB struct {
 	// once its changes are committed (tests: a state change without its
 	// mark fails); CheckErrs returns the differences.
 	Check bool
+	// ReadsPerPageDrop is how many reads of stored values (small blobs,
+	// mostly: downloads and the search indexer) go by before the pages of
+	// state.db they mapped in leave the resident set (dropMappedPages).
+	// Set before the first request (tests set less).
+	ReadsPerPageDrop int64
+	storedReads      atomic.Int64
+
 	// BeforeCommit, when set (tests), is called by every flush that has
 	// records to write, before it writes them; an error fails the commit.
 	BeforeCommit func() error
@@ -364,7 +371,8 @@ func Open(dir string, cfg Config) (d *DB, restored bool, err error) {
 	}
 	st := cfg.State
 	d = &DB{cfg: cfg, st: st, Bolt: db, CheckpointBytes: CheckpointBytes, CommitDelay: DefaultCommitDelay,
-		BusyClients: DefaultBusyClients, BusyCommitDelay: DefaultBusyCommitDelay, sleep: time.Sleep}
+		BusyClients: DefaultBusyClients, BusyCommitDelay: DefaultBusyCommitDelay, ReadsPerPageDrop: readsPerPageDrop,
+		sleep: time.Sleep}
 	store := st.Store
 	if ds, ok := store.(*blob.Dir); ok {
 		d.dir = ds
@@ -439,7 +447,7 @@ func Open(dir string, cfg Config) (d *DB, restored bool, err error) {
 		}
 	}
 	if err == nil && !fresh {
-		d.dropLoadedPages()
+		d.dropMappedPages()
 	}
 	if err == nil {
 		err = d.startLog(dir, kept)
@@ -452,21 +460,32 @@ func Open(dir string, cfg Config) (d *DB, restored bool, err error) {
 	return d, !fresh, nil
 }
 
-// dropLoadedPages releases the pages of state.db that the load read from
-// the process's resident memory (bbolt maps the file): they were read
-// once, into the state (BenchmarkRestart, 200k files: 388 MB of file,
-// about 1.9 KB an item of RSS, before this). They stay in the page cache;
-// a read of a small blob faults its page back in. Open calls it before
-// the commit log starts: nothing else uses the database, so bbolt cannot
-// remap it meanwhile.
-func (d *DB) dropLoadedPages() {
-	var size int64
+// dropMappedPages releases the pages of state.db that the process has
+// mapped in from its resident memory (bbolt maps the file; Linux): they
+// stay in the page cache, and a read faults its page back in. Without it
+// what was read once stays resident for good: the load's pages
+// (BenchmarkRestart, 200k files: 388 MB of file, about 1.9 KB an item of
+// RSS), the small blobs the search indexer reads after a restart (375 MB
+// of a million-file server's RSS once indexed), the pages a checkpoint
+// walks. Open calls it after the load, a checkpoint after it is written,
+// and StoredValue every ReadsPerPageDrop reads. In a read transaction:
+// bbolt cannot remap the file meanwhile.
+func (d *DB) dropMappedPages() {
 	_ = d.Bolt.View(func(tx *bolt.Tx) error {
-		size = tx.Size()
+		dropMapped(tx)
 		return nil
 	})
-	diskio.DropMapped(d.Bolt.Info().Data, size)
 }
+
+// dropMapped is dropMappedPages within tx.
+func dropMapped(tx *bolt.Tx) {
+	diskio.DropMapped(tx.DB().Info().Data, tx.Size())
+}
+
+// readsPerPageDrop is DB.ReadsPerPageDrop's default: a drop costs a walk
+// of the mapping's page table (about a millisecond for a 1 GB file), and
+// reads between two drops map in at most this many pages (64 MiB).
+const readsPerPageDrop = 16 << 10
 
 // load replaces the fresh state with the records of btx, kind by kind in
 // dependency order, in one transaction of the state. It runs before the
