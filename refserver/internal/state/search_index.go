@@ -5,7 +5,6 @@ import (
 	"context"
 	"hash/maphash"
 	"io"
-	"iter"
 	"path"
 	"slices"
 	"strings"
@@ -190,100 +189,6 @@ func docOf(words map[string]SearchField, pairs map[uint64]SearchField, stamp Ite
 	}
 	slices.Sort(d.Pairs)
 	return d
-}
-
-// postingList is the items that hold one word: a few in a slice (most
-// words of a large index are in one or two items, and a map per word
-// cost ~200 bytes), more in a bigPostings (search_postings.go).
-type postingList struct {
-	word string // the word, shared by the documents that hold it
-	few  []itemPosting
-	many *bigPostings // nil while few holds them
-}
-
-// itemPosting is one item of a posting list.
-type itemPosting struct {
-	it *Item
-	p  Posting
-}
-
-// fewPostings is how many items a posting list holds in its slice.
-const fewPostings = 8
-
-// len is the number of items; a nil list has none.
-func (l *postingList) len() int {
-	if l == nil {
-		return 0
-	}
-	if l.many != nil {
-		return l.many.n
-	}
-	return len(l.few)
-}
-
-// get is the posting of it (zero: none).
-func (l *postingList) get(it *Item) Posting {
-	if l.many != nil {
-		return l.many.get(it)
-	}
-	for _, e := range l.few {
-		if e.it == it {
-			return e.p
-		}
-	}
-	return 0
-}
-
-// set makes p the posting of it.
-func (l *postingList) set(it *Item, p Posting) {
-	if l.many != nil {
-		l.many.set(it, p)
-		return
-	}
-	for i := range l.few {
-		if l.few[i].it == it {
-			l.few[i].p = p
-			return
-		}
-	}
-	if len(l.few) < fewPostings {
-		l.few = append(l.few, itemPosting{it, p})
-		return
-	}
-	l.many, l.few = newBigPostings(l.few), nil
-	l.many.set(it, p)
-}
-
-// del removes it.
-func (l *postingList) del(it *Item) {
-	if l.many != nil {
-		l.many.del(it)
-		return
-	}
-	for i := range l.few {
-		if l.few[i].it == it {
-			l.few = slices.Delete(l.few, i, i+1)
-			return
-		}
-	}
-}
-
-// all is the items and their postings; a nil list has none.
-func (l *postingList) all() iter.Seq2[*Item, Posting] {
-	return func(yield func(*Item, Posting) bool) {
-		if l == nil {
-			return
-		}
-		if l.many != nil {
-			l.many.all(yield)
-			return
-		}
-		for _, e := range l.few {
-			if !yield(e.it, e.p) {
-				return
-			}
-		}
-	}
 }
 
 // NewSearchIndex returns an empty search index.

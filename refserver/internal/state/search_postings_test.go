@@ -46,10 +46,36 @@ func TestPostingListAsAMap(t *testing.T) {
 		}
 	}
 	check()
-	require.NotNil(t, l.many)
+	require.NotNil(t, l.holders().many)
 	for it := range want {
 		l.del(it)
 	}
 	require.Zero(t, l.len())
+	require.Empty(t, maps.Collect(l.all()))
+}
+
+// TestPostingListInline: a list held by one item holds it inline, by two
+// a set, and inline again when one leaves; a zero posting removes.
+func TestPostingListInline(t *testing.T) {
+	a, b := &Item{ID: "1"}, &Item{ID: "2"}
+	l := &postingList{word: "w"}
+	l.set(a, 5)
+	one, ok := l.single()
+	require.True(t, ok)
+	require.Same(t, a, one)
+	require.Equal(t, Posting(5), l.get(a))
+	require.Zero(t, l.get(b))
+	l.set(b, 6)
+	_, ok = l.single()
+	require.False(t, ok)
+	require.Equal(t, map[*Item]Posting{a: 5, b: 6}, maps.Collect(l.all()))
+	l.del(a)
+	one, ok = l.single()
+	require.True(t, ok)
+	require.Same(t, b, one)
+	require.Equal(t, 1, l.len())
+	l.set(b, 0)
+	require.Zero(t, l.len())
+	require.Nil(t, l.holders())
 	require.Empty(t, maps.Collect(l.all()))
 }
