@@ -86,8 +86,8 @@ func fuzzTemplate() (*state.MDTemplate, []*state.MDInstance) {
 	full, _ := metadata.TemplateValues(t, map[string]any{"customer": "Acme", "amount": json.Number("5"), "status": "active",
 		"regions": []any{"emea"}, "signed": "2025-01-01T00:00:00Z"})
 	return t, []*state.MDInstance{
-		{Item: it, Tmpl: t, Values: full},
-		{Item: it, Tmpl: t, Values: map[string]state.MDVal{}},
+		{Item: it, Tmpl: t, Values: state.NewMDValues(full)},
+		{Item: it, Tmpl: t, Values: state.MDValues{}},
 	}
 }
 

@@ -31,7 +31,7 @@ func BenchmarkMetadataIndex(b *testing.B) {
 			in := t.Instances[items[i%len(items)].ID]
 			x.Remove(in)
 			v := 20_000 + i
-			in.Values["amount"] = state.MDVal{Kind: state.ValNumber, S: strconv.Itoa(v), F: float64(v)}
+			in.Values.Set("amount", state.MDVal{Kind: state.ValNumber, S: strconv.Itoa(v), F: float64(v)})
 			x.Insert(in)
 		}
 	})

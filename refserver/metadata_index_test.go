@@ -27,9 +27,9 @@ func TestSortIndexWalk(t *testing.T) {
 	}
 	tmpl := &state.MDTemplate{}
 	for i := range 600 {
-		in := &state.MDInstance{Seq: int64(i + 1), Values: map[string]state.MDVal{}}
+		in := &state.MDInstance{Seq: int64(i + 1), Values: state.MDValues{}}
 		if v, ok := value(); ok {
-			in.Values["amount"] = v
+			in.Values.Set("amount", v)
 		}
 		tmpl.BySeq = append(tmpl.BySeq, in)
 	}
@@ -42,8 +42,8 @@ func TestSortIndexWalk(t *testing.T) {
 	check := func() {
 		all := slices.Clone(tmpl.BySeq)
 		slices.SortFunc(all, func(a, b *state.MDInstance) int { // by value, null last, then creation
-			va, aok := a.Values["amount"]
-			vb, bok := b.Values["amount"]
+			va, aok := a.Values.Get("amount")
+			vb, bok := b.Values.Get("amount")
 			if c := state.CmpPresent(va, aok, vb, bok); c != 0 {
 				return c
 			}
@@ -56,7 +56,7 @@ func TestSortIndexWalk(t *testing.T) {
 		require.Equal(t, want, walk(nil, false))
 		require.Equal(t, reversed(want), walk(nil, true))
 		for i, in := range all {
-			v, ok := in.Values["amount"]
+			v, ok := in.Values.Get("amount")
 			pos := &state.Position{Vals: []state.MDVal{v}, Oks: []bool{ok}, Seq: in.Seq}
 			require.Equal(t, orNil(want[i+1:]), walk(pos, false), "after %d", in.Seq)
 			require.Equal(t, reversed(want[:i]), walk(pos, true), "before %d", in.Seq)
@@ -66,9 +66,9 @@ func TestSortIndexWalk(t *testing.T) {
 	for range 300 {
 		in := tmpl.BySeq[rng.IntN(len(tmpl.BySeq))]
 		x.Remove(in)
-		delete(in.Values, "amount")
+		in.Values.Delete("amount")
 		if v, ok := value(); ok {
-			in.Values["amount"] = v
+			in.Values.Set("amount", v)
 		}
 		x.Insert(in)
 	}

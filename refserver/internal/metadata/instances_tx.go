@@ -31,8 +31,8 @@ func DecodeObject(b []byte) (map[string]any, error) {
 // ApplyInstancePatch applies a patch to a copy of the instance's values
 // and checks the result against the template.
 func ApplyInstancePatch(in *state.MDInstance, patch jsonpatch.Patch) (map[string]state.MDVal, error) {
-	doc := make(map[string]any, len(in.Values))
-	for k, v := range in.Values {
+	doc := make(map[string]any, in.Values.Len())
+	for k, v := range in.Values.All() {
 		doc[k] = v.JSON()
 	}
 	b, err := json.Marshal(doc)

@@ -182,20 +182,20 @@ func TestUpdateTemplateSchema(t *testing.T) {
 		{"unknown op", `[{"op":"shuffle"}]`, 400, nil},
 		{"remove a field", `[{"op":"removeField","fieldKey":"customer"}]`, 0,
 			func(t *testing.T, _ *state.MDTemplate, in *state.MDInstance) {
-				if _, ok := in.Values["customer"]; ok {
+				if _, ok := in.Values.Get("customer"); ok {
 					t.Error("the removed field's value stayed on the instance")
 				}
 			}},
 		{"rename a field", `[{"op":"editField","fieldKey":"customer","data":{"key":"client"}}]`, 0,
 			func(t *testing.T, _ *state.MDTemplate, in *state.MDInstance) {
-				if in.Values["client"].S != "Acme" {
+				if in.Values.Map()["client"].S != "Acme" {
 					t.Errorf("values after the rename: %+v", in.Values)
 				}
 			}},
 		{"rename an enum option", `[{"op":"editEnumOption","fieldKey":"status","enumOptionKey":"draft","data":{"key":"open"}}]`, 0,
 			func(t *testing.T, _ *state.MDTemplate, in *state.MDInstance) {
-				if in.Values["status"].S != "open" {
-					t.Errorf("status after the rename: %+v", in.Values["status"])
+				if in.Values.Map()["status"].S != "open" {
+					t.Errorf("status after the rename: %+v", in.Values.Map()["status"])
 				}
 			}},
 		{"reorder with a missing key", `[{"op":"reorderFields","fieldKeys":["amount"]}]`, 400, nil},
@@ -348,7 +348,7 @@ func TestApplyInstancePatch(t *testing.T) {
 				if status, code := statusCode(err); status != c.status || code != c.code {
 					t.Fatalf("got %v; want %d %s", err, c.status, c.code)
 				}
-				if in.Values["customer"].S != "Acme" || in.Values["amount"].F != 10 || len(in.Values) != 2 {
+				if in.Values.Map()["customer"].S != "Acme" || in.Values.Map()["amount"].F != 10 || in.Values.Len() != 2 {
 					t.Fatalf("the instance changed: %+v", in.Values)
 				}
 				if c.want == nil {

@@ -58,7 +58,7 @@ func resolveField(t *state.MDTemplate, name string) (QField, *wire.Error) {
 // FieldOf is the field's value on an instance (ok false = null).
 func FieldOf(s *state.Tx, f QField, in *state.MDInstance) (state.MDVal, bool) {
 	if !f.item {
-		v, ok := in.Values[f.Key]
+		v, ok := in.Values.Get(f.Key)
 		return v, ok
 	}
 	it := in.Item

@@ -243,7 +243,7 @@ func InstanceRec(s *state.ReadTx, id string) (recInstance, bool) {
 		return recInstance{}, false
 	}
 	r := recInstance{Template: in.Tmpl.ID, Item: s.Items.Ref(in.Item), Seq: in.Seq, Version: in.Version, Values: map[string]recVal{}}
-	for k, v := range in.Values {
+	for k, v := range in.Values.All() {
 		r.Values[k] = recVal{Kind: v.Kind, S: v.S, F: v.F, List: v.List}
 	}
 	return r, true
@@ -257,10 +257,8 @@ func LoadInstance(s *state.Tx, id string, r recInstance) error {
 	if t == nil || !ok {
 		return fmt.Errorf("unknown template %s or item %s", r.Template, r.Item)
 	}
-	in := &state.MDInstance{ID: id, Tmpl: t, Item: it, Seq: r.Seq, Version: r.Version, Values: map[string]state.MDVal{}}
-	for k, v := range r.Values {
-		in.Values[k] = state.MDVal{Kind: v.Kind, S: v.S, F: v.F, List: v.List}
-	}
+	in := &state.MDInstance{ID: id, Tmpl: t, Item: it, Seq: r.Seq, Version: r.Version,
+		Values: state.MDValuesOf(r.Values, func(v recVal) state.MDVal { return state.MDVal{Kind: v.Kind, S: v.S, F: v.F, List: v.List} })}
 	s.Metadata.ByInstID.Put(id, in)
 	return nil
 }

@@ -102,3 +102,35 @@ func TestVersionRare(t *testing.T) {
 		t.Errorf("rare fields kept with nothing set: %+v", *v.rare)
 	}
 }
+
+// TestMDValues: an instance's values answer as a map of the same changes
+// does, and a copy taken before a change does not see a key added or
+// removed.
+func TestMDValues(t *testing.T) {
+	vs := NewMDValues(map[string]MDVal{"b": {S: "2"}, "a": {S: "1"}})
+	before := vs
+	vs.Set("c", MDVal{S: "3"})
+	vs.Set("a", MDVal{S: "one"})
+	vs.Delete("b")
+	vs.Delete("zz")
+	want := map[string]MDVal{"a": {S: "one"}, "c": {S: "3"}}
+	if got := vs.Map(); len(got) != len(want) || got["a"].S != "one" || got["c"].S != "3" || vs.Len() != 2 {
+		t.Errorf("values %v, want %v", got, want)
+	}
+	var keys []string
+	for k := range vs.All() {
+		keys = append(keys, k)
+	}
+	if len(keys) != 2 || keys[0] != "a" || keys[1] != "c" {
+		t.Errorf("keys %v, want sorted [a c]", keys)
+	}
+	if _, ok := vs.Get("b"); ok {
+		t.Error("a deleted key is still there")
+	}
+	if _, ok := before.Get("b"); !ok || before.Len() != 2 {
+		t.Errorf("the copy taken before changed: %v", before.Map())
+	}
+	if (MDValues{}).Len() != 0 || NewMDValues(nil).Len() != 0 {
+		t.Error("empty values hold something")
+	}
+}

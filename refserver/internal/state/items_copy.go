@@ -3,7 +3,6 @@ package state
 import (
 	"context"
 	"fmt"
-	"maps"
 
 	"github.com/contentapi/cms/refserver/internal/blob"
 	"github.com/contentapi/cms/refserver/internal/wire"
@@ -199,7 +198,7 @@ func (s *Tx) copyInstances(src, c *Item) {
 		if !in.Tmpl.CopyOnCopy {
 			continue
 		}
-		values := maps.Clone(in.Values)
+		values := in.Values.Map()
 		for k, v := range values {
 			v.List = append([]string(nil), v.List...)
 			values[k] = v

@@ -1,7 +1,6 @@
 package state
 
 import (
-	"maps"
 	"slices"
 
 	"github.com/contentapi/cms/refserver/internal/wire"
@@ -223,8 +222,8 @@ func (s *Tx) cascadeTo(it *Item, src *MDInstance, overwrite bool) {
 }
 
 // cloneValues is a deep copy of an instance's values.
-func cloneValues(v map[string]MDVal) map[string]MDVal {
-	out := maps.Clone(v)
+func cloneValues(v MDValues) map[string]MDVal {
+	out := v.Map()
 	for k, x := range out {
 		x.List = slices.Clone(x.List)
 		out[k] = x
@@ -278,13 +277,13 @@ func (s *Tx) CascadeTemplateDeleted(t *MDTemplate) {
 // whether anything did.
 func (s *Tx) SetInstanceValues(in *MDInstance, values map[string]MDVal) bool {
 	var changed []string
-	for k, v := range in.Values {
+	for k, v := range in.Values.All() {
 		if nv, ok := values[k]; !ok || !nv.Equal(v) {
 			changed = append(changed, k)
 		}
 	}
 	for k := range values {
-		if _, ok := in.Values[k]; !ok {
+		if _, ok := in.Values.Get(k); !ok {
 			changed = append(changed, k)
 		}
 	}
@@ -300,7 +299,7 @@ func (s *Tx) SetInstanceValues(in *MDInstance, values map[string]MDVal) bool {
 		}
 	}
 	s.Metadata.ByInstID.Update(in.ID, func(in *MDInstance) {
-		in.Values = values
+		in.Values = NewMDValues(values)
 		in.Version++
 	})
 	for _, idx := range touched {

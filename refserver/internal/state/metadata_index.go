@@ -99,7 +99,7 @@ func CmpPresent(a MDVal, aok bool, b MDVal, bok bool) int {
 
 // entry is in's entry in the index: its current value of the field.
 func (x *SortIndex) entry(in *MDInstance) indexEntry {
-	v, ok := in.Values[x.field]
+	v, ok := in.Values.Get(x.field)
 	return indexEntry{kind: v.Kind, ok: ok, s: v.S, f: v.F, seq: in.Seq, in: in}
 }
 

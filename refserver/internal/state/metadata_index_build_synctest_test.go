@@ -61,8 +61,8 @@ func TestMetadataIndexerBuilds(t *testing.T) {
 					}
 					want := slices.Clone(tmpl.BySeq)
 					slices.SortFunc(want, func(a, b *MDInstance) int {
-						va, aok := a.Values[f]
-						vb, bok := b.Values[f]
+						va, aok := a.Values.Get(f)
+						vb, bok := b.Values.Get(f)
 						return cmp.Or(CmpPresent(va, aok, vb, bok), cmp.Compare(a.Seq, b.Seq))
 					})
 					var got []*MDInstance

@@ -14,7 +14,7 @@ type MDInstance struct {
 	Item    *Item
 	Seq     int64 // creation order
 	Version int   // $version: 0 at creation, +1 for each change of values
-	Values  map[string]MDVal
+	Values  MDValues
 }
 
 // Record is the Metadata--Full record.
@@ -25,7 +25,7 @@ func (in *MDInstance) Record() map[string]any {
 	m["$id"] = in.ID
 	m["$type"] = t.TypeID
 	m["$typeVersion"] = t.Version
-	for k, v := range in.Values {
+	for k, v := range in.Values.All() {
 		m[k] = v.JSON()
 	}
 	return m
@@ -44,18 +44,18 @@ func (in *MDInstance) base() map[string]any {
 func (in *MDInstance) ApplyEffect(e SchemaEffect) bool {
 	switch e.Kind {
 	case "renameField":
-		v, ok := in.Values[e.From]
+		v, ok := in.Values.Get(e.From)
 		if ok {
-			delete(in.Values, e.From)
-			in.Values[e.To] = v
+			in.Values.Delete(e.From)
+			in.Values.Set(e.To, v)
 		}
 		return ok
 	case "removeField":
-		_, ok := in.Values[e.Field]
-		delete(in.Values, e.Field)
+		_, ok := in.Values.Get(e.Field)
+		in.Values.Delete(e.Field)
 		return ok
 	}
-	v, ok := in.Values[e.Field]
+	v, ok := in.Values.Get(e.Field)
 	if !ok {
 		return false
 	}
@@ -64,9 +64,9 @@ func (in *MDInstance) ApplyEffect(e SchemaEffect) bool {
 			return false
 		}
 		if e.Kind == "removeOption" {
-			delete(in.Values, e.Field)
+			in.Values.Delete(e.Field)
 		} else {
-			in.Values[e.Field] = MDVal{Kind: ValString, S: e.To}
+			in.Values.Set(e.Field, MDVal{Kind: ValString, S: e.To})
 		}
 		return true
 	}
@@ -84,14 +84,14 @@ func (in *MDInstance) ApplyEffect(e SchemaEffect) bool {
 		}
 	}
 	if changed {
-		in.Values[e.Field] = MDVal{Kind: ValList, List: list}
+		in.Values.Set(e.Field, MDVal{Kind: ValList, List: list})
 	}
 	return changed
 }
 
 // AddInstance applies a template to an item.
 func (s *Tx) AddInstance(t *MDTemplate, it *Item, values map[string]MDVal) *MDInstance {
-	in := &MDInstance{ID: NewUUID(), Tmpl: t, Item: it, Seq: s.nextMetadataSeq(), Values: values}
+	in := &MDInstance{ID: NewUUID(), Tmpl: t, Item: it, Seq: s.nextMetadataSeq(), Values: NewMDValues(values)}
 	s.IndexInstance(in)
 	return in
 }

@@ -51,7 +51,7 @@ func (s *Tx) MetadataFields(it *Item, fields []string, full bool) map[string]any
 			byKey[t.Key] = rec
 		}
 		if len(parts) == 3 {
-			if v, ok := in.Values[parts[2]]; ok {
+			if v, ok := in.Values.Get(parts[2]); ok {
 				rec[parts[2]] = v.JSON()
 			}
 		}

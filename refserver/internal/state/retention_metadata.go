@@ -46,7 +46,7 @@ func (s *Tx) metadataCovers(a *RetentionAssignment, f *Item) bool {
 		if o == nil {
 			return false
 		}
-		v, ok := in.Values[field.Key]
+		v, ok := in.Values.Get(field.Key)
 		switch {
 		case !ok:
 			return false
@@ -71,7 +71,7 @@ func (s *Tx) RetentionStart(a *RetentionAssignment, f *Item, v *Version) time.Ti
 	}
 	if t := s.Metadata.ByID.At(a.ToID); t != nil && a.StartDateField != "" && a.StartDateField != StartDateUploadDate {
 		if field, in := FieldByID(t, a.StartDateField), t.Instances[s.Items.Ref(f)]; field != nil && in != nil {
-			if d, ok := in.Values[field.Key]; ok && d.Kind == ValDate {
+			if d, ok := in.Values.Get(field.Key); ok && d.Kind == ValDate {
 				return time.UnixMilli(int64(d.F)).UTC()
 			}
 		}

@@ -237,7 +237,7 @@ func mdConditionOf(f *MDField, raw json.RawMessage) (mdCondition, error) {
 
 // matches reports whether an instance's value meets the condition.
 func (c mdCondition) matches(in *MDInstance) bool {
-	v, ok := in.Values[c.field.Key]
+	v, ok := in.Values.Get(c.field.Key)
 	if !ok {
 		return false
 	}
