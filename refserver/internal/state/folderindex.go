@@ -187,8 +187,12 @@ func Placement(it *Item) (IndexKey, bool) {
 
 // slotFor computes the keys an item is filed under now.
 func slotFor(it *Item, key IndexKey) itemSlot {
-	sl := itemSlot{key: key, name: it.Name, fold: FoldName(it.Name), lower: strings.ToLower(it.Name),
+	sl := itemSlot{key: key, name: it.Name, lower: strings.ToLower(it.Name),
 		sec: it.ModifiedAt.Unix(), nsec: int32(it.ModifiedAt.Nanosecond()), rank: typeRank(it.Typ)}
+	sl.fold = sl.lower // an ASCII name's key (FoldName): the same string
+	if !isASCII(it.Name) {
+		sl.fold = FoldName(it.Name)
+	}
 	sl.id, _ = strconv.ParseInt(it.ID, 10, 64)
 	if it.Typ == "file" && len(it.Versions) > 0 {
 		sl.size = it.Current().Blob.Size
@@ -458,30 +462,39 @@ func (fx *folderIndex) All() []*Item {
 }
 
 // FoldName maps a name to a key shared by exactly the names
-// strings.EqualFold finds equal to it: each rune becomes the smallest rune
-// of its simple case-folding orbit.
+// strings.EqualFold finds equal to it: each rune becomes one rune of its
+// simple case-folding orbit — the lower-case ASCII letter for the orbits
+// that hold one (a–z with A–Z, k and s with the Kelvin sign and the long
+// s), the smallest rune for the others. An ASCII name's key is its lower
+// case (isASCII), the string a listing sorts it by: a lower-case name is
+// its own key, and neither needs a string of its own.
 func FoldName(name string) string {
-	ascii := true
-	for i := 0; i < len(name); i++ {
-		if name[i] >= utf8.RuneSelf {
-			ascii = false
-			break
-		}
-	}
-	if ascii {
-		// The orbits of ASCII letters hold non-ASCII runes only for k and
-		// s (the Kelvin sign and the long s), all larger than 'K' and 'S':
-		// the upper-case letter is the smallest.
-		return strings.ToUpper(name)
+	if isASCII(name) {
+		return strings.ToLower(name)
 	}
 	var b strings.Builder
 	b.Grow(len(name))
 	for _, r := range name {
-		least := r
+		key := r
 		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
-			least = min(least, f)
+			if 'a' <= key && key <= 'z' {
+				break
+			}
+			if 'a' <= f && f <= 'z' || f < key {
+				key = f
+			}
 		}
-		b.WriteRune(least)
+		b.WriteRune(key)
 	}
 	return b.String()
+}
+
+// isASCII reports whether s is all ASCII.
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
