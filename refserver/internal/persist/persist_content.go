@@ -324,7 +324,7 @@ func encodeItem(it *state.Item, versions bool) RecItem {
 	if it.CompanyDownloads {
 		r.DownloadAccess = "company"
 	}
-	if l := it.Lock; l != nil {
+	if l := it.Lock(); l != nil {
 		r.Lock = &recLock{ID: l.ID, By: userID(l.By), CreatedAt: utcTime(l.CreatedAt), ExpiresAt: utcTime(l.ExpiresAt), DownloadPrevented: l.DownloadPrevented}
 	}
 	if it.CanNonOwnersInvite != state.Unset || it.CanNonOwnersViewCollab != state.Unset || it.RestrictedToEnterprise != state.Unset {

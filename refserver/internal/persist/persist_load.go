@@ -47,7 +47,7 @@ func DecodeItem(st *state.Tx, id string, r RecItem) (*state.Item, error) {
 		if err != nil {
 			return nil, err
 		}
-		it.Lock = &state.FileLock{ID: l.ID, By: by, CreatedAt: l.CreatedAt, ExpiresAt: l.ExpiresAt, DownloadPrevented: l.DownloadPrevented}
+		x.Lock = &state.FileLock{ID: l.ID, By: by, CreatedAt: l.CreatedAt, ExpiresAt: l.ExpiresAt, DownloadPrevented: l.DownloadPrevented}
 	}
 	if fs := r.FolderSettings; fs != nil {
 		it.CanNonOwnersInvite, it.CanNonOwnersViewCollab, it.RestrictedToEnterprise = state.OptBoolOf(fs[0]), state.OptBoolOf(fs[1]), state.OptBoolOf(fs[2])

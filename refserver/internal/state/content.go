@@ -46,10 +46,9 @@ type Item struct {
 	Versions []*Version // oldest first; the last is current
 	ReadyAt  time.Time  // content not downloadable before this
 
-	// Lock is a file's lock (file_locks.go). Who may download a file and a
-	// folder's collaboration settings are above, beside Hidden; the fields
-	// most items never have are in extras (item_extras.go).
-	Lock *FileLock
+	// Who may download a file and a folder's collaboration settings are
+	// above, beside Hidden; the fields most items never have (a file's
+	// lock among them) are in extras (item_extras.go).
 
 	// listing index (folderindex.go): where the item is filed and under
 	// which keys; index is set once it was filed.

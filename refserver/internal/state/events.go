@@ -227,10 +227,10 @@ func (s *Tx) adminItemSource(it *Item) map[string]any {
 // between two folders' listings is an event; trash and restore have
 // their own (trash.go).
 func (s *Tx) itemFiled(it *Item, from itemSlot, to IndexKey, listed bool) {
-	if from.home == nil || !listed || from.key.Folder == TrashKey || to.Folder == TrashKey {
+	if from.home == nil || !listed || from.home.key.Folder == TrashKey || to.Folder == TrashKey {
 		return
 	}
-	if from.key.Folder != to.Folder {
+	if from.home.key.Folder != to.Folder {
 		s.ItemEvent(evItemMove, it, it.ModBy)
 	}
 	if from.name != it.Name {

@@ -42,7 +42,7 @@ type LockBody struct {
 
 // activeLock returns the file's lock while it holds, else nil.
 func (s *ReadTx) activeLock(f *Item) *FileLock {
-	l := f.Lock
+	l := f.Lock()
 	if l == nil || !l.ExpiresAt.IsZero() && !s.Now().Before(l.ExpiresAt) {
 		return nil
 	}
@@ -79,14 +79,14 @@ func (s *Tx) applyLock(p *Principal, f *Item, l *FileLock, unlock bool) *wire.Er
 		if cur != nil && p.User != cur.By && p.User != f.Owner && !p.SeesAll() {
 			return wire.Errorf(wire.StatusForbidden, wire.CodeAccessDenied, "Only the user who locked the file, its owner or an admin may unlock it")
 		}
-		f.Lock = nil
+		f.SetLock(nil)
 		return nil
 	}
 	if cur != nil && p.User != cur.By {
 		return wire.Errorf(wire.StatusForbidden, CodeItemLocked, "The file is locked by another user")
 	}
 	l.ID, l.By = s.NewID(), p.User
-	f.Lock = l
+	f.SetLock(l)
 	return nil
 }
 

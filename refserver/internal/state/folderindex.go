@@ -53,11 +53,10 @@ type IndexKey struct {
 // itemSlot is where an item is filed and the keys it is filed under.
 // Reached only through a transaction.
 type itemSlot struct {
-	home  *folderIndex // nil: not in any index
-	key   IndexKey
-	name  string // the name itself (the event log tells renames by it)
-	fold  string // case-folded name: uniqueness
-	lower string // lower-cased name: sort by name
+	home  *folderIndex // nil: not in any index; home.key is where it is filed
+	name  string       // the name itself (the event log tells renames by it)
+	fold  string       // case-folded name: uniqueness
+	lower string       // lower-cased name: sort by name
 	// sec and nsec are the modification time it is sorted by (Unix
 	// seconds and nanoseconds: exact for any time, 12 bytes and not a
 	// time.Time's 24), rank in nsec's padding.
@@ -78,6 +77,7 @@ func dateCmp(a, b *itemSlot) int {
 
 // folderIndex is the index of one folder. Reached only through a transaction.
 type folderIndex struct {
+	key IndexKey // its key in folderIndexes.M (TrashAll: none)
 	// byName is the item filed under each case-folded name (names are
 	// unique in a folder: a conflict), or the first of the items of a
 	// name filed more than once (the trash's, or what a conflict left),
@@ -148,8 +148,8 @@ var slotLess = [len(SortKeys)]func(a, b *Item) bool{
 	func(a, b *Item) bool { return a.slot.id < b.slot.id },
 }
 
-func newFolderIndex() *folderIndex {
-	fx := &folderIndex{byName: map[string]*Item{}}
+func newFolderIndex(key IndexKey) *folderIndex {
+	fx := &folderIndex{key: key, byName: map[string]*Item{}}
 	less := slotLess
 	for k := range fx.orders {
 		for t := range fx.orders[k] {
@@ -186,8 +186,8 @@ func Placement(it *Item) (IndexKey, bool) {
 }
 
 // slotFor computes the keys an item is filed under now.
-func slotFor(it *Item, key IndexKey) itemSlot {
-	sl := itemSlot{key: key, name: it.Name, lower: strings.ToLower(it.Name),
+func slotFor(it *Item) itemSlot {
+	sl := itemSlot{name: it.Name, lower: strings.ToLower(it.Name),
 		sec: it.ModifiedAt.Unix(), nsec: int32(it.ModifiedAt.Nanosecond()), rank: typeRank(it.Typ)}
 	sl.fold = sl.lower // an ASCII name's key (FoldName): the same string
 	if !isASCII(it.Name) {
@@ -230,16 +230,16 @@ func (x *folderIndexes) Sync(it *Item) {
 		x.unindex(it)
 		return
 	}
-	want := slotFor(it, key)
+	want := slotFor(it)
 	if it.slot.home != nil {
-		if it.slot == withHome(want, it.slot.home) {
+		if it.slot.home.key == key && it.slot == withHome(want, it.slot.home) {
 			return
 		}
 		x.unindex(it)
 	}
 	fx := x.M[key]
 	if fx == nil {
-		fx = newFolderIndex()
+		fx = newFolderIndex(key)
 		x.M[key] = fx
 	}
 	want.home = fx
@@ -252,7 +252,7 @@ func (x *folderIndexes) Sync(it *Item) {
 	}
 	if key.Folder == TrashKey {
 		if x.TrashAll == nil {
-			x.TrashAll = newFolderIndex()
+			x.TrashAll = newFolderIndex(IndexKey{})
 		}
 		x.TrashAll.add(it)
 	}
@@ -330,15 +330,15 @@ func (x *folderIndexes) unindex(it *Item) {
 		return
 	}
 	fx.Remove(it)
-	x.grow(fx, it.slot.key, -x.sizeOf(it))
+	x.grow(fx, fx.key, -x.sizeOf(it))
 	if x.reshaped != nil {
-		x.reshaped(it.slot.key.Folder)
+		x.reshaped(fx.key.Folder)
 	}
-	if it.slot.key.Folder == TrashKey {
+	if fx.key.Folder == TrashKey {
 		x.TrashAll.Remove(it)
 	}
 	if fx.count == 0 {
-		delete(x.M, it.slot.key)
+		delete(x.M, fx.key)
 	}
 	it.slot = itemSlot{}
 }
@@ -373,7 +373,7 @@ func (x *folderIndexes) grow(fx *folderIndex, key IndexKey, delta int64) {
 		if f == nil || f.Typ != "folder" || f.slot.home == nil {
 			return
 		}
-		fx, key = f.slot.home, f.slot.key
+		fx, key = f.slot.home, f.slot.home.key
 	}
 }
 

@@ -45,12 +45,12 @@ func (x *folderIndexes) SyncAll(items iter.Seq2[string, *Item]) {
 			x.changed(it, it.slot, key, listed)
 		}
 		if fx == nil {
-			fx = newFolderIndex()
+			fx = newFolderIndex(key)
 			x.M[key] = fx
 			fresh = append(fresh, fx)
 		}
 		lastKey, lastFx = key, fx
-		it.slot = slotFor(it, key)
+		it.slot = slotFor(it)
 		it.slot.home = fx
 		it.index = x
 		fx.fileName(it)
@@ -64,19 +64,19 @@ func (x *folderIndexes) SyncAll(items iter.Seq2[string, *Item]) {
 		}
 		if key.Folder == TrashKey {
 			if x.TrashAll == nil {
-				x.TrashAll = newFolderIndex()
+				x.TrashAll = newFolderIndex(IndexKey{})
 			}
 			x.TrashAll.add(it)
 		}
 	}
 	for _, fx := range fresh {
 		if size := pending[fx]; size != 0 {
-			x.grow(fx, fx.filing[0].slot.key, size)
+			x.grow(fx, fx.key, size)
 		}
 	}
 	folders := make([]string, len(fresh))
 	for i, fx := range fresh {
-		folders[i] = fx.filing[0].slot.key.Folder
+		folders[i] = fx.key.Folder
 	}
 	loadIndexes(fresh)
 	if x.reshaped != nil {

@@ -93,7 +93,8 @@ func TestFolderSyncAll(t *testing.T) {
 	}
 	same("trash", x.TrashAll, y.TrashAll)
 	for id, it := range bulk {
-		if o := one[id]; withHome(it.slot, nil) != withHome(o.slot, nil) || (it.slot.home == nil) != (o.slot.home == nil) {
+		if o := one[id]; withHome(it.slot, nil) != withHome(o.slot, nil) || (it.slot.home == nil) != (o.slot.home == nil) ||
+			it.slot.home != nil && it.slot.home.key != o.slot.home.key {
 			t.Errorf("item %s filed under %+v in bulk, %+v one by one", id, it.slot, o.slot)
 		}
 	}
@@ -102,11 +103,11 @@ func TestFolderSyncAll(t *testing.T) {
 // TestFolderIndexNames: the items of a folded name filed more than once
 // are found in filing order, whatever leaves first.
 func TestFolderIndexNames(t *testing.T) {
-	fx := newFolderIndex()
+	fx := newFolderIndex(IndexKey{Folder: "5"})
 	var its []*Item
 	for i, name := range []string{"A.txt", "a.txt", "b", "A.TXT"} {
 		it := &Item{Typ: "file", ID: strconv.Itoa(i + 1), Name: name}
-		it.slot = slotFor(it, IndexKey{Folder: "5"})
+		it.slot = slotFor(it)
 		fx.add(it)
 		its = append(its, it)
 	}

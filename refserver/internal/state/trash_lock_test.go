@@ -96,9 +96,9 @@ func TestLockRefuses(t *testing.T) {
 				if c.byUser {
 					by = tx.User
 				}
-				f.Lock = &FileLock{ID: tx.NewID(), By: by, CreatedAt: w.now, DownloadPrevented: c.prevent}
+				f.SetLock(&FileLock{ID: tx.NewID(), By: by, CreatedAt: w.now, DownloadPrevented: c.prevent})
 				if c.expiresIn != 0 {
-					f.Lock.ExpiresAt = w.now.Add(c.expiresIn)
+					f.Lock().ExpiresAt = w.now.Add(c.expiresIn)
 				}
 				st, code := status(tx.LockRefuses(w.user, f, c.act))
 				if locked := st == 403 && code == CodeItemLocked; locked != c.wantLocked || !locked && st != 0 {
@@ -111,7 +111,7 @@ func TestLockRefuses(t *testing.T) {
 		w := newMemWorld(t)
 		w.st.Update(func(tx *Tx) {
 			d := w.item(tx, "folder", "d", RootID)
-			d.Lock = &FileLock{By: tx.Admin}
+			d.SetLock(&FileLock{By: tx.Admin})
 			if aerr := tx.LockRefuses(w.user, d, ActDelete); aerr != nil {
 				t.Fatal(aerr)
 			}
