@@ -116,14 +116,15 @@ func (x *searchIndex) words(words []string, mask SearchField) map[*Item]Hit {
 // among them): each item scores as for its best word, a word it only
 // begins one less than the word itself (at least 1).
 func (x *searchIndex) prefixed(prefix string, mask SearchField) map[*Item]Hit {
-	words := x.wordsWithPrefix(prefix)
+	lists := x.listsWithPrefix(prefix)
 	size := 0
-	for _, w := range words {
-		size = max(size, x.postings.get(w).len())
+	for _, l := range lists {
+		size = max(size, l.len())
 	}
 	out := make(map[*Item]Hit, size)
-	for _, w := range words {
-		for it, post := range x.postings.get(w).all() {
+	for _, l := range lists {
+		w := l.word
+		for it, post := range l.all() {
 			f := post.Fields() & mask
 			if f == 0 {
 				continue
@@ -140,25 +141,23 @@ func (x *searchIndex) prefixed(prefix string, mask SearchField) map[*Item]Hit {
 	return out
 }
 
-// wordsWithPrefix returns the words of the index that begin with prefix,
+// listsWithPrefix returns the lists of the words that begin with prefix,
 // sorting the vocabulary anew first if a word came or went. It runs in
 // evalFor, mu locked for reading, so no writer marks the vocabulary stale
 // meanwhile: vocabMu keeps two searches from sorting it at once, and the
 // slice returned stays as it is while mu is locked.
-func (x *searchIndex) wordsWithPrefix(prefix string) []string {
+func (x *searchIndex) listsWithPrefix(prefix string) []*postingList {
 	x.vocabMu.Lock()
 	defer x.vocabMu.Unlock()
 	if x.vocabStale {
-		x.vocab = x.vocab[:0]
-		for p := range x.postings.all() {
-			x.vocab = append(x.vocab, p.word)
-		}
-		slices.Sort(x.vocab)
+		clear(x.vocab) // no list left out stays reachable
+		x.vocab = slices.AppendSeq(x.vocab[:0], x.postings.all())
+		slices.SortFunc(x.vocab, func(a, b *postingList) int { return strings.Compare(a.word, b.word) })
 		x.vocabStale = false
 	}
-	i, _ := slices.BinarySearch(x.vocab, prefix)
+	i, _ := slices.BinarySearchFunc(x.vocab, prefix, func(l *postingList, w string) int { return strings.Compare(l.word, w) })
 	j := i
-	for j < len(x.vocab) && strings.HasPrefix(x.vocab[j], prefix) {
+	for j < len(x.vocab) && strings.HasPrefix(x.vocab[j].word, prefix) {
 		j++
 	}
 	return x.vocab[i:j]

@@ -110,7 +110,7 @@ type searchIndex struct {
 	// vocabMu guards vocab (with vocabStale), which a search sorts anew
 	// while it holds mu for reading only.
 	vocabMu sync.Mutex
-	vocab   []string // the words of postings, sorted, for prefix matches
+	vocab   []*postingList // the lists of postings, sorted by word, for prefix matches
 
 	queue searchQueue // the changes not indexed yet (search_indexer.go)
 
