@@ -248,6 +248,13 @@ func (s *scanner) int() (int64, bool) {
 	return n, true
 }
 
+// intNative consumes an integer that fits an int (a record's int field:
+// encoding/json refuses a larger one).
+func (s *scanner) intNative() (int, bool) {
+	n, ok := s.int()
+	return int(n), ok && int64(int(n)) == n
+}
+
 // bool consumes true or false.
 func (s *scanner) bool() (bool, bool) {
 	s.ws()
@@ -383,10 +390,7 @@ func (r *RecItem) decodeIn(s *scanner) bool {
 		case 10:
 			r.ContentModifiedAt, ok = s.time()
 		case 11:
-			var n int64
-			n, ok = s.int()
-			r.Seq = int(n)
-			ok = ok && int64(r.Seq) == n
+			r.Seq, ok = s.intNative()
 		case 12:
 			r.SyncState, ok = s.kind("", "synced", "not_synced", "partially_synced")
 		case 13:
@@ -572,10 +576,7 @@ func (r *recInstance) decodeIn(s *scanner) bool {
 		case 2:
 			r.Seq, ok = s.int()
 		case 3:
-			var n int64
-			n, ok = s.int()
-			r.Version = int(n)
-			ok = ok && int64(r.Version) == n
+			r.Version, ok = s.intNative()
 		case 4:
 			r.Values, ok = s.values()
 		}

@@ -26,7 +26,7 @@ func TestFolderSyncAll(t *testing.T) {
 			it.ParentID = RootID
 		case i%7 == 0:
 			it.ParentID = "10"
-			it.SetTrashedAt(at) // in the trash itself
+			it.SetTrash(at, "") // in the trash itself
 		case i%11 == 0:
 			it.ParentID = "11"
 			it.SetTrash(at, "11") // with a folder: not listed

@@ -115,9 +115,6 @@ func (it *Item) SetUploadEmail(a string) { it.edit(func(e *ItemExtras) { e.Uploa
 // in the trash.
 func (it *Item) TrashedAt() time.Time { return it.ext().TrashedAt }
 
-// SetTrashedAt sets when the item was put in the trash (zero: it is not).
-func (it *Item) SetTrashedAt(t time.Time) { it.edit(func(e *ItemExtras) { e.TrashedAt = t }) }
-
 // TrashedWith is the id of the folder whose trashing took the item along
 // ("" when the item was trashed itself, or is not in the trash).
 func (it *Item) TrashedWith() string { return it.ext().TrashedWith }
@@ -128,7 +125,3 @@ func (it *Item) TrashedWith() string { return it.ext().TrashedWith }
 func (it *Item) SetTrash(at time.Time, with string) {
 	it.edit(func(e *ItemExtras) { e.TrashedAt, e.TrashedWith = at, with })
 }
-
-// SetTrashedWith sets the id of the folder whose trashing took the item
-// along.
-func (it *Item) SetTrashedWith(id string) { it.edit(func(e *ItemExtras) { e.TrashedWith = id }) }
