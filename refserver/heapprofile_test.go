@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/metrics"
 	"runtime/pprof"
 	"testing"
 	"time"
@@ -90,8 +91,16 @@ func report(t *testing.T, at string, gc bool) {
 	runtime.ReadMemStats(&ms)
 	rss, _ := residentBytes()
 	mb := func(n uint64) string { return fmt.Sprintf("%.0f MB", float64(n)/1e6) }
-	t.Logf("%s: HeapAlloc %s, HeapInuse %s, HeapIdle %s, HeapReleased %s, HeapSys %s, Sys %s, RSS %s, GCs %d",
-		at, mb(ms.HeapAlloc), mb(ms.HeapInuse), mb(ms.HeapIdle), mb(ms.HeapReleased), mb(ms.HeapSys), mb(ms.Sys), mb(uint64(rss)), ms.NumGC)
+	// The heap the collector scans (what holds pointers), as of the last
+	// collection: its mark work is proportional to it.
+	scan := []metrics.Sample{{Name: "/gc/scan/heap:bytes"}}
+	metrics.Read(scan)
+	var scanned uint64
+	if scan[0].Value.Kind() == metrics.KindUint64 {
+		scanned = scan[0].Value.Uint64()
+	}
+	t.Logf("%s: HeapAlloc %s, scannable heap %s, HeapInuse %s, HeapIdle %s, HeapReleased %s, HeapSys %s, Sys %s, RSS %s, GCs %d",
+		at, mb(ms.HeapAlloc), mb(scanned), mb(ms.HeapInuse), mb(ms.HeapIdle), mb(ms.HeapReleased), mb(ms.HeapSys), mb(ms.Sys), mb(uint64(rss)), ms.NumGC)
 }
 
 func writeHeapProfile(t *testing.T, path string) {

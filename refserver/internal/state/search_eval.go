@@ -74,9 +74,9 @@ func (x *searchIndex) evalFor(n *SearchNode, mask SearchField) map[*Item]Hit {
 // except is every indexed item not in m.
 func (x *searchIndex) except(m map[*Item]Hit) map[*Item]Hit {
 	out := make(map[*Item]Hit, len(x.Docs))
-	for it, d := range x.Docs {
-		if _, in := m[it]; !in {
-			out[it] = Hit{0, d.Stamp}
+	for _, e := range x.byOrd {
+		if _, in := m[e.it]; !in && e.it != nil {
+			out[e.it] = Hit{0, e.stamp}
 		}
 	}
 	return out
@@ -93,13 +93,14 @@ func (x *searchIndex) words(words []string, mask SearchField) map[*Item]Hit {
 	}
 	rare := x.postings.get(rarest)
 	out := make(map[*Item]Hit, rare.len())
-	for it, post := range rare.all() {
-		f := post.Fields() & mask
+	for o, f := range rare.all() {
+		f &= mask
 		if f == 0 {
 			continue
 		}
+		e := x.byOrd[o]
 		if len(words) > 1 {
-			d := x.Docs[it]
+			d := x.Docs[e.it]
 			for i := 1; i < len(words) && f != 0; i++ {
 				f &= d.PairFields(x.PairKey(words[i-1], words[i]))
 			}
@@ -107,7 +108,7 @@ func (x *searchIndex) words(words []string, mask SearchField) map[*Item]Hit {
 				continue
 			}
 		}
-		out[it] = Hit{fieldWeight(f) * len(words), post.stamp()}
+		out[e.it] = Hit{fieldWeight(f) * len(words), e.stamp}
 	}
 	return out
 }
@@ -124,17 +125,18 @@ func (x *searchIndex) prefixed(prefix string, mask SearchField) map[*Item]Hit {
 	out := make(map[*Item]Hit, size)
 	for _, l := range lists {
 		w := l.word
-		for it, post := range l.all() {
-			f := post.Fields() & mask
+		for o, f := range l.all() {
+			f &= mask
 			if f == 0 {
 				continue
 			}
+			e := x.byOrd[o]
 			sc := fieldWeight(f)
 			if w != prefix {
 				sc = max(1, sc-1)
 			}
-			if h, ok := out[it]; !ok || sc > h.Score {
-				out[it] = Hit{sc, post.stamp()}
+			if h, ok := out[e.it]; !ok || sc > h.Score {
+				out[e.it] = Hit{sc, e.stamp}
 			}
 		}
 	}

@@ -98,11 +98,16 @@ var textExtensions = map[string]bool{
 type searchIndex struct {
 	seed maphash.Seed // set once: PairKey needs no lock
 
-	// mu guards postings, Docs and vocabStale: the indexer writes them
-	// (apply), a search reads them (State.SearchAt).
+	// mu guards postings, Docs, byOrd, free and vocabStale: the indexer
+	// writes them (apply), a search reads them (State.SearchAt).
 	mu       sync.RWMutex
 	postings wordTable // the posting list of each word (search_words.go)
 	Docs     map[*Item]*SearchDoc
+	// byOrd is the indexed items by their ordinals (docOrd), which the
+	// posting lists hold, with their stamps; free is the ordinals of
+	// dropped items (their entries zero), reused first.
+	byOrd []ordItem
+	free  []docOrd
 	// vocabStale says vocab lacks a word of postings or holds one no
 	// longer there. Written while mu is locked for writing, or locked
 	// for reading and vocabMu locked.
@@ -133,7 +138,7 @@ type SearchDoc struct {
 	// fields in the low pairFieldBits instead of the key's own (a pair
 	// is found by the rest of its key), sorted.
 	Pairs []uint64
-	Stamp ItemStamp // the item's trash and modified_at when indexed
+	ord   docOrd // the item's ordinal (its stamp is byOrd's)
 
 	// content is the version whose content's words and pairs the
 	// document holds (those with FieldContent; nil: none), reused while
@@ -145,10 +150,18 @@ type SearchDoc struct {
 }
 
 // docDraft is a document before it is put into the index: its words as
-// strings, sorted, with the fields they are in.
+// strings, sorted, with the fields they are in, and the item's stamp.
 type docDraft struct {
 	*SearchDoc
 	words []docWord
+	stamp ItemStamp
+}
+
+// ordItem is an indexed item and its stamp (its trash and modified_at
+// when indexed), by its ordinal; a free ordinal's is zero.
+type ordItem struct {
+	it    *Item
+	stamp ItemStamp
 }
 
 // docWord is one of an item's words and the fields it is in.
@@ -179,7 +192,7 @@ func (d *SearchDoc) PairFields(k uint64) SearchField {
 
 // docOf makes the document of the words and pairs of an item's fields.
 func docOf(words map[string]SearchField, pairs map[uint64]SearchField, stamp ItemStamp, content *Version) *docDraft {
-	d := &docDraft{SearchDoc: &SearchDoc{Pairs: make([]uint64, 0, len(pairs)), Stamp: stamp, content: content}, words: make([]docWord, 0, len(words))}
+	d := &docDraft{SearchDoc: &SearchDoc{Pairs: make([]uint64, 0, len(pairs)), content: content}, words: make([]docWord, 0, len(words)), stamp: stamp}
 	for w, f := range words {
 		d.words = append(d.words, docWord{w, f})
 	}
@@ -240,19 +253,6 @@ func (x *searchIndex) changed(it *Item) {
 	}
 }
 
-// Posting is what the index holds of an item under one of its words: the
-// fields the word is in (its low 8 bits) and the item's stamp (ItemStamp),
-// so that a search orders and counts its hits without reading each item
-// (search_rank.go). It takes a map slot of the same size as a SearchField
-// alone would (a pointer key pads its value to 8 bytes).
-type Posting uint64
-
-// Fields is the fields the word is in.
-func (p Posting) Fields() SearchField { return SearchField(p & 0xff) }
-
-// stamp is the item's stamp.
-func (p Posting) stamp() ItemStamp { return ItemStamp(p &^ 0xff) }
-
 // ItemStamp is what a search orders and filters an item by, as the item was
 // when indexed: whether it was in the trash (bit 8) and the second of its
 // modified_at (bits 16 on, offset so as to order as the times do; times
@@ -300,13 +300,27 @@ func (x *searchIndex) drop(it *Item) {
 		return
 	}
 	for _, p := range d.words {
-		x.unpost(p, it)
+		x.unpost(p, d.ord)
 	}
 	delete(x.Docs, it)
+	x.byOrd[d.ord] = ordItem{}
+	x.free = append(x.free, d.ord)
 }
 
-func (x *searchIndex) unpost(p *postingList, it *Item) {
-	p.del(it)
+// ordFor gives it an ordinal, a free one first.
+func (x *searchIndex) ordFor(it *Item) docOrd {
+	if n := len(x.free); n > 0 {
+		o := x.free[n-1]
+		x.free = x.free[:n-1]
+		x.byOrd[o].it = it
+		return o
+	}
+	x.byOrd = append(x.byOrd, ordItem{it: it})
+	return docOrd(len(x.byOrd) - 1)
+}
+
+func (x *searchIndex) unpost(p *postingList, o docOrd) {
+	p.del(o)
 	if p.len() == 0 {
 		x.postings.remove(p.word)
 		x.vocabStale = true
@@ -360,7 +374,7 @@ func (x *searchIndex) newDoc(it *Item, t *searchTexts, old *SearchDoc, content f
 	if t.content != nil {
 		if old != nil && old.content != nil && old.content.Blob.ID == t.content.Blob.ID {
 			for _, p := range old.words {
-				if p.get(it).Fields()&FieldContent != 0 {
+				if p.get(old.ord)&FieldContent != 0 {
 					words[p.word] |= FieldContent
 				}
 			}
@@ -388,13 +402,19 @@ func (x *searchIndex) newDoc(it *Item, t *searchTexts, old *SearchDoc, content f
 // put makes d what the index holds of it, replacing what it held. The
 // indexer calls it while mu is locked for writing (apply).
 func (x *searchIndex) put(it *Item, d *docDraft) {
+	var o docOrd
 	if old := x.Docs[it]; old != nil {
+		o = old.ord
 		for _, p := range old.words {
 			if _, still := slices.BinarySearchFunc(d.words, p.word, func(e docWord, w string) int { return strings.Compare(e.word, w) }); !still {
-				x.unpost(p, it)
+				x.unpost(p, o)
 			}
 		}
+	} else {
+		o = x.ordFor(it)
 	}
+	d.ord = o
+	x.byOrd[o].stamp = d.stamp
 	d.SearchDoc.words = make([]*postingList, len(d.words))
 	for i, w := range d.words {
 		p := x.postings.get(w.word)
@@ -403,7 +423,7 @@ func (x *searchIndex) put(it *Item, d *docDraft) {
 			x.postings.add(p)
 			x.vocabStale = true
 		}
-		p.set(it, Posting(d.Stamp)|Posting(w.fields))
+		p.set(o, w.fields)
 		d.SearchDoc.words[i] = p
 	}
 	x.Docs[it] = d.SearchDoc

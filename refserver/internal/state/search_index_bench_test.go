@@ -17,7 +17,10 @@ import (
 // the time per item (ns/item; cpu-ns/item: the process's CPU time, the
 // collections that measure the heap included) and the live heap the index holds per item
 // (heapB/item, after a collection): the figure at a million items is
-// most of the index's share of the server's memory.
+// most of the index's share of the server's memory. allocs/item and
+// allocB/item are what indexing allocates per item, the live part
+// included: the rest is the garbage the collector must clear while the
+// indexer runs.
 func BenchmarkSearchIndexPut(b *testing.B) {
 	for _, n := range []int{10_000, 100_000} {
 		b.Run(fmt.Sprintf("%dk", n/1000), func(b *testing.B) {
@@ -27,16 +30,22 @@ func BenchmarkSearchIndexPut(b *testing.B) {
 				items[i] = &state.Item{Typ: "file", ID: strconv.Itoa(i + 1), Name: names[i], ModifiedAt: time.Unix(int64(i), 0)}
 			}
 			var heap float64
+			var allocs, allocB uint64
 			cpu0, cpuOK := proccpu.Used()
 			for b.Loop() {
 				b.StopTimer()
 				base := liveHeap()
+				var m0, m1 runtime.MemStats
+				runtime.ReadMemStats(&m0)
 				b.StartTimer()
 				x := state.NewSearchIndex()
 				for i, it := range items {
 					x.PutName(it, names[i])
 				}
 				b.StopTimer()
+				runtime.ReadMemStats(&m1)
+				allocs += m1.Mallocs - m0.Mallocs
+				allocB += m1.TotalAlloc - m0.TotalAlloc
 				heap = float64(liveHeap()-base) / float64(n)
 				runtime.KeepAlive(x)
 				b.StartTimer()
@@ -47,6 +56,8 @@ func BenchmarkSearchIndexPut(b *testing.B) {
 				b.ReportMetric(float64((cpu1-cpu0).Nanoseconds())/float64(b.N)/float64(n), "cpu-ns/item")
 			}
 			b.ReportMetric(heap, "heapB/item")
+			b.ReportMetric(float64(allocs)/float64(b.N)/float64(n), "allocs/item")
+			b.ReportMetric(float64(allocB)/float64(b.N)/float64(n), "allocB/item")
 		})
 	}
 }

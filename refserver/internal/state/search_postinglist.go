@@ -3,37 +3,50 @@ package state
 import (
 	"iter"
 	"slices"
-	"unsafe"
 )
+
+// docOrd is an indexed item's ordinal in the search index: the index
+// numbers the items it holds (searchIndex.byOrd) and its posting lists
+// hold the numbers, not the items, so that they are plain integers the
+// collector does not scan. An item keeps its ordinal while it is indexed;
+// a dropped item's is reused.
+type docOrd uint32
+
+// ordPosting is one item of a posting list: its ordinal (above the low 8
+// bits) and the fields the word is in (the low 8 bits; a word's posting
+// has at least one field, so zero fields is no item). Sorting postings
+// sorts them by ordinal.
+type ordPosting uint64
+
+// postingOf is the posting of the item o in the fields f.
+func postingOf(o docOrd, f SearchField) ordPosting { return ordPosting(o)<<8 | ordPosting(f) }
+
+// ord is the posting's item.
+func (e ordPosting) ord() docOrd { return docOrd(e >> 8) }
+
+// fields is the fields the word is in (zero: a removed item).
+func (e ordPosting) fields() SearchField { return SearchField(e & 0xff) }
 
 // postingList is the items that hold one word: one item inline, a few in
 // a slice (most words of a large index are in one or two items, and a map
 // per word cost ~200 bytes), more in a bigPostings (search_postings.go).
 //
-// ref and one hold them. While a single item holds the word, ref is that
-// *Item and one its posting, never zero (a word's posting has at least
-// one field); otherwise one is zero and ref is the list's *postingSet, or
-// nil while no item holds the word. At a million files over a million
-// words are held by one item each (every generated name carries a
-// number): such a list is 32 bytes, where one with a slice was 48 and the
-// slice's 16.
+// While a single item holds the word, one is its posting (never zero);
+// otherwise one is zero and holding holds the items, or is nil while no item
+// holds the word. At a million files over a million words are held by one
+// item each (every generated name carries a number): such a list is 32
+// bytes.
 type postingList struct {
-	word string // the word, shared by the documents that hold it
-	ref  unsafe.Pointer
-	one  Posting
+	word    string // the word, shared by the documents that hold it
+	one     ordPosting
+	holding *postingSet
 }
 
 // postingSet is the items of a list held by more than one item, or by
 // one after others left.
 type postingSet struct {
-	few  []itemPosting
+	few  []ordPosting // in no order; every one with fields
 	many *bigPostings // nil while few holds them
-}
-
-// itemPosting is one item of a posting list.
-type itemPosting struct {
-	it *Item
-	p  Posting
 }
 
 // fewPostings is how many items a posting list holds in its slice.
@@ -41,11 +54,8 @@ const fewPostings = 8
 
 // single is the one item that holds the word, if one only does and the
 // list holds it inline.
-func (l *postingList) single() (*Item, bool) {
-	if l.one == 0 {
-		return nil, false
-	}
-	return (*Item)(l.ref), true
+func (l *postingList) single() (docOrd, bool) {
+	return l.one.ord(), l.one != 0
 }
 
 // holders is the list's postingSet, nil while it has none (it holds one
@@ -54,17 +64,12 @@ func (l *postingList) holders() *postingSet {
 	if l.one != 0 {
 		return nil
 	}
-	return (*postingSet)(l.ref)
+	return l.holding
 }
 
-// setSingle makes it, with posting p, the one item the list holds; a nil
-// item empties the list.
-func (l *postingList) setSingle(it *Item, p Posting) {
-	if it == nil {
-		l.ref, l.one = nil, 0
-		return
-	}
-	l.ref, l.one = unsafe.Pointer(it), p
+// setSingle makes e the one item the list holds; zero empties the list.
+func (l *postingList) setSingle(e ordPosting) {
+	l.one, l.holding = e, nil
 }
 
 // len is the number of items; a nil list has none.
@@ -72,10 +77,10 @@ func (l *postingList) len() int {
 	if l == nil {
 		return 0
 	}
-	if _, ok := l.single(); ok {
+	if l.one != 0 {
 		return 1
 	}
-	s := l.holders()
+	s := l.holding
 	switch {
 	case s == nil:
 		return 0
@@ -85,11 +90,11 @@ func (l *postingList) len() int {
 	return len(s.few)
 }
 
-// get is the posting of it (zero: none).
-func (l *postingList) get(it *Item) Posting {
+// get is the fields the item o holds the word in (zero: none).
+func (l *postingList) get(o docOrd) SearchField {
 	if one, ok := l.single(); ok {
-		if one == it {
-			return l.one
+		if one == o {
+			return l.one.fields()
 		}
 		return 0
 	}
@@ -98,59 +103,60 @@ func (l *postingList) get(it *Item) Posting {
 		return 0
 	}
 	if s.many != nil {
-		return s.many.get(it)
+		return s.many.get(o)
 	}
 	for _, e := range s.few {
-		if e.it == it {
-			return e.p
+		if e.ord() == o {
+			return e.fields()
 		}
 	}
 	return 0
 }
 
-// set makes p the posting of it; a zero posting (none) removes it.
-func (l *postingList) set(it *Item, p Posting) {
-	if p == 0 {
-		l.del(it)
+// set makes f the fields the item o holds the word in; none removes it.
+func (l *postingList) set(o docOrd, f SearchField) {
+	if f == 0 {
+		l.del(o)
 		return
 	}
+	e := postingOf(o, f)
 	if one, ok := l.single(); ok {
-		if one == it {
-			l.one = p
+		if one == o {
+			l.one = e
 			return
 		}
-		s := &postingSet{few: []itemPosting{{one, l.one}, {it, p}}}
-		l.ref, l.one = unsafe.Pointer(s), 0
+		l.one, l.holding = 0, &postingSet{few: []ordPosting{l.one, e}}
 		return
 	}
 	s := l.holders()
 	if s == nil {
-		l.setSingle(it, p)
+		l.setSingle(e)
 		return
 	}
 	if s.many != nil {
-		s.many.set(it, p)
+		s.many.set(o, f)
 		return
 	}
 	for i := range s.few {
-		if s.few[i].it == it {
-			s.few[i].p = p
+		if s.few[i].ord() == o {
+			s.few[i] = e
 			return
 		}
 	}
 	if len(s.few) < fewPostings {
-		s.few = append(s.few, itemPosting{it, p})
+		s.few = append(s.few, e)
 		return
 	}
 	s.many, s.few = newBigPostings(s.few), nil
-	s.many.set(it, p)
+	s.many.set(o, f)
 }
 
-// del removes it. A short list left with one item holds it inline again.
-func (l *postingList) del(it *Item) {
+// del removes the item o. A short list left with one item holds it
+// inline again.
+func (l *postingList) del(o docOrd) {
 	if one, ok := l.single(); ok {
-		if one == it {
-			l.setSingle(nil, 0)
+		if one == o {
+			l.setSingle(0)
 		}
 		return
 	}
@@ -159,31 +165,32 @@ func (l *postingList) del(it *Item) {
 		return
 	}
 	if s.many != nil {
-		s.many.del(it)
+		s.many.del(o)
 		return
 	}
 	for i := range s.few {
-		if s.few[i].it == it {
+		if s.few[i].ord() == o {
 			s.few = slices.Delete(s.few, i, i+1)
 			break
 		}
 	}
 	switch len(s.few) {
 	case 0:
-		l.setSingle(nil, 0)
+		l.setSingle(0)
 	case 1:
-		l.setSingle(s.few[0].it, s.few[0].p)
+		l.setSingle(s.few[0])
 	}
 }
 
-// all is the items and their postings; a nil list has none.
-func (l *postingList) all() iter.Seq2[*Item, Posting] {
-	return func(yield func(*Item, Posting) bool) {
+// all is the items (their ordinals) and the fields they hold the word in;
+// a nil list has none.
+func (l *postingList) all() iter.Seq2[docOrd, SearchField] {
+	return func(yield func(docOrd, SearchField) bool) {
 		if l == nil {
 			return
 		}
 		if one, ok := l.single(); ok {
-			yield(one, l.one)
+			yield(one, l.one.fields())
 			return
 		}
 		s := l.holders()
@@ -195,7 +202,7 @@ func (l *postingList) all() iter.Seq2[*Item, Posting] {
 			return
 		}
 		for _, e := range s.few {
-			if !yield(e.it, e.p) {
+			if !yield(e.ord(), e.fields()) {
 				return
 			}
 		}

@@ -3,7 +3,6 @@ package state
 import (
 	"maps"
 	"math/rand/v2"
-	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -14,32 +13,29 @@ import (
 // answers as a map of the same changes does.
 func TestPostingListAsAMap(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	items := make([]*Item, 3000)
+	items := make([]docOrd, 3000)
 	for i := range items {
-		items[i] = &Item{Typ: "file", ID: strconv.Itoa(i)}
-		if i%7 == 0 {
-			items[i].Typ = "folder"
-		}
+		items[i] = docOrd(rng.Uint32()) // ordinals in any order, large ones too
 	}
 	l := &postingList{word: "w"}
-	want := map[*Item]Posting{}
+	want := map[docOrd]SearchField{}
 	check := func() {
 		t.Helper()
 		require.Equal(t, len(want), l.len())
 		require.Equal(t, want, maps.Collect(l.all()))
-		for _, it := range items[:200] {
-			require.Equal(t, want[it], l.get(it))
+		for _, o := range items[:200] {
+			require.Equal(t, want[o], l.get(o))
 		}
 	}
 	for round := range 40_000 {
-		it := items[rng.IntN(min(len(items), 10+round/8))]
+		o := items[rng.IntN(min(len(items), 10+round/8))]
 		if rng.IntN(3) == 0 {
-			l.del(it)
-			delete(want, it)
+			l.del(o)
+			delete(want, o)
 		} else {
-			p := Posting(rng.Uint64()<<8 | uint64(FieldName))
-			l.set(it, p)
-			want[it] = p
+			f := SearchField(1 + rng.IntN(int(AllSearchFields)))
+			l.set(o, f)
+			want[o] = f
 		}
 		if round%997 == 0 {
 			check()
@@ -47,32 +43,32 @@ func TestPostingListAsAMap(t *testing.T) {
 	}
 	check()
 	require.NotNil(t, l.holders().many)
-	for it := range want {
-		l.del(it)
+	for o := range want {
+		l.del(o)
 	}
 	require.Zero(t, l.len())
 	require.Empty(t, maps.Collect(l.all()))
 }
 
 // TestPostingListInline: a list held by one item holds it inline, by two
-// a set, and inline again when one leaves; a zero posting removes.
+// a set, and inline again when one leaves; no fields removes.
 func TestPostingListInline(t *testing.T) {
-	a, b := &Item{ID: "1"}, &Item{ID: "2"}
+	a, b := docOrd(0), docOrd(1<<32-1)
 	l := &postingList{word: "w"}
-	l.set(a, 5)
+	l.set(a, FieldName)
 	one, ok := l.single()
 	require.True(t, ok)
-	require.Same(t, a, one)
-	require.Equal(t, Posting(5), l.get(a))
+	require.Equal(t, a, one)
+	require.Equal(t, FieldName, l.get(a))
 	require.Zero(t, l.get(b))
-	l.set(b, 6)
+	l.set(b, FieldTags)
 	_, ok = l.single()
 	require.False(t, ok)
-	require.Equal(t, map[*Item]Posting{a: 5, b: 6}, maps.Collect(l.all()))
+	require.Equal(t, map[docOrd]SearchField{a: FieldName, b: FieldTags}, maps.Collect(l.all()))
 	l.del(a)
 	one, ok = l.single()
 	require.True(t, ok)
-	require.Same(t, b, one)
+	require.Equal(t, b, one)
 	require.Equal(t, 1, l.len())
 	l.set(b, 0)
 	require.Zero(t, l.len())
