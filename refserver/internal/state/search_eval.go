@@ -119,11 +119,12 @@ func (x *searchIndex) words(words []string, mask SearchField) map[*Item]Hit {
 func (x *searchIndex) prefixed(prefix string, mask SearchField) map[*Item]Hit {
 	lists := x.listsWithPrefix(prefix)
 	size := 0
-	for _, l := range lists {
-		size = max(size, l.len())
+	for _, id := range lists {
+		size = max(size, x.postings.list(id).len())
 	}
 	out := make(map[*Item]Hit, size)
-	for _, l := range lists {
+	for _, id := range lists {
+		l := x.postings.list(id)
 		w := l.word
 		for o, f := range l.all() {
 			f &= mask
@@ -143,23 +144,23 @@ func (x *searchIndex) prefixed(prefix string, mask SearchField) map[*Item]Hit {
 	return out
 }
 
-// listsWithPrefix returns the lists of the words that begin with prefix,
+// listsWithPrefix returns the ids of the words that begin with prefix,
 // sorting the vocabulary anew first if a word came or went. It runs in
 // evalFor, mu locked for reading, so no writer marks the vocabulary stale
 // meanwhile: vocabMu keeps two searches from sorting it at once, and the
 // slice returned stays as it is while mu is locked.
-func (x *searchIndex) listsWithPrefix(prefix string) []*postingList {
+func (x *searchIndex) listsWithPrefix(prefix string) []wordID {
 	x.vocabMu.Lock()
 	defer x.vocabMu.Unlock()
+	word := func(id wordID) string { return x.postings.list(id).word }
 	if x.vocabStale {
-		clear(x.vocab) // no list left out stays reachable
 		x.vocab = slices.AppendSeq(x.vocab[:0], x.postings.all())
-		slices.SortFunc(x.vocab, func(a, b *postingList) int { return strings.Compare(a.word, b.word) })
+		slices.SortFunc(x.vocab, func(a, b wordID) int { return strings.Compare(word(a), word(b)) })
 		x.vocabStale = false
 	}
-	i, _ := slices.BinarySearchFunc(x.vocab, prefix, func(l *postingList, w string) int { return strings.Compare(l.word, w) })
+	i, _ := slices.BinarySearchFunc(x.vocab, prefix, func(id wordID, w string) int { return strings.Compare(word(id), w) })
 	j := i
-	for j < len(x.vocab) && strings.HasPrefix(x.vocab[j].word, prefix) {
+	for j < len(x.vocab) && strings.HasPrefix(word(x.vocab[j]), prefix) {
 		j++
 	}
 	return x.vocab[i:j]

@@ -115,7 +115,7 @@ type searchIndex struct {
 	// vocabMu guards vocab (with vocabStale), which a search sorts anew
 	// while it holds mu for reading only.
 	vocabMu sync.Mutex
-	vocab   []*postingList // the lists of postings, sorted by word, for prefix matches
+	vocab   []wordID // the words' ids, sorted by word, for prefix matches
 
 	queue searchQueue // the changes not indexed yet (search_indexer.go)
 
@@ -131,9 +131,9 @@ type searchIndex struct {
 // maps: at a million items the maps (four per item) were most of the
 // index's memory, and a document is only ever read whole or searched.
 type SearchDoc struct {
-	// words is the posting lists of the item's words (each tells the
-	// fields the word is in).
-	words []*postingList
+	// words is the ids of the item's words (wordTable; each one's list
+	// tells the fields the word is in), in the order of the words.
+	words []wordID
 	// Pairs is the keys of the adjacent word pairs (PairKey) with their
 	// fields in the low pairFieldBits instead of the key's own (a pair
 	// is found by the rest of its key), sorted.
@@ -299,8 +299,8 @@ func (x *searchIndex) drop(it *Item) {
 	if d == nil {
 		return
 	}
-	for _, p := range d.words {
-		x.unpost(p, d.ord)
+	for _, id := range d.words {
+		x.unpost(id, d.ord)
 	}
 	delete(x.Docs, it)
 	x.byOrd[d.ord] = ordItem{}
@@ -319,7 +319,10 @@ func (x *searchIndex) ordFor(it *Item) docOrd {
 	return docOrd(len(x.byOrd) - 1)
 }
 
-func (x *searchIndex) unpost(p *postingList, o docOrd) {
+// unpost takes the item o out of the list of the word id, and the word
+// out of the index if no item is left holding it.
+func (x *searchIndex) unpost(id wordID, o docOrd) {
+	p := x.postings.list(id)
 	p.del(o)
 	if p.len() == 0 {
 		x.postings.remove(p.word)
@@ -373,8 +376,8 @@ func (x *searchIndex) newDoc(it *Item, t *searchTexts, old *SearchDoc, content f
 	}
 	if t.content != nil {
 		if old != nil && old.content != nil && old.content.Blob.ID == t.content.Blob.ID {
-			for _, p := range old.words {
-				if p.get(old.ord)&FieldContent != 0 {
+			for _, id := range old.words {
+				if p := x.postings.list(id); p.get(old.ord)&FieldContent != 0 {
 					words[p.word] |= FieldContent
 				}
 			}
@@ -405,9 +408,10 @@ func (x *searchIndex) put(it *Item, d *docDraft) {
 	var o docOrd
 	if old := x.Docs[it]; old != nil {
 		o = old.ord
-		for _, p := range old.words {
-			if _, still := slices.BinarySearchFunc(d.words, p.word, func(e docWord, w string) int { return strings.Compare(e.word, w) }); !still {
-				x.unpost(p, o)
+		for _, id := range old.words {
+			w := x.postings.list(id).word
+			if _, still := slices.BinarySearchFunc(d.words, w, func(e docWord, w string) int { return strings.Compare(e.word, w) }); !still {
+				x.unpost(id, o)
 			}
 		}
 	} else {
@@ -415,16 +419,15 @@ func (x *searchIndex) put(it *Item, d *docDraft) {
 	}
 	d.ord = o
 	x.byOrd[o].stamp = d.stamp
-	d.SearchDoc.words = make([]*postingList, len(d.words))
+	d.SearchDoc.words = make([]wordID, len(d.words))
 	for i, w := range d.words {
-		p := x.postings.get(w.word)
-		if p == nil {
-			p = &postingList{word: w.word}
-			x.postings.add(p)
+		id, ok := x.postings.find(w.word)
+		if !ok {
+			id = x.postings.add(w.word)
 			x.vocabStale = true
 		}
-		p.set(o, w.fields)
-		d.SearchDoc.words[i] = p
+		x.postings.list(id).set(o, w.fields)
+		d.SearchDoc.words[i] = id
 	}
 	x.Docs[it] = d.SearchDoc
 }
