@@ -191,13 +191,10 @@ func (d *SearchDoc) PairFields(k uint64) SearchField {
 }
 
 // docOf makes the document of the words and pairs of an item's fields.
-func docOf(words map[string]SearchField, pairs map[uint64]SearchField, stamp ItemStamp, content *Version) *docDraft {
-	d := &docDraft{SearchDoc: &SearchDoc{Pairs: make([]uint64, 0, len(pairs)), content: content}, words: make([]docWord, 0, len(words)), stamp: stamp}
-	for w, f := range words {
-		d.words = append(d.words, docWord{w, f})
-	}
+func docOf(sc *docScratch, stamp ItemStamp, content *Version) *docDraft {
+	d := &docDraft{SearchDoc: &SearchDoc{Pairs: make([]uint64, 0, len(sc.pairs)), content: content}, words: slices.Clone(sc.words), stamp: stamp}
 	slices.SortFunc(d.words, func(a, b docWord) int { return strings.Compare(a.word, b.word) })
-	for k, f := range pairs {
+	for k, f := range sc.pairs {
 		d.Pairs = append(d.Pairs, pair(k, f))
 	}
 	slices.Sort(d.Pairs)
@@ -293,6 +290,16 @@ func (x *searchIndex) PairKey(a, b string) uint64 {
 	return h.Sum64()
 }
 
+// pairKeyOf is PairKey of words as bytes.
+func (x *searchIndex) pairKeyOf(a, b []byte) uint64 {
+	var h maphash.Hash
+	h.SetSeed(x.seed)
+	h.Write(a)
+	h.WriteByte(0)
+	h.Write(b)
+	return h.Sum64()
+}
+
 // drop removes an item from the index.
 func (x *searchIndex) drop(it *Item) {
 	d := x.Docs[it]
@@ -350,56 +357,38 @@ func (s *ReadTx) textsOf(it *Item) searchTexts {
 
 // newDoc makes the document of an item's texts. old is what the index
 // holds of it (nil: nothing), whose content words are reused while the
-// content stays the same; content reads a blob's words otherwise.
+// content stays the same; content adds a blob's words to sc otherwise. sc
+// is the scratch of the drain (docScratches).
 //
 // Reading old (its posting lists) needs no lock: only the drainer, which
 // calls newDoc, changes the index.
-func (x *searchIndex) newDoc(it *Item, t *searchTexts, old *SearchDoc, content func(blobID string) (map[string]struct{}, map[uint64]struct{}, error)) (*docDraft, error) {
-	// The pairs' keys as the document holds them: without their low bits.
-	words, pairs := make(map[string]SearchField), make(map[uint64]SearchField)
-	add := func(f SearchField, text string) {
-		ws := SearchWords(text)
-		for i, w := range ws {
-			words[w] |= f
-			if i > 0 {
-				pairs[x.PairKey(ws[i-1], w)&^pairFieldMask] |= f
-			}
-		}
-	}
-	add(FieldName, t.name)
-	add(FieldDescription, t.description)
+func (x *searchIndex) newDoc(it *Item, t *searchTexts, old *SearchDoc, content func(blobID string, sc *docScratch) error, sc *docScratch) (*docDraft, error) {
+	sc.reset()
+	sc.addText(x, FieldName, t.name)
+	sc.addText(x, FieldDescription, t.description)
 	for _, tag := range t.tags {
-		add(FieldTags, tag)
+		sc.addText(x, FieldTags, tag)
 	}
 	for _, c := range t.comments {
-		add(FieldComments, c)
+		sc.addText(x, FieldComments, c)
 	}
 	if t.content != nil {
 		if old != nil && old.content != nil && old.content.Blob.ID == t.content.Blob.ID {
 			for _, id := range old.words {
 				if p := x.postings.list(id); p.get(old.ord)&FieldContent != 0 {
-					words[p.word] |= FieldContent
+					sc.add(p.word, FieldContent)
 				}
 			}
 			for _, p := range old.Pairs {
 				if SearchField(p&pairFieldMask)&FieldContent != 0 {
-					pairs[p&^pairFieldMask] |= FieldContent
+					sc.pairs[p&^pairFieldMask] |= FieldContent
 				}
 			}
-		} else {
-			cw, cp, err := content(t.content.Blob.ID)
-			if err != nil {
-				return nil, err
-			}
-			for w := range cw {
-				words[w] |= FieldContent
-			}
-			for p := range cp {
-				pairs[p&^pairFieldMask] |= FieldContent
-			}
+		} else if err := content(t.content.Blob.ID, sc); err != nil {
+			return nil, err
 		}
 	}
-	return docOf(words, pairs, t.stamp, t.content), nil
+	return docOf(sc, t.stamp, t.content), nil
 }
 
 // put makes d what the index holds of it, replacing what it held. The
@@ -434,51 +423,52 @@ func (x *searchIndex) put(it *Item, d *docDraft) {
 
 // PutName indexes it by a name alone, at once (FuzzSearchQuery's index).
 func (x *searchIndex) PutName(it *Item, name string) {
-	d, _ := x.newDoc(it, &searchTexts{name: name, stamp: stampOf(it)}, nil, nil)
+	sc := docScratches.Get().(*docScratch)
+	d, _ := x.newDoc(it, &searchTexts{name: name, stamp: stampOf(it)}, nil, nil, sc)
+	docScratches.Put(sc)
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	x.put(it, d)
 }
 
-// contentWords reads the words and adjacent pairs of a blob's first
-// maxIndexedContent bytes from the store, streaming. A blob that cannot be
-// read indexes nothing (and is logged); the error is ctx's only, when it
-// ended.
+// contentWords adds the words and adjacent pairs of a blob's first
+// maxIndexedContent bytes to sc, in FieldContent, reading from the store
+// as it goes. A blob that cannot be read adds what was read (and is
+// logged); the error is ctx's only, when it ended.
 //
 // scratch is the scanner's first buffer, shared by the calls of one drain
 // (which makes them one after another): a buffer per file made the indexer
 // allocate 64 KiB for every file however small, which after a restart of a
 // large state was most of the process's garbage.
-func (x *searchIndex) contentWords(ctx context.Context, env *Env, blobID string, scratch []byte) (map[string]struct{}, map[uint64]struct{}, error) {
-	words, pairs := map[string]struct{}{}, map[uint64]struct{}{}
+func (x *searchIndex) contentWords(ctx context.Context, env *Env, blobID string, scratch []byte, sc *docScratch) error {
 	rc, err := env.Store.Open(ctx, blobID)
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, nil, ctx.Err()
+			return ctx.Err()
 		}
 		env.Log.Warn("search index: reading content", "blob", blobID, "err", err)
-		return words, pairs, nil
+		return nil
 	}
 	defer rc.Close()
-	sc := bufio.NewScanner(io.LimitReader(rc, maxIndexedContent))
-	sc.Buffer(scratch[:0], maxIndexedContent)
-	sc.Split(scanSearchWords)
-	prev := ""
-	for sc.Scan() {
-		w := strings.ToLower(sc.Text())
-		words[w] = struct{}{}
-		if prev != "" {
-			pairs[x.PairKey(prev, w)] = struct{}{}
-		}
-		prev = w
+	sc.limit = io.LimitedReader{R: rc, N: maxIndexedContent}
+	defer func() { sc.limit.R = nil }()
+	scan := bufio.NewScanner(&sc.limit)
+	scan.Buffer(scratch[:0], maxIndexedContent)
+	scan.Split(scanSearchWords)
+	var prev []byte
+	for scan.Scan() {
+		w := lowerWord(scan.Bytes(), &sc.lower)
+		sc.addContent(x, prev, w)
+		sc.prev = append(sc.prev[:0], w...) // the scanner's buffer moves on
+		prev = sc.prev
 	}
-	if err := sc.Err(); err != nil {
+	if err := scan.Err(); err != nil {
 		if ctx.Err() != nil {
-			return nil, nil, ctx.Err()
+			return ctx.Err()
 		}
 		env.Log.Warn("search index: reading content", "blob", blobID, "err", err)
 	}
-	return words, pairs, nil
+	return nil
 }
 
 // scanSearchWords is a bufio.SplitFunc for the words of SearchWords.

@@ -288,9 +288,11 @@ func (s drain) indexBatch(ctx context.Context, limit uint64, worker bool) (done 
 		s.indexer.scratch = make([]byte, 64<<10)
 	}
 	scratch := s.indexer.scratch
-	content := func(blobID string) (map[string]struct{}, map[uint64]struct{}, error) {
-		return x.contentWords(ctx, s.Env, blobID, scratch)
+	content := func(blobID string, sc *docScratch) error {
+		return x.contentWords(ctx, s.Env, blobID, scratch, sc)
 	}
+	sc := docScratches.Get().(*docScratch)
+	defer docScratches.Put(sc)
 	docs := make([]*docDraft, len(batch))
 	for i, c := range batch {
 		if gone[i] {
@@ -304,7 +306,7 @@ func (s drain) indexBatch(ctx context.Context, limit uint64, worker bool) (done 
 		x.mu.RLock()
 		old := x.Docs[c.it]
 		x.mu.RUnlock()
-		if docs[i], err = x.newDoc(c.it, &texts[i], old, content); err != nil {
+		if docs[i], err = x.newDoc(c.it, &texts[i], old, content, sc); err != nil {
 			return false, err
 		}
 	}
