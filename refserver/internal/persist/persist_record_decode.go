@@ -6,8 +6,6 @@ import (
 	"strconv"
 	"time"
 	"unicode/utf8"
-
-	"github.com/contentapi/cms/refserver/internal/blob"
 )
 
 // Item and version records are most of what a restart reads (issue 35:
@@ -152,18 +150,6 @@ func (s *scanner) str() (string, bool) {
 	start := s.i
 	raw, plain, ok := s.rawString()
 	return s.strOf(start, raw, plain, ok)
-}
-
-// strBytes consumes a string and returns its value's bytes: the record's
-// own when it has no escape (valid while the record is).
-func (s *scanner) strBytes() ([]byte, bool) {
-	start := s.i
-	raw, plain, ok := s.rawString()
-	if ok && plain {
-		return raw, true
-	}
-	v, ok := s.strOf(start, raw, plain, ok)
-	return []byte(v), ok
 }
 
 // strRepeat consumes a string and returns its value: *last when it is the
@@ -494,21 +480,17 @@ func (v *recVersion) decode(s *scanner) bool {
 		case 0:
 			v.ID, ok = s.str()
 		case 1:
-			// The id and SHA1 are read into the Ref as bytes: no strings.
-			var id, sha1 []byte
-			var size int64
 			ok = s.members(blobFields, func(i int) (ok bool) {
 				switch i {
 				case 0:
-					id, ok = s.strBytes()
+					v.Blob.ID, ok = s.str()
 				case 1:
-					size, ok = s.int()
+					v.Blob.Size, ok = s.int()
 				case 2:
-					sha1, ok = s.strBytes()
+					v.Blob.SHA1, ok = s.str()
 				}
 				return ok
 			})
-			v.Blob = recBlob{blob.ParseRef(id, sha1, size)}
 		case 2:
 			v.CreatedAt, ok = s.time()
 		case 3:

@@ -131,22 +131,38 @@ type searchIndex struct {
 // maps: at a million items the maps (four per item) were most of the
 // index's memory, and a document is only ever read whole or searched.
 type SearchDoc struct {
-	// words is the ids of the item's words (wordTable; each one's list
-	// tells the fields the word is in), in the order of the words.
-	words []wordID
-	// Pairs is the keys of the adjacent word pairs (PairKey) with their
-	// fields in the low pairFieldBits instead of the key's own (a pair
-	// is found by the rest of its key), sorted.
-	Pairs []uint64
-	ord   docOrd // the item's ordinal (its stamp is byOrd's)
+	// data is, in one allocation with no pointer, the document's npairs
+	// pairs (pairs) then the ids of its nwords words (wordAt), two to a
+	// uint64: a SearchDoc with two slices was 64 bytes, and each slice
+	// an allocation.
+	data           []uint64
+	npairs, nwords uint32
+	ord            docOrd // the item's ordinal (its stamp is byOrd's)
 
 	// content is the version whose content's words and pairs the
 	// document holds (those with FieldContent; nil: none), reused while
 	// the current version's blob stays the same (a rename does not read
 	// the content again). A version's Blob never changes. A pointer, not
-	// the blob's id: a SearchDoc is 64 bytes, not 72 (80 with the
-	// allocator's rounding).
+	// the blob's id (16 bytes).
 	content *Version
+}
+
+// pairs is the keys of the document's adjacent word pairs (PairKey) with
+// their fields in the low pairFieldBits instead of the key's own (a pair
+// is found by the rest of its key), sorted.
+func (d *SearchDoc) pairs() []uint64 { return d.data[:d.npairs] }
+
+// wordAt is the id of the document's i-th word (wordTable; each one's
+// list tells the fields the word is in), in the order of the words.
+func (d *SearchDoc) wordAt(i int) wordID {
+	return wordID(d.data[int(d.npairs)+i/2] >> (32 * (i % 2)))
+}
+
+// setWordAt makes id the document's i-th word.
+func (d *SearchDoc) setWordAt(i int, id wordID) {
+	v := &d.data[int(d.npairs)+i/2]
+	shift := 32 * (i % 2)
+	*v = *v&^(0xffffffff<<shift) | uint64(id)<<shift
 }
 
 // docDraft is a document before it is put into the index: its words as
@@ -176,28 +192,31 @@ const (
 	pairFieldMask = 1<<pairFieldBits - 1
 )
 
-// pair is how SearchDoc.Pairs holds the pair key k in the fields f.
+// pair is how a SearchDoc holds the pair key k in the fields f.
 func pair(k uint64, f SearchField) uint64 { return k&^pairFieldMask | uint64(f) }
 
 // PairFields is the fields the pair of key k (PairKey) is in.
 func (d *SearchDoc) PairFields(k uint64) SearchField {
 	k &^= pairFieldMask
-	i, _ := slices.BinarySearch(d.Pairs, k)
+	pairs := d.pairs()
+	i, _ := slices.BinarySearch(pairs, k)
 	var f SearchField
-	for ; i < len(d.Pairs) && d.Pairs[i]&^pairFieldMask == k; i++ {
-		f |= SearchField(d.Pairs[i] & pairFieldMask)
+	for ; i < len(pairs) && pairs[i]&^pairFieldMask == k; i++ {
+		f |= SearchField(pairs[i] & pairFieldMask)
 	}
 	return f
 }
 
 // docOf makes the document of the words and pairs of an item's fields.
 func docOf(sc *docScratch, stamp ItemStamp, content *Version) *docDraft {
-	d := &docDraft{SearchDoc: &SearchDoc{Pairs: make([]uint64, 0, len(sc.pairs)), content: content}, words: slices.Clone(sc.words), stamp: stamp}
+	np, nw := len(sc.pairs), len(sc.words)
+	d := &docDraft{SearchDoc: &SearchDoc{data: make([]uint64, np+(nw+1)/2), npairs: uint32(np), nwords: uint32(nw), content: content}, words: slices.Clone(sc.words), stamp: stamp}
 	slices.SortFunc(d.words, func(a, b docWord) int { return strings.Compare(a.word, b.word) })
+	pairs := d.data[:0]
 	for k, f := range sc.pairs {
-		d.Pairs = append(d.Pairs, pair(k, f))
+		pairs = append(pairs, pair(k, f))
 	}
-	slices.Sort(d.Pairs)
+	slices.Sort(pairs)
 	return d
 }
 
@@ -306,8 +325,8 @@ func (x *searchIndex) drop(it *Item) {
 	if d == nil {
 		return
 	}
-	for _, id := range d.words {
-		x.unpost(id, d.ord)
+	for i := range int(d.nwords) {
+		x.unpost(d.wordAt(i), d.ord)
 	}
 	delete(x.Docs, it)
 	x.byOrd[d.ord] = ordItem{}
@@ -349,7 +368,7 @@ type searchTexts struct {
 // textsOf copies the texts of it that the index reads.
 func (s *ReadTx) textsOf(it *Item) searchTexts {
 	t := searchTexts{name: it.Name, description: it.Description(), tags: slices.Clone(it.Tags()), comments: s.commentTexts(it), stamp: stampOf(it)}
-	if it.Typ == "file" && textExtensions[fileExtension(it.Name)] && it.Current().Blob.HasID() {
+	if it.Typ == "file" && textExtensions[fileExtension(it.Name)] && it.Current().Blob.ID != "" {
 		t.content = it.Current()
 	}
 	return t
@@ -373,18 +392,18 @@ func (x *searchIndex) newDoc(it *Item, t *searchTexts, old *SearchDoc, content f
 		sc.addText(x, FieldComments, c)
 	}
 	if t.content != nil {
-		if old != nil && old.content != nil && old.content.Blob.SameID(t.content.Blob) {
-			for _, id := range old.words {
-				if p := x.postings.list(id); p.get(old.ord)&FieldContent != 0 {
+		if old != nil && old.content != nil && old.content.Blob.ID == t.content.Blob.ID {
+			for i := range int(old.nwords) {
+				if p := x.postings.list(old.wordAt(i)); p.get(old.ord)&FieldContent != 0 {
 					sc.add(p.word, FieldContent)
 				}
 			}
-			for _, p := range old.Pairs {
+			for _, p := range old.pairs() {
 				if SearchField(p&pairFieldMask)&FieldContent != 0 {
 					sc.pairs[p&^pairFieldMask] |= FieldContent
 				}
 			}
-		} else if err := content(t.content.Blob.ID(), sc); err != nil {
+		} else if err := content(t.content.Blob.ID, sc); err != nil {
 			return nil, err
 		}
 	}
@@ -397,7 +416,8 @@ func (x *searchIndex) put(it *Item, d *docDraft) {
 	var o docOrd
 	if old := x.Docs[it]; old != nil {
 		o = old.ord
-		for _, id := range old.words {
+		for i := range int(old.nwords) {
+			id := old.wordAt(i)
 			w := x.postings.list(id).word
 			if _, still := slices.BinarySearchFunc(d.words, w, func(e docWord, w string) int { return strings.Compare(e.word, w) }); !still {
 				x.unpost(id, o)
@@ -408,7 +428,6 @@ func (x *searchIndex) put(it *Item, d *docDraft) {
 	}
 	d.ord = o
 	x.byOrd[o].stamp = d.stamp
-	d.SearchDoc.words = make([]wordID, len(d.words))
 	for i, w := range d.words {
 		id, ok := x.postings.find(w.word)
 		if !ok {
@@ -416,7 +435,7 @@ func (x *searchIndex) put(it *Item, d *docDraft) {
 			x.vocabStale = true
 		}
 		x.postings.list(id).set(o, w.fields)
-		d.SearchDoc.words[i] = id
+		d.setWordAt(i, id)
 	}
 	x.Docs[it] = d.SearchDoc
 }
