@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"strings"
 
+	"github.com/contentapi/cms/cmd/internal/memgoal"
 	"github.com/contentapi/cms/refserver"
 )
 
@@ -29,6 +30,10 @@ type Config struct {
 	AppConfig string
 	// Verbose logs requests to the standard error of Start.
 	Verbose bool
+	// MemoryHeadroom is the memory goal of the process, in percent above
+	// its live heap (memgoal); 0 leaves the collector to GOGC. A GOGC or
+	// GOMEMLIMIT in the environment wins over it.
+	MemoryHeadroom int
 }
 
 // VerboseFlag is the name of the flag that sets Config.Verbose; a command
@@ -86,6 +91,8 @@ func Register(fs *flag.FlagSet) *Config {
 	fs.IntVar(&o.FileRequests, "file-requests", 0, "give a fresh server this many file requests, each on a new folder of the managed user (the API cannot create them)")
 	fs.BoolVar(&o.SeparateIDSpaces, "separate-id-spaces", false, "draw folder ids from a counter apart from that of files and web links, "+
 		"so that a file and a folder can share an id, as on the service (a data directory keeps the spaces it was made with)")
+	fs.IntVar(&c.MemoryHeadroom, "memory-headroom", memgoal.DefaultHeadroom, "hold the process's memory to this many percent above its live heap "+
+		"(a memory limit moved after each garbage collection, never under 256 MiB); 0: Go's default (GOGC). GOGC or GOMEMLIMIT in the environment wins")
 	fs.StringVar(&c.AppConfig, "app-config", "", "register an app authorized in the enterprise and write its config.json (client credentials and JWT) to this file")
 	return c
 }
@@ -94,6 +101,9 @@ func Register(fs *flag.FlagSet) *Config {
 func (c *Config) Validate() error {
 	if c.Options.PartSize < 0 || c.Options.ChunkedMinSize < 0 || c.DevicePins < 0 || c.Options.FileRequests < 0 {
 		return errors.New("-part-size, -chunked-min-size and -device-pins must not be negative (nor -file-requests)")
+	}
+	if c.MemoryHeadroom < 0 {
+		return errors.New("-memory-headroom must not be negative")
 	}
 	return nil
 }
@@ -139,6 +149,7 @@ func (c *Config) Start(logTo io.Writer) (*refserver.Server, *StartupLine, error)
 	if c.Verbose {
 		opts.Logger = slog.New(slog.NewTextHandler(logTo, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
+	c.startMemoryGoal()
 	srv, err := refserver.Start(opts)
 	if err != nil {
 		return nil, nil, err
@@ -149,6 +160,15 @@ func (c *Config) Start(logTo io.Writer) (*refserver.Server, *StartupLine, error)
 		return nil, nil, err
 	}
 	return srv, line, nil
+}
+
+// startMemoryGoal starts the process's memory goal (MemoryHeadroom), unless
+// the environment sets the collector or a goal runs already (a test that
+// starts several servers): it lasts as long as the process.
+func (c *Config) startMemoryGoal() {
+	if c.MemoryHeadroom > 0 && !memgoal.FromEnvironment() {
+		_, _ = memgoal.Start(c.MemoryHeadroom, memgoal.DefaultFloor) // ErrRunning: that goal holds
+	}
 }
 
 // prepare seeds a fresh server (a resumed state has its demo content and

@@ -5,6 +5,8 @@ import (
 	"io"
 	"slices"
 	"testing"
+
+	"github.com/contentapi/cms/cmd/internal/memgoal"
 )
 
 // parse registers the flags on a fresh set and parses args.
@@ -36,5 +38,18 @@ func TestSeparateIDSpacesFlag(t *testing.T) {
 	}
 	if !parse(t, "-separate-id-spaces").Options.SeparateIDSpaces {
 		t.Error("-separate-id-spaces did not set SeparateIDSpaces")
+	}
+}
+
+func TestMemoryHeadroomFlag(t *testing.T) {
+	if got := parse(t).MemoryHeadroom; got != memgoal.DefaultHeadroom {
+		t.Errorf("MemoryHeadroom = %d by default, want %d", got, memgoal.DefaultHeadroom)
+	}
+	c := parse(t, "-memory-headroom", "0")
+	if c.MemoryHeadroom != 0 || c.Validate() != nil {
+		t.Errorf("-memory-headroom 0: %d, %v; want 0 (Go's default) and valid", c.MemoryHeadroom, c.Validate())
+	}
+	if err := parse(t, "-memory-headroom", "-1").Validate(); err == nil {
+		t.Error("-memory-headroom -1 is valid, want an error")
 	}
 }

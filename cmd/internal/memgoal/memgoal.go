@@ -1,0 +1,179 @@
+// Package memgoal holds a process's memory near a multiple of its live
+// heap. Go's collector, by default (GOGC=100), lets the heap grow to twice
+// what the last collection found live before it collects again, and keeps
+// what it freed mapped for a while: a server that holds a large state in
+// memory runs at well over twice that state. The runtime's memory limit
+// (GOMEMLIMIT) bounds the whole process, but a fixed one is either too
+// high to matter or, once the state grows to it, makes the collector run
+// all the time. A Goal moves the limit instead: after every collection it
+// sets it to the live heap the collection found, times 1 + the headroom,
+// plus the runtime's own memory (stacks, metadata), so the limit grows and
+// shrinks with the state and the collector never chases a limit the state
+// has outgrown. Under the floor the limit is the floor, so that a small
+// process collects as GOGC says.
+//
+// It is a process-wide setting: the commands that run a server (cmd/refserver,
+// `cms serve`) start one; the refserver package itself never does.
+package memgoal
+
+import (
+	"errors"
+	"math"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
+	"sync"
+)
+
+// DefaultHeadroom is the headroom of the commands, in percent of the live
+// heap: the process settles at about 1.5 times its live heap, where GOGC's
+// default lets it reach 2 times and more.
+const DefaultHeadroom = 50
+
+// DefaultFloor is the least limit a Goal sets: a process whose live heap is
+// small is left to GOGC.
+const DefaultFloor = 256 << 20
+
+// Goal is a running memory goal; Stop ends it.
+type Goal struct {
+	headroom int
+	floor    int64
+	prev     int64 // the limit before Start, put back by Stop
+
+	mu      sync.Mutex
+	stopped bool
+	limit   int64 // the limit set last (0: none yet)
+	// adjusted, if set (tests), is told each limit set.
+	adjusted chan<- int64
+
+	samples []metrics.Sample
+}
+
+// Metrics the goal reads after a collection.
+const (
+	mLive     = "/gc/heap/live:bytes"
+	mTotal    = "/memory/classes/total:bytes"
+	mObjects  = "/memory/classes/heap/objects:bytes"
+	mUnused   = "/memory/classes/heap/unused:bytes"
+	mFree     = "/memory/classes/heap/free:bytes"
+	mReleased = "/memory/classes/heap/released:bytes"
+)
+
+// ErrHeadroom is the error of a headroom that is not positive.
+var ErrHeadroom = errors.New("memgoal: the headroom must be a positive percentage")
+
+// ErrRunning is the error of a Start while a goal runs: the limit is the
+// process's, so one goal at a time sets it.
+var ErrRunning = errors.New("memgoal: a goal is already running")
+
+// running is the goal that runs, if any.
+var (
+	runningMu sync.Mutex
+	running   *Goal
+)
+
+// FromEnvironment reports whether the environment sets the collector
+// (GOGC or GOMEMLIMIT): the user's choice, which a command keeps.
+func FromEnvironment() bool {
+	return os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != ""
+}
+
+// Start sets a memory goal of headroom percent above the live heap, never
+// under floor bytes, from the next collection on.
+func Start(headroom int, floor int64) (*Goal, error) {
+	return start(headroom, floor, nil)
+}
+
+func start(headroom int, floor int64, adjusted chan<- int64) (*Goal, error) {
+	if headroom <= 0 {
+		return nil, ErrHeadroom
+	}
+	runningMu.Lock()
+	defer runningMu.Unlock()
+	if running != nil {
+		return nil, ErrRunning
+	}
+	g := &Goal{headroom: headroom, floor: max(floor, 0), adjusted: adjusted,
+		prev: debug.SetMemoryLimit(-1)}
+	for _, name := range []string{mLive, mTotal, mObjects, mUnused, mFree, mReleased} {
+		g.samples = append(g.samples, metrics.Sample{Name: name})
+	}
+	g.arm()
+	running = g
+	return g, nil
+}
+
+// Stop ends the goal and puts back the limit there was before Start.
+func (g *Goal) Stop() {
+	runningMu.Lock()
+	defer runningMu.Unlock()
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if !g.stopped {
+		g.stopped = true
+		debug.SetMemoryLimit(g.prev)
+		running = nil
+	}
+}
+
+// Limit is the limit the goal set last (0: no collection since Start).
+func (g *Goal) Limit() int64 {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.limit
+}
+
+// sentinel is what the goal leaves for each collection to find
+// unreachable: its finalizer runs after the collection. 16 bytes, so that
+// the allocator does not pack it with other small objects (a finalizer
+// of a packed object may never run).
+type sentinel struct{ _ [16]byte }
+
+// arm leaves a new sentinel behind.
+func (g *Goal) arm() {
+	runtime.SetFinalizer(&sentinel{}, func(*sentinel) {
+		if g.adjust() {
+			g.arm()
+		}
+	})
+}
+
+// adjust sets the limit from the collection that just ended; false once
+// the goal is stopped.
+func (g *Goal) adjust() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.stopped {
+		return false
+	}
+	metrics.Read(g.samples)
+	v := func(i int) uint64 {
+		if g.samples[i].Value.Kind() != metrics.KindUint64 {
+			return 0
+		}
+		return g.samples[i].Value.Uint64()
+	}
+	live, total := v(0), v(1)
+	heap := v(2) + v(3) + v(4) + v(5)
+	g.limit = limitFor(live, total-min(heap, total), g.headroom, g.floor)
+	debug.SetMemoryLimit(g.limit)
+	if g.adjusted != nil {
+		select {
+		case g.adjusted <- g.limit:
+		default:
+		}
+	}
+	return true
+}
+
+// limitFor is the limit for a live heap and the runtime's memory outside
+// the heap: the live heap times 1 + headroom percent, plus that memory,
+// and never under floor.
+func limitFor(live, runtimeOwn uint64, headroom int, floor int64) int64 {
+	goal := float64(live)*(1+float64(headroom)/100) + float64(runtimeOwn)
+	if goal >= math.MaxInt64 {
+		return math.MaxInt64
+	}
+	return max(int64(goal), floor)
+}
