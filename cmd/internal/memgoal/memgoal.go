@@ -12,6 +12,13 @@
 // has outgrown. Under the floor the limit is the floor, so that a small
 // process collects as GOGC says.
 //
+// While the program has the collector off (GOGC=off: refserver does so
+// while it loads a state, whose collections would mark the growing state
+// again and again), the goal sets no limit, which would make the collector
+// run anyway; it looks again every offPoll until the collector is back,
+// and then sets the limit from the last collection (refserver's, of the
+// loaded state).
+//
 // It is a process-wide setting: the commands that run a server (cmd/refserver,
 // `cms serve`) start one; the refserver package itself never does.
 package memgoal
@@ -24,6 +31,7 @@ import (
 	"runtime/debug"
 	"runtime/metrics"
 	"sync"
+	"time"
 )
 
 // DefaultHeadroom is the headroom of the commands, in percent of the live
@@ -43,7 +51,8 @@ type Goal struct {
 
 	mu      sync.Mutex
 	stopped bool
-	limit   int64 // the limit set last (0: none yet)
+	polling bool  // a look whether the collector is back is scheduled
+	limit   int64 // the limit set last (0: none yet, or the collector is off)
 	// adjusted, if set (tests), is told each limit set.
 	adjusted chan<- int64
 
@@ -58,7 +67,11 @@ const (
 	mUnused   = "/memory/classes/heap/unused:bytes"
 	mFree     = "/memory/classes/heap/free:bytes"
 	mReleased = "/memory/classes/heap/released:bytes"
+	mGOGC     = "/gc/gogc:percent"
 )
+
+// offPoll is how often a goal looks whether the collector is back on.
+const offPoll = 100 * time.Millisecond
 
 // ErrHeadroom is the error of a headroom that is not positive.
 var ErrHeadroom = errors.New("memgoal: the headroom must be a positive percentage")
@@ -96,7 +109,7 @@ func start(headroom int, floor int64, adjusted chan<- int64) (*Goal, error) {
 	}
 	g := &Goal{headroom: headroom, floor: max(floor, 0), adjusted: adjusted,
 		prev: debug.SetMemoryLimit(-1)}
-	for _, name := range []string{mLive, mTotal, mObjects, mUnused, mFree, mReleased} {
+	for _, name := range []string{mLive, mTotal, mObjects, mUnused, mFree, mReleased, mGOGC} {
 		g.samples = append(g.samples, metrics.Sample{Name: name})
 	}
 	g.arm()
@@ -140,7 +153,8 @@ func (g *Goal) arm() {
 }
 
 // adjust sets the limit from the collection that just ended; false once
-// the goal is stopped.
+// the goal is stopped. With the collector off it sets none, and looks
+// again every offPoll.
 func (g *Goal) adjust() bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -148,6 +162,16 @@ func (g *Goal) adjust() bool {
 		return false
 	}
 	metrics.Read(g.samples)
+	if g.samples[6].Value.Kind() == metrics.KindUint64 && int64(g.samples[6].Value.Uint64()) < 0 {
+		g.limit = 0
+		debug.SetMemoryLimit(math.MaxInt64)
+		if !g.polling {
+			g.polling = true
+			time.AfterFunc(offPoll, g.poll)
+		}
+		g.tell()
+		return true
+	}
 	v := func(i int) uint64 {
 		if g.samples[i].Value.Kind() != metrics.KindUint64 {
 			return 0
@@ -158,13 +182,27 @@ func (g *Goal) adjust() bool {
 	heap := v(2) + v(3) + v(4) + v(5)
 	g.limit = limitFor(live, total-min(heap, total), g.headroom, g.floor)
 	debug.SetMemoryLimit(g.limit)
+	g.tell()
+	return true
+}
+
+// tell sends the limit set to the tests' channel, if any.
+func (g *Goal) tell() {
 	if g.adjusted != nil {
 		select {
 		case g.adjusted <- g.limit:
 		default:
 		}
 	}
-	return true
+}
+
+// poll looks whether the collector is back on: if so it sets the limit
+// (adjust), else it looks again later.
+func (g *Goal) poll() {
+	g.mu.Lock()
+	g.polling = false
+	g.mu.Unlock()
+	g.adjust()
 }
 
 // limitFor is the limit for a live heap and the runtime's memory outside

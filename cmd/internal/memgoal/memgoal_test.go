@@ -81,6 +81,26 @@ func TestGoalFollowsTheLiveHeap(t *testing.T) {
 		t.Errorf("the runtime's limit is %d, want the goal's %d", got, large)
 	}
 	runtime.KeepAlive(held)
+
+	// The collector off (a state's load): no limit, which would make it
+	// run; back on, the limit comes back without waiting for a collection.
+	prevGC := debug.SetGCPercent(-1)
+	if l := next(); l != 0 {
+		t.Errorf("with the collector off the goal set a limit of %d", l)
+	}
+	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
+		t.Errorf("with the collector off the runtime's limit is %d, want none", got)
+	}
+	debug.SetGCPercent(prevGC)
+	bound := time.After(10 * time.Second) // a bound, not a wait: the poll comes after offPoll
+	for back := false; !back; {
+		select {
+		case l := <-adjusted:
+			back = l != 0 // a poll from before the collector came back tells 0
+		case <-bound:
+			t.Fatal("the collector back on, the goal set no limit")
+		}
+	}
 	g.Stop()
 	if got := debug.SetMemoryLimit(-1); got != before {
 		t.Errorf("after Stop the limit is %d, want %d as before", got, before)
