@@ -146,20 +146,22 @@ func KindOf[R any](bucket string, keys func(*state.ReadTx) []string, get func(*s
 		return b
 	}
 	fast := fastDecoder[R]()
-	// decode reads a record: R's own decoder where R has one and knows the
-	// record's shape (with s, which may have read the records before, or
-	// a new scanner when s is nil), encoding/json otherwise (the
-	// strictness decides).
-	decode := func(s *scanner, b []byte) (R, error) {
+	// decode reads a record into *r, which is zero: R's own decoder where
+	// R has one and knows the record's shape (with s, which may have read
+	// the records before, or a new scanner when s is nil), encoding/json
+	// otherwise (the strictness decides).
+	decode := func(s *scanner, b []byte, r *R) error {
 		if fast != nil {
 			if s == nil {
 				s = new(scanner)
 			}
-			if r, ok := fast(s, b); ok {
-				return r, nil
+			if fast(s, b, r) {
+				return nil
 			}
+			var zero R
+			*r = zero // what the fast decoder read before it gave up
 		}
-		return decodeRecordJSON[R](b)
+		return decodeJSON(b, r)
 	}
 	k := Kind{
 		Bucket: bucket,
@@ -179,8 +181,8 @@ func KindOf[R any](bucket string, keys func(*state.ReadTx) []string, get func(*s
 			return func() []byte { return marshal(key, r) }, true
 		},
 		Load: func(tx *state.Tx, key string, b []byte) error {
-			r, err := decode(nil, b)
-			if err != nil {
+			var r R
+			if err := decode(nil, b, &r); err != nil {
 				return err
 			}
 			return load(tx, key, r)
@@ -191,14 +193,6 @@ func KindOf[R any](bucket string, keys func(*state.ReadTx) []string, get func(*s
 		k.decodeBatch = decodeBatchOf(bucket, decode, load)
 	}
 	return k
-}
-
-// decodeRecordJSON decodes record b with decodeJSON. Its record alone
-// goes to the heap (encoding/json takes its address), not the fast path's.
-func decodeRecordJSON[R any](b []byte) (R, error) {
-	var r R
-	err := decodeJSON(b, &r)
-	return r, err
 }
 
 // decodeJSON decodes record b into v with encoding/json, strictly (an

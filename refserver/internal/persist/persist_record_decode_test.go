@@ -38,7 +38,8 @@ func checkDecode[R any, P interface {
 	}
 	// A scanner that read other records first (a load's batch) reads it
 	// the same.
-	shared, ok := fastDecoder[R]()(primedScanner(t), b)
+	var shared R
+	ok := fastDecoder[R]()(primedScanner(t), b, &shared)
 	if !assert.True(t, ok, "%s", b) || !assert.Equal(t, slow, shared, "after other records: %s", b) {
 		t.FailNow()
 	}
