@@ -53,6 +53,8 @@ type Goal struct {
 	stopped bool
 	polling bool  // a look whether the collector is back is scheduled
 	limit   int64 // the limit set last (0: none yet, or the collector is off)
+	// lastLive is the live heap the last collection found.
+	lastLive uint64
 	// adjusted, if set (tests), is told each limit set.
 	adjusted chan<- int64
 
@@ -180,7 +182,9 @@ func (g *Goal) adjust() bool {
 	}
 	live, total := v(0), v(1)
 	heap := v(2) + v(3) + v(4) + v(5)
-	g.limit = limitFor(live, total-min(heap, total), g.headroom, g.floor)
+	grew := live - min(g.lastLive, live)
+	g.lastLive = live
+	g.limit = limitFor(live, grew, total-min(heap, total), g.headroom, g.floor)
 	debug.SetMemoryLimit(g.limit)
 	g.tell()
 	return true
@@ -205,11 +209,15 @@ func (g *Goal) poll() {
 	g.adjust()
 }
 
-// limitFor is the limit for a live heap and the runtime's memory outside
-// the heap: the live heap times 1 + headroom percent, plus that memory,
-// and never under floor.
-func limitFor(live, runtimeOwn uint64, headroom int, floor int64) int64 {
-	goal := float64(live)*(1+float64(headroom)/100) + float64(runtimeOwn)
+// limitFor is the limit for a live heap that grew by grew since the
+// collection before, and the runtime's memory outside the heap: the live
+// heap times 1 + headroom percent, plus what it grew by, plus that memory,
+// and never under floor. The growth is there for a state that grows fast
+// (the indexes a restarted server builds, a bulk import): left out, every
+// few hundred megabytes of it would cost a collection that marks the
+// whole state. A steady state has none.
+func limitFor(live, grew, runtimeOwn uint64, headroom int, floor int64) int64 {
+	goal := float64(live)*(1+float64(headroom)/100) + float64(grew) + float64(runtimeOwn)
 	if goal >= math.MaxInt64 {
 		return math.MaxInt64
 	}
