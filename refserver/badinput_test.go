@@ -112,7 +112,7 @@ func TestDurableServerSyncsBeforeCommit(t *testing.T) {
 		tx, end := beginTx(e.s.st)
 		defer end()
 		vs := tx.Items.At("file", fileID).Versions
-		return "file:" + vs[len(vs)-1].Blob.ID + ".blob"
+		return "file:" + vs[len(vs)-1].Blob.ID() + ".blob"
 	}
 	tok := e.s.UserToken()
 	f := e.uploadFile(tok, "0", "a.txt", bytes.Repeat([]byte("l"), persist.SmallBlobMax+1))["id"].(string)

@@ -46,10 +46,10 @@ func (f *benchFill) folder(name, parent string) string {
 // returns its id.
 func (f *benchFill) file(name, parent string, size int64, seq int, modified time.Duration) string {
 	tx := f.tx
-	blob := BlobInfo{ID: blob.NewID(), Size: size, SHA1: fmt.Sprintf("%040x", seq)}
+	content := blob.RefOf(BlobInfo{ID: blob.NewID(), Size: size, SHA1: fmt.Sprintf("%040x", seq)})
 	id := tx.NewID()
 	tx.AddItem(&state.Item{Typ: "file", ID: id, Name: name, ParentID: parent,
 		Owner: tx.Admin, CreatedBy: tx.Admin, ModBy: tx.Admin, CreatedAt: f.now, ModifiedAt: f.now.Add(modified),
-		Versions: []*state.Version{{ID: tx.NewID(), Blob: blob, CreatedAt: f.now, By: tx.Admin}}})
+		Versions: []*state.Version{{ID: tx.NewID(), Blob: content, CreatedAt: f.now, By: tx.Admin}}})
 	return id
 }

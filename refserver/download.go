@@ -53,7 +53,7 @@ func (s *Server) downloadFile(w http.ResponseWriter, r *http.Request, p *state.P
 		w.WriteHeader(http.StatusAccepted)
 		return nil
 	}
-	tok := s.st.Sign(state.SignedRef{Kind: "d", FileID: f.ID, VersionID: v.ID, BlobID: v.Blob.ID, Expires: s.st.Now().Add(s.opts.SignedURLTTL)})
+	tok := s.st.Sign(state.SignedRef{Kind: "d", FileID: f.ID, VersionID: v.ID, BlobID: v.Blob.ID(), Expires: s.st.Now().Add(s.opts.SignedURLTTL)})
 	w.Header().Set("Location", s.st.DownloadURL+"/d/"+tok)
 	w.WriteHeader(http.StatusFound)
 	return nil
@@ -174,7 +174,7 @@ func (s *Server) serveSharedStatic(w http.ResponseWriter, r *http.Request, _ *st
 	)
 	s.st.View(func(tx *state.ReadTx) {
 		if f, v, aerr = tx.SharedStaticDownload(r.PathValue("name")); aerr == nil {
-			ref = state.SignedRef{Kind: "d", FileID: f.ID, VersionID: v.ID, BlobID: v.Blob.ID, Expires: s.st.Now().Add(s.opts.SignedURLTTL)}
+			ref = state.SignedRef{Kind: "d", FileID: f.ID, VersionID: v.ID, BlobID: v.Blob.ID(), Expires: s.st.Now().Add(s.opts.SignedURLTTL)}
 			wait = s.st.Now().Before(f.ReadyAt)
 		}
 	})

@@ -108,7 +108,7 @@ func (s *Server) promoteFileVersion(w http.ResponseWriter, r *http.Request, p *s
 	if aerr != nil {
 		return aerr
 	}
-	nodes := []state.CopyNode{{Src: &state.Item{Typ: "file", ID: id}, Blob: v.Blob}}
+	nodes := []state.CopyNode{{Src: &state.Item{Typ: "file", ID: id}, Blob: v.Blob.Info()}}
 	blobs, err := s.st.CopyBlobs(r.Context(), nodes)
 	if err != nil {
 		s.dropUnreferenced(r, blobs...)

@@ -237,7 +237,7 @@ func snapshot(s *Server) string {
 	for _, it := range tx.Items.All() {
 		l := fmt.Sprintf("%s %s %q parent=%s seq=%d owner=%s", it.Typ, it.ID, it.Name, it.ParentID, it.Seq, it.Owner.ID)
 		for _, v := range it.Versions {
-			l += fmt.Sprintf(" v%s:%s", v.ID, v.Blob.SHA1)
+			l += fmt.Sprintf(" v%s:%s", v.ID, v.Blob.SHA1())
 		}
 		lines = append(lines, l)
 	}

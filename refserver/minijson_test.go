@@ -2,11 +2,13 @@ package refserver
 
 import (
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"net/http/httptest"
 	"testing"
 	"time"
 
+	"github.com/contentapi/cms/refserver/internal/blob"
 	"github.com/contentapi/cms/refserver/internal/state"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -33,7 +35,11 @@ func TestMiniJSONMatchesMap(t *testing.T) {
 		switch i % 3 {
 		case 0:
 			it.Typ = "file"
-			it.Versions = []*state.Version{{ID: "77", Blob: BlobInfo{SHA1: "ab" + name}}}
+			sha1 := "ab" + name // a SHA1 of another form (held as it is)
+			if i%2 == 0 {
+				sha1 = fmt.Sprintf("%040x", i) // held as bytes
+			}
+			it.Versions = []*state.Version{{ID: "77", Blob: blob.RefOf(BlobInfo{SHA1: sha1})}}
 		case 1:
 			it.Typ = "folder"
 		default:

@@ -32,7 +32,7 @@ func smallStored(t *testing.T, s *Server, id string) (string, bool) {
 func currentBlob(s *Server, id string) string {
 	tx, end := beginTx(s.st)
 	defer end()
-	return tx.Items.At("file", id).Current().Blob.ID
+	return tx.Items.At("file", id).Current().Blob.ID()
 }
 
 // blobOfName is the current blob of the file of parent "0" called name,
@@ -42,7 +42,7 @@ func blobOfName(s *Server, name string) string {
 	defer end()
 	for _, it := range tx.Items.All() {
 		if it.Typ == "file" && it.Name == name && it.ParentID == "0" {
-			return it.Current().Blob.ID
+			return it.Current().Blob.ID()
 		}
 	}
 	return ""

@@ -25,10 +25,10 @@ func BenchmarkSearch100k(b *testing.B) {
 	now := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 	word := func(i int) string { return fmt.Sprintf("w%03d", i%1000) }
 	for i := range n {
-		blob := BlobInfo{ID: blob.NewID(), Size: int64(i % 1000), SHA1: fmt.Sprintf("%040x", i)}
+		content := blob.RefOf(BlobInfo{ID: blob.NewID(), Size: int64(i % 1000), SHA1: fmt.Sprintf("%040x", i)})
 		tx.AddItem(&state.Item{Typ: "file", ID: tx.NewID(), Name: word(i) + " " + word(i*7+3) + " " + word(i*13+5) + ".pdf", ParentID: state.RootID,
 			Owner: tx.Admin, CreatedBy: tx.Admin, ModBy: tx.Admin, CreatedAt: now, ModifiedAt: now.Add(time.Duration(i) * time.Second),
-			Versions: []*state.Version{{ID: tx.NewID(), Blob: blob, CreatedAt: now, By: tx.Admin}}})
+			Versions: []*state.Version{{ID: tx.NewID(), Blob: content, CreatedAt: now, By: tx.Admin}}})
 	}
 	end()
 	if _, err := s.st.CatchUpSearch(b.Context()); err != nil {

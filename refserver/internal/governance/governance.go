@@ -53,7 +53,7 @@ func versionNumber(f *state.Item, v *state.Version) int {
 
 // fileVersionMini is the FileVersion--Mini record of a version.
 func fileVersionMini(v *state.Version) map[string]any {
-	return map[string]any{"type": "file_version", "id": v.ID, "sha1": v.Blob.SHA1}
+	return map[string]any{"type": "file_version", "id": v.ID, "sha1": v.Blob.SHA1()}
 }
 
 // userRef is a user named in a request body (User--Base or User--Mini).

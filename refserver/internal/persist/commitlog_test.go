@@ -244,7 +244,7 @@ func BenchmarkCommitRecordEncoding(b *testing.B) {
 	}{
 		{"event", recEvent{Seq: 123456, ID: "e-123456", Type: "ITEM_UPLOAD", By: "2000002", At: at, ItemID: "f100000012345", OwnerID: "2000002",
 			Source: source, Under: []string{"0", "100000000101"}}},
-		{"version", recVersion{ID: "100000012346", Blob: blob.Info{ID: "s-100000012347", Size: 1024, SHA1: "da39a3ee5e6b4b0d3255bfef95601890afd80709"},
+		{"version", recVersion{ID: "100000012346", Blob: recBlobOf(blob.Info{ID: "s-100000012347", Size: 1024, SHA1: "da39a3ee5e6b4b0d3255bfef95601890afd80709"}),
 			CreatedAt: at, By: "2000002"}},
 		{"recent", recRecentItem{Interaction: "item_preview", At: at, Seq: 42}},
 		{"meta", RecMeta{EnterpriseID: "11446498", SignKey: make([]byte, 32), NextID: 100000012347,

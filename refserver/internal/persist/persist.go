@@ -70,7 +70,7 @@ func ReferencedBlobs(s *state.ReadTx) map[string]bool {
 	keep := make(map[string]bool, s.Items.Len()) // a file has a version at least
 	addItem := func(it *state.Item) {
 		for _, v := range it.Versions {
-			keep[v.Blob.ID] = true
+			keep[v.Blob.ID()] = true
 		}
 	}
 	for _, it := range s.Items.All() {

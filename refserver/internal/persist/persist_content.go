@@ -269,7 +269,7 @@ type recLock struct {
 
 type recVersion struct {
 	ID        string
-	Blob      blob.Info
+	Blob      recBlob
 	CreatedAt time.Time
 	By        string
 	// Name is the file's name when a newer version replaced this one.
@@ -338,7 +338,7 @@ func encodeItem(it *state.Item, versions bool) RecItem {
 }
 
 func encodeVersion(v *state.Version) recVersion {
-	return recVersion{ID: v.ID, Blob: v.Blob, CreatedAt: utcTime(v.CreatedAt), By: userID(v.By), Name: v.Name(),
+	return recVersion{ID: v.ID, Blob: recBlob{v.Blob}, CreatedAt: utcTime(v.CreatedAt), By: userID(v.By), Name: v.Name(),
 		TrashedAt: utcTime(v.TrashedAt()), RestoredAt: utcTime(v.RestoredAt()), TrashedBy: userID(v.TrashedBy()), RestoredBy: userID(v.RestoredBy())}
 }
 

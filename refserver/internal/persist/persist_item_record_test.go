@@ -23,9 +23,9 @@ func TestItemRecordEncoding(t *testing.T) {
 			Description: "é\x01\xff", CreatedAt: at, ModifiedAt: at.Add(time.Second), ContentCreatedAt: at.In(time.FixedZone("x", -5*3600)),
 			ContentModifiedAt: at, Seq: 12, SyncState: "synced", UploadEmail: "u@example.com", ReadyAt: at,
 			Versions: []recVersion{
-				{ID: "v1", Blob: blob.Info{ID: "b1", Size: 1024, SHA1: "da39a3ee5e6b4b0d3255bfef95601890afd80709"}, CreatedAt: at, By: "2000002"},
-				{ID: "v2", Blob: blob.Info{ID: "b2"}, CreatedAt: at, By: "2000002", Name: "old \"name\".txt", TrashedAt: at, TrashedBy: "2000003"},
-				{ID: "v3", Blob: blob.Info{ID: "b3", Size: 1}, CreatedAt: at, RestoredAt: at.Add(time.Nanosecond), RestoredBy: "2000004"},
+				{ID: "v1", Blob: recBlobOf(blob.Info{ID: "b1", Size: 1024, SHA1: "da39a3ee5e6b4b0d3255bfef95601890afd80709"}), CreatedAt: at, By: "2000002"},
+				{ID: "v2", Blob: recBlobOf(blob.Info{ID: "b2"}), CreatedAt: at, By: "2000002", Name: "old \"name\".txt", TrashedAt: at, TrashedBy: "2000003"},
+				{ID: "v3", Blob: recBlobOf(blob.Info{ID: "b3", Size: 1}), CreatedAt: at, RestoredAt: at.Add(time.Nanosecond), RestoredBy: "2000004"},
 			}},
 		"versions but none": {Type: "file", Versions: []recVersion{}},
 		"everything else": {Type: "web_link", URL: "https://example.com/?a=1&b=<2>", TrashedAt: at, TrashedWith: "200",
@@ -56,7 +56,7 @@ func BenchmarkItemRecordEncoding(b *testing.B) {
 	r := RecItem{Type: "file", Name: "own.txt", ParentID: "100", Owner: "2000002", CreatedBy: "2000002", ModifiedBy: "2000002",
 		CreatedAt: at, ModifiedAt: at, ContentCreatedAt: at, ContentModifiedAt: at, Seq: 60, ReadyAt: at}
 	for range 60 {
-		r.Versions = append(r.Versions, recVersion{ID: "100000000123", Blob: blob.Info{ID: "s-100000000124", Size: 1024, SHA1: "da39a3ee5e6b4b0d3255bfef95601890afd80709"},
+		r.Versions = append(r.Versions, recVersion{ID: "100000000123", Blob: recBlobOf(blob.Info{ID: "s-100000000124", Size: 1024, SHA1: "da39a3ee5e6b4b0d3255bfef95601890afd80709"}),
 			CreatedAt: at, By: "2000002"})
 	}
 	b.Run("encoding/json", func(b *testing.B) {

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"time"
 	"unicode/utf8"
+
+	"github.com/contentapi/cms/refserver/internal/blob"
 )
 
 // Item and version records are most of what a restart reads (issue 35:
@@ -152,6 +154,18 @@ func (s *scanner) str() (string, bool) {
 	start := s.i
 	raw, plain, ok := s.rawString()
 	return s.strOf(start, raw, plain, ok)
+}
+
+// strBytes consumes a string and returns its value's bytes: the record's
+// own when it has no escape (valid while the record is).
+func (s *scanner) strBytes() ([]byte, bool) {
+	start := s.i
+	raw, plain, ok := s.rawString()
+	if ok && plain {
+		return raw, true
+	}
+	v, ok := s.strOf(start, raw, plain, ok)
+	return []byte(v), ok
 }
 
 // strRepeat consumes a string and returns its value: *last when it is the
@@ -482,17 +496,21 @@ func (v *recVersion) decode(s *scanner) bool {
 		case 0:
 			v.ID, ok = s.str()
 		case 1:
+			// The id and SHA1 are read into the Ref as bytes: no strings.
+			var id, sha1 []byte
+			var size int64
 			ok = s.members(blobFields, func(i int) (ok bool) {
 				switch i {
 				case 0:
-					v.Blob.ID, ok = s.str()
+					id, ok = s.strBytes()
 				case 1:
-					v.Blob.Size, ok = s.int()
+					size, ok = s.int()
 				case 2:
-					v.Blob.SHA1, ok = s.str()
+					sha1, ok = s.strBytes()
 				}
 				return ok
 			})
+			v.Blob = recBlob{blob.ParseRef(id, sha1, size)}
 		case 2:
 			v.CreatedAt, ok = s.time()
 		case 3:

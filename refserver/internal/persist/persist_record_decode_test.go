@@ -77,9 +77,9 @@ func sampleItems() map[string]RecItem {
 			Description: "é\x01\xff", CreatedAt: at, ModifiedAt: at.Add(time.Second), ContentCreatedAt: at.In(time.FixedZone("x", -5*3600)),
 			ContentModifiedAt: at, Seq: 12, SyncState: "synced", UploadEmail: "u@example.com", ReadyAt: at,
 			Versions: []recVersion{
-				{ID: "v1", Blob: blob.Info{ID: "b1", Size: 1024, SHA1: "da39a3ee5e6b4b0d3255bfef95601890afd80709"}, CreatedAt: at, By: "2000002"},
-				{ID: "v2", Blob: blob.Info{ID: "b2"}, CreatedAt: at, By: "2000002", Name: "old \"name\".txt", TrashedAt: at, TrashedBy: "2000003"},
-				{ID: "v3", Blob: blob.Info{ID: "b3", Size: 1}, CreatedAt: at, RestoredAt: at.Add(time.Nanosecond), RestoredBy: "2000004"},
+				{ID: "v1", Blob: recBlobOf(blob.Info{ID: "b1", Size: 1024, SHA1: "da39a3ee5e6b4b0d3255bfef95601890afd80709"}), CreatedAt: at, By: "2000002"},
+				{ID: "v2", Blob: recBlobOf(blob.Info{ID: "b2"}), CreatedAt: at, By: "2000002", Name: "old \"name\".txt", TrashedAt: at, TrashedBy: "2000003"},
+				{ID: "v3", Blob: recBlobOf(blob.Info{ID: "b3", Size: 1}), CreatedAt: at, RestoredAt: at.Add(time.Nanosecond), RestoredBy: "2000004"},
 			}},
 		"unicode":           {Type: "file", Name: "日本語 ☃.txt", SyncState: "odd", DownloadAccess: "someone"},
 		"versions but none": {Type: "file", Versions: []recVersion{}},
@@ -213,7 +213,7 @@ func BenchmarkItemRecordDecoding(b *testing.B) {
 	r := RecItem{Type: "file", Name: "file-0001234.txt", ParentID: "100", Owner: "2000002", CreatedBy: "2000002", ModifiedBy: "2000002",
 		CreatedAt: at, ModifiedAt: at, ContentCreatedAt: at, ContentModifiedAt: at, Seq: 1, SyncState: "not_synced", ReadyAt: at}
 	item := r.appendRecord(nil)
-	version, _ := json.Marshal(recVersion{ID: "100000000123", Blob: blob.Info{ID: "s0000000000000001aaaaaaaaaaaaaaaa", Size: 1024, SHA1: "da39a3ee5e6b4b0d3255bfef95601890afd80709"},
+	version, _ := json.Marshal(recVersion{ID: "100000000123", Blob: recBlobOf(blob.Info{ID: "s0000000000000001aaaaaaaaaaaaaaaa", Size: 1024, SHA1: "da39a3ee5e6b4b0d3255bfef95601890afd80709"}),
 		CreatedAt: at, By: "2000002"})
 	b.Run("encoding/json", func(b *testing.B) {
 		b.ReportAllocs()

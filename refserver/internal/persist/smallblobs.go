@@ -323,7 +323,7 @@ func liveContent(s *state.ReadTx) map[string]bool {
 	named := map[string]bool{}
 	for _, it := range s.Items.All() {
 		for _, v := range it.Versions {
-			named[v.Blob.ID] = true
+			named[v.Blob.ID()] = true
 		}
 	}
 	return named

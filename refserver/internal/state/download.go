@@ -77,7 +77,7 @@ func (s *Env) RetryAfterSeconds() int {
 // embedLink is the expiring_embed_link of a file.
 func (s *Tx) embedLink(f *Item, _ *Principal) map[string]any {
 	v := f.Current()
-	tok := s.Sign(SignedRef{Kind: "e", FileID: f.ID, VersionID: v.ID, BlobID: v.Blob.ID, Expires: s.Now().Add(s.Cfg.SignedURLTTL)})
+	tok := s.Sign(SignedRef{Kind: "e", FileID: f.ID, VersionID: v.ID, BlobID: v.Blob.ID(), Expires: s.Now().Add(s.Cfg.SignedURLTTL)})
 	return map[string]any{
 		"access_token":  tok,
 		"expires_in":    int64(s.Cfg.SignedURLTTL / time.Second),

@@ -98,10 +98,10 @@ func (s *Tx) supersede(f *Item) {
 // current version of f, by u, under the name the file had with that
 // version (Box: "the same hash digest, etag, and name as the original");
 // the caller checked the name is free (PromotableVersion).
-func (s *Tx) PromoteVersion(f *Item, old *Version, blob blob.Info, u *User) {
+func (s *Tx) PromoteVersion(f *Item, old *Version, content blob.Info, u *User) {
 	now := s.NowSec()
 	s.supersede(f)
-	v := &Version{ID: s.NewID(), Blob: blob, CreatedAt: now, By: u}
+	v := &Version{ID: s.NewID(), Blob: blob.RefOf(content), CreatedAt: now, By: u}
 	s.Items.Update(f.Typ, f.ID, func(f *Item) {
 		if old.Name() != "" {
 			f.Name = old.Name()

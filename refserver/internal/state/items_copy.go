@@ -74,7 +74,7 @@ func (s *ReadTx) PlanCopy(p *Principal, typ, id string, body *CopyBody) ([]CopyN
 				return nil, "", wire.NotFound("file version")
 			}
 		}
-		nodes := []CopyNode{{Src: src, parent: -1, Blob: v.Blob}}
+		nodes := []CopyNode{{Src: src, parent: -1, Blob: v.Blob.Info()}}
 		return nodes, name, s.copyLockRefuses(p, nodes)
 	}
 	nodes := []CopyNode{{Src: src, parent: -1}}
@@ -85,7 +85,7 @@ func (s *ReadTx) PlanCopy(p *Principal, typ, id string, body *CopyBody) ([]CopyN
 		for _, c := range s.Children(nodes[i].Src.ID, nil) {
 			n := CopyNode{Src: c, parent: i}
 			if c.Typ == "file" {
-				n.Blob = c.Current().Blob
+				n.Blob = c.Current().Blob.Info()
 			}
 			nodes = append(nodes, n)
 		}
@@ -171,7 +171,7 @@ func (s *Tx) AddCopy(p *Principal, nodes []CopyNode, target, name string) (*Item
 			c.ParentID = made[n.parent].ID
 		}
 		if c.Typ == "file" {
-			c.Versions = []*Version{{ID: s.NewID(), Blob: n.Copied, CreatedAt: now, By: p.User}}
+			c.Versions = []*Version{{ID: s.NewID(), Blob: blob.RefOf(n.Copied), CreatedAt: now, By: p.User}}
 			c.ReadyAt = s.Now().Add(s.Cfg.ContentNotReady)
 		}
 		made[i] = c

@@ -20,7 +20,7 @@ func (s *Tx) MiniJSON(it *Item) json.RawMessage {
 		b = append(b, `,"file_version":{"id":`...)
 		b = wire.AppendString(b, v.ID)
 		b = append(b, `,"sha1":`...)
-		b = wire.AppendString(b, v.Blob.SHA1)
+		b = appendSHA1(b, v)
 		b = append(b, `,"type":"file_version"}`...)
 	}
 	b = append(b, `,"id":`...)
@@ -31,7 +31,7 @@ func (s *Tx) MiniJSON(it *Item) json.RawMessage {
 	b = wire.AppendString(b, etag)
 	if it.Typ == "file" {
 		b = append(b, `,"sha1":`...)
-		b = wire.AppendString(b, it.Current().Blob.SHA1)
+		b = appendSHA1(b, it.Current())
 	}
 	b = append(b, `,"type":`...)
 	b = wire.AppendString(b, it.Typ)
@@ -40,4 +40,16 @@ func (s *Tx) MiniJSON(it *Item) json.RawMessage {
 		b = wire.AppendString(b, it.URL())
 	}
 	return append(b, '}')
+}
+
+// appendSHA1 appends the JSON string of v's SHA1, as wire.AppendString
+// does; a SHA1 held as bytes, hex digits that need no escape, without
+// making the string.
+func appendSHA1(b []byte, v *Version) []byte {
+	if !v.Blob.Packed() {
+		return wire.AppendString(b, v.Blob.SHA1())
+	}
+	b = append(b, '"')
+	b = v.Blob.AppendSHA1(b)
+	return append(b, '"')
 }

@@ -368,7 +368,7 @@ type searchTexts struct {
 // textsOf copies the texts of it that the index reads.
 func (s *ReadTx) textsOf(it *Item) searchTexts {
 	t := searchTexts{name: it.Name, description: it.Description(), tags: slices.Clone(it.Tags()), comments: s.commentTexts(it), stamp: stampOf(it)}
-	if it.Typ == "file" && textExtensions[fileExtension(it.Name)] && it.Current().Blob.ID != "" {
+	if it.Typ == "file" && textExtensions[fileExtension(it.Name)] && it.Current().Blob.HasID() {
 		t.content = it.Current()
 	}
 	return t
@@ -392,7 +392,7 @@ func (x *searchIndex) newDoc(it *Item, t *searchTexts, old *SearchDoc, content f
 		sc.addText(x, FieldComments, c)
 	}
 	if t.content != nil {
-		if old != nil && old.content != nil && old.content.Blob.ID == t.content.Blob.ID {
+		if old != nil && old.content != nil && old.content.Blob.SameID(t.content.Blob) {
 			for i := range int(old.nwords) {
 				if p := x.postings.list(old.wordAt(i)); p.get(old.ord)&FieldContent != 0 {
 					sc.add(p.word, FieldContent)
@@ -403,7 +403,7 @@ func (x *searchIndex) newDoc(it *Item, t *searchTexts, old *SearchDoc, content f
 					sc.pairs[p&^pairFieldMask] |= FieldContent
 				}
 			}
-		} else if err := content(t.content.Blob.ID, sc); err != nil {
+		} else if err := content(t.content.Blob.ID(), sc); err != nil {
 			return nil, err
 		}
 	}

@@ -9,7 +9,7 @@ import (
 
 // CreateFile adds a file with its first version, re-checking the parent and
 // the name.
-func (s *Tx) CreateFile(p *Principal, parentID, name string, blob blob.Info, created, modified time.Time) (*Item, *wire.Error) {
+func (s *Tx) CreateFile(p *Principal, parentID, name string, content blob.Info, created, modified time.Time) (*Item, *wire.Error) {
 	parent, aerr := s.ParentFolder(p, parentID)
 	if aerr != nil {
 		return nil, aerr
@@ -29,7 +29,7 @@ func (s *Tx) CreateFile(p *Principal, parentID, name string, blob blob.Info, cre
 		Typ: "file", ID: s.NewID(), Name: name, ParentID: parentID,
 		Owner: owner, CreatedBy: p.User, ModBy: p.User,
 		CreatedAt: now, ModifiedAt: now, ContentCreatedAt: created, ContentModifiedAt: modified,
-		Versions: []*Version{{ID: s.NewID(), Blob: blob, CreatedAt: now, By: p.User}},
+		Versions: []*Version{{ID: s.NewID(), Blob: blob.RefOf(content), CreatedAt: now, By: p.User}},
 		ReadyAt:  s.Now().Add(s.Cfg.ContentNotReady),
 	}
 	s.AddItem(f)
@@ -43,7 +43,7 @@ func (s *Tx) CreateFile(p *Principal, parentID, name string, blob blob.Info, cre
 
 // AddVersion makes blob the current version of f, optionally renaming it,
 // re-checking the name.
-func (s *Tx) AddVersion(p *Principal, f *Item, name string, blob blob.Info, modified time.Time) *wire.Error {
+func (s *Tx) AddVersion(p *Principal, f *Item, name string, content blob.Info, modified time.Time) *wire.Error {
 	if aerr := s.LockRefuses(p, f, ActUpload); aerr != nil {
 		return aerr
 	}
@@ -57,7 +57,7 @@ func (s *Tx) AddVersion(p *Principal, f *Item, name string, blob blob.Info, modi
 	if modified.IsZero() {
 		modified = now
 	}
-	v := &Version{ID: s.NewID(), Blob: blob, CreatedAt: now, By: p.User}
+	v := &Version{ID: s.NewID(), Blob: blob.RefOf(content), CreatedAt: now, By: p.User}
 	s.Items.Update(f.Typ, f.ID, func(f *Item) {
 		if name != "" {
 			f.Name = name

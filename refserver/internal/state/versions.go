@@ -28,7 +28,7 @@ func VersionRecord(f *Item, n int, v *Version) map[string]any {
 	rec := map[string]any{
 		"type":           "file_version",
 		"id":             v.ID,
-		"sha1":           v.Blob.SHA1,
+		"sha1":           v.Blob.SHA1(),
 		"name":           versionName(f, v),
 		"size":           v.Blob.Size,
 		"created_at":     FmtTime(v.CreatedAt),

@@ -239,7 +239,7 @@ func (s *Tx) StartZipDownload(id string) (*ZipDownload, []ZipEntry, *wire.Error)
 func (s *Tx) zipEntries(p *Principal, z *ZipDownload, it *Item, name string, out []ZipEntry) []ZipEntry {
 	if it.Typ == "file" {
 		v := it.Current()
-		return append(out, ZipEntry{Path: name, FileID: it.ID, BlobID: v.Blob.ID, Size: v.Blob.Size, Modified: it.ContentModifiedAt})
+		return append(out, ZipEntry{Path: name, FileID: it.ID, BlobID: v.Blob.ID(), Size: v.Blob.Size, Modified: it.ContentModifiedAt})
 	}
 	out = append(out, ZipEntry{Path: name + "/", Dir: true, Modified: it.ModifiedAt})
 	for _, c := range s.Children(it.ID, nil) {
