@@ -2,6 +2,7 @@ package state
 
 import (
 	"cmp"
+	"hash/maphash"
 	"iter"
 	"slices"
 	"strconv"
@@ -82,8 +83,10 @@ type folderIndex struct {
 	// unique in a folder: a conflict), or the first of the items of a
 	// name filed more than once (the trash's, or what a conflict left),
 	// which are all in dups, in filing order. One pointer a name, not a
-	// slice: a million items' slices were ~30 MB.
-	byName map[string]*Item
+	// slice: a million items' slices were ~30 MB. An itemHash keyed by
+	// the items' fold (slot.fold): 8 bytes a slot, where a map held the
+	// name's string header too, and its slack (~50 MB at a million).
+	byName itemHash[string, foldKeyer]
 	dups   map[string][]*Item
 	orders [len(SortKeys)][3]*btree.BTreeG[*Item]
 	count  int
@@ -149,7 +152,7 @@ var slotLess = [len(SortKeys)]func(a, b *Item) bool{
 }
 
 func newFolderIndex(key IndexKey) *folderIndex {
-	fx := &folderIndex{key: key, byName: map[string]*Item{}}
+	fx := &folderIndex{key: key}
 	less := slotLess
 	for k := range fx.orders {
 		for t := range fx.orders[k] {
@@ -279,9 +282,9 @@ func (fx *folderIndex) Remove(it *Item) {
 // fileName files it under its case-folded name.
 func (fx *folderIndex) fileName(it *Item) {
 	name := it.slot.fold
-	first, ok := fx.byName[name]
-	if !ok {
-		fx.byName[name] = it
+	first := fx.byName.get(name)
+	if first == nil {
+		fx.byName.set(it)
 		return
 	}
 	if fx.dups == nil {
@@ -294,20 +297,28 @@ func (fx *folderIndex) fileName(it *Item) {
 	fx.dups[name] = append(same, it)
 }
 
+// foldKeyer keys a folder index's byName: the case-folded name an item is
+// filed under.
+type foldKeyer struct{}
+
+func (foldKeyer) key(it *Item) string { return it.slot.fold }
+
+func (foldKeyer) hash(fold string) uint64 { return maphash.String(itemHashSeed, fold) }
+
 // unfileName takes it out of its case-folded name's items.
 func (fx *folderIndex) unfileName(it *Item) {
 	name := it.slot.fold
 	same, ok := fx.dups[name]
 	if !ok {
-		if fx.byName[name] == it {
-			delete(fx.byName, name)
+		if fx.byName.get(name) == it {
+			fx.byName.remove(name)
 		}
 		return
 	}
 	if i := slices.Index(same, it); i >= 0 {
 		same = slices.Delete(same, i, i+1)
 	}
-	fx.byName[name] = same[0]
+	fx.byName.set(same[0])
 	if len(same) == 1 {
 		delete(fx.dups, name)
 	} else {
@@ -408,7 +419,7 @@ func (fx *folderIndex) Named(name string) iter.Seq[*Item] {
 					return
 				}
 			}
-		} else if it, ok := fx.byName[fold]; ok {
+		} else if it := fx.byName.get(fold); it != nil {
 			yield(it)
 		}
 	}

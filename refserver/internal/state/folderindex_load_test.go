@@ -75,10 +75,11 @@ func TestFolderSyncAll(t *testing.T) {
 				}
 			}
 		}
-		if len(a.byName) != len(b.byName) || len(a.dups) != len(b.dups) {
-			t.Errorf("%s: %d names (%d held more than once) in bulk, %d (%d) one by one", what, len(b.byName), len(b.dups), len(a.byName), len(a.dups))
+		if a.byName.len() != b.byName.len() || len(a.dups) != len(b.dups) {
+			t.Errorf("%s: %d names (%d held more than once) in bulk, %d (%d) one by one", what, b.byName.len(), len(b.dups), a.byName.len(), len(a.dups))
 		}
-		for name, it := range a.byName {
+		for it := range a.byName.all() {
+			name := it.slot.fold
 			its := slices.Collect(a.Named(it.Name))
 			if got := ids(slices.Collect(b.Named(it.Name))); !slices.Equal(slices.Sorted(slices.Values(got)), slices.Sorted(slices.Values(ids(its)))) {
 				t.Errorf("%s: name %q has %v in bulk, %v one by one", what, name, got, ids(its))
@@ -137,8 +138,8 @@ func TestFolderIndexNames(t *testing.T) {
 	fx.Remove(its[1])
 	fx.Remove(its[2])
 	check("a.txt")
-	if len(fx.byName) != 0 || fx.Len() != 0 {
-		t.Errorf("left: %v, %d", fx.byName, fx.Len())
+	if fx.byName.len() != 0 || fx.Len() != 0 {
+		t.Errorf("left: %d names, %d", fx.byName.len(), fx.Len())
 	}
 	for got := range fx.Named("a.txt") {
 		t.Errorf("Named of an empty index: %v", got)
