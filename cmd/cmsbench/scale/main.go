@@ -4,8 +4,9 @@
 // and at each checkpoint prints one JSON line with the latencies of the
 // everyday reads (a list page, a file GET, a search, a 10-match metadata
 // query), the first search after the bulk writes, the server's resident
-// set per item, and the time a restart on the same directory takes to its
-// first answer.
+// set per item, the time a restart on the same directory takes to its
+// first answer, and the restarted server's first search (which waits for
+// the index to hold every restored item) with its resident set then.
 //
 //	go run ./cmd/cmsbench/scale -n 200000 -at 50000,200000
 //	go run ./cmd/cmsbench/scale -n 1000000 -at 50000,1000000 -data /var/tmp/scale
@@ -112,6 +113,12 @@ type line struct {
 	RestartSeconds   float64 `json:"restart_s,omitempty"`
 	RestartRSSBytes  int64   `json:"restart_rss_bytes,omitempty"`
 	RestartPerItemUS float64 `json:"restart_us_per_item,omitempty"`
+	// RestartSearchMS is the first search after the restart, which waits
+	// for the search index to hold every restored item, and
+	// RestartIndexedRSSBytes the RSS right after it.
+	RestartSearchMS          float64 `json:"restart_first_search_ms,omitempty"`
+	RestartIndexedRSSBytes   int64   `json:"restart_indexed_rss_bytes,omitempty"`
+	RestartIndexedRSSPerItem float64 `json:"restart_indexed_rss_bytes_per_item,omitempty"`
 }
 
 // filesPerFolder is the size of a filled folder.
@@ -439,5 +446,15 @@ func (f *filler) restart(ctx context.Context, l *line) error {
 	l.RestartSeconds = took.Seconds()
 	l.RestartPerItemUS = float64(took.Microseconds()) / float64(l.Items)
 	l.RestartRSSBytes = srv.rss()
-	return f.connect()
+	if err := f.connect(); err != nil {
+		return err
+	}
+	t := time.Now()
+	if _, _, err := f.client.Search.Query(ctx, &cms.SearchOptions{Query: "w001", Limit: 20}); err != nil {
+		return fmt.Errorf("first search after the restart: %w", err)
+	}
+	l.RestartSearchMS = float64(time.Since(t).Microseconds()) / 1000
+	l.RestartIndexedRSSBytes = srv.rss()
+	l.RestartIndexedRSSPerItem = float64(l.RestartIndexedRSSBytes) / float64(l.Items)
+	return nil
 }
