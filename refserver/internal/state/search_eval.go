@@ -73,7 +73,7 @@ func (x *searchIndex) evalFor(n *SearchNode, mask SearchField) map[*Item]Hit {
 
 // except is every indexed item not in m.
 func (x *searchIndex) except(m map[*Item]Hit) map[*Item]Hit {
-	out := make(map[*Item]Hit, len(x.Docs))
+	out := make(map[*Item]Hit, x.docs.n)
 	for _, e := range x.byOrd {
 		if _, in := m[e.it]; !in && e.it != nil {
 			out[e.it] = Hit{0, e.stamp}
@@ -100,7 +100,7 @@ func (x *searchIndex) words(words []string, mask SearchField) map[*Item]Hit {
 		}
 		e := x.byOrd[o]
 		if len(words) > 1 {
-			d := x.Docs[e.it]
+			d := e.doc
 			for i := 1; i < len(words) && f != 0; i++ {
 				f &= d.PairFields(x.PairKey(words[i-1], words[i]))
 			}

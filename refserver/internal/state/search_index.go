@@ -98,14 +98,14 @@ var textExtensions = map[string]bool{
 type searchIndex struct {
 	seed maphash.Seed // set once: PairKey needs no lock
 
-	// mu guards postings, Docs, byOrd, free and vocabStale: the indexer
+	// mu guards postings, docs, byOrd, free and vocabStale: the indexer
 	// writes them (apply), a search reads them (State.SearchAt).
 	mu       sync.RWMutex
 	postings wordTable // the posting list of each word (search_words.go)
-	Docs     map[*Item]*SearchDoc
+	docs     docTable  // the indexed items' ordinals by item (search_docs.go)
 	// byOrd is the indexed items by their ordinals (docOrd), which the
-	// posting lists hold, with their stamps; free is the ordinals of
-	// dropped items (their entries zero), reused first.
+	// posting lists hold, with their stamps and documents; free is the
+	// ordinals of dropped items (their entries zero), reused first.
 	byOrd []ordItem
 	free  []docOrd
 	// vocabStale says vocab lacks a word of postings or holds one no
@@ -173,11 +173,12 @@ type docDraft struct {
 	stamp ItemStamp
 }
 
-// ordItem is an indexed item and its stamp (its trash and modified_at
-// when indexed), by its ordinal; a free ordinal's is zero.
+// ordItem is an indexed item, its stamp (its trash and modified_at when
+// indexed) and its document, by its ordinal; a free ordinal's is zero.
 type ordItem struct {
 	it    *Item
 	stamp ItemStamp
+	doc   *SearchDoc
 }
 
 // docWord is one of an item's words and the fields it is in.
@@ -225,7 +226,7 @@ func NewSearchIndex() *searchIndex {
 	return &searchIndex{
 		seed:     maphash.MakeSeed(),
 		postings: newWordTable(),
-		Docs:     make(map[*Item]*SearchDoc),
+		docs:     newDocTable(),
 		queue:    searchQueue{latest: make(map[*Item]uint64)},
 
 		vocabStale: true,
@@ -321,28 +322,39 @@ func (x *searchIndex) pairKeyOf(a, b []byte) uint64 {
 
 // drop removes an item from the index.
 func (x *searchIndex) drop(it *Item) {
-	d := x.Docs[it]
+	d := x.doc(it)
 	if d == nil {
 		return
 	}
 	for i := range int(d.nwords) {
 		x.unpost(d.wordAt(i), d.ord)
 	}
-	delete(x.Docs, it)
+	x.docs.remove(it, x.byOrd)
 	x.byOrd[d.ord] = ordItem{}
 	x.free = append(x.free, d.ord)
 }
 
-// ordFor gives it an ordinal, a free one first.
+// doc is what the index holds of it, nil if nothing.
+func (x *searchIndex) doc(it *Item) *SearchDoc {
+	if o, ok := x.docs.get(it, x.byOrd); ok {
+		return x.byOrd[o].doc
+	}
+	return nil
+}
+
+// ordFor gives it an ordinal, a free one first, and files it.
 func (x *searchIndex) ordFor(it *Item) docOrd {
 	if n := len(x.free); n > 0 {
 		o := x.free[n-1]
 		x.free = x.free[:n-1]
 		x.byOrd[o].it = it
+		x.docs.add(o, x.byOrd)
 		return o
 	}
 	x.byOrd = append(x.byOrd, ordItem{it: it})
-	return docOrd(len(x.byOrd) - 1)
+	o := docOrd(len(x.byOrd) - 1)
+	x.docs.add(o, x.byOrd)
+	return o
 }
 
 // unpost takes the item o out of the list of the word id, and the word
@@ -414,7 +426,7 @@ func (x *searchIndex) newDoc(it *Item, t *searchTexts, old *SearchDoc, content f
 // indexer calls it while mu is locked for writing (apply).
 func (x *searchIndex) put(it *Item, d *docDraft) {
 	var o docOrd
-	if old := x.Docs[it]; old != nil {
+	if old := x.doc(it); old != nil {
 		o = old.ord
 		for i := range int(old.nwords) {
 			id := old.wordAt(i)
@@ -437,7 +449,7 @@ func (x *searchIndex) put(it *Item, d *docDraft) {
 		x.postings.list(id).set(o, w.fields)
 		d.setWordAt(i, id)
 	}
-	x.Docs[it] = d.SearchDoc
+	x.byOrd[o].doc = d.SearchDoc
 }
 
 // PutName indexes it by a name alone, at once (FuzzSearchQuery's index).

@@ -301,10 +301,10 @@ func (s drain) indexBatch(ctx context.Context, limit uint64, worker bool) (done 
 		if err := ctx.Err(); err != nil {
 			return false, err
 		}
-		// Only a drain (drainMu) writes Docs: reading it needs the
+		// Only a drain (drainMu) writes docs: reading it needs the
 		// index's read lock against none but the race detector's view.
 		x.mu.RLock()
-		old := x.Docs[c.it]
+		old := x.doc(c.it)
 		x.mu.RUnlock()
 		if docs[i], err = x.newDoc(c.it, &texts[i], old, content, sc); err != nil {
 			return false, err
