@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/contentapi/cms/refserver/internal/blob"
+	"github.com/tidwall/btree"
 )
 
 // TestFolderSyncAll: filing items in bulk (a restore) builds the indexes
@@ -147,5 +148,47 @@ func TestFolderIndexNames(t *testing.T) {
 	var none *folderIndex
 	for got := range none.Named("x") {
 		t.Errorf("Named of a nil index: %v", got)
+	}
+}
+
+// TestLoadFull: a tree loaded by loadFull holds the sorted items, in
+// order and at their positions, whatever their count, and takes sets and
+// deletes after.
+func TestLoadFull(t *testing.T) {
+	for _, n := range []int{0, 1, 30, 31, 32, 63, 64, 65, 127, 128, 129, 1000, 4096, 5000} {
+		its := make([]*Item, n)
+		for i := range its {
+			its[i] = &Item{slot: itemSlot{id: int64(2 * i)}}
+		}
+		tr := btree.NewBTreeGOptions(slotLess[3], btree.Options{NoLocks: true})
+		loadFull(tr, its)
+		if tr.Len() != n {
+			t.Fatalf("n=%d: Len %d", n, tr.Len())
+		}
+		i := 0
+		tr.Scan(func(it *Item) bool {
+			if it != its[i] {
+				t.Fatalf("n=%d: item %d is id %d", n, i, it.slot.id)
+			}
+			i++
+			return true
+		})
+		for i := 0; i < n; i += max(1, n/50) {
+			if it, _ := tr.GetAt(i); it != its[i] {
+				t.Fatalf("n=%d: GetAt(%d) is id %d", n, i, it.slot.id)
+			}
+		}
+		odd := &Item{slot: itemSlot{id: int64(n) | 1}}
+		tr.Set(odd)
+		if it, _ := tr.GetAt(min(n, (n|1+1)/2)); it != odd {
+			t.Errorf("n=%d: a set item is not at its place", n)
+		}
+		tr.Delete(odd)
+		if n > 0 {
+			tr.Delete(its[0])
+			if it, _ := tr.Min(); n > 1 && it != its[1] {
+				t.Errorf("n=%d: Min after deleting the first is id %d", n, it.slot.id)
+			}
+		}
 	}
 }
