@@ -351,6 +351,9 @@ func (x *searchIndex) ordFor(it *Item) docOrd {
 		x.docs.add(o, x.byOrd)
 		return o
 	}
+	if len(x.byOrd) > maxDocOrd {
+		panic("search index: more items than a posting can number")
+	}
 	x.byOrd = append(x.byOrd, ordItem{it: it})
 	o := docOrd(len(x.byOrd) - 1)
 	x.docs.add(o, x.byOrd)

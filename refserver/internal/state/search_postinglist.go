@@ -9,23 +9,36 @@ import (
 // numbers the items it holds (searchIndex.byOrd) and its posting lists
 // hold the numbers, not the items, so that they are plain integers the
 // collector does not scan. An item keeps its ordinal while it is indexed;
-// a dropped item's is reused.
+// a dropped item's is reused. There are at most maxDocOrd+1 of them.
 type docOrd uint32
 
-// ordPosting is one item of a posting list: its ordinal (above the low 8
-// bits) and the fields the word is in (the low 8 bits; a word's posting
-// has at least one field, so zero fields is no item). Sorting postings
-// sorts them by ordinal.
-type ordPosting uint64
+// ordPosting is one item of a posting list in 4 bytes: its ordinal (above
+// the low postingFieldBits) and the fields the word is in (the low bits;
+// a word's posting has at least one field, so zero fields is no item).
+// Sorting postings sorts them by ordinal.
+type ordPosting uint32
+
+// postingFieldBits is how many low bits of a posting hold its fields, and
+// maxDocOrd the greatest ordinal the other bits hold (134 million items,
+// past what a server's memory holds: an item takes over a kilobyte).
+const (
+	postingFieldBits = 5
+	maxDocOrd        = 1<<(32-postingFieldBits) - 1
+)
+
+// Every field fits in a posting's field bits.
+var _ = [1]struct{}{}[AllSearchFields>>postingFieldBits]
 
 // postingOf is the posting of the item o in the fields f.
-func postingOf(o docOrd, f SearchField) ordPosting { return ordPosting(o)<<8 | ordPosting(f) }
+func postingOf(o docOrd, f SearchField) ordPosting {
+	return ordPosting(o)<<postingFieldBits | ordPosting(f)
+}
 
 // ord is the posting's item.
-func (e ordPosting) ord() docOrd { return docOrd(e >> 8) }
+func (e ordPosting) ord() docOrd { return docOrd(e >> postingFieldBits) }
 
 // fields is the fields the word is in (zero: a removed item).
-func (e ordPosting) fields() SearchField { return SearchField(e & 0xff) }
+func (e ordPosting) fields() SearchField { return SearchField(e & (1<<postingFieldBits - 1)) }
 
 // postingList is the items that hold one word: one item inline, a few in
 // a slice (most words of a large index are in one or two items, and a map

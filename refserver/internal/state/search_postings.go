@@ -9,7 +9,7 @@ import (
 // items in a slice ordered by ordinal, plus the latest additions in a
 // small map merged into the slice once it outgrows a fraction of it. A
 // map of every item cost ~28 bytes a posting (16 for the entry, the rest
-// the table's slack); the slice costs 8, and holds no pointer. At a
+// the table's slack); the slice costs 4, and holds no pointer. At a
 // million files the lists of the words every file holds (its extension,
 // words of a template name) were 256 MB as maps.
 //

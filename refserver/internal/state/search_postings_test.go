@@ -15,7 +15,7 @@ func TestPostingListAsAMap(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	items := make([]docOrd, 3000)
 	for i := range items {
-		items[i] = docOrd(rng.Uint32()) // ordinals in any order, large ones too
+		items[i] = docOrd(rng.Uint32N(maxDocOrd + 1)) // ordinals in any order, large ones too
 	}
 	l := &postingList{word: "w"}
 	want := map[docOrd]SearchField{}
@@ -53,7 +53,7 @@ func TestPostingListAsAMap(t *testing.T) {
 // TestPostingListInline: a list held by one item holds it inline, by two
 // a set, and inline again when one leaves; no fields removes.
 func TestPostingListInline(t *testing.T) {
-	a, b := docOrd(0), docOrd(1<<32-1)
+	a, b := docOrd(0), docOrd(maxDocOrd)
 	l := &postingList{word: "w"}
 	l.set(a, FieldName)
 	one, ok := l.single()
