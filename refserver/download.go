@@ -175,7 +175,7 @@ func (s *Server) serveSharedStatic(w http.ResponseWriter, r *http.Request, _ *st
 	s.st.View(func(tx *state.ReadTx) {
 		if f, v, aerr = tx.SharedStaticDownload(r.PathValue("name")); aerr == nil {
 			ref = state.SignedRef{Kind: "d", FileID: f.ID, VersionID: v.ID, BlobID: v.Blob.ID(), Expires: s.st.Now().Add(s.opts.SignedURLTTL)}
-			wait = s.st.Now().Before(f.ReadyAt)
+			wait = s.st.Now().Before(f.ReadyAt())
 		}
 	})
 	if aerr != nil {

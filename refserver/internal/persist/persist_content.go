@@ -311,7 +311,7 @@ func encodeItem(it *state.Item, versions bool) RecItem {
 		Description: it.Description(), CreatedAt: utcTime(it.CreatedAt), ModifiedAt: utcTime(it.ModifiedAt),
 		ContentCreatedAt: utcTime(it.ContentCreatedAt), ContentModifiedAt: utcTime(it.ContentModifiedAt),
 		Seq: it.Seq, SyncState: it.SyncState(), UploadEmail: it.UploadEmail(), Hidden: it.Hidden,
-		ReadyAt: utcTime(it.ReadyAt), URL: it.URL(), TrashedAt: utcTime(it.TrashedAt()), TrashedWith: it.TrashedWith(),
+		ReadyAt: utcTime(it.ReadyAt()), URL: it.URL(), TrashedAt: utcTime(it.TrashedAt()), TrashedWith: it.TrashedWith(),
 	}
 	if versions {
 		for _, v := range it.Versions {

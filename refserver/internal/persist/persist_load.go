@@ -31,8 +31,9 @@ func DecodeItem(st *state.Tx, id string, r RecItem) (*state.Item, error) {
 		Typ: r.Type, ID: id, Name: r.Name, ParentID: r.ParentID, Owner: us[0], CreatedBy: us[1], ModBy: us[2],
 		CreatedAt: r.CreatedAt, ModifiedAt: r.ModifiedAt,
 		ContentCreatedAt: r.ContentCreatedAt, ContentModifiedAt: r.ContentModifiedAt,
-		Seq: r.Seq, Hidden: r.Hidden, ReadyAt: r.ReadyAt, CompanyDownloads: r.DownloadAccess == "company",
+		Seq: r.Seq, Hidden: r.Hidden, CompanyDownloads: r.DownloadAccess == "company",
 	}
+	it.SetReadyAt(r.ReadyAt)
 	x := state.ItemExtras{Description: r.Description, Tags: r.Tags, URL: r.URL, SyncState: r.SyncState, UploadEmail: r.UploadEmail,
 		TrashedAt: r.TrashedAt, TrashedWith: r.TrashedWith}
 	for _, r := range r.Versions { // a purged file's copy, or a record of schema 3 or earlier

@@ -1,6 +1,7 @@
 package state
 
 import (
+	"math"
 	"path"
 	"strconv"
 	"strings"
@@ -44,7 +45,9 @@ type Item struct {
 
 	// files
 	Versions []*Version // oldest first; the last is current
-	ReadyAt  time.Time  // content not downloadable before this
+	// readyAt is when the content becomes downloadable (ReadyAt), in Unix
+	// nanoseconds, 0 for the zero time: 8 bytes, not a time.Time's 24.
+	readyAt int64
 
 	// Who may download a file and a folder's collaboration settings are
 	// above, beside Hidden; the fields most items never have (a file's
@@ -177,6 +180,38 @@ func (v *Version) RestoredBy() *User { return v.rareFields().restoredBy }
 func (v *Version) SetTrash(trashedAt, restoredAt time.Time, trashedBy, restoredBy *User) {
 	v.setRare(versionRare{name: v.Name(), trashedAt: trashedAt, restoredAt: restoredAt, trashedBy: trashedBy, restoredBy: restoredBy})
 }
+
+// ReadyAt is when the file's content becomes downloadable (zero: it
+// always was).
+func (it *Item) ReadyAt() time.Time {
+	if it.readyAt == 0 {
+		return time.Time{}
+	}
+	return time.Unix(0, it.readyAt).UTC()
+}
+
+// SetReadyAt sets ReadyAt to t, to the nanosecond; a time past what Unix
+// nanoseconds hold (before 1678 or after 2262) is held as the nearest
+// they do.
+func (it *Item) SetReadyAt(t time.Time) {
+	switch {
+	case t.IsZero():
+		it.readyAt = 0
+		return
+	case t.Before(minReadyAt):
+		it.readyAt = math.MinInt64
+	case t.After(maxReadyAt):
+		it.readyAt = math.MaxInt64
+	default:
+		it.readyAt = t.UnixNano()
+	}
+	if it.readyAt == 0 { // the Unix epoch itself: a nanosecond after (0 is the zero time)
+		it.readyAt = 1
+	}
+}
+
+// minReadyAt and maxReadyAt bound the times Unix nanoseconds hold.
+var minReadyAt, maxReadyAt = time.Unix(0, math.MinInt64), time.Unix(0, math.MaxInt64)
 
 // Etag is the item's etag (and sequence_id): its change count.
 func (it *Item) Etag() string { return strconv.Itoa(it.Seq) }

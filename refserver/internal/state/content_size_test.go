@@ -8,7 +8,7 @@ import (
 
 // TestItemSizeClass keeps the structs a million-item server holds one of
 // per item (or per file version) within the allocator's size classes they
-// were fitted to: an Item that grows past 352 bytes takes 384 of the heap.
+// were fitted to: an Item that grows past 320 bytes takes 352 of the heap.
 // A Version is 112 since it holds its blob's id and SHA1 as bytes
 // (blob.Ref), not as two strings of 80–96 bytes more.
 func TestItemSizeClass(t *testing.T) {
@@ -16,7 +16,7 @@ func TestItemSizeClass(t *testing.T) {
 		name       string
 		size, most uintptr
 	}{
-		{"Item", unsafe.Sizeof(Item{}), 352},
+		{"Item", unsafe.Sizeof(Item{}), 320},
 		{"Version", unsafe.Sizeof(Version{}), 112},
 	} {
 		if c.size > c.most {
@@ -134,5 +134,30 @@ func TestMDValues(t *testing.T) {
 	}
 	if (MDValues{}).Len() != 0 || NewMDValues(nil).Len() != 0 {
 		t.Error("empty values hold something")
+	}
+}
+
+// TestItemReadyAt: an item's ReadyAt is the time set, to the nanosecond
+// (in UTC), the zero time when unset or set to it; times past what Unix
+// nanoseconds hold are held as the nearest they do.
+func TestItemReadyAt(t *testing.T) {
+	var it Item
+	if !it.ReadyAt().IsZero() {
+		t.Errorf("unset: %v", it.ReadyAt())
+	}
+	at := time.Date(2026, 11, 28, 17, 50, 1, 123456789, time.FixedZone("x", 3600))
+	for _, c := range []struct{ set, want time.Time }{
+		{at, at},
+		{at.Add(time.Hour * 24 * 365 * 200), at.Add(time.Hour * 24 * 365 * 200)},
+		{time.Time{}, time.Time{}},
+		{time.Unix(0, 0), time.Unix(0, 1)},
+		{time.Unix(-1, 0), time.Unix(-1, 0)},
+		{time.Date(3000, 1, 1, 0, 0, 0, 0, time.UTC), maxReadyAt},
+		{time.Date(1000, 1, 1, 0, 0, 0, 0, time.UTC), minReadyAt},
+	} {
+		it.SetReadyAt(c.set)
+		if got := it.ReadyAt(); !got.Equal(c.want) || !c.want.IsZero() && got.Location() != time.UTC {
+			t.Errorf("SetReadyAt(%v): ReadyAt %v, want %v in UTC", c.set, got, c.want)
+		}
 	}
 }

@@ -107,7 +107,7 @@ func (s *Tx) PromoteVersion(f *Item, old *Version, content blob.Info, u *User) {
 			f.Name = old.Name()
 		}
 		f.Versions = append(f.Versions, v)
-		f.ReadyAt = s.Now().Add(s.Cfg.ContentNotReady)
+		f.SetReadyAt(s.Now().Add(s.Cfg.ContentNotReady))
 		f.touch(now, u)
 	})
 	s.versionAdded(f, v)

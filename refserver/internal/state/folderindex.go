@@ -56,7 +56,6 @@ type IndexKey struct {
 type itemSlot struct {
 	home  *folderIndex // nil: not in any index; home.key is where it is filed
 	name  string       // the name itself (the event log tells renames by it)
-	fold  string       // case-folded name: uniqueness
 	lower string       // lower-cased name: sort by name
 	// sec and nsec are the modification time it is sorted by (Unix
 	// seconds and nanoseconds: exact for any time, 12 bytes and not a
@@ -66,6 +65,17 @@ type itemSlot struct {
 	id   int64
 	nsec int32
 	rank int32 // 0 folder, 1 file, 2 web link
+}
+
+// foldKey is the case-folded name (FoldName) the item is filed under:
+// an ASCII name's is its lower case, the string it is sorted by (no
+// string of its own); another's is made when asked for (a slot held it:
+// 16 bytes in every item for the few names that are not ASCII).
+func (sl *itemSlot) foldKey() string {
+	if isASCII(sl.name) {
+		return sl.lower
+	}
+	return FoldName(sl.name)
 }
 
 // dateCmp compares the modification times a and b are filed under.
@@ -84,7 +94,7 @@ type folderIndex struct {
 	// name filed more than once (the trash's, or what a conflict left),
 	// which are all in dups, in filing order. One pointer a name, not a
 	// slice: a million items' slices were ~30 MB. An itemHash keyed by
-	// the items' fold (slot.fold): 8 bytes a slot, where a map held the
+	// the items' fold (slot.foldKey): 8 bytes a slot, where a map held the
 	// name's string header too, and its slack (~50 MB at a million).
 	byName itemHash[string, foldKeyer]
 	dups   map[string][]*Item
@@ -192,10 +202,6 @@ func Placement(it *Item) (IndexKey, bool) {
 func slotFor(it *Item) itemSlot {
 	sl := itemSlot{name: it.Name, lower: strings.ToLower(it.Name),
 		sec: it.ModifiedAt.Unix(), nsec: int32(it.ModifiedAt.Nanosecond()), rank: typeRank(it.Typ)}
-	sl.fold = sl.lower // an ASCII name's key (FoldName): the same string
-	if !isASCII(it.Name) {
-		sl.fold = FoldName(it.Name)
-	}
 	sl.id, _ = strconv.ParseInt(it.ID, 10, 64)
 	if it.Typ == "file" && len(it.Versions) > 0 {
 		sl.size = it.Current().Blob.Size
@@ -281,7 +287,7 @@ func (fx *folderIndex) Remove(it *Item) {
 
 // fileName files it under its case-folded name.
 func (fx *folderIndex) fileName(it *Item) {
-	name := it.slot.fold
+	name := it.slot.foldKey()
 	first := fx.byName.get(name)
 	if first == nil {
 		fx.byName.set(it)
@@ -301,13 +307,13 @@ func (fx *folderIndex) fileName(it *Item) {
 // filed under.
 type foldKeyer struct{}
 
-func (foldKeyer) key(it *Item) string { return it.slot.fold }
+func (foldKeyer) key(it *Item) string { return it.slot.foldKey() }
 
 func (foldKeyer) hash(fold string) uint64 { return maphash.String(itemHashSeed, fold) }
 
 // unfileName takes it out of its case-folded name's items.
 func (fx *folderIndex) unfileName(it *Item) {
-	name := it.slot.fold
+	name := it.slot.foldKey()
 	same, ok := fx.dups[name]
 	if !ok {
 		if fx.byName.get(name) == it {

@@ -80,7 +80,7 @@ func TestFolderSyncAll(t *testing.T) {
 			t.Errorf("%s: %d names (%d held more than once) in bulk, %d (%d) one by one", what, b.byName.len(), len(b.dups), a.byName.len(), len(a.dups))
 		}
 		for it := range a.byName.all() {
-			name := it.slot.fold
+			name := it.slot.foldKey()
 			its := slices.Collect(a.Named(it.Name))
 			if got := ids(slices.Collect(b.Named(it.Name))); !slices.Equal(slices.Sorted(slices.Values(got)), slices.Sorted(slices.Values(ids(its)))) {
 				t.Errorf("%s: name %q has %v in bulk, %v one by one", what, name, got, ids(its))

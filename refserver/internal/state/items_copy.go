@@ -172,7 +172,7 @@ func (s *Tx) AddCopy(p *Principal, nodes []CopyNode, target, name string) (*Item
 		}
 		if c.Typ == "file" {
 			c.Versions = []*Version{{ID: s.NewID(), Blob: blob.RefOf(n.Copied), CreatedAt: now, By: p.User}}
-			c.ReadyAt = s.Now().Add(s.Cfg.ContentNotReady)
+			c.SetReadyAt(s.Now().Add(s.Cfg.ContentNotReady))
 		}
 		made[i] = c
 		s.AddItem(c)

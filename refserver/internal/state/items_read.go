@@ -138,7 +138,7 @@ func (s *Tx) Download(p *Principal, link *BoxapiLink, id, want string) (f *Item,
 			}
 		}
 	}
-	notReady = s.Now().Before(f.ReadyAt)
+	notReady = s.Now().Before(f.ReadyAt())
 	if v != nil && !notReady {
 		s.ItemEvent(EvItemDownload, f, p.User)
 	}

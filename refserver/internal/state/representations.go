@@ -106,5 +106,5 @@ func (s *ReadTx) ThumbnailSource(p *Principal, id, versionID string) (blobID str
 			return "", false, false, wire.NotFound("file_version")
 		}
 	}
-	return v.Blob.ID(), IsImageName(f.Name), s.Now().Before(f.ReadyAt), nil
+	return v.Blob.ID(), IsImageName(f.Name), s.Now().Before(f.ReadyAt()), nil
 }

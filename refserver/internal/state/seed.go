@@ -47,7 +47,7 @@ func (s *State) SeedFile(ctx context.Context, p *Principal, parentID, name, body
 	s.Update(func(tx *Tx) {
 		var f *Item
 		if f, aerr = tx.CreateFile(p, parentID, name, blob, time.Time{}, time.Time{}); aerr == nil {
-			f.ReadyAt = time.Time{}
+			f.SetReadyAt(time.Time{})
 		}
 	})
 	if aerr != nil {

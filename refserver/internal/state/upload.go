@@ -30,8 +30,8 @@ func (s *Tx) CreateFile(p *Principal, parentID, name string, content blob.Info, 
 		Owner: owner, CreatedBy: p.User, ModBy: p.User,
 		CreatedAt: now, ModifiedAt: now, ContentCreatedAt: created, ContentModifiedAt: modified,
 		Versions: []*Version{{ID: s.NewID(), Blob: blob.RefOf(content), CreatedAt: now, By: p.User}},
-		ReadyAt:  s.Now().Add(s.Cfg.ContentNotReady),
 	}
+	f.SetReadyAt(s.Now().Add(s.Cfg.ContentNotReady))
 	s.AddItem(f)
 	s.versionAdded(f, f.Current())
 	s.cascadeInto(f) // metadata_cascade_policies.go
@@ -64,7 +64,7 @@ func (s *Tx) AddVersion(p *Principal, f *Item, name string, content blob.Info, m
 		}
 		f.Versions = append(f.Versions, v)
 		f.ContentModifiedAt = modified
-		f.ReadyAt = s.Now().Add(s.Cfg.ContentNotReady)
+		f.SetReadyAt(s.Now().Add(s.Cfg.ContentNotReady))
 		f.touch(now, p.User)
 	})
 	s.versionAdded(f, v)
