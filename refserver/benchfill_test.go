@@ -50,6 +50,6 @@ func (f *benchFill) file(name, parent string, size int64, seq int, modified time
 	id := tx.NewID()
 	tx.AddItem(&state.Item{Typ: "file", ID: id, Name: name, ParentID: parent,
 		Owner: tx.Admin, CreatedBy: tx.Admin, ModBy: tx.Admin, CreatedAt: f.now, ModifiedAt: f.now.Add(modified),
-		Versions: []*state.Version{{ID: tx.NewID(), Blob: content, CreatedAt: f.now, By: tx.Admin}}})
+		Versions: []*state.Version{state.NewVersion(tx.NewID(), content, f.now, tx.Admin)}})
 	return id
 }

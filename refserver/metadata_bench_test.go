@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/contentapi/cms/refserver/internal/blob"
 	"github.com/contentapi/cms/refserver/internal/metadata"
 	"github.com/contentapi/cms/refserver/internal/state"
 )
@@ -53,7 +54,7 @@ func benchServerCoded(b *testing.B, n int, coded bool) (*Server, []*state.Item) 
 	for i := range n {
 		it := &state.Item{Typ: "file", ID: tx.NewID(), Name: fmt.Sprintf("f%05d.pdf", i), ParentID: state.RootID,
 			Owner: tx.Admin, CreatedBy: tx.Admin, ModBy: tx.Admin, CreatedAt: now, ModifiedAt: now,
-			Versions: []*state.Version{{ID: tx.NewID(), CreatedAt: now, By: tx.Admin}}}
+			Versions: []*state.Version{state.NewVersion(tx.NewID(), blob.Ref{}, now, tx.Admin)}}
 		tx.AddItem(it)
 		items[i] = it
 		amount := (i * 7919) % n // a permutation of 0..n-1

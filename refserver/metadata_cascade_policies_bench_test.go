@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/contentapi/cms/refserver/internal/blob"
 	"github.com/contentapi/cms/refserver/internal/state"
 )
 
@@ -56,7 +57,7 @@ func cascadeTree(tx *state.Tx, n int) (*state.Item, int) {
 		it := &state.Item{Typ: typ, ID: tx.NewID(), Name: name, ParentID: parent, Owner: tx.Admin, CreatedBy: tx.Admin, ModBy: tx.Admin,
 			CreatedAt: now, ModifiedAt: now}
 		if typ == "file" {
-			it.Versions = []*state.Version{{ID: tx.NewID(), CreatedAt: now, By: tx.Admin}}
+			it.Versions = []*state.Version{state.NewVersion(tx.NewID(), blob.Ref{}, now, tx.Admin)}
 		}
 		tx.AddItem(it)
 		return it

@@ -39,7 +39,7 @@ func TestMiniJSONMatchesMap(t *testing.T) {
 			if i%2 == 0 {
 				sha1 = fmt.Sprintf("%040x", i) // held as bytes
 			}
-			it.Versions = []*state.Version{{ID: "77", Blob: blob.RefOf(BlobInfo{SHA1: sha1})}}
+			it.Versions = []*state.Version{state.NewVersion("77", blob.RefOf(BlobInfo{SHA1: sha1}), time.Time{}, nil)}
 		case 1:
 			it.Typ = "folder"
 		default:

@@ -28,7 +28,7 @@ func BenchmarkSearch100k(b *testing.B) {
 		content := blob.RefOf(BlobInfo{ID: blob.NewID(), Size: int64(i % 1000), SHA1: fmt.Sprintf("%040x", i)})
 		tx.AddItem(&state.Item{Typ: "file", ID: tx.NewID(), Name: word(i) + " " + word(i*7+3) + " " + word(i*13+5) + ".pdf", ParentID: state.RootID,
 			Owner: tx.Admin, CreatedBy: tx.Admin, ModBy: tx.Admin, CreatedAt: now, ModifiedAt: now.Add(time.Duration(i) * time.Second),
-			Versions: []*state.Version{{ID: tx.NewID(), Blob: content, CreatedAt: now, By: tx.Admin}}})
+			Versions: []*state.Version{state.NewVersion(tx.NewID(), content, now, tx.Admin)}})
 	}
 	end()
 	if _, err := s.st.CatchUpSearch(b.Context()); err != nil {

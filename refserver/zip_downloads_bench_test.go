@@ -82,7 +82,7 @@ func zipTree(tb testing.TB, files, perFolder int, size int64) (*Server, string) 
 		b := blob.RefOf(BlobInfo{ID: fmt.Sprintf("made-%d", size), Size: size, SHA1: fmt.Sprintf("%040x", i)})
 		tx.AddItem(&state.Item{Typ: "file", ID: tx.NewID(), Name: fmt.Sprintf("file-%06d.bin", i), ParentID: sub.ID,
 			Owner: tx.User, CreatedBy: tx.User, ModBy: tx.User, CreatedAt: now, ModifiedAt: now, ContentModifiedAt: now,
-			Versions: []*state.Version{{ID: tx.NewID(), Blob: b, CreatedAt: now, By: tx.User}}})
+			Versions: []*state.Version{state.NewVersion(tx.NewID(), b, now, tx.User)}})
 	}
 	return s, top.ID
 }

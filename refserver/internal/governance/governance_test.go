@@ -41,7 +41,7 @@ func (w *world) addItem(tx *state.Tx, typ, name, parent string) *state.Item {
 	it := &state.Item{Typ: typ, ID: tx.NewID(), Name: name, ParentID: parent, Owner: u, CreatedBy: u, ModBy: u,
 		CreatedAt: w.now, ModifiedAt: w.now}
 	if typ == "file" {
-		it.Versions = []*state.Version{{ID: tx.NewID(), Blob: blob.RefOf(blob.Info{ID: "b" + it.ID, Size: 1}), CreatedAt: w.now, By: u}}
+		it.Versions = []*state.Version{state.NewVersion(tx.NewID(), blob.RefOf(blob.Info{ID: "b" + it.ID, Size: 1}), w.now, u)}
 	}
 	tx.AddItem(it)
 	return it

@@ -51,7 +51,7 @@ func newWorld(t *testing.T) *world {
 			u := tx.User
 			it := &state.Item{Typ: typ, ID: tx.NewID(), Name: name, ParentID: parent, Owner: u, CreatedBy: u, ModBy: u, CreatedAt: now, ModifiedAt: now}
 			if typ == "file" {
-				it.Versions = []*state.Version{{ID: tx.NewID(), Blob: blob.RefOf(blob.Info{ID: "b" + it.ID, Size: 1}), CreatedAt: now, By: u}}
+				it.Versions = []*state.Version{state.NewVersion(tx.NewID(), blob.RefOf(blob.Info{ID: "b" + it.ID, Size: 1}), now, u)}
 			}
 			tx.AddItem(it)
 			return it

@@ -19,7 +19,7 @@ func (w *world) addFile(tx *state.Tx, name string) *state.Item {
 	now := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
 	u := tx.User
 	it := &state.Item{Typ: "file", ID: tx.NewID(), Name: name, ParentID: w.folder.ID, Owner: u, CreatedBy: u, ModBy: u, CreatedAt: now, ModifiedAt: now}
-	it.Versions = []*state.Version{{ID: tx.NewID(), Blob: blob.RefOf(blob.Info{ID: "b" + it.ID, Size: 1}), CreatedAt: now, By: u}}
+	it.Versions = []*state.Version{state.NewVersion(tx.NewID(), blob.RefOf(blob.Info{ID: "b" + it.ID, Size: 1}), now, u)}
 	tx.AddItem(it)
 	return it
 }

@@ -338,7 +338,7 @@ func encodeItem(it *state.Item, versions bool) RecItem {
 }
 
 func encodeVersion(v *state.Version) recVersion {
-	return recVersion{ID: v.ID, Blob: recBlob{v.Blob}, CreatedAt: utcTime(v.CreatedAt), By: userID(v.By), Name: v.Name(),
+	return recVersion{ID: v.ID, Blob: recBlob{v.Blob}, CreatedAt: utcTime(v.CreatedAt()), By: userID(v.By), Name: v.Name(),
 		TrashedAt: utcTime(v.TrashedAt()), RestoredAt: utcTime(v.RestoredAt()), TrashedBy: userID(v.TrashedBy()), RestoredBy: userID(v.RestoredBy())}
 }
 

@@ -67,7 +67,7 @@ func decodeVersion(st *state.ReadTx, r recVersion) (*state.Version, error) {
 	if err != nil {
 		return nil, err
 	}
-	v := &state.Version{ID: r.ID, Blob: r.Blob.Ref, CreatedAt: r.CreatedAt, By: us[0]}
+	v := state.NewVersion(r.ID, r.Blob.Ref, r.CreatedAt, us[0])
 	if r.Name != "" {
 		v.SetName(r.Name)
 	}

@@ -43,7 +43,7 @@ func newAccessWorld(t *testing.T) *accessWorld {
 			it := &Item{Typ: typ, ID: tx.NewID(), Name: name, ParentID: parent, Owner: w.owner, CreatedBy: w.owner, ModBy: w.owner,
 				CreatedAt: now, ModifiedAt: now}
 			if typ == "file" {
-				it.Versions = []*Version{{ID: tx.NewID(), Blob: blob.RefOf(blob.Info{ID: "b" + it.ID, Size: 1}), CreatedAt: now, By: w.owner}}
+				it.Versions = []*Version{NewVersion(tx.NewID(), blob.RefOf(blob.Info{ID: "b" + it.ID, Size: 1}), now, w.owner)}
 			}
 			tx.AddItem(it)
 			return it

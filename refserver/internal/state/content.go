@@ -109,12 +109,14 @@ type Version struct {
 
 	// rare is the version's name once replaced, when and by whom it was
 	// put in the trash (file_versions.go), and its last restore; nil for
-	// the versions that have none of them, nearly all: a Version is 112
-	// bytes, not 192. It is never changed in place (a setter installs a
+	// the versions that have none of them, nearly all: a Version is 96
+	// bytes, not 176. It is never changed in place (a setter installs a
 	// changed copy), so copies of a Version never share a change.
 	rare *versionRare
 
-	CreatedAt time.Time
+	// created is when the version was made (CreatedAt), in Unix
+	// nanoseconds as an item's readyAt: 8 bytes, not a time.Time's 24.
+	created int64
 	// Blob is the content, its id and SHA1 held as bytes (blob.Ref): no
 	// string of its own. Last, so that the collector, which scans an
 	// object up to its last pointer, stops before its 48 bytes of digits.
@@ -183,35 +185,47 @@ func (v *Version) SetTrash(trashedAt, restoredAt time.Time, trashedBy, restoredB
 
 // ReadyAt is when the file's content becomes downloadable (zero: it
 // always was).
-func (it *Item) ReadyAt() time.Time {
-	if it.readyAt == 0 {
-		return time.Time{}
-	}
-	return time.Unix(0, it.readyAt).UTC()
+func (it *Item) ReadyAt() time.Time { return timeOfNanos(it.readyAt) }
+
+// SetReadyAt sets ReadyAt to t, to the nanosecond (nanosOf).
+func (it *Item) SetReadyAt(t time.Time) { it.readyAt = nanosOf(t) }
+
+// NewVersion is a version with id, content, made at createdAt by by.
+func NewVersion(id string, content blob.Ref, createdAt time.Time, by *User) *Version {
+	return &Version{ID: id, By: by, created: nanosOf(createdAt), Blob: content}
 }
 
-// SetReadyAt sets ReadyAt to t, to the nanosecond; a time past what Unix
-// nanoseconds hold (before 1678 or after 2262) is held as the nearest
-// they do.
-func (it *Item) SetReadyAt(t time.Time) {
+// CreatedAt is when the version was made (UTC).
+func (v *Version) CreatedAt() time.Time { return timeOfNanos(v.created) }
+
+// nanosOf is t in Unix nanoseconds, 0 for the zero time; the Unix epoch
+// itself is held a nanosecond after, and a time past what Unix
+// nanoseconds hold (before 1678 or after 2262) as the nearest they do.
+func nanosOf(t time.Time) int64 {
 	switch {
 	case t.IsZero():
-		it.readyAt = 0
-		return
-	case t.Before(minReadyAt):
-		it.readyAt = math.MinInt64
-	case t.After(maxReadyAt):
-		it.readyAt = math.MaxInt64
-	default:
-		it.readyAt = t.UnixNano()
+		return 0
+	case t.Before(minNanosTime):
+		return math.MinInt64
+	case t.After(maxNanosTime):
+		return math.MaxInt64
 	}
-	if it.readyAt == 0 { // the Unix epoch itself: a nanosecond after (0 is the zero time)
-		it.readyAt = 1
+	if n := t.UnixNano(); n != 0 {
+		return n
 	}
+	return 1
 }
 
-// minReadyAt and maxReadyAt bound the times Unix nanoseconds hold.
-var minReadyAt, maxReadyAt = time.Unix(0, math.MinInt64), time.Unix(0, math.MaxInt64)
+// timeOfNanos is the time (UTC) nanosOf made n of.
+func timeOfNanos(n int64) time.Time {
+	if n == 0 {
+		return time.Time{}
+	}
+	return time.Unix(0, n).UTC()
+}
+
+// minNanosTime and maxNanosTime bound the times Unix nanoseconds hold.
+var minNanosTime, maxNanosTime = time.Unix(0, math.MinInt64), time.Unix(0, math.MaxInt64)
 
 // Etag is the item's etag (and sequence_id): its change count.
 func (it *Item) Etag() string { return strconv.Itoa(it.Seq) }

@@ -101,7 +101,7 @@ func (s *Tx) supersede(f *Item) {
 func (s *Tx) PromoteVersion(f *Item, old *Version, content blob.Info, u *User) {
 	now := s.NowSec()
 	s.supersede(f)
-	v := &Version{ID: s.NewID(), Blob: blob.RefOf(content), CreatedAt: now, By: u}
+	v := NewVersion(s.NewID(), blob.RefOf(content), now, u)
 	s.Items.Update(f.Typ, f.ID, func(f *Item) {
 		if old.Name() != "" {
 			f.Name = old.Name()

@@ -35,7 +35,7 @@ func TestFolderSyncAll(t *testing.T) {
 			it.ParentID = strconv.Itoa(10 + i%4)
 		}
 		if it.Typ == "file" {
-			it.Versions = []*Version{{Blob: blob.RefOf(blob.Info{Size: int64(i % 17)})}}
+			it.Versions = []*Version{NewVersion("", blob.RefOf(blob.Info{Size: int64(i % 17)}), time.Time{}, nil)}
 		}
 		items = append(items, it)
 	}

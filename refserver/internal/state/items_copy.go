@@ -171,7 +171,7 @@ func (s *Tx) AddCopy(p *Principal, nodes []CopyNode, target, name string) (*Item
 			c.ParentID = made[n.parent].ID
 		}
 		if c.Typ == "file" {
-			c.Versions = []*Version{{ID: s.NewID(), Blob: blob.RefOf(n.Copied), CreatedAt: now, By: p.User}}
+			c.Versions = []*Version{NewVersion(s.NewID(), blob.RefOf(n.Copied), now, p.User)}
 			c.SetReadyAt(s.Now().Add(s.Cfg.ContentNotReady))
 		}
 		made[i] = c

@@ -50,5 +50,5 @@ func (s *Tx) HoldCovers(a *LegalHoldAssignment, f *Item, v *Version) bool {
 	if !custodian {
 		return false
 	}
-	return hp.FilterStart.IsZero() || !v.CreatedAt.Before(hp.FilterStart) && !v.CreatedAt.After(hp.FilterEnd)
+	return hp.FilterStart.IsZero() || !v.CreatedAt().Before(hp.FilterStart) && !v.CreatedAt().After(hp.FilterEnd)
 }

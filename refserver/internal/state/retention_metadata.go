@@ -76,7 +76,7 @@ func (s *Tx) RetentionStart(a *RetentionAssignment, f *Item, v *Version) time.Ti
 			}
 		}
 	}
-	return v.CreatedAt
+	return v.CreatedAt()
 }
 
 // retentionMetadataChanged re-evaluates the metadata template assignments

@@ -47,7 +47,7 @@ func BenchmarkSearchIndexDrain(b *testing.B) {
 			u := tx.User
 			for i, name := range names {
 				it := &Item{Typ: "file", ID: tx.NewID(), Name: name, ParentID: RootID, Owner: u, CreatedBy: u, ModBy: u, CreatedAt: now, ModifiedAt: now}
-				it.Versions = []*Version{{ID: tx.NewID(), Blob: blob.RefOf(blobs[i]), CreatedAt: now, By: u}}
+				it.Versions = []*Version{NewVersion(tx.NewID(), blob.RefOf(blobs[i]), now, u)}
 				tx.AddItem(it)
 			}
 		})

@@ -55,7 +55,7 @@ func TestStopSearchIndexerDropsTheBatchInFlight(t *testing.T) {
 		u := tx.User
 		for i := range files {
 			it := &Item{Typ: "file", ID: tx.NewID(), Name: fmt.Sprintf("f%d.txt", i), ParentID: RootID, Owner: u, CreatedBy: u, ModBy: u, CreatedAt: now, ModifiedAt: now}
-			it.Versions = []*Version{{ID: tx.NewID(), Blob: blob.RefOf(blob.Info{ID: "b" + it.ID, Size: 10}), CreatedAt: now, By: u}}
+			it.Versions = []*Version{NewVersion(tx.NewID(), blob.RefOf(blob.Info{ID: "b" + it.ID, Size: 10}), now, u)}
 			tx.AddItem(it)
 		}
 	})

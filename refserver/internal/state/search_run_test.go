@@ -73,7 +73,7 @@ func TestSearchInChunksAnswersAsOne(t *testing.T) {
 		for i := range 60 {
 			it := &Item{Typ: "file", ID: tx.NewID(), Name: fmt.Sprintf("doc %d%s.txt", i, strings.Repeat(" doc", i%3)), ParentID: RootID,
 				Owner: tx.Admin, CreatedBy: tx.Admin, ModBy: tx.Admin, CreatedAt: now, ModifiedAt: now.Add(time.Duration(i%7) * time.Second),
-				Versions: []*Version{{ID: tx.NewID(), Blob: blob.RefOf(blob.Info{ID: "b" + fmt.Sprint(i), Size: 1}), CreatedAt: now, By: tx.Admin}}}
+				Versions: []*Version{NewVersion(tx.NewID(), blob.RefOf(blob.Info{ID: "b" + fmt.Sprint(i), Size: 1}), now, tx.Admin)}}
 			tx.AddItem(it)
 			if i == 10 {
 				renamed = it

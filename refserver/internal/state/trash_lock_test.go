@@ -35,7 +35,7 @@ func (w *memWorld) item(tx *Tx, typ, name, parent string) *Item {
 	u := tx.User
 	it := &Item{Typ: typ, ID: tx.NewID(), Name: name, ParentID: parent, Owner: u, CreatedBy: u, ModBy: u, CreatedAt: w.now, ModifiedAt: w.now}
 	if typ == "file" {
-		it.Versions = []*Version{{ID: tx.NewID(), Blob: blob.RefOf(blob.Info{ID: "b" + it.ID, Size: 1}), CreatedAt: w.now, By: u}}
+		it.Versions = []*Version{NewVersion(tx.NewID(), blob.RefOf(blob.Info{ID: "b" + it.ID, Size: 1}), w.now, u)}
 	}
 	tx.AddItem(it)
 	return it

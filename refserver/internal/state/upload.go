@@ -29,7 +29,7 @@ func (s *Tx) CreateFile(p *Principal, parentID, name string, content blob.Info, 
 		Typ: "file", ID: s.NewID(), Name: name, ParentID: parentID,
 		Owner: owner, CreatedBy: p.User, ModBy: p.User,
 		CreatedAt: now, ModifiedAt: now, ContentCreatedAt: created, ContentModifiedAt: modified,
-		Versions: []*Version{{ID: s.NewID(), Blob: blob.RefOf(content), CreatedAt: now, By: p.User}},
+		Versions: []*Version{NewVersion(s.NewID(), blob.RefOf(content), now, p.User)},
 	}
 	f.SetReadyAt(s.Now().Add(s.Cfg.ContentNotReady))
 	s.AddItem(f)
@@ -57,7 +57,7 @@ func (s *Tx) AddVersion(p *Principal, f *Item, name string, content blob.Info, m
 	if modified.IsZero() {
 		modified = now
 	}
-	v := &Version{ID: s.NewID(), Blob: blob.RefOf(content), CreatedAt: now, By: p.User}
+	v := NewVersion(s.NewID(), blob.RefOf(content), now, p.User)
 	s.Items.Update(f.Typ, f.ID, func(f *Item) {
 		if name != "" {
 			f.Name = name
