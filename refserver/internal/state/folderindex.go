@@ -2,7 +2,6 @@ package state
 
 import (
 	"cmp"
-	"hash/maphash"
 	"iter"
 	"slices"
 	"strconv"
@@ -65,17 +64,6 @@ type itemSlot struct {
 	id   int64
 	nsec int32
 	rank int32 // 0 folder, 1 file, 2 web link
-}
-
-// foldKey is the case-folded name (FoldName) the item is filed under:
-// an ASCII name's is its lower case, the string it is sorted by (no
-// string of its own); another's is made when asked for (a slot held it:
-// 16 bytes in every item for the few names that are not ASCII).
-func (sl *itemSlot) foldKey() string {
-	if isASCII(sl.name) {
-		return sl.lower
-	}
-	return FoldName(sl.name)
 }
 
 // dateCmp compares the modification times a and b are filed under.
@@ -303,14 +291,6 @@ func (fx *folderIndex) fileName(it *Item) {
 	fx.dups[name] = append(same, it)
 }
 
-// foldKeyer keys a folder index's byName: the case-folded name an item is
-// filed under.
-type foldKeyer struct{}
-
-func (foldKeyer) key(it *Item) string { return it.slot.foldKey() }
-
-func (foldKeyer) hash(fold string) uint64 { return maphash.String(itemHashSeed, fold) }
-
 // unfileName takes it out of its case-folded name's items.
 func (fx *folderIndex) unfileName(it *Item) {
 	name := it.slot.foldKey()
@@ -492,18 +472,24 @@ func FoldName(name string) string {
 	var b strings.Builder
 	b.Grow(len(name))
 	for _, r := range name {
-		key := r
-		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
-			if 'a' <= key && key <= 'z' {
-				break
-			}
-			if 'a' <= f && f <= 'z' || f < key {
-				key = f
-			}
-		}
-		b.WriteRune(key)
+		b.WriteRune(foldRune(r))
 	}
 	return b.String()
+}
+
+// foldRune is the rune of r's simple case-folding orbit that FoldName
+// maps r to.
+func foldRune(r rune) rune {
+	key := r
+	for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+		if 'a' <= key && key <= 'z' {
+			break
+		}
+		if 'a' <= f && f <= 'z' || f < key {
+			key = f
+		}
+	}
+	return key
 }
 
 // isASCII reports whether s is all ASCII.

@@ -23,10 +23,14 @@ type itemHash[K comparable, F itemKeyer[K]] struct {
 	n     int
 }
 
-// itemKeyer reads an item's key in an itemHash, and hashes keys.
+// itemKeyer reads an item's key in an itemHash, and hashes keys: has(it,
+// k) is key(it) == k and hashOf(it) hash(key(it)), which a keyer may
+// tell without making the key.
 type itemKeyer[K comparable] interface {
 	key(it *Item) K
 	hash(k K) uint64
+	has(it *Item, k K) bool
+	hashOf(it *Item) uint64
 }
 
 // itemHashSeed seeds the hashes of the keys of every itemHash.
@@ -48,7 +52,7 @@ func (t *itemHash[K, F]) get(k K) *Item {
 	}
 	for i := t.home(t.f.hash(k)); ; {
 		it := t.slots[i]
-		if it == nil || t.f.key(it) == k {
+		if it == nil || t.f.has(it, k) {
 			return it
 		}
 		if i++; i == len(t.slots) {
@@ -66,7 +70,7 @@ func (t *itemHash[K, F]) set(it *Item) (old *Item) {
 	k := t.f.key(it)
 	i := t.home(t.f.hash(k))
 	for ; t.slots[i] != nil; i++ {
-		if t.f.key(t.slots[i]) == k {
+		if t.f.has(t.slots[i], k) {
 			old, t.slots[i] = t.slots[i], it
 			return old
 		}
@@ -95,7 +99,7 @@ func (t *itemHash[K, F]) resize(size int) {
 		if it == nil {
 			continue
 		}
-		i := t.home(t.f.hash(t.f.key(it)))
+		i := t.home(t.f.hashOf(it))
 		for t.slots[i] != nil {
 			if i++; i == len(t.slots) {
 				i = 0
@@ -118,7 +122,7 @@ func (t *itemHash[K, F]) remove(k K) *Item {
 		if it == nil {
 			return nil
 		}
-		if t.f.key(it) == k {
+		if t.f.has(it, k) {
 			break
 		}
 		if i++; i == len(t.slots) {
@@ -136,7 +140,7 @@ func (t *itemHash[K, F]) remove(k K) *Item {
 		}
 		// The item at j may fill the gap at i unless its home lies
 		// cyclically in (i, j]: its probe would not pass i.
-		h := t.home(t.f.hash(t.f.key(it)))
+		h := t.home(t.f.hashOf(it))
 		if i <= j && (h <= i || h > j) || i > j && h <= i && h > j {
 			t.slots[i] = it
 			i = j

@@ -13,6 +13,10 @@ type nameKeyer struct{ few bool }
 
 func (nameKeyer) key(it *Item) string { return it.Name }
 
+func (nameKeyer) has(it *Item, k string) bool { return it.Name == k }
+
+func (f nameKeyer) hashOf(it *Item) uint64 { return f.hash(it.Name) }
+
 func (f nameKeyer) hash(k string) uint64 {
 	h := maphash.String(itemHashSeed, k)
 	if f.few {

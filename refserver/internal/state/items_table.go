@@ -46,6 +46,10 @@ func (f itemTableKeyer) key(it *Item) itemKey {
 	return itemKey{folder: f.env.Cfg.SeparateIDSpaces && it.Typ == "folder", id: it.ID}
 }
 
+func (f itemTableKeyer) has(it *Item, k itemKey) bool { return f.key(it) == k }
+
+func (f itemTableKeyer) hashOf(it *Item) uint64 { return f.hash(f.key(it)) }
+
 func (itemTableKeyer) hash(k itemKey) uint64 {
 	h := maphash.String(itemHashSeed, k.id)
 	if k.folder {
