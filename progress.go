@@ -22,16 +22,19 @@ func newProgressReader(r io.Reader, total int64, fn func(Progress)) *progressRea
 
 func (pr *progressReader) Read(b []byte) (int, error) {
 	n, err := pr.r.Read(b)
-	if n > 0 {
-		pr.p.Bytes += int64(n)
-		pr.fn(pr.p)
-	}
-	if err == io.EOF && !pr.ended && n == 0 { //nolint:errorlint // a reader's end
+	pr.p.Bytes += int64(n)
+	if err == io.EOF && !pr.ended { //nolint:errorlint // a reader's end
+		// The end may come with the last bytes (an HTTP body often sends
+		// both at once) or after them: either way the size is known now.
 		pr.ended = true
 		if pr.p.TotalBytes < 0 {
-			pr.p.TotalBytes = pr.p.Bytes // the size is known now
+			pr.p.TotalBytes = pr.p.Bytes
 			pr.fn(pr.p)
+			return n, err
 		}
+	}
+	if n > 0 {
+		pr.fn(pr.p)
 	}
 	return n, err
 }
