@@ -14,6 +14,10 @@
 // Web pages of any origin may call it from a browser (CORS), as Box UI
 // Elements do; -cors-origins limits that to the origins it lists.
 //
+// The process holds its memory to about 1.5 times the state it holds live
+// (a memory limit moved after each garbage collection; -memory-headroom,
+// docs/refserver.md "Memory"), unless GOGC or GOMEMLIMIT is set.
+//
 // With -app-config FILE it also registers an app authorized in the
 // enterprise and writes the app's config.json (client id and secret, an
 // encrypted private key with its passphrase and key id, the enterprise id)
