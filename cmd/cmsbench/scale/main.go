@@ -364,23 +364,32 @@ func timed(k int, call func(i int) error) (p50, p99 float64, err error) {
 		if err := call(i); err != nil {
 			return 0, 0, err
 		}
-		d[i] = float64(time.Since(t).Microseconds()) / 1000
+		d[i] = msSince(t)
 	}
 	slices.Sort(d)
 	return d[k/2], d[min(k-1, k*99/100)], nil
+}
+
+// msSince is the time since t in milliseconds, to the microsecond.
+func msSince(t time.Time) float64 { return float64(time.Since(t).Microseconds()) / 1000 }
+
+// timedSearch runs one search (a page of 20) for query and times it in
+// milliseconds.
+func timedSearch(ctx context.Context, c *cms.Client, query string) (float64, error) {
+	t := time.Now()
+	_, _, err := c.Search.Query(ctx, &cms.SearchOptions{Query: query, Limit: 20})
+	return msSince(t), err
 }
 
 func (f *filler) measure(ctx context.Context, l *line) error {
 	r := rand.New(rand.NewPCG(uint64(f.files), 7))
 	word := func() string { return fmt.Sprintf("w%03d", r.IntN(1000)) }
 	c := f.client
-	t := time.Now()
-	if _, _, err := c.Search.Query(ctx, &cms.SearchOptions{Query: word(), Limit: 20}); err != nil {
+	var err error
+	if l.FirstSearchMS, err = timedSearch(ctx, c, word()); err != nil {
 		return err
 	}
-	l.FirstSearchMS = float64(time.Since(t).Microseconds()) / 1000
 	full := f.files / filesPerFolder
-	var err error
 	if l.ListP50MS, l.ListP99MS, err = timed(f.cfg.samples, func(int) error {
 		folder := f.folderIDs[r.IntN(max(full, 1))]
 		_, _, err := c.Folders.ListItems(ctx, folder, &cms.ListItemsOptions{Limit: 100, Offset: 100 * r.IntN(9)})
@@ -449,11 +458,9 @@ func (f *filler) restart(ctx context.Context, l *line) error {
 	if err := f.connect(); err != nil {
 		return err
 	}
-	t := time.Now()
-	if _, _, err := f.client.Search.Query(ctx, &cms.SearchOptions{Query: "w001", Limit: 20}); err != nil {
+	if l.RestartSearchMS, err = timedSearch(ctx, f.client, "w001"); err != nil {
 		return fmt.Errorf("first search after the restart: %w", err)
 	}
-	l.RestartSearchMS = float64(time.Since(t).Microseconds()) / 1000
 	l.RestartIndexedRSSBytes = srv.rss()
 	l.RestartIndexedRSSPerItem = float64(l.RestartIndexedRSSBytes) / float64(l.Items)
 	return nil

@@ -51,26 +51,36 @@ type Goal struct {
 
 	mu      sync.Mutex
 	stopped bool
-	polling bool  // a look whether the collector is back is scheduled
-	limit   int64 // the limit set last (0: none yet, or the collector is off)
+	polling bool // a look whether the collector is back is scheduled
 	// lastLive is the live heap the last collection found.
 	lastLive uint64
 	// adjusted, if set (tests), is told each limit set.
 	adjusted chan<- int64
 
-	samples []metrics.Sample
+	samples [len(metricNames)]metrics.Sample
 }
 
-// Metrics the goal reads after a collection.
+// The metrics the goal reads after a collection, by their place in
+// Goal.samples.
 const (
-	mLive     = "/gc/heap/live:bytes"
-	mTotal    = "/memory/classes/total:bytes"
-	mObjects  = "/memory/classes/heap/objects:bytes"
-	mUnused   = "/memory/classes/heap/unused:bytes"
-	mFree     = "/memory/classes/heap/free:bytes"
-	mReleased = "/memory/classes/heap/released:bytes"
-	mGOGC     = "/gc/gogc:percent"
+	mLive = iota
+	mTotal
+	mObjects
+	mUnused
+	mFree
+	mReleased
+	mGOGC
 )
+
+var metricNames = [...]string{
+	mLive:     "/gc/heap/live:bytes",
+	mTotal:    "/memory/classes/total:bytes",
+	mObjects:  "/memory/classes/heap/objects:bytes",
+	mUnused:   "/memory/classes/heap/unused:bytes",
+	mFree:     "/memory/classes/heap/free:bytes",
+	mReleased: "/memory/classes/heap/released:bytes",
+	mGOGC:     "/gc/gogc:percent",
+}
 
 // offPoll is how often a goal looks whether the collector is back on.
 const offPoll = 100 * time.Millisecond
@@ -111,8 +121,8 @@ func start(headroom int, floor int64, adjusted chan<- int64) (*Goal, error) {
 	}
 	g := &Goal{headroom: headroom, floor: max(floor, 0), adjusted: adjusted,
 		prev: debug.SetMemoryLimit(-1)}
-	for _, name := range []string{mLive, mTotal, mObjects, mUnused, mFree, mReleased, mGOGC} {
-		g.samples = append(g.samples, metrics.Sample{Name: name})
+	for i, name := range metricNames {
+		g.samples[i].Name = name
 	}
 	g.arm()
 	running = g
@@ -130,13 +140,6 @@ func (g *Goal) Stop() {
 		debug.SetMemoryLimit(g.prev)
 		running = nil
 	}
-}
-
-// Limit is the limit the goal set last (0: no collection since Start).
-func (g *Goal) Limit() int64 {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return g.limit
 }
 
 // sentinel is what the goal leaves for each collection to find
@@ -163,38 +166,38 @@ func (g *Goal) adjust() bool {
 	if g.stopped {
 		return false
 	}
-	metrics.Read(g.samples)
-	if g.samples[6].Value.Kind() == metrics.KindUint64 && int64(g.samples[6].Value.Uint64()) < 0 {
-		g.limit = 0
-		debug.SetMemoryLimit(math.MaxInt64)
-		if !g.polling {
-			g.polling = true
-			time.AfterFunc(offPoll, g.poll)
-		}
-		g.tell()
-		return true
-	}
+	metrics.Read(g.samples[:])
 	v := func(i int) uint64 {
 		if g.samples[i].Value.Kind() != metrics.KindUint64 {
 			return 0
 		}
 		return g.samples[i].Value.Uint64()
 	}
-	live, total := v(0), v(1)
-	heap := v(2) + v(3) + v(4) + v(5)
+	if int64(v(mGOGC)) < 0 { // GOGC=off: the metric holds -1
+		debug.SetMemoryLimit(math.MaxInt64)
+		if !g.polling {
+			g.polling = true
+			time.AfterFunc(offPoll, g.poll)
+		}
+		g.tell(0)
+		return true
+	}
+	live, total := v(mLive), v(mTotal)
+	heap := v(mObjects) + v(mUnused) + v(mFree) + v(mReleased)
 	grew := live - min(g.lastLive, live)
 	g.lastLive = live
-	g.limit = limitFor(live, grew, total-min(heap, total), g.headroom, g.floor)
-	debug.SetMemoryLimit(g.limit)
-	g.tell()
+	limit := limitFor(live, grew, total-min(heap, total), g.headroom, g.floor)
+	debug.SetMemoryLimit(limit)
+	g.tell(limit)
 	return true
 }
 
-// tell sends the limit set to the tests' channel, if any.
-func (g *Goal) tell() {
+// tell sends the limit set (0: none, the collector is off) to the tests'
+// channel, if any.
+func (g *Goal) tell(limit int64) {
 	if g.adjusted != nil {
 		select {
-		case g.adjusted <- g.limit:
+		case g.adjusted <- limit:
 		default:
 		}
 	}
