@@ -328,3 +328,21 @@ func TestPersistShorterHistoryDeletesStoredEvents(t *testing.T) {
 	require.NoError(t, e2.s.Close())
 	assert.Equal(t, 3+1, storedEvents(), "the newest three and the head position")
 }
+
+// A commit whose frame is larger than the buffer a log keeps (1 MiB) does
+// not leave the log's end where it began: the next commit's frame follows
+// it, and a crash loses neither (the next frame used to overwrite it, and
+// the replay stopped at the torn rest).
+func TestPersistCommitLogLargeFrame(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	e := newEnv(t, Options{DataDir: dir})
+	fillFiles(t, e.s, 1700)
+	e.createFolder(e.s.UserToken(), "0", "first") // its commit: the records and small blobs of 1,700 files, over 1 MiB
+	e.createFolder(e.s.UserToken(), "0", "after")
+	before := lockedDump(e.s)
+	crash(t, e.s)
+
+	e2 := newEnv(t, Options{DataDir: dir})
+	assert.Equal(t, before, lockedDump(e2.s))
+}

@@ -286,13 +286,13 @@ func (d *DB) appendLog(ops []logOp) error {
 		}
 		return err
 	}
-	if cap(l.buf) > 1<<20 {
-		l.buf = nil // one large commit does not keep its buffer
-	}
 	l.mu.Lock()
 	l.active.apply(ops)
 	l.active.size = size + int64(len(l.buf))
 	l.mu.Unlock()
+	if cap(l.buf) > 1<<20 {
+		l.buf = nil // one large commit does not keep its buffer (after its size is counted)
+	}
 	if l.active.size >= d.CheckpointBytes {
 		d.startCheckpoint()
 	}
