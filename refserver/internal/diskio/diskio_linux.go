@@ -81,3 +81,19 @@ func ReadAhead(f *os.File) {
 		}
 	}
 }
+
+// MapRead maps the first size bytes of f read-only and returns them with
+// the function that unmaps them: the bytes are the file's pages in the
+// page cache, read without a copy and without growing the heap. Nothing
+// may truncate f while it is mapped (a read past its end would fault),
+// and the bytes must not be used after unmap. A size of 0 maps nothing.
+func MapRead(f *os.File, size int64) (data []byte, unmap func() error, err error) {
+	if size <= 0 {
+		return nil, func() error { return nil }, nil
+	}
+	data, err = unix.Mmap(int(f.Fd()), 0, int(size), unix.PROT_READ, unix.MAP_SHARED)
+	if err != nil {
+		return nil, nil, &os.PathError{Op: "mmap", Path: f.Name(), Err: err}
+	}
+	return data, func() error { return unix.Munmap(data) }, nil
+}

@@ -61,25 +61,34 @@ func (d *DB) Stored() map[string]map[string]string {
 
 // stored is Stored for callers that hold flushMu.
 func (d *DB) stored() map[string]map[string]string {
-	var ovs []*overlay
-	if d.log != nil {
-		// Before the View: a checkpoint that ends in between wrote the
-		// same records to state.db.
-		ovs = d.log.overlays()
-	}
 	var out map[string]map[string]string
-	_ = d.Bolt.View(func(tx *bolt.Tx) error { out = d.DumpDB(tx); return nil })
+	dump := func() { _ = d.Bolt.View(func(tx *bolt.Tx) error { out = d.DumpDB(tx); return nil }) }
+	l := d.log
+	if l == nil {
+		dump()
+		return out
+	}
+	// Under the log's lock, a checkpoint that ends meanwhile cannot drop
+	// its overlay (nor close its log) before the overlays are read; one
+	// that wrote state.db before the View wrote the same records.
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	dump()
 	kinds := map[string]bool{}
 	for _, k := range d.cfg.Kinds {
 		kinds[k.Bucket] = true
 	}
-	for _, o := range ovs {
+	for _, o := range []*overlay{l.frozen, l.active} {
+		if o == nil {
+			continue
+		}
 		for b, recs := range o.recs {
 			if !kinds[b] {
 				continue // the small blobs
 			}
-			for k, v := range recs {
-				if v == nil {
+			for k, sp := range recs {
+				v, err := o.read(sp)
+				if err != nil || v == nil {
 					delete(out[b], k)
 					if len(out[b]) == 0 {
 						delete(out, b)
@@ -101,8 +110,8 @@ func (d *DB) stored() map[string]map[string]string {
 // change val.
 func (d *DB) StoredValue(bucket, key string) (val []byte, ok bool, err error) {
 	if d.log != nil {
-		if v, found := d.log.lookup(bucket, key); found {
-			return v, v != nil, nil // the log's values are never changed
+		if v, found, err := d.log.lookup(bucket, key); found || err != nil {
+			return v, v != nil, err
 		}
 	}
 	err = d.Bolt.View(func(tx *bolt.Tx) error {

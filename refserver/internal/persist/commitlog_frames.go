@@ -4,13 +4,10 @@ package persist
 // and writing frames, the names of the logs.
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/crc32"
-	"io"
 	"os"
 	"slices"
 	"strconv"
@@ -26,8 +23,10 @@ type logOp struct {
 	val         []byte
 }
 
-// appendFrame appends the frame of ops to dst.
-func appendFrame(dst []byte, ops []logOp) []byte {
+// appendFrame appends the frame of ops to dst, and to valAt where each
+// op's value begins in dst (an index of dst; a delete's is that of the
+// next field).
+func appendFrame(dst []byte, ops []logOp, valAt []int) ([]byte, []int) {
 	start := len(dst)
 	dst = append(dst, make([]byte, frameHeader)...)
 	for _, op := range ops {
@@ -42,21 +41,23 @@ func appendFrame(dst []byte, ops []logOp) []byte {
 		dst = append(dst, op.key...)
 		if code == opPut {
 			dst = binary.AppendUvarint(dst, uint64(len(op.val)))
-			dst = append(dst, op.val...)
 		}
+		valAt = append(valAt, len(dst))
+		dst = append(dst, op.val...)
 	}
 	payload := dst[start+frameHeader:]
 	binary.LittleEndian.PutUint32(dst[start:], uint32(len(payload)))
 	binary.LittleEndian.PutUint32(dst[start+4:], crc32.Checksum(payload, crcTable))
-	return dst
+	return dst, valAt
 }
 
 // errTorn is a frame that ends early or whose checksum does not match.
 var errTorn = errors.New("torn frame")
 
-// decodeOps parses a frame's payload; the ops' values alias payload.
-func decodeOps(payload []byte) ([]logOp, error) {
-	var ops []logOp
+// decodeOps parses a frame's payload; the ops' values alias payload, and
+// valAt tells where each begins in it.
+func decodeOps(payload []byte) (ops []logOp, valAt []int, err error) {
+	total := len(payload)
 	field := func() ([]byte, bool) {
 		n, w := binary.Uvarint(payload)
 		if w <= 0 || n > uint64(len(payload)-w) {
@@ -70,18 +71,18 @@ func decodeOps(payload []byte) ([]logOp, error) {
 		code := payload[0]
 		payload = payload[1:]
 		if code != opPut && code != opDelete {
-			return nil, fmt.Errorf("unknown op %d", code)
+			return nil, nil, fmt.Errorf("unknown op %d", code)
 		}
 		bucket, ok1 := field()
 		key, ok2 := field()
 		if !ok1 || !ok2 {
-			return nil, errors.New("op ends early")
+			return nil, nil, errors.New("op ends early")
 		}
 		op := logOp{bucket: string(bucket), key: string(key)}
 		if code == opPut {
 			val, ok := field()
 			if !ok {
-				return nil, errors.New("op ends early")
+				return nil, nil, errors.New("op ends early")
 			}
 			op.val = val
 			if op.val == nil {
@@ -89,56 +90,52 @@ func decodeOps(payload []byte) ([]logOp, error) {
 			}
 		}
 		ops = append(ops, op)
+		valAt = append(valAt, total-len(payload)-len(op.val))
 	}
-	return ops, nil
+	return ops, valAt, nil
 }
 
-// readLog calls fn with the ops of each frame of r (after logMagic), in
-// order, up to the end of r or a zero length (the log's unused zeros). A
-// torn frame ends the log: readLog returns errTorn, after the frames
-// before it; a frame that is whole but not a list of ops is an error.
-func readLog(r io.Reader, fn func([]logOp) error) error {
-	br := bufio.NewReaderSize(r, 64<<10)
-	magic := make([]byte, len(logMagic))
-	if _, err := io.ReadFull(br, magic); err != nil {
+// walkLog calls fn with the ops of each frame of data, a log's bytes, in
+// order, with where the frame's payload begins in data (the ops' values
+// are at payload+valAt[i]; they alias data), up to the end of data or a
+// zero length (the log's unused zeros). A torn frame ends the log:
+// walkLog returns errTorn, after the frames before it; a frame that is
+// whole but not a list of ops is an error.
+func walkLog(data []byte, fn func(ops []logOp, payload int64, valAt []int) error) error {
+	if len(data) < len(logMagic) {
 		return errTorn // created, not yet written: no frame
 	}
-	if string(magic) != logMagic {
+	if string(data[:len(logMagic)]) != logMagic {
 		return errors.New("not a commit log")
 	}
-	var (
-		head    [frameHeader]byte
-		payload bytes.Buffer // grows with what is read, not with what a damaged header claims
-	)
-	for {
-		if _, err := io.ReadFull(br, head[:]); err != nil {
-			if err == io.EOF { //nolint:errorlint // ReadFull's own end
-				return nil
-			}
+	pos := len(logMagic)
+	for pos < len(data) {
+		if len(data)-pos < frameHeader {
 			return errTorn
 		}
+		head := data[pos : pos+frameHeader]
 		n := binary.LittleEndian.Uint32(head[:4])
 		if n == 0 {
 			return nil // the zeros past the last frame
 		}
-		if n > maxFrame {
+		start := pos + frameHeader
+		if n > maxFrame || uint64(n) > uint64(len(data)-start) {
 			return errTorn
 		}
-		payload.Reset()
-		if _, err := io.CopyN(&payload, br, int64(n)); err != nil {
+		payload := data[start : start+int(n)]
+		if crc32.Checksum(payload, crcTable) != binary.LittleEndian.Uint32(head[4:]) {
 			return errTorn
 		}
-		if crc32.Checksum(payload.Bytes(), crcTable) != binary.LittleEndian.Uint32(head[4:]) {
-			return errTorn
-		}
-		ops, err := decodeOps(payload.Bytes())
+		ops, valAt, err := decodeOps(payload)
 		if err != nil {
 			return err
 		}
-		if err := fn(ops); err != nil {
+		if err := fn(ops, int64(start), valAt); err != nil {
 			return err
 		}
+		pos = start + int(n)
 	}
+	return nil
 }
 
 // logName is the name of log n.

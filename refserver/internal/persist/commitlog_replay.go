@@ -14,6 +14,8 @@ import (
 	"strconv"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/contentapi/cms/refserver/internal/diskio"
 )
 
 // putLogNumber stores n as the last log state.db holds, with the schema
@@ -121,7 +123,23 @@ func (d *DB) replayLogs(dir string) (uint64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("refserver: listing the commit logs: %w", err)
 	}
-	o := newOverlay(kept)
+	// Each log is read mapped (diskio.MapRead), its frames noted in an
+	// overlay of its own; the overlays are written in order, in one
+	// transaction, then unmapped.
+	type replayed struct {
+		o      *overlay
+		data   []byte
+		unmap  func() error
+		closer *os.File
+	}
+	var logs []replayed
+	defer func() {
+		for _, r := range logs {
+			_ = r.unmap()
+			_ = r.closer.Close()
+		}
+	}()
+	last := kept
 	for i, n := range ns {
 		if n <= kept {
 			continue // written to state.db, its deletion lost
@@ -130,33 +148,43 @@ func (d *DB) replayLogs(dir string) (uint64, error) {
 		if err != nil {
 			return 0, fmt.Errorf("refserver: reading the commit log: %w", err)
 		}
-		err = readLog(f, func(ops []logOp) error {
-			for j := range ops { // the ops alias the reader's buffer
-				if ops[j].val != nil {
-					ops[j].val = append([]byte{}, ops[j].val...)
-				}
-			}
-			o.apply(ops)
+		var (
+			data  []byte
+			unmap func() error
+		)
+		fi, err := f.Stat()
+		if err == nil {
+			data, unmap, err = diskio.MapRead(f, fi.Size())
+		}
+		if err != nil {
+			_ = f.Close()
+			return 0, fmt.Errorf("refserver: reading the commit log %s: %w", logName(n), err)
+		}
+		o := newOverlay(n, nil)
+		logs = append(logs, replayed{o: o, data: data, unmap: unmap, closer: f})
+		err = walkLog(data, func(ops []logOp, payload int64, valAt []int) error {
+			o.apply(ops, payload, valAt)
 			return nil
 		})
-		_ = f.Close()
 		if errors.Is(err, errTorn) && i == len(ns)-1 {
 			err = nil
 		}
 		if err != nil {
 			return 0, fmt.Errorf("refserver: reading the commit log %s: %w", logName(n), err)
 		}
-		o.log = n
+		last = n
 	}
-	if o.log > kept {
+	if last > kept {
 		err := d.Bolt.Update(func(tx *bolt.Tx) error {
-			if err := d.applyOps(tx, o.ops()); err != nil {
-				return err
+			for _, r := range logs {
+				if err := d.applyOps(tx, r.o.ops(r.data)); err != nil {
+					return err
+				}
 			}
 			// A database whose first commits were only logged gets its
 			// schema version here.
 			fresh := tx.Bucket([]byte(schemaBucket)) == nil
-			return putLogNumber(tx, o.log, fresh)
+			return putLogNumber(tx, last, fresh)
 		})
 		if err != nil {
 			return 0, fmt.Errorf("refserver: writing the commit log to %s: %w", StateFileName, err)
@@ -167,5 +195,5 @@ func (d *DB) replayLogs(dir string) (uint64, error) {
 			return 0, fmt.Errorf("refserver: deleting the commit log: %w", err)
 		}
 	}
-	return max(o.log, kept), nil
+	return last, nil
 }

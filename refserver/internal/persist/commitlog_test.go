@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"github.com/contentapi/cms/refserver/internal/blob"
 	"testing"
 	"time"
@@ -13,21 +14,35 @@ import (
 )
 
 // logOf is a log file's bytes: the magic, then the frames of each list of
-// ops.
+// ops. It checks appendFrame's offsets: each value is where it says.
 func logOf(frames ...[]logOp) []byte {
 	b := []byte(logMagic)
+	var valAt []int
 	for _, ops := range frames {
-		b = appendFrame(b, ops)
+		b, valAt = appendFrame(b, ops, valAt[:0])
+		for i, op := range ops {
+			if !bytes.Equal(b[valAt[i]:valAt[i]+len(op.val)], op.val) {
+				panic(fmt.Sprintf("appendFrame: op %d's value is not at %d", i, valAt[i]))
+			}
+		}
 	}
 	return b
 }
 
-// readAll reads the frames of b.
+// errValueAt: decodeOps told a value's place wrong.
+var errValueAt = errors.New("a value is not where decodeOps says")
+
+// readAll reads the frames of b, checking that each value is where
+// walkLog says (what the overlays note).
 func readAll(b []byte) ([][]logOp, error) {
 	var out [][]logOp
-	err := readLog(bytes.NewReader(b), func(ops []logOp) error {
+	err := walkLog(b, func(ops []logOp, payload int64, valAt []int) error {
 		c := make([]logOp, len(ops))
 		for i, op := range ops {
+			at := payload + int64(valAt[i])
+			if !bytes.Equal(b[at:at+int64(len(op.val))], op.val) {
+				return errValueAt
+			}
 			c[i] = logOp{op.bucket, op.key, bytes.Clone(op.val)}
 			if op.val != nil && c[i].val == nil {
 				c[i].val = []byte{}
@@ -90,6 +105,9 @@ func FuzzReadLog(f *testing.F) {
 	f.Add([]byte(logMagic))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		frames, err := readAll(b)
+		if errors.Is(err, errValueAt) {
+			t.Fatal(err)
+		}
 		if err != nil {
 			return
 		}
@@ -257,5 +275,39 @@ func BenchmarkCommitRecordEncoding(b *testing.B) {
 				_ = rec.r.appendRecord(nil)
 			}
 		})
+	}
+}
+
+// The overlays hold where each value is in its log, not the value: a
+// lookup reads it back from the log file, so what the commit encoded can
+// go (here: be overwritten) once its frame is written, and the heap does
+// not hold the log's records until their checkpoint.
+func TestCommitLogOverlayReadsTheLog(t *testing.T) {
+	d := &DB{NoSync: true, CheckpointBytes: 1 << 40}
+	require.NoError(t, d.startLog(t.TempDir(), 0))
+	defer func() { _ = d.log.f.Close(); _ = d.log.syncer.Close() }()
+	one, two := []byte(`{"name":"one"}`), bytes.Repeat([]byte("b"), 9000)
+	require.NoError(t, d.appendLog([]logOp{{"items", "1", one}, {"small_blobs", "s1", two}, {"items", "gone", nil}}))
+	clear(one)
+	clear(two)
+	newer := []byte(`{"name":"one, renamed"}`)
+	require.NoError(t, d.appendLog([]logOp{{"items", "1", newer}, {"small_blobs", "empty", []byte{}}}))
+	clear(newer)
+
+	for _, c := range []struct {
+		bucket, key string
+		val         []byte
+		found       bool
+	}{
+		{"items", "1", []byte(`{"name":"one, renamed"}`), true},
+		{"small_blobs", "s1", bytes.Repeat([]byte("b"), 9000), true},
+		{"small_blobs", "empty", []byte{}, true},
+		{"items", "gone", nil, true}, // a delete
+		{"items", "2", nil, false},
+	} {
+		val, found, err := d.log.lookup(c.bucket, c.key)
+		require.NoError(t, err)
+		assert.Equal(t, c.found, found, c.key)
+		assert.Equal(t, c.val, val, c.key)
 	}
 }

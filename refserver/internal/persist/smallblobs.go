@@ -210,8 +210,8 @@ func (b *SmallBlobs) Len() int {
 	})
 	if d.log != nil {
 		for _, o := range d.log.overlays() {
-			for id, v := range o.recs[smallBucket] {
-				ids[id] = v != nil
+			for id, sp := range o.recs[smallBucket] {
+				ids[id] = !sp.deleted()
 			}
 		}
 	}
