@@ -107,7 +107,10 @@ type bufferedWriter struct {
 	header http.Header
 	status int
 	taken  []byte // the body, when writeJSONBytes gave it (nothing was written before)
-	body   bytes.Buffer
+	// release gives taken's buffer back (writePooled) once it is sent;
+	// nil for a body not encoded into a pooled buffer.
+	release func()
+	body    bytes.Buffer
 	// read: the request only read, and its answer waits for the marks up
 	// to readMark only (answersRead); else for every mark made so far.
 	read     bool
@@ -142,16 +145,18 @@ func (b *bufferedWriter) Write(p []byte) (int, error) {
 	return b.body.Write(p)
 }
 
-// takeBody keeps p as the body (writeJSONBytes): the caller does not use it
-// again, so a large listing page is not copied (nor its buffer grown)
-// while it waits for the commit.
-func (b *bufferedWriter) takeBody(p []byte) {
+// takeBody keeps p as the body (writeJSONBytes, writePooled) and reports
+// whether it did: the caller does not use it again, so a large listing
+// page is not copied (nor its buffer grown) while it waits for the commit.
+// Else it copies p.
+func (b *bufferedWriter) takeBody(p []byte) bool {
 	if b.taken != nil || b.body.Len() > 0 || p == nil {
 		_, _ = b.Write(p)
-		return
+		return false
 	}
 	b.WriteHeader(http.StatusOK)
 	b.taken = p
+	return true
 }
 
 // send writes the held answer to w, whose header map b.header is.
@@ -162,6 +167,10 @@ func (b *bufferedWriter) send(w http.ResponseWriter) {
 	w.WriteHeader(b.status)
 	if b.taken != nil {
 		_, _ = w.Write(b.taken)
+		if b.release != nil {
+			b.taken = nil
+			b.release() // the taken body's buffer goes back for another reply
+		}
 		return
 	}
 	_, _ = w.Write(b.body.Bytes())

@@ -216,11 +216,19 @@ func AppendString(b []byte, s string) []byte {
 // the scan Marshal makes of a raw message: a page's raw entries are the
 // server's own compact records (MiniJSON).
 func EncodePage(page map[string]any) ([]byte, error) {
+	n := 512
+	if entries, ok := page["entries"].([]any); ok {
+		n = 256*len(entries) + 128
+	}
+	return AppendPage(make([]byte, 0, n), page)
+}
+
+// AppendPage appends the encoding of page (as EncodePage) to b.
+func AppendPage(b []byte, page map[string]any) ([]byte, error) {
 	entries, ok := page["entries"].([]any)
 	if !ok {
-		return Marshal(page)
+		return AppendJSON(b, page)
 	}
-	b := make([]byte, 0, 256*len(entries)+128)
 	b, err := appendObjectWith(b, page, func(b []byte, key string, v any) ([]byte, error) {
 		if key != "entries" {
 			return AppendJSON(b, v)
