@@ -238,7 +238,10 @@ func multipartBody(meta []byte, filename string, src *uploadSource, progress fun
 			if progress != nil {
 				content = newProgressReader(content, src.size, progress)
 			}
-			return io.NopCloser(io.MultiReader(bytes.NewReader(prefix), content, bytes.NewReader(suffix))), nil
+			return io.NopCloser(&framedBody{
+				r:    io.MultiReader(bytes.NewReader(prefix), content, bytes.NewReader(suffix)),
+				size: length,
+			}), nil
 		},
 	}
 	return body, mw.FormDataContentType(), nil
@@ -367,7 +370,7 @@ func (src *uploadSource) sha1(ctx context.Context) (string, error) {
 		return "", err
 	}
 	h := sha1.New()
-	n, err := io.Copy(h, ctxReader{ctx, rd})
+	n, err := io.CopyBuffer(h, ctxReader{ctx, rd}, copyBuffer(src.size))
 	var short *SourceSizeError
 	if errors.As(err, &short) {
 		return "", short
@@ -379,6 +382,39 @@ func (src *uploadSource) sha1(ctx context.Context) (string, error) {
 		return "", &SourceSizeError{Size: src.size, Read: n}
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// framedBody is a multipart body: the framing and the content as one
+// reader (r, an io.MultiReader of them) of size bytes (-1: unknown). Its
+// WriteTo, which net/http uses to send it, copies through a buffer no
+// larger than the body (io.MultiReader's own makes 32 KiB for every body,
+// which was most of what a small upload allocated).
+type framedBody struct {
+	r    io.Reader
+	size int64
+}
+
+func (f *framedBody) Read(p []byte) (int, error) { return f.r.Read(p) }
+
+// WriteTo copies what is left of the body to w.
+func (f *framedBody) WriteTo(w io.Writer) (int64, error) {
+	// Neither side may take over the copy (a ReaderFrom would make its
+	// own buffer): the writes go to w as the buffer fills.
+	return io.CopyBuffer(struct{ io.Writer }{w}, struct{ io.Reader }{f.r}, copyBuffer(f.size))
+}
+
+// maxCopyBuffer is the buffer io.Copy makes for itself.
+const maxCopyBuffer = 32 << 10
+
+// copyBuffer is a buffer to copy size bytes through (-1: unknown): as
+// large as io.Copy's own, or as the bytes when fewer, so that a small
+// upload does not make 32 KiB twice.
+func copyBuffer(size int64) []byte {
+	n := int64(maxCopyBuffer)
+	if size >= 0 {
+		n = min(n, max(size, 512))
+	}
+	return make([]byte, n)
 }
 
 // ctxReader stops reading once ctx is done.
