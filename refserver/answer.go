@@ -57,40 +57,35 @@ func replyBuffer() *[]byte {
 	return buf
 }
 
-// releaseReply gives back buf, into which b was encoded, once b is written
-// and no longer used.
+// releaseReply gives back buf (nil: none), into which b was encoded,
+// once b is written and no longer used.
 func releaseReply(buf *[]byte, b []byte) {
-	if cap(b) > maxPooledReply {
+	if buf == nil || cap(b) > maxPooledReply {
 		return
 	}
 	*buf = b[:0]
 	replyBuffers.Put(buf)
 }
 
-// writePooled writes b, encoded into buf, as a JSON response with the given
-// status, and gives buf back once b is written (a writer that holds
-// answers, persistHandler's, takes b and gives it back when it sends it).
+// writePooled writes b, encoded into buf (nil: a buffer of its own), as a
+// JSON response with the given status, and gives buf back once b is
+// written. A writer that holds answers (persistHandler's) takes b as it
+// is instead of copying it, and gives buf back when it sends it.
 func writePooled(w http.ResponseWriter, status int, b []byte, buf *[]byte) {
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Content-Length", strconv.Itoa(len(b)))
+	w.WriteHeader(status)
 	if bw, ok := w.(*bufferedWriter); ok {
-		setJSONHeaders(w, status, b)
 		if bw.takeBody(b) {
-			bw.release = func() { releaseReply(buf, b) }
+			bw.pooled = buf
 		} else {
 			releaseReply(buf, b)
 		}
 		return
 	}
-	setJSONHeaders(w, status, b)
 	_, _ = w.Write(b)
 	releaseReply(buf, b)
-}
-
-// setJSONHeaders sets a JSON reply's headers and status.
-func setJSONHeaders(w http.ResponseWriter, status int, b []byte) {
-	h := w.Header()
-	h.Set("Content-Type", "application/json")
-	h.Set("Content-Length", strconv.Itoa(len(b)))
-	w.WriteHeader(status)
 }
 
 // internalError is the answer to a value that did not encode: only server
@@ -98,18 +93,6 @@ func setJSONHeaders(w http.ResponseWriter, status int, b []byte) {
 func internalError() (int, []byte) {
 	return http.StatusInternalServerError,
 		[]byte(`{"type":"error","status":500,"code":"internal_server_error","message":"encoding response"}`)
-}
-
-// writeJSONBytes writes b, freshly encoded and not used again by the
-// caller, as a JSON response with the given status. A writer that holds
-// answers (persistHandler's) takes b as it is instead of copying it.
-func writeJSONBytes(w http.ResponseWriter, status int, b []byte) {
-	setJSONHeaders(w, status, b)
-	if bw, ok := w.(*bufferedWriter); ok {
-		bw.takeBody(b)
-		return
-	}
-	_, _ = w.Write(b)
 }
 
 // writeBytes writes b as a response of the given status and content type,

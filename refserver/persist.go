@@ -71,7 +71,7 @@ func (s *Server) closeState() error {
 // answer sent. Concurrent requests share their commits (awaitState). When
 // the commit fails the client gets 500 instead, so no answer ever tells of
 // a change that could be lost. Holding costs no copy of a JSON answer
-// (writeJSONBytes hands its bytes over) nor of the headers.
+// (writePooled hands its bytes over) nor of the headers.
 func (s *Server) persistHandler(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// The answer's headers go straight into w's (they are sent only
@@ -101,16 +101,14 @@ func (s *Server) persistHandler(next http.Handler) http.Handler {
 
 // bufferedWriter holds an answer until the state is committed. Its header
 // is the map of the response it is sent to. An answer written whole by
-// writeJSONBytes is kept as the slice it was encoded into (taken); anything
+// writePooled is kept as the slice it was encoded into (taken); anything
 // else is copied into body.
 type bufferedWriter struct {
 	header http.Header
 	status int
-	taken  []byte // the body, when writeJSONBytes gave it (nothing was written before)
-	// release gives taken's buffer back (writePooled) once it is sent;
-	// nil for a body not encoded into a pooled buffer.
-	release func()
-	body    bytes.Buffer
+	taken  []byte  // the body, when writePooled gave it (nothing was written before)
+	pooled *[]byte // the pooled buffer taken was encoded into, given back once it is sent
+	body   bytes.Buffer
 	// read: the request only read, and its answer waits for the marks up
 	// to readMark only (answersRead); else for every mark made so far.
 	read     bool
@@ -140,12 +138,13 @@ func (b *bufferedWriter) Write(p []byte) (int, error) {
 	b.WriteHeader(http.StatusOK)
 	if b.taken != nil {
 		b.body.Write(b.taken) // a write after a taken body goes after it
-		b.taken = nil
+		releaseReply(b.pooled, b.taken)
+		b.taken, b.pooled = nil, nil
 	}
 	return b.body.Write(p)
 }
 
-// takeBody keeps p as the body (writeJSONBytes, writePooled) and reports
+// takeBody keeps p as the body (writePooled) and reports
 // whether it did: the caller does not use it again, so a large listing
 // page is not copied (nor its buffer grown) while it waits for the commit.
 // Else it copies p.
@@ -167,10 +166,8 @@ func (b *bufferedWriter) send(w http.ResponseWriter) {
 	w.WriteHeader(b.status)
 	if b.taken != nil {
 		_, _ = w.Write(b.taken)
-		if b.release != nil {
-			b.taken = nil
-			b.release() // the taken body's buffer goes back for another reply
-		}
+		releaseReply(b.pooled, b.taken) // the buffer goes back for another reply
+		b.taken, b.pooled = nil, nil
 		return
 	}
 	_, _ = w.Write(b.body.Bytes())

@@ -13,7 +13,7 @@ import (
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
-// TestBufferedWriterTakesBody: a body given whole by writeJSONBytes is kept
+// TestBufferedWriterTakesBody: a body given whole by writePooled is kept
 // without a copy and sent as it is, with its headers and status; writes
 // after it go after it; plain writes are copied. As in persistHandler, the
 // held answer's header is the response's own.
@@ -25,7 +25,7 @@ func TestBufferedWriterTakesBody(t *testing.T) {
 	t.Run("taken", func(t *testing.T) {
 		bw, rec := held()
 		body := []byte(`{"id":"1"}`)
-		writeJSONBytes(bw, http.StatusCreated, body)
+		writePooled(bw, http.StatusCreated, body, nil)
 		assert.Same(t, &body[0], &bw.taken[0], "kept, not copied")
 		assert.Zero(t, bw.body.Len())
 		bw.send(rec)

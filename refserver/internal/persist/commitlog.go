@@ -94,7 +94,7 @@ const (
 // and the collector a pointer per value at every cycle.
 type overlay struct {
 	recs map[string]map[string]span
-	f    *os.File // the log (nil for the logs Open replays: replayLogs reads them whole)
+	f    *os.File // the log
 	log  uint64   // the log whose frames it holds
 	size int64    // the bytes of that log
 }

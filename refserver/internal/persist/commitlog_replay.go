@@ -127,16 +127,15 @@ func (d *DB) replayLogs(dir string) (uint64, error) {
 	// overlay of its own; the overlays are written in order, in one
 	// transaction, then unmapped.
 	type replayed struct {
-		o      *overlay
-		data   []byte
-		unmap  func() error
-		closer *os.File
+		o     *overlay
+		data  []byte
+		unmap func() error
 	}
 	var logs []replayed
 	defer func() {
 		for _, r := range logs {
 			_ = r.unmap()
-			_ = r.closer.Close()
+			_ = r.o.f.Close()
 		}
 	}()
 	last := kept
@@ -160,8 +159,8 @@ func (d *DB) replayLogs(dir string) (uint64, error) {
 			_ = f.Close()
 			return 0, fmt.Errorf("refserver: reading the commit log %s: %w", logName(n), err)
 		}
-		o := newOverlay(n, nil)
-		logs = append(logs, replayed{o: o, data: data, unmap: unmap, closer: f})
+		o := newOverlay(n, f)
+		logs = append(logs, replayed{o: o, data: data, unmap: unmap})
 		err = walkLog(data, func(ops []logOp, payload int64, valAt []int) error {
 			o.apply(ops, payload, valAt)
 			return nil

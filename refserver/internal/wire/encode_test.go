@@ -90,7 +90,7 @@ func TestMarshalMatchesEncodingJSON(t *testing.T) {
 	}
 }
 
-func TestEncodePageMatchesEncodingJSON(t *testing.T) {
+func TestAppendPageMatchesEncodingJSON(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for i := range 2000 {
 		entries := []any{json.RawMessage(`{"type":"file","id":"1","name":"a b"}`), map[string]any{"type": "folder", "id": "2"}}
@@ -99,9 +99,9 @@ func TestEncodePageMatchesEncodingJSON(t *testing.T) {
 			delete(page, "an_early_key")
 		}
 		want, _ := json.Marshal(page)
-		got, err := EncodePage(page)
+		got, err := AppendPage(nil, page)
 		if err != nil || !bytes.Equal(got, want) {
-			t.Fatalf("case %d: EncodePage = %s, %v; encoding/json: %s", i, got, err, want)
+			t.Fatalf("case %d: AppendPage = %s, %v; encoding/json: %s", i, got, err, want)
 		}
 	}
 }

@@ -211,19 +211,11 @@ func AppendString(b []byte, s string) []byte {
 	return append(b, '"')
 }
 
-// EncodePage encodes a list page (a map with "entries") as json.Marshal
-// would, but copies entries that are json.RawMessage as they are, without
-// the scan Marshal makes of a raw message: a page's raw entries are the
-// server's own compact records (MiniJSON).
-func EncodePage(page map[string]any) ([]byte, error) {
-	n := 512
-	if entries, ok := page["entries"].([]any); ok {
-		n = 256*len(entries) + 128
-	}
-	return AppendPage(make([]byte, 0, n), page)
-}
-
-// AppendPage appends the encoding of page (as EncodePage) to b.
+// AppendPage appends the encoding of a list page (a map with "entries") to
+// b as json.Marshal would encode it, but copies entries that are
+// json.RawMessage as they are, without the scan Marshal makes of a raw
+// message: a page's raw entries are the server's own compact records
+// (MiniJSON).
 func AppendPage(b []byte, page map[string]any) ([]byte, error) {
 	entries, ok := page["entries"].([]any)
 	if !ok {
