@@ -11,7 +11,7 @@ import (
 	"unsafe"
 )
 
-// Syncer syncs one file's data as SyncData does, without holding a Go
+// Syncer syncs files' data as SyncData does, without holding a Go
 // processor while the disk works: the sync is submitted to the kernel's
 // asynchronous I/O (io_submit of IOCB_CMD_FDSYNC: the kernel runs the
 // same vfs_fsync with datasync that fdatasync runs, on its own worker),
@@ -25,8 +25,12 @@ import (
 // syncs. Where the kernel has no asynchronous I/O (or the file system no
 // asynchronous sync), Sync is SyncData. Safe for concurrent use (one sync
 // at a time).
+//
+// One Syncer serves any number of files, one after the other: make one
+// for as long as files are synced, not one per file. Its Close destroys
+// the aio context, which waits for the kernel's RCU grace period: 31-43
+// ms on the project's VM, against 0.4-0.8 ms for a sync.
 type Syncer struct {
-	f  *os.File
 	mu sync.Mutex
 	// ctx is the aio context, 0 when Sync is SyncData; event the eventfd
 	// its completions are counted on, evfd its descriptor (event.Fd
@@ -67,10 +71,10 @@ type ioEvent struct {
 	res, res2 int64
 }
 
-// NewSyncer returns the Syncer of f. Close it when done (it holds an aio
-// context and an eventfd; not f).
-func NewSyncer(f *os.File) *Syncer {
-	s := &Syncer{f: f}
+// NewSyncer returns a Syncer. Close it when done (it holds an aio context
+// and an eventfd).
+func NewSyncer() *Syncer {
+	s := &Syncer{}
 	var ctx uintptr
 	if _, _, e := syscall.Syscall(syscall.SYS_IO_SETUP, 1, uintptr(unsafe.Pointer(&ctx)), 0); e != 0 {
 		return s
@@ -85,15 +89,15 @@ func NewSyncer(f *os.File) *Syncer {
 	return s
 }
 
-// Sync makes the bytes written to the file durable, with the metadata
-// needed to read them back (fdatasync), and returns the sync's error.
-func (s *Syncer) Sync() error {
+// Sync makes the bytes written to f durable, with the metadata needed to
+// read them back (fdatasync), and returns the sync's error.
+func (s *Syncer) Sync(f *os.File) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.ctx == 0 {
-		return SyncData(s.f)
+		return SyncData(f)
 	}
-	cb := iocb{opcode: iocbCmdFdsync, fildes: uint32(s.f.Fd()), flags: iocbFlagResfd, resfd: uint32(s.evfd)}
+	cb := iocb{opcode: iocbCmdFdsync, fildes: uint32(f.Fd()), flags: iocbFlagResfd, resfd: uint32(s.evfd)}
 	cbs := [1]*iocb{&cb}
 	for {
 		n, _, e := syscall.Syscall(syscall.SYS_IO_SUBMIT, s.ctx, 1, uintptr(unsafe.Pointer(&cbs[0])))
@@ -104,7 +108,7 @@ func (s *Syncer) Sync() error {
 			// Not submitted (a file system without asynchronous sync
 			// answers EINVAL; a closed file EBADF): the same sync,
 			// blocking, and its error.
-			return SyncData(s.f)
+			return SyncData(f)
 		}
 		break
 	}
@@ -131,12 +135,13 @@ func (s *Syncer) Sync() error {
 	}
 	s.async++
 	if ev.res < 0 {
-		return &os.PathError{Op: "fdatasync", Path: s.f.Name(), Err: syscall.Errno(-ev.res)}
+		return &os.PathError{Op: "fdatasync", Path: f.Name(), Err: syscall.Errno(-ev.res)}
 	}
 	return nil
 }
 
-// Close releases the aio context and the eventfd (not the file).
+// Close releases the aio context and the eventfd (no file), after a sync
+// under way; a closed Syncer's syncs are SyncData's.
 func (s *Syncer) Close() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -12,42 +12,51 @@ import (
 
 // TestSyncerSyncs: a Syncer's syncs (asynchronous where the kernel offers
 // them) complete without error, one after the other and from concurrent
-// goroutines, and what was written reads back; a closed file's sync
-// fails, as fdatasync does; Close releases the Syncer, not the file.
+// goroutines, of one file and then of another, and what was written reads
+// back; a closed file's sync fails, as fdatasync does; Close releases the
+// Syncer, not the files.
 func TestSyncerSyncs(t *testing.T) {
 	t.Parallel()
 	f, err := os.Create(filepath.Join(t.TempDir(), "f"))
 	require.NoError(t, err)
-	s := NewSyncer(f)
+	g, err := os.Create(filepath.Join(t.TempDir(), "g"))
+	require.NoError(t, err)
+	defer g.Close()
+	s := NewSyncer()
 	for i := range 5 {
 		_, err := f.WriteAt([]byte{byte('a' + i)}, int64(i))
 		require.NoError(t, err)
-		require.NoError(t, s.Sync())
+		require.NoError(t, s.Sync(f))
 	}
 	var wg sync.WaitGroup
-	for range 4 {
+	for k := range 4 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			assert.NoError(t, s.Sync())
+			assert.NoError(t, s.Sync([]*os.File{f, g}[k%2]))
 		}()
 	}
 	wg.Wait()
-	got := make([]byte, 5)
-	_, err = f.ReadAt(got, 0)
+	_, err = g.Write([]byte("other"))
 	require.NoError(t, err)
-	assert.Equal(t, "abcde", string(got))
+	require.NoError(t, s.Sync(g), "one Syncer syncs another file")
+	for file, want := range map[*os.File]string{f: "abcde", g: "other"} {
+		got := make([]byte, 5)
+		_, err = file.ReadAt(got, 0)
+		require.NoError(t, err)
+		assert.Equal(t, want, string(got))
+	}
 
 	require.NoError(t, s.Close())
 	require.NoError(t, s.Close(), "a second Close does nothing")
-	require.NoError(t, s.Sync(), "a closed Syncer syncs blocking")
+	require.NoError(t, s.Sync(f), "a closed Syncer syncs blocking")
 	_, err = f.Write([]byte("x"))
 	require.NoError(t, err, "the file stays open")
 
-	s = NewSyncer(f)
+	s = NewSyncer()
 	defer s.Close()
 	require.NoError(t, f.Close())
-	assert.Error(t, s.Sync(), "a closed file's sync fails")
+	assert.Error(t, s.Sync(f), "a closed file's sync fails")
 }
 
 // TestSyncerIsAsynchronous: where the kernel offers aio, the syncs go
@@ -57,7 +66,7 @@ func TestSyncerIsAsynchronous(t *testing.T) {
 	f, err := os.Create(filepath.Join(t.TempDir(), "f"))
 	require.NoError(t, err)
 	defer f.Close()
-	s := NewSyncer(f)
+	s := NewSyncer()
 	defer s.Close()
 	if s.ctx == 0 {
 		t.Skip("no asynchronous I/O here (io_setup failed)")
@@ -65,7 +74,7 @@ func TestSyncerIsAsynchronous(t *testing.T) {
 	for range 3 {
 		_, err := f.Write([]byte("data"))
 		require.NoError(t, err)
-		require.NoError(t, s.Sync())
+		require.NoError(t, s.Sync(f))
 	}
 	assert.Equal(t, 3, s.async)
 }

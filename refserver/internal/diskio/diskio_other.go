@@ -22,17 +22,17 @@ func ReadAhead(*os.File) {}
 // process's resident memory).
 func DropMapped(uintptr, int64) {}
 
-// Syncer syncs one file's data (Linux: without holding a Go processor
-// while the disk works); here it is SyncData.
-type Syncer struct{ f *os.File }
+// Syncer syncs files' data (Linux: without holding a Go processor while
+// the disk works); here it is SyncData.
+type Syncer struct{}
 
-// NewSyncer returns the Syncer of f.
-func NewSyncer(f *os.File) *Syncer { return &Syncer{f: f} }
+// NewSyncer returns a Syncer.
+func NewSyncer() *Syncer { return &Syncer{} }
 
-// Sync makes the bytes written to the file durable.
-func (s *Syncer) Sync() error { return SyncData(s.f) }
+// Sync makes the bytes written to f durable.
+func (s *Syncer) Sync(f *os.File) error { return SyncData(f) }
 
-// Close releases the Syncer (not the file).
+// Close releases the Syncer (no file).
 func (s *Syncer) Close() error { return nil }
 
 // MapRead returns the first size bytes of f, read into memory here
