@@ -38,7 +38,9 @@ func lockedDump(s *Server) map[string]map[string]string {
 // storedDump is the dump of s's database.
 func storedDump(t *testing.T, s *Server) map[string]map[string]string {
 	t.Helper()
-	return s.db.Stored()
+	dump, err := s.db.Stored()
+	require.NoError(t, err)
+	return dump
 }
 
 // scenario drives a server through every kind of state.

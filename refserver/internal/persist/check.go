@@ -52,21 +52,22 @@ func (d *DB) DumpDB(tx *bolt.Tx) map[string]map[string]string {
 }
 
 // Stored dumps the committed records, bucket → key → record: state.db's,
-// with the commit log's on top (tests compare it with DumpLive).
-func (d *DB) Stored() map[string]map[string]string {
+// with the commit log's on top (tests compare it with DumpLive). A value
+// of the log that cannot be read back is an error, not a missing record.
+func (d *DB) Stored() (map[string]map[string]string, error) {
 	d.flushMu.Lock()
 	defer d.flushMu.Unlock()
 	return d.stored()
 }
 
 // stored is Stored for callers that hold flushMu.
-func (d *DB) stored() map[string]map[string]string {
+func (d *DB) stored() (map[string]map[string]string, error) {
 	var out map[string]map[string]string
 	dump := func() { _ = d.Bolt.View(func(tx *bolt.Tx) error { out = d.DumpDB(tx); return nil }) }
 	l := d.log
 	if l == nil {
 		dump()
-		return out
+		return out, nil
 	}
 	// Under the log's lock, a checkpoint that ends meanwhile cannot drop
 	// its overlay (nor close its log) before the overlays are read; one
@@ -88,7 +89,10 @@ func (d *DB) stored() map[string]map[string]string {
 			}
 			for k, sp := range recs {
 				v, err := o.read(sp)
-				if err != nil || v == nil {
+				if err != nil {
+					return nil, fmt.Errorf("reading %s/%s from commit log %d: %w", b, k, o.log, err)
+				}
+				if v == nil {
 					delete(out[b], k)
 					if len(out[b]) == 0 {
 						delete(out, b)
@@ -102,7 +106,7 @@ func (d *DB) stored() map[string]map[string]string {
 			}
 		}
 	}
-	return out
+	return out, nil
 }
 
 // StoredValue is bucket/key as committed: the commit log's, else
@@ -159,7 +163,12 @@ func (d *DB) check() {
 		return
 	}
 	errs := d.missingSmall(named)
-	if errs = append(errs, diffDumps(d.stored(), live)...); len(errs) > 0 {
+	if stored, err := d.stored(); err != nil {
+		errs = append(errs, err)
+	} else {
+		errs = append(errs, diffDumps(stored, live)...)
+	}
+	if len(errs) > 0 {
 		d.checkMu.Lock()
 		d.checkErrs = append(d.checkErrs, errs...)
 		d.checkMu.Unlock()
