@@ -81,7 +81,8 @@ type ioEvent struct {
 func NewSyncer() *Syncer { return &Syncer{} }
 
 // open sets up the aio context and its eventfd; where it cannot, ctx
-// stays 0 and the syncs are SyncData's. It runs under mu.
+// stays 0 and the syncs are SyncData's. Sync calls it once, before its
+// first submission.
 func (s *Syncer) open() {
 	s.opened = true
 	var ctx uintptr
