@@ -65,6 +65,8 @@ func TestWritePageMatchesWriteJSON(t *testing.T) {
 		{"entries": []any{tx.MiniJSON(f), map[string]any{"id": "7", "type": "file", "name": "x\u2028"}}, "limit": 2, "next_marker": nil, "order": []any{map[string]any{"by": "name"}}},
 		{"entries": []any{}, "limit": 100, "offset": 0, "total_count": 0},
 		{"entries": []any{tx.MiniJSON(f)}},
+		{"entries": json.RawMessage(`[` + string(tx.MiniJSON(f)) + `,` + string(tx.MiniJSON(f)) + `]`), "limit": 2}, // a listing's page
+		{"entries": json.RawMessage(`[]`), "limit": 100, "offset": 0, "total_count": 0},
 	}
 	for _, page := range pages {
 		a, b := httptest.NewRecorder(), httptest.NewRecorder()

@@ -1,6 +1,7 @@
 package state
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 
@@ -185,19 +186,36 @@ func (s *Tx) indexPage(fx pager, q CollectionQuery, fields []string, p *Principa
 	}
 	start = min(start, total)
 	end := min(start+q.Limit, total)
-	entries := make([]any, 0, end-start)
-	for _, it := range fx.Page(sortKeyIndex(q.Key), q.Desc, int(start), int(end)) {
-		if q.Window != nil {
-			*q.Window = append(*q.Window, s.Items.Ref(it))
+	page := fx.Page(sortKeyIndex(q.Key), q.Desc, int(start), int(end))
+	var entries any
+	if fields == nil {
+		// Mini records, written one after the other into the array they
+		// make: one buffer for the page, not one (and its box) per entry.
+		arr := make([]byte, 0, 2+len(page)*(miniJSONSize+1))
+		arr = append(arr, '[')
+		for _, it := range page {
+			if q.Window != nil {
+				*q.Window = append(*q.Window, s.Items.Ref(it))
+			}
+			if keep(it) {
+				if len(arr) > 1 {
+					arr = append(arr, ',')
+				}
+				arr = s.AppendMiniJSON(arr, it)
+			}
 		}
-		switch {
-		case !keep(it):
-			continue
-		case fields == nil:
-			entries = append(entries, s.MiniJSON(it))
-		default:
-			entries = append(entries, s.Render(it, fields, p))
+		entries = json.RawMessage(append(arr, ']'))
+	} else {
+		list := make([]any, 0, len(page))
+		for _, it := range page {
+			if q.Window != nil {
+				*q.Window = append(*q.Window, s.Items.Ref(it))
+			}
+			if keep(it) {
+				list = append(list, s.Render(it, fields, p))
+			}
 		}
+		entries = list
 	}
 	out := map[string]any{"entries": entries, "limit": q.Limit}
 	if !q.UseMarker {

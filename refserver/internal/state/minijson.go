@@ -11,7 +11,15 @@ import (
 // the map. Folder listings send a page of up to 1000 of them; encoding
 // maps was most of a page's cost.
 func (s *Tx) MiniJSON(it *Item) json.RawMessage {
-	b := make([]byte, 0, 256)
+	return s.AppendMiniJSON(make([]byte, 0, miniJSONSize), it)
+}
+
+// miniJSONSize is room for a file's mini record (its id, name, etag, two
+// SHA1s and its version's id): about 230 bytes.
+const miniJSONSize = 256
+
+// AppendMiniJSON appends MiniJSON(it) to b.
+func (s *Tx) AppendMiniJSON(b []byte, it *Item) []byte {
 	b = append(b, `{"etag":`...)
 	etag := it.Etag()
 	b = wire.AppendString(b, etag)

@@ -98,6 +98,12 @@ func TestAppendPageMatchesEncodingJSON(t *testing.T) {
 		if r.IntN(4) == 0 {
 			delete(page, "an_early_key")
 		}
+		switch r.IntN(4) { // the whole array as one raw message (a page of mini records)
+		case 0:
+			page["entries"] = json.RawMessage(`[{"type":"file","id":"1","name":"a b"},{"id":"2","type":"folder"}]`)
+		case 1:
+			page["entries"] = json.RawMessage(`[]`)
+		}
 		want, _ := json.Marshal(page)
 		got, err := AppendPage(nil, page)
 		if err != nil || !bytes.Equal(got, want) {

@@ -215,17 +215,26 @@ func AppendString(b []byte, s string) []byte {
 // b as json.Marshal would encode it, but copies entries that are
 // json.RawMessage as they are, without the scan Marshal makes of a raw
 // message: a page's raw entries are the server's own compact records
-// (MiniJSON).
+// (MiniJSON). The entries may also be one json.RawMessage, the whole
+// array, copied as it is.
 func AppendPage(b []byte, page map[string]any) ([]byte, error) {
-	entries, ok := page["entries"].([]any)
-	if !ok {
+	var entries func(b []byte) ([]byte, error)
+	switch e := page["entries"].(type) {
+	case []any:
+		entries = func(b []byte) ([]byte, error) { return appendTrustedEntries(b, e) }
+	case json.RawMessage: // the whole array, written by the server (mini records)
+		if e == nil {
+			return AppendJSON(b, page)
+		}
+		entries = func(b []byte) ([]byte, error) { return append(b, e...), nil }
+	default:
 		return AppendJSON(b, page)
 	}
 	b, err := appendObjectWith(b, page, func(b []byte, key string, v any) ([]byte, error) {
 		if key != "entries" {
 			return AppendJSON(b, v)
 		}
-		return appendTrustedEntries(b, entries)
+		return entries(b)
 	})
 	if err != nil {
 		return nil, err
