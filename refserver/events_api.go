@@ -1,6 +1,8 @@
 package refserver
 
 import (
+	"encoding/json"
+	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
@@ -116,9 +118,18 @@ func (s *Server) getEvents(w http.ResponseWriter, r *http.Request, p *state.Prin
 	if q.Admin() && !p.IsAdmin() {
 		return wire.Errorf(http.StatusForbidden, wire.CodeAccessDenied, "The enterprise event stream is for the enterprise admin")
 	}
-	var page map[string]any
-	s.st.View(func(tx *state.ReadTx) { page = tx.EventPage(p, q) })
+	var (
+		page map[string]any
+		err  error
+	)
+	entries := replyBuffer() // the page's entries, copied into its reply
+	s.st.View(func(tx *state.ReadTx) { page, err = tx.EventPage(p, q, *entries) })
+	if err != nil {
+		releaseReply(entries, *entries)
+		return fmt.Errorf("encoding an events page: %w", err)
+	}
 	writePage(w, http.StatusOK, page)
+	releaseReply(entries, page["entries"].(json.RawMessage))
 	return nil
 }
 

@@ -1,8 +1,11 @@
 package state
 
 import (
+	"encoding/json"
 	"strconv"
 	"time"
+
+	"github.com/contentapi/cms/refserver/internal/wire"
 )
 
 // PollChannel is a long-poll channel handed out by OPTIONS /events.
@@ -28,24 +31,39 @@ func (q *EventQuery) Admin() bool {
 	return q.StreamType == "admin_logs" || q.StreamType == "admin_logs_streaming"
 }
 
-// EventPage reads one page of a stream.
-func (s *ReadTx) EventPage(p *Principal, q *EventQuery) map[string]any {
+// EventPage reads one page of a stream. Its entries are one JSON array,
+// each event written as wire.Marshal writes its record (appendEvent),
+// appended to buf (a buffer to reuse: its bytes until the page is
+// written); the error is a source that is not JSON.
+func (s *ReadTx) EventPage(p *Principal, q *EventQuery, buf []byte) (map[string]any, error) {
 	next := s.Events.Head
-	entries := []any{}
+	entries := append(buf[:0], '[')
+	count := 0
 	if !q.Now {
 		next = q.After
 		for _, e := range s.Events.Since(q.After) {
-			if int64(len(entries)) >= q.Limit {
+			if int64(count) >= q.Limit {
 				break
 			}
 			next = e.Seq
+			var shown *Principal // the enterprise stream
 			if q.Admin() {
-				if s.adminSees(q, e) {
-					entries = append(entries, s.renderEvent(e, nil))
+				if !s.adminSees(q, e) {
+					continue
 				}
-			} else if s.UserSees(p, q.StreamType, e) {
-				entries = append(entries, s.renderEvent(e, p))
+			} else if !s.UserSees(p, q.StreamType, e) {
+				continue
+			} else {
+				shown = p
 			}
+			if count > 0 {
+				entries = append(entries, ',')
+			}
+			var err error
+			if entries, err = s.appendEvent(entries, e, shown); err != nil {
+				return nil, err
+			}
+			count++
 		}
 		next = max(next, q.After)
 	}
@@ -53,7 +71,7 @@ func (s *ReadTx) EventPage(p *Principal, q *EventQuery) map[string]any {
 	if q.Admin() {
 		pos = strconv.FormatInt(next, 10)
 	}
-	return map[string]any{"chunk_size": len(entries), "next_stream_position": pos, "entries": entries}
+	return map[string]any{"chunk_size": count, "next_stream_position": pos, "entries": json.RawMessage(append(entries, ']'))}, nil
 }
 
 // Since returns the events after position after, oldest first.
@@ -120,23 +138,58 @@ func (s *ReadTx) adminSees(q *EventQuery, e *Event) bool {
 // "attributed to a unknown user (user_id = 2)").
 var UnknownUser = map[string]any{"type": "user", "id": "2", "name": "", "login": ""}
 
-// renderEvent is the Event record: on the user stream of p, or on the
-// enterprise stream (p nil). A user is shown an item source's path as
-// they may see it (paths.go).
-func (s *ReadTx) renderEvent(e *Event, p *Principal) map[string]any {
-	by := UnknownUser
-	if e.By != nil {
-		by = e.By.Mini()
-	}
+// appendEvent appends the Event record to b: on the user stream of p, or
+// on the enterprise stream (p nil). A user is shown an item source's path
+// as they may see it (paths.go). The bytes are those wire.Marshal writes
+// for the record's map (keys in order, created_by a user's mini record),
+// written directly: an events page builds no map per event.
+func (s *ReadTx) appendEvent(b []byte, e *Event, p *Principal) ([]byte, error) {
 	typ, src := e.Admin, e.AdminSrc
 	if p != nil {
 		typ, src = e.Typ, s.trimmedSource(p, e)
 	}
-	return map[string]any{
-		"type": "event", "event_id": e.ID, "event_type": typ, "created_by": by,
-		"created_at": FmtTime(e.At), "recorded_at": FmtTime(e.At), "source": src,
-		"session_id": nil, "additional_details": nil,
+	b = append(b, `{"additional_details":null,"created_at":`...)
+	b = appendFmtTime(b, e.At)
+	b = append(b, `,"created_by":`...)
+	if e.By != nil {
+		b = appendUserMini(b, e.By.ID, e.By.Login, e.By.Name)
+	} else {
+		b = appendUserMini(b, "2", "", "") // UnknownUser
 	}
+	b = append(b, `,"event_id":`...)
+	b = wire.AppendString(b, e.ID)
+	b = append(b, `,"event_type":`...)
+	b = wire.AppendString(b, typ)
+	b = append(b, `,"recorded_at":`...)
+	b = appendFmtTime(b, e.At)
+	b = append(b, `,"session_id":null,"source":`...)
+	b, err := wire.AppendJSON(b, src)
+	if err != nil {
+		return nil, err
+	}
+	return append(b, `,"type":"event"}`...), nil
+}
+
+// appendUserMini appends a user's mini record (User.Mini) as wire.Marshal
+// writes it.
+func appendUserMini(b []byte, id, login, name string) []byte {
+	b = append(b, `{"id":`...)
+	b = wire.AppendString(b, id)
+	b = append(b, `,"login":`...)
+	b = wire.AppendString(b, login)
+	b = append(b, `,"name":`...)
+	b = wire.AppendString(b, name)
+	return append(b, `,"type":"user"}`...)
+}
+
+// appendFmtTime appends FmtTime(t) as wire.Marshal writes it.
+func appendFmtTime(b []byte, t time.Time) []byte {
+	if t.IsZero() {
+		return append(b, "null"...)
+	}
+	b = append(b, '"')
+	b = t.UTC().AppendFormat(b, time.RFC3339)
+	return append(b, '"')
 }
 
 // OpenPollChannel opens the long-poll channel id for p (OPTIONS /events),
