@@ -362,9 +362,17 @@ func rootMini() map[string]any {
 
 // Mini is the Folder--Mini or File--Mini record of an item.
 func (s *ReadTx) Mini(it *Item) map[string]any {
-	m := map[string]any{
-		"type": it.Typ, "id": it.ID, "etag": it.Etag(), "sequence_id": it.Etag(), "name": it.Name,
-	}
+	return s.miniInto(make(map[string]any, 8), it)
+}
+
+// standardKeys is about how many keys a standard record has: Standard
+// makes its map that large at once, not by growing the mini record's.
+const standardKeys = 24
+
+// miniInto puts the mini record's fields of it into m and returns m.
+func (s *ReadTx) miniInto(m map[string]any, it *Item) map[string]any {
+	etag := it.Etag()
+	m["type"], m["id"], m["etag"], m["sequence_id"], m["name"] = it.Typ, it.ID, etag, etag, it.Name
 	switch it.Typ {
 	case "file":
 		v := it.Current()
@@ -407,7 +415,7 @@ func (s *Tx) parentMini(it *Item) any {
 
 // Standard is the standard (default) representation of an item.
 func (s *Tx) Standard(it *Item) map[string]any {
-	m := s.Mini(it)
+	m := s.miniInto(make(map[string]any, standardKeys), it)
 	m["description"] = it.Description()
 	m["path_collection"] = s.pathCollection(it)
 	m["created_at"] = FmtTime(it.CreatedAt)

@@ -16,7 +16,7 @@ type memWorld struct {
 	user, admin *Principal
 }
 
-func newMemWorld(t *testing.T) *memWorld {
+func newMemWorld(t testing.TB) *memWorld {
 	t.Helper()
 	w := &memWorld{now: time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)}
 	st, err := NewMemory(&Env{Now: func() time.Time { return w.now }})
