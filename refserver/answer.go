@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
-	"sync"
 
 	"github.com/contentapi/cms/refserver/internal/wire"
 )
@@ -43,29 +42,16 @@ func writePage(w http.ResponseWriter, status int, page map[string]any) {
 
 // replyBuffers holds the buffers replies are encoded into, so that a
 // reply does not grow a new one from nothing (a search page grew its
-// buffer about ten times: a third of what it allocated).
-var replyBuffers = sync.Pool{New: func() any { return new([]byte) }}
-
-// maxPooledReply is the capacity past which a reply's buffer is left to
-// the collector rather than kept for the next reply.
-const maxPooledReply = 256 << 10
+// buffer about ten times: a third of what it allocated); one past 256 KiB
+// is left to the collector.
+var replyBuffers = wire.BufferPool{Max: 256 << 10}
 
 // replyBuffer is an empty buffer to encode a reply into.
-func replyBuffer() *[]byte {
-	buf := replyBuffers.Get().(*[]byte)
-	*buf = (*buf)[:0]
-	return buf
-}
+func replyBuffer() *[]byte { return replyBuffers.Get() }
 
 // releaseReply gives back buf (nil: none), into which b was encoded,
 // once b is written and no longer used.
-func releaseReply(buf *[]byte, b []byte) {
-	if buf == nil || cap(b) > maxPooledReply {
-		return
-	}
-	*buf = b[:0]
-	replyBuffers.Put(buf)
-}
+func releaseReply(buf *[]byte, b []byte) { replyBuffers.Put(buf, b) }
 
 // writePooled writes b, encoded into buf (nil: a buffer of its own), as a
 // JSON response with the given status, and gives buf back once b is

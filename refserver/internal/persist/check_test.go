@@ -1,12 +1,10 @@
 package persist
 
 import (
-	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	bolt "go.etcd.io/bbolt"
 )
 
 // The stored dump (the check mode's side of its comparison) reports a
@@ -15,13 +13,7 @@ import (
 // one that is.
 func TestStoredReportsUnreadableLogValues(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	db, err := bolt.Open(filepath.Join(dir, StateFileName), 0o600, nil)
-	require.NoError(t, err)
-	defer db.Close()
-	d := &DB{Bolt: db, NoSync: true, CheckpointBytes: 1 << 40, cfg: Config{Kinds: []Kind{{Bucket: "items"}}}}
-	require.NoError(t, d.startLog(dir, 0))
-	defer func() { _ = d.log.syncer.Close() }()
+	d := loggedDB(t, &DB{NoSync: true, CheckpointBytes: 1 << 40, cfg: Config{Kinds: []Kind{{Bucket: "items"}}}})
 	require.NoError(t, d.appendLog([]logOp{{"items", "1", []byte(`{"name":"one"}`)}, {"items", "2", nil}}))
 	got, err := d.Stored()
 	require.NoError(t, err)

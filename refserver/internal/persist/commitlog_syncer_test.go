@@ -17,11 +17,8 @@ import (
 // and land in state.db.
 func TestCheckpointsKeepTheLogSyncer(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	db, err := bolt.Open(filepath.Join(dir, StateFileName), 0o600, nil)
-	require.NoError(t, err)
-	d := &DB{Bolt: db, CheckpointBytes: 256}
-	require.NoError(t, d.startLog(dir, 0))
+	d := loggedDB(t, &DB{CheckpointBytes: 256})
+	db := d.Bolt
 	syncer := d.log.syncer
 	for i := range 6 {
 		require.NoError(t, d.appendLog([]logOp{{"items", fmt.Sprint(i), []byte(fmt.Sprintf(`{"n":%d,"pad":"%0300d"}`, i, 0))}}))
@@ -36,5 +33,18 @@ func TestCheckpointsKeepTheLogSyncer(t *testing.T) {
 		assert.Equal(t, 6, tx.Bucket([]byte("items")).Stats().KeyN)
 		return nil
 	}))
-	require.NoError(t, db.Close())
+}
+
+// loggedDB is d with a state.db and a commit log in a directory of its
+// own, both closed when the test ends.
+func loggedDB(t *testing.T, d *DB) *DB {
+	t.Helper()
+	dir := t.TempDir()
+	db, err := bolt.Open(filepath.Join(dir, StateFileName), 0o600, nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = db.Close() })
+	d.Bolt = db
+	require.NoError(t, d.startLog(dir, 0))
+	t.Cleanup(func() { _ = d.log.syncer.Close() })
+	return d
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/contentapi/cms/refserver/internal/wire"
@@ -245,21 +244,16 @@ func (s *Tx) itemFiled(it *Item, from itemSlot, to IndexKey, listed bool) {
 // its sources for the whole history, and growing a buffer from 512 bytes
 // to an item's 1.2 KB allocated twice what it kept (and kept up to 2 KB).
 func RecordJSON(v any) json.RawMessage {
-	buf := recordBuffers.Get().(*[]byte)
-	b, err := wire.AppendJSON((*buf)[:0], v)
+	buf := recordBuffers.Get()
+	b, err := wire.AppendJSON(*buf, v)
 	if err != nil {
 		panic(fmt.Sprintf("refserver: encoding an event source: %v", err))
 	}
 	out := bytes.Clone(b)
-	if cap(b) <= maxPooledRecord {
-		*buf = b[:0]
-		recordBuffers.Put(buf)
-	}
+	recordBuffers.Put(buf, b)
 	return out
 }
 
-// recordBuffers are RecordJSON's buffers; one grown past maxPooledRecord
-// (a record with a large value) is left to the collector.
-var recordBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
-
-const maxPooledRecord = 64 << 10
+// recordBuffers are RecordJSON's buffers; one grown past 64 KiB (a record
+// with a large value) is left to the collector.
+var recordBuffers = wire.BufferPool{Max: 64 << 10}

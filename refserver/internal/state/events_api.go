@@ -136,7 +136,10 @@ func (s *ReadTx) adminSees(q *EventQuery, e *Event) bool {
 
 // UnknownUser is created_by of an event nobody signed in made (spec:
 // "attributed to a unknown user (user_id = 2)").
-var UnknownUser = map[string]any{"type": "user", "id": "2", "name": "", "login": ""}
+var UnknownUser = unknownUser.Mini()
+
+// unknownUser is the user UnknownUser is the mini record of.
+var unknownUser = &User{ID: "2"}
 
 // appendEvent appends the Event record to b: on the user stream of p, or
 // on the enterprise stream (p nil). A user is shown an item source's path
@@ -151,11 +154,11 @@ func (s *ReadTx) appendEvent(b []byte, e *Event, p *Principal) ([]byte, error) {
 	b = append(b, `{"additional_details":null,"created_at":`...)
 	b = appendFmtTime(b, e.At)
 	b = append(b, `,"created_by":`...)
-	if e.By != nil {
-		b = appendUserMini(b, e.By.ID, e.By.Login, e.By.Name)
-	} else {
-		b = appendUserMini(b, "2", "", "") // UnknownUser
+	by := e.By
+	if by == nil {
+		by = unknownUser
 	}
+	b = appendUserMini(b, by)
 	b = append(b, `,"event_id":`...)
 	b = wire.AppendString(b, e.ID)
 	b = append(b, `,"event_type":`...)
@@ -172,13 +175,13 @@ func (s *ReadTx) appendEvent(b []byte, e *Event, p *Principal) ([]byte, error) {
 
 // appendUserMini appends a user's mini record (User.Mini) as wire.Marshal
 // writes it.
-func appendUserMini(b []byte, id, login, name string) []byte {
+func appendUserMini(b []byte, u *User) []byte {
 	b = append(b, `{"id":`...)
-	b = wire.AppendString(b, id)
+	b = wire.AppendString(b, u.ID)
 	b = append(b, `,"login":`...)
-	b = wire.AppendString(b, login)
+	b = wire.AppendString(b, u.Login)
 	b = append(b, `,"name":`...)
-	b = wire.AppendString(b, name)
+	b = wire.AppendString(b, u.Name)
 	return append(b, `,"type":"user"}`...)
 }
 

@@ -187,35 +187,36 @@ func (s *Tx) indexPage(fx pager, q CollectionQuery, fields []string, p *Principa
 	start = min(start, total)
 	end := min(start+q.Limit, total)
 	page := fx.Page(sortKeyIndex(q.Key), q.Desc, int(start), int(end))
-	var entries any
+	// Without fields, the mini records are written one after the other
+	// into the array they make: one buffer for the page, not one (and its
+	// box) per entry.
+	var (
+		minis []byte
+		list  []any
+	)
 	if fields == nil {
-		// Mini records, written one after the other into the array they
-		// make: one buffer for the page, not one (and its box) per entry.
-		arr := make([]byte, 0, 2+len(page)*(miniJSONSize+1))
-		arr = append(arr, '[')
-		for _, it := range page {
-			if q.Window != nil {
-				*q.Window = append(*q.Window, s.Items.Ref(it))
-			}
-			if keep(it) {
-				if len(arr) > 1 {
-					arr = append(arr, ',')
-				}
-				arr = s.AppendMiniJSON(arr, it)
-			}
-		}
-		entries = json.RawMessage(append(arr, ']'))
+		minis = append(make([]byte, 0, 2+len(page)*(miniJSONSize+1)), '[')
 	} else {
-		list := make([]any, 0, len(page))
-		for _, it := range page {
-			if q.Window != nil {
-				*q.Window = append(*q.Window, s.Items.Ref(it))
-			}
-			if keep(it) {
-				list = append(list, s.Render(it, fields, p))
-			}
+		list = make([]any, 0, len(page))
+	}
+	for _, it := range page {
+		if q.Window != nil {
+			*q.Window = append(*q.Window, s.Items.Ref(it))
 		}
-		entries = list
+		switch {
+		case !keep(it):
+		case fields != nil:
+			list = append(list, s.Render(it, fields, p))
+		default:
+			if len(minis) > 1 {
+				minis = append(minis, ',')
+			}
+			minis = s.AppendMiniJSON(minis, it)
+		}
+	}
+	var entries any = list
+	if fields == nil {
+		entries = json.RawMessage(append(minis, ']'))
 	}
 	out := map[string]any{"entries": entries, "limit": q.Limit}
 	if !q.UseMarker {

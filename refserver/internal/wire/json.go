@@ -218,28 +218,28 @@ func AppendString(b []byte, s string) []byte {
 // (MiniJSON). The entries may also be one json.RawMessage, the whole
 // array, copied as it is.
 func AppendPage(b []byte, page map[string]any) ([]byte, error) {
-	var entries func(b []byte) ([]byte, error)
 	switch e := page["entries"].(type) {
 	case []any:
-		entries = func(b []byte) ([]byte, error) { return appendTrustedEntries(b, e) }
 	case json.RawMessage: // the whole array, written by the server (mini records)
 		if e == nil {
 			return AppendJSON(b, page)
 		}
-		entries = func(b []byte) ([]byte, error) { return append(b, e...), nil }
 	default:
 		return AppendJSON(b, page)
 	}
-	b, err := appendObjectWith(b, page, func(b []byte, key string, v any) ([]byte, error) {
-		if key != "entries" {
-			return AppendJSON(b, v)
+	return appendObjectWith(b, page, func(b []byte, key string, v any) ([]byte, error) {
+		switch e := v.(type) {
+		case json.RawMessage:
+			if key == "entries" {
+				return append(b, e...), nil
+			}
+		case []any:
+			if key == "entries" {
+				return appendTrustedEntries(b, e)
+			}
 		}
-		return entries(b)
+		return AppendJSON(b, v)
 	})
-	if err != nil {
-		return nil, err
-	}
-	return b, nil
 }
 
 // appendTrustedEntries appends entries as a JSON array, copying the ones
