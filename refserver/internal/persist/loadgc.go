@@ -20,6 +20,8 @@ import (
 // collector runs when the heap reaches it. A small load (less than
 // bigLoad allocated) just restores the setting: its garbage is too little
 // for the collection to be worth a goroutine (tests start hundreds).
+// A setting the program makes while a load runs (debug.SetGCPercent to
+// anything but off) stands: the end of the load does not undo it.
 
 // loadGC counts the loads under way in the process (servers may start
 // concurrently): the first turns the collector off, the end of the last
@@ -59,8 +61,7 @@ func pauseGCForLoad() (end func()) {
 			return
 		}
 		if heapAllocs()-loadGC.since < bigLoad {
-			debug.SetGCPercent(loadGC.prev)
-			loadGC.paused = false
+			resumeGC()
 			return
 		}
 		go collectAndResumeGC()
@@ -81,7 +82,16 @@ func collectAndResumeGC() {
 	loadGC.mu.Lock()
 	defer loadGC.mu.Unlock()
 	if loadGC.loads == 0 && loadGC.paused {
-		debug.SetGCPercent(loadGC.prev)
-		loadGC.paused = false
+		resumeGC()
 	}
+}
+
+// resumeGC brings back the setting in force before the loads, unless the
+// program set one of its own meanwhile (the collector is no longer off),
+// which it keeps. loadGC.mu is held.
+func resumeGC() {
+	if now := debug.SetGCPercent(loadGC.prev); now != -1 {
+		debug.SetGCPercent(now)
+	}
+	loadGC.paused = false
 }

@@ -51,3 +51,28 @@ func TestPauseGCForLoadRestoresTheSetting(t *testing.T) {
 	}
 	_ = keep
 }
+
+// A setting the program makes while a load runs is not undone by the
+// end of the load, small or big.
+func TestPauseGCForLoadKeepsTheProgramsSetting(t *testing.T) {
+	prev := debug.SetGCPercent(123)
+	defer debug.SetGCPercent(prev)
+
+	end := pauseGCForLoad()
+	debug.SetGCPercent(150) // the program's own, during the load
+	end()                   // small: resumed at once
+	if got := debug.SetGCPercent(123); got != 150 {
+		t.Fatalf("GOGC after a small load = %d, want the program's 150", got)
+	}
+
+	end = pauseGCForLoad()
+	debug.SetGCPercent(175)
+	loadGC.mu.Lock()
+	loadGC.since -= bigLoad // as if the load had allocated much
+	loadGC.mu.Unlock()
+	end()
+	collectAndResumeGC() // what the goroutine does; the second finds nothing to do
+	if got := debug.SetGCPercent(123); got != 175 {
+		t.Fatalf("GOGC after a big load = %d, want the program's 175", got)
+	}
+}
