@@ -30,17 +30,39 @@ func (s *ReadTx) referenceEvent(e *Event, p *Principal) map[string]any {
 // enterprise streams: item sources, a record's source, no source, an
 // event by nobody, names that JSON escapes, a page cut by its limit.
 func TestEventPageMatchesMaps(t *testing.T) {
+	checkEventPages(t, eventNames{user: `Zoë <b> & "q" ` + "\u2028", folder: "dir <&>", file: "a\u2029.txt", note: "<x>"})
+}
+
+// FuzzEventPageMatchesMaps is TestEventPageMatchesMaps with any names (a
+// user's, a folder's, a file's, a record's note): whatever bytes a client
+// sent, invalid UTF-8 included, the page written directly is the maps'.
+func FuzzEventPageMatchesMaps(f *testing.F) {
+	f.Add(`Zoë <b> & "q" `+"\u2028", "dir <&>", "a\u2029.txt", "<x>")
+	f.Add("\xff\xfe", "\x00\x1f\x7f", "\xe2\x82", "\\\"")
+	f.Add("", "", "", "")
+	f.Fuzz(func(t *testing.T, user, folder, file, note string) {
+		checkEventPages(t, eventNames{user: user, folder: folder, file: file, note: note})
+	})
+}
+
+// eventNames are the names checkEventPages gives its user, items and
+// record.
+type eventNames struct{ user, folder, file, note string }
+
+// checkEventPages records events of every kind of source with names n and
+// compares the pages of both streams with the events' maps.
+func checkEventPages(t *testing.T, n eventNames) {
 	w := newMemWorld(t)
 	w.st.Update(func(tx *Tx) {
 		tx.Events.Max = 100 // the memory world keeps no history
 		u := tx.User
-		u.Name = `Zoë <b> & "q" ` + "\u2028"
-		d := w.item(tx, "folder", "dir <&>", RootID)
-		f := w.item(tx, "file", "a\u2029.txt", d.ID)
+		u.Name = n.user
+		d := w.item(tx, "folder", n.folder, RootID)
+		f := w.item(tx, "file", n.file, d.ID)
 		tx.ItemEvent("ITEM_CREATE", d, u)
 		tx.ItemEvent("ITEM_UPLOAD", f, u)
 		tx.ItemEvent("ITEM_PREVIEW", f, nil) // nobody signed in
-		tx.RecordEvent("COLLABORATION_INVITE", u, f, map[string]any{"type": "collaboration", "id": "7", "note": "<x>"})
+		tx.RecordEvent("COLLABORATION_INVITE", u, f, map[string]any{"type": "collaboration", "id": "7", "note": n.note})
 		tx.RecordEvent("GROUP_ADD_USER", u, nil, nil)
 	})
 	for _, c := range []struct {
