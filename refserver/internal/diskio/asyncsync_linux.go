@@ -34,9 +34,9 @@ import (
 // nothing.
 type Syncer struct {
 	mu sync.Mutex
-	// opened: the first Sync set up the context (or failed to); closed:
-	// Close ran, and no context is set up any more.
-	opened, closed bool
+	// settled: no context is to be set up any more (the first Sync set
+	// one up or failed to, or Close ran).
+	settled bool
 	// ctx is the aio context, 0 when Sync is SyncData; event the eventfd
 	// its completions are counted on, evfd its descriptor (event.Fd
 	// would make it blocking).
@@ -84,7 +84,7 @@ func NewSyncer() *Syncer { return &Syncer{} }
 // stays 0 and the syncs are SyncData's. Sync calls it once, before its
 // first submission.
 func (s *Syncer) open() {
-	s.opened = true
+	s.settled = true
 	var ctx uintptr
 	if _, _, e := syscall.Syscall(syscall.SYS_IO_SETUP, 1, uintptr(unsafe.Pointer(&ctx)), 0); e != 0 {
 		return
@@ -103,7 +103,7 @@ func (s *Syncer) open() {
 func (s *Syncer) Sync(f *os.File) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if !s.opened && !s.closed {
+	if !s.settled {
 		s.open()
 	}
 	if s.ctx == 0 {
@@ -157,7 +157,7 @@ func (s *Syncer) Sync(f *os.File) error {
 func (s *Syncer) Close() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.closed = true
+	s.settled = true
 	if s.ctx == 0 {
 		return nil
 	}

@@ -63,9 +63,7 @@ func TestSyncerSyncs(t *testing.T) {
 // through it (the blocking fallback would hide a broken submission).
 func TestSyncerIsAsynchronous(t *testing.T) {
 	t.Parallel()
-	f, err := os.Create(filepath.Join(t.TempDir(), "f"))
-	require.NoError(t, err)
-	defer f.Close()
+	f := tempFile(t)
 	s := NewSyncer()
 	defer s.Close()
 	for range 3 {
@@ -84,13 +82,20 @@ func TestSyncerIsAsynchronous(t *testing.T) {
 // synced under load closes at once), and a closed one sets none up.
 func TestSyncerSetsUpOnFirstSync(t *testing.T) {
 	t.Parallel()
-	f, err := os.Create(filepath.Join(t.TempDir(), "f"))
-	require.NoError(t, err)
-	defer f.Close()
+	f := tempFile(t)
 	s := NewSyncer()
 	assert.Zero(t, s.ctx, "no context before the first sync")
 	require.NoError(t, s.Close())
 	require.NoError(t, s.Sync(f))
 	assert.Zero(t, s.ctx, "a closed Syncer sets up no context")
 	assert.Zero(t, s.async)
+}
+
+// tempFile is a new empty file, closed at the end of the test.
+func tempFile(t *testing.T) *os.File {
+	t.Helper()
+	f, err := os.Create(filepath.Join(t.TempDir(), "f"))
+	require.NoError(t, err)
+	t.Cleanup(func() { f.Close() })
+	return f
 }

@@ -19,9 +19,7 @@ import (
 // written later reads back and survives SyncData.
 func TestPreallocateReservesBlocksAndKeepsTheSize(t *testing.T) {
 	t.Parallel()
-	f, err := os.Create(filepath.Join(t.TempDir(), "f"))
-	require.NoError(t, err)
-	defer f.Close()
+	f := tempFile(t)
 	const size = 1 << 20
 	if err := Preallocate(f, size); err != nil {
 		t.Skipf("the file system of the temporary directory reserves no blocks: %v", err)

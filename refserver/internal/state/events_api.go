@@ -39,6 +39,11 @@ func (s *ReadTx) EventPage(p *Principal, q *EventQuery, buf []byte) (map[string]
 	next := s.Events.Head
 	entries := append(buf[:0], '[')
 	count := 0
+	admin := q.Admin()
+	shown := p // whose user stream, nil for the enterprise stream
+	if admin {
+		shown = nil
+	}
 	if !q.Now {
 		next = q.After
 		for _, e := range s.Events.Since(q.After) {
@@ -46,15 +51,8 @@ func (s *ReadTx) EventPage(p *Principal, q *EventQuery, buf []byte) (map[string]
 				break
 			}
 			next = e.Seq
-			var shown *Principal // the enterprise stream
-			if q.Admin() {
-				if !s.adminSees(q, e) {
-					continue
-				}
-			} else if !s.UserSees(p, q.StreamType, e) {
+			if admin && !s.adminSees(q, e) || !admin && !s.UserSees(p, q.StreamType, e) {
 				continue
-			} else {
-				shown = p
 			}
 			if count > 0 {
 				entries = append(entries, ',')
@@ -68,7 +66,7 @@ func (s *ReadTx) EventPage(p *Principal, q *EventQuery, buf []byte) (map[string]
 		next = max(next, q.After)
 	}
 	var pos any = next
-	if q.Admin() {
+	if admin {
 		pos = strconv.FormatInt(next, 10)
 	}
 	return map[string]any{"chunk_size": count, "next_stream_position": pos, "entries": json.RawMessage(append(entries, ']'))}, nil

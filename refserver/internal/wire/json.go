@@ -218,25 +218,21 @@ func AppendString(b []byte, s string) []byte {
 // (MiniJSON). The entries may also be one json.RawMessage, the whole
 // array, copied as it is.
 func AppendPage(b []byte, page map[string]any) ([]byte, error) {
+	var appendEntries func([]byte) ([]byte, error)
 	switch e := page["entries"].(type) {
 	case []any:
+		appendEntries = func(b []byte) ([]byte, error) { return appendTrustedEntries(b, e) }
 	case json.RawMessage: // the whole array, written by the server (mini records)
-		if e == nil {
-			return AppendJSON(b, page)
+		if e != nil {
+			appendEntries = func(b []byte) ([]byte, error) { return append(b, e...), nil }
 		}
-	default:
+	}
+	if appendEntries == nil {
 		return AppendJSON(b, page)
 	}
 	return appendObjectWith(b, page, func(b []byte, key string, v any) ([]byte, error) {
-		switch e := v.(type) {
-		case json.RawMessage:
-			if key == "entries" {
-				return append(b, e...), nil
-			}
-		case []any:
-			if key == "entries" {
-				return appendTrustedEntries(b, e)
-			}
+		if key == "entries" {
+			return appendEntries(b)
 		}
 		return AppendJSON(b, v)
 	})
